@@ -1,0 +1,19 @@
+import { defineConfig } from "vitest/config";
+
+// Storage-dependent suites run once per database engine; the unit suite once.
+const integration = ["test/integration/**/*.test.ts"];
+
+export default defineConfig({
+  test: {
+    pool: "forks",
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      { test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
+      { test: { name: "pglite", include: integration, env: { TEST_DB: "pglite" } } },
+      { test: { name: "postgres", include: integration, env: { TEST_DB: "postgres" } } },
+      { test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], env: { TEST_DB: "pglite" } } },
+    ],
+  },
+});
