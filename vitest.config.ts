@@ -10,10 +10,13 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      { test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
-      { test: { name: "pglite", include: integration, env: { TEST_DB: "pglite" } } },
-      { test: { name: "postgres", include: integration, env: { TEST_DB: "postgres" } } },
-      { test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], env: { TEST_DB: "pglite" } } },
+      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
+      { extends: true, test: { name: "pglite", include: integration, env: { TEST_DB: "pglite" } } },
+      { extends: true, test: { name: "postgres", include: integration, env: { TEST_DB: "postgres" } } },
+      {
+        extends: true,
+        test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], env: { TEST_DB: "pglite" } },
+      },
     ],
   },
 });

@@ -1,0 +1,12 @@
+import { serveCommand, workerCommand } from "./serve.js";
+
+/** A CLI command: returns the exit code, or nothing for a long-running one. */
+export interface Command {
+  summary: string;
+  run(args: string[]): Promise<number | undefined>;
+}
+
+export const commands: Record<string, Command> = {
+  serve: serveCommand,
+  worker: workerCommand,
+};

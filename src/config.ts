@@ -1,0 +1,116 @@
+import { resolve } from "node:path";
+
+/** Every setting of the service, from the environment and `archivist serve` flags. */
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: string;
+  /** False when BASE_URL was derived from HOST and PORT (then the bound port fills it in). */
+  baseUrlExplicit: boolean;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  bootstrapFile: string | undefined;
+  commitMaxDelayMs: number;
+  sealIntervalMs: number;
+  anchorIntervalMs: number;
+  scanIntervalMs: number;
+  rateLimitRps: number | undefined;
+  logLevel: string;
+  workers: boolean;
+  blobMaxBytes: number;
+  blobStore: "fs" | "postgres" | "s3";
+  s3:
+    | { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string }
+    | undefined;
+  clamdSocket: string | undefined;
+  smtpUrl: string | undefined;
+  resultLimit: number;
+}
+
+/** Flags of `archivist serve` and `archivist worker`, each overriding its variable. */
+export const flagNames: Record<string, string> = {
+  port: "PORT",
+  host: "HOST",
+  "base-url": "BASE_URL",
+  "data-dir": "DATA_DIR",
+  "database-url": "DATABASE_URL",
+  "redis-url": "REDIS_URL",
+  "bootstrap-file": "ARCHIVIST_BOOTSTRAP_FILE",
+  "commit-max-delay-ms": "ARCHIVIST_COMMIT_MAX_DELAY_MS",
+  "seal-interval-ms": "ARCHIVIST_SEAL_INTERVAL_MS",
+  "anchor-interval-ms": "ARCHIVIST_ANCHOR_INTERVAL_MS",
+  "scan-interval-ms": "ARCHIVIST_SCAN_INTERVAL_MS",
+  "rate-limit-rps": "ARCHIVIST_RATE_LIMIT_RPS",
+  "log-level": "LOG_LEVEL",
+  "blob-max-bytes": "ARCHIVIST_BLOB_MAX_BYTES",
+  "blob-store": "ARCHIVIST_BLOB_STORE",
+  "clamd-socket": "ARCHIVIST_CLAMD_SOCKET",
+  "smtp-url": "ARCHIVIST_SMTP_URL",
+  "result-limit": "ARCHIVIST_RESULT_LIMIT",
+};
+
+export class ConfigError extends Error {
+  readonly code = "CONFIG";
+}
+
+function int(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0)
+    throw new ConfigError(`${name} must be a non-negative number, got "${raw}"`);
+  return n;
+}
+
+function blobStoreOf(raw: string | undefined): Config["blobStore"] {
+  if (raw === undefined || raw === "" || raw === "fs") return "fs";
+  if (raw === "postgres" || raw === "s3") return raw;
+  throw new ConfigError(`ARCHIVIST_BLOB_STORE must be fs, postgres or s3, got "${raw}"`);
+}
+
+function s3Of(env: Record<string, string | undefined>): Config["s3"] {
+  const endpoint = env.ARCHIVIST_S3_ENDPOINT;
+  if (!endpoint) return undefined;
+  return {
+    endpoint,
+    bucket: env.ARCHIVIST_S3_BUCKET ?? "archivist-blobs",
+    region: env.ARCHIVIST_S3_REGION ?? "us-east-1",
+    accessKeyId: env.ARCHIVIST_S3_ACCESS_KEY_ID ?? "",
+    secretAccessKey: env.ARCHIVIST_S3_SECRET_ACCESS_KEY ?? "",
+  };
+}
+
+/** Builds the typed config; flags (already mapped to variable names) win over the environment. */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  overrides: Record<string, string | undefined> = {},
+): Config {
+  const e = { ...env, ...overrides };
+  const port = int(e, "PORT", 8080);
+  const host = e.HOST || "127.0.0.1";
+  const rps = e.ARCHIVIST_RATE_LIMIT_RPS;
+  return {
+    port,
+    host,
+    baseUrl: (e.BASE_URL || `http://${host}:${port}`).replace(/\/+$/, ""),
+    baseUrlExplicit: Boolean(e.BASE_URL),
+    dataDir: resolve(e.DATA_DIR || "./data"),
+    databaseUrl: e.DATABASE_URL || undefined,
+    redisUrl: e.REDIS_URL || undefined,
+    bootstrapFile: e.ARCHIVIST_BOOTSTRAP_FILE || undefined,
+    commitMaxDelayMs: int(e, "ARCHIVIST_COMMIT_MAX_DELAY_MS", 250),
+    sealIntervalMs: int(e, "ARCHIVIST_SEAL_INTERVAL_MS", 1000),
+    anchorIntervalMs: int(e, "ARCHIVIST_ANCHOR_INTERVAL_MS", 10_000),
+    scanIntervalMs: int(e, "ARCHIVIST_SCAN_INTERVAL_MS", 86_400_000),
+    rateLimitRps: rps ? int(e, "ARCHIVIST_RATE_LIMIT_RPS", 0) || undefined : undefined,
+    logLevel: e.LOG_LEVEL || "info",
+    workers: e.ARCHIVIST_NO_WORKERS !== "true",
+    blobMaxBytes: int(e, "ARCHIVIST_BLOB_MAX_BYTES", 100 * 1024 * 1024),
+    blobStore: blobStoreOf(e.ARCHIVIST_BLOB_STORE),
+    s3: s3Of(e),
+    clamdSocket: e.ARCHIVIST_CLAMD_SOCKET || undefined,
+    smtpUrl: e.ARCHIVIST_SMTP_URL || undefined,
+    resultLimit: int(e, "ARCHIVIST_RESULT_LIMIT", 10_000),
+  };
+}

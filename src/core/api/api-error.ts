@@ -1,0 +1,47 @@
+/** The kinds of failure the API answers, each with one HTTP status and gRPC code. */
+export type ApiErrorKind =
+  | "invalid_argument"
+  | "unauthenticated"
+  | "quota_exceeded"
+  | "permission_denied"
+  | "not_found"
+  | "conflict"
+  | "payload_too_large"
+  | "rate_limited"
+  | "unavailable"
+  | "internal";
+
+/** The one error type the service raises for a request; the HTTP edge maps it. */
+export class ApiError extends Error {
+  constructor(
+    readonly kind: ApiErrorKind,
+    message: string,
+    readonly details: unknown[] = [],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+export const badRequest = (message: string, details: unknown[] = []) =>
+  new ApiError("invalid_argument", message, details);
+export const notFound = (what: string) => new ApiError("not_found", `${what} not found`);
+export const forbidden = (message = "permission denied") => new ApiError("permission_denied", message);
+export const unauthenticated = (message: string) => new ApiError("unauthenticated", message);
+export const quotaExceeded = (what: string, limit: number) =>
+  new ApiError("quota_exceeded", `quota of ${limit} ${what} reached`);
+
+/** HTTP status and gRPC status code of each kind. */
+export const errorStatus: Record<ApiErrorKind, { http: number; grpc: number }> = {
+  invalid_argument: { http: 400, grpc: 3 },
+  unauthenticated: { http: 401, grpc: 16 },
+  quota_exceeded: { http: 402, grpc: 8 },
+  permission_denied: { http: 403, grpc: 7 },
+  not_found: { http: 404, grpc: 5 },
+  conflict: { http: 409, grpc: 9 },
+  payload_too_large: { http: 413, grpc: 3 },
+  rate_limited: { http: 429, grpc: 8 },
+  unavailable: { http: 503, grpc: 14 },
+  internal: { http: 500, grpc: 13 },
+};

@@ -1,0 +1,109 @@
+import { randomUUID } from "node:crypto";
+import express, { type Express, type Request, type Response } from "express";
+import { pinoHttp } from "pino-http";
+import type { Ctx, Principal } from "../context.js";
+import { badRequest } from "../core/api/api-error.js";
+import { Authenticator } from "../services/auth.js";
+import { formBody, jsonBody } from "./body.js";
+import type { HttpDeps } from "./deps.js";
+import { errorMiddleware, notFoundMiddleware } from "./errors.js";
+import { createMetrics, type Metrics } from "./metrics.js";
+import { openApiDocument } from "./openapi.js";
+import { RateLimiter } from "./rate-limit.js";
+import { type AnyRouteSpec, queryObject, queryPairs, RouteTable, validate } from "./route.js";
+import { routeModules } from "./routes/index.js";
+import { systemRoutes } from "./routes/system.js";
+
+/** A request body is present when it has content; verbs arrive with none. */
+function hasBody(req: Request): boolean {
+  const len = req.headers["content-length"];
+  return (len !== undefined && len !== "0") || req.headers["transfer-encoding"] !== undefined;
+}
+
+// `/x/{uuid}:verb` is routed as `/x/{uuid}/@verb`, because `:` starts a parameter in express paths.
+function rewriteVerb(req: Request, _res: Response, next: () => void): void {
+  const q = req.url.indexOf("?");
+  const path = q < 0 ? req.url : req.url.slice(0, q);
+  const m = /^(.*\/[^/]+?)(?::|%3A)([a-zA-Z][a-zA-Z-]*)$/.exec(path);
+  if (m) req.url = `${m[1]}/@${m[2]}${q < 0 ? "" : req.url.slice(q)}`;
+  next();
+}
+
+export interface BuiltApp {
+  app: Express;
+  deps: HttpDeps;
+  metrics: Metrics;
+  specs: AnyRouteSpec[];
+}
+
+/** Builds the express app: conventions, every route module, health, errors. */
+export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () => undefined): BuiltApp {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("query parser", "simple");
+  const deps: HttpDeps = { ctx, auth: new Authenticator(ctx) };
+  const metrics = createMetrics();
+  const limiter = ctx.config.rateLimitRps ? new RateLimiter(ctx.config.rateLimitRps) : undefined;
+
+  app.use(
+    pinoHttp({
+      logger: ctx.log,
+      genReqId: (req, res) => {
+        const id = (req.headers["x-request-id"] as string | undefined) || randomUUID();
+        res.setHeader("x-request-id", id);
+        return id;
+      },
+      customProps: (req) => ({
+        userAgent: req.headers["datatrails-user-agent"],
+        partnerId: req.headers["datatrails-partner-id"],
+      }),
+      autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/metrics" },
+    }),
+  );
+  app.use(rewriteVerb);
+  app.use((req, res, next) => {
+    const end = metrics.latency.startTimer();
+    res.on("finish", () => {
+      const route = (req.route?.path as string | undefined) ?? "unmatched";
+      metrics.requests.inc({ method: req.method, route, status: res.statusCode });
+      end({ method: req.method, route });
+    });
+    next();
+  });
+
+  const run = async (spec: AnyRouteSpec, req: Request, res: Response) => {
+    let principal = undefined as unknown as Principal;
+    if (spec.auth === "token") {
+      principal = await deps.auth.authenticate(req.headers.authorization);
+      limiter?.take(principal.tenantId);
+    }
+    if (spec.body && hasBody(req) && req.body === undefined && !req.is("application/x-www-form-urlencoded"))
+      throw badRequest("request body must be application/json");
+    const pairs = queryPairs(req);
+    const body = spec.body ? validate(spec.body, req.body ?? {}, "body") : undefined;
+    const query = spec.query ? validate(spec.query, queryObject(pairs), "query") : undefined;
+    const params = req.params as Record<string, string>;
+    const out = await spec.handler({ body, query, params, pairs, principal, req, res });
+    if (out !== undefined && !res.headersSent) res.json(out);
+  };
+
+  const router = express.Router();
+  router.use(formBody, ...jsonBody());
+  const table = new RouteTable(router, run);
+  router.get(/^(.*)\/@openapi$/, async (req, res, next) => {
+    try {
+      await deps.auth.authenticate(req.headers.authorization);
+      const prefix = (req.params as Record<string, string>)[0] ?? "";
+      res.json(openApiDocument(table.specs, prefix, ctx.config.baseUrl));
+    } catch (err) {
+      next(err);
+    }
+  });
+  for (const register of routeModules) register(table, deps);
+  systemRoutes(app, deps, metrics, extraReady);
+  app.use(router);
+  app.use(notFoundMiddleware);
+  app.use(errorMiddleware);
+  return { app, deps, metrics, specs: table.specs };
+}

@@ -1,0 +1,8 @@
+import type { Ctx } from "../context.js";
+import type { Authenticator } from "../services/auth.js";
+
+/** What route modules need besides their schemas. */
+export interface HttpDeps {
+  ctx: Ctx;
+  auth: Authenticator;
+}

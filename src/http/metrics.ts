@@ -1,0 +1,30 @@
+import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+
+/** Prometheus metrics of one server instance. */
+export interface Metrics {
+  registry: Registry;
+  requests: Counter<"method" | "route" | "status">;
+  latency: Histogram<"method" | "route">;
+}
+
+/** A fresh registry (one per server, so tests can start many in one process). */
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    requests: new Counter({
+      name: "archivist_http_requests_total",
+      help: "HTTP requests by route and status",
+      labelNames: ["method", "route", "status"],
+      registers: [registry],
+    }),
+    latency: new Histogram({
+      name: "archivist_http_request_seconds",
+      help: "HTTP request latency",
+      labelNames: ["method", "route"],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+  };
+}

@@ -1,0 +1,89 @@
+import type { Request, Response, Router } from "express";
+import type { z } from "zod";
+import type { Principal } from "../context.js";
+import { badRequest } from "../core/api/api-error.js";
+
+/** What a handler receives: validated input and, on authenticated routes, the caller. */
+export interface Call<B, Q> {
+  body: B;
+  query: Q;
+  params: Record<string, string>;
+  /** Raw query pairs in order (dotted attribute filters are read from these). */
+  pairs: Array<[string, string]>;
+  principal: Principal;
+  req: Request;
+  res: Response;
+}
+
+/** One API operation: its schemas drive validation and the OpenAPI documents alike. */
+export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType> {
+  method: "get" | "post" | "patch" | "delete" | "put";
+  /** Path as documented; a verb is written `{uuid}:verb` and routed as `/@verb`. */
+  path: string;
+  group: string;
+  summary: string;
+  auth: "token" | "public";
+  body?: B;
+  query?: Q;
+  response?: z.ZodType;
+  /** Returns the JSON to send, or `undefined` when it wrote the response itself. */
+  handler: (call: Call<z.infer<B>, z.infer<Q>>) => Promise<unknown>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds specs of every body and query type
+export type AnyRouteSpec = RouteSpec<any, any>;
+
+/** Express path for a documented path: `{x}` → `:x`, `:verb` suffix → `/@verb`. */
+export function expressPath(path: string): string {
+  return path.replace(/:([a-z][a-z-]*)$/i, "/@$1").replace(/\{([a-z_]+)\}/gi, ":$1");
+}
+
+function formatIssues(error: z.ZodError, where: string): string {
+  return error.issues
+    .map((i) => `${where}${i.path.length ? `.${i.path.join(".")}` : ""}: ${i.message}`)
+    .join("; ");
+}
+
+/** Parses `value` with `schema`, answering 400 that names the field on failure. */
+export function validate<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
+  const r = schema.safeParse(value);
+  if (!r.success)
+    throw badRequest(
+      formatIssues(r.error, where),
+      r.error.issues.map((i) => ({ field: i.path.join("."), message: i.message })),
+    );
+  return r.data;
+}
+
+/** Query pairs of a request, in order, `+` and percent escapes decoded. */
+export function queryPairs(req: Request): Array<[string, string]> {
+  const q = req.originalUrl.indexOf("?");
+  return q < 0 ? [] : [...new URLSearchParams(req.originalUrl.slice(q + 1))];
+}
+
+/** Last value of each query key, for schema validation of the scalar parameters. */
+export function queryObject(pairs: Array<[string, string]>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of pairs) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+/** Registers routes on a router, remembering each for the OpenAPI documents. */
+export class RouteTable {
+  readonly specs: AnyRouteSpec[] = [];
+
+  constructor(
+    private readonly router: Router,
+    private readonly run: (spec: AnyRouteSpec, req: Request, res: Response) => Promise<void>,
+  ) {}
+
+  add<B extends z.ZodType, Q extends z.ZodType>(spec: RouteSpec<B, Q>): void {
+    this.specs.push(spec);
+    this.router[spec.method](expressPath(spec.path), (req, res, next) => {
+      this.run(spec, req, res).catch(next);
+    });
+  }
+}

@@ -1,0 +1,47 @@
+import type { Express, Request, Response } from "express";
+import { appIdpIssuer } from "../../services/tokens.js";
+import type { HttpDeps } from "../deps.js";
+import type { Metrics } from "../metrics.js";
+
+/** Health, readiness, metrics and the OIDC discovery documents of our token issuer. */
+export function systemRoutes(
+  app: Express,
+  d: HttpDeps,
+  metrics: Metrics,
+  extraReady: () => Promise<void>,
+): void {
+  app.get("/healthz", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  app.get("/readyz", async (_req, res) => {
+    try {
+      await d.ctx.db.ping();
+      await extraReady();
+      res.json({ status: "ready" });
+    } catch (err) {
+      res.status(503).json({ code: 14, message: `not ready: ${(err as Error).message}`, details: [] });
+    }
+  });
+  app.get("/metrics", async (_req, res) => {
+    res.setHeader("content-type", metrics.registry.contentType);
+    res.send(await metrics.registry.metrics());
+  });
+  const discovery = (_req: Request, res: Response) => {
+    const issuer = appIdpIssuer(d.ctx.config.baseUrl);
+    res.json({
+      issuer,
+      jwks_uri: `${issuer}/.well-known/jwks.json`,
+      token_endpoint: `${d.ctx.config.baseUrl}/archivist/iam/v1/appidp/token`,
+      grant_types_supported: ["client_credentials"],
+      token_endpoint_auth_methods_supported: ["client_secret_post"],
+      id_token_signing_alg_values_supported: ["RS256"],
+      response_types_supported: ["token"],
+      subject_types_supported: ["public"],
+    });
+  };
+  app.get("/appidpv1/.well-known/openid-configuration", discovery);
+  app.get("/appidpv1/.well-known/jwks.json", async (_req, res) => {
+    const key = await d.ctx.keys.get("token", "RS256");
+    res.json({ keys: [key.publicJwk] });
+  });
+}

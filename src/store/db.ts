@@ -1,0 +1,20 @@
+/** Anything that runs SQL: the database itself or an open transaction. */
+export interface Queryable {
+  /** Runs one parameterised statement and returns its rows. */
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<R[]>;
+}
+
+/** The storage engine behind the service: PGlite (embedded) or PostgreSQL. */
+export interface Db extends Queryable {
+  readonly kind: "pglite" | "postgres";
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Liveness probe for `/readyz`. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A storage fault (the only cause of a 500). */
+export class StorageError extends Error {
+  readonly code = "STORAGE";
+}

@@ -1,0 +1,25 @@
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import type { Db, Queryable } from "../db.js";
+
+/** Opens (creating if needed) the embedded PostgreSQL in `dir`; `memory://` keeps it in RAM. */
+export async function openPglite(dir: string): Promise<Db> {
+  if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
+  const pg = await PGlite.create(dir);
+  const wrap = (q: Pick<PGlite, "query">): Queryable => ({
+    async query<R>(sql: string, params: readonly unknown[] = []) {
+      const result = await q.query<R>(sql, params as unknown[]);
+      return result.rows;
+    },
+  });
+  const base = wrap(pg);
+  return {
+    kind: "pglite",
+    query: base.query,
+    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    async ping() {
+      await pg.query("select 1");
+    },
+    close: () => pg.close(),
+  };
+}

@@ -1,0 +1,72 @@
+import type { Queryable } from "./db.js";
+
+export interface MemberRow {
+  seq: number;
+  id: string;
+  tenant_id: string;
+  email: string;
+  display_name: string;
+  roles: string[];
+  active: boolean;
+}
+
+const COLUMNS = "seq, id, tenant_id, email, display_name, roles, active";
+
+export async function getMemberByEmail(
+  db: Queryable,
+  tenantId: string,
+  email: string,
+): Promise<MemberRow | undefined> {
+  return (
+    await db.query<MemberRow>(
+      `select ${COLUMNS} from members where tenant_id = $1 and lower(email) = lower($2)`,
+      [tenantId, email],
+    )
+  )[0];
+}
+
+export async function getMember(db: Queryable, tenantId: string, id: string): Promise<MemberRow | undefined> {
+  return (
+    await db.query<MemberRow>(`select ${COLUMNS} from members where tenant_id = $1 and id = $2`, [
+      tenantId,
+      id,
+    ])
+  )[0];
+}
+
+/** Inserts a member, or refreshes display name and roles of the one with that e-mail. */
+export async function upsertMember(db: Queryable, m: Omit<MemberRow, "seq">): Promise<MemberRow> {
+  const rows = await db.query<MemberRow>(
+    `insert into members (id, tenant_id, email, display_name, roles, active) values ($1, $2, $3, $4, $5::jsonb, $6)
+     on conflict (tenant_id, email) do update set display_name = excluded.display_name, roles = excluded.roles
+     returning ${COLUMNS}`,
+    [m.id, m.tenant_id, m.email, m.display_name, JSON.stringify(m.roles), m.active],
+  );
+  return rows[0] as MemberRow;
+}
+
+/** One page of members; `state` is active only, or both. */
+export function listMembers(
+  db: Queryable,
+  tenantId: string,
+  opts: { after: number; limit: number; includeInactive: boolean },
+): Promise<MemberRow[]> {
+  return db.query<MemberRow>(
+    `select ${COLUMNS} from members where tenant_id = $1 and seq > $2 and ($4 or active) order by seq limit $3`,
+    [tenantId, opts.after, opts.limit, opts.includeInactive],
+  );
+}
+
+export async function updateMember(
+  db: Queryable,
+  tenantId: string,
+  id: string,
+  patch: { roles?: string[]; active?: boolean },
+): Promise<MemberRow | undefined> {
+  const rows = await db.query<MemberRow>(
+    `update members set roles = coalesce($3::jsonb, roles), active = coalesce($4, active)
+     where tenant_id = $1 and id = $2 returning ${COLUMNS}`,
+    [tenantId, id, patch.roles ? JSON.stringify(patch.roles) : null, patch.active ?? null],
+  );
+  return rows[0];
+}

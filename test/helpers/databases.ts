@@ -1,0 +1,37 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+
+/** Admin connection of the local PostgreSQL used by the `postgres` test project. */
+export const POSTGRES_ADMIN_URL =
+  process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+/** Creates a fresh, empty database for one test file; returns its URL and a dropper. */
+export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `archivist_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  try {
+    await admin.connect();
+  } catch (err) {
+    throw new Error(
+      `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL} (${(err as Error).message}); the postgres test project needs it`,
+    );
+  }
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** Which engine this test project runs against (set per project in vitest.config.ts). */
+export function testEngine(): "pglite" | "postgres" {
+  return process.env.TEST_DB === "postgres" ? "postgres" : "pglite";
+}

@@ -1,0 +1,111 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config.js";
+import { type RunningService, startService } from "../../src/server.js";
+import { freshPostgresDatabase, testEngine } from "./databases.js";
+
+export interface TestTenancy {
+  name: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/** A started service on a fresh database of the project's engine, with two provisioned tenancies. */
+export interface TestService {
+  url: string;
+  service: RunningService;
+  a: TestTenancy;
+  b: TestTenancy;
+  dataDir: string;
+  token(t: TestTenancy): Promise<string>;
+  /** fetch against the service with JSON helpers. */
+  api(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+const tenancy = (name: string): TestTenancy => ({
+  name,
+  clientId: randomUUID(),
+  clientSecret: `secret-${randomUUID()}`,
+});
+
+/** Starts the real HTTP server as users do, with `env` overriding settings. */
+export async function startTestService(
+  env: Record<string, string> = {},
+  quotas: Record<string, number> = {},
+): Promise<TestService> {
+  const dataDir = mkdtempSync(join(tmpdir(), "archivist-test-"));
+  const a = tenancy("Org A");
+  const b = tenancy("Org B");
+  const bootstrap = join(dataDir, "bootstrap-in.json");
+  // Quotas apply to tenancy B only, so A stays unlimited for the other tests of a file.
+  const spec = (t: TestTenancy) => ({
+    display_name: t.name,
+    owner: { client_id: t.clientId, client_secret: t.clientSecret },
+    members: [],
+    quotas: t === b ? quotas : {},
+  });
+  writeFileSync(bootstrap, JSON.stringify({ tenancies: [spec(a), spec(b)] }));
+  const pgdb = testEngine() === "postgres" ? await freshPostgresDatabase() : undefined;
+  const config = loadConfig(
+    {},
+    {
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      ARCHIVIST_BOOTSTRAP_FILE: bootstrap,
+      LOG_LEVEL: "silent",
+      ARCHIVIST_COMMIT_MAX_DELAY_MS: "50",
+      ARCHIVIST_SEAL_INTERVAL_MS: "200",
+      ARCHIVIST_ANCHOR_INTERVAL_MS: "400",
+      ...(pgdb ? { DATABASE_URL: pgdb.url } : {}),
+      ...env,
+    },
+  );
+  const service = await startService(config);
+  const url = service.url;
+  const tokens = new Map<string, string>();
+  const token = async (t: TestTenancy) => {
+    const cached = tokens.get(t.clientId);
+    if (cached) return cached;
+    const res = await fetch(`${url}/archivist/iam/v1/appidp/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: t.clientId,
+        client_secret: t.clientSecret,
+      }),
+    });
+    if (res.status !== 200) throw new Error(`token for ${t.name}: ${res.status} ${await res.text()}`);
+    const tok = ((await res.json()) as { access_token: string }).access_token;
+    tokens.set(t.clientId, tok);
+    return tok;
+  };
+  const api: TestService["api"] = (path, init = {}) => {
+    const headers = new Headers(init.headers);
+    if (init.token) headers.set("authorization", `Bearer ${init.token}`);
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers.set("content-type", "application/json");
+      body = JSON.stringify(init.json);
+    }
+    return fetch(`${url}${path}`, { ...init, headers, body });
+  };
+  return {
+    url,
+    service,
+    a,
+    b,
+    dataDir,
+    token,
+    api,
+    async stop() {
+      await service.close();
+      await pgdb?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
