@@ -1,6 +1,8 @@
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 import { applicationRoutes } from "./applications.js";
+import { assetRoutes } from "./assets.js";
+import { publicAssetRoutes } from "./public-assets.js";
 import { tenancyRoutes } from "./tenancies.js";
 import { tokenRoutes } from "./tokens.js";
 
@@ -9,4 +11,6 @@ export const routeModules: Array<(t: RouteTable, d: HttpDeps) => void> = [
   tokenRoutes,
   applicationRoutes,
   tenancyRoutes,
+  assetRoutes,
+  publicAssetRoutes,
 ];

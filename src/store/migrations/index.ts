@@ -2,6 +2,13 @@ import { foundation } from "./001-foundation.js";
 import { identity } from "./002-identity.js";
 import { records } from "./003-records.js";
 import { ledger } from "./004-ledger.js";
+import { assetStatus } from "./005-status.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
-export const migrations: ReadonlyArray<{ id: string; sql: string }> = [foundation, identity, records, ledger];
+export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
+  foundation,
+  identity,
+  records,
+  ledger,
+  assetStatus,
+];

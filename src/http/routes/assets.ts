@@ -1,0 +1,160 @@
+import { badRequest } from "../../core/api/api-error.js";
+import { pathUuid } from "../../core/api/ids.js";
+import { createAssetEvent } from "../../services/asset-events.js";
+import { createAsset, readAsset, readAssetEvent } from "../../services/assets.js";
+import { listAssetEvents, listAssets } from "../../services/record-lists.js";
+import { eventOut as shapeEvent } from "../../services/shapes.js";
+import { viewFor } from "../../services/views.js";
+import type { HttpDeps } from "../deps.js";
+import { runList } from "../listing.js";
+import type { RouteTable } from "../route.js";
+import { assetCreate, assetOut, assetQuery, eventCreate, eventOut, listQuery } from "../schemas/assets.js";
+
+const BASE = "/archivist/v2/assets";
+const group = "assetsv2";
+
+function atTime(raw: string | undefined): Date | undefined {
+  if (!raw) return undefined;
+  const d = new Date(raw);
+  if (Number.isNaN(d.getTime())) throw badRequest("at_time must be an RFC 3339 timestamp");
+  return d;
+}
+
+/** Assets and asset events (private routes). */
+export function assetRoutes(t: RouteTable, d: HttpDeps): void {
+  t.add({
+    method: "get",
+    path: `${BASE}/-/events`,
+    group,
+    auth: "token",
+    summary: "List events of every readable asset",
+    query: listQuery,
+    handler: async ({ principal: p, req, res, pairs }) => {
+      const view = await viewFor(d.ctx, p);
+      return runList(
+        d.ctx,
+        req,
+        res,
+        { route: "events:-", tenant: p.tenantId, collection: "events", pairs },
+        (r) => listAssetEvents(d.ctx, view, undefined, r),
+      );
+    },
+  });
+  t.add({
+    method: "get",
+    path: BASE,
+    group,
+    auth: "token",
+    summary: "List assets",
+    query: listQuery,
+    handler: async ({ principal: p, req, res, pairs }) => {
+      const view = await viewFor(d.ctx, p);
+      return runList(
+        d.ctx,
+        req,
+        res,
+        { route: "assets", tenant: p.tenantId, collection: "assets", pairs },
+        (r) => listAssets(d.ctx, view, r),
+      );
+    },
+  });
+  t.add({
+    method: "post",
+    path: BASE,
+    group,
+    auth: "token",
+    summary: "Create an asset",
+    body: assetCreate,
+    response: assetOut,
+    handler: async ({ principal: p, body }) => createAsset(d.ctx, p, await viewFor(d.ctx, p), body),
+  });
+  t.add({
+    method: "get",
+    path: `${BASE}/{uuid}`,
+    group,
+    auth: "token",
+    summary: "Get an asset (optionally at_time)",
+    query: assetQuery,
+    response: assetOut,
+    handler: async ({ principal: p, params, query }) =>
+      readAsset(d.ctx, await viewFor(d.ctx, p), pathUuid(params.uuid, "asset"), atTime(query.at_time)),
+  });
+  t.add({
+    method: "get",
+    path: `${BASE}/{uuid}:publicurl`,
+    group,
+    auth: "token",
+    summary: "Public URL of a public asset",
+    handler: async ({ principal: p, params }) => {
+      const asset = await readAsset(d.ctx, await viewFor(d.ctx, p), pathUuid(params.uuid, "asset"));
+      if (!asset.public) throw badRequest("the asset is not public");
+      return { publicurl: `${d.ctx.config.baseUrl}/archivist/v2/public${asset.identity}` };
+    },
+  });
+  t.add({
+    method: "get",
+    path: `${BASE}/{uuid}/events`,
+    group,
+    auth: "token",
+    summary: "List events of an asset",
+    query: listQuery,
+    handler: async ({ principal: p, params, req, res, pairs }) => {
+      const view = await viewFor(d.ctx, p);
+      const id = pathUuid(params.uuid, "asset");
+      return runList(
+        d.ctx,
+        req,
+        res,
+        { route: `events:${id}`, tenant: p.tenantId, collection: "events", pairs },
+        (r) => listAssetEvents(d.ctx, view, id, r),
+      );
+    },
+  });
+  t.add({
+    method: "post",
+    path: `${BASE}/{uuid}/events`,
+    group,
+    auth: "token",
+    summary: "Record an event on an asset",
+    body: eventCreate,
+    response: eventOut,
+    handler: async ({ principal: p, params, body }) =>
+      shapeEvent(
+        await createAssetEvent(d.ctx, p, await viewFor(d.ctx, p), pathUuid(params.uuid, "asset"), body),
+      ),
+  });
+  t.add({
+    method: "get",
+    path: `${BASE}/{uuid}/events/{event}`,
+    group,
+    auth: "token",
+    summary: "Get an asset event",
+    response: eventOut,
+    handler: async ({ principal: p, params }) =>
+      readAssetEvent(
+        d.ctx,
+        await viewFor(d.ctx, p),
+        pathUuid(params.uuid, "asset"),
+        pathUuid(params.event, "event"),
+      ),
+  });
+  t.add({
+    method: "get",
+    path: `${BASE}/{uuid}/events/{event}:publicurl`,
+    group,
+    auth: "token",
+    summary: "Public URL of a public asset's event",
+    handler: async ({ principal: p, params }) => {
+      const view = await viewFor(d.ctx, p);
+      const asset = await readAsset(d.ctx, view, pathUuid(params.uuid, "asset"));
+      const event = await readAssetEvent(
+        d.ctx,
+        view,
+        pathUuid(params.uuid, "asset"),
+        pathUuid(params.event, "event"),
+      );
+      if (!asset.public) throw badRequest("the asset is not public");
+      return { publicurl: `${d.ctx.config.baseUrl}/archivist/v2/public${event.identity}` };
+    },
+  });
+}

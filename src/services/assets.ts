@@ -1,0 +1,133 @@
+import { randomUUID } from "node:crypto";
+import type { Ctx, Principal } from "../context.js";
+import { badRequest, forbidden, notFound } from "../core/api/api-error.js";
+import { eventsOfAsset, getAssetEvent } from "../store/asset-events.js";
+import { type AssetRow, getAsset, insertAsset } from "../store/assets.js";
+import { type AccessView, canReadEvent, FULL_GRANT, projectAttributes } from "./access-view.js";
+import { appendEvent } from "./asset-events.js";
+import { checkDocumentChange, validateAttributes } from "./attributes.js";
+import { acceptedPrincipal, internalPrincipal } from "./principals.js";
+import { checkAttachments, checkHomeLocation } from "./reference-check.js";
+import { type AssetOut, assetOut, eventOut, type Face } from "./shapes.js";
+import { tenantWalletAddress } from "./tenant-wallet.js";
+
+export interface AssetInput {
+  attributes?: Record<string, unknown> | undefined;
+  behaviours?: string[] | undefined;
+  chain_id?: string | undefined;
+  proof_mechanism?: "MERKLE_LOG" | "SIMPLE_HASH" | undefined;
+  public?: boolean | undefined;
+}
+
+function validateAssetInput(input: AssetInput): Record<string, unknown> {
+  const attributes = input.attributes ?? {};
+  validateAttributes("attributes", attributes);
+  if (attributes.arc_profile === "Document") {
+    if (input.public !== true)
+      throw badRequest("a document profile asset (arc_profile=Document) must be public");
+    checkDocumentChange("attributes", attributes);
+  }
+  return attributes;
+}
+
+/** Creates an asset and its NewAsset event in one transaction. */
+export async function createAsset(
+  ctx: Ctx,
+  p: Principal,
+  view: AccessView,
+  input: AssetInput,
+): Promise<AssetOut> {
+  const attributes = validateAssetInput(input);
+  const candidate = { tenant_id: p.tenantId, attributes } as AssetRow;
+  if (!p.isAdmin) {
+    const g = view.grant(candidate);
+    if (!g || (g.behaviours !== "*" && !g.behaviours.has("AssetCreator")))
+      throw forbidden("creating assets is not permitted");
+  }
+  const owner = await tenantWalletAddress(ctx.keys, p.tenantId);
+  const asset = await ctx.db.transaction(async (tx) => {
+    await checkAttachments(tx, p.tenantId, validateAttributes("attributes", attributes));
+    await checkHomeLocation(tx, p.tenantId, attributes);
+    const row = await insertAsset(tx, {
+      id: randomUUID(),
+      tenant_id: p.tenantId,
+      behaviours: input.behaviours ?? ["RecordEvidence"],
+      attributes: {},
+      proof_mechanism: input.proof_mechanism ?? "MERKLE_LOG",
+      public: input.public ?? false,
+      chain_id: input.chain_id ?? "",
+      tracked: "TRACKED",
+      owner,
+      confirmation_status: "PENDING",
+    });
+    await appendEvent(tx, ctx, row, {
+      operation: "NewAsset",
+      behaviour: "AssetCreator",
+      eventAttributes: {},
+      assetAttributes: attributes,
+      declared: acceptedPrincipal(p),
+      accepted: internalPrincipal(ctx.config.baseUrl, "assets"),
+    });
+    return { ...row, attributes };
+  });
+  ctx.wake.commit(p.tenantId);
+  return assetOut(asset, asset.attributes);
+}
+
+/** The asset as it was at `at`: attributes and tracking folded from its events accepted by then. */
+export async function assetAt(ctx: Ctx, asset: AssetRow, at: Date): Promise<AssetRow | undefined> {
+  const events = await eventsOfAsset(ctx.db, asset.id, at);
+  if (events.length === 0) return undefined;
+  let attributes: Record<string, unknown> = {};
+  let tracked = "TRACKED";
+  for (const e of events) {
+    attributes = { ...attributes, ...e.asset_attributes };
+    if (e.operation === "StopTracking") tracked = "NOT_TRACKED";
+    if (e.operation === "StartTracking") tracked = "TRACKED";
+  }
+  return { ...asset, attributes, tracked };
+}
+
+/** Reads one asset the caller may see (404 otherwise), optionally as it was at a time. */
+export async function readAsset(
+  ctx: Ctx,
+  view: AccessView,
+  id: string,
+  atTime?: Date,
+  face: Face = "assets",
+): Promise<AssetOut> {
+  const asset = await getAsset(ctx.db, id);
+  const grant = asset && view.grant(asset);
+  if (!asset || !grant) throw notFound("asset");
+  if (!atTime) return assetOut(asset, projectAttributes(asset.attributes, grant), face);
+  const then = await assetAt(ctx, asset, atTime);
+  if (!then) throw notFound("asset at that time");
+  return assetOut(then, projectAttributes(then.attributes, grant), face, atTime);
+}
+
+/** The public view: public assets only, every attribute, no caller. */
+export const publicView: AccessView = {
+  restrictAssets: (w) => {
+    w.and("public");
+  },
+  restrictEvents: (w) => {
+    w.and("public");
+  },
+  whole: true,
+  grant: (asset) => (asset.public ? FULL_GRANT : undefined),
+};
+
+/** Reads one event the caller may see (404 otherwise), with asset attributes projected. */
+export async function readAssetEvent(
+  ctx: Ctx,
+  view: AccessView,
+  assetId: string,
+  eventId: string,
+  face: Face = "assets",
+) {
+  const asset = await getAsset(ctx.db, assetId);
+  const grant = asset && view.grant(asset);
+  const event = grant ? await getAssetEvent(ctx.db, assetId, eventId) : undefined;
+  if (!grant || !event || !canReadEvent(event.event_attributes, grant)) throw notFound("event");
+  return eventOut(event, face, projectAttributes(event.asset_attributes, grant));
+}

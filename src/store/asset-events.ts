@@ -1,0 +1,136 @@
+import type { Queryable } from "./db.js";
+
+export interface Principal4 {
+  issuer: string;
+  subject: string;
+  display_name: string;
+  email: string;
+}
+
+export interface AssetEventRow {
+  seq: number;
+  id: string;
+  asset_id: string;
+  tenant_id: string;
+  operation: string;
+  behaviour: string;
+  event_attributes: Record<string, unknown>;
+  asset_attributes: Record<string, unknown>;
+  timestamp_declared: Date;
+  timestamp_accepted: Date;
+  timestamp_committed: Date | null;
+  principal_declared: Principal4;
+  principal_accepted: Principal4;
+  confirmation_status: string;
+  proof_mechanism: string;
+  public: boolean;
+  mmr_index: number | null;
+  idtimestamp: string | null;
+  merklelog_entry: Record<string, unknown> | null;
+  transaction_id: string;
+  block_number: number;
+  transaction_index: number;
+  from_address: string;
+}
+
+export const EVENT_COLUMNS =
+  "seq, id, asset_id, tenant_id, operation, behaviour, event_attributes, asset_attributes, timestamp_declared, timestamp_accepted, " +
+  "timestamp_committed, principal_declared, principal_accepted, confirmation_status, proof_mechanism, public, mmr_index, idtimestamp, " +
+  "merklelog_entry, transaction_id, block_number, transaction_index, from_address";
+
+export type NewAssetEvent = Omit<
+  AssetEventRow,
+  | "seq"
+  | "timestamp_committed"
+  | "mmr_index"
+  | "idtimestamp"
+  | "merklelog_entry"
+  | "transaction_id"
+  | "block_number"
+  | "transaction_index"
+>;
+
+const INSERT_COLS =
+  "id, asset_id, tenant_id, operation, behaviour, event_attributes, asset_attributes, timestamp_declared, timestamp_accepted, principal_declared, principal_accepted, confirmation_status, proof_mechanism, public, from_address";
+
+/** Inserts many events in one statement (group commit), returning them in input order. */
+export async function insertAssetEvents(db: Queryable, events: NewAssetEvent[]): Promise<AssetEventRow[]> {
+  if (events.length === 0) return [];
+  const params: unknown[] = [];
+  const tuples = events.map((e) => {
+    const base = params.length;
+    params.push(
+      e.id,
+      e.asset_id,
+      e.tenant_id,
+      e.operation,
+      e.behaviour,
+      JSON.stringify(e.event_attributes),
+      JSON.stringify(e.asset_attributes),
+      e.timestamp_declared,
+      e.timestamp_accepted,
+      JSON.stringify(e.principal_declared),
+      JSON.stringify(e.principal_accepted),
+      e.confirmation_status,
+      e.proof_mechanism,
+      e.public,
+      e.from_address,
+    );
+    const p = (i: number) => `$${base + i}`;
+    return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}::jsonb, ${p(7)}::jsonb, ${p(8)}, ${p(9)}, ${p(10)}::jsonb, ${p(11)}::jsonb, ${p(12)}, ${p(13)}, ${p(14)}, ${p(15)})`;
+  });
+  const rows = await db.query<AssetEventRow>(
+    `insert into asset_events (${INSERT_COLS}) values ${tuples.join(", ")} returning ${EVENT_COLUMNS}`,
+    params,
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return events.map((e) => byId.get(e.id) as AssetEventRow);
+}
+
+export async function getAssetEvent(
+  db: Queryable,
+  assetId: string,
+  id: string,
+): Promise<AssetEventRow | undefined> {
+  return (
+    await db.query<AssetEventRow>(
+      `select ${EVENT_COLUMNS} from asset_events where asset_id = $1 and id = $2`,
+      [assetId, id],
+    )
+  )[0];
+}
+
+/** Events of one asset in the order they were accepted (to rebuild the asset at a time). */
+export function eventsOfAsset(db: Queryable, assetId: string, until?: Date): Promise<AssetEventRow[]> {
+  return db.query<AssetEventRow>(
+    `select ${EVENT_COLUMNS} from asset_events where asset_id = $1 and ($2::timestamptz is null or timestamp_accepted <= $2) order by seq`,
+    [assetId, until ?? null],
+  );
+}
+
+/** One page of events matching `where`, newest first, or in SIMPLEHASHV1 order (oldest first) when asked. */
+export function selectAssetEvents(
+  db: Queryable,
+  where: string,
+  params: unknown[],
+  opts: { cursor: number; limit: number; ascending: boolean },
+): Promise<AssetEventRow[]> {
+  const n = params.length;
+  const cursor = opts.ascending ? `seq > $${n + 1}` : `($${n + 1}::bigint = 0 or seq < $${n + 1})`;
+  return db.query<AssetEventRow>(
+    `select ${EVENT_COLUMNS} from asset_events where ${where} and ${cursor} order by seq ${opts.ascending ? "asc" : "desc"} limit $${n + 2}`,
+    [...params, opts.cursor, opts.limit],
+  );
+}
+
+export async function countAssetEvents(
+  db: Queryable,
+  where: string,
+  params: unknown[],
+  cap?: number,
+): Promise<number> {
+  const sql = cap
+    ? `select count(*)::int as n from (select 1 from asset_events where ${where} limit ${Math.floor(cap)}) c`
+    : `select count(*)::int as n from asset_events where ${where}`;
+  return (await db.query<{ n: number }>(sql, params))[0]?.n ?? 0;
+}

@@ -1,0 +1,102 @@
+import type { Queryable } from "./db.js";
+
+export interface AssetRow {
+  seq: number;
+  id: string;
+  tenant_id: string;
+  behaviours: string[];
+  attributes: Record<string, unknown>;
+  proof_mechanism: string;
+  public: boolean;
+  chain_id: string;
+  tracked: string;
+  owner: string;
+  confirmation_status: string;
+  created_at: Date;
+}
+
+export const ASSET_COLUMNS =
+  "seq, id, tenant_id, behaviours, attributes, proof_mechanism, public, chain_id, tracked, owner, confirmation_status, created_at";
+
+export async function getAsset(db: Queryable, id: string): Promise<AssetRow | undefined> {
+  return (await db.query<AssetRow>(`select ${ASSET_COLUMNS} from assets where id = $1`, [id]))[0];
+}
+
+/** Locks the asset row for the rest of the transaction (events on one asset apply in order). */
+export async function lockAsset(tx: Queryable, id: string): Promise<AssetRow | undefined> {
+  return (await tx.query<AssetRow>(`select ${ASSET_COLUMNS} from assets where id = $1 for update`, [id]))[0];
+}
+
+export async function insertAsset(db: Queryable, a: Omit<AssetRow, "seq" | "created_at">): Promise<AssetRow> {
+  const rows = await db.query<AssetRow>(
+    `insert into assets (id, tenant_id, behaviours, attributes, proof_mechanism, public, chain_id, tracked, owner, confirmation_status)
+     values ($1, $2, $3::jsonb, $4::jsonb, $5, $6, $7, $8, $9, $10) returning ${ASSET_COLUMNS}`,
+    [
+      a.id,
+      a.tenant_id,
+      JSON.stringify(a.behaviours),
+      JSON.stringify(a.attributes),
+      a.proof_mechanism,
+      a.public,
+      a.chain_id,
+      a.tracked,
+      a.owner,
+      a.confirmation_status,
+    ],
+  );
+  return rows[0] as AssetRow;
+}
+
+/** Stores the asset's current attributes and tracking state. */
+export async function updateAssetState(
+  db: Queryable,
+  id: string,
+  attributes: Record<string, unknown>,
+  tracked: string,
+): Promise<void> {
+  await db.query("update assets set attributes = $2::jsonb, tracked = $3 where id = $1", [
+    id,
+    JSON.stringify(attributes),
+    tracked,
+  ]);
+}
+
+/** One page of assets matching `where` (placeholders already numbered), newest first. */
+export function selectAssets(
+  db: Queryable,
+  where: string,
+  params: unknown[],
+  opts: { before: number; limit: number },
+): Promise<AssetRow[]> {
+  const n = params.length;
+  return db.query<AssetRow>(
+    `select ${ASSET_COLUMNS} from assets where ${where} and ($${n + 1}::bigint = 0 or seq < $${n + 1}) order by seq desc limit $${n + 2}`,
+    [...params, opts.before, opts.limit],
+  );
+}
+
+/** Count of assets matching `where`, stopping at `cap` when given (cheap 206 detection). */
+export async function countAssets(
+  db: Queryable,
+  where: string,
+  params: unknown[],
+  cap?: number,
+): Promise<number> {
+  const sql = cap
+    ? `select count(*)::int as n from (select 1 from assets where ${where} limit ${Math.floor(cap)}) c`
+    : `select count(*)::int as n from assets where ${where}`;
+  return (await db.query<{ n: number }>(sql, params))[0]?.n ?? 0;
+}
+
+/** Recomputes each asset's status as the lowest of its events' (PENDING while any event is only STORED). */
+export async function refreshAssetStatus(db: Queryable, assetIds: string[]): Promise<void> {
+  if (assetIds.length === 0) return;
+  await db.query(
+    `update assets a set confirmation_status = coalesce((
+        select case min(case e.confirmation_status when 'STORED' then 0 when 'COMMITTED' then 1 when 'CONFIRMED' then 2 when 'UNEQUIVOCAL' then 3 else 0 end)
+          when 0 then 'PENDING' when 1 then 'COMMITTED' when 2 then 'CONFIRMED' else 'UNEQUIVOCAL' end
+        from asset_events e where e.asset_id = a.id), 'PENDING')
+     where a.id = any($1::uuid[])`,
+    [assetIds],
+  );
+}

@@ -1,0 +1,34 @@
+/** Accumulates a WHERE clause and its parameters; values are always placeholders, never spliced. */
+export class Where {
+  readonly params: unknown[] = [];
+  private readonly parts: string[] = [];
+
+  constructor(firstParams: unknown[] = []) {
+    this.params.push(...firstParams);
+  }
+
+  /** Adds a value and returns its placeholder. */
+  p(value: unknown): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+
+  /** Adds a condition (built with `p`). */
+  and(condition: string): this {
+    this.parts.push(`(${condition})`);
+    return this;
+  }
+
+  /** Adds a pre-compiled fragment whose placeholders start at 1, renumbering them. */
+  fragment(compile: (firstParam: number) => { sql: string; params: unknown[] }): this {
+    const c = compile(this.params.length + 1);
+    this.params.push(...c.params);
+    if (c.sql.trim()) this.parts.push(`(${c.sql})`);
+    return this;
+  }
+
+  /** The clause body (`true` when empty). */
+  get sql(): string {
+    return this.parts.length ? this.parts.join(" and ") : "true";
+  }
+}

@@ -1,0 +1,248 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestService, type TestService } from "../../helpers/service.js";
+
+let s: TestService;
+let ta: string;
+let tb: string;
+beforeAll(async () => {
+  s = await startTestService();
+  ta = await s.token(s.a);
+  tb = await s.token(s.b);
+});
+afterAll(() => s?.stop());
+
+type Asset = {
+  identity: string;
+  attributes: Record<string, unknown>;
+  tracked: string;
+  public: boolean;
+  confirmation_status: string;
+  proof_mechanism: string;
+};
+type Event = {
+  identity: string;
+  event_attributes: Record<string, unknown>;
+  asset_attributes: Record<string, unknown>;
+  operation: string;
+  confirmation_status: string;
+  principal_accepted: { subject: string };
+  principal_declared: { subject: string };
+  timestamp_accepted: string;
+};
+
+async function createAsset(token: string, body: Record<string, unknown>): Promise<Asset> {
+  const res = await s.api("/archivist/v2/assets", { method: "POST", token, json: body });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json()) as Asset;
+}
+
+async function postEvent(token: string, asset: Asset, body: Record<string, unknown>): Promise<Response> {
+  return s.api(`/archivist/v2/${asset.identity}/events`, { method: "POST", token, json: body });
+}
+
+describe("assets and events", () => {
+  it("creates an asset with a NewAsset event written by the service", async () => {
+    const asset = await createAsset(ta, {
+      attributes: { arc_display_name: "Call 1", arc_display_type: "call", team: "red" },
+      behaviours: ["RecordEvidence"],
+    });
+    expect(asset.identity).toMatch(/^assets\/[0-9a-f-]{36}$/);
+    expect(asset.proof_mechanism).toBe("MERKLE_LOG");
+    expect(asset.tracked).toBe("TRACKED");
+    const events = (await (await s.api(`/archivist/v2/${asset.identity}/events`, { token: ta })).json()) as {
+      events: Event[];
+    };
+    expect(events.events).toHaveLength(1);
+    expect(events.events[0]?.operation).toBe("NewAsset");
+    expect(events.events[0]?.asset_attributes).toMatchObject({ team: "red" });
+    expect(events.events[0]?.principal_accepted.subject).toBe("assets");
+  });
+
+  it("records events whose asset_attributes change the asset, with principals and at_time", async () => {
+    const asset = await createAsset(ta, { attributes: { arc_display_type: "call", stage: "new" } });
+    const before = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 20));
+    const res = await postEvent(ta, asset, {
+      operation: "Record",
+      behaviour: "RecordEvidence",
+      event_attributes: { arc_display_type: "transcribed", note: "x" },
+      asset_attributes: { stage: "transcribed" },
+      principal_declared: { issuer: "idp", subject: "alice" },
+    });
+    expect(res.status).toBe(200);
+    const ev = (await res.json()) as Event;
+    expect(ev.confirmation_status).toBe("STORED");
+    expect(ev.principal_declared.subject).toBe("alice");
+    expect(ev.principal_accepted.subject).toBe(s.a.clientId);
+    const now = (await (await s.api(`/archivist/v2/${asset.identity}`, { token: ta })).json()) as Asset;
+    expect(now.attributes.stage).toBe("transcribed");
+    const then = (await (
+      await s.api(`/archivist/v2/${asset.identity}?at_time=${encodeURIComponent(before)}`, { token: ta })
+    ).json()) as Asset;
+    expect(then.attributes.stage).toBe("new");
+    const one = await s.api(`/archivist/v2/${ev.identity}`, { token: ta });
+    expect(one.status).toBe(200);
+  });
+
+  it("refuses bad events and reserved attributes with 400 naming the problem", async () => {
+    const asset = await createAsset(ta, { attributes: { arc_display_type: "call" } });
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ operation: "Explode", behaviour: "RecordEvidence" }, "operation"],
+      [{ operation: "Record", behaviour: "Builtin" }, "behaviour"],
+      [{ operation: "NewAsset", behaviour: "AssetCreator" }, "operation"],
+      [
+        { operation: "Record", behaviour: "RecordEvidence", event_attributes: { arc_secret: "x" } },
+        "arc_secret",
+      ],
+      [{ operation: "Record", behaviour: "RecordEvidence", event_attributes: "nope" }, "event_attributes"],
+      [
+        { operation: "Record", behaviour: "RecordEvidence", timestamp_declared: "yesterday" },
+        "timestamp_declared",
+      ],
+    ];
+    for (const [body, word] of cases) {
+      const res = await postEvent(ta, asset, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toContain(word);
+    }
+    const bad = await s.api("/archivist/v2/assets", {
+      method: "POST",
+      token: ta,
+      json: { attributes: { jit_x: "1" } },
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it("tracks and untracks: untracked assets are hidden from default lists", async () => {
+    const asset = await createAsset(ta, { attributes: { arc_display_type: "tracking-test" } });
+    expect((await postEvent(ta, asset, { operation: "StopTracking", behaviour: "Builtin" })).status).toBe(
+      200,
+    );
+    const list = async (q: string) =>
+      (
+        (await (
+          await s.api(`/archivist/v2/assets?attributes.arc_display_type=tracking-test${q}`, { token: ta })
+        ).json()) as { assets: Asset[] }
+      ).assets;
+    expect(await list("")).toHaveLength(0);
+    expect((await list("&tracked=NOT_TRACKED"))[0]?.tracked).toBe("NOT_TRACKED");
+    expect(await list("&tracked=ANY")).toHaveLength(1);
+    expect((await postEvent(ta, asset, { operation: "StartTracking", behaviour: "Builtin" })).status).toBe(
+      200,
+    );
+    expect(await list("")).toHaveLength(1);
+    expect((await s.api("/archivist/v2/assets?tracked=SOMETIMES", { token: ta })).status).toBe(400);
+  });
+
+  it("filters lists by attributes, presence and absence, pages and counts", async () => {
+    for (let i = 0; i < 5; i++)
+      await createAsset(ta, {
+        attributes: { arc_display_type: "pager", idx: String(i), ...(i % 2 ? { odd: "yes" } : {}) },
+      });
+    const get = async (q: string, headers: Record<string, string> = {}) =>
+      s.api(`/archivist/v2/assets?attributes.arc_display_type=pager${q}`, { token: ta, headers });
+    const names = async (q: string) =>
+      ((await (await get(q)).json()) as { assets: Asset[] }).assets.map((a) => a.attributes.idx);
+    expect(await names("&attributes.odd=*")).toEqual(["3", "1"]);
+    expect((await names("&attributes.odd!=*")).sort()).toEqual(["0", "2", "4"]);
+    expect((await names("&attributes.idx=1&attributes.idx=4")).sort()).toEqual(["1", "4"]);
+    const counted = await get("&page_size=1", { "x-request-total-count": "true" });
+    expect(counted.headers.get("x-total-count")).toBe("5");
+    let token = ((await counted.json()) as { next_page_token: string }).next_page_token;
+    const seen: unknown[] = [];
+    while (token) {
+      const page = (await (
+        await s.api(`/archivist/v2/assets?page_token=${encodeURIComponent(token)}`, { token: ta })
+      ).json()) as { assets: Asset[]; next_page_token: string };
+      seen.push(...page.assets.map((a) => a.attributes.idx));
+      token = page.next_page_token;
+    }
+    expect(seen).toEqual(["3", "2", "1", "0"]);
+  });
+
+  it("filters events by event attributes across all assets, and by time and principal", async () => {
+    const asset = await createAsset(ta, { attributes: { arc_display_type: "evfilter" } });
+    await postEvent(ta, asset, {
+      operation: "Record",
+      behaviour: "RecordEvidence",
+      event_attributes: { arc_display_type: "vcon_created", k: "v1" },
+      principal_declared: { issuer: "iss-x", subject: "sub-y" },
+    });
+    await postEvent(ta, asset, {
+      operation: "Record",
+      behaviour: "RecordEvidence",
+      event_attributes: { arc_display_type: "vcon_enhanced", k: "v2" },
+    });
+    const get = async (q: string) =>
+      (
+        (await (await s.api(`/archivist/v2/assets/-/events?${q}`, { token: ta })).json()) as {
+          events: Event[];
+        }
+      ).events;
+    expect((await get("event_attributes.k=v1")).map((e) => e.event_attributes.arc_display_type)).toEqual([
+      "vcon_created",
+    ]);
+    expect(await get("event_attributes.k=v1&principal_declared.subject=sub-y")).toHaveLength(1);
+    expect(await get("event_attributes.k=v1&principal_declared.subject=nobody")).toHaveLength(0);
+    expect(await get("event_attributes.k=*&timestamp_accepted_since=2999-01-01T00:00:00Z")).toHaveLength(0);
+    expect(
+      (await s.api("/archivist/v2/assets/-/events?timestamp_accepted_since=garbage", { token: ta })).status,
+    ).toBe(400);
+    expect((await s.api("/archivist/v2/assets/-/events?minimum_trust=ROCKSOLID", { token: ta })).status).toBe(
+      400,
+    );
+  });
+
+  it("keeps tenancies apart: 404 for another's asset, nothing in its lists or counts", async () => {
+    const asset = await createAsset(ta, { attributes: { arc_display_type: "secret-a" } });
+    expect((await s.api(`/archivist/v2/${asset.identity}`, { token: tb })).status).toBe(404);
+    expect((await s.api(`/archivist/v2/${asset.identity}/events`, { token: tb })).status).toBe(404);
+    expect((await postEvent(tb, asset, { operation: "Record", behaviour: "RecordEvidence" })).status).toBe(
+      404,
+    );
+    const res = await s.api("/archivist/v2/assets?attributes.arc_display_type=secret-a", {
+      token: tb,
+      headers: { "x-request-total-count": "true" },
+    });
+    expect(res.headers.get("x-total-count")).toBe("0");
+    expect(((await res.json()) as { assets: unknown[] }).assets).toEqual([]);
+  });
+
+  it("serves public assets without a token and refuses public writes", async () => {
+    const pub = await createAsset(ta, {
+      attributes: {
+        arc_display_type: "doc",
+        arc_profile: "Document",
+        document_hash_value: "ab".repeat(32),
+        document_version: "1",
+        document_status: "Published",
+      },
+      public: true,
+    });
+    const priv = await createAsset(ta, { attributes: { arc_display_type: "doc" } });
+    const uuid = pub.identity.split("/")[1];
+    const url = (await (await s.api(`/archivist/v2/${pub.identity}:publicurl`, { token: ta })).json()) as {
+      publicurl: string;
+    };
+    expect(url.publicurl).toBe(`${s.url}/archivist/v2/publicassets/${uuid}`);
+    expect((await s.api(`/archivist/v2/${priv.identity}:publicurl`, { token: ta })).status).toBe(400);
+    const read = await fetch(url.publicurl);
+    expect(read.status).toBe(200);
+    expect(((await read.json()) as Asset).identity).toBe(`publicassets/${uuid}`);
+    expect((await s.api(`/archivist/publicassets/${uuid}`)).status).toBe(200);
+    expect((await s.api(`/archivist/v2/publicassets/${priv.identity.split("/")[1]}`)).status).toBe(404);
+    const evs = (await (await s.api(`/archivist/v2/publicassets/${uuid}/events`)).json()) as {
+      events: Event[];
+    };
+    expect(evs.events[0]?.identity).toMatch(/^publicassets\//);
+    expect(
+      (await s.api(`/archivist/v2/publicassets/${uuid}/events`, { method: "POST", json: {} })).status,
+    ).toBe(404);
+    const notDoc = await s.api("/archivist/v2/assets", {
+      method: "POST",
+      token: ta,
+      json: { attributes: { arc_profile: "Document" } },
+    });
+    expect(notDoc.status).toBe(400);
+  });
+});
