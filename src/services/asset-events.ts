@@ -4,6 +4,7 @@ import { badRequest, forbidden, notFound } from "../core/api/api-error.js";
 import { type AssetEventRow, insertAssetEvents, type Principal4 } from "../store/asset-events.js";
 import { type AssetRow, lockAsset, updateAssetState } from "../store/assets.js";
 import type { Queryable } from "../store/db.js";
+import { eventOut } from "../store/record-json.js";
 import { type AccessView, writeRefusal } from "./access-view.js";
 import { checkDocumentChange, validateAttributes } from "./attributes.js";
 import { acceptedPrincipal, declaredPrincipal } from "./principals.js";
@@ -123,5 +124,5 @@ export async function createAssetEvent(
     });
   });
   ctx.wake.commit(row.tenant_id);
-  return row;
+  return eventOut(row);
 }

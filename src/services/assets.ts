@@ -8,7 +8,7 @@ import { appendEvent } from "./asset-events.js";
 import { checkDocumentChange, validateAttributes } from "./attributes.js";
 import { acceptedPrincipal, internalPrincipal } from "./principals.js";
 import { checkAttachments, checkHomeLocation } from "./reference-check.js";
-import { type AssetOut, assetOut, eventOut, type Face } from "./shapes.js";
+import { type AssetOut, assetOut, eventOut, type Face } from "../store/record-json.js";
 import { tenantWalletAddress } from "./tenant-wallet.js";
 
 export interface AssetInput {

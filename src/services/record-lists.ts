@@ -15,7 +15,7 @@ import {
   TRUST_ORDER,
   timeParam,
 } from "./list-query.js";
-import { type AssetOut, assetOut, type EventOut, eventOut, type Face } from "./shapes.js";
+import { type AssetOut, assetOut, type EventOut, eventOut, type Face } from "../store/record-json.js";
 
 /** A page of a list, with the count when asked or when the first page needs the result limit. */
 export interface ListPage<T> {

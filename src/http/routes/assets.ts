@@ -3,7 +3,6 @@ import { pathUuid } from "../../core/api/ids.js";
 import { createAssetEvent } from "../../services/asset-events.js";
 import { createAsset, readAsset, readAssetEvent } from "../../services/assets.js";
 import { listAssetEvents, listAssets } from "../../services/record-lists.js";
-import { eventOut as shapeEvent } from "../../services/shapes.js";
 import { viewFor } from "../../services/views.js";
 import type { HttpDeps } from "../deps.js";
 import { runList } from "../listing.js";
@@ -119,9 +118,7 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
     body: eventCreate,
     response: eventOut,
     handler: async ({ principal: p, params, body }) =>
-      shapeEvent(
-        await createAssetEvent(d.ctx, p, await viewFor(d.ctx, p), pathUuid(params.uuid, "asset"), body),
-      ),
+      createAssetEvent(d.ctx, p, await viewFor(d.ctx, p), pathUuid(params.uuid, "asset"), body),
   });
   t.add({
     method: "get",

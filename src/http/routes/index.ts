@@ -2,6 +2,8 @@ import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 import { applicationRoutes } from "./applications.js";
 import { assetRoutes } from "./assets.js";
+import { freeEventRoutes } from "./free-events.js";
+import { locationRoutes } from "./locations.js";
 import { publicAssetRoutes } from "./public-assets.js";
 import { tenancyRoutes } from "./tenancies.js";
 import { tokenRoutes } from "./tokens.js";
@@ -13,4 +15,6 @@ export const routeModules: Array<(t: RouteTable, d: HttpDeps) => void> = [
   tenancyRoutes,
   assetRoutes,
   publicAssetRoutes,
+  locationRoutes,
+  freeEventRoutes,
 ];

@@ -3,6 +3,7 @@ import { identity } from "./002-identity.js";
 import { records } from "./003-records.js";
 import { ledger } from "./004-ledger.js";
 import { assetStatus } from "./005-status.js";
+import { usage } from "./006-usage.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -11,4 +12,5 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   records,
   ledger,
   assetStatus,
+  usage,
 ];

@@ -1,6 +1,6 @@
 import { isoTime } from "../core/api/ids.js";
-import type { AssetEventRow } from "../store/asset-events.js";
-import type { AssetRow } from "../store/assets.js";
+import type { AssetEventRow } from "./asset-events.js";
+import type { AssetRow } from "./assets.js";
 
 /** `assets/…` on private routes, `publicassets/…` on the public ones. */
 export type Face = "assets" | "publicassets";

@@ -1,0 +1,40 @@
+import type { Request } from "express";
+import { z } from "zod";
+import { pathUuid } from "../../core/api/ids.js";
+import { createFreeEvent, readFreeEvent } from "../../services/free-events.js";
+import type { HttpDeps } from "../deps.js";
+import type { RouteTable } from "../route.js";
+
+const BASE = "/archivist/v1/events";
+const group = "eventsv1";
+const freeEvent = z.object({
+  attributes: z.record(z.string(), z.unknown()).optional(),
+  trails: z.array(z.string()).optional(),
+  event_type: z.string().optional(),
+});
+
+function bodyBytes(req: Request): number {
+  const len = Number(req.headers["content-length"]);
+  return Number.isFinite(len) ? len : Buffer.byteLength(JSON.stringify(req.body ?? {}));
+}
+
+/** Asset-free events: create and read (search is registered with the OData core). */
+export function freeEventRoutes(t: RouteTable, d: HttpDeps): void {
+  t.add({
+    method: "post",
+    path: BASE,
+    group,
+    auth: "token",
+    summary: "Create an asset-free event (64 KB maximum)",
+    body: freeEvent,
+    handler: ({ principal: p, body, req }) => createFreeEvent(d.ctx, p, body, bodyBytes(req)),
+  });
+  t.add({
+    method: "get",
+    path: `${BASE}/{uuid}`,
+    group,
+    auth: "token",
+    summary: "Get an asset-free event",
+    handler: ({ principal: p, params }) => readFreeEvent(d.ctx, p, pathUuid(params.uuid, "event")),
+  });
+}

@@ -1,0 +1,107 @@
+import { z } from "zod";
+import { pathUuid } from "../../core/api/ids.js";
+import {
+  createLocation,
+  listLocationRows,
+  locationOut,
+  patchLocation,
+  readLocation,
+  removeLocation,
+  setLocationPermissions,
+} from "../../services/locations.js";
+import type { HttpDeps } from "../deps.js";
+import { openListing, pageOf } from "../paging.js";
+import type { RouteTable } from "../route.js";
+import { listQuery } from "../schemas/assets.js";
+
+const BASE = "/archivist/v2/locations";
+const group = "locationsv2";
+const location = z.object({
+  display_name: z.string().optional(),
+  description: z.string().optional(),
+  latitude: z.number().min(-90).max(90).optional(),
+  longitude: z.number().min(-180).max(180).optional(),
+  attributes: z.record(z.string(), z.unknown()).optional(),
+});
+const permissions = z.object({
+  permissions: z.object({
+    subject_identities: z.array(z.string().regex(/^subjects\/[0-9a-f-]{36}$/, "must be subjects/<uuid>")),
+  }),
+});
+
+/** Locations: CRUD, filters, permissions. */
+export function locationRoutes(t: RouteTable, d: HttpDeps): void {
+  const id = (params: Record<string, string>) => pathUuid(params.uuid, "location");
+  t.add({
+    method: "get",
+    path: BASE,
+    group,
+    auth: "token",
+    summary: "List locations",
+    query: listQuery,
+    handler: async ({ principal: p, pairs }) => {
+      const listing = openListing(pairs, "locations", p.tenantId, await d.ctx.keys.hmacSecret());
+      const rows = await listLocationRows(d.ctx, p, listing.pairs, listing.after, listing.pageSize + 1);
+      const { items, next_page_token } = pageOf(rows, listing, locationOut);
+      return { locations: items, next_page_token };
+    },
+  });
+  t.add({
+    method: "post",
+    path: BASE,
+    group,
+    auth: "token",
+    summary: "Create a location",
+    body: location,
+    handler: ({ principal: p, body }) => createLocation(d.ctx, p, body),
+  });
+  t.add({
+    method: "get",
+    path: `${BASE}/{uuid}`,
+    group,
+    auth: "token",
+    summary: "Get a location",
+    handler: async ({ principal: p, params }) => locationOut(await readLocation(d.ctx, p, id(params))),
+  });
+  t.add({
+    method: "patch",
+    path: `${BASE}/{uuid}`,
+    group,
+    auth: "token",
+    summary: "Update a location",
+    body: location,
+    handler: ({ principal: p, params, body }) => patchLocation(d.ctx, p, id(params), body),
+  });
+  t.add({
+    method: "delete",
+    path: `${BASE}/{uuid}`,
+    group,
+    auth: "token",
+    summary: "Delete a location",
+    handler: async ({ principal: p, params }) => {
+      await removeLocation(d.ctx, p, id(params));
+      return {};
+    },
+  });
+  t.add({
+    method: "get",
+    path: `${BASE}/{uuid}/permissions`,
+    group,
+    auth: "token",
+    summary: "Location permissions",
+    handler: async ({ principal: p, params }) => {
+      const row = await readLocation(d.ctx, p, id(params));
+      return { location_identity: `locations/${row.id}`, permissions: row.permissions };
+    },
+  });
+  t.add({
+    method: "patch",
+    path: `${BASE}/{uuid}/permissions`,
+    group,
+    auth: "token",
+    summary: "Replace location permissions",
+    body: permissions,
+    handler: ({ principal: p, params, body }) =>
+      setLocationPermissions(d.ctx, p, id(params), body.permissions.subject_identities),
+  });
+}

@@ -1,0 +1,109 @@
+import { randomUUID } from "node:crypto";
+import type { Ctx, Principal } from "../context.js";
+import { forbidden, notFound, quotaExceeded } from "../core/api/api-error.js";
+import { addAttributeCondition } from "../store/attribute-sql.js";
+import {
+  countLocations,
+  deleteLocation,
+  getLocation,
+  insertLocation,
+  type LocationRow,
+  selectLocations,
+  updateLocation,
+} from "../store/locations.js";
+import { Where } from "../store/sql.js";
+import { lockTenancy } from "../store/tenancies.js";
+import { attributeConditions } from "./list-query.js";
+import { tenantWalletAddress } from "./tenant-wallet.js";
+
+export interface LocationInput {
+  display_name?: string | undefined;
+  description?: string | undefined;
+  latitude?: number | undefined;
+  longitude?: number | undefined;
+  attributes?: Record<string, unknown> | undefined;
+}
+
+/** API shape of a location. */
+export function locationOut(r: LocationRow) {
+  return {
+    identity: `locations/${r.id}`,
+    display_name: r.display_name,
+    description: r.description,
+    latitude: r.latitude ?? 0,
+    longitude: r.longitude ?? 0,
+    attributes: r.attributes,
+    owner: r.owner,
+    tenant: `tenant/${r.tenant_id}`,
+  };
+}
+
+// Locations are tenancy configuration: administrators manage them; everyone in the tenancy reads them.
+function requireAdmin(p: Principal): void {
+  if (!p.isAdmin) throw forbidden("only administrators can change locations");
+}
+
+export async function createLocation(ctx: Ctx, p: Principal, input: LocationInput) {
+  requireAdmin(p);
+  const owner = await tenantWalletAddress(ctx.keys, p.tenantId);
+  const row = await ctx.db.transaction(async (tx) => {
+    const limit = (await lockTenancy(tx, p.tenantId))?.quotas.locations;
+    if (limit !== undefined && (await countLocations(tx, p.tenantId)) >= limit)
+      throw quotaExceeded("locations", limit);
+    return insertLocation(tx, {
+      id: randomUUID(),
+      tenant_id: p.tenantId,
+      display_name: input.display_name ?? "",
+      description: input.description ?? "",
+      latitude: input.latitude ?? null,
+      longitude: input.longitude ?? null,
+      attributes: input.attributes ?? {},
+      owner,
+      permissions: { subject_identities: [] },
+    });
+  });
+  return locationOut(row);
+}
+
+export async function readLocation(ctx: Ctx, p: Principal, id: string) {
+  const row = await getLocation(ctx.db, p.tenantId, id);
+  if (!row) throw notFound("location");
+  return row;
+}
+
+export async function patchLocation(ctx: Ctx, p: Principal, id: string, patch: LocationInput) {
+  requireAdmin(p);
+  const row = await updateLocation(ctx.db, p.tenantId, id, patch);
+  if (!row) throw notFound("location");
+  return locationOut(row);
+}
+
+export async function removeLocation(ctx: Ctx, p: Principal, id: string): Promise<void> {
+  requireAdmin(p);
+  if (!(await deleteLocation(ctx.db, p.tenantId, id))) throw notFound("location");
+}
+
+export async function setLocationPermissions(ctx: Ctx, p: Principal, id: string, subjects: string[]) {
+  requireAdmin(p);
+  const row = await updateLocation(ctx.db, p.tenantId, id, { permissions: { subject_identities: subjects } });
+  if (!row) throw notFound("location");
+  return { location_identity: `locations/${row.id}`, permissions: row.permissions };
+}
+
+/** One page of the tenancy's locations by display name, description and attributes. */
+export function listLocationRows(
+  ctx: Ctx,
+  p: Principal,
+  pairs: Array<[string, string]>,
+  after: number,
+  limit: number,
+) {
+  const w = new Where();
+  w.and(`tenant_id = ${w.p(p.tenantId)}`);
+  for (const key of ["display_name", "description"] as const) {
+    const values = pairs.filter(([k]) => k === key).map(([, v]) => v);
+    if (values.length) w.and(`${key} = any(${w.p(values)}::text[])`);
+  }
+  for (const c of attributeConditions(pairs, { attributes: "attributes" })) addAttributeCondition(w, c);
+  return selectLocations(ctx.db, w.sql, w.params, after, limit);
+}

@@ -1,0 +1,146 @@
+import type { Queryable } from "./db.js";
+
+export interface LogRow {
+  tenant_id: string;
+  mmr_size: number;
+  last_idtimestamp: string;
+  sealed_size: number;
+}
+
+/** Takes the log's single-writer lock for this transaction; false when another process holds it. */
+export async function tryLockLog(tx: Queryable, tenantId: string): Promise<boolean> {
+  const rows = await tx.query<{ ok: boolean }>(
+    "select pg_try_advisory_xact_lock(hashtextextended($1, 7245)) as ok",
+    [`log:${tenantId}`],
+  );
+  return rows[0]?.ok === true;
+}
+
+/** The log's state, created empty on first use. */
+export async function loadLog(tx: Queryable, tenantId: string): Promise<LogRow> {
+  await tx.query("insert into logs (tenant_id) values ($1) on conflict do nothing", [tenantId]);
+  const rows = await tx.query<LogRow>(
+    "select tenant_id, mmr_size, last_idtimestamp, sealed_size from logs where tenant_id = $1",
+    [tenantId],
+  );
+  const r = rows[0] as LogRow;
+  return { ...r, mmr_size: Number(r.mmr_size), sealed_size: Number(r.sealed_size) };
+}
+
+/** Node hashes at the given indices. */
+export async function readNodes(
+  db: Queryable,
+  tenantId: string,
+  indices: number[],
+): Promise<Map<number, Uint8Array>> {
+  if (indices.length === 0) return new Map();
+  const rows = await db.query<{ idx: number; hash: Uint8Array }>(
+    "select idx, hash from mmr_nodes where tenant_id = $1 and idx = any($2::bigint[])",
+    [tenantId, indices],
+  );
+  return new Map(rows.map((r) => [Number(r.idx), new Uint8Array(r.hash)]));
+}
+
+/** Appends nodes starting at `firstIndex` in one statement. */
+export async function insertNodes(
+  tx: Queryable,
+  tenantId: string,
+  firstIndex: number,
+  nodes: Uint8Array[],
+): Promise<void> {
+  if (nodes.length === 0) return;
+  await tx.query(
+    `insert into mmr_nodes (tenant_id, idx, hash)
+     select $1, $2::bigint + ord - 1, h from unnest($3::bytea[]) with ordinality as t(h, ord)`,
+    [tenantId, firstIndex, nodes.map((n) => Buffer.from(n))],
+  );
+}
+
+export interface EntryRow {
+  mmr_index: number;
+  leaf_index: number;
+  kind: "asset_event" | "event";
+  record_id: string;
+  idtimestamp: string;
+  leaf: Uint8Array;
+}
+
+/** Records which record each leaf commits. */
+export async function insertEntries(tx: Queryable, tenantId: string, entries: EntryRow[]): Promise<void> {
+  if (entries.length === 0) return;
+  await tx.query(
+    `insert into log_entries (tenant_id, mmr_index, leaf_index, kind, record_id, idtimestamp, leaf)
+     select $1, * from unnest($2::bigint[], $3::bigint[], $4::text[], $5::uuid[], $6::text[], $7::bytea[])`,
+    [
+      tenantId,
+      entries.map((e) => e.mmr_index),
+      entries.map((e) => e.leaf_index),
+      entries.map((e) => e.kind),
+      entries.map((e) => e.record_id),
+      entries.map((e) => e.idtimestamp),
+      entries.map((e) => Buffer.from(e.leaf)),
+    ],
+  );
+}
+
+export async function saveLogHead(
+  tx: Queryable,
+  tenantId: string,
+  mmrSize: number,
+  lastIdtimestamp: string,
+): Promise<void> {
+  await tx.query("update logs set mmr_size = $2, last_idtimestamp = $3 where tenant_id = $1", [
+    tenantId,
+    mmrSize,
+    lastIdtimestamp,
+  ]);
+}
+
+/** The log entry of a record, if it has been committed. */
+export async function entryOfRecord(
+  db: Queryable,
+  recordId: string,
+): Promise<(EntryRow & { tenant_id: string }) | undefined> {
+  const rows = await db.query<EntryRow & { tenant_id: string }>(
+    "select tenant_id, mmr_index, leaf_index, kind, record_id, idtimestamp, leaf from log_entries where record_id = $1",
+    [recordId],
+  );
+  const r = rows[0];
+  return (
+    r && {
+      ...r,
+      mmr_index: Number(r.mmr_index),
+      leaf_index: Number(r.leaf_index),
+      leaf: new Uint8Array(r.leaf),
+    }
+  );
+}
+
+export async function entryAt(
+  db: Queryable,
+  tenantId: string,
+  mmrIndex: number,
+): Promise<EntryRow | undefined> {
+  const rows = await db.query<EntryRow>(
+    "select mmr_index, leaf_index, kind, record_id, idtimestamp, leaf from log_entries where tenant_id = $1 and mmr_index = $2",
+    [tenantId, mmrIndex],
+  );
+  const r = rows[0];
+  return (
+    r && {
+      ...r,
+      mmr_index: Number(r.mmr_index),
+      leaf_index: Number(r.leaf_index),
+      leaf: new Uint8Array(r.leaf),
+    }
+  );
+}
+
+/** Tenancies with records waiting to be committed (work discovered from the database, not the queue). */
+export async function tenantsWithStoredRecords(db: Queryable): Promise<string[]> {
+  const rows = await db.query<{ tenant_id: string }>(
+    `select distinct tenant_id from asset_events where confirmation_status = 'STORED' and proof_mechanism = 'MERKLE_LOG'
+     union select distinct tenant_id from events where confirmation_status = 'STORED'`,
+  );
+  return rows.map((r) => r.tenant_id);
+}

@@ -1,0 +1,147 @@
+import { randomBytes } from "node:crypto";
+import {
+  formatIdTimestamp,
+  type IdTimestampGenerator,
+  idTimestampToMillis,
+} from "../core/ledger/idtimestamp.js";
+import { assetEventLeafHash, assetFreeEventLeafHash, assetFreeExtraBytes } from "../core/ledger/leaf.js";
+import { appendLeaves, appendNodesNeeded, leafCount } from "../core/mmr/index.js";
+import { type AssetEventRow, EVENT_COLUMNS } from "../store/asset-events.js";
+import { refreshAssetStatus } from "../store/assets.js";
+import type { Queryable } from "../store/db.js";
+import {
+  type EntryRow,
+  insertEntries,
+  insertNodes,
+  loadLog,
+  readNodes,
+  saveLogHead,
+  tryLockLog,
+} from "../store/ledger.js";
+import { eventOut } from "../store/record-json.js";
+
+interface FreeEventRow {
+  id: string;
+  attributes: Record<string, unknown>;
+  trails: string[];
+  event_type: string;
+  created_at: number;
+}
+
+type Pending =
+  | { kind: "asset_event"; at: number; row: AssetEventRow }
+  | { kind: "event"; at: number; row: FreeEventRow };
+
+async function pendingRecords(tx: Queryable, tenantId: string, limit: number): Promise<Pending[]> {
+  const events = await tx.query<AssetEventRow>(
+    `select ${EVENT_COLUMNS} from asset_events where tenant_id = $1 and confirmation_status = 'STORED' and proof_mechanism = 'MERKLE_LOG'
+     order by seq limit $2 for update`,
+    [tenantId, limit],
+  );
+  const free = await tx.query<FreeEventRow>(
+    `select id, attributes, trails, event_type, created_at from events where tenant_id = $1 and confirmation_status = 'STORED'
+     order by seq limit $2 for update`,
+    [tenantId, limit],
+  );
+  const all: Pending[] = [
+    ...events.map((row) => ({ kind: "asset_event" as const, at: row.timestamp_accepted.getTime(), row })),
+    ...free.map((row) => ({
+      kind: "event" as const,
+      at: Number(row.created_at),
+      row: { ...row, created_at: Number(row.created_at) },
+    })),
+  ];
+  return all.sort((a, b) => a.at - b.at).slice(0, limit);
+}
+
+/** Commits one batch of a tenancy's STORED records to its log in one transaction; returns how many. */
+export async function commitBatch(
+  tx: Queryable,
+  tenantId: string,
+  gen: IdTimestampGenerator,
+  limit: number,
+): Promise<{ count: number; assets: string[] }> {
+  if (!(await tryLockLog(tx, tenantId))) return { count: 0, assets: [] };
+  const pending = await pendingRecords(tx, tenantId, limit);
+  if (pending.length === 0) return { count: 0, assets: [] };
+  const log = await loadLog(tx, tenantId);
+  const extra = assetFreeExtraBytes(tenantId);
+  const entries: EntryRow[] = [];
+  const committedAt: Date[] = [];
+  const leaves = pending.map((p) => {
+    const id = gen.next();
+    const at = new Date(idTimestampToMillis(id));
+    committedAt.push(at);
+    const leaf =
+      p.kind === "asset_event"
+        ? assetEventLeafHash(eventOut({ ...p.row, timestamp_committed: at }), id)
+        : assetFreeEventLeafHash(
+            { attributes: p.row.attributes, trails: p.row.trails, event_type: p.row.event_type },
+            id,
+            extra,
+          );
+    entries.push({
+      mmr_index: 0,
+      leaf_index: 0,
+      kind: p.kind,
+      record_id: p.row.id,
+      idtimestamp: formatIdTimestamp(id, 1),
+      leaf,
+    });
+    return leaf;
+  });
+  const known = await readNodes(tx, tenantId, appendNodesNeeded(log.mmr_size));
+  const appended = appendLeaves(log.mmr_size, leaves, (i) => {
+    const n = known.get(i);
+    if (!n) throw new Error(`log ${tenantId} is missing node ${i}`);
+    return n;
+  });
+  const firstLeaf = leafCount(log.mmr_size);
+  appended.leafIndices.forEach((mmrIndex, k) => {
+    const e = entries[k] as EntryRow;
+    e.mmr_index = mmrIndex;
+    e.leaf_index = firstLeaf + k;
+  });
+  await insertNodes(tx, tenantId, log.mmr_size, appended.nodes);
+  await insertEntries(tx, tenantId, entries);
+  await markCommitted(tx, entries, committedAt);
+  await saveLogHead(tx, tenantId, appended.newSize, (entries.at(-1) as EntryRow).idtimestamp);
+  const assets = [...new Set(pending.flatMap((p) => (p.kind === "asset_event" ? [p.row.asset_id] : [])))];
+  await refreshAssetStatus(tx, assets);
+  return { count: pending.length, assets };
+}
+
+async function markCommitted(tx: Queryable, entries: EntryRow[], at: Date[]): Promise<void> {
+  const pick = (kind: EntryRow["kind"]) => {
+    const idx = entries.flatMap((e, i) => (e.kind === kind ? [i] : []));
+    return {
+      ids: idx.map((i) => entries[i]?.record_id),
+      times: idx.map((i) => at[i]),
+      mmr: idx.map((i) => entries[i]?.mmr_index),
+      idts: idx.map((i) => entries[i]?.idtimestamp),
+      hashes: idx.map((i) => Buffer.from(entries[i]?.leaf ?? []).toString("hex")),
+    };
+  };
+  const a = pick("asset_event");
+  if (a.ids.length) {
+    await tx.query(
+      `update asset_events e set confirmation_status = 'COMMITTED', timestamp_committed = v.tc, mmr_index = v.idx, idtimestamp = v.idt,
+         merklelog_entry = jsonb_build_object('commit', jsonb_build_object('index', v.idx::text, 'idtimestamp', v.idt), 'confirm', null, 'unequivocal', null)
+       from unnest($1::uuid[], $2::timestamptz[], $3::bigint[], $4::text[]) as v(id, tc, idx, idt) where e.id = v.id`,
+      [a.ids, a.times, a.mmr, a.idts],
+    );
+  }
+  const f = pick("event");
+  if (f.ids.length) {
+    await tx.query(
+      `update events e set confirmation_status = 'COMMITTED', mmr_index = v.idx, idtimestamp = v.idt, content_hash = v.h
+       from unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[]) as v(id, idx, idt, h) where e.id = v.id`,
+      [f.ids, f.mmr, f.idts, f.hashes],
+    );
+  }
+}
+
+/** A random worker id for this process's idtimestamps (unique per log holder; the lock makes one writer). */
+export function workerId(): number {
+  return randomBytes(2).readUInt16BE(0) & 0xff;
+}

@@ -1,0 +1,91 @@
+import type { Logger } from "pino";
+import { IdTimestampGenerator } from "../core/ledger/idtimestamp.js";
+import type { Db } from "../store/db.js";
+import { tenantsWithStoredRecords } from "../store/ledger.js";
+import { commitBatch, workerId } from "./commit-batch.js";
+
+const BATCH = 2000;
+
+/**
+ * Appends STORED records to their tenancy's log. Wake-ups only shorten the wait: a sweep
+ * of the database every `maxDelayMs` finds all work, so a lost wake-up or a crash only delays.
+ */
+export class Committer {
+  private readonly gen = new IdTimestampGenerator(workerId());
+  private readonly due = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private sweep: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+    private readonly maxDelayMs: number,
+    private readonly onCommitted: (tenantId: string) => void = () => undefined,
+  ) {}
+
+  start(): void {
+    this.sweep = setInterval(() => void this.sweepAll(), Math.max(this.maxDelayMs, 10));
+    void this.sweepAll();
+  }
+
+  /** Work is waiting for this tenancy: commit soon, grouping what arrives meanwhile. */
+  wake(tenantId: string): void {
+    if (this.stopped) return;
+    this.due.add(tenantId);
+    this.timer ??= setTimeout(
+      () => {
+        this.timer = undefined;
+        void this.drain();
+      },
+      Math.min(this.maxDelayMs, 5),
+    );
+  }
+
+  private async sweepAll(): Promise<void> {
+    try {
+      for (const t of await tenantsWithStoredRecords(this.db)) this.due.add(t);
+      await this.drain();
+    } catch (err) {
+      this.log.error({ err }, "committer sweep failed");
+    }
+  }
+
+  private drain(): Promise<void> {
+    this.running ??= (async () => {
+      try {
+        while (this.due.size > 0 && !this.stopped) {
+          const [tenantId] = this.due;
+          this.due.delete(tenantId as string);
+          await this.commitTenant(tenantId as string);
+        }
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    return this.running;
+  }
+
+  private async commitTenant(tenantId: string): Promise<void> {
+    for (;;) {
+      try {
+        const r = await this.db.transaction((tx) => commitBatch(tx, tenantId, this.gen, BATCH));
+        if (r.count > 0) this.onCommitted(tenantId);
+        if (r.count < BATCH) return;
+      } catch (err) {
+        this.log.error({ err, tenantId }, "commit batch failed; it will be retried");
+        return;
+      }
+    }
+  }
+
+  /** Stops taking wake-ups and commits everything already stored. */
+  async stop(): Promise<void> {
+    if (this.sweep) clearInterval(this.sweep);
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+    for (const t of await tenantsWithStoredRecords(this.db).catch(() => [])) await this.commitTenant(t);
+    this.stopped = true;
+  }
+}
