@@ -1,15 +1,13 @@
-import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../context.js";
 import { badRequest, forbidden, notFound } from "../core/api/api-error.js";
-import { type AssetEventRow, insertAssetEvents, type Principal4 } from "../store/asset-events.js";
-import { type AssetRow, lockAsset, updateAssetState } from "../store/assets.js";
-import type { Queryable } from "../store/db.js";
+import type { Principal4 } from "../store/asset-events.js";
+import { getAsset } from "../store/assets.js";
 import { eventOut } from "../store/record-json.js";
 import { type AccessView, writeRefusal } from "./access-view.js";
 import { checkDocumentChange, validateAttributes } from "./attributes.js";
+import { batcherFor } from "./event-batcher.js";
 import { acceptedPrincipal, declaredPrincipal } from "./principals.js";
 import { checkAttachments, checkHomeLocation } from "./reference-check.js";
-import { tenantWalletAddress } from "./tenant-wallet.js";
 
 export interface EventInput {
   operation: string;
@@ -43,52 +41,6 @@ export function validateEventInput(input: EventInput): void {
     throw badRequest("timestamp_declared must be an RFC 3339 timestamp");
 }
 
-/** Writes one event on a locked asset: applies its attribute changes and tracking, in the caller's transaction. */
-export async function appendEvent(
-  tx: Queryable,
-  ctx: Ctx,
-  asset: AssetRow,
-  e: {
-    operation: string;
-    behaviour: string;
-    eventAttributes: Record<string, unknown>;
-    assetAttributes: Record<string, unknown>;
-    declared: Principal4;
-    accepted: Principal4;
-    timestampDeclared?: Date;
-  },
-): Promise<AssetEventRow> {
-  const now = new Date();
-  const [row] = await insertAssetEvents(tx, [
-    {
-      id: randomUUID(),
-      asset_id: asset.id,
-      tenant_id: asset.tenant_id,
-      operation: e.operation,
-      behaviour: e.behaviour,
-      event_attributes: e.eventAttributes,
-      asset_attributes: e.assetAttributes,
-      timestamp_declared: e.timestampDeclared ?? now,
-      timestamp_accepted: now,
-      principal_declared: e.declared,
-      principal_accepted: e.accepted,
-      confirmation_status: "STORED",
-      proof_mechanism: asset.proof_mechanism,
-      public: asset.public,
-      from_address: await tenantWalletAddress(ctx.keys, asset.tenant_id),
-    },
-  ]);
-  const tracked =
-    e.operation === "StopTracking"
-      ? "NOT_TRACKED"
-      : e.operation === "StartTracking"
-        ? "TRACKED"
-        : asset.tracked;
-  await updateAssetState(tx, asset.id, { ...asset.attributes, ...e.assetAttributes }, tracked);
-  await tx.query("update assets set confirmation_status = 'PENDING' where id = $1", [asset.id]);
-  return row as AssetEventRow;
-}
-
 /** POST …/assets/{uuid}/events: authorised by the caller's grant on that asset. */
 export async function createAssetEvent(
   ctx: Ctx,
@@ -100,29 +52,28 @@ export async function createAssetEvent(
   validateEventInput(input);
   const ea = input.event_attributes ?? {};
   const aa = input.asset_attributes ?? {};
-  const row = await ctx.db.transaction(async (tx) => {
-    const asset = await lockAsset(tx, assetId);
-    const grant = asset && view.grant(asset);
-    if (!asset || !grant) throw notFound("asset");
-    if (asset.tenant_id !== p.tenantId)
-      throw forbidden("only the tenancy that created an asset can write to it");
-    const refusal = writeRefusal(grant, input.behaviour, ea, aa);
-    if (refusal) throw forbidden(refusal);
-    await checkAttachments(tx, asset.tenant_id, [
-      ...validateAttributes("event_attributes", ea),
-      ...validateAttributes("asset_attributes", aa),
-    ]);
-    await checkHomeLocation(tx, asset.tenant_id, aa);
-    return appendEvent(tx, ctx, asset, {
-      operation: input.operation,
-      behaviour: input.behaviour,
-      eventAttributes: ea,
-      assetAttributes: aa,
-      declared: declaredPrincipal(input.principal_declared),
-      accepted: acceptedPrincipal(p),
-      ...(input.timestamp_declared ? { timestampDeclared: new Date(input.timestamp_declared) } : {}),
-    });
+  const asset = await getAsset(ctx.db, assetId);
+  const grant = asset && view.grant(asset);
+  if (!asset || !grant) throw notFound("asset");
+  if (asset.tenant_id !== p.tenantId)
+    throw forbidden("only the tenancy that created an asset can write to it");
+  const refusal = writeRefusal(grant, input.behaviour, ea, aa);
+  if (refusal) throw forbidden(refusal);
+  await checkAttachments(ctx.db, asset.tenant_id, [
+    ...validateAttributes("event_attributes", ea),
+    ...validateAttributes("asset_attributes", aa),
+  ]);
+  await checkHomeLocation(ctx.db, asset.tenant_id, aa);
+  const row = await batcherFor(ctx).write({
+    assetId: asset.id,
+    tenantId: asset.tenant_id,
+    operation: input.operation,
+    behaviour: input.behaviour,
+    eventAttributes: ea,
+    assetAttributes: aa,
+    declared: declaredPrincipal(input.principal_declared),
+    accepted: acceptedPrincipal(p),
+    timestampDeclared: input.timestamp_declared ? new Date(input.timestamp_declared) : undefined,
   });
-  ctx.wake.commit(row.tenant_id);
   return eventOut(row);
 }

@@ -3,12 +3,12 @@ import type { Ctx, Principal } from "../context.js";
 import { badRequest, forbidden, notFound } from "../core/api/api-error.js";
 import { eventsOfAsset, getAssetEvent } from "../store/asset-events.js";
 import { type AssetRow, getAsset, insertAsset } from "../store/assets.js";
+import { type AssetOut, assetOut, eventOut, type Face } from "../store/record-json.js";
 import { type AccessView, canReadEvent, FULL_GRANT, projectAttributes } from "./access-view.js";
-import { appendEvent } from "./asset-events.js";
 import { checkDocumentChange, validateAttributes } from "./attributes.js";
+import { writeGroup } from "./event-batcher.js";
 import { acceptedPrincipal, internalPrincipal } from "./principals.js";
 import { checkAttachments, checkHomeLocation } from "./reference-check.js";
-import { type AssetOut, assetOut, eventOut, type Face } from "../store/record-json.js";
 import { tenantWalletAddress } from "./tenant-wallet.js";
 
 export interface AssetInput {
@@ -60,14 +60,18 @@ export async function createAsset(
       owner,
       confirmation_status: "PENDING",
     });
-    await appendEvent(tx, ctx, row, {
-      operation: "NewAsset",
-      behaviour: "AssetCreator",
-      eventAttributes: {},
-      assetAttributes: attributes,
-      declared: acceptedPrincipal(p),
-      accepted: internalPrincipal(ctx.config.baseUrl, "assets"),
-    });
+    await writeGroup(tx, ctx, [
+      {
+        assetId: row.id,
+        tenantId: p.tenantId,
+        operation: "NewAsset",
+        behaviour: "AssetCreator",
+        eventAttributes: {},
+        assetAttributes: attributes,
+        declared: acceptedPrincipal(p),
+        accepted: internalPrincipal(ctx.config.baseUrl, "assets"),
+      },
+    ]);
     return { ...row, attributes };
   });
   ctx.wake.commit(p.tenantId);

@@ -22,11 +22,6 @@ export async function getAsset(db: Queryable, id: string): Promise<AssetRow | un
   return (await db.query<AssetRow>(`select ${ASSET_COLUMNS} from assets where id = $1`, [id]))[0];
 }
 
-/** Locks the asset row for the rest of the transaction (events on one asset apply in order). */
-export async function lockAsset(tx: Queryable, id: string): Promise<AssetRow | undefined> {
-  return (await tx.query<AssetRow>(`select ${ASSET_COLUMNS} from assets where id = $1 for update`, [id]))[0];
-}
-
 export async function insertAsset(db: Queryable, a: Omit<AssetRow, "seq" | "created_at">): Promise<AssetRow> {
   const rows = await db.query<AssetRow>(
     `insert into assets (id, tenant_id, behaviours, attributes, proof_mechanism, public, chain_id, tracked, owner, confirmation_status)
@@ -45,20 +40,6 @@ export async function insertAsset(db: Queryable, a: Omit<AssetRow, "seq" | "crea
     ],
   );
   return rows[0] as AssetRow;
-}
-
-/** Stores the asset's current attributes and tracking state. */
-export async function updateAssetState(
-  db: Queryable,
-  id: string,
-  attributes: Record<string, unknown>,
-  tracked: string,
-): Promise<void> {
-  await db.query("update assets set attributes = $2::jsonb, tracked = $3 where id = $1", [
-    id,
-    JSON.stringify(attributes),
-    tracked,
-  ]);
 }
 
 /** One page of assets matching `where` (placeholders already numbered), newest first. */

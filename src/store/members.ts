@@ -45,15 +45,53 @@ export async function upsertMember(db: Queryable, m: Omit<MemberRow, "seq">): Pr
   return rows[0] as MemberRow;
 }
 
-/** One page of members; `state` is active only, or both. */
+export type MemberState = "active" | "inactive" | "both";
+
+/** One page of a tenancy's members in the given state, after the keyset cursor. */
 export function listMembers(
   db: Queryable,
   tenantId: string,
-  opts: { after: number; limit: number; includeInactive: boolean },
+  opts: { after: number; limit: number; state: MemberState },
 ): Promise<MemberRow[]> {
   return db.query<MemberRow>(
-    `select ${COLUMNS} from members where tenant_id = $1 and seq > $2 and ($4 or active) order by seq limit $3`,
-    [tenantId, opts.after, opts.limit, opts.includeInactive],
+    `select ${COLUMNS} from members where tenant_id = $1 and seq > $2
+       and ($4 = 'both' or active = ($4 = 'active')) order by seq limit $3`,
+    [tenantId, opts.after, opts.limit, opts.state],
+  );
+}
+
+/** Creates the member of an accepted invite, or reactivates the one with that e-mail (no roles either way). */
+export async function admitMember(db: Queryable, m: Omit<MemberRow, "seq" | "roles" | "active">): Promise<MemberRow> {
+  const rows = await db.query<MemberRow>(
+    `insert into members (id, tenant_id, email, display_name, roles, active) values ($1, $2, $3, $4, '[]'::jsonb, true)
+     on conflict (tenant_id, email) do update set active = true, roles = '[]'::jsonb,
+       display_name = coalesce(nullif(excluded.display_name, ''), members.display_name)
+     returning ${COLUMNS}`,
+    [m.id, m.tenant_id, m.email, m.display_name],
+  );
+  return rows[0] as MemberRow;
+}
+
+export interface MembershipRow {
+  seq: number;
+  id: string;
+  tenant_id: string;
+  tenancy_name: string;
+}
+
+/** Active memberships of one e-mail in the tenancies that trust `issuer`, after the keyset cursor. */
+export function listMemberships(
+  db: Queryable,
+  issuer: string,
+  email: string,
+  opts: { after: number; limit: number },
+): Promise<MembershipRow[]> {
+  return db.query<MembershipRow>(
+    `select m.seq, m.id, m.tenant_id, t.display_name as tenancy_name
+       from members m join tenancies t on t.id = m.tenant_id
+      where t.oidc->>'issuer' = $1 and lower(m.email) = lower($2) and m.active and m.seq > $3
+      order by m.seq limit $4`,
+    [issuer, email, opts.after, opts.limit],
   );
 }
 

@@ -4,6 +4,7 @@ import { records } from "./003-records.js";
 import { ledger } from "./004-ledger.js";
 import { assetStatus } from "./005-status.js";
 import { usage } from "./006-usage.js";
+import { identityExtra } from "./010-identity-extra.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -13,4 +14,5 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   ledger,
   assetStatus,
   usage,
+  identityExtra,
 ];

@@ -1,0 +1,134 @@
+import { randomUUID } from "node:crypto";
+import type { Ctx } from "../context.js";
+import {
+  type AssetEventRow,
+  insertAssetEvents,
+  type NewAssetEvent,
+  type Principal4,
+} from "../store/asset-events.js";
+import { ASSET_COLUMNS, type AssetRow } from "../store/assets.js";
+import type { Queryable } from "../store/db.js";
+import { tenantWalletAddress } from "./tenant-wallet.js";
+
+/** An event ready to be written: checked and authorised, waiting for its group's transaction. */
+export interface PendingEvent {
+  assetId: string;
+  tenantId: string;
+  operation: string;
+  behaviour: string;
+  eventAttributes: Record<string, unknown>;
+  assetAttributes: Record<string, unknown>;
+  declared: Principal4;
+  accepted: Principal4;
+  timestampDeclared?: Date | undefined;
+}
+
+interface Waiting {
+  event: PendingEvent;
+  resolve(row: AssetEventRow): void;
+  reject(err: unknown): void;
+}
+
+const MAX_GROUP = 500;
+
+/**
+ * Application-level group commit: events posted concurrently are written in one
+ * transaction with one multi-row insert, each caller answered after that commit.
+ * A request pays a transaction's fixed cost once per group instead of once per event.
+ */
+export class EventBatcher {
+  private queue: Waiting[] = [];
+  private flushing: Promise<void> | undefined;
+
+  constructor(private readonly ctx: Ctx) {}
+
+  /** Resolves with the stored row once its group has committed. */
+  write(event: PendingEvent): Promise<AssetEventRow> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ event, resolve, reject });
+      if (!this.flushing) this.flushing = this.flushLoop();
+    });
+  }
+
+  private async flushLoop(): Promise<void> {
+    // Yield once so requests parsed in the same tick join the group.
+    await new Promise((r) => setImmediate(r));
+    while (this.queue.length > 0) {
+      const group = this.queue.splice(0, MAX_GROUP);
+      try {
+        const rows = await this.ctx.db.transaction((tx) =>
+          writeGroup(
+            tx,
+            this.ctx,
+            group.map((w) => w.event),
+          ),
+        );
+        group.forEach((w, i) => w.resolve(rows[i] as AssetEventRow));
+        for (const t of new Set(rows.map((r) => r.tenant_id))) this.ctx.wake.commit(t);
+      } catch (err) {
+        for (const w of group) w.reject(err);
+      }
+    }
+    this.flushing = undefined;
+  }
+}
+
+/** Writes a group: locks its assets in id order, inserts every event, updates each asset once. */
+export async function writeGroup(tx: Queryable, ctx: Ctx, events: PendingEvent[]): Promise<AssetEventRow[]> {
+  const ids = [...new Set(events.map((e) => e.assetId))].sort();
+  const locked = await tx.query<AssetRow>(
+    `select ${ASSET_COLUMNS} from assets where id = any($1::uuid[]) order by id for update`,
+    [ids],
+  );
+  const state = new Map(locked.map((a) => [a.id, { ...a }]));
+  const now = new Date();
+  const rows: NewAssetEvent[] = [];
+  for (const e of events) {
+    const asset = state.get(e.assetId);
+    if (!asset) throw new Error(`asset ${e.assetId} vanished`);
+    asset.attributes = { ...asset.attributes, ...e.assetAttributes };
+    if (e.operation === "StopTracking") asset.tracked = "NOT_TRACKED";
+    if (e.operation === "StartTracking") asset.tracked = "TRACKED";
+    rows.push({
+      id: randomUUID(),
+      asset_id: asset.id,
+      tenant_id: asset.tenant_id,
+      operation: e.operation,
+      behaviour: e.behaviour,
+      event_attributes: e.eventAttributes,
+      asset_attributes: e.assetAttributes,
+      timestamp_declared: e.timestampDeclared ?? now,
+      timestamp_accepted: now,
+      principal_declared: e.declared,
+      principal_accepted: e.accepted,
+      confirmation_status: "STORED",
+      proof_mechanism: asset.proof_mechanism,
+      public: asset.public,
+      from_address: await tenantWalletAddress(ctx.keys, asset.tenant_id),
+    });
+  }
+  const inserted = await insertAssetEvents(tx, rows);
+  const changed = [...state.values()];
+  await tx.query(
+    `update assets a set attributes = v.attrs, tracked = v.tracked, confirmation_status = 'PENDING'
+     from unnest($1::uuid[], $2::jsonb[], $3::text[]) as v(id, attrs, tracked) where a.id = v.id`,
+    [
+      changed.map((a) => a.id),
+      changed.map((a) => JSON.stringify(a.attributes)),
+      changed.map((a) => a.tracked),
+    ],
+  );
+  return inserted;
+}
+
+const batchers = new WeakMap<Ctx, EventBatcher>();
+
+/** The process's batcher for this service context. */
+export function batcherFor(ctx: Ctx): EventBatcher {
+  let b = batchers.get(ctx);
+  if (!b) {
+    b = new EventBatcher(ctx);
+    batchers.set(ctx, b);
+  }
+  return b;
+}
