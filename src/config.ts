@@ -65,7 +65,8 @@ function int(env: Record<string, string | undefined>, name: string, fallback: nu
 
 function blobStoreOf(raw: string | undefined): Config["blobStore"] {
   if (raw === undefined || raw === "" || raw === "fs") return "fs";
-  if (raw === "postgres" || raw === "s3") return raw;
+  if (raw === "postgres") return raw;
+  if (raw === "s3") throw new ConfigError("ARCHIVIST_BLOB_STORE=s3 is not supported yet; use fs or postgres");
   throw new ConfigError(`ARCHIVIST_BLOB_STORE must be fs, postgres or s3, got "${raw}"`);
 }
 

@@ -63,9 +63,9 @@ export async function listMembersPage(
 }
 
 /** PATCH: the roles list sent replaces the member's roles (an empty list demotes to basic user). */
-export async function patchMemberRoles(ctx: Ctx, p: Principal, id: string, roles: string[]) {
+export async function patchMemberRoles(ctx: Ctx, p: Principal, id: string, roles: string[] | undefined) {
   requireAdmin(p);
-  const row = await updateMember(ctx.db, p.tenantId, id, { roles: validRoles(roles) });
+  const row = await updateMember(ctx.db, p.tenantId, id, roles ? { roles: validRoles(roles) } : {});
   if (!row) throw notFound("member");
   return memberOut(row);
 }

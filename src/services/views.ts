@@ -18,3 +18,8 @@ export async function viewFor(_ctx: Ctx, p: Principal): Promise<AccessView> {
   if (p.isAdmin) return adminView(p.tenantId);
   return nothing;
 }
+
+/** Whether the caller may write anything at all (uploads need it): administrators, or a policy that grants it writes. */
+export async function mayWrite(_ctx: Ctx, p: Principal): Promise<boolean> {
+  return p.isAdmin;
+}

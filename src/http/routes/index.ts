@@ -2,10 +2,17 @@ import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 import { applicationRoutes } from "./applications.js";
 import { assetRoutes } from "./assets.js";
+import { attachmentRoutes } from "./attachments.js";
+import { complianceRoutes } from "./compliance.js";
+import { blobRoutes } from "./blobs.js";
 import { freeEventRoutes } from "./free-events.js";
+import { inviteRoutes } from "./invites.js";
 import { locationRoutes } from "./locations.js";
+import { memberRoutes } from "./members.js";
 import { publicAssetRoutes } from "./public-assets.js";
+import { subjectRoutes } from "./subjects.js";
 import { tenancyRoutes } from "./tenancies.js";
+import { tlsCertificateRoutes } from "./tls-certificates.js";
 import { tokenRoutes } from "./tokens.js";
 
 /** Every route module, in registration order (more specific paths first where they overlap). */
@@ -17,4 +24,10 @@ export const routeModules: Array<(t: RouteTable, d: HttpDeps) => void> = [
   publicAssetRoutes,
   locationRoutes,
   freeEventRoutes,
+  blobRoutes,
+  attachmentRoutes,
+  memberRoutes,
+  inviteRoutes,
+  subjectRoutes,
+  tlsCertificateRoutes,
 ];

@@ -1,0 +1,90 @@
+import { pathUuid } from "../../core/api/ids.js";
+import {
+  acceptInvite,
+  createInvite,
+  inviteOut,
+  listInvitesPage,
+  readInvite,
+  removeInvite,
+} from "../../services/invites.js";
+import type { HttpDeps } from "../deps.js";
+import { openListing, pageOf } from "../paging.js";
+import type { RouteTable } from "../route.js";
+import { invite, inviteAccept, inviteCreate, inviteCreated, inviteList, inviteListOut } from "../schemas/invites.js";
+import { member } from "../schemas/members.js";
+
+// The reference serves invites under /archivist/v1; the usage examples under /archivist/iam/v1.
+const BASES = ["/archivist/v1/invites", "/archivist/iam/v1/invites"];
+const group = "invitesv1";
+
+function inviteRoutesAt(t: RouteTable, d: HttpDeps, base: string): void {
+  t.add({
+    method: "get",
+    path: base,
+    group,
+    auth: "token",
+    summary: "List pending invites",
+    query: inviteList,
+    response: inviteListOut,
+    handler: async ({ principal, pairs }) => {
+      const listing = openListing(pairs, "invites", principal.tenantId, await d.ctx.keys.hmacSecret());
+      const emails = listing.pairs.filter(([k]) => k === "email").map(([, v]) => v);
+      const rows = await listInvitesPage(d.ctx, principal, {
+        after: listing.after,
+        limit: listing.pageSize + 1,
+        email: emails.length ? emails : undefined,
+      });
+      const { items, next_page_token } = pageOf(rows, listing, inviteOut);
+      return { invites: items, next_page_token };
+    },
+  });
+  t.add({
+    method: "post",
+    path: base,
+    group,
+    auth: "token",
+    summary: "Invite someone by e-mail (the answer holds the one-time code, shown once)",
+    body: inviteCreate,
+    response: inviteCreated,
+    handler: ({ principal, body }) => createInvite(d.ctx, principal, body),
+  });
+  t.add({
+    method: "get",
+    path: `${base}/{uuid}`,
+    group,
+    auth: "token",
+    summary: "Get an invite",
+    response: invite,
+    handler: ({ principal, params }) => readInvite(d.ctx, principal, pathUuid(params.uuid, "invite")),
+  });
+  t.add({
+    method: "delete",
+    path: `${base}/{uuid}`,
+    group,
+    auth: "token",
+    summary: "Withdraw an invite",
+    handler: async ({ principal, params }) => {
+      await removeInvite(d.ctx, principal, pathUuid(params.uuid, "invite"));
+      return {};
+    },
+  });
+  t.add({
+    method: "post",
+    path: `${base}/{uuid}:accept`,
+    group,
+    auth: "public",
+    summary: "Accept an invite with its code (no token): the e-mail becomes a member without roles",
+    body: inviteAccept,
+    response: member,
+    handler: async ({ params, body }) => {
+      const out = await acceptInvite(d.ctx, pathUuid(params.uuid, "invite"), body);
+      d.auth.invalidate();
+      return out;
+    },
+  });
+}
+
+/** Invites under both path forms, and their acceptance. */
+export function inviteRoutes(t: RouteTable, d: HttpDeps): void {
+  for (const base of BASES) inviteRoutesAt(t, d, base);
+}

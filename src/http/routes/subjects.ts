@@ -1,0 +1,115 @@
+import { pathUuid } from "../../core/api/ids.js";
+import {
+  createSubject,
+  exportSubject,
+  importSubject,
+  listSubjectsPage,
+  patchSubject,
+  readSubject,
+  removeSubject,
+  subjectOut,
+} from "../../services/subjects.js";
+import type { HttpDeps } from "../deps.js";
+import { openListing, pageOf } from "../paging.js";
+import type { RouteTable } from "../route.js";
+import {
+  subject,
+  subjectCreate,
+  subjectImport,
+  subjectList,
+  subjectListOut,
+  subjectPatch,
+  subjectString,
+} from "../schemas/subjects.js";
+
+const BASE = "/archivist/iam/v1/subjects";
+const group = "subjectsv1";
+
+/** Subjects (other organisations' identities, and Self), their import and export as subject strings. */
+export function subjectRoutes(t: RouteTable, d: HttpDeps): void {
+  t.add({
+    method: "get",
+    path: BASE,
+    group,
+    auth: "token",
+    summary: "List subjects (Self included)",
+    query: subjectList,
+    response: subjectListOut,
+    handler: async ({ principal, pairs }) => {
+      const listing = openListing(pairs, "subjects", principal.tenantId, await d.ctx.keys.hmacSecret());
+      const values = (key: string) => {
+        const v = listing.pairs.filter(([k]) => k === key).map(([, x]) => x);
+        return v.length ? v : undefined;
+      };
+      const rows = await listSubjectsPage(d.ctx, principal, {
+        after: listing.after,
+        limit: listing.pageSize + 1,
+        displayName: values("display_name"),
+        walletAddress: values("wallet_address"),
+        confirmationStatus: values("confirmation_status"),
+      });
+      const { items, next_page_token } = pageOf(rows, listing, subjectOut);
+      return { subjects: items, next_page_token };
+    },
+  });
+  t.add({
+    method: "post",
+    path: BASE,
+    group,
+    auth: "token",
+    summary: "Create a subject from its keys",
+    body: subjectCreate,
+    response: subject,
+    handler: ({ principal, body }) => createSubject(d.ctx, principal, body),
+  });
+  t.add({
+    method: "post",
+    path: `${BASE}:import`,
+    group,
+    auth: "token",
+    summary: "Create a subject from the subject string another organisation's administrator handed over",
+    body: subjectImport,
+    response: subject,
+    handler: ({ principal, body }) => importSubject(d.ctx, principal, body),
+  });
+  t.add({
+    method: "get",
+    path: `${BASE}/{uuid}:export`,
+    group,
+    auth: "token",
+    summary: "Export a subject (usually Self) as a subject string",
+    response: subjectString,
+    handler: ({ principal, params }) => exportSubject(d.ctx, principal, pathUuid(params.uuid, "subject")),
+  });
+  t.add({
+    method: "get",
+    path: `${BASE}/{uuid}`,
+    group,
+    auth: "token",
+    summary: "Get a subject (Self: subjects/00000000-0000-0000-0000-000000000000)",
+    response: subject,
+    handler: ({ principal, params }) => readSubject(d.ctx, principal, pathUuid(params.uuid, "subject")),
+  });
+  t.add({
+    method: "patch",
+    path: `${BASE}/{uuid}`,
+    group,
+    auth: "token",
+    summary: "Update a subject (each field sent replaces the stored one; Self cannot change)",
+    body: subjectPatch,
+    response: subject,
+    handler: ({ principal, params, body }) =>
+      patchSubject(d.ctx, principal, pathUuid(params.uuid, "subject"), body),
+  });
+  t.add({
+    method: "delete",
+    path: `${BASE}/{uuid}`,
+    group,
+    auth: "token",
+    summary: "Delete a subject (Self cannot be deleted)",
+    handler: async ({ principal, params }) => {
+      await removeSubject(d.ctx, principal, pathUuid(params.uuid, "subject"));
+      return {};
+    },
+  });
+}

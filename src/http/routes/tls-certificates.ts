@@ -1,0 +1,89 @@
+import { pathUuid } from "../../core/api/ids.js";
+import {
+  createTlsCertificate,
+  listTlsCertificatesPage,
+  patchTlsCertificate,
+  readTlsCertificate,
+  removeTlsCertificate,
+  tlsCertificateOut,
+} from "../../services/tls-certificates.js";
+import type { HttpDeps } from "../deps.js";
+import { openListing, pageOf } from "../paging.js";
+import type { RouteTable } from "../route.js";
+import {
+  tlsCertificate,
+  tlsCertificateCreate,
+  tlsCertificateList,
+  tlsCertificateListOut,
+  tlsCertificatePatch,
+} from "../schemas/tls-certificates.js";
+
+const BASE = "/archivist/v1/tlscacertificates";
+const group = "tlscacertificatesv1";
+
+/** TLS CA certificates: CRUD with both spellings of the certificate field and list wrapper. */
+export function tlsCertificateRoutes(t: RouteTable, d: HttpDeps): void {
+  t.add({
+    method: "get",
+    path: BASE,
+    group,
+    auth: "token",
+    summary: "List TLS CA certificates",
+    query: tlsCertificateList,
+    response: tlsCertificateListOut,
+    handler: async ({ principal, pairs }) => {
+      const listing = openListing(pairs, "tlscacertificates", principal.tenantId, await d.ctx.keys.hmacSecret());
+      const names = listing.pairs.filter(([k]) => k === "display_name").map(([, v]) => v);
+      const rows = await listTlsCertificatesPage(d.ctx, principal, {
+        after: listing.after,
+        limit: listing.pageSize + 1,
+        displayName: names.length ? names : undefined,
+      });
+      const { items, next_page_token } = pageOf(rows, listing, tlsCertificateOut);
+      // The reference names the wrapper `tlscacertificates`, the usage examples `certificates`: both are sent.
+      return { tlscacertificates: items, certificates: items, next_page_token };
+    },
+  });
+  t.add({
+    method: "post",
+    path: BASE,
+    group,
+    auth: "token",
+    summary: "Upload a TLS CA certificate (PEM; must be a CA certificate and not expired)",
+    body: tlsCertificateCreate,
+    response: tlsCertificate,
+    handler: ({ principal, body }) => createTlsCertificate(d.ctx, principal, body),
+  });
+  t.add({
+    method: "get",
+    path: `${BASE}/{uuid}`,
+    group,
+    auth: "token",
+    summary: "Get a TLS CA certificate",
+    response: tlsCertificate,
+    handler: ({ principal, params }) =>
+      readTlsCertificate(d.ctx, principal, pathUuid(params.uuid, "TLS CA certificate")),
+  });
+  t.add({
+    method: "patch",
+    path: `${BASE}/{uuid}`,
+    group,
+    auth: "token",
+    summary: "Update a TLS CA certificate",
+    body: tlsCertificatePatch,
+    response: tlsCertificate,
+    handler: ({ principal, params, body }) =>
+      patchTlsCertificate(d.ctx, principal, pathUuid(params.uuid, "TLS CA certificate"), body),
+  });
+  t.add({
+    method: "delete",
+    path: `${BASE}/{uuid}`,
+    group,
+    auth: "token",
+    summary: "Delete a TLS CA certificate",
+    handler: async ({ principal, params }) => {
+      await removeTlsCertificate(d.ctx, principal, pathUuid(params.uuid, "TLS CA certificate"));
+      return {};
+    },
+  });
+}

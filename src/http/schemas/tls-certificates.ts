@@ -1,0 +1,31 @@
+import { z } from "zod";
+
+const pem = z.string().min(1, "must not be empty").max(1_000_000);
+
+// Both spellings of the certificate field are accepted: the reference's and the usage examples'.
+export const tlsCertificateCreate = z.object({
+  display_name: z.string().max(256).optional(),
+  tlscacertificate: pem.optional(),
+  certificate: pem.optional(),
+});
+
+export const tlsCertificatePatch = tlsCertificateCreate;
+
+export const tlsCertificateList = z.object({
+  display_name: z.union([z.string(), z.array(z.string())]).optional(),
+  page_size: z.string().optional(),
+  page_token: z.string().optional(),
+});
+
+export const tlsCertificate = z.object({
+  identity: z.string(),
+  display_name: z.string(),
+  tlscacertificate: z.string(),
+  certificate: z.string(),
+});
+
+export const tlsCertificateListOut = z.object({
+  tlscacertificates: z.array(tlsCertificate),
+  certificates: z.array(tlsCertificate),
+  next_page_token: z.string(),
+});

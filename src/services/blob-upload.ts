@@ -1,0 +1,103 @@
+import { createHash, randomUUID } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { mkdir, open, rm } from "node:fs/promises";
+import type { IncomingMessage } from "node:http";
+import { join } from "node:path";
+import busboy from "busboy";
+import { ApiError, badRequest, quotaExceeded } from "../core/api/api-error.js";
+import type { Ctx, Principal } from "../context.js";
+import { blobUsage, insertBlob } from "../store/blobs.js";
+import { getTenancy } from "../store/tenancies.js";
+import { blobStoreFor } from "./blob-store.js";
+import { sniffUpload } from "./blob-sniff.js";
+
+interface Received {
+  tmpPath: string;
+  hash: string;
+  size: number;
+  head: Uint8Array;
+}
+
+const HEAD_BYTES = 4100;
+
+/** Streams the `file` part to a temporary file, hashing as it goes; aborts past `limit` bytes. */
+function receive(req: IncomingMessage, tmpDir: string, limit: number, overLimit: () => ApiError): Promise<Received> {
+  return new Promise((resolve, reject) => {
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: limit, fields: 10 } });
+    } catch {
+      reject(badRequest("body must be multipart/form-data with a part named file"));
+      return;
+    }
+    let got: Promise<Received> | undefined;
+    bb.on("file", (name, stream) => {
+      if (name !== "file") {
+        stream.resume();
+        return;
+      }
+      const tmpPath = join(tmpDir, randomUUID());
+      const hash = createHash("sha256");
+      const head: Buffer[] = [];
+      let size = 0;
+      const out = createWriteStream(tmpPath);
+      stream.on("data", (chunk: Buffer) => {
+        hash.update(chunk);
+        if (size < HEAD_BYTES) head.push(chunk.subarray(0, HEAD_BYTES - size));
+        size += chunk.length;
+      });
+      stream.on("limit", () => {
+        out.destroy();
+        void rm(tmpPath, { force: true });
+        reject(overLimit());
+      });
+      got = new Promise((ok, fail) => {
+        out.on("finish", () => ok({ tmpPath, hash: hash.digest("hex"), size, head: new Uint8Array(Buffer.concat(head)) }));
+        out.on("error", fail);
+      });
+      stream.pipe(out);
+    });
+    bb.on("error", () => reject(badRequest("multipart body is malformed")));
+    bb.on("close", () => {
+      if (!got) reject(badRequest("multipart body has no part named file"));
+      else got.then(resolve, reject);
+    });
+    req.pipe(bb);
+  });
+}
+
+/** POST /archivist/v1/blobs: quota checked before the body is stored, bytes content-addressed. */
+export async function uploadBlob(ctx: Ctx, p: Principal, req: IncomingMessage) {
+  const quotas = (await getTenancy(ctx.db, p.tenantId))?.quotas ?? {};
+  const usage = await blobUsage(ctx.db, p.tenantId);
+  if (quotas.blobs !== undefined && usage.count >= quotas.blobs) throw quotaExceeded("blobs", quotas.blobs);
+  const remaining = quotas.blob_bytes === undefined ? Number.POSITIVE_INFINITY : quotas.blob_bytes - usage.bytes;
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > remaining + 64 * 1024) throw quotaExceeded("blob bytes", quotas.blob_bytes ?? 0);
+  const limit = Math.min(ctx.config.blobMaxBytes, remaining);
+  const tmpDir = join(ctx.config.dataDir, "blobs", "tmp");
+  await mkdir(tmpDir, { recursive: true });
+  const got = await receive(req, tmpDir, limit, () =>
+    limit < ctx.config.blobMaxBytes
+      ? quotaExceeded("blob bytes", quotas.blob_bytes ?? 0)
+      : new ApiError("payload_too_large", `blobs are limited to ${ctx.config.blobMaxBytes} bytes`),
+  );
+  try {
+    const mime = await sniffUpload(got.head, () => readAll(got.tmpPath));
+    await blobStoreFor(ctx).put(got.hash, got.tmpPath, got.size);
+    return await insertBlob(ctx.db, {
+      id: randomUUID(), tenant_id: p.tenantId, hash: got.hash, size: got.size, mime_type: mime, issuer: p.issuer, subject: p.subject,
+    });
+  } finally {
+    await rm(got.tmpPath, { force: true });
+  }
+}
+
+async function readAll(path: string): Promise<Uint8Array> {
+  const f = await open(path);
+  try {
+    return new Uint8Array(await f.readFile());
+  } finally {
+    await f.close();
+  }
+}

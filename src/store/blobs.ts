@@ -1,0 +1,49 @@
+import type { Queryable } from "./db.js";
+
+export interface BlobRow {
+  id: string;
+  tenant_id: string;
+  hash: string;
+  size: number;
+  mime_type: string;
+  issuer: string;
+  subject: string;
+  timestamp_accepted: Date;
+  scanned_status: "NOT_SCANNED" | "SCANNED_OK" | "SCANNED_BAD";
+  scanned_bad_reason: string;
+  scanned_timestamp: Date | null;
+}
+
+const COLUMNS =
+  "id, tenant_id, hash, size, mime_type, issuer, subject, timestamp_accepted, scanned_status, scanned_bad_reason, scanned_timestamp";
+
+export async function insertBlob(db: Queryable, b: Omit<BlobRow, "timestamp_accepted" | "scanned_status" | "scanned_bad_reason" | "scanned_timestamp">): Promise<BlobRow> {
+  const rows = await db.query<BlobRow>(
+    `insert into blobs (id, tenant_id, hash, size, mime_type, issuer, subject) values ($1, $2, $3, $4, $5, $6, $7) returning ${COLUMNS}`,
+    [b.id, b.tenant_id, b.hash, b.size, b.mime_type, b.issuer, b.subject],
+  );
+  return rows[0] as BlobRow;
+}
+
+export async function getBlob(db: Queryable, tenantId: string, id: string): Promise<BlobRow | undefined> {
+  const r = (await db.query<BlobRow>(`select ${COLUMNS} from blobs where tenant_id = $1 and id = $2`, [tenantId, id]))[0];
+  return r && { ...r, size: Number(r.size) };
+}
+
+/** Count and bytes of a tenancy's blobs (quota checks). */
+export async function blobUsage(db: Queryable, tenantId: string): Promise<{ count: number; bytes: number }> {
+  const rows = await db.query<{ n: number; b: string | number | null }>(
+    "select count(*)::int as n, coalesce(sum(size), 0)::bigint as b from blobs where tenant_id = $1",
+    [tenantId],
+  );
+  return { count: rows[0]?.n ?? 0, bytes: Number(rows[0]?.b ?? 0) };
+}
+
+/** The oldest unscanned blobs (the scanner's batch). */
+export async function unscannedBlobs(db: Queryable, limit: number): Promise<BlobRow[]> {
+  return db.query<BlobRow>(`select ${COLUMNS} from blobs where scanned_status = 'NOT_SCANNED' order by seq limit $1`, [limit]);
+}
+
+export async function recordScan(db: Queryable, id: string, status: "SCANNED_OK" | "SCANNED_BAD", reason: string): Promise<void> {
+  await db.query("update blobs set scanned_status = $2, scanned_bad_reason = $3, scanned_timestamp = now() where id = $1", [id, status, reason]);
+}
