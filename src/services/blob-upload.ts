@@ -8,7 +8,7 @@ import { ApiError, badRequest, quotaExceeded } from "../core/api/api-error.js";
 import type { Ctx, Principal } from "../context.js";
 import { blobUsage, insertBlob } from "../store/blobs.js";
 import { getTenancy } from "../store/tenancies.js";
-import { blobStoreFor } from "./blob-store.js";
+import { blobStoreFor } from "../store/blobstore/for-context.js";
 import { sniffUpload } from "./blob-sniff.js";
 
 interface Received {

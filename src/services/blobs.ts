@@ -3,7 +3,7 @@ import { badRequest, forbidden, notFound } from "../core/api/api-error.js";
 import { isoTime } from "../core/api/ids.js";
 import type { Ctx, Principal } from "../context.js";
 import { type BlobRow, getBlob } from "../store/blobs.js";
-import { blobStoreFor } from "./blob-store.js";
+import { blobStoreFor } from "../store/blobstore/for-context.js";
 
 /** API shape of blob metadata. */
 export function blobOut(b: BlobRow) {

@@ -80,6 +80,12 @@ export class Committer {
     }
   }
 
+  /** Commits everything stored now. */
+  async flushAll(): Promise<void> {
+    await this.running;
+    for (const t of await tenantsWithStoredRecords(this.db)) await this.commitTenant(t);
+  }
+
   /** Stops taking wake-ups and commits everything already stored. */
   async stop(): Promise<void> {
     if (this.sweep) clearInterval(this.sweep);

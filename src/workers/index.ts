@@ -1,20 +1,63 @@
+import { createHash } from "node:crypto";
 import type { Ctx } from "../context.js";
+import { logsToSeal } from "../store/seals.js";
+import { anchorOnce } from "./anchor.js";
+import { Committer } from "./committer.js";
+import { Periodic } from "./periodic.js";
+import { scanBatch } from "./scanner.js";
+import { sealLog } from "./seal-log.js";
 
 /** The background workers of one process. */
 export interface Workers {
   wakeCommit(tenantId: string): void;
   /** Resolves when the workers' dependencies answer (for /readyz). */
   ready(): Promise<void>;
+  /** Runs the commit, seal and anchor steps once now (tests, CLI). */
+  flush(): Promise<void>;
   /** Stops taking work and flushes what is in hand. */
   stop(): Promise<void>;
 }
 
+/** The validator's address: the chain's `miner`, derived from its public key. */
+export async function validatorAddress(ctx: Ctx): Promise<string> {
+  const key = await ctx.keys.get("validator", "ES256");
+  const jwk = key.publicJwk as { x: string; y: string };
+  return `0x${createHash("sha256").update(`${jwk.x}.${jwk.y}`).digest("hex").slice(0, 40)}`;
+}
+
 /** Starts the committer, sealer, anchorer and scanner (or none, for `serve --no-workers`). */
-export function startWorkers(_ctx: Ctx, opts: { none?: boolean } = {}): Workers {
-  void opts;
+export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
+  const { db, log, config } = ctx;
+  const committer = new Committer(db, log, config.commitMaxDelayMs);
+  const sealer = new Periodic("sealer", config.sealIntervalMs, async () => {
+    const seal = await ctx.keys.get("seal", "ES256");
+    for (const l of await logsToSeal(db)) {
+      await db.transaction((tx) => sealLog(tx, l.tenant_id, { kid: seal.kid, privateKey: seal.privateKey, issuer: config.baseUrl }, l));
+    }
+  }, log);
+  const anchorer = new Periodic("anchorer", config.anchorIntervalMs, async () => {
+    const miner = await validatorAddress(ctx);
+    await db.transaction((tx) => anchorOnce(tx, miner));
+  }, log);
+  const scanner = new Periodic("scanner", config.scanIntervalMs, () => scanBatch(ctx), log);
+  const all = [sealer, anchorer, scanner];
+  if (!opts.none) {
+    committer.start();
+    for (const p of all) p.start();
+  }
   return {
-    wakeCommit: () => undefined,
+    wakeCommit: (t) => {
+      if (!opts.none) committer.wake(t);
+    },
     ready: async () => undefined,
-    stop: async () => undefined,
+    flush: async () => {
+      await committer.flushAll();
+      await sealer.runOnce();
+      await anchorer.runOnce();
+    },
+    stop: async () => {
+      for (const p of all) await p.stop();
+      await committer.stop();
+    },
   };
 }

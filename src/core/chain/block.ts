@@ -49,7 +49,7 @@ export function transactionHash(tx: ChainTransaction): string {
 /** RFC 6962 Merkle tree hash over the transaction hashes (leaf prefix 0x00, node prefix 0x01). */
 export function transactionRoot(hashes: string[]): string {
   if (hashes.length === 0) return hex(sha256());
-  let level = hashes.map((h) => sha256(Buffer.from([0]), unhex(h)));
+  let level: Buffer[] = hashes.map((h) => sha256(Buffer.from([0]), unhex(h)));
   while (level.length > 1) {
     const next: Buffer[] = [];
     for (let i = 0; i < level.length; i += 2) {

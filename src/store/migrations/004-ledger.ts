@@ -41,7 +41,7 @@ create table blocks (
   parent_hash text not null,
   timestamp_ms bigint not null,
   transaction_root text not null,
-  transactions jsonb not null
+  body jsonb not null
 );
 create table simple_hash_windows (
   tenant_id uuid not null,

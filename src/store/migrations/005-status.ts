@@ -5,6 +5,9 @@ export const assetStatus = {
 alter table assets add column confirmation_status text not null default 'PENDING';
 create index assets_status on assets (tenant_id, confirmation_status);
 alter table asset_events add column from_address text not null default '';
+create index asset_events_committed on asset_events (tenant_id, mmr_index) where confirmation_status = 'COMMITTED';
+create index asset_events_confirmed on asset_events (tenant_id, mmr_index) where confirmation_status = 'CONFIRMED';
+create index asset_events_simple on asset_events (tenant_id, seq) where confirmation_status = 'STORED' and proof_mechanism = 'SIMPLE_HASH';
 create index asset_events_accepted on asset_events (tenant_id, timestamp_accepted);
 `,
 };

@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import type { Ctx } from "../context.js";
-import type { BlobStore } from "../store/blobstore/blob-store.js";
-import { FsBlobStore } from "../store/blobstore/fs-store.js";
-import { PgBlobStore } from "../store/blobstore/pg-store.js";
+import type { Ctx } from "../../context.js";
+import type { BlobStore } from "./blob-store.js";
+import { FsBlobStore } from "./fs-store.js";
+import { PgBlobStore } from "./pg-store.js";
 
 const stores = new WeakMap<Ctx, BlobStore>();
 

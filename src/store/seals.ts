@@ -1,0 +1,56 @@
+import type { Queryable } from "./db.js";
+
+export interface SealRow {
+  tenant_id: string;
+  mmr_size: number;
+  seal: Uint8Array;
+  peaks: string[];
+  timestamp_ms: number;
+  idtimestamp: string;
+  anchored_block: number | null;
+}
+
+const norm = (r: SealRow): SealRow => ({
+  ...r,
+  mmr_size: Number(r.mmr_size),
+  timestamp_ms: Number(r.timestamp_ms),
+  anchored_block: r.anchored_block === null ? null : Number(r.anchored_block),
+  seal: new Uint8Array(r.seal),
+});
+
+export async function insertSeal(tx: Queryable, s: Omit<SealRow, "anchored_block">): Promise<void> {
+  await tx.query(
+    "insert into seals (tenant_id, mmr_size, seal, peaks, timestamp_ms, idtimestamp) values ($1, $2, $3, $4::jsonb, $5, $6)",
+    [s.tenant_id, s.mmr_size, Buffer.from(s.seal), JSON.stringify(s.peaks), s.timestamp_ms, s.idtimestamp],
+  );
+  await tx.query("update logs set sealed_size = $2 where tenant_id = $1", [s.tenant_id, s.mmr_size]);
+}
+
+/** The latest seal, or the one of exactly `mmrSize`. */
+export async function getSeal(db: Queryable, tenantId: string, mmrSize?: number): Promise<SealRow | undefined> {
+  const rows = await db.query<SealRow>(
+    mmrSize === undefined
+      ? "select * from seals where tenant_id = $1 order by mmr_size desc limit 1"
+      : "select * from seals where tenant_id = $1 and mmr_size = $2",
+    mmrSize === undefined ? [tenantId] : [tenantId, mmrSize],
+  );
+  return rows[0] && norm(rows[0]);
+}
+
+/** The first seal covering `mmrIndex` (the smallest sealed size above it). */
+export async function sealCovering(db: Queryable, tenantId: string, mmrIndex: number): Promise<SealRow | undefined> {
+  const rows = await db.query<SealRow>("select * from seals where tenant_id = $1 and mmr_size > $2 order by mmr_size limit 1", [tenantId, mmrIndex]);
+  return rows[0] && norm(rows[0]);
+}
+
+export async function unanchoredSeals(db: Queryable): Promise<SealRow[]> {
+  return (await db.query<SealRow>("select * from seals where anchored_block is null order by tenant_id, mmr_size")).map(norm);
+}
+
+/** Logs that have committed leaves past their last seal. */
+export async function logsToSeal(db: Queryable): Promise<Array<{ tenant_id: string; mmr_size: number; sealed_size: number; last_idtimestamp: string }>> {
+  const rows = await db.query<{ tenant_id: string; mmr_size: number; sealed_size: number; last_idtimestamp: string }>(
+    "select tenant_id, mmr_size, sealed_size, last_idtimestamp from logs where mmr_size > sealed_size",
+  );
+  return rows.map((r) => ({ ...r, mmr_size: Number(r.mmr_size), sealed_size: Number(r.sealed_size) }));
+}

@@ -1,0 +1,101 @@
+import { createHash } from "node:crypto";
+import { buildBlock, type ChainTransaction, GENESIS_PARENT } from "../core/chain/block.js";
+import { isoTime } from "../core/api/ids.js";
+import { simpleHashAnchor } from "../core/ledger/simplehash.js";
+import { type AssetEventRow, EVENT_COLUMNS } from "../store/asset-events.js";
+import { refreshAssetStatus } from "../store/assets.js";
+import { headBlock, insertBlock } from "../store/chain.js";
+import type { Queryable } from "../store/db.js";
+import { eventOut } from "../store/record-json.js";
+import { type SealRow, unanchoredSeals } from "../store/seals.js";
+
+const CHAIN_LOCK = "chain";
+
+interface Window {
+  tenant: string;
+  events: AssetEventRow[];
+  start: Date;
+  end: Date;
+  anchor: string;
+}
+
+/** SIMPLE_HASH events accepted since the last window, per tenancy, in SIMPLEHASHV1 (acceptance) order. */
+async function simpleHashWindows(tx: Queryable, end: Date): Promise<Window[]> {
+  const rows = await tx.query<AssetEventRow>(
+    `select ${EVENT_COLUMNS} from asset_events where confirmation_status = 'STORED' and proof_mechanism = 'SIMPLE_HASH'
+       and timestamp_accepted < $1 order by tenant_id, seq for update`,
+    [end],
+  );
+  const byTenant = new Map<string, AssetEventRow[]>();
+  for (const r of rows) byTenant.set(r.tenant_id, [...(byTenant.get(r.tenant_id) ?? []), r]);
+  return [...byTenant.entries()].map(([tenant, events]) => ({
+    tenant,
+    events,
+    start: (events[0] as AssetEventRow).timestamp_accepted,
+    end,
+    anchor: simpleHashAnchor(events.map((e) => eventOut(e)), 3),
+  }));
+}
+
+function sealTx(s: SealRow): ChainTransaction {
+  return {
+    kind: "MERKLE_LOG_SEAL",
+    tenant: `tenant/${s.tenant_id}`,
+    anchor: createHash("sha256").update(s.seal).digest("hex"),
+    details: { mmr_size: s.mmr_size, idtimestamp: s.idtimestamp },
+  };
+}
+
+function windowTx(w: Window): ChainTransaction {
+  const query = `/archivist/v2/assets/-/events?proof_mechanism=SIMPLE_HASH&order_by=SIMPLEHASHV1&timestamp_accepted_since=${isoTime(w.start)}&timestamp_accepted_before=${isoTime(w.end)}`;
+  return {
+    kind: "SIMPLE_HASH",
+    tenant: `tenant/${w.tenant}`,
+    anchor: w.anchor,
+    details: { api_query: query, start_time: isoTime(w.start), end_time: isoTime(w.end), hash_schema_version: 3, event_count: w.events.length },
+  };
+}
+
+/**
+ * Makes the next block of the archivist node chain from every unanchored seal and
+ * simple-hash window (no empty blocks), then moves what it covers on: sealed
+ * MERKLE_LOG records to UNEQUIVOCAL, the window's SIMPLE_HASH events to CONFIRMED.
+ */
+export async function anchorOnce(tx: Queryable, miner: string, now = new Date()): Promise<number | undefined> {
+  const locked = await tx.query<{ ok: boolean }>("select pg_try_advisory_xact_lock(hashtextextended($1, 7245)) as ok", [CHAIN_LOCK]);
+  if (!locked[0]?.ok) return undefined;
+  const seals = await unanchoredSeals(tx);
+  const windows = await simpleHashWindows(tx, now);
+  if (seals.length === 0 && windows.length === 0) return undefined;
+  const head = await headBlock(tx);
+  const number = head ? Number.parseInt(head.number, 16) + 1 : 0;
+  const block = buildBlock({
+    number, parentHash: head?.hash ?? GENESIS_PARENT, timestampMs: now.getTime(), miner,
+    transactions: [...seals.map(sealTx), ...windows.map(windowTx)],
+  });
+  await insertBlock(tx, block, now.getTime());
+  const assets: string[] = [];
+  for (const [i, s] of seals.entries()) {
+    const t = block.transactions[i];
+    const unequivocal = { block_number: String(number), block_hash: block.hash, transaction_hash: t?.hash ?? "", mmr_size: String(s.mmr_size) };
+    await tx.query("update seals set anchored_block = $3 where tenant_id = $1 and mmr_size = $2", [s.tenant_id, s.mmr_size, number]);
+    const rows = await tx.query<{ asset_id: string }>(
+      `update asset_events set confirmation_status = 'UNEQUIVOCAL', block_number = $3, transaction_id = $4, transaction_index = $5,
+         merklelog_entry = jsonb_set(coalesce(merklelog_entry, '{}'::jsonb), '{unequivocal}', $6::jsonb)
+       where tenant_id = $1 and confirmation_status = 'CONFIRMED' and mmr_index < $2 returning asset_id`,
+      [s.tenant_id, s.mmr_size, number, t?.hash ?? "", i, JSON.stringify(unequivocal)],
+    );
+    assets.push(...rows.map((r) => r.asset_id));
+  }
+  for (const [k, w] of windows.entries()) {
+    const i = seals.length + k;
+    await tx.query(
+      `update asset_events set confirmation_status = 'CONFIRMED', block_number = $2, transaction_id = $3, transaction_index = $4
+       where id = any($1::uuid[])`,
+      [w.events.map((e) => e.id), number, block.transactions[i]?.hash ?? "", i],
+    );
+    assets.push(...w.events.map((e) => e.asset_id));
+  }
+  await refreshAssetStatus(tx, [...new Set(assets)]);
+  return number;
+}
