@@ -74,7 +74,8 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
 
   const run = async (spec: AnyRouteSpec, req: Request, res: Response) => {
     let principal = undefined as unknown as Principal;
-    if (spec.auth === "token") {
+    const wantsAuth = spec.auth === "token" || (spec.auth === "optional" && req.headers.authorization !== undefined);
+    if (wantsAuth) {
       principal = await deps.auth.authenticate(req.headers.authorization);
       limiter?.take(principal.tenantId);
     }
@@ -84,7 +85,7 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
     const body = spec.body ? validate(spec.body, req.body ?? {}, "body") : undefined;
     const query = spec.query ? validate(spec.query, queryObject(pairs), "query") : undefined;
     const params = req.params as Record<string, string>;
-    const out = await spec.handler({ body, query, params, pairs, principal, req, res });
+    const out = await spec.handler({ body, query, params, pairs, principal, caller: wantsAuth ? principal : undefined, req, res });
     if (out !== undefined && !res.headersSent) res.json(out);
   };
 

@@ -10,7 +10,9 @@ export interface Call<B, Q> {
   params: Record<string, string>;
   /** Raw query pairs in order (dotted attribute filters are read from these). */
   pairs: Array<[string, string]>;
+  /** The caller; absent only on public routes and optional-auth calls without a token. */
   principal: Principal;
+  caller: Principal | undefined;
   req: Request;
   res: Response;
 }
@@ -22,7 +24,8 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType> {
   path: string;
   group: string;
   summary: string;
-  auth: "token" | "public";
+  /** `optional`: a token is used when sent (public records need none). */
+  auth: "token" | "public" | "optional";
   body?: B;
   query?: Q;
   response?: z.ZodType;

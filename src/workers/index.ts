@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import type { Ctx } from "../context.js";
 import { logsToSeal } from "../store/seals.js";
+import { validatorAddress } from "../store/validator.js";
 import { anchorOnce } from "./anchor.js";
 import { Committer } from "./committer.js";
 import { Periodic } from "./periodic.js";
@@ -18,13 +18,6 @@ export interface Workers {
   stop(): Promise<void>;
 }
 
-/** The validator's address: the chain's `miner`, derived from its public key. */
-export async function validatorAddress(ctx: Ctx): Promise<string> {
-  const key = await ctx.keys.get("validator", "ES256");
-  const jwk = key.publicJwk as { x: string; y: string };
-  return `0x${createHash("sha256").update(`${jwk.x}.${jwk.y}`).digest("hex").slice(0, 40)}`;
-}
-
 /** Starts the committer, sealer, anchorer and scanner (or none, for `serve --no-workers`). */
 export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
   const { db, log, config } = ctx;
@@ -36,7 +29,7 @@ export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
     }
   }, log);
   const anchorer = new Periodic("anchorer", config.anchorIntervalMs, async () => {
-    const miner = await validatorAddress(ctx);
+    const miner = await validatorAddress(ctx.keys);
     await db.transaction((tx) => anchorOnce(tx, miner));
   }, log);
   const scanner = new Periodic("scanner", config.scanIntervalMs, () => scanBatch(ctx), log);

@@ -3,10 +3,12 @@ import type { RouteTable } from "../route.js";
 import { applicationRoutes } from "./applications.js";
 import { assetRoutes } from "./assets.js";
 import { attachmentRoutes } from "./attachments.js";
+import { chainRoutes } from "./chain.js";
 import { complianceRoutes } from "./compliance.js";
 import { blobRoutes } from "./blobs.js";
 import { freeEventRoutes } from "./free-events.js";
 import { inviteRoutes } from "./invites.js";
+import { ledgerRoutes } from "./ledger.js";
 import { locationRoutes } from "./locations.js";
 import { memberRoutes } from "./members.js";
 import { publicAssetRoutes } from "./public-assets.js";
@@ -30,4 +32,7 @@ export const routeModules: Array<(t: RouteTable, d: HttpDeps) => void> = [
   inviteRoutes,
   subjectRoutes,
   tlsCertificateRoutes,
+  complianceRoutes,
+  ledgerRoutes,
+  chainRoutes,
 ];

@@ -1,0 +1,100 @@
+import { ApiError, badRequest, notFound } from "../core/api/api-error.js";
+import { buildReceipt } from "../core/cose/index.js";
+import {
+  consistencyProofIndices,
+  includedRoot,
+  inclusionProofIndices,
+  isValidMmrSize,
+  peakIndices,
+} from "../core/mmr/index.js";
+import type { Ctx } from "../context.js";
+import type { Queryable } from "../store/db.js";
+import { type EntryRow, entryAt, entryOfRecord, loadLog, readNodes } from "../store/ledger.js";
+import { getSeal, type SealRow } from "../store/seals.js";
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+const conflict = (message: string) => new ApiError("conflict", message);
+
+async function nodes(db: Queryable, tenantId: string, indices: number[]): Promise<(i: number) => Uint8Array> {
+  const map = await readNodes(db, tenantId, indices);
+  return (i) => {
+    const n = map.get(i);
+    if (!n) throw new ApiError("internal", `log node ${i} is missing`);
+    return n;
+  };
+}
+
+/** Inclusion path of an entry in the MMR of `size`, and the peak it leads to. */
+export async function inclusion(db: Queryable, tenantId: string, entry: EntryRow, size: number) {
+  const indices = inclusionProofIndices(size, entry.mmr_index);
+  const get = await nodes(db, tenantId, indices);
+  const path = indices.map(get);
+  return { path, peak: includedRoot(entry.mmr_index, entry.leaf, path) };
+}
+
+/** The latest seal that covers an entry, or 409 while the record waits for one. */
+async function sealFor(db: Queryable, tenantId: string, entry: EntryRow | undefined): Promise<SealRow> {
+  if (!entry) throw conflict("the record is not yet committed to the log; try again in a moment");
+  const seal = await getSeal(db, tenantId);
+  if (!seal || seal.mmr_size <= entry.mmr_index) throw conflict("the record is committed but not yet sealed; try again in a moment");
+  return seal;
+}
+
+const receiptCache = new Map<string, Uint8Array>();
+
+/** A COSE receipt (MMR profile) for a committed, sealed record, signed with the sealing key. */
+export async function receiptFor(ctx: Ctx, recordId: string): Promise<Uint8Array> {
+  const entry = await entryOfRecord(ctx.db, recordId);
+  const tenantId = entry?.tenant_id ?? "";
+  const seal = await sealFor(ctx.db, tenantId, entry);
+  const e = entry as EntryRow;
+  const cacheKey = `${recordId}:${seal.mmr_size}`;
+  const cached = receiptCache.get(cacheKey);
+  if (cached) return cached;
+  const { path, peak } = await inclusion(ctx.db, tenantId, e, seal.mmr_size);
+  const key = await ctx.keys.get("seal", "ES256");
+  const receipt = buildReceipt(
+    { kid: key.kid, issuer: ctx.config.baseUrl, subject: `tenant/${tenantId}`, mmrIndex: e.mmr_index, path, peak },
+    key.privateKey,
+  );
+  if (receiptCache.size > 50_000) receiptCache.clear();
+  receiptCache.set(cacheKey, receipt);
+  return receipt;
+}
+
+/** The merkle-log entry at `mmrIndex` with its path in the latest (or a given) sealed MMR. */
+export async function logEntry(ctx: Ctx, tenantId: string, mmrIndex: number, mmrSize?: number, identity?: (e: EntryRow) => Promise<string>) {
+  const entry = await entryAt(ctx.db, tenantId, mmrIndex);
+  if (!entry) throw notFound("log entry");
+  const seal = mmrSize === undefined ? await sealFor(ctx.db, tenantId, entry) : undefined;
+  const size = mmrSize ?? (seal as SealRow).mmr_size;
+  const log = await loadLog(ctx.db, tenantId);
+  if (!isValidMmrSize(size) || size > log.mmr_size || size <= mmrIndex) throw badRequest("mmr_size must be a complete MMR size covering the entry");
+  const { path, peak } = await inclusion(ctx.db, tenantId, entry, size);
+  return {
+    mmr_index: entry.mmr_index,
+    leaf_index: entry.leaf_index,
+    leaf: hex(entry.leaf),
+    identity: identity ? await identity(entry) : "",
+    idtimestamp: entry.idtimestamp,
+    mmr_size: size,
+    path: path.map(hex),
+    peak: hex(peak),
+  };
+}
+
+/** The draft's consistency proof between two complete sizes: one path per old peak into the new MMR. */
+export async function consistency(ctx: Ctx, tenantId: string, from: number, to: number) {
+  const log = await loadLog(ctx.db, tenantId);
+  if (!isValidMmrSize(from) || !isValidMmrSize(to) || from < 1 || from > to || to > log.mmr_size)
+    throw badRequest("from and to must be complete MMR sizes with 0 < from <= to <= the log's size");
+  const paths = consistencyProofIndices(from, to);
+  const get = await nodes(ctx.db, tenantId, [...peakIndices(from), ...peakIndices(to), ...paths.flat()]);
+  return {
+    from,
+    to,
+    peaks_from: peakIndices(from).map(get).map(hex),
+    peaks_to: peakIndices(to).map(get).map(hex),
+    paths: paths.map((p) => p.map(get).map(hex)),
+  };
+}
