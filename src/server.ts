@@ -14,49 +14,67 @@ import { startWorkers, type Workers } from "./workers/index.js";
 export interface RunningService {
   url: string;
   ctx: Ctx;
-  server: Server;
+  server: Server | undefined;
   workers: Workers;
   close(): Promise<void>;
 }
 
-/** Opens storage, provisions, and serves the API (and, unless disabled, the workers) until closed. */
-export async function startService(config: Config, opts: { listen?: boolean } = {}): Promise<RunningService> {
+/** Opens storage (migrating it) and builds the context every part of the service shares. */
+export async function openContext(config: Config): Promise<Ctx & { setWorkers(w: Workers): void }> {
   const log = pino({ level: config.logLevel, base: { service: "archivist" } });
   if (!config.dataDir.startsWith("memory://")) mkdirSync(config.dataDir, { recursive: true });
   const db = await openDb(config);
   let workers: Workers | undefined;
-  const ctx: Ctx = {
-    db,
-    config,
-    log,
-    keys: new Keyring(db),
+  return {
+    db, config, log, keys: new Keyring(db),
     wake: { commit: (t) => workers?.wakeCommit(t) },
+    setWorkers: (w) => {
+      workers = w;
+    },
   };
-  const built = buildApp(ctx, async () => workers?.ready());
-  const server = built.app.listen(opts.listen === false ? 0 : config.port, config.host);
+}
+
+async function listen(ctx: Ctx, readyExtra: () => Promise<void>): Promise<Server> {
+  const built = buildApp(ctx, readyExtra);
+  const server = built.app.listen(ctx.config.port, ctx.config.host);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);
   });
   server.keepAliveTimeout = 65_000;
-  const port = (server.address() as AddressInfo).port;
+  return server;
+}
+
+/**
+ * Serves the API (unless `api: false`, as `archivist worker` runs) and the workers (unless
+ * the config disables them), until closed. SIGKILL at any point loses nothing: the
+ * database holds every accepted record and the workers find their work there.
+ */
+export async function startService(config: Config, opts: { api?: boolean } = {}): Promise<RunningService> {
+  const ctx = await openContext(config);
+  let running: Workers | undefined;
+  const server = opts.api === false ? undefined : await listen(ctx, async () => running?.ready());
+  const port = server ? (server.address() as AddressInfo).port : config.port;
   const url = `http://${config.host}:${port}`;
   if (!config.baseUrlExplicit) config.baseUrl = url;
   await provision(ctx);
-  const running = config.workers ? startWorkers(ctx) : startWorkers(ctx, { none: true });
-  workers = running;
-  log.info({ url, db: db.kind }, "archivist listening");
+  running = startWorkers(ctx, { none: !config.workers });
+  ctx.setWorkers(running);
+  ctx.log.info({ url: server ? url : undefined, db: ctx.db.kind, workers: config.workers }, "archivist started");
   let closing: Promise<void> | undefined;
+  const workers = running;
   const close = () => {
     closing ??= (async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
-      await running.stop();
-      await db.close();
+      if (server) {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+      }
+      await workers.stop();
+      await ctx.db.close();
     })();
     return closing;
   };
-  return { url, ctx, server, workers: running, close };
+  return { url, ctx, server, workers, close };
 }

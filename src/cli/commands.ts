@@ -1,3 +1,4 @@
+import { scanCommand } from "./scan.js";
 import { serveCommand, workerCommand } from "./serve.js";
 
 /** A CLI command: returns the exit code, or nothing for a long-running one. */
@@ -9,4 +10,5 @@ export interface Command {
 export const commands: Record<string, Command> = {
   serve: serveCommand,
   worker: workerCommand,
+  scan: scanCommand,
 };

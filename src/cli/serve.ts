@@ -3,7 +3,8 @@ import { flagNames, loadConfig } from "../config.js";
 import { startService } from "../server.js";
 import type { Command } from "./commands.js";
 
-function configFromArgs(args: string[], extra: Record<string, string>) {
+/** The config of a command: environment, overridden by its flags. */
+export function configFromArgs(args: string[], extra: Record<string, string>) {
   const options = Object.fromEntries(Object.keys(flagNames).map((f) => [f, { type: "string" as const }]));
   const { values } = parseArgs({
     args,
@@ -19,8 +20,8 @@ function configFromArgs(args: string[], extra: Record<string, string>) {
   return loadConfig(process.env, overrides);
 }
 
-async function runUntilSignal(args: string[], extra: Record<string, string>): Promise<undefined> {
-  const service = await startService(configFromArgs(args, extra));
+async function runUntilSignal(args: string[], extra: Record<string, string>, api: boolean): Promise<undefined> {
+  const service = await startService(configFromArgs(args, extra), { api });
   const stop = (signal: string) => {
     service.ctx.log.info({ signal }, "shutting down");
     service.close().then(
@@ -38,10 +39,10 @@ async function runUntilSignal(args: string[], extra: Record<string, string>): Pr
 
 export const serveCommand: Command = {
   summary: "serve the API and run the workers (--no-workers: API only)",
-  run: (args) => runUntilSignal(args, {}),
+  run: (args) => runUntilSignal(args, {}, true),
 };
 
 export const workerCommand: Command = {
   summary: "run only the commit, seal, anchor and scan workers (PostgreSQL scale-out)",
-  run: (args) => runUntilSignal(args, { HOST: "127.0.0.1", PORT: "0" }),
+  run: (args) => runUntilSignal(args, {}, false),
 };
