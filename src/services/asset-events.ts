@@ -57,7 +57,7 @@ export async function createAssetEvent(
   if (!asset || !grant) throw notFound("asset");
   if (asset.tenant_id !== p.tenantId)
     throw forbidden("only the tenancy that created an asset can write to it");
-  const refusal = writeRefusal(grant, input.behaviour, ea, aa);
+  const refusal = writeRefusal(ea, aa, input.behaviour, grant);
   if (refusal) throw forbidden(refusal);
   await checkAttachments(ctx.db, asset.tenant_id, [
     ...validateAttributes("event_attributes", ea),

@@ -4,7 +4,8 @@ import { badRequest, forbidden, notFound } from "../core/api/api-error.js";
 import { eventsOfAsset, getAssetEvent } from "../store/asset-events.js";
 import { type AssetRow, getAsset, insertAsset } from "../store/assets.js";
 import { type AssetOut, assetOut, eventOut, type Face } from "../store/record-json.js";
-import { type AccessView, canReadEvent, FULL_GRANT, projectAttributes } from "./access-view.js";
+import { fullGrant, hasName } from "../core/access/index.js";
+import { type AccessView, canReadEvent, projectAttributes } from "./access-view.js";
 import { checkDocumentChange, validateAttributes } from "./attributes.js";
 import { writeGroup } from "./event-batcher.js";
 import { acceptedPrincipal, internalPrincipal } from "./principals.js";
@@ -38,9 +39,8 @@ export async function createAsset(
   input: AssetInput,
 ): Promise<AssetOut> {
   const attributes = validateAssetInput(input);
-  const candidate = { tenant_id: p.tenantId, attributes } as AssetRow;
   if (!p.isAdmin) {
-    const g = view.grant(candidate);
+    const g = view.grant({ tenant_id: p.tenantId, attributes, public: input.public ?? false });
     if (!g || (g.behaviours !== "*" && !g.behaviours.has("AssetCreator")))
       throw forbidden("creating assets is not permitted");
   }
@@ -109,7 +109,9 @@ export async function readAsset(
   return assetOut(then, projectAttributes(then.attributes, grant), face, atTime);
 }
 
-/** The public view: public assets only, every attribute, no caller. */
+const PUBLIC_GRANT = { ...fullGrant(), writeAttributes: new Set<string>(), eventTypesWrite: new Set<string>(), behaviours: new Set<string>() };
+
+/** The public view: public assets only, every attribute, read only, no caller. */
 export const publicView: AccessView = {
   restrictAssets: (w) => {
     w.and("public");
@@ -118,7 +120,7 @@ export const publicView: AccessView = {
     w.and("public");
   },
   whole: true,
-  grant: (asset) => (asset.public ? FULL_GRANT : undefined),
+  grant: (asset) => (asset.public ? PUBLIC_GRANT : undefined),
 };
 
 /** Reads one event the caller may see (404 otherwise), with asset attributes projected. */

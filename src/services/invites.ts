@@ -38,7 +38,11 @@ export function acceptUrl(baseUrl: string, id: string): string {
 }
 
 /** Creates a pending invite with a one-time code and sends (or logs) the invitation. */
-export async function createInvite(ctx: Ctx, p: Principal, input: { email: string; message?: string | undefined }) {
+export async function createInvite(
+  ctx: Ctx,
+  p: Principal,
+  input: { email: string; message?: string | undefined },
+) {
   requireAdmin(p);
   const existing = await getMemberByEmail(ctx.db, p.tenantId, input.email);
   if (existing?.active) throw badRequest(`email ${input.email} is already an active member of this tenancy`);
@@ -82,7 +86,11 @@ export async function removeInvite(ctx: Ctx, p: Principal, id: string): Promise<
  * Accepts an invite with its code (no token: the invitee has none yet): the invited e-mail becomes an
  * active member without roles, so without permissions until a policy grants them; the invite is deleted.
  */
-export async function acceptInvite(ctx: Ctx, id: string, input: { code: string; display_name?: string | undefined }) {
+export async function acceptInvite(
+  ctx: Ctx,
+  id: string,
+  input: { code: string; display_name?: string | undefined },
+) {
   const row = await getInviteAnyTenancy(ctx.db, id);
   if (!row) throw notFound("invite");
   if (!(await verifySecret(input.code, row.code_hash))) throw badRequest("code does not match this invite");
@@ -132,7 +140,11 @@ export function invitationText(row: InviteRow, code: string, baseUrl: string): s
 
 // Sending never delays or fails the create call: an SMTP outage is logged, and the administrator has the code.
 function deliverInvitation(ctx: Ctx, row: InviteRow, code: string): void {
-  const where = { invite: `invites/${row.id}`, email: row.email, accept_url: acceptUrl(ctx.config.baseUrl, row.id) };
+  const where = {
+    invite: `invites/${row.id}`,
+    email: row.email,
+    accept_url: acceptUrl(ctx.config.baseUrl, row.id),
+  };
   if (!ctx.config.smtpUrl) {
     // Without SMTP the log is the only carrier: the code only at debug level, so info logs shipped elsewhere do not hold it.
     ctx.log.info(where, "invitation created (no SMTP configured; the create answer holds the code)");

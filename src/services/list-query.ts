@@ -1,29 +1,11 @@
 import { badRequest } from "../core/api/api-error.js";
-import type { AttributeCondition } from "../store/attribute-sql.js";
+import { parseAttributeQuery } from "../core/filters/index.js";
+import { addAttributeFilter } from "../store/attribute-sql.js";
+import type { Where } from "../store/sql.js";
 
-/** Dotted attribute filters of a query, grouped so a repeated key matches any of its values. */
-export function attributeConditions(
-  pairs: Array<[string, string]>,
-  prefixes: Record<string, string>,
-): AttributeCondition[] {
-  const byKey = new Map<string, AttributeCondition>();
-  for (const [rawKey, value] of pairs) {
-    const dot = rawKey.indexOf(".");
-    if (dot < 0) continue;
-    const column = prefixes[rawKey.slice(0, dot)];
-    if (!column) continue;
-    const negated = rawKey.endsWith("!");
-    const name = rawKey.slice(dot + 1, negated ? -1 : undefined);
-    if (!name) throw badRequest(`query key ${rawKey} names no attribute`);
-    if (negated && value !== "*")
-      throw badRequest(`query key ${rawKey} takes only the value * (missing or empty)`);
-    const kind = negated ? "missing" : value === "*" ? "present" : "eq";
-    const key = `${column}\u0000${name}\u0000${kind}`;
-    const existing = byKey.get(key);
-    if (existing && kind === "eq") existing.values.push(value);
-    else if (!existing) byKey.set(key, { column, name, kind, values: kind === "eq" ? [value] : [] });
-  }
-  return [...byKey.values()];
+/** Adds the dotted attribute filters of a query (prefix → jsonb column) to a WHERE clause. */
+export function addAttributeFilters(w: Where, pairs: Array<[string, string]>, columns: Record<string, string>): void {
+  for (const f of parseAttributeQuery(pairs, Object.keys(columns)).filters) addAttributeFilter(w, f, columns[f.prefix] as string);
 }
 
 /** The last value of a scalar query key. */

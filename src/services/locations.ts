@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../context.js";
 import { forbidden, notFound, quotaExceeded } from "../core/api/api-error.js";
-import { addAttributeCondition } from "../store/attribute-sql.js";
 import {
   countLocations,
   deleteLocation,
@@ -13,7 +12,7 @@ import {
 } from "../store/locations.js";
 import { Where } from "../store/sql.js";
 import { lockTenancy } from "../store/tenancies.js";
-import { attributeConditions } from "./list-query.js";
+import { addAttributeFilters } from "./list-query.js";
 import { tenantWalletAddress } from "./tenant-wallet.js";
 
 export interface LocationInput {
@@ -104,6 +103,6 @@ export function listLocationRows(
     const values = pairs.filter(([k]) => k === key).map(([, v]) => v);
     if (values.length) w.and(`${key} = any(${w.p(values)}::text[])`);
   }
-  for (const c of attributeConditions(pairs, { attributes: "attributes" })) addAttributeCondition(w, c);
+  addAttributeFilters(w, pairs, { attributes: "attributes" });
   return selectLocations(ctx.db, w.sql, w.params, after, limit);
 }

@@ -46,7 +46,8 @@ export function memberStateOf(raw: string | undefined): MemberState {
 export function validRoles(roles: string[]): string[] {
   const out = new Set<string>();
   roles.forEach((r, i) => {
-    if (r.toUpperCase() !== OWNER_ROLE) throw badRequest(`roles[${i}]: unknown role "${r}" (only OWNER exists)`);
+    if (r.toUpperCase() !== OWNER_ROLE)
+      throw badRequest(`roles[${i}]: unknown role "${r}" (only OWNER exists)`);
     out.add(OWNER_ROLE);
   });
   return [...out];
@@ -88,7 +89,11 @@ export async function deactivateMember(ctx: Ctx, p: Principal, id: string) {
 
 /** API shape of a membership of the calling user. */
 export function membershipOut(row: MembershipRow) {
-  return { display_name: row.tenancy_name, identity: `members/${row.id}`, tenant_id: `tenancies/${row.tenant_id}` };
+  return {
+    display_name: row.tenancy_name,
+    identity: `members/${row.id}`,
+    tenant_id: `tenancies/${row.tenant_id}`,
+  };
 }
 
 /** The caller's active memberships in every tenancy trusting its issuer; none for an application. */

@@ -2,16 +2,14 @@ import type { Ctx } from "../context.js";
 import { notFound } from "../core/api/api-error.js";
 import { type AssetEventRow, countAssetEvents, selectAssetEvents } from "../store/asset-events.js";
 import { type AssetRow, countAssets, getAsset, selectAssets } from "../store/assets.js";
-import { addAttributeCondition } from "../store/attribute-sql.js";
 import { Where } from "../store/sql.js";
 import { type AccessView, canReadEvent, projectAttributes } from "./access-view.js";
 import {
-  attributeConditions,
+  addAttributeFilters,
   CONFIRMATION_STATUSES,
   enumList,
   enumParam,
   PROOF_MECHANISMS,
-  scalar,
   TRUST_ORDER,
   timeParam,
 } from "./list-query.js";
@@ -49,7 +47,7 @@ export async function listAssets(
 ): Promise<ListPage<AssetOut>> {
   const w = new Where();
   view.restrictAssets(w);
-  for (const c of attributeConditions(req.pairs, { attributes: "attributes" })) addAttributeCondition(w, c);
+  addAttributeFilters(w, req.pairs, { attributes: "attributes" });
   const pm = enumParam(req.pairs, "proof_mechanism", PROOF_MECHANISMS);
   if (pm) w.and(`proof_mechanism = ${w.p(pm)}`);
   const tracked = enumParam(req.pairs, "tracked", ["TRACKED", "NOT_TRACKED", "ANY"] as const) ?? "TRACKED";
@@ -70,11 +68,11 @@ export async function listAssets(
 }
 
 function eventFilters(w: Where, pairs: Array<[string, string]>): boolean {
-  for (const c of attributeConditions(pairs, {
+  addAttributeFilters(w, pairs, {
     event_attributes: "event_attributes",
     asset_attributes: "asset_attributes",
-  }))
-    addAttributeCondition(w, c);
+    principal_declared: "principal_declared",
+  });
   const statuses = enumList(pairs, "confirmation_status", CONFIRMATION_STATUSES);
   if (statuses.length) w.and(`confirmation_status = any(${w.p(statuses)}::text[])`);
   const trust = enumParam(pairs, "minimum_trust", TRUST_ORDER);
@@ -86,10 +84,6 @@ function eventFilters(w: Where, pairs: Array<[string, string]>): boolean {
   if (since) w.and(`timestamp_accepted >= ${w.p(since)}`);
   const before = timeParam(pairs, "timestamp_accepted_before");
   if (before) w.and(`timestamp_accepted < ${w.p(before)}`);
-  for (const field of ["issuer", "subject"] as const) {
-    const v = scalar(pairs, `principal_declared.${field}`);
-    if (v !== undefined) w.and(`principal_declared @> ${w.p(JSON.stringify({ [field]: v }))}::jsonb`);
-  }
   const order = enumParam(pairs, "order_by", ["SIMPLEHASHV1"] as const);
   return order === "SIMPLEHASHV1";
 }

@@ -118,9 +118,11 @@ export function decodeSubjectString(s: string): {
     throw badRequest("subject_string must be base64 of a JSON object");
   const o = data as Record<string, unknown>;
   for (const f of ["wallet_pub_key", "tessera_pub_key"])
-    if (o[f] !== undefined && !stringList(o[f])) throw badRequest(`subject_string: ${f} must be a list of strings`);
+    if (o[f] !== undefined && !stringList(o[f]))
+      throw badRequest(`subject_string: ${f} must be a list of strings`);
   for (const f of ["display_name", "tenant"])
-    if (o[f] !== undefined && typeof o[f] !== "string") throw badRequest(`subject_string: ${f} must be a string`);
+    if (o[f] !== undefined && typeof o[f] !== "string")
+      throw badRequest(`subject_string: ${f} must be a string`);
   return {
     display_name: (o.display_name as string | undefined) ?? "",
     wallet_pub_key: (o.wallet_pub_key as string[] | undefined) ?? [],

@@ -52,7 +52,10 @@ export function validateCaPem(pem: string, field: string, now = new Date()): voi
 }
 
 /** The certificate sent under either field name, normalised and validated; undefined when none was sent. */
-export function certificateInput(input: { tlscacertificate?: string | undefined; certificate?: string | undefined }) {
+export function certificateInput(input: {
+  tlscacertificate?: string | undefined;
+  certificate?: string | undefined;
+}) {
   const field = input.tlscacertificate !== undefined ? "tlscacertificate" : "certificate";
   const raw = input.tlscacertificate ?? input.certificate;
   if (raw === undefined) return undefined;

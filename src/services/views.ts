@@ -1,25 +1,87 @@
+import {
+  type AccessPolicy,
+  type Caller,
+  callerMatchesPermission,
+  compileReadableAssets,
+  compileReadableEvents,
+  grantFor,
+  validateAccessPolicyInput,
+} from "../core/access/index.js";
 import type { Ctx, Principal } from "../context.js";
+import { allAccessPolicies } from "../store/access-policies.js";
+import { sharingTenancies } from "../store/sharing.js";
+import type { Where } from "../store/sql.js";
 import { type AccessView, adminView } from "./access-view.js";
 
-/** Nothing visible: a new identity before any policy grants it something. */
-const nothing: AccessView = {
-  restrictAssets: (w) => {
-    w.and("false");
-  },
-  restrictEvents: (w) => {
-    w.and("false");
-  },
-  whole: true,
-  grant: () => undefined,
-};
-
-/** The caller's view of the records: administrators see their tenancy whole; others what policies grant. */
-export async function viewFor(_ctx: Ctx, p: Principal): Promise<AccessView> {
-  if (p.isAdmin) return adminView(p.tenantId);
-  return nothing;
+/** The policies of one tenancy that apply to this caller, as seen from that tenancy. */
+interface Scope {
+  tenantId: string;
+  policies: AccessPolicy[];
+  caller: Caller;
 }
 
-/** Whether the caller may write anything at all (uploads need it): administrators, or a policy that grants it writes. */
-export async function mayWrite(_ctx: Ctx, p: Principal): Promise<boolean> {
-  return p.isAdmin;
+async function policiesOf(ctx: Ctx, tenantId: string): Promise<AccessPolicy[]> {
+  return (await allAccessPolicies(ctx.db, tenantId)).map((row) => validateAccessPolicyInput(row));
+}
+
+/** The caller as the policy core sees it. */
+export function callerOf(p: Principal): Caller {
+  const groups = Array.isArray(p.claims.groups) ? p.claims.groups.map(String) : [];
+  return { kind: p.kind, subject: p.subject, email: p.email, claims: p.claims, groups, isAdmin: p.isAdmin };
+}
+
+function scopeClause(w: Where, s: Scope, compile: (first: number) => { sql: string; params: unknown[] }): string {
+  const tenant = w.p(s.tenantId);
+  const c = compile(w.params.length + 1);
+  w.params.push(...c.params);
+  return `(tenant_id = ${tenant} and ${c.sql})`;
+}
+
+/** A non-administrator's view: the union of what its own tenancy's policies and sharing tenancies' OBAC policies grant. */
+function policyView(scopes: Scope[]): AccessView {
+  const byTenant = new Map(scopes.map((s) => [s.tenantId, s]));
+  const assetsClause = (w: Where) =>
+    scopes.map((s) => scopeClause(w, s, (first) => compileReadableAssets(s.policies, s.caller, "attributes", first))).join(" or ") || "false";
+  return {
+    whole: false,
+    restrictAssets: (w) => {
+      w.and(assetsClause(w));
+    },
+    restrictEvents: (w) => {
+      const parts = scopes.map((s) => {
+        const tenant = w.p(s.tenantId);
+        const c = compileReadableEvents(s.policies, s.caller, { assetAttributes: "a.attributes", eventAttributes: "asset_events.event_attributes" }, w.params.length + 1);
+        w.params.push(...c.params);
+        return `(asset_events.tenant_id = ${tenant} and exists (select 1 from assets a where a.id = asset_events.asset_id and ${c.sql}))`;
+      });
+      w.and(parts.join(" or ") || "false");
+    },
+    grant: (asset) => {
+      const s = byTenant.get(asset.tenant_id);
+      const g = s && grantFor(s.policies, s.caller, asset.attributes);
+      return g?.read ? g : undefined;
+    },
+  };
+}
+
+/** The caller's view of the records: administrators see their tenancy whole; others what policies grant (secured by default). */
+export async function viewFor(ctx: Ctx, p: Principal): Promise<AccessView> {
+  if (p.isAdmin) return adminView(p.tenantId);
+  const caller = callerOf(p);
+  const scopes: Scope[] = [{ tenantId: p.tenantId, policies: await policiesOf(ctx, p.tenantId), caller }];
+  for (const share of await sharingTenancies(ctx.db, p.tenantId)) {
+    scopes.push({
+      tenantId: share.tenantId,
+      policies: await policiesOf(ctx, share.tenantId),
+      caller: { ...caller, kind: "external", externalSubjectIdentities: share.subjects },
+    });
+  }
+  return policyView(scopes);
+}
+
+/** Whether the caller may write anything at all (uploads need it): administrators, or an own-tenancy permission that matches it. */
+export async function mayWrite(ctx: Ctx, p: Principal): Promise<boolean> {
+  if (p.isAdmin) return true;
+  const caller = callerOf(p);
+  return (await policiesOf(ctx, p.tenantId)).some((pol) => pol.access_permissions.some((perm) => callerMatchesPermission(perm, caller)));
 }

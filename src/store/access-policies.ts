@@ -18,10 +18,10 @@ export async function getAccessPolicy(
   id: string,
 ): Promise<AccessPolicyRow | undefined> {
   return (
-    await db.query<AccessPolicyRow>(`select ${COLUMNS} from access_policies where tenant_id = $1 and id = $2`, [
-      tenantId,
-      id,
-    ])
+    await db.query<AccessPolicyRow>(
+      `select ${COLUMNS} from access_policies where tenant_id = $1 and id = $2`,
+      [tenantId, id],
+    )
   )[0];
 }
 
@@ -29,7 +29,12 @@ export async function getAccessPolicy(
 export function listAccessPolicies(
   db: Queryable,
   tenantId: string,
-  opts: { after: number; limit: number; displayName?: string[] | undefined; description?: string[] | undefined },
+  opts: {
+    after: number;
+    limit: number;
+    displayName?: string[] | undefined;
+    description?: string[] | undefined;
+  },
 ): Promise<AccessPolicyRow[]> {
   return db.query<AccessPolicyRow>(
     `select ${COLUMNS} from access_policies where tenant_id = $1 and seq > $2
@@ -42,9 +47,10 @@ export function listAccessPolicies(
 
 /** Every policy of a tenancy, oldest first (evaluating access needs them all). */
 export function allAccessPolicies(db: Queryable, tenantId: string): Promise<AccessPolicyRow[]> {
-  return db.query<AccessPolicyRow>(`select ${COLUMNS} from access_policies where tenant_id = $1 order by seq`, [
-    tenantId,
-  ]);
+  return db.query<AccessPolicyRow>(
+    `select ${COLUMNS} from access_policies where tenant_id = $1 order by seq`,
+    [tenantId],
+  );
 }
 
 export async function countAccessPolicies(db: Queryable, tenantId: string): Promise<number> {

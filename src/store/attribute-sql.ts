@@ -1,27 +1,18 @@
+import type { AttributeFilter } from "../core/filters/index.js";
 import type { Where } from "./sql.js";
 
-/** One dotted query filter: `<prefix>.<name>=<v>` (any of values), `=*` present, `!=*` missing. */
-export interface AttributeCondition {
-  column: string;
-  name: string;
-  kind: "eq" | "present" | "missing";
-  values: string[];
-}
-
 /**
- * Adds the condition over a jsonb column. Equality uses containment (`@>`), which the
- * GIN (jsonb_path_ops) indexes serve, so filtered lists stay index-backed at any size.
+ * Adds a dotted query filter over the jsonb column of its prefix. Equality uses
+ * containment (`@>`), which the GIN (jsonb_path_ops) indexes serve, so filtered lists
+ * stay index-backed at any size; it matches string values, which is what attributes hold.
  */
-export function addAttributeCondition(w: Where, c: AttributeCondition): void {
-  const col = c.column;
-  if (c.kind === "present") {
-    w.and(`coalesce(${col}->>${w.p(c.name)}, '') <> ''`);
+export function addAttributeFilter(w: Where, f: AttributeFilter, column: string): void {
+  const text = (name: string) => `coalesce(${column}->>${w.p(name)}, '')`;
+  if (f.kind === "missing") {
+    w.and(`${text(f.name)} = ''`);
     return;
   }
-  if (c.kind === "missing") {
-    w.and(`coalesce(${col}->>${w.p(c.name)}, '') = ''`);
-    return;
-  }
-  const alternatives = c.values.map((v) => `${col} @> ${w.p(JSON.stringify({ [c.name]: v }))}::jsonb`);
+  const alternatives = f.values.map((v) => `${column} @> ${w.p(JSON.stringify({ [f.name]: v }))}::jsonb`);
+  if (f.present) alternatives.push(`${text(f.name)} <> ''`);
   w.and(alternatives.join(" or "));
 }

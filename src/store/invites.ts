@@ -19,7 +19,10 @@ export async function getInviteAnyTenancy(db: Queryable, id: string): Promise<In
 
 export async function getInvite(db: Queryable, tenantId: string, id: string): Promise<InviteRow | undefined> {
   return (
-    await db.query<InviteRow>(`select ${COLUMNS} from invites where tenant_id = $1 and id = $2`, [tenantId, id])
+    await db.query<InviteRow>(`select ${COLUMNS} from invites where tenant_id = $1 and id = $2`, [
+      tenantId,
+      id,
+    ])
   )[0];
 }
 

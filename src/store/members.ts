@@ -61,7 +61,10 @@ export function listMembers(
 }
 
 /** Creates the member of an accepted invite, or reactivates the one with that e-mail (no roles either way). */
-export async function admitMember(db: Queryable, m: Omit<MemberRow, "seq" | "roles" | "active">): Promise<MemberRow> {
+export async function admitMember(
+  db: Queryable,
+  m: Omit<MemberRow, "seq" | "roles" | "active">,
+): Promise<MemberRow> {
   const rows = await db.query<MemberRow>(
     `insert into members (id, tenant_id, email, display_name, roles, active) values ($1, $2, $3, $4, '[]'::jsonb, true)
      on conflict (tenant_id, email) do update set active = true, roles = '[]'::jsonb,

@@ -16,7 +16,11 @@ export interface SubjectRow {
 const COLUMNS =
   "seq, tenant_id, id, display_name, wallet_pub_key, tessera_pub_key, wallet_address, confirmation_status, tenant";
 
-export async function getSubject(db: Queryable, tenantId: string, id: string): Promise<SubjectRow | undefined> {
+export async function getSubject(
+  db: Queryable,
+  tenantId: string,
+  id: string,
+): Promise<SubjectRow | undefined> {
   return (
     await db.query<SubjectRow>(`select ${COLUMNS} from subjects where tenant_id = $1 and id = $2`, [
       tenantId,

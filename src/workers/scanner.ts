@@ -23,7 +23,13 @@ export async function scanBatch(ctx: Ctx): Promise<void> {
       const bytes = await blobStoreFor(ctx).read(blob.hash);
       let verdict = scanBlob(bytes, blob.mime_type);
       if (verdict.status === "SCANNED_OK" && ctx.config.clamdSocket) {
-        verdict = await clamdScan(bytes, clamdTarget(ctx.config.clamdSocket), 30_000);
+        try {
+          verdict = await clamdScan(bytes, clamdTarget(ctx.config.clamdSocket), 30_000);
+        } catch (err) {
+          // No verdict: leave the blob NOT_SCANNED for the next batch rather than guess.
+          ctx.log.warn({ err, blob: blob.id }, "clamd gave no verdict; batch stopped");
+          return;
+        }
       }
       await recordScan(ctx.db, blob.id, verdict.status, verdict.status === "SCANNED_BAD" ? verdict.reason : "");
       ctx.log.info({ blob: blob.id, status: verdict.status, reason: verdict.reason }, "blob scanned");

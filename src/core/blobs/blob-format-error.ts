@@ -1,0 +1,18 @@
+/** Why a container could not be read: the structure is broken, or reading it would exceed a limit. */
+export type BlobFormatErrorCode =
+  | "zip_malformed"
+  | "zip_unsupported"
+  | "zip_encrypted"
+  | "inflate_limit"
+  | "inflate_corrupt";
+
+/** A typed failure of the container readers; scanning turns it into a SCANNED_BAD reason or a skip. */
+export class BlobFormatError extends Error {
+  constructor(
+    readonly code: BlobFormatErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "BlobFormatError";
+  }
+}

@@ -1,0 +1,24 @@
+import type { Queryable } from "./db.js";
+
+const SELF = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * Tenancies that share with `tenantId` (OBAC): each has imported our Self subject (a
+ * subject of theirs holds one of our wallet keys) and we have imported theirs. Returns
+ * their tenancy id and the identities of their subjects that stand for us.
+ */
+export async function sharingTenancies(db: Queryable, tenantId: string): Promise<Array<{ tenantId: string; subjects: string[] }>> {
+  const rows = await db.query<{ tenant_id: string; id: string }>(
+    `select theirs.tenant_id, theirs.id from subjects theirs
+       join subjects myself on myself.tenant_id = $1 and myself.id = $2
+       join subjects theirself on theirself.tenant_id = theirs.tenant_id and theirself.id = $2
+      where theirs.tenant_id <> $1 and theirs.id <> $2
+        and theirs.wallet_pub_key ?| array(select jsonb_array_elements_text(myself.wallet_pub_key))
+        and exists (select 1 from subjects mine where mine.tenant_id = $1 and mine.id <> $2
+                      and mine.wallet_pub_key ?| array(select jsonb_array_elements_text(theirself.wallet_pub_key)))`,
+    [tenantId, SELF],
+  );
+  const byTenant = new Map<string, string[]>();
+  for (const r of rows) byTenant.set(r.tenant_id, [...(byTenant.get(r.tenant_id) ?? []), `subjects/${r.id}`]);
+  return [...byTenant.entries()].map(([t, subjects]) => ({ tenantId: t, subjects }));
+}
