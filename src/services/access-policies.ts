@@ -18,6 +18,7 @@ import {
   updateAccessPolicy,
 } from "../store/access-policies.js";
 import { lockTenancy } from "../store/tenancies.js";
+import { recordPolicyAudit } from "./policy-audit.js";
 
 function requireAdmin(p: Principal): void {
   if (!p.isAdmin) throw forbidden("owner privileges are needed to manage access policies");
@@ -45,6 +46,7 @@ export async function createAccessPolicy(ctx: Ctx, p: Principal, body: unknown) 
       throw quotaExceeded("access policies", limit);
     return insertAccessPolicy(tx, { id: randomUUID(), tenant_id: p.tenantId, ...wire });
   });
+  await recordPolicyAudit(ctx, row, "created");
   return accessPolicyOut(row);
 }
 
@@ -80,6 +82,7 @@ export async function patchAccessPolicy(ctx: Ctx, p: Principal, id: string, body
     access_permissions: patch.access_permissions?.map(accessPermissionToWire),
   });
   if (!row) throw notFound("access policy");
+  await recordPolicyAudit(ctx, row, "updated");
   return accessPolicyOut(row);
 }
 

@@ -2,7 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../context.js";
 import { ApiError, badRequest, forbidden, notFound, quotaExceeded } from "../core/api/api-error.js";
 import type { Queryable } from "../store/db.js";
-import { type FreeEventRow, getFreeEvent, insertFreeEvent } from "../store/free-events.js";
+import { compileODataFilter, type ODataColumnMap, parseODataFilter } from "../core/odata/index.js";
+import { countFreeEvents, type FreeEventRow, getFreeEvent, insertFreeEvent, searchFreeEvents } from "../store/free-events.js";
+import { Where } from "../store/sql.js";
 import { getTenancy } from "../store/tenancies.js";
 import { consumeQuota } from "../store/usage.js";
 import { validateAttributes } from "./attributes.js";
@@ -97,4 +99,34 @@ export async function readFreeEvent(ctx: Ctx, p: Principal, id: string) {
   const row = await getFreeEvent(ctx.db, p.tenantId, id);
   if (!row) throw notFound("event");
   return freeEventOut(row);
+}
+
+/** Column of each OData property in the `events` table (origin_tenant is `tenant/<uuid>` on the wire). */
+const SEARCH_COLUMNS: ODataColumnMap = {
+  trails: { sql: "trails", type: "text[]" },
+  event_type: { sql: "event_type", type: "text" },
+  origin_tenant: { sql: "('tenant/' || tenant_id::text)", type: "text" },
+  created_by: { sql: "created_by", type: "text" },
+  created_at: { sql: "created_at", type: "bigint" },
+  "ledger_entry/index": { sql: "mmr_index", type: "bigint" },
+  "ledger_entry/idtimestamp": { sql: "coalesce(idtimestamp, '')", type: "text" },
+  "ledger_entry/content_hash": { sql: "coalesce(content_hash, '')", type: "text" },
+  attributes: { sql: "attributes", type: "jsonb-text" },
+};
+
+export const SEARCH_MAX_TOP = 50;
+
+/** POST /archivist/v1/events/search: an OData filter parsed to an AST and compiled to parameterised SQL. */
+export async function searchEvents(ctx: Ctx, p: Principal, q: { filter?: string | undefined; top?: number | undefined; skip?: number | undefined }) {
+  requireAdmin(p);
+  const top = q.top ?? SEARCH_MAX_TOP;
+  if (!Number.isInteger(top) || top < 1 || top > SEARCH_MAX_TOP) throw badRequest(`top must be an integer from 1 to ${SEARCH_MAX_TOP}`);
+  const skip = q.skip ?? 0;
+  if (!Number.isInteger(skip) || skip < 0) throw badRequest("skip must be a non-negative integer");
+  const w = new Where([p.tenantId]);
+  w.and("tenant_id = $1");
+  if (q.filter && q.filter.trim() !== "") w.fragment((first) => compileODataFilter(parseODataFilter(q.filter as string), SEARCH_COLUMNS, first));
+  const rows = await searchFreeEvents(ctx.db, w.sql, w.params, skip, top);
+  const total = await countFreeEvents(ctx.db, w.sql, w.params);
+  return { events: rows.map((r) => freeEventOut(r, true)), total };
 }

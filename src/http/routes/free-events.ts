@@ -1,7 +1,7 @@
 import type { Request } from "express";
 import { z } from "zod";
 import { pathUuid } from "../../core/api/ids.js";
-import { createFreeEvent, readFreeEvent } from "../../services/free-events.js";
+import { createFreeEvent, readFreeEvent, searchEvents } from "../../services/free-events.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 
@@ -18,8 +18,22 @@ function bodyBytes(req: Request): number {
   return Number.isFinite(len) ? len : Buffer.byteLength(JSON.stringify(req.body ?? {}));
 }
 
-/** Asset-free events: create and read (search is registered with the OData core). */
+const search = z.object({
+  filter: z.string().max(4096).optional(),
+  top: z.number().int().optional(),
+  skip: z.number().int().optional(),
+});
+
+/** Asset-free events: create, read, OData search. */
 export function freeEventRoutes(t: RouteTable, d: HttpDeps): void {
+  t.add({
+    method: "post", path: `${BASE}/search`, group, auth: "token", summary: "Search asset-free events (OData filter, top ≤ 50, skip)", body: search,
+    handler: async ({ principal: p, body, res }) => {
+      const { events, total } = await searchEvents(d.ctx, p, body);
+      res.setHeader("x-total-count", String(total));
+      return { events };
+    },
+  });
   t.add({
     method: "post",
     path: BASE,

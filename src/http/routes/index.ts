@@ -1,16 +1,18 @@
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
+import { accessPolicyRoutes } from "./access-policies.js";
 import { applicationRoutes } from "./applications.js";
 import { assetRoutes } from "./assets.js";
 import { attachmentRoutes } from "./attachments.js";
+import { blobRoutes } from "./blobs.js";
 import { chainRoutes } from "./chain.js";
 import { complianceRoutes } from "./compliance.js";
-import { blobRoutes } from "./blobs.js";
 import { freeEventRoutes } from "./free-events.js";
 import { inviteRoutes } from "./invites.js";
 import { ledgerRoutes } from "./ledger.js";
 import { locationRoutes } from "./locations.js";
 import { memberRoutes } from "./members.js";
+import { policyMatchRoutes } from "./policy-matches.js";
 import { publicAssetRoutes } from "./public-assets.js";
 import { subjectRoutes } from "./subjects.js";
 import { tenancyRoutes } from "./tenancies.js";
@@ -35,4 +37,6 @@ export const routeModules: Array<(t: RouteTable, d: HttpDeps) => void> = [
   complianceRoutes,
   ledgerRoutes,
   chainRoutes,
+  accessPolicyRoutes,
+  policyMatchRoutes,
 ];

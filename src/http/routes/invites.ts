@@ -10,7 +10,14 @@ import {
 import type { HttpDeps } from "../deps.js";
 import { openListing, pageOf } from "../paging.js";
 import type { RouteTable } from "../route.js";
-import { invite, inviteAccept, inviteCreate, inviteCreated, inviteList, inviteListOut } from "../schemas/invites.js";
+import {
+  invite,
+  inviteAccept,
+  inviteCreate,
+  inviteCreated,
+  inviteList,
+  inviteListOut,
+} from "../schemas/invites.js";
 import { member } from "../schemas/members.js";
 
 // The reference serves invites under /archivist/v1; the usage examples under /archivist/iam/v1.

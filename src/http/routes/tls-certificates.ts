@@ -32,7 +32,12 @@ export function tlsCertificateRoutes(t: RouteTable, d: HttpDeps): void {
     query: tlsCertificateList,
     response: tlsCertificateListOut,
     handler: async ({ principal, pairs }) => {
-      const listing = openListing(pairs, "tlscacertificates", principal.tenantId, await d.ctx.keys.hmacSecret());
+      const listing = openListing(
+        pairs,
+        "tlscacertificates",
+        principal.tenantId,
+        await d.ctx.keys.hmacSecret(),
+      );
       const names = listing.pairs.filter(([k]) => k === "display_name").map(([, v]) => v);
       const rows = await listTlsCertificatesPage(d.ctx, principal, {
         after: listing.after,
