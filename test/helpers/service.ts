@@ -31,10 +31,17 @@ const tenancy = (name: string): TestTenancy => ({
   clientSecret: `secret-${randomUUID()}`,
 });
 
+/** Identity settings of tenancy A in the bootstrap file: a trusted OIDC issuer and its members. */
+export interface TestIdentity {
+  oidc?: { issuer: string; jwks_url: string };
+  members?: Array<{ email: string; display_name?: string; roles?: string[] }>;
+}
+
 /** Starts the real HTTP server as users do, with `env` overriding settings. */
 export async function startTestService(
   env: Record<string, string> = {},
   quotas: Record<string, number> = {},
+  identity: TestIdentity = {},
 ): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), "archivist-test-"));
   const a = tenancy("Org A");
@@ -44,8 +51,9 @@ export async function startTestService(
   const spec = (t: TestTenancy) => ({
     display_name: t.name,
     owner: { client_id: t.clientId, client_secret: t.clientSecret },
-    members: [],
+    members: t === a ? (identity.members ?? []) : [],
     quotas: t === b ? quotas : {},
+    ...(t === a && identity.oidc ? { oidc: identity.oidc } : {}),
   });
   writeFileSync(bootstrap, JSON.stringify({ tenancies: [spec(a), spec(b)] }));
   const pgdb = testEngine() === "postgres" ? await freshPostgresDatabase() : undefined;

@@ -1,0 +1,68 @@
+/** Milliseconds since the Unix epoch at which a commitment epoch starts: epoch × (2^40 − 1) (sic). */
+export function epochStartMs(epoch: number): number {
+  return epoch * (2 ** 40 - 1);
+}
+
+/** The current commitment epoch (1 until 2039-09-07). */
+export function epochOf(unixMs: number): number {
+  return Math.floor(unixMs / (2 ** 40 - 1));
+}
+
+const SEQ_BITS = 16n;
+const LOW_BITS = 24n;
+
+/**
+ * Snowflake ids for one log: 40 bits of milliseconds since the epoch start, then 8 bits
+ * of worker and 16 of sequence. Strictly increasing, even for many ids in one
+ * millisecond or a clock that steps back (it then runs ahead on the last id's time).
+ */
+export class IdTimestampGenerator {
+  private last = 0n;
+
+  constructor(
+    private readonly worker: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    if (!Number.isInteger(worker) || worker < 0 || worker > 255)
+      throw new RangeError("worker must be 0..255");
+  }
+
+  /** The next id (epoch 1 layout). */
+  next(): bigint {
+    const ms = BigInt(this.now() - epochStartMs(1));
+    let id = (ms << LOW_BITS) | (BigInt(this.worker) << SEQ_BITS);
+    if (id <= this.last) {
+      id = this.last + 1n;
+      // Sequence exhausted within the millisecond: move to the next one.
+      if ((id & 0xffffn) === 0n)
+        id = (((this.last >> LOW_BITS) + 1n) << LOW_BITS) | (BigInt(this.worker) << SEQ_BITS);
+    }
+    this.last = id;
+    return id;
+  }
+}
+
+/** Unix milliseconds of an id (epoch 1 unless given). */
+export function idTimestampToMillis(id: bigint, epoch = 1): number {
+  return Number(id >> LOW_BITS) + epochStartMs(epoch);
+}
+
+/** API text form: 18 hex digits, the epoch byte first. */
+export function formatIdTimestamp(id: bigint, epoch = 1): string {
+  return epoch.toString(16).padStart(2, "0") + id.toString(16).padStart(16, "0");
+}
+
+/** Parses the 18-digit form (or the 16-digit form of epoch 1). */
+export function parseIdTimestamp(text: string): { id: bigint; epoch: number } {
+  if (/^[0-9a-f]{18}$/i.test(text))
+    return { epoch: Number.parseInt(text.slice(0, 2), 16), id: BigInt(`0x${text.slice(2)}`) };
+  if (/^[0-9a-f]{16}$/i.test(text)) return { epoch: 1, id: BigInt(`0x${text}`) };
+  throw new RangeError(`not an idtimestamp: ${JSON.stringify(text.slice(0, 40))}`);
+}
+
+/** The 8 big-endian bytes of an id. */
+export function idTimestampBytes(id: bigint): Uint8Array {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64BE(id);
+  return new Uint8Array(b);
+}
