@@ -15,7 +15,7 @@ function push(out: Uint8Array[], value: unknown, path: string): void {
     return void out.push(enc.encode(`i${value.toString()}e`));
   if (Array.isArray(value)) {
     out.push(enc.encode("l"));
-    value.forEach((v, i) => push(out, v, `${path}[${i}]`));
+    for (const [i, v] of value.entries()) push(out, v, `${path}[${i}]`);
     return void out.push(enc.encode("e"));
   }
   if (value !== null && typeof value === "object") {
