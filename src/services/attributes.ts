@@ -56,7 +56,22 @@ function checkAttachment(
   };
 }
 
-/** Checks a client-supplied attribute map: reserved prefixes, attachment objects. Returns the attachments it references. */
+/**
+ * The ledger's leaf hash bencodes every attribute, and bencode carries text, whole numbers,
+ * lists and maps only: null, booleans and fractions are refused up front (400), never at commit.
+ */
+function checkEncodable(where: string, value: unknown, depth = 0): void {
+  if (depth > 32) throw badRequest(`${where} is nested too deeply`);
+  if (typeof value === "string" || (typeof value === "number" && Number.isSafeInteger(value))) return;
+  if (Array.isArray(value)) return value.forEach((v, i) => checkEncodable(`${where}[${i}]`, v, depth + 1));
+  if (value !== null && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) checkEncodable(`${where}.${k}`, v, depth + 1);
+    return;
+  }
+  throw badRequest(`${where} must be a string, a whole number, a list or an object (got ${value === null ? "null" : typeof value})`);
+}
+
+/** Checks a client-supplied attribute map: reserved prefixes, encodable values, attachment objects. Returns the attachments it references. */
 export function validateAttributes(field: string, attrs: Record<string, unknown>): AttachmentRef[] {
   const refs: AttachmentRef[] = [];
   for (const [name, value] of Object.entries(attrs)) {

@@ -1,11 +1,11 @@
 import type { Queryable } from "./db.js";
 
-export interface Principal4 {
+export type Principal4 = {
   issuer: string;
   subject: string;
   display_name: string;
   email: string;
-}
+};
 
 export interface AssetEventRow {
   seq: number;

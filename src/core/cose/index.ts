@@ -1,0 +1,23 @@
+export { coseKey, coseKeySet, publicKeyFromCoseKey } from "./keys.js";
+export {
+  buildReceipt,
+  decodeReceipt,
+  type ReceiptInfo,
+  type ReceiptInput,
+  VDS_MMR,
+  verifyReceipt,
+} from "./receipt.js";
+export { buildSeal, decodeSeal, type SealState, verifySeal } from "./seal.js";
+export {
+  CoseError,
+  decodeSign1,
+  ES256,
+  ES384,
+  HEADER,
+  nodeSigner,
+  type Sign1,
+  type Signer,
+  signSign1,
+  sigStructure,
+  verifySign1,
+} from "./sign1.js";

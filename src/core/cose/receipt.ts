@@ -1,0 +1,106 @@
+import type { KeyObject } from "node:crypto";
+import { type CborValue, decodeCbor, encodeCbor } from "../cbor/index.js";
+import { includedRoot } from "../mmr/index.js";
+import {
+  CoseError,
+  decodeSign1,
+  ES256,
+  HEADER,
+  nodeSigner,
+  type Signer,
+  signSign1,
+  verifySign1,
+} from "./sign1.js";
+
+/** Verifiable data structure 3: the MMR profile (draft-bryce-cose-merkle-mountain-range-proofs). */
+export const VDS_MMR = 3;
+const INCLUSION = -1;
+
+export interface ReceiptInput {
+  kid: string;
+  issuer: string;
+  subject: string;
+  mmrIndex: number;
+  path: Uint8Array[];
+  peak: Uint8Array;
+}
+
+const enc = new TextEncoder();
+
+/** A COSE receipt of inclusion: signed over the (detached) peak the path leads to. */
+export function buildReceipt(r: ReceiptInput, key: KeyObject | Signer): Uint8Array {
+  const protectedHeader = new Map<CborValue, CborValue>([
+    [HEADER.alg, ES256],
+    [HEADER.kid, enc.encode(r.kid)],
+    [HEADER.vds, VDS_MMR],
+    [
+      HEADER.cwtClaims,
+      new Map<CborValue, CborValue>([
+        [1, r.issuer],
+        [2, r.subject],
+      ]),
+    ],
+  ]);
+  const proof = encodeCbor([r.mmrIndex, r.path]);
+  const unprotectedHeader = new Map<CborValue, CborValue>([
+    [HEADER.vdp, new Map<CborValue, CborValue>([[INCLUSION, [proof]]])],
+  ]);
+  const signer = typeof key === "function" ? key : nodeSigner(key);
+  return signSign1({ protectedHeader, unprotectedHeader, payload: r.peak, detached: true }, signer);
+}
+
+export interface ReceiptInfo {
+  kid: string;
+  issuer: string;
+  subject: string;
+  mmrIndex: number;
+  path: Uint8Array[];
+}
+
+/** Reads a receipt's header and inclusion proof (no signature check). */
+export function decodeReceipt(receipt: Uint8Array): ReceiptInfo {
+  const s = decodeSign1(receipt);
+  if (s.protectedHeader.get(HEADER.vds) !== VDS_MMR)
+    throw new CoseError("COSE_DECODE", "receipt is not of the MMR profile (vds 3)");
+  const vdp = s.unprotectedHeader.get(HEADER.vdp);
+  const proofs = vdp instanceof Map ? vdp.get(INCLUSION) : undefined;
+  const first = Array.isArray(proofs) ? proofs[0] : undefined;
+  if (!(first instanceof Uint8Array))
+    throw new CoseError("COSE_DECODE", "receipt carries no inclusion proof");
+  const proof = decodeCbor(first);
+  if (!Array.isArray(proof) || proof.length !== 2 || typeof proof[0] !== "number" || !Array.isArray(proof[1]))
+    throw new CoseError("COSE_DECODE", "inclusion proof must be [mmr_index, [path]]");
+  const path = proof[1];
+  if (!path.every((p): p is Uint8Array => p instanceof Uint8Array && p.length === 32))
+    throw new CoseError("COSE_DECODE", "path entries must be 32-byte hashes");
+  const claims = s.protectedHeader.get(HEADER.cwtClaims);
+  const kid = s.protectedHeader.get(HEADER.kid);
+  return {
+    kid: kid instanceof Uint8Array ? new TextDecoder().decode(kid) : "",
+    issuer: claims instanceof Map ? String(claims.get(1) ?? "") : "",
+    subject: claims instanceof Map ? String(claims.get(2) ?? "") : "",
+    mmrIndex: proof[0],
+    path,
+  };
+}
+
+/** Recomputes the peak from the leaf and the path, and checks the service's signature over it. */
+export function verifyReceipt(
+  receipt: Uint8Array,
+  leafHash: Uint8Array,
+  publicKey: KeyObject,
+): { ok: true; info: ReceiptInfo; peak: Uint8Array } | { ok: false; reason: string } {
+  let info: ReceiptInfo;
+  try {
+    info = decodeReceipt(receipt);
+  } catch (err) {
+    return { ok: false, reason: `receipt is malformed: ${(err as Error).message}` };
+  }
+  const peak = includedRoot(info.mmrIndex, leafHash, info.path);
+  if (!verifySign1(receipt, publicKey, peak))
+    return {
+      ok: false,
+      reason: "receipt signature does not verify over the recomputed peak (record or receipt changed)",
+    };
+  return { ok: true, info, peak };
+}
