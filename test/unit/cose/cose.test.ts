@@ -1,5 +1,4 @@
-import { createPublicKey, generateKeyPairSync } from "node:crypto";
-import { p256 } from "@noble/curves/nist.js";
+import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { decodeCbor } from "../../../src/core/cbor/index.js";
 import {
@@ -10,7 +9,6 @@ import {
   decodeSeal,
   decodeSign1,
   publicKeyFromCoseKey,
-  type Signer,
   signSign1,
   verifyReceipt,
   verifySeal,
@@ -18,6 +16,7 @@ import {
 } from "../../../src/core/cose/index.js";
 import { appendLeaves, includedRoot, inclusionProof, peakHashes } from "../../../src/core/mmr/index.js";
 import { sharedJson } from "../../helpers/shared.js";
+import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
 
 interface Vectors {
   key: { d: string; publicJwk: { kty: string; crv: string; x: string; y: string } };
@@ -36,9 +35,8 @@ interface Vectors {
 const v = sharedJson<Vectors>("vectors/signed-statement-generated.json");
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const bytes = (h: string) => new Uint8Array(Buffer.from(h, "hex"));
-const vectorKey = createPublicKey({ key: v.key.publicJwk, format: "jwk" });
-/** RFC 6979 deterministic signer with the vector's key (the published signatures come from it). */
-export const deterministic: Signer = (data) => p256.sign(data, bytes(v.key.d));
+const vectorKey = vectorPublicKey;
+const deterministic = deterministicSigner;
 
 describe("COSE_Sign1", () => {
   it("re-signs the generated statements to the same bytes and verifies them", () => {
