@@ -103,6 +103,7 @@ export async function listAssetEvents(
     if (!asset || !view.grant(asset)) throw notFound("asset");
     assets.set(asset.id, asset);
     w.and(`asset_id = ${w.p(assetId)}`);
+    if (!view.whole) view.restrictEvents(w);
   } else view.restrictEvents(w);
   const ascending = eventFilters(w, req.pairs);
   const rows = await selectAssetEvents(ctx.db, w.sql, w.params, {
