@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { buildBlock, type ChainTransaction, GENESIS_PARENT } from "../core/chain/block.js";
 import { isoTime } from "../core/api/ids.js";
+import { buildBlock, type ChainTransaction, GENESIS_PARENT } from "../core/chain/block.js";
 import { simpleHashAnchor } from "../core/ledger/simplehash.js";
 import { type AssetEventRow, EVENT_COLUMNS } from "../store/asset-events.js";
 import { refreshAssetStatus } from "../store/assets.js";
@@ -33,7 +33,10 @@ async function simpleHashWindows(tx: Queryable, end: Date): Promise<Window[]> {
     events,
     start: (events[0] as AssetEventRow).timestamp_accepted,
     end,
-    anchor: simpleHashAnchor(events.map((e) => eventOut(e)), 3),
+    anchor: simpleHashAnchor(
+      events.map((e) => eventOut(e)),
+      3,
+    ),
   }));
 }
 
@@ -52,7 +55,13 @@ function windowTx(w: Window): ChainTransaction {
     kind: "SIMPLE_HASH",
     tenant: `tenant/${w.tenant}`,
     anchor: w.anchor,
-    details: { api_query: query, start_time: isoTime(w.start), end_time: isoTime(w.end), hash_schema_version: 3, event_count: w.events.length },
+    details: {
+      api_query: query,
+      start_time: isoTime(w.start),
+      end_time: isoTime(w.end),
+      hash_schema_version: 3,
+      event_count: w.events.length,
+    },
   };
 }
 
@@ -61,8 +70,15 @@ function windowTx(w: Window): ChainTransaction {
  * simple-hash window (no empty blocks), then moves what it covers on: sealed
  * MERKLE_LOG records to UNEQUIVOCAL, the window's SIMPLE_HASH events to CONFIRMED.
  */
-export async function anchorOnce(tx: Queryable, miner: string, now = new Date()): Promise<number | undefined> {
-  const locked = await tx.query<{ ok: boolean }>("select pg_try_advisory_xact_lock(hashtextextended($1, 7245)) as ok", [CHAIN_LOCK]);
+export async function anchorOnce(
+  tx: Queryable,
+  miner: string,
+  now = new Date(),
+): Promise<number | undefined> {
+  const locked = await tx.query<{ ok: boolean }>(
+    "select pg_try_advisory_xact_lock(hashtextextended($1, 7245)) as ok",
+    [CHAIN_LOCK],
+  );
   if (!locked[0]?.ok) return undefined;
   const seals = await unanchoredSeals(tx);
   const windows = await simpleHashWindows(tx, now);
@@ -70,15 +86,27 @@ export async function anchorOnce(tx: Queryable, miner: string, now = new Date())
   const head = await headBlock(tx);
   const number = head ? Number.parseInt(head.number, 16) + 1 : 0;
   const block = buildBlock({
-    number, parentHash: head?.hash ?? GENESIS_PARENT, timestampMs: now.getTime(), miner,
+    number,
+    parentHash: head?.hash ?? GENESIS_PARENT,
+    timestampMs: now.getTime(),
+    miner,
     transactions: [...seals.map(sealTx), ...windows.map(windowTx)],
   });
   await insertBlock(tx, block, now.getTime());
   const assets: string[] = [];
   for (const [i, s] of seals.entries()) {
     const t = block.transactions[i];
-    const unequivocal = { block_number: String(number), block_hash: block.hash, transaction_hash: t?.hash ?? "", mmr_size: String(s.mmr_size) };
-    await tx.query("update seals set anchored_block = $3 where tenant_id = $1 and mmr_size = $2", [s.tenant_id, s.mmr_size, number]);
+    const unequivocal = {
+      block_number: String(number),
+      block_hash: block.hash,
+      transaction_hash: t?.hash ?? "",
+      mmr_size: String(s.mmr_size),
+    };
+    await tx.query("update seals set anchored_block = $3 where tenant_id = $1 and mmr_size = $2", [
+      s.tenant_id,
+      s.mmr_size,
+      number,
+    ]);
     const rows = await tx.query<{ asset_id: string }>(
       `update asset_events set confirmation_status = 'UNEQUIVOCAL', block_number = $3, transaction_id = $4, transaction_index = $5,
          merklelog_entry = jsonb_set(coalesce(merklelog_entry, '{}'::jsonb), '{unequivocal}', $6::jsonb)

@@ -54,6 +54,9 @@ export class Committer {
 
   private drain(): Promise<void> {
     this.running ??= (async () => {
+      // Settle the assignment first: a body that finished synchronously would clear
+      // `running` before `??=` stored it, leaving a finished promise there for good.
+      await Promise.resolve();
       try {
         while (this.due.size > 0 && !this.stopped) {
           const [tenantId] = this.due;

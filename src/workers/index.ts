@@ -22,16 +22,28 @@ export interface Workers {
 export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
   const { db, log, config } = ctx;
   const committer = new Committer(db, log, config.commitMaxDelayMs);
-  const sealer = new Periodic("sealer", config.sealIntervalMs, async () => {
-    const seal = await ctx.keys.get("seal", "ES256");
-    for (const l of await logsToSeal(db)) {
-      await db.transaction((tx) => sealLog(tx, l.tenant_id, { kid: seal.kid, privateKey: seal.privateKey, issuer: config.baseUrl }, l));
-    }
-  }, log);
-  const anchorer = new Periodic("anchorer", config.anchorIntervalMs, async () => {
-    const miner = await validatorAddress(ctx.keys);
-    await db.transaction((tx) => anchorOnce(tx, miner));
-  }, log);
+  const sealer = new Periodic(
+    "sealer",
+    config.sealIntervalMs,
+    async () => {
+      const seal = await ctx.keys.get("seal", "ES256");
+      for (const l of await logsToSeal(db)) {
+        await db.transaction((tx) =>
+          sealLog(tx, l.tenant_id, { kid: seal.kid, privateKey: seal.privateKey, issuer: config.baseUrl }, l),
+        );
+      }
+    },
+    log,
+  );
+  const anchorer = new Periodic(
+    "anchorer",
+    config.anchorIntervalMs,
+    async () => {
+      const miner = await validatorAddress(ctx.keys);
+      await db.transaction((tx) => anchorOnce(tx, miner));
+    },
+    log,
+  );
   const scanner = new Periodic("scanner", config.scanIntervalMs, () => scanBatch(ctx), log);
   const all = [sealer, anchorer, scanner];
   if (!opts.none) {

@@ -1,7 +1,7 @@
-import { scanBlob } from "../core/blobs/index.js";
 import type { Ctx } from "../context.js";
-import { blobStoreFor } from "../store/blobstore/for-context.js";
+import { scanBlob } from "../core/blobs/index.js";
 import { recordScan, unscannedBlobs } from "../store/blobs.js";
+import { blobStoreFor } from "../store/blobstore/for-context.js";
 import { clamdScan } from "./clamd.js";
 
 const BATCH = 100;
@@ -31,7 +31,12 @@ export async function scanBatch(ctx: Ctx): Promise<void> {
           return;
         }
       }
-      await recordScan(ctx.db, blob.id, verdict.status, verdict.status === "SCANNED_BAD" ? verdict.reason : "");
+      await recordScan(
+        ctx.db,
+        blob.id,
+        verdict.status,
+        verdict.status === "SCANNED_BAD" ? verdict.reason : "",
+      );
       ctx.log.info({ blob: blob.id, status: verdict.status, reason: verdict.reason }, "blob scanned");
     }
     if (batch.length < BATCH) return;

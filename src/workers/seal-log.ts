@@ -26,7 +26,12 @@ async function nodesAt(tx: Queryable, tenantId: string, indices: number[]): Prom
  * (a seal must never contradict an earlier one), signs the MMR state, and moves the
  * records it covers to CONFIRMED. Returns the new sealed size, or undefined if skipped.
  */
-export async function sealLog(tx: Queryable, tenantId: string, key: SealKey, log: { mmr_size: number; last_idtimestamp: string }): Promise<number | undefined> {
+export async function sealLog(
+  tx: Queryable,
+  tenantId: string,
+  key: SealKey,
+  log: { mmr_size: number; last_idtimestamp: string },
+): Promise<number | undefined> {
   if (!(await tryLockLog(tx, tenantId))) return undefined;
   const size = log.mmr_size;
   const peakIdx = peakIndices(size);
@@ -39,15 +44,28 @@ export async function sealLog(tx: Queryable, tenantId: string, key: SealKey, log
   if (prev) {
     const prevPeaks = prev.peaks.map((p) => new Uint8Array(Buffer.from(p, "base64")));
     const proof = paths.map((path) => path.map(get));
-    if (!verifyConsistency(prev.mmr_size, size, prevPeaks, peaks, proof)) throw new Error(`log ${tenantId} is not consistent with its seal at ${prev.mmr_size}`);
+    if (!verifyConsistency(prev.mmr_size, size, prevPeaks, peaks, proof))
+      throw new Error(`log ${tenantId} is not consistent with its seal at ${prev.mmr_size}`);
   }
   const timestampMs = Date.now();
   const { id, epoch } = parseIdTimestamp(log.last_idtimestamp);
   const seal = buildSeal(
-    { kid: key.kid, issuer: key.issuer, logId: `tenant/${tenantId}`, state: { mmrSize: size, timestampMs, idtimestamp: id, epoch, peaks } },
+    {
+      kid: key.kid,
+      issuer: key.issuer,
+      logId: `tenant/${tenantId}`,
+      state: { mmrSize: size, timestampMs, idtimestamp: id, epoch, peaks },
+    },
     key.privateKey,
   );
-  await insertSeal(tx, { tenant_id: tenantId, mmr_size: size, seal, peaks: peaks.map(b64), timestamp_ms: timestampMs, idtimestamp: log.last_idtimestamp });
+  await insertSeal(tx, {
+    tenant_id: tenantId,
+    mmr_size: size,
+    seal,
+    peaks: peaks.map(b64),
+    timestamp_ms: timestampMs,
+    idtimestamp: log.last_idtimestamp,
+  });
   const confirm = {
     mmr_size: String(size),
     root: b64(createHash("sha256").update(Buffer.concat(peaks)).digest()),
@@ -59,15 +77,20 @@ export async function sealLog(tx: Queryable, tenantId: string, key: SealKey, log
   return size;
 }
 
-async function markConfirmed(tx: Queryable, tenantId: string, size: number, confirm: Record<string, string>): Promise<void> {
+async function markConfirmed(
+  tx: Queryable,
+  tenantId: string,
+  size: number,
+  confirm: Record<string, string>,
+): Promise<void> {
   const assets = await tx.query<{ asset_id: string }>(
     `update asset_events set confirmation_status = 'CONFIRMED', merklelog_entry = jsonb_set(coalesce(merklelog_entry, '{}'::jsonb), '{confirm}', $3::jsonb)
      where tenant_id = $1 and confirmation_status = 'COMMITTED' and mmr_index < $2 returning asset_id`,
     [tenantId, size, JSON.stringify(confirm)],
   );
-  await tx.query("update events set confirmation_status = 'CONFIRMED' where tenant_id = $1 and confirmation_status = 'COMMITTED' and mmr_index < $2", [
-    tenantId,
-    size,
-  ]);
+  await tx.query(
+    "update events set confirmation_status = 'CONFIRMED' where tenant_id = $1 and confirmation_status = 'COMMITTED' and mmr_index < $2",
+    [tenantId, size],
+  );
   await refreshAssetStatus(tx, [...new Set(assets.map((a) => a.asset_id))]);
 }

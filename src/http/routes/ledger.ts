@@ -2,9 +2,9 @@ import type { Response } from "express";
 import { z } from "zod";
 import { badRequest, notFound } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
+import { latestSeal, publicRecordIdentity, scittKeys, sealSizes } from "../../services/ledger-info.js";
 import { consistency, logEntry, receiptFor } from "../../services/proofs.js";
 import { requireReadableEvent } from "../../services/record-access.js";
-import { latestSeal, publicRecordIdentity } from "../../services/ledger-info.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 
@@ -25,7 +25,30 @@ function intParam(raw: string | undefined, name: string): number | undefined {
 /** Receipts, log entries, consistency proofs and seals: what verifiers need, most of it without a token. */
 export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
   t.add({
-    method: "get", path: "/archivist/v1/receipts/assets/{asset}/events/{event}", group, auth: "optional",
+    method: "get",
+    path: "/.well-known/scitt-keys",
+    group: "scitt",
+    auth: "public",
+    summary: "The service's public keys (COSE_KeySet)",
+    handler: async ({ res }) => {
+      res.setHeader("content-type", "application/cbor");
+      res.send(Buffer.from(await scittKeys(d.ctx)));
+      return undefined;
+    },
+  });
+  t.add({
+    method: "get",
+    path: "/archivist/v1/merklelogs/{tenant}/seals",
+    group,
+    auth: "public",
+    summary: "Sizes of every seal of a log",
+    handler: async ({ params }) => ({ mmr_sizes: await sealSizes(d.ctx, pathUuid(params.tenant, "log")) }),
+  });
+  t.add({
+    method: "get",
+    path: "/archivist/v1/receipts/assets/{asset}/events/{event}",
+    group,
+    auth: "optional",
     summary: "COSE receipt of an asset event (public records need no token)",
     handler: async ({ caller, params, res }) => {
       const event = pathUuid(params.event, "event");
@@ -34,30 +57,56 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     },
   });
   t.add({
-    method: "get", path: "/archivist/v1/receipts/events/{uuid}", group, auth: "public",
+    method: "get",
+    path: "/archivist/v1/receipts/events/{uuid}",
+    group,
+    auth: "public",
     summary: "COSE receipt of an asset-free event (hashes only; no token needed)",
-    handler: async ({ params, res }) => sendCose(res, await receiptFor(d.ctx, pathUuid(params.uuid, "event"))),
+    handler: async ({ params, res }) =>
+      sendCose(res, await receiptFor(d.ctx, pathUuid(params.uuid, "event"))),
   });
   t.add({
-    method: "get", path: "/archivist/v1/merklelogs/{tenant}/entries/{index}", group, auth: "public",
-    summary: "A log entry with its inclusion path", query: z.object({ mmr_size: z.string().optional() }),
+    method: "get",
+    path: "/archivist/v1/merklelogs/{tenant}/entries/{index}",
+    group,
+    auth: "public",
+    summary: "A log entry with its inclusion path",
+    query: z.object({ mmr_size: z.string().optional() }),
     handler: async ({ params, query }) => {
       const index = intParam(params.index, "mmr_index");
       if (index === undefined) throw notFound("log entry");
       const tenant = pathUuid(params.tenant, "log");
-      return logEntry(d.ctx, tenant, index, intParam(query.mmr_size, "mmr_size"), (e) => publicRecordIdentity(d.ctx, e));
+      return logEntry(d.ctx, tenant, index, intParam(query.mmr_size, "mmr_size"), (e) =>
+        publicRecordIdentity(d.ctx, e),
+      );
     },
   });
   t.add({
-    method: "get", path: "/archivist/v1/merklelogs/{tenant}/consistency", group, auth: "public",
-    summary: "Consistency proof between two sizes", query: z.object({ from: z.string(), to: z.string() }),
+    method: "get",
+    path: "/archivist/v1/merklelogs/{tenant}/consistency",
+    group,
+    auth: "public",
+    summary: "Consistency proof between two sizes",
+    query: z.object({ from: z.string(), to: z.string() }),
     handler: ({ params, query }) =>
-      consistency(d.ctx, pathUuid(params.tenant, "log"), intParam(query.from, "from") ?? 0, intParam(query.to, "to") ?? 0),
+      consistency(
+        d.ctx,
+        pathUuid(params.tenant, "log"),
+        intParam(query.from, "from") ?? 0,
+        intParam(query.to, "to") ?? 0,
+      ),
   });
   t.add({
-    method: "get", path: "/archivist/v1/merklelogs/{tenant}/seals/latest", group, auth: "public",
-    summary: "The latest seal (or the one of mmr_size), application/cose", query: z.object({ mmr_size: z.string().optional() }),
+    method: "get",
+    path: "/archivist/v1/merklelogs/{tenant}/seals/latest",
+    group,
+    auth: "public",
+    summary: "The latest seal (or the one of mmr_size), application/cose",
+    query: z.object({ mmr_size: z.string().optional() }),
     handler: async ({ params, query, res }) =>
-      sendCose(res, await latestSeal(d.ctx, pathUuid(params.tenant, "log"), intParam(query.mmr_size, "mmr_size"))),
+      sendCose(
+        res,
+        await latestSeal(d.ctx, pathUuid(params.tenant, "log"), intParam(query.mmr_size, "mmr_size")),
+      ),
   });
 }

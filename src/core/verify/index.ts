@@ -1,0 +1,2 @@
+export { keysFromKeySet } from "./keys.js";
+export { type ApiRecord, leafOfRecord, type Verdict, verifyRecordReceipt } from "./record.js";

@@ -1,0 +1,198 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeSeal, verifySeal } from "../../../src/core/cose/index.js";
+import { verifyConsistency } from "../../../src/core/mmr/index.js";
+import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/index.js";
+import { until } from "../../helpers/poll.js";
+import { startTestService, type TestService } from "../../helpers/service.js";
+
+let s: TestService;
+let token: string;
+beforeAll(async () => {
+  s = await startTestService();
+  token = await s.token(s.a);
+});
+afterAll(() => s?.stop());
+
+type Event = Record<string, unknown> & {
+  identity: string;
+  confirmation_status: string;
+  merklelog_entry: { commit: { index: string; idtimestamp: string } | null };
+};
+
+async function bytes(res: Response): Promise<Uint8Array> {
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+async function eventWhen(identity: string, statuses: string[]): Promise<Event> {
+  return until(async () => {
+    const e = (await (await s.api(`/archivist/v2/${identity}`, { token })).json()) as Event;
+    return statuses.includes(e.confirmation_status) ? e : undefined;
+  });
+}
+
+describe("the verifiable ledger", () => {
+  let asset: { identity: string };
+  let events: Event[] = [];
+
+  it("moves records STORED → COMMITTED → CONFIRMED → UNEQUIVOCAL, asset status following", async () => {
+    asset = (await (
+      await s.api("/archivist/v2/assets", {
+        method: "POST",
+        token,
+        json: { attributes: { arc_display_type: "ledger" }, public: true },
+      })
+    ).json()) as { identity: string };
+    for (let i = 0; i < 5; i++) {
+      const res = await s.api(`/archivist/v2/${asset.identity}/events`, {
+        method: "POST",
+        token,
+        json: {
+          operation: "Record",
+          behaviour: "RecordEvidence",
+          event_attributes: { arc_display_type: "step", n: String(i) },
+        },
+      });
+      const e = (await res.json()) as Event;
+      expect(e.confirmation_status).toBe("STORED");
+      events.push(e);
+    }
+    const committed = await eventWhen(events[0]?.identity ?? "", ["COMMITTED", "CONFIRMED", "UNEQUIVOCAL"]);
+    expect(committed.merklelog_entry.commit?.idtimestamp).toMatch(/^01[0-9a-f]{16}$/);
+    expect(Date.parse(String(committed.timestamp_committed))).toBeGreaterThan(0);
+    await eventWhen(events[4]?.identity ?? "", ["CONFIRMED", "UNEQUIVOCAL"]);
+    const final = await eventWhen(events[4]?.identity ?? "", ["UNEQUIVOCAL"]);
+    expect(final.block_number).toBeGreaterThanOrEqual(0);
+    const a = await until(async () => {
+      const x = (await (await s.api(`/archivist/v2/${asset.identity}`, { token })).json()) as {
+        confirmation_status: string;
+      };
+      return x.confirmation_status === "UNEQUIVOCAL" ? x : undefined;
+    });
+    expect(a.confirmation_status).toBe("UNEQUIVOCAL");
+    const trusted = (await (
+      await s.api(`/archivist/v2/${asset.identity}/events?minimum_trust=UNEQUIVOCAL`, { token })
+    ).json()) as { events: Event[] };
+    expect(trusted.events.length).toBe(6);
+    events = trusted.events;
+  });
+
+  it("serves receipts that verify offline with the published keys, and fail for a changed record", async () => {
+    const keys = keysFromKeySet(await bytes(await s.api("/.well-known/scitt-keys")));
+    expect(keys.size).toBeGreaterThan(0);
+    for (const e of events) {
+      const [, assetId, , eventId] = e.identity.split("/");
+      const res = await s.api(`/archivist/v1/receipts/assets/${assetId}/events/${eventId}`, { token });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("application/cose");
+      const receipt = await bytes(res);
+      const verdict = verifyRecordReceipt(e, receipt, keys);
+      expect(verdict, JSON.stringify(verdict)).toMatchObject({ ok: true });
+      const tampered = { ...e, event_attributes: { ...(e.event_attributes as object), n: "tampered" } };
+      expect(verifyRecordReceipt(tampered, receipt, keys).ok).toBe(false);
+      const publicRes = await s.api(`/archivist/v1/receipts/assets/${assetId}/events/${eventId}`);
+      expect(publicRes.status).toBe(200);
+    }
+  });
+
+  it("proves consistency between any two seals and serves log entries", async () => {
+    const tenant = String(events[0]?.tenant_identity).replace("tenant/", "");
+    for (let i = 0; i < 3; i++) {
+      await s.api(`/archivist/v2/${asset.identity}/events`, {
+        method: "POST",
+        token,
+        json: {
+          operation: "Record",
+          behaviour: "RecordEvidence",
+          event_attributes: { arc_display_type: "more" },
+        },
+      });
+      await s.service.workers.flush();
+    }
+    const { mmr_sizes } = (await (await s.api(`/archivist/v1/merklelogs/${tenant}/seals`)).json()) as {
+      mmr_sizes: number[];
+    };
+    expect(mmr_sizes.length).toBeGreaterThanOrEqual(2);
+    const keys = keysFromKeySet(await bytes(await s.api("/.well-known/scitt-keys")));
+    const seals = await Promise.all(
+      mmr_sizes.map(async (n) =>
+        bytes(await s.api(`/archivist/v1/merklelogs/${tenant}/seals/latest?mmr_size=${n}`)),
+      ),
+    );
+    for (const seal of seals) expect([...keys.values()].some((k) => verifySeal(seal, k))).toBe(true);
+    const from = decodeSeal(seals[0] as Uint8Array);
+    const to = decodeSeal(seals.at(-1) as Uint8Array);
+    const proof = (await (
+      await s.api(`/archivist/v1/merklelogs/${tenant}/consistency?from=${from.mmrSize}&to=${to.mmrSize}`)
+    ).json()) as { paths: string[][] };
+    const h = (x: string) => new Uint8Array(Buffer.from(x, "hex"));
+    expect(
+      verifyConsistency(
+        from.mmrSize,
+        to.mmrSize,
+        from.peaks,
+        to.peaks,
+        proof.paths.map((p) => p.map(h)),
+      ),
+    ).toBe(true);
+    const entry = (await (await s.api(`/archivist/v1/merklelogs/${tenant}/entries/0`)).json()) as {
+      leaf: string;
+      path: string[];
+      identity: string;
+    };
+    expect(entry.leaf).toMatch(/^[0-9a-f]{64}$/);
+    expect((await s.api(`/archivist/v1/merklelogs/${tenant}/consistency?from=5&to=2`)).status).toBe(400);
+  });
+
+  it("shows the node, its blocks and each event's anchor transaction", async () => {
+    const node = (await (await s.api("/archivist/v1/archivistnode", { token })).json()) as {
+      blockchain_nodes: Array<{ validator_pubkey: { d: string; x: string } }>;
+    };
+    expect(node.blockchain_nodes[0]?.validator_pubkey.d).toBe("");
+    expect(node.blockchain_nodes[0]?.validator_pubkey.x.length).toBeGreaterThan(10);
+    expect((await s.api("/archivist/v1/archivistnode/block?number=0", { token })).status).toBe(200);
+    expect((await s.api("/archivist/v1/archivistnode/block?number=0x0", { token })).status).toBe(200);
+    const [, assetId, , eventId] = (events[0]?.identity ?? "").split("/");
+    const txs = (await (
+      await s.api(`/archivist/v1alpha2/blockchain/assets/${assetId}/events/${eventId}`, { token })
+    ).json()) as { transactions: unknown[] };
+    expect(txs.transactions).toHaveLength(1);
+  });
+
+  it("anchors SIMPLE_HASH assets in windows that a verifier can recompute", async () => {
+    const sh = (await (
+      await s.api("/archivist/v2/assets", {
+        method: "POST",
+        token,
+        json: { attributes: { arc_display_type: "simple" }, proof_mechanism: "SIMPLE_HASH" },
+      })
+    ).json()) as { identity: string };
+    await s.api(`/archivist/v2/${sh.identity}/events`, {
+      method: "POST",
+      token,
+      json: { operation: "Record", behaviour: "RecordEvidence", event_attributes: { arc_display_type: "x" } },
+    });
+    const evs = await until(async () => {
+      const r = (await (await s.api(`/archivist/v2/${sh.identity}/events`, { token })).json()) as {
+        events: Event[];
+      };
+      return r.events.every((e) => e.confirmation_status === "CONFIRMED") ? r.events : undefined;
+    });
+    const [, assetId, , eventId] = (evs[0]?.identity ?? "").split("/");
+    const txs = (await (
+      await s.api(`/archivist/v1alpha2/blockchain/assets/${assetId}/events/${eventId}`, { token })
+    ).json()) as {
+      transactions: Array<{
+        kind: string;
+        simple_hash_details: { api_query: string; anchor_hash: string; event_count: number };
+      }>;
+    };
+    expect(txs.transactions[0]?.kind).toBe("SIMPLE_HASH");
+    const details = txs.transactions[0]?.simple_hash_details;
+    const window = (await (await s.api(details?.api_query ?? "", { token })).json()) as {
+      events: Array<Record<string, unknown>>;
+    };
+    expect(window.events).toHaveLength(details?.event_count ?? -1);
+    const { simpleHashAnchor } = await import("../../../src/core/ledger/index.js");
+    expect(simpleHashAnchor(window.events as never, 3)).toBe(details?.anchor_hash);
+  });
+});
