@@ -54,7 +54,7 @@ export async function receiptFor(ctx: Ctx, recordId: string): Promise<Uint8Array
   const { path, peak } = await inclusion(ctx.db, tenantId, e, seal.mmr_size);
   const key = await ctx.keys.get("seal", "ES256");
   const receipt = buildReceipt(
-    { kid: key.kid, issuer: ctx.config.baseUrl, subject: `tenant/${tenantId}`, mmrIndex: e.mmr_index, path, peak },
+    { kid: key.kid, idtimestamp: e.idtimestamp, issuer: ctx.config.baseUrl, subject: `tenant/${tenantId}`, mmrIndex: e.mmr_index, path, peak },
     key.privateKey,
   );
   if (receiptCache.size > 50_000) receiptCache.clear();

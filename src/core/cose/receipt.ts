@@ -16,7 +16,12 @@ import {
 export const VDS_MMR = 3;
 const INCLUSION = -1;
 
+/** Unprotected header carrying the leaf's idtimestamp (unsigned: changing it only breaks the recomputed leaf). */
+export const LEAF_IDTIMESTAMP = -70001;
+
 export interface ReceiptInput {
+  /** The committed leaf's idtimestamp (18 hex digits), so a verifier can recompute the leaf from the record alone. */
+  idtimestamp?: string;
   kid: string;
   issuer: string;
   subject: string;
@@ -45,11 +50,13 @@ export function buildReceipt(r: ReceiptInput, key: KeyObject | Signer): Uint8Arr
   const unprotectedHeader = new Map<CborValue, CborValue>([
     [HEADER.vdp, new Map<CborValue, CborValue>([[INCLUSION, [proof]]])],
   ]);
+  if (r.idtimestamp) unprotectedHeader.set(LEAF_IDTIMESTAMP, r.idtimestamp);
   const signer = typeof key === "function" ? key : nodeSigner(key);
   return signSign1({ protectedHeader, unprotectedHeader, payload: r.peak, detached: true }, signer);
 }
 
 export interface ReceiptInfo {
+  idtimestamp: string;
   kid: string;
   issuer: string;
   subject: string;
@@ -75,7 +82,9 @@ export function decodeReceipt(receipt: Uint8Array): ReceiptInfo {
     throw new CoseError("COSE_DECODE", "path entries must be 32-byte hashes");
   const claims = s.protectedHeader.get(HEADER.cwtClaims);
   const kid = s.protectedHeader.get(HEADER.kid);
+  const idts = s.unprotectedHeader.get(LEAF_IDTIMESTAMP);
   return {
+    idtimestamp: typeof idts === "string" ? idts : "",
     kid: kid instanceof Uint8Array ? new TextDecoder().decode(kid) : "",
     issuer: claims instanceof Map ? String(claims.get(1) ?? "") : "",
     subject: claims instanceof Map ? String(claims.get(2) ?? "") : "",

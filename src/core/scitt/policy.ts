@@ -1,0 +1,81 @@
+import { type KeyObject, X509Certificate } from "node:crypto";
+import type { CborValue } from "../cbor/index.js";
+import { decodeSign1, HEADER, type Sign1, verifySign1 } from "../cose/index.js";
+
+export type PolicyVerdict =
+  | { ok: true; issuer: string; subject: string; trustedBy: "key" | "x5chain" }
+  | { ok: false; reason: string };
+
+function certificates(s: Sign1): X509Certificate[] | undefined {
+  const raw: CborValue | undefined =
+    s.protectedHeader.get(HEADER.x5chain) ?? s.unprotectedHeader.get(HEADER.x5chain);
+  if (raw === undefined) return undefined;
+  const ders = raw instanceof Uint8Array ? [raw] : Array.isArray(raw) ? raw : [];
+  if (ders.length === 0 || !ders.every((d): d is Uint8Array => d instanceof Uint8Array))
+    throw new Error("x5chain must be one or more DER certificates");
+  return ders.map((d) => new X509Certificate(Buffer.from(d)));
+}
+
+function validNow(c: X509Certificate, now: Date): boolean {
+  return new Date(c.validFrom) <= now && now <= new Date(c.validTo);
+}
+
+/** True when `chain[0]` chains, certificate by certificate, to one of the trusted CA certificates. */
+function chainsToTrustedCa(chain: X509Certificate[], cas: X509Certificate[], now: Date): boolean {
+  for (let i = 0; i < chain.length; i++) {
+    const cert = chain[i] as X509Certificate;
+    if (!validNow(cert, now)) return false;
+    if (cas.some((ca) => cert.checkIssued(ca) && cert.verify(ca.publicKey) && validNow(ca, now))) return true;
+    const next = chain[i + 1];
+    if (!next || !cert.checkIssued(next) || !cert.verify(next.publicKey)) return false;
+  }
+  return false;
+}
+
+/**
+ * The registration policy: headers a statement must carry, and a signature by an issuer the
+ * tenancy trusts — one of its registered keys (by kid), or an x5chain ending at one of its
+ * TLS CA certificates.
+ */
+export function checkRegistrationPolicy(
+  statement: Uint8Array,
+  trust: { keys: Map<string, KeyObject>; caCertificatesPem: string[]; now?: Date },
+): PolicyVerdict {
+  let s: Sign1;
+  try {
+    s = decodeSign1(statement);
+  } catch (err) {
+    return { ok: false, reason: `not a COSE_Sign1 statement: ${(err as Error).message}` };
+  }
+  const claims = s.protectedHeader.get(HEADER.cwtClaims);
+  const issuer = claims instanceof Map ? claims.get(1) : undefined;
+  const subject = claims instanceof Map ? claims.get(2) : undefined;
+  if (s.protectedHeader.get(HEADER.alg) === undefined)
+    return { ok: false, reason: "protected header lacks alg (1)" };
+  if (typeof issuer !== "string" || issuer === "")
+    return { ok: false, reason: "CWT claims (15) lack the issuer (1)" };
+  if (typeof subject !== "string" || subject === "")
+    return { ok: false, reason: "CWT claims (15) lack the subject (2)" };
+  if (!s.payload) return { ok: false, reason: "the payload must be attached to register a statement" };
+  let chain: X509Certificate[] | undefined;
+  try {
+    chain = certificates(s);
+  } catch (err) {
+    return { ok: false, reason: (err as Error).message };
+  }
+  const now = trust.now ?? new Date();
+  if (chain) {
+    const cas = trust.caCertificatesPem.map((p) => new X509Certificate(p));
+    if (!chainsToTrustedCa(chain, cas, now))
+      return { ok: false, reason: "x5chain does not end at a TLS CA certificate of this tenancy" };
+    if (!verifySign1(s, (chain[0] as X509Certificate).publicKey))
+      return { ok: false, reason: "signature does not verify with the x5chain leaf certificate" };
+    return { ok: true, issuer, subject, trustedBy: "x5chain" };
+  }
+  const kid = s.protectedHeader.get(HEADER.kid);
+  const key = kid instanceof Uint8Array ? trust.keys.get(new TextDecoder().decode(kid)) : undefined;
+  if (!key) return { ok: false, reason: "the issuer key (kid) is not trusted by this tenancy" };
+  if (!verifySign1(s, key))
+    return { ok: false, reason: "signature does not verify with the trusted issuer key" };
+  return { ok: true, issuer, subject, trustedBy: "key" };
+}

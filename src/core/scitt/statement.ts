@@ -1,0 +1,163 @@
+import type { KeyObject } from "node:crypto";
+import { type CborValue, decodeCbor } from "../cbor/index.js";
+import { decodeSign1, ES256, HEADER, nodeSigner, type Signer, signSign1 } from "../cose/index.js";
+
+/** Private labels of the interface's statement mapping. */
+export const LABEL = {
+  payloadHashAlg: -6800,
+  payloadLocation: -6801,
+  payloadPreimageContentType: -6802,
+  meta: -6804,
+  /** RFC 9995 (COSE hash envelope) labels. */
+  hashEnvelopeAlg: 258,
+  hashEnvelopeContentType: 259,
+  hashEnvelopeLocation: 260,
+} as const;
+
+export const STATEMENT_TYP = "application/hashed+cose";
+const SHA256 = -16;
+
+export class StatementError extends Error {
+  readonly code = "STATEMENT";
+}
+
+/** Attributes every template-0.3.0 event carries (a statement cannot be made without them). */
+export const REQUIRED_TEMPLATE = [
+  "arc_display_type",
+  "payload",
+  "payload_hash_alg",
+  "payload_preimage_content_type",
+  "subject",
+  "timestamp_declared",
+  "vcon_operation",
+  "vcon_draft_version",
+  "scitt_draft_version",
+] as const;
+
+/** Attributes that map to headers rather than the meta-map. */
+const HEADER_ATTRIBUTES = new Set([
+  "payload",
+  "payload_hash_alg",
+  "payload_preimage_content_type",
+  "payload_location",
+  "subject",
+]);
+
+export interface StatementOptions {
+  issuer: string;
+  kid: string;
+  form?: "private-labels" | "rfc9995";
+  detached?: boolean;
+}
+
+function text(attrs: Record<string, unknown>, name: string): string {
+  const v = attrs[name];
+  if (typeof v !== "string" || v === "")
+    throw new StatementError(`${name} is required (a non-empty string) to make a signed statement`);
+  return v;
+}
+
+function metaMap(attrs: Record<string, unknown>): Map<CborValue, CborValue> {
+  const meta = new Map<CborValue, CborValue>();
+  for (const [k, v] of Object.entries(attrs)) {
+    if (HEADER_ATTRIBUTES.has(k)) continue;
+    // arc_display_type duplicates vcon_operation by the template's rule; the reverse mapping restores it.
+    if (k === "arc_display_type" && v === attrs.vcon_operation) continue;
+    meta.set(k, typeof v === "string" ? v : JSON.stringify(v));
+  }
+  return meta;
+}
+
+/** The protected header of a template-0.3.0 event's hashed signed statement. */
+export function statementHeader(
+  attrs: Record<string, unknown>,
+  opts: StatementOptions,
+): Map<CborValue, CborValue> {
+  for (const name of REQUIRED_TEMPLATE) text(attrs, name);
+  if (text(attrs, "payload_hash_alg").toUpperCase().replace("-", "") !== "SHA256")
+    throw new StatementError("payload_hash_alg must be SHA-256");
+  const claims = new Map<CborValue, CborValue>([
+    [1, opts.issuer],
+    [2, text(attrs, "subject")],
+  ]);
+  const h = new Map<CborValue, CborValue>([
+    [HEADER.alg, ES256],
+    [HEADER.kid, new TextEncoder().encode(opts.kid)],
+    [HEADER.cwtClaims, claims],
+  ]);
+  const location = typeof attrs.payload_location === "string" ? attrs.payload_location : undefined;
+  if (opts.form === "rfc9995") {
+    h.set(LABEL.hashEnvelopeAlg, SHA256);
+    h.set(LABEL.hashEnvelopeContentType, text(attrs, "payload_preimage_content_type"));
+    if (location) h.set(LABEL.hashEnvelopeLocation, location);
+    return h;
+  }
+  h.set(HEADER.typ, STATEMENT_TYP);
+  h.set(LABEL.payloadHashAlg, SHA256);
+  if (location) h.set(LABEL.payloadLocation, location);
+  h.set(LABEL.payloadPreimageContentType, text(attrs, "payload_preimage_content_type"));
+  h.set(LABEL.meta, metaMap(attrs));
+  return h;
+}
+
+/** The hash the statement's payload carries, from the event's hex `payload`. */
+export function payloadBytes(attrs: Record<string, unknown>): Uint8Array {
+  const hex = text(attrs, "payload");
+  if (!/^[0-9a-f]{64}$/i.test(hex)) throw new StatementError("payload must be a SHA-256 digest in hex");
+  return new Uint8Array(Buffer.from(hex, "hex"));
+}
+
+/** Deterministic mapping of a template-0.3.0 event to a COSE_Sign1 hashed signed statement. */
+export function eventToStatement(
+  attrs: Record<string, unknown>,
+  opts: StatementOptions,
+  key: KeyObject | Signer,
+): Uint8Array {
+  const signer = typeof key === "function" ? key : nodeSigner(key);
+  return signSign1(
+    {
+      protectedHeader: statementHeader(attrs, opts),
+      payload: payloadBytes(attrs),
+      detached: opts.detached === true,
+    },
+    signer,
+  );
+}
+
+/** The reverse mapping: a statement's headers (and payload) back to event attributes, plus its issuer. */
+export function statementToEventAttributes(
+  statement: Uint8Array,
+  detachedPayload?: Uint8Array,
+): { issuer: string; attributes: Record<string, string> } {
+  const s = decodeSign1(statement);
+  const h = s.protectedHeader;
+  const claims = h.get(HEADER.cwtClaims);
+  if (!(claims instanceof Map)) throw new StatementError("statement has no CWT claims (label 15)");
+  const attrs: Record<string, string> = {};
+  const payload = s.payload ?? detachedPayload;
+  if (payload) attrs.payload = Buffer.from(payload).toString("hex");
+  const alg = h.get(LABEL.payloadHashAlg) ?? h.get(LABEL.hashEnvelopeAlg);
+  if (alg === SHA256) attrs.payload_hash_alg = "SHA-256";
+  const ct = h.get(LABEL.payloadPreimageContentType) ?? h.get(LABEL.hashEnvelopeContentType);
+  if (typeof ct === "string") attrs.payload_preimage_content_type = ct;
+  const loc = h.get(LABEL.payloadLocation) ?? h.get(LABEL.hashEnvelopeLocation);
+  if (typeof loc === "string") attrs.payload_location = loc;
+  if (typeof claims.get(2) === "string") attrs.subject = claims.get(2) as string;
+  const meta = h.get(LABEL.meta);
+  if (meta instanceof Map)
+    for (const [k, v] of meta) if (typeof k === "string" && typeof v === "string") attrs[k] = v;
+  if (attrs.vcon_operation && !attrs.arc_display_type) attrs.arc_display_type = attrs.vcon_operation;
+  return { issuer: typeof claims.get(1) === "string" ? (claims.get(1) as string) : "", attributes: attrs };
+}
+
+/** Decodes only to check a statement is well formed (used before registration). */
+export function isStatement(bytes: Uint8Array): boolean {
+  try {
+    const s = decodeSign1(bytes);
+    return (
+      s.protectedHeader.get(HEADER.cwtClaims) instanceof Map && decodeCbor(s.protectedBytes) instanceof Map
+    );
+  } catch {
+    return false;
+  }
+}

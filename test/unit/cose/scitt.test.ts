@@ -1,0 +1,170 @@
+import { createPrivateKey, generateKeyPairSync, X509Certificate } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { decodeCbor, encodeCbor, Tagged } from "../../../src/core/cbor/index.js";
+import { buildReceipt, decodeSign1, HEADER, nodeSigner, signSign1 } from "../../../src/core/cose/index.js";
+import {
+  assetFreeEventLeafHash,
+  assetFreeExtraBytes,
+  formatIdTimestamp,
+} from "../../../src/core/ledger/index.js";
+import { appendLeaves, includedRoot, inclusionProof } from "../../../src/core/mmr/index.js";
+import {
+  attachReceipts,
+  checkRegistrationPolicy,
+  eventToStatement,
+  problemDetails,
+  registeredEvent,
+  StatementError,
+  statementToEventAttributes,
+  verifyStatement,
+} from "../../../src/core/scitt/index.js";
+import { sharedJson } from "../../helpers/shared.js";
+import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
+
+interface Vectors {
+  preimage: { sha256: string };
+  statements: Record<string, { coseSign1AttachedHex: string; coseSign1DetachedHex: string }>;
+}
+const v = sharedJson<Vectors>("vectors/signed-statement-generated.json");
+const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+const uuid = "0190b6a1-0000-7000-8000-000000000001";
+
+/** The template-0.3.0 event the generated vectors were made from. */
+const event = {
+  arc_display_type: "vcon_create",
+  payload: v.preimage.sha256,
+  payload_hash_alg: "SHA-256",
+  payload_preimage_content_type: "application/vcon+json",
+  payload_location: `https://store.example/vcons/${uuid}`,
+  subject: `vcon://${uuid}`,
+  timestamp_declared: "2025-01-01T00:00:00Z",
+  vcon_operation: "vcon_create",
+  vcon_draft_version: "01",
+  scitt_draft_version: "10",
+};
+const opts = { issuer: "https://conserver.example", kid: "test-key-1" };
+
+describe("statements from template-0.3.0 events", () => {
+  it("match the generated vectors byte for byte (private labels and RFC 9995)", () => {
+    expect(hex(eventToStatement(event, opts, deterministicSigner))).toBe(
+      v.statements.datatrailsPrivateLabels?.coseSign1AttachedHex,
+    );
+    expect(hex(eventToStatement(event, { ...opts, detached: true }, deterministicSigner))).toBe(
+      v.statements.datatrailsPrivateLabels?.coseSign1DetachedHex,
+    );
+    expect(hex(eventToStatement(event, { ...opts, form: "rfc9995" }, deterministicSigner))).toBe(
+      v.statements.rfc9995HashEnvelope?.coseSign1AttachedHex,
+    );
+  });
+
+  it("map back to the event's attributes", () => {
+    const back = statementToEventAttributes(eventToStatement(event, opts, deterministicSigner));
+    expect(back.issuer).toBe(opts.issuer);
+    expect(back.attributes).toEqual(event);
+  });
+
+  it("refuse an event without a required template attribute", () => {
+    const { subject: _s, ...noSubject } = event;
+    expect(() => eventToStatement(noSubject, opts, deterministicSigner)).toThrow(StatementError);
+    expect(() => eventToStatement({ ...event, payload: "zz" }, opts, deterministicSigner)).toThrow(/payload/);
+  });
+});
+
+describe("registration policy", () => {
+  const statement = eventToStatement(event, opts, deterministicSigner);
+  it("accepts a trusted kid and refuses an unknown one or a tampered statement", () => {
+    expect(
+      checkRegistrationPolicy(statement, {
+        keys: new Map([["test-key-1", vectorPublicKey]]),
+        caCertificatesPem: [],
+      }),
+    ).toMatchObject({ ok: true, trustedBy: "key" });
+    expect(checkRegistrationPolicy(statement, { keys: new Map(), caCertificatesPem: [] }).ok).toBe(false);
+    const tampered = new Uint8Array(statement);
+    tampered[tampered.length - 1] = (tampered[tampered.length - 1] as number) ^ 1;
+    expect(
+      checkRegistrationPolicy(tampered, {
+        keys: new Map([["test-key-1", vectorPublicKey]]),
+        caCertificatesPem: [],
+      }).ok,
+    ).toBe(false);
+  });
+
+  it("accepts an x5chain ending at a tenancy CA and refuses it without that CA", () => {
+    const ca = readFileSync(new URL("../../../fixtures/pki/ca.pem", import.meta.url), "utf8");
+    const leaf = new X509Certificate(
+      readFileSync(new URL("../../../fixtures/pki/issuer.pem", import.meta.url)),
+    );
+    const key = createPrivateKey(
+      readFileSync(new URL("../../../fixtures/pki/issuer.pk8.pem", import.meta.url)),
+    );
+    const s = decodeSign1(statement);
+    const h = new Map(s.protectedHeader);
+    h.set(HEADER.x5chain, new Uint8Array(leaf.raw));
+    const signed = signSign1({ protectedHeader: h, payload: s.payload as Uint8Array }, nodeSigner(key));
+    expect(checkRegistrationPolicy(signed, { keys: new Map(), caCertificatesPem: [ca] })).toMatchObject({
+      ok: true,
+      trustedBy: "x5chain",
+    });
+    expect(checkRegistrationPolicy(signed, { keys: new Map(), caCertificatesPem: [] }).ok).toBe(false);
+  });
+
+  it("writes RFC 9290 problem details", () => {
+    expect(decodeCbor(problemDetails({ title: "t", detail: "d", status: 400 }))).toEqual(
+      new Map<number, unknown>([
+        [-1, "t"],
+        [-2, "d"],
+        [-4, 400],
+      ]),
+    );
+  });
+});
+
+describe("transparent statements", () => {
+  it("verify with only public keys, and fail when the statement or receipt changes", () => {
+    const statement = eventToStatement(event, opts, deterministicSigner);
+    const service = generateKeyPairSync("ec", { namedCurve: "P-256" });
+    const tenant = "6a009b40-eb55-4159-81f0-69024f89f53c";
+    const idts = 0x8fa97ef269039b00n;
+    const e = registeredEvent(statement);
+    const leaf = assetFreeEventLeafHash(e, idts, assetFreeExtraBytes(tenant));
+    const built = appendLeaves(
+      0,
+      [new Uint8Array(32), leaf, new Uint8Array(32).fill(9)],
+      () => new Uint8Array(),
+    );
+    const node = (i: number) => built.nodes[i] as Uint8Array;
+    const i = built.leafIndices[1] as number;
+    const path = inclusionProof(built.newSize, i, node);
+    const receipt = buildReceipt(
+      {
+        kid: "svc",
+        issuer: "https://a.example",
+        subject: `tenant/${tenant}`,
+        mmrIndex: i,
+        path,
+        peak: includedRoot(i, leaf, path),
+        idtimestamp: formatIdTimestamp(idts),
+      },
+      service.privateKey,
+    );
+    const transparent = attachReceipts(statement, [receipt]);
+    const keys = {
+      issuerKeys: new Map([["test-key-1", vectorPublicKey]]),
+      serviceKeys: new Map([["svc", service.publicKey]]),
+    };
+    const verdict = verifyStatement(transparent, keys);
+    expect(verdict, JSON.stringify(verdict)).toMatchObject({ ok: true, receipts: 1 });
+    const other = eventToStatement(
+      { ...event, vcon_operation: "vcon_delete", arc_display_type: "vcon_delete" },
+      opts,
+      deterministicSigner,
+    );
+    expect(verifyStatement(attachReceipts(other, [receipt]), keys).ok).toBe(false);
+    const badReceipt = new Uint8Array(receipt);
+    badReceipt[badReceipt.length - 3] = (badReceipt[badReceipt.length - 3] as number) ^ 1;
+    expect(verifyStatement(attachReceipts(statement, [badReceipt]), keys).ok).toBe(false);
+    expect(verifyStatement(new Uint8Array(encodeCbor(new Tagged(18, []))), keys).ok).toBe(false);
+  });
+});
