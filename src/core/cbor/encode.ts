@@ -1,41 +1,90 @@
-import { encode, type EncodeOptions, rfc8949EncodeOptions } from "cborg";
-import { CborError } from "./error.js";
-import type { CborValue } from "./value.js";
+/** A CBOR data item as this project writes it. Maps with integer keys are `Map`s; `Tagged` wraps a tag. */
+export type CborValue =
+  | number
+  | bigint
+  | string
+  | boolean
+  | null
+  | Uint8Array
+  | CborValue[]
+  | Map<CborValue, CborValue>
+  | { [key: string]: CborValue }
+  | Tagged;
 
-type Sorter = NonNullable<EncodeOptions["mapSorter"]>;
-const bytewise = rfc8949EncodeOptions.mapSorter as Sorter;
+/** A tagged data item (e.g. tag 18, COSE_Sign1). */
+export class Tagged {
+  constructor(
+    readonly tag: number,
+    readonly value: CborValue,
+  ) {}
+}
 
-// Two keys with one encoding (say 1 and 1n) would make the map ambiguous, so refuse it.
-const uniqueBytewise: Sorter = (a, b, options) => {
-  const order = bytewise(a, b, options);
-  if (order === 0) throw new CborError("CBOR_UNENCODABLE", "duplicate map key");
-  return order;
-};
+function head(major: number, n: number | bigint): Uint8Array {
+  const v = BigInt(n);
+  const m = major << 5;
+  if (v < 24n) return Uint8Array.of(m | Number(v));
+  if (v < 0x100n) return Uint8Array.of(m | 24, Number(v));
+  if (v < 0x10000n) return Uint8Array.of(m | 25, Number(v >> 8n), Number(v & 0xffn));
+  const out = new Uint8Array(v < 0x100000000n ? 5 : 9);
+  out[0] = m | (v < 0x100000000n ? 26 : 27);
+  const view = new DataView(out.buffer);
+  if (out.length === 5) view.setUint32(1, Number(v));
+  else view.setBigUint64(1, v);
+  return out;
+}
 
-const refuse = (what: string) => () => {
-  throw new CborError("CBOR_UNENCODABLE", `${what} cannot be encoded deterministically`);
-};
-
-const OPTIONS: EncodeOptions = {
-  ...rfc8949EncodeOptions,
-  mapSorter: uniqueBytewise,
-  typeEncoders: {
-    number: (n: number) => (Number.isSafeInteger(n) ? null : refuse(`the number ${n}`)()),
-    undefined: refuse("undefined"),
-    symbol: refuse("a symbol"),
-    Function: refuse("a function"),
-  },
-};
-
-/**
- * Deterministic CBOR (RFC 8949 §4.2.1 core deterministic encoding): shortest heads, definite lengths,
- * map keys sorted bytewise by their encoding; integers only.
- */
-export function encodeCbor(value: CborValue): Uint8Array {
-  try {
-    return encode(value, OPTIONS);
-  } catch (err) {
-    if (err instanceof CborError) throw err;
-    throw new CborError("CBOR_UNENCODABLE", err instanceof Error ? err.message : String(err));
+const enc = new TextEncoder();
+const concat = (parts: Uint8Array[]) => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
   }
+  return out;
+};
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++)
+    if (a[i] !== b[i]) return (a[i] as number) - (b[i] as number);
+  return a.length - b.length;
+}
+
+function encodeMap(entries: Array<[CborValue, CborValue]>): Uint8Array {
+  // RFC 8949 §4.2.1 core deterministic encoding: keys sorted by their encoded bytes.
+  const pairs = entries
+    .map(([k, v]) => [encodeCbor(k), encodeCbor(v)] as const)
+    .sort((x, y) => compareBytes(x[0], y[0]));
+  for (let i = 1; i < pairs.length; i++) {
+    if (
+      compareBytes(
+        (pairs[i - 1] as readonly [Uint8Array, Uint8Array])[0],
+        (pairs[i] as readonly [Uint8Array, Uint8Array])[0],
+      ) === 0
+    )
+      throw new TypeError("duplicate map key");
+  }
+  return concat([head(5, pairs.length), ...pairs.flat()]);
+}
+
+/** Deterministic CBOR (RFC 8949 core deterministic): shortest heads, sorted map keys, no floats. */
+export function encodeCbor(value: CborValue): Uint8Array {
+  if (typeof value === "number" || typeof value === "bigint") {
+    if (typeof value === "number" && !Number.isSafeInteger(value))
+      throw new TypeError("only integers are encoded");
+    const v = BigInt(value);
+    return v >= 0n ? head(0, v) : head(1, -1n - v);
+  }
+  if (typeof value === "string") {
+    const b = enc.encode(value);
+    return concat([head(3, b.length), b]);
+  }
+  if (value instanceof Uint8Array) return concat([head(2, value.length), value]);
+  if (value === null) return Uint8Array.of(0xf6);
+  if (value === true) return Uint8Array.of(0xf5);
+  if (value === false) return Uint8Array.of(0xf4);
+  if (Array.isArray(value)) return concat([head(4, value.length), ...value.map(encodeCbor)]);
+  if (value instanceof Tagged) return concat([head(6, value.tag), encodeCbor(value.value)]);
+  if (value instanceof Map) return encodeMap([...value.entries()]);
+  return encodeMap(Object.entries(value));
 }
