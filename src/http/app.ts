@@ -4,7 +4,7 @@ import { pinoHttp } from "pino-http";
 import type { Ctx, Principal } from "../context.js";
 import { badRequest } from "../core/api/api-error.js";
 import { Authenticator } from "../services/auth.js";
-import { formBody, jsonBody } from "./body.js";
+import { coseBody, formBody, jsonBody } from "./body.js";
 import type { HttpDeps } from "./deps.js";
 import { errorMiddleware, notFoundMiddleware } from "./errors.js";
 import { createMetrics, type Metrics } from "./metrics.js";
@@ -74,7 +74,8 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
 
   const run = async (spec: AnyRouteSpec, req: Request, res: Response) => {
     let principal = undefined as unknown as Principal;
-    const wantsAuth = spec.auth === "token" || (spec.auth === "optional" && req.headers.authorization !== undefined);
+    const wantsAuth =
+      spec.auth === "token" || (spec.auth === "optional" && req.headers.authorization !== undefined);
     if (wantsAuth) {
       principal = await deps.auth.authenticate(req.headers.authorization);
       limiter?.take(principal.tenantId);
@@ -85,12 +86,21 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
     const body = spec.body ? validate(spec.body, req.body ?? {}, "body") : undefined;
     const query = spec.query ? validate(spec.query, queryObject(pairs), "query") : undefined;
     const params = req.params as Record<string, string>;
-    const out = await spec.handler({ body, query, params, pairs, principal, caller: wantsAuth ? principal : undefined, req, res });
+    const out = await spec.handler({
+      body,
+      query,
+      params,
+      pairs,
+      principal,
+      caller: wantsAuth ? principal : undefined,
+      req,
+      res,
+    });
     if (out !== undefined && !res.headersSent) res.json(out);
   };
 
   const router = express.Router();
-  router.use(formBody, ...jsonBody());
+  router.use(formBody, coseBody, ...jsonBody());
   const table = new RouteTable(router, run);
   router.get(/^(.*)\/@openapi$/, async (req, res, next) => {
     try {

@@ -36,3 +36,9 @@ export function jsonBody(): RequestHandler[] {
 
 /** Form bodies (the token endpoint). */
 export const formBody = express.urlencoded({ extended: false, limit: "64kb" });
+
+/** COSE and CBOR bodies (SCITT registration), kept as raw bytes. */
+export const coseBody = express.raw({
+  type: ["application/cose", "application/cbor", "application/*+cose"],
+  limit: "1mb",
+});

@@ -14,6 +14,7 @@ import { locationRoutes } from "./locations.js";
 import { memberRoutes } from "./members.js";
 import { policyMatchRoutes } from "./policy-matches.js";
 import { publicAssetRoutes } from "./public-assets.js";
+import { scittRoutes } from "./scitt.js";
 import { subjectRoutes } from "./subjects.js";
 import { tenancyRoutes } from "./tenancies.js";
 import { tlsCertificateRoutes } from "./tls-certificates.js";
@@ -39,4 +40,5 @@ export const routeModules: Array<(t: RouteTable, d: HttpDeps) => void> = [
   chainRoutes,
   accessPolicyRoutes,
   policyMatchRoutes,
+  scittRoutes,
 ];

@@ -4,6 +4,7 @@ import { records } from "./003-records.js";
 import { ledger } from "./004-ledger.js";
 import { assetStatus } from "./005-status.js";
 import { usage } from "./006-usage.js";
+import { scitt } from "./007-scitt.js";
 import { identityExtra } from "./010-identity-extra.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
@@ -14,5 +15,6 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   ledger,
   assetStatus,
   usage,
+  scitt,
   identityExtra,
 ];

@@ -1,0 +1,206 @@
+import { createPrivateKey, X509Certificate } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeCbor } from "../../../src/core/cbor/index.js";
+import { decodeSign1, HEADER, nodeSigner, signSign1 } from "../../../src/core/cose/index.js";
+import { eventToStatement, verifyStatement } from "../../../src/core/scitt/index.js";
+import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/index.js";
+import { until } from "../../helpers/poll.js";
+import { startTestService, type TestService } from "../../helpers/service.js";
+import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
+
+let s: TestService;
+let token: string;
+beforeAll(async () => {
+  s = await startTestService();
+  token = await s.token(s.a);
+});
+afterAll(() => s?.stop());
+
+const uuid = "0190b6a1-0000-7000-8000-000000000001";
+const template = {
+  arc_display_type: "vcon_created",
+  payload: "54b7280d9d6293d307589277a336a6563210e422fc7c8cc9eb121f57c76d545c",
+  payload_hash_alg: "SHA-256",
+  payload_preimage_content_type: "application/vcon+json",
+  subject: `vcon://${uuid}`,
+  timestamp_declared: "2025-01-01T00:00:00Z",
+  vcon_operation: "vcon_created",
+  vcon_draft_version: "01",
+  scitt_draft_version: "10",
+};
+const statement = eventToStatement(
+  template,
+  { issuer: "https://conserver.example", kid: "test-key-1" },
+  deterministicSigner,
+);
+const cose = (body: Uint8Array) => ({
+  method: "POST",
+  headers: { "content-type": "application/cose" },
+  body: Buffer.from(body),
+});
+
+async function keys() {
+  return keysFromKeySet(new Uint8Array(await (await s.api("/.well-known/scitt-keys")).arrayBuffer()));
+}
+
+describe("SCITT registration", () => {
+  it("refuses an untrusted issuer with RFC 9290 problem details, accepts it once its key is registered", async () => {
+    const refused = await s.api("/entries", { ...cose(statement), token });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get("content-type")).toContain("application/concise-problem-details+cbor");
+    const problem = decodeCbor(new Uint8Array(await refused.arrayBuffer())) as Map<number, string>;
+    expect(problem.get(-2)).toMatch(/not trusted/);
+    const jwk = vectorPublicKey.export({ format: "jwk" });
+    expect(
+      (
+        await s.api("/archivist/v1/scitt/keys", {
+          method: "POST",
+          token,
+          json: { kid: "test-key-1", public_jwk: jwk },
+        })
+      ).status,
+    ).toBe(200);
+    const ok = await s.api("/entries", { ...cose(statement), token, redirect: "manual" });
+    expect([201, 303]).toContain(ok.status);
+    const location = ok.headers.get("location") ?? "";
+    expect(location).toMatch(/^\/entries\/events_/);
+    const receipt = await until(async () => {
+      const r = await s.api(location, { redirect: "manual" });
+      return r.status === 200 ? new Uint8Array(await r.arrayBuffer()) : undefined;
+    });
+    const transparent = new Uint8Array(
+      await (await s.api(`${location}/statement?transparent=true`)).arrayBuffer(),
+    );
+    const verdict = verifyStatement(transparent, {
+      issuerKeys: new Map([["test-key-1", vectorPublicKey]]),
+      serviceKeys: await keys(),
+    });
+    expect(verdict, JSON.stringify(verdict)).toMatchObject({ ok: true, receipts: 1 });
+    expect(
+      verifyStatement(statement, {
+        issuerKeys: new Map([["test-key-1", vectorPublicKey]]),
+        serviceKeys: await keys(),
+        receipts: [receipt],
+      }).ok,
+    ).toBe(true);
+    const tampered = new Uint8Array(transparent);
+    tampered[20] = (tampered[20] as number) ^ 1;
+    expect(
+      verifyStatement(tampered, {
+        issuerKeys: new Map([["test-key-1", vectorPublicKey]]),
+        serviceKeys: await keys(),
+      }).ok,
+    ).toBe(false);
+  });
+
+  it("registers through the DataTrails form with an x5chain to a tenancy CA", async () => {
+    const ca = readFileSync(new URL("../../../fixtures/pki/ca.pem", import.meta.url), "utf8");
+    expect(
+      (
+        await s.api("/archivist/v1/tlscacertificates", {
+          method: "POST",
+          token,
+          json: { display_name: "statement CA", certificate: ca },
+        })
+      ).status,
+    ).toBe(200);
+    const leaf = new X509Certificate(
+      readFileSync(new URL("../../../fixtures/pki/issuer.pem", import.meta.url)),
+    );
+    const key = createPrivateKey(
+      readFileSync(new URL("../../../fixtures/pki/issuer.pk8.pem", import.meta.url)),
+    );
+    const base = decodeSign1(
+      eventToStatement(
+        { ...template, vcon_operation: "vcon_redacted", arc_display_type: "vcon_redacted" },
+        { issuer: "https://conserver.example", kid: "x5" },
+        nodeSigner(key),
+      ),
+    );
+    const h = new Map(base.protectedHeader);
+    h.set(HEADER.x5chain, new Uint8Array(leaf.raw));
+    const signed = signSign1({ protectedHeader: h, payload: base.payload as Uint8Array }, nodeSigner(key));
+    const res = await s.api("/archivist/v1/publicscitt/entries", { ...cose(signed), token });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const { operationID } = (await res.json()) as { operationID: string };
+    const done = await until(async () => {
+      const r = await s.api(`/archivist/v1/publicscitt/operations/${operationID}`);
+      const b = (await r.json()) as { status: string; entryID?: string };
+      return b.status === "succeeded" ? b : undefined;
+    });
+    const receipt = new Uint8Array(
+      await (await s.api(`/archivist/v1/publicscitt/entries/${done.entryID}/receipt`)).arrayBuffer(),
+    );
+    expect(
+      verifyStatement(signed, {
+        issuerKeys: new Map([["x5", leaf.publicKey]]),
+        serviceKeys: await keys(),
+        receipts: [receipt],
+      }).ok,
+    ).toBe(true);
+    const junk = await s.api("/archivist/v1/publicscitt/entries", {
+      ...cose(new Uint8Array([1, 2, 3])),
+      token,
+    });
+    expect(junk.status).toBe(400);
+    expect(((await junk.json()) as { detail: string }).detail.length).toBeGreaterThan(5);
+  });
+
+  it("serves the statement of a template event, and its transparent form with the event's receipt", async () => {
+    const asset = (await (
+      await s.api("/archivist/v2/assets", {
+        method: "POST",
+        token,
+        json: { attributes: { arc_display_type: "vcon", subject: template.subject } },
+      })
+    ).json()) as { identity: string };
+    const ev = (await (
+      await s.api(`/archivist/v2/${asset.identity}/events`, {
+        method: "POST",
+        token,
+        json: { operation: "Record", behaviour: "RecordEvidence", event_attributes: template },
+      })
+    ).json()) as Record<string, unknown> & { identity: string };
+    const st = await s.api(`/archivist/v2/${ev.identity}/statement`, { token });
+    expect(st.status).toBe(200);
+    const bytes = new Uint8Array(await st.arrayBuffer());
+    const issuerKeys = await keys();
+    expect(verifyStatement(bytes, { issuerKeys, serviceKeys: issuerKeys }).ok).toBe(true);
+    const committed = await until(async () => {
+      const e = (await (await s.api(`/archivist/v2/${ev.identity}`, { token })).json()) as Record<
+        string,
+        unknown
+      >;
+      return e.confirmation_status === "CONFIRMED" || e.confirmation_status === "UNEQUIVOCAL" ? e : undefined;
+    });
+    const transparent = decodeSign1(
+      new Uint8Array(
+        await (
+          await s.api(`/archivist/v2/${ev.identity}/statement?transparent=true`, { token })
+        ).arrayBuffer(),
+      ),
+    );
+    const receipts = transparent.unprotectedHeader.get(HEADER.receipts) as Uint8Array[];
+    expect(verifyRecordReceipt(committed, receipts[0] as Uint8Array, issuerKeys).ok).toBe(true);
+    const plain = (await (
+      await s.api("/archivist/v2/assets", {
+        method: "POST",
+        token,
+        json: { attributes: { arc_display_type: "plain" } },
+      })
+    ).json()) as { identity: string };
+    const plainEvent = (await (
+      await s.api(`/archivist/v2/${plain.identity}/events`, {
+        method: "POST",
+        token,
+        json: {
+          operation: "Record",
+          behaviour: "RecordEvidence",
+          event_attributes: { arc_display_type: "x" },
+        },
+      })
+    ).json()) as { identity: string };
+    expect((await s.api(`/archivist/v2/${plainEvent.identity}/statement`, { token })).status).toBe(400);
+  });
+});
