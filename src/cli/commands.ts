@@ -1,5 +1,6 @@
 import { scanCommand } from "./scan.js";
 import { serveCommand, workerCommand } from "./serve.js";
+import { verifyCommand } from "./verify.js";
 
 /** A CLI command: returns the exit code, or nothing for a long-running one. */
 export interface Command {
@@ -11,4 +12,5 @@ export const commands: Record<string, Command> = {
   serve: serveCommand,
   worker: workerCommand,
   scan: scanCommand,
+  verify: verifyCommand,
 };

@@ -20,7 +20,11 @@ export function configFromArgs(args: string[], extra: Record<string, string>) {
   return loadConfig(process.env, overrides);
 }
 
-async function runUntilSignal(args: string[], extra: Record<string, string>, api: boolean): Promise<undefined> {
+async function runUntilSignal(
+  args: string[],
+  extra: Record<string, string>,
+  api: boolean,
+): Promise<undefined> {
   const service = await startService(configFromArgs(args, extra), { api });
   const stop = (signal: string) => {
     service.ctx.log.info({ signal }, "shutting down");

@@ -1,6 +1,9 @@
 import { createPrivateKey, X509Certificate } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { verifyCommand } from "../../../src/cli/verify.js";
 import { decodeCbor } from "../../../src/core/cbor/index.js";
 import { decodeSign1, HEADER, nodeSigner, signSign1 } from "../../../src/core/cose/index.js";
 import { eventToStatement, verifyStatement } from "../../../src/core/scitt/index.js";
@@ -84,6 +87,31 @@ describe("SCITT registration", () => {
         receipts: [receipt],
       }).ok,
     ).toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), "scitt-cli-"));
+    writeFileSync(join(dir, "t.cose"), transparent);
+    writeFileSync(join(dir, "issuer.jwk"), JSON.stringify(vectorPublicKey.export({ format: "jwk" })));
+    const out: string[] = [];
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation((c) => out.push(String(c)) > 0);
+    const code = await verifyCommand.run([
+      join(dir, "t.cose"),
+      "--url",
+      s.url,
+      "--issuer-key",
+      `test-key-1=${join(dir, "issuer.jwk")}`,
+    ]);
+    writeFileSync(join(dir, "payload.bin"), "not the vcon");
+    const badPayload = await verifyCommand.run([
+      join(dir, "t.cose"),
+      "--url",
+      s.url,
+      "--issuer-key",
+      `test-key-1=${join(dir, "issuer.jwk")}`,
+      "--payload",
+      join(dir, "payload.bin"),
+    ]);
+    spy.mockRestore();
+    expect(code, out.join("")).toBe(0);
+    expect(badPayload).toBe(1);
     const tampered = new Uint8Array(transparent);
     tampered[20] = (tampered[20] as number) ^ 1;
     expect(

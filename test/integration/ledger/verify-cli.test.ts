@@ -1,0 +1,88 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { verifyCommand } from "../../../src/cli/verify.js";
+import { until } from "../../helpers/poll.js";
+import { startTestService, type TestService } from "../../helpers/service.js";
+
+let s: TestService;
+let token: string;
+const dir = mkdtempSync(join(tmpdir(), "verify-cli-"));
+beforeAll(async () => {
+  s = await startTestService();
+  token = await s.token(s.a);
+});
+afterAll(() => s?.stop());
+
+async function cli(args: string[]): Promise<{ code: number; out: string }> {
+  const lines: string[] = [];
+  const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  try {
+    const code = (await verifyCommand.run(args)) ?? 0;
+    return { code, out: lines.join("") };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe("archivist verify", () => {
+  it("verifies a record and its receipt offline, fails after any change, and replays the log's seals", async () => {
+    const asset = (await (
+      await s.api("/archivist/v2/assets", {
+        method: "POST",
+        token,
+        json: { attributes: { arc_display_type: "cli" } },
+      })
+    ).json()) as { identity: string };
+    const ev = (await (
+      await s.api(`/archivist/v2/${asset.identity}/events`, {
+        method: "POST",
+        token,
+        json: {
+          operation: "Record",
+          behaviour: "RecordEvidence",
+          event_attributes: { arc_display_type: "vcon_created", note: "hello" },
+        },
+      })
+    ).json()) as { identity: string };
+    const record = await until(async () => {
+      const e = (await (await s.api(`/archivist/v2/${ev.identity}`, { token })).json()) as Record<
+        string,
+        unknown
+      >;
+      return ["CONFIRMED", "UNEQUIVOCAL"].includes(String(e.confirmation_status)) ? e : undefined;
+    });
+    const [, a, , e] = ev.identity.split("/");
+    const receipt = new Uint8Array(
+      await (await s.api(`/archivist/v1/receipts/assets/${a}/events/${e}`, { token })).arrayBuffer(),
+    );
+    const keys = new Uint8Array(await (await s.api("/.well-known/scitt-keys")).arrayBuffer());
+    writeFileSync(join(dir, "record.json"), JSON.stringify(record));
+    writeFileSync(join(dir, "r.cose"), receipt);
+    writeFileSync(join(dir, "keys.cbor"), keys);
+    const ok = await cli([
+      join(dir, "record.json"),
+      "--receipt",
+      join(dir, "r.cose"),
+      "--keys",
+      join(dir, "keys.cbor"),
+    ]);
+    expect(ok, ok.out).toMatchObject({ code: 0 });
+    expect(ok.out).toMatch(/^OK /);
+    writeFileSync(
+      join(dir, "bad.json"),
+      JSON.stringify({ ...record, event_attributes: { arc_display_type: "vcon_created", note: "hellp" } }),
+    );
+    const bad = await cli([join(dir, "bad.json"), "--receipt", join(dir, "r.cose"), "--url", s.url]);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toMatch(/^FAILED .+/);
+    const tenant = String(record.tenant_identity).replace("tenant/", "");
+    const log = await cli(["--log", tenant, "--url", s.url]);
+    expect(log, log.out).toMatchObject({ code: 0 });
+    expect((await cli([])).code).toBe(1);
+  });
+});
