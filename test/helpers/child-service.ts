@@ -1,0 +1,50 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const MAIN = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+
+/** A service started as users do, in its own process (so a test can SIGKILL it). */
+export interface ChildService {
+  url: string;
+  proc: ChildProcess;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Runs `archivist <command>` from the sources (tsx) with the given environment; resolves when it answers /readyz. */
+export async function startChild(
+  command: "serve" | "worker",
+  env: Record<string, string>,
+  port: number,
+): Promise<ChildService> {
+  const proc = spawn(process.execPath, ["--import", "tsx", MAIN, command], {
+    env: { ...process.env, LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  proc.stderr?.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
+  const end = Date.now() + 60_000;
+  if (command === "serve") {
+    for (;;) {
+      if (proc.exitCode !== null) throw new Error(`service exited early: ${stderr}`);
+      const ok = await fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) break;
+      if (Date.now() > end) throw new Error(`service did not become ready: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  return {
+    url,
+    proc,
+    async kill(signal = "SIGKILL") {
+      if (proc.exitCode === null) proc.kill(signal);
+      await exited;
+    },
+  };
+}
