@@ -26,7 +26,10 @@ export async function openContext(config: Config): Promise<Ctx & { setWorkers(w:
   const db = await openDb(config);
   let workers: Workers | undefined;
   return {
-    db, config, log, keys: new Keyring(db),
+    db,
+    config,
+    log,
+    keys: new Keyring(db),
     wake: { commit: (t) => workers?.wakeCommit(t) },
     setWorkers: (w) => {
       workers = w;
@@ -60,7 +63,10 @@ export async function startService(config: Config, opts: { api?: boolean } = {})
   await provision(ctx);
   running = startWorkers(ctx, { none: !config.workers });
   ctx.setWorkers(running);
-  ctx.log.info({ url: server ? url : undefined, db: ctx.db.kind, workers: config.workers }, "archivist started");
+  ctx.log.info(
+    { url: server ? url : undefined, db: ctx.db.kind, workers: config.workers },
+    "archivist started",
+  );
   let closing: Promise<void> | undefined;
   const workers = running;
   const close = () => {

@@ -2,12 +2,21 @@ import { pipeline } from "node:stream/promises";
 import type { Request, Response } from "express";
 import type { Ctx } from "../context.js";
 import { checkServable, openBlob, parseRange } from "../services/blobs.js";
-import type { BlobRow } from "../store/blobs.js";
 import { scalar } from "../services/list-query.js";
+import type { BlobRow } from "../store/blobs.js";
 
 /** Sends a blob's bytes with content-type, length, etag = hash, and single-range support. */
-export async function sendBlob(ctx: Ctx, req: Request, res: Response, blob: BlobRow, pairs: Array<[string, string]>): Promise<undefined> {
-  checkServable(blob, { strict: scalar(pairs, "strict") === "true", allowInsecure: scalar(pairs, "allow_insecure") === "true" });
+export async function sendBlob(
+  ctx: Ctx,
+  req: Request,
+  res: Response,
+  blob: BlobRow,
+  pairs: Array<[string, string]>,
+): Promise<undefined> {
+  checkServable(blob, {
+    strict: scalar(pairs, "strict") === "true",
+    allowInsecure: scalar(pairs, "allow_insecure") === "true",
+  });
   const size = Number(blob.size);
   const range = parseRange(req.headers.range, size);
   res.setHeader("content-type", blob.mime_type);

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../context.js";
+import { fullGrant, hasName } from "../core/access/index.js";
 import { badRequest, forbidden, notFound } from "../core/api/api-error.js";
 import { eventsOfAsset, getAssetEvent } from "../store/asset-events.js";
 import { type AssetRow, getAsset, insertAsset } from "../store/assets.js";
 import { type AssetOut, assetOut, eventOut, type Face } from "../store/record-json.js";
-import { fullGrant, hasName } from "../core/access/index.js";
 import { type AccessView, canReadEvent, projectAttributes } from "./access-view.js";
 import { checkDocumentChange, validateAttributes } from "./attributes.js";
 import { writeGroup } from "./event-batcher.js";
@@ -41,8 +41,7 @@ export async function createAsset(
   const attributes = validateAssetInput(input);
   if (!p.isAdmin) {
     const g = view.grant({ tenant_id: p.tenantId, attributes, public: input.public ?? false });
-    if (!g || (g.behaviours !== "*" && !g.behaviours.has("AssetCreator")))
-      throw forbidden("creating assets is not permitted");
+    if (!g || !hasName(g.behaviours, "AssetCreator")) throw forbidden("creating assets is not permitted");
   }
   const owner = await tenantWalletAddress(ctx.keys, p.tenantId);
   const asset = await ctx.db.transaction(async (tx) => {
@@ -109,7 +108,12 @@ export async function readAsset(
   return assetOut(then, projectAttributes(then.attributes, grant), face, atTime);
 }
 
-const PUBLIC_GRANT = { ...fullGrant(), writeAttributes: new Set<string>(), eventTypesWrite: new Set<string>(), behaviours: new Set<string>() };
+const PUBLIC_GRANT = {
+  ...fullGrant(),
+  writeAttributes: new Set<string>(),
+  eventTypesWrite: new Set<string>(),
+  behaviours: new Set<string>(),
+};
 
 /** The public view: public assets only, every attribute, read only, no caller. */
 export const publicView: AccessView = {

@@ -1,5 +1,5 @@
-import { notFound } from "../core/api/api-error.js";
 import type { Ctx } from "../context.js";
+import { notFound } from "../core/api/api-error.js";
 import { getAssetEvent } from "../store/asset-events.js";
 import { getAsset } from "../store/assets.js";
 import { type BlobRow, getBlob } from "../store/blobs.js";
@@ -8,7 +8,11 @@ import { type AccessView, canReadEvent, projectAttributes } from "./access-view.
 function references(attrs: Record<string, unknown>, blobId: string): boolean {
   const identity = `blobs/${blobId}`;
   return Object.values(attrs).some(
-    (v) => v !== null && typeof v === "object" && !Array.isArray(v) && (v as Record<string, unknown>).arc_blob_identity === identity,
+    (v) =>
+      v !== null &&
+      typeof v === "object" &&
+      !Array.isArray(v) &&
+      (v as Record<string, unknown>).arc_blob_identity === identity,
   );
 }
 

@@ -63,12 +63,17 @@ function checkAttachment(
 function checkEncodable(where: string, value: unknown, depth = 0): void {
   if (depth > 32) throw badRequest(`${where} is nested too deeply`);
   if (typeof value === "string" || (typeof value === "number" && Number.isSafeInteger(value))) return;
-  if (Array.isArray(value)) return value.forEach((v, i) => checkEncodable(`${where}[${i}]`, v, depth + 1));
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) checkEncodable(`${where}[${i}]`, v, depth + 1);
+    return;
+  }
   if (value !== null && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) checkEncodable(`${where}.${k}`, v, depth + 1);
     return;
   }
-  throw badRequest(`${where} must be a string, a whole number, a list or an object (got ${value === null ? "null" : typeof value})`);
+  throw badRequest(
+    `${where} must be a string, a whole number, a list or an object (got ${value === null ? "null" : typeof value})`,
+  );
 }
 
 /** Checks a client-supplied attribute map: reserved prefixes, encodable values, attachment objects. Returns the attachments it references. */

@@ -4,11 +4,11 @@ import { mkdir, open, rm } from "node:fs/promises";
 import type { IncomingMessage } from "node:http";
 import { join } from "node:path";
 import busboy from "busboy";
-import { ApiError, badRequest, quotaExceeded } from "../core/api/api-error.js";
 import type { Ctx, Principal } from "../context.js";
+import { ApiError, badRequest, quotaExceeded } from "../core/api/api-error.js";
 import { blobUsage, insertBlob } from "../store/blobs.js";
-import { getTenancy } from "../store/tenancies.js";
 import { blobStoreFor } from "../store/blobstore/for-context.js";
+import { getTenancy } from "../store/tenancies.js";
 import { sniffUpload } from "./blob-sniff.js";
 
 interface Received {
@@ -21,7 +21,12 @@ interface Received {
 const HEAD_BYTES = 4100;
 
 /** Streams the `file` part to a temporary file, hashing as it goes; aborts past `limit` bytes. */
-function receive(req: IncomingMessage, tmpDir: string, limit: number, overLimit: () => ApiError): Promise<Received> {
+function receive(
+  req: IncomingMessage,
+  tmpDir: string,
+  limit: number,
+  overLimit: () => ApiError,
+): Promise<Received> {
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
@@ -52,7 +57,9 @@ function receive(req: IncomingMessage, tmpDir: string, limit: number, overLimit:
         reject(overLimit());
       });
       got = new Promise((ok, fail) => {
-        out.on("finish", () => ok({ tmpPath, hash: hash.digest("hex"), size, head: new Uint8Array(Buffer.concat(head)) }));
+        out.on("finish", () =>
+          ok({ tmpPath, hash: hash.digest("hex"), size, head: new Uint8Array(Buffer.concat(head)) }),
+        );
         out.on("error", fail);
       });
       stream.pipe(out);
@@ -71,9 +78,11 @@ export async function uploadBlob(ctx: Ctx, p: Principal, req: IncomingMessage) {
   const quotas = (await getTenancy(ctx.db, p.tenantId))?.quotas ?? {};
   const usage = await blobUsage(ctx.db, p.tenantId);
   if (quotas.blobs !== undefined && usage.count >= quotas.blobs) throw quotaExceeded("blobs", quotas.blobs);
-  const remaining = quotas.blob_bytes === undefined ? Number.POSITIVE_INFINITY : quotas.blob_bytes - usage.bytes;
+  const remaining =
+    quotas.blob_bytes === undefined ? Number.POSITIVE_INFINITY : quotas.blob_bytes - usage.bytes;
   const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > remaining + 64 * 1024) throw quotaExceeded("blob bytes", quotas.blob_bytes ?? 0);
+  if (Number.isFinite(declared) && declared > remaining + 64 * 1024)
+    throw quotaExceeded("blob bytes", quotas.blob_bytes ?? 0);
   const limit = Math.min(ctx.config.blobMaxBytes, remaining);
   const tmpDir = join(ctx.config.dataDir, "blobs", "tmp");
   await mkdir(tmpDir, { recursive: true });
@@ -86,7 +95,13 @@ export async function uploadBlob(ctx: Ctx, p: Principal, req: IncomingMessage) {
     const mime = await sniffUpload(got.head, () => readAll(got.tmpPath));
     await blobStoreFor(ctx).put(got.hash, got.tmpPath, got.size);
     return await insertBlob(ctx.db, {
-      id: randomUUID(), tenant_id: p.tenantId, hash: got.hash, size: got.size, mime_type: mime, issuer: p.issuer, subject: p.subject,
+      id: randomUUID(),
+      tenant_id: p.tenantId,
+      hash: got.hash,
+      size: got.size,
+      mime_type: mime,
+      issuer: p.issuer,
+      subject: p.subject,
     });
   } finally {
     await rm(got.tmpPath, { force: true });

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
+import type { Ctx, Principal } from "../context.js";
 import { badRequest, forbidden, notFound } from "../core/api/api-error.js";
 import { isoTime } from "../core/api/ids.js";
-import type { Ctx, Principal } from "../context.js";
 import { type BlobRow, getBlob } from "../store/blobs.js";
 import { blobStoreFor } from "../store/blobstore/for-context.js";
 
@@ -27,19 +27,26 @@ export function blobOut(b: BlobRow) {
 export async function blobForCaller(ctx: Ctx, p: Principal, id: string): Promise<BlobRow> {
   const blob = await getBlob(ctx.db, p.tenantId, id);
   if (!blob) throw notFound("blob");
-  if (!p.isAdmin && !(blob.issuer === p.issuer && blob.subject === p.subject)) throw forbidden("only the uploader or an administrator reads a blob directly");
+  if (!p.isAdmin && !(blob.issuer === p.issuer && blob.subject === p.subject))
+    throw forbidden("only the uploader or an administrator reads a blob directly");
   return blob;
 }
 
 /** Download rules of the wire notes: `strict` needs SCANNED_OK; SCANNED_BAD needs `allow_insecure`. */
 export function checkServable(blob: BlobRow, opts: { strict: boolean; allowInsecure: boolean }): void {
-  if (opts.strict && blob.scanned_status !== "SCANNED_OK") throw badRequest(`blob is ${blob.scanned_status}; strict=true serves only SCANNED_OK blobs`);
+  if (opts.strict && blob.scanned_status !== "SCANNED_OK")
+    throw badRequest(`blob is ${blob.scanned_status}; strict=true serves only SCANNED_OK blobs`);
   if (blob.scanned_status === "SCANNED_BAD" && !opts.allowInsecure)
-    throw badRequest(`blob was found bad (${blob.scanned_bad_reason}); add allow_insecure=true to download it anyway`);
+    throw badRequest(
+      `blob was found bad (${blob.scanned_bad_reason}); add allow_insecure=true to download it anyway`,
+    );
 }
 
 /** Parses a single `bytes=` range; undefined for none, 'unsatisfiable' when out of bounds. */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | "unsatisfiable" | undefined {
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | "unsatisfiable" | undefined {
   if (!header) return undefined;
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!m || (m[1] === "" && m[2] === "")) return undefined;

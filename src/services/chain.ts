@@ -1,7 +1,7 @@
+import type { Ctx, Principal } from "../context.js";
 import { badRequest, notFound } from "../core/api/api-error.js";
 import { isoTime } from "../core/api/ids.js";
 import type { Block } from "../core/chain/block.js";
-import type { Ctx, Principal } from "../context.js";
 import { getAssetEvent } from "../store/asset-events.js";
 import { getAsset } from "../store/assets.js";
 import { allBlocks, blockByHash, blockByNumber, blockCount, headBlock } from "../store/chain.js";
@@ -43,7 +43,11 @@ export async function getBlock(ctx: Ctx, q: { number?: string | undefined; hash?
   let b: Block | undefined;
   if (q.hash) b = await blockByHash(ctx.db, q.hash);
   else if (q.number !== undefined) {
-    const n = /^0x[0-9a-f]+$/i.test(q.number) ? Number.parseInt(q.number, 16) : /^\d+$/.test(q.number) ? Number(q.number) : Number.NaN;
+    const n = /^0x[0-9a-f]+$/i.test(q.number)
+      ? Number.parseInt(q.number, 16)
+      : /^\d+$/.test(q.number)
+        ? Number(q.number)
+        : Number.NaN;
     if (Number.isNaN(n)) throw badRequest("number must be decimal or 0x hex");
     b = await blockByNumber(ctx.db, n);
   } else b = await headBlock(ctx.db);
@@ -54,7 +58,10 @@ export async function getBlock(ctx: Ctx, q: { number?: string | undefined; hash?
 /** Every block with its transactions, for offline checking of the whole chain. */
 export async function exportChain(ctx: Ctx, after: number) {
   const blocks = await allBlocks(ctx.db, after, 500);
-  return { blocks, next_after: blocks.length === 500 ? Number.parseInt((blocks.at(-1) as Block).number, 16) : -1 };
+  return {
+    blocks,
+    next_after: blocks.length === 500 ? Number.parseInt((blocks.at(-1) as Block).number, 16) : -1,
+  };
 }
 
 /** The anchor transactions behind one event: its simple-hash window, or the seal anchoring its leaf. */
@@ -68,8 +75,20 @@ export async function eventTransactions(ctx: Ctx, p: Principal, assetId: string,
   const tx = block?.transactions.find((t) => t.hash === event.transaction_id);
   if (!block || !tx) return { transactions: [], next_page_token: "" };
   const transaction = {
-    hash: tx.hash, nonce: "0x0", block_hash: block.hash, block_number: block.number, transaction_index: `0x${tx.index.toString(16)}`,
-    r: "", s: "", v: "", from: block.miner, to: "", value: "0x0", gas: "0x0", gas_price: "0x0", input: `0x${tx.anchor}`,
+    hash: tx.hash,
+    nonce: "0x0",
+    block_hash: block.hash,
+    block_number: block.number,
+    transaction_index: `0x${tx.index.toString(16)}`,
+    r: "",
+    s: "",
+    v: "",
+    from: block.miner,
+    to: "",
+    value: "0x0",
+    gas: "0x0",
+    gas_price: "0x0",
+    input: `0x${tx.anchor}`,
   };
   const simple = tx.kind === "SIMPLE_HASH";
   return {

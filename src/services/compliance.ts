@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
+import type { Ctx, Principal } from "../context.js";
 import { forbidden, notFound, quotaExceeded } from "../core/api/api-error.js";
 import { isoTime } from "../core/api/ids.js";
 import { evaluateCompliance, validateCompliancePolicyInput } from "../core/compliance/index.js";
 import { matchPolicyFilters, parsePolicyFilters } from "../core/filters/index.js";
-import type { Ctx, Principal } from "../context.js";
 import { eventsOfAsset } from "../store/asset-events.js";
 import { getAsset } from "../store/assets.js";
 import {
@@ -34,7 +34,8 @@ export async function createCompliancePolicy(ctx: Ctx, p: Principal, body: unkno
   parsePolicyFilters(input.asset_filter);
   const row = await ctx.db.transaction(async (tx) => {
     const limit = (await lockTenancy(tx, p.tenantId))?.quotas.compliance_policies;
-    if (limit !== undefined && (await countCompliancePolicies(tx, p.tenantId)) >= limit) throw quotaExceeded("compliance policies", limit);
+    if (limit !== undefined && (await countCompliancePolicies(tx, p.tenantId)) >= limit)
+      throw quotaExceeded("compliance policies", limit);
     return insertCompliancePolicy(tx, randomUUID(), p.tenantId, input);
   });
   return compliancePolicyOut(row);
@@ -62,14 +63,28 @@ export async function assetCompliance(ctx: Ctx, view: AccessView, assetId: strin
   const then = at ? await assetAt(ctx, asset, at) : asset;
   if (!then) throw notFound("asset at that time");
   const events = (await eventsOfAsset(ctx.db, asset.id))
-    .filter((e) => canReadEvent(e.event_attributes, grant) && e.timestamp_declared.getTime() <= when.getTime())
-    .map((e) => ({ timestamp_declared: isoTime(e.timestamp_declared), event_attributes: e.event_attributes }));
+    .filter(
+      (e) => canReadEvent(e.event_attributes, grant) && e.timestamp_declared.getTime() <= when.getTime(),
+    )
+    .map((e) => ({
+      timestamp_declared: isoTime(e.timestamp_declared),
+      event_attributes: e.event_attributes,
+    }));
   const policies = (await allCompliancePolicies(ctx.db, asset.tenant_id)).filter((pol) =>
     matchPolicyFilters(parsePolicyFilters(pol.body.asset_filter), then.attributes),
   );
   const compliance = policies.map((pol) => {
     const r = evaluateCompliance(pol.body, { events, assetAttributes: then.attributes, at: when });
-    return { compliance_policy_identity: `compliance_policies/${pol.id}`, compliant: r.compliant, reason: r.reason };
+    return {
+      compliance_policy_identity: `compliance_policies/${pol.id}`,
+      compliant: r.compliant,
+      reason: r.reason,
+    };
   });
-  return { compliant: compliance.every((c) => c.compliant), compliant_at: isoTime(when), compliance, next_page_token: "" };
+  return {
+    compliant: compliance.every((c) => c.compliant),
+    compliant_at: isoTime(when),
+    compliance,
+    next_page_token: "",
+  };
 }

@@ -63,7 +63,7 @@ export class EventBatcher {
             group.map((w) => w.event),
           ),
         );
-        group.forEach((w, i) => w.resolve(rows[i] as AssetEventRow));
+        for (const [i, w] of group.entries()) w.resolve(rows[i] as AssetEventRow);
         for (const t of new Set(rows.map((r) => r.tenant_id))) this.ctx.wake.commit(t);
       } catch (err) {
         for (const w of group) w.reject(err);

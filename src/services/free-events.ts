@@ -1,9 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../context.js";
 import { ApiError, badRequest, forbidden, notFound, quotaExceeded } from "../core/api/api-error.js";
-import type { Queryable } from "../store/db.js";
 import { compileODataFilter, type ODataColumnMap, parseODataFilter } from "../core/odata/index.js";
-import { countFreeEvents, type FreeEventRow, getFreeEvent, insertFreeEvent, searchFreeEvents } from "../store/free-events.js";
+import type { Queryable } from "../store/db.js";
+import {
+  countFreeEvents,
+  type FreeEventRow,
+  getFreeEvent,
+  insertFreeEvent,
+  searchFreeEvents,
+} from "../store/free-events.js";
 import { Where } from "../store/sql.js";
 import { getTenancy } from "../store/tenancies.js";
 import { consumeQuota } from "../store/usage.js";
@@ -117,15 +123,21 @@ const SEARCH_COLUMNS: ODataColumnMap = {
 export const SEARCH_MAX_TOP = 50;
 
 /** POST /archivist/v1/events/search: an OData filter parsed to an AST and compiled to parameterised SQL. */
-export async function searchEvents(ctx: Ctx, p: Principal, q: { filter?: string | undefined; top?: number | undefined; skip?: number | undefined }) {
+export async function searchEvents(
+  ctx: Ctx,
+  p: Principal,
+  q: { filter?: string | undefined; top?: number | undefined; skip?: number | undefined },
+) {
   requireAdmin(p);
   const top = q.top ?? SEARCH_MAX_TOP;
-  if (!Number.isInteger(top) || top < 1 || top > SEARCH_MAX_TOP) throw badRequest(`top must be an integer from 1 to ${SEARCH_MAX_TOP}`);
+  if (!Number.isInteger(top) || top < 1 || top > SEARCH_MAX_TOP)
+    throw badRequest(`top must be an integer from 1 to ${SEARCH_MAX_TOP}`);
   const skip = q.skip ?? 0;
   if (!Number.isInteger(skip) || skip < 0) throw badRequest("skip must be a non-negative integer");
   const w = new Where([p.tenantId]);
   w.and("tenant_id = $1");
-  if (q.filter && q.filter.trim() !== "") w.fragment((first) => compileODataFilter(parseODataFilter(q.filter as string), SEARCH_COLUMNS, first));
+  if (q.filter && q.filter.trim() !== "")
+    w.fragment((first) => compileODataFilter(parseODataFilter(q.filter as string), SEARCH_COLUMNS, first));
   const rows = await searchFreeEvents(ctx.db, w.sql, w.params, skip, top);
   const total = await countFreeEvents(ctx.db, w.sql, w.params);
   return { events: rows.map((r) => freeEventOut(r, true)), total };

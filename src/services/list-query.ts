@@ -4,8 +4,13 @@ import { addAttributeFilter } from "../store/attribute-sql.js";
 import type { Where } from "../store/sql.js";
 
 /** Adds the dotted attribute filters of a query (prefix → jsonb column) to a WHERE clause. */
-export function addAttributeFilters(w: Where, pairs: Array<[string, string]>, columns: Record<string, string>): void {
-  for (const f of parseAttributeQuery(pairs, Object.keys(columns)).filters) addAttributeFilter(w, f, columns[f.prefix] as string);
+export function addAttributeFilters(
+  w: Where,
+  pairs: Array<[string, string]>,
+  columns: Record<string, string>,
+): void {
+  for (const f of parseAttributeQuery(pairs, Object.keys(columns)).filters)
+    addAttributeFilter(w, f, columns[f.prefix] as string);
 }
 
 /** The last value of a scalar query key. */

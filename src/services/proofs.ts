@@ -1,3 +1,4 @@
+import type { Ctx } from "../context.js";
 import { ApiError, badRequest, notFound } from "../core/api/api-error.js";
 import { buildReceipt } from "../core/cose/index.js";
 import {
@@ -7,7 +8,6 @@ import {
   isValidMmrSize,
   peakIndices,
 } from "../core/mmr/index.js";
-import type { Ctx } from "../context.js";
 import type { Queryable } from "../store/db.js";
 import { type EntryRow, entryAt, entryOfRecord, loadLog, readNodes } from "../store/ledger.js";
 import { getSeal, type SealRow } from "../store/seals.js";
@@ -36,7 +36,8 @@ export async function inclusion(db: Queryable, tenantId: string, entry: EntryRow
 async function sealFor(db: Queryable, tenantId: string, entry: EntryRow | undefined): Promise<SealRow> {
   if (!entry) throw conflict("the record is not yet committed to the log; try again in a moment");
   const seal = await getSeal(db, tenantId);
-  if (!seal || seal.mmr_size <= entry.mmr_index) throw conflict("the record is committed but not yet sealed; try again in a moment");
+  if (!seal || seal.mmr_size <= entry.mmr_index)
+    throw conflict("the record is committed but not yet sealed; try again in a moment");
   return seal;
 }
 
@@ -54,7 +55,15 @@ export async function receiptFor(ctx: Ctx, recordId: string): Promise<Uint8Array
   const { path, peak } = await inclusion(ctx.db, tenantId, e, seal.mmr_size);
   const key = await ctx.keys.get("seal", "ES256");
   const receipt = buildReceipt(
-    { kid: key.kid, idtimestamp: e.idtimestamp, issuer: ctx.config.baseUrl, subject: `tenant/${tenantId}`, mmrIndex: e.mmr_index, path, peak },
+    {
+      kid: key.kid,
+      idtimestamp: e.idtimestamp,
+      issuer: ctx.config.baseUrl,
+      subject: `tenant/${tenantId}`,
+      mmrIndex: e.mmr_index,
+      path,
+      peak,
+    },
     key.privateKey,
   );
   if (receiptCache.size > 50_000) receiptCache.clear();
@@ -63,13 +72,20 @@ export async function receiptFor(ctx: Ctx, recordId: string): Promise<Uint8Array
 }
 
 /** The merkle-log entry at `mmrIndex` with its path in the latest (or a given) sealed MMR. */
-export async function logEntry(ctx: Ctx, tenantId: string, mmrIndex: number, mmrSize?: number, identity?: (e: EntryRow) => Promise<string>) {
+export async function logEntry(
+  ctx: Ctx,
+  tenantId: string,
+  mmrIndex: number,
+  mmrSize?: number,
+  identity?: (e: EntryRow) => Promise<string>,
+) {
   const entry = await entryAt(ctx.db, tenantId, mmrIndex);
   if (!entry) throw notFound("log entry");
   const seal = mmrSize === undefined ? await sealFor(ctx.db, tenantId, entry) : undefined;
   const size = mmrSize ?? (seal as SealRow).mmr_size;
   const log = await loadLog(ctx.db, tenantId);
-  if (!isValidMmrSize(size) || size > log.mmr_size || size <= mmrIndex) throw badRequest("mmr_size must be a complete MMR size covering the entry");
+  if (!isValidMmrSize(size) || size > log.mmr_size || size <= mmrIndex)
+    throw badRequest("mmr_size must be a complete MMR size covering the entry");
   const { path, peak } = await inclusion(ctx.db, tenantId, entry, size);
   return {
     mmr_index: entry.mmr_index,

@@ -1,5 +1,5 @@
-import { notFound } from "../core/api/api-error.js";
 import type { Ctx, Principal } from "../context.js";
+import { notFound } from "../core/api/api-error.js";
 import { getAssetEvent } from "../store/asset-events.js";
 import { getAsset } from "../store/assets.js";
 import { canReadEvent } from "./access-view.js";
@@ -7,7 +7,12 @@ import { publicView } from "./assets.js";
 import { viewFor } from "./views.js";
 
 /** 404 unless the asset event is public or the caller may read it. */
-export async function requireReadableEvent(ctx: Ctx, caller: Principal | undefined, assetId: string, eventId: string): Promise<void> {
+export async function requireReadableEvent(
+  ctx: Ctx,
+  caller: Principal | undefined,
+  assetId: string,
+  eventId: string,
+): Promise<void> {
   const asset = await getAsset(ctx.db, assetId);
   const event = asset ? await getAssetEvent(ctx.db, assetId, eventId) : undefined;
   if (!asset || !event) throw notFound("event");

@@ -2,6 +2,7 @@ import type { Ctx } from "../context.js";
 import { notFound } from "../core/api/api-error.js";
 import { type AssetEventRow, countAssetEvents, selectAssetEvents } from "../store/asset-events.js";
 import { type AssetRow, countAssets, getAsset, selectAssets } from "../store/assets.js";
+import { type AssetOut, assetOut, type EventOut, eventOut, type Face } from "../store/record-json.js";
 import { Where } from "../store/sql.js";
 import { type AccessView, canReadEvent, projectAttributes } from "./access-view.js";
 import {
@@ -13,7 +14,6 @@ import {
   TRUST_ORDER,
   timeParam,
 } from "./list-query.js";
-import { type AssetOut, assetOut, type EventOut, eventOut, type Face } from "../store/record-json.js";
 
 /** A page of a list, with the count when asked or when the first page needs the result limit. */
 export interface ListPage<T> {

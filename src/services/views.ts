@@ -1,3 +1,4 @@
+import type { Ctx, Principal } from "../context.js";
 import {
   type AccessPolicy,
   type Caller,
@@ -7,7 +8,6 @@ import {
   grantFor,
   validateAccessPolicyInput,
 } from "../core/access/index.js";
-import type { Ctx, Principal } from "../context.js";
 import { allAccessPolicies } from "../store/access-policies.js";
 import { sharingTenancies } from "../store/sharing.js";
 import type { Where } from "../store/sql.js";
@@ -30,7 +30,11 @@ export function callerOf(p: Principal): Caller {
   return { kind: p.kind, subject: p.subject, email: p.email, claims: p.claims, groups, isAdmin: p.isAdmin };
 }
 
-function scopeClause(w: Where, s: Scope, compile: (first: number) => { sql: string; params: unknown[] }): string {
+function scopeClause(
+  w: Where,
+  s: Scope,
+  compile: (first: number) => { sql: string; params: unknown[] },
+): string {
   const tenant = w.p(s.tenantId);
   const c = compile(w.params.length + 1);
   w.params.push(...c.params);
@@ -41,7 +45,11 @@ function scopeClause(w: Where, s: Scope, compile: (first: number) => { sql: stri
 function policyView(scopes: Scope[]): AccessView {
   const byTenant = new Map(scopes.map((s) => [s.tenantId, s]));
   const assetsClause = (w: Where) =>
-    scopes.map((s) => scopeClause(w, s, (first) => compileReadableAssets(s.policies, s.caller, "attributes", first))).join(" or ") || "false";
+    scopes
+      .map((s) =>
+        scopeClause(w, s, (first) => compileReadableAssets(s.policies, s.caller, "attributes", first)),
+      )
+      .join(" or ") || "false";
   return {
     whole: false,
     restrictAssets: (w) => {
@@ -50,7 +58,12 @@ function policyView(scopes: Scope[]): AccessView {
     restrictEvents: (w) => {
       const parts = scopes.map((s) => {
         const tenant = w.p(s.tenantId);
-        const c = compileReadableEvents(s.policies, s.caller, { assetAttributes: "a.attributes", eventAttributes: "asset_events.event_attributes" }, w.params.length + 1);
+        const c = compileReadableEvents(
+          s.policies,
+          s.caller,
+          { assetAttributes: "a.attributes", eventAttributes: "asset_events.event_attributes" },
+          w.params.length + 1,
+        );
         w.params.push(...c.params);
         return `(asset_events.tenant_id = ${tenant} and exists (select 1 from assets a where a.id = asset_events.asset_id and ${c.sql}))`;
       });
@@ -83,5 +96,7 @@ export async function viewFor(ctx: Ctx, p: Principal): Promise<AccessView> {
 export async function mayWrite(ctx: Ctx, p: Principal): Promise<boolean> {
   if (p.isAdmin) return true;
   const caller = callerOf(p);
-  return (await policiesOf(ctx, p.tenantId)).some((pol) => pol.access_permissions.some((perm) => callerMatchesPermission(perm, caller)));
+  return (await policiesOf(ctx, p.tenantId)).some((pol) =>
+    pol.access_permissions.some((perm) => callerMatchesPermission(perm, caller)),
+  );
 }

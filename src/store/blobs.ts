@@ -17,7 +17,10 @@ export interface BlobRow {
 const COLUMNS =
   "id, tenant_id, hash, size, mime_type, issuer, subject, timestamp_accepted, scanned_status, scanned_bad_reason, scanned_timestamp";
 
-export async function insertBlob(db: Queryable, b: Omit<BlobRow, "timestamp_accepted" | "scanned_status" | "scanned_bad_reason" | "scanned_timestamp">): Promise<BlobRow> {
+export async function insertBlob(
+  db: Queryable,
+  b: Omit<BlobRow, "timestamp_accepted" | "scanned_status" | "scanned_bad_reason" | "scanned_timestamp">,
+): Promise<BlobRow> {
   const rows = await db.query<BlobRow>(
     `insert into blobs (id, tenant_id, hash, size, mime_type, issuer, subject) values ($1, $2, $3, $4, $5, $6, $7) returning ${COLUMNS}`,
     [b.id, b.tenant_id, b.hash, b.size, b.mime_type, b.issuer, b.subject],
@@ -26,7 +29,9 @@ export async function insertBlob(db: Queryable, b: Omit<BlobRow, "timestamp_acce
 }
 
 export async function getBlob(db: Queryable, tenantId: string, id: string): Promise<BlobRow | undefined> {
-  const r = (await db.query<BlobRow>(`select ${COLUMNS} from blobs where tenant_id = $1 and id = $2`, [tenantId, id]))[0];
+  const r = (
+    await db.query<BlobRow>(`select ${COLUMNS} from blobs where tenant_id = $1 and id = $2`, [tenantId, id])
+  )[0];
   return r && { ...r, size: Number(r.size) };
 }
 
@@ -41,9 +46,20 @@ export async function blobUsage(db: Queryable, tenantId: string): Promise<{ coun
 
 /** The oldest unscanned blobs (the scanner's batch). */
 export async function unscannedBlobs(db: Queryable, limit: number): Promise<BlobRow[]> {
-  return db.query<BlobRow>(`select ${COLUMNS} from blobs where scanned_status = 'NOT_SCANNED' order by seq limit $1`, [limit]);
+  return db.query<BlobRow>(
+    `select ${COLUMNS} from blobs where scanned_status = 'NOT_SCANNED' order by seq limit $1`,
+    [limit],
+  );
 }
 
-export async function recordScan(db: Queryable, id: string, status: "SCANNED_OK" | "SCANNED_BAD", reason: string): Promise<void> {
-  await db.query("update blobs set scanned_status = $2, scanned_bad_reason = $3, scanned_timestamp = now() where id = $1", [id, status, reason]);
+export async function recordScan(
+  db: Queryable,
+  id: string,
+  status: "SCANNED_OK" | "SCANNED_BAD",
+  reason: string,
+): Promise<void> {
+  await db.query(
+    "update blobs set scanned_status = $2, scanned_bad_reason = $3, scanned_timestamp = now() where id = $1",
+    [id, status, reason],
+  );
 }

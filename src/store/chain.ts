@@ -37,5 +37,10 @@ export async function blockCount(db: Queryable): Promise<number> {
 
 /** Every block in order (chain export). */
 export async function allBlocks(db: Queryable, after = -1, limit = 1000): Promise<Block[]> {
-  return (await db.query<BlockRow>("select * from blocks where number > $1 order by number limit $2", [after, limit])).map((r) => r.body);
+  return (
+    await db.query<BlockRow>("select * from blocks where number > $1 order by number limit $2", [
+      after,
+      limit,
+    ])
+  ).map((r) => r.body);
 }

@@ -11,7 +11,12 @@ export interface CompliancePolicyRow {
 
 const COLUMNS = "seq, id, tenant_id, compliance_type, body";
 
-export async function insertCompliancePolicy(db: Queryable, id: string, tenantId: string, body: CompliancePolicyInput): Promise<CompliancePolicyRow> {
+export async function insertCompliancePolicy(
+  db: Queryable,
+  id: string,
+  tenantId: string,
+  body: CompliancePolicyInput,
+): Promise<CompliancePolicyRow> {
   const rows = await db.query<CompliancePolicyRow>(
     `insert into compliance_policies (id, tenant_id, compliance_type, display_name, body) values ($1, $2, $3, $4, $5::jsonb) returning ${COLUMNS}`,
     [id, tenantId, body.compliance_type, body.display_name, JSON.stringify(body)],
@@ -19,15 +24,37 @@ export async function insertCompliancePolicy(db: Queryable, id: string, tenantId
   return rows[0] as CompliancePolicyRow;
 }
 
-export async function getCompliancePolicy(db: Queryable, tenantId: string, id: string): Promise<CompliancePolicyRow | undefined> {
-  return (await db.query<CompliancePolicyRow>(`select ${COLUMNS} from compliance_policies where tenant_id = $1 and id = $2`, [tenantId, id]))[0];
+export async function getCompliancePolicy(
+  db: Queryable,
+  tenantId: string,
+  id: string,
+): Promise<CompliancePolicyRow | undefined> {
+  return (
+    await db.query<CompliancePolicyRow>(
+      `select ${COLUMNS} from compliance_policies where tenant_id = $1 and id = $2`,
+      [tenantId, id],
+    )
+  )[0];
 }
 
-export async function deleteCompliancePolicy(db: Queryable, tenantId: string, id: string): Promise<CompliancePolicyRow | undefined> {
-  return (await db.query<CompliancePolicyRow>(`delete from compliance_policies where tenant_id = $1 and id = $2 returning ${COLUMNS}`, [tenantId, id]))[0];
+export async function deleteCompliancePolicy(
+  db: Queryable,
+  tenantId: string,
+  id: string,
+): Promise<CompliancePolicyRow | undefined> {
+  return (
+    await db.query<CompliancePolicyRow>(
+      `delete from compliance_policies where tenant_id = $1 and id = $2 returning ${COLUMNS}`,
+      [tenantId, id],
+    )
+  )[0];
 }
 
-export function listCompliancePolicies(db: Queryable, tenantId: string, opts: { after: number; limit: number; types?: string[] }): Promise<CompliancePolicyRow[]> {
+export function listCompliancePolicies(
+  db: Queryable,
+  tenantId: string,
+  opts: { after: number; limit: number; types?: string[] },
+): Promise<CompliancePolicyRow[]> {
   return db.query<CompliancePolicyRow>(
     `select ${COLUMNS} from compliance_policies where tenant_id = $1 and seq > $2 and ($4::text[] is null or compliance_type = any($4::text[]))
      order by seq limit $3`,
@@ -36,9 +63,19 @@ export function listCompliancePolicies(db: Queryable, tenantId: string, opts: { 
 }
 
 export function allCompliancePolicies(db: Queryable, tenantId: string): Promise<CompliancePolicyRow[]> {
-  return db.query<CompliancePolicyRow>(`select ${COLUMNS} from compliance_policies where tenant_id = $1 order by seq`, [tenantId]);
+  return db.query<CompliancePolicyRow>(
+    `select ${COLUMNS} from compliance_policies where tenant_id = $1 order by seq`,
+    [tenantId],
+  );
 }
 
 export async function countCompliancePolicies(db: Queryable, tenantId: string): Promise<number> {
-  return (await db.query<{ n: number }>("select count(*)::int as n from compliance_policies where tenant_id = $1", [tenantId]))[0]?.n ?? 0;
+  return (
+    (
+      await db.query<{ n: number }>(
+        "select count(*)::int as n from compliance_policies where tenant_id = $1",
+        [tenantId],
+      )
+    )[0]?.n ?? 0
+  );
 }

@@ -27,7 +27,11 @@ export async function insertSeal(tx: Queryable, s: Omit<SealRow, "anchored_block
 }
 
 /** The latest seal, or the one of exactly `mmrSize`. */
-export async function getSeal(db: Queryable, tenantId: string, mmrSize?: number): Promise<SealRow | undefined> {
+export async function getSeal(
+  db: Queryable,
+  tenantId: string,
+  mmrSize?: number,
+): Promise<SealRow | undefined> {
   const rows = await db.query<SealRow>(
     mmrSize === undefined
       ? "select * from seals where tenant_id = $1 order by mmr_size desc limit 1"
@@ -38,19 +42,33 @@ export async function getSeal(db: Queryable, tenantId: string, mmrSize?: number)
 }
 
 /** The first seal covering `mmrIndex` (the smallest sealed size above it). */
-export async function sealCovering(db: Queryable, tenantId: string, mmrIndex: number): Promise<SealRow | undefined> {
-  const rows = await db.query<SealRow>("select * from seals where tenant_id = $1 and mmr_size > $2 order by mmr_size limit 1", [tenantId, mmrIndex]);
+export async function sealCovering(
+  db: Queryable,
+  tenantId: string,
+  mmrIndex: number,
+): Promise<SealRow | undefined> {
+  const rows = await db.query<SealRow>(
+    "select * from seals where tenant_id = $1 and mmr_size > $2 order by mmr_size limit 1",
+    [tenantId, mmrIndex],
+  );
   return rows[0] && norm(rows[0]);
 }
 
 export async function unanchoredSeals(db: Queryable): Promise<SealRow[]> {
-  return (await db.query<SealRow>("select * from seals where anchored_block is null order by tenant_id, mmr_size")).map(norm);
+  return (
+    await db.query<SealRow>("select * from seals where anchored_block is null order by tenant_id, mmr_size")
+  ).map(norm);
 }
 
 /** Logs that have committed leaves past their last seal. */
-export async function logsToSeal(db: Queryable): Promise<Array<{ tenant_id: string; mmr_size: number; sealed_size: number; last_idtimestamp: string }>> {
-  const rows = await db.query<{ tenant_id: string; mmr_size: number; sealed_size: number; last_idtimestamp: string }>(
-    "select tenant_id, mmr_size, sealed_size, last_idtimestamp from logs where mmr_size > sealed_size",
-  );
+export async function logsToSeal(
+  db: Queryable,
+): Promise<Array<{ tenant_id: string; mmr_size: number; sealed_size: number; last_idtimestamp: string }>> {
+  const rows = await db.query<{
+    tenant_id: string;
+    mmr_size: number;
+    sealed_size: number;
+    last_idtimestamp: string;
+  }>("select tenant_id, mmr_size, sealed_size, last_idtimestamp from logs where mmr_size > sealed_size");
   return rows.map((r) => ({ ...r, mmr_size: Number(r.mmr_size), sealed_size: Number(r.sealed_size) }));
 }

@@ -7,7 +7,10 @@ const SELF = "00000000-0000-0000-0000-000000000000";
  * subject of theirs holds one of our wallet keys) and we have imported theirs. Returns
  * their tenancy id and the identities of their subjects that stand for us.
  */
-export async function sharingTenancies(db: Queryable, tenantId: string): Promise<Array<{ tenantId: string; subjects: string[] }>> {
+export async function sharingTenancies(
+  db: Queryable,
+  tenantId: string,
+): Promise<Array<{ tenantId: string; subjects: string[] }>> {
   const rows = await db.query<{ tenant_id: string; id: string }>(
     `select theirs.tenant_id, theirs.id from subjects theirs
        join subjects myself on myself.tenant_id = $1 and myself.id = $2

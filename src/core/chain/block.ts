@@ -43,7 +43,9 @@ const unhex = (s: string) => Buffer.from(s.replace(/^0x/, ""), "hex");
 /** Canonical bytes of a transaction: JSON with sorted keys, so any mirror recomputes the same hash. */
 export function transactionHash(tx: ChainTransaction): string {
   const details = Object.fromEntries(Object.entries(tx.details).sort(([a], [b]) => (a < b ? -1 : 1)));
-  return hex(sha256(Buffer.from(JSON.stringify({ anchor: tx.anchor, details, kind: tx.kind, tenant: tx.tenant }))));
+  return hex(
+    sha256(Buffer.from(JSON.stringify({ anchor: tx.anchor, details, kind: tx.kind, tenant: tx.tenant }))),
+  );
 }
 
 /** RFC 6962 Merkle tree hash over the transaction hashes (leaf prefix 0x00, node prefix 0x01). */
@@ -62,30 +64,56 @@ export function transactionRoot(hashes: string[]): string {
 }
 
 /** Builds the next block; its hash commits to number, parent, time, miner and transaction root. */
-export function buildBlock(opts: { number: number; parentHash: string; timestampMs: number; miner: string; transactions: ChainTransaction[] }): Block {
+export function buildBlock(opts: {
+  number: number;
+  parentHash: string;
+  timestampMs: number;
+  miner: string;
+  transactions: ChainTransaction[];
+}): Block {
   const txs = opts.transactions.map((t, index) => ({ ...t, hash: transactionHash(t), index }));
   const root = transactionRoot(txs.map((t) => t.hash));
   const number = `0x${opts.number.toString(16)}`;
   const timestamp = `0x${Math.floor(opts.timestampMs / 1000).toString(16)}`;
   const header = [number, opts.parentHash, timestamp, opts.miner, root].join("|");
   return {
-    number, hash: hex(sha256(Buffer.from(header))), parentHash: opts.parentHash, timestamp, transactionRoot: root,
-    difficulty: "0x0", extraData: "0x", gasLimit: "0x0", gasUsed: "0x0", logsBloom: `0x${"00".repeat(256)}`,
-    miner: opts.miner, nonce: "0x0000000000000000", privateStateRoot: ZERO32, receiptsRoot: ZERO32,
-    sha3Uncles: ZERO32, stateRoot: root, transactions: txs,
+    number,
+    hash: hex(sha256(Buffer.from(header))),
+    parentHash: opts.parentHash,
+    timestamp,
+    transactionRoot: root,
+    difficulty: "0x0",
+    extraData: "0x",
+    gasLimit: "0x0",
+    gasUsed: "0x0",
+    logsBloom: `0x${"00".repeat(256)}`,
+    miner: opts.miner,
+    nonce: "0x0000000000000000",
+    privateStateRoot: ZERO32,
+    receiptsRoot: ZERO32,
+    sha3Uncles: ZERO32,
+    stateRoot: root,
+    transactions: txs,
   };
 }
 
 /** Checks a whole exported chain: hashes, parent links, numbering and transaction roots. */
-export function verifyChain(blocks: Block[], genesisParent = ZERO32): { ok: true } | { ok: false; reason: string } {
+export function verifyChain(
+  blocks: Block[],
+  genesisParent = ZERO32,
+): { ok: true } | { ok: false; reason: string } {
   let parent = genesisParent;
   for (const [i, b] of blocks.entries()) {
     const again = buildBlock({
-      number: Number.parseInt(b.number, 16), parentHash: b.parentHash, timestampMs: Number.parseInt(b.timestamp, 16) * 1000,
-      miner: b.miner, transactions: b.transactions.map(({ hash: _h, index: _i, ...t }) => t),
+      number: Number.parseInt(b.number, 16),
+      parentHash: b.parentHash,
+      timestampMs: Number.parseInt(b.timestamp, 16) * 1000,
+      miner: b.miner,
+      transactions: b.transactions.map(({ hash: _h, index: _i, ...t }) => t),
     });
     if (b.parentHash !== parent) return { ok: false, reason: `block ${i} does not link to its parent` };
-    if (again.hash !== b.hash || again.transactionRoot !== b.transactionRoot) return { ok: false, reason: `block ${i} hash mismatch` };
+    if (again.hash !== b.hash || again.transactionRoot !== b.transactionRoot)
+      return { ok: false, reason: `block ${i} hash mismatch` };
     parent = b.hash;
   }
   return { ok: true };

@@ -5,16 +5,19 @@ import { attachmentBlob } from "../../services/attachments.js";
 import { blobOut } from "../../services/blobs.js";
 import { viewFor } from "../../services/views.js";
 import { sendBlob } from "../blob-response.js";
-import type { Call } from "../route.js";
 import type { HttpDeps } from "../deps.js";
-import type { RouteTable } from "../route.js";
+import type { Call, RouteTable } from "../route.js";
 
 const group = "attachmentsv2";
 
 /** Attachments: blobs read through the record that references them, private and public. */
 export function attachmentRoutes(t: RouteTable, d: HttpDeps): void {
   const forms = [
-    { face: "assets", auth: "token" as const, view: (c: Call<unknown, unknown>) => viewFor(d.ctx, c.principal) },
+    {
+      face: "assets",
+      auth: "token" as const,
+      view: (c: Call<unknown, unknown>) => viewFor(d.ctx, c.principal),
+    },
     { face: "publicassets", auth: "public" as const, view: async () => publicView },
   ];
   for (const f of forms) {
@@ -30,11 +33,19 @@ export function attachmentRoutes(t: RouteTable, d: HttpDeps): void {
     for (const withEvent of [true, false]) {
       const path = withEvent ? `${base}/events/{event}/{uuid}` : `${base}/{uuid}`;
       t.add({
-        method: "get", path: `${path}/info`, group, auth: f.auth, summary: "Attachment metadata",
+        method: "get",
+        path: `${path}/info`,
+        group,
+        auth: f.auth,
+        summary: "Attachment metadata",
         handler: async (c) => blobOut(await blob(c, withEvent)),
       });
       t.add({
-        method: "get", path, group, auth: f.auth, summary: "Download an attachment",
+        method: "get",
+        path,
+        group,
+        auth: f.auth,
+        summary: "Download an attachment",
         handler: async (c) => sendBlob(d.ctx, c.req, c.res, await blob(c, withEvent), c.pairs),
       });
     }

@@ -10,24 +10,41 @@ import type { RouteTable } from "../route.js";
 
 const BASE = "/archivist/v1/blobs";
 const group = "blobsv1";
-const download = z.object({ strict: z.enum(["true", "false"]).optional(), allow_insecure: z.enum(["true", "false"]).optional() });
+const download = z.object({
+  strict: z.enum(["true", "false"]).optional(),
+  allow_insecure: z.enum(["true", "false"]).optional(),
+});
 
 /** Blobs: streaming upload, download (strict / allow_insecure, ranges) and metadata. Never listed. */
 export function blobRoutes(t: RouteTable, d: HttpDeps): void {
   t.add({
-    method: "post", path: BASE, group, auth: "token", summary: "Upload a blob (multipart/form-data, part `file`)",
+    method: "post",
+    path: BASE,
+    group,
+    auth: "token",
+    summary: "Upload a blob (multipart/form-data, part `file`)",
     handler: async ({ principal: p, req }) => {
       if (!(await mayWrite(d.ctx, p))) throw forbidden("uploading blobs is not permitted");
       return blobOut(await uploadBlob(d.ctx, p, req));
     },
   });
   t.add({
-    method: "get", path: `${BASE}/{uuid}`, group, auth: "token", summary: "Download a blob", query: download,
+    method: "get",
+    path: `${BASE}/{uuid}`,
+    group,
+    auth: "token",
+    summary: "Download a blob",
+    query: download,
     handler: async ({ principal: p, params, req, res, pairs }) =>
       sendBlob(d.ctx, req, res, await blobForCaller(d.ctx, p, pathUuid(params.uuid, "blob")), pairs),
   });
   t.add({
-    method: "get", path: `${BASE}/{uuid}/info`, group, auth: "token", summary: "Blob metadata",
-    handler: async ({ principal: p, params }) => blobOut(await blobForCaller(d.ctx, p, pathUuid(params.uuid, "blob"))),
+    method: "get",
+    path: `${BASE}/{uuid}/info`,
+    group,
+    auth: "token",
+    summary: "Blob metadata",
+    handler: async ({ principal: p, params }) =>
+      blobOut(await blobForCaller(d.ctx, p, pathUuid(params.uuid, "blob"))),
   });
 }

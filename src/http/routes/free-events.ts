@@ -27,7 +27,12 @@ const search = z.object({
 /** Asset-free events: create, read, OData search. */
 export function freeEventRoutes(t: RouteTable, d: HttpDeps): void {
   t.add({
-    method: "post", path: `${BASE}/search`, group, auth: "token", summary: "Search asset-free events (OData filter, top ≤ 50, skip)", body: search,
+    method: "post",
+    path: `${BASE}/search`,
+    group,
+    auth: "token",
+    summary: "Search asset-free events (OData filter, top ≤ 50, skip)",
+    body: search,
     handler: async ({ principal: p, body, res }) => {
       const { events, total } = await searchEvents(d.ctx, p, body);
       res.setHeader("x-total-count", String(total));

@@ -11,7 +11,11 @@ const group = "accesspoliciesv1";
 /** Which assets a policy applies to, and which policies apply to an asset (administrators). */
 export function policyMatchRoutes(t: RouteTable, d: HttpDeps): void {
   t.add({
-    method: "get", path: "/archivist/iam/v1/access_policies/{uuid}/assets", group, auth: "token", summary: "Assets matching an access policy",
+    method: "get",
+    path: "/archivist/iam/v1/access_policies/{uuid}/assets",
+    group,
+    auth: "token",
+    summary: "Assets matching an access policy",
     handler: async ({ principal: p, params }) => {
       if (!p.isAdmin) throw forbidden("only administrators read policy matches");
       const assets = await policyAssets(d.ctx, p.tenantId, pathUuid(params.uuid, "access policy"));
@@ -20,7 +24,11 @@ export function policyMatchRoutes(t: RouteTable, d: HttpDeps): void {
     },
   });
   t.add({
-    method: "get", path: "/archivist/iam/v1/assets/{uuid}/access_policies", group, auth: "token", summary: "Access policies matching an asset",
+    method: "get",
+    path: "/archivist/iam/v1/assets/{uuid}/access_policies",
+    group,
+    auth: "token",
+    summary: "Access policies matching an asset",
     handler: async ({ principal: p, params }) => {
       if (!p.isAdmin) throw forbidden("only administrators read policy matches");
       const policies = await assetPolicies(d.ctx, p.tenantId, pathUuid(params.uuid, "asset"));

@@ -10,8 +10,12 @@ const stores = new WeakMap<Ctx, BlobStore>();
 export function blobStoreFor(ctx: Ctx): BlobStore {
   let s = stores.get(ctx);
   if (!s) {
-    if (ctx.config.blobStore === "s3") throw new Error("the s3 blob store is not available in this build; use fs or postgres");
-    s = ctx.config.blobStore === "postgres" ? new PgBlobStore(ctx.db) : new FsBlobStore(join(ctx.config.dataDir, "blobs"));
+    if (ctx.config.blobStore === "s3")
+      throw new Error("the s3 blob store is not available in this build; use fs or postgres");
+    s =
+      ctx.config.blobStore === "postgres"
+        ? new PgBlobStore(ctx.db)
+        : new FsBlobStore(join(ctx.config.dataDir, "blobs"));
     stores.set(ctx, s);
   }
   return s;

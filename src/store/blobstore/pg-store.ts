@@ -9,12 +9,18 @@ export class PgBlobStore implements BlobStore {
 
   async put(hash: string, tmpPath: string): Promise<void> {
     const bytes = await readFile(tmpPath);
-    await this.db.query("insert into blob_contents (hash, bytes) values ($1, $2) on conflict do nothing", [hash, bytes]);
+    await this.db.query("insert into blob_contents (hash, bytes) values ($1, $2) on conflict do nothing", [
+      hash,
+      bytes,
+    ]);
     await rm(tmpPath, { force: true });
   }
 
   async read(hash: string): Promise<Uint8Array> {
-    const rows = await this.db.query<{ bytes: Uint8Array }>("select bytes from blob_contents where hash = $1", [hash]);
+    const rows = await this.db.query<{ bytes: Uint8Array }>(
+      "select bytes from blob_contents where hash = $1",
+      [hash],
+    );
     const b = rows[0]?.bytes;
     if (!b) throw new Error(`blob content ${hash} is missing`);
     return new Uint8Array(b);

@@ -9,15 +9,27 @@ beforeAll(async () => {
   s = await startTestService();
   admin = await s.token(s.a);
   const app = (await (
-    await s.api("/archivist/iam/v1/applications", { method: "POST", token: admin, json: { display_name: "reader", custom_claims: { team: "blue" } } })
+    await s.api("/archivist/iam/v1/applications", {
+      method: "POST",
+      token: admin,
+      json: { display_name: "reader", custom_claims: { team: "blue" } },
+    })
   ).json()) as { client_id: string; credentials: Array<{ secret: string }> };
   readerId = app.client_id;
-  reader = await s.token({ name: "reader", clientId: app.client_id, clientSecret: app.credentials[0]?.secret ?? "" });
+  reader = await s.token({
+    name: "reader",
+    clientId: app.client_id,
+    clientSecret: app.credentials[0]?.secret ?? "",
+  });
 });
 afterAll(() => s?.stop());
 
 type Asset = { identity: string; attributes: Record<string, unknown> };
-type Event = { identity: string; event_attributes: Record<string, unknown>; principal_accepted: { issuer: string; subject: string } };
+type Event = {
+  identity: string;
+  event_attributes: Record<string, unknown>;
+  principal_accepted: { issuer: string; subject: string };
+};
 
 async function json<T>(res: Promise<Response>): Promise<T> {
   return (await (await res).json()) as T;
@@ -26,55 +38,141 @@ async function json<T>(res: Promise<Response>): Promise<T> {
 describe("access enforcement (secured by default, ABAC)", () => {
   let blue: Asset;
   it("a new identity sees and writes nothing before a policy", async () => {
-    blue = await json<Asset>(s.api("/archivist/v2/assets", { method: "POST", token: admin, json: { attributes: { arc_display_type: "call", team: "blue", secret: "s3cr3t" } } }));
-    await s.api("/archivist/v2/assets", { method: "POST", token: admin, json: { attributes: { arc_display_type: "call", team: "red" } } });
+    blue = await json<Asset>(
+      s.api("/archivist/v2/assets", {
+        method: "POST",
+        token: admin,
+        json: { attributes: { arc_display_type: "call", team: "blue", secret: "s3cr3t" } },
+      }),
+    );
+    await s.api("/archivist/v2/assets", {
+      method: "POST",
+      token: admin,
+      json: { attributes: { arc_display_type: "call", team: "red" } },
+    });
     for (const t of ["vcon_created", "vcon_redacted"])
-      await s.api(`/archivist/v2/${blue.identity}/events`, { method: "POST", token: admin, json: { operation: "Record", behaviour: "RecordEvidence", event_attributes: { arc_display_type: t } } });
-    const list = await s.api("/archivist/v2/assets", { token: reader, headers: { "x-request-total-count": "true" } });
+      await s.api(`/archivist/v2/${blue.identity}/events`, {
+        method: "POST",
+        token: admin,
+        json: { operation: "Record", behaviour: "RecordEvidence", event_attributes: { arc_display_type: t } },
+      });
+    const list = await s.api("/archivist/v2/assets", {
+      token: reader,
+      headers: { "x-request-total-count": "true" },
+    });
     expect(((await list.json()) as { assets: Asset[] }).assets).toEqual([]);
     expect(list.headers.get("x-total-count")).toBe("0");
     expect((await s.api(`/archivist/v2/${blue.identity}`, { token: reader })).status).toBe(404);
-    expect((await json<{ events: Event[] }>(s.api("/archivist/v2/assets/-/events", { token: reader }))).events).toEqual([]);
-    expect((await s.api(`/archivist/v2/${blue.identity}/events`, { method: "POST", token: reader, json: { operation: "Record", behaviour: "RecordEvidence" } })).status).toBe(404);
-    expect((await s.api("/archivist/v2/assets", { method: "POST", token: reader, json: { attributes: { team: "blue" } } })).status).toBe(403);
+    expect(
+      (await json<{ events: Event[] }>(s.api("/archivist/v2/assets/-/events", { token: reader }))).events,
+    ).toEqual([]);
+    expect(
+      (
+        await s.api(`/archivist/v2/${blue.identity}/events`, {
+          method: "POST",
+          token: reader,
+          json: { operation: "Record", behaviour: "RecordEvidence" },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await s.api("/archivist/v2/assets", {
+          method: "POST",
+          token: reader,
+          json: { attributes: { team: "blue" } },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it("after a policy, sees exactly the permitted assets, attributes and event types; the policy is audited", async () => {
     const policy = await s.api("/archivist/iam/v1/access_policies", {
-      method: "POST", token: admin,
+      method: "POST",
+      token: admin,
       json: {
         display_name: "blue team reads calls",
         filters: [{ or: ["attributes.team=blue"] }],
         access_permissions: [
-          { asset_attributes_read: ["arc_display_type", "team"], event_arc_display_type_read: ["vcon_created"], behaviours: ["RecordEvidence"], event_arc_display_type_write: ["vcon_note"], asset_attributes_write: [], user_attributes: [{ or: [`subject=${readerId}`] }] },
+          {
+            asset_attributes_read: ["arc_display_type", "team"],
+            event_arc_display_type_read: ["vcon_created"],
+            behaviours: ["RecordEvidence"],
+            event_arc_display_type_write: ["vcon_note"],
+            asset_attributes_write: [],
+            user_attributes: [{ or: [`subject=${readerId}`] }],
+          },
         ],
       },
     });
     expect(policy.status, await policy.clone().text()).toBe(200);
-    const list = await s.api("/archivist/v2/assets", { token: reader, headers: { "x-request-total-count": "true" } });
+    const list = await s.api("/archivist/v2/assets", {
+      token: reader,
+      headers: { "x-request-total-count": "true" },
+    });
     const assets = ((await list.json()) as { assets: Asset[] }).assets;
     expect(assets.map((a) => a.identity)).toEqual([blue.identity]);
     expect(assets[0]?.attributes).toEqual({ arc_display_type: "call", team: "blue" });
     expect(list.headers.get("x-total-count")).toBe("1");
-    const events = await s.api(`/archivist/v2/${blue.identity}/events`, { token: reader, headers: { "x-request-total-count": "true" } });
-    const types = ((await events.json()) as { events: Event[] }).events.map((e) => e.event_attributes.arc_display_type);
+    const events = await s.api(`/archivist/v2/${blue.identity}/events`, {
+      token: reader,
+      headers: { "x-request-total-count": "true" },
+    });
+    const types = ((await events.json()) as { events: Event[] }).events.map(
+      (e) => e.event_attributes.arc_display_type,
+    );
     expect(types).toEqual(["vcon_created"]);
     expect(events.headers.get("x-total-count")).toBe("1");
     const all = await json<{ events: Event[] }>(s.api("/archivist/v2/assets/-/events", { token: reader }));
     expect(all.events.map((e) => e.event_attributes.arc_display_type)).toEqual(["vcon_created"]);
-    const ok = await s.api(`/archivist/v2/${blue.identity}/events`, { method: "POST", token: reader, json: { operation: "Record", behaviour: "RecordEvidence", event_attributes: { arc_display_type: "vcon_note" } } });
+    const ok = await s.api(`/archivist/v2/${blue.identity}/events`, {
+      method: "POST",
+      token: reader,
+      json: {
+        operation: "Record",
+        behaviour: "RecordEvidence",
+        event_attributes: { arc_display_type: "vcon_note" },
+      },
+    });
     expect(ok.status).toBe(200);
-    const refused = await s.api(`/archivist/v2/${blue.identity}/events`, { method: "POST", token: reader, json: { operation: "Record", behaviour: "RecordEvidence", event_attributes: { arc_display_type: "vcon_deleted" } } });
+    const refused = await s.api(`/archivist/v2/${blue.identity}/events`, {
+      method: "POST",
+      token: reader,
+      json: {
+        operation: "Record",
+        behaviour: "RecordEvidence",
+        event_attributes: { arc_display_type: "vcon_deleted" },
+      },
+    });
     expect(refused.status).toBe(403);
-    const changesAttr = await s.api(`/archivist/v2/${blue.identity}/events`, { method: "POST", token: reader, json: { operation: "Record", behaviour: "RecordEvidence", event_attributes: { arc_display_type: "vcon_note" }, asset_attributes: { team: "red" } } });
+    const changesAttr = await s.api(`/archivist/v2/${blue.identity}/events`, {
+      method: "POST",
+      token: reader,
+      json: {
+        operation: "Record",
+        behaviour: "RecordEvidence",
+        event_attributes: { arc_display_type: "vcon_note" },
+        asset_attributes: { team: "red" },
+      },
+    });
     expect(changesAttr.status).toBe(403);
-    const audit = await json<{ events: Event[] }>(s.api(`/archivist/v2/${blue.identity}/events?event_attributes.arc_display_type=arc_access_policy`, { token: admin }));
+    const audit = await json<{ events: Event[] }>(
+      s.api(`/archivist/v2/${blue.identity}/events?event_attributes.arc_display_type=arc_access_policy`, {
+        token: admin,
+      }),
+    );
     expect(audit.events).toHaveLength(1);
     expect(audit.events[0]?.principal_accepted.issuer).toBe(`${s.url}/internal`);
     expect(audit.events[0]?.principal_accepted.subject).toMatch(/^access_policies\//);
-    const matches = await json<{ assets: Asset[] }>(s.api(`/archivist/iam/v1/${((await policy.json()) as { identity: string }).identity}/assets`, { token: admin }));
+    const matches = await json<{ assets: Asset[] }>(
+      s.api(`/archivist/iam/v1/${((await policy.json()) as { identity: string }).identity}/assets`, {
+        token: admin,
+      }),
+    );
     expect(matches.assets.map((a) => a.identity)).toEqual([blue.identity]);
-    const byAsset = await json<{ access_policies: unknown[] }>(s.api(`/archivist/iam/v1/${blue.identity}/access_policies`, { token: admin }));
+    const byAsset = await json<{ access_policies: unknown[] }>(
+      s.api(`/archivist/iam/v1/${blue.identity}/access_policies`, { token: admin }),
+    );
     expect(byAsset.access_policies).toHaveLength(1);
   });
 });

@@ -1,13 +1,30 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { buildBlock, GENESIS_PARENT, transactionRoot, verifyChain } from "../../../src/core/chain/block.js";
-import { createHash } from "node:crypto";
 
 describe("archivist node chain", () => {
-  const tx = (anchor: string) => ({ kind: "MERKLE_LOG_SEAL" as const, tenant: "tenant/x", anchor, details: { mmr_size: 3 } });
+  const tx = (anchor: string) => ({
+    kind: "MERKLE_LOG_SEAL" as const,
+    tenant: "tenant/x",
+    anchor,
+    details: { mmr_size: 3 },
+  });
 
   it("links blocks and verifies an exported chain, failing on any change", () => {
-    const b0 = buildBlock({ number: 0, parentHash: GENESIS_PARENT, timestampMs: 1_700_000_000_000, miner: "0xabc", transactions: [tx("aa")] });
-    const b1 = buildBlock({ number: 1, parentHash: b0.hash, timestampMs: 1_700_000_010_000, miner: "0xabc", transactions: [tx("bb"), tx("cc")] });
+    const b0 = buildBlock({
+      number: 0,
+      parentHash: GENESIS_PARENT,
+      timestampMs: 1_700_000_000_000,
+      miner: "0xabc",
+      transactions: [tx("aa")],
+    });
+    const b1 = buildBlock({
+      number: 1,
+      parentHash: b0.hash,
+      timestampMs: 1_700_000_010_000,
+      miner: "0xabc",
+      transactions: [tx("bb"), tx("cc")],
+    });
     expect(verifyChain([b0, b1])).toEqual({ ok: true });
     const tampered = { ...b1, transactions: [{ ...b1.transactions[0]!, anchor: "dd" }, b1.transactions[1]!] };
     expect(verifyChain([b0, tampered]).ok).toBe(false);
