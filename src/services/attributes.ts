@@ -84,6 +84,7 @@ export function validateAttributes(field: string, attrs: Record<string, unknown>
     if (name.startsWith("jit_")) throw badRequest(`${field}.${name}: the jit_ prefix is reserved`);
     if (name.startsWith("arc_") && !DOCUMENTED_ARC.has(name))
       throw badRequest(`${field}.${name}: the arc_ prefix is reserved`);
+    checkEncodable(`${field}.${name}`, value);
     if (value !== null && typeof value === "object" && !Array.isArray(value)) {
       const ref = checkAttachment(field, name, value as Record<string, unknown>);
       if (ref) refs.push(ref);
