@@ -1,9 +1,9 @@
 import { decode as cborgDecode } from "cborg";
 import { type CborValue, Tagged } from "./encode.js";
+import { CborError } from "./error.js";
+import { scanCbor } from "./scan.js";
 
-export class CborError extends Error {
-  readonly code = "CBOR";
-}
+export { CborError };
 
 export interface DecodeLimits {
   /** Largest input accepted. */
@@ -13,40 +13,6 @@ export interface DecodeLimits {
 }
 
 export const DEFAULT_LIMITS: DecodeLimits = { maxBytes: 1024 * 1024, maxDepth: 32 };
-
-/** Nesting depth from the raw bytes, without recursion (so hostile nesting cannot exhaust the stack). */
-function checkDepth(bytes: Uint8Array, maxDepth: number): void {
-  const pending: number[] = [];
-  let i = 0;
-  const arg = (info: number): number => {
-    if (info < 24) return info;
-    const size = info === 24 ? 1 : info === 25 ? 2 : info === 26 ? 4 : info === 27 ? 8 : -1;
-    if (size < 0) throw new CborError("indefinite lengths and reserved values are not allowed");
-    let n = 0;
-    for (let k = 0; k < size; k++) n = n * 256 + (bytes[i + k] ?? 0);
-    i += size;
-    return n;
-  };
-  while (i < bytes.length) {
-    const b = bytes[i++] as number;
-    const major = b >> 5;
-    const n = major === 7 ? ((b & 31) >= 24 ? arg(b & 31) && 0 : 0) : arg(b & 31);
-    if (major === 2 || major === 3) i += n;
-    let open = major === 4 ? n : major === 5 ? n * 2 : major === 6 ? 1 : 0;
-    if (open > 0) {
-      pending.push(open);
-      if (pending.length > maxDepth) throw new CborError(`nesting deeper than ${maxDepth}`);
-      continue;
-    }
-    while (pending.length) {
-      open = (pending.pop() as number) - 1;
-      if (open > 0) {
-        pending.push(open);
-        break;
-      }
-    }
-  }
-}
 
 function untag(tag: number) {
   return (decodeContent: () => unknown) => new Tagged(tag, decodeContent() as CborValue);
@@ -61,12 +27,15 @@ const TAGS: Record<number, ReturnType<typeof untag>> = {
   98: untag(98),
 };
 
+const TAG_SET = new Set(Object.keys(TAGS).map(Number));
+
 /** Strict, bounded CBOR decoding: no duplicate keys, no indefinite lengths, no trailing bytes, depth and size limits. */
 export function decodeCbor(bytes: Uint8Array, limits: Partial<DecodeLimits> = {}): CborValue {
   const { maxBytes, maxDepth } = { ...DEFAULT_LIMITS, ...limits };
   if (!(bytes instanceof Uint8Array) || bytes.length === 0) throw new CborError("empty input");
   if (bytes.length > maxBytes) throw new CborError(`input larger than ${maxBytes} bytes`);
-  checkDepth(bytes, maxDepth);
+  // cborg alone lets duplicate byte-string/array keys, invalid UTF-8 and floats through.
+  scanCbor(bytes, { maxDepth, sortedKeys: false, tags: TAG_SET });
   try {
     return cborgDecode(bytes, {
       useMaps: true,

@@ -19,6 +19,10 @@ const INCLUSION = -1;
 /** Unprotected header carrying the leaf's idtimestamp (unsigned: changing it only breaks the recomputed leaf). */
 export const LEAF_IDTIMESTAMP = -70001;
 
+/** Receipts for larger indices or longer paths are refused: the MMR arithmetic is exact (and terminates) only below these. */
+const MAX_MMR_INDEX = 2 ** 40;
+const MAX_PATH = 64;
+
 export interface ReceiptInput {
   /** The committed leaf's idtimestamp (18 hex digits), so a verifier can recompute the leaf from the record alone. */
   idtimestamp?: string;
@@ -77,7 +81,11 @@ export function decodeReceipt(receipt: Uint8Array): ReceiptInfo {
   const proof = decodeCbor(first);
   if (!Array.isArray(proof) || proof.length !== 2 || typeof proof[0] !== "number" || !Array.isArray(proof[1]))
     throw new CoseError("COSE_DECODE", "inclusion proof must be [mmr_index, [path]]");
+  const index = proof[0];
+  if (!Number.isSafeInteger(index) || index < 0 || index >= MAX_MMR_INDEX)
+    throw new CoseError("COSE_DECODE", `mmr_index ${index} is out of range`);
   const path = proof[1];
+  if (path.length > MAX_PATH) throw new CoseError("COSE_DECODE", `path longer than ${MAX_PATH} hashes`);
   if (!path.every((p): p is Uint8Array => p instanceof Uint8Array && p.length === 32))
     throw new CoseError("COSE_DECODE", "path entries must be 32-byte hashes");
   const claims = s.protectedHeader.get(HEADER.cwtClaims);
@@ -105,7 +113,13 @@ export function verifyReceipt(
   } catch (err) {
     return { ok: false, reason: `receipt is malformed: ${(err as Error).message}` };
   }
-  const peak = includedRoot(info.mmrIndex, leafHash, info.path);
+  let peak: Uint8Array;
+  try {
+    peak = includedRoot(info.mmrIndex, leafHash, info.path);
+  } catch {
+    // A path climbing past 2^64 positions cannot belong to any log.
+    return { ok: false, reason: "inclusion path leads outside any possible MMR" };
+  }
   if (!verifySign1(receipt, publicKey, peak))
     return {
       ok: false,

@@ -59,11 +59,15 @@ export function decodeSeal(seal: Uint8Array): SealState & { logId: string; issue
   const peaks = m instanceof Map ? m.get(8) : undefined;
   const num = (k: number) => {
     const v = m instanceof Map ? m.get(k) : undefined;
-    if (typeof v !== "number" && typeof v !== "bigint")
-      throw new CoseError("COSE_DECODE", `seal state field ${k} is missing`);
-    return v;
+    const ok = typeof v === "bigint" ? v >= 0n : typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+    if (!ok) throw new CoseError("COSE_DECODE", `seal state field ${k} must be an unsigned integer`);
+    return v as number | bigint;
   };
-  if (!Array.isArray(peaks) || !peaks.every((p): p is Uint8Array => p instanceof Uint8Array))
+  if (m instanceof Map && m.get(7) !== 2) throw new CoseError("COSE_DECODE", "seal state version must be 2");
+  if (
+    !Array.isArray(peaks) ||
+    !peaks.every((p): p is Uint8Array => p instanceof Uint8Array && p.length === 32)
+  )
     throw new CoseError("COSE_DECODE", "seal peaks are malformed");
   const claims = s.protectedHeader.get(HEADER.cwtClaims);
   return {

@@ -1,8 +1,19 @@
-const bitLength = (n: number) => (n === 0 ? 0 : Math.floor(Math.log2(n)) + 1);
-const allOnes = (n: number) => n > 0 && (n & (n + 1)) === 0;
+/** Largest MMR index handled exactly (positions stay below 2^53). */
+export const MAX_MMR_INDEX = 2 ** 52;
+
+// Exact for every safe integer: 32-bit bitwise operators and Math.log2 are not.
+function bitLength(n: number): number {
+  if (n < 2 ** 31) return 32 - Math.clz32(n);
+  let bits = 31;
+  for (let x = Math.floor(n / 2 ** 31); x >= 1; x = Math.floor(x / 2)) bits++;
+  return bits;
+}
+const allOnes = (n: number) => n > 0 && 2 ** bitLength(n) - 1 === n;
 
 /** Height of the node at index i (0 for leaves), by jumping left until the position is all ones. */
 export function heightIndex(i: number): number {
+  if (!Number.isSafeInteger(i) || i < 0 || i > MAX_MMR_INDEX)
+    throw new RangeError(`MMR index ${i} is out of range`);
   let pos = i + 1;
   while (!allOnes(pos)) pos -= 2 ** (bitLength(pos) - 1) - 1;
   return bitLength(pos) - 1;

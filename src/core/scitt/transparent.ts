@@ -53,11 +53,11 @@ export function verifyStatement(
   if (!issuerKey) return { ok: false, reason: `no issuer key with kid ${kidOf(s.protectedHeader)}` };
   if (!verifySign1(s, issuerKey, opts.detachedPayload))
     return { ok: false, reason: "issuer signature does not verify" };
-  const attached = s.unprotectedHeader.get(HEADER.receipts);
-  const receipts = [
-    ...(Array.isArray(attached) ? attached.filter((r): r is Uint8Array => r instanceof Uint8Array) : []),
-    ...(opts.receipts ?? []),
-  ];
+  const attached = s.unprotectedHeader.get(HEADER.receipts) ?? [];
+  // Receipts that cannot be read must fail the check, not be skipped (the caller counts them).
+  if (!Array.isArray(attached) || !attached.every((r): r is Uint8Array => r instanceof Uint8Array))
+    return { ok: false, reason: "receipts (394) must be an array of byte strings" };
+  const receipts = [...attached, ...(opts.receipts ?? [])];
   for (const r of receipts) {
     let leaf: Uint8Array;
     try {

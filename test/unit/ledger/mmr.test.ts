@@ -142,3 +142,14 @@ describe("MMR known answers (KAT39)", () => {
     expect(verifyConsistency(39, 10, peaks, peakHashes(10, node), paths)).toBe(false);
   });
 });
+
+describe("MMR index arithmetic at the edges", () => {
+  it("is exact past 2^32 and refuses negative or huge indices", () => {
+    expect(heightIndex(2 ** 33 - 2)).toBe(32);
+    expect(heightIndex(2 ** 33 - 1)).toBe(0);
+    expect(mmrIndexOfLeaf(2 ** 32)).toBe(2 ** 33 - 1);
+    expect(() => heightIndex(-3)).toThrow(RangeError);
+    expect(() => heightIndex(2 ** 53)).toThrow(RangeError);
+    expect(isValidMmrSize(2 ** 40 - 1)).toBe(true);
+  });
+});
