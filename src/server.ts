@@ -39,12 +39,14 @@ export async function openContext(config: Config): Promise<Ctx & { setWorkers(w:
 
 async function listen(ctx: Ctx, readyExtra: () => Promise<void>): Promise<Server> {
   const built = buildApp(ctx, readyExtra);
+  const closeApp = built.close;
   const server = built.app.listen(ctx.config.port, ctx.config.host);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);
   });
   server.keepAliveTimeout = 65_000;
+  server.on("close", () => void closeApp());
   return server;
 }
 

@@ -9,7 +9,7 @@ import type { HttpDeps } from "./deps.js";
 import { errorMiddleware, notFoundMiddleware } from "./errors.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { openApiDocument } from "./openapi.js";
-import { RateLimiter } from "./rate-limit.js";
+import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from "./rate-limit.js";
 import { type AnyRouteSpec, queryObject, queryPairs, RouteTable, validate } from "./route.js";
 import { routeModules } from "./routes/index.js";
 import { systemRoutes } from "./routes/system.js";
@@ -34,6 +34,7 @@ export interface BuiltApp {
   deps: HttpDeps;
   metrics: Metrics;
   specs: AnyRouteSpec[];
+  close(): Promise<void>;
 }
 
 /** Builds the express app: conventions, every route module, health, errors. */
@@ -44,7 +45,12 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
   app.set("query parser", "simple");
   const deps: HttpDeps = { ctx, auth: new Authenticator(ctx) };
   const metrics = createMetrics();
-  const limiter = ctx.config.rateLimitRps ? new RateLimiter(ctx.config.rateLimitRps) : undefined;
+  const rps = ctx.config.rateLimitRps;
+  const limiter: RateLimiter | undefined = rps
+    ? ctx.config.redisUrl
+      ? redisRateLimiter(rps, ctx.config.redisUrl)
+      : memoryRateLimiter(rps)
+    : undefined;
 
   app.use(
     pinoHttp({
@@ -78,7 +84,7 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
       spec.auth === "token" || (spec.auth === "optional" && req.headers.authorization !== undefined);
     if (wantsAuth) {
       principal = await deps.auth.authenticate(req.headers.authorization);
-      limiter?.take(principal.tenantId);
+      await limiter?.take(principal.tenantId);
     }
     if (spec.body && hasBody(req) && req.body === undefined && !req.is("application/x-www-form-urlencoded"))
       throw badRequest("request body must be application/json");
@@ -112,9 +118,12 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
     }
   });
   for (const register of routeModules) register(table, deps);
-  systemRoutes(app, deps, metrics, extraReady);
+  systemRoutes(app, deps, metrics, async () => {
+    await limiter?.ping();
+    await extraReady();
+  });
   app.use(router);
   app.use(notFoundMiddleware);
   app.use(errorMiddleware);
-  return { app, deps, metrics, specs: table.specs };
+  return { app, deps, metrics, specs: table.specs, close: async () => limiter?.close() };
 }

@@ -1,26 +1,53 @@
+import { Redis } from "ioredis";
 import { ApiError } from "../core/api/api-error.js";
 
-/** Per-tenancy token bucket: `rps` requests a second with a burst of one second's worth. */
-export class RateLimiter {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+/** Per-tenancy request rate limiting: 429 with the seconds until requests are accepted again. */
+export interface RateLimiter {
+  /** Counts one request; throws 429 over the limit. */
+  take(tenantId: string): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
 
-  constructor(private readonly rps: number) {}
+const limited = (reset: number) =>
+  new ApiError("rate_limited", "request rate limit exceeded", [], {
+    "Archivist-Rate-Limit-Reset": String(reset),
+    "Retry-After": String(reset),
+  });
 
-  /** Takes one token or throws 429 with the seconds until the next one. */
-  take(tenantId: string): void {
-    const now = Date.now();
-    const b = this.buckets.get(tenantId) ?? { tokens: this.rps, at: now };
-    b.tokens = Math.min(this.rps, b.tokens + ((now - b.at) / 1000) * this.rps);
-    b.at = now;
-    if (b.tokens < 1) {
-      const reset = Math.max(1, Math.ceil((1 - b.tokens) / this.rps));
-      this.buckets.set(tenantId, b);
-      throw new ApiError("rate_limited", "request rate limit exceeded", [], {
-        "Archivist-Rate-Limit-Reset": String(reset),
-        "Retry-After": String(reset),
-      });
-    }
-    b.tokens -= 1;
-    this.buckets.set(tenantId, b);
-  }
+/** Token bucket in this process: `rps` requests a second with a burst of one second's worth. */
+export function memoryRateLimiter(rps: number): RateLimiter {
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  return {
+    async take(tenantId) {
+      const now = Date.now();
+      const b = buckets.get(tenantId) ?? { tokens: rps, at: now };
+      b.tokens = Math.min(rps, b.tokens + ((now - b.at) / 1000) * rps);
+      b.at = now;
+      buckets.set(tenantId, b);
+      if (b.tokens < 1) throw limited(Math.max(1, Math.ceil((1 - b.tokens) / rps)));
+      b.tokens -= 1;
+    },
+    ping: async () => undefined,
+    close: async () => undefined,
+  };
+}
+
+/** Fixed one-second windows counted in Redis, so every API process shares one limit per tenancy. */
+export function redisRateLimiter(rps: number, url: string): RateLimiter {
+  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
+  return {
+    async take(tenantId) {
+      const second = Math.floor(Date.now() / 1000);
+      const key = `archivist:rate:${tenantId}:${second}`;
+      const [[, count]] = (await redis.multi().incr(key).expire(key, 2).exec()) as [[unknown, number]];
+      if (count > rps) throw limited(1);
+    },
+    async ping() {
+      await redis.ping();
+    },
+    async close() {
+      redis.disconnect();
+    },
+  };
 }
