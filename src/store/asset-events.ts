@@ -1,4 +1,5 @@
 import type { Queryable } from "./db.js";
+import { countWhere } from "./sql.js";
 
 export type Principal4 = {
   issuer: string;
@@ -123,14 +124,11 @@ export function selectAssetEvents(
   );
 }
 
-export async function countAssetEvents(
+export function countAssetEvents(
   db: Queryable,
   where: string,
   params: unknown[],
   cap?: number,
 ): Promise<number> {
-  const sql = cap
-    ? `select count(*)::int as n from (select 1 from asset_events where ${where} limit ${Math.floor(cap)}) c`
-    : `select count(*)::int as n from asset_events where ${where}`;
-  return (await db.query<{ n: number }>(sql, params))[0]?.n ?? 0;
+  return countWhere(db, "asset_events", where, params, cap);
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from "./db.js";
+import { countWhere } from "./sql.js";
 
 export interface AssetRow {
   seq: number;
@@ -57,16 +58,8 @@ export function selectAssets(
 }
 
 /** Count of assets matching `where`, stopping at `cap` when given (cheap 206 detection). */
-export async function countAssets(
-  db: Queryable,
-  where: string,
-  params: unknown[],
-  cap?: number,
-): Promise<number> {
-  const sql = cap
-    ? `select count(*)::int as n from (select 1 from assets where ${where} limit ${Math.floor(cap)}) c`
-    : `select count(*)::int as n from assets where ${where}`;
-  return (await db.query<{ n: number }>(sql, params))[0]?.n ?? 0;
+export function countAssets(db: Queryable, where: string, params: unknown[], cap?: number): Promise<number> {
+  return countWhere(db, "assets", where, params, cap);
 }
 
 /** Recomputes each asset's status as the lowest of its events' (PENDING while any event is only STORED). */

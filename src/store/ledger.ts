@@ -97,6 +97,16 @@ export async function saveLogHead(
 }
 
 /** The log entry of a record, if it has been committed. */
+// int8 and bytea come back as strings/Buffers depending on the driver.
+function normEntry<T extends EntryRow>(r: T): T {
+  return {
+    ...r,
+    mmr_index: Number(r.mmr_index),
+    leaf_index: Number(r.leaf_index),
+    leaf: new Uint8Array(r.leaf),
+  };
+}
+
 export async function entryOfRecord(
   db: Queryable,
   recordId: string,
@@ -105,15 +115,7 @@ export async function entryOfRecord(
     "select tenant_id, mmr_index, leaf_index, kind, record_id, idtimestamp, leaf from log_entries where record_id = $1",
     [recordId],
   );
-  const r = rows[0];
-  return (
-    r && {
-      ...r,
-      mmr_index: Number(r.mmr_index),
-      leaf_index: Number(r.leaf_index),
-      leaf: new Uint8Array(r.leaf),
-    }
-  );
+  return rows[0] && normEntry(rows[0]);
 }
 
 export async function entryAt(
@@ -125,15 +127,7 @@ export async function entryAt(
     "select mmr_index, leaf_index, kind, record_id, idtimestamp, leaf from log_entries where tenant_id = $1 and mmr_index = $2",
     [tenantId, mmrIndex],
   );
-  const r = rows[0];
-  return (
-    r && {
-      ...r,
-      mmr_index: Number(r.mmr_index),
-      leaf_index: Number(r.leaf_index),
-      leaf: new Uint8Array(r.leaf),
-    }
-  );
+  return rows[0] && normEntry(rows[0]);
 }
 
 /** Tenancies with records waiting to be committed (work discovered from the database, not the queue). */

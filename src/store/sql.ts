@@ -1,3 +1,5 @@
+import type { Queryable } from "./db.js";
+
 /** Accumulates a WHERE clause and its parameters; values are always placeholders, never spliced. */
 export class Where {
   readonly params: unknown[] = [];
@@ -31,4 +33,18 @@ export class Where {
   get sql(): string {
     return this.parts.length ? this.parts.join(" and ") : "true";
   }
+}
+
+/** Rows of `table` matching `where`, stopping at `cap` when given (cheap detection of the 206 result limit). */
+export async function countWhere(
+  db: Queryable,
+  table: string,
+  where: string,
+  params: unknown[],
+  cap?: number,
+): Promise<number> {
+  const sql = cap
+    ? `select count(*)::int as n from (select 1 from ${table} where ${where} limit ${Math.floor(cap)}) c`
+    : `select count(*)::int as n from ${table} where ${where}`;
+  return (await db.query<{ n: number }>(sql, params))[0]?.n ?? 0;
 }
