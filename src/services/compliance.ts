@@ -13,6 +13,7 @@ import {
   deleteCompliancePolicy,
   getCompliancePolicy,
   insertCompliancePolicy,
+  listCompliancePolicies,
 } from "../store/compliance-policies.js";
 import { lockTenancy } from "../store/tenancies.js";
 import { type AccessView, canReadEvent } from "./access-view.js";
@@ -87,4 +88,13 @@ export async function assetCompliance(ctx: Ctx, view: AccessView, assetId: strin
     compliance,
     next_page_token: "",
   };
+}
+
+/** One page of the tenancy's compliance policies, optionally of some types. */
+export function compliancePolicyPage(
+  ctx: Ctx,
+  p: Principal,
+  opts: { after: number; limit: number; types: string[] },
+) {
+  return listCompliancePolicies(ctx.db, p.tenantId, opts);
 }

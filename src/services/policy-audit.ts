@@ -4,6 +4,7 @@ import { compilePolicyFilters, matchPolicyFilters } from "../core/filters/index.
 import { type AccessPolicyRow, allAccessPolicies, getAccessPolicy } from "../store/access-policies.js";
 import { ASSET_COLUMNS, type AssetRow, getAsset } from "../store/assets.js";
 import type { Queryable } from "../store/db.js";
+import { assetOut } from "../store/record-json.js";
 import { writeGroup } from "./event-batcher.js";
 import { internalPrincipal } from "./principals.js";
 

@@ -5,12 +5,12 @@ import { COMPLIANCE_TYPES } from "../../core/compliance/index.js";
 import {
   assetCompliance,
   compliancePolicyOut,
+  compliancePolicyPage,
   createCompliancePolicy,
   readCompliancePolicy,
   removeCompliancePolicy,
 } from "../../services/compliance.js";
 import { viewFor } from "../../services/views.js";
-import { listCompliancePolicies } from "../../store/compliance-policies.js";
 import type { HttpDeps } from "../deps.js";
 import { openListing, pageOf } from "../paging.js";
 import type { RouteTable } from "../route.js";
@@ -34,7 +34,7 @@ export function complianceRoutes(t: RouteTable, d: HttpDeps): void {
       for (const ty of types)
         if (!(COMPLIANCE_TYPES as readonly string[]).includes(ty))
           throw badRequest(`compliance_type must be one of ${COMPLIANCE_TYPES.join(", ")}`);
-      const rows = await listCompliancePolicies(d.ctx.db, p.tenantId, {
+      const rows = await compliancePolicyPage(d.ctx, p, {
         after: listing.after,
         limit: listing.pageSize + 1,
         types,

@@ -2,7 +2,6 @@ import { forbidden, notFound } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
 import { accessPolicyOut } from "../../services/access-policies.js";
 import { assetPolicies, policyAssets } from "../../services/policy-audit.js";
-import { assetOut } from "../../store/record-json.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 
@@ -20,7 +19,7 @@ export function policyMatchRoutes(t: RouteTable, d: HttpDeps): void {
       if (!p.isAdmin) throw forbidden("only administrators read policy matches");
       const assets = await policyAssets(d.ctx, p.tenantId, pathUuid(params.uuid, "access policy"));
       if (!assets) throw notFound("access policy");
-      return { assets: assets.map((a) => assetOut(a, a.attributes)), next_page_token: "" };
+      return { assets, next_page_token: "" };
     },
   });
   t.add({
