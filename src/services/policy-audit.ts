@@ -58,13 +58,10 @@ export async function recordPolicyAudit(
 }
 
 /** The assets one policy applies to (administrators only, checked by the caller). */
-export async function policyAssets(
-  ctx: Ctx,
-  tenantId: string,
-  policyId: string,
-): Promise<AssetRow[] | undefined> {
+export async function policyAssets(ctx: Ctx, tenantId: string, policyId: string) {
   const row = await getAccessPolicy(ctx.db, tenantId, policyId);
-  return row && assetsMatching(ctx.db, tenantId, validateAccessPolicyInput(row));
+  const assets = row && (await assetsMatching(ctx.db, tenantId, validateAccessPolicyInput(row)));
+  return assets?.map((a) => assetOut(a, a.attributes));
 }
 
 /** The policies that apply to one asset. */
