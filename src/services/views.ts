@@ -5,6 +5,7 @@ import {
   callerMatchesPermission,
   compileReadableAssets,
   compileReadableEvents,
+  fullGrant,
   grantFor,
   validateAccessPolicyInput,
 } from "../core/access/index.js";
@@ -18,6 +19,8 @@ interface Scope {
   tenantId: string;
   policies: AccessPolicy[];
   caller: Caller;
+  /** The caller administers this tenancy: everything in it, no policy needed. */
+  all?: boolean;
 }
 
 async function policiesOf(ctx: Ctx, tenantId: string): Promise<AccessPolicy[]> {
@@ -41,13 +44,15 @@ function scopeClause(
   return `(tenant_id = ${tenant} and ${c.sql})`;
 }
 
-/** A non-administrator's view: the union of what its own tenancy's policies and sharing tenancies' OBAC policies grant. */
+/** A view across tenancies: its own (whole for administrators, else by its policies) and what sharing tenancies' OBAC policies grant. */
 function policyView(scopes: Scope[]): AccessView {
   const byTenant = new Map(scopes.map((s) => [s.tenantId, s]));
   const assetsClause = (w: Where) =>
     scopes
       .map((s) =>
-        scopeClause(w, s, (first) => compileReadableAssets(s.policies, s.caller, "attributes", first)),
+        s.all
+          ? `(tenant_id = ${w.p(s.tenantId)})`
+          : scopeClause(w, s, (first) => compileReadableAssets(s.policies, s.caller, "attributes", first)),
       )
       .join(" or ") || "false";
   return {
@@ -58,6 +63,7 @@ function policyView(scopes: Scope[]): AccessView {
     restrictEvents: (w) => {
       const parts = scopes.map((s) => {
         const tenant = w.p(s.tenantId);
+        if (s.all) return `(asset_events.tenant_id = ${tenant})`;
         const c = compileReadableEvents(
           s.policies,
           s.caller,
@@ -71,6 +77,7 @@ function policyView(scopes: Scope[]): AccessView {
     },
     grant: (asset) => {
       const s = byTenant.get(asset.tenant_id);
+      if (s?.all) return fullGrant();
       const g = s && grantFor(s.policies, s.caller, asset.attributes);
       return g?.read ? g : undefined;
     },
@@ -79,14 +86,18 @@ function policyView(scopes: Scope[]): AccessView {
 
 /** The caller's view of the records: administrators see their tenancy whole; others what policies grant (secured by default). */
 export async function viewFor(ctx: Ctx, p: Principal): Promise<AccessView> {
-  if (p.isAdmin) return adminView(p.tenantId);
+  const shares = await sharingTenancies(ctx.db, p.tenantId);
+  if (p.isAdmin && shares.length === 0) return adminView(p.tenantId);
   const caller = callerOf(p);
-  const scopes: Scope[] = [{ tenantId: p.tenantId, policies: await policiesOf(ctx, p.tenantId), caller }];
-  for (const share of await sharingTenancies(ctx.db, p.tenantId)) {
+  const own: Scope = p.isAdmin
+    ? { tenantId: p.tenantId, policies: [], caller, all: true }
+    : { tenantId: p.tenantId, policies: await policiesOf(ctx, p.tenantId), caller };
+  const scopes: Scope[] = [own];
+  for (const share of shares) {
     scopes.push({
       tenantId: share.tenantId,
       policies: await policiesOf(ctx, share.tenantId),
-      caller: { ...caller, kind: "external", externalSubjectIdentities: share.subjects },
+      caller: { ...caller, isAdmin: false, kind: "external", externalSubjectIdentities: share.subjects },
     });
   }
   return policyView(scopes);

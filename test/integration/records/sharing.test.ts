@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestService, type TestService } from "../../helpers/service.js";
+
+let s: TestService;
+let ta: string;
+let tb: string;
+beforeAll(async () => {
+  s = await startTestService();
+  ta = await s.token(s.a);
+  tb = await s.token(s.b);
+});
+afterAll(() => s?.stop());
+
+const SELF = "/archivist/iam/v1/subjects/00000000-0000-0000-0000-000000000000:export";
+type Asset = { identity: string; attributes: Record<string, unknown>; public: boolean };
+
+async function importSelf(from: string, into: string): Promise<string> {
+  const { subject_string } = (await (await s.api(SELF, { token: from })).json()) as {
+    subject_string: string;
+  };
+  const res = await s.api("/archivist/iam/v1/subjects:import", {
+    method: "POST",
+    token: into,
+    json: { subject_string },
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return ((await res.json()) as { identity: string }).identity;
+}
+
+async function bSees(): Promise<{ assets: Asset[]; count: string | null; events: number }> {
+  const res = await s.api("/archivist/v2/assets?attributes.team=shared", {
+    token: tb,
+    headers: { "x-request-total-count": "true" },
+  });
+  const events = (await (
+    await s.api("/archivist/v2/assets/-/events?event_attributes.arc_display_type=note", { token: tb })
+  ).json()) as { events: unknown[] };
+  return {
+    assets: ((await res.json()) as { assets: Asset[] }).assets,
+    count: res.headers.get("x-total-count"),
+    events: events.events.length,
+  };
+}
+
+describe("OBAC sharing between tenancies", () => {
+  it("shares only the permitted attributes once both organisations imported each other's Self, and never before", async () => {
+    const asset = (await (
+      await s.api("/archivist/v2/assets", {
+        method: "POST",
+        token: ta,
+        json: { attributes: { arc_display_type: "call", team: "shared", secret: "only A" } },
+      })
+    ).json()) as Asset;
+    await s.api(`/archivist/v2/${asset.identity}/events`, {
+      method: "POST",
+      token: ta,
+      json: {
+        operation: "Record",
+        behaviour: "RecordEvidence",
+        event_attributes: { arc_display_type: "note" },
+      },
+    });
+    const bInA = await importSelf(tb, ta);
+    const policy = await s.api("/archivist/iam/v1/access_policies", {
+      method: "POST",
+      token: ta,
+      json: {
+        display_name: "share with B",
+        filters: [{ or: ["attributes.team=shared"] }],
+        access_permissions: [
+          {
+            subjects: [bInA],
+            asset_attributes_read: ["team", "arc_display_type"],
+            event_arc_display_type_read: ["note"],
+          },
+        ],
+      },
+    });
+    expect(policy.status, await policy.clone().text()).toBe(200);
+    expect(await bSees()).toEqual({ assets: [], count: "0", events: 0 });
+    expect((await s.api(`/archivist/v2/${asset.identity}`, { token: tb })).status).toBe(404);
+    await importSelf(ta, tb);
+    const seen = await bSees();
+    expect(seen.assets.map((a) => a.identity)).toEqual([asset.identity]);
+    expect(seen.assets[0]?.attributes).toEqual({ arc_display_type: "call", team: "shared" });
+    expect(seen.count).toBe("1");
+    expect(seen.events).toBe(1);
+    expect(
+      (
+        await s.api(`/archivist/v2/${asset.identity}/events`, {
+          method: "POST",
+          token: tb,
+          json: {
+            operation: "Record",
+            behaviour: "RecordEvidence",
+            event_attributes: { arc_display_type: "note" },
+          },
+        })
+      ).status,
+    ).toBe(403);
+    expect((await s.api(`/archivist/v2/${asset.identity}:publicurl`, { token: tb })).status).toBe(400);
+    const other = (await (
+      await s.api("/archivist/v2/assets", {
+        method: "POST",
+        token: ta,
+        json: { attributes: { team: "private" } },
+      })
+    ).json()) as Asset;
+    expect((await s.api(`/archivist/v2/${other.identity}`, { token: tb })).status).toBe(404);
+  });
+});
