@@ -69,7 +69,7 @@ describe("rows and table", () => {
 describe("bench options and timestamps", () => {
   it("parses scenarios and flags", () => {
     const o = parseBenchArgs(["core", "list", "--quick", "--list-events", "5000"], {});
-    expect(o).toMatchObject({ scenarios: ["core", "list"], quick: true, durationS: 2, listEvents: 5000 });
+    expect(o).toMatchObject({ scenarios: ["core", "list"], quick: true, durationS: 1.5, listEvents: 5000 });
     expect(() => parseBenchArgs(["nope"], {})).toThrow(/unknown scenario/);
   });
 

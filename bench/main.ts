@@ -1,0 +1,88 @@
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { type BenchOptions, parseBenchArgs, USAGE } from "./options.js";
+import { reportOf, writeReport } from "./report.js";
+import { Results } from "./results.js";
+import { scenarioContext } from "./scenario.js";
+import { scenarios } from "./scenarios/index.js";
+import { disposeAll } from "./service.js";
+import { formatTable } from "./table.js";
+
+async function runAll(opts: BenchOptions, results: Results): Promise<number> {
+  const ctx = scenarioContext(opts, results);
+  let failed = 0;
+  for (const name of opts.scenarios) {
+    const t0 = Date.now();
+    ctx.log(`== ${name}`);
+    try {
+      await scenarios[name].run(ctx);
+    } catch (err) {
+      // A missing endpoint is n/a inside the scenario; an exception is a real failure.
+      failed++;
+      const message = err instanceof Error ? err.message : String(err);
+      results.add(name, "scenario", null, "", undefined, `failed: ${message.split("\n")[0]}`);
+      ctx.log(`${name} failed: ${message}`);
+    }
+    ctx.log(`${name} done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  return failed;
+}
+
+/** `npm run bench` / `archivist bench [scenario...] [flags]`: runs the scenarios and prints the table; returns the exit code. */
+export async function runBench(args: string[]): Promise<number> {
+  let opts: ReturnType<typeof parseBenchArgs>;
+  try {
+    opts = parseBenchArgs(args);
+  } catch (err) {
+    process.stderr.write(`archivist bench: ${(err as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (opts.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const startedAt = new Date();
+  const results = new Results();
+  // Never leave a service process behind, even when the run is interrupted.
+  const onSignal = () => void disposeAll().finally(() => process.exit(130));
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  let failed: number;
+  try {
+    failed = await runAll(opts, results);
+  } finally {
+    await disposeAll();
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+  const report = reportOf(opts, startedAt, results.rows);
+  const m = report.meta;
+  process.stdout.write(
+    `\narchivist bench, ${m.mode} run, ${m.date}, ${m.engine}${m.redis ? " + redis" : ""}, node ${m.node}, ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.elapsedS} s\n\n${formatTable(results.rows)}\n`,
+  );
+  writeReport("bench-results/latest.json", report);
+  if (opts.json) writeReport(opts.json, report);
+  return failed ? 1 : 0;
+}
+
+function invokedDirectly(): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(script) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+
+if (invokedDirectly()) {
+  runBench(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`archivist bench: ${err instanceof Error ? err.stack : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

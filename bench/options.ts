@@ -1,0 +1,74 @@
+import { parseArgs } from "node:util";
+
+/** Every scenario, in run order; `list` last, its million seeded rows would sit under every later one. */
+export const SCENARIOS = ["core", "tokens", "ingest", "afe", "receipts", "conserver", "list"] as const;
+/** A scenario's name (a positional argument of the bench). */
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+/** What a bench run was asked to do. */
+export interface BenchOptions {
+  scenarios: ScenarioName[];
+  quick: boolean;
+  /** Length of each measured load phase, seconds. */
+  durationS: number;
+  /** Length of each in-process micro-benchmark, milliseconds. */
+  microMs: number;
+  listEvents: number;
+  json: string | undefined;
+  /** PostgreSQL admin URL (a fresh database is made per run) or undefined for PGlite. */
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+}
+
+/** Usage text of `npm run bench` / `archivist bench`. */
+export const USAGE = `usage: archivist bench [scenario...] [--quick] [--duration <s>] [--list-events <n>] [--json <file>]
+scenarios: ${SCENARIOS.join(", ")} (default: all)
+  --quick          CI smoke run: a couple of seconds per scenario, small N
+  --duration <s>   seconds per measured load phase (default 10, quick 1.5)
+  --list-events n  events seeded for the list scenario (default 1,000,000, quick 20,000)
+  --json <file>    also write the results there (bench-results/latest.json is always written)
+DATABASE_URL / REDIS_URL in the environment: run on PostgreSQL (a fresh database per run) and Redis.`;
+
+function positiveNumber(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${flag} must be a positive number, got "${raw}"`);
+  return n;
+}
+
+/** Parses the bench command line; throws with a readable message on a bad flag or scenario. */
+export function parseBenchArgs(
+  args: string[],
+  env: Record<string, string | undefined> = process.env,
+): BenchOptions & { help: boolean } {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      quick: { type: "boolean" },
+      duration: { type: "string" },
+      "list-events": { type: "string" },
+      json: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  for (const p of positionals)
+    if (!(SCENARIOS as readonly string[]).includes(p))
+      throw new Error(`unknown scenario "${p}" (one of ${SCENARIOS.join(", ")})`);
+  const quick = values.quick === true;
+  const durationS = positiveNumber("--duration", values.duration) ?? (quick ? 1.5 : 10);
+  return {
+    help: values.help === true,
+    scenarios: positionals.length ? (positionals as ScenarioName[]) : [...SCENARIOS],
+    quick,
+    durationS,
+    microMs: quick ? 200 : 1000,
+    listEvents: Math.floor(
+      positiveNumber("--list-events", values["list-events"]) ?? (quick ? 20_000 : 1_000_000),
+    ),
+    json: values.json,
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+  };
+}

@@ -1,0 +1,20 @@
+import type { ScenarioName } from "../options.js";
+import type { Scenario } from "../scenario.js";
+import { afe } from "./afe.js";
+import { conserver } from "./conserver.js";
+import { core } from "./core.js";
+import { ingest } from "./ingest.js";
+import { list } from "./list.js";
+import { receipts } from "./receipts.js";
+import { tokens } from "./tokens.js";
+
+/** Every scenario by name. */
+export const scenarios: Record<ScenarioName, Scenario> = {
+  core,
+  tokens,
+  ingest,
+  afe,
+  list,
+  receipts,
+  conserver,
+};

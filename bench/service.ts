@@ -1,0 +1,197 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type FreshDatabase, freshDatabase } from "./database.js";
+import { fetchToken } from "./http.js";
+
+const CLI = fileURLToPath(new URL("../src/cli/main.js", import.meta.url));
+const live = new Set<Deployment>();
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const addr = s.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * One service deployment for a scenario: a temp DATA_DIR, a bootstrap file with known
+ * credentials, a fresh PostgreSQL database when asked, and the `archivist serve` process,
+ * started exactly as users start it (so the numbers include everything users pay for).
+ */
+export class Deployment {
+  readonly dataDir = mkdtempSync(join(tmpdir(), "archivist-bench-"));
+  readonly clientId = randomUUID();
+  readonly clientSecret = `bench-${randomUUID()}`;
+  origin = "";
+  private child: ChildProcess | undefined;
+  private tail: string[] = [];
+  private forwarded = 0;
+  private cachedToken: string | undefined;
+
+  private constructor(
+    readonly db: FreshDatabase | undefined,
+    private readonly env: Record<string, string>,
+  ) {
+    const bootstrap = { tenancies: [this.tenancy()] };
+    writeFileSync(join(this.dataDir, "bootstrap-in.json"), JSON.stringify(bootstrap));
+  }
+
+  /** Makes a deployment (and its database) and starts its service. */
+  static async create(opts: {
+    databaseUrl: string | undefined;
+    redisUrl: string | undefined;
+  }): Promise<Deployment> {
+    const db = opts.databaseUrl ? await freshDatabase(opts.databaseUrl) : undefined;
+    const env: Record<string, string> = opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {};
+    const d = new Deployment(db, env);
+    live.add(d);
+    try {
+      await d.start();
+    } catch (err) {
+      await d.dispose();
+      throw err;
+    }
+    return d;
+  }
+
+  private tenancy() {
+    return {
+      display_name: "Bench",
+      owner: { client_id: this.clientId, client_secret: this.clientSecret },
+      members: [],
+    };
+  }
+
+  /** The service process id, for CPU and memory readings. */
+  get pid(): number {
+    return this.child?.pid ?? 0;
+  }
+
+  /** True when the database is the embedded PGlite (in DATA_DIR/pgdata). */
+  get embedded(): boolean {
+    return this.db === undefined;
+  }
+
+  /** Restarts the service if its process has gone (a scenario may have crashed it). */
+  async ensureRunning(): Promise<void> {
+    const c = this.child;
+    if (!c || c.exitCode !== null || c.signalCode !== null) await this.start();
+  }
+
+  /** Starts `archivist serve` and waits for /readyz. */
+  async start(): Promise<void> {
+    const port = await freePort();
+    // Only what this deployment names reaches the service: not the admin DATABASE_URL of the run.
+    const { DATABASE_URL: _db, REDIS_URL: _redis, ...inherited } = process.env;
+    const env: Record<string, string | undefined> = {
+      ...inherited,
+      ...(this.db ? { DATABASE_URL: this.db.url } : {}),
+      ...this.env,
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      DATA_DIR: this.dataDir,
+      ARCHIVIST_BOOTSTRAP_FILE: join(this.dataDir, "bootstrap-in.json"),
+      LOG_LEVEL: "warn",
+    };
+    const child = spawn(process.execPath, [CLI, "serve"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    this.child = child;
+    child.stdout?.setEncoding("utf8").on("data", (d: string) => this.output(d));
+    child.stderr?.setEncoding("utf8").on("data", (d: string) => this.output(d));
+    this.origin = `http://127.0.0.1:${port}`;
+    this.cachedToken = undefined;
+    await this.waitReady(child);
+    await this.waitProvisioned();
+  }
+
+  // Server logs go to our stderr (a few lines only: a saturated server can warn per request).
+  private output(chunk: string): void {
+    for (const line of chunk.split("\n").filter(Boolean)) {
+      this.tail.push(line);
+      if (this.tail.length > 40) this.tail.shift();
+      if (this.forwarded++ < 10) process.stderr.write(`  [server] ${line.slice(0, 300)}\n`);
+      else if (this.forwarded === 11) process.stderr.write("  [server] (more log lines suppressed)\n");
+    }
+  }
+
+  private firstError(): string {
+    return this.tail.find((l) => /error/i.test(l))?.slice(0, 200) ?? "";
+  }
+
+  private async waitReady(child: ChildProcess): Promise<void> {
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null)
+        throw new Error(
+          `service exited with ${child.exitCode}: ${this.firstError()}\n${this.tail.join("\n")}`,
+        );
+      try {
+        const res = await fetch(`${this.origin}/readyz`);
+        await res.arrayBuffer();
+        if (res.status === 200) return;
+      } catch {
+        // not listening yet
+      }
+      await sleep(100);
+    }
+    throw new Error(`service not ready after 120 s:\n${this.tail.join("\n")}`);
+  }
+
+  // /readyz may answer before the bootstrap file is applied: the first token is the real "ready".
+  private async waitProvisioned(): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        this.cachedToken = await fetchToken(this.origin, this.clientId, this.clientSecret);
+        return;
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+      }
+      await sleep(200);
+    }
+  }
+
+  /** A bearer token of the tenancy's owner application (cached for the process's lifetime). */
+  async token(): Promise<string> {
+    this.cachedToken ??= await fetchToken(this.origin, this.clientId, this.clientSecret);
+    return this.cachedToken;
+  }
+
+  /** Stops the service gracefully (SIGTERM), killing it if it does not exit within 20 s. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((r) => child.once("exit", () => r()));
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  /** Stops the service, drops its database and deletes its data directory. */
+  async dispose(): Promise<void> {
+    live.delete(this);
+    await this.stop();
+    await this.db?.drop().catch((err: unknown) => {
+      process.stderr.write(`bench: could not drop database: ${(err as Error).message}\n`);
+    });
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Disposes every deployment still alive (on an error or a signal). */
+export async function disposeAll(): Promise<void> {
+  await Promise.all([...live].map((d) => d.dispose()));
+}

@@ -1,0 +1,58 @@
+/** Latency summary of one run, in the samples' unit (milliseconds in this harness). */
+export interface Summary {
+  count: number;
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+/**
+ * Nearest-rank percentile of samples sorted ascending (p in 0..100); NaN when empty.
+ * Nearest rank, not interpolation, so p99 is always a latency that was really observed.
+ */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const clamped = Math.min(100, Math.max(0, p));
+  const rank = Math.ceil((clamped / 100) * sorted.length);
+  return sorted[Math.max(0, rank - 1)] as number;
+}
+
+/** Sorts a copy of the samples and summarises them (an exact HdrHistogram for small N). */
+export function summarize(samples: ArrayLike<number>): Summary {
+  const sorted = Float64Array.from(samples).sort();
+  let sum = 0;
+  for (const v of sorted) sum += v;
+  const n = sorted.length;
+  return {
+    count: n,
+    mean: n ? sum / n : Number.NaN,
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: n ? (sorted[n - 1] as number) : Number.NaN,
+  };
+}
+
+/** Events per second of `count` events in `ms` milliseconds (0 when no time passed). */
+export function perSecond(count: number, ms: number): number {
+  return ms > 0 ? (count * 1000) / ms : 0;
+}
+
+/** value ÷ limit, or undefined when either is missing or the limit is not a positive number. */
+export function ratio(
+  value: number | null | undefined,
+  limit: number | null | undefined,
+): number | undefined {
+  if (value === null || value === undefined || !Number.isFinite(value)) return undefined;
+  if (limit === null || limit === undefined || !Number.isFinite(limit) || limit <= 0) return undefined;
+  return value / limit;
+}
+
+/** Rounds for display: 3 significant digits below 100, whole numbers above. */
+export function round(value: number): number {
+  if (!Number.isFinite(value)) return value;
+  if (Math.abs(value) >= 100) return Math.round(value);
+  return Number(value.toPrecision(3));
+}
