@@ -65,11 +65,15 @@ export function countAssets(db: Queryable, where: string, params: unknown[], cap
 /** Recomputes each asset's status as the lowest of its events' (PENDING while any event is only STORED). */
 export async function refreshAssetStatus(db: Queryable, assetIds: string[]): Promise<void> {
   if (assetIds.length === 0) return;
+  // The lowest level present wins; each probe is one partial-index lookup, whatever the asset's size.
+  const has = (status: string) =>
+    `exists (select 1 from asset_events e where e.asset_id = a.id and e.confirmation_status = '${status}')`;
   await db.query(
-    `update assets a set confirmation_status = coalesce((
-        select case min(case e.confirmation_status when 'STORED' then 0 when 'COMMITTED' then 1 when 'CONFIRMED' then 2 when 'UNEQUIVOCAL' then 3 else 0 end)
-          when 0 then 'PENDING' when 1 then 'COMMITTED' when 2 then 'CONFIRMED' else 'UNEQUIVOCAL' end
-        from asset_events e where e.asset_id = a.id), 'PENDING')
+    `update assets a set confirmation_status = case
+        when ${has("STORED")} then 'PENDING'
+        when ${has("COMMITTED")} then 'COMMITTED'
+        when ${has("CONFIRMED")} then 'CONFIRMED'
+        else 'UNEQUIVOCAL' end
      where a.id = any($1::uuid[])`,
     [assetIds],
   );

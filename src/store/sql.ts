@@ -48,3 +48,20 @@ export async function countWhere(
     : `select count(*)::int as n from ${table} where ${where}`;
   return (await db.query<{ n: number }>(sql, params))[0]?.n ?? 0;
 }
+
+/** The planner's row estimate for `where` on `table`: an approximate total at index-lookup cost. */
+export async function estimateWhere(
+  db: Queryable,
+  table: string,
+  where: string,
+  params: unknown[],
+): Promise<number> {
+  const rows = await db.query<{ "QUERY PLAN": Array<{ Plan: { "Plan Rows": number } }> | string }>(
+    `explain (format json) select 1 from ${table} where ${where}`,
+    params,
+  );
+  const plan = rows[0]?.["QUERY PLAN"];
+  const parsed =
+    typeof plan === "string" ? (JSON.parse(plan) as Array<{ Plan: { "Plan Rows": number } }>) : plan;
+  return Math.round(parsed?.[0]?.Plan["Plan Rows"] ?? 0);
+}

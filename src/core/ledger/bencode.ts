@@ -5,35 +5,48 @@ export class BencodeError extends Error {
   readonly code = "BENCODE";
 }
 
-const enc = new TextEncoder();
+const isAscii = (s: string) => /^[\x00-\x7f]*$/.test(s);
 
-function push(out: Uint8Array[], value: unknown, path: string): void {
-  if (typeof value === "string")
-    return void out.push(enc.encode(`${enc.encode(value).length}:`), enc.encode(value));
-  if (value instanceof Uint8Array) return void out.push(enc.encode(`${value.length}:`), value);
-  if (typeof value === "bigint" || (typeof value === "number" && Number.isSafeInteger(value)))
-    return void out.push(enc.encode(`i${value.toString()}e`));
-  if (Array.isArray(value)) {
-    out.push(enc.encode("l"));
-    for (const [i, v] of value.entries()) push(out, v, `${path}[${i}]`);
-    return void out.push(enc.encode("e"));
-  }
-  if (value !== null && typeof value === "object") {
-    // Keys sorted by their raw UTF-8 bytes, as the format requires.
-    const keys = Object.keys(value).sort((a, b) => Buffer.compare(enc.encode(a), enc.encode(b)));
-    out.push(enc.encode("d"));
-    for (const k of keys) {
-      push(out, k, path);
-      push(out, (value as Record<string, unknown>)[k], `${path}.${k}`);
+/** Keys in raw UTF-8 byte order; for ASCII keys that is plain string order (the fast, common case). */
+function sortKeys(keys: string[]): string[] {
+  if (keys.every(isAscii)) return keys.sort();
+  return keys.sort((a, b) => Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8")));
+}
+
+/**
+ * Writes into `out` as JS text: every bencode token is text, and byte strings of UTF-8
+ * text are that text, so one final UTF-8 encoding gives the exact bytes. Raw byte
+ * strings (Uint8Array) are kept as separate chunks.
+ */
+function write(out: Array<string | Uint8Array>, value: unknown, path: string): void {
+  if (typeof value === "string") {
+    out.push(`${Buffer.byteLength(value, "utf8")}:`, value);
+  } else if (value instanceof Uint8Array) {
+    out.push(`${value.length}:`, value);
+  } else if (typeof value === "bigint" || (typeof value === "number" && Number.isSafeInteger(value))) {
+    out.push(`i${value.toString()}e`);
+  } else if (Array.isArray(value)) {
+    out.push("l");
+    for (const [i, v] of value.entries()) write(out, v, `${path}[${i}]`);
+    out.push("e");
+  } else if (value !== null && typeof value === "object") {
+    out.push("d");
+    for (const k of sortKeys(Object.keys(value))) {
+      out.push(`${Buffer.byteLength(k, "utf8")}:`, k);
+      write(out, (value as Record<string, unknown>)[k], `${path}.${k}`);
     }
-    return void out.push(enc.encode("e"));
+    out.push("e");
+  } else {
+    throw new BencodeError(
+      `${path || "value"} cannot be bencoded (${value === null ? "null" : typeof value})`,
+    );
   }
-  throw new BencodeError(`${path || "value"} cannot be bencoded (${value === null ? "null" : typeof value})`);
 }
 
 /** BitTorrent bencode of a value. */
 export function bencode(value: unknown): Uint8Array {
-  const out: Uint8Array[] = [];
-  push(out, value, "");
-  return new Uint8Array(Buffer.concat(out));
+  const out: Array<string | Uint8Array> = [];
+  write(out, value, "");
+  if (out.every((p) => typeof p === "string")) return new Uint8Array(Buffer.from(out.join(""), "utf8"));
+  return new Uint8Array(Buffer.concat(out.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : p))));
 }

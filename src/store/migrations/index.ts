@@ -5,6 +5,7 @@ import { ledger } from "./004-ledger.js";
 import { assetStatus } from "./005-status.js";
 import { usage } from "./006-usage.js";
 import { scitt } from "./007-scitt.js";
+import { statusProbes } from "./008-status-probes.js";
 import { identityExtra } from "./010-identity-extra.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
@@ -17,4 +18,5 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   usage,
   scitt,
   identityExtra,
+  statusProbes,
 ];

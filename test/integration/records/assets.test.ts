@@ -250,10 +250,22 @@ describe("assets and events", () => {
 describe("attribute values the ledger can hash", () => {
   it("refuses null, booleans and fractions with 400 naming the attribute", async () => {
     for (const bad of [{ flag: true }, { n: 1.5 }, { gone: null }, { deep: { x: [false] } }]) {
-      const res = await s.api("/archivist/v2/assets", { method: "POST", token: ta, json: { attributes: bad } });
+      const res = await s.api("/archivist/v2/assets", {
+        method: "POST",
+        token: ta,
+        json: { attributes: bad },
+      });
       expect(res.status, JSON.stringify(bad)).toBe(400);
       expect(((await res.json()) as { message: string }).message).toContain(Object.keys(bad)[0] as string);
     }
-    expect((await s.api("/archivist/v2/assets", { method: "POST", token: ta, json: { attributes: { n: 3, list: [{ a: "b" }] } } })).status).toBe(200);
+    expect(
+      (
+        await s.api("/archivist/v2/assets", {
+          method: "POST",
+          token: ta,
+          json: { attributes: { n: 3, list: [{ a: "b" }] } },
+        })
+      ).status,
+    ).toBe(200);
   });
 });

@@ -7,23 +7,38 @@ beforeAll(async () => {
   s = await startTestService({ ARCHIVIST_RESULT_LIMIT: "5" });
   token = await s.token(s.a);
   for (let i = 0; i < 7; i++) {
-    await s.api("/archivist/v1/events", { method: "POST", token, json: { attributes: { n: String(i), kind: i % 2 ? "odd" : "even" }, trails: [`vcon://${i % 3}`], event_type: i < 4 ? "early" : "late" } });
+    await s.api("/archivist/v1/events", {
+      method: "POST",
+      token,
+      json: {
+        attributes: { n: String(i), kind: i % 2 ? "odd" : "even" },
+        trails: [`vcon://${i % 3}`],
+        event_type: i < 4 ? "early" : "late",
+      },
+    });
   }
 });
 afterAll(() => s?.stop());
 
-type Search = { events: Array<{ identity: string; attributes: { n: string }; ledger_entry: { hash_schema: string } }> };
+type Search = {
+  events: Array<{ identity: string; attributes: { n: string }; ledger_entry: { hash_schema: string } }>;
+};
 const search = (body: unknown) => s.api("/archivist/v1/events/search", { method: "POST", token, json: body });
 
 describe("asset-free event search (OData)", () => {
   it("filters by trails, event_type and attributes with and/or/not, pages with top and skip, counts", async () => {
-    const r = await search({ filter: "trails/any(t: t eq 'vcon://0') and not (event_type eq 'late')", top: 50 });
+    const r = await search({
+      filter: "trails/any(t: t eq 'vcon://0') and not (event_type eq 'late')",
+      top: 50,
+    });
     expect(r.status).toBe(200);
     const body = (await r.json()) as Search;
     expect(body.events.map((e) => e.attributes.n).sort()).toEqual(["0", "3"]);
     expect(r.headers.get("x-total-count")).toBe("2");
     expect(body.events[0]?.ledger_entry.hash_schema).toBe("eventsv1");
-    const odd = (await (await search({ filter: "attributes/kind eq 'odd' or attributes/n eq '0'" })).json()) as Search;
+    const odd = (await (
+      await search({ filter: "attributes/kind eq 'odd' or attributes/n eq '0'" })
+    ).json()) as Search;
     expect(odd.events.map((e) => e.attributes.n).sort()).toEqual(["0", "1", "3", "5"]);
     const page1 = await search({ top: 3, skip: 0 });
     const page2 = (await (await search({ top: 3, skip: 3 })).json()) as Search;
@@ -33,7 +48,13 @@ describe("asset-free event search (OData)", () => {
   });
 
   it("rejects malformed or hostile filters with 400 naming the position, and top over 50", async () => {
-    for (const filter of ["event_type eq", "trails/any(t: t eq 'x'", "nope eq 'x'", "event_type eq 'x'; drop table events", "created_at eq 'not a number'"]) {
+    for (const filter of [
+      "event_type eq",
+      "trails/any(t: t eq 'x'",
+      "nope eq 'x'",
+      "event_type eq 'x'; drop table events",
+      "created_at eq 'not a number'",
+    ]) {
       const r = await search({ filter });
       expect(r.status, filter).toBe(400);
       expect(((await r.json()) as { message: string }).message.length).toBeGreaterThan(5);
@@ -47,10 +68,24 @@ describe("asset-free event search (OData)", () => {
 
 describe("server result limit", () => {
   it("answers 206 with content-range and x-total-count past the limit", async () => {
-    for (let i = 0; i < 6; i++) await s.api("/archivist/v2/assets", { method: "POST", token, json: { attributes: { arc_display_type: "many" } } });
-    const r = await s.api("/archivist/v2/assets?attributes.arc_display_type=many&page_size=2", { token });
-    expect(r.status).toBe(206);
-    expect(r.headers.get("content-range")).toBe("items 0-5/6");
-    expect(r.headers.get("x-total-count")).toBe("6");
+    for (let i = 0; i < 6; i++)
+      await s.api("/archivist/v2/assets", {
+        method: "POST",
+        token,
+        json: { attributes: { arc_display_type: "many" } },
+      });
+    const exact = await s.api("/archivist/v2/assets?attributes.arc_display_type=many&page_size=2", {
+      token,
+      headers: { "x-request-total-count": "true" },
+    });
+    expect(exact.status).toBe(206);
+    expect(exact.headers.get("content-range")).toBe("items 0-5/6");
+    expect(exact.headers.get("x-total-count")).toBe("6");
+    const approximate = await s.api("/archivist/v2/assets?attributes.arc_display_type=many&page_size=2", {
+      token,
+    });
+    expect(approximate.status).toBe(206);
+    expect(approximate.headers.get("content-range")).toMatch(/^items 0-5\/\d+$/);
+    expect(Number(approximate.headers.get("x-total-count"))).toBeGreaterThanOrEqual(6);
   });
 });
