@@ -5,7 +5,10 @@ export class BencodeError extends Error {
   readonly code = "BENCODE";
 }
 
-const isAscii = (s: string) => /^[\x00-\x7f]*$/.test(s);
+const isAscii = (s: string) => {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+};
 
 /** Keys in raw UTF-8 byte order; for ASCII keys that is plain string order (the fast, common case). */
 function sortKeys(keys: string[]): string[] {
