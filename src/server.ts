@@ -58,7 +58,12 @@ async function listen(ctx: Ctx, readyExtra: () => Promise<void>): Promise<Server
 export async function startService(config: Config, opts: { api?: boolean } = {}): Promise<RunningService> {
   const ctx = await openContext(config);
   let running: Workers | undefined;
-  const server = opts.api === false ? undefined : await listen(ctx, async () => running?.ready());
+  // Not ready until provisioning has run and the workers started (a token could not be had before).
+  const ready = async () => {
+    if (!running) throw new Error("starting: provisioning");
+    await running.ready();
+  };
+  const server = opts.api === false ? undefined : await listen(ctx, ready);
   const port = server ? (server.address() as AddressInfo).port : config.port;
   const url = `http://${config.host}:${port}`;
   if (!config.baseUrlExplicit) config.baseUrl = url;
