@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx } from "../context.js";
+import { notFound } from "../core/api/api-error.js";
 import {
   type AssetEventRow,
   insertAssetEvents,
@@ -21,7 +22,12 @@ export interface PendingEvent {
   declared: Principal4;
   accepted: Principal4;
   timestampDeclared?: Date | undefined;
+  /** Checked against the locked asset inside the group's transaction; throwing refuses this event only. */
+  authorize?: ((asset: AssetRow) => void) | undefined;
 }
+
+/** What happened to one event of a group. */
+export type Outcome = { row: AssetEventRow } | { error: unknown };
 
 interface Waiting {
   event: PendingEvent;
@@ -56,15 +62,19 @@ export class EventBatcher {
     while (this.queue.length > 0) {
       const group = this.queue.splice(0, MAX_GROUP);
       try {
-        const rows = await this.ctx.db.transaction((tx) =>
+        const outcomes = await this.ctx.db.transaction((tx) =>
           writeGroup(
             tx,
             this.ctx,
             group.map((w) => w.event),
           ),
         );
-        for (const [i, w] of group.entries()) w.resolve(rows[i] as AssetEventRow);
-        for (const t of new Set(rows.map((r) => r.tenant_id))) this.ctx.wake.commit(t);
+        for (const [i, w] of group.entries()) {
+          const o = outcomes[i] as Outcome;
+          if ("row" in o) w.resolve(o.row);
+          else w.reject(o.error);
+        }
+        for (const t of new Set(group.map((w) => w.event.tenantId))) this.ctx.wake.commit(t);
       } catch (err) {
         for (const w of group) w.reject(err);
       }
@@ -73,8 +83,32 @@ export class EventBatcher {
   }
 }
 
-/** Writes a group: locks its assets in id order, inserts every event, updates each asset once. */
-export async function writeGroup(tx: Queryable, ctx: Ctx, events: PendingEvent[]): Promise<AssetEventRow[]> {
+function newRow(e: PendingEvent, asset: AssetRow, now: Date, from: string): NewAssetEvent {
+  return {
+    id: randomUUID(),
+    asset_id: asset.id,
+    tenant_id: asset.tenant_id,
+    operation: e.operation,
+    behaviour: e.behaviour,
+    event_attributes: e.eventAttributes,
+    asset_attributes: e.assetAttributes,
+    timestamp_declared: e.timestampDeclared ?? now,
+    timestamp_accepted: now,
+    principal_declared: e.declared,
+    principal_accepted: e.accepted,
+    confirmation_status: "STORED",
+    proof_mechanism: asset.proof_mechanism,
+    public: asset.public,
+    from_address: from,
+  };
+}
+
+/**
+ * Writes a group: locks its assets in id order, authorises each event against its locked
+ * asset (a refusal or a missing asset fails that event only), inserts the rest with one
+ * statement and updates each asset once.
+ */
+export async function writeGroup(tx: Queryable, ctx: Ctx, events: PendingEvent[]): Promise<Outcome[]> {
   const ids = [...new Set(events.map((e) => e.assetId))].sort();
   const locked = await tx.query<AssetRow>(
     `select ${ASSET_COLUMNS} from assets where id = any($1::uuid[]) order by id for update`,
@@ -82,33 +116,24 @@ export async function writeGroup(tx: Queryable, ctx: Ctx, events: PendingEvent[]
   );
   const state = new Map(locked.map((a) => [a.id, { ...a }]));
   const now = new Date();
-  const rows: NewAssetEvent[] = [];
+  const outcomes: Array<Outcome | NewAssetEvent> = [];
   for (const e of events) {
     const asset = state.get(e.assetId);
-    if (!asset) throw new Error(`asset ${e.assetId} vanished`);
+    try {
+      if (!asset) throw notFound("asset");
+      e.authorize?.(asset);
+    } catch (error) {
+      outcomes.push({ error });
+      continue;
+    }
     asset.attributes = { ...asset.attributes, ...e.assetAttributes };
     if (e.operation === "StopTracking") asset.tracked = "NOT_TRACKED";
     if (e.operation === "StartTracking") asset.tracked = "TRACKED";
-    rows.push({
-      id: randomUUID(),
-      asset_id: asset.id,
-      tenant_id: asset.tenant_id,
-      operation: e.operation,
-      behaviour: e.behaviour,
-      event_attributes: e.eventAttributes,
-      asset_attributes: e.assetAttributes,
-      timestamp_declared: e.timestampDeclared ?? now,
-      timestamp_accepted: now,
-      principal_declared: e.declared,
-      principal_accepted: e.accepted,
-      confirmation_status: "STORED",
-      proof_mechanism: asset.proof_mechanism,
-      public: asset.public,
-      from_address: await tenantWalletAddress(ctx.keys, asset.tenant_id),
-    });
+    outcomes.push(newRow(e, asset, now, await tenantWalletAddress(ctx.keys, asset.tenant_id)));
   }
-  const inserted = await insertAssetEvents(tx, rows);
-  const changed = [...state.values()];
+  const rows = outcomes.filter((o): o is NewAssetEvent => "asset_id" in o);
+  const inserted = new Map((await insertAssetEvents(tx, rows)).map((r) => [r.id, r]));
+  const changed = [...new Set(rows.map((r) => r.asset_id))].map((id) => state.get(id) as AssetRow);
   await tx.query(
     `update assets a set attributes = v.attrs, tracked = v.tracked, confirmation_status = 'PENDING'
      from unnest($1::uuid[], $2::jsonb[], $3::text[]) as v(id, attrs, tracked) where a.id = v.id`,
@@ -118,7 +143,7 @@ export async function writeGroup(tx: Queryable, ctx: Ctx, events: PendingEvent[]
       changed.map((a) => a.tracked),
     ],
   );
-  return inserted;
+  return outcomes.map((o) => ("asset_id" in o ? { row: inserted.get(o.id) as AssetEventRow } : o));
 }
 
 const batchers = new WeakMap<Ctx, EventBatcher>();

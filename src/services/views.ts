@@ -111,3 +111,14 @@ export async function mayWrite(ctx: Ctx, p: Principal): Promise<boolean> {
     pol.access_permissions.some((perm) => callerMatchesPermission(perm, caller)),
   );
 }
+
+/**
+ * The view for writing: only the creating tenancy writes its records, so sharing never
+ * matters here and the sharing look-up is skipped on the hot write path.
+ */
+export async function writeViewFor(ctx: Ctx, p: Principal): Promise<AccessView> {
+  if (p.isAdmin) return adminView(p.tenantId);
+  return policyView([
+    { tenantId: p.tenantId, policies: await policiesOf(ctx, p.tenantId), caller: callerOf(p) },
+  ]);
+}

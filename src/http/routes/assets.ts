@@ -3,7 +3,7 @@ import { pathUuid } from "../../core/api/ids.js";
 import { createAssetEvent } from "../../services/asset-events.js";
 import { createAsset, readAsset, readAssetEvent } from "../../services/assets.js";
 import { listAssetEvents, listAssets } from "../../services/record-lists.js";
-import { viewFor } from "../../services/views.js";
+import { viewFor, writeViewFor } from "../../services/views.js";
 import type { HttpDeps } from "../deps.js";
 import { runList } from "../listing.js";
 import type { RouteTable } from "../route.js";
@@ -65,7 +65,7 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
     summary: "Create an asset",
     body: assetCreate,
     response: assetOut,
-    handler: async ({ principal: p, body }) => createAsset(d.ctx, p, await viewFor(d.ctx, p), body),
+    handler: async ({ principal: p, body }) => createAsset(d.ctx, p, await writeViewFor(d.ctx, p), body),
   });
   t.add({
     method: "get",
@@ -118,7 +118,7 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
     body: eventCreate,
     response: eventOut,
     handler: async ({ principal: p, params, body }) =>
-      createAssetEvent(d.ctx, p, await viewFor(d.ctx, p), pathUuid(params.uuid, "asset"), body),
+      createAssetEvent(d.ctx, p, await writeViewFor(d.ctx, p), pathUuid(params.uuid, "asset"), body),
   });
   t.add({
     method: "get",
