@@ -1,3 +1,4 @@
+import { benchCommand } from "./bench.js";
 import { scanCommand } from "./scan.js";
 import { serveCommand, workerCommand } from "./serve.js";
 import { verifyCommand } from "./verify.js";
@@ -13,4 +14,5 @@ export const commands: Record<string, Command> = {
   worker: workerCommand,
   scan: scanCommand,
   verify: verifyCommand,
+  bench: benchCommand,
 };
