@@ -190,6 +190,21 @@ describe("wire conventions", () => {
     };
     expect(doc.swagger).toBe("2.0");
     expect(Object.keys(doc.paths)).toContain("/archivist/iam/v1/applications/{uuid}:regenerate-secret");
+    for (const prefix of [
+      "/archivist/v1/invites",
+      "/archivist/v1/tlscacertificates",
+      "/archivist/v1/archivistnode",
+      "/archivist/v1alpha2/blockchain/assets",
+      "/archivist/v2/assets",
+    ]) {
+      const d = (await (await s.api(`${prefix}:openapi`, { token })).json()) as {
+        swagger: string;
+        paths: Record<string, unknown>;
+      };
+      expect(d.swagger, prefix).toBe("2.0");
+      expect(Object.keys(d.paths).length, prefix).toBeGreaterThan(0);
+    }
+    expect((await s.api("/archivist/v1/invites:openapi")).status).toBe(401);
   });
 
   it("makes an application an administrator through the root principals endpoint", async () => {
