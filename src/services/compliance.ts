@@ -61,7 +61,10 @@ export async function assetCompliance(ctx: Ctx, view: AccessView, assetId: strin
   const grant = asset && view.grant(asset);
   if (!asset || !grant) throw notFound("asset");
   const when = at ?? new Date();
-  const then = at ? await assetAt(ctx, asset, at) : asset;
+  // Events may be declared before the asset was recorded: then its first recorded attributes stand.
+  const then = at
+    ? ((await assetAt(ctx, asset, at)) ?? (await assetAt(ctx, asset, asset.created_at, true)))
+    : asset;
   if (!then) throw notFound("asset at that time");
   const events = (await eventsOfAsset(ctx.db, asset.id))
     .filter(
