@@ -5,7 +5,13 @@ import { pino } from "pino";
 import { loadConfig } from "../dist/src/config.js";
 import { buildApp } from "../dist/src/http/app.js";
 
-const ctx = { db: {}, config: loadConfig({}, {}), log: pino({ level: "silent" }), keys: {}, wake: { commit() {} } };
+const ctx = {
+  db: {},
+  config: loadConfig({}, {}),
+  log: pino({ level: "silent" }),
+  keys: {},
+  wake: { commit() {} },
+};
 const { specs } = buildApp(ctx);
 const rows = specs
   .map((s) => `| ${s.method.toUpperCase()} | \`${s.path}\` | ${s.auth} | ${s.summary} |`)

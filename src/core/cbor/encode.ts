@@ -20,8 +20,14 @@ export class Tagged {
 }
 
 function head(major: number, n: number | bigint): Uint8Array {
-  const v = BigInt(n);
   const m = major << 5;
+  // Small arguments (almost all of them: lengths, labels) skip BigInt arithmetic.
+  if (typeof n === "number" && n < 0x10000) {
+    if (n < 24) return Uint8Array.of(m | n);
+    if (n < 0x100) return Uint8Array.of(m | 24, n);
+    return Uint8Array.of(m | 25, n >> 8, n & 0xff);
+  }
+  const v = BigInt(n);
   if (v < 24n) return Uint8Array.of(m | Number(v));
   if (v < 0x100n) return Uint8Array.of(m | 24, Number(v));
   if (v < 0x10000n) return Uint8Array.of(m | 25, Number(v >> 8n), Number(v & 0xffn));
@@ -69,12 +75,10 @@ function encodeMap(entries: Array<[CborValue, CborValue]>): Uint8Array {
 
 /** Deterministic CBOR (RFC 8949 core deterministic): shortest heads, sorted map keys, no floats. */
 export function encodeCbor(value: CborValue): Uint8Array {
-  if (typeof value === "number" || typeof value === "bigint") {
-    if (typeof value === "number" && !Number.isSafeInteger(value))
-      throw new TypeError("only integers are encoded");
-    const v = BigInt(value);
-    return v >= 0n ? head(0, v) : head(1, -1n - v);
-  }
+  if (typeof value === "number" && Number.isSafeInteger(value))
+    return value >= 0 ? head(0, value) : head(1, -1 - value);
+  if (typeof value === "number") throw new TypeError("only integers are encoded");
+  if (typeof value === "bigint") return value >= 0n ? head(0, value) : head(1, -1n - value);
   if (typeof value === "string") {
     const b = enc.encode(value);
     return concat([head(3, b.length), b]);

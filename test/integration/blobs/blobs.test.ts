@@ -22,7 +22,7 @@ type Blob = {
 
 function upload(s: TestService, token: string, bytes: Uint8Array, contentType?: string): Promise<Response> {
   const form = new FormData();
-  form.append("file", new Blob([bytes], contentType ? { type: contentType } : {}), "filename");
+  form.append("file", new Blob([bytes as BlobPart], contentType ? { type: contentType } : {}), "filename");
   return s.api("/archivist/v1/blobs", { method: "POST", token, body: form });
 }
 
