@@ -65,14 +65,19 @@ function int(env: Record<string, string | undefined>, name: string, fallback: nu
 
 function blobStoreOf(raw: string | undefined): Config["blobStore"] {
   if (raw === undefined || raw === "" || raw === "fs") return "fs";
-  if (raw === "postgres") return raw;
-  if (raw === "s3") throw new ConfigError("ARCHIVIST_BLOB_STORE=s3 is not supported yet; use fs or postgres");
+  if (raw === "postgres" || raw === "s3") return raw;
   throw new ConfigError(`ARCHIVIST_BLOB_STORE must be fs, postgres or s3, got "${raw}"`);
 }
 
-function s3Of(env: Record<string, string | undefined>): Config["s3"] {
+function s3Of(env: Record<string, string | undefined>, store: string | undefined): Config["s3"] {
   const endpoint = env.ARCHIVIST_S3_ENDPOINT;
-  if (!endpoint) return undefined;
+  if (!endpoint) {
+    if (store === "s3")
+      throw new ConfigError(
+        "ARCHIVIST_BLOB_STORE=s3 needs ARCHIVIST_S3_ENDPOINT (and _BUCKET, _REGION, _ACCESS_KEY_ID, _SECRET_ACCESS_KEY)",
+      );
+    return undefined;
+  }
   return {
     endpoint,
     bucket: env.ARCHIVIST_S3_BUCKET ?? "archivist-blobs",
@@ -109,7 +114,7 @@ export function loadConfig(
     workers: e.ARCHIVIST_NO_WORKERS !== "true",
     blobMaxBytes: int(e, "ARCHIVIST_BLOB_MAX_BYTES", 100 * 1024 * 1024),
     blobStore: blobStoreOf(e.ARCHIVIST_BLOB_STORE),
-    s3: s3Of(e),
+    s3: s3Of(e, e.ARCHIVIST_BLOB_STORE),
     clamdSocket: e.ARCHIVIST_CLAMD_SOCKET || undefined,
     smtpUrl: e.ARCHIVIST_SMTP_URL || undefined,
     resultLimit: int(e, "ARCHIVIST_RESULT_LIMIT", 10_000),
