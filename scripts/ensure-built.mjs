@@ -23,3 +23,7 @@ if (!existsSync(marker) || statSync(marker).mtimeMs < sourceTime) {
     stdio: "inherit",
   });
 }
+// The /verify page's browser bundle is built with the package too.
+if (!existsSync("dist/web/verify.js") || statSync("dist/web/verify.js").mtimeMs < sourceTime) {
+  execFileSync(process.execPath, ["scripts/build-web.mjs"], { stdio: "inherit" });
+}

@@ -1,7 +1,7 @@
 import { benchCommand } from "./bench.js";
 import { scanCommand } from "./scan.js";
 import { serveCommand, workerCommand } from "./serve.js";
-import { verifyCommand } from "./verify.js";
+import { verifyPublicCommand } from "./verify-public.js";
 
 /** A CLI command: returns the exit code, or nothing for a long-running one. */
 export interface Command {
@@ -13,6 +13,6 @@ export const commands: Record<string, Command> = {
   serve: serveCommand,
   worker: workerCommand,
   scan: scanCommand,
-  verify: verifyCommand,
+  verify: verifyPublicCommand,
   bench: benchCommand,
 };

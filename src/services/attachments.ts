@@ -6,14 +6,13 @@ import { type BlobRow, getBlob } from "../store/blobs.js";
 import { type AccessView, canReadEvent, projectAttributes } from "./access-view.js";
 
 function references(attrs: Record<string, unknown>, blobId: string): boolean {
-  const identity = `blobs/${blobId}`;
-  return Object.values(attrs).some(
-    (v) =>
-      v !== null &&
-      typeof v === "object" &&
-      !Array.isArray(v) &&
-      (v as Record<string, unknown>).arc_blob_identity === identity,
-  );
+  const identity = `blobs/${blobId}`.toLowerCase();
+  return Object.values(attrs).some((v) => {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
+    const named = (v as Record<string, unknown>).arc_blob_identity;
+    // The record check accepts any case of the uuid, so the lookup must too.
+    return typeof named === "string" && named.toLowerCase() === identity;
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { createWriteStream } from "node:fs";
+import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, open, rm } from "node:fs/promises";
 import type { IncomingMessage } from "node:http";
 import { join } from "node:path";
@@ -8,7 +8,7 @@ import type { Ctx, Principal } from "../context.js";
 import { ApiError, badRequest, quotaExceeded } from "../core/api/api-error.js";
 import { blobUsage, insertBlob } from "../store/blobs.js";
 import { blobStoreFor } from "../store/blobstore/for-context.js";
-import { getTenancy } from "../store/tenancies.js";
+import { getTenancy, lockTenancy } from "../store/tenancies.js";
 import { sniffUpload } from "./blob-sniff.js";
 
 interface Received {
@@ -30,12 +30,24 @@ function receive(
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: limit, fields: 10 } });
+      // busboy reports `limit` once a file reaches fileSize bytes: one more lets exactly `limit` through.
+      bb = busboy({
+        headers: req.headers,
+        limits: { files: 1, fileSize: Math.max(0, limit) + 1, fields: 10 },
+      });
     } catch {
       reject(badRequest("body must be multipart/form-data with a part named file"));
       return;
     }
     let got: Promise<Received> | undefined;
+    let written: { out: WriteStream; tmpPath: string } | undefined;
+    // Drops the partial file, once closed: an rm racing the pending open would leave it behind.
+    const discard = () => {
+      if (!written) return;
+      const { out, tmpPath } = written;
+      out.once("close", () => void rm(tmpPath, { force: true }));
+      out.destroy();
+    };
     bb.on("file", (name, stream) => {
       if (name !== "file") {
         stream.resume();
@@ -46,14 +58,14 @@ function receive(
       const head: Buffer[] = [];
       let size = 0;
       const out = createWriteStream(tmpPath);
+      written = { out, tmpPath };
       stream.on("data", (chunk: Buffer) => {
         hash.update(chunk);
         if (size < HEAD_BYTES) head.push(chunk.subarray(0, HEAD_BYTES - size));
         size += chunk.length;
       });
       stream.on("limit", () => {
-        out.destroy();
-        void rm(tmpPath, { force: true });
+        discard();
         reject(overLimit());
       });
       got = new Promise((ok, fail) => {
@@ -64,10 +76,19 @@ function receive(
       });
       stream.pipe(out);
     });
-    bb.on("error", () => reject(badRequest("multipart body is malformed")));
+    bb.on("error", () => {
+      discard();
+      reject(badRequest("multipart body is malformed"));
+    });
     bb.on("close", () => {
       if (!got) reject(badRequest("multipart body has no part named file"));
       else got.then(resolve, reject);
+    });
+    // A client that goes away mid-upload: busboy never closes, so the partial file goes here.
+    req.on("close", () => {
+      if (req.complete) return;
+      discard();
+      reject(badRequest("the upload was cut short"));
     });
     req.pipe(bb);
   });
@@ -94,14 +115,22 @@ export async function uploadBlob(ctx: Ctx, p: Principal, req: IncomingMessage) {
   try {
     const mime = await sniffUpload(got.head, () => readAll(got.tmpPath));
     await blobStoreFor(ctx).put(got.hash, got.tmpPath, got.size);
-    return await insertBlob(ctx.db, {
-      id: randomUUID(),
-      tenant_id: p.tenantId,
-      hash: got.hash,
-      size: got.size,
-      mime_type: mime,
-      issuer: p.issuer,
-      subject: p.subject,
+    // Checked again under the tenancy lock: concurrent uploads all passed the check above.
+    return await ctx.db.transaction(async (tx) => {
+      const limits = (await lockTenancy(tx, p.tenantId))?.quotas ?? {};
+      const now = await blobUsage(tx, p.tenantId);
+      if (limits.blobs !== undefined && now.count >= limits.blobs) throw quotaExceeded("blobs", limits.blobs);
+      if (limits.blob_bytes !== undefined && now.bytes + got.size > limits.blob_bytes)
+        throw quotaExceeded("blob bytes", limits.blob_bytes);
+      return insertBlob(tx, {
+        id: randomUUID(),
+        tenant_id: p.tenantId,
+        hash: got.hash,
+        size: got.size,
+        mime_type: mime,
+        issuer: p.issuer,
+        subject: p.subject,
+      });
     });
   } finally {
     await rm(got.tmpPath, { force: true });

@@ -19,6 +19,7 @@ import { subjectRoutes } from "./subjects.js";
 import { tenancyRoutes } from "./tenancies.js";
 import { tlsCertificateRoutes } from "./tls-certificates.js";
 import { tokenRoutes } from "./tokens.js";
+import { verifyPageRoutes } from "./verify-page.js";
 
 /** Every route module, in registration order (more specific paths first where they overlap). */
 export const routeModules: Array<(t: RouteTable, d: HttpDeps) => void> = [
@@ -41,4 +42,5 @@ export const routeModules: Array<(t: RouteTable, d: HttpDeps) => void> = [
   accessPolicyRoutes,
   policyMatchRoutes,
   scittRoutes,
+  verifyPageRoutes,
 ];

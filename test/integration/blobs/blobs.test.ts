@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scanBatch } from "../../../src/workers/scanner.js";
@@ -9,6 +9,7 @@ import { EICAR } from "../../unit/blobs/samples.js";
 const fixture = (name: string) =>
   new Uint8Array(readFileSync(new URL(`../../../fixtures/blobs/${name}`, import.meta.url)));
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
+const MAX = 200_000;
 
 type Blob = {
   identity: string;
@@ -19,24 +20,47 @@ type Blob = {
   scanned_timestamp: string;
   scanned_bad_reason: string;
 };
+type ApiError = { code: number; message: string; details: unknown[] };
 
-function upload(s: TestService, token: string, bytes: Uint8Array, contentType?: string): Promise<Response> {
+function upload(s: TestService, token: string, bytes: Uint8Array): Promise<Response> {
+  // As clients send it: part `file`, literal filename `filename`, no part content type.
   const form = new FormData();
-  form.append("file", new Blob([bytes as BlobPart], contentType ? { type: contentType } : {}), "filename");
+  form.append("file", new Blob([bytes as BlobPart]), "filename");
   return s.api("/archivist/v1/blobs", { method: "POST", token, body: form });
 }
 
+async function uploaded(s: TestService, token: string, bytes: Uint8Array): Promise<Blob> {
+  const res = await upload(s, token, bytes);
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json()) as Blob;
+}
+
+/** Stored copies of blob content: files of the fs store and rows of the postgres store. */
+async function stored(s: TestService): Promise<{ files: number; rows: number }> {
+  const root = join(s.dataDir, "blobs", "sha256");
+  const files = existsSync(root)
+    ? readdirSync(root).reduce((n, dir) => n + readdirSync(join(root, dir)).length, 0)
+    : 0;
+  const rows = await s.service.ctx.db.query<{ n: number }>("select count(*)::int as n from blob_contents");
+  return { files, rows: rows[0]?.n ?? -1 };
+}
+
+const tmpFiles = (s: TestService) => {
+  const dir = join(s.dataDir, "blobs", "tmp");
+  return existsSync(dir) ? readdirSync(dir) : [];
+};
+
 describe.each([
   ["fs", {}],
-  ["postgres", { ARCHIVIST_BLOB_STORE: "postgres", ARCHIVIST_BLOB_MAX_BYTES: "200000" }],
+  ["postgres", { ARCHIVIST_BLOB_STORE: "postgres" }],
 ])("blobs (%s store)", (store, env) => {
   let s: TestService;
   let ta: string;
   let tb: string;
   beforeAll(async () => {
     s = await startTestService(
-      { ARCHIVIST_BLOB_MAX_BYTES: "200000", ...env },
-      { blobs: 2, blob_bytes: 3000 },
+      { ARCHIVIST_BLOB_MAX_BYTES: String(MAX), ...env },
+      { blobs: 3, blob_bytes: 3000 },
     );
     ta = await s.token(s.a);
     tb = await s.token(s.b);
@@ -53,78 +77,156 @@ describe.each([
     ];
     for (const [name, mime] of cases) {
       const bytes = fixture(name);
-      const res = await upload(s, ta, bytes);
-      expect(res.status, `${name}: ${await res.clone().text()}`).toBe(200);
-      const blob = (await res.json()) as Blob;
-      expect(blob.identity).toMatch(/^blobs\/[0-9a-f-]{36}$/);
-      expect(blob).toMatchObject({
+      const blob = await uploaded(s, ta, bytes);
+      expect(blob.identity).toMatch(/^blobs\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect(blob, name).toMatchObject({
         hash: { alg: "SHA256", value: sha256(bytes) },
         mime_type: mime,
         size: bytes.length,
         scanned_status: "NOT_SCANNED",
         scanned_timestamp: "",
       });
+      const info = await s.api(`/archivist/v1/${blob.identity}/info`, { token: ta });
+      expect(await info.json()).toEqual(blob);
+
       const down = await s.api(`/archivist/v1/${blob.identity}`, { token: ta });
       expect(down.status).toBe(200);
-      expect(down.headers.get("content-type")).toContain(mime.split(";")[0] as string);
+      expect(down.headers.get("content-type"), name).toBe(mime);
+      expect(down.headers.get("content-length")).toBe(String(bytes.length));
       expect(down.headers.get("etag")).toBe(`"${sha256(bytes)}"`);
-      const got = new Uint8Array(await down.arrayBuffer());
-      expect(sha256(got)).toBe(sha256(bytes));
-      expect(Number(down.headers.get("content-length"))).toBe(bytes.length);
+      expect(sha256(new Uint8Array(await down.arrayBuffer()))).toBe(sha256(bytes));
+
       const ranged = await s.api(`/archivist/v1/${blob.identity}`, {
         token: ta,
         headers: { range: "bytes=0-9" },
       });
       expect(ranged.status).toBe(206);
       expect(ranged.headers.get("content-range")).toBe(`bytes 0-9/${bytes.length}`);
+      expect(ranged.headers.get("content-length")).toBe("10");
       expect(Buffer.from(await ranged.arrayBuffer())).toEqual(Buffer.from(bytes.subarray(0, 10)));
-      expect((await s.api(`/archivist/v1/${blob.identity}/info`, { token: ta })).status).toBe(200);
     }
+  });
+
+  it("serves suffix ranges and answers 416 past the end", async () => {
+    const bytes = fixture("sample.pdf");
+    const blob = await uploaded(s, ta, bytes);
+    const tail = await s.api(`/archivist/v1/${blob.identity}`, { token: ta, headers: { range: "bytes=-7" } });
+    expect(tail.status).toBe(206);
+    const n = bytes.length;
+    expect(tail.headers.get("content-range")).toBe(`bytes ${n - 7}-${n - 1}/${n}`);
+    expect(Buffer.from(await tail.arrayBuffer())).toEqual(Buffer.from(bytes.subarray(n - 7)));
+    const past = await s.api(`/archivist/v1/${blob.identity}`, {
+      token: ta,
+      headers: { range: `bytes=${n}-` },
+    });
+    expect(past.status).toBe(416);
+    expect(past.headers.get("content-range")).toBe(`bytes */${n}`);
   });
 
   it("serves strict only after a clean scan, and a bad blob only with allow_insecure", async () => {
-    const clean = (await (await upload(s, ta, fixture("sample.txt"))).json()) as Blob;
-    const bad = (await (await upload(s, ta, new TextEncoder().encode(EICAR))).json()) as Blob;
-    expect((await s.api(`/archivist/v1/${clean.identity}?strict=true`, { token: ta })).status).toBe(400);
+    const clean = await uploaded(s, ta, fixture("sample.png"));
+    const bad = await uploaded(s, ta, new TextEncoder().encode(EICAR));
+    const early = await s.api(`/archivist/v1/${clean.identity}?strict=true`, { token: ta });
+    expect(early.status).toBe(400);
+    expect(((await early.json()) as ApiError).message).toContain("NOT_SCANNED");
+    // Not yet scanned and not strict: served.
+    expect((await s.api(`/archivist/v1/${bad.identity}`, { token: ta })).status).toBe(200);
+
     await scanBatch(s.service.ctx);
-    const info = (await (await s.api(`/archivist/v1/${bad.identity}/info`, { token: ta })).json()) as Blob;
-    expect(info.scanned_status).toBe("SCANNED_BAD");
-    expect(info.scanned_bad_reason.length).toBeGreaterThan(3);
-    expect(info.scanned_timestamp).not.toBe("");
-    expect((await s.api(`/archivist/v1/${clean.identity}?strict=true`, { token: ta })).status).toBe(200);
-    expect((await s.api(`/archivist/v1/${bad.identity}`, { token: ta })).status).toBe(400);
-    expect((await s.api(`/archivist/v1/${bad.identity}?allow_insecure=true`, { token: ta })).status).toBe(
-      200,
-    );
+    const okInfo = (await (
+      await s.api(`/archivist/v1/${clean.identity}/info`, { token: ta })
+    ).json()) as Blob;
+    expect(okInfo.scanned_status).toBe("SCANNED_OK");
+    expect(Number.isNaN(Date.parse(okInfo.scanned_timestamp))).toBe(false);
+    const badInfo = (await (await s.api(`/archivist/v1/${bad.identity}/info`, { token: ta })).json()) as Blob;
+    expect(badInfo.scanned_status).toBe("SCANNED_BAD");
+    expect(badInfo.scanned_bad_reason).toMatch(/EICAR/);
+    expect(Number.isNaN(Date.parse(badInfo.scanned_timestamp))).toBe(false);
+
+    const strict = await s.api(`/archivist/v1/${clean.identity}?strict=true`, { token: ta });
+    expect(strict.status).toBe(200);
+    expect(sha256(new Uint8Array(await strict.arrayBuffer()))).toBe(clean.hash.value);
+    const refused = await s.api(`/archivist/v1/${bad.identity}`, { token: ta });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as ApiError).message).toContain("allow_insecure");
+    expect((await s.api(`/archivist/v1/${bad.identity}?strict=true`, { token: ta })).status).toBe(400);
+    const insecure = await s.api(`/archivist/v1/${bad.identity}?allow_insecure=true`, { token: ta });
+    expect(insecure.status).toBe(200);
+    expect(sha256(new Uint8Array(await insecure.arrayBuffer()))).toBe(bad.hash.value);
   });
 
-  it("refuses non-multipart bodies, missing parts, oversize blobs and quota overruns with clear errors", async () => {
-    expect(
-      (await s.api("/archivist/v1/blobs", { method: "POST", token: ta, json: { file: "x" } })).status,
-    ).toBe(400);
+  it("refuses bodies that are not multipart or have no file part", async () => {
+    const json = await s.api("/archivist/v1/blobs", { method: "POST", token: ta, json: { file: "x" } });
+    expect(json.status).toBe(400);
+    expect(await json.json()).toMatchObject({ code: 3, message: expect.stringContaining("multipart") });
     const noFile = new FormData();
-    noFile.append("other", new Blob([new Uint8Array([1])]), "x");
-    expect((await s.api("/archivist/v1/blobs", { method: "POST", token: ta, body: noFile })).status).toBe(
-      400,
-    );
-    const big = await upload(s, ta, new Uint8Array(250_000).fill(7));
-    expect(big.status).toBe(413);
-    expect(await big.json()).toMatchObject({ code: 3 });
-    expect((await upload(s, tb, fixture("sample.txt"))).status).toBe(200);
-    expect((await upload(s, tb, new Uint8Array(4000).fill(1))).status).toBe(402);
-    expect((await upload(s, tb, fixture("sample.json"))).status).toBe(200);
-    expect((await upload(s, tb, fixture("sample.txt"))).status).toBe(402);
+    noFile.append("other", new Blob([new Uint8Array([1])]), "filename");
+    const res = await s.api("/archivist/v1/blobs", { method: "POST", token: ta, body: noFile });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ApiError).message).toContain("file");
+  });
+
+  it("takes a blob of exactly the maximum size and answers 413 one byte over", async () => {
+    const atMax = new Uint8Array(MAX).fill(7);
+    expect((await uploaded(s, ta, atMax)).size).toBe(MAX);
+    const over = await upload(s, ta, new Uint8Array(MAX + 1).fill(7));
+    expect(over.status).toBe(413);
+    expect(over.headers.get("content-type")).toContain("application/json");
+    expect(await over.json()).toEqual({
+      code: 3,
+      message: expect.stringContaining(String(MAX)),
+      details: [],
+    });
+    // The partial upload is not left behind.
+    await expect.poll(() => tmpFiles(s)).toEqual([]);
+  });
+
+  it("answers 402 past the byte quota and the count quota, also for concurrent uploads", async () => {
+    // Byte quota: refused while streaming, and up front when the declared length is far over.
+    for (const size of [3001, 150_000]) {
+      const res = await upload(s, tb, new Uint8Array(size).fill(1));
+      expect(res.status, `${size} bytes`).toBe(402);
+      expect(await res.json()).toMatchObject({
+        code: 8,
+        message: expect.stringContaining("3000 blob bytes"),
+      });
+    }
+    await uploaded(s, tb, new Uint8Array(1000).fill(2));
+    await uploaded(s, tb, new Uint8Array(1000).fill(3));
+    // 1000 bytes and one blob remain: exactly one of two concurrent uploads fits.
+    const racing = await Promise.all([4, 5].map((v) => upload(s, tb, new Uint8Array(1000).fill(v))));
+    expect(racing.map((r) => r.status).sort()).toEqual([200, 402]);
+    // Bytes are used up exactly, so an empty blob fits them but not the count.
+    const full = await upload(s, tb, new Uint8Array(0));
+    expect(full.status).toBe(402);
+    expect(((await full.json()) as ApiError).message).toContain("3 blobs");
+    // Tenancy A has no quota.
+    await uploaded(s, ta, new Uint8Array(4000).fill(1));
   });
 
   it("stores equal bytes once and keeps tenancies apart", async () => {
-    const bytes = fixture("sample.pdf");
-    const one = (await (await upload(s, ta, bytes)).json()) as Blob;
-    const two = (await (await upload(s, ta, bytes)).json()) as Blob;
+    const bytes = new TextEncoder().encode(`stored once (${store})`);
+    const hash = sha256(bytes);
+    const before = await stored(s);
+    const one = await uploaded(s, ta, bytes);
+    const two = await uploaded(s, ta, bytes);
     expect(one.identity).not.toBe(two.identity);
-    if (store === "fs") {
-      const dir = join(s.dataDir, "blobs", "sha256", sha256(bytes).slice(0, 2));
-      expect(readdirSync(dir).filter((f) => f === sha256(bytes))).toHaveLength(1);
+    expect(two.hash.value).toBe(hash);
+    const after = await stored(s);
+    // One more copy in the configured store, none in the other.
+    expect(after).toEqual(
+      store === "fs"
+        ? { files: before.files + 1, rows: before.rows }
+        : { files: before.files, rows: before.rows + 1 },
+    );
+    if (store === "fs")
+      expect(existsSync(join(s.dataDir, "blobs", "sha256", hash.slice(0, 2), hash))).toBe(true);
+    for (const id of [one.identity, two.identity]) {
+      const down = await s.api(`/archivist/v1/${id}`, { token: ta });
+      expect(sha256(new Uint8Array(await down.arrayBuffer()))).toBe(hash);
     }
     expect((await s.api(`/archivist/v1/${one.identity}`, { token: tb })).status).toBe(404);
+    expect((await s.api(`/archivist/v1/${one.identity}/info`, { token: tb })).status).toBe(404);
+    expect((await s.api(`/archivist/v1/${one.identity}`)).status).toBe(401);
   });
 });

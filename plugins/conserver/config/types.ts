@@ -1,0 +1,40 @@
+/** One entry of `links:`. */
+export interface LinkConfig {
+  name: string;
+  module: string;
+  /** null when the entry has no `options:` (the Python conserver passes None then). */
+  options: Record<string, unknown> | null;
+}
+
+/** One entry of `chains:`. */
+export interface ChainConfig {
+  name: string;
+  links: string[];
+  ingressLists: string[];
+  egressLists: string[];
+  /** `enabled: 0` chains are skipped (declared but ignored by the Python conserver). */
+  enabled: boolean;
+}
+
+/** The `delivery:` section (ours; the Python format has none): queue and retry settings. */
+export interface DeliveryConfig {
+  queue: string;
+  /** Redis key prefix of the queue and the dead-letter store. */
+  prefix: string;
+  attempts: number;
+  backoffMs: number;
+  maxBackoffMs: number;
+  concurrency: number;
+  requestTimeoutMs: number;
+}
+
+/** A conserver config file, validated. */
+export interface ConserverConfig {
+  links: Record<string, LinkConfig>;
+  chains: Record<string, ChainConfig>;
+  delivery: DeliveryConfig;
+  /** Folder of the config file (link module paths are relative to it). */
+  baseDir: string;
+  /** Keys understood by the Python conserver but not here (storages, followers, ...), for a log line. */
+  ignored: string[];
+}

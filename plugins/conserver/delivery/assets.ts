@@ -1,0 +1,70 @@
+import { isRecord } from "../vcon/unsigned-check.js";
+import type { ArchivistClient } from "./client.js";
+import { TransientDeliveryError } from "./errors.js";
+
+const IDENTITY = /^assets\/[A-Za-z0-9-]{1,64}$/;
+const MAX_CACHED = 10_000;
+
+/** Attributes of the one asset that carries a vCon's events. */
+export function vconAssetAttributes(vconUuid: string): Record<string, string> {
+  return {
+    arc_display_type: "vcon",
+    arc_display_name: `vCon ${vconUuid}`,
+    subject: `vcon://${vconUuid}`,
+    conserver_link_version: "0.3.0",
+  };
+}
+
+function identityOf(v: unknown, what: string): string {
+  const id = isRecord(v) ? v.identity : undefined;
+  // The identity goes into later request paths: a hostile or broken backend must not steer them.
+  if (typeof id !== "string" || !IDENTITY.test(id))
+    throw new TransientDeliveryError(`${what} answered without a valid asset identity`);
+  return id;
+}
+
+/**
+ * Finds the asset of a vCon (`attributes.subject=vcon://<uuid>`, `arc_display_type=vcon`) or
+ * creates it. Identities are cached, and lookups for the same vCon in this process share one
+ * request, so concurrent jobs of one vCon do not create two assets. (Workers in different
+ * processes can still race on a brand-new vCon; the events stay correct, on either asset.)
+ */
+export class AssetResolver {
+  private readonly cache = new Map<string, string>();
+  private readonly inflight = new Map<string, Promise<string>>();
+
+  /** `assets/<id>` of the vCon's asset on the backend `backendKey`. */
+  async resolve(client: ArchivistClient, backendKey: string, vconUuid: string): Promise<string> {
+    const key = `${backendKey}|${vconUuid}`;
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    let p = this.inflight.get(key);
+    if (!p) {
+      p = this.findOrCreate(client, vconUuid).finally(() => this.inflight.delete(key));
+      this.inflight.set(key, p);
+    }
+    const id = await p;
+    if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(key, id);
+    return id;
+  }
+
+  private async findOrCreate(client: ArchivistClient, vconUuid: string): Promise<string> {
+    const attrs = vconAssetAttributes(vconUuid);
+    const found = await client.call("GET", "/archivist/v2/assets", {
+      route: "assets.list",
+      query: {
+        "attributes.subject": attrs.subject as string,
+        "attributes.arc_display_type": "vcon",
+        page_size: "1",
+      },
+    });
+    const first = isRecord(found) && Array.isArray(found.assets) ? found.assets[0] : undefined;
+    if (first !== undefined) return identityOf(first, "assets list");
+    const created = await client.call("POST", "/archivist/v2/assets", {
+      route: "assets.create",
+      body: { behaviours: ["RecordEvidence"], attributes: attrs, public: false },
+    });
+    return identityOf(created, "asset create");
+  }
+}

@@ -1,0 +1,132 @@
+import type { Logger } from "pino";
+import { backoffDelay, sleep } from "../../../src/queue/backoff.js";
+import { PermanentDeliveryError, TransientDeliveryError } from "./errors.js";
+import type { DeliveryBackend } from "./job.js";
+import type { ConserverMetrics } from "./metrics.js";
+import { type RetryPolicy, rateLimitWaitMs } from "./retry-policy.js";
+import type { FetchFn, TokenSource } from "./token-source.js";
+
+export interface CallOptions {
+  /** Metric label naming the operation (not the path: paths carry ids). */
+  route: string;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface ClientOptions {
+  fetch: FetchFn;
+  policy: RetryPolicy;
+  signal: AbortSignal;
+  metrics?: ConserverMetrics;
+  log?: Logger;
+}
+
+type Outcome = { done: true; json: unknown } | { done: false; wait: number };
+
+/** Archivist API calls for one job attempt: bearer tokens, one refetch on 401, waits on 429 and 5xx. */
+export class ArchivistClient {
+  constructor(
+    private readonly backend: DeliveryBackend,
+    private readonly tokens: TokenSource,
+    private readonly opts: ClientOptions,
+  ) {}
+
+  /** Sends the request until it succeeds, fails for good, or the attempt's retry budget is spent. */
+  async call(method: "GET" | "POST", path: string, o: CallOptions): Promise<unknown> {
+    const state = { failures: 0, waits: 0, refreshed: false };
+    for (;;) {
+      const outcome = await this.once(method, path, o, state);
+      if (outcome.done) return outcome.json;
+      await sleep(outcome.wait, this.opts.signal);
+    }
+  }
+
+  private url(path: string, query?: Record<string, string>): string {
+    const u = new URL(`${this.backend.url.replace(/\/+$/, "")}${path}`);
+    for (const [k, v] of Object.entries(query ?? {})) u.searchParams.append(k, v);
+    return u.toString();
+  }
+
+  private headers(token: string): Record<string, string> {
+    const h: Record<string, string> = {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      "DataTrails-User-Agent": "oss/conserverlink/0.3.0",
+    };
+    if (this.backend.partnerId) h["DataTrails-Partner-ID"] = this.backend.partnerId;
+    return h;
+  }
+
+  private async once(
+    method: string,
+    path: string,
+    o: CallOptions,
+    s: { failures: number; waits: number; refreshed: boolean },
+  ): Promise<Outcome> {
+    const { policy, signal } = this.opts;
+    let res: Response;
+    let token = "";
+    try {
+      token = await this.tokens.get(signal);
+      res = await this.opts.fetch(this.url(path, o.query), {
+        method,
+        headers: this.headers(token),
+        ...(o.body === undefined ? {} : { body: JSON.stringify(o.body) }),
+        signal: AbortSignal.any([signal, AbortSignal.timeout(policy.requestTimeoutMs)]),
+      });
+    } catch (err) {
+      if (signal.aborted || err instanceof PermanentDeliveryError) throw err;
+      this.opts.metrics?.requests.inc({ route: o.route, status: "error" });
+      return this.transient(s, `${o.route}: ${(err as Error).message}`, err);
+    }
+    this.opts.metrics?.requests.inc({ route: o.route, status: String(res.status) });
+    if (res.ok) return { done: true, json: await this.json(res, o.route) };
+    const text = (await res.text().catch(() => "")).slice(0, 500);
+    if (res.status === 401 && !s.refreshed) {
+      s.refreshed = true;
+      this.tokens.invalidate(token);
+      return { done: false, wait: 0 };
+    }
+    if (res.status === 429) return this.rateLimited(s, res, o.route);
+    if (res.status >= 500 || res.status === 408)
+      return this.transient(s, `${o.route} answered ${res.status}: ${text}`, undefined, res.status);
+    throw new PermanentDeliveryError(`${method} ${path} answered ${res.status}: ${text}`, res.status);
+  }
+
+  private transient(s: { failures: number }, message: string, cause?: unknown, status?: number): Outcome {
+    s.failures += 1;
+    const retryAfter = cause instanceof TransientDeliveryError ? cause.retryAfterMs : undefined;
+    if (s.failures > this.opts.policy.inlineRetries)
+      throw new TransientDeliveryError(message, status, retryAfter);
+    const { baseDelayMs, maxDelayMs } = this.opts.policy;
+    const wait =
+      retryAfter ??
+      backoffDelay({ type: "exponential", delayMs: baseDelayMs, maxDelayMs, jitter: 0.5 }, s.failures);
+    this.opts.log?.debug({ message, wait }, "archivist call failed; retrying");
+    return { done: false, wait };
+  }
+
+  private rateLimited(s: { waits: number; failures: number }, res: Response, route: string): Outcome {
+    const p = this.opts.policy;
+    const wait =
+      rateLimitWaitMs(res.headers) ??
+      backoffDelay({ type: "exponential", delayMs: p.baseDelayMs, maxDelayMs: p.maxDelayMs }, s.waits + 1);
+    s.waits += 1;
+    if (s.waits > p.maxRateLimitWaits || wait > p.maxRateLimitWaitMs)
+      throw new TransientDeliveryError(`${route} rate limited`, 429, wait);
+    this.opts.metrics?.rateLimited.inc();
+    this.opts.log?.info({ route, wait }, "rate limited: waiting");
+    return { done: false, wait };
+  }
+
+  private async json(res: Response, route: string): Promise<unknown> {
+    try {
+      return await res.json();
+    } catch {
+      throw new TransientDeliveryError(
+        `${route} answered ${res.status} with a body that is not JSON`,
+        res.status,
+      );
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import { Redis } from "ioredis";
+import { type Logger, pino } from "pino";
+import { createQueue } from "../../../src/queue/factory.js";
+import type { JobQueue } from "../../../src/queue/types.js";
+import { loadConfig } from "../config/load-config.js";
+import type { ConserverConfig } from "../config/types.js";
+import { type DeadLetterStore, deadLetterKey, RedisDeadLetterStore } from "../delivery/dead-letters.js";
+import type { DeliveryJob } from "../delivery/job.js";
+import { type ConserverMetrics, conserverMetrics } from "../delivery/metrics.js";
+import type { RetryPolicy } from "../delivery/retry-policy.js";
+import type { FetchFn } from "../delivery/token-source.js";
+import { type DeliveryWorker, startDeliveryWorker } from "../delivery/worker.js";
+import type { LinkContext } from "../links/types.js";
+import { RedisVconStore } from "../store/redis-store.js";
+import type { HashMode } from "../vcon/hash.js";
+import { resolveLinks } from "./chain.js";
+import { type LinkRuntime, startLinkRuntime } from "./redis-lists.js";
+
+export interface RunConserverOptions {
+  redisUrl: string;
+  log?: Logger;
+  /** Run the delivery worker in this process (default true); false: links only. */
+  deliver?: boolean;
+  /** Run the link runtime (default true); false: a delivery-only worker. */
+  links?: boolean;
+  scitt?: LinkContext["scitt"];
+  /** Hash mode of links that name none (default `python-json-normalized`: the Python link's `vcon.hash`). */
+  defaultHashMode?: HashMode;
+  fetch?: FetchFn;
+  retry?: Partial<RetryPolicy>;
+  metrics?: ConserverMetrics;
+  /** Overrides for tests: BullMQ lock and stall timings. */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+  popTimeoutS?: number;
+}
+
+export interface RunningConserver {
+  config: ConserverConfig;
+  /** Producer side of the delivery queue (for `dlqRetry`). */
+  queue: JobQueue<DeliveryJob>;
+  deadLetters: DeadLetterStore;
+  close(): Promise<void>;
+}
+
+function deliveryQueue(config: ConserverConfig, o: RunConserverOptions, log: Logger): JobQueue<DeliveryJob> {
+  const d = config.delivery;
+  return createQueue<DeliveryJob>(d.queue, {
+    redisUrl: o.redisUrl,
+    prefix: d.prefix,
+    attempts: d.attempts,
+    backoff: { type: "exponential", delayMs: d.backoffMs, maxDelayMs: d.maxBackoffMs, jitter: 0.5 },
+    log,
+    ...(o.lockDurationMs ? { lockDurationMs: o.lockDurationMs } : {}),
+    ...(o.stalledIntervalMs ? { stalledIntervalMs: o.stalledIntervalMs } : {}),
+  });
+}
+
+/** `archivist conserver run --config conserver.yml`: the link runtime and the delivery worker on one Redis. */
+export async function runConserver(configPath: string, o: RunConserverOptions): Promise<RunningConserver> {
+  const log = o.log ?? pino({ name: "conserver" });
+  const config = loadConfig(configPath);
+  if (config.ignored.length) log.warn({ keys: config.ignored }, "config keys not used by this runtime");
+  const links = await resolveLinks(config);
+  const metrics = o.metrics ?? conserverMetrics();
+  const redis = new Redis(o.redisUrl);
+  redis.on("error", (err) => log.debug({ err }, "conserver redis error"));
+  const deadLetters = new RedisDeadLetterStore(
+    redis,
+    deadLetterKey(config.delivery.prefix, config.delivery.queue),
+  );
+  const queue = deliveryQueue(config, o, log);
+  let worker: DeliveryWorker | undefined;
+  if (o.deliver !== false) {
+    worker = startDeliveryWorker({
+      queue: deliveryQueue(config, o, log),
+      deadLetters,
+      concurrency: config.delivery.concurrency,
+      retry: { requestTimeoutMs: config.delivery.requestTimeoutMs, ...o.retry },
+      log,
+      metrics,
+      ...(o.fetch ? { fetch: o.fetch } : {}),
+    });
+  }
+  let runtime: LinkRuntime | undefined;
+  if (o.links !== false) {
+    const ctx: LinkContext = {
+      store: new RedisVconStore(redis, { log }),
+      log,
+      defaultHashMode: o.defaultHashMode ?? "python-json-normalized",
+      deliveryQueue: queue,
+      ...(o.scitt ? { scitt: o.scitt } : {}),
+    };
+    const chains = Object.values(config.chains);
+    runtime = startLinkRuntime({
+      redisUrl: o.redisUrl,
+      redis,
+      chains,
+      links,
+      ctx,
+      metrics,
+      ...(o.popTimeoutS ? { popTimeoutS: o.popTimeoutS } : {}),
+    });
+  }
+  log.info({ chains: Object.keys(config.chains), deliver: o.deliver !== false }, "conserver running");
+  return {
+    config,
+    queue,
+    deadLetters,
+    async close() {
+      await runtime?.close();
+      await worker?.close();
+      await queue.close();
+      await redis.quit().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { ConserverError } from "./errors.js";
+import { normaliseOperation } from "./operation.js";
+import { type HashMode, hashVcon } from "./vcon/hash.js";
+import type { VconDocument } from "./vcon/parse.js";
+import { vconUpdatedAt } from "./vcon/updated-at.js";
+import { requireVconUuid } from "./vcon/uuid.js";
+
+export const TEMPLATE_VERSION = "0.3.0";
+
+/**
+ * What to declare when a vCon has neither `updated_at` nor `created_at` (the IETF examples, the
+ * encrypted form). `now` (default): the time the link saw the completed operation, the closest
+ * truthful value to a required attribute; `omit`: leave `timestamp_declared` out (the event then
+ * misses a required template attribute); `reject`: fail the link (the vCon goes to the DLQ).
+ * The Python link sends null, which the archivist API refuses.
+ */
+export type TimestampFallback = "now" | "omit" | "reject";
+
+/** Link settings that shape the event. */
+export interface TemplateConfig {
+  /** `conserver_link`: the link type (`archivist`, `scitt`). */
+  link: string;
+  /** `conserver_link_name`: the link's name in the conserver config. */
+  linkName: string;
+  hashMode: HashMode;
+  preimageContentType?: string;
+  vconDraftVersion?: string;
+  scittDraftVersion?: string;
+  timestampFallback?: TimestampFallback;
+  /** Extra event attributes; they never replace a template attribute. */
+  extraAttributes?: Record<string, string>;
+  now?: () => Date;
+}
+
+/** A template-0.3.0 asset event body. */
+export interface VconEventBody {
+  operation: "Record";
+  behaviour: "RecordEvidence";
+  event_attributes: Record<string, string>;
+  timestamp_declared?: string;
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+function declaredTime(doc: VconDocument, cfg: TemplateConfig): string | undefined {
+  const stored = vconUpdatedAt(doc);
+  if (stored !== undefined) return stored;
+  const fallback = cfg.timestampFallback ?? "now";
+  if (fallback === "reject")
+    throw new ConserverError("VCON_NO_TIMESTAMP", "vCon has neither updated_at nor created_at");
+  return fallback === "now" ? (cfg.now?.() ?? new Date()).toISOString() : undefined;
+}
+
+/** Builds the template-0.3.0 event for one completed operation on a vCon; refuses a vCon without uuid. */
+export function buildVconEvent(doc: VconDocument, operation: string, cfg: TemplateConfig): VconEventBody {
+  const uuid = requireVconUuid(doc);
+  const op = normaliseOperation(operation);
+  const timestamp = declaredTime(doc, cfg);
+  const attrs: Record<string, string> = {
+    ...cfg.extraAttributes,
+    arc_display_type: op,
+    vcon_operation: op,
+    conserver_link: cfg.link,
+    conserver_link_name: cfg.linkName,
+    conserver_link_version: TEMPLATE_VERSION,
+    payload: hashVcon(doc, cfg.hashMode),
+    payload_hash_alg: "SHA-256",
+    payload_preimage_content_type: cfg.preimageContentType ?? "application/vcon+json",
+    subject: `vcon://${uuid}`,
+    vcon_draft_version: cfg.vconDraftVersion ?? "01",
+    scitt_draft_version: cfg.scittDraftVersion ?? "10",
+  };
+  if (timestamp !== undefined) attrs.timestamp_declared = timestamp;
+  const body: VconEventBody = { operation: "Record", behaviour: "RecordEvidence", event_attributes: attrs };
+  // The event's own declared time only when it is a zoned RFC 3339 time (stored values may lack a zone).
+  if (timestamp !== undefined && RFC3339.test(timestamp) && !Number.isNaN(Date.parse(timestamp)))
+    body.timestamp_declared = timestamp;
+  return body;
+}

@@ -1,0 +1,20 @@
+/** Thrown by a handler for a job that must not be retried (it fails at once). */
+export class UnrecoverableJobError extends Error {
+  readonly code = "JOB_UNRECOVERABLE";
+}
+
+/** Thrown by a handler to ask for the next attempt no sooner than `retryAfterMs`. */
+export class RetryLaterError extends Error {
+  readonly code = "JOB_RETRY_LATER";
+  constructor(
+    message: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(message);
+  }
+}
+
+/** A queue could not be created or used as configured. */
+export class QueueConfigError extends Error {
+  readonly code = "QUEUE_CONFIG";
+}

@@ -1,0 +1,78 @@
+// Entry point of the verify page bundle: reads a file or a typed id, looks up public
+// records on this service and verifies them here with the core verifier.
+import { verifyDocumentHash } from "./document.js";
+import { PublicApi } from "./public-api.js";
+import { renderDocument, renderVcon, showVerdict } from "./render.js";
+import { sha256Hex } from "./sha256.js";
+import { looksLikeVcon, vconUuidOf, verifyVcon } from "./vcon.js";
+
+const api = new PublicApi(location.origin);
+const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const verdict = byId<HTMLDivElement>("verdict");
+const details = byId<HTMLElement>("details");
+const fileInput = byId<HTMLInputElement>("file");
+const drop = byId<HTMLDivElement>("drop");
+const lookup = byId<HTMLInputElement>("lookup");
+
+async function run(what: string, check: () => Promise<{ ok: boolean; verdict: string; view: HTMLElement }>) {
+  showVerdict(verdict, undefined, `Checking ${what}…`);
+  details.replaceChildren();
+  try {
+    const r = await check();
+    details.replaceChildren(r.view);
+    showVerdict(verdict, r.ok, r.verdict);
+  } catch (err) {
+    showVerdict(verdict, false, `FAILED: ${(err as Error).message}`);
+  }
+}
+
+const checkHash = (hash: string) => async () => {
+  const r = await verifyDocumentHash(api, hash);
+  return { ok: r.ok, verdict: r.verdict, view: renderDocument(r) };
+};
+
+async function checkFile(file: File): Promise<void> {
+  showVerdict(verdict, undefined, `Reading ${file.name}…`);
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await file.arrayBuffer());
+  } catch (err) {
+    return showVerdict(verdict, false, `FAILED: cannot read ${file.name}: ${(err as Error).message}`);
+  }
+  const mode = (document.querySelector('input[name="mode"]:checked') as HTMLInputElement | null)?.value;
+  const asVcon = mode === "vcon" || (mode !== "document" && looksLikeVcon(bytes));
+  if (!asVcon) return run(file.name, checkHash(sha256Hex(bytes)));
+  return run(file.name, async () => {
+    const r = await verifyVcon(api, { file: bytes });
+    return { ok: r.ok, verdict: r.verdict, view: renderVcon(r) };
+  });
+}
+
+fileInput.addEventListener("change", () => {
+  const f = fileInput.files?.[0];
+  if (f) void checkFile(f);
+});
+drop.addEventListener("dragover", (e) => {
+  e.preventDefault();
+  drop.classList.add("over");
+});
+drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+drop.addEventListener("drop", (e) => {
+  e.preventDefault();
+  drop.classList.remove("over");
+  const f = e.dataTransfer?.files[0];
+  if (f) void checkFile(f);
+});
+byId<HTMLFormElement>("file-form").addEventListener("submit", (e) => e.preventDefault());
+byId<HTMLFormElement>("lookup-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const text = lookup.value.trim();
+  const uuid = vconUuidOf(text);
+  if (uuid)
+    void run(`vcon://${uuid}`, async () => {
+      const r = await verifyVcon(api, { uuid });
+      return { ok: r.ok, verdict: r.verdict, view: renderVcon(r) };
+    });
+  else if (/^[0-9a-f]{64}$/i.test(text)) void run("the document hash", checkHash(text));
+  else showVerdict(verdict, false, "Enter a vCon uuid, vcon://<uuid>, or a 64-digit SHA-256.");
+});

@@ -1,0 +1,67 @@
+import type { KeyObject } from "node:crypto";
+import { keysFromKeySet } from "../core/verify/index.js";
+
+/** A record as the public routes return it. */
+export type PublicRecord = Record<string, unknown>;
+
+/** A failed public look-up: the verdict names it rather than hiding it. */
+export class LookupError extends Error {}
+
+// Lists stop here: an auditor's look-up is small, and a runaway listing must not hang the page.
+const MAX_PAGES = 50;
+
+/** Reads the service's public routes (no token); the same code runs in the CLI and the browser. */
+export class PublicApi {
+  private keySet: Promise<Map<string, KeyObject>> | undefined;
+
+  constructor(
+    readonly base: string,
+    // Bound late so the browser's fetch is never called with the wrong `this`.
+    private readonly fetcher: (url: string) => Promise<Response> = (url) => fetch(url),
+  ) {
+    this.base = base.replace(/\/$/, "");
+  }
+
+  /** Raw GET: status and body bytes. */
+  async get(path: string): Promise<{ status: number; bytes: Uint8Array }> {
+    let res: Response;
+    try {
+      res = await this.fetcher(`${this.base}${path}`);
+    } catch (err) {
+      throw new LookupError(`GET ${path} failed: ${(err as Error).message}`);
+    }
+    return { status: res.status, bytes: new Uint8Array(await res.arrayBuffer()) };
+  }
+
+  /** GET of a JSON document; LookupError unless 2xx. */
+  async json<T>(path: string): Promise<T> {
+    const { status, bytes } = await this.get(path);
+    if (status < 200 || status >= 300) throw new LookupError(`GET ${path} answered ${status}`);
+    return JSON.parse(new TextDecoder().decode(bytes)) as T;
+  }
+
+  /** Every item of a listing, following next_page_token, in the order the service returns them. */
+  async list(path: string, collection: string): Promise<PublicRecord[]> {
+    const out: PublicRecord[] = [];
+    let token = "";
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const sep = path.includes("?") ? "&" : "?";
+      const url = token ? `${path}${sep}page_token=${encodeURIComponent(token)}` : path;
+      const body = await this.json<Record<string, unknown>>(url);
+      const items = body[collection];
+      if (Array.isArray(items)) out.push(...(items as PublicRecord[]));
+      token = typeof body.next_page_token === "string" ? body.next_page_token : "";
+      if (!token) return out;
+    }
+    throw new LookupError(`${path} has more than ${MAX_PAGES} pages; narrow the look-up`);
+  }
+
+  /** The service's public keys by kid, fetched once. */
+  keys(): Promise<Map<string, KeyObject>> {
+    this.keySet ??= this.get("/.well-known/scitt-keys").then(({ status, bytes }) => {
+      if (status !== 200) throw new LookupError(`GET /.well-known/scitt-keys answered ${status}`);
+      return keysFromKeySet(bytes);
+    });
+    return this.keySet;
+  }
+}

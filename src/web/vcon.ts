@@ -1,0 +1,133 @@
+import type { PublicApi, PublicRecord } from "./public-api.js";
+import { checkReceipt, type ReceiptCheck } from "./receipts.js";
+import { sha256Hex } from "./sha256.js";
+import { VCON_FORMS, type VconForm } from "./vcon-forms.js";
+
+export type { VconForm } from "./vcon-forms.js";
+
+/** One public event of a vCon's trail, oldest first. */
+export interface TrailStep {
+  event: string;
+  operation: string;
+  payload: string;
+  timestamp_declared: string;
+  timestamp_accepted: string;
+  confirmation_status: string;
+  principal_declared: unknown;
+  /** Names of the file's forms whose hash is this step's payload. */
+  matches: string[];
+  receipt: ReceiptCheck;
+}
+
+/** What the service's public records say about a vCon. */
+export interface VconReport {
+  kind: "vcon";
+  uuid: string;
+  subject: string;
+  hashes: Array<{ form: string; sha256: string }>;
+  matched_operation?: string;
+  trail: TrailStep[];
+  ok: boolean;
+  verdict: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The uuid of `vcon://<uuid>` or a bare uuid, else undefined. */
+export function vconUuidOf(text: string): string | undefined {
+  const t = text.trim().replace(/^vcon:\/\//i, "");
+  return UUID.test(t) ? t.toLowerCase() : undefined;
+}
+
+/** The uuid a vCon file declares; throws when the bytes are not a vCon JSON object. */
+export function uuidOfVconFile(raw: Uint8Array): { uuid: string; parsed: unknown } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(raw));
+  } catch {
+    throw new Error("the file is not JSON, so it is not a vCon");
+  }
+  const uuid = typeof parsed === "object" && parsed ? (parsed as { uuid?: unknown }).uuid : undefined;
+  const id = typeof uuid === "string" ? vconUuidOf(uuid) : undefined;
+  if (!id) throw new Error("the vCon has no valid uuid");
+  return { uuid: id, parsed };
+}
+
+/** True when bytes look like a vCon (a JSON object with `vcon` and `uuid`), for picking a check. */
+export function looksLikeVcon(raw: Uint8Array): boolean {
+  try {
+    const v = JSON.parse(new TextDecoder().decode(raw)) as Record<string, unknown>;
+    return typeof v === "object" && v !== null && "vcon" in v && typeof v.uuid === "string";
+  } catch {
+    return false;
+  }
+}
+
+async function stepOf(api: PublicApi, e: PublicRecord, hashes: VconReport["hashes"]): Promise<TrailStep> {
+  const a = (e.event_attributes ?? {}) as Record<string, unknown>;
+  const payload = String(a.payload ?? "").toLowerCase();
+  return {
+    event: String(e.identity),
+    operation: String(a.vcon_operation ?? a.arc_display_type ?? ""),
+    payload,
+    timestamp_declared: String(a.timestamp_declared ?? e.timestamp_declared ?? ""),
+    timestamp_accepted: String(e.timestamp_accepted ?? ""),
+    confirmation_status: String(e.confirmation_status ?? ""),
+    principal_declared: e.principal_declared,
+    matches: hashes.filter((h) => h.sha256 === payload).map((h) => h.form),
+    receipt: await checkReceipt(api, e),
+  };
+}
+
+function verdictOf(r: Omit<VconReport, "ok" | "verdict">, haveFile: boolean) {
+  if (r.trail.length === 0) return { ok: false, verdict: `NOT FOUND: no public records for ${r.subject}` };
+  const bad = r.trail.filter((s) => !s.receipt.ok);
+  if (bad.length)
+    return {
+      ok: false,
+      verdict: `NOT VERIFIED: ${bad.length} of ${r.trail.length} step(s) without a valid receipt`,
+    };
+  if (haveFile && !r.matched_operation)
+    return { ok: false, verdict: "NO MATCH: the file's hash is not any recorded version of this vCon" };
+  const what = r.matched_operation ? `; the file is the version recorded by ${r.matched_operation}` : "";
+  return { ok: true, verdict: `VERIFIED: ${r.trail.length} step(s), every receipt valid${what}` };
+}
+
+/** Lists a vCon's public trail and verifies each step; with the file, says which operation recorded it. */
+export async function verifyVcon(
+  api: PublicApi,
+  input: { uuid: string } | { file: Uint8Array },
+  forms: readonly VconForm[] = VCON_FORMS,
+): Promise<VconReport> {
+  let uuid: string;
+  let hashes: VconReport["hashes"] = [];
+  if ("file" in input) {
+    uuid = uuidOfVconFile(input.file).uuid;
+    hashes = forms.flatMap((form) => {
+      try {
+        return [{ form: form.name, sha256: sha256Hex(form.serialise(input.file)) }];
+      } catch {
+        // A form that cannot represent this file (JSON Python would refuse) just does not apply.
+        return [];
+      }
+    });
+  } else {
+    const id = vconUuidOf(input.uuid);
+    if (!id) throw new Error("give a vCon uuid or vcon://<uuid>");
+    uuid = id;
+  }
+  const subject = `vcon://${uuid}`;
+  // The listing is newest first; a trail reads oldest first.
+  const events = (
+    await api.list(
+      `/archivist/v2/publicassets/-/events?event_attributes.subject=${encodeURIComponent(subject)}`,
+      "events",
+    )
+  ).reverse();
+  const trail: TrailStep[] = [];
+  for (const e of events) trail.push(await stepOf(api, e, hashes));
+  const matched = trail.filter((s) => s.matches.length).at(-1);
+  const base = { kind: "vcon" as const, uuid, subject, hashes, trail };
+  const r = matched ? { ...base, matched_operation: matched.operation } : base;
+  return { ...r, ...verdictOf(r, "file" in input) };
+}

@@ -1,0 +1,154 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import express from "express";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RouteTable } from "../../src/http/route.js";
+import { verifyPageRoutesAt } from "../../src/http/routes/verify-page.js";
+import { startTestService, type TestService } from "../helpers/service.js";
+import { type Published, publishFixtures } from "../integration/public-verify/publish.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const root = join(import.meta.dirname, "..", "..");
+// In CI a missing browser is a failure (beforeAll throws); locally the suite is skipped.
+const runnable = existsSync(CHROMIUM) || process.env.CI === "true";
+
+/** True when dist/web/verify.js is missing or older than the sources it is built from. */
+function bundleIsStale(): boolean {
+  const bundle = join(root, "dist", "web", "verify.js");
+  if (!existsSync(bundle)) return true;
+  const built = statSync(bundle).mtimeMs;
+  const newer = (dir: string): boolean =>
+    readdirSync(dir, { withFileTypes: true }).some((e) =>
+      e.isDirectory() ? newer(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs > built,
+    );
+  return newer(join(root, "src", "web")) || newer(join(root, "src", "core"));
+}
+
+let s: TestService;
+let p: Published;
+let browser: BrowserContext;
+let page: Page;
+const profile = mkdtempSync(join(tmpdir(), "verify-page-chromium-"));
+const foreign: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  if (bundleIsStale())
+    execFileSync(process.execPath, [join(root, "scripts", "build-web.mjs")], { cwd: root, stdio: "inherit" });
+  s = await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100" });
+  p = await publishFixtures(s);
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  page = browser.pages()[0] ?? (await browser.newPage());
+  page.on("request", (r) => {
+    if (!r.url().startsWith(s.url)) foreign.push(r.url());
+  });
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await s?.stop();
+  rmSync(profile, { recursive: true, force: true });
+});
+
+/** A fresh page load, so every check starts from "Nothing checked yet". */
+async function open(): Promise<void> {
+  await page.goto(`${s.url}/verify`);
+  await page.waitForSelector("#verdict:not([data-ok])");
+}
+
+async function verdict(): Promise<{ ok: string | null; text: string }> {
+  const v = await page.waitForSelector("#verdict[data-ok]", { timeout: 20_000 });
+  return { ok: await v.getAttribute("data-ok"), text: (await v.textContent()) ?? "" };
+}
+
+const drop = (name: string, bytes: Uint8Array) =>
+  page.setInputFiles("#file", { name, mimeType: "application/octet-stream", buffer: Buffer.from(bytes) });
+
+describe.skipIf(!runnable)("the /verify page in Chromium", () => {
+  it("verifies a published document in the browser and refuses it after a changed byte", async () => {
+    await open();
+    await drop("policy-v2.txt", p.live.v2);
+    expect(await verdict()).toMatchObject({ ok: "true", text: expect.stringMatching(/^VERIFIED/) });
+    expect(await page.textContent("#versions")).toMatch(/version 2: Published \(current version\)/);
+    expect(await page.textContent("#versions")).toMatch(/receipt verified/);
+    await open();
+    const changed = p.live.v2.slice();
+    changed[3] = (changed[3] ?? 0) ^ 0x20;
+    await drop("policy-v2.txt", changed);
+    expect(await verdict()).toMatchObject({ ok: "false", text: expect.stringMatching(/^NOT FOUND/) });
+  });
+
+  it("shows a withdrawn version as withdrawn", async () => {
+    await open();
+    await drop("retention.txt", p.withdrawn.file);
+    expect(await verdict()).toMatchObject({ ok: "false", text: expect.stringMatching(/^WITHDRAWN/) });
+    const item = await page.waitForSelector('#versions li[data-status="Withdrawn"]');
+    expect(await item.textContent()).toMatch(/version 1: Withdrawn at \d{4}-/);
+  });
+
+  it("shows a vCon's trail in order, by keyboard, and matches a vCon file to its operation", async () => {
+    await open();
+    await page.focus("#lookup");
+    await page.keyboard.type(`vcon://${p.vcon.uuid}`);
+    await page.keyboard.press("Enter");
+    expect(await verdict()).toMatchObject({ ok: "true", text: expect.stringMatching(/^VERIFIED: 2 step/) });
+    const steps = await page.$$eval("#trail li", (lis) => lis.map((li) => li.getAttribute("data-operation")));
+    expect(steps).toEqual(["vcon_created", "vcon_updated"]);
+    expect(await page.textContent("#trail")).toMatch(/CONFIRMED|UNEQUIVOCAL/);
+    await open();
+    await drop("conversation.vcon.json", p.vcon.updated);
+    expect(await verdict()).toMatchObject({
+      ok: "true",
+      text: expect.stringMatching(/recorded by vcon_updated/),
+    });
+    expect(await page.textContent("#trail li:nth-child(2)")).toMatch(
+      /This file is the version recorded here/,
+    );
+    // Nothing but look-ups on this service: the file itself never leaves the browser.
+    expect(foreign).toEqual([]);
+  });
+
+  it("serves the page and its bundle without a token, with a same-origin CSP", async () => {
+    const res = await s.api("/verify");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-security-policy")).toMatch(/connect-src 'self'/);
+    expect((await s.api("/verify/verify.js")).headers.get("content-type")).toMatch(/javascript/);
+  });
+});
+
+describe("GET /verify before the page is built", () => {
+  it("answers 503 with a JSON error that says how to build it", async () => {
+    const router = express.Router();
+    // The route's own handler, run the way the app runs public routes (no principal).
+    const table = new RouteTable(router, async (spec, req, res) => {
+      await spec.handler({ req, res, params: {}, pairs: [], body: undefined, query: {} } as never);
+    });
+    verifyPageRoutesAt(mkdtempSync(join(tmpdir(), "no-web-")))(table, {} as never);
+    const server = express().use(router).listen(0, "127.0.0.1");
+    await new Promise((r) => server.once("listening", r));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/verify`);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ message: expect.stringMatching(/not built.*build-web/) });
+    } finally {
+      server.close();
+    }
+  });
+});
