@@ -78,16 +78,8 @@ export async function createAsset(
 }
 
 /** The asset as it was at `at`: attributes and tracking folded from its events accepted by then. */
-export async function assetAt(
-  ctx: Ctx,
-  asset: AssetRow,
-  at: Date,
-  firstOnly = false,
-): Promise<AssetRow | undefined> {
-  // firstOnly: the asset as first recorded (its NewAsset event), whatever the time.
-  const events = firstOnly
-    ? (await eventsOfAsset(ctx.db, asset.id)).slice(0, 1)
-    : await eventsOfAsset(ctx.db, asset.id, at);
+export async function assetAt(ctx: Ctx, asset: AssetRow, at: Date): Promise<AssetRow | undefined> {
+  const events = await eventsOfAsset(ctx.db, asset.id, at);
   if (events.length === 0) return undefined;
   let attributes: Record<string, unknown> = {};
   let tracked = "TRACKED";

@@ -17,7 +17,6 @@ import {
 } from "../store/compliance-policies.js";
 import { lockTenancy } from "../store/tenancies.js";
 import { type AccessView, canReadEvent } from "./access-view.js";
-import { assetAt } from "./assets.js";
 
 /** API shape of a compliance policy. */
 export function compliancePolicyOut(r: CompliancePolicyRow) {
@@ -61,15 +60,18 @@ export async function assetCompliance(ctx: Ctx, view: AccessView, assetId: strin
   const grant = asset && view.grant(asset);
   if (!asset || !grant) throw notFound("asset");
   const when = at ?? new Date();
-  // Events may be declared before the asset was recorded: then its first recorded attributes stand.
-  const then = at
-    ? ((await assetAt(ctx, asset, at)) ?? (await assetAt(ctx, asset, asset.created_at, true)))
-    : asset;
-  if (!then) throw notFound("asset at that time");
-  const events = (await eventsOfAsset(ctx.db, asset.id))
-    .filter(
-      (e) => canReadEvent(e.event_attributes, grant) && e.timestamp_declared.getTime() <= when.getTime(),
-    )
+  // The time of an event is its timestamp_declared, for the asset's attributes as for the
+  // events themselves: the asset as first recorded, changed by the events declared by then.
+  const all = await eventsOfAsset(ctx.db, asset.id);
+  const declared = all.filter((e) => e.timestamp_declared.getTime() <= when.getTime());
+  const then = {
+    attributes: declared.reduce<Record<string, unknown>>(
+      (attrs, e) => Object.assign(attrs, e.asset_attributes),
+      { ...(all[0]?.asset_attributes ?? asset.attributes) },
+    ),
+  };
+  const events = declared
+    .filter((e) => canReadEvent(e.event_attributes, grant))
     .map((e) => ({
       timestamp_declared: isoTime(e.timestamp_declared),
       event_attributes: e.event_attributes,

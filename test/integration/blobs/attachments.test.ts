@@ -1,7 +1,9 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scanBatch } from "../../../src/workers/scanner.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
+import { EICAR } from "../../unit/blobs/samples.js";
 
 let s: TestService;
 let ta: string;
@@ -14,108 +16,189 @@ beforeAll(async () => {
 afterAll(() => s?.stop());
 
 const png = new Uint8Array(readFileSync(new URL("../../../fixtures/blobs/sample.png", import.meta.url)));
+const pdf = new Uint8Array(readFileSync(new URL("../../../fixtures/blobs/sample.pdf", import.meta.url)));
 const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
+const uuid = (identity: string) => identity.split("/").pop() as string;
+const ATT = "/archivist/v2/attachments";
 
-async function uploadPng(): Promise<string> {
+type Blob = { identity: string; hash: { alg: string; value: string }; mime_type: string; size: number };
+type Attachment = ReturnType<typeof attachment>;
+
+async function upload(bytes: Uint8Array): Promise<Blob> {
   const form = new FormData();
-  form.append("file", new Blob([png]), "filename");
-  return (
-    (await (await s.api("/archivist/v1/blobs", { method: "POST", token: ta, body: form })).json()) as {
-      identity: string;
-    }
-  ).identity;
+  form.append("file", new Blob([bytes as BlobPart]), "filename");
+  const res = await s.api("/archivist/v1/blobs", { method: "POST", token: ta, body: form });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Blob;
 }
 
-const attachment = (blob: string, hash = sha(png)) => ({
-  arc_attribute_type: "arc_attachment",
-  arc_blob_identity: blob,
-  arc_blob_hash_alg: "SHA256",
-  arc_blob_hash_value: hash,
-  arc_file_name: "sample.png",
-});
+function attachment(blob: Blob | string, hash?: string) {
+  return {
+    arc_attribute_type: "arc_attachment",
+    arc_blob_identity: typeof blob === "string" ? blob : blob.identity,
+    arc_blob_hash_alg: "SHA256",
+    arc_blob_hash_value: hash ?? (typeof blob === "string" ? "00".repeat(32) : blob.hash.value),
+    arc_file_name: "sample",
+  };
+}
+
+async function createAsset(attributes: Record<string, unknown>, isPublic = false): Promise<string> {
+  const res = await s.api("/archivist/v2/assets", {
+    method: "POST",
+    token: ta,
+    json: { public: isPublic, attributes: { arc_display_type: "call", ...attributes } },
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return uuid(((await res.json()) as { identity: string }).identity);
+}
+
+async function postEvent(
+  asset: string,
+  eventAttributes: Record<string, unknown>,
+  assetAttributes: Record<string, Attachment | string> = {},
+): Promise<string> {
+  const res = await s.api(`/archivist/v2/assets/${asset}/events`, {
+    method: "POST",
+    token: ta,
+    json: {
+      operation: "Record",
+      behaviour: "RecordEvidence",
+      event_attributes: { arc_display_type: "evidence", ...eventAttributes },
+      asset_attributes: assetAttributes,
+    },
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return uuid(((await res.json()) as { identity: string }).identity);
+}
+
+const status = async (path: string, token?: string) => (await s.api(path, token ? { token } : {})).status;
 
 describe("attachments", () => {
-  it("serves a blob only through a record that references it, privately and publicly", async () => {
-    const blob = await uploadPng();
-    const other = await uploadPng();
-    const blobUuid = blob.split("/")[1];
-    const priv = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token: ta,
-        json: { attributes: { arc_primary_image: attachment(blob) } },
-      })
-    ).json()) as { identity: string };
-    const assetUuid = priv.identity.split("/")[1];
-    const base = `/archivist/v2/attachments/assets/${assetUuid}`;
-    const down = await s.api(`${base}/${blobUuid}`, { token: ta });
+  it("serves an asset attachment and its metadata only through the asset that references it", async () => {
+    const blob = await upload(png);
+    const other = await upload(pdf);
+    const asset = await createAsset({ arc_primary_image: attachment(blob) });
+    const path = `${ATT}/assets/${asset}/${uuid(blob.identity)}`;
+
+    const down = await s.api(path, { token: ta });
+    expect(down.status).toBe(200);
+    expect(down.headers.get("content-type")).toBe("image/png");
+    expect(down.headers.get("etag")).toBe(`"${sha(png)}"`);
+    // What a client does: compare the downloaded hash with the one in the attribute.
+    expect(sha(new Uint8Array(await down.arrayBuffer()))).toBe(attachment(blob).arc_blob_hash_value);
+    const info = await s.api(`${path}/info`, { token: ta });
+    expect(info.status).toBe(200);
+    expect(await info.json()).toMatchObject({
+      identity: blob.identity,
+      hash: { alg: "SHA256", value: sha(png) },
+      mime_type: "image/png",
+      size: png.length,
+    });
+    const ranged = await s.api(path, { token: ta, headers: { range: "bytes=1-3" } });
+    expect(ranged.status).toBe(206);
+    expect(Buffer.from(await ranged.arrayBuffer())).toEqual(Buffer.from(png.subarray(1, 4)));
+
+    // A blob of the tenancy that this asset does not reference; an asset that does not exist.
+    expect(await status(`${ATT}/assets/${asset}/${uuid(other.identity)}`, ta)).toBe(404);
+    expect(await status(`${ATT}/assets/${asset}/${uuid(other.identity)}/info`, ta)).toBe(404);
+    expect(await status(`${ATT}/assets/${randomUUID()}/${uuid(blob.identity)}`, ta)).toBe(404);
+    // Another tenancy, no token, and the public route of a private asset.
+    expect(await status(path, tb)).toBe(404);
+    expect(await status(`${path}/info`, tb)).toBe(404);
+    expect(await status(path)).toBe(401);
+    expect(await status(`${ATT}/publicassets/${asset}/${uuid(blob.identity)}`)).toBe(404);
+    expect(await status(`${ATT}/publicassets/${asset}/${uuid(blob.identity)}/info`)).toBe(404);
+  });
+
+  it("serves an event attachment through its event, and follows the asset's attributes as they change", async () => {
+    const blob = await upload(png);
+    const recording = await upload(pdf);
+    const asset = await createAsset({});
+    const event = await postEvent(asset, { recording: attachment(recording) });
+    const path = `${ATT}/assets/${asset}/events/${event}/${uuid(recording.identity)}`;
+    const down = await s.api(path, { token: ta });
+    expect(down.status).toBe(200);
+    expect(sha(new Uint8Array(await down.arrayBuffer()))).toBe(sha(pdf));
+    expect(await (await s.api(`${path}/info`, { token: ta })).json()).toMatchObject({
+      identity: recording.identity,
+      mime_type: "application/pdf",
+    });
+    expect(await status(`${ATT}/assets/${asset}/events/${event}/${uuid(blob.identity)}`, ta)).toBe(404);
+    // An event attachment is not an attachment of the asset.
+    expect(await status(`${ATT}/assets/${asset}/${uuid(recording.identity)}`, ta)).toBe(404);
+    expect(await status(path, tb)).toBe(404);
+    expect(await status(`${ATT}/publicassets/${asset}/events/${event}/${uuid(recording.identity)}`)).toBe(
+      404,
+    );
+
+    // An attachment set on the asset by an event, then replaced by another.
+    await postEvent(asset, {}, { picture: attachment(blob) });
+    expect(await status(`${ATT}/assets/${asset}/${uuid(blob.identity)}`, ta)).toBe(200);
+    await postEvent(asset, {}, { picture: "removed" });
+    expect(await status(`${ATT}/assets/${asset}/${uuid(blob.identity)}`, ta)).toBe(404);
+  });
+
+  it("serves a public asset's attachments without a token", async () => {
+    const blob = await upload(png);
+    const recording = await upload(pdf);
+    const asset = await createAsset({ arc_primary_image: attachment(blob) }, true);
+    const event = await postEvent(asset, { recording: attachment(recording) });
+    const down = await s.api(`${ATT}/publicassets/${asset}/${uuid(blob.identity)}`);
     expect(down.status).toBe(200);
     expect(sha(new Uint8Array(await down.arrayBuffer()))).toBe(sha(png));
     expect(
-      ((await (await s.api(`${base}/${blobUuid}/info`, { token: ta })).json()) as { hash: { value: string } })
-        .hash.value,
-    ).toBe(sha(png));
-    expect((await s.api(`${base}/${other.split("/")[1]}`, { token: ta })).status).toBe(404);
-    expect((await s.api(`${base}/${blobUuid}`, { token: tb })).status).toBe(404);
-    expect((await s.api(`/archivist/v2/attachments/publicassets/${assetUuid}/${blobUuid}`)).status).toBe(404);
-
-    const ev = (await (
-      await s.api(`/archivist/v2/${priv.identity}/events`, {
-        method: "POST",
-        token: ta,
-        json: {
-          operation: "Record",
-          behaviour: "RecordEvidence",
-          event_attributes: { arc_display_type: "evidence", recording: attachment(other) },
-        },
-      })
-    ).json()) as { identity: string };
-    const eventUuid = ev.identity.split("/")[3];
-    expect((await s.api(`${base}/events/${eventUuid}/${other.split("/")[1]}`, { token: ta })).status).toBe(
-      200,
-    );
-    expect(
-      (await s.api(`${base}/events/${eventUuid}/${other.split("/")[1]}/info`, { token: ta })).status,
-    ).toBe(200);
-    expect((await s.api(`${base}/events/${eventUuid}/${blobUuid}`, { token: ta })).status).toBe(404);
-
-    const pub = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token: ta,
-        json: { public: true, attributes: { arc_primary_image: attachment(blob) } },
-      })
-    ).json()) as { identity: string };
-    const pubRes = await s.api(
-      `/archivist/v2/attachments/publicassets/${pub.identity.split("/")[1]}/${blobUuid}`,
-    );
-    expect(pubRes.status).toBe(200);
-    expect(
-      (await s.api(`/archivist/v2/attachments/publicassets/${pub.identity.split("/")[1]}/${blobUuid}/info`))
-        .status,
-    ).toBe(200);
+      await (await s.api(`${ATT}/publicassets/${asset}/${uuid(blob.identity)}/info`)).json(),
+    ).toMatchObject({ identity: blob.identity, hash: { value: sha(png) } });
+    const evPath = `${ATT}/publicassets/${asset}/events/${event}/${uuid(recording.identity)}`;
+    const evDown = await s.api(evPath);
+    expect(evDown.status).toBe(200);
+    expect(sha(new Uint8Array(await evDown.arrayBuffer()))).toBe(sha(pdf));
+    expect(await status(`${evPath}/info`)).toBe(200);
+    expect(await status(`${ATT}/publicassets/${asset}/${uuid(recording.identity)}`)).toBe(404);
   });
 
-  it("refuses a record whose recorded hash does not match the blob, or names a blob of no one", async () => {
-    const blob = await uploadPng();
-    const wrong = await s.api("/archivist/v2/assets", {
-      method: "POST",
-      token: ta,
-      json: { attributes: { pic: attachment(blob, "00".repeat(32)) } },
+  it("matches the blob identity whatever the case of its uuid", async () => {
+    const blob = await upload(png);
+    const upper = `blobs/${uuid(blob.identity).toUpperCase()}`;
+    const asset = await createAsset({ pic: attachment(upper, sha(png)) });
+    expect(await status(`${ATT}/assets/${asset}/${uuid(blob.identity)}`, ta)).toBe(200);
+  });
+
+  it("refuses a bad attachment unless allow_insecure=true, and strict before scanning", async () => {
+    const bad = await upload(new TextEncoder().encode(EICAR));
+    const asset = await createAsset({ payload: attachment(bad) });
+    const path = `${ATT}/assets/${asset}/${uuid(bad.identity)}`;
+    expect(await status(`${path}?strict=true`, ta)).toBe(400);
+    await scanBatch(s.service.ctx);
+    expect(await status(path, ta)).toBe(400);
+    expect(await status(`${path}?allow_insecure=true`, ta)).toBe(200);
+    expect(await (await s.api(`${path}/info`, { token: ta })).json()).toMatchObject({
+      scanned_status: "SCANNED_BAD",
     });
+  });
+
+  it("refuses a record whose recorded hash does not match the blob, or names no blob of the tenancy", async () => {
+    const blob = await upload(png);
+    const create = (token: string, pic: Attachment) =>
+      s.api("/archivist/v2/assets", { method: "POST", token, json: { attributes: { pic } } });
+    const wrong = await create(ta, attachment(blob, sha(pdf)));
     expect(wrong.status).toBe(400);
     expect(((await wrong.json()) as { message: string }).message).toContain("arc_blob_hash_value");
-    const missing = await s.api("/archivist/v2/assets", {
+    const missing = await create(ta, attachment(`blobs/${randomUUID()}`, sha(png)));
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as { message: string }).message).toContain("arc_blob_identity");
+    expect((await create(tb, attachment(blob))).status).toBe(400);
+    // The same checks on an event.
+    const asset = await createAsset({});
+    const ev = await s.api(`/archivist/v2/assets/${asset}/events`, {
       method: "POST",
       token: ta,
-      json: { attributes: { pic: attachment("blobs/00000000-0000-4000-8000-000000000000") } },
+      json: {
+        operation: "Record",
+        behaviour: "RecordEvidence",
+        event_attributes: { arc_display_type: "evidence", pic: attachment(blob, sha(pdf)) },
+      },
     });
-    expect(missing.status).toBe(400);
-    const foreign = await s.api("/archivist/v2/assets", {
-      method: "POST",
-      token: tb,
-      json: { attributes: { pic: attachment(blob) } },
-    });
-    expect(foreign.status).toBe(400);
+    expect(ev.status).toBe(400);
   });
 });
