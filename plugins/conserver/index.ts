@@ -1,3 +1,4 @@
+export { type CliIo, conserverCli } from "./cli.js";
 export { DELIVERY_DEFAULTS } from "./config/delivery-section.js";
 export { expandEnv } from "./config/expand-env.js";
 export { loadConfig, parseConfig } from "./config/load-config.js";
@@ -24,6 +25,8 @@ export * as archivistLink from "./links/archivist.js";
 export { backendFromOptions } from "./links/backend-options.js";
 export { BUILTIN_LINKS, resolveLinkModule } from "./links/registry.js";
 export * as scittLink from "./links/scitt.js";
+export { SCITT_ENV, scittFromEnv } from "./links/scitt-env.js";
+export { coseStatementSigner, HttpRegistrar, type HttpRegistrarOptions } from "./links/scitt-http.js";
 export type {
   LinkContext,
   LinkModule,

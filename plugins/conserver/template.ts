@@ -71,6 +71,7 @@ export function buildVconEvent(doc: VconDocument, operation: string, cfg: Templa
     scitt_draft_version: cfg.scittDraftVersion ?? "10",
   };
   if (timestamp !== undefined) attrs.timestamp_declared = timestamp;
+  else delete attrs.timestamp_declared;
   const body: VconEventBody = { operation: "Record", behaviour: "RecordEvidence", event_attributes: attrs };
   // The event's own declared time only when it is a zoned RFC 3339 time (stored values may lack a zone).
   if (timestamp !== undefined && RFC3339.test(timestamp) && !Number.isNaN(Date.parse(timestamp)))

@@ -1,4 +1,5 @@
 import { benchCommand } from "./bench.js";
+import { conserverCommand } from "./conserver.js";
 import { scanCommand } from "./scan.js";
 import { serveCommand, workerCommand } from "./serve.js";
 import { verifyPublicCommand } from "./verify-public.js";
@@ -15,4 +16,5 @@ export const commands: Record<string, Command> = {
   scan: scanCommand,
   verify: verifyPublicCommand,
   bench: benchCommand,
+  conserver: conserverCommand,
 };

@@ -21,6 +21,8 @@ export interface ClientOptions {
   log?: Logger;
 }
 
+const MAX_RESET_MS = 3_600_000;
+
 type Outcome = { done: true; json: unknown } | { done: false; wait: number };
 
 /** Archivist API calls for one job attempt: bearer tokens, one refetch on 401, waits on 429 and 5xx. */
@@ -108,9 +110,12 @@ export class ArchivistClient {
 
   private rateLimited(s: { waits: number; failures: number }, res: Response, route: string): Outcome {
     const p = this.opts.policy;
-    const wait =
+    // A backend's reset value is trusted up to an hour: a hostile or broken one cannot park jobs for ever.
+    const wait = Math.min(
+      MAX_RESET_MS,
       rateLimitWaitMs(res.headers) ??
-      backoffDelay({ type: "exponential", delayMs: p.baseDelayMs, maxDelayMs: p.maxDelayMs }, s.waits + 1);
+        backoffDelay({ type: "exponential", delayMs: p.baseDelayMs, maxDelayMs: p.maxDelayMs }, s.waits + 1),
+    );
     s.waits += 1;
     if (s.waits > p.maxRateLimitWaits || wait > p.maxRateLimitWaitMs)
       throw new TransientDeliveryError(`${route} rate limited`, 429, wait);

@@ -6,6 +6,9 @@ import type { DeliveryJob } from "./job.js";
 export type DeadLetterView = DeadLetter;
 
 function masked(e: DeadLetter): DeadLetterView {
+  // A malformed job is dead-lettered as it came: it may have no backend to mask.
+  const job = e.job as Partial<DeliveryJob> | null;
+  if (!job || typeof job !== "object" || !job.backend || typeof job.backend !== "object") return e;
   return { ...e, job: { ...e.job, backend: { ...e.job.backend, clientSecret: "***" } } };
 }
 

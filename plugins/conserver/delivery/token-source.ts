@@ -5,7 +5,8 @@ export type FetchFn = typeof fetch;
 
 interface Cached {
   token: string;
-  expiresAt: number;
+  /** When to fetch a new one: `marginMs` before expiry, or half-way for tokens shorter-lived than that. */
+  refreshAt: number;
 }
 
 /** Token endpoint of a backend. */
@@ -14,8 +15,8 @@ export function tokenUrl(b: DeliveryBackend): string {
 }
 
 /**
- * Client-credentials tokens for one backend, cached until `marginMs` before they expire and
- * fetched once for all concurrent callers.
+ * Client-credentials tokens for one backend, cached until `marginMs` before they expire (half
+ * their lifetime when that is shorter) and fetched once for all concurrent callers.
  */
 export class TokenSource {
   private cached: Cached | undefined;
@@ -30,7 +31,7 @@ export class TokenSource {
 
   /** A valid bearer token. */
   async get(signal?: AbortSignal): Promise<string> {
-    if (this.cached && this.cached.expiresAt - this.marginMs > this.now()) return this.cached.token;
+    if (this.cached && this.cached.refreshAt > this.now()) return this.cached.token;
     this.inflight ??= this.fetchToken(signal).finally(() => {
       this.inflight = undefined;
     });
@@ -66,7 +67,7 @@ export class TokenSource {
     const json = (await res.json().catch(() => ({}))) as { access_token?: unknown; expires_in?: unknown };
     if (typeof json.access_token !== "string" || json.access_token === "")
       throw new TransientDeliveryError("token endpoint answered without access_token");
-    const ttl = typeof json.expires_in === "number" && json.expires_in > 0 ? json.expires_in : 300;
-    return { token: json.access_token, expiresAt: this.now() + ttl * 1000 };
+    const ttlMs = (typeof json.expires_in === "number" && json.expires_in > 0 ? json.expires_in : 300) * 1000;
+    return { token: json.access_token, refreshAt: this.now() + Math.max(ttlMs - this.marginMs, ttlMs / 2) };
   }
 }

@@ -42,81 +42,98 @@ function chainsByList(chains: ChainConfig[], log: Logger): Map<string, ChainConf
   return map;
 }
 
-/**
- * The conserver's Redis conventions: BLPOP uuids from ingress lists (producers RPUSH: FIFO), run the
- * list's chain, RPUSH the result to the egress lists, and on failure RPUSH the uuid to
- * `DLQ:<ingress list>` and keep `vcon:<uuid>` a week.
- */
-export function startLinkRuntime(o: LinkRuntimeOptions): LinkRuntime {
-  const log = o.ctx.log;
-  const byList = chainsByList(o.chains, log);
-  const lists = [...byList.keys()];
-  const redis = o.redis ?? new Redis(o.redisUrl);
-  redis.on("error", (err) => log.debug({ err }, "link runtime redis error"));
-  const blockers: Redis[] = [];
-  let closed = false;
-  let processed = 0;
+class ListRuntime implements LinkRuntime {
+  processed = 0;
+  private closed = false;
+  private readonly byList: Map<string, ChainConfig>;
+  private readonly redis: Redis;
+  private readonly blockers: Redis[] = [];
+  private readonly loops: Promise<void>[];
 
-  async function handle(list: string, uuid: string): Promise<void> {
-    const chain = byList.get(list) as ChainConfig;
-    const context = await redis.lpop(`context:${list}:${uuid}`);
-    try {
-      const out = await runChain(chain, uuid, o.links, o.ctx, o.metrics);
-      if (out === null) return;
-      for (const egress of chain.egressLists) {
-        if (context !== null) {
-          await redis.rpush(`context:${egress}:${out}`, context);
-          await redis.expire(`context:${egress}:${out}`, CONTEXT_EXPIRY_S);
-        }
-        await redis.rpush(egress, out);
-      }
-    } catch (err) {
-      log.error({ err, chain: chain.name, list, vconUuid: uuid }, "chain failed; vCon dead-lettered");
-      await redis.rpush(`DLQ:${list}`, uuid);
-      await redis.expire(`${o.vconKeyPrefix ?? "vcon:"}${uuid}`, DLQ_EXPIRY_S);
-    }
+  constructor(private readonly o: LinkRuntimeOptions) {
+    this.byList = chainsByList(o.chains, o.ctx.log);
+    this.redis = o.redis ?? this.connect({});
+    this.loops = Array.from({ length: Math.max(1, o.concurrency ?? 1) }, () => {
+      const blocking = this.connect({ maxRetriesPerRequest: null });
+      this.blockers.push(blocking);
+      return this.loop(blocking);
+    });
   }
 
-  async function loop(blocking: Redis): Promise<void> {
-    while (!closed && lists.length > 0) {
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.loops);
+    const own = this.o.redis ? [] : [this.redis];
+    await Promise.allSettled([...this.blockers, ...own].map((c) => c.quit()));
+  }
+
+  private connect(opts: { maxRetriesPerRequest?: null }): Redis {
+    const c = new Redis(this.o.redisUrl, opts);
+    c.on("error", (err) => this.o.ctx.log.debug({ err }, "link runtime redis error"));
+    return c;
+  }
+
+  private async loop(blocking: Redis): Promise<void> {
+    const lists = [...this.byList.keys()];
+    while (!this.closed && lists.length > 0) {
       let popped: [string, string] | null = null;
       try {
-        popped = await blocking.blpop(...lists, o.popTimeoutS ?? 1);
+        popped = await blocking.blpop(...lists, this.o.popTimeoutS ?? 1);
       } catch (err) {
-        if (closed) break;
-        log.warn({ err }, "BLPOP failed; retrying");
+        if (this.closed) break;
+        this.o.ctx.log.warn({ err }, "BLPOP failed; retrying");
         await new Promise((r) => setTimeout(r, 500));
         continue;
       }
       if (!popped) continue;
       try {
-        await handle(popped[0], popped[1]);
+        await this.handle(popped[0], popped[1]);
       } catch (err) {
         // Redis failed while dead-lettering: the uuid is only in this log line now.
-        log.error({ err, list: popped[0], vconUuid: popped[1] }, "vCon could not be dead-lettered");
+        this.o.ctx.log.error(
+          { err, list: popped[0], vconUuid: popped[1] },
+          "vCon could not be dead-lettered",
+        );
       }
-      processed += 1;
+      this.processed += 1;
     }
   }
 
-  const loops = Array.from({ length: Math.max(1, o.concurrency ?? 1) }, () => {
-    const blocking = new Redis(o.redisUrl, { maxRetriesPerRequest: null });
-    blocking.on("error", (err) => log.debug({ err }, "link runtime redis error"));
-    blockers.push(blocking);
-    return loop(blocking);
-  });
+  private async handle(list: string, uuid: string): Promise<void> {
+    const chain = this.byList.get(list) as ChainConfig;
+    const context = await this.redis.lpop(`context:${list}:${uuid}`);
+    let out: string | null;
+    try {
+      out = await runChain(chain, uuid, this.o.links, this.o.ctx, this.o.metrics);
+    } catch (err) {
+      this.o.ctx.log.error(
+        { err, chain: chain.name, list, vconUuid: uuid },
+        "chain failed; vCon dead-lettered",
+      );
+      // Keep the vCon before announcing it: whoever reads the DLQ finds it there.
+      await this.redis.expire(`${this.o.vconKeyPrefix ?? "vcon:"}${uuid}`, DLQ_EXPIRY_S);
+      await this.redis.rpush(`DLQ:${list}`, uuid);
+      return;
+    }
+    if (out !== null) await this.egress(chain, out, context);
+  }
 
-  return {
-    get processed() {
-      return processed;
-    },
-    async close() {
-      closed = true;
-      await Promise.all(loops);
-      await Promise.allSettled([
-        ...blockers.map((b) => b.quit()),
-        o.redis ? Promise.resolve() : redis.quit(),
-      ]);
-    },
-  };
+  private async egress(chain: ChainConfig, uuid: string, context: string | null): Promise<void> {
+    for (const egress of chain.egressLists) {
+      if (context !== null) {
+        await this.redis.rpush(`context:${egress}:${uuid}`, context);
+        await this.redis.expire(`context:${egress}:${uuid}`, CONTEXT_EXPIRY_S);
+      }
+      await this.redis.rpush(egress, uuid);
+    }
+  }
+}
+
+/**
+ * The conserver's Redis conventions: BLPOP uuids from ingress lists (producers RPUSH: FIFO), run the
+ * list's chain, RPUSH the result to the egress lists (with its trace context), and on failure RPUSH
+ * the uuid to `DLQ:<ingress list>` and keep `vcon:<uuid>` a week.
+ */
+export function startLinkRuntime(o: LinkRuntimeOptions): LinkRuntime {
+  return new ListRuntime(o);
 }

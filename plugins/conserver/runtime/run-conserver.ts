@@ -13,7 +13,7 @@ import { type DeliveryWorker, startDeliveryWorker } from "../delivery/worker.js"
 import type { LinkContext } from "../links/types.js";
 import { RedisVconStore } from "../store/redis-store.js";
 import type { HashMode } from "../vcon/hash.js";
-import { resolveLinks } from "./chain.js";
+import { type ResolvedLink, resolveLinks } from "./chain.js";
 import { type LinkRuntime, startLinkRuntime } from "./redis-lists.js";
 
 export interface RunConserverOptions {
@@ -29,6 +29,10 @@ export interface RunConserverOptions {
   fetch?: FetchFn;
   retry?: Partial<RetryPolicy>;
   metrics?: ConserverMetrics;
+  /** vCons the link runtime runs at once (CONSERVER_VCON_CONCURRENCY in vcon-server); default 1. */
+  linkConcurrency?: number;
+  /** Key prefix of stored vCons (default `vcon:`, the conserver's). */
+  vconKeyPrefix?: string;
   /** Overrides for tests: BullMQ lock and stall timings. */
   lockDurationMs?: number;
   stalledIntervalMs?: number;
@@ -56,6 +60,57 @@ function deliveryQueue(config: ConserverConfig, o: RunConserverOptions, log: Log
   });
 }
 
+function startWorker(
+  config: ConserverConfig,
+  o: RunConserverOptions,
+  deadLetters: DeadLetterStore,
+  log: Logger,
+  metrics: ConserverMetrics,
+): DeliveryWorker {
+  return startDeliveryWorker({
+    // The worker owns its queue instance (closing the worker closes it).
+    queue: deliveryQueue(config, o, log),
+    deadLetters,
+    concurrency: config.delivery.concurrency,
+    retry: { requestTimeoutMs: config.delivery.requestTimeoutMs, ...o.retry },
+    log,
+    metrics,
+    ...(o.fetch ? { fetch: o.fetch } : {}),
+  });
+}
+
+function startLinks(
+  config: ConserverConfig,
+  o: RunConserverOptions,
+  deps: {
+    redis: Redis;
+    queue: JobQueue<DeliveryJob>;
+    links: Map<string, ResolvedLink>;
+    log: Logger;
+    metrics: ConserverMetrics;
+  },
+): LinkRuntime {
+  const vconKeyPrefix = o.vconKeyPrefix ?? "vcon:";
+  const ctx: LinkContext = {
+    store: new RedisVconStore(deps.redis, { log: deps.log, keyPrefix: vconKeyPrefix }),
+    log: deps.log,
+    defaultHashMode: o.defaultHashMode ?? "python-json-normalized",
+    deliveryQueue: deps.queue,
+    ...(o.scitt ? { scitt: o.scitt } : {}),
+  };
+  return startLinkRuntime({
+    redisUrl: o.redisUrl,
+    redis: deps.redis,
+    chains: Object.values(config.chains),
+    links: deps.links,
+    ctx,
+    metrics: deps.metrics,
+    vconKeyPrefix,
+    concurrency: o.linkConcurrency ?? 1,
+    ...(o.popTimeoutS ? { popTimeoutS: o.popTimeoutS } : {}),
+  });
+}
+
 /** `archivist conserver run --config conserver.yml`: the link runtime and the delivery worker on one Redis. */
 export async function runConserver(configPath: string, o: RunConserverOptions): Promise<RunningConserver> {
   const log = o.log ?? pino({ name: "conserver" });
@@ -70,39 +125,10 @@ export async function runConserver(configPath: string, o: RunConserverOptions): 
     deadLetterKey(config.delivery.prefix, config.delivery.queue),
   );
   const queue = deliveryQueue(config, o, log);
-  let worker: DeliveryWorker | undefined;
-  if (o.deliver !== false) {
-    worker = startDeliveryWorker({
-      queue: deliveryQueue(config, o, log),
-      deadLetters,
-      concurrency: config.delivery.concurrency,
-      retry: { requestTimeoutMs: config.delivery.requestTimeoutMs, ...o.retry },
-      log,
-      metrics,
-      ...(o.fetch ? { fetch: o.fetch } : {}),
-    });
-  }
-  let runtime: LinkRuntime | undefined;
-  if (o.links !== false) {
-    const ctx: LinkContext = {
-      store: new RedisVconStore(redis, { log }),
-      log,
-      defaultHashMode: o.defaultHashMode ?? "python-json-normalized",
-      deliveryQueue: queue,
-      ...(o.scitt ? { scitt: o.scitt } : {}),
-    };
-    const chains = Object.values(config.chains);
-    runtime = startLinkRuntime({
-      redisUrl: o.redisUrl,
-      redis,
-      chains,
-      links,
-      ctx,
-      metrics,
-      ...(o.popTimeoutS ? { popTimeoutS: o.popTimeoutS } : {}),
-    });
-  }
-  log.info({ chains: Object.keys(config.chains), deliver: o.deliver !== false }, "conserver running");
+  const worker = o.deliver === false ? undefined : startWorker(config, o, deadLetters, log, metrics);
+  const runtime =
+    o.links === false ? undefined : startLinks(config, o, { redis, queue, links, log, metrics });
+  log.info({ chains: Object.keys(config.chains), deliver: worker !== undefined }, "conserver running");
   return {
     config,
     queue,

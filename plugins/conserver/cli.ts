@@ -1,0 +1,164 @@
+import { parseArgs } from "node:util";
+import { Redis } from "ioredis";
+import { createQueue } from "../../src/queue/factory.js";
+import { DELIVERY_DEFAULTS } from "./config/delivery-section.js";
+import { loadConfig } from "./config/load-config.js";
+import type { DeliveryConfig } from "./config/types.js";
+import { deadLetterKey, RedisDeadLetterStore } from "./delivery/dead-letters.js";
+import { dlqList, dlqRetry } from "./delivery/dlq.js";
+import type { DeliveryJob } from "./delivery/job.js";
+import { scittFromEnv } from "./links/scitt-env.js";
+import { runConserver } from "./runtime/run-conserver.js";
+
+/** Where the CLI writes (injectable so tests can read it). */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  /** Resolves when the process is asked to stop (SIGINT/SIGTERM by default). */
+  stopped?: Promise<string>;
+}
+
+const USAGE = `usage: archivist conserver <command>
+  run --config <file> [--redis-url <url>] [--links-only | --deliver-only]
+  dlq list  [--config <file>] [--redis-url <url>] [--limit <n>] [--json]
+  dlq retry [--config <file>] [--redis-url <url>] [id ...]   (no id: every entry)
+Redis URL: --redis-url, else REDIS_URL, else redis://127.0.0.1:6379.
+scitt links: CONSERVER_SCITT_KEY_FILE (EC P-256 PEM), _KID, _ISSUER, _URL, _CLIENT_ID, _CLIENT_SECRET.
+`;
+
+const OPTIONS = {
+  config: { type: "string" },
+  "redis-url": { type: "string" },
+  limit: { type: "string" },
+  json: { type: "boolean" },
+  "links-only": { type: "boolean" },
+  "deliver-only": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+type Values = ReturnType<typeof parse>["values"];
+
+function parse(args: string[]) {
+  return parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+}
+
+const defaultIo: CliIo = {
+  out: (t) => process.stdout.write(t),
+  err: (t) => process.stderr.write(t),
+};
+
+function signalled(): Promise<string> {
+  return new Promise((resolve) => {
+    process.once("SIGINT", () => resolve("SIGINT"));
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+  });
+}
+
+function redisUrlOf(v: Values): string {
+  return v["redis-url"] ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+}
+
+// The DLQ commands only need the queue name and prefix: the config's `delivery:` section or the defaults.
+function deliveryOf(v: Values): DeliveryConfig {
+  return v.config ? loadConfig(v.config).delivery : DELIVERY_DEFAULTS;
+}
+
+async function runCommand(v: Values, io: CliIo): Promise<number> {
+  if (!v.config) {
+    io.err(`conserver run: --config <file> is required\n${USAGE}`);
+    return 2;
+  }
+  const scitt = scittFromEnv();
+  const running = await runConserver(v.config, {
+    redisUrl: redisUrlOf(v),
+    ...(scitt ? { scitt } : {}),
+    ...(v["links-only"] ? { deliver: false } : {}),
+    ...(v["deliver-only"] ? { links: false } : {}),
+  });
+  const signal = await (io.stopped ?? signalled());
+  io.err(`conserver: ${signal}, stopping\n`);
+  await running.close();
+  return 0;
+}
+
+function limitOf(v: Values): number | undefined {
+  if (v.limit === undefined) return undefined;
+  const n = Number(v.limit);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--limit: must be a whole number >= 1, not ${v.limit}`);
+  return n;
+}
+
+async function withDeadLetters<R>(
+  v: Values,
+  fn: (store: RedisDeadLetterStore, d: DeliveryConfig, redisUrl: string) => Promise<R>,
+): Promise<R> {
+  const d = deliveryOf(v);
+  const redisUrl = redisUrlOf(v);
+  // One attempt, no reconnect storm: an operator command should fail fast when Redis is down.
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+  redis.on("error", () => undefined);
+  try {
+    await redis.connect();
+    return await fn(new RedisDeadLetterStore(redis, deadLetterKey(d.prefix, d.queue)), d, redisUrl);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function dlqListCommand(v: Values, io: CliIo): Promise<number> {
+  const limit = limitOf(v);
+  const entries = await withDeadLetters(v, (store) => dlqList(store, limit ? { limit } : {}));
+  if (v.json) {
+    io.out(`${JSON.stringify(entries, null, 2)}\n`);
+    return 0;
+  }
+  for (const e of entries)
+    io.out(`${e.id}\t${e.failedAt}\t${e.status ?? "-"}\tattempts=${e.attempts}\t${e.reason}\n`);
+  io.out(`${entries.length} dead-lettered delivery job(s)\n`);
+  return 0;
+}
+
+async function dlqRetryCommand(v: Values, ids: string[], io: CliIo): Promise<number> {
+  const done = await withDeadLetters(v, async (store, d, redisUrl) => {
+    const queue = createQueue<DeliveryJob>(d.queue, {
+      redisUrl,
+      prefix: d.prefix,
+      attempts: d.attempts,
+      backoff: { type: "exponential", delayMs: d.backoffMs, maxDelayMs: d.maxBackoffMs, jitter: 0.5 },
+    });
+    try {
+      return await dlqRetry(store, queue, { ids });
+    } finally {
+      await queue.close();
+    }
+  });
+  for (const id of done) io.out(`re-queued ${id}\n`);
+  const missing = ids.filter((id) => !done.includes(id));
+  for (const id of missing) io.err(`not in the dead-letter queue: ${id}\n`);
+  io.out(`${done.length} job(s) re-queued\n`);
+  return missing.length ? 1 : 0;
+}
+
+/**
+ * `archivist conserver ...`: `run --config <file>` (until SIGINT/SIGTERM), `dlq list`, `dlq retry [id...]`.
+ * Returns the exit code (2: usage error).
+ */
+export async function conserverCli(args: string[], io: CliIo = defaultIo): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(args);
+  } catch (err) {
+    io.err(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    return 2;
+  }
+  const { values: v, positionals: p } = parsed;
+  if (v.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  if (p[0] === "run" && p.length === 1) return runCommand(v, io);
+  if (p[0] === "dlq" && p[1] === "list" && p.length === 2) return dlqListCommand(v, io);
+  if (p[0] === "dlq" && p[1] === "retry") return dlqRetryCommand(v, p.slice(2), io);
+  io.err(USAGE);
+  return 2;
+}

@@ -1,0 +1,142 @@
+import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { pino } from "pino";
+import { verifyRecordReceipt } from "../../../src/core/verify/index.js";
+import { createQueue } from "../../../src/queue/factory.js";
+import { MemoryDeadLetterStore } from "../delivery/dead-letters.js";
+import type { DeliveryJob } from "../delivery/job.js";
+import { TokenSource } from "../delivery/token-source.js";
+import { startDeliveryWorker } from "../delivery/worker.js";
+import * as archivistLink from "../links/archivist.js";
+import type { LinkContext } from "../links/types.js";
+import { MemoryVconStore } from "../store/memory-store.js";
+import { hashVcon } from "../vcon/hash.js";
+import { parseVcon, type VconDocument } from "../vcon/parse.js";
+import { requireVconUuid } from "../vcon/uuid.js";
+import { type DemoService, startDemoService } from "./embedded-service.js";
+import { progressBar } from "./progress.js";
+import { DemoReader, poll } from "./receipts.js";
+import { deleteRedisPrefix } from "./redis-cleanup.js";
+
+interface Sample {
+  file: string;
+  doc: VconDocument;
+  uuid: string;
+  payload: string;
+}
+
+// The sample vCons ship beside the sources; from dist/ they are read from the source tree.
+function samplesDir(): string {
+  const here = fileURLToPath(new URL(".", import.meta.url));
+  return process.env.VCON_DIR ?? here.replace(/([/\\])dist([/\\])plugins/, "$1plugins").concat("vcons");
+}
+
+function loadSamples(dir: string): Sample[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((file) => {
+      const doc = parseVcon(new Uint8Array(readFileSync(join(dir, file))));
+      return { file, doc, uuid: requireVconUuid(doc), payload: hashVcon(doc, "python-json") };
+    });
+}
+
+/** Runs the archivist link on each sample in turn (forms of one vCon share its uuid, so one at a time). */
+async function sendAll(samples: Sample[], svc: DemoService, ctx: LinkContext & { store: MemoryVconStore }) {
+  const options = {
+    vcon_operation: "created",
+    hash_mode: "python-json",
+    asset_free: true,
+    backend: { url: svc.url, client_id: svc.clientId, client_secret: svc.clientSecret },
+  };
+  for (const s of samples) {
+    ctx.store.set(s.uuid, s.doc);
+    await archivistLink.run(s.uuid, "demo_archivist", options, ctx);
+  }
+}
+
+/** Waits for one sample's event to be committed and sealed, then verifies its receipt offline. */
+async function verifyOne(reader: DemoReader, keys: Awaited<ReturnType<DemoReader["keys"]>>, s: Sample) {
+  const events = await poll(() => reader.findEvents(s.uuid, s.payload), 20_000, `event of ${s.file}`);
+  const event = events[0] as (typeof events)[number];
+  if (events.length !== 1)
+    return {
+      identity: event.identity,
+      verdict: { ok: false as const, reason: `recorded ${events.length} times` },
+    };
+  const committed = await poll(() => reader.committed(event.identity), 20_000, `commit of ${s.file}`);
+  const receipt = await poll(() => reader.receipt(event.identity), 20_000, `receipt of ${s.file}`);
+  return { identity: event.identity, verdict: verifyRecordReceipt(committed, receipt, keys) };
+}
+
+/** `npm run demo`: fixture vCons → archivist link → queue → delivery worker → service → verified receipts. */
+export async function runDemo(
+  out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+): Promise<number> {
+  const samples = loadSamples(samplesDir());
+  const redisUrl = process.env.REDIS_URL;
+  out(
+    `starting the service (embedded database, temporary folder); queue: ${redisUrl ? `BullMQ on ${redisUrl}` : "in-process"}`,
+  );
+  const svc = await startDemoService();
+  const log = pino({ level: "warn" });
+  const prefix = `demo-${randomBytes(4).toString("hex")}`;
+  const queue = createQueue<DeliveryJob>("demo-delivery", {
+    ...(redisUrl ? { redisUrl } : {}),
+    prefix,
+    attempts: 5,
+    backoff: { type: "exponential", delayMs: 100, maxDelayMs: 2000, jitter: 0.5 },
+    log,
+  });
+  const worker = startDeliveryWorker({ queue, deadLetters: new MemoryDeadLetterStore(), log });
+  const tokens = new TokenSource(
+    { url: svc.url, clientId: svc.clientId, clientSecret: svc.clientSecret },
+    fetch,
+  );
+  const reader = new DemoReader(svc.url, () => tokens.get());
+  let failures = 0;
+  try {
+    await sendAll(samples, svc, {
+      store: new MemoryVconStore(),
+      log,
+      defaultHashMode: "python-json",
+      deliveryQueue: queue,
+    });
+    const keys = await reader.keys();
+    for (const [i, s] of samples.entries()) {
+      const { identity, verdict } = await verifyOne(reader, keys, s);
+      if (!verdict.ok) failures++;
+      const result = verdict.ok
+        ? `receipt verified (mmr ${verdict.mmrIndex})`
+        : `RECEIPT FAILED: ${verdict.reason}`;
+      out(
+        `${progressBar(i + 1, samples.length)} ${s.doc.form.padEnd(9)} vcon://${s.uuid} ${s.payload.slice(0, 12)}… ${identity} ${result}`,
+      );
+    }
+  } finally {
+    await worker.close();
+    await svc.stop();
+    if (redisUrl) await deleteRedisPrefix(redisUrl, prefix);
+  }
+  out(
+    failures
+      ? `${failures} receipt(s) did not verify`
+      : `all ${samples.length} vCon events recorded once and verified`,
+  );
+  return failures ? 1 : 0;
+}
+
+// Run when executed (`node dist/plugins/conserver/demo/main.js`), not when imported by a test.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  runDemo().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`demo: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,79 @@
+import { generateKeyPairSync } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { conserverCli } from "../../../plugins/conserver/cli.js";
+import { progressBar } from "../../../plugins/conserver/demo/progress.js";
+import { scittFromEnv } from "../../../plugins/conserver/links/scitt-env.js";
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t) }, out, err };
+}
+
+describe("conserverCli", () => {
+  it("prints usage for --help (0) and for unknown commands or flags (2)", async () => {
+    const c = capture();
+    expect(await conserverCli(["--help"], c.io)).toBe(0);
+    expect(c.out.join("")).toContain("dlq retry");
+    expect(await conserverCli([], c.io)).toBe(2);
+    expect(await conserverCli(["dlq", "purge"], c.io)).toBe(2);
+    expect(await conserverCli(["run", "--nope"], c.io)).toBe(2);
+    expect(c.err.join("")).toContain("usage: archivist conserver");
+  });
+
+  it("requires --config for run", async () => {
+    const c = capture();
+    expect(await conserverCli(["run"], c.io)).toBe(2);
+    expect(c.err.join("")).toContain("--config <file> is required");
+  });
+
+  it("rejects a bad --limit before touching Redis", async () => {
+    const c = capture();
+    await expect(conserverCli(["dlq", "list", "--limit", "0"], c.io)).rejects.toThrow(/--limit/);
+  });
+});
+
+describe("demo progressBar", () => {
+  it("fills in proportion and pads the count", () => {
+    expect(progressBar(0, 10, 10)).toBe("[----------]  0/10");
+    expect(progressBar(5, 10, 10)).toBe("[#####-----]  5/10");
+    expect(progressBar(10, 10, 10)).toBe("[##########] 10/10");
+  });
+});
+
+describe("scittFromEnv", () => {
+  it("is undefined when nothing is set, names what is missing, and builds a signer that signs", async () => {
+    expect(scittFromEnv({})).toBeUndefined();
+    expect(() => scittFromEnv({ CONSERVER_SCITT_KID: "k" })).toThrow(/CONSERVER_SCITT_KEY_FILE/);
+    const dir = mkdtempSync(join(tmpdir(), "scitt-env-"));
+    const key = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey;
+    writeFileSync(join(dir, "key.pem"), key.export({ format: "pem", type: "pkcs8" }));
+    const env = {
+      CONSERVER_SCITT_KEY_FILE: join(dir, "key.pem"),
+      CONSERVER_SCITT_KID: "k1",
+      CONSERVER_SCITT_ISSUER: "https://conserver.test",
+      CONSERVER_SCITT_URL: "http://127.0.0.1:1/",
+      CONSERVER_SCITT_CLIENT_ID: "id",
+      CONSERVER_SCITT_CLIENT_SECRET: "secret",
+    };
+    const scitt = scittFromEnv(env);
+    const statement = await scitt?.signer.sign({
+      arc_display_type: "vcon_created",
+      vcon_operation: "vcon_created",
+      payload: "a".repeat(64),
+      payload_hash_alg: "SHA-256",
+      payload_preimage_content_type: "application/vcon+json",
+      subject: "vcon://0190b6a1-0000-7000-8000-000000000001",
+      timestamp_declared: "2025-01-01T00:00:00Z",
+      vcon_draft_version: "01",
+      scitt_draft_version: "10",
+    });
+    expect(statement?.length).toBeGreaterThan(64);
+    expect(() => scittFromEnv({ ...env, CONSERVER_SCITT_KEY_FILE: join(dir, "none.pem") })).toThrow(
+      /CONSERVER_SCITT_KEY_FILE/,
+    );
+  });
+});

@@ -1,0 +1,187 @@
+import { pino } from "pino";
+import { afterEach, describe, expect, it } from "vitest";
+import { MemoryDeadLetterStore } from "../../../plugins/conserver/delivery/dead-letters.js";
+import { dlqList, dlqRetry } from "../../../plugins/conserver/delivery/dlq.js";
+import type { DeliveryJob } from "../../../plugins/conserver/delivery/job.js";
+import { createConserverMetrics } from "../../../plugins/conserver/delivery/metrics.js";
+import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conserver/delivery/worker.js";
+import { buildVconEvent } from "../../../plugins/conserver/template.js";
+import { parseVcon } from "../../../plugins/conserver/vcon/index.js";
+import { MemoryQueue } from "../../../src/queue/index.js";
+import { FakeArchivist } from "./fake-archivist.js";
+
+const log = pino({ level: "silent" });
+const retry = {
+  baseDelayMs: 1,
+  maxDelayMs: 5,
+  inlineRetries: 2,
+  maxRateLimitWaits: 3,
+  maxRateLimitWaitMs: 1000,
+};
+
+function job(
+  uuid: string,
+  op = "vcon_created",
+  backend = { url: "http://fake", clientId: "client-1", clientSecret: "secret-1" },
+): DeliveryJob {
+  const doc = parseVcon(JSON.stringify({ uuid, parties: [], created_at: "2024-01-01T00:00:00Z" }));
+  const event = buildVconEvent(doc, op, { link: "archivist", linkName: "t", hashMode: "raw" });
+  const attrs = event.event_attributes;
+  return {
+    idempotencyKey: `${uuid}:${attrs.vcon_operation}:${attrs.payload}`,
+    vconUuid: uuid,
+    event,
+    backend,
+  };
+}
+
+async function until(check: () => boolean | Promise<boolean>, ms = 3000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 3));
+  }
+}
+
+let worker: DeliveryWorker | undefined;
+afterEach(async () => {
+  await worker?.close({ force: true });
+  worker = undefined;
+});
+
+function setup(attempts = 3) {
+  const fake = new FakeArchivist();
+  const queue = new MemoryQueue<DeliveryJob>("delivery", {
+    attempts,
+    backoff: { type: "fixed", delayMs: 2 },
+  });
+  const dead = new MemoryDeadLetterStore();
+  const metrics = createConserverMetrics();
+  worker = startDeliveryWorker({ queue, deadLetters: dead, fetch: fake.fetch, log, metrics, retry });
+  const settled = async () => {
+    const c = await queue.counts();
+    return c.waiting + c.delayed + c.active === 0;
+  };
+  return { fake, queue, dead, metrics, settled };
+}
+
+describe("delivery worker", () => {
+  it("records one event on the vCon's own asset, creating it once, with one token", async () => {
+    const { fake, queue, settled } = setup();
+    await queue.add("deliver", job("v-1", "created"));
+    await queue.add("deliver", job("v-1", "enhanced"));
+    await until(async () => fake.events.length === 2 && (await settled()));
+    expect(fake.assets).toHaveLength(1);
+    expect(fake.assets[0]?.attributes).toMatchObject({ arc_display_type: "vcon", subject: "vcon://v-1" });
+    expect(fake.assets[0]?.public).toBe(false);
+    expect(fake.events.map((e) => e.event_attributes.vcon_operation).sort()).toEqual([
+      "vcon_created",
+      "vcon_enhanced",
+    ]);
+    expect(fake.count("token")).toBe(1);
+  });
+
+  it("skips an event that is already recorded (a re-run after a crash)", async () => {
+    const { fake, queue, settled, metrics } = setup();
+    await queue.add("deliver", job("v-2"));
+    await until(async () => fake.events.length === 1 && (await settled()));
+    await queue.add("deliver", job("v-2"));
+    await until(async () => fake.count("events.list") === 2 && (await settled()));
+    expect(fake.events).toHaveLength(1);
+    const jobs = await metrics.registry.getSingleMetricAsString("conserver_delivery_jobs_total");
+    expect(jobs).toContain('outcome="duplicate"} 1');
+  });
+
+  it("also records the asset-free event once when asked", async () => {
+    const { fake, queue, settled } = setup();
+    const j = { ...job("v-3"), alsoAssetFree: true };
+    await queue.add("deliver", j);
+    await until(async () => fake.freeEvents.length === 1 && (await settled()));
+    await queue.add("deliver", j);
+    await until(async () => fake.count("free_events.search") === 2 && (await settled()));
+    expect(fake.freeEvents).toHaveLength(1);
+    expect(fake.freeEvents[0]).toMatchObject({ trails: ["vcon://v-3"], event_type: "vcon_created" });
+    expect(fake.freeEvents[0]?.attributes.subject).toBe("vcon://v-3");
+  });
+
+  it("fetches a new token once on a 401", async () => {
+    const { fake, queue, settled } = setup();
+    await queue.add("deliver", job("v-4"));
+    await until(async () => fake.events.length === 1 && (await settled()));
+    fake.revokeTokens();
+    await queue.add("deliver", job("v-4", "sent"));
+    await until(async () => fake.events.length === 2 && (await settled()));
+    expect(fake.count("token")).toBe(2);
+  });
+
+  it("waits out 429 (Archivist-Rate-Limit-Reset) and 5xx answers", async () => {
+    const { fake, queue, settled, metrics } = setup();
+    fake.fault(
+      "events.create",
+      { status: 429, headers: { "archivist-rate-limit-reset": "0.05" } },
+      { status: 503 },
+    );
+    const t0 = Date.now();
+    await queue.add("deliver", job("v-5"));
+    await until(async () => fake.events.length === 1 && (await settled()));
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(45);
+    expect(fake.count("events.create")).toBe(3);
+    expect(await metrics.registry.getSingleMetricAsString("conserver_delivery_rate_limited_total")).toMatch(
+      / 1$/m,
+    );
+  });
+
+  it("dead-letters a 4xx at once, lists it without the secret, and re-drives it", async () => {
+    const { fake, queue, dead, settled } = setup();
+    fake.fault("events.create", { status: 400, body: { message: "bad attribute" } });
+    await queue.add("deliver", job("v-6"));
+    await until(async () => (await dead.size()) === 1 && (await settled()));
+    const [entry] = await dlqList(dead);
+    expect(entry).toMatchObject({ status: 400, attempts: 1 });
+    expect(entry?.reason).toContain("bad attribute");
+    expect(entry?.job.backend.clientSecret).toBe("***");
+    expect(fake.events).toHaveLength(0);
+    expect(await dlqRetry(dead, queue)).toEqual([entry?.id]);
+    await until(async () => fake.events.length === 1 && (await settled()));
+    expect(await dead.size()).toBe(0);
+    expect(await dlqRetry(dead, queue, { ids: ["missing"] })).toEqual([]);
+  });
+
+  it("dead-letters after the last attempt when the backend stays down", async () => {
+    const { fake, queue, dead, settled } = setup(2);
+    fake.fault("assets.list", ...Array.from({ length: 6 }, () => ({ status: 503 })));
+    await queue.add("deliver", job("v-7"));
+    await until(async () => (await dead.size()) === 1 && (await settled()));
+    const [entry] = await dead.list();
+    expect(entry?.reason).toMatch(/gave up after 2 attempts/);
+    expect(entry?.status).toBe(503);
+    expect(fake.count("assets.list")).toBe(6);
+  });
+
+  it("dead-letters refused credentials and malformed jobs", async () => {
+    const { queue, dead, settled } = setup();
+    await queue.add(
+      "deliver",
+      job("v-8", "created", { url: "http://fake", clientId: "client-1", clientSecret: "wrong" }),
+    );
+    await queue.add("deliver", { nonsense: true } as unknown as DeliveryJob, { jobId: "junk" });
+    await queue.add("deliver", null as unknown as DeliveryJob, { jobId: "null" });
+    await until(async () => (await dead.size()) === 3 && (await settled()));
+    const ids = (await dlqList(dead)).map((e) => e.id);
+    expect(ids).toHaveLength(3);
+    expect(ids).toEqual(expect.arrayContaining(["junk", "null", expect.stringMatching(/^v-8:/)]));
+    const reasons = (await dead.list()).map((e) => e.reason).join("\n");
+    expect(reasons).toMatch(/refused the credentials \(401\)/);
+    expect(reasons).toMatch(/job lacks idempotencyKey/);
+    expect(reasons).toMatch(/job data is not an object/);
+  });
+
+  it("hands a long rate-limit reset back to the queue as the retry delay", async () => {
+    const { fake, queue, settled } = setup();
+    fake.fault("events.create", { status: 429, headers: { "archivist-rate-limit-reset": "2" } });
+    await queue.add("deliver", job("v-9"));
+    await until(async () => (await queue.counts()).delayed === 1);
+    expect(fake.events).toHaveLength(0);
+    expect(await settled()).toBe(false);
+  });
+});

@@ -1,0 +1,188 @@
+import { randomUUID } from "node:crypto";
+
+/** A scripted answer that replaces the next real one on a route. */
+export interface Fault {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+interface Answer {
+  status: number;
+  headers?: Record<string, string>;
+  body: unknown;
+}
+
+type Rec = Record<string, unknown>;
+
+const ROUTES: Array<[string, RegExp, string]> = [
+  ["POST", /^\/archivist\/iam\/v1\/appidp\/token$/, "token"],
+  ["GET", /^\/archivist\/v2\/assets$/, "assets.list"],
+  ["POST", /^\/archivist\/v2\/assets$/, "assets.create"],
+  ["GET", /^\/archivist\/v2\/assets\/([^/]+)\/events$/, "events.list"],
+  ["POST", /^\/archivist\/v2\/assets\/([^/]+)\/events$/, "events.create"],
+  ["POST", /^\/archivist\/v1\/events$/, "free_events.create"],
+  ["POST", /^\/archivist\/v1\/events\/search$/, "free_events.search"],
+];
+
+function matches(record: Rec, query: URLSearchParams, prefix: string): boolean {
+  for (const [k, v] of query) {
+    if (!k.startsWith(prefix)) continue;
+    if (String(record[k.slice(prefix.length)]) !== v) return false;
+  }
+  return true;
+}
+
+/**
+ * A minimal in-memory archivist API (token, assets, asset events, asset-free events) with
+ * scripted faults, for delivery tests. `fetch` serves it in-process; the integration tests put
+ * it behind a real HTTP server.
+ */
+export class FakeArchivist {
+  readonly clients = new Map([["client-1", "secret-1"]]);
+  readonly tokens = new Set<string>();
+  tokenTtlS = 3600;
+  readonly assets: Array<{ identity: string; attributes: Rec; public: boolean }> = [];
+  readonly events: Array<{ identity: string; asset_identity: string; event_attributes: Rec; body: Rec }> = [];
+  readonly freeEvents: Array<{ identity: string; attributes: Rec; trails: string[]; event_type: string }> =
+    [];
+  readonly calls: string[] = [];
+  private readonly faults = new Map<string, Fault[]>();
+  /** Awaited before a route is served (to hold a request while a test kills its worker). */
+  hold: ((route: string) => Promise<void>) | undefined;
+
+  /** Makes the next answers of `route` these faults, in order. */
+  fault(route: string, ...faults: Fault[]): void {
+    this.faults.set(route, [...(this.faults.get(route) ?? []), ...faults]);
+  }
+
+  count(route: string): number {
+    return this.calls.filter((c) => c === route).length;
+  }
+
+  revokeTokens(): void {
+    this.tokens.clear();
+  }
+
+  /** Serves one request. */
+  async handle(method: string, url: URL, headers: Headers, body: string): Promise<Answer> {
+    const route = ROUTES.find(([m, re]) => m === method && re.test(url.pathname));
+    if (!route) return { status: 404, body: { code: 5, message: "no route" } };
+    const name = route[2];
+    this.calls.push(name);
+    if (this.hold) await this.hold(name);
+    const fault = this.faults.get(name)?.shift();
+    if (fault)
+      return {
+        status: fault.status,
+        body: fault.body ?? { code: 2, message: "fault" },
+        ...(fault.headers ? { headers: fault.headers } : {}),
+      };
+    if (name === "token") return this.token(body);
+    const auth = headers.get("authorization") ?? "";
+    if (!this.tokens.has(auth.replace(/^Bearer /, "")))
+      return { status: 401, body: { code: 16, message: "bad token" } };
+    const json = body ? (JSON.parse(body) as Rec) : {};
+    const id = url.pathname.match(route[1])?.[1];
+    return this.serve(name, url.searchParams, json, id);
+  }
+
+  private token(body: string): Answer {
+    const form = new URLSearchParams(body);
+    if (form.get("grant_type") !== "client_credentials")
+      return { status: 400, body: { message: "grant_type" } };
+    const secret = this.clients.get(form.get("client_id") ?? "");
+    if (!secret || secret !== form.get("client_secret"))
+      return { status: 401, body: { message: "bad client" } };
+    const token = randomUUID();
+    this.tokens.add(token);
+    return { status: 200, body: { access_token: token, token_type: "Bearer", expires_in: this.tokenTtlS } };
+  }
+
+  private serve(name: string, q: URLSearchParams, json: Rec, id: string | undefined): Answer {
+    switch (name) {
+      case "assets.list":
+        return {
+          status: 200,
+          body: {
+            assets: this.assets.filter((a) => matches(a.attributes, q, "attributes.")),
+            next_page_token: "",
+          },
+        };
+      case "assets.create": {
+        const asset = {
+          identity: `assets/${randomUUID()}`,
+          attributes: json.attributes as Rec,
+          public: json.public === true,
+        };
+        this.assets.push(asset);
+        return { status: 200, body: asset };
+      }
+      case "events.list": {
+        const events = this.events.filter(
+          (e) => e.asset_identity === `assets/${id}` && matches(e.event_attributes, q, "event_attributes."),
+        );
+        return {
+          status: 200,
+          body: {
+            events: events.map((e) => ({ identity: e.identity, event_attributes: e.event_attributes })),
+            next_page_token: "",
+          },
+        };
+      }
+      case "events.create": {
+        if (json.operation !== "Record" || typeof json.event_attributes !== "object")
+          return { status: 400, body: { code: 3, message: "operation must be Record" } };
+        if (!this.assets.some((a) => a.identity === `assets/${id}`))
+          return { status: 404, body: { message: "asset" } };
+        const e = {
+          identity: `assets/${id}/events/${randomUUID()}`,
+          asset_identity: `assets/${id}`,
+          event_attributes: json.event_attributes as Rec,
+          body: json,
+        };
+        this.events.push(e);
+        return { status: 200, body: e };
+      }
+      case "free_events.create": {
+        const e = {
+          identity: `events/${randomUUID()}`,
+          attributes: json.attributes as Rec,
+          trails: json.trails as string[],
+          event_type: String(json.event_type),
+        };
+        this.freeEvents.push(e);
+        return { status: 200, body: e };
+      }
+      default:
+        return this.search(json);
+    }
+  }
+
+  private search(json: Rec): Answer {
+    const filter = String(json.filter ?? "");
+    const trail = filter.match(/t eq '([^']*)'/)?.[1];
+    const type = filter.match(/event_type eq '([^']*)'/)?.[1];
+    const all = this.freeEvents.filter(
+      (e) => (!trail || e.trails.includes(trail)) && (!type || e.event_type === type),
+    );
+    const skip = Number(json.skip ?? 0);
+    return {
+      status: 200,
+      headers: { "x-total-count": String(all.length) },
+      body: { events: all.slice(skip, skip + Number(json.top ?? 50)) },
+    };
+  }
+
+  /** In-process fetch serving this fake (any host). */
+  readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    init?.signal?.throwIfAborted();
+    const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
+    const body = init?.body === undefined || init.body === null ? "" : String(init.body);
+    const a = await this.handle(init?.method ?? "GET", url, new Headers(init?.headers), body);
+    return new Response(JSON.stringify(a.body), {
+      status: a.status,
+      headers: { "content-type": "application/json", ...a.headers },
+    });
+  };
+}

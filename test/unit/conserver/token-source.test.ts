@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import {
+  PermanentDeliveryError,
+  TransientDeliveryError,
+} from "../../../plugins/conserver/delivery/errors.js";
+import { rateLimitWaitMs } from "../../../plugins/conserver/delivery/retry-policy.js";
+import { TokenSource, tokenUrl } from "../../../plugins/conserver/delivery/token-source.js";
+import { FakeArchivist } from "./fake-archivist.js";
+
+const backend = { url: "http://fake/", clientId: "client-1", clientSecret: "secret-1" };
+
+describe("client-credentials tokens", () => {
+  it("caches a token until a minute before it expires, and shares one fetch", async () => {
+    const fake = new FakeArchivist();
+    let now = 0;
+    const tokens = new TokenSource(backend, fake.fetch, 60_000, () => now);
+    const [a, b] = await Promise.all([tokens.get(), tokens.get()]);
+    expect(a).toBe(b);
+    now = 3_539_000;
+    expect(await tokens.get()).toBe(a);
+    now = 3_541_000;
+    expect(await tokens.get()).not.toBe(a);
+    expect(fake.count("token")).toBe(2);
+  });
+
+  it("refreshes short-lived tokens half-way and after invalidate", async () => {
+    const fake = new FakeArchivist();
+    fake.tokenTtlS = 30;
+    let now = 0;
+    const tokens = new TokenSource(backend, fake.fetch, 60_000, () => now);
+    const a = await tokens.get();
+    now = 14_000;
+    expect(await tokens.get()).toBe(a);
+    tokens.invalidate("someone else's");
+    expect(await tokens.get()).toBe(a);
+    tokens.invalidate(a);
+    expect(await tokens.get()).not.toBe(a);
+    now = 30_000;
+    await tokens.get();
+    expect(fake.count("token")).toBe(3);
+  });
+
+  it("classifies token endpoint failures", async () => {
+    const fake = new FakeArchivist();
+    const bad = new TokenSource({ ...backend, clientSecret: "wrong" }, fake.fetch);
+    await expect(bad.get()).rejects.toBeInstanceOf(PermanentDeliveryError);
+    fake.fault("token", { status: 503 });
+    await expect(new TokenSource(backend, fake.fetch).get()).rejects.toBeInstanceOf(TransientDeliveryError);
+    fake.fault("token", { status: 200, body: { nothing: true } });
+    await expect(new TokenSource(backend, fake.fetch).get()).rejects.toBeInstanceOf(TransientDeliveryError);
+    const offline = new TokenSource(backend, async () => Promise.reject(new TypeError("fetch failed")));
+    await expect(offline.get()).rejects.toBeInstanceOf(TransientDeliveryError);
+  });
+
+  it("uses the archivist token path unless told otherwise", () => {
+    expect(tokenUrl(backend)).toBe("http://fake/archivist/iam/v1/appidp/token");
+    expect(tokenUrl({ ...backend, tokenUrl: "https://idp/token" })).toBe("https://idp/token");
+  });
+});
+
+describe("rate-limit headers", () => {
+  it("reads Archivist-Rate-Limit-Reset seconds, then Retry-After", () => {
+    expect(rateLimitWaitMs(new Headers({ "Archivist-Rate-Limit-Reset": "2.5", "Retry-After": "9" }))).toBe(
+      2500,
+    );
+    expect(rateLimitWaitMs(new Headers({ "Retry-After": "3" }))).toBe(3000);
+    expect(rateLimitWaitMs(new Headers({ "Archivist-Rate-Limit-Reset": "soon" }))).toBeUndefined();
+    expect(rateLimitWaitMs(new Headers({ "Archivist-Rate-Limit-Reset": "-4" }))).toBe(0);
+    expect(rateLimitWaitMs(new Headers())).toBeUndefined();
+  });
+});
