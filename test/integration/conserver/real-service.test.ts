@@ -1,0 +1,247 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { conserverCli } from "../../../plugins/conserver/cli.js";
+import {
+  deadLetterKey,
+  MemoryDeadLetterStore,
+  RedisDeadLetterStore,
+} from "../../../plugins/conserver/delivery/dead-letters.js";
+import { type DeliveryJob, idempotencyKey } from "../../../plugins/conserver/delivery/job.js";
+import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conserver/delivery/worker.js";
+import { type RunningConserver, runConserver } from "../../../plugins/conserver/runtime/run-conserver.js";
+import { buildVconEvent } from "../../../plugins/conserver/template.js";
+import { parseVcon, vconUuid } from "../../../plugins/conserver/vcon/index.js";
+import { createQueue } from "../../../src/queue/factory.js";
+import { startTestService, type TestService } from "../../helpers/service.js";
+import { sharedJson, sharedPath } from "../../helpers/shared.js";
+import { deleteKeys, REDIS_URL, redisUp, uniqueName, until } from "./redis-env.js";
+
+const up = await redisUp();
+type Vectors = { vectors: Record<string, { sha256_vcon_server_after_read_normalization: string }> };
+const vectors = sharedJson<Vectors>("fixtures/vcon/hash-vectors.json").vectors;
+const bytes = (name: string) => readFileSync(sharedPath(`fixtures/vcon/${name}`));
+const uuidOf = (name: string) => vconUuid(parseVcon(new Uint8Array(bytes(name)))) as string;
+const payloadOf = (name: string) => vectors[name]?.sha256_vcon_server_after_read_normalization as string;
+// Three fixtures are forms of one vCon (one uuid, one `vcon:<uuid>` key): they go in one after another.
+const SAME_VCON = [
+  "ietf-core03-ab_call_ext_rec.vcon.json",
+  "ietf-core03-ab_call_ext_rec_signed.vcon.json",
+  "ietf-core03-ab_call_ext_rec_encrypted.vcon.json",
+];
+const OTHERS = Object.keys(vectors).filter((n) => !SAME_VCON.includes(n));
+const quiet = pino({ level: "silent" });
+
+type Listed = { identity: string; event_attributes: Record<string, unknown> };
+
+describe.skipIf(!up)("conserver → the real archivist service (Redis list, BullMQ, delivery worker)", () => {
+  const prefix = uniqueName("real");
+  const ingress = `${prefix}-in`;
+  const queueName = `${prefix}-delivery`;
+  let s: TestService;
+  let token: string;
+  let redis: Redis;
+  let links: RunningConserver;
+  let configPath: string;
+  const workers: DeliveryWorker[] = [];
+
+  beforeAll(async () => {
+    s = await startTestService();
+    token = await s.token(s.a);
+    redis = new Redis(REDIS_URL);
+    process.env.CONSERVER_REAL_SECRET = s.a.clientSecret;
+    const dir = mkdtempSync(join(tmpdir(), "conserver-real-"));
+    configPath = join(dir, "conserver.yml");
+    writeFileSync(
+      configPath,
+      `
+links:
+  arch:
+    module: archivist
+    options:
+      vcon_operation: created
+      asset_free: true
+      backend: {url: "${s.url}", client_id: "${s.a.clientId}", client_secret: "\${CONSERVER_REAL_SECRET}"}
+chains:
+  main: {links: [arch], ingress_lists: [${ingress}], egress_lists: [], enabled: 1}
+delivery: {queue: ${queueName}, prefix: ${prefix}, attempts: 5, backoff_ms: 20}
+`,
+    );
+    // Links only: delivery workers are started (and killed) by the tests.
+    links = await runConserver(configPath, {
+      redisUrl: REDIS_URL,
+      log: quiet,
+      deliver: false,
+      vconKeyPrefix: `${prefix}:vcon:`,
+      popTimeoutS: 1,
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    const t0 = Date.now();
+    const lap = (w: string) => console.error("DEBUGLAP", w, Date.now() - t0);
+    for (const w of workers) await w.close({ force: true }).catch(() => undefined);
+    lap("workers");
+    await links?.close();
+    lap("links");
+    await deleteKeys(redis, prefix);
+    await redis?.quit();
+    lap("redis");
+    const srv = s.service.server;
+    const t = setInterval(() => srv?.getConnections((_e, n) => console.error("DEBUGLAP conns", n)), 5000);
+    await new Promise<void>((r) => { srv?.close(() => r()); srv?.closeIdleConnections(); });
+    clearInterval(t);
+    lap("http");
+    await s.service.workers.stop();
+    lap("workers");
+    await s?.stop();
+    lap("service");
+  });
+
+  function startWorker(): DeliveryWorker {
+    const queue = createQueue<DeliveryJob>(queueName, {
+      redisUrl: REDIS_URL,
+      prefix,
+      attempts: 5,
+      backoff: { type: "exponential", delayMs: 20, maxDelayMs: 200 },
+      log: quiet,
+      lockDurationMs: 1000,
+      stalledIntervalMs: 500,
+    });
+    const w = startDeliveryWorker({
+      queue,
+      deadLetters: new MemoryDeadLetterStore(),
+      concurrency: 2,
+      retry: { baseDelayMs: 5, maxDelayMs: 50 },
+      log: quiet,
+    });
+    workers.push(w);
+    return w;
+  }
+
+  async function push(name: string): Promise<void> {
+    const uuid = uuidOf(name);
+    await redis.set(`${prefix}:vcon:${uuid}`, bytes(name));
+    await redis.rpush(ingress, uuid);
+  }
+
+  /** Payloads of the vCon events on the vCon's assets, and how many assets it has. */
+  async function assetPayloads(uuid: string): Promise<{ assets: number; payloads: unknown[] }> {
+    const q = new URLSearchParams({ "attributes.subject": `vcon://${uuid}` });
+    const res = await s.api(`/archivist/v2/assets?${q}`, { token });
+    const assets = ((await res.json()) as { assets: Array<{ identity: string }> }).assets;
+    const payloads: unknown[] = [];
+    for (const a of assets) {
+      const ev = await s.api(`/archivist/v2/${a.identity}/events`, { token });
+      // The asset's own creation event has no vcon_operation: only the conserver's events count.
+      for (const e of ((await ev.json()) as { events: Listed[] }).events)
+        if (e.event_attributes.vcon_operation) payloads.push(e.event_attributes.payload);
+    }
+    return { assets: assets.length, payloads };
+  }
+
+  async function freePayloads(uuid: string): Promise<unknown[]> {
+    const res = await s.api("/archivist/v1/events/search", {
+      method: "POST",
+      token,
+      json: { filter: `trails/any(t: t eq 'vcon://${uuid}')` },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const events = ((await res.json()) as { events: Array<{ attributes: Record<string, unknown> }> }).events;
+    return events.map((e) => e.attributes.payload);
+  }
+
+  async function recorded(name: string): Promise<boolean> {
+    return (await assetPayloads(uuidOf(name))).payloads.includes(payloadOf(name));
+  }
+
+  it("records every fixture once, even when the worker dies mid-run and another takes over", async () => {
+    const first = startWorker();
+    for (const name of OTHERS) await push(name);
+    // Kill the first worker once some (not necessarily all) events are in: jobs in flight are lost
+    // by it and re-run by the next worker, which must look them up instead of recording twice.
+    await until(async () => recorded(OTHERS[0] as string), 20_000, "first event");
+    await first.close({ force: true });
+    startWorker();
+    for (const name of SAME_VCON) {
+      await push(name);
+      await until(async () => recorded(name), 20_000, name);
+    }
+    for (const name of OTHERS) await until(async () => recorded(name), 20_000, name);
+    for (const name of Object.keys(vectors)) {
+      const uuid = uuidOf(name);
+      const { assets, payloads } = await assetPayloads(uuid);
+      expect(assets, name).toBe(1);
+      expect(
+        payloads.filter((p) => p === payloadOf(name)),
+        name,
+      ).toHaveLength(1);
+      await until(async () => (await freePayloads(uuid)).includes(payloadOf(name)), 5000, `${name} free`);
+      expect(
+        (await freePayloads(uuid)).filter((p) => p === payloadOf(name)),
+        name,
+      ).toHaveLength(1);
+    }
+    // The three forms of ext_rec are three versions on one asset.
+    expect((await assetPayloads(uuidOf(SAME_VCON[0] as string))).payloads).toHaveLength(3);
+  }, 60_000);
+
+  it("conserverCli dlq list shows a dead letter (secret masked) and dlq retry re-drives it into the ledger", async () => {
+    const out: string[] = [];
+    const io = { out: (t: string) => void out.push(t), err: (t: string) => void out.push(t) };
+    const args = ["--config", configPath, "--redis-url", REDIS_URL];
+    expect(await conserverCli(["dlq", "list", ...args], io)).toBe(0);
+    expect(out.join("")).toContain("0 dead-lettered delivery job(s)");
+    // A job dead-lettered earlier (say the backend refused it then): an `enhanced` event of one fixture.
+    const name = OTHERS[1] as string;
+    const doc = parseVcon(new Uint8Array(bytes(name)));
+    const event = buildVconEvent(doc, "enhanced", {
+      link: "archivist",
+      linkName: "arch",
+      hashMode: "python-json-normalized",
+    });
+    const uuid = uuidOf(name);
+    const key = idempotencyKey(uuid, "vcon_enhanced", payloadOf(name));
+    const backend = { url: s.url, clientId: s.a.clientId, clientSecret: s.a.clientSecret };
+    await new RedisDeadLetterStore(redis, deadLetterKey(prefix, queueName)).push({
+      id: key,
+      job: { idempotencyKey: key, vconUuid: uuid, event, backend },
+      reason: "HTTP 400: refused",
+      status: 400,
+      attempts: 1,
+      failedAt: new Date().toISOString(),
+    });
+    out.length = 0;
+    expect(await conserverCli(["dlq", "list", "--json", ...args], io)).toBe(0);
+    const listed = JSON.parse(out.join("")) as Array<{
+      id: string;
+      job: { backend: { clientSecret: string } };
+    }>;
+    expect(listed.map((e) => e.id)).toEqual([key]);
+    expect(listed[0]?.job.backend.clientSecret).toBe("***");
+    expect(await conserverCli(["dlq", "retry", ...args, "no-such-id"], io)).toBe(1);
+    expect(await conserverCli(["dlq", "retry", ...args], io)).toBe(0);
+    // The worker started by the first test takes the re-driven job.
+    const enhanced = async () => {
+      const q = new URLSearchParams({ "attributes.subject": `vcon://${uuid}` });
+      const [asset] = (
+        (await (await s.api(`/archivist/v2/assets?${q}`, { token })).json()) as {
+          assets: Array<{ identity: string }>;
+        }
+      ).assets;
+      const ev = await s.api(`/archivist/v2/${asset?.identity}/events`, { token });
+      return ((await ev.json()) as { events: Listed[] }).events.filter(
+        (e) => e.event_attributes.vcon_operation === "vcon_enhanced",
+      ).length;
+    };
+    await until(async () => (await enhanced()) > 0, 20_000, "re-driven event");
+    expect(await enhanced()).toBe(1);
+    out.length = 0;
+    expect(await conserverCli(["dlq", "list", ...args], io)).toBe(0);
+    expect(out.join("")).toContain("0 dead-lettered delivery job(s)");
+    expect(await conserverCli(["bogus"], io)).toBe(2);
+  }, 30_000);
+});
