@@ -4,7 +4,9 @@ export const conserverCommand: Command = {
   summary: "vCon conserver links: run --config conserver.yml | dlq list | dlq retry",
   async run(args) {
     // The plugins live beside the service; loaded only for this command.
-    const { conserverCli } = (await import("../../plugins/conserver/cli.js")) as { conserverCli(args: string[]): Promise<number> };
+    const { conserverCli } = (await import("../../plugins/conserver/cli.js")) as {
+      conserverCli(args: string[]): Promise<number>;
+    };
     return conserverCli(args);
   },
 };

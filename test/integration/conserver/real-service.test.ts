@@ -92,7 +92,10 @@ delivery: {queue: ${queueName}, prefix: ${prefix}, attempts: 5, backoff_ms: 20}
     lap("redis");
     const srv = s.service.server;
     const t = setInterval(() => srv?.getConnections((_e, n) => console.error("DEBUGLAP conns", n)), 5000);
-    await new Promise<void>((r) => { srv?.close(() => r()); srv?.closeIdleConnections(); });
+    await new Promise<void>((r) => {
+      srv?.close(() => r());
+      srv?.closeIdleConnections();
+    });
     clearInterval(t);
     lap("http");
     await s.service.workers.stop();
