@@ -82,6 +82,8 @@ export async function startService(config: Config, opts: { api?: boolean } = {})
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
+          // In-flight requests get a grace period; a client holding a connection open does not hold up the stop.
+          setTimeout(() => server.closeAllConnections(), 5000).unref();
         });
       }
       await workers.stop();
