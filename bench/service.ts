@@ -105,7 +105,12 @@ export class Deployment {
       ARCHIVIST_BOOTSTRAP_FILE: join(this.dataDir, "bootstrap-in.json"),
       LOG_LEVEL: "warn",
     };
-    const child = spawn(process.execPath, [CLI, "serve"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the service under load.
+    const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+    const child = spawn(process.execPath, [...nodeArgs, CLI, "serve"], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     this.child = child;
     child.stdout?.setEncoding("utf8").on("data", (d: string) => this.output(d));
     child.stderr?.setEncoding("utf8").on("data", (d: string) => this.output(d));

@@ -2,13 +2,14 @@ import { randomUUID } from "node:crypto";
 import type { Ctx } from "../context.js";
 import { notFound } from "../core/api/api-error.js";
 import {
-  type AssetEventRow,
   insertAssetEvents,
   type NewAssetEvent,
   type Principal4,
+  type StoredAssetEvent,
 } from "../store/asset-events.js";
 import { ASSET_COLUMNS, type AssetRow } from "../store/assets.js";
 import type { Queryable } from "../store/db.js";
+import { freshEventsOf } from "../store/fresh-events.js";
 import { tenantWalletAddress } from "./tenant-wallet.js";
 
 /** An event ready to be written: checked and authorised, waiting for its group's transaction. */
@@ -27,11 +28,11 @@ export interface PendingEvent {
 }
 
 /** What happened to one event of a group. */
-export type Outcome = { row: AssetEventRow } | { error: unknown };
+export type Outcome = { row: StoredAssetEvent } | { error: unknown };
 
 interface Waiting {
   event: PendingEvent;
-  resolve(row: AssetEventRow): void;
+  resolve(row: StoredAssetEvent): void;
   reject(err: unknown): void;
 }
 
@@ -49,7 +50,7 @@ export class EventBatcher {
   constructor(private readonly ctx: Ctx) {}
 
   /** Resolves with the stored row once its group has committed. */
-  write(event: PendingEvent): Promise<AssetEventRow> {
+  write(event: PendingEvent): Promise<StoredAssetEvent> {
     return new Promise((resolve, reject) => {
       this.queue.push({ event, resolve, reject });
       if (!this.flushing) this.flushing = this.flushLoop();
@@ -69,11 +70,15 @@ export class EventBatcher {
             group.map((w) => w.event),
           ),
         );
+        const stored: StoredAssetEvent[] = [];
         for (const [i, w] of group.entries()) {
           const o = outcomes[i] as Outcome;
-          if ("row" in o) w.resolve(o.row);
-          else w.reject(o.error);
+          if ("row" in o) {
+            stored.push(o.row);
+            w.resolve(o.row);
+          } else w.reject(o.error);
         }
+        freshEventsOf(this.ctx.db)?.add(stored);
         for (const t of new Set(group.map((w) => w.event.tenantId))) this.ctx.wake.commit(t);
       } catch (err) {
         for (const w of group) w.reject(err);
@@ -143,7 +148,7 @@ export async function writeGroup(tx: Queryable, ctx: Ctx, events: PendingEvent[]
       changed.map((a) => a.tracked),
     ],
   );
-  return outcomes.map((o) => ("asset_id" in o ? { row: inserted.get(o.id) as AssetEventRow } : o));
+  return outcomes.map((o) => ("asset_id" in o ? { row: inserted.get(o.id) as StoredAssetEvent } : o));
 }
 
 const batchers = new WeakMap<Ctx, EventBatcher>();

@@ -51,11 +51,18 @@ export type NewAssetEvent = Omit<
   | "transaction_index"
 >;
 
+/** An event as stored, without its place in the table (`seq` is only used for paging). */
+export type StoredAssetEvent = Omit<AssetEventRow, "seq">;
+
 const INSERT_COLS =
   "id, asset_id, tenant_id, operation, behaviour, event_attributes, asset_attributes, timestamp_declared, timestamp_accepted, principal_declared, principal_accepted, confirmation_status, proof_mechanism, public, from_address";
 
-/** Inserts many events in one statement (group commit), returning them in input order. */
-export async function insertAssetEvents(db: Queryable, events: NewAssetEvent[]): Promise<AssetEventRow[]> {
+/**
+ * Inserts many events in one statement (group commit) and returns them as stored, in
+ * input order. Nothing is read back: the columns not inserted start at their defaults,
+ * and returning the JSON columns would cost as much as the insert itself (PGlite).
+ */
+export async function insertAssetEvents(db: Queryable, events: NewAssetEvent[]): Promise<StoredAssetEvent[]> {
   if (events.length === 0) return [];
   const params: unknown[] = [];
   const tuples = events.map((e) => {
@@ -80,12 +87,17 @@ export async function insertAssetEvents(db: Queryable, events: NewAssetEvent[]):
     const p = (i: number) => `$${base + i}`;
     return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}::jsonb, ${p(7)}::jsonb, ${p(8)}, ${p(9)}, ${p(10)}::jsonb, ${p(11)}::jsonb, ${p(12)}, ${p(13)}, ${p(14)}, ${p(15)})`;
   });
-  const rows = await db.query<AssetEventRow>(
-    `insert into asset_events (${INSERT_COLS}) values ${tuples.join(", ")} returning ${EVENT_COLUMNS}`,
-    params,
-  );
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return events.map((e) => byId.get(e.id) as AssetEventRow);
+  await db.query(`insert into asset_events (${INSERT_COLS}) values ${tuples.join(", ")}`, params);
+  return events.map((e) => ({
+    ...e,
+    timestamp_committed: null,
+    mmr_index: null,
+    idtimestamp: null,
+    merklelog_entry: null,
+    transaction_id: "",
+    block_number: 0,
+    transaction_index: 0,
+  }));
 }
 
 export async function getAssetEvent(

@@ -1,5 +1,5 @@
 import { isoTime } from "../core/api/ids.js";
-import type { AssetEventRow } from "./asset-events.js";
+import type { StoredAssetEvent } from "./asset-events.js";
 import type { AssetRow } from "./assets.js";
 
 /** `assets/…` on private routes, `publicassets/…` on the public ones. */
@@ -34,7 +34,7 @@ const emptyEntry = { commit: null, confirm: null, unequivocal: null };
 
 /** API shape of an asset event; also the exact JSON that the ledger's leaf hash covers. */
 export function eventOut(
-  row: AssetEventRow,
+  row: StoredAssetEvent,
   face: Face = "assets",
   assetAttributes?: Record<string, unknown>,
 ) {

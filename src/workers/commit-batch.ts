@@ -6,9 +6,10 @@ import {
 } from "../core/ledger/idtimestamp.js";
 import { assetEventLeafHash, assetFreeEventLeafHash, assetFreeExtraBytes } from "../core/ledger/leaf.js";
 import { appendLeaves, appendNodesNeeded, leafCount } from "../core/mmr/index.js";
-import { type AssetEventRow, EVENT_COLUMNS } from "../store/asset-events.js";
+import { EVENT_COLUMNS, type StoredAssetEvent } from "../store/asset-events.js";
 import { refreshAssetStatus } from "../store/assets.js";
 import type { Queryable } from "../store/db.js";
+import type { FreshEvents } from "../store/fresh-events.js";
 import {
   type EntryRow,
   insertEntries,
@@ -29,15 +30,44 @@ interface FreeEventRow {
 }
 
 type Pending =
-  | { kind: "asset_event"; at: number; row: AssetEventRow }
+  | { kind: "asset_event"; at: number; row: StoredAssetEvent }
   | { kind: "event"; at: number; row: FreeEventRow };
 
-async function pendingRecords(tx: Queryable, tenantId: string, limit: number): Promise<Pending[]> {
-  const events = await tx.query<AssetEventRow>(
-    `select ${EVENT_COLUMNS} from asset_events where tenant_id = $1 and confirmation_status = 'STORED' and proof_mechanism = 'MERKLE_LOG'
+/**
+ * The tenancy's oldest STORED asset events, locked. Only ids are read under the lock; the
+ * rows come from this process's hand-off when it has them, else from the database.
+ */
+async function storedAssetEvents(
+  tx: Queryable,
+  tenantId: string,
+  limit: number,
+  fresh: FreshEvents | undefined,
+): Promise<StoredAssetEvent[]> {
+  const locked = await tx.query<{ id: string }>(
+    `select id from asset_events where tenant_id = $1 and confirmation_status = 'STORED' and proof_mechanism = 'MERKLE_LOG'
      order by seq limit $2 for update`,
     [tenantId, limit],
   );
+  const rows = locked.map((l) => fresh?.take(l.id));
+  const missing = locked.filter((_, i) => rows[i] === undefined).map((l) => l.id);
+  if (missing.length > 0) {
+    const read = await tx.query<StoredAssetEvent>(
+      `select ${EVENT_COLUMNS} from asset_events where id = any($1::uuid[])`,
+      [missing],
+    );
+    const byId = new Map(read.map((r) => [r.id, r]));
+    for (const [i, l] of locked.entries()) rows[i] ??= byId.get(l.id);
+  }
+  return rows.filter((r): r is StoredAssetEvent => r !== undefined);
+}
+
+async function pendingRecords(
+  tx: Queryable,
+  tenantId: string,
+  limit: number,
+  fresh: FreshEvents | undefined,
+): Promise<Pending[]> {
+  const events = await storedAssetEvents(tx, tenantId, limit, fresh);
   const free = await tx.query<FreeEventRow>(
     `select id, attributes, trails, event_type, created_at from events where tenant_id = $1 and confirmation_status = 'STORED'
      order by seq limit $2 for update`,
@@ -60,9 +90,10 @@ export async function commitBatch(
   tenantId: string,
   gen: IdTimestampGenerator,
   limit: number,
+  fresh?: FreshEvents,
 ): Promise<{ count: number; assets: string[] }> {
   if (!(await tryLockLog(tx, tenantId))) return { count: 0, assets: [] };
-  const pending = await pendingRecords(tx, tenantId, limit);
+  const pending = await pendingRecords(tx, tenantId, limit, fresh);
   if (pending.length === 0) return { count: 0, assets: [] };
   const log = await loadLog(tx, tenantId);
   const extra = assetFreeExtraBytes(tenantId);

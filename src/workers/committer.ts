@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { IdTimestampGenerator } from "../core/ledger/idtimestamp.js";
 import type { Db } from "../store/db.js";
+import { enableFreshEvents, type FreshEvents } from "../store/fresh-events.js";
 import { tenantsWithStoredRecords } from "../store/ledger.js";
 import { commitBatch, workerId } from "./commit-batch.js";
 
@@ -17,6 +18,7 @@ export class Committer {
   private sweep: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
+  private fresh: FreshEvents | undefined;
 
   constructor(
     private readonly db: Db,
@@ -26,6 +28,7 @@ export class Committer {
   ) {}
 
   start(): void {
+    this.fresh = enableFreshEvents(this.db);
     this.sweep = setInterval(() => void this.sweepAll(), Math.max(this.maxDelayMs, 10));
     void this.sweepAll();
   }
@@ -73,7 +76,7 @@ export class Committer {
   private async commitTenant(tenantId: string): Promise<void> {
     for (;;) {
       try {
-        const r = await this.db.transaction((tx) => commitBatch(tx, tenantId, this.gen, BATCH));
+        const r = await this.db.transaction((tx) => commitBatch(tx, tenantId, this.gen, BATCH, this.fresh));
         if (r.count > 0) this.onCommitted(tenantId);
         if (r.count < BATCH) return;
       } catch (err) {
