@@ -1,6 +1,4 @@
-import { randomUUID } from "node:crypto";
 import express, { type Express, type Request, type Response } from "express";
-import { pinoHttp } from "pino-http";
 import type { Ctx, Principal } from "../context.js";
 import { badRequest } from "../core/api/api-error.js";
 import { Authenticator } from "../services/auth.js";
@@ -10,6 +8,7 @@ import { errorMiddleware, notFoundMiddleware } from "./errors.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { openApiDocument } from "./openapi.js";
 import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from "./rate-limit.js";
+import { requestLog } from "./request-log.js";
 import { type AnyRouteSpec, queryObject, queryPairs, RouteTable, validate } from "./route.js";
 import { routeModules } from "./routes/index.js";
 import { systemRoutes } from "./routes/system.js";
@@ -24,7 +23,8 @@ function hasBody(req: Request): boolean {
 function rewriteVerb(req: Request, _res: Response, next: () => void): void {
   const q = req.url.indexOf("?");
   const path = q < 0 ? req.url : req.url.slice(0, q);
-  const m = /^(.*\/[^/]+?)(?::|%3A)([a-zA-Z][a-zA-Z-]*)$/.exec(path);
+  if (!path.includes(":") && !path.includes("%3A") && !path.includes("%3a")) return next();
+  const m = /^(.*\/[^/]+?)(?::|%3[Aa])([a-zA-Z][a-zA-Z-]*)$/.exec(path);
   if (m) req.url = `${m[1]}/@${m[2]}${q < 0 ? "" : req.url.slice(q)}`;
   next();
 }
@@ -52,21 +52,7 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
       : memoryRateLimiter(rps)
     : undefined;
 
-  app.use(
-    pinoHttp({
-      logger: ctx.log,
-      genReqId: (req, res) => {
-        const id = (req.headers["x-request-id"] as string | undefined) || randomUUID();
-        res.setHeader("x-request-id", id);
-        return id;
-      },
-      customProps: (req) => ({
-        userAgent: req.headers["datatrails-user-agent"],
-        partnerId: req.headers["datatrails-partner-id"],
-      }),
-      autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/metrics" },
-    }),
-  );
+  app.use(requestLog(ctx.log));
   app.use(rewriteVerb);
   app.use((req, res, next) => {
     const end = metrics.latency.startTimer();
@@ -124,6 +110,6 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
   });
   app.use(router);
   app.use(notFoundMiddleware);
-  app.use(errorMiddleware);
+  app.use(errorMiddleware(ctx.log));
   return { app, deps, metrics, specs: table.specs, close: async () => limiter?.close() };
 }

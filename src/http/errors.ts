@@ -1,5 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
+import type { Logger } from "pino";
 import { ApiError, errorStatus } from "../core/api/api-error.js";
+import { requestLogger } from "./request-log.js";
 
 interface BodyParserError {
   type?: string;
@@ -30,14 +32,16 @@ export function sendError(res: Response, err: ApiError): void {
 }
 
 /** Express error middleware: logs real faults, answers clean JSON always. */
-export function errorMiddleware(err: unknown, req: Request, res: Response, _next: NextFunction): void {
-  const apiError = toApiError(err);
-  if (apiError.kind === "internal") req.log?.error({ err }, "request failed");
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  sendError(res, apiError);
+export function errorMiddleware(log: Logger) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    const apiError = toApiError(err);
+    if (apiError.kind === "internal") requestLogger(log, req).error({ err }, "request failed");
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    sendError(res, apiError);
+  };
 }
 
 /** Unknown routes: 404 with the same body as every other error. */
