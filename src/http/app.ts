@@ -23,8 +23,8 @@ function hasBody(req: Request): boolean {
 function rewriteVerb(req: Request, _res: Response, next: () => void): void {
   const q = req.url.indexOf("?");
   const path = q < 0 ? req.url : req.url.slice(0, q);
-  if (!path.includes(":") && !path.includes("%3A") && !path.includes("%3a")) return next();
-  const m = /^(.*\/[^/]+?)(?::|%3[Aa])([a-zA-Z][a-zA-Z-]*)$/.exec(path);
+  const carriesVerb = path.includes(":") || path.includes("%3A") || path.includes("%3a");
+  const m = carriesVerb ? /^(.*\/[^/]+?)(?::|%3[Aa])([a-zA-Z][a-zA-Z-]*)$/.exec(path) : null;
   if (m) req.url = `${m[1]}/@${m[2]}${q < 0 ? "" : req.url.slice(q)}`;
   next();
 }
