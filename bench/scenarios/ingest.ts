@@ -48,6 +48,13 @@ function eventRequest(token: string, asset: string): RequestTemplate {
   return { method: "POST", path: `/archivist/v2/${asset}/events`, headers, body: EVENT };
 }
 
+/**
+ * Requests in flight for the saturation phases. Throughput still grows past 64 (a group
+ * commit's flush takes ~10 ms here, so 64 clients leave the server waiting), so saturation is
+ * the best of these, each printed with its own latencies.
+ */
+const SATURATION_IN_FLIGHT = [64, 256] as const;
+
 /** `ingest`: asset events at saturation and at 25% and 50% of it, then POST→COMMITTED/CONFIRMED. */
 export const ingest: Scenario = {
   name: "ingest",
@@ -57,16 +64,23 @@ export const ingest: Scenario = {
     const asset = await createAsset(d, token, "ingest");
     const engine = engineOf(ctx.opts);
     const target = engine === "postgres" ? TARGETS.ingestPostgres : TARGETS.ingestPglite;
-    const sat = await runPhase(ctx, d, {
-      label: "ingest saturation",
-      requests: [eventRequest(token, asset)],
-      concurrency: 64,
+    let best = 0;
+    for (const inFlight of SATURATION_IN_FLIGHT) {
+      const sat = await runPhase(ctx, d, {
+        label: `ingest saturation, ${inFlight} in flight`,
+        requests: [eventRequest(token, asset)],
+        concurrency: inFlight,
+        connections: Math.min(inFlight, 64),
+      });
+      reportPhase(ctx, "ingest", `${inFlight} in flight`, sat, "events/s");
+      best = Math.max(best, sat.result.throughput);
+      await drain(ctx, d, token, asset, `after ${inFlight} in flight`);
+    }
+    ctx.results.add("ingest", "saturation rate (best of the above)", best, "events/s", {
+      value: target,
+      label: `target ${engine}`,
     });
-    reportPhase(ctx, "ingest", "saturation", sat, "events/s", {
-      rate: { value: target, label: `target ${engine}` },
-    });
-    await drain(ctx, d, token, asset, "after saturation");
-    if (sat.result.throughput <= 0) return;
-    for (const pct of [25, 50]) await offered(ctx, d, token, asset, (sat.result.throughput * pct) / 100, pct);
+    if (best <= 0) return;
+    for (const pct of [25, 50]) await offered(ctx, d, token, asset, (best * pct) / 100, pct);
   },
 };

@@ -39,52 +39,76 @@ interface Waiting {
 const MAX_GROUP = 500;
 
 /**
+ * Group transactions in flight at once. One at a time leaves the event loop idle while a
+ * group waits for its commit (a WAL flush is ~10 ms here) and then floods it with the
+ * replies' follow-up requests; a few in flight overlap those waits, and PostgreSQL merges
+ * their flushes. Groups lock assets in id order, so they never deadlock; on one asset
+ * they queue on its row lock inside the database. PGlite runs one transaction at a time.
+ */
+const IN_FLIGHT = { postgres: 4, pglite: 1 } as const;
+
+/**
  * Application-level group commit: events posted concurrently are written in one
  * transaction with one multi-row insert, each caller answered after that commit.
  * A request pays a transaction's fixed cost once per group instead of once per event.
  */
 export class EventBatcher {
   private queue: Waiting[] = [];
-  private flushing: Promise<void> | undefined;
+  private inFlight = 0;
+  private scheduled = false;
+  private readonly maxInFlight: number;
 
-  constructor(private readonly ctx: Ctx) {}
+  constructor(private readonly ctx: Ctx) {
+    this.maxInFlight = IN_FLIGHT[ctx.db.kind];
+  }
 
   /** Resolves with the stored row once its group has committed. */
   write(event: PendingEvent): Promise<StoredAssetEvent> {
     return new Promise((resolve, reject) => {
       this.queue.push({ event, resolve, reject });
-      if (!this.flushing) this.flushing = this.flushLoop();
+      this.schedule();
     });
   }
 
-  private async flushLoop(): Promise<void> {
-    // Yield once so requests parsed in the same tick join the group.
-    await new Promise((r) => setImmediate(r));
-    while (this.queue.length > 0) {
-      const group = this.queue.splice(0, MAX_GROUP);
-      try {
-        const outcomes = await this.ctx.db.transaction((tx) =>
-          writeGroup(
-            tx,
-            this.ctx,
-            group.map((w) => w.event),
-          ),
-        );
-        const stored: StoredAssetEvent[] = [];
-        for (const [i, w] of group.entries()) {
-          const o = outcomes[i] as Outcome;
-          if ("row" in o) {
-            stored.push(o.row);
-            w.resolve(o.row);
-          } else w.reject(o.error);
-        }
-        freshEventsOf(this.ctx.db)?.add(stored);
-        for (const t of new Set(group.map((w) => w.event.tenantId))) this.ctx.wake.commit(t);
-      } catch (err) {
-        for (const w of group) w.reject(err);
+  // Waits one turn of the event loop first, so requests parsed in the same tick join the group.
+  private schedule(): void {
+    if (this.scheduled || this.inFlight >= this.maxInFlight) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      while (this.inFlight < this.maxInFlight && this.queue.length > 0) {
+        const group = this.queue.splice(0, MAX_GROUP);
+        this.inFlight++;
+        void this.flush(group).finally(() => {
+          this.inFlight--;
+          if (this.queue.length > 0) this.schedule();
+        });
       }
+    });
+  }
+
+  private async flush(group: Waiting[]): Promise<void> {
+    try {
+      const outcomes = await this.ctx.db.transaction((tx) =>
+        writeGroup(
+          tx,
+          this.ctx,
+          group.map((w) => w.event),
+        ),
+      );
+      const stored: StoredAssetEvent[] = [];
+      for (const [i, w] of group.entries()) {
+        const o = outcomes[i] as Outcome;
+        if ("row" in o) {
+          stored.push(o.row);
+          w.resolve(o.row);
+        } else w.reject(o.error);
+      }
+      freshEventsOf(this.ctx.db)?.add(stored);
+      for (const t of new Set(group.map((w) => w.event.tenantId))) this.ctx.wake.commit(t);
+    } catch (err) {
+      for (const w of group) w.reject(err);
     }
-    this.flushing = undefined;
   }
 }
 
@@ -108,20 +132,33 @@ function newRow(e: PendingEvent, asset: AssetRow, now: Date, from: string): NewA
   };
 }
 
+/** True when recording the event changes its asset (attributes or tracking), not just adds to it. */
+function changesAsset(e: PendingEvent): boolean {
+  return (
+    e.operation === "StopTracking" ||
+    e.operation === "StartTracking" ||
+    Object.keys(e.assetAttributes).length > 0
+  );
+}
+
 /**
  * Writes a group: locks its assets in id order, authorises each event against its locked
  * asset (a refusal or a missing asset fails that event only), inserts the rest with one
- * statement and updates each asset once.
+ * statement and updates each asset it changes once. A group that changes no asset only
+ * shares the assets' row locks (their attributes cannot change under its authorisation),
+ * so such groups for one asset commit side by side.
  */
 export async function writeGroup(tx: Queryable, ctx: Ctx, events: PendingEvent[]): Promise<Outcome[]> {
   const ids = [...new Set(events.map((e) => e.assetId))].sort();
+  const mode = events.some(changesAsset) ? "update" : "share";
   const locked = await tx.query<AssetRow>(
-    `select ${ASSET_COLUMNS} from assets where id = any($1::uuid[]) order by id for update`,
+    `select ${ASSET_COLUMNS} from assets where id = any($1::uuid[]) order by id for ${mode}`,
     [ids],
   );
   const state = new Map(locked.map((a) => [a.id, { ...a }]));
   const now = new Date();
   const outcomes: Array<Outcome | NewAssetEvent> = [];
+  const changed = new Set<string>();
   for (const e of events) {
     const asset = state.get(e.assetId);
     try {
@@ -131,23 +168,27 @@ export async function writeGroup(tx: Queryable, ctx: Ctx, events: PendingEvent[]
       outcomes.push({ error });
       continue;
     }
-    asset.attributes = { ...asset.attributes, ...e.assetAttributes };
-    if (e.operation === "StopTracking") asset.tracked = "NOT_TRACKED";
-    if (e.operation === "StartTracking") asset.tracked = "TRACKED";
+    if (changesAsset(e)) {
+      asset.attributes = { ...asset.attributes, ...e.assetAttributes };
+      if (e.operation === "StopTracking") asset.tracked = "NOT_TRACKED";
+      if (e.operation === "StartTracking") asset.tracked = "TRACKED";
+      changed.add(asset.id);
+    }
     outcomes.push(newRow(e, asset, now, await tenantWalletAddress(ctx.keys, asset.tenant_id)));
   }
   const rows = outcomes.filter((o): o is NewAssetEvent => "asset_id" in o);
   const inserted = new Map((await insertAssetEvents(tx, rows)).map((r) => [r.id, r]));
-  const changed = [...new Set(rows.map((r) => r.asset_id))].map((id) => state.get(id) as AssetRow);
-  await tx.query(
-    `update assets a set attributes = v.attrs, tracked = v.tracked, confirmation_status = 'PENDING'
-     from unnest($1::uuid[], $2::jsonb[], $3::text[]) as v(id, attrs, tracked) where a.id = v.id`,
-    [
-      changed.map((a) => a.id),
-      changed.map((a) => JSON.stringify(a.attributes)),
-      changed.map((a) => a.tracked),
-    ],
-  );
+  const assets = [...changed].map((id) => state.get(id) as AssetRow);
+  if (assets.length > 0)
+    await tx.query(
+      `update assets a set attributes = v.attrs, tracked = v.tracked
+       from unnest($1::uuid[], $2::jsonb[], $3::text[]) as v(id, attrs, tracked) where a.id = v.id`,
+      [
+        assets.map((a) => a.id),
+        assets.map((a) => JSON.stringify(a.attributes)),
+        assets.map((a) => a.tracked),
+      ],
+    );
   return outcomes.map((o) => ("asset_id" in o ? { row: inserted.get(o.id) as StoredAssetEvent } : o));
 }
 

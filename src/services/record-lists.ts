@@ -1,7 +1,7 @@
 import type { Ctx } from "../context.js";
 import { notFound } from "../core/api/api-error.js";
 import { type AssetEventRow, countAssetEvents, selectAssetEvents } from "../store/asset-events.js";
-import { type AssetRow, countAssets, getAsset, selectAssets } from "../store/assets.js";
+import { ASSET_STATUS_SQL, type AssetRow, countAssets, getAsset, selectAssets } from "../store/assets.js";
 import { type AssetOut, assetOut, type EventOut, eventOut, type Face } from "../store/record-json.js";
 import { estimateWhere, Where } from "../store/sql.js";
 import { type AccessView, canReadEvent, projectAttributes } from "./access-view.js";
@@ -64,7 +64,7 @@ export async function listAssets(
   const tracked = enumParam(req.pairs, "tracked", ["TRACKED", "NOT_TRACKED", "ANY"] as const) ?? "TRACKED";
   if (tracked !== "ANY") w.and(`tracked = ${w.p(tracked)}`);
   const statuses = enumList(req.pairs, "confirmation_status", CONFIRMATION_STATUSES);
-  if (statuses.length) w.and(`confirmation_status = any(${w.p(statuses)}::text[])`);
+  if (statuses.length) w.and(`${ASSET_STATUS_SQL} = any(${w.p(statuses)}::text[])`);
   const rows = await selectAssets(ctx.db, w.sql, w.params, { before: req.cursor, limit: req.pageSize + 1 });
   const more = rows.length > req.pageSize;
   const page = rows.slice(0, req.pageSize);

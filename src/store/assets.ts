@@ -16,8 +16,17 @@ export interface AssetRow {
   created_at: Date;
 }
 
-export const ASSET_COLUMNS =
-  "seq, id, tenant_id, behaviours, attributes, proof_mechanism, public, chain_id, tracked, owner, confirmation_status, created_at";
+/**
+ * An asset's status as read: PENDING while any of its events is only STORED (one probe of a
+ * partial index), else the level the ledger workers keep on the row. Deriving PENDING here
+ * means that recording an event never writes its asset, so groups of events for one asset
+ * need only share its row lock and can commit side by side.
+ */
+export const ASSET_STATUS_SQL =
+  "(case when exists (select 1 from asset_events pending where pending.asset_id = assets.id and pending.confirmation_status = 'STORED') then 'PENDING' else assets.confirmation_status end)";
+
+/** Columns of an asset row; statements using them name the table `assets` (no alias). */
+export const ASSET_COLUMNS = `seq, id, tenant_id, behaviours, attributes, proof_mechanism, public, chain_id, tracked, owner, ${ASSET_STATUS_SQL} as confirmation_status, created_at`;
 
 export async function getAsset(db: Queryable, id: string): Promise<AssetRow | undefined> {
   return (await db.query<AssetRow>(`select ${ASSET_COLUMNS} from assets where id = $1`, [id]))[0];
