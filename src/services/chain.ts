@@ -5,6 +5,7 @@ import type { Block } from "../core/chain/block.js";
 import { getAssetEvent } from "../store/asset-events.js";
 import { getAsset } from "../store/assets.js";
 import { allBlocks, blockByHash, blockByNumber, blockCount, headBlock } from "../store/chain.js";
+import { eventOut } from "../store/record-json.js";
 import { validatorAddress } from "../store/validator.js";
 import { canReadEvent } from "./access-view.js";
 import { viewFor } from "./views.js";
@@ -70,9 +71,11 @@ export async function eventTransactions(ctx: Ctx, p: Principal, assetId: string,
   const grant = asset && (await viewFor(ctx, p)).grant(asset);
   const event = grant ? await getAssetEvent(ctx.db, assetId, eventId) : undefined;
   if (!grant || !event || !canReadEvent(event.event_attributes, grant)) throw notFound("event");
-  if (!event.transaction_id) return { transactions: [], next_page_token: "" };
-  const block = await blockByNumber(ctx.db, Number(event.block_number));
-  const tx = block?.transactions.find((t) => t.hash === event.transaction_id);
+  // The anchoring of a MERKLE_LOG event comes from its seal: read it as the API shows it.
+  const { transaction_id, block_number } = eventOut(event);
+  if (!transaction_id) return { transactions: [], next_page_token: "" };
+  const block = await blockByNumber(ctx.db, block_number);
+  const tx = block?.transactions.find((t) => t.hash === transaction_id);
   if (!block || !tx) return { transactions: [], next_page_token: "" };
   const transaction = {
     hash: tx.hash,

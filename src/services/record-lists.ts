@@ -1,6 +1,11 @@
 import type { Ctx } from "../context.js";
 import { notFound } from "../core/api/api-error.js";
-import { type AssetEventRow, countAssetEvents, selectAssetEvents } from "../store/asset-events.js";
+import {
+  type AssetEventRow,
+  countAssetEvents,
+  EVENT_STATUS_SQL,
+  selectAssetEvents,
+} from "../store/asset-events.js";
 import { ASSET_STATUS_SQL, type AssetRow, countAssets, getAsset, selectAssets } from "../store/assets.js";
 import { type AssetOut, assetOut, type EventOut, eventOut, type Face } from "../store/record-json.js";
 import { estimateWhere, Where } from "../store/sql.js";
@@ -88,10 +93,10 @@ function eventFilters(w: Where, pairs: Array<[string, string]>): boolean {
     principal_declared: "principal_declared",
   });
   const statuses = enumList(pairs, "confirmation_status", CONFIRMATION_STATUSES);
-  if (statuses.length) w.and(`confirmation_status = any(${w.p(statuses)}::text[])`);
+  if (statuses.length) w.and(`${EVENT_STATUS_SQL} = any(${w.p(statuses)}::text[])`);
   const trust = enumParam(pairs, "minimum_trust", TRUST_ORDER);
   if (trust)
-    w.and(`confirmation_status = any(${w.p(TRUST_ORDER.slice(TRUST_ORDER.indexOf(trust)))}::text[])`);
+    w.and(`${EVENT_STATUS_SQL} = any(${w.p(TRUST_ORDER.slice(TRUST_ORDER.indexOf(trust)))}::text[])`);
   const pm = enumParam(pairs, "proof_mechanism", PROOF_MECHANISMS);
   if (pm) w.and(`proof_mechanism = ${w.p(pm)}`);
   const since = timeParam(pairs, "timestamp_accepted_since");

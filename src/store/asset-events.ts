@@ -1,3 +1,4 @@
+import type { CoveringSeal } from "../core/ledger/trust.js";
 import type { Queryable } from "./db.js";
 import { countWhere } from "./sql.js";
 
@@ -32,12 +33,34 @@ export interface AssetEventRow {
   block_number: number;
   transaction_index: number;
   from_address: string;
+  /** The first seal covering this event's log entry (trust above COMMITTED is derived from it). */
+  covering_seal: CoveringSeal | null;
 }
+
+// Statements using these name the table `asset_events` (no alias): the seal probes refer to it.
+const COVERING_SEAL = `(select s.%s from seals s where s.tenant_id = asset_events.tenant_id and s.mmr_size > asset_events.mmr_index order by s.mmr_size limit 1)`;
+
+/** The first seal covering the event, as JSON (one primary-key probe; none for uncommitted events). */
+const COVERING_SEAL_SQL = COVERING_SEAL.replace(
+  "s.%s",
+  "jsonb_build_object('mmr_size', s.mmr_size, 'timestamp_ms', s.timestamp_ms, 'idtimestamp', s.idtimestamp, 'peaks', s.peaks, " +
+    "'anchored_block', s.anchored_block, 'anchor_block_hash', s.anchor_block_hash, 'anchor_tx_hash', s.anchor_tx_hash, 'anchor_tx_index', s.anchor_tx_index)",
+);
+
+/**
+ * An event's status as read: a committed event of a MERKLE_LOG asset is CONFIRMED once a seal
+ * covers it and UNEQUIVOCAL once that seal is anchored (the workers no longer rewrite the row);
+ * otherwise the status stored on the row.
+ */
+export const EVENT_STATUS_SQL = `(case when asset_events.mmr_index is not null and asset_events.proof_mechanism = 'MERKLE_LOG' then coalesce(${COVERING_SEAL.replace(
+  "s.%s",
+  "case when s.anchored_block is null then 'CONFIRMED' else 'UNEQUIVOCAL' end",
+)}, 'COMMITTED') else asset_events.confirmation_status end)`;
 
 export const EVENT_COLUMNS =
   "seq, id, asset_id, tenant_id, operation, behaviour, event_attributes, asset_attributes, timestamp_declared, timestamp_accepted, " +
   "timestamp_committed, principal_declared, principal_accepted, confirmation_status, proof_mechanism, public, mmr_index, idtimestamp, " +
-  "merklelog_entry, transaction_id, block_number, transaction_index, from_address";
+  `merklelog_entry, transaction_id, block_number, transaction_index, from_address, ${COVERING_SEAL_SQL} as covering_seal`;
 
 export type NewAssetEvent = Omit<
   AssetEventRow,
@@ -49,6 +72,7 @@ export type NewAssetEvent = Omit<
   | "transaction_id"
   | "block_number"
   | "transaction_index"
+  | "covering_seal"
 >;
 
 /** An event as stored, without its place in the table (`seq` is only used for paging). */
@@ -97,6 +121,7 @@ export async function insertAssetEvents(db: Queryable, events: NewAssetEvent[]):
     transaction_id: "",
     block_number: 0,
     transaction_index: 0,
+    covering_seal: null,
   }));
 }
 

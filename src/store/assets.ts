@@ -17,13 +17,18 @@ export interface AssetRow {
 }
 
 /**
- * An asset's status as read: PENDING while any of its events is only STORED (one probe of a
- * partial index), else the level the ledger workers keep on the row. Deriving PENDING here
- * means that recording an event never writes its asset, so groups of events for one asset
- * need only share its row lock and can commit side by side.
+ * An asset's status as read, the lowest of its events': PENDING while any of them is only
+ * STORED (one probe of a partial index); for a MERKLE_LOG asset, the trust of its last
+ * committed event (seals cover prefixes of the log, so a later entry is never trusted more
+ * than an earlier one); else the level kept on the row. Deriving it means that recording an
+ * event never writes its asset, so groups of events for one asset share its row lock and
+ * commit side by side, and sealing or anchoring writes no asset at all.
  */
 export const ASSET_STATUS_SQL =
-  "(case when exists (select 1 from asset_events pending where pending.asset_id = assets.id and pending.confirmation_status = 'STORED') then 'PENDING' else assets.confirmation_status end)";
+  "(case when exists (select 1 from asset_events pending where pending.asset_id = assets.id and pending.confirmation_status = 'STORED') then 'PENDING'" +
+  " when assets.last_mmr_index is not null then coalesce((select case when s.anchored_block is null then 'CONFIRMED' else 'UNEQUIVOCAL' end" +
+  " from seals s where s.tenant_id = assets.tenant_id and s.mmr_size > assets.last_mmr_index order by s.mmr_size limit 1), 'COMMITTED')" +
+  " else assets.confirmation_status end)";
 
 /** Columns of an asset row; statements using them name the table `assets` (no alias). */
 export const ASSET_COLUMNS = `seq, id, tenant_id, behaviours, attributes, proof_mechanism, public, chain_id, tracked, owner, ${ASSET_STATUS_SQL} as confirmation_status, created_at`;
@@ -71,19 +76,20 @@ export function countAssets(db: Queryable, where: string, params: unknown[], cap
   return countWhere(db, "assets", where, params, cap);
 }
 
-/** Recomputes each asset's status as the lowest of its events' (PENDING while any event is only STORED). */
-export async function refreshAssetStatus(db: Queryable, assetIds: string[]): Promise<void> {
-  if (assetIds.length === 0) return;
-  // The lowest level present wins; each probe is one partial-index lookup, whatever the asset's size.
-  const has = (status: string) =>
-    `exists (select 1 from asset_events e where e.asset_id = a.id and e.confirmation_status = '${status}')`;
+/** Notes the newest committed log entry of each asset (its status follows that entry's trust). */
+export async function noteCommitted(db: Queryable, lastIndexByAsset: Map<string, number>): Promise<void> {
+  if (lastIndexByAsset.size === 0) return;
   await db.query(
-    `update assets a set confirmation_status = case
-        when ${has("STORED")} then 'PENDING'
-        when ${has("COMMITTED")} then 'COMMITTED'
-        when ${has("CONFIRMED")} then 'CONFIRMED'
-        else 'UNEQUIVOCAL' end
-     where a.id = any($1::uuid[])`,
-    [assetIds],
+    `update assets a set last_mmr_index = greatest(coalesce(a.last_mmr_index, -1), v.idx), confirmation_status = 'COMMITTED'
+     from unnest($1::uuid[], $2::bigint[]) as v(id, idx) where a.id = v.id`,
+    [[...lastIndexByAsset.keys()], [...lastIndexByAsset.values()]],
   );
+}
+
+/** SIMPLE_HASH assets whose window was anchored: their events are CONFIRMED (PENDING is derived while any is STORED). */
+export async function markSimpleHashConfirmed(db: Queryable, assetIds: string[]): Promise<void> {
+  if (assetIds.length === 0) return;
+  await db.query("update assets set confirmation_status = 'CONFIRMED' where id = any($1::uuid[])", [
+    assetIds,
+  ]);
 }

@@ -3,7 +3,7 @@ import { isoTime } from "../core/api/ids.js";
 import { buildBlock, type ChainTransaction, GENESIS_PARENT } from "../core/chain/block.js";
 import { simpleHashAnchor } from "../core/ledger/simplehash.js";
 import { type AssetEventRow, EVENT_COLUMNS } from "../store/asset-events.js";
-import { refreshAssetStatus } from "../store/assets.js";
+import { markSimpleHashConfirmed } from "../store/assets.js";
 import { headBlock, insertBlock } from "../store/chain.js";
 import type { Queryable } from "../store/db.js";
 import { eventOut } from "../store/record-json.js";
@@ -67,8 +67,9 @@ function windowTx(w: Window): ChainTransaction {
 
 /**
  * Makes the next block of the archivist node chain from every unanchored seal and
- * simple-hash window (no empty blocks), then moves what it covers on: sealed
- * MERKLE_LOG records to UNEQUIVOCAL, the window's SIMPLE_HASH events to CONFIRMED.
+ * simple-hash window (no empty blocks), then moves what it covers on: the seals are marked
+ * anchored (their MERKLE_LOG records read as UNEQUIVOCAL), the window's SIMPLE_HASH events
+ * become CONFIRMED.
  */
 export async function anchorOnce(
   tx: Queryable,
@@ -93,28 +94,15 @@ export async function anchorOnce(
     transactions: [...seals.map(sealTx), ...windows.map(windowTx)],
   });
   await insertBlock(tx, block, now.getTime());
-  const assets: string[] = [];
+  // A seal's anchoring goes on the seal: its records are UNEQUIVOCAL from it when read.
   for (const [i, s] of seals.entries()) {
-    const t = block.transactions[i];
-    const unequivocal = {
-      block_number: String(number),
-      block_hash: block.hash,
-      transaction_hash: t?.hash ?? "",
-      mmr_size: String(s.mmr_size),
-    };
-    await tx.query("update seals set anchored_block = $3 where tenant_id = $1 and mmr_size = $2", [
-      s.tenant_id,
-      s.mmr_size,
-      number,
-    ]);
-    const rows = await tx.query<{ asset_id: string }>(
-      `update asset_events set confirmation_status = 'UNEQUIVOCAL', block_number = $3, transaction_id = $4, transaction_index = $5,
-         merklelog_entry = jsonb_set(coalesce(merklelog_entry, '{}'::jsonb), '{unequivocal}', $6::jsonb)
-       where tenant_id = $1 and confirmation_status = 'CONFIRMED' and mmr_index < $2 returning asset_id`,
-      [s.tenant_id, s.mmr_size, number, t?.hash ?? "", i, JSON.stringify(unequivocal)],
+    await tx.query(
+      `update seals set anchored_block = $3, anchor_block_hash = $4, anchor_tx_hash = $5, anchor_tx_index = $6
+       where tenant_id = $1 and mmr_size = $2`,
+      [s.tenant_id, s.mmr_size, number, block.hash, block.transactions[i]?.hash ?? "", i],
     );
-    assets.push(...rows.map((r) => r.asset_id));
   }
+  const assets: string[] = [];
   for (const [k, w] of windows.entries()) {
     const i = seals.length + k;
     await tx.query(
@@ -124,6 +112,6 @@ export async function anchorOnce(
     );
     assets.push(...w.events.map((e) => e.asset_id));
   }
-  await refreshAssetStatus(tx, [...new Set(assets)]);
+  await markSimpleHashConfirmed(tx, [...new Set(assets)]);
   return number;
 }

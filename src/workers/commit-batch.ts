@@ -7,7 +7,7 @@ import {
 import { assetEventLeafHash, assetFreeEventLeafHash, assetFreeExtraBytes } from "../core/ledger/leaf.js";
 import { appendLeaves, appendNodesNeeded, leafCount } from "../core/mmr/index.js";
 import { EVENT_COLUMNS, type StoredAssetEvent } from "../store/asset-events.js";
-import { refreshAssetStatus } from "../store/assets.js";
+import { noteCommitted } from "../store/assets.js";
 import type { Queryable } from "../store/db.js";
 import type { FreshEvents } from "../store/fresh-events.js";
 import {
@@ -137,9 +137,11 @@ export async function commitBatch(
   await insertEntries(tx, tenantId, entries);
   await markCommitted(tx, entries, committedAt);
   await saveLogHead(tx, tenantId, appended.newSize, (entries.at(-1) as EntryRow).idtimestamp);
-  const assets = [...new Set(pending.flatMap((p) => (p.kind === "asset_event" ? [p.row.asset_id] : [])))];
-  await refreshAssetStatus(tx, assets);
-  return { count: pending.length, assets };
+  const lastIndex = new Map<string, number>();
+  for (const [k, p] of pending.entries())
+    if (p.kind === "asset_event") lastIndex.set(p.row.asset_id, (entries[k] as EntryRow).mmr_index);
+  await noteCommitted(tx, lastIndex);
+  return { count: pending.length, assets: [...lastIndex.keys()] };
 }
 
 async function markCommitted(tx: Queryable, entries: EntryRow[], at: Date[]): Promise<void> {

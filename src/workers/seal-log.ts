@@ -1,8 +1,7 @@
-import { createHash, type KeyObject } from "node:crypto";
+import type { KeyObject } from "node:crypto";
 import { buildSeal } from "../core/cose/index.js";
 import { parseIdTimestamp } from "../core/ledger/idtimestamp.js";
 import { consistencyProofIndices, peakIndices, verifyConsistency } from "../core/mmr/index.js";
-import { refreshAssetStatus } from "../store/assets.js";
 import type { Queryable } from "../store/db.js";
 import { readNodes, tryLockLog } from "../store/ledger.js";
 import { getSeal, insertSeal } from "../store/seals.js";
@@ -66,31 +65,15 @@ export async function sealLog(
     timestamp_ms: timestampMs,
     idtimestamp: log.last_idtimestamp,
   });
-  const confirm = {
-    mmr_size: String(size),
-    root: b64(createHash("sha256").update(Buffer.concat(peaks)).digest()),
-    timestamp: String(timestampMs),
-    idtimestamp: log.last_idtimestamp,
-    signed_tree_head: "",
-  };
-  await markConfirmed(tx, tenantId, size, confirm);
+  await markConfirmed(tx, tenantId, size);
   return size;
 }
 
-async function markConfirmed(
-  tx: Queryable,
-  tenantId: string,
-  size: number,
-  confirm: Record<string, string>,
-): Promise<void> {
-  const assets = await tx.query<{ asset_id: string }>(
-    `update asset_events set confirmation_status = 'CONFIRMED', merklelog_entry = jsonb_set(coalesce(merklelog_entry, '{}'::jsonb), '{confirm}', $3::jsonb)
-     where tenant_id = $1 and confirmation_status = 'COMMITTED' and mmr_index < $2 returning asset_id`,
-    [tenantId, size, JSON.stringify(confirm)],
-  );
+// Asset events are CONFIRMED by the seal's very existence (derived when read); asset-free
+// events still carry their status on the row.
+async function markConfirmed(tx: Queryable, tenantId: string, size: number): Promise<void> {
   await tx.query(
     "update events set confirmation_status = 'CONFIRMED' where tenant_id = $1 and confirmation_status = 'COMMITTED' and mmr_index < $2",
     [tenantId, size],
   );
-  await refreshAssetStatus(tx, [...new Set(assets.map((a) => a.asset_id))]);
 }

@@ -18,3 +18,4 @@ export {
 } from "./leaf.js";
 export { simpleHashAnchor } from "./simplehash.js";
 export { trieKey } from "./trie-key.js";
+export { type CoveringSeal, committedTrust, confirmEntry, unequivocalEntry } from "./trust.js";

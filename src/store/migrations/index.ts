@@ -7,6 +7,7 @@ import { usage } from "./006-usage.js";
 import { scitt } from "./007-scitt.js";
 import { statusProbes } from "./008-status-probes.js";
 import { identityExtra } from "./010-identity-extra.js";
+import { derivedTrust } from "./011-derived-trust.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -19,4 +20,5 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   scitt,
   identityExtra,
   statusProbes,
+  derivedTrust,
 ];

@@ -74,6 +74,36 @@ describe("the verifiable ledger", () => {
     ).json()) as { events: Event[] };
     expect(trusted.events.length).toBe(6);
     events = trusted.events;
+    // Trust above COMMITTED is derived from the covering seal and its anchoring: the entry's
+    // parts must agree with each other and with the block fields.
+    for (const e of trusted.events as Array<Event & Record<string, unknown>>) {
+      const entry = e.merklelog_entry as unknown as {
+        commit: { index: string };
+        confirm: { mmr_size: string; root: string };
+        unequivocal: { block_number: string; transaction_hash: string; mmr_size: string };
+      };
+      expect(Number(entry.confirm.mmr_size)).toBeGreaterThan(Number(entry.commit.index));
+      expect(entry.confirm.root).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+      expect(entry.unequivocal.mmr_size).toBe(entry.confirm.mmr_size);
+      expect(String(e.block_number)).toBe(entry.unequivocal.block_number);
+      expect(e.transaction_id).toBe(entry.unequivocal.transaction_hash);
+      expect(String(e.transaction_id)).toMatch(/^0x[0-9a-f]{64}$/);
+    }
+    const byStatus = async (q: string) =>
+      (
+        (await (await s.api(`/archivist/v2/${asset.identity}/events?${q}`, { token })).json()) as {
+          events: Event[];
+        }
+      ).events.length;
+    expect(await byStatus("confirmation_status=UNEQUIVOCAL")).toBe(6);
+    expect(await byStatus("confirmation_status=COMMITTED")).toBe(0);
+    expect(await byStatus("minimum_trust=COMMITTED")).toBe(6);
+    const assetsUnequivocal = (await (
+      await s.api("/archivist/v2/assets?confirmation_status=UNEQUIVOCAL&attributes.arc_display_type=ledger", {
+        token,
+      })
+    ).json()) as { assets: Array<{ identity: string }> };
+    expect(assetsUnequivocal.assets.map((x) => x.identity)).toContain(asset.identity);
   });
 
   it("serves receipts that verify offline with the published keys, and fail for a changed record", async () => {

@@ -1,0 +1,44 @@
+import { createHash } from "node:crypto";
+
+/** The first seal covering a log entry, with its anchoring once the anchorer has put it in a block. */
+export interface CoveringSeal {
+  mmr_size: number;
+  timestamp_ms: number;
+  idtimestamp: string;
+  /** Peaks of the sealed MMR, base64. */
+  peaks: string[];
+  anchored_block: number | null;
+  anchor_block_hash: string | null;
+  anchor_tx_hash: string | null;
+  anchor_tx_index: number | null;
+}
+
+/** Trust of a committed entry: CONFIRMED once a seal covers it, UNEQUIVOCAL once that seal is anchored. */
+export function committedTrust(seal: CoveringSeal | null): "COMMITTED" | "CONFIRMED" | "UNEQUIVOCAL" {
+  if (!seal) return "COMMITTED";
+  return seal.anchored_block === null ? "CONFIRMED" : "UNEQUIVOCAL";
+}
+
+/** `merklelog_entry.confirm`: the seal's MMR state; `root` is SHA-256 over its peaks in order. */
+export function confirmEntry(seal: CoveringSeal): Record<string, string> {
+  const root = createHash("sha256");
+  for (const p of seal.peaks) root.update(Buffer.from(p, "base64"));
+  return {
+    mmr_size: String(seal.mmr_size),
+    root: root.digest("base64"),
+    timestamp: String(seal.timestamp_ms),
+    idtimestamp: seal.idtimestamp,
+    signed_tree_head: "",
+  };
+}
+
+/** `merklelog_entry.unequivocal`: the block and transaction that anchor the seal, or null before that. */
+export function unequivocalEntry(seal: CoveringSeal): Record<string, string> | null {
+  if (seal.anchored_block === null) return null;
+  return {
+    block_number: String(seal.anchored_block),
+    block_hash: seal.anchor_block_hash ?? "",
+    transaction_hash: seal.anchor_tx_hash ?? "",
+    mmr_size: String(seal.mmr_size),
+  };
+}
