@@ -16,6 +16,15 @@ export async function tryLockLog(tx: Queryable, tenantId: string): Promise<boole
   return rows[0]?.ok === true;
 }
 
+/**
+ * Waits for the log's lock (held to the end of the transaction). For the sealer: under load
+ * the committer holds the lock almost all the time, and a sealer that only tried it would
+ * skip most of its ticks, leaving records COMMITTED for many seconds.
+ */
+export async function lockLog(tx: Queryable, tenantId: string): Promise<void> {
+  await tx.query("select pg_advisory_xact_lock(hashtextextended($1, 7245))", [`log:${tenantId}`]);
+}
+
 /** The log's state, created empty on first use. */
 export async function loadLog(tx: Queryable, tenantId: string): Promise<LogRow> {
   await tx.query("insert into logs (tenant_id) values ($1) on conflict do nothing", [tenantId]);

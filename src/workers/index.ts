@@ -29,7 +29,7 @@ export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
       const seal = await ctx.keys.get("seal", "ES256");
       for (const l of await logsToSeal(db)) {
         await db.transaction((tx) =>
-          sealLog(tx, l.tenant_id, { kid: seal.kid, privateKey: seal.privateKey, issuer: config.baseUrl }, l),
+          sealLog(tx, l.tenant_id, { kid: seal.kid, privateKey: seal.privateKey, issuer: config.baseUrl }),
         );
       }
     },

@@ -3,7 +3,7 @@ import { buildSeal } from "../core/cose/index.js";
 import { parseIdTimestamp } from "../core/ledger/idtimestamp.js";
 import { consistencyProofIndices, peakIndices, verifyConsistency } from "../core/mmr/index.js";
 import type { Queryable } from "../store/db.js";
-import { readNodes, tryLockLog } from "../store/ledger.js";
+import { loadLog, lockLog, readNodes } from "../store/ledger.js";
 import { getSeal, insertSeal } from "../store/seals.js";
 
 export interface SealKey {
@@ -21,18 +21,17 @@ async function nodesAt(tx: Queryable, tenantId: string, indices: number[]): Prom
 }
 
 /**
- * Seals a log at its current size: checks consistency with the previous seal first
- * (a seal must never contradict an earlier one), signs the MMR state, and moves the
- * records it covers to CONFIRMED. Returns the new sealed size, or undefined if skipped.
+ * Seals a log at its size once it holds the log's lock (a committer's batch in progress
+ * finishes first): checks consistency with the previous seal first (a seal must never
+ * contradict an earlier one), signs the MMR state, and moves the asset-free records it
+ * covers to CONFIRMED (asset events derive it from the seal). Returns the new sealed size,
+ * or undefined if there was nothing new to seal.
  */
-export async function sealLog(
-  tx: Queryable,
-  tenantId: string,
-  key: SealKey,
-  log: { mmr_size: number; last_idtimestamp: string },
-): Promise<number | undefined> {
-  if (!(await tryLockLog(tx, tenantId))) return undefined;
+export async function sealLog(tx: Queryable, tenantId: string, key: SealKey): Promise<number | undefined> {
+  await lockLog(tx, tenantId);
+  const log = await loadLog(tx, tenantId);
   const size = log.mmr_size;
+  if (size === 0) return undefined;
   const peakIdx = peakIndices(size);
   const prev = await getSeal(tx, tenantId);
   if (prev && prev.mmr_size >= size) return undefined;
