@@ -7,7 +7,7 @@ import {
   type Principal4,
   type StoredAssetEvent,
 } from "../store/asset-events.js";
-import { ASSET_COLUMNS, type AssetRow } from "../store/assets.js";
+import { ASSET_ROW_COLUMNS, type AssetRow } from "../store/assets.js";
 import type { Queryable } from "../store/db.js";
 import { freshEventsOf } from "../store/fresh-events.js";
 import { tenantWalletAddress } from "./tenant-wallet.js";
@@ -152,7 +152,7 @@ export async function writeGroup(tx: Queryable, ctx: Ctx, events: PendingEvent[]
   const ids = [...new Set(events.map((e) => e.assetId))].sort();
   const mode = events.some(changesAsset) ? "update" : "share";
   const locked = await tx.query<AssetRow>(
-    `select ${ASSET_COLUMNS} from assets where id = any($1::uuid[]) order by id for ${mode}`,
+    `select ${ASSET_ROW_COLUMNS} from assets where id = any($1::uuid[]) order by id for ${mode}`,
     [ids],
   );
   const state = new Map(locked.map((a) => [a.id, { ...a }]));
