@@ -23,6 +23,12 @@ function identityOf(v: unknown, what: string): string {
   return id;
 }
 
+/** A vCon's asset on one backend. */
+export interface ResolvedAsset {
+  identity: string;
+  created: boolean;
+}
+
 /**
  * Finds the asset of a vCon (`attributes.subject=vcon://<uuid>`, `arc_display_type=vcon`) or
  * creates it. Identities are cached, and lookups for the same vCon in this process share one
@@ -31,25 +37,33 @@ function identityOf(v: unknown, what: string): string {
  */
 export class AssetResolver {
   private readonly cache = new Map<string, string>();
-  private readonly inflight = new Map<string, Promise<string>>();
+  private readonly inflight = new Map<string, Promise<ResolvedAsset>>();
 
   /** `assets/<id>` of the vCon's asset on the backend `backendKey`. */
   async resolve(client: ArchivistClient, backendKey: string, vconUuid: string): Promise<string> {
+    return (await this.resolveAsset(client, backendKey, vconUuid)).identity;
+  }
+
+  /**
+   * The vCon's asset, and whether this call (or one it joined) has just created it: such an
+   * asset cannot hold any event of this job yet, so the caller need not look for one.
+   */
+  async resolveAsset(client: ArchivistClient, backendKey: string, vconUuid: string): Promise<ResolvedAsset> {
     const key = `${backendKey}|${vconUuid}`;
     const hit = this.cache.get(key);
-    if (hit) return hit;
+    if (hit) return { identity: hit, created: false };
     let p = this.inflight.get(key);
     if (!p) {
       p = this.findOrCreate(client, vconUuid).finally(() => this.inflight.delete(key));
       this.inflight.set(key, p);
     }
-    const id = await p;
+    const resolved = await p;
     if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(key, id);
-    return id;
+    this.cache.set(key, resolved.identity);
+    return resolved;
   }
 
-  private async findOrCreate(client: ArchivistClient, vconUuid: string): Promise<string> {
+  private async findOrCreate(client: ArchivistClient, vconUuid: string): Promise<ResolvedAsset> {
     const attrs = vconAssetAttributes(vconUuid);
     const found = await client.call("GET", "/archivist/v2/assets", {
       route: "assets.list",
@@ -60,11 +74,11 @@ export class AssetResolver {
       },
     });
     const first = isRecord(found) && Array.isArray(found.assets) ? found.assets[0] : undefined;
-    if (first !== undefined) return identityOf(first, "assets list");
+    if (first !== undefined) return { identity: identityOf(first, "assets list"), created: false };
     const created = await client.call("POST", "/archivist/v2/assets", {
       route: "assets.create",
       body: { behaviours: ["RecordEvidence"], attributes: attrs, public: false },
     });
-    return identityOf(created, "asset create");
+    return { identity: identityOf(created, "asset create"), created: true };
   }
 }

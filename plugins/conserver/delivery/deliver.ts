@@ -46,7 +46,8 @@ async function freeEventExists(client: ArchivistClient, trail: string, attrs: Re
 
 /**
  * Records one job's event: on the vCon's asset, and (when asked) as an asset-free event on its
- * trail. Each record is looked up first, so re-running a job after a crash records nothing twice.
+ * trail. Each record is looked up first (unless its asset was created by this very delivery), so
+ * re-running a job after a crash records nothing twice.
  */
 export async function deliver(
   client: ArchivistClient,
@@ -54,9 +55,14 @@ export async function deliver(
   job: DeliveryJob,
 ): Promise<DeliveryOutcome> {
   const attrs = job.event.event_attributes;
-  const asset = await assets.resolve(client, `${job.backend.url}|${job.backend.clientId}`, job.vconUuid);
+  const { identity: asset, created } = await assets.resolveAsset(
+    client,
+    `${job.backend.url}|${job.backend.clientId}`,
+    job.vconUuid,
+  );
   let recorded = false;
-  if (!(await assetEventExists(client, asset, attrs))) {
+  // An asset created just now holds no event of this job: the look-up would only cost a request.
+  if (created || !(await assetEventExists(client, asset, attrs))) {
     await client.call("POST", `/archivist/v2/${asset}/events`, { route: "events.create", body: job.event });
     recorded = true;
   }

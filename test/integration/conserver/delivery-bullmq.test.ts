@@ -121,8 +121,10 @@ describe.skipIf(!up)("delivery through BullMQ into an archivist API", () => {
         .map((e) => e.event_attributes.subject)
         .sort(),
     ).toEqual(uuids.map((u) => `vcon://${u}`).sort());
-    // The three interrupted jobs ran again (13 lookups) but found their events: 10 posts in all.
-    expect(backend.fake.count("events.list") - listsBefore).toBeGreaterThanOrEqual(13);
+    // The three interrupted jobs ran again in a worker that had not created their assets, so they
+    // looked their events up and found them: 10 posts in all. (A delivery that has just created
+    // the vCon's asset skips the look-up: that asset cannot hold the event yet.)
+    expect(backend.fake.count("events.list") - listsBefore).toBeGreaterThanOrEqual(3);
     expect(backend.fake.count("events.create") - createsBefore).toBe(10);
     expect(await dead.size()).toBe(0);
   });
