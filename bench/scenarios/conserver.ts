@@ -33,7 +33,8 @@ export const conserver: Scenario = {
       return;
     }
     const d = await ctx.service();
-    const vcons = ctx.opts.quick ? 500 : 10_000;
+    // Sized so that a default run stays within minutes at the rates measured here (see docs/performance.md).
+    const vcons = ctx.opts.quick ? 500 : 3_000;
     ctx.log(`conserver: ${vcons} vCons through the chain`);
     const stop = meter(d.pid);
     const r = await benchChain({
