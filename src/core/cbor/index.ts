@@ -1,2 +1,12 @@
 export { CborError, DEFAULT_LIMITS, type DecodeLimits, decodeCbor } from "./decode.js";
-export { type CborValue, encodeCbor, Tagged } from "./encode.js";
+export {
+  CborBstr,
+  type CborValue,
+  CborWriter,
+  encodeCbor,
+  headSize,
+  releaseWriter,
+  Tagged,
+  takeWriter,
+  writeHead,
+} from "./encode.js";
