@@ -18,6 +18,7 @@ export {
   type Sign1,
   type Signer,
   signSign1,
+  signSign1Encoded,
   sigStructure,
   verifySign1,
 } from "./sign1.js";

@@ -1,5 +1,5 @@
 import type { KeyObject } from "node:crypto";
-import { type CborValue, decodeCbor, encodeCbor } from "../cbor/index.js";
+import { CborBstr, type CborValue, decodeCbor, encodeCbor } from "../cbor/index.js";
 import { includedRoot } from "../mmr/index.js";
 import {
   CoseError,
@@ -8,7 +8,7 @@ import {
   HEADER,
   nodeSigner,
   type Signer,
-  signSign1,
+  signSign1Encoded,
   verifySign1,
 } from "./sign1.js";
 
@@ -36,27 +36,63 @@ export interface ReceiptInput {
 
 const enc = new TextEncoder();
 
+// Every receipt of one log shares its protected header (kid, issuer, subject): encode it once. The
+// last one is checked first, without building a key (receipts usually come in runs for one log).
+const headerCache = new Map<string, Uint8Array>();
+const HEADER_CACHE_SIZE = 256;
+let lastHeader: { kid: string; issuer: string; subject: string; bytes: Uint8Array } = {
+  kid: "",
+  issuer: "",
+  subject: "",
+  bytes: new Uint8Array(),
+};
+
+function receiptProtectedHeader(kid: string, issuer: string, subject: string): Uint8Array {
+  const last = lastHeader;
+  if (last.bytes.length > 0 && kid === last.kid && issuer === last.issuer && subject === last.subject)
+    return last.bytes;
+  // Length prefixes keep the key unambiguous whatever characters the parts contain.
+  const cacheKey = `${kid.length}:${kid}${issuer.length}:${issuer}${subject}`;
+  let bytes = headerCache.get(cacheKey);
+  if (!bytes) {
+    bytes = encodeCbor(
+      new Map<CborValue, CborValue>([
+        [HEADER.alg, ES256],
+        [HEADER.kid, enc.encode(kid)],
+        [HEADER.vds, VDS_MMR],
+        [
+          HEADER.cwtClaims,
+          new Map<CborValue, CborValue>([
+            [1, issuer],
+            [2, subject],
+          ]),
+        ],
+      ]),
+    );
+    if (headerCache.size >= HEADER_CACHE_SIZE) headerCache.clear();
+    headerCache.set(cacheKey, bytes);
+  }
+  lastHeader = { kid, issuer, subject, bytes };
+  return bytes;
+}
+
 /** A COSE receipt of inclusion: signed over the (detached) peak the path leads to. */
 export function buildReceipt(r: ReceiptInput, key: KeyObject | Signer): Uint8Array {
-  const protectedHeader = new Map<CborValue, CborValue>([
-    [HEADER.alg, ES256],
-    [HEADER.kid, enc.encode(r.kid)],
-    [HEADER.vds, VDS_MMR],
-    [
-      HEADER.cwtClaims,
-      new Map<CborValue, CborValue>([
-        [1, r.issuer],
-        [2, r.subject],
-      ]),
-    ],
-  ]);
-  const proof = encodeCbor([r.mmrIndex, r.path]);
+  const proof = new CborBstr([r.mmrIndex, r.path]);
   const unprotectedHeader = new Map<CborValue, CborValue>([
     [HEADER.vdp, new Map<CborValue, CborValue>([[INCLUSION, [proof]]])],
   ]);
   if (r.idtimestamp) unprotectedHeader.set(LEAF_IDTIMESTAMP, r.idtimestamp);
   const signer = typeof key === "function" ? key : nodeSigner(key);
-  return signSign1({ protectedHeader, unprotectedHeader, payload: r.peak, detached: true }, signer);
+  return signSign1Encoded(
+    {
+      protectedBytes: receiptProtectedHeader(r.kid, r.issuer, r.subject),
+      unprotectedHeader,
+      payload: r.peak,
+      detached: true,
+    },
+    signer,
+  );
 }
 
 export interface ReceiptInfo {

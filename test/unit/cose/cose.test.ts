@@ -9,7 +9,9 @@ import {
   decodeSeal,
   decodeSign1,
   publicKeyFromCoseKey,
+  type Signer,
   signSign1,
+  sigStructure,
   verifyReceipt,
   verifySeal,
   verifySign1,
@@ -70,6 +72,20 @@ describe("COSE_Sign1", () => {
     }
     expect(rejected).toBe(good.length - 4);
   });
+
+  it("gives a signer of its own bytes to keep, and signs what sigStructure describes", () => {
+    // Signing writes the Sig_structure in a reused scratch buffer: a signer that keeps its input
+    // (a queue, a log, a remote signer called later) must not see it overwritten by the next message.
+    const kept: Uint8Array[] = [];
+    const keeping: Signer = (toBeSigned) => {
+      kept.push(toBeSigned);
+      return deterministic(toBeSigned);
+    };
+    const decoded = decodeSign1(bytes(Object.values(v.statements)[0]?.coseSign1AttachedHex ?? ""));
+    const payloads = [new Uint8Array(32).fill(1), new Uint8Array(32).fill(2)];
+    for (const payload of payloads) signSign1({ protectedHeader: decoded.protectedHeader, payload }, keeping);
+    expect(kept.map(hex)).toEqual(payloads.map((p) => hex(sigStructure(decoded.protectedBytes, p))));
+  });
 });
 
 describe("receipts and seals", () => {
@@ -99,6 +115,27 @@ describe("receipts and seals", () => {
     expect(verifyReceipt(receipt, node(built.leafIndices[4] as number), publicKey).ok).toBe(false);
     const other = generateKeyPairSync("ec", { namedCurve: "P-256" }).publicKey;
     expect(verifyReceipt(receipt, node(mmrIndex), other).ok).toBe(false);
+  });
+
+  it("gives each receipt the header of its own log, whichever logs came before", () => {
+    // Encoded protected headers are reused per (kid, issuer, subject); interleave logs whose parts
+    // differ in one field or only in where one part ends and the next begins.
+    const logs = [
+      { kid: "k1", issuer: "https://a.example", subject: "tenant/x" },
+      { kid: "k1", issuer: "https://a.example", subject: "tenant/y" },
+      { kid: "k2", issuer: "https://a.example", subject: "tenant/x" },
+      { kid: "k1", issuer: "https://b.example", subject: "tenant/x" },
+      { kid: "k1x", issuer: "https://a.example", subject: "tenant/" },
+      { kid: "k1", issuer: "xhttps://a.example", subject: "tenant/" },
+    ];
+    const mmrIndex = built.leafIndices[3] as number;
+    const path = inclusionProof(built.newSize, mmrIndex, node);
+    const peak = includedRoot(mmrIndex, node(mmrIndex), path);
+    for (const log of [...logs, ...logs.toReversed(), ...logs]) {
+      const receipt = buildReceipt({ ...log, mmrIndex, path, peak }, privateKey);
+      expect(decodeReceipt(receipt)).toMatchObject(log);
+      expect(verifyReceipt(receipt, node(mmrIndex), publicKey).ok).toBe(true);
+    }
   });
 
   it("seals an MMR state and reads it back", () => {
