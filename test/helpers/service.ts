@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { type RunningService, startService } from "../../src/server.js";
 import { freshPostgresDatabase, testEngine } from "./databases.js";
@@ -116,4 +117,15 @@ export async function startTestService(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A suite's service and the first tenancy owner's token, started before its tests and stopped after. */
+export function serviceForSuite(): { readonly s: TestService; readonly token: string } {
+  const suite = { s: undefined as unknown as TestService, token: "" };
+  beforeAll(async () => {
+    suite.s = await startTestService();
+    suite.token = await suite.s.token(suite.s.a);
+  });
+  afterAll(() => suite.s?.stop());
+  return suite;
 }

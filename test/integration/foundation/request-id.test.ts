@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestService, type TestService } from "../../helpers/service.js";
+import { describe, expect, it } from "vitest";
+import { serviceForSuite } from "../../helpers/service.js";
 
-let s: TestService;
-let token: string;
-beforeAll(async () => {
-  s = await startTestService();
-  token = await s.token(s.a);
-});
-afterAll(() => s?.stop());
+const suite = serviceForSuite();
 
 describe("request conventions", () => {
   it("echoes the caller's x-request-id and gives every other request a fresh one", async () => {
+    const { s, token } = suite;
     const mine = await s.api("/archivist/iam/v1/applications", {
       token,
       headers: { "x-request-id": "trace-42" },
@@ -24,6 +19,7 @@ describe("request conventions", () => {
   });
 
   it("routes a `:verb` suffix written plainly or percent-encoded in either case", async () => {
+    const { s, token } = suite;
     for (const suffix of [":openapi", "%3Aopenapi", "%3aopenapi"]) {
       const res = await s.api(`/archivist/iam/v1/applications${suffix}`, { token });
       expect(res.status, suffix).toBe(200);

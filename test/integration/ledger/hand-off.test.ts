@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/index.js";
 import { until } from "../../helpers/poll.js";
-import { startTestService, type TestService } from "../../helpers/service.js";
+import { serviceForSuite } from "../../helpers/service.js";
 
 // The committer hashes the rows the API process has just written without reading them
 // back; the database normalises JSON (key order, number spelling). A receipt must still
 // verify against the record as the API returns it later, read from the database.
-let s: TestService;
-let token: string;
-beforeAll(async () => {
-  s = await startTestService();
-  token = await s.token(s.a);
-});
-afterAll(() => s?.stop());
+const suite = serviceForSuite();
 
 type Event = Record<string, unknown> & { identity: string; confirmation_status: string };
 
@@ -26,6 +20,7 @@ const awkward: Array<Record<string, unknown>> = [
 
 describe("the committer's hand-off of fresh rows", () => {
   it("commits rows whose receipts verify against the records as read back from the database", async () => {
+    const { s, token } = suite;
     const asset = (await (
       await s.api("/archivist/v2/assets", {
         method: "POST",
