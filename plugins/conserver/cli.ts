@@ -8,6 +8,7 @@ import { deadLetterKey, RedisDeadLetterStore } from "./delivery/dead-letters.js"
 import { dlqList, dlqRetry } from "./delivery/dlq.js";
 import type { DeliveryJob } from "./delivery/job.js";
 import { scittFromEnv } from "./links/scitt-env.js";
+import { ingressDlqKey, ingressDlqList, ingressDlqRetry } from "./runtime/ingress-dlq.js";
 import { runConserver } from "./runtime/run-conserver.js";
 
 /** Where the CLI writes (injectable so tests can read it). */
@@ -22,6 +23,8 @@ const USAGE = `usage: archivist conserver <command>
   run --config <file> [--redis-url <url>] [--links-only | --deliver-only]
   dlq list  [--config <file>] [--redis-url <url>] [--limit <n>] [--json]
   dlq retry [--config <file>] [--redis-url <url>] [id ...]   (no id: every entry)
+  dlq list  --ingress <list> [--redis-url <url>] [--limit <n>] [--json]   (the link runtime's DLQ:<list>)
+  dlq retry --ingress <list> [--redis-url <url>] [--limit <n>] [uuid ...] (back onto <list>)
 Redis URL: --redis-url, else REDIS_URL, else redis://127.0.0.1:6379.
 scitt links: CONSERVER_SCITT_KEY_FILE (EC P-256 PEM), _KID, _ISSUER, _URL, _CLIENT_ID, _CLIENT_SECRET.
 `;
@@ -30,6 +33,7 @@ const OPTIONS = {
   config: { type: "string" },
   "redis-url": { type: "string" },
   limit: { type: "string" },
+  ingress: { type: "string" },
   json: { type: "boolean" },
   "links-only": { type: "boolean" },
   "deliver-only": { type: "boolean" },
@@ -93,19 +97,48 @@ async function withDeadLetters<R>(
   fn: (store: RedisDeadLetterStore, d: DeliveryConfig, redisUrl: string) => Promise<R>,
 ): Promise<R> {
   const d = deliveryOf(v);
-  const redisUrl = redisUrlOf(v);
+  return withRedis(v, (redis) =>
+    fn(new RedisDeadLetterStore(redis, deadLetterKey(d.prefix, d.queue)), d, redisUrlOf(v)),
+  );
+}
+
+async function withRedis<R>(v: Values, fn: (redis: Redis) => Promise<R>): Promise<R> {
   // One attempt, no reconnect storm: an operator command should fail fast when Redis is down.
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+  const redis = new Redis(redisUrlOf(v), { maxRetriesPerRequest: 1, lazyConnect: true });
   redis.on("error", () => undefined);
   try {
     await redis.connect();
-    return await fn(new RedisDeadLetterStore(redis, deadLetterKey(d.prefix, d.queue)), d, redisUrl);
+    return await fn(redis);
   } finally {
     redis.disconnect();
   }
 }
 
+async function ingressListCommand(v: Values, list: string, io: CliIo): Promise<number> {
+  const uuids = await withRedis(v, (redis) => ingressDlqList(redis, list, limitOf(v)));
+  if (v.json) {
+    io.out(`${JSON.stringify(uuids)}\n`);
+    return 0;
+  }
+  for (const u of uuids) io.out(`${u}\n`);
+  io.out(`${uuids.length} vCon(s) in ${ingressDlqKey(list)}\n`);
+  return 0;
+}
+
+async function ingressRetryCommand(v: Values, list: string, uuids: string[], io: CliIo): Promise<number> {
+  const limit = limitOf(v);
+  const moved = await withRedis(v, (redis) =>
+    ingressDlqRetry(redis, list, { uuids, ...(limit ? { limit } : {}) }),
+  );
+  for (const u of moved) io.out(`re-queued ${u} on ${list}\n`);
+  const missing = uuids.filter((u) => !moved.includes(u));
+  for (const u of missing) io.err(`not in ${ingressDlqKey(list)}: ${u}\n`);
+  io.out(`${moved.length} vCon(s) re-queued\n`);
+  return missing.length ? 1 : 0;
+}
+
 async function dlqListCommand(v: Values, io: CliIo): Promise<number> {
+  if (v.ingress) return ingressListCommand(v, v.ingress, io);
   const limit = limitOf(v);
   const entries = await withDeadLetters(v, (store) => dlqList(store, limit ? { limit } : {}));
   if (v.json) {
@@ -119,6 +152,7 @@ async function dlqListCommand(v: Values, io: CliIo): Promise<number> {
 }
 
 async function dlqRetryCommand(v: Values, ids: string[], io: CliIo): Promise<number> {
+  if (v.ingress) return ingressRetryCommand(v, v.ingress, ids, io);
   const done = await withDeadLetters(v, async (store, d, redisUrl) => {
     const queue = createQueue<DeliveryJob>(d.queue, {
       redisUrl,
