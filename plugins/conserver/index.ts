@@ -3,7 +3,8 @@ export { DELIVERY_DEFAULTS } from "./config/delivery-section.js";
 export { expandEnv } from "./config/expand-env.js";
 export { loadConfig, parseConfig } from "./config/load-config.js";
 export type { ChainConfig, ConserverConfig, DeliveryConfig, LinkConfig } from "./config/types.js";
-export { AssetResolver, vconAssetAttributes } from "./delivery/assets.js";
+export { type AssetClaims, RedisAssetClaims } from "./delivery/asset-claims.js";
+export { AssetResolver, type ResolvedAsset, vconAssetAttributes } from "./delivery/assets.js";
 export { ArchivistClient } from "./delivery/client.js";
 export {
   type DeadLetter,

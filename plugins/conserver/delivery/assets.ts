@@ -1,4 +1,5 @@
 import { isRecord } from "../vcon/unsigned-check.js";
+import type { AssetClaims } from "./asset-claims.js";
 import type { ArchivistClient } from "./client.js";
 import { TransientDeliveryError } from "./errors.js";
 
@@ -32,12 +33,15 @@ export interface ResolvedAsset {
 /**
  * Finds the asset of a vCon (`attributes.subject=vcon://<uuid>`, `arc_display_type=vcon`) or
  * creates it. Identities are cached, and lookups for the same vCon in this process share one
- * request, so concurrent jobs of one vCon do not create two assets. (Workers in different
- * processes can still race on a brand-new vCon; the events stay correct, on either asset.)
+ * request, so concurrent jobs of one vCon do not create two assets; with claims shared through
+ * Redis, neither do workers in different processes (the look-up runs again under the claim).
  */
 export class AssetResolver {
   private readonly cache = new Map<string, string>();
   private readonly inflight = new Map<string, Promise<ResolvedAsset>>();
+
+  /** With claims shared between processes, only one of them creates a new vCon's asset. */
+  constructor(private readonly claims?: AssetClaims) {}
 
   /** `assets/<id>` of the vCon's asset on the backend `backendKey`. */
   async resolve(client: ArchivistClient, backendKey: string, vconUuid: string): Promise<string> {
@@ -54,7 +58,8 @@ export class AssetResolver {
     if (hit) return { identity: hit, created: false };
     let p = this.inflight.get(key);
     if (!p) {
-      p = this.findOrCreate(client, vconUuid).finally(() => this.inflight.delete(key));
+      const find = () => this.findOrCreate(client, vconUuid);
+      p = (this.claims ? this.claims.withClaim(key, find) : find()).finally(() => this.inflight.delete(key));
       this.inflight.set(key, p);
     }
     const resolved = await p;

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { RetryLaterError } from "../../../src/queue/errors.js";
 import type { Job, JobQueue } from "../../../src/queue/types.js";
+import type { AssetClaims } from "./asset-claims.js";
 import { AssetResolver } from "./assets.js";
 import { ArchivistClient } from "./client.js";
 import type { DeadLetterStore } from "./dead-letters.js";
@@ -19,6 +20,8 @@ export interface DeliveryWorkerOptions {
   fetch?: FetchFn;
   log?: Logger;
   metrics?: ConserverMetrics;
+  /** Shared with the other workers (Redis), so that one vCon never gets two assets. */
+  assetClaims?: AssetClaims;
 }
 
 export interface DeliveryWorker {
@@ -28,12 +31,13 @@ export interface DeliveryWorker {
 
 class Worker {
   private readonly tokens = new Map<string, TokenSource>();
-  private readonly assets = new AssetResolver();
+  private readonly assets: AssetResolver;
   private readonly policy: RetryPolicy;
   private readonly metrics: ConserverMetrics;
 
   constructor(private readonly o: DeliveryWorkerOptions) {
     this.policy = { ...DEFAULT_RETRY_POLICY, ...o.retry };
+    this.assets = new AssetResolver(o.assetClaims);
     this.metrics = o.metrics ?? conserverMetrics();
   }
 

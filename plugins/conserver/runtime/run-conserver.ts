@@ -4,6 +4,7 @@ import { createQueue } from "../../../src/queue/factory.js";
 import type { JobQueue } from "../../../src/queue/types.js";
 import { loadConfig } from "../config/load-config.js";
 import type { ConserverConfig } from "../config/types.js";
+import { RedisAssetClaims } from "../delivery/asset-claims.js";
 import { type DeadLetterStore, deadLetterKey, RedisDeadLetterStore } from "../delivery/dead-letters.js";
 import type { DeliveryJob } from "../delivery/job.js";
 import { type ConserverMetrics, conserverMetrics } from "../delivery/metrics.js";
@@ -66,8 +67,10 @@ function startWorker(
   deadLetters: DeadLetterStore,
   log: Logger,
   metrics: ConserverMetrics,
+  redis: Redis,
 ): DeliveryWorker {
   return startDeliveryWorker({
+    assetClaims: new RedisAssetClaims(redis, `${config.delivery.prefix}:asset-claim:`),
     // The worker owns its queue instance (closing the worker closes it).
     queue: deliveryQueue(config, o, log),
     deadLetters,
@@ -125,7 +128,7 @@ export async function runConserver(configPath: string, o: RunConserverOptions): 
     deadLetterKey(config.delivery.prefix, config.delivery.queue),
   );
   const queue = deliveryQueue(config, o, log);
-  const worker = o.deliver === false ? undefined : startWorker(config, o, deadLetters, log, metrics);
+  const worker = o.deliver === false ? undefined : startWorker(config, o, deadLetters, log, metrics, redis);
   const runtime =
     o.links === false ? undefined : startLinks(config, o, { redis, queue, links, log, metrics });
   log.info({ chains: Object.keys(config.chains), deliver: worker !== undefined }, "conserver running");
