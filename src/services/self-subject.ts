@@ -1,6 +1,7 @@
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import type { Queryable } from "../store/db.js";
 import type { Keyring } from "../store/keyring.js";
+import { forgetSharing } from "../store/sharing.js";
 
 export const SELF_SUBJECT_ID = "00000000-0000-0000-0000-000000000000";
 
@@ -50,4 +51,5 @@ export async function ensureSelfSubject(
       JSON.stringify([walletAddress(k.wallet)]),
     ],
   );
+  forgetSharing();
 }

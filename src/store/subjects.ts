@@ -1,4 +1,5 @@
 import type { Queryable } from "./db.js";
+import { forgetSharing } from "./sharing.js";
 
 export interface SubjectRow {
   seq: number;
@@ -74,6 +75,7 @@ export async function insertSubject(db: Queryable, s: Omit<SubjectRow, "seq">): 
       s.tenant,
     ],
   );
+  forgetSharing();
   return rows[0] as SubjectRow;
 }
 
@@ -101,6 +103,7 @@ export async function updateSubject(
       json(patch.wallet_address),
     ],
   );
+  forgetSharing();
   return rows[0];
 }
 
@@ -109,5 +112,6 @@ export async function deleteSubject(db: Queryable, tenantId: string, id: string)
     tenantId,
     id,
   ]);
+  forgetSharing();
   return rows.length > 0;
 }

@@ -107,5 +107,9 @@ describe("OBAC sharing between tenancies", () => {
       })
     ).json()) as Asset;
     expect((await s.api(`/archivist/v2/${other.identity}`, { token: tb })).status).toBe(404);
+    // Withdrawing the share takes effect at once, though who shares with whom is cached briefly.
+    const removed = await s.api(`/archivist/iam/v1/${bInA}`, { method: "DELETE", token: ta });
+    expect(removed.status, await removed.clone().text()).toBe(200);
+    expect(await bSees()).toEqual({ assets: [], count: "0", events: 0 });
   });
 });
