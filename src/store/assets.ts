@@ -26,8 +26,10 @@ export interface AssetRow {
  */
 export const ASSET_STATUS_SQL =
   "(case when exists (select 1 from asset_events pending where pending.asset_id = assets.id and pending.confirmation_status = 'STORED') then 'PENDING'" +
-  " when assets.last_mmr_index is not null then coalesce((select case when s.anchored_block is null then 'CONFIRMED' else 'UNEQUIVOCAL' end" +
-  " from seals s where s.tenant_id = assets.tenant_id and s.mmr_size > assets.last_mmr_index order by s.mmr_size limit 1), 'COMMITTED')" +
+  " when assets.proof_mechanism = 'MERKLE_LOG' then coalesce((select case when s.anchored_block is null then 'CONFIRMED' else 'UNEQUIVOCAL' end" +
+  " from asset_log_heads h join seals s on s.tenant_id = assets.tenant_id and s.mmr_size > h.last_mmr_index" +
+  " where h.asset_id = assets.id order by s.mmr_size limit 1), case when exists (select 1 from asset_log_heads h where h.asset_id = assets.id)" +
+  " then 'COMMITTED' else assets.confirmation_status end)" +
   " else assets.confirmation_status end)";
 
 /** Columns of an asset row as stored, for writers that lock it: the status is not derived (no probes). */
@@ -80,12 +82,15 @@ export function countAssets(db: Queryable, where: string, params: unknown[], cap
   return countWhere(db, "assets", where, params, cap);
 }
 
-/** Notes the newest committed log entry of each asset (its status follows that entry's trust). */
+/**
+ * Notes the newest committed log entry of each asset (its status follows that entry's trust).
+ * Kept in its own table: the asset rows stay free for the event writers that share their lock.
+ */
 export async function noteCommitted(db: Queryable, lastIndexByAsset: Map<string, number>): Promise<void> {
   if (lastIndexByAsset.size === 0) return;
   await db.query(
-    `update assets a set last_mmr_index = greatest(coalesce(a.last_mmr_index, -1), v.idx), confirmation_status = 'COMMITTED'
-     from unnest($1::uuid[], $2::bigint[]) as v(id, idx) where a.id = v.id`,
+    `insert into asset_log_heads (asset_id, last_mmr_index) select * from unnest($1::uuid[], $2::bigint[])
+     on conflict (asset_id) do update set last_mmr_index = greatest(asset_log_heads.last_mmr_index, excluded.last_mmr_index)`,
     [[...lastIndexByAsset.keys()], [...lastIndexByAsset.values()]],
   );
 }
