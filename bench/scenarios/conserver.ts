@@ -12,7 +12,7 @@ export type BenchChain = (opts: {
   clientSecret: string;
   vcons: number;
   redisUrl: string | undefined;
-}) => Promise<{ vcons: number; ms: number }>;
+}) => Promise<{ vcons: number; ms: number; requests?: number }>;
 
 const HOOK = new URL("../../plugins/conserver/bench.js", import.meta.url);
 
@@ -49,6 +49,8 @@ export const conserver: Scenario = {
       value: TARGETS.conserver,
       label: "target",
     });
+    if (r.requests !== undefined)
+      ctx.results.add("conserver", "delivery requests per vCon", r.requests / r.vcons, "requests");
     if (usage.cores !== undefined) ctx.results.add("conserver", "server CPU", usage.cores, "cores");
     if (usage.peakRssMiB !== undefined)
       ctx.results.add("conserver", "server peak RSS", usage.peakRssMiB, "MiB");

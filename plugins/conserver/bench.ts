@@ -2,14 +2,16 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { pino } from "pino";
 import { createQueue } from "../../src/queue/factory.js";
 import { MemoryDeadLetterStore } from "./delivery/dead-letters.js";
 import type { DeliveryJob } from "./delivery/job.js";
+import { type ConserverMetrics, createConserverMetrics } from "./delivery/metrics.js";
 import { TokenSource } from "./delivery/token-source.js";
 import { startDeliveryWorker } from "./delivery/worker.js";
+import { deleteRedisPrefix } from "./demo/redis-cleanup.js";
+import { sourceDir } from "./demo/source-dir.js";
 import * as archivistLink from "./links/archivist.js";
 import { runConserver } from "./runtime/run-conserver.js";
 import { MemoryVconStore } from "./store/memory-store.js";
@@ -24,82 +26,123 @@ export interface BenchChainOptions {
   redisUrl: string | undefined;
 }
 
+/** The measurement: vCons through the chain, the time, and the delivery's archivist requests. */
+export interface BenchChainResult {
+  vcons: number;
+  ms: number;
+  requests: number;
+}
+
 const SAMPLE = "ietf-core03-ab_call_ext_rec.vcon.json";
-const DELIVERY_CONCURRENCY = 64;
+const DELIVERY_CONCURRENCY = Number(process.env.CONSERVER_BENCH_CONCURRENCY ?? 64);
 const LINK_CONCURRENCY = 16;
 const WAIT_LIMIT_MS = 600_000;
 
-// The sample vCons ship beside the sources; from dist/ they are read from the source tree.
-function sampleText(): string {
-  const here = fileURLToPath(new URL(".", import.meta.url));
-  const dir = here.replace(/([/\\])dist([/\\])plugins/, "$1plugins");
-  return readFileSync(join(dir, "demo", "vcons", SAMPLE), "utf8");
-}
-
 /** `n` distinct vCons: the sample with a fresh uuid each (one new asset per vCon, as in production). */
 function makeVcons(n: number): Array<{ uuid: string; text: string }> {
-  const template = JSON.parse(sampleText()) as Record<string, unknown>;
+  const sample = readFileSync(join(sourceDir(import.meta.url), "demo", "vcons", SAMPLE), "utf8");
+  const template = JSON.parse(sample) as Record<string, unknown>;
   return Array.from({ length: n }, () => {
     const uuid = randomUUID();
     return { uuid, text: JSON.stringify({ ...template, uuid }) };
   });
 }
 
-/** Committed vCon events of the tenancy (an exact count), to tell when the chain's work has landed. */
-async function committedVconEvents(origin: string, token: string): Promise<number> {
-  const q = new URLSearchParams({
-    "event_attributes.vcon_operation": "vcon_created",
-    minimum_trust: "COMMITTED",
-    page_size: "1",
-  });
-  const res = await fetch(`${origin}/archivist/v2/assets/-/events?${q}`, {
-    headers: { authorization: `Bearer ${token}`, "x-request-total-count": "true" },
-  });
-  if (res.status !== 200 && res.status !== 206) throw new Error(`counting events answered ${res.status}`);
-  return Number(res.headers.get("x-total-count") ?? "0");
+async function counted(
+  metrics: ConserverMetrics,
+  counter: "jobs" | "requests",
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const v of (await metrics[counter].get()).values) {
+    const labels = v.labels as Record<string, string | number | undefined>;
+    const label = String(labels.outcome ?? labels.route ?? "");
+    out.set(label, (out.get(label) ?? 0) + v.value);
+  }
+  return out;
 }
 
-async function untilCommitted(origin: string, token: () => Promise<string>, target: number): Promise<void> {
-  const deadline = Date.now() + WAIT_LIMIT_MS;
+/** Waits for the worker to have handled every job (read from its own metrics, not the service). */
+async function untilDelivered(metrics: ConserverMetrics, n: number, deadline: number): Promise<void> {
   for (;;) {
-    const n = await committedVconEvents(origin, await token());
-    if (n >= target) return;
-    if (Date.now() > deadline) throw new Error(`only ${n} of ${target} vCon events committed in time`);
+    const jobs = await counted(metrics, "jobs");
+    const dead = jobs.get("dead_letter") ?? 0;
+    if (dead > 0) throw new Error(`${dead} delivery job(s) dead-lettered`);
+    const done = (jobs.get("delivered") ?? 0) + (jobs.get("duplicate") ?? 0);
+    if (done >= n) return;
+    if (Date.now() > deadline) throw new Error(`only ${done} of ${n} vCon events delivered in time`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * Waits until none of the run's events (tagged by its unique link name) is still uncommitted.
+ * One small page per poll: newest first, so while events are pending the scan stops at the first.
+ */
+async function untilCommitted(origin: string, tokens: TokenSource, linkName: string, deadline: number) {
+  const q = new URLSearchParams([
+    ["event_attributes.conserver_link_name", linkName],
+    ["confirmation_status", "STORED"],
+    ["confirmation_status", "PENDING"],
+    ["page_size", "1"],
+  ]);
+  for (;;) {
+    const res = await fetch(`${origin}/archivist/v2/assets/-/events?${q}`, {
+      headers: { authorization: `Bearer ${await tokens.get()}` },
+    });
+    if (res.status !== 200 && res.status !== 206) throw new Error(`listing events answered ${res.status}`);
+    const { events } = (await res.json()) as { events?: unknown[] };
+    if (!events?.length) return;
+    if (Date.now() > deadline) throw new Error("the run's vCon events were not all committed in time");
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
+interface Chain {
+  linkName: string;
+  metrics: ConserverMetrics;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** Through Redis: vCons stored as `vcon:<uuid>`, uuids pushed on the ingress list, the link runtime and BullMQ. */
-async function throughRedis(o: BenchChainOptions, vcons: Array<{ uuid: string; text: string }>) {
+async function throughRedis(
+  o: BenchChainOptions,
+  vcons: Array<{ uuid: string; text: string }>,
+): Promise<Chain> {
+  const redisUrl = o.redisUrl as string;
   const run = `bench-${randomBytes(4).toString("hex")}`;
+  const linkName = run.replace("-", "_");
   const dir = mkdtempSync(join(tmpdir(), "conserver-bench-"));
-  const redis = new Redis(o.redisUrl as string);
+  const redis = new Redis(redisUrl);
+  const metrics = createConserverMetrics();
   process.env.CONSERVER_BENCH_SECRET = o.clientSecret;
   writeFileSync(
     join(dir, "conserver.yml"),
     `links:
-  archivist:
+  ${linkName}:
     module: archivist
     options:
       vcon_operation: created
       backend: {url: "${o.origin}", client_id: "${o.clientId}", client_secret: "\${CONSERVER_BENCH_SECRET}"}
 chains:
-  main: {links: [archivist], ingress_lists: [${run}-in], egress_lists: [${run}-out], enabled: 1}
-delivery: {queue: ${run}-delivery, prefix: ${run}, concurrency: ${DELIVERY_CONCURRENCY}}
+  main: {links: [${linkName}], ingress_lists: [${run}-in], egress_lists: [${run}-out], enabled: 1}
+delivery: {queue: delivery, prefix: ${run}, concurrency: ${DELIVERY_CONCURRENCY}}
 `,
   );
-  const keyPrefix = `${run}:vcon:`;
   const stored = redis.pipeline();
-  for (const v of vcons) stored.set(`${keyPrefix}${v.uuid}`, v.text);
+  for (const v of vcons) stored.set(`${run}:vcon:${v.uuid}`, v.text);
   await stored.exec();
   const running = await runConserver(join(dir, "conserver.yml"), {
-    redisUrl: o.redisUrl as string,
+    redisUrl,
     log: pino({ level: "warn" }),
-    vconKeyPrefix: keyPrefix,
+    metrics,
+    vconKeyPrefix: `${run}:vcon:`,
     linkConcurrency: LINK_CONCURRENCY,
     popTimeoutS: 1,
   });
   return {
+    linkName,
+    metrics,
     start: async () => {
       const pushed = redis.pipeline();
       for (const v of vcons) pushed.rpush(`${run}-in`, v.uuid);
@@ -107,8 +150,9 @@ delivery: {queue: ${run}-delivery, prefix: ${run}, concurrency: ${DELIVERY_CONCU
     },
     async close() {
       await running.close();
-      const keys = await redis.keys(`${run}*`);
-      if (keys.length) await redis.del(...keys);
+      // Everything the run made: its vCons, queue, claims and dead letters under `<run>:`, and its lists.
+      await deleteRedisPrefix(redisUrl, run);
+      await redis.del(`${run}-in`, `${run}-out`, `DLQ:${run}-in`);
       await redis.quit();
       rmSync(dir, { recursive: true, force: true });
     },
@@ -116,8 +160,10 @@ delivery: {queue: ${run}-delivery, prefix: ${run}, concurrency: ${DELIVERY_CONCU
 }
 
 /** In one process: the memory store, the in-process queue and the delivery worker. */
-function inProcess(o: BenchChainOptions, vcons: Array<{ uuid: string; text: string }>) {
+function inProcess(o: BenchChainOptions, vcons: Array<{ uuid: string; text: string }>): Chain {
   const log = pino({ level: "warn" });
+  const linkName = `bench_${randomBytes(4).toString("hex")}`;
+  const metrics = createConserverMetrics();
   const queue = createQueue<DeliveryJob>("bench-delivery", {
     attempts: 5,
     backoff: { type: "exponential", delayMs: 100, maxDelayMs: 2000, jitter: 0.5 },
@@ -128,17 +174,20 @@ function inProcess(o: BenchChainOptions, vcons: Array<{ uuid: string; text: stri
     deadLetters: new MemoryDeadLetterStore(),
     concurrency: DELIVERY_CONCURRENCY,
     log,
+    metrics,
   });
   const store = new MemoryVconStore();
-  for (const v of vcons) store.set(v.uuid, parseVcon(new TextEncoder().encode(v.text)));
+  for (const v of vcons) store.set(v.uuid, parseVcon(v.text));
   const options = {
     vcon_operation: "created",
     backend: { url: o.origin, client_id: o.clientId, client_secret: o.clientSecret },
   };
   const ctx = { store, log, defaultHashMode: "python-json" as const, deliveryQueue: queue };
   return {
+    linkName,
+    metrics,
     start: async () => {
-      for (const v of vcons) await archivistLink.run(v.uuid, "archivist", options, ctx);
+      for (const v of vcons) await archivistLink.run(v.uuid, linkName, options, ctx);
     },
     async close() {
       await worker.close();
@@ -151,20 +200,22 @@ function inProcess(o: BenchChainOptions, vcons: Array<{ uuid: string; text: stri
  * `conserver` benchmark: `vcons` new vCons through the archivist link, the delivery queue and
  * worker into the service at `origin`; the clock runs from the first vCon handed to the chain
  * (pushed on the ingress list, with Redis) to the last one's event COMMITTED in the service.
+ * `requests` counts the worker's archivist API calls (tokens aside).
  */
-export async function benchChain(o: BenchChainOptions): Promise<{ vcons: number; ms: number }> {
+export async function benchChain(o: BenchChainOptions): Promise<BenchChainResult> {
   const vcons = makeVcons(o.vcons);
-  const tokens = new TokenSource(
-    { url: o.origin, clientId: o.clientId, clientSecret: o.clientSecret },
-    fetch,
-  );
-  const before = await committedVconEvents(o.origin, await tokens.get());
+  const tokens = new TokenSource({ url: o.origin, clientId: o.clientId, clientSecret: o.clientSecret });
+  await tokens.get();
   const chain = o.redisUrl ? await throughRedis(o, vcons) : inProcess(o, vcons);
   try {
     const t0 = performance.now();
+    const deadline = Date.now() + WAIT_LIMIT_MS;
     await chain.start();
-    await untilCommitted(o.origin, () => tokens.get(), before + o.vcons);
-    return { vcons: o.vcons, ms: performance.now() - t0 };
+    await untilDelivered(chain.metrics, o.vcons, deadline);
+    await untilCommitted(o.origin, tokens, chain.linkName, deadline);
+    const ms = performance.now() - t0;
+    const requests = [...(await counted(chain.metrics, "requests")).values()].reduce((a, b) => a + b, 0);
+    return { vcons: o.vcons, ms, requests };
   } finally {
     await chain.close();
   }

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { backoffDelay, sleep } from "../../../src/queue/backoff.js";
 import { PermanentDeliveryError, TransientDeliveryError } from "./errors.js";
+import { fetchSender, type HttpAnswer, type HttpSend, keepAliveSender } from "./http.js";
 import type { DeliveryBackend } from "./job.js";
 import type { ConserverMetrics } from "./metrics.js";
 import { type RetryPolicy, rateLimitWaitMs } from "./retry-policy.js";
@@ -14,7 +15,8 @@ export interface CallOptions {
 }
 
 export interface ClientOptions {
-  fetch: FetchFn;
+  /** A fetch to send with (tests); by default undici over a keep-alive agent. */
+  fetch?: FetchFn;
   policy: RetryPolicy;
   signal: AbortSignal;
   metrics?: ConserverMetrics;
@@ -27,11 +29,15 @@ type Outcome = { done: true; json: unknown } | { done: false; wait: number };
 
 /** Archivist API calls for one job attempt: bearer tokens, one refetch on 401, waits on 429 and 5xx. */
 export class ArchivistClient {
+  private readonly send: HttpSend;
+
   constructor(
     private readonly backend: DeliveryBackend,
     private readonly tokens: TokenSource,
     private readonly opts: ClientOptions,
-  ) {}
+  ) {
+    this.send = opts.fetch ? fetchSender(opts.fetch) : keepAliveSender();
+  }
 
   /** Sends the request until it succeeds, fails for good, or the attempt's retry budget is spent. */
   async call(method: "GET" | "POST", path: string, o: CallOptions): Promise<unknown> {
@@ -60,21 +66,22 @@ export class ArchivistClient {
   }
 
   private async once(
-    method: string,
+    method: "GET" | "POST",
     path: string,
     o: CallOptions,
     s: { failures: number; waits: number; refreshed: boolean },
   ): Promise<Outcome> {
     const { policy, signal } = this.opts;
-    let res: Response;
+    let res: HttpAnswer;
     let token = "";
     try {
       token = await this.tokens.get(signal);
-      res = await this.opts.fetch(this.url(path, o.query), {
+      res = await this.send(this.url(path, o.query), {
         method,
         headers: this.headers(token),
         ...(o.body === undefined ? {} : { body: JSON.stringify(o.body) }),
-        signal: AbortSignal.any([signal, AbortSignal.timeout(policy.requestTimeoutMs)]),
+        signal,
+        timeoutMs: policy.requestTimeoutMs,
       });
     } catch (err) {
       if (signal.aborted || err instanceof PermanentDeliveryError) throw err;
@@ -82,7 +89,7 @@ export class ArchivistClient {
       return this.transient(s, `${o.route}: ${(err as Error).message}`, err);
     }
     this.opts.metrics?.requests.inc({ route: o.route, status: String(res.status) });
-    if (res.ok) return { done: true, json: await this.json(res, o.route) };
+    if (res.status >= 200 && res.status < 300) return { done: true, json: await this.json(res, o.route) };
     const text = (await res.text().catch(() => "")).slice(0, 500);
     if (res.status === 401 && !s.refreshed) {
       s.refreshed = true;
@@ -108,7 +115,7 @@ export class ArchivistClient {
     return { done: false, wait };
   }
 
-  private rateLimited(s: { waits: number; failures: number }, res: Response, route: string): Outcome {
+  private rateLimited(s: { waits: number; failures: number }, res: HttpAnswer, route: string): Outcome {
     const p = this.opts.policy;
     // A backend's reset value is trusted up to an hour: a hostile or broken one cannot park jobs for ever.
     const wait = Math.min(
@@ -124,7 +131,7 @@ export class ArchivistClient {
     return { done: false, wait };
   }
 
-  private async json(res: Response, route: string): Promise<unknown> {
+  private async json(res: HttpAnswer, route: string): Promise<unknown> {
     try {
       return await res.json();
     } catch {

@@ -22,7 +22,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 };
 
 /** Milliseconds a 429 asks to wait: `Archivist-Rate-Limit-Reset` (seconds), else `Retry-After`, else undefined. */
-export function rateLimitWaitMs(headers: Headers): number | undefined {
+export function rateLimitWaitMs(headers: { get(name: string): string | null }): number | undefined {
   for (const name of ["archivist-rate-limit-reset", "retry-after"]) {
     const v = headers.get(name);
     if (v === null || v.trim() === "") continue;

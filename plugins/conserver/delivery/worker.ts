@@ -63,7 +63,7 @@ class Worker {
     if (problem) return this.deadLetter(job, problem);
     const b = job.data.backend;
     const client = new ArchivistClient(b, this.tokenSource(b), {
-      fetch: this.o.fetch ?? fetch,
+      ...(this.o.fetch ? { fetch: this.o.fetch } : {}),
       policy: this.policy,
       signal: job.signal,
       metrics: this.metrics,

@@ -19,6 +19,7 @@ import { type DemoService, startDemoService } from "./embedded-service.js";
 import { progressBar } from "./progress.js";
 import { DemoReader, poll } from "./receipts.js";
 import { deleteRedisPrefix } from "./redis-cleanup.js";
+import { sourceDir } from "./source-dir.js";
 
 interface Sample {
   file: string;
@@ -27,10 +28,8 @@ interface Sample {
   payload: string;
 }
 
-// The sample vCons ship beside the sources; from dist/ they are read from the source tree.
 function samplesDir(): string {
-  const here = fileURLToPath(new URL(".", import.meta.url));
-  return process.env.VCON_DIR ?? here.replace(/([/\\])dist([/\\])plugins/, "$1plugins").concat("vcons");
+  return process.env.VCON_DIR ?? join(sourceDir(import.meta.url), "demo", "vcons");
 }
 
 function loadSamples(dir: string): Sample[] {
