@@ -49,3 +49,21 @@ export function rs256Rates(ms: number): { sign: number; verify: number } {
     verify: opsPerSecond(() => verify("sha256", msg, publicKey, sig), ms),
   };
 }
+
+/**
+ * Rates of `a` and `b` timed in alternating short windows, each the median of its windows.
+ * A ratio of two rates taken seconds apart moves with whatever else the machine does
+ * meanwhile (raw ES256 alone swings ±15% here between 1 s windows); interleaved, both
+ * sides see the same conditions.
+ */
+export function pairedRates(a: () => void, b: () => void, ms: number, rounds = 10): { a: number; b: number } {
+  const window = Math.max(20, ms / rounds);
+  const as: number[] = [];
+  const bs: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    as.push(opsPerSecond(a, window));
+    bs.push(opsPerSecond(b, window));
+  }
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] as number;
+  return { a: median(as), b: median(bs) };
+}
