@@ -1,9 +1,8 @@
 import { isRecord } from "../vcon/unsigned-check.js";
-import type { AssetClaims } from "./asset-claims.js";
+import { type AssetClaims, IDENTITY, type ResolvedAsset } from "./asset-claims.js";
 import type { ArchivistClient } from "./client.js";
 import { TransientDeliveryError } from "./errors.js";
 
-const IDENTITY = /^assets\/[A-Za-z0-9-]{1,64}$/;
 const MAX_CACHED = 10_000;
 
 /** Attributes of the one asset that carries a vCon's events. */
@@ -24,17 +23,14 @@ function identityOf(v: unknown, what: string): string {
   return id;
 }
 
-/** A vCon's asset on one backend. */
-export interface ResolvedAsset {
-  identity: string;
-  created: boolean;
-}
+export type { ResolvedAsset };
 
 /**
  * Finds the asset of a vCon (`attributes.subject=vcon://<uuid>`, `arc_display_type=vcon`) or
  * creates it. Identities are cached, and lookups for the same vCon in this process share one
  * request, so concurrent jobs of one vCon do not create two assets; with claims shared through
- * Redis, neither do workers in different processes (the look-up runs again under the claim).
+ * Redis, neither do workers in different processes (one finds or creates, the others read what
+ * it recorded).
  */
 export class AssetResolver {
   private readonly cache = new Map<string, string>();
@@ -52,14 +48,21 @@ export class AssetResolver {
    * The vCon's asset, and whether this call (or one it joined) has just created it: such an
    * asset cannot hold any event of this job yet, so the caller need not look for one.
    */
-  async resolveAsset(client: ArchivistClient, backendKey: string, vconUuid: string): Promise<ResolvedAsset> {
+  async resolveAsset(
+    client: ArchivistClient,
+    backendKey: string,
+    vconUuid: string,
+    signal?: AbortSignal,
+  ): Promise<ResolvedAsset> {
     const key = `${backendKey}|${vconUuid}`;
     const hit = this.cache.get(key);
     if (hit) return { identity: hit, created: false };
     let p = this.inflight.get(key);
     if (!p) {
       const find = () => this.findOrCreate(client, vconUuid);
-      p = (this.claims ? this.claims.withClaim(key, find) : find()).finally(() => this.inflight.delete(key));
+      p = (this.claims ? this.claims.resolve(key, find, signal) : find()).finally(() =>
+        this.inflight.delete(key),
+      );
       this.inflight.set(key, p);
     }
     const resolved = await p;

@@ -53,12 +53,14 @@ export async function deliver(
   client: ArchivistClient,
   assets: AssetResolver,
   job: DeliveryJob,
+  signal?: AbortSignal,
 ): Promise<DeliveryOutcome> {
   const attrs = job.event.event_attributes;
   const { identity: asset, created } = await assets.resolveAsset(
     client,
     `${job.backend.url}|${job.backend.clientId}`,
     job.vconUuid,
+    signal,
   );
   let recorded = false;
   // An asset created just now holds no event of this job: the look-up would only cost a request.

@@ -70,7 +70,7 @@ class Worker {
       ...(this.o.log ? { log: this.o.log } : {}),
     });
     try {
-      const outcome = await deliver(client, this.assets, job.data);
+      const outcome = await deliver(client, this.assets, job.data, job.signal);
       this.o.log?.info({ jobId: job.id, vconUuid: job.data.vconUuid, outcome }, "delivery done");
       return outcome;
     } catch (err) {

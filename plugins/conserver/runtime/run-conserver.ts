@@ -70,7 +70,7 @@ function startWorker(
   redis: Redis,
 ): DeliveryWorker {
   return startDeliveryWorker({
-    assetClaims: new RedisAssetClaims(redis, `${config.delivery.prefix}:asset-claim:`),
+    assetClaims: new RedisAssetClaims(redis, `${config.delivery.prefix}:`),
     // The worker owns its queue instance (closing the worker closes it).
     queue: deliveryQueue(config, o, log),
     deadLetters,

@@ -1,8 +1,9 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RedisAssetClaims } from "../../../plugins/conserver/delivery/asset-claims.js";
+import { RedisAssetClaims, type ResolvedAsset } from "../../../plugins/conserver/delivery/asset-claims.js";
 import { AssetResolver } from "../../../plugins/conserver/delivery/assets.js";
 import { ArchivistClient } from "../../../plugins/conserver/delivery/client.js";
+import { TransientDeliveryError } from "../../../plugins/conserver/delivery/errors.js";
 import { DEFAULT_RETRY_POLICY } from "../../../plugins/conserver/delivery/retry-policy.js";
 import { TokenSource } from "../../../plugins/conserver/delivery/token-source.js";
 import { FakeArchivist } from "../../unit/conserver/fake-archivist.js";
@@ -54,5 +55,63 @@ describe.skipIf(!up)("asset claims shared through Redis", () => {
     expect(assetsOf("v-claimed")).toHaveLength(1);
     expect(ra.identity).toBe(rb.identity);
     expect([ra.created, rb.created].sort()).toEqual([false, true]);
+  });
+
+  it("records the identity, so the others take it from Redis without asking the backend", async () => {
+    const lists = fake.count("assets.list");
+    const [a, b, c] = [worker(true), worker(true), worker(true)];
+    await Promise.all([a, b, c].map((w) => w.resolveAsset(client(), "k", "v-recorded")));
+    expect(assetsOf("v-recorded")).toHaveLength(1);
+    expect(fake.count("assets.list") - lists).toBe(1);
+    expect(await connections[0]?.get(`${prefix}:asset:k|v-recorded`)).toBe(
+      assetsOf("v-recorded")[0]?.identity,
+    );
+  });
+
+  const claims = (o: ConstructorParameters<typeof RedisAssetClaims>[2]) => {
+    const redis = new Redis(REDIS_URL);
+    connections.push(redis);
+    return new RedisAssetClaims(redis, `${prefix}:`, { pollMs: 10, ...o });
+  };
+  const made =
+    (identity: string, ms = 0) =>
+    async (): Promise<ResolvedAsset> => {
+      await new Promise((r) => setTimeout(r, ms));
+      return { identity, created: true };
+    };
+
+  it("renews a claim while find-or-create runs longer than the claim lasts", async () => {
+    const [a, b] = [claims({ claimMs: 150 }), claims({ claimMs: 150, waitMs: 5000 })];
+    let second = 0;
+    const first = a.resolve("long", made("assets/first", 600));
+    await new Promise((r) => setTimeout(r, 50));
+    const other = await b.resolve("long", async () => {
+      second++;
+      return { identity: "assets/second", created: true };
+    });
+    expect(await first).toEqual({ identity: "assets/first", created: true });
+    expect(other).toEqual({ identity: "assets/first", created: false });
+    expect(second).toBe(0);
+  });
+
+  it("takes over the claim of a holder that died once it expires", async () => {
+    await connections[0]?.set(`${prefix}:asset-claim:dead`, "gone", "PX", 300);
+    const t0 = Date.now();
+    expect(await claims({ claimMs: 300 }).resolve("dead", made("assets/next"))).toEqual({
+      identity: "assets/next",
+      created: true,
+    });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
+  });
+
+  it("hands the job back (transient error) rather than waiting on a claim for ever", async () => {
+    await connections[0]?.set(`${prefix}:asset-claim:held`, "someone", "PX", 10_000);
+    let ran = false;
+    const p = claims({ claimMs: 10_000, waitMs: 200 }).resolve("held", async () => {
+      ran = true;
+      return { identity: "assets/x", created: true };
+    });
+    await expect(p).rejects.toBeInstanceOf(TransientDeliveryError);
+    expect(ran).toBe(false);
   });
 });
