@@ -1,22 +1,17 @@
 import { type DeliveryJob, idempotencyKey } from "../delivery/job.js";
 import { ConserverError } from "../errors.js";
-import { buildVconEvent } from "../template.js";
 import { backendFromOptions } from "./backend-options.js";
 import { mergeOptions, optBool } from "./options.js";
-import { templateConfig } from "./template-options.js";
+import { linkEvent, TEMPLATE_OPTION_DEFAULTS } from "./template-options.js";
 import type { LinkContext, LinkOptions } from "./types.js";
 
 /** Options of the `archivist` link (YAML names); `vcon_operation` and a backend must be given. */
 export const defaultOptions: Record<string, unknown> = {
   vcon_operation: undefined,
   backend: undefined,
-  hash_mode: undefined,
   asset_free: false,
   partner_id: undefined,
-  payload_preimage_content_type: "application/vcon+json",
-  vcon_draft_version: "01",
-  scitt_draft_version: "10",
-  timestamp_fallback: "now",
+  ...TEMPLATE_OPTION_DEFAULTS,
 };
 
 /** Reads the vCon, builds its template-0.3.0 event and queues its delivery; returns the uuid at once. */
@@ -30,13 +25,7 @@ export async function run(
     throw new ConserverError("LINK_CONTEXT", `${linkName}: the archivist link needs a delivery queue`);
   const o = mergeOptions(defaultOptions, options);
   const backend = backendFromOptions(o, linkName);
-  const doc = await ctx.store.get(vconUuid);
-  if (!doc) throw new ConserverError("VCON_NOT_FOUND", `${linkName}: vCon not found: ${vconUuid}`);
-  const event = buildVconEvent(
-    doc,
-    String(o.vcon_operation ?? ""),
-    templateConfig(o, "archivist", linkName, ctx),
-  );
+  const { event } = await linkEvent(vconUuid, "archivist", linkName, o, ctx);
   const attrs = event.event_attributes;
   // The vCon's own uuid (the subject), which normally equals the key it was stored under.
   const uuid = (attrs.subject as string).slice("vcon://".length);

@@ -20,33 +20,28 @@ function baseUrl(apiUrl: string): string {
  */
 export function backendFromOptions(o: Record<string, unknown>, link: string): DeliveryBackend {
   const partnerId = optString(o, "partner_id", link);
-  const partner = partnerId && partnerId !== "not-set" ? { partnerId } : {};
-  if (isRecord(o.backend)) {
-    const b = o.backend;
-    const tokenUrl = optString(b, "token_url", link);
-    return {
-      url: baseUrl(required(b, "url", "backend.", link)),
-      clientId: required(b, "client_id", "backend.", link),
-      clientSecret: required(b, "client_secret", "backend.", link),
-      ...(tokenUrl ? { tokenUrl } : {}),
-      ...partner,
-    };
-  }
+  const [creds, where, apiUrl, tokenKey] = isRecord(o.backend)
+    ? [o.backend, "backend.", required(o.backend, "url", "backend.", link), "token_url"]
+    : [pythonAuth(o, link), "auth.", required(o, "api_url", "", link), "token_endpoint"];
+  const tokenUrl = optString(creds, tokenKey, link);
+  return {
+    url: baseUrl(apiUrl),
+    clientId: required(creds, "client_id", where, link),
+    clientSecret: required(creds, "client_secret", where, link),
+    ...(tokenUrl ? { tokenUrl } : {}),
+    ...(partnerId && partnerId !== "not-set" ? { partnerId } : {}),
+  };
+}
+
+/** The Python DataTrails link's `auth:` mapping (OIDC client credentials only). */
+function pythonAuth(o: Record<string, unknown>, link: string): Record<string, unknown> {
   if (!isRecord(o.auth))
     throw new ConserverError("LINK_OPTIONS", `${link}: option backend (or api_url and auth) is required`);
-  const auth = o.auth;
-  const type = optString(auth, "type", link) ?? "oidc-client-credentials";
+  const type = optString(o.auth, "type", link) ?? "oidc-client-credentials";
   if (type.toLowerCase() !== "oidc-client-credentials")
     throw new ConserverError(
       "LINK_OPTIONS",
       `${link}: auth.type ${type} is not supported (OIDC-client-credentials)`,
     );
-  const tokenUrl = optString(auth, "token_endpoint", link);
-  return {
-    url: baseUrl(required(o, "api_url", "", link)),
-    clientId: required(auth, "client_id", "auth.", link),
-    clientSecret: required(auth, "client_secret", "auth.", link),
-    ...(tokenUrl ? { tokenUrl } : {}),
-    ...partner,
-  };
+  return o.auth;
 }

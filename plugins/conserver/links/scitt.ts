@@ -1,20 +1,15 @@
 import { ConserverError } from "../errors.js";
-import { buildVconEvent } from "../template.js";
 import { mergeOptions, optBool, optString } from "./options.js";
 import { withReceiptAnalysis } from "./receipt-analysis.js";
-import { templateConfig } from "./template-options.js";
+import { linkEvent, TEMPLATE_OPTION_DEFAULTS } from "./template-options.js";
 import type { LinkContext, LinkOptions } from "./types.js";
 
 /** Options of the `scitt` link (YAML names). */
 export const defaultOptions: Record<string, unknown> = {
   vcon_operation: "vcon_created",
-  hash_mode: undefined,
   store_receipt: true,
   receipt_vendor: "vcon-archivist",
-  payload_preimage_content_type: "application/vcon+json",
-  vcon_draft_version: "01",
-  scitt_draft_version: "10",
-  timestamp_fallback: "now",
+  ...TEMPLATE_OPTION_DEFAULTS,
 };
 
 /**
@@ -31,13 +26,7 @@ export async function run(
   if (!ctx?.scitt)
     throw new ConserverError("LINK_CONTEXT", `${linkName}: the scitt link needs a signer and a registrar`);
   const o = mergeOptions(defaultOptions, options);
-  const doc = await ctx.store.get(vconUuid);
-  if (!doc) throw new ConserverError("VCON_NOT_FOUND", `${linkName}: vCon not found: ${vconUuid}`);
-  const event = buildVconEvent(
-    doc,
-    String(o.vcon_operation ?? ""),
-    templateConfig(o, "scitt", linkName, ctx),
-  );
+  const { doc, event } = await linkEvent(vconUuid, "scitt", linkName, o, ctx);
   const attrs = event.event_attributes;
   const statement = await ctx.scitt.signer.sign(attrs);
   let registration: Awaited<ReturnType<typeof ctx.scitt.registrar.register>>;

@@ -1,7 +1,18 @@
-import type { TemplateConfig } from "../template.js";
+import { ConserverError } from "../errors.js";
+import { buildVconEvent, type TemplateConfig, type VconEventBody } from "../template.js";
+import type { VconDocument } from "../vcon/parse.js";
 import { isRecord } from "../vcon/unsigned-check.js";
 import { optFallback, optHashMode, optString } from "./options.js";
 import type { LinkContext } from "./types.js";
+
+/** The template options every link takes (YAML names), with their defaults. */
+export const TEMPLATE_OPTION_DEFAULTS: Record<string, unknown> = {
+  hash_mode: undefined,
+  payload_preimage_content_type: "application/vcon+json",
+  vcon_draft_version: "01",
+  scitt_draft_version: "10",
+  timestamp_fallback: "now",
+};
 
 function extras(o: Record<string, unknown>): Record<string, string> | undefined {
   const v = o.extra_attributes;
@@ -32,4 +43,18 @@ export function templateConfig(
   if (extra) cfg.extraAttributes = extra;
   if (ctx.now) cfg.now = ctx.now;
   return cfg;
+}
+
+/** Reads the vCon a link runs on and builds its template event for the `vcon_operation` option. */
+export async function linkEvent(
+  vconUuid: string,
+  link: string,
+  linkName: string,
+  o: Record<string, unknown>,
+  ctx: LinkContext,
+): Promise<{ doc: VconDocument; event: VconEventBody }> {
+  const doc = await ctx.store.get(vconUuid);
+  if (!doc) throw new ConserverError("VCON_NOT_FOUND", `${linkName}: vCon not found: ${vconUuid}`);
+  const event = buildVconEvent(doc, String(o.vcon_operation ?? ""), templateConfig(o, link, linkName, ctx));
+  return { doc, event };
 }

@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ConserverError } from "../../../plugins/conserver/errors.js";
 import { type JsonNumber, parseLossless } from "../../../plugins/conserver/vcon/index.js";
 import { stringifyLossless, toLossless } from "../../../plugins/conserver/vcon/lossless-stringify.js";
-
-function code(f: () => unknown): string | undefined {
-  try {
-    f();
-  } catch (err) {
-    return err instanceof ConserverError ? err.code : "other";
-  }
-  return undefined;
-}
+import { code } from "./error-code.js";
 
 describe("lossless JSON parser", () => {
   it("keeps number lexemes and big integers exactly", () => {

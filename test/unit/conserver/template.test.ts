@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ConserverError } from "../../../plugins/conserver/errors.js";
 import { normaliseOperation } from "../../../plugins/conserver/operation.js";
 import { buildVconEvent, type TemplateConfig } from "../../../plugins/conserver/template.js";
 import { hashVcon, parseVcon } from "../../../plugins/conserver/vcon/index.js";
 import { sharedPath } from "../../helpers/shared.js";
+import { code } from "./error-code.js";
 
 const fixture = (name: string) =>
   parseVcon(new Uint8Array(readFileSync(sharedPath(`fixtures/vcon/${name}`))));
@@ -27,15 +27,6 @@ const REQUIRED = [
   "vcon_draft_version",
   "scitt_draft_version",
 ];
-
-function code(f: () => unknown): string | undefined {
-  try {
-    f();
-  } catch (err) {
-    return err instanceof ConserverError ? err.code : "other";
-  }
-  return undefined;
-}
 
 describe("template 0.3.0 event", () => {
   it("carries every required attribute and the link's own", () => {

@@ -1,21 +1,12 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { ConserverError } from "../../../plugins/conserver/errors.js";
 import {
   parseVcon,
   requireVconUuid,
   vconFromObject,
   vconUuid,
 } from "../../../plugins/conserver/vcon/index.js";
-
-function code(f: () => unknown): string | undefined {
-  try {
-    f();
-  } catch (err) {
-    return err instanceof ConserverError ? err.code : "other";
-  }
-  return undefined;
-}
+import { code } from "./error-code.js";
 
 const b64 = (s: string | Buffer) => Buffer.from(s).toString("base64url");
 
