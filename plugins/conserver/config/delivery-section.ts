@@ -7,7 +7,9 @@ export const DELIVERY_DEFAULTS: DeliveryConfig = {
   attempts: 10,
   backoffMs: 1000,
   maxBackoffMs: 300_000,
-  concurrency: 4,
+  // A job mostly waits on the backend (three requests per new vCon): with 4 at once one worker
+  // delivered 87 new vCons/s to this service on PostgreSQL, with 32 about 120.
+  concurrency: 32,
   requestTimeoutMs: 30_000,
 };
 

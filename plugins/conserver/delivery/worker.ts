@@ -116,6 +116,6 @@ class Worker {
 /** Starts taking delivery jobs from `queue`: records each event once, dead-letters what cannot be. */
 export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
   const w = new Worker(o);
-  o.queue.process((job) => w.handle(job), { concurrency: o.concurrency ?? 4 });
+  o.queue.process((job) => w.handle(job), { concurrency: o.concurrency ?? 32 });
   return { close: (opts) => o.queue.close(opts) };
 }

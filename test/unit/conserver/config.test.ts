@@ -62,7 +62,7 @@ describe("conserver config", () => {
       enabled: true,
     });
     expect(c.chains.off_chain?.enabled).toBe(false);
-    expect(c.delivery).toMatchObject({ queue: "my-delivery", attempts: 3, backoffMs: 10, concurrency: 4 });
+    expect(c.delivery).toMatchObject({ queue: "my-delivery", attempts: 3, backoffMs: 10, concurrency: 32 });
     expect(c.ignored.sort()).toEqual(["ingress_auth", "storages"]);
   });
 
