@@ -1,10 +1,13 @@
 import type { AttributeFilter } from "../core/filters/index.js";
 import type { Where } from "./sql.js";
 
+const WHOLE = /^(0|-?[1-9][0-9]*)$/;
+
 /**
  * Adds a dotted query filter over the jsonb column of its prefix. Equality uses
  * containment (`@>`), which the GIN (jsonb_path_ops) indexes serve, so filtered lists
- * stay index-backed at any size; it matches string values, which is what attributes hold.
+ * stay index-backed at any size. It matches string values, and whole numbers (the one other
+ * scalar an attribute may hold) written in their shortest form.
  */
 export function addAttributeFilter(w: Where, f: AttributeFilter, column: string): void {
   const text = (name: string) => `coalesce(${column}->>${w.p(name)}, '')`;
@@ -12,7 +15,12 @@ export function addAttributeFilter(w: Where, f: AttributeFilter, column: string)
     w.and(`${text(f.name)} = ''`);
     return;
   }
-  const alternatives = f.values.map((v) => `${column} @> ${w.p(JSON.stringify({ [f.name]: v }))}::jsonb`);
+  const contains = (v: unknown) => `${column} @> ${w.p(JSON.stringify({ [f.name]: v }))}::jsonb`;
+  const alternatives = f.values.flatMap((v) => {
+    // `=7` finds 7 and "7".
+    const n = WHOLE.test(v) ? Number(v) : Number.NaN;
+    return Number.isSafeInteger(n) ? [contains(v), contains(n)] : [contains(v)];
+  });
   if (f.present) alternatives.push(`${text(f.name)} <> ''`);
   w.and(alternatives.join(" or "));
 }

@@ -1,7 +1,5 @@
-export type { AttributeFilter, AttributeRecord } from "./attribute-filter.js";
-export { matchAttributeFilters } from "./attribute-match.js";
+export type { AttributeFilter } from "./attribute-filter.js";
 export { parseAttributeQuery } from "./attribute-query.js";
-export { compileAttributeFilters } from "./attribute-sql.js";
 export { attributeText, compareCodePoints, jsonbText } from "./jsonb-text.js";
 export {
   type PolicyCondition,
