@@ -43,6 +43,28 @@ async function offered(
   await reportTrust(ctx, d, token, name, phase.result.samples, dr);
 }
 
+// An asset as the conserver link creates one per vCon: unique subject, a display type.
+const ASSET = JSON.stringify({
+  behaviours: ["RecordEvidence"],
+  attributes: {
+    arc_display_type: "vcon",
+    arc_display_name: "bench {{n}}",
+    subject: "vcon://bench-asset-{{n}}",
+  },
+});
+
+/** Asset creation at 64 in flight: each is an asset row and its NewAsset event. */
+async function assetCreation(ctx: ScenarioContext, d: Deployment, token: string) {
+  const headers = { "content-type": "application/json", authorization: `Bearer ${token}` };
+  const phase = await runPhase(ctx, d, {
+    label: "asset creation, 64 in flight",
+    requests: [{ method: "POST", path: "/archivist/v2/assets", headers, body: ASSET }],
+    concurrency: 64,
+    connections: 64,
+  });
+  reportPhase(ctx, "ingest", "asset creation (64 in flight)", phase, "assets/s");
+}
+
 function eventRequest(token: string, asset: string): RequestTemplate {
   const headers = { "content-type": "application/json", authorization: `Bearer ${token}` };
   return { method: "POST", path: `/archivist/v2/${asset}/events`, headers, body: EVENT };
@@ -55,7 +77,7 @@ function eventRequest(token: string, asset: string): RequestTemplate {
  */
 const SATURATION_IN_FLIGHT = [64, 256] as const;
 
-/** `ingest`: asset events at saturation and at 25% and 50% of it, then POST→COMMITTED/CONFIRMED. */
+/** `ingest`: asset events at saturation and at 25% and 50% of it, then POST→COMMITTED/CONFIRMED; then asset creation. */
 export const ingest: Scenario = {
   name: "ingest",
   async run(ctx) {
@@ -80,7 +102,7 @@ export const ingest: Scenario = {
       value: target,
       label: `target ${engine}`,
     });
-    if (best <= 0) return;
-    for (const pct of [25, 50]) await offered(ctx, d, token, asset, (best * pct) / 100, pct);
+    if (best > 0) for (const pct of [25, 50]) await offered(ctx, d, token, asset, (best * pct) / 100, pct);
+    await assetCreation(ctx, d, token);
   },
 };

@@ -3,11 +3,11 @@ import type { Ctx, Principal } from "../context.js";
 import { fullGrant, hasName } from "../core/access/index.js";
 import { badRequest, forbidden, notFound } from "../core/api/api-error.js";
 import { eventsOfAsset, getAssetEvent } from "../store/asset-events.js";
-import { type AssetRow, getAsset, insertAsset } from "../store/assets.js";
+import { type AssetRow, getAsset, type NewAssetRow } from "../store/assets.js";
 import { type AssetOut, assetOut, eventOut, type Face } from "../store/record-json.js";
 import { type AccessView, canReadEvent, projectAttributes } from "./access-view.js";
 import { checkDocumentChange, validateAttributes } from "./attributes.js";
-import { writeGroup } from "./event-batcher.js";
+import { batcherFor } from "./event-batcher.js";
 import { acceptedPrincipal, internalPrincipal } from "./principals.js";
 import { checkAttachments, checkHomeLocation } from "./reference-check.js";
 import { tenantWalletAddress } from "./tenant-wallet.js";
@@ -31,7 +31,10 @@ function validateAssetInput(input: AssetInput): Record<string, unknown> {
   return attributes;
 }
 
-/** Creates an asset and its NewAsset event in one transaction. */
+/**
+ * Creates an asset and its NewAsset event. Both are written by the event batcher's group
+ * transaction, so concurrent creations share one commit with each other and with events.
+ */
 export async function createAsset(
   ctx: Ctx,
   p: Principal,
@@ -43,38 +46,34 @@ export async function createAsset(
     const g = view.grant({ tenant_id: p.tenantId, attributes, public: input.public ?? false });
     if (!g || !hasName(g.behaviours, "AssetCreator")) throw forbidden("creating assets is not permitted");
   }
-  const owner = await tenantWalletAddress(ctx.keys, p.tenantId);
-  const asset = await ctx.db.transaction(async (tx) => {
-    await checkAttachments(tx, p.tenantId, validateAttributes("attributes", attributes));
-    await checkHomeLocation(tx, p.tenantId, attributes);
-    const row = await insertAsset(tx, {
-      id: randomUUID(),
-      tenant_id: p.tenantId,
-      behaviours: input.behaviours ?? ["RecordEvidence"],
-      attributes: {},
-      proof_mechanism: input.proof_mechanism ?? "MERKLE_LOG",
-      public: input.public ?? false,
-      chain_id: input.chain_id ?? "",
-      tracked: "TRACKED",
-      owner,
-      confirmation_status: "PENDING",
-    });
-    await writeGroup(tx, ctx, [
-      {
-        assetId: row.id,
-        tenantId: p.tenantId,
-        operation: "NewAsset",
-        behaviour: "AssetCreator",
-        eventAttributes: {},
-        assetAttributes: attributes,
-        declared: acceptedPrincipal(p),
-        accepted: internalPrincipal(ctx.config.baseUrl, "assets"),
-      },
-    ]);
-    return { ...row, attributes };
+  // Blob and location references are rare; like an event's, they are checked before the group.
+  const refs = validateAttributes("attributes", attributes);
+  if (refs.length) await checkAttachments(ctx.db, p.tenantId, refs);
+  await checkHomeLocation(ctx.db, p.tenantId, attributes);
+  const asset: NewAssetRow = {
+    id: randomUUID(),
+    tenant_id: p.tenantId,
+    behaviours: input.behaviours ?? ["RecordEvidence"],
+    attributes,
+    proof_mechanism: input.proof_mechanism ?? "MERKLE_LOG",
+    public: input.public ?? false,
+    chain_id: input.chain_id ?? "",
+    tracked: "TRACKED",
+    owner: await tenantWalletAddress(ctx.keys, p.tenantId),
+    confirmation_status: "PENDING",
+  };
+  await batcherFor(ctx).write({
+    assetId: asset.id,
+    tenantId: p.tenantId,
+    operation: "NewAsset",
+    behaviour: "AssetCreator",
+    eventAttributes: {},
+    assetAttributes: attributes,
+    declared: acceptedPrincipal(p),
+    accepted: internalPrincipal(ctx.config.baseUrl, "assets"),
+    creates: asset,
   });
-  ctx.wake.commit(p.tenantId);
-  return assetOut(asset, asset.attributes);
+  return assetOut({ ...asset, seq: 0, created_at: new Date() }, attributes);
 }
 
 /** The asset as it was at `at`: attributes and tracking folded from its events accepted by then. */

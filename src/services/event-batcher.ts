@@ -7,7 +7,7 @@ import {
   type Principal4,
   type StoredAssetEvent,
 } from "../store/asset-events.js";
-import { ASSET_ROW_COLUMNS, type AssetRow } from "../store/assets.js";
+import { ASSET_ROW_COLUMNS, type AssetRow, insertAssets, type NewAssetRow } from "../store/assets.js";
 import type { Queryable } from "../store/db.js";
 import { freshEventsOf } from "../store/fresh-events.js";
 import { tenantWalletAddress } from "./tenant-wallet.js";
@@ -25,6 +25,11 @@ export interface PendingEvent {
   timestampDeclared?: Date | undefined;
   /** Checked against the locked asset inside the group's transaction; throwing refuses this event only. */
   authorize?: ((asset: AssetRow) => void) | undefined;
+  /**
+   * The asset this event creates (its NewAsset event), inserted by the group with its final
+   * attributes. Nobody else can see it before the group commits, so it is not locked.
+   */
+  creates?: NewAssetRow | undefined;
 }
 
 /** What happened to one event of a group. */
@@ -142,21 +147,27 @@ function changesAsset(e: PendingEvent): boolean {
 }
 
 /**
- * Writes a group: locks its assets in id order, authorises each event against its locked
- * asset (a refusal or a missing asset fails that event only), inserts the rest with one
- * statement and updates each asset it changes once. A group that changes no asset only
+ * Writes a group: inserts the assets it creates, locks the others in id order, authorises
+ * each event against its locked asset (a refusal or a missing asset fails that event only),
+ * inserts the rest with one statement and updates each asset it changes once. A group that changes no asset only
  * shares the assets' row locks (their attributes cannot change under its authorisation),
  * so such groups for one asset commit side by side.
  */
 export async function writeGroup(tx: Queryable, ctx: Ctx, events: PendingEvent[]): Promise<Outcome[]> {
-  const ids = [...new Set(events.map((e) => e.assetId))].sort();
-  const mode = events.some(changesAsset) ? "update" : "share";
-  const locked = await tx.query<AssetRow>(
-    `select ${ASSET_ROW_COLUMNS} from assets where id = any($1::uuid[]) order by id for ${mode}`,
-    [ids],
-  );
-  const state = new Map(locked.map((a) => [a.id, { ...a }]));
   const now = new Date();
+  const created = events.flatMap((e) => (e.creates ? [e.creates] : []));
+  await insertAssets(tx, created);
+  const existing = events.filter((e) => !e.creates);
+  const ids = [...new Set(existing.map((e) => e.assetId))].sort();
+  const mode = existing.some(changesAsset) ? "update" : "share";
+  const locked = ids.length
+    ? await tx.query<AssetRow>(
+        `select ${ASSET_ROW_COLUMNS} from assets where id = any($1::uuid[]) order by id for ${mode}`,
+        [ids],
+      )
+    : [];
+  const state = new Map(locked.map((a) => [a.id, { ...a }]));
+  for (const a of created) state.set(a.id, { ...a, seq: 0, created_at: now });
   const outcomes: Array<Outcome | NewAssetEvent> = [];
   const changed = new Set<string>();
   for (const e of events) {
@@ -168,7 +179,7 @@ export async function writeGroup(tx: Queryable, ctx: Ctx, events: PendingEvent[]
       outcomes.push({ error });
       continue;
     }
-    if (changesAsset(e)) {
+    if (changesAsset(e) && !e.creates) {
       asset.attributes = { ...asset.attributes, ...e.assetAttributes };
       if (e.operation === "StopTracking") asset.tracked = "NOT_TRACKED";
       if (e.operation === "StartTracking") asset.tracked = "TRACKED";

@@ -43,24 +43,28 @@ export async function getAsset(db: Queryable, id: string): Promise<AssetRow | un
   return (await db.query<AssetRow>(`select ${ASSET_COLUMNS} from assets where id = $1`, [id]))[0];
 }
 
-export async function insertAsset(db: Queryable, a: Omit<AssetRow, "seq" | "created_at">): Promise<AssetRow> {
-  const rows = await db.query<AssetRow>(
+/** An asset row as written: the database numbers it (`seq`) and stamps `created_at`. */
+export type NewAssetRow = Omit<AssetRow, "seq" | "created_at">;
+
+/** Inserts new assets with one statement (a group's creations). */
+export async function insertAssets(db: Queryable, assets: NewAssetRow[]): Promise<void> {
+  if (assets.length === 0) return;
+  await db.query(
     `insert into assets (id, tenant_id, behaviours, attributes, proof_mechanism, public, chain_id, tracked, owner, confirmation_status)
-     values ($1, $2, $3::jsonb, $4::jsonb, $5, $6, $7, $8, $9, $10) returning ${ASSET_COLUMNS}`,
+     select * from unnest($1::uuid[], $2::uuid[], $3::jsonb[], $4::jsonb[], $5::text[], $6::boolean[], $7::text[], $8::text[], $9::text[], $10::text[])`,
     [
-      a.id,
-      a.tenant_id,
-      JSON.stringify(a.behaviours),
-      JSON.stringify(a.attributes),
-      a.proof_mechanism,
-      a.public,
-      a.chain_id,
-      a.tracked,
-      a.owner,
-      a.confirmation_status,
+      assets.map((a) => a.id),
+      assets.map((a) => a.tenant_id),
+      assets.map((a) => JSON.stringify(a.behaviours)),
+      assets.map((a) => JSON.stringify(a.attributes)),
+      assets.map((a) => a.proof_mechanism),
+      assets.map((a) => a.public),
+      assets.map((a) => a.chain_id),
+      assets.map((a) => a.tracked),
+      assets.map((a) => a.owner),
+      assets.map((a) => a.confirmation_status),
     ],
   );
-  return rows[0] as AssetRow;
 }
 
 /** One page of assets matching `where` (placeholders already numbered), newest first. */

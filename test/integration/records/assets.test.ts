@@ -58,6 +58,51 @@ describe("assets and events", () => {
     expect(events.events[0]?.principal_accepted.subject).toBe("assets");
   });
 
+  it("writes concurrent creations and events in shared groups, refusing a bad one alone", async () => {
+    const existing = await createAsset(ta, { attributes: { arc_display_type: "call", burst: "target" } });
+    const bodies = Array.from({ length: 40 }, (_, i) => ({
+      attributes: { arc_display_type: "call", burst: "created", n: String(i) },
+    }));
+    const [created, events, refused] = await Promise.all([
+      Promise.all(bodies.map((b) => s.api("/archivist/v2/assets", { method: "POST", token: ta, json: b }))),
+      Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          postEvent(ta, existing, {
+            operation: "Record",
+            behaviour: "RecordEvidence",
+            event_attributes: { arc_display_type: "note", n: String(i) },
+            asset_attributes: { last: String(i) },
+          }),
+        ),
+      ),
+      s.api("/archivist/v2/assets", {
+        method: "POST",
+        token: ta,
+        json: {
+          attributes: { arc_home_location_identity: "locations/00000000-0000-4000-8000-000000000000" },
+        },
+      }),
+    ]);
+    expect(created.map((r) => r.status)).toEqual(bodies.map(() => 200));
+    expect(events.map((r) => r.status)).toEqual(events.map(() => 200));
+    expect(refused.status).toBe(400);
+    const assets = (await Promise.all(created.map((r) => r.json()))) as Asset[];
+    expect(new Set(assets.map((a) => a.identity)).size).toBe(40);
+    for (const [i, a] of assets.entries()) {
+      const read = (await (await s.api(`/archivist/v2/${a.identity}`, { token: ta })).json()) as Asset;
+      expect(read.attributes).toMatchObject({ burst: "created", n: String(i) });
+      const list = (await (await s.api(`/archivist/v2/${a.identity}/events`, { token: ta })).json()) as {
+        events: Event[];
+      };
+      expect(list.events.map((e) => e.operation)).toEqual(["NewAsset"]);
+      expect(list.events[0]?.asset_attributes).toMatchObject({ n: String(i) });
+    }
+    const listed = await s.api("/archivist/v2/assets?attributes.burst=created&page_size=100", { token: ta });
+    expect(((await listed.json()) as { assets: Asset[] }).assets).toHaveLength(40);
+    const target = (await (await s.api(`/archivist/v2/${existing.identity}`, { token: ta })).json()) as Asset;
+    expect(target.attributes.last).toMatch(/^\d+$/);
+  });
+
   it("records events whose asset_attributes change the asset, with principals and at_time", async () => {
     const asset = await createAsset(ta, { attributes: { arc_display_type: "call", stage: "new" } });
     const before = new Date().toISOString();
@@ -146,8 +191,12 @@ describe("assets and events", () => {
     expect(await names("&attributes.odd=*")).toEqual(["3", "1"]);
     expect((await names("&attributes.odd!=*")).sort()).toEqual(["0", "2", "4"]);
     expect((await names("&attributes.idx=1&attributes.idx=4")).sort()).toEqual(["1", "4"]);
+    await createAsset(ta, { attributes: { arc_display_type: "pager", idx: "n", calls: 7 } });
+    expect(await names("&attributes.calls=7")).toEqual(["n"]);
+    expect(await names("&attributes.calls=07")).toEqual([]);
+    expect(await names("&attributes.calls=*")).toEqual(["n"]);
     const counted = await get("&page_size=1", { "x-request-total-count": "true" });
-    expect(counted.headers.get("x-total-count")).toBe("5");
+    expect(counted.headers.get("x-total-count")).toBe("6");
     let token = ((await counted.json()) as { next_page_token: string }).next_page_token;
     const seen: unknown[] = [];
     while (token) {
@@ -157,7 +206,7 @@ describe("assets and events", () => {
       seen.push(...page.assets.map((a) => a.attributes.idx));
       token = page.next_page_token;
     }
-    expect(seen).toEqual(["3", "2", "1", "0"]);
+    expect(seen).toEqual(["4", "3", "2", "1", "0"]);
   });
 
   it("filters events by event attributes across all assets, and by time and principal", async () => {
