@@ -35,7 +35,7 @@ export interface BenchChainResult {
 
 const SAMPLE = "ietf-core03-ab_call_ext_rec.vcon.json";
 const DELIVERY_CONCURRENCY = Number(process.env.CONSERVER_BENCH_CONCURRENCY ?? 64);
-const LINK_CONCURRENCY = 16;
+const LINK_CONCURRENCY = Number(process.env.CONSERVER_BENCH_LINK_CONCURRENCY ?? 16);
 const WAIT_LIMIT_MS = 600_000;
 
 /** `n` distinct vCons: the sample with a fresh uuid each (one new asset per vCon, as in production). */

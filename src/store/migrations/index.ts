@@ -8,6 +8,7 @@ import { scitt } from "./007-scitt.js";
 import { statusProbes } from "./008-status-probes.js";
 import { identityExtra } from "./010-identity-extra.js";
 import { derivedTrust } from "./011-derived-trust.js";
+import { assetLookup } from "./012-asset-lookup.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -21,4 +22,5 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   identityExtra,
   statusProbes,
   derivedTrust,
+  assetLookup,
 ];

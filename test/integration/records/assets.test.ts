@@ -209,6 +209,13 @@ describe("assets and events", () => {
     expect(seen).toEqual(["4", "3", "2", "1", "0"]);
   });
 
+  it("keeps the attribute index free of a pending list, so a look-up by attribute stays an index probe", async () => {
+    const rows = await s.service.ctx.db.query<{ reloptions: string[] | null }>(
+      "select reloptions from pg_class where relname = 'assets_attributes'",
+    );
+    expect(rows[0]?.reloptions).toContain("fastupdate=off");
+  });
+
   it("filters events by event attributes across all assets, and by time and principal", async () => {
     const asset = await createAsset(ta, { attributes: { arc_display_type: "evfilter" } });
     await postEvent(ta, asset, {
