@@ -1,16 +1,25 @@
 import { badRequest } from "../core/api/api-error.js";
 import { parseAttributeQuery } from "../core/filters/index.js";
 import { addAttributeFilter } from "../store/attribute-sql.js";
-import type { Where } from "../store/sql.js";
+import { Where } from "../store/sql.js";
 
-/** Adds the dotted attribute filters of a query (prefix → jsonb column) to a WHERE clause. */
+/**
+ * Adds the dotted attribute filters of a query (prefix → jsonb column) to a WHERE clause.
+ * Returns the filters that ask for values (not presence) alone, as their own WHERE, when there
+ * are any: only the attribute indexes can serve it, which is what `fewMatches` needs.
+ */
 export function addAttributeFilters(
   w: Where,
   pairs: Array<[string, string]>,
   columns: Record<string, string>,
-): void {
-  for (const f of parseAttributeQuery(pairs, Object.keys(columns)).filters)
-    addAttributeFilter(w, f, columns[f.prefix] as string);
+): Where | undefined {
+  const { filters } = parseAttributeQuery(pairs, Object.keys(columns));
+  for (const f of filters) addAttributeFilter(w, f, columns[f.prefix] as string);
+  const byValue = filters.filter((f) => f.kind === "match" && f.values.length > 0 && !f.present);
+  if (byValue.length === 0) return undefined;
+  const probe = new Where();
+  for (const f of byValue) addAttributeFilter(probe, f, columns[f.prefix] as string);
+  return probe;
 }
 
 /** The last value of a scalar query key. */

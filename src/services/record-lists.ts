@@ -8,7 +8,7 @@ import {
 } from "../store/asset-events.js";
 import { ASSET_STATUS_SQL, type AssetRow, countAssets, getAsset, selectAssets } from "../store/assets.js";
 import { type AssetOut, assetOut, type EventOut, eventOut, type Face } from "../store/record-json.js";
-import { estimateWhere, Where } from "../store/sql.js";
+import { estimateWhere, fewMatches, pinnedSource, Where } from "../store/sql.js";
 import { type AccessView, canReadEvent, projectAttributes } from "./access-view.js";
 import {
   addAttributeFilters,
@@ -78,6 +78,35 @@ export async function totalFor(
   return capped > resultLimit ? Math.max(capped, planned) : capped;
 }
 
+/** Up to this many matches of a value filter, a list is pinned to them (`fewMatches`). */
+const FEW_MATCHES = 500;
+
+/**
+ * Value filters found to match more than FEW_MATCHES rows, until when (ms): their probe builds
+ * a bitmap of every match (~5 ms for 100,000), so a list page that repeats one skips it for a
+ * while. Records are never deleted, so matches only grow, except where asset attributes change.
+ */
+const commonFilters = new Map<string, number>();
+const COMMON_FOR_MS = 60_000;
+const COMMON_KEPT = 1000;
+
+/**
+ * Where a list reads from: when the value filters alone (`probe`, across tenancies, so that
+ * only the attribute indexes can serve it whatever the planner knows of the table) match few
+ * rows, only those rows; else the whole table.
+ */
+async function listSource(ctx: Ctx, table: string, w: Where, probe: Where | undefined): Promise<string> {
+  if (!probe) return table;
+  const key = `${table} ${probe.sql} ${JSON.stringify(probe.params)}`;
+  const now = Date.now();
+  if ((commonFilters.get(key) ?? 0) > now) return table;
+  const seqs = await fewMatches(ctx.db, table, probe.sql, probe.params, FEW_MATCHES);
+  if (seqs) return pinnedSource(table, w.p(seqs));
+  if (commonFilters.size >= COMMON_KEPT) commonFilters.clear();
+  commonFilters.set(key, now + COMMON_FOR_MS);
+  return table;
+}
+
 /** Assets the caller may see, filtered as the interface lists, newest first. */
 export async function listAssets(
   ctx: Ctx,
@@ -87,14 +116,19 @@ export async function listAssets(
 ): Promise<ListPage<AssetOut>> {
   const w = new Where();
   view.restrictAssets(w);
-  addAttributeFilters(w, req.pairs, { attributes: "attributes" });
+  const byValue = addAttributeFilters(w, req.pairs, { attributes: "attributes" });
   const pm = enumParam(req.pairs, "proof_mechanism", PROOF_MECHANISMS);
   if (pm) w.and(`proof_mechanism = ${w.p(pm)}`);
   const tracked = enumParam(req.pairs, "tracked", ["TRACKED", "NOT_TRACKED", "ANY"] as const) ?? "TRACKED";
   if (tracked !== "ANY") w.and(`tracked = ${w.p(tracked)}`);
   const statuses = enumList(req.pairs, "confirmation_status", CONFIRMATION_STATUSES);
   if (statuses.length) w.and(`${ASSET_STATUS_SQL} = any(${w.p(statuses)}::text[])`);
-  const rows = await selectAssets(ctx.db, w.sql, w.params, { before: req.cursor, limit: req.pageSize + 1 });
+  const from = await listSource(ctx, "assets", w, byValue);
+  const rows = await selectAssets(ctx.db, w.sql, w.params, {
+    before: req.cursor,
+    limit: req.pageSize + 1,
+    from,
+  });
   const more = rows.length > req.pageSize;
   const page = rows.slice(0, req.pageSize);
   const items = page.flatMap((a) => {
@@ -105,14 +139,18 @@ export async function listAssets(
     req,
     ctx.config.resultLimit,
     { seqs: rows.map((a) => Number(a.seq)), descending: true },
-    (cap) => countAssets(ctx.db, w.sql, w.params, cap),
-    () => estimateWhere(ctx.db, "assets", w.sql, w.params),
+    (cap) => countAssets(ctx.db, w.sql, w.params, cap, from),
+    () => estimateWhere(ctx.db, from, w.sql, w.params),
   );
   return { items, lastSeq: page.at(-1)?.seq, more, total };
 }
 
-function eventFilters(w: Where, pairs: Array<[string, string]>): boolean {
-  addAttributeFilters(w, pairs, {
+/** Adds the event list's filters; whether it is ascending, and its value filters alone. */
+function eventFilters(
+  w: Where,
+  pairs: Array<[string, string]>,
+): { ascending: boolean; byValue: Where | undefined } {
+  const byValue = addAttributeFilters(w, pairs, {
     event_attributes: "event_attributes",
     asset_attributes: "asset_attributes",
     principal_declared: "principal_declared",
@@ -129,7 +167,7 @@ function eventFilters(w: Where, pairs: Array<[string, string]>): boolean {
   const before = timeParam(pairs, "timestamp_accepted_before");
   if (before) w.and(`timestamp_accepted < ${w.p(before)}`);
   const order = enumParam(pairs, "order_by", ["SIMPLEHASHV1"] as const);
-  return order === "SIMPLEHASHV1";
+  return { ascending: order === "SIMPLEHASHV1", byValue };
 }
 
 /** Events of one asset (or of all, `assetId` undefined) that the caller may read. */
@@ -149,11 +187,14 @@ export async function listAssetEvents(
     w.and(`asset_id = ${w.p(assetId)}`);
     if (!view.whole) view.restrictEvents(w);
   } else view.restrictEvents(w);
-  const ascending = eventFilters(w, req.pairs);
+  const { ascending, byValue } = eventFilters(w, req.pairs);
+  // One asset's events are found through its own index; across assets a value may be rare.
+  const from = assetId ? "asset_events" : await listSource(ctx, "asset_events", w, byValue);
   const rows = await selectAssetEvents(ctx.db, w.sql, w.params, {
     cursor: req.cursor,
     limit: req.pageSize + 1,
     ascending,
+    from,
   });
   const more = rows.length > req.pageSize;
   const page = rows.slice(0, req.pageSize);
@@ -164,8 +205,8 @@ export async function listAssetEvents(
     req,
     ctx.config.resultLimit,
     { seqs: rows.map((e) => Number(e.seq)), descending: !ascending },
-    (cap) => countAssetEvents(ctx.db, w.sql, w.params, cap),
-    () => estimateWhere(ctx.db, "asset_events", w.sql, w.params),
+    (cap) => countAssetEvents(ctx.db, w.sql, w.params, cap, from),
+    () => estimateWhere(ctx.db, from, w.sql, w.params),
   );
   return { items, lastSeq: page.at(-1)?.seq, more, total };
 }

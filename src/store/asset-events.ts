@@ -151,12 +151,12 @@ export function selectAssetEvents(
   db: Queryable,
   where: string,
   params: unknown[],
-  opts: { cursor: number; limit: number; ascending: boolean },
+  opts: { cursor: number; limit: number; ascending: boolean; from?: string },
 ): Promise<AssetEventRow[]> {
   const n = params.length;
   const cursor = opts.ascending ? `seq > $${n + 1}` : `($${n + 1}::bigint = 0 or seq < $${n + 1})`;
   return db.query<AssetEventRow>(
-    `select ${EVENT_COLUMNS} from asset_events where ${where} and ${cursor} order by seq ${opts.ascending ? "asc" : "desc"} limit $${n + 2}`,
+    `select ${EVENT_COLUMNS} from ${opts.from ?? "asset_events"} where ${where} and ${cursor} order by seq ${opts.ascending ? "asc" : "desc"} limit $${n + 2}`,
     [...params, opts.cursor, opts.limit],
   );
 }
@@ -166,6 +166,7 @@ export function countAssetEvents(
   where: string,
   params: unknown[],
   cap?: number,
+  from = "asset_events",
 ): Promise<number> {
-  return countWhere(db, "asset_events", where, params, cap);
+  return countWhere(db, from, where, params, cap);
 }

@@ -67,23 +67,32 @@ export async function insertAssets(db: Queryable, assets: NewAssetRow[]): Promis
   );
 }
 
-/** One page of assets matching `where` (placeholders already numbered), newest first. */
+/**
+ * One page of assets matching `where` (placeholders already numbered), newest first; `from`
+ * is the table or a `pinnedSource` of it.
+ */
 export function selectAssets(
   db: Queryable,
   where: string,
   params: unknown[],
-  opts: { before: number; limit: number },
+  opts: { before: number; limit: number; from?: string },
 ): Promise<AssetRow[]> {
   const n = params.length;
   return db.query<AssetRow>(
-    `select ${ASSET_COLUMNS} from assets where ${where} and ($${n + 1}::bigint = 0 or seq < $${n + 1}) order by seq desc limit $${n + 2}`,
+    `select ${ASSET_COLUMNS} from ${opts.from ?? "assets"} where ${where} and ($${n + 1}::bigint = 0 or seq < $${n + 1}) order by seq desc limit $${n + 2}`,
     [...params, opts.before, opts.limit],
   );
 }
 
 /** Count of assets matching `where`, stopping at `cap` when given (cheap 206 detection). */
-export function countAssets(db: Queryable, where: string, params: unknown[], cap?: number): Promise<number> {
-  return countWhere(db, "assets", where, params, cap);
+export function countAssets(
+  db: Queryable,
+  where: string,
+  params: unknown[],
+  cap?: number,
+  from = "assets",
+): Promise<number> {
+  return countWhere(db, from, where, params, cap);
 }
 
 /**

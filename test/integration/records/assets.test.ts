@@ -216,6 +216,49 @@ describe("assets and events", () => {
     expect(rows[0]?.reloptions).toContain("fastupdate=off");
   });
 
+  it("answers a value filter the same whether it matches few records or many, in every tenancy", async () => {
+    const rare = (token: string, i: number) =>
+      createAsset(token, { attributes: { arc_display_type: "probe", lookup: "rare", i: String(i) } });
+    for (let i = 0; i < 3; i++) await rare(ta, i);
+    for (let i = 0; i < 2; i++) await rare(tb, i);
+    const page = async (q: string, token = ta) => {
+      const res = await s.api(`/archivist/v2/assets?${q}`, {
+        token,
+        headers: { "x-request-total-count": "true" },
+      });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { assets: Asset[]; next_page_token?: string };
+      return { ...body, total: res.headers.get("x-total-count") };
+    };
+    const first = await page("attributes.lookup=rare&page_size=2");
+    expect(first.assets.map((a) => a.attributes.i)).toEqual(["2", "1"]);
+    expect(first.total).toBe("3");
+    const second = await page(`page_token=${encodeURIComponent(first.next_page_token ?? "")}`);
+    expect(second.assets.map((a) => a.attributes.i)).toEqual(["0"]);
+    expect((await page("attributes.lookup=rare", tb)).assets.map((a) => a.attributes.i)).toEqual(["1", "0"]);
+    expect((await page("attributes.lookup=none")).assets).toEqual([]);
+    const events = (await (
+      await s.api("/archivist/v2/assets/-/events?asset_attributes.lookup=rare", { token: tb })
+    ).json()) as { events: Event[] };
+    expect(events.events.map((e) => e.asset_attributes.i)).toEqual(["1", "0"]);
+    // Past the few-matches cap (500) the list is not pinned and must answer the same way.
+    for (let c = 0; c < 6; c++)
+      await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          createAsset(ta, {
+            attributes: { arc_display_type: "probe", lookup: "common", i: String(c * 100 + i) },
+          }),
+        ),
+      );
+    const common = await page("attributes.lookup=common&attributes.arc_display_type=probe&page_size=3");
+    expect(common.total).toBe("600");
+    expect(common.assets).toHaveLength(3);
+    const next = await page(`page_token=${encodeURIComponent(common.next_page_token ?? "")}`);
+    expect(next.assets).toHaveLength(3);
+    const seen = new Set([...common.assets, ...next.assets].map((a) => a.identity));
+    expect(seen.size).toBe(6);
+  });
+
   it("filters events by event attributes across all assets, and by time and principal", async () => {
     const asset = await createAsset(ta, { attributes: { arc_display_type: "evfilter" } });
     await postEvent(ta, asset, {
