@@ -5,6 +5,8 @@ import type { Scenario } from "../scenario.js";
 
 const TRAIL = "vcon://bench-trail";
 const SEARCH = JSON.stringify({ filter: `trails/any(t: t eq '${TRAIL}')`, top: 50 });
+// An auditor's usual question: the events of one vCon (a trail with one match, found by index).
+const SEARCH_ONE = JSON.stringify({ filter: "trails/any(t: t eq 'vcon://bench-{{n}}')", top: 50 });
 
 /** `afe`: asset-free events, created at saturation, then searched (when search answers). */
 export const afe: Scenario = {
@@ -53,6 +55,13 @@ export const afe: Scenario = {
       requests: [{ method: "POST", path: "/archivist/v1/events/search", headers, body: SEARCH }],
       concurrency: 8,
     });
+    // Every created event carries TRAIL: its exact x-total-count grows with the create phase.
     reportPhase(ctx, "afe", "search (top 50 on one trail)", searched, "searches/s");
+    const searchedOne = await runPhase(ctx, d, {
+      label: "afe search one vCon",
+      requests: [{ method: "POST", path: "/archivist/v1/events/search", headers, body: SEARCH_ONE }],
+      concurrency: 8,
+    });
+    reportPhase(ctx, "afe", "search (one vCon's trail)", searchedOne, "searches/s");
   },
 };

@@ -10,6 +10,7 @@ import {
 import { ASSET_ROW_COLUMNS, type AssetRow, insertAssets, type NewAssetRow } from "../store/assets.js";
 import type { Queryable } from "../store/db.js";
 import { freshEventsOf } from "../store/fresh-events.js";
+import { GroupCommit, type Outcome } from "./group-commit.js";
 import { tenantWalletAddress } from "./tenant-wallet.js";
 
 /** An event ready to be written: checked and authorised, waiting for its group's transaction. */
@@ -32,17 +33,6 @@ export interface PendingEvent {
   creates?: NewAssetRow | undefined;
 }
 
-/** What happened to one event of a group. */
-export type Outcome = { row: StoredAssetEvent } | { error: unknown };
-
-interface Waiting {
-  event: PendingEvent;
-  resolve(row: StoredAssetEvent): void;
-  reject(err: unknown): void;
-}
-
-const MAX_GROUP = 500;
-
 /**
  * Group transactions in flight at once. One at a time leaves the event loop idle while a
  * group waits for its commit (a WAL flush is ~10 ms here) and then floods it with the
@@ -52,69 +42,19 @@ const MAX_GROUP = 500;
  */
 const IN_FLIGHT = { postgres: 4, pglite: 1 } as const;
 
-/**
- * Application-level group commit: events posted concurrently are written in one
- * transaction with one multi-row insert, each caller answered after that commit.
- * A request pays a transaction's fixed cost once per group instead of once per event.
- */
-export class EventBatcher {
-  private queue: Waiting[] = [];
-  private inFlight = 0;
-  private scheduled = false;
-  private readonly maxInFlight: number;
+/** Events (and asset creations) posted concurrently, written by one group transaction. */
+export type EventBatcher = GroupCommit<PendingEvent, StoredAssetEvent>;
 
-  constructor(private readonly ctx: Ctx) {
-    this.maxInFlight = IN_FLIGHT[ctx.db.kind];
-  }
-
-  /** Resolves with the stored row once its group has committed. */
-  write(event: PendingEvent): Promise<StoredAssetEvent> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ event, resolve, reject });
-      this.schedule();
-    });
-  }
-
-  // Waits one turn of the event loop first, so requests parsed in the same tick join the group.
-  private schedule(): void {
-    if (this.scheduled || this.inFlight >= this.maxInFlight) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      while (this.inFlight < this.maxInFlight && this.queue.length > 0) {
-        const group = this.queue.splice(0, MAX_GROUP);
-        this.inFlight++;
-        void this.flush(group).finally(() => {
-          this.inFlight--;
-          if (this.queue.length > 0) this.schedule();
-        });
-      }
-    });
-  }
-
-  private async flush(group: Waiting[]): Promise<void> {
-    try {
-      const outcomes = await this.ctx.db.transaction((tx) =>
-        writeGroup(
-          tx,
-          this.ctx,
-          group.map((w) => w.event),
-        ),
-      );
-      const stored: StoredAssetEvent[] = [];
-      for (const [i, w] of group.entries()) {
-        const o = outcomes[i] as Outcome;
-        if ("row" in o) {
-          stored.push(o.row);
-          w.resolve(o.row);
-        } else w.reject(o.error);
-      }
-      freshEventsOf(this.ctx.db)?.add(stored);
-      for (const t of new Set(group.map((w) => w.event.tenantId))) this.ctx.wake.commit(t);
-    } catch (err) {
-      for (const w of group) w.reject(err);
-    }
-  }
+function newBatcher(ctx: Ctx): EventBatcher {
+  return new GroupCommit(ctx.db, {
+    writeGroup: (tx, events) => writeGroup(tx, ctx, events),
+    afterCommit: (events, rows) => {
+      freshEventsOf(ctx.db)?.add(rows);
+      for (const t of new Set(events.map((e) => e.tenantId))) ctx.wake.commit(t);
+    },
+    maxGroup: 500,
+    inFlight: IN_FLIGHT,
+  });
 }
 
 function newRow(e: PendingEvent, asset: AssetRow, now: Date, from: string): NewAssetEvent {
@@ -153,7 +93,11 @@ function changesAsset(e: PendingEvent): boolean {
  * shares the assets' row locks (their attributes cannot change under its authorisation),
  * so such groups for one asset commit side by side.
  */
-export async function writeGroup(tx: Queryable, ctx: Ctx, events: PendingEvent[]): Promise<Outcome[]> {
+export async function writeGroup(
+  tx: Queryable,
+  ctx: Ctx,
+  events: PendingEvent[],
+): Promise<Array<Outcome<StoredAssetEvent>>> {
   const now = new Date();
   const created = events.flatMap((e) => (e.creates ? [e.creates] : []));
   await insertAssets(tx, created);
@@ -168,7 +112,7 @@ export async function writeGroup(tx: Queryable, ctx: Ctx, events: PendingEvent[]
     : [];
   const state = new Map(locked.map((a) => [a.id, { ...a }]));
   for (const a of created) state.set(a.id, { ...a, seq: 0, created_at: now });
-  const outcomes: Array<Outcome | NewAssetEvent> = [];
+  const outcomes: Array<Outcome<StoredAssetEvent> | NewAssetEvent> = [];
   const changed = new Set<string>();
   for (const e of events) {
     const asset = state.get(e.assetId);
@@ -209,7 +153,7 @@ const batchers = new WeakMap<Ctx, EventBatcher>();
 export function batcherFor(ctx: Ctx): EventBatcher {
   let b = batchers.get(ctx);
   if (!b) {
-    b = new EventBatcher(ctx);
+    b = newBatcher(ctx);
     batchers.set(ctx, b);
   }
   return b;

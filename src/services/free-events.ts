@@ -1,19 +1,17 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../context.js";
-import { ApiError, badRequest, forbidden, notFound, quotaExceeded } from "../core/api/api-error.js";
-import { compileODataFilter, type ODataColumnMap, parseODataFilter } from "../core/odata/index.js";
-import type { Queryable } from "../store/db.js";
+import { badRequest, forbidden, notFound } from "../core/api/api-error.js";
 import {
-  countFreeEvents,
-  type FreeEventRow,
-  getFreeEvent,
-  insertFreeEvent,
-  searchFreeEvents,
-} from "../store/free-events.js";
+  compileODataFilter,
+  type ODataColumnMap,
+  parseODataFilter,
+  requiredTrails,
+} from "../core/odata/index.js";
+import { countFreeEvents, type FreeEventRow, getFreeEvent, searchFreeEvents } from "../store/free-events.js";
 import { Where } from "../store/sql.js";
-import { getTenancy } from "../store/tenancies.js";
-import { consumeQuota } from "../store/usage.js";
 import { validateAttributes } from "./attributes.js";
+import { freeEventBatcherFor } from "./free-event-batcher.js";
+import { narrowedSource } from "./narrowed-source.js";
 
 export const FREE_EVENT_MAX_BYTES = 64 * 1024;
 
@@ -68,36 +66,17 @@ export async function createFreeEvent(
     throw badRequest(`asset-free event requests are limited to ${FREE_EVENT_MAX_BYTES} bytes`);
   validateAttributes("attributes", input.attributes ?? {});
   for (const t of input.trails ?? []) if (t === "") throw badRequest("trails must not contain empty strings");
-  const row = await ctx.db.transaction((tx) => storeFreeEvent(tx, p, input, statement));
-  ctx.wake.commit(p.tenantId);
-  return freeEventOut(row);
-}
-
-async function storeFreeEvent(
-  tx: Queryable,
-  p: Principal,
-  input: FreeEventInput,
-  statement?: Uint8Array,
-): Promise<FreeEventRow> {
-  const limit = (await getTenancy(tx, p.tenantId))?.quotas.asset_free_events;
-  if (!(await consumeQuota(tx, p.tenantId, "asset_free_events", 1, limit))) {
-    throw limit === undefined
-      ? new ApiError("internal", "usage counter failed")
-      : quotaExceeded("asset-free events", limit);
-  }
-  return insertFreeEvent(
-    tx,
-    {
-      id: randomUUID(),
-      tenant_id: p.tenantId,
-      attributes: input.attributes ?? {},
-      trails: input.trails ?? [],
-      event_type: input.event_type ?? "",
-      created_by: p.subject,
-      created_at: Date.now(),
-    },
+  const row = await freeEventBatcherFor(ctx).write({
+    id: randomUUID(),
+    tenant_id: p.tenantId,
+    attributes: input.attributes ?? {},
+    trails: input.trails ?? [],
+    event_type: input.event_type ?? "",
+    created_by: p.subject,
+    created_at: Date.now(),
     statement,
-  );
+  });
+  return freeEventOut(row);
 }
 
 export async function readFreeEvent(ctx: Ctx, p: Principal, id: string) {
@@ -136,9 +115,15 @@ export async function searchEvents(
   if (!Number.isInteger(skip) || skip < 0) throw badRequest("skip must be a non-negative integer");
   const w = new Where([p.tenantId]);
   w.and("tenant_id = $1");
-  if (q.filter && q.filter.trim() !== "")
-    w.fragment((first) => compileODataFilter(parseODataFilter(q.filter as string), SEARCH_COLUMNS, first));
-  const rows = await searchFreeEvents(ctx.db, w.sql, w.params, skip, top);
-  const total = await countFreeEvents(ctx.db, w.sql, w.params);
+  let probe: Where | undefined;
+  if (q.filter && q.filter.trim() !== "") {
+    const filter = parseODataFilter(q.filter);
+    w.fragment((first) => compileODataFilter(filter, SEARCH_COLUMNS, first));
+    const trails = requiredTrails(filter);
+    if (trails) probe = new Where([trails]).and("trails && $1::text[]");
+  }
+  const from = await narrowedSource(ctx, "events", w, probe);
+  const rows = await searchFreeEvents(ctx.db, w.sql, w.params, skip, top, from);
+  const total = await countFreeEvents(ctx.db, w.sql, w.params, from);
   return { events: rows.map((r) => freeEventOut(r, true)), total };
 }

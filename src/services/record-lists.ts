@@ -8,7 +8,7 @@ import {
 } from "../store/asset-events.js";
 import { ASSET_STATUS_SQL, type AssetRow, countAssets, getAsset, selectAssets } from "../store/assets.js";
 import { type AssetOut, assetOut, type EventOut, eventOut, type Face } from "../store/record-json.js";
-import { estimateWhere, fewMatches, pinnedSource, Where } from "../store/sql.js";
+import { estimateWhere, Where } from "../store/sql.js";
 import { type AccessView, canReadEvent, projectAttributes } from "./access-view.js";
 import {
   addAttributeFilters,
@@ -19,6 +19,7 @@ import {
   TRUST_ORDER,
   timeParam,
 } from "./list-query.js";
+import { narrowedSource } from "./narrowed-source.js";
 
 /** A page of a list, with the count when asked or when the first page needs the result limit. */
 export interface ListPage<T> {
@@ -78,35 +79,6 @@ export async function totalFor(
   return capped > resultLimit ? Math.max(capped, planned) : capped;
 }
 
-/** Up to this many matches of a value filter, a list is pinned to them (`fewMatches`). */
-const FEW_MATCHES = 500;
-
-/**
- * Value filters found to match more than FEW_MATCHES rows, until when (ms): their probe builds
- * a bitmap of every match (~5 ms for 100,000), so a list page that repeats one skips it for a
- * while. Records are never deleted, so matches only grow, except where asset attributes change.
- */
-const commonFilters = new Map<string, number>();
-const COMMON_FOR_MS = 60_000;
-const COMMON_KEPT = 1000;
-
-/**
- * Where a list reads from: when the value filters alone (`probe`, across tenancies, so that
- * only the attribute indexes can serve it whatever the planner knows of the table) match few
- * rows, only those rows; else the whole table.
- */
-async function listSource(ctx: Ctx, table: string, w: Where, probe: Where | undefined): Promise<string> {
-  if (!probe) return table;
-  const key = `${table} ${probe.sql} ${JSON.stringify(probe.params)}`;
-  const now = Date.now();
-  if ((commonFilters.get(key) ?? 0) > now) return table;
-  const seqs = await fewMatches(ctx.db, table, probe.sql, probe.params, FEW_MATCHES);
-  if (seqs) return pinnedSource(table, w.p(seqs));
-  if (commonFilters.size >= COMMON_KEPT) commonFilters.clear();
-  commonFilters.set(key, now + COMMON_FOR_MS);
-  return table;
-}
-
 /** Assets the caller may see, filtered as the interface lists, newest first. */
 export async function listAssets(
   ctx: Ctx,
@@ -123,7 +95,7 @@ export async function listAssets(
   if (tracked !== "ANY") w.and(`tracked = ${w.p(tracked)}`);
   const statuses = enumList(req.pairs, "confirmation_status", CONFIRMATION_STATUSES);
   if (statuses.length) w.and(`${ASSET_STATUS_SQL} = any(${w.p(statuses)}::text[])`);
-  const from = await listSource(ctx, "assets", w, byValue);
+  const from = await narrowedSource(ctx, "assets", w, byValue);
   const rows = await selectAssets(ctx.db, w.sql, w.params, {
     before: req.cursor,
     limit: req.pageSize + 1,
@@ -189,7 +161,7 @@ export async function listAssetEvents(
   } else view.restrictEvents(w);
   const { ascending, byValue } = eventFilters(w, req.pairs);
   // One asset's events are found through its own index; across assets a value may be rare.
-  const from = assetId ? "asset_events" : await listSource(ctx, "asset_events", w, byValue);
+  const from = assetId ? "asset_events" : await narrowedSource(ctx, "asset_events", w, byValue);
   const rows = await selectAssetEvents(ctx.db, w.sql, w.params, {
     cursor: req.cursor,
     limit: req.pageSize + 1,

@@ -18,29 +18,34 @@ export interface FreeEventRow {
 export const FREE_EVENT_COLUMNS =
   "seq, id, tenant_id, attributes, trails, event_type, created_by, created_at, confirmation_status, mmr_index, idtimestamp, content_hash";
 
-export async function insertFreeEvent(
-  db: Queryable,
-  e: Pick<
-    FreeEventRow,
-    "id" | "tenant_id" | "attributes" | "trails" | "event_type" | "created_by" | "created_at"
-  >,
-  statement?: Uint8Array,
-): Promise<FreeEventRow> {
+/** A new asset-free event as written (the database numbers it and sets its status STORED). */
+export type NewFreeEvent = Pick<
+  FreeEventRow,
+  "id" | "tenant_id" | "attributes" | "trails" | "event_type" | "created_by" | "created_at"
+> & { statement?: Uint8Array | undefined };
+
+/** Inserts a group's asset-free events with one statement, returning them in the same order. */
+export async function insertFreeEvents(db: Queryable, events: NewFreeEvent[]): Promise<FreeEventRow[]> {
+  if (events.length === 0) return [];
   const rows = await db.query<FreeEventRow>(
     `insert into events (id, tenant_id, attributes, trails, event_type, created_by, created_at, confirmation_status, statement)
-     values ($1, $2, $3::jsonb, $4::text[], $5, $6, $7, 'STORED', $8) returning ${FREE_EVENT_COLUMNS}`,
+     select id, tenant_id, attributes, array(select jsonb_array_elements_text(trails)), event_type, created_by, created_at, 'STORED', statement
+     from unnest($1::uuid[], $2::uuid[], $3::jsonb[], $4::jsonb[], $5::text[], $6::text[], $7::bigint[], $8::bytea[])
+       as v(id, tenant_id, attributes, trails, event_type, created_by, created_at, statement)
+     returning ${FREE_EVENT_COLUMNS}`,
     [
-      e.id,
-      e.tenant_id,
-      JSON.stringify(e.attributes),
-      e.trails,
-      e.event_type,
-      e.created_by,
-      e.created_at,
-      statement ? Buffer.from(statement) : null,
+      events.map((e) => e.id),
+      events.map((e) => e.tenant_id),
+      events.map((e) => JSON.stringify(e.attributes)),
+      events.map((e) => JSON.stringify(e.trails)),
+      events.map((e) => e.event_type),
+      events.map((e) => e.created_by),
+      events.map((e) => e.created_at),
+      events.map((e) => (e.statement ? Buffer.from(e.statement) : null)),
     ],
   );
-  return rows[0] as FreeEventRow;
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return events.map((e) => byId.get(e.id) as FreeEventRow);
 }
 
 export async function getFreeEvent(
@@ -66,22 +71,30 @@ export async function getStatement(db: Queryable, id: string): Promise<Uint8Arra
   return s ? new Uint8Array(s) : undefined;
 }
 
+/** A search page; `from` is the FROM item (the table, or a `pinnedSource` of it). */
 export function searchFreeEvents(
   db: Queryable,
   where: string,
   params: unknown[],
   skip: number,
   top: number,
+  from = "events",
 ): Promise<FreeEventRow[]> {
   const n = params.length;
   return db.query<FreeEventRow>(
-    `select ${FREE_EVENT_COLUMNS} from events where ${where} order by seq desc offset $${n + 1} limit $${n + 2}`,
+    `select ${FREE_EVENT_COLUMNS} from ${from} where ${where} order by seq desc offset $${n + 1} limit $${n + 2}`,
     [...params, skip, top],
   );
 }
 
-export async function countFreeEvents(db: Queryable, where: string, params: unknown[]): Promise<number> {
+export async function countFreeEvents(
+  db: Queryable,
+  where: string,
+  params: unknown[],
+  from = "events",
+): Promise<number> {
   return (
-    (await db.query<{ n: number }>(`select count(*)::int as n from events where ${where}`, params))[0]?.n ?? 0
+    (await db.query<{ n: number }>(`select count(*)::int as n from ${from} where ${where}`, params))[0]?.n ??
+    0
   );
 }

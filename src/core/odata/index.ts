@@ -14,3 +14,4 @@ export { formatODataFilter } from "./format.js";
 export { MAX_FILTER_LENGTH } from "./lexer.js";
 export { MAX_FILTER_DEPTH, parseODataFilter } from "./parser.js";
 export { columnTypeOf, PROPERTY_NAMES } from "./properties.js";
+export { requiredTrails } from "./required-trails.js";

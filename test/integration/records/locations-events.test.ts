@@ -126,4 +126,47 @@ describe("asset-free events", () => {
       s.api("/archivist/v1/events", { method: "POST", token: tb, json: { attributes: { n: "1" } } });
     expect([(await post()).status, (await post()).status, (await post()).status]).toEqual([200, 200, 402]);
   });
+
+  it("admits concurrent creates up to the quota exactly, each stored with its own body", async () => {
+    const q = await startTestService({}, { asset_free_events: 5 });
+    try {
+      const token = await q.token(q.b);
+      const replies = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          q.api("/archivist/v1/events", {
+            method: "POST",
+            token,
+            json: { attributes: { n: String(i) }, trails: [`vcon://${i}`, "shared"], event_type: `t${i}` },
+          }),
+        ),
+      );
+      const statuses = replies.map((r) => r.status);
+      expect(statuses.filter((c) => c === 200)).toHaveLength(5);
+      expect(statuses.filter((c) => c === 402)).toHaveLength(7);
+      for (const r of replies.filter((x) => x.status === 200)) {
+        const ev = (await r.json()) as {
+          identity: string;
+          attributes: { n: string };
+          trails: string[];
+          event_type: string;
+        };
+        expect(ev.trails).toEqual([`vcon://${ev.attributes.n}`, "shared"]);
+        expect(ev.event_type).toBe(`t${ev.attributes.n}`);
+        const read = (await (await q.api(`/archivist/v1/${ev.identity}`, { token })).json()) as typeof ev;
+        expect(read).toMatchObject({
+          attributes: ev.attributes,
+          trails: ev.trails,
+          event_type: ev.event_type,
+        });
+      }
+      const search = await q.api("/archivist/v1/events/search", {
+        method: "POST",
+        token,
+        json: { filter: "trails/any(t: t eq 'shared')" },
+      });
+      expect(search.headers.get("x-total-count")).toBe("5");
+    } finally {
+      await q.stop();
+    }
+  });
 });

@@ -89,3 +89,53 @@ describe("server result limit", () => {
     expect(Number(approximate.headers.get("x-total-count"))).toBeGreaterThanOrEqual(6);
   });
 });
+
+describe("search by trail", () => {
+  it("answers the same whether the trail matches few events or many, and only in the caller's tenancy", async () => {
+    const q = await startTestService();
+    try {
+      const [ta, tb] = [await q.token(q.a), await q.token(q.b)];
+      const post = (t: string, trails: string[], n: number) =>
+        q.api("/archivist/v1/events", {
+          method: "POST",
+          token: t,
+          json: { attributes: { n: String(n) }, trails },
+        });
+      // Past the 500 matches up to which a search is pinned to the trail's index entries.
+      const many = await Promise.all(
+        Array.from({ length: 520 }, (_, i) => post(tb, ["many", `one/${i}`], i)),
+      );
+      expect(many.every((r) => r.status === 200)).toBe(true);
+      for (const [i, t] of [ta, tb, ta].entries())
+        expect((await post(t, ["few"], 1000 + i)).status).toBe(200);
+      const find = async (t: string, filter: string, skip = 0) => {
+        const r = await q.api("/archivist/v1/events/search", {
+          method: "POST",
+          token: t,
+          json: { filter, skip },
+        });
+        expect(r.status).toBe(200);
+        const body = (await r.json()) as Search;
+        return { total: r.headers.get("x-total-count"), ns: body.events.map((e) => Number(e.attributes.n)) };
+      };
+      for (let round = 0; round < 2; round++) {
+        // The second round repeats the common trail, which then skips the index probe.
+        expect(await find(ta, "trails/any(t: t eq 'few')")).toEqual({ total: "2", ns: [1002, 1000] });
+        expect(await find(tb, "trails/any(t: t eq 'few') and attributes/n ne '7'")).toEqual({
+          total: "1",
+          ns: [1001],
+        });
+        expect(await find(ta, "trails/any(t: t eq 'many')")).toEqual({ total: "0", ns: [] });
+        const seqOrder = await find(tb, "trails/any(t: t eq 'many')", 470);
+        expect(seqOrder.total).toBe("520");
+        expect(seqOrder.ns).toHaveLength(50);
+        // b's "few" event is newer than every "many" one: the same page one further on.
+        const both = await find(tb, "trails/any(t: t eq 'many' or t eq 'few') and event_type eq ''", 471);
+        expect(both).toEqual({ total: "521", ns: seqOrder.ns });
+        expect(await find(tb, "trails/any(t: t eq 'one/17')")).toEqual({ total: "1", ns: [17] });
+      }
+    } finally {
+      await q.stop();
+    }
+  });
+});

@@ -1,0 +1,38 @@
+import type { Ctx } from "../context.js";
+import { fewMatches, pinnedSource, type Where } from "../store/sql.js";
+
+/** Up to this many matches of a value filter, a list or search is pinned to them (`fewMatches`). */
+const FEW_MATCHES = 500;
+
+/**
+ * Value filters found to match more than FEW_MATCHES rows, until when (ms): their probe builds
+ * a bitmap of every match (~5 ms for 100,000), so a list page that repeats one skips it for a
+ * while. Records are never deleted, so matches only grow, except where asset attributes change.
+ */
+const commonFilters = new Map<string, number>();
+const COMMON_FOR_MS = 60_000;
+const COMMON_KEPT = 1000;
+
+/**
+ * Where a list or search reads from: when its value filters alone (`probe`, across tenancies, so
+ * that only the value indexes can serve it whatever the planner knows of the table) match few
+ * rows, only those rows; else the whole table. The planner's guess of how many rows a jsonb
+ * containment or array overlap matches is a constant, and on a table that grew since its last
+ * analyse it walks the table by `seq` or by tenancy looking for them.
+ */
+export async function narrowedSource(
+  ctx: Ctx,
+  table: string,
+  w: Where,
+  probe: Where | undefined,
+): Promise<string> {
+  if (!probe) return table;
+  const key = `${table} ${probe.sql} ${JSON.stringify(probe.params)}`;
+  const now = Date.now();
+  if ((commonFilters.get(key) ?? 0) > now) return table;
+  const seqs = await fewMatches(ctx.db, table, probe.sql, probe.params, FEW_MATCHES);
+  if (seqs) return pinnedSource(table, w.p(seqs));
+  if (commonFilters.size >= COMMON_KEPT) commonFilters.clear();
+  commonFilters.set(key, now + COMMON_FOR_MS);
+  return table;
+}
