@@ -20,14 +20,20 @@ function validNow(c: X509Certificate, now: Date): boolean {
   return new Date(c.validFrom) <= now && now <= new Date(c.validTo);
 }
 
-/** True when `chain[0]` chains, certificate by certificate, to one of the trusted CA certificates. */
+/**
+ * True when `chain[0]` chains, certificate by certificate, to one of the trusted CA
+ * certificates. Every certificate that issues another must be a CA (basicConstraints
+ * CA:TRUE): otherwise the holder of any end-entity certificate under a trusted CA could
+ * issue itself a certificate for any name. (The trusted CAs were checked when uploaded.)
+ */
 function chainsToTrustedCa(chain: X509Certificate[], cas: X509Certificate[], now: Date): boolean {
   for (let i = 0; i < chain.length; i++) {
     const cert = chain[i] as X509Certificate;
     if (!validNow(cert, now)) return false;
-    if (cas.some((ca) => cert.checkIssued(ca) && cert.verify(ca.publicKey) && validNow(ca, now))) return true;
+    if (cas.some((ca) => ca.ca && cert.checkIssued(ca) && cert.verify(ca.publicKey) && validNow(ca, now)))
+      return true;
     const next = chain[i + 1];
-    if (!next || !cert.checkIssued(next) || !cert.verify(next.publicKey)) return false;
+    if (!next?.ca || !cert.checkIssued(next) || !cert.verify(next.publicKey)) return false;
   }
   return false;
 }

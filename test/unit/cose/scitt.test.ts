@@ -110,6 +110,43 @@ describe("registration policy", () => {
     expect(checkRegistrationPolicy(signed, { keys: new Map(), caCertificatesPem: [] }).ok).toBe(false);
   });
 
+  it("accepts a chain through an intermediate CA, and refuses one through an end-entity certificate", () => {
+    const pki = (name: string) =>
+      readFileSync(new URL(`../../../fixtures/pki/${name}`, import.meta.url), "utf8");
+    const ca = pki("ca.pem");
+    const signedWith = (keyFile: string, certs: string[]) => {
+      const s = decodeSign1(statement);
+      const h = new Map(s.protectedHeader);
+      h.set(
+        HEADER.x5chain,
+        certs.map((c) => new Uint8Array(new X509Certificate(pki(c)).raw)),
+      );
+      return signSign1(
+        { protectedHeader: h, payload: s.payload as Uint8Array },
+        nodeSigner(createPrivateKey(pki(keyFile))),
+      );
+    };
+    const trust = { keys: new Map(), caCertificatesPem: [ca] };
+    const viaIntermediate = signedWith("via-intermediate.pk8.pem", [
+      "via-intermediate.pem",
+      "intermediate.pem",
+    ]);
+    expect(checkRegistrationPolicy(viaIntermediate, trust)).toMatchObject({ ok: true, trustedBy: "x5chain" });
+    // end-entity.pem is CA:FALSE (and has no key usage that would stop it): its key signed
+    // forged.pem, which must not borrow the CA's trust.
+    const forged = signedWith("forged.pk8.pem", ["forged.pem", "end-entity.pem"]);
+    expect(checkRegistrationPolicy(forged, trust)).toEqual({
+      ok: false,
+      reason: "x5chain does not end at a TLS CA certificate of this tenancy",
+    });
+    // A trusted "CA" that is not one (an end-entity certificate uploaded as trust) anchors nothing.
+    const forgedAnchor = signedWith("forged.pk8.pem", ["forged.pem"]);
+    expect(
+      checkRegistrationPolicy(forgedAnchor, { keys: new Map(), caCertificatesPem: [pki("end-entity.pem")] })
+        .ok,
+    ).toBe(false);
+  });
+
   it("writes RFC 9290 problem details", () => {
     expect(decodeCbor(problemDetails({ title: "t", detail: "d", status: 400 }))).toEqual(
       new Map<number, unknown>([
