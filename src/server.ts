@@ -5,6 +5,7 @@ import { pino } from "pino";
 import type { Config } from "./config.js";
 import type { Ctx } from "./context.js";
 import { buildApp } from "./http/app.js";
+import { RedisWakeSignal } from "./queue/redis-wake-signal.js";
 import { provision } from "./services/provisioning.js";
 import { Keyring } from "./store/keyring.js";
 import { openDb } from "./store/open.js";
@@ -19,21 +20,47 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** Opens storage (migrating it) and builds the context every part of the service shares. */
-export async function openContext(config: Config): Promise<Ctx & { setWorkers(w: Workers): void }> {
+const COMMIT_TOPIC = "commit:";
+
+/** What `openContext` adds for the service's own wiring. */
+interface ServiceContext extends Ctx {
+  setWorkers(w: Workers): void;
+  /** Wake-ups between processes (with REDIS_URL): an API-only process publishes, workers listen. */
+  wakeSignal: RedisWakeSignal | undefined;
+}
+
+/**
+ * Opens storage (migrating it) and builds the context every part of the service shares.
+ * `crossProcessWake`: connect the Redis wake signal (the service; not one-shot CLI commands).
+ */
+export async function openContext(
+  config: Config,
+  opts: { crossProcessWake?: boolean } = {},
+): Promise<ServiceContext> {
   const log = pino({ level: config.logLevel, base: { service: "archivist" } });
   if (!config.dataDir.startsWith("memory://")) mkdirSync(config.dataDir, { recursive: true });
   const db = await openDb(config);
   let workers: Workers | undefined;
+  const wakeSignal =
+    opts.crossProcessWake && config.redisUrl
+      ? new RedisWakeSignal({ redisUrl: config.redisUrl, log })
+      : undefined;
+  // A process without workers would leave its records to the other processes' sweep
+  // (ARCHIVIST_COMMIT_MAX_DELAY_MS); a wake-up through Redis lets them commit at once.
+  // Best effort: the sweep still finds whatever a lost wake-up leaves.
+  const commit = config.workers
+    ? (t: string) => workers?.wakeCommit(t)
+    : (t: string) => void wakeSignal?.notify(COMMIT_TOPIC + t).catch(() => undefined);
   return {
     db,
     config,
     log,
     keys: new Keyring(db),
-    wake: { commit: (t) => workers?.wakeCommit(t) },
+    wake: { commit },
     setWorkers: (w) => {
       workers = w;
     },
+    wakeSignal,
   };
 }
 
@@ -56,7 +83,7 @@ async function listen(ctx: Ctx, readyExtra: () => Promise<void>): Promise<Server
  * database holds every accepted record and the workers find their work there.
  */
 export async function startService(config: Config, opts: { api?: boolean } = {}): Promise<RunningService> {
-  const ctx = await openContext(config);
+  const ctx = await openContext(config, { crossProcessWake: true });
   let running: Workers | undefined;
   // Not ready until provisioning has run and the workers started (a token could not be had before).
   const ready = async () => {
@@ -70,6 +97,13 @@ export async function startService(config: Config, opts: { api?: boolean } = {})
   await provision(ctx);
   running = startWorkers(ctx, { none: !config.workers });
   ctx.setWorkers(running);
+  if (config.workers && ctx.wakeSignal) {
+    const workersHere = running;
+    await ctx.wakeSignal.listening();
+    ctx.wakeSignal.subscribe((topic) => {
+      if (topic.startsWith(COMMIT_TOPIC)) workersHere.wakeCommit(topic.slice(COMMIT_TOPIC.length));
+    });
+  }
   ctx.log.info(
     { url: server ? url : undefined, db: ctx.db.kind, workers: config.workers },
     "archivist started",
@@ -87,6 +121,7 @@ export async function startService(config: Config, opts: { api?: boolean } = {})
         });
       }
       await workers.stop();
+      await ctx.wakeSignal?.close();
       await ctx.db.close();
     })();
     return closing;

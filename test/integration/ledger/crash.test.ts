@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type ChildService, startChild } from "../../helpers/child-service.js";
 import { freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
 import { until } from "../../helpers/poll.js";
+import { REDIS_URL, redisUp } from "../conserver/redis-env.js";
 
 const dir = mkdtempSync(join(tmpdir(), "archivist-crash-"));
 const owner = { client_id: randomUUID(), client_secret: `secret-${randomUUID()}` };
@@ -166,5 +167,57 @@ if (testEngine() === "postgres")
       ).identity.replace("tenant/", "");
       const { verifyCommand } = await import("../../../src/cli/verify.js");
       expect(await verifyCommand.run(["--log", tenant, "--url", api.url])).toBe(0);
+    }, 120_000);
+  });
+
+// Needs PostgreSQL (two processes) and Redis; in CI a missing Redis fails (redisUp throws).
+if (testEngine() === "postgres")
+  describe("an API-only process and a worker process", () => {
+    it("wake each other through Redis: records commit long before the worker's next sweep", async () => {
+      expect(await redisUp()).toBe(true);
+      // The workers' sweep runs once a minute here: only a wake-up can commit within seconds.
+      const env = { ...(await envFor()), ARCHIVIST_COMMIT_MAX_DELAY_MS: "60000", REDIS_URL };
+      const api = await startChild("serve", { ...env, ARCHIVIST_NO_WORKERS: "true" }, port());
+      children.push(api);
+      const token = await tokenAt(api.url);
+      const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+      const asset = (await (
+        await fetch(`${api.url}/archivist/v2/assets`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ attributes: { arc_display_type: "woken" } }),
+        })
+      ).json()) as { identity: string };
+      const worker = await startChild("worker", env, port());
+      children.push(worker);
+      const committed = async (id: string, ms: number) =>
+        until(async () => {
+          const r = (await (await fetch(`${api.url}/archivist/v2/${id}`, { headers })).json()) as {
+            confirmation_status: string;
+          };
+          return r.confirmation_status === "STORED" ? undefined : r;
+        }, ms);
+      // The worker's first sweep at its start commits the asset's NewAsset event: it is up.
+      const first = (await (
+        await fetch(`${api.url}/archivist/v2/${asset.identity}/events?page_size=1`, { headers })
+      ).json()) as { events: Array<{ identity: string }> };
+      await committed(first.events[0]?.identity ?? "", 30_000);
+      const started = Date.now();
+      const posted = await Promise.all(
+        Array.from({ length: 5 }, async (_, i) => {
+          const r = await fetch(`${api.url}/archivist/v2/${asset.identity}/events`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({
+              operation: "Record",
+              behaviour: "RecordEvidence",
+              event_attributes: { arc_display_type: "woken", i: String(i) },
+            }),
+          });
+          return ((await r.json()) as { identity: string }).identity;
+        }),
+      );
+      for (const id of posted) await committed(id, 20_000);
+      expect(Date.now() - started).toBeLessThan(45_000);
     }, 120_000);
   });
