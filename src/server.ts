@@ -95,15 +95,20 @@ export async function startService(config: Config, opts: { api?: boolean } = {})
   const url = `http://${config.host}:${port}`;
   if (!config.baseUrlExplicit) config.baseUrl = url;
   await provision(ctx);
-  running = startWorkers(ctx, { none: !config.workers });
-  ctx.setWorkers(running);
   if (config.workers && ctx.wakeSignal) {
-    const workersHere = running;
-    await ctx.wakeSignal.listening();
+    // Listening before the workers start: their first sweep finds what was stored before,
+    // and every wake-up published after it reaches them.
+    // A Redis that does not answer only costs the wake-ups (the sweep remains): wait 5 s at most.
+    const listening = ctx.wakeSignal.listening().then(() => true);
+    const late = new Promise<false>((r) => setTimeout(() => r(false), 5000).unref());
+    if (!(await Promise.race([listening, late])))
+      ctx.log.warn("Redis did not answer: workers find new records by their sweep until it does");
     ctx.wakeSignal.subscribe((topic) => {
-      if (topic.startsWith(COMMIT_TOPIC)) workersHere.wakeCommit(topic.slice(COMMIT_TOPIC.length));
+      if (topic.startsWith(COMMIT_TOPIC)) running?.wakeCommit(topic.slice(COMMIT_TOPIC.length));
     });
   }
+  running = startWorkers(ctx, { none: !config.workers });
+  ctx.setWorkers(running);
   ctx.log.info(
     { url: server ? url : undefined, db: ctx.db.kind, workers: config.workers },
     "archivist started",

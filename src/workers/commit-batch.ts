@@ -84,15 +84,18 @@ async function pendingRecords(
   return all.sort((a, b) => a.at - b.at).slice(0, limit);
 }
 
-/** Commits one batch of a tenancy's STORED records to its log in one transaction; returns how many. */
+/**
+ * Commits one batch of a tenancy's STORED records to its log in one transaction; returns how
+ * many. `busy`: another transaction (a committer elsewhere, or a sealer) held the log's lock.
+ */
 export async function commitBatch(
   tx: Queryable,
   tenantId: string,
   gen: IdTimestampGenerator,
   limit: number,
   fresh?: FreshEvents,
-): Promise<{ count: number; assets: string[] }> {
-  if (!(await tryLockLog(tx, tenantId))) return { count: 0, assets: [] };
+): Promise<{ count: number; assets: string[]; busy?: true }> {
+  if (!(await tryLockLog(tx, tenantId))) return { count: 0, assets: [], busy: true };
   const pending = await pendingRecords(tx, tenantId, limit, fresh);
   if (pending.length === 0) return { count: 0, assets: [] };
   const log = await loadLog(tx, tenantId);

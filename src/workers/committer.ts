@@ -85,6 +85,12 @@ export class Committer {
     for (;;) {
       try {
         const r = await this.db.transaction((tx) => commitBatch(tx, tenantId, this.gen, BATCH, this.fresh));
+        // The lock's holder may have read the log's records before the ones that woke us were
+        // stored, and then nobody would commit them before the next sweep: try again shortly.
+        if (r.busy) {
+          if (!this.stopped) setTimeout(() => this.wake(tenantId), GATHER_MS).unref();
+          return;
+        }
         if (r.count > 0) this.onCommitted(tenantId);
         if (r.count < BATCH) return;
       } catch (err) {

@@ -45,6 +45,29 @@ async function tokenAt(url: string): Promise<string> {
 
 const port = () => 20_000 + Math.floor(Math.random() * 20_000);
 
+type Headers = Record<string, string>;
+
+async function createAsset(
+  url: string,
+  headers: Headers,
+  displayType: string,
+): Promise<{ identity: string }> {
+  const res = await fetch(`${url}/archivist/v2/assets`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ attributes: { arc_display_type: displayType } }),
+  });
+  return (await res.json()) as { identity: string };
+}
+
+function postEvent(url: string, headers: Headers, assetIdentity: string, attributes: Record<string, string>) {
+  return fetch(`${url}/archivist/v2/${assetIdentity}/events`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ operation: "Record", behaviour: "RecordEvidence", event_attributes: attributes }),
+  });
+}
+
 describe("crash safety", () => {
   it("loses no accepted record when killed with SIGKILL mid-stream; the log verifies after restart", async () => {
     const env = await envFor();
@@ -53,24 +76,13 @@ describe("crash safety", () => {
     children.push(first);
     const token = await tokenAt(first.url);
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-    const asset = (await (
-      await fetch(`${first.url}/archivist/v2/assets`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({ attributes: { arc_display_type: "crash" } }),
-      })
-    ).json()) as { identity: string };
+    const asset = await createAsset(first.url, headers, "crash");
     const accepted: string[] = [];
     const post = async (i: number) => {
       try {
-        const r = await fetch(`${first.url}/archivist/v2/${asset.identity}/events`, {
-          method: "POST",
-          headers,
-          body: JSON.stringify({
-            operation: "Record",
-            behaviour: "RecordEvidence",
-            event_attributes: { arc_display_type: "n", i: String(i) },
-          }),
+        const r = await postEvent(first.url, headers, asset.identity, {
+          arc_display_type: "n",
+          i: String(i),
         });
         if (r.status === 200) accepted.push(((await r.json()) as { identity: string }).identity);
       } catch {
@@ -125,26 +137,14 @@ if (testEngine() === "postgres")
       children.push(api, w1, w2);
       const token = await tokenAt(api.url);
       const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-      const asset = (await (
-        await fetch(`${api.url}/archivist/v2/assets`, {
-          method: "POST",
-          headers,
-          body: JSON.stringify({ attributes: { arc_display_type: "two" } }),
-        })
-      ).json()) as { identity: string };
+      const asset = await createAsset(api.url, headers, "two");
       const ids: string[] = [];
       for (let round = 0; round < 10; round++) {
         const batch = await Promise.all(
           Array.from({ length: 20 }, (_, i) =>
-            fetch(`${api.url}/archivist/v2/${asset.identity}/events`, {
-              method: "POST",
-              headers,
-              body: JSON.stringify({
-                operation: "Record",
-                behaviour: "RecordEvidence",
-                event_attributes: { arc_display_type: "w", i: `${round}-${i}` },
-              }),
-            }).then(async (r) => ((await r.json()) as { identity: string }).identity),
+            postEvent(api.url, headers, asset.identity, { arc_display_type: "w", i: `${round}-${i}` }).then(
+              async (r) => ((await r.json()) as { identity: string }).identity,
+            ),
           ),
         );
         ids.push(...batch);
@@ -176,18 +176,19 @@ if (testEngine() === "postgres")
     it("wake each other through Redis: records commit long before the worker's next sweep", async () => {
       expect(await redisUp()).toBe(true);
       // The workers' sweep runs once a minute here: only a wake-up can commit within seconds.
-      const env = { ...(await envFor()), ARCHIVIST_COMMIT_MAX_DELAY_MS: "60000", REDIS_URL };
+      // A sealer every 10 ms holds the log's lock often: a woken committer that finds it taken
+      // must try again rather than leave the records to the sweep.
+      const env = {
+        ...(await envFor()),
+        ARCHIVIST_COMMIT_MAX_DELAY_MS: "60000",
+        ARCHIVIST_SEAL_INTERVAL_MS: "10",
+        REDIS_URL,
+      };
       const api = await startChild("serve", { ...env, ARCHIVIST_NO_WORKERS: "true" }, port());
       children.push(api);
       const token = await tokenAt(api.url);
       const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-      const asset = (await (
-        await fetch(`${api.url}/archivist/v2/assets`, {
-          method: "POST",
-          headers,
-          body: JSON.stringify({ attributes: { arc_display_type: "woken" } }),
-        })
-      ).json()) as { identity: string };
+      const asset = await createAsset(api.url, headers, "woken");
       const worker = await startChild("worker", env, port());
       children.push(worker);
       const committed = async (id: string, ms: number) =>
@@ -204,15 +205,10 @@ if (testEngine() === "postgres")
       await committed(first.events[0]?.identity ?? "", 30_000);
       const started = Date.now();
       const posted = await Promise.all(
-        Array.from({ length: 5 }, async (_, i) => {
-          const r = await fetch(`${api.url}/archivist/v2/${asset.identity}/events`, {
-            method: "POST",
-            headers,
-            body: JSON.stringify({
-              operation: "Record",
-              behaviour: "RecordEvidence",
-              event_attributes: { arc_display_type: "woken", i: String(i) },
-            }),
+        Array.from({ length: 20 }, async (_, i) => {
+          const r = await postEvent(api.url, headers, asset.identity, {
+            arc_display_type: "woken",
+            i: String(i),
           });
           return ((await r.json()) as { identity: string }).identity;
         }),
