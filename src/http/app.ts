@@ -1,6 +1,7 @@
 import express, { type Express, type Request, type Response } from "express";
 import type { Ctx, Principal } from "../context.js";
 import { badRequest } from "../core/api/api-error.js";
+import { unstorableIndex } from "../core/filters/text-guard.js";
 import { Authenticator } from "../services/auth.js";
 import { coseBody, formBody, jsonBody } from "./body.js";
 import type { HttpDeps } from "./deps.js";
@@ -75,6 +76,15 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
     if (spec.body && hasBody(req) && req.body === undefined && !req.is("application/x-www-form-urlencoded"))
       throw badRequest("request body must be application/json");
     const pairs = queryPairs(req);
+    // Checked once here rather than by every filter: PostgreSQL text cannot hold these.
+    for (const [k, v] of pairs)
+      if (unstorableIndex(k) >= 0 || unstorableIndex(v) >= 0)
+        throw badRequest(
+          `query parameter ${JSON.stringify(k)} contains a NUL character or an unpaired surrogate`,
+        );
+    for (const [k, v] of Object.entries(req.params as Record<string, string>))
+      if (unstorableIndex(v) >= 0)
+        throw badRequest(`path parameter ${k} contains a NUL character or an unpaired surrogate`);
     const body = spec.body ? validate(spec.body, req.body ?? {}, "body") : undefined;
     const query = spec.query ? validate(spec.query, queryObject(pairs), "query") : undefined;
     const params = req.params as Record<string, string>;

@@ -1,18 +1,33 @@
 import express, { type RequestHandler } from "express";
 import { badRequest } from "../core/api/api-error.js";
+import { unstorableIndex } from "../core/filters/text-guard.js";
 
 const MAX_DEPTH = 64;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** Nesting depth of a parsed JSON value, stopping early past the limit. */
-function depthOf(value: unknown, limit: number, depth = 0): number {
-  if (depth > limit || value === null || typeof value !== "object") return depth;
-  let max = depth;
-  for (const v of Object.values(value)) max = Math.max(max, depthOf(v, limit, depth + 1));
-  return max;
+type BodyFault = { kind: "depth" } | { kind: "text"; path: string };
+
+/**
+ * The first reason a parsed JSON value cannot be accepted: nested past `limit`, or a key or
+ * string PostgreSQL cannot store (NUL, unpaired surrogate). Caught here, such text would
+ * otherwise fail a database write as a 500, and with it every request sharing its group commit.
+ */
+function faultOf(value: unknown, limit: number, path = "", depth = 0): BodyFault | undefined {
+  if (typeof value === "string") return unstorableIndex(value) >= 0 ? { kind: "text", path } : undefined;
+  // Raw COSE/CBOR bodies arrive as bytes, checked by their own decoder.
+  if (value === null || typeof value !== "object" || ArrayBuffer.isView(value)) return undefined;
+  if (depth >= limit) return { kind: "depth" };
+  const array = Array.isArray(value);
+  for (const [k, v] of Object.entries(value)) {
+    const here = array ? `${path}[${k}]` : path ? `${path}.${k}` : k;
+    if (!array && unstorableIndex(k) >= 0) return { kind: "text", path: `${path ? `${path}.` : ""}<key>` };
+    const fault = faultOf(v, limit, here, depth + 1);
+    if (fault) return fault;
+  }
+  return undefined;
 }
 
-/** JSON bodies up to 10 MiB, valid UTF-8 only, nested at most 64 levels. */
+/** JSON bodies up to 10 MiB, valid UTF-8 only, nested at most 64 levels, storable text only. */
 export function jsonBody(): RequestHandler[] {
   const parse = express.json({
     limit: "10mb",
@@ -26,12 +41,15 @@ export function jsonBody(): RequestHandler[] {
       }
     },
   });
-  const depth: RequestHandler = (req, _res, next) => {
-    if (req.body !== undefined && depthOf(req.body, MAX_DEPTH) > MAX_DEPTH)
+  const check: RequestHandler = (req, _res, next) => {
+    const fault = req.body === undefined ? undefined : faultOf(req.body, MAX_DEPTH);
+    if (fault?.kind === "depth")
       return next(badRequest(`request body is nested deeper than ${MAX_DEPTH} levels`));
+    if (fault?.kind === "text")
+      return next(badRequest(`${fault.path || "body"} contains a NUL character or an unpaired surrogate`));
     next();
   };
-  return [parse, depth];
+  return [parse, check];
 }
 
 /** Form bodies (the token endpoint). */

@@ -78,7 +78,13 @@ export class GroupCommit<I, R> {
       }
       this.opts.afterCommit?.(stored, rows);
     } catch (err) {
-      for (const w of group) w.reject(err);
+      if (group.length === 1) {
+        (group[0] as Waiting<I, R>).reject(err);
+        return;
+      }
+      // One item the database refuses (something validation let through) must not fail the
+      // requests it happened to share a group with: each is tried again on its own.
+      for (const w of group) await this.flush([w]);
     }
   }
 }
