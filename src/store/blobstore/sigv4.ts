@@ -2,6 +2,17 @@ import { createHash, createHmac } from "node:crypto";
 
 const sha256hex = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
 const hmac = (key: string | Buffer, data: string) => createHmac("sha256", key).update(data).digest();
+// SigV4 escapes everything but RFC 3986's unreserved characters; encodeURIComponent keeps !'()*.
+const uriEncode = (s: string) =>
+  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/** The canonical query string of SigV4: parameters sorted by name, each part URI-encoded. */
+export function canonicalQuery(url: URL): string {
+  return [...url.searchParams]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, v]) => `${uriEncode(k)}=${uriEncode(v)}`)
+    .join("&");
+}
 
 /** AWS Signature Version 4 headers for one S3 request (path-style URL, payload hashed). */
 export function signS3Request(opts: {
@@ -27,10 +38,7 @@ export function signS3Request(opts: {
     .map((h) => h.toLowerCase())
     .sort();
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v.trim()]));
-  const query = [...opts.url.searchParams]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
-    .join("&");
+  const query = canonicalQuery(opts.url);
   const canonical = [
     opts.method,
     opts.url.pathname,

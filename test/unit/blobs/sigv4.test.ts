@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { signS3Request } from "../../../src/store/blobstore/sigv4.js";
+import { canonicalQuery, signS3Request } from "../../../src/store/blobstore/sigv4.js";
 
 // AWS's published examples for header-based SigV4 on S3
 // (docs.aws.amazon.com/AmazonS3/latest/API/sig-v4-header-based-auth.html), with its example keys.
@@ -46,5 +46,11 @@ describe("signS3Request (AWS's published examples)", () => {
       payload: new Uint8Array(),
     });
     expect(signatureOf(h)).toBe("34b48302e7b5fa45bde8084f4b7868a86f0a534bc59db6670ed5711ef69dc6f7");
+  });
+
+  it("escapes query characters outside RFC 3986's unreserved set, as AWS canonicalises them", () => {
+    expect(canonicalQuery(new URL("https://b.example/?prefix=a(b)*c!'~-_.&a=x y"))).toBe(
+      "a=x%20y&prefix=a%28b%29%2Ac%21%27~-_.",
+    );
   });
 });
