@@ -129,3 +129,26 @@ export function serviceForSuite(): { readonly s: TestService; readonly token: st
   afterAll(() => suite.s?.stop());
   return suite;
 }
+
+/**
+ * A new application of the tenancy whose administrator token is given, without roles
+ * (authenticated, but no administrator): its client id and a token.
+ */
+export async function plainApplication(
+  s: TestService,
+  adminToken: string,
+  body: Record<string, unknown> = { display_name: "plain" },
+): Promise<{ clientId: string; token: string }> {
+  const res = await s.api("/archivist/iam/v1/applications", {
+    method: "POST",
+    token: adminToken,
+    json: body,
+  });
+  const app = (await res.json()) as { client_id: string; credentials: Array<{ secret: string }> };
+  const token = await s.token({
+    name: String(body.display_name),
+    clientId: app.client_id,
+    clientSecret: app.credentials[0]?.secret ?? "",
+  });
+  return { clientId: app.client_id, token };
+}

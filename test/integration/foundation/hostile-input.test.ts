@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HttpDeps } from "../../../src/http/deps.js";
 import { type AnyRouteSpec, RouteTable } from "../../../src/http/route.js";
 import { routeModules } from "../../../src/http/routes/index.js";
-import { startTestService, type TestService } from "../../helpers/service.js";
+import { plainApplication, startTestService, type TestService } from "../../helpers/service.js";
 import { rng } from "../../unit/query/random.js";
 
 /** Every operation of the route table, read without running a service (handlers are not called). */
@@ -141,23 +141,7 @@ beforeAll(async () => {
   s = await startTestService();
   admin = await s.token(s.a);
   // An application without roles: it reaches the access checks administrators skip.
-  const app = (await (
-    await s.api("/archivist/iam/v1/applications", {
-      method: "POST",
-      token: admin,
-      json: { display_name: "plain" },
-    })
-  ).json()) as { client_id: string; credentials: Array<{ secret: string }> };
-  const res = await s.api("/archivist/iam/v1/appidp/token", {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "client_credentials",
-      client_id: app.client_id,
-      client_secret: app.credentials[0]?.secret ?? "",
-    }),
-  });
-  plain = ((await res.json()) as { access_token: string }).access_token;
+  plain = (await plainApplication(s, admin)).token;
 });
 afterAll(() => s?.stop());
 

@@ -1,28 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestService, type TestService } from "../../helpers/service.js";
+import { plainApplication, startTestService, type TestService } from "../../helpers/service.js";
 
 let s: TestService;
 let plain: string;
 beforeAll(async () => {
   s = await startTestService({}, { access_policies: 1 });
   // An application without roles: authenticated, but no administrator.
-  const app = (await (
-    await s.api("/archivist/iam/v1/applications", {
-      method: "POST",
-      token: await s.token(s.a),
-      json: { display_name: "plain" },
-    })
-  ).json()) as { client_id: string; credentials: Array<{ secret: string }> };
-  const res = await s.api("/archivist/iam/v1/appidp/token", {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "client_credentials",
-      client_id: app.client_id,
-      client_secret: app.credentials[0]?.secret ?? "",
-    }),
-  });
-  plain = ((await res.json()) as { access_token: string }).access_token;
+  plain = (await plainApplication(s, await s.token(s.a))).token;
 });
 afterAll(() => s?.stop());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestService, type TestService } from "../../helpers/service.js";
+import { plainApplication, startTestService, type TestService } from "../../helpers/service.js";
 
 let s: TestService;
 let admin: string;
@@ -8,19 +8,10 @@ let readerId: string;
 beforeAll(async () => {
   s = await startTestService();
   admin = await s.token(s.a);
-  const app = (await (
-    await s.api("/archivist/iam/v1/applications", {
-      method: "POST",
-      token: admin,
-      json: { display_name: "reader", custom_claims: { team: "blue" } },
-    })
-  ).json()) as { client_id: string; credentials: Array<{ secret: string }> };
-  readerId = app.client_id;
-  reader = await s.token({
-    name: "reader",
-    clientId: app.client_id,
-    clientSecret: app.credentials[0]?.secret ?? "",
-  });
+  ({ clientId: readerId, token: reader } = await plainApplication(s, admin, {
+    display_name: "reader",
+    custom_claims: { team: "blue" },
+  }));
 });
 afterAll(() => s?.stop());
 

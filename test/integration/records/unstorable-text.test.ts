@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestService, type TestService } from "../../helpers/service.js";
+import { describe, expect, it } from "vitest";
+import { serviceForSuite } from "../../helpers/service.js";
 
-let s: TestService;
-let token: string;
-beforeAll(async () => {
-  s = await startTestService();
-  token = await s.token(s.a);
-});
-afterAll(() => s?.stop());
-
-const post = (path: string, json: unknown) => s.api(path, { method: "POST", token, json });
+const suite = serviceForSuite();
+const post = (path: string, json: unknown) => suite.s.api(path, { method: "POST", token: suite.token, json });
 
 describe("text the database cannot store (NUL, unpaired surrogates)", () => {
   it("is refused with 400 and never fails the requests written in the same group", async () => {
@@ -77,13 +70,13 @@ describe("text the database cannot store (NUL, unpaired surrogates)", () => {
       "/archivist/v2/assets?attributes.k%00=1",
       "/archivist/v1/events/a%00b",
     ]) {
-      const r = await s.api(path, { token });
+      const r = await suite.s.api(path, { token: suite.token });
       expect(r.status, path).toBe(400);
       expect(((await r.json()) as { message: string }).message, path).toMatch(
         /NUL character or an unpaired surrogate/,
       );
     }
-    const form = await s.api("/archivist/iam/v1/appidp/token", {
+    const form = await suite.s.api("/archivist/iam/v1/appidp/token", {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: "grant_type=client_credentials&client_id=a%00b&client_secret=x",
