@@ -1,16 +1,12 @@
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import type { Row } from "./results.js";
+import { num } from "./table.js";
 
 /** One saved run (`--json` or bench-results/latest.json), as much of it as the table needs. */
 export interface SavedRun {
   meta: { date: string; engine: string; redis?: boolean; mode?: string };
   results: Row[];
-}
-
-function num(v: number | null | undefined): string {
-  if (v === null || v === undefined) return "n/a";
-  return Number.isInteger(v) ? v.toLocaleString("en-US") : String(v);
 }
 
 function cell(r: Row | undefined): string {

@@ -1,6 +1,7 @@
 import type { Row } from "./results.js";
 
-function num(v: number | null | undefined): string {
+/** A number as the tables print it (thousands separated), or n/a. */
+export function num(v: number | null | undefined): string {
   if (v === null || v === undefined) return "n/a";
   if (!Number.isFinite(v)) return String(v);
   return Number.isInteger(v) ? v.toLocaleString("en-US") : String(v);

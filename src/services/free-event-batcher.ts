@@ -39,7 +39,11 @@ export async function writeFreeEventGroup(
 ): Promise<Array<Outcome<FreeEventRow>>> {
   const refused = new Map<number, unknown>();
   const byTenant = new Map<string, number[]>();
-  for (const [i, e] of events.entries()) byTenant.set(e.tenant_id, [...(byTenant.get(e.tenant_id) ?? []), i]);
+  for (const [i, e] of events.entries()) {
+    const indexes = byTenant.get(e.tenant_id);
+    if (indexes) indexes.push(i);
+    else byTenant.set(e.tenant_id, [i]);
+  }
   for (const [tenantId, indexes] of byTenant) {
     const limit = (await getTenancy(tx, tenantId))?.quotas.asset_free_events;
     const refusal = () =>

@@ -7,9 +7,9 @@ const FEW_MATCHES = 500;
 /**
  * Value filters found to match more than FEW_MATCHES rows, until when (ms): their probe builds
  * a bitmap of every match (~5 ms for 100,000), so a list page that repeats one skips it for a
- * while. Records are never deleted, so matches only grow, except where asset attributes change.
+ * while (per database). Records are never deleted, so matches only grow, except where asset attributes change.
  */
-const commonFilters = new Map<string, number>();
+const commonFiltersOf = new WeakMap<Ctx["db"], Map<string, number>>();
 const COMMON_FOR_MS = 60_000;
 const COMMON_KEPT = 1000;
 
@@ -27,6 +27,11 @@ export async function narrowedSource(
   probe: Where | undefined,
 ): Promise<string> {
   if (!probe) return table;
+  let commonFilters = commonFiltersOf.get(ctx.db);
+  if (!commonFilters) {
+    commonFilters = new Map();
+    commonFiltersOf.set(ctx.db, commonFilters);
+  }
   const key = `${table} ${probe.sql} ${JSON.stringify(probe.params)}`;
   const now = Date.now();
   if ((commonFilters.get(key) ?? 0) > now) return table;

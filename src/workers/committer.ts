@@ -88,7 +88,11 @@ export class Committer {
         // The lock's holder may have read the log's records before the ones that woke us were
         // stored, and then nobody would commit them before the next sweep: try again shortly.
         if (r.busy) {
-          if (!this.stopped) setTimeout(() => this.wake(tenantId), GATHER_MS).unref();
+          setTimeout(() => {
+            if (this.stopped) return;
+            this.due.add(tenantId);
+            void this.drain();
+          }, GATHER_MS).unref();
           return;
         }
         if (r.count > 0) this.onCommitted(tenantId);
