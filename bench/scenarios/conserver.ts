@@ -34,7 +34,7 @@ export const conserver: Scenario = {
     }
     const d = await ctx.service();
     // Sized so that a default run stays within minutes at the rates measured here (see docs/performance.md).
-    const vcons = ctx.opts.quick ? 500 : 3_000;
+    const vcons = Number(process.env.CONSERVER_BENCH_VCONS ?? (ctx.opts.quick ? 500 : 3_000));
     ctx.log(`conserver: ${vcons} vCons through the chain`);
     const stop = meter(d.pid);
     const r = await benchChain({

@@ -123,6 +123,7 @@ export async function searchEvents(
     if (trails) probe = new Where([trails]).and("trails && $1::text[]");
   }
   const from = await narrowedSource(ctx, "events", w, probe);
+  if (from === null) return { events: [], total: 0 };
   const rows = await searchFreeEvents(ctx.db, w.sql, w.params, skip, top, from);
   const total = await countFreeEvents(ctx.db, w.sql, w.params, from);
   return { events: rows.map((r) => freeEventOut(r, true)), total };

@@ -19,13 +19,18 @@ const COMMON_KEPT = 1000;
  * rows, only those rows; else the whole table. The planner's guess of how many rows a jsonb
  * containment or array overlap matches is a constant, and on a table that grew since its last
  * analyse it walks the table by `seq` or by tenancy looking for them.
+ *
+ * `null` when the value filters match no row at all: the answer is empty whatever else the list
+ * asks, and the caller skips the page query. That is the common case of a find-or-create look-up
+ * (a conserver asking for a new vCon's asset), and planning the page query cost PostgreSQL
+ * 0.23 ms where running it cost 0.005.
  */
 export async function narrowedSource(
   ctx: Ctx,
   table: string,
   w: Where,
   probe: Where | undefined,
-): Promise<string> {
+): Promise<string | null> {
   if (!probe) return table;
   let commonFilters = commonFiltersOf.get(ctx.db);
   if (!commonFilters) {
@@ -36,7 +41,7 @@ export async function narrowedSource(
   const now = Date.now();
   if ((commonFilters.get(key) ?? 0) > now) return table;
   const seqs = await fewMatches(ctx.db, table, probe.sql, probe.params, FEW_MATCHES);
-  if (seqs) return pinnedSource(table, w.p(seqs));
+  if (seqs) return seqs.length === 0 ? null : pinnedSource(table, w.p(seqs));
   if (commonFilters.size >= COMMON_KEPT) commonFilters.clear();
   commonFilters.set(key, now + COMMON_FOR_MS);
   return table;

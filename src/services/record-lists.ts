@@ -29,6 +29,12 @@ export interface ListPage<T> {
   total: number | undefined;
 }
 
+/** The page of a list whose value filters match nothing; its total as `totalFor` would give it. */
+function emptyPage(req: ListRequest): ListPage<never> {
+  const total = req.firstPage || req.wantCount ? 0 : undefined;
+  return { items: [], lastSeq: undefined, more: false, total };
+}
+
 export interface ListRequest {
   pairs: Array<[string, string]>;
   pageSize: number;
@@ -96,6 +102,7 @@ export async function listAssets(
   const statuses = enumList(req.pairs, "confirmation_status", CONFIRMATION_STATUSES);
   if (statuses.length) w.and(`${ASSET_STATUS_SQL} = any(${w.p(statuses)}::text[])`);
   const from = await narrowedSource(ctx, "assets", w, byValue);
+  if (from === null) return emptyPage(req);
   const rows = await selectAssets(ctx.db, w.sql, w.params, {
     before: req.cursor,
     limit: req.pageSize + 1,
@@ -162,6 +169,7 @@ export async function listAssetEvents(
   const { ascending, byValue } = eventFilters(w, req.pairs);
   // One asset's events are found through its own index; across assets a value may be rare.
   const from = assetId ? "asset_events" : await narrowedSource(ctx, "asset_events", w, byValue);
+  if (from === null) return emptyPage(req);
   const rows = await selectAssetEvents(ctx.db, w.sql, w.params, {
     cursor: req.cursor,
     limit: req.pageSize + 1,

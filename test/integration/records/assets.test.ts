@@ -236,7 +236,18 @@ describe("assets and events", () => {
     const second = await page(`page_token=${encodeURIComponent(first.next_page_token ?? "")}`);
     expect(second.assets.map((a) => a.attributes.i)).toEqual(["0"]);
     expect((await page("attributes.lookup=rare", tb)).assets.map((a) => a.attributes.i)).toEqual(["1", "0"]);
-    expect((await page("attributes.lookup=none")).assets).toEqual([]);
+    // A value nothing holds: answered from the value index alone, with the same total header.
+    const none = await page("attributes.lookup=none");
+    expect(none.assets).toEqual([]);
+    expect(none.total).toBe("0");
+    expect(none.next_page_token ?? "").toBe("");
+    const noEvents = await s.api("/archivist/v2/assets/-/events?asset_attributes.lookup=none", {
+      token: ta,
+      headers: { "x-request-total-count": "true" },
+    });
+    expect(noEvents.status).toBe(200);
+    expect(noEvents.headers.get("x-total-count")).toBe("0");
+    expect(((await noEvents.json()) as { events: unknown[] }).events).toEqual([]);
     const events = (await (
       await s.api("/archivist/v2/assets/-/events?asset_attributes.lookup=rare", { token: tb })
     ).json()) as { events: Event[] };
