@@ -114,4 +114,26 @@ describe.skipIf(!up)("asset claims shared through Redis", () => {
     await expect(p).rejects.toBeInstanceOf(TransientDeliveryError);
     expect(ran).toBe(false);
   });
+
+  it("does not trust a recorded value that is not an asset identity", async () => {
+    await connections[0]?.set(`${prefix}:asset:bad`, "assets/../../tenancies");
+    const c = claims({ claimMs: 1000 });
+    expect(await c.resolve("bad", made("assets/good"))).toEqual({ identity: "assets/good", created: true });
+    expect(await connections[0]?.get(`${prefix}:asset:bad`)).toBe("assets/good");
+    expect(await connections[0]?.exists(`${prefix}:asset-claim:bad`)).toBe(0);
+  });
+
+  it("frees the claim and records nothing when find-or-create fails", async () => {
+    const c = claims({ claimMs: 10_000 });
+    await expect(
+      c.resolve("fails", async () => {
+        throw new TransientDeliveryError("backend down");
+      }),
+    ).rejects.toBeInstanceOf(TransientDeliveryError);
+    expect(await connections[0]?.exists(`${prefix}:asset-claim:fails`, `${prefix}:asset:fails`)).toBe(0);
+    expect(await c.resolve("fails", made("assets/later"))).toEqual({
+      identity: "assets/later",
+      created: true,
+    });
+  });
 });
