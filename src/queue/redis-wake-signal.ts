@@ -10,36 +10,53 @@ export interface RedisWakeOptions {
   log?: Logger;
 }
 
-/** Wake-ups across processes through Redis pub/sub (delivery is best effort, as wake-ups are). */
+/**
+ * Wake-ups across processes through Redis pub/sub (delivery is best effort, as wake-ups are).
+ * Each connection opens on first use: an API-only process only publishes and a worker process
+ * only listens, so neither holds a connection it never uses.
+ */
 export class RedisWakeSignal implements WakeSignal {
-  private readonly pub: Redis;
-  private readonly sub: Redis;
+  private pub: Redis | undefined;
+  private sub: Redis | undefined;
+  private ready: Promise<unknown> | undefined;
   private readonly local = new LocalWakeSignal();
   private readonly channel: string;
-  private readonly ready: Promise<unknown>;
 
-  constructor(opts: RedisWakeOptions) {
+  constructor(private readonly opts: RedisWakeOptions) {
     this.channel = `${opts.prefix ?? "archivist"}:wake`;
-    this.pub = new Redis(opts.redisUrl);
-    this.sub = new Redis(opts.redisUrl);
-    for (const c of [this.pub, this.sub])
-      c.on("error", (err) => opts.log?.debug({ err }, "wake redis error"));
-    this.sub.on("message", (_channel: string, topic: string) => void this.local.notify(topic));
-    this.ready = this.sub
-      .subscribe(this.channel)
-      .catch((err) => opts.log?.warn({ err }, "wake subscribe failed"));
+  }
+
+  private connect(role: "pub" | "sub"): Redis {
+    // Named, so that `CLIENT LIST` tells which deployment and role holds a connection.
+    const c = new Redis(this.opts.redisUrl, { connectionName: `${this.channel}:${role}` });
+    c.on("error", (err) => this.opts.log?.debug({ err }, "wake redis error"));
+    return c;
+  }
+
+  private listen(): Promise<unknown> {
+    if (!this.ready) {
+      const sub = this.connect("sub");
+      this.sub = sub;
+      sub.on("message", (_channel: string, topic: string) => void this.local.notify(topic));
+      this.ready = sub
+        .subscribe(this.channel)
+        .catch((err) => this.opts.log?.warn({ err }, "wake subscribe failed"));
+    }
+    return this.ready;
   }
 
   /** Resolves once this process listens, so a notify sent afterwards reaches it. */
   async listening(): Promise<void> {
-    await this.ready;
+    await this.listen();
   }
 
   async notify(topic: string): Promise<void> {
+    this.pub ??= this.connect("pub");
     await this.pub.publish(this.channel, topic);
   }
 
   subscribe(listener: (topic: string) => void): () => void {
+    void this.listen();
     return this.local.subscribe(listener);
   }
 
@@ -49,6 +66,7 @@ export class RedisWakeSignal implements WakeSignal {
 
   async close(): Promise<void> {
     await this.local.close();
-    await Promise.allSettled([this.pub.quit(), this.sub.quit()]);
+    const open = [this.pub, this.sub].filter((c): c is Redis => c !== undefined);
+    await Promise.allSettled(open.map((c) => c.quit()));
   }
 }

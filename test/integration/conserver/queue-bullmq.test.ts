@@ -93,4 +93,21 @@ describe.skipIf(!up)("BullMQ queue and Redis wake signal", () => {
     expect(await woken).toBe(true);
     expect(await a.wait(50, "nothing")).toBe(false);
   });
+
+  it("opens only the connection a process uses: a publisher never subscribes", async () => {
+    const own = `${prefix}-roles`;
+    const publisher = new RedisWakeSignal({ redisUrl: REDIS_URL, prefix: own });
+    opened.push(publisher);
+    await publisher.notify("commit:t1");
+    const admin = new Redis(REDIS_URL);
+    try {
+      const names = ((await admin.client("LIST")) as string)
+        .split("\n")
+        .map((line) => /(?:^| )name=(\S*)/.exec(line)?.[1])
+        .filter((n) => n?.startsWith(own));
+      expect(names).toEqual([`${own}:wake:pub`]);
+    } finally {
+      await admin.quit();
+    }
+  });
 });
