@@ -1,6 +1,7 @@
 import { type KeyObject, X509Certificate } from "node:crypto";
 import type { CborValue } from "../cbor/index.js";
 import { decodeSign1, HEADER, type Sign1, verifySign1 } from "../cose/index.js";
+import { basicConstraints } from "./basic-constraints.js";
 
 export type PolicyVerdict =
   | { ok: true; issuer: string; subject: string; trustedBy: "key" | "x5chain" }
@@ -21,19 +22,41 @@ function validNow(c: X509Certificate, now: Date): boolean {
 }
 
 /**
+ * Whether `issuer` may sign a certificate that has `below` intermediate CA certificates under
+ * it down to the leaf: a CA (basicConstraints CA:TRUE) whose path-length limit, if any, allows
+ * that many. A certificate whose extension cannot be read is not trusted to issue.
+ */
+function mayIssue(issuer: X509Certificate, below: number): boolean {
+  if (!issuer.ca) return false;
+  try {
+    const { ca, pathLen } = basicConstraints(issuer.raw);
+    return ca && (pathLen === undefined || below <= pathLen);
+  } catch {
+    return false;
+  }
+}
+
+/**
  * True when `chain[0]` chains, certificate by certificate, to one of the trusted CA
  * certificates. Every certificate that issues another must be a CA (basicConstraints
  * CA:TRUE): otherwise the holder of any end-entity certificate under a trusted CA could
- * issue itself a certificate for any name. (The trusted CAs were checked when uploaded.)
+ * issue itself a certificate for any name. Each issuer's path-length limit bounds the
+ * intermediates below it, so a CA limited to issuing end-entity certificates cannot
+ * delegate to a CA of its own. (The trusted CAs were checked when uploaded.)
  */
 function chainsToTrustedCa(chain: X509Certificate[], cas: X509Certificate[], now: Date): boolean {
   for (let i = 0; i < chain.length; i++) {
     const cert = chain[i] as X509Certificate;
     if (!validNow(cert, now)) return false;
-    if (cas.some((ca) => ca.ca && cert.checkIssued(ca) && cert.verify(ca.publicKey) && validNow(ca, now)))
+    // chain[1..i] are the intermediates under whichever certificate issued chain[i].
+    if (
+      cas.some(
+        (ca) => mayIssue(ca, i) && cert.checkIssued(ca) && cert.verify(ca.publicKey) && validNow(ca, now),
+      )
+    )
       return true;
     const next = chain[i + 1];
-    if (!next?.ca || !cert.checkIssued(next) || !cert.verify(next.publicKey)) return false;
+    if (!next || !mayIssue(next, i) || !cert.checkIssued(next) || !cert.verify(next.publicKey)) return false;
   }
   return false;
 }

@@ -145,6 +145,18 @@ describe("registration policy", () => {
       checkRegistrationPolicy(forgedAnchor, { keys: new Map(), caCertificatesPem: [pki("end-entity.pem")] })
         .ok,
     ).toBe(false);
+    // limited.pem is CA:TRUE with pathlen 0: it may issue end-entity certificates only, so the
+    // CA it issued (sub-ca.pem) must not extend the trust (openssl verify: "path length
+    // constraint exceeded"). Both certificates are CAs, so only the limit refuses this chain.
+    const tooDeep = signedWith("via-sub-ca.pk8.pem", ["via-sub-ca.pem", "sub-ca.pem", "limited.pem"]);
+    expect(checkRegistrationPolicy(tooDeep, trust).ok).toBe(false);
+    // The same sub-CA trusted directly: its own chain is one step, within every limit.
+    expect(
+      checkRegistrationPolicy(signedWith("via-sub-ca.pk8.pem", ["via-sub-ca.pem"]), {
+        keys: new Map(),
+        caCertificatesPem: [pki("sub-ca.pem")],
+      }).ok,
+    ).toBe(true);
   });
 
   it("writes RFC 9290 problem details", () => {
