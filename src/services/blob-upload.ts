@@ -6,7 +6,7 @@ import { join } from "node:path";
 import busboy from "busboy";
 import type { Ctx, Principal } from "../context.js";
 import { ApiError, badRequest, quotaExceeded } from "../core/api/api-error.js";
-import { blobUsage, insertBlob } from "../store/blobs.js";
+import { blobUsage, contentReferenced, insertBlob, lockContent } from "../store/blobs.js";
 import { blobStoreFor } from "../store/blobstore/for-context.js";
 import { getTenancy, lockTenancy } from "../store/tenancies.js";
 import { sniffUpload } from "./blob-sniff.js";
@@ -114,14 +114,25 @@ export async function uploadBlob(ctx: Ctx, p: Principal, req: IncomingMessage) {
   );
   try {
     const mime = await sniffUpload(got.head, () => readAll(got.tmpPath));
-    await blobStoreFor(ctx).put(got.hash, got.tmpPath, got.size);
-    // Checked again under the tenancy lock: concurrent uploads all passed the check above.
+    const store = blobStoreFor(ctx);
     return await ctx.db.transaction(async (tx) => {
+      await lockContent(tx, got.hash);
+      await store.put(got.hash, got.tmpPath, got.size, tx);
+      // Checked again under the tenancy lock: concurrent uploads all passed the check above.
       const limits = (await lockTenancy(tx, p.tenantId))?.quotas ?? {};
       const now = await blobUsage(tx, p.tenantId);
-      if (limits.blobs !== undefined && now.count >= limits.blobs) throw quotaExceeded("blobs", limits.blobs);
-      if (limits.blob_bytes !== undefined && now.bytes + got.size > limits.blob_bytes)
-        throw quotaExceeded("blob bytes", limits.blob_bytes);
+      const refusal =
+        limits.blobs !== undefined && now.count >= limits.blobs
+          ? quotaExceeded("blobs", limits.blobs)
+          : limits.blob_bytes !== undefined && now.bytes + got.size > limits.blob_bytes
+            ? quotaExceeded("blob bytes", limits.blob_bytes)
+            : undefined;
+      if (refusal) {
+        // Bytes nothing references would stay in the store for ever; under the content lock no
+        // other upload of them is between its put and its record.
+        if (!(await contentReferenced(tx, got.hash))) await store.remove(got.hash, tx);
+        throw refusal;
+      }
       return insertBlob(tx, {
         id: randomUUID(),
         tenant_id: p.tenantId,

@@ -26,6 +26,10 @@ export class FsBlobStore implements BlobStore {
     await rename(tmpPath, target);
   }
 
+  async remove(hash: string): Promise<void> {
+    await rm(this.path(hash), { force: true });
+  }
+
   async open(hash: string, range?: { start: number; end: number }): Promise<Readable> {
     return createReadStream(this.path(hash), range ? { start: range.start, end: range.end } : {});
   }

@@ -7,13 +7,17 @@ import type { BlobStore } from "./blob-store.js";
 export class PgBlobStore implements BlobStore {
   constructor(private readonly db: Queryable) {}
 
-  async put(hash: string, tmpPath: string): Promise<void> {
+  async put(hash: string, tmpPath: string, _size: number, within: Queryable = this.db): Promise<void> {
     const bytes = await readFile(tmpPath);
-    await this.db.query("insert into blob_contents (hash, bytes) values ($1, $2) on conflict do nothing", [
+    await within.query("insert into blob_contents (hash, bytes) values ($1, $2) on conflict do nothing", [
       hash,
       bytes,
     ]);
     await rm(tmpPath, { force: true });
+  }
+
+  async remove(hash: string, within: Queryable = this.db): Promise<void> {
+    await within.query("delete from blob_contents where hash = $1", [hash]);
   }
 
   async read(hash: string): Promise<Uint8Array> {

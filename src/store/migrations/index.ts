@@ -9,6 +9,7 @@ import { statusProbes } from "./008-status-probes.js";
 import { identityExtra } from "./010-identity-extra.js";
 import { derivedTrust } from "./011-derived-trust.js";
 import { assetLookup } from "./012-asset-lookup.js";
+import { blobContentRefs } from "./013-blob-content-refs.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -23,4 +24,5 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   statusProbes,
   derivedTrust,
   assetLookup,
+  blobContentRefs,
 ];

@@ -192,11 +192,25 @@ describe.each([
       });
     }
     await uploaded(s, tb, new Uint8Array(1000).fill(2));
-    await uploaded(s, tb, new Uint8Array(1000).fill(3));
-    // 1000 bytes and one blob remain: exactly one of two concurrent uploads fits.
-    const racing = await Promise.all([4, 5].map((v) => upload(s, tb, new Uint8Array(1000).fill(v))));
-    expect(racing.map((r) => r.status).sort()).toEqual([200, 402]);
-    // Bytes are used up exactly, so an empty blob fits them but not the count.
+    // Each race below has room for one of its two uploads; both pass the first check, store
+    // their bytes, and one is refused by the re-check under the tenancy lock.
+    const race = async (a: Uint8Array, b: Uint8Array) => {
+      const before = await stored(s);
+      const answers = await Promise.all([a, b].map((bytes) => upload(s, tb, bytes)));
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 402]);
+      const after = await stored(s);
+      return { added: after.files + after.rows - before.files - before.rows, answers };
+    };
+    // The same content twice: the refused upload must not remove the bytes the other recorded.
+    const same = new Uint8Array(1500).fill(3);
+    const first = await race(same, same);
+    expect(first.added).toBe(1);
+    const won = (await first.answers.find((r) => r.status === 200)?.json()) as Blob;
+    const down = await s.api(`/archivist/v1/${won.identity}`, { token: tb });
+    expect(sha256(new Uint8Array(await down.arrayBuffer()))).toBe(sha256(same));
+    // Different contents: the refused one's bytes do not stay in the store.
+    expect((await race(new Uint8Array(400).fill(4), new Uint8Array(400).fill(5))).added).toBe(1);
+    // The count is used up, so even an empty blob is refused.
     const full = await upload(s, tb, new Uint8Array(0));
     expect(full.status).toBe(402);
     expect(((await full.json()) as ApiError).message).toContain("3 blobs");
