@@ -65,7 +65,7 @@ describe("S3-compatible blob store", () => {
     const tmp = join(mkdtempSync(join(tmpdir(), "s3-remove-")), "upload");
     writeFileSync(tmp, "to be removed");
     const hash = createHash("sha256").update("to be removed").digest("hex");
-    await store.put(hash, tmp, 13);
+    await store.put(hash, tmp);
     expect(s3.objects.has(`/other/sha256/${hash}`)).toBe(true);
     await store.remove(hash);
     expect(s3.objects.has(`/other/sha256/${hash}`)).toBe(false);
