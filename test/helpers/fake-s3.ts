@@ -60,9 +60,6 @@ export async function startFakeS3(
     if (req.method === "PUT") {
       objects.set(key, data);
       res.writeHead(200).end();
-    } else if (req.method === "DELETE") {
-      objects.delete(key);
-      res.writeHead(204).end();
     } else if (!obj) res.writeHead(404).end();
     else if (req.method === "HEAD") res.writeHead(200, { "content-length": obj.length }).end();
     else {

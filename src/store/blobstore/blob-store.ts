@@ -10,8 +10,15 @@ import type { Queryable } from "../db.js";
 export interface BlobStore {
   /** Moves the finished upload at `tmpPath` into the store under `hash` (no-op when already there). */
   put(hash: string, tmpPath: string, size: number, within?: Queryable): Promise<void>;
-  /** Deletes the bytes under `hash` (no-op when absent). Only for bytes no blob references. */
-  remove(hash: string, within?: Queryable): Promise<void>;
+  /**
+   * Deletes the bytes under `hash` (no-op when absent); only for bytes no blob references.
+   * Offered by the stores whose `put` is local (a rename, a row): an upload to them stores,
+   * re-checks the quota and records under one lock on the content, inside one transaction,
+   * and a refused upload takes its bytes back. A remote store's `put` is a network upload
+   * that must not hold a database connection and locks that long, so its refused uploads
+   * leave their bytes, which a later upload of the same content reuses.
+   */
+  remove?(hash: string, within?: Queryable): Promise<void>;
   /** Streams the bytes, or the inclusive byte range `[start, end]`. */
   open(hash: string, range?: { start: number; end: number }): Promise<Readable>;
   /** The whole content (scanning). */

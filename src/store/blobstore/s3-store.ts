@@ -54,10 +54,6 @@ export class S3BlobStore implements BlobStore {
     await rm(tmpPath, { force: true });
   }
 
-  async remove(hash: string): Promise<void> {
-    await this.request("DELETE", hash);
-  }
-
   async read(hash: string): Promise<Uint8Array> {
     const res = await this.request("GET", hash);
     if (!res.ok) throw new Error(`blob content ${hash} is missing from the bucket`);

@@ -1,9 +1,6 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { S3BlobStore } from "../../../src/store/blobstore/s3-store.js";
 import { type FakeS3, startFakeS3 } from "../../helpers/fake-s3.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
@@ -52,24 +49,5 @@ describe("S3-compatible blob store", () => {
     expect(part.status).toBe(206);
     expect(Buffer.from(await part.arrayBuffer())).toEqual(Buffer.from(bytes.subarray(2, 6)));
     expect(s3.requests).toBeGreaterThanOrEqual(4);
-  });
-
-  it("removes an object (signed DELETE), and removing it again is no error", async () => {
-    const store = new S3BlobStore({
-      endpoint: s3.endpoint,
-      bucket: "other",
-      region: "us-east-1",
-      accessKeyId: "AKIDTEST",
-      secretAccessKey: "secret-key",
-    });
-    const tmp = join(mkdtempSync(join(tmpdir(), "s3-remove-")), "upload");
-    writeFileSync(tmp, "to be removed");
-    const hash = createHash("sha256").update("to be removed").digest("hex");
-    await store.put(hash, tmp);
-    expect(s3.objects.has(`/other/sha256/${hash}`)).toBe(true);
-    await store.remove(hash);
-    expect(s3.objects.has(`/other/sha256/${hash}`)).toBe(false);
-    await store.remove(hash);
-    await expect(store.read(hash)).rejects.toThrow(/missing/);
   });
 });
