@@ -24,14 +24,30 @@ export interface BenchChainOptions {
   clientSecret: string;
   vcons: number;
   redisUrl: string | undefined;
+  /** Starts a CPU reading (the bench's); each pass reports what it read over that pass alone. */
+  meter?: () => () => unknown;
 }
 
-/** The measurement: vCons through the chain, the time, and the delivery's archivist requests. */
-export interface BenchChainResult {
+/** One pass: vCons through the chain, the time, and the delivery's archivist requests. */
+export interface BenchPass {
   vcons: number;
   ms: number;
   requests: number;
+  /** What `meter` read over the pass. */
+  usage?: unknown;
 }
+
+/**
+ * The measurement: new vCons (each one's asset looked up and created), then a later operation
+ * on the same vCons through the same workers (their assets known), as a pipeline records a
+ * vCon's transcription or redaction after its creation.
+ */
+export interface BenchChainResult extends BenchPass {
+  later: BenchPass;
+}
+
+/** The two operations, one link each: the first pass's and the later one's. */
+const OPERATIONS = ["created", "transcribed"] as const;
 
 const SAMPLE = "ietf-core03-ab_call_ext_rec.vcon.json";
 const DELIVERY_CONCURRENCY = Number(process.env.CONSERVER_BENCH_CONCURRENCY ?? 64);
@@ -98,9 +114,11 @@ async function untilCommitted(origin: string, tokens: TokenSource, linkName: str
 }
 
 interface Chain {
-  linkName: string;
+  /** Per operation: the link's unique name, by which its events are found in the service. */
+  linkNames: string[];
   metrics: ConserverMetrics;
-  start(): Promise<void>;
+  /** Hands every vCon to the link of `OPERATIONS[pass]`. */
+  start(pass: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -111,21 +129,19 @@ async function throughRedis(
 ): Promise<Chain> {
   const redisUrl = o.redisUrl as string;
   const run = `bench-${randomBytes(4).toString("hex")}`;
-  const linkName = run.replace("-", "_");
+  const linkNames = OPERATIONS.map((op) => `${run.replace("-", "_")}_${op}`);
   const dir = mkdtempSync(join(tmpdir(), "conserver-bench-"));
   const redis = new Redis(redisUrl);
   const metrics = createConserverMetrics();
   process.env.CONSERVER_BENCH_SECRET = o.clientSecret;
+  const backend = `{url: "${o.origin}", client_id: "${o.clientId}", client_secret: "\${CONSERVER_BENCH_SECRET}"}`;
+  // One chain per operation, each on its own ingress list, all in one runtime and delivery worker.
   writeFileSync(
     join(dir, "conserver.yml"),
     `links:
-  ${linkName}:
-    module: archivist
-    options:
-      vcon_operation: created
-      backend: {url: "${o.origin}", client_id: "${o.clientId}", client_secret: "\${CONSERVER_BENCH_SECRET}"}
+${OPERATIONS.map((op, i) => `  ${linkNames[i]}:\n    module: archivist\n    options: {vcon_operation: ${op}, backend: ${backend}}`).join("\n")}
 chains:
-  main: {links: [${linkName}], ingress_lists: [${run}-in], egress_lists: [${run}-out], enabled: 1}
+${OPERATIONS.map((op, i) => `  ${op}: {links: [${linkNames[i]}], ingress_lists: [${run}-${op}], egress_lists: [${run}-out], enabled: 1}`).join("\n")}
 delivery: {queue: delivery, prefix: ${run}, concurrency: ${DELIVERY_CONCURRENCY}}
 `,
   );
@@ -141,18 +157,19 @@ delivery: {queue: delivery, prefix: ${run}, concurrency: ${DELIVERY_CONCURRENCY}
     popTimeoutS: 1,
   });
   return {
-    linkName,
+    linkNames,
     metrics,
-    start: async () => {
+    start: async (pass) => {
       const pushed = redis.pipeline();
-      for (const v of vcons) pushed.rpush(`${run}-in`, v.uuid);
+      for (const v of vcons) pushed.rpush(`${run}-${OPERATIONS[pass]}`, v.uuid);
       await pushed.exec();
     },
     async close() {
       await running.close();
       // Everything the run made: its vCons, queue, claims and dead letters under `<run>:`, and its lists.
       await deleteRedisPrefix(redisUrl, run);
-      await redis.del(`${run}-in`, `${run}-out`, `DLQ:${run}-in`);
+      const lists = OPERATIONS.flatMap((op) => [`${run}-${op}`, `DLQ:${run}-${op}`]);
+      await redis.del(...lists, `${run}-out`);
       await redis.quit();
       rmSync(dir, { recursive: true, force: true });
     },
@@ -162,7 +179,8 @@ delivery: {queue: delivery, prefix: ${run}, concurrency: ${DELIVERY_CONCURRENCY}
 /** In one process: the memory store, the in-process queue and the delivery worker. */
 function inProcess(o: BenchChainOptions, vcons: Array<{ uuid: string; text: string }>): Chain {
   const log = pino({ level: "warn" });
-  const linkName = `bench_${randomBytes(4).toString("hex")}`;
+  const run = `bench_${randomBytes(4).toString("hex")}`;
+  const linkNames = OPERATIONS.map((op) => `${run}_${op}`);
   const metrics = createConserverMetrics();
   const queue = createQueue<DeliveryJob>("bench-delivery", {
     attempts: 5,
@@ -178,15 +196,14 @@ function inProcess(o: BenchChainOptions, vcons: Array<{ uuid: string; text: stri
   });
   const store = new MemoryVconStore();
   for (const v of vcons) store.set(v.uuid, parseVcon(v.text));
-  const options = {
-    vcon_operation: "created",
-    backend: { url: o.origin, client_id: o.clientId, client_secret: o.clientSecret },
-  };
+  const backend = { url: o.origin, client_id: o.clientId, client_secret: o.clientSecret };
   const ctx = { store, log, defaultHashMode: "python-json" as const, deliveryQueue: queue };
   return {
-    linkName,
+    linkNames,
     metrics,
-    start: async () => {
+    start: async (pass) => {
+      const options = { vcon_operation: OPERATIONS[pass], backend };
+      const linkName = linkNames[pass] as string;
       for (const v of vcons) await archivistLink.run(v.uuid, linkName, options, ctx);
     },
     async close() {
@@ -198,9 +215,10 @@ function inProcess(o: BenchChainOptions, vcons: Array<{ uuid: string; text: stri
 
 /**
  * `conserver` benchmark: `vcons` new vCons through the archivist link, the delivery queue and
- * worker into the service at `origin`; the clock runs from the first vCon handed to the chain
- * (pushed on the ingress list, with Redis) to the last one's event COMMITTED in the service.
- * `requests` counts the worker's archivist API calls (tokens aside).
+ * worker into the service at `origin`, then a later operation on each of them through the same
+ * runtime and worker. Each pass's clock runs from the first vCon handed to the chain (pushed on
+ * the ingress list, with Redis) to the last one's event COMMITTED in the service. `requests`
+ * counts the worker's archivist API calls (tokens aside).
  */
 export async function benchChain(o: BenchChainOptions): Promise<BenchChainResult> {
   const vcons = makeVcons(o.vcons);
@@ -208,14 +226,23 @@ export async function benchChain(o: BenchChainOptions): Promise<BenchChainResult
   await tokens.get();
   const chain = o.redisUrl ? await throughRedis(o, vcons) : inProcess(o, vcons);
   try {
-    const t0 = performance.now();
-    const deadline = Date.now() + WAIT_LIMIT_MS;
-    await chain.start();
-    await untilDelivered(chain.metrics, o.vcons, deadline);
-    await untilCommitted(o.origin, tokens, chain.linkName, deadline);
-    const ms = performance.now() - t0;
-    const requests = [...(await counted(chain.metrics, "requests")).values()].reduce((a, b) => a + b, 0);
-    return { vcons: o.vcons, ms, requests };
+    const passes: BenchPass[] = [];
+    let requestsBefore = 0;
+    for (let pass = 0; pass < OPERATIONS.length; pass++) {
+      const stop = o.meter?.();
+      const t0 = performance.now();
+      const deadline = Date.now() + WAIT_LIMIT_MS;
+      await chain.start(pass);
+      // Job counts accumulate over the passes: this one is done when all of its own are.
+      await untilDelivered(chain.metrics, o.vcons * (pass + 1), deadline);
+      await untilCommitted(o.origin, tokens, chain.linkNames[pass] as string, deadline);
+      const ms = performance.now() - t0;
+      const requests = [...(await counted(chain.metrics, "requests")).values()].reduce((a, b) => a + b, 0);
+      passes.push({ vcons: o.vcons, ms, requests: requests - requestsBefore, usage: stop?.() });
+      requestsBefore = requests;
+    }
+    const [first, later] = passes as [BenchPass, BenchPass];
+    return { ...first, later };
   } finally {
     await chain.close();
   }

@@ -40,7 +40,9 @@ export const ASSET_ROW_COLUMNS =
 export const ASSET_COLUMNS = `seq, id, tenant_id, behaviours, attributes, proof_mechanism, public, chain_id, tracked, owner, ${ASSET_STATUS_SQL} as confirmation_status, created_at`;
 
 export async function getAsset(db: Queryable, id: string): Promise<AssetRow | undefined> {
-  return (await db.query<AssetRow>(`select ${ASSET_COLUMNS} from assets where id = $1`, [id]))[0];
+  return (
+    await db.query<AssetRow>(`select ${ASSET_COLUMNS} from assets where id = $1`, [id], { reusePlan: true })
+  )[0];
 }
 
 /** An asset row as written: the database numbers it (`seq`) and stamps `created_at`. */

@@ -1,7 +1,21 @@
+/** How a statement may be run. */
+export interface QueryOptions {
+  /**
+   * The statement's best plan does not depend on its parameter values (a look-up by key), so
+   * the driver may prepare it once per connection and reuse the plan. Never for filters on
+   * values: a plan made without the values walks tables where the values would use an index.
+   */
+  reusePlan?: boolean;
+}
+
 /** Anything that runs SQL: the database itself or an open transaction. */
 export interface Queryable {
   /** Runs one parameterised statement and returns its rows. */
-  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<R[]>;
+  query<R = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+    opts?: QueryOptions,
+  ): Promise<R[]>;
 }
 
 /** The storage engine behind the service: PGlite (embedded) or PostgreSQL. */

@@ -1,9 +1,31 @@
 import pg from "pg";
-import type { Db, Queryable } from "../db.js";
+import type { Db, Queryable, QueryOptions } from "../db.js";
 
 // int8 and numeric come back as strings by default; ids and sizes we keep in int8
 // fit in a double, so parse them (idtimestamps are stored as text, not int8).
 pg.types.setTypeParser(20, (v) => Number(v));
+
+/**
+ * Statements that may reuse their plan (`reusePlan`) are prepared once per connection under a
+ * name of their own. Planning the asset read with its status subqueries cost PostgreSQL
+ * 0.23 ms where running it cost 0.07, on every read of an asset by id. The callers mark only
+ * texts that do not vary, and the cap keeps a mistake from growing every connection's
+ * prepared statements without bound.
+ */
+const MAX_NAMED = 100;
+const statementNames = new Map<string, string>();
+
+function statement(sql: string, params: readonly unknown[], opts: QueryOptions | undefined): pg.QueryConfig {
+  const values = params as unknown[];
+  if (!opts?.reusePlan) return { text: sql, values };
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    if (statementNames.size >= MAX_NAMED) return { text: sql, values };
+    name = `archivist_${statementNames.size}`;
+    statementNames.set(sql, name);
+  }
+  return { name, text: sql, values };
+}
 
 /** Connects a pool to PostgreSQL at `url`. */
 export async function openPostgres(url: string, max = 16): Promise<Db> {
@@ -11,15 +33,19 @@ export async function openPostgres(url: string, max = 16): Promise<Db> {
   pool.on("error", () => {
     // An idle client lost its connection; the pool replaces it on next use.
   });
-  const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params: readonly unknown[] = []) =>
-    (await client.query(sql, params as unknown[])).rows as R[];
+  const run = async <R>(
+    client: pg.Pool | pg.PoolClient,
+    sql: string,
+    params: readonly unknown[] = [],
+    opts?: QueryOptions,
+  ) => (await client.query(statement(sql, params, opts))).rows as R[];
   await run(pool, "select 1");
   return {
     kind: "postgres",
-    query: (sql, params) => run(pool, sql, params),
+    query: (sql, params, opts) => run(pool, sql, params, opts),
     async transaction(fn) {
       const client = await pool.connect();
-      const tx: Queryable = { query: (sql, params) => run(client, sql, params) };
+      const tx: Queryable = { query: (sql, params, opts) => run(client, sql, params, opts) };
       try {
         await client.query("BEGIN");
         const result = await fn(tx);
