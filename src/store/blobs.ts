@@ -37,8 +37,9 @@ export async function getBlob(db: Queryable, tenantId: string, id: string): Prom
 
 /** Count and bytes of a tenancy's blobs (quota checks). */
 /**
- * Serialises, until the transaction ends, every upload of the content `hash`: storing its bytes,
- * recording a blob of it, and removing bytes nothing references are then never interleaved.
+ * Serialises, until the transaction ends, every upload of the content `hash` to a local store
+ * (see `BlobStore.remove`): storing its bytes, recording a blob of it, and removing bytes
+ * nothing references are then never interleaved.
  */
 export async function lockContent(tx: Queryable, hash: string): Promise<void> {
   await tx.query("select pg_advisory_xact_lock(hashtextextended($1, 7246))", [`blob:${hash}`]);
