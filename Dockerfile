@@ -5,4 +5,4 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 EXPOSE 8080
-CMD ["node", "dist/src/cli/main.js", "serve"]
+CMD ["node", "--max-semi-space-size=64", "dist/src/cli/main.js", "serve"]

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
 import { commands } from "./commands.js";
 
 const [name, ...rest] = process.argv.slice(2);
