@@ -1,7 +1,8 @@
 import { type KeyObject, X509Certificate } from "node:crypto";
 import type { CborValue } from "../cbor/index.js";
 import { decodeSign1, HEADER, type Sign1, verifySign1 } from "../cose/index.js";
-import { basicConstraints } from "./basic-constraints.js";
+import { basicConstraints } from "../x509/basic-constraints.js";
+import { bindIssuer } from "./issuer-binding.js";
 
 export type PolicyVerdict =
   | { ok: true; issuer: string; subject: string; trustedBy: "key" | "x5chain" }
@@ -37,34 +38,37 @@ function mayIssue(issuer: X509Certificate, below: number): boolean {
 }
 
 /**
- * True when `chain[0]` chains, certificate by certificate, to one of the trusted CA
- * certificates. Every certificate that issues another must be a CA (basicConstraints
- * CA:TRUE): otherwise the holder of any end-entity certificate under a trusted CA could
- * issue itself a certificate for any name. Each issuer's path-length limit bounds the
- * intermediates below it, so a CA limited to issuing end-entity certificates cannot
+ * The certificate path from `chain[0]` to one of the trusted CA certificates (leaf first, the
+ * trusted CA last), or undefined when there is none. Every certificate that issues another must
+ * be a CA (basicConstraints CA:TRUE): otherwise the holder of any end-entity certificate under
+ * a trusted CA could issue itself a certificate for any name. Each issuer's path-length limit
+ * bounds the intermediates below it, so a CA limited to issuing end-entity certificates cannot
  * delegate to a CA of its own. (The trusted CAs were checked when uploaded.)
  */
-function chainsToTrustedCa(chain: X509Certificate[], cas: X509Certificate[], now: Date): boolean {
+function pathToTrustedCa(
+  chain: X509Certificate[],
+  cas: X509Certificate[],
+  now: Date,
+): X509Certificate[] | undefined {
   for (let i = 0; i < chain.length; i++) {
     const cert = chain[i] as X509Certificate;
-    if (!validNow(cert, now)) return false;
+    if (!validNow(cert, now)) return undefined;
     // chain[1..i] are the intermediates under whichever certificate issued chain[i].
-    if (
-      cas.some(
-        (ca) => mayIssue(ca, i) && cert.checkIssued(ca) && cert.verify(ca.publicKey) && validNow(ca, now),
-      )
-    )
-      return true;
+    const anchor = cas.find(
+      (ca) => mayIssue(ca, i) && cert.checkIssued(ca) && cert.verify(ca.publicKey) && validNow(ca, now),
+    );
+    if (anchor) return [...chain.slice(0, i + 1), anchor];
     const next = chain[i + 1];
-    if (!next || !mayIssue(next, i) || !cert.checkIssued(next) || !cert.verify(next.publicKey)) return false;
+    if (!next || !mayIssue(next, i) || !cert.checkIssued(next) || !cert.verify(next.publicKey))
+      return undefined;
   }
-  return false;
+  return undefined;
 }
 
 /**
  * The registration policy: headers a statement must carry, and a signature by an issuer the
  * tenancy trusts — one of its registered keys (by kid), or an x5chain ending at one of its
- * TLS CA certificates.
+ * TLS CA certificates whose leaf names the CWT issuer (directly, or through a did:x509).
  */
 export function checkRegistrationPolicy(
   statement: Uint8Array,
@@ -95,10 +99,15 @@ export function checkRegistrationPolicy(
   const now = trust.now ?? new Date();
   if (chain) {
     const cas = trust.caCertificatesPem.map((p) => new X509Certificate(p));
-    if (!chainsToTrustedCa(chain, cas, now))
-      return { ok: false, reason: "x5chain does not end at a TLS CA certificate of this tenancy" };
+    const path = pathToTrustedCa(chain, cas, now);
+    if (!path) return { ok: false, reason: "x5chain does not end at a TLS CA certificate of this tenancy" };
     if (!verifySign1(s, (chain[0] as X509Certificate).publicKey))
       return { ok: false, reason: "signature does not verify with the x5chain leaf certificate" };
+    const bound = bindIssuer(
+      issuer,
+      path.map((c) => new Uint8Array(c.raw)),
+    );
+    if (!bound.ok) return bound;
     return { ok: true, issuer, subject, trustedBy: "x5chain" };
   }
   const kid = s.protectedHeader.get(HEADER.kid);

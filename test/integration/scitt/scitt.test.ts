@@ -167,6 +167,17 @@ describe("SCITT registration", () => {
         receipts: [receipt],
       }).ok,
     ).toBe(true);
+    // The same certificate may not speak for another issuer: the refusal names the reason.
+    const claims = new Map(h.get(HEADER.cwtClaims) as Map<number, unknown>);
+    claims.set(1, "https://vendor.example");
+    h.set(HEADER.cwtClaims, claims as never);
+    const impersonating = signSign1(
+      { protectedHeader: h, payload: base.payload as Uint8Array },
+      nodeSigner(key),
+    );
+    const refused = await s.api("/archivist/v1/publicscitt/entries", { ...cose(impersonating), token });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { detail: string }).detail).toMatch(/not named by the x5chain leaf/);
     const junk = await s.api("/archivist/v1/publicscitt/entries", {
       ...cose(new Uint8Array([1, 2, 3])),
       token,

@@ -19,6 +19,7 @@ import {
   statementToEventAttributes,
   verifyStatement,
 } from "../../../src/core/scitt/index.js";
+import { pki, signedByCertificates } from "../../helpers/pki.js";
 import { sharedJson } from "../../helpers/shared.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
 
@@ -111,36 +112,25 @@ describe("registration policy", () => {
   });
 
   it("accepts a chain through an intermediate CA, and refuses one through an end-entity certificate", () => {
-    const pki = (name: string) =>
-      readFileSync(new URL(`../../../fixtures/pki/${name}`, import.meta.url), "utf8");
     const ca = pki("ca.pem");
-    const signedWith = (keyFile: string, certs: string[]) => {
-      const s = decodeSign1(statement);
-      const h = new Map(s.protectedHeader);
-      h.set(
-        HEADER.x5chain,
-        certs.map((c) => new Uint8Array(new X509Certificate(pki(c)).raw)),
-      );
-      return signSign1(
-        { protectedHeader: h, payload: s.payload as Uint8Array },
-        nodeSigner(createPrivateKey(pki(keyFile))),
-      );
-    };
+    const signedWith = (keyFile: string, certs: string[], issuer: string) =>
+      signedByCertificates(statement, keyFile, certs, issuer);
     const trust = { keys: new Map(), caCertificatesPem: [ca] };
-    const viaIntermediate = signedWith("via-intermediate.pk8.pem", [
-      "via-intermediate.pem",
-      "intermediate.pem",
-    ]);
+    const viaIntermediate = signedWith(
+      "via-intermediate.pk8.pem",
+      ["via-intermediate.pem", "intermediate.pem"],
+      "https://vendor.example",
+    );
     expect(checkRegistrationPolicy(viaIntermediate, trust)).toMatchObject({ ok: true, trustedBy: "x5chain" });
     // end-entity.pem is CA:FALSE (and has no key usage that would stop it): its key signed
     // forged.pem, which must not borrow the CA's trust.
-    const forged = signedWith("forged.pk8.pem", ["forged.pem", "end-entity.pem"]);
+    const forged = signedWith("forged.pk8.pem", ["forged.pem", "end-entity.pem"], "impostor.example");
     expect(checkRegistrationPolicy(forged, trust)).toEqual({
       ok: false,
       reason: "x5chain does not end at a TLS CA certificate of this tenancy",
     });
     // A trusted "CA" that is not one (an end-entity certificate uploaded as trust) anchors nothing.
-    const forgedAnchor = signedWith("forged.pk8.pem", ["forged.pem"]);
+    const forgedAnchor = signedWith("forged.pk8.pem", ["forged.pem"], "impostor.example");
     expect(
       checkRegistrationPolicy(forgedAnchor, { keys: new Map(), caCertificatesPem: [pki("end-entity.pem")] })
         .ok,
@@ -148,15 +138,104 @@ describe("registration policy", () => {
     // limited.pem is CA:TRUE with pathlen 0: it may issue end-entity certificates only, so the
     // CA it issued (sub-ca.pem) must not extend the trust (openssl verify: "path length
     // constraint exceeded"). Both certificates are CAs, so only the limit refuses this chain.
-    const tooDeep = signedWith("via-sub-ca.pk8.pem", ["via-sub-ca.pem", "sub-ca.pem", "limited.pem"]);
+    const tooDeep = signedWith(
+      "via-sub-ca.pk8.pem",
+      ["via-sub-ca.pem", "sub-ca.pem", "limited.pem"],
+      "too-deep.example",
+    );
     expect(checkRegistrationPolicy(tooDeep, trust).ok).toBe(false);
     // The same sub-CA trusted directly: its own chain is one step, within every limit.
     expect(
-      checkRegistrationPolicy(signedWith("via-sub-ca.pk8.pem", ["via-sub-ca.pem"]), {
+      checkRegistrationPolicy(signedWith("via-sub-ca.pk8.pem", ["via-sub-ca.pem"], "too-deep.example"), {
         keys: new Map(),
         caCertificatesPem: [pki("sub-ca.pem")],
       }).ok,
     ).toBe(true);
+  });
+
+  describe("binds the CWT issuer to the x5chain leaf", () => {
+    const trust = { keys: new Map(), caCertificatesPem: [pki("ca.pem")] };
+    const check = (keyFile: string, certs: string[], issuer: string) =>
+      checkRegistrationPolicy(signedByCertificates(statement, keyFile, certs, issuer), trust);
+    // Known answers from openssl and basenc (fixtures/pki/README.md).
+    const CA_SHA256 = "wagu214icvQaQ9BukzBXnMcDAmcn-LtVQk85NaoyJIA";
+    const CA_SHA384 = "e_oLVqayI9xe3Wl0Xo8HH_cyY00zYWIHAWhFBGl4QTZKqZ1PeacBGGxkkMFdUCe0";
+    const INTERMEDIATE_SHA256 = "hpDCRNnqsWpFFxVw1uNj8GyhrYfCA26mB1nZUE0Qs6I";
+    const ISSUER_LEAF_SHA256 = "bEbcx6YlQy8qlPJGgMDiWtvPdPLPx3Cwz7-hZXG7VHw";
+    const named = (iss: string) => check("named.pk8.pem", ["named.pem"], iss);
+
+    it("accepts an issuer the leaf names, and refuses any other", () => {
+      expect(named("https://vendor.example").ok).toBe(true);
+      expect(named("https://VENDOR.example/some/path").ok).toBe(true);
+      expect(named("vendor.example").ok).toBe(true);
+      expect(named("bob@example.com").ok).toBe(true);
+      expect(named("https://vendor.example/issuer").ok).toBe(true);
+      // A holder of a certificate under the tenancy's CA must not speak for another issuer.
+      const other = named("https://conserver.example");
+      expect(other).toMatchObject({
+        ok: false,
+        reason: expect.stringMatching(/not named by the x5chain leaf/),
+      });
+      // With alternative names present, the common name is not a name the leaf vouches for.
+      expect(named("Bob Example").ok).toBe(false);
+      expect(named("https://user@vendor.example").ok).toBe(false);
+      // Without alternative names, the common name stands for the DNS name.
+      expect(check("issuer.pk8.pem", ["issuer.pem"], "https://conserver.example").ok).toBe(true);
+      expect(check("issuer.pk8.pem", ["issuer.pem"], "https://vendor.example").ok).toBe(false);
+    });
+
+    it("resolves a did:x509 issuer against the chain", () => {
+      const did = (rest: string, fp = CA_SHA256, alg = "sha256") => `did:x509:0:${alg}:${fp}::${rest}`;
+      expect(named(did("subject:CN:Bob%20Example")).ok).toBe(true);
+      expect(named(did("subject:C:US:O:Example%20Org:CN:Bob%20Example")).ok).toBe(true);
+      expect(named(did("subject:O:Example%20Org", CA_SHA384, "sha384")).ok).toBe(true);
+      expect(named(did("subject:2.5.4.10:Example%20Org")).ok).toBe(true);
+      expect(named(did("san:email:bob%40example.com")).ok).toBe(true);
+      expect(named(did("san:uri:https%3A%2F%2Fvendor.example%2Fissuer")).ok).toBe(true);
+      expect(named(did("eku:1.3.6.1.5.5.7.3.3::san:dns:vendor.example")).ok).toBe(true);
+      // Every predicate must hold, the fingerprint must be a CA's in the path, not the leaf's.
+      expect(named(did("subject:CN:Alice%20Example"))).toMatchObject({
+        ok: false,
+        reason: "the leaf certificate does not match the did:x509 subject predicate",
+      });
+      expect(named(did("san:email:alice%40example.com")).ok).toBe(false);
+      expect(named(did("eku:1.3.6.1.5.5.7.3.1")).ok).toBe(false);
+      expect(named(did("eku:1.3.6.1.5.5.7.3.3::subject:CN:Alice")).ok).toBe(false);
+      expect(named(did("subject:CN:Bob%20Example", INTERMEDIATE_SHA256))).toMatchObject({
+        ok: false,
+        reason: "no CA certificate in the path has the did:x509 fingerprint",
+      });
+      expect(
+        check("issuer.pk8.pem", ["issuer.pem"], did("subject:CN:conserver.example", ISSUER_LEAF_SHA256)).ok,
+      ).toBe(false);
+      expect(check("issuer.pk8.pem", ["issuer.pem"], did("subject:CN:conserver.example")).ok).toBe(true);
+      // Pinned to the intermediate, the chain through it resolves; pinned to the root, too.
+      const viaIntermediate = (fp: string) =>
+        check(
+          "via-intermediate.pk8.pem",
+          ["via-intermediate.pem", "intermediate.pem"],
+          did("subject:CN:vendor.example", fp),
+        ).ok;
+      expect(viaIntermediate(INTERMEDIATE_SHA256)).toBe(true);
+      expect(viaIntermediate(CA_SHA256)).toBe(true);
+      expect(named(did("fulcio-issuer:accounts.google.com"))).toMatchObject({
+        ok: false,
+        reason: "did:x509 issuer: the fulcio-issuer predicate is not supported",
+      });
+    });
+
+    it("refuses a leaf that may not sign and a chain with a critical extension it does not understand", () => {
+      expect(check("no-sign.pk8.pem", ["no-sign.pem"], "no-sign.example")).toMatchObject({
+        ok: false,
+        reason: "the x5chain leaf certificate's keyUsage does not allow digitalSignature",
+      });
+      expect(check("unknown-critical.pk8.pem", ["unknown-critical.pem"], "unknown-critical.example")).toEqual(
+        {
+          ok: false,
+          reason: "x5chain carries an unsupported critical extension 1.3.6.1.4.1.55555.1",
+        },
+      );
+    });
   });
 
   it("writes RFC 9290 problem details", () => {

@@ -1,7 +1,7 @@
 import { X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { basicConstraints } from "../../../src/core/scitt/basic-constraints.js";
+import { basicConstraints } from "../../../src/core/x509/basic-constraints.js";
 
 const der = (name: string) =>
   new Uint8Array(
