@@ -115,14 +115,12 @@ export async function uploadBlob(ctx: Ctx, p: Principal, req: IncomingMessage) {
   try {
     const mime = await sniffUpload(got.head, () => readAll(got.tmpPath));
     const store = blobStoreFor(ctx);
-    const remove = store.remove?.bind(store);
-    // A remote store's upload runs before the transaction (see BlobStore.remove).
-    if (!remove) await store.put(got.hash, got.tmpPath, got.size);
+    // A remote store's transfer runs before the transaction; under the lock its put only
+    // checks the bytes are still there (see BlobStore.remote).
+    if (store.remote) await store.put(got.hash, got.tmpPath, got.size);
     return await ctx.db.transaction(async (tx) => {
-      if (remove) {
-        await lockContent(tx, got.hash);
-        await store.put(got.hash, got.tmpPath, got.size, tx);
-      }
+      await lockContent(tx, got.hash);
+      await store.put(got.hash, got.tmpPath, got.size, tx);
       // Checked again under the tenancy lock: concurrent uploads all passed the check above.
       const limits = (await lockTenancy(tx, p.tenantId))?.quotas ?? {};
       const now = await blobUsage(tx, p.tenantId);
@@ -135,7 +133,7 @@ export async function uploadBlob(ctx: Ctx, p: Principal, req: IncomingMessage) {
       if (refusal) {
         // Bytes nothing references would stay in the store for ever; under the content lock no
         // other upload of them is between its put and its record.
-        if (remove && !(await contentReferenced(tx, got.hash))) await remove(got.hash, tx);
+        if (!(await contentReferenced(tx, got.hash))) await store.remove(got.hash, tx);
         throw refusal;
       }
       return insertBlob(tx, {

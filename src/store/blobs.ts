@@ -35,11 +35,10 @@ export async function getBlob(db: Queryable, tenantId: string, id: string): Prom
   return r && { ...r, size: Number(r.size) };
 }
 
-/** Count and bytes of a tenancy's blobs (quota checks). */
 /**
- * Serialises, until the transaction ends, every upload of the content `hash` to a local store
- * (see `BlobStore.remove`): storing its bytes, recording a blob of it, and removing bytes
- * nothing references are then never interleaved.
+ * Serialises, until the transaction ends, every upload of the content `hash` (see
+ * `BlobStore.remove`): storing its bytes, recording a blob of it, and removing bytes nothing
+ * references are then never interleaved.
  */
 export async function lockContent(tx: Queryable, hash: string): Promise<void> {
   await tx.query("select pg_advisory_xact_lock(hashtextextended($1, 7246))", [`blob:${hash}`]);
@@ -50,6 +49,7 @@ export async function contentReferenced(db: Queryable, hash: string): Promise<bo
   return (await db.query("select 1 from blobs where hash = $1 limit 1", [hash])).length > 0;
 }
 
+/** Count and bytes of a tenancy's blobs (quota checks). */
 export async function blobUsage(db: Queryable, tenantId: string): Promise<{ count: number; bytes: number }> {
   const rows = await db.query<{ n: number; b: string | number | null }>(
     "select count(*)::int as n, coalesce(sum(size), 0)::bigint as b from blobs where tenant_id = $1",

@@ -3,11 +3,16 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { signS3Request } from "../../src/store/blobstore/sigv4.js";
 
-/** A tiny S3-compatible object store for tests: PUT/GET/HEAD with ranges, refusing unsigned or badly signed requests. */
+/** A tiny S3-compatible object store for tests: PUT/GET/HEAD/DELETE with ranges, refusing unsigned or badly signed requests. */
 export interface FakeS3 {
   endpoint: string;
   objects: Map<string, Buffer>;
   requests: number;
+  /**
+   * Awaited before each signed request's answer is sent, after the request took effect (a PUT
+   * stored, a DELETE removed, a HEAD or GET read): a test holds an answer to order a race.
+   */
+  gate: ((method: string, key: string) => Promise<void>) | undefined;
   close(): Promise<void>;
 }
 
@@ -57,10 +62,12 @@ export async function startFakeS3(
     }
     const key = url.pathname;
     const obj = objects.get(key);
-    if (req.method === "PUT") {
-      objects.set(key, data);
-      res.writeHead(200).end();
-    } else if (!obj) res.writeHead(404).end();
+    if (req.method === "PUT") objects.set(key, data);
+    else if (req.method === "DELETE") objects.delete(key);
+    await api.gate?.(req.method ?? "GET", key);
+    if (req.method === "PUT") res.writeHead(200).end();
+    else if (req.method === "DELETE") res.writeHead(204).end();
+    else if (!obj) res.writeHead(404).end();
     else if (req.method === "HEAD") res.writeHead(200, { "content-length": obj.length }).end();
     else {
       const m = /^bytes=(\d+)-(\d+)$/.exec(String(req.headers.range ?? ""));
@@ -70,12 +77,14 @@ export async function startFakeS3(
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const { port } = server.address() as AddressInfo;
-  return {
+  const api: FakeS3 = {
     endpoint: `http://127.0.0.1:${port}`,
     objects,
     get requests() {
       return state.requests;
     },
+    gate: undefined,
     close: () => new Promise((r) => server.close(() => r())),
   };
+  return api;
 }

@@ -8,17 +8,24 @@ import type { Queryable } from "../db.js";
  * one connection is not asked for a second); the others ignore it.
  */
 export interface BlobStore {
-  /** Moves the finished upload at `tmpPath` into the store under `hash` (no-op when already there). */
+  /**
+   * Whether `put` is a network transfer (S3): it must not hold a database connection and the
+   * content lock that long, so an upload puts once before its transaction and again under the
+   * lock, where the second put only checks that the bytes are still there (a refused upload of
+   * the same content may have removed them in between) and stores them again if not.
+   */
+  readonly remote: boolean;
+  /**
+   * Stores the finished upload at `tmpPath` under `hash` (no-op when already there). It may
+   * move the file away; the caller removes whatever is left.
+   */
   put(hash: string, tmpPath: string, size: number, within?: Queryable): Promise<void>;
   /**
    * Deletes the bytes under `hash` (no-op when absent); only for bytes no blob references.
-   * Offered by the stores whose `put` is local (a rename, a row): an upload to them stores,
-   * re-checks the quota and records under one lock on the content, inside one transaction,
-   * and a refused upload takes its bytes back. A remote store's `put` is a network upload
-   * that must not hold a database connection and locks that long, so its refused uploads
-   * leave their bytes, which a later upload of the same content reuses.
+   * An upload stores, re-checks the quota and records under one lock on the content, inside
+   * one transaction, and a refused upload takes back bytes that no blob references.
    */
-  remove?(hash: string, within?: Queryable): Promise<void>;
+  remove(hash: string, within?: Queryable): Promise<void>;
   /** Streams the bytes, or the inclusive byte range `[start, end]`. */
   open(hash: string, range?: { start: number; end: number }): Promise<Readable>;
   /** The whole content (scanning). */

@@ -6,6 +6,8 @@ import type { BlobStore } from "./blob-store.js";
 
 /** Blobs as files under `<root>/sha256/<2 hex>/<hash>`, written by rename so a crash never leaves half a blob. */
 export class FsBlobStore implements BlobStore {
+  readonly remote = false;
+
   constructor(private readonly root: string) {}
 
   private path(hash: string): string {

@@ -5,6 +5,8 @@ import type { BlobStore } from "./blob-store.js";
 
 /** Blobs as rows of `blob_contents` (bytea): one backup covers records and bytes alike. */
 export class PgBlobStore implements BlobStore {
+  readonly remote = false;
+
   constructor(private readonly db: Queryable) {}
 
   async put(hash: string, tmpPath: string, _size: number, within: Queryable = this.db): Promise<void> {

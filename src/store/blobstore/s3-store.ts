@@ -1,4 +1,4 @@
-import { readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { Readable } from "node:stream";
 import type { BlobStore } from "./blob-store.js";
 import { signS3Request } from "./sigv4.js";
@@ -13,6 +13,8 @@ export interface S3Options {
 
 /** Blobs as objects `sha256/<hash>` in an S3-compatible bucket (path-style, SigV4). */
 export class S3BlobStore implements BlobStore {
+  readonly remote = true;
+
   constructor(private readonly o: S3Options) {}
 
   private url(hash: string): URL {
@@ -46,12 +48,12 @@ export class S3BlobStore implements BlobStore {
 
   async put(hash: string, tmpPath: string): Promise<void> {
     // Content addressed: an object already there holds these very bytes.
-    if ((await this.request("HEAD", hash)).ok) {
-      await rm(tmpPath, { force: true });
-      return;
-    }
+    if ((await this.request("HEAD", hash)).ok) return;
     await this.request("PUT", hash, new Uint8Array(await readFile(tmpPath)));
-    await rm(tmpPath, { force: true });
+  }
+
+  async remove(hash: string): Promise<void> {
+    await this.request("DELETE", hash);
   }
 
   async read(hash: string): Promise<Uint8Array> {

@@ -9,19 +9,31 @@ let s: TestService;
 let token: string;
 beforeAll(async () => {
   s3 = await startFakeS3("AKIDTEST", "secret-key");
-  s = await startTestService({
-    ARCHIVIST_BLOB_STORE: "s3",
-    ARCHIVIST_S3_ENDPOINT: s3.endpoint,
-    ARCHIVIST_S3_BUCKET: "blobs",
-    ARCHIVIST_S3_ACCESS_KEY_ID: "AKIDTEST",
-    ARCHIVIST_S3_SECRET_ACCESS_KEY: "secret-key",
-  });
+  s = await startTestService(
+    {
+      ARCHIVIST_BLOB_STORE: "s3",
+      ARCHIVIST_S3_ENDPOINT: s3.endpoint,
+      ARCHIVIST_S3_BUCKET: "blobs",
+      ARCHIVIST_S3_ACCESS_KEY_ID: "AKIDTEST",
+      ARCHIVIST_S3_SECRET_ACCESS_KEY: "secret-key",
+    },
+    // Quotas for tenancy B only (the race below).
+    { blobs: 3, blob_bytes: 3000 },
+  );
   token = await s.token(s.a);
 });
 afterAll(async () => {
   await s?.stop();
   await s3?.close();
 });
+
+const hashOf = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
+
+function uploadAs(token: string, bytes: Uint8Array<ArrayBuffer>) {
+  const f = new FormData();
+  f.append("file", new Blob([bytes]), "filename");
+  return s.api("/archivist/v1/blobs", { method: "POST", token, body: f });
+}
 
 describe("S3-compatible blob store", () => {
   it("stores uploads as signed, content-addressed objects and serves them whole and in ranges", async () => {
@@ -49,5 +61,99 @@ describe("S3-compatible blob store", () => {
     expect(part.status).toBe(206);
     expect(Buffer.from(await part.arrayBuffer())).toEqual(Buffer.from(bytes.subarray(2, 6)));
     expect(s3.requests).toBeGreaterThanOrEqual(4);
+  });
+
+  it("keeps no object of an upload the quota re-check refuses, and never removes one a blob uses", async () => {
+    const tb = await s.token(s.b);
+    const upload = (bytes: Uint8Array<ArrayBuffer>) => uploadAs(tb, bytes);
+    // Each race has room for one of its two uploads: both pass the first check and put their
+    // object before their transaction; the re-check under the tenancy lock refuses one.
+    const race = async (a: Uint8Array<ArrayBuffer>, b: Uint8Array<ArrayBuffer>) => {
+      const answers = await Promise.all([upload(a), upload(b)]);
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 402]);
+      return answers;
+    };
+    const same = new Uint8Array(1600).fill(7);
+    const won = (await (await race(same, same)).find((r) => r.status === 200)?.json()) as {
+      identity: string;
+    };
+    expect(s3.objects.has(`/blobs/sha256/${hashOf(same)}`)).toBe(true);
+    const down = await s.api(`/archivist/v1/${won.identity}`, { token: tb });
+    expect(hashOf(new Uint8Array(await down.arrayBuffer()))).toBe(hashOf(same));
+    const [a, b] = [new Uint8Array(1000).fill(8), new Uint8Array(1000).fill(9)];
+    const answers = await race(a, b);
+    const kept = answers[0]?.status === 200 ? a : b;
+    const refused = kept === a ? b : a;
+    expect(s3.objects.has(`/blobs/sha256/${hashOf(kept)}`)).toBe(true);
+    expect(s3.objects.has(`/blobs/sha256/${hashOf(refused)}`)).toBe(false);
+  });
+
+  it("stores the bytes again when a refused upload of the same content removed them meanwhile", async () => {
+    // Tenancy B may hold three blobs and has two (the races above). R (B, content X) passes
+    // the first check; P (B) then takes the last slot, so R's re-check refuses it. W (A, no
+    // quota) uploads X too: its first HEAD finds R's object, so it transfers nothing before its
+    // transaction, and R's refusal then deletes the object no blob references yet.
+    const [ta, tb] = [await s.token(s.a), await s.token(s.b)];
+    const upload = uploadAs;
+    const x = new Uint8Array(200).fill(11);
+    const xKey = `/blobs/sha256/${hashOf(x)}`;
+    const seen: string[] = [];
+    interface Held {
+      reached: Promise<void>;
+      arrive: () => void;
+      go: Promise<void>;
+      release: () => void;
+    }
+    const held = new Map<number, Held>();
+    const hold = (n: number): Held => {
+      let reached!: () => void;
+      let release!: () => void;
+      const h = {
+        reached: new Promise<void>((r) => {
+          reached = r;
+        }),
+        go: new Promise<void>((r) => {
+          release = r;
+        }),
+        release: () => release(),
+        arrive: () => reached(),
+      };
+      held.set(n, h);
+      return h;
+    };
+    // Answers held: R's PUT of X (the 2nd request on X) and W's first HEAD (the 3rd).
+    const rPut = hold(2);
+    const wHead = hold(3);
+    s3.gate = async (method, key) => {
+      if (key !== xKey) return;
+      seen.push(method);
+      const h = held.get(seen.length);
+      if (h) {
+        h.arrive();
+        await h.go;
+      }
+    };
+    try {
+      const r = upload(tb, x);
+      await rPut.reached;
+      expect((await upload(tb, new Uint8Array(200).fill(12))).status).toBe(200);
+      const w = upload(ta, x);
+      await wHead.reached;
+      rPut.release();
+      expect((await r).status).toBe(402);
+      expect(s3.objects.has(xKey)).toBe(false);
+      wHead.release();
+      const won = await w;
+      expect(won.status).toBe(200);
+      expect(seen.slice(0, 5)).toEqual(["HEAD", "PUT", "HEAD", "HEAD", "DELETE"]);
+      const blob = (await won.json()) as { identity: string };
+      const down = await s.api(`/archivist/v1/${blob.identity}`, { token: ta });
+      expect(down.status).toBe(200);
+      expect(hashOf(new Uint8Array(await down.arrayBuffer()))).toBe(hashOf(x));
+      expect(s3.objects.has(xKey)).toBe(true);
+    } finally {
+      s3.gate = undefined;
+      for (const h of held.values()) h.release();
+    }
   });
 });
