@@ -1,11 +1,22 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import type { Db, Queryable } from "../db.js";
+import { type DataDirLock, lockDataDir } from "./data-dir-lock.js";
 
 /** Opens (creating if needed) the embedded PostgreSQL in `dir`; `memory://` keeps it in RAM. */
 export async function openPglite(dir: string): Promise<Db> {
-  if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
-  const pg = await PGlite.create(dir);
+  let lock: DataDirLock | undefined;
+  if (!dir.startsWith("memory://")) {
+    mkdirSync(dir, { recursive: true });
+    lock = lockDataDir(dir);
+  }
+  let pg: PGlite;
+  try {
+    pg = await PGlite.create(dir);
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
   const wrap = (q: Pick<PGlite, "query">): Queryable => ({
     async query<R>(sql: string, params: readonly unknown[] = []) {
       const result = await q.query<R>(sql, params as unknown[]);
@@ -20,6 +31,12 @@ export async function openPglite(dir: string): Promise<Db> {
     async ping() {
       await pg.query("select 1");
     },
-    close: () => pg.close(),
+    async close() {
+      try {
+        await pg.close();
+      } finally {
+        lock?.release();
+      }
+    },
   };
 }

@@ -1,0 +1,44 @@
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { StorageError } from "../db.js";
+
+/** Held while a process has the embedded database open; `release` gives it up. */
+export interface DataDirLock {
+  release(): void;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Takes `<dir>.lock` for this process. PGlite is PostgreSQL in one process with no shared
+ * memory between processes: a second process opening the same directory (`archivist scan` or
+ * `worker` beside a running `serve`) would write the same files unaware of the first and could
+ * corrupt them. A lock left by a process that no longer runs (a crash) is taken over.
+ */
+export function lockDataDir(dir: string): DataDirLock {
+  const path = `${dir}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return { release: () => rmSync(path, { force: true }) };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+    const holder = Number(readFileSync(path, "utf8").trim());
+    if (Number.isInteger(holder) && holder > 0 && alive(holder))
+      throw new StorageError(
+        `the embedded database in ${dir} is open in process ${holder}; PGlite serves one process at a time: stop that process, or run several against PostgreSQL (DATABASE_URL). If no archivist runs as ${holder}, remove ${path}.`,
+      );
+    rmSync(path, { force: true });
+  }
+  throw new StorageError(`could not take ${path}: another process took it at the same moment`);
+}
