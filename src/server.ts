@@ -66,14 +66,9 @@ export async function openContext(
 
 async function listen(ctx: Ctx, readyExtra: () => Promise<void>): Promise<Server> {
   const built = buildApp(ctx, readyExtra);
-  const closeApp = built.close;
-  const server = built.app.listen(ctx.config.port, ctx.config.host);
-  await new Promise<void>((resolve, reject) => {
-    server.once("listening", resolve);
-    server.once("error", reject);
-  });
-  server.keepAliveTimeout = 65_000;
-  server.on("close", () => void closeApp());
+  await built.server.listen({ port: ctx.config.port, host: ctx.config.host });
+  const server = built.server.server;
+  server.on("close", () => void built.close());
   return server;
 }
 

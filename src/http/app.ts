@@ -1,49 +1,74 @@
-import express, { type Express, type Request, type Response } from "express";
+import type { IncomingMessage } from "node:http";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Ctx, Principal } from "../context.js";
 import { badRequest } from "../core/api/api-error.js";
 import { unstorableIndex } from "../core/filters/text-guard.js";
 import { Authenticator } from "../services/auth.js";
-import { coseBody, formBody, jsonBody } from "./body.js";
+import { registerBodyParsers } from "./body.js";
 import type { HttpDeps } from "./deps.js";
-import { errorMiddleware, notFoundMiddleware } from "./errors.js";
+import { answerClientError, errorHandler, sendError, sendNotFound, toApiError } from "./errors.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { openApiDocument } from "./openapi.js";
 import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from "./rate-limit.js";
-import { requestLog } from "./request-log.js";
+import { registerRequestLog } from "./request-log.js";
 import { type AnyRouteSpec, queryObject, queryPairs, RouteTable, validate } from "./route.js";
 import { routeModules } from "./routes/index.js";
 import { systemRoutes } from "./routes/system.js";
 
 /** A request body is present when it has content; verbs arrive with none. */
-function hasBody(req: Request): boolean {
+function hasBody(req: FastifyRequest): boolean {
   const len = req.headers["content-length"];
   return (len !== undefined && len !== "0") || req.headers["transfer-encoding"] !== undefined;
 }
 
-// `/x/{uuid}:verb` is routed as `/x/{uuid}/@verb`, because `:` starts a parameter in express paths.
-function rewriteVerb(req: Request, _res: Response, next: () => void): void {
-  const q = req.url.indexOf("?");
-  const path = q < 0 ? req.url : req.url.slice(0, q);
+// `/x/{uuid}:verb` is routed as `/x/{uuid}/@verb`: the router reads `:` as a parameter.
+function rewriteVerb(req: IncomingMessage): string {
+  const url = req.url ?? "/";
+  const q = url.indexOf("?");
+  const path = q < 0 ? url : url.slice(0, q);
   const carriesVerb = path.includes(":") || path.includes("%3A") || path.includes("%3a");
   const m = carriesVerb ? /^(.*\/[^/]+?)(?::|%3[Aa])([a-zA-Z][a-zA-Z-]*)$/.exec(path) : null;
-  if (m) req.url = `${m[1]}/@${m[2]}${q < 0 ? "" : req.url.slice(q)}`;
-  next();
+  return m ? `${m[1]}/@${m[2]}${q < 0 ? "" : url.slice(q)}` : url;
+}
+
+const OPENAPI_SUFFIX = "/@openapi";
+
+/** Every prefix of the documented paths up to their first parameter: `/a`, `/a/b`, … */
+function staticPrefixes(specs: AnyRouteSpec[]): Set<string> {
+  const out = new Set<string>();
+  for (const spec of specs) {
+    const segments = spec.path.split("/");
+    for (let i = 2; i <= segments.length; i++) {
+      const last = segments[i - 1] ?? "";
+      if (last.includes("{") || last.includes(":")) break;
+      out.add(segments.slice(0, i).join("/"));
+    }
+  }
+  return out;
 }
 
 export interface BuiltApp {
-  app: Express;
+  server: FastifyInstance;
   deps: HttpDeps;
   metrics: Metrics;
   specs: AnyRouteSpec[];
   close(): Promise<void>;
 }
 
-/** Builds the express app: conventions, every route module, health, errors. */
+/** Builds the HTTP server: conventions, every route module, health, errors. */
 export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () => undefined): BuiltApp {
-  const app = express();
-  app.disable("x-powered-by");
-  app.set("etag", false);
-  app.set("query parser", "simple");
+  const server = Fastify({
+    logger: false,
+    rewriteUrl: rewriteVerb,
+    keepAliveTimeout: 65_000,
+    // Paths are matched as documented: a trailing slash or a doubled one still finds its route.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000 },
+    // Query strings are read in order from the URL by each route (`queryPairs`), never by the server.
+    querystringParser: () => ({}),
+    // Client-side faults the server itself finds (a bad URL) get the API's error body too.
+    frameworkErrors: (err, _req, res) => void sendError(res, toApiError(err)),
+    clientErrorHandler: answerClientError,
+  });
   const deps: HttpDeps = { ctx, auth: new Authenticator(ctx) };
   const metrics = createMetrics();
   const rps = ctx.config.rateLimitRps;
@@ -53,19 +78,21 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
       : memoryRateLimiter(rps)
     : undefined;
 
-  app.use(requestLog(ctx.log));
-  app.use(rewriteVerb);
-  app.use((req, res, next) => {
-    const end = metrics.latency.startTimer();
-    res.on("finish", () => {
-      const route = (req.route?.path as string | undefined) ?? "unmatched";
-      metrics.requests.inc({ method: req.method, route, status: res.statusCode });
-      end({ method: req.method, route });
-    });
-    next();
+  registerRequestLog(server, ctx.log);
+  registerBodyParsers(server);
+  const timers = new WeakMap<FastifyRequest, (labels: { method: string; route: string }) => number>();
+  server.addHook("onRequest", (req, _res, done) => {
+    timers.set(req, metrics.latency.startTimer());
+    done();
+  });
+  server.addHook("onResponse", (req, res, done) => {
+    const route = req.routeOptions.url ?? "unmatched";
+    metrics.requests.inc({ method: req.method, route, status: res.statusCode });
+    timers.get(req)?.({ method: req.method, route });
+    done();
   });
 
-  const run = async (spec: AnyRouteSpec, req: Request, res: Response) => {
+  const run = async (spec: AnyRouteSpec, req: FastifyRequest, res: FastifyReply) => {
     let principal = undefined as unknown as Principal;
     const wantsAuth =
       spec.auth === "token" || (spec.auth === "optional" && req.headers.authorization !== undefined);
@@ -73,21 +100,21 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
       principal = await deps.auth.authenticate(req.headers.authorization);
       await limiter?.take(principal.tenantId);
     }
-    if (spec.body && hasBody(req) && req.body === undefined && !req.is("application/x-www-form-urlencoded"))
+    if (spec.body && hasBody(req) && req.body === undefined)
       throw badRequest("request body must be application/json");
-    const pairs = queryPairs(req);
+    const pairs = queryPairs(req.originalUrl);
     // Checked once here rather than by every filter: PostgreSQL text cannot hold these.
     for (const [k, v] of pairs)
       if (unstorableIndex(k) >= 0 || unstorableIndex(v) >= 0)
         throw badRequest(
           `query parameter ${JSON.stringify(k)} contains a NUL character or an unpaired surrogate`,
         );
-    for (const [k, v] of Object.entries(req.params as Record<string, string>))
+    const params = req.params as Record<string, string>;
+    for (const [k, v] of Object.entries(params))
       if (unstorableIndex(v) >= 0)
         throw badRequest(`path parameter ${k} contains a NUL character or an unpaired surrogate`);
     const body = spec.body ? validate(spec.body, req.body ?? {}, "body") : undefined;
     const query = spec.query ? validate(spec.query, queryObject(pairs), "query") : undefined;
-    const params = req.params as Record<string, string>;
     const out = await spec.handler({
       body,
       query,
@@ -98,28 +125,29 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
       req,
       res,
     });
-    if (out !== undefined && !res.headersSent) res.json(out);
+    // A handler that answered itself returns the reply (or nothing); anything else is the JSON to send.
+    if (out !== undefined && out !== res && !res.sent) await res.send(out);
   };
 
-  const router = express.Router();
-  router.use(formBody, coseBody, ...jsonBody());
-  const table = new RouteTable(router, run);
-  router.get(/^(.*)\/@openapi$/, async (req, res, next) => {
-    try {
-      await deps.auth.authenticate(req.headers.authorization);
-      const prefix = (req.params as Record<string, string>)[0] ?? "";
-      res.json(openApiDocument(table.specs, prefix, ctx.config.baseUrl));
-    } catch (err) {
-      next(err);
-    }
-  });
+  const table = new RouteTable(server, run);
   for (const register of routeModules) register(table, deps);
-  systemRoutes(app, deps, metrics, async () => {
+  systemRoutes(server, deps, metrics, async () => {
     await limiter?.ping();
     await extraReady();
   });
-  app.use(router);
-  app.use(notFoundMiddleware);
-  app.use(errorMiddleware(ctx.log));
-  return { app, deps, metrics, specs: table.specs, close: async () => limiter?.close() };
+  const sendDocument = async (prefix: string, req: FastifyRequest, res: FastifyReply) => {
+    await deps.auth.authenticate(req.headers.authorization);
+    return res.send(openApiDocument(table.specs, prefix, ctx.config.baseUrl));
+  };
+  // `<prefix>:openapi` for any prefix. The static prefixes of the routes get routes of their
+  // own, since `/x/{uuid}` would otherwise take `/x/@openapi`; any other falls to the 404 handler.
+  for (const prefix of staticPrefixes(table.specs))
+    server.get(`${prefix}${OPENAPI_SUFFIX}`, (req, res) => sendDocument(prefix, req, res));
+  server.setNotFoundHandler(async (req, res) => {
+    const path = req.url.split("?", 1)[0] ?? "";
+    if (req.method !== "GET" || !path.endsWith(OPENAPI_SUFFIX)) return sendNotFound(req, res);
+    return sendDocument(path.slice(0, -OPENAPI_SUFFIX.length), req, res);
+  });
+  server.setErrorHandler(errorHandler(ctx.log));
+  return { server, deps, metrics, specs: table.specs, close: async () => limiter?.close() };
 }

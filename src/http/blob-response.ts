@@ -1,5 +1,4 @@
-import { pipeline } from "node:stream/promises";
-import type { Request, Response } from "express";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Ctx } from "../context.js";
 import { checkServable, openBlob, parseRange } from "../services/blobs.js";
 import { scalar } from "../services/list-query.js";
@@ -8,29 +7,29 @@ import type { BlobRow } from "../store/blobs.js";
 /** Sends a blob's bytes with content-type, length, etag = hash, and single-range support. */
 export async function sendBlob(
   ctx: Ctx,
-  req: Request,
-  res: Response,
+  req: FastifyRequest,
+  res: FastifyReply,
   blob: BlobRow,
   pairs: Array<[string, string]>,
-): Promise<undefined> {
+): Promise<FastifyReply> {
   checkServable(blob, {
     strict: scalar(pairs, "strict") === "true",
     allowInsecure: scalar(pairs, "allow_insecure") === "true",
   });
   const size = Number(blob.size);
   const range = parseRange(req.headers.range, size);
-  res.setHeader("content-type", blob.mime_type);
-  res.setHeader("etag", `"${blob.hash}"`);
-  res.setHeader("accept-ranges", "bytes");
-  if (range === "unsatisfiable") {
-    res.status(416).setHeader("content-range", `bytes */${size}`);
-    res.json({ code: 11, message: "requested range is not satisfiable", details: [] });
-    return undefined;
-  }
-  if (range) {
-    res.status(206).setHeader("content-range", `bytes ${range.start}-${range.end}/${size}`);
-    res.setHeader("content-length", String(range.end - range.start + 1));
-  } else res.setHeader("content-length", String(size));
-  await pipeline(await openBlob(ctx, blob, range), res);
-  return undefined;
+  res.header("etag", `"${blob.hash}"`).header("accept-ranges", "bytes");
+  if (range === "unsatisfiable")
+    return res
+      .code(416)
+      .header("content-range", `bytes */${size}`)
+      .send({ code: 11, message: "requested range is not satisfiable", details: [] });
+  res.header("content-type", blob.mime_type);
+  if (range)
+    res
+      .code(206)
+      .header("content-range", `bytes ${range.start}-${range.end}/${size}`)
+      .header("content-length", String(range.end - range.start + 1));
+  else res.header("content-length", String(size));
+  return res.send(await openBlob(ctx, blob, range));
 }

@@ -1,6 +1,9 @@
-import express, { type RequestHandler } from "express";
-import { badRequest } from "../core/api/api-error.js";
+import type { Readable, Transform } from "node:stream";
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import type { FastifyInstance } from "fastify";
+import { ApiError, badRequest } from "../core/api/api-error.js";
 import { unstorableIndex } from "../core/filters/text-guard.js";
+import { queryObject } from "./route.js";
 
 const MAX_DEPTH = 64;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -27,36 +30,121 @@ function faultOf(value: unknown, limit: number, path = "", depth = 0): BodyFault
   return undefined;
 }
 
-/** JSON bodies up to 10 MiB, valid UTF-8 only, nested at most 64 levels, storable text only. */
-export function jsonBody(): RequestHandler[] {
-  const parse = express.json({
-    limit: "10mb",
-    strict: false,
-    type: ["application/json", "application/*+json"],
-    verify: (_req, _res, buf) => {
-      try {
-        utf8.decode(buf);
-      } catch {
-        throw Object.assign(new Error("invalid utf-8"), { code: "BAD_UTF8", status: 400 });
-      }
-    },
-  });
-  const check: RequestHandler = (req, _res, next) => {
-    const fault = req.body === undefined ? undefined : faultOf(req.body, MAX_DEPTH);
-    if (fault?.kind === "depth")
-      return next(badRequest(`request body is nested deeper than ${MAX_DEPTH} levels`));
-    if (fault?.kind === "text")
-      return next(badRequest(`${fault.path || "body"} contains a NUL character or an unpaired surrogate`));
-    next();
-  };
-  return [parse, check];
+const JSON_LIMIT = 10 * 1024 * 1024;
+const FORM_LIMIT = 64 * 1024;
+const COSE_LIMIT = 1024 * 1024;
+
+/** The charset a content type names, lower-cased; `undefined` when it names none. */
+function charsetOf(contentType: string | undefined): string | undefined {
+  const m = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? "");
+  return m?.[1]?.toLowerCase();
 }
 
-/** Form bodies (the token endpoint). */
-export const formBody = express.urlencoded({ extended: false, limit: "64kb" });
+/** Bytes to text: UTF-8 only (the one charset the API speaks), refusing invalid sequences. */
+function utf8Text(contentType: string | undefined, bytes: Buffer): string {
+  const charset = charsetOf(contentType);
+  if (charset !== undefined && charset !== "utf-8" && charset !== "utf8")
+    throw badRequest("request body encoding is not supported");
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw badRequest("request body is not valid UTF-8");
+  }
+}
 
-/** COSE and CBOR bodies (SCITT registration), kept as raw bytes. */
-export const coseBody = express.raw({
-  type: ["application/cose", "application/cbor", "application/*+cose"],
-  limit: "1mb",
-});
+type Payload = Readable & { receivedEncodedLength?: number };
+
+const DECODERS: Record<string, () => Transform> = {
+  gzip: createGunzip,
+  "x-gzip": createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+/**
+ * A compressed body (gzip, deflate, br) as the bytes it stands for; the parsers' limits then
+ * apply to what it inflates to, so a small bomb cannot fill the memory.
+ */
+function decoded(encoding: string | undefined, payload: Payload): Payload {
+  const name = (encoding ?? "identity").trim().toLowerCase();
+  if (name === "identity" || name === "") return payload;
+  const decoder = DECODERS[name];
+  if (!decoder) throw new ApiError("invalid_argument", `content-encoding ${name} is not supported`);
+  const inflated: Transform & { receivedEncodedLength?: number } = decoder();
+  // The server compares what arrived on the wire with content-length; count it there.
+  inflated.receivedEncodedLength = 0;
+  payload.on("data", (chunk: Buffer) => {
+    inflated.receivedEncodedLength = (inflated.receivedEncodedLength ?? 0) + chunk.length;
+  });
+  payload.on("error", (err) => inflated.destroy(err));
+  // Bytes that do not inflate are the client's fault (400), not the server's.
+  inflated.on("error", (err) => Object.assign(err, { statusCode: 400 }));
+  payload.pipe(inflated);
+  return inflated;
+}
+
+/** JSON bodies up to 10 MiB, valid UTF-8 only, nested at most 64 levels, storable text only. */
+export function parseJsonBody(contentType: string | undefined, bytes: Buffer): unknown {
+  if (bytes.length === 0) return undefined;
+  const text = utf8Text(contentType, bytes);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest("request body is not valid JSON");
+  }
+  return storable(value);
+}
+
+/** The parsed body when it can be accepted, else the 400 that says why. */
+function storable<T>(value: T): T {
+  const fault = faultOf(value, MAX_DEPTH);
+  if (fault?.kind === "depth") throw badRequest(`request body is nested deeper than ${MAX_DEPTH} levels`);
+  if (fault?.kind === "text")
+    throw badRequest(`${fault.path || "body"} contains a NUL character or an unpaired surrogate`);
+  return value;
+}
+
+/** Form bodies (the token endpoint): repeated names become lists, as for query strings. */
+export function parseFormBody(
+  contentType: string | undefined,
+  bytes: Buffer,
+): Record<string, string | string[]> {
+  return storable(queryObject([...new URLSearchParams(utf8Text(contentType, bytes))]));
+}
+
+/**
+ * The body parsers of the API. A parser that fails passes an `ApiError` on (400 with the
+ * reason); a body over its limit is the server's 413. Multipart bodies (blob uploads) are
+ * left unread for the route to stream; any other type is not read at all, so a route that
+ * expects JSON finds no body and says so.
+ */
+export function registerBodyParsers(server: FastifyInstance): void {
+  server.addHook("preParsing", async (req, _res, payload) =>
+    decoded(req.headers["content-encoding"], payload),
+  );
+  server.removeAllContentTypeParsers();
+  const buffered = (
+    types: Array<string | RegExp>,
+    bodyLimit: number,
+    parse: (ct: string | undefined, b: Buffer) => unknown,
+  ) => {
+    for (const type of types)
+      server.addContentTypeParser(type, { parseAs: "buffer", bodyLimit }, (req, body, done) => {
+        try {
+          done(null, parse(req.headers["content-type"], typeof body === "string" ? Buffer.from(body) : body));
+        } catch (err) {
+          done(err as Error, undefined);
+        }
+      });
+  };
+  buffered(["application/json", /^application\/[^;\s]+\+json(?:\s*;|$)/i], JSON_LIMIT, parseJsonBody);
+  buffered(["application/x-www-form-urlencoded"], FORM_LIMIT, parseFormBody);
+  buffered(
+    ["application/cose", "application/cbor", /^application\/[^;\s]+\+cose(?:\s*;|$)/i],
+    COSE_LIMIT,
+    (_ct, bytes) => bytes,
+  );
+  server.addContentTypeParser("multipart/form-data", (_req, _payload, done) => done(null, undefined));
+  server.addContentTypeParser("*", (_req, _payload, done) => done(null, undefined));
+}

@@ -1,4 +1,4 @@
-import type { Request, Response } from "express";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Ctx } from "../context.js";
 import type { ListPage, ListRequest } from "../services/record-lists.js";
 import { applyCount, openListing, wantsCount } from "./paging.js";
@@ -6,8 +6,8 @@ import { applyCount, openListing, wantsCount } from "./paging.js";
 /** Runs a record list: page token in, `{<collection>, next_page_token}` out, count headers and 206 set. */
 export async function runList<T>(
   ctx: Ctx,
-  req: Request,
-  res: Response,
+  req: FastifyRequest,
+  res: FastifyReply,
   opts: { route: string; tenant: string; collection: string; pairs: Array<[string, string]> },
   list: (r: ListRequest) => Promise<ListPage<T>>,
 ): Promise<Record<string, unknown>> {

@@ -1,4 +1,4 @@
-import type { Request, Response } from "express";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { badRequest } from "../core/api/api-error.js";
 import { decodePageToken, encodePageToken, type PageState } from "../core/api/page-token.js";
 
@@ -56,18 +56,15 @@ export function openListing(
 }
 
 /** True when the caller asked for `x-total-count`. */
-export function wantsCount(req: Request): boolean {
+export function wantsCount(req: FastifyRequest): boolean {
   return String(req.headers["x-request-total-count"] ?? "").toLowerCase() === "true";
 }
 
 /** Sets count headers, and 206 + content-range past the server result limit. */
-export function applyCount(res: Response, total: number | undefined, limit: number): void {
+export function applyCount(res: FastifyReply, total: number | undefined, limit: number): void {
   if (total === undefined) return;
-  res.setHeader("x-total-count", String(total));
-  if (total > limit) {
-    res.status(206);
-    res.setHeader("content-range", `items 0-${limit}/${total}`);
-  }
+  res.header("x-total-count", String(total));
+  if (total > limit) res.code(206).header("content-range", `items 0-${limit}/${total}`);
 }
 
 /** Builds `{<collection>: rows, next_page_token}` from limit+1 fetched rows. */

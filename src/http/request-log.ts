@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { NextFunction, Request, Response } from "express";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 
-const requestIds = new WeakMap<Request, string>();
+const requestIds = new WeakMap<FastifyRequest, string>();
+const startedAt = new WeakMap<FastifyRequest, number>();
 
 const QUIET = new Set(["/healthz", "/metrics"]);
 
@@ -11,32 +12,34 @@ const QUIET = new Set(["/healthz", "/metrics"]);
  * one structured line when the response finishes. Lighter than a child logger per request:
  * at the default levels a busy server would otherwise pay for loggers it never writes to.
  */
-export function requestLog(log: Logger) {
-  return (req: Request, res: Response, next: NextFunction): void => {
+export function registerRequestLog(server: FastifyInstance, log: Logger): void {
+  const logging = () => log.isLevelEnabled("info");
+  server.addHook("onRequest", (req, res, done) => {
     const id = (req.headers["x-request-id"] as string | undefined) || randomUUID();
     requestIds.set(req, id);
-    res.setHeader("x-request-id", id);
-    if (log.isLevelEnabled("info") && !QUIET.has(req.url)) {
-      const started = performance.now();
-      res.once("finish", () => {
-        log.info(
-          {
-            reqId: id,
-            req: { method: req.method, url: req.originalUrl },
-            res: { statusCode: res.statusCode },
-            responseTime: Math.round(performance.now() - started),
-            userAgent: req.headers["datatrails-user-agent"],
-            partnerId: req.headers["datatrails-partner-id"],
-          },
-          "request completed",
-        );
-      });
-    }
-    next();
-  };
+    res.header("x-request-id", id);
+    if (logging() && !QUIET.has(req.url)) startedAt.set(req, performance.now());
+    done();
+  });
+  server.addHook("onResponse", (req, res, done) => {
+    const started = startedAt.get(req);
+    if (started !== undefined)
+      log.info(
+        {
+          reqId: requestIds.get(req),
+          req: { method: req.method, url: req.originalUrl },
+          res: { statusCode: res.statusCode },
+          responseTime: Math.round(performance.now() - started),
+          userAgent: req.headers["datatrails-user-agent"],
+          partnerId: req.headers["datatrails-partner-id"],
+        },
+        "request completed",
+      );
+    done();
+  });
 }
 
 /** A logger that names the request, for the rare lines written while handling it (faults). */
-export function requestLogger(log: Logger, req: Request): Logger {
+export function requestLogger(log: Logger, req: FastifyRequest): Logger {
   return log.child({ reqId: requestIds.get(req), req: { method: req.method, url: req.originalUrl } });
 }

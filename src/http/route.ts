@@ -1,4 +1,4 @@
-import type { Request, Response, Router } from "express";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import type { Principal } from "../context.js";
 import { badRequest } from "../core/api/api-error.js";
@@ -13,8 +13,8 @@ export interface Call<B, Q> {
   /** The caller; absent only on public routes and optional-auth calls without a token. */
   principal: Principal;
   caller: Principal | undefined;
-  req: Request;
-  res: Response;
+  req: FastifyRequest;
+  res: FastifyReply;
 }
 
 /** One API operation: its schemas drive validation and the OpenAPI documents alike. */
@@ -29,15 +29,15 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType> {
   body?: B;
   query?: Q;
   response?: z.ZodType;
-  /** Returns the JSON to send, or `undefined` when it wrote the response itself. */
+  /** Returns the JSON to send, or the reply (or `undefined`) when it answered itself. */
   handler: (call: Call<z.infer<B>, z.infer<Q>>) => Promise<unknown>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds specs of every body and query type
 export type AnyRouteSpec = RouteSpec<any, any>;
 
-/** Express path for a documented path: `{x}` → `:x`, `:verb` suffix → `/@verb`. */
-export function expressPath(path: string): string {
+/** Router path for a documented path: `{x}` → `:x`, `:verb` suffix → `/@verb`. */
+export function routerPath(path: string): string {
   return path.replace(/:([a-z][a-z-]*)$/i, "/@$1").replace(/\{([a-z_]+)\}/gi, ":$1");
 }
 
@@ -59,9 +59,9 @@ export function validate<T extends z.ZodType>(schema: T, value: unknown, where: 
 }
 
 /** Query pairs of a request, in order, `+` and percent escapes decoded. */
-export function queryPairs(req: Request): Array<[string, string]> {
-  const q = req.originalUrl.indexOf("?");
-  return q < 0 ? [] : [...new URLSearchParams(req.originalUrl.slice(q + 1))];
+export function queryPairs(url: string): Array<[string, string]> {
+  const q = url.indexOf("?");
+  return q < 0 ? [] : [...new URLSearchParams(url.slice(q + 1))];
 }
 
 /** Last value of each query key, for schema validation of the scalar parameters. */
@@ -74,19 +74,25 @@ export function queryObject(pairs: Array<[string, string]>): Record<string, stri
   return out;
 }
 
-/** Registers routes on a router, remembering each for the OpenAPI documents. */
+/** Registers routes on the server, remembering each for the OpenAPI documents. */
 export class RouteTable {
   readonly specs: AnyRouteSpec[] = [];
 
   constructor(
-    private readonly router: Router,
-    private readonly run: (spec: AnyRouteSpec, req: Request, res: Response) => Promise<void>,
+    private readonly server: FastifyInstance,
+    private readonly run: (spec: AnyRouteSpec, req: FastifyRequest, res: FastifyReply) => Promise<void>,
   ) {}
 
   add<B extends z.ZodType, Q extends z.ZodType>(spec: RouteSpec<B, Q>): void {
     this.specs.push(spec);
-    this.router[spec.method](expressPath(spec.path), (req, res, next) => {
-      this.run(spec, req, res).catch(next);
+    const run = this.run;
+    this.server.route({
+      method: spec.method.toUpperCase() as Uppercase<RouteSpec<B, Q>["method"]>,
+      url: routerPath(spec.path),
+      handler: async (req, res) => {
+        await run(spec, req, res);
+        return res;
+      },
     });
   }
 }

@@ -1,9 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import express from "express";
+import Fastify from "fastify";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RouteTable } from "../../src/http/route.js";
@@ -135,20 +134,19 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
 
 describe("GET /verify before the page is built", () => {
   it("answers 503 with a JSON error that says how to build it", async () => {
-    const router = express.Router();
+    const server = Fastify();
     // The route's own handler, run the way the app runs public routes (no principal).
-    const table = new RouteTable(router, async (spec, req, res) => {
+    const table = new RouteTable(server, async (spec, req, res) => {
       await spec.handler({ req, res, params: {}, pairs: [], body: undefined, query: {} } as never);
     });
     verifyPageRoutesAt(mkdtempSync(join(tmpdir(), "no-web-")))(table, {} as never);
-    const server = express().use(router).listen(0, "127.0.0.1");
-    await new Promise((r) => server.once("listening", r));
+    const address = await server.listen({ port: 0, host: "127.0.0.1" });
     try {
-      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/verify`);
+      const res = await fetch(`${address}/verify`);
       expect(res.status).toBe(503);
       expect(await res.json()).toMatchObject({ message: expect.stringMatching(/not built.*build-web/) });
     } finally {
-      server.close();
+      await server.close();
     }
   });
 });

@@ -25,7 +25,7 @@ export function blobRoutes(t: RouteTable, d: HttpDeps): void {
     summary: "Upload a blob (multipart/form-data, part `file`)",
     handler: async ({ principal: p, req }) => {
       if (!(await mayWrite(d.ctx, p))) throw forbidden("uploading blobs is not permitted");
-      return blobOut(await uploadBlob(d.ctx, p, req));
+      return blobOut(await uploadBlob(d.ctx, p, req.raw));
     },
   });
   t.add({

@@ -1,4 +1,4 @@
-import type { Request } from "express";
+import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { pathUuid } from "../../core/api/ids.js";
 import { createFreeEvent, readFreeEvent, searchEvents } from "../../services/free-events.js";
@@ -13,7 +13,7 @@ const freeEvent = z.object({
   event_type: z.string().optional(),
 });
 
-function bodyBytes(req: Request): number {
+function bodyBytes(req: FastifyRequest): number {
   const len = Number(req.headers["content-length"]);
   return Number.isFinite(len) ? len : Buffer.byteLength(JSON.stringify(req.body ?? {}));
 }
@@ -35,7 +35,7 @@ export function freeEventRoutes(t: RouteTable, d: HttpDeps): void {
     body: search,
     handler: async ({ principal: p, body, res }) => {
       const { events, total } = await searchEvents(d.ctx, p, body);
-      res.setHeader("x-total-count", String(total));
+      res.header("x-total-count", String(total));
       return { events };
     },
   });

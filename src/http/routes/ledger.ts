@@ -1,20 +1,14 @@
-import type { Response } from "express";
 import { z } from "zod";
 import { badRequest, notFound } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
 import { latestSeal, publicRecordIdentity, scittKeys, sealSizes } from "../../services/ledger-info.js";
 import { consistency, logEntry, receiptFor } from "../../services/proofs.js";
 import { requireReadableEvent } from "../../services/record-access.js";
+import { sendCose } from "../cose-response.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 
 const group = "merklelogsv1";
-
-function sendCose(res: Response, bytes: Uint8Array): undefined {
-  res.setHeader("content-type", "application/cose");
-  res.send(Buffer.from(bytes));
-  return undefined;
-}
 
 function intParam(raw: string | undefined, name: string): number | undefined {
   if (raw === undefined || raw === "") return undefined;
@@ -30,11 +24,8 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     group: "scitt",
     auth: "public",
     summary: "The service's public keys (COSE_KeySet)",
-    handler: async ({ res }) => {
-      res.setHeader("content-type", "application/cbor");
-      res.send(Buffer.from(await scittKeys(d.ctx)));
-      return undefined;
-    },
+    handler: async ({ res }) =>
+      res.header("content-type", "application/cbor").send(Buffer.from(await scittKeys(d.ctx))),
   });
   t.add({
     method: "get",

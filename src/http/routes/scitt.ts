@@ -1,4 +1,5 @@
-import type { Request, Response } from "express";
+import accepts from "accepts";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { pathUuid } from "../../core/api/ids.js";
 import { encodeCbor } from "../../core/cbor/index.js";
@@ -15,27 +16,22 @@ import {
   removeScittKey,
   scittKeyList,
 } from "../../services/scitt.js";
+import { sendCose } from "../cose-response.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 
 const group = "scitt";
 const transparentQuery = z.object({ transparent: z.enum(["true", "false"]).optional() });
 
-function bodyBytes(req: Request): Uint8Array {
+function bodyBytes(req: FastifyRequest): Uint8Array {
   return req.body instanceof Buffer ? new Uint8Array(req.body) : new Uint8Array();
-}
-
-function sendCose(res: Response, bytes: Uint8Array, status = 200): undefined {
-  res.status(status).setHeader("content-type", "application/cose");
-  res.send(Buffer.from(bytes));
-  return undefined;
 }
 
 /** Runs a registration, answering a policy refusal as RFC 9290 CBOR (SCRAPI) or `{type, detail}` JSON (DataTrails form). */
 async function register(
   d: HttpDeps,
-  req: Request,
-  res: Response,
+  req: FastifyRequest,
+  res: FastifyReply,
   p: Parameters<typeof registerStatement>[1],
   form: "scrapi" | "datatrails",
 ) {
@@ -44,7 +40,7 @@ async function register(
   } catch (err) {
     if (!(err instanceof RegistrationRefused)) throw err;
     if (form === "scrapi") {
-      res.status(400).setHeader("content-type", "application/concise-problem-details+cbor");
+      res.code(400).header("content-type", "application/concise-problem-details+cbor");
       res.send(
         Buffer.from(
           problemDetails({
@@ -56,8 +52,8 @@ async function register(
       );
     } else
       res
-        .status(400)
-        .json({ type: "urn:ietf:params:scitt:error:signed-statement:rejected", detail: err.message });
+        .code(400)
+        .send({ type: "urn:ietf:params:scitt:error:signed-statement:rejected", detail: err.message });
     return undefined;
   }
 }
@@ -83,10 +79,9 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
       const entryId = await register(d, req, res, p, "scrapi");
       if (!entryId) return undefined;
       const receipt = await waitForReceipt(d, entryId, 3000);
-      res.setHeader("location", `/entries/${entryId}`);
+      res.header("location", `/entries/${entryId}`);
       if (receipt) return sendCose(res, receipt, 201);
-      res.status(303).end();
-      return undefined;
+      return res.code(303).send();
     },
   });
   t.add({
@@ -98,8 +93,7 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     handler: async ({ params, res }) => {
       const receipt = await entryReceipt(d.ctx, params.id ?? "");
       if (receipt) return sendCose(res, receipt);
-      res.status(302).setHeader("location", `/entries/${params.id}`).setHeader("retry-after", "1").end();
-      return undefined;
+      return res.code(302).header("location", `/entries/${params.id}`).header("retry-after", "1").send();
     },
   });
   t.add({
@@ -122,11 +116,10 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     handler: async ({ principal: p, req, res }) => {
       const entryId = await register(d, req, res, p, "datatrails");
       if (!entryId) return undefined;
-      if (req.accepts(["application/json", "application/cbor"]) === "application/cbor") {
-        res.setHeader("content-type", "application/cbor");
-        res.send(Buffer.from(encodeCbor({ OperationID: entryId, Status: "running" })));
-        return undefined;
-      }
+      if (accepts(req.raw).type(["application/json", "application/cbor"]) === "application/cbor")
+        return res
+          .header("content-type", "application/cbor")
+          .send(Buffer.from(encodeCbor({ OperationID: entryId, Status: "running" })));
       return { operationID: entryId, status: "running" };
     },
   });
@@ -139,7 +132,7 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     handler: async ({ params, res }) => {
       const done = await entryReceipt(d.ctx, params.id ?? "");
       if (!done) {
-        res.status(202);
+        res.code(202);
         return { operationID: params.id, status: "running" };
       }
       return {
@@ -160,7 +153,7 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     handler: async ({ params, res }) => {
       const receipt = await entryReceipt(d.ctx, params.id ?? "");
       if (!receipt) {
-        res.status(202);
+        res.code(202);
         return { operationID: params.id, status: "running" };
       }
       return sendCose(res, receipt);

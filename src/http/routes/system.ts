@@ -1,34 +1,31 @@
-import type { Express, Request, Response } from "express";
+import type { FastifyInstance } from "fastify";
 import { appIdpIssuer } from "../../services/tokens.js";
 import type { HttpDeps } from "../deps.js";
 import type { Metrics } from "../metrics.js";
 
 /** Health, readiness, metrics and the OIDC discovery documents of our token issuer. */
 export function systemRoutes(
-  app: Express,
+  app: FastifyInstance,
   d: HttpDeps,
   metrics: Metrics,
   extraReady: () => Promise<void>,
 ): void {
-  app.get("/healthz", (_req, res) => {
-    res.json({ status: "ok" });
-  });
+  app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_req, res) => {
     try {
       await d.ctx.db.ping();
       await extraReady();
-      res.json({ status: "ready" });
+      return { status: "ready" };
     } catch (err) {
-      res.status(503).json({ code: 14, message: `not ready: ${(err as Error).message}`, details: [] });
+      return res.code(503).send({ code: 14, message: `not ready: ${(err as Error).message}`, details: [] });
     }
   });
-  app.get("/metrics", async (_req, res) => {
-    res.setHeader("content-type", metrics.registry.contentType);
-    res.send(await metrics.registry.metrics());
-  });
-  const discovery = (_req: Request, res: Response) => {
+  app.get("/metrics", async (_req, res) =>
+    res.header("content-type", metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
+  const discovery = async () => {
     const issuer = appIdpIssuer(d.ctx.config.baseUrl);
-    res.json({
+    return {
       issuer,
       jwks_uri: `${issuer}/.well-known/jwks.json`,
       token_endpoint: `${d.ctx.config.baseUrl}/archivist/iam/v1/appidp/token`,
@@ -37,11 +34,11 @@ export function systemRoutes(
       id_token_signing_alg_values_supported: ["RS256"],
       response_types_supported: ["token"],
       subject_types_supported: ["public"],
-    });
+    };
   };
   app.get("/appidpv1/.well-known/openid-configuration", discovery);
-  app.get("/appidpv1/.well-known/jwks.json", async (_req, res) => {
+  app.get("/appidpv1/.well-known/jwks.json", async () => {
     const key = await d.ctx.keys.get("token", "RS256");
-    res.json({ keys: [key.publicJwk] });
+    return { keys: [key.publicJwk] };
   });
 }

@@ -26,7 +26,7 @@ export function tokenRoutes(t: RouteTable, d: HttpDeps): void {
     body: tokenForm,
     response: tokenResponse,
     handler: async ({ body, res }) => {
-      res.setHeader("cache-control", "no-store");
+      res.header("cache-control", "no-store");
       return issueToken(d.ctx, body);
     },
   });

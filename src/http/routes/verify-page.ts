@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Response } from "express";
+import type { FastifyReply } from "fastify";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 
@@ -17,24 +17,25 @@ function webDir(): string {
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-async function sendBuilt(res: Response, dir: string, name: string, type: string): Promise<undefined> {
+async function sendBuilt(res: FastifyReply, dir: string, name: string, type: string): Promise<FastifyReply> {
   let body: Buffer;
   try {
     body = await readFile(join(dir, name));
   } catch {
-    res.status(503).json({
+    return res.code(503).send({
       code: 14,
       message: `the verify page is not built (dist/web/${name} is missing): run node scripts/build-web.mjs`,
       details: [],
     });
-    return undefined;
   }
-  res.setHeader("content-type", type);
-  res.setHeader("cache-control", "no-cache");
-  res.setHeader("x-content-type-options", "nosniff");
-  res.setHeader("content-security-policy", CSP);
-  res.send(body);
-  return undefined;
+  return res
+    .headers({
+      "content-type": type,
+      "cache-control": "no-cache",
+      "x-content-type-options": "nosniff",
+      "content-security-policy": CSP,
+    })
+    .send(body);
 }
 
 /** The public verify page (GET /verify) and its script bundle; no token needed. */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import express from "express";
+import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HttpDeps } from "../../../src/http/deps.js";
 import { type AnyRouteSpec, RouteTable } from "../../../src/http/route.js";
@@ -9,7 +9,7 @@ import { rng } from "../../unit/query/random.js";
 
 /** Every operation of the route table, read without running a service (handlers are not called). */
 function allSpecs(): AnyRouteSpec[] {
-  const table = new RouteTable(express.Router(), async () => undefined);
+  const table = new RouteTable(Fastify(), async () => undefined);
   for (const register of routeModules) register(table, {} as HttpDeps);
   return table.specs;
 }
