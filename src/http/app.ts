@@ -62,9 +62,13 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
     rewriteUrl: rewriteVerb,
     keepAliveTimeout: 65_000,
     // Paths are matched as documented: a trailing slash or a doubled one still finds its route.
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000 },
-    // Query strings are read in order from the URL by each route (`queryPairs`), never by the server.
-    querystringParser: () => ({}),
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      ignoreDuplicateSlashes: true,
+      maxParamLength: 1000,
+      // Query strings are read in order from the URL by each route (`queryPairs`), never by the server.
+      querystringParser: () => ({}),
+    },
     // Client-side faults the server itself finds (a bad URL) get the API's error body too.
     frameworkErrors: (err, _req, res) => void sendError(res, toApiError(err)),
     clientErrorHandler: answerClientError,

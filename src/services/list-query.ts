@@ -12,9 +12,10 @@ export function addAttributeFilters(
   w: Where,
   pairs: Array<[string, string]>,
   columns: Record<string, string>,
+  indexed = true,
 ): Where | undefined {
   const { filters } = parseAttributeQuery(pairs, Object.keys(columns));
-  for (const f of filters) addAttributeFilter(w, f, columns[f.prefix] as string);
+  for (const f of filters) addAttributeFilter(w, f, columns[f.prefix] as string, indexed);
   const byValue = filters.filter((f) => f.kind === "match" && f.values.length > 0 && !f.present);
   if (byValue.length === 0) return undefined;
   const probe = new Where();

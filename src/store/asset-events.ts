@@ -151,13 +151,14 @@ export function selectAssetEvents(
   db: Queryable,
   where: string,
   params: unknown[],
-  opts: { cursor: number; limit: number; ascending: boolean; from?: string },
+  opts: { cursor: number; limit: number; ascending: boolean; from?: string; reusePlan?: boolean },
 ): Promise<AssetEventRow[]> {
   const n = params.length;
   const cursor = opts.ascending ? `seq > $${n + 1}` : `($${n + 1}::bigint = 0 or seq < $${n + 1})`;
   return db.query<AssetEventRow>(
     `select ${EVENT_COLUMNS} from ${opts.from ?? "asset_events"} where ${where} and ${cursor} order by seq ${opts.ascending ? "asc" : "desc"} limit $${n + 2}`,
     [...params, opts.cursor, opts.limit],
+    { reusePlan: opts.reusePlan ?? false },
   );
 }
 
