@@ -1,5 +1,8 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import type { Db } from "../../src/store/db.js";
+import { openPglite } from "../../src/store/drivers/pglite.js";
+import { openPostgres } from "../../src/store/drivers/postgres.js";
 
 /** Admin connection of the local PostgreSQL used by the `postgres` test project. */
 export const POSTGRES_ADMIN_URL =
@@ -34,4 +37,24 @@ export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Pr
 /** Which engine this test project runs against (set per project in vitest.config.ts). */
 export function testEngine(): "pglite" | "postgres" {
   return process.env.TEST_DB === "postgres" ? "postgres" : "pglite";
+}
+
+/**
+ * A bare database (no migrations) of the project's engine: a fresh PostgreSQL database on one
+ * connection, so every statement runs on it, or an in-memory PGlite. `close` also drops it.
+ */
+export async function bareTestDb(label: string): Promise<{ db: Db; close(): Promise<void> }> {
+  if (testEngine() === "pglite") {
+    const db = await openPglite(`memory://${label}`);
+    return { db, close: () => db.close() };
+  }
+  const fresh = await freshPostgresDatabase();
+  const db = await openPostgres(fresh.url, 1);
+  return {
+    db,
+    close: async () => {
+      await db.close();
+      await fresh.drop();
+    },
+  };
 }

@@ -2,10 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAttributeQuery } from "../../../src/core/filters/index.js";
 import { addAttributeFilter } from "../../../src/store/attribute-sql.js";
 import type { Db } from "../../../src/store/db.js";
-import { openPglite } from "../../../src/store/drivers/pglite.js";
-import { openPostgres } from "../../../src/store/drivers/postgres.js";
 import { Where } from "../../../src/store/sql.js";
-import { freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
+import { bareTestDb, testEngine } from "../../helpers/databases.js";
 
 const ROWS = [
   { n: 1, a: { k: "x", j: "7" } },
@@ -28,21 +26,14 @@ const QUERIES: Array<Array<[string, string]>> = [
 
 describe(`attribute filters written for an index and for rows already found (${testEngine()})`, () => {
   let db: Db;
-  let drop: (() => Promise<void>) | undefined;
+  let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    if (testEngine() === "postgres") {
-      const fresh = await freshPostgresDatabase();
-      drop = fresh.drop;
-      db = await openPostgres(fresh.url, 1);
-    } else db = await openPglite("memory://attribute-filter-forms");
+    ({ db, close } = await bareTestDb("attribute-filter-forms"));
     await db.query("create table t (n int primary key, attributes jsonb not null)");
     await db.query("create index t_attributes on t using gin (attributes jsonb_path_ops)");
     for (const r of ROWS) await db.query("insert into t values ($1, $2::jsonb)", [r.n, JSON.stringify(r.a)]);
   });
-  afterAll(async () => {
-    await db?.close();
-    await drop?.();
-  });
+  afterAll(async () => close?.());
 
   const matches = async (pairs: Array<[string, string]>, indexed: boolean) => {
     const w = new Where();

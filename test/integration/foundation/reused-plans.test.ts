@@ -1,24 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../../src/store/db.js";
-import { openPglite } from "../../../src/store/drivers/pglite.js";
-import { openPostgres } from "../../../src/store/drivers/postgres.js";
-import { freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
+import { bareTestDb, testEngine } from "../../helpers/databases.js";
 
 describe(`statements that reuse their plan (${testEngine()})`, () => {
   let db: Db;
-  let drop: (() => Promise<void>) | undefined;
+  let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    if (testEngine() === "postgres") {
-      const fresh = await freshPostgresDatabase();
-      drop = fresh.drop;
-      // One connection: every statement below runs on it.
-      db = await openPostgres(fresh.url, 1);
-    } else db = await openPglite("memory://reused-plans");
+    // One connection on PostgreSQL: every statement below runs on it.
+    ({ db, close } = await bareTestDb("reused-plans"));
   });
-  afterAll(async () => {
-    await db?.close();
-    await drop?.();
-  });
+  afterAll(async () => close?.());
 
   it("answer as any statement does; on PostgreSQL they are prepared once per connection, and no other", async () => {
     const byKey = "select $1::int + 1 as n";
