@@ -4,7 +4,7 @@ import type { Ctx, Principal } from "../context.js";
 import { badRequest } from "../core/api/api-error.js";
 import { unstorableIndex } from "../core/filters/text-guard.js";
 import { Authenticator } from "../services/auth.js";
-import { registerBodyParsers } from "./body.js";
+import { registerBodyParsers, UNREAD_BODY } from "./body.js";
 import type { HttpDeps } from "./deps.js";
 import { answerClientError, errorHandler, sendError, sendNotFound, toApiError } from "./errors.js";
 import { createMetrics, type Metrics } from "./metrics.js";
@@ -14,12 +14,6 @@ import { registerRequestLog } from "./request-log.js";
 import { type AnyRouteSpec, queryObject, queryPairs, RouteTable, validate } from "./route.js";
 import { routeModules } from "./routes/index.js";
 import { systemRoutes } from "./routes/system.js";
-
-/** A request body is present when it has content; verbs arrive with none. */
-function hasBody(req: FastifyRequest): boolean {
-  const len = req.headers["content-length"];
-  return (len !== undefined && len !== "0") || req.headers["transfer-encoding"] !== undefined;
-}
 
 // `/x/{uuid}:verb` is routed as `/x/{uuid}/@verb`: the router reads `:` as a parameter.
 function rewriteVerb(req: IncomingMessage): string {
@@ -84,15 +78,10 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
 
   registerRequestLog(server, ctx.log);
   registerBodyParsers(server);
-  const timers = new WeakMap<FastifyRequest, (labels: { method: string; route: string }) => number>();
-  server.addHook("onRequest", (req, _res, done) => {
-    timers.set(req, metrics.latency.startTimer());
-    done();
-  });
   server.addHook("onResponse", (req, res, done) => {
     const route = req.routeOptions.url ?? "unmatched";
     metrics.requests.inc({ method: req.method, route, status: res.statusCode });
-    timers.get(req)?.({ method: req.method, route });
+    metrics.latency.observe({ method: req.method, route }, res.elapsedTime / 1000);
     done();
   });
 
@@ -104,8 +93,7 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
       principal = await deps.auth.authenticate(req.headers.authorization);
       await limiter?.take(principal.tenantId);
     }
-    if (spec.body && hasBody(req) && req.body === undefined)
-      throw badRequest("request body must be application/json");
+    if (spec.body && req.body === UNREAD_BODY) throw badRequest("request body must be application/json");
     const pairs = queryPairs(req.originalUrl);
     // Checked once here rather than by every filter: PostgreSQL text cannot hold these.
     for (const [k, v] of pairs)

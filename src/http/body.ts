@@ -113,11 +113,13 @@ export function parseFormBody(
   return storable(queryObject([...new URLSearchParams(utf8Text(contentType, bytes))]));
 }
 
+/** The body of a request whose content type no parser reads (a route expecting JSON says so). */
+export const UNREAD_BODY: unique symbol = Symbol("unread body");
+
 /**
  * The body parsers of the API. A parser that fails passes an `ApiError` on (400 with the
  * reason); a body over its limit is the server's 413. Multipart bodies (blob uploads) are
- * left unread for the route to stream; any other type is not read at all, so a route that
- * expects JSON finds no body and says so.
+ * left unread for the route to stream; any other type is not read at all (`UNREAD_BODY`).
  */
 export function registerBodyParsers(server: FastifyInstance): void {
   server.addHook("preParsing", async (req, _res, payload) =>
@@ -146,5 +148,5 @@ export function registerBodyParsers(server: FastifyInstance): void {
     (_ct, bytes) => bytes,
   );
   server.addContentTypeParser("multipart/form-data", (_req, _payload, done) => done(null, undefined));
-  server.addContentTypeParser("*", (_req, _payload, done) => done(null, undefined));
+  server.addContentTypeParser("*", (_req, _payload, done) => done(null, UNREAD_BODY));
 }

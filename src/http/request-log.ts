@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 
 const requestIds = new WeakMap<FastifyRequest, string>();
-const startedAt = new WeakMap<FastifyRequest, number>();
 
 const QUIET = new Set(["/healthz", "/metrics"]);
 
@@ -13,23 +12,20 @@ const QUIET = new Set(["/healthz", "/metrics"]);
  * at the default levels a busy server would otherwise pay for loggers it never writes to.
  */
 export function registerRequestLog(server: FastifyInstance, log: Logger): void {
-  const logging = () => log.isLevelEnabled("info");
   server.addHook("onRequest", (req, res, done) => {
     const id = (req.headers["x-request-id"] as string | undefined) || randomUUID();
     requestIds.set(req, id);
     res.header("x-request-id", id);
-    if (logging() && !QUIET.has(req.url)) startedAt.set(req, performance.now());
     done();
   });
   server.addHook("onResponse", (req, res, done) => {
-    const started = startedAt.get(req);
-    if (started !== undefined)
+    if (log.isLevelEnabled("info") && !QUIET.has(req.url))
       log.info(
         {
           reqId: requestIds.get(req),
           req: { method: req.method, url: req.originalUrl },
           res: { statusCode: res.statusCode },
-          responseTime: Math.round(performance.now() - started),
+          responseTime: Math.round(res.elapsedTime),
           userAgent: req.headers["datatrails-user-agent"],
           partnerId: req.headers["datatrails-partner-id"],
         },

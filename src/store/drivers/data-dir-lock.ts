@@ -16,6 +16,19 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Lock files this process holds. */
+const held = new Set<string>();
+
+/** The pid a lock file names; `undefined` when it was released meanwhile. */
+function lockHolder(path: string): number | undefined {
+  try {
+    return Number(readFileSync(path, "utf8").trim());
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw err;
+  }
+}
+
 /**
  * Takes `<dir>.lock` for this process. PGlite is PostgreSQL in one process with no shared
  * memory between processes: a second process opening the same directory (`archivist scan` or
@@ -29,12 +42,22 @@ export function lockDataDir(dir: string): DataDirLock {
       const fd = openSync(path, "wx");
       writeSync(fd, String(process.pid));
       closeSync(fd);
-      return { release: () => rmSync(path, { force: true }) };
+      held.add(path);
+      return {
+        release: () => {
+          held.delete(path);
+          rmSync(path, { force: true });
+        },
+      };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     }
-    const holder = Number(readFileSync(path, "utf8").trim());
-    if (Number.isInteger(holder) && holder > 0 && alive(holder))
+    const holder = lockHolder(path);
+    if (holder === undefined) continue;
+    // Our own pid in a lock this process does not hold is from an earlier life: a container's
+    // service starts as the same pid (often 1) every time.
+    const ours = holder === process.pid;
+    if (ours ? held.has(path) : Number.isInteger(holder) && holder > 0 && alive(holder))
       throw new StorageError(
         `the embedded database in ${dir} is open in process ${holder}; PGlite serves one process at a time: stop that process, or run several against PostgreSQL (DATABASE_URL). If no archivist runs as ${holder}, remove ${path}.`,
       );

@@ -57,4 +57,15 @@ describe("the embedded database's directory lock", () => {
     expect(readFileSync(`${pgdata}.lock`, "utf8")).toBe(String(process.pid));
     await db.close();
   });
+
+  it("takes over a lock naming its own pid that it does not hold (a container restarted as pid 1)", async () => {
+    writeFileSync(`${pgdata}.lock`, String(process.pid));
+    const db = await openPglite(pgdata);
+    try {
+      await expect(openPglite(pgdata)).rejects.toThrow(StorageError);
+    } finally {
+      await db.close();
+    }
+    expect(existsSync(`${pgdata}.lock`)).toBe(false);
+  });
 });
