@@ -1,7 +1,7 @@
+import { Coalescer, type Outcome } from "../queue/coalescer.js";
 import type { Db, Queryable } from "../store/db.js";
 
-/** What happened to one item of a group: its stored row, or why it alone was refused. */
-export type Outcome<R> = { row: R } | { error: unknown };
+export type { Outcome };
 
 export interface GroupCommitOptions<I, R> {
   /** Writes a group inside its transaction; one outcome per item, in order. Throwing fails the group. */
@@ -13,78 +13,49 @@ export interface GroupCommitOptions<I, R> {
   inFlight: Record<Db["kind"], number>;
 }
 
-interface Waiting<I, R> {
-  item: I;
-  resolve(row: R): void;
-  reject(err: unknown): void;
-}
-
 /**
  * Application-level group commit: items submitted concurrently are written in one
  * transaction, each caller answered after that commit. A request pays a transaction's fixed
  * cost (its WAL flush, and any lock it holds until then) once per group instead of once per item.
  */
 export class GroupCommit<I, R> {
-  private queue: Array<Waiting<I, R>> = [];
-  private inFlight = 0;
-  private scheduled = false;
-  private readonly maxInFlight: number;
+  private readonly groups: Coalescer<I, R>;
 
   constructor(
     private readonly db: Db,
     private readonly opts: GroupCommitOptions<I, R>,
   ) {
-    this.maxInFlight = opts.inFlight[db.kind];
+    this.groups = new Coalescer({
+      runGroup: (items) => this.commit(items),
+      maxGroup: opts.maxGroup,
+      inFlight: opts.inFlight[db.kind],
+    });
   }
 
   /** Resolves with the stored row once its group has committed. */
   write(item: I): Promise<R> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
-      this.schedule();
-    });
+    return this.groups.submit(item);
   }
 
-  // Waits one turn of the event loop first, so requests parsed in the same tick join the group.
-  private schedule(): void {
-    if (this.scheduled || this.inFlight >= this.maxInFlight) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      while (this.inFlight < this.maxInFlight && this.queue.length > 0) {
-        const group = this.queue.splice(0, this.opts.maxGroup);
-        this.inFlight++;
-        void this.flush(group).finally(() => {
-          this.inFlight--;
-          if (this.queue.length > 0) this.schedule();
-        });
-      }
-    });
-  }
-
-  private async flush(group: Array<Waiting<I, R>>): Promise<void> {
+  private async commit(items: I[]): Promise<Array<Outcome<R>>> {
     try {
-      const items = group.map((w) => w.item);
       const outcomes = await this.db.transaction((tx) => this.opts.writeGroup(tx, items));
       const stored: I[] = [];
       const rows: R[] = [];
-      for (const [i, w] of group.entries()) {
-        const o = outcomes[i] as Outcome<R>;
+      for (const [i, o] of outcomes.entries())
         if ("row" in o) {
-          stored.push(w.item);
+          stored.push(items[i] as I);
           rows.push(o.row);
-          w.resolve(o.row);
-        } else w.reject(o.error);
-      }
+        }
       this.opts.afterCommit?.(stored, rows);
+      return outcomes;
     } catch (err) {
-      if (group.length === 1) {
-        (group[0] as Waiting<I, R>).reject(err);
-        return;
-      }
+      if (items.length === 1) return [{ error: err }];
       // One item the database refuses (something validation let through) must not fail the
       // requests it happened to share a group with: each is tried again on its own.
-      for (const w of group) await this.flush([w]);
+      const outcomes: Array<Outcome<R>> = [];
+      for (const item of items) outcomes.push(...(await this.commit([item])));
+      return outcomes;
     }
   }
 }

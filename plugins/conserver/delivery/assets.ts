@@ -2,6 +2,7 @@ import { isRecord } from "../vcon/unsigned-check.js";
 import { type AssetClaims, IDENTITY, type ResolvedAsset } from "./asset-claims.js";
 import type { ArchivistClient } from "./client.js";
 import { TransientDeliveryError } from "./errors.js";
+import { type AnyOfLookups, BackendLookups, groupPageSize, type LookupSpec } from "./lookups.js";
 
 const MAX_CACHED = 10_000;
 
@@ -25,6 +26,50 @@ function identityOf(v: unknown, what: string): string {
 
 export type { ResolvedAsset };
 
+function assetsOf(v: unknown): unknown[] {
+  return isRecord(v) && Array.isArray(v.assets) ? v.assets : [];
+}
+
+/** Finding a vCon's asset by its subject: alone, or many vCons' in one list request. */
+const ASSET_LOOKUP: LookupSpec<string, string> = {
+  key: (vconUuid) => vconUuid,
+  async one(client, vconUuid) {
+    const found = await client.call("GET", "/archivist/v2/assets", {
+      route: "assets.list",
+      query: {
+        "attributes.subject": `vcon://${vconUuid}`,
+        "attributes.arc_display_type": "vcon",
+        page_size: "1",
+      },
+    });
+    const first = assetsOf(found)[0];
+    return first === undefined ? undefined : identityOf(first, "assets list");
+  },
+  async many(client, vconUuids) {
+    const pageSize = groupPageSize(vconUuids.length);
+    const answer = await client.call("GET", "/archivist/v2/assets", {
+      route: "assets.list",
+      query: {
+        "attributes.subject": vconUuids.map((u) => `vcon://${u}`),
+        "attributes.arc_display_type": "vcon",
+        page_size: String(pageSize),
+      },
+    });
+    const assets = assetsOf(answer);
+    const wanted = new Set(vconUuids);
+    const found = new Map<string, string>();
+    // Each answer names the vCon it belongs to; one that names none of ours is not taken.
+    for (const a of assets) {
+      const attrs = isRecord(a) && isRecord(a.attributes) ? a.attributes : undefined;
+      const subject = typeof attrs?.subject === "string" ? attrs.subject : "";
+      const uuid = subject.startsWith("vcon://") ? subject.slice("vcon://".length) : "";
+      if (attrs?.arc_display_type !== "vcon" || !wanted.has(uuid) || found.has(uuid)) continue;
+      found.set(uuid, identityOf(a, "assets list"));
+    }
+    return { found, complete: assets.length < pageSize };
+  },
+};
+
 /**
  * Finds the asset of a vCon (`attributes.subject=vcon://<uuid>`, `arc_display_type=vcon`) or
  * creates it. Identities are cached, and lookups for the same vCon in this process share one
@@ -35,6 +80,7 @@ export type { ResolvedAsset };
 export class AssetResolver {
   private readonly cache = new Map<string, string>();
   private readonly inflight = new Map<string, Promise<ResolvedAsset>>();
+  private readonly lookups = new BackendLookups(ASSET_LOOKUP);
 
   /** With claims shared between processes, only one of them creates a new vCon's asset. */
   constructor(private readonly claims?: AssetClaims) {}
@@ -59,7 +105,7 @@ export class AssetResolver {
     if (hit) return { identity: hit, created: false };
     let p = this.inflight.get(key);
     if (!p) {
-      const find = () => this.findOrCreate(client, vconUuid);
+      const find = () => this.findOrCreate(client, this.lookups.of(backendKey), vconUuid);
       p = (this.claims ? this.claims.resolve(key, find, signal) : find()).finally(() =>
         this.inflight.delete(key),
       );
@@ -71,22 +117,26 @@ export class AssetResolver {
     return resolved;
   }
 
-  private async findOrCreate(client: ArchivistClient, vconUuid: string): Promise<ResolvedAsset> {
-    const attrs = vconAssetAttributes(vconUuid);
-    const found = await client.call("GET", "/archivist/v2/assets", {
-      route: "assets.list",
-      query: {
-        "attributes.subject": attrs.subject as string,
-        "attributes.arc_display_type": "vcon",
-        page_size: "1",
-      },
-    });
-    const first = isRecord(found) && Array.isArray(found.assets) ? found.assets[0] : undefined;
-    if (first !== undefined) return { identity: identityOf(first, "assets list"), created: false };
+  /** Whether look-ups on `backendKey` go out many vCons to a request (tests). */
+  grouped(backendKey: string): boolean {
+    return this.lookups.grouped(backendKey);
+  }
+
+  private async findOrCreate(
+    client: ArchivistClient,
+    lookups: AnyOfLookups<string, string>,
+    vconUuid: string,
+  ): Promise<ResolvedAsset> {
+    const found = await lookups.find(client, vconUuid);
+    if (found !== undefined) {
+      lookups.exists(client, vconUuid);
+      return { identity: found, created: false };
+    }
     const created = await client.call("POST", "/archivist/v2/assets", {
       route: "assets.create",
-      body: { behaviours: ["RecordEvidence"], attributes: attrs, public: false },
+      body: { behaviours: ["RecordEvidence"], attributes: vconAssetAttributes(vconUuid), public: false },
     });
+    lookups.exists(client, vconUuid);
     return { identity: identityOf(created, "asset create"), created: true };
   }
 }

@@ -10,7 +10,8 @@ import type { FetchFn, TokenSource } from "./token-source.js";
 export interface CallOptions {
   /** Metric label naming the operation (not the path: paths carry ids). */
   route: string;
-  query?: Record<string, string>;
+  /** A list value repeats its key (a repeated key matches any of its values). */
+  query?: Record<string, string | readonly string[]>;
   body?: unknown;
 }
 
@@ -49,9 +50,10 @@ export class ArchivistClient {
     }
   }
 
-  private url(path: string, query?: Record<string, string>): string {
+  private url(path: string, query?: CallOptions["query"]): string {
     const u = new URL(`${this.backend.url.replace(/\/+$/, "")}${path}`);
-    for (const [k, v] of Object.entries(query ?? {})) u.searchParams.append(k, v);
+    for (const [k, v] of Object.entries(query ?? {}))
+      for (const one of typeof v === "string" ? [v] : v) u.searchParams.append(k, one);
     return u.toString();
   }
 

@@ -2,6 +2,7 @@ import { isRecord } from "../vcon/unsigned-check.js";
 import type { AssetResolver } from "./assets.js";
 import type { ArchivistClient } from "./client.js";
 import type { DeliveryJob } from "./job.js";
+import { BackendLookups, groupPageSize, type LookupSpec } from "./lookups.js";
 
 export type DeliveryOutcome = "delivered" | "duplicate";
 
@@ -17,16 +18,59 @@ function odata(s: string): string {
   return `'${s.replaceAll("'", "''")}'`;
 }
 
-async function assetEventExists(client: ArchivistClient, asset: string, attrs: Record<string, string>) {
-  const found = await client.call("GET", `/archivist/v2/${asset}/events`, {
-    route: "events.list",
-    query: {
-      "event_attributes.payload": attrs.payload as string,
-      "event_attributes.vcon_operation": attrs.vcon_operation as string,
-      page_size: "1",
-    },
-  });
-  return list(found, "events").length > 0;
+/** An event of a vCon operation on the vCon's asset, as the delivery looks for it before posting. */
+interface EventQuery {
+  asset: string;
+  payload: string;
+  operation: string;
+}
+
+/** Finding an operation's event on a vCon's asset: alone, or many in one list over all assets. */
+const EVENT_LOOKUP: LookupSpec<EventQuery, true> = {
+  key: (q) => `${q.asset}|${q.operation}|${q.payload}`,
+  async one(client, q) {
+    const found = await client.call("GET", `/archivist/v2/${q.asset}/events`, {
+      route: "events.list",
+      query: {
+        "event_attributes.payload": q.payload,
+        "event_attributes.vcon_operation": q.operation,
+        page_size: "1",
+      },
+    });
+    return list(found, "events").length > 0 ? true : undefined;
+  },
+  async many(client, qs) {
+    const pageSize = groupPageSize(qs.length);
+    const answer = await client.call("GET", "/archivist/v2/assets/-/events", {
+      route: "events.list",
+      query: {
+        "event_attributes.payload": [...new Set(qs.map((q) => q.payload))],
+        "event_attributes.vcon_operation": [...new Set(qs.map((q) => q.operation))],
+        page_size: String(pageSize),
+      },
+    });
+    const events = list(answer, "events");
+    const wanted = new Set(qs.map((q) => EVENT_LOOKUP.key(q)));
+    const found = new Map<string, true>();
+    // The payload and operation sets cross: only an event matching one look-up on all three counts.
+    for (const e of events) {
+      const attrs = isRecord(e) && isRecord(e.event_attributes) ? e.event_attributes : undefined;
+      const asset = isRecord(e) ? e.asset_identity : undefined;
+      if (!attrs || typeof asset !== "string") continue;
+      const key = EVENT_LOOKUP.key({
+        asset,
+        payload: String(attrs.payload),
+        operation: String(attrs.vcon_operation),
+      });
+      if (wanted.has(key)) found.set(key, true);
+    }
+    return { found, complete: events.length < pageSize };
+  },
+};
+
+/** The event look-ups of a delivery worker, one set per backend. */
+export function eventLookups(): BackendLookups<EventQuery, true> {
+  return new BackendLookups(EVENT_LOOKUP);
 }
 
 async function freeEventExists(client: ArchivistClient, trail: string, attrs: Record<string, string>) {
@@ -52,22 +96,22 @@ async function freeEventExists(client: ArchivistClient, trail: string, attrs: Re
 export async function deliver(
   client: ArchivistClient,
   assets: AssetResolver,
+  events: BackendLookups<EventQuery, true>,
   job: DeliveryJob,
   signal?: AbortSignal,
 ): Promise<DeliveryOutcome> {
   const attrs = job.event.event_attributes;
-  const { identity: asset, created } = await assets.resolveAsset(
-    client,
-    `${job.backend.url}|${job.backend.clientId}`,
-    job.vconUuid,
-    signal,
-  );
+  const backendKey = `${job.backend.url}|${job.backend.clientId}`;
+  const { identity: asset, created } = await assets.resolveAsset(client, backendKey, job.vconUuid, signal);
+  const lookups = events.of(backendKey);
+  const q = { asset, payload: attrs.payload as string, operation: attrs.vcon_operation as string };
   let recorded = false;
   // An asset created just now holds no event of this job: the look-up would only cost a request.
-  if (created || !(await assetEventExists(client, asset, attrs))) {
+  if (created || (await lookups.find(client, q)) === undefined) {
     await client.call("POST", `/archivist/v2/${asset}/events`, { route: "events.create", body: job.event });
     recorded = true;
   }
+  lookups.exists(client, q);
   if (job.alsoAssetFree) {
     const trail = `vcon://${job.vconUuid}`;
     if (!(await freeEventExists(client, trail, attrs))) {

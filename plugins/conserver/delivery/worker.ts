@@ -5,7 +5,7 @@ import type { AssetClaims } from "./asset-claims.js";
 import { AssetResolver } from "./assets.js";
 import { ArchivistClient } from "./client.js";
 import type { DeadLetterStore } from "./dead-letters.js";
-import { type DeliveryOutcome, deliver } from "./deliver.js";
+import { type DeliveryOutcome, deliver, eventLookups } from "./deliver.js";
 import { PermanentDeliveryError, TransientDeliveryError } from "./errors.js";
 import { type DeliveryBackend, type DeliveryJob, jobProblem } from "./job.js";
 import { type ConserverMetrics, conserverMetrics } from "./metrics.js";
@@ -32,6 +32,7 @@ export interface DeliveryWorker {
 class Worker {
   private readonly tokens = new Map<string, TokenSource>();
   private readonly assets: AssetResolver;
+  private readonly events = eventLookups();
   private readonly policy: RetryPolicy;
   private readonly metrics: ConserverMetrics;
 
@@ -70,7 +71,7 @@ class Worker {
       ...(this.o.log ? { log: this.o.log } : {}),
     });
     try {
-      const outcome = await deliver(client, this.assets, job.data, job.signal);
+      const outcome = await deliver(client, this.assets, this.events, job.data, job.signal);
       this.o.log?.info({ jobId: job.id, vconUuid: job.data.vconUuid, outcome }, "delivery done");
       return outcome;
     } catch (err) {

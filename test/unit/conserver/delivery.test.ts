@@ -8,7 +8,7 @@ import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conse
 import { buildVconEvent } from "../../../plugins/conserver/template.js";
 import { parseVcon } from "../../../plugins/conserver/vcon/index.js";
 import { MemoryQueue } from "../../../src/queue/index.js";
-import { FakeArchivist } from "./fake-archivist.js";
+import { FakeArchivist, type RepeatedKeys } from "./fake-archivist.js";
 
 const log = pino({ level: "silent" });
 const retry = {
@@ -49,8 +49,9 @@ afterEach(async () => {
   worker = undefined;
 });
 
-function setup(attempts = 3) {
+function setup(attempts = 3, repeatedKeys: RepeatedKeys = "all") {
   const fake = new FakeArchivist();
+  fake.repeatedKeys = repeatedKeys;
   const queue = new MemoryQueue<DeliveryJob>("delivery", {
     attempts,
     backoff: { type: "fixed", delayMs: 2 },
@@ -186,4 +187,69 @@ describe("delivery worker", () => {
     expect(fake.events).toHaveLength(0);
     expect(await settled()).toBe(false);
   });
+});
+
+describe("delivery look-ups in groups", () => {
+  const uuids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
+
+  /** Two vCons first (they let the probe run), then `n` new ones at once. */
+  async function newVcons(repeated: RepeatedKeys, n: number) {
+    const s = setup(3, repeated);
+    for (const u of uuids("first", 2)) await s.queue.add("deliver", job(u));
+    await until(async () => s.fake.events.length === 2 && (await s.settled()));
+    const before = s.fake.count("assets.list");
+    for (const u of uuids("new", n)) await s.queue.add("deliver", job(u));
+    await until(async () => s.fake.events.length === n + 2 && (await s.settled()));
+    return { ...s, lookups: s.fake.count("assets.list") - before };
+  }
+
+  function oneAssetEach(fake: FakeArchivist, n: number): void {
+    const subjects = fake.assets.map((a) => a.attributes.subject);
+    expect(subjects).toHaveLength(n);
+    expect(new Set(subjects).size).toBe(n);
+  }
+
+  it("asks for many vCons' assets and events in one request once the backend has shown it can", async () => {
+    const { fake, queue, settled, lookups } = await newVcons("any", 40);
+    oneAssetEach(fake, 42);
+    // 40 new vCons, looked up in far fewer requests (the workers take jobs as they come).
+    expect(lookups).toBeLessThan(20);
+    // A later operation on each: the event look-ups go in groups too, and record each event once.
+    const all = [...uuids("first", 2), ...uuids("new", 40)];
+    for (const u of all) await queue.add("deliver", job(u, "transcribed"));
+    await until(async () => fake.events.length === 84 && (await settled()));
+    const eventLookups = fake.count("events.list");
+    expect(eventLookups).toBeLessThan(30);
+    // The same jobs again (a re-run after a crash): each event is found, none recorded twice.
+    for (const u of all) await queue.add("deliver", job(u, "transcribed"));
+    await until(async () => fake.count("events.list") > eventLookups && (await settled()));
+    expect(fake.events).toHaveLength(84);
+    oneAssetEach(fake, 42);
+  });
+
+  for (const repeated of ["all", "last"] as const) {
+    it(`keeps one look-up per vCon against a backend that reads a repeated key as "${repeated}"`, async () => {
+      const { fake } = await newVcons(repeated, 20);
+      oneAssetEach(fake, 22);
+      // Every vCon asked alone, and the one probe that found grouping unsafe.
+      expect(fake.count("assets.list")).toBe(22 + 1);
+      // A restarted worker (nothing cached) with a later operation on each: every vCon's asset is
+      // found, where a group look-up on this backend would find none and create a second one.
+      await worker?.close();
+      const queue = new MemoryQueue<DeliveryJob>("again", {
+        attempts: 3,
+        backoff: { type: "fixed", delayMs: 2 },
+      });
+      worker = startDeliveryWorker({
+        queue,
+        deadLetters: new MemoryDeadLetterStore(),
+        fetch: fake.fetch,
+        log,
+        retry,
+      });
+      for (const u of [...uuids("first", 2), ...uuids("new", 20)]) await queue.add("deliver", job(u, "sent"));
+      await until(async () => fake.events.length === 44);
+      oneAssetEach(fake, 22);
+    });
+  }
 });

@@ -25,10 +25,21 @@ const ROUTES: Array<[string, RegExp, string]> = [
   ["POST", /^\/archivist\/v1\/events\/search$/, "free_events.search"],
 ];
 
-function matches(record: Rec, query: URLSearchParams, prefix: string): boolean {
-  for (const [k, v] of query) {
+function pageSize(q: URLSearchParams): number {
+  return Number(q.get("page_size") ?? 100);
+}
+
+/** How a backend reads a query key given more than once. */
+export type RepeatedKeys = "all" | "any" | "last";
+
+function matches(record: Rec, query: URLSearchParams, prefix: string, repeated: RepeatedKeys): boolean {
+  for (const k of new Set(query.keys())) {
     if (!k.startsWith(prefix)) continue;
-    if (String(record[k.slice(prefix.length)]) !== v) return false;
+    const values = query.getAll(k);
+    const actual = String(record[k.slice(prefix.length)]);
+    if (repeated === "all" && !values.every((v) => v === actual)) return false;
+    if (repeated === "any" && !values.includes(actual)) return false;
+    if (repeated === "last" && values.at(-1) !== actual) return false;
   }
   return true;
 }
@@ -48,6 +59,8 @@ export class FakeArchivist {
     [];
   readonly calls: string[] = [];
   private readonly faults = new Map<string, Fault[]>();
+  /** "all" by default: a backend that does not read a repeated key as the wire conventions do. */
+  repeatedKeys: RepeatedKeys = "all";
   /** Awaited before a route is served (to hold a request while a test kills its worker). */
   hold: ((route: string) => Promise<void>) | undefined;
 
@@ -105,7 +118,9 @@ export class FakeArchivist {
         return {
           status: 200,
           body: {
-            assets: this.assets.filter((a) => matches(a.attributes, q, "attributes.")),
+            assets: this.assets
+              .filter((a) => matches(a.attributes, q, "attributes.", this.repeatedKeys))
+              .slice(0, pageSize(q)),
             next_page_token: "",
           },
         };
@@ -120,12 +135,18 @@ export class FakeArchivist {
       }
       case "events.list": {
         const events = this.events.filter(
-          (e) => e.asset_identity === `assets/${id}` && matches(e.event_attributes, q, "event_attributes."),
+          (e) =>
+            (id === "-" || e.asset_identity === `assets/${id}`) &&
+            matches(e.event_attributes, q, "event_attributes.", this.repeatedKeys),
         );
         return {
           status: 200,
           body: {
-            events: events.map((e) => ({ identity: e.identity, event_attributes: e.event_attributes })),
+            events: events.slice(0, pageSize(q)).map((e) => ({
+              identity: e.identity,
+              asset_identity: e.asset_identity,
+              event_attributes: e.event_attributes,
+            })),
             next_page_token: "",
           },
         };
