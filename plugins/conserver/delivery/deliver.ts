@@ -43,16 +43,16 @@ const EVENT_LOOKUP: LookupSpec<EventQuery, true> = {
     const pageSize = groupPageSize(qs.length);
     const answer = await client.call("GET", "/archivist/v2/assets/-/events", {
       route: "events.list",
+      // By payload alone (the operation matches most events: an index would walk them all once
+      // per payload); asset and operation are checked on each answer.
       query: {
         "event_attributes.payload": [...new Set(qs.map((q) => q.payload))],
-        "event_attributes.vcon_operation": [...new Set(qs.map((q) => q.operation))],
         page_size: String(pageSize),
       },
     });
     const events = list(answer, "events");
     const wanted = new Set(qs.map((q) => EVENT_LOOKUP.key(q)));
     const found = new Map<string, true>();
-    // The payload and operation sets cross: only an event matching one look-up on all three counts.
     for (const e of events) {
       const attrs = isRecord(e) && isRecord(e.event_attributes) ? e.event_attributes : undefined;
       const asset = isRecord(e) ? e.asset_identity : undefined;

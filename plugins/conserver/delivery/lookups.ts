@@ -106,9 +106,12 @@ export class AnyOfLookups<Q, R> {
   }
 }
 
-/** A page size that a group's matches fit in with room to spare (two per look-up, at most 500). */
+/**
+ * A page size that a group's matches fit in with room to spare: four per look-up (one vCon's
+ * payload may carry several operations), at most the API's 500.
+ */
 export function groupPageSize(lookups: number): number {
-  return Math.min(500, Math.max(10, 2 * lookups));
+  return Math.min(500, Math.max(10, 4 * lookups));
 }
 
 /** One set of look-ups per backend: what one backend has shown says nothing of another. */

@@ -198,13 +198,23 @@ describe("delivery look-ups in groups", () => {
     for (const u of uuids("first", 2)) await s.queue.add("deliver", job(u));
     await until(async () => s.fake.events.length === 2 && (await s.settled()));
     const before = s.fake.count("assets.list");
+    // Someone else's assets that name two of the vCons but are not vCon assets: never taken.
+    for (const u of uuids("new", 2))
+      s.fake.assets.push({
+        identity: `assets/${u}-decoy`,
+        attributes: { subject: `vcon://${u}` },
+        public: false,
+      });
     for (const u of uuids("new", n)) await s.queue.add("deliver", job(u));
     await until(async () => s.fake.events.length === n + 2 && (await s.settled()));
     return { ...s, lookups: s.fake.count("assets.list") - before };
   }
 
   function oneAssetEach(fake: FakeArchivist, n: number): void {
-    const subjects = fake.assets.map((a) => a.attributes.subject);
+    const subjects = fake.assets
+      .filter((a) => a.attributes.arc_display_type === "vcon")
+      .map((a) => a.attributes.subject);
+    expect(fake.events.every((e) => !e.asset_identity.endsWith("-decoy"))).toBe(true);
     expect(subjects).toHaveLength(n);
     expect(new Set(subjects).size).toBe(n);
   }

@@ -92,9 +92,10 @@ describe("AnyOfLookups", () => {
     ]);
   });
 
-  it("sizes a group's page with room for two matches per look-up, within the API's 500", () => {
+  it("sizes a group's page with room for four matches per look-up, within the API's 500", () => {
     expect(groupPageSize(1)).toBe(10);
-    expect(groupPageSize(40)).toBe(80);
-    expect(groupPageSize(400)).toBe(500);
+    expect(groupPageSize(40)).toBe(160);
+    expect(groupPageSize(100)).toBe(400);
+    expect(groupPageSize(200)).toBe(500);
   });
 });
