@@ -10,6 +10,7 @@ import { identityExtra } from "./010-identity-extra.js";
 import { derivedTrust } from "./011-derived-trust.js";
 import { assetLookup } from "./012-asset-lookup.js";
 import { blobContentRefs } from "./013-blob-content-refs.js";
+import { eventPendingList } from "./014-event-pending-list.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -25,4 +26,5 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   derivedTrust,
   assetLookup,
   blobContentRefs,
+  eventPendingList,
 ];

@@ -303,6 +303,43 @@ describe("assets and events", () => {
     );
   });
 
+  it("lists events across assets by a key given several values: any of them, in the caller's tenancy only", async () => {
+    const marks = ["rep-a", "rep-b", "rep-c"];
+    const asset = await createAsset(ta, { attributes: { arc_display_type: "repeated" } });
+    for (const mark of marks)
+      expect(
+        (
+          await postEvent(ta, asset, {
+            operation: "Record",
+            behaviour: "RecordEvidence",
+            event_attributes: { mark },
+          })
+        ).status,
+      ).toBe(200);
+    const other = await createAsset(tb, { attributes: { arc_display_type: "repeated" } });
+    await postEvent(tb, other, {
+      operation: "Record",
+      behaviour: "RecordEvidence",
+      event_attributes: { mark: "rep-a" },
+    });
+    const marksOf = async (values: string[], token = ta) => {
+      const q = new URLSearchParams(values.map((v) => ["event_attributes.mark", v]));
+      const res = await s.api(`/archivist/v2/assets/-/events?${q}`, { token });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { events: Event[] }).events.map((e) => e.event_attributes.mark).sort();
+    };
+    // The union of what each value finds alone, and nothing of the other tenancy's.
+    expect(await marksOf(["rep-a", "rep-c", "rep-z"])).toEqual(["rep-a", "rep-c"]);
+    expect([...(await marksOf(["rep-a"])), ...(await marksOf(["rep-c"]))].sort()).toEqual(["rep-a", "rep-c"]);
+    expect(await marksOf(["rep-a", "rep-b"], tb)).toEqual(["rep-a"]);
+    expect(await marksOf(["rep-y", "rep-z"])).toEqual([]);
+    // Every search reads the index's pending list: it is kept short.
+    const rows = await s.service.ctx.db.query<{ reloptions: string[] | null }>(
+      "select reloptions from pg_class where relname = 'asset_events_attrs'",
+    );
+    expect(rows[0]?.reloptions).toContain("gin_pending_list_limit=256");
+  });
+
   it("keeps tenancies apart: 404 for another's asset, nothing in its lists or counts", async () => {
     const asset = await createAsset(ta, { attributes: { arc_display_type: "secret-a" } });
     expect((await s.api(`/archivist/v2/${asset.identity}`, { token: tb })).status).toBe(404);
