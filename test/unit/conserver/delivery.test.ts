@@ -49,8 +49,8 @@ afterEach(async () => {
   worker = undefined;
 });
 
-function setup(attempts = 3, repeatedKeys: RepeatedKeys = "all") {
-  const fake = new FakeArchivist();
+/** A worker on a fresh queue, delivering to `fake` (a new fake backend unless given). */
+function setup(attempts = 3, repeatedKeys: RepeatedKeys = "all", fake = new FakeArchivist()) {
   fake.repeatedKeys = repeatedKeys;
   const queue = new MemoryQueue<DeliveryJob>("delivery", {
     attempts,
@@ -246,17 +246,7 @@ describe("delivery look-ups in groups", () => {
       // A restarted worker (nothing cached) with a later operation on each: every vCon's asset is
       // found, where a group look-up on this backend would find none and create a second one.
       await worker?.close();
-      const queue = new MemoryQueue<DeliveryJob>("again", {
-        attempts: 3,
-        backoff: { type: "fixed", delayMs: 2 },
-      });
-      worker = startDeliveryWorker({
-        queue,
-        deadLetters: new MemoryDeadLetterStore(),
-        fetch: fake.fetch,
-        log,
-        retry,
-      });
+      const { queue } = setup(3, repeated, fake);
       for (const u of [...uuids("first", 2), ...uuids("new", 20)]) await queue.add("deliver", job(u, "sent"));
       await until(async () => fake.events.length === 44);
       oneAssetEach(fake, 22);
