@@ -77,7 +77,7 @@ const ASSET_LOOKUP: LookupSpec<string, string> = {
  */
 export class AssetResolver {
   private readonly cache = new Map<string, string>();
-  private readonly inflight = new Map<string, Promise<ResolvedAsset>>();
+  private readonly inflight = new Map<string, { credentials: string; resolved: Promise<ResolvedAsset> }>();
   private readonly lookups = new BackendLookups(ASSET_LOOKUP);
 
   /** With claims shared between processes, only one of them creates a new vCon's asset. */
@@ -99,25 +99,27 @@ export class AssetResolver {
     signal?: AbortSignal,
   ): Promise<ResolvedAsset> {
     const key = `${backendKey}|${vconUuid}`;
-    const hit = this.cache.get(key);
-    if (hit) return { identity: hit, created: false };
-    let p = this.inflight.get(key);
-    if (!p) {
-      const find = () => this.findOrCreate(client, this.lookups.of(backendKey), vconUuid);
-      p = (this.claims ? this.claims.resolve(key, find, signal) : find()).finally(() =>
-        this.inflight.delete(key),
-      );
-      this.inflight.set(key, p);
+    for (;;) {
+      const hit = this.cache.get(key);
+      if (hit) return { identity: hit, created: false };
+      const running = this.inflight.get(key);
+      if (!running) break;
+      if (running.credentials === client.credentials) return running.resolved;
+      // Another job's credentials (a secret rotated while jobs waited): its failure is not ours.
+      // Joining it after it ends keeps one find-or-create per vCon at a time.
+      await running.resolved.catch(() => undefined);
     }
-    const resolved = await p;
-    if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(key, resolved.identity);
+    // Grouped with look-ups sent as the same credentials only: any member's client sends the group.
+    const find = () => this.findOrCreate(client, this.lookups.of(client.credentials), vconUuid);
+    const resolved = (this.claims ? this.claims.resolve(key, find, signal) : find())
+      .then((r) => {
+        if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
+        this.cache.set(key, r.identity);
+        return r;
+      })
+      .finally(() => this.inflight.delete(key));
+    this.inflight.set(key, { credentials: client.credentials, resolved });
     return resolved;
-  }
-
-  /** Whether look-ups on `backendKey` go out many vCons to a request (tests). */
-  grouped(backendKey: string): boolean {
-    return this.lookups.grouped(backendKey);
   }
 
   private async findOrCreate(

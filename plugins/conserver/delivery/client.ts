@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { backoffDelay, sleep } from "../../../src/queue/backoff.js";
 import { PermanentDeliveryError, TransientDeliveryError } from "./errors.js";
 import { fetchSender, type HttpAnswer, type HttpSend, keepAliveSender } from "./http.js";
-import type { DeliveryBackend } from "./job.js";
+import { credentialsKey, type DeliveryBackend } from "./job.js";
 import type { ConserverMetrics } from "./metrics.js";
 import { type RetryPolicy, rateLimitWaitMs } from "./retry-policy.js";
 import type { FetchFn, TokenSource } from "./token-source.js";
@@ -31,6 +31,8 @@ type Outcome = { done: true; json: unknown } | { done: false; wait: number };
 /** Archivist API calls for one job attempt: bearer tokens, one refetch on 401, waits on 429 and 5xx. */
 export class ArchivistClient {
   private readonly send: HttpSend;
+  /** The backend and credentials it sends as (`credentialsKey`). */
+  readonly credentials: string;
 
   constructor(
     private readonly backend: DeliveryBackend,
@@ -38,6 +40,7 @@ export class ArchivistClient {
     private readonly opts: ClientOptions,
   ) {
     this.send = opts.fetch ? fetchSender(opts.fetch) : keepAliveSender();
+    this.credentials = credentialsKey(backend);
   }
 
   /** Sends the request until it succeeds, fails for good, or the attempt's retry budget is spent. */

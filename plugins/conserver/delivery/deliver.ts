@@ -103,7 +103,7 @@ export async function deliver(
   const attrs = job.event.event_attributes;
   const backendKey = `${job.backend.url}|${job.backend.clientId}`;
   const { identity: asset, created } = await assets.resolveAsset(client, backendKey, job.vconUuid, signal);
-  const lookups = events.of(backendKey);
+  const lookups = events.of(client.credentials);
   const q = { asset, payload: attrs.payload as string, operation: attrs.vcon_operation as string };
   let recorded = false;
   // An asset created just now holds no event of this job: the look-up would only cost a request.

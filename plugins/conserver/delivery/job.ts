@@ -24,6 +24,15 @@ export interface DeliveryJob {
   alsoAssetFree?: boolean;
 }
 
+/**
+ * Who a request to a backend is sent as: requests of jobs with the same key are interchangeable
+ * (one token serves them, one may ask for all), those of different keys never are (jobs carry
+ * their credentials: after a secret rotation, queued jobs hold the old one).
+ */
+export function credentialsKey(b: DeliveryBackend): string {
+  return JSON.stringify([b.url, b.tokenUrl ?? null, b.clientId, b.clientSecret]);
+}
+
 /** The idempotency key of one operation on one vCon version. */
 export function idempotencyKey(vconUuid: string, operation: string, payloadHash: string): string {
   return `${vconUuid}:${operation}:${payloadHash}`;

@@ -114,23 +114,22 @@ export function groupPageSize(lookups: number): number {
   return Math.min(500, Math.max(10, 4 * lookups));
 }
 
-/** One set of look-ups per backend: what one backend has shown says nothing of another. */
+/**
+ * One set of look-ups per backend and credentials: what one backend has shown says nothing of
+ * another, and a group is sent with one member's client, which must be able to send them all.
+ */
 export class BackendLookups<Q, R> {
-  private readonly byBackend = new Map<string, AnyOfLookups<Q, R>>();
+  private readonly byCredentials = new Map<string, AnyOfLookups<Q, R>>();
 
   constructor(private readonly spec: LookupSpec<Q, R>) {}
 
-  of(backendKey: string): AnyOfLookups<Q, R> {
-    let l = this.byBackend.get(backendKey);
+  /** `credentials`: the clients' `credentialsKey`. */
+  of(credentials: string): AnyOfLookups<Q, R> {
+    let l = this.byCredentials.get(credentials);
     if (!l) {
       l = new AnyOfLookups(this.spec);
-      this.byBackend.set(backendKey, l);
+      this.byCredentials.set(credentials, l);
     }
     return l;
-  }
-
-  /** Whether look-ups on `backendKey` go out many to a request. */
-  grouped(backendKey: string): boolean {
-    return this.byBackend.get(backendKey)?.grouped ?? false;
   }
 }

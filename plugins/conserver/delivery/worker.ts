@@ -7,7 +7,7 @@ import { ArchivistClient } from "./client.js";
 import type { DeadLetterStore } from "./dead-letters.js";
 import { type DeliveryOutcome, deliver, eventLookups } from "./deliver.js";
 import { PermanentDeliveryError, TransientDeliveryError } from "./errors.js";
-import { type DeliveryBackend, type DeliveryJob, jobProblem } from "./job.js";
+import { credentialsKey, type DeliveryBackend, type DeliveryJob, jobProblem } from "./job.js";
 import { type ConserverMetrics, conserverMetrics } from "./metrics.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.js";
 import { type FetchFn, TokenSource } from "./token-source.js";
@@ -43,7 +43,7 @@ class Worker {
   }
 
   private tokenSource(b: DeliveryBackend): TokenSource {
-    const key = `${b.tokenUrl ?? b.url}|${b.clientId}|${b.clientSecret}`;
+    const key = credentialsKey(b);
     let t = this.tokens.get(key);
     if (!t) {
       t = new TokenSource(b, this.o.fetch ?? fetch);

@@ -237,6 +237,22 @@ describe("delivery look-ups in groups", () => {
     oneAssetEach(fake, 42);
   });
 
+  it("never sends a group as credentials one of its jobs lacks (jobs queued before a secret rotation)", async () => {
+    const { fake, queue, dead, settled } = await newVcons("any", 2);
+    const stale = { url: "http://fake", clientId: "client-1", clientSecret: "rotated-away" };
+    // Known vCons (event look-ups) and new ones (asset look-ups), a stale job first in each pair.
+    const uuidsNow = [...uuids("first", 2), ...uuids("new", 2), ...uuids("newer", 4)];
+    for (const u of uuidsNow) {
+      await queue.add("deliver", job(u, "enhanced", stale));
+      await queue.add("deliver", job(u, "enhanced"));
+    }
+    await until(async () => (await settled()) && (await dead.size()) === uuidsNow.length);
+    // Only the stale jobs fail (the backend refuses their token); every other is recorded.
+    expect((await dead.list()).every((e) => e.job.backend.clientSecret === "rotated-away")).toBe(true);
+    const enhanced = fake.events.filter((e) => e.event_attributes.vcon_operation === "vcon_enhanced");
+    expect(enhanced).toHaveLength(uuidsNow.length);
+  });
+
   for (const repeated of ["all", "last"] as const) {
     it(`keeps one look-up per vCon against a backend that reads a repeated key as "${repeated}"`, async () => {
       const { fake } = await newVcons(repeated, 20);
