@@ -9,7 +9,7 @@ import {
   grantFor,
   validateAccessPolicyInput,
 } from "../core/access/index.js";
-import { allAccessPolicies } from "../store/access-policies.js";
+import { effectiveAccessPolicies } from "../store/access-policies.js";
 import { sharingTenancies } from "../store/sharing.js";
 import type { Where } from "../store/sql.js";
 import { type AccessView, adminView } from "./access-view.js";
@@ -24,7 +24,7 @@ interface Scope {
 }
 
 async function policiesOf(ctx: Ctx, tenantId: string): Promise<AccessPolicy[]> {
-  return (await allAccessPolicies(ctx.db, tenantId)).map((row) => validateAccessPolicyInput(row));
+  return (await effectiveAccessPolicies(ctx.db, tenantId)).map((row) => validateAccessPolicyInput(row));
 }
 
 /** The caller as the policy core sees it. */

@@ -1,3 +1,4 @@
+import { briefCache } from "./brief-cache.js";
 import type { Queryable } from "./db.js";
 
 export interface AccessPolicyRow {
@@ -53,6 +54,21 @@ export function allAccessPolicies(db: Queryable, tenantId: string): Promise<Acce
   );
 }
 
+// Every request of a caller that is not an administrator evaluates its tenancy's policies; only
+// policy writes change them (each forgets the kept answers below).
+const effective = briefCache<readonly AccessPolicyRow[]>(1000, allAccessPolicies);
+
+/**
+ * `allAccessPolicies` for deciding access, kept for up to a second: a change made in this
+ * process applies at once, one made in another within a second. Not to be modified.
+ */
+export function effectiveAccessPolicies(
+  db: Queryable,
+  tenantId: string,
+): Promise<readonly AccessPolicyRow[]> {
+  return effective.get(db, tenantId);
+}
+
 export async function countAccessPolicies(db: Queryable, tenantId: string): Promise<number> {
   const rows = await db.query<{ n: number }>(
     "select count(*)::int as n from access_policies where tenant_id = $1",
@@ -77,6 +93,7 @@ export async function insertAccessPolicy(
       JSON.stringify(a.access_permissions),
     ],
   );
+  effective.forget();
   return rows[0] as AccessPolicyRow;
 }
 
@@ -103,6 +120,7 @@ export async function updateAccessPolicy(
       patch.access_permissions ? JSON.stringify(patch.access_permissions) : null,
     ],
   );
+  effective.forget();
   return rows[0];
 }
 
@@ -111,5 +129,6 @@ export async function deleteAccessPolicy(db: Queryable, tenantId: string, id: st
     tenantId,
     id,
   ]);
+  effective.forget();
   return rows.length > 0;
 }

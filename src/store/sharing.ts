@@ -1,3 +1,4 @@
+import { briefCache } from "./brief-cache.js";
 import type { Queryable } from "./db.js";
 
 const SELF = "00000000-0000-0000-0000-000000000000";
@@ -5,19 +6,12 @@ const SELF = "00000000-0000-0000-0000-000000000000";
 export type Sharing = ReadonlyArray<{ tenantId: string; subjects: string[] }>;
 
 // Every list and read of records asks this, and only subject writes change it; the query costs more
-// to plan than the page it guards. So answers are kept briefly, like principals (services/auth.ts):
-// a change made in this process is seen at once, one made in another within a second.
-const SHARING_TTL_MS = 1000;
-const MAX_CACHED = 10_000;
-let generation = 0;
-const cache = new WeakMap<
-  Queryable,
-  Map<string, { at: number; generation: number; value: Promise<Sharing> }>
->();
+// to plan than the page it guards.
+const sharing = briefCache(1000, lookUpSharing);
 
 /** Drops every cached answer; called after any write to subjects (either side of a share may change). */
 export function forgetSharing(): void {
-  generation++;
+  sharing.forget();
 }
 
 /**
@@ -27,22 +21,7 @@ export function forgetSharing(): void {
  * answers are shared between callers for up to a second).
  */
 export function sharingTenancies(db: Queryable, tenantId: string): Promise<Sharing> {
-  let byTenant = cache.get(db);
-  if (!byTenant) {
-    byTenant = new Map();
-    cache.set(db, byTenant);
-  }
-  const now = Date.now();
-  const hit = byTenant.get(tenantId);
-  if (hit && hit.generation === generation && now - hit.at < SHARING_TTL_MS) return hit.value;
-  if (byTenant.size >= MAX_CACHED) byTenant.clear();
-  const entry = { at: now, generation, value: lookUpSharing(db, tenantId) };
-  byTenant.set(tenantId, entry);
-  const tenants = byTenant;
-  entry.value.catch(() => {
-    if (tenants.get(tenantId) === entry) tenants.delete(tenantId);
-  });
-  return entry.value;
+  return sharing.get(db, tenantId);
 }
 
 async function lookUpSharing(db: Queryable, tenantId: string): Promise<Sharing> {

@@ -166,4 +166,40 @@ describe("access enforcement (secured by default, ABAC)", () => {
     );
     expect(byAsset.access_policies).toHaveLength(1);
   });
+
+  it("applies a changed or deleted policy to the very next request (policies are kept only briefly)", async () => {
+    const policies = await json<{ access_policies: Array<{ identity: string }> }>(
+      s.api(`/archivist/iam/v1/${blue.identity}/access_policies`, { token: admin }),
+    );
+    const policy = policies.access_policies[0]?.identity as string;
+    const sees = async () => (await s.api(`/archivist/v2/${blue.identity}`, { token: reader })).status;
+    expect(await sees()).toBe(200);
+    // Narrowed to another subject: the reader no longer matches it.
+    const narrowed = await s.api(`/archivist/iam/v1/${policy}`, {
+      method: "PATCH",
+      token: admin,
+      json: {
+        access_permissions: [
+          { asset_attributes_read: ["team"], user_attributes: [{ or: ["subject=someone-else"] }] },
+        ],
+      },
+    });
+    expect(narrowed.status).toBe(200);
+    expect(await sees()).toBe(404);
+    const widened = await s.api(`/archivist/iam/v1/${policy}`, {
+      method: "PATCH",
+      token: admin,
+      json: {
+        access_permissions: [
+          { asset_attributes_read: ["team"], user_attributes: [{ or: [`subject=${readerId}`] }] },
+        ],
+      },
+    });
+    expect(widened.status).toBe(200);
+    expect(await sees()).toBe(200);
+    expect((await s.api(`/archivist/iam/v1/${policy}`, { method: "DELETE", token: admin })).status).toBe(200);
+    expect(await sees()).toBe(404);
+    const list = await json<{ assets: Asset[] }>(s.api("/archivist/v2/assets", { token: reader }));
+    expect(list.assets).toEqual([]);
+  });
 });

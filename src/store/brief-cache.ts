@@ -1,0 +1,48 @@
+import type { Queryable } from "./db.js";
+
+const MAX_CACHED = 10_000;
+
+/** Answers kept for a moment per database and key; `forget` drops them all at once. */
+export interface BriefCache<T> {
+  get(db: Queryable, key: string): Promise<T>;
+  /** Called after every write that may change an answer (in this process: seen at once). */
+  forget(): void;
+}
+
+/**
+ * For reads that every request makes and only rare writes change (who shares with a tenancy,
+ * its access policies): answers are kept `ttlMs`, so a change made in this process is seen at
+ * once (`forget`) and one made in another process within `ttlMs`, the window principals have
+ * too (services/auth.ts). Callers share the answers and must not modify them; a failed load is
+ * not kept.
+ */
+export function briefCache<T>(
+  ttlMs: number,
+  load: (db: Queryable, key: string) => Promise<T>,
+): BriefCache<T> {
+  let generation = 0;
+  const byDb = new WeakMap<Queryable, Map<string, { at: number; generation: number; value: Promise<T> }>>();
+  return {
+    get(db, key) {
+      let entries = byDb.get(db);
+      if (!entries) {
+        entries = new Map();
+        byDb.set(db, entries);
+      }
+      const now = Date.now();
+      const hit = entries.get(key);
+      if (hit && hit.generation === generation && now - hit.at < ttlMs) return hit.value;
+      if (entries.size >= MAX_CACHED) entries.clear();
+      const entry = { at: now, generation, value: load(db, key) };
+      entries.set(key, entry);
+      const kept = entries;
+      entry.value.catch(() => {
+        if (kept.get(key) === entry) kept.delete(key);
+      });
+      return entry.value;
+    },
+    forget() {
+      generation++;
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { briefCache } from "../../../src/store/brief-cache.js";
+import type { Queryable } from "../../../src/store/db.js";
+
+const db = (): Queryable => ({ query: async () => [] });
+
+describe("briefCache", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("keeps an answer per database and key for its time, and forgets all on a write", async () => {
+    vi.useFakeTimers();
+    let loads = 0;
+    const cache = briefCache(1000, async (_db, key) => `${key}#${++loads}`);
+    const one = db();
+    const two = db();
+    expect(await cache.get(one, "t")).toBe("t#1");
+    expect(await cache.get(one, "t")).toBe("t#1");
+    expect(await cache.get(two, "t")).toBe("t#2");
+    expect(await cache.get(one, "u")).toBe("u#3");
+    vi.advanceTimersByTime(999);
+    expect(await cache.get(one, "t")).toBe("t#1");
+    vi.advanceTimersByTime(1);
+    expect(await cache.get(one, "t")).toBe("t#4");
+    cache.forget();
+    expect(await cache.get(one, "t")).toBe("t#5");
+    expect(await cache.get(two, "t")).toBe("t#6");
+  });
+
+  it("does not keep a failed load", async () => {
+    let fail = true;
+    const cache = briefCache(60_000, async () => {
+      if (fail) throw new Error("database down");
+      return "ok";
+    });
+    const d = db();
+    await expect(cache.get(d, "t")).rejects.toThrow("database down");
+    fail = false;
+    expect(await cache.get(d, "t")).toBe("ok");
+  });
+});
