@@ -337,7 +337,7 @@ describe("assets and events", () => {
     const rows = await s.service.ctx.db.query<{ reloptions: string[] | null }>(
       "select reloptions from pg_class where relname = 'asset_events_attrs'",
     );
-    expect(rows[0]?.reloptions).toContain("gin_pending_list_limit=256");
+    expect(rows[0]?.reloptions).toContain("gin_pending_list_limit=1024");
   });
 
   it("keeps tenancies apart: 404 for another's asset, nothing in its lists or counts", async () => {
