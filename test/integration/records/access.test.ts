@@ -174,28 +174,23 @@ describe("access enforcement (secured by default, ABAC)", () => {
     const policy = policies.access_policies[0]?.identity as string;
     const sees = async () => (await s.api(`/archivist/v2/${blue.identity}`, { token: reader })).status;
     expect(await sees()).toBe(200);
+    /** Lets only `subject` read the team attribute. */
+    const grantTo = async (subject: string) => {
+      const res = await s.api(`/archivist/iam/v1/${policy}`, {
+        method: "PATCH",
+        token: admin,
+        json: {
+          access_permissions: [
+            { asset_attributes_read: ["team"], user_attributes: [{ or: [`subject=${subject}`] }] },
+          ],
+        },
+      });
+      expect(res.status).toBe(200);
+    };
     // Narrowed to another subject: the reader no longer matches it.
-    const narrowed = await s.api(`/archivist/iam/v1/${policy}`, {
-      method: "PATCH",
-      token: admin,
-      json: {
-        access_permissions: [
-          { asset_attributes_read: ["team"], user_attributes: [{ or: ["subject=someone-else"] }] },
-        ],
-      },
-    });
-    expect(narrowed.status).toBe(200);
+    await grantTo("someone-else");
     expect(await sees()).toBe(404);
-    const widened = await s.api(`/archivist/iam/v1/${policy}`, {
-      method: "PATCH",
-      token: admin,
-      json: {
-        access_permissions: [
-          { asset_attributes_read: ["team"], user_attributes: [{ or: [`subject=${readerId}`] }] },
-        ],
-      },
-    });
-    expect(widened.status).toBe(200);
+    await grantTo(readerId);
     expect(await sees()).toBe(200);
     expect((await s.api(`/archivist/iam/v1/${policy}`, { method: "DELETE", token: admin })).status).toBe(200);
     expect(await sees()).toBe(404);
