@@ -40,7 +40,7 @@ export async function narrowedSource(
   const key = `${table} ${probe.sql} ${JSON.stringify(probe.params)}`;
   const now = Date.now();
   if ((commonFilters.get(key) ?? 0) > now) return table;
-  const seqs = await fewMatches(ctx.db, table, probe.sql, probe.params, FEW_MATCHES);
+  const seqs = await fewMatches(ctx.db, table, probe, FEW_MATCHES);
   if (seqs) return seqs.length === 0 ? null : pinnedSource(table, w.p(seqs));
   if (commonFilters.size >= COMMON_KEPT) commonFilters.clear();
   commonFilters.set(key, now + COMMON_FOR_MS);

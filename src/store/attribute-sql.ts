@@ -26,13 +26,14 @@ export function addAttributeFilter(w: Where, f: AttributeFilter, column: string,
     const n = WHOLE.test(v) ? Number(v) : Number.NaN;
     return Number.isSafeInteger(n) ? [v, n] : [v];
   });
-  const alternatives =
-    indexed && f.values.length > 1
-      ? [`${column} @@ ${w.p(anyOfPath(f.name, values))}::jsonpath`]
-      : values.map((v) => {
-          const value = `${w.p(JSON.stringify({ [f.name]: v }))}::jsonb`;
-          return indexed ? `${column} @> ${value}` : `jsonb_contains(${column}, ${value})`;
-        });
+  const anyOf = indexed && f.values.length > 1;
+  if (anyOf) w.indexOnly = true;
+  const alternatives = anyOf
+    ? [`${column} @@ ${w.p(anyOfPath(f.name, values))}::jsonpath`]
+    : values.map((v) => {
+        const value = `${w.p(JSON.stringify({ [f.name]: v }))}::jsonb`;
+        return indexed ? `${column} @> ${value}` : `jsonb_contains(${column}, ${value})`;
+      });
   if (f.present) alternatives.push(`${text(f.name)} <> ''`);
   w.and(alternatives.join(" or "));
 }
