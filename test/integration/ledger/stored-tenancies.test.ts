@@ -55,7 +55,7 @@ describe(`tenancies with records to commit (${testEngine()})`, () => {
     await assetEvent(simple, "STORED", "SIMPLE_HASH");
     await assetEvent(done, "COMMITTED", "MERKLE_LOG");
     await freeEvent(done, "COMMITTED");
-    const names = new Map([
+    const names = new Map<string, string>([
       [merkle, "merkle"],
       [free, "free"],
     ]);
