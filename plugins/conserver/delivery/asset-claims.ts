@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import { sleep } from "../../../src/queue/backoff.js";
+import { Coalescer, type Outcome } from "../../../src/queue/coalescer.js";
 import { TransientDeliveryError } from "./errors.js";
 
 /** A vCon's asset on one backend. */
@@ -36,17 +37,41 @@ export interface RedisAssetClaimsOptions {
   pollMs?: number;
 }
 
-// The recorded identity if there is one; else the claim, when free (`""` answers that it is taken).
-// One round trip where GET, SET NX and GET again took three: these run once per new vCon.
-const CLAIM = `local known = redis.call('GET', KEYS[2])
-if known then return {1, known} end
-if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return {0, ''} end
-return {0, false}`;
-// Records the identity and frees the claim in one step, deleting the claim only while it is still
-// ours (it may have expired and been taken over).
-const RECORD_AND_RELEASE = `if ARGV[2] ~= '' then redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3]) end
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+// Per vCon (KEYS in pairs: claim, record; ARGV: the claim's lifetime, then one token per vCon):
+// 1 and the recorded identity if there is one; else 0 and "" when the claim was free and is now
+// ours, or 2 when it is taken. One round trip for all the vCons a busy worker claims at once.
+const CLAIM_MANY = `local out = {}
+for i = 1, #KEYS / 2 do
+  local known = redis.call('GET', KEYS[2 * i])
+  if known then
+    out[2 * i - 1] = 1; out[2 * i] = known
+  elseif redis.call('SET', KEYS[2 * i - 1], ARGV[i + 1], 'PX', ARGV[1], 'NX') then
+    out[2 * i - 1] = 0; out[2 * i] = ''
+  else
+    out[2 * i - 1] = 2; out[2 * i] = ''
+  end
+end
+return out`;
+// Records each identity (when there is one) and frees each claim, deleting a claim only while it
+// is still ours (it may have expired and been taken over). KEYS in pairs as above; ARGV: the
+// record's lifetime, then token and identity per vCon.
+const RECORD_AND_RELEASE_MANY = `for i = 1, #KEYS / 2 do
+  if ARGV[2 * i + 1] ~= '' then redis.call('SET', KEYS[2 * i], ARGV[2 * i + 1], 'EX', ARGV[1]) end
+  if redis.call('GET', KEYS[2 * i - 1]) == ARGV[2 * i] then redis.call('DEL', KEYS[2 * i - 1]) end
+end
+return 0`;
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
+
+/** One vCon's claim as the scripts see it. */
+interface ClaimKeys {
+  claim: string;
+  record: string;
+  token: string;
+}
+type ClaimAnswer = { known: string } | { acquired: boolean };
+
+const MAX_GROUP = 100;
+const IN_FLIGHT = 2;
 
 /**
  * Claims in Redis, so that workers in different processes never both create an asset for a
@@ -54,12 +79,17 @@ const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('
  * renewed while it runs; the holder then records the identity under `<prefix>asset:<key>`, where
  * the others find it without asking the backend. A holder that dies frees the claim after
  * `claimMs`; the next one finds the asset it may have created by the look-up.
+ *
+ * Claims made at the same moment (a busy worker's new vCons) go to Redis as one script call, and
+ * so do their releases: two round trips per group instead of two per vCon.
  */
 export class RedisAssetClaims implements AssetClaims {
   private readonly claimMs: number;
   private readonly waitMs: number;
   private readonly recordS: number;
   private readonly pollMs: number;
+  private readonly claimGroups: Coalescer<ClaimKeys, ClaimAnswer>;
+  private readonly releaseGroups: Coalescer<ClaimKeys & { identity: string }, void>;
 
   constructor(
     private readonly redis: Redis,
@@ -70,6 +100,16 @@ export class RedisAssetClaims implements AssetClaims {
     this.waitMs = o.waitMs ?? 2 * this.claimMs;
     this.recordS = o.recordS ?? 7 * 86_400;
     this.pollMs = o.pollMs ?? 25;
+    this.claimGroups = new Coalescer({
+      runGroup: (items) => this.claimMany(items),
+      maxGroup: MAX_GROUP,
+      inFlight: IN_FLIGHT,
+    });
+    this.releaseGroups = new Coalescer({
+      runGroup: (items) => this.releaseMany(items),
+      maxGroup: MAX_GROUP,
+      inFlight: IN_FLIGHT,
+    });
   }
 
   async resolve(
@@ -78,27 +118,23 @@ export class RedisAssetClaims implements AssetClaims {
     signal?: AbortSignal,
   ): Promise<ResolvedAsset> {
     const claim = `${this.prefix}asset-claim:${key}`;
-    const record = this.recordKey(key);
-    const token = randomBytes(12).toString("hex");
+    const keys = { claim, record: this.recordKey(key), token: randomBytes(12).toString("hex") };
     const deadline = Date.now() + this.waitMs;
     for (;;) {
-      const [isKnown, value] = (await this.redis.eval(CLAIM, 2, claim, record, token, this.claimMs)) as [
-        number,
-        string | null,
-      ];
-      if (isKnown === 1) {
-        if (typeof value === "string" && IDENTITY.test(value)) return { identity: value, created: false };
+      const answer = await this.claimGroups.submit(keys);
+      if ("known" in answer) {
+        if (IDENTITY.test(answer.known)) return { identity: answer.known, created: false };
         // Not an identity we would put in a path: forget it, and find or create the asset again.
-        await this.redis.del(record);
+        await this.redis.del(keys.record);
         continue;
       }
-      if (value === "") break;
+      if (answer.acquired) break;
       if (Date.now() > deadline)
         throw new TransientDeliveryError(`another worker has held the asset claim of ${key} too long`);
       await sleep(this.pollMs, signal);
     }
     const renew = setInterval(() => {
-      this.redis.eval(RENEW, 1, claim, token, this.claimMs).catch(() => undefined);
+      this.redis.eval(RENEW, 1, claim, keys.token, this.claimMs).catch(() => undefined);
     }, this.claimMs / 3);
     let identity = "";
     try {
@@ -108,12 +144,41 @@ export class RedisAssetClaims implements AssetClaims {
     } finally {
       clearInterval(renew);
       // A failed find-or-create records nothing and only frees the claim.
-      await this.redis
-        .eval(RECORD_AND_RELEASE, 2, claim, record, token, identity, this.recordS)
-        .catch((err: unknown) => {
-          if (identity) throw err;
-        });
+      await this.releaseGroups.submit({ ...keys, identity }).catch((err: unknown) => {
+        if (identity) throw err;
+      });
     }
+  }
+
+  private async claimMany(items: ClaimKeys[]): Promise<Array<Outcome<ClaimAnswer>>> {
+    const keys = items.flatMap((i) => [i.claim, i.record]);
+    const out = (await this.redis.eval(
+      CLAIM_MANY,
+      keys.length,
+      ...keys,
+      this.claimMs,
+      ...items.map((i) => i.token),
+    )) as Array<number | string>;
+    return items.map((_, i) => {
+      const code = out[2 * i];
+      const value = out[2 * i + 1];
+      if (code === 1) return { row: { known: typeof value === "string" ? value : "" } };
+      return { row: { acquired: code === 0 } };
+    });
+  }
+
+  private async releaseMany(
+    items: Array<ClaimKeys & { identity: string }>,
+  ): Promise<Array<Outcome<undefined>>> {
+    const keys = items.flatMap((i) => [i.claim, i.record]);
+    await this.redis.eval(
+      RECORD_AND_RELEASE_MANY,
+      keys.length,
+      ...keys,
+      this.recordS,
+      ...items.flatMap((i) => [i.token, i.identity]),
+    );
+    return items.map(() => ({ row: undefined }));
   }
 
   private recordKey(key: string): string {

@@ -136,4 +136,25 @@ describe.skipIf(!up)("asset claims shared through Redis", () => {
       created: true,
     });
   });
+
+  it("claims and releases concurrent vCons in one script call each", async () => {
+    const redis = new Redis(REDIS_URL);
+    connections.push(redis);
+    let evals = 0;
+    const evalOnce = redis.eval.bind(redis);
+    redis.eval = ((...args: Parameters<Redis["eval"]>) => {
+      evals++;
+      return evalOnce(...args);
+    }) as Redis["eval"];
+    const c = new RedisAssetClaims(redis, `${prefix}:`, { claimMs: 10_000 });
+    const keys = Array.from({ length: 20 }, (_, i) => `many-${i}`);
+    const first = await Promise.all(keys.map((k, i) => c.resolve(k, made(`assets/m${i}`))));
+    expect(first.every((r) => r.created)).toBe(true);
+    expect(evals).toBe(2);
+    // Recorded for the others: one call answers them all, and nothing is created again.
+    const again = await Promise.all(keys.map((k) => c.resolve(k, made("assets/never"))));
+    expect(again.map((r) => r.identity)).toEqual(keys.map((_, i) => `assets/m${i}`));
+    expect(evals).toBe(3);
+    expect(await redis.exists(...keys.map((k) => `${prefix}:asset-claim:${k}`))).toBe(0);
+  });
 });
