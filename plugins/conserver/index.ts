@@ -3,7 +3,6 @@ export { DELIVERY_DEFAULTS } from "./config/delivery-section.js";
 export { expandEnv } from "./config/expand-env.js";
 export { loadConfig, parseConfig } from "./config/load-config.js";
 export type { ChainConfig, ConserverConfig, DeliveryConfig, LinkConfig } from "./config/types.js";
-export { type AssetClaims, RedisAssetClaims } from "./delivery/asset-claims.js";
 export { AssetResolver, type ResolvedAsset, vconAssetAttributes } from "./delivery/assets.js";
 export { ArchivistClient } from "./delivery/client.js";
 export {
@@ -14,6 +13,12 @@ export {
   RedisDeadLetterStore,
 } from "./delivery/dead-letters.js";
 export { type DeliveryOutcome, deliver } from "./delivery/deliver.js";
+export {
+  type AssetClaims,
+  type DeliveryClaims,
+  type EventClaims,
+  RedisDeliveryClaims,
+} from "./delivery/delivery-claims.js";
 export { type DeadLetterView, dlqList, dlqRetry } from "./delivery/dlq.js";
 export { PermanentDeliveryError, TransientDeliveryError } from "./delivery/errors.js";
 export { type DeliveryBackend, type DeliveryJob, idempotencyKey, jobProblem } from "./delivery/job.js";

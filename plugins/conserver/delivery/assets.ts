@@ -1,6 +1,6 @@
 import { isRecord } from "../vcon/unsigned-check.js";
-import { type AssetClaims, IDENTITY, type ResolvedAsset } from "./asset-claims.js";
 import type { ArchivistClient } from "./client.js";
+import { type AssetClaims, IDENTITY, type ResolvedAsset } from "./delivery-claims.js";
 import { TransientDeliveryError } from "./errors.js";
 import { type AnyOfLookups, BackendLookups, groupPageSize, type LookupSpec } from "./lookups.js";
 

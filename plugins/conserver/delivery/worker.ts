@@ -1,11 +1,12 @@
 import type { Logger } from "pino";
 import { RetryLaterError } from "../../../src/queue/errors.js";
 import type { Job, JobQueue } from "../../../src/queue/types.js";
-import type { AssetClaims } from "./asset-claims.js";
 import { AssetResolver } from "./assets.js";
+import { type DeliveryPayload, isBatch } from "./batch.js";
 import { ArchivistClient } from "./client.js";
 import type { DeadLetterStore } from "./dead-letters.js";
 import { type DeliveryOutcome, deliver, eventLookups } from "./deliver.js";
+import type { DeliveryClaims } from "./delivery-claims.js";
 import { PermanentDeliveryError, TransientDeliveryError } from "./errors.js";
 import { credentialsKey, type DeliveryBackend, type DeliveryJob, jobProblem } from "./job.js";
 import { type ConserverMetrics, conserverMetrics } from "./metrics.js";
@@ -13,20 +14,46 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.js";
 import { type FetchFn, TokenSource } from "./token-source.js";
 
 export interface DeliveryWorkerOptions {
-  queue: JobQueue<DeliveryJob>;
+  /** Jobs of one delivery each, or batches of them (`BatchingDeliveryQueue`). */
+  queue: JobQueue<DeliveryPayload>;
   deadLetters: DeadLetterStore;
+  /** Deliveries at once (jobs, and the deliveries of batch jobs, share the same limit). */
   concurrency?: number;
   retry?: Partial<RetryPolicy>;
   fetch?: FetchFn;
   log?: Logger;
   metrics?: ConserverMetrics;
-  /** Shared with the other workers (Redis), so that one vCon never gets two assets. */
-  assetClaims?: AssetClaims;
+  /**
+   * Shared with the other workers (Redis), so that one vCon never gets two assets and one event
+   * is never delivered by two of them at once.
+   */
+  claims?: DeliveryClaims;
 }
 
 export interface DeliveryWorker {
   /** Stops taking jobs; waits for running ones, or aborts them with `force` (they return to the queue). */
   close(opts?: { force?: boolean }): Promise<void>;
+}
+
+const DEFAULT_CONCURRENCY = 32;
+
+/** At most `n` of the runs at once; the others wait their turn in order. */
+class Slots {
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private free: number) {}
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((r) => this.waiting.push(r));
+    try {
+      return await fn();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    }
+  }
 }
 
 class Worker {
@@ -35,11 +62,15 @@ class Worker {
   private readonly events = eventLookups();
   private readonly policy: RetryPolicy;
   private readonly metrics: ConserverMetrics;
+  private readonly slots: Slots;
+  /** The delivery of each event under way in this process, by backend and idempotency key. */
+  private readonly delivering = new Map<string, Promise<unknown>>();
 
   constructor(private readonly o: DeliveryWorkerOptions) {
     this.policy = { ...DEFAULT_RETRY_POLICY, ...o.retry };
-    this.assets = new AssetResolver(o.assetClaims);
+    this.assets = new AssetResolver(o.claims);
     this.metrics = o.metrics ?? conserverMetrics();
+    this.slots = new Slots(Math.max(1, o.concurrency ?? DEFAULT_CONCURRENCY));
   }
 
   private tokenSource(b: DeliveryBackend): TokenSource {
@@ -52,11 +83,55 @@ class Worker {
     return t;
   }
 
-  async handle(job: Job<DeliveryJob>): Promise<void> {
+  async handle(job: Job<DeliveryPayload>): Promise<void> {
+    if (!isBatch(job.data)) return this.slots.run(() => this.handleOne(job as Job<DeliveryJob>));
+    const items: unknown = job.data.batch;
+    if (!Array.isArray(items) || items.length === 0) {
+      await this.deadLetter(job as Job<DeliveryJob>, "batch job holds no list of deliveries");
+      this.metrics.jobs.inc({ outcome: "dead_letter" });
+      return;
+    }
+    const settled = await Promise.allSettled(
+      items.map((data: DeliveryJob, i) =>
+        this.slots.run(() => this.handleOne({ ...job, id: `${job.id}/${i}`, data })),
+      ),
+    );
+    const failures = settled.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
+    const [first] = failures;
+    if (first === undefined) return;
+    if (job.signal.aborted) throw first;
+    // The batch runs again: what it recorded this time is found by the look-ups and not recorded twice.
+    const waits = failures.map((e) => (e instanceof RetryLaterError ? e.retryAfterMs : undefined));
+    const message = `${failures.length} of ${items.length} deliveries to retry: ${(first as Error).message ?? String(first)}`;
+    if (waits.every((w) => w !== undefined)) throw new RetryLaterError(message, Math.max(...waits));
+    throw new Error(message, { cause: first });
+  }
+
+  private async handleOne(job: Job<DeliveryJob>): Promise<void> {
     const started = performance.now();
     const outcome = await this.attempt(job);
     this.metrics.jobs.inc({ outcome });
     this.metrics.jobSeconds.observe({ outcome }, (performance.now() - started) / 1000);
+  }
+
+  /**
+   * Runs one event's delivery after any other of the same event in this process, and, with
+   * claims, while no other worker runs one: concurrent deliveries of one event would both look it
+   * up, find nothing and both record it.
+   */
+  private async oneAtATime<T>(data: DeliveryJob, fn: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    const key = `${data.backend.url}|${data.backend.clientId}|${data.idempotencyKey}`;
+    const before = this.delivering.get(key);
+    const run = (async () => {
+      if (before) await before.catch(() => undefined);
+      return this.o.claims ? this.o.claims.hold(key, fn, signal) : fn();
+    })();
+    this.delivering.set(key, run);
+    try {
+      return await run;
+    } finally {
+      if (this.delivering.get(key) === run) this.delivering.delete(key);
+    }
   }
 
   private async attempt(job: Job<DeliveryJob>): Promise<DeliveryOutcome | "dead_letter"> {
@@ -71,7 +146,11 @@ class Worker {
       ...(this.o.log ? { log: this.o.log } : {}),
     });
     try {
-      const outcome = await deliver(client, this.assets, this.events, job.data, job.signal);
+      const outcome = await this.oneAtATime(
+        job.data,
+        () => deliver(client, this.assets, this.events, job.data, job.signal),
+        job.signal,
+      );
       this.o.log?.info({ jobId: job.id, vconUuid: job.data.vconUuid, outcome }, "delivery done");
       return outcome;
     } catch (err) {
@@ -117,6 +196,6 @@ class Worker {
 /** Starts taking delivery jobs from `queue`: records each event once, dead-letters what cannot be. */
 export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
   const w = new Worker(o);
-  o.queue.process((job) => w.handle(job), { concurrency: o.concurrency ?? 32 });
+  o.queue.process((job) => w.handle(job), { concurrency: o.concurrency ?? DEFAULT_CONCURRENCY });
   return { close: (opts) => o.queue.close(opts) };
 }

@@ -4,8 +4,9 @@ import { createQueue } from "../../../src/queue/factory.js";
 import type { JobQueue } from "../../../src/queue/types.js";
 import { loadConfig } from "../config/load-config.js";
 import type { ConserverConfig } from "../config/types.js";
-import { RedisAssetClaims } from "../delivery/asset-claims.js";
+import { BatchingDeliveryQueue, type DeliveryPayload } from "../delivery/batch.js";
 import { type DeadLetterStore, deadLetterKey, RedisDeadLetterStore } from "../delivery/dead-letters.js";
+import { RedisDeliveryClaims } from "../delivery/delivery-claims.js";
 import type { DeliveryJob } from "../delivery/job.js";
 import { type ConserverMetrics, conserverMetrics } from "../delivery/metrics.js";
 import type { RetryPolicy } from "../delivery/retry-policy.js";
@@ -48,9 +49,13 @@ export interface RunningConserver {
   close(): Promise<void>;
 }
 
-function deliveryQueue(config: ConserverConfig, o: RunConserverOptions, log: Logger): JobQueue<DeliveryJob> {
+function deliveryQueue(
+  config: ConserverConfig,
+  o: RunConserverOptions,
+  log: Logger,
+): JobQueue<DeliveryPayload> {
   const d = config.delivery;
-  return createQueue<DeliveryJob>(d.queue, {
+  return createQueue<DeliveryPayload>(d.queue, {
     redisUrl: o.redisUrl,
     prefix: d.prefix,
     attempts: d.attempts,
@@ -70,7 +75,7 @@ function startWorker(
   redis: Redis,
 ): DeliveryWorker {
   return startDeliveryWorker({
-    assetClaims: new RedisAssetClaims(redis, `${config.delivery.prefix}:`),
+    claims: new RedisDeliveryClaims(redis, `${config.delivery.prefix}:`),
     // The worker owns its queue instance (closing the worker closes it).
     queue: deliveryQueue(config, o, log),
     deadLetters,
@@ -127,7 +132,8 @@ export async function runConserver(configPath: string, o: RunConserverOptions): 
     redis,
     deadLetterKey(config.delivery.prefix, config.delivery.queue),
   );
-  const queue = deliveryQueue(config, o, log);
+  // Links queue through it: deliveries queued at the same moment share one job.
+  const queue = new BatchingDeliveryQueue(deliveryQueue(config, o, log));
   const worker = o.deliver === false ? undefined : startWorker(config, o, deadLetters, log, metrics, redis);
   const runtime =
     o.links === false ? undefined : startLinks(config, o, { redis, queue, links, log, metrics });

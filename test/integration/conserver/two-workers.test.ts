@@ -1,8 +1,9 @@
 import { Redis } from "ioredis";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { RedisAssetClaims } from "../../../plugins/conserver/delivery/asset-claims.js";
+import { BATCH_JOB, type DeliveryPayload } from "../../../plugins/conserver/delivery/batch.js";
 import { RedisDeadLetterStore } from "../../../plugins/conserver/delivery/dead-letters.js";
+import { RedisDeliveryClaims } from "../../../plugins/conserver/delivery/delivery-claims.js";
 import { type DeliveryJob, idempotencyKey } from "../../../plugins/conserver/delivery/job.js";
 import { createConserverMetrics } from "../../../plugins/conserver/delivery/metrics.js";
 import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conserver/delivery/worker.js";
@@ -71,7 +72,7 @@ describe.skipIf(!up)("two delivery workers on the same new vCons", () => {
       concurrency: 12,
       log,
       metrics: createConserverMetrics(),
-      ...(claims ? { assetClaims: new RedisAssetClaims(connection, `${prefix}:${name}:`) } : {}),
+      ...(claims ? { claims: new RedisDeliveryClaims(connection, `${prefix}:${name}:`) } : {}),
     });
     closers.unshift(async () => {
       await w.close({ force: true });
@@ -118,6 +119,39 @@ describe.skipIf(!up)("two delivery workers on the same new vCons", () => {
         OPS.map((op) => `vcon_${op}`).sort(),
       );
       expect(new Set(v.events.map((e) => e.asset_identity))).toEqual(new Set([v.assets[0]?.identity]));
+    }
+  });
+
+  /** The same deliveries in several batch jobs at once, taken by both workers. */
+  async function sameEventsInBatches() {
+    const name = uniqueName("batches");
+    const jobs = Array.from({ length: 6 }, (_, i) => job(`${name}-${i}`, "created"));
+    const producer = queue(name) as unknown as BullJobQueue<DeliveryPayload>;
+    worker(name, true);
+    worker(name, true);
+    for (let i = 0; i < 4; i++) await producer.add(BATCH_JOB, { batch: jobs });
+    const mine = () => backend.fake.events.filter((e) => String(e.event_attributes.subject).includes(name));
+    await until(
+      async () => {
+        const c = await producer.counts();
+        return mine().length >= jobs.length && c.waiting + c.delayed + c.active === 0;
+      },
+      20_000,
+      "every batch delivered",
+    );
+    return jobs.map(
+      (j) => mine().filter((e) => e.event_attributes.subject === `vcon://${j.vconUuid}`).length,
+    );
+  }
+
+  it("with shared claims, one event in batches taken by both is recorded once", async () => {
+    const hold = backend.fake.hold;
+    // A slow record: the other worker's look-up comes while it is under way and finds nothing.
+    backend.fake.hold = (route) => new Promise((r) => setTimeout(r, route === "events.create" ? 80 : 0));
+    try {
+      expect(await sameEventsInBatches()).toEqual([1, 1, 1, 1, 1, 1]);
+    } finally {
+      backend.fake.hold = hold;
     }
   });
 });

@@ -1,8 +1,11 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RedisAssetClaims, type ResolvedAsset } from "../../../plugins/conserver/delivery/asset-claims.js";
 import { AssetResolver } from "../../../plugins/conserver/delivery/assets.js";
 import { ArchivistClient } from "../../../plugins/conserver/delivery/client.js";
+import {
+  RedisDeliveryClaims,
+  type ResolvedAsset,
+} from "../../../plugins/conserver/delivery/delivery-claims.js";
 import { TransientDeliveryError } from "../../../plugins/conserver/delivery/errors.js";
 import { DEFAULT_RETRY_POLICY } from "../../../plugins/conserver/delivery/retry-policy.js";
 import { TokenSource } from "../../../plugins/conserver/delivery/token-source.js";
@@ -36,7 +39,7 @@ describe.skipIf(!up)("asset claims shared through Redis", () => {
   const worker = (claims: boolean) => {
     const redis = new Redis(REDIS_URL);
     connections.push(redis);
-    return new AssetResolver(claims ? new RedisAssetClaims(redis, `${prefix}:`) : undefined);
+    return new AssetResolver(claims ? new RedisDeliveryClaims(redis, `${prefix}:`) : undefined);
   };
   const assetsOf = (uuid: string) => fake.assets.filter((a) => a.attributes.subject === `vcon://${uuid}`);
 
@@ -68,10 +71,10 @@ describe.skipIf(!up)("asset claims shared through Redis", () => {
     );
   });
 
-  const claims = (o: ConstructorParameters<typeof RedisAssetClaims>[2]) => {
+  const claims = (o: ConstructorParameters<typeof RedisDeliveryClaims>[2]) => {
     const redis = new Redis(REDIS_URL);
     connections.push(redis);
-    return new RedisAssetClaims(redis, `${prefix}:`, { pollMs: 10, ...o });
+    return new RedisDeliveryClaims(redis, `${prefix}:`, { pollMs: 10, ...o });
   };
   const made =
     (identity: string, ms = 0) =>
@@ -146,15 +149,17 @@ describe.skipIf(!up)("asset claims shared through Redis", () => {
       evals++;
       return evalOnce(...args);
     }) as Redis["eval"];
-    const c = new RedisAssetClaims(redis, `${prefix}:`, { claimMs: 10_000 });
+    const c = new RedisDeliveryClaims(redis, `${prefix}:`, { claimMs: 10_000 });
     const keys = Array.from({ length: 20 }, (_, i) => `many-${i}`);
     const first = await Promise.all(keys.map((k, i) => c.resolve(k, made(`assets/m${i}`))));
     expect(first.every((r) => r.created)).toBe(true);
-    expect(evals).toBe(2);
+    // One call claims all 20; their releases come as the creates end, in one group or a few.
+    expect(evals).toBeLessThanOrEqual(4);
+    const before = evals;
     // Recorded for the others: one call answers them all, and nothing is created again.
     const again = await Promise.all(keys.map((k) => c.resolve(k, made("assets/never"))));
     expect(again.map((r) => r.identity)).toEqual(keys.map((_, i) => `assets/m${i}`));
-    expect(evals).toBe(3);
+    expect(evals - before).toBe(1);
     expect(await redis.exists(...keys.map((k) => `${prefix}:asset-claim:${k}`))).toBe(0);
   });
 });

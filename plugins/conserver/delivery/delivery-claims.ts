@@ -24,10 +24,23 @@ export interface AssetClaims {
   ): Promise<ResolvedAsset>;
 }
 
+/** Where the workers that deliver to one backend take turns at one event. */
+export interface EventClaims {
+  /**
+   * Runs `fn` while no other worker sharing the claims runs one for the same `key` (an event's
+   * idempotency key): two deliveries of one event at once would both look it up, find nothing
+   * and both record it.
+   */
+  hold<T>(key: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+}
+
+/** Both kinds of claim, as one Redis gives them to every worker on it. */
+export type DeliveryClaims = AssetClaims & EventClaims;
+
 /** An asset identity as the API gives it; it goes into request paths, so nothing else is taken. */
 export const IDENTITY = /^assets\/[A-Za-z0-9-]{1,64}$/;
 
-export interface RedisAssetClaimsOptions {
+export interface RedisDeliveryClaimsOptions {
   /** How long a claim lasts unless its holder renews it (a holder that dies frees it after this). */
   claimMs?: number;
   /** How long a worker waits for another's claim before handing its job back to the queue. */
@@ -83,7 +96,7 @@ const IN_FLIGHT = 2;
  * Claims made at the same moment (a busy worker's new vCons) go to Redis as one script call, and
  * so do their releases: two round trips per group instead of two per vCon.
  */
-export class RedisAssetClaims implements AssetClaims {
+export class RedisDeliveryClaims implements DeliveryClaims {
   private readonly claimMs: number;
   private readonly waitMs: number;
   private readonly recordS: number;
@@ -94,7 +107,7 @@ export class RedisAssetClaims implements AssetClaims {
   constructor(
     private readonly redis: Redis,
     private readonly prefix = "archivist:",
-    o: RedisAssetClaimsOptions = {},
+    o: RedisDeliveryClaimsOptions = {},
   ) {
     this.claimMs = o.claimMs ?? 30_000;
     this.waitMs = o.waitMs ?? 2 * this.claimMs;
@@ -117,35 +130,61 @@ export class RedisAssetClaims implements AssetClaims {
     findOrCreate: () => Promise<ResolvedAsset>,
     signal?: AbortSignal,
   ): Promise<ResolvedAsset> {
-    const claim = `${this.prefix}asset-claim:${key}`;
-    const keys = { claim, record: this.recordKey(key), token: randomBytes(12).toString("hex") };
+    const keys = {
+      claim: `${this.prefix}asset-claim:${key}`,
+      record: this.recordKey(key),
+      token: randomBytes(12).toString("hex"),
+    };
+    for (;;) {
+      const known = await this.acquire(keys, `asset claim of ${key}`, signal);
+      if (known === undefined) break;
+      if (IDENTITY.test(known)) return { identity: known, created: false };
+      // Not an identity we would put in a path: forget it, and find or create the asset again.
+      await this.redis.del(keys.record);
+    }
+    // A failed find-or-create records nothing and only frees the claim.
+    return this.whileHeld(keys, findOrCreate, (r) => r.identity);
+  }
+
+  async hold<T>(key: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    // Nothing is ever recorded for an event: its record key stays empty, so the claim is all.
+    const keys = {
+      claim: `${this.prefix}event-claim:${key}`,
+      record: `${this.prefix}event-record:${key}`,
+      token: randomBytes(12).toString("hex"),
+    };
+    await this.acquire(keys, `delivery claim of ${key}`, signal);
+    return this.whileHeld(keys, fn, () => "");
+  }
+
+  /** The value an earlier holder recorded, or undefined once the claim is ours. */
+  private async acquire(keys: ClaimKeys, what: string, signal?: AbortSignal): Promise<string | undefined> {
     const deadline = Date.now() + this.waitMs;
     for (;;) {
       const answer = await this.claimGroups.submit(keys);
-      if ("known" in answer) {
-        if (IDENTITY.test(answer.known)) return { identity: answer.known, created: false };
-        // Not an identity we would put in a path: forget it, and find or create the asset again.
-        await this.redis.del(keys.record);
-        continue;
-      }
-      if (answer.acquired) break;
+      if ("known" in answer) return answer.known;
+      if (answer.acquired) return undefined;
       if (Date.now() > deadline)
-        throw new TransientDeliveryError(`another worker has held the asset claim of ${key} too long`);
+        throw new TransientDeliveryError(`another worker has held the ${what} too long`);
       await sleep(this.pollMs, signal);
     }
+  }
+
+  /** Runs `fn` under the claim, renewed while it runs; then records `recordOf` its result and frees it. */
+  private async whileHeld<T>(keys: ClaimKeys, fn: () => Promise<T>, recordOf: (r: T) => string): Promise<T> {
     const renew = setInterval(() => {
-      this.redis.eval(RENEW, 1, claim, keys.token, this.claimMs).catch(() => undefined);
+      this.redis.eval(RENEW, 1, keys.claim, keys.token, this.claimMs).catch(() => undefined);
     }, this.claimMs / 3);
-    let identity = "";
+    let record = "";
     try {
-      const resolved = await findOrCreate();
-      identity = resolved.identity;
-      return resolved;
+      const result = await fn();
+      record = recordOf(result);
+      return result;
     } finally {
       clearInterval(renew);
-      // A failed find-or-create records nothing and only frees the claim.
-      await this.releaseGroups.submit({ ...keys, identity }).catch((err: unknown) => {
-        if (identity) throw err;
+      // Only a value the others rely on must reach Redis; an unreleased claim expires by itself.
+      await this.releaseGroups.submit({ ...keys, identity: record }).catch((err: unknown) => {
+        if (record) throw err;
       });
     }
   }
