@@ -1,7 +1,7 @@
 import { type Job as BullJob, Queue, UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
-import { retryDelay } from "./backoff.js";
+import { retryDelay, sleep } from "./backoff.js";
 import { QueueConfigError, UnrecoverableJobError } from "./errors.js";
 import type {
   AddOptions,
@@ -26,6 +26,7 @@ export interface BullQueueOptions {
 }
 
 const STRATEGY = "archivist";
+const FORCED_GRACE_MS = 1000;
 
 /** BullMQ refuses ':' in custom ids (it separates key parts), so it is replaced. */
 export function bullJobId(id: string): string {
@@ -39,6 +40,8 @@ export class BullJobQueue<T> implements JobQueue<T> {
   private readonly queue: Queue;
   private readonly connections: Redis[] = [];
   private worker: Worker | undefined;
+  /** Handler runs under way, so that a forced close can let them end before the connections do. */
+  private readonly running = new Set<Promise<void>>();
 
   constructor(
     readonly name: string,
@@ -66,17 +69,12 @@ export class BullJobQueue<T> implements JobQueue<T> {
   process(handler: JobHandler<T>, opts: ProcessOptions = {}): void {
     if (this.worker) throw new QueueConfigError(`queue ${this.name} already has a handler`);
     const processor = async (job: BullJob, _token?: string, signal?: AbortSignal) => {
+      const run = this.runHandler(handler, job, signal);
+      this.running.add(run);
       try {
-        await handler({
-          id: job.id ?? "",
-          name: job.name,
-          data: job.data as T,
-          attemptsMade: job.attemptsMade,
-          signal: signal ?? new AbortController().signal,
-        });
-      } catch (err) {
-        if (err instanceof UnrecoverableJobError) throw new UnrecoverableError(err.message);
-        throw err;
+        await run;
+      } finally {
+        this.running.delete(run);
       }
     };
     this.worker = new Worker(this.name, processor, {
@@ -95,6 +93,21 @@ export class BullJobQueue<T> implements JobQueue<T> {
     });
   }
 
+  private async runHandler(handler: JobHandler<T>, job: BullJob, signal?: AbortSignal): Promise<void> {
+    try {
+      await handler({
+        id: job.id ?? "",
+        name: job.name,
+        data: job.data as T,
+        attemptsMade: job.attemptsMade,
+        signal: signal ?? new AbortController().signal,
+      });
+    } catch (err) {
+      if (err instanceof UnrecoverableJobError) throw new UnrecoverableError(err.message);
+      throw err;
+    }
+  }
+
   async counts(): Promise<QueueCounts> {
     const c = await this.queue.getJobCounts("waiting", "prioritized", "delayed", "active", "failed");
     return {
@@ -110,6 +123,13 @@ export class BullJobQueue<T> implements JobQueue<T> {
     if (this.worker) {
       if (opts.force) this.worker.cancelAllJobs("queue closed");
       await this.worker.close(opts.force === true);
+      // A forced close does not wait for the aborted jobs, whose ends BullMQ still records on these
+      // connections: quitting first rejects those commands where nobody listens (an unhandled
+      // rejection that ends a process). Their handlers stop at once on the abort; give them that.
+      if (opts.force && this.running.size > 0) {
+        await Promise.race([Promise.allSettled(this.running), sleep(FORCED_GRACE_MS)]);
+        await new Promise((r) => setImmediate(r));
+      }
     }
     await this.queue.close();
     await Promise.allSettled(this.connections.map((c) => c.quit()));
