@@ -9,10 +9,9 @@ import { MemoryDeadLetterStore } from "../../../plugins/conserver/delivery/dead-
 import type { DeliveryJob } from "../../../plugins/conserver/delivery/job.js";
 import { createConserverMetrics } from "../../../plugins/conserver/delivery/metrics.js";
 import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conserver/delivery/worker.js";
-import { buildVconEvent } from "../../../plugins/conserver/template.js";
-import { parseVcon } from "../../../plugins/conserver/vcon/index.js";
 import { MemoryQueue } from "../../../src/queue/index.js";
 import type { AddOptions } from "../../../src/queue/types.js";
+import { deliveryJob, until } from "./delivery-jobs.js";
 import { FakeArchivist } from "./fake-archivist.js";
 
 const log = pino({ level: "silent" });
@@ -23,27 +22,8 @@ const retry = {
   maxRateLimitWaits: 3,
   maxRateLimitWaitMs: 1000,
 };
-const backend = { url: "http://fake", clientId: "client-1", clientSecret: "secret-1" };
 
-function job(uuid: string, op = "vcon_created"): DeliveryJob {
-  const doc = parseVcon(JSON.stringify({ uuid, parties: [], created_at: "2024-01-01T00:00:00Z" }));
-  const event = buildVconEvent(doc, op, { link: "archivist", linkName: "t", hashMode: "raw" });
-  const attrs = event.event_attributes;
-  return {
-    idempotencyKey: `${uuid}:${attrs.vcon_operation}:${attrs.payload}`,
-    vconUuid: uuid,
-    event,
-    backend,
-  };
-}
-
-async function until(check: () => boolean | Promise<boolean>, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 3));
-  }
-}
+const job = deliveryJob;
 
 /** A queue that only records what is added to it. */
 class Recorder extends MemoryQueue<DeliveryPayload> {

@@ -5,9 +5,8 @@ import { dlqList, dlqRetry } from "../../../plugins/conserver/delivery/dlq.js";
 import type { DeliveryJob } from "../../../plugins/conserver/delivery/job.js";
 import { createConserverMetrics } from "../../../plugins/conserver/delivery/metrics.js";
 import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conserver/delivery/worker.js";
-import { buildVconEvent } from "../../../plugins/conserver/template.js";
-import { parseVcon } from "../../../plugins/conserver/vcon/index.js";
 import { MemoryQueue } from "../../../src/queue/index.js";
+import { deliveryJob, until } from "./delivery-jobs.js";
 import { FakeArchivist, type RepeatedKeys } from "./fake-archivist.js";
 
 const log = pino({ level: "silent" });
@@ -19,29 +18,7 @@ const retry = {
   maxRateLimitWaitMs: 1000,
 };
 
-function job(
-  uuid: string,
-  op = "vcon_created",
-  backend = { url: "http://fake", clientId: "client-1", clientSecret: "secret-1" },
-): DeliveryJob {
-  const doc = parseVcon(JSON.stringify({ uuid, parties: [], created_at: "2024-01-01T00:00:00Z" }));
-  const event = buildVconEvent(doc, op, { link: "archivist", linkName: "t", hashMode: "raw" });
-  const attrs = event.event_attributes;
-  return {
-    idempotencyKey: `${uuid}:${attrs.vcon_operation}:${attrs.payload}`,
-    vconUuid: uuid,
-    event,
-    backend,
-  };
-}
-
-async function until(check: () => boolean | Promise<boolean>, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 3));
-  }
-}
+const job = deliveryJob;
 
 let worker: DeliveryWorker | undefined;
 afterEach(async () => {
