@@ -20,6 +20,7 @@ interface ChainPass {
   vcons: number;
   ms: number;
   requests?: number;
+  deliveriesPerJob?: number;
   usage?: ProcUsage;
 }
 
@@ -34,6 +35,8 @@ function reportPass(ctx: Parameters<Scenario["run"]>[0], label: string, r: Chain
   );
   if (r.requests !== undefined)
     ctx.results.add("conserver", `${label}: delivery requests per vCon`, r.requests / r.vcons, "requests");
+  if (r.deliveriesPerJob !== undefined)
+    ctx.results.add("conserver", `${label}: deliveries per queue job`, r.deliveriesPerJob, "deliveries");
   const u = r.usage;
   if (u?.cores !== undefined) ctx.results.add("conserver", `${label}: server CPU`, u.cores, "cores");
   if (u?.machineCores !== undefined) {

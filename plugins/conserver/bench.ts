@@ -33,6 +33,8 @@ export interface BenchPass {
   vcons: number;
   ms: number;
   requests: number;
+  /** Deliveries per delivery queue job the worker took (batches of deliveries queued together). */
+  deliveriesPerJob?: number;
   /** What `meter` read over the pass. */
   usage?: unknown;
 }
@@ -77,6 +79,14 @@ async function counted(
     out.set(label, (out.get(label) ?? 0) + v.value);
   }
   return out;
+}
+
+/** Queue jobs the worker has taken so far, and the deliveries they held. */
+async function jobsTaken(metrics: ConserverMetrics): Promise<{ jobs: number; deliveries: number }> {
+  const values = (await metrics.batchSize.get()).values;
+  const total = (suffix: string) =>
+    values.filter((v) => v.metricName?.endsWith(suffix)).reduce((a, v) => a + v.value, 0);
+  return { jobs: total("_count"), deliveries: total("_sum") };
 }
 
 /** Waits for the worker to have handled every job (read from its own metrics, not the service). */
@@ -230,6 +240,7 @@ export async function benchChain(o: BenchChainOptions): Promise<BenchChainResult
   try {
     const passes: BenchPass[] = [];
     let requestsBefore = 0;
+    let takenBefore = { jobs: 0, deliveries: 0 };
     for (let pass = 0; pass < OPERATIONS.length; pass++) {
       const stop = o.meter?.();
       const t0 = performance.now();
@@ -240,8 +251,17 @@ export async function benchChain(o: BenchChainOptions): Promise<BenchChainResult
       await untilCommitted(o.origin, tokens, chain.linkNames[pass] as string, deadline);
       const ms = performance.now() - t0;
       const requests = [...(await counted(chain.metrics, "requests")).values()].reduce((a, b) => a + b, 0);
-      passes.push({ vcons: o.vcons, ms, requests: requests - requestsBefore, usage: stop?.() });
+      const taken = await jobsTaken(chain.metrics);
+      const jobs = taken.jobs - takenBefore.jobs;
+      passes.push({
+        vcons: o.vcons,
+        ms,
+        requests: requests - requestsBefore,
+        ...(jobs > 0 ? { deliveriesPerJob: (taken.deliveries - takenBefore.deliveries) / jobs } : {}),
+        usage: stop?.(),
+      });
       requestsBefore = requests;
+      takenBefore = taken;
     }
     const [first, later] = passes as [BenchPass, BenchPass];
     return { ...first, later };

@@ -3,8 +3,10 @@ import { Counter, Histogram, Registry } from "prom-client";
 /** The conserver plugins' Prometheus metrics, in their own registry (merge it into the app's). */
 export interface ConserverMetrics {
   registry: Registry;
-  /** Delivery jobs by outcome: delivered, duplicate, retry, dead_letter. */
+  /** Deliveries by outcome: delivered, duplicate, retry, dead_letter (each of a batch job counts). */
   jobs: Counter<"outcome">;
+  /** Deliveries per queue job taken (1 for a job of its own, the batch's size for a batch job). */
+  batchSize: Histogram<string>;
   /** Archivist API calls by route and status (status "error" for network failures). */
   requests: Counter<"route" | "status">;
   rateLimited: Counter<string>;
@@ -29,6 +31,12 @@ export function createConserverMetrics(registry = new Registry()): ConserverMetr
       name: "conserver_delivery_requests_total",
       help: "Archivist API requests made by the delivery worker",
       labelNames: ["route", "status"],
+      registers: r,
+    }),
+    batchSize: new Histogram({
+      name: "conserver_delivery_batch_size",
+      help: "Deliveries per delivery queue job taken",
+      buckets: [1, 2, 4, 8, 16, 32, 64],
       registers: r,
     }),
     rateLimited: new Counter({

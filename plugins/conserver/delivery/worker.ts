@@ -84,8 +84,12 @@ class Worker {
   }
 
   async handle(job: Job<DeliveryPayload>): Promise<void> {
-    if (!isBatch(job.data)) return this.slots.run(() => this.handleOne(job as Job<DeliveryJob>));
+    if (!isBatch(job.data)) {
+      this.metrics.batchSize.observe(1);
+      return this.slots.run(() => this.handleOne(job as Job<DeliveryJob>));
+    }
     const items: unknown = job.data.batch;
+    if (Array.isArray(items)) this.metrics.batchSize.observe(items.length);
     if (!Array.isArray(items) || items.length === 0) {
       await this.deadLetter(job as Job<DeliveryJob>, "batch job holds no list of deliveries");
       this.metrics.jobs.inc({ outcome: "dead_letter" });

@@ -92,11 +92,11 @@ describe("a delivery worker given batches", () => {
     };
     const outcomes = async () =>
       Object.fromEntries((await metrics.jobs.get()).values.map((v) => [String(v.labels.outcome), v.value]));
-    return { fake, queue, dead, settled, outcomes };
+    return { fake, queue, dead, metrics, settled, outcomes };
   }
 
   it("records each delivery once, with no more at once than its concurrency", async () => {
-    const { fake, queue, settled } = setup();
+    const { fake, queue, metrics, settled } = setup();
     let inFlight = 0;
     let most = 0;
     // Creates belong to one delivery each (look-ups may serve several, the probe none).
@@ -112,6 +112,10 @@ describe("a delivery worker given batches", () => {
     expect(new Set(fake.events.map((e) => e.event_attributes.subject)).size).toBe(12);
     expect(fake.assets).toHaveLength(12);
     expect(most).toBeLessThanOrEqual(4);
+    // One queue job taken, holding all twelve.
+    const sizes = (await metrics.batchSize.get()).values;
+    const of = (suffix: string) => sizes.find((v) => v.metricName?.endsWith(suffix))?.value;
+    expect([of("_count"), of("_sum")]).toEqual([1, 12]);
   });
 
   it("dead-letters only the delivery the backend refuses", async () => {
