@@ -4,12 +4,24 @@ import type { Where } from "./sql.js";
 const WHOLE = /^(0|-?[1-9][0-9]*)$/;
 
 /**
+ * Attributes with a btree index of their own over their text, by column (migration 015):
+ * template 0.3.0's payload hash, the key of every conserver look-up. Filters on them with string
+ * values are written in the form that index serves.
+ */
+export const KEYED_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
+  event_attributes: ["payload"],
+};
+
+/**
  * Adds a dotted query filter over the jsonb column of its prefix. Equality uses
  * containment (`@>`), which the GIN (jsonb_path_ops) indexes serve, so filtered lists
  * stay index-backed at any size. It matches string values, and whole numbers (the one other
  * scalar an attribute may hold) written in their shortest form.
  *
  * A key given several values is one jsonpath test (`anyOfPath`), which the same indexes serve.
+ *
+ * A keyed attribute (`KEYED_ATTRIBUTES`) with string values is compared as text through its own
+ * btree, and only a string value matches, as with containment.
  *
  * `indexed: false` writes containment as `jsonb_contains(…)`, the same test in a form no index
  * serves: for rows already found through another index (one asset's events), so that a plan
@@ -26,6 +38,20 @@ export function addAttributeFilter(w: Where, f: AttributeFilter, column: string,
     const n = WHOLE.test(v) ? Number(v) : Number.NaN;
     return Number.isSafeInteger(n) ? [v, n] : [v];
   });
+  if (
+    indexed &&
+    !f.present &&
+    KEYED_ATTRIBUTES[column]?.includes(f.name) &&
+    values.every((v) => typeof v === "string")
+  ) {
+    // The name is one of ours, not the caller's, so it is written into the SQL as the index's
+    // own expression is. A string value of that text is what containment would match.
+    if (f.values.length > 1) w.indexOnly = true;
+    w.and(
+      `(${column} ->> '${f.name}') = any(${w.p(values)}::text[]) and jsonb_typeof(${column} -> '${f.name}') = 'string'`,
+    );
+    return;
+  }
   const anyOf = indexed && f.values.length > 1;
   if (anyOf) w.indexOnly = true;
   const alternatives = anyOf

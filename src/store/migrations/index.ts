@@ -11,6 +11,7 @@ import { derivedTrust } from "./011-derived-trust.js";
 import { assetLookup } from "./012-asset-lookup.js";
 import { blobContentRefs } from "./013-blob-content-refs.js";
 import { eventPendingList } from "./014-event-pending-list.js";
+import { eventPayload } from "./015-event-payload.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -27,4 +28,5 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   assetLookup,
   blobContentRefs,
   eventPendingList,
+  eventPayload,
 ];

@@ -112,3 +112,83 @@ describe(`attribute filters written for an index and for rows already found (${t
     expect(plan.match(/Bitmap Index Scan on t_attributes/g)).toHaveLength(1);
   });
 });
+
+// Attributes with their own btree (KEYED_ATTRIBUTES): the payload hash of template 0.3.0.
+const PAYLOADS: Array<{ n: number; a: Record<string, unknown> }> = [
+  { n: 1, a: { payload: "aa", other: "x" } },
+  { n: 2, a: { payload: "bb" } },
+  { n: 3, a: { payload: 7 } },
+  { n: 4, a: { payload: "7" } },
+  { n: 5, a: { payload: ["aa"] } },
+  { n: 6, a: { payload: { aa: "aa" } } },
+  { n: 7, a: { payload: null } },
+  { n: 8, a: { other: "aa" } },
+  // The text of a non-string value must not pass for it.
+  { n: 9, a: { payload: ["x"] } },
+  { n: 10, a: { payload: 'te"\\d' } },
+];
+const PAYLOAD_QUERIES: Array<Array<[string, string]>> = [
+  [["event_attributes.payload", "aa"]],
+  [["event_attributes.payload", "zz"]],
+  [["event_attributes.payload", "7"]],
+  [["event_attributes.payload", '["x"]']],
+  [["event_attributes.payload", "null"]],
+  [["event_attributes.payload", 'te"\\d']],
+  [
+    ["event_attributes.payload", "aa"],
+    ["event_attributes.payload", "bb"],
+    ["event_attributes.payload", "zz"],
+  ],
+  [
+    ["event_attributes.payload", "aa"],
+    ["event_attributes.payload", "7"],
+  ],
+  [
+    ["event_attributes.payload", "aa"],
+    ["event_attributes.other", "x"],
+  ],
+];
+
+describe(`a keyed attribute's own index form (${testEngine()})`, () => {
+  let db: Db;
+  let close: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    ({ db, close } = await bareTestDb("keyed-attribute-forms"));
+    await db.query("create table e (n int primary key, event_attributes jsonb not null)");
+    await db.query("create index e_payload on e ((event_attributes ->> 'payload'))");
+    for (const r of PAYLOADS)
+      await db.query("insert into e values ($1, $2::jsonb)", [r.n, JSON.stringify(r.a)]);
+  });
+  afterAll(async () => close?.());
+
+  const matches = async (pairs: Array<[string, string]>, indexed: boolean) => {
+    const w = new Where();
+    for (const f of parseAttributeQuery(pairs, ["event_attributes"]).filters)
+      addAttributeFilter(w, f, "event_attributes", indexed);
+    const rows = await db.query<{ n: number }>(`select n from e where ${w.sql} order by n`, w.params);
+    return { sql: w.sql, rows: rows.map((r) => r.n), indexOnly: w.indexOnly };
+  };
+
+  it("matches what containment matches, string values through the payload index", async () => {
+    for (const pairs of PAYLOAD_QUERIES) {
+      const keyed = await matches(pairs, true);
+      const rowwise = await matches(pairs, false);
+      expect(keyed.rows, JSON.stringify(pairs)).toEqual(rowwise.rows);
+    }
+    const one = await matches([["event_attributes.payload", "aa"]], true);
+    expect(one).toEqual({ sql: expect.stringContaining("->> 'payload'"), rows: [1], indexOnly: false });
+    const several = await matches(PAYLOAD_QUERIES[6] as Array<[string, string]>, true);
+    expect(several).toEqual({ sql: expect.not.stringContaining("@@"), rows: [1, 2], indexOnly: true });
+    // A whole number also matches the number 7: that stays with the attributes' own form.
+    expect((await matches([["event_attributes.payload", "7"]], true)).rows).toEqual([3, 4]);
+    expect((await matches([["event_attributes.payload", "7"]], true)).sql).not.toContain("->> 'payload'");
+    const plan = await db.transaction(async (tx) => {
+      await tx.query("set local enable_seqscan = off");
+      const rows = await tx.query<Record<string, string>>(`explain select n from e where ${several.sql}`, [
+        ["aa", "bb", "zz"],
+      ]);
+      return rows.map((r) => Object.values(r)[0]).join("\n");
+    });
+    expect(plan).toContain("e_payload");
+  });
+});
