@@ -4,6 +4,13 @@ export { expandEnv } from "./config/expand-env.js";
 export { loadConfig, parseConfig } from "./config/load-config.js";
 export type { ChainConfig, ConserverConfig, DeliveryConfig, LinkConfig } from "./config/types.js";
 export { AssetResolver, type ResolvedAsset, vconAssetAttributes } from "./delivery/assets.js";
+export {
+  BATCH_JOB,
+  BatchingDeliveryQueue,
+  type DeliveryBatch,
+  type DeliveryPayload,
+  isBatch,
+} from "./delivery/batch.js";
 export { ArchivistClient } from "./delivery/client.js";
 export {
   type DeadLetter,
