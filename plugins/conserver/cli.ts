@@ -20,12 +20,14 @@ export interface CliIo {
 }
 
 const USAGE = `usage: archivist conserver <command>
-  run --config <file> [--redis-url <url>] [--links-only | --deliver-only]
+  run --config <file> [--redis-url <url>] [--vcon-concurrency <n>] [--links-only | --deliver-only]
   dlq list  [--config <file>] [--redis-url <url>] [--limit <n>] [--json]
   dlq retry [--config <file>] [--redis-url <url>] [id ...]   (no id: every entry)
   dlq list  --ingress <list> [--redis-url <url>] [--limit <n>] [--json]   (the link runtime's DLQ:<list>)
   dlq retry --ingress <list> [--redis-url <url>] [--limit <n>] [uuid ...] (back onto <list>)
 Redis URL: --redis-url, else REDIS_URL, else redis://127.0.0.1:6379.
+vCons the link runtime runs at once: --vcon-concurrency, else CONSERVER_VCON_CONCURRENCY, else 1
+(deliveries the links queue at the same moment share one queue job: more at once, fewer jobs).
 scitt links: CONSERVER_SCITT_KEY_FILE (EC P-256 PEM), _KID, _ISSUER, _URL, _CLIENT_ID, _CLIENT_SECRET.
 `;
 
@@ -37,6 +39,7 @@ const OPTIONS = {
   json: { type: "boolean" },
   "links-only": { type: "boolean" },
   "deliver-only": { type: "boolean" },
+  "vcon-concurrency": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -73,8 +76,10 @@ async function runCommand(v: Values, io: CliIo): Promise<number> {
     return 2;
   }
   const scitt = scittFromEnv();
+  const linkConcurrency = vconConcurrencyOf(v["vcon-concurrency"]);
   const running = await runConserver(v.config, {
     redisUrl: redisUrlOf(v),
+    ...(linkConcurrency ? { linkConcurrency } : {}),
     ...(scitt ? { scitt } : {}),
     ...(v["links-only"] ? { deliver: false } : {}),
     ...(v["deliver-only"] ? { links: false } : {}),
@@ -85,11 +90,24 @@ async function runCommand(v: Values, io: CliIo): Promise<number> {
   return 0;
 }
 
-function limitOf(v: Values): number | undefined {
-  if (v.limit === undefined) return undefined;
-  const n = Number(v.limit);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--limit: must be a whole number >= 1, not ${v.limit}`);
+function wholeAtLeastOne(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name}: must be a whole number >= 1, not ${value}`);
   return n;
+}
+
+function limitOf(v: Values): number | undefined {
+  return v.limit === undefined ? undefined : wholeAtLeastOne("--limit", v.limit);
+}
+
+/** vcon-server's CONSERVER_VCON_CONCURRENCY, which a flag overrides; undefined: the runtime's default (1). */
+export function vconConcurrencyOf(
+  flag: string | undefined,
+  env: string | undefined = process.env.CONSERVER_VCON_CONCURRENCY,
+): number | undefined {
+  if (flag !== undefined) return wholeAtLeastOne("--vcon-concurrency", flag);
+  if (env === undefined || env === "") return undefined;
+  return wholeAtLeastOne("CONSERVER_VCON_CONCURRENCY", env);
 }
 
 async function withDeadLetters<R>(

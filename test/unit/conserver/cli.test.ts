@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { conserverCli } from "../../../plugins/conserver/cli.js";
+import { conserverCli, vconConcurrencyOf } from "../../../plugins/conserver/cli.js";
 import { progressBar } from "../../../plugins/conserver/demo/progress.js";
 import { scittFromEnv } from "../../../plugins/conserver/links/scitt-env.js";
 
@@ -28,6 +28,22 @@ describe("conserverCli", () => {
     const c = capture();
     expect(await conserverCli(["run"], c.io)).toBe(2);
     expect(c.err.join("")).toContain("--config <file> is required");
+  });
+
+  it("takes the link runtime's concurrency from --vcon-concurrency, else vcon-server's CONSERVER_VCON_CONCURRENCY", () => {
+    expect(vconConcurrencyOf(undefined, undefined)).toBeUndefined();
+    expect(vconConcurrencyOf(undefined, "")).toBeUndefined();
+    expect(vconConcurrencyOf(undefined, "16")).toBe(16);
+    expect(vconConcurrencyOf("64", "16")).toBe(64);
+    expect(() => vconConcurrencyOf("0", undefined)).toThrow(/--vcon-concurrency/);
+    expect(() => vconConcurrencyOf(undefined, "lots")).toThrow(/CONSERVER_VCON_CONCURRENCY/);
+  });
+
+  it("rejects a bad --vcon-concurrency before starting anything", async () => {
+    const c = capture();
+    await expect(
+      conserverCli(["run", "--config", "conserver.yml", "--vcon-concurrency", "0"], c.io),
+    ).rejects.toThrow(/--vcon-concurrency/);
   });
 
   it("rejects a bad --limit before touching Redis", async () => {
