@@ -24,6 +24,7 @@ export interface DeliveryConfig {
   attempts: number;
   backoffMs: number;
   maxBackoffMs: number;
+  /** Deliveries the worker runs at once, whatever queue jobs (single or batches) they came in. */
   concurrency: number;
   requestTimeoutMs: number;
 }

@@ -93,6 +93,9 @@ const IN_FLIGHT = 2;
  * the others find it without asking the backend. A holder that dies frees the claim after
  * `claimMs`; the next one finds the asset it may have created by the look-up.
  *
+ * Event claims (`hold`, `<prefix>event-claim:<key>`) are the same claims with nothing recorded:
+ * held around one event's look-up and record, so that two workers never both find it missing.
+ *
  * Claims made at the same moment (a busy worker's new vCons) go to Redis as one script call, and
  * so do their releases: two round trips per group instead of two per vCon.
  */
