@@ -126,7 +126,7 @@ export async function runConserver(configPath: string, o: RunConserverOptions): 
   if (config.ignored.length) log.warn({ keys: config.ignored }, "config keys not used by this runtime");
   const links = await resolveLinks(config);
   const metrics = o.metrics ?? conserverMetrics();
-  const redis = new Redis(o.redisUrl);
+  const redis = new Redis(o.redisUrl, { enableAutoPipelining: true });
   redis.on("error", (err) => log.debug({ err }, "conserver redis error"));
   const deadLetters = new RedisDeadLetterStore(
     redis,
