@@ -1,3 +1,4 @@
+import { idTimestampToMillis, parseIdTimestamp } from "../core/ledger/idtimestamp.js";
 import type { CoveringSeal } from "../core/ledger/trust.js";
 import type { Queryable } from "./db.js";
 import { countWhere } from "./sql.js";
@@ -37,30 +38,70 @@ export interface AssetEventRow {
   covering_seal: CoveringSeal | null;
 }
 
-// Statements using these name the table `asset_events` (no alias): the seal probes refer to it.
-const COVERING_SEAL = `(select s.%s from seals s where s.tenant_id = asset_events.tenant_id and s.mmr_size > asset_events.mmr_index order by s.mmr_size limit 1)`;
-
-/** The first seal covering the event, as JSON (one primary-key probe; none for uncommitted events). */
-const COVERING_SEAL_SQL = COVERING_SEAL.replace(
-  "s.%s",
-  "jsonb_build_object('mmr_size', s.mmr_size, 'timestamp_ms', s.timestamp_ms, 'idtimestamp', s.idtimestamp, 'peaks', s.peaks, " +
-    "'anchored_block', s.anchored_block, 'anchor_block_hash', s.anchor_block_hash, 'anchor_tx_hash', s.anchor_tx_hash, 'anchor_tx_index', s.anchor_tx_index)",
-);
+/**
+ * A MERKLE_LOG event's place in its log and the first seal covering it, as JSON: one probe of
+ * the log entries by record. The committer no longer writes the event row (a rewrite re-entered
+ * every index of it, the GIN ones too): the log entry says where and when it was committed.
+ */
+const LOG_ENTRY_SQL =
+  "(select jsonb_build_object('mmr_index', l.mmr_index, 'idtimestamp', l.idtimestamp, 'seal', " +
+  "(select jsonb_build_object('mmr_size', s.mmr_size, 'timestamp_ms', s.timestamp_ms, 'idtimestamp', s.idtimestamp, 'peaks', s.peaks, " +
+  "'anchored_block', s.anchored_block, 'anchor_block_hash', s.anchor_block_hash, 'anchor_tx_hash', s.anchor_tx_hash, 'anchor_tx_index', s.anchor_tx_index) " +
+  "from seals s where s.tenant_id = l.tenant_id and s.mmr_size > l.mmr_index order by s.mmr_size limit 1)) " +
+  "from log_entries l where l.record_id = asset_events.id and l.kind = 'asset_event' and asset_events.proof_mechanism = 'MERKLE_LOG' limit 1)";
 
 /**
- * An event's status as read: a committed event of a MERKLE_LOG asset is CONFIRMED once a seal
- * covers it and UNEQUIVOCAL once that seal is anchored (the workers no longer rewrite the row);
- * otherwise the status stored on the row.
+ * An event's status as read: a MERKLE_LOG event is STORED until its log entry exists, then
+ * COMMITTED, CONFIRMED once a seal covers the entry and UNEQUIVOCAL once that seal is anchored
+ * (no worker rewrites the row); otherwise the status stored on the row.
  */
-export const EVENT_STATUS_SQL = `(case when asset_events.mmr_index is not null and asset_events.proof_mechanism = 'MERKLE_LOG' then coalesce(${COVERING_SEAL.replace(
-  "s.%s",
-  "case when s.anchored_block is null then 'CONFIRMED' else 'UNEQUIVOCAL' end",
-)}, 'COMMITTED') else asset_events.confirmation_status end)`;
+export const EVENT_STATUS_SQL =
+  "(case when asset_events.proof_mechanism = 'MERKLE_LOG' then coalesce((select case when s.mmr_size is null then 'COMMITTED' " +
+  "when s.anchored_block is null then 'CONFIRMED' else 'UNEQUIVOCAL' end from log_entries l left join lateral " +
+  "(select s.mmr_size, s.anchored_block from seals s where s.tenant_id = l.tenant_id and s.mmr_size > l.mmr_index order by s.mmr_size limit 1) s on true " +
+  "where l.record_id = asset_events.id and l.kind = 'asset_event' limit 1), asset_events.confirmation_status) " +
+  "else asset_events.confirmation_status end)";
 
+// Statements using these name the table `asset_events` (no alias): the log probe refers to it.
+// Rows read with them go through `withLogEntry` (`readEvents`).
 export const EVENT_COLUMNS =
   "seq, id, asset_id, tenant_id, operation, behaviour, event_attributes, asset_attributes, timestamp_declared, timestamp_accepted, " +
   "timestamp_committed, principal_declared, principal_accepted, confirmation_status, proof_mechanism, public, mmr_index, idtimestamp, " +
-  `merklelog_entry, transaction_id, block_number, transaction_index, from_address, ${COVERING_SEAL_SQL} as covering_seal`;
+  `merklelog_entry, transaction_id, block_number, transaction_index, from_address, ${LOG_ENTRY_SQL} as log_entry`;
+
+interface LogEntryJson {
+  mmr_index: number;
+  idtimestamp: string;
+  seal: CoveringSeal | null;
+}
+
+/**
+ * A row read with EVENT_COLUMNS as an event: its commit fields from its log entry. Rows that an
+ * earlier version committed by rewriting them keep what they say (the same values).
+ */
+function withLogEntry<T extends StoredAssetEvent>(row: T & { log_entry?: unknown }): T {
+  const entry = (row.log_entry ?? null) as LogEntryJson | null;
+  delete row.log_entry;
+  row.covering_seal = entry?.seal ?? null;
+  if (entry && row.mmr_index === null) {
+    row.mmr_index = Number(entry.mmr_index);
+    row.idtimestamp = entry.idtimestamp;
+    const { id, epoch } = parseIdTimestamp(entry.idtimestamp);
+    row.timestamp_committed = new Date(idTimestampToMillis(id, epoch));
+  }
+  return row;
+}
+
+/** Runs a select of EVENT_COLUMNS and returns its rows as events. */
+export async function readEvents<T extends StoredAssetEvent = AssetEventRow>(
+  db: Queryable,
+  sql: string,
+  params: unknown[],
+  opts?: { reusePlan?: boolean },
+): Promise<T[]> {
+  const rows = await db.query<T & { log_entry?: unknown }>(sql, params, opts);
+  return rows.map((r) => withLogEntry<T>(r));
+}
 
 export type NewAssetEvent = Omit<
   AssetEventRow,
@@ -111,7 +152,12 @@ export async function insertAssetEvents(db: Queryable, events: NewAssetEvent[]):
     const p = (i: number) => `$${base + i}`;
     return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}::jsonb, ${p(7)}::jsonb, ${p(8)}, ${p(9)}, ${p(10)}::jsonb, ${p(11)}::jsonb, ${p(12)}, ${p(13)}, ${p(14)}, ${p(15)})`;
   });
-  await db.query(`insert into asset_events (${INSERT_COLS}) values ${tuples.join(", ")}`, params);
+  // MERKLE_LOG events also join the commit queue, in the same statement.
+  await db.query(
+    `with ins as (insert into asset_events (${INSERT_COLS}) values ${tuples.join(", ")} returning id, tenant_id, seq, asset_id, proof_mechanism)
+     insert into asset_event_queue (id, tenant_id, seq, asset_id) select id, tenant_id, seq, asset_id from ins where proof_mechanism = 'MERKLE_LOG'`,
+    params,
+  );
   return events.map((e) => ({
     ...e,
     timestamp_committed: null,
@@ -131,16 +177,17 @@ export async function getAssetEvent(
   id: string,
 ): Promise<AssetEventRow | undefined> {
   return (
-    await db.query<AssetEventRow>(
-      `select ${EVENT_COLUMNS} from asset_events where asset_id = $1 and id = $2`,
-      [assetId, id],
-    )
+    await readEvents(db, `select ${EVENT_COLUMNS} from asset_events where asset_id = $1 and id = $2`, [
+      assetId,
+      id,
+    ])
   )[0];
 }
 
 /** Events of one asset in the order they were accepted (to rebuild the asset at a time). */
 export function eventsOfAsset(db: Queryable, assetId: string, until?: Date): Promise<AssetEventRow[]> {
-  return db.query<AssetEventRow>(
+  return readEvents(
+    db,
     `select ${EVENT_COLUMNS} from asset_events where asset_id = $1 and ($2::timestamptz is null or timestamp_accepted <= $2) order by seq`,
     [assetId, until ?? null],
   );
@@ -155,7 +202,8 @@ export function selectAssetEvents(
 ): Promise<AssetEventRow[]> {
   const n = params.length;
   const cursor = opts.ascending ? `seq > $${n + 1}` : `($${n + 1}::bigint = 0 or seq < $${n + 1})`;
-  return db.query<AssetEventRow>(
+  return readEvents(
+    db,
     `select ${EVENT_COLUMNS} from ${opts.from ?? "asset_events"} where ${where} and ${cursor} order by seq ${opts.ascending ? "asc" : "desc"} limit $${n + 2}`,
     [...params, opts.cursor, opts.limit],
     { reusePlan: opts.reusePlan ?? false },

@@ -18,14 +18,15 @@ export interface AssetRow {
 
 /**
  * An asset's status as read, the lowest of its events': PENDING while any of them is only
- * STORED (one probe of a partial index); for a MERKLE_LOG asset, the trust of its last
+ * STORED (one probe of the commit queue, and of a partial index for SIMPLE_HASH events); for a MERKLE_LOG asset, the trust of its last
  * committed event (seals cover prefixes of the log, so a later entry is never trusted more
  * than an earlier one); else the level kept on the row. Deriving it means that recording an
  * event never writes its asset, so groups of events for one asset share its row lock and
  * commit side by side, and sealing or anchoring writes no asset at all.
  */
 export const ASSET_STATUS_SQL =
-  "(case when exists (select 1 from asset_events pending where pending.asset_id = assets.id and pending.confirmation_status = 'STORED') then 'PENDING'" +
+  "(case when exists (select 1 from asset_event_queue q where q.asset_id = assets.id) or exists (select 1 from asset_events pending" +
+  " where pending.asset_id = assets.id and pending.confirmation_status = 'STORED' and pending.proof_mechanism = 'SIMPLE_HASH') then 'PENDING'" +
   " when assets.proof_mechanism = 'MERKLE_LOG' then coalesce((select case when s.anchored_block is null then 'CONFIRMED' else 'UNEQUIVOCAL' end" +
   " from asset_log_heads h join seals s on s.tenant_id = assets.tenant_id and s.mmr_size > h.last_mmr_index" +
   " where h.asset_id = assets.id order by s.mmr_size limit 1), case when exists (select 1 from asset_log_heads h where h.asset_id = assets.id)" +

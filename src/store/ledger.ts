@@ -141,17 +141,16 @@ export async function entryAt(
 
 /**
  * Tenancies with records waiting to be committed (work discovered from the database, not the
- * queue): one probe per tenancy that stops at its first STORED record. A distinct over every
- * STORED row (or an `exists`, which PostgreSQL hashes into the same) bitmap-scanned the STORED
- * partial index whole, and that index also holds every committed row's STORED version until a
- * vacuum: 45,000 dead entries, 4–13 ms a sweep under load, four sweeps a second. A plain index
- * scan stops at the first live row and marks the dead ones it passes, so the next skips them.
+ * queue): one probe per tenancy that stops at its first waiting record (the asset events' commit
+ * queue, the asset-free events' STORED partial index). A distinct over every waiting row (or an
+ * `exists`, which PostgreSQL hashes into the same) bitmap-scanned the index whole, dead entries
+ * of committed rows included until a vacuum: 4–13 ms a sweep under load, four sweeps a second. A
+ * plain index scan stops at the first live row and marks the dead ones it passes.
  */
 export async function tenantsWithStoredRecords(db: Queryable): Promise<string[]> {
   const rows = await db.query<{ tenant_id: string }>(
     `select t.id as tenant_id from tenancies t
-     where (select true from asset_events e where e.tenant_id = t.id and e.confirmation_status = 'STORED'
-              and e.proof_mechanism = 'MERKLE_LOG' order by e.seq limit 1)
+     where (select true from asset_event_queue q where q.tenant_id = t.id order by q.seq limit 1)
         or (select true from events f where f.tenant_id = t.id and f.confirmation_status = 'STORED' order by f.seq limit 1)`,
   );
   return rows.map((r) => r.tenant_id);

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { isoTime } from "../core/api/ids.js";
 import { buildBlock, type ChainTransaction, GENESIS_PARENT } from "../core/chain/block.js";
 import { simpleHashAnchor } from "../core/ledger/simplehash.js";
-import { type AssetEventRow, EVENT_COLUMNS } from "../store/asset-events.js";
+import { type AssetEventRow, EVENT_COLUMNS, readEvents } from "../store/asset-events.js";
 import { markSimpleHashConfirmed } from "../store/assets.js";
 import { headBlock, insertBlock } from "../store/chain.js";
 import type { Queryable } from "../store/db.js";
@@ -21,7 +21,8 @@ interface Window {
 
 /** SIMPLE_HASH events accepted since the last window, per tenancy, in SIMPLEHASHV1 (acceptance) order. */
 async function simpleHashWindows(tx: Queryable, end: Date): Promise<Window[]> {
-  const rows = await tx.query<AssetEventRow>(
+  const rows = await readEvents(
+    tx,
     `select ${EVENT_COLUMNS} from asset_events where confirmation_status = 'STORED' and proof_mechanism = 'SIMPLE_HASH'
        and timestamp_accepted < $1 order by tenant_id, seq for update`,
     [end],

@@ -6,7 +6,7 @@ import {
 } from "../core/ledger/idtimestamp.js";
 import { assetEventLeafHash, assetFreeEventLeafHash, assetFreeExtraBytes } from "../core/ledger/leaf.js";
 import { appendLeaves, appendNodesNeeded, leafCount } from "../core/mmr/index.js";
-import { EVENT_COLUMNS, type StoredAssetEvent } from "../store/asset-events.js";
+import { EVENT_COLUMNS, readEvents, type StoredAssetEvent } from "../store/asset-events.js";
 import { noteCommitted } from "../store/assets.js";
 import type { Queryable } from "../store/db.js";
 import type { FreshEvents } from "../store/fresh-events.js";
@@ -34,7 +34,8 @@ type Pending =
   | { kind: "event"; at: number; row: FreeEventRow };
 
 /**
- * The tenancy's oldest STORED asset events, locked. Only ids are read under the lock; the
+ * The tenancy's oldest queued asset events, taken off the commit queue (the transaction that
+ * writes their log entries deletes their queue rows). Only ids are read from the queue; the
  * rows come from this process's hand-off when it has them, else from the database.
  */
 async function storedAssetEvents(
@@ -43,15 +44,18 @@ async function storedAssetEvents(
   limit: number,
   fresh: FreshEvents | undefined,
 ): Promise<StoredAssetEvent[]> {
-  const locked = await tx.query<{ id: string }>(
-    `select id from asset_events where tenant_id = $1 and confirmation_status = 'STORED' and proof_mechanism = 'MERKLE_LOG'
-     order by seq limit $2 for update`,
+  const taken = await tx.query<{ id: string; seq: number | string }>(
+    `delete from asset_event_queue q using
+       (select seq from asset_event_queue where tenant_id = $1 order by seq limit $2 for update) w
+     where q.tenant_id = $1 and q.seq = w.seq returning q.id, q.seq`,
     [tenantId, limit],
   );
+  const locked = taken.sort((a, b) => Number(a.seq) - Number(b.seq));
   const rows = locked.map((l) => fresh?.take(l.id));
   const missing = locked.filter((_, i) => rows[i] === undefined).map((l) => l.id);
   if (missing.length > 0) {
-    const read = await tx.query<StoredAssetEvent>(
+    const read = await readEvents<StoredAssetEvent>(
+      tx,
       `select ${EVENT_COLUMNS} from asset_events where id = any($1::uuid[])`,
       [missing],
     );
@@ -101,11 +105,9 @@ export async function commitBatch(
   const log = await loadLog(tx, tenantId);
   const extra = assetFreeExtraBytes(tenantId);
   const entries: EntryRow[] = [];
-  const committedAt: Date[] = [];
   const leaves = pending.map((p) => {
     const id = gen.next();
     const at = new Date(idTimestampToMillis(id));
-    committedAt.push(at);
     const leaf =
       p.kind === "asset_event"
         ? assetEventLeafHash(eventOut({ ...p.row, timestamp_committed: at }), id)
@@ -138,7 +140,7 @@ export async function commitBatch(
   });
   await insertNodes(tx, tenantId, log.mmr_size, appended.nodes);
   await insertEntries(tx, tenantId, entries);
-  await markCommitted(tx, entries, committedAt);
+  await markCommitted(tx, entries);
   await saveLogHead(tx, tenantId, appended.newSize, (entries.at(-1) as EntryRow).idtimestamp);
   const lastIndex = new Map<string, number>();
   for (const [k, p] of pending.entries())
@@ -147,34 +149,20 @@ export async function commitBatch(
   return { count: pending.length, assets: [...lastIndex.keys()] };
 }
 
-async function markCommitted(tx: Queryable, entries: EntryRow[], at: Date[]): Promise<void> {
-  const pick = (kind: EntryRow["kind"]) => {
-    const idx = entries.flatMap((e, i) => (e.kind === kind ? [i] : []));
-    return {
-      ids: idx.map((i) => entries[i]?.record_id),
-      times: idx.map((i) => at[i]),
-      mmr: idx.map((i) => entries[i]?.mmr_index),
-      idts: idx.map((i) => entries[i]?.idtimestamp),
-      hashes: idx.map((i) => Buffer.from(entries[i]?.leaf ?? []).toString("hex")),
-    };
-  };
-  const a = pick("asset_event");
-  if (a.ids.length) {
-    await tx.query(
-      `update asset_events e set confirmation_status = 'COMMITTED', timestamp_committed = v.tc, mmr_index = v.idx, idtimestamp = v.idt,
-         merklelog_entry = jsonb_build_object('commit', jsonb_build_object('index', v.idx::text, 'idtimestamp', v.idt), 'confirm', null, 'unequivocal', null)
-       from unnest($1::uuid[], $2::timestamptz[], $3::bigint[], $4::text[]) as v(id, tc, idx, idt) where e.id = v.id`,
-      [a.ids, a.times, a.mmr, a.idts],
-    );
-  }
-  const f = pick("event");
-  if (f.ids.length) {
-    await tx.query(
-      `update events e set confirmation_status = 'COMMITTED', mmr_index = v.idx, idtimestamp = v.idt, content_hash = v.h
-       from unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[]) as v(id, idx, idt, h) where e.id = v.id`,
-      [f.ids, f.mmr, f.idts, f.hashes],
-    );
-  }
+/** Asset-free events are marked on their rows; asset events are not rewritten (their log entries say it). */
+async function markCommitted(tx: Queryable, entries: EntryRow[]): Promise<void> {
+  const free = entries.filter((e) => e.kind === "event");
+  if (free.length === 0) return;
+  await tx.query(
+    `update events e set confirmation_status = 'COMMITTED', mmr_index = v.idx, idtimestamp = v.idt, content_hash = v.h
+     from unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[]) as v(id, idx, idt, h) where e.id = v.id`,
+    [
+      free.map((e) => e.record_id),
+      free.map((e) => e.mmr_index),
+      free.map((e) => e.idtimestamp),
+      free.map((e) => Buffer.from(e.leaf).toString("hex")),
+    ],
+  );
 }
 
 /** A random worker id for this process's idtimestamps (unique per log holder; the lock makes one writer). */

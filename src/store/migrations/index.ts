@@ -12,6 +12,7 @@ import { assetLookup } from "./012-asset-lookup.js";
 import { blobContentRefs } from "./013-blob-content-refs.js";
 import { eventPendingList } from "./014-event-pending-list.js";
 import { eventPayload } from "./015-event-payload.js";
+import { commitQueue } from "./016-commit-queue.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -29,4 +30,5 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   blobContentRefs,
   eventPendingList,
   eventPayload,
+  commitQueue,
 ];

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertAssetEvents } from "../../../src/store/asset-events.js";
 import type { Db } from "../../../src/store/db.js";
 import { tenantsWithStoredRecords } from "../../../src/store/ledger.js";
 import { migrate } from "../../../src/store/migrate.js";
@@ -14,6 +15,8 @@ describe(`tenancies with records to commit (${testEngine()})`, () => {
     await db.query("insert into tenancies (id, display_name) values ($1, $2)", [id, name]);
     return id;
   };
+  // Written as the service writes events (MERKLE_LOG ones join the commit queue); a committed
+  // one has left the queue, as the committer takes it.
   const assetEvent = async (tenant: string, status: string, proof: string) => {
     const asset = randomUUID();
     await db.query("insert into assets (id, tenant_id, proof_mechanism) values ($1, $2, $3)", [
@@ -21,12 +24,28 @@ describe(`tenancies with records to commit (${testEngine()})`, () => {
       tenant,
       proof,
     ]);
-    await db.query(
-      `insert into asset_events (id, asset_id, tenant_id, operation, behaviour, timestamp_declared, timestamp_accepted,
-         principal_declared, principal_accepted, confirmation_status, proof_mechanism)
-       values ($1, $2, $3, 'Record', 'RecordEvidence', now(), now(), '{}', '{}', $4, $5)`,
-      [randomUUID(), asset, tenant, status, proof],
-    );
+    const id = randomUUID();
+    const who = { issuer: "", subject: "", display_name: "", email: "" };
+    await insertAssetEvents(db, [
+      {
+        id,
+        asset_id: asset,
+        tenant_id: tenant,
+        operation: "Record",
+        behaviour: "RecordEvidence",
+        event_attributes: {},
+        asset_attributes: {},
+        timestamp_declared: new Date(),
+        timestamp_accepted: new Date(),
+        principal_declared: who,
+        principal_accepted: who,
+        confirmation_status: "STORED",
+        proof_mechanism: proof,
+        public: false,
+        from_address: "",
+      },
+    ]);
+    if (status === "COMMITTED") await db.query("delete from asset_event_queue where id = $1", [id]);
   };
   const freeEvent = async (tenant: string, status: string) =>
     db.query("insert into events (id, tenant_id, created_at, confirmation_status) values ($1, $2, 0, $3)", [

@@ -1,0 +1,148 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  IdTimestampGenerator,
+  idTimestampToMillis,
+  parseIdTimestamp,
+} from "../../../src/core/ledger/idtimestamp.js";
+import {
+  EVENT_STATUS_SQL,
+  getAssetEvent,
+  insertAssetEvents,
+  type NewAssetEvent,
+} from "../../../src/store/asset-events.js";
+import type { Db } from "../../../src/store/db.js";
+import { migrate } from "../../../src/store/migrate.js";
+import { migrations } from "../../../src/store/migrations/index.js";
+import { commitBatch } from "../../../src/workers/commit-batch.js";
+import { bareTestDb, testEngine } from "../../helpers/databases.js";
+
+const who = { issuer: "", subject: "", display_name: "", email: "" };
+const event = (tenant: string, asset: string, proof = "MERKLE_LOG"): NewAssetEvent => ({
+  id: randomUUID(),
+  asset_id: asset,
+  tenant_id: tenant,
+  operation: "Record",
+  behaviour: "RecordEvidence",
+  event_attributes: { k: "v" },
+  asset_attributes: {},
+  timestamp_declared: new Date(),
+  timestamp_accepted: new Date(),
+  principal_declared: who,
+  principal_accepted: who,
+  confirmation_status: "STORED",
+  proof_mechanism: proof,
+  public: false,
+  from_address: "",
+});
+
+// The committer takes MERKLE_LOG events off a queue and writes their log entries; it never
+// rewrites the event rows, whose commit fields are read from those entries.
+describe(`the commit queue (${testEngine()})`, () => {
+  let db: Db;
+  let close: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    ({ db, close } = await bareTestDb("commit-queue"));
+  });
+  afterAll(async () => close?.());
+
+  async function tenancyWithAsset(proof = "MERKLE_LOG") {
+    const tenant = randomUUID();
+    const asset = randomUUID();
+    await db.query("insert into tenancies (id, display_name) values ($1, 'q')", [tenant]);
+    await db.query("insert into assets (id, tenant_id, proof_mechanism) values ($1, $2, $3)", [
+      asset,
+      tenant,
+      proof,
+    ]);
+    return { tenant, asset };
+  }
+  const statusOf = async (id: string) =>
+    (
+      await db.query<{ s: string }>(`select ${EVENT_STATUS_SQL} as s from asset_events where id = $1`, [id])
+    )[0]?.s;
+
+  it("queues STORED MERKLE_LOG events of an older database when it migrates", async () => {
+    // The schema as it was before the queue, with one waiting and one committed event.
+    await db.transaction(async (tx) => {
+      await tx.query(
+        "create table schema_migrations (id text primary key, applied_at timestamptz not null default now())",
+      );
+      for (const m of migrations.filter((m) => m.id < "016")) {
+        for (const statement of m.sql.split(/;\s*\n/).filter((s) => s.trim())) await tx.query(statement);
+        await tx.query("insert into schema_migrations (id) values ($1)", [m.id]);
+      }
+    });
+    const { tenant, asset } = await tenancyWithAsset();
+    const waiting = event(tenant, asset);
+    const done = event(tenant, asset);
+    const simple = event(tenant, asset, "SIMPLE_HASH");
+    for (const [e, status] of [
+      [waiting, "STORED"],
+      [done, "COMMITTED"],
+      [simple, "STORED"],
+    ] as const)
+      await db.query(
+        `insert into asset_events (id, asset_id, tenant_id, operation, behaviour, timestamp_declared, timestamp_accepted,
+           principal_declared, principal_accepted, confirmation_status, proof_mechanism)
+         values ($1, $2, $3, 'Record', 'RecordEvidence', now(), now(), '{}', '{}', $4, $5)`,
+        [e.id, asset, tenant, status, e.proof_mechanism],
+      );
+    await migrate(db);
+    const queued = await db.query<{ id: string }>("select id from asset_event_queue where tenant_id = $1", [
+      tenant,
+    ]);
+    expect(queued.map((q) => q.id)).toEqual([waiting.id]);
+  });
+
+  it("commits queued events without writing their rows, and reads their commit from the log", async () => {
+    const { tenant, asset } = await tenancyWithAsset();
+    const events = [event(tenant, asset), event(tenant, asset), event(tenant, asset)];
+    await insertAssetEvents(db, events);
+    expect(await statusOf(events[0]?.id as string)).toBe("STORED");
+    const gen = new IdTimestampGenerator(7);
+    const done = await db.transaction((tx) => commitBatch(tx, tenant, gen, 2));
+    expect(done.count).toBe(2);
+    // The oldest two, in the order they were stored; the third still waits.
+    const left = await db.query<{ id: string }>("select id from asset_event_queue where tenant_id = $1", [
+      tenant,
+    ]);
+    expect(left.map((r) => r.id)).toEqual([events[2]?.id]);
+    expect(await statusOf(events[2]?.id as string)).toBe("STORED");
+    for (const [i, e] of events.slice(0, 2).entries()) {
+      const raw = (
+        await db.query<{ confirmation_status: string; mmr_index: number | null }>(
+          "select confirmation_status, mmr_index from asset_events where id = $1",
+          [e.id],
+        )
+      )[0];
+      expect(raw).toEqual({ confirmation_status: "STORED", mmr_index: null });
+      expect(await statusOf(e.id)).toBe("COMMITTED");
+      const read = await getAssetEvent(db, asset, e.id);
+      const entry = (
+        await db.query<{ mmr_index: number; idtimestamp: string }>(
+          "select mmr_index, idtimestamp from log_entries where record_id = $1",
+          [e.id],
+        )
+      )[0];
+      expect(read?.mmr_index).toBe(Number(entry?.mmr_index));
+      expect(read?.mmr_index).toBe([0, 1][i]);
+      expect(read?.idtimestamp).toBe(entry?.idtimestamp);
+      const { id, epoch } = parseIdTimestamp(entry?.idtimestamp as string);
+      expect(read?.timestamp_committed?.getTime()).toBe(idTimestampToMillis(id, epoch));
+      expect(read?.covering_seal).toBeNull();
+    }
+  });
+
+  it("leaves SIMPLE_HASH events to the anchorer", async () => {
+    const { tenant, asset } = await tenancyWithAsset("SIMPLE_HASH");
+    const e = event(tenant, asset, "SIMPLE_HASH");
+    await insertAssetEvents(db, [e]);
+    const queued = await db.query("select id from asset_event_queue where tenant_id = $1", [tenant]);
+    expect(queued).toEqual([]);
+    const done = await db.transaction((tx) => commitBatch(tx, tenant, new IdTimestampGenerator(7), 10));
+    expect(done.count).toBe(0);
+    expect(await statusOf(e.id)).toBe("STORED");
+  });
+});
