@@ -13,6 +13,7 @@ import { blobContentRefs } from "./013-blob-content-refs.js";
 import { eventPendingList } from "./014-event-pending-list.js";
 import { eventPayload } from "./015-event-payload.js";
 import { commitQueue } from "./016-commit-queue.js";
+import { recordKeys } from "./017-record-keys.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -31,4 +32,5 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   eventPendingList,
   eventPayload,
   commitQueue,
+  recordKeys,
 ];

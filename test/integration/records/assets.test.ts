@@ -103,6 +103,31 @@ describe("assets and events", () => {
     expect(target.attributes.last).toMatch(/^\d+$/);
   });
 
+  it("refuses events for an asset that does not exist with 404, in groups with good ones, storing none", async () => {
+    // The writer's own check, under the lock it takes on each asset: no foreign key repeats it.
+    const existing = await createAsset(ta, { attributes: { arc_display_type: "call" } });
+    const missing = { identity: "assets/00000000-0000-4000-8000-00000000dead" } as Asset;
+    const body = (target: string) => ({
+      operation: "Record",
+      behaviour: "RecordEvidence",
+      event_attributes: { arc_display_type: "note", orphan_probe: target },
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        i % 3 === 0 ? postEvent(ta, missing, body("missing")) : postEvent(ta, existing, body("existing")),
+      ),
+    );
+    expect(answers.map((r) => r.status)).toEqual(answers.map((_, i) => (i % 3 === 0 ? 404 : 200)));
+    const listed = await s.api("/archivist/v2/assets/-/events?event_attributes.orphan_probe=missing", {
+      token: ta,
+    });
+    expect(((await listed.json()) as { events: Event[] }).events).toEqual([]);
+    const good = await s.api("/archivist/v2/assets/-/events?event_attributes.orphan_probe=existing", {
+      token: ta,
+    });
+    expect(((await good.json()) as { events: Event[] }).events).toHaveLength(8);
+  });
+
   it("records events whose asset_attributes change the asset, with principals and at_time", async () => {
     const asset = await createAsset(ta, { attributes: { arc_display_type: "call", stage: "new" } });
     const before = new Date().toISOString();
