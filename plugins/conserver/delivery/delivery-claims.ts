@@ -104,6 +104,8 @@ export class RedisDeliveryClaims implements DeliveryClaims {
   private readonly waitMs: number;
   private readonly recordS: number;
   private readonly pollMs: number;
+  private readonly tokenPrefix = `${randomBytes(12).toString("hex")}:`;
+  private issued = 0;
   private readonly claimGroups: Coalescer<ClaimKeys, ClaimAnswer>;
   private readonly releaseGroups: Coalescer<ClaimKeys & { identity: string }, void>;
 
@@ -136,7 +138,7 @@ export class RedisDeliveryClaims implements DeliveryClaims {
     const keys = {
       claim: `${this.prefix}asset-claim:${key}`,
       record: this.recordKey(key),
-      token: randomBytes(12).toString("hex"),
+      token: this.nextToken(),
     };
     for (;;) {
       const known = await this.acquire(keys, `asset claim of ${key}`, signal);
@@ -154,7 +156,7 @@ export class RedisDeliveryClaims implements DeliveryClaims {
     const keys = {
       claim: `${this.prefix}event-claim:${key}`,
       record: `${this.prefix}event-record:${key}`,
-      token: randomBytes(12).toString("hex"),
+      token: this.nextToken(),
     };
     await this.acquire(keys, `delivery claim of ${key}`, signal);
     return this.whileHeld(keys, fn, () => "");
@@ -221,6 +223,16 @@ export class RedisDeliveryClaims implements DeliveryClaims {
       ...items.flatMap((i) => [i.token, i.identity]),
     );
     return items.map(() => ({ row: undefined }));
+  }
+
+  /**
+   * A holder's token: unique among all holders, which is all a token needs (a release deletes a
+   * claim only while it still holds this holder's token). A random prefix per instance and a
+   * counter, instead of 12 random bytes per claim (a synchronous call each, 2 % of a busy worker).
+   */
+  private nextToken(): string {
+    this.issued += 1;
+    return `${this.tokenPrefix}${this.issued.toString(36)}`;
   }
 
   private recordKey(key: string): string {
