@@ -129,34 +129,34 @@ const INSERT_COLS =
  */
 export async function insertAssetEvents(db: Queryable, events: NewAssetEvent[]): Promise<StoredAssetEvent[]> {
   if (events.length === 0) return [];
-  const params: unknown[] = [];
-  const tuples = events.map((e) => {
-    const base = params.length;
-    params.push(
-      e.id,
-      e.asset_id,
-      e.tenant_id,
-      e.operation,
-      e.behaviour,
-      JSON.stringify(e.event_attributes),
-      JSON.stringify(e.asset_attributes),
-      e.timestamp_declared,
-      e.timestamp_accepted,
-      JSON.stringify(e.principal_declared),
-      JSON.stringify(e.principal_accepted),
-      e.confirmation_status,
-      e.proof_mechanism,
-      e.public,
-      e.from_address,
-    );
-    const p = (i: number) => `$${base + i}`;
-    return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}::jsonb, ${p(7)}::jsonb, ${p(8)}, ${p(9)}, ${p(10)}::jsonb, ${p(11)}::jsonb, ${p(12)}, ${p(13)}, ${p(14)}, ${p(15)})`;
-  });
-  // MERKLE_LOG events also join the commit queue, in the same statement.
+  const column = <T>(f: (e: NewAssetEvent) => T) => events.map(f);
+  // One statement text for any number of events (arrays, not a VALUES row per event), so its plan
+  // is made once per connection instead of parsed and planned anew for every group size. MERKLE_LOG
+  // events also join the commit queue, in the same statement.
   await db.query(
-    `with ins as (insert into asset_events (${INSERT_COLS}) values ${tuples.join(", ")} returning id, tenant_id, seq, asset_id, proof_mechanism)
+    `with ins as (insert into asset_events (${INSERT_COLS})
+       select * from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[],
+         $8::timestamptz[], $9::timestamptz[], $10::jsonb[], $11::jsonb[], $12::text[], $13::text[], $14::boolean[], $15::text[])
+       returning id, tenant_id, seq, asset_id, proof_mechanism)
      insert into asset_event_queue (id, tenant_id, seq, asset_id) select id, tenant_id, seq, asset_id from ins where proof_mechanism = 'MERKLE_LOG'`,
-    params,
+    [
+      column((e) => e.id),
+      column((e) => e.asset_id),
+      column((e) => e.tenant_id),
+      column((e) => e.operation),
+      column((e) => e.behaviour),
+      column((e) => JSON.stringify(e.event_attributes)),
+      column((e) => JSON.stringify(e.asset_attributes)),
+      column((e) => e.timestamp_declared),
+      column((e) => e.timestamp_accepted),
+      column((e) => JSON.stringify(e.principal_declared)),
+      column((e) => JSON.stringify(e.principal_accepted)),
+      column((e) => e.confirmation_status),
+      column((e) => e.proof_mechanism),
+      column((e) => e.public),
+      column((e) => e.from_address),
+    ],
+    { reusePlan: true },
   );
   return events.map((e) => ({
     ...e,
