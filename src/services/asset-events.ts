@@ -5,7 +5,7 @@ import type { AssetRow } from "../store/assets.js";
 import { eventOut } from "../store/record-json.js";
 import { type AccessView, writeRefusal } from "./access-view.js";
 import { checkDocumentChange, validateAttributes } from "./attributes.js";
-import { batcherFor } from "./event-batcher.js";
+import { batcherFor, type PendingEvent } from "./event-batcher.js";
 import { acceptedPrincipal, declaredPrincipal } from "./principals.js";
 import { checkAttachments, checkHomeLocation } from "./reference-check.js";
 
@@ -41,6 +41,49 @@ export function validateEventInput(input: EventInput): void {
     throw badRequest("timestamp_declared must be an RFC 3339 timestamp");
 }
 
+/** A client's event, checked (references too), ready for a group but for its asset. */
+export interface CheckedEvent {
+  pending: Omit<PendingEvent, "assetId" | "authorize">;
+  /** Refuses the event on an asset the caller may not write it to (run against the locked asset). */
+  authorize(asset: AssetRow): void;
+}
+
+/** Validates a client's event and checks its blob and location references against the tenancy. */
+export async function checkEvent(
+  ctx: Ctx,
+  p: Principal,
+  view: AccessView,
+  input: EventInput,
+): Promise<CheckedEvent> {
+  validateEventInput(input);
+  const ea = input.event_attributes ?? {};
+  const aa = input.asset_attributes ?? {};
+  const refs = [...validateAttributes("event_attributes", ea), ...validateAttributes("asset_attributes", aa)];
+  // Blob and location references are rare; they are checked against this tenancy before the group.
+  if (refs.length) await checkAttachments(ctx.db, p.tenantId, refs);
+  await checkHomeLocation(ctx.db, p.tenantId, aa);
+  return {
+    pending: {
+      tenantId: p.tenantId,
+      operation: input.operation,
+      behaviour: input.behaviour,
+      eventAttributes: ea,
+      assetAttributes: aa,
+      declared: declaredPrincipal(input.principal_declared),
+      accepted: acceptedPrincipal(p),
+      timestampDeclared: input.timestamp_declared ? new Date(input.timestamp_declared) : undefined,
+    },
+    authorize: (asset: AssetRow) => {
+      const grant = view.grant(asset);
+      if (!grant) throw notFound("asset");
+      if (asset.tenant_id !== p.tenantId)
+        throw forbidden("only the tenancy that created an asset can write to it");
+      const refusal = writeRefusal(ea, aa, input.behaviour, grant);
+      if (refusal) throw forbidden(refusal);
+    },
+  };
+}
+
 /** POST …/assets/{uuid}/events: authorised by the caller's grant on that asset. */
 export async function createAssetEvent(
   ctx: Ctx,
@@ -49,33 +92,8 @@ export async function createAssetEvent(
   assetId: string,
   input: EventInput,
 ) {
-  validateEventInput(input);
-  const ea = input.event_attributes ?? {};
-  const aa = input.asset_attributes ?? {};
-  const refs = [...validateAttributes("event_attributes", ea), ...validateAttributes("asset_attributes", aa)];
-  // Blob and location references are rare; they are checked against this tenancy before the group.
-  if (refs.length) await checkAttachments(ctx.db, p.tenantId, refs);
-  await checkHomeLocation(ctx.db, p.tenantId, aa);
+  const checked = await checkEvent(ctx, p, view, input);
   // Authorised inside the group's transaction against the locked asset: no extra read per event.
-  const authorize = (asset: AssetRow) => {
-    const grant = view.grant(asset);
-    if (!grant) throw notFound("asset");
-    if (asset.tenant_id !== p.tenantId)
-      throw forbidden("only the tenancy that created an asset can write to it");
-    const refusal = writeRefusal(ea, aa, input.behaviour, grant);
-    if (refusal) throw forbidden(refusal);
-  };
-  const row = await batcherFor(ctx).write({
-    assetId,
-    tenantId: p.tenantId,
-    operation: input.operation,
-    behaviour: input.behaviour,
-    eventAttributes: ea,
-    assetAttributes: aa,
-    declared: declaredPrincipal(input.principal_declared),
-    accepted: acceptedPrincipal(p),
-    timestampDeclared: input.timestamp_declared ? new Date(input.timestamp_declared) : undefined,
-    authorize,
-  });
+  const [row] = await batcherFor(ctx).write({ ...checked.pending, assetId, authorize: checked.authorize });
   return eventOut(row);
 }

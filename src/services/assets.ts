@@ -6,8 +6,9 @@ import { eventsOfAsset, getAssetEvent } from "../store/asset-events.js";
 import { type AssetRow, getAsset, type NewAssetRow } from "../store/assets.js";
 import { type AssetOut, assetOut, eventOut, type Face } from "../store/record-json.js";
 import { type AccessView, canReadEvent, projectAttributes } from "./access-view.js";
+import { checkEvent, type EventInput } from "./asset-events.js";
 import { checkDocumentChange, validateAttributes } from "./attributes.js";
-import { batcherFor } from "./event-batcher.js";
+import { batcherFor, type PendingEvent } from "./event-batcher.js";
 import { acceptedPrincipal, internalPrincipal } from "./principals.js";
 import { checkAttachments, checkHomeLocation } from "./reference-check.js";
 import { tenantWalletAddress } from "./tenant-wallet.js";
@@ -31,16 +32,13 @@ function validateAssetInput(input: AssetInput): Record<string, unknown> {
   return attributes;
 }
 
-/**
- * Creates an asset and its NewAsset event. Both are written by the event batcher's group
- * transaction, so concurrent creations share one commit with each other and with events.
- */
-export async function createAsset(
+/** The asset row a creation will insert, checked and authorised; with its NewAsset event. */
+async function checkedCreation(
   ctx: Ctx,
   p: Principal,
   view: AccessView,
   input: AssetInput,
-): Promise<AssetOut> {
+): Promise<PendingEvent & { creates: NewAssetRow }> {
   const attributes = validateAssetInput(input);
   if (!p.isAdmin) {
     const g = view.grant({ tenant_id: p.tenantId, attributes, public: input.public ?? false });
@@ -62,7 +60,7 @@ export async function createAsset(
     owner: await tenantWalletAddress(ctx.keys, p.tenantId),
     confirmation_status: "PENDING",
   };
-  await batcherFor(ctx).write({
+  return {
     assetId: asset.id,
     tenantId: p.tenantId,
     operation: "NewAsset",
@@ -72,8 +70,60 @@ export async function createAsset(
     declared: acceptedPrincipal(p),
     accepted: internalPrincipal(ctx.config.baseUrl, "assets"),
     creates: asset,
-  });
-  return assetOut({ ...asset, seq: 0, created_at: new Date() }, attributes);
+  };
+}
+
+/**
+ * Creates an asset and its NewAsset event. Both are written by the event batcher's group
+ * transaction, so concurrent creations share one commit with each other and with events.
+ */
+export async function createAsset(
+  ctx: Ctx,
+  p: Principal,
+  view: AccessView,
+  input: AssetInput,
+): Promise<AssetOut> {
+  const creation = await checkedCreation(ctx, p, view, input);
+  await batcherFor(ctx).write(creation);
+  const asset = creation.creates;
+  return assetOut({ ...asset, seq: 0, created_at: new Date() }, asset.attributes);
+}
+
+/** Events a creation may carry: a client's first records of what the asset stands for. */
+export const MAX_FIRST_EVENTS = 16;
+
+/**
+ * `POST /archivist/v2/assets:withEvents` (ours, not DataTrails'): an asset, its NewAsset event
+ * and its first Record events, all in one transaction or none. A producer that creates an
+ * asset only to record on it (the conserver's delivery: one asset per vCon) saves a request per
+ * asset, and no crash leaves the asset without the events it was made for. Each event is
+ * checked and authorised as `POST …/events` would, against the asset as it will be (its
+ * attributes with every event's `asset_attributes` folded in, in order).
+ */
+export async function createAssetWithEvents(
+  ctx: Ctx,
+  p: Principal,
+  view: AccessView,
+  input: AssetInput & { events: EventInput[] },
+): Promise<{ asset: AssetOut; events: Array<ReturnType<typeof eventOut>> }> {
+  if (input.events.length === 0 || input.events.length > MAX_FIRST_EVENTS)
+    throw badRequest(`events must hold 1 to ${MAX_FIRST_EVENTS} events`);
+  const creation = await checkedCreation(ctx, p, view, input);
+  const asset = creation.creates;
+  const followers: PendingEvent[] = [];
+  for (const [i, event] of input.events.entries()) {
+    if (event.operation !== "Record")
+      throw badRequest(`events[${i}]: only Record events can come with an asset`);
+    const checked = await checkEvent(ctx, p, view, event);
+    asset.attributes = { ...asset.attributes, ...checked.pending.assetAttributes };
+    checked.authorize({ ...asset, seq: 0, created_at: new Date() });
+    followers.push({ ...checked.pending, assetId: asset.id });
+  }
+  const [, ...events] = await batcherFor(ctx).write({ ...creation, followers });
+  return {
+    asset: assetOut({ ...asset, seq: 0, created_at: new Date() }, asset.attributes),
+    events: events.map((e) => eventOut(e)),
+  };
 }
 
 /** The asset as it was at `at`: attributes and tracking folded from its events accepted by then. */

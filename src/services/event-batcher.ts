@@ -31,7 +31,15 @@ export interface PendingEvent {
    * attributes. Nobody else can see it before the group commits, so it is not locked.
    */
   creates?: NewAssetRow | undefined;
+  /**
+   * Events recorded on the asset this event creates, after it, in the same transaction: all of
+   * them or none (`POST /archivist/v2/assets:withEvents`). Checked and authorised before the group.
+   */
+  followers?: PendingEvent[] | undefined;
 }
+
+/** What a group answers each pending event: its stored row, then its followers' rows in order. */
+export type WrittenEvents = [StoredAssetEvent, ...StoredAssetEvent[]];
 
 /**
  * Group transactions in flight at once. One at a time leaves the event loop idle while a
@@ -43,13 +51,13 @@ export interface PendingEvent {
 const IN_FLIGHT = { postgres: 4, pglite: 1 } as const;
 
 /** Events (and asset creations) posted concurrently, written by one group transaction. */
-export type EventBatcher = GroupCommit<PendingEvent, StoredAssetEvent>;
+export type EventBatcher = GroupCommit<PendingEvent, WrittenEvents>;
 
 function newBatcher(ctx: Ctx): EventBatcher {
   return new GroupCommit(ctx.db, {
     writeGroup: (tx, events) => writeGroup(tx, ctx, events),
-    afterCommit: (events, rows) => {
-      freshEventsOf(ctx.db)?.add(rows);
+    afterCommit: (events, written) => {
+      freshEventsOf(ctx.db)?.add(written.flat());
       for (const t of new Set(events.map((e) => e.tenantId))) ctx.wake.commit(t);
     },
     maxGroup: 500,
@@ -97,7 +105,7 @@ export async function writeGroup(
   tx: Queryable,
   ctx: Ctx,
   events: PendingEvent[],
-): Promise<Array<Outcome<StoredAssetEvent>>> {
+): Promise<Array<Outcome<WrittenEvents>>> {
   const now = new Date();
   const created = events.flatMap((e) => (e.creates ? [e.creates] : []));
   await insertAssets(tx, created);
@@ -112,7 +120,7 @@ export async function writeGroup(
     : [];
   const state = new Map(locked.map((a) => [a.id, { ...a }]));
   for (const a of created) state.set(a.id, { ...a, seq: 0, created_at: now });
-  const outcomes: Array<Outcome<StoredAssetEvent> | NewAssetEvent> = [];
+  const outcomes: Array<Outcome<WrittenEvents> | NewAssetEvent[]> = [];
   const changed = new Set<string>();
   for (const e of events) {
     const asset = state.get(e.assetId);
@@ -129,9 +137,10 @@ export async function writeGroup(
       if (e.operation === "StartTracking") asset.tracked = "TRACKED";
       changed.add(asset.id);
     }
-    outcomes.push(newRow(e, asset, now, await tenantWalletAddress(ctx.keys, asset.tenant_id)));
+    const from = await tenantWalletAddress(ctx.keys, asset.tenant_id);
+    outcomes.push([e, ...(e.followers ?? [])].map((one) => newRow(one, asset, now, from)));
   }
-  const rows = outcomes.filter((o): o is NewAssetEvent => "asset_id" in o);
+  const rows = outcomes.flatMap((o) => (Array.isArray(o) ? o : []));
   const inserted = new Map((await insertAssetEvents(tx, rows)).map((r) => [r.id, r]));
   const assets = [...changed].map((id) => state.get(id) as AssetRow);
   if (assets.length > 0)
@@ -144,7 +153,9 @@ export async function writeGroup(
         assets.map((a) => a.tracked),
       ],
     );
-  return outcomes.map((o) => ("asset_id" in o ? { row: inserted.get(o.id) as StoredAssetEvent } : o));
+  return outcomes.map((o) =>
+    Array.isArray(o) ? { row: o.map((r) => inserted.get(r.id) as StoredAssetEvent) as WrittenEvents } : o,
+  );
 }
 
 const batchers = new WeakMap<Ctx, EventBatcher>();

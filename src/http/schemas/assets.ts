@@ -74,3 +74,8 @@ export const eventOut = z.object({
   tenant_identity: z.string(),
   merklelog_entry: z.unknown(),
 });
+
+/** `POST /archivist/v2/assets:withEvents` (an extension of ours): an asset with its first Record events. */
+export const assetCreateWithEvents = assetCreate.extend({ events: z.array(eventCreate) });
+
+export const assetWithEventsOut = z.object({ asset: assetOut, events: z.array(eventOut) });

@@ -128,6 +128,71 @@ describe("assets and events", () => {
     expect(((await good.json()) as { events: Event[] }).events).toHaveLength(8);
   });
 
+  it("creates an asset with its first Record events in one transaction (assets:withEvents)", async () => {
+    const record = (n: string, aa: Record<string, string> = {}) => ({
+      operation: "Record",
+      behaviour: "RecordEvidence",
+      event_attributes: { arc_display_type: "note", first: n },
+      asset_attributes: aa,
+    });
+    const res = await s.api("/archivist/v2/assets:withEvents", {
+      method: "POST",
+      token: ta,
+      json: {
+        attributes: { arc_display_type: "call", bundle: "one" },
+        events: [record("a"), record("b", { stage: "2" })],
+      },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const made = (await res.json()) as { asset: Asset; events: Event[] };
+    expect(made.asset.attributes).toEqual({ arc_display_type: "call", bundle: "one", stage: "2" });
+    expect(made.events.map((e) => e.event_attributes.first)).toEqual(["a", "b"]);
+    expect(made.events.every((e) => e.identity.startsWith(`${made.asset.identity}/events/`))).toBe(true);
+    const list = (await (
+      await s.api(`/archivist/v2/${made.asset.identity}/events?order_by=SIMPLEHASHV1`, { token: ta })
+    ).json()) as {
+      events: Event[];
+    };
+    expect(list.events.map((e) => e.operation)).toEqual(["NewAsset", "Record", "Record"]);
+    // The NewAsset event holds the asset as created; the second Record changed it.
+    expect(list.events[0]?.asset_attributes).toEqual({ arc_display_type: "call", bundle: "one" });
+    const read = (await (await s.api(`/archivist/v2/${made.asset.identity}`, { token: ta })).json()) as Asset;
+    expect(read.attributes).toMatchObject({ stage: "2" });
+    // The encoded form of the verb reaches the same route.
+    const encoded = await s.api("/archivist/v2/assets%3AwithEvents", {
+      method: "POST",
+      token: ta,
+      json: { attributes: { bundle: "two" }, events: [record("c")] },
+    });
+    expect(encoded.status).toBe(200);
+  });
+
+  it("refuses a creation with events as a whole: nothing is stored when one event is bad", async () => {
+    const attempt = async (events: unknown[]) =>
+      s.api("/archivist/v2/assets:withEvents", {
+        method: "POST",
+        token: ta,
+        json: { attributes: { bundle: "refused" }, events },
+      });
+    const good = { operation: "Record", behaviour: "RecordEvidence", event_attributes: { ok: "1" } };
+    const answers = [
+      await attempt([
+        good,
+        { operation: "Record", behaviour: "RecordEvidence", event_attributes: { bad: true } },
+      ]),
+      await attempt([good, { operation: "StopTracking", behaviour: "Builtin" }]),
+      await attempt([]),
+      await attempt(Array.from({ length: 17 }, () => good)),
+      await attempt([{ operation: "Record" }]),
+    ];
+    for (const r of answers) {
+      expect(r.status).toBe(400);
+      expect(((await r.json()) as { code: number }).code).toBe(3);
+    }
+    const listed = await s.api("/archivist/v2/assets?attributes.bundle=refused", { token: ta });
+    expect(((await listed.json()) as { assets: Asset[] }).assets).toEqual([]);
+  });
+
   it("records events whose asset_attributes change the asset, with principals and at_time", async () => {
     const asset = await createAsset(ta, { attributes: { arc_display_type: "call", stage: "new" } });
     const before = new Date().toISOString();
