@@ -1,7 +1,8 @@
+import type { VconEventBody } from "../template.js";
 import { isRecord } from "../vcon/unsigned-check.js";
 import type { ArchivistClient } from "./client.js";
 import { type AssetClaims, IDENTITY, type ResolvedAsset } from "./delivery-claims.js";
-import { TransientDeliveryError } from "./errors.js";
+import { PermanentDeliveryError, TransientDeliveryError } from "./errors.js";
 import { type AnyOfLookups, BackendLookups, groupPageSize, type LookupSpec } from "./lookups.js";
 
 const MAX_CACHED = 10_000;
@@ -25,6 +26,15 @@ function identityOf(v: unknown, what: string): string {
 }
 
 export type { ResolvedAsset };
+
+/** An event to record with the asset when this call creates it (its job's idempotency key and body). */
+export interface FirstEvent {
+  key: string;
+  event: VconEventBody;
+}
+
+/** What a backend answers for a path it does not have: it does not offer `assets:withEvents`. */
+const NOT_OFFERED = new Set([404, 405, 501]);
 
 function assetsOf(v: unknown): unknown[] {
   return isRecord(v) && Array.isArray(v.assets) ? v.assets : [];
@@ -79,6 +89,8 @@ export class AssetResolver {
   private readonly cache = new Map<string, string>();
   private readonly inflight = new Map<string, { credentials: string; resolved: Promise<ResolvedAsset> }>();
   private readonly lookups = new BackendLookups(ASSET_LOOKUP);
+  /** Backends that answered `assets:withEvents` as a path they do not have. */
+  private readonly plainBackends = new Set<string>();
 
   /** With claims shared between processes, only one of them creates a new vCon's asset. */
   constructor(private readonly claims?: AssetClaims) {}
@@ -90,13 +102,16 @@ export class AssetResolver {
 
   /**
    * The vCon's asset, and whether this call (or one it joined) has just created it: such an
-   * asset cannot hold any event of this job yet, so the caller need not look for one.
+   * asset cannot hold any event of this job yet, so the caller need not look for one. When this
+   * call creates it and the backend offers `assets:withEvents`, `first` is recorded with it in
+   * the same request (`carried` names it); another backend gets a plain creation.
    */
   async resolveAsset(
     client: ArchivistClient,
     backendKey: string,
     vconUuid: string,
     signal?: AbortSignal,
+    first?: FirstEvent,
   ): Promise<ResolvedAsset> {
     const key = `${backendKey}|${vconUuid}`;
     for (;;) {
@@ -110,7 +125,8 @@ export class AssetResolver {
       await running.resolved.catch(() => undefined);
     }
     // Grouped with look-ups sent as the same credentials only: any member's client sends the group.
-    const find = () => this.findOrCreate(client, this.lookups.of(client.credentials), vconUuid);
+    const find = () =>
+      this.findOrCreate(client, this.lookups.of(client.credentials), vconUuid, backendKey, first);
     const resolved = (this.claims ? this.claims.resolve(key, find, signal) : find())
       .then((r) => {
         if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
@@ -126,17 +142,47 @@ export class AssetResolver {
     client: ArchivistClient,
     lookups: AnyOfLookups<string, string>,
     vconUuid: string,
+    backendKey: string,
+    first?: FirstEvent,
   ): Promise<ResolvedAsset> {
     const found = await lookups.find(client, vconUuid);
     if (found !== undefined) {
       lookups.exists(client, vconUuid);
       return { identity: found, created: false };
     }
-    const created = await client.call("POST", "/archivist/v2/assets", {
-      route: "assets.create",
-      body: { behaviours: ["RecordEvidence"], attributes: vconAssetAttributes(vconUuid), public: false },
-    });
+    const asset = {
+      behaviours: ["RecordEvidence"],
+      attributes: vconAssetAttributes(vconUuid),
+      public: false,
+    };
+    let resolved: ResolvedAsset | undefined;
+    if (first && !this.plainBackends.has(backendKey)) {
+      try {
+        const made = await client.call("POST", "/archivist/v2/assets:withEvents", {
+          route: "assets.create_with_events",
+          body: { ...asset, events: [first.event] },
+          // Sent twice after a lost answer, it would record the event twice (on two assets).
+          retryUnknown: false,
+        });
+        resolved = {
+          identity: identityOf(isRecord(made) ? made.asset : undefined, "asset create with events"),
+          created: true,
+          carried: first.key,
+        };
+      } catch (err) {
+        if (!(err instanceof PermanentDeliveryError && NOT_OFFERED.has(err.status ?? 0))) throw err;
+        // Not an extension this backend has (DataTrails' own API has none): plain creations from now on.
+        this.plainBackends.add(backendKey);
+      }
+    }
+    if (!resolved) {
+      const created = await client.call("POST", "/archivist/v2/assets", {
+        route: "assets.create",
+        body: asset,
+      });
+      resolved = { identity: identityOf(created, "asset create"), created: true };
+    }
     lookups.exists(client, vconUuid);
-    return { identity: identityOf(created, "asset create"), created: true };
+    return resolved;
   }
 }

@@ -13,6 +13,12 @@ export interface CallOptions {
   /** A list value repeats its key (a repeated key matches any of its values). */
   query?: Record<string, string | readonly string[]>;
   body?: unknown;
+  /**
+   * False for a write whose outcome a 5xx or a lost answer leaves unknown and which is not safe
+   * to send twice: such a failure ends the call at once (the job's next attempt looks first).
+   * 401 and 429 are still retried (the backend did not act on the request).
+   */
+  retryUnknown?: boolean;
 }
 
 export interface ClientOptions {
@@ -91,7 +97,7 @@ export class ArchivistClient {
     } catch (err) {
       if (signal.aborted || err instanceof PermanentDeliveryError) throw err;
       this.opts.metrics?.requests.inc({ route: o.route, status: "error" });
-      return this.transient(s, `${o.route}: ${(err as Error).message}`, err);
+      return this.transient(s, `${o.route}: ${(err as Error).message}`, err, undefined, o.retryUnknown);
     }
     this.opts.metrics?.requests.inc({ route: o.route, status: String(res.status) });
     if (res.status >= 200 && res.status < 300) return { done: true, json: await this.json(res, o.route) };
@@ -103,14 +109,26 @@ export class ArchivistClient {
     }
     if (res.status === 429) return this.rateLimited(s, res, o.route);
     if (res.status >= 500 || res.status === 408)
-      return this.transient(s, `${o.route} answered ${res.status}: ${text}`, undefined, res.status);
+      return this.transient(
+        s,
+        `${o.route} answered ${res.status}: ${text}`,
+        undefined,
+        res.status,
+        o.retryUnknown,
+      );
     throw new PermanentDeliveryError(`${method} ${path} answered ${res.status}: ${text}`, res.status);
   }
 
-  private transient(s: { failures: number }, message: string, cause?: unknown, status?: number): Outcome {
+  private transient(
+    s: { failures: number },
+    message: string,
+    cause?: unknown,
+    status?: number,
+    retry = true,
+  ): Outcome {
     s.failures += 1;
     const retryAfter = cause instanceof TransientDeliveryError ? cause.retryAfterMs : undefined;
-    if (s.failures > this.opts.policy.inlineRetries)
+    if (!retry || s.failures > this.opts.policy.inlineRetries)
       throw new TransientDeliveryError(message, status, retryAfter);
     const { baseDelayMs, maxDelayMs } = this.opts.policy;
     const wait =

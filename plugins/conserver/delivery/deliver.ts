@@ -102,12 +102,17 @@ export async function deliver(
 ): Promise<DeliveryOutcome> {
   const attrs = job.event.event_attributes;
   const backendKey = `${job.backend.url}|${job.backend.clientId}`;
-  const { identity: asset, created } = await assets.resolveAsset(client, backendKey, job.vconUuid, signal);
+  const resolved = await assets.resolveAsset(client, backendKey, job.vconUuid, signal, {
+    key: job.idempotencyKey,
+    event: job.event,
+  });
+  const { identity: asset, created } = resolved;
   const lookups = events.of(client.credentials);
   const q = { asset, payload: attrs.payload as string, operation: attrs.vcon_operation as string };
-  let recorded = false;
+  // Recorded with the asset itself (`assets:withEvents`), when this job created it.
+  let recorded = resolved.carried === job.idempotencyKey;
   // An asset created just now holds no event of this job: the look-up would only cost a request.
-  if (created || (await lookups.find(client, q)) === undefined) {
+  if (!recorded && (created || (await lookups.find(client, q)) === undefined)) {
     await client.call("POST", `/archivist/v2/${asset}/events`, { route: "events.create", body: job.event });
     recorded = true;
   }

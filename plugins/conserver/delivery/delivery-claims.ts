@@ -9,6 +9,8 @@ export interface ResolvedAsset {
   identity: string;
   /** Created by this very find-or-create: it cannot hold any event yet. */
   created: boolean;
+  /** The idempotency key of the event that the creation recorded with the asset, if it carried one. */
+  carried?: string;
 }
 
 /** Where the workers that deliver to one backend agree on each vCon's asset. */

@@ -11,6 +11,7 @@ import {
   RedisDeadLetterStore,
 } from "../../../plugins/conserver/delivery/dead-letters.js";
 import { type DeliveryJob, idempotencyKey } from "../../../plugins/conserver/delivery/job.js";
+import { createConserverMetrics } from "../../../plugins/conserver/delivery/metrics.js";
 import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conserver/delivery/worker.js";
 import { type RunningConserver, runConserver } from "../../../plugins/conserver/runtime/run-conserver.js";
 import { buildVconEvent } from "../../../plugins/conserver/template.js";
@@ -34,6 +35,8 @@ const SAME_VCON = [
 ];
 const OTHERS = Object.keys(vectors).filter((n) => !SAME_VCON.includes(n));
 const quiet = pino({ level: "silent" });
+// The workers' requests, to see which creations went through our assets:withEvents extension.
+const metrics = createConserverMetrics();
 
 type Listed = { identity: string; event_attributes: Record<string, unknown> };
 
@@ -106,6 +109,7 @@ delivery: {queue: ${queueName}, prefix: ${prefix}, attempts: 5, backoff_ms: 20}
       concurrency: 2,
       retry: { baseDelayMs: 5, maxDelayMs: 50 },
       log: quiet,
+      metrics,
     });
     workers.push(w);
     return w;
@@ -176,6 +180,11 @@ delivery: {queue: ${queueName}, prefix: ${prefix}, attempts: 5, backoff_ms: 20}
     }
     // The three forms of ext_rec are three versions on one asset.
     expect((await assetPayloads(uuidOf(SAME_VCON[0] as string))).payloads).toHaveLength(3);
+    // This service offers assets:withEvents: every asset was made with its first event, none plainly.
+    const requests = await metrics.registry.getSingleMetricAsString("conserver_delivery_requests_total");
+    expect(requests).toMatch(/route="assets\.create_with_events",status="200"} \d+/);
+    expect(requests).not.toMatch(/route="assets\.create_with_events",status="404"/);
+    expect(requests).not.toMatch(/route="assets\.create",/);
   }, 60_000);
 
   it("conserverCli dlq list shows a dead letter (secret masked) and dlq retry re-drives it into the ledger", async () => {

@@ -59,6 +59,48 @@ describe("delivery worker", () => {
     expect(fake.count("token")).toBe(1);
   });
 
+  it("records a new vCon's event with its asset in one request where the backend offers assets:withEvents", async () => {
+    const fake = new FakeArchivist();
+    fake.offersWithEvents = true;
+    const { queue, settled } = setup(3, "all", fake);
+    await queue.add("deliver", job("v-w1", "created"));
+    await until(async () => fake.events.length === 1 && (await settled()));
+    expect(fake.count("assets.create_with_events")).toBe(1);
+    expect(fake.count("assets.create") + fake.count("events.create") + fake.count("events.list")).toBe(0);
+    // A later operation on the same vCon goes to the asset it made, as a plain event.
+    await queue.add("deliver", job("v-w1", "enhanced"));
+    await until(async () => fake.events.length === 2 && (await settled()));
+    expect(fake.assets).toHaveLength(1);
+    expect(fake.count("events.create")).toBe(1);
+    expect(new Set(fake.events.map((e) => e.asset_identity))).toEqual(new Set([fake.assets[0]?.identity]));
+  });
+
+  it("creates assets plainly once a backend answers assets:withEvents as a path it lacks, without asking again", async () => {
+    const { fake, queue, settled } = setup();
+    for (const [i, uuid] of ["v-p1", "v-p2", "v-p3"].entries()) {
+      await queue.add("deliver", job(uuid));
+      await until(async () => fake.events.length === i + 1 && (await settled()));
+    }
+    expect(fake.count("assets.create_with_events")).toBe(1);
+    expect(fake.count("assets.create")).toBe(3);
+    expect(fake.count("events.create")).toBe(3);
+  });
+
+  it("does not resend assets:withEvents after a lost answer: the next attempt finds what it recorded", async () => {
+    const fake = new FakeArchivist();
+    fake.offersWithEvents = true;
+    fake.fault("assets.create_with_events", { status: 503, afterActing: true });
+    const { queue, settled, dead } = setup(3, "all", fake);
+    await queue.add("deliver", job("v-lost"));
+    await until(
+      async () => fake.count("assets.list") >= 1 && fake.count("events.list") >= 1 && (await settled()),
+    );
+    expect(fake.count("assets.create_with_events")).toBe(1);
+    expect(fake.assets).toHaveLength(1);
+    expect(fake.events).toHaveLength(1);
+    expect(await dead.size()).toBe(0);
+  });
+
   it("skips an event that is already recorded (a re-run after a crash)", async () => {
     const { fake, queue, settled, metrics } = setup();
     await queue.add("deliver", job("v-2"));

@@ -5,6 +5,8 @@ export interface Fault {
   status: number;
   headers?: Record<string, string>;
   body?: unknown;
+  /** Serve the request first, then answer the fault: an answer lost after the backend acted. */
+  afterActing?: boolean;
 }
 
 interface Answer {
@@ -19,6 +21,7 @@ const ROUTES: Array<[string, RegExp, string]> = [
   ["POST", /^\/archivist\/iam\/v1\/appidp\/token$/, "token"],
   ["GET", /^\/archivist\/v2\/assets$/, "assets.list"],
   ["POST", /^\/archivist\/v2\/assets$/, "assets.create"],
+  ["POST", /^\/archivist\/v2\/assets:withEvents$/, "assets.create_with_events"],
   ["GET", /^\/archivist\/v2\/assets\/([^/]+)\/events$/, "events.list"],
   ["POST", /^\/archivist\/v2\/assets\/([^/]+)\/events$/, "events.create"],
   ["POST", /^\/archivist\/v1\/events$/, "free_events.create"],
@@ -61,6 +64,8 @@ export class FakeArchivist {
   private readonly faults = new Map<string, Fault[]>();
   /** "all" by default: a backend that does not read a repeated key as the wire conventions do. */
   repeatedKeys: RepeatedKeys = "all";
+  /** Offers our extension `POST /archivist/v2/assets:withEvents` (DataTrails' API has none: 404). */
+  offersWithEvents = false;
   /** Awaited before a route is served (to hold a request while a test kills its worker). */
   hold: ((route: string) => Promise<void>) | undefined;
 
@@ -85,18 +90,23 @@ export class FakeArchivist {
     this.calls.push(name);
     if (this.hold) await this.hold(name);
     const fault = this.faults.get(name)?.shift();
+    if (fault?.afterActing) await this.handleUnfaulted(name, route[1], url, headers, body);
     if (fault)
       return {
         status: fault.status,
         body: fault.body ?? { code: 2, message: "fault" },
         ...(fault.headers ? { headers: fault.headers } : {}),
       };
+    return this.handleUnfaulted(name, route[1], url, headers, body);
+  }
+
+  private async handleUnfaulted(name: string, path: RegExp, url: URL, headers: Headers, body: string) {
     if (name === "token") return this.token(body);
     const auth = headers.get("authorization") ?? "";
     if (!this.tokens.has(auth.replace(/^Bearer /, "")))
       return { status: 401, body: { code: 16, message: "bad token" } };
     const json = body ? (JSON.parse(body) as Rec) : {};
-    const id = url.pathname.match(route[1])?.[1];
+    const id = url.pathname.match(path)?.[1];
     return this.serve(name, url.searchParams, json, id);
   }
 
@@ -132,6 +142,14 @@ export class FakeArchivist {
         };
         this.assets.push(asset);
         return { status: 200, body: asset };
+      }
+      case "assets.create_with_events": {
+        if (!this.offersWithEvents) return { status: 404, body: { code: 5, message: "no route" } };
+        const made = this.serve("assets.create", q, json, undefined).body as { identity: string };
+        const events = (json.events as Rec[]).map(
+          (e) => this.serve("events.create", q, e, made.identity.slice("assets/".length)).body,
+        );
+        return { status: 200, body: { asset: made, events } };
       }
       case "events.list": {
         const events = this.events.filter(
