@@ -176,9 +176,11 @@ export class AssetResolver {
       }
     }
     if (!resolved) {
+      // Not resent after an unknown outcome either (a second asset for the vCon): the next attempt looks.
       const created = await client.call("POST", "/archivist/v2/assets", {
         route: "assets.create",
         body: asset,
+        retryUnknown: false,
       });
       resolved = { identity: identityOf(created, "asset create"), created: true };
     }

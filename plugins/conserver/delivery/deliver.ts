@@ -113,7 +113,12 @@ export async function deliver(
   let recorded = resolved.carried === job.idempotencyKey;
   // An asset created just now holds no event of this job: the look-up would only cost a request.
   if (!recorded && (created || (await lookups.find(client, q)) === undefined)) {
-    await client.call("POST", `/archivist/v2/${asset}/events`, { route: "events.create", body: job.event });
+    // Not resent after an unknown outcome: the job's next attempt looks it up first.
+    await client.call("POST", `/archivist/v2/${asset}/events`, {
+      route: "events.create",
+      body: job.event,
+      retryUnknown: false,
+    });
     recorded = true;
   }
   lookups.exists(client, q);
@@ -122,6 +127,7 @@ export async function deliver(
     if (!(await freeEventExists(client, trail, attrs))) {
       await client.call("POST", "/archivist/v1/events", {
         route: "free_events.create",
+        retryUnknown: false,
         body: { attributes: attrs, trails: [trail], event_type: attrs.vcon_operation },
       });
       recorded = true;

@@ -101,6 +101,20 @@ describe("delivery worker", () => {
     expect(await dead.size()).toBe(0);
   });
 
+  it("resends no creation whose answer was lost: each next attempt finds what the last one made", async () => {
+    // A backend without the extension: the asset and the event are separate creations.
+    const { fake, queue, settled, dead } = setup(4);
+    fake.fault("assets.create", { status: 502, afterActing: true });
+    fake.fault("events.create", { status: 504, afterActing: true });
+    await queue.add("deliver", job("v-lost2"));
+    await until(async () => fake.count("events.list") >= 1 && (await settled()));
+    expect(fake.count("assets.create")).toBe(1);
+    expect(fake.count("events.create")).toBe(1);
+    expect(fake.assets).toHaveLength(1);
+    expect(fake.events).toHaveLength(1);
+    expect(await dead.size()).toBe(0);
+  });
+
   it("skips an event that is already recorded (a re-run after a crash)", async () => {
     const { fake, queue, settled, metrics } = setup();
     await queue.add("deliver", job("v-2"));
