@@ -5,36 +5,15 @@ import {
   idTimestampToMillis,
   parseIdTimestamp,
 } from "../../../src/core/ledger/idtimestamp.js";
-import {
-  EVENT_STATUS_SQL,
-  getAssetEvent,
-  insertAssetEvents,
-  type NewAssetEvent,
-} from "../../../src/store/asset-events.js";
+import { EVENT_STATUS_SQL, getAssetEvent, insertAssetEvents } from "../../../src/store/asset-events.js";
 import type { Db } from "../../../src/store/db.js";
 import { migrate } from "../../../src/store/migrate.js";
 import { migrations } from "../../../src/store/migrations/index.js";
 import { commitBatch } from "../../../src/workers/commit-batch.js";
+import { assetEventRow } from "../../helpers/asset-event-row.js";
 import { bareTestDb, testEngine } from "../../helpers/databases.js";
 
-const who = { issuer: "", subject: "", display_name: "", email: "" };
-const event = (tenant: string, asset: string, proof = "MERKLE_LOG"): NewAssetEvent => ({
-  id: randomUUID(),
-  asset_id: asset,
-  tenant_id: tenant,
-  operation: "Record",
-  behaviour: "RecordEvidence",
-  event_attributes: { k: "v" },
-  asset_attributes: {},
-  timestamp_declared: new Date(),
-  timestamp_accepted: new Date(),
-  principal_declared: who,
-  principal_accepted: who,
-  confirmation_status: "STORED",
-  proof_mechanism: proof,
-  public: false,
-  from_address: "",
-});
+const event = assetEventRow;
 
 // The committer takes MERKLE_LOG events off a queue and writes their log entries; it never
 // rewrites the event rows, whose commit fields are read from those entries.

@@ -4,6 +4,7 @@ import { insertAssetEvents } from "../../../src/store/asset-events.js";
 import type { Db } from "../../../src/store/db.js";
 import { tenantsWithStoredRecords } from "../../../src/store/ledger.js";
 import { migrate } from "../../../src/store/migrate.js";
+import { assetEventRow } from "../../helpers/asset-event-row.js";
 import { bareTestDb, testEngine } from "../../helpers/databases.js";
 
 // The committer's sweep: which tenancies have records waiting for their log.
@@ -24,28 +25,9 @@ describe(`tenancies with records to commit (${testEngine()})`, () => {
       tenant,
       proof,
     ]);
-    const id = randomUUID();
-    const who = { issuer: "", subject: "", display_name: "", email: "" };
-    await insertAssetEvents(db, [
-      {
-        id,
-        asset_id: asset,
-        tenant_id: tenant,
-        operation: "Record",
-        behaviour: "RecordEvidence",
-        event_attributes: {},
-        asset_attributes: {},
-        timestamp_declared: new Date(),
-        timestamp_accepted: new Date(),
-        principal_declared: who,
-        principal_accepted: who,
-        confirmation_status: "STORED",
-        proof_mechanism: proof,
-        public: false,
-        from_address: "",
-      },
-    ]);
-    if (status === "COMMITTED") await db.query("delete from asset_event_queue where id = $1", [id]);
+    const row = assetEventRow(tenant, asset, proof);
+    await insertAssetEvents(db, [row]);
+    if (status === "COMMITTED") await db.query("delete from asset_event_queue where id = $1", [row.id]);
   };
   const freeEvent = async (tenant: string, status: string) =>
     db.query("insert into events (id, tenant_id, created_at, confirmation_status) values ($1, $2, 0, $3)", [
