@@ -197,4 +197,55 @@ describe("access enforcement (secured by default, ABAC)", () => {
     const list = await json<{ assets: Asset[] }>(s.api("/archivist/v2/assets", { token: reader }));
     expect(list.assets).toEqual([]);
   });
+
+  it("authorises an asset created with events as the creation and each event on their own would be", async () => {
+    const policy = await s.api("/archivist/iam/v1/access_policies", {
+      method: "POST",
+      token: admin,
+      json: {
+        display_name: "green team creates calls and notes on them",
+        filters: [{ or: ["attributes.team=green"] }],
+        access_permissions: [
+          {
+            asset_attributes_read: ["arc_display_type", "team"],
+            behaviours: ["AssetCreator", "RecordEvidence"],
+            event_arc_display_type_read: ["vcon_note"],
+            event_arc_display_type_write: ["vcon_note"],
+            asset_attributes_write: ["arc_display_type", "team"],
+            user_attributes: [{ or: [`subject=${readerId}`] }],
+          },
+        ],
+      },
+    });
+    expect(policy.status, await policy.clone().text()).toBe(200);
+    const create = (team: string, type: string) =>
+      s.api("/archivist/v2/assets:withEvents", {
+        method: "POST",
+        token: reader,
+        json: {
+          attributes: { arc_display_type: "call", team },
+          events: [
+            {
+              operation: "Record",
+              behaviour: "RecordEvidence",
+              event_attributes: { arc_display_type: type },
+            },
+          ],
+        },
+      });
+    // An asset outside the policy, and an event type it does not let the reader write: nothing stored.
+    expect((await create("red", "vcon_note")).status).toBe(403);
+    expect((await create("green", "vcon_deleted")).status).toBe(403);
+    const none = await json<{ assets: Asset[] }>(
+      s.api("/archivist/v2/assets?attributes.team=green", { token: admin }),
+    );
+    expect(none.assets).toEqual([]);
+    const made = await create("green", "vcon_note");
+    expect(made.status, await made.clone().text()).toBe(200);
+    const { asset } = (await made.json()) as { asset: Asset };
+    const events = await json<{ events: Event[] }>(
+      s.api(`/archivist/v2/${asset.identity}/events`, { token: reader }),
+    );
+    expect(events.events.map((e) => e.event_attributes.arc_display_type)).toEqual(["vcon_note"]);
+  });
 });
