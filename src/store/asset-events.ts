@@ -158,15 +158,30 @@ export async function insertAssetEvents(db: Queryable, events: NewAssetEvent[]):
     ],
     { reusePlan: true },
   );
+  // Written out, not spread: a spread of this many fields was ~2 % of the service's profile.
   return events.map((e) => ({
-    ...e,
+    id: e.id,
+    asset_id: e.asset_id,
+    tenant_id: e.tenant_id,
+    operation: e.operation,
+    behaviour: e.behaviour,
+    event_attributes: e.event_attributes,
+    asset_attributes: e.asset_attributes,
+    timestamp_declared: e.timestamp_declared,
+    timestamp_accepted: e.timestamp_accepted,
     timestamp_committed: null,
+    principal_declared: e.principal_declared,
+    principal_accepted: e.principal_accepted,
+    confirmation_status: e.confirmation_status,
+    proof_mechanism: e.proof_mechanism,
+    public: e.public,
     mmr_index: null,
     idtimestamp: null,
     merklelog_entry: null,
     transaction_id: "",
     block_number: 0,
     transaction_index: 0,
+    from_address: e.from_address,
     covering_seal: null,
   }));
 }
