@@ -97,8 +97,8 @@ export const MAX_FIRST_EVENTS = 16;
  * and its first Record events, all in one transaction or none. A producer that creates an
  * asset only to record on it (the conserver's delivery: one asset per vCon) saves a request per
  * asset, and no crash leaves the asset without the events it was made for. Each event is
- * checked and authorised as `POST …/events` would, against the asset as it will be (its
- * attributes with every event's `asset_attributes` folded in, in order).
+ * checked and authorised as `POST …/events` would be, in order: against the new asset with the
+ * `asset_attributes` of the events before it folded in.
  */
 export async function createAssetWithEvents(
   ctx: Ctx,
@@ -115,8 +115,9 @@ export async function createAssetWithEvents(
     if (event.operation !== "Record")
       throw badRequest(`events[${i}]: only Record events can come with an asset`);
     const checked = await checkEvent(ctx, p, view, event);
-    asset.attributes = { ...asset.attributes, ...checked.pending.assetAttributes };
+    // As `POST …/events` does: against the asset as it stands before this event changes it.
     checked.authorize({ ...asset, seq: 0, created_at: new Date() });
+    asset.attributes = { ...asset.attributes, ...checked.pending.assetAttributes };
     followers.push({ ...checked.pending, assetId: asset.id });
   }
   const [, ...events] = await batcherFor(ctx).write({ ...creation, followers });

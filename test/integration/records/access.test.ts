@@ -247,5 +247,26 @@ describe("access enforcement (secured by default, ABAC)", () => {
       s.api(`/archivist/v2/${asset.identity}/events`, { token: reader }),
     );
     expect(events.events.map((e) => e.event_attributes.arc_display_type)).toEqual(["vcon_note"]);
+    // Each event is authorised against the asset before it changes it, as POST …/events is: this
+    // one may move the asset out of the policy, as the reader may write `team` on a green asset.
+    const moved = await s.api("/archivist/v2/assets:withEvents", {
+      method: "POST",
+      token: reader,
+      json: {
+        attributes: { arc_display_type: "call", team: "green" },
+        events: [
+          {
+            operation: "Record",
+            behaviour: "RecordEvidence",
+            event_attributes: { arc_display_type: "vcon_note" },
+            asset_attributes: { team: "red" },
+          },
+        ],
+      },
+    });
+    expect(moved.status, await moved.clone().text()).toBe(200);
+    const red = ((await moved.json()) as { asset: Asset }).asset;
+    const read = await json<Asset>(s.api(`/archivist/v2/${red.identity}`, { token: admin }));
+    expect(read.attributes.team).toBe("red");
   });
 });
