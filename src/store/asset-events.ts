@@ -38,29 +38,32 @@ export interface AssetEventRow {
   covering_seal: CoveringSeal | null;
 }
 
+/** The event's own log entry (`l`): one probe of the log entries by record. */
+const OWN_LOG_ENTRY =
+  "from log_entries l where l.record_id = asset_events.id and l.kind = 'asset_event' and asset_events.proof_mechanism = 'MERKLE_LOG' limit 1";
+
+/** `what` of the first seal (`s`) covering the log entry `l`. */
+const coveringSeal = (what: string) =>
+  `(select ${what} from seals s where s.tenant_id = l.tenant_id and s.mmr_size > l.mmr_index order by s.mmr_size limit 1)`;
+
 /**
- * A MERKLE_LOG event's place in its log and the first seal covering it, as JSON: one probe of
- * the log entries by record. The committer no longer writes the event row (a rewrite re-entered
- * every index of it, the GIN ones too): the log entry says where and when it was committed.
+ * A MERKLE_LOG event's place in its log and the first seal covering it, as JSON. The committer
+ * no longer writes the event row (a rewrite re-entered every index of it, the GIN ones too): the
+ * log entry says where and when it was committed.
  */
-const LOG_ENTRY_SQL =
-  "(select jsonb_build_object('mmr_index', l.mmr_index, 'idtimestamp', l.idtimestamp, 'seal', " +
-  "(select jsonb_build_object('mmr_size', s.mmr_size, 'timestamp_ms', s.timestamp_ms, 'idtimestamp', s.idtimestamp, 'peaks', s.peaks, " +
-  "'anchored_block', s.anchored_block, 'anchor_block_hash', s.anchor_block_hash, 'anchor_tx_hash', s.anchor_tx_hash, 'anchor_tx_index', s.anchor_tx_index) " +
-  "from seals s where s.tenant_id = l.tenant_id and s.mmr_size > l.mmr_index order by s.mmr_size limit 1)) " +
-  "from log_entries l where l.record_id = asset_events.id and l.kind = 'asset_event' and asset_events.proof_mechanism = 'MERKLE_LOG' limit 1)";
+const LOG_ENTRY_SQL = `(select jsonb_build_object('mmr_index', l.mmr_index, 'idtimestamp', l.idtimestamp, 'seal', ${coveringSeal(
+  "jsonb_build_object('mmr_size', s.mmr_size, 'timestamp_ms', s.timestamp_ms, 'idtimestamp', s.idtimestamp, 'peaks', s.peaks, " +
+    "'anchored_block', s.anchored_block, 'anchor_block_hash', s.anchor_block_hash, 'anchor_tx_hash', s.anchor_tx_hash, 'anchor_tx_index', s.anchor_tx_index)",
+)}) ${OWN_LOG_ENTRY})`;
 
 /**
  * An event's status as read: a MERKLE_LOG event is STORED until its log entry exists, then
  * COMMITTED, CONFIRMED once a seal covers the entry and UNEQUIVOCAL once that seal is anchored
  * (no worker rewrites the row); otherwise the status stored on the row.
  */
-export const EVENT_STATUS_SQL =
-  "(case when asset_events.proof_mechanism = 'MERKLE_LOG' then coalesce((select case when s.mmr_size is null then 'COMMITTED' " +
-  "when s.anchored_block is null then 'CONFIRMED' else 'UNEQUIVOCAL' end from log_entries l left join lateral " +
-  "(select s.mmr_size, s.anchored_block from seals s where s.tenant_id = l.tenant_id and s.mmr_size > l.mmr_index order by s.mmr_size limit 1) s on true " +
-  "where l.record_id = asset_events.id and l.kind = 'asset_event' limit 1), asset_events.confirmation_status) " +
-  "else asset_events.confirmation_status end)";
+export const EVENT_STATUS_SQL = `coalesce((select coalesce(${coveringSeal(
+  "case when s.anchored_block is null then 'CONFIRMED' else 'UNEQUIVOCAL' end",
+)}, 'COMMITTED') ${OWN_LOG_ENTRY}), asset_events.confirmation_status)`;
 
 // Statements using these name the table `asset_events` (no alias): the log probe refers to it.
 // Rows read with them go through `withLogEntry` (`readEvents`).

@@ -1,7 +1,7 @@
 import { isRecord } from "../vcon/unsigned-check.js";
 import type { AssetResolver } from "./assets.js";
 import type { ArchivistClient } from "./client.js";
-import type { DeliveryJob } from "./job.js";
+import { backendKey, type DeliveryJob } from "./job.js";
 import { BackendLookups, groupPageSize, type LookupSpec } from "./lookups.js";
 
 export type DeliveryOutcome = "delivered" | "duplicate";
@@ -101,8 +101,7 @@ export async function deliver(
   signal?: AbortSignal,
 ): Promise<DeliveryOutcome> {
   const attrs = job.event.event_attributes;
-  const backendKey = `${job.backend.url}|${job.backend.clientId}`;
-  const resolved = await assets.resolveAsset(client, backendKey, job.vconUuid, signal, {
+  const resolved = await assets.resolveAsset(client, backendKey(job.backend), job.vconUuid, signal, {
     key: job.idempotencyKey,
     event: job.event,
   });

@@ -33,6 +33,11 @@ export function credentialsKey(b: DeliveryBackend): string {
   return JSON.stringify([b.url, b.tokenUrl ?? null, b.clientId, b.clientSecret]);
 }
 
+/** The deployment and application an event is recorded for: its assets and events are one set. */
+export function backendKey(b: DeliveryBackend): string {
+  return `${b.url}|${b.clientId}`;
+}
+
 /** The idempotency key of one operation on one vCon version. */
 export function idempotencyKey(vconUuid: string, operation: string, payloadHash: string): string {
   return `${vconUuid}:${operation}:${payloadHash}`;

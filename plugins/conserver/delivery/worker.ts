@@ -8,7 +8,7 @@ import type { DeadLetterStore } from "./dead-letters.js";
 import { type DeliveryOutcome, deliver, eventLookups } from "./deliver.js";
 import type { DeliveryClaims } from "./delivery-claims.js";
 import { PermanentDeliveryError, TransientDeliveryError } from "./errors.js";
-import { credentialsKey, type DeliveryBackend, type DeliveryJob, jobProblem } from "./job.js";
+import { backendKey, credentialsKey, type DeliveryBackend, type DeliveryJob, jobProblem } from "./job.js";
 import { type ConserverMetrics, conserverMetrics } from "./metrics.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.js";
 import { type FetchFn, TokenSource } from "./token-source.js";
@@ -124,7 +124,7 @@ class Worker {
    * up, find nothing and both record it.
    */
   private async oneAtATime<T>(data: DeliveryJob, fn: () => Promise<T>, signal: AbortSignal): Promise<T> {
-    const key = `${data.backend.url}|${data.backend.clientId}|${data.idempotencyKey}`;
+    const key = `${backendKey(data.backend)}|${data.idempotencyKey}`;
     const before = this.delivering.get(key);
     const run = (async () => {
       if (before) await before.catch(() => undefined);
