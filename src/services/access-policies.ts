@@ -10,14 +10,16 @@ import { forbidden, notFound, quotaExceeded } from "../core/api/api-error.js";
 import { policyFiltersToWire } from "../core/filters/index.js";
 import {
   type AccessPolicyRow,
+  accessPolicyRows,
   countAccessPolicies,
   deleteAccessPolicy,
   getAccessPolicy,
   insertAccessPolicy,
-  listAccessPolicies,
   updateAccessPolicy,
 } from "../store/access-policies.js";
+import type { RowSource } from "../store/row-source.js";
 import { lockTenancy } from "../store/tenancies.js";
+import { valuesOf } from "./list-query.js";
 import { recordPolicyAudit } from "./policy-audit.js";
 
 function requireAdmin(p: Principal): void {
@@ -57,18 +59,17 @@ export async function readAccessPolicy(ctx: Ctx, p: Principal, id: string) {
   return accessPolicyOut(row);
 }
 
-export async function listAccessPoliciesPage(
+/** The tenancy's policies an administrator lists, filtered by the query. */
+export function accessPolicySource(
   ctx: Ctx,
   p: Principal,
-  opts: {
-    after: number;
-    limit: number;
-    displayName?: string[] | undefined;
-    description?: string[] | undefined;
-  },
-): Promise<AccessPolicyRow[]> {
+  pairs: Array<[string, string]>,
+): RowSource<AccessPolicyRow> {
   requireAdmin(p);
-  return listAccessPolicies(ctx.db, p.tenantId, opts);
+  return accessPolicyRows(ctx.db, p.tenantId, {
+    displayName: valuesOf(pairs, "display_name"),
+    description: valuesOf(pairs, "description"),
+  });
 }
 
 /** PATCH: each field sent (validated like on create) replaces the stored one whole. */

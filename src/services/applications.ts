@@ -4,15 +4,17 @@ import { badRequest, forbidden, notFound, quotaExceeded } from "../core/api/api-
 import { isoTime } from "../core/api/ids.js";
 import {
   type ApplicationRow,
+  applicationRows,
   countApplications,
   deleteApplication,
   getApplication,
   insertApplication,
-  listApplications,
   updateApplication,
 } from "../store/applications.js";
 import type { Queryable } from "../store/db.js";
+import type { RowSource } from "../store/row-source.js";
 import { lockTenancy } from "../store/tenancies.js";
+import { valuesOf } from "./list-query.js";
 import { hashSecret, newSecret } from "./secrets.js";
 
 // A secret is valid for two years; tokens outlive neither the secret rules nor this.
@@ -118,13 +120,14 @@ export async function readApplication(ctx: Ctx, p: Principal, id: string) {
   return applicationOut(row);
 }
 
-export async function listApplicationsPage(
+/** The tenancy's application registrations an administrator lists, filtered by the query. */
+export function applicationSource(
   ctx: Ctx,
   p: Principal,
-  opts: { after: number; limit: number; displayName?: string[] },
-) {
+  pairs: Array<[string, string]>,
+): RowSource<ApplicationRow> {
   requireAdmin(p);
-  return listApplications(ctx.db, p.tenantId, opts);
+  return applicationRows(ctx.db, p.tenantId, { displayName: valuesOf(pairs, "display_name") });
 }
 
 /** PATCH: each field sent replaces the stored one whole. */

@@ -2,21 +2,27 @@ import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../context.js";
 import { forbidden, notFound, quotaExceeded } from "../core/api/api-error.js";
 import { isoTime } from "../core/api/ids.js";
-import { evaluateCompliance, validateCompliancePolicyInput } from "../core/compliance/index.js";
+import {
+  COMPLIANCE_TYPES,
+  evaluateCompliance,
+  validateCompliancePolicyInput,
+} from "../core/compliance/index.js";
 import { matchPolicyFilters, parsePolicyFilters } from "../core/filters/index.js";
 import { eventsOfAsset } from "../store/asset-events.js";
 import { getAsset } from "../store/assets.js";
 import {
   allCompliancePolicies,
   type CompliancePolicyRow,
+  compliancePolicyRows,
   countCompliancePolicies,
   deleteCompliancePolicy,
   getCompliancePolicy,
   insertCompliancePolicy,
-  listCompliancePolicies,
 } from "../store/compliance-policies.js";
+import type { RowSource } from "../store/row-source.js";
 import { lockTenancy } from "../store/tenancies.js";
 import { type AccessView, canReadEvent } from "./access-view.js";
+import { enumList } from "./list-query.js";
 
 /** API shape of a compliance policy. */
 export function compliancePolicyOut(r: CompliancePolicyRow) {
@@ -95,11 +101,13 @@ export async function assetCompliance(ctx: Ctx, view: AccessView, assetId: strin
   };
 }
 
-/** One page of the tenancy's compliance policies, optionally of some types. */
-export function compliancePolicyPage(
+/** The tenancy's compliance policies, optionally of some types. */
+export function compliancePolicySource(
   ctx: Ctx,
   p: Principal,
-  opts: { after: number; limit: number; types: string[] },
-) {
-  return listCompliancePolicies(ctx.db, p.tenantId, opts);
+  pairs: Array<[string, string]>,
+): RowSource<CompliancePolicyRow> {
+  return compliancePolicyRows(ctx.db, p.tenantId, {
+    types: enumList(pairs, "compliance_type", COMPLIANCE_TYPES),
+  });
 }

@@ -9,9 +9,11 @@ import {
   getInviteAnyTenancy,
   type InviteRow,
   insertInvite,
-  listInvites,
+  inviteRows,
 } from "../store/invites.js";
 import { admitMember, getMemberByEmail } from "../store/members.js";
+import type { RowSource } from "../store/row-source.js";
+import { valuesOf } from "./list-query.js";
 import { memberOut } from "./members.js";
 import { hashSecret, newSecret, verifySecret } from "./secrets.js";
 
@@ -68,13 +70,10 @@ export async function readInvite(ctx: Ctx, p: Principal, id: string) {
   return inviteOut(row);
 }
 
-export async function listInvitesPage(
-  ctx: Ctx,
-  p: Principal,
-  opts: { after: number; limit: number; email?: string[] | undefined },
-): Promise<InviteRow[]> {
+/** The tenancy's pending invites an administrator lists, filtered by the query. */
+export function inviteSource(ctx: Ctx, p: Principal, pairs: Array<[string, string]>): RowSource<InviteRow> {
   requireAdmin(p);
-  return listInvites(ctx.db, p.tenantId, opts);
+  return inviteRows(ctx.db, p.tenantId, { email: valuesOf(pairs, "email") });
 }
 
 export async function removeInvite(ctx: Ctx, p: Principal, id: string): Promise<void> {

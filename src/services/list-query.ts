@@ -74,3 +74,9 @@ export const CONFIRMATION_STATUSES = [
 ] as const;
 export const TRUST_ORDER = ["COMMITTED", "CONFIRMED", "UNEQUIVOCAL"] as const;
 export const PROOF_MECHANISMS = ["MERKLE_LOG", "SIMPLE_HASH"] as const;
+
+/** Every value of a key that may repeat, or undefined when it is absent. */
+export function valuesOf(pairs: Array<[string, string]>, key: string): string[] | undefined {
+  const values = pairs.filter(([k]) => k === key).map(([, v]) => v);
+  return values.length ? values : undefined;
+}

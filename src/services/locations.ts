@@ -7,9 +7,10 @@ import {
   getLocation,
   insertLocation,
   type LocationRow,
-  selectLocations,
+  locationRows,
   updateLocation,
 } from "../store/locations.js";
+import type { RowSource } from "../store/row-source.js";
 import { Where } from "../store/sql.js";
 import { lockTenancy } from "../store/tenancies.js";
 import { addAttributeFilters } from "./list-query.js";
@@ -90,13 +91,12 @@ export async function setLocationPermissions(ctx: Ctx, p: Principal, id: string,
 }
 
 /** One page of the tenancy's locations by display name, description and attributes. */
-export function listLocationRows(
+/** The tenancy's locations, filtered by the query (names, descriptions, attributes). */
+export function locationSource(
   ctx: Ctx,
   p: Principal,
   pairs: Array<[string, string]>,
-  after: number,
-  limit: number,
-) {
+): RowSource<LocationRow> {
   const w = new Where();
   w.and(`tenant_id = ${w.p(p.tenantId)}`);
   for (const key of ["display_name", "description"] as const) {
@@ -104,5 +104,5 @@ export function listLocationRows(
     if (values.length) w.and(`${key} = any(${w.p(values)}::text[])`);
   }
   addAttributeFilters(w, pairs, { attributes: "attributes" });
-  return selectLocations(ctx.db, w.sql, w.params, after, limit);
+  return locationRows(ctx.db, w);
 }

@@ -1,13 +1,15 @@
 import type { Ctx, Principal } from "../context.js";
 import { badRequest, forbidden, notFound } from "../core/api/api-error.js";
 import {
-  listMembers,
-  listMemberships,
   type MemberRow,
   type MemberState,
   type MembershipRow,
+  memberRows,
+  membershipRows,
   updateMember,
 } from "../store/members.js";
+import { emptySource, type RowSource } from "../store/row-source.js";
+import { scalar } from "./list-query.js";
 
 /** The only role members can hold; an empty list means a basic user. */
 export const OWNER_ROLE = "OWNER";
@@ -54,13 +56,10 @@ export function validRoles(roles: string[]): string[] {
 }
 
 /** One page of the tenancy's members in a state. */
-export async function listMembersPage(
-  ctx: Ctx,
-  p: Principal,
-  opts: { after: number; limit: number; state: MemberState },
-): Promise<MemberRow[]> {
+/** The tenancy's members an administrator lists (active only unless member_state says otherwise). */
+export function memberSource(ctx: Ctx, p: Principal, pairs: Array<[string, string]>): RowSource<MemberRow> {
   requireAdmin(p);
-  return listMembers(ctx.db, p.tenantId, opts);
+  return memberRows(ctx.db, p.tenantId, memberStateOf(scalar(pairs, "member_state")));
 }
 
 /** PATCH: the roles list sent replaces the member's roles (an empty list demotes to basic user). */
@@ -97,11 +96,8 @@ export function membershipOut(row: MembershipRow) {
 }
 
 /** The caller's active memberships in every tenancy trusting its issuer; none for an application. */
-export async function listMembershipsPage(
-  ctx: Ctx,
-  p: Principal,
-  opts: { after: number; limit: number },
-): Promise<MembershipRow[]> {
-  if (p.kind !== "member" || !p.email) return [];
-  return listMemberships(ctx.db, p.issuer, p.email, opts);
+/** The caller's active memberships in every tenancy trusting its issuer; none for an application. */
+export function membershipSource(ctx: Ctx, p: Principal): RowSource<MembershipRow> {
+  if (p.kind !== "member" || !p.email) return emptySource();
+  return membershipRows(ctx.db, p.issuer, p.email);
 }

@@ -12,7 +12,7 @@ import {
 import { getAssetEvent } from "../store/asset-events.js";
 import { getFreeEvent, getStatement } from "../store/free-events.js";
 import { deleteScittKey, insertScittKey, listScittKeys } from "../store/scitt-keys.js";
-import { listTlsCaCertificates } from "../store/tlscacertificates.js";
+import { tlsCaCertificateRows } from "../store/tlscacertificates.js";
 import { createFreeEvent } from "./free-events.js";
 import { receiptFor } from "./proofs.js";
 
@@ -51,7 +51,7 @@ export async function registerStatement(ctx: Ctx, p: Principal, statement: Uint8
   if (!p.isAdmin) throw forbidden("registering statements needs administrator rights in this tenancy");
   if (statement.length === 0)
     throw new RegistrationRefused("the body must be a COSE_Sign1 signed statement (application/cose)");
-  const cas = (await listTlsCaCertificates(ctx.db, p.tenantId, { after: 0, limit: 1000 })).map((c) => c.pem);
+  const cas = (await tlsCaCertificateRows(ctx.db, p.tenantId, {}).page(0, 1000)).map((c) => c.pem);
   const verdict = checkRegistrationPolicy(statement, {
     keys: await trustedKeys(ctx, p.tenantId),
     caCertificatesPem: cas,

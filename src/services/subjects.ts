@@ -2,15 +2,16 @@ import { randomUUID } from "node:crypto";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { type Ctx, type Principal, tenantIdentity } from "../context.js";
 import { badRequest, forbidden, notFound } from "../core/api/api-error.js";
+import type { RowSource } from "../store/row-source.js";
 import {
   deleteSubject,
   getSubject,
   insertSubject,
-  listSubjects,
-  type SubjectFilter,
   type SubjectRow,
+  subjectRows,
   updateSubject,
 } from "../store/subjects.js";
+import { valuesOf } from "./list-query.js";
 import { SELF_SUBJECT_ID, walletAddress } from "./self-subject.js";
 
 // Keys are checked before the row is written, so a stored subject is already confirmed:
@@ -164,13 +165,14 @@ export async function exportSubject(ctx: Ctx, p: Principal, id: string) {
   return { subject_string: encodeSubjectString(subjectOut(await subjectRow(ctx, p, id))) };
 }
 
-export async function listSubjectsPage(
-  ctx: Ctx,
-  p: Principal,
-  opts: { after: number; limit: number } & SubjectFilter,
-): Promise<SubjectRow[]> {
+/** The tenancy's subjects (Self included) an administrator lists, filtered by the query. */
+export function subjectSource(ctx: Ctx, p: Principal, pairs: Array<[string, string]>): RowSource<SubjectRow> {
   requireAdmin(p);
-  return listSubjects(ctx.db, p.tenantId, opts);
+  return subjectRows(ctx.db, p.tenantId, {
+    displayName: valuesOf(pairs, "display_name"),
+    walletAddress: valuesOf(pairs, "wallet_address"),
+    confirmationStatus: valuesOf(pairs, "confirmation_status"),
+  });
 }
 
 /** PATCH: each field sent replaces the stored one whole; wallet addresses follow the wallet keys. */

@@ -1,16 +1,18 @@
 import { randomUUID, X509Certificate } from "node:crypto";
 import type { Ctx, Principal } from "../context.js";
 import { badRequest, forbidden, notFound, quotaExceeded } from "../core/api/api-error.js";
+import type { RowSource } from "../store/row-source.js";
 import { lockTenancy } from "../store/tenancies.js";
 import {
   countTlsCaCertificates,
   deleteTlsCaCertificate,
   getTlsCaCertificate,
   insertTlsCaCertificate,
-  listTlsCaCertificates,
   type TlsCaCertificateRow,
+  tlsCaCertificateRows,
   updateTlsCaCertificate,
 } from "../store/tlscacertificates.js";
+import { valuesOf } from "./list-query.js";
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 
@@ -96,13 +98,14 @@ export async function readTlsCertificate(ctx: Ctx, p: Principal, id: string) {
   return tlsCertificateOut(row);
 }
 
-export async function listTlsCertificatesPage(
+/** The tenancy's TLS CA certificates an administrator lists, filtered by the query. */
+export function tlsCertificateSource(
   ctx: Ctx,
   p: Principal,
-  opts: { after: number; limit: number; displayName?: string[] | undefined },
-): Promise<TlsCaCertificateRow[]> {
+  pairs: Array<[string, string]>,
+): RowSource<TlsCaCertificateRow> {
   requireAdmin(p);
-  return listTlsCaCertificates(ctx.db, p.tenantId, opts);
+  return tlsCaCertificateRows(ctx.db, p.tenantId, { displayName: valuesOf(pairs, "display_name") });
 }
 
 /** PATCH: each field sent replaces the stored one; a new certificate is validated like on upload. */

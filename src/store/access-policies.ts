@@ -1,5 +1,7 @@
 import { briefCache } from "./brief-cache.js";
 import type { Queryable } from "./db.js";
+import { anyOf, keysetSource, type RowSource } from "./row-source.js";
+import { Where } from "./sql.js";
 
 export interface AccessPolicyRow {
   seq: number;
@@ -26,24 +28,16 @@ export async function getAccessPolicy(
   )[0];
 }
 
-/** One page of a tenancy's policies after the keyset cursor, optionally by display name or description. */
-export function listAccessPolicies(
+/** A tenancy's policies, optionally by display name or description. */
+export function accessPolicyRows(
   db: Queryable,
   tenantId: string,
-  opts: {
-    after: number;
-    limit: number;
-    displayName?: string[] | undefined;
-    description?: string[] | undefined;
-  },
-): Promise<AccessPolicyRow[]> {
-  return db.query<AccessPolicyRow>(
-    `select ${COLUMNS} from access_policies where tenant_id = $1 and seq > $2
-       and ($4::text[] is null or display_name = any($4::text[]))
-       and ($5::text[] is null or description = any($5::text[]))
-     order by seq limit $3`,
-    [tenantId, opts.after, opts.limit, opts.displayName ?? null, opts.description ?? null],
-  );
+  f: { displayName?: string[] | undefined; description?: string[] | undefined },
+): RowSource<AccessPolicyRow> {
+  const w = new Where([tenantId]).and("tenant_id = $1");
+  anyOf(w, "display_name", f.displayName);
+  anyOf(w, "description", f.description);
+  return keysetSource(db, "access_policies", COLUMNS, w);
 }
 
 /** Every policy of a tenancy, oldest first (evaluating access needs them all). */

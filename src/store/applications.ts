@@ -1,4 +1,6 @@
 import type { Queryable } from "./db.js";
+import { anyOf, keysetSource, type RowSource } from "./row-source.js";
+import { Where } from "./sql.js";
 
 export interface ApplicationRow {
   seq: number;
@@ -20,17 +22,14 @@ export async function getApplication(db: Queryable, id: string): Promise<Applica
 }
 
 /** One page of a tenancy's applications after the keyset cursor, optionally by display name. */
-export function listApplications(
+/** A tenancy's application registrations, optionally by display name. */
+export function applicationRows(
   db: Queryable,
   tenantId: string,
-  opts: { after: number; limit: number; displayName?: string[] },
-): Promise<ApplicationRow[]> {
-  return db.query<ApplicationRow>(
-    `select ${COLUMNS} from applications where tenant_id = $1 and seq > $2
-       and ($4::text[] is null or display_name = any($4::text[]))
-     order by seq limit $3`,
-    [tenantId, opts.after, opts.limit, opts.displayName ?? null],
-  );
+  f: { displayName?: string[] | undefined },
+): RowSource<ApplicationRow> {
+  const w = new Where([tenantId]).and("tenant_id = $1");
+  return keysetSource(db, "applications", COLUMNS, anyOf(w, "display_name", f.displayName));
 }
 
 export async function countApplications(db: Queryable, tenantId: string): Promise<number> {

@@ -1,5 +1,7 @@
 import type { CompliancePolicyInput } from "../core/compliance/index.js";
 import type { Queryable } from "./db.js";
+import { anyOf, keysetSource, type RowSource } from "./row-source.js";
+import { Where } from "./sql.js";
 
 export interface CompliancePolicyRow {
   seq: number;
@@ -50,16 +52,14 @@ export async function deleteCompliancePolicy(
   )[0];
 }
 
-export function listCompliancePolicies(
+/** A tenancy's compliance policies, optionally of some types. */
+export function compliancePolicyRows(
   db: Queryable,
   tenantId: string,
-  opts: { after: number; limit: number; types?: string[] },
-): Promise<CompliancePolicyRow[]> {
-  return db.query<CompliancePolicyRow>(
-    `select ${COLUMNS} from compliance_policies where tenant_id = $1 and seq > $2 and ($4::text[] is null or compliance_type = any($4::text[]))
-     order by seq limit $3`,
-    [tenantId, opts.after, opts.limit, opts.types?.length ? opts.types : null],
-  );
+  f: { types?: string[] | undefined },
+): RowSource<CompliancePolicyRow> {
+  const w = new Where([tenantId]).and("tenant_id = $1");
+  return keysetSource(db, "compliance_policies", COLUMNS, anyOf(w, "compliance_type", f.types));
 }
 
 export function allCompliancePolicies(db: Queryable, tenantId: string): Promise<CompliancePolicyRow[]> {

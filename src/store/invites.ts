@@ -1,4 +1,6 @@
 import type { Queryable } from "./db.js";
+import { anyOf, keysetSource, type RowSource } from "./row-source.js";
+import { Where } from "./sql.js";
 
 export interface InviteRow {
   seq: number;
@@ -27,16 +29,22 @@ export async function getInvite(db: Queryable, tenantId: string, id: string): Pr
 }
 
 /** One page of a tenancy's invites after the keyset cursor, optionally by e-mail (case-insensitive). */
-export function listInvites(
+/** A tenancy's pending invites, optionally by e-mail address (any case). */
+export function inviteRows(
   db: Queryable,
   tenantId: string,
-  opts: { after: number; limit: number; email?: string[] | undefined },
-): Promise<InviteRow[]> {
-  return db.query<InviteRow>(
-    `select ${COLUMNS} from invites where tenant_id = $1 and seq > $2
-       and ($4::text[] is null or lower(email) = any($4::text[]))
-     order by seq limit $3`,
-    [tenantId, opts.after, opts.limit, opts.email?.map((e) => e.toLowerCase()) ?? null],
+  f: { email?: string[] | undefined },
+): RowSource<InviteRow> {
+  const w = new Where([tenantId]).and("tenant_id = $1");
+  return keysetSource(
+    db,
+    "invites",
+    COLUMNS,
+    anyOf(
+      w,
+      "lower(email)",
+      f.email?.map((e) => e.toLowerCase()),
+    ),
   );
 }
 

@@ -1,4 +1,6 @@
 import type { Queryable } from "./db.js";
+import { keysetSource, type RowSource } from "./row-source.js";
+import type { Where } from "./sql.js";
 
 export interface LocationRow {
   seq: number;
@@ -88,18 +90,9 @@ export async function deleteLocation(db: Queryable, tenantId: string, id: string
   );
 }
 
-export function selectLocations(
-  db: Queryable,
-  where: string,
-  params: unknown[],
-  after: number,
-  limit: number,
-): Promise<LocationRow[]> {
-  const n = params.length;
-  return db.query<LocationRow>(
-    `select ${COLUMNS} from locations where ${where} and seq > $${n + 1} order by seq limit $${n + 2}`,
-    [...params, after, limit],
-  );
+/** Locations matching a filter the caller built (attribute filters included). */
+export function locationRows(db: Queryable, where: Where): RowSource<LocationRow> {
+  return keysetSource(db, "locations", COLUMNS, where);
 }
 
 export async function countLocations(db: Queryable, tenantId: string): Promise<number> {

@@ -1,4 +1,6 @@
 import type { Queryable } from "./db.js";
+import { keysetSource, type RowSource } from "./row-source.js";
+import { Where } from "./sql.js";
 
 export interface MemberRow {
   seq: number;
@@ -48,16 +50,11 @@ export async function upsertMember(db: Queryable, m: Omit<MemberRow, "seq">): Pr
 export type MemberState = "active" | "inactive" | "both";
 
 /** One page of a tenancy's members in the given state, after the keyset cursor. */
-export function listMembers(
-  db: Queryable,
-  tenantId: string,
-  opts: { after: number; limit: number; state: MemberState },
-): Promise<MemberRow[]> {
-  return db.query<MemberRow>(
-    `select ${COLUMNS} from members where tenant_id = $1 and seq > $2
-       and ($4 = 'both' or active = ($4 = 'active')) order by seq limit $3`,
-    [tenantId, opts.after, opts.limit, opts.state],
-  );
+/** A tenancy's members: the active, the inactive or both. */
+export function memberRows(db: Queryable, tenantId: string, state: MemberState): RowSource<MemberRow> {
+  const w = new Where([tenantId]).and("tenant_id = $1");
+  if (state !== "both") w.and(`active = ${w.p(state === "active")}`);
+  return keysetSource(db, "members", COLUMNS, w);
 }
 
 /** Creates the member of an accepted invite, or reactivates the one with that e-mail (no roles either way). */
@@ -83,18 +80,17 @@ export interface MembershipRow {
 }
 
 /** Active memberships of one e-mail in the tenancies that trust `issuer`, after the keyset cursor. */
-export function listMemberships(
-  db: Queryable,
-  issuer: string,
-  email: string,
-  opts: { after: number; limit: number },
-): Promise<MembershipRow[]> {
-  return db.query<MembershipRow>(
-    `select m.seq, m.id, m.tenant_id, t.display_name as tenancy_name
-       from members m join tenancies t on t.id = m.tenant_id
-      where t.oidc->>'issuer' = $1 and lower(m.email) = lower($2) and m.active and m.seq > $3
-      order by m.seq limit $4`,
-    [issuer, email, opts.after, opts.limit],
+/** The active memberships of one person (issuer and e-mail) across tenancies. */
+export function membershipRows(db: Queryable, issuer: string, email: string): RowSource<MembershipRow> {
+  const w = new Where([issuer, email]).and(
+    "t.oidc->>'issuer' = $1 and lower(m.email) = lower($2) and m.active",
+  );
+  return keysetSource(
+    db,
+    "members m join tenancies t on t.id = m.tenant_id",
+    "m.seq, m.id, m.tenant_id, t.display_name as tenancy_name",
+    w,
+    "m.seq",
   );
 }
 

@@ -1,5 +1,7 @@
 import type { Queryable } from "./db.js";
+import { anyOf, keysetSource, type RowSource } from "./row-source.js";
 import { forgetSharing } from "./sharing.js";
+import { Where } from "./sql.js";
 
 export interface SubjectRow {
   seq: number;
@@ -36,28 +38,16 @@ export interface SubjectFilter {
   confirmationStatus?: string[] | undefined;
 }
 
-/** One page of a tenancy's subjects after the keyset cursor; each filter matches any of its values. */
-export function listSubjects(
-  db: Queryable,
-  tenantId: string,
-  opts: { after: number; limit: number } & SubjectFilter,
-): Promise<SubjectRow[]> {
-  return db.query<SubjectRow>(
-    `select ${COLUMNS} from subjects where tenant_id = $1 and seq > $2
-       and ($4::text[] is null or display_name = any($4::text[]))
-       and ($5::text[] is null or exists (
-             select 1 from jsonb_array_elements_text(wallet_address) a where lower(a) = any($5::text[])))
-       and ($6::text[] is null or confirmation_status = any($6::text[]))
-     order by seq limit $3`,
-    [
-      tenantId,
-      opts.after,
-      opts.limit,
-      opts.displayName ?? null,
-      opts.walletAddress?.map((a) => a.toLowerCase()) ?? null,
-      opts.confirmationStatus ?? null,
-    ],
-  );
+/** A tenancy's subjects; each filter matches any of its values. */
+export function subjectRows(db: Queryable, tenantId: string, f: SubjectFilter): RowSource<SubjectRow> {
+  const w = new Where([tenantId]).and("tenant_id = $1");
+  anyOf(w, "display_name", f.displayName);
+  if (f.walletAddress?.length)
+    w.and(
+      `exists (select 1 from jsonb_array_elements_text(wallet_address) a where lower(a) = any(${w.p(f.walletAddress.map((a) => a.toLowerCase()))}::text[]))`,
+    );
+  anyOf(w, "confirmation_status", f.confirmationStatus);
+  return keysetSource(db, "subjects", COLUMNS, w);
 }
 
 export async function insertSubject(db: Queryable, s: Omit<SubjectRow, "seq">): Promise<SubjectRow> {

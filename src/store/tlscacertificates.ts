@@ -1,4 +1,6 @@
 import type { Queryable } from "./db.js";
+import { anyOf, keysetSource, type RowSource } from "./row-source.js";
+import { Where } from "./sql.js";
 
 export interface TlsCaCertificateRow {
   seq: number;
@@ -24,17 +26,14 @@ export async function getTlsCaCertificate(
 }
 
 /** One page of a tenancy's certificates after the keyset cursor, optionally by display name. */
-export function listTlsCaCertificates(
+/** A tenancy's TLS CA certificates, optionally by display name. */
+export function tlsCaCertificateRows(
   db: Queryable,
   tenantId: string,
-  opts: { after: number; limit: number; displayName?: string[] | undefined },
-): Promise<TlsCaCertificateRow[]> {
-  return db.query<TlsCaCertificateRow>(
-    `select ${COLUMNS} from tlscacertificates where tenant_id = $1 and seq > $2
-       and ($4::text[] is null or display_name = any($4::text[]))
-     order by seq limit $3`,
-    [tenantId, opts.after, opts.limit, opts.displayName ?? null],
-  );
+  f: { displayName?: string[] | undefined },
+): RowSource<TlsCaCertificateRow> {
+  const w = new Where([tenantId]).and("tenant_id = $1");
+  return keysetSource(db, "tlscacertificates", COLUMNS, anyOf(w, "display_name", f.displayName));
 }
 
 export async function countTlsCaCertificates(db: Queryable, tenantId: string): Promise<number> {

@@ -1,14 +1,14 @@
 import { pathUuid } from "../../core/api/ids.js";
 import {
   accessPolicyOut,
+  accessPolicySource,
   createAccessPolicy,
-  listAccessPoliciesPage,
   patchAccessPolicy,
   readAccessPolicy,
   removeAccessPolicy,
 } from "../../services/access-policies.js";
 import type { HttpDeps } from "../deps.js";
-import { openListing, pageOf } from "../paging.js";
+import { runSourceList } from "../listing.js";
 import type { RouteTable } from "../route.js";
 import {
   accessPolicy,
@@ -30,26 +30,15 @@ export function accessPolicyRoutes(t: RouteTable, d: HttpDeps): void {
     summary: "List access policies",
     query: accessPolicyList,
     response: accessPolicyListOut,
-    handler: async ({ principal, pairs }) => {
-      const listing = openListing(
-        pairs,
-        "access_policies",
-        principal.tenantId,
-        await d.ctx.keys.hmacSecret(),
-      );
-      const values = (key: string) => {
-        const v = listing.pairs.filter(([k]) => k === key).map(([, x]) => x);
-        return v.length ? v : undefined;
-      };
-      const rows = await listAccessPoliciesPage(d.ctx, principal, {
-        after: listing.after,
-        limit: listing.pageSize + 1,
-        displayName: values("display_name"),
-        description: values("description"),
-      });
-      const { items, next_page_token } = pageOf(rows, listing, accessPolicyOut);
-      return { access_policies: items, next_page_token };
-    },
+    handler: ({ principal, req, res, pairs }) =>
+      runSourceList(
+        d.ctx,
+        req,
+        res,
+        { route: "access_policies", tenant: principal.tenantId, collection: "access_policies", pairs },
+        (q) => accessPolicySource(d.ctx, principal, q),
+        accessPolicyOut,
+      ),
   });
   t.add({
     method: "post",

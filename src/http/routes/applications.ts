@@ -1,15 +1,15 @@
 import { pathUuid } from "../../core/api/ids.js";
 import {
   applicationOut,
+  applicationSource,
   createApplication,
-  listApplicationsPage,
   patchApplication,
   readApplication,
   regenerateSecret,
   removeApplication,
 } from "../../services/applications.js";
 import type { HttpDeps } from "../deps.js";
-import { openListing, pageOf } from "../paging.js";
+import { runSourceList } from "../listing.js";
 import type { RouteTable } from "../route.js";
 import {
   application,
@@ -31,17 +31,15 @@ export function applicationRoutes(t: RouteTable, d: HttpDeps): void {
     auth: "token",
     summary: "List application registrations",
     query: applicationList,
-    handler: async ({ principal, pairs }) => {
-      const listing = openListing(pairs, "applications", principal.tenantId, await d.ctx.keys.hmacSecret());
-      const names = listing.pairs.filter(([k]) => k === "display_name").map(([, v]) => v);
-      const rows = await listApplicationsPage(d.ctx, principal, {
-        after: listing.after,
-        limit: listing.pageSize + 1,
-        displayName: names.length ? names : undefined,
-      });
-      const { items, next_page_token } = pageOf(rows, listing, (r) => applicationOut(r));
-      return { applications: items, next_page_token };
-    },
+    handler: ({ principal, req, res, pairs }) =>
+      runSourceList(
+        d.ctx,
+        req,
+        res,
+        { route: "applications", tenant: principal.tenantId, collection: "applications", pairs },
+        (q) => applicationSource(d.ctx, principal, q),
+        (r) => applicationOut(r),
+      ),
   });
   t.add({
     method: "post",

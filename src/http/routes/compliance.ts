@@ -1,18 +1,17 @@
 import { z } from "zod";
 import { badRequest } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
-import { COMPLIANCE_TYPES } from "../../core/compliance/index.js";
 import {
   assetCompliance,
   compliancePolicyOut,
-  compliancePolicyPage,
+  compliancePolicySource,
   createCompliancePolicy,
   readCompliancePolicy,
   removeCompliancePolicy,
 } from "../../services/compliance.js";
 import { viewFor } from "../../services/views.js";
 import type { HttpDeps } from "../deps.js";
-import { openListing, pageOf } from "../paging.js";
+import { runSourceList } from "../listing.js";
 import type { RouteTable } from "../route.js";
 import { listQuery } from "../schemas/assets.js";
 
@@ -28,20 +27,15 @@ export function complianceRoutes(t: RouteTable, d: HttpDeps): void {
     auth: "token",
     summary: "List compliance policies",
     query: listQuery,
-    handler: async ({ principal: p, pairs }) => {
-      const listing = openListing(pairs, "compliance_policies", p.tenantId, await d.ctx.keys.hmacSecret());
-      const types = listing.pairs.filter(([k]) => k === "compliance_type").map(([, v]) => v);
-      for (const ty of types)
-        if (!(COMPLIANCE_TYPES as readonly string[]).includes(ty))
-          throw badRequest(`compliance_type must be one of ${COMPLIANCE_TYPES.join(", ")}`);
-      const rows = await compliancePolicyPage(d.ctx, p, {
-        after: listing.after,
-        limit: listing.pageSize + 1,
-        types,
-      });
-      const { items, next_page_token } = pageOf(rows, listing, compliancePolicyOut);
-      return { compliance_policies: items, next_page_token };
-    },
+    handler: ({ principal: p, req, res, pairs }) =>
+      runSourceList(
+        d.ctx,
+        req,
+        res,
+        { route: "compliance_policies", tenant: p.tenantId, collection: "compliance_policies", pairs },
+        (q) => compliancePolicySource(d.ctx, p, q),
+        compliancePolicyOut,
+      ),
   });
   t.add({
     method: "post",

@@ -3,12 +3,12 @@ import {
   acceptInvite,
   createInvite,
   inviteOut,
-  listInvitesPage,
+  inviteSource,
   readInvite,
   removeInvite,
 } from "../../services/invites.js";
 import type { HttpDeps } from "../deps.js";
-import { openListing, pageOf } from "../paging.js";
+import { runSourceList } from "../listing.js";
 import type { RouteTable } from "../route.js";
 import {
   invite,
@@ -33,17 +33,15 @@ function inviteRoutesAt(t: RouteTable, d: HttpDeps, base: string): void {
     summary: "List pending invites",
     query: inviteList,
     response: inviteListOut,
-    handler: async ({ principal, pairs }) => {
-      const listing = openListing(pairs, "invites", principal.tenantId, await d.ctx.keys.hmacSecret());
-      const emails = listing.pairs.filter(([k]) => k === "email").map(([, v]) => v);
-      const rows = await listInvitesPage(d.ctx, principal, {
-        after: listing.after,
-        limit: listing.pageSize + 1,
-        email: emails.length ? emails : undefined,
-      });
-      const { items, next_page_token } = pageOf(rows, listing, inviteOut);
-      return { invites: items, next_page_token };
-    },
+    handler: ({ principal, req, res, pairs }) =>
+      runSourceList(
+        d.ctx,
+        req,
+        res,
+        { route: "invites", tenant: principal.tenantId, collection: "invites", pairs },
+        (q) => inviteSource(d.ctx, principal, q),
+        inviteOut,
+      ),
   });
   t.add({
     method: "post",

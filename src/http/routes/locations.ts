@@ -2,15 +2,15 @@ import { z } from "zod";
 import { pathUuid } from "../../core/api/ids.js";
 import {
   createLocation,
-  listLocationRows,
   locationOut,
+  locationSource,
   patchLocation,
   readLocation,
   removeLocation,
   setLocationPermissions,
 } from "../../services/locations.js";
 import type { HttpDeps } from "../deps.js";
-import { openListing, pageOf } from "../paging.js";
+import { runSourceList } from "../listing.js";
 import type { RouteTable } from "../route.js";
 import { listQuery } from "../schemas/assets.js";
 
@@ -39,12 +39,15 @@ export function locationRoutes(t: RouteTable, d: HttpDeps): void {
     auth: "token",
     summary: "List locations",
     query: listQuery,
-    handler: async ({ principal: p, pairs }) => {
-      const listing = openListing(pairs, "locations", p.tenantId, await d.ctx.keys.hmacSecret());
-      const rows = await listLocationRows(d.ctx, p, listing.pairs, listing.after, listing.pageSize + 1);
-      const { items, next_page_token } = pageOf(rows, listing, locationOut);
-      return { locations: items, next_page_token };
-    },
+    handler: ({ principal: p, req, res, pairs }) =>
+      runSourceList(
+        d.ctx,
+        req,
+        res,
+        { route: "locations", tenant: p.tenantId, collection: "locations", pairs },
+        (q) => locationSource(d.ctx, p, q),
+        locationOut,
+      ),
   });
   t.add({
     method: "post",

@@ -2,15 +2,14 @@ import { pathUuid } from "../../core/api/ids.js";
 import {
   activateMember,
   deactivateMember,
-  listMembershipsPage,
-  listMembersPage,
   memberOut,
-  memberStateOf,
+  memberSource,
   membershipOut,
+  membershipSource,
   patchMemberRoles,
 } from "../../services/members.js";
 import type { HttpDeps } from "../deps.js";
-import { openListing, pageOf } from "../paging.js";
+import { runSourceList } from "../listing.js";
 import type { RouteTable } from "../route.js";
 import { emptyBody, pageQuery } from "../schemas/common.js";
 import { member, memberList, memberListOut, memberPatch, membershipListOut } from "../schemas/members.js";
@@ -28,17 +27,17 @@ export function memberRoutes(t: RouteTable, d: HttpDeps): void {
     summary: "List members (active only unless member_state=MEMBER_STATE_BOTH)",
     query: memberList,
     response: memberListOut,
-    handler: async ({ principal, pairs }) => {
-      const listing = openListing(pairs, "members", principal.tenantId, await d.ctx.keys.hmacSecret());
-      const state = memberStateOf(listing.pairs.filter(([k]) => k === "member_state").at(-1)?.[1]);
-      const rows = await listMembersPage(d.ctx, principal, {
-        after: listing.after,
-        limit: listing.pageSize + 1,
-        state,
-      });
-      const { items, next_page_token } = pageOf(rows, listing, memberOut);
+    handler: async ({ principal, req, res, pairs }) => {
+      const body = await runSourceList(
+        d.ctx,
+        req,
+        res,
+        { route: "members", tenant: principal.tenantId, collection: "members", pairs },
+        (q) => memberSource(d.ctx, principal, q),
+        memberOut,
+      );
       // The interface names the token `page_token` for this list; both names are sent.
-      return { members: items, page_token: next_page_token, next_page_token };
+      return { ...body, page_token: body.next_page_token };
     },
   });
   const uuid = (params: Record<string, string>) => pathUuid(params.member_uuid, "member");
@@ -92,15 +91,15 @@ export function memberRoutes(t: RouteTable, d: HttpDeps): void {
     summary: "List the calling user's memberships (empty for an application)",
     query: pageQuery,
     response: membershipListOut,
-    handler: async ({ principal, pairs }) => {
-      // Bound to the caller's tenancy like every page token; memberships span tenancies by e-mail.
-      const listing = openListing(pairs, "memberships", principal.tenantId, await d.ctx.keys.hmacSecret());
-      const rows = await listMembershipsPage(d.ctx, principal, {
-        after: listing.after,
-        limit: listing.pageSize + 1,
-      });
-      const { items, next_page_token } = pageOf(rows, listing, membershipOut);
-      return { memberships: items, next_page_token };
-    },
+    // Bound to the caller's tenancy like every page token; memberships span tenancies by e-mail.
+    handler: ({ principal, req, res, pairs }) =>
+      runSourceList(
+        d.ctx,
+        req,
+        res,
+        { route: "memberships", tenant: principal.tenantId, collection: "memberships", pairs },
+        () => membershipSource(d.ctx, principal),
+        membershipOut,
+      ),
   });
 }

@@ -3,14 +3,14 @@ import {
   createSubject,
   exportSubject,
   importSubject,
-  listSubjectsPage,
   patchSubject,
   readSubject,
   removeSubject,
   subjectOut,
+  subjectSource,
 } from "../../services/subjects.js";
 import type { HttpDeps } from "../deps.js";
-import { openListing, pageOf } from "../paging.js";
+import { runSourceList } from "../listing.js";
 import type { RouteTable } from "../route.js";
 import {
   subject,
@@ -35,22 +35,15 @@ export function subjectRoutes(t: RouteTable, d: HttpDeps): void {
     summary: "List subjects (Self included)",
     query: subjectList,
     response: subjectListOut,
-    handler: async ({ principal, pairs }) => {
-      const listing = openListing(pairs, "subjects", principal.tenantId, await d.ctx.keys.hmacSecret());
-      const values = (key: string) => {
-        const v = listing.pairs.filter(([k]) => k === key).map(([, x]) => x);
-        return v.length ? v : undefined;
-      };
-      const rows = await listSubjectsPage(d.ctx, principal, {
-        after: listing.after,
-        limit: listing.pageSize + 1,
-        displayName: values("display_name"),
-        walletAddress: values("wallet_address"),
-        confirmationStatus: values("confirmation_status"),
-      });
-      const { items, next_page_token } = pageOf(rows, listing, subjectOut);
-      return { subjects: items, next_page_token };
-    },
+    handler: ({ principal, req, res, pairs }) =>
+      runSourceList(
+        d.ctx,
+        req,
+        res,
+        { route: "subjects", tenant: principal.tenantId, collection: "subjects", pairs },
+        (q) => subjectSource(d.ctx, principal, q),
+        subjectOut,
+      ),
   });
   t.add({
     method: "post",

@@ -1,14 +1,14 @@
 import { pathUuid } from "../../core/api/ids.js";
 import {
   createTlsCertificate,
-  listTlsCertificatesPage,
   patchTlsCertificate,
   readTlsCertificate,
   removeTlsCertificate,
   tlsCertificateOut,
+  tlsCertificateSource,
 } from "../../services/tls-certificates.js";
 import type { HttpDeps } from "../deps.js";
-import { openListing, pageOf } from "../paging.js";
+import { runSourceList } from "../listing.js";
 import type { RouteTable } from "../route.js";
 import {
   tlsCertificate,
@@ -31,22 +31,17 @@ export function tlsCertificateRoutes(t: RouteTable, d: HttpDeps): void {
     summary: "List TLS CA certificates",
     query: tlsCertificateList,
     response: tlsCertificateListOut,
-    handler: async ({ principal, pairs }) => {
-      const listing = openListing(
-        pairs,
-        "tlscacertificates",
-        principal.tenantId,
-        await d.ctx.keys.hmacSecret(),
+    handler: async ({ principal, req, res, pairs }) => {
+      const body = await runSourceList(
+        d.ctx,
+        req,
+        res,
+        { route: "tlscacertificates", tenant: principal.tenantId, collection: "tlscacertificates", pairs },
+        (q) => tlsCertificateSource(d.ctx, principal, q),
+        tlsCertificateOut,
       );
-      const names = listing.pairs.filter(([k]) => k === "display_name").map(([, v]) => v);
-      const rows = await listTlsCertificatesPage(d.ctx, principal, {
-        after: listing.after,
-        limit: listing.pageSize + 1,
-        displayName: names.length ? names : undefined,
-      });
-      const { items, next_page_token } = pageOf(rows, listing, tlsCertificateOut);
       // The reference names the wrapper `tlscacertificates`, the usage examples `certificates`: both are sent.
-      return { tlscacertificates: items, certificates: items, next_page_token };
+      return { ...body, certificates: body.tlscacertificates };
     },
   });
   t.add({
