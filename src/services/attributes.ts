@@ -1,17 +1,5 @@
 import { badRequest } from "../core/api/api-error.js";
 
-/** Reserved names clients may set (the interface's documented list). */
-const DOCUMENTED_ARC = new Set([
-  "arc_display_name",
-  "arc_display_type",
-  "arc_description",
-  "arc_home_location_identity",
-  "arc_primary_image",
-  "arc_profile",
-  "arc_firmware_version",
-  "arc_serial_number",
-  "arc_correlation_value",
-]);
 /** Keys inside an attachment object. */
 const ATTACHMENT_KEYS = new Set([
   "arc_attribute_type",
@@ -58,13 +46,17 @@ function checkAttachment(
 
 /**
  * The ledger's leaf hash bencodes every attribute, and bencode carries text, whole numbers,
- * lists and maps only: null, booleans and fractions are refused up front (400), never at commit.
+ * lists and maps only: booleans and fractions are refused up front (400), never at commit.
+ * A null map value is stored as sent and is left out of the hash (bencode has no null; the
+ * ledger's encoding omits it, so an attribute set to null hashes as an absent one, which is
+ * what it means). A null inside a list has no such reading and is refused.
  */
-function checkEncodable(where: string, value: unknown, depth = 0): void {
+function checkEncodable(where: string, value: unknown, depth = 0, inList = false): void {
   if (depth > 32) throw badRequest(`${where} is nested too deeply`);
   if (typeof value === "string" || (typeof value === "number" && Number.isSafeInteger(value))) return;
+  if (value === null && !inList) return;
   if (Array.isArray(value)) {
-    for (const [i, v] of value.entries()) checkEncodable(`${where}[${i}]`, v, depth + 1);
+    for (const [i, v] of value.entries()) checkEncodable(`${where}[${i}]`, v, depth + 1, true);
     return;
   }
   if (value !== null && typeof value === "object") {
@@ -72,25 +64,29 @@ function checkEncodable(where: string, value: unknown, depth = 0): void {
     return;
   }
   throw badRequest(
-    `${where} must be a string, a whole number, a list or an object (got ${value === null ? "null" : typeof value})`,
+    `${where} must be a string, a whole number, a list, an object${inList ? "" : " or null"} (got ${value === null ? "null" : typeof value})`,
   );
 }
 
-/** Checks a client-supplied attribute map: reserved prefixes, encodable values, attachment objects. Returns the attachments it references. */
+/**
+ * Checks a client-supplied attribute map: encodable values, and the attributes the interface
+ * gives a meaning to (attachments, `arc_home_location_identity`). Any other `arc_` name is
+ * stored as sent: DataTrails accepts them, and its SDK's own tests send `arc_namespace` and
+ * `arc_evidence`, the vCon link `arc_event_type`. `jit_` stays reserved. Returns the
+ * attachments the map references.
+ */
 export function validateAttributes(field: string, attrs: Record<string, unknown>): AttachmentRef[] {
   const refs: AttachmentRef[] = [];
   for (const [name, value] of Object.entries(attrs)) {
     if (name === "") throw badRequest(`${field} has an empty attribute name`);
     if (name.startsWith("jit_")) throw badRequest(`${field}.${name}: the jit_ prefix is reserved`);
-    if (name.startsWith("arc_") && !DOCUMENTED_ARC.has(name))
-      throw badRequest(`${field}.${name}: the arc_ prefix is reserved`);
     checkEncodable(`${field}.${name}`, value);
     if (value !== null && typeof value === "object" && !Array.isArray(value)) {
       const ref = checkAttachment(field, name, value as Record<string, unknown>);
       if (ref) refs.push(ref);
     }
   }
-  if ("arc_home_location_identity" in attrs) {
+  if (attrs.arc_home_location_identity !== undefined && attrs.arc_home_location_identity !== null) {
     const v = attrs.arc_home_location_identity;
     if (typeof v !== "string" || !/^locations\/[0-9a-f-]{36}$/i.test(v))
       throw badRequest(`${field}.arc_home_location_identity must be locations/<uuid>`);
@@ -101,7 +97,7 @@ export function validateAttributes(field: string, attrs: Record<string, unknown>
 /** Document profile rules for a set of asset attribute changes. */
 export function checkDocumentChange(field: string, changes: Record<string, unknown>): void {
   const status = changes.document_status;
-  if (status === undefined) return;
+  if (status === undefined || status === null) return;
   if (status !== "Published" && status !== "Withdrawn")
     throw badRequest(`${field}.document_status must be Published or Withdrawn`);
   if (status === "Published") {

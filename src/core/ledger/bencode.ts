@@ -34,9 +34,12 @@ function write(out: Array<string | Uint8Array>, value: unknown, path: string): v
     out.push("e");
   } else if (value !== null && typeof value === "object") {
     out.push("d");
-    for (const k of sortKeys(Object.keys(value))) {
+    const map = value as Record<string, unknown>;
+    // A null map value means "absent" (the API stores attributes set to null as sent): the
+    // encoding leaves it out, so it hashes as the absent key does.
+    for (const k of sortKeys(Object.keys(map).filter((key) => map[key] !== null))) {
       out.push(`${Buffer.byteLength(k, "utf8")}:`, k);
-      write(out, (value as Record<string, unknown>)[k], `${path}.${k}`);
+      write(out, map[k], `${path}.${k}`);
     }
     out.push("e");
   } else {
@@ -46,7 +49,7 @@ function write(out: Array<string | Uint8Array>, value: unknown, path: string): v
   }
 }
 
-/** BitTorrent bencode of a value. */
+/** BitTorrent bencode of a value; null map values are left out (bencode has no null). */
 export function bencode(value: unknown): Uint8Array {
   const out: Array<string | Uint8Array> = [];
   write(out, value, "");

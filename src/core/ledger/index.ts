@@ -11,10 +11,13 @@ export {
   parseIdTimestamp,
 } from "./idtimestamp.js";
 export {
+  type AssetFreeLeafSchema,
   assetEventLeafHash,
   assetFreeEventContent,
   assetFreeEventLeafHash,
   assetFreeExtraBytes,
+  assetFreeLeafSchemas,
+  legacySortedAssetFreeEventContent,
 } from "./leaf.js";
 export { simpleHashAnchor } from "./simplehash.js";
 export { trieKey } from "./trie-key.js";

@@ -14,32 +14,60 @@ export function assetEventLeafHash(event: AssetEventRecord, idtimestamp: bigint)
   );
 }
 
-/** The serialised content of an asset-free event: a bencode byte string of Go JSON of {attributes, trails, event_type?}. */
-export function assetFreeEventContent(event: {
+type AssetFreeContent = {
   attributes: Record<string, unknown>;
   trails?: string[] | null;
   event_type?: string;
-}): Uint8Array {
+};
+
+/**
+ * The serialised content of an asset-free event, as DataTrails' eventsv1 serialisation writes it:
+ * a bencode byte string of Go's JSON of its struct, whose fields come in declaration order
+ * (`attributes`, `trails`, `event_type` when not empty); maps inside are sorted bytewise.
+ */
+export function assetFreeEventContent(event: AssetFreeContent): Uint8Array {
+  let json = `{"attributes":${goJson(event.attributes)},"trails":${goJson(event.trails ?? null)}`;
+  if (event.event_type) json += `,"event_type":${goJson(event.event_type)}`;
+  return bencode(Buffer.from(`${json}}`, "utf8"));
+}
+
+/**
+ * The content as this service serialised it before 2026-11-24: every key sorted, which put
+ * `event_type` before `trails`. Leaves of events with an `event_type` committed until then were
+ * made of it; verifiers try it when the eventsv1 leaf does not verify (`leafSchema` says which).
+ */
+export function legacySortedAssetFreeEventContent(event: AssetFreeContent): Uint8Array {
   const doc: Record<string, unknown> = { attributes: event.attributes, trails: event.trails ?? null };
   if (event.event_type) doc.event_type = event.event_type;
   return bencode(Buffer.from(goJson(doc), "utf8"));
 }
 
+/** Which serialisation of an asset-free event a leaf was made of. */
+export type AssetFreeLeafSchema = "eventsv1" | "sorted-2026-11";
+
 /** Asset-free event leaf (log v1): SHA-256(0x00 ‖ extraBytes(24) ‖ idtimestamp ‖ serialised content). */
 export function assetFreeEventLeafHash(
-  event: { attributes: Record<string, unknown>; trails?: string[] | null; event_type?: string },
+  event: AssetFreeContent,
   idtimestamp: bigint,
   extraBytes: Uint8Array,
+  schema: AssetFreeLeafSchema = "eventsv1",
 ): Uint8Array {
   if (extraBytes.length !== 24) throw new RangeError("extraBytes must be 24 bytes");
+  const content =
+    schema === "eventsv1" ? assetFreeEventContent(event) : legacySortedAssetFreeEventContent(event);
   return new Uint8Array(
     createHash("sha256")
       .update(PLAIN_LEAF)
       .update(extraBytes)
       .update(idTimestampBytes(idtimestamp))
-      .update(assetFreeEventContent(event))
+      .update(content)
       .digest(),
   );
+}
+
+/** The schemas a verifier tries for an event, newest first: both differ only when it has an event_type. */
+export function assetFreeLeafSchemas(event: { event_type?: string }): AssetFreeLeafSchema[] {
+  return event.event_type ? ["eventsv1", "sorted-2026-11"] : ["eventsv1"];
 }
 
 /** extraBytes of an asset-free event's trie entry: 0x01 (app domain) ‖ tenant uuid (16 bytes) ‖ 7 zero bytes. */

@@ -21,7 +21,12 @@ export class StatementError extends Error {
   readonly code = "STATEMENT";
 }
 
-/** Attributes every template-0.3.0 event carries (a statement cannot be made without them). */
+/**
+ * Attributes a template-0.3.0 event must carry for a statement to be made of it. The template
+ * also lists `scitt_draft_version` as required, but vcon-server's own `datatrails` link (0.3.0)
+ * never sends it: it goes to the meta-map when present, and its absence does not keep the
+ * link's events from becoming statements.
+ */
 export const REQUIRED_TEMPLATE = [
   "arc_display_type",
   "payload",
@@ -31,8 +36,12 @@ export const REQUIRED_TEMPLATE = [
   "timestamp_declared",
   "vcon_operation",
   "vcon_draft_version",
-  "scitt_draft_version",
 ] as const;
+
+/** The required template attributes an event lacks (absent, null, empty or not text), all of them. */
+export function missingTemplateAttributes(attrs: Record<string, unknown>): string[] {
+  return REQUIRED_TEMPLATE.filter((name) => typeof attrs[name] !== "string" || attrs[name] === "");
+}
 
 /** Attributes that map to headers rather than the meta-map. */
 const HEADER_ATTRIBUTES = new Set([
@@ -60,7 +69,8 @@ function text(attrs: Record<string, unknown>, name: string): string {
 function metaMap(attrs: Record<string, unknown>): Map<CborValue, CborValue> {
   const meta = new Map<CborValue, CborValue>();
   for (const [k, v] of Object.entries(attrs)) {
-    if (HEADER_ATTRIBUTES.has(k)) continue;
+    // A null attribute is an absent one (the API stores it as sent).
+    if (HEADER_ATTRIBUTES.has(k) || v === null) continue;
     // arc_display_type duplicates vcon_operation by the template's rule; the reverse mapping restores it.
     if (k === "arc_display_type" && v === attrs.vcon_operation) continue;
     meta.set(k, typeof v === "string" ? v : JSON.stringify(v));
@@ -73,7 +83,11 @@ export function statementHeader(
   attrs: Record<string, unknown>,
   opts: StatementOptions,
 ): Map<CborValue, CborValue> {
-  for (const name of REQUIRED_TEMPLATE) text(attrs, name);
+  const missing = missingTemplateAttributes(attrs);
+  if (missing.length)
+    throw new StatementError(
+      `${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} required (a non-empty string) to make a signed statement`,
+    );
   if (text(attrs, "payload_hash_alg").toUpperCase().replace("-", "") !== "SHA256")
     throw new StatementError("payload_hash_alg must be SHA-256");
   const claims = new Map<CborValue, CborValue>([

@@ -1,7 +1,13 @@
 import type { KeyObject } from "node:crypto";
 import { type CborValue, encodeCbor, Tagged } from "../cbor/index.js";
 import { decodeReceipt, decodeSign1, HEADER, verifyReceipt, verifySign1 } from "../cose/index.js";
-import { assetFreeEventLeafHash, assetFreeExtraBytes, parseIdTimestamp } from "../ledger/index.js";
+import {
+  type AssetFreeLeafSchema,
+  assetFreeEventLeafHash,
+  assetFreeExtraBytes,
+  assetFreeLeafSchemas,
+  parseIdTimestamp,
+} from "../ledger/index.js";
 import { registeredEvent } from "./registered.js";
 
 /** The statement with its receipts in unprotected header 394 (a transparent statement). */
@@ -13,12 +19,21 @@ export function attachReceipts(statement: Uint8Array, receipts: Uint8Array[]): U
 }
 
 /** The log leaf a receipt for this registered statement must lead from. */
-export function registeredLeaf(statement: Uint8Array, receipt: Uint8Array): Uint8Array {
+export function registeredLeaf(
+  statement: Uint8Array,
+  receipt: Uint8Array,
+  schema: AssetFreeLeafSchema = "eventsv1",
+): Uint8Array {
   const info = decodeReceipt(receipt);
   if (!info.idtimestamp) throw new Error("receipt does not carry the leaf idtimestamp");
   const e = registeredEvent(statement);
   const tenant = info.subject.replace(/^tenant\//, "");
-  return assetFreeEventLeafHash(e, parseIdTimestamp(info.idtimestamp).id, assetFreeExtraBytes(tenant));
+  return assetFreeEventLeafHash(
+    e,
+    parseIdTimestamp(info.idtimestamp).id,
+    assetFreeExtraBytes(tenant),
+    schema,
+  );
 }
 
 export type TransparentVerdict =
@@ -59,16 +74,20 @@ export function verifyStatement(
     return { ok: false, reason: "receipts (394) must be an array of byte strings" };
   const receipts = [...attached, ...(opts.receipts ?? [])];
   for (const r of receipts) {
-    let leaf: Uint8Array;
+    let leaves: Uint8Array[];
     try {
-      leaf = registeredLeaf(statement, r);
+      // Registrations committed before the eventsv1 field order was adopted used the sorted one.
+      leaves = assetFreeLeafSchemas(registeredEvent(statement)).map((schema) =>
+        registeredLeaf(statement, r, schema),
+      );
     } catch (err) {
       return { ok: false, reason: `receipt is malformed: ${(err as Error).message}` };
     }
     const key = opts.serviceKeys.get(decodeReceipt(r).kid);
     if (!key) return { ok: false, reason: "no service key for the receipt's kid" };
-    const v = verifyReceipt(r, leaf, key);
-    if (!v.ok) return v;
+    const tried = leaves.map((leaf) => verifyReceipt(r, leaf, key));
+    const v = tried.find((t) => t.ok) ?? tried[0];
+    if (!v?.ok) return v ?? { ok: false, reason: "no leaf to verify" };
   }
   const claims = s.protectedHeader.get(HEADER.cwtClaims);
   return {

@@ -2,9 +2,11 @@ import type { KeyObject } from "node:crypto";
 import { decodeReceipt, verifyReceipt } from "../cose/index.js";
 import {
   type AssetEventRecord,
+  type AssetFreeLeafSchema,
   assetEventLeafHash,
   assetFreeEventLeafHash,
   assetFreeExtraBytes,
+  assetFreeLeafSchemas,
   parseIdTimestamp,
 } from "../ledger/index.js";
 
@@ -26,7 +28,7 @@ function commitOf(record: ApiRecord): { index: string; idtimestamp: string } | u
 }
 
 /** The leaf hash a record commits to, recomputed from its JSON alone. */
-export function leafOfRecord(record: ApiRecord): Uint8Array {
+export function leafOfRecord(record: ApiRecord, schema: AssetFreeLeafSchema = "eventsv1"): Uint8Array {
   const commit = commitOf(record);
   if (!commit) throw new Error("the record has no merklelog commit (it is not committed yet)");
   const { id } = parseIdTimestamp(commit.idtimestamp);
@@ -38,9 +40,23 @@ export function leafOfRecord(record: ApiRecord): Uint8Array {
       { attributes: e.attributes, trails: e.trails ?? null, event_type: e.event_type ?? "" },
       id,
       assetFreeExtraBytes(tenant),
+      schema,
     );
   }
   return assetEventLeafHash(record as unknown as AssetEventRecord, id);
+}
+
+/**
+ * The leaves a record may commit to, newest schema first: an asset-free event with an
+ * `event_type` committed before 2026-11-24 was hashed with its keys sorted.
+ */
+function candidateLeaves(record: ApiRecord): Uint8Array[] {
+  const identity = String(record.identity ?? "");
+  if (!identity.startsWith("events/")) return [leafOfRecord(record)];
+  const e = record as { event_type?: string };
+  return assetFreeLeafSchemas({ event_type: e.event_type ?? "" }).map((schema) =>
+    leafOfRecord(record, schema),
+  );
 }
 
 /**
@@ -52,9 +68,9 @@ export function verifyRecordReceipt(
   receipt: Uint8Array,
   keys: Map<string, KeyObject> | KeyObject,
 ): Verdict {
-  let leaf: Uint8Array;
+  let leaves: Uint8Array[];
   try {
-    leaf = leafOfRecord(record);
+    leaves = candidateLeaves(record);
   } catch (err) {
     return { ok: false, reason: (err as Error).message };
   }
@@ -70,7 +86,10 @@ export function verifyRecordReceipt(
   const commit = commitOf(record);
   if (commit && String(mmrIndex) !== commit.index)
     return { ok: false, reason: `receipt is for log entry ${mmrIndex}, the record says ${commit.index}` };
-  const r = verifyReceipt(receipt, leaf, key);
+  const tried = leaves.map((leaf) => ({ leaf, r: verifyReceipt(receipt, leaf, key) }));
+  const hit = tried.find((t) => t.r.ok) ?? tried[0];
+  if (!hit) return { ok: false, reason: "no leaf to verify" };
+  const { leaf, r } = hit;
   if (!r.ok) return r;
   return {
     ok: true,

@@ -84,9 +84,9 @@ describe("the SDK's count() on every collection", () => {
     expect(await count("/archivist/iam/v1/applications", { display_name: "count app 2" })).toBe(1);
     expect(await count("/archivist/iam/v1/subjects", { display_name: "no such subject" })).toBe(0);
     expect(await count("/archivist/v1/compliance_policies", { compliance_type: "COMPLIANCE_SINCE" })).toBe(2);
-    expect(
-      await count("/archivist/v1/compliance_policies", { compliance_type: "COMPLIANCE_RICHNESS" }),
-    ).toBe(0);
+    expect(await count("/archivist/v1/compliance_policies", { compliance_type: "COMPLIANCE_RICHNESS" })).toBe(
+      0,
+    );
   });
 
   it("counts only what the caller may list: a plain application is refused the administrators' lists", async () => {
@@ -100,7 +100,8 @@ describe("the SDK's count() on every collection", () => {
   });
 
   it("pages and counts agree: the count is the number of rows the pages return", async () => {
-    for (let i = 3; i <= 7; i++) await create("/archivist/v2/locations", { display_name: `count location ${i}` });
+    for (let i = 3; i <= 7; i++)
+      await create("/archivist/v2/locations", { display_name: `count location ${i}` });
     const total = await count("/archivist/v2/locations");
     let seen = 0;
     let token = "";

@@ -219,15 +219,19 @@ describe("assets and events", () => {
     expect(one.status).toBe(200);
   });
 
-  it("refuses bad events and reserved attributes with 400 naming the problem", async () => {
+  it("refuses bad events and misused attributes with 400 naming the problem", async () => {
     const asset = await createAsset(ta, { attributes: { arc_display_type: "call" } });
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ operation: "Explode", behaviour: "RecordEvidence" }, "operation"],
       [{ operation: "Record", behaviour: "Builtin" }, "behaviour"],
       [{ operation: "NewAsset", behaviour: "AssetCreator" }, "operation"],
       [
-        { operation: "Record", behaviour: "RecordEvidence", event_attributes: { arc_secret: "x" } },
-        "arc_secret",
+        {
+          operation: "Record",
+          behaviour: "RecordEvidence",
+          event_attributes: { arc_home_location_identity: "nowhere" },
+        },
+        "arc_home_location_identity",
       ],
       [{ operation: "Record", behaviour: "RecordEvidence", event_attributes: "nope" }, "event_attributes"],
       [
@@ -485,8 +489,8 @@ describe("assets and events", () => {
 });
 
 describe("attribute values the ledger can hash", () => {
-  it("refuses null, booleans and fractions with 400 naming the attribute", async () => {
-    for (const bad of [{ flag: true }, { n: 1.5 }, { gone: null }, { deep: { x: [false] } }]) {
+  it("refuses booleans, fractions and null in lists with 400 naming the attribute; stores null values as sent", async () => {
+    for (const bad of [{ flag: true }, { n: 1.5 }, { gaps: ["a", null] }, { deep: { x: [false] } }]) {
       const res = await s.api("/archivist/v2/assets", {
         method: "POST",
         token: ta,
@@ -504,5 +508,18 @@ describe("attribute values the ledger can hash", () => {
         })
       ).status,
     ).toBe(200);
+    // DataTrails clients send null for a value they do not have (vcon-server's link does for a
+    // vCon without updated_at): it is stored and returned as sent.
+    const res = await s.api("/archivist/v2/assets", {
+      method: "POST",
+      token: ta,
+      json: { attributes: { arc_display_type: "nulls", gone: null, nested: { x: null } } },
+    });
+    expect(res.status).toBe(200);
+    const created = (await res.json()) as { identity: string };
+    const read = (await (await s.api(`/archivist/v2/${created.identity}`, { token: ta })).json()) as {
+      attributes: Record<string, unknown>;
+    };
+    expect(read.attributes).toMatchObject({ gone: null, nested: { x: null } });
   });
 });

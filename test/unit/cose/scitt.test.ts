@@ -70,6 +70,26 @@ describe("statements from template-0.3.0 events", () => {
     expect(() => eventToStatement(noSubject, opts, deterministicSigner)).toThrow(StatementError);
     expect(() => eventToStatement({ ...event, payload: "zz" }, opts, deterministicSigner)).toThrow(/payload/);
   });
+
+  it("name every missing attribute at once, and read null as missing", () => {
+    const { subject: _s, vcon_draft_version: _v, ...lacking } = event;
+    expect(() =>
+      eventToStatement({ ...lacking, timestamp_declared: null }, opts, deterministicSigner),
+    ).toThrow("subject, timestamp_declared, vcon_draft_version are required");
+  });
+
+  it("are made of vcon-server's datatrails link events: no scitt_draft_version, an arc_event_type, nulls left out", () => {
+    const { scitt_draft_version: _d, ...linkEvent } = event;
+    const sent = {
+      ...linkEvent,
+      arc_event_type: "vcon_create",
+      conserver_link: "DataTrails",
+      payload_location: null,
+    };
+    const back = statementToEventAttributes(eventToStatement(sent, opts, deterministicSigner));
+    const { payload_location: _l, ...expected } = sent;
+    expect(back.attributes).toEqual(expected);
+  });
 });
 
 describe("registration policy", () => {

@@ -112,7 +112,9 @@ describe("DataTrails-compatible hashing (known answers)", () => {
 
   it("bencodes by the rules and refuses what it cannot carry", () => {
     expect(Buffer.from(bencode({ b: "x", a: [1, "yz"] })).toString()).toBe("d1:ali1e2:yze1:b1:xe");
-    expect(() => bencode({ a: null })).toThrow(/cannot be bencoded/);
+    expect(Buffer.from(bencode({ a: null, b: "x" })).toString()).toBe("d1:b1:xe");
+    expect(Buffer.from(bencode({ a: { c: null } })).toString()).toBe("d1:adee");
+    expect(() => bencode({ a: [null] })).toThrow(/cannot be bencoded/);
     expect(() => bencode({ a: 1.5 })).toThrow(/cannot be bencoded/);
   });
 });
