@@ -69,7 +69,7 @@ describe("receipts of every kind of record verify offline", () => {
       await committed(`/archivist/v1/${plain.identity}`),
       await committed(`/archivist/v1/${typed.identity}`),
     ];
-    expect((records[0]?.event_attributes as Record<string, unknown>).timestamp_declared).toBeNull();
+    expect(((records[0] as Rec).event_attributes as Record<string, unknown>).timestamp_declared).toBeNull();
     expect((records[2] as Rec).event_type).toBe("vcon_created");
     for (const rec of records) {
       const uuid = rec.identity.split("/").at(-1);
