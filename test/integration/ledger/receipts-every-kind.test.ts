@@ -12,14 +12,13 @@ const suite = serviceForSuite();
 type Rec = Record<string, unknown> & { identity: string; confirmation_status?: string };
 const bytes = async (r: Response) => new Uint8Array(await r.arrayBuffer());
 
-async function committed(path: string): Promise<Rec> {
-  let rec: Rec | undefined;
-  await until(async () => {
+function committed(path: string): Promise<Rec> {
+  return until(async () => {
     await suite.s.service.workers.flush();
-    rec = (await (await suite.s.api(path, { token: suite.token })).json()) as Rec;
-    return rec.confirmation_status !== undefined && !["STORED", "PENDING"].includes(rec.confirmation_status);
+    const rec = (await (await suite.s.api(path, { token: suite.token })).json()) as Rec;
+    const status = rec.confirmation_status;
+    return status !== undefined && !["STORED", "PENDING"].includes(status) ? rec : undefined;
   });
-  return rec as Rec;
 }
 
 describe("receipts of every kind of record verify offline", () => {
