@@ -52,7 +52,15 @@ export { normaliseOperation } from "./operation.js";
 export { type ResolvedLink, resolveLinks, runChain } from "./runtime/chain.js";
 export { type LinkRuntime, type LinkRuntimeOptions, startLinkRuntime } from "./runtime/redis-lists.js";
 export { type RunConserverOptions, type RunningConserver, runConserver } from "./runtime/run-conserver.js";
-export { createWebhookRouter, type WebhookOptions } from "./runtime/webhook.js";
+export {
+  buildWebhookApp,
+  chainAcceptor,
+  queueAcceptor,
+  startWebhookIngress,
+  type WebhookAcceptor,
+  type WebhookIngress,
+  type WebhookOptions,
+} from "./runtime/webhook.js";
 export { MemoryVconStore } from "./store/memory-store.js";
 export { RedisVconStore } from "./store/redis-store.js";
 export type { VconStore } from "./store/vcon-store.js";

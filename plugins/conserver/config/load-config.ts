@@ -6,8 +6,9 @@ import { isRecord } from "../vcon/unsigned-check.js";
 import { parseDelivery } from "./delivery-section.js";
 import { expandEnv } from "./expand-env.js";
 import type { ChainConfig, ConserverConfig, LinkConfig } from "./types.js";
+import { parseWebhook } from "./webhook-section.js";
 
-const KNOWN = new Set(["links", "chains", "delivery"]);
+const KNOWN = new Set(["links", "chains", "delivery", "webhook"]);
 
 function invalid(key: string, what: string): never {
   throw new ConserverError("CONFIG_INVALID", `${key}: ${what}`, { key });
@@ -77,10 +78,12 @@ export function parseConfig(
   const chains: Record<string, ChainConfig> = {};
   for (const [name, v] of Object.entries(section(doc, "chains"))) chains[name] = parseChain(name, v, links);
   if (Object.keys(chains).length === 0) invalid("chains", "at least one chain is required");
+  const webhook = parseWebhook(doc.webhook === undefined ? undefined : section(doc, "webhook"), chains);
   return {
     links,
     chains,
     delivery: parseDelivery(section(doc, "delivery")),
+    ...(webhook ? { webhook } : {}),
     baseDir,
     ignored: Object.keys(doc).filter((k) => !KNOWN.has(k)),
   };

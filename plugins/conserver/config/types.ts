@@ -29,11 +29,25 @@ export interface DeliveryConfig {
   requestTimeoutMs: number;
 }
 
+/** The `webhook:` section (ours): an HTTP ingress for vcon-server's `webhook` link. */
+export interface WebhookConfig {
+  host: string;
+  port: number;
+  path: string;
+  /** Shared token the sender puts in `header` (the webhook link's `headers` option); none: open. */
+  token?: string;
+  header: string;
+  /** The chain whose first ingress list received vCons are queued on. */
+  chain: string;
+  limitBytes: number;
+}
+
 /** A conserver config file, validated. */
 export interface ConserverConfig {
   links: Record<string, LinkConfig>;
   chains: Record<string, ChainConfig>;
   delivery: DeliveryConfig;
+  webhook?: WebhookConfig;
   /** Folder of the config file (link module paths are relative to it). */
   baseDir: string;
   /** Keys understood by the Python conserver but not here (storages, followers, ...), for a log line. */

@@ -17,6 +17,7 @@ import { RedisVconStore } from "../store/redis-store.js";
 import type { HashMode } from "../vcon/hash.js";
 import { type ResolvedLink, resolveLinks } from "./chain.js";
 import { type LinkRuntime, startLinkRuntime } from "./redis-lists.js";
+import { queueAcceptor, startWebhookIngress, type WebhookIngress } from "./webhook.js";
 
 export interface RunConserverOptions {
   redisUrl: string;
@@ -46,6 +47,8 @@ export interface RunningConserver {
   /** Producer side of the delivery queue (for `dlqRetry`). */
   queue: JobQueue<DeliveryJob>;
   deadLetters: DeadLetterStore;
+  /** The webhook ingress, when the config has a `webhook:` section. */
+  webhook?: WebhookIngress;
   close(): Promise<void>;
 }
 
@@ -119,6 +122,28 @@ function startLinks(
   });
 }
 
+/** The `webhook:` ingress: received vCons are stored and queued on the chain's first ingress list. */
+function startWebhook(
+  config: ConserverConfig,
+  o: RunConserverOptions,
+  redis: Redis,
+  log: Logger,
+): Promise<WebhookIngress> {
+  const w = config.webhook as NonNullable<ConserverConfig["webhook"]>;
+  const chain = config.chains[w.chain] as ConserverConfig["chains"][string];
+  const store = new RedisVconStore(redis, { log, keyPrefix: o.vconKeyPrefix ?? "vcon:" });
+  return startWebhookIngress({
+    host: w.host,
+    port: w.port,
+    path: w.path,
+    headerName: w.header,
+    limitBytes: w.limitBytes,
+    ...(w.token ? { token: w.token } : {}),
+    accept: queueAcceptor(store, redis, chain.ingressLists[0] as string),
+    log,
+  });
+}
+
 /** `archivist conserver run --config conserver.yml`: the link runtime and the delivery worker on one Redis. */
 export async function runConserver(configPath: string, o: RunConserverOptions): Promise<RunningConserver> {
   const log = o.log ?? pino({ name: "conserver" });
@@ -137,12 +162,15 @@ export async function runConserver(configPath: string, o: RunConserverOptions): 
   const worker = o.deliver === false ? undefined : startWorker(config, o, deadLetters, log, metrics, redis);
   const runtime =
     o.links === false ? undefined : startLinks(config, o, { redis, queue, links, log, metrics });
+  const webhook = config.webhook ? await startWebhook(config, o, redis, log) : undefined;
   log.info({ chains: Object.keys(config.chains), deliver: worker !== undefined }, "conserver running");
   return {
     config,
     queue,
     deadLetters,
+    ...(webhook ? { webhook } : {}),
     async close() {
+      await webhook?.close();
       await runtime?.close();
       await worker?.close();
       await queue.close();

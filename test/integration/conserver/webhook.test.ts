@@ -1,7 +1,4 @@
 import { readFileSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import express from "express";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChainConfig } from "../../../plugins/conserver/config/types.js";
@@ -11,7 +8,12 @@ import { createConserverMetrics } from "../../../plugins/conserver/delivery/metr
 import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conserver/delivery/worker.js";
 import * as archivist from "../../../plugins/conserver/links/archivist.js";
 import type { ResolvedLink } from "../../../plugins/conserver/runtime/chain.js";
-import { createWebhookRouter } from "../../../plugins/conserver/runtime/webhook.js";
+import {
+  chainAcceptor,
+  queueAcceptor,
+  startWebhookIngress,
+  type WebhookIngress,
+} from "../../../plugins/conserver/runtime/webhook.js";
 import { MemoryQueue } from "../../../src/queue/index.js";
 import { sharedJson, sharedPath } from "../../helpers/shared.js";
 import { FakeArchivist } from "../../unit/conserver/fake-archivist.js";
@@ -24,8 +26,8 @@ const vectors = sharedJson<{ vectors: Record<string, { sha256_file_bytes: string
 
 describe("webhook ingress", () => {
   const fake = new FakeArchivist();
-  let server: Server;
-  let base: string;
+  let vcon: WebhookIngress;
+  let broken: WebhookIngress;
   let worker: DeliveryWorker;
 
   beforeAll(async () => {
@@ -52,32 +54,27 @@ describe("webhook ingress", () => {
       egressLists: [],
       enabled: true,
     });
-    const app = express();
-    app.use(
-      "/hooks/vcon",
-      createWebhookRouter({
-        chain: chain("arch"),
-        links,
-        ctx: { log, deliveryQueue: queue },
-        token: "tok",
-        limit: "64kb",
-      }),
-    );
-    app.use(
-      "/hooks/broken",
-      createWebhookRouter({ chain: chain("broken"), links, ctx: { log, deliveryQueue: queue } }),
-    );
-    server = app.listen(0, "127.0.0.1");
-    await new Promise((r) => server.once("listening", r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    vcon = await startWebhookIngress({
+      path: "/hooks/vcon",
+      accept: chainAcceptor({ chain: chain("arch"), links, ctx: { log, deliveryQueue: queue } }),
+      token: "tok",
+      limitBytes: 64 * 1024,
+      log,
+    });
+    broken = await startWebhookIngress({
+      path: "/hooks/broken",
+      accept: chainAcceptor({ chain: chain("broken"), links, ctx: { log, deliveryQueue: queue } }),
+      log,
+    });
   });
   afterAll(async () => {
     await worker.close();
-    await new Promise<void>((r) => server.close(() => r()));
+    await vcon.close();
+    await broken.close();
   });
 
   const post = (path: string, body: string | Uint8Array, token = "tok") =>
-    fetch(`${base}${path}`, {
+    fetch(path === "/hooks/vcon" ? vcon.url : broken.url, {
       method: "POST",
       body: typeof body === "string" ? body : new Blob([new Uint8Array(body)]),
       headers: { "content-type": "application/json", "x-conserver-api-token": token },
@@ -116,5 +113,30 @@ describe("webhook ingress", () => {
     const res = await post("/hooks/broken", vcon, "");
     expect(res.status).toBe(500);
     expect(((await res.json()) as { code: string }).code).toBe("LINK_OPTIONS");
+  });
+
+  it("answers 503 when the vCon could not be stored or queued, and queues nothing it did not store", async () => {
+    const pushed: string[] = [];
+    const redis = { rpush: async (_k: string, v: string) => pushed.push(v) };
+    const failing = await startWebhookIngress({
+      accept: queueAcceptor({ put: async () => Promise.reject(new Error("redis down")) }, redis, "in"),
+      log,
+    });
+    const working = await startWebhookIngress({
+      accept: queueAcceptor({ put: async () => undefined }, redis, "in"),
+      log,
+    });
+    try {
+      const vcon = '{"uuid":"q-1","parties":[]}';
+      const down = await fetch(failing.url, { method: "POST", body: vcon });
+      expect(down.status).toBe(503);
+      expect(pushed).toEqual([]);
+      const ok = await fetch(working.url, { method: "POST", body: vcon });
+      expect(ok.status).toBe(200);
+      expect(pushed).toEqual(["q-1"]);
+    } finally {
+      await failing.close();
+      await working.close();
+    }
   });
 });

@@ -1,0 +1,124 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseConfig } from "../../../plugins/conserver/config/load-config.js";
+import { type RunningConserver, runConserver } from "../../../plugins/conserver/runtime/run-conserver.js";
+import { parseVcon, pythonDumps, vconUuid } from "../../../plugins/conserver/vcon/index.js";
+import { parseLossless } from "../../../plugins/conserver/vcon/lossless-json.js";
+import { sharedPath } from "../../helpers/shared.js";
+import { deleteKeys, REDIS_URL, redisUp, serveFake, uniqueName, until } from "./redis-env.js";
+
+const up = await redisUp();
+
+// What vcon-server's `webhook` link sends (conserver/links/webhook): requests.post(url,
+// json=vCon.to_dict(), headers=opts["headers"]), i.e. Python json.dumps with its default
+// separators, a JSON content type and the configured headers (x-conserver-api-token here). It
+// never reads the status it gets back.
+const pythonPost = (url: string, name: string, token: string) => {
+  const text = readFileSync(sharedPath(`fixtures/vcon/${name}`), "utf8");
+  return fetch(url, {
+    method: "POST",
+    body: pythonDumps(parseLossless(text)),
+    headers: { "Content-Type": "application/json", "x-conserver-api-token": token },
+  });
+};
+
+describe.skipIf(!up)("archivist conserver run: the webhook ingress", () => {
+  const prefix = uniqueName("hook");
+  const ingress = `${prefix}-in`;
+  let redis: Redis;
+  let backend: Awaited<ReturnType<typeof serveFake>>;
+  let running: RunningConserver;
+
+  beforeAll(async () => {
+    redis = new Redis(REDIS_URL);
+    backend = await serveFake();
+    const dir = mkdtempSync(join(tmpdir(), "conserver-hook-"));
+    writeFileSync(
+      join(dir, "conserver.yml"),
+      `
+links:
+  arch:
+    module: archivist
+    options:
+      vcon_operation: received
+      backend: {url: "${backend.url}", client_id: client-1, client_secret: secret-1}
+chains:
+  main: {links: [arch], ingress_lists: [${ingress}], egress_lists: [], enabled: 1}
+webhook: {listen: "127.0.0.1:0", path: /hooks/vcon, token: hook-secret}
+delivery: {queue: ${prefix}-delivery, prefix: ${prefix}, attempts: 3, backoff_ms: 20}
+`,
+    );
+    running = await runConserver(join(dir, "conserver.yml"), {
+      redisUrl: REDIS_URL,
+      log: pino({ level: "silent" }),
+      vconKeyPrefix: `${prefix}:vcon:`,
+      popTimeoutS: 1,
+      retry: { baseDelayMs: 5, maxDelayMs: 20 },
+    });
+  });
+
+  afterAll(async () => {
+    await running?.close();
+    await backend?.close();
+    await deleteKeys(redis, prefix);
+    await redis.del(`DLQ:${ingress}`);
+    await redis.quit();
+  });
+
+  it("answers only once the vCon is stored and queued, then the chain records it", async () => {
+    const url = running.webhook?.url as string;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hooks\/vcon$/);
+    const name = "vcon-js-interop-inline-recording.vcon.json";
+    const uuid = vconUuid(
+      parseVcon(new Uint8Array(readFileSync(sharedPath(`fixtures/vcon/${name}`)))),
+    ) as string;
+    const res = await pythonPost(url, name, "hook-secret");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ uuid, queued: ingress });
+    // Stored before the answer: the key is there the moment the 200 arrives.
+    expect(await redis.exists(`${prefix}:vcon:${uuid}`)).toBe(1);
+    await until(
+      () => backend.fake.events.some((e) => e.event_attributes.subject === `vcon://${uuid}`),
+      8000,
+      "event",
+    );
+    const event = backend.fake.events.find((e) => e.event_attributes.subject === `vcon://${uuid}`);
+    expect(event?.event_attributes.vcon_operation).toBe("vcon_received");
+  });
+
+  it("refuses a wrong token and what is not a vCon, and queues nothing for them", async () => {
+    const url = running.webhook?.url as string;
+    expect((await pythonPost(url, "vcon-js-legacy-0.0.1-text-chat.vcon.json", "wrong")).status).toBe(401);
+    const bad = await fetch(url, {
+      method: "POST",
+      body: '{"not": "a vcon"}',
+      headers: { "content-type": "application/json", "x-conserver-api-token": "hook-secret" },
+    });
+    expect(bad.status).toBe(400);
+    expect(await redis.llen(ingress)).toBe(0);
+  });
+});
+
+describe("the webhook: config section", () => {
+  const base = "links: {a: {module: archivist}}\nchains: {main: {links: [a], ingress_lists: [in]}}\n";
+  it("defaults to 127.0.0.1:8090 /vcon on the first enabled chain", () => {
+    expect(parseConfig(`${base}webhook: {}`).webhook).toEqual({
+      host: "127.0.0.1",
+      port: 8090,
+      path: "/vcon",
+      header: "x-conserver-api-token",
+      chain: "main",
+      limitBytes: 10 * 1024 * 1024,
+    });
+    expect(parseConfig(base).webhook).toBeUndefined();
+  });
+  it("names the key it refuses", () => {
+    expect(() => parseConfig(`${base}webhook: {listen: "nowhere"}`)).toThrow("webhook.listen");
+    expect(() => parseConfig(`${base}webhook: {chain: other}`)).toThrow("webhook.chain");
+    expect(() => parseConfig(`${base}webhook: {path: "vcon"}`)).toThrow("webhook.path");
+  });
+});
