@@ -4,7 +4,7 @@ import { isoTime } from "../core/api/ids.js";
 import type { Block } from "../core/chain/block.js";
 import { getAssetEvent } from "../store/asset-events.js";
 import { getAsset } from "../store/assets.js";
-import { allBlocks, blockByHash, blockByNumber, blockCount, headBlock } from "../store/chain.js";
+import { allBlocks, blockByHash, blockByNumber, headBlock } from "../store/chain.js";
 import { eventOut } from "../store/record-json.js";
 import { validatorAddress } from "../store/validator.js";
 import { canReadEvent } from "./access-view.js";
@@ -21,7 +21,9 @@ export async function nodeStatus(ctx: Ctx) {
     blockchain_nodes: [
       {
         validator_pubkey: { kty, crv, x, y, d: "" },
-        block_height: String(await blockCount(ctx.db)),
+        // The height is the number of the last committed block (genesis is block 0), which
+        // `archivistnode/block?number=<height>` answers; a count of blocks named the next one.
+        block_height: head ? String(Number.parseInt(head.number, 16)) : "0",
         connection_status: "REACHABLE",
         genesis_hash: genesis?.hash ?? "",
         state_root: head?.stateRoot ?? "",

@@ -31,10 +31,6 @@ export async function blockByHash(db: Queryable, hash: string): Promise<Block | 
   return (await db.query<BlockRow>("select * from blocks where hash = $1", [hash.toLowerCase()]))[0]?.body;
 }
 
-export async function blockCount(db: Queryable): Promise<number> {
-  return (await db.query<{ n: number }>("select count(*)::int as n from blocks"))[0]?.n ?? 0;
-}
-
 /** Every block in order (chain export). */
 export async function allBlocks(db: Queryable, after = -1, limit = 1000): Promise<Block[]> {
   return (

@@ -175,8 +175,17 @@ describe("the verifiable ledger", () => {
 
   it("shows the node, its blocks and each event's anchor transaction", async () => {
     const node = (await (await s.api("/archivist/v1/archivistnode", { token })).json()) as {
-      blockchain_nodes: Array<{ validator_pubkey: { d: string; x: string } }>;
+      blockchain_nodes: Array<{ validator_pubkey: { d: string; x: string }; block_height: string }>;
     };
+    // block_height names the last committed block (a count of blocks named the next one): that block exists.
+    const height = node.blockchain_nodes[0]?.block_height as string;
+    expect(height).toMatch(/^\d+$/);
+    expect(Number(height)).toBeGreaterThan(0);
+    expect((await s.api(`/archivist/v1/archivistnode/block?number=${height}`, { token })).status).toBe(200);
+    const head = (await (await s.api("/archivist/v1/archivistnode/block", { token })).json()) as {
+      number: string;
+    };
+    expect(Number.parseInt(head.number, 16)).toBeGreaterThanOrEqual(Number(height));
     expect(node.blockchain_nodes[0]?.validator_pubkey.d).toBe("");
     expect(node.blockchain_nodes[0]?.validator_pubkey.x.length).toBeGreaterThan(10);
     expect((await s.api("/archivist/v1/archivistnode/block?number=0", { token })).status).toBe(200);
