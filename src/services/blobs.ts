@@ -66,3 +66,5 @@ export function parseRange(
 export function openBlob(ctx: Ctx, blob: BlobRow, range?: { start: number; end: number }): Promise<Readable> {
   return blobStoreFor(ctx).open(blob.hash, range);
 }
+
+export type { BlobRow };

@@ -21,6 +21,9 @@ import {
 } from "./list-query.js";
 import { narrowedSource } from "./narrowed-source.js";
 
+/** A filtered collection as the store serves it: keyset pages and the exact count. */
+export type { RowSource } from "../store/row-source.js";
+
 /** A page of a list, with the count when asked or when the first page needs the result limit. */
 export interface ListPage<T> {
   items: T[];
