@@ -1,10 +1,10 @@
 import { call, field } from "../http.js";
-import { TARGETS } from "../targets.js";
 import type { RequestTemplate } from "../load-spec.js";
 import { reportPhase, runPhase } from "../phase.js";
 import { engineOf, type Scenario } from "../scenario.js";
 import { SEED_FREE_EVENTS, seedEvents } from "../seed.js";
 import { perSecond } from "../stats.js";
+import { TARGETS } from "../targets.js";
 
 const TRAIL = "vcon://bench-trail";
 const SEARCH = JSON.stringify({ filter: `trails/any(t: t eq '${TRAIL}')`, top: 50 });
@@ -49,7 +49,8 @@ export const afe: Scenario = {
         json: { ...JSON.parse(create.body as string), trails: [TRAIL, "vcon://bench-template"] },
       });
       const id = field(template, "identity")?.split("/").at(-1);
-      if (template.status !== 200 || !id) throw new Error(`afe: template ${template.status} ${template.text}`);
+      if (template.status !== 200 || !id)
+        throw new Error(`afe: template ${template.status} ${template.text}`);
       ctx.log(`afe: seeding ${n.toLocaleString("en-US")} events on ${TRAIL} into ${engineOf(ctx.opts)}`);
       const ms = await seedEvents(
         d,
@@ -59,7 +60,14 @@ export const afe: Scenario = {
         SEED_FREE_EVENTS,
       );
       ctx.results.add("afe", "events seeded on the trail", n, "events", undefined, "besides those created");
-      ctx.results.add("afe", "seed rate (SQL generate_series)", perSecond(n, ms), "rows/s", undefined, "with indexes");
+      ctx.results.add(
+        "afe",
+        "seed rate (SQL generate_series)",
+        perSecond(n, ms),
+        "rows/s",
+        undefined,
+        "with indexes",
+      );
     }
     const search = await call(d.origin, "POST", "/archivist/v1/events/search", {
       token,
