@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../../src/store/db.js";
 import { countTrailEvents, insertFreeEvents, type NewFreeEvent } from "../../../src/store/free-events.js";
 import { migrate } from "../../../src/store/migrate.js";
-import { migrations } from "../../../src/store/migrations/index.js";
-import { bareTestDb, testEngine } from "../../helpers/databases.js";
+import { bareTestDb, migrateBefore, testEngine } from "../../helpers/databases.js";
 
 const freeEvent = (tenant: string, trails: string[]): NewFreeEvent => ({
   id: randomUUID(),
@@ -44,15 +43,7 @@ describe(`asset-free event trail counts (${testEngine()})`, () => {
     );
 
   it("counts the events of a database older than the counts when it migrates", async () => {
-    await db.transaction(async (tx) => {
-      await tx.query(
-        "create table schema_migrations (id text primary key, applied_at timestamptz not null default now())",
-      );
-      for (const m of migrations.filter((m) => m.id < "028")) {
-        for (const statement of m.sql.split(/;\s*\n/).filter((s) => s.trim())) await tx.query(statement);
-        await tx.query("insert into schema_migrations (id) values ($1)", [m.id]);
-      }
-    });
+    await migrateBefore(db, "028");
     const [a, b] = [await tenancy(), await tenancy()];
     for (const [tenant, trails] of [
       [a, ["x", "y"]],
