@@ -14,6 +14,8 @@ export interface BenchOptions {
   /** Length of each in-process micro-benchmark, milliseconds. */
   microMs: number;
   listEvents: number;
+  /** Asset-free events seeded by SQL under the afe searches (0: only those the create phase made). */
+  afeEvents: number;
   json: string | undefined;
   /** PostgreSQL admin URL (a fresh database is made per run) or undefined for PGlite. */
   databaseUrl: string | undefined;
@@ -21,11 +23,12 @@ export interface BenchOptions {
 }
 
 /** Usage text of `npm run bench` / `archivist bench`. */
-export const USAGE = `usage: archivist bench [scenario...] [--quick] [--duration <s>] [--list-events <n>] [--json <file>]
+export const USAGE = `usage: archivist bench [scenario...] [--quick] [--duration <s>] [--list-events <n>] [--afe-events <n>] [--json <file>]
 scenarios: ${SCENARIOS.join(", ")} (default: all)
   --quick          CI smoke run: a couple of seconds per scenario, small N
   --duration <s>   seconds per measured load phase (default 10, quick 1.5)
   --list-events n  events seeded for the list scenario (default 1,000,000, quick 20,000)
+  --afe-events n   asset-free events seeded on the afe search trail (default 1,000,000, quick 20,000; 0: none)
   --json <file>    also write the results there (bench-results/latest.json is always written)
 DATABASE_URL / REDIS_URL in the environment: run on PostgreSQL (a fresh database per run) and Redis.`;
 
@@ -49,6 +52,7 @@ export function parseBenchArgs(
       quick: { type: "boolean" },
       duration: { type: "string" },
       "list-events": { type: "string" },
+      "afe-events": { type: "string" },
       json: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
@@ -66,6 +70,11 @@ export function parseBenchArgs(
     microMs: quick ? 200 : 1000,
     listEvents: Math.floor(
       positiveNumber("--list-events", values["list-events"]) ?? (quick ? 20_000 : 1_000_000),
+    ),
+    afeEvents: Math.floor(
+      values["afe-events"] === "0"
+        ? 0
+        : (positiveNumber("--afe-events", values["afe-events"]) ?? (quick ? 20_000 : 1_000_000)),
     ),
     json: values.json,
     databaseUrl: env.DATABASE_URL || undefined,

@@ -12,6 +12,7 @@ export interface Report {
     scenarios: string[];
     durationS: number;
     listEvents: number;
+    afeEvents: number;
     engine: "postgres" | "pglite";
     redis: boolean;
     node: string;
@@ -32,6 +33,7 @@ export function reportOf(opts: BenchOptions, startedAt: Date, rows: Row[]): Repo
       scenarios: opts.scenarios,
       durationS: opts.durationS,
       listEvents: opts.listEvents,
+      afeEvents: opts.afeEvents,
       engine: opts.databaseUrl ? "postgres" : "pglite",
       redis: opts.redisUrl !== undefined,
       node: process.version,

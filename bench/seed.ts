@@ -6,11 +6,17 @@ interface Sql {
   query(sql: string, params?: unknown[]): Promise<unknown>;
 }
 
+/** Rows of a seeded kind: the statement that inserts rows `$2..$3` copied from template `$1`, and the table to analyse. */
+interface SeedKind {
+  insert: (db: Sql) => Promise<string>;
+  table: string;
+}
+
 // Copies a real event (made through the API) N times with generate_series: one statement per
 // chunk, so a million rows take a minute, not the hours the API would need at a few thousand/s.
 // Seeded rows are COMMITTED without log entries: the list path never reads the log, and STORED
 // rows would send the committer to work during the measurement.
-const INSERT = `insert into asset_events (id, asset_id, tenant_id, operation, behaviour, event_attributes,
+const ASSET_EVENTS = `insert into asset_events (id, asset_id, tenant_id, operation, behaviour, event_attributes,
   asset_attributes, timestamp_declared, timestamp_accepted, timestamp_committed, principal_declared,
   principal_accepted, confirmation_status, proof_mechanism, public)
 select gen_random_uuid(), e.asset_id, e.tenant_id, e.operation, e.behaviour,
@@ -19,34 +25,69 @@ select gen_random_uuid(), e.asset_id, e.tenant_id, e.operation, e.behaviour,
   e.principal_declared, e.principal_accepted, 'COMMITTED', e.proof_mechanism, e.public
 from asset_events e, generate_series($2::bigint, $3::bigint) g where e.id = $1`;
 
-async function fill(db: Sql, template: string, n: number, progress: (done: number) => void): Promise<void> {
+// Asset-free events as the afe scenario makes them: every one on the busy trail of the template
+// and on one vCon trail of its own. Where the store keeps per-trail counts (migration 028) the
+// same statement adds the seeded rows to them, as the store's own insert does.
+const FREE_EVENTS = `insert into events (id, tenant_id, attributes, trails, event_type, created_by, created_at, confirmation_status)
+select gen_random_uuid(), e.tenant_id,
+  jsonb_build_object('arc_display_type', 'vcon_created', 'subject', 'vcon://seed-' || g, 'payload', e.attributes ->> 'payload'),
+  array[e.trails[1], 'vcon://seed-' || g], e.event_type, e.created_by, e.created_at + g, 'COMMITTED'
+from events e, generate_series($2::bigint, $3::bigint) g where e.id = $1`;
+const FREE_EVENTS_COUNTED = `with added as (${FREE_EVENTS} returning tenant_id, trails)
+insert into event_trail_counts (tenant_id, trail, n)
+select tenant_id, trail, count(*) from (
+  select tenant_id, unnest(trails) as trail from added
+  union all select tenant_id, '' from added
+) t group by tenant_id, trail order by tenant_id, trail
+on conflict (tenant_id, trail) do update set n = event_trail_counts.n + excluded.n`;
+
+export const SEED_ASSET_EVENTS: SeedKind = { insert: async () => ASSET_EVENTS, table: "asset_events" };
+export const SEED_FREE_EVENTS: SeedKind = {
+  insert: async (db) => {
+    const r = (await db.query("select to_regclass('event_trail_counts') is not null as counted")) as {
+      rows: Array<{ counted: boolean }>;
+    };
+    return r.rows[0]?.counted ? FREE_EVENTS_COUNTED : FREE_EVENTS;
+  },
+  table: "events",
+};
+
+async function fill(
+  db: Sql,
+  kind: SeedKind,
+  template: string,
+  n: number,
+  progress: (done: number) => void,
+): Promise<void> {
   const chunk = 100_000;
+  const insert = await kind.insert(db);
   for (let from = 1; from <= n; from += chunk) {
     const to = Math.min(n, from + chunk - 1);
-    await db.query(INSERT, [template, from, to]);
+    await db.query(insert, [template, from, to]);
     progress(to);
   }
   // A real database would have autovacuum's statistics by now; PGlite runs no autovacuum.
-  await db.query("analyze asset_events");
+  await db.query(`analyze ${kind.table}`);
 }
 
 /**
- * Seeds n events copied from `template` straight into the deployment's database: over its
- * DATABASE_URL while it runs, or, for PGlite (one process owns the files), with the service stopped.
- * Returns the milliseconds the inserts and ANALYZE took (not the restart).
+ * Seeds n rows copied from the event `template` straight into the deployment's database: over
+ * its DATABASE_URL while it runs, or, for PGlite (one process owns the files), with the service
+ * stopped. Returns the milliseconds the inserts and ANALYZE took (not the restart).
  */
 export async function seedEvents(
   d: Deployment,
   template: string,
   n: number,
   progress: (done: number) => void,
+  kind: SeedKind = SEED_ASSET_EVENTS,
 ): Promise<number> {
   const t0 = performance.now();
   if (d.db) {
     const client = new pg.Client({ connectionString: d.db.url });
     await client.connect();
     try {
-      await fill(client, template, n, progress);
+      await fill(client, kind, template, n, progress);
     } finally {
       await client.end();
     }
@@ -58,7 +99,7 @@ export async function seedEvents(
   let ms: number;
   try {
     const t1 = performance.now();
-    await fill(db, template, n, progress);
+    await fill(db, kind, template, n, progress);
     ms = performance.now() - t1;
   } finally {
     await db.close();

@@ -4,10 +4,17 @@ import { badRequest, forbidden, notFound } from "../core/api/api-error.js";
 import {
   compileODataFilter,
   type ODataColumnMap,
+  type ODataExpr,
   parseODataFilter,
   requiredTrails,
 } from "../core/odata/index.js";
-import { countFreeEvents, type FreeEventRow, getFreeEvent, searchFreeEvents } from "../store/free-events.js";
+import {
+  countFreeEvents,
+  countTrailEvents,
+  type FreeEventRow,
+  getFreeEvent,
+  searchFreeEvents,
+} from "../store/free-events.js";
 import { Where } from "../store/sql.js";
 import { validateAttributes } from "./attributes.js";
 import { freeEventBatcherFor } from "./free-event-batcher.js";
@@ -116,15 +123,34 @@ export async function searchEvents(
   const w = new Where([p.tenantId]);
   w.and("tenant_id = $1");
   let probe: Where | undefined;
+  let filter: ODataExpr | undefined;
   if (q.filter && q.filter.trim() !== "") {
-    const filter = parseODataFilter(q.filter);
-    w.fragment((first) => compileODataFilter(filter, SEARCH_COLUMNS, first));
-    const trails = requiredTrails(filter);
+    const parsed = parseODataFilter(q.filter);
+    filter = parsed;
+    w.fragment((first) => compileODataFilter(parsed, SEARCH_COLUMNS, first));
+    const trails = requiredTrails(parsed);
     if (trails) probe = new Where([trails]).and("trails && $1::text[]");
   }
+  const counted = countedTrail(filter);
   const from = await narrowedSource(ctx, "events", w, probe);
   if (from === null) return { events: [], total: 0 };
-  const rows = await searchFreeEvents(ctx.db, w.sql, w.params, skip, top, from);
-  const total = await countFreeEvents(ctx.db, w.sql, w.params, from);
+  const [rows, total] = await Promise.all([
+    searchFreeEvents(ctx.db, w.sql, w.params, skip, top, from),
+    counted === undefined
+      ? countFreeEvents(ctx.db, w.sql, w.params, from)
+      : countTrailEvents(ctx.db, p.tenantId, counted),
+  ]);
   return { events: rows.map((r) => freeEventOut(r, true)), total };
+}
+
+/**
+ * The trail whose kept count is the search's exact total: a filter that is one trail and nothing
+ * else, or `''` (every event of the tenancy) without a filter. The caller reads the whole
+ * tenancy's asset-free events (administrators only), so a count over all of them reveals nothing.
+ */
+function countedTrail(filter: ODataExpr | undefined): string | undefined {
+  if (!filter) return "";
+  if (filter.kind !== "any" || filter.values.length !== 1) return undefined;
+  const [trail] = filter.values;
+  return trail === "" ? undefined : trail;
 }

@@ -50,9 +50,10 @@ export interface ListRequest {
 const ESTIMATE_MARGIN = 2;
 
 /**
- * How many matches the first page's rows imply for the whole list: rows are numbered by `seq`
- * across the table, so `n` matches among the newest `span` rows suggest `n × newest / span` in all.
- * Ascending pages start from the oldest row and say nothing about how many rows follow.
+ * How many matches a page's rows imply for the whole list: rows are numbered by `seq` across the
+ * table, so `n` matches among the newest `span` rows suggest `n × newest / span` in all (on a later
+ * page, that many at or below the page, fewer than the list holds). Ascending pages start from the
+ * oldest row and say nothing about how many rows follow.
  */
 function spanEstimate(seqs: number[], descending: boolean): number {
   const newest = seqs[0];
@@ -64,23 +65,24 @@ function spanEstimate(seqs: number[], descending: boolean): number {
 /**
  * The total for the count header and the 206 result limit, given the `seq`s of the rows the page
  * query fetched (up to page size + 1). A first page that holds every match knows its total exactly.
- * Asked for (`x-request-total-count`), the total is exact. Otherwise the first page must tell
- * whether the limit is passed: when the planner's estimate and the page's own density both put
- * the total well past it, the planner's estimate stands (the interface calls that total
- * approximate); else a count capped just past the limit decides. That capped count has to test
- * every row until it finds limit + 1 matches (~100,000 rows for a filter matching 1 in 10, about
- * 50 ms with everything cached), which no first page can afford for broad filters.
+ * Later pages give a total only when asked (`x-request-total-count`). The total is exact up to
+ * the result limit; past it the interface calls it approximate ("the server's best available
+ * approximation", 206), asked for or not. So when the planner's estimate and the page's own
+ * density both put the total well past the limit, the planner's estimate stands; else a count
+ * capped just past the limit decides. That capped count has to test every row until it finds
+ * limit + 1 matches (~100,000 rows for a filter matching 1 in 10, about 50 ms with everything
+ * cached), and an exact count of 100,000 matches spread over a million rows ~300-700 ms, which no
+ * page can afford for broad filters.
  */
 export async function totalFor(
   req: ListRequest,
   resultLimit: number,
   fetched: { seqs: number[]; descending: boolean },
-  count: (cap?: number) => Promise<number>,
+  count: (cap: number) => Promise<number>,
   estimate: () => Promise<number>,
 ): Promise<number | undefined> {
   if (req.firstPage && fetched.seqs.length <= req.pageSize) return fetched.seqs.length;
-  if (req.wantCount) return count();
-  if (!req.firstPage) return undefined;
+  if (!req.firstPage && !req.wantCount) return undefined;
   const planned = await estimate();
   const sure = resultLimit * ESTIMATE_MARGIN;
   if (planned > sure && spanEstimate(fetched.seqs, fetched.descending) > sure) return planned;

@@ -24,15 +24,30 @@ export type NewFreeEvent = Pick<
   "id" | "tenant_id" | "attributes" | "trails" | "event_type" | "created_by" | "created_at"
 > & { statement?: Uint8Array | undefined };
 
-/** Inserts a group's asset-free events with one statement, returning them in the same order. */
+/**
+ * Inserts a group's asset-free events with one statement, returning them in the same order. The
+ * same statement adds them to their tenancies' trail counts (each trail once per event, and `''`
+ * for every event), in key order so that concurrent groups lock count rows in one order.
+ */
 export async function insertFreeEvents(db: Queryable, events: NewFreeEvent[]): Promise<FreeEventRow[]> {
   if (events.length === 0) return [];
   const rows = await db.query<FreeEventRow>(
-    `insert into events (id, tenant_id, attributes, trails, event_type, created_by, created_at, confirmation_status, statement)
-     select id, tenant_id, attributes, array(select jsonb_array_elements_text(trails)), event_type, created_by, created_at, 'STORED', statement
-     from unnest($1::uuid[], $2::uuid[], $3::jsonb[], $4::jsonb[], $5::text[], $6::text[], $7::bigint[], $8::bytea[])
-       as v(id, tenant_id, attributes, trails, event_type, created_by, created_at, statement)
-     returning ${FREE_EVENT_COLUMNS}`,
+    `with added as (
+       insert into events (id, tenant_id, attributes, trails, event_type, created_by, created_at, confirmation_status, statement)
+       select id, tenant_id, attributes, array(select jsonb_array_elements_text(trails)), event_type, created_by, created_at, 'STORED', statement
+       from unnest($1::uuid[], $2::uuid[], $3::jsonb[], $4::jsonb[], $5::text[], $6::text[], $7::bigint[], $8::bytea[])
+         as v(id, tenant_id, attributes, trails, event_type, created_by, created_at, statement)
+       returning ${FREE_EVENT_COLUMNS}
+     ), counted as (
+       insert into event_trail_counts (tenant_id, trail, n)
+       select tenant_id, trail, count(*) from (
+         select a.tenant_id, t.trail from added a, lateral (select distinct u as trail from unnest(a.trails) u) t
+         where t.trail <> ''
+         union all select tenant_id, '' from added
+       ) x group by tenant_id, trail order by tenant_id, trail
+       on conflict (tenant_id, trail) do update set n = event_trail_counts.n + excluded.n
+     )
+     select * from added`,
     [
       events.map((e) => e.id),
       events.map((e) => e.tenant_id),
@@ -85,6 +100,19 @@ export function searchFreeEvents(
     `select ${FREE_EVENT_COLUMNS} from ${from} where ${where} order by seq desc offset $${n + 1} limit $${n + 2}`,
     [...params, skip, top],
   );
+}
+
+/**
+ * How many of a tenancy's events carry `trail` (`''`: all of them), from the counts their
+ * inserts keep: exact, in the reader's snapshot, without reading the events.
+ */
+export async function countTrailEvents(db: Queryable, tenantId: string, trail: string): Promise<number> {
+  const rows = await db.query<{ n: string | number }>(
+    "select n from event_trail_counts where tenant_id = $1 and trail = $2",
+    [tenantId, trail],
+    { reusePlan: true },
+  );
+  return Number(rows[0]?.n ?? 0);
 }
 
 export async function countFreeEvents(

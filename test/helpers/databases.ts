@@ -3,6 +3,7 @@ import pg from "pg";
 import type { Db } from "../../src/store/db.js";
 import { openPglite } from "../../src/store/drivers/pglite.js";
 import { openPostgres } from "../../src/store/drivers/postgres.js";
+import { migrations } from "../../src/store/migrations/index.js";
 
 /** Admin connection of the local PostgreSQL used by the `postgres` test project. */
 export const POSTGRES_ADMIN_URL =
@@ -57,4 +58,20 @@ export async function bareTestDb(label: string): Promise<{ db: Db; close(): Prom
       await fresh.drop();
     },
   };
+}
+
+/**
+ * Brings a bare database to the schema as it was before migration `beforeId` (recorded as
+ * `migrate` records them), so a test can write rows an older version wrote and then migrate.
+ */
+export async function migrateBefore(db: Db, beforeId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query(
+      "create table schema_migrations (id text primary key, applied_at timestamptz not null default now())",
+    );
+    for (const m of migrations.filter((m) => m.id < beforeId)) {
+      for (const statement of m.sql.split(/;\s*\n/).filter((s) => s.trim())) await tx.query(statement);
+      await tx.query("insert into schema_migrations (id) values ($1)", [m.id]);
+    }
+  });
 }

@@ -8,10 +8,9 @@ import {
 import { EVENT_STATUS_SQL, getAssetEvent, insertAssetEvents } from "../../../src/store/asset-events.js";
 import type { Db } from "../../../src/store/db.js";
 import { migrate } from "../../../src/store/migrate.js";
-import { migrations } from "../../../src/store/migrations/index.js";
 import { commitBatch } from "../../../src/workers/commit-batch.js";
 import { assetEventRow } from "../../helpers/asset-event-row.js";
-import { bareTestDb, testEngine } from "../../helpers/databases.js";
+import { bareTestDb, migrateBefore, testEngine } from "../../helpers/databases.js";
 
 const event = assetEventRow;
 
@@ -44,15 +43,7 @@ describe(`the commit queue (${testEngine()})`, () => {
 
   it("queues STORED MERKLE_LOG events of an older database when it migrates", async () => {
     // The schema as it was before the queue, with one waiting and one committed event.
-    await db.transaction(async (tx) => {
-      await tx.query(
-        "create table schema_migrations (id text primary key, applied_at timestamptz not null default now())",
-      );
-      for (const m of migrations.filter((m) => m.id < "016")) {
-        for (const statement of m.sql.split(/;\s*\n/).filter((s) => s.trim())) await tx.query(statement);
-        await tx.query("insert into schema_migrations (id) values ($1)", [m.id]);
-      }
-    });
+    await migrateBefore(db, "016");
     const { tenant, asset } = await tenancyWithAsset();
     const waiting = event(tenant, asset);
     const done = event(tenant, asset);

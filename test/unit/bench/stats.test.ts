@@ -71,6 +71,10 @@ describe("bench options and timestamps", () => {
     const o = parseBenchArgs(["core", "list", "--quick", "--list-events", "5000"], {});
     expect(o).toMatchObject({ scenarios: ["core", "list"], quick: true, durationS: 1.5, listEvents: 5000 });
     expect(() => parseBenchArgs(["nope"], {})).toThrow(/unknown scenario/);
+    expect(parseBenchArgs(["afe"], {})).toMatchObject({ afeEvents: 1_000_000 });
+    expect(parseBenchArgs(["afe", "--quick"], {})).toMatchObject({ afeEvents: 20_000 });
+    expect(parseBenchArgs(["afe", "--afe-events", "0"], {})).toMatchObject({ afeEvents: 0 });
+    expect(() => parseBenchArgs(["afe", "--afe-events", "-1"], {})).toThrow(/--afe-events/);
   });
 
   it("reads epoch ms, epoch seconds and RFC 3339", () => {

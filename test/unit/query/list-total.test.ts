@@ -25,8 +25,8 @@ async function decide(opts: {
     LIMIT,
     { seqs: opts.seqs, descending: opts.descending ?? true },
     async (cap) => {
-      calls.push(cap === undefined ? "count" : `count≤${cap}`);
-      return cap === undefined ? opts.matches : Math.min(opts.matches, cap);
+      calls.push(`count≤${cap}`);
+      return Math.min(opts.matches, cap);
     },
     async () => {
       calls.push("estimate");
@@ -50,10 +50,20 @@ describe("the total of a list page (x-total-count, 206)", () => {
       });
   });
 
-  it("counts exactly when asked, and not at all on later pages unless asked", async () => {
+  it("when asked, counts exactly up to the limit and estimates past it; later pages only when asked", async () => {
+    // Past the limit the interface calls the total approximate, asked for or not.
+    for (const firstPage of [true, false])
+      expect(
+        await decide({ req: { wantCount: true, firstPage }, seqs: dense, matches: 123_456, planned: 90_000 }),
+      ).toEqual({ total: 90_000, calls: ["estimate"] });
     expect(
-      await decide({ req: { wantCount: true }, seqs: dense, matches: 123_456, planned: 90_000 }),
-    ).toEqual({ total: 123_456, calls: ["count"] });
+      await decide({
+        req: { wantCount: true, firstPage: false },
+        seqs: sparse,
+        matches: 8_000,
+        planned: 90_000,
+      }),
+    ).toEqual({ total: 8_000, calls: ["estimate", `count≤${LIMIT + 1}`] });
     expect(await decide({ req: { firstPage: false }, seqs: dense, matches: 9, planned: 9 })).toEqual({
       total: undefined,
       calls: [],
