@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { parseWitnessList, type WitnessEntry } from "./core/tlog/witness-list.js";
 
 /** Every setting of the service, from the environment and `archivist serve` flags. */
 export interface Config {
@@ -26,6 +27,10 @@ export interface Config {
   clamdSocket: string | undefined;
   smtpUrl: string | undefined;
   resultLimit: number;
+  /** C2SP witnesses each new checkpoint is submitted to (ARCHIVIST_WITNESSES). */
+  witnesses: WitnessEntry[];
+  /** Cosignatures a checkpoint needs for its records to be UNEQUIVOCAL (0: no witnessing). */
+  witnessQuorum: number;
 }
 
 /** Flags of `archivist serve` and `archivist worker`, each overriding its variable. */
@@ -48,6 +53,8 @@ export const flagNames: Record<string, string> = {
   "clamd-socket": "ARCHIVIST_CLAMD_SOCKET",
   "smtp-url": "ARCHIVIST_SMTP_URL",
   "result-limit": "ARCHIVIST_RESULT_LIMIT",
+  witnesses: "ARCHIVIST_WITNESSES",
+  "witness-quorum": "ARCHIVIST_WITNESS_QUORUM",
 };
 
 export class ConfigError extends Error {
@@ -87,6 +94,23 @@ function s3Of(env: Record<string, string | undefined>, store: string | undefined
   };
 }
 
+function witnessesOf(e: Record<string, string | undefined>): Pick<Config, "witnesses" | "witnessQuorum"> {
+  let witnesses: WitnessEntry[];
+  try {
+    witnesses = parseWitnessList(e.ARCHIVIST_WITNESSES ?? "");
+  } catch (err) {
+    throw new ConfigError(`ARCHIVIST_WITNESSES: ${(err as Error).message}`);
+  }
+  const quorum = int(e, "ARCHIVIST_WITNESS_QUORUM", witnesses.length);
+  if (!Number.isInteger(quorum) || quorum > witnesses.length)
+    throw new ConfigError(
+      `ARCHIVIST_WITNESS_QUORUM must be a whole number up to the ${witnesses.length} witnesses`,
+    );
+  if (witnesses.length > 0 && quorum === 0)
+    throw new ConfigError("ARCHIVIST_WITNESS_QUORUM must be at least 1 when witnesses are configured");
+  return { witnesses, witnessQuorum: quorum };
+}
+
 /** Builds the typed config; flags (already mapped to variable names) win over the environment. */
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
@@ -118,5 +142,6 @@ export function loadConfig(
     clamdSocket: e.ARCHIVIST_CLAMD_SOCKET || undefined,
     smtpUrl: e.ARCHIVIST_SMTP_URL || undefined,
     resultLimit: int(e, "ARCHIVIST_RESULT_LIMIT", 10_000),
+    ...witnessesOf(e),
   };
 }

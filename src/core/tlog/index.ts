@@ -26,6 +26,7 @@ export {
   toBase64,
   verifyNote,
 } from "./note.js";
+export { logOrigin } from "./origin.js";
 export {
   encodeTileIndex,
   parseTilePath,
@@ -70,3 +71,4 @@ export {
   parseAddCheckpoint,
   type WitnessedState,
 } from "./witness.js";
+export { parseWitnessList, type WitnessEntry } from "./witness-list.js";

@@ -7,6 +7,7 @@ import { requireReadableEvent } from "../../services/record-access.js";
 import { sendCose } from "../cose-response.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
+import { tlogRoutes } from "./tlog.js";
 
 const group = "merklelogsv1";
 
@@ -100,4 +101,5 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
         await latestSeal(d.ctx, pathUuid(params.tenant, "log"), intParam(query.mmr_size, "mmr_size")),
       ),
   });
+  tlogRoutes(t, d);
 }
