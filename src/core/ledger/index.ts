@@ -17,5 +17,6 @@ export {
   assetFreeExtraBytes,
 } from "./leaf.js";
 export { simpleHashAnchor } from "./simplehash.js";
+export { tlogLeafData } from "./tlog-leaf.js";
 export { trieKey } from "./trie-key.js";
 export { type CoveringSeal, committedTrust, confirmEntry, unequivocalEntry } from "./trust.js";
