@@ -6,6 +6,7 @@ import { verifyConsistency } from "../core/mmr/index.js";
 import { verifyStatement } from "../core/scitt/index.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../core/verify/index.js";
 import type { Command } from "./commands.js";
+import { verifyRecordInMirror } from "./mirror.js";
 
 const options = {
   receipt: { type: "string" },
@@ -15,6 +16,10 @@ const options = {
   url: { type: "string" },
   log: { type: "string" },
   json: { type: "boolean" },
+  mirror: { type: "string" },
+  witness: { type: "string", multiple: true },
+  quorum: { type: "string" },
+  "log-key": { type: "string" },
 } as const;
 
 class VerifyFailed extends Error {}
@@ -128,8 +133,15 @@ export const verifyCommand: Command = {
       if (values.log) line = await verifyLog(values.log, values);
       else if (!file)
         throw new VerifyFailed(
-          "usage: archivist verify <statement.cose | record.json> [--receipt r.cose] [--payload file] [--keys k | --url u]",
+          "usage: archivist verify <statement.cose | record.json> [--receipt r.cose] [--payload file] [--keys k | --url u]" +
+            " | <record.json> --mirror <dir | log url> [--witness vkey]… [--quorum n] [--log-key file]",
         );
+      else if (file.endsWith(".json") && values.mirror)
+        line = await verifyRecordInMirror(file, values.mirror, {
+          witnesses: values.witness ?? [],
+          quorum: values.quorum === undefined ? undefined : Number(values.quorum),
+          logKey: values["log-key"],
+        });
       else if (file.endsWith(".json")) line = await verifyRecordFile(file, values);
       else line = await verifyStatementFile(file, values);
       process.stdout.write(`${line}\n`);

@@ -17,7 +17,8 @@ import {
   publishedCheckpoint,
   TLOG_KEY,
 } from "../store/tlog-checkpoints.js";
-import { leafEntries, nodeRun } from "../store/tlog-tiles.js";
+import { readTlogLevel } from "../store/tlog-nodes.js";
+import { leafEntries } from "../store/tlog-tiles.js";
 
 /**
  * A tenancy's log as C2SP tlog-tiles. All of it is public log material, as the seals and
@@ -55,11 +56,9 @@ export async function tileBytes(ctx: Ctx, tenantId: string, path: string): Promi
   if (!newest || ref.width > tileWidth(ref.level, ref.index, newest.size)) throw notFound("tile");
   const first = ref.index * TILE_WIDTH;
   if (ref.level === "entries") {
-    const entries = await leafEntries(ctx.db, tenantId, first, ref.width);
-    if (entries.length !== ref.width) throw notFound("entry bundle");
-    return formatEntryBundle(entries);
+    return formatEntryBundle(await leafEntries(ctx.db, tenantId, first, ref.width));
   }
-  const hashes = await nodeRun(ctx.db, tenantId, ref.level * TILE_HEIGHT, first, ref.width);
+  const hashes = await readTlogLevel(ctx.db, tenantId, ref.level * TILE_HEIGHT, first, first + ref.width);
   if (hashes.length !== ref.width) throw notFound("tile");
   return Buffer.concat(hashes);
 }

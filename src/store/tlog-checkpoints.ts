@@ -30,17 +30,20 @@ const norm = (r: CheckpointRow): CheckpointRow => ({
 
 const COLUMNS = "tenant_id, size, mmr_size, origin, root, note, witnessed";
 
-/** Stores a checkpoint (a re-run of the same seal keeps the first); witnessed seals read as UNEQUIVOCAL. */
+/** Stores a checkpoint (a re-run of the same seal keeps the first). */
 export async function insertCheckpoint(tx: Queryable, c: CheckpointRow): Promise<void> {
   await tx.query(
     `insert into tlog_checkpoints (${COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing`,
     [c.tenant_id, c.size, c.mmr_size, c.origin, Buffer.from(c.root), c.note, c.witnessed],
   );
-  if (!c.witnessed)
-    await tx.query("update seals set witnessed = false where tenant_id = $1 and mmr_size = $2", [
-      c.tenant_id,
-      c.mmr_size,
-    ]);
+}
+
+/** A seal made while witnesses are configured waits for their quorum before its records are UNEQUIVOCAL. */
+export async function markSealUnwitnessed(tx: Queryable, tenantId: string, mmrSize: number): Promise<void> {
+  await tx.query("update seals set witnessed = false where tenant_id = $1 and mmr_size = $2", [
+    tenantId,
+    mmrSize,
+  ]);
 }
 
 /** The newest checkpoint (the largest tree). */

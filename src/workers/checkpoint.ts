@@ -2,7 +2,8 @@ import type { KeyObject } from "node:crypto";
 import { leafCount } from "../core/mmr/index.js";
 import { ed25519Signer, formatCheckpoint, logOrigin, signNote, treeRoot } from "../core/tlog/index.js";
 import type { Queryable } from "../store/db.js";
-import { insertCheckpoint, originOf } from "../store/tlog-checkpoints.js";
+import { insertCheckpoint, markSealUnwitnessed, originOf } from "../store/tlog-checkpoints.js";
+import { tlogSize } from "../store/tlog-nodes.js";
 
 export { TLOG_KEY } from "../store/tlog-checkpoints.js";
 
@@ -28,7 +29,8 @@ export function ed25519Seed(privateKey: KeyObject): Uint8Array {
 /**
  * Signs and stores the C2SP checkpoint of the RFC 9162 tree at the seal's size (the leaves of
  * the sealed MMR), inside the seal's transaction: one sequence, two commitments, published
- * together. The origin stays the one the log was first published under.
+ * together. The origin stays the one the log was first published under. A seal made while
+ * witnesses are configured is marked unwitnessed until a quorum cosigns a checkpoint covering it.
  */
 export async function publishCheckpoint(
   tx: Queryable,
@@ -36,7 +38,10 @@ export async function publishCheckpoint(
   mmrSize: number,
   key: CheckpointKey,
 ): Promise<void> {
+  if (!key.witnessed) await markSealUnwitnessed(tx, tenantId, mmrSize);
   const size = leafCount(mmrSize);
+  // A log older than the tree is still being backfilled: a later seal's checkpoint covers this one.
+  if ((await tlogSize(tx, tenantId)) < size) return;
   const origin = (await originOf(tx, tenantId)) ?? logOrigin(key.baseUrl, tenantId);
   const root = await withNodes(tx, tenantId, (get) => treeRoot(size, get));
   const text = formatCheckpoint({ origin, size, root, extensions: [] });

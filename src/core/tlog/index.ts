@@ -12,6 +12,13 @@ export {
   type Vkey,
 } from "./keys.js";
 export {
+  type CheckpointVerdict,
+  type LogTrust,
+  type RecordInLogVerdict,
+  verifyCheckpoint,
+  verifyRecordInTiles,
+} from "./log-check.js";
+export {
   formatNote,
   fromBase64,
   type Note,
@@ -38,6 +45,7 @@ export {
   tileWidth,
 } from "./tile-path.js";
 export {
+  auditTiles,
   formatEntryBundle,
   parseEntryBundle,
   rootFromTiles,

@@ -1,4 +1,4 @@
-import { TILE_HEIGHT, TILE_WIDTH, type TileRef, tilePath, tileWidth } from "./tile-path.js";
+import { TILE_HEIGHT, TILE_WIDTH, type TileRef, tilePath, tilesOf, tileWidth } from "./tile-path.js";
 import {
   type Hash,
   inclusionProof,
@@ -135,6 +135,69 @@ export async function verifyEntryInTiles(
       return { ok: false, reason: "the tiles do not recompute the checkpoint's root" };
     if (!verifyInclusion(index, size, leaf, proof, root))
       return { ok: false, reason: "the tiles' inclusion path does not lead to the root" };
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, reason: (err as Error).message };
+  }
+}
+
+/** MTH over the 256 hashes of a full tile: the hash its level above holds for it. */
+function fullTileHash(tile: Uint8Array): Hash {
+  let row: Hash[] = [];
+  for (let i = 0; i < TILE_WIDTH; i++) row.push(tile.subarray(i * 32, (i + 1) * 32));
+  while (row.length > 1) {
+    const up: Hash[] = [];
+    for (let i = 0; i < row.length; i += 2) up.push(nodeHash(row[i] as Hash, row[i + 1] as Hash));
+    row = up;
+  }
+  return row[0] as Hash;
+}
+
+/**
+ * Checks a whole tree's tiles against each other and a root (a mirror's audit): every entry
+ * hashes to its level-0 hash, every full tile hashes to its place in the tile above, and the
+ * tiles recompute the root. Reads each tile once per level pair; `progress` counts tiles.
+ */
+export async function auditTiles(
+  size: number,
+  root: Hash,
+  fetch: TileFetch,
+  progress: (done: number, total: number) => void = () => undefined,
+): Promise<TileInclusion> {
+  try {
+    const tiles = tilesOf(size);
+    let done = 0;
+    const read = async (ref: TileRef) => {
+      const b = await fetch(ref);
+      if (ref.level !== "entries" && b.length !== ref.width * 32)
+        throw new TileError(`${tilePath(ref)} is ${b.length} bytes, not ${ref.width * 32}`);
+      return b;
+    };
+    for (const ref of tiles) {
+      if (ref.level === "entries") {
+        const entries = parseEntryBundle(await read(ref));
+        const hashes = await read({ level: 0, index: ref.index, width: ref.width });
+        if (entries.length !== ref.width)
+          throw new TileError(`${tilePath(ref)} holds ${entries.length} entries`);
+        entries.forEach((e, i) => {
+          if (!sameHash(leafHash(e), hashes.subarray(i * 32, (i + 1) * 32)))
+            throw new TileError(`entry ${ref.index * TILE_WIDTH + i} does not hash to its level-0 tile hash`);
+        });
+      } else if (ref.width === TILE_WIDTH) {
+        const up = Math.floor(ref.index / TILE_WIDTH);
+        const above = await read({
+          level: ref.level + 1,
+          index: up,
+          width: tileWidth(ref.level + 1, up, size),
+        });
+        const at = ref.index % TILE_WIDTH;
+        if (!sameHash(fullTileHash(await read(ref)), above.subarray(at * 32, (at + 1) * 32)))
+          throw new TileError(`${tilePath(ref)} does not hash to its place in the tile above`);
+      }
+      progress(++done, tiles.length);
+    }
+    if (!sameHash(await rootFromTiles(size, fetch), root))
+      return { ok: false, reason: "the tiles do not recompute the checkpoint's root" };
     return { ok: true };
   } catch (err) {
     return { ok: false, reason: (err as Error).message };
