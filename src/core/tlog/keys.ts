@@ -31,9 +31,10 @@ export function formatVkey(name: string, type: number, publicKey: Uint8Array): s
 
 /** Parses a vkey; refuses one whose key id does not match its name and key. */
 export function parseVkey(vkey: string): Vkey {
-  const parts = vkey.trim().split("+");
-  if (parts.length !== 3) throw new NoteError("a vkey is name+keyid+key");
-  const [name, id, b64] = parts as [string, string, string];
+  // Names hold no `+`; the base64 key may.
+  const m = /^([^+]+)\+([^+]*)\+(.*)$/.exec(vkey.trim());
+  if (!m) throw new NoteError("a vkey is name+keyid+key");
+  const [, name, id, b64] = m as unknown as [string, string, string, string];
   if (!validKeyName(name)) throw new NoteError("the vkey's name is not a valid key name");
   if (!/^[0-9a-f]{8}$/.test(id)) throw new NoteError("the vkey's key id is not 8 hex digits");
   const material = fromBase64(b64);

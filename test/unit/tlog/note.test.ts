@@ -105,3 +105,13 @@ describe("cosignatures (c2sp.org/tlog-cosignature, v1)", () => {
     );
   });
 });
+
+describe("vkeys whose base64 key holds a plus", () => {
+  it("parse (the name ends at the first plus)", () => {
+    for (let b = 0; b < 40; b++) {
+      const pub = ed25519PublicKey(seed(b));
+      const vkey = formatVkey("log.example/x", 0x01, pub);
+      expect(parseVkey(vkey).publicKey).toEqual(pub);
+    }
+  });
+});
