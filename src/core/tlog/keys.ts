@@ -9,7 +9,8 @@ export const COSIGNATURE_V1 = 0x04;
 /** SHA-256(name ‖ 0x0A ‖ type ‖ public key)[:4] as a uint32. */
 export function keyIdOf(name: string, type: number, publicKey: Uint8Array): number {
   const h = createHash("sha256").update(name).update(Uint8Array.of(0x0a, type)).update(publicKey).digest();
-  return h.readUInt32BE(0);
+  // A DataView, since the browser's digest is a plain Uint8Array.
+  return new DataView(h.buffer, h.byteOffset, h.byteLength).getUint32(0);
 }
 
 export interface Vkey {
