@@ -6,6 +6,7 @@ import { core } from "./core.js";
 import { ingest } from "./ingest.js";
 import { list } from "./list.js";
 import { receipts } from "./receipts.js";
+import { tlog } from "./tlog.js";
 import { tokens } from "./tokens.js";
 
 /** Every scenario by name. */
@@ -16,5 +17,6 @@ export const scenarios: Record<ScenarioName, Scenario> = {
   afe,
   list,
   receipts,
+  tlog,
   conserver,
 };

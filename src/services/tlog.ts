@@ -8,6 +8,7 @@ import {
   parseTilePath,
   TILE_HEIGHT,
   TILE_WIDTH,
+  type TileRef,
   tileWidth,
 } from "../core/tlog/index.js";
 import {
@@ -47,10 +48,29 @@ export async function logVkey(ctx: Ctx, tenantId: string): Promise<string> {
   return formatVkey(origin, ED25519, new Uint8Array(Buffer.from(x, "base64url")));
 }
 
-/** A tile or entry bundle named by the path after `tile/`; undefined when there is no such tile. */
+// Full tiles never change, so the last ones served are kept (level-0 tiles and bundles are
+// ~8 KiB; 2,048 of them ~17 MiB): a mirror or a CDN filling its cache reads each one once.
+const FULL_TILES_KEPT = 2048;
+const fullTiles = new Map<string, Uint8Array>();
+
+function keep(key: string, bytes: Uint8Array): Uint8Array {
+  if (fullTiles.size >= FULL_TILES_KEPT) fullTiles.delete(fullTiles.keys().next().value as string);
+  fullTiles.set(key, bytes);
+  return bytes;
+}
+
+/** A tile or entry bundle named by the path after `tile/`; 404 when there is no such tile. */
 export async function tileBytes(ctx: Ctx, tenantId: string, path: string): Promise<Uint8Array> {
   const ref = parseTilePath(path);
   if (!ref) throw notFound("tile");
+  const key = `${tenantId}/${path}`;
+  const kept = fullTiles.get(key);
+  if (kept) return kept;
+  const bytes = await readTile(ctx, tenantId, ref);
+  return ref.width === TILE_WIDTH ? keep(key, bytes) : bytes;
+}
+
+async function readTile(ctx: Ctx, tenantId: string, ref: TileRef): Promise<Uint8Array> {
   // Tiles exist as far as the newest checkpoint reaches (a full tile of a later size only once checkpointed).
   const newest = await latestCheckpoint(ctx.db, tenantId);
   if (!newest || ref.width > tileWidth(ref.level, ref.index, newest.size)) throw notFound("tile");
