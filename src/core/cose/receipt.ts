@@ -14,7 +14,8 @@ import {
 
 /** Verifiable data structure 3: the MMR profile (draft-bryce-cose-merkle-mountain-range-proofs). */
 export const VDS_MMR = 3;
-const INCLUSION = -1;
+/** Label of inclusion proofs in the verifiable-data-structure proofs header (RFC 9942). */
+export const INCLUSION = -1;
 
 /** Unprotected header carrying the leaf's idtimestamp (unsigned: changing it only breaks the recomputed leaf). */
 export const LEAF_IDTIMESTAMP = -70001;
@@ -40,26 +41,39 @@ const enc = new TextEncoder();
 // last one is checked first, without building a key (receipts usually come in runs for one log).
 const headerCache = new Map<string, Uint8Array>();
 const HEADER_CACHE_SIZE = 256;
-let lastHeader: { kid: string; issuer: string; subject: string; bytes: Uint8Array } = {
+let lastHeader: { kid: string; issuer: string; subject: string; vds: number; bytes: Uint8Array } = {
+  vds: 0,
   kid: "",
   issuer: "",
   subject: "",
   bytes: new Uint8Array(),
 };
 
-function receiptProtectedHeader(kid: string, issuer: string, subject: string): Uint8Array {
+/** The protected header every receipt of one log and profile shares (`vds` names the profile). */
+export function receiptProtectedHeader(
+  kid: string,
+  issuer: string,
+  subject: string,
+  vds = VDS_MMR,
+): Uint8Array {
   const last = lastHeader;
-  if (last.bytes.length > 0 && kid === last.kid && issuer === last.issuer && subject === last.subject)
+  if (
+    last.bytes.length > 0 &&
+    kid === last.kid &&
+    issuer === last.issuer &&
+    subject === last.subject &&
+    vds === last.vds
+  )
     return last.bytes;
   // Length prefixes keep the key unambiguous whatever characters the parts contain.
-  const cacheKey = `${kid.length}:${kid}${issuer.length}:${issuer}${subject}`;
+  const cacheKey = `${vds}:${kid.length}:${kid}${issuer.length}:${issuer}${subject}`;
   let bytes = headerCache.get(cacheKey);
   if (!bytes) {
     bytes = encodeCbor(
       new Map<CborValue, CborValue>([
         [HEADER.alg, ES256],
         [HEADER.kid, enc.encode(kid)],
-        [HEADER.vds, VDS_MMR],
+        [HEADER.vds, vds],
         [
           HEADER.cwtClaims,
           new Map<CborValue, CborValue>([
@@ -72,7 +86,7 @@ function receiptProtectedHeader(kid: string, issuer: string, subject: string): U
     if (headerCache.size >= HEADER_CACHE_SIZE) headerCache.clear();
     headerCache.set(cacheKey, bytes);
   }
-  lastHeader = { kid, issuer, subject, bytes };
+  lastHeader = { kid, issuer, subject, vds, bytes };
   return bytes;
 }
 
