@@ -7,6 +7,7 @@ import { ingest } from "./ingest.js";
 import { list } from "./list.js";
 import { receipts } from "./receipts.js";
 import { tokens } from "./tokens.js";
+import { trees } from "./trees.js";
 
 /** Every scenario by name. */
 export const scenarios: Record<ScenarioName, Scenario> = {
@@ -16,5 +17,6 @@ export const scenarios: Record<ScenarioName, Scenario> = {
   afe,
   list,
   receipts,
+  trees,
   conserver,
 };
