@@ -1,7 +1,7 @@
 import type { KeyObject } from "node:crypto";
-import { CborBstr, type CborValue, decodeCbor } from "../cbor/index.js";
+import { CborBstr, type CborValue } from "../cbor/index.js";
 import { MAX_TREE_SIZE, rootFromInclusionProof } from "../rfc9162/index.js";
-import { INCLUSION, receiptProtectedHeader } from "./receipt.js";
+import { checkPath, INCLUSION, receiptEnvelope, receiptProtectedHeader } from "./receipt.js";
 import {
   CoseError,
   decodeSign1,
@@ -15,15 +15,16 @@ import {
 /** Verifiable data structure 1: RFC9162_SHA256 (RFC 9942 §5). */
 export const VDS_RFC9162 = 1;
 
-const MAX_PATH = 64;
-
-export interface Rfc9162ReceiptInput {
+export interface Rfc9162ReceiptInfo {
   kid: string;
   issuer: string;
   subject: string;
   treeSize: number;
   leafIndex: number;
   path: Uint8Array[];
+}
+
+export interface Rfc9162ReceiptInput extends Rfc9162ReceiptInfo {
   root: Uint8Array;
 }
 
@@ -48,28 +49,11 @@ export function buildRfc9162Receipt(r: Rfc9162ReceiptInput, key: KeyObject | Sig
   );
 }
 
-export interface Rfc9162ReceiptInfo {
-  kid: string;
-  issuer: string;
-  subject: string;
-  treeSize: number;
-  leafIndex: number;
-  path: Uint8Array[];
-}
-
 const nat = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
 
 /** Reads an RFC9162_SHA256 receipt's header and first inclusion proof (no signature check). */
 export function decodeRfc9162Receipt(receipt: Uint8Array): Rfc9162ReceiptInfo {
-  const s = decodeSign1(receipt);
-  if (s.protectedHeader.get(HEADER.vds) !== VDS_RFC9162)
-    throw new CoseError("COSE_DECODE", "receipt is not of the RFC9162_SHA256 profile (vds 1)");
-  const vdp = s.unprotectedHeader.get(HEADER.vdp);
-  const proofs = vdp instanceof Map ? vdp.get(INCLUSION) : undefined;
-  const first = Array.isArray(proofs) ? proofs[0] : undefined;
-  if (!(first instanceof Uint8Array))
-    throw new CoseError("COSE_DECODE", "receipt carries no inclusion proof");
-  const proof = decodeCbor(first);
+  const { proof, kid, issuer, subject } = receiptEnvelope(receipt, VDS_RFC9162, "RFC9162_SHA256");
   if (
     !Array.isArray(proof) ||
     proof.length !== 3 ||
@@ -81,19 +65,7 @@ export function decodeRfc9162Receipt(receipt: Uint8Array): Rfc9162ReceiptInfo {
   const [treeSize, leafIndex, path] = proof as [number, number, CborValue[]];
   if (treeSize > MAX_TREE_SIZE || leafIndex >= treeSize)
     throw new CoseError("COSE_DECODE", `leaf_index ${leafIndex} is not in a tree of size ${treeSize}`);
-  if (path.length > MAX_PATH) throw new CoseError("COSE_DECODE", `path longer than ${MAX_PATH} hashes`);
-  if (!path.every((p): p is Uint8Array => p instanceof Uint8Array && p.length === 32))
-    throw new CoseError("COSE_DECODE", "path entries must be 32-byte hashes");
-  const claims = s.protectedHeader.get(HEADER.cwtClaims);
-  const kid = s.protectedHeader.get(HEADER.kid);
-  return {
-    kid: kid instanceof Uint8Array ? new TextDecoder().decode(kid) : "",
-    issuer: claims instanceof Map ? String(claims.get(1) ?? "") : "",
-    subject: claims instanceof Map ? String(claims.get(2) ?? "") : "",
-    treeSize,
-    leafIndex,
-    path,
-  };
+  return { kid, issuer, subject, treeSize, leafIndex, path: checkPath(path) };
 }
 
 /** Recomputes the root from the leaf hash and the path, and checks the service's signature over it. */

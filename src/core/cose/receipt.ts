@@ -7,6 +7,7 @@ import {
   ES256,
   HEADER,
   nodeSigner,
+  type Sign1,
   type Signer,
   signSign1Encoded,
   verifySign1,
@@ -118,34 +119,57 @@ export interface ReceiptInfo {
   path: Uint8Array[];
 }
 
-/** Reads a receipt's header and inclusion proof (no signature check). */
-export function decodeReceipt(receipt: Uint8Array): ReceiptInfo {
+/**
+ * A receipt of the given profile, its first inclusion proof (decoded from its bstr) and who
+ * signed it for which log (no signature check). Both profiles share this envelope (RFC 9942).
+ */
+export function receiptEnvelope(
+  receipt: Uint8Array,
+  vds: number,
+  profile: string,
+): { s: Sign1; proof: CborValue; kid: string; issuer: string; subject: string } {
   const s = decodeSign1(receipt);
-  if (s.protectedHeader.get(HEADER.vds) !== VDS_MMR)
-    throw new CoseError("COSE_DECODE", "receipt is not of the MMR profile (vds 3)");
+  if (s.protectedHeader.get(HEADER.vds) !== vds)
+    throw new CoseError("COSE_DECODE", `receipt is not of the ${profile} profile (vds ${vds})`);
   const vdp = s.unprotectedHeader.get(HEADER.vdp);
   const proofs = vdp instanceof Map ? vdp.get(INCLUSION) : undefined;
   const first = Array.isArray(proofs) ? proofs[0] : undefined;
   if (!(first instanceof Uint8Array))
     throw new CoseError("COSE_DECODE", "receipt carries no inclusion proof");
-  const proof = decodeCbor(first);
+  const claims = s.protectedHeader.get(HEADER.cwtClaims);
+  const kid = s.protectedHeader.get(HEADER.kid);
+  return {
+    s,
+    proof: decodeCbor(first),
+    kid: kid instanceof Uint8Array ? new TextDecoder().decode(kid) : "",
+    issuer: claims instanceof Map ? String(claims.get(1) ?? "") : "",
+    subject: claims instanceof Map ? String(claims.get(2) ?? "") : "",
+  };
+}
+
+/** Every inclusion path is at most this long and made of 32-byte hashes. */
+export function checkPath(path: CborValue[]): Uint8Array[] {
+  if (path.length > MAX_PATH) throw new CoseError("COSE_DECODE", `path longer than ${MAX_PATH} hashes`);
+  if (!path.every((p): p is Uint8Array => p instanceof Uint8Array && p.length === 32))
+    throw new CoseError("COSE_DECODE", "path entries must be 32-byte hashes");
+  return path;
+}
+
+/** Reads a receipt's header and inclusion proof (no signature check). */
+export function decodeReceipt(receipt: Uint8Array): ReceiptInfo {
+  const { s, proof, kid, issuer, subject } = receiptEnvelope(receipt, VDS_MMR, "MMR");
   if (!Array.isArray(proof) || proof.length !== 2 || typeof proof[0] !== "number" || !Array.isArray(proof[1]))
     throw new CoseError("COSE_DECODE", "inclusion proof must be [mmr_index, [path]]");
   const index = proof[0];
   if (!Number.isSafeInteger(index) || index < 0 || index >= MAX_MMR_INDEX)
     throw new CoseError("COSE_DECODE", `mmr_index ${index} is out of range`);
-  const path = proof[1];
-  if (path.length > MAX_PATH) throw new CoseError("COSE_DECODE", `path longer than ${MAX_PATH} hashes`);
-  if (!path.every((p): p is Uint8Array => p instanceof Uint8Array && p.length === 32))
-    throw new CoseError("COSE_DECODE", "path entries must be 32-byte hashes");
-  const claims = s.protectedHeader.get(HEADER.cwtClaims);
-  const kid = s.protectedHeader.get(HEADER.kid);
+  const path = checkPath(proof[1]);
   const idts = s.unprotectedHeader.get(LEAF_IDTIMESTAMP);
   return {
     idtimestamp: typeof idts === "string" ? idts : "",
-    kid: kid instanceof Uint8Array ? new TextDecoder().decode(kid) : "",
-    issuer: claims instanceof Map ? String(claims.get(1) ?? "") : "",
-    subject: claims instanceof Map ? String(claims.get(2) ?? "") : "",
+    kid,
+    issuer,
+    subject,
     mmrIndex: proof[0],
     path,
   };
