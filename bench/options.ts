@@ -7,6 +7,7 @@ export const SCENARIOS = [
   "ingest",
   "afe",
   "receipts",
+  "trees",
   "tlog",
   "conserver",
   "list",

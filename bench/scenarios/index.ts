@@ -8,6 +8,7 @@ import { list } from "./list.js";
 import { receipts } from "./receipts.js";
 import { tlog } from "./tlog.js";
 import { tokens } from "./tokens.js";
+import { trees } from "./trees.js";
 
 /** Every scenario by name. */
 export const scenarios: Record<ScenarioName, Scenario> = {
@@ -17,6 +18,7 @@ export const scenarios: Record<ScenarioName, Scenario> = {
   afe,
   list,
   receipts,
+  trees,
   tlog,
   conserver,
 };

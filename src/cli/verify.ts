@@ -66,7 +66,11 @@ async function verifyRecordFile(
     await serviceKeys(v.keys, v.url),
   );
   if (!verdict.ok) throw new VerifyFailed(verdict.reason);
-  return `OK ${String(record.identity)} is entry ${verdict.mmrIndex} of ${verdict.subject} (leaf ${verdict.leaf.slice(0, 16)}…, peak ${verdict.peak.slice(0, 16)}…)`;
+  const signed =
+    verdict.profile === "mmr"
+      ? `peak ${verdict.peak.slice(0, 16)}…`
+      : `root of the RFC 9162 tree of ${verdict.treeSize} entries ${verdict.peak.slice(0, 16)}…`;
+  return `OK ${String(record.identity)} is entry ${verdict.mmrIndex} of ${verdict.subject} (${verdict.profile} receipt, leaf ${verdict.leaf.slice(0, 16)}…, ${signed})`;
 }
 
 async function verifyStatementFile(
@@ -88,7 +92,8 @@ async function verifyStatementFile(
     if (!s.payload || Buffer.compare(Buffer.from(s.payload), digest) !== 0)
       throw new VerifyFailed(`payload ${v.payload} does not match the statement's hash`);
   }
-  return `OK statement by ${verdict.issuer}, ${verdict.receipts} receipt(s) verified${v.payload ? ", payload matches" : ""}`;
+  const profiles = verdict.profiles.length ? ` (${verdict.profiles.join(", ")})` : "";
+  return `OK statement by ${verdict.issuer}, ${verdict.receipts} receipt(s) verified${profiles}${v.payload ? ", payload matches" : ""}`;
 }
 
 /** Replays a log's seals from the API: each signed by the service and consistent with the previous one. */

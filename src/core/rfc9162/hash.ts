@@ -3,8 +3,8 @@ import { createHash } from "node:crypto";
 /** A 32-byte SHA-256 value of the tree. */
 export type Hash = Uint8Array;
 
-const LEAF = Buffer.from([0]);
-const NODE = Buffer.from([1]);
+const LEAF = new Uint8Array([0]);
+const NODE = new Uint8Array([1]);
 
 /** RFC 9162 §2.1.1: a leaf is SHA-256(0x00 ‖ data), domain-separated from interior nodes. */
 export function leafHash(data: Uint8Array): Hash {

@@ -15,6 +15,7 @@ import { eventPayload } from "./015-event-payload.js";
 import { commitQueue } from "./016-commit-queue.js";
 import { recordKeys } from "./017-record-keys.js";
 import { tlogNodes } from "./018-tlog-nodes.js";
+import { scittRegistrationPolicy } from "./019-scitt-registration-policy.js";
 import { tlogCheckpoints } from "./020-tlog-checkpoints.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
@@ -36,5 +37,6 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   commitQueue,
   recordKeys,
   tlogNodes,
+  scittRegistrationPolicy,
   tlogCheckpoints,
 ];
