@@ -60,11 +60,13 @@ export async function publishedCheckpoint(
   db: Queryable,
   tenantId: string,
 ): Promise<CheckpointRow | undefined> {
+  const newest = await latestCheckpoint(db, tenantId);
+  if (!newest || newest.witnessed) return newest;
   const rows = await db.query<CheckpointRow>(
-    `select ${COLUMNS} from tlog_checkpoints where tenant_id = $1 order by witnessed desc, size desc limit 1`,
+    `select ${COLUMNS} from tlog_checkpoints where tenant_id = $1 and witnessed order by size desc limit 1`,
     [tenantId],
   );
-  return rows[0] && norm(rows[0]);
+  return rows[0] ? norm(rows[0]) : newest;
 }
 
 /** The origin a tenancy's log was first published under (origins never change). */
@@ -145,14 +147,15 @@ export async function markWitnessed(
   );
 }
 
-/** Tenancies whose newest checkpoint some witness has not cosigned yet. */
+/** Each log's newest checkpoint, where some witness has not cosigned it or it is not marked witnessed yet. */
 export async function checkpointsToWitness(db: Queryable, witnesses: string[]): Promise<CheckpointRow[]> {
   if (witnesses.length === 0) return [];
+  // One backward probe of each log's checkpoints (a distinct over all of them read every row).
   const rows = await db.query<CheckpointRow>(
-    `select ${COLUMNS} from (
-       select distinct on (tenant_id) ${COLUMNS} from tlog_checkpoints order by tenant_id, size desc
+    `select c.* from logs l cross join lateral (
+       select ${COLUMNS} from tlog_checkpoints t where t.tenant_id = l.tenant_id order by t.size desc limit 1
      ) c
-     where (select count(*) from tlog_cosignatures s
+     where not c.witnessed or (select count(*) from tlog_cosignatures s
             where s.tenant_id = c.tenant_id and s.size = c.size and s.witness = any($1::text[])) < $2`,
     [witnesses, witnesses.length],
   );

@@ -3,7 +3,9 @@
  * witnesses' cosignatures on them, and the size each witness last cosigned (the `old` size of
  * the next submission). A seal made while witnesses are configured is `witnessed` only once a
  * quorum has cosigned a checkpoint at or beyond it; its records read as UNEQUIVOCAL only then.
- * Seals made before (or with no witnesses configured) are witnessed by definition.
+ * Seals made before (or with no witnesses configured) are witnessed by definition. The partial
+ * indexes keep the published checkpoint's look-up and the quorum's marking to the few rows
+ * near the log's end, however many checkpoints a log has.
  */
 export const tlogCheckpoints = {
   id: "020-tlog-checkpoints",
@@ -34,5 +36,8 @@ create table tlog_witness_sizes (
   primary key (tenant_id, witness)
 );
 alter table seals add column witnessed boolean not null default true;
+create index tlog_checkpoints_witnessed on tlog_checkpoints (tenant_id, size) where witnessed;
+create index tlog_checkpoints_unwitnessed on tlog_checkpoints (tenant_id, size) where not witnessed;
+create index seals_unwitnessed on seals (tenant_id, mmr_size) where not witnessed;
 `,
 };
