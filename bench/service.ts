@@ -18,7 +18,7 @@ const CLI = fileURLToPath(new URL("../src/cli/main.js", import.meta.url));
 const SERVICE_NODE_ARGS = ["--max-semi-space-size=64"];
 const live = new Set<Deployment>();
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once("error", reject);
@@ -59,9 +59,14 @@ export class Deployment {
   static async create(opts: {
     databaseUrl: string | undefined;
     redisUrl: string | undefined;
+    /** Settings of this deployment only (e.g. its witnesses). */
+    env?: Record<string, string>;
   }): Promise<Deployment> {
     const db = opts.databaseUrl ? await freshDatabase(opts.databaseUrl) : undefined;
-    const env: Record<string, string> = opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {};
+    const env: Record<string, string> = {
+      ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
+      ...opts.env,
+    };
     const d = new Deployment(db, env);
     live.add(d);
     try {

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { parseWitnessList, type WitnessEntry } from "./core/tlog/witness-list.js";
 
 /** Every setting of the service, from the environment and `archivist serve` flags. */
 export interface Config {
@@ -26,6 +27,18 @@ export interface Config {
   clamdSocket: string | undefined;
   smtpUrl: string | undefined;
   resultLimit: number;
+  /** SCITT: a tenancy whose log takes statements registered by signature alone on `/entries` (the service-level public log). */
+  scittPublicLog: string | undefined;
+  /** SCRAPI: the receipt profile `/entries` answers when the request names none (the transparency configuration says it). */
+  scrapiReceiptProfile: "rfc9162" | "mmr";
+  /** SCRAPI: how long a registration waits for its receipt before answering it is pending. */
+  scrapiWaitMs: number;
+  /** SCRAPI: a pending registration's status, 202 (draft -10) or 303/302 for clients of older drafts. */
+  scrapiPendingStatus: 202 | 303;
+  /** C2SP witnesses each new checkpoint is submitted to (ARCHIVIST_WITNESSES). */
+  witnesses: WitnessEntry[];
+  /** Cosignatures a checkpoint needs for its records to be UNEQUIVOCAL (0: no witnessing). */
+  witnessQuorum: number;
 }
 
 /** Flags of `archivist serve` and `archivist worker`, each overriding its variable. */
@@ -48,6 +61,12 @@ export const flagNames: Record<string, string> = {
   "clamd-socket": "ARCHIVIST_CLAMD_SOCKET",
   "smtp-url": "ARCHIVIST_SMTP_URL",
   "result-limit": "ARCHIVIST_RESULT_LIMIT",
+  "scitt-public-log": "ARCHIVIST_SCITT_PUBLIC_LOG",
+  "scrapi-receipt-profile": "ARCHIVIST_SCRAPI_RECEIPT_PROFILE",
+  "scrapi-wait-ms": "ARCHIVIST_SCRAPI_WAIT_MS",
+  "scrapi-pending-status": "ARCHIVIST_SCRAPI_PENDING_STATUS",
+  witnesses: "ARCHIVIST_WITNESSES",
+  "witness-quorum": "ARCHIVIST_WITNESS_QUORUM",
 };
 
 export class ConfigError extends Error {
@@ -61,6 +80,24 @@ function int(env: Record<string, string | undefined>, name: string, fallback: nu
   if (!Number.isFinite(n) || n < 0)
     throw new ConfigError(`${name} must be a non-negative number, got "${raw}"`);
   return n;
+}
+
+function oneOf<T extends string>(
+  name: string,
+  raw: string | undefined,
+  values: readonly T[],
+  fallback: T,
+): T {
+  if (raw === undefined || raw === "") return fallback;
+  if ((values as readonly string[]).includes(raw)) return raw as T;
+  throw new ConfigError(`${name} must be one of ${values.join(", ")}, got "${raw}"`);
+}
+
+function uuidOf(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(raw))
+    throw new ConfigError(`${name} must be a tenancy uuid, got "${raw}"`);
+  return raw.toLowerCase();
 }
 
 function blobStoreOf(raw: string | undefined): Config["blobStore"] {
@@ -85,6 +122,23 @@ function s3Of(env: Record<string, string | undefined>, store: string | undefined
     accessKeyId: env.ARCHIVIST_S3_ACCESS_KEY_ID ?? "",
     secretAccessKey: env.ARCHIVIST_S3_SECRET_ACCESS_KEY ?? "",
   };
+}
+
+function witnessesOf(e: Record<string, string | undefined>): Pick<Config, "witnesses" | "witnessQuorum"> {
+  let witnesses: WitnessEntry[];
+  try {
+    witnesses = parseWitnessList(e.ARCHIVIST_WITNESSES ?? "");
+  } catch (err) {
+    throw new ConfigError(`ARCHIVIST_WITNESSES: ${(err as Error).message}`);
+  }
+  const quorum = int(e, "ARCHIVIST_WITNESS_QUORUM", witnesses.length);
+  if (!Number.isInteger(quorum) || quorum > witnesses.length)
+    throw new ConfigError(
+      `ARCHIVIST_WITNESS_QUORUM must be a whole number up to the ${witnesses.length} witnesses`,
+    );
+  if (witnesses.length > 0 && quorum === 0)
+    throw new ConfigError("ARCHIVIST_WITNESS_QUORUM must be at least 1 when witnesses are configured");
+  return { witnesses, witnessQuorum: quorum };
 }
 
 /** Builds the typed config; flags (already mapped to variable names) win over the environment. */
@@ -118,5 +172,22 @@ export function loadConfig(
     clamdSocket: e.ARCHIVIST_CLAMD_SOCKET || undefined,
     smtpUrl: e.ARCHIVIST_SMTP_URL || undefined,
     resultLimit: int(e, "ARCHIVIST_RESULT_LIMIT", 10_000),
+    scittPublicLog: uuidOf("ARCHIVIST_SCITT_PUBLIC_LOG", e.ARCHIVIST_SCITT_PUBLIC_LOG),
+    scrapiReceiptProfile: oneOf(
+      "ARCHIVIST_SCRAPI_RECEIPT_PROFILE",
+      e.ARCHIVIST_SCRAPI_RECEIPT_PROFILE,
+      ["rfc9162", "mmr"] as const,
+      "rfc9162",
+    ),
+    scrapiWaitMs: int(e, "ARCHIVIST_SCRAPI_WAIT_MS", 3000),
+    scrapiPendingStatus: Number(
+      oneOf(
+        "ARCHIVIST_SCRAPI_PENDING_STATUS",
+        e.ARCHIVIST_SCRAPI_PENDING_STATUS,
+        ["202", "303"] as const,
+        "202",
+      ),
+    ) as 202 | 303,
+    ...witnessesOf(e),
   };
 }

@@ -6,7 +6,9 @@ import { core } from "./core.js";
 import { ingest } from "./ingest.js";
 import { list } from "./list.js";
 import { receipts } from "./receipts.js";
+import { tlog } from "./tlog.js";
 import { tokens } from "./tokens.js";
+import { trees } from "./trees.js";
 
 /** Every scenario by name. */
 export const scenarios: Record<ScenarioName, Scenario> = {
@@ -16,5 +18,7 @@ export const scenarios: Record<ScenarioName, Scenario> = {
   afe,
   list,
   receipts,
+  trees,
+  tlog,
   conserver,
 };

@@ -6,6 +6,7 @@ import { verifyConsistency } from "../core/mmr/index.js";
 import { verifyStatement } from "../core/scitt/index.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../core/verify/index.js";
 import type { Command } from "./commands.js";
+import { verifyRecordInMirror } from "./mirror.js";
 
 const options = {
   receipt: { type: "string" },
@@ -15,6 +16,10 @@ const options = {
   url: { type: "string" },
   log: { type: "string" },
   json: { type: "boolean" },
+  mirror: { type: "string" },
+  witness: { type: "string", multiple: true },
+  quorum: { type: "string" },
+  "log-key": { type: "string" },
 } as const;
 
 class VerifyFailed extends Error {}
@@ -61,7 +66,11 @@ async function verifyRecordFile(
     await serviceKeys(v.keys, v.url),
   );
   if (!verdict.ok) throw new VerifyFailed(verdict.reason);
-  return `OK ${String(record.identity)} is entry ${verdict.mmrIndex} of ${verdict.subject} (leaf ${verdict.leaf.slice(0, 16)}…, peak ${verdict.peak.slice(0, 16)}…)`;
+  const signed =
+    verdict.profile === "mmr"
+      ? `peak ${verdict.peak.slice(0, 16)}…`
+      : `root of the RFC 9162 tree of ${verdict.treeSize} entries ${verdict.peak.slice(0, 16)}…`;
+  return `OK ${String(record.identity)} is entry ${verdict.mmrIndex} of ${verdict.subject} (${verdict.profile} receipt, leaf ${verdict.leaf.slice(0, 16)}…, ${signed})`;
 }
 
 async function verifyStatementFile(
@@ -83,7 +92,8 @@ async function verifyStatementFile(
     if (!s.payload || Buffer.compare(Buffer.from(s.payload), digest) !== 0)
       throw new VerifyFailed(`payload ${v.payload} does not match the statement's hash`);
   }
-  return `OK statement by ${verdict.issuer}, ${verdict.receipts} receipt(s) verified${v.payload ? ", payload matches" : ""}`;
+  const profiles = verdict.profiles.length ? ` (${verdict.profiles.join(", ")})` : "";
+  return `OK statement by ${verdict.issuer}, ${verdict.receipts} receipt(s) verified${profiles}${v.payload ? ", payload matches" : ""}`;
 }
 
 /** Replays a log's seals from the API: each signed by the service and consistent with the previous one. */
@@ -128,8 +138,15 @@ export const verifyCommand: Command = {
       if (values.log) line = await verifyLog(values.log, values);
       else if (!file)
         throw new VerifyFailed(
-          "usage: archivist verify <statement.cose | record.json> [--receipt r.cose] [--payload file] [--keys k | --url u]",
+          "usage: archivist verify <statement.cose | record.json> [--receipt r.cose] [--payload file] [--keys k | --url u]" +
+            " | <record.json> --mirror <dir | log url> [--witness vkey]… [--quorum n] [--log-key file]",
         );
+      else if (file.endsWith(".json") && values.mirror)
+        line = await verifyRecordInMirror(file, values.mirror, {
+          witnesses: values.witness ?? [],
+          quorum: values.quorum === undefined ? undefined : Number(values.quorum),
+          logKey: values["log-key"],
+        });
       else if (file.endsWith(".json")) line = await verifyRecordFile(file, values);
       else line = await verifyStatementFile(file, values);
       process.stdout.write(`${line}\n`);

@@ -1,16 +1,22 @@
 import type { Ctx } from "../context.js";
 import { ApiError, badRequest, notFound } from "../core/api/api-error.js";
-import { buildReceipt } from "../core/cose/index.js";
+import { buildReceipt, buildRfc9162Receipt } from "../core/cose/index.js";
 import {
   consistencyProofIndices,
   includedRoot,
   inclusionProofIndices,
   isValidMmrSize,
+  leafCount,
   peakIndices,
 } from "../core/mmr/index.js";
+import * as tree from "../core/rfc9162/index.js";
 import type { Queryable } from "../store/db.js";
 import { type EntryRow, entryAt, entryOfRecord, loadLog, readNodes } from "../store/ledger.js";
 import { getSeal, type SealRow } from "../store/seals.js";
+import { nodeKey, readTlogNodes, tlogSize } from "../store/tlog-nodes.js";
+
+/** The verifiable data structure a receipt or proof is of: the MMR (vds 3) or RFC 9162 (vds 1). */
+export type Profile = "mmr" | "rfc9162";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const conflict = (message: string) => new ApiError("conflict", message);
@@ -43,15 +49,68 @@ async function sealFor(db: Queryable, tenantId: string, entry: EntryRow | undefi
 
 const receiptCache = new Map<string, Uint8Array>();
 
-/** A COSE receipt (MMR profile) for a committed, sealed record, signed with the sealing key. */
-export async function receiptFor(ctx: Ctx, recordId: string): Promise<Uint8Array> {
+async function treeNodes(
+  db: Queryable,
+  tenantId: string,
+  coords: tree.NodeCoord[],
+): Promise<tree.NodeGetter> {
+  const map = await readTlogNodes(db, tenantId, coords);
+  return (level, idx) => {
+    const n = map.get(nodeKey(level, idx));
+    if (!n) throw new ApiError("internal", `tree node ${level}/${idx} is missing`);
+    return n;
+  };
+}
+
+/** The RFC 9162 tree size a seal covers (the same entries), or 409 while the backfill has not reached it. */
+async function sealedTreeSize(db: Queryable, tenantId: string, seal: SealRow): Promise<number> {
+  const size = leafCount(seal.mmr_size);
+  if ((await tlogSize(db, tenantId)) < size)
+    throw conflict("the log's RFC 9162 tree is still being built for older entries; try again in a moment");
+  return size;
+}
+
+/** Root of the tenancy's RFC 9162 tree of `size` entries. */
+export async function treeRootAt(db: Queryable, tenantId: string, size: number): Promise<Uint8Array> {
+  return tree.treeRoot(size, await treeNodes(db, tenantId, tree.rootNodes(size)));
+}
+
+/**
+ * A COSE receipt for a committed, sealed record, signed with the sealing key: of its MMR
+ * inclusion (signed over the peak), or of its RFC 9162 inclusion in the tree of the entries
+ * the latest seal covers (signed over that tree's root).
+ */
+export async function receiptFor(ctx: Ctx, recordId: string, profile: Profile = "mmr"): Promise<Uint8Array> {
   const entry = await entryOfRecord(ctx.db, recordId);
   const tenantId = entry?.tenant_id ?? "";
   const seal = await sealFor(ctx.db, tenantId, entry);
   const e = entry as EntryRow;
-  const cacheKey = `${recordId}:${seal.mmr_size}`;
+  const cacheKey = `${recordId}:${profile}:${seal.mmr_size}`;
   const cached = receiptCache.get(cacheKey);
   if (cached) return cached;
+  if (profile === "rfc9162") {
+    const size = await sealedTreeSize(ctx.db, tenantId, seal);
+    const get = await treeNodes(ctx.db, tenantId, [
+      ...tree.inclusionProofNodes(e.leaf_index, size),
+      ...tree.rootNodes(size),
+    ]);
+    const key = await ctx.keys.get("seal", "ES256");
+    const receipt = buildRfc9162Receipt(
+      {
+        kid: key.kid,
+        issuer: ctx.config.baseUrl,
+        subject: `tenant/${tenantId}`,
+        treeSize: size,
+        leafIndex: e.leaf_index,
+        path: tree.inclusionProof(e.leaf_index, size, get),
+        root: tree.treeRoot(size, get),
+      },
+      key.privateKey,
+    );
+    if (receiptCache.size > 50_000) receiptCache.clear();
+    receiptCache.set(cacheKey, receipt);
+    return receipt;
+  }
   const { path, peak } = await inclusion(ctx.db, tenantId, e, seal.mmr_size);
   const key = await ctx.keys.get("seal", "ES256");
   const receipt = buildReceipt(
@@ -112,5 +171,25 @@ export async function consistency(ctx: Ctx, tenantId: string, from: number, to: 
     peaks_from: peakIndices(from).map(get).map(hex),
     peaks_to: peakIndices(to).map(get).map(hex),
     paths: paths.map((p) => p.map(get).map(hex)),
+  };
+}
+
+/** RFC 9162 §2.1.4 consistency proof between two tree sizes (0 < from ≤ to ≤ the tree's size). */
+export async function treeConsistency(ctx: Ctx, tenantId: string, from: number, to: number) {
+  const size = await tlogSize(ctx.db, tenantId);
+  if (!Number.isSafeInteger(from) || from < 1 || from > to || to > size)
+    throw badRequest("from and to must be tree sizes with 0 < from <= to <= the tree's size");
+  const get = await treeNodes(ctx.db, tenantId, [
+    ...tree.consistencyProofNodes(from, to),
+    ...tree.rootNodes(from),
+    ...tree.rootNodes(to),
+  ]);
+  return {
+    profile: "rfc9162" as const,
+    from,
+    to,
+    root_from: hex(tree.treeRoot(from, get)),
+    root_to: hex(tree.treeRoot(to, get)),
+    proof: tree.consistencyProof(from, to, get).map(hex),
   };
 }

@@ -1,5 +1,6 @@
 import { createPublicKey, type KeyObject } from "node:crypto";
 import type { Ctx, Principal } from "../context.js";
+import { type AccessGrant, projectEvent } from "../core/access/index.js";
 import { ApiError, badRequest, forbidden, notFound } from "../core/api/api-error.js";
 import { isUuid } from "../core/api/ids.js";
 import {
@@ -11,14 +12,22 @@ import {
 } from "../core/scitt/index.js";
 import { getAssetEvent } from "../store/asset-events.js";
 import { getFreeEvent, getStatement } from "../store/free-events.js";
+import { eventOut } from "../store/record-json.js";
 import { deleteScittKey, insertScittKey, listScittKeys } from "../store/scitt-keys.js";
+import { getRegistrationPolicy, putRegistrationPolicy } from "../store/scitt-registration-policies.js";
+import { getTenancy } from "../store/tenancies.js";
 import { tlsCaCertificateRows } from "../store/tlscacertificates.js";
-import { createFreeEvent } from "./free-events.js";
-import { receiptFor } from "./proofs.js";
+import { createFreeEvent, freeEventOut } from "./free-events.js";
+import { type Profile, receiptFor } from "./proofs.js";
 
 /** A registration refused by policy: answered as problem details (CBOR or JSON by route). */
 export class RegistrationRefused extends Error {
   readonly code = "REGISTRATION_REFUSED";
+}
+
+/** A registration without a token in a log whose policy requires one. */
+export class RegistrationClosed extends Error {
+  readonly code = "REGISTRATION_CLOSED";
 }
 
 /** The statement issuer of a tenancy: `{BASE_URL}/tenant/<uuid>`, signing with its ES256 issuer key. */
@@ -46,17 +55,82 @@ export function eventOfEntry(entryId: string): string {
   return uuid.toLowerCase();
 }
 
-/** Registers a signed statement in the caller's log, after the tenancy's registration policy. */
-export async function registerStatement(ctx: Ctx, p: Principal, statement: Uint8Array): Promise<string> {
-  if (!p.isAdmin) throw forbidden("registering statements needs administrator rights in this tenancy");
+/** The issuer rules of the tenancy's log: its trusted keys and TLS CA certificates. */
+async function checkIssuer(ctx: Ctx, tenantId: string, statement: Uint8Array) {
   if (statement.length === 0)
     throw new RegistrationRefused("the body must be a COSE_Sign1 signed statement (application/cose)");
-  const cas = (await tlsCaCertificateRows(ctx.db, p.tenantId, {}).page(0, 1000)).map((c) => c.pem);
+  const cas = (await tlsCaCertificateRows(ctx.db, tenantId, {}).page(0, 1000)).map((c) => c.pem);
   const verdict = checkRegistrationPolicy(statement, {
-    keys: await trustedKeys(ctx, p.tenantId),
+    keys: await trustedKeys(ctx, tenantId),
     caCertificatesPem: cas,
   });
   if (!verdict.ok) throw new RegistrationRefused(verdict.reason);
+  return verdict;
+}
+
+/** Registers a signed statement in the caller's log, after the tenancy's registration policy. */
+export async function registerStatement(ctx: Ctx, p: Principal, statement: Uint8Array): Promise<string> {
+  if (!p.isAdmin) throw forbidden("registering statements needs administrator rights in this tenancy");
+  await checkIssuer(ctx, p.tenantId, statement);
+  return record(ctx, p, statement);
+}
+
+const buckets = new Map<string, { tokens: number; at: number }>();
+
+/** The open log's own rate (its policy's requests a second, a second's burst), per process. */
+function takeRegistration(tenantId: string, rps: number): void {
+  const now = Date.now();
+  const b = buckets.get(tenantId) ?? { tokens: rps, at: now };
+  b.tokens = Math.min(rps, b.tokens + ((now - b.at) / 1000) * rps);
+  b.at = now;
+  buckets.set(tenantId, b);
+  if (b.tokens < 1) {
+    const wait = String(Math.max(1, Math.ceil((1 - b.tokens) / rps)));
+    throw new ApiError("rate_limited", "registration rate limit exceeded", [], { "Retry-After": wait });
+  }
+  b.tokens -= 1;
+}
+
+/**
+ * Registration by signature: a statement sent without a bearer token, authenticated by its
+ * signature and the issuer rules of the log it goes to. Allowed in the service-level public log
+ * (`ARCHIVIST_SCITT_PUBLIC_LOG`) and in tenancies whose registration policy is open.
+ */
+export async function registerBySignature(
+  ctx: Ctx,
+  tenantId: string | undefined,
+  statement: Uint8Array,
+): Promise<string> {
+  const target = tenantId ?? ctx.config.scittPublicLog;
+  if (!target || !(await getTenancy(ctx.db, target)))
+    throw new RegistrationClosed(
+      tenantId ? "no such log" : "this service has no public log: register with a bearer token",
+    );
+  const policy = await getRegistrationPolicy(ctx.db, target);
+  if (!policy.open && target !== ctx.config.scittPublicLog)
+    throw new RegistrationClosed("this log's registration policy requires a bearer token");
+  takeRegistration(target, policy.requests_per_second);
+  const verdict = await checkIssuer(ctx, target, statement);
+  return record(ctx, registrant(target, verdict.issuer), statement);
+}
+
+/** Who a registration by signature is recorded as: the statement's issuer, in the log's tenancy. */
+function registrant(tenantId: string, issuer: string): Principal {
+  return {
+    tenantId,
+    kind: "application",
+    id: "scitt-registration",
+    issuer,
+    subject: issuer,
+    displayName: issuer,
+    email: "",
+    claims: {},
+    roles: [],
+    isAdmin: true,
+  };
+}
+
+async function record(ctx: Ctx, p: Principal, statement: Uint8Array): Promise<string> {
   const e = registeredEvent(statement);
   const created = await createFreeEvent(
     ctx,
@@ -69,11 +143,15 @@ export async function registerStatement(ctx: Ctx, p: Principal, statement: Uint8
 }
 
 /** The receipt of a registered entry, or undefined while it is not yet sealed. */
-export async function entryReceipt(ctx: Ctx, entryId: string): Promise<Uint8Array | undefined> {
+export async function entryReceipt(
+  ctx: Ctx,
+  entryId: string,
+  profile: Profile = "mmr",
+): Promise<Uint8Array | undefined> {
   const id = eventOfEntry(entryId);
   if (!(await getStatement(ctx.db, id))) throw notFound("entry");
   try {
-    return await receiptFor(ctx, id);
+    return await receiptFor(ctx, id, profile);
   } catch (err) {
     if (err instanceof ApiError && err.kind === "conflict") return undefined;
     throw err;
@@ -81,11 +159,16 @@ export async function entryReceipt(ctx: Ctx, entryId: string): Promise<Uint8Arra
 }
 
 /** The registered statement, as registered or (transparent) with its receipt in header 394. */
-export async function entryStatement(ctx: Ctx, entryId: string, transparent: boolean): Promise<Uint8Array> {
+export async function entryStatement(
+  ctx: Ctx,
+  entryId: string,
+  transparent: boolean,
+  profile: Profile = "mmr",
+): Promise<Uint8Array> {
   const statement = await getStatement(ctx.db, eventOfEntry(entryId));
   if (!statement) throw notFound("entry");
   if (!transparent) return statement;
-  const receipt = await entryReceipt(ctx, entryId);
+  const receipt = await entryReceipt(ctx, entryId, profile);
   if (!receipt)
     throw new ApiError("conflict", "the entry is not yet sealed; its transparent form is not available yet");
   return attachReceipts(statement, [receipt]);
@@ -103,17 +186,25 @@ function statementOf(ctx: Ctx, tenantId: string, attributes: Record<string, unkn
   });
 }
 
-/** The signed statement of a template-0.3.0 asset event (optionally with the event's receipt in 394). */
+/**
+ * The signed statement of a template-0.3.0 asset event. Transparent: with the event's receipt in
+ * 394 and the event's JSON as `grant` lets the caller read it, since the receipt's leaf is the
+ * record's and only the record recomputes it.
+ */
 export async function assetEventStatement(
   ctx: Ctx,
   assetId: string,
   eventId: string,
   transparent: boolean,
+  grant: AccessGrant,
+  profile: Profile = "mmr",
 ): Promise<Uint8Array> {
   const event = await getAssetEvent(ctx.db, assetId, eventId);
   if (!event) throw notFound("event");
   const statement = await statementOf(ctx, event.tenant_id, event.event_attributes);
-  return transparent ? attachReceipts(statement, [await receiptFor(ctx, eventId)]) : statement;
+  if (!transparent) return statement;
+  const receipt = await receiptFor(ctx, eventId, profile);
+  return attachReceipts(statement, [receipt], projectEvent(eventOut(event), grant));
 }
 
 /** The signed statement of a template-carrying asset-free event. */
@@ -122,11 +213,14 @@ export async function freeEventStatement(
   p: Principal,
   eventId: string,
   transparent: boolean,
+  profile: Profile = "mmr",
 ): Promise<Uint8Array> {
   const event = await getFreeEvent(ctx.db, p.tenantId, eventId);
   if (!event) throw notFound("event");
   const statement = await statementOf(ctx, event.tenant_id, event.attributes);
-  return transparent ? attachReceipts(statement, [await receiptFor(ctx, eventId)]) : statement;
+  if (!transparent) return statement;
+  const receipt = await receiptFor(ctx, eventId, profile);
+  return attachReceipts(statement, [receipt], freeEventOut(event));
 }
 
 /** Registers (or replaces) a trusted statement issuer key (P-256 JWK); administrators only. */
@@ -169,4 +263,30 @@ export async function scittKeyList(ctx: Ctx, p: Principal) {
 export async function removeScittKey(ctx: Ctx, p: Principal, kid: string): Promise<void> {
   if (!p.isAdmin) throw forbidden("only administrators manage trusted issuer keys");
   if (!(await deleteScittKey(ctx.db, p.tenantId, kid))) throw notFound("issuer key");
+}
+
+/** The tenancy's SCITT registration policy (administrators). */
+export async function registrationPolicy(ctx: Ctx, p: Principal) {
+  if (!p.isAdmin) throw forbidden("only administrators manage the registration policy");
+  const r = await getRegistrationPolicy(ctx.db, p.tenantId);
+  return {
+    open: r.open || ctx.config.scittPublicLog === p.tenantId,
+    requests_per_second: r.requests_per_second,
+    public_log: ctx.config.scittPublicLog === p.tenantId,
+  };
+}
+
+export async function setRegistrationPolicy(
+  ctx: Ctx,
+  p: Principal,
+  input: { open: boolean; requests_per_second?: number | undefined },
+) {
+  if (!p.isAdmin) throw forbidden("only administrators manage the registration policy");
+  const current = await getRegistrationPolicy(ctx.db, p.tenantId);
+  await putRegistrationPolicy(ctx.db, {
+    tenant_id: p.tenantId,
+    open: input.open,
+    requests_per_second: input.requests_per_second ?? current.requests_per_second,
+  });
+  return registrationPolicy(ctx, p);
 }

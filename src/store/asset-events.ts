@@ -53,16 +53,18 @@ const coveringSeal = (what: string) =>
  */
 const LOG_ENTRY_SQL = `(select jsonb_build_object('mmr_index', l.mmr_index, 'idtimestamp', l.idtimestamp, 'seal', ${coveringSeal(
   "jsonb_build_object('mmr_size', s.mmr_size, 'timestamp_ms', s.timestamp_ms, 'idtimestamp', s.idtimestamp, 'peaks', s.peaks, " +
-    "'anchored_block', s.anchored_block, 'anchor_block_hash', s.anchor_block_hash, 'anchor_tx_hash', s.anchor_tx_hash, 'anchor_tx_index', s.anchor_tx_index)",
+    "'anchored_block', s.anchored_block, 'anchor_block_hash', s.anchor_block_hash, 'anchor_tx_hash', s.anchor_tx_hash, 'anchor_tx_index', s.anchor_tx_index, " +
+    "'witnessed', s.witnessed)",
 )}) ${OWN_LOG_ENTRY})`;
 
 /**
  * An event's status as read: a MERKLE_LOG event is STORED until its log entry exists, then
  * COMMITTED, CONFIRMED once a seal covers the entry and UNEQUIVOCAL once that seal is anchored
+ * and, with witnesses configured, a witness quorum has cosigned a checkpoint covering it
  * (no worker rewrites the row); otherwise the status stored on the row.
  */
 export const EVENT_STATUS_SQL = `coalesce((select coalesce(${coveringSeal(
-  "case when s.anchored_block is null then 'CONFIRMED' else 'UNEQUIVOCAL' end",
+  "case when s.anchored_block is null or not s.witnessed then 'CONFIRMED' else 'UNEQUIVOCAL' end",
 )}, 'COMMITTED') ${OWN_LOG_ENTRY}), asset_events.confirmation_status)`;
 
 // Statements using these name the table `asset_events` (no alias): the log probe refers to it.

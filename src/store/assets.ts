@@ -27,7 +27,7 @@ export interface AssetRow {
 export const ASSET_STATUS_SQL =
   "(case when exists (select 1 from asset_event_queue q where q.asset_id = assets.id) or exists (select 1 from asset_events pending" +
   " where pending.asset_id = assets.id and pending.confirmation_status = 'STORED' and pending.proof_mechanism = 'SIMPLE_HASH') then 'PENDING'" +
-  " when assets.proof_mechanism = 'MERKLE_LOG' then coalesce((select case when s.anchored_block is null then 'CONFIRMED' else 'UNEQUIVOCAL' end" +
+  " when assets.proof_mechanism = 'MERKLE_LOG' then coalesce((select case when s.anchored_block is null or not s.witnessed then 'CONFIRMED' else 'UNEQUIVOCAL' end" +
   " from asset_log_heads h join seals s on s.tenant_id = assets.tenant_id and s.mmr_size > h.last_mmr_index" +
   " where h.asset_id = assets.id order by s.mmr_size limit 1), case when exists (select 1 from asset_log_heads h where h.asset_id = assets.id)" +
   " then 'COMMITTED' else assets.confirmation_status end)" +

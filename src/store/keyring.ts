@@ -35,7 +35,9 @@ function fresh(purpose: string, alg: string): StoredKey {
         ? generateKeyPairSync("ec", { namedCurve: "secp256k1" })
         : alg === "X25519"
           ? generateKeyPairSync("x25519")
-          : generateKeyPairSync("ec", { namedCurve: "P-256" });
+          : alg === "Ed25519"
+            ? generateKeyPairSync("ed25519")
+            : generateKeyPairSync("ec", { namedCurve: "P-256" });
   const publicJwk = pair.publicKey.export({ format: "jwk" }) as Record<string, unknown>;
   return {
     purpose,
@@ -65,7 +67,7 @@ export class Keyring {
   constructor(private readonly db: Db) {}
 
   /** The key for `purpose` (e.g. `token`, `seal`, `issuer:<tenant>`), created on first use. */
-  get(purpose: string, alg: "RS256" | "ES256" | "ES256K" | "X25519"): Promise<LoadedKey> {
+  get(purpose: string, alg: "RS256" | "ES256" | "ES256K" | "X25519" | "Ed25519"): Promise<LoadedKey> {
     let p = this.cache.get(purpose);
     if (!p) {
       p = loadOrCreateKey(this.db, purpose, () => fresh(purpose, alg)).then(load);

@@ -5,6 +5,8 @@ export interface LogRow {
   mmr_size: number;
   last_idtimestamp: string;
   sealed_size: number;
+  /** Entries the RFC 9162 tree holds (fewer than the MMR's leaves until the backfill has run). */
+  tree_size: number;
 }
 
 /** Takes the log's single-writer lock for this transaction; false when another process holds it. */
@@ -29,11 +31,16 @@ export async function lockLog(tx: Queryable, tenantId: string): Promise<void> {
 export async function loadLog(tx: Queryable, tenantId: string): Promise<LogRow> {
   await tx.query("insert into logs (tenant_id) values ($1) on conflict do nothing", [tenantId]);
   const rows = await tx.query<LogRow>(
-    "select tenant_id, mmr_size, last_idtimestamp, sealed_size from logs where tenant_id = $1",
+    "select tenant_id, mmr_size, last_idtimestamp, sealed_size, tree_size from logs where tenant_id = $1",
     [tenantId],
   );
   const r = rows[0] as LogRow;
-  return { ...r, mmr_size: Number(r.mmr_size), sealed_size: Number(r.sealed_size) };
+  return {
+    ...r,
+    mmr_size: Number(r.mmr_size),
+    sealed_size: Number(r.sealed_size),
+    tree_size: Number(r.tree_size),
+  };
 }
 
 /** Node hashes at the given indices. */
@@ -92,17 +99,18 @@ export async function insertEntries(tx: Queryable, tenantId: string, entries: En
   );
 }
 
+/** The log's new head; `treeSize` when the RFC 9162 tree grew in the same transaction. */
 export async function saveLogHead(
   tx: Queryable,
   tenantId: string,
   mmrSize: number,
   lastIdtimestamp: string,
+  treeSize?: number,
 ): Promise<void> {
-  await tx.query("update logs set mmr_size = $2, last_idtimestamp = $3 where tenant_id = $1", [
-    tenantId,
-    mmrSize,
-    lastIdtimestamp,
-  ]);
+  await tx.query(
+    "update logs set mmr_size = $2, last_idtimestamp = $3, tree_size = coalesce($4::bigint, tree_size) where tenant_id = $1",
+    [tenantId, mmrSize, lastIdtimestamp, treeSize ?? null],
+  );
 }
 
 /** The log entry of a record, if it has been committed. */

@@ -48,7 +48,7 @@ function trustFields(row: StoredAssetEvent) {
   };
   if (row.proof_mechanism !== "MERKLE_LOG" || row.mmr_index === null) return stored;
   const seal = row.covering_seal;
-  const anchored = seal && seal.anchored_block !== null ? seal : null;
+  const anchored = seal && committedTrust(seal) === "UNEQUIVOCAL" ? seal : null;
   const entry = stored.merklelog_entry;
   return {
     confirmation_status: committedTrust(seal),

@@ -4,6 +4,7 @@ import { verifyDocumentHash } from "./document.js";
 import { PublicApi } from "./public-api.js";
 import { renderDocument, renderVcon, showVerdict } from "./render.js";
 import { sha256Hex } from "./sha256.js";
+import { checkLog } from "./tlog.js";
 import { looksLikeVcon, vconUuidOf, verifyVcon } from "./vcon.js";
 
 const api = new PublicApi(location.origin);
@@ -75,4 +76,23 @@ byId<HTMLFormElement>("lookup-form").addEventListener("submit", (e) => {
     });
   else if (/^[0-9a-f]{64}$/i.test(text)) void run("the document hash", checkHash(text));
   else showVerdict(verdict, false, "Enter a vCon uuid, vcon://<uuid>, or a 64-digit SHA-256.");
+});
+byId<HTMLFormElement>("log-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const tenant = byId<HTMLInputElement>("log-tenant")
+    .value.trim()
+    .replace(/^tenant\//, "");
+  const witnesses = byId<HTMLTextAreaElement>("log-witnesses")
+    .value.split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  const quorumText = byId<HTMLInputElement>("log-quorum").value.trim();
+  const quorum = quorumText === "" ? witnesses.length : Number(quorumText);
+  void run(`the log of tenant/${tenant}`, async () => {
+    const r = await checkLog(api, tenant, witnesses, quorum);
+    const view = document.createElement("p");
+    view.id = "log-report";
+    view.textContent = r.ok ? `${r.origin}: ${r.size} entries` : r.verdict;
+    return { ok: r.ok, verdict: r.verdict, view };
+  });
 });

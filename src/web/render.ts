@@ -12,7 +12,11 @@ function el(tag: string, text?: string, className?: string): HTMLElement {
 
 function receipt(r: ReceiptCheck): HTMLElement {
   return r.ok
-    ? el("span", `receipt verified (log entry ${r.mmrIndex})`, "good")
+    ? el(
+        "span",
+        `receipt verified (log entry ${r.mmrIndex}; ${r.profiles.map((p) => (p === "mmr" ? "MMR" : "RFC 9162")).join(" and ")} profiles)`,
+        "good",
+      )
     : el("span", `receipt not verified: ${r.reason}`, "bad");
 }
 

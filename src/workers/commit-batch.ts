@@ -5,6 +5,7 @@ import {
   idTimestampToMillis,
 } from "../core/ledger/idtimestamp.js";
 import { assetEventLeafHash, assetFreeEventLeafHash, assetFreeExtraBytes } from "../core/ledger/leaf.js";
+import { tlogLeafData } from "../core/ledger/tlog-leaf.js";
 import { appendLeaves, appendNodesNeeded, leafCount } from "../core/mmr/index.js";
 import { EVENT_COLUMNS, readEvents, type StoredAssetEvent } from "../store/asset-events.js";
 import { noteCommitted } from "../store/assets.js";
@@ -20,6 +21,7 @@ import {
   tryLockLog,
 } from "../store/ledger.js";
 import { eventOut } from "../store/record-json.js";
+import { appendToTree } from "./tlog-append.js";
 
 interface FreeEventRow {
   id: string;
@@ -27,6 +29,8 @@ interface FreeEventRow {
   trails: string[];
   event_type: string;
   created_at: number;
+  /** A registered signed statement's event (its RFC 9162 leaf is made from the payload). */
+  registered: boolean;
 }
 
 type Pending =
@@ -73,8 +77,8 @@ async function pendingRecords(
 ): Promise<Pending[]> {
   const events = await storedAssetEvents(tx, tenantId, limit, fresh);
   const free = await tx.query<FreeEventRow>(
-    `select id, attributes, trails, event_type, created_at from events where tenant_id = $1 and confirmation_status = 'STORED'
-     order by seq limit $2 for update`,
+    `select id, attributes, trails, event_type, created_at, statement is not null as registered from events
+     where tenant_id = $1 and confirmation_status = 'STORED' order by seq limit $2 for update`,
     [tenantId, limit],
   );
   const all: Pending[] = [
@@ -98,6 +102,7 @@ export async function commitBatch(
   gen: IdTimestampGenerator,
   limit: number,
   fresh?: FreshEvents,
+  opts: { tree: boolean } = { tree: true },
 ): Promise<{ count: number; assets: string[]; busy?: true }> {
   if (!(await tryLockLog(tx, tenantId))) return { count: 0, assets: [], busy: true };
   const pending = await pendingRecords(tx, tenantId, limit, fresh);
@@ -141,12 +146,32 @@ export async function commitBatch(
   await insertNodes(tx, tenantId, log.mmr_size, appended.nodes);
   await insertEntries(tx, tenantId, entries);
   await markCommitted(tx, entries);
-  await saveLogHead(tx, tenantId, appended.newSize, (entries.at(-1) as EntryRow).idtimestamp);
+  // One sequence, two commitments: the RFC 9162 tree takes the same entries in the same
+  // transaction, unless it is still behind the MMR (the backfill appends those, in order).
+  const treeSize =
+    opts.tree && log.tree_size === firstLeaf
+      ? await appendToTree(
+          tx,
+          tenantId,
+          log.tree_size,
+          pending.map((p, k) =>
+            tlogLeafData({ mmrLeaf: leaves[k] as Uint8Array, statementPayload: statementPayload(p) }),
+          ),
+        )
+      : undefined;
+  await saveLogHead(tx, tenantId, appended.newSize, (entries.at(-1) as EntryRow).idtimestamp, treeSize);
   const lastIndex = new Map<string, number>();
   for (const [k, p] of pending.entries())
     if (p.kind === "asset_event") lastIndex.set(p.row.asset_id, (entries[k] as EntryRow).mmr_index);
   await noteCommitted(tx, lastIndex);
   return { count: pending.length, assets: [...lastIndex.keys()] };
+}
+
+/** The payload a registered statement's event recorded (hex), as bytes. */
+function statementPayload(p: Pending): Uint8Array | undefined {
+  if (p.kind !== "event" || !p.row.registered) return undefined;
+  const hex = p.row.attributes.payload;
+  return typeof hex === "string" ? new Uint8Array(Buffer.from(hex, "hex")) : undefined;
 }
 
 /** Asset-free events are marked on their rows; asset events are not rewritten (their log entries say it). */

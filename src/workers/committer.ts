@@ -4,8 +4,11 @@ import type { Db } from "../store/db.js";
 import { enableFreshEvents, type FreshEvents } from "../store/fresh-events.js";
 import { tenantsWithStoredRecords } from "../store/ledger.js";
 import { commitBatch, workerId } from "./commit-batch.js";
+import { backfillTree, logsBehind } from "./tlog-backfill.js";
 
 const BATCH = 2000;
+/** Entries the RFC 9162 backfill appends per transaction (each holds the log's lock). */
+const BACKFILL_BATCH = 5000;
 
 /**
  * How long a wake-up waits to gather more work into one batch. Each batch pays a dozen
@@ -27,6 +30,9 @@ export class Committer {
   private running: Promise<void> | undefined;
   private stopped = false;
   private fresh: FreshEvents | undefined;
+  /** Until every log's RFC 9162 tree has caught up with its MMR, each sweep backfills. */
+  private treesBehind = true;
+  private backfilling = false;
 
   constructor(
     private readonly db: Db,
@@ -56,11 +62,36 @@ export class Committer {
 
   private async sweepAll(): Promise<void> {
     try {
+      if (this.treesBehind && !this.backfilling) {
+        this.backfilling = true;
+        await this.backfillTrees().finally(() => {
+          this.backfilling = false;
+        });
+      }
       for (const t of await tenantsWithStoredRecords(this.db)) this.due.add(t);
       await this.drain();
     } catch (err) {
       this.log.error({ err }, "committer sweep failed");
     }
+  }
+
+  /**
+   * Gives every log committed before the RFC 9162 tree existed its tree, a bounded batch per
+   * transaction; a log whose lock another process holds is tried again next sweep.
+   */
+  private async backfillTrees(): Promise<void> {
+    const behind = await logsBehind(this.db);
+    let busy = false;
+    for (const tenantId of behind) {
+      for (;;) {
+        if (this.stopped) return;
+        const r = await this.db.transaction((tx) => backfillTree(tx, tenantId, BACKFILL_BATCH));
+        if (r.busy) busy = true;
+        if (r.count > 0) this.log.info({ tenantId, entries: r.count }, "RFC 9162 tree backfilled");
+        if (r.busy || r.count < BACKFILL_BATCH) break;
+      }
+    }
+    if (!busy && (await logsBehind(this.db)).length === 0) this.treesBehind = false;
   }
 
   private drain(): Promise<void> {

@@ -2,10 +2,12 @@ import type { Ctx } from "../context.js";
 import { logsToSeal } from "../store/seals.js";
 import { validatorAddress } from "../store/validator.js";
 import { anchorOnce } from "./anchor.js";
+import { TLOG_KEY } from "./checkpoint.js";
 import { Committer } from "./committer.js";
 import { Periodic } from "./periodic.js";
 import { scanBatch } from "./scanner.js";
 import { sealLog } from "./seal-log.js";
+import { Witnessing } from "./witnessing.js";
 
 /** The background workers of one process. */
 export interface Workers {
@@ -27,12 +29,34 @@ export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
     config.sealIntervalMs,
     async () => {
       const seal = await ctx.keys.get("seal", "ES256");
+      const tlog = await ctx.keys.get(TLOG_KEY, "Ed25519");
+      const checkpoint = {
+        privateKey: tlog.privateKey,
+        baseUrl: config.baseUrl,
+        witnessed: config.witnessQuorum === 0,
+      };
+      let sealed = false;
       for (const l of await logsToSeal(db)) {
-        await db.transaction((tx) =>
-          sealLog(tx, l.tenant_id, { kid: seal.kid, privateKey: seal.privateKey, issuer: config.baseUrl }),
+        const size = await db.transaction((tx) =>
+          sealLog(
+            tx,
+            l.tenant_id,
+            { kid: seal.kid, privateKey: seal.privateKey, issuer: config.baseUrl },
+            checkpoint,
+          ),
         );
+        sealed ||= size !== undefined;
       }
+      // A new checkpoint goes to the witnesses at once, not at their next tick.
+      if (sealed && config.witnesses.length > 0) void witnessing.runOnce();
     },
+    log,
+  );
+  const witnesses = new Witnessing(db, config.witnesses, config.witnessQuorum, log);
+  const witnessing = new Periodic(
+    "witnessing",
+    config.sealIntervalMs,
+    () => (config.witnesses.length > 0 ? witnesses.runOnce() : Promise.resolve()),
     log,
   );
   const anchorer = new Periodic(
@@ -45,7 +69,7 @@ export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
     log,
   );
   const scanner = new Periodic("scanner", config.scanIntervalMs, () => scanBatch(ctx), log);
-  const all = [sealer, anchorer, scanner];
+  const all = [sealer, anchorer, scanner, witnessing];
   if (!opts.none) {
     committer.start();
     for (const p of all) p.start();
@@ -58,6 +82,7 @@ export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
     flush: async () => {
       await committer.flushAll();
       await sealer.runOnce();
+      await witnessing.runOnce();
       await anchorer.runOnce();
     },
     stop: async () => {

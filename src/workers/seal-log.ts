@@ -5,6 +5,7 @@ import { consistencyProofIndices, peakIndices, verifyConsistency } from "../core
 import type { Queryable } from "../store/db.js";
 import { loadLog, lockLog, readNodes } from "../store/ledger.js";
 import { getSeal, insertSeal } from "../store/seals.js";
+import { type CheckpointKey, publishCheckpoint } from "./checkpoint.js";
 
 export interface SealKey {
   kid: string;
@@ -24,10 +25,16 @@ async function nodesAt(tx: Queryable, tenantId: string, indices: number[]): Prom
  * Seals a log at its size once it holds the log's lock (a committer's batch in progress
  * finishes first): checks consistency with the previous seal first (a seal must never
  * contradict an earlier one), signs the MMR state, and moves the asset-free records it
- * covers to CONFIRMED (asset events derive it from the seal). Returns the new sealed size,
+ * covers to CONFIRMED (asset events derive it from the seal), and publishes the C2SP checkpoint
+ * of the same entries' RFC 9162 tree. Returns the new sealed size,
  * or undefined if there was nothing new to seal.
  */
-export async function sealLog(tx: Queryable, tenantId: string, key: SealKey): Promise<number | undefined> {
+export async function sealLog(
+  tx: Queryable,
+  tenantId: string,
+  key: SealKey,
+  checkpoint?: CheckpointKey,
+): Promise<number | undefined> {
   await lockLog(tx, tenantId);
   const log = await loadLog(tx, tenantId);
   const size = log.mmr_size;
@@ -64,6 +71,7 @@ export async function sealLog(tx: Queryable, tenantId: string, key: SealKey): Pr
     timestamp_ms: timestampMs,
     idtimestamp: log.last_idtimestamp,
   });
+  if (checkpoint) await publishCheckpoint(tx, tenantId, size, checkpoint);
   await markConfirmed(tx, tenantId, size);
   return size;
 }

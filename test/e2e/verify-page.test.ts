@@ -124,6 +124,32 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     expect(foreign).toEqual([]);
   });
 
+  it("verifies a tenancy's log: its checkpoint against the log key and its root from the tiles", async () => {
+    const token = await s.token(s.a);
+    const assets = (await (await s.api("/archivist/v2/assets?page_size=1", { token })).json()) as {
+      assets: Array<{ tenant_identity: string }>;
+    };
+    const tenant = String(assets.assets[0]?.tenant_identity).replace("tenant/", "");
+    await open();
+    await page.fill("#log-tenant", tenant);
+    await page.click("#log-button");
+    expect(await verdict()).toMatchObject({
+      ok: "true",
+      text: expect.stringMatching(
+        /^VERIFIED: .*\/merklelogs\/.*\/tlog at \d+ entries, signed by the log's key, root recomputed/,
+      ),
+    });
+    await open();
+    // A witness the log never submitted to: its quorum of one cannot be met.
+    await page.fill("#log-tenant", tenant);
+    await page.fill(
+      "#log-witnesses",
+      "witness.example/w+1c7e2f0a+BAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+    );
+    await page.click("#log-button");
+    expect(await verdict()).toMatchObject({ ok: "false", text: expect.stringMatching(/^FAILED/) });
+  });
+
   it("serves the page and its bundle without a token, with a same-origin CSP", async () => {
     const res = await s.api("/verify");
     expect(res.status).toBe(200);

@@ -43,6 +43,8 @@ export async function startTestService(
   env: Record<string, string> = {},
   quotas: Record<string, number> = {},
   identity: TestIdentity = {},
+  /** Fixed tenancy ids (a setting that names a tenancy must know it before the start). */
+  ids: { a?: string; b?: string } = {},
 ): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), "archivist-test-"));
   const a = tenancy("Org A");
@@ -50,6 +52,7 @@ export async function startTestService(
   const bootstrap = join(dataDir, "bootstrap-in.json");
   // Quotas apply to tenancy B only, so A stays unlimited for the other tests of a file.
   const spec = (t: TestTenancy) => ({
+    ...((t === a ? ids.a : ids.b) ? { id: t === a ? ids.a : ids.b } : {}),
     display_name: t.name,
     owner: { client_id: t.clientId, client_secret: t.clientSecret },
     members: t === a ? (identity.members ?? []) : [],

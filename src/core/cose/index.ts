@@ -7,6 +7,15 @@ export {
   VDS_MMR,
   verifyReceipt,
 } from "./receipt.js";
+export {
+  buildRfc9162Receipt,
+  decodeRfc9162Receipt,
+  type Rfc9162ReceiptInfo,
+  type Rfc9162ReceiptInput,
+  receiptVds,
+  VDS_RFC9162,
+  verifyRfc9162Receipt,
+} from "./receipt-rfc9162.js";
 export { buildSeal, decodeSeal, type SealState, verifySeal } from "./seal.js";
 export {
   CoseError,

@@ -7,6 +7,7 @@ import {
   ES256,
   HEADER,
   nodeSigner,
+  type Sign1,
   type Signer,
   signSign1Encoded,
   verifySign1,
@@ -14,7 +15,8 @@ import {
 
 /** Verifiable data structure 3: the MMR profile (draft-bryce-cose-merkle-mountain-range-proofs). */
 export const VDS_MMR = 3;
-const INCLUSION = -1;
+/** Label of inclusion proofs in the verifiable-data-structure proofs header (RFC 9942). */
+export const INCLUSION = -1;
 
 /** Unprotected header carrying the leaf's idtimestamp (unsigned: changing it only breaks the recomputed leaf). */
 export const LEAF_IDTIMESTAMP = -70001;
@@ -40,26 +42,39 @@ const enc = new TextEncoder();
 // last one is checked first, without building a key (receipts usually come in runs for one log).
 const headerCache = new Map<string, Uint8Array>();
 const HEADER_CACHE_SIZE = 256;
-let lastHeader: { kid: string; issuer: string; subject: string; bytes: Uint8Array } = {
+let lastHeader: { kid: string; issuer: string; subject: string; vds: number; bytes: Uint8Array } = {
+  vds: 0,
   kid: "",
   issuer: "",
   subject: "",
   bytes: new Uint8Array(),
 };
 
-function receiptProtectedHeader(kid: string, issuer: string, subject: string): Uint8Array {
+/** The protected header every receipt of one log and profile shares (`vds` names the profile). */
+export function receiptProtectedHeader(
+  kid: string,
+  issuer: string,
+  subject: string,
+  vds = VDS_MMR,
+): Uint8Array {
   const last = lastHeader;
-  if (last.bytes.length > 0 && kid === last.kid && issuer === last.issuer && subject === last.subject)
+  if (
+    last.bytes.length > 0 &&
+    kid === last.kid &&
+    issuer === last.issuer &&
+    subject === last.subject &&
+    vds === last.vds
+  )
     return last.bytes;
   // Length prefixes keep the key unambiguous whatever characters the parts contain.
-  const cacheKey = `${kid.length}:${kid}${issuer.length}:${issuer}${subject}`;
+  const cacheKey = `${vds}:${kid.length}:${kid}${issuer.length}:${issuer}${subject}`;
   let bytes = headerCache.get(cacheKey);
   if (!bytes) {
     bytes = encodeCbor(
       new Map<CborValue, CborValue>([
         [HEADER.alg, ES256],
         [HEADER.kid, enc.encode(kid)],
-        [HEADER.vds, VDS_MMR],
+        [HEADER.vds, vds],
         [
           HEADER.cwtClaims,
           new Map<CborValue, CborValue>([
@@ -72,7 +87,7 @@ function receiptProtectedHeader(kid: string, issuer: string, subject: string): U
     if (headerCache.size >= HEADER_CACHE_SIZE) headerCache.clear();
     headerCache.set(cacheKey, bytes);
   }
-  lastHeader = { kid, issuer, subject, bytes };
+  lastHeader = { kid, issuer, subject, vds, bytes };
   return bytes;
 }
 
@@ -104,34 +119,57 @@ export interface ReceiptInfo {
   path: Uint8Array[];
 }
 
-/** Reads a receipt's header and inclusion proof (no signature check). */
-export function decodeReceipt(receipt: Uint8Array): ReceiptInfo {
+/**
+ * A receipt of the given profile, its first inclusion proof (decoded from its bstr) and who
+ * signed it for which log (no signature check). Both profiles share this envelope (RFC 9942).
+ */
+export function receiptEnvelope(
+  receipt: Uint8Array,
+  vds: number,
+  profile: string,
+): { s: Sign1; proof: CborValue; kid: string; issuer: string; subject: string } {
   const s = decodeSign1(receipt);
-  if (s.protectedHeader.get(HEADER.vds) !== VDS_MMR)
-    throw new CoseError("COSE_DECODE", "receipt is not of the MMR profile (vds 3)");
+  if (s.protectedHeader.get(HEADER.vds) !== vds)
+    throw new CoseError("COSE_DECODE", `receipt is not of the ${profile} profile (vds ${vds})`);
   const vdp = s.unprotectedHeader.get(HEADER.vdp);
   const proofs = vdp instanceof Map ? vdp.get(INCLUSION) : undefined;
   const first = Array.isArray(proofs) ? proofs[0] : undefined;
   if (!(first instanceof Uint8Array))
     throw new CoseError("COSE_DECODE", "receipt carries no inclusion proof");
-  const proof = decodeCbor(first);
+  const claims = s.protectedHeader.get(HEADER.cwtClaims);
+  const kid = s.protectedHeader.get(HEADER.kid);
+  return {
+    s,
+    proof: decodeCbor(first),
+    kid: kid instanceof Uint8Array ? new TextDecoder().decode(kid) : "",
+    issuer: claims instanceof Map ? String(claims.get(1) ?? "") : "",
+    subject: claims instanceof Map ? String(claims.get(2) ?? "") : "",
+  };
+}
+
+/** Every inclusion path is at most this long and made of 32-byte hashes. */
+export function checkPath(path: CborValue[]): Uint8Array[] {
+  if (path.length > MAX_PATH) throw new CoseError("COSE_DECODE", `path longer than ${MAX_PATH} hashes`);
+  if (!path.every((p): p is Uint8Array => p instanceof Uint8Array && p.length === 32))
+    throw new CoseError("COSE_DECODE", "path entries must be 32-byte hashes");
+  return path;
+}
+
+/** Reads a receipt's header and inclusion proof (no signature check). */
+export function decodeReceipt(receipt: Uint8Array): ReceiptInfo {
+  const { s, proof, kid, issuer, subject } = receiptEnvelope(receipt, VDS_MMR, "MMR");
   if (!Array.isArray(proof) || proof.length !== 2 || typeof proof[0] !== "number" || !Array.isArray(proof[1]))
     throw new CoseError("COSE_DECODE", "inclusion proof must be [mmr_index, [path]]");
   const index = proof[0];
   if (!Number.isSafeInteger(index) || index < 0 || index >= MAX_MMR_INDEX)
     throw new CoseError("COSE_DECODE", `mmr_index ${index} is out of range`);
-  const path = proof[1];
-  if (path.length > MAX_PATH) throw new CoseError("COSE_DECODE", `path longer than ${MAX_PATH} hashes`);
-  if (!path.every((p): p is Uint8Array => p instanceof Uint8Array && p.length === 32))
-    throw new CoseError("COSE_DECODE", "path entries must be 32-byte hashes");
-  const claims = s.protectedHeader.get(HEADER.cwtClaims);
-  const kid = s.protectedHeader.get(HEADER.kid);
+  const path = checkPath(proof[1]);
   const idts = s.unprotectedHeader.get(LEAF_IDTIMESTAMP);
   return {
     idtimestamp: typeof idts === "string" ? idts : "",
-    kid: kid instanceof Uint8Array ? new TextDecoder().decode(kid) : "",
-    issuer: claims instanceof Map ? String(claims.get(1) ?? "") : "",
-    subject: claims instanceof Map ? String(claims.get(2) ?? "") : "",
+    kid,
+    issuer,
+    subject,
     mmrIndex: proof[0],
     path,
   };

@@ -20,5 +20,6 @@ export {
   legacySortedAssetFreeEventContent,
 } from "./leaf.js";
 export { simpleHashAnchor } from "./simplehash.js";
+export { tlogLeafData } from "./tlog-leaf.js";
 export { trieKey } from "./trie-key.js";
 export { type CoveringSeal, committedTrust, confirmEntry, unequivocalEntry } from "./trust.js";

@@ -11,12 +11,17 @@ export interface CoveringSeal {
   anchor_block_hash: string | null;
   anchor_tx_hash: string | null;
   anchor_tx_index: number | null;
+  /** False while witnesses are configured and no quorum has cosigned a checkpoint covering the seal. */
+  witnessed?: boolean;
 }
 
-/** Trust of a committed entry: CONFIRMED once a seal covers it, UNEQUIVOCAL once that seal is anchored. */
+/**
+ * Trust of a committed entry: CONFIRMED once a seal covers it, UNEQUIVOCAL once that seal is
+ * anchored and, where witnesses are configured, a quorum of them cosigned a checkpoint covering it.
+ */
 export function committedTrust(seal: CoveringSeal | null): "COMMITTED" | "CONFIRMED" | "UNEQUIVOCAL" {
   if (!seal) return "COMMITTED";
-  return seal.anchored_block === null ? "CONFIRMED" : "UNEQUIVOCAL";
+  return seal.anchored_block === null || seal.witnessed === false ? "CONFIRMED" : "UNEQUIVOCAL";
 }
 
 /** `merklelog_entry.confirm`: the seal's MMR state; `root` is SHA-256 over its peaks in order. */

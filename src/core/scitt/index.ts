@@ -1,5 +1,6 @@
+export { cwtClaimsOf, LEGACY_CWT_CLAIMS } from "./cwt-claims.js";
 export { checkRegistrationPolicy, type PolicyVerdict } from "./policy.js";
-export { problemDetails } from "./problem.js";
+export { type Problem, problemDetails, problemJson } from "./problem.js";
 export { REGISTERED_EVENT_TYPE, registeredEvent, statementDigest } from "./registered.js";
 export {
   eventToStatement,
@@ -13,4 +14,12 @@ export {
   statementHeader,
   statementToEventAttributes,
 } from "./statement.js";
-export { attachReceipts, registeredLeaf, type TransparentVerdict, verifyStatement } from "./transparent.js";
+export {
+  attachReceipts,
+  RECORD_JSON,
+  registeredLeaf,
+  registeredTreeLeaf,
+  statementMatchesRecord,
+  type TransparentVerdict,
+  verifyStatement,
+} from "./transparent.js";

@@ -2,6 +2,7 @@ import { type KeyObject, X509Certificate } from "node:crypto";
 import type { CborValue } from "../cbor/index.js";
 import { decodeSign1, HEADER, type Sign1, verifySign1 } from "../cose/index.js";
 import { basicConstraints } from "../x509/basic-constraints.js";
+import { cwtClaimsOf } from "./cwt-claims.js";
 import { bindIssuer } from "./issuer-binding.js";
 
 export type PolicyVerdict =
@@ -80,7 +81,7 @@ export function checkRegistrationPolicy(
   } catch (err) {
     return { ok: false, reason: `not a COSE_Sign1 statement: ${(err as Error).message}` };
   }
-  const claims = s.protectedHeader.get(HEADER.cwtClaims);
+  const claims = cwtClaimsOf(s.protectedHeader);
   const issuer = claims instanceof Map ? claims.get(1) : undefined;
   const subject = claims instanceof Map ? claims.get(2) : undefined;
   if (s.protectedHeader.get(HEADER.alg) === undefined)

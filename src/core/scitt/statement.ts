@@ -1,6 +1,7 @@
 import type { KeyObject } from "node:crypto";
 import { type CborValue, decodeCbor } from "../cbor/index.js";
 import { decodeSign1, ES256, HEADER, nodeSigner, type Signer, signSign1 } from "../cose/index.js";
+import { cwtClaimsOf } from "./cwt-claims.js";
 
 /** Private labels of the interface's statement mapping. */
 export const LABEL = {
@@ -145,8 +146,8 @@ export function statementToEventAttributes(
 ): { issuer: string; attributes: Record<string, string> } {
   const s = decodeSign1(statement);
   const h = s.protectedHeader;
-  const claims = h.get(HEADER.cwtClaims);
-  if (!(claims instanceof Map)) throw new StatementError("statement has no CWT claims (label 15)");
+  const claims = cwtClaimsOf(h);
+  if (!claims) throw new StatementError("statement has no CWT claims (label 15)");
   const attrs: Record<string, string> = {};
   const payload = s.payload ?? detachedPayload;
   if (payload) attrs.payload = Buffer.from(payload).toString("hex");
@@ -168,9 +169,7 @@ export function statementToEventAttributes(
 export function isStatement(bytes: Uint8Array): boolean {
   try {
     const s = decodeSign1(bytes);
-    return (
-      s.protectedHeader.get(HEADER.cwtClaims) instanceof Map && decodeCbor(s.protectedBytes) instanceof Map
-    );
+    return cwtClaimsOf(s.protectedHeader) !== undefined && decodeCbor(s.protectedBytes) instanceof Map;
   } catch {
     return false;
   }

@@ -1,24 +1,53 @@
 import type { KeyObject } from "node:crypto";
 import { type CborValue, encodeCbor, Tagged } from "../cbor/index.js";
-import { decodeReceipt, decodeSign1, HEADER, verifyReceipt, verifySign1 } from "../cose/index.js";
+import {
+  decodeReceipt,
+  decodeRfc9162Receipt,
+  decodeSign1,
+  HEADER,
+  receiptVds,
+  VDS_MMR,
+  VDS_RFC9162,
+  verifyReceipt,
+  verifyRfc9162Receipt,
+  verifySign1,
+} from "../cose/index.js";
 import {
   type AssetFreeLeafSchema,
   assetFreeEventLeafHash,
   assetFreeExtraBytes,
   assetFreeLeafSchemas,
   parseIdTimestamp,
+  tlogLeafData,
 } from "../ledger/index.js";
+import { leafHash } from "../rfc9162/index.js";
+import { type ApiRecord, verifyRecordReceipt } from "../verify/record.js";
+import { cwtClaimsOf } from "./cwt-claims.js";
 import { registeredEvent } from "./registered.js";
+import { statementToEventAttributes } from "./statement.js";
 
-/** The statement with its receipts in unprotected header 394 (a transparent statement). */
-export function attachReceipts(statement: Uint8Array, receipts: Uint8Array[]): Uint8Array {
+/**
+ * Unprotected header of a transparent statement made from a record (an asset event or an
+ * asset-free event carrying the vCon template): the record's API JSON (UTF-8), as the caller
+ * may read it. Its receipts are the record's, whose leaf only the record recomputes; the
+ * statement's own attributes must agree with it (`statementMatchesRecord`).
+ */
+export const RECORD_JSON = -70002;
+
+/** The statement with its receipts in unprotected header 394 (a transparent statement), and optionally its record. */
+export function attachReceipts(
+  statement: Uint8Array,
+  receipts: Uint8Array[],
+  record?: ApiRecord,
+): Uint8Array {
   const s = decodeSign1(statement);
   const unprotected = new Map<CborValue, CborValue>(s.unprotectedHeader);
   unprotected.set(HEADER.receipts, receipts);
+  if (record) unprotected.set(RECORD_JSON, new TextEncoder().encode(JSON.stringify(record)));
   return encodeCbor(new Tagged(18, [s.protectedBytes, unprotected, s.payload, s.signature]));
 }
 
-/** The log leaf a receipt for this registered statement must lead from. */
+/** The MMR leaf a receipt for this registered statement must lead from. */
 export function registeredLeaf(
   statement: Uint8Array,
   receipt: Uint8Array,
@@ -36,8 +65,33 @@ export function registeredLeaf(
   );
 }
 
+/** The RFC 9162 leaf hash of a registered statement: SHA-256(0x00 ‖ SHA-256(payload)). */
+export function registeredTreeLeaf(statement: Uint8Array, detachedPayload?: Uint8Array): Uint8Array {
+  const payload = decodeSign1(statement).payload ?? detachedPayload;
+  if (!payload) throw new Error("the statement's payload is detached; give it to recompute the leaf");
+  return leafHash(tlogLeafData({ mmrLeaf: new Uint8Array(), statementPayload: payload }));
+}
+
+const sameText = (a: unknown, b: string, name: string) => {
+  const v = typeof a === "string" ? a : JSON.stringify(a);
+  if (name === "payload") return v.toLowerCase() === b.toLowerCase();
+  if (name === "payload_hash_alg")
+    return v.toUpperCase().replace("-", "") === b.toUpperCase().replace("-", "");
+  return v === b;
+};
+
+/** Whether every attribute the statement carries is the record's (so the record's receipts are the statement's). */
+export function statementMatchesRecord(statement: Uint8Array, record: ApiRecord): string | undefined {
+  const attrs = (record.event_attributes ?? record.attributes) as Record<string, unknown> | undefined;
+  if (!attrs || typeof attrs !== "object") return "the embedded record has no attributes";
+  const { attributes } = statementToEventAttributes(statement);
+  for (const [k, v] of Object.entries(attributes))
+    if (!sameText(attrs[k], v, k)) return `the statement's ${k} is not the embedded record's`;
+  return undefined;
+}
+
 export type TransparentVerdict =
-  | { ok: true; issuer: string; receipts: number }
+  | { ok: true; issuer: string; receipts: number; profiles: Array<"mmr" | "rfc9162"> }
   | { ok: false; reason: string };
 
 const kidOf = (h: Map<CborValue, CborValue>) => {
@@ -45,9 +99,56 @@ const kidOf = (h: Map<CborValue, CborValue>) => {
   return k instanceof Uint8Array ? new TextDecoder().decode(k) : "";
 };
 
+function embeddedRecord(u: Map<CborValue, CborValue>): ApiRecord | string | undefined {
+  const raw = u.get(RECORD_JSON);
+  if (raw === undefined) return undefined;
+  try {
+    const r = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(raw as Uint8Array)) as unknown;
+    return r && typeof r === "object" && !Array.isArray(r)
+      ? (r as ApiRecord)
+      : "the embedded record is not a JSON object";
+  } catch {
+    return "the embedded record is not UTF-8 JSON";
+  }
+}
+
+/** One receipt of a registered statement, in either profile. */
+function verifyRegisteredReceipt(
+  statement: Uint8Array,
+  r: Uint8Array,
+  serviceKeys: Map<string, KeyObject>,
+  detachedPayload: Uint8Array | undefined,
+): { ok: true; profile: "mmr" | "rfc9162" } | { ok: false; reason: string } {
+  try {
+    const vds = receiptVds(r);
+    if (vds === VDS_RFC9162) {
+      const key = serviceKeys.get(decodeRfc9162Receipt(r).kid);
+      if (!key) return { ok: false, reason: "no service key for the receipt's kid" };
+      const v = verifyRfc9162Receipt(r, registeredTreeLeaf(statement, detachedPayload), key);
+      return v.ok ? { ok: true, profile: "rfc9162" } : v;
+    }
+    if (vds !== VDS_MMR)
+      return { ok: false, reason: `receipt profile (vds ${String(vds)}) is not one we verify` };
+    const key = serviceKeys.get(decodeReceipt(r).kid);
+    if (!key) return { ok: false, reason: "no service key for the receipt's kid" };
+    // Registrations committed before the eventsv1 field order was adopted used the sorted one.
+    const tried = assetFreeLeafSchemas(registeredEvent(statement)).map((schema) =>
+      verifyReceipt(r, registeredLeaf(statement, r, schema), key),
+    );
+    const v = tried.find((t) => t.ok) ?? tried[0];
+    if (!v) return { ok: false, reason: "no leaf to verify" };
+    return v.ok ? { ok: true, profile: "mmr" } : v;
+  } catch (err) {
+    return { ok: false, reason: `receipt is malformed: ${(err as Error).message}` };
+  }
+}
+
 /**
- * Verifies a (transparent) statement offline: the issuer's signature, and for every receipt
- * (attached in 394, or given) its signature over the peak its path leads to from the leaf.
+ * Verifies a (transparent) statement offline: the issuer's signature, and every receipt
+ * (attached in 394, or given) in its profile. A statement made from a record carries the
+ * record (`RECORD_JSON`): its receipts are checked against the record's leaf, after checking
+ * the statement says what the record says. Otherwise it is a registered statement, whose leaf
+ * the statement alone gives (MMR: the registration's event; RFC 9162: its payload's digest).
  */
 export function verifyStatement(
   statement: Uint8Array,
@@ -73,26 +174,20 @@ export function verifyStatement(
   if (!Array.isArray(attached) || !attached.every((r): r is Uint8Array => r instanceof Uint8Array))
     return { ok: false, reason: "receipts (394) must be an array of byte strings" };
   const receipts = [...attached, ...(opts.receipts ?? [])];
-  for (const r of receipts) {
-    let leaves: Uint8Array[];
-    try {
-      // Registrations committed before the eventsv1 field order was adopted used the sorted one.
-      leaves = assetFreeLeafSchemas(registeredEvent(statement)).map((schema) =>
-        registeredLeaf(statement, r, schema),
-      );
-    } catch (err) {
-      return { ok: false, reason: `receipt is malformed: ${(err as Error).message}` };
-    }
-    const key = opts.serviceKeys.get(decodeReceipt(r).kid);
-    if (!key) return { ok: false, reason: "no service key for the receipt's kid" };
-    const tried = leaves.map((leaf) => verifyReceipt(r, leaf, key));
-    const v = tried.find((t) => t.ok) ?? tried[0];
-    if (!v?.ok) return v ?? { ok: false, reason: "no leaf to verify" };
+  const record = embeddedRecord(s.unprotectedHeader);
+  if (typeof record === "string") return { ok: false, reason: record };
+  if (record) {
+    const mismatch = statementMatchesRecord(statement, record);
+    if (mismatch) return { ok: false, reason: mismatch };
   }
-  const claims = s.protectedHeader.get(HEADER.cwtClaims);
-  return {
-    ok: true,
-    issuer: claims instanceof Map ? String(claims.get(1) ?? "") : "",
-    receipts: receipts.length,
-  };
+  const profiles: Array<"mmr" | "rfc9162"> = [];
+  for (const r of receipts) {
+    const v = record
+      ? verifyRecordReceipt(record, r, opts.serviceKeys)
+      : verifyRegisteredReceipt(statement, r, opts.serviceKeys, opts.detachedPayload);
+    if (!v.ok) return v;
+    profiles.push(v.profile);
+  }
+  const claims = cwtClaimsOf(s.protectedHeader);
+  return { ok: true, issuer: claims ? String(claims.get(1) ?? "") : "", receipts: receipts.length, profiles };
 }

@@ -1,5 +1,12 @@
 import type { KeyObject } from "node:crypto";
-import { decodeReceipt, verifyReceipt } from "../cose/index.js";
+import {
+  decodeReceipt,
+  decodeRfc9162Receipt,
+  receiptVds,
+  VDS_RFC9162,
+  verifyReceipt,
+  verifyRfc9162Receipt,
+} from "../cose/index.js";
 import {
   type AssetEventRecord,
   type AssetFreeLeafSchema,
@@ -8,11 +15,25 @@ import {
   assetFreeExtraBytes,
   assetFreeLeafSchemas,
   parseIdTimestamp,
+  tlogLeafData,
 } from "../ledger/index.js";
+import { leafIndexOfMmrIndex } from "../mmr/index.js";
+import { leafHash } from "../rfc9162/index.js";
 
 /** The outcome of an offline check: what was proven, or the first reason it failed. */
 export type Verdict =
-  | { ok: true; mmrIndex: number; leaf: string; peak: string; issuer: string; subject: string }
+  | {
+      ok: true;
+      /** mmr: the path led to a peak of a seal; rfc9162: to the root of the tree at `treeSize`. */
+      profile: "mmr" | "rfc9162";
+      mmrIndex: number;
+      leaf: string;
+      /** The MMR peak, or the RFC 9162 root, the receipt's signature covers. */
+      peak: string;
+      issuer: string;
+      subject: string;
+      treeSize?: number;
+    }
   | { ok: false; reason: string };
 
 /** A record as the API returns it: an asset event, or an asset-free event. */
@@ -74,6 +95,16 @@ export function verifyRecordReceipt(
   } catch (err) {
     return { ok: false, reason: (err as Error).message };
   }
+  let vds: number | undefined;
+  try {
+    vds = receiptVds(receipt);
+  } catch (err) {
+    return { ok: false, reason: `receipt is malformed: ${(err as Error).message}` };
+  }
+  if (vds === VDS_RFC9162) {
+    const tried = leaves.map((leaf) => verifyRfc9162RecordReceipt(record, leaf, receipt, keys));
+    return tried.find((t) => t.ok) ?? tried[0] ?? { ok: false, reason: "no leaf to verify" };
+  }
   let kid: string;
   let mmrIndex: number;
   try {
@@ -93,10 +124,54 @@ export function verifyRecordReceipt(
   if (!r.ok) return r;
   return {
     ok: true,
+    profile: "mmr",
     mmrIndex,
     leaf: hex(leaf),
     peak: hex(r.peak),
     issuer: r.info.issuer,
     subject: r.info.subject,
+  };
+}
+
+/** An RFC9162_SHA256 receipt of a record: its tree leaf is SHA-256(0x00 ‖ the record's MMR leaf). */
+function verifyRfc9162RecordReceipt(
+  record: ApiRecord,
+  mmrLeaf: Uint8Array,
+  receipt: Uint8Array,
+  keys: Map<string, KeyObject> | KeyObject,
+): Verdict {
+  const commit = commitOf(record) as { index: string };
+  const mmrIndex = Number(commit.index);
+  let leafIndex: number;
+  try {
+    leafIndex = leafIndexOfMmrIndex(mmrIndex);
+  } catch {
+    return { ok: false, reason: `the record's log index ${commit.index} is not a leaf` };
+  }
+  const leaf = leafHash(tlogLeafData({ mmrLeaf }));
+  let kid: string;
+  try {
+    kid = decodeRfc9162Receipt(receipt).kid;
+  } catch (err) {
+    return { ok: false, reason: `receipt is malformed: ${(err as Error).message}` };
+  }
+  const key = keys instanceof Map ? keys.get(kid) : keys;
+  if (!key) return { ok: false, reason: `no public key with kid ${kid}` };
+  const r = verifyRfc9162Receipt(receipt, leaf, key);
+  if (!r.ok) return r;
+  if (r.info.leafIndex !== leafIndex)
+    return {
+      ok: false,
+      reason: `receipt is for tree leaf ${r.info.leafIndex}, the record is leaf ${leafIndex}`,
+    };
+  return {
+    ok: true,
+    profile: "rfc9162",
+    mmrIndex,
+    leaf: hex(leaf),
+    peak: hex(r.root),
+    issuer: r.info.issuer,
+    subject: r.info.subject,
+    treeSize: r.info.treeSize,
   };
 }

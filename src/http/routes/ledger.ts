@@ -2,11 +2,13 @@ import { z } from "zod";
 import { badRequest, notFound } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
 import { latestSeal, publicRecordIdentity, scittKeys, sealSizes } from "../../services/ledger-info.js";
-import { consistency, logEntry, receiptFor } from "../../services/proofs.js";
+import { consistency, logEntry, receiptFor, treeConsistency } from "../../services/proofs.js";
 import { requireReadableEvent } from "../../services/record-access.js";
 import { sendCose } from "../cose-response.js";
 import type { HttpDeps } from "../deps.js";
+import { COSE_TYPE, profileQuery, requestedProfile, sendReceipt } from "../receipt-negotiation.js";
 import type { RouteTable } from "../route.js";
+import { tlogRoutes } from "./tlog.js";
 
 const group = "merklelogsv1";
 
@@ -40,11 +42,14 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     path: "/archivist/v1/receipts/assets/{asset}/events/{event}",
     group,
     auth: "optional",
-    summary: "COSE receipt of an asset event (public records need no token)",
-    handler: async ({ caller, params, res }) => {
+    summary:
+      "COSE receipt of an asset event (public records need no token); profile=mmr (default) or rfc9162",
+    query: profileQuery,
+    handler: async ({ caller, params, query, req, res }) => {
       const event = pathUuid(params.event, "event");
       await requireReadableEvent(d.ctx, caller, pathUuid(params.asset, "asset"), event);
-      return sendCose(res, await receiptFor(d.ctx, event));
+      const receipt = await receiptFor(d.ctx, event, requestedProfile(req, query, "mmr"));
+      return sendReceipt(req, res, receipt, { defaultType: COSE_TYPE });
     },
   });
   t.add({
@@ -52,9 +57,17 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     path: "/archivist/v1/receipts/events/{uuid}",
     group,
     auth: "public",
-    summary: "COSE receipt of an asset-free event (hashes only; no token needed)",
-    handler: async ({ params, res }) =>
-      sendCose(res, await receiptFor(d.ctx, pathUuid(params.uuid, "event"))),
+    summary:
+      "COSE receipt of an asset-free event (hashes only; no token needed); profile=mmr (default) or rfc9162",
+    query: profileQuery,
+    handler: async ({ params, query, req, res }) => {
+      const receipt = await receiptFor(
+        d.ctx,
+        pathUuid(params.uuid, "event"),
+        requestedProfile(req, query, "mmr"),
+      );
+      return sendReceipt(req, res, receipt, { defaultType: COSE_TYPE });
+    },
   });
   t.add({
     method: "get",
@@ -77,10 +90,11 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     path: "/archivist/v1/merklelogs/{tenant}/consistency",
     group,
     auth: "public",
-    summary: "Consistency proof between two sizes",
-    query: z.object({ from: z.string(), to: z.string() }),
+    summary:
+      "Consistency proof between two sizes: MMR sizes (profile=mmr, the default) or RFC 9162 tree sizes (profile=rfc9162)",
+    query: z.object({ from: z.string(), to: z.string(), profile: z.enum(["mmr", "rfc9162"]).optional() }),
     handler: ({ params, query }) =>
-      consistency(
+      (query.profile === "rfc9162" ? treeConsistency : consistency)(
         d.ctx,
         pathUuid(params.tenant, "log"),
         intParam(query.from, "from") ?? 0,
@@ -100,4 +114,5 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
         await latestSeal(d.ctx, pathUuid(params.tenant, "log"), intParam(query.mmr_size, "mmr_size")),
       ),
   });
+  tlogRoutes(t, d);
 }

@@ -1,9 +1,12 @@
 import accepts from "accepts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
+import { errorStatus, forbidden } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
 import { encodeCbor } from "../../core/cbor/index.js";
-import { problemDetails } from "../../core/scitt/index.js";
+import { type Problem, problemDetails, problemJson } from "../../core/scitt/index.js";
+import { serviceJwks } from "../../services/ledger-info.js";
+import type { Profile } from "../../services/proofs.js";
 import { requireReadableEvent } from "../../services/record-access.js";
 import {
   addScittKey,
@@ -11,101 +14,119 @@ import {
   entryReceipt,
   entryStatement,
   freeEventStatement,
+  RegistrationClosed,
   RegistrationRefused,
+  registerBySignature,
   registerStatement,
+  registrationPolicy,
   removeScittKey,
   scittKeyList,
+  setRegistrationPolicy,
 } from "../../services/scitt.js";
+import { transparencyConfiguration } from "../../services/transparency-configuration.js";
 import { sendCose } from "../cose-response.js";
 import type { HttpDeps } from "../deps.js";
-import type { RouteTable } from "../route.js";
+import { toApiError } from "../errors.js";
+import { profileQuery, requestedProfile, sendReceipt } from "../receipt-negotiation.js";
+import type { Call, RouteTable } from "../route.js";
 
 const group = "scitt";
-const transparentQuery = z.object({ transparent: z.enum(["true", "false"]).optional() });
+const transparentQuery = profileQuery.extend({ transparent: z.enum(["true", "false"]).optional() });
 
 function bodyBytes(req: FastifyRequest): Uint8Array {
   return req.body instanceof Buffer ? new Uint8Array(req.body) : new Uint8Array();
 }
 
-/** Runs a registration, answering a policy refusal as RFC 9290 CBOR (SCRAPI) or `{type, detail}` JSON (DataTrails form). */
-async function register(
+const PROBLEM_CBOR = "application/concise-problem-details+cbor";
+
+/** SCRAPI answers errors as concise problem details (CBOR), or RFC 9457 JSON to clients that ask for JSON. */
+function sendProblem(
+  req: FastifyRequest,
+  res: FastifyReply,
+  p: Problem,
+  headers: Record<string, string> = {},
+) {
+  res.code(p.status ?? 400).headers(headers);
+  if (
+    accepts(req.raw)
+      .type([PROBLEM_CBOR, "application/cbor", "application/problem+json", "application/json"])
+      ?.toString()
+      .includes("json")
+  )
+    return res.header("content-type", "application/problem+json").send(problemJson(p));
+  return res.header("content-type", PROBLEM_CBOR).send(Buffer.from(problemDetails(p)));
+}
+
+const REJECTED = "urn:ietf:params:scitt:error:signed-statement:rejected";
+
+/** A SCRAPI handler whose failures are problem details, never the DataTrails error body. */
+function scrapi<Q>(fn: (c: Call<unknown, Q>) => Promise<unknown>): (c: Call<unknown, Q>) => Promise<unknown> {
+  return async (c) => {
+    try {
+      return await fn(c);
+    } catch (err) {
+      if (err instanceof RegistrationRefused)
+        return sendProblem(c.req, c.res, {
+          title: "Signed statement rejected by the registration policy",
+          detail: err.message,
+          status: 400,
+          type: REJECTED,
+        });
+      if (err instanceof RegistrationClosed)
+        return sendProblem(
+          c.req,
+          c.res,
+          { title: "Registration requires authentication", detail: err.message, status: 401 },
+          { "www-authenticate": "Bearer" },
+        );
+      const e = toApiError(err);
+      if (e.kind === "internal") throw err;
+      return sendProblem(
+        c.req,
+        c.res,
+        { title: e.kind.replace(/_/g, " "), detail: e.message, status: errorStatus[e.kind].http },
+        e.headers,
+      );
+    }
+  };
+}
+
+/** Runs a DataTrails-form registration, answering a policy refusal as `{type, detail}` JSON. */
+async function registerDataTrails(
   d: HttpDeps,
   req: FastifyRequest,
   res: FastifyReply,
   p: Parameters<typeof registerStatement>[1],
-  form: "scrapi" | "datatrails",
 ) {
   try {
     return await registerStatement(d.ctx, p, bodyBytes(req));
   } catch (err) {
     if (!(err instanceof RegistrationRefused)) throw err;
-    if (form === "scrapi") {
-      res.code(400).header("content-type", "application/concise-problem-details+cbor");
-      res.send(
-        Buffer.from(
-          problemDetails({
-            title: "statement refused by the registration policy",
-            detail: err.message,
-            status: 400,
-          }),
-        ),
-      );
-    } else
-      res
-        .code(400)
-        .send({ type: "urn:ietf:params:scitt:error:signed-statement:rejected", detail: err.message });
+    res.code(400).send({ type: REJECTED, detail: err.message });
     return undefined;
   }
 }
 
-async function waitForReceipt(d: HttpDeps, entryId: string, ms: number): Promise<Uint8Array | undefined> {
+async function waitForReceipt(
+  d: HttpDeps,
+  entryId: string,
+  ms: number,
+  profile: Profile,
+): Promise<Uint8Array | undefined> {
   const end = Date.now() + ms;
   for (;;) {
-    const r = await entryReceipt(d.ctx, entryId);
+    const r = await entryReceipt(d.ctx, entryId, profile);
     if (r || Date.now() > end) return r;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
-/** SCRAPI and DataTrails-form registration, entries, receipts, per-event statements and trusted issuer keys. */
+/**
+ * SCRAPI (draft -10) for the service's public log and, under `/tenants/{tenant}`, for each
+ * tenancy's log; the DataTrails-form registration; per-event statements; trusted issuer keys.
+ */
 export function scittRoutes(t: RouteTable, d: HttpDeps): void {
-  t.add({
-    method: "post",
-    path: "/entries",
-    group,
-    auth: "token",
-    summary: "SCRAPI: register a signed statement (application/cose)",
-    handler: async ({ principal: p, req, res }) => {
-      const entryId = await register(d, req, res, p, "scrapi");
-      if (!entryId) return undefined;
-      const receipt = await waitForReceipt(d, entryId, 3000);
-      res.header("location", `/entries/${entryId}`);
-      if (receipt) return sendCose(res, receipt, 201);
-      return res.code(303).send();
-    },
-  });
-  t.add({
-    method: "get",
-    path: "/entries/{id}",
-    group,
-    auth: "public",
-    summary: "SCRAPI: the receipt of an entry (302 while it is being sealed)",
-    handler: async ({ params, res }) => {
-      const receipt = await entryReceipt(d.ctx, params.id ?? "");
-      if (receipt) return sendCose(res, receipt);
-      return res.code(302).header("location", `/entries/${params.id}`).header("retry-after", "1").send();
-    },
-  });
-  t.add({
-    method: "get",
-    path: "/entries/{id}/statement",
-    group,
-    auth: "public",
-    summary: "The registered statement (transparent=true: with its receipt)",
-    query: transparentQuery,
-    handler: async ({ params, query, res }) =>
-      sendCose(res, await entryStatement(d.ctx, params.id ?? "", query.transparent === "true")),
-  });
+  for (const prefix of ["", "/tenants/{tenant}"]) scrapiRoutes(t, d, prefix);
   const dt = "/archivist/v1/publicscitt";
   t.add({
     method: "post",
@@ -114,7 +135,7 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     auth: "token",
     summary: "DataTrails form: register a signed statement",
     handler: async ({ principal: p, req, res }) => {
-      const entryId = await register(d, req, res, p, "datatrails");
+      const entryId = await registerDataTrails(d, req, res, p);
       if (!entryId) return undefined;
       if (accepts(req.raw).type(["application/json", "application/cbor"]) === "application/cbor")
         return res
@@ -174,11 +195,15 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     auth: "optional",
     summary: "The signed statement of a template-0.3.0 asset event (transparent=true: with its receipt)",
     query: transparentQuery,
-    handler: async ({ caller, params, query, res }) => {
+    handler: async ({ caller, params, query, req, res }) => {
       const asset = pathUuid(params.asset, "asset");
       const event = pathUuid(params.event, "event");
-      await requireReadableEvent(d.ctx, caller, asset, event);
-      return sendCose(res, await assetEventStatement(d.ctx, asset, event, query.transparent === "true"));
+      const grant = await requireReadableEvent(d.ctx, caller, asset, event);
+      const profile = requestedProfile(req, query, "mmr");
+      return sendCose(
+        res,
+        await assetEventStatement(d.ctx, asset, event, query.transparent === "true", grant, profile),
+      );
     },
   });
   t.add({
@@ -188,10 +213,16 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     auth: "token",
     summary: "The signed statement of a template-carrying asset-free event",
     query: transparentQuery,
-    handler: async ({ principal: p, params, query, res }) =>
+    handler: async ({ principal: p, params, query, req, res }) =>
       sendCose(
         res,
-        await freeEventStatement(d.ctx, p, pathUuid(params.uuid, "event"), query.transparent === "true"),
+        await freeEventStatement(
+          d.ctx,
+          p,
+          pathUuid(params.uuid, "event"),
+          query.transparent === "true",
+          requestedProfile(req, query, "mmr"),
+        ),
       ),
   });
   t.add({
@@ -225,5 +256,118 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
       await removeScittKey(d.ctx, p, params.kid ?? "");
       return {};
     },
+  });
+  t.add({
+    method: "get",
+    path: "/archivist/v1/scitt/registration-policy",
+    group,
+    auth: "token",
+    summary:
+      "The tenancy's SCITT registration policy (open: statements may be registered by signature alone)",
+    handler: ({ principal: p }) => registrationPolicy(d.ctx, p),
+  });
+  t.add({
+    method: "put",
+    path: "/archivist/v1/scitt/registration-policy",
+    group,
+    auth: "token",
+    summary: "Open or close the tenancy's log to registration by signature, and set its rate",
+    body: z.object({
+      open: z.boolean(),
+      requests_per_second: z.number().int().min(1).max(10_000).optional(),
+    }),
+    handler: ({ principal: p, body }) => setRegistrationPolicy(d.ctx, p, body),
+  });
+}
+
+function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
+  const tenantOf = (params: Record<string, string | undefined>) =>
+    prefix ? pathUuid(params.tenant, "log") : undefined;
+  const self = (params: Record<string, string | undefined>) => (prefix ? `/tenants/${params.tenant}` : "");
+  t.add({
+    method: "get",
+    path: `${prefix}/.well-known/transparency-configuration`,
+    group,
+    auth: "public",
+    summary: "SCRAPI transparency configuration (CBOR; JSON when asked)",
+    handler: async ({ params, req, res }) => {
+      if (prefix) tenantOf(params);
+      const config = transparencyConfiguration(d.ctx, self(params));
+      if (accepts(req.raw).type(["application/cbor", "application/json"]) === "application/json")
+        return config;
+      return res.header("content-type", "application/cbor").send(Buffer.from(encodeCbor(config)));
+    },
+  });
+  t.add({
+    method: "get",
+    path: `${prefix}/jwks`,
+    group,
+    auth: "public",
+    summary: "The service's public keys as a JWK Set (the receipt key first)",
+    handler: async ({ res }) =>
+      res.header("content-type", "application/jwk-set+json").send(await serviceJwks(d.ctx)),
+  });
+  t.add({
+    method: "post",
+    path: `${prefix}/entries`,
+    group,
+    auth: "optional",
+    summary:
+      "SCRAPI: register a signed statement (application/cose); without a token where the log's registration policy allows it",
+    query: profileQuery,
+    handler: scrapi(async ({ caller, params, query, req, res }) => {
+      const tenant = tenantOf(params);
+      const body = bodyBytes(req);
+      let entryId: string;
+      if (caller) {
+        if (tenant && tenant !== caller.tenantId)
+          throw forbidden("a token registers only in its own tenancy's log");
+        entryId = await registerStatement(d.ctx, caller, body);
+      } else entryId = await registerBySignature(d.ctx, tenant, body);
+      const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
+      const receipt = await waitForReceipt(d, entryId, d.ctx.config.scrapiWaitMs, profile);
+      const location = `${self(params)}/entries/${entryId}`;
+      res.header("location", location);
+      if (receipt) return sendReceipt(req, res, receipt, { status: 201 });
+      // Draft -10 (after the IESG's DISCUSS): 202 Accepted, poll the Location. 303 only for older clients, by option.
+      return res.code(d.ctx.config.scrapiPendingStatus).header("retry-after", "1").send();
+    }),
+  });
+  t.add({
+    method: "get",
+    path: `${prefix}/entries/{id}`,
+    group,
+    auth: "public",
+    summary:
+      "SCRAPI: the receipt of an entry (202 while it is being sealed); profile=rfc9162|mmr or Accept vds",
+    query: profileQuery,
+    handler: scrapi(async ({ params, query, req, res }) => {
+      if (prefix) tenantOf(params);
+      const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
+      const receipt = await entryReceipt(d.ctx, params.id ?? "", profile);
+      if (receipt) return sendReceipt(req, res, receipt);
+      const pending = d.ctx.config.scrapiPendingStatus === 202 ? 202 : 302;
+      return res
+        .code(pending)
+        .header("location", `${self(params)}/entries/${params.id}`)
+        .header("retry-after", "1")
+        .send();
+    }),
+  });
+  t.add({
+    method: "get",
+    path: `${prefix}/entries/{id}/statement`,
+    group,
+    auth: "public",
+    summary: "The registered statement (transparent=true: with its receipt)",
+    query: transparentQuery,
+    handler: scrapi(async ({ params, query, req, res }) => {
+      if (prefix) tenantOf(params);
+      const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
+      return sendCose(
+        res,
+        await entryStatement(d.ctx, params.id ?? "", query.transparent === "true", profile),
+      );
+    }),
   });
 }

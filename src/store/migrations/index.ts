@@ -14,6 +14,9 @@ import { eventPendingList } from "./014-event-pending-list.js";
 import { eventPayload } from "./015-event-payload.js";
 import { commitQueue } from "./016-commit-queue.js";
 import { recordKeys } from "./017-record-keys.js";
+import { tlogNodes } from "./018-tlog-nodes.js";
+import { scittRegistrationPolicy } from "./019-scitt-registration-policy.js";
+import { tlogCheckpoints } from "./020-tlog-checkpoints.js";
 import { eventTrailCounts } from "./028-event-trail-counts.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
@@ -34,5 +37,8 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   eventPayload,
   commitQueue,
   recordKeys,
+  tlogNodes,
+  scittRegistrationPolicy,
+  tlogCheckpoints,
   eventTrailCounts,
 ];

@@ -33,6 +33,12 @@ describe("trust levels derived from the covering seal", () => {
     expect(committedTrust(anchored)).toBe("UNEQUIVOCAL");
   });
 
+  it("stays CONFIRMED while witnesses are configured and no quorum cosigned a checkpoint covering the seal", () => {
+    expect(committedTrust({ ...anchored, witnessed: false })).toBe("CONFIRMED");
+    expect(committedTrust({ ...anchored, witnessed: true })).toBe("UNEQUIVOCAL");
+    expect(committedTrust({ ...seal, witnessed: true })).toBe("CONFIRMED");
+  });
+
   it("confirms with the seal's state, the root being SHA-256 over the peaks in order", () => {
     const root = createHash("sha256")
       .update(Buffer.concat([peak(1), peak(2), peak(3)]))

@@ -1,0 +1,97 @@
+import type { KeyObject } from "node:crypto";
+import { CborBstr, type CborValue } from "../cbor/index.js";
+import { MAX_TREE_SIZE, rootFromInclusionProof } from "../rfc9162/index.js";
+import { checkPath, INCLUSION, receiptEnvelope, receiptProtectedHeader } from "./receipt.js";
+import {
+  CoseError,
+  decodeSign1,
+  HEADER,
+  nodeSigner,
+  type Signer,
+  signSign1Encoded,
+  verifySign1,
+} from "./sign1.js";
+
+/** Verifiable data structure 1: RFC9162_SHA256 (RFC 9942 §5). */
+export const VDS_RFC9162 = 1;
+
+export interface Rfc9162ReceiptInfo {
+  kid: string;
+  issuer: string;
+  subject: string;
+  treeSize: number;
+  leafIndex: number;
+  path: Uint8Array[];
+}
+
+export interface Rfc9162ReceiptInput extends Rfc9162ReceiptInfo {
+  root: Uint8Array;
+}
+
+/**
+ * An RFC 9942 receipt of inclusion in the RFC 9162 tree: protected `{1: alg, 4: kid, 395: 1,
+ * 15: {1: iss, 2: sub}}`, unprotected `{396: {-1: [bstr .cbor [tree_size, leaf_index, path]]}}`,
+ * signed over the (detached) root of the tree of `treeSize` leaves.
+ */
+export function buildRfc9162Receipt(r: Rfc9162ReceiptInput, key: KeyObject | Signer): Uint8Array {
+  const proof = new CborBstr([r.treeSize, r.leafIndex, r.path]);
+  const unprotectedHeader = new Map<CborValue, CborValue>([
+    [HEADER.vdp, new Map<CborValue, CborValue>([[INCLUSION, [proof]]])],
+  ]);
+  return signSign1Encoded(
+    {
+      protectedBytes: receiptProtectedHeader(r.kid, r.issuer, r.subject, VDS_RFC9162),
+      unprotectedHeader,
+      payload: r.root,
+      detached: true,
+    },
+    typeof key === "function" ? key : nodeSigner(key),
+  );
+}
+
+const nat = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+
+/** Reads an RFC9162_SHA256 receipt's header and first inclusion proof (no signature check). */
+export function decodeRfc9162Receipt(receipt: Uint8Array): Rfc9162ReceiptInfo {
+  const { proof, kid, issuer, subject } = receiptEnvelope(receipt, VDS_RFC9162, "RFC9162_SHA256");
+  if (
+    !Array.isArray(proof) ||
+    proof.length !== 3 ||
+    !nat(proof[0]) ||
+    !nat(proof[1]) ||
+    !Array.isArray(proof[2])
+  )
+    throw new CoseError("COSE_DECODE", "inclusion proof must be [tree_size, leaf_index, [path]]");
+  const [treeSize, leafIndex, path] = proof as [number, number, CborValue[]];
+  if (treeSize > MAX_TREE_SIZE || leafIndex >= treeSize)
+    throw new CoseError("COSE_DECODE", `leaf_index ${leafIndex} is not in a tree of size ${treeSize}`);
+  return { kid, issuer, subject, treeSize, leafIndex, path: checkPath(path) };
+}
+
+/** Recomputes the root from the leaf hash and the path, and checks the service's signature over it. */
+export function verifyRfc9162Receipt(
+  receipt: Uint8Array,
+  leafHash: Uint8Array,
+  publicKey: KeyObject,
+): { ok: true; info: Rfc9162ReceiptInfo; root: Uint8Array } | { ok: false; reason: string } {
+  let info: Rfc9162ReceiptInfo;
+  try {
+    info = decodeRfc9162Receipt(receipt);
+  } catch (err) {
+    return { ok: false, reason: `receipt is malformed: ${(err as Error).message}` };
+  }
+  const root = rootFromInclusionProof(info.leafIndex, info.treeSize, leafHash, info.path);
+  if (!root) return { ok: false, reason: "inclusion path does not fit a tree of the receipt's size" };
+  if (!verifySign1(receipt, publicKey, root))
+    return {
+      ok: false,
+      reason: "receipt signature does not verify over the recomputed root (record or receipt changed)",
+    };
+  return { ok: true, info, root };
+}
+
+/** The profile of a receipt, from its protected `vds` (undefined for one we do not read). */
+export function receiptVds(receipt: Uint8Array): number | undefined {
+  const vds = decodeSign1(receipt).protectedHeader.get(HEADER.vds);
+  return typeof vds === "number" ? vds : undefined;
+}

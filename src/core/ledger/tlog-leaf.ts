@@ -1,0 +1,23 @@
+import { createHash } from "node:crypto";
+
+/**
+ * The data an entry's RFC 9162 leaf hashes (leaf = SHA-256(0x00 ‖ data)). The two trees hold
+ * the same entries in the same order; what differs is what a verifier must bring:
+ *
+ * - An asset event or an asset-free event: its MMR leaf hash. A verifier recomputes it from the
+ *   record's API JSON as for an MMR receipt (it commits to the record and its idtimestamp), so
+ *   an RFC 9162 receipt proves exactly what the MMR receipt proves.
+ * - A registered signed statement: SHA-256 of the statement's payload. SCITT clients check an
+ *   RFC9162_SHA256 receipt with nothing but the statement they sent; vcon-server's `scitt` link
+ *   (v0.3.0) computes its leaf as SHA-256(0x00 ‖ SHA-256(payload)) and nothing else. The
+ *   payload alone is committed in this tree: issuer, subject and signature are bound by the
+ *   statement's own signature, and the MMR leaf of the same entry commits to all of it.
+ */
+export function tlogLeafData(entry: {
+  mmrLeaf: Uint8Array;
+  statementPayload?: Uint8Array | undefined;
+}): Uint8Array {
+  if (entry.statementPayload)
+    return new Uint8Array(createHash("sha256").update(entry.statementPayload).digest());
+  return entry.mmrLeaf;
+}

@@ -1,0 +1,23 @@
+export {
+  consistencyRanges,
+  frontier,
+  inclusionRanges,
+  MAX_TREE_SIZE,
+  type NodeCoord,
+  type NodeGetter,
+  rangeNodes,
+} from "./coords.js";
+export { type Hash, leafHash, nodeHash, sameHash } from "./hash.js";
+export {
+  appendLeafHashes,
+  appendNodesNeeded,
+  consistencyProof,
+  consistencyProofNodes,
+  inclusionProof,
+  inclusionProofNodes,
+  type NewNode,
+  rangeHash,
+  rootNodes,
+  treeRoot,
+} from "./tree.js";
+export { rootFromInclusionProof, verifyConsistency, verifyInclusion } from "./verify.js";

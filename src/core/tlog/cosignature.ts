@@ -1,0 +1,52 @@
+import { ed25519 } from "@noble/curves/ed25519.js";
+import { COSIGNATURE_V1, ed25519Verify, keyIdOf } from "./keys.js";
+import type { NoteSignature, NoteVerifier } from "./note.js";
+
+/**
+ * C2SP tlog-cosignature v1 (signature type 0x04): a witness's Ed25519 signature over
+ * `cosignature/v1\ntime <t>\n` followed by the checkpoint's note text; the signature bytes are
+ * the 8-byte big-endian POSIX time, then the 64-byte signature.
+ */
+const enc = new TextEncoder();
+
+export function cosignedMessage(timestamp: number, checkpointText: Uint8Array): Uint8Array {
+  const head = enc.encode(`cosignature/v1\ntime ${timestamp}\n`);
+  const out = new Uint8Array(head.length + checkpointText.length);
+  out.set(head);
+  out.set(checkpointText, head.length);
+  return out;
+}
+
+/** The timestamp a cosignature claims, or undefined if it is not 72 bytes. */
+export function cosignatureTime(signature: Uint8Array): number | undefined {
+  if (signature.length !== 72) return undefined;
+  const t = new DataView(signature.buffer, signature.byteOffset).getBigUint64(0);
+  return t > BigInt(Number.MAX_SAFE_INTEGER) ? undefined : Number(t);
+}
+
+/** A cosignature of `checkpointText` by the witness key (seed) named `name`, at `timestamp` (s). */
+export function cosign(
+  name: string,
+  seed: Uint8Array,
+  checkpointText: string,
+  timestamp: number,
+): NoteSignature {
+  const pub = ed25519.getPublicKey(seed);
+  const sig = ed25519.sign(cosignedMessage(timestamp, enc.encode(checkpointText)), seed);
+  const bytes = new Uint8Array(72);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt(timestamp));
+  bytes.set(sig, 8);
+  return { name, keyId: keyIdOf(name, COSIGNATURE_V1, pub), signature: bytes };
+}
+
+/** A note verifier for cosignature/v1 signatures of one witness. */
+export function cosignatureVerifier(name: string, publicKey: Uint8Array): NoteVerifier {
+  return {
+    name,
+    keyId: keyIdOf(name, COSIGNATURE_V1, publicKey),
+    verify: (text, sig) => {
+      const t = cosignatureTime(sig);
+      return t !== undefined && t > 0 && ed25519Verify(sig.slice(8), cosignedMessage(t, text), publicKey);
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import { createHash } from "node:crypto";
+import { leafIndexOfMmrIndex } from "../mmr/index.js";
+import { type ApiRecord, leafOfRecord } from "../verify/record.js";
+import { type Checkpoint, parseCheckpoint } from "./checkpoint.js";
+import { verifyNote } from "./note.js";
+import { type TileFetch, verifyEntryInTiles } from "./tiles.js";
+import { verifierFromVkey } from "./vkey-verifier.js";
+
+/** Whom a verifier trusts for a log: its key, and the witnesses of which `quorum` must cosign. */
+export interface LogTrust {
+  logVkey: string;
+  witnessVkeys: string[];
+  quorum: number;
+}
+
+export type CheckpointVerdict =
+  | { ok: true; checkpoint: Checkpoint; cosigners: string[] }
+  | { ok: false; reason: string };
+
+/**
+ * Checks a checkpoint note: signed by the log's key (whose name is the origin), every known
+ * signature valid, and cosigned (cosignature/v1) by at least `quorum` of the trusted witnesses.
+ */
+export function verifyCheckpoint(note: string, trust: LogTrust): CheckpointVerdict {
+  try {
+    const log = verifierFromVkey(trust.logVkey);
+    const witnesses = trust.witnessVkeys.map(verifierFromVkey);
+    const { text, verified } = verifyNote(note, [log, ...witnesses]);
+    const checkpoint = parseCheckpoint(text);
+    if (!verified.some((s) => s.name === log.name && s.keyId === log.keyId))
+      return { ok: false, reason: "the checkpoint is not signed by the log's key" };
+    if (checkpoint.origin !== log.name)
+      return {
+        ok: false,
+        reason: `the checkpoint's origin ${checkpoint.origin} is not the key's log ${log.name}`,
+      };
+    const cosigners = [
+      ...new Set(
+        verified
+          .filter((s) => witnesses.some((w) => w.name === s.name && w.keyId === s.keyId))
+          .map((s) => s.name),
+      ),
+    ];
+    if (cosigners.length < trust.quorum)
+      return {
+        ok: false,
+        reason: `${cosigners.length} of the ${trust.quorum} witness cosignatures needed (${cosigners.join(", ") || "none"})`,
+      };
+    return { ok: true, checkpoint, cosigners };
+  } catch (err) {
+    return { ok: false, reason: (err as Error).message };
+  }
+}
+
+export type RecordInLogVerdict =
+  | { ok: true; leafIndex: number; size: number; origin: string; cosigners: string[] }
+  | { ok: false; reason: string };
+
+/**
+ * Verifies a record (its API JSON) against a log's tiles with nothing else: the checkpoint
+ * (signature, cosignature quorum), the record's leaf recomputed from its JSON at its leaf
+ * index in the entry bundle and the level-0 tile, the tiles' path to the checkpoint's root.
+ * `fetch` reads tiles from anywhere: the service, a CDN, a mirror directory.
+ */
+export async function verifyRecordInTiles(
+  record: ApiRecord,
+  checkpointNote: string,
+  trust: LogTrust,
+  fetch: TileFetch,
+): Promise<RecordInLogVerdict> {
+  const cp = verifyCheckpoint(checkpointNote, trust);
+  if (!cp.ok) return cp;
+  const { checkpoint } = cp;
+  let leaf: Uint8Array;
+  let leafIndex: number;
+  try {
+    leaf = leafOfRecord(record);
+    const entry = record.merklelog_entry as { commit?: { index?: string } } | undefined;
+    const mmrIndex = Number(entry?.commit?.index ?? (record.merklelog_commit as { index?: string })?.index);
+    if (!Number.isSafeInteger(mmrIndex)) return { ok: false, reason: "the record has no log index" };
+    leafIndex = leafIndexOfMmrIndex(mmrIndex);
+  } catch (err) {
+    return { ok: false, reason: (err as Error).message };
+  }
+  const tenant = String(record.tenant_identity ?? record.origin_tenant ?? "").replace(/^tenant\//, "");
+  if (tenant && !checkpoint.origin.endsWith(`/merklelogs/${tenant}/tlog`))
+    return { ok: false, reason: `the record is in tenancy ${tenant}'s log, not in ${checkpoint.origin}` };
+  if (leafIndex >= checkpoint.size)
+    return { ok: false, reason: `leaf ${leafIndex} is beyond the checkpoint's ${checkpoint.size} entries` };
+  let inTiles = await verifyEntryInTiles(leafIndex, leaf, checkpoint.size, checkpoint.root, fetch);
+  // A registered statement's tree leaf is its payload's hash, not its MMR leaf.
+  const payload = (record.attributes as Record<string, unknown> | undefined)?.payload;
+  if (!inTiles.ok && typeof payload === "string" && /^([0-9a-f]{2})+$/i.test(payload))
+    inTiles = await verifyEntryInTiles(
+      leafIndex,
+      new Uint8Array(createHash("sha256").update(Buffer.from(payload, "hex")).digest()),
+      checkpoint.size,
+      checkpoint.root,
+      fetch,
+    );
+  if (!inTiles.ok) return inTiles;
+  return { ok: true, leafIndex, size: checkpoint.size, origin: checkpoint.origin, cosigners: cp.cosigners };
+}

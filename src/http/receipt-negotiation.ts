@@ -1,0 +1,66 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { badRequest } from "../core/api/api-error.js";
+import type { Profile } from "../services/proofs.js";
+
+/** The registered receipt media type (RFC 9943); `application/cose` is still answered to who asks for it. */
+export const RECEIPT_TYPE = "application/scitt-receipt+cose";
+export const COSE_TYPE = "application/cose";
+
+/** `profile=mmr|rfc9162` or `vds=3|1` chooses a receipt's verifiable data structure. */
+export const profileQuery = z.object({
+  profile: z.enum(["mmr", "rfc9162"]).optional(),
+  vds: z.enum(["1", "3"]).optional(),
+});
+
+const byVds: Record<string, Profile> = { "1": "rfc9162", "3": "mmr" };
+
+/** `vds` or `profile` parameters of a receipt or COSE media range in Accept, if any. */
+function acceptedProfile(accept: string | undefined): Profile | undefined {
+  for (const range of (accept ?? "").split(",")) {
+    const [type, ...params] = range.split(";").map((p) => p.trim().toLowerCase());
+    if (type !== RECEIPT_TYPE && type !== COSE_TYPE) continue;
+    for (const p of params) {
+      const [k, v] = p.split("=").map((x) => x.trim().replace(/^"|"$/g, ""));
+      if (k === "vds" && v && byVds[v]) return byVds[v];
+      if (k === "profile" && (v === "mmr" || v === "rfc9162")) return v;
+    }
+  }
+  return undefined;
+}
+
+/** The profile a request asks for (query first, then Accept), else `fallback`. */
+export function requestedProfile(
+  req: FastifyRequest,
+  query: { profile?: Profile | undefined; vds?: string | undefined },
+  fallback: Profile,
+): Profile {
+  const fromQuery = query.profile ?? (query.vds ? byVds[query.vds] : undefined);
+  const fromAccept = acceptedProfile(req.headers.accept);
+  if (fromQuery && fromAccept && fromQuery !== fromAccept)
+    throw badRequest(`the query asks for a ${fromQuery} receipt and Accept for a ${fromAccept} one`);
+  return fromQuery ?? fromAccept ?? fallback;
+}
+
+/**
+ * Answers a receipt: as `application/scitt-receipt+cose`, or as `application/cose` when the
+ * request asks for that type and not the registered one (older clients), or when the route's
+ * default is the old type (the DataTrails-form routes) and the request names neither.
+ */
+export function sendReceipt(
+  req: FastifyRequest,
+  res: FastifyReply,
+  receipt: Uint8Array,
+  opts: { status?: number; defaultType?: string } = {},
+): FastifyReply {
+  const accept = (req.headers.accept ?? "").toLowerCase();
+  const type = accept.includes(RECEIPT_TYPE)
+    ? RECEIPT_TYPE
+    : accept.includes(COSE_TYPE)
+      ? COSE_TYPE
+      : (opts.defaultType ?? RECEIPT_TYPE);
+  return res
+    .code(opts.status ?? 200)
+    .header("content-type", type)
+    .send(Buffer.from(receipt));
+}

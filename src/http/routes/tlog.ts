@@ -1,0 +1,51 @@
+import { pathUuid } from "../../core/api/ids.js";
+import { checkpointNote, logVkey, tileBytes } from "../../services/tlog.js";
+import type { HttpDeps } from "../deps.js";
+import type { RouteTable } from "../route.js";
+
+const group = "merklelogsv1";
+const prefix = "/archivist/v1/merklelogs/{tenant}/tlog";
+
+/**
+ * C2SP tlog-tiles of each tenancy's RFC 9162 tree, public like the seals: the checkpoint (it
+ * changes at every seal, so caches keep it for seconds), the log's vkey, and tiles and entry
+ * bundles, which never change once served (a partial tile of a width is as fixed as a full one).
+ */
+export function tlogRoutes(t: RouteTable, d: HttpDeps): void {
+  t.add({
+    method: "get",
+    path: `${prefix}/checkpoint`,
+    group,
+    auth: "public",
+    summary: "The log's C2SP checkpoint (a signed note) with its witnesses' cosignatures",
+    handler: async ({ params, res }) =>
+      res
+        .header("content-type", "text/plain; charset=utf-8")
+        .header("cache-control", "public, max-age=2")
+        .send(await checkpointNote(d.ctx, pathUuid(params.tenant, "log"))),
+  });
+  t.add({
+    method: "get",
+    path: `${prefix}/key`,
+    group,
+    auth: "public",
+    summary: "The log's checkpoint verification key (signed-note vkey, Ed25519)",
+    handler: async ({ params, res }) =>
+      res
+        .header("content-type", "text/plain; charset=utf-8")
+        .header("cache-control", "public, max-age=3600")
+        .send(`${await logVkey(d.ctx, pathUuid(params.tenant, "log"))}\n`),
+  });
+  t.add({
+    method: "get",
+    path: `${prefix}/tile/*`,
+    group,
+    auth: "public",
+    summary: "A C2SP tile (tile/<L>/<N>[.p/<W>]) or entry bundle (tile/entries/<N>[.p/<W>])",
+    handler: async ({ params, res }) =>
+      res
+        .header("content-type", "application/octet-stream")
+        .header("cache-control", "public, max-age=31536000, immutable")
+        .send(Buffer.from(await tileBytes(d.ctx, pathUuid(params.tenant, "log"), params["*"] ?? ""))),
+  });
+}

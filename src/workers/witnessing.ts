@@ -1,0 +1,120 @@
+import type { Logger } from "pino";
+import {
+  consistencyProof,
+  cosignatureTime,
+  formatAddCheckpoint,
+  NoteError,
+  type NoteVerifier,
+  signatureLine,
+  verifierFromVkey,
+  verifyNote,
+  type WitnessEntry,
+} from "../core/tlog/index.js";
+import type { Queryable } from "../store/db.js";
+import {
+  type CheckpointRow,
+  checkpointsToWitness,
+  cosignaturesOf,
+  insertCosignature,
+  markWitnessed,
+  setWitnessSize,
+  witnessSize,
+} from "../store/tlog-checkpoints.js";
+import { withNodes } from "../store/tlog-tiles.js";
+
+const TIMEOUT_MS = 10_000;
+
+interface Witness extends WitnessEntry {
+  verifier: NoteVerifier;
+}
+
+/**
+ * Submits each tenancy's newest checkpoint to every configured witness that has not cosigned it
+ * (C2SP tlog-witness add-checkpoint, with a consistency proof from the size the witness last
+ * cosigned), keeps the cosignatures, and marks the checkpoint and the seals it covers witnessed
+ * once a quorum has cosigned. A witness that answers 409 tells us its size: the next try proves
+ * consistency from there.
+ */
+export class Witnessing {
+  private readonly witnesses: Witness[];
+
+  constructor(
+    private readonly db: Queryable,
+    entries: WitnessEntry[],
+    private readonly quorum: number,
+    private readonly log: Logger,
+  ) {
+    this.witnesses = entries.map((w) => ({ ...w, verifier: verifierFromVkey(w.vkey) }));
+  }
+
+  async runOnce(): Promise<void> {
+    const pending = await checkpointsToWitness(
+      this.db,
+      this.witnesses.map((w) => w.name),
+    );
+    for (const cp of pending) await this.witness(cp);
+  }
+
+  private async witness(cp: CheckpointRow): Promise<void> {
+    const have = new Set((await cosignaturesOf(this.db, cp.tenant_id, cp.size)).map((c) => c.witness));
+    await Promise.all(
+      this.witnesses
+        .filter((w) => !have.has(w.name))
+        .map((w) =>
+          this.submit(cp, w).catch((err: unknown) => {
+            this.log.warn(
+              { err, witness: w.name, tenant: cp.tenant_id, size: cp.size },
+              "witness submission failed",
+            );
+          }),
+        ),
+    );
+    const cosigned = (await cosignaturesOf(this.db, cp.tenant_id, cp.size)).filter((c) =>
+      this.witnesses.some((w) => w.name === c.witness),
+    );
+    if (cosigned.length >= this.quorum && !cp.witnessed)
+      await markWitnessed(this.db, cp.tenant_id, cp.size, cp.mmr_size);
+  }
+
+  private async submit(cp: CheckpointRow, w: Witness): Promise<void> {
+    let old = await witnessSize(this.db, cp.tenant_id, w.name);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (old > cp.size) {
+        this.log.error(
+          { witness: w.name, tenant: cp.tenant_id, witnessSize: old, size: cp.size },
+          "a witness has cosigned a larger tree of this log than the service's newest checkpoint",
+        );
+        return;
+      }
+      const proof =
+        old > 0 && old < cp.size
+          ? await withNodes(this.db, cp.tenant_id, (get) => consistencyProof(old, cp.size, get))
+          : [];
+      const res = await fetch(`${w.url}/add-checkpoint`, {
+        method: "POST",
+        headers: { "content-type": "text/plain; charset=utf-8" },
+        body: formatAddCheckpoint({ oldSize: old, proof, note: cp.note }),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+      const body = await res.text();
+      if (res.status === 409) {
+        const size = /^(0|[1-9][0-9]*)\n?$/.exec(body);
+        if (!size) throw new NoteError(`409 without a size: ${body.slice(0, 80)}`);
+        old = Number(size[1]);
+        await setWitnessSize(this.db, cp.tenant_id, w.name, old);
+        continue;
+      }
+      if (res.status !== 200) throw new Error(`${w.name} answered ${res.status}: ${body.slice(0, 200)}`);
+      // The answer's lines appended to the checkpoint form a note the witness's key must verify.
+      const { verified } = verifyNote(`${cp.note}${body}`, [w.verifier]);
+      const sig = verified[0];
+      if (!sig) throw new NoteError(`${w.name} returned no cosignature of its own`);
+      await insertCosignature(this.db, cp.tenant_id, cp.size, {
+        witness: w.name,
+        signature_line: signatureLine(sig),
+        timestamp_s: cosignatureTime(sig.signature) ?? 0,
+      });
+      return;
+    }
+  }
+}

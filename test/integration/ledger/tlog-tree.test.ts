@@ -1,0 +1,105 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { IdTimestampGenerator } from "../../../src/core/ledger/idtimestamp.js";
+import { leafCount } from "../../../src/core/mmr/index.js";
+import {
+  inclusionProof,
+  inclusionProofNodes,
+  leafHash,
+  rootNodes,
+  treeRoot,
+  verifyInclusion,
+} from "../../../src/core/rfc9162/index.js";
+import { insertAssetEvents } from "../../../src/store/asset-events.js";
+import type { Db } from "../../../src/store/db.js";
+import { loadLog } from "../../../src/store/ledger.js";
+import { migrate } from "../../../src/store/migrate.js";
+import { nodeKey, readTlogLevel, readTlogNodes, tlogSize } from "../../../src/store/tlog-nodes.js";
+import { commitBatch } from "../../../src/workers/commit-batch.js";
+import { backfillTree, logsBehind } from "../../../src/workers/tlog-backfill.js";
+import { assetEventRow } from "../../helpers/asset-event-row.js";
+import { bareTestDb, testEngine } from "../../helpers/databases.js";
+
+// One sequence, two commitments: every committed entry is a leaf of the MMR and of the
+// RFC 9162 tree, in leaf order, whether appended by the commit or by the backfill.
+describe(`the RFC 9162 tree beside the MMR (${testEngine()})`, () => {
+  let db: Db;
+  let close: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    ({ db, close } = await bareTestDb("tlog-tree"));
+    await migrate(db);
+  });
+  afterAll(async () => close?.());
+
+  async function tenancyWithEvents(n: number) {
+    const tenant = randomUUID();
+    const asset = randomUUID();
+    await db.query("insert into tenancies (id, display_name) values ($1, 't')", [tenant]);
+    await db.query("insert into assets (id, tenant_id, proof_mechanism) values ($1, $2, 'MERKLE_LOG')", [
+      asset,
+      tenant,
+    ]);
+    await insertAssetEvents(
+      db,
+      Array.from({ length: n }, () => assetEventRow(tenant, asset)),
+    );
+    return tenant;
+  }
+
+  async function getter(tenant: string, coords: Array<{ level: number; idx: number }>) {
+    const m = await readTlogNodes(db, tenant, coords);
+    return (l: number, i: number) => {
+      const h = m.get(nodeKey(l, i));
+      if (!h) throw new Error(`missing ${l}/${i}`);
+      return h;
+    };
+  }
+
+  /** The tree's leaves must be the entries' MMR leaves, in leaf order, and its proofs must verify. */
+  async function expectTreeOfEntries(tenant: string) {
+    const entries = await db.query<{ leaf: Uint8Array }>(
+      "select leaf from log_entries where tenant_id = $1 order by leaf_index",
+      [tenant],
+    );
+    const size = await tlogSize(db, tenant);
+    expect(size).toBe(entries.length);
+    const leaves = await readTlogLevel(db, tenant, 0, 0, size);
+    expect(leaves.map((l) => Buffer.from(l).toString("hex"))).toEqual(
+      entries.map((e) => Buffer.from(leafHash(new Uint8Array(e.leaf))).toString("hex")),
+    );
+    const root = treeRoot(size, await getter(tenant, rootNodes(size)));
+    for (const m of [0, 1, size - 1, Math.floor(size / 2)]) {
+      const proof = inclusionProof(m, size, await getter(tenant, inclusionProofNodes(m, size)));
+      expect(verifyInclusion(m, size, leaves[m] as Uint8Array, proof, root)).toBe(true);
+    }
+    return root;
+  }
+
+  it("appends each commit's entries to the tree in the same transaction", async () => {
+    const tenant = await tenancyWithEvents(23);
+    const gen = new IdTimestampGenerator(3);
+    for (const limit of [1, 5, 7, 10]) await db.transaction((tx) => commitBatch(tx, tenant, gen, limit));
+    const log = await loadLog(db, tenant);
+    expect(leafCount(log.mmr_size)).toBe(23);
+    await expectTreeOfEntries(tenant);
+    expect(await logsBehind(db)).not.toContain(tenant);
+  });
+
+  it("backfills logs committed without the tree, then the commits carry on appending", async () => {
+    const tenant = await tenancyWithEvents(40);
+    const gen = new IdTimestampGenerator(4);
+    // As an earlier version committed: the MMR alone.
+    for (const limit of [9, 9])
+      await db.transaction((tx) => commitBatch(tx, tenant, gen, limit, undefined, { tree: false }));
+    expect(await tlogSize(db, tenant)).toBe(0);
+    expect(await logsBehind(db)).toContain(tenant);
+    // A commit while the tree is behind leaves the tree to the backfill.
+    await db.transaction((tx) => commitBatch(tx, tenant, gen, 4));
+    expect(await tlogSize(db, tenant)).toBe(0);
+    expect((await db.transaction((tx) => backfillTree(tx, tenant, 5))).count).toBe(5);
+    expect((await db.transaction((tx) => backfillTree(tx, tenant, 100))).count).toBe(17);
+    expect(await logsBehind(db)).not.toContain(tenant);
+    await db.transaction((tx) => commitBatch(tx, tenant, gen, 100));
+    await expectTreeOfEntries(tenant);
+  });
+});

@@ -1,0 +1,235 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { verifyCommand } from "../../../src/cli/verify.js";
+import {
+  COSIGNATURE_V1,
+  ed25519PublicKey,
+  ed25519Signer,
+  formatAddCheckpoint,
+  formatCheckpoint,
+  formatVkey,
+  parseCheckpoint,
+  parseNote,
+  signNote,
+  verifyCheckpoint,
+} from "../../../src/core/tlog/index.js";
+import { TLOG_KEY } from "../../../src/store/tlog-checkpoints.js";
+import { ed25519Seed } from "../../../src/workers/checkpoint.js";
+import { until } from "../../helpers/poll.js";
+import { startTestService, type TestService } from "../../helpers/service.js";
+
+const MAIN = fileURLToPath(new URL("../../../src/cli/main.ts", import.meta.url));
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+  const { port } = srv.address() as { port: number };
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+interface WitnessProc {
+  name: string;
+  dir: string;
+  port: number;
+  url: string;
+  vkey: string;
+  proc?: ChildProcess;
+}
+
+function prepareWitness(name: string, port: number): WitnessProc {
+  const dir = mkdtempSync(join(tmpdir(), "witness-"));
+  mkdirSync(dir, { recursive: true });
+  const seed = randomBytes(32);
+  writeFileSync(join(dir, "key"), `${seed.toString("base64")}\n`, { mode: 0o600 });
+  return {
+    name,
+    dir,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    vkey: formatVkey(name, COSIGNATURE_V1, ed25519PublicKey(new Uint8Array(seed))),
+  };
+}
+
+/** Runs `archivist witness` in its own process, as an operator would. */
+async function runWitness(w: WitnessProc, logVkey: string): Promise<void> {
+  w.proc = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      MAIN,
+      "witness",
+      "--dir",
+      w.dir,
+      "--name",
+      w.name,
+      "--log",
+      logVkey,
+      "--port",
+      String(w.port),
+    ],
+    { env: { ...process.env, LOG_LEVEL: "warn" }, stdio: ["ignore", "ignore", "inherit"] },
+  );
+  await until(
+    () =>
+      fetch(`${w.url}/`).then(
+        () => true,
+        () => undefined,
+      ),
+    30_000,
+    100,
+  );
+}
+
+async function stopWitness(w: WitnessProc): Promise<void> {
+  const p = w.proc;
+  if (!p || p.exitCode !== null) return;
+  const exited = new Promise((r) => p.once("exit", r));
+  p.kill("SIGKILL");
+  await exited;
+}
+
+let s: TestService;
+let token: string;
+let tenant: string;
+let prefix: string;
+let logVkey: string;
+const w1 = prepareWitness("witness.test/one", await freePort());
+const w2 = prepareWitness("witness.test/two", await freePort());
+
+async function newEvent(asset: string): Promise<string> {
+  const res = await s.api(`/archivist/v2/${asset}/events`, {
+    method: "POST",
+    token,
+    json: { operation: "Record", behaviour: "RecordEvidence", event_attributes: { arc_display_type: "w" } },
+  });
+  return ((await res.json()) as { identity: string }).identity;
+}
+const read = async (id: string) =>
+  (await (await s.api(`/archivist/v2/${id}`, { token })).json()) as Record<string, unknown>;
+const checkpoint = async () => (await fetch(`${prefix}/checkpoint`)).text();
+
+let asset: string;
+beforeAll(async () => {
+  s = await startTestService({
+    ARCHIVIST_WITNESSES: `${w1.vkey} ${w1.url}; ${w2.vkey} ${w2.url}`,
+    ARCHIVIST_WITNESS_QUORUM: "2",
+  });
+  token = await s.token(s.a);
+  const a = (await (
+    await s.api("/archivist/v2/assets", {
+      method: "POST",
+      token,
+      json: { attributes: { arc_display_type: "w" } },
+    })
+  ).json()) as { identity: string; tenant_identity: string };
+  asset = a.identity;
+  tenant = a.tenant_identity.replace("tenant/", "");
+  prefix = `${s.url}/archivist/v1/merklelogs/${tenant}/tlog`;
+  await s.service.workers.flush();
+  logVkey = (await (await fetch(`${prefix}/key`)).text()).trim();
+}, 60_000);
+afterAll(async () => {
+  await stopWitness(w1);
+  await stopWitness(w2);
+  await s?.stop();
+});
+
+describe("witnesses (C2SP tlog-witness, tlog-cosignature)", () => {
+  it("two witness processes cosign; a record is UNEQUIVOCAL only with their quorum", async () => {
+    await runWitness(w1, logVkey);
+    const id = await newEvent(asset);
+    await s.service.workers.flush();
+    await until(async () => ((await checkpoint()).includes(`\u2014 ${w1.name} `) ? true : undefined));
+    await s.service.workers.flush();
+    // Sealed, anchored on the node chain and cosigned by one witness of the two needed.
+    const one = await read(id);
+    expect(one.confirmation_status).toBe("CONFIRMED");
+    expect((one.merklelog_entry as { unequivocal: unknown }).unequivocal).toBeNull();
+    expect(
+      verifyCheckpoint(await checkpoint(), { logVkey, witnessVkeys: [w1.vkey, w2.vkey], quorum: 2 }),
+    ).toMatchObject({
+      ok: false,
+    });
+
+    await runWitness(w2, logVkey);
+    const note = await until(async () => {
+      const n = await checkpoint();
+      return verifyCheckpoint(n, { logVkey, witnessVkeys: [w1.vkey, w2.vkey], quorum: 2 }).ok ? n : undefined;
+    });
+    expect(verifyCheckpoint(note, { logVkey, witnessVkeys: [w1.vkey, w2.vkey], quorum: 2 })).toMatchObject({
+      ok: true,
+      cosigners: [w1.name, w2.name],
+    });
+    await s.service.workers.flush();
+    const both = await until(async () => {
+      const r = await read(id);
+      return r.confirmation_status === "UNEQUIVOCAL" ? r : undefined;
+    });
+    expect((both.merklelog_entry as { unequivocal: unknown }).unequivocal).not.toBeNull();
+
+    // The library and the CLI check the quorum against the log's own tiles.
+    const dir = mkdtempSync(join(tmpdir(), "witnessed-"));
+    writeFileSync(join(dir, "r.json"), JSON.stringify(both));
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation((c) => lines.push(String(c)) > 0);
+    try {
+      const args = [join(dir, "r.json"), "--mirror", prefix, "--witness", w1.vkey, "--witness", w2.vkey];
+      expect(await verifyCommand.run(args)).toBe(0);
+      expect(await verifyCommand.run([...args.slice(0, 5), "--quorum", "2"])).toBe(1);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lines[0]).toMatch(/^OK .* cosigned by witness.test\/one, witness.test\/two/);
+    expect(lines[1]).toMatch(/^FAILED 1 of the 2 witness cosignatures needed/);
+  });
+
+  it("a witness refuses a forked checkpoint, and still does after a restart", async () => {
+    const logKey = await s.service.ctx.keys.get(TLOG_KEY, "Ed25519");
+    const cp = parseCheckpoint(parseNote(await checkpoint()).text);
+    const signer = ed25519Signer(cp.origin, ed25519Seed(logKey.privateKey));
+    // A second log state of the same origin and size, signed by the log's own key.
+    const forked = signNote(formatCheckpoint({ ...cp, root: new Uint8Array(randomBytes(32)) }), [signer]);
+    const post = (body: string) => fetch(`${w1.url}/add-checkpoint`, { method: "POST", body });
+
+    const sameSize = await post(formatAddCheckpoint({ oldSize: cp.size, proof: [], note: forked }));
+    expect(sameSize.status).toBe(422);
+    const stale = await post(formatAddCheckpoint({ oldSize: 0, proof: [], note: forked }));
+    expect(stale.status).toBe(409);
+    expect(stale.headers.get("content-type")).toBe("text/x.tlog.size");
+    expect(await stale.text()).toBe(`${cp.size}\n`);
+
+    await stopWitness(w1);
+    await runWitness(w1, logVkey);
+    const bigger = signNote(
+      formatCheckpoint({ ...cp, size: cp.size + 1, root: new Uint8Array(randomBytes(32)) }),
+      [signer],
+    );
+    const afterRestart = await post(
+      formatAddCheckpoint({ oldSize: cp.size, proof: [new Uint8Array(32)], note: bigger }),
+    );
+    expect(afterRestart.status).toBe(422);
+    expect((await post(formatAddCheckpoint({ oldSize: cp.size, proof: [], note: forked }))).status).toBe(422);
+    // Its monitoring view is the checkpoint it cosigned, with the log's signature and its own.
+    const originHash = createHash("sha256").update(cp.origin).digest("hex");
+    const kept = await (await fetch(`${w1.url}/${originHash}/checkpoint`)).text();
+    expect(parseCheckpoint(parseNote(kept).text).root).toEqual(cp.root);
+    expect(verifyCheckpoint(kept, { logVkey, witnessVkeys: [w1.vkey], quorum: 1 }).ok).toBe(true);
+
+    // The log's real next checkpoint is still cosigned, from the size the witness holds.
+    await newEvent(asset);
+    await s.service.workers.flush();
+    await until(async () => {
+      const n = await checkpoint();
+      const v = verifyCheckpoint(n, { logVkey, witnessVkeys: [w1.vkey, w2.vkey], quorum: 2 });
+      return v.ok && v.checkpoint.size > cp.size ? true : undefined;
+    });
+  });
+});

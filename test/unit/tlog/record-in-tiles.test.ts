@@ -1,0 +1,102 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { nodeHash } from "../../../src/core/rfc9162/index.js";
+import {
+  cosign,
+  ed25519PublicKey,
+  ed25519Signer,
+  formatCheckpoint,
+  formatEntryBundle,
+  formatNote,
+  formatVkey,
+  leafHash,
+  type NoteSignature,
+  parseNote,
+  signNote,
+  type TileRef,
+  treeRoot,
+  verifyRecordInTiles,
+} from "../../../src/core/tlog/index.js";
+import { leafOfRecord } from "../../../src/core/verify/index.js";
+
+const sha = (b: Uint8Array) => new Uint8Array(createHash("sha256").update(b).digest());
+const TENANT = "6c5a8c0e-2d8f-4e7a-9b1c-0a1b2c3d4e5f";
+const ORIGIN = `log.example/archivist/v1/merklelogs/${TENANT}/tlog`;
+const logSeed = new Uint8Array(32).fill(1);
+const wSeed = new Uint8Array(32).fill(2);
+
+// A registered statement's asset-free event: its tree leaf is SHA-256 of its payload.
+const statement = {
+  identity: "events/0b7e1c2a-3f4d-4e5f-8a9b-1c2d3e4f5a6b",
+  origin_tenant: `tenant/${TENANT}`,
+  attributes: { payload: "c0ffee", arc_display_type: "statement" },
+  trails: [],
+  event_type: "",
+  merklelog_commit: { index: "4", idtimestamp: "01918f0c5a2b000100" },
+};
+
+function log(entries: Uint8Array[]) {
+  const hashes = entries.map(leafHash);
+  const perfect = (level: number, index: number): Uint8Array => {
+    if (level === 0) return hashes[index] as Uint8Array;
+    return nodeHash(perfect(level - 1, index * 2), perfect(level - 1, index * 2 + 1));
+  };
+  const fetch = async (t: TileRef) => {
+    if (t.level === "entries")
+      return formatEntryBundle(entries.slice(t.index * 256, t.index * 256 + t.width));
+    const out = new Uint8Array(t.width * 32);
+    for (let i = 0; i < t.width; i++) out.set(perfect(8 * t.level, t.index * 256 + i), i * 32);
+    return out;
+  };
+  const text = formatCheckpoint({
+    origin: ORIGIN,
+    size: entries.length,
+    root: treeRoot(entries.length, perfect),
+    extensions: [],
+  });
+  const note = signNote(text, [ed25519Signer(ORIGIN, logSeed)]);
+  return { note, text, fetch };
+}
+
+describe("a record verified against a log's tiles", () => {
+  // Leaf 3 (MMR index 4) is the statement's payload hash; the others are other records' leaves.
+  const entries = [0, 1, 2, 3, 4, 5].map((i) => sha(Uint8Array.of(i)));
+  entries[3] = sha(Buffer.from("c0ffee", "hex"));
+  const { note, text, fetch } = log(entries);
+  const logVkey = formatVkey(ORIGIN, 0x01, ed25519PublicKey(logSeed));
+  const wVkey = formatVkey("w.example/1", 0x04, ed25519PublicKey(wSeed));
+
+  it("finds a registered statement by its payload hash and counts the cosignatures", async () => {
+    const sig: NoteSignature = cosign("w.example/1", wSeed, text, 1_700_000_000);
+    const cosigned = formatNote(text, [...parseNote(note).signatures, sig]);
+    const v = await verifyRecordInTiles(
+      statement,
+      cosigned,
+      { logVkey, witnessVkeys: [wVkey], quorum: 1 },
+      fetch,
+    );
+    expect(v).toEqual({ ok: true, leafIndex: 3, size: 6, origin: ORIGIN, cosigners: ["w.example/1"] });
+    const unwitnessed = await verifyRecordInTiles(
+      statement,
+      note,
+      { logVkey, witnessVkeys: [wVkey], quorum: 1 },
+      fetch,
+    );
+    expect(unwitnessed).toMatchObject({ ok: false, reason: expect.stringMatching(/0 of the 1 witness/) });
+  });
+
+  it("refuses a changed payload, another tenancy's record and a record beyond the checkpoint", async () => {
+    const trust = { logVkey, witnessVkeys: [], quorum: 0 };
+    const changed = { ...statement, attributes: { ...statement.attributes, payload: "c0fffe" } };
+    expect((await verifyRecordInTiles(changed, note, trust, fetch)).ok).toBe(false);
+    const other = { ...statement, origin_tenant: "tenant/00000000-0000-4000-8000-000000000000" };
+    expect(await verifyRecordInTiles(other, note, trust, fetch)).toMatchObject({ ok: false });
+    const later = { ...statement, merklelog_commit: { index: "10", idtimestamp: "01918f0c5a2b000100" } };
+    expect(await verifyRecordInTiles(later, note, trust, fetch)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/beyond the checkpoint/),
+    });
+    // The MMR leaf is what the record itself commits to; it is not this tree's leaf for a statement.
+    expect(leafOfRecord(statement)).not.toEqual(entries[3]);
+  });
+});
