@@ -26,6 +26,12 @@ export interface Config {
   clamdSocket: string | undefined;
   smtpUrl: string | undefined;
   resultLimit: number;
+  /** Deadline for a request's headers, from the connection's first byte (Node's headersTimeout). */
+  headersTimeoutMs: number;
+  /** Deadline for reading a request body, from its first byte; 408 past it. */
+  bodyTimeoutMs: number;
+  /** Deadline for receiving a whole request, headers and body (Node's requestTimeout). */
+  requestTimeoutMs: number;
 }
 
 /** Flags of `archivist serve` and `archivist worker`, each overriding its variable. */
@@ -48,6 +54,9 @@ export const flagNames: Record<string, string> = {
   "clamd-socket": "ARCHIVIST_CLAMD_SOCKET",
   "smtp-url": "ARCHIVIST_SMTP_URL",
   "result-limit": "ARCHIVIST_RESULT_LIMIT",
+  "headers-timeout-ms": "ARCHIVIST_HEADERS_TIMEOUT_MS",
+  "body-timeout-ms": "ARCHIVIST_BODY_TIMEOUT_MS",
+  "request-timeout-ms": "ARCHIVIST_REQUEST_TIMEOUT_MS",
 };
 
 export class ConfigError extends Error {
@@ -118,5 +127,8 @@ export function loadConfig(
     clamdSocket: e.ARCHIVIST_CLAMD_SOCKET || undefined,
     smtpUrl: e.ARCHIVIST_SMTP_URL || undefined,
     resultLimit: int(e, "ARCHIVIST_RESULT_LIMIT", 10_000),
+    headersTimeoutMs: int(e, "ARCHIVIST_HEADERS_TIMEOUT_MS", 10_000),
+    bodyTimeoutMs: int(e, "ARCHIVIST_BODY_TIMEOUT_MS", 60_000),
+    requestTimeoutMs: int(e, "ARCHIVIST_REQUEST_TIMEOUT_MS", 120_000),
   };
 }

@@ -4,7 +4,7 @@ import type { Ctx, Principal } from "../context.js";
 import { badRequest } from "../core/api/api-error.js";
 import { unstorableIndex } from "../core/filters/text-guard.js";
 import { Authenticator } from "../services/auth.js";
-import { registerBodyParsers, UNREAD_BODY } from "./body.js";
+import { MULTIPART_OVERHEAD, registerBodyParsers, UNREAD_BODY } from "./body.js";
 import type { HttpDeps } from "./deps.js";
 import { answerClientError, errorHandler, sendError, sendNotFound, toApiError } from "./errors.js";
 import { createMetrics, type Metrics } from "./metrics.js";
@@ -55,6 +55,13 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
     logger: false,
     rewriteUrl: rewriteVerb,
     keepAliveTimeout: 65_000,
+    // Deadlines for headers and for the whole request; the body has its own (`registerBodyParsers`).
+    requestTimeout: ctx.config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(ctx.config.headersTimeoutMs, ctx.config.requestTimeoutMs),
+      // Node checks the deadlines this often; its default of 30 s would let them overrun.
+      connectionsCheckingInterval: 1000,
+    },
     // Paths are matched as documented: a trailing slash or a doubled one still finds its route.
     routerOptions: {
       ignoreTrailingSlash: true,
@@ -77,7 +84,10 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
     : undefined;
 
   registerRequestLog(server, ctx.log);
-  registerBodyParsers(server);
+  registerBodyParsers(server, {
+    multipartBytes: ctx.config.blobMaxBytes + MULTIPART_OVERHEAD,
+    timeoutMs: ctx.config.bodyTimeoutMs,
+  });
   server.addHook("onResponse", (req, res, done) => {
     const route = req.routeOptions.url ?? "unmatched";
     metrics.requests.inc({ method: req.method, route, status: res.statusCode });
