@@ -14,6 +14,7 @@ import { registerRequestLog } from "./request-log.js";
 import { type AnyRouteSpec, queryObject, queryPairs, RouteTable, validate } from "./route.js";
 import { routeModules } from "./routes/index.js";
 import { systemRoutes } from "./routes/system.js";
+import { emptyBody } from "./schemas/common.js";
 
 // `/x/{uuid}:verb` is routed as `/x/{uuid}/@verb`: the router reads `:` as a parameter.
 function rewriteVerb(req: IncomingMessage): string {
@@ -26,6 +27,18 @@ function rewriteVerb(req: IncomingMessage): string {
 }
 
 const OPENAPI_SUFFIX = "/@openapi";
+
+/**
+ * The body to validate. JSON `null` is never an operation's body, and an empty body is one
+ * only where the route says so (verbs, searches): creating an empty record from nothing was
+ * a client's mistake answered 200.
+ */
+function requiredBody(spec: AnyRouteSpec, body: unknown): unknown {
+  if (body === null) throw badRequest("request body must be a JSON object, not null");
+  if (body !== undefined) return body;
+  if (spec.bodyRequired === false || spec.body === emptyBody) return {};
+  throw badRequest("request body is required");
+}
 
 /** Every prefix of the documented paths up to their first parameter: `/a`, `/a/b`, … */
 function staticPrefixes(specs: AnyRouteSpec[]): Set<string> {
@@ -103,7 +116,14 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
       principal = await deps.auth.authenticate(req.headers.authorization);
       await limiter?.take(principal.tenantId);
     }
-    if (spec.body && req.body === UNREAD_BODY) throw badRequest("request body must be application/json");
+    if (spec.contentTypes) {
+      const type = (req.headers["content-type"] ?? "").split(";", 1)[0]?.trim().toLowerCase() ?? "";
+      if (!spec.contentTypes.includes(type))
+        throw badRequest(
+          `request body must be ${spec.contentTypes.join(" or ")}${type ? `, not ${type}` : ""}`,
+        );
+    } else if (spec.body && req.body === UNREAD_BODY)
+      throw badRequest("request body must be application/json");
     const pairs = queryPairs(req.originalUrl);
     // Checked once here rather than by every filter: PostgreSQL text cannot hold these.
     for (const [k, v] of pairs)
@@ -115,7 +135,7 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
     for (const [k, v] of Object.entries(params))
       if (unstorableIndex(v) >= 0)
         throw badRequest(`path parameter ${k} contains a NUL character or an unpaired surrogate`);
-    const body = spec.body ? validate(spec.body, req.body ?? {}, "body") : undefined;
+    const body = spec.body ? validate(spec.body, requiredBody(spec, req.body), "body") : undefined;
     const query = spec.query ? validate(spec.query, queryObject(pairs), "query") : undefined;
     const out = await spec.handler({
       body,

@@ -27,6 +27,10 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType> {
   /** `optional`: a token is used when sent (public records need none). */
   auth: "token" | "public" | "optional";
   body?: B;
+  /** Media types the body may have (any the parsers read, when absent); others are a 400. */
+  contentTypes?: string[];
+  /** False where an empty body means "nothing to say" (searches, verbs); otherwise it is a 400. */
+  bodyRequired?: boolean;
   query?: Q;
   response?: z.ZodType;
   /** Returns the JSON to send, or the reply (or `undefined`) when it answered itself. */
