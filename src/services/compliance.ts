@@ -23,8 +23,11 @@ export function compliancePolicyOut(r: CompliancePolicyRow) {
   return { identity: `compliance_policies/${r.id}`, ...r.body };
 }
 
+// Compliance policies are tenancy configuration, secured by default: administrators manage
+// and read them. Others learn, through the compliance of an asset they may read, which
+// policies apply to it and whether it passes (docs/api.md).
 function requireAdmin(p: Principal): void {
-  if (!p.isAdmin) throw forbidden("only administrators manage compliance policies");
+  if (!p.isAdmin) throw forbidden("only administrators manage and read compliance policies");
 }
 
 /** Creates a policy after checking the fields its type requires; quota `compliance_policies`. */
@@ -42,6 +45,7 @@ export async function createCompliancePolicy(ctx: Ctx, p: Principal, body: unkno
 }
 
 export async function readCompliancePolicy(ctx: Ctx, p: Principal, id: string) {
+  requireAdmin(p);
   const row = await getCompliancePolicy(ctx.db, p.tenantId, id);
   if (!row) throw notFound("compliance policy");
   return compliancePolicyOut(row);
@@ -101,5 +105,6 @@ export function compliancePolicyPage(
   p: Principal,
   opts: { after: number; limit: number; types: string[] },
 ) {
+  requireAdmin(p);
   return listCompliancePolicies(ctx.db, p.tenantId, opts);
 }
