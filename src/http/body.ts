@@ -86,7 +86,7 @@ function decoded(encoding: string | undefined, payload: Payload, limit: number):
         inflater.destroy();
         // What is still on the wire is drained unread, so the answer can reach the client.
         payload.resume();
-        done(new ApiError("payload_too_large", "request body is too large once inflated"));
+        done(new ApiError("payload_too_large", "request body is too large"));
       }
     },
   });
