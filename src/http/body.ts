@@ -137,7 +137,11 @@ export const UNREAD_BODY: unique symbol = Symbol("unread body");
 
 /** A multipart body, left for its route to stream (the blob upload): its bytes as inflated. */
 export class StreamedBody {
-  constructor(readonly stream: Readable) {}
+  constructor(readonly stream: Readable) {
+    // The route may still be authorising when the body fails (bytes that do not inflate, the
+    // body deadline): the failure waits here for it, instead of going unheard.
+    stream.on("error", () => undefined);
+  }
 }
 
 export interface BodyLimits {

@@ -78,6 +78,12 @@ function receive(
       body.resume();
       reject(err);
     };
+    // A body that failed before it was read (bytes that do not inflate, the body deadline)
+    // will emit nothing more.
+    if (body.destroyed) {
+      fail(body.errored instanceof ApiError ? body.errored : badRequest("the upload could not be read"));
+      return;
+    }
     let total = 0;
     body.on("data", (chunk: Buffer) => {
       total += chunk.length;
