@@ -108,14 +108,21 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
     done();
   });
 
+  // Who is calling is settled before the body is read: a caller without a valid token, or over
+  // its tenancy's rate, is refused without its body being read or inflated.
+  const principals = new WeakMap<FastifyRequest, Principal>();
+  const wantsAuth = (spec: AnyRouteSpec, req: FastifyRequest) =>
+    spec.auth === "token" || (spec.auth === "optional" && req.headers.authorization !== undefined);
+  const gate = async (spec: AnyRouteSpec, req: FastifyRequest) => {
+    if (!wantsAuth(spec, req)) return;
+    const principal = await deps.auth.authenticate(req.headers.authorization);
+    await limiter?.take(principal.tenantId);
+    principals.set(req, principal);
+  };
+
   const run = async (spec: AnyRouteSpec, req: FastifyRequest, res: FastifyReply) => {
-    let principal = undefined as unknown as Principal;
-    const wantsAuth =
-      spec.auth === "token" || (spec.auth === "optional" && req.headers.authorization !== undefined);
-    if (wantsAuth) {
-      principal = await deps.auth.authenticate(req.headers.authorization);
-      await limiter?.take(principal.tenantId);
-    }
+    const caller = principals.get(req);
+    const principal = caller as Principal;
     if (spec.contentTypes) {
       const type = (req.headers["content-type"] ?? "").split(";", 1)[0]?.trim().toLowerCase() ?? "";
       if (!spec.contentTypes.includes(type))
@@ -143,7 +150,7 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
       params,
       pairs,
       principal,
-      caller: wantsAuth ? principal : undefined,
+      caller,
       req,
       res,
     });
@@ -151,7 +158,7 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
     if (out !== undefined && out !== res && !res.sent) await res.send(out);
   };
 
-  const table = new RouteTable(server, run);
+  const table = new RouteTable(server, run, gate);
   for (const register of routeModules) register(table, deps);
   systemRoutes(server, deps, metrics, async () => {
     await limiter?.ping();

@@ -85,14 +85,18 @@ export class RouteTable {
   constructor(
     private readonly server: FastifyInstance,
     private readonly run: (spec: AnyRouteSpec, req: FastifyRequest, res: FastifyReply) => Promise<void>,
+    /** Runs before the body is read (authentication, rate limits). */
+    private readonly gate?: (spec: AnyRouteSpec, req: FastifyRequest) => Promise<void>,
   ) {}
 
   add<B extends z.ZodType, Q extends z.ZodType>(spec: RouteSpec<B, Q>): void {
     this.specs.push(spec);
     const run = this.run;
+    const gate = this.gate;
     this.server.route({
       method: spec.method.toUpperCase() as Uppercase<RouteSpec<B, Q>["method"]>,
       url: routerPath(spec.path),
+      ...(gate ? { onRequest: (req: FastifyRequest) => gate(spec, req) } : {}),
       handler: async (req, res) => {
         await run(spec, req, res);
         return res;
