@@ -1,7 +1,16 @@
 import { parseArgs } from "node:util";
 
 /** Every scenario, in run order; `list` last, its million seeded rows would sit under every later one. */
-export const SCENARIOS = ["core", "tokens", "ingest", "afe", "receipts", "conserver", "list"] as const;
+export const SCENARIOS = [
+  "core",
+  "tokens",
+  "ingest",
+  "afe",
+  "receipts",
+  "conserver",
+  "hostile",
+  "list",
+] as const;
 /** A scenario's name (a positional argument of the bench). */
 export type ScenarioName = (typeof SCENARIOS)[number];
 
