@@ -37,7 +37,9 @@ export async function guardedIssueToken(
   address: string,
 ): Promise<{ access_token: string; token_type: "Bearer"; expires_in: number }> {
   const now = Date.now();
-  const clientKey = (form.client_id ?? "").toLowerCase();
+  // Only ids that could name an application get a window of their own, so a spray of long
+  // made-up ids cannot fill the memory (the others can never succeed anyway).
+  const clientKey = isUuid(form.client_id ?? "") ? (form.client_id ?? "").toLowerCase() : "(not an id)";
   const wait = Math.max(byAddress.retryAfter(address, now), byClient.retryAfter(clientKey, now));
   if (wait > 0) throw tooManyFailures(wait);
   try {
