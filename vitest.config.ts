@@ -1,7 +1,8 @@
 import { defineConfig } from "vitest/config";
 
 // Storage-dependent suites run once per database engine; the unit suite once.
-const integration = ["test/integration/**/*.test.ts"];
+// The fuzz suite starts the service too, so it runs on both engines like the integration tests.
+const integration = ["test/integration/**/*.test.ts", "test/fuzz/**/*.test.ts"];
 
 export default defineConfig({
   test: {

@@ -32,9 +32,11 @@ class Recorder {
   }
 }
 
-function fill(t: RequestTemplate, n: number): { path: string; body: string | undefined } {
+function fill(t: RequestTemplate, n: number): { path: string; body: string | Buffer | undefined } {
   const seq = String(n);
-  return { path: t.path.replaceAll("{{n}}", seq), body: t.body?.replaceAll("{{n}}", seq) };
+  const body =
+    t.bodyBase64 !== undefined ? Buffer.from(t.bodyBase64, "base64") : t.body?.replaceAll("{{n}}", seq);
+  return { path: t.path.replaceAll("{{n}}", seq), body };
 }
 
 /** Drives load as the spec says and returns what was measured (runs in the load-generator process). */

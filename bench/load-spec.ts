@@ -6,6 +6,8 @@ export interface RequestTemplate {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** A binary body (a compressed bomb, a truncated upload), base64: sent as these bytes. */
+  bodyBase64?: string;
 }
 
 /** What the load generator process is asked to do (sent as JSON on its stdin). */

@@ -10,6 +10,7 @@ export const SCENARIOS = [
   "trees",
   "tlog",
   "conserver",
+  "hostile",
   "list",
 ] as const;
 /** A scenario's name (a positional argument of the bench). */

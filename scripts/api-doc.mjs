@@ -26,6 +26,59 @@ none, \`optional\` uses one when sent (public records need none).
 | method | path | auth | what it does |
 |---|---|---|---|
 ${rows}
+
+## Access rules beyond the table
+
+Secured by default: a new identity reads and writes nothing until an access policy grants it.
+What a refusal looks like: without a token, 401; with a token that may not read the thing, 404,
+as for something that does not exist (403 where the operation itself needs administrator rights).
+
+- **Receipts, log entries, statements.** A receipt (\`/archivist/v1/receipts/…\`, by asset
+  event or by record id) needs the right to read its record: a public asset's events need no
+  token; a private record without a token is 401 (an unknown id too, so existence does not
+  leak), with a token that may not read it 404. Asset-free events are read by their tenancy's
+  administrators. Registered SCITT statements are public, as SCRAPI publishes them (\`/entries\`).
+  A log entry (\`merklelogs/{tenant}/entries/{index}\`) is log data anyone may check (a leaf
+  hash and its path), but its \`identity\` names the record only to a caller who may read that
+  record (\`assets/…/events/…\`, \`publicassets/…\` for public ones, \`events/…\`), and is \`""\` to
+  anyone else. Seals and consistency proofs are about the log, not a record, and are public.
+- **Filters and counts.** A list may be filtered (and counted, \`x-total-count\`) only by the
+  asset attributes the caller may read on every asset it sees: the intersection of
+  \`asset_attributes_read\` (and \`include_attributes\`) over the permissions that match it.
+  A filter on any other attribute (\`attributes.x\` on assets, \`asset_attributes.x\` on events)
+  is **refused with 403**, not treated as missing: an empty answer would look like "no such
+  value" and still differ from a real one. Administrators and public lists filter on anything.
+- **Locations.** Tenancy configuration, managed (created, changed, deleted, permissions read
+  and set) by administrators. Anyone else reads a location only as the home
+  (\`arc_home_location_identity\`) of an asset its access policies let it read, when that
+  attribute is readable on every asset it sees; a new identity's list is empty. This follows
+  the interface: locations have no access policies of their own, and access is granted through
+  the assets that policies apply to.
+- **Compliance policies.** Created, read, listed and deleted by administrators only (403 for
+  others). Anyone who may read an asset learns, through \`/archivist/v1/compliance/assets/{uuid}\`,
+  which policies apply to it and whether it passes, evaluated over the events it may read.
+- **Token endpoint.** Takes \`application/x-www-form-urlencoded\` only (OIDC client
+  credentials); any other type, JSON included, is a 400 that says so. Wrong credentials are
+  limited per client id (10 a minute) and per source address (30 a minute): past either, 429
+  with \`Retry-After\`, before the secret is checked. The counters are per process.
+
+## Hostile input
+
+- Numbers in paths and queries are parsed into their range: log indices, MMR sizes and block
+  numbers are unsigned 64-bit integers (400 past that); a position no log reaches is a 404 or
+  a 400 as the route says, never a database error. GETs never write.
+- Page tokens (HMAC) and our own JWTs are checked against a schema after their signatures
+  (400 for a page token, 401 for a token); a JWT must carry \`exp\`, ours a UUID \`sub\`.
+- Create routes refuse a body of \`null\` or no body at all (400); verbs and searches take none.
+- Bodies: limits apply to the inflated bytes of gzip, deflate and br bodies on every route
+  (413); a multipart upload is limited to \`ARCHIVIST_BLOB_MAX_BYTES\` plus 64 KiB. A truncated
+  or malformed body is a 400 and leaves no partial file. Deadlines: headers
+  \`ARCHIVIST_HEADERS_TIMEOUT_MS\` (10 s), body \`ARCHIVIST_BODY_TIMEOUT_MS\` (60 s, then 408 and
+  the connection closes), the whole request \`ARCHIVIST_REQUEST_TIMEOUT_MS\` (120 s, 408).
+- The fuzz suite (\`test/fuzz\`, fast-check) checks these on both engines in every \`npm test\`
+  (fixed seed, \`FUZZ_RUNS\`=40 per property); \`npm run fuzz\` runs 1,000 per property
+  (\`FUZZ_RUNS\`, \`FUZZ_SEED\`, \`FUZZ_TALLY_FILE\` to record the inputs tried and the
+  invariants broken).
 `;
 writeFileSync(new URL("../docs/api.md", import.meta.url), text);
 process.stdout.write(`docs/api.md: ${specs.length} operations\n`);

@@ -39,6 +39,12 @@ export interface Config {
   witnesses: WitnessEntry[];
   /** Cosignatures a checkpoint needs for its records to be UNEQUIVOCAL (0: no witnessing). */
   witnessQuorum: number;
+  /** Deadline for a request's headers, from the connection's first byte (Node's headersTimeout). */
+  headersTimeoutMs: number;
+  /** Deadline for reading a request body, from its first byte; 408 past it. */
+  bodyTimeoutMs: number;
+  /** Deadline for receiving a whole request, headers and body (Node's requestTimeout). */
+  requestTimeoutMs: number;
 }
 
 /** Flags of `archivist serve` and `archivist worker`, each overriding its variable. */
@@ -67,6 +73,9 @@ export const flagNames: Record<string, string> = {
   "scrapi-pending-status": "ARCHIVIST_SCRAPI_PENDING_STATUS",
   witnesses: "ARCHIVIST_WITNESSES",
   "witness-quorum": "ARCHIVIST_WITNESS_QUORUM",
+  "headers-timeout-ms": "ARCHIVIST_HEADERS_TIMEOUT_MS",
+  "body-timeout-ms": "ARCHIVIST_BODY_TIMEOUT_MS",
+  "request-timeout-ms": "ARCHIVIST_REQUEST_TIMEOUT_MS",
 };
 
 export class ConfigError extends Error {
@@ -189,5 +198,8 @@ export function loadConfig(
       ),
     ) as 202 | 303,
     ...witnessesOf(e),
+    headersTimeoutMs: int(e, "ARCHIVIST_HEADERS_TIMEOUT_MS", 10_000),
+    bodyTimeoutMs: int(e, "ARCHIVIST_BODY_TIMEOUT_MS", 60_000),
+    requestTimeoutMs: int(e, "ARCHIVIST_REQUEST_TIMEOUT_MS", 120_000),
   };
 }

@@ -3,6 +3,7 @@ import type { Scenario } from "../scenario.js";
 import { afe } from "./afe.js";
 import { conserver } from "./conserver.js";
 import { core } from "./core.js";
+import { hostile } from "./hostile.js";
 import { ingest } from "./ingest.js";
 import { list } from "./list.js";
 import { receipts } from "./receipts.js";
@@ -21,4 +22,5 @@ export const scenarios: Record<ScenarioName, Scenario> = {
   trees,
   tlog,
   conserver,
+  hostile,
 };

@@ -4,7 +4,7 @@ import type { Ctx, Principal } from "../context.js";
 import { badRequest } from "../core/api/api-error.js";
 import { unstorableIndex } from "../core/filters/text-guard.js";
 import { Authenticator } from "../services/auth.js";
-import { registerBodyParsers, UNREAD_BODY } from "./body.js";
+import { MULTIPART_OVERHEAD, registerBodyParsers, UNREAD_BODY } from "./body.js";
 import type { HttpDeps } from "./deps.js";
 import { answerClientError, errorHandler, sendError, sendNotFound, toApiError } from "./errors.js";
 import { createMetrics, type Metrics } from "./metrics.js";
@@ -14,6 +14,7 @@ import { registerRequestLog } from "./request-log.js";
 import { type AnyRouteSpec, queryObject, queryPairs, RouteTable, validate } from "./route.js";
 import { routeModules } from "./routes/index.js";
 import { systemRoutes } from "./routes/system.js";
+import { emptyBody } from "./schemas/common.js";
 
 // `/x/{uuid}:verb` is routed as `/x/{uuid}/@verb`: the router reads `:` as a parameter.
 function rewriteVerb(req: IncomingMessage): string {
@@ -26,6 +27,18 @@ function rewriteVerb(req: IncomingMessage): string {
 }
 
 const OPENAPI_SUFFIX = "/@openapi";
+
+/**
+ * The body to validate. JSON `null` is never an operation's body, and an empty body is one
+ * only where the route says so (verbs, searches): creating an empty record from nothing was
+ * a client's mistake answered 200.
+ */
+function requiredBody(spec: AnyRouteSpec, body: unknown): unknown {
+  if (body === null) throw badRequest("request body must be a JSON object, not null");
+  if (body !== undefined) return body;
+  if (spec.bodyRequired === false || spec.body === emptyBody) return {};
+  throw badRequest("request body is required");
+}
 
 /** Every prefix of the documented paths up to their first parameter: `/a`, `/a/b`, … */
 function staticPrefixes(specs: AnyRouteSpec[]): Set<string> {
@@ -55,6 +68,13 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
     logger: false,
     rewriteUrl: rewriteVerb,
     keepAliveTimeout: 65_000,
+    // Deadlines for headers and for the whole request; the body has its own (`registerBodyParsers`).
+    requestTimeout: ctx.config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(ctx.config.headersTimeoutMs, ctx.config.requestTimeoutMs),
+      // Node checks the deadlines this often; its default of 30 s would let them overrun.
+      connectionsCheckingInterval: 1000,
+    },
     // Paths are matched as documented: a trailing slash or a doubled one still finds its route.
     routerOptions: {
       ignoreTrailingSlash: true,
@@ -77,7 +97,10 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
     : undefined;
 
   registerRequestLog(server, ctx.log);
-  registerBodyParsers(server);
+  registerBodyParsers(server, {
+    multipartBytes: ctx.config.blobMaxBytes + MULTIPART_OVERHEAD,
+    timeoutMs: ctx.config.bodyTimeoutMs,
+  });
   server.addHook("onResponse", (req, res, done) => {
     const route = req.routeOptions.url ?? "unmatched";
     metrics.requests.inc({ method: req.method, route, status: res.statusCode });
@@ -85,15 +108,29 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
     done();
   });
 
+  // Who is calling is settled before the body is read: a caller without a valid token, or over
+  // its tenancy's rate, is refused without its body being read or inflated.
+  const principals = new WeakMap<FastifyRequest, Principal>();
+  const wantsAuth = (spec: AnyRouteSpec, req: FastifyRequest) =>
+    spec.auth === "token" || (spec.auth === "optional" && req.headers.authorization !== undefined);
+  const gate = async (spec: AnyRouteSpec, req: FastifyRequest) => {
+    if (!wantsAuth(spec, req)) return;
+    const principal = await deps.auth.authenticate(req.headers.authorization);
+    await limiter?.take(principal.tenantId);
+    principals.set(req, principal);
+  };
+
   const run = async (spec: AnyRouteSpec, req: FastifyRequest, res: FastifyReply) => {
-    let principal = undefined as unknown as Principal;
-    const wantsAuth =
-      spec.auth === "token" || (spec.auth === "optional" && req.headers.authorization !== undefined);
-    if (wantsAuth) {
-      principal = await deps.auth.authenticate(req.headers.authorization);
-      await limiter?.take(principal.tenantId);
-    }
-    if (spec.body && req.body === UNREAD_BODY) throw badRequest("request body must be application/json");
+    const caller = principals.get(req);
+    const principal = caller as Principal;
+    if (spec.contentTypes) {
+      const type = (req.headers["content-type"] ?? "").split(";", 1)[0]?.trim().toLowerCase() ?? "";
+      if (!spec.contentTypes.includes(type))
+        throw badRequest(
+          `request body must be ${spec.contentTypes.join(" or ")}${type ? `, not ${type}` : ""}`,
+        );
+    } else if (spec.body && req.body === UNREAD_BODY)
+      throw badRequest("request body must be application/json");
     const pairs = queryPairs(req.originalUrl);
     // Checked once here rather than by every filter: PostgreSQL text cannot hold these.
     for (const [k, v] of pairs)
@@ -105,7 +142,7 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
     for (const [k, v] of Object.entries(params))
       if (unstorableIndex(v) >= 0)
         throw badRequest(`path parameter ${k} contains a NUL character or an unpaired surrogate`);
-    const body = spec.body ? validate(spec.body, req.body ?? {}, "body") : undefined;
+    const body = spec.body ? validate(spec.body, requiredBody(spec, req.body), "body") : undefined;
     const query = spec.query ? validate(spec.query, queryObject(pairs), "query") : undefined;
     const out = await spec.handler({
       body,
@@ -113,7 +150,7 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
       params,
       pairs,
       principal,
-      caller: wantsAuth ? principal : undefined,
+      caller,
       req,
       res,
     });
@@ -121,7 +158,7 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
     if (out !== undefined && out !== res && !res.sent) await res.send(out);
   };
 
-  const table = new RouteTable(server, run);
+  const table = new RouteTable(server, run, gate);
   for (const register of routeModules) register(table, deps);
   systemRoutes(server, deps, metrics, async () => {
     await limiter?.ping();

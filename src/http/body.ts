@@ -1,8 +1,9 @@
-import type { Readable, Transform } from "node:stream";
+import { type Readable, Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, badRequest } from "../core/api/api-error.js";
 import { unstorableIndex } from "../core/filters/text-guard.js";
+import { sendError } from "./errors.js";
 import { queryObject } from "./route.js";
 
 const MAX_DEPTH = 64;
@@ -33,6 +34,8 @@ function faultOf(value: unknown, limit: number, path = "", depth = 0): BodyFault
 const JSON_LIMIT = 10 * 1024 * 1024;
 const FORM_LIMIT = 64 * 1024;
 const COSE_LIMIT = 1024 * 1024;
+/** Room for a multipart body's boundaries, part headers and small fields around its file. */
+export const MULTIPART_OVERHEAD = 64 * 1024;
 
 /** The charset a content type names, lower-cased; `undefined` when it names none. */
 function charsetOf(contentType: string | undefined): string | undefined {
@@ -63,14 +66,30 @@ const DECODERS: Record<string, () => Transform> = {
 
 /**
  * A compressed body (gzip, deflate, br) as the bytes it stands for; the parsers' limits then
- * apply to what it inflates to, so a small bomb cannot fill the memory.
+ * apply to what it inflates to, so a small bomb cannot fill the memory. The inflater stops
+ * itself at `limit` inflated bytes: a parser that refuses the body stops reading, and an
+ * inflater left running would go on spending the CPU on the rest of the bomb.
  */
-function decoded(encoding: string | undefined, payload: Payload): Payload {
+function decoded(encoding: string | undefined, payload: Payload, limit: number): Payload {
   const name = (encoding ?? "identity").trim().toLowerCase();
   if (name === "identity" || name === "") return payload;
   const decoder = DECODERS[name];
   if (!decoder) throw new ApiError("invalid_argument", `content-encoding ${name} is not supported`);
-  const inflated: Transform & { receivedEncodedLength?: number } = decoder();
+  const inflater = decoder();
+  let out = 0;
+  const inflated: Transform & { receivedEncodedLength?: number } = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      out += chunk.length;
+      if (out <= limit) done(null, chunk);
+      else {
+        payload.unpipe(inflater);
+        inflater.destroy();
+        // What is still on the wire is drained unread, so the answer can reach the client.
+        payload.resume();
+        done(new ApiError("payload_too_large", "request body is too large"));
+      }
+    },
+  });
   // The server compares what arrived on the wire with content-length; count it there.
   inflated.receivedEncodedLength = 0;
   payload.on("data", (chunk: Buffer) => {
@@ -78,8 +97,8 @@ function decoded(encoding: string | undefined, payload: Payload): Payload {
   });
   payload.on("error", (err) => inflated.destroy(err));
   // Bytes that do not inflate are the client's fault (400), not the server's.
-  inflated.on("error", (err) => Object.assign(err, { statusCode: 400 }));
-  payload.pipe(inflated);
+  inflater.on("error", (err) => inflated.destroy(Object.assign(err, { statusCode: 400 })));
+  payload.pipe(inflater).pipe(inflated);
   return inflated;
 }
 
@@ -116,15 +135,72 @@ export function parseFormBody(
 /** The body of a request whose content type no parser reads (a route expecting JSON says so). */
 export const UNREAD_BODY: unique symbol = Symbol("unread body");
 
+/** A multipart body, left for its route to stream (the blob upload): its bytes as inflated. */
+export class StreamedBody {
+  constructor(readonly stream: Readable) {
+    // The route may still be authorising when the body fails (bytes that do not inflate, the
+    // body deadline): the failure waits here for it, instead of going unheard.
+    stream.on("error", () => undefined);
+  }
+}
+
+export interface BodyLimits {
+  /** Largest multipart body, in inflated bytes. */
+  multipartBytes: number;
+  /** Deadline for reading a body, from the start of its parsing. */
+  timeoutMs: number;
+}
+
+/** The largest body a content type may inflate to. */
+function limitOf(contentType: string | undefined, limits: BodyLimits): number {
+  const type = (contentType ?? "").toLowerCase();
+  if (type.startsWith("multipart/")) return limits.multipartBytes;
+  if (type.startsWith("application/x-www-form-urlencoded")) return FORM_LIMIT;
+  if (type.includes("cose") || type.includes("cbor")) return COSE_LIMIT;
+  return JSON_LIMIT;
+}
+
+const hasBody = (req: FastifyRequest) =>
+  req.headers["transfer-encoding"] !== undefined ||
+  (req.headers["content-length"] !== undefined && req.headers["content-length"] !== "0");
+
+/**
+ * A body still arriving after the deadline is answered 408 and its connection closed: a
+ * client sending a byte a minute would otherwise hold its request, and whatever it locks, for
+ * ever. Node's own deadlines (headersTimeout, requestTimeout) bound the rest.
+ */
+function bodyDeadline(req: FastifyRequest, res: FastifyReply, payload: Readable, ms: number): void {
+  const timer = setTimeout(() => {
+    if (!res.sent && !res.raw.headersSent) {
+      res.header("connection", "close");
+      sendError(res, new ApiError("request_timeout", `the request body did not arrive within ${ms} ms`));
+    }
+    res.raw.once("finish", () => req.raw.destroy());
+    payload.destroy(new ApiError("request_timeout", "request body deadline passed"));
+  }, ms);
+  timer.unref();
+  const clear = () => clearTimeout(timer);
+  payload.once("end", clear);
+  payload.once("error", clear);
+  res.raw.once("close", clear);
+}
+
 /**
  * The body parsers of the API. A parser that fails passes an `ApiError` on (400 with the
  * reason); a body over its limit is the server's 413. Multipart bodies (blob uploads) are
- * left unread for the route to stream; any other type is not read at all (`UNREAD_BODY`).
+ * left for the route to stream; any other type is not read at all (`UNREAD_BODY`).
  */
-export function registerBodyParsers(server: FastifyInstance): void {
-  server.addHook("preParsing", async (req, _res, payload) =>
-    decoded(req.headers["content-encoding"], payload),
-  );
+export function registerBodyParsers(server: FastifyInstance, limits: BodyLimits): void {
+  server.addHook("preParsing", async (req, res, payload) => {
+    if (!hasBody(req)) return payload;
+    const body = decoded(
+      req.headers["content-encoding"],
+      payload,
+      limitOf(req.headers["content-type"], limits),
+    );
+    bodyDeadline(req, res, body, limits.timeoutMs);
+    return body;
+  });
   server.removeAllContentTypeParsers();
   const buffered = (
     types: Array<string | RegExp>,
@@ -147,6 +223,8 @@ export function registerBodyParsers(server: FastifyInstance): void {
     COSE_LIMIT,
     (_ct, bytes) => bytes,
   );
-  server.addContentTypeParser("multipart/form-data", (_req, _payload, done) => done(null, undefined));
+  server.addContentTypeParser("multipart/form-data", (_req, payload, done) =>
+    done(null, new StreamedBody(payload)),
+  );
   server.addContentTypeParser("*", (_req, _payload, done) => done(null, UNREAD_BODY));
 }

@@ -62,7 +62,9 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
   const [status, reason, message] =
     err.code === "HPE_HEADER_OVERFLOW"
       ? [431, "Request Header Fields Too Large", "request headers are too large"]
-      : [400, "Bad Request", "request is malformed"];
+      : err.code === "ERR_HTTP_REQUEST_TIMEOUT" || err.code === "ERR_HTTP_HEADERS_TIMEOUT"
+        ? [408, "Request Timeout", "the request did not arrive in time"]
+        : [400, "Bad Request", "request is malformed"];
   const body = JSON.stringify({ code: 3, message, details: [] });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

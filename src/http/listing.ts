@@ -33,11 +33,11 @@ export function runSourceList<R extends { seq: number }>(
   req: FastifyRequest,
   res: FastifyReply,
   opts: { route: string; tenant: string; collection: string; pairs: Array<[string, string]> },
-  source: (pairs: Array<[string, string]>) => RowSource<R>,
+  source: (pairs: Array<[string, string]>) => RowSource<R> | Promise<RowSource<R>>,
   shape: (row: R) => unknown,
 ): Promise<Record<string, unknown>> {
   return runList(ctx, req, res, opts, async (r) => {
-    const rows = source(r.pairs);
+    const rows = await source(r.pairs);
     const fetched = await rows.page(r.cursor, r.pageSize + 1);
     const page = fetched.slice(0, r.pageSize);
     return {

@@ -27,6 +27,10 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType> {
   /** `optional`: a token is used when sent (public records need none). */
   auth: "token" | "public" | "optional";
   body?: B;
+  /** Media types the body may have (any the parsers read, when absent); others are a 400. */
+  contentTypes?: string[];
+  /** False where an empty body means "nothing to say" (searches, verbs); otherwise it is a 400. */
+  bodyRequired?: boolean;
   query?: Q;
   response?: z.ZodType;
   /** Returns the JSON to send, or the reply (or `undefined`) when it answered itself. */
@@ -81,14 +85,18 @@ export class RouteTable {
   constructor(
     private readonly server: FastifyInstance,
     private readonly run: (spec: AnyRouteSpec, req: FastifyRequest, res: FastifyReply) => Promise<void>,
+    /** Runs before the body is read (authentication, rate limits). */
+    private readonly gate?: (spec: AnyRouteSpec, req: FastifyRequest) => Promise<void>,
   ) {}
 
   add<B extends z.ZodType, Q extends z.ZodType>(spec: RouteSpec<B, Q>): void {
     this.specs.push(spec);
     const run = this.run;
+    const gate = this.gate;
     this.server.route({
       method: spec.method.toUpperCase() as Uppercase<RouteSpec<B, Q>["method"]>,
       url: routerPath(spec.path),
+      ...(gate ? { onRequest: (req: FastifyRequest) => gate(spec, req) } : {}),
       handler: async (req, res) => {
         await run(spec, req, res);
         return res;

@@ -1,4 +1,4 @@
-import { type AccessGrant, fullGrant } from "../core/access/index.js";
+import { type AccessGrant, fullGrant, type NameSet } from "../core/access/index.js";
 import type { AssetRow } from "../store/assets.js";
 import type { Where } from "../store/sql.js";
 
@@ -13,6 +13,8 @@ export interface AccessView {
   restrictEvents(w: Where): void;
   /** True when every asset it sees is seen whole (no per-row projection needed). */
   readonly whole: boolean;
+  /** Asset attributes it may filter and count by: those readable on every asset it sees. */
+  readonly filterable: NameSet;
   /** The grant on one asset, or undefined when the caller may not see it at all. */
   grant(asset: Pick<AssetRow, "tenant_id" | "attributes" | "public">): AccessGrant | undefined;
 }
@@ -28,6 +30,7 @@ export function adminView(tenantId: string): AccessView {
       w.and(`tenant_id = ${w.p(tenantId)}`);
     },
     whole: true,
+    filterable: "*",
     grant: (asset) => (asset.tenant_id === tenantId ? full : undefined),
   };
 }

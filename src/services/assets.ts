@@ -174,6 +174,7 @@ export const publicView: AccessView = {
     w.and("public");
   },
   whole: true,
+  filterable: "*",
   grant: (asset) => (asset.public ? PUBLIC_GRANT : undefined),
 };
 

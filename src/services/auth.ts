@@ -1,6 +1,8 @@
 import { createRemoteJWKSet, decodeJwt, type JWTPayload, jwtVerify } from "jose";
+import { z } from "zod";
 import type { Ctx, Principal } from "../context.js";
 import { ApiError } from "../core/api/api-error.js";
+import { isUuid } from "../core/api/ids.js";
 import { getApplication } from "../store/applications.js";
 import { getMemberByEmail } from "../store/members.js";
 import { isRootPrincipal } from "../store/root-principals.js";
@@ -8,6 +10,31 @@ import { listTenancies } from "../store/tenancies.js";
 import { appIdpIssuer, tokenAudience } from "./tokens.js";
 
 const unauth = (message: string) => new ApiError("unauthenticated", message);
+
+// The signature says who wrote a token, not that its claims have the types the code reads:
+// they are checked too, so a wrongly typed claim is a 401, never a 500 further in.
+const commonClaims = {
+  iss: z.string().min(1),
+  exp: z.number().finite(),
+  nbf: z.number().finite().optional(),
+  iat: z.number().finite().optional(),
+};
+const applicationClaims = z.looseObject({ ...commonClaims, sub: z.string().refine(isUuid) });
+const memberClaims = z.looseObject({
+  ...commonClaims,
+  sub: z.string().optional(),
+  email: z.string().optional(),
+  groups: z.array(z.string()).optional(),
+});
+
+function checkedClaims(payload: JWTPayload, ours: boolean): JWTPayload {
+  const r = (ours ? applicationClaims : memberClaims).safeParse(payload);
+  if (!r.success)
+    throw unauth(
+      `token claims are malformed: ${r.error.issues.map((i) => i.path.join(".") || "claims").join(", ")}`,
+    );
+  return payload;
+}
 
 // Verifying RS256 costs ~0.1 ms and the principal lookup a query; clients reuse a
 // token for an hour, so both are cached. Principal lookups live briefly so that a
@@ -73,11 +100,13 @@ export class Authenticator {
           issuer: ours,
           audience: tokenAudience(this.ctx.config.baseUrl),
           algorithms: ["RS256"],
+          requiredClaims: ["exp", "sub"],
         });
-        return r.payload;
+        return checkedClaims(r.payload, true);
       }
       const jwks = await this.remoteKeysFor(unverified.iss);
-      return (await jwtVerify(token, jwks, { issuer: unverified.iss as string })).payload;
+      const r = await jwtVerify(token, jwks, { issuer: unverified.iss as string, requiredClaims: ["exp"] });
+      return checkedClaims(r.payload, false);
     } catch (err) {
       if (err instanceof ApiError) throw err;
       const code = (err as { code?: string }).code;

@@ -1,6 +1,7 @@
 import type { Ctx, Principal } from "../context.js";
-import { badRequest, notFound } from "../core/api/api-error.js";
+import { notFound } from "../core/api/api-error.js";
 import { isoTime } from "../core/api/ids.js";
+import { parseUint64, reachable } from "../core/api/numbers.js";
 import type { Block } from "../core/chain/block.js";
 import { getAssetEvent } from "../store/asset-events.js";
 import { getAsset } from "../store/assets.js";
@@ -46,21 +47,18 @@ export async function getBlock(ctx: Ctx, q: { number?: string | undefined; hash?
   let b: Block | undefined;
   if (q.hash) b = await blockByHash(ctx.db, q.hash);
   else if (q.number !== undefined) {
-    const n = /^0x[0-9a-f]+$/i.test(q.number)
-      ? Number.parseInt(q.number, 16)
-      : /^\d+$/.test(q.number)
-        ? Number(q.number)
-        : Number.NaN;
-    if (Number.isNaN(n)) throw badRequest("number must be decimal or 0x hex");
-    b = await blockByNumber(ctx.db, n);
+    const n = reachable(parseUint64(q.number, "number", { hex: true }));
+    b = n === undefined ? undefined : await blockByNumber(ctx.db, n);
   } else b = await headBlock(ctx.db);
   if (!b) throw notFound("block");
   return blockOut(b);
 }
 
 /** Every block with its transactions, for offline checking of the whole chain. */
-export async function exportChain(ctx: Ctx, after: number) {
-  const blocks = await allBlocks(ctx.db, after, 500);
+export async function exportChain(ctx: Ctx, afterParam: string | undefined) {
+  const after =
+    afterParam === undefined || afterParam === "-1" ? -1 : reachable(parseUint64(afterParam, "after"));
+  const blocks = after === undefined ? [] : await allBlocks(ctx.db, after, 500);
   return {
     blocks,
     next_after: blocks.length === 500 ? Number.parseInt((blocks.at(-1) as Block).number, 16) : -1,

@@ -29,8 +29,11 @@ export function compliancePolicyOut(r: CompliancePolicyRow) {
   return { identity: `compliance_policies/${r.id}`, ...r.body };
 }
 
+// Compliance policies are tenancy configuration, secured by default: administrators manage
+// and read them. Others learn, through the compliance of an asset they may read, which
+// policies apply to it and whether it passes (docs/api.md).
 function requireAdmin(p: Principal): void {
-  if (!p.isAdmin) throw forbidden("only administrators manage compliance policies");
+  if (!p.isAdmin) throw forbidden("only administrators manage and read compliance policies");
 }
 
 /** Creates a policy after checking the fields its type requires; quota `compliance_policies`. */
@@ -48,6 +51,7 @@ export async function createCompliancePolicy(ctx: Ctx, p: Principal, body: unkno
 }
 
 export async function readCompliancePolicy(ctx: Ctx, p: Principal, id: string) {
+  requireAdmin(p);
   const row = await getCompliancePolicy(ctx.db, p.tenantId, id);
   if (!row) throw notFound("compliance policy");
   return compliancePolicyOut(row);
@@ -107,6 +111,7 @@ export function compliancePolicySource(
   p: Principal,
   pairs: Array<[string, string]>,
 ): RowSource<CompliancePolicyRow> {
+  requireAdmin(p);
   return compliancePolicyRows(ctx.db, p.tenantId, {
     types: enumList(pairs, "compliance_type", COMPLIANCE_TYPES),
   });

@@ -1,9 +1,6 @@
 import type { Ctx } from "../context.js";
 import { notFound } from "../core/api/api-error.js";
 import { coseKeySet } from "../core/cose/index.js";
-import { getAssetEvent } from "../store/asset-events.js";
-import type { Queryable } from "../store/db.js";
-import type { EntryRow } from "../store/ledger.js";
 import { getSeal } from "../store/seals.js";
 import { listTenancies } from "../store/tenancies.js";
 
@@ -12,23 +9,6 @@ export async function latestSeal(ctx: Ctx, tenantId: string, mmrSize?: number): 
   const seal = await getSeal(ctx.db, tenantId, mmrSize);
   if (!seal) throw notFound("seal");
   return seal.seal;
-}
-
-async function assetIdOf(db: Queryable, eventId: string): Promise<string | undefined> {
-  const rows = await db.query<{ asset_id: string; public: boolean }>(
-    "select asset_id, public from asset_events where id = $1",
-    [eventId],
-  );
-  return rows[0]?.public ? rows[0].asset_id : undefined;
-}
-
-/** The identity a log entry commits, shown only for public records (logs are public; private names are not). */
-export async function publicRecordIdentity(ctx: Ctx, e: EntryRow): Promise<string> {
-  if (e.kind !== "asset_event") return "";
-  const assetId = await assetIdOf(ctx.db, e.record_id);
-  if (!assetId) return "";
-  const event = await getAssetEvent(ctx.db, assetId, e.record_id);
-  return event ? `publicassets/${assetId}/events/${event.id}` : "";
 }
 
 /** The service's public keys as a COSE_KeySet: the sealing key (receipts, seals) and every tenancy's statement issuer key. */

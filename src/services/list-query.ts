@@ -1,7 +1,14 @@
-import { badRequest } from "../core/api/api-error.js";
+import { hasName, type NameSet } from "../core/access/index.js";
+import { badRequest, forbidden } from "../core/api/api-error.js";
 import { parseAttributeQuery } from "../core/filters/index.js";
 import { addAttributeFilter } from "../store/attribute-sql.js";
 import { Where } from "../store/sql.js";
+
+/** Asset attributes a caller may filter by (`AccessView.filterable`), under the prefixes that name them. */
+export interface AttributeGuard {
+  readable: NameSet;
+  prefixes: readonly string[];
+}
 
 /**
  * Adds the dotted attribute filters of a query (prefix → jsonb column) to a WHERE clause.
@@ -13,8 +20,13 @@ export function addAttributeFilters(
   pairs: Array<[string, string]>,
   columns: Record<string, string>,
   indexed = true,
+  guard?: AttributeGuard,
 ): Where | undefined {
   const { filters } = parseAttributeQuery(pairs, Object.keys(columns));
+  if (guard)
+    for (const f of filters)
+      if (guard.prefixes.includes(f.prefix) && !hasName(guard.readable, f.name))
+        throw forbidden(`filtering on ${f.prefix}.${f.name} is not permitted: the attribute is not readable`);
   for (const f of filters) addAttributeFilter(w, f, columns[f.prefix] as string, indexed);
   const byValue = filters.filter((f) => f.kind === "match" && f.values.length > 0 && !f.present);
   if (byValue.length === 0) return undefined;

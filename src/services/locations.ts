@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../context.js";
+import { hasName } from "../core/access/index.js";
 import { forbidden, notFound, quotaExceeded } from "../core/api/api-error.js";
 import {
   countLocations,
@@ -15,6 +16,7 @@ import { Where } from "../store/sql.js";
 import { lockTenancy } from "../store/tenancies.js";
 import { addAttributeFilters } from "./list-query.js";
 import { tenantWalletAddress } from "./tenant-wallet.js";
+import { viewFor } from "./views.js";
 
 export interface LocationInput {
   display_name?: string | undefined;
@@ -38,9 +40,30 @@ export function locationOut(r: LocationRow) {
   };
 }
 
-// Locations are tenancy configuration: administrators manage them; everyone in the tenancy reads them.
+// Locations are tenancy configuration: administrators manage them. Secured by default like
+// the records: a location is read by others only as the home (`arc_home_location_identity`) of
+// an asset their access policies let them read, that attribute included (docs/api.md).
 function requireAdmin(p: Principal): void {
   if (!p.isAdmin) throw forbidden("only administrators can change locations");
+}
+
+const HOME = "arc_home_location_identity";
+
+/** Restricts a locations query to those the caller may read (see above). */
+async function restrictLocations(ctx: Ctx, p: Principal, w: Where): Promise<void> {
+  w.and(`tenant_id = ${w.p(p.tenantId)}`);
+  if (p.isAdmin) return;
+  const view = await viewFor(ctx, p);
+  if (!hasName(view.filterable, HOME)) {
+    w.and("false");
+    return;
+  }
+  const assets = new Where(w.params);
+  view.restrictAssets(assets);
+  w.params.push(...assets.params.slice(w.params.length));
+  w.and(
+    `exists (select 1 from assets where ${assets.sql} and assets.attributes->>'${HOME}' = 'locations/' || locations.id::text)`,
+  );
 }
 
 export async function createLocation(ctx: Ctx, p: Principal, input: LocationInput) {
@@ -66,9 +89,22 @@ export async function createLocation(ctx: Ctx, p: Principal, input: LocationInpu
 }
 
 export async function readLocation(ctx: Ctx, p: Principal, id: string) {
-  const row = await getLocation(ctx.db, p.tenantId, id);
+  const row = p.isAdmin
+    ? await getLocation(ctx.db, p.tenantId, id)
+    : await (async () => {
+        const w = new Where();
+        await restrictLocations(ctx, p, w);
+        w.and(`id = ${w.p(id)}`);
+        return (await locationRows(ctx.db, w).page(0, 1))[0];
+      })();
   if (!row) throw notFound("location");
   return row;
+}
+
+/** A location's sharing settings: administrators only, like the rest of its management. */
+export async function readLocationPermissions(ctx: Ctx, p: Principal, id: string) {
+  requireAdmin(p);
+  return readLocation(ctx, p, id);
 }
 
 export async function patchLocation(ctx: Ctx, p: Principal, id: string, patch: LocationInput) {
@@ -90,15 +126,14 @@ export async function setLocationPermissions(ctx: Ctx, p: Principal, id: string,
   return { location_identity: `locations/${row.id}`, permissions: row.permissions };
 }
 
-/** One page of the tenancy's locations by display name, description and attributes. */
-/** The tenancy's locations, filtered by the query (names, descriptions, attributes). */
-export function locationSource(
+/** The locations the caller may list, filtered by the query (names, descriptions, attributes). */
+export async function locationSource(
   ctx: Ctx,
   p: Principal,
   pairs: Array<[string, string]>,
-): RowSource<LocationRow> {
+): Promise<RowSource<LocationRow>> {
   const w = new Where();
-  w.and(`tenant_id = ${w.p(p.tenantId)}`);
+  await restrictLocations(ctx, p, w);
   for (const key of ["display_name", "description"] as const) {
     const values = pairs.filter(([k]) => k === key).map(([, v]) => v);
     if (values.length) w.and(`${key} = any(${w.p(values)}::text[])`);

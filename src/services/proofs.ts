@@ -11,7 +11,7 @@ import {
 } from "../core/mmr/index.js";
 import * as tree from "../core/rfc9162/index.js";
 import type { Queryable } from "../store/db.js";
-import { type EntryRow, entryAt, entryOfRecord, loadLog, readNodes } from "../store/ledger.js";
+import { type EntryRow, entryAt, entryOfRecord, logSize, readNodes } from "../store/ledger.js";
 import { getSeal, type SealRow } from "../store/seals.js";
 import { nodeKey, readTlogNodes, tlogSize } from "../store/tlog-nodes.js";
 
@@ -142,8 +142,7 @@ export async function logEntry(
   if (!entry) throw notFound("log entry");
   const seal = mmrSize === undefined ? await sealFor(ctx.db, tenantId, entry) : undefined;
   const size = mmrSize ?? (seal as SealRow).mmr_size;
-  const log = await loadLog(ctx.db, tenantId);
-  if (!isValidMmrSize(size) || size > log.mmr_size || size <= mmrIndex)
+  if (!isValidMmrSize(size) || size > (await logSize(ctx.db, tenantId)) || size <= mmrIndex)
     throw badRequest("mmr_size must be a complete MMR size covering the entry");
   const { path, peak } = await inclusion(ctx.db, tenantId, entry, size);
   return {
@@ -160,8 +159,13 @@ export async function logEntry(
 
 /** The draft's consistency proof between two complete sizes: one path per old peak into the new MMR. */
 export async function consistency(ctx: Ctx, tenantId: string, from: number, to: number) {
-  const log = await loadLog(ctx.db, tenantId);
-  if (!isValidMmrSize(from) || !isValidMmrSize(to) || from < 1 || from > to || to > log.mmr_size)
+  if (
+    !isValidMmrSize(from) ||
+    !isValidMmrSize(to) ||
+    from < 1 ||
+    from > to ||
+    to > (await logSize(ctx.db, tenantId))
+  )
     throw badRequest("from and to must be complete MMR sizes with 0 < from <= to <= the log's size");
   const paths = consistencyProofIndices(from, to);
   const get = await nodes(ctx.db, tenantId, [...peakIndices(from), ...peakIndices(to), ...paths.flat()]);

@@ -1,4 +1,5 @@
 import type { Ctx } from "../context.js";
+import type { NameSet } from "../core/access/index.js";
 import { notFound } from "../core/api/api-error.js";
 import {
   type AssetEventRow,
@@ -99,7 +100,10 @@ export async function listAssets(
 ): Promise<ListPage<AssetOut>> {
   const w = new Where();
   view.restrictAssets(w);
-  const byValue = addAttributeFilters(w, req.pairs, { attributes: "attributes" });
+  const byValue = addAttributeFilters(w, req.pairs, { attributes: "attributes" }, true, {
+    readable: view.filterable,
+    prefixes: ["attributes"],
+  });
   const pm = enumParam(req.pairs, "proof_mechanism", PROOF_MECHANISMS);
   if (pm) w.and(`proof_mechanism = ${w.p(pm)}`);
   const tracked = enumParam(req.pairs, "tracked", ["TRACKED", "NOT_TRACKED", "ANY"] as const) ?? "TRACKED";
@@ -134,6 +138,7 @@ function eventFilters(
   w: Where,
   pairs: Array<[string, string]>,
   indexed: boolean,
+  readable: NameSet,
 ): { ascending: boolean; byValue: Where | undefined } {
   const byValue = addAttributeFilters(
     w,
@@ -144,6 +149,7 @@ function eventFilters(
       principal_declared: "principal_declared",
     },
     indexed,
+    { readable, prefixes: ["asset_attributes"] },
   );
   const statuses = enumList(pairs, "confirmation_status", CONFIRMATION_STATUSES);
   if (statuses.length) w.and(`${EVENT_STATUS_SQL} = any(${w.p(statuses)}::text[])`);
@@ -182,7 +188,7 @@ export async function listAssetEvents(
   // tested on its rows), so PostgreSQL keeps it instead of planning each look-up: planning was
   // twice the running time of the conserver's look-up before a later event.
   const oneAsset = assetId !== undefined;
-  const { ascending, byValue } = eventFilters(w, req.pairs, !oneAsset);
+  const { ascending, byValue } = eventFilters(w, req.pairs, !oneAsset, view.filterable);
   const from = oneAsset ? "asset_events" : await narrowedSource(ctx, "asset_events", w, byValue);
   if (from === null) return emptyPage(req);
   const rows = await selectAssetEvents(ctx.db, w.sql, w.params, {

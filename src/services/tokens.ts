@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
 import type { Ctx } from "../context.js";
 import { ApiError, badRequest } from "../core/api/api-error.js";
+import { FailureWindow } from "../core/api/failure-window.js";
 import { isUuid } from "../core/api/ids.js";
 import { getApplication } from "../store/applications.js";
 import { verifySecret } from "./secrets.js";
@@ -14,6 +15,45 @@ export const appIdpIssuer = (baseUrl: string) => `${baseUrl}/appidpv1`;
 export const tokenAudience = (baseUrl: string) => `${baseUrl}/archivist`;
 
 const invalidClient = () => new ApiError("unauthenticated", "invalid client credentials");
+
+// Wrong secrets are limited per client id (guessing one application's secret) and per source
+// address (spraying many ids); an address is allowed more, as a gateway may carry many clients.
+const WINDOW_MS = 60_000;
+const byClient = new FailureWindow(10, WINDOW_MS);
+const byAddress = new FailureWindow(30, WINDOW_MS);
+
+const tooManyFailures = (seconds: number) =>
+  new ApiError("rate_limited", "too many failed token requests; try again later", [], {
+    "Retry-After": String(seconds),
+  });
+
+/**
+ * The client-credentials grant behind its guard: a client id or address with too many recent
+ * failures is refused (429, Retry-After) before its secret is even checked.
+ */
+export async function guardedIssueToken(
+  ctx: Ctx,
+  form: { grant_type?: string; client_id?: string; client_secret?: string },
+  address: string,
+): Promise<{ access_token: string; token_type: "Bearer"; expires_in: number }> {
+  const now = Date.now();
+  // Only ids that could name an application get a window of their own, so a spray of long
+  // made-up ids cannot fill the memory (the others can never succeed anyway).
+  const clientKey = isUuid(form.client_id ?? "") ? (form.client_id ?? "").toLowerCase() : "(not an id)";
+  const wait = Math.max(byAddress.retryAfter(address, now), byClient.retryAfter(clientKey, now));
+  if (wait > 0) throw tooManyFailures(wait);
+  try {
+    const issued = await issueToken(ctx, form);
+    byClient.clear(clientKey);
+    return issued;
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === "unauthenticated") {
+      byAddress.fail(address, now);
+      byClient.fail(clientKey, now);
+    }
+    throw err;
+  }
+}
 
 /** OIDC client-credentials grant: checks the secret, then signs an RS256 access token. */
 export async function issueToken(

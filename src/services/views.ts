@@ -5,8 +5,11 @@ import {
   callerMatchesPermission,
   compileReadableAssets,
   compileReadableEvents,
+  filterableAttributes,
   fullGrant,
   grantFor,
+  intersectNames,
+  type NameSet,
   validateAccessPolicyInput,
 } from "../core/access/index.js";
 import { effectiveAccessPolicies } from "../store/access-policies.js";
@@ -55,8 +58,13 @@ function policyView(scopes: Scope[]): AccessView {
           : scopeClause(w, s, (first) => compileReadableAssets(s.policies, s.caller, "attributes", first)),
       )
       .join(" or ") || "false";
+  const filterable = scopes.reduce<NameSet>(
+    (names, s) => (s.all ? names : intersectNames(names, filterableAttributes(s.policies, s.caller))),
+    "*",
+  );
   return {
     whole: false,
+    filterable,
     restrictAssets: (w) => {
       w.and(assetsClause(w));
     },

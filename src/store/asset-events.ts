@@ -204,6 +204,14 @@ export async function getAssetEvent(
   )[0];
 }
 
+/** The asset an event belongs to (event ids are unique across assets). */
+export async function assetOfEvent(db: Queryable, eventId: string): Promise<string | undefined> {
+  const rows = await db.query<{ asset_id: string }>("select asset_id from asset_events where id = $1", [
+    eventId,
+  ]);
+  return rows[0]?.asset_id;
+}
+
 /** Events of one asset in the order they were accepted (to rebuild the asset at a time). */
 export function eventsOfAsset(db: Queryable, assetId: string, until?: Date): Promise<AssetEventRow[]> {
   return readEvents(

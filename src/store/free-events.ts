@@ -76,6 +76,19 @@ export async function getFreeEvent(
   )[0];
 }
 
+/** The tenancy of an asset-free event, and whether it is a registered signed statement (public under SCRAPI). */
+export async function freeEventOwner(
+  db: Queryable,
+  id: string,
+): Promise<{ tenant_id: string; registered: boolean } | undefined> {
+  return (
+    await db.query<{ tenant_id: string; registered: boolean }>(
+      "select tenant_id, statement is not null as registered from events where id = $1",
+      [id],
+    )
+  )[0];
+}
+
 /** Statement bytes of a registered signed statement (SCITT), if the event is one. */
 export async function getStatement(db: Queryable, id: string): Promise<Uint8Array | undefined> {
   const rows = await db.query<{ statement: Uint8Array | null }>(

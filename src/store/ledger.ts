@@ -27,6 +27,15 @@ export async function lockLog(tx: Queryable, tenantId: string): Promise<void> {
   await tx.query("select pg_advisory_xact_lock(hashtextextended($1, 7245))", [`log:${tenantId}`]);
 }
 
+/** The log's size, 0 for a log never written; reads only (a GET must never create the row). */
+export async function logSize(db: Queryable, tenantId: string): Promise<number> {
+  const rows = await db.query<{ mmr_size: string | number }>(
+    "select mmr_size from logs where tenant_id = $1",
+    [tenantId],
+  );
+  return Number(rows[0]?.mmr_size ?? 0);
+}
+
 /** The log's state, created empty on first use. */
 export async function loadLog(tx: Queryable, tenantId: string): Promise<LogRow> {
   await tx.query("insert into logs (tenant_id) values ($1) on conflict do nothing", [tenantId]);

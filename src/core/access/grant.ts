@@ -1,7 +1,7 @@
 import { matchPolicyFilters } from "../filters/policy-match.js";
 import { callerMatchesPermission } from "./caller-match.js";
-import { addNames } from "./name-set.js";
-import type { AccessGrant, AccessPermission, AccessPolicy, Caller } from "./types.js";
+import { addNames, intersectNames } from "./name-set.js";
+import type { AccessGrant, AccessPermission, AccessPolicy, Caller, NameSet } from "./types.js";
 
 /** Everything: what tenancy administrators get. */
 export function fullGrant(): AccessGrant {
@@ -45,6 +45,24 @@ export function grantFor(
       if (callerMatchesPermission(permission, caller)) addPermission(grant, permission);
   }
   return grant;
+}
+
+/**
+ * The asset attributes readable on every asset the caller may see: the intersection over the
+ * permissions that match it (each asset's grant is a union of some of them). Filters and
+ * counts may use only these; another could tell, by a count of 1 or 0, a value the caller
+ * may not read on some asset.
+ */
+export function filterableAttributes(policies: readonly AccessPolicy[], caller: Caller): NameSet {
+  if (caller.isAdmin) return "*";
+  let out: NameSet | undefined;
+  for (const policy of policies)
+    for (const p of policy.access_permissions) {
+      if (!callerMatchesPermission(p, caller)) continue;
+      const names = addNames(new Set(), [...p.asset_attributes_read, ...p.include_attributes]);
+      out = out === undefined ? names : intersectNames(out, names);
+    }
+  return out ?? new Set();
 }
 
 /**

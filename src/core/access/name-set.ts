@@ -11,3 +11,10 @@ export function addNames(set: NameSet, names: readonly string[]): NameSet {
 export function hasName(set: NameSet, name: string): boolean {
   return set === "*" || set.has(name);
 }
+
+/** The names in both sets. */
+export function intersectNames(a: NameSet, b: NameSet): NameSet {
+  if (a === "*") return b === "*" ? "*" : new Set(b);
+  if (b === "*") return new Set(a);
+  return new Set([...a].filter((n) => b.has(n)));
+}

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
 import { badRequest } from "./api-error.js";
 
 /** What a page token carries: the whole query, so later pages need nothing else. */
@@ -15,6 +16,14 @@ export interface PageState {
 }
 
 const MAC_BYTES = 16;
+
+const pageTokenBody = z.tuple([
+  z.string(),
+  z.string(),
+  z.array(z.tuple([z.string(), z.string()])).max(1000),
+  z.number().int().min(1).max(100_000),
+  z.number().int().safe(),
+]);
 
 /** Encodes and authenticates a page state: base64url(json) + "." + base64url(hmac). */
 export function encodePageToken(state: PageState, key: Uint8Array): string {
@@ -38,15 +47,17 @@ export function decodePageToken(
   const mac = Buffer.from(macText, "base64url");
   const want = createHmac("sha256", key).update(body).digest().subarray(0, MAC_BYTES);
   if (mac.length !== MAC_BYTES || !timingSafeEqual(mac, want)) throw invalid();
-  const parsed: unknown = JSON.parse(body.toString("utf8"));
-  if (!Array.isArray(parsed) || parsed.length !== 5) throw invalid();
-  const [route, tenant, query, pageSize, after] = parsed as [
-    string,
-    string,
-    Array<[string, string]>,
-    number,
-    number,
-  ];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString("utf8"));
+  } catch {
+    throw invalid();
+  }
+  // Checked after the MAC as well: a token signed by an older version, or with a leaked key,
+  // must still be a 400, never a 500 further in.
+  const r = pageTokenBody.safeParse(parsed);
+  if (!r.success) throw invalid();
+  const [route, tenant, query, pageSize, after] = r.data;
   if (route !== expect.route || tenant !== expect.tenant) throw invalid();
   return { route, tenant, query, pageSize, after };
 }

@@ -5,6 +5,7 @@ import { uploadBlob } from "../../services/blob-upload.js";
 import { blobForCaller, blobOut } from "../../services/blobs.js";
 import { mayWrite } from "../../services/views.js";
 import { sendBlob } from "../blob-response.js";
+import { StreamedBody } from "../body.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 
@@ -25,7 +26,10 @@ export function blobRoutes(t: RouteTable, d: HttpDeps): void {
     summary: "Upload a blob (multipart/form-data, part `file`)",
     handler: async ({ principal: p, req }) => {
       if (!(await mayWrite(d.ctx, p))) throw forbidden("uploading blobs is not permitted");
-      return blobOut(await uploadBlob(d.ctx, p, req.raw));
+      // A multipart body arrives as a stream (inflated if it was compressed); any other is
+      // unread, and busboy refuses its content type.
+      const stream = req.body instanceof StreamedBody ? req.body.stream : req.raw;
+      return blobOut(await uploadBlob(d.ctx, p, { headers: req.headers, stream }));
     },
   });
   t.add({

@@ -29,13 +29,8 @@ export function chainRoutes(t: RouteTable, d: HttpDeps): void {
     group: "archivistnodev1",
     auth: "public",
     summary: "Export the chain (blocks after `after`), for offline checking",
-    query: z.object({
-      after: z
-        .string()
-        .regex(/^-?\d+$/)
-        .optional(),
-    }),
-    handler: ({ query }) => exportChain(d.ctx, Number(query.after ?? -1)),
+    query: z.object({ after: z.string().optional() }),
+    handler: ({ query }) => exportChain(d.ctx, query.after),
   });
   t.add({
     method: "get",

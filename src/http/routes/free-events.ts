@@ -33,6 +33,7 @@ export function freeEventRoutes(t: RouteTable, d: HttpDeps): void {
     auth: "token",
     summary: "Search asset-free events (OData filter, top ≤ 50, skip)",
     body: search,
+    bodyRequired: false,
     handler: async ({ principal: p, body, res }) => {
       const { events, total } = await searchEvents(d.ctx, p, body);
       res.header("x-total-count", String(total));

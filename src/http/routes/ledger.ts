@@ -1,9 +1,14 @@
 import { z } from "zod";
-import { badRequest, notFound } from "../../core/api/api-error.js";
+import { type ApiError, badRequest, notFound } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
-import { latestSeal, publicRecordIdentity, scittKeys, sealSizes } from "../../services/ledger-info.js";
+import { parseUint64, reachable } from "../../core/api/numbers.js";
+import { latestSeal, scittKeys, sealSizes } from "../../services/ledger-info.js";
 import { consistency, logEntry, receiptFor, treeConsistency } from "../../services/proofs.js";
-import { requireReadableEvent } from "../../services/record-access.js";
+import {
+  readableRecordName,
+  requireReadableEvent,
+  requireReadableRecord,
+} from "../../services/record-access.js";
 import { sendCose } from "../cose-response.js";
 import type { HttpDeps } from "../deps.js";
 import { COSE_TYPE, profileQuery, requestedProfile, sendReceipt } from "../receipt-negotiation.js";
@@ -12,11 +17,19 @@ import { tlogRoutes } from "./tlog.js";
 
 const group = "merklelogsv1";
 
-function intParam(raw: string | undefined, name: string): number | undefined {
-  if (raw === undefined || raw === "") return undefined;
-  if (!/^\d+$/.test(raw)) throw badRequest(`${name} must be a non-negative integer`);
-  return Number(raw);
+/**
+ * A log position from the path or query: a uint64 (400 otherwise), as a number, or
+ * `beyond` when no log reaches it.
+ */
+function position(raw: string, name: string, beyond: () => ApiError): number {
+  const n = reachable(parseUint64(raw, name));
+  if (n === undefined) throw beyond();
+  return n;
 }
+
+const notCovering = () => badRequest("mmr_size must be a complete MMR size covering the entry");
+const tooLarge = () => badRequest("from and to must not exceed the log's size");
+const optional = (raw: string | undefined) => (raw === undefined || raw === "" ? undefined : raw);
 
 /** Receipts, log entries, consistency proofs and seals: what verifiers need, most of it without a token. */
 export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
@@ -56,16 +69,14 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     method: "get",
     path: "/archivist/v1/receipts/events/{uuid}",
     group,
-    auth: "public",
+    auth: "optional",
     summary:
-      "COSE receipt of an asset-free event (hashes only; no token needed); profile=mmr (default) or rfc9162",
+      "COSE receipt of a record by its id (public records and registered statements need no token); profile=mmr (default) or rfc9162",
     query: profileQuery,
-    handler: async ({ params, query, req, res }) => {
-      const receipt = await receiptFor(
-        d.ctx,
-        pathUuid(params.uuid, "event"),
-        requestedProfile(req, query, "mmr"),
-      );
+    handler: async ({ caller, params, query, req, res }) => {
+      const id = pathUuid(params.uuid, "event");
+      await requireReadableRecord(d.ctx, caller, id);
+      const receipt = await receiptFor(d.ctx, id, requestedProfile(req, query, "mmr"));
       return sendReceipt(req, res, receipt, { defaultType: COSE_TYPE });
     },
   });
@@ -73,15 +84,19 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     method: "get",
     path: "/archivist/v1/merklelogs/{tenant}/entries/{index}",
     group,
-    auth: "public",
-    summary: "A log entry with its inclusion path",
+    auth: "optional",
+    summary: "A log entry with its inclusion path (its record named to those who may read it)",
     query: z.object({ mmr_size: z.string().optional() }),
-    handler: async ({ params, query }) => {
-      const index = intParam(params.index, "mmr_index");
-      if (index === undefined) throw notFound("log entry");
+    handler: async ({ caller, params, query }) => {
+      const index = position(params.index ?? "", "mmr_index", () => notFound("log entry"));
       const tenant = pathUuid(params.tenant, "log");
-      return logEntry(d.ctx, tenant, index, intParam(query.mmr_size, "mmr_size"), (e) =>
-        publicRecordIdentity(d.ctx, e),
+      const size = optional(query.mmr_size);
+      return logEntry(
+        d.ctx,
+        tenant,
+        index,
+        size === undefined ? undefined : position(size, "mmr_size", notCovering),
+        async (e) => (await readableRecordName(d.ctx, caller, e.record_id)) ?? "",
       );
     },
   });
@@ -97,8 +112,8 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
       (query.profile === "rfc9162" ? treeConsistency : consistency)(
         d.ctx,
         pathUuid(params.tenant, "log"),
-        intParam(query.from, "from") ?? 0,
-        intParam(query.to, "to") ?? 0,
+        position(query.from, "from", tooLarge),
+        position(query.to, "to", tooLarge),
       ),
   });
   t.add({
@@ -108,11 +123,18 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     auth: "public",
     summary: "The latest seal (or the one of mmr_size), application/cose",
     query: z.object({ mmr_size: z.string().optional() }),
-    handler: async ({ params, query, res }) =>
-      sendCose(
+    handler: async ({ params, query, res }) => {
+      const size = optional(query.mmr_size);
+      const tenant = pathUuid(params.tenant, "log");
+      return sendCose(
         res,
-        await latestSeal(d.ctx, pathUuid(params.tenant, "log"), intParam(query.mmr_size, "mmr_size")),
-      ),
+        await latestSeal(
+          d.ctx,
+          tenant,
+          size === undefined ? undefined : position(size, "mmr_size", () => notFound("seal")),
+        ),
+      );
+    },
   });
   tlogRoutes(t, d);
 }

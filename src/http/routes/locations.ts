@@ -6,6 +6,7 @@ import {
   locationSource,
   patchLocation,
   readLocation,
+  readLocationPermissions,
   removeLocation,
   setLocationPermissions,
 } from "../../services/locations.js";
@@ -93,7 +94,7 @@ export function locationRoutes(t: RouteTable, d: HttpDeps): void {
     auth: "token",
     summary: "Location permissions",
     handler: async ({ principal: p, params }) => {
-      const row = await readLocation(d.ctx, p, id(params));
+      const row = await readLocationPermissions(d.ctx, p, id(params));
       return { location_identity: `locations/${row.id}`, permissions: row.permissions };
     },
   });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { issueToken } from "../../services/tokens.js";
+import { guardedIssueToken } from "../../services/tokens.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 
@@ -23,11 +23,13 @@ export function tokenRoutes(t: RouteTable, d: HttpDeps): void {
     group: "appidpv1",
     auth: "public",
     summary: "Issue an access token (client credentials)",
+    // OIDC (RFC 6749 §4.4.2) posts the grant as a form; a JSON body is refused by name.
+    contentTypes: ["application/x-www-form-urlencoded"],
     body: tokenForm,
     response: tokenResponse,
-    handler: async ({ body, res }) => {
+    handler: async ({ body, req, res }) => {
       res.header("cache-control", "no-store");
-      return issueToken(d.ctx, body);
+      return guardedIssueToken(d.ctx, body, req.ip);
     },
   });
 }
