@@ -42,12 +42,15 @@ as for something that does not exist (403 where the operation itself needs admin
   hash and its path), but its \`identity\` names the record only to a caller who may read that
   record (\`assets/…/events/…\`, \`publicassets/…\` for public ones, \`events/…\`), and is \`""\` to
   anyone else. Seals and consistency proofs are about the log, not a record, and are public.
-- **Filters and counts.** A list may be filtered (and counted, \`x-total-count\`) only by the
-  asset attributes the caller may read on every asset it sees: the intersection of
-  \`asset_attributes_read\` (and \`include_attributes\`) over the permissions that match it.
-  A filter on any other attribute (\`attributes.x\` on assets, \`asset_attributes.x\` on events)
-  is **refused with 403**, not treated as missing: an empty answer would look like "no such
-  value" and still differ from a real one. Administrators and public lists filter on anything.
+- **Filters and counts.** A filter on an asset attribute (\`attributes.x\` on assets,
+  \`asset_attributes.x\` on events) reads it **as missing** wherever the caller may not read it
+  on every asset it sees in that tenancy (the intersection of \`asset_attributes_read\` and
+  \`include_attributes\` over the permissions that match it there): a value never matches there,
+  "absent" always does. So the right guess of a hidden value and a wrong one answer, and count,
+  alike. Refusing such a filter (403) was tried first and broke the DataTrails SDK's own tests: a
+  tenancy administrator who also sees another tenancy's shared assets filters its own assets by
+  attributes the sharer hides, and must still find them. Administrators (in their own tenancy)
+  and public lists filter on anything.
 - **Locations.** Tenancy configuration, managed (created, changed, deleted, permissions read
   and set) by administrators. Anyone else reads a location only as the home
   (\`arc_home_location_identity\`) of an asset its access policies let it read, when that

@@ -13,8 +13,13 @@ export interface AccessView {
   restrictEvents(w: Where): void;
   /** True when every asset it sees is seen whole (no per-row projection needed). */
   readonly whole: boolean;
-  /** Asset attributes it may filter and count by: those readable on every asset it sees. */
+  /** Asset attributes readable on every asset it sees. */
   readonly filterable: NameSet;
+  /**
+   * The tenancies in which a filter on this asset attribute must read it as missing: those where
+   * it is not readable on every asset the caller sees there (empty: filter as asked everywhere).
+   */
+  hiddenIn(name: string): string[];
   /** The grant on one asset, or undefined when the caller may not see it at all. */
   grant(asset: Pick<AssetRow, "tenant_id" | "attributes" | "public">): AccessGrant | undefined;
 }
@@ -31,6 +36,7 @@ export function adminView(tenantId: string): AccessView {
     },
     whole: true,
     filterable: "*",
+    hiddenIn: () => [],
     grant: (asset) => (asset.tenant_id === tenantId ? full : undefined),
   };
 }

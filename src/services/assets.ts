@@ -175,6 +175,7 @@ export const publicView: AccessView = {
   },
   whole: true,
   filterable: "*",
+  hiddenIn: () => [],
   grant: (asset) => (asset.public ? PUBLIC_GRANT : undefined),
 };
 

@@ -1,19 +1,46 @@
-import { hasName, type NameSet } from "../core/access/index.js";
-import { badRequest, forbidden } from "../core/api/api-error.js";
-import { parseAttributeQuery } from "../core/filters/index.js";
+import { badRequest } from "../core/api/api-error.js";
+import { type AttributeFilter, parseAttributeQuery } from "../core/filters/index.js";
 import { addAttributeFilter } from "../store/attribute-sql.js";
 import { Where } from "../store/sql.js";
 
-/** Asset attributes a caller may filter by (`AccessView.filterable`), under the prefixes that name them. */
+/**
+ * Asset attributes a caller may not read everywhere it looks: under these prefixes, a filter on
+ * a name hidden in some tenancies reads the attribute as missing on those tenancies' rows (so a
+ * value never matches there, and "absent" always does): the answer and its count are what the
+ * caller would get from the attributes it can read, and tell nothing of a hidden value.
+ */
 export interface AttributeGuard {
-  readable: NameSet;
+  hiddenIn(name: string): string[];
   prefixes: readonly string[];
+  /** The rows' tenancy column. */
+  tenantColumn: string;
+}
+
+/** A filter on `column`, reading `f.name` as missing on the rows of the `hidden` tenancies. */
+function addHiddenAwareFilter(
+  w: Where,
+  f: AttributeFilter,
+  column: string,
+  indexed: boolean,
+  hidden: string[],
+  tenantColumn: string,
+): void {
+  const seen = new Where(w.params);
+  const tenancies = seen.p(hidden);
+  addAttributeFilter(seen, f, column, indexed);
+  const masked = new Where(seen.params);
+  addAttributeFilter(masked, f, `(${column} - ${masked.p(f.name)}::text)`, false);
+  w.params.push(...masked.params.slice(w.params.length));
+  w.and(
+    `(${tenantColumn} <> all(${tenancies}::uuid[]) and ${seen.sql}) or (${tenantColumn} = any(${tenancies}::uuid[]) and ${masked.sql})`,
+  );
 }
 
 /**
  * Adds the dotted attribute filters of a query (prefix → jsonb column) to a WHERE clause.
  * Returns the filters that ask for values (not presence) alone, as their own WHERE, when there
- * are any: only the attribute indexes can serve it, which is what `fewMatches` needs.
+ * are any: only the attribute indexes can serve it, which is what `fewMatches` needs. That
+ * probe may find rows where the value is hidden; the clause itself never keeps them.
  */
 export function addAttributeFilters(
   w: Where,
@@ -23,11 +50,12 @@ export function addAttributeFilters(
   guard?: AttributeGuard,
 ): Where | undefined {
   const { filters } = parseAttributeQuery(pairs, Object.keys(columns));
-  if (guard)
-    for (const f of filters)
-      if (guard.prefixes.includes(f.prefix) && !hasName(guard.readable, f.name))
-        throw forbidden(`filtering on ${f.prefix}.${f.name} is not permitted: the attribute is not readable`);
-  for (const f of filters) addAttributeFilter(w, f, columns[f.prefix] as string, indexed);
+  for (const f of filters) {
+    const column = columns[f.prefix] as string;
+    const hidden = guard?.prefixes.includes(f.prefix) ? guard.hiddenIn(f.name) : [];
+    if (hidden.length && guard) addHiddenAwareFilter(w, f, column, indexed, hidden, guard.tenantColumn);
+    else addAttributeFilter(w, f, column, indexed);
+  }
   const byValue = filters.filter((f) => f.kind === "match" && f.values.length > 0 && !f.present);
   if (byValue.length === 0) return undefined;
   const probe = new Where();

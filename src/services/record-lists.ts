@@ -1,5 +1,4 @@
 import type { Ctx } from "../context.js";
-import type { NameSet } from "../core/access/index.js";
 import { notFound } from "../core/api/api-error.js";
 import {
   type AssetEventRow,
@@ -101,8 +100,9 @@ export async function listAssets(
   const w = new Where();
   view.restrictAssets(w);
   const byValue = addAttributeFilters(w, req.pairs, { attributes: "attributes" }, true, {
-    readable: view.filterable,
+    hiddenIn: view.hiddenIn,
     prefixes: ["attributes"],
+    tenantColumn: "tenant_id",
   });
   const pm = enumParam(req.pairs, "proof_mechanism", PROOF_MECHANISMS);
   if (pm) w.and(`proof_mechanism = ${w.p(pm)}`);
@@ -138,7 +138,7 @@ function eventFilters(
   w: Where,
   pairs: Array<[string, string]>,
   indexed: boolean,
-  readable: NameSet,
+  hiddenIn: (name: string) => string[],
 ): { ascending: boolean; byValue: Where | undefined } {
   const byValue = addAttributeFilters(
     w,
@@ -149,7 +149,7 @@ function eventFilters(
       principal_declared: "principal_declared",
     },
     indexed,
-    { readable, prefixes: ["asset_attributes"] },
+    { hiddenIn, prefixes: ["asset_attributes"], tenantColumn: "asset_events.tenant_id" },
   );
   const statuses = enumList(pairs, "confirmation_status", CONFIRMATION_STATUSES);
   if (statuses.length) w.and(`${EVENT_STATUS_SQL} = any(${w.p(statuses)}::text[])`);
@@ -188,7 +188,7 @@ export async function listAssetEvents(
   // tested on its rows), so PostgreSQL keeps it instead of planning each look-up: planning was
   // twice the running time of the conserver's look-up before a later event.
   const oneAsset = assetId !== undefined;
-  const { ascending, byValue } = eventFilters(w, req.pairs, !oneAsset, view.filterable);
+  const { ascending, byValue } = eventFilters(w, req.pairs, !oneAsset, view.hiddenIn);
   const from = oneAsset ? "asset_events" : await narrowedSource(ctx, "asset_events", w, byValue);
   if (from === null) return emptyPage(req);
   const rows = await selectAssetEvents(ctx.db, w.sql, w.params, {

@@ -8,6 +8,7 @@ import {
   filterableAttributes,
   fullGrant,
   grantFor,
+  hasName,
   intersectNames,
   type NameSet,
   validateAccessPolicyInput,
@@ -58,13 +59,15 @@ function policyView(scopes: Scope[]): AccessView {
           : scopeClause(w, s, (first) => compileReadableAssets(s.policies, s.caller, "attributes", first)),
       )
       .join(" or ") || "false";
-  const filterable = scopes.reduce<NameSet>(
-    (names, s) => (s.all ? names : intersectNames(names, filterableAttributes(s.policies, s.caller))),
-    "*",
-  );
+  const readableIn = scopes.map((s) => ({
+    tenantId: s.tenantId,
+    names: s.all ? ("*" as NameSet) : filterableAttributes(s.policies, s.caller),
+  }));
+  const filterable = readableIn.reduce<NameSet>((names, s) => intersectNames(names, s.names), "*");
   return {
     whole: false,
     filterable,
+    hiddenIn: (name) => readableIn.filter((s) => !hasName(s.names, name)).map((s) => s.tenantId),
     restrictAssets: (w) => {
       w.and(assetsClause(w));
     },
