@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
 import {
   COSIGNATURE_V1,
@@ -21,6 +21,7 @@ import {
 } from "../../../src/core/tlog/index.js";
 import { TLOG_KEY } from "../../../src/store/tlog-checkpoints.js";
 import { ed25519Seed } from "../../../src/workers/checkpoint.js";
+import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
@@ -178,17 +179,13 @@ describe("witnesses (C2SP tlog-witness, tlog-cosignature)", () => {
     // The library and the CLI check the quorum against the log's own tiles.
     const dir = mkdtempSync(join(tmpdir(), "witnessed-"));
     writeFileSync(join(dir, "r.json"), JSON.stringify(both));
-    const lines: string[] = [];
-    const spy = vi.spyOn(process.stdout, "write").mockImplementation((c) => lines.push(String(c)) > 0);
-    try {
-      const args = [join(dir, "r.json"), "--mirror", prefix, "--witness", w1.vkey, "--witness", w2.vkey];
-      expect(await verifyCommand.run(args)).toBe(0);
-      expect(await verifyCommand.run([...args.slice(0, 5), "--quorum", "2"])).toBe(1);
-    } finally {
-      spy.mockRestore();
-    }
-    expect(lines[0]).toMatch(/^OK .* cosigned by witness.test\/one, witness.test\/two/);
-    expect(lines[1]).toMatch(/^FAILED 1 of the 2 witness cosignatures needed/);
+    const args = [join(dir, "r.json"), "--mirror", prefix, "--witness", w1.vkey, "--witness", w2.vkey];
+    const cosignedByBoth = await runCli((a) => verifyCommand.run(a), args);
+    expect(cosignedByBoth.code).toBe(0);
+    expect(cosignedByBoth.out).toMatch(/^OK .* cosigned by witness.test\/one, witness.test\/two/);
+    const quorumOfOne = await runCli((a) => verifyCommand.run(a), [...args.slice(0, 5), "--quorum", "2"]);
+    expect(quorumOfOne.code).toBe(1);
+    expect(quorumOfOne.out).toMatch(/^FAILED 1 of the 2 witness cosignatures needed/);
   });
 
   it("a witness refuses a forked checkpoint, and still does after a restart", async () => {
