@@ -94,14 +94,12 @@ async function registerPending(path: string, statement: Uint8Array, headers: Rec
   const location = res.headers.get("location") ?? "";
   expect(location).toMatch(/\/entries\/events_[0-9a-f-]{36}$/);
   expect(res.headers.get("retry-after")).toBe("1");
-  const statuses = new Set<number>();
   const receipt = await until(async () => {
     const r = await s.api(location, { redirect: "manual", headers });
-    statuses.add(r.status);
-    if (r.status === 202) expect(r.headers.get("location")).toBe(location);
+    if (r.status !== 200) expect([r.status, r.headers.get("location")]).toEqual([202, location]);
     return r.status === 200 ? r : undefined;
   });
-  return { location, receipt, statuses };
+  return { location, receipt };
 }
 
 describe("SCRAPI -10 discovery", () => {
@@ -144,8 +142,7 @@ describe("SCRAPI -10 discovery", () => {
 describe("registration by signature", () => {
   it("registers in the public log without a token, 202 polling to an RFC9162_SHA256 receipt of the payload", async () => {
     const statement = statementOf(2);
-    const { location, receipt, statuses } = await registerPending("/entries", statement);
-    expect(statuses.has(202)).toBe(true);
+    const { location, receipt } = await registerPending("/entries", statement);
     expect(receipt.headers.get("content-type")).toBe("application/scitt-receipt+cose");
     const r = await bytes(receipt);
     expect(receiptVds(r)).toBe(1);
@@ -234,9 +231,12 @@ describe("registration by signature", () => {
     const closed = await s.api(`/tenants/${tenantB}/entries`, cose(statementOf(4)));
     expect(closed.status).toBe(401);
     expect(closed.headers.get("www-authenticate")).toBe("Bearer");
-    expect((decodeCbor(await bytes(closed)) as Map<number, string>).get(-2)).toMatch(
-      /requires a bearer token/,
-    );
+    const problemBytes = await bytes(closed);
+    expect((decodeCbor(problemBytes) as Map<number, string>).get(-2)).toMatch(/requires a bearer token/);
+    // A log that does not exist answers exactly as a closed one.
+    const nowhere = await s.api(`/tenants/${randomUUID()}/entries`, cose(statementOf(4)));
+    expect(nowhere.status).toBe(401);
+    expect(Buffer.from(await bytes(nowhere)).equals(Buffer.from(problemBytes))).toBe(true);
     const json = await s.api(
       `/tenants/${tenantB}/entries`,
       cose(statementOf(4), { accept: "application/json" }),
@@ -402,5 +402,41 @@ describe("both receipt profiles for every kind of record", () => {
     expect(mmr.status).toBe(200);
     const bad = await s.api(`/archivist/v1/merklelogs/${publicLog}/consistency?profile=rfc9162&from=0&to=5`);
     expect(bad.status).toBe(400);
+  });
+});
+
+describe("a registration that stays pending", () => {
+  // No workers: nothing is committed or sealed, so the entry stays pending as long as it is asked.
+  let idle: TestService;
+  const log = randomUUID();
+  beforeAll(async () => {
+    idle = await startTestService(
+      { ARCHIVIST_SCITT_PUBLIC_LOG: log, ARCHIVIST_NO_WORKERS: "true" },
+      {},
+      {},
+      { a: log },
+    );
+    const jwk = vectorPublicKey.export({ format: "jwk" });
+    await idle.api("/archivist/v1/scitt/keys", {
+      method: "POST",
+      token: await idle.token(idle.a),
+      json: { kid: "test-key-1", public_jwk: jwk },
+    });
+  });
+  afterAll(() => idle?.stop());
+
+  it("answers 202 with Location and Retry-After to the registration and to every poll, never 302/303", async () => {
+    const res = await idle.api("/entries", cose(statementOf(1)));
+    expect(res.status).toBe(202);
+    const location = res.headers.get("location") as string;
+    expect(location).toMatch(/^\/entries\/events_[0-9a-f-]{36}$/);
+    for (let i = 0; i < 2; i++) {
+      const poll = await idle.api(location, { redirect: "manual" });
+      expect([poll.status, poll.headers.get("location"), poll.headers.get("retry-after")]).toEqual([
+        202,
+        location,
+        "1",
+      ]);
+    }
   });
 });
