@@ -85,6 +85,7 @@ describe("C2SP tlog-tiles of a tenancy's log", () => {
       expect((await fetch(`${prefix}/${path}`)).status, path).toBe(404);
     const other = `${s.url}/archivist/v1/merklelogs/00000000-0000-4000-8000-000000000000/tlog`;
     expect((await fetch(`${other}/checkpoint`)).status).toBe(404);
+    expect((await fetch(`${other}/key`)).status).toBe(404);
     expect((await fetch(`${other}/tile/0/000.p/1`)).status).toBe(404);
     const body = (await (await fetch(`${prefix}/tile/9/000`)).json()) as { code: string };
     expect(body.code).toBeDefined();
