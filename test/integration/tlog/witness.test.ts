@@ -148,7 +148,7 @@ describe("witnesses (C2SP tlog-witness, tlog-cosignature)", () => {
     await runWitness(w1, logVkey);
     const id = await newEvent(asset);
     await s.service.workers.flush();
-    await until(async () => ((await checkpoint()).includes(`\u2014 ${w1.name} `) ? true : undefined));
+    await until(async () => ((await checkpoint()).includes(`\u2014 ${w1.name} `) ? true : undefined), 60_000);
     await s.service.workers.flush();
     // Sealed, anchored on the node chain and cosigned by one witness of the two needed.
     const one = await read(id);
@@ -164,7 +164,7 @@ describe("witnesses (C2SP tlog-witness, tlog-cosignature)", () => {
     const note = await until(async () => {
       const n = await checkpoint();
       return verifyCheckpoint(n, { logVkey, witnessVkeys: [w1.vkey, w2.vkey], quorum: 2 }).ok ? n : undefined;
-    });
+    }, 60_000);
     expect(verifyCheckpoint(note, { logVkey, witnessVkeys: [w1.vkey, w2.vkey], quorum: 2 })).toMatchObject({
       ok: true,
       cosigners: [w1.name, w2.name],
@@ -173,7 +173,7 @@ describe("witnesses (C2SP tlog-witness, tlog-cosignature)", () => {
     const both = await until(async () => {
       const r = await read(id);
       return r.confirmation_status === "UNEQUIVOCAL" ? r : undefined;
-    });
+    }, 60_000);
     expect((both.merklelog_entry as { unequivocal: unknown }).unequivocal).not.toBeNull();
 
     // The library and the CLI check the quorum against the log's own tiles.
@@ -186,7 +186,8 @@ describe("witnesses (C2SP tlog-witness, tlog-cosignature)", () => {
     const quorumOfOne = await runCli((a) => verifyCommand.run(a), [...args.slice(0, 5), "--quorum", "2"]);
     expect(quorumOfOne.code).toBe(1);
     expect(quorumOfOne.out).toMatch(/^FAILED 1 of the 2 witness cosignatures needed/);
-  });
+    // Two witness processes start from the sources here (tsx): seconds each on a loaded machine.
+  }, 120_000);
 
   it("a witness refuses a forked checkpoint, and still does after a restart", async () => {
     const logKey = await s.service.ctx.keys.get(TLOG_KEY, "Ed25519");
@@ -227,6 +228,6 @@ describe("witnesses (C2SP tlog-witness, tlog-cosignature)", () => {
       const n = await checkpoint();
       const v = verifyCheckpoint(n, { logVkey, witnessVkeys: [w1.vkey, w2.vkey], quorum: 2 });
       return v.ok && v.checkpoint.size > cp.size ? true : undefined;
-    });
-  });
+    }, 60_000);
+  }, 120_000);
 });
