@@ -87,7 +87,8 @@ async function commitToCosigned(ctx: ScenarioContext): Promise<void> {
   const names = ["bench.witness/one", "bench.witness/two"];
   const dirs = names.map(() => mkdtempSync(join(tmpdir(), "bench-witness-")));
   const seeds = names.map(() => randomBytes(32));
-  dirs.forEach((dir, i) => writeFileSync(join(dir, "key"), `${(seeds[i] as Buffer).toString("base64")}\n`));
+  for (const [i, dir] of dirs.entries())
+    writeFileSync(join(dir, "key"), `${(seeds[i] as Buffer).toString("base64")}\n`);
   const ports = [await freePort(), await freePort()];
   const vkeys = names.map((n, i) => formatVkey(n, COSIGNATURE_V1, ed25519PublicKey(seeds[i] as Buffer)));
   const list = vkeys.map((v, i) => `${v} http://127.0.0.1:${ports[i]}`).join(";");

@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import {
   auditTiles,
   parseCheckpoint,
+  parseNote,
   rootFromTiles,
   sameHash,
   TILE_WIDTH,
@@ -63,7 +64,7 @@ export async function mirrorLog(
   const { size, root } = cp.checkpoint;
   const local = dirTiles(dir);
   const previous = existsSync(join(dir, "checkpoint"))
-    ? parseCheckpoint(readFileSync(join(dir, "checkpoint"), "utf8").split("\n\n")[0] + "\n")
+    ? parseCheckpoint(parseNote(readFileSync(join(dir, "checkpoint"), "utf8")).text)
     : undefined;
   if (previous && previous.size > size)
     throw new Error(`the log's checkpoint (${size}) is older than the mirror's (${previous.size})`);

@@ -4,7 +4,6 @@ import {
   ED25519,
   formatEntryBundle,
   formatVkey,
-  logOrigin,
   parseTilePath,
   TILE_HEIGHT,
   TILE_WIDTH,
@@ -39,9 +38,13 @@ export async function checkpointNote(ctx: Ctx, tenantId: string): Promise<string
   return `${cp.note}${cosignatures.map((c) => c.signature_line).join("")}`;
 }
 
-/** The log's verification key in the vkey text format, named by the log's origin. */
+/**
+ * The log's verification key in the vkey text format, named by the log's origin; none before
+ * the log's first checkpoint, which fixes the origin.
+ */
 export async function logVkey(ctx: Ctx, tenantId: string): Promise<string> {
-  const origin = (await originOf(ctx.db, tenantId)) ?? logOrigin(ctx.config.baseUrl, tenantId);
+  const origin = await originOf(ctx.db, tenantId);
+  if (!origin) throw notFound("log");
   const key = await ctx.keys.get(TLOG_KEY, "Ed25519");
   const x = key.publicJwk.x;
   if (typeof x !== "string") throw new Error("the log key has no public Ed25519 point");

@@ -1,10 +1,11 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mirrorCommand } from "../../../src/cli/mirror.js";
 import { verifyCommand } from "../../../src/cli/verify.js";
 import { rootFromTilesBySpec, verifyCheckpointNote } from "../../helpers/c2sp-client.js";
+import { runCli } from "../../helpers/cli-output.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
 let s: TestService;
@@ -14,17 +15,7 @@ let prefix: string;
 const dir = mkdtempSync(join(tmpdir(), "tlog-mirror-"));
 let record: Record<string, unknown>;
 
-async function cli(run: (args: string[]) => Promise<number | undefined>, args: string[]) {
-  const lines: string[] = [];
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((c) => lines.push(String(c)) > 0);
-  const err = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
-  try {
-    return { code: (await run(args)) ?? 0, out: lines.join("") };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+const cli = runCli;
 
 const EVENTS = 270;
 
@@ -94,6 +85,7 @@ describe("C2SP tlog-tiles of a tenancy's log", () => {
       expect((await fetch(`${prefix}/${path}`)).status, path).toBe(404);
     const other = `${s.url}/archivist/v1/merklelogs/00000000-0000-4000-8000-000000000000/tlog`;
     expect((await fetch(`${other}/checkpoint`)).status).toBe(404);
+    expect((await fetch(`${other}/key`)).status).toBe(404);
     expect((await fetch(`${other}/tile/0/000.p/1`)).status).toBe(404);
     const body = (await (await fetch(`${prefix}/tile/9/000`)).json()) as { code: string };
     expect(body.code).toBeDefined();

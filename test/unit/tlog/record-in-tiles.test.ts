@@ -1,25 +1,19 @@
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { nodeHash } from "../../../src/core/rfc9162/index.js";
 import {
   cosign,
   ed25519PublicKey,
   ed25519Signer,
   formatCheckpoint,
-  formatEntryBundle,
   formatNote,
   formatVkey,
-  leafHash,
   type NoteSignature,
   parseNote,
   signNote,
-  type TileRef,
-  treeRoot,
   verifyRecordInTiles,
 } from "../../../src/core/tlog/index.js";
 import { leafOfRecord } from "../../../src/core/verify/index.js";
+import { mth, referenceTiles, sha } from "./reference-tree.js";
 
-const sha = (b: Uint8Array) => new Uint8Array(createHash("sha256").update(b).digest());
 const TENANT = "6c5a8c0e-2d8f-4e7a-9b1c-0a1b2c3d4e5f";
 const ORIGIN = `log.example/archivist/v1/merklelogs/${TENANT}/tlog`;
 const logSeed = new Uint8Array(32).fill(1);
@@ -36,22 +30,11 @@ const statement = {
 };
 
 function log(entries: Uint8Array[]) {
-  const hashes = entries.map(leafHash);
-  const perfect = (level: number, index: number): Uint8Array => {
-    if (level === 0) return hashes[index] as Uint8Array;
-    return nodeHash(perfect(level - 1, index * 2), perfect(level - 1, index * 2 + 1));
-  };
-  const fetch = async (t: TileRef) => {
-    if (t.level === "entries")
-      return formatEntryBundle(entries.slice(t.index * 256, t.index * 256 + t.width));
-    const out = new Uint8Array(t.width * 32);
-    for (let i = 0; i < t.width; i++) out.set(perfect(8 * t.level, t.index * 256 + i), i * 32);
-    return out;
-  };
+  const fetch = referenceTiles(entries);
   const text = formatCheckpoint({
     origin: ORIGIN,
     size: entries.length,
-    root: treeRoot(entries.length, perfect),
+    root: mth(entries),
     extensions: [],
   });
   const note = signNote(text, [ed25519Signer(ORIGIN, logSeed)]);

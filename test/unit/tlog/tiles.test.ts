@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   encodeTileIndex,
@@ -7,29 +6,13 @@ import {
   parseEntryBundle,
   parseTilePath,
   rootFromTiles,
-  type TileRef,
   tilePath,
   tilesOf,
   verifyEntryInTiles,
 } from "../../../src/core/tlog/index.js";
+import { mth, referenceTiles, sha } from "./reference-tree.js";
 
-const sha = (...p: Uint8Array[]) => {
-  const h = createHash("sha256");
-  for (const x of p) h.update(x);
-  return new Uint8Array(h.digest());
-};
-
-// An independent reference: MTH straight from RFC 9162 §2.1.1 over the leaves.
-function mth(leaves: Uint8Array[]): Uint8Array {
-  if (leaves.length === 0) return sha();
-  if (leaves.length === 1) return sha(Uint8Array.of(0), leaves[0] as Uint8Array);
-  let k = 1;
-  while (k * 2 < leaves.length) k *= 2;
-  return sha(Uint8Array.of(1), mth(leaves.slice(0, k)), mth(leaves.slice(k)));
-}
 const leaves = (n: number) => Array.from({ length: n }, (_, i) => sha(Uint8Array.of(i & 0xff, i >> 8)));
-const perfect = (ls: Uint8Array[]) => (level: number, index: number) =>
-  mth(ls.slice(index * 2 ** level, (index + 1) * 2 ** level));
 
 describe("tiles (c2sp.org/tlog-tiles)", () => {
   it("names tiles as the spec does", () => {
@@ -60,15 +43,7 @@ describe("tiles (c2sp.org/tlog-tiles)", () => {
   it("recomputes roots and verifies entries from tiles made of perfect subtrees", async () => {
     const entries = leaves(600);
     const hashes = entries.map(leafHash);
-    const get = perfect(entries);
-    // Tiles made directly per the spec: hash i of tile (l, n) is MTH(D[(n·256+i)·256^l : …]).
-    const fetch = async (t: TileRef) => {
-      if (t.level === "entries")
-        return formatEntryBundle(entries.slice(t.index * 256, t.index * 256 + t.width));
-      const out = new Uint8Array(t.width * 32);
-      for (let i = 0; i < t.width; i++) out.set(get(8 * t.level, t.index * 256 + i), i * 32);
-      return out;
-    };
+    const fetch = referenceTiles(entries);
     for (const size of [1, 255, 256, 257, 511, 512, 600]) {
       const root = mth(entries.slice(0, size));
       expect(await rootFromTiles(size, fetch)).toEqual(root);

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   consistencyProof,
@@ -14,25 +13,15 @@ import {
   treeRoot,
   type WitnessedState,
 } from "../../../src/core/tlog/index.js";
+import { mth, perfect, sha } from "./reference-tree.js";
 
-const sha = (...p: Uint8Array[]) => {
-  const h = createHash("sha256");
-  for (const x of p) h.update(x);
-  return new Uint8Array(h.digest());
-};
-function mth(ls: Uint8Array[]): Uint8Array {
-  if (ls.length === 1) return sha(Uint8Array.of(0), ls[0] as Uint8Array);
-  let k = 1;
-  while (k * 2 < ls.length) k *= 2;
-  return sha(Uint8Array.of(1), mth(ls.slice(0, k)), mth(ls.slice(k)));
-}
 const ORIGIN = "log.example/t1";
 const seed = new Uint8Array(32).fill(9);
 const signer = ed25519Signer(ORIGIN, seed);
 const keys = (o: string) => (o === ORIGIN ? [ed25519Verifier(ORIGIN, ed25519PublicKey(seed))] : undefined);
 
 function request(ls: Uint8Array[], old: number, origin = ORIGIN, sign = signer) {
-  const get = (level: number, index: number) => mth(ls.slice(index * 2 ** level, (index + 1) * 2 ** level));
+  const get = perfect(ls);
   const text = formatCheckpoint({ origin, size: ls.length, root: treeRoot(ls.length, get), extensions: [] });
   return formatAddCheckpoint({
     oldSize: old,

@@ -1,0 +1,17 @@
+import { vi } from "vitest";
+
+/** Runs a CLI command in-process: its exit code and what it wrote to stdout (stderr is dropped). */
+export async function runCli(
+  run: (args: string[]) => Promise<number | undefined>,
+  args: string[],
+): Promise<{ code: number; out: string }> {
+  const lines: string[] = [];
+  const out = vi.spyOn(process.stdout, "write").mockImplementation((c) => lines.push(String(c)) > 0);
+  const err = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+  try {
+    return { code: (await run(args)) ?? 0, out: lines.join("") };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
