@@ -1,12 +1,21 @@
+import type { Command as Cli } from "commander";
 import { benchCommand } from "./bench.js";
 import { conserverCommand } from "./conserver.js";
 import { scanCommand } from "./scan.js";
 import { serveCommand, workerCommand } from "./serve.js";
 import { verifyPublicCommand } from "./verify-public.js";
 
+/** Sets the exit code a command's action reached (nothing: a long-running command). */
+export type Exit = (code: number | undefined) => void;
+
 /** A CLI command: returns the exit code, or nothing for a long-running one. */
 export interface Command {
   summary: string;
+  /**
+   * The command declared for commander (arguments, options, help, action). Absent: the command
+   * parses its own arguments and answers its own `--help` (bench, conserver).
+   */
+  declare?(exit: Exit): Cli;
   run(args: string[]): Promise<number | undefined>;
 }
 

@@ -5,6 +5,7 @@ export {
   eventToStatement,
   isStatement,
   LABEL,
+  missingTemplateAttributes,
   payloadBytes,
   REQUIRED_TEMPLATE,
   STATEMENT_TYP,

@@ -19,6 +19,17 @@ const SHA256 = -16;
 
 export class StatementError extends Error {
   readonly code = "STATEMENT";
+  /** The template attributes the event lacks, all of them (a client fixes them in one round). */
+  readonly missing: readonly string[];
+  constructor(message: string, missing: readonly string[] = []) {
+    super(message);
+    this.missing = missing;
+  }
+}
+
+/** The required template attributes that are absent or not a non-empty string, in template order. */
+export function missingTemplateAttributes(attrs: Record<string, unknown>): string[] {
+  return REQUIRED_TEMPLATE.filter((name) => typeof attrs[name] !== "string" || attrs[name] === "");
 }
 
 /** Attributes every template-0.3.0 event carries (a statement cannot be made without them). */
@@ -73,7 +84,12 @@ export function statementHeader(
   attrs: Record<string, unknown>,
   opts: StatementOptions,
 ): Map<CborValue, CborValue> {
-  for (const name of REQUIRED_TEMPLATE) text(attrs, name);
+  const missing = missingTemplateAttributes(attrs);
+  if (missing.length)
+    throw new StatementError(
+      `${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} required (non-empty strings) to make a signed statement`,
+      missing,
+    );
   if (text(attrs, "payload_hash_alg").toUpperCase().replace("-", "") !== "SHA256")
     throw new StatementError("payload_hash_alg must be SHA-256");
   const claims = new Map<CborValue, CborValue>([

@@ -70,6 +70,26 @@ describe("statements from template-0.3.0 events", () => {
     expect(() => eventToStatement(noSubject, opts, deterministicSigner)).toThrow(StatementError);
     expect(() => eventToStatement({ ...event, payload: "zz" }, opts, deterministicSigner)).toThrow(/payload/);
   });
+
+  it("name every missing template attribute in one error, in template order", () => {
+    const { subject: _s, vcon_operation: _o, payload: _p, ...three } = event;
+    let caught: unknown;
+    try {
+      eventToStatement({ ...three, scitt_draft_version: "" }, opts, deterministicSigner);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(StatementError);
+    expect((caught as StatementError).missing).toEqual([
+      "payload",
+      "subject",
+      "vcon_operation",
+      "scitt_draft_version",
+    ]);
+    expect((caught as Error).message).toMatch(
+      /^payload, subject, vcon_operation, scitt_draft_version are required/,
+    );
+  });
 });
 
 describe("registration policy", () => {
