@@ -2,9 +2,15 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 const root = new URL("../../../", import.meta.url);
-const pkg = JSON.parse(readFileSync(new URL("package.json", root), "utf8")) as Record<string, Record<string, string>>;
+const pkg = JSON.parse(readFileSync(new URL("package.json", root), "utf8")) as Record<
+  string,
+  Record<string, string>
+>;
 const lock = JSON.parse(readFileSync(new URL("package-lock.json", root), "utf8")) as {
-  packages: Record<string, { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> }>;
+  packages: Record<
+    string,
+    { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> }
+  >;
 };
 
 /** Where npm resolves `name` from the package at `from`: its own node_modules, then each ancestor's. */
