@@ -1,60 +1,34 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Fastify from "fastify";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RouteTable } from "../../src/http/route.js";
 import { verifyPageRoutesAt } from "../../src/http/routes/verify-page.js";
+import {
+  ensurePagesBuilt,
+  launchBrowser,
+  PHONE,
+  browserRunnable as runnable,
+  screenshot,
+} from "../helpers/browser.js";
 import { startTestService, type TestService } from "../helpers/service.js";
 import { type Published, publishFixtures } from "../integration/public-verify/publish.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const root = join(import.meta.dirname, "..", "..");
-// In CI a missing browser is a failure (beforeAll throws); locally the suite is skipped.
-const runnable = existsSync(CHROMIUM) || process.env.CI === "true";
-
-/** True when dist/web/verify.js is missing or older than the sources it is built from. */
-function bundleIsStale(): boolean {
-  const bundle = join(root, "dist", "web", "verify.js");
-  if (!existsSync(bundle)) return true;
-  const built = statSync(bundle).mtimeMs;
-  const newer = (dir: string): boolean =>
-    readdirSync(dir, { withFileTypes: true }).some((e) =>
-      e.isDirectory() ? newer(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs > built,
-    );
-  return newer(join(root, "src", "web")) || newer(join(root, "src", "core"));
-}
-
 let s: TestService;
 let p: Published;
-let browser: BrowserContext;
+let browser: Awaited<ReturnType<typeof launchBrowser>>;
 let page: Page;
-const profile = mkdtempSync(join(tmpdir(), "verify-page-chromium-"));
 const foreign: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-  if (bundleIsStale())
-    execFileSync(process.execPath, [join(root, "scripts", "build-web.mjs")], { cwd: root, stdio: "inherit" });
+  if (!runnable) return;
+  ensurePagesBuilt();
   s = await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100" });
   p = await publishFixtures(s);
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  page = browser.pages()[0] ?? (await browser.newPage());
+  browser = await launchBrowser();
+  page = browser.page;
   page.on("request", (r) => {
     if (!r.url().startsWith(s.url)) foreign.push(r.url());
   });
@@ -63,7 +37,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await s?.stop();
-  rmSync(profile, { recursive: true, force: true });
 });
 
 /** A fresh page load, so every check starts from "Nothing checked yet". */

@@ -15,6 +15,7 @@ import { memberRoutes } from "./members.js";
 import { policyMatchRoutes } from "./policy-matches.js";
 import { publicAssetRoutes } from "./public-assets.js";
 import { scittRoutes } from "./scitt.js";
+import { siteRoutes } from "./site.js";
 import { subjectRoutes } from "./subjects.js";
 import { tenancyRoutes } from "./tenancies.js";
 import { tlsCertificateRoutes } from "./tls-certificates.js";
@@ -43,4 +44,5 @@ export const routeModules: Array<(t: RouteTable, d: HttpDeps) => void> = [
   policyMatchRoutes,
   scittRoutes,
   verifyPageRoutes,
+  siteRoutes,
 ];
