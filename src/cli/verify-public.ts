@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
-import { type DocumentReport, verifyDocumentHash } from "../web/document.js";
+import { type DocumentReport, verifyDocumentHash, versionLabel } from "../web/document.js";
 import { PublicApi } from "../web/public-api.js";
 import type { ReceiptCheck } from "../web/receipts.js";
 import { sha256Hex } from "../web/sha256.js";
@@ -25,7 +25,7 @@ export function documentText(r: DocumentReport): string {
         ? `Withdrawn at ${m.withdrawn_at}`
         : `Published${m.current ? "" : ` (superseded by version ${m.superseded_by})`}`;
     lines.push(
-      `  ${m.asset}${m.title ? ` "${m.title}"` : ""} version ${m.version}: ${status}`,
+      `  ${m.asset}${m.title ? ` "${m.title}"` : ""} ${versionLabel(m.version)}: ${status}`,
       `    published ${m.published_at} by ${who(m.principal_declared)} (accepted for ${who(m.principal_accepted)}), ${m.confirmation_status}`,
       `    ${receiptText(m.receipt)}${m.withdrawal ? `; withdrawal ${receiptText(m.withdrawal.receipt)}` : ""}`,
     );

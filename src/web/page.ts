@@ -2,7 +2,7 @@
 // records on this service and verifies them here with the core verifier.
 import { verifyDocumentHash } from "./document.js";
 import { PublicApi } from "./public-api.js";
-import { renderDocument, renderVcon, showVerdict } from "./render.js";
+import { el, renderDocument, renderVcon, showVerdict, trustView } from "./render.js";
 import { sha256Hex } from "./sha256.js";
 import { looksLikeVcon, vconUuidOf, verifyVcon } from "./vcon.js";
 
@@ -13,6 +13,12 @@ const details = byId<HTMLElement>("details");
 const fileInput = byId<HTMLInputElement>("file");
 const drop = byId<HTMLDivElement>("drop");
 const lookup = byId<HTMLInputElement>("lookup");
+
+for (const level of ["STORED", "COMMITTED", "CONFIRMED", "UNEQUIVOCAL"]) {
+  const dd = el("dd");
+  dd.append(trustView(level).lastChild ?? "");
+  byId<HTMLElement>("trust-levels").append(el("dt", level), dd);
+}
 
 async function run(what: string, check: () => Promise<{ ok: boolean; verdict: string; view: HTMLElement }>) {
   showVerdict(verdict, undefined, `Checking ${what}…`);

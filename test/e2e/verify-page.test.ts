@@ -72,7 +72,13 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     await drop("retention.txt", p.withdrawn.file);
     expect(await verdict()).toMatchObject({ ok: "false", text: expect.stringMatching(/^WITHDRAWN/) });
     const item = await page.waitForSelector('#versions li[data-status="Withdrawn"]');
-    expect(await item.textContent()).toMatch(/version 1: Withdrawn at \d{4}-/);
+    expect(await item.textContent()).toMatch(/version 1: Withdrawn/);
+    // Dates read as dates, the exact time kept in the datetime attribute.
+    const withdrawn = await item.$eval("dd time", (t) => [t.textContent, t.getAttribute("datetime")]);
+    expect(withdrawn[0]).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d:\d\d (AM|PM) /);
+    expect(withdrawn[1]).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(await item.textContent()).toMatch(/CONFIRMED|UNEQUIVOCAL/);
+    expect(await item.textContent()).toMatch(/under a seal the service signed|anchored in a block/);
   });
 
   it("shows a vCon's trail in order, by keyboard, and matches a vCon file to its operation", async () => {
@@ -84,6 +90,7 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     const steps = await page.$$eval("#trail li", (lis) => lis.map((li) => li.getAttribute("data-operation")));
     expect(steps).toEqual(["vcon_created", "vcon_updated"]);
     expect(await page.textContent("#trail")).toMatch(/CONFIRMED|UNEQUIVOCAL/);
+    await screenshot(page, "verify-vcon-desktop");
     await open();
     await drop("conversation.vcon.json", p.vcon.updated);
     expect(await verdict()).toMatchObject({
@@ -95,6 +102,25 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     );
     // Nothing but look-ups on this service: the file itself never leaves the browser.
     expect(foreign).toEqual([]);
+  });
+
+  it("fits a phone's width: hashes wrap, nothing scrolls sideways, the trust levels are explained", async () => {
+    await page.setViewportSize(PHONE);
+    await open();
+    await drop("policy-v2.txt", p.live.v2);
+    expect(await verdict()).toMatchObject({
+      ok: "true",
+      text: expect.stringMatching(/^VERIFIED: published as version 2$/),
+    });
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
+    await page.click("details.explain summary");
+    expect(await page.textContent("#trust-levels")).toMatch(
+      /UNEQUIVOCAL.*anchored in a block of the archivist chain/s,
+    );
+    await screenshot(page, "verify-document-phone");
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it("serves the page and its bundle without a token, with a same-origin CSP", async () => {
