@@ -1,6 +1,7 @@
 import type { Command as Cli } from "commander";
 import { benchCommand } from "./bench.js";
 import { conserverCommand } from "./conserver.js";
+import { exportCommand } from "./export.js";
 import { scanCommand } from "./scan.js";
 import { serveCommand, workerCommand } from "./serve.js";
 import { verifyPublicCommand } from "./verify-public.js";
@@ -24,6 +25,7 @@ export const commands: Record<string, Command> = {
   worker: workerCommand,
   scan: scanCommand,
   verify: verifyPublicCommand,
+  export: exportCommand,
   bench: benchCommand,
   conserver: conserverCommand,
 };

@@ -8,6 +8,7 @@ import { type VconReport, vconUuidOf, verifyVcon } from "../web/vcon.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
 import { declareVerify } from "./verify.js";
+import { declareVerifyBundle } from "./verify-bundle.js";
 
 const receiptText = (r: ReceiptCheck) =>
   r.ok ? `receipt OK (log entry ${r.mmrIndex})` : `receipt FAILED: ${r.reason}`;
@@ -150,5 +151,6 @@ export const verifyPublicCommand = declared(
       // The subcommands' own --url and --json follow their names.
       .enablePositionalOptions()
       .addCommand(declareDocument(exit))
-      .addCommand(declareVcon(exit)),
+      .addCommand(declareVcon(exit))
+      .addCommand(declareVerifyBundle(exit)),
 );

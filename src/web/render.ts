@@ -1,3 +1,4 @@
+import type { BundleReport } from "../core/bundle/index.js";
 import { readableDate } from "./dates.js";
 import { type DocumentReport, versionLabel } from "./document.js";
 import type { ReceiptCheck } from "./receipts.js";
@@ -133,5 +134,63 @@ export function renderVcon(r: VconReport): HTMLElement {
     list.append(li);
   }
   box.append(list);
+  return box;
+}
+
+/** An evidence bundle's report: where it came from, its logs, then each record with its receipts. */
+export function renderBundle(r: BundleReport): HTMLElement {
+  const box = el("div");
+  box.id = "bundle";
+  const head = el("h2", "Evidence of ");
+  head.append(hashView(r.subject));
+  box.append(
+    head,
+    facts([
+      ["From", r.service],
+      ["Exported", timeView(r.created_at)],
+    ]),
+  );
+  for (const l of r.logs) {
+    const card = el("div", undefined, "card");
+    card.dataset.ok = String(l.ok);
+    const title = el("h3", "Log ");
+    title.append(hashView(l.log));
+    const rows: Array<[string, Node | string]> = [["Seals", el("span", l.detail, l.ok ? "good" : "bad")]];
+    if (l.ok) rows.push(["Latest seal", timeView(l.latest_time)]);
+    card.append(title, facts(rows));
+    box.append(card);
+  }
+  const list = el("ol", undefined, "timeline");
+  list.id = "bundle-records";
+  for (const rec of r.records) {
+    const li = el("li");
+    li.dataset.ok = String(rec.ok);
+    const a = el("h3");
+    a.append(hashView(rec.identity));
+    const receipts = el("div");
+    if (!rec.receipts.length) receipts.append(el("span", "no receipt: not sealed when exported", "bad"));
+    for (const x of rec.receipts)
+      receipts.append(
+        el(
+          "div",
+          `${x.ok ? "receipt verified" : "receipt not verified"}: ${x.detail}`,
+          x.ok ? "good" : "bad",
+        ),
+      );
+    li.append(
+      a,
+      facts([
+        ["Trust when exported", trustView(rec.confirmation_status)],
+        ["Receipts", receipts],
+      ]),
+    );
+    list.append(li);
+  }
+  box.append(el("h3", "Records, in log order"), list);
+  if (r.unchecked.length) {
+    const u = el("ul");
+    for (const x of r.unchecked) u.append(el("li", x));
+    box.append(el("p", "Carried by the bundle but unknown to this verifier, so not checked:", "note"), u);
+  }
   return box;
 }

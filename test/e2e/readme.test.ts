@@ -69,13 +69,14 @@ function run(script: string): { code: number | null; out: string; err: string } 
 }
 
 describe("README", () => {
-  it("the curl walk-through, the verification and the SCITT examples work as written", () => {
+  it("the curl walk-through, the verification, the SCITT and the evidence bundle examples work as written", () => {
     const walk = blocks("Walk-through with curl");
     const verify = blocks("Verifying without trusting us");
     const scitt = blocks("SCITT");
-    expect([walk.length, verify.length, scitt.length]).toEqual([1, 1, 1]);
+    const evidence = blocks("Evidence bundles");
+    expect([walk.length, verify.length, scitt.length, evidence.length]).toEqual([1, 1, 1, 1]);
     // One shell, as a reader pastes the sections one after the other: variables carry over.
-    const r = run([...walk, ...verify, ...scitt].join("\n"));
+    const r = run([...walk, ...verify, ...scitt, ...evidence].join("\n"));
     expect(r.code, `${r.out}\n${r.err}`).toBe(0);
     const lines = r.out.split("\n");
     // Step 4 echoes the event's identity.
@@ -90,6 +91,9 @@ describe("README", () => {
       ),
       expect.stringMatching(/^OK statement by .+, 1 receipt\(s\) verified$/),
     ]);
+    // The evidence bundle of the walk-through's asset: written, then verified offline.
+    expect(r.out).toMatch(/^wrote evidence\.json: \d+ record\(s\), 1 log\(s\); VERIFIED/m);
+    expect(r.out).toMatch(/^VERIFIED: \d+ record\(s\) of assets\/[0-9a-f-]{36}, every receipt valid/m);
     // The statement of the template-less event names all the attributes it lacks, in one answer.
     expect(r.out).toMatch(
       /payload, payload_hash_alg, payload_preimage_content_type, subject, timestamp_declared, vcon_operation, vcon_draft_version, scitt_draft_version are required/,

@@ -104,6 +104,36 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     expect(foreign).toEqual([]);
   });
 
+  it("checks an evidence bundle offline: dropped in, verified with no request at all, refused once changed", async () => {
+    const res = await s.api(`/archivist/v1/evidence/vcons/${p.vcon.uuid}`, { token: await s.token(s.a) });
+    expect(res.status).toBe(200);
+    const bundle = new Uint8Array(await res.arrayBuffer());
+    await open();
+    const requests: string[] = [];
+    page.on("request", (r) => requests.push(r.url()));
+    await drop("evidence.json", bundle);
+    expect(await verdict()).toMatchObject({
+      ok: "true",
+      text: expect.stringMatching(/^VERIFIED: 2 record\(s\) of vcon:\/\//),
+    });
+    expect(
+      await page.$$eval("#bundle-records li", (lis) => lis.map((li) => li.getAttribute("data-ok"))),
+    ).toEqual(["true", "true"]);
+    expect(requests).toEqual([]);
+    await screenshot(page, "verify-bundle-desktop");
+    const changed = JSON.parse(new TextDecoder().decode(bundle)) as {
+      records: Array<{ record: { event_attributes: Record<string, string> } }>;
+    };
+    const first = changed.records[0];
+    if (first) first.record.event_attributes.vcon_operation = "vcon_deleted";
+    await open();
+    await drop("evidence.json", new TextEncoder().encode(JSON.stringify(changed)));
+    expect(await verdict()).toMatchObject({
+      ok: "false",
+      text: expect.stringMatching(/^NOT VERIFIED: 1 of 2 record/),
+    });
+  });
+
   it("fits a phone's width: hashes wrap, nothing scrolls sideways, the trust levels are explained", async () => {
     await page.setViewportSize(PHONE);
     await open();

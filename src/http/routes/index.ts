@@ -7,6 +7,7 @@ import { attachmentRoutes } from "./attachments.js";
 import { blobRoutes } from "./blobs.js";
 import { chainRoutes } from "./chain.js";
 import { complianceRoutes } from "./compliance.js";
+import { evidenceRoutes } from "./evidence.js";
 import { freeEventRoutes } from "./free-events.js";
 import { inviteRoutes } from "./invites.js";
 import { ledgerRoutes } from "./ledger.js";
@@ -43,6 +44,7 @@ export const routeModules: Array<(t: RouteTable, d: HttpDeps) => void> = [
   accessPolicyRoutes,
   policyMatchRoutes,
   scittRoutes,
+  evidenceRoutes,
   verifyPageRoutes,
   siteRoutes,
 ];

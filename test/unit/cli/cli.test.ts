@@ -30,7 +30,7 @@ async function deadPort(): Promise<number> {
   return port;
 }
 
-const subcommands = ["verify document", "verify vcon"];
+const subcommands = ["verify document", "verify vcon", "verify bundle"];
 
 describe("archivist command line", () => {
   it("answers --help on stdout with exit 0, as a real process", () => {
