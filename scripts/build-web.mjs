@@ -11,7 +11,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist", "web");
 mkdirSync(out, { recursive: true });
 
-const bundles = { verify: "src/web/page.ts", docs: "src/web/docs.ts" };
+const bundles = { verify: "src/web/page.ts", console: "src/web/console.ts", docs: "src/web/docs.ts" };
 for (const [name, entry] of Object.entries(bundles))
   await build({
     absWorkingDir: root,
@@ -31,7 +31,7 @@ for (const [name, entry] of Object.entries(bundles))
     // Core refers to the global Buffer; the shim supplies it without touching core.
     inject: ["src/web/buffer-shim.ts"],
   });
-const statics = ["verify.html", "index.html", "docs.html", "site.css"];
+const statics = ["verify.html", "console.html", "index.html", "docs.html", "site.css"];
 for (const name of statics) copyFileSync(join(root, "src", "web", name), join(out, name));
 process.stderr.write(
   `built dist/web: ${Object.keys(bundles)
