@@ -156,7 +156,7 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     expect(await page.$$eval("#trail > li", (lis) => lis.length)).toBe(3);
     // Elements reaching past the screen's right edge (none: nothing scrolls sideways).
     const wide = await page.evaluate(() =>
-      [...document.querySelectorAll("main *")]
+      Array.from(document.querySelectorAll("main *"))
         .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5)
         .map((e) => `${e.tagName}.${e.className}: ${(e.textContent ?? "").slice(0, 40)}`),
     );
