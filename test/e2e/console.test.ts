@@ -10,31 +10,14 @@ import {
   PHONE,
   screenshot,
 } from "../helpers/browser.js";
-import { until } from "../helpers/poll.js";
 import { startTestService, type TestService } from "../helpers/service.js";
+import { untilSealed, vconEvent } from "../helpers/vcon-event.js";
 
 let s: TestService;
 let browser: Awaited<ReturnType<typeof launchBrowser>>;
 let page: Page;
 let asset: string;
 const vcon = crypto.randomUUID();
-const foreign: string[] = [];
-
-const vconEvent = (operation: string, day: number) => ({
-  operation: "Record",
-  behaviour: "RecordEvidence",
-  event_attributes: {
-    arc_display_type: operation,
-    vcon_operation: operation,
-    payload: "cd".repeat(32),
-    payload_hash_alg: "SHA-256",
-    payload_preimage_content_type: "application/vcon+json",
-    subject: `vcon://${vcon}`,
-    timestamp_declared: `2025-03-0${day}T10:00:00Z`,
-    vcon_draft_version: "01",
-    scitt_draft_version: "10",
-  },
-});
 
 beforeAll(async () => {
   if (!browserRunnable) return;
@@ -51,7 +34,11 @@ beforeAll(async () => {
     ).json()) as { identity: string }
   ).identity;
   for (const [i, op] of ["vcon_create", "vcon_update"].entries())
-    await s.api(`/archivist/v2/${asset}/events`, { method: "POST", token, json: vconEvent(op, i + 1) });
+    await s.api(`/archivist/v2/${asset}/events`, {
+      method: "POST",
+      token,
+      json: vconEvent(vcon, op, `2025-03-0${i + 1}`),
+    });
   for (const [name, type, seconds] of [
     ["Recorded within ten years", "vcon_create", 315_360_000],
     ["Consent captured today", "consent", 86_400],
@@ -66,19 +53,9 @@ beforeAll(async () => {
         time_period_seconds: seconds,
       },
     });
-  await until(async () => {
-    const list = (await (await s.api(`/archivist/v2/${asset}/events`, { token })).json()) as {
-      events: Array<{ confirmation_status: string }>;
-    };
-    return list.events.every((e) => ["CONFIRMED", "UNEQUIVOCAL"].includes(e.confirmation_status))
-      ? true
-      : undefined;
-  });
-  browser = await launchBrowser();
+  await untilSealed(s, token, asset);
+  browser = await launchBrowser(s.url);
   page = browser.page;
-  page.on("request", (r) => {
-    if (!r.url().startsWith(s.url)) foreign.push(r.url());
-  });
 }, 90_000);
 afterAll(async () => {
   await browser?.close();
@@ -180,7 +157,7 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
       /Checked here before saving: VERIFIED: 2 record/,
     );
     await screenshot(page, "console-exported");
-    expect(foreign).toEqual([]);
+    expect(browser.foreign).toEqual([]);
   });
 
   it("signs out: the token leaves the tab", async () => {

@@ -1,11 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChildService, startChild } from "../helpers/child-service.js";
+import { freePort } from "../helpers/ports.js";
 
 // The README's commands, run as written against `archivist serve` started as a newcomer does
 // (a fresh data directory, so the default tenancy and data/bootstrap.json are its own). Three
@@ -24,14 +24,6 @@ function blocks(heading: string): string[] {
   const end = readme.indexOf("\n## ", start + 4);
   const section = readme.slice(start, end < 0 ? undefined : end);
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 let service: ChildService;

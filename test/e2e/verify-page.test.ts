@@ -20,18 +20,14 @@ let s: TestService;
 let p: Published;
 let browser: Awaited<ReturnType<typeof launchBrowser>>;
 let page: Page;
-const foreign: string[] = [];
 
 beforeAll(async () => {
   if (!runnable) return;
   ensurePagesBuilt();
   s = await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100" });
   p = await publishFixtures(s);
-  browser = await launchBrowser();
+  browser = await launchBrowser(s.url);
   page = browser.page;
-  page.on("request", (r) => {
-    if (!r.url().startsWith(s.url)) foreign.push(r.url());
-  });
 }, 90_000);
 
 afterAll(async () => {
@@ -101,7 +97,7 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
       /This file is the version recorded here/,
     );
     // Nothing but look-ups on this service: the file itself never leaves the browser.
-    expect(foreign).toEqual([]);
+    expect(browser.foreign).toEqual([]);
   });
 
   it("checks an evidence bundle offline: dropped in, verified with no request at all, refused once changed", async () => {

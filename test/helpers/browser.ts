@@ -33,10 +33,14 @@ export function ensurePagesBuilt(): void {
     execFileSync(process.execPath, [join(root, "scripts", "build-web.mjs")], { cwd: root, stdio: "inherit" });
 }
 
-/** A headless Chromium with a throw-away profile; `close` removes the profile too. */
-export async function launchBrowser(): Promise<{
+/**
+ * A headless Chromium with a throw-away profile; `close` removes the profile too. `foreign`
+ * collects every request the page makes outside `origin` (the pages must make none).
+ */
+export async function launchBrowser(origin: string): Promise<{
   context: BrowserContext;
   page: Page;
+  foreign: string[];
   close(): Promise<void>;
 }> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
@@ -56,9 +60,14 @@ export async function launchBrowser(): Promise<{
     ],
   });
   const page = context.pages()[0] ?? (await context.newPage());
+  const foreign: string[] = [];
+  page.on("request", (r) => {
+    if (!r.url().startsWith(origin)) foreign.push(r.url());
+  });
   return {
     context,
     page,
+    foreign,
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });

@@ -8,6 +8,7 @@ import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
 import type { EvidenceBundle } from "../../../src/core/bundle/index.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
+import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
 
 let s: TestService;
 let token: string;
@@ -26,22 +27,6 @@ async function cli(cmd: Command, args: string[]): Promise<{ code: number; out: s
   }
 }
 
-const vconEvent = (operation: string, day: number) => ({
-  operation: "Record",
-  behaviour: "RecordEvidence",
-  event_attributes: {
-    arc_display_type: operation,
-    vcon_operation: operation,
-    payload: "ab".repeat(32),
-    payload_hash_alg: "SHA-256",
-    payload_preimage_content_type: "application/vcon+json",
-    subject: `vcon://${vcon}`,
-    timestamp_declared: `2025-01-0${day}T00:00:00Z`,
-    vcon_draft_version: "01",
-    scitt_draft_version: "10",
-  },
-});
-
 beforeAll(async () => {
   s = await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100" });
   token = await s.token(s.a);
@@ -55,7 +40,11 @@ beforeAll(async () => {
     ).json()) as { identity: string }
   ).identity;
   for (const [i, op] of ["vcon_create", "vcon_update"].entries()) {
-    await s.api(`/archivist/v2/${asset}/events`, { method: "POST", token, json: vconEvent(op, i + 1) });
+    await s.api(`/archivist/v2/${asset}/events`, {
+      method: "POST",
+      token,
+      json: vconEvent(vcon, op, `2025-03-0${i + 1}`),
+    });
     // Apart in time, so the two events are first covered by different seals.
     await until(async () => {
       const list = (await (await s.api(`/archivist/v2/${asset}/events`, { token })).json()) as {
@@ -67,14 +56,7 @@ beforeAll(async () => {
     });
     await new Promise((r) => setTimeout(r, 300));
   }
-  await until(async () => {
-    const list = (await (await s.api(`/archivist/v2/${asset}/events`, { token })).json()) as {
-      events: Array<{ confirmation_status: string }>;
-    };
-    return list.events.every((e) => ["CONFIRMED", "UNEQUIVOCAL"].includes(e.confirmation_status))
-      ? true
-      : undefined;
-  });
+  await untilSealed(s, token, asset);
 }, 60_000);
 afterAll(() => s?.stop());
 

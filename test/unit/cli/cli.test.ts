@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { commands } from "../../../src/cli/commands.js";
 import { runCli } from "../../../src/cli/program.js";
+import { freePort } from "../../helpers/ports.js";
 
 const MAIN = fileURLToPath(new URL("../../../src/cli/main.ts", import.meta.url));
 
@@ -19,15 +19,6 @@ async function cli(args: string[]): Promise<{ code: number | undefined; out: str
     o.mockRestore();
     e.mockRestore();
   }
-}
-
-/** A local port nobody listens on (bound, then released). */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 const subcommands = ["verify document", "verify vcon", "verify bundle"];
@@ -61,7 +52,7 @@ describe("archivist command line", () => {
   });
 
   it("names the cause of a failure: a dead URL, a malformed log name, a missing file, missing keys", async () => {
-    const port = await deadPort();
+    const port = await freePort();
     const dead = await cli([
       "verify",
       "--log",
