@@ -40,8 +40,9 @@ beforeAll(async () => {
       BASE_URL: "",
     },
     await freePort(),
+    150_000,
   );
-}, 90_000);
+}, 180_000);
 afterAll(async () => {
   await service?.kill("SIGTERM");
   rmSync(cwd, { recursive: true, force: true });
