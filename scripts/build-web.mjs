@@ -1,6 +1,7 @@
-// Builds the /verify page: the core verifier (src/core/verify, ledger, mmr, cose) compiled
-// for the browser with node:crypto and Buffer replaced by small shims, into
-// dist/web/verify.js, next to a copy of the static page.
+// Builds the pages: the core verifier (src/core/verify, ledger, mmr, cose) compiled for the
+// browser with node:crypto and Buffer replaced by small shims, into dist/web/verify.js (the
+// /verify page) and dist/web/console.js (the /console page), the API reference's starter
+// (docs.js), next to copies of the static pages and the shared stylesheet.
 import { copyFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,23 +11,30 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist", "web");
 mkdirSync(out, { recursive: true });
 
-await build({
-  absWorkingDir: root,
-  entryPoints: ["src/web/page.ts"],
-  outfile: join(out, "verify.js"),
-  bundle: true,
-  format: "esm",
-  platform: "browser",
-  target: "es2022",
-  minify: true,
-  legalComments: "none",
-  logLevel: "warning",
-  alias: {
-    "node:crypto": "./src/web/crypto-shim.ts",
-    "node:buffer": "./src/web/buffer-shim.ts",
-  },
-  // Core refers to the global Buffer; the shim supplies it without touching core.
-  inject: ["src/web/buffer-shim.ts"],
-});
-copyFileSync(join(root, "src", "web", "verify.html"), join(out, "verify.html"));
-process.stderr.write(`built ${join("dist", "web", "verify.js")} and verify.html\n`);
+const bundles = { verify: "src/web/page.ts", console: "src/web/console.ts", docs: "src/web/docs.ts" };
+for (const [name, entry] of Object.entries(bundles))
+  await build({
+    absWorkingDir: root,
+    entryPoints: [entry],
+    outfile: join(out, `${name}.js`),
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    minify: true,
+    legalComments: "none",
+    logLevel: "warning",
+    alias: {
+      "node:crypto": "./src/web/crypto-shim.ts",
+      "node:buffer": "./src/web/buffer-shim.ts",
+    },
+    // Core refers to the global Buffer; the shim supplies it without touching core.
+    inject: ["src/web/buffer-shim.ts"],
+  });
+const statics = ["verify.html", "console.html", "index.html", "docs.html", "site.css"];
+for (const name of statics) copyFileSync(join(root, "src", "web", name), join(out, name));
+process.stderr.write(
+  `built dist/web: ${Object.keys(bundles)
+    .map((n) => `${n}.js`)
+    .join(", ")}, ${statics.join(", ")}\n`,
+);

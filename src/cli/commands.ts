@@ -1,14 +1,24 @@
+import type { Command as Cli } from "commander";
 import { benchCommand } from "./bench.js";
 import { conserverCommand } from "./conserver.js";
+import { exportCommand } from "./export.js";
 import { mirrorCommand } from "./mirror.js";
 import { scanCommand } from "./scan.js";
 import { serveCommand, workerCommand } from "./serve.js";
 import { verifyPublicCommand } from "./verify-public.js";
 import { witnessCommand } from "./witness.js";
 
+/** Sets the exit code a command's action reached (nothing: a long-running command). */
+export type Exit = (code: number | undefined) => void;
+
 /** A CLI command: returns the exit code, or nothing for a long-running one. */
 export interface Command {
   summary: string;
+  /**
+   * The command declared for commander (arguments, options, help, action). Absent: the command
+   * parses its own arguments and answers its own `--help` (bench, conserver).
+   */
+  declare?(exit: Exit): Cli;
   run(args: string[]): Promise<number | undefined>;
 }
 
@@ -17,6 +27,7 @@ export const commands: Record<string, Command> = {
   worker: workerCommand,
   scan: scanCommand,
   verify: verifyPublicCommand,
+  export: exportCommand,
   bench: benchCommand,
   conserver: conserverCommand,
   mirror: mirrorCommand,

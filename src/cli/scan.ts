@@ -1,17 +1,24 @@
+import { Command as Cli } from "commander";
 import { openContext } from "../server.js";
 import { scanBatch } from "../workers/scanner.js";
-import type { Command } from "./commands.js";
-import { configFromArgs } from "./serve.js";
+import type { Exit } from "./commands.js";
+import { declared } from "./declare.js";
+import { configFromOptions, withConfigFlags } from "./serve.js";
 
-export const scanCommand: Command = {
-  summary: "scan every blob not yet scanned, now (the scanner otherwise runs daily)",
-  async run(args) {
-    const ctx = await openContext(configFromArgs(args, {}));
-    try {
-      await scanBatch(ctx);
-      return 0;
-    } finally {
-      await ctx.db.close();
-    }
-  },
-};
+export const scanCommand = declared(
+  "scan every blob not yet scanned, now (the scanner otherwise runs daily)",
+  (exit: Exit) =>
+    withConfigFlags(
+      new Cli("scan").description(
+        "Scan every blob not yet scanned, now. With PGlite, run it while the service is stopped.",
+      ),
+    ).action(async (values: Record<string, unknown>) => {
+      const ctx = await openContext(configFromOptions(values));
+      try {
+        await scanBatch(ctx);
+        exit(0);
+      } finally {
+        await ctx.db.close();
+      }
+    }),
+);

@@ -1,31 +1,30 @@
-import { parseArgs } from "node:util";
+import { Command as Cli } from "commander";
 import { flagNames, loadConfig } from "../config.js";
 import { startService } from "../server.js";
-import type { Command } from "./commands.js";
+import type { Exit } from "./commands.js";
+import { declared } from "./declare.js";
 
-/** The config of a command: environment, overridden by its flags. */
-export function configFromArgs(args: string[], extra: Record<string, string>) {
-  const options = Object.fromEntries(Object.keys(flagNames).map((f) => [f, { type: "string" as const }]));
-  const { values } = parseArgs({
-    args,
-    options: { ...options, "no-workers": { type: "boolean" } },
-    strict: true,
-  });
+const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** A command with every configuration variable as a flag (`--port` for PORT, …). */
+export function withConfigFlags(cli: Cli): Cli {
+  for (const [flag, env] of Object.entries(flagNames)) cli.option(`--${flag} <value>`, `sets ${env}`);
+  return cli.addHelpText("after", "\nEach flag overrides its environment variable (README: Configuration).");
+}
+
+/** The config of a command: environment, overridden by its flags (commander's parsed options). */
+export function configFromOptions(values: Record<string, unknown>, extra: Record<string, string> = {}) {
   const overrides: Record<string, string> = { ...extra };
   for (const [flag, env] of Object.entries(flagNames)) {
-    const v = (values as Record<string, string | boolean | undefined>)[flag];
+    const v = values[camel(flag)];
     if (typeof v === "string") overrides[env] = v;
   }
-  if (values["no-workers"]) overrides.ARCHIVIST_NO_WORKERS = "true";
+  if (values.workers === false) overrides.ARCHIVIST_NO_WORKERS = "true";
   return loadConfig(process.env, overrides);
 }
 
-async function runUntilSignal(
-  args: string[],
-  extra: Record<string, string>,
-  api: boolean,
-): Promise<undefined> {
-  const service = await startService(configFromArgs(args, extra), { api });
+async function runUntilSignal(values: Record<string, unknown>, api: boolean): Promise<undefined> {
+  const service = await startService(configFromOptions(values), { api });
   const stop = (signal: string) => {
     service.ctx.log.info({ signal }, "shutting down");
     service.close().then(
@@ -41,12 +40,22 @@ async function runUntilSignal(
   return undefined;
 }
 
-export const serveCommand: Command = {
-  summary: "serve the API and run the workers (--no-workers: API only)",
-  run: (args) => runUntilSignal(args, {}, true),
-};
+export const serveCommand = declared(
+  "serve the API and run the workers (--no-workers: API only)",
+  (exit: Exit) =>
+    withConfigFlags(
+      new Cli("serve")
+        .description("Serve the API and run the commit, seal, anchor and scan workers in this process.")
+        .option("--no-workers", "API only: another process runs `archivist worker`"),
+    ).action(async (values: Record<string, unknown>) => exit(await runUntilSignal(values, true))),
+);
 
-export const workerCommand: Command = {
-  summary: "run only the commit, seal, anchor and scan workers (PostgreSQL scale-out)",
-  run: (args) => runUntilSignal(args, {}, false),
-};
+export const workerCommand = declared(
+  "run only the commit, seal, anchor and scan workers (PostgreSQL scale-out)",
+  (exit: Exit) =>
+    withConfigFlags(
+      new Cli("worker").description(
+        "Run only the workers, beside API processes started with `serve --no-workers` (PostgreSQL).",
+      ),
+    ).action(async (values: Record<string, unknown>) => exit(await runUntilSignal(values, false))),
+);

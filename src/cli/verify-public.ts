@@ -1,14 +1,14 @@
 import { existsSync, readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
-import { type DocumentReport, verifyDocumentHash } from "../web/document.js";
+import { Command as Cli } from "commander";
+import { type DocumentReport, verifyDocumentHash, versionLabel } from "../web/document.js";
 import { PublicApi } from "../web/public-api.js";
 import type { ReceiptCheck } from "../web/receipts.js";
 import { sha256Hex } from "../web/sha256.js";
 import { type VconReport, vconUuidOf, verifyVcon } from "../web/vcon.js";
-import type { Command } from "./commands.js";
-import { verifyCommand } from "./verify.js";
-
-const options = { url: { type: "string" }, json: { type: "boolean" } } as const;
+import type { Exit } from "./commands.js";
+import { declared } from "./declare.js";
+import { declareVerify } from "./verify.js";
+import { declareVerifyBundle } from "./verify-bundle.js";
 
 const receiptText = (r: ReceiptCheck) =>
   r.ok ? `receipt OK (log entry ${r.mmrIndex})` : `receipt FAILED: ${r.reason}`;
@@ -26,7 +26,7 @@ export function documentText(r: DocumentReport): string {
         ? `Withdrawn at ${m.withdrawn_at}`
         : `Published${m.current ? "" : ` (superseded by version ${m.superseded_by})`}`;
     lines.push(
-      `  ${m.asset}${m.title ? ` "${m.title}"` : ""} version ${m.version}: ${status}`,
+      `  ${m.asset}${m.title ? ` "${m.title}"` : ""} ${versionLabel(m.version)}: ${status}`,
       `    published ${m.published_at} by ${who(m.principal_declared)} (accepted for ${who(m.principal_accepted)}), ${m.confirmation_status}`,
       `    ${receiptText(m.receipt)}${m.withdrawal ? `; withdrawal ${receiptText(m.withdrawal.receipt)}` : ""}`,
     );
@@ -46,26 +46,23 @@ export function vconText(r: VconReport): string {
   return `${lines.join("\n")}\n`;
 }
 
-type Parsed = { target: string; url: string; json: boolean };
-
-function parse(args: string[], usage: string): Parsed {
-  const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
-  const target = positionals[0];
-  if (!target || !values.url) throw new Error(usage);
-  return { target, url: values.url, json: values.json ?? false };
+interface Flags {
+  url?: string;
+  json?: boolean;
 }
 
+/** Runs a report; exit 0 only when it verifies. Errors print as FAILED (or JSON) with their cause. */
 async function runReport<R extends { ok: boolean }>(
-  args: string[],
+  target: string,
+  v: Flags,
   usage: string,
-  make: (p: Parsed) => Promise<R>,
+  make: (target: string, url: string) => Promise<R>,
   text: (r: R) => string,
 ): Promise<number> {
-  let json = args.includes("--json");
+  const json = v.json ?? false;
   try {
-    const p = parse(args, usage);
-    json = p.json;
-    const report = await make(p);
+    if (!v.url) throw new Error(usage);
+    const report = await make(target, v.url);
     process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : text(report));
     return report.ok ? 0 : 1;
   } catch (err) {
@@ -75,46 +72,85 @@ async function runReport<R extends { ok: boolean }>(
   }
 }
 
-/** `archivist verify document <file | sha256> --url <service> [--json]`. */
-export const verifyDocumentCommand: Command = {
-  summary: "find a document's published versions by its SHA-256 and verify their receipts",
-  run: (args) =>
-    runReport(
-      args,
-      "usage: archivist verify document <file | sha256> --url <service> [--json]",
-      ({ target, url }) => {
-        const hash =
-          /^[0-9a-f]{64}$/i.test(target) && !existsSync(target)
-            ? target
-            : sha256Hex(new Uint8Array(readFileSync(target)));
-        return verifyDocumentHash(new PublicApi(url), hash);
-      },
-      documentText,
+function lookupCommand(name: string, description: string, argument: string, usage: string) {
+  return new Cli(name)
+    .description(description)
+    .argument(argument)
+    .option("--url <service>", "the service whose public records to look up (no token needed)")
+    .option("--json", "the report as JSON")
+    .addHelpText("after", "\nExit status: 0 only if a matching record is found and its receipts verify.")
+    .showHelpAfterError(usage);
+}
+
+const DOCUMENT_USAGE = "usage: archivist verify document <file | sha256> --url <service> [--json]";
+const VCON_USAGE = "usage: archivist verify vcon <file | uuid | vcon://uuid> --url <service> [--json]";
+
+function declareDocument(exit: Exit): Cli {
+  return lookupCommand(
+    "document",
+    "Find a document's published versions by its SHA-256 and verify their receipts.",
+    "<file|sha256>",
+    DOCUMENT_USAGE,
+  ).action(async (target: string, v: Flags) =>
+    exit(
+      await runReport(
+        target,
+        v,
+        DOCUMENT_USAGE,
+        (t, url) => {
+          const hash =
+            /^[0-9a-f]{64}$/i.test(t) && !existsSync(t) ? t : sha256Hex(new Uint8Array(readFileSync(t)));
+          return verifyDocumentHash(new PublicApi(url), hash);
+        },
+        documentText,
+      ),
     ),
-};
+  );
+}
+
+function declareVcon(exit: Exit): Cli {
+  return lookupCommand(
+    "vcon",
+    "List a vCon's public trail, verify each receipt, and match a vCon file to an operation.",
+    "<file|uuid|vcon://uuid>",
+    VCON_USAGE,
+  ).action(async (target: string, v: Flags) =>
+    exit(
+      await runReport(
+        target,
+        v,
+        VCON_USAGE,
+        (t, url) => {
+          const api = new PublicApi(url);
+          if (vconUuidOf(t) && !existsSync(t)) return verifyVcon(api, { uuid: t });
+          return verifyVcon(api, { file: new Uint8Array(readFileSync(t)) });
+        },
+        vconText,
+      ),
+    ),
+  );
+}
+
+/** `archivist verify document <file | sha256> --url <service> [--json]`. */
+export const verifyDocumentCommand = declared(
+  "find a document's published versions by its SHA-256 and verify their receipts",
+  declareDocument,
+);
 
 /** `archivist verify vcon <file | uuid | vcon://uuid> --url <service> [--json]`. */
-export const verifyVconCommand: Command = {
-  summary: "list a vCon's public trail, verify each receipt, and match a vCon file to an operation",
-  run: (args) =>
-    runReport(
-      args,
-      "usage: archivist verify vcon <file | uuid | vcon://uuid> --url <service> [--json]",
-      ({ target, url }) => {
-        const api = new PublicApi(url);
-        if (vconUuidOf(target) && !existsSync(target)) return verifyVcon(api, { uuid: target });
-        return verifyVcon(api, { file: new Uint8Array(readFileSync(target)) });
-      },
-      vconText,
-    ),
-};
+export const verifyVconCommand = declared(
+  "list a vCon's public trail, verify each receipt, and match a vCon file to an operation",
+  declareVcon,
+);
 
-/** `archivist verify`: `document` and `vcon` subcommands, everything else as the offline verifier. */
-export const verifyPublicCommand: Command = {
-  summary: `${verifyCommand.summary}; or: verify document <file> --url u, verify vcon <file|uuid> --url u`,
-  run(args) {
-    if (args[0] === "document") return verifyDocumentCommand.run(args.slice(1));
-    if (args[0] === "vcon") return verifyVconCommand.run(args.slice(1));
-    return verifyCommand.run(args);
-  },
-};
+/** `archivist verify`: the offline verifier, with `document`, `vcon` and `bundle` as subcommands. */
+export const verifyPublicCommand = declared(
+  "verify a statement, a record, a log, an evidence bundle, a public document or a vCon",
+  (exit) =>
+    declareVerify(exit)
+      // The subcommands' own --url and --json follow their names.
+      .enablePositionalOptions()
+      .addCommand(declareDocument(exit))
+      .addCommand(declareVcon(exit))
+      .addCommand(declareVerifyBundle(exit)),
+);

@@ -1,42 +1,68 @@
 import { createHash, createPublicKey, type KeyObject } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { Command as Cli } from "commander";
 import { decodeSeal, decodeSign1, verifySeal } from "../core/cose/index.js";
 import { verifyConsistency } from "../core/mmr/index.js";
 import { verifyStatement } from "../core/scitt/index.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../core/verify/index.js";
-import type { Command } from "./commands.js";
+import { fetchFailure } from "../web/fetch-error.js";
+import type { Exit } from "./commands.js";
+import { declared } from "./declare.js";
 import { verifyRecordInMirror } from "./mirror.js";
 
-const options = {
-  receipt: { type: "string" },
-  payload: { type: "string" },
-  keys: { type: "string" },
-  "issuer-key": { type: "string", multiple: true },
-  url: { type: "string" },
-  log: { type: "string" },
-  json: { type: "boolean" },
-  mirror: { type: "string" },
-  witness: { type: "string", multiple: true },
-  quorum: { type: "string" },
-  "log-key": { type: "string" },
-} as const;
+interface Options {
+  receipt?: string;
+  payload?: string;
+  keys?: string;
+  issuerKey?: string[];
+  url?: string;
+  log?: string;
+  json?: boolean;
+  mirror?: string;
+  witness?: string[];
+  quorum?: string;
+  logKey?: string;
+}
 
 class VerifyFailed extends Error {}
 
-async function fetchBytes(url: string): Promise<Uint8Array> {
-  const res = await fetch(url);
-  if (!res.ok) throw new VerifyFailed(`GET ${url} answered ${res.status}`);
-  return new Uint8Array(await res.arrayBuffer());
+const KEYS_HINT =
+  "give the service's public keys: --url <service> (fetches its /.well-known/scitt-keys) or --keys <scitt-keys.cbor>";
+
+/** GET with the cause of a failure named (refused, unknown host, a status) rather than "fetch failed". */
+async function get(url: string): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(url);
+  } catch (err) {
+    throw new VerifyFailed(fetchFailure(url, err));
+  }
+  if (!res.ok) {
+    const body = await res.text().catch(() => "");
+    const message = /"message"\s*:\s*"([^"]*)"/.exec(body)?.[1];
+    throw new VerifyFailed(`GET ${url} answered ${res.status}${message ? `: ${message}` : ""}`);
+  }
+  return res;
+}
+
+const fetchBytes = async (url: string) => new Uint8Array(await (await get(url)).arrayBuffer());
+
+function readInput(file: string, what: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    throw new VerifyFailed(`cannot read ${what} ${file}: ${code === "ENOENT" ? "no such file" : code}`);
+  }
 }
 
 async function serviceKeys(
   keys: string | undefined,
   url: string | undefined,
 ): Promise<Map<string, KeyObject>> {
-  if (keys) return keysFromKeySet(new Uint8Array(readFileSync(keys)));
+  if (keys) return keysFromKeySet(new Uint8Array(readInput(keys, "the key set")));
   if (url) return keysFromKeySet(await fetchBytes(`${url.replace(/\/$/, "")}/.well-known/scitt-keys`));
-  throw new VerifyFailed("give the service's public keys: --keys <scitt-keys.cbor> or --url <service>");
+  throw new VerifyFailed(KEYS_HINT);
 }
 
 /** Statement issuer keys given as `kid=<file>` (PEM or JWK), on top of the service's published keys. */
@@ -45,7 +71,7 @@ function issuerKeys(specs: string[] | undefined, published: Map<string, KeyObjec
   for (const spec of specs ?? []) {
     const eq = spec.indexOf("=");
     if (eq <= 0) throw new VerifyFailed("--issuer-key takes kid=<file> (a PEM or JWK public key)");
-    const text = readFileSync(spec.slice(eq + 1), "utf8");
+    const text = readInput(spec.slice(eq + 1), "the issuer key").toString("utf8");
     out.set(
       spec.slice(0, eq),
       createPublicKey(text.trim().startsWith("{") ? { key: JSON.parse(text), format: "jwk" } : text),
@@ -54,15 +80,18 @@ function issuerKeys(specs: string[] | undefined, published: Map<string, KeyObjec
   return out;
 }
 
-async function verifyRecordFile(
-  file: string,
-  v: { receipt?: string; keys?: string; url?: string },
-): Promise<string> {
+async function verifyRecordFile(file: string, v: Options): Promise<string> {
   if (!v.receipt) throw new VerifyFailed("--receipt <file> is required to verify a record");
-  const record = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  let record: Record<string, unknown>;
+  try {
+    record = JSON.parse(readInput(file, "the record").toString("utf8")) as Record<string, unknown>;
+  } catch (err) {
+    if (err instanceof VerifyFailed) throw err;
+    throw new VerifyFailed(`${file} is not JSON: ${(err as Error).message}`);
+  }
   const verdict = verifyRecordReceipt(
     record,
-    new Uint8Array(readFileSync(v.receipt)),
+    new Uint8Array(readInput(v.receipt, "the receipt")),
     await serviceKeys(v.keys, v.url),
   );
   if (!verdict.ok) throw new VerifyFailed(verdict.reason);
@@ -73,21 +102,21 @@ async function verifyRecordFile(
   return `OK ${String(record.identity)} is entry ${verdict.mmrIndex} of ${verdict.subject} (${verdict.profile} receipt, leaf ${verdict.leaf.slice(0, 16)}…, ${signed})`;
 }
 
-async function verifyStatementFile(
-  file: string,
-  v: { receipt?: string; payload?: string; keys?: string; url?: string; "issuer-key"?: string[] },
-): Promise<string> {
-  const statement = new Uint8Array(readFileSync(file));
+async function verifyStatementFile(file: string, v: Options): Promise<string> {
+  const statement = new Uint8Array(readInput(file, "the statement"));
+  // Issuer keys alone check the statement's signature; a receipt also needs the service's keys.
+  if (!v.keys && !v.url && (!v.issuerKey?.length || v.receipt))
+    throw new VerifyFailed(`${KEYS_HINT}; an issuer the service does not publish: --issuer-key kid=<file>`);
   const service = v.keys || v.url ? await serviceKeys(v.keys, v.url) : new Map<string, KeyObject>();
-  const receipts = v.receipt ? [new Uint8Array(readFileSync(v.receipt))] : [];
+  const receipts = v.receipt ? [new Uint8Array(readInput(v.receipt, "the receipt"))] : [];
   const verdict = verifyStatement(statement, {
-    issuerKeys: issuerKeys(v["issuer-key"], service),
+    issuerKeys: issuerKeys(v.issuerKey, service),
     serviceKeys: service,
     receipts,
   });
   if (!verdict.ok) throw new VerifyFailed(verdict.reason);
   if (v.payload) {
-    const digest = createHash("sha256").update(readFileSync(v.payload)).digest();
+    const digest = createHash("sha256").update(readInput(v.payload, "the payload")).digest();
     const s = decodeSign1(statement);
     if (!s.payload || Buffer.compare(Buffer.from(s.payload), digest) !== 0)
       throw new VerifyFailed(`payload ${v.payload} does not match the statement's hash`);
@@ -96,23 +125,41 @@ async function verifyStatementFile(
   return `OK statement by ${verdict.issuer}, ${verdict.receipts} receipt(s) verified${profiles}${v.payload ? ", payload matches" : ""}`;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A log named as the API names tenancies (`tenant/<uuid>`) or by its bare uuid. */
+export function logTenant(log: string): string {
+  const uuid = log.replace(/^tenant\//, "");
+  if (!UUID.test(uuid)) throw new VerifyFailed(`--log takes tenant/<uuid> or <uuid>, got "${log}"`);
+  return uuid.toLowerCase();
+}
+
 /** Replays a log's seals from the API: each signed by the service and consistent with the previous one. */
-async function verifyLog(tenant: string, v: { url?: string; keys?: string }): Promise<string> {
+async function verifyLog(log: string, v: Options): Promise<string> {
   if (!v.url) throw new VerifyFailed("--url <service> is required with --log");
+  const tenant = logTenant(log);
   const base = v.url.replace(/\/$/, "");
   const keys = [...(await serviceKeys(v.keys, base)).values()];
-  const { mmr_sizes } = (await (await fetch(`${base}/archivist/v1/merklelogs/${tenant}/seals`)).json()) as {
-    mmr_sizes: number[];
+  const body = (await (await get(`${base}/archivist/v1/merklelogs/${tenant}/seals`)).json()) as {
+    mmr_sizes?: unknown;
   };
+  if (!Array.isArray(body.mmr_sizes) || !body.mmr_sizes.every((n) => Number.isSafeInteger(n)))
+    throw new VerifyFailed(`${base} did not answer a list of seal sizes for tenant/${tenant}`);
+  const sizes = body.mmr_sizes as number[];
+  // Nothing to check is not a verified log: an unknown tenancy has no seals either.
+  if (sizes.length === 0)
+    throw new VerifyFailed(
+      `log tenant/${tenant} has no seals at ${base} (unknown log, or nothing sealed yet)`,
+    );
   let previous: ReturnType<typeof decodeSeal> | undefined;
-  for (const [i, size] of mmr_sizes.entries()) {
+  for (const [i, size] of sizes.entries()) {
     const seal = await fetchBytes(`${base}/archivist/v1/merklelogs/${tenant}/seals/latest?mmr_size=${size}`);
     if (!keys.some((k) => verifySeal(seal, k)))
       throw new VerifyFailed(`seal ${size} is not signed by the service`);
     const state = decodeSeal(seal);
     if (previous) {
       const proof = (await (
-        await fetch(
+        await get(
           `${base}/archivist/v1/merklelogs/${tenant}/consistency?from=${previous.mmrSize}&to=${state.mmrSize}`,
         )
       ).json()) as { paths: string[][] };
@@ -121,39 +168,81 @@ async function verifyLog(tenant: string, v: { url?: string; keys?: string }): Pr
         throw new VerifyFailed(`seal ${state.mmrSize} is not consistent with seal ${previous.mmrSize}`);
     }
     previous = state;
-    if (process.stderr.isTTY) process.stderr.write(`\rchecked ${i + 1}/${mmr_sizes.length} seals`);
+    if (process.stderr.isTTY) process.stderr.write(`\rchecked ${i + 1}/${sizes.length} seals`);
   }
   if (process.stderr.isTTY) process.stderr.write("\n");
-  return `OK log tenant/${tenant}: ${mmr_sizes.length} seals, each signed and consistent with the one before (size ${previous?.mmrSize ?? 0})`;
+  return `OK log tenant/${tenant}: ${sizes.length} seals, each signed and consistent with the one before (size ${previous?.mmrSize ?? 0})`;
 }
 
-export const verifyCommand: Command = {
-  summary:
-    "verify offline: a statement (.cose), a record (.json) with --receipt, or --log <tenant> --url <service>",
-  async run(args) {
-    const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
-    try {
-      const file = positionals[0];
-      let line: string;
-      if (values.log) line = await verifyLog(values.log, values);
-      else if (!file)
-        throw new VerifyFailed(
-          "usage: archivist verify <statement.cose | record.json> [--receipt r.cose] [--payload file] [--keys k | --url u]" +
-            " | <record.json> --mirror <dir | log url> [--witness vkey]… [--quorum n] [--log-key file]",
-        );
-      else if (file.endsWith(".json") && values.mirror)
-        line = await verifyRecordInMirror(file, values.mirror, {
-          witnesses: values.witness ?? [],
-          quorum: values.quorum === undefined ? undefined : Number(values.quorum),
-          logKey: values["log-key"],
-        });
-      else if (file.endsWith(".json")) line = await verifyRecordFile(file, values);
-      else line = await verifyStatementFile(file, values);
-      process.stdout.write(`${line}\n`);
-      return 0;
-    } catch (err) {
-      process.stdout.write(`FAILED ${err instanceof Error ? err.message : String(err)}\n`);
-      return 1;
-    }
-  },
-};
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** The offline verifier's declaration: a statement, a record with its receipt, or a whole log. */
+export function declareVerify(exit: Exit): Cli {
+  return new Cli("verify")
+    .description(
+      "Verify without trusting the service: a signed statement (.cose), a record (.json) with its receipt, or every seal of a log.",
+    )
+    .argument("[file]", "a statement (.cose, e.g. GET …/statement?transparent=true) or a record (.json)")
+    .option("--receipt <file>", "the record's or statement's COSE receipt")
+    .option("--payload <file>", "the statement's payload (its SHA-256 must match)")
+    .option("--url <service>", "the service: its published keys, and the log with --log")
+    .option("--keys <file>", "the service's key set (GET /.well-known/scitt-keys) instead of --url")
+    .option(
+      "--issuer-key <kid=file>",
+      "a statement issuer's public key, PEM or JWK (repeatable)",
+      collect,
+      [],
+    )
+    .option("--log <tenant/uuid>", "replay every seal of this tenancy's log (with --url)")
+    .option(
+      "--mirror <dir|url>",
+      "check a record (.json) against a log mirror (archivist mirror) or a log's tiles",
+    )
+    .option(
+      "--witness <vkey>",
+      "a witness whose cosignature counts toward --quorum (repeatable)",
+      collect,
+      [],
+    )
+    .option("--quorum <n>", "cosignatures the checkpoint needs (default: every --witness)")
+    .option("--log-key <file>", "the log's checkpoint key (vkey); by default the mirror's own")
+    .addHelpText(
+      "after",
+      `
+Exit status: 0 only if everything verifies; 1 otherwise, with the cause on the FAILED line.
+
+Examples:
+  archivist verify record.json --receipt receipt.cose --url http://127.0.0.1:8080
+  archivist verify statement.cose --url http://127.0.0.1:8080
+  archivist verify --log tenant/<uuid> --url http://127.0.0.1:8080
+  archivist verify record.json --mirror ./mirror --witness "<vkey>"`,
+    )
+    .action(async (file: string | undefined, values: Options, cli: Cli) => {
+      try {
+        let line: string;
+        if (values.log) line = await verifyLog(values.log, values);
+        else if (!file)
+          throw new VerifyFailed(
+            `usage: archivist verify <statement.cose | record.json> [--receipt r.cose] [--payload file] [--url u | --keys k]; see ${cli.name()} --help`,
+          );
+        else if (file.endsWith(".json") && values.mirror)
+          line = await verifyRecordInMirror(file, values.mirror, {
+            witnesses: values.witness ?? [],
+            quorum: values.quorum === undefined ? undefined : Number(values.quorum),
+            logKey: values.logKey,
+          });
+        else if (file.endsWith(".json")) line = await verifyRecordFile(file, values);
+        else line = await verifyStatementFile(file, values);
+        process.stdout.write(`${line}\n`);
+        exit(0);
+      } catch (err) {
+        process.stdout.write(`FAILED ${err instanceof Error ? err.message : String(err)}\n`);
+        exit(1);
+      }
+    });
+}
+
+export const verifyCommand = declared(
+  "verify offline: a statement (.cose), a record (.json) with --receipt, or --log tenant/<uuid> --url <service>",
+  declareVerify,
+);

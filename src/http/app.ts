@@ -164,9 +164,15 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
     await limiter?.ping();
     await extraReady();
   });
+  // Without a token a prefix's document holds its public routes (the SCITT ones, receipts,
+  // public assets); a prefix with none asks for a token as before. A token shows every route.
+  const publicSpecs = () => table.specs.filter((s) => s.auth !== "token");
   const sendDocument = async (prefix: string, req: FastifyRequest, res: FastifyReply) => {
-    await deps.auth.authenticate(req.headers.authorization);
-    return res.send(openApiDocument(table.specs, prefix, ctx.config.baseUrl));
+    const anonymous = req.headers.authorization === undefined;
+    const specs = anonymous ? publicSpecs() : table.specs;
+    if (!anonymous || !specs.some((s) => s.path.startsWith(prefix)))
+      await deps.auth.authenticate(req.headers.authorization);
+    return res.send(openApiDocument(specs, prefix, ctx.config.baseUrl));
   };
   // `<prefix>:openapi` for any prefix. The static prefixes of the routes get routes of their
   // own, since `/x/{uuid}` would otherwise take `/x/@openapi`; any other falls to the 404 handler.

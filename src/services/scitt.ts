@@ -179,7 +179,10 @@ function statementOf(ctx: Ctx, tenantId: string, attributes: Record<string, unkn
       return eventToStatement(attributes, { issuer, kid: key.kid }, key.privateKey);
     } catch (err) {
       if (err instanceof StatementError)
-        throw badRequest(`this event does not carry the vCon template: ${err.message}`);
+        throw badRequest(
+          `this event does not carry the vCon template: ${err.message}`,
+          err.missing.map((attribute) => ({ attribute, reason: "missing" })),
+        );
       throw err;
     }
   });

@@ -77,6 +77,10 @@ async function matchesOfAsset(api: PublicApi, uuid: string, hash: string): Promi
   return out;
 }
 
+/** "version 2", or words for a version whose record names no number (document_version unset). */
+export const versionLabel = (version: string): string =>
+  version ? `version ${version}` : "an unnumbered version";
+
 function verdictOf(matches: DocumentMatch[]): { ok: boolean; verdict: string } {
   if (matches.length === 0)
     return { ok: false, verdict: "NOT FOUND: no public document version carries this hash" };
@@ -87,11 +91,11 @@ function verdictOf(matches: DocumentMatch[]): { ok: boolean; verdict: string } {
   if (withdrawn.length)
     return {
       ok: false,
-      verdict: `WITHDRAWN: version ${withdrawn.map((m) => m.version).join(", ")} was withdrawn`,
+      verdict: `WITHDRAWN: ${withdrawn.map((m) => versionLabel(m.version)).join(", ")} was withdrawn`,
     };
   return {
     ok: true,
-    verdict: `VERIFIED: published as ${matches.map((m) => `version ${m.version}`).join(", ")}`,
+    verdict: `VERIFIED: published as ${matches.map((m) => versionLabel(m.version)).join(", ")}`,
   };
 }
 

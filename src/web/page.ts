@@ -1,8 +1,10 @@
 // Entry point of the verify page bundle: reads a file or a typed id, looks up public
 // records on this service and verifies them here with the core verifier.
+
+import { looksLikeBundle, parseBundle, verifyBundle } from "../core/bundle/index.js";
 import { verifyDocumentHash } from "./document.js";
 import { PublicApi } from "./public-api.js";
-import { renderDocument, renderVcon, showVerdict } from "./render.js";
+import { el, renderBundle, renderDocument, renderVcon, showVerdict, trustView } from "./render.js";
 import { sha256Hex } from "./sha256.js";
 import { checkLog } from "./tlog.js";
 import { looksLikeVcon, vconUuidOf, verifyVcon } from "./vcon.js";
@@ -14,6 +16,12 @@ const details = byId<HTMLElement>("details");
 const fileInput = byId<HTMLInputElement>("file");
 const drop = byId<HTMLDivElement>("drop");
 const lookup = byId<HTMLInputElement>("lookup");
+
+for (const level of ["STORED", "COMMITTED", "CONFIRMED", "UNEQUIVOCAL"]) {
+  const dd = el("dd");
+  dd.append(trustView(level).lastChild ?? "");
+  byId<HTMLElement>("trust-levels").append(el("dt", level), dd);
+}
 
 async function run(what: string, check: () => Promise<{ ok: boolean; verdict: string; view: HTMLElement }>) {
   showVerdict(verdict, undefined, `Checking ${what}…`);
@@ -41,6 +49,12 @@ async function checkFile(file: File): Promise<void> {
     return showVerdict(verdict, false, `FAILED: cannot read ${file.name}: ${(err as Error).message}`);
   }
   const mode = (document.querySelector('input[name="mode"]:checked') as HTMLInputElement | null)?.value;
+  // A bundle is checked offline: against the keys it carries, with no look-up at all.
+  if (mode === "bundle" || (mode === "auto" && looksLikeBundle(bytes)))
+    return run(file.name, async () => {
+      const r = verifyBundle(parseBundle(new TextDecoder().decode(bytes)));
+      return { ok: r.ok, verdict: r.verdict, view: renderBundle(r) };
+    });
   const asVcon = mode === "vcon" || (mode !== "document" && looksLikeVcon(bytes));
   if (!asVcon) return run(file.name, checkHash(sha256Hex(bytes)));
   return run(file.name, async () => {

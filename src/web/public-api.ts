@@ -1,5 +1,6 @@
 import type { KeyObject } from "node:crypto";
 import { keysFromKeySet } from "../core/verify/index.js";
+import { fetchFailure } from "./fetch-error.js";
 
 /** A record as the public routes return it. */
 export type PublicRecord = Record<string, unknown>;
@@ -28,7 +29,7 @@ export class PublicApi {
     try {
       res = await this.fetcher(`${this.base}${path}`);
     } catch (err) {
-      throw new LookupError(`GET ${path} failed: ${(err as Error).message}`);
+      throw new LookupError(fetchFailure(`${this.base}${path}`, err));
     }
     return { status: res.status, bytes: new Uint8Array(await res.arrayBuffer()) };
   }

@@ -1,16 +1,43 @@
-import type { DocumentReport } from "./document.js";
+import type { BundleReport } from "../core/bundle/index.js";
+import { readableDate } from "./dates.js";
+import { type DocumentReport, versionLabel } from "./document.js";
 import type { ReceiptCheck } from "./receipts.js";
+import { trustWords } from "./trust.js";
 import type { VconReport } from "./vcon.js";
 
 // Everything from the service goes in through textContent, never as HTML.
-function el(tag: string, text?: string, className?: string): HTMLElement {
+export function el(tag: string, text?: string, className?: string): HTMLElement {
   const e = document.createElement(tag);
   if (text !== undefined) e.textContent = text;
   if (className) e.className = className;
   return e;
 }
 
-function receipt(r: ReceiptCheck): HTMLElement {
+/** A <time> showing the readable date, with the exact RFC 3339 value as its datetime and tooltip. */
+export function timeView(iso: string): HTMLElement {
+  const t = el("time", readableDate(iso));
+  if (iso) {
+    t.setAttribute("datetime", iso);
+    t.title = iso;
+  }
+  return t;
+}
+
+/** A hash or identity: monospace, wrapping anywhere so it never widens a phone screen. */
+export const hashView = (text: string): HTMLElement => el("code", text, "hash");
+
+/** The trust level as a badge followed by what it means. */
+export function trustView(level: string): HTMLElement {
+  const box = el("span", undefined, "trust");
+  box.append(
+    el("span", level || "UNKNOWN", `badge ${level}`),
+    document.createTextNode(" "),
+    el("span", trustWords(level)),
+  );
+  return box;
+}
+
+export function receiptView(r: ReceiptCheck): HTMLElement {
   return r.ok
     ? el(
         "span",
@@ -20,7 +47,18 @@ function receipt(r: ReceiptCheck): HTMLElement {
     : el("span", `receipt not verified: ${r.reason}`, "bad");
 }
 
-function who(p: unknown): string {
+/** A definition list of label → value rows (values are nodes or text). */
+export function facts(rows: Array<[string, Node | string]>): HTMLElement {
+  const dl = el("dl", undefined, "facts");
+  for (const [k, v] of rows) {
+    const dd = el("dd");
+    dd.append(typeof v === "string" ? document.createTextNode(v) : v);
+    dl.append(el("dt", k), dd);
+  }
+  return dl;
+}
+
+export function who(p: unknown): string {
   const o = (p ?? {}) as Record<string, unknown>;
   return String(o.display_name || o.email || o.subject || o.issuer || "(not declared)");
 }
@@ -35,58 +73,128 @@ export function showVerdict(target: HTMLElement, ok: boolean | undefined, text: 
 /** The published versions that carry a document's hash. */
 export function renderDocument(r: DocumentReport): HTMLElement {
   const box = el("div");
-  box.append(el("h2", "Document"), el("p", `SHA-256 ${r.sha256}`));
-  const list = el("ul");
+  const head = el("p");
+  head.append("Document SHA-256 ", hashView(r.sha256));
+  box.append(el("h2", "Document"), head);
+  const list = el("ul", undefined, "cards");
   list.id = "versions";
+  list.style.listStyle = "none";
+  list.style.padding = "0";
   for (const m of r.matches) {
-    const li = el("li");
+    const li = el("li", undefined, "card");
     li.dataset.status = m.status;
     const status =
       m.status === "Withdrawn"
-        ? `Withdrawn at ${m.withdrawn_at}`
+        ? "Withdrawn"
         : m.current
           ? "Published (current version)"
           : `Published, superseded by version ${m.superseded_by}`;
-    li.append(
-      el("strong", `${m.title || m.asset} — version ${m.version}: ${status}`),
-      el(
-        "div",
-        `Published ${m.published_at} by ${who(m.principal_declared)}; accepted for ${who(m.principal_accepted)}`,
-      ),
-      el("div", `Trust: ${m.confirmation_status}`),
-      receipt(m.receipt),
-    );
+    const rows: Array<[string, Node | string]> = [
+      ["Published", timeView(m.published_at)],
+      ["Published by", who(m.principal_declared)],
+      ["Accepted for", who(m.principal_accepted)],
+    ];
+    if (m.withdrawn_at) rows.push(["Withdrawn", timeView(m.withdrawn_at)]);
+    rows.push(["Trust", trustView(m.confirmation_status)], ["Receipt", receiptView(m.receipt)]);
+    if (m.withdrawal) rows.push(["Withdrawal receipt", receiptView(m.withdrawal.receipt)]);
+    rows.push(["Record", hashView(m.event)]);
+    li.append(el("h3", `${m.title || m.asset} — ${versionLabel(m.version)}: ${status}`), facts(rows));
     list.append(li);
   }
   box.append(list);
   return box;
 }
 
-/** A vCon's trail as a timeline, oldest first, each step with its trust level. */
+/** A vCon's trail as a timeline, oldest first, each step with its trust level in words. */
 export function renderVcon(r: VconReport): HTMLElement {
   const box = el("div");
-  box.append(el("h2", `Trail of ${r.subject}`));
-  for (const h of r.hashes) box.append(el("p", `File SHA-256 (${h.form}): ${h.sha256}`));
+  const head = el("h2", "Trail of ");
+  head.append(hashView(r.subject));
+  box.append(head);
+  for (const h of r.hashes) {
+    const p = el("p", `This file's SHA-256 (${h.form} form): `);
+    p.append(hashView(h.sha256));
+    box.append(p);
+  }
   const list = el("ol", undefined, "timeline");
   list.id = "trail";
   for (const s of r.trail) {
     const li = el("li");
     li.dataset.operation = s.operation;
-    const time = el("time", s.timestamp_declared);
-    time.setAttribute("datetime", s.timestamp_declared);
+    if (s.matches.length) li.classList.add("match");
     li.append(
-      time,
-      el("span", ` ${s.operation} `),
-      el("span", s.confirmation_status, `trust ${s.confirmation_status}`),
-      el("div", `by ${who(s.principal_declared)}`),
-      receipt(s.receipt),
+      el("h3", s.operation),
+      facts([
+        ["Declared", timeView(s.timestamp_declared)],
+        ["By", who(s.principal_declared)],
+        ["Trust", trustView(s.confirmation_status)],
+        ["Receipt", receiptView(s.receipt)],
+      ]),
     );
     if (s.matches.length)
       li.append(
-        el("div", `This file is the version recorded here (${s.matches.join(", ")} form).`, "good match"),
+        el("p", `This file is the version recorded here (${s.matches.join(", ")} form).`, "good match"),
       );
     list.append(li);
   }
   box.append(list);
+  return box;
+}
+
+/** An evidence bundle's report: where it came from, its logs, then each record with its receipts. */
+export function renderBundle(r: BundleReport): HTMLElement {
+  const box = el("div");
+  box.id = "bundle";
+  const head = el("h2", "Evidence of ");
+  head.append(hashView(r.subject));
+  box.append(
+    head,
+    facts([
+      ["From", r.service],
+      ["Exported", timeView(r.created_at)],
+    ]),
+  );
+  for (const l of r.logs) {
+    const card = el("div", undefined, "card");
+    card.dataset.ok = String(l.ok);
+    const title = el("h3", "Log ");
+    title.append(hashView(l.log));
+    const rows: Array<[string, Node | string]> = [["Seals", el("span", l.detail, l.ok ? "good" : "bad")]];
+    if (l.ok) rows.push(["Latest seal", timeView(l.latest_time)]);
+    card.append(title, facts(rows));
+    box.append(card);
+  }
+  const list = el("ol", undefined, "timeline");
+  list.id = "bundle-records";
+  for (const rec of r.records) {
+    const li = el("li");
+    li.dataset.ok = String(rec.ok);
+    const a = el("h3");
+    a.append(hashView(rec.identity));
+    const receipts = el("div");
+    if (!rec.receipts.length) receipts.append(el("span", "no receipt: not sealed when exported", "bad"));
+    for (const x of rec.receipts)
+      receipts.append(
+        el(
+          "div",
+          `${x.ok ? "receipt verified" : "receipt not verified"}: ${x.detail}`,
+          x.ok ? "good" : "bad",
+        ),
+      );
+    li.append(
+      a,
+      facts([
+        ["Trust when exported", trustView(rec.confirmation_status)],
+        ["Receipts", receipts],
+      ]),
+    );
+    list.append(li);
+  }
+  box.append(el("h3", "Records, in log order"), list);
+  if (r.unchecked.length) {
+    const u = el("ul");
+    for (const x of r.unchecked) u.append(el("li", x));
+    box.append(el("p", "Carried by the bundle but unknown to this verifier, so not checked:", "note"), u);
+  }
   return box;
 }

@@ -1,69 +1,38 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Fastify from "fastify";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RouteTable } from "../../src/http/route.js";
 import { verifyPageRoutesAt } from "../../src/http/routes/verify-page.js";
+import {
+  ensurePagesBuilt,
+  launchBrowser,
+  PHONE,
+  browserRunnable as runnable,
+  screenshot,
+} from "../helpers/browser.js";
 import { startTestService, type TestService } from "../helpers/service.js";
 import { type Published, publishFixtures } from "../integration/public-verify/publish.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const root = join(import.meta.dirname, "..", "..");
-// In CI a missing browser is a failure (beforeAll throws); locally the suite is skipped.
-const runnable = existsSync(CHROMIUM) || process.env.CI === "true";
-
-/** True when dist/web/verify.js is missing or older than the sources it is built from. */
-function bundleIsStale(): boolean {
-  const bundle = join(root, "dist", "web", "verify.js");
-  if (!existsSync(bundle)) return true;
-  const built = statSync(bundle).mtimeMs;
-  const newer = (dir: string): boolean =>
-    readdirSync(dir, { withFileTypes: true }).some((e) =>
-      e.isDirectory() ? newer(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs > built,
-    );
-  return newer(join(root, "src", "web")) || newer(join(root, "src", "core"));
-}
-
 let s: TestService;
 let p: Published;
-let browser: BrowserContext;
+let browser: Awaited<ReturnType<typeof launchBrowser>>;
 let page: Page;
-const profile = mkdtempSync(join(tmpdir(), "verify-page-chromium-"));
-const foreign: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-  if (bundleIsStale())
-    execFileSync(process.execPath, [join(root, "scripts", "build-web.mjs")], { cwd: root, stdio: "inherit" });
+  if (!runnable) return;
+  ensurePagesBuilt();
   s = await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100" });
   p = await publishFixtures(s);
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  page = browser.pages()[0] ?? (await browser.newPage());
-  page.on("request", (r) => {
-    if (!r.url().startsWith(s.url)) foreign.push(r.url());
-  });
+  browser = await launchBrowser(s.url);
+  page = browser.page;
 }, 90_000);
 
 afterAll(async () => {
   await browser?.close();
   await s?.stop();
-  rmSync(profile, { recursive: true, force: true });
 });
 
 /** A fresh page load, so every check starts from "Nothing checked yet". */
@@ -99,7 +68,13 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     await drop("retention.txt", p.withdrawn.file);
     expect(await verdict()).toMatchObject({ ok: "false", text: expect.stringMatching(/^WITHDRAWN/) });
     const item = await page.waitForSelector('#versions li[data-status="Withdrawn"]');
-    expect(await item.textContent()).toMatch(/version 1: Withdrawn at \d{4}-/);
+    expect(await item.textContent()).toMatch(/version 1: Withdrawn/);
+    // Dates read as dates, the exact time kept in the datetime attribute.
+    const withdrawn = await item.$eval("dd time", (t) => [t.textContent, t.getAttribute("datetime")]);
+    expect(withdrawn[0]).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d:\d\d (AM|PM) /);
+    expect(withdrawn[1]).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(await item.textContent()).toMatch(/CONFIRMED|UNEQUIVOCAL/);
+    expect(await item.textContent()).toMatch(/under a seal the service signed|anchored in a block/);
   });
 
   it("shows a vCon's trail in order, by keyboard, and matches a vCon file to its operation", async () => {
@@ -111,6 +86,7 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     const steps = await page.$$eval("#trail li", (lis) => lis.map((li) => li.getAttribute("data-operation")));
     expect(steps).toEqual(["vcon_created", "vcon_updated"]);
     expect(await page.textContent("#trail")).toMatch(/CONFIRMED|UNEQUIVOCAL/);
+    await screenshot(page, "verify-vcon-desktop");
     await open();
     await drop("conversation.vcon.json", p.vcon.updated);
     expect(await verdict()).toMatchObject({
@@ -121,7 +97,56 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
       /This file is the version recorded here/,
     );
     // Nothing but look-ups on this service: the file itself never leaves the browser.
-    expect(foreign).toEqual([]);
+    expect(browser.foreign).toEqual([]);
+  });
+
+  it("checks an evidence bundle offline: dropped in, verified with no request at all, refused once changed", async () => {
+    const res = await s.api(`/archivist/v1/evidence/vcons/${p.vcon.uuid}`, { token: await s.token(s.a) });
+    expect(res.status).toBe(200);
+    const bundle = new Uint8Array(await res.arrayBuffer());
+    await open();
+    const requests: string[] = [];
+    page.on("request", (r) => requests.push(r.url()));
+    await drop("evidence.json", bundle);
+    expect(await verdict()).toMatchObject({
+      ok: "true",
+      text: expect.stringMatching(/^VERIFIED: 2 record\(s\) of vcon:\/\//),
+    });
+    expect(
+      await page.$$eval("#bundle-records li", (lis) => lis.map((li) => li.getAttribute("data-ok"))),
+    ).toEqual(["true", "true"]);
+    expect(requests).toEqual([]);
+    await screenshot(page, "verify-bundle-desktop");
+    const changed = JSON.parse(new TextDecoder().decode(bundle)) as {
+      records: Array<{ record: { event_attributes: Record<string, string> } }>;
+    };
+    const first = changed.records[0];
+    if (first) first.record.event_attributes.vcon_operation = "vcon_deleted";
+    await open();
+    await drop("evidence.json", new TextEncoder().encode(JSON.stringify(changed)));
+    expect(await verdict()).toMatchObject({
+      ok: "false",
+      text: expect.stringMatching(/^NOT VERIFIED: 1 of 2 record/),
+    });
+  });
+
+  it("fits a phone's width: hashes wrap, nothing scrolls sideways, the trust levels are explained", async () => {
+    await page.setViewportSize(PHONE);
+    await open();
+    await drop("policy-v2.txt", p.live.v2);
+    expect(await verdict()).toMatchObject({
+      ok: "true",
+      text: expect.stringMatching(/^VERIFIED: published as version 2$/),
+    });
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
+    await page.click("details.explain summary");
+    expect(await page.textContent("#trust-levels")).toMatch(
+      /UNEQUIVOCAL.*anchored in a block of the archivist chain/s,
+    );
+    await screenshot(page, "verify-document-phone");
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it("verifies a tenancy's log: its checkpoint against the log key and its root from the tiles", async () => {

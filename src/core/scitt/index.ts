@@ -6,6 +6,7 @@ export {
   eventToStatement,
   isStatement,
   LABEL,
+  missingTemplateAttributes,
   payloadBytes,
   REQUIRED_TEMPLATE,
   STATEMENT_TYP,

@@ -20,6 +20,17 @@ const SHA256 = -16;
 
 export class StatementError extends Error {
   readonly code = "STATEMENT";
+  /** The template attributes the event lacks, all of them (a client fixes them in one round). */
+  readonly missing: readonly string[];
+  constructor(message: string, missing: readonly string[] = []) {
+    super(message);
+    this.missing = missing;
+  }
+}
+
+/** The required template attributes that are absent, null, empty or not text, in template order: all of them. */
+export function missingTemplateAttributes(attrs: Record<string, unknown>): string[] {
+  return REQUIRED_TEMPLATE.filter((name) => typeof attrs[name] !== "string" || attrs[name] === "");
 }
 
 /**
@@ -38,11 +49,6 @@ export const REQUIRED_TEMPLATE = [
   "vcon_operation",
   "vcon_draft_version",
 ] as const;
-
-/** The required template attributes an event lacks (absent, null, empty or not text), all of them. */
-export function missingTemplateAttributes(attrs: Record<string, unknown>): string[] {
-  return REQUIRED_TEMPLATE.filter((name) => typeof attrs[name] !== "string" || attrs[name] === "");
-}
 
 /** Attributes that map to headers rather than the meta-map. */
 const HEADER_ATTRIBUTES = new Set([
@@ -87,7 +93,8 @@ export function statementHeader(
   const missing = missingTemplateAttributes(attrs);
   if (missing.length)
     throw new StatementError(
-      `${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} required (a non-empty string) to make a signed statement`,
+      `${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} required (non-empty strings) to make a signed statement`,
+      missing,
     );
   if (text(attrs, "payload_hash_alg").toUpperCase().replace("-", "") !== "SHA256")
     throw new StatementError("payload_hash_alg must be SHA-256");

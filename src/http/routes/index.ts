@@ -7,6 +7,7 @@ import { attachmentRoutes } from "./attachments.js";
 import { blobRoutes } from "./blobs.js";
 import { chainRoutes } from "./chain.js";
 import { complianceRoutes } from "./compliance.js";
+import { evidenceRoutes } from "./evidence.js";
 import { freeEventRoutes } from "./free-events.js";
 import { inviteRoutes } from "./invites.js";
 import { ledgerRoutes } from "./ledger.js";
@@ -15,6 +16,7 @@ import { memberRoutes } from "./members.js";
 import { policyMatchRoutes } from "./policy-matches.js";
 import { publicAssetRoutes } from "./public-assets.js";
 import { scittRoutes } from "./scitt.js";
+import { siteRoutes } from "./site.js";
 import { subjectRoutes } from "./subjects.js";
 import { tenancyRoutes } from "./tenancies.js";
 import { tlsCertificateRoutes } from "./tls-certificates.js";
@@ -42,5 +44,7 @@ export const routeModules: Array<(t: RouteTable, d: HttpDeps) => void> = [
   accessPolicyRoutes,
   policyMatchRoutes,
   scittRoutes,
+  evidenceRoutes,
   verifyPageRoutes,
+  siteRoutes,
 ];

@@ -83,6 +83,19 @@ describe("archivist verify", () => {
     const tenant = String(record.tenant_identity).replace("tenant/", "");
     const log = await cli(["--log", tenant, "--url", s.url]);
     expect(log, log.out).toMatchObject({ code: 0 });
+    // The log as the API names it (tenant_identity) verifies the same.
+    const named = await cli(["--log", String(record.tenant_identity), "--url", s.url]);
+    expect(named, named.out).toMatchObject({ code: 0 });
+    expect(named.out).toMatch(new RegExp(`^OK log tenant/${tenant}: \\d+ seals`));
     expect((await cli([])).code).toBe(1);
+  });
+
+  it("does not verify a log the service does not know", async () => {
+    const unknown = crypto.randomUUID();
+    const r = await cli(["--log", `tenant/${unknown}`, "--url", s.url]);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe(
+      `FAILED log tenant/${unknown} has no seals at ${s.url} (unknown log, or nothing sealed yet)\n`,
+    );
   });
 });

@@ -90,6 +90,20 @@ describe("statements from template-0.3.0 events", () => {
     const { payload_location: _l, ...expected } = sent;
     expect(back.attributes).toEqual(expected);
   });
+
+  it("name every missing template attribute in one error, in template order", () => {
+    const { subject: _s, vcon_operation: _o, payload: _p, ...three } = event;
+    let caught: unknown;
+    try {
+      eventToStatement({ ...three, scitt_draft_version: "" }, opts, deterministicSigner);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(StatementError);
+    // scitt_draft_version is not required (vcon-server's link never sends it).
+    expect((caught as StatementError).missing).toEqual(["payload", "subject", "vcon_operation"]);
+    expect((caught as Error).message).toMatch(/^payload, subject, vcon_operation are required/);
+  });
 });
 
 describe("registration policy", () => {

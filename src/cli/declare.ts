@@ -1,0 +1,34 @@
+import { type Command as Cli, CommanderError } from "commander";
+import type { Command, Exit } from "./commands.js";
+
+/** Makes commander throw instead of exiting, on a command and every subcommand. */
+function throwOnExit(cli: Cli): void {
+  cli.exitOverride();
+  for (const sub of cli.commands) throwOnExit(sub);
+}
+
+/**
+ * A command declared with commander: `build` names its arguments and options, writes its help
+ * and sets the action, which reports its exit code through `exit`. `run(args)` parses `args`
+ * as the command's own (what `archivist <name> …` does, and what tests call).
+ */
+export function declared(summary: string, build: (exit: Exit) => Cli): Command {
+  return {
+    summary,
+    declare: build,
+    async run(args) {
+      let code: number | undefined = 0;
+      const cli = build((c) => {
+        code = c;
+      });
+      throwOnExit(cli);
+      try {
+        await cli.parseAsync(args, { from: "user" });
+      } catch (err) {
+        if (err instanceof CommanderError) return err.exitCode;
+        throw err;
+      }
+      return code;
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import { writeFileSync } from "node:fs";
+import { Command as Cli } from "commander";
+import { parseBundle, verifyBundle } from "../core/bundle/index.js";
+import { fetchFailure } from "../web/fetch-error.js";
+import { vconUuidOf } from "../web/vcon.js";
+import type { Exit } from "./commands.js";
+import { declared } from "./declare.js";
+
+interface Options {
+  url?: string;
+  out?: string;
+  token?: string;
+  clientId?: string;
+  clientSecret?: string;
+}
+
+class ExportFailed extends Error {}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `assets/<uuid>` (or a bare uuid) names an asset; `vcon://<uuid>` a vCon. */
+export function exportTarget(target: string): { kind: "assets" | "vcons"; uuid: string } {
+  if (/^vcon:\/\//i.test(target)) {
+    const uuid = vconUuidOf(target);
+    if (uuid) return { kind: "vcons", uuid };
+  }
+  const uuid = target.replace(/^assets\//, "");
+  if (UUID.test(uuid)) return { kind: "assets", uuid: uuid.toLowerCase() };
+  throw new ExportFailed(`export takes assets/<uuid> or vcon://<uuid>, got "${target}"`);
+}
+
+async function request(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    throw new ExportFailed(fetchFailure(url, err));
+  }
+}
+
+async function failure(res: Response, what: string): Promise<ExportFailed> {
+  const body = (await res.json().catch(() => ({}))) as { message?: string };
+  return new ExportFailed(`${what} answered ${res.status}${body.message ? `: ${body.message}` : ""}`);
+}
+
+async function tokenFor(base: string, v: Options): Promise<string> {
+  const token = v.token ?? process.env.ARCHIVIST_TOKEN;
+  if (token) return token;
+  const id = v.clientId ?? process.env.ARCHIVIST_CLIENT_ID;
+  const secret = v.clientSecret ?? process.env.ARCHIVIST_CLIENT_SECRET;
+  if (!id || !secret)
+    throw new ExportFailed(
+      "give credentials: --client-id and --client-secret (or ARCHIVIST_CLIENT_ID / ARCHIVIST_CLIENT_SECRET), or --token",
+    );
+  const res = await request(`${base}/archivist/iam/v1/appidp/token`, {
+    method: "POST",
+    body: new URLSearchParams({ grant_type: "client_credentials", client_id: id, client_secret: secret }),
+  });
+  if (!res.ok) throw await failure(res, "the token request");
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+async function runExport(target: string, v: Options): Promise<string> {
+  if (!v.url) throw new ExportFailed("--url <service> is required");
+  const base = v.url.replace(/\/$/, "");
+  const { kind, uuid } = exportTarget(target);
+  const token = await tokenFor(base, v);
+  const res = await request(`${base}/archivist/v1/evidence/${kind}/${uuid}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (!res.ok) throw await failure(res, `the evidence of ${target}`);
+  const text = await res.text();
+  // Checked before it is written: a bundle that does not verify here is not evidence.
+  const report = verifyBundle(parseBundle(text));
+  const out = v.out ?? `evidence-${kind === "assets" ? "asset" : "vcon"}-${uuid}.json`;
+  writeFileSync(out, text);
+  return `wrote ${out}: ${report.records.length} record(s), ${report.logs.length} log(s); ${report.verdict}`;
+}
+
+export const exportCommand = declared(
+  "write a vCon's or an asset's evidence bundle: records, receipts, seals, proofs, keys",
+  (exit: Exit) =>
+    new Cli("export")
+      .description(
+        "Write one file holding a vCon's or an asset's whole trail: its records and their receipts, the seals, the consistency proofs tying them to the latest seal, and the service's keys. Check it anywhere with `archivist verify bundle <file>`.",
+      )
+      .argument("<target>", "assets/<uuid> or vcon://<uuid>")
+      .option("--url <service>", "the service")
+      .option("--out <file>", "where to write the bundle (default: evidence-<kind>-<uuid>.json)")
+      .option("--token <jwt>", "a bearer token (or ARCHIVIST_TOKEN)")
+      .option("--client-id <id>", "client credentials (or ARCHIVIST_CLIENT_ID)")
+      .option("--client-secret <secret>", "client credentials (or ARCHIVIST_CLIENT_SECRET)")
+      .addHelpText(
+        "after",
+        `
+The bundle holds what the credentials may read. Exit status 0 when written (and verified).
+
+Example:
+  archivist export vcon://<uuid> --url http://127.0.0.1:8080 --client-id … --client-secret … --out evidence.json`,
+      )
+      .action(async (target: string, v: Options) => {
+        try {
+          process.stdout.write(`${await runExport(target, v)}\n`);
+          exit(0);
+        } catch (err) {
+          process.stdout.write(`FAILED ${err instanceof Error ? err.message : String(err)}\n`);
+          exit(1);
+        }
+      }),
+);

@@ -1,0 +1,44 @@
+import { Command as Cli, CommanderError } from "commander";
+import { commands } from "./commands.js";
+
+/** The `archivist` program: every command of the registry, declared for commander or reading its own arguments. */
+function program(exit: (code: number | undefined) => void): Cli {
+  const cli = new Cli("archivist")
+    .description("A transparency service for conversation records, and its verifier.")
+    .usage("<command> [options]")
+    // Options after a command name are that command's (verify and its subcommands share --url).
+    .enablePositionalOptions()
+    .addHelpText("after", "\nEvery command answers --help (also: archivist help <command>).");
+  for (const [name, c] of Object.entries(commands)) {
+    if (c.declare) cli.addCommand(c.declare(exit).name(name).summary(c.summary));
+    // Listed for help only: such a command reads its own arguments (see runCli).
+    else cli.command(name).summary(c.summary).helpOption(false);
+  }
+  const throwOnExit = (c: Cli) => {
+    c.exitOverride();
+    for (const sub of c.commands) throwOnExit(sub);
+  };
+  throwOnExit(cli);
+  return cli;
+}
+
+/**
+ * Runs `archivist <args>`: the exit code, or undefined for a command that keeps running (serve).
+ * Help goes to stdout with 0; a usage error to stderr with 1; a failure names its cause.
+ */
+export async function runCli(args: string[]): Promise<number | undefined> {
+  const [name, ...rest] = args;
+  const own = name ? commands[name] : undefined;
+  let code: number | undefined = 0;
+  try {
+    if (own && !own.declare) return await own.run(rest);
+    await program((c) => {
+      code = c;
+    }).parseAsync(args, { from: "user" });
+    return code;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode;
+    process.stderr.write(`archivist ${name ?? ""}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * An evidence bundle: one JSON file holding a vCon's or an asset's whole trail and everything
+ * needed to check it with no service reachable.
+ *
+ * Versioned and extensible: `version` is the format's major version (a verifier refuses a
+ * major it does not know); receipts and logs name their `profile`, so RFC 9162 receipts and
+ * C2SP checkpoints with cosignatures join as new profiles beside "mmr" without a new major.
+ * A verifier reports the profiles and `extensions` it does not know as not checked rather than
+ * failing on them, and never counts them as evidence.
+ */
+export const BUNDLE_FORMAT = "vcon-archivist/evidence-bundle";
+export const BUNDLE_VERSION = 1;
+
+/** Binary values (COSE, CBOR) are base64 strings; hashes are hex. */
+export type Base64 = string;
+
+export interface BundleReceipt {
+  /** "mmr": a COSE receipt of the MMR profile over the record's leaf. */
+  profile: string;
+  /** The log the receipt proves inclusion in (`tenant/<uuid>`). */
+  log: string;
+  /** The sealed MMR size the receipt's path leads into (one of the log's bundled seals). */
+  mmr_size?: number;
+  receipt: Base64;
+}
+
+export interface BundleRecord {
+  /** The record exactly as the API returned it: its leaf is recomputed from this JSON. */
+  record: Record<string, unknown>;
+  receipts: BundleReceipt[];
+}
+
+export interface BundleSeal {
+  mmr_size: number;
+  /** COSE_Sign1 over the MMR state (size, peaks, time), signed with the service's seal key. */
+  seal: Base64;
+}
+
+export interface BundleConsistency {
+  from: number;
+  to: number;
+  /** One path per peak of `from` into the MMR of `to` (hex node hashes). */
+  paths: string[][];
+}
+
+export interface BundleLog {
+  log: string;
+  /** "mmr": seals over Merkle Mountain Range states with the draft's consistency proofs. */
+  profile: string;
+  /** The seals that first covered each record, and the latest seal (the largest size). */
+  seals: BundleSeal[];
+  /** From every other seal to the latest: the log only grew between them. */
+  consistency: BundleConsistency[];
+  /** Reserved for C2SP signed-note checkpoints with witness cosignatures. */
+  checkpoints?: unknown[];
+}
+
+export interface EvidenceBundle {
+  format: typeof BUNDLE_FORMAT;
+  version: number;
+  created_at: string;
+  /** The service the evidence came from (its base URL, which is also the receipts' issuer). */
+  service: string;
+  subject: { kind: "asset" | "vcon"; id: string };
+  /** The asset's own record (context; assets are not log leaves, their events are). */
+  assets: Array<Record<string, unknown>>;
+  records: BundleRecord[];
+  logs: BundleLog[];
+  /** The service's public keys: COSE_KeySet as GET /.well-known/scitt-keys serves it. */
+  keys: { cose_key_set: Base64 };
+  extensions?: Record<string, unknown>;
+}

@@ -1,0 +1,224 @@
+import type { KeyObject } from "node:crypto";
+import { decodeSeal, verifySeal } from "../cose/index.js";
+import { verifyConsistency } from "../mmr/index.js";
+import { keysFromKeySet, verifyRecordReceipt } from "../verify/index.js";
+import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleLog, type EvidenceBundle } from "./format.js";
+
+/** The check of one record: each receipt's outcome, and whether one known receipt proved it. */
+export interface RecordCheck {
+  identity: string;
+  confirmation_status: string;
+  ok: boolean;
+  receipts: Array<{ profile: string; ok: boolean; detail: string }>;
+}
+
+export interface LogCheck {
+  log: string;
+  profile: string;
+  ok: boolean;
+  latest_size: number;
+  /** The latest seal's time, RFC 3339. */
+  latest_time: string;
+  seals: number;
+  detail: string;
+}
+
+export interface BundleReport {
+  ok: boolean;
+  verdict: string;
+  subject: string;
+  service: string;
+  created_at: string;
+  records: RecordCheck[];
+  logs: LogCheck[];
+  /** What the bundle carries that this verifier does not know, so did not check. */
+  unchecked: string[];
+}
+
+const bytes = (b64: string) => new Uint8Array(Buffer.from(b64, "base64"));
+const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+const unhex = (h: string) => new Uint8Array(Buffer.from(h, "hex"));
+
+class BundleError extends Error {}
+
+/** Reads a bundle's JSON text, refusing anything that is not this format's known major version. */
+export function parseBundle(text: string): EvidenceBundle {
+  let b: unknown;
+  try {
+    b = JSON.parse(text);
+  } catch {
+    throw new BundleError("the file is not JSON, so it is not an evidence bundle");
+  }
+  const o = (b ?? {}) as Partial<EvidenceBundle>;
+  if (o.format !== BUNDLE_FORMAT)
+    throw new BundleError(`not an evidence bundle (format is not "${BUNDLE_FORMAT}")`);
+  if (o.version !== BUNDLE_VERSION)
+    throw new BundleError(
+      `evidence bundle version ${String(o.version)} is not one this verifier reads (${BUNDLE_VERSION})`,
+    );
+  if (!Array.isArray(o.records) || !Array.isArray(o.logs) || typeof o.keys?.cose_key_set !== "string")
+    throw new BundleError("the bundle lacks its records, logs or keys");
+  return o as EvidenceBundle;
+}
+
+/** True when bytes look like an evidence bundle, for picking a check. */
+export function looksLikeBundle(raw: Uint8Array): boolean {
+  const head = new TextDecoder().decode(raw.slice(0, 200));
+  return head.includes(`"${BUNDLE_FORMAT}"`);
+}
+
+type SealState = ReturnType<typeof decodeSeal>;
+
+/** Checks one MMR log: every seal signed by the service, every older seal consistent with the latest. */
+function checkLog(log: BundleLog, keys: KeyObject[]): { check: LogCheck; seals: Map<number, SealState> } {
+  const seals = new Map<number, SealState>();
+  const fail = (detail: string) => ({
+    check: {
+      log: log.log,
+      profile: log.profile,
+      ok: false,
+      latest_size: 0,
+      latest_time: "",
+      seals: 0,
+      detail,
+    },
+    seals: new Map<number, SealState>(),
+  });
+  for (const s of log.seals) {
+    let raw: Uint8Array;
+    let state: SealState;
+    try {
+      raw = bytes(s.seal);
+      state = decodeSeal(raw);
+    } catch (err) {
+      return fail(`seal ${s.mmr_size} is malformed: ${(err as Error).message}`);
+    }
+    if (!keys.some((k) => verifySeal(raw, k)))
+      return fail(`seal ${s.mmr_size} is not signed by the service's keys`);
+    if (state.mmrSize !== s.mmr_size) return fail(`seal ${s.mmr_size} seals size ${state.mmrSize}`);
+    if (`tenant/${state.logId}` !== log.log && state.logId !== log.log)
+      return fail(`seal ${s.mmr_size} is of log ${state.logId}, not ${log.log}`);
+    seals.set(state.mmrSize, state);
+  }
+  const latest = [...seals.values()].sort((a, b) => b.mmrSize - a.mmrSize)[0];
+  if (!latest) return fail("no seal");
+  for (const state of seals.values()) {
+    if (state === latest) continue;
+    const proof = log.consistency.find((c) => c.from === state.mmrSize && c.to === latest.mmrSize);
+    if (!proof)
+      return fail(`no consistency proof from seal ${state.mmrSize} to the latest seal ${latest.mmrSize}`);
+    let ok = false;
+    try {
+      const paths = proof.paths.map((p) => p.map(unhex));
+      ok = verifyConsistency(state.mmrSize, latest.mmrSize, state.peaks, latest.peaks, paths);
+    } catch {
+      ok = false;
+    }
+    if (!ok) return fail(`seal ${state.mmrSize} is not consistent with the latest seal ${latest.mmrSize}`);
+  }
+  return {
+    check: {
+      log: log.log,
+      profile: log.profile,
+      ok: true,
+      latest_size: latest.mmrSize,
+      latest_time: new Date(latest.timestampMs).toISOString(),
+      seals: seals.size,
+      detail: `${seals.size} seal(s) signed by the service; each consistent with the latest (size ${latest.mmrSize})`,
+    },
+    seals,
+  };
+}
+
+/**
+ * Verifies an evidence bundle with nothing but its own contents: the keys it carries, each
+ * record's leaf recomputed from its JSON, each receipt's path to a peak the service signed,
+ * that peak in a bundled seal, and every seal consistent with the latest. A bundle proves what
+ * the service signed; who the service is, the keys' fingerprint says (compare it out of band).
+ */
+export function verifyBundle(bundle: EvidenceBundle): BundleReport {
+  const unchecked: string[] = [];
+  let keyMap: Map<string, KeyObject>;
+  try {
+    keyMap = keysFromKeySet(bytes(bundle.keys.cose_key_set));
+  } catch (err) {
+    throw new BundleError(`the bundle's keys cannot be read: ${(err as Error).message}`);
+  }
+  const keys = [...keyMap.values()];
+  const logs = new Map<string, { check: LogCheck; seals: Map<number, SealState> }>();
+  for (const log of bundle.logs) {
+    if (log.profile !== "mmr") {
+      unchecked.push(`log ${log.log}: profile "${log.profile}"`);
+      continue;
+    }
+    logs.set(log.log, checkLog(log, keys));
+    if (log.checkpoints?.length) unchecked.push(`log ${log.log}: ${log.checkpoints.length} checkpoint(s)`);
+  }
+  const records: RecordCheck[] = bundle.records.map(({ record, receipts }) => {
+    const identity = String(record.identity ?? "");
+    const results = receipts.map((r) => {
+      if (r.profile !== "mmr") {
+        unchecked.push(`${identity}: a receipt of profile "${r.profile}"`);
+        return { profile: r.profile, ok: false, known: false, detail: `profile "${r.profile}" not checked` };
+      }
+      let v: ReturnType<typeof verifyRecordReceipt>;
+      try {
+        v = verifyRecordReceipt(record, bytes(r.receipt), keyMap);
+      } catch (err) {
+        v = { ok: false, reason: `receipt is malformed: ${(err as Error).message}` };
+      }
+      if (!v.ok) return { profile: r.profile, ok: false, known: true, detail: v.reason };
+      const log = logs.get(r.log);
+      if (!log?.check.ok)
+        return { profile: r.profile, ok: false, known: true, detail: `its log ${r.log} did not verify` };
+      if (v.subject !== r.log)
+        return { profile: r.profile, ok: false, known: true, detail: `the receipt is of log ${v.subject}` };
+      const seal = r.mmr_size === undefined ? undefined : log.seals.get(r.mmr_size);
+      if (!seal?.peaks.some((p) => hex(p) === v.peak))
+        return {
+          profile: r.profile,
+          ok: false,
+          known: true,
+          detail: `the receipt's peak is not in the bundled seal ${String(r.mmr_size)}`,
+        };
+      return {
+        profile: r.profile,
+        ok: true,
+        known: true,
+        detail: `entry ${v.mmrIndex} of ${r.log}, under seal ${seal.mmrSize}`,
+      };
+    });
+    const known = results.filter((r) => r.known);
+    return {
+      identity,
+      confirmation_status: String(record.confirmation_status ?? ""),
+      ok: known.length > 0 && known.every((r) => r.ok),
+      receipts: results.map(({ profile, ok, detail }) => ({ profile, ok, detail })),
+    };
+  });
+  for (const name of Object.keys(bundle.extensions ?? {})) unchecked.push(`extension "${name}"`);
+  const logChecks = [...logs.values()].map((l) => l.check);
+  const badLogs = logChecks.filter((l) => !l.ok);
+  const badRecords = records.filter((r) => !r.ok);
+  const ok = records.length > 0 && badLogs.length === 0 && badRecords.length === 0;
+  const verdict =
+    records.length === 0
+      ? "NOT VERIFIED: the bundle holds no records"
+      : badLogs.length
+        ? `NOT VERIFIED: ${badLogs[0]?.log}: ${badLogs[0]?.detail}`
+        : badRecords.length
+          ? `NOT VERIFIED: ${badRecords.length} of ${records.length} record(s) without a valid receipt (${badRecords[0]?.identity}: ${badRecords[0]?.receipts.find((r) => !r.ok)?.detail ?? "no receipt"})`
+          : `VERIFIED: ${records.length} record(s) of ${bundle.subject.id}, every receipt valid, every seal consistent with the latest`;
+  return {
+    ok,
+    verdict,
+    subject: bundle.subject.id,
+    service: bundle.service,
+    created_at: bundle.created_at,
+    records,
+    logs: logChecks,
+    unchecked,
+  };
+}
+
+export { BundleError };

@@ -1,0 +1,69 @@
+import type { FastifyRequest } from "fastify";
+import { ApiError } from "../../core/api/api-error.js";
+import { pathUuid } from "../../core/api/ids.js";
+import { type BundleSubject, buildBundle } from "../../web/bundle-build.js";
+import { LookupError, PublicApi } from "../../web/public-api.js";
+import type { HttpDeps } from "../deps.js";
+import type { RouteTable } from "../route.js";
+
+const group = "evidencev1";
+
+/**
+ * The API as the caller sees it, read in-process: the bundle is gathered through the same
+ * routes, with the caller's own token, so it holds exactly what the caller may read.
+ */
+function callersApi(req: FastifyRequest, baseUrl: string): PublicApi {
+  const authorization = req.headers.authorization ?? "";
+  return new PublicApi(baseUrl, async (url) => {
+    const u = new URL(url);
+    const res = await req.server.inject({
+      method: "GET",
+      url: `${u.pathname}${u.search}`,
+      headers: { authorization },
+    });
+    return new Response(new Uint8Array(res.rawPayload), { status: res.statusCode });
+  });
+}
+
+async function bundleOf(req: FastifyRequest, d: HttpDeps, subject: BundleSubject) {
+  try {
+    return await buildBundle(callersApi(req, d.ctx.config.baseUrl), subject);
+  } catch (err) {
+    // The gathering's requests count against the caller's rate limit like any others.
+    if (err instanceof LookupError && /answered 429/.test(err.message))
+      throw new ApiError("rate_limited", `gathering the evidence went over the rate limit: ${err.message}`);
+    // What the caller cannot read is reported as not found: a bundle never says more than a list would.
+    if (err instanceof LookupError) throw new ApiError("not_found", err.message);
+    throw err;
+  }
+}
+
+/** Evidence bundles: a trail with its receipts, seals, consistency proofs and keys, in one file. */
+export function evidenceRoutes(t: RouteTable, d: HttpDeps): void {
+  const add = (path: string, kind: BundleSubject["kind"], summary: string) =>
+    t.add({
+      method: "get",
+      path,
+      group,
+      auth: "token",
+      summary,
+      handler: async ({ params, req, res }) => {
+        const uuid = pathUuid(params.uuid, kind === "asset" ? "asset" : "vCon");
+        const bundle = await bundleOf(req, d, { kind, uuid });
+        return res
+          .header("content-type", "application/json")
+          .header("content-disposition", `attachment; filename="evidence-${kind}-${uuid}.json"`)
+          .send(JSON.stringify(bundle));
+      },
+    });
+  add(
+    "/archivist/v1/evidence/assets/{uuid}",
+    "asset",
+    "Evidence bundle of an asset: its events, receipts, seals, consistency proofs and the keys (verify offline)",
+  );
+  add(
+    "/archivist/v1/evidence/vcons/{uuid}",
+    "vcon",
+    "Evidence bundle of a vCon: every event whose subject is vcon://{uuid}, with receipts, seals, proofs and keys",
+  );
+}

@@ -1,0 +1,148 @@
+import {
+  BUNDLE_FORMAT,
+  BUNDLE_VERSION,
+  type BundleLog,
+  type BundleRecord,
+  type EvidenceBundle,
+} from "../core/bundle/index.js";
+import { decodeSeal } from "../core/cose/index.js";
+import { verifyRecordReceipt } from "../core/verify/index.js";
+import { LookupError, type PublicApi, type PublicRecord } from "./public-api.js";
+
+/** What to gather: an asset and its events, or every event recording one vCon (its subject). */
+export type BundleSubject = { kind: "asset"; uuid: string } | { kind: "vcon"; uuid: string };
+
+const b64 = (b: Uint8Array) => Buffer.from(b).toString("base64");
+const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+
+/** Log order: the commit's MMR index, uncommitted records last, in the order the service gave them. */
+function logOrder(records: PublicRecord[]): PublicRecord[] {
+  const index = (r: PublicRecord) => {
+    const c = (r.merklelog_entry as { commit?: { index?: string } } | undefined)?.commit;
+    return c?.index ? Number(c.index) : Number.MAX_SAFE_INTEGER;
+  };
+  return records
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => index(a.r) - index(b.r) || a.i - b.i)
+    .map((x) => x.r);
+}
+
+async function recordsOf(api: PublicApi, subject: BundleSubject) {
+  if (subject.kind === "asset") {
+    const asset = await api.json<PublicRecord>(`/archivist/v2/assets/${subject.uuid}`);
+    const events = await api.list(`/archivist/v2/assets/${subject.uuid}/events`, "events");
+    return { assets: [asset], events: logOrder(events), id: `assets/${subject.uuid}` };
+  }
+  const id = `vcon://${subject.uuid}`;
+  const events = await api.list(
+    `/archivist/v2/assets/-/events?event_attributes.subject=${encodeURIComponent(id)}`,
+    "events",
+  );
+  const uuids = [...new Set(events.map((e) => String(e.identity).split("/")[1] ?? ""))].filter(Boolean);
+  const assets = [];
+  for (const uuid of uuids) assets.push(await api.json<PublicRecord>(`/archivist/v2/assets/${uuid}`));
+  return { assets, events: logOrder(events), id };
+}
+
+/**
+ * Gathers an evidence bundle through the API (the caller's token decides what it may read):
+ * the records, their receipts, for each log the seal that first covered each record and the
+ * latest seal with consistency proofs between them, and the service's keys.
+ */
+export async function buildBundle(
+  api: PublicApi,
+  subject: BundleSubject,
+  now = new Date(),
+): Promise<EvidenceBundle> {
+  const { assets, events, id } = await recordsOf(api, subject);
+  if (events.length === 0) throw new LookupError(`${id} has no records you may read`);
+  const keySet = await api.get("/.well-known/scitt-keys");
+  if (keySet.status !== 200) throw new LookupError(`GET /.well-known/scitt-keys answered ${keySet.status}`);
+  const keys = await api.keys();
+  // Per log: the seals the bundle needs (by size), and each sealed record's first covering seal.
+  const wanted = new Map<string, Set<number>>();
+  const want = (log: string, size: number) =>
+    (wanted.get(log) ?? wanted.set(log, new Set()).get(log))?.add(size);
+  const sizesOf = new Map<string, number[]>();
+  const sealSizes = async (log: string) => {
+    let sizes = sizesOf.get(log);
+    if (!sizes) {
+      const tenant = log.replace(/^tenant\//, "");
+      sizes = (await api.json<{ mmr_sizes: number[] }>(`/archivist/v1/merklelogs/${tenant}/seals`)).mmr_sizes;
+      sizesOf.set(log, sizes);
+    }
+    return sizes;
+  };
+  const sealBytes = new Map<string, Uint8Array>();
+  const seal = async (log: string, size: number) => {
+    const key = `${log}@${size}`;
+    let bytes = sealBytes.get(key);
+    if (!bytes) {
+      const tenant = log.replace(/^tenant\//, "");
+      const r = await api.get(`/archivist/v1/merklelogs/${tenant}/seals/latest?mmr_size=${size}`);
+      if (r.status !== 200) throw new LookupError(`seal ${size} of ${log} answered ${r.status}`);
+      bytes = r.bytes;
+      sealBytes.set(key, bytes);
+    }
+    return bytes;
+  };
+
+  const records: BundleRecord[] = [];
+  for (const record of events) {
+    const entry: BundleRecord = { record, receipts: [] };
+    records.push(entry);
+    const r = await api.get(`/archivist/v1/receipts/${String(record.identity)}`);
+    // 409: not committed or not sealed yet; the bundle shows the record without a receipt.
+    if (r.status === 409) continue;
+    if (r.status !== 200)
+      throw new LookupError(`the receipt of ${String(record.identity)} answered ${r.status}`);
+    const v = verifyRecordReceipt(record, r.bytes, keys);
+    if (!v.ok)
+      throw new LookupError(
+        `the service's receipt for ${String(record.identity)} does not verify: ${v.reason}`,
+      );
+    const sizes = await sealSizes(v.subject);
+    // The receipt leads into the seal that was latest when it was made: the newest holding its peak.
+    let into: number | undefined;
+    for (const size of [...sizes].reverse().filter((s) => s > v.mmrIndex)) {
+      if (decodeSeal(await seal(v.subject, size)).peaks.some((p) => hex(p) === v.peak)) {
+        into = size;
+        break;
+      }
+    }
+    if (into === undefined)
+      throw new LookupError(`no seal of ${v.subject} holds the peak of ${String(record.identity)}'s receipt`);
+    entry.receipts.push({ profile: "mmr", log: v.subject, mmr_size: into, receipt: b64(r.bytes) });
+    want(v.subject, into);
+    const first = sizes.find((s) => s > v.mmrIndex);
+    if (first !== undefined) want(v.subject, first);
+  }
+
+  const logs: BundleLog[] = [];
+  for (const [log, sizeSet] of wanted) {
+    const sizes = [...sizeSet].sort((a, b) => a - b);
+    const latest = sizes.at(-1) as number;
+    const tenant = log.replace(/^tenant\//, "");
+    const consistency = [];
+    for (const from of sizes.slice(0, -1)) {
+      const p = await api.json<{ paths: string[][] }>(
+        `/archivist/v1/merklelogs/${tenant}/consistency?from=${from}&to=${latest}`,
+      );
+      consistency.push({ from, to: latest, paths: p.paths });
+    }
+    const seals = [];
+    for (const size of sizes) seals.push({ mmr_size: size, seal: b64(await seal(log, size)) });
+    logs.push({ log, profile: "mmr", seals, consistency });
+  }
+  return {
+    format: BUNDLE_FORMAT,
+    version: BUNDLE_VERSION,
+    created_at: now.toISOString(),
+    service: api.base,
+    subject: { kind: subject.kind, id },
+    assets,
+    records,
+    logs,
+    keys: { cose_key_set: b64(keySet.bytes) },
+  };
+}

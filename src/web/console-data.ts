@@ -1,0 +1,182 @@
+import { type BundleReport, parseBundle, verifyBundle } from "../core/bundle/index.js";
+import { LookupError, PublicApi, type PublicRecord } from "./public-api.js";
+import { checkReceipt, type ReceiptCheck } from "./receipts.js";
+import { vconUuidOf } from "./vcon.js";
+
+/** The signed-in tab's session: the token lives here and in sessionStorage, nowhere else. */
+export interface Session {
+  token: string;
+  clientId: string;
+  expiresAt: number;
+}
+
+const KEY = "archivist.console.session";
+
+export function loadSession(store: Storage): Session | undefined {
+  try {
+    const s = JSON.parse(store.getItem(KEY) ?? "null") as Session | null;
+    return s && s.expiresAt > Date.now() ? s : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const saveSession = (store: Storage, s: Session) => store.setItem(KEY, JSON.stringify(s));
+export const clearSession = (store: Storage) => store.removeItem(KEY);
+
+/** Client credentials → a token (the service's OIDC token endpoint). */
+export async function signIn(origin: string, clientId: string, clientSecret: string): Promise<Session> {
+  const res = await fetch(`${origin}/archivist/iam/v1/appidp/token`, {
+    method: "POST",
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: clientId,
+      client_secret: clientSecret,
+    }),
+  });
+  if (!res.ok) {
+    const body = (await res.json().catch(() => ({}))) as { message?: string; error_description?: string };
+    throw new LookupError(
+      res.status === 401 || res.status === 400
+        ? `sign-in refused: ${body.error_description ?? body.message ?? "unknown client or wrong secret"}`
+        : `sign-in failed: the service answered ${res.status}`,
+    );
+  }
+  const t = (await res.json()) as { access_token: string; expires_in?: number };
+  return { token: t.access_token, clientId, expiresAt: Date.now() + (t.expires_in ?? 3600) * 1000 - 30_000 };
+}
+
+/** The API as the signed-in caller reads it: every request carries the tab's token. */
+export const callerApi = (origin: string, s: Session) =>
+  new PublicApi(origin, (url) => fetch(url, { headers: { authorization: `Bearer ${s.token}` } }));
+
+/** What the auditor asked for: a vCon (vcon://uuid), an asset (assets/uuid), or a bare uuid. */
+export type Target = { kind: "vcon"; uuid: string } | { kind: "asset"; uuid: string };
+
+export function parseTarget(text: string): Target | "either" | undefined {
+  const t = text.trim();
+  if (/^vcon:\/\//i.test(t)) {
+    const uuid = vconUuidOf(t);
+    return uuid ? { kind: "vcon", uuid } : undefined;
+  }
+  if (/^assets\//i.test(t)) {
+    const uuid = vconUuidOf(t.replace(/^assets\//i, ""));
+    return uuid ? { kind: "asset", uuid } : undefined;
+  }
+  return vconUuidOf(t) ? "either" : undefined;
+}
+
+export interface TrailStep {
+  record: PublicRecord;
+  receipt: ReceiptCheck;
+}
+
+export interface PolicyStatus {
+  identity: string;
+  name: string;
+  compliant: boolean;
+  reason: string;
+}
+
+export interface Trail {
+  target: Target;
+  title: string;
+  assets: PublicRecord[];
+  steps: TrailStep[];
+  /** Per asset of the trail, its compliance against each policy that applies to it. */
+  compliance: Array<{ asset: string; compliant: boolean; policies: PolicyStatus[] }>;
+}
+
+const order = (r: PublicRecord) =>
+  Number(
+    (r.merklelog_entry as { commit?: { index?: string } } | undefined)?.commit?.index ??
+      Number.MAX_SAFE_INTEGER,
+  );
+
+async function policyNames(api: PublicApi): Promise<Map<string, string>> {
+  try {
+    const list = await api.list("/archivist/v1/compliance_policies", "compliance_policies");
+    return new Map(list.map((p) => [String(p.identity), String(p.display_name || p.identity)]));
+  } catch {
+    return new Map();
+  }
+}
+
+/** Finds a trail: for a bare uuid the vCon it records, else the asset of that id. */
+export async function loadTrail(api: PublicApi, wanted: Target | "either", uuid: string): Promise<Trail> {
+  let target: Target = wanted === "either" ? { kind: "vcon", uuid } : wanted;
+  let events: PublicRecord[] = [];
+  let assets: PublicRecord[] = [];
+  if (target.kind === "vcon") {
+    events = await api.list(
+      `/archivist/v2/assets/-/events?event_attributes.subject=${encodeURIComponent(`vcon://${uuid}`)}`,
+      "events",
+    );
+    if (events.length === 0 && wanted === "either") target = { kind: "asset", uuid };
+    else if (events.length === 0) throw new LookupError(`no records of vcon://${uuid} that you may read`);
+  }
+  if (target.kind === "asset") {
+    const res = await api.get(`/archivist/v2/assets/${uuid}`);
+    if (res.status === 404 || res.status === 403)
+      throw new LookupError(`no vCon or asset ${uuid} that you may read`);
+    assets = [await api.json<PublicRecord>(`/archivist/v2/assets/${uuid}`)];
+    events = await api.list(`/archivist/v2/assets/${uuid}/events`, "events");
+  } else {
+    const ids = [...new Set(events.map((e) => String(e.identity).split("/")[1] ?? ""))].filter(Boolean);
+    for (const id of ids) assets.push(await api.json<PublicRecord>(`/archivist/v2/assets/${id}`));
+  }
+  events.sort((a, b) => order(a) - order(b));
+  const steps: TrailStep[] = [];
+  for (const record of events) steps.push({ record, receipt: await checkReceipt(api, record) });
+  const names = await policyNames(api);
+  const compliance = [];
+  for (const a of assets) {
+    const id = String(a.identity).split("/")[1];
+    const c = await api.json<{ compliant: boolean; compliance: Array<Record<string, unknown>> }>(
+      `/archivist/v1/compliance/assets/${id}`,
+    );
+    compliance.push({
+      asset: String(a.identity),
+      compliant: c.compliant,
+      policies: c.compliance.map((p) => ({
+        identity: String(p.compliance_policy_identity),
+        name: names.get(String(p.compliance_policy_identity)) ?? String(p.compliance_policy_identity),
+        compliant: p.compliant === true,
+        reason: String(p.reason ?? ""),
+      })),
+    });
+  }
+  const title =
+    target.kind === "vcon"
+      ? `vcon://${uuid}`
+      : String(
+          (assets[0]?.attributes as Record<string, unknown> | undefined)?.arc_display_name ||
+            `assets/${uuid}`,
+        );
+  return { target, title, assets, steps, compliance };
+}
+
+/** The caller's evidence bundle of a trail, and its offline check (the same code as /verify). */
+export async function exportBundle(
+  api: PublicApi,
+  target: Target,
+): Promise<{ text: string; name: string; report: BundleReport }> {
+  const path = `/archivist/v1/evidence/${target.kind === "vcon" ? "vcons" : "assets"}/${target.uuid}`;
+  const { status, bytes } = await api.get(path);
+  const text = new TextDecoder().decode(bytes);
+  if (status !== 200) {
+    const message = (JSON.parse(text || "{}") as { message?: string }).message;
+    throw new LookupError(`the export answered ${status}${message ? `: ${message}` : ""}`);
+  }
+  return {
+    text,
+    name: `evidence-${target.kind}-${target.uuid}.json`,
+    report: verifyBundle(parseBundle(text)),
+  };
+}
+
+/** The most recent assets the caller may read, for picking one. */
+export async function recentAssets(api: PublicApi): Promise<PublicRecord[]> {
+  const body = await api.json<{ assets?: PublicRecord[] }>("/archivist/v2/assets?page_size=10");
+  return body.assets ?? [];
+}

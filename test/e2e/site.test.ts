@@ -1,0 +1,93 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  browserRunnable,
+  DESKTOP,
+  ensurePagesBuilt,
+  launchBrowser,
+  PHONE,
+  screenshot,
+} from "../helpers/browser.js";
+import { startTestService, type TestService } from "../helpers/service.js";
+
+let s: TestService;
+let browser: Awaited<ReturnType<typeof launchBrowser>>;
+let page: Page;
+
+beforeAll(async () => {
+  ensurePagesBuilt();
+  s = await startTestService();
+  if (!browserRunnable) return;
+  browser = await launchBrowser(s.url);
+  page = browser.page;
+}, 90_000);
+afterAll(async () => {
+  await browser?.close();
+  await s?.stop();
+});
+
+/** Width the page's content needs beyond the viewport (0: nothing scrolls sideways). */
+const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+describe.skipIf(!browserRunnable)("the landing page and the API docs in Chromium", () => {
+  it("the landing page links the verify page, the console and the API docs, at desktop and phone width", async () => {
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`${s.url}/`);
+    expect(await page.title()).toMatch(/Archivist/);
+    const links = await page.$$eval("nav a", (as) => as.map((a) => [a.textContent, a.getAttribute("href")]));
+    expect(links).toEqual([
+      ["Verify", "/verify"],
+      ["Auditor console", "/console"],
+      ["API docs", "/docs"],
+    ]);
+    expect(await page.textContent("main")).toMatch(/UNEQUIVOCAL.*anchored/s);
+    await screenshot(page, "landing-desktop");
+    await page.setViewportSize(PHONE);
+    await page.reload();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await screenshot(page, "landing-phone");
+    // Every link from the landing page answers.
+    await page.setViewportSize(DESKTOP);
+    for (const [, href] of links.filter(([, h]) => h !== "/console"))
+      expect((await s.api(String(href))).status, String(href)).toBe(200);
+  });
+
+  it("the API docs render every route with Swagger UI from this service, without a token or a CDN", async () => {
+    await page.goto(`${s.url}/docs`);
+    await page.waitForSelector(".swagger-ui .opblock-tag", { timeout: 20_000 });
+    const tags = await page.$$eval(".swagger-ui .opblock-tag", (els) =>
+      els.map((e) => e.getAttribute("data-tag")),
+    );
+    expect(tags).toEqual(expect.arrayContaining(["scitt", "merklelogsv1", "site"]));
+    // Open one group: its operations are listed with their paths.
+    await page.click('.opblock-tag[data-tag="scitt"]');
+    await page.waitForSelector(".opblock-summary-path");
+    expect(await page.textContent(".swagger-ui")).toContain("/entries");
+    await screenshot(page, "docs-desktop");
+    expect(browser.foreign).toEqual([]);
+  });
+});
+
+describe("the public OpenAPI documents", () => {
+  it("serve the whole reference and a public prefix's document without a token", async () => {
+    const all = (await (await s.api("/docs/openapi.json")).json()) as { swagger: string; paths: object };
+    expect(all.swagger).toBe("2.0");
+    expect(Object.keys(all.paths)).toEqual(expect.arrayContaining(["/entries", "/archivist/v2/assets"]));
+    const scitt = await s.api("/entries:openapi");
+    expect(scitt.status).toBe(200);
+    expect(Object.keys(((await scitt.json()) as { paths: object }).paths)).toContain("/entries/{id}");
+    // Without a token, a prefix's document lists only the routes that need none.
+    const ledger = (await (await s.api("/archivist/v1:openapi")).json()) as { paths: Record<string, object> };
+    expect(Object.keys(ledger.paths)).toContain("/archivist/v1/merklelogs/{tenant}/seals");
+    expect(Object.keys(ledger.paths)).not.toContain("/archivist/v1/scitt/keys");
+  });
+
+  it("ask for a token where no route is public, and show every route with one", async () => {
+    expect((await s.api("/archivist/iam/v1/applications:openapi")).status).toBe(401);
+    const token = await s.token(s.a);
+    const full = await s.api("/archivist/v1:openapi", { token });
+    expect(Object.keys(((await full.json()) as { paths: object }).paths)).toContain(
+      "/archivist/v1/scitt/keys",
+    );
+  });
+});

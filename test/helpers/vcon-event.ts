@@ -1,0 +1,33 @@
+import { until } from "./poll.js";
+import type { TestService } from "./service.js";
+
+/** A template-0.3.0 Record event of one vCon operation, declared on `date` (YYYY-MM-DD). */
+export function vconEvent(vcon: string, operation: string, date: string, payload = "ab".repeat(32)) {
+  return {
+    operation: "Record",
+    behaviour: "RecordEvidence",
+    event_attributes: {
+      arc_display_type: operation,
+      vcon_operation: operation,
+      payload,
+      payload_hash_alg: "SHA-256",
+      payload_preimage_content_type: "application/vcon+json",
+      subject: `vcon://${vcon}`,
+      timestamp_declared: `${date}T10:00:00Z`,
+      vcon_draft_version: "01",
+      scitt_draft_version: "10",
+    },
+  };
+}
+
+/** Waits until every event of `asset` (assets/<uuid>) is under a seal (CONFIRMED or UNEQUIVOCAL). */
+export async function untilSealed(s: TestService, token: string, asset: string): Promise<void> {
+  await until(async () => {
+    const list = (await (await s.api(`/archivist/v2/${asset}/events`, { token })).json()) as {
+      events: Array<{ confirmation_status: string }>;
+    };
+    return list.events.every((e) => ["CONFIRMED", "UNEQUIVOCAL"].includes(e.confirmation_status))
+      ? true
+      : undefined;
+  });
+}
