@@ -19,6 +19,8 @@ export interface Command {
    * parses its own arguments and answers its own `--help` (bench, conserver).
    */
   declare?(exit: Exit): Cli;
+  /** For a command that parses its own arguments: what `--help` prints (stdout, exit 0). */
+  usage?: string;
   run(args: string[]): Promise<number | undefined>;
 }
 

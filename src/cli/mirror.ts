@@ -98,6 +98,11 @@ export async function mirrorLog(
 
 export const mirrorCommand: Command = {
   summary: "copy a log's C2SP tiles, checkpoint and key to a directory: mirror <log url> <dir>",
+  usage: `usage: archivist mirror <url of …/merklelogs/<tenant>/tlog> <dir>
+
+Copies the checkpoint, its key and every tile (full tiles once, partial ones anew) to plain
+files, checking each against the checkpoint's root. Then:
+  archivist verify record.json --mirror <dir> [--witness <vkey>]… [--quorum n]`,
   async run(args) {
     const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
     const [url, dir] = positionals;

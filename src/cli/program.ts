@@ -31,7 +31,13 @@ export async function runCli(args: string[]): Promise<number | undefined> {
   const own = name ? commands[name] : undefined;
   let code: number | undefined = 0;
   try {
-    if (own && !own.declare) return await own.run(rest);
+    if (own && !own.declare) {
+      if (own.usage && rest.some((a) => a === "--help" || a === "-h")) {
+        process.stdout.write(`${own.summary}\n\n${own.usage}\n`);
+        return 0;
+      }
+      return await own.run(rest);
+    }
     await program((c) => {
       code = c;
     }).parseAsync(args, { from: "user" });
