@@ -12,3 +12,21 @@ export async function until<T>(
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/** A record as the API returns it, read again (flushing the workers) until it is committed. */
+export function committedRecord<R extends { confirmation_status?: string }>(
+  s: {
+    api(path: string, init?: { token?: string }): Promise<Response>;
+    service: { workers: { flush(): Promise<unknown> } };
+  },
+  token: string,
+  path: string,
+  timeoutMs = 30_000,
+): Promise<R> {
+  return until(async () => {
+    await s.service.workers.flush();
+    const rec = (await (await s.api(path, { token })).json()) as R;
+    const status = rec.confirmation_status;
+    return status !== undefined && !["STORED", "PENDING"].includes(status) ? rec : undefined;
+  }, timeoutMs);
+}

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/index.js";
-import { until } from "../../helpers/poll.js";
+import { committedRecord } from "../../helpers/poll.js";
 import { serviceForSuite } from "../../helpers/service.js";
 import { sharedJson, sharedPath } from "../../helpers/shared.js";
 
@@ -108,14 +108,7 @@ async function runLink(doc: Doc, payload: string): Promise<{ assetEvent: Rec; ev
   return { assetEvent, event };
 }
 
-function committed(path: string): Promise<Rec> {
-  return until(async () => {
-    await suite.s.service.workers.flush();
-    const rec = (await (await suite.s.api(path, { token: suite.token })).json()) as Rec;
-    const status = rec.confirmation_status;
-    return status !== undefined && !["STORED", "PENDING"].includes(status) ? rec : undefined;
-  }, 30_000);
-}
+const committed = (path: string) => committedRecord<Rec>(suite.s, suite.token, path);
 
 describe("vcon-server's datatrails link, replayed", () => {
   it("records every fixture vCon: one droid asset, asset events and v1 events, all committed with receipts that verify", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/index.js";
-import { until } from "../../helpers/poll.js";
+import { committedRecord } from "../../helpers/poll.js";
 import { serviceForSuite } from "../../helpers/service.js";
 
 // Every kind of record the service commits gets a receipt the offline verifier accepts,
@@ -12,14 +12,7 @@ const suite = serviceForSuite();
 type Rec = Record<string, unknown> & { identity: string; confirmation_status?: string };
 const bytes = async (r: Response) => new Uint8Array(await r.arrayBuffer());
 
-function committed(path: string): Promise<Rec> {
-  return until(async () => {
-    await suite.s.service.workers.flush();
-    const rec = (await (await suite.s.api(path, { token: suite.token })).json()) as Rec;
-    const status = rec.confirmation_status;
-    return status !== undefined && !["STORED", "PENDING"].includes(status) ? rec : undefined;
-  });
-}
+const committed = (path: string) => committedRecord<Rec>(suite.s, suite.token, path);
 
 describe("receipts of every kind of record verify offline", () => {
   it("asset events, asset-free events with and without event_type, null and custom arc_ attributes", async () => {
