@@ -108,7 +108,7 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     ]);
     const trail = (await page.textContent("#trail")) ?? "";
     expect(trail).toMatch(/Mar 1, 2025/);
-    expect(trail).toMatch(/receipt verified \(log entry \d+\)/);
+    expect(trail).toMatch(/receipt verified \(log entry \d+[;)]/);
     expect(trail).toMatch(/under a seal the service signed|anchored in a block/);
     const policies = await page.$$eval("#compliance tbody tr", (rows) =>
       rows.map((r) => [r.querySelector("td")?.textContent, (r as HTMLElement).dataset.compliant]),
