@@ -1,6 +1,7 @@
 import {
   BUNDLE_FORMAT,
   BUNDLE_VERSION,
+  type BundleCheckpoint,
   type BundleLog,
   type BundleRecord,
   type EvidenceBundle,
@@ -42,6 +43,32 @@ async function recordsOf(api: PublicApi, subject: BundleSubject) {
   const assets = [];
   for (const uuid of uuids) assets.push(await api.json<PublicRecord>(`/archivist/v2/assets/${uuid}`));
   return { assets, events: logOrder(events), id };
+}
+
+const text = (b: Uint8Array) => new TextDecoder().decode(b);
+
+/**
+ * The log's latest C2SP checkpoint (with its cosignatures) and key, and RFC 9162 consistency
+ * proofs from every receipt's tree size to the checkpoint's; none when the log has no checkpoint.
+ */
+async function checkpointOf(
+  api: PublicApi,
+  tenant: string,
+  receiptSizes: Set<number>,
+): Promise<BundleCheckpoint | undefined> {
+  const note = await api.get(`/archivist/v1/merklelogs/${tenant}/tlog/checkpoint`);
+  const key = await api.get(`/archivist/v1/merklelogs/${tenant}/tlog/key`);
+  if (note.status !== 200 || key.status !== 200) return undefined;
+  const size = Number(text(note.bytes).split("\n")[1]);
+  const consistency = [];
+  for (const from of receiptSizes) {
+    if (!(from < size)) continue;
+    const p = await api.json<{ proof: string[] }>(
+      `/archivist/v1/merklelogs/${tenant}/consistency?profile=rfc9162&from=${from}&to=${size}`,
+    );
+    consistency.push({ from, to: size, proof: p.proof });
+  }
+  return { note: text(note.bytes), key: text(key.bytes).trim(), consistency };
 }
 
 /**
@@ -87,6 +114,8 @@ export async function buildBundle(
     return bytes;
   };
 
+  // Per log: the RFC 9162 tree sizes the records' rfc9162 receipts sign.
+  const treeSizes = new Map<string, Set<number>>();
   const records: BundleRecord[] = [];
   for (const record of events) {
     const entry: BundleRecord = { record, receipts: [] };
@@ -114,6 +143,20 @@ export async function buildBundle(
       throw new LookupError(`no seal of ${v.subject} holds the peak of ${String(record.identity)}'s receipt`);
     entry.receipts.push({ profile: "mmr", log: v.subject, mmr_size: into, receipt: b64(r.bytes) });
     want(v.subject, into);
+    // The same entry in the log's RFC 9162 tree, the one its C2SP checkpoints sign.
+    const t = await api.get(`/archivist/v1/receipts/${String(record.identity)}?profile=rfc9162`);
+    if (t.status === 200) {
+      const tv = verifyRecordReceipt(record, t.bytes, keys);
+      if (tv.ok && tv.profile === "rfc9162" && tv.treeSize !== undefined) {
+        entry.receipts.push({
+          profile: "rfc9162",
+          log: tv.subject,
+          tree_size: tv.treeSize,
+          receipt: b64(t.bytes),
+        });
+        (treeSizes.get(tv.subject) ?? treeSizes.set(tv.subject, new Set()).get(tv.subject))?.add(tv.treeSize);
+      }
+    }
     const first = sizes.find((s) => s > v.mmrIndex);
     if (first !== undefined) want(v.subject, first);
   }
@@ -132,7 +175,14 @@ export async function buildBundle(
     }
     const seals = [];
     for (const size of sizes) seals.push({ mmr_size: size, seal: b64(await seal(log, size)) });
-    logs.push({ log, profile: "mmr", seals, consistency });
+    const checkpoint = await checkpointOf(api, tenant, treeSizes.get(log) ?? new Set());
+    logs.push({
+      log,
+      profile: "mmr",
+      seals,
+      consistency,
+      ...(checkpoint ? { checkpoints: [checkpoint] } : {}),
+    });
   }
   return {
     format: BUNDLE_FORMAT,

@@ -15,13 +15,28 @@ export const BUNDLE_VERSION = 1;
 export type Base64 = string;
 
 export interface BundleReceipt {
-  /** "mmr": a COSE receipt of the MMR profile over the record's leaf. */
+  /**
+   * "mmr": a COSE receipt of the MMR profile over the record's leaf; "rfc9162": an
+   * RFC9162_SHA256 inclusion receipt in the log's RFC 9162 tree (the tree C2SP checkpoints sign).
+   */
   profile: string;
   /** The log the receipt proves inclusion in (`tenant/<uuid>`). */
   log: string;
   /** The sealed MMR size the receipt's path leads into (one of the log's bundled seals). */
   mmr_size?: number;
+  /** RFC 9162: the tree size whose root the receipt signs. */
+  tree_size?: number;
   receipt: Base64;
+}
+
+/** A C2SP checkpoint of the log's RFC 9162 tree, as served, and the key that signs it. */
+export interface BundleCheckpoint {
+  /** The signed note (`…/tlog/checkpoint`), with every witness cosignature it carried. */
+  note: string;
+  /** The log's checkpoint key (`…/tlog/key`, signed-note vkey). */
+  key: string;
+  /** RFC 9162 consistency proofs from each rfc9162 receipt's tree size to the checkpoint's (hex). */
+  consistency: Array<{ from: number; to: number; proof: string[] }>;
 }
 
 export interface BundleRecord {
@@ -51,8 +66,8 @@ export interface BundleLog {
   seals: BundleSeal[];
   /** From every other seal to the latest: the log only grew between them. */
   consistency: BundleConsistency[];
-  /** Reserved for C2SP signed-note checkpoints with witness cosignatures. */
-  checkpoints?: unknown[];
+  /** The log's latest C2SP checkpoint with its witness cosignatures, when the service has one. */
+  checkpoints?: BundleCheckpoint[];
 }
 
 export interface EvidenceBundle {

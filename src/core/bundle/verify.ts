@@ -1,8 +1,17 @@
 import type { KeyObject } from "node:crypto";
 import { decodeSeal, verifySeal } from "../cose/index.js";
 import { verifyConsistency } from "../mmr/index.js";
+import { verifyConsistency as verifyTreeConsistency } from "../rfc9162/index.js";
+import { type Checkpoint, parseNote, verifyCheckpoint } from "../tlog/index.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../verify/index.js";
-import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleLog, type EvidenceBundle } from "./format.js";
+import {
+  BUNDLE_FORMAT,
+  BUNDLE_VERSION,
+  type BundleCheckpoint,
+  type BundleLog,
+  type BundleReceipt,
+  type EvidenceBundle,
+} from "./format.js";
 
 /** The check of one record: each receipt's outcome, and whether one known receipt proved it. */
 export interface RecordCheck {
@@ -130,6 +139,74 @@ function checkLog(log: BundleLog, keys: KeyObject[]): { check: LogCheck; seals: 
   };
 }
 
+/** A log's checkpoint, checked against the key the bundle carries for it. */
+interface CheckedCheckpoint {
+  checkpoint: Checkpoint;
+  consistency: BundleCheckpoint["consistency"];
+  /** Signature lines besides the log's own: witness cosignatures, whose keys a bundle does not carry. */
+  cosignatures: number;
+}
+
+function checkCheckpoint(cp: BundleCheckpoint): CheckedCheckpoint | string {
+  const v = verifyCheckpoint(cp.note, { logVkey: cp.key, witnessVkeys: [], quorum: 0 });
+  if (!v.ok) return `its checkpoint does not verify: ${v.reason}`;
+  let lines = 0;
+  try {
+    lines = parseNote(cp.note).signatures.length;
+  } catch {
+    return "its checkpoint is not a signed note";
+  }
+  return {
+    checkpoint: v.checkpoint,
+    consistency: cp.consistency ?? [],
+    cosignatures: Math.max(0, lines - 1),
+  };
+}
+
+/**
+ * An RFC 9162 receipt: valid on its own (a root the service signed), and tied to the log's
+ * bundled checkpoint when there is one: the same root at the same size, or a consistency proof
+ * from the receipt's tree to the checkpoint's.
+ */
+function checkTreeReceipt(
+  record: Record<string, unknown>,
+  r: BundleReceipt,
+  keyMap: Map<string, KeyObject>,
+  checkpoint: CheckedCheckpoint | undefined,
+): { ok: boolean; detail: string } {
+  let v: ReturnType<typeof verifyRecordReceipt>;
+  try {
+    v = verifyRecordReceipt(record, bytes(r.receipt), keyMap);
+  } catch (err) {
+    return { ok: false, detail: `receipt is malformed: ${(err as Error).message}` };
+  }
+  if (!v.ok) return { ok: false, detail: v.reason };
+  if (v.profile !== "rfc9162" || v.treeSize === undefined)
+    return { ok: false, detail: "the receipt is not an RFC 9162 receipt" };
+  if (v.subject !== r.log) return { ok: false, detail: `the receipt is of log ${v.subject}` };
+  const where = `leaf of the RFC 9162 tree of ${v.treeSize} entries of ${r.log}`;
+  if (!checkpoint) return { ok: true, detail: `${where} (no checkpoint in the bundle)` };
+  const cp = checkpoint.checkpoint;
+  const root = unhex(v.peak);
+  let tied = false;
+  if (cp.size === v.treeSize) tied = hex(cp.root) === v.peak;
+  else {
+    const proof = checkpoint.consistency.find((c) => c.from === v.treeSize && c.to === cp.size);
+    tied =
+      proof !== undefined &&
+      verifyTreeConsistency(v.treeSize, cp.size, root, cp.root, proof.proof.map(unhex));
+  }
+  if (!tied)
+    return {
+      ok: false,
+      detail: `the receipt's tree is not consistent with the bundled checkpoint (size ${cp.size})`,
+    };
+  return {
+    ok: true,
+    detail: `${where}, within the checkpoint of size ${cp.size} signed by the log's key (${checkpoint.cosignatures} witness cosignature(s) carried)`,
+  };
+}
+
 /**
  * Verifies an evidence bundle with nothing but its own contents: the keys it carries, each
  * record's leaf recomputed from its JSON, each receipt's path to a peak the service signed,
@@ -146,17 +223,35 @@ export function verifyBundle(bundle: EvidenceBundle): BundleReport {
   }
   const keys = [...keyMap.values()];
   const logs = new Map<string, { check: LogCheck; seals: Map<number, SealState> }>();
+  const checkpoints = new Map<string, CheckedCheckpoint>();
   for (const log of bundle.logs) {
     if (log.profile !== "mmr") {
       unchecked.push(`log ${log.log}: profile "${log.profile}"`);
       continue;
     }
-    logs.set(log.log, checkLog(log, keys));
-    if (log.checkpoints?.length) unchecked.push(`log ${log.log}: ${log.checkpoints.length} checkpoint(s)`);
+    const checked = checkLog(log, keys);
+    const cp = log.checkpoints?.[0];
+    if (cp) {
+      const c = checkCheckpoint(cp);
+      if (typeof c === "string") checked.check = { ...checked.check, ok: false, detail: c };
+      else {
+        checkpoints.set(log.log, c);
+        if (checked.check.ok)
+          checked.check = {
+            ...checked.check,
+            detail: `${checked.check.detail}; its C2SP checkpoint (size ${c.checkpoint.size}) is signed by the log's key, with ${c.cosignatures} witness cosignature(s) (check them against the witnesses you trust)`,
+          };
+      }
+    }
+    logs.set(log.log, checked);
   }
   const records: RecordCheck[] = bundle.records.map(({ record, receipts }) => {
     const identity = String(record.identity ?? "");
     const results = receipts.map((r) => {
+      if (r.profile === "rfc9162") {
+        const t = checkTreeReceipt(record, r, keyMap, checkpoints.get(r.log));
+        return { profile: r.profile, ok: t.ok, known: true, detail: t.detail };
+      }
       if (r.profile !== "mmr") {
         unchecked.push(`${identity}: a receipt of profile "${r.profile}"`);
         return { profile: r.profile, ok: false, known: false, detail: `profile "${r.profile}" not checked` };

@@ -80,6 +80,10 @@ describe("evidence bundles", () => {
     const log = bundle.logs[0];
     expect(log?.seals.length).toBeGreaterThanOrEqual(2);
     expect(log?.consistency.length).toBe((log?.seals.length ?? 0) - 1);
+    // Each record also in the RFC 9162 tree, tied to the log's signed C2SP checkpoint.
+    for (const r of bundle.records) expect(r.receipts.map((x) => x.profile)).toEqual(["mmr", "rfc9162"]);
+    expect(log?.checkpoints?.[0]?.note).toMatch(/\/tlog\n\d+\n[A-Za-z0-9+/=]+\n\n\u2014 /);
+    expect(log?.checkpoints?.[0]?.key).toMatch(/\+[0-9a-f]{8}\+/);
 
     await s.stop();
     // Nothing answers at the service's address any more.
@@ -90,6 +94,7 @@ describe("evidence bundles", () => {
       expect(r.out).toMatch(
         /^VERIFIED: \d record\(s\) of .+, every receipt valid, every seal consistent with the latest$/m,
       );
+      expect(r.out).toMatch(/C2SP checkpoint \(size \d+\) is signed by the log's key/);
     }
   });
 
@@ -124,6 +129,13 @@ describe("evidence bundles", () => {
     expect(r3.code).toBe(1);
     expect(r3.out).toMatch(/not signed by the service's keys|malformed/);
 
+    const forgedCheckpoint = structuredClone(bundle);
+    const cp = forgedCheckpoint.logs[0]?.checkpoints?.[0];
+    if (cp) cp.note = cp.note.replace(/\n(\d+)\n/, (_m, n: string) => `\n${Number(n) + 1}\n`);
+    const r4 = await cli(verifyPublicCommand, ["bundle", write("checkpoint.json", forgedCheckpoint)]);
+    expect(r4.code).toBe(1);
+    expect(r4.out).toMatch(/checkpoint does not verify/);
+
     const future = await cli(verifyPublicCommand, ["bundle", write("v2.json", { ...bundle, version: 2 })]);
     expect(future).toMatchObject({
       code: 1,
@@ -134,16 +146,18 @@ describe("evidence bundles", () => {
   it("reports what it does not know as not checked, without counting it as evidence", async () => {
     const bundle = JSON.parse(readFileSync(path("vcon.json"), "utf8")) as EvidenceBundle;
     const extended = structuredClone(bundle);
-    extended.records[0]?.receipts.push({ profile: "rfc9162", log: "tenant/x", receipt: "AA==" });
+    extended.records[0]?.receipts.push({ profile: "future-profile", log: "tenant/x", receipt: "AA==" });
     extended.extensions = { cosignatures: [] };
     writeFileSync(path("ext.json"), JSON.stringify(extended));
     const r = await cli(verifyPublicCommand, ["bundle", path("ext.json")]);
     expect(r, r.out).toMatchObject({ code: 0 });
-    expect(r.out).toMatch(/not checked \(unknown to this verifier\): .*a receipt of profile "rfc9162"/);
+    expect(r.out).toMatch(
+      /not checked \(unknown to this verifier\): .*a receipt of profile "future-profile"/,
+    );
     expect(r.out).toMatch(/not checked \(unknown to this verifier\): extension "cosignatures"/);
     const only = structuredClone(bundle);
     if (only.records[0])
-      only.records[0].receipts = [{ profile: "rfc9162", log: "tenant/x", receipt: "AA==" }];
+      only.records[0].receipts = [{ profile: "future-profile", log: "tenant/x", receipt: "AA==" }];
     writeFileSync(path("only.json"), JSON.stringify(only));
     expect((await cli(verifyPublicCommand, ["bundle", path("only.json")])).code).toBe(1);
   });
