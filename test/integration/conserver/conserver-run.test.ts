@@ -1,13 +1,18 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { Redis } from "ioredis";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningConserver, runConserver } from "../../../plugins/conserver/runtime/run-conserver.js";
+import type { RunningConserver } from "../../../plugins/conserver/runtime/run-conserver.js";
 import { parseVcon, vconUuid } from "../../../plugins/conserver/vcon/index.js";
 import { sharedJson, sharedPath } from "../../helpers/shared.js";
-import { deleteKeys, REDIS_URL, redisUp, serveFake, uniqueName, until } from "./redis-env.js";
+import {
+  deleteKeys,
+  REDIS_URL,
+  redisUp,
+  runTestConserver,
+  serveFake,
+  uniqueName,
+  until,
+} from "./redis-env.js";
 
 const up = await redisUp();
 type Vectors = { vectors: Record<string, { sha256_vcon_server_after_read_normalization: string }> };
@@ -34,7 +39,6 @@ describe.skipIf(!up)("conserver run: Redis lists → links → delivery queue �
     redis = new Redis(REDIS_URL);
     backend = await serveFake();
     process.env.CONSERVER_TEST_SECRET = "secret-1";
-    const dir = mkdtempSync(join(tmpdir(), "conserver-run-"));
     const config = `
 links:
   arch_created:
@@ -48,14 +52,7 @@ chains:
 storages: {}
 delivery: {queue: ${prefix}-delivery, prefix: ${prefix}, attempts: 3, backoff_ms: 20}
 `;
-    writeFileSync(join(dir, "conserver.yml"), config);
-    running = await runConserver(join(dir, "conserver.yml"), {
-      redisUrl: REDIS_URL,
-      log: pino({ level: "silent" }),
-      vconKeyPrefix: `${prefix}:vcon:`,
-      popTimeoutS: 1,
-      retry: { baseDelayMs: 5, maxDelayMs: 20 },
-    });
+    running = await runTestConserver(prefix, config);
   });
 
   afterAll(async () => {

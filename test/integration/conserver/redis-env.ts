@@ -1,7 +1,12 @@
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Redis } from "ioredis";
+import { pino } from "pino";
+import { type RunningConserver, runConserver } from "../../../plugins/conserver/runtime/run-conserver.js";
 import { FakeArchivist } from "../../unit/conserver/fake-archivist.js";
 
 export const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -83,4 +88,20 @@ export async function until(
     if (Date.now() > end) throw new Error(`${what} not met within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/**
+ * `archivist conserver run` on a config written for one test file: vCons under `<prefix>:vcon:`,
+ * quick pops and retries, silent logs.
+ */
+export async function runTestConserver(prefix: string, configYaml: string): Promise<RunningConserver> {
+  const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  writeFileSync(join(dir, "conserver.yml"), configYaml);
+  return runConserver(join(dir, "conserver.yml"), {
+    redisUrl: REDIS_URL,
+    log: pino({ level: "silent" }),
+    vconKeyPrefix: `${prefix}:vcon:`,
+    popTimeoutS: 1,
+    retry: { baseDelayMs: 5, maxDelayMs: 20 },
+  });
 }

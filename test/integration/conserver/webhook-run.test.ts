@@ -1,15 +1,20 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { Redis } from "ioredis";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../../plugins/conserver/config/load-config.js";
-import { type RunningConserver, runConserver } from "../../../plugins/conserver/runtime/run-conserver.js";
+import type { RunningConserver } from "../../../plugins/conserver/runtime/run-conserver.js";
 import { parseVcon, pythonDumps, vconUuid } from "../../../plugins/conserver/vcon/index.js";
 import { parseLossless } from "../../../plugins/conserver/vcon/lossless-json.js";
 import { sharedPath } from "../../helpers/shared.js";
-import { deleteKeys, REDIS_URL, redisUp, serveFake, uniqueName, until } from "./redis-env.js";
+import {
+  deleteKeys,
+  REDIS_URL,
+  redisUp,
+  runTestConserver,
+  serveFake,
+  uniqueName,
+  until,
+} from "./redis-env.js";
 
 const up = await redisUp();
 
@@ -36,9 +41,8 @@ describe.skipIf(!up)("archivist conserver run: the webhook ingress", () => {
   beforeAll(async () => {
     redis = new Redis(REDIS_URL);
     backend = await serveFake();
-    const dir = mkdtempSync(join(tmpdir(), "conserver-hook-"));
-    writeFileSync(
-      join(dir, "conserver.yml"),
+    running = await runTestConserver(
+      prefix,
       `
 links:
   arch:
@@ -52,13 +56,6 @@ webhook: {listen: "127.0.0.1:0", path: /hooks/vcon, token: hook-secret}
 delivery: {queue: ${prefix}-delivery, prefix: ${prefix}, attempts: 3, backoff_ms: 20}
 `,
     );
-    running = await runConserver(join(dir, "conserver.yml"), {
-      redisUrl: REDIS_URL,
-      log: pino({ level: "silent" }),
-      vconKeyPrefix: `${prefix}:vcon:`,
-      popTimeoutS: 1,
-      retry: { baseDelayMs: 5, maxDelayMs: 20 },
-    });
   });
 
   afterAll(async () => {

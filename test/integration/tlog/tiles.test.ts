@@ -6,6 +6,7 @@ import { mirrorCommand } from "../../../src/cli/mirror.js";
 import { verifyCommand } from "../../../src/cli/verify.js";
 import { rootFromTilesBySpec, verifyCheckpointNote } from "../../helpers/c2sp-client.js";
 import { runCli } from "../../helpers/cli-output.js";
+import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
 let s: TestService;
@@ -49,7 +50,13 @@ beforeAll(async () => {
         }),
       )),
     );
-  await s.service.workers.flush();
+  // Under load a seal may land between two commits of the batch: flush until the published
+  // checkpoint covers every leaf (the asset's creation and the events).
+  await until(async () => {
+    await s.service.workers.flush();
+    const text = await (await fetch(`${prefix}/checkpoint`)).text();
+    return Number(text.split("\n")[1]) === EVENTS + 1 ? true : undefined;
+  }, 60_000);
   record = (await (await s.api(`/archivist/v2/${ids[200]}`, { token })).json()) as Record<string, unknown>;
 }, 120_000);
 afterAll(() => s?.stop());
