@@ -87,12 +87,17 @@ const bytes = async (r: Response) => new Uint8Array(await r.arrayBuffer());
 const serviceKeys = async () => keysFromKeySet(await bytes(await s.api("/.well-known/scitt-keys")));
 const issuerKeys = async () => new Map([...(await serviceKeys()), ["test-key-1", vectorPublicKey]]);
 
-/** Registers without a token, expects 202 + Location, then polls the Location to its receipt. */
+/**
+ * Registers without a token, expects 202 + Location, then polls the Location to its receipt.
+ * On a loaded machine the seal can come before the one look the service takes (wait 0): then
+ * the answer is already the 201 with the receipt, which is what a pending one ends in.
+ */
 async function registerPending(path: string, statement: Uint8Array, headers: Record<string, string> = {}) {
   const res = await s.api(path, cose(statement, headers));
-  expect(res.status, await res.clone().text()).toBe(202);
+  expect([201, 202], await res.clone().text()).toContain(res.status);
   const location = res.headers.get("location") ?? "";
   expect(location).toMatch(/\/entries\/events_[0-9a-f-]{36}$/);
+  if (res.status === 201) return { location, receipt: res };
   expect(res.headers.get("retry-after")).toBe("1");
   const receipt = await until(async () => {
     const r = await s.api(location, { redirect: "manual", headers });
