@@ -7,7 +7,13 @@ import {
   type Principal4,
   type StoredAssetEvent,
 } from "../store/asset-events.js";
-import { ASSET_ROW_COLUMNS, type AssetRow, insertAssets, type NewAssetRow } from "../store/assets.js";
+import {
+  type AssetRow,
+  insertAssets,
+  lockAssets,
+  type NewAssetRow,
+  saveAssetStates,
+} from "../store/assets.js";
 import type { Queryable } from "../store/db.js";
 import { freshEventsOf } from "../store/fresh-events.js";
 import { GroupCommit, type Outcome } from "./group-commit.js";
@@ -112,12 +118,7 @@ export async function writeGroup(
   const existing = events.filter((e) => !e.creates);
   const ids = [...new Set(existing.map((e) => e.assetId))].sort();
   const mode = existing.some(changesAsset) ? "update" : "share";
-  const locked = ids.length
-    ? await tx.query<AssetRow>(
-        `select ${ASSET_ROW_COLUMNS} from assets where id = any($1::uuid[]) order by id for ${mode}`,
-        [ids],
-      )
-    : [];
+  const locked = await lockAssets(tx, ids, mode);
   const state = new Map(locked.map((a) => [a.id, { ...a }]));
   for (const a of created) state.set(a.id, { ...a, seq: 0, created_at: now });
   const outcomes: Array<Outcome<WrittenEvents> | NewAssetEvent[]> = [];
@@ -142,17 +143,10 @@ export async function writeGroup(
   }
   const rows = outcomes.flatMap((o) => (Array.isArray(o) ? o : []));
   const inserted = new Map((await insertAssetEvents(tx, rows)).map((r) => [r.id, r]));
-  const assets = [...changed].map((id) => state.get(id) as AssetRow);
-  if (assets.length > 0)
-    await tx.query(
-      `update assets a set attributes = v.attrs, tracked = v.tracked
-       from unnest($1::uuid[], $2::jsonb[], $3::text[]) as v(id, attrs, tracked) where a.id = v.id`,
-      [
-        assets.map((a) => a.id),
-        assets.map((a) => JSON.stringify(a.attributes)),
-        assets.map((a) => a.tracked),
-      ],
-    );
+  await saveAssetStates(
+    tx,
+    [...changed].map((id) => state.get(id) as AssetRow),
+  );
   return outcomes.map((o) =>
     Array.isArray(o) ? { row: o.map((r) => inserted.get(r.id) as StoredAssetEvent) as WrittenEvents } : o,
   );

@@ -1,7 +1,7 @@
 import type { Ctx } from "../context.js";
 import { notFound } from "../core/api/api-error.js";
 import { coseKeySet } from "../core/cose/index.js";
-import { getSeal } from "../store/seals.js";
+import { getSeal, listSealSizes } from "../store/seals.js";
 import { listTenancies } from "../store/tenancies.js";
 
 /** Seal bytes of a log (latest, or of one size). */
@@ -41,10 +41,6 @@ export async function serviceJwks(ctx: Ctx): Promise<{ keys: Array<Record<string
 }
 
 /** Sizes of every seal of a log, oldest first (a verifier replays them in order). */
-export async function sealSizes(ctx: Ctx, tenantId: string): Promise<number[]> {
-  const rows = await ctx.db.query<{ mmr_size: number }>(
-    "select mmr_size from seals where tenant_id = $1 order by mmr_size",
-    [tenantId],
-  );
-  return rows.map((r) => Number(r.mmr_size));
+export function sealSizes(ctx: Ctx, tenantId: string): Promise<number[]> {
+  return listSealSizes(ctx.db, tenantId);
 }

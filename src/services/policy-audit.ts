@@ -2,7 +2,7 @@ import type { Ctx } from "../context.js";
 import { type AccessPolicy, validateAccessPolicyInput } from "../core/access/index.js";
 import { compilePolicyFilters, matchPolicyFilters } from "../core/filters/index.js";
 import { type AccessPolicyRow, allAccessPolicies, getAccessPolicy } from "../store/access-policies.js";
-import { ASSET_COLUMNS, type AssetRow, getAsset } from "../store/assets.js";
+import { type AssetRow, assetsMatchingAttributes, getAsset } from "../store/assets.js";
 import type { Queryable } from "../store/db.js";
 import { assetOut } from "../store/record-json.js";
 import { writeGroup } from "./event-batcher.js";
@@ -11,15 +11,9 @@ import { internalPrincipal } from "./principals.js";
 const GROUP = 500;
 
 /** Assets of the tenancy whose current attributes match the policy's filters. */
-export async function assetsMatching(
-  db: Queryable,
-  tenantId: string,
-  policy: AccessPolicy,
-): Promise<AssetRow[]> {
-  const c = compilePolicyFilters(policy.filters, "attributes", 2);
-  return db.query<AssetRow>(
-    `select ${ASSET_COLUMNS} from assets where tenant_id = $1 and ${c.sql} order by seq`,
-    [tenantId, ...c.params],
+export function assetsMatching(db: Queryable, tenantId: string, policy: AccessPolicy): Promise<AssetRow[]> {
+  return assetsMatchingAttributes(db, tenantId, (column, first) =>
+    compilePolicyFilters(policy.filters, column, first),
   );
 }
 

@@ -1,7 +1,7 @@
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import type { Queryable } from "../store/db.js";
 import type { Keyring } from "../store/keyring.js";
-import { forgetSharing } from "../store/sharing.js";
+import { ensureSubject } from "../store/subjects.js";
 
 export const SELF_SUBJECT_ID = "00000000-0000-0000-0000-000000000000";
 
@@ -39,17 +39,12 @@ export async function ensureSelfSubject(
   displayName: string,
 ): Promise<void> {
   const k = await selfKeys(keys, tenantId);
-  await db.query(
-    `insert into subjects (tenant_id, id, display_name, wallet_pub_key, tessera_pub_key, wallet_address, confirmation_status)
-     values ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, 'CONFIRMED') on conflict do nothing`,
-    [
-      tenantId,
-      SELF_SUBJECT_ID,
-      displayName || "Self",
-      JSON.stringify([k.wallet]),
-      JSON.stringify([k.tessera]),
-      JSON.stringify([walletAddress(k.wallet)]),
-    ],
-  );
-  forgetSharing();
+  await ensureSubject(db, {
+    tenant_id: tenantId,
+    id: SELF_SUBJECT_ID,
+    display_name: displayName || "Self",
+    wallet_pub_key: [k.wallet],
+    tessera_pub_key: [k.tessera],
+    wallet_address: [walletAddress(k.wallet)],
+  });
 }

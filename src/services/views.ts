@@ -14,8 +14,8 @@ import {
   validateAccessPolicyInput,
 } from "../core/access/index.js";
 import { effectiveAccessPolicies } from "../store/access-policies.js";
+import { anyClause, tenancyAssetsClause, tenancyEventsClause } from "../store/access-sql.js";
 import { sharingTenancies } from "../store/sharing.js";
-import type { Where } from "../store/sql.js";
 import { type AccessView, adminView } from "./access-view.js";
 
 /** The policies of one tenancy that apply to this caller, as seen from that tenancy. */
@@ -37,28 +37,9 @@ export function callerOf(p: Principal): Caller {
   return { kind: p.kind, subject: p.subject, email: p.email, claims: p.claims, groups, isAdmin: p.isAdmin };
 }
 
-function scopeClause(
-  w: Where,
-  s: Scope,
-  compile: (first: number) => { sql: string; params: unknown[] },
-): string {
-  const tenant = w.p(s.tenantId);
-  const c = compile(w.params.length + 1);
-  w.params.push(...c.params);
-  return `(tenant_id = ${tenant} and ${c.sql})`;
-}
-
 /** A view across tenancies: its own (whole for administrators, else by its policies) and what sharing tenancies' OBAC policies grant. */
 function policyView(scopes: Scope[]): AccessView {
   const byTenant = new Map(scopes.map((s) => [s.tenantId, s]));
-  const assetsClause = (w: Where) =>
-    scopes
-      .map((s) =>
-        s.all
-          ? `(tenant_id = ${w.p(s.tenantId)})`
-          : scopeClause(w, s, (first) => compileReadableAssets(s.policies, s.caller, "attributes", first)),
-      )
-      .join(" or ") || "false";
   const readableIn = scopes.map((s) => ({
     tenantId: s.tenantId,
     names: s.all ? ("*" as NameSet) : filterableAttributes(s.policies, s.caller),
@@ -69,22 +50,24 @@ function policyView(scopes: Scope[]): AccessView {
     filterable,
     hiddenIn: (name) => readableIn.filter((s) => !hasName(s.names, name)).map((s) => s.tenantId),
     restrictAssets: (w) => {
-      w.and(assetsClause(w));
+      const parts = scopes.map((s) =>
+        tenancyAssetsClause(
+          w,
+          s.tenantId,
+          s.all ? undefined : (column, first) => compileReadableAssets(s.policies, s.caller, column, first),
+        ),
+      );
+      w.and(anyClause(parts));
     },
     restrictEvents: (w) => {
-      const parts = scopes.map((s) => {
-        const tenant = w.p(s.tenantId);
-        if (s.all) return `(asset_events.tenant_id = ${tenant})`;
-        const c = compileReadableEvents(
-          s.policies,
-          s.caller,
-          { assetAttributes: "a.attributes", eventAttributes: "asset_events.event_attributes" },
-          w.params.length + 1,
-        );
-        w.params.push(...c.params);
-        return `(asset_events.tenant_id = ${tenant} and exists (select 1 from assets a where a.id = asset_events.asset_id and ${c.sql}))`;
-      });
-      w.and(parts.join(" or ") || "false");
+      const parts = scopes.map((s) =>
+        tenancyEventsClause(
+          w,
+          s.tenantId,
+          s.all ? undefined : (columns, first) => compileReadableEvents(s.policies, s.caller, columns, first),
+        ),
+      );
+      w.and(anyClause(parts));
     },
     grant: (asset) => {
       const s = byTenant.get(asset.tenant_id);

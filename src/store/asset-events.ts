@@ -247,3 +247,53 @@ export function countAssetEvents(
 ): Promise<number> {
   return countWhere(db, from, where, params, cap);
 }
+
+/**
+ * Takes up to `limit` of the tenancy's oldest asset events off the commit queue (the
+ * transaction that writes their log entries is the one deleting their queue rows) and
+ * returns their ids in queue order. Only ids are read: the rows may be in the writer's hand-off.
+ */
+export async function takeQueuedEvents(tx: Queryable, tenantId: string, limit: number): Promise<string[]> {
+  const taken = await tx.query<{ id: string; seq: number | string }>(
+    `delete from asset_event_queue q using
+       (select seq from asset_event_queue where tenant_id = $1 order by seq limit $2 for update) w
+     where q.tenant_id = $1 and q.seq = w.seq returning q.id, q.seq`,
+    [tenantId, limit],
+  );
+  return taken.sort((a, b) => Number(a.seq) - Number(b.seq)).map((t) => t.id);
+}
+
+/** The events with these ids, in no particular order. */
+export function eventsByIds(db: Queryable, ids: string[]): Promise<StoredAssetEvent[]> {
+  return readEvents<StoredAssetEvent>(
+    db,
+    `select ${EVENT_COLUMNS} from asset_events where id = any($1::uuid[])`,
+    [ids],
+  );
+}
+
+/** SIMPLE_HASH events accepted before `end` and not yet anchored, locked, by tenancy in acceptance order. */
+export function lockUnanchoredSimpleHashEvents(tx: Queryable, end: Date): Promise<AssetEventRow[]> {
+  return readEvents(
+    tx,
+    `select ${EVENT_COLUMNS} from asset_events where confirmation_status = 'STORED' and proof_mechanism = 'SIMPLE_HASH'
+       and timestamp_accepted < $1 order by tenant_id, seq for update`,
+    [end],
+  );
+}
+
+/** Where a block anchors something: its number, and the transaction in it. */
+export interface AnchorPlace {
+  blockNumber: number;
+  transactionHash: string;
+  transactionIndex: number;
+}
+
+/** A simple-hash window's events, anchored: CONFIRMED, with the block transaction that holds them. */
+export async function confirmSimpleHashEvents(tx: Queryable, ids: string[], at: AnchorPlace): Promise<void> {
+  await tx.query(
+    `update asset_events set confirmation_status = 'CONFIRMED', block_number = $2, transaction_id = $3, transaction_index = $4
+       where id = any($1::uuid[])`,
+    [ids, at.blockNumber, at.transactionHash, at.transactionIndex],
+  );
+}

@@ -111,6 +111,51 @@ export async function noteCommitted(db: Queryable, lastIndexByAsset: Map<string,
   );
 }
 
+/**
+ * Locks a group's existing assets in id order (so groups never deadlock) and reads them as
+ * stored. `share` for a group that changes none of them: such groups for one asset commit side by side.
+ */
+export async function lockAssets(
+  tx: Queryable,
+  ids: string[],
+  mode: "update" | "share",
+): Promise<AssetRow[]> {
+  if (ids.length === 0) return [];
+  return tx.query<AssetRow>(
+    `select ${ASSET_ROW_COLUMNS} from assets where id = any($1::uuid[]) order by id for ${mode === "update" ? "update" : "share"}`,
+    [ids],
+  );
+}
+
+/** Writes the attributes and tracking of assets a group changed, one statement for all of them. */
+export async function saveAssetStates(
+  tx: Queryable,
+  assets: Array<Pick<AssetRow, "id" | "attributes" | "tracked">>,
+): Promise<void> {
+  if (assets.length === 0) return;
+  await tx.query(
+    `update assets a set attributes = v.attrs, tracked = v.tracked
+       from unnest($1::uuid[], $2::jsonb[], $3::text[]) as v(id, attrs, tracked) where a.id = v.id`,
+    [assets.map((a) => a.id), assets.map((a) => JSON.stringify(a.attributes)), assets.map((a) => a.tracked)],
+  );
+}
+
+/**
+ * The tenancy's assets whose current attributes pass a compiled filter, in creation order.
+ * `compile` gets the attributes column and the number of its first placeholder.
+ */
+export async function assetsMatchingAttributes(
+  db: Queryable,
+  tenantId: string,
+  compile: (column: string, firstParam: number) => { sql: string; params: unknown[] },
+): Promise<AssetRow[]> {
+  const c = compile("attributes", 2);
+  return db.query<AssetRow>(
+    `select ${ASSET_COLUMNS} from assets where tenant_id = $1 and ${c.sql} order by seq`,
+    [tenantId, ...c.params],
+  );
+}
+
 /** SIMPLE_HASH assets whose window was anchored: their events are CONFIRMED (PENDING is derived while any is STORED). */
 export async function markSimpleHashConfirmed(db: Queryable, assetIds: string[]): Promise<void> {
   if (assetIds.length === 0) return;

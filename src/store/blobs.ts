@@ -35,6 +35,15 @@ export async function getBlob(db: Queryable, tenantId: string, id: string): Prom
   return r && { ...r, size: Number(r.size) };
 }
 
+/** The content hash of a blob of the tenancy, if there is one (an attachment's check). */
+export async function blobHash(db: Queryable, tenantId: string, id: string): Promise<string | undefined> {
+  const rows = await db.query<{ hash: string }>("select hash from blobs where tenant_id = $1 and id = $2", [
+    tenantId,
+    id,
+  ]);
+  return rows[0]?.hash;
+}
+
 /**
  * Serialises, until the transaction ends, every upload of the content `hash` (see
  * `BlobStore.remove`): storing its bytes, recording a blob of it, and removing bytes nothing

@@ -10,6 +10,17 @@ interface BlockRow {
   body: Block;
 }
 
+const CHAIN_LOCK = "chain";
+
+/** Takes the chain's single-writer lock for this transaction; false when another process holds it. */
+export async function tryLockChain(tx: Queryable): Promise<boolean> {
+  const rows = await tx.query<{ ok: boolean }>(
+    "select pg_try_advisory_xact_lock(hashtextextended($1, 7245)) as ok",
+    [CHAIN_LOCK],
+  );
+  return rows[0]?.ok === true;
+}
+
 /** The newest block (the parent of the next one). */
 export async function headBlock(db: Queryable): Promise<Block | undefined> {
   const rows = await db.query<BlockRow>("select * from blocks order by number desc limit 1");

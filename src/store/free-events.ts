@@ -1,4 +1,5 @@
 import type { Queryable } from "./db.js";
+import type { EntryRow } from "./ledger.js";
 
 export interface FreeEventRow {
   seq: number;
@@ -137,5 +138,60 @@ export async function countFreeEvents(
   return (
     (await db.query<{ n: number }>(`select count(*)::int as n from ${from} where ${where}`, params))[0]?.n ??
     0
+  );
+}
+
+/** An asset-free event waiting for the committer: what its leaf is made of. */
+export interface UncommittedFreeEvent {
+  id: string;
+  attributes: Record<string, unknown>;
+  trails: string[];
+  event_type: string;
+  created_at: number;
+  /** A registered signed statement's event (its RFC 9162 leaf is made from the payload). */
+  registered: boolean;
+}
+
+/** The tenancy's oldest STORED asset-free events, locked until the transaction ends. */
+export async function lockStoredFreeEvents(
+  tx: Queryable,
+  tenantId: string,
+  limit: number,
+): Promise<UncommittedFreeEvent[]> {
+  const rows = await tx.query<UncommittedFreeEvent>(
+    `select id, attributes, trails, event_type, created_at, statement is not null as registered from events
+     where tenant_id = $1 and confirmation_status = 'STORED' order by seq limit $2 for update`,
+    [tenantId, limit],
+  );
+  return rows.map((r) => ({ ...r, created_at: Number(r.created_at) }));
+}
+
+/** Asset-free events are marked COMMITTED on their rows, with their place in the log and their leaf. */
+export async function markFreeEventsCommitted(
+  tx: Queryable,
+  entries: ReadonlyArray<Pick<EntryRow, "record_id" | "mmr_index" | "idtimestamp" | "leaf">>,
+): Promise<void> {
+  if (entries.length === 0) return;
+  await tx.query(
+    `update events e set confirmation_status = 'COMMITTED', mmr_index = v.idx, idtimestamp = v.idt, content_hash = v.h
+     from unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[]) as v(id, idx, idt, h) where e.id = v.id`,
+    [
+      entries.map((e) => e.record_id),
+      entries.map((e) => e.mmr_index),
+      entries.map((e) => e.idtimestamp),
+      entries.map((e) => Buffer.from(e.leaf).toString("hex")),
+    ],
+  );
+}
+
+/** The log's COMMITTED asset-free events below a new seal's size become CONFIRMED. */
+export async function confirmSealedFreeEvents(
+  tx: Queryable,
+  tenantId: string,
+  sealedSize: number,
+): Promise<void> {
+  await tx.query(
+    "update events set confirmation_status = 'CONFIRMED' where tenant_id = $1 and confirmation_status = 'COMMITTED' and mmr_index < $2",
+    [tenantId, sealedSize],
   );
 }

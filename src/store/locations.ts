@@ -31,6 +31,12 @@ export async function getLocation(
   )[0];
 }
 
+/** Whether the tenancy has this location (an asset's home must name one). */
+export async function locationExists(db: Queryable, tenantId: string, id: string): Promise<boolean> {
+  const rows = await db.query("select 1 from locations where tenant_id = $1 and id = $2", [tenantId, id]);
+  return rows.length > 0;
+}
+
 export async function insertLocation(db: Queryable, l: Omit<LocationRow, "seq">): Promise<LocationRow> {
   const rows = await db.query<LocationRow>(
     `insert into locations (id, tenant_id, display_name, description, latitude, longitude, attributes, owner, permissions)

@@ -72,3 +72,26 @@ export async function logsToSeal(
   }>("select tenant_id, mmr_size, sealed_size, last_idtimestamp from logs where mmr_size > sealed_size");
   return rows.map((r) => ({ ...r, mmr_size: Number(r.mmr_size), sealed_size: Number(r.sealed_size) }));
 }
+
+/** Sizes of every seal of a log, oldest first. */
+export async function listSealSizes(db: Queryable, tenantId: string): Promise<number[]> {
+  const rows = await db.query<{ mmr_size: number }>(
+    "select mmr_size from seals where tenant_id = $1 order by mmr_size",
+    [tenantId],
+  );
+  return rows.map((r) => Number(r.mmr_size));
+}
+
+/** Records the block (and its transaction) that anchors a seal. */
+export async function markSealAnchored(
+  tx: Queryable,
+  tenantId: string,
+  mmrSize: number,
+  at: { blockNumber: number; blockHash: string; transactionHash: string; transactionIndex: number },
+): Promise<void> {
+  await tx.query(
+    `update seals set anchored_block = $3, anchor_block_hash = $4, anchor_tx_hash = $5, anchor_tx_index = $6
+       where tenant_id = $1 and mmr_size = $2`,
+    [tenantId, mmrSize, at.blockNumber, at.blockHash, at.transactionHash, at.transactionIndex],
+  );
+}

@@ -69,6 +69,26 @@ export async function insertSubject(db: Queryable, s: Omit<SubjectRow, "seq">): 
   return rows[0] as SubjectRow;
 }
 
+/** Inserts a subject unless one with its id exists in the tenancy (the Self subject, made once). */
+export async function ensureSubject(
+  db: Queryable,
+  s: Omit<SubjectRow, "seq" | "tenant" | "confirmation_status">,
+): Promise<void> {
+  await db.query(
+    `insert into subjects (tenant_id, id, display_name, wallet_pub_key, tessera_pub_key, wallet_address, confirmation_status)
+     values ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, 'CONFIRMED') on conflict do nothing`,
+    [
+      s.tenant_id,
+      s.id,
+      s.display_name,
+      JSON.stringify(s.wallet_pub_key),
+      JSON.stringify(s.tessera_pub_key),
+      JSON.stringify(s.wallet_address),
+    ],
+  );
+  forgetSharing();
+}
+
 /** Writes the given fields; undefined when the subject is not in that tenancy. */
 export async function updateSubject(
   db: Queryable,

@@ -2,14 +2,16 @@ import { createHash } from "node:crypto";
 import { isoTime } from "../core/api/ids.js";
 import { buildBlock, type ChainTransaction, GENESIS_PARENT } from "../core/chain/block.js";
 import { simpleHashAnchor } from "../core/ledger/simplehash.js";
-import { type AssetEventRow, EVENT_COLUMNS, readEvents } from "../store/asset-events.js";
+import {
+  type AssetEventRow,
+  confirmSimpleHashEvents,
+  lockUnanchoredSimpleHashEvents,
+} from "../store/asset-events.js";
 import { markSimpleHashConfirmed } from "../store/assets.js";
-import { headBlock, insertBlock } from "../store/chain.js";
+import { headBlock, insertBlock, tryLockChain } from "../store/chain.js";
 import type { Queryable } from "../store/db.js";
 import { eventOut } from "../store/record-json.js";
-import { type SealRow, unanchoredSeals } from "../store/seals.js";
-
-const CHAIN_LOCK = "chain";
+import { markSealAnchored, type SealRow, unanchoredSeals } from "../store/seals.js";
 
 interface Window {
   tenant: string;
@@ -21,12 +23,7 @@ interface Window {
 
 /** SIMPLE_HASH events accepted since the last window, per tenancy, in SIMPLEHASHV1 (acceptance) order. */
 async function simpleHashWindows(tx: Queryable, end: Date): Promise<Window[]> {
-  const rows = await readEvents(
-    tx,
-    `select ${EVENT_COLUMNS} from asset_events where confirmation_status = 'STORED' and proof_mechanism = 'SIMPLE_HASH'
-       and timestamp_accepted < $1 order by tenant_id, seq for update`,
-    [end],
-  );
+  const rows = await lockUnanchoredSimpleHashEvents(tx, end);
   const byTenant = new Map<string, AssetEventRow[]>();
   for (const r of rows) byTenant.set(r.tenant_id, [...(byTenant.get(r.tenant_id) ?? []), r]);
   return [...byTenant.entries()].map(([tenant, events]) => ({
@@ -77,11 +74,7 @@ export async function anchorOnce(
   miner: string,
   now = new Date(),
 ): Promise<number | undefined> {
-  const locked = await tx.query<{ ok: boolean }>(
-    "select pg_try_advisory_xact_lock(hashtextextended($1, 7245)) as ok",
-    [CHAIN_LOCK],
-  );
-  if (!locked[0]?.ok) return undefined;
+  if (!(await tryLockChain(tx))) return undefined;
   const seals = await unanchoredSeals(tx);
   const windows = await simpleHashWindows(tx, now);
   if (seals.length === 0 && windows.length === 0) return undefined;
@@ -97,19 +90,20 @@ export async function anchorOnce(
   await insertBlock(tx, block, now.getTime());
   // A seal's anchoring goes on the seal: its records are UNEQUIVOCAL from it when read.
   for (const [i, s] of seals.entries()) {
-    await tx.query(
-      `update seals set anchored_block = $3, anchor_block_hash = $4, anchor_tx_hash = $5, anchor_tx_index = $6
-       where tenant_id = $1 and mmr_size = $2`,
-      [s.tenant_id, s.mmr_size, number, block.hash, block.transactions[i]?.hash ?? "", i],
-    );
+    await markSealAnchored(tx, s.tenant_id, s.mmr_size, {
+      blockNumber: number,
+      blockHash: block.hash,
+      transactionHash: block.transactions[i]?.hash ?? "",
+      transactionIndex: i,
+    });
   }
   const assets: string[] = [];
   for (const [k, w] of windows.entries()) {
     const i = seals.length + k;
-    await tx.query(
-      `update asset_events set confirmation_status = 'CONFIRMED', block_number = $2, transaction_id = $3, transaction_index = $4
-       where id = any($1::uuid[])`,
-      [w.events.map((e) => e.id), number, block.transactions[i]?.hash ?? "", i],
+    await confirmSimpleHashEvents(
+      tx,
+      w.events.map((e) => e.id),
+      { blockNumber: number, transactionHash: block.transactions[i]?.hash ?? "", transactionIndex: i },
     );
     assets.push(...w.events.map((e) => e.asset_id));
   }

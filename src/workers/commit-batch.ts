@@ -7,9 +7,14 @@ import {
 import { assetEventLeafHash, assetFreeEventLeafHash, assetFreeExtraBytes } from "../core/ledger/leaf.js";
 import { tlogLeafData } from "../core/ledger/tlog-leaf.js";
 import { appendLeaves, appendNodesNeeded, leafCount } from "../core/mmr/index.js";
-import { EVENT_COLUMNS, readEvents, type StoredAssetEvent } from "../store/asset-events.js";
+import { eventsByIds, type StoredAssetEvent, takeQueuedEvents } from "../store/asset-events.js";
 import { noteCommitted } from "../store/assets.js";
 import type { Queryable } from "../store/db.js";
+import {
+  lockStoredFreeEvents,
+  markFreeEventsCommitted,
+  type UncommittedFreeEvent,
+} from "../store/free-events.js";
 import type { FreshEvents } from "../store/fresh-events.js";
 import {
   type EntryRow,
@@ -23,24 +28,13 @@ import {
 import { eventOut } from "../store/record-json.js";
 import { appendToTree } from "./tlog-append.js";
 
-interface FreeEventRow {
-  id: string;
-  attributes: Record<string, unknown>;
-  trails: string[];
-  event_type: string;
-  created_at: number;
-  /** A registered signed statement's event (its RFC 9162 leaf is made from the payload). */
-  registered: boolean;
-}
-
 type Pending =
   | { kind: "asset_event"; at: number; row: StoredAssetEvent }
-  | { kind: "event"; at: number; row: FreeEventRow };
+  | { kind: "event"; at: number; row: UncommittedFreeEvent };
 
 /**
- * The tenancy's oldest queued asset events, taken off the commit queue (the transaction that
- * writes their log entries deletes their queue rows). Only ids are read from the queue; the
- * rows come from this process's hand-off when it has them, else from the database.
+ * The tenancy's oldest queued asset events, taken off the commit queue. The rows come from
+ * this process's hand-off when it has them, else from the database.
  */
 async function storedAssetEvents(
   tx: Queryable,
@@ -48,23 +42,12 @@ async function storedAssetEvents(
   limit: number,
   fresh: FreshEvents | undefined,
 ): Promise<StoredAssetEvent[]> {
-  const taken = await tx.query<{ id: string; seq: number | string }>(
-    `delete from asset_event_queue q using
-       (select seq from asset_event_queue where tenant_id = $1 order by seq limit $2 for update) w
-     where q.tenant_id = $1 and q.seq = w.seq returning q.id, q.seq`,
-    [tenantId, limit],
-  );
-  const locked = taken.sort((a, b) => Number(a.seq) - Number(b.seq));
-  const rows = locked.map((l) => fresh?.take(l.id));
-  const missing = locked.filter((_, i) => rows[i] === undefined).map((l) => l.id);
+  const ids = await takeQueuedEvents(tx, tenantId, limit);
+  const rows = ids.map((id) => fresh?.take(id));
+  const missing = ids.filter((_, i) => rows[i] === undefined);
   if (missing.length > 0) {
-    const read = await readEvents<StoredAssetEvent>(
-      tx,
-      `select ${EVENT_COLUMNS} from asset_events where id = any($1::uuid[])`,
-      [missing],
-    );
-    const byId = new Map(read.map((r) => [r.id, r]));
-    for (const [i, l] of locked.entries()) rows[i] ??= byId.get(l.id);
+    const byId = new Map((await eventsByIds(tx, missing)).map((r) => [r.id, r]));
+    for (const [i, id] of ids.entries()) rows[i] ??= byId.get(id);
   }
   return rows.filter((r): r is StoredAssetEvent => r !== undefined);
 }
@@ -76,18 +59,10 @@ async function pendingRecords(
   fresh: FreshEvents | undefined,
 ): Promise<Pending[]> {
   const events = await storedAssetEvents(tx, tenantId, limit, fresh);
-  const free = await tx.query<FreeEventRow>(
-    `select id, attributes, trails, event_type, created_at, statement is not null as registered from events
-     where tenant_id = $1 and confirmation_status = 'STORED' order by seq limit $2 for update`,
-    [tenantId, limit],
-  );
+  const free = await lockStoredFreeEvents(tx, tenantId, limit);
   const all: Pending[] = [
     ...events.map((row) => ({ kind: "asset_event" as const, at: row.timestamp_accepted.getTime(), row })),
-    ...free.map((row) => ({
-      kind: "event" as const,
-      at: Number(row.created_at),
-      row: { ...row, created_at: Number(row.created_at) },
-    })),
+    ...free.map((row) => ({ kind: "event" as const, at: row.created_at, row })),
   ];
   return all.sort((a, b) => a.at - b.at).slice(0, limit);
 }
@@ -145,7 +120,11 @@ export async function commitBatch(
   });
   await insertNodes(tx, tenantId, log.mmr_size, appended.nodes);
   await insertEntries(tx, tenantId, entries);
-  await markCommitted(tx, entries);
+  // Asset-free events are marked on their rows; asset events are not rewritten (their log entries say it).
+  await markFreeEventsCommitted(
+    tx,
+    entries.filter((e) => e.kind === "event"),
+  );
   // One sequence, two commitments: the RFC 9162 tree takes the same entries in the same
   // transaction, unless it is still behind the MMR (the backfill appends those, in order).
   const treeSize =
@@ -172,22 +151,6 @@ function statementPayload(p: Pending): Uint8Array | undefined {
   if (p.kind !== "event" || !p.row.registered) return undefined;
   const hex = p.row.attributes.payload;
   return typeof hex === "string" ? new Uint8Array(Buffer.from(hex, "hex")) : undefined;
-}
-
-/** Asset-free events are marked on their rows; asset events are not rewritten (their log entries say it). */
-async function markCommitted(tx: Queryable, entries: EntryRow[]): Promise<void> {
-  const free = entries.filter((e) => e.kind === "event");
-  if (free.length === 0) return;
-  await tx.query(
-    `update events e set confirmation_status = 'COMMITTED', mmr_index = v.idx, idtimestamp = v.idt, content_hash = v.h
-     from unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[]) as v(id, idx, idt, h) where e.id = v.id`,
-    [
-      free.map((e) => e.record_id),
-      free.map((e) => e.mmr_index),
-      free.map((e) => e.idtimestamp),
-      free.map((e) => Buffer.from(e.leaf).toString("hex")),
-    ],
-  );
 }
 
 /** A random worker id for this process's idtimestamps (unique per log holder; the lock makes one writer). */

@@ -3,6 +3,7 @@ import { buildSeal } from "../core/cose/index.js";
 import { parseIdTimestamp } from "../core/ledger/idtimestamp.js";
 import { consistencyProofIndices, peakIndices, verifyConsistency } from "../core/mmr/index.js";
 import type { Queryable } from "../store/db.js";
+import { confirmSealedFreeEvents } from "../store/free-events.js";
 import { loadLog, lockLog, readNodes } from "../store/ledger.js";
 import { getSeal, insertSeal } from "../store/seals.js";
 import { type CheckpointKey, publishCheckpoint } from "./checkpoint.js";
@@ -72,15 +73,8 @@ export async function sealLog(
     idtimestamp: log.last_idtimestamp,
   });
   if (checkpoint) await publishCheckpoint(tx, tenantId, size, checkpoint);
-  await markConfirmed(tx, tenantId, size);
+  // Asset events are CONFIRMED by the seal's very existence (derived when read); asset-free
+  // events still carry their status on the row.
+  await confirmSealedFreeEvents(tx, tenantId, size);
   return size;
-}
-
-// Asset events are CONFIRMED by the seal's very existence (derived when read); asset-free
-// events still carry their status on the row.
-async function markConfirmed(tx: Queryable, tenantId: string, size: number): Promise<void> {
-  await tx.query(
-    "update events set confirmation_status = 'CONFIRMED' where tenant_id = $1 and confirmation_status = 'COMMITTED' and mmr_index < $2",
-    [tenantId, size],
-  );
 }

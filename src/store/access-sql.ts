@@ -1,0 +1,45 @@
+import type { Where } from "./sql.js";
+
+/** A compiled condition whose placeholders start at the number it was given. */
+type Compiled = { sql: string; params: unknown[] };
+
+/**
+ * One tenancy's share of a caller's view of assets (columns unqualified): all of its assets,
+ * or, with `readable`, those its access policies let the caller read. `readable` compiles that
+ * test for the attributes column, numbering its placeholders from `firstParam`.
+ */
+export function tenancyAssetsClause(
+  w: Where,
+  tenantId: string,
+  readable?: (attributesColumn: string, firstParam: number) => Compiled,
+): string {
+  const tenant = w.p(tenantId);
+  if (!readable) return `(tenant_id = ${tenant})`;
+  const c = readable("attributes", w.params.length + 1);
+  w.params.push(...c.params);
+  return `(tenant_id = ${tenant} and ${c.sql})`;
+}
+
+/**
+ * One tenancy's share of a caller's view of asset events: all of them, or, with `readable`,
+ * those whose event and asset attributes its access policies let the caller read.
+ */
+export function tenancyEventsClause(
+  w: Where,
+  tenantId: string,
+  readable?: (columns: { assetAttributes: string; eventAttributes: string }, firstParam: number) => Compiled,
+): string {
+  const tenant = w.p(tenantId);
+  if (!readable) return `(asset_events.tenant_id = ${tenant})`;
+  const c = readable(
+    { assetAttributes: "a.attributes", eventAttributes: "asset_events.event_attributes" },
+    w.params.length + 1,
+  );
+  w.params.push(...c.params);
+  return `(asset_events.tenant_id = ${tenant} and exists (select 1 from assets a where a.id = asset_events.asset_id and ${c.sql}))`;
+}
+
+/** Rows passing any of the clauses; no clause lets no row through. */
+export function anyClause(clauses: string[]): string {
+  return clauses.join(" or ") || "false";
+}
