@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import type { Db } from "./store/db.js";
 import type { Keyring } from "./store/keyring.js";
+import type { WritePath } from "./write-path.js";
 
 /** Callbacks that wake background workers when work is waiting (the database holds the work). */
 export interface Wakeups {
@@ -15,6 +16,8 @@ export interface Ctx {
   keys: Keyring;
   log: Logger;
   wake: Wakeups;
+  /** Batch, hand-off, commit: the one way records reach the log (`src/write-path.ts`). */
+  writePath: WritePath;
 }
 
 /** Who is calling: resolved from a verified bearer token. */

@@ -10,6 +10,7 @@ import { provision } from "./services/provisioning.js";
 import { Keyring } from "./store/keyring.js";
 import { openDb } from "./store/open.js";
 import { startWorkers, type Workers } from "./workers/index.js";
+import { openWritePath } from "./write-path.js";
 
 /** A running service: its address, context, and a graceful stop. */
 export interface RunningService {
@@ -51,12 +52,16 @@ export async function openContext(
   const commit = config.workers
     ? (t: string) => workers?.wakeCommit(t)
     : (t: string) => void wakeSignal?.notify(COMMIT_TOPIC + t).catch(() => undefined);
+  const keys = new Keyring(db);
+  const wake = { commit };
   return {
     db,
     config,
     log,
-    keys: new Keyring(db),
-    wake: { commit },
+    keys,
+    wake,
+    // The write path: built once here; services append through it, the committer takes its hand-off.
+    writePath: openWritePath({ db, keys, wake }),
     setWorkers: (w) => {
       workers = w;
     },

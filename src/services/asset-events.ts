@@ -5,7 +5,7 @@ import type { AssetRow } from "../store/assets.js";
 import { eventOut } from "../store/record-json.js";
 import { type AccessView, writeRefusal } from "./access-view.js";
 import { checkDocumentChange, validateAttributes } from "./attributes.js";
-import { batcherFor, type PendingEvent } from "./event-batcher.js";
+import type { PendingEvent } from "./event-batcher.js";
 import { acceptedPrincipal, declaredPrincipal } from "./principals.js";
 import { checkAttachments, checkHomeLocation } from "./reference-check.js";
 
@@ -94,6 +94,10 @@ export async function createAssetEvent(
 ) {
   const checked = await checkEvent(ctx, p, view, input);
   // Authorised inside the group's transaction against the locked asset: no extra read per event.
-  const [row] = await batcherFor(ctx).write({ ...checked.pending, assetId, authorize: checked.authorize });
+  const [row] = await ctx.writePath.events.write({
+    ...checked.pending,
+    assetId,
+    authorize: checked.authorize,
+  });
   return eventOut(row);
 }

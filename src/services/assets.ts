@@ -8,7 +8,7 @@ import { type AssetOut, assetOut, eventOut, type Face } from "../store/record-js
 import { type AccessView, canReadEvent, projectAttributes } from "./access-view.js";
 import { checkEvent, type EventInput } from "./asset-events.js";
 import { checkDocumentChange, validateAttributes } from "./attributes.js";
-import { batcherFor, type PendingEvent } from "./event-batcher.js";
+import type { PendingEvent } from "./event-batcher.js";
 import { acceptedPrincipal, internalPrincipal } from "./principals.js";
 import { checkAttachments, checkHomeLocation } from "./reference-check.js";
 import { tenantWalletAddress } from "./tenant-wallet.js";
@@ -84,7 +84,7 @@ export async function createAsset(
   input: AssetInput,
 ): Promise<AssetOut> {
   const creation = await checkedCreation(ctx, p, view, input);
-  await batcherFor(ctx).write(creation);
+  await ctx.writePath.events.write(creation);
   const asset = creation.creates;
   return assetOut({ ...asset, seq: 0, created_at: new Date() }, asset.attributes);
 }
@@ -120,7 +120,7 @@ export async function createAssetWithEvents(
     asset.attributes = { ...asset.attributes, ...checked.pending.assetAttributes };
     followers.push({ ...checked.pending, assetId: asset.id });
   }
-  const [, ...events] = await batcherFor(ctx).write({ ...creation, followers });
+  const [, ...events] = await ctx.writePath.events.write({ ...creation, followers });
   return {
     asset: assetOut({ ...asset, seq: 0, created_at: new Date() }, asset.attributes),
     events: events.map((e) => eventOut(e)),

@@ -15,7 +15,8 @@ import {
   saveAssetStates,
 } from "../store/assets.js";
 import type { Queryable } from "../store/db.js";
-import { freshEventsOf } from "../store/fresh-events.js";
+import type { FreshEvents } from "../store/fresh-events.js";
+import type { Keyring } from "../store/keyring.js";
 import { GroupCommit, type Outcome } from "./group-commit.js";
 import { tenantWalletAddress } from "./tenant-wallet.js";
 
@@ -59,12 +60,16 @@ const IN_FLIGHT = { postgres: 4, pglite: 1 } as const;
 /** Events (and asset creations) posted concurrently, written by one group transaction. */
 export type EventBatcher = GroupCommit<PendingEvent, WrittenEvents>;
 
-function newBatcher(ctx: Ctx): EventBatcher {
-  return new GroupCommit(ctx.db, {
-    writeGroup: (tx, events) => writeGroup(tx, ctx, events),
+/**
+ * The asset events' appender (built once, by the write path): each group's rows go to the
+ * committer's hand-off once committed, and their tenancies' committers are woken.
+ */
+export function newEventBatcher(deps: Pick<Ctx, "db" | "keys" | "wake">, handoff: FreshEvents): EventBatcher {
+  return new GroupCommit(deps.db, {
+    writeGroup: (tx, events) => writeGroup(tx, deps.keys, events),
     afterCommit: (events, written) => {
-      freshEventsOf(ctx.db)?.add(written.flat());
-      for (const t of new Set(events.map((e) => e.tenantId))) ctx.wake.commit(t);
+      handoff.add(written.flat());
+      for (const t of new Set(events.map((e) => e.tenantId))) deps.wake.commit(t);
     },
     maxGroup: 500,
     inFlight: IN_FLIGHT,
@@ -109,7 +114,7 @@ function changesAsset(e: PendingEvent): boolean {
  */
 export async function writeGroup(
   tx: Queryable,
-  ctx: Ctx,
+  keys: Keyring,
   events: PendingEvent[],
 ): Promise<Array<Outcome<WrittenEvents>>> {
   const now = new Date();
@@ -138,7 +143,7 @@ export async function writeGroup(
       if (e.operation === "StartTracking") asset.tracked = "TRACKED";
       changed.add(asset.id);
     }
-    const from = await tenantWalletAddress(ctx.keys, asset.tenant_id);
+    const from = await tenantWalletAddress(keys, asset.tenant_id);
     outcomes.push([e, ...(e.followers ?? [])].map((one) => newRow(one, asset, now, from)));
   }
   const rows = outcomes.flatMap((o) => (Array.isArray(o) ? o : []));
@@ -150,16 +155,4 @@ export async function writeGroup(
   return outcomes.map((o) =>
     Array.isArray(o) ? { row: o.map((r) => inserted.get(r.id) as StoredAssetEvent) as WrittenEvents } : o,
   );
-}
-
-const batchers = new WeakMap<Ctx, EventBatcher>();
-
-/** The process's batcher for this service context. */
-export function batcherFor(ctx: Ctx): EventBatcher {
-  let b = batchers.get(ctx);
-  if (!b) {
-    b = newBatcher(ctx);
-    batchers.set(ctx, b);
-  }
-  return b;
 }

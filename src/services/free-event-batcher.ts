@@ -13,23 +13,17 @@ import { GroupCommit, type Outcome } from "./group-commit.js";
  */
 export type FreeEventBatcher = GroupCommit<NewFreeEvent, FreeEventRow>;
 
-const batchers = new WeakMap<Ctx, FreeEventBatcher>();
-
-export function freeEventBatcherFor(ctx: Ctx): FreeEventBatcher {
-  let b = batchers.get(ctx);
-  if (!b) {
-    b = new GroupCommit(ctx.db, {
-      writeGroup: writeFreeEventGroup,
-      afterCommit: (events) => {
-        for (const t of new Set(events.map((e) => e.tenant_id))) ctx.wake.commit(t);
-      },
-      maxGroup: 500,
-      // One tenancy's groups queue on its usage row anyway; two overlap parsing with a commit.
-      inFlight: { postgres: 2, pglite: 1 },
-    });
-    batchers.set(ctx, b);
-  }
-  return b;
+/** The asset-free events' appender (built once, by the write path); it wakes their tenancies' committers. */
+export function newFreeEventBatcher(deps: Pick<Ctx, "db" | "wake">): FreeEventBatcher {
+  return new GroupCommit(deps.db, {
+    writeGroup: writeFreeEventGroup,
+    afterCommit: (events) => {
+      for (const t of new Set(events.map((e) => e.tenant_id))) deps.wake.commit(t);
+    },
+    maxGroup: 500,
+    // One tenancy's groups queue on its usage row anyway; two overlap parsing with a commit.
+    inFlight: { postgres: 2, pglite: 1 },
+  });
 }
 
 /** Charges each tenancy's quota for its share of the group, then inserts what fits. */

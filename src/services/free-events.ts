@@ -17,7 +17,6 @@ import {
 } from "../store/free-events.js";
 import { Where } from "../store/sql.js";
 import { validateAttributes } from "./attributes.js";
-import { freeEventBatcherFor } from "./free-event-batcher.js";
 import { narrowedSource } from "./narrowed-source.js";
 
 export const FREE_EVENT_MAX_BYTES = 64 * 1024;
@@ -73,7 +72,7 @@ export async function createFreeEvent(
     throw badRequest(`asset-free event requests are limited to ${FREE_EVENT_MAX_BYTES} bytes`);
   validateAttributes("attributes", input.attributes ?? {});
   for (const t of input.trails ?? []) if (t === "") throw badRequest("trails must not contain empty strings");
-  const row = await freeEventBatcherFor(ctx).write({
+  const row = await ctx.writePath.freeEvents.write({
     id: randomUUID(),
     tenant_id: p.tenantId,
     attributes: input.attributes ?? {},

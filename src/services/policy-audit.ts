@@ -45,7 +45,7 @@ export async function recordPolicyAudit(
       declared: actor,
       accepted: actor,
     }));
-    await ctx.db.transaction((tx) => writeGroup(tx, ctx, group));
+    await ctx.db.transaction((tx) => writeGroup(tx, ctx.keys, group));
   }
   if (assets.length) ctx.wake.commit(row.tenant_id);
   return assets.length;

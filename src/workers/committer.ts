@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { IdTimestampGenerator } from "../core/ledger/idtimestamp.js";
 import type { Db } from "../store/db.js";
-import { enableFreshEvents, type FreshEvents } from "../store/fresh-events.js";
+import type { FreshEvents } from "../store/fresh-events.js";
 import { tenantsWithStoredRecords } from "../store/ledger.js";
 import { commitBatch, workerId } from "./commit-batch.js";
 import { backfillTree, logsBehind } from "./tlog-backfill.js";
@@ -38,11 +38,13 @@ export class Committer {
     private readonly db: Db,
     private readonly log: Logger,
     private readonly maxDelayMs: number,
+    /** The write path's hand-off: rows this process's appenders stored (`src/write-path.ts`). */
+    private readonly handoff: FreshEvents,
     private readonly onCommitted: (tenantId: string) => void = () => undefined,
   ) {}
 
   start(): void {
-    this.fresh = enableFreshEvents(this.db);
+    this.fresh = this.handoff.open();
     this.sweep = setInterval(() => void this.sweepAll(), Math.max(this.maxDelayMs, 10));
     void this.sweepAll();
   }

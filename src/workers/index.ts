@@ -23,7 +23,7 @@ export interface Workers {
 /** Starts the committer, sealer, anchorer and scanner (or none, for `serve --no-workers`). */
 export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
   const { db, log, config } = ctx;
-  const committer = new Committer(db, log, config.commitMaxDelayMs);
+  const committer = new Committer(db, log, config.commitMaxDelayMs, ctx.writePath.handoff);
   const sealer = new Periodic(
     "sealer",
     config.sealIntervalMs,
