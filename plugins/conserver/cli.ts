@@ -1,6 +1,5 @@
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
-import { createQueue } from "../../src/queue/factory.js";
 import { DELIVERY_DEFAULTS } from "./config/delivery-section.js";
 import { loadConfig } from "./config/load-config.js";
 import type { DeliveryConfig } from "./config/types.js";
@@ -8,6 +7,7 @@ import { deadLetterKey, RedisDeadLetterStore } from "./delivery/dead-letters.js"
 import { dlqList, dlqRetry } from "./delivery/dlq.js";
 import type { DeliveryJob } from "./delivery/job.js";
 import { scittFromEnv } from "./links/scitt-env.js";
+import { createQueue } from "./queue/factory.js";
 import { ingressDlqKey, ingressDlqList, ingressDlqRetry } from "./runtime/ingress-dlq.js";
 import { runConserver } from "./runtime/run-conserver.js";
 

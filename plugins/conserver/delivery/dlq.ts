@@ -1,4 +1,4 @@
-import type { JobQueue } from "../../../src/queue/types.js";
+import type { JobQueue } from "../queue/types.js";
 import type { DeadLetter, DeadLetterStore } from "./dead-letters.js";
 import type { DeliveryJob } from "./job.js";
 

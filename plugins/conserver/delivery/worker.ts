@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
-import { RetryLaterError } from "../../../src/queue/errors.js";
-import type { Job, JobQueue } from "../../../src/queue/types.js";
+import { RetryLaterError } from "../queue/errors.js";
+import type { Job, JobQueue } from "../queue/types.js";
 import { AssetResolver } from "./assets.js";
 import { type DeliveryPayload, isBatch } from "./batch.js";
 import { ArchivistClient } from "./client.js";

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
-import type { JobQueue } from "../../../src/queue/types.js";
 import type { DeliveryJob } from "../delivery/job.js";
+import type { JobQueue } from "../queue/types.js";
 import type { VconStore } from "../store/vcon-store.js";
 import type { HashMode } from "../vcon/hash.js";
 

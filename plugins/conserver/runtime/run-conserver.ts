@@ -1,7 +1,5 @@
 import { Redis } from "ioredis";
 import { type Logger, pino } from "pino";
-import { createQueue } from "../../../src/queue/factory.js";
-import type { JobQueue } from "../../../src/queue/types.js";
 import { loadConfig } from "../config/load-config.js";
 import type { ConserverConfig } from "../config/types.js";
 import { BatchingDeliveryQueue, type DeliveryPayload } from "../delivery/batch.js";
@@ -13,6 +11,8 @@ import type { RetryPolicy } from "../delivery/retry-policy.js";
 import type { FetchFn } from "../delivery/token-source.js";
 import { type DeliveryWorker, startDeliveryWorker } from "../delivery/worker.js";
 import type { LinkContext } from "../links/types.js";
+import { createQueue } from "../queue/factory.js";
+import type { JobQueue } from "../queue/types.js";
 import { RedisVconStore } from "../store/redis-store.js";
 import type { HashMode } from "../vcon/hash.js";
 import { type ResolvedLink, resolveLinks } from "./chain.js";

@@ -8,9 +8,9 @@ import {
   createConserverMetrics,
 } from "../../../plugins/conserver/delivery/metrics.js";
 import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conserver/delivery/worker.js";
+import { MemoryQueue } from "../../../plugins/conserver/queue/index.js";
 import { buildVconEvent } from "../../../plugins/conserver/template.js";
 import { parseVcon } from "../../../plugins/conserver/vcon/index.js";
-import { MemoryQueue } from "../../../src/queue/index.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
 const quiet = pino({ level: "silent" });
