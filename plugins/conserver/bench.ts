@@ -15,7 +15,7 @@ import * as archivistLink from "./links/archivist.js";
 import { createQueue } from "./queue/factory.js";
 import { runConserver } from "./runtime/run-conserver.js";
 import { MemoryVconStore } from "./store/memory-store.js";
-import { parseVcon } from "./vcon/parse.js";
+import { parseVcon } from "./vcon.js";
 
 /** What `npm run bench -- conserver` passes (bench/scenarios/conserver.ts). */
 export interface BenchChainOptions {

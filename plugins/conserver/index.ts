@@ -71,4 +71,4 @@ export {
   type TimestampFallback,
   type VconEventBody,
 } from "./template.js";
-export * from "./vcon/index.js";
+export * from "./vcon.js";

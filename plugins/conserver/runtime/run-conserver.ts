@@ -14,7 +14,7 @@ import type { LinkContext } from "../links/types.js";
 import { createQueue } from "../queue/factory.js";
 import type { JobQueue } from "../queue/types.js";
 import { RedisVconStore } from "../store/redis-store.js";
-import type { HashMode } from "../vcon/hash.js";
+import type { HashMode } from "../vcon.js";
 import { type ResolvedLink, resolveLinks } from "./chain.js";
 import { type LinkRuntime, startLinkRuntime } from "./redis-lists.js";
 import { queueAcceptor, startWebhookIngress, type WebhookIngress } from "./webhook.js";

@@ -10,7 +10,7 @@ import {
 import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conserver/delivery/worker.js";
 import { MemoryQueue } from "../../../plugins/conserver/queue/index.js";
 import { buildVconEvent } from "../../../plugins/conserver/template.js";
-import { parseVcon } from "../../../plugins/conserver/vcon/index.js";
+import { parseVcon } from "../../../plugins/conserver/vcon.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
 const quiet = pino({ level: "silent" });

@@ -16,7 +16,7 @@ import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conse
 import { createQueue } from "../../../plugins/conserver/queue/factory.js";
 import { type RunningConserver, runConserver } from "../../../plugins/conserver/runtime/run-conserver.js";
 import { buildVconEvent } from "../../../plugins/conserver/template.js";
-import { parseVcon, vconUuid } from "../../../plugins/conserver/vcon/index.js";
+import { parseVcon, vconUuid } from "../../../plugins/conserver/vcon.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { sharedJson, sharedPath } from "../../helpers/shared.js";
 import { deleteKeys, REDIS_URL, redisUp, uniqueName, until } from "./redis-env.js";

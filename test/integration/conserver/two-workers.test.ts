@@ -9,7 +9,7 @@ import { createConserverMetrics } from "../../../plugins/conserver/delivery/metr
 import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conserver/delivery/worker.js";
 import { BullJobQueue } from "../../../plugins/conserver/queue/index.js";
 import { buildVconEvent } from "../../../plugins/conserver/template.js";
-import { parseVcon } from "../../../plugins/conserver/vcon/index.js";
+import { parseVcon } from "../../../plugins/conserver/vcon.js";
 import { deleteKeys, REDIS_URL, redisUp, serveFake, uniqueName, until } from "./redis-env.js";
 
 const up = await redisUp();

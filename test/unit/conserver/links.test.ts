@@ -14,7 +14,7 @@ import type {
 import type { AddOptions, JobQueue } from "../../../plugins/conserver/queue/index.js";
 import { type ResolvedLink, runChain } from "../../../plugins/conserver/runtime/chain.js";
 import { MemoryVconStore } from "../../../plugins/conserver/store/memory-store.js";
-import { hashVcon, parseVcon } from "../../../plugins/conserver/vcon/index.js";
+import { hashVcon, parseVcon } from "../../../plugins/conserver/vcon.js";
 
 const log = pino({ level: "silent" });
 const VCON =
