@@ -17,7 +17,7 @@ import { type DemoService, startDemoService } from "./embedded-service.js";
 import { progressBar } from "./progress.js";
 import { DemoReader, poll } from "./receipts.js";
 import { deleteRedisPrefix } from "./redis-cleanup.js";
-import { sourceDir } from "./source-dir.js";
+import { demoVconsDir } from "./source-dir.js";
 
 interface Sample {
   file: string;
@@ -27,7 +27,7 @@ interface Sample {
 }
 
 function samplesDir(): string {
-  return process.env.VCON_DIR ?? join(sourceDir(import.meta.url), "demo", "vcons");
+  return process.env.VCON_DIR ?? demoVconsDir();
 }
 
 function loadSamples(dir: string): Sample[] {
