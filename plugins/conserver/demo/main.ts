@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { pino } from "pino";
-import { verifyRecordReceipt } from "../../../src/core/verify/index.js";
+import { verifyRecordReceipt } from "../../../src/index.js";
 import { MemoryDeadLetterStore } from "../delivery/dead-letters.js";
 import type { DeliveryJob } from "../delivery/job.js";
 import { TokenSource } from "../delivery/token-source.js";
