@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { pino } from "pino";
-import { MemoryDeadLetterStore } from "../../plugins/conserver/delivery/dead-letters.js";
+import { MemoryDeadLetterStore } from "../../plugins/conserver/dead-letters/delivery-store.js";
 import type { DeliveryJob } from "../../plugins/conserver/delivery/job.js";
 import { type ConserverMetrics, createConserverMetrics } from "../../plugins/conserver/delivery/metrics.js";
 import { TokenSource } from "../../plugins/conserver/delivery/token-source.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 import { verifyRecordReceipt } from "../../../src/index.js";
-import { MemoryDeadLetterStore } from "../delivery/dead-letters.js";
+import { MemoryDeadLetterStore } from "../dead-letters/delivery-store.js";
 import type { DeliveryJob } from "../delivery/job.js";
 import { TokenSource } from "../delivery/token-source.js";
 import { startDeliveryWorker } from "../delivery/worker.js";

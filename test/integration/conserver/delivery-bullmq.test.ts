@@ -1,8 +1,8 @@
 import { Redis } from "ioredis";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { RedisDeadLetterStore } from "../../../plugins/conserver/delivery/dead-letters.js";
-import { dlqList, dlqRetry } from "../../../plugins/conserver/delivery/dlq.js";
+import { dlqList, dlqRetry } from "../../../plugins/conserver/dead-letters/delivery-redrive.js";
+import { RedisDeadLetterStore } from "../../../plugins/conserver/dead-letters/delivery-store.js";
 import {
   type DeliveryBackend,
   type DeliveryJob,

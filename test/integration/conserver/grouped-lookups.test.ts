@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MemoryDeadLetterStore } from "../../../plugins/conserver/delivery/dead-letters.js";
+import { MemoryDeadLetterStore } from "../../../plugins/conserver/dead-letters/delivery-store.js";
 import type { DeliveryJob } from "../../../plugins/conserver/delivery/job.js";
 import {
   type ConserverMetrics,

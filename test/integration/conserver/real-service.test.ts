@@ -9,7 +9,7 @@ import {
   deadLetterKey,
   MemoryDeadLetterStore,
   RedisDeadLetterStore,
-} from "../../../plugins/conserver/delivery/dead-letters.js";
+} from "../../../plugins/conserver/dead-letters/delivery-store.js";
 import { type DeliveryJob, idempotencyKey } from "../../../plugins/conserver/delivery/job.js";
 import { createConserverMetrics } from "../../../plugins/conserver/delivery/metrics.js";
 import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conserver/delivery/worker.js";

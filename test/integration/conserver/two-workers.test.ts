@@ -1,8 +1,8 @@
 import { Redis } from "ioredis";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { RedisDeadLetterStore } from "../../../plugins/conserver/dead-letters/delivery-store.js";
 import { BATCH_JOB, type DeliveryPayload } from "../../../plugins/conserver/delivery/batch.js";
-import { RedisDeadLetterStore } from "../../../plugins/conserver/delivery/dead-letters.js";
 import { RedisDeliveryClaims } from "../../../plugins/conserver/delivery/delivery-claims.js";
 import { type DeliveryJob, idempotencyKey } from "../../../plugins/conserver/delivery/job.js";
 import { createConserverMetrics } from "../../../plugins/conserver/delivery/metrics.js";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChainConfig } from "../../../plugins/conserver/config/types.js";
-import { MemoryDeadLetterStore } from "../../../plugins/conserver/delivery/dead-letters.js";
+import { MemoryDeadLetterStore } from "../../../plugins/conserver/dead-letters/delivery-store.js";
 import type { DeliveryJob } from "../../../plugins/conserver/delivery/job.js";
 import { createConserverMetrics } from "../../../plugins/conserver/delivery/metrics.js";
 import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conserver/delivery/worker.js";
