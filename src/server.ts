@@ -5,10 +5,10 @@ import { pino } from "pino";
 import type { Config } from "./config.js";
 import type { Ctx } from "./context.js";
 import { buildApp } from "./http/app.js";
-import { RedisWakeSignal } from "./queue/redis-wake-signal.js";
 import { provision } from "./services/provisioning.js";
 import { Keyring } from "./store/keyring.js";
 import { openDb } from "./store/open.js";
+import { RedisWakeSignal } from "./wake/redis-wake-signal.js";
 import { startWorkers, type Workers } from "./workers/index.js";
 
 /** A running service: its address, context, and a graceful stop. */

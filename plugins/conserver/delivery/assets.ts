@@ -1,5 +1,5 @@
 import type { VconEventBody } from "../template.js";
-import { isRecord } from "../vcon/unsigned-check.js";
+import { isRecord } from "../vcon.js";
 import type { ArchivistClient } from "./client.js";
 import { type AssetClaims, IDENTITY, type ResolvedAsset } from "./delivery-claims.js";
 import { PermanentDeliveryError, TransientDeliveryError } from "./errors.js";

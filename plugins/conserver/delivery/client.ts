@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { backoffDelay, sleep } from "../../../src/queue/backoff.js";
+import { backoffDelay, sleep } from "../queue/backoff.js";
 import { PermanentDeliveryError, TransientDeliveryError } from "./errors.js";
 import { fetchSender, type HttpAnswer, type HttpSend, keepAliveSender } from "./http.js";
 import { credentialsKey, type DeliveryBackend } from "./job.js";

@@ -1,4 +1,4 @@
-import { isRecord } from "../vcon/unsigned-check.js";
+import { isRecord } from "../vcon.js";
 import type { AssetResolver } from "./assets.js";
 import type { ArchivistClient } from "./client.js";
 import { backendKey, type DeliveryJob } from "./job.js";

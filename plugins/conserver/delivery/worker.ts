@@ -1,10 +1,10 @@
 import type { Logger } from "pino";
-import { RetryLaterError } from "../../../src/queue/errors.js";
-import type { Job, JobQueue } from "../../../src/queue/types.js";
+import type { DeadLetterStore } from "../dead-letters/delivery-store.js";
+import { RetryLaterError } from "../queue/errors.js";
+import type { Job, JobQueue } from "../queue/types.js";
 import { AssetResolver } from "./assets.js";
 import { type DeliveryPayload, isBatch } from "./batch.js";
 import { ArchivistClient } from "./client.js";
-import type { DeadLetterStore } from "./dead-letters.js";
 import { type DeliveryOutcome, deliver, eventLookups } from "./deliver.js";
 import type { DeliveryClaims } from "./delivery-claims.js";
 import { PermanentDeliveryError, TransientDeliveryError } from "./errors.js";

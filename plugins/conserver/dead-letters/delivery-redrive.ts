@@ -1,6 +1,6 @@
-import type { JobQueue } from "../../../src/queue/types.js";
-import type { DeadLetter, DeadLetterStore } from "./dead-letters.js";
-import type { DeliveryJob } from "./job.js";
+import type { DeliveryJob } from "../delivery/job.js";
+import type { JobQueue } from "../queue/types.js";
+import type { DeadLetter, DeadLetterStore } from "./delivery-store.js";
 
 /** A dead letter as shown to an operator: the backend's client secret is masked. */
 export type DeadLetterView = DeadLetter;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type JsonNumber, parseLossless } from "../../../plugins/conserver/vcon/index.js";
-import { stringifyLossless, toLossless } from "../../../plugins/conserver/vcon/lossless-stringify.js";
+import { type JsonNumber, parseLossless } from "../../../src/core/vcon/index.js";
+import { stringifyLossless, toLossless } from "../../../src/core/vcon/lossless-stringify.js";
 import { code } from "./error-code.js";
 
 describe("lossless JSON parser", () => {

@@ -1,4 +1,4 @@
-import { ConserverError } from "../errors.js";
+import { VconError } from "./errors.js";
 
 /** A JSON number kept as written, so `1.0` stays a float and big integers stay exact. */
 export class JsonNumber {
@@ -36,7 +36,7 @@ class Parser {
   constructor(private readonly s: string) {}
 
   fail(what: string): never {
-    throw new ConserverError("JSON_SYNTAX", `invalid JSON at offset ${this.pos}: ${what}`, {
+    throw new VconError("JSON_SYNTAX", `invalid JSON at offset ${this.pos}: ${what}`, {
       offset: this.pos,
     });
   }
@@ -51,7 +51,7 @@ class Parser {
   }
 
   value(depth: number): LosslessJson {
-    if (depth > MAX_DEPTH) throw new ConserverError("JSON_TOO_DEEP", `JSON nested deeper than ${MAX_DEPTH}`);
+    if (depth > MAX_DEPTH) throw new VconError("JSON_TOO_DEEP", `JSON nested deeper than ${MAX_DEPTH}`);
     this.ws();
     const c = this.s[this.pos];
     if (c === "{") return this.object(depth);
@@ -154,7 +154,7 @@ class Parser {
   }
 }
 
-/** Parses JSON text without losing key order or number lexemes; throws ConserverError on bad input. */
+/** Parses JSON text without losing key order or number lexemes; throws VconError on bad input. */
 export function parseLossless(text: string): LosslessJson {
   const p = new Parser(text);
   const v = p.value(0);

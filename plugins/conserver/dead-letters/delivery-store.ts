@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import type { DeliveryJob } from "./job.js";
+import type { DeliveryJob } from "../delivery/job.js";
 
 /** A delivery job that failed for good, with why. */
 export interface DeadLetter {

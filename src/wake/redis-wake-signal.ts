@@ -1,7 +1,6 @@
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
-import type { WakeSignal } from "./types.js";
-import { LocalWakeSignal, waitOn } from "./wake-signal.js";
+import { LocalWakeSignal, type WakeSignal, waitOn } from "./wake-signal.js";
 
 export interface RedisWakeOptions {
   redisUrl: string;

@@ -1,9 +1,8 @@
 export { backoffDelay, retryDelay, sleep } from "./backoff.js";
 export { BullJobQueue, type BullQueueOptions, bullJobId } from "./bullmq-queue.js";
 export { QueueConfigError, RetryLaterError, UnrecoverableJobError } from "./errors.js";
-export { createQueue, createWakeSignal, type QueueOptions } from "./factory.js";
+export { createQueue, type QueueOptions } from "./factory.js";
 export { MemoryQueue, type MemoryQueueOptions } from "./memory-queue.js";
-export { type RedisWakeOptions, RedisWakeSignal } from "./redis-wake-signal.js";
 export type {
   AddOptions,
   Backoff,
@@ -13,6 +12,4 @@ export type {
   JobQueue,
   ProcessOptions,
   QueueCounts,
-  WakeSignal,
 } from "./types.js";
-export { LocalWakeSignal, waitOn } from "./wake-signal.js";

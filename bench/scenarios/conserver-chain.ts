@@ -4,18 +4,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { pino } from "pino";
-import { createQueue } from "../../src/queue/factory.js";
-import { MemoryDeadLetterStore } from "./delivery/dead-letters.js";
-import type { DeliveryJob } from "./delivery/job.js";
-import { type ConserverMetrics, createConserverMetrics } from "./delivery/metrics.js";
-import { TokenSource } from "./delivery/token-source.js";
-import { startDeliveryWorker } from "./delivery/worker.js";
-import { deleteRedisPrefix } from "./demo/redis-cleanup.js";
-import { sourceDir } from "./demo/source-dir.js";
-import * as archivistLink from "./links/archivist.js";
-import { runConserver } from "./runtime/run-conserver.js";
-import { MemoryVconStore } from "./store/memory-store.js";
-import { parseVcon } from "./vcon/parse.js";
+import { MemoryDeadLetterStore } from "../../plugins/conserver/dead-letters/delivery-store.js";
+import type { DeliveryJob } from "../../plugins/conserver/delivery/job.js";
+import { type ConserverMetrics, createConserverMetrics } from "../../plugins/conserver/delivery/metrics.js";
+import { TokenSource } from "../../plugins/conserver/delivery/token-source.js";
+import { startDeliveryWorker } from "../../plugins/conserver/delivery/worker.js";
+import { deleteRedisPrefix } from "../../plugins/conserver/demo/redis-cleanup.js";
+import { demoVconsDir } from "../../plugins/conserver/demo/source-dir.js";
+import * as archivistLink from "../../plugins/conserver/links/archivist.js";
+import { createQueue } from "../../plugins/conserver/queue/factory.js";
+import { runConserver } from "../../plugins/conserver/runtime/run-conserver.js";
+import { MemoryVconStore } from "../../plugins/conserver/store/memory-store.js";
+import { parseVcon } from "../../plugins/conserver/vcon.js";
+import type { ProcUsage } from "../proc.js";
 
 /** What `npm run bench -- conserver` passes (bench/scenarios/conserver.ts). */
 export interface BenchChainOptions {
@@ -25,7 +26,7 @@ export interface BenchChainOptions {
   vcons: number;
   redisUrl: string | undefined;
   /** Starts a CPU reading (the bench's); each pass reports what it read over that pass alone. */
-  meter?: () => () => unknown;
+  meter?: () => () => ProcUsage;
 }
 
 /** One pass: vCons through the chain, the time, and the delivery's archivist requests. */
@@ -36,7 +37,7 @@ export interface BenchPass {
   /** Deliveries per delivery queue job the worker took (batches of deliveries queued together). */
   deliveriesPerJob?: number;
   /** What `meter` read over the pass. */
-  usage?: unknown;
+  usage?: ProcUsage;
 }
 
 /**
@@ -60,7 +61,7 @@ const WAIT_LIMIT_MS = 600_000;
 
 /** `n` distinct vCons: the sample with a fresh uuid each (one new asset per vCon, as in production). */
 function makeVcons(n: number): Array<{ uuid: string; text: string }> {
-  const sample = readFileSync(join(sourceDir(import.meta.url), "demo", "vcons", SAMPLE), "utf8");
+  const sample = readFileSync(join(demoVconsDir(), SAMPLE), "utf8");
   const template = JSON.parse(sample) as Record<string, unknown>;
   return Array.from({ length: n }, () => {
     const uuid = randomUUID();

@@ -1,5 +1,14 @@
 import { EventEmitter } from "node:events";
-import type { WakeSignal } from "./types.js";
+
+/** Wakes workers when work is waiting somewhere else (the database, a list). Lossy by design. */
+export interface WakeSignal {
+  notify(topic: string): Promise<void>;
+  /** Calls `listener` on every notification; returns the unsubscribe function. */
+  subscribe(listener: (topic: string) => void): () => void;
+  /** Resolves true on a notification of `topic` (any topic if omitted), false after `timeoutMs`. */
+  wait(timeoutMs: number, topic?: string): Promise<boolean>;
+  close(): Promise<void>;
+}
 
 /** Resolves true when `subscribe` delivers a matching topic, false after `timeoutMs`. */
 export function waitOn(signal: WakeSignal, timeoutMs: number, topic?: string): Promise<boolean> {

@@ -1,12 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import {
-  hashVcon,
-  parseVcon,
-  type VconForm,
-  vconUpdatedAt,
-  vconUuid,
-} from "../../../plugins/conserver/vcon/index.js";
+import { hashVcon, parseVcon, type VconForm, vconUpdatedAt, vconUuid } from "../../../src/core/vcon/index.js";
 import { sharedJson, sharedPath } from "../../helpers/shared.js";
 
 interface Vector {

@@ -1,11 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import {
-  parseVcon,
-  requireVconUuid,
-  vconFromObject,
-  vconUuid,
-} from "../../../plugins/conserver/vcon/index.js";
+import { parseVcon, requireVconUuid, vconFromObject, vconUuid } from "../../../src/core/vcon/index.js";
 import { code } from "./error-code.js";
 
 const b64 = (s: string | Buffer) => Buffer.from(s).toString("base64url");

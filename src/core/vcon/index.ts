@@ -1,3 +1,4 @@
+export { VconError, type VconErrorCode } from "./errors.js";
 export { detectForm, type VconForm } from "./form.js";
 export { HASH_MODES, type HashMode, hashPreimage, hashVcon, isHashMode } from "./hash.js";
 export { normalizeLegacyFields } from "./legacy.js";
@@ -8,6 +9,7 @@ export {
   type LosslessObject,
   parseLossless,
 } from "./lossless-json.js";
+export { stringifyLossless, toLossless } from "./lossless-stringify.js";
 export { parseVcon, type VconDocument, vconFromObject } from "./parse.js";
 export { pythonDumps, pythonFloatRepr, pythonString } from "./python-dumps.js";
 export { decodeSignedPayload } from "./signed-payload.js";

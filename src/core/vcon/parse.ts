@@ -1,4 +1,4 @@
-import { ConserverError } from "../errors.js";
+import { VconError } from "./errors.js";
 import { detectForm, type VconForm } from "./form.js";
 import { isLosslessObject, type LosslessObject, parseLossless } from "./lossless-json.js";
 import { decodeSignedPayload } from "./signed-payload.js";
@@ -31,7 +31,7 @@ function toText(input: Uint8Array | string): { bytes: Uint8Array; text: string }
   try {
     return { bytes: input, text: decoder.decode(input) };
   } catch {
-    throw new ConserverError("JSON_SYNTAX", "vCon is not valid UTF-8");
+    throw new VconError("JSON_SYNTAX", "vCon is not valid UTF-8");
   }
 }
 
@@ -43,11 +43,11 @@ function nonEmpty(v: unknown): boolean {
 export function parseVcon(input: Uint8Array | string): VconDocument {
   const { bytes, text } = toText(input);
   const tree = parseLossless(text);
-  if (!isLosslessObject(tree)) throw new ConserverError("VCON_NOT_OBJECT", "a vCon must be a JSON object");
+  if (!isLosslessObject(tree)) throw new VconError("VCON_NOT_OBJECT", "a vCon must be a JSON object");
   const value = JSON.parse(text) as Record<string, unknown>;
   const form = detectForm(value);
   if (!form)
-    throw new ConserverError(
+    throw new VconError(
       "VCON_FORM_UNKNOWN",
       "not a vCon: no parties/dialog/analysis/attachments (unsigned), payload+signatures (signed) or ciphertext+recipients (encrypted)",
     );
@@ -80,6 +80,6 @@ export function parseVcon(input: Uint8Array | string): VconDocument {
 
 /** Parses a vCon given as a JavaScript object (serialised with JSON.stringify first). */
 export function vconFromObject(o: unknown): VconDocument {
-  if (!isRecord(o)) throw new ConserverError("VCON_NOT_OBJECT", "a vCon must be a JSON object");
+  if (!isRecord(o)) throw new VconError("VCON_NOT_OBJECT", "a vCon must be a JSON object");
   return parseVcon(JSON.stringify(o));
 }

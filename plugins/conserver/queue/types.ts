@@ -53,13 +53,3 @@ export interface Backoff {
   /** Fraction of the delay that is random, 0..1 (0.5: between 50% and 100% of the delay). */
   jitter?: number;
 }
-
-/** Wakes workers when work is waiting somewhere else (the database, a list). Lossy by design. */
-export interface WakeSignal {
-  notify(topic: string): Promise<void>;
-  /** Calls `listener` on every notification; returns the unsubscribe function. */
-  subscribe(listener: (topic: string) => void): () => void;
-  /** Resolves true on a notification of `topic` (any topic if omitted), false after `timeoutMs`. */
-  wait(timeoutMs: number, topic?: string): Promise<boolean>;
-  close(): Promise<void>;
-}

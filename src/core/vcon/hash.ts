@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import canonicalizeModule from "canonicalize";
-import { ConserverError } from "../errors.js";
+import { VconError } from "./errors.js";
 import { normalizeLegacyFields } from "./legacy.js";
 import type { VconDocument } from "./parse.js";
 import { pythonDumps } from "./python-dumps.js";
@@ -32,7 +32,7 @@ export function hashPreimage(doc: VconDocument, mode: HashMode): Uint8Array {
     case "jcs":
       return Buffer.from(canonicalize(doc.value) ?? "", "utf8");
     default:
-      throw new ConserverError("LINK_OPTIONS", `unknown hash mode ${String(mode)}`);
+      throw new VconError("HASH_MODE_UNKNOWN", `unknown hash mode ${String(mode)}`);
   }
 }
 

@@ -1,4 +1,4 @@
-import { ConserverError } from "../errors.js";
+import { VconError } from "./errors.js";
 import type { VconDocument } from "./parse.js";
 import { isRecord, isUuidText } from "./unsigned-check.js";
 
@@ -25,6 +25,6 @@ export function vconUuid(doc: VconDocument): string | undefined {
 /** The vCon's uuid, or a VCON_NO_UUID error. */
 export function requireVconUuid(doc: VconDocument): string {
   const uuid = vconUuid(doc);
-  if (!uuid) throw new ConserverError("VCON_NO_UUID", `${doc.form} vCon has no uuid`);
+  if (!uuid) throw new VconError("VCON_NO_UUID", `${doc.form} vCon has no uuid`);
   return uuid;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Coalescer } from "../../../src/queue/coalescer.js";
+import { Coalescer } from "../../../src/batching/coalescer.js";
 
 describe("Coalescer", () => {
   it("sends a lone item at once and gathers the items that arrive while groups run", async () => {

@@ -1,4 +1,4 @@
-import { ConserverError } from "../errors.js";
+import { VconError } from "./errors.js";
 
 const LISTS = ["parties", "dialog", "analysis", "attachments"] as const;
 const TIMES = ["created_at", "updated_at"] as const;
@@ -27,11 +27,11 @@ export function checkUnsigned(o: Record<string, unknown>, where = ""): string[] 
   const uuid = o.uuid;
   if (uuid === undefined) issues.push(`${where}uuid is missing`);
   else if (!isUuidText(uuid))
-    throw new ConserverError("VCON_INVALID", `${where}uuid must be a non-empty string without spaces`);
+    throw new VconError("VCON_INVALID", `${where}uuid must be a non-empty string without spaces`);
   for (const key of LISTS) {
     const list = o[key];
     if (list === undefined || list === null) continue;
-    if (!Array.isArray(list)) throw new ConserverError("VCON_INVALID", `${where}${key} must be an array`);
+    if (!Array.isArray(list)) throw new VconError("VCON_INVALID", `${where}${key} must be an array`);
     list.forEach((item, i) => {
       if (!isRecord(item)) issues.push(`${where}${key}[${i}] is not an object`);
     });
