@@ -1,8 +1,8 @@
 import type { Ctx, Principal } from "../context.js";
 import { badRequest, forbidden, notFound } from "../core/api/api-error.js";
+import { assetEventRecord } from "../core/record/index.js";
 import type { Principal4 } from "../store/asset-events.js";
 import type { AssetRow } from "../store/assets.js";
-import { eventOut } from "../store/record-json.js";
 import { type AccessView, writeRefusal } from "./access-view.js";
 import { checkDocumentChange, validateAttributes } from "./attributes.js";
 import { batcherFor, type PendingEvent } from "./event-batcher.js";
@@ -95,5 +95,5 @@ export async function createAssetEvent(
   const checked = await checkEvent(ctx, p, view, input);
   // Authorised inside the group's transaction against the locked asset: no extra read per event.
   const [row] = await batcherFor(ctx).write({ ...checked.pending, assetId, authorize: checked.authorize });
-  return eventOut(row);
+  return assetEventRecord(row);
 }

@@ -3,6 +3,7 @@ import type { Ctx, Principal } from "../context.js";
 import { type AccessGrant, projectEvent } from "../core/access/index.js";
 import { ApiError, badRequest, forbidden, notFound } from "../core/api/api-error.js";
 import { isUuid } from "../core/api/ids.js";
+import { assetEventRecord, freeEventRecord } from "../core/record/index.js";
 import {
   attachReceipts,
   checkRegistrationPolicy,
@@ -12,12 +13,11 @@ import {
 } from "../core/scitt/index.js";
 import { getAssetEvent } from "../store/asset-events.js";
 import { getFreeEvent, getStatement } from "../store/free-events.js";
-import { eventOut } from "../store/record-json.js";
 import { deleteScittKey, insertScittKey, listScittKeys } from "../store/scitt-keys.js";
 import { getRegistrationPolicy, putRegistrationPolicy } from "../store/scitt-registration-policies.js";
 import { getTenancy } from "../store/tenancies.js";
 import { tlsCaCertificateRows } from "../store/tlscacertificates.js";
-import { createFreeEvent, freeEventOut } from "./free-events.js";
+import { createFreeEvent } from "./free-events.js";
 import { type Profile, receiptFor } from "./proofs.js";
 
 /** A registration refused by policy: answered as problem details (CBOR or JSON by route). */
@@ -206,7 +206,7 @@ export async function assetEventStatement(
   const statement = await statementOf(ctx, event.tenant_id, event.event_attributes);
   if (!transparent) return statement;
   const receipt = await receiptFor(ctx, eventId, profile);
-  return attachReceipts(statement, [receipt], projectEvent(eventOut(event), grant));
+  return attachReceipts(statement, [receipt], projectEvent(assetEventRecord(event), grant));
 }
 
 /** The signed statement of a template-carrying asset-free event. */
@@ -222,7 +222,7 @@ export async function freeEventStatement(
   const statement = await statementOf(ctx, event.tenant_id, event.attributes);
   if (!transparent) return statement;
   const receipt = await receiptFor(ctx, eventId, profile);
-  return attachReceipts(statement, [receipt], freeEventOut(event));
+  return attachReceipts(statement, [receipt], freeEventRecord(event));
 }
 
 /** Registers (or replaces) a trusted statement issuer key (P-256 JWK); administrators only. */

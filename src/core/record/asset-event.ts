@@ -1,35 +1,59 @@
-import { isoTime } from "../core/api/ids.js";
-import { committedTrust, confirmEntry, unequivocalEntry } from "../core/ledger/trust.js";
-import type { StoredAssetEvent } from "./asset-events.js";
-import type { AssetRow } from "./assets.js";
+import { isoTime } from "../api/ids.js";
+import { type CoveringSeal, committedTrust, confirmEntry, unequivocalEntry } from "../ledger/trust.js";
+import type { Face } from "./face.js";
+import type { RecordOf, RecordPrincipal } from "./fields.js";
 
-/** `assets/…` on private routes, `publicassets/…` on the public ones. */
-export type Face = "assets" | "publicassets";
+/** An asset event's fields as the API writes them; the leaf and SIMPLE_HASH read a subset (`hashed-fields.ts`). */
+export const ASSET_EVENT_FIELDS = {
+  identity: "string",
+  asset_identity: "string",
+  event_attributes: "attributes",
+  asset_attributes: "attributes",
+  operation: "string",
+  behaviour: "string",
+  timestamp_declared: "string",
+  timestamp_accepted: "string",
+  timestamp_committed: "string",
+  principal_declared: "principal",
+  principal_accepted: "principal",
+  confirmation_status: "string",
+  transaction_id: "string",
+  block_number: "number",
+  transaction_index: "number",
+  from: "string",
+  tenant_identity: "string",
+  merklelog_entry: "unknown",
+} as const;
 
-/** API shape of an asset, with the attributes the caller may see. */
-export function assetOut(
-  row: AssetRow,
-  attributes: Record<string, unknown>,
-  face: Face = "assets",
-  atTime?: Date,
-) {
-  return {
-    identity: `${face}/${row.id}`,
-    behaviours: row.behaviours,
-    attributes,
-    confirmation_status: row.confirmation_status,
-    tracked: row.tracked,
-    owner: row.owner,
-    at_time: isoTime(atTime ?? new Date()),
-    storage_integrity: "TENANT_STORAGE",
-    proof_mechanism: row.proof_mechanism,
-    chain_id: row.chain_id,
-    public: row.public,
-    tenant_identity: `tenant/${row.tenant_id}`,
-  };
+/** An asset event as the API returns it: also the JSON its leaf hash covers. */
+export type AssetEventRecord = RecordOf<typeof ASSET_EVENT_FIELDS>;
+
+/** What the mapper reads of a stored asset event. */
+export interface AssetEventSource {
+  id: string;
+  asset_id: string;
+  tenant_id: string;
+  operation: string;
+  behaviour: string;
+  event_attributes: Record<string, unknown>;
+  asset_attributes: Record<string, unknown>;
+  timestamp_declared: Date;
+  timestamp_accepted: Date;
+  timestamp_committed: Date | null;
+  principal_declared: RecordPrincipal;
+  principal_accepted: RecordPrincipal;
+  confirmation_status: string;
+  proof_mechanism: string;
+  mmr_index: number | null;
+  idtimestamp: string | null;
+  merklelog_entry: Record<string, unknown> | null;
+  transaction_id: string;
+  block_number: number;
+  transaction_index: number;
+  from_address: string;
+  /** The first seal covering the event's log entry. */
+  covering_seal: CoveringSeal | null;
 }
-
-export type AssetOut = ReturnType<typeof assetOut>;
 
 const emptyEntry = { commit: null, confirm: null, unequivocal: null };
 
@@ -38,7 +62,7 @@ const emptyEntry = { commit: null, confirm: null, unequivocal: null };
  * first seal covering it (the workers no longer rewrite the row); values written on the row by
  * earlier versions win, so records read the same as before. Others keep what their row says.
  */
-function trustFields(row: StoredAssetEvent) {
+function trustFields(row: AssetEventSource) {
   const stored = {
     confirmation_status: row.confirmation_status,
     transaction_id: row.transaction_id,
@@ -63,12 +87,12 @@ function trustFields(row: StoredAssetEvent) {
   };
 }
 
-/** API shape of an asset event; also the exact JSON that the ledger's leaf hash covers. */
-export function eventOut(
-  row: StoredAssetEvent,
+/** An asset event as the API returns it; `assetAttributes` replaces the asset attributes the caller may not all see. */
+export function assetEventRecord(
+  row: AssetEventSource,
   face: Face = "assets",
   assetAttributes?: Record<string, unknown>,
-) {
+): AssetEventRecord {
   const trust = trustFields(row);
   return {
     identity: `${face}/${row.asset_id}/events/${row.id}`,
@@ -91,5 +115,3 @@ export function eventOut(
     merklelog_entry: trust.merklelog_entry,
   };
 }
-
-export type EventOut = ReturnType<typeof eventOut>;

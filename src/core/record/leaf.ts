@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
-import { bencode } from "./bencode.js";
-import { type AssetEventRecord, FIELDS_V3, pickFields } from "./event-fields.js";
-import { goJson } from "./go-json.js";
-import { idTimestampBytes } from "./idtimestamp.js";
+import { bencode } from "../ledger/bencode.js";
+import { goJson } from "../ledger/go-json.js";
+import { idTimestampBytes } from "../ledger/idtimestamp.js";
+import { FIELDS_V3, FREE_EVENT_HASHED_FIELDS, type HashedAssetEvent, pickFields } from "./hashed-fields.js";
 
 const PLAIN_LEAF = Uint8Array.of(0);
 
 /** Asset event leaf (log v0): SHA-256(0x00 ‖ idtimestamp ‖ bencode(v3 fields, public identities as private)). */
-export function assetEventLeafHash(event: AssetEventRecord, idtimestamp: bigint): Uint8Array {
+export function assetEventLeafHash(event: HashedAssetEvent, idtimestamp: bigint): Uint8Array {
   const body = bencode(pickFields(event, FIELDS_V3, true));
   return new Uint8Array(
     createHash("sha256").update(PLAIN_LEAF).update(idTimestampBytes(idtimestamp)).update(body).digest(),
@@ -20,15 +20,25 @@ type AssetFreeContent = {
   event_type?: string;
 };
 
+/** The hashed fields' values; Go omits an empty `event_type` (omitempty). */
+function hashedContent(event: AssetFreeContent): Array<[string, unknown]> {
+  const values = { attributes: event.attributes, trails: event.trails ?? null, event_type: event.event_type };
+  return FREE_EVENT_HASHED_FIELDS.filter((f) => f !== "event_type" || values.event_type).map((f) => [
+    f,
+    values[f],
+  ]);
+}
+
 /**
  * The serialised content of an asset-free event, as DataTrails' eventsv1 serialisation writes it:
  * a bencode byte string of Go's JSON of its struct, whose fields come in declaration order
  * (`attributes`, `trails`, `event_type` when not empty); maps inside are sorted bytewise.
  */
 export function assetFreeEventContent(event: AssetFreeContent): Uint8Array {
-  let json = `{"attributes":${goJson(event.attributes)},"trails":${goJson(event.trails ?? null)}`;
-  if (event.event_type) json += `,"event_type":${goJson(event.event_type)}`;
-  return bencode(Buffer.from(`${json}}`, "utf8"));
+  const json = hashedContent(event)
+    .map(([f, v]) => `"${f}":${goJson(v)}`)
+    .join(",");
+  return bencode(Buffer.from(`{${json}}`, "utf8"));
 }
 
 /**
@@ -37,9 +47,7 @@ export function assetFreeEventContent(event: AssetFreeContent): Uint8Array {
  * made of it; verifiers try it when the eventsv1 leaf does not verify (`leafSchema` says which).
  */
 export function legacySortedAssetFreeEventContent(event: AssetFreeContent): Uint8Array {
-  const doc: Record<string, unknown> = { attributes: event.attributes, trails: event.trails ?? null };
-  if (event.event_type) doc.event_type = event.event_type;
-  return bencode(Buffer.from(goJson(doc), "utf8"));
+  return bencode(Buffer.from(goJson(Object.fromEntries(hashedContent(event))), "utf8"));
 }
 
 /** Which serialisation of an asset-free event a leaf was made of. */
