@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +16,7 @@ import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.j
 // `vcon-archivist/verify` as another program gets it: resolved by the package's name through
 // package.json `exports` (a package may name itself), and loaded from what the build wrote.
 type VerifyEntry = typeof import("../../../src/verify/index.js");
+type ClientEntry = typeof import("../../../src/client/index.js");
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
@@ -69,13 +71,18 @@ function knownReceipt(): Uint8Array {
 }
 
 let verify: VerifyEntry;
+let client: ClientEntry;
 
 beforeAll(async () => {
   // The same freshness check `npm start` makes: compiles only when dist/ is missing or stale.
   execFileSync(process.execPath, ["scripts/ensure-built.mjs"], { cwd: root, stdio: "inherit" });
-  const resolved = createRequire(`${root}package.json`).resolve("vcon-archivist/verify");
+  const require = createRequire(`${root}package.json`);
+  const resolved = require.resolve("vcon-archivist/verify");
   expect(resolved).toBe(`${root}dist/src/verify/index.js`);
   verify = (await import(pathToFileURL(resolved).href)) as VerifyEntry;
+  const clientEntry = require.resolve("vcon-archivist/client");
+  expect(clientEntry).toBe(`${root}dist/src/client/index.js`);
+  client = (await import(pathToFileURL(clientEntry).href)) as ClientEntry;
 }, 180_000);
 
 describe("the package entry vcon-archivist/verify", () => {
@@ -107,5 +114,25 @@ describe("the package entry vcon-archivist/verify", () => {
     const flipped = Uint8Array.from(statement);
     flipped[flipped.length - 1] = (flipped[flipped.length - 1] as number) ^ 1;
     expect(verify.verifyStatement(flipped, keys).ok).toBe(false);
+  });
+});
+
+describe("the package entry vcon-archivist/client", () => {
+  it("offers the typed client and its token source", () => {
+    expect(typeof client.ApiClient).toBe("function");
+    expect(typeof client.TokenSource).toBe("function");
+    expect(client.tokenUrl({ url: "https://a.example/" })).toBe(
+      "https://a.example/archivist/iam/v1/appidp/token",
+    );
+  });
+
+  it("carries no server code: its types come from the route schemas, its modules import none", () => {
+    const dir = `${root}dist/src/client`;
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".js"))) {
+      const imports = [...readFileSync(`${dir}/${file}`, "utf8").matchAll(/from "([^"]+)"/g)].map(
+        (m) => m[1],
+      );
+      for (const spec of imports) expect(spec, `${file} imports ${spec}`).not.toMatch(/^\.\.\//);
+    }
   });
 });
