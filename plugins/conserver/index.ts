@@ -1,3 +1,4 @@
+export { DEFAULT_RETRY_POLICY, type RetryPolicy, rateLimitWaitMs } from "../../src/client/index.js";
 export { type CliIo, conserverCli } from "./cli.js";
 export { DELIVERY_DEFAULTS } from "./config/delivery-section.js";
 export { expandEnv } from "./config/expand-env.js";
@@ -30,7 +31,6 @@ export {
 export { PermanentDeliveryError, TransientDeliveryError } from "./delivery/errors.js";
 export { type DeliveryBackend, type DeliveryJob, idempotencyKey, jobProblem } from "./delivery/job.js";
 export { type ConserverMetrics, conserverMetrics, createConserverMetrics } from "./delivery/metrics.js";
-export { DEFAULT_RETRY_POLICY, type RetryPolicy, rateLimitWaitMs } from "./delivery/retry-policy.js";
 export { type FetchFn, TokenSource, tokenUrl } from "./delivery/token-source.js";
 export { type DeliveryWorker, type DeliveryWorkerOptions, startDeliveryWorker } from "./delivery/worker.js";
 export { ConserverError, type ConserverErrorCode } from "./errors.js";

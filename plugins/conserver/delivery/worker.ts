@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../../../src/client/index.js";
 import type { DeadLetterStore } from "../dead-letters/delivery-store.js";
 import { RetryLaterError } from "../queue/errors.js";
 import type { Job, JobQueue } from "../queue/types.js";
@@ -10,7 +11,6 @@ import type { DeliveryClaims } from "./delivery-claims.js";
 import { PermanentDeliveryError, TransientDeliveryError } from "./errors.js";
 import { backendKey, credentialsKey, type DeliveryBackend, type DeliveryJob, jobProblem } from "./job.js";
 import { type ConserverMetrics, conserverMetrics } from "./metrics.js";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.js";
 import { type FetchFn, TokenSource } from "./token-source.js";
 
 export interface DeliveryWorkerOptions {

@@ -1,5 +1,6 @@
 import { Redis } from "ioredis";
 import { type Logger, pino } from "pino";
+import type { RetryPolicy } from "../../../src/client/index.js";
 import { loadConfig } from "../config/load-config.js";
 import type { ConserverConfig } from "../config/types.js";
 import { type DeadLetterStore, deadLetterKey, RedisDeadLetterStore } from "../dead-letters/delivery-store.js";
@@ -7,7 +8,6 @@ import { BatchingDeliveryQueue, type DeliveryPayload } from "../delivery/batch.j
 import { RedisDeliveryClaims } from "../delivery/delivery-claims.js";
 import type { DeliveryJob } from "../delivery/job.js";
 import { type ConserverMetrics, conserverMetrics } from "../delivery/metrics.js";
-import type { RetryPolicy } from "../delivery/retry-policy.js";
 import type { FetchFn } from "../delivery/token-source.js";
 import { type DeliveryWorker, startDeliveryWorker } from "../delivery/worker.js";
 import type { LinkContext } from "../links/types.js";

@@ -1,18 +1,28 @@
 import { Agent, request } from "undici";
-import type { FetchFn } from "./token-source.js";
 
-/** What the delivery reads of an HTTP answer (a fetch `Response` has it, so does undici's). */
-export interface HttpAnswer {
-  status: number;
-  headers: { get(name: string): string | null };
-  json(): Promise<unknown>;
-  text(): Promise<string>;
+/** A fetch: the global one, or one a test or a custom transport injects. */
+export type FetchFn = typeof fetch;
+
+/** Reads headers of an answer by name, case-insensitively (as `Headers.get`). */
+export interface HeaderReader {
+  get(name: string): string | null;
 }
 
+/** What a client reads of an HTTP answer (a fetch `Response` has it, so does undici's). */
+export interface HttpAnswer {
+  status: number;
+  headers: HeaderReader;
+  json(): Promise<unknown>;
+  text(): Promise<string>;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
+export type HttpMethod = "GET" | "POST";
+
 export interface HttpRequest {
-  method: "GET" | "POST";
+  method: HttpMethod;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Uint8Array;
   signal: AbortSignal;
   timeoutMs: number;
 }
@@ -26,7 +36,8 @@ export function fetchSender(fetchFn: FetchFn): HttpSend {
     fetchFn(url, {
       method: r.method,
       headers: r.headers,
-      ...(r.body === undefined ? {} : { body: r.body }),
+      // Any Uint8Array is a body to fetch; the DOM types ask for one over an ArrayBuffer only.
+      ...(r.body === undefined ? {} : { body: r.body as BodyInit }),
       signal: AbortSignal.any([r.signal, AbortSignal.timeout(r.timeoutMs)]),
     });
 }
@@ -43,7 +54,7 @@ let shared: Agent | undefined;
 
 /**
  * The default sender: undici's `request` over one keep-alive agent per process. fetch spent about
- * a third of the delivery's CPU in stream and abort-signal plumbing per request; here the timeout
+ * a third of the conserver delivery's CPU in stream and abort-signal plumbing per request; here the timeout
  * is undici's own and the job's signal is passed as it is.
  */
 export function keepAliveSender(): HttpSend {
@@ -64,6 +75,7 @@ export function keepAliveSender(): HttpSend {
       headers: new UndiciHeaders(res.headers),
       json: () => res.body.json(),
       text: () => res.body.text(),
+      arrayBuffer: () => res.body.arrayBuffer(),
     };
   };
 }

@@ -1,13 +1,16 @@
-/** How the delivery worker waits inside one job attempt before handing the job back to the queue. */
+/**
+ * How long a client keeps trying one request: retries of failures that may pass, and waits the
+ * service asks for. The conserver's delivery hands a job back to its queue beyond these.
+ */
 export interface RetryPolicy {
-  /** Retries of a 5xx or network failure within one attempt. */
+  /** Retries of a 5xx or network failure within one call. */
   inlineRetries: number;
   /** First backoff delay; doubles per failure, with jitter. */
   baseDelayMs: number;
   maxDelayMs: number;
-  /** 429 answers waited out within one attempt. */
+  /** 429 answers waited out within one call. */
   maxRateLimitWaits: number;
-  /** A longer `Archivist-Rate-Limit-Reset` hands the job back to the queue with that delay instead. */
+  /** A longer `Archivist-Rate-Limit-Reset` ends the call with that wait in its error instead. */
   maxRateLimitWaitMs: number;
   requestTimeoutMs: number;
 }
