@@ -19,7 +19,10 @@ export interface LoadedKey {
   publicJwk: Record<string, unknown>;
 }
 
-/** An ES256 key with its COSE signer, made once when the key is loaded: every seal, receipt and statement signed with the key reuses it. */
+/**
+ * An ES256 key with its COSE signer, made once when the key is loaded: the receipts and statements
+ * signed with the key reuse it.
+ */
 export interface Es256Key extends LoadedKey {
   signer: Signer;
 }
