@@ -2,10 +2,14 @@ import { mkdirSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
+import { newCaches } from "./caches.js";
 import type { Config } from "./config.js";
 import type { Ctx } from "./context.js";
 import { buildApp } from "./http/app.js";
+import { InvitationMailer } from "./services/invitation-mailer.js";
 import { provision } from "./services/provisioning.js";
+import { RegistrationRate } from "./services/registration-rate.js";
+import { openBlobStore } from "./store/blobstore/for-context.js";
 import { Keyring } from "./store/keyring.js";
 import { openDb } from "./store/open.js";
 import { RedisWakeSignal } from "./wake/redis-wake-signal.js";
@@ -57,6 +61,10 @@ export async function openContext(
     log,
     keys: new Keyring(db),
     wake: { commit },
+    blobs: openBlobStore(config, db),
+    caches: newCaches(),
+    registrationRate: new RegistrationRate(),
+    invitationMailer: new InvitationMailer(),
     setWorkers: (w) => {
       workers = w;
     },

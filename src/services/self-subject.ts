@@ -1,7 +1,6 @@
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import type { Queryable } from "../store/db.js";
 import type { Keyring } from "../store/keyring.js";
-import { forgetSharing } from "../store/sharing.js";
 
 export const SELF_SUBJECT_ID = "00000000-0000-0000-0000-000000000000";
 
@@ -31,7 +30,10 @@ export async function selfKeys(
   };
 }
 
-/** Creates the Self subject of a tenancy once, with its own keys; it is CONFIRMED from the start. */
+/**
+ * Creates the Self subject of a tenancy once, with its own keys; it is CONFIRMED from the start.
+ * The caller forgets the context's kept sharing answers (`ctx.caches.sharing`).
+ */
 export async function ensureSelfSubject(
   db: Queryable,
   keys: Keyring,
@@ -51,5 +53,4 @@ export async function ensureSelfSubject(
       JSON.stringify([walletAddress(k.wallet)]),
     ],
   );
-  forgetSharing();
 }
