@@ -1,4 +1,4 @@
-// Builds the pages: the core verifier (src/core/verify, ledger, mmr, cose) compiled for the
+// Builds the pages: the verifier (src/verify, over core's ledger, mmr, cose, tlog) compiled for the
 // browser with node:crypto and Buffer replaced by small shims, into dist/web/verify.js (the
 // /verify page) and dist/web/console.js (the /console page), the API reference's starter
 // (docs.js), next to copies of the static pages and the shared stylesheet.

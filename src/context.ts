@@ -1,5 +1,9 @@
 import type { Logger } from "pino";
+import type { Caches } from "./caches.js";
 import type { Config } from "./config.js";
+import type { InvitationMailer } from "./services/invitation-mailer.js";
+import type { RegistrationRate } from "./services/registration-rate.js";
+import type { BlobStore } from "./store/blobstore/blob-store.js";
 import type { Db } from "./store/db.js";
 import type { Keyring } from "./store/keyring.js";
 import type { WritePath } from "./write-path.js";
@@ -9,13 +13,26 @@ export interface Wakeups {
   commit(tenantId: string): void;
 }
 
-/** What every use case needs: storage, settings, keys, logs. */
+/**
+ * What every use case needs: storage, settings, keys, logs, and the long-lived objects and state of
+ * the process. The context factory (`openContext`, src/server.ts) builds it once; nothing below is
+ * kept at module level.
+ */
 export interface Ctx {
   db: Db;
   config: Config;
   keys: Keyring;
   log: Logger;
   wake: Wakeups;
+  // Process state, built once by the context factory.
+  /** Where blob bytes are kept (files, PostgreSQL rows or an S3 bucket, as configured). */
+  blobs: BlobStore;
+  /** Answers kept in memory to spare repeated work; each field says why. */
+  caches: Caches;
+  /** The open SCITT logs' registration rate, per tenancy, in this process. */
+  registrationRate: RegistrationRate;
+  /** The SMTP transport invitations are sent through, made at the first one. */
+  invitationMailer: InvitationMailer;
   /** Batch, hand-off, commit: the one way records reach the log (`src/write-path.ts`). */
   writePath: WritePath;
 }

@@ -2,13 +2,17 @@ import { mkdirSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
+import { newCaches } from "./caches.js";
 import type { Config } from "./config.js";
 import type { Ctx } from "./context.js";
 import { buildApp } from "./http/app.js";
-import { RedisWakeSignal } from "./queue/redis-wake-signal.js";
+import { InvitationMailer } from "./services/invitation-mailer.js";
 import { provision } from "./services/provisioning.js";
+import { RegistrationRate } from "./services/registration-rate.js";
+import { openBlobStore } from "./store/blobstore/for-context.js";
 import { Keyring } from "./store/keyring.js";
 import { openDb } from "./store/open.js";
+import { RedisWakeSignal } from "./wake/redis-wake-signal.js";
 import { startWorkers, type Workers } from "./workers/index.js";
 import { openWritePath } from "./write-path.js";
 
@@ -60,6 +64,10 @@ export async function openContext(
     log,
     keys,
     wake,
+    blobs: openBlobStore(config, db),
+    caches: newCaches(),
+    registrationRate: new RegistrationRate(),
+    invitationMailer: new InvitationMailer(),
     // The write path: built once here; services append through it, the committer takes its hand-off.
     writePath: openWritePath({ db, keys, wake }),
     setWorkers: (w) => {

@@ -1,31 +1,11 @@
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { meter, type ProcUsage } from "../proc.js";
+import { meter } from "../proc.js";
 import type { Scenario } from "../scenario.js";
 import { perSecond } from "../stats.js";
 import { TARGETS } from "../targets.js";
-
-/** The hook plugins/conserver/bench.ts may export: run `vcons` vCons through a chain into `origin`. */
-export type BenchChain = (opts: {
-  origin: string;
-  clientId: string;
-  clientSecret: string;
-  vcons: number;
-  redisUrl: string | undefined;
-  meter?: () => () => ProcUsage;
-}) => Promise<ChainPass & { later?: ChainPass }>;
-
-/** One pass of vCons through the chain, and the service's and machine's CPU over it. */
-interface ChainPass {
-  vcons: number;
-  ms: number;
-  requests?: number;
-  deliveriesPerJob?: number;
-  usage?: ProcUsage;
-}
+import { type BenchPass, benchChain } from "./conserver-chain.js";
 
 /** The rows of one pass; `label` names it ("chain → archivist" is the target's row). */
-function reportPass(ctx: Parameters<Scenario["run"]>[0], label: string, r: ChainPass, target: boolean) {
+function reportPass(ctx: Parameters<Scenario["run"]>[0], label: string, r: BenchPass, target: boolean) {
   ctx.results.add(
     "conserver",
     label,
@@ -48,24 +28,10 @@ function reportPass(ctx: Parameters<Scenario["run"]>[0], label: string, r: Chain
   }
 }
 
-const HOOK = new URL("../../plugins/conserver/bench.js", import.meta.url);
-
-/** `conserver`: vCons per second through the link chain into the service (when the plugin offers a runnable chain). */
+/** `conserver`: vCons per second through the link chain into the service. */
 export const conserver: Scenario = {
   name: "conserver",
   async run(ctx) {
-    const mod = existsSync(fileURLToPath(HOOK))
-      ? ((await import(HOOK.href)) as Record<string, unknown>)
-      : undefined;
-    const benchChain = mod?.benchChain as BenchChain | undefined;
-    if (typeof benchChain !== "function") {
-      ctx.results.na(
-        "conserver",
-        "chain",
-        "plugins/conserver exports no runnable chain (bench.ts: benchChain)",
-      );
-      return;
-    }
     const d = await ctx.service();
     // Long enough (~15 s here) that warm-up is a small part of the rate, short enough for a
     // default run of minutes (docs/performance.md); CONSERVER_BENCH_VCONS overrides.
@@ -80,9 +46,9 @@ export const conserver: Scenario = {
       meter: () => meter(d.pid),
     });
     reportPass(ctx, "chain → archivist", r, true);
-    if (r.later) reportPass(ctx, "later operation, known vCon", r.later, false);
+    reportPass(ctx, "later operation, known vCon", r.later, false);
     // Each reading starts its own peak: the run's is the larger.
-    const peaks = [r.usage?.peakRssMiB, r.later?.usage?.peakRssMiB].filter((p) => p !== undefined);
+    const peaks = [r.usage?.peakRssMiB, r.later.usage?.peakRssMiB].filter((p) => p !== undefined);
     if (peaks.length) ctx.results.add("conserver", "server peak RSS", Math.max(...peaks), "MiB");
   },
 };

@@ -76,11 +76,11 @@ export async function benchLedger(ctx: ScenarioContext, mmrTarget: number): Prom
       ctx.results.na("core", "MMR append", `appendLeaves failed: ${(err as Error).message}`);
     }
   }
-  const leaf = await load("../../src/core/ledger/leaf.js");
+  const leaf = await load("../../src/core/record/leaf.js");
   const hashEvent = fn(leaf, "assetEventLeafHash");
   const id = idOf(await load("../../src/core/ledger/idtimestamp.js"));
   if (!hashEvent || id === undefined) {
-    ctx.results.na("core", "leaf hashing", "src/core/ledger (leaf.ts, idtimestamp.ts) not built yet");
+    ctx.results.na("core", "leaf hashing", "src/core (record/leaf.ts, ledger/idtimestamp.ts) not built yet");
     return;
   }
   try {

@@ -1,14 +1,14 @@
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
-import { createQueue } from "../../src/queue/factory.js";
 import { DELIVERY_DEFAULTS } from "./config/delivery-section.js";
 import { loadConfig } from "./config/load-config.js";
 import type { DeliveryConfig } from "./config/types.js";
-import { deadLetterKey, RedisDeadLetterStore } from "./delivery/dead-letters.js";
-import { dlqList, dlqRetry } from "./delivery/dlq.js";
+import { dlqList, dlqRetry } from "./dead-letters/delivery-redrive.js";
+import { deadLetterKey, RedisDeadLetterStore } from "./dead-letters/delivery-store.js";
+import { ingressDlqKey, ingressDlqList, ingressDlqRetry } from "./dead-letters/ingress-list.js";
 import type { DeliveryJob } from "./delivery/job.js";
 import { scittFromEnv } from "./links/scitt-env.js";
-import { ingressDlqKey, ingressDlqList, ingressDlqRetry } from "./runtime/ingress-dlq.js";
+import { createQueue } from "./queue/factory.js";
 import { runConserver } from "./runtime/run-conserver.js";
 
 /** Where the CLI writes (injectable so tests can read it). */

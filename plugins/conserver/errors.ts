@@ -1,3 +1,5 @@
+import { VconError } from "../../src/core/vcon/errors.js";
+
 /** Error codes of the conserver plugins (stable strings for logs, DLQ reasons and HTTP bodies). */
 export type ConserverErrorCode =
   | "JSON_SYNTAX"
@@ -26,4 +28,14 @@ export class ConserverError extends Error {
     super(message);
     this.name = "ConserverError";
   }
+}
+
+/**
+ * The plugins' error for a failure of the core's vCon functions: the same code (an unknown hash
+ * mode is a link option error) and message. Anything else is returned as it is.
+ */
+export function conserverErrorOf(err: unknown): unknown {
+  if (!(err instanceof VconError)) return err;
+  const code = err.code === "HASH_MODE_UNKNOWN" ? "LINK_OPTIONS" : err.code;
+  return new ConserverError(code, err.message, err.details);
 }

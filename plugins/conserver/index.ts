@@ -1,8 +1,17 @@
+export { DEFAULT_RETRY_POLICY, type RetryPolicy, rateLimitWaitMs } from "../../src/client/index.js";
 export { type CliIo, conserverCli } from "./cli.js";
 export { DELIVERY_DEFAULTS } from "./config/delivery-section.js";
 export { expandEnv } from "./config/expand-env.js";
 export { loadConfig, parseConfig } from "./config/load-config.js";
 export type { ChainConfig, ConserverConfig, DeliveryConfig, LinkConfig } from "./config/types.js";
+export { type DeadLetterView, dlqList, dlqRetry } from "./dead-letters/delivery-redrive.js";
+export {
+  type DeadLetter,
+  type DeadLetterStore,
+  deadLetterKey,
+  MemoryDeadLetterStore,
+  RedisDeadLetterStore,
+} from "./dead-letters/delivery-store.js";
 export { AssetResolver, type ResolvedAsset, vconAssetAttributes } from "./delivery/assets.js";
 export {
   BATCH_JOB,
@@ -12,13 +21,6 @@ export {
   isBatch,
 } from "./delivery/batch.js";
 export { ArchivistClient } from "./delivery/client.js";
-export {
-  type DeadLetter,
-  type DeadLetterStore,
-  deadLetterKey,
-  MemoryDeadLetterStore,
-  RedisDeadLetterStore,
-} from "./delivery/dead-letters.js";
 export { type DeliveryOutcome, deliver } from "./delivery/deliver.js";
 export {
   type AssetClaims,
@@ -26,11 +28,9 @@ export {
   type EventClaims,
   RedisDeliveryClaims,
 } from "./delivery/delivery-claims.js";
-export { type DeadLetterView, dlqList, dlqRetry } from "./delivery/dlq.js";
 export { PermanentDeliveryError, TransientDeliveryError } from "./delivery/errors.js";
 export { type DeliveryBackend, type DeliveryJob, idempotencyKey, jobProblem } from "./delivery/job.js";
 export { type ConserverMetrics, conserverMetrics, createConserverMetrics } from "./delivery/metrics.js";
-export { DEFAULT_RETRY_POLICY, type RetryPolicy, rateLimitWaitMs } from "./delivery/retry-policy.js";
 export { type FetchFn, TokenSource, tokenUrl } from "./delivery/token-source.js";
 export { type DeliveryWorker, type DeliveryWorkerOptions, startDeliveryWorker } from "./delivery/worker.js";
 export { ConserverError, type ConserverErrorCode } from "./errors.js";
@@ -71,4 +71,4 @@ export {
   type TimestampFallback,
   type VconEventBody,
 } from "./template.js";
-export * from "./vcon/index.js";
+export * from "./vcon.js";

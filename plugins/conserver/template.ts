@@ -1,9 +1,7 @@
 import { ConserverError } from "./errors.js";
 import { normaliseOperation } from "./operation.js";
-import { type HashMode, hashVcon } from "./vcon/hash.js";
-import type { VconDocument } from "./vcon/parse.js";
-import { vconUpdatedAt } from "./vcon/updated-at.js";
-import { requireVconUuid } from "./vcon/uuid.js";
+import type { VconDocument } from "./vcon.js";
+import { type HashMode, hashVcon, requireVconUuid, vconUpdatedAt } from "./vcon.js";
 
 export const TEMPLATE_VERSION = "0.3.0";
 

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { Command as Cli } from "commander";
-import { parseBundle, verifyBundle } from "../core/bundle/index.js";
+import { parseBundle, verifyBundle } from "../verify/index.js";
 import { fetchFailure } from "../web/fetch-error.js";
 import { vconUuidOf } from "../web/vcon.js";
 import type { Exit } from "./commands.js";

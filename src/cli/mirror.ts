@@ -14,7 +14,7 @@ import {
   tilesOf,
   verifyCheckpoint,
   verifyRecordInTiles,
-} from "../core/tlog/index.js";
+} from "../verify/index.js";
 import type { Command } from "./commands.js";
 
 /** Reads tiles from a mirror directory (the same names as under the log's URL prefix). */

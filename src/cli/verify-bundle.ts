@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
-import { type BundleReport, parseBundle, verifyBundle } from "../core/bundle/index.js";
+import { type BundleReport, parseBundle, verifyBundle } from "../verify/index.js";
 import type { Exit } from "./commands.js";
 
 /** Human-readable lines of a bundle report: the logs, then each record oldest first. */

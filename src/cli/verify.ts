@@ -1,10 +1,15 @@
-import { createHash, createPublicKey, type KeyObject } from "node:crypto";
+import { createPublicKey, type KeyObject } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
-import { decodeSeal, decodeSign1, verifySeal } from "../core/cose/index.js";
-import { verifyConsistency } from "../core/mmr/index.js";
-import { verifyStatement } from "../core/scitt/index.js";
-import { keysFromKeySet, verifyRecordReceipt } from "../core/verify/index.js";
+import {
+  decodeSeal,
+  keysFromKeySet,
+  statementPayloadMatches,
+  verifyMmrConsistency,
+  verifyRecordReceipt,
+  verifySeal,
+  verifyStatement,
+} from "../verify/index.js";
 import { fetchFailure } from "../web/fetch-error.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
@@ -116,9 +121,7 @@ async function verifyStatementFile(file: string, v: Options): Promise<string> {
   });
   if (!verdict.ok) throw new VerifyFailed(verdict.reason);
   if (v.payload) {
-    const digest = createHash("sha256").update(readInput(v.payload, "the payload")).digest();
-    const s = decodeSign1(statement);
-    if (!s.payload || Buffer.compare(Buffer.from(s.payload), digest) !== 0)
+    if (!statementPayloadMatches(statement, new Uint8Array(readInput(v.payload, "the payload"))))
       throw new VerifyFailed(`payload ${v.payload} does not match the statement's hash`);
   }
   const profiles = verdict.profiles.length ? ` (${verdict.profiles.join(", ")})` : "";
@@ -164,7 +167,7 @@ async function verifyLog(log: string, v: Options): Promise<string> {
         )
       ).json()) as { paths: string[][] };
       const paths = proof.paths.map((p) => p.map((h) => new Uint8Array(Buffer.from(h, "hex"))));
-      if (!verifyConsistency(previous.mmrSize, state.mmrSize, previous.peaks, state.peaks, paths))
+      if (!verifyMmrConsistency(previous.mmrSize, state.mmrSize, previous.peaks, state.peaks, paths))
         throw new VerifyFailed(`seal ${state.mmrSize} is not consistent with seal ${previous.mmrSize}`);
     }
     previous = state;

@@ -1,7 +1,10 @@
 import type { Socket } from "node:net";
+import accepts from "accepts";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { ApiError, errorStatus } from "../core/api/api-error.js";
+import { type Problem, problemDetails, problemJson } from "../core/scitt/index.js";
+import { RegistrationClosed, RegistrationRefused } from "../services/scitt.js";
 import { requestLogger } from "./request-log.js";
 
 /** Maps anything thrown to the spec's status and `{code, message, details}`: the one place that does. */
@@ -24,6 +27,63 @@ export function sendError(res: FastifyReply, err: ApiError): FastifyReply {
     .headers(err.headers)
     .code(status.http)
     .send({ code: status.grpc, message: err.message, details: err.details });
+}
+
+const SCITT_REJECTED = "urn:ietf:params:scitt:error:signed-statement:rejected";
+const PROBLEM_CBOR = "application/concise-problem-details+cbor";
+
+/**
+ * SCRAPI's failures as problem details, with the headers they need: a policy refusal, a
+ * registration that needs a token, or the status of the error's ApiError kind. Undefined for an
+ * internal fault, which the server's error handler answers.
+ */
+export function scittProblem(
+  err: unknown,
+): { problem: Problem; headers: Record<string, string> } | undefined {
+  if (err instanceof RegistrationRefused)
+    return {
+      problem: {
+        title: "Signed statement rejected by the registration policy",
+        detail: err.message,
+        status: 400,
+        type: SCITT_REJECTED,
+      },
+      headers: {},
+    };
+  if (err instanceof RegistrationClosed)
+    return {
+      problem: { title: "Registration requires authentication", detail: err.message, status: 401 },
+      headers: { "www-authenticate": "Bearer" },
+    };
+  const e = toApiError(err);
+  if (e.kind === "internal") return undefined;
+  return {
+    problem: { title: e.kind.replace(/_/g, " "), detail: e.message, status: errorStatus[e.kind].http },
+    headers: e.headers,
+  };
+}
+
+/** A registration policy's refusal of a DataTrails-form registration: `{type, detail}` JSON (400). */
+export function dataTrailsRefusal(err: unknown): { type: string; detail: string } | undefined {
+  return err instanceof RegistrationRefused ? { type: SCITT_REJECTED, detail: err.message } : undefined;
+}
+
+/** SCRAPI answers errors as concise problem details (CBOR), or RFC 9457 JSON to clients that ask for JSON. */
+export function sendProblem(
+  req: FastifyRequest,
+  res: FastifyReply,
+  p: Problem,
+  headers: Record<string, string> = {},
+): FastifyReply {
+  res.code(p.status ?? 400).headers(headers);
+  if (
+    accepts(req.raw)
+      .type([PROBLEM_CBOR, "application/cbor", "application/problem+json", "application/json"])
+      ?.toString()
+      .includes("json")
+  )
+    return res.header("content-type", "application/problem+json").send(problemJson(p));
+  return res.header("content-type", PROBLEM_CBOR).send(Buffer.from(problemDetails(p)));
 }
 
 /** The server's error handler: logs real faults, answers clean JSON always. */

@@ -48,6 +48,7 @@ export async function createAccessPolicy(ctx: Ctx, p: Principal, body: unknown) 
       throw quotaExceeded("access policies", limit);
     return insertAccessPolicy(tx, { id: randomUUID(), tenant_id: p.tenantId, ...wire });
   });
+  ctx.caches.accessPolicies.forget();
   await recordPolicyAudit(ctx, row, "created");
   return accessPolicyOut(row);
 }
@@ -82,6 +83,7 @@ export async function patchAccessPolicy(ctx: Ctx, p: Principal, id: string, body
     filters: patch.filters && policyFiltersToWire(patch.filters),
     access_permissions: patch.access_permissions?.map(accessPermissionToWire),
   });
+  ctx.caches.accessPolicies.forget();
   if (!row) throw notFound("access policy");
   await recordPolicyAudit(ctx, row, "updated");
   return accessPolicyOut(row);
@@ -89,5 +91,7 @@ export async function patchAccessPolicy(ctx: Ctx, p: Principal, id: string, body
 
 export async function removeAccessPolicy(ctx: Ctx, p: Principal, id: string): Promise<void> {
   requireAdmin(p);
-  if (!(await deleteAccessPolicy(ctx.db, p.tenantId, id))) throw notFound("access policy");
+  const deleted = await deleteAccessPolicy(ctx.db, p.tenantId, id);
+  ctx.caches.accessPolicies.forget();
+  if (!deleted) throw notFound("access policy");
 }

@@ -1,8 +1,8 @@
 import type { Ctx, Principal } from "../context.js";
 import { badRequest, forbidden, notFound } from "../core/api/api-error.js";
+import { assetEventRecord } from "../core/record/index.js";
 import type { Principal4 } from "../store/asset-events.js";
 import type { AssetRow } from "../store/assets.js";
-import { eventOut } from "../store/record-json.js";
 import { type AccessView, writeRefusal } from "./access-view.js";
 import { checkDocumentChange, validateAttributes } from "./attributes.js";
 import type { PendingEvent } from "./event-batcher.js";
@@ -99,5 +99,5 @@ export async function createAssetEvent(
     assetId,
     authorize: checked.authorize,
   });
-  return eventOut(row);
+  return assetEventRecord(row);
 }

@@ -2,9 +2,15 @@ import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../context.js";
 import { fullGrant, hasName } from "../core/access/index.js";
 import { badRequest, forbidden, notFound } from "../core/api/api-error.js";
+import {
+  type AssetEventRecord,
+  type AssetRecord,
+  assetEventRecord,
+  assetRecord,
+  type Face,
+} from "../core/record/index.js";
 import { eventsOfAsset, getAssetEvent } from "../store/asset-events.js";
 import { type AssetRow, getAsset, type NewAssetRow } from "../store/assets.js";
-import { type AssetOut, assetOut, eventOut, type Face } from "../store/record-json.js";
 import { type AccessView, canReadEvent, projectAttributes } from "./access-view.js";
 import { checkEvent, type EventInput } from "./asset-events.js";
 import { checkDocumentChange, validateAttributes } from "./attributes.js";
@@ -82,11 +88,11 @@ export async function createAsset(
   p: Principal,
   view: AccessView,
   input: AssetInput,
-): Promise<AssetOut> {
+): Promise<AssetRecord> {
   const creation = await checkedCreation(ctx, p, view, input);
   await ctx.writePath.events.write(creation);
   const asset = creation.creates;
-  return assetOut({ ...asset, seq: 0, created_at: new Date() }, asset.attributes);
+  return assetRecord(asset, asset.attributes);
 }
 
 /** Events a creation may carry: a client's first records of what the asset stands for. */
@@ -105,7 +111,7 @@ export async function createAssetWithEvents(
   p: Principal,
   view: AccessView,
   input: AssetInput & { events: EventInput[] },
-): Promise<{ asset: AssetOut; events: Array<ReturnType<typeof eventOut>> }> {
+): Promise<{ asset: AssetRecord; events: AssetEventRecord[] }> {
   if (input.events.length === 0 || input.events.length > MAX_FIRST_EVENTS)
     throw badRequest(`events must hold 1 to ${MAX_FIRST_EVENTS} events`);
   const creation = await checkedCreation(ctx, p, view, input);
@@ -122,8 +128,8 @@ export async function createAssetWithEvents(
   }
   const [, ...events] = await ctx.writePath.events.write({ ...creation, followers });
   return {
-    asset: assetOut({ ...asset, seq: 0, created_at: new Date() }, asset.attributes),
-    events: events.map((e) => eventOut(e)),
+    asset: assetRecord(asset, asset.attributes),
+    events: events.map((e) => assetEventRecord(e)),
   };
 }
 
@@ -148,14 +154,14 @@ export async function readAsset(
   id: string,
   atTime?: Date,
   face: Face = "assets",
-): Promise<AssetOut> {
+): Promise<AssetRecord> {
   const asset = await getAsset(ctx.db, id);
   const grant = asset && view.grant(asset);
   if (!asset || !grant) throw notFound("asset");
-  if (!atTime) return assetOut(asset, projectAttributes(asset.attributes, grant), face);
+  if (!atTime) return assetRecord(asset, projectAttributes(asset.attributes, grant), face);
   const then = await assetAt(ctx, asset, atTime);
   if (!then) throw notFound("asset at that time");
-  return assetOut(then, projectAttributes(then.attributes, grant), face, atTime);
+  return assetRecord(then, projectAttributes(then.attributes, grant), face, atTime);
 }
 
 const PUBLIC_GRANT = {
@@ -191,5 +197,5 @@ export async function readAssetEvent(
   const grant = asset && view.grant(asset);
   const event = grant ? await getAssetEvent(ctx.db, assetId, eventId) : undefined;
   if (!grant || !event || !canReadEvent(event.event_attributes, grant)) throw notFound("event");
-  return eventOut(event, face, projectAttributes(event.asset_attributes, grant));
+  return assetEventRecord(event, face, projectAttributes(event.asset_attributes, grant));
 }

@@ -8,7 +8,6 @@ import busboy from "busboy";
 import type { Ctx, Principal } from "../context.js";
 import { ApiError, badRequest, quotaExceeded } from "../core/api/api-error.js";
 import { blobUsage, contentReferenced, insertBlob, lockContent } from "../store/blobs.js";
-import { blobStoreFor } from "../store/blobstore/for-context.js";
 import { getTenancy, lockTenancy } from "../store/tenancies.js";
 import { sniffUpload } from "./blob-sniff.js";
 
@@ -168,7 +167,7 @@ export async function uploadBlob(ctx: Ctx, p: Principal, req: MultipartSource) {
   );
   try {
     const mime = await sniffUpload(got.head, () => readAll(got.tmpPath));
-    const store = blobStoreFor(ctx);
+    const store = ctx.blobs;
     // A remote store's transfer runs before the transaction; under the lock its put only
     // checks the bytes are still there (see BlobStore.remote).
     if (store.remote) await store.put(got.hash, got.tmpPath, got.size);

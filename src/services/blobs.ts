@@ -3,7 +3,6 @@ import type { Ctx, Principal } from "../context.js";
 import { badRequest, forbidden, notFound } from "../core/api/api-error.js";
 import { isoTime } from "../core/api/ids.js";
 import { type BlobRow, getBlob } from "../store/blobs.js";
-import { blobStoreFor } from "../store/blobstore/for-context.js";
 
 /** API shape of blob metadata. */
 export function blobOut(b: BlobRow) {
@@ -64,7 +63,7 @@ export function parseRange(
 
 /** Opens the bytes of a blob (whole or a range). */
 export function openBlob(ctx: Ctx, blob: BlobRow, range?: { start: number; end: number }): Promise<Readable> {
-  return blobStoreFor(ctx).open(blob.hash, range);
+  return ctx.blobs.open(blob.hash, range);
 }
 
 export type { BlobRow };

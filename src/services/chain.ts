@@ -3,10 +3,10 @@ import { notFound } from "../core/api/api-error.js";
 import { isoTime } from "../core/api/ids.js";
 import { parseUint64, reachable } from "../core/api/numbers.js";
 import type { Block } from "../core/chain/block.js";
+import { assetEventRecord } from "../core/record/index.js";
 import { getAssetEvent } from "../store/asset-events.js";
 import { getAsset } from "../store/assets.js";
 import { allBlocks, blockByHash, blockByNumber, headBlock } from "../store/chain.js";
-import { eventOut } from "../store/record-json.js";
 import { validatorAddress } from "../store/validator.js";
 import { canReadEvent } from "./access-view.js";
 import { viewFor } from "./views.js";
@@ -72,7 +72,7 @@ export async function eventTransactions(ctx: Ctx, p: Principal, assetId: string,
   const event = grant ? await getAssetEvent(ctx.db, assetId, eventId) : undefined;
   if (!grant || !event || !canReadEvent(event.event_attributes, grant)) throw notFound("event");
   // The anchoring of a MERKLE_LOG event comes from its seal: read it as the API shows it.
-  const { transaction_id, block_number } = eventOut(event);
+  const { transaction_id, block_number } = assetEventRecord(event);
   if (!transaction_id) return { transactions: [], next_page_token: "" };
   const block = await blockByNumber(ctx.db, block_number);
   const tx = block?.transactions.find((t) => t.hash === transaction_id);

@@ -8,13 +8,8 @@ import {
   parseODataFilter,
   requiredTrails,
 } from "../core/odata/index.js";
-import {
-  countFreeEvents,
-  countTrailEvents,
-  type FreeEventRow,
-  getFreeEvent,
-  searchFreeEvents,
-} from "../store/free-events.js";
+import { freeEventRecord, freeEventSearchRecord } from "../core/record/index.js";
+import { countFreeEvents, countTrailEvents, getFreeEvent, searchFreeEvents } from "../store/free-events.js";
 import { Where } from "../store/sql.js";
 import { validateAttributes } from "./attributes.js";
 import { narrowedSource } from "./narrowed-source.js";
@@ -25,33 +20,6 @@ export interface FreeEventInput {
   attributes?: Record<string, unknown> | undefined;
   trails?: string[] | undefined;
   event_type?: string | undefined;
-}
-
-/** API shape of an asset-free event (`ledger_entry` added in search results). */
-export function freeEventOut(r: FreeEventRow, withLedger = false) {
-  const committed = r.mmr_index !== null;
-  return {
-    identity: `events/${r.id}`,
-    attributes: r.attributes,
-    trails: r.trails,
-    event_type: r.event_type,
-    origin_tenant: `tenant/${r.tenant_id}`,
-    created_by: r.created_by,
-    created_at: Number(r.created_at),
-    confirmation_status: r.confirmation_status,
-    merklelog_commit: { index: committed ? String(r.mmr_index) : "0", idtimestamp: r.idtimestamp ?? "" },
-    ...(withLedger
-      ? {
-          ledger_entry: {
-            index: committed ? String(r.mmr_index) : "",
-            idtimestamp: r.idtimestamp ?? "",
-            content_hash: r.content_hash ?? "",
-            hash_schema: "eventsv1",
-            log_id: `tenant/${r.tenant_id}`,
-          },
-        }
-      : {}),
-  };
 }
 
 // Asset-free events are not bound to an asset that a policy could match: administrators write and read them.
@@ -82,14 +50,14 @@ export async function createFreeEvent(
     created_at: Date.now(),
     statement,
   });
-  return freeEventOut(row);
+  return freeEventRecord(row);
 }
 
 export async function readFreeEvent(ctx: Ctx, p: Principal, id: string) {
   requireAdmin(p);
   const row = await getFreeEvent(ctx.db, p.tenantId, id);
   if (!row) throw notFound("event");
-  return freeEventOut(row);
+  return freeEventRecord(row);
 }
 
 /** Column of each OData property in the `events` table (origin_tenant is `tenant/<uuid>` on the wire). */
@@ -139,7 +107,7 @@ export async function searchEvents(
       ? countFreeEvents(ctx.db, w.sql, w.params, from)
       : countTrailEvents(ctx.db, p.tenantId, counted),
   ]);
-  return { events: rows.map((r) => freeEventOut(r, true)), total };
+  return { events: rows.map(freeEventSearchRecord), total };
 }
 
 /**

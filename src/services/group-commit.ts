@@ -1,4 +1,4 @@
-import { Coalescer, type Outcome } from "../queue/coalescer.js";
+import { Coalescer, type Outcome } from "../batching/coalescer.js";
 import type { Db, Queryable } from "../store/db.js";
 
 export type { Outcome };

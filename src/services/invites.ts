@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import nodemailer, { type Transporter } from "nodemailer";
 import type { Ctx, Principal } from "../context.js";
 import { badRequest, forbidden, notFound } from "../core/api/api-error.js";
 import { isoTime } from "../core/api/ids.js";
@@ -92,7 +91,8 @@ export async function acceptInvite(
 ) {
   const row = await getInviteAnyTenancy(ctx.db, id);
   if (!row) throw notFound("invite");
-  if (!(await verifySecret(input.code, row.code_hash))) throw badRequest("code does not match this invite");
+  if (!(await verifySecret(input.code, row.code_hash, ctx.caches.verifiedSecrets)))
+    throw badRequest("code does not match this invite");
   if (new Date(row.expiry_time).getTime() <= Date.now())
     throw badRequest(`invite expired at ${isoTime(row.expiry_time)}; ask for a new one`);
   const member = await ctx.db.transaction(async (tx) => {
@@ -107,21 +107,6 @@ export async function acceptInvite(
   });
   ctx.log.info({ tenant: row.tenant_id, member: member.id }, "invite accepted");
   return memberOut(member);
-}
-
-const transports = new Map<string, { transport: Transporter; from: string }>();
-
-// `?from=` on ARCHIVIST_SMTP_URL sets the sender; otherwise no-reply at the service's host name.
-function mailer(smtpUrl: string, baseUrl: string) {
-  let m = transports.get(smtpUrl);
-  if (!m) {
-    const url = new URL(smtpUrl);
-    const from = url.searchParams.get("from") ?? `no-reply@${new URL(baseUrl).hostname}`;
-    url.searchParams.delete("from");
-    m = { transport: nodemailer.createTransport(url.toString()), from };
-    transports.set(smtpUrl, m);
-  }
-  return m;
 }
 
 /** The invitation text: the message of the inviting administrator, the accept URL and the code. */
@@ -150,7 +135,7 @@ function deliverInvitation(ctx: Ctx, row: InviteRow, code: string): void {
     ctx.log.debug({ ...where, code }, "invitation code");
     return;
   }
-  const m = mailer(ctx.config.smtpUrl, ctx.config.baseUrl);
+  const m = ctx.invitationMailer.of(ctx.config.smtpUrl, ctx.config.baseUrl);
   m.transport
     .sendMail({
       from: m.from,

@@ -4,12 +4,12 @@ import { fewMatches, pinnedSource, type Where } from "../store/sql.js";
 /** Up to this many matches of a value filter, a list or search is pinned to them (`fewMatches`). */
 const FEW_MATCHES = 500;
 
-/**
- * Value filters found to match more than FEW_MATCHES rows, until when (ms): their probe builds
- * a bitmap of every match (~5 ms for 100,000), so a list page that repeats one skips it for a
- * while (per database). Records are never deleted, so matches only grow, except where asset attributes change.
+/*
+ * Value filters found to match more than FEW_MATCHES rows are kept, until when (ms), in the
+ * context's `caches.commonFilters`: their probe builds a bitmap of every match (~5 ms for
+ * 100,000), so a list page that repeats one skips it for a while. Records are never deleted, so
+ * matches only grow, except where asset attributes change.
  */
-const commonFiltersOf = new WeakMap<Ctx["db"], Map<string, number>>();
 const COMMON_FOR_MS = 60_000;
 const COMMON_KEPT = 1000;
 
@@ -32,11 +32,7 @@ export async function narrowedSource(
   probe: Where | undefined,
 ): Promise<string | null> {
   if (!probe) return table;
-  let commonFilters = commonFiltersOf.get(ctx.db);
-  if (!commonFilters) {
-    commonFilters = new Map();
-    commonFiltersOf.set(ctx.db, commonFilters);
-  }
+  const commonFilters = ctx.caches.commonFilters;
   const key = `${table} ${probe.sql} ${JSON.stringify(probe.params)}`;
   const now = Date.now();
   if ((commonFilters.get(key) ?? 0) > now) return table;

@@ -1,10 +1,10 @@
 import type { Ctx } from "../context.js";
 import { type AccessPolicy, validateAccessPolicyInput } from "../core/access/index.js";
 import { compilePolicyFilters, matchPolicyFilters } from "../core/filters/index.js";
+import { assetRecord } from "../core/record/index.js";
 import { type AccessPolicyRow, allAccessPolicies, getAccessPolicy } from "../store/access-policies.js";
 import { type AssetRow, assetsMatchingAttributes, getAsset } from "../store/assets.js";
 import type { Queryable } from "../store/db.js";
-import { assetOut } from "../store/record-json.js";
 import { writeGroup } from "./event-batcher.js";
 import { internalPrincipal } from "./principals.js";
 
@@ -55,7 +55,7 @@ export async function recordPolicyAudit(
 export async function policyAssets(ctx: Ctx, tenantId: string, policyId: string) {
   const row = await getAccessPolicy(ctx.db, tenantId, policyId);
   const assets = row && (await assetsMatching(ctx.db, tenantId, validateAccessPolicyInput(row)));
-  return assets?.map((a) => assetOut(a, a.attributes));
+  return assets?.map((a) => assetRecord(a, a.attributes));
 }
 
 /** The policies that apply to one asset. */

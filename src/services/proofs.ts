@@ -47,7 +47,9 @@ async function sealFor(db: Queryable, tenantId: string, entry: EntryRow | undefi
   return seal;
 }
 
-const receiptCache = new Map<string, Uint8Array>();
+// Receipts signed are kept in the context's `caches.receipts`: a receipt never changes for its
+// sealed size, and a verifier often asks again. Past this many the cache starts over.
+const RECEIPTS_KEPT = 50_000;
 
 async function treeNodes(
   db: Queryable,
@@ -86,7 +88,8 @@ export async function receiptFor(ctx: Ctx, recordId: string, profile: Profile = 
   const seal = await sealFor(ctx.db, tenantId, entry);
   const e = entry as EntryRow;
   const cacheKey = `${recordId}:${profile}:${seal.mmr_size}`;
-  const cached = receiptCache.get(cacheKey);
+  const receipts = ctx.caches.receipts;
+  const cached = receipts.get(cacheKey);
   if (cached) return cached;
   if (profile === "rfc9162") {
     const size = await sealedTreeSize(ctx.db, tenantId, seal);
@@ -105,10 +108,11 @@ export async function receiptFor(ctx: Ctx, recordId: string, profile: Profile = 
         path: tree.inclusionProof(e.leaf_index, size, get),
         root: tree.treeRoot(size, get),
       },
-      key.privateKey,
+      key.signer,
+      ctx.caches.receiptHeaders,
     );
-    if (receiptCache.size > 50_000) receiptCache.clear();
-    receiptCache.set(cacheKey, receipt);
+    if (receipts.size > RECEIPTS_KEPT) receipts.clear();
+    receipts.set(cacheKey, receipt);
     return receipt;
   }
   const { path, peak } = await inclusion(ctx.db, tenantId, e, seal.mmr_size);
@@ -123,10 +127,11 @@ export async function receiptFor(ctx: Ctx, recordId: string, profile: Profile = 
       path,
       peak,
     },
-    key.privateKey,
+    key.signer,
+    ctx.caches.receiptHeaders,
   );
-  if (receiptCache.size > 50_000) receiptCache.clear();
-  receiptCache.set(cacheKey, receipt);
+  if (receipts.size > RECEIPTS_KEPT) receipts.clear();
+  receipts.set(cacheKey, receipt);
   return receipt;
 }
 

@@ -70,7 +70,9 @@ async function applyTenancy(ctx: Ctx, spec: TenancySpec): Promise<string> {
       valid_from: new Date(0),
       valid_until: FAR_FUTURE,
     });
-  } else if (!(await verifySecret(spec.owner.client_secret, existing.secret_hash))) {
+  } else if (
+    !(await verifySecret(spec.owner.client_secret, existing.secret_hash, ctx.caches.verifiedSecrets))
+  ) {
     await updateApplication(ctx.db, tenantId, existing.id, {
       secret_hash: await hashSecret(spec.owner.client_secret),
     });
@@ -86,6 +88,7 @@ async function applyTenancy(ctx: Ctx, spec: TenancySpec): Promise<string> {
     });
   }
   await ensureSelfSubject(ctx.db, ctx.keys, tenantId, spec.display_name);
+  ctx.caches.sharing.forget();
   return tenantId;
 }
 

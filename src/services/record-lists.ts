@@ -1,13 +1,19 @@
 import type { Ctx } from "../context.js";
 import { notFound } from "../core/api/api-error.js";
 import {
+  type AssetEventRecord,
+  type AssetRecord,
+  assetEventRecord,
+  assetRecord,
+  type Face,
+} from "../core/record/index.js";
+import {
   type AssetEventRow,
   countAssetEvents,
   EVENT_STATUS_SQL,
   selectAssetEvents,
 } from "../store/asset-events.js";
 import { ASSET_STATUS_SQL, type AssetRow, countAssets, getAsset, selectAssets } from "../store/assets.js";
-import { type AssetOut, assetOut, type EventOut, eventOut, type Face } from "../store/record-json.js";
 import { estimateWhere, Where } from "../store/sql.js";
 import { type AccessView, canReadEvent, projectAttributes } from "./access-view.js";
 import {
@@ -96,7 +102,7 @@ export async function listAssets(
   view: AccessView,
   req: ListRequest,
   face: Face = "assets",
-): Promise<ListPage<AssetOut>> {
+): Promise<ListPage<AssetRecord>> {
   const w = new Where();
   view.restrictAssets(w);
   const byValue = addAttributeFilters(w, req.pairs, { attributes: "attributes" }, true, {
@@ -121,7 +127,7 @@ export async function listAssets(
   const page = rows.slice(0, req.pageSize);
   const items = page.flatMap((a) => {
     const g = view.grant(a);
-    return g ? [assetOut(a, projectAttributes(a.attributes, g), face)] : [];
+    return g ? [assetRecord(a, projectAttributes(a.attributes, g), face)] : [];
   });
   const total = await totalFor(
     req,
@@ -173,7 +179,7 @@ export async function listAssetEvents(
   assetId: string | undefined,
   req: ListRequest,
   face: Face = "assets",
-): Promise<ListPage<EventOut>> {
+): Promise<ListPage<AssetEventRecord>> {
   const w = new Where();
   const assets = new Map<string, AssetRow | undefined>();
   if (assetId) {
@@ -201,7 +207,7 @@ export async function listAssetEvents(
   const more = rows.length > req.pageSize;
   const page = rows.slice(0, req.pageSize);
   const items = view.whole
-    ? page.map((e) => eventOut(e, face))
+    ? page.map((e) => assetEventRecord(e, face))
     : await projectEvents(ctx, view, page, assets, face);
   const total = await totalFor(
     req,
@@ -220,13 +226,13 @@ async function projectEvents(
   assets: Map<string, AssetRow | undefined>,
   face: Face,
 ) {
-  const out: EventOut[] = [];
+  const out: AssetEventRecord[] = [];
   for (const e of page) {
     if (!assets.has(e.asset_id)) assets.set(e.asset_id, await getAsset(ctx.db, e.asset_id));
     const a = assets.get(e.asset_id);
     const g = a && view.grant(a);
     if (g && canReadEvent(e.event_attributes, g))
-      out.push(eventOut(e, face, projectAttributes(e.asset_attributes, g)));
+      out.push(assetEventRecord(e, face, projectAttributes(e.asset_attributes, g)));
   }
   return out;
 }

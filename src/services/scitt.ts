@@ -3,6 +3,7 @@ import type { Ctx, Principal } from "../context.js";
 import { type AccessGrant, projectEvent } from "../core/access/index.js";
 import { ApiError, badRequest, forbidden, notFound } from "../core/api/api-error.js";
 import { isUuid } from "../core/api/ids.js";
+import { assetEventRecord, freeEventRecord } from "../core/record/index.js";
 import {
   attachReceipts,
   checkRegistrationPolicy,
@@ -12,12 +13,11 @@ import {
 } from "../core/scitt/index.js";
 import { getAssetEvent } from "../store/asset-events.js";
 import { getFreeEvent, getStatement } from "../store/free-events.js";
-import { eventOut } from "../store/record-json.js";
 import { deleteScittKey, insertScittKey, listScittKeys } from "../store/scitt-keys.js";
 import { getRegistrationPolicy, putRegistrationPolicy } from "../store/scitt-registration-policies.js";
 import { getTenancy } from "../store/tenancies.js";
 import { tlsCaCertificateRows } from "../store/tlscacertificates.js";
-import { createFreeEvent, freeEventOut } from "./free-events.js";
+import { createFreeEvent } from "./free-events.js";
 import { type Profile, receiptFor } from "./proofs.js";
 
 /** A registration refused by policy: answered as problem details (CBOR or JSON by route). */
@@ -75,22 +75,6 @@ export async function registerStatement(ctx: Ctx, p: Principal, statement: Uint8
   return record(ctx, p, statement);
 }
 
-const buckets = new Map<string, { tokens: number; at: number }>();
-
-/** The open log's own rate (its policy's requests a second, a second's burst), per process. */
-function takeRegistration(tenantId: string, rps: number): void {
-  const now = Date.now();
-  const b = buckets.get(tenantId) ?? { tokens: rps, at: now };
-  b.tokens = Math.min(rps, b.tokens + ((now - b.at) / 1000) * rps);
-  b.at = now;
-  buckets.set(tenantId, b);
-  if (b.tokens < 1) {
-    const wait = String(Math.max(1, Math.ceil((1 - b.tokens) / rps)));
-    throw new ApiError("rate_limited", "registration rate limit exceeded", [], { "Retry-After": wait });
-  }
-  b.tokens -= 1;
-}
-
 /**
  * Registration by signature: a statement sent without a bearer token, authenticated by its
  * signature and the issuer rules of the log it goes to. Allowed in the service-level public log
@@ -108,7 +92,7 @@ export async function registerBySignature(
   const open = target === ctx.config.scittPublicLog || policy.open;
   if (!open || !(await getTenancy(ctx.db, target)))
     throw new RegistrationClosed("this log's registration policy requires a bearer token");
-  takeRegistration(target, policy.requests_per_second);
+  ctx.registrationRate.take(target, policy.requests_per_second);
   const verdict = await checkIssuer(ctx, target, statement);
   return record(ctx, registrant(target, verdict.issuer), statement);
 }
@@ -176,7 +160,7 @@ export async function entryStatement(
 function statementOf(ctx: Ctx, tenantId: string, attributes: Record<string, unknown>) {
   return tenancyIssuer(ctx, tenantId).then(({ issuer, key }) => {
     try {
-      return eventToStatement(attributes, { issuer, kid: key.kid }, key.privateKey);
+      return eventToStatement(attributes, { issuer, kid: key.kid }, key.signer);
     } catch (err) {
       if (err instanceof StatementError)
         throw badRequest(
@@ -206,7 +190,7 @@ export async function assetEventStatement(
   const statement = await statementOf(ctx, event.tenant_id, event.event_attributes);
   if (!transparent) return statement;
   const receipt = await receiptFor(ctx, eventId, profile);
-  return attachReceipts(statement, [receipt], projectEvent(eventOut(event), grant));
+  return attachReceipts(statement, [receipt], projectEvent(assetEventRecord(event), grant));
 }
 
 /** The signed statement of a template-carrying asset-free event. */
@@ -222,7 +206,7 @@ export async function freeEventStatement(
   const statement = await statementOf(ctx, event.tenant_id, event.attributes);
   if (!transparent) return statement;
   const receipt = await receiptFor(ctx, eventId, profile);
-  return attachReceipts(statement, [receipt], freeEventOut(event));
+  return attachReceipts(statement, [receipt], freeEventRecord(event));
 }
 
 /** Registers (or replaces) a trusted statement issuer key (P-256 JWK); administrators only. */

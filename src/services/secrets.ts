@@ -1,7 +1,7 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
-// N=2^14 takes ~40 ms here: slow for an attacker with a stolen table, and the
-// verified-secret cache below keeps repeat token requests of one client cheap.
+// N=2^14 takes ~40 ms here: slow for an attacker with a stolen table, and the context's
+// verified secrets (`ctx.caches.verifiedSecrets`) keep repeat token requests of one client cheap.
 const N = 16384;
 const R = 8;
 const P = 1;
@@ -27,10 +27,17 @@ export async function hashSecret(secret: string): Promise<string> {
   return `scrypt$${N}$${R}$${P}$${salt.toString("base64")}$${key.toString("base64")}`;
 }
 
-const verified = new Map<string, Buffer>();
+const VERIFIED_KEPT = 10_000;
 
-/** Constant-time check of `secret` against a stored hash. */
-export async function verifySecret(secret: string, stored: string): Promise<boolean> {
+/**
+ * Constant-time check of `secret` against a stored hash. `verified` holds, by stored hash, the
+ * SHA-256 of each secret that verified: a repeat check compares digests instead of running scrypt.
+ */
+export async function verifySecret(
+  secret: string,
+  stored: string,
+  verified: Map<string, Buffer>,
+): Promise<boolean> {
   const digest = createHash("sha256").update(secret).digest();
   const cached = verified.get(stored);
   if (cached) return timingSafeEqual(cached, digest);
@@ -40,7 +47,7 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   const got = await scryptAsync(secret, Buffer.from(salt, "base64"), Number(n), Number(r), Number(p));
   const ok = got.length === want.length && timingSafeEqual(got, want);
   if (ok) {
-    if (verified.size > 10_000) verified.clear();
+    if (verified.size > VERIFIED_KEPT) verified.clear();
     verified.set(stored, digest);
   }
   return ok;

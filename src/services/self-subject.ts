@@ -31,7 +31,10 @@ export async function selfKeys(
   };
 }
 
-/** Creates the Self subject of a tenancy once, with its own keys; it is CONFIRMED from the start. */
+/**
+ * Creates the Self subject of a tenancy once, with its own keys; it is CONFIRMED from the start.
+ * The caller forgets the context's kept sharing answers (`ctx.caches.sharing`).
+ */
 export async function ensureSelfSubject(
   db: Queryable,
   keys: Keyring,

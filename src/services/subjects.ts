@@ -86,6 +86,7 @@ async function storeSubject(ctx: Ctx, p: Principal, input: SubjectInput, tenant:
     confirmation_status: CONFIRMED,
     tenant,
   });
+  ctx.caches.sharing.forget();
   return subjectOut(row);
 }
 
@@ -187,6 +188,7 @@ export async function patchSubject(ctx: Ctx, p: Principal, id: string, patch: Pa
     tessera_pub_key: patch.tessera_pub_key,
     wallet_address: patch.wallet_pub_key?.map(walletAddress),
   });
+  ctx.caches.sharing.forget();
   if (!row) throw notFound("subject");
   return subjectOut(row);
 }
@@ -194,5 +196,7 @@ export async function patchSubject(ctx: Ctx, p: Principal, id: string, patch: Pa
 export async function removeSubject(ctx: Ctx, p: Principal, id: string): Promise<void> {
   requireAdmin(p);
   refuseSelf(id, "deleted");
-  if (!(await deleteSubject(ctx.db, p.tenantId, id))) throw notFound("subject");
+  const deleted = await deleteSubject(ctx.db, p.tenantId, id);
+  ctx.caches.sharing.forget();
+  if (!deleted) throw notFound("subject");
 }

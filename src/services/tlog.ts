@@ -51,12 +51,12 @@ export async function logVkey(ctx: Ctx, tenantId: string): Promise<string> {
   return formatVkey(origin, ED25519, new Uint8Array(Buffer.from(x, "base64url")));
 }
 
-// Full tiles never change, so the last ones served are kept (level-0 tiles and bundles are
-// ~8 KiB; 2,048 of them ~17 MiB): a mirror or a CDN filling its cache reads each one once.
+// Full tiles never change, so the last ones served are kept in the context's `caches.fullTiles`
+// (level-0 tiles and bundles are ~8 KiB; 2,048 of them ~17 MiB): a mirror or a CDN filling its
+// cache reads each one once.
 const FULL_TILES_KEPT = 2048;
-const fullTiles = new Map<string, Uint8Array>();
 
-function keep(key: string, bytes: Uint8Array): Uint8Array {
+function keep(fullTiles: Map<string, Uint8Array>, key: string, bytes: Uint8Array): Uint8Array {
   if (fullTiles.size >= FULL_TILES_KEPT) fullTiles.delete(fullTiles.keys().next().value as string);
   fullTiles.set(key, bytes);
   return bytes;
@@ -67,10 +67,10 @@ export async function tileBytes(ctx: Ctx, tenantId: string, path: string): Promi
   const ref = parseTilePath(path);
   if (!ref) throw notFound("tile");
   const key = `${tenantId}/${path}`;
-  const kept = fullTiles.get(key);
+  const kept = ctx.caches.fullTiles.get(key);
   if (kept) return kept;
   const bytes = await readTile(ctx, tenantId, ref);
-  return ref.width === TILE_WIDTH ? keep(key, bytes) : bytes;
+  return ref.width === TILE_WIDTH ? keep(ctx.caches.fullTiles, key, bytes) : bytes;
 }
 
 async function readTile(ctx: Ctx, tenantId: string, ref: TileRef): Promise<Uint8Array> {

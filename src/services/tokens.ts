@@ -69,7 +69,8 @@ export async function issueToken(
   if (!app) throw invalidClient();
   const now = Date.now();
   if (now < app.valid_from.getTime() || now > app.valid_until.getTime()) throw invalidClient();
-  if (!(await verifySecret(form.client_secret, app.secret_hash))) throw invalidClient();
+  if (!(await verifySecret(form.client_secret, app.secret_hash, ctx.caches.verifiedSecrets)))
+    throw invalidClient();
   const key = await ctx.keys.get("token", "RS256");
   const iat = Math.floor(now / 1000);
   const access_token = await new SignJWT({

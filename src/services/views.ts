@@ -13,9 +13,7 @@ import {
   type NameSet,
   validateAccessPolicyInput,
 } from "../core/access/index.js";
-import { effectiveAccessPolicies } from "../store/access-policies.js";
 import { anyClause, tenancyAssetsClause, tenancyEventsClause } from "../store/access-sql.js";
-import { sharingTenancies } from "../store/sharing.js";
 import { type AccessView, adminView } from "./access-view.js";
 
 /** The policies of one tenancy that apply to this caller, as seen from that tenancy. */
@@ -28,7 +26,7 @@ interface Scope {
 }
 
 async function policiesOf(ctx: Ctx, tenantId: string): Promise<AccessPolicy[]> {
-  return (await effectiveAccessPolicies(ctx.db, tenantId)).map((row) => validateAccessPolicyInput(row));
+  return (await ctx.caches.accessPolicies.get(ctx.db, tenantId)).map((row) => validateAccessPolicyInput(row));
 }
 
 /** The caller as the policy core sees it. */
@@ -80,7 +78,7 @@ function policyView(scopes: Scope[]): AccessView {
 
 /** The caller's view of the records: administrators see their tenancy whole; others what policies grant (secured by default). */
 export async function viewFor(ctx: Ctx, p: Principal): Promise<AccessView> {
-  const shares = await sharingTenancies(ctx.db, p.tenantId);
+  const shares = await ctx.caches.sharing.get(ctx.db, p.tenantId);
   if (p.isAdmin && shares.length === 0) return adminView(p.tenantId);
   const caller = callerOf(p);
   const own: Scope = p.isAdmin

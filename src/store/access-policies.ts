@@ -1,4 +1,4 @@
-import { briefCache } from "./brief-cache.js";
+import { type BriefCache, briefCache } from "./brief-cache.js";
 import type { Queryable } from "./db.js";
 import { anyOf, keysetSource, type RowSource } from "./row-source.js";
 import { Where } from "./sql.js";
@@ -48,20 +48,16 @@ export function allAccessPolicies(db: Queryable, tenantId: string): Promise<Acce
   );
 }
 
-// Every request of a caller that is not an administrator evaluates its tenancy's policies; only
-// policy writes change them (each forgets the kept answers below).
-const effective = briefCache<readonly AccessPolicyRow[]>(1000, allAccessPolicies);
-
 /**
- * `allAccessPolicies` for deciding access, kept for up to a second: a change made in this
- * process applies at once, one made in another within a second. Not to be modified.
+ * `allAccessPolicies` for deciding access, kept for up to a second (a context holds one): every
+ * request of a caller that is not an administrator evaluates its tenancy's policies, and only
+ * policy writes change them (each forgets the kept answers). A change made in this process applies
+ * at once, one made in another within a second. Not to be modified.
  */
-export function effectiveAccessPolicies(
-  db: Queryable,
-  tenantId: string,
-): Promise<readonly AccessPolicyRow[]> {
-  return effective.get(db, tenantId);
-}
+export type AccessPolicyCache = BriefCache<readonly AccessPolicyRow[]>;
+
+export const accessPolicyCache = (): AccessPolicyCache =>
+  briefCache<readonly AccessPolicyRow[]>(1000, allAccessPolicies);
 
 export async function countAccessPolicies(db: Queryable, tenantId: string): Promise<number> {
   const rows = await db.query<{ n: number }>(
@@ -87,7 +83,6 @@ export async function insertAccessPolicy(
       JSON.stringify(a.access_permissions),
     ],
   );
-  effective.forget();
   return rows[0] as AccessPolicyRow;
 }
 
@@ -114,7 +109,6 @@ export async function updateAccessPolicy(
       patch.access_permissions ? JSON.stringify(patch.access_permissions) : null,
     ],
   );
-  effective.forget();
   return rows[0];
 }
 
@@ -123,6 +117,5 @@ export async function deleteAccessPolicy(db: Queryable, tenantId: string, id: st
     tenantId,
     id,
   ]);
-  effective.forget();
   return rows.length > 0;
 }

@@ -6,6 +6,7 @@ import {
   type KeyObject,
   randomBytes,
 } from "node:crypto";
+import { nodeSigner, type Signer } from "../core/cose/index.js";
 import type { Db } from "./db.js";
 import { loadOrCreateKey, type StoredKey } from "./keys.js";
 
@@ -16,6 +17,14 @@ export interface LoadedKey {
   privateKey: KeyObject;
   publicKey: KeyObject;
   publicJwk: Record<string, unknown>;
+}
+
+/**
+ * An ES256 key with its COSE signer, made once when the key is loaded: the receipts and statements
+ * signed with the key reuse it.
+ */
+export interface Es256Key extends LoadedKey {
+  signer: Signer;
 }
 
 function kidOf(jwk: Record<string, unknown>): string {
@@ -48,31 +57,54 @@ function fresh(purpose: string, alg: string): StoredKey {
   };
 }
 
-function load(k: StoredKey): LoadedKey {
+function load(k: StoredKey): LoadedKey | Es256Key {
   const privateKey = createPrivateKey(k.privatePkcs8);
-  return {
+  const loaded = {
     kid: k.kid,
     alg: k.alg,
     privateKey,
     publicKey: createPublicKey(privateKey),
     publicJwk: { ...k.publicJwk, kid: k.kid },
   };
+  return k.alg === "ES256" ? { ...loaded, signer: nodeSigner(privateKey) } : loaded;
 }
 
-/** Keys are generated once, kept in the store, and cached here for the process's life. */
+type Alg = "RS256" | "ES256" | "ES256K" | "X25519" | "Ed25519";
+
+/**
+ * Keys are generated once, kept in the store, and cached here for the context's life, with the
+ * values derived from them.
+ */
 export class Keyring {
   private readonly cache = new Map<string, Promise<LoadedKey>>();
+  private readonly derivedValues = new Map<string, Promise<string>>();
   private secret: Promise<Uint8Array> | undefined;
 
   constructor(private readonly db: Db) {}
 
   /** The key for `purpose` (e.g. `token`, `seal`, `issuer:<tenant>`), created on first use. */
-  get(purpose: string, alg: "RS256" | "ES256" | "ES256K" | "X25519" | "Ed25519"): Promise<LoadedKey> {
+  get(purpose: string, alg: "ES256"): Promise<Es256Key>;
+  get(purpose: string, alg: Exclude<Alg, "ES256">): Promise<LoadedKey>;
+  get(purpose: string, alg: Alg): Promise<LoadedKey> {
     let p = this.cache.get(purpose);
     if (!p) {
       p = loadOrCreateKey(this.db, purpose, () => fresh(purpose, alg)).then(load);
       p.catch(() => this.cache.delete(purpose));
       this.cache.set(purpose, p);
+    }
+    return p;
+  }
+
+  /**
+   * A value computed from keys (a tenancy's wallet address), computed once under `name`: keys never
+   * change, and the computation is asked for on every write. A failed computation is not kept.
+   */
+  derived(name: string, compute: (keys: Keyring) => Promise<string>): Promise<string> {
+    let p = this.derivedValues.get(name);
+    if (!p) {
+      p = compute(this);
+      p.catch(() => this.derivedValues.delete(name));
+      this.derivedValues.set(name, p);
     }
     return p;
   }

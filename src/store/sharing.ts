@@ -1,29 +1,25 @@
-import { briefCache } from "./brief-cache.js";
+import { type BriefCache, briefCache } from "./brief-cache.js";
 import type { Queryable } from "./db.js";
 
 const SELF = "00000000-0000-0000-0000-000000000000";
 
 export type Sharing = ReadonlyArray<{ tenantId: string; subjects: string[] }>;
 
-// Every list and read of records asks this, and only subject writes change it; the query costs more
-// to plan than the page it guards.
-const sharing = briefCache(1000, lookUpSharing);
+/**
+ * Tenancies that share with a tenancy (OBAC), kept for a second (a context holds one): every list
+ * and read of records asks, only subject writes change it (each forgets the kept answers), and the
+ * query costs more to plan than the page it guards. Answers are shared between callers: not to be
+ * modified.
+ */
+export type SharingCache = BriefCache<Sharing>;
 
-/** Drops every cached answer; called after any write to subjects (either side of a share may change). */
-export function forgetSharing(): void {
-  sharing.forget();
-}
+export const sharingCache = (): SharingCache => briefCache(1000, lookUpSharing);
 
 /**
  * Tenancies that share with `tenantId` (OBAC): each has imported our Self subject (a
  * subject of theirs holds one of our wallet keys) and we have imported theirs. Returns
- * their tenancy id and the identities of their subjects that stand for us (not to be modified:
- * answers are shared between callers for up to a second).
+ * their tenancy id and the identities of their subjects that stand for us.
  */
-export function sharingTenancies(db: Queryable, tenantId: string): Promise<Sharing> {
-  return sharing.get(db, tenantId);
-}
-
 async function lookUpSharing(db: Queryable, tenantId: string): Promise<Sharing> {
   const rows = await db.query<{ tenant_id: string; id: string }>(
     `select theirs.tenant_id, theirs.id from subjects theirs

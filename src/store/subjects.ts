@@ -1,6 +1,5 @@
 import type { Queryable } from "./db.js";
 import { anyOf, keysetSource, type RowSource } from "./row-source.js";
-import { forgetSharing } from "./sharing.js";
 import { Where } from "./sql.js";
 
 export interface SubjectRow {
@@ -65,7 +64,6 @@ export async function insertSubject(db: Queryable, s: Omit<SubjectRow, "seq">): 
       s.tenant,
     ],
   );
-  forgetSharing();
   return rows[0] as SubjectRow;
 }
 
@@ -86,7 +84,6 @@ export async function ensureSubject(
       JSON.stringify(s.wallet_address),
     ],
   );
-  forgetSharing();
 }
 
 /** Writes the given fields; undefined when the subject is not in that tenancy. */
@@ -113,7 +110,6 @@ export async function updateSubject(
       json(patch.wallet_address),
     ],
   );
-  forgetSharing();
   return rows[0];
 }
 
@@ -122,6 +118,5 @@ export async function deleteSubject(db: Queryable, tenantId: string, id: string)
     tenantId,
     id,
   ]);
-  forgetSharing();
   return rows.length > 0;
 }

@@ -4,10 +4,10 @@ import {
   type BundleCheckpoint,
   type BundleLog,
   type BundleRecord,
+  decodeSeal,
   type EvidenceBundle,
-} from "../core/bundle/index.js";
-import { decodeSeal } from "../core/cose/index.js";
-import { verifyRecordReceipt } from "../core/verify/index.js";
+  verifyRecordReceipt,
+} from "../verify/index.js";
 import { LookupError, type PublicApi, type PublicRecord } from "./public-api.js";
 
 /** What to gather: an asset and its events, or every event recording one vCon (its subject). */

@@ -1,4 +1,4 @@
-import { type BundleReport, parseBundle, verifyBundle } from "../core/bundle/index.js";
+import { type BundleReport, parseBundle, verifyBundle } from "../verify/index.js";
 import { LookupError, PublicApi, type PublicRecord } from "./public-api.js";
 import { checkReceipt, type ReceiptCheck } from "./receipts.js";
 import { vconUuidOf } from "./vcon.js";

@@ -1,7 +1,7 @@
 // Entry point of the verify page bundle: reads a file or a typed id, looks up public
 // records on this service and verifies them here with the core verifier.
 
-import { looksLikeBundle, parseBundle, verifyBundle } from "../core/bundle/index.js";
+import { looksLikeBundle, parseBundle, verifyBundle } from "../verify/index.js";
 import { verifyDocumentHash } from "./document.js";
 import { PublicApi } from "./public-api.js";
 import { el, renderBundle, renderDocument, renderVcon, showVerdict, trustView } from "./render.js";

@@ -1,5 +1,5 @@
 import type { KeyObject } from "node:crypto";
-import { keysFromKeySet } from "../core/verify/index.js";
+import { keysFromKeySet } from "../verify/index.js";
 import { fetchFailure } from "./fetch-error.js";
 
 /** A record as the public routes return it. */

@@ -1,4 +1,4 @@
-import { verifyRecordReceipt } from "../core/verify/index.js";
+import { verifyRecordReceipt } from "../verify/index.js";
 import type { PublicApi, PublicRecord } from "./public-api.js";
 
 /** Whether an event's receipts (MMR and RFC 9162 profiles) prove it is in the service's log. */

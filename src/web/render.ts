@@ -1,4 +1,4 @@
-import type { BundleReport } from "../core/bundle/index.js";
+import type { BundleReport } from "../verify/index.js";
 import { readableDate } from "./dates.js";
 import { type DocumentReport, versionLabel } from "./document.js";
 import type { ReceiptCheck } from "./receipts.js";

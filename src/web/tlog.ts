@@ -1,4 +1,4 @@
-import { rootFromTiles, sameHash, tilePath, verifyCheckpoint } from "../core/tlog/index.js";
+import { rootFromTiles, sameHash, tilePath, verifyCheckpoint } from "../verify/index.js";
 import { LookupError, type PublicApi } from "./public-api.js";
 
 /** What the page and the CLI report about a tenancy's log. */

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { isoTime } from "../core/api/ids.js";
 import { buildBlock, type ChainTransaction, GENESIS_PARENT } from "../core/chain/block.js";
 import { simpleHashAnchor } from "../core/ledger/simplehash.js";
+import { assetEventRecord } from "../core/record/index.js";
 import {
   type AssetEventRow,
   confirmSimpleHashEvents,
@@ -10,7 +11,6 @@ import {
 import { markSimpleHashConfirmed } from "../store/assets.js";
 import { headBlock, insertBlock, tryLockChain } from "../store/chain.js";
 import type { Queryable } from "../store/db.js";
-import { eventOut } from "../store/record-json.js";
 import { markSealAnchored, type SealRow, unanchoredSeals } from "../store/seals.js";
 
 interface Window {
@@ -32,7 +32,7 @@ async function simpleHashWindows(tx: Queryable, end: Date): Promise<Window[]> {
     start: (events[0] as AssetEventRow).timestamp_accepted,
     end,
     anchor: simpleHashAnchor(
-      events.map((e) => eventOut(e)),
+      events.map((e) => assetEventRecord(e)),
       3,
     ),
   }));

@@ -4,9 +4,14 @@ import {
   type IdTimestampGenerator,
   idTimestampToMillis,
 } from "../core/ledger/idtimestamp.js";
-import { assetEventLeafHash, assetFreeEventLeafHash, assetFreeExtraBytes } from "../core/ledger/leaf.js";
 import { tlogLeafData } from "../core/ledger/tlog-leaf.js";
 import { appendLeaves, appendNodesNeeded, leafCount } from "../core/mmr/index.js";
+import {
+  assetEventLeafHash,
+  assetEventRecord,
+  assetFreeEventLeafHash,
+  assetFreeExtraBytes,
+} from "../core/record/index.js";
 import { eventsByIds, type StoredAssetEvent, takeQueuedEvents } from "../store/asset-events.js";
 import { noteCommitted } from "../store/assets.js";
 import type { Queryable } from "../store/db.js";
@@ -25,7 +30,6 @@ import {
   saveLogHead,
   tryLockLog,
 } from "../store/ledger.js";
-import { eventOut } from "../store/record-json.js";
 import { appendToTree } from "./tlog-append.js";
 
 type Pending =
@@ -90,7 +94,7 @@ export async function commitBatch(
     const at = new Date(idTimestampToMillis(id));
     const leaf =
       p.kind === "asset_event"
-        ? assetEventLeafHash(eventOut({ ...p.row, timestamp_committed: at }), id)
+        ? assetEventLeafHash(assetEventRecord({ ...p.row, timestamp_committed: at }), id)
         : assetFreeEventLeafHash(
             { attributes: p.row.attributes, trails: p.row.trails, event_type: p.row.event_type },
             id,

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { ConserverError } from "../errors.js";
-import { isRecord } from "../vcon/unsigned-check.js";
+import { isRecord } from "../vcon.js";
 import { parseDelivery } from "./delivery-section.js";
 import { expandEnv } from "./expand-env.js";
 import type { ChainConfig, ConserverConfig, LinkConfig } from "./types.js";

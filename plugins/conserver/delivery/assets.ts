@@ -1,5 +1,5 @@
 import type { VconEventBody } from "../template.js";
-import { isRecord } from "../vcon/unsigned-check.js";
+import { isRecord } from "../vcon.js";
 import type { ArchivistClient } from "./client.js";
 import { type AssetClaims, IDENTITY, type ResolvedAsset } from "./delivery-claims.js";
 import { PermanentDeliveryError, TransientDeliveryError } from "./errors.js";
@@ -36,34 +36,27 @@ export interface FirstEvent {
 /** What a backend answers for a path it does not have: it does not offer `assets:withEvents`. */
 const NOT_OFFERED = new Set([404, 405, 501]);
 
-function assetsOf(v: unknown): unknown[] {
-  return isRecord(v) && Array.isArray(v.assets) ? v.assets : [];
-}
-
 /** Finding a vCon's asset by its subject: alone, or many vCons' in one list request. */
 const ASSET_LOOKUP: LookupSpec<string, string> = {
   key: (vconUuid) => vconUuid,
   async one(client, vconUuid) {
-    const found = await client.call("GET", "/archivist/v2/assets", {
-      route: "assets.list",
-      query: {
-        "attributes.subject": `vcon://${vconUuid}`,
-        "attributes.arc_display_type": "vcon",
-        page_size: "1",
-      },
+    const found = await client.listAssets({
+      "attributes.subject": `vcon://${vconUuid}`,
+      "attributes.arc_display_type": "vcon",
+      page_size: "1",
     });
-    const first = assetsOf(found)[0];
+    const first: unknown = found.items[0];
     return first === undefined ? undefined : identityOf(first, "assets list");
   },
   async many(client, vconUuids) {
     const pageSize = groupPageSize(vconUuids.length);
     // By subject alone: every vCon asset has the type, so asking for it too would make the
     // backend's index walk all of them once per subject; the type is checked on each answer.
-    const answer = await client.call("GET", "/archivist/v2/assets", {
-      route: "assets.list",
-      query: { "attributes.subject": vconUuids.map((u) => `vcon://${u}`), page_size: String(pageSize) },
+    const answer = await client.listAssets({
+      "attributes.subject": vconUuids.map((u) => `vcon://${u}`),
+      page_size: String(pageSize),
     });
-    const assets = assetsOf(answer);
+    const assets: unknown[] = answer.items;
     const wanted = new Set(vconUuids);
     const found = new Map<string, string>();
     // Each answer names the vCon it belongs to; one that names none of ours is not taken.
@@ -158,12 +151,9 @@ export class AssetResolver {
     let resolved: ResolvedAsset | undefined;
     if (first && !this.plainBackends.has(backendKey)) {
       try {
-        const made = await client.call("POST", "/archivist/v2/assets:withEvents", {
-          route: "assets.create_with_events",
-          body: { ...asset, events: [first.event] },
-          // Sent twice after a lost answer, it would record the event twice (on two assets).
-          retryUnknown: false,
-        });
+        // Not resent after a lost answer (the client sends writes once): it would record the
+        // event twice, on two assets.
+        const made: unknown = await client.createAssetWithEvents({ ...asset, events: [first.event] });
         resolved = {
           identity: identityOf(isRecord(made) ? made.asset : undefined, "asset create with events"),
           created: true,
@@ -177,11 +167,7 @@ export class AssetResolver {
     }
     if (!resolved) {
       // Not resent after an unknown outcome either (a second asset for the vCon): the next attempt looks.
-      const created = await client.call("POST", "/archivist/v2/assets", {
-        route: "assets.create",
-        body: asset,
-        retryUnknown: false,
-      });
+      const created: unknown = await client.createAsset(asset);
       resolved = { identity: identityOf(created, "asset create"), created: true };
     }
     lookups.exists(client, vconUuid);

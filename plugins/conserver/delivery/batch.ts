@@ -1,12 +1,6 @@
-import { Coalescer, type Outcome } from "../../../src/queue/coalescer.js";
-import type {
-  AddOptions,
-  CloseOptions,
-  JobHandler,
-  JobQueue,
-  ProcessOptions,
-} from "../../../src/queue/types.js";
-import { isRecord } from "../vcon/unsigned-check.js";
+import { Coalescer, type Outcome } from "../../../src/batching/coalescer.js";
+import type { AddOptions, CloseOptions, JobHandler, JobQueue, ProcessOptions } from "../queue/types.js";
+import { isRecord } from "../vcon.js";
 import type { DeliveryJob } from "./job.js";
 
 /** Deliveries queued at the same moment by concurrent link runs, as one job. */

@@ -1,4 +1,4 @@
-import { isRecord } from "../vcon/unsigned-check.js";
+import { isRecord } from "../vcon.js";
 import type { AssetResolver } from "./assets.js";
 import type { ArchivistClient } from "./client.js";
 import { backendKey, type DeliveryJob } from "./job.js";
@@ -8,10 +8,6 @@ export type DeliveryOutcome = "delivered" | "duplicate";
 
 const SEARCH_PAGE = 50;
 const SEARCH_PAGES = 20;
-
-function list(v: unknown, field: string): unknown[] {
-  return isRecord(v) && Array.isArray(v[field]) ? (v[field] as unknown[]) : [];
-}
 
 /** OData string literal: quotes doubled. */
 function odata(s: string): string {
@@ -29,28 +25,22 @@ interface EventQuery {
 const EVENT_LOOKUP: LookupSpec<EventQuery, true> = {
   key: (q) => `${q.asset}|${q.operation}|${q.payload}`,
   async one(client, q) {
-    const found = await client.call("GET", `/archivist/v2/${q.asset}/events`, {
-      route: "events.list",
-      query: {
-        "event_attributes.payload": q.payload,
-        "event_attributes.vcon_operation": q.operation,
-        page_size: "1",
-      },
+    const found = await client.listAssetEvents(q.asset, {
+      "event_attributes.payload": q.payload,
+      "event_attributes.vcon_operation": q.operation,
+      page_size: "1",
     });
-    return list(found, "events").length > 0 ? true : undefined;
+    return found.items.length > 0 ? true : undefined;
   },
   async many(client, qs) {
     const pageSize = groupPageSize(qs.length);
-    const answer = await client.call("GET", "/archivist/v2/assets/-/events", {
-      route: "events.list",
-      // By payload alone (the operation matches most events: an index would walk them all once
-      // per payload); asset and operation are checked on each answer.
-      query: {
-        "event_attributes.payload": [...new Set(qs.map((q) => q.payload))],
-        page_size: String(pageSize),
-      },
+    // By payload alone (the operation matches most events: an index would walk them all once
+    // per payload); asset and operation are checked on each answer.
+    const answer = await client.listAssetEvents("-", {
+      "event_attributes.payload": [...new Set(qs.map((q) => q.payload))],
+      page_size: String(pageSize),
     });
-    const events = list(answer, "events");
+    const events: unknown[] = answer.items;
     const wanted = new Set(qs.map((q) => EVENT_LOOKUP.key(q)));
     const found = new Map<string, true>();
     for (const e of events) {
@@ -76,11 +66,8 @@ export function eventLookups(): BackendLookups<EventQuery, true> {
 async function freeEventExists(client: ArchivistClient, trail: string, attrs: Record<string, string>) {
   const filter = `trails/any(t: t eq ${odata(trail)}) and event_type eq ${odata(attrs.vcon_operation as string)}`;
   for (let page = 0; page < SEARCH_PAGES; page++) {
-    const found = await client.call("POST", "/archivist/v1/events/search", {
-      route: "free_events.search",
-      body: { filter, top: SEARCH_PAGE, skip: page * SEARCH_PAGE },
-    });
-    const events = list(found, "events");
+    const found = await client.searchEvents({ filter, top: SEARCH_PAGE, skip: page * SEARCH_PAGE });
+    const events: unknown[] = found.events;
     if (events.some((e) => isRecord(e) && isRecord(e.attributes) && e.attributes.payload === attrs.payload))
       return true;
     if (events.length < SEARCH_PAGE) return false;
@@ -112,23 +99,16 @@ export async function deliver(
   let recorded = resolved.carried === job.idempotencyKey;
   // An asset created just now holds no event of this job: the look-up would only cost a request.
   if (!recorded && (created || (await lookups.find(client, q)) === undefined)) {
-    // Not resent after an unknown outcome: the job's next attempt looks it up first.
-    await client.call("POST", `/archivist/v2/${asset}/events`, {
-      route: "events.create",
-      body: job.event,
-      retryUnknown: false,
-    });
+    // Not resent after an unknown outcome (the client sends writes once): the job's next
+    // attempt looks it up first.
+    await client.createAssetEvent(asset, job.event);
     recorded = true;
   }
   lookups.exists(client, q);
   if (job.alsoAssetFree) {
     const trail = `vcon://${job.vconUuid}`;
     if (!(await freeEventExists(client, trail, attrs))) {
-      await client.call("POST", "/archivist/v1/events", {
-        route: "free_events.create",
-        retryUnknown: false,
-        body: { attributes: attrs, trails: [trail], event_type: attrs.vcon_operation },
-      });
+      await client.createEvent({ attributes: attrs, trails: [trail], event_type: attrs.vcon_operation });
       recorded = true;
     }
   }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
-import { sleep } from "../../../src/queue/backoff.js";
-import { Coalescer, type Outcome } from "../../../src/queue/coalescer.js";
+import { Coalescer, type Outcome } from "../../../src/batching/coalescer.js";
+import { sleep } from "../queue/backoff.js";
 import { TransientDeliveryError } from "./errors.js";
 
 /** A vCon's asset on one backend. */

@@ -1,5 +1,5 @@
 import type { VconEventBody } from "../template.js";
-import { isRecord } from "../vcon/unsigned-check.js";
+import { isRecord } from "../vcon.js";
 
 /** An archivist-API deployment and the application credentials to write to it. */
 export interface DeliveryBackend {

@@ -1,4 +1,4 @@
-import { Coalescer, type Outcome } from "../../../src/queue/coalescer.js";
+import { Coalescer, type Outcome } from "../../../src/batching/coalescer.js";
 import type { ArchivistClient } from "./client.js";
 
 /** What one list request found for a group of look-ups. */

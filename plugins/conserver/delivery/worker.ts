@@ -1,16 +1,16 @@
 import type { Logger } from "pino";
-import { RetryLaterError } from "../../../src/queue/errors.js";
-import type { Job, JobQueue } from "../../../src/queue/types.js";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../../../src/client/index.js";
+import type { DeadLetterStore } from "../dead-letters/delivery-store.js";
+import { RetryLaterError } from "../queue/errors.js";
+import type { Job, JobQueue } from "../queue/types.js";
 import { AssetResolver } from "./assets.js";
 import { type DeliveryPayload, isBatch } from "./batch.js";
 import { ArchivistClient } from "./client.js";
-import type { DeadLetterStore } from "./dead-letters.js";
 import { type DeliveryOutcome, deliver, eventLookups } from "./deliver.js";
 import type { DeliveryClaims } from "./delivery-claims.js";
 import { PermanentDeliveryError, TransientDeliveryError } from "./errors.js";
 import { backendKey, credentialsKey, type DeliveryBackend, type DeliveryJob, jobProblem } from "./job.js";
 import { type ConserverMetrics, conserverMetrics } from "./metrics.js";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.js";
 import { type FetchFn, TokenSource } from "./token-source.js";
 
 export interface DeliveryWorkerOptions {

@@ -2,8 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../../../src/config.js";
-import { type RunningService, startService } from "../../../src/server.js";
+import { loadConfig, type RunningService, startService } from "../../../src/service-entry.js";
 
 /** The service on its embedded default database in a temporary DATA_DIR, with one provisioned tenancy. */
 export interface DemoService {

@@ -3,23 +3,21 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { pino } from "pino";
-import { verifyRecordReceipt } from "../../../src/core/verify/index.js";
-import { createQueue } from "../../../src/queue/factory.js";
-import { MemoryDeadLetterStore } from "../delivery/dead-letters.js";
+import { verifyRecordReceipt } from "../../../src/index.js";
+import { MemoryDeadLetterStore } from "../dead-letters/delivery-store.js";
 import type { DeliveryJob } from "../delivery/job.js";
 import { TokenSource } from "../delivery/token-source.js";
 import { startDeliveryWorker } from "../delivery/worker.js";
 import * as archivistLink from "../links/archivist.js";
 import type { LinkContext } from "../links/types.js";
+import { createQueue } from "../queue/factory.js";
 import { MemoryVconStore } from "../store/memory-store.js";
-import { hashVcon } from "../vcon/hash.js";
-import { parseVcon, type VconDocument } from "../vcon/parse.js";
-import { requireVconUuid } from "../vcon/uuid.js";
+import { hashVcon, parseVcon, requireVconUuid, type VconDocument } from "../vcon.js";
 import { type DemoService, startDemoService } from "./embedded-service.js";
 import { progressBar } from "./progress.js";
 import { DemoReader, poll } from "./receipts.js";
 import { deleteRedisPrefix } from "./redis-cleanup.js";
-import { sourceDir } from "./source-dir.js";
+import { demoVconsDir } from "./source-dir.js";
 
 interface Sample {
   file: string;
@@ -29,7 +27,7 @@ interface Sample {
 }
 
 function samplesDir(): string {
-  return process.env.VCON_DIR ?? join(sourceDir(import.meta.url), "demo", "vcons");
+  return process.env.VCON_DIR ?? demoVconsDir();
 }
 
 function loadSamples(dir: string): Sample[] {

@@ -1,4 +1,4 @@
-import { keysFromKeySet, type verifyRecordReceipt } from "../../../src/core/verify/index.js";
+import { keysFromKeySet, type verifyRecordReceipt } from "../../../src/index.js";
 
 type ApiRecord = Record<string, unknown> & { identity: string };
 

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
@@ -9,4 +10,9 @@ export function sourceDir(moduleUrl: string): string {
   const m = /^(.*[/\\]plugins[/\\]conserver)(?:[/\\]|$)/.exec(here);
   if (!m?.[1]) throw new Error(`not inside plugins/conserver: ${here}`);
   return m[1];
+}
+
+/** The sample vCons of the demo (and of the `conserver` benchmark). */
+export function demoVconsDir(): string {
+  return join(sourceDir(import.meta.url), "demo", "vcons");
 }

@@ -1,6 +1,6 @@
 import type { DeliveryBackend } from "../delivery/job.js";
 import { ConserverError } from "../errors.js";
-import { isRecord } from "../vcon/unsigned-check.js";
+import { isRecord } from "../vcon.js";
 import { optString } from "./options.js";
 
 function required(o: Record<string, unknown>, key: string, where: string, link: string): string {

@@ -1,7 +1,6 @@
 import { ConserverError } from "../errors.js";
 import type { TimestampFallback } from "../template.js";
-import { type HashMode, isHashMode } from "../vcon/hash.js";
-import { isRecord } from "../vcon/unsigned-check.js";
+import { type HashMode, isHashMode, isRecord } from "../vcon.js";
 
 /** `defaults` overlaid with `options` (which may be null, as the Python conserver allows). */
 export function mergeOptions(defaults: Record<string, unknown>, options: unknown): Record<string, unknown> {

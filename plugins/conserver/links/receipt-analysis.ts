@@ -1,7 +1,6 @@
 import { ConserverError } from "../errors.js";
-import { isLosslessObject, type LosslessObject } from "../vcon/lossless-json.js";
-import { stringifyLossless, toLossless } from "../vcon/lossless-stringify.js";
-import type { VconDocument } from "../vcon/parse.js";
+import type { VconDocument } from "../vcon.js";
+import { isLosslessObject, type LosslessObject, stringifyLossless, toLossless } from "../vcon.js";
 
 /** What the scitt link records about one registration. */
 export interface ReceiptRecord {

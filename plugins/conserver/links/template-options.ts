@@ -1,7 +1,7 @@
 import { ConserverError } from "../errors.js";
 import { buildVconEvent, type TemplateConfig, type VconEventBody } from "../template.js";
-import type { VconDocument } from "../vcon/parse.js";
-import { isRecord } from "../vcon/unsigned-check.js";
+import type { VconDocument } from "../vcon.js";
+import { isRecord } from "../vcon.js";
 import { optFallback, optHashMode, optString } from "./options.js";
 import type { LinkContext } from "./types.js";
 

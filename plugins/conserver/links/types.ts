@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
-import type { JobQueue } from "../../../src/queue/types.js";
 import type { DeliveryJob } from "../delivery/job.js";
+import type { JobQueue } from "../queue/types.js";
 import type { VconStore } from "../store/vcon-store.js";
-import type { HashMode } from "../vcon/hash.js";
+import type { HashMode } from "../vcon.js";
 
 /** Signs a template-0.3.0 event's attributes as a SCITT hashed signed statement (COSE_Sign1). */
 export interface StatementSigner {

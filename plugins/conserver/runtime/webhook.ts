@@ -6,8 +6,7 @@ import type { ConserverMetrics } from "../delivery/metrics.js";
 import { ConserverError } from "../errors.js";
 import type { LinkContext } from "../links/types.js";
 import { MemoryVconStore } from "../store/memory-store.js";
-import { parseVcon, type VconDocument } from "../vcon/parse.js";
-import { requireVconUuid } from "../vcon/uuid.js";
+import { parseVcon, requireVconUuid, type VconDocument } from "../vcon.js";
 import { type ResolvedLink, runChain } from "./chain.js";
 
 /**

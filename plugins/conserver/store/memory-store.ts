@@ -1,4 +1,4 @@
-import { parseVcon, type VconDocument } from "../vcon/parse.js";
+import { parseVcon, type VconDocument } from "../vcon.js";
 import type { VconStore } from "./vcon-store.js";
 
 /** vCons held in memory: the webhook ingress puts the received vCon here for its chain. */

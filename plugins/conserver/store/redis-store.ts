@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
-import { parseVcon, type VconDocument } from "../vcon/parse.js";
+import { parseVcon, type VconDocument } from "../vcon.js";
 import type { VconStore } from "./vcon-store.js";
 
 function message(err: unknown): string {

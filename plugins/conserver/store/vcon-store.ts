@@ -1,4 +1,4 @@
-import type { VconDocument } from "../vcon/parse.js";
+import type { VconDocument } from "../vcon.js";
 
 /** Where links read (and write back) vCons by uuid: `vcon:<uuid>` in Redis, or a request's body. */
 export interface VconStore {

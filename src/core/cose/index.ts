@@ -7,6 +7,7 @@ export {
   VDS_MMR,
   verifyReceipt,
 } from "./receipt.js";
+export { ReceiptHeaders } from "./receipt-headers.js";
 export {
   buildRfc9162Receipt,
   decodeRfc9162Receipt,

@@ -2,6 +2,7 @@ import type { KeyObject } from "node:crypto";
 import { CborBstr, type CborValue } from "../cbor/index.js";
 import { MAX_TREE_SIZE, rootFromInclusionProof } from "../rfc9162/index.js";
 import { checkPath, INCLUSION, receiptEnvelope, receiptProtectedHeader } from "./receipt.js";
+import type { ReceiptHeaders } from "./receipt-headers.js";
 import {
   CoseError,
   decodeSign1,
@@ -31,16 +32,22 @@ export interface Rfc9162ReceiptInput extends Rfc9162ReceiptInfo {
 /**
  * An RFC 9942 receipt of inclusion in the RFC 9162 tree: protected `{1: alg, 4: kid, 395: 1,
  * 15: {1: iss, 2: sub}}`, unprotected `{396: {-1: [bstr .cbor [tree_size, leaf_index, path]]}}`,
- * signed over the (detached) root of the tree of `treeSize` leaves.
+ * signed over the (detached) root of the tree of `treeSize` leaves. `headers` as for `buildReceipt`.
  */
-export function buildRfc9162Receipt(r: Rfc9162ReceiptInput, key: KeyObject | Signer): Uint8Array {
+export function buildRfc9162Receipt(
+  r: Rfc9162ReceiptInput,
+  key: KeyObject | Signer,
+  headers?: ReceiptHeaders,
+): Uint8Array {
   const proof = new CborBstr([r.treeSize, r.leafIndex, r.path]);
   const unprotectedHeader = new Map<CborValue, CborValue>([
     [HEADER.vdp, new Map<CborValue, CborValue>([[INCLUSION, [proof]]])],
   ]);
   return signSign1Encoded(
     {
-      protectedBytes: receiptProtectedHeader(r.kid, r.issuer, r.subject, VDS_RFC9162),
+      protectedBytes: headers
+        ? headers.get(r.kid, r.issuer, r.subject, VDS_RFC9162)
+        : receiptProtectedHeader(r.kid, r.issuer, r.subject, VDS_RFC9162),
       unprotectedHeader,
       payload: r.root,
       detached: true,

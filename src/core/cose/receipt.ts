@@ -1,6 +1,7 @@
 import type { KeyObject } from "node:crypto";
 import { CborBstr, type CborValue, decodeCbor, encodeCbor } from "../cbor/index.js";
 import { includedRoot } from "../mmr/index.js";
+import type { ReceiptHeaders } from "./receipt-headers.js";
 import {
   CoseError,
   decodeSign1,
@@ -38,18 +39,6 @@ export interface ReceiptInput {
 
 const enc = new TextEncoder();
 
-// Every receipt of one log shares its protected header (kid, issuer, subject): encode it once. The
-// last one is checked first, without building a key (receipts usually come in runs for one log).
-const headerCache = new Map<string, Uint8Array>();
-const HEADER_CACHE_SIZE = 256;
-let lastHeader: { kid: string; issuer: string; subject: string; vds: number; bytes: Uint8Array } = {
-  vds: 0,
-  kid: "",
-  issuer: "",
-  subject: "",
-  bytes: new Uint8Array(),
-};
-
 /** The protected header every receipt of one log and profile shares (`vds` names the profile). */
 export function receiptProtectedHeader(
   kid: string,
@@ -57,42 +46,27 @@ export function receiptProtectedHeader(
   subject: string,
   vds = VDS_MMR,
 ): Uint8Array {
-  const last = lastHeader;
-  if (
-    last.bytes.length > 0 &&
-    kid === last.kid &&
-    issuer === last.issuer &&
-    subject === last.subject &&
-    vds === last.vds
-  )
-    return last.bytes;
-  // Length prefixes keep the key unambiguous whatever characters the parts contain.
-  const cacheKey = `${vds}:${kid.length}:${kid}${issuer.length}:${issuer}${subject}`;
-  let bytes = headerCache.get(cacheKey);
-  if (!bytes) {
-    bytes = encodeCbor(
-      new Map<CborValue, CborValue>([
-        [HEADER.alg, ES256],
-        [HEADER.kid, enc.encode(kid)],
-        [HEADER.vds, vds],
-        [
-          HEADER.cwtClaims,
-          new Map<CborValue, CborValue>([
-            [1, issuer],
-            [2, subject],
-          ]),
-        ],
-      ]),
-    );
-    if (headerCache.size >= HEADER_CACHE_SIZE) headerCache.clear();
-    headerCache.set(cacheKey, bytes);
-  }
-  lastHeader = { kid, issuer, subject, vds, bytes };
-  return bytes;
+  return encodeCbor(
+    new Map<CborValue, CborValue>([
+      [HEADER.alg, ES256],
+      [HEADER.kid, enc.encode(kid)],
+      [HEADER.vds, vds],
+      [
+        HEADER.cwtClaims,
+        new Map<CborValue, CborValue>([
+          [1, issuer],
+          [2, subject],
+        ]),
+      ],
+    ]),
+  );
 }
 
-/** A COSE receipt of inclusion: signed over the (detached) peak the path leads to. */
-export function buildReceipt(r: ReceiptInput, key: KeyObject | Signer): Uint8Array {
+/**
+ * A COSE receipt of inclusion: signed over the (detached) peak the path leads to. `headers`: the
+ * caller's kept encodings of protected headers, for one who signs many receipts.
+ */
+export function buildReceipt(r: ReceiptInput, key: KeyObject | Signer, headers?: ReceiptHeaders): Uint8Array {
   const proof = new CborBstr([r.mmrIndex, r.path]);
   const unprotectedHeader = new Map<CborValue, CborValue>([
     [HEADER.vdp, new Map<CborValue, CborValue>([[INCLUSION, [proof]]])],
@@ -101,7 +75,9 @@ export function buildReceipt(r: ReceiptInput, key: KeyObject | Signer): Uint8Arr
   const signer = typeof key === "function" ? key : nodeSigner(key);
   return signSign1Encoded(
     {
-      protectedBytes: receiptProtectedHeader(r.kid, r.issuer, r.subject),
+      protectedBytes: headers
+        ? headers.get(r.kid, r.issuer, r.subject, VDS_MMR)
+        : receiptProtectedHeader(r.kid, r.issuer, r.subject, VDS_MMR),
       unprotectedHeader,
       payload: r.peak,
       detached: true,

@@ -39,25 +39,22 @@ export const ES384 = -35;
 
 /**
  * Signs the Sig_structure bytes; node:crypto in production, a deterministic signer in tests. It is
- * called synchronously and its result is copied into the message.
+ * called synchronously and its result is copied into the message. A signer marked
+ * `readsDuringCallOnly` is given a view of the scratch buffer the bytes were written in; any other
+ * gets a copy, which it may keep.
  */
-export type Signer = (toBeSigned: Uint8Array) => Uint8Array;
+export type Signer = ((toBeSigned: Uint8Array) => Uint8Array) & { readonly readsDuringCallOnly?: true };
 
-// Signers known to read `toBeSigned` only during the call get a view of the scratch buffer it was
-// written in; any other signer gets a copy, which it may keep.
-const transientReaders = new WeakSet<Signer>();
-const keySigners = new WeakMap<KeyObject, Signer>();
-
-/** ES256 (IEEE P1363 r‖s) with a node:crypto private key. */
+/**
+ * ES256 (IEEE P1363 r‖s) with a node:crypto private key. Whoever signs often with one key makes its
+ * signer once and keeps it (the service's keyring does, per loaded key).
+ */
 export function nodeSigner(privateKey: KeyObject): Signer {
-  let signer = keySigners.get(privateKey);
-  if (!signer) {
-    const options = { key: privateKey, dsaEncoding: "ieee-p1363" } as const;
-    signer = (data) => nodeSign("sha256", data, options);
-    transientReaders.add(signer);
-    keySigners.set(privateKey, signer);
-  }
-  return signer;
+  const options = { key: privateKey, dsaEncoding: "ieee-p1363" } as const;
+  // node:crypto reads the data during the call only.
+  return Object.assign((data: Uint8Array) => nodeSign("sha256", data, options), {
+    readsDuringCallOnly: true as const,
+  });
 }
 
 export interface Sign1 {
@@ -161,7 +158,7 @@ function finishSign1(
   else w.byte(0xa0);
   const buf = w.buf;
   const toBeSigned = buf.subarray(start, signedEnd);
-  const signature = signer(transientReaders.has(signer) ? toBeSigned : toBeSigned.slice());
+  const signature = signer(signer.readsDuringCallOnly ? toBeSigned : toBeSigned.slice());
   const u = w.pos - signedEnd;
   const n = opts.detached ? -1 : opts.payload.length;
   const s = signature.length;

@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
+import { FIELDS_V1_V2, FIELDS_V3, type HashedAssetEvent, pickFields } from "../record/hashed-fields.js";
 import { bencode } from "./bencode.js";
-import { type AssetEventRecord, FIELDS_V1_V2, FIELDS_V3, pickFields } from "./event-fields.js";
 
 /**
  * SIMPLE_HASH anchor of a batch: SHA-256 over bencode(event) of every event in
  * SIMPLEHASHV1 order. v1 keeps the v1/v2 fields with private identities, v2 keeps public
  * identities, v3 keeps the v3 fields (no asset_identity, confirmation_status, from).
  */
-export function simpleHashAnchor(events: AssetEventRecord[], version: 1 | 2 | 3): string {
+export function simpleHashAnchor(events: HashedAssetEvent[], version: 1 | 2 | 3): string {
   const h = createHash("sha256");
   for (const e of events) {
     const fields =

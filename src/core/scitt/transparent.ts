@@ -12,14 +12,13 @@ import {
   verifyRfc9162Receipt,
   verifySign1,
 } from "../cose/index.js";
+import { parseIdTimestamp, tlogLeafData } from "../ledger/index.js";
 import {
   type AssetFreeLeafSchema,
   assetFreeEventLeafHash,
   assetFreeExtraBytes,
   assetFreeLeafSchemas,
-  parseIdTimestamp,
-  tlogLeafData,
-} from "../ledger/index.js";
+} from "../record/index.js";
 import { leafHash } from "../rfc9162/index.js";
 import { type ApiRecord, verifyRecordReceipt } from "../verify/record.js";
 import { cwtClaimsOf } from "./cwt-claims.js";

@@ -7,17 +7,16 @@ import {
   verifyReceipt,
   verifyRfc9162Receipt,
 } from "../cose/index.js";
+import { parseIdTimestamp, tlogLeafData } from "../ledger/index.js";
+import { leafIndexOfMmrIndex } from "../mmr/index.js";
 import {
-  type AssetEventRecord,
   type AssetFreeLeafSchema,
   assetEventLeafHash,
   assetFreeEventLeafHash,
   assetFreeExtraBytes,
   assetFreeLeafSchemas,
-  parseIdTimestamp,
-  tlogLeafData,
-} from "../ledger/index.js";
-import { leafIndexOfMmrIndex } from "../mmr/index.js";
+  type HashedAssetEvent,
+} from "../record/index.js";
 import { leafHash } from "../rfc9162/index.js";
 
 /** The outcome of an offline check: what was proven, or the first reason it failed. */
@@ -64,7 +63,7 @@ export function leafOfRecord(record: ApiRecord, schema: AssetFreeLeafSchema = "e
       schema,
     );
   }
-  return assetEventLeafHash(record as unknown as AssetEventRecord, id);
+  return assetEventLeafHash(record as unknown as HashedAssetEvent, id);
 }
 
 /**

@@ -1,10 +1,9 @@
 import accepts from "accepts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { errorStatus, forbidden } from "../../core/api/api-error.js";
+import { forbidden } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
 import { encodeCbor } from "../../core/cbor/index.js";
-import { type Problem, problemDetails, problemJson } from "../../core/scitt/index.js";
 import { serviceJwks } from "../../services/ledger-info.js";
 import type { Profile } from "../../services/proofs.js";
 import { requireReadableEvent } from "../../services/record-access.js";
@@ -14,8 +13,6 @@ import {
   entryReceipt,
   entryStatement,
   freeEventStatement,
-  RegistrationClosed,
-  RegistrationRefused,
   registerBySignature,
   registerStatement,
   registrationPolicy,
@@ -26,7 +23,7 @@ import {
 import { transparencyConfiguration } from "../../services/transparency-configuration.js";
 import { sendCose } from "../cose-response.js";
 import type { HttpDeps } from "../deps.js";
-import { toApiError } from "../errors.js";
+import { dataTrailsRefusal, scittProblem, sendProblem } from "../errors.js";
 import { profileQuery, requestedProfile, sendReceipt } from "../receipt-negotiation.js";
 import type { Call, RouteTable } from "../route.js";
 
@@ -37,56 +34,15 @@ function bodyBytes(req: FastifyRequest): Uint8Array {
   return req.body instanceof Buffer ? new Uint8Array(req.body) : new Uint8Array();
 }
 
-const PROBLEM_CBOR = "application/concise-problem-details+cbor";
-
-/** SCRAPI answers errors as concise problem details (CBOR), or RFC 9457 JSON to clients that ask for JSON. */
-function sendProblem(
-  req: FastifyRequest,
-  res: FastifyReply,
-  p: Problem,
-  headers: Record<string, string> = {},
-) {
-  res.code(p.status ?? 400).headers(headers);
-  if (
-    accepts(req.raw)
-      .type([PROBLEM_CBOR, "application/cbor", "application/problem+json", "application/json"])
-      ?.toString()
-      .includes("json")
-  )
-    return res.header("content-type", "application/problem+json").send(problemJson(p));
-  return res.header("content-type", PROBLEM_CBOR).send(Buffer.from(problemDetails(p)));
-}
-
-const REJECTED = "urn:ietf:params:scitt:error:signed-statement:rejected";
-
 /** A SCRAPI handler whose failures are problem details, never the DataTrails error body. */
 function scrapi<Q>(fn: (c: Call<unknown, Q>) => Promise<unknown>): (c: Call<unknown, Q>) => Promise<unknown> {
   return async (c) => {
     try {
       return await fn(c);
     } catch (err) {
-      if (err instanceof RegistrationRefused)
-        return sendProblem(c.req, c.res, {
-          title: "Signed statement rejected by the registration policy",
-          detail: err.message,
-          status: 400,
-          type: REJECTED,
-        });
-      if (err instanceof RegistrationClosed)
-        return sendProblem(
-          c.req,
-          c.res,
-          { title: "Registration requires authentication", detail: err.message, status: 401 },
-          { "www-authenticate": "Bearer" },
-        );
-      const e = toApiError(err);
-      if (e.kind === "internal") throw err;
-      return sendProblem(
-        c.req,
-        c.res,
-        { title: e.kind.replace(/_/g, " "), detail: e.message, status: errorStatus[e.kind].http },
-        e.headers,
-      );
+      const answer = scittProblem(err);
+      if (!answer) throw err;
+      return sendProblem(c.req, c.res, answer.problem, answer.headers);
     }
   };
 }
@@ -101,8 +57,9 @@ async function registerDataTrails(
   try {
     return await registerStatement(d.ctx, p, bodyBytes(req));
   } catch (err) {
-    if (!(err instanceof RegistrationRefused)) throw err;
-    res.code(400).send({ type: REJECTED, detail: err.message });
+    const refusal = dataTrailsRefusal(err);
+    if (!refusal) throw err;
+    res.code(400).send(refusal);
     return undefined;
   }
 }

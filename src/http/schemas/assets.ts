@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { ASSET_EVENT_FIELDS, ASSET_FIELDS } from "../../core/record/index.js";
+import { recordSchema } from "./record-schema.js";
 
 const attributes = z.record(z.string(), z.unknown());
 const principal = z.object({
@@ -32,48 +34,11 @@ export const listQuery = z
 
 export const assetQuery = z.object({ at_time: z.string().optional() });
 
-export const principalOut = z.object({
-  issuer: z.string(),
-  subject: z.string(),
-  display_name: z.string(),
-  email: z.string(),
-});
+/** An asset as the API returns it. */
+export const assetOut = recordSchema(ASSET_FIELDS);
 
-export const assetOut = z.object({
-  identity: z.string(),
-  behaviours: z.array(z.string()),
-  attributes,
-  confirmation_status: z.string(),
-  tracked: z.string(),
-  owner: z.string(),
-  at_time: z.string(),
-  storage_integrity: z.string(),
-  proof_mechanism: z.string(),
-  chain_id: z.string(),
-  public: z.boolean(),
-  tenant_identity: z.string(),
-});
-
-export const eventOut = z.object({
-  identity: z.string(),
-  asset_identity: z.string(),
-  event_attributes: attributes,
-  asset_attributes: attributes,
-  operation: z.string(),
-  behaviour: z.string(),
-  timestamp_declared: z.string(),
-  timestamp_accepted: z.string(),
-  timestamp_committed: z.string(),
-  principal_declared: principalOut,
-  principal_accepted: principalOut,
-  confirmation_status: z.string(),
-  transaction_id: z.string(),
-  block_number: z.number(),
-  transaction_index: z.number(),
-  from: z.string(),
-  tenant_identity: z.string(),
-  merklelog_entry: z.unknown(),
-});
+/** An asset event as the API returns it. */
+export const eventOut = recordSchema(ASSET_EVENT_FIELDS);
 
 /** `POST /archivist/v2/assets:withEvents` (an extension of ours): an asset with its first Record events. */
 export const assetCreateWithEvents = assetCreate.extend({ events: z.array(eventCreate) });

@@ -1,24 +1,21 @@
 import { join } from "node:path";
+import type { Config } from "../../config.js";
 import type { Ctx } from "../../context.js";
+import type { Db } from "../db.js";
 import type { BlobStore } from "./blob-store.js";
 import { FsBlobStore } from "./fs-store.js";
 import { PgBlobStore } from "./pg-store.js";
 import { S3BlobStore } from "./s3-store.js";
 
-const stores = new WeakMap<Ctx, BlobStore>();
-
-function create(ctx: Ctx): BlobStore {
-  if (ctx.config.blobStore === "postgres") return new PgBlobStore(ctx.db);
-  if (ctx.config.blobStore === "s3" && ctx.config.s3) return new S3BlobStore(ctx.config.s3);
-  return new FsBlobStore(join(ctx.config.dataDir, "blobs"));
+/**
+ * The configured blob store: files in DATA_DIR by default, PostgreSQL rows, or an S3-compatible
+ * bucket. The context factory opens it once (`ctx.blobs`).
+ */
+export function openBlobStore(config: Config, db: Db): BlobStore {
+  if (config.blobStore === "postgres") return new PgBlobStore(db);
+  if (config.blobStore === "s3" && config.s3) return new S3BlobStore(config.s3);
+  return new FsBlobStore(join(config.dataDir, "blobs"));
 }
 
-/** The configured blob store: files in DATA_DIR by default, PostgreSQL rows, or an S3-compatible bucket. */
-export function blobStoreFor(ctx: Ctx): BlobStore {
-  let s = stores.get(ctx);
-  if (!s) {
-    s = create(ctx);
-    stores.set(ctx, s);
-  }
-  return s;
-}
+/** The context's blob store; `ctx.blobs` says the same (the scanner worker still asks here). */
+export const blobStoreFor = (ctx: Ctx): BlobStore => ctx.blobs;

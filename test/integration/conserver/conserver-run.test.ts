@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningConserver } from "../../../plugins/conserver/runtime/run-conserver.js";
-import { parseVcon, vconUuid } from "../../../plugins/conserver/vcon/index.js";
+import { parseVcon, vconUuid } from "../../../plugins/conserver/vcon.js";
 import { sharedJson, sharedPath } from "../../helpers/shared.js";
 import {
   deleteKeys,

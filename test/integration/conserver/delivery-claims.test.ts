@@ -7,8 +7,8 @@ import {
   type ResolvedAsset,
 } from "../../../plugins/conserver/delivery/delivery-claims.js";
 import { TransientDeliveryError } from "../../../plugins/conserver/delivery/errors.js";
-import { DEFAULT_RETRY_POLICY } from "../../../plugins/conserver/delivery/retry-policy.js";
 import { TokenSource } from "../../../plugins/conserver/delivery/token-source.js";
+import { DEFAULT_RETRY_POLICY } from "../../../src/client/index.js";
 import { FakeArchivist } from "../../unit/conserver/fake-archivist.js";
 import { deleteKeys, REDIS_URL, redisUp, uniqueName } from "./redis-env.js";
 

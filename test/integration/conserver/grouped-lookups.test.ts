@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MemoryDeadLetterStore } from "../../../plugins/conserver/delivery/dead-letters.js";
+import { MemoryDeadLetterStore } from "../../../plugins/conserver/dead-letters/delivery-store.js";
 import type { DeliveryJob } from "../../../plugins/conserver/delivery/job.js";
 import {
   type ConserverMetrics,
   createConserverMetrics,
 } from "../../../plugins/conserver/delivery/metrics.js";
 import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conserver/delivery/worker.js";
+import { MemoryQueue } from "../../../plugins/conserver/queue/index.js";
 import { buildVconEvent } from "../../../plugins/conserver/template.js";
-import { parseVcon } from "../../../plugins/conserver/vcon/index.js";
-import { MemoryQueue } from "../../../src/queue/index.js";
+import { parseVcon } from "../../../plugins/conserver/vcon.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
 const quiet = pino({ level: "silent" });

@@ -3,16 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   BullJobQueue,
   createQueue,
-  createWakeSignal,
-  RedisWakeSignal,
   RetryLaterError,
   UnrecoverableJobError,
-} from "../../../src/queue/index.js";
+} from "../../../plugins/conserver/queue/index.js";
 import { deleteKeys, REDIS_URL, redisUp, uniqueName, until } from "./redis-env.js";
 
 const up = await redisUp();
 
-describe.skipIf(!up)("BullMQ queue and Redis wake signal", () => {
+describe.skipIf(!up)("BullMQ queue", () => {
   const prefix = uniqueName("q");
   let redis: Redis;
   const opened: Array<{ close(opts?: { force?: boolean }): Promise<void> }> = [];
@@ -80,34 +78,5 @@ describe.skipIf(!up)("BullMQ queue and Redis wake signal", () => {
     expect((later[1]?.at ?? 0) - (later[0]?.at ?? 0)).toBeGreaterThanOrEqual(250);
     expect(runs.filter((r) => r.data === "fatal")).toHaveLength(1);
     expect(runs.map((r) => r.data)).not.toContain("second");
-  });
-
-  it("wakes other processes' waiters through pub/sub", async () => {
-    const a = createWakeSignal({ redisUrl: REDIS_URL, prefix }) as RedisWakeSignal;
-    const b = new RedisWakeSignal({ redisUrl: REDIS_URL, prefix });
-    opened.push(a, b);
-    await a.listening();
-    await b.listening();
-    const woken = a.wait(3000, "commit:t1");
-    await b.notify("commit:t1");
-    expect(await woken).toBe(true);
-    expect(await a.wait(50, "nothing")).toBe(false);
-  });
-
-  it("opens only the connection a process uses: a publisher never subscribes", async () => {
-    const own = `${prefix}-roles`;
-    const publisher = new RedisWakeSignal({ redisUrl: REDIS_URL, prefix: own });
-    opened.push(publisher);
-    await publisher.notify("commit:t1");
-    const admin = new Redis(REDIS_URL);
-    try {
-      const names = ((await admin.client("LIST")) as string)
-        .split("\n")
-        .map((line) => /(?:^| )name=(\S*)/.exec(line)?.[1])
-        .filter((n) => n?.startsWith(own));
-      expect(names).toEqual([`${own}:wake:pub`]);
-    } finally {
-      await admin.quit();
-    }
   });
 });

@@ -9,14 +9,14 @@ import {
   deadLetterKey,
   MemoryDeadLetterStore,
   RedisDeadLetterStore,
-} from "../../../plugins/conserver/delivery/dead-letters.js";
+} from "../../../plugins/conserver/dead-letters/delivery-store.js";
 import { type DeliveryJob, idempotencyKey } from "../../../plugins/conserver/delivery/job.js";
 import { createConserverMetrics } from "../../../plugins/conserver/delivery/metrics.js";
 import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conserver/delivery/worker.js";
+import { createQueue } from "../../../plugins/conserver/queue/factory.js";
 import { type RunningConserver, runConserver } from "../../../plugins/conserver/runtime/run-conserver.js";
 import { buildVconEvent } from "../../../plugins/conserver/template.js";
-import { parseVcon, vconUuid } from "../../../plugins/conserver/vcon/index.js";
-import { createQueue } from "../../../src/queue/factory.js";
+import { parseVcon, vconUuid } from "../../../plugins/conserver/vcon.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { sharedJson, sharedPath } from "../../helpers/shared.js";
 import { deleteKeys, REDIS_URL, redisUp, uniqueName, until } from "./redis-env.js";

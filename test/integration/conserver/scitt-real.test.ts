@@ -6,7 +6,7 @@ import * as scittLink from "../../../plugins/conserver/links/scitt.js";
 import { coseStatementSigner, HttpRegistrar } from "../../../plugins/conserver/links/scitt-http.js";
 import type { LinkContext, StatementSigner } from "../../../plugins/conserver/links/types.js";
 import { MemoryVconStore } from "../../../plugins/conserver/store/memory-store.js";
-import { parseVcon, vconUuid } from "../../../plugins/conserver/vcon/index.js";
+import { parseVcon, vconUuid } from "../../../plugins/conserver/vcon.js";
 import { verifyStatement } from "../../../src/core/scitt/index.js";
 import { keysFromKeySet } from "../../../src/core/verify/index.js";
 import { startTestService, type TestService } from "../../helpers/service.js";

@@ -1,15 +1,15 @@
 import { Redis } from "ioredis";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { RedisDeadLetterStore } from "../../../plugins/conserver/dead-letters/delivery-store.js";
 import { BATCH_JOB, type DeliveryPayload } from "../../../plugins/conserver/delivery/batch.js";
-import { RedisDeadLetterStore } from "../../../plugins/conserver/delivery/dead-letters.js";
 import { RedisDeliveryClaims } from "../../../plugins/conserver/delivery/delivery-claims.js";
 import { type DeliveryJob, idempotencyKey } from "../../../plugins/conserver/delivery/job.js";
 import { createConserverMetrics } from "../../../plugins/conserver/delivery/metrics.js";
 import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conserver/delivery/worker.js";
+import { BullJobQueue } from "../../../plugins/conserver/queue/index.js";
 import { buildVconEvent } from "../../../plugins/conserver/template.js";
-import { parseVcon } from "../../../plugins/conserver/vcon/index.js";
-import { BullJobQueue } from "../../../src/queue/index.js";
+import { parseVcon } from "../../../plugins/conserver/vcon.js";
 import { deleteKeys, REDIS_URL, redisUp, serveFake, uniqueName, until } from "./redis-env.js";
 
 const up = await redisUp();

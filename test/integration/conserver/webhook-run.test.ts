@@ -3,8 +3,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../../plugins/conserver/config/load-config.js";
 import type { RunningConserver } from "../../../plugins/conserver/runtime/run-conserver.js";
-import { parseVcon, pythonDumps, vconUuid } from "../../../plugins/conserver/vcon/index.js";
-import { parseLossless } from "../../../plugins/conserver/vcon/lossless-json.js";
+import { parseLossless, parseVcon, pythonDumps, vconUuid } from "../../../plugins/conserver/vcon.js";
 import { sharedPath } from "../../helpers/shared.js";
 import {
   deleteKeys,

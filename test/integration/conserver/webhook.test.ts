@@ -2,11 +2,12 @@ import { readFileSync } from "node:fs";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChainConfig } from "../../../plugins/conserver/config/types.js";
-import { MemoryDeadLetterStore } from "../../../plugins/conserver/delivery/dead-letters.js";
+import { MemoryDeadLetterStore } from "../../../plugins/conserver/dead-letters/delivery-store.js";
 import type { DeliveryJob } from "../../../plugins/conserver/delivery/job.js";
 import { createConserverMetrics } from "../../../plugins/conserver/delivery/metrics.js";
 import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conserver/delivery/worker.js";
 import * as archivist from "../../../plugins/conserver/links/archivist.js";
+import { MemoryQueue } from "../../../plugins/conserver/queue/index.js";
 import type { ResolvedLink } from "../../../plugins/conserver/runtime/chain.js";
 import {
   chainAcceptor,
@@ -14,7 +15,6 @@ import {
   startWebhookIngress,
   type WebhookIngress,
 } from "../../../plugins/conserver/runtime/webhook.js";
-import { MemoryQueue } from "../../../src/queue/index.js";
 import { sharedJson, sharedPath } from "../../helpers/shared.js";
 import { FakeArchivist } from "../../unit/conserver/fake-archivist.js";
 import { until } from "./redis-env.js";

@@ -1,16 +1,16 @@
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
+import { MemoryDeadLetterStore } from "../../../plugins/conserver/dead-letters/delivery-store.js";
 import {
   BATCH_JOB,
   BatchingDeliveryQueue,
   type DeliveryPayload,
 } from "../../../plugins/conserver/delivery/batch.js";
-import { MemoryDeadLetterStore } from "../../../plugins/conserver/delivery/dead-letters.js";
 import type { DeliveryJob } from "../../../plugins/conserver/delivery/job.js";
 import { createConserverMetrics } from "../../../plugins/conserver/delivery/metrics.js";
 import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conserver/delivery/worker.js";
-import { MemoryQueue } from "../../../src/queue/index.js";
-import type { AddOptions } from "../../../src/queue/types.js";
+import { MemoryQueue } from "../../../plugins/conserver/queue/index.js";
+import type { AddOptions } from "../../../plugins/conserver/queue/types.js";
 import { deliveryJob, until } from "./delivery-jobs.js";
 import { FakeArchivist } from "./fake-archivist.js";
 

@@ -1,6 +1,6 @@
 import type { DeliveryBackend, DeliveryJob } from "../../../plugins/conserver/delivery/job.js";
 import { buildVconEvent } from "../../../plugins/conserver/template.js";
-import { parseVcon } from "../../../plugins/conserver/vcon/index.js";
+import { parseVcon } from "../../../plugins/conserver/vcon.js";
 
 /** The fake backend's credentials. */
 export const FAKE_BACKEND: DeliveryBackend = {

@@ -1,11 +1,11 @@
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { MemoryDeadLetterStore } from "../../../plugins/conserver/delivery/dead-letters.js";
-import { dlqList, dlqRetry } from "../../../plugins/conserver/delivery/dlq.js";
+import { dlqList, dlqRetry } from "../../../plugins/conserver/dead-letters/delivery-redrive.js";
+import { MemoryDeadLetterStore } from "../../../plugins/conserver/dead-letters/delivery-store.js";
 import type { DeliveryJob } from "../../../plugins/conserver/delivery/job.js";
 import { createConserverMetrics } from "../../../plugins/conserver/delivery/metrics.js";
 import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conserver/delivery/worker.js";
-import { MemoryQueue } from "../../../src/queue/index.js";
+import { MemoryQueue } from "../../../plugins/conserver/queue/index.js";
 import { deliveryJob, until } from "./delivery-jobs.js";
 import { FakeArchivist, type RepeatedKeys } from "./fake-archivist.js";
 

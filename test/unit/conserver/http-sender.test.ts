@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { keepAliveSender } from "../../../plugins/conserver/delivery/http.js";
+import { keepAliveSender } from "../../../src/client/index.js";
 
 describe("keep-alive sender (undici)", () => {
   let server: Server;

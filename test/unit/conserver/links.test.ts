@@ -11,10 +11,10 @@ import type {
   Registrar,
   StatementSigner,
 } from "../../../plugins/conserver/links/types.js";
+import type { AddOptions, JobQueue } from "../../../plugins/conserver/queue/index.js";
 import { type ResolvedLink, runChain } from "../../../plugins/conserver/runtime/chain.js";
 import { MemoryVconStore } from "../../../plugins/conserver/store/memory-store.js";
-import { hashVcon, parseVcon } from "../../../plugins/conserver/vcon/index.js";
-import type { AddOptions, JobQueue } from "../../../src/queue/index.js";
+import { hashVcon, parseVcon } from "../../../plugins/conserver/vcon.js";
 
 const log = pino({ level: "silent" });
 const VCON =

@@ -2,13 +2,12 @@ import { describe, expect, it } from "vitest";
 import {
   backoffDelay,
   createQueue,
-  createWakeSignal,
   type Job,
   MemoryQueue,
   RetryLaterError,
   retryDelay,
   UnrecoverableJobError,
-} from "../../../src/queue/index.js";
+} from "../../../plugins/conserver/queue/index.js";
 
 const fast = { attempts: 3, backoff: { type: "fixed" as const, delayMs: 5 } };
 
@@ -132,23 +131,5 @@ describe("in-process queue", () => {
     expect(aborted).toBe(true);
     await expect(q.add("a", 2)).rejects.toThrow(/closed/);
     expect(() => q.process(async () => undefined)).toThrow(/handler/);
-  });
-});
-
-describe("local wake signal", () => {
-  it("wakes waiters of the topic and times out otherwise", async () => {
-    const w = createWakeSignal();
-    const woken = w.wait(1000, "commit");
-    const other = w.wait(30, "seal");
-    await w.notify("commit");
-    expect(await woken).toBe(true);
-    expect(await other).toBe(false);
-    const seen: string[] = [];
-    const off = w.subscribe((t) => seen.push(t));
-    await w.notify("x");
-    off();
-    await w.notify("y");
-    expect(seen).toEqual(["x"]);
-    await w.close();
   });
 });

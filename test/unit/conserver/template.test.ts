@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { normaliseOperation } from "../../../plugins/conserver/operation.js";
 import { buildVconEvent, type TemplateConfig } from "../../../plugins/conserver/template.js";
-import { hashVcon, parseVcon } from "../../../plugins/conserver/vcon/index.js";
+import { hashVcon, parseVcon } from "../../../plugins/conserver/vcon.js";
 import { sharedPath } from "../../helpers/shared.js";
 import { code } from "./error-code.js";
 

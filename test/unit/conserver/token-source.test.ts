@@ -3,8 +3,8 @@ import {
   PermanentDeliveryError,
   TransientDeliveryError,
 } from "../../../plugins/conserver/delivery/errors.js";
-import { rateLimitWaitMs } from "../../../plugins/conserver/delivery/retry-policy.js";
 import { TokenSource, tokenUrl } from "../../../plugins/conserver/delivery/token-source.js";
+import { rateLimitWaitMs } from "../../../src/client/index.js";
 import { FakeArchivist } from "./fake-archivist.js";
 
 const backend = { url: "http://fake/", clientId: "client-1", clientSecret: "secret-1" };

@@ -8,7 +8,9 @@ import {
   decodeReceipt,
   decodeSeal,
   decodeSign1,
+  nodeSigner,
   publicKeyFromCoseKey,
+  ReceiptHeaders,
   type Signer,
   signSign1,
   sigStructure,
@@ -118,8 +120,8 @@ describe("receipts and seals", () => {
   });
 
   it("gives each receipt the header of its own log, whichever logs came before", () => {
-    // Encoded protected headers are reused per (kid, issuer, subject); interleave logs whose parts
-    // differ in one field or only in where one part ends and the next begins.
+    // Encoded protected headers are reused per (kid, issuer, subject) by the caller's ReceiptHeaders;
+    // interleave logs whose parts differ in one field or only in where one part ends and the next begins.
     const logs = [
       { kid: "k1", issuer: "https://a.example", subject: "tenant/x" },
       { kid: "k1", issuer: "https://a.example", subject: "tenant/y" },
@@ -131,10 +133,14 @@ describe("receipts and seals", () => {
     const mmrIndex = built.leafIndices[3] as number;
     const path = inclusionProof(built.newSize, mmrIndex, node);
     const peak = includedRoot(mmrIndex, node(mmrIndex), path);
+    const headers = new ReceiptHeaders();
+    const signer = nodeSigner(privateKey);
     for (const log of [...logs, ...logs.toReversed(), ...logs]) {
-      const receipt = buildReceipt({ ...log, mmrIndex, path, peak }, privateKey);
+      const receipt = buildReceipt({ ...log, mmrIndex, path, peak }, signer, headers);
       expect(decodeReceipt(receipt)).toMatchObject(log);
       expect(verifyReceipt(receipt, node(mmrIndex), publicKey).ok).toBe(true);
+      const unkept = buildReceipt({ ...log, mmrIndex, path, peak }, privateKey);
+      expect(decodeSign1(unkept).protectedBytes).toEqual(decodeSign1(receipt).protectedBytes);
     }
   });
 

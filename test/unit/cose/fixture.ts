@@ -1,11 +1,8 @@
 import { CborError } from "../../../src/core/cbor/index.js";
 import { buildReceipt, buildSeal, CoseError, decodeReceipt } from "../../../src/core/cose/index.js";
-import {
-  assetFreeEventLeafHash,
-  assetFreeExtraBytes,
-  formatIdTimestamp,
-} from "../../../src/core/ledger/index.js";
+import { formatIdTimestamp } from "../../../src/core/ledger/index.js";
 import { appendLeaves, includedRoot, inclusionProof, peakHashes } from "../../../src/core/mmr/index.js";
+import { assetFreeEventLeafHash, assetFreeExtraBytes } from "../../../src/core/record/index.js";
 import {
   attachReceipts,
   eventToStatement,

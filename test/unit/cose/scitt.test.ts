@@ -3,12 +3,9 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { decodeCbor, encodeCbor, Tagged } from "../../../src/core/cbor/index.js";
 import { buildReceipt, decodeSign1, HEADER, nodeSigner, signSign1 } from "../../../src/core/cose/index.js";
-import {
-  assetFreeEventLeafHash,
-  assetFreeExtraBytes,
-  formatIdTimestamp,
-} from "../../../src/core/ledger/index.js";
+import { formatIdTimestamp } from "../../../src/core/ledger/index.js";
 import { appendLeaves, includedRoot, inclusionProof } from "../../../src/core/mmr/index.js";
+import { assetFreeEventLeafHash, assetFreeExtraBytes } from "../../../src/core/record/index.js";
 import {
   attachReceipts,
   checkRegistrationPolicy,

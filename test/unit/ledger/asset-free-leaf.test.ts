@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { buildReceipt } from "../../../src/core/cose/index.js";
+import { formatIdTimestamp } from "../../../src/core/ledger/index.js";
+import { appendLeaves, includedRoot, inclusionProof } from "../../../src/core/mmr/index.js";
 import {
   type AssetFreeLeafSchema,
   assetFreeEventContent,
   assetFreeEventLeafHash,
   assetFreeExtraBytes,
-  formatIdTimestamp,
   legacySortedAssetFreeEventContent,
-} from "../../../src/core/ledger/index.js";
-import { appendLeaves, includedRoot, inclusionProof } from "../../../src/core/mmr/index.js";
+} from "../../../src/core/record/index.js";
 import { verifyRecordReceipt } from "../../../src/core/verify/index.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
 

@@ -1,9 +1,5 @@
 import { describe, expect, it } from "vitest";
 import {
-  type AssetEventRecord,
-  assetEventLeafHash,
-  assetFreeEventLeafHash,
-  assetFreeExtraBytes,
   bencode,
   formatIdTimestamp,
   IdTimestampGenerator,
@@ -12,18 +8,24 @@ import {
   simpleHashAnchor,
   trieKey,
 } from "../../../src/core/ledger/index.js";
+import {
+  assetEventLeafHash,
+  assetFreeEventLeafHash,
+  assetFreeExtraBytes,
+  type HashedAssetEvent,
+} from "../../../src/core/record/index.js";
 import { sharedJson } from "../../helpers/shared.js";
 
 interface Vectors {
   simplehash: {
-    events_permissioned: AssetEventRecord[];
-    events_public: AssetEventRecord[];
+    events_permissioned: HashedAssetEvent[];
+    events_public: HashedAssetEvent[];
     expected: Array<{ scheme: string; events: string; anchor: string }>;
   };
   merklelog_v0_asset_events: {
     cases: Array<{
       name: string;
-      event: AssetEventRecord & { merklelog_entry: { commit: { idtimestamp: string } } };
+      event: HashedAssetEvent & { merklelog_entry: { commit: { idtimestamp: string } } };
       leaf: string;
     }>;
   };
@@ -52,9 +54,9 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 describe("DataTrails-compatible hashing (known answers)", () => {
   it("computes every simple-hash v1/v2/v3 anchor", () => {
     expect(v.simplehash.expected.length).toBeGreaterThanOrEqual(4);
-    const select = (name: string): AssetEventRecord[] => {
+    const select = (name: string): HashedAssetEvent[] => {
       const one = /^events_permissioned\[(\d)\] only$/.exec(name);
-      if (one) return [v.simplehash.events_permissioned[Number(one[1])] as AssetEventRecord];
+      if (one) return [v.simplehash.events_permissioned[Number(one[1])] as HashedAssetEvent];
       if (name.startsWith("[]")) return [];
       return name === "events_public" ? v.simplehash.events_public : v.simplehash.events_permissioned;
     };

@@ -1,0 +1,272 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import { pino } from "pino";
+import { MemoryDeadLetterStore } from "../../plugins/conserver/dead-letters/delivery-store.js";
+import type { DeliveryJob } from "../../plugins/conserver/delivery/job.js";
+import { type ConserverMetrics, createConserverMetrics } from "../../plugins/conserver/delivery/metrics.js";
+import { TokenSource } from "../../plugins/conserver/delivery/token-source.js";
+import { startDeliveryWorker } from "../../plugins/conserver/delivery/worker.js";
+import { deleteRedisPrefix } from "../../plugins/conserver/demo/redis-cleanup.js";
+import { demoVconsDir } from "../../plugins/conserver/demo/source-dir.js";
+import * as archivistLink from "../../plugins/conserver/links/archivist.js";
+import { createQueue } from "../../plugins/conserver/queue/factory.js";
+import { runConserver } from "../../plugins/conserver/runtime/run-conserver.js";
+import { MemoryVconStore } from "../../plugins/conserver/store/memory-store.js";
+import { parseVcon } from "../../plugins/conserver/vcon.js";
+import type { ProcUsage } from "../proc.js";
+
+/** What `npm run bench -- conserver` passes (bench/scenarios/conserver.ts). */
+export interface BenchChainOptions {
+  origin: string;
+  clientId: string;
+  clientSecret: string;
+  vcons: number;
+  redisUrl: string | undefined;
+  /** Starts a CPU reading (the bench's); each pass reports what it read over that pass alone. */
+  meter?: () => () => ProcUsage;
+}
+
+/** One pass: vCons through the chain, the time, and the delivery's archivist requests. */
+export interface BenchPass {
+  vcons: number;
+  ms: number;
+  requests: number;
+  /** Deliveries per delivery queue job the worker took (batches of deliveries queued together). */
+  deliveriesPerJob?: number;
+  /** What `meter` read over the pass. */
+  usage?: ProcUsage;
+}
+
+/**
+ * The measurement: new vCons (each one's asset looked up and created), then a later operation
+ * on the same vCons through the same workers (their assets known), as a pipeline records a
+ * vCon's transcription or redaction after its creation.
+ */
+export interface BenchChainResult extends BenchPass {
+  later: BenchPass;
+}
+
+/** The two operations, one link each: the first pass's and the later one's. */
+const OPERATIONS = ["created", "transcribed"] as const;
+
+const SAMPLE = "ietf-core03-ab_call_ext_rec.vcon.json";
+// 128 jobs at once: with look-ups gathered into groups, more jobs in flight make larger groups
+// (64 → 128 raised later operations ~30 %; 256 gained nothing more). The worker's own default stays 32.
+const DELIVERY_CONCURRENCY = Number(process.env.CONSERVER_BENCH_CONCURRENCY ?? 128);
+const LINK_CONCURRENCY = Number(process.env.CONSERVER_BENCH_LINK_CONCURRENCY ?? 16);
+const WAIT_LIMIT_MS = 600_000;
+
+/** `n` distinct vCons: the sample with a fresh uuid each (one new asset per vCon, as in production). */
+function makeVcons(n: number): Array<{ uuid: string; text: string }> {
+  const sample = readFileSync(join(demoVconsDir(), SAMPLE), "utf8");
+  const template = JSON.parse(sample) as Record<string, unknown>;
+  return Array.from({ length: n }, () => {
+    const uuid = randomUUID();
+    return { uuid, text: JSON.stringify({ ...template, uuid }) };
+  });
+}
+
+async function counted(
+  metrics: ConserverMetrics,
+  counter: "jobs" | "requests",
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const v of (await metrics[counter].get()).values) {
+    const labels = v.labels as Record<string, string | number | undefined>;
+    const label = String(labels.outcome ?? labels.route ?? "");
+    out.set(label, (out.get(label) ?? 0) + v.value);
+  }
+  return out;
+}
+
+/** Queue jobs the worker has taken so far, and the deliveries they held. */
+async function jobsTaken(metrics: ConserverMetrics): Promise<{ jobs: number; deliveries: number }> {
+  const values = (await metrics.batchSize.get()).values;
+  const total = (suffix: string) =>
+    values.filter((v) => v.metricName?.endsWith(suffix)).reduce((a, v) => a + v.value, 0);
+  return { jobs: total("_count"), deliveries: total("_sum") };
+}
+
+/** Waits for the worker to have handled every job (read from its own metrics, not the service). */
+async function untilDelivered(metrics: ConserverMetrics, n: number, deadline: number): Promise<void> {
+  for (;;) {
+    const jobs = await counted(metrics, "jobs");
+    const dead = jobs.get("dead_letter") ?? 0;
+    if (dead > 0) throw new Error(`${dead} delivery job(s) dead-lettered`);
+    const done = (jobs.get("delivered") ?? 0) + (jobs.get("duplicate") ?? 0);
+    if (done >= n) return;
+    if (Date.now() > deadline) throw new Error(`only ${done} of ${n} vCon events delivered in time`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * Waits until none of the run's events (tagged by its unique link name) is still uncommitted.
+ * One small page per poll: newest first, so while events are pending the scan stops at the first.
+ */
+async function untilCommitted(origin: string, tokens: TokenSource, linkName: string, deadline: number) {
+  const q = new URLSearchParams([
+    ["event_attributes.conserver_link_name", linkName],
+    ["confirmation_status", "STORED"],
+    ["confirmation_status", "PENDING"],
+    ["page_size", "1"],
+  ]);
+  for (;;) {
+    const res = await fetch(`${origin}/archivist/v2/assets/-/events?${q}`, {
+      headers: { authorization: `Bearer ${await tokens.get()}` },
+    });
+    if (res.status !== 200 && res.status !== 206) throw new Error(`listing events answered ${res.status}`);
+    const { events } = (await res.json()) as { events?: unknown[] };
+    if (!events?.length) return;
+    if (Date.now() > deadline) throw new Error("the run's vCon events were not all committed in time");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+interface Chain {
+  /** Per operation: the link's unique name, by which its events are found in the service. */
+  linkNames: string[];
+  metrics: ConserverMetrics;
+  /** Hands every vCon to the link of `OPERATIONS[pass]`. */
+  start(pass: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Through Redis: vCons stored as `vcon:<uuid>`, uuids pushed on the ingress list, the link runtime and BullMQ. */
+async function throughRedis(
+  o: BenchChainOptions,
+  vcons: Array<{ uuid: string; text: string }>,
+): Promise<Chain> {
+  const redisUrl = o.redisUrl as string;
+  const run = `bench-${randomBytes(4).toString("hex")}`;
+  const linkNames = OPERATIONS.map((op) => `${run.replace("-", "_")}_${op}`);
+  const dir = mkdtempSync(join(tmpdir(), "conserver-bench-"));
+  const redis = new Redis(redisUrl);
+  const metrics = createConserverMetrics();
+  process.env.CONSERVER_BENCH_SECRET = o.clientSecret;
+  const backend = `{url: "${o.origin}", client_id: "${o.clientId}", client_secret: "\${CONSERVER_BENCH_SECRET}"}`;
+  // One chain per operation, each on its own ingress list, all in one runtime and delivery worker.
+  writeFileSync(
+    join(dir, "conserver.yml"),
+    `links:
+${OPERATIONS.map((op, i) => `  ${linkNames[i]}:\n    module: archivist\n    options: {vcon_operation: ${op}, backend: ${backend}}`).join("\n")}
+chains:
+${OPERATIONS.map((op, i) => `  ${op}: {links: [${linkNames[i]}], ingress_lists: [${run}-${op}], egress_lists: [${run}-out], enabled: 1}`).join("\n")}
+delivery: {queue: delivery, prefix: ${run}, concurrency: ${DELIVERY_CONCURRENCY}}
+`,
+  );
+  const stored = redis.pipeline();
+  for (const v of vcons) stored.set(`${run}:vcon:${v.uuid}`, v.text);
+  await stored.exec();
+  const running = await runConserver(join(dir, "conserver.yml"), {
+    redisUrl,
+    log: pino({ level: "warn" }),
+    metrics,
+    vconKeyPrefix: `${run}:vcon:`,
+    linkConcurrency: LINK_CONCURRENCY,
+    popTimeoutS: 1,
+  });
+  return {
+    linkNames,
+    metrics,
+    start: async (pass) => {
+      const pushed = redis.pipeline();
+      for (const v of vcons) pushed.rpush(`${run}-${OPERATIONS[pass]}`, v.uuid);
+      await pushed.exec();
+    },
+    async close() {
+      await running.close();
+      // Everything the run made: its vCons, queue, claims and dead letters under `<run>:`, and its lists.
+      await deleteRedisPrefix(redisUrl, run);
+      const lists = OPERATIONS.flatMap((op) => [`${run}-${op}`, `DLQ:${run}-${op}`]);
+      await redis.del(...lists, `${run}-out`);
+      await redis.quit();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** In one process: the memory store, the in-process queue and the delivery worker. */
+function inProcess(o: BenchChainOptions, vcons: Array<{ uuid: string; text: string }>): Chain {
+  const log = pino({ level: "warn" });
+  const run = `bench_${randomBytes(4).toString("hex")}`;
+  const linkNames = OPERATIONS.map((op) => `${run}_${op}`);
+  const metrics = createConserverMetrics();
+  const queue = createQueue<DeliveryJob>("bench-delivery", {
+    attempts: 5,
+    backoff: { type: "exponential", delayMs: 100, maxDelayMs: 2000, jitter: 0.5 },
+    log,
+  });
+  const worker = startDeliveryWorker({
+    queue,
+    deadLetters: new MemoryDeadLetterStore(),
+    concurrency: DELIVERY_CONCURRENCY,
+    log,
+    metrics,
+  });
+  const store = new MemoryVconStore();
+  for (const v of vcons) store.set(v.uuid, parseVcon(v.text));
+  const backend = { url: o.origin, client_id: o.clientId, client_secret: o.clientSecret };
+  const ctx = { store, log, defaultHashMode: "python-json" as const, deliveryQueue: queue };
+  return {
+    linkNames,
+    metrics,
+    start: async (pass) => {
+      const options = { vcon_operation: OPERATIONS[pass], backend };
+      const linkName = linkNames[pass] as string;
+      for (const v of vcons) await archivistLink.run(v.uuid, linkName, options, ctx);
+    },
+    async close() {
+      await worker.close();
+      await queue.close();
+    },
+  };
+}
+
+/**
+ * `conserver` benchmark: `vcons` new vCons through the archivist link, the delivery queue and
+ * worker into the service at `origin`, then a later operation on each of them through the same
+ * runtime and worker. Each pass's clock runs from the first vCon handed to the chain (pushed on
+ * the ingress list, with Redis) to the last one's event COMMITTED in the service. `requests`
+ * counts the worker's archivist API calls (tokens aside).
+ */
+export async function benchChain(o: BenchChainOptions): Promise<BenchChainResult> {
+  const vcons = makeVcons(o.vcons);
+  const tokens = new TokenSource({ url: o.origin, clientId: o.clientId, clientSecret: o.clientSecret });
+  await tokens.get();
+  const chain = o.redisUrl ? await throughRedis(o, vcons) : inProcess(o, vcons);
+  try {
+    const passes: BenchPass[] = [];
+    let requestsBefore = 0;
+    let takenBefore = { jobs: 0, deliveries: 0 };
+    for (let pass = 0; pass < OPERATIONS.length; pass++) {
+      const stop = o.meter?.();
+      const t0 = performance.now();
+      const deadline = Date.now() + WAIT_LIMIT_MS;
+      await chain.start(pass);
+      // Job counts accumulate over the passes: this one is done when all of its own are.
+      await untilDelivered(chain.metrics, o.vcons * (pass + 1), deadline);
+      await untilCommitted(o.origin, tokens, chain.linkNames[pass] as string, deadline);
+      const ms = performance.now() - t0;
+      const requests = [...(await counted(chain.metrics, "requests")).values()].reduce((a, b) => a + b, 0);
+      const taken = await jobsTaken(chain.metrics);
+      const jobs = taken.jobs - takenBefore.jobs;
+      passes.push({
+        vcons: o.vcons,
+        ms,
+        requests: requests - requestsBefore,
+        ...(jobs > 0 ? { deliveriesPerJob: (taken.deliveries - takenBefore.deliveries) / jobs } : {}),
+        usage: stop?.(),
+      });
+      requestsBefore = requests;
+      takenBefore = taken;
+    }
+    const [first, later] = passes as [BenchPass, BenchPass];
+    return { ...first, later };
+  } finally {
+    await chain.close();
+  }
+}

@@ -1,0 +1,232 @@
+import type {
+  Asset,
+  AssetCreate,
+  AssetCreateWithEvents,
+  AssetEvent,
+  AssetWithEvents,
+  Blob,
+  EventCreate,
+  EventSearch,
+  FreeEvent,
+  FreeEventCreate,
+  ListQuery,
+  Page,
+  ReceiptProfile,
+} from "./api-types.js";
+import { type FilePart, multipartFile } from "./multipart.js";
+import { type CallOptions, type Reply, Transport, type TransportOptions } from "./transport.js";
+
+/** List options: whether to ask for the total (`x-total-count`). */
+export interface ListOptions {
+  count?: boolean;
+}
+
+/** Where a SCITT statement is registered: the service's public log, or one tenancy's. */
+export interface ScittOptions {
+  /** The tenancy's uuid; its log is at `/tenants/{tenant}`. */
+  tenant?: string;
+  profile?: ReceiptProfile;
+}
+
+/** A registration: the entry, and its receipt when the service sealed it within its wait. */
+export interface Registration {
+  entryId: string;
+  /** Absent while the entry is being sealed (202): ask `entryReceipt` later. */
+  receipt?: Uint8Array;
+}
+
+/** Path segments of an identity (`assets/<uuid>`, `assets/<uuid>/events/<uuid>`, `events/<uuid>`), each escaped. */
+function pathOf(identity: string): string {
+  return identity.split("/").map(encodeURIComponent).join("/");
+}
+
+/** An asset named by its identity or its bare uuid (`-`: every asset, for event lists). */
+function assetPath(asset: string): string {
+  return `/archivist/v2/${pathOf(asset.startsWith("assets/") ? asset : `assets/${asset}`)}`;
+}
+
+const CREATE = { retryUnknown: false } as const;
+
+function page<T>(reply: Reply<unknown>, collection: string): Page<T> {
+  const body = reply.body as Record<string, unknown> | null;
+  const items = body && Array.isArray(body[collection]) ? (body[collection] as T[]) : [];
+  const next = body?.next_page_token;
+  const total = reply.headers.get("x-total-count");
+  return {
+    items,
+    nextPageToken: typeof next === "string" ? next : "",
+    ...(total === null || total === "" ? {} : { total: Number(total) }),
+    partial: reply.status === 206,
+  };
+}
+
+/**
+ * A typed client of the Archivist API for what an application (the conserver's delivery) and
+ * an auditor do: assets and their events, asset-free events, receipts, SCITT registration and
+ * blobs. Answers are typed, not validated: a caller that does not trust the service checks
+ * what it reads, and verifies receipts with `vcon-archivist/verify`.
+ *
+ * Writes are sent once when their outcome is unknown (a 5xx, a lost answer): sending one twice
+ * could record it twice, so the caller looks before it tries again. Reads are retried.
+ */
+export class ApiClient {
+  protected readonly transport: Transport;
+
+  constructor(o: TransportOptions) {
+    this.transport = new Transport(o);
+  }
+
+  private async json<T>(method: "GET" | "POST", path: string, o: CallOptions): Promise<T> {
+    return (await this.transport.json<T>(method, path, o)).body;
+  }
+
+  private async list<T>(path: string, collection: string, route: string, query: ListQuery, l: ListOptions) {
+    const reply = await this.transport.json("GET", path, {
+      route,
+      query,
+      ...(l.count ? { headers: { "x-request-total-count": "true" } } : {}),
+    });
+    return page<T>(reply, collection);
+  }
+
+  createAsset(body: AssetCreate): Promise<Asset> {
+    return this.json("POST", "/archivist/v2/assets", {
+      route: "assets.create",
+      body: { json: body },
+      ...CREATE,
+    });
+  }
+
+  /** An asset with its first events, committed together (`assets:withEvents`, an extension of this service). */
+  createAssetWithEvents(body: AssetCreateWithEvents): Promise<AssetWithEvents> {
+    return this.json("POST", "/archivist/v2/assets:withEvents", {
+      route: "assets.create_with_events",
+      body: { json: body },
+      ...CREATE,
+    });
+  }
+
+  getAsset(asset: string): Promise<Asset> {
+    return this.json("GET", assetPath(asset), { route: "assets.get" });
+  }
+
+  listAssets(query: ListQuery = {}, l: ListOptions = {}): Promise<Page<Asset>> {
+    return this.list("/archivist/v2/assets", "assets", "assets.list", query, l);
+  }
+
+  createAssetEvent(asset: string, body: EventCreate): Promise<AssetEvent> {
+    return this.json("POST", `${assetPath(asset)}/events`, {
+      route: "events.create",
+      body: { json: body },
+      ...CREATE,
+    });
+  }
+
+  /** `identity`: `assets/<uuid>/events/<uuid>`. */
+  getAssetEvent(identity: string): Promise<AssetEvent> {
+    return this.json("GET", `/archivist/v2/${pathOf(identity)}`, { route: "events.get" });
+  }
+
+  /** The events of one asset, or of every asset the caller may read (`asset` = `-`). */
+  listAssetEvents(asset: string, query: ListQuery = {}, l: ListOptions = {}): Promise<Page<AssetEvent>> {
+    return this.list(`${assetPath(asset)}/events`, "events", "events.list", query, l);
+  }
+
+  createEvent(body: FreeEventCreate): Promise<FreeEvent> {
+    return this.json("POST", "/archivist/v1/events", {
+      route: "free_events.create",
+      body: { json: body },
+      ...CREATE,
+    });
+  }
+
+  /** `id`: the uuid, or `events/<uuid>`. */
+  getEvent(id: string): Promise<FreeEvent> {
+    return this.json("GET", `/archivist/v1/${pathOf(id.startsWith("events/") ? id : `events/${id}`)}`, {
+      route: "free_events.get",
+    });
+  }
+
+  /** Asset-free events by OData filter; `total` is always given (`skip` pages until it). */
+  async searchEvents(search: EventSearch = {}): Promise<{ events: FreeEvent[]; total?: number }> {
+    const { items, total } = page<FreeEvent>(
+      await this.transport.json("POST", "/archivist/v1/events/search", {
+        route: "free_events.search",
+        body: { json: search },
+      }),
+      "events",
+    );
+    return { events: items, ...(total === undefined ? {} : { total }) };
+  }
+
+  /**
+   * The COSE receipt of a record (`assets/<uuid>/events/<uuid>` or `events/<uuid>`), or
+   * undefined while it is not yet committed and sealed (409).
+   */
+  async receipt(identity: string, profile: ReceiptProfile = "mmr"): Promise<Uint8Array | undefined> {
+    const reply = await this.transport.bytes("GET", `/archivist/v1/receipts/${pathOf(identity)}`, {
+      route: "receipts.get",
+      query: { profile },
+      answers: [409],
+    });
+    return reply.status === 409 ? undefined : reply.body;
+  }
+
+  /** The service's public keys (`/.well-known/scitt-keys`, a COSE_KeySet), for `keysFromKeySet`. */
+  async keySet(): Promise<Uint8Array> {
+    return (await this.transport.bytes("GET", "/.well-known/scitt-keys", { route: "keys" })).body;
+  }
+
+  /** SCRAPI: registers a signed statement (COSE_Sign1). */
+  async registerStatement(statement: Uint8Array, s: ScittOptions = {}): Promise<Registration> {
+    const reply = await this.transport.bytes("POST", `${scrapiBase(s)}/entries`, {
+      route: "scitt.register",
+      body: { bytes: statement, contentType: "application/cose" },
+      ...(s.profile ? { query: { profile: s.profile } } : {}),
+      answers: [303],
+      ...CREATE,
+    });
+    const location = reply.headers.get("location") ?? "";
+    const entryId = decodeURIComponent(location.slice(location.lastIndexOf("/") + 1));
+    return reply.status === 201 ? { entryId, receipt: reply.body } : { entryId };
+  }
+
+  /** SCRAPI: an entry's receipt, or undefined while it is being sealed (202, or 302 by option). */
+  async entryReceipt(entryId: string, s: ScittOptions = {}): Promise<Uint8Array | undefined> {
+    const reply = await this.transport.bytes(
+      "GET",
+      `${scrapiBase(s)}/entries/${encodeURIComponent(entryId)}`,
+      {
+        route: "scitt.receipt",
+        ...(s.profile ? { query: { profile: s.profile } } : {}),
+        answers: [302],
+      },
+    );
+    return reply.status === 200 ? reply.body : undefined;
+  }
+
+  /** SCRAPI: the registered statement; `transparent`: with its receipt attached. */
+  async entryStatement(
+    entryId: string,
+    s: ScittOptions & { transparent?: boolean } = {},
+  ): Promise<Uint8Array> {
+    const query: Record<string, string> = {};
+    if (s.transparent) query.transparent = "true";
+    if (s.profile) query.profile = s.profile;
+    const path = `${scrapiBase(s)}/entries/${encodeURIComponent(entryId)}/statement`;
+    return (await this.transport.bytes("GET", path, { route: "scitt.statement", query })).body;
+  }
+
+  /** Uploads a blob (multipart, part `file`); the service scans it before records may cite it. */
+  uploadBlob(file: FilePart): Promise<Blob> {
+    return this.json("POST", "/archivist/v1/blobs", {
+      route: "blobs.upload",
+      body: multipartFile("file", file),
+      ...CREATE,
+    });
+  }
+}
+
+function scrapiBase(s: ScittOptions): string {
+  return s.tenant ? `/tenants/${encodeURIComponent(s.tenant)}` : "";
+}

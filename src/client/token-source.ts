@@ -1,0 +1,102 @@
+import { API_ERRORS, type ApiErrors } from "./errors.js";
+import type { FetchFn } from "./http.js";
+
+/** An application's client credentials (OIDC client-credentials grant) at one service. */
+export interface ClientCredentials {
+  /** Base URL of the service, e.g. https://archivist.example. */
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  /** Token endpoint when not `{url}/archivist/iam/v1/appidp/token`. */
+  tokenUrl?: string;
+}
+
+/** Where bearer tokens come from: the client asks before each request and reports a 401. */
+export interface BearerTokens {
+  get(signal?: AbortSignal): Promise<string>;
+  /** Forgets `token` (it was refused), so the next `get` fetches a new one. */
+  invalidate(token: string): void;
+}
+
+export interface TokenSourceOptions {
+  fetch?: FetchFn;
+  /** How long before expiry a token is replaced. */
+  marginMs?: number;
+  now?: () => number;
+  errors?: ApiErrors;
+}
+
+interface Cached {
+  token: string;
+  /** When to fetch a new one: `marginMs` before expiry, or half-way for tokens shorter-lived than that. */
+  refreshAt: number;
+}
+
+/** The token endpoint of a service. */
+export function tokenUrl(c: Pick<ClientCredentials, "url" | "tokenUrl">): string {
+  return c.tokenUrl ?? `${c.url.replace(/\/+$/, "")}/archivist/iam/v1/appidp/token`;
+}
+
+/**
+ * Client-credentials tokens for one application, cached until `marginMs` before they expire
+ * (half their lifetime when that is shorter) and fetched once for all concurrent callers.
+ */
+export class TokenSource implements BearerTokens {
+  private cached: Cached | undefined;
+  private inflight: Promise<Cached> | undefined;
+  private readonly fetchFn: FetchFn;
+  private readonly marginMs: number;
+  private readonly now: () => number;
+  private readonly errors: ApiErrors;
+
+  constructor(
+    private readonly credentials: ClientCredentials,
+    o: TokenSourceOptions = {},
+  ) {
+    this.fetchFn = o.fetch ?? fetch;
+    this.marginMs = o.marginMs ?? 60_000;
+    this.now = o.now ?? Date.now;
+    this.errors = o.errors ?? API_ERRORS;
+  }
+
+  /** A valid bearer token. */
+  async get(signal?: AbortSignal): Promise<string> {
+    if (this.cached && this.cached.refreshAt > this.now()) return this.cached.token;
+    this.inflight ??= this.fetchToken(signal).finally(() => {
+      this.inflight = undefined;
+    });
+    this.cached = await this.inflight;
+    return this.cached.token;
+  }
+
+  invalidate(token: string): void {
+    if (this.cached?.token === token) this.cached = undefined;
+  }
+
+  private async fetchToken(signal?: AbortSignal): Promise<Cached> {
+    const body = new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: this.credentials.clientId,
+      client_secret: this.credentials.clientSecret,
+    });
+    let res: Response;
+    try {
+      res = await this.fetchFn(tokenUrl(this.credentials), {
+        method: "POST",
+        body,
+        ...(signal ? { signal } : {}),
+      });
+    } catch (err) {
+      throw this.errors.unavailable(`token request failed: ${(err as Error).message}`);
+    }
+    if (res.status === 429 || res.status >= 500)
+      throw this.errors.unavailable(`token endpoint answered ${res.status}`, res.status);
+    if (!res.ok)
+      throw this.errors.refused(`token endpoint refused the credentials (${res.status})`, res.status);
+    const json = (await res.json().catch(() => ({}))) as { access_token?: unknown; expires_in?: unknown };
+    if (typeof json.access_token !== "string" || json.access_token === "")
+      throw this.errors.unavailable("token endpoint answered without access_token");
+    const ttlMs = (typeof json.expires_in === "number" && json.expires_in > 0 ? json.expires_in : 300) * 1000;
+    return { token: json.access_token, refreshAt: this.now() + Math.max(ttlMs - this.marginMs, ttlMs / 2) };
+  }
+}

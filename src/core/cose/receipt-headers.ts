@@ -1,0 +1,42 @@
+import { receiptProtectedHeader } from "./receipt.js";
+
+const KEPT = 256;
+
+/**
+ * Encoded receipt protected headers, kept by a caller that signs many receipts (the service keeps
+ * one per context): every receipt of one log and profile shares its header (kid, issuer, subject,
+ * vds), so it is encoded once. The last one is checked first, without building a key, since
+ * receipts usually come in runs for one log.
+ */
+export class ReceiptHeaders {
+  private readonly encoded = new Map<string, Uint8Array>();
+  private last: { kid: string; issuer: string; subject: string; vds: number; bytes: Uint8Array } = {
+    kid: "",
+    issuer: "",
+    subject: "",
+    vds: 0,
+    bytes: new Uint8Array(),
+  };
+
+  get(kid: string, issuer: string, subject: string, vds: number): Uint8Array {
+    const last = this.last;
+    if (
+      last.bytes.length > 0 &&
+      kid === last.kid &&
+      issuer === last.issuer &&
+      subject === last.subject &&
+      vds === last.vds
+    )
+      return last.bytes;
+    // Length prefixes keep the key unambiguous whatever characters the parts contain.
+    const key = `${vds}:${kid.length}:${kid}${issuer.length}:${issuer}${subject}`;
+    let bytes = this.encoded.get(key);
+    if (!bytes) {
+      bytes = receiptProtectedHeader(kid, issuer, subject, vds);
+      if (this.encoded.size >= KEPT) this.encoded.clear();
+      this.encoded.set(key, bytes);
+    }
+    this.last = { kid, issuer, subject, vds, bytes };
+    return bytes;
+  }
+}

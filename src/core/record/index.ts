@@ -1,0 +1,28 @@
+export { ASSET_FIELDS, type AssetRecord, type AssetSource, assetRecord } from "./asset.js";
+export {
+  ASSET_EVENT_FIELDS,
+  type AssetEventRecord,
+  type AssetEventSource,
+  assetEventRecord,
+} from "./asset-event.js";
+export type { Face } from "./face.js";
+export type { FieldKind, FieldTypes, RecordFields, RecordOf, RecordPrincipal } from "./fields.js";
+export {
+  FREE_EVENT_FIELDS,
+  FREE_EVENT_SEARCH_FIELDS,
+  type FreeEventRecord,
+  type FreeEventSearchRecord,
+  type FreeEventSource,
+  freeEventRecord,
+  freeEventSearchRecord,
+} from "./free-event.js";
+export { FIELDS_V1_V2, FIELDS_V3, FREE_EVENT_HASHED_FIELDS, type HashedAssetEvent } from "./hashed-fields.js";
+export {
+  type AssetFreeLeafSchema,
+  assetEventLeafHash,
+  assetFreeEventContent,
+  assetFreeEventLeafHash,
+  assetFreeExtraBytes,
+  assetFreeLeafSchemas,
+  legacySortedAssetFreeEventContent,
+} from "./leaf.js";

@@ -1,0 +1,87 @@
+import { createHash } from "node:crypto";
+import { bencode } from "../ledger/bencode.js";
+import { goJson } from "../ledger/go-json.js";
+import { idTimestampBytes } from "../ledger/idtimestamp.js";
+import { FIELDS_V3, FREE_EVENT_HASHED_FIELDS, type HashedAssetEvent, pickFields } from "./hashed-fields.js";
+
+const PLAIN_LEAF = Uint8Array.of(0);
+
+/** Asset event leaf (log v0): SHA-256(0x00 ‖ idtimestamp ‖ bencode(v3 fields, public identities as private)). */
+export function assetEventLeafHash(event: HashedAssetEvent, idtimestamp: bigint): Uint8Array {
+  const body = bencode(pickFields(event, FIELDS_V3, true));
+  return new Uint8Array(
+    createHash("sha256").update(PLAIN_LEAF).update(idTimestampBytes(idtimestamp)).update(body).digest(),
+  );
+}
+
+type AssetFreeContent = {
+  attributes: Record<string, unknown>;
+  trails?: string[] | null;
+  event_type?: string;
+};
+
+/** The hashed fields' values; Go omits an empty `event_type` (omitempty). */
+function hashedContent(event: AssetFreeContent): Array<[string, unknown]> {
+  const values = { attributes: event.attributes, trails: event.trails ?? null, event_type: event.event_type };
+  return FREE_EVENT_HASHED_FIELDS.filter((f) => f !== "event_type" || values.event_type).map((f) => [
+    f,
+    values[f],
+  ]);
+}
+
+/**
+ * The serialised content of an asset-free event, as DataTrails' eventsv1 serialisation writes it:
+ * a bencode byte string of Go's JSON of its struct, whose fields come in declaration order
+ * (`attributes`, `trails`, `event_type` when not empty); maps inside are sorted bytewise.
+ */
+export function assetFreeEventContent(event: AssetFreeContent): Uint8Array {
+  const json = hashedContent(event)
+    .map(([f, v]) => `"${f}":${goJson(v)}`)
+    .join(",");
+  return bencode(Buffer.from(`{${json}}`, "utf8"));
+}
+
+/**
+ * The content as this service serialised it before 2026-11-24: every key sorted, which put
+ * `event_type` before `trails`. Leaves of events with an `event_type` committed until then were
+ * made of it; verifiers try it when the eventsv1 leaf does not verify (`leafSchema` says which).
+ */
+export function legacySortedAssetFreeEventContent(event: AssetFreeContent): Uint8Array {
+  return bencode(Buffer.from(goJson(Object.fromEntries(hashedContent(event))), "utf8"));
+}
+
+/** Which serialisation of an asset-free event a leaf was made of. */
+export type AssetFreeLeafSchema = "eventsv1" | "sorted-2026-11";
+
+/** Asset-free event leaf (log v1): SHA-256(0x00 ‖ extraBytes(24) ‖ idtimestamp ‖ serialised content). */
+export function assetFreeEventLeafHash(
+  event: AssetFreeContent,
+  idtimestamp: bigint,
+  extraBytes: Uint8Array,
+  schema: AssetFreeLeafSchema = "eventsv1",
+): Uint8Array {
+  if (extraBytes.length !== 24) throw new RangeError("extraBytes must be 24 bytes");
+  const content =
+    schema === "eventsv1" ? assetFreeEventContent(event) : legacySortedAssetFreeEventContent(event);
+  return new Uint8Array(
+    createHash("sha256")
+      .update(PLAIN_LEAF)
+      .update(extraBytes)
+      .update(idTimestampBytes(idtimestamp))
+      .update(content)
+      .digest(),
+  );
+}
+
+/** The schemas a verifier tries for an event, newest first: both differ only when it has an event_type. */
+export function assetFreeLeafSchemas(event: { event_type?: string }): AssetFreeLeafSchema[] {
+  return event.event_type ? ["eventsv1", "sorted-2026-11"] : ["eventsv1"];
+}
+
+/** extraBytes of an asset-free event's trie entry: 0x01 (app domain) ‖ tenant uuid (16 bytes) ‖ 7 zero bytes. */
+export function assetFreeExtraBytes(tenantUuid: string): Uint8Array {
+  const out = new Uint8Array(24);
+  out[0] = 1;
+  out.set(Buffer.from(tenantUuid.replace(/-/g, ""), "hex"), 1);
+  return out;
+}

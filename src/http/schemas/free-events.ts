@@ -1,0 +1,8 @@
+import { FREE_EVENT_FIELDS, FREE_EVENT_SEARCH_FIELDS } from "../../core/record/index.js";
+import { recordSchema } from "./record-schema.js";
+
+/** An asset-free event as the API returns it. */
+export const freeEventOut = recordSchema(FREE_EVENT_FIELDS);
+
+/** An asset-free event as a search returns it. */
+export const freeEventSearchOut = recordSchema(FREE_EVENT_SEARCH_FIELDS);

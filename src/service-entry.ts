@@ -1,0 +1,9 @@
+/**
+ * The package's `vcon-archivist/service` entry: the whole service in a program's own process, as
+ * `archivist serve` runs it. `loadConfig(env, overrides)` reads the same settings as the command
+ * (docs: README, Configuration); `startService(config)` migrates the database, serves the API and
+ * runs the workers until `close()`.
+ */
+export type { Config } from "./config.js";
+export { loadConfig } from "./config.js";
+export { type RunningService, startService } from "./server.js";

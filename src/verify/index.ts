@@ -1,0 +1,58 @@
+/**
+ * The verifier: everything needed to check the service's evidence offline, with the keys it
+ * publishes and nothing else. No store, no HTTP, no file system: the CLI, the /verify and
+ * /console pages (bundled for the browser) and any other program (`vcon-archivist/verify`)
+ * run the same checks. Every check is a pure function of bytes and keys; fetching them is the
+ * caller's business.
+ *
+ * - records (asset events, asset-free events) and their receipts, both profiles:
+ *   `verifyRecordReceipt`, `leafOfRecord`, `keysFromKeySet`;
+ * - signed and transparent statements with their SCITT receipts: `verifyStatement`,
+ *   `statementPayloadMatches`;
+ * - evidence bundles: `parseBundle`, `verifyBundle`;
+ * - a log's seals, each consistent with the one before: `verifySeal`, `verifyMmrConsistency`;
+ * - C2SP checkpoints and tiles: `verifyCheckpoint`, `verifyRecordInTiles`, `rootFromTiles`.
+ */
+export {
+  BUNDLE_FORMAT,
+  BUNDLE_VERSION,
+  type BundleCheckpoint,
+  BundleError,
+  type BundleLog,
+  type BundleRecord,
+  type BundleReport,
+  type EvidenceBundle,
+  looksLikeBundle,
+  parseBundle,
+  verifyBundle,
+} from "../core/bundle/index.js";
+export { decodeSeal, verifySeal } from "../core/cose/index.js";
+export { verifyConsistency as verifyMmrConsistency } from "../core/mmr/index.js";
+// From its own module: scitt's index also carries the registration policy, whose X.509 checks
+// have no browser counterpart.
+export { type TransparentVerdict, verifyStatement } from "../core/scitt/transparent.js";
+export {
+  auditTiles,
+  type CheckpointVerdict,
+  type LogTrust,
+  parseCheckpoint,
+  parseNote,
+  type RecordInLogVerdict,
+  rootFromTiles,
+  sameHash,
+  TILE_WIDTH,
+  type TileFetch,
+  type TileRef,
+  tilePath,
+  tilesOf,
+  verifyCheckpoint,
+  verifyRecordInTiles,
+} from "../core/tlog/index.js";
+export {
+  type ApiRecord,
+  keysFromKeySet,
+  leafOfRecord,
+  type Verdict,
+  verifyRecordReceipt,
+} from "../core/verify/index.js";
+export { statementPayloadMatches } from "./payload.js";

@@ -1,0 +1,86 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The layer rules live in biome.json; this lints, with that very config, one file per room that
+// makes a forbidden import and one that makes an allowed one, so a rule that stops holding (a
+// pattern that no longer matches after a move, say) fails here and not in review.
+const repo = resolve(import.meta.dirname, "../../..");
+const biome = join(repo, "node_modules/.bin/biome");
+
+/** Room → [a path in it, a forbidden import, an allowed import]. */
+const rooms: Record<string, [string, string, string]> = {
+  core: ["src/core/x.ts", "../store/db.js", "./cbor/index.js"],
+  store: ["src/store/x.ts", "../services/assets.js", "../core/api/ids.js"],
+  workers: ["src/workers/x.ts", "../http/app.js", "../store/ledger.js"],
+  services: ["src/services/x.ts", "../http/app.js", "../store/assets.js"],
+  http: ["src/http/x.ts", "../store/blobs.js", "../services/assets.js"],
+  web: ["src/web/x.ts", "../store/open.js", "../core/vcon/index.js"],
+  plugins: ["plugins/conserver/x.ts", "../../src/services/assets.js", "../../src/core/vcon/index.js"],
+};
+
+const source = (from: string) => `import { a } from "${from}";\n\nexport const b = a;\n`;
+
+let dir: string;
+let refusals: Map<string, string>;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "layer-rules-"));
+  const config = JSON.parse(readFileSync(join(repo, "biome.json"), "utf8"));
+  config.vcs = { enabled: false };
+  config.files = { includes: ["**"] };
+  writeFileSync(join(dir, "biome.json"), JSON.stringify(config));
+  for (const [path, forbidden, allowed] of Object.values(rooms)) {
+    for (const [suffix, from] of [
+      ["forbidden", forbidden],
+      ["allowed", allowed],
+    ] as const) {
+      const file = join(dir, path.replace(/\.ts$/, `-${suffix}.ts`));
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, source(from));
+    }
+  }
+  let out: string;
+  try {
+    out = execFileSync(biome, ["lint", "--reporter=json", "--max-diagnostics=200", "."], {
+      cwd: dir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+  } catch (e) {
+    out = (e as { stdout: string }).stdout;
+  }
+  const report = JSON.parse(out) as {
+    diagnostics: Array<{
+      category: string;
+      location: { path: string | { file: string } };
+      message?: string;
+      description?: string;
+    }>;
+  };
+  refusals = new Map(
+    report.diagnostics
+      .filter((d) => d.category === "lint/style/noRestrictedImports")
+      .map((d) => {
+        const path = typeof d.location.path === "string" ? d.location.path : d.location.path.file;
+        return [path, d.description ?? d.message ?? ""];
+      }),
+  );
+}, 60_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("layer rules (biome.json)", () => {
+  for (const [room, [path]] of Object.entries(rooms)) {
+    it(`${room}: a forbidden import fails the lint with the rule's reason`, () => {
+      const reason = refusals.get(path.replace(/\.ts$/, "-forbidden.ts"));
+      expect(reason, `no refusal for ${path}`).toBeTruthy();
+      expect(reason!.length).toBeGreaterThan(20);
+    });
+    it(`${room}: an allowed import passes`, () => {
+      expect(refusals.has(path.replace(/\.ts$/, "-allowed.ts"))).toBe(false);
+    });
+  }
+});
