@@ -9,7 +9,7 @@ import { buildApp } from "./http/app.js";
 import { InvitationMailer } from "./services/invitation-mailer.js";
 import { provision } from "./services/provisioning.js";
 import { RegistrationRate } from "./services/registration-rate.js";
-import { openBlobStore } from "./store/blobstore/for-context.js";
+import { openBlobStore } from "./store/blobstore/open.js";
 import { Keyring } from "./store/keyring.js";
 import { openDb } from "./store/open.js";
 import { RedisWakeSignal } from "./wake/redis-wake-signal.js";

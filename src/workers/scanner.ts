@@ -1,7 +1,6 @@
 import type { Ctx } from "../context.js";
 import { scanBlob } from "../core/blobs/index.js";
 import { recordScan, unscannedBlobs } from "../store/blobs.js";
-import { blobStoreFor } from "../store/blobstore/for-context.js";
 import { clamdScan } from "./clamd.js";
 
 const BATCH = 100;
@@ -20,7 +19,7 @@ export async function scanBatch(ctx: Ctx): Promise<void> {
   for (;;) {
     const batch = await unscannedBlobs(ctx.db, BATCH);
     for (const blob of batch) {
-      const bytes = await blobStoreFor(ctx).read(blob.hash);
+      const bytes = await ctx.blobs.read(blob.hash);
       let verdict = scanBlob(bytes, blob.mime_type);
       if (verdict.status === "SCANNED_OK" && ctx.config.clamdSocket) {
         try {

@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import type { Config } from "../../config.js";
-import type { Ctx } from "../../context.js";
 import type { Db } from "../db.js";
 import type { BlobStore } from "./blob-store.js";
 import { FsBlobStore } from "./fs-store.js";
@@ -17,5 +16,3 @@ export function openBlobStore(config: Config, db: Db): BlobStore {
   return new FsBlobStore(join(config.dataDir, "blobs"));
 }
 
-/** The context's blob store; `ctx.blobs` says the same (the scanner worker still asks here). */
-export const blobStoreFor = (ctx: Ctx): BlobStore => ctx.blobs;
