@@ -1,4 +1,5 @@
 import { type AccessGrant, fullGrant, type NameSet } from "../core/access/index.js";
+import { tenancyOnly } from "../store/access-sql.js";
 import type { AssetRow } from "../store/assets.js";
 import type { Where } from "../store/sql.js";
 
@@ -28,12 +29,8 @@ export interface AccessView {
 export function adminView(tenantId: string): AccessView {
   const full = fullGrant();
   return {
-    restrictAssets: (w) => {
-      w.and(`tenant_id = ${w.p(tenantId)}`);
-    },
-    restrictEvents: (w) => {
-      w.and(`tenant_id = ${w.p(tenantId)}`);
-    },
+    restrictAssets: (w) => tenancyOnly(w, tenantId),
+    restrictEvents: (w) => tenancyOnly(w, tenantId),
     whole: true,
     filterable: "*",
     hiddenIn: () => [],

@@ -9,6 +9,7 @@ import {
   assetRecord,
   type Face,
 } from "../core/record/index.js";
+import { publicOnly } from "../store/access-sql.js";
 import { eventsOfAsset, getAssetEvent } from "../store/asset-events.js";
 import { type AssetRow, getAsset, type NewAssetRow } from "../store/assets.js";
 import { type AccessView, canReadEvent, projectAttributes } from "./access-view.js";
@@ -173,12 +174,8 @@ const PUBLIC_GRANT = {
 
 /** The public view: public assets only, every attribute, read only, no caller. */
 export const publicView: AccessView = {
-  restrictAssets: (w) => {
-    w.and("public");
-  },
-  restrictEvents: (w) => {
-    w.and("public");
-  },
+  restrictAssets: publicOnly,
+  restrictEvents: publicOnly,
   whole: true,
   filterable: "*",
   hiddenIn: () => [],

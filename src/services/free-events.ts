@@ -1,16 +1,19 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../context.js";
 import { badRequest, forbidden, notFound } from "../core/api/api-error.js";
-import {
-  compileODataFilter,
-  type ODataColumnMap,
-  type ODataExpr,
-  parseODataFilter,
-  requiredTrails,
-} from "../core/odata/index.js";
+import { type ODataExpr, parseODataFilter, requiredTrails } from "../core/odata/index.js";
 import { freeEventRecord, freeEventSearchRecord } from "../core/record/index.js";
-import { countFreeEvents, countTrailEvents, getFreeEvent, searchFreeEvents } from "../store/free-events.js";
-import { Where } from "../store/sql.js";
+import {
+  countFreeEvents,
+  countTrailEvents,
+  FREE_EVENT_TABLE,
+  freeEventsOfTenancy,
+  getFreeEvent,
+  matchingODataFilter,
+  searchFreeEvents,
+  withAnyTrail,
+} from "../store/free-events.js";
+import type { Where } from "../store/sql.js";
 import { validateAttributes } from "./attributes.js";
 import { narrowedSource } from "./narrowed-source.js";
 
@@ -60,19 +63,6 @@ export async function readFreeEvent(ctx: Ctx, p: Principal, id: string) {
   return freeEventRecord(row);
 }
 
-/** Column of each OData property in the `events` table (origin_tenant is `tenant/<uuid>` on the wire). */
-const SEARCH_COLUMNS: ODataColumnMap = {
-  trails: { sql: "trails", type: "text[]" },
-  event_type: { sql: "event_type", type: "text" },
-  origin_tenant: { sql: "('tenant/' || tenant_id::text)", type: "text" },
-  created_by: { sql: "created_by", type: "text" },
-  created_at: { sql: "created_at", type: "bigint" },
-  "ledger_entry/index": { sql: "mmr_index", type: "bigint" },
-  "ledger_entry/idtimestamp": { sql: "coalesce(idtimestamp, '')", type: "text" },
-  "ledger_entry/content_hash": { sql: "coalesce(content_hash, '')", type: "text" },
-  attributes: { sql: "attributes", type: "jsonb-text" },
-};
-
 export const SEARCH_MAX_TOP = 50;
 
 /** POST /archivist/v1/events/search: an OData filter parsed to an AST and compiled to parameterised SQL. */
@@ -87,19 +77,18 @@ export async function searchEvents(
     throw badRequest(`top must be an integer from 1 to ${SEARCH_MAX_TOP}`);
   const skip = q.skip ?? 0;
   if (!Number.isInteger(skip) || skip < 0) throw badRequest("skip must be a non-negative integer");
-  const w = new Where([p.tenantId]);
-  w.and("tenant_id = $1");
+  const w = freeEventsOfTenancy(p.tenantId);
   let probe: Where | undefined;
   let filter: ODataExpr | undefined;
   if (q.filter && q.filter.trim() !== "") {
     const parsed = parseODataFilter(q.filter);
     filter = parsed;
-    w.fragment((first) => compileODataFilter(parsed, SEARCH_COLUMNS, first));
+    matchingODataFilter(w, parsed);
     const trails = requiredTrails(parsed);
-    if (trails) probe = new Where([trails]).and("trails && $1::text[]");
+    if (trails) probe = withAnyTrail(trails);
   }
   const counted = countedTrail(filter);
-  const from = await narrowedSource(ctx, "events", w, probe);
+  const from = await narrowedSource(ctx, FREE_EVENT_TABLE, w, probe);
   if (from === null) return { events: [], total: 0 };
   const [rows, total] = await Promise.all([
     searchFreeEvents(ctx.db, w.sql, w.params, skip, top, from),

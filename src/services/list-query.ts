@@ -1,6 +1,6 @@
 import { badRequest } from "../core/api/api-error.js";
-import { type AttributeFilter, parseAttributeQuery } from "../core/filters/index.js";
-import { addAttributeFilter } from "../store/attribute-sql.js";
+import { parseAttributeQuery } from "../core/filters/index.js";
+import { type AttributeTable, addAttributeFilter, addHiddenAwareFilter } from "../store/attribute-sql.js";
 import { Where } from "../store/sql.js";
 
 /**
@@ -12,32 +12,10 @@ import { Where } from "../store/sql.js";
 export interface AttributeGuard {
   hiddenIn(name: string): string[];
   prefixes: readonly string[];
-  /** The rows' tenancy column. */
-  tenantColumn: string;
-}
-
-/** A filter on `column`, reading `f.name` as missing on the rows of the `hidden` tenancies. */
-function addHiddenAwareFilter(
-  w: Where,
-  f: AttributeFilter,
-  column: string,
-  indexed: boolean,
-  hidden: string[],
-  tenantColumn: string,
-): void {
-  const seen = new Where(w.params);
-  const tenancies = seen.p(hidden);
-  addAttributeFilter(seen, f, column, indexed);
-  const masked = new Where(seen.params);
-  addAttributeFilter(masked, f, `(${column} - ${masked.p(f.name)}::text)`, false);
-  w.params.push(...masked.params.slice(w.params.length));
-  w.and(
-    `(${tenantColumn} <> all(${tenancies}::uuid[]) and ${seen.sql}) or (${tenantColumn} = any(${tenancies}::uuid[]) and ${masked.sql})`,
-  );
 }
 
 /**
- * Adds the dotted attribute filters of a query (prefix → jsonb column) to a WHERE clause.
+ * Adds the dotted attribute filters of a query (prefix → the table's jsonb column) to a WHERE clause.
  * Returns the filters that ask for values (not presence) alone, as their own WHERE, when there
  * are any: only the attribute indexes can serve it, which is what `fewMatches` needs. That
  * probe may find rows where the value is hidden; the clause itself never keeps them.
@@ -45,15 +23,16 @@ function addHiddenAwareFilter(
 export function addAttributeFilters(
   w: Where,
   pairs: Array<[string, string]>,
-  columns: Record<string, string>,
+  table: AttributeTable,
   indexed = true,
   guard?: AttributeGuard,
 ): Where | undefined {
+  const { columns } = table;
   const { filters } = parseAttributeQuery(pairs, Object.keys(columns));
   for (const f of filters) {
     const column = columns[f.prefix] as string;
     const hidden = guard?.prefixes.includes(f.prefix) ? guard.hiddenIn(f.name) : [];
-    if (hidden.length && guard) addHiddenAwareFilter(w, f, column, indexed, hidden, guard.tenantColumn);
+    if (hidden.length && guard) addHiddenAwareFilter(w, f, column, indexed, hidden, table.tenantColumn);
     else addAttributeFilter(w, f, column, indexed);
   }
   const byValue = filters.filter((f) => f.kind === "match" && f.values.length > 0 && !f.present);

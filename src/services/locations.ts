@@ -5,10 +5,17 @@ import { forbidden, notFound, quotaExceeded } from "../core/api/api-error.js";
 import {
   countLocations,
   deleteLocation,
+  filterLocations,
   getLocation,
+  HOME_LOCATION_ATTRIBUTE,
+  homesOfAssets,
   insertLocation,
+  LOCATION_LIST,
   type LocationRow,
   locationRows,
+  locationsOfTenancy,
+  locationWithId,
+  noLocations,
   updateLocation,
 } from "../store/locations.js";
 import type { RowSource } from "../store/row-source.js";
@@ -47,23 +54,16 @@ function requireAdmin(p: Principal): void {
   if (!p.isAdmin) throw forbidden("only administrators can change locations");
 }
 
-const HOME = "arc_home_location_identity";
-
 /** Restricts a locations query to those the caller may read (see above). */
 async function restrictLocations(ctx: Ctx, p: Principal, w: Where): Promise<void> {
-  w.and(`tenant_id = ${w.p(p.tenantId)}`);
+  locationsOfTenancy(w, p.tenantId);
   if (p.isAdmin) return;
   const view = await viewFor(ctx, p);
-  if (!hasName(view.filterable, HOME)) {
-    w.and("false");
+  if (!hasName(view.filterable, HOME_LOCATION_ATTRIBUTE)) {
+    noLocations(w);
     return;
   }
-  const assets = new Where(w.params);
-  view.restrictAssets(assets);
-  w.params.push(...assets.params.slice(w.params.length));
-  w.and(
-    `exists (select 1 from assets where ${assets.sql} and assets.attributes->>'${HOME}' = 'locations/' || locations.id::text)`,
-  );
+  homesOfAssets(w, (assets) => view.restrictAssets(assets));
 }
 
 export async function createLocation(ctx: Ctx, p: Principal, input: LocationInput) {
@@ -94,7 +94,7 @@ export async function readLocation(ctx: Ctx, p: Principal, id: string) {
     : await (async () => {
         const w = new Where();
         await restrictLocations(ctx, p, w);
-        w.and(`id = ${w.p(id)}`);
+        locationWithId(w, id);
         return (await locationRows(ctx.db, w).page(0, 1))[0];
       })();
   if (!row) throw notFound("location");
@@ -134,10 +134,8 @@ export async function locationSource(
 ): Promise<RowSource<LocationRow>> {
   const w = new Where();
   await restrictLocations(ctx, p, w);
-  for (const key of ["display_name", "description"] as const) {
-    const values = pairs.filter(([k]) => k === key).map(([, v]) => v);
-    if (values.length) w.and(`${key} = any(${w.p(values)}::text[])`);
-  }
-  addAttributeFilters(w, pairs, { attributes: "attributes" });
+  const valuesOf = (key: string) => pairs.filter(([k]) => k === key).map(([, v]) => v);
+  filterLocations(w, { displayNames: valuesOf("display_name"), descriptions: valuesOf("description") });
+  addAttributeFilters(w, pairs, LOCATION_LIST);
   return locationRows(ctx.db, w);
 }

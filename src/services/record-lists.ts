@@ -7,13 +7,9 @@ import {
   assetRecord,
   type Face,
 } from "../core/record/index.js";
-import {
-  type AssetEventRow,
-  countAssetEvents,
-  EVENT_STATUS_SQL,
-  selectAssetEvents,
-} from "../store/asset-events.js";
-import { ASSET_STATUS_SQL, type AssetRow, countAssets, getAsset, selectAssets } from "../store/assets.js";
+import { type AssetEventRow, countAssetEvents, selectAssetEvents } from "../store/asset-events.js";
+import { type AssetRow, countAssets, getAsset, selectAssets } from "../store/assets.js";
+import { ASSET_LIST, EVENT_LIST, filterAssetEvents, filterAssets, ofAsset } from "../store/record-filters.js";
 import { estimateWhere, Where } from "../store/sql.js";
 import { type AccessView, canReadEvent, projectAttributes } from "./access-view.js";
 import {
@@ -105,18 +101,19 @@ export async function listAssets(
 ): Promise<ListPage<AssetRecord>> {
   const w = new Where();
   view.restrictAssets(w);
-  const byValue = addAttributeFilters(w, req.pairs, { attributes: "attributes" }, true, {
+  const byValue = addAttributeFilters(w, req.pairs, ASSET_LIST, true, {
     hiddenIn: view.hiddenIn,
     prefixes: ["attributes"],
-    tenantColumn: "tenant_id",
   });
-  const pm = enumParam(req.pairs, "proof_mechanism", PROOF_MECHANISMS);
-  if (pm) w.and(`proof_mechanism = ${w.p(pm)}`);
+  // Parsed in this order so that the first bad parameter is the one refused.
+  const proofMechanism = enumParam(req.pairs, "proof_mechanism", PROOF_MECHANISMS);
   const tracked = enumParam(req.pairs, "tracked", ["TRACKED", "NOT_TRACKED", "ANY"] as const) ?? "TRACKED";
-  if (tracked !== "ANY") w.and(`tracked = ${w.p(tracked)}`);
-  const statuses = enumList(req.pairs, "confirmation_status", CONFIRMATION_STATUSES);
-  if (statuses.length) w.and(`${ASSET_STATUS_SQL} = any(${w.p(statuses)}::text[])`);
-  const from = await narrowedSource(ctx, "assets", w, byValue);
+  filterAssets(w, {
+    proofMechanism,
+    tracked: tracked === "ANY" ? undefined : tracked,
+    statuses: enumList(req.pairs, "confirmation_status", CONFIRMATION_STATUSES),
+  });
+  const from = await narrowedSource(ctx, ASSET_LIST.table, w, byValue);
   if (from === null) return emptyPage(req);
   const rows = await selectAssets(ctx.db, w.sql, w.params, {
     before: req.cursor,
@@ -146,28 +143,19 @@ function eventFilters(
   indexed: boolean,
   hiddenIn: (name: string) => string[],
 ): { ascending: boolean; byValue: Where | undefined } {
-  const byValue = addAttributeFilters(
-    w,
-    pairs,
-    {
-      event_attributes: "event_attributes",
-      asset_attributes: "asset_attributes",
-      principal_declared: "principal_declared",
-    },
-    indexed,
-    { hiddenIn, prefixes: ["asset_attributes"], tenantColumn: "asset_events.tenant_id" },
-  );
+  const byValue = addAttributeFilters(w, pairs, EVENT_LIST, indexed, {
+    hiddenIn,
+    prefixes: ["asset_attributes"],
+  });
   const statuses = enumList(pairs, "confirmation_status", CONFIRMATION_STATUSES);
-  if (statuses.length) w.and(`${EVENT_STATUS_SQL} = any(${w.p(statuses)}::text[])`);
   const trust = enumParam(pairs, "minimum_trust", TRUST_ORDER);
-  if (trust)
-    w.and(`${EVENT_STATUS_SQL} = any(${w.p(TRUST_ORDER.slice(TRUST_ORDER.indexOf(trust)))}::text[])`);
-  const pm = enumParam(pairs, "proof_mechanism", PROOF_MECHANISMS);
-  if (pm) w.and(`proof_mechanism = ${w.p(pm)}`);
-  const since = timeParam(pairs, "timestamp_accepted_since");
-  if (since) w.and(`timestamp_accepted >= ${w.p(since)}`);
-  const before = timeParam(pairs, "timestamp_accepted_before");
-  if (before) w.and(`timestamp_accepted < ${w.p(before)}`);
+  filterAssetEvents(w, {
+    statuses,
+    trusted: trust ? TRUST_ORDER.slice(TRUST_ORDER.indexOf(trust)) : undefined,
+    proofMechanism: enumParam(pairs, "proof_mechanism", PROOF_MECHANISMS),
+    since: timeParam(pairs, "timestamp_accepted_since"),
+    before: timeParam(pairs, "timestamp_accepted_before"),
+  });
   const order = enumParam(pairs, "order_by", ["SIMPLEHASHV1"] as const);
   return { ascending: order === "SIMPLEHASHV1", byValue };
 }
@@ -186,7 +174,7 @@ export async function listAssetEvents(
     const asset = await getAsset(ctx.db, assetId);
     if (!asset || !view.grant(asset)) throw notFound("asset");
     assets.set(asset.id, asset);
-    w.and(`asset_id = ${w.p(assetId)}`);
+    ofAsset(w, assetId);
     if (!view.whole) view.restrictEvents(w);
   } else view.restrictEvents(w);
   // One asset's events are found through its own index; across assets a value may be rare.
@@ -195,7 +183,7 @@ export async function listAssetEvents(
   // twice the running time of the conserver's look-up before a later event.
   const oneAsset = assetId !== undefined;
   const { ascending, byValue } = eventFilters(w, req.pairs, !oneAsset, view.hiddenIn);
-  const from = oneAsset ? "asset_events" : await narrowedSource(ctx, "asset_events", w, byValue);
+  const from = oneAsset ? EVENT_LIST.table : await narrowedSource(ctx, EVENT_LIST.table, w, byValue);
   if (from === null) return emptyPage(req);
   const rows = await selectAssetEvents(ctx.db, w.sql, w.params, {
     cursor: req.cursor,

@@ -13,7 +13,7 @@ import {
   type NameSet,
   validateAccessPolicyInput,
 } from "../core/access/index.js";
-import { anyClause, tenancyAssetsClause, tenancyEventsClause } from "../store/access-sql.js";
+import { passingAny, tenancyAssetsClause, tenancyEventsClause } from "../store/access-sql.js";
 import { type AccessView, adminView } from "./access-view.js";
 
 /** The policies of one tenancy that apply to this caller, as seen from that tenancy. */
@@ -55,7 +55,7 @@ function policyView(scopes: Scope[]): AccessView {
           s.all ? undefined : (column, first) => compileReadableAssets(s.policies, s.caller, column, first),
         ),
       );
-      w.and(anyClause(parts));
+      passingAny(w, parts);
     },
     restrictEvents: (w) => {
       const parts = scopes.map((s) =>
@@ -65,7 +65,7 @@ function policyView(scopes: Scope[]): AccessView {
           s.all ? undefined : (columns, first) => compileReadableEvents(s.policies, s.caller, columns, first),
         ),
       );
-      w.and(anyClause(parts));
+      passingAny(w, parts);
     },
     grant: (asset) => {
       const s = byTenant.get(asset.tenant_id);

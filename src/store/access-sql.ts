@@ -43,3 +43,21 @@ export function tenancyEventsClause(
 export function anyClause(clauses: string[]): string {
   return clauses.join(" or ") || "false";
 }
+
+/** Restricts a query to the rows passing any of the clauses (`anyClause`). */
+export function passingAny(w: Where, clauses: string[]): void {
+  w.and(anyClause(clauses));
+}
+
+/**
+ * Restricts an assets or asset_events query to one tenancy's rows. The column is unqualified:
+ * an administrator's event list reads asset_events alone.
+ */
+export function tenancyOnly(w: Where, tenantId: string): void {
+  w.and(`tenant_id = ${w.p(tenantId)}`);
+}
+
+/** Restricts an assets or asset_events query to the rows of public assets. */
+export function publicOnly(w: Where): void {
+  w.and("public");
+}

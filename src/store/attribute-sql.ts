@@ -1,7 +1,14 @@
 import type { AttributeFilter } from "../core/filters/index.js";
-import type { Where } from "./sql.js";
+import { Where } from "./sql.js";
 
 const WHOLE = /^(0|-?[1-9][0-9]*)$/;
+
+/** A table whose rows a list filters by attribute: its jsonb column for each query prefix, its tenancy column. */
+export interface AttributeTable {
+  table: string;
+  columns: Readonly<Record<string, string>>;
+  tenantColumn: string;
+}
 
 /**
  * Attributes with a btree index of their own over their text, by column (migration 015):
@@ -62,6 +69,30 @@ export function addAttributeFilter(w: Where, f: AttributeFilter, column: string,
       });
   if (f.present) alternatives.push(`${text(f.name)} <> ''`);
   w.and(alternatives.join(" or "));
+}
+
+/**
+ * `addAttributeFilter`, reading `f.name` as missing on the rows of the `hidden` tenancies: there
+ * the filter tests the column with that attribute removed (so a value never matches, and
+ * "absent" always does), in the form no index serves.
+ */
+export function addHiddenAwareFilter(
+  w: Where,
+  f: AttributeFilter,
+  column: string,
+  indexed: boolean,
+  hidden: string[],
+  tenantColumn: string,
+): void {
+  const seen = new Where(w.params);
+  const tenancies = seen.p(hidden);
+  addAttributeFilter(seen, f, column, indexed);
+  const masked = new Where(seen.params);
+  addAttributeFilter(masked, f, `(${column} - ${masked.p(f.name)}::text)`, false);
+  w.params.push(...masked.params.slice(w.params.length));
+  w.and(
+    `(${tenantColumn} <> all(${tenancies}::uuid[]) and ${seen.sql}) or (${tenantColumn} = any(${tenancies}::uuid[]) and ${masked.sql})`,
+  );
 }
 
 /**

@@ -1,5 +1,7 @@
+import { compileODataFilter, type ODataColumnMap, type ODataExpr } from "../core/odata/index.js";
 import type { Queryable } from "./db.js";
 import type { EntryRow } from "./ledger.js";
+import { Where } from "./sql.js";
 
 export interface FreeEventRow {
   seq: number;
@@ -14,6 +16,37 @@ export interface FreeEventRow {
   mmr_index: number | null;
   idtimestamp: string | null;
   content_hash: string | null;
+}
+
+/** The table of asset-free events, for the list's narrowing probe. */
+export const FREE_EVENT_TABLE = "events";
+
+/** Column of each OData property in the `events` table (origin_tenant is `tenant/<uuid>` on the wire). */
+const SEARCH_COLUMNS: ODataColumnMap = {
+  trails: { sql: "trails", type: "text[]" },
+  event_type: { sql: "event_type", type: "text" },
+  origin_tenant: { sql: "('tenant/' || tenant_id::text)", type: "text" },
+  created_by: { sql: "created_by", type: "text" },
+  created_at: { sql: "created_at", type: "bigint" },
+  "ledger_entry/index": { sql: "mmr_index", type: "bigint" },
+  "ledger_entry/idtimestamp": { sql: "coalesce(idtimestamp, '')", type: "text" },
+  "ledger_entry/content_hash": { sql: "coalesce(content_hash, '')", type: "text" },
+  attributes: { sql: "attributes", type: "jsonb-text" },
+};
+
+/** A search's WHERE over one tenancy's asset-free events. */
+export function freeEventsOfTenancy(tenantId: string): Where {
+  return new Where([tenantId]).and("tenant_id = $1");
+}
+
+/** Adds a parsed OData filter, compiled over the `events` columns. */
+export function matchingODataFilter(w: Where, filter: ODataExpr): void {
+  w.fragment((first) => compileODataFilter(filter, SEARCH_COLUMNS, first));
+}
+
+/** The probe for events carrying any of these trails: only the trails index serves it. */
+export function withAnyTrail(trails: string[]): Where {
+  return new Where([trails]).and("trails && $1::text[]");
 }
 
 export const FREE_EVENT_COLUMNS =

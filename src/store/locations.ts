@@ -1,6 +1,7 @@
+import type { AttributeTable } from "./attribute-sql.js";
 import type { Queryable } from "./db.js";
 import { keysetSource, type RowSource } from "./row-source.js";
-import type { Where } from "./sql.js";
+import { Where } from "./sql.js";
 
 export interface LocationRow {
   seq: number;
@@ -97,6 +98,53 @@ export async function deleteLocation(db: Queryable, tenantId: string, id: string
 }
 
 /** Locations matching a filter the caller built (attribute filters included). */
+/** The locations table as its list filters it by attribute. */
+export const LOCATION_LIST: AttributeTable = {
+  table: "locations",
+  columns: { attributes: "attributes" },
+  tenantColumn: "tenant_id",
+};
+
+/** The asset attribute naming an asset's home location (`locations/<uuid>`). */
+export const HOME_LOCATION_ATTRIBUTE = "arc_home_location_identity";
+
+/** Restricts a locations query to one tenancy's. */
+export function locationsOfTenancy(w: Where, tenantId: string): void {
+  w.and(`tenant_id = ${w.p(tenantId)}`);
+}
+
+/** Restricts a locations query to none at all. */
+export function noLocations(w: Where): void {
+  w.and("false");
+}
+
+/**
+ * Restricts a locations query to the homes of the assets that `restrictAssets` keeps (its
+ * columns unqualified, over `assets`).
+ */
+export function homesOfAssets(w: Where, restrictAssets: (assets: Where) => void): void {
+  const assets = new Where(w.params);
+  restrictAssets(assets);
+  w.params.push(...assets.params.slice(w.params.length));
+  w.and(
+    `exists (select 1 from assets where ${assets.sql} and assets.attributes->>'${HOME_LOCATION_ATTRIBUTE}' = 'locations/' || locations.id::text)`,
+  );
+}
+
+/** Restricts a locations query to the one with this id. */
+export function locationWithId(w: Where, id: string): void {
+  w.and(`id = ${w.p(id)}`);
+}
+
+/** Adds a location list's filters on names and descriptions: any of the values given, for each. */
+export function filterLocations(
+  w: Where,
+  f: { displayNames: readonly string[]; descriptions: readonly string[] },
+): void {
+  if (f.displayNames.length) w.and(`display_name = any(${w.p(f.displayNames)}::text[])`);
+  if (f.descriptions.length) w.and(`description = any(${w.p(f.descriptions)}::text[])`);
+}
+
 export function locationRows(db: Queryable, where: Where): RowSource<LocationRow> {
   return keysetSource(db, "locations", COLUMNS, where);
 }
