@@ -7,18 +7,18 @@ import { type SharingCache, sharingCache } from "./store/sharing.js";
  * Nothing here is needed for correctness: each answer is the one the work would give again.
  */
 export interface Caches {
-  /** Receipts signed, by record, profile and sealed size: a receipt never changes (services/proofs.ts). */
+  /** Receipts signed, by record, profile and sealed size: a receipt never changes (services/ledger/proofs.ts). */
   receipts: Map<string, Uint8Array>;
   /** Encoded receipt protected headers: every receipt of one log shares its header. */
   receiptHeaders: ReceiptHeaders;
-  /** The full C2SP tiles and entry bundles served last: full tiles never change (services/tlog.ts). */
+  /** The full C2SP tiles and entry bundles served last: full tiles never change (services/ledger/tlog.ts). */
   fullTiles: Map<string, Uint8Array>;
   /**
    * SHA-256 of each client secret that verified, by its stored hash: scrypt costs ~40 ms, and a
-   * client asks for a token again and again (services/secrets.ts).
+   * client asks for a token again and again (services/identity/secrets.ts).
    */
   verifiedSecrets: Map<string, Buffer>;
-  /** Value filters found to match many rows, until when (ms): their probe is skipped (services/narrowed-source.ts). */
+  /** Value filters found to match many rows, until when (ms): their probe is skipped (services/records/value-filter-source.ts). */
   commonFilters: Map<string, number>;
   /** Who shares with each tenancy, for a second: every read asks, only subject writes change it. */
   sharing: SharingCache;

@@ -1,12 +1,12 @@
 import type { Logger } from "pino";
 import type { Caches } from "./caches.js";
 import type { Config } from "./config.js";
-import type { InvitationMailer } from "./services/invitation-mailer.js";
-import type { RegistrationRate } from "./services/registration-rate.js";
+import type { InvitationMailer } from "./services/identity/invitation-mailer.js";
+import type { RegistrationRate } from "./services/scitt/registration-rate.js";
+import type { WritePath } from "./services/write/write-path.js";
 import type { BlobStore } from "./store/blobstore/blob-store.js";
 import type { Db } from "./store/db.js";
 import type { Keyring } from "./store/keyring.js";
-import type { WritePath } from "./write-path.js";
 
 /** Callbacks that wake background workers when work is waiting (the database holds the work). */
 export interface Wakeups {
@@ -33,7 +33,7 @@ export interface Ctx {
   registrationRate: RegistrationRate;
   /** The SMTP transport invitations are sent through, made at the first one. */
   invitationMailer: InvitationMailer;
-  /** Batch, hand-off, commit: the one way records reach the log (`src/write-path.ts`). */
+  /** Batch, hand-off, commit: the one way records reach the log (`src/services/write/write-path.ts`). */
   writePath: WritePath;
 }
 

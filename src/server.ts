@@ -6,15 +6,15 @@ import { newCaches } from "./caches.js";
 import type { Config } from "./config.js";
 import type { Ctx } from "./context.js";
 import { buildApp } from "./http/app.js";
-import { InvitationMailer } from "./services/invitation-mailer.js";
-import { provision } from "./services/provisioning.js";
-import { RegistrationRate } from "./services/registration-rate.js";
+import { InvitationMailer } from "./services/identity/invitation-mailer.js";
+import { provision } from "./services/identity/provisioning.js";
+import { RegistrationRate } from "./services/scitt/registration-rate.js";
+import { openWritePath } from "./services/write/write-path.js";
 import { openBlobStore } from "./store/blobstore/open.js";
 import { Keyring } from "./store/keyring.js";
 import { openDb } from "./store/open.js";
 import { RedisWakeSignal } from "./wake/redis-wake-signal.js";
 import { startWorkers, type Workers } from "./workers/index.js";
-import { openWritePath } from "./write-path.js";
 
 /** A running service: its address, context, and a graceful stop. */
 export interface RunningService {

@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Ctx, Principal } from "../context.js";
 import { badRequest } from "../core/api/api-error.js";
 import { unstorableIndex } from "../core/filters/text-guard.js";
-import { Authenticator } from "../services/auth.js";
+import { Authenticator } from "../services/identity/auth.js";
 import { MULTIPART_OVERHEAD, registerBodyParsers, UNREAD_BODY } from "./body.js";
 import type { HttpDeps } from "./deps.js";
 import { answerClientError, errorHandler, sendError, sendNotFound, toApiError } from "./errors.js";

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Ctx } from "../context.js";
-import type { BlobRow } from "../services/blobs.js";
-import { checkServable, openBlob, parseRange } from "../services/blobs.js";
-import { scalar } from "../services/list-query.js";
+import type { BlobRow } from "../services/blobs/blobs.js";
+import { checkServable, openBlob, parseRange } from "../services/blobs/blobs.js";
+import { scalar } from "../services/records/list-query.js";
 
 /** Sends a blob's bytes with content-type, length, etag = hash, and single-range support. */
 export async function sendBlob(

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { ApiError, errorStatus } from "../core/api/api-error.js";
 import { type Problem, problemDetails, problemJson } from "../core/scitt/index.js";
-import { RegistrationClosed, RegistrationRefused } from "../services/scitt.js";
+import { RegistrationClosed, RegistrationRefused } from "../services/scitt/scitt.js";
 import { requestLogger } from "./request-log.js";
 
 /** Maps anything thrown to the spec's status and `{code, message, details}`: the one place that does. */

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Ctx } from "../context.js";
-import type { ListPage, ListRequest, RowSource } from "../services/record-lists.js";
+import type { ListPage, ListRequest, RowSource } from "../services/records/lists.js";
 import { applyCount, openListing, wantsCount } from "./paging.js";
 
 /** Runs a record list: page token in, `{<collection>, next_page_token}` out, count headers and 206 set. */

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { badRequest } from "../core/api/api-error.js";
-import type { Profile } from "../services/proofs.js";
+import type { Profile } from "../services/ledger/proofs.js";
 
 /** The registered receipt media type (RFC 9943); `application/cose` is still answered to who asks for it. */
 export const RECEIPT_TYPE = "application/scitt-receipt+cose";

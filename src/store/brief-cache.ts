@@ -13,7 +13,7 @@ export interface BriefCache<T> {
  * For reads that every request makes and only rare writes change (who shares with a tenancy,
  * its access policies): answers are kept `ttlMs`, so a change made in this process is seen at
  * once (`forget`) and one made in another process within `ttlMs`, the window principals have
- * too (services/auth.ts). Callers share the answers and must not modify them; a failed load is
+ * too (services/identity/auth.ts). Callers share the answers and must not modify them; a failed load is
  * not kept.
  */
 export function briefCache<T>(

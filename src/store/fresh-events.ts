@@ -3,7 +3,7 @@ import type { StoredAssetEvent } from "./asset-events.js";
 const DEFAULT_MAX = 20_000;
 
 /**
- * The write path's hand-off (`src/write-path.ts`): events this process has just stored, handed
+ * The write path's hand-off (`src/services/write/write-path.ts`): events this process has just stored, handed
  * to the committer of the same process so it hashes them without reading them back (reading
  * rows back with their JSON columns cost as much as writing them). Only a shortcut: the committer still locks the STORED rows it
  * commits and reads from the database any row that is not here (another process wrote it,

@@ -38,7 +38,7 @@ export class Committer {
     private readonly db: Db,
     private readonly log: Logger,
     private readonly maxDelayMs: number,
-    /** The write path's hand-off: rows this process's appenders stored (`src/write-path.ts`). */
+    /** The write path's hand-off: rows this process's appenders stored (`src/services/write/write-path.ts`). */
     private readonly handoff: FreshEvents,
     private readonly onCommitted: (tenantId: string) => void = () => undefined,
   ) {}

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AnyRouteSpec } from "../../src/http/route.js";
-import { appIdpIssuer, tokenAudience } from "../../src/services/tokens.js";
+import { appIdpIssuer, tokenAudience } from "../../src/services/identity/tokens.js";
 import {
   compressed,
   coseBody,

@@ -6,7 +6,7 @@ import {
   patchAccessPolicy,
   readAccessPolicy,
   removeAccessPolicy,
-} from "../../services/access-policies.js";
+} from "../../services/access/access-policies.js";
 import type { HttpDeps } from "../deps.js";
 import { runSourceList } from "../listing.js";
 import type { RouteTable } from "../route.js";

@@ -7,7 +7,7 @@ import {
   readApplication,
   regenerateSecret,
   removeApplication,
-} from "../../services/applications.js";
+} from "../../services/identity/applications.js";
 import type { HttpDeps } from "../deps.js";
 import { runSourceList } from "../listing.js";
 import type { RouteTable } from "../route.js";

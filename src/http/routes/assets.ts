@@ -1,9 +1,14 @@
 import { badRequest } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
-import { createAssetEvent } from "../../services/asset-events.js";
-import { createAsset, createAssetWithEvents, readAsset, readAssetEvent } from "../../services/assets.js";
-import { listAssetEvents, listAssets } from "../../services/record-lists.js";
-import { viewFor, writeViewFor } from "../../services/views.js";
+import { viewFor, writeViewFor } from "../../services/access/caller-view.js";
+import { createAssetEvent } from "../../services/records/asset-events.js";
+import {
+  createAsset,
+  createAssetWithEvents,
+  readAsset,
+  readAssetEvent,
+} from "../../services/records/assets.js";
+import { listAssetEvents, listAssets } from "../../services/records/lists.js";
 import type { HttpDeps } from "../deps.js";
 import { runList } from "../listing.js";
 import type { RouteTable } from "../route.js";

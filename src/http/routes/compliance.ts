@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { badRequest } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
+import { viewFor } from "../../services/access/caller-view.js";
 import {
   assetCompliance,
   compliancePolicyOut,
@@ -8,8 +9,7 @@ import {
   createCompliancePolicy,
   readCompliancePolicy,
   removeCompliancePolicy,
-} from "../../services/compliance.js";
-import { viewFor } from "../../services/views.js";
+} from "../../services/compliance/compliance.js";
 import type { HttpDeps } from "../deps.js";
 import { runSourceList } from "../listing.js";
 import type { RouteTable } from "../route.js";

@@ -6,7 +6,7 @@ import {
   inviteSource,
   readInvite,
   removeInvite,
-} from "../../services/invites.js";
+} from "../../services/identity/invites.js";
 import type { HttpDeps } from "../deps.js";
 import { runSourceList } from "../listing.js";
 import type { RouteTable } from "../route.js";

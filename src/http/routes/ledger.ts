@@ -2,13 +2,13 @@ import { z } from "zod";
 import { type ApiError, badRequest, notFound } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
 import { parseUint64, reachable } from "../../core/api/numbers.js";
-import { latestSeal, scittKeys, sealSizes } from "../../services/ledger-info.js";
-import { consistency, logEntry, receiptFor, treeConsistency } from "../../services/proofs.js";
 import {
   readableRecordName,
   requireReadableEvent,
   requireReadableRecord,
-} from "../../services/record-access.js";
+} from "../../services/access/readable-records.js";
+import { latestSeal, scittKeys, sealSizes } from "../../services/ledger/ledger-info.js";
+import { consistency, logEntry, receiptFor, treeConsistency } from "../../services/ledger/proofs.js";
 import { sendCose } from "../cose-response.js";
 import type { HttpDeps } from "../deps.js";
 import { COSE_TYPE, profileQuery, requestedProfile, sendReceipt } from "../receipt-negotiation.js";

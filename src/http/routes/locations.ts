@@ -9,7 +9,7 @@ import {
   readLocationPermissions,
   removeLocation,
   setLocationPermissions,
-} from "../../services/locations.js";
+} from "../../services/records/locations.js";
 import type { HttpDeps } from "../deps.js";
 import { runSourceList } from "../listing.js";
 import type { RouteTable } from "../route.js";

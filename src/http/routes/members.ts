@@ -7,7 +7,7 @@ import {
   membershipOut,
   membershipSource,
   patchMemberRoles,
-} from "../../services/members.js";
+} from "../../services/identity/members.js";
 import type { HttpDeps } from "../deps.js";
 import { runSourceList } from "../listing.js";
 import type { RouteTable } from "../route.js";

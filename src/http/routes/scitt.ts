@@ -4,9 +4,9 @@ import { z } from "zod";
 import { forbidden } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
 import { encodeCbor } from "../../core/cbor/index.js";
-import { serviceJwks } from "../../services/ledger-info.js";
-import type { Profile } from "../../services/proofs.js";
-import { requireReadableEvent } from "../../services/record-access.js";
+import { requireReadableEvent } from "../../services/access/readable-records.js";
+import { serviceJwks } from "../../services/ledger/ledger-info.js";
+import type { Profile } from "../../services/ledger/proofs.js";
 import {
   addScittKey,
   assetEventStatement,
@@ -19,8 +19,8 @@ import {
   removeScittKey,
   scittKeyList,
   setRegistrationPolicy,
-} from "../../services/scitt.js";
-import { transparencyConfiguration } from "../../services/transparency-configuration.js";
+} from "../../services/scitt/scitt.js";
+import { transparencyConfiguration } from "../../services/scitt/transparency-configuration.js";
 import { sendCose } from "../cose-response.js";
 import type { HttpDeps } from "../deps.js";
 import { dataTrailsRefusal, scittProblem, sendProblem } from "../errors.js";

@@ -8,7 +8,7 @@ import {
   removeSubject,
   subjectOut,
   subjectSource,
-} from "../../services/subjects.js";
+} from "../../services/identity/subjects.js";
 import type { HttpDeps } from "../deps.js";
 import { runSourceList } from "../listing.js";
 import type { RouteTable } from "../route.js";

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { appIdpIssuer } from "../../services/tokens.js";
+import { appIdpIssuer } from "../../services/identity/tokens.js";
 import type { HttpDeps } from "../deps.js";
 import type { Metrics } from "../metrics.js";
 

@@ -6,7 +6,7 @@ import {
   rootPrincipals,
   selfInfo,
   setRootPrincipals,
-} from "../../services/tenancies.js";
+} from "../../services/identity/tenancies.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 

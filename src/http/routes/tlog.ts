@@ -1,5 +1,5 @@
 import { pathUuid } from "../../core/api/ids.js";
-import { checkpointNote, logVkey, tileBytes } from "../../services/tlog.js";
+import { checkpointNote, logVkey, tileBytes } from "../../services/ledger/tlog.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 

@@ -6,7 +6,7 @@ import {
   removeTlsCertificate,
   tlsCertificateOut,
   tlsCertificateSource,
-} from "../../services/tls-certificates.js";
+} from "../../services/identity/tls-certificates.js";
 import type { HttpDeps } from "../deps.js";
 import { runSourceList } from "../listing.js";
 import type { RouteTable } from "../route.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { guardedIssueToken } from "../../services/tokens.js";
+import { guardedIssueToken } from "../../services/identity/tokens.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 

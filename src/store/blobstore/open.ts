@@ -15,4 +15,3 @@ export function openBlobStore(config: Config, db: Db): BlobStore {
   if (config.blobStore === "s3" && config.s3) return new S3BlobStore(config.s3);
   return new FsBlobStore(join(config.dataDir, "blobs"));
 }
-

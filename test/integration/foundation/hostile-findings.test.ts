@@ -6,7 +6,7 @@ import { gzipSync } from "node:zlib";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodePageToken } from "../../../src/core/api/page-token.js";
-import { appIdpIssuer, tokenAudience } from "../../../src/services/tokens.js";
+import { appIdpIssuer, tokenAudience } from "../../../src/services/identity/tokens.js";
 import { until } from "../../helpers/poll.js";
 import { plainApplication, startTestService, type TestService } from "../../helpers/service.js";
 

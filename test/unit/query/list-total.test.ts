@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ListRequest, totalFor } from "../../../src/services/record-lists.js";
+import { type ListRequest, totalFor } from "../../../src/services/records/lists.js";
 
 const LIMIT = 10_000;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GroupCommit } from "../../../src/services/group-commit.js";
+import { GroupCommit } from "../../../src/services/write/group-commit.js";
 import type { Db, Queryable } from "../../../src/store/db.js";
 
 /** A database whose transactions just run their function (the group writer decides the outcome). */

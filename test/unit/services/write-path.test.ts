@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { openWritePath } from "../../../src/services/write/write-path.js";
 import type { StoredAssetEvent } from "../../../src/store/asset-events.js";
 import type { Db, Queryable } from "../../../src/store/db.js";
 import { FreshEvents } from "../../../src/store/fresh-events.js";
 import type { Keyring } from "../../../src/store/keyring.js";
-import { openWritePath } from "../../../src/write-path.js";
 
 function fakeDb(): Db {
   const tx: Queryable = { query: async () => [] };

@@ -1,0 +1,72 @@
+import type { Ctx } from "../../context.js";
+import { type AccessPolicy, validateAccessPolicyInput } from "../../core/access/index.js";
+import { compilePolicyFilters, matchPolicyFilters } from "../../core/filters/index.js";
+import { assetRecord } from "../../core/record/index.js";
+import { type AccessPolicyRow, allAccessPolicies, getAccessPolicy } from "../../store/access-policies.js";
+import { type AssetRow, assetsMatchingAttributes, getAsset } from "../../store/assets.js";
+import type { Queryable } from "../../store/db.js";
+import { internalPrincipal } from "../identity/principals.js";
+import { writeGroup } from "../write/event-batcher.js";
+
+const GROUP = 500;
+
+/** Assets of the tenancy whose current attributes match the policy's filters. */
+export function assetsMatching(db: Queryable, tenantId: string, policy: AccessPolicy): Promise<AssetRow[]> {
+  return assetsMatchingAttributes(db, tenantId, (column, first) =>
+    compilePolicyFilters(policy.filters, column, first),
+  );
+}
+
+/**
+ * Records the policy in the audit trail of every asset it applies to, attributed to an
+ * internal actor (`{BASE_URL}/internal`, subject `access_policies/<uuid>`), as the interface asks.
+ */
+export async function recordPolicyAudit(
+  ctx: Ctx,
+  row: AccessPolicyRow,
+  change: "created" | "updated",
+): Promise<number> {
+  const policy = validateAccessPolicyInput(row);
+  const assets = await assetsMatching(ctx.db, row.tenant_id, policy);
+  const actor = internalPrincipal(ctx.config.baseUrl, `access_policies/${row.id}`);
+  for (let i = 0; i < assets.length; i += GROUP) {
+    const group = assets.slice(i, i + GROUP).map((a) => ({
+      assetId: a.id,
+      tenantId: a.tenant_id,
+      operation: "Record",
+      behaviour: "RecordEvidence",
+      eventAttributes: {
+        arc_display_type: "arc_access_policy",
+        arc_access_policy_identity: `access_policies/${row.id}`,
+        arc_access_policy_change: change,
+        arc_description: `access policy ${row.display_name} ${change}`,
+      },
+      assetAttributes: {},
+      declared: actor,
+      accepted: actor,
+    }));
+    await ctx.db.transaction((tx) => writeGroup(tx, ctx.keys, group));
+  }
+  if (assets.length) ctx.wake.commit(row.tenant_id);
+  return assets.length;
+}
+
+/** The assets one policy applies to (administrators only, checked by the caller). */
+export async function policyAssets(ctx: Ctx, tenantId: string, policyId: string) {
+  const row = await getAccessPolicy(ctx.db, tenantId, policyId);
+  const assets = row && (await assetsMatching(ctx.db, tenantId, validateAccessPolicyInput(row)));
+  return assets?.map((a) => assetRecord(a, a.attributes));
+}
+
+/** The policies that apply to one asset. */
+export async function assetPolicies(
+  ctx: Ctx,
+  tenantId: string,
+  assetId: string,
+): Promise<AccessPolicyRow[] | undefined> {
+  const asset = await getAsset(ctx.db, assetId);
+  if (!asset || asset.tenant_id !== tenantId) return undefined;
+  return (await allAccessPolicies(ctx.db, tenantId)).filter((r) =>
+    matchPolicyFilters(validateAccessPolicyInput(r).filters, asset.attributes),
+  );
+}

@@ -1,0 +1,72 @@
+import type { Ctx, Principal } from "../../context.js";
+import type { AccessGrant } from "../../core/access/index.js";
+import { type ApiError, notFound, unauthenticated } from "../../core/api/api-error.js";
+import { assetOfEvent, getAssetEvent } from "../../store/asset-events.js";
+import { getAsset } from "../../store/assets.js";
+import { freeEventOwner } from "../../store/free-events.js";
+import { publicView } from "../records/assets.js";
+import { canReadEvent } from "./access-view.js";
+import { viewFor } from "./caller-view.js";
+
+/**
+ * The refusal of a record the caller may not read: without a token, 401 (a token might
+ * grant it, and a 404 would tell an anonymous caller which private records exist); with
+ * one, 404, as for a record that does not exist.
+ */
+const refusal = (caller: Principal | undefined, what: string): ApiError =>
+  caller ? notFound(what) : unauthenticated("this record is not public: a token is required");
+
+/** The grant under which the caller (or anyone, without one) may read the asset event; undefined if none. */
+async function readGrant(
+  ctx: Ctx,
+  caller: Principal | undefined,
+  assetId: string,
+  eventId: string,
+): Promise<AccessGrant | undefined> {
+  const asset = await getAsset(ctx.db, assetId);
+  const event = asset ? await getAssetEvent(ctx.db, assetId, eventId) : undefined;
+  if (!asset || !event) return undefined;
+  const view = caller ? await viewFor(ctx, caller) : publicView;
+  const grant = view.grant(asset) ?? publicView.grant(asset);
+  return grant && canReadEvent(event.event_attributes, grant) ? grant : undefined;
+}
+
+/** 401 without a token, 404 with one, unless the asset event is public or the caller may read it; the grant it is read under. */
+export async function requireReadableEvent(
+  ctx: Ctx,
+  caller: Principal | undefined,
+  assetId: string,
+  eventId: string,
+): Promise<AccessGrant> {
+  const grant = await readGrant(ctx, caller, assetId, eventId);
+  if (!grant) throw refusal(caller, "event");
+  return grant;
+}
+
+/** How a record known only by its id may be named to this caller; `undefined` when it may not read it. */
+export async function readableRecordName(
+  ctx: Ctx,
+  caller: Principal | undefined,
+  recordId: string,
+): Promise<string | undefined> {
+  const assetId = await assetOfEvent(ctx.db, recordId);
+  if (assetId) {
+    if (!(await readGrant(ctx, caller, assetId, recordId))) return undefined;
+    const asset = await getAsset(ctx.db, assetId);
+    return `${asset?.public ? "publicassets" : "assets"}/${assetId}/events/${recordId}`;
+  }
+  const free = await freeEventOwner(ctx.db, recordId);
+  // Asset-free events are read by their tenancy's administrators; a registered signed
+  // statement is public, as SCRAPI publishes it (`/entries/{id}`).
+  const readable = free && (free.registered || (caller?.isAdmin && caller.tenantId === free.tenant_id));
+  return readable ? `events/${recordId}` : undefined;
+}
+
+/** A record known only by its id (receipts): 401 without a token, 404 with one, unless the caller may read it. */
+export async function requireReadableRecord(
+  ctx: Ctx,
+  caller: Principal | undefined,
+  recordId: string,
+): Promise<void> {
+  if ((await readableRecordName(ctx, caller, recordId)) === undefined) throw refusal(caller, "event");
+}

@@ -1,0 +1,118 @@
+import { randomUUID } from "node:crypto";
+import type { Ctx, Principal } from "../../context.js";
+import { forbidden, notFound, quotaExceeded } from "../../core/api/api-error.js";
+import { isoTime } from "../../core/api/ids.js";
+import {
+  COMPLIANCE_TYPES,
+  evaluateCompliance,
+  validateCompliancePolicyInput,
+} from "../../core/compliance/index.js";
+import { matchPolicyFilters, parsePolicyFilters } from "../../core/filters/index.js";
+import { eventsOfAsset } from "../../store/asset-events.js";
+import { getAsset } from "../../store/assets.js";
+import {
+  allCompliancePolicies,
+  type CompliancePolicyRow,
+  compliancePolicyRows,
+  countCompliancePolicies,
+  deleteCompliancePolicy,
+  getCompliancePolicy,
+  insertCompliancePolicy,
+} from "../../store/compliance-policies.js";
+import type { RowSource } from "../../store/row-source.js";
+import { lockTenancy } from "../../store/tenancies.js";
+import { type AccessView, canReadEvent } from "../access/access-view.js";
+import { enumList } from "../records/list-query.js";
+
+/** API shape of a compliance policy. */
+export function compliancePolicyOut(r: CompliancePolicyRow) {
+  return { identity: `compliance_policies/${r.id}`, ...r.body };
+}
+
+// Compliance policies are tenancy configuration, secured by default: administrators manage
+// and read them. Others learn, through the compliance of an asset they may read, which
+// policies apply to it and whether it passes (docs/api.md).
+function requireAdmin(p: Principal): void {
+  if (!p.isAdmin) throw forbidden("only administrators manage and read compliance policies");
+}
+
+/** Creates a policy after checking the fields its type requires; quota `compliance_policies`. */
+export async function createCompliancePolicy(ctx: Ctx, p: Principal, body: unknown) {
+  requireAdmin(p);
+  const input = validateCompliancePolicyInput(body);
+  parsePolicyFilters(input.asset_filter);
+  const row = await ctx.db.transaction(async (tx) => {
+    const limit = (await lockTenancy(tx, p.tenantId))?.quotas.compliance_policies;
+    if (limit !== undefined && (await countCompliancePolicies(tx, p.tenantId)) >= limit)
+      throw quotaExceeded("compliance policies", limit);
+    return insertCompliancePolicy(tx, randomUUID(), p.tenantId, input);
+  });
+  return compliancePolicyOut(row);
+}
+
+export async function readCompliancePolicy(ctx: Ctx, p: Principal, id: string) {
+  requireAdmin(p);
+  const row = await getCompliancePolicy(ctx.db, p.tenantId, id);
+  if (!row) throw notFound("compliance policy");
+  return compliancePolicyOut(row);
+}
+
+export async function removeCompliancePolicy(ctx: Ctx, p: Principal, id: string) {
+  requireAdmin(p);
+  const row = await deleteCompliancePolicy(ctx.db, p.tenantId, id);
+  if (!row) throw notFound("compliance policy");
+  return compliancePolicyOut(row);
+}
+
+/** Compliance of one asset now or at `at`: every policy of its tenancy whose asset_filter matches it then. */
+export async function assetCompliance(ctx: Ctx, view: AccessView, assetId: string, at?: Date) {
+  const asset = await getAsset(ctx.db, assetId);
+  const grant = asset && view.grant(asset);
+  if (!asset || !grant) throw notFound("asset");
+  const when = at ?? new Date();
+  // The time of an event is its timestamp_declared, for the asset's attributes as for the
+  // events themselves: the asset as first recorded, changed by the events declared by then.
+  const all = await eventsOfAsset(ctx.db, asset.id);
+  const declared = all.filter((e) => e.timestamp_declared.getTime() <= when.getTime());
+  const then = {
+    attributes: declared.reduce<Record<string, unknown>>(
+      (attrs, e) => Object.assign(attrs, e.asset_attributes),
+      { ...(all[0]?.asset_attributes ?? asset.attributes) },
+    ),
+  };
+  const events = declared
+    .filter((e) => canReadEvent(e.event_attributes, grant))
+    .map((e) => ({
+      timestamp_declared: isoTime(e.timestamp_declared),
+      event_attributes: e.event_attributes,
+    }));
+  const policies = (await allCompliancePolicies(ctx.db, asset.tenant_id)).filter((pol) =>
+    matchPolicyFilters(parsePolicyFilters(pol.body.asset_filter), then.attributes),
+  );
+  const compliance = policies.map((pol) => {
+    const r = evaluateCompliance(pol.body, { events, assetAttributes: then.attributes, at: when });
+    return {
+      compliance_policy_identity: `compliance_policies/${pol.id}`,
+      compliant: r.compliant,
+      reason: r.reason,
+    };
+  });
+  return {
+    compliant: compliance.every((c) => c.compliant),
+    compliant_at: isoTime(when),
+    compliance,
+    next_page_token: "",
+  };
+}
+
+/** The tenancy's compliance policies, optionally of some types. */
+export function compliancePolicySource(
+  ctx: Ctx,
+  p: Principal,
+  pairs: Array<[string, string]>,
+): RowSource<CompliancePolicyRow> {
+  requireAdmin(p);
+  return compliancePolicyRows(ctx.db, p.tenantId, {
+    types: enumList(pairs, "compliance_type", COMPLIANCE_TYPES),
+  });
+}

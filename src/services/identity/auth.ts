@@ -1,0 +1,176 @@
+import { createRemoteJWKSet, decodeJwt, type JWTPayload, jwtVerify } from "jose";
+import { z } from "zod";
+import type { Ctx, Principal } from "../../context.js";
+import { ApiError } from "../../core/api/api-error.js";
+import { isUuid } from "../../core/api/ids.js";
+import { getApplication } from "../../store/applications.js";
+import { getMemberByEmail } from "../../store/members.js";
+import { isRootPrincipal } from "../../store/root-principals.js";
+import { listTenancies } from "../../store/tenancies.js";
+import { appIdpIssuer, tokenAudience } from "./tokens.js";
+
+const unauth = (message: string) => new ApiError("unauthenticated", message);
+
+// The signature says who wrote a token, not that its claims have the types the code reads:
+// they are checked too, so a wrongly typed claim is a 401, never a 500 further in.
+const commonClaims = {
+  iss: z.string().min(1),
+  exp: z.number().finite(),
+  nbf: z.number().finite().optional(),
+  iat: z.number().finite().optional(),
+};
+const applicationClaims = z.looseObject({ ...commonClaims, sub: z.string().refine(isUuid) });
+const memberClaims = z.looseObject({
+  ...commonClaims,
+  sub: z.string().optional(),
+  email: z.string().optional(),
+  groups: z.array(z.string()).optional(),
+});
+
+function checkedClaims(payload: JWTPayload, ours: boolean): JWTPayload {
+  const r = (ours ? applicationClaims : memberClaims).safeParse(payload);
+  if (!r.success)
+    throw unauth(
+      `token claims are malformed: ${r.error.issues.map((i) => i.path.join(".") || "claims").join(", ")}`,
+    );
+  return payload;
+}
+
+// Verifying RS256 costs ~0.1 ms and the principal lookup a query; clients reuse a
+// token for an hour, so both are cached. Principal lookups live briefly so that a
+// deleted application or a deactivated member is refused within a second everywhere.
+const PRINCIPAL_TTL_MS = 1000;
+const MAX_CACHED = 20_000;
+
+interface Cached {
+  claims: JWTPayload;
+  principal?: Principal;
+  principalAt?: number;
+}
+
+/** Turns bearer tokens into principals: our own app tokens, and members' tokens from a trusted OIDC issuer. */
+export class Authenticator {
+  private readonly cache = new Map<string, Cached>();
+  private readonly remoteKeys = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+
+  constructor(private readonly ctx: Ctx) {}
+
+  /** Forgets cached principals (after a delete, deactivation or role change in this process). */
+  invalidate(): void {
+    for (const c of this.cache.values()) c.principal = undefined;
+  }
+
+  /** Verifies `authorization: Bearer <jwt>` and resolves the caller; 401 on any failure. */
+  async authenticate(header: string | undefined): Promise<Principal> {
+    if (!header) throw unauth("authorization header is missing");
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!m?.[1]) throw unauth("authorization header must be 'Bearer <token>'");
+    const token = m[1];
+    let entry = this.cache.get(token);
+    const nowSec = Date.now() / 1000;
+    if (entry && (entry.claims.exp ?? 0) <= nowSec) {
+      this.cache.delete(token);
+      throw unauth("token has expired");
+    }
+    if (!entry) {
+      entry = { claims: await this.verify(token) };
+      if (this.cache.size >= MAX_CACHED) this.cache.clear();
+      this.cache.set(token, entry);
+    }
+    const fresh = entry.principal && Date.now() - (entry.principalAt ?? 0) < PRINCIPAL_TTL_MS;
+    if (!fresh) {
+      entry.principal = await this.resolve(entry.claims);
+      entry.principalAt = Date.now();
+    }
+    return entry.principal as Principal;
+  }
+
+  private async verify(token: string): Promise<JWTPayload> {
+    let unverified: JWTPayload;
+    try {
+      unverified = decodeJwt(token);
+    } catch {
+      throw unauth("token is malformed");
+    }
+    const ours = appIdpIssuer(this.ctx.config.baseUrl);
+    try {
+      if (unverified.iss === ours) {
+        const key = await this.ctx.keys.get("token", "RS256");
+        const r = await jwtVerify(token, key.publicKey, {
+          issuer: ours,
+          audience: tokenAudience(this.ctx.config.baseUrl),
+          algorithms: ["RS256"],
+          requiredClaims: ["exp", "sub"],
+        });
+        return checkedClaims(r.payload, true);
+      }
+      const jwks = await this.remoteKeysFor(unverified.iss);
+      const r = await jwtVerify(token, jwks, { issuer: unverified.iss as string, requiredClaims: ["exp"] });
+      return checkedClaims(r.payload, false);
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      const code = (err as { code?: string }).code;
+      throw unauth(
+        code === "ERR_JWT_EXPIRED" ? "token has expired" : "token signature or claims are invalid",
+      );
+    }
+  }
+
+  private async remoteKeysFor(issuer: string | undefined) {
+    if (!issuer) throw unauth("token has no issuer");
+    const tenancy = (await listTenancies(this.ctx.db)).find((t) => t.oidc?.issuer === issuer);
+    if (!tenancy?.oidc) throw unauth("token issuer is not trusted");
+    let jwks = this.remoteKeys.get(tenancy.oidc.jwks_url);
+    if (!jwks) {
+      jwks = createRemoteJWKSet(new URL(tenancy.oidc.jwks_url));
+      this.remoteKeys.set(tenancy.oidc.jwks_url, jwks);
+    }
+    return jwks;
+  }
+
+  private async resolve(claims: JWTPayload): Promise<Principal> {
+    const ours = appIdpIssuer(this.ctx.config.baseUrl);
+    return claims.iss === ours ? this.resolveApplication(claims, ours) : this.resolveMember(claims);
+  }
+
+  private async resolveApplication(claims: JWTPayload, issuer: string): Promise<Principal> {
+    const app = claims.sub ? await getApplication(this.ctx.db, claims.sub) : undefined;
+    if (!app) throw unauth("the application of this token no longer exists");
+    const root = await isRootPrincipal(this.ctx.db, app.tenant_id, issuer, app.id);
+    return {
+      tenantId: app.tenant_id,
+      kind: "application",
+      id: app.id,
+      issuer,
+      subject: app.id,
+      displayName: app.display_name,
+      email: "",
+      claims: { ...claims },
+      roles: app.roles,
+      isAdmin: root || app.roles.some((r) => r.toLowerCase() === "owner"),
+    };
+  }
+
+  private async resolveMember(claims: JWTPayload): Promise<Principal> {
+    const email = typeof claims.email === "string" ? claims.email : "";
+    const tenancy = (await listTenancies(this.ctx.db)).find((t) => t.oidc?.issuer === claims.iss);
+    const member = tenancy && email ? await getMemberByEmail(this.ctx.db, tenancy.id, email) : undefined;
+    if (!tenancy || !member) throw unauth("no member of a tenancy matches this token");
+    if (!member.active) throw unauth("member is deactivated");
+    const subject = String(claims.sub ?? "");
+    const root = await isRootPrincipal(this.ctx.db, tenancy.id, String(claims.iss), subject);
+    const groups = Array.isArray(claims.groups) ? claims.groups.map(String) : [];
+    return {
+      tenantId: tenancy.id,
+      kind: "member",
+      id: member.id,
+      issuer: String(claims.iss),
+      subject,
+      displayName: member.display_name,
+      email: member.email,
+      claims: { ...claims, groups },
+      roles: member.roles,
+      isAdmin: root || member.roles.includes("OWNER"),
+    };
+  }
+}

@@ -1,0 +1,103 @@
+import type { Ctx, Principal } from "../../context.js";
+import { badRequest, forbidden, notFound } from "../../core/api/api-error.js";
+import {
+  type MemberRow,
+  type MemberState,
+  type MembershipRow,
+  memberRows,
+  membershipRows,
+  updateMember,
+} from "../../store/members.js";
+import { emptySource, type RowSource } from "../../store/row-source.js";
+import { scalar } from "../records/list-query.js";
+
+/** The only role members can hold; an empty list means a basic user. */
+export const OWNER_ROLE = "OWNER";
+
+const STATES: Record<string, MemberState> = {
+  MEMBER_STATE_UNSPECIFIED: "active",
+  MEMBER_STATE_ACTIVE: "active",
+  MEMBER_STATE_INACTIVE: "inactive",
+  MEMBER_STATE_BOTH: "both",
+};
+
+function requireAdmin(p: Principal): void {
+  if (!p.isAdmin) throw forbidden("owner privileges are needed to manage members");
+}
+
+/** API shape of a member. */
+export function memberOut(row: MemberRow) {
+  return {
+    identity: `members/${row.id}`,
+    display_name: row.display_name,
+    email: row.email,
+    active: row.active,
+    roles: row.roles,
+  };
+}
+
+/** `member_state` query value → which members to list (default: active only); 400 for unknown values. */
+export function memberStateOf(raw: string | undefined): MemberState {
+  if (raw === undefined || raw === "") return "active";
+  const state = STATES[raw];
+  if (!state) throw badRequest(`member_state must be one of ${Object.keys(STATES).join(", ")}`);
+  return state;
+}
+
+/** Roles as sent, checked and upper-cased; only OWNER is known. */
+export function validRoles(roles: string[]): string[] {
+  const out = new Set<string>();
+  roles.forEach((r, i) => {
+    if (r.toUpperCase() !== OWNER_ROLE)
+      throw badRequest(`roles[${i}]: unknown role "${r}" (only OWNER exists)`);
+    out.add(OWNER_ROLE);
+  });
+  return [...out];
+}
+
+/** One page of the tenancy's members in a state. */
+/** The tenancy's members an administrator lists (active only unless member_state says otherwise). */
+export function memberSource(ctx: Ctx, p: Principal, pairs: Array<[string, string]>): RowSource<MemberRow> {
+  requireAdmin(p);
+  return memberRows(ctx.db, p.tenantId, memberStateOf(scalar(pairs, "member_state")));
+}
+
+/** PATCH: the roles list sent replaces the member's roles (an empty list demotes to basic user). */
+export async function patchMemberRoles(ctx: Ctx, p: Principal, id: string, roles: string[] | undefined) {
+  requireAdmin(p);
+  const row = await updateMember(ctx.db, p.tenantId, id, roles ? { roles: validRoles(roles) } : {});
+  if (!row) throw notFound("member");
+  return memberOut(row);
+}
+
+/** Activates a member with basic rights only: OWNER must be granted again. */
+export async function activateMember(ctx: Ctx, p: Principal, id: string) {
+  requireAdmin(p);
+  const row = await updateMember(ctx.db, p.tenantId, id, { active: true, roles: [] });
+  if (!row) throw notFound("member");
+  return memberOut(row);
+}
+
+/** Deactivates a member and strips its roles; its tokens are refused from then on. */
+export async function deactivateMember(ctx: Ctx, p: Principal, id: string) {
+  requireAdmin(p);
+  const row = await updateMember(ctx.db, p.tenantId, id, { active: false, roles: [] });
+  if (!row) throw notFound("member");
+  return memberOut(row);
+}
+
+/** API shape of a membership of the calling user. */
+export function membershipOut(row: MembershipRow) {
+  return {
+    display_name: row.tenancy_name,
+    identity: `members/${row.id}`,
+    tenant_id: `tenancies/${row.tenant_id}`,
+  };
+}
+
+/** The caller's active memberships in every tenancy trusting its issuer; none for an application. */
+/** The caller's active memberships in every tenancy trusting its issuer; none for an application. */
+export function membershipSource(ctx: Ctx, p: Principal): RowSource<MembershipRow> {
+  if (p.kind !== "member" || !p.email) return emptySource();
+  return membershipRows(ctx.db, p.issuer, p.email);
+}

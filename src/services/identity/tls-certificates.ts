@@ -1,0 +1,123 @@
+import { randomUUID, X509Certificate } from "node:crypto";
+import type { Ctx, Principal } from "../../context.js";
+import { badRequest, forbidden, notFound, quotaExceeded } from "../../core/api/api-error.js";
+import type { RowSource } from "../../store/row-source.js";
+import { lockTenancy } from "../../store/tenancies.js";
+import {
+  countTlsCaCertificates,
+  deleteTlsCaCertificate,
+  getTlsCaCertificate,
+  insertTlsCaCertificate,
+  type TlsCaCertificateRow,
+  tlsCaCertificateRows,
+  updateTlsCaCertificate,
+} from "../../store/tlscacertificates.js";
+import { valuesOf } from "../records/list-query.js";
+
+const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
+
+function requireAdmin(p: Principal): void {
+  if (!p.isAdmin) throw forbidden("owner privileges are needed to manage TLS CA certificates");
+}
+
+/** API shape of a certificate, under both spellings of the certificate field. */
+export function tlsCertificateOut(row: TlsCaCertificateRow) {
+  return {
+    identity: `tlscacertificates/${row.id}`,
+    display_name: row.display_name,
+    tlscacertificate: row.pem,
+    certificate: row.pem,
+  };
+}
+
+/** PEM text with line breaks restored (clients often send them as the two characters `\n`). */
+export function normalisePem(text: string): string {
+  return `${text.replace(/\\r\\n|\\n|\r\n/g, "\n").trim()}\n`;
+}
+
+/** Parses and checks every certificate of a PEM: each must be a CA certificate that has not expired. */
+export function validateCaPem(pem: string, field: string, now = new Date()): void {
+  const blocks = pem.match(PEM_BLOCK);
+  if (!blocks?.length) throw badRequest(`${field} must hold a PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  blocks.forEach((block, i) => {
+    const where = blocks.length > 1 ? `${field} (certificate ${i + 1})` : field;
+    let cert: X509Certificate;
+    try {
+      cert = new X509Certificate(block);
+    } catch {
+      throw badRequest(`${where} is not a parsable X.509 certificate`);
+    }
+    if (!cert.ca) throw badRequest(`${where} is not a CA certificate (basicConstraints CA:TRUE is missing)`);
+    if (new Date(cert.validTo).getTime() <= now.getTime())
+      throw badRequest(`${where} expired on ${new Date(cert.validTo).toISOString()}`);
+  });
+}
+
+/** The certificate sent under either field name, normalised and validated; undefined when none was sent. */
+export function certificateInput(input: {
+  tlscacertificate?: string | undefined;
+  certificate?: string | undefined;
+}) {
+  const field = input.tlscacertificate !== undefined ? "tlscacertificate" : "certificate";
+  const raw = input.tlscacertificate ?? input.certificate;
+  if (raw === undefined) return undefined;
+  const pem = normalisePem(raw);
+  validateCaPem(pem, field);
+  return pem;
+}
+
+export interface TlsCertificateInput {
+  display_name?: string | undefined;
+  tlscacertificate?: string | undefined;
+  certificate?: string | undefined;
+}
+
+/** Uploads a CA certificate, under the tenancy's `tlscacertificates` quota. */
+export async function createTlsCertificate(ctx: Ctx, p: Principal, input: TlsCertificateInput) {
+  requireAdmin(p);
+  const pem = certificateInput(input);
+  if (!pem) throw badRequest("tlscacertificate (or certificate) is required");
+  const row = await ctx.db.transaction(async (tx) => {
+    const limit = (await lockTenancy(tx, p.tenantId))?.quotas.tlscacertificates;
+    if (limit !== undefined && (await countTlsCaCertificates(tx, p.tenantId)) >= limit)
+      throw quotaExceeded("TLS CA certificates", limit);
+    return insertTlsCaCertificate(tx, {
+      id: randomUUID(),
+      tenant_id: p.tenantId,
+      display_name: input.display_name ?? "",
+      pem,
+    });
+  });
+  return tlsCertificateOut(row);
+}
+
+export async function readTlsCertificate(ctx: Ctx, p: Principal, id: string) {
+  requireAdmin(p);
+  const row = await getTlsCaCertificate(ctx.db, p.tenantId, id);
+  if (!row) throw notFound("TLS CA certificate");
+  return tlsCertificateOut(row);
+}
+
+/** The tenancy's TLS CA certificates an administrator lists, filtered by the query. */
+export function tlsCertificateSource(
+  ctx: Ctx,
+  p: Principal,
+  pairs: Array<[string, string]>,
+): RowSource<TlsCaCertificateRow> {
+  requireAdmin(p);
+  return tlsCaCertificateRows(ctx.db, p.tenantId, { displayName: valuesOf(pairs, "display_name") });
+}
+
+/** PATCH: each field sent replaces the stored one; a new certificate is validated like on upload. */
+export async function patchTlsCertificate(ctx: Ctx, p: Principal, id: string, patch: TlsCertificateInput) {
+  requireAdmin(p);
+  const pem = certificateInput(patch);
+  const row = await updateTlsCaCertificate(ctx.db, p.tenantId, id, { display_name: patch.display_name, pem });
+  if (!row) throw notFound("TLS CA certificate");
+  return tlsCertificateOut(row);
+}
+
+export async function removeTlsCertificate(ctx: Ctx, p: Principal, id: string): Promise<void> {
+  requireAdmin(p);
+  if (!(await deleteTlsCaCertificate(ctx.db, p.tenantId, id))) throw notFound("TLS CA certificate");
+}

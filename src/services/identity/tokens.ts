@@ -1,0 +1,92 @@
+import { randomUUID } from "node:crypto";
+import { SignJWT } from "jose";
+import type { Ctx } from "../../context.js";
+import { ApiError, badRequest } from "../../core/api/api-error.js";
+import { FailureWindow } from "../../core/api/failure-window.js";
+import { isUuid } from "../../core/api/ids.js";
+import { getApplication } from "../../store/applications.js";
+import { verifySecret } from "./secrets.js";
+
+export const TOKEN_TTL_SECONDS = 3600;
+
+/** Issuer of our application tokens. */
+export const appIdpIssuer = (baseUrl: string) => `${baseUrl}/appidpv1`;
+/** Audience of our application tokens. */
+export const tokenAudience = (baseUrl: string) => `${baseUrl}/archivist`;
+
+const invalidClient = () => new ApiError("unauthenticated", "invalid client credentials");
+
+// Wrong secrets are limited per client id (guessing one application's secret) and per source
+// address (spraying many ids); an address is allowed more, as a gateway may carry many clients.
+const WINDOW_MS = 60_000;
+const byClient = new FailureWindow(10, WINDOW_MS);
+const byAddress = new FailureWindow(30, WINDOW_MS);
+
+const tooManyFailures = (seconds: number) =>
+  new ApiError("rate_limited", "too many failed token requests; try again later", [], {
+    "Retry-After": String(seconds),
+  });
+
+/**
+ * The client-credentials grant behind its guard: a client id or address with too many recent
+ * failures is refused (429, Retry-After) before its secret is even checked.
+ */
+export async function guardedIssueToken(
+  ctx: Ctx,
+  form: { grant_type?: string; client_id?: string; client_secret?: string },
+  address: string,
+): Promise<{ access_token: string; token_type: "Bearer"; expires_in: number }> {
+  const now = Date.now();
+  // Only ids that could name an application get a window of their own, so a spray of long
+  // made-up ids cannot fill the memory (the others can never succeed anyway).
+  const clientKey = isUuid(form.client_id ?? "") ? (form.client_id ?? "").toLowerCase() : "(not an id)";
+  const wait = Math.max(byAddress.retryAfter(address, now), byClient.retryAfter(clientKey, now));
+  if (wait > 0) throw tooManyFailures(wait);
+  try {
+    const issued = await issueToken(ctx, form);
+    byClient.clear(clientKey);
+    return issued;
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === "unauthenticated") {
+      byAddress.fail(address, now);
+      byClient.fail(clientKey, now);
+    }
+    throw err;
+  }
+}
+
+/** OIDC client-credentials grant: checks the secret, then signs an RS256 access token. */
+export async function issueToken(
+  ctx: Ctx,
+  form: { grant_type?: string; client_id?: string; client_secret?: string },
+): Promise<{ access_token: string; token_type: "Bearer"; expires_in: number }> {
+  if (!form.grant_type) throw badRequest("grant_type is required");
+  if (form.grant_type !== "client_credentials") throw badRequest("grant_type must be client_credentials");
+  if (!form.client_id) throw badRequest("client_id is required");
+  if (!form.client_secret) throw badRequest("client_secret is required");
+  if (!isUuid(form.client_id)) throw invalidClient();
+  const app = await getApplication(ctx.db, form.client_id.toLowerCase());
+  if (!app) throw invalidClient();
+  const now = Date.now();
+  if (now < app.valid_from.getTime() || now > app.valid_until.getTime()) throw invalidClient();
+  if (!(await verifySecret(form.client_secret, app.secret_hash, ctx.caches.verifiedSecrets)))
+    throw invalidClient();
+  const key = await ctx.keys.get("token", "RS256");
+  const iat = Math.floor(now / 1000);
+  const access_token = await new SignJWT({
+    ...app.custom_claims,
+    jit_tenant_id: `tenant/${app.tenant_id}`,
+    jit_tier: "ENTERPRISE",
+    name: app.display_name,
+    client_id: app.id,
+  })
+    .setProtectedHeader({ alg: "RS256", typ: "at+jwt", kid: key.kid })
+    .setIssuer(appIdpIssuer(ctx.config.baseUrl))
+    .setAudience(tokenAudience(ctx.config.baseUrl))
+    .setSubject(app.id)
+    .setJti(randomUUID())
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + TOKEN_TTL_SECONDS)
+    .sign(key.privateKey);
+  return { access_token, token_type: "Bearer", expires_in: TOKEN_TTL_SECONDS };
+}

@@ -1,0 +1,46 @@
+import type { Ctx } from "../../context.js";
+import { notFound } from "../../core/api/api-error.js";
+import { coseKeySet } from "../../core/cose/index.js";
+import { getSeal, listSealSizes } from "../../store/seals.js";
+import { listTenancies } from "../../store/tenancies.js";
+
+/** Seal bytes of a log (latest, or of one size). */
+export async function latestSeal(ctx: Ctx, tenantId: string, mmrSize?: number): Promise<Uint8Array> {
+  const seal = await getSeal(ctx.db, tenantId, mmrSize);
+  if (!seal) throw notFound("seal");
+  return seal.seal;
+}
+
+/** The service's public keys as a COSE_KeySet: the sealing key (receipts, seals) and every tenancy's statement issuer key. */
+/** The service's public keys: the receipt and seal key first, then every tenancy's statement issuer key. */
+async function publishedKeys(ctx: Ctx) {
+  const seal = await ctx.keys.get("seal", "ES256");
+  const issuers = await Promise.all(
+    (await listTenancies(ctx.db)).map((t) => ctx.keys.get(`issuer:${t.id}`, "ES256")),
+  );
+  return [seal, ...issuers];
+}
+
+export async function scittKeys(ctx: Ctx): Promise<Uint8Array> {
+  return coseKeySet((await publishedKeys(ctx)).map((k) => ({ publicKey: k.publicKey, kid: k.kid })));
+}
+
+/**
+ * The same keys as a JWK Set. The receipt key comes first: clients that take `keys[0]` for
+ * the transparency service's key (vcon-server's `scitt` link) must get the key receipts verify with.
+ */
+export async function serviceJwks(ctx: Ctx): Promise<{ keys: Array<Record<string, unknown>> }> {
+  return {
+    keys: (await publishedKeys(ctx)).map((k) => ({
+      ...(k.publicKey.export({ format: "jwk" }) as Record<string, unknown>),
+      kid: k.kid,
+      alg: "ES256",
+      use: "sig",
+    })),
+  };
+}
+
+/** Sizes of every seal of a log, oldest first (a verifier replays them in order). */
+export function sealSizes(ctx: Ctx, tenantId: string): Promise<number[]> {
+  return listSealSizes(ctx.db, tenantId);
+}

@@ -1,0 +1,204 @@
+import type { Ctx } from "../../context.js";
+import { ApiError, badRequest, notFound } from "../../core/api/api-error.js";
+import { buildReceipt, buildRfc9162Receipt } from "../../core/cose/index.js";
+import {
+  consistencyProofIndices,
+  includedRoot,
+  inclusionProofIndices,
+  isValidMmrSize,
+  leafCount,
+  peakIndices,
+} from "../../core/mmr/index.js";
+import * as tree from "../../core/rfc9162/index.js";
+import type { Queryable } from "../../store/db.js";
+import { type EntryRow, entryAt, entryOfRecord, logSize, readNodes } from "../../store/ledger.js";
+import { getSeal, type SealRow } from "../../store/seals.js";
+import { nodeKey, readTlogNodes, tlogSize } from "../../store/tlog-nodes.js";
+
+/** The verifiable data structure a receipt or proof is of: the MMR (vds 3) or RFC 9162 (vds 1). */
+export type Profile = "mmr" | "rfc9162";
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+const conflict = (message: string) => new ApiError("conflict", message);
+
+async function nodes(db: Queryable, tenantId: string, indices: number[]): Promise<(i: number) => Uint8Array> {
+  const map = await readNodes(db, tenantId, indices);
+  return (i) => {
+    const n = map.get(i);
+    if (!n) throw new ApiError("internal", `log node ${i} is missing`);
+    return n;
+  };
+}
+
+/** Inclusion path of an entry in the MMR of `size`, and the peak it leads to. */
+export async function inclusion(db: Queryable, tenantId: string, entry: EntryRow, size: number) {
+  const indices = inclusionProofIndices(size, entry.mmr_index);
+  const get = await nodes(db, tenantId, indices);
+  const path = indices.map(get);
+  return { path, peak: includedRoot(entry.mmr_index, entry.leaf, path) };
+}
+
+/** The latest seal that covers an entry, or 409 while the record waits for one. */
+async function sealFor(db: Queryable, tenantId: string, entry: EntryRow | undefined): Promise<SealRow> {
+  if (!entry) throw conflict("the record is not yet committed to the log; try again in a moment");
+  const seal = await getSeal(db, tenantId);
+  if (!seal || seal.mmr_size <= entry.mmr_index)
+    throw conflict("the record is committed but not yet sealed; try again in a moment");
+  return seal;
+}
+
+// Receipts signed are kept in the context's `caches.receipts`: a receipt never changes for its
+// sealed size, and a verifier often asks again. Past this many the cache starts over.
+const RECEIPTS_KEPT = 50_000;
+
+async function treeNodes(
+  db: Queryable,
+  tenantId: string,
+  coords: tree.NodeCoord[],
+): Promise<tree.NodeGetter> {
+  const map = await readTlogNodes(db, tenantId, coords);
+  return (level, idx) => {
+    const n = map.get(nodeKey(level, idx));
+    if (!n) throw new ApiError("internal", `tree node ${level}/${idx} is missing`);
+    return n;
+  };
+}
+
+/** The RFC 9162 tree size a seal covers (the same entries), or 409 while the backfill has not reached it. */
+async function sealedTreeSize(db: Queryable, tenantId: string, seal: SealRow): Promise<number> {
+  const size = leafCount(seal.mmr_size);
+  if ((await tlogSize(db, tenantId)) < size)
+    throw conflict("the log's RFC 9162 tree is still being built for older entries; try again in a moment");
+  return size;
+}
+
+/** Root of the tenancy's RFC 9162 tree of `size` entries. */
+export async function treeRootAt(db: Queryable, tenantId: string, size: number): Promise<Uint8Array> {
+  return tree.treeRoot(size, await treeNodes(db, tenantId, tree.rootNodes(size)));
+}
+
+/**
+ * A COSE receipt for a committed, sealed record, signed with the sealing key: of its MMR
+ * inclusion (signed over the peak), or of its RFC 9162 inclusion in the tree of the entries
+ * the latest seal covers (signed over that tree's root).
+ */
+export async function receiptFor(ctx: Ctx, recordId: string, profile: Profile = "mmr"): Promise<Uint8Array> {
+  const entry = await entryOfRecord(ctx.db, recordId);
+  const tenantId = entry?.tenant_id ?? "";
+  const seal = await sealFor(ctx.db, tenantId, entry);
+  const e = entry as EntryRow;
+  const cacheKey = `${recordId}:${profile}:${seal.mmr_size}`;
+  const receipts = ctx.caches.receipts;
+  const cached = receipts.get(cacheKey);
+  if (cached) return cached;
+  if (profile === "rfc9162") {
+    const size = await sealedTreeSize(ctx.db, tenantId, seal);
+    const get = await treeNodes(ctx.db, tenantId, [
+      ...tree.inclusionProofNodes(e.leaf_index, size),
+      ...tree.rootNodes(size),
+    ]);
+    const key = await ctx.keys.get("seal", "ES256");
+    const receipt = buildRfc9162Receipt(
+      {
+        kid: key.kid,
+        issuer: ctx.config.baseUrl,
+        subject: `tenant/${tenantId}`,
+        treeSize: size,
+        leafIndex: e.leaf_index,
+        path: tree.inclusionProof(e.leaf_index, size, get),
+        root: tree.treeRoot(size, get),
+      },
+      key.signer,
+      ctx.caches.receiptHeaders,
+    );
+    if (receipts.size > RECEIPTS_KEPT) receipts.clear();
+    receipts.set(cacheKey, receipt);
+    return receipt;
+  }
+  const { path, peak } = await inclusion(ctx.db, tenantId, e, seal.mmr_size);
+  const key = await ctx.keys.get("seal", "ES256");
+  const receipt = buildReceipt(
+    {
+      kid: key.kid,
+      idtimestamp: e.idtimestamp,
+      issuer: ctx.config.baseUrl,
+      subject: `tenant/${tenantId}`,
+      mmrIndex: e.mmr_index,
+      path,
+      peak,
+    },
+    key.signer,
+    ctx.caches.receiptHeaders,
+  );
+  if (receipts.size > RECEIPTS_KEPT) receipts.clear();
+  receipts.set(cacheKey, receipt);
+  return receipt;
+}
+
+/** The merkle-log entry at `mmrIndex` with its path in the latest (or a given) sealed MMR. */
+export async function logEntry(
+  ctx: Ctx,
+  tenantId: string,
+  mmrIndex: number,
+  mmrSize?: number,
+  identity?: (e: EntryRow) => Promise<string>,
+) {
+  const entry = await entryAt(ctx.db, tenantId, mmrIndex);
+  if (!entry) throw notFound("log entry");
+  const seal = mmrSize === undefined ? await sealFor(ctx.db, tenantId, entry) : undefined;
+  const size = mmrSize ?? (seal as SealRow).mmr_size;
+  if (!isValidMmrSize(size) || size > (await logSize(ctx.db, tenantId)) || size <= mmrIndex)
+    throw badRequest("mmr_size must be a complete MMR size covering the entry");
+  const { path, peak } = await inclusion(ctx.db, tenantId, entry, size);
+  return {
+    mmr_index: entry.mmr_index,
+    leaf_index: entry.leaf_index,
+    leaf: hex(entry.leaf),
+    identity: identity ? await identity(entry) : "",
+    idtimestamp: entry.idtimestamp,
+    mmr_size: size,
+    path: path.map(hex),
+    peak: hex(peak),
+  };
+}
+
+/** The draft's consistency proof between two complete sizes: one path per old peak into the new MMR. */
+export async function consistency(ctx: Ctx, tenantId: string, from: number, to: number) {
+  if (
+    !isValidMmrSize(from) ||
+    !isValidMmrSize(to) ||
+    from < 1 ||
+    from > to ||
+    to > (await logSize(ctx.db, tenantId))
+  )
+    throw badRequest("from and to must be complete MMR sizes with 0 < from <= to <= the log's size");
+  const paths = consistencyProofIndices(from, to);
+  const get = await nodes(ctx.db, tenantId, [...peakIndices(from), ...peakIndices(to), ...paths.flat()]);
+  return {
+    from,
+    to,
+    peaks_from: peakIndices(from).map(get).map(hex),
+    peaks_to: peakIndices(to).map(get).map(hex),
+    paths: paths.map((p) => p.map(get).map(hex)),
+  };
+}
+
+/** RFC 9162 §2.1.4 consistency proof between two tree sizes (0 < from ≤ to ≤ the tree's size). */
+export async function treeConsistency(ctx: Ctx, tenantId: string, from: number, to: number) {
+  const size = await tlogSize(ctx.db, tenantId);
+  if (!Number.isSafeInteger(from) || from < 1 || from > to || to > size)
+    throw badRequest("from and to must be tree sizes with 0 < from <= to <= the tree's size");
+  const get = await treeNodes(ctx.db, tenantId, [
+    ...tree.consistencyProofNodes(from, to),
+    ...tree.rootNodes(from),
+    ...tree.rootNodes(to),
+  ]);
+  return {
+    profile: "rfc9162" as const,
+    from,
+    to,
+    root_from: hex(tree.treeRoot(from, get)),
+    root_to: hex(tree.treeRoot(to, get)),
+    proof: tree.consistencyProof(from, to, get).map(hex),
+  };
+}

@@ -1,0 +1,87 @@
+import type { Ctx } from "../../context.js";
+import { notFound } from "../../core/api/api-error.js";
+import {
+  ED25519,
+  formatEntryBundle,
+  formatVkey,
+  parseTilePath,
+  TILE_HEIGHT,
+  TILE_WIDTH,
+  type TileRef,
+  tileWidth,
+} from "../../core/tlog/index.js";
+import {
+  cosignaturesOf,
+  latestCheckpoint,
+  originOf,
+  publishedCheckpoint,
+  TLOG_KEY,
+} from "../../store/tlog-checkpoints.js";
+import { readTlogLevel } from "../../store/tlog-nodes.js";
+import { leafEntries } from "../../store/tlog-tiles.js";
+
+/**
+ * A tenancy's log as C2SP tlog-tiles. All of it is public log material, as the seals and
+ * consistency proofs are: tiles hold hashes, entry bundles the leaves' data, which are the
+ * records' 32-byte leaf hashes (never the records), so a tile reveals no more than a record's
+ * public receipt does.
+ */
+
+/**
+ * The checkpoint with its witnesses' cosignatures: the newest one a quorum cosigned, or the
+ * newest when none has (or no witnesses are configured).
+ */
+export async function checkpointNote(ctx: Ctx, tenantId: string): Promise<string> {
+  const cp = await publishedCheckpoint(ctx.db, tenantId);
+  if (!cp) throw notFound("checkpoint");
+  const cosignatures = await cosignaturesOf(ctx.db, tenantId, cp.size);
+  return `${cp.note}${cosignatures.map((c) => c.signature_line).join("")}`;
+}
+
+/**
+ * The log's verification key in the vkey text format, named by the log's origin; none before
+ * the log's first checkpoint, which fixes the origin.
+ */
+export async function logVkey(ctx: Ctx, tenantId: string): Promise<string> {
+  const origin = await originOf(ctx.db, tenantId);
+  if (!origin) throw notFound("log");
+  const key = await ctx.keys.get(TLOG_KEY, "Ed25519");
+  const x = key.publicJwk.x;
+  if (typeof x !== "string") throw new Error("the log key has no public Ed25519 point");
+  return formatVkey(origin, ED25519, new Uint8Array(Buffer.from(x, "base64url")));
+}
+
+// Full tiles never change, so the last ones served are kept in the context's `caches.fullTiles`
+// (level-0 tiles and bundles are ~8 KiB; 2,048 of them ~17 MiB): a mirror or a CDN filling its
+// cache reads each one once.
+const FULL_TILES_KEPT = 2048;
+
+function keep(fullTiles: Map<string, Uint8Array>, key: string, bytes: Uint8Array): Uint8Array {
+  if (fullTiles.size >= FULL_TILES_KEPT) fullTiles.delete(fullTiles.keys().next().value as string);
+  fullTiles.set(key, bytes);
+  return bytes;
+}
+
+/** A tile or entry bundle named by the path after `tile/`; 404 when there is no such tile. */
+export async function tileBytes(ctx: Ctx, tenantId: string, path: string): Promise<Uint8Array> {
+  const ref = parseTilePath(path);
+  if (!ref) throw notFound("tile");
+  const key = `${tenantId}/${path}`;
+  const kept = ctx.caches.fullTiles.get(key);
+  if (kept) return kept;
+  const bytes = await readTile(ctx, tenantId, ref);
+  return ref.width === TILE_WIDTH ? keep(ctx.caches.fullTiles, key, bytes) : bytes;
+}
+
+async function readTile(ctx: Ctx, tenantId: string, ref: TileRef): Promise<Uint8Array> {
+  // Tiles exist as far as the newest checkpoint reaches (a full tile of a later size only once checkpointed).
+  const newest = await latestCheckpoint(ctx.db, tenantId);
+  if (!newest || ref.width > tileWidth(ref.level, ref.index, newest.size)) throw notFound("tile");
+  const first = ref.index * TILE_WIDTH;
+  if (ref.level === "entries") {
+    return formatEntryBundle(await leafEntries(ctx.db, tenantId, first, ref.width));
+  }
+  const hashes = await readTlogLevel(ctx.db, tenantId, ref.level * TILE_HEIGHT, first, first + ref.width);
+  if (hashes.length !== ref.width) throw notFound("tile");
+  return Buffer.concat(hashes);
+}

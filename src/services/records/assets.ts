@@ -1,0 +1,198 @@
+import { randomUUID } from "node:crypto";
+import type { Ctx, Principal } from "../../context.js";
+import { fullGrant, hasName } from "../../core/access/index.js";
+import { badRequest, forbidden, notFound } from "../../core/api/api-error.js";
+import {
+  type AssetEventRecord,
+  type AssetRecord,
+  assetEventRecord,
+  assetRecord,
+  type Face,
+} from "../../core/record/index.js";
+import { publicOnly } from "../../store/access-sql.js";
+import { eventsOfAsset, getAssetEvent } from "../../store/asset-events.js";
+import { type AssetRow, getAsset, type NewAssetRow } from "../../store/assets.js";
+import { type AccessView, canReadEvent, projectAttributes } from "../access/access-view.js";
+import { acceptedPrincipal, internalPrincipal } from "../identity/principals.js";
+import { tenantWalletAddress } from "../identity/tenant-wallet.js";
+import type { PendingEvent } from "../write/event-batcher.js";
+import { checkEvent, type EventInput } from "./asset-events.js";
+import { checkDocumentChange, validateAttributes } from "./attributes.js";
+import { checkAttachments, checkHomeLocation } from "./reference-check.js";
+
+export interface AssetInput {
+  attributes?: Record<string, unknown> | undefined;
+  behaviours?: string[] | undefined;
+  chain_id?: string | undefined;
+  proof_mechanism?: "MERKLE_LOG" | "SIMPLE_HASH" | undefined;
+  public?: boolean | undefined;
+}
+
+function validateAssetInput(input: AssetInput): Record<string, unknown> {
+  const attributes = input.attributes ?? {};
+  validateAttributes("attributes", attributes);
+  if (attributes.arc_profile === "Document") {
+    if (input.public !== true)
+      throw badRequest("a document profile asset (arc_profile=Document) must be public");
+    checkDocumentChange("attributes", attributes);
+  }
+  return attributes;
+}
+
+/** The asset row a creation will insert, checked and authorised; with its NewAsset event. */
+async function checkedCreation(
+  ctx: Ctx,
+  p: Principal,
+  view: AccessView,
+  input: AssetInput,
+): Promise<PendingEvent & { creates: NewAssetRow }> {
+  const attributes = validateAssetInput(input);
+  if (!p.isAdmin) {
+    const g = view.grant({ tenant_id: p.tenantId, attributes, public: input.public ?? false });
+    if (!g || !hasName(g.behaviours, "AssetCreator")) throw forbidden("creating assets is not permitted");
+  }
+  // Blob and location references are rare; like an event's, they are checked before the group.
+  const refs = validateAttributes("attributes", attributes);
+  if (refs.length) await checkAttachments(ctx.db, p.tenantId, refs);
+  await checkHomeLocation(ctx.db, p.tenantId, attributes);
+  const asset: NewAssetRow = {
+    id: randomUUID(),
+    tenant_id: p.tenantId,
+    behaviours: input.behaviours ?? ["RecordEvidence"],
+    attributes,
+    proof_mechanism: input.proof_mechanism ?? "MERKLE_LOG",
+    public: input.public ?? false,
+    chain_id: input.chain_id ?? "",
+    tracked: "TRACKED",
+    owner: await tenantWalletAddress(ctx.keys, p.tenantId),
+    confirmation_status: "PENDING",
+  };
+  return {
+    assetId: asset.id,
+    tenantId: p.tenantId,
+    operation: "NewAsset",
+    behaviour: "AssetCreator",
+    eventAttributes: {},
+    assetAttributes: attributes,
+    declared: acceptedPrincipal(p),
+    accepted: internalPrincipal(ctx.config.baseUrl, "assets"),
+    creates: asset,
+  };
+}
+
+/**
+ * Creates an asset and its NewAsset event. Both are written by the event batcher's group
+ * transaction, so concurrent creations share one commit with each other and with events.
+ */
+export async function createAsset(
+  ctx: Ctx,
+  p: Principal,
+  view: AccessView,
+  input: AssetInput,
+): Promise<AssetRecord> {
+  const creation = await checkedCreation(ctx, p, view, input);
+  await ctx.writePath.events.write(creation);
+  const asset = creation.creates;
+  return assetRecord(asset, asset.attributes);
+}
+
+/** Events a creation may carry: a client's first records of what the asset stands for. */
+export const MAX_FIRST_EVENTS = 16;
+
+/**
+ * `POST /archivist/v2/assets:withEvents` (ours, not DataTrails'): an asset, its NewAsset event
+ * and its first Record events, all in one transaction or none. A producer that creates an
+ * asset only to record on it (the conserver's delivery: one asset per vCon) saves a request per
+ * asset, and no crash leaves the asset without the events it was made for. Each event is
+ * checked and authorised as `POST …/events` would be, in order: against the new asset with the
+ * `asset_attributes` of the events before it folded in.
+ */
+export async function createAssetWithEvents(
+  ctx: Ctx,
+  p: Principal,
+  view: AccessView,
+  input: AssetInput & { events: EventInput[] },
+): Promise<{ asset: AssetRecord; events: AssetEventRecord[] }> {
+  if (input.events.length === 0 || input.events.length > MAX_FIRST_EVENTS)
+    throw badRequest(`events must hold 1 to ${MAX_FIRST_EVENTS} events`);
+  const creation = await checkedCreation(ctx, p, view, input);
+  const asset = creation.creates;
+  const followers: PendingEvent[] = [];
+  for (const [i, event] of input.events.entries()) {
+    if (event.operation !== "Record")
+      throw badRequest(`events[${i}]: only Record events can come with an asset`);
+    const checked = await checkEvent(ctx, p, view, event);
+    // As `POST …/events` does: against the asset as it stands before this event changes it.
+    checked.authorize({ ...asset, seq: 0, created_at: new Date() });
+    asset.attributes = { ...asset.attributes, ...checked.pending.assetAttributes };
+    followers.push({ ...checked.pending, assetId: asset.id });
+  }
+  const [, ...events] = await ctx.writePath.events.write({ ...creation, followers });
+  return {
+    asset: assetRecord(asset, asset.attributes),
+    events: events.map((e) => assetEventRecord(e)),
+  };
+}
+
+/** The asset as it was at `at`: attributes and tracking folded from its events accepted by then. */
+export async function assetAt(ctx: Ctx, asset: AssetRow, at: Date): Promise<AssetRow | undefined> {
+  const events = await eventsOfAsset(ctx.db, asset.id, at);
+  if (events.length === 0) return undefined;
+  let attributes: Record<string, unknown> = {};
+  let tracked = "TRACKED";
+  for (const e of events) {
+    attributes = { ...attributes, ...e.asset_attributes };
+    if (e.operation === "StopTracking") tracked = "NOT_TRACKED";
+    if (e.operation === "StartTracking") tracked = "TRACKED";
+  }
+  return { ...asset, attributes, tracked };
+}
+
+/** Reads one asset the caller may see (404 otherwise), optionally as it was at a time. */
+export async function readAsset(
+  ctx: Ctx,
+  view: AccessView,
+  id: string,
+  atTime?: Date,
+  face: Face = "assets",
+): Promise<AssetRecord> {
+  const asset = await getAsset(ctx.db, id);
+  const grant = asset && view.grant(asset);
+  if (!asset || !grant) throw notFound("asset");
+  if (!atTime) return assetRecord(asset, projectAttributes(asset.attributes, grant), face);
+  const then = await assetAt(ctx, asset, atTime);
+  if (!then) throw notFound("asset at that time");
+  return assetRecord(then, projectAttributes(then.attributes, grant), face, atTime);
+}
+
+const PUBLIC_GRANT = {
+  ...fullGrant(),
+  writeAttributes: new Set<string>(),
+  eventTypesWrite: new Set<string>(),
+  behaviours: new Set<string>(),
+};
+
+/** The public view: public assets only, every attribute, read only, no caller. */
+export const publicView: AccessView = {
+  restrictAssets: publicOnly,
+  restrictEvents: publicOnly,
+  whole: true,
+  filterable: "*",
+  hiddenIn: () => [],
+  grant: (asset) => (asset.public ? PUBLIC_GRANT : undefined),
+};
+
+/** Reads one event the caller may see (404 otherwise), with asset attributes projected. */
+export async function readAssetEvent(
+  ctx: Ctx,
+  view: AccessView,
+  assetId: string,
+  eventId: string,
+  face: Face = "assets",
+) {
+  const asset = await getAsset(ctx.db, assetId);
+  const grant = asset && view.grant(asset);
+  const event = grant ? await getAssetEvent(ctx.db, assetId, eventId) : undefined;
+  if (!grant || !event || !canReadEvent(event.event_attributes, grant)) throw notFound("event");
+  return assetEventRecord(event, face, projectAttributes(event.asset_attributes, grant));
+}

@@ -1,0 +1,112 @@
+import { randomUUID } from "node:crypto";
+import type { Ctx, Principal } from "../../context.js";
+import { badRequest, forbidden, notFound } from "../../core/api/api-error.js";
+import { type ODataExpr, parseODataFilter, requiredTrails } from "../../core/odata/index.js";
+import { freeEventRecord, freeEventSearchRecord } from "../../core/record/index.js";
+import {
+  countFreeEvents,
+  countTrailEvents,
+  FREE_EVENT_TABLE,
+  freeEventsOfTenancy,
+  getFreeEvent,
+  matchingODataFilter,
+  searchFreeEvents,
+  withAnyTrail,
+} from "../../store/free-events.js";
+import type { Where } from "../../store/sql.js";
+import { validateAttributes } from "./attributes.js";
+import { narrowedSource } from "./value-filter-source.js";
+
+export const FREE_EVENT_MAX_BYTES = 64 * 1024;
+
+export interface FreeEventInput {
+  attributes?: Record<string, unknown> | undefined;
+  trails?: string[] | undefined;
+  event_type?: string | undefined;
+}
+
+// Asset-free events are not bound to an asset that a policy could match: administrators write and read them.
+function requireAdmin(p: Principal): void {
+  if (!p.isAdmin) throw forbidden("asset-free events need administrator rights in this tenancy");
+}
+
+/** Stores an asset-free event in the caller's log (STORED), within the 64 KB and quota limits. */
+export async function createFreeEvent(
+  ctx: Ctx,
+  p: Principal,
+  input: FreeEventInput,
+  bodyBytes: number,
+  statement?: Uint8Array,
+) {
+  requireAdmin(p);
+  if (bodyBytes > FREE_EVENT_MAX_BYTES)
+    throw badRequest(`asset-free event requests are limited to ${FREE_EVENT_MAX_BYTES} bytes`);
+  validateAttributes("attributes", input.attributes ?? {});
+  for (const t of input.trails ?? []) if (t === "") throw badRequest("trails must not contain empty strings");
+  const row = await ctx.writePath.freeEvents.write({
+    id: randomUUID(),
+    tenant_id: p.tenantId,
+    attributes: input.attributes ?? {},
+    trails: input.trails ?? [],
+    event_type: input.event_type ?? "",
+    created_by: p.subject,
+    created_at: Date.now(),
+    statement,
+  });
+  return freeEventRecord(row);
+}
+
+export async function readFreeEvent(ctx: Ctx, p: Principal, id: string) {
+  requireAdmin(p);
+  const row = await getFreeEvent(ctx.db, p.tenantId, id);
+  if (!row) throw notFound("event");
+  return freeEventRecord(row);
+}
+
+export const SEARCH_MAX_TOP = 50;
+
+/** POST /archivist/v1/events/search: an OData filter parsed to an AST and compiled to parameterised SQL. */
+export async function searchEvents(
+  ctx: Ctx,
+  p: Principal,
+  q: { filter?: string | undefined; top?: number | undefined; skip?: number | undefined },
+) {
+  requireAdmin(p);
+  const top = q.top ?? SEARCH_MAX_TOP;
+  if (!Number.isInteger(top) || top < 1 || top > SEARCH_MAX_TOP)
+    throw badRequest(`top must be an integer from 1 to ${SEARCH_MAX_TOP}`);
+  const skip = q.skip ?? 0;
+  if (!Number.isInteger(skip) || skip < 0) throw badRequest("skip must be a non-negative integer");
+  const w = freeEventsOfTenancy(p.tenantId);
+  let probe: Where | undefined;
+  let filter: ODataExpr | undefined;
+  if (q.filter && q.filter.trim() !== "") {
+    const parsed = parseODataFilter(q.filter);
+    filter = parsed;
+    matchingODataFilter(w, parsed);
+    const trails = requiredTrails(parsed);
+    if (trails) probe = withAnyTrail(trails);
+  }
+  const counted = countedTrail(filter);
+  const from = await narrowedSource(ctx, FREE_EVENT_TABLE, w, probe);
+  if (from === null) return { events: [], total: 0 };
+  const [rows, total] = await Promise.all([
+    searchFreeEvents(ctx.db, w.sql, w.params, skip, top, from),
+    counted === undefined
+      ? countFreeEvents(ctx.db, w.sql, w.params, from)
+      : countTrailEvents(ctx.db, p.tenantId, counted),
+  ]);
+  return { events: rows.map(freeEventSearchRecord), total };
+}
+
+/**
+ * The trail whose kept count is the search's exact total: a filter that is one trail and nothing
+ * else, or `''` (every event of the tenancy) without a filter. The caller reads the whole
+ * tenancy's asset-free events (administrators only), so a count over all of them reveals nothing.
+ */
+function countedTrail(filter: ODataExpr | undefined): string | undefined {
+  if (!filter) return "";
+  if (filter.kind !== "any" || filter.values.length !== 1) return undefined;
+  const [trail] = filter.values;
+  return trail === "" ? undefined : trail;
+}

@@ -1,0 +1,232 @@
+import type { Ctx } from "../../context.js";
+import { notFound } from "../../core/api/api-error.js";
+import {
+  type AssetEventRecord,
+  type AssetRecord,
+  assetEventRecord,
+  assetRecord,
+  type Face,
+} from "../../core/record/index.js";
+import { type AssetEventRow, countAssetEvents, selectAssetEvents } from "../../store/asset-events.js";
+import { type AssetRow, countAssets, getAsset, selectAssets } from "../../store/assets.js";
+import {
+  ASSET_LIST,
+  EVENT_LIST,
+  filterAssetEvents,
+  filterAssets,
+  ofAsset,
+} from "../../store/record-filters.js";
+import { estimateWhere, Where } from "../../store/sql.js";
+import { type AccessView, canReadEvent, projectAttributes } from "../access/access-view.js";
+import {
+  addAttributeFilters,
+  CONFIRMATION_STATUSES,
+  enumList,
+  enumParam,
+  PROOF_MECHANISMS,
+  TRUST_ORDER,
+  timeParam,
+} from "./list-query.js";
+import { narrowedSource } from "./value-filter-source.js";
+
+/** A filtered collection as the store serves it: keyset pages and the exact count. */
+export type { RowSource } from "../../store/row-source.js";
+
+/** A page of a list, with the count when asked or when the first page needs the result limit. */
+export interface ListPage<T> {
+  items: T[];
+  lastSeq: number | undefined;
+  more: boolean;
+  total: number | undefined;
+}
+
+/** The page of a list whose value filters match nothing; its total as `totalFor` would give it. */
+function emptyPage(req: ListRequest): ListPage<never> {
+  const total = req.firstPage || req.wantCount ? 0 : undefined;
+  return { items: [], lastSeq: undefined, more: false, total };
+}
+
+export interface ListRequest {
+  pairs: Array<[string, string]>;
+  pageSize: number;
+  cursor: number;
+  firstPage: boolean;
+  wantCount: boolean;
+}
+
+// How far beyond the result limit both estimates must be before the first page trusts them.
+const ESTIMATE_MARGIN = 2;
+
+/**
+ * How many matches a page's rows imply for the whole list: rows are numbered by `seq` across the
+ * table, so `n` matches among the newest `span` rows suggest `n × newest / span` in all (on a later
+ * page, that many at or below the page, fewer than the list holds). Ascending pages start from the
+ * oldest row and say nothing about how many rows follow.
+ */
+function spanEstimate(seqs: number[], descending: boolean): number {
+  const newest = seqs[0];
+  const oldest = seqs.at(-1);
+  if (!descending || newest === undefined || oldest === undefined) return 0;
+  return (seqs.length * newest) / (newest - oldest + 1);
+}
+
+/**
+ * The total for the count header and the 206 result limit, given the `seq`s of the rows the page
+ * query fetched (up to page size + 1). A first page that holds every match knows its total exactly.
+ * Later pages give a total only when asked (`x-request-total-count`). The total is exact up to
+ * the result limit; past it the interface calls it approximate ("the server's best available
+ * approximation", 206), asked for or not. So when the planner's estimate and the page's own
+ * density both put the total well past the limit, the planner's estimate stands; else a count
+ * capped just past the limit decides. That capped count has to test every row until it finds
+ * limit + 1 matches (~100,000 rows for a filter matching 1 in 10, about 50 ms with everything
+ * cached), and an exact count of 100,000 matches spread over a million rows ~300-700 ms, which no
+ * page can afford for broad filters.
+ */
+export async function totalFor(
+  req: ListRequest,
+  resultLimit: number,
+  fetched: { seqs: number[]; descending: boolean },
+  count: (cap: number) => Promise<number>,
+  estimate: () => Promise<number>,
+): Promise<number | undefined> {
+  if (req.firstPage && fetched.seqs.length <= req.pageSize) return fetched.seqs.length;
+  if (!req.firstPage && !req.wantCount) return undefined;
+  const planned = await estimate();
+  const sure = resultLimit * ESTIMATE_MARGIN;
+  if (planned > sure && spanEstimate(fetched.seqs, fetched.descending) > sure) return planned;
+  const capped = await count(resultLimit + 1);
+  return capped > resultLimit ? Math.max(capped, planned) : capped;
+}
+
+/** Assets the caller may see, filtered as the interface lists, newest first. */
+export async function listAssets(
+  ctx: Ctx,
+  view: AccessView,
+  req: ListRequest,
+  face: Face = "assets",
+): Promise<ListPage<AssetRecord>> {
+  const w = new Where();
+  view.restrictAssets(w);
+  const byValue = addAttributeFilters(w, req.pairs, ASSET_LIST, true, {
+    hiddenIn: view.hiddenIn,
+    prefixes: ["attributes"],
+  });
+  // Parsed in this order so that the first bad parameter is the one refused.
+  const proofMechanism = enumParam(req.pairs, "proof_mechanism", PROOF_MECHANISMS);
+  const tracked = enumParam(req.pairs, "tracked", ["TRACKED", "NOT_TRACKED", "ANY"] as const) ?? "TRACKED";
+  filterAssets(w, {
+    proofMechanism,
+    tracked: tracked === "ANY" ? undefined : tracked,
+    statuses: enumList(req.pairs, "confirmation_status", CONFIRMATION_STATUSES),
+  });
+  const from = await narrowedSource(ctx, ASSET_LIST.table, w, byValue);
+  if (from === null) return emptyPage(req);
+  const rows = await selectAssets(ctx.db, w.sql, w.params, {
+    before: req.cursor,
+    limit: req.pageSize + 1,
+    from,
+  });
+  const more = rows.length > req.pageSize;
+  const page = rows.slice(0, req.pageSize);
+  const items = page.flatMap((a) => {
+    const g = view.grant(a);
+    return g ? [assetRecord(a, projectAttributes(a.attributes, g), face)] : [];
+  });
+  const total = await totalFor(
+    req,
+    ctx.config.resultLimit,
+    { seqs: rows.map((a) => Number(a.seq)), descending: true },
+    (cap) => countAssets(ctx.db, w.sql, w.params, cap, from),
+    () => estimateWhere(ctx.db, from, w.sql, w.params),
+  );
+  return { items, lastSeq: page.at(-1)?.seq, more, total };
+}
+
+/** Adds the event list's filters; whether it is ascending, and its value filters alone. */
+function eventFilters(
+  w: Where,
+  pairs: Array<[string, string]>,
+  indexed: boolean,
+  hiddenIn: (name: string) => string[],
+): { ascending: boolean; byValue: Where | undefined } {
+  const byValue = addAttributeFilters(w, pairs, EVENT_LIST, indexed, {
+    hiddenIn,
+    prefixes: ["asset_attributes"],
+  });
+  const statuses = enumList(pairs, "confirmation_status", CONFIRMATION_STATUSES);
+  const trust = enumParam(pairs, "minimum_trust", TRUST_ORDER);
+  filterAssetEvents(w, {
+    statuses,
+    trusted: trust ? TRUST_ORDER.slice(TRUST_ORDER.indexOf(trust)) : undefined,
+    proofMechanism: enumParam(pairs, "proof_mechanism", PROOF_MECHANISMS),
+    since: timeParam(pairs, "timestamp_accepted_since"),
+    before: timeParam(pairs, "timestamp_accepted_before"),
+  });
+  const order = enumParam(pairs, "order_by", ["SIMPLEHASHV1"] as const);
+  return { ascending: order === "SIMPLEHASHV1", byValue };
+}
+
+/** Events of one asset (or of all, `assetId` undefined) that the caller may read. */
+export async function listAssetEvents(
+  ctx: Ctx,
+  view: AccessView,
+  assetId: string | undefined,
+  req: ListRequest,
+  face: Face = "assets",
+): Promise<ListPage<AssetEventRecord>> {
+  const w = new Where();
+  const assets = new Map<string, AssetRow | undefined>();
+  if (assetId) {
+    const asset = await getAsset(ctx.db, assetId);
+    if (!asset || !view.grant(asset)) throw notFound("asset");
+    assets.set(asset.id, asset);
+    ofAsset(w, assetId);
+    if (!view.whole) view.restrictEvents(w);
+  } else view.restrictEvents(w);
+  // One asset's events are found through its own index; across assets a value may be rare.
+  // Read whole, one asset's page has one good plan whatever the values (its index, the filters
+  // tested on its rows), so PostgreSQL keeps it instead of planning each look-up: planning was
+  // twice the running time of the conserver's look-up before a later event.
+  const oneAsset = assetId !== undefined;
+  const { ascending, byValue } = eventFilters(w, req.pairs, !oneAsset, view.hiddenIn);
+  const from = oneAsset ? EVENT_LIST.table : await narrowedSource(ctx, EVENT_LIST.table, w, byValue);
+  if (from === null) return emptyPage(req);
+  const rows = await selectAssetEvents(ctx.db, w.sql, w.params, {
+    cursor: req.cursor,
+    limit: req.pageSize + 1,
+    ascending,
+    from,
+    reusePlan: oneAsset && view.whole,
+  });
+  const more = rows.length > req.pageSize;
+  const page = rows.slice(0, req.pageSize);
+  const items = view.whole
+    ? page.map((e) => assetEventRecord(e, face))
+    : await projectEvents(ctx, view, page, assets, face);
+  const total = await totalFor(
+    req,
+    ctx.config.resultLimit,
+    { seqs: rows.map((e) => Number(e.seq)), descending: !ascending },
+    (cap) => countAssetEvents(ctx.db, w.sql, w.params, cap, from),
+    () => estimateWhere(ctx.db, from, w.sql, w.params),
+  );
+  return { items, lastSeq: page.at(-1)?.seq, more, total };
+}
+
+async function projectEvents(
+  ctx: Ctx,
+  view: AccessView,
+  page: AssetEventRow[],
+  assets: Map<string, AssetRow | undefined>,
+  face: Face,
+) {
+  const out: AssetEventRecord[] = [];
+  for (const e of page) {
+    if (!assets.has(e.asset_id)) assets.set(e.asset_id, await getAsset(ctx.db, e.asset_id));
+    const a = assets.get(e.asset_id);
+    const g = a && view.grant(a);
+    if (g && canReadEvent(e.event_attributes, g))
+      out.push(assetEventRecord(e, face, projectAttributes(e.asset_attributes, g)));
+  }
+  return out;
+}

@@ -1,0 +1,141 @@
+import { randomUUID } from "node:crypto";
+import type { Ctx, Principal } from "../../context.js";
+import { hasName } from "../../core/access/index.js";
+import { forbidden, notFound, quotaExceeded } from "../../core/api/api-error.js";
+import {
+  countLocations,
+  deleteLocation,
+  filterLocations,
+  getLocation,
+  HOME_LOCATION_ATTRIBUTE,
+  homesOfAssets,
+  insertLocation,
+  LOCATION_LIST,
+  type LocationRow,
+  locationRows,
+  locationsOfTenancy,
+  locationWithId,
+  noLocations,
+  updateLocation,
+} from "../../store/locations.js";
+import type { RowSource } from "../../store/row-source.js";
+import { Where } from "../../store/sql.js";
+import { lockTenancy } from "../../store/tenancies.js";
+import { viewFor } from "../access/caller-view.js";
+import { tenantWalletAddress } from "../identity/tenant-wallet.js";
+import { addAttributeFilters } from "./list-query.js";
+
+export interface LocationInput {
+  display_name?: string | undefined;
+  description?: string | undefined;
+  latitude?: number | undefined;
+  longitude?: number | undefined;
+  attributes?: Record<string, unknown> | undefined;
+}
+
+/** API shape of a location. */
+export function locationOut(r: LocationRow) {
+  return {
+    identity: `locations/${r.id}`,
+    display_name: r.display_name,
+    description: r.description,
+    latitude: r.latitude ?? 0,
+    longitude: r.longitude ?? 0,
+    attributes: r.attributes,
+    owner: r.owner,
+    tenant: `tenant/${r.tenant_id}`,
+  };
+}
+
+// Locations are tenancy configuration: administrators manage them. Secured by default like
+// the records: a location is read by others only as the home (`arc_home_location_identity`) of
+// an asset their access policies let them read, that attribute included (docs/api.md).
+function requireAdmin(p: Principal): void {
+  if (!p.isAdmin) throw forbidden("only administrators can change locations");
+}
+
+/** Restricts a locations query to those the caller may read (see above). */
+async function restrictLocations(ctx: Ctx, p: Principal, w: Where): Promise<void> {
+  locationsOfTenancy(w, p.tenantId);
+  if (p.isAdmin) return;
+  const view = await viewFor(ctx, p);
+  if (!hasName(view.filterable, HOME_LOCATION_ATTRIBUTE)) {
+    noLocations(w);
+    return;
+  }
+  homesOfAssets(w, (assets) => view.restrictAssets(assets));
+}
+
+export async function createLocation(ctx: Ctx, p: Principal, input: LocationInput) {
+  requireAdmin(p);
+  const owner = await tenantWalletAddress(ctx.keys, p.tenantId);
+  const row = await ctx.db.transaction(async (tx) => {
+    const limit = (await lockTenancy(tx, p.tenantId))?.quotas.locations;
+    if (limit !== undefined && (await countLocations(tx, p.tenantId)) >= limit)
+      throw quotaExceeded("locations", limit);
+    return insertLocation(tx, {
+      id: randomUUID(),
+      tenant_id: p.tenantId,
+      display_name: input.display_name ?? "",
+      description: input.description ?? "",
+      latitude: input.latitude ?? null,
+      longitude: input.longitude ?? null,
+      attributes: input.attributes ?? {},
+      owner,
+      permissions: { subject_identities: [] },
+    });
+  });
+  return locationOut(row);
+}
+
+export async function readLocation(ctx: Ctx, p: Principal, id: string) {
+  const row = p.isAdmin
+    ? await getLocation(ctx.db, p.tenantId, id)
+    : await (async () => {
+        const w = new Where();
+        await restrictLocations(ctx, p, w);
+        locationWithId(w, id);
+        return (await locationRows(ctx.db, w).page(0, 1))[0];
+      })();
+  if (!row) throw notFound("location");
+  return row;
+}
+
+/** A location's sharing settings: administrators only, like the rest of its management. */
+export async function readLocationPermissions(ctx: Ctx, p: Principal, id: string) {
+  requireAdmin(p);
+  return readLocation(ctx, p, id);
+}
+
+export async function patchLocation(ctx: Ctx, p: Principal, id: string, patch: LocationInput) {
+  requireAdmin(p);
+  const row = await updateLocation(ctx.db, p.tenantId, id, patch);
+  if (!row) throw notFound("location");
+  return locationOut(row);
+}
+
+export async function removeLocation(ctx: Ctx, p: Principal, id: string): Promise<void> {
+  requireAdmin(p);
+  if (!(await deleteLocation(ctx.db, p.tenantId, id))) throw notFound("location");
+}
+
+export async function setLocationPermissions(ctx: Ctx, p: Principal, id: string, subjects: string[]) {
+  requireAdmin(p);
+  const row = await updateLocation(ctx.db, p.tenantId, id, { permissions: { subject_identities: subjects } });
+  if (!row) throw notFound("location");
+  return { location_identity: `locations/${row.id}`, permissions: row.permissions };
+}
+
+/** The locations the caller may list, filtered by the query (names, descriptions, attributes). */
+export async function locationSource(
+  ctx: Ctx,
+  p: Principal,
+  pairs: Array<[string, string]>,
+): Promise<RowSource<LocationRow>> {
+  const w = new Where();
+  await restrictLocations(ctx, p, w);
+  const valuesOf = (key: string) => pairs.filter(([k]) => k === key).map(([, v]) => v);
+  filterLocations(w, { displayNames: valuesOf("display_name"), descriptions: valuesOf("description") });
+  addAttributeFilters(w, pairs, LOCATION_LIST);
+  return locationRows(ctx.db, w);
+}

@@ -1,0 +1,34 @@
+import { badRequest } from "../../core/api/api-error.js";
+import { blobHash } from "../../store/blobs.js";
+import type { Queryable } from "../../store/db.js";
+import { locationExists } from "../../store/locations.js";
+import type { AttachmentRef } from "./attributes.js";
+
+/** A referenced blob must exist in the tenancy and have exactly the recorded hash (tampering shows at creation). */
+export async function checkAttachments(
+  tx: Queryable,
+  tenantId: string,
+  refs: AttachmentRef[],
+): Promise<void> {
+  for (const ref of refs) {
+    if (!ref.blobId) continue;
+    const hash = await blobHash(tx, tenantId, ref.blobId);
+    if (hash === undefined)
+      throw badRequest(`${ref.attribute}.arc_blob_identity names no blob of this tenancy`);
+    if (hash !== ref.hashValue)
+      throw badRequest(`${ref.attribute}.arc_blob_hash_value does not match the blob's SHA-256`);
+  }
+}
+
+/** `arc_home_location_identity` must name a location of the tenancy. */
+export async function checkHomeLocation(
+  tx: Queryable,
+  tenantId: string,
+  attrs: Record<string, unknown>,
+): Promise<void> {
+  const v = attrs.arc_home_location_identity;
+  if (typeof v !== "string") return;
+  const id = v.slice("locations/".length);
+  if (!(await locationExists(tx, tenantId, id)))
+    throw badRequest("arc_home_location_identity names no location of this tenancy");
+}

@@ -1,0 +1,278 @@
+import { createPublicKey, type KeyObject } from "node:crypto";
+import type { Ctx, Principal } from "../../context.js";
+import { type AccessGrant, projectEvent } from "../../core/access/index.js";
+import { ApiError, badRequest, forbidden, notFound } from "../../core/api/api-error.js";
+import { isUuid } from "../../core/api/ids.js";
+import { assetEventRecord, freeEventRecord } from "../../core/record/index.js";
+import {
+  attachReceipts,
+  checkRegistrationPolicy,
+  eventToStatement,
+  registeredEvent,
+  StatementError,
+} from "../../core/scitt/index.js";
+import { getAssetEvent } from "../../store/asset-events.js";
+import { getFreeEvent, getStatement } from "../../store/free-events.js";
+import { deleteScittKey, insertScittKey, listScittKeys } from "../../store/scitt-keys.js";
+import { getRegistrationPolicy, putRegistrationPolicy } from "../../store/scitt-registration-policies.js";
+import { getTenancy } from "../../store/tenancies.js";
+import { tlsCaCertificateRows } from "../../store/tlscacertificates.js";
+import { type Profile, receiptFor } from "../ledger/proofs.js";
+import { createFreeEvent } from "../records/free-events.js";
+
+/** A registration refused by policy: answered as problem details (CBOR or JSON by route). */
+export class RegistrationRefused extends Error {
+  readonly code = "REGISTRATION_REFUSED";
+}
+
+/** A registration without a token in a log whose policy requires one. */
+export class RegistrationClosed extends Error {
+  readonly code = "REGISTRATION_CLOSED";
+}
+
+/** The statement issuer of a tenancy: `{BASE_URL}/tenant/<uuid>`, signing with its ES256 issuer key. */
+export async function tenancyIssuer(ctx: Ctx, tenantId: string) {
+  const key = await ctx.keys.get(`issuer:${tenantId}`, "ES256");
+  return { issuer: `${ctx.config.baseUrl}/tenant/${tenantId}`, key };
+}
+
+/** Issuer keys the tenancy trusts: its own, and the ones an administrator registered. */
+async function trustedKeys(ctx: Ctx, tenantId: string): Promise<Map<string, KeyObject>> {
+  const own = (await tenancyIssuer(ctx, tenantId)).key;
+  const keys = new Map<string, KeyObject>([[own.kid, own.publicKey]]);
+  for (const k of await listScittKeys(ctx.db, tenantId))
+    keys.set(k.kid, createPublicKey({ key: k.public_jwk as never, format: "jwk" }));
+  return keys;
+}
+
+/** Entry ids are the event identity with `/` written `_`. */
+export const entryIdOf = (eventUuid: string) => `events_${eventUuid}`;
+
+/** The event uuid of an entry id (404 for anything else). */
+export function eventOfEntry(entryId: string): string {
+  const uuid = entryId.replace(/^events_/, "");
+  if (!entryId.startsWith("events_") || !isUuid(uuid)) throw notFound("entry");
+  return uuid.toLowerCase();
+}
+
+/** The issuer rules of the tenancy's log: its trusted keys and TLS CA certificates. */
+async function checkIssuer(ctx: Ctx, tenantId: string, statement: Uint8Array) {
+  if (statement.length === 0)
+    throw new RegistrationRefused("the body must be a COSE_Sign1 signed statement (application/cose)");
+  const cas = (await tlsCaCertificateRows(ctx.db, tenantId, {}).page(0, 1000)).map((c) => c.pem);
+  const verdict = checkRegistrationPolicy(statement, {
+    keys: await trustedKeys(ctx, tenantId),
+    caCertificatesPem: cas,
+  });
+  if (!verdict.ok) throw new RegistrationRefused(verdict.reason);
+  return verdict;
+}
+
+/** Registers a signed statement in the caller's log, after the tenancy's registration policy. */
+export async function registerStatement(ctx: Ctx, p: Principal, statement: Uint8Array): Promise<string> {
+  if (!p.isAdmin) throw forbidden("registering statements needs administrator rights in this tenancy");
+  await checkIssuer(ctx, p.tenantId, statement);
+  return record(ctx, p, statement);
+}
+
+/**
+ * Registration by signature: a statement sent without a bearer token, authenticated by its
+ * signature and the issuer rules of the log it goes to. Allowed in the service-level public log
+ * (`ARCHIVIST_SCITT_PUBLIC_LOG`) and in tenancies whose registration policy is open.
+ */
+export async function registerBySignature(
+  ctx: Ctx,
+  tenantId: string | undefined,
+  statement: Uint8Array,
+): Promise<string> {
+  const target = tenantId ?? ctx.config.scittPublicLog;
+  if (!target) throw new RegistrationClosed("this service has no public log: register with a bearer token");
+  const policy = await getRegistrationPolicy(ctx.db, target);
+  // A log that does not exist answers as a closed one: whether a tenancy exists is not told.
+  const open = target === ctx.config.scittPublicLog || policy.open;
+  if (!open || !(await getTenancy(ctx.db, target)))
+    throw new RegistrationClosed("this log's registration policy requires a bearer token");
+  ctx.registrationRate.take(target, policy.requests_per_second);
+  const verdict = await checkIssuer(ctx, target, statement);
+  return record(ctx, registrant(target, verdict.issuer), statement);
+}
+
+/** Who a registration by signature is recorded as: the statement's issuer, in the log's tenancy. */
+function registrant(tenantId: string, issuer: string): Principal {
+  return {
+    tenantId,
+    kind: "application",
+    id: "scitt-registration",
+    issuer,
+    subject: issuer,
+    displayName: issuer,
+    email: "",
+    claims: {},
+    roles: [],
+    isAdmin: true,
+  };
+}
+
+async function record(ctx: Ctx, p: Principal, statement: Uint8Array): Promise<string> {
+  const e = registeredEvent(statement);
+  const created = await createFreeEvent(
+    ctx,
+    p,
+    { attributes: e.attributes, trails: e.trails, event_type: e.event_type },
+    0,
+    statement,
+  );
+  return entryIdOf(created.identity.slice("events/".length));
+}
+
+/** The receipt of a registered entry, or undefined while it is not yet sealed. */
+export async function entryReceipt(
+  ctx: Ctx,
+  entryId: string,
+  profile: Profile = "mmr",
+): Promise<Uint8Array | undefined> {
+  const id = eventOfEntry(entryId);
+  if (!(await getStatement(ctx.db, id))) throw notFound("entry");
+  try {
+    return await receiptFor(ctx, id, profile);
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === "conflict") return undefined;
+    throw err;
+  }
+}
+
+/** The registered statement, as registered or (transparent) with its receipt in header 394. */
+export async function entryStatement(
+  ctx: Ctx,
+  entryId: string,
+  transparent: boolean,
+  profile: Profile = "mmr",
+): Promise<Uint8Array> {
+  const statement = await getStatement(ctx.db, eventOfEntry(entryId));
+  if (!statement) throw notFound("entry");
+  if (!transparent) return statement;
+  const receipt = await entryReceipt(ctx, entryId, profile);
+  if (!receipt)
+    throw new ApiError("conflict", "the entry is not yet sealed; its transparent form is not available yet");
+  return attachReceipts(statement, [receipt]);
+}
+
+function statementOf(ctx: Ctx, tenantId: string, attributes: Record<string, unknown>) {
+  return tenancyIssuer(ctx, tenantId).then(({ issuer, key }) => {
+    try {
+      return eventToStatement(attributes, { issuer, kid: key.kid }, key.signer);
+    } catch (err) {
+      if (err instanceof StatementError)
+        throw badRequest(
+          `this event does not carry the vCon template: ${err.message}`,
+          err.missing.map((attribute) => ({ attribute, reason: "missing" })),
+        );
+      throw err;
+    }
+  });
+}
+
+/**
+ * The signed statement of a template-0.3.0 asset event. Transparent: with the event's receipt in
+ * 394 and the event's JSON as `grant` lets the caller read it, since the receipt's leaf is the
+ * record's and only the record recomputes it.
+ */
+export async function assetEventStatement(
+  ctx: Ctx,
+  assetId: string,
+  eventId: string,
+  transparent: boolean,
+  grant: AccessGrant,
+  profile: Profile = "mmr",
+): Promise<Uint8Array> {
+  const event = await getAssetEvent(ctx.db, assetId, eventId);
+  if (!event) throw notFound("event");
+  const statement = await statementOf(ctx, event.tenant_id, event.event_attributes);
+  if (!transparent) return statement;
+  const receipt = await receiptFor(ctx, eventId, profile);
+  return attachReceipts(statement, [receipt], projectEvent(assetEventRecord(event), grant));
+}
+
+/** The signed statement of a template-carrying asset-free event. */
+export async function freeEventStatement(
+  ctx: Ctx,
+  p: Principal,
+  eventId: string,
+  transparent: boolean,
+  profile: Profile = "mmr",
+): Promise<Uint8Array> {
+  const event = await getFreeEvent(ctx.db, p.tenantId, eventId);
+  if (!event) throw notFound("event");
+  const statement = await statementOf(ctx, event.tenant_id, event.attributes);
+  if (!transparent) return statement;
+  const receipt = await receiptFor(ctx, eventId, profile);
+  return attachReceipts(statement, [receipt], freeEventRecord(event));
+}
+
+/** Registers (or replaces) a trusted statement issuer key (P-256 JWK); administrators only. */
+export async function addScittKey(
+  ctx: Ctx,
+  p: Principal,
+  input: { kid: string; display_name?: string | undefined; public_jwk: Record<string, unknown> },
+) {
+  if (!p.isAdmin) throw forbidden("only administrators manage trusted issuer keys");
+  let key: KeyObject;
+  try {
+    key = createPublicKey({ key: input.public_jwk as never, format: "jwk" });
+  } catch {
+    throw badRequest("public_jwk is not a valid public JWK");
+  }
+  const jwk = key.export({ format: "jwk" }) as Record<string, unknown>;
+  if (jwk.crv !== "P-256") throw badRequest("public_jwk must be an EC P-256 key (ES256)");
+  await insertScittKey(ctx.db, {
+    tenant_id: p.tenantId,
+    kid: input.kid,
+    display_name: input.display_name ?? "",
+    public_jwk: jwk,
+  });
+  return { kid: input.kid, display_name: input.display_name ?? "", public_jwk: jwk };
+}
+
+export async function scittKeyList(ctx: Ctx, p: Principal) {
+  if (!p.isAdmin) throw forbidden("only administrators manage trusted issuer keys");
+  const own = await tenancyIssuer(ctx, p.tenantId);
+  const registered = await listScittKeys(ctx.db, p.tenantId);
+  return {
+    issuer: own.issuer,
+    keys: [
+      { kid: own.key.kid, display_name: "tenancy issuer key", public_jwk: own.key.publicJwk },
+      ...registered.map((k) => ({ kid: k.kid, display_name: k.display_name, public_jwk: k.public_jwk })),
+    ],
+  };
+}
+
+export async function removeScittKey(ctx: Ctx, p: Principal, kid: string): Promise<void> {
+  if (!p.isAdmin) throw forbidden("only administrators manage trusted issuer keys");
+  if (!(await deleteScittKey(ctx.db, p.tenantId, kid))) throw notFound("issuer key");
+}
+
+/** The tenancy's SCITT registration policy (administrators). */
+export async function registrationPolicy(ctx: Ctx, p: Principal) {
+  if (!p.isAdmin) throw forbidden("only administrators manage the registration policy");
+  const r = await getRegistrationPolicy(ctx.db, p.tenantId);
+  return {
+    open: r.open || ctx.config.scittPublicLog === p.tenantId,
+    requests_per_second: r.requests_per_second,
+    public_log: ctx.config.scittPublicLog === p.tenantId,
+  };
+}
+
+export async function setRegistrationPolicy(
+  ctx: Ctx,
+  p: Principal,
+  input: { open: boolean; requests_per_second?: number | undefined },
+) {
+  if (!p.isAdmin) throw forbidden("only administrators manage the registration policy");
+  const current = await getRegistrationPolicy(ctx.db, p.tenantId);
+  await putRegistrationPolicy(ctx.db, {
+    tenant_id: p.tenantId,
+    open: input.open,
+    requests_per_second: input.requests_per_second ?? current.requests_per_second,
+  });
+  return registrationPolicy(ctx, p);
+}

@@ -1,0 +1,158 @@
+import { randomUUID } from "node:crypto";
+import type { Ctx } from "../../context.js";
+import { notFound } from "../../core/api/api-error.js";
+import {
+  insertAssetEvents,
+  type NewAssetEvent,
+  type Principal4,
+  type StoredAssetEvent,
+} from "../../store/asset-events.js";
+import {
+  type AssetRow,
+  insertAssets,
+  lockAssets,
+  type NewAssetRow,
+  saveAssetStates,
+} from "../../store/assets.js";
+import type { Queryable } from "../../store/db.js";
+import type { FreshEvents } from "../../store/fresh-events.js";
+import type { Keyring } from "../../store/keyring.js";
+import { tenantWalletAddress } from "../identity/tenant-wallet.js";
+import { GroupCommit, type Outcome } from "./group-commit.js";
+
+/** An event ready to be written: checked and authorised, waiting for its group's transaction. */
+export interface PendingEvent {
+  assetId: string;
+  tenantId: string;
+  operation: string;
+  behaviour: string;
+  eventAttributes: Record<string, unknown>;
+  assetAttributes: Record<string, unknown>;
+  declared: Principal4;
+  accepted: Principal4;
+  timestampDeclared?: Date | undefined;
+  /** Checked against the locked asset inside the group's transaction; throwing refuses this event only. */
+  authorize?: ((asset: AssetRow) => void) | undefined;
+  /**
+   * The asset this event creates (its NewAsset event), inserted by the group with its final
+   * attributes. Nobody else can see it before the group commits, so it is not locked.
+   */
+  creates?: NewAssetRow | undefined;
+  /**
+   * Events recorded on the asset this event creates, after it, in the same transaction: all of
+   * them or none (`POST /archivist/v2/assets:withEvents`). Checked and authorised before the group.
+   */
+  followers?: PendingEvent[] | undefined;
+}
+
+/** What a group answers each pending event: its stored row, then its followers' rows in order. */
+export type WrittenEvents = [StoredAssetEvent, ...StoredAssetEvent[]];
+
+/**
+ * Group transactions in flight at once. One at a time leaves the event loop idle while a
+ * group waits for its commit (a WAL flush is ~10 ms here) and then floods it with the
+ * replies' follow-up requests; a few in flight overlap those waits, and PostgreSQL merges
+ * their flushes. Groups lock assets in id order, so they never deadlock; on one asset
+ * they queue on its row lock inside the database. PGlite runs one transaction at a time.
+ */
+const IN_FLIGHT = { postgres: 4, pglite: 1 } as const;
+
+/** Events (and asset creations) posted concurrently, written by one group transaction. */
+export type EventBatcher = GroupCommit<PendingEvent, WrittenEvents>;
+
+/**
+ * The asset events' appender (built once, by the write path): each group's rows go to the
+ * committer's hand-off once committed, and their tenancies' committers are woken.
+ */
+export function newEventBatcher(deps: Pick<Ctx, "db" | "keys" | "wake">, handoff: FreshEvents): EventBatcher {
+  return new GroupCommit(deps.db, {
+    writeGroup: (tx, events) => writeGroup(tx, deps.keys, events),
+    afterCommit: (events, written) => {
+      handoff.add(written.flat());
+      for (const t of new Set(events.map((e) => e.tenantId))) deps.wake.commit(t);
+    },
+    maxGroup: 500,
+    inFlight: IN_FLIGHT,
+  });
+}
+
+function newRow(e: PendingEvent, asset: AssetRow, now: Date, from: string): NewAssetEvent {
+  return {
+    id: randomUUID(),
+    asset_id: asset.id,
+    tenant_id: asset.tenant_id,
+    operation: e.operation,
+    behaviour: e.behaviour,
+    event_attributes: e.eventAttributes,
+    asset_attributes: e.assetAttributes,
+    timestamp_declared: e.timestampDeclared ?? now,
+    timestamp_accepted: now,
+    principal_declared: e.declared,
+    principal_accepted: e.accepted,
+    confirmation_status: "STORED",
+    proof_mechanism: asset.proof_mechanism,
+    public: asset.public,
+    from_address: from,
+  };
+}
+
+/** True when recording the event changes its asset (attributes or tracking), not just adds to it. */
+function changesAsset(e: PendingEvent): boolean {
+  return (
+    e.operation === "StopTracking" ||
+    e.operation === "StartTracking" ||
+    Object.keys(e.assetAttributes).length > 0
+  );
+}
+
+/**
+ * Writes a group: inserts the assets it creates, locks the others in id order, authorises
+ * each event against its locked asset (a refusal or a missing asset fails that event only),
+ * inserts the rest with one statement and updates each asset it changes once. A group that changes no asset only
+ * shares the assets' row locks (their attributes cannot change under its authorisation),
+ * so such groups for one asset commit side by side.
+ */
+export async function writeGroup(
+  tx: Queryable,
+  keys: Keyring,
+  events: PendingEvent[],
+): Promise<Array<Outcome<WrittenEvents>>> {
+  const now = new Date();
+  const created = events.flatMap((e) => (e.creates ? [e.creates] : []));
+  await insertAssets(tx, created);
+  const existing = events.filter((e) => !e.creates);
+  const ids = [...new Set(existing.map((e) => e.assetId))].sort();
+  const mode = existing.some(changesAsset) ? "update" : "share";
+  const locked = await lockAssets(tx, ids, mode);
+  const state = new Map(locked.map((a) => [a.id, { ...a }]));
+  for (const a of created) state.set(a.id, { ...a, seq: 0, created_at: now });
+  const outcomes: Array<Outcome<WrittenEvents> | NewAssetEvent[]> = [];
+  const changed = new Set<string>();
+  for (const e of events) {
+    const asset = state.get(e.assetId);
+    try {
+      if (!asset) throw notFound("asset");
+      e.authorize?.(asset);
+    } catch (error) {
+      outcomes.push({ error });
+      continue;
+    }
+    if (changesAsset(e) && !e.creates) {
+      asset.attributes = { ...asset.attributes, ...e.assetAttributes };
+      if (e.operation === "StopTracking") asset.tracked = "NOT_TRACKED";
+      if (e.operation === "StartTracking") asset.tracked = "TRACKED";
+      changed.add(asset.id);
+    }
+    const from = await tenantWalletAddress(keys, asset.tenant_id);
+    outcomes.push([e, ...(e.followers ?? [])].map((one) => newRow(one, asset, now, from)));
+  }
+  const rows = outcomes.flatMap((o) => (Array.isArray(o) ? o : []));
+  const inserted = new Map((await insertAssetEvents(tx, rows)).map((r) => [r.id, r]));
+  await saveAssetStates(
+    tx,
+    [...changed].map((id) => state.get(id) as AssetRow),
+  );
+  return outcomes.map((o) =>
+    Array.isArray(o) ? { row: o.map((r) => inserted.get(r.id) as StoredAssetEvent) as WrittenEvents } : o,
+  );
+}

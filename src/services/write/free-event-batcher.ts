@@ -1,0 +1,63 @@
+import type { Ctx } from "../../context.js";
+import { ApiError, quotaExceeded } from "../../core/api/api-error.js";
+import type { Queryable } from "../../store/db.js";
+import { type FreeEventRow, insertFreeEvents, type NewFreeEvent } from "../../store/free-events.js";
+import { getTenancy } from "../../store/tenancies.js";
+import { consumeQuota } from "../../store/usage.js";
+import { GroupCommit, type Outcome } from "./group-commit.js";
+
+/**
+ * Asset-free events posted concurrently, written by one group transaction. Each create takes
+ * its tenancy's usage-counter row lock; one transaction per request held that lock through its
+ * own commit, so a tenancy's creates ran one WAL flush at a time. A group takes it once.
+ */
+export type FreeEventBatcher = GroupCommit<NewFreeEvent, FreeEventRow>;
+
+/** The asset-free events' appender (built once, by the write path); it wakes their tenancies' committers. */
+export function newFreeEventBatcher(deps: Pick<Ctx, "db" | "wake">): FreeEventBatcher {
+  return new GroupCommit(deps.db, {
+    writeGroup: writeFreeEventGroup,
+    afterCommit: (events) => {
+      for (const t of new Set(events.map((e) => e.tenant_id))) deps.wake.commit(t);
+    },
+    maxGroup: 500,
+    // One tenancy's groups queue on its usage row anyway; two overlap parsing with a commit.
+    inFlight: { postgres: 2, pglite: 1 },
+  });
+}
+
+/** Charges each tenancy's quota for its share of the group, then inserts what fits. */
+export async function writeFreeEventGroup(
+  tx: Queryable,
+  events: NewFreeEvent[],
+): Promise<Array<Outcome<FreeEventRow>>> {
+  const refused = new Map<number, unknown>();
+  const byTenant = new Map<string, number[]>();
+  for (const [i, e] of events.entries()) {
+    const indexes = byTenant.get(e.tenant_id);
+    if (indexes) indexes.push(i);
+    else byTenant.set(e.tenant_id, [i]);
+  }
+  for (const [tenantId, indexes] of byTenant) {
+    const limit = (await getTenancy(tx, tenantId))?.quotas.asset_free_events;
+    const refusal = () =>
+      limit === undefined
+        ? new ApiError("internal", "usage counter failed")
+        : quotaExceeded("asset-free events", limit);
+    if (await consumeQuota(tx, tenantId, "asset_free_events", indexes.length, limit)) continue;
+    // The whole share does not fit: admit events one by one, in arrival order, until one does not.
+    let full = false;
+    for (const i of indexes) {
+      if (!full && (await consumeQuota(tx, tenantId, "asset_free_events", 1, limit))) continue;
+      full = true;
+      refused.set(i, refusal());
+    }
+  }
+  const admitted = events.filter((_, i) => !refused.has(i));
+  const rows = await insertFreeEvents(tx, admitted);
+  let next = 0;
+  return events.map((_, i) => {
+    if (refused.has(i)) return { error: refused.get(i) };
+    return { row: rows[next++] as FreeEventRow };
+  });
+}

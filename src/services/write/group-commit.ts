@@ -1,0 +1,61 @@
+import { Coalescer, type Outcome } from "../../batching/coalescer.js";
+import type { Db, Queryable } from "../../store/db.js";
+
+export type { Outcome };
+
+export interface GroupCommitOptions<I, R> {
+  /** Writes a group inside its transaction; one outcome per item, in order. Throwing fails the group. */
+  writeGroup(tx: Queryable, items: I[]): Promise<Array<Outcome<R>>>;
+  /** Runs after the group has committed, with the items stored (e.g. waking the committer). */
+  afterCommit?(items: I[], rows: R[]): void;
+  maxGroup: number;
+  /** Group transactions in flight at once, per engine. */
+  inFlight: Record<Db["kind"], number>;
+}
+
+/**
+ * Application-level group commit: items submitted concurrently are written in one
+ * transaction, each caller answered after that commit. A request pays a transaction's fixed
+ * cost (its WAL flush, and any lock it holds until then) once per group instead of once per item.
+ */
+export class GroupCommit<I, R> {
+  private readonly groups: Coalescer<I, R>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly opts: GroupCommitOptions<I, R>,
+  ) {
+    this.groups = new Coalescer({
+      runGroup: (items) => this.commit(items),
+      maxGroup: opts.maxGroup,
+      inFlight: opts.inFlight[db.kind],
+    });
+  }
+
+  /** Resolves with the stored row once its group has committed. */
+  write(item: I): Promise<R> {
+    return this.groups.submit(item);
+  }
+
+  private async commit(items: I[]): Promise<Array<Outcome<R>>> {
+    try {
+      const outcomes = await this.db.transaction((tx) => this.opts.writeGroup(tx, items));
+      const stored: I[] = [];
+      const rows: R[] = [];
+      for (const [i, o] of outcomes.entries())
+        if ("row" in o) {
+          stored.push(items[i] as I);
+          rows.push(o.row);
+        }
+      this.opts.afterCommit?.(stored, rows);
+      return outcomes;
+    } catch (err) {
+      if (items.length === 1) return [{ error: err }];
+      // One item the database refuses (something validation let through) must not fail the
+      // requests it happened to share a group with: each is tried again on its own.
+      const outcomes: Array<Outcome<R>> = [];
+      for (const item of items) outcomes.push(...(await this.commit([item])));
+      return outcomes;
+    }
+  }
+}
