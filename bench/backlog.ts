@@ -1,11 +1,7 @@
 import { call } from "./http.js";
 
 /** How many of a list's records are still STORED (not yet in the log), from the count header. */
-export async function storedCount(
-  origin: string,
-  token: string,
-  listPath: string,
-): Promise<number | undefined> {
+async function storedCount(origin: string, token: string, listPath: string): Promise<number | undefined> {
   const sep = listPath.includes("?") ? "&" : "?";
   const a = await call(origin, "GET", `${listPath}${sep}confirmation_status=STORED&page_size=1`, {
     token,

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 
 /** Every scenario, in run order; `list` last, its million seeded rows would sit under every later one. */
-export const SCENARIOS = [
+const SCENARIOS = [
   "core",
   "tokens",
   "ingest",

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 const TICKS_PER_SECOND = 100;
 
 /** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
-export function cpuSeconds(pid: number): number | undefined {
+function cpuSeconds(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // The command name (field 2) may contain spaces and parentheses: count from the last ")".
@@ -17,7 +17,7 @@ export function cpuSeconds(pid: number): number | undefined {
 }
 
 /** Peak resident set size (VmHWM) of a process in MiB. */
-export function peakRssMiB(pid: number): number | undefined {
+function peakRssMiB(pid: number): number | undefined {
   try {
     const m = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     return m ? Number(m[1]) / 1024 : undefined;
@@ -27,7 +27,7 @@ export function peakRssMiB(pid: number): number | undefined {
 }
 
 /** Resets VmHWM (writing 5 to clear_refs) so the next peak is this phase's; false if not allowed. */
-export function resetPeakRss(pid: number): boolean {
+function resetPeakRss(pid: number): boolean {
   try {
     writeFileSync(`/proc/${pid}/clear_refs`, "5");
     return true;
@@ -37,7 +37,7 @@ export function resetPeakRss(pid: number): boolean {
 }
 
 /** Busy CPU seconds of the whole machine (all cores), from the first line of /proc/stat. */
-export function machineBusySeconds(): number | undefined {
+function machineBusySeconds(): number | undefined {
   try {
     const line = readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "";
     const [, ...ticks] = line.trim().split(/\s+/).map(Number);

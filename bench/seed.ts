@@ -41,7 +41,7 @@ select tenant_id, trail, count(*) from (
 ) t group by tenant_id, trail order by tenant_id, trail
 on conflict (tenant_id, trail) do update set n = event_trail_counts.n + excluded.n`;
 
-export const SEED_ASSET_EVENTS: SeedKind = { insert: async () => ASSET_EVENTS, table: "asset_events" };
+const SEED_ASSET_EVENTS: SeedKind = { insert: async () => ASSET_EVENTS, table: "asset_events" };
 export const SEED_FREE_EVENTS: SeedKind = {
   insert: async (db) => {
     const r = (await db.query("select to_regclass('event_trail_counts') is not null as counted")) as {

@@ -9,7 +9,7 @@ import type { Db } from "./store/db.js";
 import type { Keyring } from "./store/keyring.js";
 
 /** Callbacks that wake background workers when work is waiting (the database holds the work). */
-export interface Wakeups {
+interface Wakeups {
   commit(tenantId: string): void;
 }
 

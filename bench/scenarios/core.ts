@@ -5,7 +5,7 @@ import { benchCose } from "./core-cose.js";
 import { benchLedger } from "./core-ledger.js";
 
 /** Limits other scenarios compare with (keys of Results.limits). */
-export const LIMIT = {
+const LIMIT = {
   sha256: "sha256",
   es256Sign: "es256.sign",
   es256Verify: "es256.verify",

@@ -19,7 +19,7 @@ class ExportFailed extends Error {}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `assets/<uuid>` (or a bare uuid) names an asset; `vcon://<uuid>` a vCon. */
-export function exportTarget(target: string): { kind: "assets" | "vcons"; uuid: string } {
+function exportTarget(target: string): { kind: "assets" | "vcons"; uuid: string } {
   if (/^vcon:\/\//i.test(target)) {
     const uuid = vconUuidOf(target);
     if (uuid) return { kind: "vcons", uuid };

@@ -18,12 +18,12 @@ import {
 import type { Command } from "./commands.js";
 
 /** Reads tiles from a mirror directory (the same names as under the log's URL prefix). */
-export function dirTiles(dir: string): TileFetch {
+function dirTiles(dir: string): TileFetch {
   return async (ref) => new Uint8Array(readFileSync(join(dir, tilePath(ref))));
 }
 
 /** The log's URL prefix: given as such, or as the tenancy's `…/merklelogs/<tenant>`. */
-export function logPrefix(url: string): string {
+function logPrefix(url: string): string {
   const u = url.replace(/\/+$/, "");
   return u.endsWith("/tlog") ? u : `${u}/tlog`;
 }
@@ -50,7 +50,7 @@ const text = (b: Uint8Array) => Buffer.from(b).toString("utf8");
  * directory, when there is one), consistency with the checkpoint mirrored before, and every
  * tile against the others and the root. Full tiles already present are not fetched again.
  */
-export async function mirrorLog(
+async function mirrorLog(
   url: string,
   dir: string,
   progress: (line: string, last: boolean) => void = () => undefined,

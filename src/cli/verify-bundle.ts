@@ -4,7 +4,7 @@ import { type BundleReport, parseBundle, verifyBundle } from "../verify/index.js
 import type { Exit } from "./commands.js";
 
 /** Human-readable lines of a bundle report: the logs, then each record oldest first. */
-export function bundleText(r: BundleReport): string {
+function bundleText(r: BundleReport): string {
   const lines = [`evidence of ${r.subject} from ${r.service}, exported ${r.created_at}`];
   for (const l of r.logs)
     lines.push(

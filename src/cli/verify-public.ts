@@ -18,7 +18,7 @@ const who = (p: unknown) => {
 };
 
 /** Human-readable lines of a document report. */
-export function documentText(r: DocumentReport): string {
+function documentText(r: DocumentReport): string {
   const lines = [`document sha256 ${r.sha256}`];
   for (const m of r.matches) {
     const status =
@@ -36,7 +36,7 @@ export function documentText(r: DocumentReport): string {
 }
 
 /** Human-readable lines of a vCon report: the trail oldest first. */
-export function vconText(r: VconReport): string {
+function vconText(r: VconReport): string {
   const lines = [`${r.subject}`, ...r.hashes.map((h) => `  file sha256 (${h.form}) ${h.sha256}`)];
   for (const [i, s] of r.trail.entries())
     lines.push(

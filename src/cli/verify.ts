@@ -131,7 +131,7 @@ async function verifyStatementFile(file: string, v: Options): Promise<string> {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A log named as the API names tenancies (`tenant/<uuid>`) or by its bare uuid. */
-export function logTenant(log: string): string {
+function logTenant(log: string): string {
   const uuid = log.replace(/^tenant\//, "");
   if (!UUID.test(uuid)) throw new VerifyFailed(`--log takes tenant/<uuid> or <uuid>, got "${log}"`);
   return uuid.toLowerCase();

@@ -103,7 +103,7 @@ function decoded(encoding: string | undefined, payload: Payload, limit: number):
 }
 
 /** JSON bodies up to 10 MiB, valid UTF-8 only, nested at most 64 levels, storable text only. */
-export function parseJsonBody(contentType: string | undefined, bytes: Buffer): unknown {
+function parseJsonBody(contentType: string | undefined, bytes: Buffer): unknown {
   if (bytes.length === 0) return undefined;
   const text = utf8Text(contentType, bytes);
   let value: unknown;
@@ -125,10 +125,7 @@ function storable<T>(value: T): T {
 }
 
 /** Form bodies (the token endpoint): repeated names become lists, as for query strings. */
-export function parseFormBody(
-  contentType: string | undefined,
-  bytes: Buffer,
-): Record<string, string | string[]> {
+function parseFormBody(contentType: string | undefined, bytes: Buffer): Record<string, string | string[]> {
   return storable(queryObject([...new URLSearchParams(utf8Text(contentType, bytes))]));
 }
 

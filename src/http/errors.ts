@@ -100,7 +100,7 @@ export function errorHandler(log: Logger) {
 }
 
 /** The documented path of a request path: `/@verb` back to `:verb`, the query left out. */
-export function documentedPath(url: string): string {
+function documentedPath(url: string): string {
   const q = url.indexOf("?");
   return (q < 0 ? url : url.slice(0, q)).replace(/\/@/, ":");
 }

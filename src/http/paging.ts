@@ -2,8 +2,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { badRequest } from "../core/api/api-error.js";
 import { decodePageToken, encodePageToken, type PageState } from "../core/api/page-token.js";
 
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 500;
+const DEFAULT_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 500;
 
 /** The effective listing: from a page token when one is sent, else from this request. */
 export interface Listing {
@@ -65,16 +65,4 @@ export function applyCount(res: FastifyReply, total: number | undefined, limit: 
   if (total === undefined) return;
   res.header("x-total-count", String(total));
   if (total > limit) res.code(206).header("content-range", `items 0-${limit}/${total}`);
-}
-
-/** Builds `{<collection>: rows, next_page_token}` from limit+1 fetched rows. */
-export function pageOf<T extends { seq: number }, O>(
-  rows: T[],
-  listing: Listing,
-  shape: (row: T) => O,
-): { items: O[]; next_page_token: string } {
-  const more = rows.length > listing.pageSize;
-  const page = more ? rows.slice(0, listing.pageSize) : rows;
-  const last = page.at(-1);
-  return { items: page.map(shape), next_page_token: more && last ? listing.next(last.seq) : "" };
 }

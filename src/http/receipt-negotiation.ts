@@ -4,7 +4,7 @@ import { badRequest } from "../core/api/api-error.js";
 import type { Profile } from "../services/ledger/proofs.js";
 
 /** The registered receipt media type (RFC 9943); `application/cose` is still answered to who asks for it. */
-export const RECEIPT_TYPE = "application/scitt-receipt+cose";
+const RECEIPT_TYPE = "application/scitt-receipt+cose";
 export const COSE_TYPE = "application/cose";
 
 /** `profile=mmr|rfc9162` or `vds=3|1` chooses a receipt's verifiable data structure. */

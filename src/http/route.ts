@@ -41,7 +41,7 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType> {
 export type AnyRouteSpec = RouteSpec<any, any>;
 
 /** Router path for a documented path: `{x}` → `:x`, `:verb` suffix → `/@verb`. */
-export function routerPath(path: string): string {
+function routerPath(path: string): string {
   return path.replace(/:([a-z][a-z-]*)$/i, "/@$1").replace(/\{([a-z_]+)\}/gi, ":$1");
 }
 

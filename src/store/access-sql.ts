@@ -40,7 +40,7 @@ export function tenancyEventsClause(
 }
 
 /** Rows passing any of the clauses; no clause lets no row through. */
-export function anyClause(clauses: string[]): string {
+function anyClause(clauses: string[]): string {
   return clauses.join(" or ") || "false";
 }
 

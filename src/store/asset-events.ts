@@ -69,7 +69,7 @@ export const EVENT_STATUS_SQL = `coalesce((select coalesce(${coveringSeal(
 
 // Statements using these name the table `asset_events` (no alias): the log probe refers to it.
 // Rows read with them go through `withLogEntry` (`readEvents`).
-export const EVENT_COLUMNS =
+const EVENT_COLUMNS =
   "seq, id, asset_id, tenant_id, operation, behaviour, event_attributes, asset_attributes, timestamp_declared, timestamp_accepted, " +
   "timestamp_committed, principal_declared, principal_accepted, confirmation_status, proof_mechanism, public, mmr_index, idtimestamp, " +
   `merklelog_entry, transaction_id, block_number, transaction_index, from_address, ${LOG_ENTRY_SQL} as log_entry`;
@@ -98,7 +98,7 @@ function withLogEntry<T extends StoredAssetEvent>(row: T & { log_entry?: unknown
 }
 
 /** Runs a select of EVENT_COLUMNS and returns its rows as events. */
-export async function readEvents<T extends StoredAssetEvent = AssetEventRow>(
+async function readEvents<T extends StoredAssetEvent = AssetEventRow>(
   db: Queryable,
   sql: string,
   params: unknown[],

@@ -34,11 +34,11 @@ export const ASSET_STATUS_SQL =
   " else assets.confirmation_status end)";
 
 /** Columns of an asset row as stored, for writers that lock it: the status is not derived (no probes). */
-export const ASSET_ROW_COLUMNS =
+const ASSET_ROW_COLUMNS =
   "seq, id, tenant_id, behaviours, attributes, proof_mechanism, public, chain_id, tracked, owner, confirmation_status, created_at";
 
 /** Columns of an asset row; statements using them name the table `assets` (no alias). */
-export const ASSET_COLUMNS = `seq, id, tenant_id, behaviours, attributes, proof_mechanism, public, chain_id, tracked, owner, ${ASSET_STATUS_SQL} as confirmation_status, created_at`;
+const ASSET_COLUMNS = `seq, id, tenant_id, behaviours, attributes, proof_mechanism, public, chain_id, tracked, owner, ${ASSET_STATUS_SQL} as confirmation_status, created_at`;
 
 export async function getAsset(db: Queryable, id: string): Promise<AssetRow | undefined> {
   return (

@@ -15,7 +15,7 @@ export interface AttributeTable {
  * template 0.3.0's payload hash, the key of every conserver look-up. Filters on them with string
  * values are written in the form that index serves.
  */
-export const KEYED_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
+const KEYED_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   event_attributes: ["payload"],
 };
 

@@ -49,7 +49,7 @@ export function withAnyTrail(trails: string[]): Where {
   return new Where([trails]).and("trails && $1::text[]");
 }
 
-export const FREE_EVENT_COLUMNS =
+const FREE_EVENT_COLUMNS =
   "seq, id, tenant_id, attributes, trails, event_type, created_by, created_at, confirmation_status, mmr_index, idtimestamp, content_hash";
 
 /** A new asset-free event as written (the database numbers it and sets its status STORED). */

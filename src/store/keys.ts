@@ -42,11 +42,3 @@ export async function loadOrCreateKey(
   const rows = await db.query<Row>("select * from signing_keys where purpose = $1", [purpose]);
   return toKey(rows[0] as Row);
 }
-
-/** Every stored key whose purpose starts with `prefix` (for publishing key sets). */
-export async function listKeys(db: Queryable, prefix: string): Promise<StoredKey[]> {
-  const rows = await db.query<Row>("select * from signing_keys where purpose like $1 order by created_at", [
-    `${prefix}%`,
-  ]);
-  return rows.map(toKey);
-}

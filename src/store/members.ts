@@ -27,15 +27,6 @@ export async function getMemberByEmail(
   )[0];
 }
 
-export async function getMember(db: Queryable, tenantId: string, id: string): Promise<MemberRow | undefined> {
-  return (
-    await db.query<MemberRow>(`select ${COLUMNS} from members where tenant_id = $1 and id = $2`, [
-      tenantId,
-      id,
-    ])
-  )[0];
-}
-
 /** Inserts a member, or refreshes display name and roles of the one with that e-mail. */
 export async function upsertMember(db: Queryable, m: Omit<MemberRow, "seq">): Promise<MemberRow> {
   const rows = await db.query<MemberRow>(

@@ -41,19 +41,6 @@ export async function getSeal(
   return rows[0] && norm(rows[0]);
 }
 
-/** The first seal covering `mmrIndex` (the smallest sealed size above it). */
-export async function sealCovering(
-  db: Queryable,
-  tenantId: string,
-  mmrIndex: number,
-): Promise<SealRow | undefined> {
-  const rows = await db.query<SealRow>(
-    "select * from seals where tenant_id = $1 and mmr_size > $2 order by mmr_size limit 1",
-    [tenantId, mmrIndex],
-  );
-  return rows[0] && norm(rows[0]);
-}
-
 export async function unanchoredSeals(db: Queryable): Promise<SealRow[]> {
   return (
     await db.query<SealRow>("select * from seals where anchored_block is null order by tenant_id, mmr_size")

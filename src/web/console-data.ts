@@ -66,12 +66,12 @@ export function parseTarget(text: string): Target | "either" | undefined {
   return vconUuidOf(t) ? "either" : undefined;
 }
 
-export interface TrailStep {
+interface TrailStep {
   record: PublicRecord;
   receipt: ReceiptCheck;
 }
 
-export interface PolicyStatus {
+interface PolicyStatus {
   identity: string;
   name: string;
   compliant: boolean;

@@ -2,7 +2,7 @@ import type { PublicApi, PublicRecord } from "./public-api.js";
 import { checkReceipt, type ReceiptCheck } from "./receipts.js";
 
 /** One published version of a document-profile asset that carries the hash. */
-export interface DocumentMatch {
+interface DocumentMatch {
   asset: string;
   title: string;
   version: string;

@@ -8,13 +8,13 @@ export interface VconForm {
 }
 
 /** The file's bytes as they are: what a link hashes when it keeps the body it received. */
-export const RAW_FORM: VconForm = { name: "raw", serialise: (raw) => raw };
+const RAW_FORM: VconForm = { name: "raw", serialise: (raw) => raw };
 
 /**
  * Python json.dumps defaults over the file's key order, as vcon-server's `Vcon.hash` computes it:
  * a vCon the conserver re-serialised still matches. Parsed losslessly so numbers keep their text.
  */
-export const PYTHON_JSON_FORM: VconForm = {
+const PYTHON_JSON_FORM: VconForm = {
   name: "python-json",
   serialise: (raw) => new TextEncoder().encode(pythonDumps(parseLossless(new TextDecoder().decode(raw)))),
 };

@@ -6,7 +6,7 @@ import { VCON_FORMS, type VconForm } from "./vcon-forms.js";
 export type { VconForm } from "./vcon-forms.js";
 
 /** One public event of a vCon's trail, oldest first. */
-export interface TrailStep {
+interface TrailStep {
   event: string;
   operation: string;
   payload: string;
@@ -40,7 +40,7 @@ export function vconUuidOf(text: string): string | undefined {
 }
 
 /** The uuid a vCon file declares; throws when the bytes are not a vCon JSON object. */
-export function uuidOfVconFile(raw: Uint8Array): { uuid: string; parsed: unknown } {
+function uuidOfVconFile(raw: Uint8Array): { uuid: string; parsed: unknown } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(new TextDecoder().decode(raw));

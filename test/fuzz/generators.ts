@@ -6,7 +6,7 @@ import { encodePageToken } from "../../src/core/api/page-token.js";
 import type { AnyRouteSpec } from "../../src/http/route.js";
 
 /** Text that breaks parsers: huge and negative numbers, escapes, separators, odd Unicode. */
-export const weird = fc.oneof(
+const weird = fc.oneof(
   fc.constantFrom(
     "",
     "-1",
@@ -235,7 +235,7 @@ export const multipart = fc
 
 const bombs = new Map<number, Buffer>();
 /** A gzip bomb of `mb` MiB of spaces (a few hundred kB on the wire), built once. */
-export function bomb(mb: number): Buffer {
+function bomb(mb: number): Buffer {
   let b = bombs.get(mb);
   if (!b) {
     b = gzipSync(Buffer.alloc(mb * 1024 * 1024, 0x20));

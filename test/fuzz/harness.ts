@@ -16,11 +16,11 @@ export const FUZZ = {
 };
 
 /** Deadlines the service runs with here; a request not answered by `HANG_MS` is a hang. */
-export const BODY_TIMEOUT_MS = 2000;
-export const HANG_MS = 15_000;
+const BODY_TIMEOUT_MS = 2000;
+const HANG_MS = 15_000;
 
 /** Inputs tried and invariants broken, summed over the run (written to FUZZ_TALLY_FILE when set). */
-export const tally = { inputs: 0, fiveXX: 0, hangs: 0, crashes: 0, stored: 0 };
+const tally = { inputs: 0, fiveXX: 0, hangs: 0, crashes: 0, stored: 0 };
 
 process.on("uncaughtException", () => {
   tally.crashes++;

@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 
 /** Debian's Chromium (apt-get install chromium; .ci/run installs it). */
-export const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM = "/usr/bin/chromium";
 const root = join(import.meta.dirname, "..", "..");
 /** Where the browser tests keep their screenshots (ignored by git; CI keeps it as an artifact). */
-export const SCREENSHOTS = join(root, "test-artifacts", "screenshots");
+const SCREENSHOTS = join(root, "test-artifacts", "screenshots");
 
 // In CI a missing browser is a failure (launchBrowser throws); locally the suites are skipped.
 export const browserRunnable = existsSync(CHROMIUM) || process.env.CI === "true";

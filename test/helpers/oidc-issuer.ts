@@ -3,9 +3,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 
-export type MintAlg = "ES256" | "RS256";
+type MintAlg = "ES256" | "RS256";
 
-export interface MintClaims {
+interface MintClaims {
   email?: string;
   sub?: string;
   aud?: string;

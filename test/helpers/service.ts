@@ -7,7 +7,7 @@ import { loadConfig } from "../../src/config.js";
 import { type RunningService, startService } from "../../src/server.js";
 import { freshPostgresDatabase, testEngine } from "./databases.js";
 
-export interface TestTenancy {
+interface TestTenancy {
   name: string;
   clientId: string;
   clientSecret: string;

@@ -15,7 +15,7 @@ export type DeliveryPayload = DeliveryJob | DeliveryBatch;
 export const BATCH_JOB = "deliver-batch";
 
 /** Deliveries in one batch at most: a batch is retried whole, so it stays small. */
-export const MAX_BATCH = 64;
+const MAX_BATCH = 64;
 
 export function isBatch(data: unknown): data is DeliveryBatch {
   return isRecord(data) && "batch" in data;

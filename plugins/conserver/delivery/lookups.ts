@@ -2,7 +2,7 @@ import { Coalescer, type Outcome } from "../../../src/batching/coalescer.js";
 import type { ArchivistClient } from "./client.js";
 
 /** What one list request found for a group of look-ups. */
-export interface ManyFound<R> {
+interface ManyFound<R> {
   /** Each look-up's answer, by its key. */
   found: Map<string, R>;
   /** False when the page came back full: keys missing from `found` may lie beyond it. */

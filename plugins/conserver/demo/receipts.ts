@@ -1,12 +1,6 @@
-import { keysFromKeySet, type verifyRecordReceipt } from "../../../src/index.js";
+import { keysFromKeySet } from "../../../src/index.js";
 
 type ApiRecord = Record<string, unknown> & { identity: string };
-
-/** What the demo checks for one recorded vCon event. */
-export interface VerifiedEvent {
-  identity: string;
-  verdict: ReturnType<typeof verifyRecordReceipt>;
-}
 
 /** Reads the service as the demo's tenancy (bearer token). */
 export class DemoReader {

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
  * The plugin's source folder (`.../plugins/conserver`), from any module in it or below: the sample
  * vCons ship beside the sources, so from `dist/` they are read from the source tree.
  */
-export function sourceDir(moduleUrl: string): string {
+function sourceDir(moduleUrl: string): string {
   const here = fileURLToPath(new URL(".", moduleUrl)).replace(/([/\\])dist([/\\])plugins/, "$1plugins");
   const m = /^(.*[/\\]plugins[/\\]conserver)(?:[/\\]|$)/.exec(here);
   if (!m?.[1]) throw new Error(`not inside plugins/conserver: ${here}`);

@@ -21,7 +21,7 @@ function extras(o: Record<string, unknown>): Record<string, string> | undefined 
 }
 
 /** The template settings a link's options give (shared by the archivist and scitt links). */
-export function templateConfig(
+function templateConfig(
   o: Record<string, unknown>,
   link: string,
   linkName: string,

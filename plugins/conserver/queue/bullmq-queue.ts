@@ -29,7 +29,7 @@ const STRATEGY = "archivist";
 const FORCED_GRACE_MS = 1000;
 
 /** BullMQ refuses ':' in custom ids (it separates key parts), so it is replaced. */
-export function bullJobId(id: string): string {
+function bullJobId(id: string): string {
   const safe = id.replaceAll(":", ".");
   return /^\d+$/.test(safe) ? `j${safe}` : safe;
 }

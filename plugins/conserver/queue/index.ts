@@ -1,15 +1,10 @@
-export { backoffDelay, retryDelay, sleep } from "./backoff.js";
-export { BullJobQueue, type BullQueueOptions, bullJobId } from "./bullmq-queue.js";
-export { QueueConfigError, RetryLaterError, UnrecoverableJobError } from "./errors.js";
-export { createQueue, type QueueOptions } from "./factory.js";
-export { MemoryQueue, type MemoryQueueOptions } from "./memory-queue.js";
+export { backoffDelay, retryDelay } from "./backoff.js";
+export { BullJobQueue } from "./bullmq-queue.js";
+export { RetryLaterError, UnrecoverableJobError } from "./errors.js";
+export { createQueue } from "./factory.js";
+export { MemoryQueue } from "./memory-queue.js";
 export type {
   AddOptions,
-  Backoff,
-  CloseOptions,
   Job,
-  JobHandler,
   JobQueue,
-  ProcessOptions,
-  QueueCounts,
 } from "./types.js";

@@ -17,12 +17,12 @@ function matchesSubjects(subjects: readonly string[], caller: Caller): boolean {
 }
 
 /** Every inner list has a condition the caller satisfies; no lists: false. */
-export function matchesUserAttributes(filters: readonly UserAttributeFilter[], caller: Caller): boolean {
+function matchesUserAttributes(filters: readonly UserAttributeFilter[], caller: Caller): boolean {
   return filters.length > 0 && filters.every((f) => f.or.some((c) => userConditionHolds(c, caller)));
 }
 
 /** One `user_attributes` entry against the caller. */
-export function userConditionHolds(c: UserAttributeCondition, caller: Caller): boolean {
+function userConditionHolds(c: UserAttributeCondition, caller: Caller): boolean {
   switch (c.kind) {
     case "email":
       // Addresses are compared as mail systems do in practice: case-insensitively.

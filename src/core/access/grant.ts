@@ -16,7 +16,7 @@ export function fullGrant(): AccessGrant {
 }
 
 /** Nothing: the grant of a caller no permission matches. */
-export function emptyGrant(): AccessGrant {
+function emptyGrant(): AccessGrant {
   return {
     read: false,
     readAttributes: new Set(),

@@ -1,4 +1,4 @@
-import { badRequest, notFound } from "./api-error.js";
+import { notFound } from "./api-error.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -11,14 +11,6 @@ export function isUuid(value: string): boolean {
 export function pathUuid(value: string | undefined, what: string): string {
   if (value === undefined || !UUID.test(value)) throw notFound(what);
   return value.toLowerCase();
-}
-
-/** Splits `<collection>/<uuid>` (as sent in a body), with 400 naming the field when malformed. */
-export function parseIdentity(identity: string, collection: string, field: string): string {
-  const prefix = `${collection}/`;
-  const id = identity.startsWith(prefix) ? identity.slice(prefix.length) : "";
-  if (!UUID.test(id)) throw badRequest(`${field} must be of the form ${collection}/<uuid>`);
-  return id.toLowerCase();
 }
 
 /** RFC 3339 UTC with milliseconds and `Z`. */

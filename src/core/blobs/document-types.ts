@@ -1,5 +1,5 @@
 /** The media type without parameters, lower case: `Text/Plain; charset=x` → `text/plain`. */
-export function bareMime(mime: string): string {
+function bareMime(mime: string): string {
   return (mime.split(";")[0] ?? "").trim().toLowerCase();
 }
 

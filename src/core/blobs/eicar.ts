@@ -6,7 +6,7 @@ const EICAR = Buffer.from(
 );
 
 /** How far into a file the EICAR string is looked for. */
-export const EICAR_WINDOW = 4096;
+const EICAR_WINDOW = 4096;
 
 /**
  * True when the 68-byte EICAR anti-virus test string appears in the first 4 KB. The

@@ -1,10 +1,3 @@
-export { BlobFormatError, type BlobFormatErrorCode } from "./blob-format-error.js";
-export { bareMime, isDocumentMime } from "./document-types.js";
-export { containsEicar } from "./eicar.js";
-export { type ExecutableKind, executableKind } from "./executable.js";
-export { OOXML } from "./ooxml.js";
 export { scanBlob } from "./scan.js";
-export { DEFAULT_SCAN_LIMITS, type ScanLimits } from "./scan-limits.js";
-export type { ScanResult } from "./scan-result.js";
-export { OCTET_STREAM, sniffMimeType } from "./sniff.js";
-export { readZipDirectory, type ZipEntry } from "./zip-directory.js";
+
+export { sniffMimeType } from "./sniff.js";

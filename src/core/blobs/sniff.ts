@@ -4,7 +4,7 @@ import { textMime } from "./text.js";
 import { officeMimeOfZip } from "./zip-office.js";
 
 /** The answer when nothing better can be said about the bytes. */
-export const OCTET_STREAM = "application/octet-stream";
+const OCTET_STREAM = "application/octet-stream";
 
 /** file-type's media type; its parsers meet hostile bytes, so a throw means "unknown". */
 async function detect(bytes: Uint8Array): Promise<string | undefined> {

@@ -7,7 +7,7 @@ const MAX_JSON_BYTES = 4 << 20;
  * True for non-empty valid UTF-8 without NULs or stray control bytes. A multi-byte
  * character cut at the end of a head is tolerated (streamed decoding keeps it pending).
  */
-export function looksLikeText(bytes: Uint8Array): boolean {
+function looksLikeText(bytes: Uint8Array): boolean {
   if (bytes.length === 0) return false;
   for (const byte of bytes) if (byte < 0x20 && !ALLOWED_CONTROLS.has(byte)) return false;
   try {
@@ -19,7 +19,7 @@ export function looksLikeText(bytes: Uint8Array): boolean {
 }
 
 /** True when the whole of `bytes` is a JSON object or array. */
-export function looksLikeJson(bytes: Uint8Array): boolean {
+function looksLikeJson(bytes: Uint8Array): boolean {
   if (bytes.length > MAX_JSON_BYTES) return false;
   try {
     const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);

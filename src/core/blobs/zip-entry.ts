@@ -8,7 +8,7 @@ const LOCAL_SIGNATURE = 0x04034b50;
 const ENCRYPTED = 0x1;
 
 /** The compressed bytes of an entry, located through its local header. */
-export function entryData(bytes: Uint8Array, entry: ZipEntry): Uint8Array {
+function entryData(bytes: Uint8Array, entry: ZipEntry): Uint8Array {
   const data = view(bytes);
   const at = entry.localOffset;
   if (at + 30 > bytes.length || data.getUint32(at, true) !== LOCAL_SIGNATURE) {

@@ -12,7 +12,7 @@ export const BUNDLE_FORMAT = "vcon-archivist/evidence-bundle";
 export const BUNDLE_VERSION = 1;
 
 /** Binary values (COSE, CBOR) are base64 strings; hashes are hex. */
-export type Base64 = string;
+type Base64 = string;
 
 export interface BundleReceipt {
   /**
@@ -45,13 +45,13 @@ export interface BundleRecord {
   receipts: BundleReceipt[];
 }
 
-export interface BundleSeal {
+interface BundleSeal {
   mmr_size: number;
   /** COSE_Sign1 over the MMR state (size, peaks, time), signed with the service's seal key. */
   seal: Base64;
 }
 
-export interface BundleConsistency {
+interface BundleConsistency {
   from: number;
   to: number;
   /** One path per peak of `from` into the MMR of `to` (hex node hashes). */

@@ -14,14 +14,14 @@ import {
 } from "./format.js";
 
 /** The check of one record: each receipt's outcome, and whether one known receipt proved it. */
-export interface RecordCheck {
+interface RecordCheck {
   identity: string;
   confirmation_status: string;
   ok: boolean;
   receipts: Array<{ profile: string; ok: boolean; detail: string }>;
 }
 
-export interface LogCheck {
+interface LogCheck {
   log: string;
   profile: string;
   ok: boolean;

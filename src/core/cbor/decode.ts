@@ -10,7 +10,7 @@ export interface DecodeLimits {
   maxDepth: number;
 }
 
-export const DEFAULT_LIMITS: DecodeLimits = { maxBytes: 1024 * 1024, maxDepth: 32 };
+const DEFAULT_LIMITS: DecodeLimits = { maxBytes: 1024 * 1024, maxDepth: 32 };
 
 /** Tags the project reads: COSE structures (16, 17, 18, 96, 98) and encoded CBOR (24). */
 const TAGS = new Set([16, 17, 18, 24, 96, 98]);

@@ -1,4 +1,4 @@
-export { CborError, DEFAULT_LIMITS, type DecodeLimits, decodeCbor } from "./decode.js";
+export { CborError, decodeCbor } from "./decode.js";
 export {
   CborBstr,
   type CborValue,

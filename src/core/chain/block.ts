@@ -41,7 +41,7 @@ const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString("hex")}`;
 const unhex = (s: string) => Buffer.from(s.replace(/^0x/, ""), "hex");
 
 /** Canonical bytes of a transaction: JSON with sorted keys, so any mirror recomputes the same hash. */
-export function transactionHash(tx: ChainTransaction): string {
+function transactionHash(tx: ChainTransaction): string {
   const details = Object.fromEntries(Object.entries(tx.details).sort(([a], [b]) => (a < b ? -1 : 1)));
   return hex(
     sha256(Buffer.from(JSON.stringify({ anchor: tx.anchor, details, kind: tx.kind, tenant: tx.tenant }))),

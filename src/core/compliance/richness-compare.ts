@@ -4,7 +4,7 @@ import type { RichnessOperator } from "./richness-assertion.js";
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /** The finite number a string spells in decimal, or undefined. */
-export function finiteNumber(text: string): number | undefined {
+function finiteNumber(text: string): number | undefined {
   if (!DECIMAL.test(text.trim())) return undefined;
   const value = Number(text);
   return Number.isFinite(value) ? value : undefined;

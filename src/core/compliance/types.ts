@@ -15,7 +15,7 @@ export interface OrClause {
 }
 
 /** A stored compliance policy, every field present (unused ones empty, `"0"` or `0`). */
-export interface CompliancePolicy {
+interface CompliancePolicy {
   identity: string;
   compliance_type: ComplianceType;
   display_name: string;

@@ -3,7 +3,7 @@ import { type CborValue, encodeCbor } from "../cbor/index.js";
 import { ES256 } from "./sign1.js";
 
 /** COSE_Key (EC2, P-256) of a public key, with its kid. */
-export function coseKey(publicKey: KeyObject, kid: string): Map<CborValue, CborValue> {
+function coseKey(publicKey: KeyObject, kid: string): Map<CborValue, CborValue> {
   const jwk = publicKey.export({ format: "jwk" }) as { crv?: string; x?: string; y?: string };
   if (jwk.crv !== "P-256" || !jwk.x || !jwk.y)
     throw new TypeError("only P-256 keys are published as COSE keys");

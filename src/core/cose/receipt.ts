@@ -20,7 +20,7 @@ export const VDS_MMR = 3;
 export const INCLUSION = -1;
 
 /** Unprotected header carrying the leaf's idtimestamp (unsigned: changing it only breaks the recomputed leaf). */
-export const LEAF_IDTIMESTAMP = -70001;
+const LEAF_IDTIMESTAMP = -70001;
 
 /** Receipts for larger indices or longer paths are refused: the MMR arithmetic is exact (and terminates) only below these. */
 const MAX_MMR_INDEX = 2 ** 40;

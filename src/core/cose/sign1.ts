@@ -35,7 +35,7 @@ export const HEADER = {
 } as const;
 
 export const ES256 = -7;
-export const ES384 = -35;
+const ES384 = -35;
 
 /**
  * Signs the Sig_structure bytes; node:crypto in production, a deterministic signer in tests. It is

@@ -2,7 +2,7 @@ import { QueryError, type QueryErrorCode } from "./query-error.js";
 import { assertStorableText } from "./text-guard.js";
 
 /** Bounds on the `[{or: [string]}]` lists of policies, so hostile bodies stay cheap. */
-export const OR_GROUP_LIMITS = { groups: 100, entries: 100, length: 1024 } as const;
+const OR_GROUP_LIMITS = { groups: 100, entries: 100, length: 1024 } as const;
 
 /**
  * Validates the `[{or: [string, ...]}, ...]` shape (outer AND, inner OR) and parses every

@@ -22,7 +22,7 @@ export function parsePolicyFilters(value: unknown, field = "filters"): PolicyFil
 }
 
 /** Parses one filter string, or answers why it is malformed. */
-export function parsePolicyCondition(text: string): PolicyCondition | string {
+function parsePolicyCondition(text: string): PolicyCondition | string {
   if (!text.startsWith(PREFIX)) return FORM;
   const body = text.slice(PREFIX.length);
   const eq = body.indexOf("=");

@@ -10,7 +10,7 @@ export function matchPolicyFilters(
 }
 
 /** One condition, with `->>` text semantics; `!=` holds for a missing attribute. */
-export function matchCondition(c: PolicyCondition, attributes: Readonly<Record<string, unknown>>): boolean {
+function matchCondition(c: PolicyCondition, attributes: Readonly<Record<string, unknown>>): boolean {
   const text = attributeText(attributes, c.name);
   switch (c.op) {
     case "eq":

@@ -21,7 +21,7 @@ export function parseUserAttributeFilters(value: unknown, field = "user_attribut
 }
 
 /** Parses one user attribute string, or answers why it is malformed. */
-export function parseUserAttributeCondition(text: string): UserAttributeCondition | string {
+function parseUserAttributeCondition(text: string): UserAttributeCondition | string {
   if (text.startsWith("group:")) return group(text, text.slice(6));
   const eq = text.indexOf("=");
   if (eq < 0) return FORM;

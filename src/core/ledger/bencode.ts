@@ -1,7 +1,4 @@
-/** A value bencode can carry: text, whole numbers, lists and maps (no null, booleans or floats). */
-export type Bencodable = string | number | bigint | Uint8Array | Bencodable[] | { [key: string]: Bencodable };
-
-export class BencodeError extends Error {
+class BencodeError extends Error {
   readonly code = "BENCODE";
 }
 

@@ -1,11 +1,6 @@
 /** Milliseconds since the Unix epoch at which a commitment epoch starts: epoch × (2^40 − 1) (sic). */
-export function epochStartMs(epoch: number): number {
+function epochStartMs(epoch: number): number {
   return epoch * (2 ** 40 - 1);
-}
-
-/** The current commitment epoch (1 until 2039-09-07). */
-export function epochOf(unixMs: number): number {
-  return Math.floor(unixMs / (2 ** 40 - 1));
 }
 
 const SEQ_BITS = 16n;

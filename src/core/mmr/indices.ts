@@ -1,5 +1,5 @@
 /** Largest MMR index handled exactly (positions stay below 2^53). */
-export const MAX_MMR_INDEX = 2 ** 52;
+const MAX_MMR_INDEX = 2 ** 52;
 
 // Exact for every safe integer: 32-bit bitwise operators and Math.log2 are not.
 function bitLength(n: number): number {
@@ -20,7 +20,7 @@ export function heightIndex(i: number): number {
 }
 
 /** Heights of the peaks of an MMR of `mmrSize` nodes (highest first), or undefined for an incomplete size. */
-export function peakHeights(mmrSize: number): number[] | undefined {
+function peakHeights(mmrSize: number): number[] | undefined {
   if (!Number.isSafeInteger(mmrSize) || mmrSize < 0) return undefined;
   const heights: number[] = [];
   let rest = mmrSize;
@@ -73,7 +73,7 @@ export function leafIndexOfMmrIndex(i: number): number {
 }
 
 /** The smallest complete MMR size that contains node i. */
-export function firstMmrSize(i: number): number {
+function firstMmrSize(i: number): number {
   let size = i + 1;
   while (!isValidMmrSize(size)) size++;
   return size;

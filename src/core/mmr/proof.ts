@@ -41,7 +41,7 @@ export function includedRoot(i: number, nodeHash: Hash, proof: Hash[]): Hash {
 }
 
 /** The index of the peak of `mmrSize` whose subtree holds node i. */
-export function peakOf(mmrSize: number, i: number): number {
+function peakOf(mmrSize: number, i: number): number {
   const peak = peakIndices(mmrSize).find((p) => p >= i);
   if (peak === undefined) throw new RangeError(`node ${i} is not in an MMR of size ${mmrSize}`);
   return peak;

@@ -8,7 +8,7 @@ export type Token =
   | { kind: "integer"; digits: string; pos: number }
   | { kind: "(" | ")" | "/" | ":" | "end"; pos: number };
 
-export const MAX_FILTER_LENGTH = 4096;
+const MAX_FILTER_LENGTH = 4096;
 
 const WORD_START = /[\p{L}_]/u;
 const WORD_PART = /[\p{L}\p{N}_.-]/u;

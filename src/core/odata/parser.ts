@@ -2,7 +2,7 @@ import type { ODataExpr, ODataOp } from "./ast.js";
 import { describe, parseError, type Token, tokenize } from "./lexer.js";
 import { parseComparisonValue, resolveTarget } from "./typing.js";
 
-export const MAX_FILTER_DEPTH = 32;
+const MAX_FILTER_DEPTH = 32;
 const OPS: readonly string[] = ["eq", "ne", "gt", "ge", "lt", "le"];
 
 /** Parses an OData filter of the asset-free events search into a typed AST. */

@@ -1,13 +1,13 @@
 import type { ODataColumnType, ODataIntegerField, ODataProperty, ODataTextField } from "./ast.js";
 
-export const TEXT_FIELDS: readonly ODataTextField[] = [
+const TEXT_FIELDS: readonly ODataTextField[] = [
   "event_type",
   "origin_tenant",
   "created_by",
   "ledger_entry/idtimestamp",
   "ledger_entry/content_hash",
 ];
-export const INTEGER_FIELDS: readonly ODataIntegerField[] = ["created_at", "ledger_entry/index"];
+const INTEGER_FIELDS: readonly ODataIntegerField[] = ["created_at", "ledger_entry/index"];
 
 /** Every property name a filter may use (attributes as `attributes/<name>`). */
 export const PROPERTY_NAMES = [...TEXT_FIELDS, ...INTEGER_FIELDS, "trails", "attributes/<name>"] as const;

@@ -13,7 +13,7 @@ export interface RecordPrincipal {
 }
 
 /** The value each kind of field holds. */
-export interface FieldTypes {
+interface FieldTypes {
   string: string;
   number: number;
   boolean: boolean;

@@ -6,12 +6,10 @@ export {
   assetEventRecord,
 } from "./asset-event.js";
 export type { Face } from "./face.js";
-export type { FieldKind, FieldTypes, RecordFields, RecordOf, RecordPrincipal } from "./fields.js";
+export type { FieldKind, RecordFields } from "./fields.js";
 export {
   FREE_EVENT_FIELDS,
   FREE_EVENT_SEARCH_FIELDS,
-  type FreeEventRecord,
-  type FreeEventSearchRecord,
   type FreeEventSource,
   freeEventRecord,
   freeEventSearchRecord,

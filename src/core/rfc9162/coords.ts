@@ -20,7 +20,7 @@ function checkSize(n: number): void {
 }
 
 /** The largest power of two strictly below n (n ≥ 2): RFC 9162's split point k. */
-export function splitPoint(n: number): number {
+function splitPoint(n: number): number {
   let k = 1;
   while (k * 2 < n) k *= 2;
   return k;

@@ -1,11 +1,7 @@
 export {
-  consistencyRanges,
-  frontier,
-  inclusionRanges,
   MAX_TREE_SIZE,
   type NodeCoord,
   type NodeGetter,
-  rangeNodes,
 } from "./coords.js";
 export { type Hash, leafHash, nodeHash, sameHash } from "./hash.js";
 export {
@@ -16,7 +12,6 @@ export {
   inclusionProof,
   inclusionProofNodes,
   type NewNode,
-  rangeHash,
   rootNodes,
   treeRoot,
 } from "./tree.js";

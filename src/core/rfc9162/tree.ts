@@ -9,7 +9,7 @@ import {
 import { type Hash, nodeHash } from "./hash.js";
 
 /** MTH(D[a:b]) from stored perfect subtrees: their right fold. */
-export function rangeHash(a: number, b: number, get: NodeGetter): Hash {
+function rangeHash(a: number, b: number, get: NodeGetter): Hash {
   const nodes = rangeNodes(a, b).map((c) => get(c.level, c.idx));
   let h = nodes.pop() as Hash;
   while (nodes.length > 0) h = nodeHash(nodes.pop() as Hash, h);

@@ -4,10 +4,10 @@ import { decodeSign1 } from "../cose/index.js";
 import { statementToEventAttributes } from "./statement.js";
 
 /** event_type of the asset-free event that records a registered statement. */
-export const REGISTERED_EVENT_TYPE = "scitt_statement";
+const REGISTERED_EVENT_TYPE = "scitt_statement";
 
 /** SHA-256 of a statement without its unprotected header, so attaching receipts does not change it. */
-export function statementDigest(statement: Uint8Array): string {
+function statementDigest(statement: Uint8Array): string {
   const s = decodeSign1(statement);
   return createHash("sha256")
     .update(encodeCbor([s.protectedBytes, s.payload, s.signature]))

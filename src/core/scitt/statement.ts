@@ -1,10 +1,10 @@
 import type { KeyObject } from "node:crypto";
-import { type CborValue, decodeCbor } from "../cbor/index.js";
+import type { CborValue } from "../cbor/index.js";
 import { decodeSign1, ES256, HEADER, nodeSigner, type Signer, signSign1 } from "../cose/index.js";
 import { cwtClaimsOf } from "./cwt-claims.js";
 
 /** Private labels of the interface's statement mapping. */
-export const LABEL = {
+const LABEL = {
   payloadHashAlg: -6800,
   payloadLocation: -6801,
   payloadPreimageContentType: -6802,
@@ -15,7 +15,7 @@ export const LABEL = {
   hashEnvelopeLocation: 260,
 } as const;
 
-export const STATEMENT_TYP = "application/hashed+cose";
+const STATEMENT_TYP = "application/hashed+cose";
 const SHA256 = -16;
 
 export class StatementError extends Error {
@@ -29,7 +29,7 @@ export class StatementError extends Error {
 }
 
 /** The required template attributes that are absent, null, empty or not text, in template order: all of them. */
-export function missingTemplateAttributes(attrs: Record<string, unknown>): string[] {
+function missingTemplateAttributes(attrs: Record<string, unknown>): string[] {
   return REQUIRED_TEMPLATE.filter((name) => typeof attrs[name] !== "string" || attrs[name] === "");
 }
 
@@ -39,7 +39,7 @@ export function missingTemplateAttributes(attrs: Record<string, unknown>): strin
  * never sends it: it goes to the meta-map when present, and its absence does not keep the
  * link's events from becoming statements.
  */
-export const REQUIRED_TEMPLATE = [
+const REQUIRED_TEMPLATE = [
   "arc_display_type",
   "payload",
   "payload_hash_alg",
@@ -86,10 +86,7 @@ function metaMap(attrs: Record<string, unknown>): Map<CborValue, CborValue> {
 }
 
 /** The protected header of a template-0.3.0 event's hashed signed statement. */
-export function statementHeader(
-  attrs: Record<string, unknown>,
-  opts: StatementOptions,
-): Map<CborValue, CborValue> {
+function statementHeader(attrs: Record<string, unknown>, opts: StatementOptions): Map<CborValue, CborValue> {
   const missing = missingTemplateAttributes(attrs);
   if (missing.length)
     throw new StatementError(
@@ -123,7 +120,7 @@ export function statementHeader(
 }
 
 /** The hash the statement's payload carries, from the event's hex `payload`. */
-export function payloadBytes(attrs: Record<string, unknown>): Uint8Array {
+function payloadBytes(attrs: Record<string, unknown>): Uint8Array {
   const hex = text(attrs, "payload");
   if (!/^[0-9a-f]{64}$/i.test(hex)) throw new StatementError("payload must be a SHA-256 digest in hex");
   return new Uint8Array(Buffer.from(hex, "hex"));
@@ -170,14 +167,4 @@ export function statementToEventAttributes(
     for (const [k, v] of meta) if (typeof k === "string" && typeof v === "string") attrs[k] = v;
   if (attrs.vcon_operation && !attrs.arc_display_type) attrs.arc_display_type = attrs.vcon_operation;
   return { issuer: typeof claims.get(1) === "string" ? (claims.get(1) as string) : "", attributes: attrs };
-}
-
-/** Decodes only to check a statement is well formed (used before registration). */
-export function isStatement(bytes: Uint8Array): boolean {
-  try {
-    const s = decodeSign1(bytes);
-    return cwtClaimsOf(s.protectedHeader) !== undefined && decodeCbor(s.protectedBytes) instanceof Map;
-  } catch {
-    return false;
-  }
 }

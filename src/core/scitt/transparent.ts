@@ -31,7 +31,7 @@ import { statementToEventAttributes } from "./statement.js";
  * may read it. Its receipts are the record's, whose leaf only the record recomputes; the
  * statement's own attributes must agree with it (`statementMatchesRecord`).
  */
-export const RECORD_JSON = -70002;
+const RECORD_JSON = -70002;
 
 /** The statement with its receipts in unprotected header 394 (a transparent statement), and optionally its record. */
 export function attachReceipts(
@@ -47,7 +47,7 @@ export function attachReceipts(
 }
 
 /** The MMR leaf a receipt for this registered statement must lead from. */
-export function registeredLeaf(
+function registeredLeaf(
   statement: Uint8Array,
   receipt: Uint8Array,
   schema: AssetFreeLeafSchema = "eventsv1",
@@ -80,7 +80,7 @@ const sameText = (a: unknown, b: string, name: string) => {
 };
 
 /** Whether every attribute the statement carries is the record's (so the record's receipts are the statement's). */
-export function statementMatchesRecord(statement: Uint8Array, record: ApiRecord): string | undefined {
+function statementMatchesRecord(statement: Uint8Array, record: ApiRecord): string | undefined {
   const attrs = (record.event_attributes ?? record.attributes) as Record<string, unknown> | undefined;
   if (!attrs || typeof attrs !== "object") return "the embedded record has no attributes";
   const { attributes } = statementToEventAttributes(statement);

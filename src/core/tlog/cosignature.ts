@@ -9,7 +9,7 @@ import type { NoteSignature, NoteVerifier } from "./note.js";
  */
 const enc = new TextEncoder();
 
-export function cosignedMessage(timestamp: number, checkpointText: Uint8Array): Uint8Array {
+function cosignedMessage(timestamp: number, checkpointText: Uint8Array): Uint8Array {
   const head = enc.encode(`cosignature/v1\ntime ${timestamp}\n`);
   const out = new Uint8Array(head.length + checkpointText.length);
   out.set(head);

@@ -1,5 +1,5 @@
 export { type Checkpoint, formatCheckpoint, parseCheckpoint } from "./checkpoint.js";
-export { cosign, cosignatureTime, cosignatureVerifier, cosignedMessage } from "./cosignature.js";
+export { cosign, cosignatureTime, cosignatureVerifier } from "./cosignature.js";
 export {
   COSIGNATURE_V1,
   ED25519,
@@ -9,7 +9,6 @@ export {
   formatVkey,
   keyIdOf,
   parseVkey,
-  type Vkey,
 } from "./keys.js";
 export {
   type CheckpointVerdict,
@@ -20,17 +19,12 @@ export {
 } from "./log-check.js";
 export {
   formatNote,
-  fromBase64,
-  type Note,
   NoteError,
   type NoteSignature,
-  type NoteSigner,
   type NoteVerifier,
   parseNote,
-  parseSignatureLines,
   signatureLine,
   signNote,
-  toBase64,
   verifyNote,
 } from "./note.js";
 export { logOrigin } from "./origin.js";
@@ -49,31 +43,18 @@ export {
   formatEntryBundle,
   parseEntryBundle,
   rootFromTiles,
-  TileError,
   type TileFetch,
-  type TileInclusion,
   verifyEntryInTiles,
-  withTiles,
 } from "./tiles.js";
 export {
   consistencyProof,
   EMPTY_ROOT,
-  type Hash,
-  inclusionProof,
   leafHash,
-  nodeHash,
-  type PerfectHash,
-  perfectHashesRead,
-  rangeHash,
   sameHash,
   treeRoot,
-  verifyConsistency,
-  verifyInclusion,
 } from "./tree.js";
 export { verifierFromVkey } from "./vkey-verifier.js";
 export {
-  type AddCheckpoint,
-  type AddCheckpointVerdict,
   formatAddCheckpoint,
   judgeAddCheckpoint,
   parseAddCheckpoint,

@@ -33,8 +33,8 @@ export interface NoteSigner {
 }
 
 // Notes are small; a bound keeps a hostile one from costing much (the spec asks for ≥ 16 signatures).
-export const MAX_NOTE_BYTES = 1 << 20;
-export const MAX_SIGNATURES = 100;
+const MAX_NOTE_BYTES = 1 << 20;
+const MAX_SIGNATURES = 100;
 
 const DASH = "\u2014 ";
 const enc = new TextEncoder();
@@ -61,7 +61,7 @@ export function signatureLine(s: NoteSignature): string {
 }
 
 /** Parses signature lines (each ending in a newline), as a note's tail or a witness's answer. */
-export function parseSignatureLines(block: string): NoteSignature[] {
+function parseSignatureLines(block: string): NoteSignature[] {
   if (block === "" || !block.endsWith("\n")) throw new NoteError("signature lines must end in a newline");
   const lines = block.slice(0, -1).split("\n");
   if (lines.length > MAX_SIGNATURES) throw new NoteError(`more than ${MAX_SIGNATURES} signatures`);

@@ -14,7 +14,7 @@ import {
 /** Reads one tile or entry bundle (from a service, a mirror directory, a CDN). */
 export type TileFetch = (tile: TileRef) => Promise<Uint8Array>;
 
-export class TileError extends Error {}
+class TileError extends Error {}
 
 /** The tile holding the perfect subtree (level, index) and where in it. */
 function locate(level: number, index: number) {
@@ -34,7 +34,7 @@ function locate(level: number, index: number) {
  * at its width for `size`, in parallel), checks their lengths, and combines hashes within a
  * tile for subtrees between tile levels.
  */
-export async function withTiles<T>(size: number, fetch: TileFetch, run: (get: PerfectHash) => T): Promise<T> {
+async function withTiles<T>(size: number, fetch: TileFetch, run: (get: PerfectHash) => T): Promise<T> {
   const tiles = new Map<string, TileRef>();
   for (const [level, index] of perfectHashesRead(run)) {
     const at = locate(level, index);

@@ -11,7 +11,6 @@ export {
   inclusionProof,
   leafHash,
   nodeHash,
-  rangeHash,
   sameHash,
   verifyConsistency,
   verifyInclusion,

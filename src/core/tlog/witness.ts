@@ -10,7 +10,7 @@ export interface AddCheckpoint {
   note: string;
 }
 
-export const MAX_PROOF_LINES = 63;
+const MAX_PROOF_LINES = 63;
 
 export function formatAddCheckpoint(r: AddCheckpoint): string {
   return `old ${r.oldSize}\n${r.proof.map((h) => `${toBase64(h)}\n`).join("")}\n${r.note}`;

@@ -1,4 +1,3 @@
-export { VconError, type VconErrorCode } from "./errors.js";
 export { detectForm, type VconForm } from "./form.js";
 export { HASH_MODES, type HashMode, hashPreimage, hashVcon, isHashMode } from "./hash.js";
 export { normalizeLegacyFields } from "./legacy.js";

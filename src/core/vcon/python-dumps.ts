@@ -46,7 +46,7 @@ export function pythonFloatRepr(x: number): string {
 }
 
 /** A JSON number as Python would re-serialise it after json.loads: ints exact, floats by repr. */
-export function pythonNumber(n: JsonNumber): string {
+function pythonNumber(n: JsonNumber): string {
   if (n.isInteger) return BigInt(n.lexeme).toString();
   return pythonFloatRepr(n.toNumber());
 }

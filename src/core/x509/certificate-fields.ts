@@ -1,7 +1,7 @@
 import { children, DerError, inner, oidText, stringValue, TAG, type Tlv, tlv } from "./der.js";
 
 /** A subject alternative name the did:x509 model knows; other kinds are left out. */
-export type AltName = ["email" | "dns" | "uri", string];
+type AltName = ["email" | "dns" | "uri", string];
 
 /** What identity and trust checks read of a certificate, parsed once from its DER. */
 export interface CertificateFields {

@@ -12,10 +12,9 @@ import { runSourceList } from "../listing.js";
 import type { RouteTable } from "../route.js";
 import {
   tlsCertificate,
-  tlsCertificateCreate,
+  tlsCertificateBody,
   tlsCertificateList,
   tlsCertificateListOut,
-  tlsCertificatePatch,
 } from "../schemas/tls-certificates.js";
 
 const BASE = "/archivist/v1/tlscacertificates";
@@ -50,7 +49,7 @@ export function tlsCertificateRoutes(t: RouteTable, d: HttpDeps): void {
     group,
     auth: "token",
     summary: "Upload a TLS CA certificate (PEM; must be a CA certificate and not expired)",
-    body: tlsCertificateCreate,
+    body: tlsCertificateBody,
     response: tlsCertificate,
     handler: ({ principal, body }) => createTlsCertificate(d.ctx, principal, body),
   });
@@ -70,7 +69,7 @@ export function tlsCertificateRoutes(t: RouteTable, d: HttpDeps): void {
     group,
     auth: "token",
     summary: "Update a TLS CA certificate",
-    body: tlsCertificatePatch,
+    body: tlsCertificateBody,
     response: tlsCertificate,
     handler: ({ principal, params, body }) =>
       patchTlsCertificate(d.ctx, principal, pathUuid(params.uuid, "TLS CA certificate"), body),

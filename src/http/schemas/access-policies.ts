@@ -4,7 +4,7 @@ import { orList } from "./common.js";
 const strings = z.array(z.string());
 
 /** One access permission as answered (every list present). */
-export const accessPermission = z.object({
+const accessPermission = z.object({
   asset_attributes_read: strings,
   asset_attributes_write: strings,
   behaviours: strings,

@@ -29,5 +29,3 @@ export const application = z.object({
   roles: z.array(z.string()),
   credentials: z.array(z.object({ secret: z.string(), valid_from: z.string(), valid_until: z.string() })),
 });
-
-export type ApplicationOut = z.infer<typeof application>;

@@ -22,6 +22,6 @@ export const memberListOut = z.object({
   next_page_token: z.string(),
 });
 
-export const membership = z.object({ display_name: z.string(), identity: z.string(), tenant_id: z.string() });
+const membership = z.object({ display_name: z.string(), identity: z.string(), tenant_id: z.string() });
 
 export const membershipListOut = z.object({ memberships: z.array(membership), next_page_token: z.string() });

@@ -3,7 +3,7 @@ import type { FieldKind, RecordFields } from "../../core/record/index.js";
 
 const attributes = z.record(z.string(), z.unknown());
 
-export const principalOut = z.object({
+const principalOut = z.object({
   issuer: z.string(),
   subject: z.string(),
   display_name: z.string(),

@@ -3,13 +3,12 @@ import { z } from "zod";
 const pem = z.string().min(1, "must not be empty").max(1_000_000);
 
 // Both spellings of the certificate field are accepted: the reference's and the usage examples'.
-export const tlsCertificateCreate = z.object({
+// A create and a patch take the same fields, all optional (a create checks it has a certificate).
+export const tlsCertificateBody = z.object({
   display_name: z.string().max(256).optional(),
   tlscacertificate: pem.optional(),
   certificate: pem.optional(),
 });
-
-export const tlsCertificatePatch = tlsCertificateCreate;
 
 export const tlsCertificateList = z.object({
   display_name: z.union([z.string(), z.array(z.string())]).optional(),

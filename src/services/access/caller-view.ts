@@ -30,7 +30,7 @@ async function policiesOf(ctx: Ctx, tenantId: string): Promise<AccessPolicy[]> {
 }
 
 /** The caller as the policy core sees it. */
-export function callerOf(p: Principal): Caller {
+function callerOf(p: Principal): Caller {
   const groups = Array.isArray(p.claims.groups) ? p.claims.groups.map(String) : [];
   return { kind: p.kind, subject: p.subject, email: p.email, claims: p.claims, groups, isAdmin: p.isAdmin };
 }

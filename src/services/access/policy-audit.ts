@@ -11,7 +11,7 @@ import { writeGroup } from "../write/event-batcher.js";
 const GROUP = 500;
 
 /** Assets of the tenancy whose current attributes match the policy's filters. */
-export function assetsMatching(db: Queryable, tenantId: string, policy: AccessPolicy): Promise<AssetRow[]> {
+function assetsMatching(db: Queryable, tenantId: string, policy: AccessPolicy): Promise<AssetRow[]> {
   return assetsMatchingAttributes(db, tenantId, (column, first) =>
     compilePolicyFilters(policy.filters, column, first),
   );

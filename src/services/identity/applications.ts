@@ -48,7 +48,7 @@ const REGISTERED_CLAIMS = new Set([
 ]);
 
 /** Refuses custom claim names that would collide with ours or with registered JWT claims. */
-export function validateCustomClaims(claims: Record<string, string> | undefined): void {
+function validateCustomClaims(claims: Record<string, string> | undefined): void {
   for (const name of Object.keys(claims ?? {})) {
     const lower = name.toLowerCase();
     if (lower.startsWith("jit_") || lower.startsWith("arc_"))

@@ -34,7 +34,7 @@ export function inviteOut(row: InviteRow) {
 }
 
 /** Where the invitee posts `{code, display_name}` to accept; no token is needed there. */
-export function acceptUrl(baseUrl: string, id: string): string {
+function acceptUrl(baseUrl: string, id: string): string {
   return `${baseUrl}/archivist/iam/v1/invites/${id}:accept`;
 }
 
@@ -110,7 +110,7 @@ export async function acceptInvite(
 }
 
 /** The invitation text: the message of the inviting administrator, the accept URL and the code. */
-export function invitationText(row: InviteRow, code: string, baseUrl: string): string {
+function invitationText(row: InviteRow, code: string, baseUrl: string): string {
   return [
     "You have been invited to join a tenancy of the provenance records service.",
     ...(row.message ? ["", row.message] : []),

@@ -12,7 +12,7 @@ import { emptySource, type RowSource } from "../../store/row-source.js";
 import { scalar } from "../records/list-query.js";
 
 /** The only role members can hold; an empty list means a basic user. */
-export const OWNER_ROLE = "OWNER";
+const OWNER_ROLE = "OWNER";
 
 const STATES: Record<string, MemberState> = {
   MEMBER_STATE_UNSPECIFIED: "active",
@@ -37,7 +37,7 @@ export function memberOut(row: MemberRow) {
 }
 
 /** `member_state` query value → which members to list (default: active only); 400 for unknown values. */
-export function memberStateOf(raw: string | undefined): MemberState {
+function memberStateOf(raw: string | undefined): MemberState {
   if (raw === undefined || raw === "") return "active";
   const state = STATES[raw];
   if (!state) throw badRequest(`member_state must be one of ${Object.keys(STATES).join(", ")}`);
@@ -45,7 +45,7 @@ export function memberStateOf(raw: string | undefined): MemberState {
 }
 
 /** Roles as sent, checked and upper-cased; only OWNER is known. */
-export function validRoles(roles: string[]): string[] {
+function validRoles(roles: string[]): string[] {
   const out = new Set<string>();
   roles.forEach((r, i) => {
     if (r.toUpperCase() !== OWNER_ROLE)

@@ -32,14 +32,14 @@ const bootstrapSchema = z.object({
   ),
 });
 
-export type BootstrapFile = z.infer<typeof bootstrapSchema>;
+type BootstrapFile = z.infer<typeof bootstrapSchema>;
 type TenancySpec = BootstrapFile["tenancies"][number];
 
 // Provisioned owner credentials are managed by whoever holds the file; they do not expire.
 const FAR_FUTURE = new Date("9999-12-31T00:00:00Z");
 
 /** Reads and validates a JSON or YAML bootstrap file. */
-export function readBootstrapFile(path: string): BootstrapFile {
+function readBootstrapFile(path: string): BootstrapFile {
   const text = readFileSync(path, "utf8");
   const data: unknown = path.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
   const r = bootstrapSchema.safeParse(data);

@@ -42,7 +42,7 @@ export function subjectOut(row: SubjectRow) {
 const short = (key: string) => (key.length > 24 ? `${key.slice(0, 24)}…` : key);
 
 /** Checks each wallet key is an uncompressed secp256k1 point (hex `04…`) on the curve; 400 naming the key. */
-export function validateWalletKeys(keys: string[], field = "wallet_pub_key"): void {
+function validateWalletKeys(keys: string[], field = "wallet_pub_key"): void {
   keys.forEach((key, i) => {
     const hex = key.replace(/^0x/i, "");
     if (!/^04[0-9a-fA-F]{128}$/.test(hex))
@@ -58,7 +58,7 @@ export function validateWalletKeys(keys: string[], field = "wallet_pub_key"): vo
 }
 
 /** Checks each tessera key is base64 of 32 bytes (an X25519 public key); 400 naming the key. */
-export function validateTesseraKeys(keys: string[], field = "tessera_pub_key"): void {
+function validateTesseraKeys(keys: string[], field = "tessera_pub_key"): void {
   keys.forEach((key, i) => {
     if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(key) || Buffer.from(key, "base64").length !== 32)
       throw badRequest(`${field}[${i}] "${short(key)}" must be base64 of a 32-byte key`);
@@ -97,14 +97,14 @@ export async function createSubject(ctx: Ctx, p: Principal, input: SubjectInput)
 }
 
 /** Encodes a subject as the string administrators hand to other organisations: base64 of its JSON. */
-export function encodeSubjectString(subject: ReturnType<typeof subjectOut>): string {
+function encodeSubjectString(subject: ReturnType<typeof subjectOut>): string {
   return Buffer.from(JSON.stringify(subject)).toString("base64");
 }
 
 const stringList = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === "string");
 
 /** Decodes a subject string (base64 of JSON with wallet_pub_key, tessera_pub_key, display_name, tenant). */
-export function decodeSubjectString(s: string): {
+function decodeSubjectString(s: string): {
   display_name: string;
   wallet_pub_key: string[];
   tessera_pub_key: string[];

@@ -31,12 +31,12 @@ export function tlsCertificateOut(row: TlsCaCertificateRow) {
 }
 
 /** PEM text with line breaks restored (clients often send them as the two characters `\n`). */
-export function normalisePem(text: string): string {
+function normalisePem(text: string): string {
   return `${text.replace(/\\r\\n|\\n|\r\n/g, "\n").trim()}\n`;
 }
 
 /** Parses and checks every certificate of a PEM: each must be a CA certificate that has not expired. */
-export function validateCaPem(pem: string, field: string, now = new Date()): void {
+function validateCaPem(pem: string, field: string, now = new Date()): void {
   const blocks = pem.match(PEM_BLOCK);
   if (!blocks?.length) throw badRequest(`${field} must hold a PEM certificate (-----BEGIN CERTIFICATE-----)`);
   blocks.forEach((block, i) => {
@@ -54,7 +54,7 @@ export function validateCaPem(pem: string, field: string, now = new Date()): voi
 }
 
 /** The certificate sent under either field name, normalised and validated; undefined when none was sent. */
-export function certificateInput(input: {
+function certificateInput(input: {
   tlscacertificate?: string | undefined;
   certificate?: string | undefined;
 }) {

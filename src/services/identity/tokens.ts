@@ -7,7 +7,7 @@ import { isUuid } from "../../core/api/ids.js";
 import { getApplication } from "../../store/applications.js";
 import { verifySecret } from "./secrets.js";
 
-export const TOKEN_TTL_SECONDS = 3600;
+const TOKEN_TTL_SECONDS = 3600;
 
 /** Issuer of our application tokens. */
 export const appIdpIssuer = (baseUrl: string) => `${baseUrl}/appidpv1`;
@@ -56,7 +56,7 @@ export async function guardedIssueToken(
 }
 
 /** OIDC client-credentials grant: checks the secret, then signs an RS256 access token. */
-export async function issueToken(
+async function issueToken(
   ctx: Ctx,
   form: { grant_type?: string; client_id?: string; client_secret?: string },
 ): Promise<{ access_token: string; token_type: "Bearer"; expires_in: number }> {

@@ -31,7 +31,7 @@ async function nodes(db: Queryable, tenantId: string, indices: number[]): Promis
 }
 
 /** Inclusion path of an entry in the MMR of `size`, and the peak it leads to. */
-export async function inclusion(db: Queryable, tenantId: string, entry: EntryRow, size: number) {
+async function inclusion(db: Queryable, tenantId: string, entry: EntryRow, size: number) {
   const indices = inclusionProofIndices(size, entry.mmr_index);
   const get = await nodes(db, tenantId, indices);
   const path = indices.map(get);
@@ -70,11 +70,6 @@ async function sealedTreeSize(db: Queryable, tenantId: string, seal: SealRow): P
   if ((await tlogSize(db, tenantId)) < size)
     throw conflict("the log's RFC 9162 tree is still being built for older entries; try again in a moment");
   return size;
-}
-
-/** Root of the tenancy's RFC 9162 tree of `size` entries. */
-export async function treeRootAt(db: Queryable, tenantId: string, size: number): Promise<Uint8Array> {
-  return tree.treeRoot(size, await treeNodes(db, tenantId, tree.rootNodes(size)));
 }
 
 /**

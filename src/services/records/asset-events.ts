@@ -25,7 +25,7 @@ const OPERATIONS: Record<string, string[]> = {
 };
 
 /** Checks operation/behaviour pairing and the attribute maps of a client's event. */
-export function validateEventInput(input: EventInput): void {
+function validateEventInput(input: EventInput): void {
   const behaviours = OPERATIONS[input.operation];
   if (!behaviours) throw badRequest(`operation must be one of ${Object.keys(OPERATIONS).join(", ")}`);
   if (!behaviours.includes(input.behaviour))

@@ -97,7 +97,7 @@ export async function createAsset(
 }
 
 /** Events a creation may carry: a client's first records of what the asset stands for. */
-export const MAX_FIRST_EVENTS = 16;
+const MAX_FIRST_EVENTS = 16;
 
 /**
  * `POST /archivist/v2/assets:withEvents` (ours, not DataTrails'): an asset, its NewAsset event
@@ -135,7 +135,7 @@ export async function createAssetWithEvents(
 }
 
 /** The asset as it was at `at`: attributes and tracking folded from its events accepted by then. */
-export async function assetAt(ctx: Ctx, asset: AssetRow, at: Date): Promise<AssetRow | undefined> {
+async function assetAt(ctx: Ctx, asset: AssetRow, at: Date): Promise<AssetRow | undefined> {
   const events = await eventsOfAsset(ctx.db, asset.id, at);
   if (events.length === 0) return undefined;
   let attributes: Record<string, unknown> = {};

@@ -17,7 +17,7 @@ import type { Where } from "../../store/sql.js";
 import { validateAttributes } from "./attributes.js";
 import { narrowedSource } from "./value-filter-source.js";
 
-export const FREE_EVENT_MAX_BYTES = 64 * 1024;
+const FREE_EVENT_MAX_BYTES = 64 * 1024;
 
 export interface FreeEventInput {
   attributes?: Record<string, unknown> | undefined;
@@ -63,7 +63,7 @@ export async function readFreeEvent(ctx: Ctx, p: Principal, id: string) {
   return freeEventRecord(row);
 }
 
-export const SEARCH_MAX_TOP = 50;
+const SEARCH_MAX_TOP = 50;
 
 /** POST /archivist/v1/events/search: an OData filter parsed to an AST and compiled to parameterised SQL. */
 export async function searchEvents(

@@ -31,7 +31,7 @@ export class RegistrationClosed extends Error {
 }
 
 /** The statement issuer of a tenancy: `{BASE_URL}/tenant/<uuid>`, signing with its ES256 issuer key. */
-export async function tenancyIssuer(ctx: Ctx, tenantId: string) {
+async function tenancyIssuer(ctx: Ctx, tenantId: string) {
   const key = await ctx.keys.get(`issuer:${tenantId}`, "ES256");
   return { issuer: `${ctx.config.baseUrl}/tenant/${tenantId}`, key };
 }
@@ -46,10 +46,10 @@ async function trustedKeys(ctx: Ctx, tenantId: string): Promise<Map<string, KeyO
 }
 
 /** Entry ids are the event identity with `/` written `_`. */
-export const entryIdOf = (eventUuid: string) => `events_${eventUuid}`;
+const entryIdOf = (eventUuid: string) => `events_${eventUuid}`;
 
 /** The event uuid of an entry id (404 for anything else). */
-export function eventOfEntry(entryId: string): string {
+function eventOfEntry(entryId: string): string {
   const uuid = entryId.replace(/^events_/, "");
   if (!entryId.startsWith("events_") || !isUuid(uuid)) throw notFound("entry");
   return uuid.toLowerCase();

@@ -27,7 +27,7 @@ export function newFreeEventBatcher(deps: Pick<Ctx, "db" | "wake">): FreeEventBa
 }
 
 /** Charges each tenancy's quota for its share of the group, then inserts what fits. */
-export async function writeFreeEventGroup(
+async function writeFreeEventGroup(
   tx: Queryable,
   events: NewFreeEvent[],
 ): Promise<Array<Outcome<FreeEventRow>>> {

@@ -13,7 +13,7 @@ export interface FakeClamdOptions {
 }
 
 /** What one connection sent: the command and the reassembled stream. */
-export interface Received {
+interface Received {
   command: string;
   stream: Buffer;
   chunks: number;

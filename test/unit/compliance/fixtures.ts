@@ -5,8 +5,8 @@ import type {
 } from "../../../src/core/compliance/types.js";
 
 /** Every timeline in these tests counts hours from this instant. */
-export const T0 = Date.parse("2024-03-01T00:00:00.000Z");
-export const HOUR = 3_600_000;
+const T0 = Date.parse("2024-03-01T00:00:00.000Z");
+const HOUR = 3_600_000;
 
 /** The instant `hours` after T0. */
 export const hoursAfter = (hours: number) => new Date(T0 + hours * HOUR);

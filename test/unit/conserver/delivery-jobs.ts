@@ -3,7 +3,7 @@ import { buildVconEvent } from "../../../plugins/conserver/template.js";
 import { parseVcon } from "../../../plugins/conserver/vcon.js";
 
 /** The fake backend's credentials. */
-export const FAKE_BACKEND: DeliveryBackend = {
+const FAKE_BACKEND: DeliveryBackend = {
   url: "http://fake",
   clientId: "client-1",
   clientSecret: "secret-1",

@@ -62,7 +62,7 @@ export function readSign1(bytes: Uint8Array): RawSign1 {
 }
 
 /** Uncompressed SEC1 point of a P-256 public key. */
-export function rawPublicKey(key: KeyObject): Uint8Array {
+function rawPublicKey(key: KeyObject): Uint8Array {
   const jwk = key.export({ format: "jwk" }) as { x: string; y: string };
   return concat([4], Buffer.from(jwk.x, "base64url"), Buffer.from(jwk.y, "base64url"));
 }
@@ -81,7 +81,7 @@ const allOnes = (p: bigint) => p > 0n && (p & (p + 1n)) === 0n;
 const bitLength = (p: bigint) => p.toString(2).length;
 
 /** index_height(i) of the MMR draft, exactly. */
-export function indexHeight(i: bigint): number {
+function indexHeight(i: bigint): number {
   let pos = i + 1n;
   while (!allOnes(pos)) pos -= (1n << BigInt(bitLength(pos) - 1)) - 1n;
   return bitLength(pos) - 1;
