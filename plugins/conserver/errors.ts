@@ -1,15 +1,9 @@
-import { VconError } from "../../src/core/vcon/errors.js";
+import { VconError, type VconErrorCode } from "../../src/core/vcon/errors.js";
 
 /** Error codes of the conserver plugins (stable strings for logs, DLQ reasons and HTTP bodies). */
 export type ConserverErrorCode =
-  | "JSON_SYNTAX"
-  | "JSON_TOO_DEEP"
-  | "VCON_NOT_OBJECT"
-  | "VCON_FORM_UNKNOWN"
-  | "VCON_INVALID"
-  | "VCON_NO_UUID"
+  | Exclude<VconErrorCode, "HASH_MODE_UNKNOWN">
   | "VCON_NOT_FOUND"
-  | "VCON_SIGNED_PAYLOAD"
   | "VCON_NO_TIMESTAMP"
   | "CONFIG_INVALID"
   | "LINK_OPTIONS"

@@ -1,41 +1,16 @@
 import { idTimestampToMillis, parseIdTimestamp } from "../core/ledger/idtimestamp.js";
 import type { CoveringSeal } from "../core/ledger/trust.js";
+import type { AssetEventSource, RecordPrincipal } from "../core/record/index.js";
 import type { Queryable } from "./db.js";
 import { countWhere } from "./sql.js";
 
-export type Principal4 = {
-  issuer: string;
-  subject: string;
-  display_name: string;
-  email: string;
-};
+/** A principal as records carry it (declared or accepted). */
+export type Principal4 = RecordPrincipal;
 
-export interface AssetEventRow {
+/** A stored asset event: what the record mapper reads, plus what only the store and the write path use. */
+export interface AssetEventRow extends AssetEventSource {
   seq: number;
-  id: string;
-  asset_id: string;
-  tenant_id: string;
-  operation: string;
-  behaviour: string;
-  event_attributes: Record<string, unknown>;
-  asset_attributes: Record<string, unknown>;
-  timestamp_declared: Date;
-  timestamp_accepted: Date;
-  timestamp_committed: Date | null;
-  principal_declared: Principal4;
-  principal_accepted: Principal4;
-  confirmation_status: string;
-  proof_mechanism: string;
   public: boolean;
-  mmr_index: number | null;
-  idtimestamp: string | null;
-  merklelog_entry: Record<string, unknown> | null;
-  transaction_id: string;
-  block_number: number;
-  transaction_index: number;
-  from_address: string;
-  /** The first seal covering this event's log entry (trust above COMMITTED is derived from it). */
-  covering_seal: CoveringSeal | null;
 }
 
 /** The event's own log entry (`l`): one probe of the log entries by record. */

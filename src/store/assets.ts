@@ -1,18 +1,11 @@
+import type { AssetSource } from "../core/record/index.js";
 import type { Queryable } from "./db.js";
 import { countWhere } from "./sql.js";
 
-export interface AssetRow {
+/** A stored asset: what the record mapper reads, plus its attributes and place in the table. */
+export interface AssetRow extends AssetSource {
   seq: number;
-  id: string;
-  tenant_id: string;
-  behaviours: string[];
   attributes: Record<string, unknown>;
-  proof_mechanism: string;
-  public: boolean;
-  chain_id: string;
-  tracked: string;
-  owner: string;
-  confirmation_status: string;
   created_at: Date;
 }
 

@@ -1,21 +1,12 @@
 import { compileODataFilter, type ODataColumnMap, type ODataExpr } from "../core/odata/index.js";
+import type { FreeEventSource } from "../core/record/index.js";
 import type { Queryable } from "./db.js";
 import type { EntryRow } from "./ledger.js";
 import { Where } from "./sql.js";
 
-export interface FreeEventRow {
+/** A stored asset-free event: what the record mapper reads, and its place in the table. */
+export interface FreeEventRow extends FreeEventSource {
   seq: number;
-  id: string;
-  tenant_id: string;
-  attributes: Record<string, unknown>;
-  trails: string[];
-  event_type: string;
-  created_by: string;
-  created_at: number;
-  confirmation_status: string;
-  mmr_index: number | null;
-  idtimestamp: string | null;
-  content_hash: string | null;
 }
 
 /** The table of asset-free events, for the list's narrowing probe. */

@@ -49,20 +49,23 @@ export function subjectRows(db: Queryable, tenantId: string, f: SubjectFilter): 
   return keysetSource(db, "subjects", COLUMNS, w);
 }
 
+/** The parameters $1..$6 of a subject insert: its tenancy, id, name and keys (JSON). */
+function subjectParams(s: Omit<SubjectRow, "seq" | "tenant" | "confirmation_status">): unknown[] {
+  return [
+    s.tenant_id,
+    s.id,
+    s.display_name,
+    JSON.stringify(s.wallet_pub_key),
+    JSON.stringify(s.tessera_pub_key),
+    JSON.stringify(s.wallet_address),
+  ];
+}
+
 export async function insertSubject(db: Queryable, s: Omit<SubjectRow, "seq">): Promise<SubjectRow> {
   const rows = await db.query<SubjectRow>(
     `insert into subjects (tenant_id, id, display_name, wallet_pub_key, tessera_pub_key, wallet_address, confirmation_status, tenant)
      values ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7, $8) returning ${COLUMNS}`,
-    [
-      s.tenant_id,
-      s.id,
-      s.display_name,
-      JSON.stringify(s.wallet_pub_key),
-      JSON.stringify(s.tessera_pub_key),
-      JSON.stringify(s.wallet_address),
-      s.confirmation_status,
-      s.tenant,
-    ],
+    [...subjectParams(s), s.confirmation_status, s.tenant],
   );
   return rows[0] as SubjectRow;
 }
@@ -75,14 +78,7 @@ export async function ensureSubject(
   await db.query(
     `insert into subjects (tenant_id, id, display_name, wallet_pub_key, tessera_pub_key, wallet_address, confirmation_status)
      values ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, 'CONFIRMED') on conflict do nothing`,
-    [
-      s.tenant_id,
-      s.id,
-      s.display_name,
-      JSON.stringify(s.wallet_pub_key),
-      JSON.stringify(s.tessera_pub_key),
-      JSON.stringify(s.wallet_address),
-    ],
+    subjectParams(s),
   );
 }
 

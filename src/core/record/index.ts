@@ -6,7 +6,7 @@ export {
   assetEventRecord,
 } from "./asset-event.js";
 export type { Face } from "./face.js";
-export type { FieldKind, RecordFields } from "./fields.js";
+export type { FieldKind, RecordFields, RecordPrincipal } from "./fields.js";
 export {
   FREE_EVENT_FIELDS,
   FREE_EVENT_SEARCH_FIELDS,

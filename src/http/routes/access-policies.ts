@@ -8,7 +8,7 @@ import {
   removeAccessPolicy,
 } from "../../services/access/access-policies.js";
 import type { HttpDeps } from "../deps.js";
-import { runSourceList } from "../listing.js";
+import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";
 import {
   accessPolicy,
@@ -22,24 +22,18 @@ const group = "accesspoliciesv1";
 
 /** Access policies: CRUD (the matching-assets routes belong to the assets module). */
 export function accessPolicyRoutes(t: RouteTable, d: HttpDeps): void {
-  t.add({
-    method: "get",
-    path: BASE,
-    group,
-    auth: "token",
-    summary: "List access policies",
-    query: accessPolicyList,
-    response: accessPolicyListOut,
-    handler: ({ principal, req, res, pairs }) =>
-      runSourceList(
-        d.ctx,
-        req,
-        res,
-        { route: "access_policies", tenant: principal.tenantId, collection: "access_policies", pairs },
-        (q) => accessPolicySource(d.ctx, principal, q),
-        accessPolicyOut,
-      ),
-  });
+  t.add(
+    listRoute(d.ctx, {
+      path: BASE,
+      group,
+      summary: "List access policies",
+      query: accessPolicyList,
+      response: accessPolicyListOut,
+      collection: "access_policies",
+      rows: ({ principal }, q) => accessPolicySource(d.ctx, principal, q),
+      shape: accessPolicyOut,
+    }),
+  );
   t.add({
     method: "post",
     path: BASE,

@@ -9,7 +9,7 @@ import {
   removeApplication,
 } from "../../services/identity/applications.js";
 import type { HttpDeps } from "../deps.js";
-import { runSourceList } from "../listing.js";
+import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";
 import {
   application,
@@ -24,23 +24,17 @@ const group = "appregistrationsv1";
 
 /** App registrations: the six endpoints of the interface. */
 export function applicationRoutes(t: RouteTable, d: HttpDeps): void {
-  t.add({
-    method: "get",
-    path: BASE,
-    group,
-    auth: "token",
-    summary: "List application registrations",
-    query: applicationList,
-    handler: ({ principal, req, res, pairs }) =>
-      runSourceList(
-        d.ctx,
-        req,
-        res,
-        { route: "applications", tenant: principal.tenantId, collection: "applications", pairs },
-        (q) => applicationSource(d.ctx, principal, q),
-        (r) => applicationOut(r),
-      ),
-  });
+  t.add(
+    listRoute(d.ctx, {
+      path: BASE,
+      group,
+      summary: "List application registrations",
+      query: applicationList,
+      collection: "applications",
+      rows: ({ principal }, q) => applicationSource(d.ctx, principal, q),
+      shape: (r) => applicationOut(r),
+    }),
+  );
   t.add({
     method: "post",
     path: BASE,

@@ -10,7 +10,7 @@ import {
 } from "../../services/records/assets.js";
 import { listAssetEvents, listAssets } from "../../services/records/lists.js";
 import type { HttpDeps } from "../deps.js";
-import { runList } from "../listing.js";
+import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";
 import {
   assetCreate,
@@ -20,7 +20,6 @@ import {
   assetWithEventsOut,
   eventCreate,
   eventOut,
-  listQuery,
 } from "../schemas/assets.js";
 
 const BASE = "/archivist/v2/assets";
@@ -35,42 +34,26 @@ function atTime(raw: string | undefined): Date | undefined {
 
 /** Assets and asset events (private routes). */
 export function assetRoutes(t: RouteTable, d: HttpDeps): void {
-  t.add({
-    method: "get",
-    path: `${BASE}/-/events`,
-    group,
-    auth: "token",
-    summary: "List events of every readable asset",
-    query: listQuery,
-    handler: async ({ principal: p, req, res, pairs }) => {
-      const view = await viewFor(d.ctx, p);
-      return runList(
-        d.ctx,
-        req,
-        res,
-        { route: "events:-", tenant: p.tenantId, collection: "events", pairs },
-        (r) => listAssetEvents(d.ctx, view, undefined, r),
-      );
-    },
-  });
-  t.add({
-    method: "get",
-    path: BASE,
-    group,
-    auth: "token",
-    summary: "List assets",
-    query: listQuery,
-    handler: async ({ principal: p, req, res, pairs }) => {
-      const view = await viewFor(d.ctx, p);
-      return runList(
-        d.ctx,
-        req,
-        res,
-        { route: "assets", tenant: p.tenantId, collection: "assets", pairs },
-        (r) => listAssets(d.ctx, view, r),
-      );
-    },
-  });
+  t.add(
+    listRoute(d.ctx, {
+      path: `${BASE}/-/events`,
+      group,
+      summary: "List events of every readable asset",
+      collection: "events",
+      family: "events:-",
+      records: async ({ principal }, r) =>
+        listAssetEvents(d.ctx, await viewFor(d.ctx, principal), undefined, r),
+    }),
+  );
+  t.add(
+    listRoute(d.ctx, {
+      path: BASE,
+      group,
+      summary: "List assets",
+      collection: "assets",
+      records: async ({ principal }, r) => listAssets(d.ctx, await viewFor(d.ctx, principal), r),
+    }),
+  );
   t.add({
     method: "post",
     path: BASE,
@@ -116,25 +99,17 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
       return { publicurl: `${d.ctx.config.baseUrl}/archivist/v2/public${asset.identity}` };
     },
   });
-  t.add({
-    method: "get",
-    path: `${BASE}/{uuid}/events`,
-    group,
-    auth: "token",
-    summary: "List events of an asset",
-    query: listQuery,
-    handler: async ({ principal: p, params, req, res, pairs }) => {
-      const view = await viewFor(d.ctx, p);
-      const id = pathUuid(params.uuid, "asset");
-      return runList(
-        d.ctx,
-        req,
-        res,
-        { route: `events:${id}`, tenant: p.tenantId, collection: "events", pairs },
-        (r) => listAssetEvents(d.ctx, view, id, r),
-      );
-    },
-  });
+  t.add(
+    listRoute(d.ctx, {
+      path: `${BASE}/{uuid}/events`,
+      group,
+      summary: "List events of an asset",
+      collection: "events",
+      family: ({ params }) => `events:${pathUuid(params.uuid, "asset")}`,
+      records: async ({ principal, params }, r) =>
+        listAssetEvents(d.ctx, await viewFor(d.ctx, principal), pathUuid(params.uuid, "asset"), r),
+    }),
+  );
   t.add({
     method: "post",
     path: `${BASE}/{uuid}/events`,

@@ -11,32 +11,24 @@ import {
   removeCompliancePolicy,
 } from "../../services/compliance/compliance.js";
 import type { HttpDeps } from "../deps.js";
-import { runSourceList } from "../listing.js";
+import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";
-import { listQuery } from "../schemas/assets.js";
 
 const BASE = "/archivist/v1/compliance_policies";
 const group = "compliancepoliciesv1";
 
 /** Compliance policies (CRUD) and the compliance of an asset. */
 export function complianceRoutes(t: RouteTable, d: HttpDeps): void {
-  t.add({
-    method: "get",
-    path: BASE,
-    group,
-    auth: "token",
-    summary: "List compliance policies",
-    query: listQuery,
-    handler: ({ principal: p, req, res, pairs }) =>
-      runSourceList(
-        d.ctx,
-        req,
-        res,
-        { route: "compliance_policies", tenant: p.tenantId, collection: "compliance_policies", pairs },
-        (q) => compliancePolicySource(d.ctx, p, q),
-        compliancePolicyOut,
-      ),
-  });
+  t.add(
+    listRoute(d.ctx, {
+      path: BASE,
+      group,
+      summary: "List compliance policies",
+      collection: "compliance_policies",
+      rows: ({ principal }, q) => compliancePolicySource(d.ctx, principal, q),
+      shape: compliancePolicyOut,
+    }),
+  );
   t.add({
     method: "post",
     path: BASE,

@@ -8,7 +8,7 @@ import {
   removeInvite,
 } from "../../services/identity/invites.js";
 import type { HttpDeps } from "../deps.js";
-import { runSourceList } from "../listing.js";
+import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";
 import {
   invite,
@@ -25,24 +25,18 @@ const BASES = ["/archivist/v1/invites", "/archivist/iam/v1/invites"];
 const group = "invitesv1";
 
 function inviteRoutesAt(t: RouteTable, d: HttpDeps, base: string): void {
-  t.add({
-    method: "get",
-    path: base,
-    group,
-    auth: "token",
-    summary: "List pending invites",
-    query: inviteList,
-    response: inviteListOut,
-    handler: ({ principal, req, res, pairs }) =>
-      runSourceList(
-        d.ctx,
-        req,
-        res,
-        { route: "invites", tenant: principal.tenantId, collection: "invites", pairs },
-        (q) => inviteSource(d.ctx, principal, q),
-        inviteOut,
-      ),
-  });
+  t.add(
+    listRoute(d.ctx, {
+      path: base,
+      group,
+      summary: "List pending invites",
+      query: inviteList,
+      response: inviteListOut,
+      collection: "invites",
+      rows: ({ principal }, q) => inviteSource(d.ctx, principal, q),
+      shape: inviteOut,
+    }),
+  );
   t.add({
     method: "post",
     path: base,

@@ -11,9 +11,8 @@ import {
   setLocationPermissions,
 } from "../../services/records/locations.js";
 import type { HttpDeps } from "../deps.js";
-import { runSourceList } from "../listing.js";
+import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";
-import { listQuery } from "../schemas/assets.js";
 
 const BASE = "/archivist/v2/locations";
 const group = "locationsv2";
@@ -33,23 +32,16 @@ const permissions = z.object({
 /** Locations: CRUD, filters, permissions. */
 export function locationRoutes(t: RouteTable, d: HttpDeps): void {
   const id = (params: Record<string, string>) => pathUuid(params.uuid, "location");
-  t.add({
-    method: "get",
-    path: BASE,
-    group,
-    auth: "token",
-    summary: "List locations",
-    query: listQuery,
-    handler: ({ principal: p, req, res, pairs }) =>
-      runSourceList(
-        d.ctx,
-        req,
-        res,
-        { route: "locations", tenant: p.tenantId, collection: "locations", pairs },
-        (q) => locationSource(d.ctx, p, q),
-        locationOut,
-      ),
-  });
+  t.add(
+    listRoute(d.ctx, {
+      path: BASE,
+      group,
+      summary: "List locations",
+      collection: "locations",
+      rows: ({ principal }, q) => locationSource(d.ctx, principal, q),
+      shape: locationOut,
+    }),
+  );
   t.add({
     method: "post",
     path: BASE,

@@ -9,7 +9,7 @@ import {
   patchMemberRoles,
 } from "../../services/identity/members.js";
 import type { HttpDeps } from "../deps.js";
-import { runSourceList } from "../listing.js";
+import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";
 import { emptyBody, pageQuery } from "../schemas/common.js";
 import { member, memberList, memberListOut, memberPatch, membershipListOut } from "../schemas/members.js";
@@ -19,27 +19,20 @@ const group = "membersv1";
 
 /** Members (administrators manage roles and activation) and the caller's own memberships. */
 export function memberRoutes(t: RouteTable, d: HttpDeps): void {
-  t.add({
-    method: "get",
-    path: BASE,
-    group,
-    auth: "token",
-    summary: "List members (active only unless member_state=MEMBER_STATE_BOTH)",
-    query: memberList,
-    response: memberListOut,
-    handler: async ({ principal, req, res, pairs }) => {
-      const body = await runSourceList(
-        d.ctx,
-        req,
-        res,
-        { route: "members", tenant: principal.tenantId, collection: "members", pairs },
-        (q) => memberSource(d.ctx, principal, q),
-        memberOut,
-      );
+  t.add(
+    listRoute(d.ctx, {
+      path: BASE,
+      group,
+      summary: "List members (active only unless member_state=MEMBER_STATE_BOTH)",
+      query: memberList,
+      response: memberListOut,
+      collection: "members",
+      rows: ({ principal }, q) => memberSource(d.ctx, principal, q),
+      shape: memberOut,
       // The interface names the token `page_token` for this list; both names are sent.
-      return { ...body, page_token: body.next_page_token };
-    },
-  });
+      also: (body) => ({ page_token: body.next_page_token }),
+    }),
+  );
   const uuid = (params: Record<string, string>) => pathUuid(params.member_uuid, "member");
   t.add({
     method: "patch",
@@ -83,23 +76,17 @@ export function memberRoutes(t: RouteTable, d: HttpDeps): void {
       return out;
     },
   });
-  t.add({
-    method: "get",
-    path: "/archivist/iam/v1/memberships",
-    group: "membershipsv1",
-    auth: "token",
-    summary: "List the calling user's memberships (empty for an application)",
-    query: pageQuery,
-    response: membershipListOut,
-    // Bound to the caller's tenancy like every page token; memberships span tenancies by e-mail.
-    handler: ({ principal, req, res, pairs }) =>
-      runSourceList(
-        d.ctx,
-        req,
-        res,
-        { route: "memberships", tenant: principal.tenantId, collection: "memberships", pairs },
-        () => membershipSource(d.ctx, principal),
-        membershipOut,
-      ),
-  });
+  t.add(
+    listRoute(d.ctx, {
+      path: "/archivist/iam/v1/memberships",
+      group: "membershipsv1",
+      summary: "List the calling user's memberships (empty for an application)",
+      query: pageQuery,
+      response: membershipListOut,
+      // Bound to the caller's tenancy like every page token; memberships span tenancies by e-mail.
+      collection: "memberships",
+      rows: ({ principal }) => membershipSource(d.ctx, principal),
+      shape: membershipOut,
+    }),
+  );
 }

@@ -10,7 +10,7 @@ import {
   subjectSource,
 } from "../../services/identity/subjects.js";
 import type { HttpDeps } from "../deps.js";
-import { runSourceList } from "../listing.js";
+import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";
 import {
   subject,
@@ -27,24 +27,18 @@ const group = "subjectsv1";
 
 /** Subjects (other organisations' identities, and Self), their import and export as subject strings. */
 export function subjectRoutes(t: RouteTable, d: HttpDeps): void {
-  t.add({
-    method: "get",
-    path: BASE,
-    group,
-    auth: "token",
-    summary: "List subjects (Self included)",
-    query: subjectList,
-    response: subjectListOut,
-    handler: ({ principal, req, res, pairs }) =>
-      runSourceList(
-        d.ctx,
-        req,
-        res,
-        { route: "subjects", tenant: principal.tenantId, collection: "subjects", pairs },
-        (q) => subjectSource(d.ctx, principal, q),
-        subjectOut,
-      ),
-  });
+  t.add(
+    listRoute(d.ctx, {
+      path: BASE,
+      group,
+      summary: "List subjects (Self included)",
+      query: subjectList,
+      response: subjectListOut,
+      collection: "subjects",
+      rows: ({ principal }, q) => subjectSource(d.ctx, principal, q),
+      shape: subjectOut,
+    }),
+  );
   t.add({
     method: "post",
     path: BASE,

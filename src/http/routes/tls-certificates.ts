@@ -8,7 +8,7 @@ import {
   tlsCertificateSource,
 } from "../../services/identity/tls-certificates.js";
 import type { HttpDeps } from "../deps.js";
-import { runSourceList } from "../listing.js";
+import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";
 import {
   tlsCertificate,
@@ -22,27 +22,20 @@ const group = "tlscacertificatesv1";
 
 /** TLS CA certificates: CRUD with both spellings of the certificate field and list wrapper. */
 export function tlsCertificateRoutes(t: RouteTable, d: HttpDeps): void {
-  t.add({
-    method: "get",
-    path: BASE,
-    group,
-    auth: "token",
-    summary: "List TLS CA certificates",
-    query: tlsCertificateList,
-    response: tlsCertificateListOut,
-    handler: async ({ principal, req, res, pairs }) => {
-      const body = await runSourceList(
-        d.ctx,
-        req,
-        res,
-        { route: "tlscacertificates", tenant: principal.tenantId, collection: "tlscacertificates", pairs },
-        (q) => tlsCertificateSource(d.ctx, principal, q),
-        tlsCertificateOut,
-      );
+  t.add(
+    listRoute(d.ctx, {
+      path: BASE,
+      group,
+      summary: "List TLS CA certificates",
+      query: tlsCertificateList,
+      response: tlsCertificateListOut,
+      collection: "tlscacertificates",
+      rows: ({ principal }, q) => tlsCertificateSource(d.ctx, principal, q),
+      shape: tlsCertificateOut,
       // The reference names the wrapper `tlscacertificates`, the usage examples `certificates`: both are sent.
-      return { ...body, certificates: body.tlscacertificates };
-    },
-  });
+      also: (body) => ({ certificates: body.tlscacertificates }),
+    }),
+  );
   t.add({
     method: "post",
     path: BASE,

@@ -1,10 +1,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { ConserverError } from "../../../plugins/conserver/errors.js";
 import { normaliseOperation } from "../../../plugins/conserver/operation.js";
 import { buildVconEvent, type TemplateConfig } from "../../../plugins/conserver/template.js";
 import { hashVcon, parseVcon } from "../../../plugins/conserver/vcon.js";
+import { errorCode } from "../../helpers/error-code.js";
 import { sharedPath } from "../../helpers/shared.js";
-import { code } from "./error-code.js";
+
+const code = (f: () => unknown) => errorCode(ConserverError, f);
 
 const fixture = (name: string) =>
   parseVcon(new Uint8Array(readFileSync(sharedPath(`fixtures/vcon/${name}`))));

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { VconError } from "../../../src/core/vcon/errors.js";
 import { type JsonNumber, parseLossless } from "../../../src/core/vcon/index.js";
 import { stringifyLossless, toLossless } from "../../../src/core/vcon/lossless-stringify.js";
-import { code } from "./error-code.js";
+import { errorCode } from "../../helpers/error-code.js";
+
+const code = (f: () => unknown) => errorCode(VconError, f);
 
 describe("lossless JSON parser", () => {
   it("keeps number lexemes and big integers exactly", () => {

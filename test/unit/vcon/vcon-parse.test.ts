@@ -1,7 +1,10 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { VconError } from "../../../src/core/vcon/errors.js";
 import { parseVcon, requireVconUuid, vconFromObject, vconUuid } from "../../../src/core/vcon/index.js";
-import { code } from "./error-code.js";
+import { errorCode } from "../../helpers/error-code.js";
+
+const code = (f: () => unknown) => errorCode(VconError, f);
 
 const b64 = (s: string | Buffer) => Buffer.from(s).toString("base64url");
 
