@@ -41,7 +41,7 @@ export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
           sealLog(
             tx,
             l.tenant_id,
-            { kid: seal.kid, privateKey: seal.privateKey, issuer: config.baseUrl },
+            { kid: seal.kid, signer: seal.signer, issuer: config.baseUrl },
             checkpoint,
           ),
         );

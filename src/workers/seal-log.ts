@@ -1,5 +1,4 @@
-import type { KeyObject } from "node:crypto";
-import { buildSeal } from "../core/cose/index.js";
+import { buildSeal, type Signer } from "../core/cose/index.js";
 import { parseIdTimestamp } from "../core/ledger/idtimestamp.js";
 import { consistencyProofIndices, peakIndices, verifyConsistency } from "../core/mmr/index.js";
 import type { Queryable } from "../store/db.js";
@@ -10,7 +9,8 @@ import { type CheckpointKey, publishCheckpoint } from "./checkpoint.js";
 
 export interface SealKey {
   kid: string;
-  privateKey: KeyObject;
+  /** The keyring's signer of the seal key, made once when the key was loaded. */
+  signer: Signer;
   issuer: string;
 }
 
@@ -62,7 +62,7 @@ export async function sealLog(
       logId: `tenant/${tenantId}`,
       state: { mmrSize: size, timestampMs, idtimestamp: id, epoch, peaks },
     },
-    key.privateKey,
+    key.signer,
   );
   await insertSeal(tx, {
     tenant_id: tenantId,
