@@ -19,6 +19,8 @@ const rooms: Record<string, [string, string, string]> = {
   http: ["src/http/x.ts", "../store/blobs.js", "../services/assets.js"],
   web: ["src/web/x.ts", "../store/open.js", "../core/vcon/index.js"],
   plugins: ["plugins/conserver/x.ts", "../../src/services/assets.js", "../../src/core/vcon/index.js"],
+  verify: ["src/verify/x.ts", "../client/index.js", "../core/verify/index.js"],
+  client: ["src/client/x.ts", "../http/routes/assets.js", "../http/schemas/assets.js"],
 };
 
 const source = (from: string) => `import { a } from "${from}";\n\nexport const b = a;\n`;
