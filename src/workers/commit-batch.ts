@@ -95,11 +95,8 @@ export async function commitBatch(
     const leaf =
       p.kind === "asset_event"
         ? assetEventLeafHash(assetEventRecord({ ...p.row, timestamp_committed: at }), id)
-        : assetFreeEventLeafHash(
-            { attributes: p.row.attributes, trails: p.row.trails, event_type: p.row.event_type },
-            id,
-            extra,
-          );
+        : // The leaf reads the record model's hashed fields of the row (FREE_EVENT_HASHED_FIELDS).
+          assetFreeEventLeafHash(p.row, id, extra);
     entries.push({
       mmr_index: 0,
       leaf_index: 0,
