@@ -4,6 +4,7 @@ import { pathUuid } from "../../core/api/ids.js";
 import { createFreeEvent, readFreeEvent, searchEvents } from "../../services/records/free-events.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
+import { freeEventOut, freeEventSearchAnswer } from "../schemas/free-events.js";
 
 const BASE = "/archivist/v1/events";
 const group = "eventsv1";
@@ -34,6 +35,7 @@ export function freeEventRoutes(t: RouteTable, d: HttpDeps): void {
     summary: "Search asset-free events (OData filter, top ≤ 50, skip)",
     body: search,
     bodyRequired: false,
+    response: freeEventSearchAnswer,
     handler: async ({ principal: p, body, res }) => {
       const { events, total } = await searchEvents(d.ctx, p, body);
       res.header("x-total-count", String(total));
@@ -46,6 +48,7 @@ export function freeEventRoutes(t: RouteTable, d: HttpDeps): void {
     group,
     auth: "token",
     summary: "Create an asset-free event (64 KB maximum)",
+    response: freeEventOut,
     body: freeEvent,
     handler: ({ principal: p, body, req }) => createFreeEvent(d.ctx, p, body, bodyBytes(req)),
   });
@@ -55,6 +58,7 @@ export function freeEventRoutes(t: RouteTable, d: HttpDeps): void {
     group,
     auth: "token",
     summary: "Get an asset-free event",
+    response: freeEventOut,
     handler: ({ principal: p, params }) => readFreeEvent(d.ctx, p, pathUuid(params.uuid, "event")),
   });
 }

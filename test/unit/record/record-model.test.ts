@@ -1,4 +1,7 @@
+import { pino } from "pino";
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../../src/config.js";
+import type { Ctx } from "../../../src/context.js";
 import {
   ASSET_EVENT_FIELDS,
   ASSET_FIELDS,
@@ -19,6 +22,7 @@ import {
   freeEventSearchRecord,
   type RecordFields,
 } from "../../../src/core/record/index.js";
+import { buildApp } from "../../../src/http/app.js";
 import { openApiDocument } from "../../../src/http/openapi.js";
 import type { AnyRouteSpec } from "../../../src/http/route.js";
 import { assetOut, eventOut } from "../../../src/http/schemas/assets.js";
@@ -116,6 +120,31 @@ describe("record model", () => {
       expect(schema.required).toEqual(names(c.fields));
     });
   }
+
+  it("the service's own record routes document the model's fields", async () => {
+    // The route table as the service builds it (nothing is served: no storage is touched).
+    const ctx = {
+      db: {},
+      config: loadConfig({}, {}),
+      log: pino({ level: "silent" }),
+      keys: {},
+    } as unknown as Ctx;
+    const built = buildApp(ctx);
+    const doc = openApiDocument(built.specs, "/archivist", "http://localhost");
+    await built.close();
+    type Op = {
+      responses: { 200: { schema: { properties: Record<string, { items?: { properties: object } }> } } };
+    };
+    const paths = doc.paths as Record<string, Record<string, Op>>;
+    const props = (path: string, method: string) =>
+      Object.keys(paths[path]?.[method]?.responses[200].schema.properties ?? {});
+    expect(props("/archivist/v2/assets/{uuid}", "get")).toEqual(names(ASSET_FIELDS));
+    expect(props("/archivist/v2/assets/{uuid}/events/{event}", "get")).toEqual(names(ASSET_EVENT_FIELDS));
+    expect(props("/archivist/v1/events/{uuid}", "get")).toEqual(names(FREE_EVENT_FIELDS));
+    expect(props("/archivist/v1/events", "post")).toEqual(names(FREE_EVENT_FIELDS));
+    const search = paths["/archivist/v1/events/search"]?.post?.responses[200].schema.properties.events;
+    expect(Object.keys(search?.items?.properties ?? {})).toEqual(names(FREE_EVENT_SEARCH_FIELDS));
+  });
 
   it("the hashed fields are fields of the record", () => {
     for (const f of [...FIELDS_V1_V2, ...FIELDS_V3]) expect(names(ASSET_EVENT_FIELDS)).toContain(f);
