@@ -103,6 +103,9 @@ async function commitToCosigned(ctx: ScenarioContext): Promise<void> {
     const token = await d.token();
     const asset = await createAsset(d, token, "tlog-witnessed");
     const prefix = `/archivist/v1/merklelogs/${await tenantOf(d, token, asset)}/tlog`;
+    // The log's key names its origin, which the first checkpoint fixes: the witnesses can be told
+    // of the log only once that checkpoint exists (the key is a 404 until then).
+    if (!(await checkpointAt(d, prefix, 1, 30_000))) throw new Error("the log's first checkpoint never came");
     const logVkey = (await call(d.origin, "GET", `${prefix}/key`)).text.trim();
     const log = pino({ level: "silent" });
     for (const [i, name] of names.entries())
