@@ -70,8 +70,8 @@ interface ListRouteBase {
   also?: (body: Record<string, unknown>) => Record<string, unknown>;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a list route reads only the call's principal, params and pairs
-type AnyCall = Call<any, any>;
+/** A list route reads only the call's principal, params, pairs and reply. */
+type AnyCall = Call<unknown, unknown>;
 
 /** A list route of records (assets, events): the service pages them itself. */
 interface RecordListRoute<T> extends ListRouteBase {
