@@ -77,7 +77,9 @@ function malformedPart(o: Partial<EvidenceBundle>): string | undefined {
       !(
         objects(checkpoints) &&
         checkpoints.every(
-          (c) => c.consistency === undefined || (objects(c.consistency) && c.consistency.every((p) => strings(p.proof))),
+          (c) =>
+            c.consistency === undefined ||
+            (objects(c.consistency) && c.consistency.every((p) => strings(p.proof))),
         )
       )
     )

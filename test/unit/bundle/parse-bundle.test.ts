@@ -37,7 +37,10 @@ describe("parseBundle", () => {
       [{ ...base, logs: [7] }, /log 1 lacks its name/],
       [{ ...base, logs: [{ ...log, seals: undefined }] }, /lacks its seals/],
       [{ ...base, logs: [{ ...log, consistency: [null] }] }, /lacks its seals or consistency/],
-      [{ ...base, logs: [{ ...log, checkpoints: [{ note: "", key: "", consistency: [{ proof: 1 }] }] }] }, /checkpoints are malformed/],
+      [
+        { ...base, logs: [{ ...log, checkpoints: [{ note: "", key: "", consistency: [{ proof: 1 }] }] }] },
+        /checkpoints are malformed/,
+      ],
     ];
     for (const [b, why] of cases) expect(refusal(b)).toMatch(why);
   });
