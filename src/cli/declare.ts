@@ -2,7 +2,7 @@ import { type Command as Cli, CommanderError } from "commander";
 import type { Command, Exit } from "./commands.js";
 
 /** Makes commander throw instead of exiting, on a command and every subcommand. */
-function throwOnExit(cli: Cli): void {
+export function throwOnExit(cli: Cli): void {
   cli.exitOverride();
   for (const sub of cli.commands) throwOnExit(sub);
 }

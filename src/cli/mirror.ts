@@ -15,6 +15,7 @@ import {
   verifyCheckpoint,
   verifyRecordInTiles,
 } from "../verify/index.js";
+import { fetchFailure } from "../web/fetch-error.js";
 import type { Command } from "./commands.js";
 
 /** Reads tiles from a mirror directory (the same names as under the log's URL prefix). */
@@ -35,10 +36,31 @@ function writeFileAtomically(file: string, data: Uint8Array | string): void {
   renameSync(tmp, file);
 }
 
+// The largest resource of a log: an entry bundle of 256 entries of at most 64 KiB each (tiles,
+// keys and checkpoints are far smaller). A server cannot make the mirror buffer more.
+const MAX_RESOURCE_BYTES = TILE_WIDTH * (2 + 0xffff);
+
+/** GET with the cause of a failure named, the body read up to MAX_RESOURCE_BYTES. */
 async function get(url: string): Promise<Uint8Array> {
-  const res = await fetch(url);
+  let res: Response;
+  try {
+    res = await fetch(url);
+  } catch (err) {
+    throw new Error(fetchFailure(url, err));
+  }
   if (!res.ok) throw new Error(`GET ${url} answered ${res.status}`);
-  return new Uint8Array(await res.arrayBuffer());
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body?.getReader();
+  for (let r = await reader?.read(); r && !r.done; r = await reader?.read()) {
+    size += r.value.length;
+    if (size > MAX_RESOURCE_BYTES) {
+      await reader?.cancel();
+      throw new Error(`GET ${url} answered more than ${MAX_RESOURCE_BYTES} bytes`);
+    }
+    chunks.push(r.value);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
 const text = (b: Uint8Array) => Buffer.from(b).toString("utf8");
@@ -150,7 +172,12 @@ export async function verifyRecordInMirror(
   where: string,
   opts: { witnesses: string[]; quorum?: number; logKey?: string },
 ): Promise<string> {
-  const record = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  let record: Record<string, unknown>;
+  try {
+    record = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  } catch (err) {
+    throw new Error(`cannot read the record ${file}: ${(err as Error).message}`);
+  }
   const src = tileSource(where);
   const logVkey = (opts.logKey ? readFileSync(opts.logKey, "utf8") : await src.file("key")).trim();
   const verdict = await verifyRecordInTiles(

@@ -1,5 +1,6 @@
 import { Command as Cli, CommanderError } from "commander";
 import { commands } from "./commands.js";
+import { throwOnExit } from "./declare.js";
 
 /** The `archivist` program: every command of the registry, declared for commander or reading its own arguments. */
 function program(exit: (code: number | undefined) => void): Cli {
@@ -14,10 +15,6 @@ function program(exit: (code: number | undefined) => void): Cli {
     // Listed for help only: such a command reads its own arguments (see runCli).
     else cli.command(name).summary(c.summary).helpOption(false);
   }
-  const throwOnExit = (c: Cli) => {
-    c.exitOverride();
-    for (const sub of c.commands) throwOnExit(sub);
-  };
   throwOnExit(cli);
   return cli;
 }

@@ -13,8 +13,8 @@ export function withConfigFlags(cli: Cli): Cli {
 }
 
 /** The config of a command: environment, overridden by its flags (commander's parsed options). */
-export function configFromOptions(values: Record<string, unknown>, extra: Record<string, string> = {}) {
-  const overrides: Record<string, string> = { ...extra };
+export function configFromOptions(values: Record<string, unknown>) {
+  const overrides: Record<string, string> = {};
   for (const [flag, env] of Object.entries(flagNames)) {
     const v = values[camel(flag)];
     if (typeof v === "string") overrides[env] = v;

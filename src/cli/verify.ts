@@ -165,8 +165,17 @@ async function verifyLog(log: string, v: Options): Promise<string> {
         await get(
           `${base}/archivist/v1/merklelogs/${tenant}/consistency?from=${previous.mmrSize}&to=${state.mmrSize}`,
         )
-      ).json()) as { paths: string[][] };
-      const paths = proof.paths.map((p) => p.map((h) => new Uint8Array(Buffer.from(h, "hex"))));
+      ).json()) as { paths?: unknown };
+      if (
+        !Array.isArray(proof.paths) ||
+        !proof.paths.every((p) => Array.isArray(p) && p.every((h) => typeof h === "string"))
+      )
+        throw new VerifyFailed(
+          `${base} did not answer a consistency proof from ${previous.mmrSize} to ${state.mmrSize}`,
+        );
+      const paths = (proof.paths as string[][]).map((p) =>
+        p.map((h) => new Uint8Array(Buffer.from(h, "hex"))),
+      );
       if (!verifyMmrConsistency(previous.mmrSize, state.mmrSize, previous.peaks, state.peaks, paths))
         throw new VerifyFailed(`seal ${state.mmrSize} is not consistent with seal ${previous.mmrSize}`);
     }

@@ -165,7 +165,13 @@ export async function exportBundle(
   const { status, bytes } = await api.get(path);
   const text = new TextDecoder().decode(bytes);
   if (status !== 200) {
-    const message = (JSON.parse(text || "{}") as { message?: string }).message;
+    // A proxy's error page is not JSON: the status alone then.
+    let message: string | undefined;
+    try {
+      message = (JSON.parse(text) as { message?: string }).message;
+    } catch {
+      message = undefined;
+    }
     throw new LookupError(`the export answered ${status}${message ? `: ${message}` : ""}`);
   }
   return {

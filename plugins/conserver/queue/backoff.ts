@@ -6,10 +6,14 @@ export { sleep };
 
 /** Delay before the next attempt, given how many attempts failed so far (1 after the first failure). */
 export function backoffDelay(backoff: Backoff, failures: number, random: () => number = Math.random): number {
-  const maxMs = backoff.maxDelayMs ?? Number.POSITIVE_INFINITY;
-  if (backoff.type === "fixed")
-    return exponentialDelay(backoff.delayMs, maxMs, 1, backoff.jitter ?? 0, random);
-  return exponentialDelay(backoff.delayMs, maxMs, failures, backoff.jitter ?? 0, random);
+  // A fixed backoff is the exponential one that never gets past its first failure.
+  return exponentialDelay(
+    backoff.delayMs,
+    backoff.maxDelayMs ?? Number.POSITIVE_INFINITY,
+    backoff.type === "fixed" ? 1 : failures,
+    backoff.jitter ?? 0,
+    random,
+  );
 }
 
 /** The delay a failed attempt asks for: its own retry-after if it has one, else the backoff. */

@@ -50,6 +50,44 @@ const unhex = (h: string) => new Uint8Array(Buffer.from(h, "hex"));
 
 class BundleError extends Error {}
 
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const objects = (v: unknown): v is Array<Record<string, unknown>> => Array.isArray(v) && v.every(isObject);
+const strings = (v: unknown): boolean => Array.isArray(v) && v.every((s) => typeof s === "string");
+
+/**
+ * What in a bundle is not of the shape the checks read (so a hostile file is refused by name,
+ * not by a TypeError halfway through), or undefined. Logs of a profile this verifier does not
+ * know are only named, never read.
+ */
+function malformedPart(o: Partial<EvidenceBundle>): string | undefined {
+  if (!isObject(o.subject) || typeof o.subject.id !== "string") return "the bundle names no subject";
+  for (const [i, r] of (o.records ?? []).entries())
+    if (!isObject(r) || !isObject(r.record) || !objects(r.receipts))
+      return `record ${i + 1} lacks its record or its list of receipts`;
+  for (const [i, l] of (o.logs ?? []).entries()) {
+    if (!isObject(l) || typeof l.log !== "string" || typeof l.profile !== "string")
+      return `log ${i + 1} lacks its name or profile`;
+    if (l.profile !== "mmr") continue;
+    if (!objects(l.seals) || !objects(l.consistency))
+      return `log ${l.log} lacks its seals or consistency proofs`;
+    const checkpoints = (l as { checkpoints?: unknown }).checkpoints;
+    if (
+      checkpoints !== undefined &&
+      !(
+        objects(checkpoints) &&
+        checkpoints.every(
+          (c) =>
+            c.consistency === undefined ||
+            (objects(c.consistency) && c.consistency.every((p) => strings(p.proof))),
+        )
+      )
+    )
+      return `log ${l.log}: its checkpoints are malformed`;
+  }
+  return undefined;
+}
+
 /** Reads a bundle's JSON text, refusing anything that is not this format's known major version. */
 export function parseBundle(text: string): EvidenceBundle {
   let b: unknown;
@@ -67,6 +105,8 @@ export function parseBundle(text: string): EvidenceBundle {
     );
   if (!Array.isArray(o.records) || !Array.isArray(o.logs) || typeof o.keys?.cose_key_set !== "string")
     throw new BundleError("the bundle lacks its records, logs or keys");
+  const fault = malformedPart(o);
+  if (fault) throw new BundleError(`the bundle is malformed: ${fault}`);
   return o as EvidenceBundle;
 }
 

@@ -83,7 +83,12 @@ const sameText = (a: unknown, b: string, name: string) => {
 function statementMatchesRecord(statement: Uint8Array, record: ApiRecord): string | undefined {
   const attrs = (record.event_attributes ?? record.attributes) as Record<string, unknown> | undefined;
   if (!attrs || typeof attrs !== "object") return "the embedded record has no attributes";
-  const { attributes } = statementToEventAttributes(statement);
+  let attributes: Record<string, string>;
+  try {
+    ({ attributes } = statementToEventAttributes(statement));
+  } catch (err) {
+    return `the statement's attributes cannot be read: ${(err as Error).message}`;
+  }
   for (const [k, v] of Object.entries(attributes))
     if (!sameText(attrs[k], v, k)) return `the statement's ${k} is not the embedded record's`;
   return undefined;

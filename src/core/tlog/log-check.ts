@@ -22,6 +22,9 @@ export type CheckpointVerdict =
  * signature valid, and cosigned (cosignature/v1) by at least `quorum` of the trusted witnesses.
  */
 export function verifyCheckpoint(note: string, trust: LogTrust): CheckpointVerdict {
+  // A quorum that is not a count (NaN from a typed-in "abc") would compare false and pass unwitnessed.
+  if (!Number.isSafeInteger(trust.quorum) || trust.quorum < 0)
+    return { ok: false, reason: `the witness quorum ${trust.quorum} is not a whole number >= 0` };
   try {
     const log = verifierFromVkey(trust.logVkey);
     const witnesses = trust.witnessVkeys.map(verifierFromVkey);

@@ -6,7 +6,9 @@ import {
   decodeReceipt,
   decodeSeal,
   decodeSign1,
+  ES256,
   HEADER,
+  signSign1,
   verifyReceipt,
 } from "../../../src/core/cose/index.js";
 import { attachReceipts, verifyStatement } from "../../../src/core/scitt/index.js";
@@ -146,6 +148,25 @@ describe("SCITT functions on hostile input", () => {
     const unprotected = new Map<CborValue, CborValue>([[HEADER.receipts, [5]]]);
     const odd = encodeCbor(new Tagged(18, [s.protectedBytes, unprotected, s.payload, s.signature]));
     expect(verifyStatement(odd, fixtureKeys).ok).toBe(false);
+  });
+
+  it("verifyStatement answers a verdict for a signed statement without CWT claims that embeds a record", () => {
+    const bare = signSign1(
+      {
+        protectedHeader: new Map<CborValue, CborValue>([
+          [HEADER.alg, ES256],
+          [HEADER.kid, new TextEncoder().encode("test-key-1")],
+        ]),
+        payload: new Uint8Array([1, 2, 3]),
+      },
+      deterministicSigner,
+    );
+    // The embedded record sits in the unprotected header: anyone can add one.
+    const withRecord = attachReceipts(bare, [], { identity: "events/x", attributes: { a: "b" } });
+    expect(verifyStatement(withRecord, fixtureKeys)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/attributes cannot be read/),
+    });
   });
 });
 

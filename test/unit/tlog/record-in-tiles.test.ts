@@ -68,6 +68,13 @@ describe("a record verified against a log's tiles", () => {
     expect(unwitnessed).toMatchObject({ ok: false, reason: expect.stringMatching(/0 of the 1 witness/) });
   });
 
+  it("refuses a quorum that is not a count rather than letting it pass unwitnessed", async () => {
+    for (const quorum of [Number.NaN, -1, 0.5])
+      expect(
+        await verifyRecordInTiles(statement, note, { logVkey, witnessVkeys: [wVkey], quorum }, fetch),
+      ).toMatchObject({ ok: false, reason: expect.stringMatching(/quorum/) });
+  });
+
   it("refuses a changed payload, another tenancy's record and a record beyond the checkpoint", async () => {
     const trust = { logVkey, witnessVkeys: [], quorum: 0 };
     const changed = { ...statement, attributes: { ...statement.attributes, payload: "c0fffe" } };
