@@ -59,7 +59,7 @@ async function tokenFor(base: string, v: Options): Promise<string> {
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-async function runExport(target: string, v: Options): Promise<string> {
+async function runExport(target: string, v: Options): Promise<{ line: string; verified: boolean }> {
   if (!v.url) throw new ExportFailed("--url <service> is required");
   const base = v.url.replace(/\/$/, "");
   const { kind, uuid } = exportTarget(target);
@@ -69,11 +69,15 @@ async function runExport(target: string, v: Options): Promise<string> {
   });
   if (!res.ok) throw await failure(res, `the evidence of ${target}`);
   const text = await res.text();
-  // Checked before it is written: a bundle that does not verify here is not evidence.
+  // Checked as it is written: one that does not verify (records not sealed yet, say) is written
+  // all the same, with its verdict, and the exit status says it is not evidence yet.
   const report = verifyBundle(parseBundle(text));
   const out = v.out ?? `evidence-${kind === "assets" ? "asset" : "vcon"}-${uuid}.json`;
   writeFileSync(out, text);
-  return `wrote ${out}: ${report.records.length} record(s), ${report.logs.length} log(s); ${report.verdict}`;
+  return {
+    line: `wrote ${out}: ${report.records.length} record(s), ${report.logs.length} log(s); ${report.verdict}`,
+    verified: report.ok,
+  };
 }
 
 export const exportCommand = declared(
@@ -92,15 +96,17 @@ export const exportCommand = declared(
       .addHelpText(
         "after",
         `
-The bundle holds what the credentials may read. Exit status 0 when written (and verified).
+The bundle holds what the credentials may read. Exit status 0 when written and verified; 1 when
+it could not be written, or was written but does not verify (its verdict says why).
 
 Example:
   archivist export vcon://<uuid> --url http://127.0.0.1:8080 --client-id … --client-secret … --out evidence.json`,
       )
       .action(async (target: string, v: Options) => {
         try {
-          process.stdout.write(`${await runExport(target, v)}\n`);
-          exit(0);
+          const { line, verified } = await runExport(target, v);
+          process.stdout.write(`${line}\n`);
+          exit(verified ? 0 : 1);
         } catch (err) {
           process.stdout.write(`FAILED ${err instanceof Error ? err.message : String(err)}\n`);
           exit(1);
