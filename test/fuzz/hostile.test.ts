@@ -37,6 +37,8 @@ let specs: AnyRouteSpec[];
 beforeAll(async () => {
   f = await startFuzzed();
   specs = allSpecs();
+  // The properties below pick among these: with none they would pass having sent nothing.
+  expect(specs.length).toBeGreaterThan(100);
 }, 120_000);
 afterAll(async () => {
   writeTally("hostile");

@@ -88,13 +88,19 @@ delivery: {queue: ${prefix}-delivery, prefix: ${prefix}, attempts: 3, backoff_ms
 
   it("refuses a wrong token and what is not a vCon, and queues nothing for them", async () => {
     const url = running.webhook?.url as string;
-    expect((await pythonPost(url, "vcon-js-legacy-0.0.1-text-chat.vcon.json", "wrong")).status).toBe(401);
+    const name = "vcon-js-legacy-0.0.1-text-chat.vcon.json";
+    const uuid = vconUuid(
+      parseVcon(new Uint8Array(readFileSync(sharedPath(`fixtures/vcon/${name}`)))),
+    ) as string;
+    expect((await pythonPost(url, name, "wrong")).status).toBe(401);
     const bad = await fetch(url, {
       method: "POST",
       body: '{"not": "a vcon"}',
       headers: { "content-type": "application/json", "x-conserver-api-token": "hook-secret" },
     });
     expect(bad.status).toBe(400);
+    // The chain pops what is queued at once, so an empty list alone would prove little.
+    expect(await redis.exists(`${prefix}:vcon:${uuid}`)).toBe(0);
     expect(await redis.llen(ingress)).toBe(0);
   });
 });

@@ -1,12 +1,12 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Command } from "../../../src/cli/commands.js";
 import { exportCommand } from "../../../src/cli/export.js";
 import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
 import type { EvidenceBundle } from "../../../src/core/bundle/index.js";
-import { until } from "../../helpers/poll.js";
+import { runCli } from "../../helpers/cli-output.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
 
@@ -17,15 +17,7 @@ const vcon = crypto.randomUUID();
 const dir = mkdtempSync(join(tmpdir(), "evidence-"));
 const path = (name: string) => join(dir, name);
 
-async function cli(cmd: Command, args: string[]): Promise<{ code: number; out: string }> {
-  const out: string[] = [];
-  const spy = vi.spyOn(process.stdout, "write").mockImplementation((c) => out.push(String(c)) > 0);
-  try {
-    return { code: (await cmd.run(args)) ?? 0, out: out.join("") };
-  } finally {
-    spy.mockRestore();
-  }
-}
+const cli = (cmd: Command, args: string[]) => runCli((a) => cmd.run(a), args);
 
 beforeAll(async () => {
   s = await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100" });
@@ -45,18 +37,9 @@ beforeAll(async () => {
       token,
       json: vconEvent(vcon, op, `2025-03-0${i + 1}`),
     });
-    // Apart in time, so the two events are first covered by different seals.
-    await until(async () => {
-      const list = (await (await s.api(`/archivist/v2/${asset}/events`, { token })).json()) as {
-        events: Array<{ confirmation_status: string }>;
-      };
-      return list.events.length === i + 2 && list.events.every((e) => e.confirmation_status !== "STORED")
-        ? true
-        : undefined;
-    });
-    await new Promise((r) => setTimeout(r, 300));
+    // Sealed before the next is posted, so the two events are first covered by different seals.
+    await untilSealed(s, token, asset);
   }
-  await untilSealed(s, token, asset);
 }, 60_000);
 afterAll(() => s?.stop());
 

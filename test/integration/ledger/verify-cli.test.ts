@@ -1,8 +1,9 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
+import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
@@ -15,19 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => s?.stop());
 
-async function cli(args: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-    lines.push(String(chunk));
-    return true;
-  });
-  try {
-    const code = (await verifyCommand.run(args)) ?? 0;
-    return { code, out: lines.join("") };
-  } finally {
-    spy.mockRestore();
-  }
-}
+const cli = (args: string[]) => runCli((a) => verifyCommand.run(a), args);
 
 describe("archivist verify", () => {
   it("verifies a record and its receipt offline, fails after any change, and replays the log's seals", async () => {

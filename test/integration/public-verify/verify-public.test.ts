@@ -1,13 +1,14 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Command } from "../../../src/cli/commands.js";
 import {
   verifyDocumentCommand,
   verifyPublicCommand,
   verifyVconCommand,
 } from "../../../src/cli/verify-public.js";
+import { runCli } from "../../helpers/cli-output.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { type Published, publishFixtures, sha256 } from "./publish.js";
 
@@ -25,18 +26,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => s?.stop());
 
-async function cli(cmd: Command, args: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-    lines.push(String(chunk));
-    return true;
-  });
-  try {
-    return { code: (await cmd.run(args)) ?? 0, out: lines.join("") };
-  } finally {
-    spy.mockRestore();
-  }
-}
+const cli = (cmd: Command, args: string[]) => runCli((a) => cmd.run(a), args);
 
 describe("archivist verify document", () => {
   it("verifies a published version, reports who published it, and fails for a changed byte", async () => {

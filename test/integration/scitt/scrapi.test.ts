@@ -2,12 +2,11 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
 import { type CborValue, decodeCbor } from "../../../src/core/cbor/index.js";
 import {
   decodeRfc9162Receipt,
-  decodeSign1,
   ES256,
   HEADER,
   receiptVds,
@@ -22,6 +21,7 @@ import {
   verifyStatement,
 } from "../../../src/core/scitt/index.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/index.js";
+import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
@@ -282,15 +282,7 @@ describe("registration by signature", () => {
 });
 
 describe("both receipt profiles for every kind of record", () => {
-  async function cli(args: string[]) {
-    const out: string[] = [];
-    const spy = vi.spyOn(process.stdout, "write").mockImplementation((c) => out.push(String(c)) > 0);
-    try {
-      return { code: await verifyCommand.run(args), out: out.join("") };
-    } finally {
-      spy.mockRestore();
-    }
-  }
+  const cli = (args: string[]) => runCli((a) => verifyCommand.run(a), args);
   const dir = mkdtempSync(join(tmpdir(), "scrapi-verify-"));
   const receiptOf = (path: string, profile: string) =>
     until(async () => {
@@ -384,9 +376,7 @@ describe("both receipt profiles for every kind of record", () => {
         expect(run.code, run.out).toBe(0);
         expect(run.out).toContain(`(${profile})`);
         // The receipt of another record does not verify for this statement.
-        const other = decodeSign1(t);
         const wrong = await receiptOf(records[2]?.receipt as string, profile);
-        other.unprotectedHeader.set(HEADER.receipts, [wrong]);
         const swapped = verifyStatement(t, {
           issuerKeys: await issuerKeys(),
           serviceKeys: keys,
