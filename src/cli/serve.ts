@@ -45,13 +45,15 @@ export const serveCommand = declared(
   (exit: Exit) =>
     withConfigFlags(
       new Cli("serve")
-        .description("Serve the API and run the commit, seal, anchor and scan workers in this process.")
+        .description(
+          "Serve the API and run the commit, seal, anchor, witnessing and scan workers in this process.",
+        )
         .option("--no-workers", "API only: another process runs `archivist worker`"),
     ).action(async (values: Record<string, unknown>) => exit(await runUntilSignal(values, true))),
 );
 
 export const workerCommand = declared(
-  "run only the commit, seal, anchor and scan workers (PostgreSQL scale-out)",
+  "run only the commit, seal, anchor, witnessing and scan workers (PostgreSQL scale-out)",
   (exit: Exit) =>
     withConfigFlags(
       new Cli("worker").description(

@@ -3,6 +3,7 @@ import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AnyRouteSpec } from "../../src/http/route.js";
 import { appIdpIssuer, tokenAudience } from "../../src/services/identity/tokens.js";
+import { ensurePagesBuilt } from "../helpers/browser.js";
 import {
   compressed,
   coseBody,
@@ -35,6 +36,8 @@ import {
 let f: Fuzzed;
 let specs: AnyRouteSpec[];
 beforeAll(async () => {
+  // The pages are routes too: unbuilt, they answer 503 ("not built"), which is not what is fuzzed.
+  ensurePagesBuilt();
   f = await startFuzzed();
   specs = allSpecs();
   // The properties below pick among these: with none they would pass having sent nothing.
