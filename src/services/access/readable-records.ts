@@ -2,7 +2,7 @@ import type { Ctx, Principal } from "../../context.js";
 import type { AccessGrant } from "../../core/access/index.js";
 import { type ApiError, notFound, unauthenticated } from "../../core/api/api-error.js";
 import { assetOfEvent, getAssetEvent } from "../../store/asset-events.js";
-import { getAsset } from "../../store/assets.js";
+import { type AssetRow, getAsset } from "../../store/assets.js";
 import { freeEventOwner } from "../../store/free-events.js";
 import { publicView } from "../records/assets.js";
 import { canReadEvent } from "./access-view.js";
@@ -16,19 +16,22 @@ import { viewFor } from "./caller-view.js";
 const refusal = (caller: Principal | undefined, what: string): ApiError =>
   caller ? notFound(what) : unauthenticated("this record is not public: a token is required");
 
-/** The grant under which the caller (or anyone, without one) may read the asset event; undefined if none. */
+/**
+ * The grant under which the caller (or anyone, without one) may read the asset event, with the
+ * asset it was read from; undefined if none.
+ */
 async function readGrant(
   ctx: Ctx,
   caller: Principal | undefined,
   assetId: string,
   eventId: string,
-): Promise<AccessGrant | undefined> {
+): Promise<{ grant: AccessGrant; asset: AssetRow } | undefined> {
   const asset = await getAsset(ctx.db, assetId);
   const event = asset ? await getAssetEvent(ctx.db, assetId, eventId) : undefined;
   if (!asset || !event) return undefined;
   const view = caller ? await viewFor(ctx, caller) : publicView;
   const grant = view.grant(asset) ?? publicView.grant(asset);
-  return grant && canReadEvent(event.event_attributes, grant) ? grant : undefined;
+  return grant && canReadEvent(event.event_attributes, grant) ? { grant, asset } : undefined;
 }
 
 /** 401 without a token, 404 with one, unless the asset event is public or the caller may read it; the grant it is read under. */
@@ -38,9 +41,9 @@ export async function requireReadableEvent(
   assetId: string,
   eventId: string,
 ): Promise<AccessGrant> {
-  const grant = await readGrant(ctx, caller, assetId, eventId);
-  if (!grant) throw refusal(caller, "event");
-  return grant;
+  const readable = await readGrant(ctx, caller, assetId, eventId);
+  if (!readable) throw refusal(caller, "event");
+  return readable.grant;
 }
 
 /** How a record known only by its id may be named to this caller; `undefined` when it may not read it. */
@@ -51,9 +54,9 @@ export async function readableRecordName(
 ): Promise<string | undefined> {
   const assetId = await assetOfEvent(ctx.db, recordId);
   if (assetId) {
-    if (!(await readGrant(ctx, caller, assetId, recordId))) return undefined;
-    const asset = await getAsset(ctx.db, assetId);
-    return `${asset?.public ? "publicassets" : "assets"}/${assetId}/events/${recordId}`;
+    const readable = await readGrant(ctx, caller, assetId, recordId);
+    if (!readable) return undefined;
+    return `${readable.asset.public ? "publicassets" : "assets"}/${assetId}/events/${recordId}`;
   }
   const free = await freeEventOwner(ctx.db, recordId);
   // Asset-free events are read by their tenancy's administrators; a registered signed
