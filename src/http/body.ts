@@ -34,8 +34,6 @@ function faultOf(value: unknown, limit: number, path = "", depth = 0): BodyFault
 const JSON_LIMIT = 10 * 1024 * 1024;
 const FORM_LIMIT = 64 * 1024;
 const COSE_LIMIT = 1024 * 1024;
-/** Room for a multipart body's boundaries, part headers and small fields around its file. */
-export const MULTIPART_OVERHEAD = 64 * 1024;
 
 /** The charset a content type names, lower-cased; `undefined` when it names none. */
 function charsetOf(contentType: string | undefined): string | undefined {
