@@ -55,7 +55,6 @@ function validRoles(roles: string[]): string[] {
   return [...out];
 }
 
-/** One page of the tenancy's members in a state. */
 /** The tenancy's members an administrator lists (active only unless member_state says otherwise). */
 export function memberSource(ctx: Ctx, p: Principal, pairs: Array<[string, string]>): RowSource<MemberRow> {
   requireAdmin(p);
@@ -95,7 +94,6 @@ export function membershipOut(row: MembershipRow) {
   };
 }
 
-/** The caller's active memberships in every tenancy trusting its issuer; none for an application. */
 /** The caller's active memberships in every tenancy trusting its issuer; none for an application. */
 export function membershipSource(ctx: Ctx, p: Principal): RowSource<MembershipRow> {
   if (p.kind !== "member" || !p.email) return emptySource();
