@@ -55,12 +55,13 @@ function utf8Text(contentType: string | undefined, bytes: Buffer): string {
 
 type Payload = Readable & { receivedEncodedLength?: number };
 
-const DECODERS: Record<string, () => Transform> = {
-  gzip: createGunzip,
-  "x-gzip": createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
-};
+// A Map, not an object: `content-encoding: constructor` must not find Object.prototype's.
+const DECODERS = new Map<string, () => Transform>([
+  ["gzip", createGunzip],
+  ["x-gzip", createGunzip],
+  ["deflate", createInflate],
+  ["br", createBrotliDecompress],
+]);
 
 /**
  * A compressed body (gzip, deflate, br) as the bytes it stands for; the parsers' limits then
@@ -71,7 +72,7 @@ const DECODERS: Record<string, () => Transform> = {
 function decoded(encoding: string | undefined, payload: Payload, limit: number): Payload {
   const name = (encoding ?? "identity").trim().toLowerCase();
   if (name === "identity" || name === "") return payload;
-  const decoder = DECODERS[name];
+  const decoder = DECODERS.get(name);
   if (!decoder) throw new ApiError("invalid_argument", `content-encoding ${name} is not supported`);
   const inflater = decoder();
   let out = 0;
