@@ -18,16 +18,17 @@ export interface EventInput {
   principal_declared?: Partial<Principal4> | undefined;
 }
 
-const OPERATIONS: Record<string, string[]> = {
-  Record: ["RecordEvidence"],
-  StopTracking: ["Builtin"],
-  StartTracking: ["Builtin"],
-};
+// A Map, not an object: an operation named `constructor` must not find Object.prototype's.
+const OPERATIONS = new Map<string, string[]>([
+  ["Record", ["RecordEvidence"]],
+  ["StopTracking", ["Builtin"]],
+  ["StartTracking", ["Builtin"]],
+]);
 
 /** Checks operation/behaviour pairing and the attribute maps of a client's event. */
 function validateEventInput(input: EventInput): void {
-  const behaviours = OPERATIONS[input.operation];
-  if (!behaviours) throw badRequest(`operation must be one of ${Object.keys(OPERATIONS).join(", ")}`);
+  const behaviours = OPERATIONS.get(input.operation);
+  if (!behaviours) throw badRequest(`operation must be one of ${[...OPERATIONS.keys()].join(", ")}`);
   if (!behaviours.includes(input.behaviour))
     throw badRequest(`operation ${input.operation} needs behaviour ${behaviours.join(" or ")}`);
   const ea = input.event_attributes ?? {};

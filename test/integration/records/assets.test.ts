@@ -223,6 +223,9 @@ describe("assets and events", () => {
     const asset = await createAsset(ta, { attributes: { arc_display_type: "call" } });
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ operation: "Explode", behaviour: "RecordEvidence" }, "operation"],
+      // Names of Object.prototype are unknown operations too (they were 500s).
+      [{ operation: "constructor", behaviour: "RecordEvidence" }, "operation"],
+      [{ operation: "toString", behaviour: "RecordEvidence" }, "operation"],
       [{ operation: "Record", behaviour: "Builtin" }, "behaviour"],
       [{ operation: "NewAsset", behaviour: "AssetCreator" }, "operation"],
       [
