@@ -7,6 +7,7 @@ import { type AccessView, writeRefusal } from "../access/access-view.js";
 import { acceptedPrincipal, declaredPrincipal } from "../identity/principals.js";
 import type { PendingEvent } from "../write/event-batcher.js";
 import { checkDocumentChange, validateAttributes } from "./attributes.js";
+import { requestTime } from "./list-query.js";
 import { checkAttachments, checkHomeLocation } from "./reference-check.js";
 
 export interface EventInput {
@@ -38,8 +39,7 @@ function validateEventInput(input: EventInput): void {
   validateAttributes("event_attributes", ea);
   validateAttributes("asset_attributes", aa);
   checkDocumentChange("asset_attributes", aa);
-  if (input.timestamp_declared !== undefined && Number.isNaN(Date.parse(input.timestamp_declared)))
-    throw badRequest("timestamp_declared must be an RFC 3339 timestamp");
+  if (input.timestamp_declared !== undefined) requestTime(input.timestamp_declared, "timestamp_declared");
 }
 
 /** A client's event, checked (references too), ready for a group but for its asset. */
