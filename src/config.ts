@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { isUuid } from "./core/api/ids.js";
 import { parseWitnessList, type WitnessEntry } from "./core/tlog/witness-list.js";
 
 /** Every setting of the service, from the environment and `archivist serve` flags. */
@@ -104,8 +105,7 @@ function oneOf<T extends string>(
 
 function uuidOf(name: string, raw: string | undefined): string | undefined {
   if (raw === undefined || raw === "") return undefined;
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(raw))
-    throw new ConfigError(`${name} must be a tenancy uuid, got "${raw}"`);
+  if (!isUuid(raw)) throw new ConfigError(`${name} must be a tenancy uuid, got "${raw}"`);
   return raw.toLowerCase();
 }
 

@@ -34,8 +34,6 @@ function faultOf(value: unknown, limit: number, path = "", depth = 0): BodyFault
 const JSON_LIMIT = 10 * 1024 * 1024;
 const FORM_LIMIT = 64 * 1024;
 const COSE_LIMIT = 1024 * 1024;
-/** Room for a multipart body's boundaries, part headers and small fields around its file. */
-export const MULTIPART_OVERHEAD = 64 * 1024;
 
 /** The charset a content type names, lower-cased; `undefined` when it names none. */
 function charsetOf(contentType: string | undefined): string | undefined {
@@ -57,12 +55,13 @@ function utf8Text(contentType: string | undefined, bytes: Buffer): string {
 
 type Payload = Readable & { receivedEncodedLength?: number };
 
-const DECODERS: Record<string, () => Transform> = {
-  gzip: createGunzip,
-  "x-gzip": createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
-};
+// A Map, not an object: `content-encoding: constructor` must not find Object.prototype's.
+const DECODERS = new Map<string, () => Transform>([
+  ["gzip", createGunzip],
+  ["x-gzip", createGunzip],
+  ["deflate", createInflate],
+  ["br", createBrotliDecompress],
+]);
 
 /**
  * A compressed body (gzip, deflate, br) as the bytes it stands for; the parsers' limits then
@@ -73,7 +72,7 @@ const DECODERS: Record<string, () => Transform> = {
 function decoded(encoding: string | undefined, payload: Payload, limit: number): Payload {
   const name = (encoding ?? "identity").trim().toLowerCase();
   if (name === "identity" || name === "") return payload;
-  const decoder = DECODERS[name];
+  const decoder = DECODERS.get(name);
   if (!decoder) throw new ApiError("invalid_argument", `content-encoding ${name} is not supported`);
   const inflater = decoder();
   let out = 0;

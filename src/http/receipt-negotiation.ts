@@ -22,7 +22,8 @@ function acceptedProfile(accept: string | undefined): Profile | undefined {
     if (type !== RECEIPT_TYPE && type !== COSE_TYPE) continue;
     for (const p of params) {
       const [k, v] = p.split("=").map((x) => x.trim().replace(/^"|"$/g, ""));
-      if (k === "vds" && v && byVds[v]) return byVds[v];
+      // Own keys only: `vds=constructor` must not read Object.prototype as a profile.
+      if (k === "vds" && v && Object.hasOwn(byVds, v)) return byVds[v];
       if (k === "profile" && (v === "mmr" || v === "rfc9162")) return v;
     }
   }

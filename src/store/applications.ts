@@ -21,7 +21,6 @@ export async function getApplication(db: Queryable, id: string): Promise<Applica
   return (await db.query<ApplicationRow>(`select ${COLUMNS} from applications where id = $1`, [id]))[0];
 }
 
-/** One page of a tenancy's applications after the keyset cursor, optionally by display name. */
 /** A tenancy's application registrations, optionally by display name. */
 export function applicationRows(
   db: Queryable,

@@ -28,7 +28,6 @@ export async function getInvite(db: Queryable, tenantId: string, id: string): Pr
   )[0];
 }
 
-/** One page of a tenancy's invites after the keyset cursor, optionally by e-mail (case-insensitive). */
 /** A tenancy's pending invites, optionally by e-mail address (any case). */
 export function inviteRows(
   db: Queryable,

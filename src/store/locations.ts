@@ -1,6 +1,6 @@
 import type { AttributeTable } from "./attribute-sql.js";
 import type { Queryable } from "./db.js";
-import { keysetSource, type RowSource } from "./row-source.js";
+import { anyOf, keysetSource, type RowSource } from "./row-source.js";
 import { Where } from "./sql.js";
 
 export interface LocationRow {
@@ -97,7 +97,6 @@ export async function deleteLocation(db: Queryable, tenantId: string, id: string
   );
 }
 
-/** Locations matching a filter the caller built (attribute filters included). */
 /** The locations table as its list filters it by attribute. */
 export const LOCATION_LIST: AttributeTable = {
   table: "locations",
@@ -139,12 +138,13 @@ export function locationWithId(w: Where, id: string): void {
 /** Adds a location list's filters on names and descriptions: any of the values given, for each. */
 export function filterLocations(
   w: Where,
-  f: { displayNames: readonly string[]; descriptions: readonly string[] },
+  f: { displayNames?: readonly string[] | undefined; descriptions?: readonly string[] | undefined },
 ): void {
-  if (f.displayNames.length) w.and(`display_name = any(${w.p(f.displayNames)}::text[])`);
-  if (f.descriptions.length) w.and(`description = any(${w.p(f.descriptions)}::text[])`);
+  anyOf(w, "display_name", f.displayNames);
+  anyOf(w, "description", f.descriptions);
 }
 
+/** Locations matching a filter the caller built (attribute filters included). */
 export function locationRows(db: Queryable, where: Where): RowSource<LocationRow> {
   return keysetSource(db, "locations", COLUMNS, where);
 }

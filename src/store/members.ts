@@ -40,7 +40,6 @@ export async function upsertMember(db: Queryable, m: Omit<MemberRow, "seq">): Pr
 
 export type MemberState = "active" | "inactive" | "both";
 
-/** One page of a tenancy's members in the given state, after the keyset cursor. */
 /** A tenancy's members: the active, the inactive or both. */
 export function memberRows(db: Queryable, tenantId: string, state: MemberState): RowSource<MemberRow> {
   const w = new Where([tenantId]).and("tenant_id = $1");
@@ -70,7 +69,6 @@ export interface MembershipRow {
   tenancy_name: string;
 }
 
-/** Active memberships of one e-mail in the tenancies that trust `issuer`, after the keyset cursor. */
 /** The active memberships of one person (issuer and e-mail) across tenancies. */
 export function membershipRows(db: Queryable, issuer: string, email: string): RowSource<MembershipRow> {
   const w = new Where([issuer, email]).and(

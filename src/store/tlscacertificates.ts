@@ -25,7 +25,6 @@ export async function getTlsCaCertificate(
   )[0];
 }
 
-/** One page of a tenancy's certificates after the keyset cursor, optionally by display name. */
 /** A tenancy's TLS CA certificates, optionally by display name. */
 export function tlsCaCertificateRows(
   db: Queryable,

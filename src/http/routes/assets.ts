@@ -8,6 +8,7 @@ import {
   readAsset,
   readAssetEvent,
 } from "../../services/records/assets.js";
+import { requestTime } from "../../services/records/list-query.js";
 import { listAssetEvents, listAssets } from "../../services/records/lists.js";
 import type { HttpDeps } from "../deps.js";
 import { listRoute } from "../listing.js";
@@ -25,12 +26,7 @@ import {
 const BASE = "/archivist/v2/assets";
 const group = "assetsv2";
 
-function atTime(raw: string | undefined): Date | undefined {
-  if (!raw) return undefined;
-  const d = new Date(raw);
-  if (Number.isNaN(d.getTime())) throw badRequest("at_time must be an RFC 3339 timestamp");
-  return d;
-}
+const atTime = (raw: string | undefined): Date | undefined => (raw ? requestTime(raw, "at_time") : undefined);
 
 /** Assets and asset events (private routes). */
 export function assetRoutes(t: RouteTable, d: HttpDeps): void {

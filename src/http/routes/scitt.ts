@@ -153,13 +153,16 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     summary: "The signed statement of a template-0.3.0 asset event (transparent=true: with its receipt)",
     query: transparentQuery,
     handler: async ({ caller, params, query, req, res }) => {
-      const asset = pathUuid(params.asset, "asset");
-      const event = pathUuid(params.event, "event");
-      const grant = await requireReadableEvent(d.ctx, caller, asset, event);
+      const { event, grant } = await requireReadableEvent(
+        d.ctx,
+        caller,
+        pathUuid(params.asset, "asset"),
+        pathUuid(params.event, "event"),
+      );
       const profile = requestedProfile(req, query, "mmr");
       return sendCose(
         res,
-        await assetEventStatement(d.ctx, asset, event, query.transparent === "true", grant, profile),
+        await assetEventStatement(d.ctx, event, query.transparent === "true", grant, profile),
       );
     },
   });

@@ -38,6 +38,8 @@ export function siteRoutes(t: RouteTable, d: HttpDeps): void {
   page("/docs/docs.js", "docs.js", JS, "Script of the API reference page");
   page("/docs/swagger-ui.css", "swagger-ui.css", CSS, "Swagger UI stylesheet", swaggerDir);
   page("/docs/swagger-ui-bundle.js", "swagger-ui-bundle.js", JS, "Swagger UI", swaggerDir);
+  // Built at the first request, once every route is registered; the routes never change after.
+  let reference: ReturnType<typeof openApiDocument> | undefined;
   t.add({
     method: "get",
     path: "/docs/openapi.json",
@@ -45,6 +47,9 @@ export function siteRoutes(t: RouteTable, d: HttpDeps): void {
     auth: "public",
     // The reference of every route, as docs/api.md publishes it: it names routes, never records.
     summary: "OpenAPI (Swagger 2.0) document of every route, for the API reference",
-    handler: async () => openApiDocument(t.specs, "", d.ctx.config.baseUrl),
+    handler: async () => {
+      reference ??= openApiDocument(t.specs, "", d.ctx.config.baseUrl);
+      return reference;
+    },
   });
 }

@@ -19,8 +19,11 @@ interface Received {
 }
 
 const HEAD_BYTES = 4100;
-/** Room for a multipart body's boundaries, part headers and small fields around its file. */
-const MULTIPART_SLACK = 64 * 1024;
+/**
+ * Room for a multipart body's boundaries, part headers and small fields around its file (the
+ * body parser's limit on a multipart body is the largest blob plus this, src/http/app.ts).
+ */
+export const MULTIPART_OVERHEAD = 64 * 1024;
 
 /** Where a multipart body comes from: its headers and its bytes (inflated, if it was compressed). */
 export interface MultipartSource {
@@ -86,7 +89,7 @@ function receive(
     let total = 0;
     body.on("data", (chunk: Buffer) => {
       total += chunk.length;
-      if (total > limit + MULTIPART_SLACK) fail(overLimit());
+      if (total > limit + MULTIPART_OVERHEAD) fail(overLimit());
     });
     body.on("error", (err) =>
       fail(err instanceof ApiError ? err : badRequest("the upload could not be read")),
@@ -155,7 +158,7 @@ export async function uploadBlob(ctx: Ctx, p: Principal, req: MultipartSource) {
   const remaining =
     quotas.blob_bytes === undefined ? Number.POSITIVE_INFINITY : quotas.blob_bytes - usage.bytes;
   const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > remaining + MULTIPART_SLACK)
+  if (Number.isFinite(declared) && declared > remaining + MULTIPART_OVERHEAD)
     throw quotaExceeded("blob bytes", quotas.blob_bytes ?? 0);
   const limit = Math.min(ctx.config.blobMaxBytes, remaining);
   const tmpDir = join(ctx.config.dataDir, "blobs", "tmp");

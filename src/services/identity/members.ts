@@ -14,12 +14,13 @@ import { scalar } from "../records/list-query.js";
 /** The only role members can hold; an empty list means a basic user. */
 const OWNER_ROLE = "OWNER";
 
-const STATES: Record<string, MemberState> = {
-  MEMBER_STATE_UNSPECIFIED: "active",
-  MEMBER_STATE_ACTIVE: "active",
-  MEMBER_STATE_INACTIVE: "inactive",
-  MEMBER_STATE_BOTH: "both",
-};
+// A Map, not an object: `member_state=constructor` must not find Object.prototype's.
+const STATES = new Map<string, MemberState>([
+  ["MEMBER_STATE_UNSPECIFIED", "active"],
+  ["MEMBER_STATE_ACTIVE", "active"],
+  ["MEMBER_STATE_INACTIVE", "inactive"],
+  ["MEMBER_STATE_BOTH", "both"],
+]);
 
 function requireAdmin(p: Principal): void {
   if (!p.isAdmin) throw forbidden("owner privileges are needed to manage members");
@@ -39,8 +40,8 @@ export function memberOut(row: MemberRow) {
 /** `member_state` query value → which members to list (default: active only); 400 for unknown values. */
 function memberStateOf(raw: string | undefined): MemberState {
   if (raw === undefined || raw === "") return "active";
-  const state = STATES[raw];
-  if (!state) throw badRequest(`member_state must be one of ${Object.keys(STATES).join(", ")}`);
+  const state = STATES.get(raw);
+  if (!state) throw badRequest(`member_state must be one of ${[...STATES.keys()].join(", ")}`);
   return state;
 }
 
@@ -55,7 +56,6 @@ function validRoles(roles: string[]): string[] {
   return [...out];
 }
 
-/** One page of the tenancy's members in a state. */
 /** The tenancy's members an administrator lists (active only unless member_state says otherwise). */
 export function memberSource(ctx: Ctx, p: Principal, pairs: Array<[string, string]>): RowSource<MemberRow> {
   requireAdmin(p);
@@ -95,7 +95,6 @@ export function membershipOut(row: MembershipRow) {
   };
 }
 
-/** The caller's active memberships in every tenancy trusting its issuer; none for an application. */
 /** The caller's active memberships in every tenancy trusting its issuer; none for an application. */
 export function membershipSource(ctx: Ctx, p: Principal): RowSource<MembershipRow> {
   if (p.kind !== "member" || !p.email) return emptySource();

@@ -11,7 +11,6 @@ export async function latestSeal(ctx: Ctx, tenantId: string, mmrSize?: number): 
   return seal.seal;
 }
 
-/** The service's public keys as a COSE_KeySet: the sealing key (receipts, seals) and every tenancy's statement issuer key. */
 /** The service's public keys: the receipt and seal key first, then every tenancy's statement issuer key. */
 async function publishedKeys(ctx: Ctx) {
   const seal = await ctx.keys.get("seal", "ES256");

@@ -7,6 +7,7 @@ import { type AccessView, writeRefusal } from "../access/access-view.js";
 import { acceptedPrincipal, declaredPrincipal } from "../identity/principals.js";
 import type { PendingEvent } from "../write/event-batcher.js";
 import { checkDocumentChange, validateAttributes } from "./attributes.js";
+import { requestTime } from "./list-query.js";
 import { checkAttachments, checkHomeLocation } from "./reference-check.js";
 
 export interface EventInput {
@@ -18,16 +19,17 @@ export interface EventInput {
   principal_declared?: Partial<Principal4> | undefined;
 }
 
-const OPERATIONS: Record<string, string[]> = {
-  Record: ["RecordEvidence"],
-  StopTracking: ["Builtin"],
-  StartTracking: ["Builtin"],
-};
+// A Map, not an object: an operation named `constructor` must not find Object.prototype's.
+const OPERATIONS = new Map<string, string[]>([
+  ["Record", ["RecordEvidence"]],
+  ["StopTracking", ["Builtin"]],
+  ["StartTracking", ["Builtin"]],
+]);
 
 /** Checks operation/behaviour pairing and the attribute maps of a client's event. */
 function validateEventInput(input: EventInput): void {
-  const behaviours = OPERATIONS[input.operation];
-  if (!behaviours) throw badRequest(`operation must be one of ${Object.keys(OPERATIONS).join(", ")}`);
+  const behaviours = OPERATIONS.get(input.operation);
+  if (!behaviours) throw badRequest(`operation must be one of ${[...OPERATIONS.keys()].join(", ")}`);
   if (!behaviours.includes(input.behaviour))
     throw badRequest(`operation ${input.operation} needs behaviour ${behaviours.join(" or ")}`);
   const ea = input.event_attributes ?? {};
@@ -37,8 +39,7 @@ function validateEventInput(input: EventInput): void {
   validateAttributes("event_attributes", ea);
   validateAttributes("asset_attributes", aa);
   checkDocumentChange("asset_attributes", aa);
-  if (input.timestamp_declared !== undefined && Number.isNaN(Date.parse(input.timestamp_declared)))
-    throw badRequest("timestamp_declared must be an RFC 3339 timestamp");
+  if (input.timestamp_declared !== undefined) requestTime(input.timestamp_declared, "timestamp_declared");
 }
 
 /** A client's event, checked (references too), ready for a group but for its asset. */

@@ -73,14 +73,23 @@ export function enumList<T extends string>(
   return values as T[];
 }
 
+/**
+ * A time a request names (`name` says where), 400 when it does not parse or falls before the
+ * year 1, which the database cannot hold (year 0 was a 500).
+ */
+export function requestTime(value: string, name: string): Date {
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) throw badRequest(`${name} must be an RFC 3339 timestamp`);
+  if (d.getUTCFullYear() < 1) throw badRequest(`${name} must be a time from the year 1 on`);
+  return d;
+}
+
 /** An RFC 3339 timestamp query value, 400 when malformed. */
 export function timeParam(pairs: Array<[string, string]>, key: string): Date | undefined {
   const v = scalar(pairs, key);
   if (v === undefined || v === "") return undefined;
-  const d = new Date(v);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(v) || Number.isNaN(d.getTime()))
-    throw badRequest(`${key} must be an RFC 3339 timestamp`);
-  return d;
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(v)) throw badRequest(`${key} must be an RFC 3339 timestamp`);
+  return requestTime(v, key);
 }
 
 export const CONFIRMATION_STATUSES = [

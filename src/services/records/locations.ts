@@ -23,7 +23,7 @@ import { Where } from "../../store/sql.js";
 import { lockTenancy } from "../../store/tenancies.js";
 import { viewFor } from "../access/caller-view.js";
 import { tenantWalletAddress } from "../identity/tenant-wallet.js";
-import { addAttributeFilters } from "./list-query.js";
+import { addAttributeFilters, valuesOf } from "./list-query.js";
 
 export interface LocationInput {
   display_name?: string | undefined;
@@ -134,8 +134,10 @@ export async function locationSource(
 ): Promise<RowSource<LocationRow>> {
   const w = new Where();
   await restrictLocations(ctx, p, w);
-  const valuesOf = (key: string) => pairs.filter(([k]) => k === key).map(([, v]) => v);
-  filterLocations(w, { displayNames: valuesOf("display_name"), descriptions: valuesOf("description") });
+  filterLocations(w, {
+    displayNames: valuesOf(pairs, "display_name"),
+    descriptions: valuesOf(pairs, "description"),
+  });
   addAttributeFilters(w, pairs, LOCATION_LIST);
   return locationRows(ctx.db, w);
 }

@@ -11,7 +11,7 @@ import {
   registeredEvent,
   StatementError,
 } from "../../core/scitt/index.js";
-import { getAssetEvent } from "../../store/asset-events.js";
+import type { AssetEventRow } from "../../store/asset-events.js";
 import { getFreeEvent, getStatement } from "../../store/free-events.js";
 import { deleteScittKey, insertScittKey, listScittKeys } from "../../store/scitt-keys.js";
 import { getRegistrationPolicy, putRegistrationPolicy } from "../../store/scitt-registration-policies.js";
@@ -179,17 +179,14 @@ function statementOf(ctx: Ctx, tenantId: string, attributes: Record<string, unkn
  */
 export async function assetEventStatement(
   ctx: Ctx,
-  assetId: string,
-  eventId: string,
+  event: AssetEventRow,
   transparent: boolean,
   grant: AccessGrant,
   profile: Profile = "mmr",
 ): Promise<Uint8Array> {
-  const event = await getAssetEvent(ctx.db, assetId, eventId);
-  if (!event) throw notFound("event");
   const statement = await statementOf(ctx, event.tenant_id, event.event_attributes);
   if (!transparent) return statement;
-  const receipt = await receiptFor(ctx, eventId, profile);
+  const receipt = await receiptFor(ctx, event.id, profile);
   return attachReceipts(statement, [receipt], projectEvent(assetEventRecord(event), grant));
 }
 

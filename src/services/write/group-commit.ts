@@ -38,24 +38,27 @@ export class GroupCommit<I, R> {
   }
 
   private async commit(items: I[]): Promise<Array<Outcome<R>>> {
+    let outcomes: Array<Outcome<R>>;
     try {
-      const outcomes = await this.db.transaction((tx) => this.opts.writeGroup(tx, items));
-      const stored: I[] = [];
-      const rows: R[] = [];
-      for (const [i, o] of outcomes.entries())
-        if ("row" in o) {
-          stored.push(items[i] as I);
-          rows.push(o.row);
-        }
-      this.opts.afterCommit?.(stored, rows);
-      return outcomes;
+      outcomes = await this.db.transaction((tx) => this.opts.writeGroup(tx, items));
     } catch (err) {
       if (items.length === 1) return [{ error: err }];
       // One item the database refuses (something validation let through) must not fail the
       // requests it happened to share a group with: each is tried again on its own.
-      const outcomes: Array<Outcome<R>> = [];
-      for (const item of items) outcomes.push(...(await this.commit([item])));
-      return outcomes;
+      const alone: Array<Outcome<R>> = [];
+      for (const item of items) alone.push(...(await this.commit([item])));
+      return alone;
     }
+    // Outside the retry above: the group has committed, and writing it again would store its
+    // records twice.
+    const stored: I[] = [];
+    const rows: R[] = [];
+    for (const [i, o] of outcomes.entries())
+      if ("row" in o) {
+        stored.push(items[i] as I);
+        rows.push(o.row);
+      }
+    this.opts.afterCommit?.(stored, rows);
+    return outcomes;
   }
 }

@@ -50,6 +50,16 @@ describe("HTTP edge", () => {
     });
     expect(unknown.status).toBe(400);
     expect(((await unknown.json()) as { message: string }).message).toMatch(/content-encoding compress/);
+    // Names an object literal would find on Object.prototype are unknown encodings too (they were 500s).
+    for (const encoding of ["constructor", "__proto__"]) {
+      const res = await suite.s.api("/archivist/iam/v1/appidp/token", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", "content-encoding": encoding },
+        body: tokenForm(),
+      });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toMatch(`content-encoding ${encoding}`);
+    }
   });
 
   it("limits a compressed body by what it inflates to (413), not by its size on the wire", async () => {

@@ -153,6 +153,8 @@ describe("members", () => {
     const bad = await s.api(`${MEMBERS}?member_state=SOMETIMES`, { token: owner });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { message: string }).message).toContain("member_state");
+    // A name of Object.prototype is no state either (it listed the inactive members).
+    expect((await s.api(`${MEMBERS}?member_state=constructor`, { token: owner })).status).toBe(400);
   });
 
   it("needs owner privileges: a basic member gets 403", async () => {

@@ -215,6 +215,9 @@ describe("assets and events", () => {
       await s.api(`/archivist/v2/${asset.identity}?at_time=${encodeURIComponent(before)}`, { token: ta })
     ).json()) as Asset;
     expect(then.attributes.stage).toBe("new");
+    expect(
+      (await s.api(`/archivist/v2/${asset.identity}?at_time=0000-01-01T00:00:00Z`, { token: ta })).status,
+    ).toBe(400);
     const one = await s.api(`/archivist/v2/${ev.identity}`, { token: ta });
     expect(one.status).toBe(200);
   });
@@ -223,6 +226,9 @@ describe("assets and events", () => {
     const asset = await createAsset(ta, { attributes: { arc_display_type: "call" } });
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ operation: "Explode", behaviour: "RecordEvidence" }, "operation"],
+      // Names of Object.prototype are unknown operations too (they were 500s).
+      [{ operation: "constructor", behaviour: "RecordEvidence" }, "operation"],
+      [{ operation: "toString", behaviour: "RecordEvidence" }, "operation"],
       [{ operation: "Record", behaviour: "Builtin" }, "behaviour"],
       [{ operation: "NewAsset", behaviour: "AssetCreator" }, "operation"],
       [
@@ -236,6 +242,10 @@ describe("assets and events", () => {
       [{ operation: "Record", behaviour: "RecordEvidence", event_attributes: "nope" }, "event_attributes"],
       [
         { operation: "Record", behaviour: "RecordEvidence", timestamp_declared: "yesterday" },
+        "timestamp_declared",
+      ],
+      [
+        { operation: "Record", behaviour: "RecordEvidence", timestamp_declared: "0000-06-01T00:00:00Z" },
         "timestamp_declared",
       ],
     ];
@@ -391,6 +401,14 @@ describe("assets and events", () => {
     expect(await get("event_attributes.k=*&timestamp_accepted_since=2999-01-01T00:00:00Z")).toHaveLength(0);
     expect(
       (await s.api("/archivist/v2/assets/-/events?timestamp_accepted_since=garbage", { token: ta })).status,
+    ).toBe(400);
+    // A time before the year 1 parses, but no database column holds it (it was a 500).
+    expect(
+      (
+        await s.api("/archivist/v2/assets/-/events?timestamp_accepted_since=0000-01-01T00:00:00Z", {
+          token: ta,
+        })
+      ).status,
     ).toBe(400);
     expect((await s.api("/archivist/v2/assets/-/events?minimum_trust=ROCKSOLID", { token: ta })).status).toBe(
       400,

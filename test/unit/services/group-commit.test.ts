@@ -52,4 +52,21 @@ describe("GroupCommit", () => {
     ]);
     expect(groups).toEqual([["a", "poison", "refused", "b"], ["a"], ["poison"], ["refused"], ["b"]]);
   });
+
+  it("never writes a committed group again when its after-commit step throws", async () => {
+    const groups: string[][] = [];
+    const g = new GroupCommit<string, string>(fakeDb(), {
+      writeGroup: async (_tx, items) => {
+        groups.push(items);
+        return items.map((i) => ({ row: i }));
+      },
+      afterCommit: () => {
+        throw new Error("wake-up failed");
+      },
+      maxGroup: 100,
+      inFlight: { postgres: 1, pglite: 1 },
+    });
+    await Promise.allSettled(["a", "b"].map((i) => g.write(i)));
+    expect(groups).toEqual([["a", "b"]]);
+  });
 });
