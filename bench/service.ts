@@ -215,16 +215,10 @@ export class Deployment {
     clearTimeout(timer);
   }
 
-  /** Ends the service (killed: its data is deleted next), drops its database, deletes its data directory. */
+  /** Stops the service, drops its database and deletes its data directory. */
   async dispose(): Promise<void> {
     live.delete(this);
-    const child = this.child;
-    this.child = undefined;
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise<void>((r) => child.once("exit", () => r()));
-      child.kill("SIGKILL");
-      await exited;
-    }
+    await this.stop();
     await this.db?.drop().catch((err: unknown) => {
       process.stderr.write(`bench: could not drop database: ${(err as Error).message}\n`);
     });
