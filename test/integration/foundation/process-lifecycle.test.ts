@@ -63,7 +63,13 @@ async function freshLife(opts: {
 }
 
 async function start(life: Life): Promise<ChildService> {
-  const s = await startChild("serve", life.env, await freePort(), 120_000, engine === "pglite" ? [STALL] : []);
+  const s = await startChild(
+    "serve",
+    life.env,
+    await freePort(),
+    120_000,
+    engine === "pglite" ? [STALL] : [],
+  );
   cleanups.push(() => s.kill("SIGKILL"));
   return s;
 }
