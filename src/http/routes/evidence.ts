@@ -44,7 +44,8 @@ async function bundleOf(req: FastifyRequest, d: HttpDeps, subject: BundleSubject
 
 /** Evidence bundles: a trail with its receipts, seals, consistency proofs and keys, in one file. */
 export function evidenceRoutes(t: RouteTable, d: HttpDeps): void {
-  const slots = new ExportSlots(d.ctx.config.exportsPerTenancy);
+  // Made at the first export: the route table is also read without a service (OpenAPI, fuzzing).
+  let slots: ExportSlots | undefined;
   const add = (path: string, kind: BundleSubject["kind"], summary: string) =>
     t.add({
       method: "get",
@@ -54,6 +55,7 @@ export function evidenceRoutes(t: RouteTable, d: HttpDeps): void {
       summary,
       handler: async ({ principal, params, req, res }) => {
         const uuid = pathUuid(params.uuid, kind === "asset" ? "asset" : "vCon");
+        slots ??= new ExportSlots(d.ctx.config.exportsPerTenancy);
         const bundle = await slots.run(principal.tenantId, () => bundleOf(req, d, { kind, uuid }));
         return res
           .header("content-type", "application/json")
