@@ -1,4 +1,9 @@
+import { generateKeyPairSync, X509Certificate } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { HEADER, nodeSigner, signSign1 } from "../../src/core/cose/index.js";
 import type { RequestTemplate } from "../load-spec.js";
 import { type Phase, reportPhase, runPhase } from "../phase.js";
 import { createAsset } from "../records.js";
@@ -54,6 +59,54 @@ function hostileRequests(token: string, asset: string): RequestTemplate[] {
   ];
 }
 
+/** The package's root, found from this file whether it runs from bench/ (tsx) or dist/bench. */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+/**
+ * A statement whose protected x5chain holds a real CA certificate over and over, up to the
+ * COSE body limit (about 2,000 of them): before the bound, each was parsed before any check.
+ */
+function x5chainFlood(): string {
+  const ca = new X509Certificate(readFileSync(join(packageRoot(), "fixtures", "pki", "ca.pem")));
+  const der = new Uint8Array(ca.raw);
+  const count = Math.floor((1000 * 1024) / (der.length + 3));
+  const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  const claims = new Map<number, string>([
+    [1, "https://flood.example"],
+    [2, "vcon://flood"],
+  ]);
+  const protectedHeader = new Map<number, unknown>([
+    [HEADER.alg, -7],
+    [HEADER.cwtClaims, claims],
+    [HEADER.x5chain, Array.from({ length: count }, () => der)],
+  ]);
+  const statement = signSign1(
+    { protectedHeader: protectedHeader as never, payload: new Uint8Array(32) },
+    nodeSigner(privateKey),
+  );
+  return Buffer.from(statement).toString("base64");
+}
+
+/** The tenancy's uuid, and its log opened to registration by signature (no token). */
+async function openLog(origin: string, token: string): Promise<string> {
+  const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  const keys = (await (await fetch(`${origin}/archivist/v1/scitt/keys`, { headers: auth })).json()) as {
+    issuer: string;
+  };
+  const res = await fetch(`${origin}/archivist/v1/scitt/registration-policy`, {
+    method: "PUT",
+    headers: auth,
+    // The flood meets the check, not the log's own rate.
+    body: JSON.stringify({ open: true, requests_per_second: 10_000 }),
+  });
+  if (!res.ok) throw new Error(`opening the log answered ${res.status}`);
+  return keys.issuer.split("/tenant/")[1] as string;
+}
+
 /**
  * `hostile`: benign throughput alone, then the same benign load while a hostile client sends
  * refused requests at a fixed rate. The row to watch is the ratio of the two (within 10 %).
@@ -98,6 +151,41 @@ export const hostile: Scenario = {
     );
     reportPhase(ctx, "hostile", "hostile refused", attack, "req/s", {
       rate: { value: hostileRate, label: "offered" },
+    });
+
+    // Unauthenticated x5chain floods at an open log (issue 31): ~1 MiB statements of ~2,000
+    // certificates each, refused by the chain's bound before any is parsed.
+    const tenant = await openLog(d.origin, token);
+    const floodRate = 20;
+    const [underFlood, flood]: [Phase, Phase] = await Promise.all([
+      runPhase(ctx, d, { label: "benign under x5chain flood", requests: benign, concurrency }),
+      runPhase(ctx, d, {
+        label: "x5chain flood",
+        requests: [
+          {
+            method: "POST",
+            path: `/tenants/${tenant}/entries`,
+            headers: { "content-type": "application/cose" },
+            bodyBase64: x5chainFlood(),
+          },
+        ],
+        rate: floodRate,
+        concurrency: 32,
+        connections: 8,
+        okStatus: [400],
+      }),
+    ]);
+    reportPhase(ctx, "hostile", "benign under x5chain flood", underFlood, "req/s");
+    ctx.results.add(
+      "hostile",
+      "benign under x5chain flood / alone",
+      underFlood.result.throughput,
+      "req/s",
+      { value: alone.result.throughput, label: "benign alone" },
+      "must stay ≥ 0.90",
+    );
+    reportPhase(ctx, "hostile", "x5chain flood refused", flood, "req/s", {
+      rate: { value: floodRate, label: "offered" },
     });
   },
 };
