@@ -1,13 +1,9 @@
-import { generateKeyPairSync, X509Certificate } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { HEADER, nodeSigner, signSign1 } from "../../src/core/cose/index.js";
 import type { RequestTemplate } from "../load-spec.js";
 import { type Phase, reportPhase, runPhase } from "../phase.js";
 import { createAsset } from "../records.js";
 import type { Scenario } from "../scenario.js";
+import { x5chainFlood } from "./x5chain-flood.js";
 
 /** What a hostile client sends, none of it accepted: bombs, broken uploads, forged tokens, huge numbers. */
 function hostileRequests(token: string, asset: string): RequestTemplate[] {
@@ -57,38 +53,6 @@ function hostileRequests(token: string, asset: string): RequestTemplate[] {
       body: "null",
     },
   ];
-}
-
-/** The package's root, found from this file whether it runs from bench/ (tsx) or dist/bench. */
-function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-}
-
-/**
- * A statement whose protected x5chain holds a real CA certificate over and over, up to the
- * COSE body limit (about 2,000 of them): before the bound, each was parsed before any check.
- */
-function x5chainFlood(): string {
-  const ca = new X509Certificate(readFileSync(join(packageRoot(), "fixtures", "pki", "ca.pem")));
-  const der = new Uint8Array(ca.raw);
-  const count = Math.floor((1000 * 1024) / (der.length + 3));
-  const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-  const claims = new Map<number, string>([
-    [1, "https://flood.example"],
-    [2, "vcon://flood"],
-  ]);
-  const protectedHeader = new Map<number, unknown>([
-    [HEADER.alg, -7],
-    [HEADER.cwtClaims, claims],
-    [HEADER.x5chain, Array.from({ length: count }, () => der)],
-  ]);
-  const statement = signSign1(
-    { protectedHeader: protectedHeader as never, payload: new Uint8Array(32) },
-    nodeSigner(privateKey),
-  );
-  return Buffer.from(statement).toString("base64");
 }
 
 /** The tenancy's uuid, and its log opened to registration by signature (no token). */
@@ -166,7 +130,7 @@ export const hostile: Scenario = {
             method: "POST",
             path: `/tenants/${tenant}/entries`,
             headers: { "content-type": "application/cose" },
-            bodyBase64: x5chainFlood(),
+            bodyBase64: Buffer.from(x5chainFlood()).toString("base64"),
           },
         ],
         rate: floodRate,

@@ -11,7 +11,7 @@ import { scalar } from "../services/records/list-query.js";
  * and may load nothing (CSP) — so an HTML, SVG or XHTML blob cannot script our origin, read
  * its storage, or call the API with a signed-in tab's credentials.
  */
-export const USER_BYTES_HEADERS: Readonly<Record<string, string>> = {
+const USER_BYTES_HEADERS: Readonly<Record<string, string>> = {
   "content-disposition": "attachment",
   "x-content-type-options": "nosniff",
   "content-security-policy": "sandbox; default-src 'none'; frame-ancestors 'none'",

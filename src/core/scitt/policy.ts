@@ -14,8 +14,8 @@ export type PolicyVerdict =
  * needs no token, so what a refused statement costs must not grow with what it carries. Real
  * paths are a leaf and a few intermediates of a few KiB each.
  */
-export const X5CHAIN_MAX_CERTIFICATES = 8;
-export const X5CHAIN_MAX_BYTES = 64 * 1024;
+const X5CHAIN_MAX_CERTIFICATES = 8;
+const X5CHAIN_MAX_BYTES = 64 * 1024;
 
 function certificates(s: Sign1): X509Certificate[] | undefined {
   const raw: CborValue | undefined =
