@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { CodedError } from "./core/api/coded-error.js";
 import { isUuid } from "./core/api/ids.js";
 import { parseWitnessList, type WitnessEntry } from "./core/tlog/witness-list.js";
 
@@ -55,6 +56,11 @@ export interface Config {
   metricsToken: string | undefined;
   /** Evidence bundles built at once for one tenancy (ARCHIVIST_EXPORTS_PER_TENANCY); more are answered 429. */
   exportsPerTenancy: number;
+  /**
+   * SIGTERM to exit, at most: requests in flight get part of it, then the workers hand back their
+   * work; past it the process exits anyway (the database still holds every accepted record).
+   */
+  shutdownTimeoutMs: number;
 }
 
 /** Flags of `archivist serve` and `archivist worker`, each overriding its variable. */
@@ -88,9 +94,10 @@ export const flagNames: Record<string, string> = {
   "request-timeout-ms": "ARCHIVIST_REQUEST_TIMEOUT_MS",
   "trusted-proxies": "ARCHIVIST_TRUSTED_PROXIES",
   "exports-per-tenancy": "ARCHIVIST_EXPORTS_PER_TENANCY",
+  "shutdown-timeout-ms": "ARCHIVIST_SHUTDOWN_TIMEOUT_MS",
 };
 
-export class ConfigError extends Error {
+export class ConfigError extends CodedError<"CONFIG"> {
   readonly code = "CONFIG";
 }
 
@@ -215,6 +222,8 @@ export function loadConfig(
     trustedProxies: proxiesOf(e.ARCHIVIST_TRUSTED_PROXIES),
     metricsToken: e.ARCHIVIST_METRICS_TOKEN || undefined,
     exportsPerTenancy: Math.max(1, Math.floor(int(e, "ARCHIVIST_EXPORTS_PER_TENANCY", 2))),
+    // Below the 10 s an orchestrator commonly waits after SIGTERM before its SIGKILL (docker stop).
+    shutdownTimeoutMs: int(e, "ARCHIVIST_SHUTDOWN_TIMEOUT_MS", 8000),
   };
 }
 

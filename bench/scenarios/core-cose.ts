@@ -14,7 +14,7 @@ import {
   verifySign1,
 } from "../../src/core/cose/index.js";
 import { checkRegistrationPolicy } from "../../src/core/scitt/index.js";
-import { opsPerSecond, pairedRates } from "../micro.js";
+import { pairedRates } from "../micro.js";
 import type { Limit } from "../results.js";
 import type { ScenarioContext } from "../scenario.js";
 import { x5chainFlood } from "./x5chain-flood.js";

@@ -6,11 +6,9 @@ import { pathUuid } from "../../core/api/ids.js";
 import { encodeCbor } from "../../core/cbor/index.js";
 import { requireReadableEvent } from "../../services/access/readable-records.js";
 import { serviceJwks } from "../../services/ledger/ledger-info.js";
-import type { Profile } from "../../services/ledger/proofs.js";
 import {
   addScittKey,
   assetEventStatement,
-  type EntryReader,
   entryReceipt,
   entryStatement,
   freeEventStatement,
@@ -62,21 +60,6 @@ async function registerDataTrails(
     if (!refusal) throw err;
     res.code(400).send(refusal);
     return undefined;
-  }
-}
-
-async function waitForReceipt(
-  d: HttpDeps,
-  reader: EntryReader,
-  entryId: string,
-  ms: number,
-  profile: Profile,
-): Promise<Uint8Array | undefined> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const r = await entryReceipt(d.ctx, reader, entryId, profile);
-    if (r || Date.now() > end) return r;
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
@@ -288,12 +271,9 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
         entryId = await registerStatement(d.ctx, caller, body);
       } else entryId = await registerBySignature(d.ctx, tenant, body);
       const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
-      const receipt = await waitForReceipt(
-        d,
-        { caller, log: tenant },
-        entryId,
+      const receipt = await d.ctx.publications.wait(
+        () => entryReceipt(d.ctx, { caller, log: tenant }, entryId, profile),
         d.ctx.config.scrapiWaitMs,
-        profile,
       );
       const location = `${self(params)}/entries/${entryId}`;
       res.header("location", location);

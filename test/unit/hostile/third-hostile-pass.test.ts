@@ -106,8 +106,14 @@ describe("witness answers read without a limit: readBounded", () => {
 describe("evidence bundle exports: per-tenancy slots", () => {
   it("answers 429 with Retry-After when a tenancy's slots are taken, and never holds another tenancy", async () => {
     const slots = new ExportSlots(1);
-    let release = () => undefined as void;
-    const held = slots.run("A", () => new Promise<string>((r) => (release = () => r("first"))));
+    let release: () => void = () => {};
+    const held = slots.run(
+      "A",
+      () =>
+        new Promise<string>((r) => {
+          release = () => r("first");
+        }),
+    );
     await expect(slots.run("A", async () => "second")).rejects.toMatchObject({
       kind: "rate_limited",
       headers: { "Retry-After": "2" },
