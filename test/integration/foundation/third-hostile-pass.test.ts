@@ -55,7 +55,7 @@ beforeAll(async () => {
     json: { open: true, requests_per_second: 1000 },
   });
   expect(open.status).toBe(200);
-}, 60_000);
+}, 120_000);
 afterAll(() => s?.stop());
 
 const statementOf = (n: number) =>
