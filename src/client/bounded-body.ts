@@ -7,7 +7,11 @@ export class BodyTooLarge extends Error {}
  * is cancelled there. Another party's answer must never hold more of our memory than its use
  * needs; time is bounded by the request's own signal, which also ends the body's stream.
  */
-export async function readBounded(res: Response, max: number, what: string): Promise<Uint8Array> {
+export async function readBounded(
+  res: Response,
+  max: number,
+  what: string,
+): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(res.headers.get("content-length") ?? Number.NaN);
   if (declared > max) {
     await res.body?.cancel().catch(() => undefined);
