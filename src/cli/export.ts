@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { Command as Cli } from "commander";
 import { BodyTooLarge, readBoundedText } from "../client/bounded-body.js";
 import { CodedError } from "../core/api/coded-error.js";
+import { isUuid } from "../core/api/ids.js";
 import { parseBundle, verifyBundle } from "../verify/index.js";
 import { fetchFailure } from "../web/fetch-error.js";
 import { vconUuidOf } from "../web/vcon.js";
@@ -20,8 +21,6 @@ class ExportFailed extends CodedError<"EXPORT_FAILED"> {
   readonly code = "EXPORT_FAILED";
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** `assets/<uuid>` (or a bare uuid) names an asset; `vcon://<uuid>` a vCon. */
 function exportTarget(target: string): { kind: "assets" | "vcons"; uuid: string } {
   if (/^vcon:\/\//i.test(target)) {
@@ -29,7 +28,7 @@ function exportTarget(target: string): { kind: "assets" | "vcons"; uuid: string 
     if (uuid) return { kind: "vcons", uuid };
   }
   const uuid = target.replace(/^assets\//, "");
-  if (UUID.test(uuid)) return { kind: "assets", uuid: uuid.toLowerCase() };
+  if (isUuid(uuid)) return { kind: "assets", uuid: uuid.toLowerCase() };
   throw new ExportFailed(`export takes assets/<uuid> or vcon://<uuid>, got "${target}"`);
 }
 

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
 import { BodyTooLarge, readBounded, readBoundedText } from "../client/bounded-body.js";
 import { CodedError } from "../core/api/coded-error.js";
+import { isUuid } from "../core/api/ids.js";
 import {
   decodeSeal,
   keysFromKeySet,
@@ -153,12 +154,10 @@ async function verifyStatementFile(file: string, v: Options): Promise<string> {
   return `OK statement by ${verdict.issuer}, ${verdict.receipts} receipt(s) verified${profiles}${v.payload ? ", payload matches" : ""}`;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A log named as the API names tenancies (`tenant/<uuid>`) or by its bare uuid. */
 function logTenant(log: string): string {
   const uuid = log.replace(/^tenant\//, "");
-  if (!UUID.test(uuid)) throw new VerifyFailed(`--log takes tenant/<uuid> or <uuid>, got "${log}"`);
+  if (!isUuid(uuid)) throw new VerifyFailed(`--log takes tenant/<uuid> or <uuid>, got "${log}"`);
   return uuid.toLowerCase();
 }
 

@@ -157,8 +157,8 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
   };
 
   const run = async (spec: AnyRouteSpec, req: FastifyRequest, res: FastifyReply) => {
+    // Present on token routes (the gate authenticated the call); `Call` types it per route's auth.
     const caller = principals.get(req);
-    const principal = caller as Principal;
     if (spec.body) refuseMediaType(spec, req);
     const pairs = queryPairs(req.originalUrl);
     // Checked once here rather than by every filter: PostgreSQL text cannot hold these.
@@ -180,7 +180,7 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
       query,
       params,
       pairs,
-      principal,
+      principal: caller,
       caller,
       req,
       res,

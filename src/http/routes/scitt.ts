@@ -24,7 +24,7 @@ import { sendCose } from "../cose-response.js";
 import type { HttpDeps } from "../deps.js";
 import { dataTrailsRefusal, scittProblem, sendProblem } from "../errors.js";
 import { profileQuery, requestedProfile, sendReceipt } from "../receipt-negotiation.js";
-import type { Call, RouteTable } from "../route.js";
+import type { Auth, Call, RouteTable } from "../route.js";
 
 const group = "scitt";
 const transparentQuery = profileQuery.extend({ transparent: z.enum(["true", "false"]).optional() });
@@ -34,7 +34,9 @@ function bodyBytes(req: FastifyRequest): Uint8Array {
 }
 
 /** A SCRAPI handler whose failures are problem details, never the DataTrails error body. */
-function scrapi<Q>(fn: (c: Call<unknown, Q>) => Promise<unknown>): (c: Call<unknown, Q>) => Promise<unknown> {
+function scrapi<Q, A extends Auth>(
+  fn: (c: Call<unknown, Q, A>) => Promise<unknown>,
+): (c: Call<unknown, Q, A>) => Promise<unknown> {
   return async (c) => {
     try {
       return await fn(c);
