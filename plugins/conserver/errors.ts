@@ -10,7 +10,8 @@ export type ConserverErrorCode =
   | "LINK_UNKNOWN"
   | "LINK_CONTEXT"
   | "CHAIN_UNKNOWN"
-  | "SCITT_REGISTRATION";
+  | "SCITT_REGISTRATION"
+  | "REDIS_UNREACHABLE";
 
 /** A typed failure of the conserver plugins: `code` for machines, `message` for people. */
 export class ConserverError extends Error {
