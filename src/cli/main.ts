@@ -9,6 +9,11 @@ for (const stream of [process.stdout, process.stderr])
     throw err;
   });
 
+// `npm run archivist -- …` runs us from the package's root; the files a user names are relative
+// to where they typed the command (npm keeps that in INIT_CWD).
+if (process.env.npm_lifecycle_event === "archivist" && process.env.INIT_CWD)
+  process.chdir(process.env.INIT_CWD);
+
 runCli(process.argv.slice(2)).then((code) => {
   if (typeof code !== "number") return;
   // A failed command ends now, whatever it left open (a listener, a client reconnecting).
