@@ -1,4 +1,4 @@
-const escape = (s: string) =>
+const escapeHtml = (s: string) =>
   s.replace(
     /[&<>"']/g,
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
@@ -29,7 +29,7 @@ export function notFoundPage(path: string): string {
 </div></header>
 <main id="main">
   <h1>Page not found</h1>
-  <p class="lead">Nothing is served at <code>${escape(path)}</code>.</p>
+  <p class="lead">Nothing is served at <code>${escapeHtml(path)}</code>.</p>
   <p>Try the <a href="/">home page</a>, <a href="/verify">verify a file</a>, the
     <a href="/console">auditor console</a> or the <a href="/docs">API reference</a>.</p>
 </main>
