@@ -11,6 +11,7 @@ const SCENARIOS = [
   "tlog",
   "conserver",
   "hostile",
+  "scaleout",
   "list",
 ] as const;
 /** A scenario's name (a positional argument of the bench). */
