@@ -8,6 +8,7 @@ import { ingest } from "./ingest.js";
 import { list } from "./list.js";
 import { receipts } from "./receipts.js";
 import { scaleout } from "./scaleout.js";
+import { statements } from "./statements.js";
 import { tlog } from "./tlog.js";
 import { tokens } from "./tokens.js";
 import { trees } from "./trees.js";
@@ -24,5 +25,6 @@ export const scenarios: Record<ScenarioName, Scenario> = {
   tlog,
   conserver,
   hostile,
+  statements,
   scaleout,
 };
