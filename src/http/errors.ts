@@ -7,6 +7,7 @@ import { type Problem, problemDetails, problemJson } from "../core/scitt/index.j
 import { RegistrationClosed, RegistrationRefused } from "../services/scitt/scitt.js";
 import { notFoundPage } from "./not-found-page.js";
 import { requestLogger } from "./request-log.js";
+import { PAGE_CSP } from "./static-files.js";
 
 /** Maps anything thrown to the spec's status and `{code, message, details}`: the one place that does. */
 export function toApiError(err: unknown): ApiError {
@@ -115,10 +116,14 @@ export function sendNotFound(req: FastifyRequest, res: FastifyReply): FastifyRep
     (req.method === "GET" || req.method === "HEAD") &&
     accepts(req.raw).type(["application/json", "text/html"]) === "text/html";
   if (page)
-    return res
-      .code(404)
-      .header("content-type", "text/html; charset=utf-8")
-      .send(notFoundPage(documentedPath(req.url)));
+    return (
+      res
+        .code(404)
+        .header("content-type", "text/html; charset=utf-8")
+        // A page of ours (its stylesheet), not an API answer: the pages' policy, not the API's sandbox.
+        .header("content-security-policy", PAGE_CSP)
+        .send(notFoundPage(documentedPath(req.url)))
+    );
   return sendError(res, new ApiError("not_found", `no route for ${req.method} ${documentedPath(req.url)}`));
 }
 

@@ -15,7 +15,7 @@ export function webDir(): string {
  * The pages' policy: same-origin scripts, styles and look-ups only, so a page can send a file
  * or a hash nowhere else, and nothing loads from a CDN.
  */
-const PAGE_CSP =
+export const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** Sends a file of a page (HTML, script, style) with the pages' headers; 503 naming the build step when it is missing. */

@@ -319,6 +319,13 @@ describe("nosniff on every answer", () => {
       expect(res.headers.get("x-content-type-options"), `${path} (${res.status})`).toBe("nosniff");
       await res.arrayBuffer();
     }
+    // API answers are sandboxed; a page of ours (the 404 page a browser gets) keeps its own policy.
+    const api = await s.api("/archivist/v2/assets", { token: tokenA });
+    expect(api.headers.get("content-security-policy")).toMatch(/^sandbox; default-src 'none'/);
+    const page = await s.api("/no/such/page", { headers: { accept: "text/html" } });
+    expect(page.status).toBe(404);
+    expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(page.headers.get("content-security-policy")).toContain("style-src 'self'");
   });
 });
 
