@@ -139,6 +139,6 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
         : [400, "Bad Request", "request is malformed"];
   const body = JSON.stringify({ code: 3, message, details: [] });
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

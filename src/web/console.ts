@@ -1,19 +1,16 @@
 // Entry point of the auditors' console bundle: sign in with client credentials (the token is
-// kept in this tab's sessionStorage only), find a vCon or an asset, show its trail with each
+// kept in this page's memory only), find a vCon or an asset, show its trail with each
 // receipt verified here by the core verifier, its compliance, and export its evidence bundle.
 import {
   callerApi,
-  clearSession,
   exportBundle,
   type FoundStatement,
   findStatements,
-  loadSession,
   loadTrail,
   parseTarget,
   recentAssets,
   type Session,
   type StatementField,
-  saveSession,
   signIn,
   type Trail,
 } from "./console-data.js";
@@ -25,7 +22,7 @@ const status = byId<HTMLDivElement>("status");
 const signinSection = byId<HTMLElement>("signin");
 const workspace = byId<HTMLElement>("workspace");
 const result = byId<HTMLElement>("result");
-let session: Session | undefined = loadSession(sessionStorage);
+let session: Session | undefined;
 
 function say(ok: boolean | undefined, text: string): void {
   status.hidden = false;
@@ -34,7 +31,6 @@ function say(ok: boolean | undefined, text: string): void {
 
 function signedOut(message?: string): void {
   session = undefined;
-  clearSession(sessionStorage);
   workspace.hidden = true;
   signinSection.hidden = false;
   result.replaceChildren();
@@ -58,7 +54,8 @@ async function guarded(what: string, step: () => Promise<void>): Promise<void> {
 async function showWorkspace(s: Session): Promise<void> {
   signinSection.hidden = true;
   workspace.hidden = false;
-  byId<HTMLElement>("who").textContent = `Signed in as ${s.clientId}. The token is kept in this tab only.`;
+  byId<HTMLElement>("who").textContent =
+    `Signed in as ${s.clientId}. The token is kept in this page's memory only.`;
   const list = byId<HTMLUListElement>("recent-list");
   list.replaceChildren();
   for (const a of await recentAssets(callerApi(location.origin, s))) list.append(recentItem(a));
@@ -217,7 +214,6 @@ byId<HTMLFormElement>("signin-form").addEventListener("submit", (e) => {
   const secret = byId<HTMLInputElement>("client-secret").value;
   void guarded("Signing in", async () => {
     session = await signIn(location.origin, id, secret);
-    saveSession(sessionStorage, session);
     byId<HTMLInputElement>("client-secret").value = "";
     await showWorkspace(session);
     say(true, `Signed in as ${id}.`);
@@ -300,7 +296,3 @@ byId<HTMLFormElement>("find-form").addEventListener("submit", (e) => {
   e.preventDefault();
   void find(byId<HTMLInputElement>("query").value);
 });
-if (session)
-  void guarded("Restoring your session", () =>
-    showWorkspace(session as Session).then(() => say(true, "Signed in.")),
-  );

@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { type Logger, pino } from "pino";
-import type { RetryPolicy } from "../../../src/client/index.js";
+import type { RetryPolicy } from "vcon-archivist/client";
 import { loadConfig } from "../config/load-config.js";
 import type { ConserverConfig } from "../config/types.js";
 import { type DeadLetterStore, deadLetterKey, RedisDeadLetterStore } from "../dead-letters/delivery-store.js";
