@@ -176,3 +176,31 @@ export async function recentAssets(api: PublicApi): Promise<PublicRecord[]> {
   const body = await api.json<{ assets?: PublicRecord[] }>("/archivist/v2/assets?page_size=10");
   return body.assets ?? [];
 }
+
+/** A statement as `GET /archivist/v1/statements` finds it. */
+export interface FoundStatement {
+  identity: string;
+  kind: string;
+  entry_id?: string;
+  subject: string;
+  issuer: string;
+  payload_hash: string;
+  payload_hash_alg: string;
+  event_type: string;
+  timestamp_accepted: string;
+  confirmation_status: string;
+}
+
+/** Which field a statement search looks in. */
+export type StatementField = "subject" | "issuer" | "payload_hash";
+
+/** Statements the caller may read whose subject, issuer or payload hash is `value` (one page, newest first). */
+export async function findStatements(
+  api: PublicApi,
+  field: StatementField,
+  value: string,
+): Promise<FoundStatement[]> {
+  const q = new URLSearchParams({ [field]: value.trim(), page_size: "50" });
+  const body = await api.json<{ statements?: FoundStatement[] }>(`/archivist/v1/statements?${q}`);
+  return body.statements ?? [];
+}

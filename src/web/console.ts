@@ -4,10 +4,13 @@
 import {
   callerApi,
   exportBundle,
+  type FoundStatement,
+  findStatements,
   loadTrail,
   parseTarget,
   recentAssets,
   type Session,
+  type StatementField,
   signIn,
   type Trail,
 } from "./console-data.js";
@@ -117,9 +120,21 @@ function stepView(record: PublicRecord, receipt: Parameters<typeof receiptView>[
   li.append(
     el("h3", String(ea.vcon_operation ?? ea.arc_display_type ?? record.operation ?? "event")),
     facts([
+      ["Operation", String(record.operation ?? "")],
+      ...(ea.payload
+        ? [
+            ["Payload", hashView(`${String(ea.payload_hash_alg ?? "")} ${String(ea.payload)}`.trim())] as [
+              string,
+              Node,
+            ],
+          ]
+        : []),
+      ...(ea.subject ? [["Subject", String(ea.subject)] as [string, string]] : []),
       ["Declared", timeView(String(ea.timestamp_declared ?? record.timestamp_declared ?? ""))],
       ["Accepted", timeView(String(record.timestamp_accepted ?? ""))],
-      ["By", who(record.principal_declared)],
+      // Who the service accepted the record from (the caller it authenticated); what the
+      // writer declared, only when it declared something.
+      ["By", who(record.principal_accepted)],
       ["Trust", trustView(String(record.confirmation_status ?? ""))],
       ["Receipt", receiptView(receipt)],
       ["Record", hashView(String(record.identity))],
@@ -176,6 +191,8 @@ async function find(text: string): Promise<void> {
   if (!target) return say(false, "Enter vcon://<uuid>, a vCon uuid, or assets/<uuid>.");
   const uuid =
     target === "either" ? (text.trim().match(/[0-9a-f-]{36}/i)?.[0] ?? "").toLowerCase() : target.uuid;
+  // A new question: the previous answer goes, so a "not found" never sits above an old trail.
+  result.replaceChildren();
   await guarded("Loading the trail and verifying its receipts", async () => {
     const t = await loadTrail(callerApi(location.origin, s), target, uuid);
     result.replaceChildren(trailView(t, s));
@@ -201,6 +218,77 @@ byId<HTMLFormElement>("signin-form").addEventListener("submit", (e) => {
     await showWorkspace(session);
     say(true, `Signed in as ${id}.`);
     byId<HTMLInputElement>("query").focus();
+  });
+});
+/** A table cell holding a node. */
+function cell(n: Node): HTMLElement {
+  const td = el("td");
+  td.append(n);
+  return td;
+}
+
+/** A digest shown by its ends (the whole in the title and for copying), so a row stays one glance wide. */
+function shortHash(hex: string): HTMLElement {
+  const td = el("td", hex.length > 20 ? `${hex.slice(0, 10)}…${hex.slice(-6)}` : hex, "hash");
+  td.title = hex;
+  return td;
+}
+
+const COLUMNS = ["Subject", "Kind", "Issuer", "Payload hash", "Accepted", "Record"];
+
+function statementsTable(found: FoundStatement[]): HTMLElement {
+  if (!found.length) return el("p", "No statement you may read matches.", "note");
+  const table = el("table", undefined, "plain");
+  table.id = "statements-table";
+  const head = el("tr");
+  for (const th of ["Subject", "Kind", "Issuer", "Payload hash", "Accepted", "Record"])
+    head.append(el("th", th));
+  const thead = el("thead");
+  thead.append(head);
+  const body = el("tbody");
+  for (const f of found) {
+    const tr = el("tr");
+    const record = el("td");
+    const asset = f.identity.match(/^assets\/[0-9a-f-]{36}/)?.[0];
+    if (asset) {
+      const b = el("button", f.identity, "link hash") as HTMLButtonElement;
+      b.type = "button";
+      b.addEventListener("click", () => void find(asset));
+      record.append(b);
+    } else record.append(el("span", f.identity, "hash"));
+    const cells = [
+      el("td", f.subject),
+      el(
+        "td",
+        f.kind === "registered"
+          ? "registered"
+          : `made from ${f.kind === "event" ? "asset-free event" : "event"}`,
+      ),
+      el("td", f.issuer, "hash"),
+      shortHash(f.payload_hash),
+      cell(timeView(f.timestamp_accepted)),
+      record,
+    ];
+    for (const [i, td] of cells.entries()) td.dataset.label = COLUMNS[i] ?? "";
+    tr.append(...cells);
+    body.append(tr);
+  }
+  table.append(thead, body);
+  return table;
+}
+
+byId<HTMLFormElement>("statements-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const s = session;
+  if (!s) return signedOut();
+  const field = byId<HTMLSelectElement>("statement-field").value as StatementField;
+  const value = byId<HTMLInputElement>("statement-value").value;
+  const out = byId<HTMLElement>("statements-result");
+  out.replaceChildren();
+  void guarded("Finding statements", async () => {
+    const found = await findStatements(callerApi(location.origin, s), field, value);
+    out.replaceChildren(statementsTable(found));
+    say(true, `${found.length} statement(s) found by ${field.replace("_", " ")}`);
   });
 });
 byId<HTMLButtonElement>("signout").addEventListener("click", () => signedOut());

@@ -161,6 +161,68 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     expect(browser.foreign).toEqual([]);
   });
 
+  it("shows what each record says: operation, payload hash and algorithm, subject, the accepted principal", async () => {
+    await page.fill("#query", `vcon://${vcon}`);
+    await page.press("#query", "Enter");
+    await page.waitForSelector("#trail > li");
+    const first = (await page.textContent("#trail > li")) ?? "";
+    expect(first).toMatch(/OperationRecord/);
+    expect(first).toMatch(/PayloadSHA-256 [0-9a-f]{64}/);
+    expect(first).toContain(`Subjectvcon://${vcon}`);
+    expect(first).not.toContain("(not declared)");
+  });
+
+  it('a "not found" clears the previous trail', async () => {
+    await page.fill("#query", `vcon://${crypto.randomUUID()}`);
+    await page.press("#query", "Enter");
+    expect(await status()).toMatchObject({ ok: "false" });
+    expect(await page.$("#trail")).toBeNull();
+  });
+
+  it("finds statements by subject and by payload hash, at desktop and phone width", async () => {
+    await page.selectOption("#statement-field", "subject");
+    await page.fill("#statement-value", `vcon://${vcon}`);
+    await page.click("#statements-button");
+    expect(await status()).toMatchObject({ ok: "true", text: "2 statement(s) found by subject" });
+    const rows = await page.$$eval("#statements-table tbody tr", (trs) =>
+      trs.map((tr) => Array.from(tr.querySelectorAll("td")).map((td) => td.textContent)),
+    );
+    expect(rows).toHaveLength(2);
+    expect(rows.every((r) => r[0] === `vcon://${vcon}` && r[1] === "made from event")).toBe(true);
+    await screenshot(page, "console-statements-desktop");
+    // The hash column shows a digest's ends; the whole is its title.
+    const hash = await page.$eval(
+      "#statements-table tbody td:nth-child(4)",
+      (td) => (td as HTMLElement).title,
+    );
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    await page.selectOption("#statement-field", "payload_hash");
+    await page.fill("#statement-value", hash);
+    await page.click("#statements-button");
+    // Both events of the fixture vCon carry the same payload hash.
+    expect(await status()).toMatchObject({ ok: "true", text: "2 statement(s) found by payload hash" });
+    // A found record opens its asset's trail.
+    await page.click("#statements-table tbody tr:first-child button");
+    await page.waitForFunction(
+      () => document.querySelector("#trail-heading")?.textContent === "Call 42 (billing dispute)",
+    );
+    await page.setViewportSize(PHONE);
+    await page.click("#statements-button");
+    await page.waitForSelector("#statements-table");
+    const wide = await page.evaluate(() =>
+      Array.from(document.querySelectorAll("main *"))
+        .filter(
+          (e) =>
+            !e.closest("#statements-result") && e.getBoundingClientRect().right > window.innerWidth + 0.5,
+        )
+        .map((e) => `${e.tagName}.${e.className}`),
+    );
+    expect(wide).toEqual([]);
+    await page.evaluate(() => document.querySelector("#statements-form")?.scrollIntoView());
+    await screenshot(page, "console-statements-phone");
+    await page.setViewportSize(DESKTOP);
+  });
+
   it("signs out: the token leaves the tab", async () => {
     await page.click("#signout");
     expect(await page.isVisible("#signin")).toBe(true);
