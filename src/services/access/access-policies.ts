@@ -53,7 +53,7 @@ export async function createAccessPolicy(ctx: Ctx, p: Principal, body: unknown) 
   return accessPolicyOut(row);
 }
 
-export async function readAccessPolicy(ctx: Ctx, p: Principal, id: string) {
+export async function readAccessPolicy(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
   requireAdmin(p);
   const row = await getAccessPolicy(ctx.db, p.tenantId, id);
   if (!row) throw notFound("access policy");
@@ -62,7 +62,7 @@ export async function readAccessPolicy(ctx: Ctx, p: Principal, id: string) {
 
 /** The tenancy's policies an administrator lists, filtered by the query. */
 export function accessPolicySource(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "db">,
   p: Principal,
   pairs: Array<[string, string]>,
 ): RowSource<AccessPolicyRow> {
@@ -89,7 +89,11 @@ export async function patchAccessPolicy(ctx: Ctx, p: Principal, id: string, body
   return accessPolicyOut(row);
 }
 
-export async function removeAccessPolicy(ctx: Ctx, p: Principal, id: string): Promise<void> {
+export async function removeAccessPolicy(
+  ctx: Pick<Ctx, "caches" | "db">,
+  p: Principal,
+  id: string,
+): Promise<void> {
   requireAdmin(p);
   const deleted = await deleteAccessPolicy(ctx.db, p.tenantId, id);
   ctx.caches.accessPolicies.forget();

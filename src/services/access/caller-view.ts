@@ -25,7 +25,7 @@ interface Scope {
   all?: boolean;
 }
 
-async function policiesOf(ctx: Ctx, tenantId: string): Promise<AccessPolicy[]> {
+async function policiesOf(ctx: Pick<Ctx, "caches" | "db">, tenantId: string): Promise<AccessPolicy[]> {
   return (await ctx.caches.accessPolicies.get(ctx.db, tenantId)).map((row) => validateAccessPolicyInput(row));
 }
 

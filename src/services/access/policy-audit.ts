@@ -22,7 +22,7 @@ function assetsMatching(db: Queryable, tenantId: string, policy: AccessPolicy): 
  * internal actor (`{BASE_URL}/internal`, subject `access_policies/<uuid>`), as the interface asks.
  */
 export async function recordPolicyAudit(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "config" | "db" | "keys" | "wake">,
   row: AccessPolicyRow,
   change: "created" | "updated",
 ): Promise<number> {
@@ -53,7 +53,7 @@ export async function recordPolicyAudit(
 }
 
 /** The assets one policy applies to (administrators only, checked by the caller). */
-export async function policyAssets(ctx: Ctx, tenantId: string, policyId: string) {
+export async function policyAssets(ctx: Pick<Ctx, "db">, tenantId: string, policyId: string) {
   const row = await getAccessPolicy(ctx.db, tenantId, policyId);
   const assets = row && (await assetsMatching(ctx.db, tenantId, validateAccessPolicyInput(row)));
   return assets?.map((a) => assetRecord(a, a.attributes));
@@ -61,7 +61,7 @@ export async function policyAssets(ctx: Ctx, tenantId: string, policyId: string)
 
 /** The policies that apply to one asset. */
 export async function assetPolicies(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "db">,
   tenantId: string,
   assetId: string,
 ): Promise<AccessPolicyRow[] | undefined> {

@@ -59,7 +59,10 @@ export async function requireReadableEvent(
 const FACTS_KEPT = 100_000;
 
 /** The access facts of an asset event (immutable once stored, so kept), or undefined if none. */
-async function factsOf(ctx: Ctx, eventId: string): Promise<EventAccessFacts | undefined> {
+async function factsOf(
+  ctx: Pick<Ctx, "caches" | "db">,
+  eventId: string,
+): Promise<EventAccessFacts | undefined> {
   const kept = ctx.caches.eventFacts;
   const known = kept.get(eventId);
   if (known) return known;

@@ -21,7 +21,7 @@ function references(attrs: Record<string, unknown>, blobId: string): boolean {
  * so the routes never reveal blobs that exist but are not attached there.
  */
 export async function attachmentBlob(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "db">,
   view: AccessView,
   ref: { assetId: string; eventId?: string | undefined; blobId: string },
 ): Promise<BlobRow> {

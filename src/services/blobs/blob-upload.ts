@@ -37,7 +37,11 @@ export interface FileLimits {
 }
 
 /** POST /archivist/v1/blobs: quota checked before the body is stored, bytes content-addressed. */
-export async function uploadBlob(ctx: Ctx, p: Principal, upload: FileUpload) {
+export async function uploadBlob(
+  ctx: Pick<Ctx, "blobs" | "config" | "db">,
+  p: Principal,
+  upload: FileUpload,
+) {
   const quotas = (await getTenancy(ctx.db, p.tenantId))?.quotas ?? {};
   const usage = await blobUsage(ctx.db, p.tenantId);
   if (quotas.blobs !== undefined && usage.count >= quotas.blobs) throw quotaExceeded("blobs", quotas.blobs);

@@ -23,7 +23,7 @@ export function blobOut(b: BlobRow) {
 }
 
 /** A blob read directly (not through a record): its uploader or an administrator of its tenancy. */
-export async function blobForCaller(ctx: Ctx, p: Principal, id: string): Promise<BlobRow> {
+export async function blobForCaller(ctx: Pick<Ctx, "db">, p: Principal, id: string): Promise<BlobRow> {
   const blob = await getBlob(ctx.db, p.tenantId, id);
   if (!blob) throw notFound("blob");
   if (!p.isAdmin && !(blob.issuer === p.issuer && blob.subject === p.subject))
@@ -62,7 +62,11 @@ export function parseRange(
 }
 
 /** Opens the bytes of a blob (whole or a range). */
-export function openBlob(ctx: Ctx, blob: BlobRow, range?: { start: number; end: number }): Promise<Readable> {
+export function openBlob(
+  ctx: Pick<Ctx, "blobs">,
+  blob: BlobRow,
+  range?: { start: number; end: number },
+): Promise<Readable> {
   return ctx.blobs.open(blob.hash, range);
 }
 

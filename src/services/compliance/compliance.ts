@@ -37,7 +37,7 @@ function requireAdmin(p: Principal): void {
 }
 
 /** Creates a policy after checking the fields its type requires; quota `compliance_policies`. */
-export async function createCompliancePolicy(ctx: Ctx, p: Principal, body: unknown) {
+export async function createCompliancePolicy(ctx: Pick<Ctx, "db">, p: Principal, body: unknown) {
   requireAdmin(p);
   const input = validateCompliancePolicyInput(body);
   parsePolicyFilters(input.asset_filter);
@@ -50,14 +50,14 @@ export async function createCompliancePolicy(ctx: Ctx, p: Principal, body: unkno
   return compliancePolicyOut(row);
 }
 
-export async function readCompliancePolicy(ctx: Ctx, p: Principal, id: string) {
+export async function readCompliancePolicy(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
   requireAdmin(p);
   const row = await getCompliancePolicy(ctx.db, p.tenantId, id);
   if (!row) throw notFound("compliance policy");
   return compliancePolicyOut(row);
 }
 
-export async function removeCompliancePolicy(ctx: Ctx, p: Principal, id: string) {
+export async function removeCompliancePolicy(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
   requireAdmin(p);
   const row = await deleteCompliancePolicy(ctx.db, p.tenantId, id);
   if (!row) throw notFound("compliance policy");
@@ -65,7 +65,7 @@ export async function removeCompliancePolicy(ctx: Ctx, p: Principal, id: string)
 }
 
 /** Compliance of one asset now or at `at`: every policy of its tenancy whose asset_filter matches it then. */
-export async function assetCompliance(ctx: Ctx, view: AccessView, assetId: string, at?: Date) {
+export async function assetCompliance(ctx: Pick<Ctx, "db">, view: AccessView, assetId: string, at?: Date) {
   const asset = await getAsset(ctx.db, assetId);
   const grant = asset && view.grant(asset);
   if (!asset || !grant) throw notFound("asset");
@@ -107,7 +107,7 @@ export async function assetCompliance(ctx: Ctx, view: AccessView, assetId: strin
 
 /** The tenancy's compliance policies, optionally of some types. */
 export function compliancePolicySource(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "db">,
   p: Principal,
   pairs: Array<[string, string]>,
 ): RowSource<CompliancePolicyRow> {

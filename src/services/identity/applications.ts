@@ -76,7 +76,7 @@ export function applicationOut(row: ApplicationRow, secret = "") {
 
 /** Creates an application with a fresh secret, under the tenancy's quota. */
 export async function createApplication(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "db">,
   p: Principal,
   input: {
     display_name: string;
@@ -113,7 +113,7 @@ async function enforceQuota(tx: Queryable, tenantId: string): Promise<void> {
 }
 
 /** Reads one application of the caller's tenancy (404 for any other). */
-export async function readApplication(ctx: Ctx, p: Principal, id: string) {
+export async function readApplication(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
   requireAdmin(p);
   const row = await getApplication(ctx.db, id);
   if (!row || row.tenant_id !== p.tenantId) throw notFound("application");
@@ -122,7 +122,7 @@ export async function readApplication(ctx: Ctx, p: Principal, id: string) {
 
 /** The tenancy's application registrations an administrator lists, filtered by the query. */
 export function applicationSource(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "db">,
   p: Principal,
   pairs: Array<[string, string]>,
 ): RowSource<ApplicationRow> {
@@ -132,7 +132,7 @@ export function applicationSource(
 
 /** PATCH: each field sent replaces the stored one whole. */
 export async function patchApplication(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "db">,
   p: Principal,
   id: string,
   patch: {
@@ -149,7 +149,7 @@ export async function patchApplication(
 }
 
 /** Replaces the secret: the old one stops working at once; issued tokens stay valid. */
-export async function regenerateSecret(ctx: Ctx, p: Principal, id: string) {
+export async function regenerateSecret(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
   requireAdmin(p);
   const secret = newSecret();
   const now = new Date();
@@ -162,7 +162,7 @@ export async function regenerateSecret(ctx: Ctx, p: Principal, id: string) {
   return applicationOut(row, secret);
 }
 
-export async function removeApplication(ctx: Ctx, p: Principal, id: string): Promise<void> {
+export async function removeApplication(ctx: Pick<Ctx, "db">, p: Principal, id: string): Promise<void> {
   requireAdmin(p);
   if (!(await deleteApplication(ctx.db, p.tenantId, id))) throw notFound("application");
 }

@@ -62,7 +62,7 @@ export async function createInvite(
   return { ...inviteOut(row), code };
 }
 
-export async function readInvite(ctx: Ctx, p: Principal, id: string) {
+export async function readInvite(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
   requireAdmin(p);
   const row = await getInvite(ctx.db, p.tenantId, id);
   if (!row) throw notFound("invite");
@@ -70,12 +70,16 @@ export async function readInvite(ctx: Ctx, p: Principal, id: string) {
 }
 
 /** The tenancy's pending invites an administrator lists, filtered by the query. */
-export function inviteSource(ctx: Ctx, p: Principal, pairs: Array<[string, string]>): RowSource<InviteRow> {
+export function inviteSource(
+  ctx: Pick<Ctx, "db">,
+  p: Principal,
+  pairs: Array<[string, string]>,
+): RowSource<InviteRow> {
   requireAdmin(p);
   return inviteRows(ctx.db, p.tenantId, { email: valuesOf(pairs, "email") });
 }
 
-export async function removeInvite(ctx: Ctx, p: Principal, id: string): Promise<void> {
+export async function removeInvite(ctx: Pick<Ctx, "db">, p: Principal, id: string): Promise<void> {
   requireAdmin(p);
   if (!(await deleteInvite(ctx.db, p.tenantId, id))) throw notFound("invite");
 }
@@ -85,7 +89,7 @@ export async function removeInvite(ctx: Ctx, p: Principal, id: string): Promise<
  * active member without roles, so without permissions until a policy grants them; the invite is deleted.
  */
 export async function acceptInvite(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "caches" | "db" | "log">,
   id: string,
   input: { code: string; display_name?: string | undefined },
 ) {
@@ -123,7 +127,11 @@ function invitationText(row: InviteRow, code: string, baseUrl: string): string {
 }
 
 // Sending never delays or fails the create call: an SMTP outage is logged, and the administrator has the code.
-function deliverInvitation(ctx: Ctx, row: InviteRow, code: string): void {
+function deliverInvitation(
+  ctx: Pick<Ctx, "config" | "invitationMailer" | "log">,
+  row: InviteRow,
+  code: string,
+): void {
   const where = {
     invite: `invites/${row.id}`,
     email: row.email,

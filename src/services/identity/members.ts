@@ -57,13 +57,22 @@ function validRoles(roles: string[]): string[] {
 }
 
 /** The tenancy's members an administrator lists (active only unless member_state says otherwise). */
-export function memberSource(ctx: Ctx, p: Principal, pairs: Array<[string, string]>): RowSource<MemberRow> {
+export function memberSource(
+  ctx: Pick<Ctx, "db">,
+  p: Principal,
+  pairs: Array<[string, string]>,
+): RowSource<MemberRow> {
   requireAdmin(p);
   return memberRows(ctx.db, p.tenantId, memberStateOf(scalar(pairs, "member_state")));
 }
 
 /** PATCH: the roles list sent replaces the member's roles (an empty list demotes to basic user). */
-export async function patchMemberRoles(ctx: Ctx, p: Principal, id: string, roles: string[] | undefined) {
+export async function patchMemberRoles(
+  ctx: Pick<Ctx, "db">,
+  p: Principal,
+  id: string,
+  roles: string[] | undefined,
+) {
   requireAdmin(p);
   const row = await updateMember(ctx.db, p.tenantId, id, roles ? { roles: validRoles(roles) } : {});
   if (!row) throw notFound("member");
@@ -71,7 +80,7 @@ export async function patchMemberRoles(ctx: Ctx, p: Principal, id: string, roles
 }
 
 /** Activates a member with basic rights only: OWNER must be granted again. */
-export async function activateMember(ctx: Ctx, p: Principal, id: string) {
+export async function activateMember(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
   requireAdmin(p);
   const row = await updateMember(ctx.db, p.tenantId, id, { active: true, roles: [] });
   if (!row) throw notFound("member");
@@ -79,7 +88,7 @@ export async function activateMember(ctx: Ctx, p: Principal, id: string) {
 }
 
 /** Deactivates a member and strips its roles; its tokens are refused from then on. */
-export async function deactivateMember(ctx: Ctx, p: Principal, id: string) {
+export async function deactivateMember(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
   requireAdmin(p);
   const row = await updateMember(ctx.db, p.tenantId, id, { active: false, roles: [] });
   if (!row) throw notFound("member");
@@ -96,7 +105,7 @@ export function membershipOut(row: MembershipRow) {
 }
 
 /** The caller's active memberships in every tenancy trusting its issuer; none for an application. */
-export function membershipSource(ctx: Ctx, p: Principal): RowSource<MembershipRow> {
+export function membershipSource(ctx: Pick<Ctx, "db">, p: Principal): RowSource<MembershipRow> {
   if (p.kind !== "member" || !p.email) return emptySource();
   return membershipRows(ctx.db, p.issuer, p.email);
 }

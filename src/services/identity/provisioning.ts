@@ -50,7 +50,7 @@ function readBootstrapFile(path: string): BootstrapFile {
   return r.data;
 }
 
-async function applyTenancy(ctx: Ctx, spec: TenancySpec): Promise<string> {
+async function applyTenancy(ctx: Pick<Ctx, "caches" | "db" | "keys">, spec: TenancySpec): Promise<string> {
   const existing = await getApplication(ctx.db, spec.owner.client_id);
   const tenantId = existing?.tenant_id ?? spec.id ?? randomUUID();
   await upsertTenancy(ctx.db, {

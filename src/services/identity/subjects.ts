@@ -71,7 +71,12 @@ export interface SubjectInput {
   tessera_pub_key?: string[] | undefined;
 }
 
-async function storeSubject(ctx: Ctx, p: Principal, input: SubjectInput, tenant: string) {
+async function storeSubject(
+  ctx: Pick<Ctx, "caches" | "db">,
+  p: Principal,
+  input: SubjectInput,
+  tenant: string,
+) {
   const wallet = input.wallet_pub_key ?? [];
   const tessera = input.tessera_pub_key ?? [];
   validateWalletKeys(wallet);
@@ -148,7 +153,7 @@ export async function importSubject(
   return storeSubject(ctx, p, { ...s, display_name }, s.tenant);
 }
 
-async function subjectRow(ctx: Ctx, p: Principal, id: string): Promise<SubjectRow> {
+async function subjectRow(ctx: Pick<Ctx, "db">, p: Principal, id: string): Promise<SubjectRow> {
   const row = await getSubject(ctx.db, p.tenantId, id);
   if (!row) throw notFound("subject");
   return row;
@@ -167,7 +172,11 @@ export async function exportSubject(ctx: Ctx, p: Principal, id: string) {
 }
 
 /** The tenancy's subjects (Self included) an administrator lists, filtered by the query. */
-export function subjectSource(ctx: Ctx, p: Principal, pairs: Array<[string, string]>): RowSource<SubjectRow> {
+export function subjectSource(
+  ctx: Pick<Ctx, "db">,
+  p: Principal,
+  pairs: Array<[string, string]>,
+): RowSource<SubjectRow> {
   requireAdmin(p);
   return subjectRows(ctx.db, p.tenantId, {
     displayName: valuesOf(pairs, "display_name"),
@@ -177,7 +186,12 @@ export function subjectSource(ctx: Ctx, p: Principal, pairs: Array<[string, stri
 }
 
 /** PATCH: each field sent replaces the stored one whole; wallet addresses follow the wallet keys. */
-export async function patchSubject(ctx: Ctx, p: Principal, id: string, patch: Partial<SubjectInput>) {
+export async function patchSubject(
+  ctx: Pick<Ctx, "caches" | "db">,
+  p: Principal,
+  id: string,
+  patch: Partial<SubjectInput>,
+) {
   requireAdmin(p);
   refuseSelf(id, "updated");
   if (patch.wallet_pub_key) validateWalletKeys(patch.wallet_pub_key);
@@ -193,7 +207,11 @@ export async function patchSubject(ctx: Ctx, p: Principal, id: string, patch: Pa
   return subjectOut(row);
 }
 
-export async function removeSubject(ctx: Ctx, p: Principal, id: string): Promise<void> {
+export async function removeSubject(
+  ctx: Pick<Ctx, "caches" | "db">,
+  p: Principal,
+  id: string,
+): Promise<void> {
   requireAdmin(p);
   refuseSelf(id, "deleted");
   const deleted = await deleteSubject(ctx.db, p.tenantId, id);

@@ -4,14 +4,14 @@ import { listRootPrincipals, replaceRootPrincipals } from "../../store/root-prin
 import { getTenancy, upsertTenancy } from "../../store/tenancies.js";
 
 /** Public facts of any tenancy (so a partner can resolve a `tenant/<uuid>` it sees on a shared record). */
-export async function publicInfo(ctx: Ctx, id: string) {
+export async function publicInfo(ctx: Pick<Ctx, "db">, id: string) {
   const t = await getTenancy(ctx.db, id);
   if (!t) throw notFound("tenancy");
   return { identity: `tenant/${t.id}`, verified_domain: "" };
 }
 
 /** The caller's own tenancy. */
-export async function selfInfo(ctx: Ctx, p: Principal) {
+export async function selfInfo(ctx: Pick<Ctx, "db">, p: Principal) {
   const t = await getTenancy(ctx.db, p.tenantId);
   if (!t) throw notFound("tenancy");
   return {
@@ -31,7 +31,7 @@ export async function renameTenancy(ctx: Ctx, p: Principal, displayName: string)
 }
 
 /** The tenancy administrators (root principals). */
-export async function rootPrincipals(ctx: Ctx, p: Principal) {
+export async function rootPrincipals(ctx: Pick<Ctx, "db">, p: Principal) {
   if (!p.isAdmin) throw forbidden("only administrators can read the administrators");
   const rows = await listRootPrincipals(ctx.db, p.tenantId);
   return {

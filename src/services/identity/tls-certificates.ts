@@ -73,7 +73,7 @@ export interface TlsCertificateInput {
 }
 
 /** Uploads a CA certificate, under the tenancy's `tlscacertificates` quota. */
-export async function createTlsCertificate(ctx: Ctx, p: Principal, input: TlsCertificateInput) {
+export async function createTlsCertificate(ctx: Pick<Ctx, "db">, p: Principal, input: TlsCertificateInput) {
   requireAdmin(p);
   const pem = certificateInput(input);
   if (!pem) throw badRequest("tlscacertificate (or certificate) is required");
@@ -91,7 +91,7 @@ export async function createTlsCertificate(ctx: Ctx, p: Principal, input: TlsCer
   return tlsCertificateOut(row);
 }
 
-export async function readTlsCertificate(ctx: Ctx, p: Principal, id: string) {
+export async function readTlsCertificate(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
   requireAdmin(p);
   const row = await getTlsCaCertificate(ctx.db, p.tenantId, id);
   if (!row) throw notFound("TLS CA certificate");
@@ -100,7 +100,7 @@ export async function readTlsCertificate(ctx: Ctx, p: Principal, id: string) {
 
 /** The tenancy's TLS CA certificates an administrator lists, filtered by the query. */
 export function tlsCertificateSource(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "db">,
   p: Principal,
   pairs: Array<[string, string]>,
 ): RowSource<TlsCaCertificateRow> {
@@ -109,7 +109,12 @@ export function tlsCertificateSource(
 }
 
 /** PATCH: each field sent replaces the stored one; a new certificate is validated like on upload. */
-export async function patchTlsCertificate(ctx: Ctx, p: Principal, id: string, patch: TlsCertificateInput) {
+export async function patchTlsCertificate(
+  ctx: Pick<Ctx, "db">,
+  p: Principal,
+  id: string,
+  patch: TlsCertificateInput,
+) {
   requireAdmin(p);
   const pem = certificateInput(patch);
   const row = await updateTlsCaCertificate(ctx.db, p.tenantId, id, { display_name: patch.display_name, pem });
@@ -117,7 +122,7 @@ export async function patchTlsCertificate(ctx: Ctx, p: Principal, id: string, pa
   return tlsCertificateOut(row);
 }
 
-export async function removeTlsCertificate(ctx: Ctx, p: Principal, id: string): Promise<void> {
+export async function removeTlsCertificate(ctx: Pick<Ctx, "db">, p: Principal, id: string): Promise<void> {
   requireAdmin(p);
   if (!(await deleteTlsCaCertificate(ctx.db, p.tenantId, id))) throw notFound("TLS CA certificate");
 }

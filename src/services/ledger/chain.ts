@@ -12,7 +12,7 @@ import { canReadEvent } from "../access/access-view.js";
 import { viewFor } from "../access/caller-view.js";
 
 /** The archivist node: its validator's public key (never the private `d`), height and state. */
-export async function nodeStatus(ctx: Ctx) {
+export async function nodeStatus(ctx: Pick<Ctx, "db" | "keys">) {
   const key = await ctx.keys.get("validator", "ES256");
   const { kty, crv, x, y } = key.publicJwk as Record<string, string>;
   const head = await headBlock(ctx.db);
@@ -43,7 +43,10 @@ function blockOut(b: Block) {
 }
 
 /** A block by number (decimal or 0x hex) or hash. */
-export async function getBlock(ctx: Ctx, q: { number?: string | undefined; hash?: string | undefined }) {
+export async function getBlock(
+  ctx: Pick<Ctx, "db">,
+  q: { number?: string | undefined; hash?: string | undefined },
+) {
   let b: Block | undefined;
   if (q.hash) b = await blockByHash(ctx.db, q.hash);
   else if (q.number !== undefined) {
@@ -55,7 +58,7 @@ export async function getBlock(ctx: Ctx, q: { number?: string | undefined; hash?
 }
 
 /** Every block with its transactions, for offline checking of the whole chain. */
-export async function exportChain(ctx: Ctx, afterParam: string | undefined) {
+export async function exportChain(ctx: Pick<Ctx, "db">, afterParam: string | undefined) {
   const after =
     afterParam === undefined || afterParam === "-1" ? -1 : reachable(parseUint64(afterParam, "after"));
   const blocks = after === undefined ? [] : await allBlocks(ctx.db, after, 500);

@@ -5,14 +5,18 @@ import { getSeal, listSealSizes } from "../../store/seals.js";
 import { listTenancies } from "../../store/tenancies.js";
 
 /** Seal bytes of a log (latest, or of one size). */
-export async function latestSeal(ctx: Ctx, tenantId: string, mmrSize?: number): Promise<Uint8Array> {
+export async function latestSeal(
+  ctx: Pick<Ctx, "db">,
+  tenantId: string,
+  mmrSize?: number,
+): Promise<Uint8Array> {
   const seal = await getSeal(ctx.db, tenantId, mmrSize);
   if (!seal) throw notFound("seal");
   return seal.seal;
 }
 
 /** The service's public keys: the receipt and seal key first, then every tenancy's statement issuer key. */
-async function publishedKeys(ctx: Ctx) {
+async function publishedKeys(ctx: Pick<Ctx, "db" | "keys">) {
   const seal = await ctx.keys.get("seal", "ES256");
   const issuers = await Promise.all(
     (await listTenancies(ctx.db)).map((t) => ctx.keys.get(`issuer:${t.id}`, "ES256")),
@@ -40,6 +44,6 @@ export async function serviceJwks(ctx: Ctx): Promise<{ keys: Array<Record<string
 }
 
 /** Sizes of every seal of a log, oldest first (a verifier replays them in order). */
-export function sealSizes(ctx: Ctx, tenantId: string): Promise<number[]> {
+export function sealSizes(ctx: Pick<Ctx, "db">, tenantId: string): Promise<number[]> {
   return listSealSizes(ctx.db, tenantId);
 }

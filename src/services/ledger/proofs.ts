@@ -69,7 +69,11 @@ async function entryOf(ctx: Ctx, recordId: string): Promise<(EntryRow & { tenant
 }
 
 /** `sealFor` through a seal read less than `SEAL_FRESH_MS` ago, when that one covers the entry. */
-async function recentSealFor(ctx: Ctx, tenantId: string, entry: EntryRow | undefined): Promise<SealRow> {
+async function recentSealFor(
+  ctx: Pick<Ctx, "caches" | "db">,
+  tenantId: string,
+  entry: EntryRow | undefined,
+): Promise<SealRow> {
   const recent = ctx.caches.latestSeals.get(tenantId);
   const now = Date.now();
   if (entry && recent && now - recent.at < SEAL_FRESH_MS && recent.seal.mmr_size > entry.mmr_index)
@@ -164,7 +168,7 @@ export async function receiptFor(ctx: Ctx, recordId: string, profile: Profile = 
 
 /** The merkle-log entry at `mmrIndex` with its path in the latest (or a given) sealed MMR. */
 export async function logEntry(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "db">,
   tenantId: string,
   mmrIndex: number,
   mmrSize?: number,
@@ -190,7 +194,7 @@ export async function logEntry(
 }
 
 /** The draft's consistency proof between two complete sizes: one path per old peak into the new MMR. */
-export async function consistency(ctx: Ctx, tenantId: string, from: number, to: number) {
+export async function consistency(ctx: Pick<Ctx, "db">, tenantId: string, from: number, to: number) {
   if (
     !isValidMmrSize(from) ||
     !isValidMmrSize(to) ||
@@ -211,7 +215,7 @@ export async function consistency(ctx: Ctx, tenantId: string, from: number, to: 
 }
 
 /** RFC 9162 §2.1.4 consistency proof between two tree sizes (0 < from ≤ to ≤ the tree's size). */
-export async function treeConsistency(ctx: Ctx, tenantId: string, from: number, to: number) {
+export async function treeConsistency(ctx: Pick<Ctx, "db">, tenantId: string, from: number, to: number) {
   const size = await tlogSize(ctx.db, tenantId);
   if (!Number.isSafeInteger(from) || from < 1 || from > to || to > size)
     throw badRequest("from and to must be tree sizes with 0 < from <= to <= the tree's size");

@@ -31,7 +31,7 @@ import { leafEntries } from "../../store/tlog-tiles.js";
  * The checkpoint with its witnesses' cosignatures: the newest one a quorum cosigned, or the
  * newest when none has (or no witnesses are configured).
  */
-export async function checkpointNote(ctx: Ctx, tenantId: string): Promise<string> {
+export async function checkpointNote(ctx: Pick<Ctx, "db">, tenantId: string): Promise<string> {
   const cp = await publishedCheckpoint(ctx.db, tenantId);
   if (!cp) throw notFound("checkpoint");
   const cosignatures = await cosignaturesOf(ctx.db, tenantId, cp.size);
@@ -42,7 +42,7 @@ export async function checkpointNote(ctx: Ctx, tenantId: string): Promise<string
  * The log's verification key in the vkey text format, named by the log's origin; none before
  * the log's first checkpoint, which fixes the origin.
  */
-export async function logVkey(ctx: Ctx, tenantId: string): Promise<string> {
+export async function logVkey(ctx: Pick<Ctx, "db" | "keys">, tenantId: string): Promise<string> {
   const origin = await originOf(ctx.db, tenantId);
   if (!origin) throw notFound("log");
   const key = await ctx.keys.get(TLOG_KEY, "Ed25519");
@@ -73,7 +73,7 @@ export async function tileBytes(ctx: Ctx, tenantId: string, path: string): Promi
   return ref.width === TILE_WIDTH ? keep(ctx.caches.fullTiles, key, bytes) : bytes;
 }
 
-async function readTile(ctx: Ctx, tenantId: string, ref: TileRef): Promise<Uint8Array> {
+async function readTile(ctx: Pick<Ctx, "db">, tenantId: string, ref: TileRef): Promise<Uint8Array> {
   // Tiles exist as far as the newest checkpoint reaches (a full tile of a later size only once checkpointed).
   const newest = await latestCheckpoint(ctx.db, tenantId);
   if (!newest || ref.width > tileWidth(ref.level, ref.index, newest.size)) throw notFound("tile");

@@ -51,7 +51,7 @@ export interface CheckedEvent {
 
 /** Validates a client's event and checks its blob and location references against the tenancy. */
 export async function checkEvent(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "db">,
   p: Principal,
   view: AccessView,
   input: EventInput,

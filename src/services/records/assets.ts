@@ -135,7 +135,7 @@ export async function createAssetWithEvents(
 }
 
 /** The asset as it was at `at`: attributes and tracking folded from its events accepted by then. */
-async function assetAt(ctx: Ctx, asset: AssetRow, at: Date): Promise<AssetRow | undefined> {
+async function assetAt(ctx: Pick<Ctx, "db">, asset: AssetRow, at: Date): Promise<AssetRow | undefined> {
   const events = await eventsOfAsset(ctx.db, asset.id, at);
   if (events.length === 0) return undefined;
   let attributes: Record<string, unknown> = {};
@@ -185,7 +185,7 @@ export const publicView: AccessView = {
 
 /** Reads one event the caller may see (404 otherwise), with asset attributes projected. */
 export async function readAssetEvent(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "db">,
   view: AccessView,
   assetId: string,
   eventId: string,

@@ -32,7 +32,7 @@ function requireAdmin(p: Principal): void {
 
 /** Stores an asset-free event in the caller's log (STORED), within the 64 KB and quota limits. */
 export async function createFreeEvent(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "writePath">,
   p: Principal,
   input: FreeEventInput,
   bodyBytes: number,
@@ -56,7 +56,7 @@ export async function createFreeEvent(
   return freeEventRecord(row);
 }
 
-export async function readFreeEvent(ctx: Ctx, p: Principal, id: string) {
+export async function readFreeEvent(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
   requireAdmin(p);
   const row = await getFreeEvent(ctx.db, p.tenantId, id);
   if (!row) throw notFound("event");

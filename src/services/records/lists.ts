@@ -214,7 +214,7 @@ export async function listAssetEvents(
 }
 
 async function projectEvents(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "db">,
   view: AccessView,
   page: AssetEventRow[],
   assets: Map<string, AssetRow | undefined>,

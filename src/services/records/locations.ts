@@ -66,7 +66,7 @@ async function restrictLocations(ctx: Ctx, p: Principal, w: Where): Promise<void
   homesOfAssets(w, (assets) => view.restrictAssets(assets));
 }
 
-export async function createLocation(ctx: Ctx, p: Principal, input: LocationInput) {
+export async function createLocation(ctx: Pick<Ctx, "db" | "keys">, p: Principal, input: LocationInput) {
   requireAdmin(p);
   const owner = await tenantWalletAddress(ctx.keys, p.tenantId);
   const row = await ctx.db.transaction(async (tx) => {
@@ -107,19 +107,24 @@ export async function readLocationPermissions(ctx: Ctx, p: Principal, id: string
   return readLocation(ctx, p, id);
 }
 
-export async function patchLocation(ctx: Ctx, p: Principal, id: string, patch: LocationInput) {
+export async function patchLocation(ctx: Pick<Ctx, "db">, p: Principal, id: string, patch: LocationInput) {
   requireAdmin(p);
   const row = await updateLocation(ctx.db, p.tenantId, id, patch);
   if (!row) throw notFound("location");
   return locationOut(row);
 }
 
-export async function removeLocation(ctx: Ctx, p: Principal, id: string): Promise<void> {
+export async function removeLocation(ctx: Pick<Ctx, "db">, p: Principal, id: string): Promise<void> {
   requireAdmin(p);
   if (!(await deleteLocation(ctx.db, p.tenantId, id))) throw notFound("location");
 }
 
-export async function setLocationPermissions(ctx: Ctx, p: Principal, id: string, subjects: string[]) {
+export async function setLocationPermissions(
+  ctx: Pick<Ctx, "db">,
+  p: Principal,
+  id: string,
+  subjects: string[],
+) {
   requireAdmin(p);
   const row = await updateLocation(ctx.db, p.tenantId, id, { permissions: { subject_identities: subjects } });
   if (!row) throw notFound("location");

@@ -33,7 +33,7 @@ export class RegistrationClosed extends CodedError<"REGISTRATION_CLOSED"> {
 }
 
 /** The statement issuer of a tenancy: `{BASE_URL}/tenant/<uuid>`, signing with its ES256 issuer key. */
-async function tenancyIssuer(ctx: Ctx, tenantId: string) {
+async function tenancyIssuer(ctx: Pick<Ctx, "config" | "keys">, tenantId: string) {
   const key = await ctx.keys.get(`issuer:${tenantId}`, "ES256");
   return { issuer: `${ctx.config.baseUrl}/tenant/${tenantId}`, key };
 }
@@ -223,7 +223,7 @@ export async function freeEventStatement(
 
 /** Registers (or replaces) a trusted statement issuer key (P-256 JWK); administrators only. */
 export async function addScittKey(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "db">,
   p: Principal,
   input: { kid: string; display_name?: string | undefined; public_jwk: Record<string, unknown> },
 ) {
@@ -258,13 +258,13 @@ export async function scittKeyList(ctx: Ctx, p: Principal) {
   };
 }
 
-export async function removeScittKey(ctx: Ctx, p: Principal, kid: string): Promise<void> {
+export async function removeScittKey(ctx: Pick<Ctx, "db">, p: Principal, kid: string): Promise<void> {
   if (!p.isAdmin) throw forbidden("only administrators manage trusted issuer keys");
   if (!(await deleteScittKey(ctx.db, p.tenantId, kid))) throw notFound("issuer key");
 }
 
 /** The tenancy's SCITT registration policy (administrators). */
-export async function registrationPolicy(ctx: Ctx, p: Principal) {
+export async function registrationPolicy(ctx: Pick<Ctx, "config" | "db">, p: Principal) {
   if (!p.isAdmin) throw forbidden("only administrators manage the registration policy");
   const r = await getRegistrationPolicy(ctx.db, p.tenantId);
   return {

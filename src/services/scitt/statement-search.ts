@@ -48,12 +48,12 @@ const text = (attrs: Record<string, unknown>, name: string) => {
 };
 
 /** The issuer of the statements made from a tenancy's events (as `eventToStatement` signs them). */
-function tenancyIssuerUrl(ctx: Ctx, tenantId: string): string {
+function tenancyIssuerUrl(ctx: Pick<Ctx, "config">, tenantId: string): string {
   return `${ctx.config.baseUrl}/tenant/${tenantId}`;
 }
 
 /** The criteria of a query, checked: at least one field, a payload hash in hex. */
-function criteriaOf(ctx: Ctx, q: StatementQuery): StatementCriteria {
+function criteriaOf(ctx: Pick<Ctx, "config">, q: StatementQuery): StatementCriteria {
   const given = (v: string | undefined) => (v === undefined || v === "" ? undefined : v);
   const subject = given(q.subject);
   const issuer = given(q.issuer);

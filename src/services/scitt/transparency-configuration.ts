@@ -6,7 +6,7 @@ import { VDS_MMR, VDS_RFC9162 } from "../../core/cose/index.js";
  * `/tenants/<uuid>`: where to register, where the keys are, and which receipt profiles it
  * issues (the first is what `/entries` answers when the request names none).
  */
-export function transparencyConfiguration(ctx: Ctx, prefix: string) {
+export function transparencyConfiguration(ctx: Pick<Ctx, "config">, prefix: string) {
   const base = `${ctx.config.baseUrl}${prefix}`;
   const profiles =
     ctx.config.scrapiReceiptProfile === "rfc9162" ? [VDS_RFC9162, VDS_MMR] : [VDS_MMR, VDS_RFC9162];
