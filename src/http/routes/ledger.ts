@@ -7,12 +7,19 @@ import {
   requireReadableEvent,
   requireReadableRecord,
 } from "../../services/access/readable-records.js";
-import { latestSeal, scittKeys, sealSizes } from "../../services/ledger/ledger-info.js";
+import { latestSeal, scittKey, scittKeys, sealSizes } from "../../services/ledger/ledger-info.js";
 import { consistency, logEntry, receiptFor, treeConsistency } from "../../services/ledger/proofs.js";
 import { sendCose } from "../cose-response.js";
 import type { HttpDeps } from "../deps.js";
-import { COSE_TYPE, profileQuery, requestedProfile, sendReceipt } from "../receipt-negotiation.js";
+import {
+  COSE_TYPE,
+  profileQuery,
+  requestedMmrForm,
+  requestedProfile,
+  sendReceipt,
+} from "../receipt-negotiation.js";
 import type { RouteTable } from "../route.js";
+import { keyType, scrapi } from "../scrapi-handler.js";
 import { tlogRoutes } from "./tlog.js";
 
 const group = "merklelogsv1";
@@ -38,9 +45,25 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     path: "/.well-known/scitt-keys",
     group: "scitt",
     auth: "public",
-    summary: "The service's public keys (COSE_KeySet)",
-    handler: async ({ res }) =>
-      res.header("content-type", "application/cbor").send(Buffer.from(await scittKeys(d.ctx))),
+    summary:
+      "The service's public keys (COSE_KeySet; application/cbor, or application/cose-key-set when asked)",
+    handler: async ({ req, res }) =>
+      res
+        .header("content-type", keyType(req, "application/cose-key-set"))
+        .send(Buffer.from(await scittKeys(d.ctx))),
+  });
+  t.add({
+    method: "get",
+    path: "/.well-known/scitt-keys/{kid}",
+    group: "scitt",
+    auth: "public",
+    summary:
+      "One of the service's public keys by kid (COSE_Key; application/cbor, or application/cose-key when asked)",
+    handler: scrapi(async ({ params, req, res }) =>
+      res
+        .header("content-type", keyType(req, "application/cose-key"))
+        .send(Buffer.from(await scittKey(d.ctx, params.kid ?? ""))),
+    ),
   });
   t.add({
     method: "get",
@@ -61,7 +84,12 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     handler: async ({ caller, params, query, req, res }) => {
       const event = pathUuid(params.event, "event");
       await requireReadableEvent(d.ctx, caller, pathUuid(params.asset, "asset"), event);
-      const receipt = await receiptFor(d.ctx, event, requestedProfile(req, query, "mmr"));
+      const receipt = await receiptFor(
+        d.ctx,
+        event,
+        requestedProfile(req, query, "mmr"),
+        requestedMmrForm(req, query),
+      );
       return sendReceipt(req, res, receipt, { defaultType: COSE_TYPE });
     },
   });
@@ -76,7 +104,12 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     handler: async ({ caller, params, query, req, res }) => {
       const id = pathUuid(params.uuid, "event");
       await requireReadableRecord(d.ctx, caller, id);
-      const receipt = await receiptFor(d.ctx, id, requestedProfile(req, query, "mmr"));
+      const receipt = await receiptFor(
+        d.ctx,
+        id,
+        requestedProfile(req, query, "mmr"),
+        requestedMmrForm(req, query),
+      );
       return sendReceipt(req, res, receipt, { defaultType: COSE_TYPE });
     },
   });

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { forbidden } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
 import { encodeCbor } from "../../core/cbor/index.js";
+import type { MmrProofForm } from "../../core/cose/index.js";
 import { requireReadableEvent } from "../../services/access/readable-records.js";
 import { serviceJwks } from "../../services/ledger/ledger-info.js";
 import type { Profile } from "../../services/ledger/proofs.js";
@@ -22,29 +23,18 @@ import {
 } from "../../services/scitt/scitt.js";
 import { transparencyConfiguration } from "../../services/scitt/transparency-configuration.js";
 import { sendCose } from "../cose-response.js";
+import { markDeprecated } from "../deprecation.js";
 import type { HttpDeps } from "../deps.js";
-import { dataTrailsRefusal, scittProblem, sendProblem } from "../errors.js";
-import { profileQuery, requestedProfile, sendReceipt } from "../receipt-negotiation.js";
-import type { Call, RouteTable } from "../route.js";
+import { dataTrailsRefusal } from "../errors.js";
+import { profileQuery, requestedMmrForm, requestedProfile, sendReceipt } from "../receipt-negotiation.js";
+import type { RouteTable } from "../route.js";
+import { scrapi } from "../scrapi-handler.js";
 
 const group = "scitt";
 const transparentQuery = profileQuery.extend({ transparent: z.enum(["true", "false"]).optional() });
 
 function bodyBytes(req: FastifyRequest): Uint8Array {
   return req.body instanceof Buffer ? new Uint8Array(req.body) : new Uint8Array();
-}
-
-/** A SCRAPI handler whose failures are problem details, never the DataTrails error body. */
-function scrapi<Q>(fn: (c: Call<unknown, Q>) => Promise<unknown>): (c: Call<unknown, Q>) => Promise<unknown> {
-  return async (c) => {
-    try {
-      return await fn(c);
-    } catch (err) {
-      const answer = scittProblem(err);
-      if (!answer) throw err;
-      return sendProblem(c.req, c.res, answer.problem, answer.headers);
-    }
-  };
 }
 
 /** Runs a DataTrails-form registration, answering a policy refusal as `{type, detail}` JSON. */
@@ -69,17 +59,18 @@ async function waitForReceipt(
   entryId: string,
   ms: number,
   profile: Profile,
+  form: MmrProofForm,
 ): Promise<Uint8Array | undefined> {
   const end = Date.now() + ms;
   for (;;) {
-    const r = await entryReceipt(d.ctx, entryId, profile);
+    const r = await entryReceipt(d.ctx, entryId, profile, form);
     if (r || Date.now() > end) return r;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
 /**
- * SCRAPI (draft -10) for the service's public log and, under `/tenants/{tenant}`, for each
+ * SCRAPI (draft -11) for the service's public log and, under `/tenants/{tenant}`, for each
  * tenancy's log; the DataTrails-form registration; per-event statements; trusted issuer keys.
  */
 export function scittRoutes(t: RouteTable, d: HttpDeps): void {
@@ -106,8 +97,9 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     path: `${dt}/operations/{id}`,
     group,
     auth: "public",
-    summary: "DataTrails form: registration status",
+    summary: "DataTrails form: registration status (legacy: GET /entries/{id} succeeds it)",
     handler: async ({ params, res }) => {
+      markDeprecated(res, `/entries/${params.id}?profile=mmr`);
       const done = await entryReceipt(d.ctx, params.id ?? "");
       if (!done) {
         res.code(202);
@@ -127,8 +119,9 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     path: `${dt}/entries/{id}/receipt`,
     group,
     auth: "public",
-    summary: "DataTrails form: the receipt of an entry",
+    summary: "DataTrails form: the receipt of an entry (legacy: GET /entries/{id} succeeds it)",
     handler: async ({ params, res }) => {
+      markDeprecated(res, `/entries/${params.id}?profile=mmr`);
       const receipt = await entryReceipt(d.ctx, params.id ?? "");
       if (!receipt) {
         res.code(202);
@@ -162,7 +155,14 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
       const profile = requestedProfile(req, query, "mmr");
       return sendCose(
         res,
-        await assetEventStatement(d.ctx, event, query.transparent === "true", grant, profile),
+        await assetEventStatement(
+          d.ctx,
+          event,
+          query.transparent === "true",
+          grant,
+          profile,
+          requestedMmrForm(req, query),
+        ),
       );
     },
   });
@@ -182,6 +182,7 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
           pathUuid(params.uuid, "event"),
           query.transparent === "true",
           requestedProfile(req, query, "mmr"),
+          requestedMmrForm(req, query),
         ),
       ),
   });
@@ -249,9 +250,11 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
     path: `${prefix}/.well-known/transparency-configuration`,
     group,
     auth: "public",
-    summary: "SCRAPI transparency configuration (CBOR; JSON when asked)",
+    summary:
+      "SCRAPI transparency configuration (CBOR; JSON when asked; legacy in SCRAPI -11, kept for today's clients)",
     handler: async ({ params, req, res }) => {
       if (prefix) tenantOf(params);
+      markDeprecated(res, "/.well-known/scitt-keys");
       const config = transparencyConfiguration(d.ctx, self(params));
       if (accepts(req.raw).type(["application/cbor", "application/json"]) === "application/json")
         return config;
@@ -285,11 +288,17 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
         entryId = await registerStatement(d.ctx, caller, body);
       } else entryId = await registerBySignature(d.ctx, tenant, body);
       const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
-      const receipt = await waitForReceipt(d, entryId, d.ctx.config.scrapiWaitMs, profile);
+      const receipt = await waitForReceipt(
+        d,
+        entryId,
+        d.ctx.config.scrapiWaitMs,
+        profile,
+        requestedMmrForm(req, query),
+      );
       const location = `${self(params)}/entries/${entryId}`;
       res.header("location", location);
       if (receipt) return sendReceipt(req, res, receipt, { status: 201 });
-      // Draft -10 (after the IESG's DISCUSS): 202 Accepted, poll the Location. 303 only for older clients, by option.
+      // SCRAPI -10/-11 (after the IESG's DISCUSS): 202 Accepted, poll the Location. 303 only for older clients, by option.
       return res.code(d.ctx.config.scrapiPendingStatus).header("retry-after", "1").send();
     }),
   });
@@ -299,19 +308,21 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
     group,
     auth: "public",
     summary:
-      "SCRAPI: the receipt of an entry (202 while it is being sealed); profile=rfc9162|mmr or Accept vds",
+      "SCRAPI -11: the receipt of an entry (204 while it is being registered, 404 if it is not registered); profile=rfc9162|mmr or Accept vds",
     query: profileQuery,
     handler: scrapi(async ({ params, query, req, res }) => {
       if (prefix) tenantOf(params);
       const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
-      const receipt = await entryReceipt(d.ctx, params.id ?? "", profile);
+      const receipt = await entryReceipt(d.ctx, params.id ?? "", profile, requestedMmrForm(req, query));
       if (receipt) return sendReceipt(req, res, receipt);
-      const pending = d.ctx.config.scrapiPendingStatus === 202 ? 202 : 302;
-      return res
-        .code(pending)
-        .header("location", `${self(params)}/entries/${params.id}`)
-        .header("retry-after", "1")
-        .send();
+      // SCRAPI -11: 204 while registering, not to be cached. Older drafts' clients (by option): 302 to itself.
+      if (d.ctx.config.scrapiPendingStatus === 303)
+        return res
+          .code(302)
+          .header("location", `${self(params)}/entries/${params.id}`)
+          .header("retry-after", "1")
+          .send();
+      return res.code(204).header("retry-after", "1").header("cache-control", "no-store").send();
     }),
   });
   t.add({
@@ -326,7 +337,13 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
       const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
       return sendCose(
         res,
-        await entryStatement(d.ctx, params.id ?? "", query.transparent === "true", profile),
+        await entryStatement(
+          d.ctx,
+          params.id ?? "",
+          query.transparent === "true",
+          profile,
+          requestedMmrForm(req, query),
+        ),
       );
     }),
   });

@@ -1,6 +1,6 @@
 import type { Ctx } from "../../context.js";
 import { ApiError, badRequest, notFound } from "../../core/api/api-error.js";
-import { buildReceipt, buildRfc9162Receipt } from "../../core/cose/index.js";
+import { buildReceipt, buildRfc9162Receipt, type MmrProofForm } from "../../core/cose/index.js";
 import {
   consistencyProofIndices,
   includedRoot,
@@ -74,15 +74,20 @@ async function sealedTreeSize(db: Queryable, tenantId: string, seal: SealRow): P
 
 /**
  * A COSE receipt for a committed, sealed record, signed with the sealing key: of its MMR
- * inclusion (signed over the peak), or of its RFC 9162 inclusion in the tree of the entries
- * the latest seal covers (signed over that tree's root).
+ * inclusion (signed over the peak; its proof in `form`, the deployed map by default), or of its
+ * RFC 9162 inclusion in the tree of the entries the latest seal covers (signed over that tree's root).
  */
-export async function receiptFor(ctx: Ctx, recordId: string, profile: Profile = "mmr"): Promise<Uint8Array> {
+export async function receiptFor(
+  ctx: Ctx,
+  recordId: string,
+  profile: Profile = "mmr",
+  form: MmrProofForm = "map",
+): Promise<Uint8Array> {
   const entry = await entryOfRecord(ctx.db, recordId);
   const tenantId = entry?.tenant_id ?? "";
   const seal = await sealFor(ctx.db, tenantId, entry);
   const e = entry as EntryRow;
-  const cacheKey = `${recordId}:${profile}:${seal.mmr_size}`;
+  const cacheKey = `${recordId}:${profile === "mmr" ? `mmr-${form}` : profile}:${seal.mmr_size}`;
   const receipts = ctx.caches.receipts;
   const cached = receipts.get(cacheKey);
   if (cached) return cached;
@@ -121,6 +126,7 @@ export async function receiptFor(ctx: Ctx, recordId: string, profile: Profile = 
       mmrIndex: e.mmr_index,
       path,
       peak,
+      form,
     },
     key.signer,
     ctx.caches.receiptHeaders,

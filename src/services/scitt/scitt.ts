@@ -3,6 +3,7 @@ import type { Ctx, Principal } from "../../context.js";
 import { type AccessGrant, projectEvent } from "../../core/access/index.js";
 import { ApiError, badRequest, forbidden, notFound } from "../../core/api/api-error.js";
 import { isUuid } from "../../core/api/ids.js";
+import type { MmrProofForm } from "../../core/cose/index.js";
 import { assetEventRecord, freeEventRecord } from "../../core/record/index.js";
 import {
   attachReceipts,
@@ -130,11 +131,12 @@ export async function entryReceipt(
   ctx: Ctx,
   entryId: string,
   profile: Profile = "mmr",
+  form: MmrProofForm = "map",
 ): Promise<Uint8Array | undefined> {
   const id = eventOfEntry(entryId);
   if (!(await getStatement(ctx.db, id))) throw notFound("entry");
   try {
-    return await receiptFor(ctx, id, profile);
+    return await receiptFor(ctx, id, profile, form);
   } catch (err) {
     if (err instanceof ApiError && err.kind === "conflict") return undefined;
     throw err;
@@ -147,11 +149,12 @@ export async function entryStatement(
   entryId: string,
   transparent: boolean,
   profile: Profile = "mmr",
+  form: MmrProofForm = "map",
 ): Promise<Uint8Array> {
   const statement = await getStatement(ctx.db, eventOfEntry(entryId));
   if (!statement) throw notFound("entry");
   if (!transparent) return statement;
-  const receipt = await entryReceipt(ctx, entryId, profile);
+  const receipt = await entryReceipt(ctx, entryId, profile, form);
   if (!receipt)
     throw new ApiError("conflict", "the entry is not yet sealed; its transparent form is not available yet");
   return attachReceipts(statement, [receipt]);
@@ -183,10 +186,11 @@ export async function assetEventStatement(
   transparent: boolean,
   grant: AccessGrant,
   profile: Profile = "mmr",
+  form: MmrProofForm = "map",
 ): Promise<Uint8Array> {
   const statement = await statementOf(ctx, event.tenant_id, event.event_attributes);
   if (!transparent) return statement;
-  const receipt = await receiptFor(ctx, event.id, profile);
+  const receipt = await receiptFor(ctx, event.id, profile, form);
   return attachReceipts(statement, [receipt], projectEvent(assetEventRecord(event), grant));
 }
 
@@ -197,12 +201,13 @@ export async function freeEventStatement(
   eventId: string,
   transparent: boolean,
   profile: Profile = "mmr",
+  form: MmrProofForm = "map",
 ): Promise<Uint8Array> {
   const event = await getFreeEvent(ctx.db, p.tenantId, eventId);
   if (!event) throw notFound("event");
   const statement = await statementOf(ctx, event.tenant_id, event.attributes);
   if (!transparent) return statement;
-  const receipt = await receiptFor(ctx, eventId, profile);
+  const receipt = await receiptFor(ctx, eventId, profile, form);
   return attachReceipts(statement, [receipt], freeEventRecord(event));
 }
 
