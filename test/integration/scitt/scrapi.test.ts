@@ -84,6 +84,13 @@ const cose = (body: Uint8Array, headers: Record<string, string> = {}) => ({
   redirect: "manual" as const,
 });
 const bytes = async (r: Response) => new Uint8Array(await r.arrayBuffer());
+/** A decoded CBOR value with its maps as plain objects, to compare with the same JSON. */
+const plain = (v: CborValue): unknown =>
+  v instanceof Map
+    ? Object.fromEntries([...v].map(([k, x]) => [String(k), plain(x)]))
+    : Array.isArray(v)
+      ? v.map(plain)
+      : v;
 const serviceKeys = async () => keysFromKeySet(await bytes(await s.api("/.well-known/scitt-keys")));
 const issuerKeys = async () => new Map([...(await serviceKeys()), ["test-key-1", vectorPublicKey]]);
 
@@ -127,7 +134,12 @@ describe("SCRAPI -10 discovery", () => {
       headers: { accept: "application/json" },
     });
     expect(json.headers.get("content-type")).toContain("application/json");
-    expect(await json.json()).toEqual(Object.fromEntries(c));
+    expect(await json.json()).toEqual(plain(c));
+    // What a leaf is in each profile, for a generic verifier: no profile's leaf is the statement's bytes.
+    const rules = c.get("leaf_rules") as Map<string, Map<string, CborValue>>;
+    expect(rules.get("RFC9162_SHA256")?.get("registered_statement")).toMatch(/SHA-256\(statement payload\)/);
+    expect(rules.get("MMR")?.get("vds")).toBe(3);
+    for (const r of rules.values()) expect(r.get("statement_bytes")).toBe(false);
     const tenant = (await (
       await s.api(`/tenants/${tenantB}/.well-known/transparency-configuration`, {
         headers: { accept: "application/json" },
