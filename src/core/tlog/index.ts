@@ -29,6 +29,15 @@ export {
 } from "./note.js";
 export { logOrigin } from "./origin.js";
 export {
+  formatTlogProof,
+  parseTlogProof,
+  TLOG_PROOF_HEADER,
+  type TlogProof,
+  type TlogProofVerdict,
+  verifyTlogProof,
+} from "./proof.js";
+export { verifyRecordTlogProof } from "./record-proof.js";
+export {
   encodeTileIndex,
   parseTilePath,
   TILE_HEIGHT,

@@ -1,3 +1,4 @@
+import type { FastifyReply } from "fastify";
 import { z } from "zod";
 import { type ApiError, badRequest, notFound } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
@@ -9,6 +10,7 @@ import {
 } from "../../services/access/readable-records.js";
 import { latestSeal, scittKey, scittKeys, sealSizes } from "../../services/ledger/ledger-info.js";
 import { consistency, logEntry, receiptFor, treeConsistency } from "../../services/ledger/proofs.js";
+import { tlogProofFor } from "../../services/ledger/tlog-proof.js";
 import { sendCose } from "../cose-response.js";
 import type { HttpDeps } from "../deps.js";
 import {
@@ -37,6 +39,10 @@ function position(raw: string, name: string, beyond: () => ApiError): number {
 const notCovering = () => badRequest("mmr_size must be a complete MMR size covering the entry");
 const tooLarge = () => badRequest("from and to must not exceed the log's size");
 const optional = (raw: string | undefined) => (raw === undefined || raw === "" ? undefined : raw);
+
+/** A tlog-proof as text, never cached: a later checkpoint makes a newer one. */
+const sendTlogProof = (res: FastifyReply, proof: string) =>
+  res.header("content-type", "text/plain; charset=utf-8").header("cache-control", "no-store").send(proof);
 
 /** Receipts, log entries, consistency proofs and seals: what verifiers need, most of it without a token. */
 export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
@@ -111,6 +117,33 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
         requestedMmrForm(req, query),
       );
       return sendReceipt(req, res, receipt, { defaultType: COSE_TYPE });
+    },
+  });
+  t.add({
+    method: "get",
+    path: "/archivist/v1/tlog-proofs/assets/{asset}/events/{event}",
+    group,
+    auth: "optional",
+    summary:
+      "An asset event's c2sp.org/tlog-proof@v1: its RFC 9162 inclusion in the log's published checkpoint (public records need no token)",
+    handler: async ({ caller, params, res }) => {
+      const asset = pathUuid(params.asset, "asset");
+      const event = pathUuid(params.event, "event");
+      await requireReadableEvent(d.ctx, caller, asset, event);
+      return sendTlogProof(res, await tlogProofFor(d.ctx, event, `assets/${asset}/events/${event}`));
+    },
+  });
+  t.add({
+    method: "get",
+    path: "/archivist/v1/tlog-proofs/events/{uuid}",
+    group,
+    auth: "optional",
+    summary:
+      "A record's c2sp.org/tlog-proof@v1 by its id (public records and registered statements need no token)",
+    handler: async ({ caller, params, res }) => {
+      const id = pathUuid(params.uuid, "event");
+      await requireReadableRecord(d.ctx, caller, id);
+      return sendTlogProof(res, await tlogProofFor(d.ctx, id, `events/${id}`));
     },
   });
   t.add({

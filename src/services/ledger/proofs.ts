@@ -51,7 +51,7 @@ async function sealFor(db: Queryable, tenantId: string, entry: EntryRow | undefi
 // sealed size, and a verifier often asks again. Past this many the cache starts over.
 const RECEIPTS_KEPT = 50_000;
 
-async function treeNodes(
+export async function treeNodes(
   db: Queryable,
   tenantId: string,
   coords: tree.NodeCoord[],
