@@ -32,7 +32,6 @@ export {
   formatTlogProof,
   parseTlogProof,
   TLOG_PROOF_HEADER,
-  type TlogProof,
   type TlogProofVerdict,
   verifyTlogProof,
 } from "./proof.js";
