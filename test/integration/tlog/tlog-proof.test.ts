@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportCommand } from "../../../src/cli/export.js";
 import { verifyCommand } from "../../../src/cli/verify.js";
+import { PublicApi } from "../../../src/web/public-api.js";
+import { checkTlogProof, looksLikeTlogProof } from "../../../src/web/tlog-proof.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
@@ -128,6 +130,29 @@ describe("c2sp.org/tlog-proof@v1", () => {
         (await cli(verifyCommand, [recordFile, "--tlog-proof", proofFile, "--log-key", keyFile])).code,
       ).toBe(1);
     }
+  });
+
+  it("the /verify page's check reads a public record's proof, and fails a changed one", async () => {
+    const asset = (
+      (await (
+        await s.api("/archivist/v2/assets", {
+          method: "POST",
+          token,
+          json: { attributes: { arc_display_type: "vcon" }, public: true },
+        })
+      ).json()) as { identity: string }
+    ).identity;
+    await untilSealed(s, token, asset);
+    const events = (await (await s.api(`/archivist/v2/${asset}/events`, { token })).json()) as {
+      events: Array<{ identity: string }>;
+    };
+    const identity = events.events[0]?.identity as string;
+    const proof = await proofReady(`/archivist/v1/tlog-proofs/${identity}`);
+    expect(looksLikeTlogProof(new TextEncoder().encode(proof))).toBe(true);
+    const page = new PublicApi(s.url);
+    expect(await checkTlogProof(page, proof)).toMatchObject({ ok: true, identity });
+    const changed = proof.replace(/^index (\d+)$/m, (_m, n) => `index ${Number(n) + 1}`);
+    expect((await checkTlogProof(page, changed)).ok).toBe(false);
   });
 
   it("answers a record nobody may read as not found, and the export explains a wrong target", async () => {
