@@ -17,6 +17,7 @@ export {
   verifyCheckpoint,
   verifyRecordInTiles,
 } from "./log-check.js";
+export { ML_DSA_44, mlDsa44Cosign, mlDsa44Keys, mlDsa44Signer } from "./ml-dsa.js";
 export {
   formatNote,
   NoteError,
