@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { Command as Cli } from "commander";
+import { CodedError } from "../core/api/coded-error.js";
 import { parseBundle, verifyBundle, verifyRecordTlogProof } from "../verify/index.js";
 import { fetchFailure } from "../web/fetch-error.js";
 import { vconUuidOf } from "../web/vcon.js";
@@ -15,7 +16,9 @@ interface Options {
   tlogProof?: boolean;
 }
 
-class ExportFailed extends Error {}
+class ExportFailed extends CodedError<"EXPORT_FAILED"> {
+  readonly code = "EXPORT_FAILED";
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

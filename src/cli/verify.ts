@@ -1,6 +1,7 @@
 import { createPublicKey, type KeyObject } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
+import { CodedError } from "../core/api/coded-error.js";
 import {
   decodeSeal,
   keysFromKeySet,
@@ -31,7 +32,9 @@ interface Options {
   tlogProof?: string;
 }
 
-class VerifyFailed extends Error {}
+class VerifyFailed extends CodedError<"VERIFY_FAILED"> {
+  readonly code = "VERIFY_FAILED";
+}
 
 const KEYS_HINT =
   "give the service's public keys: --url <service> (fetches its /.well-known/scitt-keys) or --keys <scitt-keys.cbor>";

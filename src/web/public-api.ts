@@ -1,4 +1,5 @@
 import type { KeyObject } from "node:crypto";
+import { CodedError } from "../core/api/coded-error.js";
 import { keysFromKeySet } from "../verify/index.js";
 import { fetchFailure } from "./fetch-error.js";
 
@@ -6,7 +7,9 @@ import { fetchFailure } from "./fetch-error.js";
 export type PublicRecord = Record<string, unknown>;
 
 /** A failed public look-up: the verdict names it rather than hiding it. */
-export class LookupError extends Error {}
+export class LookupError extends CodedError<"LOOKUP_FAILED"> {
+  readonly code = "LOOKUP_FAILED";
+}
 
 // Lists stop here: an auditor's look-up is small, and a runaway listing must not hang the page.
 const MAX_PAGES = 50;

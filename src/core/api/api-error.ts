@@ -1,3 +1,6 @@
+import type { QueryErrorCode } from "../filters/query-error.js";
+import { CodedError } from "./coded-error.js";
+
 /** The kinds of failure the API answers, each with one HTTP status and gRPC code. */
 export type ApiErrorKind =
   | "invalid_argument"
@@ -7,13 +10,22 @@ export type ApiErrorKind =
   | "not_found"
   | "conflict"
   | "payload_too_large"
+  | "unsupported_media_type"
   | "request_timeout"
   | "rate_limited"
   | "unavailable"
   | "internal";
 
+/**
+ * The code of an API error: its kind in capitals, or the finer cause of a refused query
+ * (`QueryErrorCode`). The wire keeps the spec's `{code, message, details}` with the gRPC number;
+ * this code is for callers in process (a plugin, the CLI, a test) and for logs.
+ */
+export type ApiErrorCode = Uppercase<ApiErrorKind> | QueryErrorCode;
+
 /** The one error type the service raises for a request; the HTTP edge maps it. */
-export class ApiError extends Error {
+export class ApiError extends CodedError<ApiErrorCode> {
+  readonly code: ApiErrorCode;
   constructor(
     readonly kind: ApiErrorKind,
     message: string,
@@ -21,7 +33,7 @@ export class ApiError extends Error {
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
-    this.name = "ApiError";
+    this.code = kind.toUpperCase() as Uppercase<ApiErrorKind>;
   }
 }
 
@@ -42,6 +54,7 @@ export const errorStatus: Record<ApiErrorKind, { http: number; grpc: number }> =
   not_found: { http: 404, grpc: 5 },
   conflict: { http: 409, grpc: 9 },
   payload_too_large: { http: 413, grpc: 3 },
+  unsupported_media_type: { http: 415, grpc: 3 },
   request_timeout: { http: 408, grpc: 4 },
   rate_limited: { http: 429, grpc: 8 },
   unavailable: { http: 503, grpc: 14 },

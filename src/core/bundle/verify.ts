@@ -1,4 +1,5 @@
 import type { KeyObject } from "node:crypto";
+import { CodedError } from "../api/coded-error.js";
 import { decodeSeal, verifySeal } from "../cose/index.js";
 import { verifyConsistency } from "../mmr/index.js";
 import { verifyConsistency as verifyTreeConsistency } from "../rfc9162/index.js";
@@ -48,7 +49,9 @@ const bytes = (b64: string) => new Uint8Array(Buffer.from(b64, "base64"));
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const unhex = (h: string) => new Uint8Array(Buffer.from(h, "hex"));
 
-class BundleError extends Error {}
+class BundleError extends CodedError<"BUNDLE_MALFORMED"> {
+  readonly code = "BUNDLE_MALFORMED";
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);

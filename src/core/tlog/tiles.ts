@@ -1,3 +1,4 @@
+import { CodedError } from "../api/coded-error.js";
 import { TILE_HEIGHT, TILE_WIDTH, type TileRef, tilePath, tilesOf, tileWidth } from "./tile-path.js";
 import {
   type Hash,
@@ -14,7 +15,9 @@ import {
 /** Reads one tile or entry bundle (from a service, a mirror directory, a CDN). */
 export type TileFetch = (tile: TileRef) => Promise<Uint8Array>;
 
-class TileError extends Error {}
+class TileError extends CodedError<"TILE_INVALID"> {
+  readonly code = "TILE_INVALID";
+}
 
 /** The tile holding the perfect subtree (level, index) and where in it. */
 function locate(level: number, index: number) {

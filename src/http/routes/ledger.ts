@@ -5,7 +5,7 @@ import { pathUuid } from "../../core/api/ids.js";
 import { parseUint64, reachable } from "../../core/api/numbers.js";
 import {
   readableRecordName,
-  requireReadableEvent,
+  requireReadableEventOf,
   requireReadableRecord,
 } from "../../services/access/readable-records.js";
 import { latestSeal, scittKey, scittKeys, sealSizes } from "../../services/ledger/ledger-info.js";
@@ -89,7 +89,7 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     query: profileQuery,
     handler: async ({ caller, params, query, req, res }) => {
       const event = pathUuid(params.event, "event");
-      await requireReadableEvent(d.ctx, caller, pathUuid(params.asset, "asset"), event);
+      await requireReadableEventOf(d.ctx, caller, pathUuid(params.asset, "asset"), event);
       const receipt = await receiptFor(
         d.ctx,
         event,
@@ -129,7 +129,7 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     handler: async ({ caller, params, res }) => {
       const asset = pathUuid(params.asset, "asset");
       const event = pathUuid(params.event, "event");
-      await requireReadableEvent(d.ctx, caller, asset, event);
+      await requireReadableEventOf(d.ctx, caller, asset, event);
       return sendTlogProof(res, await tlogProofFor(d.ctx, event, `assets/${asset}/events/${event}`));
     },
   });

@@ -4,10 +4,8 @@ import { z } from "zod";
 import { forbidden } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
 import { encodeCbor } from "../../core/cbor/index.js";
-import type { MmrProofForm } from "../../core/cose/index.js";
 import { requireReadableEvent } from "../../services/access/readable-records.js";
 import { serviceJwks } from "../../services/ledger/ledger-info.js";
-import type { Profile } from "../../services/ledger/proofs.js";
 import {
   addScittKey,
   assetEventStatement,
@@ -51,21 +49,6 @@ async function registerDataTrails(
     if (!refusal) throw err;
     res.code(400).send(refusal);
     return undefined;
-  }
-}
-
-async function waitForReceipt(
-  d: HttpDeps,
-  entryId: string,
-  ms: number,
-  profile: Profile,
-  form: MmrProofForm,
-): Promise<Uint8Array | undefined> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const r = await entryReceipt(d.ctx, entryId, profile, form);
-    if (r || Date.now() > end) return r;
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
@@ -288,12 +271,10 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
         entryId = await registerStatement(d.ctx, caller, body);
       } else entryId = await registerBySignature(d.ctx, tenant, body);
       const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
-      const receipt = await waitForReceipt(
-        d,
-        entryId,
+      const form = requestedMmrForm(req, query);
+      const receipt = await d.ctx.publications.wait(
+        () => entryReceipt(d.ctx, entryId, profile, form),
         d.ctx.config.scrapiWaitMs,
-        profile,
-        requestedMmrForm(req, query),
       );
       const location = `${self(params)}/entries/${entryId}`;
       res.header("location", location);
