@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,13 +27,28 @@ export function buildGo(name: string): string {
   return out;
 }
 
-/** Runs a built Go program with JSON lines in, JSON lines out. */
-export function runGoLines<I, O>(binary: string, lines: I[]): O[] {
-  const r = spawnSync(binary, [], { input: lines.map((l) => JSON.stringify(l)).join("\n") });
-  if (r.status !== 0) throw new Error(`${binary} failed: ${r.stderr.toString()}`);
-  return r.stdout
-    .toString()
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as O);
+/**
+ * Runs a built Go program with JSON lines in, JSON lines out. Asynchronously: the program may
+ * call back into a service running in this same process.
+ */
+export function runGoLines<I, O>(binary: string, lines: I[]): Promise<O[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, [], { stdio: ["pipe", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (c: Buffer) => out.push(c));
+    child.stderr.on("data", (c: Buffer) => err.push(c));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code !== 0) return reject(new Error(`${binary} exited ${code}: ${Buffer.concat(err).toString()}`));
+      resolve(
+        Buffer.concat(out)
+          .toString()
+          .split("\n")
+          .filter((l) => l.trim())
+          .map((l) => JSON.parse(l) as O),
+      );
+    });
+    child.stdin.end(lines.map((l) => JSON.stringify(l)).join("\n"));
+  });
 }

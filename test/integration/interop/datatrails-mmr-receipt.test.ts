@@ -126,7 +126,7 @@ describe.runIf(goRunnable)("DataTrails' receipt structure reads the MMR receipts
     const receipts = await Promise.all(paths.map(receiptAt));
     for (const r of receipts) expect(decodeReceipt(r).form).toBe("map");
     const inputs = await Promise.all(receipts.map(goInput));
-    const out = runGoLines<GoIn, GoOut>(binary, inputs);
+    const out = await runGoLines<GoIn, GoOut>(binary, inputs);
     expect(out.length).toBe(paths.length);
     for (const [i, o] of out.entries()) {
       const info = decodeReceipt(receipts[i] as Uint8Array);
@@ -134,7 +134,7 @@ describe.runIf(goRunnable)("DataTrails' receipt structure reads the MMR receipts
     }
     // A changed leaf recomputes another peak: the signature no longer holds.
     const wrongLeaf = { ...(inputs[0] as GoIn), leaf: "00".repeat(32) };
-    expect(runGoLines<GoIn, GoOut>(binary, [wrongLeaf])[0]).toMatchObject({ ok: false });
+    expect((await runGoLines<GoIn, GoOut>(binary, [wrongLeaf]))[0]).toMatchObject({ ok: false });
   });
 
   it("and refuses the draft's bstr form, served only on request", async () => {
@@ -143,7 +143,7 @@ describe.runIf(goRunnable)("DataTrails' receipt structure reads the MMR receipts
     ).json()) as { identity: string };
     const bstr = await receiptAt(`/archivist/v1/receipts/${free.identity}?mmr_proof=bstr`);
     expect(decodeReceipt(bstr).form).toBe("bstr");
-    const [o] = runGoLines<GoIn, GoOut>(binary, [await goInput(bstr)]);
+    const [o] = await runGoLines<GoIn, GoOut>(binary, [await goInput(bstr)]);
     expect(o?.ok).toBe(false);
     expect(o?.error).toMatch(/cannot unmarshal byte string/);
     // The same entry by Accept parameter, and the map by default: both verify with our verifier.
