@@ -26,7 +26,7 @@ beforeAll(async () => {
     token,
     json: { kid: "test-key-1", public_jwk: jwk },
   });
-}, 60_000);
+}, 120_000);
 afterAll(() => s?.stop());
 
 const bytes = async (r: Response) => new Uint8Array(await r.arrayBuffer());

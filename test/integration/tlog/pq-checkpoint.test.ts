@@ -72,7 +72,7 @@ beforeAll(async () => {
     },
     { host: "127.0.0.1", port },
   );
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await witness?.close();
   await s?.stop();

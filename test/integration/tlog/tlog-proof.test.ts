@@ -25,7 +25,7 @@ const cli = (cmd: typeof exportCommand, args: string[]) => runCli((a) => cmd.run
 beforeAll(async () => {
   s = await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100" });
   token = await s.token(s.a);
-});
+}, 120_000);
 afterAll(() => s?.stop());
 
 /** The record's proof once a checkpoint covers it (409 before). */
