@@ -44,7 +44,8 @@ const MAX_RESOURCE_BYTES = TILE_WIDTH * (2 + 0xffff);
 async function get(url: string): Promise<Uint8Array> {
   let res: Response;
   try {
-    res = await fetch(url);
+    // A log that stops answering must not hold the mirror forever.
+    res = await fetch(url, { signal: AbortSignal.timeout(60_000) });
   } catch (err) {
     throw new Error(fetchFailure(url, err));
   }

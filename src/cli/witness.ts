@@ -46,7 +46,11 @@ post-quantum ML-DSA-44 key (C2SP tlog-cosignature, type 0x06) instead of Ed25519
       return 2;
     }
     const logs = logKeys(values);
-    const log = pino({ level: process.env.LOG_LEVEL || "info", base: { service: "witness" } });
+    // Logs on stderr: stdout carries only the service's ARCHIVIST_WITNESSES entry, for scripts.
+    const log = pino(
+      { level: process.env.LOG_LEVEL || "info", base: { service: "witness" } },
+      pino.destination(2),
+    );
     const w = await startWitness(
       { name: values.name, state: new WitnessState(values.dir), logs, log, keyType },
       { host: values.host ?? "127.0.0.1", port: Number(values.port ?? 8090) },

@@ -1,12 +1,12 @@
 import accepts from "accepts";
 import type { FastifyRequest } from "fastify";
 import { scittProblem, sendProblem } from "./errors.js";
-import type { Call } from "./route.js";
+import type { Auth, Call } from "./route.js";
 
 /** A SCRAPI handler whose failures are problem details, never the DataTrails error body. */
-export function scrapi<Q>(
-  fn: (c: Call<unknown, Q>) => Promise<unknown>,
-): (c: Call<unknown, Q>) => Promise<unknown> {
+export function scrapi<Q, A extends Auth>(
+  fn: (c: Call<unknown, Q, A>) => Promise<unknown>,
+): (c: Call<unknown, Q, A>) => Promise<unknown> {
   return async (c) => {
     try {
       return await fn(c);

@@ -79,11 +79,11 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     method: "get",
     path: `${dt}/operations/{id}`,
     group,
-    auth: "public",
+    auth: "optional",
     summary: "DataTrails form: registration status (legacy: GET /entries/{id} succeeds it)",
-    handler: async ({ params, res }) => {
+    handler: async ({ caller, params, res }) => {
       markDeprecated(res, `/entries/${params.id}?profile=mmr`);
-      const done = await entryReceipt(d.ctx, params.id ?? "");
+      const done = await entryReceipt(d.ctx, { caller, log: undefined }, params.id ?? "");
       if (!done) {
         res.code(202);
         return { operationID: params.id, status: "running" };
@@ -101,11 +101,11 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     method: "get",
     path: `${dt}/entries/{id}/receipt`,
     group,
-    auth: "public",
+    auth: "optional",
     summary: "DataTrails form: the receipt of an entry (legacy: GET /entries/{id} succeeds it)",
-    handler: async ({ params, res }) => {
+    handler: async ({ caller, params, res }) => {
       markDeprecated(res, `/entries/${params.id}?profile=mmr`);
-      const receipt = await entryReceipt(d.ctx, params.id ?? "");
+      const receipt = await entryReceipt(d.ctx, { caller, log: undefined }, params.id ?? "");
       if (!receipt) {
         res.code(202);
         return { operationID: params.id, status: "running" };
@@ -117,9 +117,10 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     method: "get",
     path: `${dt}/entries/{id}`,
     group,
-    auth: "public",
+    auth: "optional",
     summary: "DataTrails form: the registered statement",
-    handler: async ({ params, res }) => sendCose(res, await entryStatement(d.ctx, params.id ?? "", false)),
+    handler: async ({ caller, params, res }) =>
+      sendCose(res, await entryStatement(d.ctx, { caller, log: undefined }, params.id ?? "", false)),
   });
   t.add({
     method: "get",
@@ -273,7 +274,7 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
       const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
       const form = requestedMmrForm(req, query);
       const receipt = await d.ctx.publications.wait(
-        () => entryReceipt(d.ctx, entryId, profile, form),
+        () => entryReceipt(d.ctx, { caller, log: tenant }, entryId, profile, form),
         d.ctx.config.scrapiWaitMs,
       );
       const location = `${self(params)}/entries/${entryId}`;
@@ -287,14 +288,20 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
     method: "get",
     path: `${prefix}/entries/{id}`,
     group,
-    auth: "public",
+    auth: "optional",
     summary:
-      "SCRAPI -11: the receipt of an entry (204 while it is being registered, 404 if it is not registered); profile=rfc9162|mmr or Accept vds",
+      "SCRAPI -11: the receipt of an entry (204 while it is being registered, 404 if it is not registered); profile=rfc9162|mmr or Accept vds. No token for the entries of open and public logs",
     query: profileQuery,
-    handler: scrapi(async ({ params, query, req, res }) => {
-      if (prefix) tenantOf(params);
+    handler: scrapi(async ({ caller, params, query, req, res }) => {
+      const log = tenantOf(params);
       const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
-      const receipt = await entryReceipt(d.ctx, params.id ?? "", profile, requestedMmrForm(req, query));
+      const receipt = await entryReceipt(
+        d.ctx,
+        { caller, log },
+        params.id ?? "",
+        profile,
+        requestedMmrForm(req, query),
+      );
       if (receipt) return sendReceipt(req, res, receipt);
       // SCRAPI -11: 204 while registering, not to be cached. Older drafts' clients (by option): 302 to itself.
       if (d.ctx.config.scrapiPendingStatus === 303)
@@ -310,16 +317,18 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
     method: "get",
     path: `${prefix}/entries/{id}/statement`,
     group,
-    auth: "public",
-    summary: "The registered statement (transparent=true: with its receipt)",
+    auth: "optional",
+    summary:
+      "The registered statement (transparent=true: with its receipt). No token for the entries of open and public logs",
     query: transparentQuery,
-    handler: scrapi(async ({ params, query, req, res }) => {
-      if (prefix) tenantOf(params);
+    handler: scrapi(async ({ caller, params, query, req, res }) => {
+      const log = tenantOf(params);
       const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
       return sendCose(
         res,
         await entryStatement(
           d.ctx,
+          { caller, log },
           params.id ?? "",
           query.transparent === "true",
           profile,
