@@ -35,7 +35,7 @@ export interface Config {
   scrapiReceiptProfile: "rfc9162" | "mmr";
   /** SCRAPI: how long a registration waits for its receipt before answering it is pending. */
   scrapiWaitMs: number;
-  /** SCRAPI: a pending registration's status, 202 (draft -10) or 303/302 for clients of older drafts. */
+  /** SCRAPI: a pending registration's status, 202 then 204 while polling (draft -11), or 303/302 for clients of older drafts. */
   scrapiPendingStatus: 202 | 303;
   /** C2SP witnesses each new checkpoint is submitted to (ARCHIVIST_WITNESSES). */
   witnesses: WitnessEntry[];

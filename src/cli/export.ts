@@ -3,7 +3,7 @@ import { Command as Cli } from "commander";
 import { BodyTooLarge, readBoundedText } from "../client/bounded-body.js";
 import { CodedError } from "../core/api/coded-error.js";
 import { isUuid } from "../core/api/ids.js";
-import { parseBundle, verifyBundle } from "../verify/index.js";
+import { parseBundle, verifyBundle, verifyRecordTlogProof } from "../verify/index.js";
 import { fetchFailure } from "../web/fetch-error.js";
 import { vconUuidOf } from "../web/vcon.js";
 import type { Exit } from "./commands.js";
@@ -15,6 +15,7 @@ interface Options {
   token?: string;
   clientId?: string;
   clientSecret?: string;
+  tlogProof?: boolean;
 }
 
 class ExportFailed extends CodedError<"EXPORT_FAILED"> {
@@ -87,9 +88,54 @@ async function tokenFor(base: string, v: Options): Promise<string> {
   return issued;
 }
 
+/** `assets/<uuid>/events/<uuid>` or `events/<uuid>`: a record, whose tlog-proof is asked for. */
+function recordTarget(target: string): { identity: string; uuid: string } {
+  const m = /^(?:assets\/([0-9a-f-]{36})\/)?events\/([0-9a-f-]{36})$/i.exec(target);
+  if (!m || (m[1] && !isUuid(m[1])) || !isUuid(m[2] as string))
+    throw new ExportFailed(
+      `--tlog-proof takes a record: assets/<uuid>/events/<uuid> or events/<uuid>, got "${target}"`,
+    );
+  return { identity: target.toLowerCase(), uuid: (m[2] as string).toLowerCase() };
+}
+
+/**
+ * Writes a record's c2sp.org/tlog-proof and checks it as it is written: against the record as
+ * the credentials read it and the log's checkpoint key, both fetched from the service.
+ */
+async function runTlogProofExport(target: string, base: string, v: Options) {
+  const { identity, uuid } = recordTarget(target);
+  const headers = { authorization: `Bearer ${await tokenFor(base, v)}` };
+  const res = await request(`${base}/archivist/v1/tlog-proofs/${identity}`, { headers });
+  if (!res.ok) throw await failure(res, `the tlog proof of ${identity}`);
+  const proof = await res.text();
+  const out = v.out ?? `${uuid}.tlog-proof`;
+  writeFileSync(out, proof);
+  const recordUrl = identity.startsWith("assets/")
+    ? `${base}/archivist/v2/${identity}`
+    : `${base}/archivist/v1/${identity}`;
+  const recordRes = await request(recordUrl, { headers });
+  if (!recordRes.ok) throw await failure(recordRes, `the record ${identity}`);
+  const record = (await recordRes.json()) as Record<string, unknown>;
+  const tenant = String(record.tenant_identity ?? record.origin_tenant ?? "").replace(/^tenant\//, "");
+  const keyRes = await request(`${base}/archivist/v1/merklelogs/${tenant}/tlog/key`);
+  if (!keyRes.ok) throw await failure(keyRes, "the log's checkpoint key");
+  const verdict = verifyRecordTlogProof(record, proof, {
+    logVkey: (await keyRes.text()).trim(),
+    witnessVkeys: [],
+    quorum: 0,
+  });
+  return {
+    line: verdict.ok
+      ? `wrote ${out}: entry ${verdict.index} of ${verdict.checkpoint.origin} at size ${verdict.checkpoint.size}; VERIFIED against the record and the log's key`
+      : `wrote ${out}; NOT VERIFIED: ${verdict.reason}`,
+    verified: verdict.ok,
+  };
+}
+
 async function runExport(target: string, v: Options): Promise<{ line: string; verified: boolean }> {
   if (!v.url) throw new ExportFailed("--url <service> is required");
   const base = v.url.replace(/\/$/, "");
+  if (v.tlogProof) return runTlogProofExport(target, base, v);
   const { kind, uuid } = exportTarget(target);
   const token = await tokenFor(base, v);
   const res = await request(`${base}/archivist/v1/evidence/${kind}/${uuid}`, {
@@ -115,9 +161,19 @@ export const exportCommand = declared(
       .description(
         "Write one file holding a vCon's or an asset's whole trail: its records and their receipts, the seals, the consistency proofs tying them to the latest seal, and the service's keys. Check it anywhere with `archivist verify bundle <file>`.",
       )
-      .argument("<target>", "assets/<uuid> or vcon://<uuid>")
+      .argument(
+        "<target>",
+        "assets/<uuid> or vcon://<uuid>; with --tlog-proof, a record (assets/<uuid>/events/<uuid> or events/<uuid>)",
+      )
       .option("--url <service>", "the service")
-      .option("--out <file>", "where to write the bundle (default: evidence-<kind>-<uuid>.json)")
+      .option(
+        "--out <file>",
+        "where to write the bundle (default: evidence-<kind>-<uuid>.json; <uuid>.tlog-proof with --tlog-proof)",
+      )
+      .option(
+        "--tlog-proof",
+        "write the record's c2sp.org/tlog-proof@v1 instead (its RFC 9162 inclusion in the log's checkpoint)",
+      )
       .option("--token <jwt>", "a bearer token (or ARCHIVIST_TOKEN)")
       .option("--client-id <id>", "client credentials (or ARCHIVIST_CLIENT_ID)")
       .option("--client-secret <secret>", "client credentials (or ARCHIVIST_CLIENT_SECRET)")
@@ -127,8 +183,10 @@ export const exportCommand = declared(
 The bundle holds what the credentials may read. Exit status 0 when written and verified; 1 when
 it could not be written, or was written but does not verify (its verdict says why).
 
-Example:
-  archivist export vcon://<uuid> --url http://127.0.0.1:8080 --client-id … --client-secret … --out evidence.json`,
+Examples:
+  archivist export vcon://<uuid> --url http://127.0.0.1:8080 --client-id … --client-secret … --out evidence.json
+  archivist export events/<uuid> --tlog-proof --url http://127.0.0.1:8080 --token … --out r.tlog-proof
+  (then: archivist verify record.json --tlog-proof r.tlog-proof --url http://127.0.0.1:8080)`,
       )
       .action(async (target: string, v: Options) => {
         try {

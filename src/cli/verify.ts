@@ -10,6 +10,7 @@ import {
   statementPayloadMatches,
   verifyMmrConsistency,
   verifyRecordReceipt,
+  verifyRecordTlogProof,
   verifySeal,
   verifyStatement,
 } from "../verify/index.js";
@@ -30,6 +31,7 @@ interface Options {
   witness?: string[];
   quorum?: string;
   logKey?: string;
+  tlogProof?: string;
 }
 
 class VerifyFailed extends CodedError<"VERIFY_FAILED"> {
@@ -131,6 +133,35 @@ async function verifyRecordFile(file: string, v: Options): Promise<string> {
       ? `peak ${verdict.peak.slice(0, 16)}…`
       : `root of the RFC 9162 tree of ${verdict.treeSize} entries ${verdict.peak.slice(0, 16)}…`;
   return `OK ${String(record.identity)} is entry ${verdict.mmrIndex} of ${verdict.subject} (${verdict.profile} receipt, leaf ${verdict.leaf.slice(0, 16)}…, ${signed})`;
+}
+
+/**
+ * A record against its c2sp.org/tlog-proof: the log's checkpoint key from --log-key (a vkey file)
+ * or the service (--url), witnesses from --witness with --quorum (default: every --witness).
+ */
+async function verifyRecordTlogProofFile(file: string, proofFile: string, v: Options): Promise<string> {
+  let record: Record<string, unknown>;
+  try {
+    record = JSON.parse(readInput(file, "the record").toString("utf8")) as Record<string, unknown>;
+  } catch (err) {
+    if (err instanceof VerifyFailed) throw err;
+    throw new VerifyFailed(`${file} is not JSON: ${(err as Error).message}`);
+  }
+  const proof = readInput(proofFile, "the tlog proof").toString("utf8");
+  let logVkey: string;
+  if (v.logKey) logVkey = readInput(v.logKey, "the log key").toString("utf8").trim();
+  else if (v.url) {
+    const tenant = String(record.tenant_identity ?? record.origin_tenant ?? "").replace(/^tenant\//, "");
+    logVkey = (
+      await (await get(`${v.url.replace(/\/$/, "")}/archivist/v1/merklelogs/${tenant}/tlog/key`)).text()
+    ).trim();
+  } else throw new VerifyFailed("give the log's checkpoint key: --log-key <vkey file> or --url <service>");
+  const witnesses = v.witness ?? [];
+  const quorum = v.quorum === undefined ? witnesses.length : Number(v.quorum);
+  const verdict = verifyRecordTlogProof(record, proof, { logVkey, witnessVkeys: witnesses, quorum });
+  if (!verdict.ok) throw new VerifyFailed(verdict.reason);
+  const witnessed = verdict.cosigners.length ? `, cosigned by ${verdict.cosigners.join(", ")}` : "";
+  return `OK ${String(record.identity)} is entry ${verdict.index} of ${verdict.checkpoint.origin} at size ${verdict.checkpoint.size} (tlog proof${witnessed})`;
 }
 
 async function verifyStatementFile(file: string, v: Options): Promise<string> {
@@ -239,7 +270,14 @@ export function declareVerify(exit: Exit): Cli {
       [],
     )
     .option("--quorum <n>", "cosignatures the checkpoint needs (default: every --witness)")
-    .option("--log-key <file>", "the log's checkpoint key (vkey); by default the mirror's own")
+    .option(
+      "--log-key <file>",
+      "the log's checkpoint key (vkey); by default the mirror's own, or the service's (--url) with --tlog-proof",
+    )
+    .option(
+      "--tlog-proof <file>",
+      "check a record (.json) against its c2sp.org/tlog-proof@v1 (archivist export --tlog-proof)",
+    )
     .addHelpText(
       "after",
       `
@@ -249,7 +287,8 @@ Examples:
   archivist verify record.json --receipt receipt.cose --url http://127.0.0.1:8080
   archivist verify statement.cose --url http://127.0.0.1:8080
   archivist verify --log tenant/<uuid> --url http://127.0.0.1:8080
-  archivist verify record.json --mirror ./mirror --witness "<vkey>"`,
+  archivist verify record.json --mirror ./mirror --witness "<vkey>"
+  archivist verify record.json --tlog-proof r.tlog-proof --url http://127.0.0.1:8080`,
     )
     .action(async (file: string | undefined, values: Options, cli: Cli) => {
       try {
@@ -259,6 +298,7 @@ Examples:
           throw new VerifyFailed(
             `usage: archivist verify <statement.cose | record.json> [--receipt r.cose] [--payload file] [--url u | --keys k]; see ${cli.name()} --help`,
           );
+        else if (values.tlogProof) line = await verifyRecordTlogProofFile(file, values.tlogProof, values);
         else if (file.endsWith(".json") && values.mirror)
           line = await verifyRecordInMirror(file, values.mirror, {
             witnesses: values.witness ?? [],

@@ -12,10 +12,11 @@ const options = {
   "logs-file": { type: "string" },
   host: { type: "string" },
   port: { type: "string" },
+  "key-type": { type: "string" },
 } as const;
 
 const USAGE =
-  "usage: archivist witness --dir <state dir> --name <witness name> (--log <log vkey>)… [--logs-file f] [--host h] [--port p]";
+  "usage: archivist witness --dir <state dir> --name <witness name> (--log <log vkey>)… [--logs-file f] [--host h] [--port p] [--key-type ed25519|ml-dsa-44]";
 
 /** Log vkeys from `--log` and from a file of one vkey a line (# comments). */
 function logKeys(values: { log?: string[]; "logs-file"?: string }): string[] {
@@ -34,10 +35,13 @@ export const witnessCommand: Command = {
   usage: `${USAGE}
 
 Serves POST /add-checkpoint (C2SP tlog-witness): cosigns a checkpoint only if it is consistent
-with the last one it cosigned for that origin (its state survives restarts, in --dir).`,
+with the last one it cosigned for that origin (its state survives restarts, in --dir), and
+GET /<sha256(origin)>/checkpoint (the monitoring API). --key-type ml-dsa-44 cosigns with a
+post-quantum ML-DSA-44 key (C2SP tlog-cosignature, type 0x06) instead of Ed25519.`,
   async run(args) {
     const { values } = parseArgs({ args, options, strict: true });
-    if (!values.dir || !values.name) {
+    const keyType = values["key-type"] ?? "ed25519";
+    if (!values.dir || !values.name || (keyType !== "ed25519" && keyType !== "ml-dsa-44")) {
       process.stderr.write(`${USAGE}\n`);
       return 2;
     }
@@ -48,7 +52,7 @@ with the last one it cosigned for that origin (its state survives restarts, in -
       pino.destination(2),
     );
     const w = await startWitness(
-      { name: values.name, state: new WitnessState(values.dir), logs, log },
+      { name: values.name, state: new WitnessState(values.dir), logs, log, keyType },
       { host: values.host ?? "127.0.0.1", port: Number(values.port ?? 8090) },
     );
     // The service's ARCHIVIST_WITNESSES entry for this witness, on stdout for scripts.

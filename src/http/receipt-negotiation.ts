@@ -1,16 +1,22 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { badRequest } from "../core/api/api-error.js";
+import type { MmrProofForm } from "../core/cose/index.js";
 import type { Profile } from "../services/ledger/proofs.js";
 
 /** The registered receipt media type (RFC 9943); `application/cose` is still answered to who asks for it. */
 const RECEIPT_TYPE = "application/scitt-receipt+cose";
 export const COSE_TYPE = "application/cose";
 
-/** `profile=mmr|rfc9162` or `vds=3|1` chooses a receipt's verifiable data structure. */
+/**
+ * `profile=mmr|rfc9162` or `vds=3|1` chooses a receipt's verifiable data structure;
+ * `mmr_proof=map|bstr` how an MMR receipt writes its inclusion proof (map, the deployed form
+ * DataTrails and Forestrie read, by default; bstr, the profile draft's CDDL, on request).
+ */
 export const profileQuery = z.object({
   profile: z.enum(["mmr", "rfc9162"]).optional(),
   vds: z.enum(["1", "3"]).optional(),
+  mmr_proof: z.enum(["map", "bstr"]).optional(),
 });
 
 const byVds: Record<string, Profile> = { "1": "rfc9162", "3": "mmr" };
@@ -28,6 +34,34 @@ function acceptedProfile(accept: string | undefined): Profile | undefined {
     }
   }
   return undefined;
+}
+
+/** `mmr_proof` parameter of a receipt or COSE media range in Accept, if any. */
+function acceptedForm(accept: string | undefined): MmrProofForm | undefined {
+  for (const range of (accept ?? "").split(",")) {
+    const [type, ...params] = range.split(";").map((p) => p.trim().toLowerCase());
+    if (type !== RECEIPT_TYPE && type !== COSE_TYPE) continue;
+    for (const p of params) {
+      const [k, v] = p.split("=").map((x) => x.trim().replace(/^"|"$/g, ""));
+      if (k === "mmr_proof" && (v === "map" || v === "bstr")) return v;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * How an MMR receipt's inclusion proof is written for this request (`mmr_proof` in the query,
+ * then in Accept): the deployed map unless the request asks for the draft's bstr.
+ */
+export function requestedMmrForm(
+  req: FastifyRequest,
+  query: { mmr_proof?: MmrProofForm | undefined },
+): MmrProofForm {
+  const fromQuery = query.mmr_proof;
+  const fromAccept = acceptedForm(req.headers.accept);
+  if (fromQuery && fromAccept && fromQuery !== fromAccept)
+    throw badRequest(`the query asks for mmr_proof=${fromQuery} and Accept for mmr_proof=${fromAccept}`);
+  return fromQuery ?? fromAccept ?? "map";
 }
 
 /** The profile a request asks for (query first, then Accept), else `fallback`. */

@@ -82,6 +82,7 @@ export class Keyring {
   private readonly cache = new Map<string, Promise<LoadedKey>>();
   private readonly derivedValues = new Map<string, Promise<string>>();
   private secret: Promise<Uint8Array> | undefined;
+  private readonly seeds = new Map<string, Promise<Uint8Array>>();
 
   constructor(private readonly db: Db) {}
 
@@ -110,6 +111,26 @@ export class Keyring {
       p = compute(this);
       p.catch(() => this.derivedValues.delete(name));
       this.derivedValues.set(name, p);
+    }
+    return p;
+  }
+
+  /**
+   * The 32-byte seed of a key node:crypto cannot hold (ML-DSA-44, whose FIPS 204 keygen is
+   * deterministic in its seed), created once and stored like the other keys.
+   */
+  seed(purpose: string, alg: string): Promise<Uint8Array> {
+    let p = this.seeds.get(purpose);
+    if (!p) {
+      p = loadOrCreateKey(this.db, purpose, () => ({
+        purpose,
+        alg,
+        kid: `${alg.toLowerCase()}-${randomBytes(6).toString("hex")}`,
+        privatePkcs8: randomBytes(32).toString("base64"),
+        publicJwk: {},
+      })).then((k) => new Uint8Array(Buffer.from(k.privatePkcs8, "base64")));
+      p.catch(() => this.seeds.delete(purpose));
+      this.seeds.set(purpose, p);
     }
     return p;
   }

@@ -2,6 +2,8 @@ import type { Queryable } from "./db.js";
 
 /** The key store purpose of the service's Ed25519 log key (checkpoints are signed with it). */
 export const TLOG_KEY = "tlog";
+/** The purpose of the log's ML-DSA-44 checkpoint key (a seed), signing beside the Ed25519 one. */
+export const TLOG_ML_DSA_KEY = "tlog-ml-dsa-44";
 
 /** A stored checkpoint: the log-signed note of the tenancy's RFC 9162 tree at `size` leaves. */
 export interface CheckpointRow {

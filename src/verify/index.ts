@@ -11,7 +11,9 @@
  *   `statementPayloadMatches`;
  * - evidence bundles: `parseBundle`, `verifyBundle`;
  * - a log's seals, each consistent with the one before: `verifySeal`, `verifyMmrConsistency`;
- * - C2SP checkpoints and tiles: `verifyCheckpoint`, `verifyRecordInTiles`, `rootFromTiles`.
+ * - C2SP checkpoints and tiles: `verifyCheckpoint`, `verifyRecordInTiles`, `rootFromTiles`;
+ * - C2SP tlog-proofs (offline proofs of a record in a checkpoint): `verifyRecordTlogProof`,
+ *   `parseTlogProof`.
  */
 export {
   BUNDLE_FORMAT,
@@ -37,16 +39,20 @@ export {
   type LogTrust,
   parseCheckpoint,
   parseNote,
+  parseTlogProof,
   type RecordInLogVerdict,
   rootFromTiles,
   sameHash,
   TILE_WIDTH,
   type TileFetch,
   type TileRef,
+  TLOG_PROOF_HEADER,
+  type TlogProofVerdict,
   tilePath,
   tilesOf,
   verifyCheckpoint,
   verifyRecordInTiles,
+  verifyRecordTlogProof,
 } from "../core/tlog/index.js";
 export {
   type ApiRecord,

@@ -7,6 +7,7 @@ import { PublicApi } from "./public-api.js";
 import { el, renderBundle, renderDocument, renderVcon, showVerdict, trustView } from "./render.js";
 import { sha256Hex } from "./sha256.js";
 import { checkLog } from "./tlog.js";
+import { checkTlogProof, looksLikeTlogProof } from "./tlog-proof.js";
 import { looksLikeVcon, vconUuidOf, verifyVcon } from "./vcon.js";
 
 const api = new PublicApi(location.origin);
@@ -49,6 +50,12 @@ async function checkFile(file: File): Promise<void> {
     return showVerdict(verdict, false, `FAILED: cannot read ${file.name}: ${(err as Error).message}`);
   }
   const mode = (document.querySelector('input[name="mode"]:checked') as HTMLInputElement | null)?.value;
+  // A tlog-proof names its record; the record and the log's key are read from this service.
+  if (mode === "auto" && looksLikeTlogProof(bytes))
+    return run(file.name, async () => {
+      const r = await checkTlogProof(api, new TextDecoder().decode(bytes));
+      return { ok: r.ok, verdict: r.verdict, view: el("p", r.identity) };
+    });
   // A bundle is checked offline: against the keys it carries, with no look-up at all.
   if (mode === "bundle" || (mode === "auto" && looksLikeBundle(bytes)))
     return run(file.name, async () => {

@@ -8,6 +8,9 @@ import {
   ed25519PublicKey,
   formatVkey,
   judgeAddCheckpoint,
+  ML_DSA_44,
+  mlDsa44Cosign,
+  mlDsa44Keys,
   type NoteVerifier,
   signatureLine,
   verifierFromVkey,
@@ -23,6 +26,8 @@ export interface WitnessOptions {
   logs: string[];
   log: Logger;
   now?: () => number;
+  /** Its cosignature type: Ed25519 (cosignature/v1, 0x04, the default) or ML-DSA-44 (0x06). */
+  keyType?: "ed25519" | "ml-dsa-44";
 }
 
 export interface RunningWitness {
@@ -80,7 +85,7 @@ function answer(res: ServerResponse, status: number, body: string, type = "text/
 }
 
 /**
- * A C2SP tlog-witness: `POST /add-checkpoint` cosigns (cosignature/v1) a checkpoint of a known
+ * A C2SP tlog-witness: `POST /add-checkpoint` cosigns (cosignature/v1, or ML-DSA-44) a checkpoint of a known
  * log that is consistent with the last one it cosigned for that origin, persisting it before
  * answering; `GET /<sha256(origin)>/checkpoint` serves that last cosigned checkpoint. Requests
  * are judged one at a time, so a check and its persisted update are atomic.
@@ -89,8 +94,11 @@ export async function startWitness(
   opts: WitnessOptions,
   listen: { host: string; port: number },
 ): Promise<RunningWitness> {
-  const seed = opts.state.seed();
-  const vkey = formatVkey(opts.name, COSIGNATURE_V1, ed25519PublicKey(seed));
+  const pq = opts.keyType === "ml-dsa-44";
+  const seed = opts.state.seed(pq ? "ml-dsa-44" : "ed25519");
+  const vkey = pq
+    ? formatVkey(opts.name, ML_DSA_44, mlDsa44Keys(seed).publicKey)
+    : formatVkey(opts.name, COSIGNATURE_V1, ed25519PublicKey(seed));
   const byOrigin = new Map<string, NoteVerifier[]>();
   for (const k of opts.logs) {
     const v = verifierFromVkey(k);
@@ -110,7 +118,9 @@ export async function startWitness(
       if (verdict.status === 422) opts.log.warn({ request: body }, `refused: ${verdict.message}`);
       return { status: verdict.status, body: `${verdict.message}\n` };
     }
-    const sig = cosign(opts.name, seed, verdict.text, now());
+    const sig = pq
+      ? mlDsa44Cosign(opts.name, seed, verdict.text, now())
+      : cosign(opts.name, seed, verdict.text, now());
     const line = signatureLine(sig);
     const note = body.slice(body.indexOf("\n\n") + 2);
     opts.state.save(verdict.checkpoint.origin, `${note}${line}`);

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { parseCheckpoint, parseNote, type WitnessedState } from "../core/tlog/index.js";
 
 /**
- * A witness's state in a directory of its own: its Ed25519 key seed (`key`, created once,
- * mode 0600) and, per log origin, the last checkpoint it cosigned (`logs/<sha256(origin)>`,
+ * A witness's state in a directory of its own: its key seed (`key` for Ed25519,
+ * `key-ml-dsa-44` for ML-DSA-44, created once, mode 0600) and, per log origin, the last checkpoint it cosigned (`logs/<sha256(origin)>`,
  * the note with the log's signature and its own cosignature). Each file is replaced whole by
  * an atomic rename after an fsync, so a crash leaves the old state or the new, never a mix.
  */
@@ -14,17 +14,20 @@ export class WitnessState {
     mkdirSync(join(dir, "logs"), { recursive: true, mode: 0o700 });
   }
 
-  /** The key seed, created on first use. */
-  seed(): Uint8Array {
-    const file = join(this.dir, "key");
+  /**
+   * The key seed, created on first use: `key` for Ed25519, `key-ml-dsa-44` for ML-DSA-44 (a
+   * separate file, so a witness switched between types never reads one key as the other).
+   */
+  seed(type: "ed25519" | "ml-dsa-44" = "ed25519"): Uint8Array {
+    const file = join(this.dir, type === "ed25519" ? "key" : "key-ml-dsa-44");
     try {
       const seed = Buffer.from(readFileSync(file, "utf8").trim(), "base64");
-      if (seed.length !== 32) throw new Error(`${file} does not hold a 32-byte Ed25519 seed`);
+      if (seed.length !== 32) throw new Error(`${file} does not hold a 32-byte key seed`);
       return new Uint8Array(seed);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
       writeAtomically(file, `${randomBytes(32).toString("base64")}\n`, 0o600);
-      return this.seed();
+      return this.seed(type);
     }
   }
 

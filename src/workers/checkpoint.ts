@@ -1,11 +1,18 @@
 import type { KeyObject } from "node:crypto";
 import { leafCount } from "../core/mmr/index.js";
-import { ed25519Signer, formatCheckpoint, logOrigin, signNote, treeRoot } from "../core/tlog/index.js";
+import {
+  ed25519Signer,
+  formatCheckpoint,
+  logOrigin,
+  mlDsa44Signer,
+  signNote,
+  treeRoot,
+} from "../core/tlog/index.js";
 import type { Queryable } from "../store/db.js";
 import { insertCheckpoint, markSealUnwitnessed, originOf } from "../store/tlog-checkpoints.js";
 import { tlogSize } from "../store/tlog-nodes.js";
 
-export { TLOG_KEY } from "../store/tlog-checkpoints.js";
+export { TLOG_KEY, TLOG_ML_DSA_KEY } from "../store/tlog-checkpoints.js";
 
 import { withNodes } from "../store/tlog-tiles.js";
 
@@ -13,6 +20,8 @@ import { withNodes } from "../store/tlog-tiles.js";
 export interface CheckpointKey {
   /** The service's Ed25519 log key. */
   privateKey: KeyObject;
+  /** The seed of the service's ML-DSA-44 log key: every checkpoint is signed with both. */
+  mlDsaSeed: Uint8Array;
   baseUrl: string;
   /** True when no witnesses are configured: the checkpoint needs no cosignatures. */
   witnessed: boolean;
@@ -45,7 +54,11 @@ export async function publishCheckpoint(
   const origin = (await originOf(tx, tenantId)) ?? logOrigin(key.baseUrl, tenantId);
   const root = await withNodes(tx, tenantId, (get) => treeRoot(size, get));
   const text = formatCheckpoint({ origin, size, root, extensions: [] });
-  const note = signNote(text, [ed25519Signer(origin, ed25519Seed(key.privateKey))]);
+  // Ed25519 for today's verifiers, ML-DSA-44 (as a cosignature of its own tree, C2SP tlog-checkpoint) beside it.
+  const note = signNote(text, [
+    ed25519Signer(origin, ed25519Seed(key.privateKey)),
+    mlDsa44Signer(origin, key.mlDsaSeed, () => Math.floor(Date.now() / 1000)),
+  ]);
   await insertCheckpoint(tx, {
     tenant_id: tenantId,
     size,

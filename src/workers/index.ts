@@ -2,7 +2,7 @@ import type { Ctx } from "../context.js";
 import { logsToSeal } from "../store/seals.js";
 import { validatorAddress } from "../store/validator.js";
 import { anchorOnce } from "./anchor.js";
-import { TLOG_KEY } from "./checkpoint.js";
+import { TLOG_KEY, TLOG_ML_DSA_KEY } from "./checkpoint.js";
 import { Committer } from "./committer.js";
 import { Periodic } from "./periodic.js";
 import { scanBatch } from "./scanner.js";
@@ -32,6 +32,7 @@ export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
       const tlog = await ctx.keys.get(TLOG_KEY, "Ed25519");
       const checkpoint = {
         privateKey: tlog.privateKey,
+        mlDsaSeed: await ctx.keys.seed(TLOG_ML_DSA_KEY, "ML-DSA-44"),
         baseUrl: config.baseUrl,
         witnessed: config.witnessQuorum === 0,
       };

@@ -1,7 +1,8 @@
-export { coseKeySet, publicKeyFromCoseKey } from "./keys.js";
+export { coseKeyBytes, coseKeySet, publicKeyFromCoseKey } from "./keys.js";
 export {
   buildReceipt,
   decodeReceipt,
+  type MmrProofForm,
   VDS_MMR,
   verifyReceipt,
 } from "./receipt.js";

@@ -17,6 +17,11 @@ function coseKey(publicKey: KeyObject, kid: string): Map<CborValue, CborValue> {
   ]);
 }
 
+/** One COSE_Key, as `/.well-known/scitt-keys/{kid}` serves it. */
+export function coseKeyBytes(publicKey: KeyObject, kid: string): Uint8Array {
+  return encodeCbor(coseKey(publicKey, kid));
+}
+
 /** COSE_KeySet (a CBOR array of COSE_Key), as `/.well-known/scitt-keys` serves it. */
 export function coseKeySet(keys: Array<{ publicKey: KeyObject; kid: string }>): Uint8Array {
   return encodeCbor(keys.map((k) => coseKey(k.publicKey, k.kid)));

@@ -22,6 +22,16 @@ export const INCLUSION = -1;
 /** Unprotected header carrying the leaf's idtimestamp (unsigned: changing it only breaks the recomputed leaf). */
 const LEAF_IDTIMESTAMP = -70001;
 
+/**
+ * How an MMR receipt writes its inclusion proof under 396 / -1. `map`: the map `{1: mmr_index,
+ * 2: path}` directly, as DataTrails (go-datatrails-merklelog's MMRiverInclusionProof, the decoder
+ * veracity uses) and Forestrie's canopy write and read it, and as every deployed MMR verifier
+ * expects: the default. `bstr`: the byte string wrapping `[mmr_index, path]` the profile draft's
+ * CDDL writes (and every receipt this service issued before 0.2 carries); issued on request and
+ * always read.
+ */
+export type MmrProofForm = "map" | "bstr";
+
 /** Receipts for larger indices or longer paths are refused: the MMR arithmetic is exact (and terminates) only below these. */
 const MAX_MMR_INDEX = 2 ** 40;
 const MAX_PATH = 64;
@@ -35,6 +45,8 @@ export interface ReceiptInput {
   mmrIndex: number;
   path: Uint8Array[];
   peak: Uint8Array;
+  /** The inclusion proof's encoding (default `map`, the deployed form). */
+  form?: MmrProofForm;
 }
 
 const enc = new TextEncoder();
@@ -67,7 +79,13 @@ export function receiptProtectedHeader(
  * caller's kept encodings of protected headers, for one who signs many receipts.
  */
 export function buildReceipt(r: ReceiptInput, key: KeyObject | Signer, headers?: ReceiptHeaders): Uint8Array {
-  const proof = new CborBstr([r.mmrIndex, r.path]);
+  const proof =
+    r.form === "bstr"
+      ? new CborBstr([r.mmrIndex, r.path])
+      : new Map<CborValue, CborValue>([
+          [1, r.mmrIndex],
+          [2, r.path],
+        ]);
   const unprotectedHeader = new Map<CborValue, CborValue>([
     [HEADER.vdp, new Map<CborValue, CborValue>([[INCLUSION, [proof]]])],
   ]);
@@ -93,11 +111,14 @@ export interface ReceiptInfo {
   subject: string;
   mmrIndex: number;
   path: Uint8Array[];
+  /** How the receipt wrote its inclusion proof. */
+  form: MmrProofForm;
 }
 
 /**
- * A receipt of the given profile, its first inclusion proof (decoded from its bstr) and who
- * signed it for which log (no signature check). Both profiles share this envelope (RFC 9942).
+ * A receipt of the given profile, its first inclusion proof (decoded from its bstr, or as it
+ * stands when it is a map) and who signed it for which log (no signature check). Both profiles
+ * share this envelope (RFC 9942).
  */
 export function receiptEnvelope(
   receipt: Uint8Array,
@@ -110,13 +131,13 @@ export function receiptEnvelope(
   const vdp = s.unprotectedHeader.get(HEADER.vdp);
   const proofs = vdp instanceof Map ? vdp.get(INCLUSION) : undefined;
   const first = Array.isArray(proofs) ? proofs[0] : undefined;
-  if (!(first instanceof Uint8Array))
+  if (!(first instanceof Uint8Array) && !(first instanceof Map))
     throw new CoseError("COSE_DECODE", "receipt carries no inclusion proof");
   const claims = s.protectedHeader.get(HEADER.cwtClaims);
   const kid = s.protectedHeader.get(HEADER.kid);
   return {
     s,
-    proof: decodeCbor(first),
+    proof: first instanceof Uint8Array ? decodeCbor(first) : first,
     kid: kid instanceof Uint8Array ? new TextDecoder().decode(kid) : "",
     issuer: claims instanceof Map ? String(claims.get(1) ?? "") : "",
     subject: claims instanceof Map ? String(claims.get(2) ?? "") : "",
@@ -134,21 +155,37 @@ export function checkPath(path: CborValue[]): Uint8Array[] {
 /** Reads a receipt's header and inclusion proof (no signature check). */
 export function decodeReceipt(receipt: Uint8Array): ReceiptInfo {
   const { s, proof, kid, issuer, subject } = receiptEnvelope(receipt, VDS_MMR, "MMR");
-  if (!Array.isArray(proof) || proof.length !== 2 || typeof proof[0] !== "number" || !Array.isArray(proof[1]))
-    throw new CoseError("COSE_DECODE", "inclusion proof must be [mmr_index, [path]]");
-  const index = proof[0];
+  const { index, rawPath, form } = mmrProofParts(proof);
   if (!Number.isSafeInteger(index) || index < 0 || index >= MAX_MMR_INDEX)
     throw new CoseError("COSE_DECODE", `mmr_index ${index} is out of range`);
-  const path = checkPath(proof[1]);
+  const path = checkPath(rawPath);
   const idts = s.unprotectedHeader.get(LEAF_IDTIMESTAMP);
   return {
     idtimestamp: typeof idts === "string" ? idts : "",
     kid,
     issuer,
     subject,
-    mmrIndex: proof[0],
+    mmrIndex: index,
     path,
+    form,
   };
+}
+
+/** The index and path of an MMR inclusion proof in either form (the map's keys exactly 1 and 2). */
+function mmrProofParts(proof: CborValue): { index: number; rawPath: CborValue[]; form: MmrProofForm } {
+  if (proof instanceof Map) {
+    const index = proof.get(1);
+    const path = proof.get(2);
+    if (proof.size !== 2 || typeof index !== "number" || !Array.isArray(path))
+      throw new CoseError("COSE_DECODE", "inclusion proof must be {1: mmr_index, 2: [path]}");
+    return { index, rawPath: path, form: "map" };
+  }
+  if (!Array.isArray(proof) || proof.length !== 2 || typeof proof[0] !== "number" || !Array.isArray(proof[1]))
+    throw new CoseError(
+      "COSE_DECODE",
+      "inclusion proof must be {1: mmr_index, 2: [path]} or bstr .cbor [mmr_index, [path]]",
+    );
+  return { index: proof[0], rawPath: proof[1], form: "bstr" };
 }
 
 /** Recomputes the peak from the leaf and the path, and checks the service's signature over it. */

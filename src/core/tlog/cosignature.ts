@@ -17,9 +17,9 @@ function cosignedMessage(timestamp: number, checkpointText: Uint8Array): Uint8Ar
   return out;
 }
 
-/** The timestamp a cosignature claims, or undefined if it is not 72 bytes. */
+/** The timestamp a cosignature claims (Ed25519: 72 bytes; ML-DSA-44: 2428), or undefined for another length. */
 export function cosignatureTime(signature: Uint8Array): number | undefined {
-  if (signature.length !== 72) return undefined;
+  if (signature.length !== 72 && signature.length !== 8 + 2420) return undefined;
   const t = new DataView(signature.buffer, signature.byteOffset).getBigUint64(0);
   return t > BigInt(Number.MAX_SAFE_INTEGER) ? undefined : Number(t);
 }

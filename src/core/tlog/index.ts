@@ -17,6 +17,7 @@ export {
   verifyCheckpoint,
   verifyRecordInTiles,
 } from "./log-check.js";
+export { ML_DSA_44, mlDsa44Cosign, mlDsa44Keys, mlDsa44Signer } from "./ml-dsa.js";
 export {
   formatNote,
   NoteError,
@@ -28,6 +29,14 @@ export {
   verifyNote,
 } from "./note.js";
 export { logOrigin } from "./origin.js";
+export {
+  formatTlogProof,
+  parseTlogProof,
+  TLOG_PROOF_HEADER,
+  type TlogProofVerdict,
+  verifyTlogProof,
+} from "./proof.js";
+export { verifyRecordTlogProof } from "./record-proof.js";
 export {
   encodeTileIndex,
   parseTilePath,

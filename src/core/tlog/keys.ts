@@ -43,6 +43,8 @@ export function parseVkey(vkey: string): Vkey {
   const publicKey = material.slice(1);
   if ((type === ED25519 || type === COSIGNATURE_V1) && publicKey.length !== 32)
     throw new NoteError("an Ed25519 vkey holds a 32-byte key");
+  if (type === 0x06 && publicKey.length !== 1312)
+    throw new NoteError("an ML-DSA-44 vkey holds a 1312-byte key");
   const keyId = Number.parseInt(id, 16);
   if (keyIdOf(name, type, publicKey) !== keyId)
     throw new NoteError("the vkey's key id does not match its key");

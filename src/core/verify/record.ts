@@ -70,7 +70,7 @@ export function leafOfRecord(record: ApiRecord, schema: AssetFreeLeafSchema = "e
  * The leaves a record may commit to, newest schema first: an asset-free event with an
  * `event_type` committed before 2026-11-24 was hashed with its keys sorted.
  */
-function candidateLeaves(record: ApiRecord): Uint8Array[] {
+export function candidateLeaves(record: ApiRecord): Uint8Array[] {
   const identity = String(record.identity ?? "");
   if (!identity.startsWith("events/")) return [leafOfRecord(record)];
   const e = record as { event_type?: string };

@@ -1,3 +1,4 @@
+import type { FastifyReply } from "fastify";
 import { z } from "zod";
 import { type ApiError, badRequest, notFound } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
@@ -7,12 +8,20 @@ import {
   requireReadableEventOf,
   requireReadableRecord,
 } from "../../services/access/readable-records.js";
-import { latestSeal, scittKeys, sealSizes } from "../../services/ledger/ledger-info.js";
+import { latestSeal, scittKey, scittKeys, sealSizes } from "../../services/ledger/ledger-info.js";
 import { consistency, logEntry, receiptFor, treeConsistency } from "../../services/ledger/proofs.js";
+import { tlogProofFor } from "../../services/ledger/tlog-proof.js";
 import { sendCose } from "../cose-response.js";
 import type { HttpDeps } from "../deps.js";
-import { COSE_TYPE, profileQuery, requestedProfile, sendReceipt } from "../receipt-negotiation.js";
+import {
+  COSE_TYPE,
+  profileQuery,
+  requestedMmrForm,
+  requestedProfile,
+  sendReceipt,
+} from "../receipt-negotiation.js";
 import type { RouteTable } from "../route.js";
+import { keyType, scrapi } from "../scrapi-handler.js";
 import { tlogRoutes } from "./tlog.js";
 
 const group = "merklelogsv1";
@@ -31,6 +40,10 @@ const notCovering = () => badRequest("mmr_size must be a complete MMR size cover
 const tooLarge = () => badRequest("from and to must not exceed the log's size");
 const optional = (raw: string | undefined) => (raw === undefined || raw === "" ? undefined : raw);
 
+/** A tlog-proof as text, never cached: a later checkpoint makes a newer one. */
+const sendTlogProof = (res: FastifyReply, proof: string) =>
+  res.header("content-type", "text/plain; charset=utf-8").header("cache-control", "no-store").send(proof);
+
 /** Receipts, log entries, consistency proofs and seals: what verifiers need, most of it without a token. */
 export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
   t.add({
@@ -38,9 +51,25 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     path: "/.well-known/scitt-keys",
     group: "scitt",
     auth: "public",
-    summary: "The service's public keys (COSE_KeySet)",
-    handler: async ({ res }) =>
-      res.header("content-type", "application/cbor").send(Buffer.from(await scittKeys(d.ctx))),
+    summary:
+      "The service's public keys (COSE_KeySet; application/cbor, or application/cose-key-set when asked)",
+    handler: async ({ req, res }) =>
+      res
+        .header("content-type", keyType(req, "application/cose-key-set"))
+        .send(Buffer.from(await scittKeys(d.ctx))),
+  });
+  t.add({
+    method: "get",
+    path: "/.well-known/scitt-keys/{kid}",
+    group: "scitt",
+    auth: "public",
+    summary:
+      "One of the service's public keys by kid (COSE_Key; application/cbor, or application/cose-key when asked)",
+    handler: scrapi(async ({ params, req, res }) =>
+      res
+        .header("content-type", keyType(req, "application/cose-key"))
+        .send(Buffer.from(await scittKey(d.ctx, params.kid ?? ""))),
+    ),
   });
   t.add({
     method: "get",
@@ -61,7 +90,12 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     handler: async ({ caller, params, query, req, res }) => {
       const event = pathUuid(params.event, "event");
       await requireReadableEventOf(d.ctx, caller, pathUuid(params.asset, "asset"), event);
-      const receipt = await receiptFor(d.ctx, event, requestedProfile(req, query, "mmr"));
+      const receipt = await receiptFor(
+        d.ctx,
+        event,
+        requestedProfile(req, query, "mmr"),
+        requestedMmrForm(req, query),
+      );
       return sendReceipt(req, res, receipt, { defaultType: COSE_TYPE });
     },
   });
@@ -76,8 +110,40 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     handler: async ({ caller, params, query, req, res }) => {
       const id = pathUuid(params.uuid, "event");
       await requireReadableRecord(d.ctx, caller, id);
-      const receipt = await receiptFor(d.ctx, id, requestedProfile(req, query, "mmr"));
+      const receipt = await receiptFor(
+        d.ctx,
+        id,
+        requestedProfile(req, query, "mmr"),
+        requestedMmrForm(req, query),
+      );
       return sendReceipt(req, res, receipt, { defaultType: COSE_TYPE });
+    },
+  });
+  t.add({
+    method: "get",
+    path: "/archivist/v1/tlog-proofs/assets/{asset}/events/{event}",
+    group,
+    auth: "optional",
+    summary:
+      "An asset event's c2sp.org/tlog-proof@v1: its RFC 9162 inclusion in the log's published checkpoint (public records need no token)",
+    handler: async ({ caller, params, res }) => {
+      const asset = pathUuid(params.asset, "asset");
+      const event = pathUuid(params.event, "event");
+      await requireReadableEventOf(d.ctx, caller, asset, event);
+      return sendTlogProof(res, await tlogProofFor(d.ctx, event, `assets/${asset}/events/${event}`));
+    },
+  });
+  t.add({
+    method: "get",
+    path: "/archivist/v1/tlog-proofs/events/{uuid}",
+    group,
+    auth: "optional",
+    summary:
+      "A record's c2sp.org/tlog-proof@v1 by its id (public records and registered statements need no token)",
+    handler: async ({ caller, params, res }) => {
+      const id = pathUuid(params.uuid, "event");
+      await requireReadableRecord(d.ctx, caller, id);
+      return sendTlogProof(res, await tlogProofFor(d.ctx, id, `events/${id}`));
     },
   });
   t.add({

@@ -21,31 +21,18 @@ import {
 } from "../../services/scitt/scitt.js";
 import { transparencyConfiguration } from "../../services/scitt/transparency-configuration.js";
 import { sendCose } from "../cose-response.js";
+import { markDeprecated } from "../deprecation.js";
 import type { HttpDeps } from "../deps.js";
-import { dataTrailsRefusal, scittProblem, sendProblem } from "../errors.js";
-import { profileQuery, requestedProfile, sendReceipt } from "../receipt-negotiation.js";
-import type { Auth, Call, RouteTable } from "../route.js";
+import { dataTrailsRefusal } from "../errors.js";
+import { profileQuery, requestedMmrForm, requestedProfile, sendReceipt } from "../receipt-negotiation.js";
+import type { RouteTable } from "../route.js";
+import { scrapi } from "../scrapi-handler.js";
 
 const group = "scitt";
 const transparentQuery = profileQuery.extend({ transparent: z.enum(["true", "false"]).optional() });
 
 function bodyBytes(req: FastifyRequest): Uint8Array {
   return req.body instanceof Buffer ? new Uint8Array(req.body) : new Uint8Array();
-}
-
-/** A SCRAPI handler whose failures are problem details, never the DataTrails error body. */
-function scrapi<Q, A extends Auth>(
-  fn: (c: Call<unknown, Q, A>) => Promise<unknown>,
-): (c: Call<unknown, Q, A>) => Promise<unknown> {
-  return async (c) => {
-    try {
-      return await fn(c);
-    } catch (err) {
-      const answer = scittProblem(err);
-      if (!answer) throw err;
-      return sendProblem(c.req, c.res, answer.problem, answer.headers);
-    }
-  };
 }
 
 /** Runs a DataTrails-form registration, answering a policy refusal as `{type, detail}` JSON. */
@@ -66,7 +53,7 @@ async function registerDataTrails(
 }
 
 /**
- * SCRAPI (draft -10) for the service's public log and, under `/tenants/{tenant}`, for each
+ * SCRAPI (draft -11) for the service's public log and, under `/tenants/{tenant}`, for each
  * tenancy's log; the DataTrails-form registration; per-event statements; trusted issuer keys.
  */
 export function scittRoutes(t: RouteTable, d: HttpDeps): void {
@@ -93,8 +80,9 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     path: `${dt}/operations/{id}`,
     group,
     auth: "optional",
-    summary: "DataTrails form: registration status",
+    summary: "DataTrails form: registration status (legacy: GET /entries/{id} succeeds it)",
     handler: async ({ caller, params, res }) => {
+      markDeprecated(res, `/entries/${params.id}?profile=mmr`);
       const done = await entryReceipt(d.ctx, { caller, log: undefined }, params.id ?? "");
       if (!done) {
         res.code(202);
@@ -114,8 +102,9 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     path: `${dt}/entries/{id}/receipt`,
     group,
     auth: "optional",
-    summary: "DataTrails form: the receipt of an entry",
+    summary: "DataTrails form: the receipt of an entry (legacy: GET /entries/{id} succeeds it)",
     handler: async ({ caller, params, res }) => {
+      markDeprecated(res, `/entries/${params.id}?profile=mmr`);
       const receipt = await entryReceipt(d.ctx, { caller, log: undefined }, params.id ?? "");
       if (!receipt) {
         res.code(202);
@@ -150,7 +139,14 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
       const profile = requestedProfile(req, query, "mmr");
       return sendCose(
         res,
-        await assetEventStatement(d.ctx, event, query.transparent === "true", grant, profile),
+        await assetEventStatement(
+          d.ctx,
+          event,
+          query.transparent === "true",
+          grant,
+          profile,
+          requestedMmrForm(req, query),
+        ),
       );
     },
   });
@@ -170,6 +166,7 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
           pathUuid(params.uuid, "event"),
           query.transparent === "true",
           requestedProfile(req, query, "mmr"),
+          requestedMmrForm(req, query),
         ),
       ),
   });
@@ -237,9 +234,11 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
     path: `${prefix}/.well-known/transparency-configuration`,
     group,
     auth: "public",
-    summary: "SCRAPI transparency configuration (CBOR; JSON when asked)",
+    summary:
+      "SCRAPI transparency configuration (CBOR; JSON when asked; legacy in SCRAPI -11, kept for today's clients)",
     handler: async ({ params, req, res }) => {
       if (prefix) tenantOf(params);
+      markDeprecated(res, "/.well-known/scitt-keys");
       const config = transparencyConfiguration(d.ctx, self(params));
       if (accepts(req.raw).type(["application/cbor", "application/json"]) === "application/json")
         return config;
@@ -273,14 +272,15 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
         entryId = await registerStatement(d.ctx, caller, body);
       } else entryId = await registerBySignature(d.ctx, tenant, body);
       const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
+      const form = requestedMmrForm(req, query);
       const receipt = await d.ctx.publications.wait(
-        () => entryReceipt(d.ctx, { caller, log: tenant }, entryId, profile),
+        () => entryReceipt(d.ctx, { caller, log: tenant }, entryId, profile, form),
         d.ctx.config.scrapiWaitMs,
       );
       const location = `${self(params)}/entries/${entryId}`;
       res.header("location", location);
       if (receipt) return sendReceipt(req, res, receipt, { status: 201 });
-      // Draft -10 (after the IESG's DISCUSS): 202 Accepted, poll the Location. 303 only for older clients, by option.
+      // SCRAPI -10/-11 (after the IESG's DISCUSS): 202 Accepted, poll the Location. 303 only for older clients, by option.
       return res.code(d.ctx.config.scrapiPendingStatus).header("retry-after", "1").send();
     }),
   });
@@ -290,19 +290,27 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
     group,
     auth: "optional",
     summary:
-      "SCRAPI: the receipt of an entry (202 while it is being sealed); profile=rfc9162|mmr or Accept vds. No token for the entries of open and public logs",
+      "SCRAPI -11: the receipt of an entry (204 while it is being registered, 404 if it is not registered); profile=rfc9162|mmr or Accept vds. No token for the entries of open and public logs",
     query: profileQuery,
     handler: scrapi(async ({ caller, params, query, req, res }) => {
       const log = tenantOf(params);
       const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
-      const receipt = await entryReceipt(d.ctx, { caller, log }, params.id ?? "", profile);
+      const receipt = await entryReceipt(
+        d.ctx,
+        { caller, log },
+        params.id ?? "",
+        profile,
+        requestedMmrForm(req, query),
+      );
       if (receipt) return sendReceipt(req, res, receipt);
-      const pending = d.ctx.config.scrapiPendingStatus === 202 ? 202 : 302;
-      return res
-        .code(pending)
-        .header("location", `${self(params)}/entries/${params.id}`)
-        .header("retry-after", "1")
-        .send();
+      // SCRAPI -11: 204 while registering, not to be cached. Older drafts' clients (by option): 302 to itself.
+      if (d.ctx.config.scrapiPendingStatus === 303)
+        return res
+          .code(302)
+          .header("location", `${self(params)}/entries/${params.id}`)
+          .header("retry-after", "1")
+          .send();
+      return res.code(204).header("retry-after", "1").header("cache-control", "no-store").send();
     }),
   });
   t.add({
@@ -318,7 +326,14 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
       const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
       return sendCose(
         res,
-        await entryStatement(d.ctx, { caller, log }, params.id ?? "", query.transparent === "true", profile),
+        await entryStatement(
+          d.ctx,
+          { caller, log },
+          params.id ?? "",
+          query.transparent === "true",
+          profile,
+          requestedMmrForm(req, query),
+        ),
       );
     }),
   });

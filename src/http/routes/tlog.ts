@@ -1,5 +1,5 @@
 import { pathUuid } from "../../core/api/ids.js";
-import { checkpointNote, logVkey, tileBytes } from "../../services/ledger/tlog.js";
+import { checkpointNote, logMlDsaVkey, logVkey, tileBytes } from "../../services/ledger/tlog.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 
@@ -35,6 +35,18 @@ export function tlogRoutes(t: RouteTable, d: HttpDeps): void {
         .header("content-type", "text/plain; charset=utf-8")
         .header("cache-control", "public, max-age=3600")
         .send(`${await logVkey(d.ctx, pathUuid(params.tenant, "log"))}\n`),
+  });
+  t.add({
+    method: "get",
+    path: `${prefix}/key-ml-dsa-44`,
+    group,
+    auth: "public",
+    summary: "The log's post-quantum checkpoint verification key (signed-note vkey, ML-DSA-44, type 0x06)",
+    handler: async ({ params, res }) =>
+      res
+        .header("content-type", "text/plain; charset=utf-8")
+        .header("cache-control", "public, max-age=3600")
+        .send(`${await logMlDsaVkey(d.ctx, pathUuid(params.tenant, "log"))}\n`),
   });
   t.add({
     method: "get",

@@ -1,6 +1,6 @@
 import type { Ctx } from "../../context.js";
 import { notFound } from "../../core/api/api-error.js";
-import { coseKeySet } from "../../core/cose/index.js";
+import { coseKeyBytes, coseKeySet } from "../../core/cose/index.js";
 import { getSeal, listSealSizes } from "../../store/seals.js";
 import { listTenancies } from "../../store/tenancies.js";
 
@@ -26,6 +26,13 @@ async function publishedKeys(ctx: Pick<Ctx, "db" | "keys">) {
 
 export async function scittKeys(ctx: Ctx): Promise<Uint8Array> {
   return coseKeySet((await publishedKeys(ctx)).map((k) => ({ publicKey: k.publicKey, kid: k.kid })));
+}
+
+/** One published key by its kid, as a COSE_Key (404 for a kid the service does not publish). */
+export async function scittKey(ctx: Ctx, kid: string): Promise<Uint8Array> {
+  const key = (await publishedKeys(ctx)).find((k) => k.kid === kid);
+  if (!key) throw notFound("key");
+  return coseKeyBytes(key.publicKey, key.kid);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Ctx } from "../../context.js";
 import { ApiError, badRequest, notFound } from "../../core/api/api-error.js";
-import { buildReceipt, buildRfc9162Receipt } from "../../core/cose/index.js";
+import { buildReceipt, buildRfc9162Receipt, type MmrProofForm } from "../../core/cose/index.js";
 import {
   consistencyProofIndices,
   includedRoot,
@@ -87,7 +87,7 @@ async function recentSealFor(
 // sealed size, and a verifier often asks again. Past this many the cache starts over.
 const RECEIPTS_KEPT = 50_000;
 
-async function treeNodes(
+export async function treeNodes(
   db: Queryable,
   tenantId: string,
   coords: tree.NodeCoord[],
@@ -110,15 +110,20 @@ async function sealedTreeSize(db: Queryable, tenantId: string, seal: SealRow): P
 
 /**
  * A COSE receipt for a committed, sealed record, signed with the sealing key: of its MMR
- * inclusion (signed over the peak), or of its RFC 9162 inclusion in the tree of the entries
- * the latest seal covers (signed over that tree's root).
+ * inclusion (signed over the peak; its proof in `form`, the deployed map by default), or of its
+ * RFC 9162 inclusion in the tree of the entries the latest seal covers (signed over that tree's root).
  */
-export async function receiptFor(ctx: Ctx, recordId: string, profile: Profile = "mmr"): Promise<Uint8Array> {
+export async function receiptFor(
+  ctx: Ctx,
+  recordId: string,
+  profile: Profile = "mmr",
+  form: MmrProofForm = "map",
+): Promise<Uint8Array> {
   const entry = await entryOf(ctx, recordId);
   const tenantId = entry?.tenant_id ?? "";
   const seal = await recentSealFor(ctx, tenantId, entry);
   const e = entry as EntryRow;
-  const cacheKey = `${recordId}:${profile}:${seal.mmr_size}`;
+  const cacheKey = `${recordId}:${profile === "mmr" ? `mmr-${form}` : profile}:${seal.mmr_size}`;
   const receipts = ctx.caches.receipts;
   const cached = receipts.get(cacheKey);
   if (cached) return cached;
@@ -157,6 +162,7 @@ export async function receiptFor(ctx: Ctx, recordId: string, profile: Profile = 
       mmrIndex: e.mmr_index,
       path,
       peak,
+      form,
     },
     key.signer,
     ctx.caches.receiptHeaders,

@@ -4,6 +4,8 @@ import {
   ED25519,
   formatEntryBundle,
   formatVkey,
+  ML_DSA_44,
+  mlDsa44Keys,
   parseTilePath,
   TILE_HEIGHT,
   TILE_WIDTH,
@@ -16,6 +18,7 @@ import {
   originOf,
   publishedCheckpoint,
   TLOG_KEY,
+  TLOG_ML_DSA_KEY,
 } from "../../store/tlog-checkpoints.js";
 import { readTlogLevel } from "../../store/tlog-nodes.js";
 import { leafEntries } from "../../store/tlog-tiles.js";
@@ -49,6 +52,17 @@ export async function logVkey(ctx: Pick<Ctx, "db" | "keys">, tenantId: string): 
   const x = key.publicJwk.x;
   if (typeof x !== "string") throw new Error("the log key has no public Ed25519 point");
   return formatVkey(origin, ED25519, new Uint8Array(Buffer.from(x, "base64url")));
+}
+
+/**
+ * The log's ML-DSA-44 checkpoint key (signed-note vkey, type 0x06), named by the origin: every
+ * checkpoint carries its signature beside the Ed25519 one.
+ */
+export async function logMlDsaVkey(ctx: Ctx, tenantId: string): Promise<string> {
+  const origin = await originOf(ctx.db, tenantId);
+  if (!origin) throw notFound("log");
+  const seed = await ctx.keys.seed(TLOG_ML_DSA_KEY, "ML-DSA-44");
+  return formatVkey(origin, ML_DSA_44, mlDsa44Keys(seed).publicKey);
 }
 
 // Full tiles never change, so the last ones served are kept in the context's `caches.fullTiles`

@@ -4,6 +4,7 @@ import { type AccessGrant, projectEvent } from "../../core/access/index.js";
 import { ApiError, badRequest, forbidden, notFound } from "../../core/api/api-error.js";
 import { CodedError } from "../../core/api/coded-error.js";
 import { isUuid } from "../../core/api/ids.js";
+import type { MmrProofForm } from "../../core/cose/index.js";
 import { assetEventRecord, freeEventRecord } from "../../core/record/index.js";
 import {
   attachReceipts,
@@ -142,11 +143,12 @@ export async function entryReceipt(
   reader: EntryReader,
   entryId: string,
   profile: Profile = "mmr",
+  form: MmrProofForm = "map",
 ): Promise<Uint8Array | undefined> {
   const id = eventOfEntry(entryId);
   await requireReadableStatement(ctx, reader.caller, id, reader.log);
   try {
-    return await receiptFor(ctx, id, profile);
+    return await receiptFor(ctx, id, profile, form);
   } catch (err) {
     if (err instanceof ApiError && err.kind === "conflict") return undefined;
     throw err;
@@ -160,13 +162,14 @@ export async function entryStatement(
   entryId: string,
   transparent: boolean,
   profile: Profile = "mmr",
+  form: MmrProofForm = "map",
 ): Promise<Uint8Array> {
   const id = eventOfEntry(entryId);
   await requireReadableStatement(ctx, reader.caller, id, reader.log);
   const statement = await getStatement(ctx.db, id);
   if (!statement) throw notFound("entry");
   if (!transparent) return statement;
-  const receipt = await entryReceipt(ctx, reader, entryId, profile);
+  const receipt = await entryReceipt(ctx, reader, entryId, profile, form);
   if (!receipt)
     throw new ApiError("conflict", "the entry is not yet sealed; its transparent form is not available yet");
   return attachReceipts(statement, [receipt]);
@@ -198,10 +201,11 @@ export async function assetEventStatement(
   transparent: boolean,
   grant: AccessGrant,
   profile: Profile = "mmr",
+  form: MmrProofForm = "map",
 ): Promise<Uint8Array> {
   const statement = await statementOf(ctx, event.tenant_id, event.event_attributes);
   if (!transparent) return statement;
-  const receipt = await receiptFor(ctx, event.id, profile);
+  const receipt = await receiptFor(ctx, event.id, profile, form);
   return attachReceipts(statement, [receipt], projectEvent(assetEventRecord(event), grant));
 }
 
@@ -212,12 +216,13 @@ export async function freeEventStatement(
   eventId: string,
   transparent: boolean,
   profile: Profile = "mmr",
+  form: MmrProofForm = "map",
 ): Promise<Uint8Array> {
   const event = await getFreeEvent(ctx.db, p.tenantId, eventId);
   if (!event) throw notFound("event");
   const statement = await statementOf(ctx, event.tenant_id, event.attributes);
   if (!transparent) return statement;
-  const receipt = await receiptFor(ctx, eventId, profile);
+  const receipt = await receiptFor(ctx, eventId, profile, form);
   return attachReceipts(statement, [receipt], freeEventRecord(event));
 }
 

@@ -74,30 +74,37 @@ describe("cross-check with an independent verifier (noble ECDSA, hand-built Sig_
     },
   );
 
-  it("receipts carry the MMR-profile headers and verify independently over the recomputed peak", () => {
-    const rows = kat.inclusionProofs.rows.filter((r) => r.path.length >= 2).slice(0, 6);
-    expect(rows.length).toBe(6);
-    for (const row of rows) {
-      const path = row.path.map(unhex);
-      const peak = unhex(row.includedRoot);
-      const receipt = buildReceipt(
-        { ...receiptInput, mmrIndex: row.mmrIndex, path, peak },
-        service.privateKey,
-      );
-      const s = readSign1(receipt);
-      expect(s.payload).toBeNull();
-      expect([...s.protectedHeader.keys()]).toEqual([1, 4, 15, 395]);
-      expect(s.protectedHeader.get(395)).toBe(3);
-      expect([...s.unprotected.keys()]).toContain(396);
-      const proof = readInclusionProof(s);
-      expect(proof.index).toBe(row.mmrIndex);
-      const again = draftIncludedRoot(proof.index, node(row.mmrIndex), proof.path);
-      expect(hex(again)).toBe(row.includedRoot);
-      expect(nobleVerify(receipt, service.publicKey, again)).toBe(true);
-      const wrongLeaf = draftIncludedRoot(proof.index, node(row.mmrIndex + 1), proof.path);
-      expect(nobleVerify(receipt, service.publicKey, wrongLeaf)).toBe(false);
-    }
-  });
+  it.each([
+    ["the deployed map (the default)", undefined, "map"],
+    ["the draft's bstr (on request)", "bstr", "bstr"],
+  ] as const)(
+    "receipts with %s carry the MMR-profile headers and verify independently over the recomputed peak",
+    (_name, form, read) => {
+      const rows = kat.inclusionProofs.rows.filter((r) => r.path.length >= 2).slice(0, 6);
+      expect(rows.length).toBe(6);
+      for (const row of rows) {
+        const path = row.path.map(unhex);
+        const peak = unhex(row.includedRoot);
+        const receipt = buildReceipt(
+          { ...receiptInput, mmrIndex: row.mmrIndex, path, peak, ...(form ? { form } : {}) },
+          service.privateKey,
+        );
+        const s = readSign1(receipt);
+        expect(s.payload).toBeNull();
+        expect([...s.protectedHeader.keys()]).toEqual([1, 4, 15, 395]);
+        expect(s.protectedHeader.get(395)).toBe(3);
+        expect([...s.unprotected.keys()]).toContain(396);
+        const proof = readInclusionProof(s);
+        expect(proof.form).toBe(read);
+        expect(proof.index).toBe(row.mmrIndex);
+        const again = draftIncludedRoot(proof.index, node(row.mmrIndex), proof.path);
+        expect(hex(again)).toBe(row.includedRoot);
+        expect(nobleVerify(receipt, service.publicKey, again)).toBe(true);
+        const wrongLeaf = draftIncludedRoot(proof.index, node(row.mmrIndex + 1), proof.path);
+        expect(nobleVerify(receipt, service.publicKey, wrongLeaf)).toBe(false);
+      }
+    },
+  );
 
   it("every KAT39 inclusion path makes a receipt that verifyReceipt accepts, reaching the published peak", () => {
     const rows = kat.inclusionProofs.rows;

@@ -111,11 +111,17 @@ export function draftIncludedRoot(index: number, node: Uint8Array, proof: Uint8A
   return root;
 }
 
-/** The inclusion proof of an MMR-profile receipt, read by hand: 396 → -1 → [bstr .cbor [index, path]]. */
-export function readInclusionProof(s: RawSign1): { index: number; path: Uint8Array[] } {
-  const vdp = s.unprotected.get(396) as Map<number, Uint8Array[]>;
+/**
+ * The inclusion proof of an MMR-profile receipt, read by hand: 396 → -1 → [{1: index, 2: path}]
+ * (the deployed form, as DataTrails' MMRiverInclusionProof declares it) or [bstr .cbor [index, path]]
+ * (the profile draft's CDDL).
+ */
+export function readInclusionProof(s: RawSign1): { index: number; path: Uint8Array[]; form: "map" | "bstr" } {
+  const vdp = s.unprotected.get(396) as Map<number, Array<Uint8Array | Map<number, unknown>>>;
   const first = vdp.get(-1)?.[0];
   if (!first) throw new Error("no inclusion proof");
+  if (first instanceof Map)
+    return { index: first.get(1) as number, path: first.get(2) as Uint8Array[], form: "map" };
   const [index, path] = decode(first) as [number, Uint8Array[]];
-  return { index, path };
+  return { index, path, form: "bstr" };
 }

@@ -1,0 +1,31 @@
+import type { Ctx } from "../../context.js";
+import { ApiError } from "../../core/api/api-error.js";
+import * as tree from "../../core/rfc9162/index.js";
+import { formatTlogProof } from "../../core/tlog/index.js";
+import { entryOfRecord } from "../../store/ledger.js";
+import { cosignaturesOf, publishedCheckpoint } from "../../store/tlog-checkpoints.js";
+import { treeNodes } from "./proofs.js";
+
+const conflict = (message: string) => new ApiError("conflict", message);
+
+/**
+ * A record's c2sp.org/tlog-proof: its RFC 9162 inclusion in the tree of the log's published
+ * checkpoint (the newest a witness quorum cosigned, as `checkpoint` serves it), that checkpoint
+ * with its cosignatures, and the record's identity as the (unauthenticated) extra data. 409
+ * while no published checkpoint covers the record yet.
+ */
+export async function tlogProofFor(ctx: Ctx, recordId: string, identity: string): Promise<string> {
+  const entry = await entryOfRecord(ctx.db, recordId);
+  if (!entry) throw conflict("the record is not yet committed to the log; try again in a moment");
+  const cp = await publishedCheckpoint(ctx.db, entry.tenant_id);
+  if (!cp || cp.size <= entry.leaf_index)
+    throw conflict("the record is not yet in a published checkpoint; try again in a moment");
+  const cosignatures = await cosignaturesOf(ctx.db, entry.tenant_id, cp.size);
+  const get = await treeNodes(ctx.db, entry.tenant_id, tree.inclusionProofNodes(entry.leaf_index, cp.size));
+  return formatTlogProof({
+    extra: new TextEncoder().encode(identity),
+    index: entry.leaf_index,
+    path: tree.inclusionProof(entry.leaf_index, cp.size, get),
+    checkpoint: `${cp.note}${cosignatures.map((c) => c.signature_line).join("")}`,
+  });
+}
