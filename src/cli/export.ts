@@ -5,8 +5,10 @@ import { fetchFailure } from "../web/fetch-error.js";
 import { vconUuidOf } from "../web/vcon.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
+import { type TrustFlags, TrustRootError, trustOptions, trustRoots } from "./trust-roots.js";
+import { EXIT_HELP } from "./verdict-help.js";
 
-interface Options {
+interface Options extends TrustFlags {
   url?: string;
   out?: string;
   token?: string;
@@ -59,7 +61,7 @@ async function tokenFor(base: string, v: Options): Promise<string> {
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-async function runExport(target: string, v: Options): Promise<{ line: string; verified: boolean }> {
+async function runExport(target: string, v: Options): Promise<{ line: string; exit: number }> {
   if (!v.url) throw new ExportFailed("--url <service> is required");
   const base = v.url.replace(/\/$/, "");
   const { kind, uuid } = exportTarget(target);
@@ -71,45 +73,49 @@ async function runExport(target: string, v: Options): Promise<{ line: string; ve
   const text = await res.text();
   // Checked as it is written: one that does not verify (records not sealed yet, say) is written
   // all the same, with its verdict, and the exit status says it is not evidence yet.
-  const report = verifyBundle(parseBundle(text));
+  const report = verifyBundle(parseBundle(text), trustRoots(v));
   const out = v.out ?? `evidence-${kind === "assets" ? "asset" : "vcon"}-${uuid}.json`;
   writeFileSync(out, text);
   return {
-    line: `wrote ${out}: ${report.records.length} record(s), ${report.logs.length} log(s); ${report.verdict}`,
-    verified: report.ok,
+    line: `wrote ${out}: ${report.records.length} record(s), ${report.logs.length} log(s); ${report.summary}`,
+    exit: report.exit_code,
   };
 }
 
 export const exportCommand = declared(
   "write a vCon's or an asset's evidence bundle: records, receipts, seals, proofs, keys",
   (exit: Exit) =>
-    new Cli("export")
-      .description(
-        "Write one file holding a vCon's or an asset's whole trail: its records and their receipts, the seals, the consistency proofs tying them to the latest seal, and the service's keys. Check it anywhere with `archivist verify bundle <file>`.",
-      )
-      .argument("<target>", "assets/<uuid> or vcon://<uuid>")
-      .option("--url <service>", "the service")
-      .option("--out <file>", "where to write the bundle (default: evidence-<kind>-<uuid>.json)")
-      .option("--token <jwt>", "a bearer token (or ARCHIVIST_TOKEN)")
-      .option("--client-id <id>", "client credentials (or ARCHIVIST_CLIENT_ID)")
-      .option("--client-secret <secret>", "client credentials (or ARCHIVIST_CLIENT_SECRET)")
+    trustOptions(
+      new Cli("export")
+        .description(
+          "Write one file holding a vCon's or an asset's whole trail: its records and their receipts, the seals, the consistency proofs tying them to the latest seal, and the service's keys. Check it anywhere with `archivist verify bundle <file>`.",
+        )
+        .argument("<target>", "assets/<uuid> or vcon://<uuid>")
+        .option("--url <service>", "the service")
+        .option("--out <file>", "where to write the bundle (default: evidence-<kind>-<uuid>.json)")
+        .option("--token <jwt>", "a bearer token (or ARCHIVIST_TOKEN)")
+        .option("--client-id <id>", "client credentials (or ARCHIVIST_CLIENT_ID)")
+        .option("--client-secret <secret>", "client credentials (or ARCHIVIST_CLIENT_SECRET)"),
+    )
       .addHelpText(
         "after",
         `
-The bundle holds what the credentials may read. Exit status 0 when written and verified; 1 when
-it could not be written, or was written but does not verify (its verdict says why).
+The bundle holds what the credentials may read. It is checked as it is written, with the trust
+roots you give; one that does not verify is written all the same, and the exit status is its
+verdict's. Could not be written at all: exit 4.
+${EXIT_HELP}
 
 Example:
   archivist export vcon://<uuid> --url http://127.0.0.1:8080 --client-id … --client-secret … --out evidence.json`,
       )
       .action(async (target: string, v: Options) => {
         try {
-          const { line, verified } = await runExport(target, v);
+          const { line, exit: code } = await runExport(target, v);
           process.stdout.write(`${line}\n`);
-          exit(verified ? 0 : 1);
+          exit(code);
         } catch (err) {
           process.stdout.write(`FAILED ${err instanceof Error ? err.message : String(err)}\n`);
-          exit(1);
+          exit(err instanceof ExportFailed || err instanceof TrustRootError ? 4 : 1);
         }
       }),
 );

@@ -48,8 +48,9 @@ async function recordsOf(api: PublicApi, subject: BundleSubject) {
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 
 /**
- * The log's latest C2SP checkpoint (with its cosignatures) and key, and RFC 9162 consistency
- * proofs from every receipt's tree size to the checkpoint's; none when the log has no checkpoint.
+ * The log's published C2SP checkpoint (the newest witnessed one, with its cosignatures) and key,
+ * and RFC 9162 consistency proofs between every receipt's tree size and the checkpoint's, in
+ * whichever direction; none when the log has no checkpoint.
  */
 async function checkpointOf(
   api: PublicApi,
@@ -61,12 +62,15 @@ async function checkpointOf(
   if (note.status !== 200 || key.status !== 200) return undefined;
   const size = Number(text(note.bytes).split("\n")[1]);
   const consistency = [];
-  for (const from of receiptSizes) {
-    if (!(from < size)) continue;
+  // Receipts cover the newest seal, the published checkpoint is the newest witnessed one: a
+  // receipt's tree may be either side of it, so the proof runs from the smaller to the larger.
+  for (const other of receiptSizes) {
+    if (other === size || other < 1 || size < 1) continue;
+    const [from, to] = other < size ? [other, size] : [size, other];
     const p = await api.json<{ proof: string[] }>(
-      `/archivist/v1/merklelogs/${tenant}/consistency?profile=rfc9162&from=${from}&to=${size}`,
+      `/archivist/v1/merklelogs/${tenant}/consistency?profile=rfc9162&from=${from}&to=${to}`,
     );
-    consistency.push({ from, to: size, proof: p.proof });
+    consistency.push({ from, to, proof: p.proof });
   }
   return { note: text(note.bytes), key: text(key.bytes).trim(), consistency };
 }

@@ -1,10 +1,18 @@
 // Entry point of the verify page bundle: reads a file or a typed id, looks up public
 // records on this service and verifies them here with the core verifier.
 
-import { looksLikeBundle, parseBundle, verifyBundle } from "../verify/index.js";
+import { looksLikeBundle, parseBundle, type VerificationVerdict, verifyBundle } from "../verify/index.js";
 import { verifyDocumentHash } from "./document.js";
 import { PublicApi } from "./public-api.js";
-import { el, renderBundle, renderDocument, renderVcon, showVerdict, trustView } from "./render.js";
+import {
+  el,
+  renderBundle,
+  renderDocument,
+  renderVcon,
+  showVerdict,
+  showVerdictObject,
+  trustView,
+} from "./render.js";
 import { sha256Hex } from "./sha256.js";
 import { checkLog } from "./tlog.js";
 import { looksLikeVcon, vconUuidOf, verifyVcon } from "./vcon.js";
@@ -23,16 +31,27 @@ for (const level of ["STORED", "COMMITTED", "CONFIRMED", "UNEQUIVOCAL"]) {
   byId<HTMLElement>("trust-levels").append(el("dt", level), dd);
 }
 
-async function run(what: string, check: () => Promise<{ ok: boolean; verdict: string; view: HTMLElement }>) {
+interface Outcome {
+  ok: boolean;
+  verdict: string;
+  view: HTMLElement;
+  /** The shared verdict object, when the check gives one (bundles). */
+  object?: VerificationVerdict;
+}
+
+async function run(what: string, check: () => Promise<Outcome>) {
   showVerdict(verdict, undefined, `Checking ${what}…`);
   details.replaceChildren();
   try {
     const r = await check();
     details.replaceChildren(r.view);
-    showVerdict(verdict, r.ok, r.verdict);
+    if (r.object) showVerdictObject(verdict, r.object);
+    else showVerdict(verdict, r.ok, r.verdict);
   } catch (err) {
     showVerdict(verdict, false, `FAILED: ${(err as Error).message}`);
   }
+  verdict.tabIndex = -1;
+  verdict.focus();
 }
 
 const checkHash = (hash: string) => async () => {
@@ -53,7 +72,7 @@ async function checkFile(file: File): Promise<void> {
   if (mode === "bundle" || (mode === "auto" && looksLikeBundle(bytes)))
     return run(file.name, async () => {
       const r = verifyBundle(parseBundle(new TextDecoder().decode(bytes)));
-      return { ok: r.ok, verdict: r.verdict, view: renderBundle(r) };
+      return { ok: r.ok, verdict: r.summary, view: renderBundle(r), object: r };
     });
   const asVcon = mode === "vcon" || (mode !== "document" && looksLikeVcon(bytes));
   if (!asVcon) return run(file.name, checkHash(sha256Hex(bytes)));

@@ -1,4 +1,4 @@
-export { type Checkpoint, formatCheckpoint, parseCheckpoint } from "./checkpoint.js";
+export { formatCheckpoint, parseCheckpoint } from "./checkpoint.js";
 export { cosign, cosignatureTime, cosignatureVerifier } from "./cosignature.js";
 export {
   COSIGNATURE_V1,
@@ -29,11 +29,13 @@ export {
 } from "./note.js";
 export { logOrigin } from "./origin.js";
 export {
+  eachTile,
   encodeTileIndex,
   parseTilePath,
   TILE_HEIGHT,
   TILE_WIDTH,
   type TileRef,
+  tileCount,
   tilePath,
   tilesOf,
   tileWidth,
