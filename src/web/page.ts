@@ -1,7 +1,17 @@
 // Entry point of the verify page bundle: reads a file or a typed id, looks up public
 // records on this service and verifies them here with the core verifier.
 
-import { looksLikeBundle, parseBundle, type VerificationVerdict, verifyBundle } from "../verify/index.js";
+import {
+  cannotEvaluate,
+  emptyPolicy,
+  looksLikeBundle,
+  parseBundle,
+  parsePolicy,
+  type TrustRoots,
+  type VerificationVerdict,
+  verifyBundle,
+  witnessGroup,
+} from "../verify/index.js";
 import { verifyDocumentHash } from "./document.js";
 import { PublicApi } from "./public-api.js";
 import {
@@ -12,6 +22,7 @@ import {
   showVerdict,
   showVerdictObject,
   trustView,
+  verdictDetails,
 } from "./render.js";
 import { sha256Hex } from "./sha256.js";
 import { checkLog } from "./tlog.js";
@@ -31,6 +42,17 @@ for (const level of ["STORED", "COMMITTED", "CONFIRMED", "UNEQUIVOCAL"]) {
   byId<HTMLElement>("trust-levels").append(el("dt", level), dd);
 }
 
+/**
+ * The caller's trust roots: a policy pasted into the page (C2SP tlog-policy lines and
+ * `service-key` fingerprints). The page is served by the service it checks, so nothing it
+ * fetches from there is a root: without a policy the verdict is at best self-consistent.
+ */
+function trustRoots(): TrustRoots {
+  const text = byId<HTMLTextAreaElement>("policy").value;
+  if (!text.trim()) return { policy: emptyPolicy(), described: [] };
+  return { policy: parsePolicy(text), described: ["the policy given on this page"] };
+}
+
 interface Outcome {
   ok: boolean;
   verdict: string;
@@ -48,7 +70,7 @@ async function run(what: string, check: () => Promise<Outcome>) {
     if (r.object) showVerdictObject(verdict, r.object);
     else showVerdict(verdict, r.ok, r.verdict);
   } catch (err) {
-    showVerdict(verdict, false, `FAILED: ${(err as Error).message}`);
+    showVerdictObject(verdict, cannotEvaluate((err as Error).message));
   }
   verdict.tabIndex = -1;
   verdict.focus();
@@ -71,7 +93,7 @@ async function checkFile(file: File): Promise<void> {
   // A bundle is checked offline: against the keys it carries, with no look-up at all.
   if (mode === "bundle" || (mode === "auto" && looksLikeBundle(bytes)))
     return run(file.name, async () => {
-      const r = verifyBundle(parseBundle(new TextDecoder().decode(bytes)));
+      const r = verifyBundle(parseBundle(new TextDecoder().decode(bytes)), trustRoots());
       return { ok: r.ok, verdict: r.summary, view: renderBundle(r), object: r };
     });
   const asVcon = mode === "vcon" || (mode !== "document" && looksLikeVcon(bytes));
@@ -120,12 +142,17 @@ byId<HTMLFormElement>("log-form").addEventListener("submit", (e) => {
     .map((l) => l.trim())
     .filter((l) => l !== "");
   const quorumText = byId<HTMLInputElement>("log-quorum").value.trim();
-  const quorum = quorumText === "" ? witnesses.length : Number(quorumText);
   void run(`the log of tenant/${tenant}`, async () => {
-    const r = await checkLog(api, tenant, witnesses, quorum);
-    const view = document.createElement("p");
-    view.id = "log-report";
-    view.textContent = r.ok ? `${r.origin}: ${r.size} entries` : r.verdict;
-    return { ok: r.ok, verdict: r.verdict, view };
+    const trust = trustRoots();
+    if (witnesses.length) {
+      witnessGroup(trust.policy, witnesses, quorumText === "" ? witnesses.length : Number(quorumText));
+      trust.described.push(`${witnesses.length} witness key(s) typed in`);
+    }
+    const r = await checkLog(api, tenant, trust);
+    const view = el("div");
+    const p = el("p", r.size ? `${r.origin}: ${r.size} entries` : "");
+    p.id = "log-report";
+    view.append(p, verdictDetails(r));
+    return { ok: r.ok, verdict: r.summary, view, object: r };
   });
 });

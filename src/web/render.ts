@@ -85,7 +85,7 @@ export function showVerdictObject(target: HTMLElement, v: VerificationVerdict): 
 }
 
 /** The verdict's details: trust roots, key fingerprints to compare, what was not checked, what is unsigned. */
-function verdictDetails(v: VerificationVerdict): HTMLElement {
+export function verdictDetails(v: VerificationVerdict): HTMLElement {
   const box = el("div", undefined, "verdict-details");
   box.id = "verdict-details";
   box.dataset.code = v.code;

@@ -4,6 +4,9 @@ import { join } from "node:path";
 import Fastify from "fastify";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ed25519PublicKey, formatVkey } from "../../src/core/tlog/index.js";
+import { keyFingerprint } from "../../src/core/verdict/index.js";
+import { keysFromKeySet } from "../../src/core/verify/index.js";
 import { RouteTable } from "../../src/http/route.js";
 import { verifyPageRoutesAt } from "../../src/http/routes/verify-page.js";
 import {
@@ -41,10 +44,17 @@ async function open(): Promise<void> {
   await page.waitForSelector("#verdict:not([data-ok])");
 }
 
-async function verdict(): Promise<{ ok: string | null; text: string }> {
+async function verdict(): Promise<{ ok: string | null; text: string; code: string | null }> {
   const v = await page.waitForSelector("#verdict[data-ok]", { timeout: 20_000 });
-  return { ok: await v.getAttribute("data-ok"), text: (await v.textContent()) ?? "" };
+  return {
+    ok: await v.getAttribute("data-ok"),
+    text: (await v.textContent()) ?? "",
+    code: await v.getAttribute("data-code"),
+  };
 }
+
+/** The verdict's colour as shown: its border. */
+const verdictColour = () => page.$eval("#verdict", (v) => getComputedStyle(v).borderTopColor);
 
 const drop = (name: string, bytes: Uint8Array) =>
   page.setInputFiles("#file", { name, mimeType: "application/octet-stream", buffer: Buffer.from(bytes) });
@@ -108,15 +118,51 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     const requests: string[] = [];
     page.on("request", (r) => requests.push(r.url()));
     await drop("evidence.json", bundle);
+    // Against the keys it carries only: self-consistent, amber, never "verified".
     expect(await verdict()).toMatchObject({
-      ok: "true",
-      text: expect.stringMatching(/^VERIFIED: 2 record\(s\) of vcon:\/\//),
+      ok: "false",
+      code: "self-consistent-unpinned",
+      text: expect.stringMatching(/^SELF-CONSISTENT, KEYS NOT PINNED: 2 record\(s\) of vcon:\/\//),
     });
+    expect(await verdictColour()).toBe("rgb(138, 83, 0)");
+    // The outcome takes the focus.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("verdict");
     expect(
       await page.$$eval("#bundle-records li", (lis) => lis.map((li) => li.getAttribute("data-ok"))),
     ).toEqual(["true", "true"]);
+    expect(await page.textContent("#verdict-keys")).toMatch(/cose-key .*: sha256:[0-9a-f]{64}/);
+    expect(await page.textContent("#verdict-not-checked")).toMatch(/completeness/);
+    expect(await page.textContent("#verdict-unsigned")).toMatch(/confirmation_status/);
     expect(requests).toEqual([]);
     await screenshot(page, "verify-bundle-desktop");
+    // With the service's keys pinned by fingerprint: verified, still amber (no witness).
+    const keys = keysFromKeySet(
+      Buffer.from(
+        (JSON.parse(new TextDecoder().decode(bundle)) as { keys: { cose_key_set: string } }).keys
+          .cose_key_set,
+        "base64",
+      ),
+    );
+    const genuine = [...keys].map(([kid, k]) => `service-key ${kid} ${keyFingerprint(k)}`).join("\n");
+    await open();
+    await page.click("#trust-roots summary");
+    await page.fill("#policy", genuine);
+    await drop("evidence.json", bundle);
+    expect(await verdict()).toMatchObject({
+      ok: "true",
+      code: "verified",
+      text: expect.stringMatching(/^VERIFIED \(keys pinned, not witnessed\)/),
+    });
+    expect(await verdictColour()).toBe("rgb(138, 83, 0)");
+    // Pinned to other keys (a forged key set, seen from the other side): refused.
+    await open();
+    await page.click("#trust-roots summary");
+    await page.fill(
+      "#policy",
+      [...keys.keys()].map((kid) => `service-key ${kid} sha256:${"ab".repeat(32)}`).join("\n"),
+    );
+    await drop("evidence.json", bundle);
+    expect(await verdict()).toMatchObject({ ok: "false", code: "policy-failed" });
     const changed = JSON.parse(new TextDecoder().decode(bundle)) as {
       records: Array<{ record: { event_attributes: Record<string, string> } }>;
     };
@@ -126,7 +172,8 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     await drop("evidence.json", new TextEncoder().encode(JSON.stringify(changed)));
     expect(await verdict()).toMatchObject({
       ok: "false",
-      text: expect.stringMatching(/^NOT VERIFIED: 1 of 2 record/),
+      code: "tampered",
+      text: expect.stringMatching(/^TAMPERED: /),
     });
   });
 
@@ -143,7 +190,7 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     ).toBeLessThanOrEqual(0);
     await page.click("details.explain summary");
     expect(await page.textContent("#trust-levels")).toMatch(
-      /UNEQUIVOCAL.*anchored in a block of the archivist chain/s,
+      /UNEQUIVOCAL.*anchored in a block of the service's own archivist chain.*Only a checkpoint cosigned by witnesses you trust rules out a split view/s,
     );
     await screenshot(page, "verify-document-phone");
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -159,9 +206,9 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     await page.fill("#log-tenant", tenant);
     await page.click("#log-button");
     expect(await verdict()).toMatchObject({
-      ok: "true",
+      code: "self-consistent-unpinned",
       text: expect.stringMatching(
-        /^VERIFIED: .*\/merklelogs\/.*\/tlog at \d+ entries, signed by the log's key, root recomputed/,
+        /^SELF-CONSISTENT, KEYS NOT PINNED: .*\/merklelogs\/.*\/tlog at \d+ entries, signed by the log's key, root recomputed/,
       ),
     });
     await open();
@@ -169,10 +216,14 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     await page.fill("#log-tenant", tenant);
     await page.fill(
       "#log-witnesses",
-      "witness.example/w+1c7e2f0a+BAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+      formatVkey("witness.example/w", 0x04, ed25519PublicKey(new Uint8Array(32).fill(3))),
     );
     await page.click("#log-button");
-    expect(await verdict()).toMatchObject({ ok: "false", text: expect.stringMatching(/^FAILED/) });
+    expect(await verdict()).toMatchObject({
+      ok: "false",
+      code: "policy-failed",
+      text: expect.stringMatching(/^POLICY FAILED: .*witness quorum/),
+    });
   });
 
   it("serves the page and its bundle without a token, with a same-origin CSP", async () => {

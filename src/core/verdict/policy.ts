@@ -180,6 +180,11 @@ export function witnessGroup(p: TrustPolicy, vkeys: string[], k: number): void {
     throw new PolicyError(`--quorum must be 1..${vkeys.length}`);
   const members: Quorum[] = vkeys.map((vkey, i) => {
     const name = `witness-${i + 1}`;
+    try {
+      parseVkey(vkey);
+    } catch (err) {
+      throw new PolicyError(`witness ${i + 1}: ${(err as Error).message}`);
+    }
     p.witnesses.set(name, vkey.trim());
     return { witness: name };
   });
