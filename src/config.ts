@@ -46,6 +46,11 @@ export interface Config {
   bodyTimeoutMs: number;
   /** Deadline for receiving a whole request, headers and body (Node's requestTimeout). */
   requestTimeoutMs: number;
+  /**
+   * SIGTERM to exit, at most: requests in flight get part of it, then the workers hand back their
+   * work; past it the process exits anyway (the database still holds every accepted record).
+   */
+  shutdownTimeoutMs: number;
 }
 
 /** Flags of `archivist serve` and `archivist worker`, each overriding its variable. */
@@ -77,6 +82,7 @@ export const flagNames: Record<string, string> = {
   "headers-timeout-ms": "ARCHIVIST_HEADERS_TIMEOUT_MS",
   "body-timeout-ms": "ARCHIVIST_BODY_TIMEOUT_MS",
   "request-timeout-ms": "ARCHIVIST_REQUEST_TIMEOUT_MS",
+  "shutdown-timeout-ms": "ARCHIVIST_SHUTDOWN_TIMEOUT_MS",
 };
 
 export class ConfigError extends Error {
@@ -201,5 +207,7 @@ export function loadConfig(
     headersTimeoutMs: int(e, "ARCHIVIST_HEADERS_TIMEOUT_MS", 10_000),
     bodyTimeoutMs: int(e, "ARCHIVIST_BODY_TIMEOUT_MS", 60_000),
     requestTimeoutMs: int(e, "ARCHIVIST_REQUEST_TIMEOUT_MS", 120_000),
+    // Below the 10 s an orchestrator commonly waits after SIGTERM before its SIGKILL (docker stop).
+    shutdownTimeoutMs: int(e, "ARCHIVIST_SHUTDOWN_TIMEOUT_MS", 8000),
   };
 }

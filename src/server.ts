@@ -129,8 +129,9 @@ export async function startService(config: Config, opts: { api?: boolean } = {})
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
-          // In-flight requests get a grace period; a client holding a connection open does not hold up the stop.
-          setTimeout(() => server.closeAllConnections(), 5000).unref();
+          // In-flight requests get half the shutdown's time; then their connections close, so a
+          // client holding one open, or a request stuck on the database, does not hold up the stop.
+          setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs / 2).unref();
         });
       }
       await workers.stop();

@@ -24,19 +24,37 @@ export function configFromOptions(values: Record<string, unknown>) {
 }
 
 async function runUntilSignal(values: Record<string, unknown>, api: boolean): Promise<undefined> {
-  const service = await startService(configFromOptions(values), { api });
+  const config = configFromOptions(values);
+  const service = await startService(config, { api });
+  const log = service.ctx.log;
+  let stopping = false;
   const stop = (signal: string) => {
-    service.ctx.log.info({ signal }, "shutting down");
+    if (stopping) {
+      // A second Ctrl-C: the user does not want to wait for the drain.
+      log.warn({ signal }, "second signal: exiting now");
+      process.exit(1);
+    }
+    stopping = true;
+    log.info({ signal, within_ms: config.shutdownTimeoutMs }, "shutting down");
+    // Bounded whatever holds the drain up (a query that never answers, a stuck connection):
+    // what was accepted is in the database, and the next start takes up its work.
+    setTimeout(() => {
+      log.error(
+        { within_ms: config.shutdownTimeoutMs },
+        "shutdown did not finish in time: exiting; work in flight is taken up again at the next start",
+      );
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
     service.close().then(
       () => process.exit(0),
       (err: unknown) => {
-        service.ctx.log.error({ err }, "shutdown failed");
+        log.error({ err }, "shutdown failed");
         process.exit(1);
       },
     );
   };
-  process.once("SIGTERM", () => stop("SIGTERM"));
-  process.once("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
   return undefined;
 }
 

@@ -1,11 +1,11 @@
 import type { IncomingMessage } from "node:http";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Ctx, Principal } from "../context.js";
-import { badRequest } from "../core/api/api-error.js";
+import { ApiError, badRequest } from "../core/api/api-error.js";
 import { unstorableIndex } from "../core/filters/text-guard.js";
 import { MULTIPART_OVERHEAD } from "../services/blobs/blob-upload.js";
 import { Authenticator } from "../services/identity/auth.js";
-import { registerBodyParsers, UNREAD_BODY } from "./body.js";
+import { hasBody, registerBodyParsers, UNREAD_BODY } from "./body.js";
 import type { HttpDeps } from "./deps.js";
 import { answerClientError, errorHandler, sendError, sendNotFound, toApiError } from "./errors.js";
 import { createMetrics, type Metrics } from "./metrics.js";
@@ -39,6 +39,28 @@ function requiredBody(spec: AnyRouteSpec, body: unknown): unknown {
   if (body !== undefined) return body;
   if (spec.bodyRequired === false || spec.body === emptyBody) return {};
   throw badRequest("request body is required");
+}
+
+/** The media type of a request's body, lower-cased without parameters; "" when it names none. */
+const mediaTypeOf = (req: FastifyRequest) =>
+  (req.headers["content-type"] ?? "").split(";", 1)[0]?.trim().toLowerCase() ?? "";
+
+const isJson = (type: string) => type === "application/json" || /^application\/[^\s/]+\+json$/.test(type);
+
+/**
+ * 415 for a body of a type the route does not take, naming the type it got: a JSON route given
+ * a form (curl's `-d`) would otherwise read it as an object of strings, or as no fields at all,
+ * and create an empty record. A route without a body to send has nothing to refuse.
+ */
+function refuseMediaType(spec: AnyRouteSpec, req: FastifyRequest): void {
+  if (!spec.contentTypes && !hasBody(req)) return;
+  const type = mediaTypeOf(req);
+  const allowed = spec.contentTypes ?? ["application/json"];
+  if (spec.contentTypes ? allowed.includes(type) : isJson(type) && req.body !== UNREAD_BODY) return;
+  throw new ApiError(
+    "unsupported_media_type",
+    `request body must be ${allowed.join(" or ")}, not ${type || "a body without a content type"}`,
+  );
 }
 
 /** Every prefix of the documented paths up to their first parameter: `/a`, `/a/b`, … */
@@ -124,14 +146,7 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
   const run = async (spec: AnyRouteSpec, req: FastifyRequest, res: FastifyReply) => {
     const caller = principals.get(req);
     const principal = caller as Principal;
-    if (spec.contentTypes) {
-      const type = (req.headers["content-type"] ?? "").split(";", 1)[0]?.trim().toLowerCase() ?? "";
-      if (!spec.contentTypes.includes(type))
-        throw badRequest(
-          `request body must be ${spec.contentTypes.join(" or ")}${type ? `, not ${type}` : ""}`,
-        );
-    } else if (spec.body && req.body === UNREAD_BODY)
-      throw badRequest("request body must be application/json");
+    if (spec.body) refuseMediaType(spec, req);
     const pairs = queryPairs(req.originalUrl);
     // Checked once here rather than by every filter: PostgreSQL text cannot hold these.
     for (const [k, v] of pairs)
@@ -143,7 +158,9 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
     for (const [k, v] of Object.entries(params))
       if (unstorableIndex(v) >= 0)
         throw badRequest(`path parameter ${k} contains a NUL character or an unpaired surrogate`);
-    const body = spec.body ? validate(spec.body, requiredBody(spec, req.body), "body") : undefined;
+    // An empty form (`curl -d ''`) parses as `{}`: it is no body, as an empty JSON body is.
+    const sent = hasBody(req) ? req.body : undefined;
+    const body = spec.body ? validate(spec.body, requiredBody(spec, sent), "body") : undefined;
     const query = spec.query ? validate(spec.query, queryObject(pairs), "query") : undefined;
     const out = await spec.handler({
       body,

@@ -156,7 +156,8 @@ function limitOf(contentType: string | undefined, limits: BodyLimits): number {
   return JSON_LIMIT;
 }
 
-const hasBody = (req: FastifyRequest) =>
+/** Whether the request carries body bytes (an empty form, `curl -d ''`, carries none). */
+export const hasBody = (req: FastifyRequest) =>
   req.headers["transfer-encoding"] !== undefined ||
   (req.headers["content-length"] !== undefined && req.headers["content-length"] !== "0");
 

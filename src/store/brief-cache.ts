@@ -1,4 +1,5 @@
 import type { Queryable } from "./db.js";
+import { refuseInsideTransaction } from "./transaction-scope.js";
 
 const MAX_CACHED = 10_000;
 
@@ -24,6 +25,8 @@ export function briefCache<T>(
   const byDb = new WeakMap<Queryable, Map<string, { at: number; generation: number; value: Promise<T> }>>();
   return {
     get(db, key) {
+      // A hit may be a load still running through the handle, which the transaction would wait for.
+      refuseInsideTransaction(db, "a cached answer");
       let entries = byDb.get(db);
       if (!entries) {
         entries = new Map();

@@ -9,6 +9,7 @@ import {
 import { nodeSigner, type Signer } from "../core/cose/index.js";
 import type { Db } from "./db.js";
 import { loadOrCreateKey, type StoredKey } from "./keys.js";
+import { refuseInsideTransaction } from "./transaction-scope.js";
 
 /** A usable key: the private KeyObject, the public one and its published id. */
 export interface LoadedKey {
@@ -73,7 +74,9 @@ type Alg = "RS256" | "ES256" | "ES256K" | "X25519" | "Ed25519";
 
 /**
  * Keys are generated once, kept in the store, and cached here for the context's life, with the
- * values derived from them.
+ * values derived from them. Never used inside a transaction, even when the answer is cached: a
+ * load through the database handle (this one's, or another request's still running) would wait
+ * for that transaction; a group that needs a key reads it before (`GroupCommit`'s `prepare`).
  */
 export class Keyring {
   private readonly cache = new Map<string, Promise<LoadedKey>>();
@@ -86,6 +89,7 @@ export class Keyring {
   get(purpose: string, alg: "ES256"): Promise<Es256Key>;
   get(purpose: string, alg: Exclude<Alg, "ES256">): Promise<LoadedKey>;
   get(purpose: string, alg: Alg): Promise<LoadedKey> {
+    refuseInsideTransaction(this.db, "a key");
     let p = this.cache.get(purpose);
     if (!p) {
       p = loadOrCreateKey(this.db, purpose, () => fresh(purpose, alg)).then(load);
@@ -100,6 +104,7 @@ export class Keyring {
    * change, and the computation is asked for on every write. A failed computation is not kept.
    */
   derived(name: string, compute: (keys: Keyring) => Promise<string>): Promise<string> {
+    refuseInsideTransaction(this.db, "a value derived from keys");
     let p = this.derivedValues.get(name);
     if (!p) {
       p = compute(this);
@@ -111,6 +116,7 @@ export class Keyring {
 
   /** A 32-byte server secret (page-token MAC key), stored like a key so restarts keep it. */
   hmacSecret(): Promise<Uint8Array> {
+    refuseInsideTransaction(this.db, "the server secret");
     this.secret ??= loadOrCreateKey(this.db, "page-token", () => ({
       purpose: "page-token",
       alg: "HS256",

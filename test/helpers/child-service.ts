@@ -17,8 +17,11 @@ export async function startChild(
   port: number,
   // A loaded machine (the full suite on two cores) can take longer to compile and start it.
   readyWithinMs = 60_000,
+  /** Modules to preload (`node --import`), e.g. a test's fault injection. */
+  preload: string[] = [],
 ): Promise<ChildService> {
-  const proc = spawn(process.execPath, ["--import", "tsx", MAIN, command], {
+  const imports = ["tsx", ...preload].flatMap((m) => ["--import", m]);
+  const proc = spawn(process.execPath, [...imports, MAIN, command], {
     env: { ...process.env, LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });

@@ -7,6 +7,7 @@ export type ApiErrorKind =
   | "not_found"
   | "conflict"
   | "payload_too_large"
+  | "unsupported_media_type"
   | "request_timeout"
   | "rate_limited"
   | "unavailable"
@@ -42,6 +43,7 @@ export const errorStatus: Record<ApiErrorKind, { http: number; grpc: number }> =
   not_found: { http: 404, grpc: 5 },
   conflict: { http: 409, grpc: 9 },
   payload_too_large: { http: 413, grpc: 3 },
+  unsupported_media_type: { http: 415, grpc: 3 },
   request_timeout: { http: 408, grpc: 4 },
   rate_limited: { http: 429, grpc: 8 },
   unavailable: { http: 503, grpc: 14 },

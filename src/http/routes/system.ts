@@ -3,6 +3,39 @@ import { appIdpIssuer } from "../../services/identity/tokens.js";
 import type { HttpDeps } from "../deps.js";
 import type { Metrics } from "../metrics.js";
 
+/**
+ * How long `/readyz` waits for the database and Redis: well inside a probe's own timeout (the
+ * compose file's is 5 s), so a database that does not answer is a prompt 503, never a hang.
+ */
+const READY_DEADLINE_MS = 2000;
+
+/**
+ * The readiness check, answering what went wrong (or `undefined`) within READY_DEADLINE_MS. Probes
+ * share one check in flight: a database that does not answer holds one ping, not one per probe.
+ */
+function readiness(check: () => Promise<void>): () => Promise<string | undefined> {
+  let inFlight: Promise<string | undefined> | undefined;
+  return () => {
+    inFlight ??= check().then(
+      () => undefined,
+      (err: unknown) => (err instanceof Error ? err.message : String(err)),
+    );
+    const answer = inFlight;
+    void answer.finally(() => {
+      if (inFlight === answer) inFlight = undefined;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<string>((r) => {
+      timer = setTimeout(() => {
+        // The next probe asks afresh (another pooled connection may answer): one ping per deadline at most.
+        if (inFlight === answer) inFlight = undefined;
+        r(`the database or Redis did not answer within ${READY_DEADLINE_MS} ms`);
+      }, READY_DEADLINE_MS);
+    });
+    return Promise.race([answer, late]).finally(() => clearTimeout(timer));
+  };
+}
+
 /** Health, readiness, metrics and the OIDC discovery documents of our token issuer. */
 export function systemRoutes(
   app: FastifyInstance,
@@ -10,15 +43,18 @@ export function systemRoutes(
   metrics: Metrics,
   extraReady: () => Promise<void>,
 ): void {
+  // Liveness: the process serves HTTP. It asks nothing of the database, so a restart is not
+  // prescribed for a database that is down (README: Health and readiness).
   app.get("/healthz", async () => ({ status: "ok" }));
+  const ready = readiness(async () => {
+    await d.ctx.db.ping();
+    await extraReady();
+  });
+  // Readiness: the database (and Redis, when configured) answered within READY_DEADLINE_MS.
   app.get("/readyz", async (_req, res) => {
-    try {
-      await d.ctx.db.ping();
-      await extraReady();
-      return { status: "ready" };
-    } catch (err) {
-      return res.code(503).send({ code: 14, message: `not ready: ${(err as Error).message}`, details: [] });
-    }
+    const problem = await ready();
+    if (problem === undefined) return { status: "ready" };
+    return res.code(503).send({ code: 14, message: `not ready: ${problem}`, details: [] });
   });
   app.get("/metrics", async (_req, res) =>
     res.header("content-type", metrics.registry.contentType).send(await metrics.registry.metrics()),

@@ -6,7 +6,7 @@ import { type AccessPolicyRow, allAccessPolicies, getAccessPolicy } from "../../
 import { type AssetRow, assetsMatchingAttributes, getAsset } from "../../store/assets.js";
 import type { Queryable } from "../../store/db.js";
 import { internalPrincipal } from "../identity/principals.js";
-import { writeGroup } from "../write/event-batcher.js";
+import { tenancyWallets, writeGroup } from "../write/event-batcher.js";
 
 const GROUP = 500;
 
@@ -45,7 +45,8 @@ export async function recordPolicyAudit(
       declared: actor,
       accepted: actor,
     }));
-    await ctx.db.transaction((tx) => writeGroup(tx, ctx.keys, group));
+    const wallets = await tenancyWallets(ctx.keys, group);
+    await ctx.db.transaction((tx) => writeGroup(tx, group, wallets));
   }
   if (assets.length) ctx.wake.commit(row.tenant_id);
   return assets.length;

@@ -58,7 +58,24 @@ export type WrittenEvents = [StoredAssetEvent, ...StoredAssetEvent[]];
 const IN_FLIGHT = { postgres: 4, pglite: 1 } as const;
 
 /** Events (and asset creations) posted concurrently, written by one group transaction. */
-export type EventBatcher = GroupCommit<PendingEvent, WrittenEvents>;
+export type EventBatcher = GroupCommit<PendingEvent, WrittenEvents, TenancyWallets>;
+
+/** The wallet address (the `from` of its events) of each tenancy a group writes to. */
+export type TenancyWallets = ReadonlyMap<string, string>;
+
+/**
+ * The wallet addresses of the tenancies `events` are posted in, read through the keyring before
+ * the group's transaction: the keyring reads through the database handle, which waits for that
+ * very transaction on PGlite (issue 31).
+ */
+export async function tenancyWallets(
+  keys: Keyring,
+  events: readonly PendingEvent[],
+): Promise<TenancyWallets> {
+  const tenants = [...new Set(events.map((e) => e.tenantId))];
+  const addresses = await Promise.all(tenants.map((t) => tenantWalletAddress(keys, t)));
+  return new Map(tenants.map((t, i) => [t, addresses[i] as string]));
+}
 
 /**
  * The asset events' appender (built once, by the write path): each group's rows go to the
@@ -66,7 +83,8 @@ export type EventBatcher = GroupCommit<PendingEvent, WrittenEvents>;
  */
 export function newEventBatcher(deps: Pick<Ctx, "db" | "keys" | "wake">, handoff: FreshEvents): EventBatcher {
   return new GroupCommit(deps.db, {
-    writeGroup: (tx, events) => writeGroup(tx, deps.keys, events),
+    prepare: (events) => tenancyWallets(deps.keys, events),
+    writeGroup,
     afterCommit: (events, written) => {
       handoff.add(written.flat());
       for (const t of new Set(events.map((e) => e.tenantId))) deps.wake.commit(t);
@@ -114,8 +132,8 @@ function changesAsset(e: PendingEvent): boolean {
  */
 export async function writeGroup(
   tx: Queryable,
-  keys: Keyring,
   events: PendingEvent[],
+  wallets: TenancyWallets,
 ): Promise<Array<Outcome<WrittenEvents>>> {
   const now = new Date();
   const created = events.flatMap((e) => (e.creates ? [e.creates] : []));
@@ -130,9 +148,13 @@ export async function writeGroup(
   const changed = new Set<string>();
   for (const e of events) {
     const asset = state.get(e.assetId);
+    let from: string | undefined;
     try {
       if (!asset) throw notFound("asset");
       e.authorize?.(asset);
+      // An event is written in its asset's tenancy; one posted elsewhere was refused just above.
+      from = wallets.get(asset.tenant_id);
+      if (from === undefined) throw notFound("asset");
     } catch (error) {
       outcomes.push({ error });
       continue;
@@ -143,7 +165,6 @@ export async function writeGroup(
       if (e.operation === "StartTracking") asset.tracked = "TRACKED";
       changed.add(asset.id);
     }
-    const from = await tenantWalletAddress(keys, asset.tenant_id);
     outcomes.push([e, ...(e.followers ?? [])].map((one) => newRow(one, asset, now, from)));
   }
   const rows = outcomes.flatMap((o) => (Array.isArray(o) ? o : []));

@@ -3,9 +3,14 @@ import type { Db, Queryable } from "../../store/db.js";
 
 export type { Outcome };
 
-export interface GroupCommitOptions<I, R> {
+export interface GroupCommitOptions<I, R, P> {
+  /**
+   * What the group needs from outside the database's transaction (keys, values derived from them),
+   * read before it opens: inside it, only the transaction may be used (store/transaction-scope.ts).
+   */
+  prepare?(items: I[]): Promise<P>;
   /** Writes a group inside its transaction; one outcome per item, in order. Throwing fails the group. */
-  writeGroup(tx: Queryable, items: I[]): Promise<Array<Outcome<R>>>;
+  writeGroup(tx: Queryable, items: I[], prepared: P): Promise<Array<Outcome<R>>>;
   /** Runs after the group has committed, with the items stored (e.g. waking the committer). */
   afterCommit?(items: I[], rows: R[]): void;
   maxGroup: number;
@@ -18,12 +23,12 @@ export interface GroupCommitOptions<I, R> {
  * transaction, each caller answered after that commit. A request pays a transaction's fixed
  * cost (its WAL flush, and any lock it holds until then) once per group instead of once per item.
  */
-export class GroupCommit<I, R> {
+export class GroupCommit<I, R, P = undefined> {
   private readonly groups: Coalescer<I, R>;
 
   constructor(
     private readonly db: Db,
-    private readonly opts: GroupCommitOptions<I, R>,
+    private readonly opts: GroupCommitOptions<I, R, P>,
   ) {
     this.groups = new Coalescer({
       runGroup: (items) => this.commit(items),
@@ -40,7 +45,8 @@ export class GroupCommit<I, R> {
   private async commit(items: I[]): Promise<Array<Outcome<R>>> {
     let outcomes: Array<Outcome<R>>;
     try {
-      outcomes = await this.db.transaction((tx) => this.opts.writeGroup(tx, items));
+      const prepared = (await this.opts.prepare?.(items)) as P;
+      outcomes = await this.db.transaction((tx) => this.opts.writeGroup(tx, items, prepared));
     } catch (err) {
       if (items.length === 1) return [{ error: err }];
       // One item the database refuses (something validation let through) must not fail the

@@ -19,6 +19,12 @@ function alive(pid: number): boolean {
 /** Lock files this process holds. */
 const held = new Set<string>();
 
+// A process that exits without closing its database (the shutdown's deadline passed, a fatal
+// error) gives its locks up too; a crash leaves them, and the next start takes them over.
+process.once("exit", () => {
+  for (const path of held) rmSync(path, { force: true });
+});
+
 /** The pid a lock file names; `undefined` when it was released meanwhile. */
 function lockHolder(path: string): number | undefined {
   try {

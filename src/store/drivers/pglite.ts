@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import type { Db, Queryable } from "../db.js";
+import { guardTransactions } from "../transaction-scope.js";
 import { type DataDirLock, lockDataDir } from "./data-dir-lock.js";
 
 /** Opens (creating if needed) the embedded PostgreSQL in `dir`; `memory://` keeps it in RAM. */
@@ -24,7 +25,7 @@ export async function openPglite(dir: string): Promise<Db> {
     },
   });
   const base = wrap(pg);
-  return {
+  return guardTransactions({
     kind: "pglite",
     query: base.query,
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
@@ -38,5 +39,5 @@ export async function openPglite(dir: string): Promise<Db> {
         lock?.release();
       }
     },
-  };
+  });
 }

@@ -1,5 +1,6 @@
 import pg from "pg";
 import type { Db, Queryable, QueryOptions } from "../db.js";
+import { guardTransactions } from "../transaction-scope.js";
 
 // int8 and numeric come back as strings by default; ids and sizes we keep in int8
 // fit in a double, so parse them (idtimestamps are stored as text, not int8).
@@ -44,7 +45,7 @@ export async function openPostgres(url: string, max = 16): Promise<Db> {
     opts?: QueryOptions,
   ) => (await client.query(statement(sql, params, opts))).rows as R[];
   await run(pool, "select 1");
-  return {
+  return guardTransactions({
     kind: "postgres",
     query: (sql, params, opts) => run(pool, sql, params, opts),
     async transaction(fn) {
@@ -66,5 +67,5 @@ export async function openPostgres(url: string, max = 16): Promise<Db> {
       await run(pool, "select 1");
     },
     close: () => pool.end(),
-  };
+  });
 }

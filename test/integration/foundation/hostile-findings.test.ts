@@ -344,12 +344,12 @@ describe("least privilege", () => {
 
 describe("the token endpoint", () => {
   const tokenUrl = "/archivist/iam/v1/appidp/token";
-  it("refuses JSON with a 400 naming the form it takes", async () => {
+  it("refuses JSON with a 415 naming the form it takes", async () => {
     const res = await s.api(tokenUrl, {
       method: "POST",
       json: { grant_type: "client_credentials", client_id: s.a.clientId, client_secret: s.a.clientSecret },
     });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(415);
     expect(((await res.json()) as { message: string }).message).toContain(
       "application/x-www-form-urlencoded",
     );
