@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { Command as Cli } from "commander";
+import { requestToken } from "../client/token-source.js";
 import { parseBundle, verifyBundle } from "../verify/index.js";
 import { fetchFailure } from "../web/fetch-error.js";
 import { vconUuidOf } from "../web/vcon.js";
@@ -53,12 +54,11 @@ async function tokenFor(base: string, v: Options): Promise<string> {
     throw new ExportFailed(
       "give credentials: --client-id and --client-secret (or ARCHIVIST_CLIENT_ID / ARCHIVIST_CLIENT_SECRET), or --token",
     );
-  const res = await request(`${base}/archivist/iam/v1/appidp/token`, {
-    method: "POST",
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: id, client_secret: secret }),
-  });
-  if (!res.ok) throw await failure(res, "the token request");
-  return ((await res.json()) as { access_token: string }).access_token;
+  try {
+    return (await requestToken({ url: base, clientId: id, clientSecret: secret })).token;
+  } catch (err) {
+    throw new ExportFailed(`the token request: ${(err as Error).message}`);
+  }
 }
 
 async function runExport(target: string, v: Options): Promise<{ line: string; exit: number }> {

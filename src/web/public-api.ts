@@ -5,8 +5,15 @@ import { fetchFailure } from "./fetch-error.js";
 /** A record as the public routes return it. */
 export type PublicRecord = Record<string, unknown>;
 
-/** A failed public look-up: the verdict names it rather than hiding it. */
-export class LookupError extends Error {}
+/** A failed look-up: the verdict names it rather than hiding it; `status` when the service answered one. */
+export class LookupError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
 
 // Lists stop here: an auditor's look-up is small, and a runaway listing must not hang the page.
 const MAX_PAGES = 50;
@@ -37,7 +44,7 @@ export class PublicApi {
   /** GET of a JSON document; LookupError unless 2xx. */
   async json<T>(path: string): Promise<T> {
     const { status, bytes } = await this.get(path);
-    if (status < 200 || status >= 300) throw new LookupError(`GET ${path} answered ${status}`);
+    if (status < 200 || status >= 300) throw new LookupError(`GET ${path} answered ${status}`, status);
     return JSON.parse(new TextDecoder().decode(bytes)) as T;
   }
 
@@ -60,7 +67,7 @@ export class PublicApi {
   /** The service's public keys by kid, fetched once. */
   keys(): Promise<Map<string, KeyObject>> {
     this.keySet ??= this.get("/.well-known/scitt-keys").then(({ status, bytes }) => {
-      if (status !== 200) throw new LookupError(`GET /.well-known/scitt-keys answered ${status}`);
+      if (status !== 200) throw new LookupError(`GET /.well-known/scitt-keys answered ${status}`, status);
       return keysFromKeySet(bytes);
     });
     return this.keySet;

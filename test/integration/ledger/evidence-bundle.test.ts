@@ -7,6 +7,7 @@ import { exportCommand } from "../../../src/cli/export.js";
 import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
 import type { EvidenceBundle } from "../../../src/core/bundle/index.js";
 import { runCli } from "../../helpers/cli-output.js";
+import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
 
@@ -380,5 +381,32 @@ describe("evidence exported while the witnesses lag", () => {
     ]);
     expect(byLog.code, byLog.out).toBe(3);
     expect(byLog.out).toMatch(/not proven under any key you pinned/);
+  });
+});
+
+describe("the evidence route under a rate limit", () => {
+  let r: TestService;
+  beforeAll(async () => {
+    r = await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100", ARCHIVIST_RATE_LIMIT_RPS: "3" });
+  });
+  afterAll(() => r?.stop());
+
+  it("answers 429 when gathering goes over the caller's limit, recognised by status", async () => {
+    const tok = await r.token(r.a);
+    const created = (await (
+      await r.api("/archivist/v2/assets", {
+        method: "POST",
+        token: tok,
+        json: { attributes: { arc_display_type: "x" } },
+      })
+    ).json()) as { identity: string };
+    // The gathering reads the asset, its events, the keys, each receipt and the seals: well over 3 a second.
+    const answer = await until(async () => {
+      const res = await r.api(`/archivist/v1/evidence/${created.identity}`, { token: tok });
+      return res.status === 429 ? res : undefined;
+    }, 20_000);
+    expect(await answer.json()).toMatchObject({
+      message: expect.stringMatching(/^gathering the evidence went over the rate limit/),
+    });
   });
 });
