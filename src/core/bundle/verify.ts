@@ -77,9 +77,21 @@ export interface BundleReport extends VerificationVerdict {
   logs: LogCheck[];
 }
 
-const bytes = (b64: string) => new Uint8Array(Buffer.from(b64, "base64"));
-const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
-const unhex = (h: string) => new Uint8Array(Buffer.from(h, "hex"));
+// No Buffer: the verifier runs in browsers as it is.
+function bytes(b64: string): Uint8Array {
+  let bin: string;
+  try {
+    bin = atob(b64.replace(/\s+/g, ""));
+  } catch {
+    throw new BundleError("a value that should be base64 is not");
+  }
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+}
+const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+function unhex(h: string): Uint8Array {
+  if (!/^([0-9a-f]{2})*$/i.test(h)) throw new BundleError("a value that should be hex is not");
+  return Uint8Array.from(h.match(/../g) ?? [], (x) => Number.parseInt(x, 16));
+}
 
 class BundleError extends Error {}
 
