@@ -13,6 +13,7 @@ import {
   witnessGroup,
 } from "../verify/index.js";
 import { verifyDocumentHash } from "./document.js";
+import { lookupApi, lookupVerdict } from "./lookup-verdict.js";
 import { PublicApi } from "./public-api.js";
 import {
   el,
@@ -76,10 +77,21 @@ async function run(what: string, check: () => Promise<Outcome>) {
   verdict.focus();
 }
 
-const checkHash = (hash: string) => async () => {
-  const r = await verifyDocumentHash(api, hash);
-  return { ok: r.ok, verdict: r.verdict, view: renderDocument(r) };
-};
+/** A public look-up, judged by the caller's roots: the shared verdict object beside its report. */
+async function lookedUp<R extends { ok: boolean; verdict: string }>(
+  look: (api: PublicApi) => Promise<R>,
+  render: (r: R) => HTMLElement,
+): Promise<Outcome> {
+  const trust = trustRoots();
+  const api = lookupApi(location.origin, trust);
+  const r = await look(api);
+  const v = await lookupVerdict(api, r, trust);
+  const view = el("div");
+  view.append(render(r), verdictDetails(v));
+  return { ok: v.ok, verdict: v.summary, view, object: v };
+}
+
+const checkHash = (hash: string) => () => lookedUp((a) => verifyDocumentHash(a, hash), renderDocument);
 
 async function checkFile(file: File): Promise<void> {
   showVerdict(verdict, undefined, `Reading ${file.name}…`);
@@ -98,10 +110,7 @@ async function checkFile(file: File): Promise<void> {
     });
   const asVcon = mode === "vcon" || (mode !== "document" && looksLikeVcon(bytes));
   if (!asVcon) return run(file.name, checkHash(sha256Hex(bytes)));
-  return run(file.name, async () => {
-    const r = await verifyVcon(api, { file: bytes });
-    return { ok: r.ok, verdict: r.verdict, view: renderVcon(r) };
-  });
+  return run(file.name, () => lookedUp((a) => verifyVcon(a, { file: bytes }), renderVcon));
 }
 
 fileInput.addEventListener("change", () => {
@@ -124,11 +133,7 @@ byId<HTMLFormElement>("lookup-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const text = lookup.value.trim();
   const uuid = vconUuidOf(text);
-  if (uuid)
-    void run(`vcon://${uuid}`, async () => {
-      const r = await verifyVcon(api, { uuid });
-      return { ok: r.ok, verdict: r.verdict, view: renderVcon(r) };
-    });
+  if (uuid) void run(`vcon://${uuid}`, () => lookedUp((a) => verifyVcon(a, { uuid }), renderVcon));
   else if (/^[0-9a-f]{64}$/i.test(text)) void run("the document hash", checkHash(text));
   else showVerdict(verdict, false, "Enter a vCon uuid, vcon://<uuid>, or a 64-digit SHA-256.");
 });

@@ -26,9 +26,24 @@ export class PublicApi {
     readonly base: string,
     // Bound late so the browser's fetch is never called with the wrong `this`.
     private readonly fetcher: (url: string) => Promise<Response> = (url) => fetch(url),
+    /**
+     * The keys receipts are checked with, when the caller pinned some: from the fetched set
+     * (the service's claim) to the pinned one. Unset: the fetched keys as they are.
+     */
+    private readonly pin?: (fetched: Map<string, KeyObject>) => Map<string, KeyObject>,
   ) {
     this.base = base.replace(/\/$/, "");
   }
+
+  /** The service's keys as fetched (what it says today), for fingerprints. */
+  fetchedKeys(): Promise<Map<string, KeyObject>> {
+    this.fetched ??= this.get("/.well-known/scitt-keys").then(({ status, bytes }) => {
+      if (status !== 200) throw new LookupError(`GET /.well-known/scitt-keys answered ${status}`, status);
+      return keysFromKeySet(bytes);
+    });
+    return this.fetched;
+  }
+  private fetched: Promise<Map<string, KeyObject>> | undefined;
 
   /** Raw GET: status and body bytes. */
   async get(path: string): Promise<{ status: number; bytes: Uint8Array }> {
@@ -64,12 +79,9 @@ export class PublicApi {
     throw new LookupError(`${path} has more than ${MAX_PAGES} pages; narrow the look-up`);
   }
 
-  /** The service's public keys by kid, fetched once. */
+  /** The keys receipts are checked with: the pinned ones when the caller pinned any, else the fetched ones. */
   keys(): Promise<Map<string, KeyObject>> {
-    this.keySet ??= this.get("/.well-known/scitt-keys").then(({ status, bytes }) => {
-      if (status !== 200) throw new LookupError(`GET /.well-known/scitt-keys answered ${status}`, status);
-      return keysFromKeySet(bytes);
-    });
+    this.keySet ??= this.fetchedKeys().then((fetched) => (this.pin ? this.pin(fetched) : fetched));
     return this.keySet;
   }
 }

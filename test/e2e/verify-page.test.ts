@@ -63,20 +63,32 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
   it("verifies a published document in the browser and refuses it after a changed byte", async () => {
     await open();
     await drop("policy-v2.txt", p.live.v2);
-    expect(await verdict()).toMatchObject({ ok: "true", text: expect.stringMatching(/^VERIFIED/) });
+    // With the keys the page fetched from the service it checks: self-consistent, amber.
+    expect(await verdict()).toMatchObject({
+      code: "self-consistent-unpinned",
+      text: expect.stringMatching(/^SELF-CONSISTENT, KEYS NOT PINNED: published as version 2/),
+    });
     expect(await page.textContent("#versions")).toMatch(/version 2: Published \(current version\)/);
     expect(await page.textContent("#versions")).toMatch(/receipt verified/);
     await open();
     const changed = p.live.v2.slice();
     changed[3] = (changed[3] ?? 0) ^ 0x20;
     await drop("policy-v2.txt", changed);
-    expect(await verdict()).toMatchObject({ ok: "false", text: expect.stringMatching(/^NOT FOUND/) });
+    expect(await verdict()).toMatchObject({
+      ok: "false",
+      code: "cannot-evaluate",
+      text: expect.stringMatching(/^CANNOT EVALUATE: no public document version/),
+    });
   });
 
   it("shows a withdrawn version as withdrawn", async () => {
     await open();
     await drop("retention.txt", p.withdrawn.file);
-    expect(await verdict()).toMatchObject({ ok: "false", text: expect.stringMatching(/^WITHDRAWN/) });
+    expect(await verdict()).toMatchObject({
+      ok: "false",
+      code: "policy-failed",
+      text: expect.stringMatching(/^POLICY FAILED: withdrawn: /),
+    });
     const item = await page.waitForSelector('#versions li[data-status="Withdrawn"]');
     expect(await item.textContent()).toMatch(/version 1: Withdrawn/);
     // Dates read as dates, the exact time kept in the datetime attribute.
@@ -92,7 +104,10 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     await page.focus("#lookup");
     await page.keyboard.type(`vcon://${p.vcon.uuid}`);
     await page.keyboard.press("Enter");
-    expect(await verdict()).toMatchObject({ ok: "true", text: expect.stringMatching(/^VERIFIED: 2 step/) });
+    expect(await verdict()).toMatchObject({
+      code: "self-consistent-unpinned",
+      text: expect.stringMatching(/^SELF-CONSISTENT, KEYS NOT PINNED: 2 step/),
+    });
     const steps = await page.$$eval("#trail li", (lis) => lis.map((li) => li.getAttribute("data-operation")));
     expect(steps).toEqual(["vcon_created", "vcon_updated"]);
     expect(await page.textContent("#trail")).toMatch(/CONFIRMED|UNEQUIVOCAL/);
@@ -100,7 +115,7 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     await open();
     await drop("conversation.vcon.json", p.vcon.updated);
     expect(await verdict()).toMatchObject({
-      ok: "true",
+      code: "self-consistent-unpinned",
       text: expect.stringMatching(/recorded by vcon_updated/),
     });
     expect(await page.textContent("#trail li:nth-child(2)")).toMatch(
@@ -182,8 +197,8 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     await open();
     await drop("policy-v2.txt", p.live.v2);
     expect(await verdict()).toMatchObject({
-      ok: "true",
-      text: expect.stringMatching(/^VERIFIED: published as version 2$/),
+      code: "self-consistent-unpinned",
+      text: expect.stringMatching(/^SELF-CONSISTENT, KEYS NOT PINNED: published as version 2, but only/),
     });
     expect(
       await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),

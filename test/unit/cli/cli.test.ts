@@ -65,7 +65,7 @@ describe("archivist command line", () => {
       /^CANNOT EVALUATE: cannot reach http:\/\/127\.0\.0\.1:\d+\/.* connection refused/,
     );
     const deadDoc = await cli(["verify", "document", "0".repeat(64), "--url", `http://127.0.0.1:${port}`]);
-    expect(deadDoc.code).toBe(1);
+    expect(deadDoc.code).toBe(4);
     expect(deadDoc.out).toMatch(/connection refused/);
     const badLog = await cli(["verify", "--log", "tenant/nope", "--url", "http://127.0.0.1:1"]);
     expect(badLog).toMatchObject({
