@@ -3,16 +3,17 @@ import { fileURLToPath } from "node:url";
 import { type BenchOptions, parseBenchArgs, USAGE } from "./options.js";
 import { reportOf, writeReport } from "./report.js";
 import { Results } from "./results.js";
-import { scenarioContext } from "./scenario.js";
+import { ServiceFactory, scenarioContext } from "./scenario.js";
 import { scenarios } from "./scenarios/index.js";
 import { disposeAll } from "./service.js";
 import { formatTable } from "./table.js";
 
-async function runAll(opts: BenchOptions, results: Results): Promise<number> {
-  const ctx = scenarioContext(opts, results);
+async function runAll(opts: BenchOptions, results: Results, factory: ServiceFactory): Promise<number> {
   let failed = 0;
   for (const name of opts.scenarios) {
     const t0 = Date.now();
+    // Each scenario on a service of its own, stopped before the next starts.
+    const ctx = scenarioContext(opts, results, factory);
     ctx.log(`== ${name}`);
     try {
       await scenarios[name].run(ctx);
@@ -23,6 +24,7 @@ async function runAll(opts: BenchOptions, results: Results): Promise<number> {
       results.add(name, "scenario", null, "", undefined, `failed: ${message.split("\n")[0]}`);
       ctx.log(`${name} failed: ${message}`);
     }
+    await ctx.dispose();
     ctx.log(`${name} done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
   return failed;
@@ -48,9 +50,11 @@ export async function runBench(args: string[]): Promise<number> {
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   let failed: number;
+  const factory = new ServiceFactory(opts, (line) => process.stderr.write(`[bench] ${line}\n`));
   try {
-    failed = await runAll(opts, results);
+    failed = await runAll(opts, results, factory);
   } finally {
+    await factory.dispose();
     await disposeAll();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);

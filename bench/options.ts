@@ -11,6 +11,7 @@ const SCENARIOS = [
   "tlog",
   "conserver",
   "hostile",
+  "statements",
   "list",
 ] as const;
 /** A scenario's name (a positional argument of the bench). */
@@ -27,6 +28,8 @@ export interface BenchOptions {
   listEvents: number;
   /** Asset-free events seeded by SQL under the afe searches (0: only those the create phase made). */
   afeEvents: number;
+  /** Statements (template-carrying asset events) seeded by SQL under the statement searches. */
+  statements: number;
   json: string | undefined;
   /** PostgreSQL admin URL (a fresh database is made per run) or undefined for PGlite. */
   databaseUrl: string | undefined;
@@ -34,12 +37,13 @@ export interface BenchOptions {
 }
 
 /** Usage text of `npm run bench` / `archivist bench`. */
-export const USAGE = `usage: archivist bench [scenario...] [--quick] [--duration <s>] [--list-events <n>] [--afe-events <n>] [--json <file>]
+export const USAGE = `usage: archivist bench [scenario...] [--quick] [--duration <s>] [--list-events <n>] [--afe-events <n>] [--statements <n>] [--json <file>]
 scenarios: ${SCENARIOS.join(", ")} (default: all)
   --quick          CI smoke run: a couple of seconds per scenario, small N
   --duration <s>   seconds per measured load phase (default 10, quick 1.5)
   --list-events n  events seeded for the list scenario (default 1,000,000, quick 20,000)
   --afe-events n   asset-free events seeded on the afe search trail (default 1,000,000, quick 20,000; 0: none)
+  --statements n   statements seeded for the statements scenario (default 1,000,000, quick 20,000)
   --json <file>    also write the results there (bench-results/latest.json is always written)
 DATABASE_URL / REDIS_URL in the environment: run on PostgreSQL (a fresh database per run) and Redis.`;
 
@@ -64,6 +68,7 @@ export function parseBenchArgs(
       duration: { type: "string" },
       "list-events": { type: "string" },
       "afe-events": { type: "string" },
+      statements: { type: "string" },
       json: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
@@ -87,6 +92,7 @@ export function parseBenchArgs(
         ? 0
         : (positiveNumber("--afe-events", values["afe-events"]) ?? (quick ? 20_000 : 1_000_000)),
     ),
+    statements: Math.floor(positiveNumber("--statements", values.statements) ?? (quick ? 20_000 : 1_000_000)),
     json: values.json,
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,

@@ -8,10 +8,12 @@ export interface ScenarioContext {
   results: Results;
   log(line: string): void;
   /**
-   * The run's service, started on first use and shared by the HTTP scenarios: a first start
-   * (initdb and migrations) costs 5 to 15 s here, a fresh one per scenario would cost a quick run its budget.
+   * This scenario's service, started on first use and stopped when the scenario ends: no scenario
+   * runs beside what an earlier one left behind (its queues, its seals, its million rows).
    */
   service(): Promise<Deployment>;
+  /** Another fresh service with settings of its own (e.g. witnesses), stopped with the scenario's. */
+  extraService(env: Record<string, string>): Promise<Deployment>;
 }
 
 /** One benchmark scenario (a file in bench/scenarios/). */
@@ -20,20 +22,67 @@ export interface Scenario {
   run(ctx: ScenarioContext): Promise<void>;
 }
 
-/** The context scenarios run in. */
-export function scenarioContext(opts: BenchOptions, results: Results): ScenarioContext {
-  let shared: Promise<Deployment> | undefined;
+/**
+ * Starts the run's services. The first is provisioned, stopped and kept as a template; each
+ * scenario's service starts from a copy of it (its data directory, a `create database … template`
+ * on PostgreSQL), so a fresh service per scenario skips initdb and migrations.
+ */
+export class ServiceFactory {
+  private template: Promise<Deployment> | undefined;
+
+  constructor(
+    private readonly opts: BenchOptions,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  async fresh(env: Record<string, string> = {}): Promise<Deployment> {
+    const base = { databaseUrl: this.opts.databaseUrl, redisUrl: this.opts.redisUrl };
+    this.template ??= (async () => {
+      this.log(`preparing the services (${engineOf(this.opts)}${this.opts.redisUrl ? " + redis" : ""})`);
+      const t = await Deployment.create(base);
+      await t.stop();
+      return t;
+    })();
+    const template = await this.template;
+    return Deployment.create({ ...base, env, template });
+  }
+
+  /** Drops the template (the scenarios' own services are disposed as each ends). */
+  async dispose(): Promise<void> {
+    const t = this.template;
+    this.template = undefined;
+    await (await t?.catch(() => undefined))?.dispose();
+  }
+}
+
+/** The context one scenario runs in; `dispose` stops the services it started. */
+export function scenarioContext(
+  opts: BenchOptions,
+  results: Results,
+  factory: ServiceFactory,
+): ScenarioContext & { dispose(): Promise<void> } {
+  const started: Array<Promise<Deployment>> = [];
+  let own: Promise<Deployment> | undefined;
   const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+  const start = (env?: Record<string, string>) => {
+    const d = factory.fresh(env);
+    started.push(d);
+    return d;
+  };
   return {
     opts,
     results,
     log,
     async service() {
-      if (!shared) log(`starting the service (${engineOf(opts)}${opts.redisUrl ? " + redis" : ""})`);
-      shared ??= Deployment.create({ databaseUrl: opts.databaseUrl, redisUrl: opts.redisUrl });
-      const d = await shared;
+      own ??= start();
+      const d = await own;
       await d.ensureRunning();
       return d;
+    },
+    extraService: (env) => start(env),
+    async dispose() {
+      const all = await Promise.allSettled(started);
+      await Promise.all(all.map((r) => (r.status === "fulfilled" ? r.value.dispose() : undefined)));
     },
   };
 }

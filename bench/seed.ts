@@ -52,6 +52,24 @@ export const SEED_FREE_EVENTS: SeedKind = {
   table: "events",
 };
 
+/**
+ * Statements made from asset events (the vCon template's subject and payload): `subjects`
+ * phone numbers (`tel:+1555<k>`, ten versions each at the default size) and a payload hash of
+ * its own per row, `sha256('bench-<g>')`, so a search can name one without asking the database.
+ */
+export function seedStatements(subjects: number): SeedKind {
+  const m = Math.max(1, Math.floor(subjects));
+  const sql = `insert into asset_events (id, asset_id, tenant_id, operation, behaviour, event_attributes,
+  asset_attributes, timestamp_declared, timestamp_accepted, timestamp_committed, principal_declared,
+  principal_accepted, confirmation_status, proof_mechanism, public)
+select gen_random_uuid(), e.asset_id, e.tenant_id, e.operation, e.behaviour,
+  e.event_attributes || jsonb_build_object('subject', 'tel:+1555' || (g % ${m}), 'payload', encode(sha256(('bench-' || g)::bytea), 'hex')),
+  '{}'::jsonb, e.timestamp_declared, e.timestamp_accepted + g * interval '1 ms', e.timestamp_accepted + g * interval '1 ms',
+  e.principal_declared, e.principal_accepted, 'COMMITTED', e.proof_mechanism, e.public
+from asset_events e, generate_series($2::bigint, $3::bigint) g where e.id = $1`;
+  return { insert: async () => sql, table: "asset_events" };
+}
+
 async function fill(
   db: Sql,
   kind: SeedKind,

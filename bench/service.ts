@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -39,8 +39,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export class Deployment {
   readonly dataDir = mkdtempSync(join(tmpdir(), "archivist-bench-"));
-  readonly clientId = randomUUID();
-  readonly clientSecret = `bench-${randomUUID()}`;
+  readonly clientId: string;
+  readonly clientSecret: string;
   origin = "";
   private child: ChildProcess | undefined;
   private tail: string[] = [];
@@ -50,7 +50,17 @@ export class Deployment {
   private constructor(
     readonly db: FreshDatabase | undefined,
     private readonly env: Record<string, string>,
+    template: Deployment | undefined,
   ) {
+    if (template) {
+      // A copy of a provisioned, stopped deployment: its keys, its tenancy, its bootstrap file.
+      cpSync(template.dataDir, this.dataDir, { recursive: true });
+      this.clientId = template.clientId;
+      this.clientSecret = template.clientSecret;
+      return;
+    }
+    this.clientId = randomUUID();
+    this.clientSecret = `bench-${randomUUID()}`;
     const bootstrap = { tenancies: [this.tenancy()] };
     writeFileSync(join(this.dataDir, "bootstrap-in.json"), JSON.stringify(bootstrap));
   }
@@ -61,13 +71,18 @@ export class Deployment {
     redisUrl: string | undefined;
     /** Settings of this deployment only (e.g. its witnesses). */
     env?: Record<string, string>;
+    /**
+     * A stopped deployment to start from (its data directory and database copied): no database
+     * initialisation or migrations, so a fresh service per scenario costs a second, not 5–25.
+     */
+    template?: Deployment;
   }): Promise<Deployment> {
-    const db = opts.databaseUrl ? await freshDatabase(opts.databaseUrl) : undefined;
+    const db = opts.databaseUrl ? await freshDatabase(opts.databaseUrl, opts.template?.db?.name) : undefined;
     const env: Record<string, string> = {
       ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
       ...opts.env,
     };
-    const d = new Deployment(db, env);
+    const d = new Deployment(db, env, opts.template);
     live.add(d);
     try {
       await d.start();

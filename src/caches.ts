@@ -1,5 +1,8 @@
 import { ReceiptHeaders } from "./core/cose/index.js";
 import { type AccessPolicyCache, accessPolicyCache } from "./store/access-policies.js";
+import type { EventAccessFacts } from "./store/asset-events.js";
+import type { EntryRow } from "./store/ledger.js";
+import type { SealRow } from "./store/seals.js";
 import { type SharingCache, sharingCache } from "./store/sharing.js";
 
 /**
@@ -9,6 +12,15 @@ import { type SharingCache, sharingCache } from "./store/sharing.js";
 export interface Caches {
   /** Receipts signed, by record, profile and sealed size: a receipt never changes (services/ledger/proofs.ts). */
   receipts: Map<string, Uint8Array>;
+  /**
+   * Who may read each asset event, by its id: its asset, tenancy, publicity and attributes never
+   * change once stored (services/access/readable-records.ts).
+   */
+  eventFacts: Map<string, EventAccessFacts>;
+  /** Each committed record's log entry, by record id: an entry never changes (services/ledger/proofs.ts). */
+  entries: Map<string, EntryRow & { tenant_id: string }>;
+  /** Each log's latest seal and when it was read (ms): receipts read it at most every 200 ms. */
+  latestSeals: Map<string, { seal: SealRow; at: number }>;
   /** Encoded receipt protected headers: every receipt of one log shares its header. */
   receiptHeaders: ReceiptHeaders;
   /** The full C2SP tiles and entry bundles served last: full tiles never change (services/ledger/tlog.ts). */
@@ -29,6 +41,9 @@ export interface Caches {
 export function newCaches(): Caches {
   return {
     receipts: new Map(),
+    eventFacts: new Map(),
+    entries: new Map(),
+    latestSeals: new Map(),
     receiptHeaders: new ReceiptHeaders(),
     fullTiles: new Map(),
     verifiedSecrets: new Map(),

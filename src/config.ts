@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { CodedError } from "./core/api/coded-error.js";
 import { isUuid } from "./core/api/ids.js";
 import { parseWitnessList, type WitnessEntry } from "./core/tlog/witness-list.js";
 
@@ -85,7 +86,7 @@ export const flagNames: Record<string, string> = {
   "shutdown-timeout-ms": "ARCHIVIST_SHUTDOWN_TIMEOUT_MS",
 };
 
-export class ConfigError extends Error {
+export class ConfigError extends CodedError<"CONFIG"> {
   readonly code = "CONFIG";
 }
 

@@ -7,10 +7,13 @@ import type { WritePath } from "./services/write/write-path.js";
 import type { BlobStore } from "./store/blobstore/blob-store.js";
 import type { Db } from "./store/db.js";
 import type { Keyring } from "./store/keyring.js";
+import type { PublicationWaiter } from "./wake/publication-waiter.js";
 
 /** Callbacks that wake background workers when work is waiting (the database holds the work). */
 interface Wakeups {
   commit(tenantId: string): void;
+  /** A log was sealed: requests waiting for a receipt check again (in every process). */
+  published(): void;
 }
 
 /**
@@ -35,6 +38,13 @@ export interface Ctx {
   invitationMailer: InvitationMailer;
   /** Batch, hand-off, commit: the one way records reach the log (`src/services/write/write-path.ts`). */
   writePath: WritePath;
+  /** The process's one waiter for a seal (SCRAPI's receipt waits), woken by `wake.published`. */
+  publications: PublicationWaiter;
+}
+
+/** The one wake-up the write path gives: records are stored, the committer may run. */
+export interface CommitWake {
+  wake: Pick<Wakeups, "commit">;
 }
 
 /** Who is calling: resolved from a verified bearer token. */

@@ -1,5 +1,7 @@
 /**
  * The package's library entry: the offline verifier (also `vcon-archivist/verify`) and the
- * typed API client (also `vcon-archivist/client`). Neither brings the server with it.
+ * error vocabulary (`CodedError`, `ErrorCode`). The typed API client is its own entry,
+ * `vcon-archivist/client`. Neither brings the server with it.
  */
+export { CodedError, type ErrorCode } from "./errors.js";
 export * from "./verify/index.js";

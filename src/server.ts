@@ -13,6 +13,7 @@ import { openWritePath } from "./services/write/write-path.js";
 import { openBlobStore } from "./store/blobstore/open.js";
 import { Keyring } from "./store/keyring.js";
 import { openDb } from "./store/open.js";
+import { PublicationWaiter } from "./wake/publication-waiter.js";
 import { RedisWakeSignal } from "./wake/redis-wake-signal.js";
 import { startWorkers, type Workers } from "./workers/index.js";
 
@@ -26,6 +27,7 @@ export interface RunningService {
 }
 
 const COMMIT_TOPIC = "commit:";
+const PUBLISHED_TOPIC = "published";
 
 /** What `openContext` adds for the service's own wiring. */
 interface ServiceContext extends Ctx {
@@ -57,7 +59,13 @@ export async function openContext(
     ? (t: string) => workers?.wakeCommit(t)
     : (t: string) => void wakeSignal?.notify(COMMIT_TOPIC + t).catch(() => undefined);
   const keys = new Keyring(db);
-  const wake = { commit };
+  // Without wake-ups (a lost one, or another process without Redis) waiters find the seal by this poll.
+  const publications = new PublicationWaiter(Math.min(250, config.sealIntervalMs));
+  const published = () => {
+    publications.published();
+    void wakeSignal?.notify(PUBLISHED_TOPIC).catch(() => undefined);
+  };
+  const wake = { commit, published };
   return {
     db,
     config,
@@ -70,6 +78,7 @@ export async function openContext(
     invitationMailer: new InvitationMailer(),
     // The write path: built once here; services append through it, the committer takes its hand-off.
     writePath: openWritePath({ db, keys, wake }),
+    publications,
     setWorkers: (w) => {
       workers = w;
     },
@@ -103,6 +112,10 @@ export async function startService(config: Config, opts: { api?: boolean } = {})
   const url = `http://${config.host}:${port}`;
   if (!config.baseUrlExplicit) config.baseUrl = url;
   await provision(ctx);
+  // Seals in other processes reach this one's waiting requests.
+  ctx.wakeSignal?.subscribe((topic) => {
+    if (topic === PUBLISHED_TOPIC) ctx.publications.published();
+  });
   if (config.workers && ctx.wakeSignal) {
     // Listening before the workers start: their first sweep finds what was stored before,
     // and every wake-up published after it reaches them.
@@ -135,6 +148,7 @@ export async function startService(config: Config, opts: { api?: boolean } = {})
         });
       }
       await workers.stop();
+      ctx.publications.close();
       await ctx.wakeSignal?.close();
       await ctx.db.close();
     })();

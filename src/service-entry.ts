@@ -5,5 +5,6 @@
  * runs the workers until `close()`.
  */
 export type { Config } from "./config.js";
-export { loadConfig } from "./config.js";
+export { ConfigError, loadConfig } from "./config.js";
+export { CodedError, type ErrorCode } from "./errors.js";
 export { type RunningService, startService } from "./server.js";

@@ -7,6 +7,7 @@ import { hostile } from "./hostile.js";
 import { ingest } from "./ingest.js";
 import { list } from "./list.js";
 import { receipts } from "./receipts.js";
+import { statements } from "./statements.js";
 import { tlog } from "./tlog.js";
 import { tokens } from "./tokens.js";
 import { trees } from "./trees.js";
@@ -23,4 +24,5 @@ export const scenarios: Record<ScenarioName, Scenario> = {
   tlog,
   conserver,
   hostile,
+  statements,
 };

@@ -19,7 +19,7 @@ import { call } from "../http.js";
 import { reportPhase, runPhase } from "../phase.js";
 import { createAsset, postEvent } from "../records.js";
 import type { Scenario, ScenarioContext } from "../scenario.js";
-import { Deployment, freePort } from "../service.js";
+import { type Deployment, freePort } from "../service.js";
 import { summarize } from "../stats.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -93,11 +93,7 @@ async function commitToCosigned(ctx: ScenarioContext): Promise<void> {
   const vkeys = names.map((n, i) => formatVkey(n, COSIGNATURE_V1, ed25519PublicKey(seeds[i] as Buffer)));
   const list = vkeys.map((v, i) => `${v} http://127.0.0.1:${ports[i]}`).join(";");
   ctx.log("tlog: a deployment with two witnesses (quorum 2)");
-  const d = await Deployment.create({
-    databaseUrl: ctx.opts.databaseUrl,
-    redisUrl: ctx.opts.redisUrl,
-    env: { ARCHIVIST_WITNESSES: list, ARCHIVIST_WITNESS_QUORUM: "2" },
-  });
+  const d = await ctx.extraService({ ARCHIVIST_WITNESSES: list, ARCHIVIST_WITNESS_QUORUM: "2" });
   const witnesses: RunningWitness[] = [];
   try {
     const token = await d.token();

@@ -1,4 +1,7 @@
+import { CodedError } from "../../src/core/api/coded-error.js";
 import { VconError, type VconErrorCode } from "../../src/core/vcon/errors.js";
+import type { PermanentDeliveryError, TransientDeliveryError } from "./delivery/errors.js";
+import type { QueueConfigError, RetryLaterError, UnrecoverableJobError } from "./queue/errors.js";
 
 /** Error codes of the conserver plugins (stable strings for logs, DLQ reasons and HTTP bodies). */
 export type ConserverErrorCode =
@@ -12,15 +15,26 @@ export type ConserverErrorCode =
   | "CHAIN_UNKNOWN"
   | "SCITT_REGISTRATION";
 
+/**
+ * Every error code the conserver plugins throw: the conserver's own, the queue's, and the API
+ * client's (a delivery's refusal is `API_REFUSED`, a failure that may pass `API_UNAVAILABLE`).
+ */
+export type ConserverPluginErrorCode =
+  | ConserverErrorCode
+  | UnrecoverableJobError["code"]
+  | RetryLaterError["code"]
+  | QueueConfigError["code"]
+  | PermanentDeliveryError["code"]
+  | TransientDeliveryError["code"];
+
 /** A typed failure of the conserver plugins: `code` for machines, `message` for people. */
-export class ConserverError extends Error {
+export class ConserverError extends CodedError<ConserverErrorCode> {
   constructor(
     readonly code: ConserverErrorCode,
     message: string,
     readonly details: Record<string, unknown> = {},
   ) {
     super(message);
-    this.name = "ConserverError";
   }
 }
 

@@ -33,7 +33,7 @@ export { type DeliveryBackend, type DeliveryJob, idempotencyKey, jobProblem } fr
 export { type ConserverMetrics, conserverMetrics, createConserverMetrics } from "./delivery/metrics.js";
 export { type FetchFn, TokenSource, tokenUrl } from "./delivery/token-source.js";
 export { type DeliveryWorker, type DeliveryWorkerOptions, startDeliveryWorker } from "./delivery/worker.js";
-export { ConserverError, type ConserverErrorCode } from "./errors.js";
+export { ConserverError, type ConserverErrorCode, type ConserverPluginErrorCode } from "./errors.js";
 export * as archivistLink from "./links/archivist.js";
 export { backendFromOptions } from "./links/backend-options.js";
 export { BUILTIN_LINKS, resolveLinkModule } from "./links/registry.js";

@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { Command as Cli } from "commander";
 import { requestToken } from "../client/token-source.js";
+import { CodedError } from "../core/api/coded-error.js";
 import { parseBundle, verifyBundle } from "../verify/index.js";
 import { fetchFailure } from "../web/fetch-error.js";
 import { vconUuidOf } from "../web/vcon.js";
@@ -17,7 +18,9 @@ interface Options extends TrustFlags {
   clientSecret?: string;
 }
 
-class ExportFailed extends Error {}
+class ExportFailed extends CodedError<"EXPORT_FAILED"> {
+  readonly code = "EXPORT_FAILED";
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

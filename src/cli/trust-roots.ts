@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Command as Cli } from "commander";
+import { CodedError } from "../core/api/coded-error.js";
 import {
   emptyPolicy,
   keysFromKeySet,
@@ -20,7 +21,9 @@ export interface TrustFlags {
 }
 
 /** A file the caller named, or a TrustRootError naming why it cannot be read. */
-export class TrustRootError extends Error {}
+export class TrustRootError extends CodedError<"TRUST_ROOT_UNREADABLE"> {
+  readonly code = "TRUST_ROOT_UNREADABLE";
+}
 
 function read(file: string, what: string): Buffer {
   try {

@@ -1,6 +1,7 @@
 import { createPublicKey, type KeyObject } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
+import { CodedError } from "../core/api/coded-error.js";
 import {
   cannotEvaluate,
   decodeSeal,
@@ -36,7 +37,9 @@ interface Options extends TrustFlags {
 }
 
 /** Input that cannot be judged (a missing file, a service not answering): verdict cannot-evaluate. */
-class VerifyFailed extends Error {}
+class VerifyFailed extends CodedError<"VERIFY_FAILED"> {
+  readonly code = "VERIFY_FAILED";
+}
 
 const KEYS_HINT =
   "give the service's public keys: --keys <scitt-keys.cbor> (pinned), or --url <service> (fetches its /.well-known/scitt-keys, not pinned)";

@@ -1,3 +1,5 @@
+import { leaseSignal } from "./signal-lease.js";
+
 /**
  * Delay before the next try after `failures` failures (1 after the first): `baseMs` doubling per
  * failure up to `maxMs`, less up to `jitter` of itself at random so that clients that failed
@@ -18,14 +20,18 @@ export function exponentialDelay(
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
+    // Many sleepers share a job's signal: a lease keeps it at one listener (signal-lease.ts).
+    const lease = signal ? leaseSignal(signal) : undefined;
     const onAbort = () => {
       clearTimeout(timer);
+      lease?.release();
       reject(signal?.reason);
     };
     const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
+      lease?.signal.removeEventListener("abort", onAbort);
+      lease?.release();
       resolve();
     }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
+    lease?.signal.addEventListener("abort", onAbort, { once: true });
   });
 }

@@ -1,17 +1,21 @@
+// The client's entry imports nothing outside its folder, so its errors derive from Error, not from
+// the core's CodedError; their codes are in the package's vocabulary all the same (src/errors.ts).
+
 /** The service refused the request for good (a 4xx other than 408 and 429, bad credentials): resending will not help. */
 export class ApiRefusedError extends Error {
-  readonly code: string = "API_REFUSED";
+  readonly code = "API_REFUSED";
   constructor(
     message: string,
     readonly status?: number,
   ) {
     super(message);
+    this.name = new.target.name;
   }
 }
 
 /** The service or the network failed in a way that may pass (5xx, 408, 429, timeouts, resets). */
 export class ApiUnavailableError extends Error {
-  readonly code: string = "API_UNAVAILABLE";
+  readonly code = "API_UNAVAILABLE";
   constructor(
     message: string,
     readonly status?: number,
@@ -19,6 +23,7 @@ export class ApiUnavailableError extends Error {
     readonly retryAfterMs?: number,
   ) {
     super(message);
+    this.name = new.target.name;
   }
 }
 

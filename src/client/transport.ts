@@ -8,6 +8,7 @@ import {
   keepAliveSender,
 } from "./http.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, rateLimitWaitMs } from "./retry-policy.js";
+import { leaseSignal } from "./signal-lease.js";
 import type { BearerTokens } from "./token-source.js";
 
 /** What a client tells its owner as it works (metrics, logs); every hook is optional. */
@@ -113,9 +114,15 @@ export class Transport {
   ): Promise<Reply<T>> {
     const tries: Tries = { failures: 0, waits: 0, refreshed: false };
     for (;;) {
-      const outcome = await this.once(method, path, o, tries, read);
-      if (outcome.done) return outcome.reply;
-      await sleep(outcome.wait, this.signal);
+      // The client's signal outlives this request: undici gets one of its own (signal-lease.ts).
+      const lease = leaseSignal(this.signal);
+      try {
+        const outcome = await this.once(method, path, o, tries, read, lease.signal);
+        if (outcome.done) return outcome.reply;
+        await sleep(outcome.wait, lease.signal);
+      } finally {
+        lease.release();
+      }
     }
   }
 
@@ -142,8 +149,9 @@ export class Transport {
     o: CallOptions,
     s: Tries,
     read: Read<T>,
+    signal: AbortSignal,
   ): Promise<Outcome<T>> {
-    const { policy, signal } = this;
+    const { policy } = this;
     const observer = this.o.observer;
     let res: HttpAnswer;
     let token: string | undefined;

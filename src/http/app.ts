@@ -3,12 +3,12 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Ctx, Principal } from "../context.js";
 import { ApiError, badRequest } from "../core/api/api-error.js";
 import { unstorableIndex } from "../core/filters/text-guard.js";
-import { MULTIPART_OVERHEAD } from "../services/blobs/blob-upload.js";
 import { Authenticator } from "../services/identity/auth.js";
 import { hasBody, registerBodyParsers, UNREAD_BODY } from "./body.js";
 import type { HttpDeps } from "./deps.js";
 import { answerClientError, errorHandler, sendError, sendNotFound, toApiError } from "./errors.js";
 import { createMetrics, type Metrics } from "./metrics.js";
+import { MULTIPART_OVERHEAD } from "./multipart-file.js";
 import { openApiDocument } from "./openapi.js";
 import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from "./rate-limit.js";
 import { registerRequestLog } from "./request-log.js";

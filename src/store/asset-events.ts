@@ -180,11 +180,27 @@ export async function getAssetEvent(
 }
 
 /** The asset an event belongs to (event ids are unique across assets). */
-export async function assetOfEvent(db: Queryable, eventId: string): Promise<string | undefined> {
-  const rows = await db.query<{ asset_id: string }>("select asset_id from asset_events where id = $1", [
-    eventId,
-  ]);
-  return rows[0]?.asset_id;
+/**
+ * What never changes about a stored asset event and decides who may read it (events are never
+ * rewritten; `public` is the asset's, fixed when the asset is created).
+ */
+export interface EventAccessFacts {
+  asset_id: string;
+  tenant_id: string;
+  public: boolean;
+  event_attributes: Record<string, unknown>;
+}
+
+/** The event's access facts: one index probe, none of the status columns a read of the event computes. */
+export async function eventAccessFacts(
+  db: Queryable,
+  eventId: string,
+): Promise<EventAccessFacts | undefined> {
+  const rows = await db.query<EventAccessFacts>(
+    "select asset_id, tenant_id, public, event_attributes from asset_events where id = $1",
+    [eventId],
+  );
+  return rows[0];
 }
 
 /** Events of one asset in the order they were accepted (to rebuild the asset at a time). */

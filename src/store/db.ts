@@ -1,3 +1,4 @@
+import { CodedError } from "../core/api/coded-error.js";
 /** How a statement may be run. */
 export interface QueryOptions {
   /**
@@ -29,6 +30,6 @@ export interface Db extends Queryable {
 }
 
 /** A storage fault (the only cause of a 500). */
-export class StorageError extends Error {
+export class StorageError extends CodedError<"STORAGE"> {
   readonly code = "STORAGE";
 }

@@ -1,4 +1,5 @@
 import type { KeyObject } from "node:crypto";
+import { CodedError } from "../core/api/coded-error.js";
 import { keysFromKeySet } from "../verify/index.js";
 import { fetchFailure } from "./fetch-error.js";
 
@@ -6,7 +7,8 @@ import { fetchFailure } from "./fetch-error.js";
 export type PublicRecord = Record<string, unknown>;
 
 /** A failed look-up: the verdict names it rather than hiding it; `status` when the service answered one. */
-export class LookupError extends Error {
+export class LookupError extends CodedError<"LOOKUP_FAILED"> {
+  readonly code = "LOOKUP_FAILED";
   constructor(
     message: string,
     readonly status?: number,

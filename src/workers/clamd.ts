@@ -1,4 +1,5 @@
 import { connect, type Socket } from "node:net";
+import { CodedError } from "../core/api/coded-error.js";
 
 /** Where clamd listens: a unix socket path, or a TCP host and port (default 127.0.0.1:3310). */
 export interface ClamdTarget {
@@ -16,13 +17,12 @@ export interface ClamdVerdict {
 export type ClamdErrorCode = "clamd_unreachable" | "clamd_timeout" | "clamd_error" | "clamd_protocol";
 
 /** No verdict was obtained; the blob should stay NOT_SCANNED and be tried again later. */
-export class ClamdError extends Error {
+export class ClamdError extends CodedError<ClamdErrorCode> {
   constructor(
     readonly code: ClamdErrorCode,
     message: string,
   ) {
     super(message);
-    this.name = "ClamdError";
   }
 }
 

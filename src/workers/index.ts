@@ -47,6 +47,7 @@ export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
         );
         sealed ||= size !== undefined;
       }
+      if (sealed) ctx.wake.published();
       // A new checkpoint goes to the witnesses at once, not at their next tick.
       if (sealed && config.witnesses.length > 0) void witnessing.runOnce();
     },

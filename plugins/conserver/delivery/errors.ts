@@ -1,14 +1,13 @@
 import { type ApiErrors, ApiRefusedError, ApiUnavailableError } from "../../../src/client/index.js";
 
-/** The backend refused the request for good (a 4xx other than 429, bad credentials): retrying will not help. */
-export class PermanentDeliveryError extends ApiRefusedError {
-  override readonly code = "DELIVERY_REFUSED";
-}
+/**
+ * The backend refused the request for good (a 4xx other than 429, bad credentials): retrying will
+ * not help. Its code is the client's `API_REFUSED`; the class tells a delivery's refusal apart.
+ */
+export class PermanentDeliveryError extends ApiRefusedError {}
 
-/** The backend or the network failed in a way that may pass (5xx, 429, timeouts, resets). */
-export class TransientDeliveryError extends ApiUnavailableError {
-  override readonly code = "DELIVERY_UNAVAILABLE";
-}
+/** The backend or the network failed in a way that may pass (5xx, 429, timeouts, resets): `API_UNAVAILABLE`. */
+export class TransientDeliveryError extends ApiUnavailableError {}
 
 /** The API client's errors as the delivery's own, so the worker tells dead letters from retries. */
 export const DELIVERY_ERRORS: ApiErrors = {

@@ -1,10 +1,12 @@
+import { CodedError } from "../../../src/core/api/coded-error.js";
+
 /** Thrown by a handler for a job that must not be retried (it fails at once). */
-export class UnrecoverableJobError extends Error {
+export class UnrecoverableJobError extends CodedError<"JOB_UNRECOVERABLE"> {
   readonly code = "JOB_UNRECOVERABLE";
 }
 
 /** Thrown by a handler to ask for the next attempt no sooner than `retryAfterMs`. */
-export class RetryLaterError extends Error {
+export class RetryLaterError extends CodedError<"JOB_RETRY_LATER"> {
   readonly code = "JOB_RETRY_LATER";
   constructor(
     message: string,
@@ -15,6 +17,6 @@ export class RetryLaterError extends Error {
 }
 
 /** A queue could not be created or used as configured. */
-export class QueueConfigError extends Error {
+export class QueueConfigError extends CodedError<"QUEUE_CONFIG"> {
   readonly code = "QUEUE_CONFIG";
 }

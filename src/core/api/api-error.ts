@@ -1,3 +1,6 @@
+import type { QueryErrorCode } from "../filters/query-error.js";
+import { CodedError } from "./coded-error.js";
+
 /** The kinds of failure the API answers, each with one HTTP status and gRPC code. */
 export type ApiErrorKind =
   | "invalid_argument"
@@ -13,8 +16,16 @@ export type ApiErrorKind =
   | "unavailable"
   | "internal";
 
+/**
+ * The code of an API error: its kind in capitals, or the finer cause of a refused query
+ * (`QueryErrorCode`). The wire keeps the spec's `{code, message, details}` with the gRPC number;
+ * this code is for callers in process (a plugin, the CLI, a test) and for logs.
+ */
+export type ApiErrorCode = Uppercase<ApiErrorKind> | QueryErrorCode;
+
 /** The one error type the service raises for a request; the HTTP edge maps it. */
-export class ApiError extends Error {
+export class ApiError extends CodedError<ApiErrorCode> {
+  readonly code: ApiErrorCode;
   constructor(
     readonly kind: ApiErrorKind,
     message: string,
@@ -22,7 +33,7 @@ export class ApiError extends Error {
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
-    this.name = "ApiError";
+    this.code = kind.toUpperCase() as Uppercase<ApiErrorKind>;
   }
 }
 

@@ -1,3 +1,4 @@
+import { CodedError } from "../api/coded-error.js";
 /** Why a container could not be read: the structure is broken, or reading it would exceed a limit. */
 export type BlobFormatErrorCode =
   | "zip_malformed"
@@ -7,12 +8,11 @@ export type BlobFormatErrorCode =
   | "inflate_corrupt";
 
 /** A typed failure of the container readers; scanning turns it into a SCANNED_BAD reason or a skip. */
-export class BlobFormatError extends Error {
+export class BlobFormatError extends CodedError<BlobFormatErrorCode> {
   constructor(
     readonly code: BlobFormatErrorCode,
     message: string,
   ) {
     super(message);
-    this.name = "BlobFormatError";
   }
 }

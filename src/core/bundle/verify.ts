@@ -1,4 +1,5 @@
 import type { KeyObject } from "node:crypto";
+import { CodedError } from "../api/coded-error.js";
 import { decodeSeal, verifySeal } from "../cose/index.js";
 import { leafIndexOfMmrIndex, verifyConsistency } from "../mmr/index.js";
 import { verifyConsistency as verifyTreeConsistency } from "../rfc9162/index.js";
@@ -93,7 +94,9 @@ function unhex(h: string): Uint8Array {
   return Uint8Array.from(h.match(/../g) ?? [], (x) => Number.parseInt(x, 16));
 }
 
-class BundleError extends Error {}
+class BundleError extends CodedError<"BUNDLE_MALFORMED"> {
+  readonly code = "BUNDLE_MALFORMED";
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);

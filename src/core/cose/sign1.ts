@@ -1,4 +1,5 @@
 import { createPublicKey, type KeyObject, sign as nodeSign, verify as nodeVerify } from "node:crypto";
+import { CodedError } from "../api/coded-error.js";
 import {
   CborError,
   type CborValue,
@@ -11,9 +12,12 @@ import {
   writeHead,
 } from "../cbor/index.js";
 
-export class CoseError extends Error {
+/** Why a COSE object could not be read or verified. */
+export type CoseErrorCode = "COSE_DECODE" | "COSE_ALG" | "COSE_VERIFY";
+
+export class CoseError extends CodedError<CoseErrorCode> {
   constructor(
-    readonly code: "COSE_DECODE" | "COSE_ALG" | "COSE_VERIFY",
+    readonly code: CoseErrorCode,
     message: string,
   ) {
     super(message);

@@ -13,13 +13,14 @@ export type QueryErrorCode =
  * `invalid_argument` so the HTTP edge answers 400 with the message, with no extra mapping.
  */
 export class QueryError extends ApiError {
+  override readonly code: QueryErrorCode;
   constructor(
-    readonly code: QueryErrorCode,
+    code: QueryErrorCode,
     message: string,
     /** 1-based character position in the input, when the input is text. */
     readonly position?: number,
   ) {
     super("invalid_argument", message);
-    this.name = "QueryError";
+    this.code = code;
   }
 }

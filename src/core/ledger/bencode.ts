@@ -1,4 +1,6 @@
-class BencodeError extends Error {
+import { CodedError } from "../api/coded-error.js";
+
+class BencodeError extends CodedError<"BENCODE"> {
   readonly code = "BENCODE";
 }
 

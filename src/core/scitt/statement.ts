@@ -1,4 +1,5 @@
 import type { KeyObject } from "node:crypto";
+import { CodedError } from "../api/coded-error.js";
 import type { CborValue } from "../cbor/index.js";
 import { decodeSign1, ES256, HEADER, nodeSigner, type Signer, signSign1 } from "../cose/index.js";
 import { cwtClaimsOf } from "./cwt-claims.js";
@@ -18,7 +19,7 @@ const LABEL = {
 const STATEMENT_TYP = "application/hashed+cose";
 const SHA256 = -16;
 
-export class StatementError extends Error {
+export class StatementError extends CodedError<"STATEMENT"> {
   readonly code = "STATEMENT";
   /** The template attributes the event lacks, all of them (a client fixes them in one round). */
   readonly missing: readonly string[];

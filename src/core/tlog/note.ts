@@ -1,9 +1,12 @@
+import { CodedError } from "../api/coded-error.js";
 /**
  * C2SP signed notes: a text ending in a newline, a blank line, then one signature line per
  * key, `— <name> base64(key id ‖ signature)`. Verification ignores unknown keys, refuses the
  * note when a known key's signature fails, and needs at least one known key to succeed.
  */
-export class NoteError extends Error {}
+export class NoteError extends CodedError<"NOTE_INVALID"> {
+  readonly code = "NOTE_INVALID";
+}
 
 export interface NoteSignature {
   name: string;

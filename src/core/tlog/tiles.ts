@@ -1,3 +1,4 @@
+import { CodedError } from "../api/coded-error.js";
 import {
   eachTile,
   TILE_HEIGHT,
@@ -22,7 +23,9 @@ import {
 /** Reads one tile or entry bundle (from a service, a mirror directory, a CDN). */
 export type TileFetch = (tile: TileRef) => Promise<Uint8Array>;
 
-class TileError extends Error {}
+class TileError extends CodedError<"TILE_INVALID"> {
+  readonly code = "TILE_INVALID";
+}
 
 /** The tile holding the perfect subtree (level, index) and where in it. */
 function locate(level: number, index: number) {

@@ -1,3 +1,4 @@
+import { CodedError } from "../api/coded-error.js";
 /** Why a vCon or its JSON could not be read (stable strings: callers map them to their own errors). */
 export type VconErrorCode =
   | "JSON_SYNTAX"
@@ -10,13 +11,12 @@ export type VconErrorCode =
   | "HASH_MODE_UNKNOWN";
 
 /** A vCon that cannot be parsed, checked or hashed: `code` for machines, `message` for people. */
-export class VconError extends Error {
+export class VconError extends CodedError<VconErrorCode> {
   constructor(
     readonly code: VconErrorCode,
     message: string,
     readonly details: Record<string, unknown> = {},
   ) {
     super(message);
-    this.name = "VconError";
   }
 }

@@ -1,3 +1,4 @@
+import { CodedError } from "../api/coded-error.js";
 import { parseVkey } from "../tlog/keys.js";
 import type { TrustLevel } from "./verdict.js";
 
@@ -27,7 +28,10 @@ export interface TrustPolicy {
   minTrust?: TrustLevel;
 }
 
-export class PolicyError extends Error {}
+/** A policy file that cannot be read as one: refused whole, so a typo never weakens it. */
+export class PolicyError extends CodedError<"POLICY_INVALID"> {
+  readonly code = "POLICY_INVALID";
+}
 
 export const emptyPolicy = (): TrustPolicy => ({
   logKeys: [],

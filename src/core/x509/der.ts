@@ -1,3 +1,4 @@
+import { CodedError } from "../api/coded-error.js";
 /**
  * The little DER (X.690) a certificate check needs: tag-length-value headers, a constructed
  * value's children, object identifiers and the string types of names. Node's X509Certificate
@@ -11,7 +12,9 @@ export interface Tlv {
   end: number;
 }
 
-export class DerError extends Error {}
+export class DerError extends CodedError<"DER_INVALID"> {
+  readonly code = "DER_INVALID";
+}
 
 export const TAG = {
   BOOLEAN: 0x01,

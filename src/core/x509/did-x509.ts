@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { CodedError } from "../api/coded-error.js";
 import { type CertificateFields, certificateFields } from "./certificate-fields.js";
 
 /**
@@ -13,7 +14,9 @@ export interface DidX509 {
   predicates: Array<{ name: "subject" | "san" | "eku"; value: string }>;
 }
 
-export class DidX509Error extends Error {}
+export class DidX509Error extends CodedError<"DID_X509_INVALID"> {
+  readonly code = "DID_X509_INVALID";
+}
 
 const PREFIX = "did:x509:";
 const ALGS = new Set(["sha256", "sha384", "sha512"]);

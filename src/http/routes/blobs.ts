@@ -7,6 +7,7 @@ import { blobForCaller, blobOut } from "../../services/blobs/blobs.js";
 import { sendBlob } from "../blob-response.js";
 import { StreamedBody } from "../body.js";
 import type { HttpDeps } from "../deps.js";
+import { multipartFileUpload } from "../multipart-file.js";
 import type { RouteTable } from "../route.js";
 
 const BASE = "/archivist/v1/blobs";
@@ -29,7 +30,7 @@ export function blobRoutes(t: RouteTable, d: HttpDeps): void {
       // A multipart body arrives as a stream (inflated if it was compressed); any other is
       // unread, and busboy refuses its content type.
       const stream = req.body instanceof StreamedBody ? req.body.stream : req.raw;
-      return blobOut(await uploadBlob(d.ctx, p, { headers: req.headers, stream }));
+      return blobOut(await uploadBlob(d.ctx, p, multipartFileUpload({ headers: req.headers, stream })));
     },
   });
   t.add({

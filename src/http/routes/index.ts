@@ -17,6 +17,7 @@ import { policyMatchRoutes } from "./policy-matches.js";
 import { publicAssetRoutes } from "./public-assets.js";
 import { scittRoutes } from "./scitt.js";
 import { siteRoutes } from "./site.js";
+import { statementRoutes } from "./statements.js";
 import { subjectRoutes } from "./subjects.js";
 import { tenancyRoutes } from "./tenancies.js";
 import { tlsCertificateRoutes } from "./tls-certificates.js";
@@ -44,6 +45,7 @@ export const routeModules: Array<(t: RouteTable, d: HttpDeps) => void> = [
   accessPolicyRoutes,
   policyMatchRoutes,
   scittRoutes,
+  statementRoutes,
   evidenceRoutes,
   verifyPageRoutes,
   siteRoutes,

@@ -4,7 +4,7 @@ import { pathUuid } from "../../core/api/ids.js";
 import { parseUint64, reachable } from "../../core/api/numbers.js";
 import {
   readableRecordName,
-  requireReadableEvent,
+  requireReadableEventOf,
   requireReadableRecord,
 } from "../../services/access/readable-records.js";
 import { latestSeal, scittKeys, sealSizes } from "../../services/ledger/ledger-info.js";
@@ -60,7 +60,7 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     query: profileQuery,
     handler: async ({ caller, params, query, req, res }) => {
       const event = pathUuid(params.event, "event");
-      await requireReadableEvent(d.ctx, caller, pathUuid(params.asset, "asset"), event);
+      await requireReadableEventOf(d.ctx, caller, pathUuid(params.asset, "asset"), event);
       const receipt = await receiptFor(d.ctx, event, requestedProfile(req, query, "mmr"));
       return sendReceipt(req, res, receipt, { defaultType: COSE_TYPE });
     },

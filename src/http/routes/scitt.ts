@@ -6,7 +6,6 @@ import { pathUuid } from "../../core/api/ids.js";
 import { encodeCbor } from "../../core/cbor/index.js";
 import { requireReadableEvent } from "../../services/access/readable-records.js";
 import { serviceJwks } from "../../services/ledger/ledger-info.js";
-import type { Profile } from "../../services/ledger/proofs.js";
 import {
   addScittKey,
   assetEventStatement,
@@ -61,20 +60,6 @@ async function registerDataTrails(
     if (!refusal) throw err;
     res.code(400).send(refusal);
     return undefined;
-  }
-}
-
-async function waitForReceipt(
-  d: HttpDeps,
-  entryId: string,
-  ms: number,
-  profile: Profile,
-): Promise<Uint8Array | undefined> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const r = await entryReceipt(d.ctx, entryId, profile);
-    if (r || Date.now() > end) return r;
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
@@ -285,7 +270,10 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
         entryId = await registerStatement(d.ctx, caller, body);
       } else entryId = await registerBySignature(d.ctx, tenant, body);
       const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
-      const receipt = await waitForReceipt(d, entryId, d.ctx.config.scrapiWaitMs, profile);
+      const receipt = await d.ctx.publications.wait(
+        () => entryReceipt(d.ctx, entryId, profile),
+        d.ctx.config.scrapiWaitMs,
+      );
       const location = `${self(params)}/entries/${entryId}`;
       res.header("location", location);
       if (receipt) return sendReceipt(req, res, receipt, { status: 201 });

@@ -23,6 +23,11 @@ export interface AccessView {
   hiddenIn(name: string): string[];
   /** The grant on one asset, or undefined when the caller may not see it at all. */
   grant(asset: Pick<AssetRow, "tenant_id" | "attributes" | "public">): AccessGrant | undefined;
+  /**
+   * True when every record of this tenancy is granted whole, whatever its attributes (its
+   * administrators): the grant then needs no read of the asset.
+   */
+  wholeIn(tenantId: string): boolean;
 }
 
 /** Tenancy administrators see and write every record of their tenancy. */
@@ -35,5 +40,6 @@ export function adminView(tenantId: string): AccessView {
     filterable: "*",
     hiddenIn: () => [],
     grant: (asset) => (asset.tenant_id === tenantId ? full : undefined),
+    wholeIn: (t) => t === tenantId,
   };
 }

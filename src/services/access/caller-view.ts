@@ -67,6 +67,7 @@ function policyView(scopes: Scope[]): AccessView {
       );
       passingAny(w, parts);
     },
+    wholeIn: (tenantId) => byTenant.get(tenantId)?.all === true,
     grant: (asset) => {
       const s = byTenant.get(asset.tenant_id);
       if (s?.all) return fullGrant();

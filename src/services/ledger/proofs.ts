@@ -47,6 +47,38 @@ async function sealFor(db: Queryable, tenantId: string, entry: EntryRow | undefi
   return seal;
 }
 
+/**
+ * A seal read this recently is still the latest as far as a receipt goes: a receipt over a seal
+ * that is up to this old is the answer the request would have had that much earlier, and every
+ * seal covering the record verifies it. A seal that does not cover the record is read again.
+ */
+const SEAL_FRESH_MS = 200;
+// Past this many kept entries the cache starts over (~0.2 kB each).
+const ENTRIES_KEPT = 100_000;
+
+/** The record's log entry: kept once it exists (an entry never changes). */
+async function entryOf(ctx: Ctx, recordId: string): Promise<(EntryRow & { tenant_id: string }) | undefined> {
+  const kept = ctx.caches.entries;
+  const known = kept.get(recordId);
+  if (known) return known;
+  const entry = await entryOfRecord(ctx.db, recordId);
+  if (!entry) return undefined;
+  if (kept.size >= ENTRIES_KEPT) kept.clear();
+  kept.set(recordId, entry);
+  return entry;
+}
+
+/** `sealFor` through a seal read less than `SEAL_FRESH_MS` ago, when that one covers the entry. */
+async function recentSealFor(ctx: Ctx, tenantId: string, entry: EntryRow | undefined): Promise<SealRow> {
+  const recent = ctx.caches.latestSeals.get(tenantId);
+  const now = Date.now();
+  if (entry && recent && now - recent.at < SEAL_FRESH_MS && recent.seal.mmr_size > entry.mmr_index)
+    return recent.seal;
+  const seal = await sealFor(ctx.db, tenantId, entry);
+  ctx.caches.latestSeals.set(tenantId, { seal, at: now });
+  return seal;
+}
+
 // Receipts signed are kept in the context's `caches.receipts`: a receipt never changes for its
 // sealed size, and a verifier often asks again. Past this many the cache starts over.
 const RECEIPTS_KEPT = 50_000;
@@ -78,9 +110,9 @@ async function sealedTreeSize(db: Queryable, tenantId: string, seal: SealRow): P
  * the latest seal covers (signed over that tree's root).
  */
 export async function receiptFor(ctx: Ctx, recordId: string, profile: Profile = "mmr"): Promise<Uint8Array> {
-  const entry = await entryOfRecord(ctx.db, recordId);
+  const entry = await entryOf(ctx, recordId);
   const tenantId = entry?.tenant_id ?? "";
-  const seal = await sealFor(ctx.db, tenantId, entry);
+  const seal = await recentSealFor(ctx, tenantId, entry);
   const e = entry as EntryRow;
   const cacheKey = `${recordId}:${profile}:${seal.mmr_size}`;
   const receipts = ctx.caches.receipts;

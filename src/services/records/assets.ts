@@ -180,6 +180,7 @@ export const publicView: AccessView = {
   filterable: "*",
   hiddenIn: () => [],
   grant: (asset) => (asset.public ? PUBLIC_GRANT : undefined),
+  wholeIn: () => false,
 };
 
 /** Reads one event the caller may see (404 otherwise), with asset attributes projected. */

@@ -2,6 +2,7 @@ import { createPublicKey, type KeyObject } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
 import { type AccessGrant, projectEvent } from "../../core/access/index.js";
 import { ApiError, badRequest, forbidden, notFound } from "../../core/api/api-error.js";
+import { CodedError } from "../../core/api/coded-error.js";
 import { isUuid } from "../../core/api/ids.js";
 import { assetEventRecord, freeEventRecord } from "../../core/record/index.js";
 import {
@@ -21,12 +22,12 @@ import { type Profile, receiptFor } from "../ledger/proofs.js";
 import { createFreeEvent } from "../records/free-events.js";
 
 /** A registration refused by policy: answered as problem details (CBOR or JSON by route). */
-export class RegistrationRefused extends Error {
+export class RegistrationRefused extends CodedError<"REGISTRATION_REFUSED"> {
   readonly code = "REGISTRATION_REFUSED";
 }
 
 /** A registration without a token in a log whose policy requires one. */
-export class RegistrationClosed extends Error {
+export class RegistrationClosed extends CodedError<"REGISTRATION_CLOSED"> {
   readonly code = "REGISTRATION_CLOSED";
 }
 

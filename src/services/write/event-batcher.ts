@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Ctx } from "../../context.js";
+import type { CommitWake, Ctx } from "../../context.js";
 import { notFound } from "../../core/api/api-error.js";
 import {
   insertAssetEvents,
@@ -81,7 +81,10 @@ export async function tenancyWallets(
  * The asset events' appender (built once, by the write path): each group's rows go to the
  * committer's hand-off once committed, and their tenancies' committers are woken.
  */
-export function newEventBatcher(deps: Pick<Ctx, "db" | "keys" | "wake">, handoff: FreshEvents): EventBatcher {
+export function newEventBatcher(
+  deps: Pick<Ctx, "db" | "keys"> & CommitWake,
+  handoff: FreshEvents,
+): EventBatcher {
   return new GroupCommit(deps.db, {
     prepare: (events) => tenancyWallets(deps.keys, events),
     writeGroup,

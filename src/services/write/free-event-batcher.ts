@@ -1,4 +1,4 @@
-import type { Ctx } from "../../context.js";
+import type { CommitWake, Ctx } from "../../context.js";
 import { ApiError, quotaExceeded } from "../../core/api/api-error.js";
 import type { Queryable } from "../../store/db.js";
 import { type FreeEventRow, insertFreeEvents, type NewFreeEvent } from "../../store/free-events.js";
@@ -14,7 +14,7 @@ import { GroupCommit, type Outcome } from "./group-commit.js";
 export type FreeEventBatcher = GroupCommit<NewFreeEvent, FreeEventRow>;
 
 /** The asset-free events' appender (built once, by the write path); it wakes their tenancies' committers. */
-export function newFreeEventBatcher(deps: Pick<Ctx, "db" | "wake">): FreeEventBatcher {
+export function newFreeEventBatcher(deps: Pick<Ctx, "db"> & CommitWake): FreeEventBatcher {
   return new GroupCommit(deps.db, {
     writeGroup: writeFreeEventGroup,
     afterCommit: (events) => {

@@ -1,4 +1,4 @@
-import type { Ctx } from "../../context.js";
+import type { CommitWake, Ctx } from "../../context.js";
 import { FreshEvents } from "../../store/fresh-events.js";
 import { type EventBatcher, newEventBatcher } from "./event-batcher.js";
 import { type FreeEventBatcher, newFreeEventBatcher } from "./free-event-batcher.js";
@@ -31,7 +31,7 @@ export interface WritePath {
   readonly handoff: FreshEvents;
 }
 
-export function openWritePath(deps: Pick<Ctx, "db" | "keys" | "wake">): WritePath {
+export function openWritePath(deps: Pick<Ctx, "db" | "keys"> & CommitWake): WritePath {
   const handoff = new FreshEvents();
   return {
     events: newEventBatcher(deps, handoff),

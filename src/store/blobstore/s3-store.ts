@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { Readable } from "node:stream";
+import { AwsClient } from "aws4fetch";
 import type { BlobStore } from "./blob-store.js";
-import { signS3Request } from "./sigv4.js";
 
 export interface S3Options {
   endpoint: string;
@@ -11,49 +11,60 @@ export interface S3Options {
   secretAccessKey: string;
 }
 
-/** Blobs as objects `sha256/<hash>` in an S3-compatible bucket (path-style, SigV4). */
+// SHA-256 of no bytes: the signed payload hash of HEAD, GET and DELETE.
+const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
+/** Blobs as objects `sha256/<hash>` in an S3-compatible bucket (path-style, SigV4 by aws4fetch). */
 export class S3BlobStore implements BlobStore {
   readonly remote = true;
+  private readonly client: AwsClient;
 
-  constructor(private readonly o: S3Options) {}
+  constructor(private readonly o: S3Options) {
+    this.client = new AwsClient({
+      accessKeyId: o.accessKeyId,
+      secretAccessKey: o.secretAccessKey,
+      region: o.region,
+      service: "s3",
+      // Our own code retries where it must (the write path); a silent retry here would hide a
+      // refused signature behind seconds of back-off.
+      retries: 0,
+    });
+  }
 
-  private url(hash: string): URL {
-    return new URL(`${this.o.endpoint.replace(/\/$/, "")}/${this.o.bucket}/sha256/${hash}`);
+  private url(hash: string): string {
+    return `${this.o.endpoint.replace(/\/$/, "")}/${this.o.bucket}/sha256/${hash}`;
   }
 
   private async request(
     method: string,
     hash: string,
-    body = new Uint8Array(),
+    body?: Uint8Array,
     extra: Record<string, string> = {},
   ): Promise<Response> {
     const url = this.url(hash);
-    const headers = signS3Request({
+    const res = await this.client.fetch(url, {
       method,
-      url,
-      region: this.o.region,
-      accessKeyId: this.o.accessKeyId,
-      secretAccessKey: this.o.secretAccessKey,
-      payload: body,
-      headers: extra,
+      // The payload hash is signed, not UNSIGNED-PAYLOAD: the bucket refuses bytes that differ
+      // from what was signed. An object's key is its content hash, so a PUT signs exactly that.
+      headers: { ...extra, "x-amz-content-sha256": body ? hash : EMPTY_SHA256 },
+      ...(body ? { body: Buffer.from(body) } : {}),
     });
-    const res = await fetch(url, {
-      method,
-      headers,
-      ...(method === "PUT" ? { body: Buffer.from(body) } : {}),
-    });
-    if (!res.ok && res.status !== 404) throw new Error(`S3 ${method} ${url.pathname} answered ${res.status}`);
+    if (!res.ok && res.status !== 404) {
+      await res.body?.cancel();
+      throw new Error(`S3 ${method} ${new URL(url).pathname} answered ${res.status}`);
+    }
     return res;
   }
 
   async put(hash: string, tmpPath: string): Promise<void> {
     // Content addressed: an object already there holds these very bytes.
-    if ((await this.request("HEAD", hash)).ok) return;
-    await this.request("PUT", hash, new Uint8Array(await readFile(tmpPath)));
+    const head = await this.request("HEAD", hash);
+    if (head.ok) return;
+    await (await this.request("PUT", hash, new Uint8Array(await readFile(tmpPath)))).body?.cancel();
   }
 
   async remove(hash: string): Promise<void> {
-    await this.request("DELETE", hash);
+    await (await this.request("DELETE", hash)).body?.cancel();
   }
 
   async read(hash: string): Promise<Uint8Array> {
@@ -66,7 +77,7 @@ export class S3BlobStore implements BlobStore {
     const res = await this.request(
       "GET",
       hash,
-      new Uint8Array(),
+      undefined,
       range ? { range: `bytes=${range.start}-${range.end}` } : {},
     );
     if (!res.ok) throw new Error(`blob content ${hash} is missing from the bucket`);

@@ -18,6 +18,7 @@ import { tlogNodes } from "./018-tlog-nodes.js";
 import { scittRegistrationPolicy } from "./019-scitt-registration-policy.js";
 import { tlogCheckpoints } from "./020-tlog-checkpoints.js";
 import { eventTrailCounts } from "./028-event-trail-counts.js";
+import { statementLookup } from "./030-statement-lookup.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -41,4 +42,5 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   scittRegistrationPolicy,
   tlogCheckpoints,
   eventTrailCounts,
+  statementLookup,
 ];

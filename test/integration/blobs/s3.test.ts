@@ -1,21 +1,24 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeS3, startFakeS3 } from "../../helpers/fake-s3.js";
+import { S3BlobStore } from "../../../src/store/blobstore/s3-store.js";
+import { type S3Server, startS3Server } from "../../helpers/s3-server.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
-let s3: FakeS3;
+let s3: S3Server;
 let s: TestService;
 let token: string;
 beforeAll(async () => {
-  s3 = await startFakeS3("AKIDTEST", "secret-key");
+  s3 = await startS3Server();
   s = await startTestService(
     {
       ARCHIVIST_BLOB_STORE: "s3",
       ARCHIVIST_S3_ENDPOINT: s3.endpoint,
-      ARCHIVIST_S3_BUCKET: "blobs",
-      ARCHIVIST_S3_ACCESS_KEY_ID: "AKIDTEST",
-      ARCHIVIST_S3_SECRET_ACCESS_KEY: "secret-key",
+      ARCHIVIST_S3_BUCKET: s3.bucket,
+      ARCHIVIST_S3_ACCESS_KEY_ID: s3.accessKeyId,
+      ARCHIVIST_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
     },
     // Quotas for tenancy B only (the race below).
     { blobs: 3, blob_bytes: 3000 },
@@ -50,7 +53,7 @@ describe("S3-compatible blob store", () => {
       await s.api("/archivist/v1/blobs", { method: "POST", token, body: form() })
     ).json()) as { identity: string };
     await s.api("/archivist/v1/blobs", { method: "POST", token, body: form() });
-    expect([...s3.objects.keys()]).toEqual([`/blobs/sha256/${hash}`]);
+    expect(await s3.keys()).toEqual([`/blobs/sha256/${hash}`]);
     const down = await s.api(`/archivist/v1/${blob.identity}`, { token });
     expect(
       createHash("sha256")
@@ -77,15 +80,15 @@ describe("S3-compatible blob store", () => {
     const won = (await (await race(same, same)).find((r) => r.status === 200)?.json()) as {
       identity: string;
     };
-    expect(s3.objects.has(`/blobs/sha256/${hashOf(same)}`)).toBe(true);
+    expect(await s3.has(`/blobs/sha256/${hashOf(same)}`)).toBe(true);
     const down = await s.api(`/archivist/v1/${won.identity}`, { token: tb });
     expect(hashOf(new Uint8Array(await down.arrayBuffer()))).toBe(hashOf(same));
     const [a, b] = [new Uint8Array(1000).fill(8), new Uint8Array(1000).fill(9)];
     const answers = await race(a, b);
     const kept = answers[0]?.status === 200 ? a : b;
     const refused = kept === a ? b : a;
-    expect(s3.objects.has(`/blobs/sha256/${hashOf(kept)}`)).toBe(true);
-    expect(s3.objects.has(`/blobs/sha256/${hashOf(refused)}`)).toBe(false);
+    expect(await s3.has(`/blobs/sha256/${hashOf(kept)}`)).toBe(true);
+    expect(await s3.has(`/blobs/sha256/${hashOf(refused)}`)).toBe(false);
   });
 
   it("stores the bytes again when a refused upload of the same content removed them meanwhile", async () => {
@@ -141,7 +144,7 @@ describe("S3-compatible blob store", () => {
       await wHead.reached;
       rPut.release();
       expect((await r).status).toBe(402);
-      expect(s3.objects.has(xKey)).toBe(false);
+      expect(await s3.has(xKey)).toBe(false);
       wHead.release();
       const won = await w;
       expect(won.status).toBe(200);
@@ -150,10 +153,50 @@ describe("S3-compatible blob store", () => {
       const down = await s.api(`/archivist/v1/${blob.identity}`, { token: ta });
       expect(down.status).toBe(200);
       expect(hashOf(new Uint8Array(await down.arrayBuffer()))).toBe(hashOf(x));
-      expect(s3.objects.has(xKey)).toBe(true);
+      expect(await s3.has(xKey)).toBe(true);
     } finally {
       s3.gate = undefined;
       for (const h of held.values()) h.release();
     }
+  });
+});
+
+describe("S3BlobStore against s3rver", () => {
+  const store = (secretAccessKey: string) =>
+    new S3BlobStore({
+      endpoint: s3.endpoint,
+      bucket: s3.bucket,
+      region: "us-east-1",
+      accessKeyId: s3.accessKeyId,
+      secretAccessKey,
+    });
+
+  it("puts, reads, serves a range and removes an object, every request signed", async () => {
+    const bytes = new Uint8Array(64).map((_, i) => i);
+    const dir = mkdtempSync(join(tmpdir(), "archivist-s3-"));
+    const file = join(dir, "blob");
+    writeFileSync(file, bytes);
+    const hash = hashOf(bytes);
+    const st = store(s3.secretAccessKey);
+    await st.put(hash, file);
+    expect(await s3.has(`/${s3.bucket}/sha256/${hash}`)).toBe(true);
+    expect(Buffer.from(await st.read(hash))).toEqual(Buffer.from(bytes));
+    const chunks: Buffer[] = [];
+    for await (const c of await st.open(hash, { start: 10, end: 19 })) chunks.push(c as Buffer);
+    expect(Buffer.concat(chunks)).toEqual(Buffer.from(bytes.subarray(10, 20)));
+    await st.remove(hash);
+    expect(await s3.has(`/${s3.bucket}/sha256/${hash}`)).toBe(false);
+    await expect(st.read(hash)).rejects.toThrow(/missing from the bucket/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("is refused by the server when the secret is wrong", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "archivist-s3-"));
+    const file = join(dir, "blob");
+    writeFileSync(file, "some bytes");
+    await expect(store("not-the-secret").put(hashOf(Buffer.from("some bytes")), file)).rejects.toThrow(
+      /answered 403/,
+    );
+    rmSync(dir, { recursive: true, force: true });
   });
 });
