@@ -79,7 +79,7 @@ beforeAll(async () => {
   const f = await cli(exportCommand, [`vcon://${vcon}`, ...creds, "--out", path("forged.json")]);
   expect(f.code, f.out).toBe(2);
   await forger.stop();
-}, 90_000);
+}, 180_000);
 afterAll(() => s?.stop());
 
 const pinned = (which = "genuine") => ["--keys", path(`${which}-keys.cbor`)];
