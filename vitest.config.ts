@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // Storage-dependent suites run once per database engine; the unit suite once.
@@ -5,6 +6,10 @@ import { defineConfig } from "vitest/config";
 const integration = ["test/integration/**/*.test.ts", "test/fuzz/**/*.test.ts"];
 
 export default defineConfig({
+  // The plugins import the client by its package entry (tsconfig.json `paths`): tests run its sources.
+  resolve: {
+    alias: { "vcon-archivist/client": fileURLToPath(new URL("./src/client/index.ts", import.meta.url)) },
+  },
   test: {
     pool: "forks",
     maxWorkers: 2,

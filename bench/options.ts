@@ -12,6 +12,7 @@ const SCENARIOS = [
   "conserver",
   "hostile",
   "statements",
+  "scaleout",
   "list",
 ] as const;
 /** A scenario's name (a positional argument of the bench). */

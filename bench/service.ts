@@ -43,6 +43,8 @@ export class Deployment {
   readonly clientSecret: string;
   origin = "";
   private child: ChildProcess | undefined;
+  /** Processes started beside the service (`startExtra`). */
+  private readonly extras: ChildProcess[] = [];
   private tail: string[] = [];
   private forwarded = 0;
   private cachedToken: string | undefined;
@@ -119,6 +121,33 @@ export class Deployment {
 
   /** Starts `archivist serve` and waits for /readyz. */
   async start(): Promise<void> {
+    const { child, origin } = await this.spawnCli(["serve"]);
+    this.child = child;
+    this.origin = origin;
+    this.cachedToken = undefined;
+    await this.waitReady(child, origin);
+    await this.waitProvisioned();
+  }
+
+  /**
+   * Another process on this deployment's database, as a scaled-out deployment runs them: an API
+   * only (`serve --no-workers`, ready when /readyz answers) or the workers only (`worker`).
+   * Stopped with the deployment.
+   */
+  async startExtra(role: "api" | "worker"): Promise<{ pid: number; origin: string }> {
+    // One public name for every process, as behind a load balancer: tokens name it as their issuer.
+    const { child, origin } = await this.spawnCli(role === "api" ? ["serve", "--no-workers"] : ["worker"], {
+      BASE_URL: this.origin,
+    });
+    this.extras.push(child);
+    if (role === "api") await this.waitReady(child, origin);
+    return { pid: child.pid ?? 0, origin };
+  }
+
+  private async spawnCli(
+    args: string[],
+    extraEnv: Record<string, string> = {},
+  ): Promise<{ child: ChildProcess; origin: string }> {
     const port = await freePort();
     // Only what this deployment names reaches the service: not the admin DATABASE_URL of the run.
     const { DATABASE_URL: _db, REDIS_URL: _redis, ...inherited } = process.env;
@@ -131,23 +160,20 @@ export class Deployment {
       DATA_DIR: this.dataDir,
       ARCHIVIST_BOOTSTRAP_FILE: join(this.dataDir, "bootstrap-in.json"),
       LOG_LEVEL: "warn",
+      ...extraEnv,
     };
     // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the service under load.
     const nodeArgs = [
       ...SERVICE_NODE_ARGS,
       ...(process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean),
     ];
-    const child = spawn(process.execPath, [...nodeArgs, CLI, "serve"], {
+    const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], {
       env,
       stdio: ["ignore", "pipe", "pipe"],
     });
-    this.child = child;
     child.stdout?.setEncoding("utf8").on("data", (d: string) => this.output(d));
     child.stderr?.setEncoding("utf8").on("data", (d: string) => this.output(d));
-    this.origin = `http://127.0.0.1:${port}`;
-    this.cachedToken = undefined;
-    await this.waitReady(child);
-    await this.waitProvisioned();
+    return { child, origin: `http://127.0.0.1:${port}` };
   }
 
   // Server logs go to our stderr (a few lines only: a saturated server can warn per request).
@@ -164,7 +190,7 @@ export class Deployment {
     return this.tail.find((l) => /error/i.test(l))?.slice(0, 200) ?? "";
   }
 
-  private async waitReady(child: ChildProcess): Promise<void> {
+  private async waitReady(child: ChildProcess, origin: string): Promise<void> {
     const deadline = Date.now() + 120_000;
     while (Date.now() < deadline) {
       if (child.exitCode !== null)
@@ -172,7 +198,7 @@ export class Deployment {
           `service exited with ${child.exitCode}: ${this.firstError()}\n${this.tail.join("\n")}`,
         );
       try {
-        const res = await fetch(`${this.origin}/readyz`);
+        const res = await fetch(`${origin}/readyz`);
         await res.arrayBuffer();
         if (res.status === 200) return;
       } catch {
@@ -203,16 +229,18 @@ export class Deployment {
     return this.cachedToken;
   }
 
-  /** Stops the service gracefully (SIGTERM), killing it if it does not exit within 20 s. */
+  /** Stops the service (and any extra process) gracefully (SIGTERM), killing what does not exit within 20 s. */
   async stop(): Promise<void> {
+    const children = [this.child, ...this.extras.splice(0)];
+    this.child = undefined;
+    await Promise.all(children.map((c) => (c ? stopChild(c) : undefined)));
+  }
+
+  /** Stops only the main service process (its extras keep running). */
+  async stopMain(): Promise<void> {
     const child = this.child;
     this.child = undefined;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((r) => child.once("exit", () => r()));
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-    await exited;
-    clearTimeout(timer);
+    if (child) await stopChild(child);
   }
 
   /** Stops the service, drops its database and deletes its data directory. */
@@ -224,6 +252,15 @@ export class Deployment {
     });
     rmSync(this.dataDir, { recursive: true, force: true });
   }
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once("exit", () => r()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  await exited;
+  clearTimeout(timer);
 }
 
 /** Disposes every deployment still alive (on an error or a signal). */

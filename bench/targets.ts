@@ -11,6 +11,10 @@ export const TARGETS = {
   listPageP99Ms: 50,
   /** statements signed/verified as a fraction of raw ES256. */
   statementsOfEs256: 0.8,
-  /** conserver chain, vCons/s. */
-  conserver: 1_500,
+  /** conserver chain, new vCons/s, per engine (issue 35: twice the first target on PostgreSQL + Redis). */
+  conserverPostgres: 3_000,
+  conserverPglite: 2_000,
+  /** receipts, repeat (cached) fetches/s at 16 in flight, each profile, and their p99, ms. */
+  receiptsCached: 5_000,
+  receiptsP99Ms: 10,
 } as const;

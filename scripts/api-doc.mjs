@@ -64,8 +64,11 @@ as for something that does not exist (403 where the operation itself needs admin
   which policies apply to it and whether it passes, evaluated over the events it may read.
 - **Token endpoint.** Takes \`application/x-www-form-urlencoded\` only (OIDC client
   credentials); any other type, JSON included, is a 400 that says so. Wrong credentials are
-  limited per client id (10 a minute) and per source address (30 a minute): past either, 429
-  with \`Retry-After\`, before the secret is checked. The counters are per process.
+  limited per source address (30 a minute; behind a proxy named in \`ARCHIVIST_TRUSTED_PROXIES\`,
+  the client's address from \`X-Forwarded-For\`): past it, 429 with \`Retry-After\`, before the
+  secret is checked. Not per client id: ids are public, and a per-id limit let anyone lock an
+  application out. A wrong secret costs the same (one scrypt) whether the id exists or not. The
+  counters are per process.
 
 ## Hostile input
 

@@ -48,6 +48,15 @@ export interface Config {
   /** Deadline for receiving a whole request, headers and body (Node's requestTimeout). */
   requestTimeoutMs: number;
   /**
+   * Proxies whose X-Forwarded-For is believed (addresses or CIDRs, ARCHIVIST_TRUSTED_PROXIES):
+   * the per-address limits then count the client's address, not the proxy's. None by default.
+   */
+  trustedProxies: string[];
+  /** The bearer token `/metrics` asks for (ARCHIVIST_METRICS_TOKEN); unset, `/metrics` is off. */
+  metricsToken: string | undefined;
+  /** Evidence bundles built at once for one tenancy (ARCHIVIST_EXPORTS_PER_TENANCY); more are answered 429. */
+  exportsPerTenancy: number;
+  /**
    * SIGTERM to exit, at most: requests in flight get part of it, then the workers hand back their
    * work; past it the process exits anyway (the database still holds every accepted record).
    */
@@ -83,6 +92,8 @@ export const flagNames: Record<string, string> = {
   "headers-timeout-ms": "ARCHIVIST_HEADERS_TIMEOUT_MS",
   "body-timeout-ms": "ARCHIVIST_BODY_TIMEOUT_MS",
   "request-timeout-ms": "ARCHIVIST_REQUEST_TIMEOUT_MS",
+  "trusted-proxies": "ARCHIVIST_TRUSTED_PROXIES",
+  "exports-per-tenancy": "ARCHIVIST_EXPORTS_PER_TENANCY",
   "shutdown-timeout-ms": "ARCHIVIST_SHUTDOWN_TIMEOUT_MS",
 };
 
@@ -208,7 +219,26 @@ export function loadConfig(
     headersTimeoutMs: int(e, "ARCHIVIST_HEADERS_TIMEOUT_MS", 10_000),
     bodyTimeoutMs: int(e, "ARCHIVIST_BODY_TIMEOUT_MS", 60_000),
     requestTimeoutMs: int(e, "ARCHIVIST_REQUEST_TIMEOUT_MS", 120_000),
+    trustedProxies: proxiesOf(e.ARCHIVIST_TRUSTED_PROXIES),
+    metricsToken: e.ARCHIVIST_METRICS_TOKEN || undefined,
+    exportsPerTenancy: Math.max(1, Math.floor(int(e, "ARCHIVIST_EXPORTS_PER_TENANCY", 2))),
     // Below the 10 s an orchestrator commonly waits after SIGTERM before its SIGKILL (docker stop).
     shutdownTimeoutMs: int(e, "ARCHIVIST_SHUTDOWN_TIMEOUT_MS", 8000),
   };
+}
+
+// An address (IPv4, IPv6) with an optional prefix length: what Fastify's trustProxy takes.
+const PROXY = /^(?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9a-fA-F:]*:[0-9a-fA-F:.]*)(?:\/[0-9]{1,3})?$/;
+
+function proxiesOf(raw: string | undefined): string[] {
+  const list = (raw ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
+  const bad = list.find((p) => !PROXY.test(p) && !["loopback", "linklocal", "uniquelocal"].includes(p));
+  if (bad !== undefined)
+    throw new ConfigError(
+      `ARCHIVIST_TRUSTED_PROXIES must be addresses or CIDRs (or loopback, linklocal, uniquelocal), separated by commas; got "${bad}"`,
+    );
+  return list;
 }

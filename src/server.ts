@@ -106,6 +106,8 @@ export async function startService(config: Config, opts: { api?: boolean } = {})
   const ready = async () => {
     if (!running) throw new Error("starting: provisioning");
     await running.ready();
+    // Redis carries the wake-ups between processes (and the shared rate limit): readiness asks it too.
+    await ctx.wakeSignal?.ping();
   };
   const server = opts.api === false ? undefined : await listen(ctx, ready);
   const port = server ? (server.address() as AddressInfo).port : config.port;

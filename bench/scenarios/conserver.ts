@@ -5,13 +5,18 @@ import { TARGETS } from "../targets.js";
 import { type BenchPass, benchChain } from "./conserver-chain.js";
 
 /** The rows of one pass; `label` names it ("chain → archivist" is the target's row). */
-function reportPass(ctx: Parameters<Scenario["run"]>[0], label: string, r: BenchPass, target: boolean) {
+function reportPass(
+  ctx: Parameters<Scenario["run"]>[0],
+  label: string,
+  r: BenchPass,
+  target: number | undefined,
+) {
   ctx.results.add(
     "conserver",
     label,
     perSecond(r.vcons, r.ms),
     "vCons/s",
-    target ? { value: TARGETS.conserver, label: "target" } : undefined,
+    target ? { value: target, label: "target" } : undefined,
   );
   if (r.requests !== undefined)
     ctx.results.add("conserver", `${label}: delivery requests per vCon`, r.requests / r.vcons, "requests");
@@ -45,8 +50,9 @@ export const conserver: Scenario = {
       redisUrl: ctx.opts.redisUrl,
       meter: () => meter(d.pid),
     });
-    reportPass(ctx, "chain → archivist", r, true);
-    reportPass(ctx, "later operation, known vCon", r.later, false);
+    const target = d.embedded ? TARGETS.conserverPglite : TARGETS.conserverPostgres;
+    reportPass(ctx, "chain → archivist", r, target);
+    reportPass(ctx, "later operation, known vCon", r.later, undefined);
     // Each reading starts its own peak: the run's is the larger.
     const peaks = [r.usage?.peakRssMiB, r.later.usage?.peakRssMiB].filter((p) => p !== undefined);
     if (peaks.length) ctx.results.add("conserver", "server peak RSS", Math.max(...peaks), "MiB");

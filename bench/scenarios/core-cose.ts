@@ -13,9 +13,11 @@ import {
   signSign1,
   verifySign1,
 } from "../../src/core/cose/index.js";
+import { checkRegistrationPolicy } from "../../src/core/scitt/index.js";
 import { pairedRates } from "../micro.js";
 import type { Limit } from "../results.js";
 import type { ScenarioContext } from "../scenario.js";
+import { x5chainFlood } from "./x5chain-flood.js";
 
 const enc = new TextEncoder();
 
@@ -82,5 +84,23 @@ export async function benchCose(ctx: ScenarioContext, target: number): Promise<v
     "core",
     "receipt build + sign (20-hash path)",
     ...unit(against(rawSign, () => buildReceipt(input, sign, headers), "ES256 sign")),
+  );
+  // Registration by signature needs no token: a refusal must cost what reading its body costs,
+  // whatever the statement holds (issue 31: ~2,800 certificates were parsed first, 0.6 s each
+  // statement). The limit is a SHA-256 of the same bytes, interleaved: the decode alone is about
+  // half of one; a quarter leaves room, and parsing the certificates would be hundreds of times.
+  const flood = x5chainFlood();
+  const trust = { keys: new Map(), caCertificatesPem: [] };
+  const refusal = pairedRates(
+    () => createHash("sha256").update(flood).digest(),
+    () => checkRegistrationPolicy(flood, trust),
+    ms,
+  );
+  ctx.results.add(
+    "core",
+    "x5chain flood statement refused (1 MiB, ~2,400 certificates)",
+    refusal.b,
+    "ops/s",
+    { value: refusal.a * 0.25, label: "25% of SHA-256 of the same MiB, interleaved" },
   );
 }

@@ -3,6 +3,7 @@ import type { RequestTemplate } from "../load-spec.js";
 import { type Phase, reportPhase, runPhase } from "../phase.js";
 import { createAsset } from "../records.js";
 import type { Scenario } from "../scenario.js";
+import { x5chainFlood } from "./x5chain-flood.js";
 
 /** What a hostile client sends, none of it accepted: bombs, broken uploads, forged tokens, huge numbers. */
 function hostileRequests(token: string, asset: string): RequestTemplate[] {
@@ -54,6 +55,22 @@ function hostileRequests(token: string, asset: string): RequestTemplate[] {
   ];
 }
 
+/** The tenancy's uuid, and its log opened to registration by signature (no token). */
+async function openLog(origin: string, token: string): Promise<string> {
+  const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  const keys = (await (await fetch(`${origin}/archivist/v1/scitt/keys`, { headers: auth })).json()) as {
+    issuer: string;
+  };
+  const res = await fetch(`${origin}/archivist/v1/scitt/registration-policy`, {
+    method: "PUT",
+    headers: auth,
+    // The flood meets the check, not the log's own rate.
+    body: JSON.stringify({ open: true, requests_per_second: 10_000 }),
+  });
+  if (!res.ok) throw new Error(`opening the log answered ${res.status}`);
+  return keys.issuer.split("/tenant/")[1] as string;
+}
+
 /**
  * `hostile`: benign throughput alone, then the same benign load while a hostile client sends
  * refused requests at a fixed rate. The row to watch is the ratio of the two (within 10 %).
@@ -98,6 +115,41 @@ export const hostile: Scenario = {
     );
     reportPhase(ctx, "hostile", "hostile refused", attack, "req/s", {
       rate: { value: hostileRate, label: "offered" },
+    });
+
+    // Unauthenticated x5chain floods at an open log (issue 31): ~1 MiB statements of ~2,000
+    // certificates each, refused by the chain's bound before any is parsed.
+    const tenant = await openLog(d.origin, token);
+    const floodRate = 20;
+    const [underFlood, flood]: [Phase, Phase] = await Promise.all([
+      runPhase(ctx, d, { label: "benign under x5chain flood", requests: benign, concurrency }),
+      runPhase(ctx, d, {
+        label: "x5chain flood",
+        requests: [
+          {
+            method: "POST",
+            path: `/tenants/${tenant}/entries`,
+            headers: { "content-type": "application/cose" },
+            bodyBase64: Buffer.from(x5chainFlood()).toString("base64"),
+          },
+        ],
+        rate: floodRate,
+        concurrency: 32,
+        connections: 8,
+        okStatus: [400],
+      }),
+    ]);
+    reportPhase(ctx, "hostile", "benign under x5chain flood", underFlood, "req/s");
+    ctx.results.add(
+      "hostile",
+      "benign under x5chain flood / alone",
+      underFlood.result.throughput,
+      "req/s",
+      { value: alone.result.throughput, label: "benign alone" },
+      "must stay ≥ 0.90",
+    );
+    reportPhase(ctx, "hostile", "x5chain flood refused", flood, "req/s", {
+      rate: { value: floodRate, label: "offered" },
     });
   },
 };

@@ -7,6 +7,7 @@ import { hostile } from "./hostile.js";
 import { ingest } from "./ingest.js";
 import { list } from "./list.js";
 import { receipts } from "./receipts.js";
+import { scaleout } from "./scaleout.js";
 import { statements } from "./statements.js";
 import { tlog } from "./tlog.js";
 import { tokens } from "./tokens.js";
@@ -25,4 +26,5 @@ export const scenarios: Record<ScenarioName, Scenario> = {
   conserver,
   hostile,
   statements,
+  scaleout,
 };

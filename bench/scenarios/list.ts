@@ -54,7 +54,7 @@ export const list: Scenario = {
       perSecond(n, ms),
       "rows/s",
       undefined,
-      "with indexes",
+      "indexes built after the inserts",
     );
     const auth = { authorization: `Bearer ${await d.token()}` };
     const paths = await pagePaths(d, await d.token(), 20);

@@ -60,7 +60,7 @@ export const statements: Scenario = {
       perSecond(n, ms),
       "rows/s",
       undefined,
-      "with indexes",
+      "indexes built after the inserts",
     );
     // PGlite's seeding restarts the service on another port, which refuses the old one's tokens.
     token = await d.token();

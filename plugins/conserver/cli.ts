@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { DELIVERY_DEFAULTS } from "./config/delivery-section.js";
-import { loadConfig } from "./config/load-config.js";
+import { loadDeliverySection } from "./config/load-config.js";
 import type { DeliveryConfig } from "./config/types.js";
 import { dlqList, dlqRetry } from "./dead-letters/delivery-redrive.js";
 import { deadLetterKey, RedisDeadLetterStore } from "./dead-letters/delivery-store.js";
@@ -30,6 +30,8 @@ vCons the link runtime runs at once: --vcon-concurrency, else CONSERVER_VCON_CON
 (deliveries the links queue at the same moment share one queue job: more at once, fewer jobs).
 scitt links: CONSERVER_SCITT_KEY_FILE (EC P-256 PEM), _KID, _ISSUER, _URL, _CLIENT_ID, _CLIENT_SECRET.
 `;
+
+const STOP_GRACE_MS = 10_000;
 
 const OPTIONS = {
   config: { type: "string" },
@@ -67,7 +69,7 @@ function redisUrlOf(v: Values): string {
 
 // The DLQ commands only need the queue name and prefix: the config's `delivery:` section or the defaults.
 function deliveryOf(v: Values): DeliveryConfig {
-  return v.config ? loadConfig(v.config).delivery : DELIVERY_DEFAULTS;
+  return v.config ? loadDeliverySection(v.config) : DELIVERY_DEFAULTS;
 }
 
 async function runCommand(v: Values, io: CliIo): Promise<number> {
@@ -86,8 +88,13 @@ async function runCommand(v: Values, io: CliIo): Promise<number> {
   });
   const signal = await (io.stopped ?? signalled());
   io.err(`conserver: ${signal}, stopping\n`);
-  await running.close();
-  return 0;
+  // Work in hand gets its time to finish; a Redis gone away must not hold the process forever.
+  const closed = await Promise.race([
+    running.close().then(() => true),
+    new Promise<false>((r) => setTimeout(() => r(false), STOP_GRACE_MS).unref()),
+  ]);
+  if (!closed) io.err(`conserver: not stopped cleanly within ${STOP_GRACE_MS / 1000} s, exiting\n`);
+  return closed ? 0 : 1;
 }
 
 function wholeAtLeastOne(name: string, value: string): number {
@@ -122,10 +129,24 @@ async function withDeadLetters<R>(
 
 async function withRedis<R>(v: Values, fn: (redis: Redis) => Promise<R>): Promise<R> {
   // One attempt, no reconnect storm: an operator command should fail fast when Redis is down.
-  const redis = new Redis(redisUrlOf(v), { maxRetriesPerRequest: 1, lazyConnect: true });
-  redis.on("error", () => undefined);
+  const redis = new Redis(redisUrlOf(v), {
+    maxRetriesPerRequest: 1,
+    lazyConnect: true,
+    retryStrategy: () => null,
+  });
+  let cause: NodeJS.ErrnoException | undefined;
+  redis.on("error", (err: NodeJS.ErrnoException) => {
+    cause ??= err;
+  });
   try {
-    await redis.connect();
+    try {
+      await redis.connect();
+    } catch (err) {
+      const e = cause ?? (err as NodeJS.ErrnoException);
+      throw new Error(
+        `Redis at ${redisUrlOf(v)} is not reachable (${e.code ?? e.message}): start it, or name another with --redis-url or REDIS_URL`,
+      );
+    }
     return await fn(redis);
   } finally {
     redis.disconnect();

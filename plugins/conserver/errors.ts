@@ -13,7 +13,8 @@ export type ConserverErrorCode =
   | "LINK_UNKNOWN"
   | "LINK_CONTEXT"
   | "CHAIN_UNKNOWN"
-  | "SCITT_REGISTRATION";
+  | "SCITT_REGISTRATION"
+  | "REDIS_UNREACHABLE";
 
 /**
  * Every error code the conserver plugins throw: the conserver's own, the queue's, and the API

@@ -1,4 +1,4 @@
-export { DEFAULT_RETRY_POLICY, type RetryPolicy, rateLimitWaitMs } from "../../src/client/index.js";
+export { DEFAULT_RETRY_POLICY, type RetryPolicy, rateLimitWaitMs } from "vcon-archivist/client";
 export { type CliIo, conserverCli } from "./cli.js";
 export { DELIVERY_DEFAULTS } from "./config/delivery-section.js";
 export { expandEnv } from "./config/expand-env.js";

@@ -1,7 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { Command as Cli } from "commander";
+import { BodyTooLarge, readBoundedText } from "../client/bounded-body.js";
 import { requestToken } from "../client/token-source.js";
 import { CodedError } from "../core/api/coded-error.js";
+import { isUuid } from "../core/api/ids.js";
 import { parseBundle, verifyBundle } from "../verify/index.js";
 import { fetchFailure } from "../web/fetch-error.js";
 import { vconUuidOf } from "../web/vcon.js";
@@ -22,8 +24,6 @@ class ExportFailed extends CodedError<"EXPORT_FAILED"> {
   readonly code = "EXPORT_FAILED";
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** `assets/<uuid>` (or a bare uuid) names an asset; `vcon://<uuid>` a vCon. */
 function exportTarget(target: string): { kind: "assets" | "vcons"; uuid: string } {
   if (/^vcon:\/\//i.test(target)) {
@@ -31,20 +31,43 @@ function exportTarget(target: string): { kind: "assets" | "vcons"; uuid: string 
     if (uuid) return { kind: "vcons", uuid };
   }
   const uuid = target.replace(/^assets\//, "");
-  if (UUID.test(uuid)) return { kind: "assets", uuid: uuid.toLowerCase() };
+  if (isUuid(uuid)) return { kind: "assets", uuid: uuid.toLowerCase() };
   throw new ExportFailed(`export takes assets/<uuid> or vcon://<uuid>, got "${target}"`);
 }
 
+// A bundle is the largest answer read (a long trail's records, receipts and proofs); a token or
+// an error is a line. What answers at --url cannot make the CLI buffer more, or wait forever.
+const MAX_BUNDLE_BYTES = 256 * 1024 * 1024;
+const MAX_SMALL_BYTES = 64 * 1024;
+const ANSWER_TIMEOUT_MS = 10 * 60_000;
+
 async function request(url: string, init?: RequestInit): Promise<Response> {
   try {
-    return await fetch(url, init);
+    return await fetch(url, { ...init, signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS) });
   } catch (err) {
     throw new ExportFailed(fetchFailure(url, err));
   }
 }
 
+async function bodyOf(res: Response, max: number, what: string): Promise<string> {
+  try {
+    return await readBoundedText(res, max, what);
+  } catch (err) {
+    throw new ExportFailed(err instanceof BodyTooLarge ? err.message : `${what}: ${(err as Error).message}`);
+  }
+}
+
+function jsonOf(text: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === "object" ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
 async function failure(res: Response, what: string): Promise<ExportFailed> {
-  const body = (await res.json().catch(() => ({}))) as { message?: string };
+  const body = jsonOf(await bodyOf(res, MAX_SMALL_BYTES, what).catch(() => "")) as { message?: string };
   return new ExportFailed(`${what} answered ${res.status}${body.message ? `: ${body.message}` : ""}`);
 }
 
@@ -73,7 +96,7 @@ async function runExport(target: string, v: Options): Promise<{ line: string; ex
     headers: { authorization: `Bearer ${token}` },
   });
   if (!res.ok) throw await failure(res, `the evidence of ${target}`);
-  const text = await res.text();
+  const text = await bodyOf(res, MAX_BUNDLE_BYTES, `the evidence of ${target}`);
   // Checked as it is written: one that does not verify (records not sealed yet, say) is written
   // all the same, with its verdict, and the exit status says it is not evidence yet.
   const report = verifyBundle(parseBundle(text), trustRoots(v));

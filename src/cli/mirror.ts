@@ -77,7 +77,8 @@ async function get(url: string, deadline: Deadline): Promise<Uint8Array> {
   const late = () => new Error(`GET ${url}: the overall deadline of ${deadline.seconds}s passed`);
   let res: Response;
   try {
-    res = await fetch(url, { signal: deadline.signal });
+    // A log that stops answering must not hold the mirror forever: a minute per request, the deadline overall.
+    res = await fetch(url, { signal: AbortSignal.any([deadline.signal, AbortSignal.timeout(60_000)]) });
   } catch (err) {
     if (deadline.passed) throw late();
     throw new Error(fetchFailure(url, err));

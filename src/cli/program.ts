@@ -1,12 +1,33 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Command as Cli, CommanderError } from "commander";
 import { commands } from "./commands.js";
 import { throwOnExit } from "./declare.js";
+
+/** This package's version: the nearest package.json up from here (dist/src/cli or src/cli). */
+function packageVersion(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++, dir = dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+        name?: string;
+        version?: string;
+      };
+      if (pkg.name === "vcon-archivist" && pkg.version) return pkg.version;
+    } catch {
+      // not here: one level up
+    }
+  }
+  return "unknown";
+}
 
 /** The `archivist` program: every command of the registry, declared for commander or reading its own arguments. */
 function program(exit: (code: number | undefined) => void): Cli {
   const cli = new Cli("archivist")
     .description("A transparency service for conversation records, and its verifier.")
     .usage("<command> [options]")
+    .version(packageVersion(), "-V, --version", "print the version")
     // Options after a command name are that command's (verify and its subcommands share --url).
     .enablePositionalOptions()
     .addHelpText("after", "\nEvery command answers --help (also: archivist help <command>).");
@@ -28,6 +49,16 @@ export async function runCli(args: string[]): Promise<number | undefined> {
   const own = name ? commands[name] : undefined;
   let code: number | undefined = 0;
   try {
+    // `help <command>` for a command that reads its own arguments: its own help, not commander's
+    // placeholder (which knows nothing of its options).
+    const asked = name === "help" && rest[0] ? commands[rest[0]] : undefined;
+    if (asked && !asked.declare) {
+      if (asked.usage) {
+        process.stdout.write(`${asked.summary}\n\n${asked.usage}\n`);
+        return 0;
+      }
+      return await asked.run(["--help"]);
+    }
     if (own && !own.declare) {
       if (own.usage && rest.some((a) => a === "--help" || a === "-h")) {
         process.stdout.write(`${own.summary}\n\n${own.usage}\n`);

@@ -12,6 +12,7 @@ export const scanCommand = declared(
       new Cli("scan").description(
         "Scan every blob not yet scanned, now. With PGlite, run it while the service is stopped.",
       ),
+      ["data-dir", "database-url", "blob-store", "clamd-socket", "log-level"],
     ).action(async (values: Record<string, unknown>) => {
       const ctx = await openContext(configFromOptions(values));
       try {

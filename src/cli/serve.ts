@@ -1,14 +1,40 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { Command as Cli } from "commander";
 import { flagNames, loadConfig } from "../config.js";
-import { startService } from "../server.js";
+import { type RunningService, startService } from "../server.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
 
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
-/** A command with every configuration variable as a flag (`--port` for PORT, …). */
-export function withConfigFlags(cli: Cli): Cli {
-  for (const [flag, env] of Object.entries(flagNames)) cli.option(`--${flag} <value>`, `sets ${env}`);
+/** What only the API serves: flags a process without it (worker, scan) would take and ignore. */
+const API_ONLY = new Set([
+  "port",
+  "host",
+  "rate-limit-rps",
+  "result-limit",
+  "scrapi-receipt-profile",
+  "scrapi-wait-ms",
+  "scrapi-pending-status",
+  "headers-timeout-ms",
+  "body-timeout-ms",
+  "request-timeout-ms",
+  "blob-max-bytes",
+  "smtp-url",
+  "bootstrap-file",
+]);
+
+/** The flags of the workers' process: everything but the API's. */
+const WORKER_FLAGS = Object.keys(flagNames).filter((f) => !API_ONLY.has(f));
+
+/**
+ * A command with configuration variables as flags (`--port` for PORT, …): all of them, or only
+ * those it uses (`only`), so that its help lists no flag that would do nothing.
+ */
+export function withConfigFlags(cli: Cli, only?: readonly string[]): Cli {
+  for (const [flag, env] of Object.entries(flagNames))
+    if (!only || only.includes(flag)) cli.option(`--${flag} <value>`, `sets ${env}`);
   return cli.addHelpText("after", "\nEach flag overrides its environment variable (README: Configuration).");
 }
 
@@ -23,11 +49,30 @@ export function configFromOptions(values: Record<string, unknown>) {
   return loadConfig(process.env, overrides);
 }
 
+/** Where a newcomer goes next: the pages, and where the first credentials are. */
+function welcome(service: RunningService): string {
+  const c = service.ctx.config;
+  const base = c.baseUrl.replace(/\/+$/, "");
+  const kept = join(c.dataDir, "bootstrap.json");
+  const credentials = c.bootstrapFile
+    ? `the applications of ${c.bootstrapFile}`
+    : existsSync(kept)
+      ? `${kept} (client_id, client_secret)`
+      : "an application's client id and secret";
+  return (
+    `\narchivist is answering on ${base}\n` +
+    `  console   ${base}/console   sign in with ${credentials}\n` +
+    `  verify    ${base}/verify    check a record and its receipt, no sign-in\n` +
+    `  API docs  ${base}/docs\n\n`
+  );
+}
+
 async function runUntilSignal(values: Record<string, unknown>, api: boolean): Promise<undefined> {
   const config = configFromOptions(values);
   const service = await startService(config, { api });
   const log = service.ctx.log;
   let stopping = false;
+  if (api) process.stderr.write(welcome(service));
   const stop = (signal: string) => {
     if (stopping) {
       // A second Ctrl-C: the user does not want to wait for the drain.
@@ -77,5 +122,6 @@ export const workerCommand = declared(
       new Cli("worker").description(
         "Run only the workers, beside API processes started with `serve --no-workers` (PostgreSQL).",
       ),
+      WORKER_FLAGS,
     ).action(async (values: Record<string, unknown>) => exit(await runUntilSignal(values, false))),
 );

@@ -1,7 +1,9 @@
 import { createPublicKey, type KeyObject } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
+import { BodyTooLarge, readBounded, readBoundedText } from "../client/bounded-body.js";
 import { CodedError } from "../core/api/coded-error.js";
+import { isUuid } from "../core/api/ids.js";
 import {
   cannotEvaluate,
   decodeSeal,
@@ -44,23 +46,44 @@ class VerifyFailed extends CodedError<"VERIFY_FAILED"> {
 const KEYS_HINT =
   "give the service's public keys: --keys <scitt-keys.cbor> (pinned), or --url <service> (fetches its /.well-known/scitt-keys, not pinned)";
 
+// What the verifier reads from a service: keys, seals, seal lists and proofs, all far smaller.
+// A service (or whatever answers at its address) cannot make the verifier buffer more, or wait longer.
+const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+const ANSWER_TIMEOUT_MS = 60_000;
+
 /** GET with the cause of a failure named (refused, unknown host, a status) rather than "fetch failed". */
 async function get(url: string): Promise<Response> {
   let res: Response;
   try {
-    res = await fetch(url);
+    res = await fetch(url, { signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS) });
   } catch (err) {
     throw new VerifyFailed(fetchFailure(url, err));
   }
   if (!res.ok) {
-    const body = await res.text().catch(() => "");
+    const body = await readBoundedText(res, 64 * 1024, `GET ${url}`).catch(() => "");
     const message = /"message"\s*:\s*"([^"]*)"/.exec(body)?.[1];
     throw new VerifyFailed(`GET ${url} answered ${res.status}${message ? `: ${message}` : ""}`);
   }
   return res;
 }
 
-const fetchBytes = async (url: string) => new Uint8Array(await (await get(url)).arrayBuffer());
+async function fetchBytes(url: string): Promise<Uint8Array> {
+  const res = await get(url);
+  try {
+    return await readBounded(res, MAX_ANSWER_BYTES, `GET ${url}`);
+  } catch (err) {
+    throw new VerifyFailed(err instanceof BodyTooLarge ? err.message : fetchFailure(url, err));
+  }
+}
+
+const fetchJson = async (url: string): Promise<unknown> => {
+  const bytes = await fetchBytes(url);
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new VerifyFailed(`GET ${url} did not answer JSON`);
+  }
+};
 
 function readInput(file: string, what: string): Buffer {
   try {
@@ -209,18 +232,16 @@ async function verifyStatementFile(
   });
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A log named as the API names tenancies (`tenant/<uuid>`) or by its bare uuid. */
 function logTenant(log: string): string {
   const uuid = log.replace(/^tenant\//, "");
-  if (!UUID.test(uuid)) throw new VerifyFailed(`--log takes tenant/<uuid> or <uuid>, got "${log}"`);
+  if (!isUuid(uuid)) throw new VerifyFailed(`--log takes tenant/<uuid> or <uuid>, got "${log}"`);
   return uuid.toLowerCase();
 }
 
 /** The seals of a log as the API lists them, each fetched once. */
 async function fetchSeals(base: string, tenant: string): Promise<Uint8Array[]> {
-  const body = (await (await get(`${base}/archivist/v1/merklelogs/${tenant}/seals`)).json()) as {
+  const body = (await fetchJson(`${base}/archivist/v1/merklelogs/${tenant}/seals`)) as {
     mmr_sizes?: unknown;
   };
   if (!Array.isArray(body.mmr_sizes) || !body.mmr_sizes.every((n) => Number.isSafeInteger(n)))
@@ -252,11 +273,9 @@ async function verifyLog(log: string, v: Options, trust: TrustRoots): Promise<Ve
   for (const seal of seals) {
     const state = decodeSeal(seal);
     if (previous) {
-      const proof = (await (
-        await get(
-          `${base}/archivist/v1/merklelogs/${tenant}/consistency?from=${previous.mmrSize}&to=${state.mmrSize}`,
-        )
-      ).json()) as { paths?: unknown };
+      const proof = (await fetchJson(
+        `${base}/archivist/v1/merklelogs/${tenant}/consistency?from=${previous.mmrSize}&to=${state.mmrSize}`,
+      )) as { paths?: unknown };
       if (
         !Array.isArray(proof.paths) ||
         !proof.paths.every((p) => Array.isArray(p) && p.every((h) => typeof h === "string"))

@@ -42,7 +42,11 @@ with the last one it cosigned for that origin (its state survives restarts, in -
       return 2;
     }
     const logs = logKeys(values);
-    const log = pino({ level: process.env.LOG_LEVEL || "info", base: { service: "witness" } });
+    // Logs on stderr: stdout carries only the service's ARCHIVIST_WITNESSES entry, for scripts.
+    const log = pino(
+      { level: process.env.LOG_LEVEL || "info", base: { service: "witness" } },
+      pino.destination(2),
+    );
     const w = await startWitness(
       { name: values.name, state: new WitnessState(values.dir), logs, log },
       { host: values.host ?? "127.0.0.1", port: Number(values.port ?? 8090) },

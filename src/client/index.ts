@@ -20,6 +20,7 @@ export type {
   ReceiptProfile,
 } from "./api-types.js";
 export { exponentialDelay, sleep } from "./backoff.js";
+export { BodyTooLarge, readBounded } from "./bounded-body.js";
 export { API_ERRORS, type ApiErrors, ApiRefusedError, ApiUnavailableError } from "./errors.js";
 export {
   type FetchFn,

@@ -29,6 +29,11 @@ function rewriteVerb(req: IncomingMessage): string {
 
 const OPENAPI_SUFFIX = "/@openapi";
 
+const API_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "content-security-policy": "sandbox; default-src 'none'; frame-ancestors 'none'",
+};
+
 /**
  * The body to validate. JSON `null` is never an operation's body, and an empty body is one
  * only where the route says so (verbs, searches): creating an empty record from nothing was
@@ -90,6 +95,8 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
   const server = Fastify({
     logger: false,
     rewriteUrl: rewriteVerb,
+    // `req.ip` is the client's address: X-Forwarded-For is believed only from the proxies named.
+    trustProxy: ctx.config.trustedProxies.length > 0 ? ctx.config.trustedProxies : false,
     keepAliveTimeout: 65_000,
     // Deadlines for headers and for the whole request; the body has its own (`registerBodyParsers`).
     requestTimeout: ctx.config.requestTimeoutMs,
@@ -107,7 +114,7 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
       querystringParser: () => ({}),
     },
     // Client-side faults the server itself finds (a bad URL) get the API's error body too.
-    frameworkErrors: (err, _req, res) => void sendError(res, toApiError(err)),
+    frameworkErrors: (err, _req, res) => void sendError(res.headers(API_HEADERS), toApiError(err)),
     clientErrorHandler: answerClientError,
   });
   const deps: HttpDeps = { ctx, auth: new Authenticator(ctx) };
@@ -123,6 +130,12 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
   registerBodyParsers(server, {
     multipartBytes: ctx.config.blobMaxBytes + MULTIPART_OVERHEAD,
     timeoutMs: ctx.config.bodyTimeoutMs,
+  });
+  // Every answer, API or error, is what its content-type says and nothing a browser may render
+  // as a page of ours: the pages set their own policy (static-files.ts), blobs add more.
+  server.addHook("onRequest", (_req, res, done) => {
+    res.headers(API_HEADERS);
+    done();
   });
   server.addHook("onResponse", (req, res, done) => {
     const route = req.routeOptions.url ?? "unmatched";
@@ -144,8 +157,8 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
   };
 
   const run = async (spec: AnyRouteSpec, req: FastifyRequest, res: FastifyReply) => {
+    // Present on token routes (the gate authenticated the call); `Call` types it per route's auth.
     const caller = principals.get(req);
-    const principal = caller as Principal;
     if (spec.body) refuseMediaType(spec, req);
     const pairs = queryPairs(req.originalUrl);
     // Checked once here rather than by every filter: PostgreSQL text cannot hold these.
@@ -167,7 +180,7 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
       query,
       params,
       pairs,
-      principal,
+      principal: caller,
       caller,
       req,
       res,

@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import { ApiError, errorStatus } from "../core/api/api-error.js";
 import { type Problem, problemDetails, problemJson } from "../core/scitt/index.js";
 import { RegistrationClosed, RegistrationRefused } from "../services/scitt/scitt.js";
+import { notFoundPage } from "./not-found-page.js";
 import { requestLogger } from "./request-log.js";
 
 /** Maps anything thrown to the spec's status and `{code, message, details}`: the one place that does. */
@@ -105,8 +106,19 @@ function documentedPath(url: string): string {
   return (q < 0 ? url : url.slice(0, q)).replace(/\/@/, ":");
 }
 
-/** Unknown routes: 404 with the same body as every other error. */
+/**
+ * Unknown routes: 404 with the same body as every other error, or, to a browser asking for a
+ * page (`Accept` preferring text/html over JSON), a page with the way back.
+ */
 export function sendNotFound(req: FastifyRequest, res: FastifyReply): FastifyReply {
+  const page =
+    (req.method === "GET" || req.method === "HEAD") &&
+    accepts(req.raw).type(["application/json", "text/html"]) === "text/html";
+  if (page)
+    return res
+      .code(404)
+      .header("content-type", "text/html; charset=utf-8")
+      .send(notFoundPage(documentedPath(req.url)));
   return sendError(res, new ApiError("not_found", `no route for ${req.method} ${documentedPath(req.url)}`));
 }
 
@@ -127,6 +139,6 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
         : [400, "Bad Request", "request is malformed"];
   const body = JSON.stringify({ code: 3, message, details: [] });
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

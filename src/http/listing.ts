@@ -79,7 +79,7 @@ interface RecordListRoute<T> extends ListRouteBase {
 }
 
 /** A list route of a collection served by a row source, each row shaped for the answer. */
-interface SourceListRoute<R extends { seq: number }> extends ListRouteBase {
+export interface SourceListRoute<R extends { seq: number }> extends ListRouteBase {
   rows: (call: AnyCall, pairs: Array<[string, string]>) => RowSource<R> | Promise<RowSource<R>>;
   shape: (row: R) => unknown;
 }

@@ -3,29 +3,32 @@ import type { z } from "zod";
 import type { Principal } from "../context.js";
 import { badRequest } from "../core/api/api-error.js";
 
+/** Who may call a route: a token is required, not wanted, or used when sent. */
+export type Auth = "token" | "public" | "optional";
+
 /** What a handler receives: validated input and, on authenticated routes, the caller. */
-export interface Call<B, Q> {
+export interface Call<B, Q, A extends Auth = "token"> {
   body: B;
   query: Q;
   params: Record<string, string>;
   /** Raw query pairs in order (dotted attribute filters are read from these). */
   pairs: Array<[string, string]>;
-  /** The caller; absent only on public routes and optional-auth calls without a token. */
-  principal: Principal;
+  /** The caller: always there on token routes, absent on public ones and optional ones called without a token. */
+  principal: A extends "token" ? Principal : Principal | undefined;
   caller: Principal | undefined;
   req: FastifyRequest;
   res: FastifyReply;
 }
 
 /** One API operation: its schemas drive validation and the OpenAPI documents alike. */
-export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType> {
+export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, A extends Auth = Auth> {
   method: "get" | "post" | "patch" | "delete" | "put";
   /** Path as documented; a verb is written `{uuid}:verb` and routed as `/@verb`. */
   path: string;
   group: string;
   summary: string;
   /** `optional`: a token is used when sent (public records need none). */
-  auth: "token" | "public" | "optional";
+  auth: A;
   body?: B;
   /** Media types the body may have (any the parsers read, when absent); others are a 400. */
   contentTypes?: string[];
@@ -34,11 +37,11 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType> {
   query?: Q;
   response?: z.ZodType;
   /** Returns the JSON to send, or the reply (or `undefined`) when it answered itself. */
-  handler: (call: Call<z.infer<B>, z.infer<Q>>) => Promise<unknown>;
+  handler: (call: Call<z.infer<B>, z.infer<Q>, A>) => Promise<unknown>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds specs of every body and query type
-export type AnyRouteSpec = RouteSpec<any, any>;
+export type AnyRouteSpec = RouteSpec<any, any, any>;
 
 /** Router path for a documented path: `{x}` → `:x`, `:verb` suffix → `/@verb`. */
 function routerPath(path: string): string {
@@ -89,12 +92,12 @@ export class RouteTable {
     private readonly gate?: (spec: AnyRouteSpec, req: FastifyRequest) => Promise<void>,
   ) {}
 
-  add<B extends z.ZodType, Q extends z.ZodType>(spec: RouteSpec<B, Q>): void {
+  add<B extends z.ZodType, Q extends z.ZodType, A extends Auth>(spec: RouteSpec<B, Q, A>): void {
     this.specs.push(spec);
     const run = this.run;
     const gate = this.gate;
     this.server.route({
-      method: spec.method.toUpperCase() as Uppercase<RouteSpec<B, Q>["method"]>,
+      method: spec.method.toUpperCase() as Uppercase<RouteSpec<B, Q, A>["method"]>,
       url: routerPath(spec.path),
       ...(gate ? { onRequest: (req: FastifyRequest) => gate(spec, req) } : {}),
       handler: async (req, res) => {

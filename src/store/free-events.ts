@@ -101,14 +101,19 @@ export async function getFreeEvent(
   )[0];
 }
 
-/** The tenancy of an asset-free event, and whether it is a registered signed statement (public under SCRAPI). */
+/**
+ * The tenancy of an asset-free event, whether it is a registered signed statement, and whether
+ * its tenancy's log is open to registration by signature (what makes a statement public).
+ */
 export async function freeEventOwner(
   db: Queryable,
   id: string,
-): Promise<{ tenant_id: string; registered: boolean } | undefined> {
+): Promise<{ tenant_id: string; registered: boolean; open_log: boolean } | undefined> {
   return (
-    await db.query<{ tenant_id: string; registered: boolean }>(
-      "select tenant_id, statement is not null as registered from events where id = $1",
+    await db.query<{ tenant_id: string; registered: boolean; open_log: boolean }>(
+      `select e.tenant_id, e.statement is not null as registered,
+         coalesce((select p.open from scitt_registration_policies p where p.tenant_id = e.tenant_id), false) as open_log
+       from events e where e.id = $1`,
       [id],
     )
   )[0];

@@ -54,6 +54,12 @@ export class RedisWakeSignal implements WakeSignal {
     await this.pub.publish(this.channel, topic);
   }
 
+  /** Resolves when Redis answers a PING (for /readyz). */
+  async ping(): Promise<void> {
+    this.pub ??= this.connect("pub");
+    await this.pub.ping();
+  }
+
   subscribe(listener: (topic: string) => void): () => void {
     void this.listen();
     return this.local.subscribe(listener);

@@ -5,26 +5,16 @@ import { LookupError, PublicApi, type PublicRecord } from "./public-api.js";
 import { checkReceipt, type ReceiptCheck } from "./receipts.js";
 import { vconUuidOf } from "./vcon.js";
 
-/** The signed-in tab's session: the token lives here and in sessionStorage, nowhere else. */
+/**
+ * The signed-in page's session. It lives in this page's memory only, in a module variable no
+ * other script can name: not sessionStorage, which any same-origin document could read. A reload
+ * asks to sign in again.
+ */
 export interface Session {
   token: string;
   clientId: string;
   expiresAt: number;
 }
-
-const KEY = "archivist.console.session";
-
-export function loadSession(store: Storage): Session | undefined {
-  try {
-    const s = JSON.parse(store.getItem(KEY) ?? "null") as Session | null;
-    return s && s.expiresAt > Date.now() ? s : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export const saveSession = (store: Storage, s: Session) => store.setItem(KEY, JSON.stringify(s));
-export const clearSession = (store: Storage) => store.removeItem(KEY);
 
 /** Client credentials → a token (the service's OIDC token endpoint), with the project's one token request. */
 export async function signIn(origin: string, clientId: string, clientSecret: string): Promise<Session> {

@@ -1,16 +1,13 @@
 // Entry point of the auditors' console bundle: sign in with client credentials (the token is
-// kept in this tab's sessionStorage only), find a vCon or an asset, show its trail with each
+// kept in this page's memory only), find a vCon or an asset, show its trail with each
 // receipt verified here by the core verifier, its compliance, and export its evidence bundle.
 import {
   callerApi,
-  clearSession,
   exportBundle,
-  loadSession,
   loadTrail,
   parseTarget,
   recentAssets,
   type Session,
-  saveSession,
   signIn,
   type Trail,
 } from "./console-data.js";
@@ -22,7 +19,7 @@ const status = byId<HTMLDivElement>("status");
 const signinSection = byId<HTMLElement>("signin");
 const workspace = byId<HTMLElement>("workspace");
 const result = byId<HTMLElement>("result");
-let session: Session | undefined = loadSession(sessionStorage);
+let session: Session | undefined;
 
 function say(ok: boolean | undefined, text: string): void {
   status.hidden = false;
@@ -31,7 +28,6 @@ function say(ok: boolean | undefined, text: string): void {
 
 function signedOut(message?: string): void {
   session = undefined;
-  clearSession(sessionStorage);
   workspace.hidden = true;
   signinSection.hidden = false;
   result.replaceChildren();
@@ -55,7 +51,8 @@ async function guarded(what: string, step: () => Promise<void>): Promise<void> {
 async function showWorkspace(s: Session): Promise<void> {
   signinSection.hidden = true;
   workspace.hidden = false;
-  byId<HTMLElement>("who").textContent = `Signed in as ${s.clientId}. The token is kept in this tab only.`;
+  byId<HTMLElement>("who").textContent =
+    `Signed in as ${s.clientId}. The token is kept in this page's memory only.`;
   const list = byId<HTMLUListElement>("recent-list");
   list.replaceChildren();
   for (const a of await recentAssets(callerApi(location.origin, s))) list.append(recentItem(a));
@@ -205,7 +202,6 @@ byId<HTMLFormElement>("signin-form").addEventListener("submit", (e) => {
   const secret = byId<HTMLInputElement>("client-secret").value;
   void guarded("Signing in", async () => {
     session = await signIn(location.origin, id, secret);
-    saveSession(sessionStorage, session);
     byId<HTMLInputElement>("client-secret").value = "";
     await showWorkspace(session);
     say(true, `Signed in as ${id}.`);
@@ -217,7 +213,3 @@ byId<HTMLFormElement>("find-form").addEventListener("submit", (e) => {
   e.preventDefault();
   void find(byId<HTMLInputElement>("query").value);
 });
-if (session)
-  void guarded("Restoring your session", () =>
-    showWorkspace(session as Session).then(() => say(true, "Signed in.")),
-  );

@@ -1,3 +1,4 @@
+import { isUuid } from "../core/api/ids.js";
 import type { PublicApi, PublicRecord } from "./public-api.js";
 import { checkReceipt, type ReceiptCheck } from "./receipts.js";
 import { sha256Hex } from "./sha256.js";
@@ -31,12 +32,10 @@ export interface VconReport {
   verdict: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The uuid of `vcon://<uuid>` or a bare uuid, else undefined. */
 export function vconUuidOf(text: string): string | undefined {
   const t = text.trim().replace(/^vcon:\/\//i, "");
-  return UUID.test(t) ? t.toLowerCase() : undefined;
+  return isUuid(t) ? t.toLowerCase() : undefined;
 }
 
 /** The uuid a vCon file declares; throws when the bytes are not a vCon JSON object. */

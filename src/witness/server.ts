@@ -32,24 +32,50 @@ export interface RunningWitness {
   close(): Promise<void>;
 }
 
+// A body past MAX_BODY is still read (and dropped) up to this, so the client can read our 413:
+// closing while it still sends would reset the connection and lose the answer. Past it, or past
+// the drain's deadline, the connection is cut.
+const MAX_DRAIN = 16 * 1024 * 1024;
+const DRAIN_MS = 10_000;
+
+/** The body as text, or undefined when it is over MAX_BODY (then drained, to answer 413). */
 function readBody(req: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const declared = Number(req.headers["content-length"] ?? 0);
+    const overflow = () => {
+      chunks.length = 0;
+      if (size > MAX_DRAIN || declared > MAX_DRAIN) {
+        req.destroy();
+        resolve(undefined);
+      } else timer ??= setTimeout(() => req.destroy(), DRAIN_MS).unref();
+    };
+    if (declared > MAX_BODY) overflow();
     req.on("data", (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) {
-        resolve(undefined);
-        req.destroy();
-      } else chunks.push(c);
+      if (size > MAX_BODY) overflow();
+      else chunks.push(c);
     });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => {
+      clearTimeout(timer);
+      resolve(size > MAX_BODY ? undefined : Buffer.concat(chunks).toString("utf8"));
+    });
     req.on("error", reject);
+    // Cut mid-body: nothing is answered (answer() skips a destroyed response).
+    req.on("close", () => resolve(undefined));
   });
 }
 
 function answer(res: ServerResponse, status: number, body: string, type = "text/plain; charset=utf-8"): void {
-  res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(body) });
+  if (res.destroyed) return;
+  res.writeHead(status, {
+    "content-type": type,
+    "content-length": Buffer.byteLength(body),
+    "x-content-type-options": "nosniff",
+    ...(status === 413 ? { connection: "close" } : {}),
+  });
   res.end(body);
 }
 

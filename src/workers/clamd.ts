@@ -58,6 +58,8 @@ function open(target: ClamdTarget): Socket {
     : connect({ host: target.host ?? "127.0.0.1", port: target.port ?? 3310 });
 }
 
+const MAX_REPLY_BYTES = 64 * 1024;
+
 /** Sends the stream and collects clamd's NUL-terminated answer, within `timeoutMs`. */
 function exchange(socket: Socket, bytes: Uint8Array, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -78,9 +80,14 @@ function exchange(socket: Socket, bytes: Uint8Array, timeoutMs: number): Promise
       connected = true;
       sendStream(socket, bytes);
     });
+    let size = 0;
     socket.on("data", (data: Buffer) => {
       received.push(data);
+      size += data.length;
       if (data.includes(0)) finish();
+      // clamd answers a line ("stream: OK"); a peer that keeps talking is not clamd.
+      else if (size > MAX_REPLY_BYTES)
+        finish(new ClamdError("clamd_protocol", `clamd's answer passed ${MAX_REPLY_BYTES} bytes`));
     });
     // clamd may answer and hang up while we still write (size limit): its answer wins.
     socket.on("error", (error) => {

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { readBoundedText } from "../client/bounded-body.js";
 import {
   consistencyProof,
   cosignatureTime,
@@ -23,6 +24,11 @@ import {
 import { withNodes } from "../store/tlog-tiles.js";
 
 const TIMEOUT_MS = 10_000;
+/**
+ * The most of a witness's answer read: a cosignature line is about 100 bytes, a 409's size
+ * fewer, an error's reason a line. A witness that answers more is not one (the rest is cut).
+ */
+const MAX_ANSWER_BYTES = 8 * 1024;
 
 interface Witness extends WitnessEntry {
   verifier: NoteVerifier;
@@ -96,7 +102,7 @@ export class Witnessing {
         body: formatAddCheckpoint({ oldSize: old, proof, note: cp.note }),
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
-      const body = await res.text();
+      const body = await readBoundedText(res, MAX_ANSWER_BYTES, `${w.name}'s answer`);
       if (res.status === 409) {
         const size = /^(0|[1-9][0-9]*)\n?$/.exec(body);
         if (!size) throw new NoteError(`409 without a size: ${body.slice(0, 80)}`);

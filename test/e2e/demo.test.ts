@@ -1,9 +1,11 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { startChild } from "../helpers/child-service.js";
+import { freePort } from "../helpers/ports.js";
 import { REDIS_URL, redisUp } from "../integration/conserver/redis-env.js";
 
 // `npm run demo`, end to end and as its own process (from the sources, as `npm run demo` runs the
@@ -14,9 +16,12 @@ const fixtures = readdirSync(new URL("../../plugins/conserver/demo/vcons/", impo
   f.endsWith(".json"),
 );
 
-function demo(env: Record<string, string>): Promise<{ code: number | null; out: string[]; err: string }> {
+function demo(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ code: number | null; out: string[]; err: string }> {
   const { REDIS_URL: _r, VCON_DIR: _v, ...inherited } = process.env;
-  const proc = spawn(process.execPath, ["--import", "tsx", MAIN], {
+  const proc = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
     env: { ...inherited, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -68,4 +73,39 @@ describe("npm run demo", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it("--url records into a running service, where the records stay", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "demo-url-"));
+    const service = await startChild("serve", { DATA_DIR: dir, BASE_URL: "" }, await freePort(), 150_000);
+    try {
+      const r = await demo({}, ["--url", service.url, "--credentials", join(dir, "bootstrap.json")]);
+      expect(r.out[0]).toBe(`recording into ${service.url} (the records stay); queue: in-process`);
+      expect(r.code, `${r.out.join("\n")}\n${r.err}`).toBe(0);
+      expect(r.out.filter((l) => l.includes("receipt verified (mmr "))).toHaveLength(fixtures.length);
+      expect(r.out.at(-1)).toMatch(/^see them at http:\/\/127\.0\.0\.1:\d+\/console/);
+      // Still there after the demo: the assets of the fixture vCons, read with the same credentials.
+      const creds = JSON.parse(readFileSync(join(dir, "bootstrap.json"), "utf8")) as {
+        client_id: string;
+        client_secret: string;
+      };
+      const token = (await (
+        await fetch(`${service.url}/archivist/iam/v1/appidp/token`, {
+          method: "POST",
+          body: new URLSearchParams({ grant_type: "client_credentials", ...creds }),
+        })
+      ).json()) as { access_token: string };
+      const assets = (await (
+        await fetch(`${service.url}/archivist/v2/assets`, {
+          headers: { authorization: `Bearer ${token.access_token}` },
+        })
+      ).json()) as { assets: unknown[] };
+      expect(assets.assets.length).toBeGreaterThan(0);
+      // A second run finds every vCon already recorded: nothing twice.
+      const again = await demo({}, ["--url", service.url, "--credentials", join(dir, "bootstrap.json")]);
+      expect(again.code, again.out.join("\n")).toBe(0);
+    } finally {
+      await service.kill("SIGTERM");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

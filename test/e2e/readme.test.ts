@@ -7,15 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChildService, startChild } from "../helpers/child-service.js";
 import { freePort } from "../helpers/ports.js";
 
-// The README's commands, run as written against `archivist serve` started as a newcomer does
-// (a fresh data directory, so the default tenancy and data/bootstrap.json are its own). Three
-// substitutions only: the port (8080 may be taken here), and `npm run -s archivist --` runs
-// the CLI from the sources rather than through a build of dist/.
+// The README's commands, run as written, from the repository root as the README says, against
+// `archivist serve` started as a newcomer does (a fresh data directory, so the default tenancy
+// and its bootstrap.json are its own). Three substitutions only, of values the README names
+// for the reader's machine: the service's URL and the witness's port (8080 and 8090 may be
+// taken here), and the credentials file (the test's own data directory, not ./data).
+// `npm run -s archivist -- …` runs as written: through the package's script and dist/.
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const MAIN = join(root, "src", "cli", "main.ts");
-// The shell runs in a scratch directory, where a bare "tsx" would not resolve.
-const TSX = import.meta.resolve("tsx");
 const readme = readFileSync(join(root, "README.md"), "utf8");
+const SCRATCH = join(root, "walkthrough");
 
 /** The ```sh blocks under a `## heading` of the README, in order. */
 function blocks(heading: string): string[] {
@@ -26,14 +26,21 @@ function blocks(heading: string): string[] {
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
 }
 
+const gitStatus = () =>
+  spawnSync("git", ["status", "--porcelain", "--untracked-files=all"], { cwd: root, encoding: "utf8" })
+    .stdout;
+
 let service: ChildService;
-const cwd = mkdtempSync(join(tmpdir(), "readme-"));
+const data = mkdtempSync(join(tmpdir(), "readme-"));
+let statusBefore: string;
 
 beforeAll(async () => {
+  statusBefore = gitStatus();
+  rmSync(SCRATCH, { recursive: true, force: true });
   service = await startChild(
     "serve",
     {
-      DATA_DIR: join(cwd, "data"),
+      DATA_DIR: join(data, "data"),
       ARCHIVIST_SEAL_INTERVAL_MS: "200",
       ARCHIVIST_COMMIT_MAX_DELAY_MS: "50",
       // vitest puts Vite's BASE_URL ("/") in the environment; a newcomer's shell has none.
@@ -45,31 +52,40 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await service?.kill("SIGTERM");
-  rmSync(cwd, { recursive: true, force: true });
+  rmSync(data, { recursive: true, force: true });
+  rmSync(SCRATCH, { recursive: true, force: true });
 });
 
-/** Runs README text in one bash, stopping at the first failing command. */
-function run(script: string): { code: number | null; out: string; err: string } {
+/** Runs README text in one bash from the repository root, stopping at the first failing command. */
+async function run(script: string): Promise<{ code: number | null; out: string; err: string }> {
   const text = script
-    .replaceAll("http://127.0.0.1:8080", service.url)
-    .replaceAll("npm run -s archivist --", `node --import ${TSX} ${MAIN}`);
+    .replaceAll("URL=http://127.0.0.1:8080", `URL=${service.url}`)
+    .replaceAll("$PWD/data/bootstrap.json", join(data, "data", "bootstrap.json"))
+    .replaceAll("--port 8090", `--port ${await freePort()}`);
+  const env = { ...process.env };
+  // The test's own environment (vitest's BASE_URL, TEST_DB) is no reader's.
+  delete env.BASE_URL;
   const r = spawnSync("bash", ["-c", `set -euo pipefail\n${text}`], {
-    cwd,
+    cwd: root,
     encoding: "utf8",
-    timeout: 240_000,
+    timeout: 400_000,
+    env,
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
 describe("README", () => {
-  it("the curl walk-through, the verification, the SCITT and the evidence bundle examples work as written", () => {
+  it("every command of the walk-through, verification, witness, SCITT, evidence and public-verify sections works as written", async () => {
     const walk = blocks("Walk-through with curl");
     const verify = blocks("Verifying without trusting us");
     const scitt = blocks("SCITT");
     const evidence = blocks("Evidence bundles");
-    expect([walk.length, verify.length, scitt.length, evidence.length]).toEqual([1, 2, 1, 1]);
+    const publicVerify = blocks("Verifying public documents and vCons");
+    expect([walk.length, verify.length, scitt.length, evidence.length, publicVerify.length]).toEqual([
+      1, 3, 1, 1, 1,
+    ]);
     // One shell, as a reader pastes the sections one after the other: variables carry over.
-    const r = run([...walk, ...verify, ...scitt, ...evidence].join("\n"));
+    const r = await run([...walk, ...verify, ...scitt, ...evidence, ...publicVerify].join("\n"));
     expect(r.code, `${r.out}\n${r.err}`).toBe(0);
     const lines = r.out.split("\n");
     // Step 4 echoes the event's identity.
@@ -94,13 +110,28 @@ describe("README", () => {
       expect.stringMatching(
         new RegExp(`^${pinned}\\d+ record\\(s\\) of assets/[0-9a-f-]{36}, each in the log`),
       ),
+      // The public document, under the same pinned keys.
+      expect.stringMatching(new RegExp(`^${pinned}published as version 1`)),
     ]);
+    // The witness printed the entry the restart line names.
+    expect(r.out).toMatch(/^restart with: ARCHIVIST_WITNESSES="\S+ http:\/\/127\.0\.0\.1:\d+" npm start$/m);
+    // The statements found by the vCon's subject and payload hash: made from the event, and registered.
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^asset_event http:\/\/127\.0\.0\.1:\d+\/tenant\/\S+ assets\//),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^registered http:\/\/127\.0\.0\.1:\d+\/tenant\/\S+ events\//),
+    );
     // The evidence bundle of the walk-through's asset: written and checked with the pinned keys.
     expect(r.out).toMatch(/^wrote evidence\.json: \d+ record\(s\), 1 log\(s\); VERIFIED/m);
     // The statement of the template-less event names all the attributes it lacks, in one answer.
     expect(r.out).toMatch(
       /payload, payload_hash_alg, payload_preimage_content_type, subject, timestamp_declared, vcon_operation, vcon_draft_version are required/,
     );
+    // The public document, checked by its copy.
+    expect(readFileSync(join(SCRATCH, "terms.report"), "utf8")).toMatch(/Terms of service.*Published/);
     expect(r.out).not.toMatch(/FAILED|TAMPERED|CANNOT EVALUATE|SELF-CONSISTENT/);
-  }, 300_000);
+    // Everything it wrote is in the scratch directory, which git ignores.
+    expect(gitStatus()).toBe(statusBefore);
+  }, 600_000);
 });

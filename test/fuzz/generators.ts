@@ -3,6 +3,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { encode } from "cborg";
 import fc from "fast-check";
 import { encodePageToken } from "../../src/core/api/page-token.js";
+import type { CborValue } from "../../src/core/cbor/index.js";
 import type { AnyRouteSpec } from "../../src/http/route.js";
 
 /** Text that breaks parsers: huge and negative numbers, escapes, separators, odd Unicode. */
@@ -342,4 +343,60 @@ export const junkJwt = fc.oneof(
       (p) =>
         `${Buffer.from('{"alg":"none"}').toString("base64url")}.${Buffer.from(JSON.stringify(p) ?? "").toString("base64url")}.`,
     ),
+);
+
+/**
+ * x5chain header values (COSE label 33): the fixtures' real certificates, each whole, cut short
+ * or with a byte changed, among junk byte strings and values that are not byte strings, as one
+ * certificate, a chain of any length (past the service's bound too), or not a chain at all.
+ */
+export function x5chainValue(certificates: Uint8Array[]): fc.Arbitrary<CborValue> {
+  const real = fc.constantFrom(...certificates);
+  const mutated = fc
+    .tuple(real, fc.nat(), fc.integer({ min: 1, max: 255 }), fc.boolean())
+    .map(([der, at, xor, cut]) => {
+      const out = new Uint8Array(der);
+      const i = at % out.length;
+      if (cut) return out.slice(0, i);
+      out[i] = (out[i] as number) ^ xor;
+      return out;
+    });
+  const item = fc.oneof(
+    { weight: 4, arbitrary: real },
+    { weight: 4, arbitrary: mutated },
+    { weight: 2, arbitrary: fc.uint8Array({ maxLength: 3000 }) },
+    { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.string({ maxLength: 20 }), fc.constant(null)) },
+  );
+  return fc.oneof(
+    { weight: 2, arbitrary: item },
+    { weight: 6, arbitrary: fc.array(item, { maxLength: 12 }) },
+    // Past the bound by count: junk that would cost a parse each.
+    {
+      weight: 1,
+      arbitrary: fc
+        .integer({ min: 9, max: 3000 })
+        .map((n) => Array.from({ length: n }, () => new Uint8Array(40))),
+    },
+    { weight: 1, arbitrary: fc.constant(new Map([[1, new Uint8Array(4)]]) as unknown as CborValue) },
+  ) as fc.Arbitrary<CborValue>;
+}
+
+/** Range headers: well-formed, reversed, past the end, huge, several, and junk. */
+export const rangeHeader = fc.oneof(
+  fc
+    .tuple(fc.option(fc.nat(), { nil: undefined }), fc.option(fc.nat(), { nil: undefined }))
+    .map(([a, b]) => `bytes=${a ?? ""}-${b ?? ""}`),
+  fc
+    .tuple(fc.bigInt({ min: 0n, max: 2n ** 80n }), fc.bigInt({ min: 0n, max: 2n ** 80n }))
+    .map(([a, b]) => `bytes=${a}-${b}`),
+  fc.constantFrom(
+    "bytes=0-0,2-3",
+    "bytes=-0",
+    "bytes=--1",
+    "items=0-1",
+    "bytes=1-0",
+    "bytes= 0 - 1",
+    "bytes=0x1-2",
+  ),
+  fc.string({ maxLength: 40 }).map((s) => s.replace(/[^\x20-\x7e]/g, "")),
 );

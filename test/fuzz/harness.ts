@@ -84,6 +84,8 @@ export interface Attempt {
   path: string;
   headers?: Record<string, string>;
   body?: Uint8Array | string;
+  /** Further invariants of this answer (headers, say); throws to fail the property. */
+  check?: (res: Response) => void;
 }
 
 /**
@@ -115,6 +117,12 @@ export async function attempt(f: Fuzzed, a: Attempt): Promise<number> {
     return 0;
   }
   const text = await res.text();
+  // Every answer is what its content-type says: a browser never sniffs one into a page.
+  if (res.headers.get("x-content-type-options") !== "nosniff")
+    throw new Error(
+      `${res.status} ${a.method} ${a.path.slice(0, 200)} lacks X-Content-Type-Options: nosniff`,
+    );
+  a.check?.(res);
   if (res.status >= 500) {
     tally.fiveXX++;
     throw new Error(`${res.status} ${a.method} ${a.path.slice(0, 200)}: ${text.slice(0, 300)}`);

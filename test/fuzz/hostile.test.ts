@@ -1,6 +1,11 @@
+import { createPrivateKey, X509Certificate } from "node:crypto";
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CborValue } from "../../src/core/cbor/index.js";
+import { decodeSign1, HEADER, nodeSigner, signSign1 } from "../../src/core/cose/index.js";
+import { eventToStatement } from "../../src/core/scitt/index.js";
 import type { AnyRouteSpec } from "../../src/http/route.js";
 import { appIdpIssuer, tokenAudience } from "../../src/services/identity/tokens.js";
 import { ensurePagesBuilt } from "../helpers/browser.js";
@@ -16,7 +21,9 @@ import {
   pathOf,
   pct,
   query,
+  rangeHeader,
   segment,
+  x5chainValue,
 } from "./generators.js";
 import {
   allSpecs,
@@ -288,6 +295,181 @@ describe("fuzzing the API", () => {
           expect([400, 401]).toContain(status);
         }),
         params(FUZZ.runs),
+      );
+      await settled();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "SCITT x5chain: statements carrying hostile chains, with and without a token",
+    async () => {
+      const pki = (name: string) => readFileSync(new URL(`../../fixtures/pki/${name}`, import.meta.url));
+      // The tenancy trusts the fixtures' CA and takes statements by signature: the chains reach
+      // every step of the check (path, signature, issuer binding), not only the first refusal.
+      const ca = await f.s.api("/archivist/v1/tlscacertificates", {
+        method: "POST",
+        token: f.admin,
+        json: { display_name: "fuzz CA", certificate: pki("ca.pem").toString("utf8") },
+      });
+      expect(ca.status).toBe(200);
+      const open = await f.s.api("/archivist/v1/scitt/registration-policy", {
+        method: "PUT",
+        token: f.admin,
+        json: { open: true, requests_per_second: 10_000 },
+      });
+      expect(open.status).toBe(200);
+      const certificates = [
+        "issuer.pem",
+        "ca.pem",
+        "intermediate.pem",
+        "via-intermediate.pem",
+        "sub-ca.pem",
+        "via-sub-ca.pem",
+        "limited.pem",
+        "named.pem",
+        "unknown-critical.pem",
+      ].map((n) => new Uint8Array(new X509Certificate(pki(n)).raw));
+      const signer = nodeSigner(createPrivateKey(pki("issuer.pk8.pem")));
+      const base = decodeSign1(
+        eventToStatement(
+          {
+            arc_display_type: "vcon_created",
+            payload: "ab".repeat(32),
+            payload_hash_alg: "SHA-256",
+            payload_preimage_content_type: "application/vcon+json",
+            subject: "vcon://0190b6a1-0000-7000-8000-000000000001",
+            timestamp_declared: "2025-01-01T00:00:00Z",
+            vcon_operation: "vcon_created",
+            vcon_draft_version: "01",
+            scitt_draft_version: "10",
+          },
+          { issuer: "https://conserver.example", kid: "x5" },
+          signer,
+        ),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          x5chainValue(certificates),
+          fc.boolean(),
+          fc.constantFrom<"admin" | "none">("admin", "none"),
+          fc.constantFrom("/entries", `/tenants/${f.tenantA}/entries`, "/archivist/v1/publicscitt/entries"),
+          async (chain, inProtected, w, path) => {
+            const protectedHeader = new Map(base.protectedHeader);
+            const unprotectedHeader = new Map<CborValue, CborValue>();
+            (inProtected ? protectedHeader : unprotectedHeader).set(HEADER.x5chain, chain);
+            const body = signSign1(
+              { protectedHeader, unprotectedHeader, payload: base.payload as Uint8Array },
+              signer,
+            );
+            const status = await attempt(f, {
+              method: "POST",
+              path,
+              headers: { ...auth(w), "content-type": "application/cose" },
+              body,
+            });
+            expect([0, 200, 201, 202, 400, 401, 403, 413, 429]).toContain(status);
+          },
+        ),
+        params(FUZZ.runs * 2),
+      );
+      await settled();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "stored bytes: every route that serves them, with hostile ranges, queries and callers",
+    async () => {
+      const form = new FormData();
+      form.append("file", new Blob(["<html><script>alert(1)</script></html>"]), "page.html");
+      const up = await f.s.api("/archivist/v1/blobs", { method: "POST", token: f.admin, body: form });
+      expect(up.status).toBe(200);
+      const blob = (await up.json()) as { identity: string; hash: { value: string } };
+      const blobUuid = blob.identity.split("/").pop() as string;
+      const attachment = {
+        arc_attribute_type: "arc_attachment",
+        arc_blob_identity: blob.identity,
+        arc_blob_hash_alg: "SHA256",
+        arc_blob_hash_value: blob.hash.value,
+        arc_file_name: "page.html",
+      };
+      const assets: string[] = [];
+      let event = "";
+      for (const isPublic of [true, false]) {
+        const res = await f.s.api("/archivist/v2/assets", {
+          method: "POST",
+          token: f.admin,
+          json: { public: isPublic, attributes: { arc_display_type: "call", page: attachment } },
+        });
+        expect(res.status).toBe(200);
+        const asset = ((await res.json()) as { identity: string }).identity.split("/").pop() as string;
+        assets.push(asset);
+        const ev = await f.s.api(`/archivist/v2/assets/${asset}/events`, {
+          method: "POST",
+          token: f.admin,
+          json: {
+            operation: "Record",
+            behaviour: "RecordEvidence",
+            event_attributes: { arc_display_type: "evidence", page: attachment },
+          },
+        });
+        expect(ev.status).toBe(200);
+        event = ((await ev.json()) as { identity: string }).identity.split("/").pop() as string;
+      }
+      const [pub, priv] = assets;
+      const userBytes = [
+        `/archivist/v1/blobs/${blobUuid}`,
+        `/archivist/v2/attachments/publicassets/${pub}/${blobUuid}`,
+        `/archivist/v2/attachments/assets/${priv}/${blobUuid}`,
+        `/archivist/v2/attachments/assets/${priv}/events/${event}/${blobUuid}`,
+        `/archivist/v2/attachments/publicassets/${pub}/events/${event}/${blobUuid}`,
+      ];
+      const others = [
+        "/entries/events_00000000-0000-4000-8000-000000000000/statement",
+        "/archivist/v1/publicscitt/entries/events_00000000-0000-4000-8000-000000000000",
+        `/archivist/v1/merklelogs/${f.tenantA}/tlog/tile/0/000`,
+        `/archivist/v1/merklelogs/${f.tenantA}/tlog/tile/entries/000`,
+        `/archivist/v1/merklelogs/${f.tenantA}/tlog/checkpoint`,
+      ];
+      const sandboxed = (path: string) => (res: Response) => {
+        if (res.status !== 200 && res.status !== 206 && res.status !== 416) return;
+        const csp = res.headers.get("content-security-policy") ?? "";
+        if (!/(^|; )sandbox(;|$)/.test(csp) || !csp.includes("default-src 'none'"))
+          throw new Error(`${res.status} ${path} served user bytes without a sandboxing CSP: ${csp}`);
+        if (!/^attachment/.test(res.headers.get("content-disposition") ?? ""))
+          throw new Error(`${res.status} ${path} served user bytes without Content-Disposition: attachment`);
+      };
+      await fc.assert(
+        fc.asyncProperty(
+          fc.nat(),
+          fc.option(rangeHeader, { nil: undefined }),
+          fc.constantFrom(
+            "",
+            "?strict=true",
+            "?allow_insecure=true",
+            "?transparent=true",
+            "?profile=x",
+            "?strict=",
+          ),
+          fc.option(fc.string({ maxLength: 40 }), { nil: undefined }),
+          who,
+          async (i, range, q, accept, w) => {
+            const paths = [...userBytes, ...others];
+            const path = paths[i % paths.length] as string;
+            await attempt(f, {
+              method: "GET",
+              path: `${path}${q}`,
+              headers: {
+                ...auth(w),
+                ...(range === undefined ? {} : { range }),
+                ...(accept === undefined ? {} : { accept: accept.replace(/[^\x20-\x7e]/g, "") }),
+              },
+              ...(userBytes.includes(path) ? { check: sandboxed(path) } : {}),
+            });
+          },
+        ),
+        params(FUZZ.runs * 3),
       );
       await settled();
     },

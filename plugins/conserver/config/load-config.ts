@@ -5,7 +5,7 @@ import { ConserverError } from "../errors.js";
 import { isRecord } from "../vcon.js";
 import { parseDelivery } from "./delivery-section.js";
 import { expandEnv } from "./expand-env.js";
-import type { ChainConfig, ConserverConfig, LinkConfig } from "./types.js";
+import type { ChainConfig, ConserverConfig, DeliveryConfig, LinkConfig } from "./types.js";
 import { parseWebhook } from "./webhook-section.js";
 
 const KNOWN = new Set(["links", "chains", "delivery", "webhook"]);
@@ -98,4 +98,20 @@ export function loadConfig(path: string, env: NodeJS.ProcessEnv = process.env): 
     throw new ConserverError("CONFIG_INVALID", `cannot read config ${path}: ${(err as Error).message}`);
   }
   return parseConfig(text, dirname(resolve(path)), env);
+}
+
+/**
+ * Only the `delivery:` section of a config file (what the DLQ commands need: the queue's name
+ * and prefix), its variables expanded alone: the links' secrets are not asked for.
+ */
+export function loadDeliverySection(path: string, env: NodeJS.ProcessEnv = process.env): DeliveryConfig {
+  let raw: unknown;
+  try {
+    raw = parseYaml(readFileSync(path, "utf8"));
+  } catch (err) {
+    throw new ConserverError("CONFIG_INVALID", `cannot read config ${path}: ${(err as Error).message}`);
+  }
+  if (!isRecord(raw)) invalid("config", "must be a mapping");
+  const delivery = expandEnv(section(raw, "delivery"), env, "delivery") as Record<string, unknown>;
+  return parseDelivery(delivery);
 }

@@ -6,7 +6,7 @@ import {
   fetchSender,
   type RetryPolicy,
   type TransportObserver,
-} from "../../../src/client/index.js";
+} from "vcon-archivist/client";
 import { DELIVERY_ERRORS } from "./errors.js";
 import { credentialsKey, type DeliveryBackend } from "./job.js";
 import type { ConserverMetrics } from "./metrics.js";

@@ -1,4 +1,4 @@
-import { type ApiErrors, ApiRefusedError, ApiUnavailableError } from "../../../src/client/index.js";
+import { type ApiErrors, ApiRefusedError, ApiUnavailableError } from "vcon-archivist/client";
 
 /**
  * The backend refused the request for good (a 4xx other than 429, bad credentials): retrying will

@@ -1,8 +1,8 @@
-import { TokenSource as ClientTokenSource, type FetchFn } from "../../../src/client/index.js";
+import { TokenSource as ClientTokenSource, type FetchFn } from "vcon-archivist/client";
 import { DELIVERY_ERRORS } from "./errors.js";
 import type { DeliveryBackend } from "./job.js";
 
-export { type FetchFn, tokenUrl } from "../../../src/client/index.js";
+export { type FetchFn, tokenUrl } from "vcon-archivist/client";
 
 /**
  * A backend's client-credentials tokens (the API client's), failing with the delivery's own

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../../../src/client/index.js";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "vcon-archivist/client";
 import type { DeadLetterStore } from "../dead-letters/delivery-store.js";
 import { RetryLaterError } from "../queue/errors.js";
 import type { Job, JobQueue } from "../queue/types.js";

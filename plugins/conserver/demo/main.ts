@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { pino } from "pino";
 import { verifyRecordReceipt } from "../../../src/index.js";
 import { MemoryDeadLetterStore } from "../dead-letters/delivery-store.js";
@@ -13,7 +14,7 @@ import type { LinkContext } from "../links/types.js";
 import { createQueue } from "../queue/factory.js";
 import { MemoryVconStore } from "../store/memory-store.js";
 import { hashVcon, parseVcon, requireVconUuid, type VconDocument } from "../vcon.js";
-import { type DemoService, startDemoService } from "./embedded-service.js";
+import { startDemoService } from "./embedded-service.js";
 import { progressBar } from "./progress.js";
 import { DemoReader, poll } from "./receipts.js";
 import { deleteRedisPrefix } from "./redis-cleanup.js";
@@ -41,7 +42,7 @@ function loadSamples(dir: string): Sample[] {
 }
 
 /** Runs the archivist link on each sample in turn (forms of one vCon share its uuid, so one at a time). */
-async function sendAll(samples: Sample[], svc: DemoService, ctx: LinkContext & { store: MemoryVconStore }) {
+async function sendAll(samples: Sample[], svc: Target, ctx: LinkContext & { store: MemoryVconStore }) {
   const options = {
     vcon_operation: "created",
     hash_mode: "python-json",
@@ -68,16 +69,73 @@ async function verifyOne(reader: DemoReader, keys: Awaited<ReturnType<DemoReader
   return { identity: event.identity, verdict: verifyRecordReceipt(committed, receipt, keys) };
 }
 
+/** The service the demo records into, and the application it delivers as. */
+interface Target {
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  stop(): Promise<void>;
+}
+
+const DEMO_USAGE = `usage: npm run demo [-- --url <service> [--credentials <file>] [--client-id <id> --client-secret <secret>]]
+Without --url: a service of its own, on a temporary folder, gone when the demo ends.
+With --url: into that running service, where the records stay (for /console and /verify); as the
+application of --client-id/--client-secret, else ARCHIVIST_CLIENT_ID/ARCHIVIST_CLIENT_SECRET, else
+the credentials file (default data/bootstrap.json, which the service's first start writes).`;
+
+/** A running service named by `--url`, with the credentials the flags, the environment or the file give. */
+function runningTarget(v: {
+  url: string;
+  credentials?: string;
+  "client-id"?: string;
+  "client-secret"?: string;
+}): Target {
+  let clientId = v["client-id"] ?? process.env.ARCHIVIST_CLIENT_ID;
+  let clientSecret = v["client-secret"] ?? process.env.ARCHIVIST_CLIENT_SECRET;
+  if (!clientId || !clientSecret) {
+    const file = v.credentials ?? "data/bootstrap.json";
+    if (!existsSync(file))
+      throw new Error(
+        `no credentials: pass --client-id and --client-secret, or --credentials <file> (${file} does not exist)`,
+      );
+    const creds = JSON.parse(readFileSync(file, "utf8")) as { client_id?: string; client_secret?: string };
+    if (!creds.client_id || !creds.client_secret)
+      throw new Error(`${file} holds no client_id and client_secret`);
+    clientId = creds.client_id;
+    clientSecret = creds.client_secret;
+  }
+  return { url: v.url.replace(/\/+$/, ""), clientId, clientSecret, stop: async () => undefined };
+}
+
 /** `npm run demo`: fixture vCons → archivist link → queue → delivery worker → service → verified receipts. */
 export async function runDemo(
   out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+  args: string[] = [],
 ): Promise<number> {
+  const { values: v } = parseArgs({
+    args,
+    options: {
+      url: { type: "string" },
+      credentials: { type: "string" },
+      "client-id": { type: "string" },
+      "client-secret": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+  });
+  if (v.help) {
+    out(DEMO_USAGE);
+    return 0;
+  }
   const samples = loadSamples(samplesDir());
   const redisUrl = process.env.REDIS_URL;
+  const queueText = redisUrl ? `BullMQ on ${redisUrl}` : "in-process";
+  const svc: Target = v.url ? runningTarget({ ...v, url: v.url }) : await startDemoService();
   out(
-    `starting the service (embedded database, temporary folder); queue: ${redisUrl ? `BullMQ on ${redisUrl}` : "in-process"}`,
+    v.url
+      ? `recording into ${svc.url} (the records stay); queue: ${queueText}`
+      : `starting the service (embedded database, temporary folder); queue: ${queueText}`,
   );
-  const svc = await startDemoService();
   const log = pino({ level: "warn" });
   const prefix = `demo-${randomBytes(4).toString("hex")}`;
   const queue = createQueue<DeliveryJob>("demo-delivery", {
@@ -122,12 +180,16 @@ export async function runDemo(
       ? `${failures} receipt(s) did not verify`
       : `all ${samples.length} vCon events recorded once and verified`,
   );
+  if (v.url && !failures)
+    out(
+      `see them at ${svc.url}/console (signed in as client ${svc.clientId}), and check a vCon at ${svc.url}/verify`,
+    );
   return failures ? 1 : 0;
 }
 
 // Run when executed (`node dist/plugins/conserver/demo/main.js`), not when imported by a test.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  runDemo().then(
+  runDemo(undefined, process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
     },

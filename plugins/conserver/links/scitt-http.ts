@@ -1,4 +1,5 @@
 import type { KeyObject } from "node:crypto";
+import { readBounded } from "../../../src/client/index.js";
 import type { Signer } from "../../../src/core/cose/index.js";
 import { eventToStatement } from "../../../src/core/scitt/index.js";
 import type { DeliveryBackend } from "../delivery/job.js";
@@ -34,6 +35,13 @@ export interface HttpRegistrarOptions {
   timeoutMs?: number;
 }
 
+// A receipt is a few KiB; a problem's text is cut at 300 characters. Another service's answer
+// holds no more of the conserver's memory than that, and waits no longer than REQUEST_TIMEOUT_MS.
+const MAX_RECEIPT_BYTES = 1024 * 1024;
+const MAX_PROBLEM_BYTES = 64 * 1024;
+const REQUEST_TIMEOUT_MS = 30_000;
+const receiptOf = (res: Response) => readBounded(res, MAX_RECEIPT_BYTES, "the receipt");
+
 // "Not yet": 302 (this service while sealing), 202/303 (other SCRAPI services), 404/409 (not visible yet).
 const PENDING = new Set([202, 302, 303, 404, 409]);
 
@@ -44,7 +52,12 @@ function failed(message: string): ConserverError {
 async function problemText(res: Response): Promise<string> {
   const type = res.headers.get("content-type") ?? "";
   // CBOR problem details are binary: only say what they are, the status carries the meaning.
-  return type.includes("cbor") ? type : (await res.text()).slice(0, 300);
+  if (type.includes("cbor")) {
+    await res.body?.cancel().catch(() => undefined);
+    return type;
+  }
+  const text = await readBounded(res, MAX_PROBLEM_BYTES, "the problem").catch(() => new Uint8Array());
+  return new TextDecoder().decode(text).slice(0, 300);
 }
 
 /**
@@ -64,7 +77,7 @@ export class HttpRegistrar implements Registrar {
     const res = await this.post(statement);
     const location = res.headers.get("location") ?? "";
     const entryId = decodeURIComponent(location.split("/").pop() ?? "");
-    if (res.status === 201 && entryId) return { entryId, receipt: new Uint8Array(await res.arrayBuffer()) };
+    if (res.status === 201 && entryId) return { entryId, receipt: await receiptOf(res) };
     if (res.status === 303 && entryId) return { entryId, receipt: await this.pollReceipt(location) };
     throw failed(`POST /entries answered ${res.status}: ${await problemText(res)}`);
   }
@@ -76,6 +89,7 @@ export class HttpRegistrar implements Registrar {
       headers: { "content-type": "application/cose", authorization: `Bearer ${token}` },
       body: Buffer.from(statement),
       redirect: "manual",
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
     if (res.status !== 401 || retried) return res;
     // A token revoked or expired early: fetch a new one, once.
@@ -90,11 +104,12 @@ export class HttpRegistrar implements Registrar {
       const res = await this.fetchFn(url, {
         headers: { authorization: `Bearer ${await this.tokens.get()}` },
         redirect: "manual",
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
-      if (res.status === 200) return new Uint8Array(await res.arrayBuffer());
+      if (res.status === 200) return await receiptOf(res);
       if (!PENDING.has(res.status))
         throw failed(`GET ${location} answered ${res.status}: ${await problemText(res)}`);
-      await res.arrayBuffer().catch(() => undefined);
+      await res.body?.cancel().catch(() => undefined);
       if (Date.now() > end) throw failed(`no receipt at ${location} within ${this.o.timeoutMs ?? 30_000} ms`);
       await new Promise((r) => setTimeout(r, this.o.pollMs ?? 100));
     }

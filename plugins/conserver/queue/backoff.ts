@@ -1,4 +1,4 @@
-import { exponentialDelay, sleep } from "../../../src/client/index.js";
+import { exponentialDelay, sleep } from "vcon-archivist/client";
 import { RetryLaterError } from "./errors.js";
 import type { Backoff } from "./types.js";
 

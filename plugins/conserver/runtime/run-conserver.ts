@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { type Logger, pino } from "pino";
-import type { RetryPolicy } from "../../../src/client/index.js";
+import type { RetryPolicy } from "vcon-archivist/client";
 import { loadConfig } from "../config/load-config.js";
 import type { ConserverConfig } from "../config/types.js";
 import { type DeadLetterStore, deadLetterKey, RedisDeadLetterStore } from "../dead-letters/delivery-store.js";
@@ -10,6 +10,7 @@ import type { DeliveryJob } from "../delivery/job.js";
 import { type ConserverMetrics, conserverMetrics } from "../delivery/metrics.js";
 import type { FetchFn } from "../delivery/token-source.js";
 import { type DeliveryWorker, startDeliveryWorker } from "../delivery/worker.js";
+import { ConserverError } from "../errors.js";
 import type { LinkContext } from "../links/types.js";
 import { createQueue } from "../queue/factory.js";
 import type { JobQueue } from "../queue/types.js";
@@ -144,6 +145,31 @@ function startWebhook(
   });
 }
 
+/**
+ * Connects once to Redis and lets go: a Redis that is down is one clear error at start, not a
+ * stream of reconnection errors from every client the runtime would open.
+ */
+async function probeRedis(url: string): Promise<void> {
+  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  // The socket's own error (ECONNREFUSED, ENOTFOUND) says more than the client's "closed".
+  let cause: NodeJS.ErrnoException | undefined;
+  probe.on("error", (err: NodeJS.ErrnoException) => {
+    cause ??= err;
+  });
+  try {
+    await probe.connect();
+    await probe.ping();
+  } catch (err) {
+    const e = cause ?? (err as NodeJS.ErrnoException);
+    throw new ConserverError(
+      "REDIS_UNREACHABLE",
+      `Redis at ${url} is not reachable (${e.code ?? e.message}): start it, or name another with --redis-url or REDIS_URL`,
+    );
+  } finally {
+    probe.disconnect();
+  }
+}
+
 /** `archivist conserver run --config conserver.yml`: the link runtime and the delivery worker on one Redis. */
 export async function runConserver(configPath: string, o: RunConserverOptions): Promise<RunningConserver> {
   const log = o.log ?? pino({ name: "conserver" });
@@ -151,8 +177,17 @@ export async function runConserver(configPath: string, o: RunConserverOptions): 
   if (config.ignored.length) log.warn({ keys: config.ignored }, "config keys not used by this runtime");
   const links = await resolveLinks(config);
   const metrics = o.metrics ?? conserverMetrics();
+  await probeRedis(o.redisUrl);
   const redis = new Redis(o.redisUrl, { enableAutoPipelining: true });
   redis.on("error", (err) => log.debug({ err }, "conserver redis error"));
+  // The webhook first: a port in use is fatal, and nothing else has started yet to keep running.
+  let webhook: WebhookIngress | undefined;
+  try {
+    webhook = config.webhook ? await startWebhook(config, o, redis, log) : undefined;
+  } catch (err) {
+    redis.disconnect();
+    throw err;
+  }
   const deadLetters = new RedisDeadLetterStore(
     redis,
     deadLetterKey(config.delivery.prefix, config.delivery.queue),
@@ -162,7 +197,6 @@ export async function runConserver(configPath: string, o: RunConserverOptions): 
   const worker = o.deliver === false ? undefined : startWorker(config, o, deadLetters, log, metrics, redis);
   const runtime =
     o.links === false ? undefined : startLinks(config, o, { redis, queue, links, log, metrics });
-  const webhook = config.webhook ? await startWebhook(config, o, redis, log) : undefined;
   log.info({ chains: Object.keys(config.chains), deliver: worker !== undefined }, "conserver running");
   return {
     config,

@@ -9,6 +9,14 @@ export type PolicyVerdict =
   | { ok: true; issuer: string; subject: string; trustedBy: "key" | "x5chain" }
   | { ok: false; reason: string };
 
+/**
+ * Bounds of an x5chain, checked before any certificate is parsed: registration by signature
+ * needs no token, so what a refused statement costs must not grow with what it carries. Real
+ * paths are a leaf and a few intermediates of a few KiB each.
+ */
+const X5CHAIN_MAX_CERTIFICATES = 8;
+const X5CHAIN_MAX_BYTES = 64 * 1024;
+
 function certificates(s: Sign1): X509Certificate[] | undefined {
   const raw: CborValue | undefined =
     s.protectedHeader.get(HEADER.x5chain) ?? s.unprotectedHeader.get(HEADER.x5chain);
@@ -16,6 +24,15 @@ function certificates(s: Sign1): X509Certificate[] | undefined {
   const ders = raw instanceof Uint8Array ? [raw] : Array.isArray(raw) ? raw : [];
   if (ders.length === 0 || !ders.every((d): d is Uint8Array => d instanceof Uint8Array))
     throw new Error("x5chain must be one or more DER certificates");
+  if (ders.length > X5CHAIN_MAX_CERTIFICATES)
+    throw new Error(
+      `x5chain holds ${ders.length} certificates; at most ${X5CHAIN_MAX_CERTIFICATES} are accepted`,
+    );
+  const bytes = ders.reduce((n, d) => n + d.length, 0);
+  if (bytes > X5CHAIN_MAX_BYTES)
+    throw new Error(
+      `x5chain holds ${bytes} bytes of certificates; at most ${X5CHAIN_MAX_BYTES} are accepted`,
+    );
   return ders.map((d) => new X509Certificate(Buffer.from(d)));
 }
 

@@ -1,4 +1,3 @@
-import { pathUuid } from "../../core/api/ids.js";
 import {
   accessPolicyOut,
   accessPolicySource,
@@ -7,8 +6,8 @@ import {
   readAccessPolicy,
   removeAccessPolicy,
 } from "../../services/access/access-policies.js";
+import { crudRoutes } from "../crud-routes.js";
 import type { HttpDeps } from "../deps.js";
-import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";
 import {
   accessPolicy,
@@ -17,63 +16,37 @@ import {
   accessPolicyListOut,
 } from "../schemas/access-policies.js";
 
-const BASE = "/archivist/iam/v1/access_policies";
-const group = "accesspoliciesv1";
-
 /** Access policies: CRUD (the matching-assets routes belong to the assets module). */
 export function accessPolicyRoutes(t: RouteTable, d: HttpDeps): void {
-  t.add(
-    listRoute(d.ctx, {
-      path: BASE,
-      group,
+  crudRoutes(t, d, {
+    base: "/archivist/iam/v1/access_policies",
+    group: "accesspoliciesv1",
+    noun: "access policy",
+    list: {
       summary: "List access policies",
       query: accessPolicyList,
       response: accessPolicyListOut,
       collection: "access_policies",
       rows: ({ principal }, q) => accessPolicySource(d.ctx, principal, q),
       shape: accessPolicyOut,
-    }),
-  );
-  t.add({
-    method: "post",
-    path: BASE,
-    group,
-    auth: "token",
-    summary: "Create an access policy {display_name, description, filters[], access_permissions[]}",
-    body: accessPolicyBody,
-    response: accessPolicy,
-    handler: ({ principal, body }) => createAccessPolicy(d.ctx, principal, body),
-  });
-  t.add({
-    method: "get",
-    path: `${BASE}/{uuid}`,
-    group,
-    auth: "token",
-    summary: "Get an access policy",
-    response: accessPolicy,
-    handler: ({ principal, params }) =>
-      readAccessPolicy(d.ctx, principal, pathUuid(params.uuid, "access policy")),
-  });
-  t.add({
-    method: "patch",
-    path: `${BASE}/{uuid}`,
-    group,
-    auth: "token",
-    summary: "Update an access policy (each field sent replaces the stored one whole)",
-    body: accessPolicyBody,
-    response: accessPolicy,
-    handler: ({ principal, params, body }) =>
-      patchAccessPolicy(d.ctx, principal, pathUuid(params.uuid, "access policy"), body),
-  });
-  t.add({
-    method: "delete",
-    path: `${BASE}/{uuid}`,
-    group,
-    auth: "token",
-    summary: "Delete an access policy",
-    handler: async ({ principal, params }) => {
-      await removeAccessPolicy(d.ctx, principal, pathUuid(params.uuid, "access policy"));
-      return {};
     },
+    create: {
+      summary: "Create an access policy {display_name, description, filters[], access_permissions[]}",
+      body: accessPolicyBody,
+      response: accessPolicy,
+      run: (p, body) => createAccessPolicy(d.ctx, p, body),
+    },
+    read: {
+      summary: "Get an access policy",
+      response: accessPolicy,
+      run: (p, id) => readAccessPolicy(d.ctx, p, id),
+    },
+    patch: {
+      summary: "Update an access policy (each field sent replaces the stored one whole)",
+      body: accessPolicyBody,
+      response: accessPolicy,
+      run: (p, id, body) => patchAccessPolicy(d.ctx, p, id, body),
+    },
+    remove: { summary: "Delete an access policy", run: (p, id) => removeAccessPolicy(d.ctx, p, id) },
   });
 }

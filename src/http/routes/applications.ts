@@ -8,8 +8,8 @@ import {
   regenerateSecret,
   removeApplication,
 } from "../../services/identity/applications.js";
+import { crudRoutes } from "../crud-routes.js";
 import type { HttpDeps } from "../deps.js";
-import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";
 import {
   application,
@@ -24,47 +24,41 @@ const group = "appregistrationsv1";
 
 /** App registrations: the six endpoints of the interface. */
 export function applicationRoutes(t: RouteTable, d: HttpDeps): void {
-  t.add(
-    listRoute(d.ctx, {
-      path: BASE,
-      group,
+  crudRoutes(t, d, {
+    base: BASE,
+    group,
+    noun: "application",
+    list: {
       summary: "List application registrations",
       query: applicationList,
       collection: "applications",
       rows: ({ principal }, q) => applicationSource(d.ctx, principal, q),
       shape: (r) => applicationOut(r),
-    }),
-  );
-  t.add({
-    method: "post",
-    path: BASE,
-    group,
-    auth: "token",
-    summary: "Create an application registration",
-    body: applicationCreate,
-    response: application,
-    handler: ({ principal, body }) => createApplication(d.ctx, principal, body),
-  });
-  t.add({
-    method: "get",
-    path: `${BASE}/{uuid}`,
-    group,
-    auth: "token",
-    summary: "Get an application registration",
-    response: application,
-    handler: ({ principal, params }) =>
-      readApplication(d.ctx, principal, pathUuid(params.uuid, "application")),
-  });
-  t.add({
-    method: "patch",
-    path: `${BASE}/{uuid}`,
-    group,
-    auth: "token",
-    summary: "Update an application registration",
-    body: applicationPatch,
-    response: application,
-    handler: ({ principal, params, body }) =>
-      patchApplication(d.ctx, principal, pathUuid(params.uuid, "application"), body),
+    },
+    create: {
+      summary: "Create an application registration",
+      body: applicationCreate,
+      response: application,
+      run: (p, body) => createApplication(d.ctx, p, body),
+    },
+    read: {
+      summary: "Get an application registration",
+      response: application,
+      run: (p, id) => readApplication(d.ctx, p, id),
+    },
+    patch: {
+      summary: "Update an application registration",
+      body: applicationPatch,
+      response: application,
+      run: (p, id, body) => patchApplication(d.ctx, p, id, body),
+    },
+    remove: {
+      summary: "Delete an application registration",
+      run: async (p, id) => {
+        await removeApplication(d.ctx, p, id);
+        d.auth.invalidate();
+      },
+    },
   });
   t.add({
     method: "post",
@@ -76,17 +70,5 @@ export function applicationRoutes(t: RouteTable, d: HttpDeps): void {
     response: application,
     handler: ({ principal, params }) =>
       regenerateSecret(d.ctx, principal, pathUuid(params.uuid, "application")),
-  });
-  t.add({
-    method: "delete",
-    path: `${BASE}/{uuid}`,
-    group,
-    auth: "token",
-    summary: "Delete an application registration",
-    handler: async ({ principal, params }) => {
-      await removeApplication(d.ctx, principal, pathUuid(params.uuid, "application"));
-      d.auth.invalidate();
-      return {};
-    },
   });
 }

@@ -4,6 +4,7 @@ import { pathUuid } from "../../core/api/ids.js";
 import { type BundleSubject, buildBundle } from "../../web/bundle-build.js";
 import { LookupError, PublicApi } from "../../web/public-api.js";
 import type { HttpDeps } from "../deps.js";
+import { ExportSlots } from "../export-slots.js";
 import type { RouteTable } from "../route.js";
 
 const group = "evidencev1";
@@ -15,6 +16,9 @@ const group = "evidencev1";
 function callersApi(req: FastifyRequest, baseUrl: string): PublicApi {
   const authorization = req.headers.authorization ?? "";
   return new PublicApi(baseUrl, async (url) => {
+    // Each step waits its turn behind what else the service has to do: a long export is many
+    // short steps between other requests, never one block of work ahead of them.
+    await new Promise((resolve) => setImmediate(resolve));
     const u = new URL(url);
     const res = await req.server.inject({
       method: "GET",
@@ -40,6 +44,8 @@ async function bundleOf(req: FastifyRequest, d: HttpDeps, subject: BundleSubject
 
 /** Evidence bundles: a trail with its receipts, seals, consistency proofs and keys, in one file. */
 export function evidenceRoutes(t: RouteTable, d: HttpDeps): void {
+  // Made at the first export: the route table is also read without a service (OpenAPI, fuzzing).
+  let slots: ExportSlots | undefined;
   const add = (path: string, kind: BundleSubject["kind"], summary: string) =>
     t.add({
       method: "get",
@@ -47,9 +53,10 @@ export function evidenceRoutes(t: RouteTable, d: HttpDeps): void {
       group,
       auth: "token",
       summary,
-      handler: async ({ params, req, res }) => {
+      handler: async ({ principal, params, req, res }) => {
         const uuid = pathUuid(params.uuid, kind === "asset" ? "asset" : "vCon");
-        const bundle = await bundleOf(req, d, { kind, uuid });
+        slots ??= new ExportSlots(d.ctx.config.exportsPerTenancy);
+        const bundle = await slots.run(principal.tenantId, () => bundleOf(req, d, { kind, uuid }));
         return res
           .header("content-type", "application/json")
           .header("content-disposition", `attachment; filename="evidence-${kind}-${uuid}.json"`)

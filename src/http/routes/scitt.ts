@@ -24,7 +24,7 @@ import { sendCose } from "../cose-response.js";
 import type { HttpDeps } from "../deps.js";
 import { dataTrailsRefusal, scittProblem, sendProblem } from "../errors.js";
 import { profileQuery, requestedProfile, sendReceipt } from "../receipt-negotiation.js";
-import type { Call, RouteTable } from "../route.js";
+import type { Auth, Call, RouteTable } from "../route.js";
 
 const group = "scitt";
 const transparentQuery = profileQuery.extend({ transparent: z.enum(["true", "false"]).optional() });
@@ -34,7 +34,9 @@ function bodyBytes(req: FastifyRequest): Uint8Array {
 }
 
 /** A SCRAPI handler whose failures are problem details, never the DataTrails error body. */
-function scrapi<Q>(fn: (c: Call<unknown, Q>) => Promise<unknown>): (c: Call<unknown, Q>) => Promise<unknown> {
+function scrapi<Q, A extends Auth>(
+  fn: (c: Call<unknown, Q, A>) => Promise<unknown>,
+): (c: Call<unknown, Q, A>) => Promise<unknown> {
   return async (c) => {
     try {
       return await fn(c);
@@ -90,10 +92,10 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     method: "get",
     path: `${dt}/operations/{id}`,
     group,
-    auth: "public",
+    auth: "optional",
     summary: "DataTrails form: registration status",
-    handler: async ({ params, res }) => {
-      const done = await entryReceipt(d.ctx, params.id ?? "");
+    handler: async ({ caller, params, res }) => {
+      const done = await entryReceipt(d.ctx, { caller, log: undefined }, params.id ?? "");
       if (!done) {
         res.code(202);
         return { operationID: params.id, status: "running" };
@@ -111,10 +113,10 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     method: "get",
     path: `${dt}/entries/{id}/receipt`,
     group,
-    auth: "public",
+    auth: "optional",
     summary: "DataTrails form: the receipt of an entry",
-    handler: async ({ params, res }) => {
-      const receipt = await entryReceipt(d.ctx, params.id ?? "");
+    handler: async ({ caller, params, res }) => {
+      const receipt = await entryReceipt(d.ctx, { caller, log: undefined }, params.id ?? "");
       if (!receipt) {
         res.code(202);
         return { operationID: params.id, status: "running" };
@@ -126,9 +128,10 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     method: "get",
     path: `${dt}/entries/{id}`,
     group,
-    auth: "public",
+    auth: "optional",
     summary: "DataTrails form: the registered statement",
-    handler: async ({ params, res }) => sendCose(res, await entryStatement(d.ctx, params.id ?? "", false)),
+    handler: async ({ caller, params, res }) =>
+      sendCose(res, await entryStatement(d.ctx, { caller, log: undefined }, params.id ?? "", false)),
   });
   t.add({
     method: "get",
@@ -271,7 +274,7 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
       } else entryId = await registerBySignature(d.ctx, tenant, body);
       const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
       const receipt = await d.ctx.publications.wait(
-        () => entryReceipt(d.ctx, entryId, profile),
+        () => entryReceipt(d.ctx, { caller, log: tenant }, entryId, profile),
         d.ctx.config.scrapiWaitMs,
       );
       const location = `${self(params)}/entries/${entryId}`;
@@ -285,14 +288,14 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
     method: "get",
     path: `${prefix}/entries/{id}`,
     group,
-    auth: "public",
+    auth: "optional",
     summary:
-      "SCRAPI: the receipt of an entry (202 while it is being sealed); profile=rfc9162|mmr or Accept vds",
+      "SCRAPI: the receipt of an entry (202 while it is being sealed); profile=rfc9162|mmr or Accept vds. No token for the entries of open and public logs",
     query: profileQuery,
-    handler: scrapi(async ({ params, query, req, res }) => {
-      if (prefix) tenantOf(params);
+    handler: scrapi(async ({ caller, params, query, req, res }) => {
+      const log = tenantOf(params);
       const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
-      const receipt = await entryReceipt(d.ctx, params.id ?? "", profile);
+      const receipt = await entryReceipt(d.ctx, { caller, log }, params.id ?? "", profile);
       if (receipt) return sendReceipt(req, res, receipt);
       const pending = d.ctx.config.scrapiPendingStatus === 202 ? 202 : 302;
       return res
@@ -306,15 +309,16 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
     method: "get",
     path: `${prefix}/entries/{id}/statement`,
     group,
-    auth: "public",
-    summary: "The registered statement (transparent=true: with its receipt)",
+    auth: "optional",
+    summary:
+      "The registered statement (transparent=true: with its receipt). No token for the entries of open and public logs",
     query: transparentQuery,
-    handler: scrapi(async ({ params, query, req, res }) => {
-      if (prefix) tenantOf(params);
+    handler: scrapi(async ({ caller, params, query, req, res }) => {
+      const log = tenantOf(params);
       const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
       return sendCose(
         res,
-        await entryStatement(d.ctx, params.id ?? "", query.transparent === "true", profile),
+        await entryStatement(d.ctx, { caller, log }, params.id ?? "", query.transparent === "true", profile),
       );
     }),
   });

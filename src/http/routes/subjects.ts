@@ -9,8 +9,8 @@ import {
   subjectOut,
   subjectSource,
 } from "../../services/identity/subjects.js";
+import { crudRoutes } from "../crud-routes.js";
 import type { HttpDeps } from "../deps.js";
-import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";
 import {
   subject,
@@ -27,27 +27,39 @@ const group = "subjectsv1";
 
 /** Subjects (other organisations' identities, and Self), their import and export as subject strings. */
 export function subjectRoutes(t: RouteTable, d: HttpDeps): void {
-  t.add(
-    listRoute(d.ctx, {
-      path: BASE,
-      group,
+  crudRoutes(t, d, {
+    base: BASE,
+    group,
+    noun: "subject",
+    list: {
       summary: "List subjects (Self included)",
       query: subjectList,
       response: subjectListOut,
       collection: "subjects",
       rows: ({ principal }, q) => subjectSource(d.ctx, principal, q),
       shape: subjectOut,
-    }),
-  );
-  t.add({
-    method: "post",
-    path: BASE,
-    group,
-    auth: "token",
-    summary: "Create a subject from its keys",
-    body: subjectCreate,
-    response: subject,
-    handler: ({ principal, body }) => createSubject(d.ctx, principal, body),
+    },
+    create: {
+      summary: "Create a subject from its keys",
+      body: subjectCreate,
+      response: subject,
+      run: (p, body) => createSubject(d.ctx, p, body),
+    },
+    read: {
+      summary: "Get a subject (Self: subjects/00000000-0000-0000-0000-000000000000)",
+      response: subject,
+      run: (p, id) => readSubject(d.ctx, p, id),
+    },
+    patch: {
+      summary: "Update a subject (each field sent replaces the stored one; Self cannot change)",
+      body: subjectPatch,
+      response: subject,
+      run: (p, id, body) => patchSubject(d.ctx, p, id, body),
+    },
+    remove: {
+      summary: "Delete a subject (Self cannot be deleted)",
+      run: (p, id) => removeSubject(d.ctx, p, id),
+    },
   });
   t.add({
     method: "post",
@@ -67,36 +79,5 @@ export function subjectRoutes(t: RouteTable, d: HttpDeps): void {
     summary: "Export a subject (usually Self) as a subject string",
     response: subjectString,
     handler: ({ principal, params }) => exportSubject(d.ctx, principal, pathUuid(params.uuid, "subject")),
-  });
-  t.add({
-    method: "get",
-    path: `${BASE}/{uuid}`,
-    group,
-    auth: "token",
-    summary: "Get a subject (Self: subjects/00000000-0000-0000-0000-000000000000)",
-    response: subject,
-    handler: ({ principal, params }) => readSubject(d.ctx, principal, pathUuid(params.uuid, "subject")),
-  });
-  t.add({
-    method: "patch",
-    path: `${BASE}/{uuid}`,
-    group,
-    auth: "token",
-    summary: "Update a subject (each field sent replaces the stored one; Self cannot change)",
-    body: subjectPatch,
-    response: subject,
-    handler: ({ principal, params, body }) =>
-      patchSubject(d.ctx, principal, pathUuid(params.uuid, "subject"), body),
-  });
-  t.add({
-    method: "delete",
-    path: `${BASE}/{uuid}`,
-    group,
-    auth: "token",
-    summary: "Delete a subject (Self cannot be deleted)",
-    handler: async ({ principal, params }) => {
-      await removeSubject(d.ctx, principal, pathUuid(params.uuid, "subject"));
-      return {};
-    },
   });
 }

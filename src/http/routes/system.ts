@@ -1,7 +1,11 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { appIdpIssuer } from "../../services/identity/tokens.js";
 import type { HttpDeps } from "../deps.js";
 import type { Metrics } from "../metrics.js";
+
+const digest = (s: string) => createHash("sha256").update(s).digest();
+const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
 
 /**
  * How long `/readyz` waits for the database and Redis: well inside a probe's own timeout (the
@@ -56,9 +60,23 @@ export function systemRoutes(
     if (problem === undefined) return { status: "ready" };
     return res.code(503).send({ code: 14, message: `not ready: ${problem}`, details: [] });
   });
-  app.get("/metrics", async (_req, res) =>
-    res.header("content-type", metrics.registry.contentType).send(await metrics.registry.metrics()),
-  );
+  // Per-route counts and the process's memory are for the operator: off unless a token is set,
+  // then only to whoever presents it (a scraper's bearer token).
+  const metricsToken = d.ctx.config.metricsToken;
+  app.get("/metrics", async (req, res) => {
+    if (!metricsToken)
+      return res.code(404).send({
+        code: 5,
+        message: "metrics are off: set ARCHIVIST_METRICS_TOKEN to serve them to a scraper holding it",
+        details: [],
+      });
+    if (!sameSecret(req.headers.authorization ?? "", `Bearer ${metricsToken}`))
+      return res
+        .code(401)
+        .header("www-authenticate", 'Bearer realm="metrics"')
+        .send({ code: 16, message: "metrics need the bearer token ARCHIVIST_METRICS_TOKEN", details: [] });
+    return res.header("content-type", metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
   const discovery = async () => {
     const issuer = appIdpIssuer(d.ctx.config.baseUrl);
     return {

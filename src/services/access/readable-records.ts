@@ -112,10 +112,37 @@ export async function readableRecordName(
     return `${facts.public ? "publicassets" : "assets"}/${facts.asset_id}/events/${recordId}`;
   }
   const free = await freeEventOwner(ctx.db, recordId);
-  // Asset-free events are read by their tenancy's administrators; a registered signed
-  // statement is public, as SCRAPI publishes it (`/entries/{id}`).
-  const readable = free && (free.registered || (caller?.isAdmin && caller.tenantId === free.tenant_id));
-  return readable ? `events/${recordId}` : undefined;
+  return free && freeEventReadable(ctx, caller, free) ? `events/${recordId}` : undefined;
+}
+
+/**
+ * Asset-free events are read by their tenancy's administrators. A registered signed statement
+ * is public only where its log is: the service's public log, or a tenancy whose registration
+ * policy is open (SCRAPI publishes those at `/entries/{id}`). A statement registered with a
+ * token in a closed tenancy's log stays that tenancy's, like its other records.
+ */
+function freeEventReadable(
+  ctx: Ctx,
+  caller: Principal | undefined,
+  free: { tenant_id: string; registered: boolean; open_log: boolean },
+): boolean {
+  if (caller?.isAdmin && caller.tenantId === free.tenant_id) return true;
+  return free.registered && (free.open_log || free.tenant_id === ctx.config.scittPublicLog);
+}
+
+/**
+ * A registered statement the caller may read, in the log named by the path when it names one
+ * (an entry of another log is not found there); 401 without a token, 404 with one, otherwise.
+ */
+export async function requireReadableStatement(
+  ctx: Ctx,
+  caller: Principal | undefined,
+  eventId: string,
+  log: string | undefined,
+): Promise<void> {
+  const free = await freeEventOwner(ctx.db, eventId);
+  if (!free?.registered || (log !== undefined && free.tenant_id !== log)) throw notFound("entry");
+  if (!freeEventReadable(ctx, caller, free)) throw refusal(caller, "entry");
 }
 
 /** A record known only by its id (receipts): 401 without a token, 404 with one, unless the caller may read it. */

@@ -1,5 +1,6 @@
-import { createRemoteJWKSet, decodeJwt, type JWTPayload, jwtVerify } from "jose";
+import { createRemoteJWKSet, customFetch, decodeJwt, type JWTPayload, jwtVerify } from "jose";
 import { z } from "zod";
+import { readBounded } from "../../client/bounded-body.js";
 import type { Ctx, Principal } from "../../context.js";
 import { ApiError } from "../../core/api/api-error.js";
 import { isUuid } from "../../core/api/ids.js";
@@ -8,6 +9,16 @@ import { getMemberByEmail } from "../../store/members.js";
 import { isRootPrincipal } from "../../store/root-principals.js";
 import { listTenancies } from "../../store/tenancies.js";
 import { appIdpIssuer, tokenAudience } from "./tokens.js";
+
+// A JWKS is a few keys: an issuer's answer is read up to this (jose's own deadline bounds the time).
+const MAX_JWKS_BYTES = 256 * 1024;
+
+/** jose's fetch of an OIDC issuer's JWKS, its body read no further than MAX_JWKS_BYTES. */
+async function boundedFetch(url: string, options: RequestInit): Promise<Response> {
+  const res = await fetch(url, options);
+  const body = await readBounded(res, MAX_JWKS_BYTES, `the JWKS at ${url}`);
+  return new Response(body.length > 0 ? body : null, { status: res.status, headers: res.headers });
+}
 
 const unauth = (message: string) => new ApiError("unauthenticated", message);
 
@@ -122,7 +133,7 @@ export class Authenticator {
     if (!tenancy?.oidc) throw unauth("token issuer is not trusted");
     let jwks = this.remoteKeys.get(tenancy.oidc.jwks_url);
     if (!jwks) {
-      jwks = createRemoteJWKSet(new URL(tenancy.oidc.jwks_url));
+      jwks = createRemoteJWKSet(new URL(tenancy.oidc.jwks_url), { [customFetch]: boundedFetch });
       this.remoteKeys.set(tenancy.oidc.jwks_url, jwks);
     }
     return jwks;

@@ -5,7 +5,7 @@ import { ApiError, badRequest } from "../../core/api/api-error.js";
 import { FailureWindow } from "../../core/api/failure-window.js";
 import { isUuid } from "../../core/api/ids.js";
 import { getApplication } from "../../store/applications.js";
-import { verifySecret } from "./secrets.js";
+import { hashSecret, newSecret, verifySecret } from "./secrets.js";
 
 const TOKEN_TTL_SECONDS = 3600;
 
@@ -16,10 +16,11 @@ export const tokenAudience = (baseUrl: string) => `${baseUrl}/archivist`;
 
 const invalidClient = () => new ApiError("unauthenticated", "invalid client credentials");
 
-// Wrong secrets are limited per client id (guessing one application's secret) and per source
-// address (spraying many ids); an address is allowed more, as a gateway may carry many clients.
+// Wrong secrets are limited per source address (ARCHIVIST_TRUSTED_PROXIES names the proxies
+// whose X-Forwarded-For says which). Not per client id: ids are public (principal_accepted of
+// public events), so a per-id window let anyone lock an application out from everywhere, and
+// our secrets are 256 random bits, which no rate of guessing reaches anyway.
 const WINDOW_MS = 60_000;
-const byClient = new FailureWindow(10, WINDOW_MS);
 const byAddress = new FailureWindow(30, WINDOW_MS);
 
 const tooManyFailures = (seconds: number) =>
@@ -28,8 +29,8 @@ const tooManyFailures = (seconds: number) =>
   });
 
 /**
- * The client-credentials grant behind its guard: a client id or address with too many recent
- * failures is refused (429, Retry-After) before its secret is even checked.
+ * The client-credentials grant behind its guard: an address with too many recent failures is
+ * refused (429, Retry-After) before any secret is checked.
  */
 export async function guardedIssueToken(
   ctx: Ctx,
@@ -37,22 +38,26 @@ export async function guardedIssueToken(
   address: string,
 ): Promise<{ access_token: string; token_type: "Bearer"; expires_in: number }> {
   const now = Date.now();
-  // Only ids that could name an application get a window of their own, so a spray of long
-  // made-up ids cannot fill the memory (the others can never succeed anyway).
-  const clientKey = isUuid(form.client_id ?? "") ? (form.client_id ?? "").toLowerCase() : "(not an id)";
-  const wait = Math.max(byAddress.retryAfter(address, now), byClient.retryAfter(clientKey, now));
+  const wait = byAddress.retryAfter(address, now);
   if (wait > 0) throw tooManyFailures(wait);
   try {
-    const issued = await issueToken(ctx, form);
-    byClient.clear(clientKey);
-    return issued;
+    return await issueToken(ctx, form);
   } catch (err) {
-    if (err instanceof ApiError && err.kind === "unauthenticated") {
-      byAddress.fail(address, now);
-      byClient.fail(clientKey, now);
-    }
+    if (err instanceof ApiError && err.kind === "unauthenticated") byAddress.fail(address, now);
     throw err;
   }
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Refuses the credentials after the same work as a wrong secret of a real application (one
+ * scrypt), so how long a refusal takes does not tell which client ids exist.
+ */
+async function refuseAfterWork(secret: string): Promise<never> {
+  dummyHash ??= hashSecret(newSecret());
+  await verifySecret(secret, await dummyHash, new Map());
+  throw invalidClient();
 }
 
 /** OIDC client-credentials grant: checks the secret, then signs an RS256 access token. */
@@ -64,11 +69,10 @@ async function issueToken(
   if (form.grant_type !== "client_credentials") throw badRequest("grant_type must be client_credentials");
   if (!form.client_id) throw badRequest("client_id is required");
   if (!form.client_secret) throw badRequest("client_secret is required");
-  if (!isUuid(form.client_id)) throw invalidClient();
-  const app = await getApplication(ctx.db, form.client_id.toLowerCase());
-  if (!app) throw invalidClient();
+  const app = isUuid(form.client_id) ? await getApplication(ctx.db, form.client_id.toLowerCase()) : undefined;
   const now = Date.now();
-  if (now < app.valid_from.getTime() || now > app.valid_until.getTime()) throw invalidClient();
+  if (!app || now < app.valid_from.getTime() || now > app.valid_until.getTime())
+    return refuseAfterWork(form.client_secret);
   if (!(await verifySecret(form.client_secret, app.secret_hash, ctx.caches.verifiedSecrets)))
     throw invalidClient();
   const key = await ctx.keys.get("token", "RS256");

@@ -18,6 +18,7 @@ import { deleteScittKey, insertScittKey, listScittKeys } from "../../store/scitt
 import { getRegistrationPolicy, putRegistrationPolicy } from "../../store/scitt-registration-policies.js";
 import { getTenancy } from "../../store/tenancies.js";
 import { tlsCaCertificateRows } from "../../store/tlscacertificates.js";
+import { requireReadableStatement } from "../access/readable-records.js";
 import { type Profile, receiptFor } from "../ledger/proofs.js";
 import { createFreeEvent } from "../records/free-events.js";
 
@@ -126,14 +127,24 @@ async function record(ctx: Ctx, p: Principal, statement: Uint8Array): Promise<st
   return entryIdOf(created.identity.slice("events/".length));
 }
 
+/**
+ * Who reads an entry: the caller (if a token came) and the log the path names (none for the
+ * routes at the service's root, which serve every log's entries to whoever may read them).
+ */
+export interface EntryReader {
+  caller: Principal | undefined;
+  log: string | undefined;
+}
+
 /** The receipt of a registered entry, or undefined while it is not yet sealed. */
 export async function entryReceipt(
   ctx: Ctx,
+  reader: EntryReader,
   entryId: string,
   profile: Profile = "mmr",
 ): Promise<Uint8Array | undefined> {
   const id = eventOfEntry(entryId);
-  if (!(await getStatement(ctx.db, id))) throw notFound("entry");
+  await requireReadableStatement(ctx, reader.caller, id, reader.log);
   try {
     return await receiptFor(ctx, id, profile);
   } catch (err) {
@@ -145,14 +156,17 @@ export async function entryReceipt(
 /** The registered statement, as registered or (transparent) with its receipt in header 394. */
 export async function entryStatement(
   ctx: Ctx,
+  reader: EntryReader,
   entryId: string,
   transparent: boolean,
   profile: Profile = "mmr",
 ): Promise<Uint8Array> {
-  const statement = await getStatement(ctx.db, eventOfEntry(entryId));
+  const id = eventOfEntry(entryId);
+  await requireReadableStatement(ctx, reader.caller, id, reader.log);
+  const statement = await getStatement(ctx.db, id);
   if (!statement) throw notFound("entry");
   if (!transparent) return statement;
-  const receipt = await entryReceipt(ctx, entryId, profile);
+  const receipt = await entryReceipt(ctx, reader, entryId, profile);
   if (!receipt)
     throw new ApiError("conflict", "the entry is not yet sealed; its transparent form is not available yet");
   return attachReceipts(statement, [receipt]);

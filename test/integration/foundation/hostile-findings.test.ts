@@ -355,24 +355,21 @@ describe("the token endpoint", () => {
     );
   });
 
-  it("limits wrong secrets per client id with 429 and Retry-After, before checking the secret", async () => {
-    const app = await plainApplication(s, admin, { display_name: "guessed" });
+  it("no longer locks a client id out after wrong secrets (issue 31: limited per address instead)", async () => {
     const attempt = (secret: string) =>
       s.api(tokenUrl, {
         method: "POST",
         body: new URLSearchParams({
           grant_type: "client_credentials",
-          client_id: app.clientId,
+          client_id: s.b.clientId,
           client_secret: secret,
         }),
       });
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) statuses.push((await attempt(`wrong-${i}`)).status);
-    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
-    expect(statuses.slice(10)).toEqual([429, 429]);
-    const limited = await attempt("still-wrong");
-    expect(limited.status).toBe(429);
-    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(statuses).toEqual(Array(12).fill(401));
+    // The per-address limit (tested in third-hostile-pass.test.ts) is not reached by these twelve.
+    expect((await attempt(s.b.clientSecret)).status).toBe(200);
   });
 });
 

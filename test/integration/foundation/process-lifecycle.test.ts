@@ -8,11 +8,13 @@ import { type ChildService, startChild } from "../../helpers/child-service.js";
 import { freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
 import { type PausableProxy, pausableProxy } from "../../helpers/pausable-proxy.js";
 import { freePort } from "../../helpers/ports.js";
+import { REDIS_URL, redisUp } from "../conserver/redis-env.js";
 
 // Issue 31: the wedged service never exited on SIGTERM and its /readyz hung. Whatever holds the
 // database up, SIGTERM ends the process within ARCHIVIST_SHUTDOWN_TIMEOUT_MS and /readyz answers
 // 503 within its own deadline. The service runs in its own process, started as users do.
 const engine = testEngine();
+const redisReachable = await redisUp();
 const STALL = fileURLToPath(new URL("../../helpers/stall-pglite.ts", import.meta.url));
 const root = mkdtempSync(join(tmpdir(), "archivist-lifecycle-"));
 const cleanups: Array<() => Promise<void>> = [];
@@ -61,7 +63,13 @@ async function freshLife(opts: {
 }
 
 async function start(life: Life): Promise<ChildService> {
-  const s = await startChild("serve", life.env, await freePort(), 60_000, engine === "pglite" ? [STALL] : []);
+  const s = await startChild(
+    "serve",
+    life.env,
+    await freePort(),
+    120_000,
+    engine === "pglite" ? [STALL] : [],
+  );
   cleanups.push(() => s.kill("SIGKILL"));
   return s;
 }
@@ -230,4 +238,34 @@ describe(`process lifecycle (${engine})`, () => {
     expect(status).toBe(200);
     expect(await terminate(s, 40_000)).not.toBe("hung");
   });
+  // Without Redis it is skipped locally; with CI=true redisUp throws instead.
+  it.skipIf(!redisReachable)(
+    "/readyz answers 503 within its deadline while Redis does not answer, and recovers",
+    {
+      timeout: 240_000,
+    },
+    async () => {
+      const u = new URL(REDIS_URL);
+      const proxy = await pausableProxy({ host: u.hostname, port: Number(u.port || 6379) });
+      cleanups.push(() => proxy.close());
+      const life = await freshLife({ shutdownMs: 3000 });
+      u.hostname = "127.0.0.1";
+      u.port = String(proxy.port);
+      life.env.REDIS_URL = u.toString();
+      const s = await start(life);
+      expect((await fetch(`${s.url}/readyz`)).status).toBe(200);
+      proxy.pause();
+      const res = await fetch(`${s.url}/readyz`, { signal: AbortSignal.timeout(15_000) });
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as { message: string }).message).toMatch(/did not answer within \d+ ms/);
+      proxy.resume();
+      let status = 0;
+      for (let i = 0; i < 50 && status !== 200; i++) {
+        status = (await fetch(`${s.url}/readyz`, { signal: AbortSignal.timeout(15_000) })).status;
+        if (status !== 200) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(status).toBe(200);
+      expect(await terminate(s, 40_000)).not.toBe("hung");
+    },
+  );
 });

@@ -50,7 +50,8 @@ const DEADLINE_MS = 20_000;
 const quiet = pino({ level: "silent" });
 
 async function start(): Promise<ChildService> {
-  service = await startChild("serve", env, await freePort());
+  // A loaded machine (the whole suite on two cores) can take long to compile and start it.
+  service = await startChild("serve", env, await freePort(), 120_000);
   return service;
 }
 

@@ -68,12 +68,15 @@ describe("SCITT registration", () => {
     expect([201, 303]).toContain(ok.status);
     const location = ok.headers.get("location") ?? "";
     expect(location).toMatch(/^\/entries\/events_/);
+    // Registered with a token in a closed tenancy's log: that tenancy's, not public.
     const receipt = await until(async () => {
-      const r = await s.api(location, { redirect: "manual" });
+      const r = await s.api(location, { redirect: "manual", token });
       return r.status === 200 ? new Uint8Array(await r.arrayBuffer()) : undefined;
     });
+    expect((await s.api(location)).status).toBe(401);
+    expect((await s.api(`${location}/statement`)).status).toBe(401);
     const transparent = new Uint8Array(
-      await (await s.api(`${location}/statement?transparent=true`)).arrayBuffer(),
+      await (await s.api(`${location}/statement?transparent=true`, { token })).arrayBuffer(),
     );
     const verdict = verifyStatement(transparent, {
       issuerKeys: new Map([["test-key-1", vectorPublicKey]]),
@@ -155,12 +158,14 @@ describe("SCITT registration", () => {
     expect(res.status, await res.clone().text()).toBe(200);
     const { operationID } = (await res.json()) as { operationID: string };
     const done = await until(async () => {
-      const r = await s.api(`/archivist/v1/publicscitt/operations/${operationID}`);
+      const r = await s.api(`/archivist/v1/publicscitt/operations/${operationID}`, { token });
       const b = (await r.json()) as { status: string; entryID?: string };
       return b.status === "succeeded" ? b : undefined;
     });
     const receipt = new Uint8Array(
-      await (await s.api(`/archivist/v1/publicscitt/entries/${done.entryID}/receipt`)).arrayBuffer(),
+      await (
+        await s.api(`/archivist/v1/publicscitt/entries/${done.entryID}/receipt`, { token })
+      ).arrayBuffer(),
     );
     expect(
       verifyStatement(signed, {

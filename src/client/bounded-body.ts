@@ -1,0 +1,46 @@
+/** An answer larger than its reader accepts: refused, its stream cancelled. */
+export class BodyTooLarge extends Error {}
+
+/**
+ * The body of an answer from another party (a witness, a service, a bucket), read up to `max`
+ * bytes: a declared length over it is refused before reading, and a stream that grows past it
+ * is cancelled there. Another party's answer must never hold more of our memory than its use
+ * needs; time is bounded by the request's own signal, which also ends the body's stream.
+ */
+export async function readBounded(
+  res: Response,
+  max: number,
+  what: string,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(res.headers.get("content-length") ?? Number.NaN);
+  if (declared > max) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new BodyTooLarge(`${what} declared ${declared} bytes; at most ${max} are read`);
+  }
+  const reader = res.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const r = await reader.read();
+    if (r.done) break;
+    size += r.value.length;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new BodyTooLarge(`${what} is larger than ${max} bytes`);
+    }
+    chunks.push(r.value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+/** `readBounded` as UTF-8 text. */
+export async function readBoundedText(res: Response, max: number, what: string): Promise<string> {
+  return new TextDecoder().decode(await readBounded(res, max, what));
+}

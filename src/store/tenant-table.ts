@@ -1,0 +1,78 @@
+import type { Queryable } from "./db.js";
+
+/** A row of a tenancy's collection, keyed by (tenant_id, id) and ordered by seq. */
+interface TenantRow {
+  seq: number;
+  id: string;
+  tenant_id: string;
+}
+
+/**
+ * The statements every tenancy-scoped collection (applications, locations, TLS CA certificates)
+ * shares: read one, count, insert, update the fields a patch gives, delete. Table and column names
+ * are the module's constants, never input; values are always parameters.
+ */
+export function tenantTable<R extends TenantRow, K extends keyof R & string>(spec: {
+  table: string;
+  /** Every column, `seq` first: the select list and, less `seq`, the insert's. */
+  columns: readonly (keyof R & string)[];
+  /** Columns stored as jsonb (written as JSON text). */
+  json?: readonly (keyof R & string)[];
+  /** The columns a patch may change; any other key of a patch is ignored. */
+  patchable: readonly K[];
+}) {
+  const { table } = spec;
+  const select = spec.columns.join(", ");
+  const json = new Set<string>(spec.json ?? []);
+  const value = (column: string, v: unknown) => (json.has(column) && v !== null ? JSON.stringify(v) : v);
+  const cast = (column: string, n: number) => (json.has(column) ? `$${n}::jsonb` : `$${n}`);
+  const written = spec.columns.filter((c) => c !== "seq");
+  const get = async (db: Queryable, tenantId: string, id: string): Promise<R | undefined> => {
+    const sql = `select ${select} from ${table} where tenant_id = $1 and id = $2`;
+    return (await db.query<R>(sql, [tenantId, id]))[0];
+  };
+  return {
+    /** The select list (`seq, id, …`), for the collection's own queries. */
+    select,
+    get,
+
+    async count(db: Queryable, tenantId: string): Promise<number> {
+      const sql = `select count(*)::int as n from ${table} where tenant_id = $1`;
+      return (await db.query<{ n: number }>(sql, [tenantId]))[0]?.n ?? 0;
+    },
+
+    async insert(db: Queryable, row: Omit<R, "seq">): Promise<R> {
+      const values = written.map((c, i) => cast(c, i + 1)).join(", ");
+      const rows = await db.query<R>(
+        `insert into ${table} (${written.join(", ")}) values (${values}) returning ${select}`,
+        written.map((c) => value(c, (row as Record<string, unknown>)[c])),
+      );
+      return rows[0] as R;
+    },
+
+    /** Writes the fields the patch gives (null clears one); undefined when the row is not in that tenancy. */
+    async update(
+      db: Queryable,
+      tenantId: string,
+      id: string,
+      patch: Partial<Pick<R, K>>,
+    ): Promise<R | undefined> {
+      const params: unknown[] = [tenantId, id];
+      const sets: string[] = [];
+      for (const c of spec.patchable) {
+        const v = patch[c];
+        if (v === undefined) continue;
+        params.push(value(c, v));
+        sets.push(`${c} = ${cast(c, params.length)}`);
+      }
+      if (sets.length === 0) return get(db, tenantId, id);
+      const sql = `update ${table} set ${sets.join(", ")} where tenant_id = $1 and id = $2 returning ${select}`;
+      return (await db.query<R>(sql, params))[0];
+    },
+
+    async remove(db: Queryable, tenantId: string, id: string): Promise<boolean> {
+      const sql = `delete from ${table} where tenant_id = $1 and id = $2 returning id`;
+      return (await db.query(sql, [tenantId, id])).length > 0;
+    },
+  };
+}
