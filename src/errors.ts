@@ -7,6 +7,7 @@ import type { CoseError } from "./core/cose/sign1.js";
 import type { StatementError } from "./core/scitt/statement.js";
 import type { NoteError } from "./core/tlog/note.js";
 import type { VconError } from "./core/vcon/errors.js";
+import type { PolicyError } from "./core/verdict/policy.js";
 import type { DerError } from "./core/x509/der.js";
 import type { DidX509Error } from "./core/x509/did-x509.js";
 import type { RegistrationClosed, RegistrationRefused } from "./services/scitt/scitt.js";
@@ -19,8 +20,8 @@ export { CodedError } from "./core/api/coded-error.js";
 /**
  * Every error code of the package, one vocabulary (after jose's `JOSEErrorCode`): each error class
  * derives from `CodedError` and its `code` is one of these, so a caller switches on `err.code`
- * rather than on a message. Unexported error classes (the CLI's `VERIFY_FAILED` and
- * `EXPORT_FAILED`, the bundle verifier's `BUNDLE_MALFORMED`, the tile reader's `TILE_INVALID`,
+ * rather than on a message. Unexported error classes (the CLI's `VERIFY_FAILED`,
+ * `TRUST_ROOT_UNREADABLE` and `EXPORT_FAILED`, the bundle verifier's `BUNDLE_MALFORMED`, the tile reader's `TILE_INVALID`,
  * bencode's `BENCODE`) never reach a caller as an error: their messages become a command's exit or
  * a verification's failure reason. The conserver plugins add `ConserverPluginErrorCode`.
  */
@@ -36,6 +37,7 @@ export type ErrorCode =
   | DidX509Error["code"]
   | LookupError["code"]
   | NoteError["code"]
+  | PolicyError["code"]
   | RegistrationClosed["code"]
   | RegistrationRefused["code"]
   | StatementError["code"]
@@ -43,6 +45,7 @@ export type ErrorCode =
   | VconError["code"]
   | ConfigError["code"]
   | "VERIFY_FAILED"
+  | "TRUST_ROOT_UNREADABLE"
   | "EXPORT_FAILED"
   | "BUNDLE_MALFORMED"
   | "TILE_INVALID"

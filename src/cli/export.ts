@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { Command as Cli } from "commander";
 import { BodyTooLarge, readBoundedText } from "../client/bounded-body.js";
+import { requestToken } from "../client/token-source.js";
 import { CodedError } from "../core/api/coded-error.js";
 import { isUuid } from "../core/api/ids.js";
 import { parseBundle, verifyBundle, verifyRecordTlogProof } from "../verify/index.js";
@@ -8,8 +9,10 @@ import { fetchFailure } from "../web/fetch-error.js";
 import { vconUuidOf } from "../web/vcon.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
+import { type TrustFlags, TrustRootError, trustOptions, trustRoots } from "./trust-roots.js";
+import { EXIT_HELP } from "./verdict-help.js";
 
-interface Options {
+interface Options extends TrustFlags {
   url?: string;
   out?: string;
   token?: string;
@@ -78,14 +81,11 @@ async function tokenFor(base: string, v: Options): Promise<string> {
     throw new ExportFailed(
       "give credentials: --client-id and --client-secret (or ARCHIVIST_CLIENT_ID / ARCHIVIST_CLIENT_SECRET), or --token",
     );
-  const res = await request(`${base}/archivist/iam/v1/appidp/token`, {
-    method: "POST",
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: id, client_secret: secret }),
-  });
-  if (!res.ok) throw await failure(res, "the token request");
-  const issued = jsonOf(await bodyOf(res, MAX_SMALL_BYTES, "the token answer")).access_token;
-  if (typeof issued !== "string") throw new ExportFailed("the token answer holds no access_token");
-  return issued;
+  try {
+    return (await requestToken({ url: base, clientId: id, clientSecret: secret })).token;
+  } catch (err) {
+    throw new ExportFailed(`the token request: ${(err as Error).message}`);
+  }
 }
 
 /** `assets/<uuid>/events/<uuid>` or `events/<uuid>`: a record, whose tlog-proof is asked for. */
@@ -117,22 +117,26 @@ async function runTlogProofExport(target: string, base: string, v: Options) {
   if (!recordRes.ok) throw await failure(recordRes, `the record ${identity}`);
   const record = (await recordRes.json()) as Record<string, unknown>;
   const tenant = String(record.tenant_identity ?? record.origin_tenant ?? "").replace(/^tenant\//, "");
-  const keyRes = await request(`${base}/archivist/v1/merklelogs/${tenant}/tlog/key`);
-  if (!keyRes.ok) throw await failure(keyRes, "the log's checkpoint key");
-  const verdict = verifyRecordTlogProof(record, proof, {
-    logVkey: (await keyRes.text()).trim(),
-    witnessVkeys: [],
-    quorum: 0,
-  });
-  return {
-    line: verdict.ok
-      ? `wrote ${out}: entry ${verdict.index} of ${verdict.checkpoint.origin} at size ${verdict.checkpoint.size}; VERIFIED against the record and the log's key`
-      : `wrote ${out}; NOT VERIFIED: ${verdict.reason}`,
-    verified: verdict.ok,
-  };
+  // A pinned log key (--log-key or a policy's) is a trust root; the service's own is only its claim.
+  const pinned = trustRoots(v).policy.logKeys[0];
+  let logVkey = pinned;
+  if (!logVkey) {
+    const keyRes = await request(`${base}/archivist/v1/merklelogs/${tenant}/tlog/key`);
+    if (!keyRes.ok) throw await failure(keyRes, "the log's checkpoint key");
+    logVkey = (await keyRes.text()).trim();
+  }
+  const verdict = verifyRecordTlogProof(record, proof, { logVkey, witnessVkeys: [], quorum: 0 });
+  if (!verdict.ok) return { line: `wrote ${out}; NOT VERIFIED: ${verdict.reason}`, exit: 1 };
+  const at = `entry ${verdict.index} of ${verdict.checkpoint.origin} at size ${verdict.checkpoint.size}`;
+  return pinned
+    ? { line: `wrote ${out}: ${at}; VERIFIED against the record and the pinned log key`, exit: 0 }
+    : {
+        line: `wrote ${out}: ${at}; SELF-CONSISTENT, keys not pinned (the log key is the service's own: pin it with --log-key)`,
+        exit: 2,
+      };
 }
 
-async function runExport(target: string, v: Options): Promise<{ line: string; verified: boolean }> {
+async function runExport(target: string, v: Options): Promise<{ line: string; exit: number }> {
   if (!v.url) throw new ExportFailed("--url <service> is required");
   const base = v.url.replace(/\/$/, "");
   if (v.tlogProof) return runTlogProofExport(target, base, v);
@@ -145,43 +149,47 @@ async function runExport(target: string, v: Options): Promise<{ line: string; ve
   const text = await bodyOf(res, MAX_BUNDLE_BYTES, `the evidence of ${target}`);
   // Checked as it is written: one that does not verify (records not sealed yet, say) is written
   // all the same, with its verdict, and the exit status says it is not evidence yet.
-  const report = verifyBundle(parseBundle(text));
+  const report = verifyBundle(parseBundle(text), trustRoots(v));
   const out = v.out ?? `evidence-${kind === "assets" ? "asset" : "vcon"}-${uuid}.json`;
   writeFileSync(out, text);
   return {
-    line: `wrote ${out}: ${report.records.length} record(s), ${report.logs.length} log(s); ${report.verdict}`,
-    verified: report.ok,
+    line: `wrote ${out}: ${report.records.length} record(s), ${report.logs.length} log(s); ${report.summary}`,
+    exit: report.exit_code,
   };
 }
 
 export const exportCommand = declared(
   "write a vCon's or an asset's evidence bundle: records, receipts, seals, proofs, keys",
   (exit: Exit) =>
-    new Cli("export")
-      .description(
-        "Write one file holding a vCon's or an asset's whole trail: its records and their receipts, the seals, the consistency proofs tying them to the latest seal, and the service's keys. Check it anywhere with `archivist verify bundle <file>`.",
-      )
-      .argument(
-        "<target>",
-        "assets/<uuid> or vcon://<uuid>; with --tlog-proof, a record (assets/<uuid>/events/<uuid> or events/<uuid>)",
-      )
-      .option("--url <service>", "the service")
-      .option(
-        "--out <file>",
-        "where to write the bundle (default: evidence-<kind>-<uuid>.json; <uuid>.tlog-proof with --tlog-proof)",
-      )
-      .option(
-        "--tlog-proof",
-        "write the record's c2sp.org/tlog-proof@v1 instead (its RFC 9162 inclusion in the log's checkpoint)",
-      )
-      .option("--token <jwt>", "a bearer token (or ARCHIVIST_TOKEN)")
-      .option("--client-id <id>", "client credentials (or ARCHIVIST_CLIENT_ID)")
-      .option("--client-secret <secret>", "client credentials (or ARCHIVIST_CLIENT_SECRET)")
+    trustOptions(
+      new Cli("export")
+        .description(
+          "Write one file holding a vCon's or an asset's whole trail: its records and their receipts, the seals, the consistency proofs tying them to the latest seal, and the service's keys. Check it anywhere with `archivist verify bundle <file>`.",
+        )
+        .argument(
+          "<target>",
+          "assets/<uuid> or vcon://<uuid>; with --tlog-proof, a record (assets/<uuid>/events/<uuid> or events/<uuid>)",
+        )
+        .option("--url <service>", "the service")
+        .option(
+          "--out <file>",
+          "where to write the bundle (default: evidence-<kind>-<uuid>.json; <uuid>.tlog-proof with --tlog-proof)",
+        )
+        .option(
+          "--tlog-proof",
+          "write the record's c2sp.org/tlog-proof@v1 instead (its RFC 9162 inclusion in the log's checkpoint)",
+        )
+        .option("--token <jwt>", "a bearer token (or ARCHIVIST_TOKEN)")
+        .option("--client-id <id>", "client credentials (or ARCHIVIST_CLIENT_ID)")
+        .option("--client-secret <secret>", "client credentials (or ARCHIVIST_CLIENT_SECRET)"),
+    )
       .addHelpText(
         "after",
         `
-The bundle holds what the credentials may read. Exit status 0 when written and verified; 1 when
-it could not be written, or was written but does not verify (its verdict says why).
+The bundle holds what the credentials may read. It is checked as it is written, with the trust
+roots you give; one that does not verify is written all the same, and the exit status is its
+verdict's. Could not be written at all: exit 4.
+${EXIT_HELP}
 
 Examples:
   archivist export vcon://<uuid> --url http://127.0.0.1:8080 --client-id … --client-secret … --out evidence.json
@@ -190,12 +198,12 @@ Examples:
       )
       .action(async (target: string, v: Options) => {
         try {
-          const { line, verified } = await runExport(target, v);
+          const { line, exit: code } = await runExport(target, v);
           process.stdout.write(`${line}\n`);
-          exit(verified ? 0 : 1);
+          exit(code);
         } catch (err) {
           process.stdout.write(`FAILED ${err instanceof Error ? err.message : String(err)}\n`);
-          exit(1);
+          exit(err instanceof ExportFailed || err instanceof TrustRootError ? 4 : 1);
         }
       }),
 );

@@ -3,17 +3,20 @@ import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import {
   auditTiles,
+  eachTile,
   parseCheckpoint,
   parseNote,
+  type RecordInLogReport,
   rootFromTiles,
   sameHash,
   TILE_WIDTH,
   type TileFetch,
   type TileRef,
+  type TrustRoots,
+  tileCount,
   tilePath,
-  tilesOf,
   verifyCheckpoint,
-  verifyRecordInTiles,
+  verifyRecordInLog,
 } from "../verify/index.js";
 import { fetchFailure } from "../web/fetch-error.js";
 import type { Command } from "./commands.js";
@@ -40,26 +43,65 @@ function writeFileAtomically(file: string, data: Uint8Array | string): void {
 // keys and checkpoints are far smaller). A server cannot make the mirror buffer more.
 const MAX_RESOURCE_BYTES = TILE_WIDTH * (2 + 0xffff);
 
-/** GET with the cause of a failure named, the body read up to MAX_RESOURCE_BYTES. */
-async function get(url: string): Promise<Uint8Array> {
+/**
+ * The largest log a mirror copies: 2^32 entries (16.8 million entry bundles and as many level-0
+ * tiles). A checkpoint claiming more is refused before any tile is fetched: a log's own key can
+ * sign any size, and a mirror should not spend days or disks on a claim.
+ */
+const MAX_MIRROR_ENTRIES = 2 ** 32;
+
+/** The overall deadline of a mirror or a check against a log URL, unless --deadline says otherwise. */
+const DEFAULT_DEADLINE_SECONDS = 3600;
+
+/** Every request of one run shares a deadline: a server that never answers cannot hold it forever. */
+class Deadline {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  constructor(readonly seconds: number) {
+    this.timer = setTimeout(() => this.controller.abort(), seconds * 1000);
+    this.timer.unref();
+  }
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+  get passed(): boolean {
+    return this.controller.signal.aborted;
+  }
+  end(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+/** GET with the cause of a failure named, the body read up to MAX_RESOURCE_BYTES, within the deadline. */
+async function get(url: string, deadline: Deadline): Promise<Uint8Array> {
+  const late = () => new Error(`GET ${url}: the overall deadline of ${deadline.seconds}s passed`);
   let res: Response;
   try {
-    // A log that stops answering must not hold the mirror forever.
-    res = await fetch(url, { signal: AbortSignal.timeout(60_000) });
+    // A log that stops answering must not hold the mirror forever: a minute per request, the deadline overall.
+    res = await fetch(url, { signal: AbortSignal.any([deadline.signal, AbortSignal.timeout(60_000)]) });
   } catch (err) {
+    if (deadline.passed) throw late();
     throw new Error(fetchFailure(url, err));
   }
-  if (!res.ok) throw new Error(`GET ${url} answered ${res.status}`);
+  if (!res.ok) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new Error(`GET ${url} answered ${res.status}`);
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = res.body?.getReader();
-  for (let r = await reader?.read(); r && !r.done; r = await reader?.read()) {
-    size += r.value.length;
-    if (size > MAX_RESOURCE_BYTES) {
-      await reader?.cancel();
-      throw new Error(`GET ${url} answered more than ${MAX_RESOURCE_BYTES} bytes`);
+  try {
+    for (let r = await reader?.read(); r && !r.done; r = await reader?.read()) {
+      size += r.value.length;
+      if (size > MAX_RESOURCE_BYTES) {
+        await reader?.cancel();
+        throw new Error(`GET ${url} answered more than ${MAX_RESOURCE_BYTES} bytes`);
+      }
+      chunks.push(r.value);
     }
-    chunks.push(r.value);
+  } catch (err) {
+    if (deadline.passed) throw late();
+    throw err;
   }
   return new Uint8Array(Buffer.concat(chunks));
 }
@@ -76,39 +118,51 @@ const text = (b: Uint8Array) => Buffer.from(b).toString("utf8");
 async function mirrorLog(
   url: string,
   dir: string,
+  deadline: Deadline,
   progress: (line: string, last: boolean) => void = () => undefined,
 ): Promise<{ size: number; fetched: number }> {
   const prefix = logPrefix(url);
   const keyFile = join(dir, "key");
-  const key = existsSync(keyFile) ? readFileSync(keyFile, "utf8") : text(await get(`${prefix}/key`));
-  const note = text(await get(`${prefix}/checkpoint`));
+  const key = existsSync(keyFile)
+    ? readFileSync(keyFile, "utf8")
+    : text(await get(`${prefix}/key`, deadline));
+  const note = text(await get(`${prefix}/checkpoint`, deadline));
   const cp = verifyCheckpoint(note, { logVkey: key.trim(), witnessVkeys: [], quorum: 0 });
   if (!cp.ok) throw new Error(`checkpoint: ${cp.reason}`);
   const { size, root } = cp.checkpoint;
+  if (size > MAX_MIRROR_ENTRIES)
+    throw new Error(
+      `the checkpoint claims ${size} entries, more than a mirror copies (${MAX_MIRROR_ENTRIES})`,
+    );
   const local = dirTiles(dir);
   const previous = existsSync(join(dir, "checkpoint"))
     ? parseCheckpoint(parseNote(readFileSync(join(dir, "checkpoint"), "utf8")).text)
     : undefined;
   if (previous && previous.size > size)
     throw new Error(`the log's checkpoint (${size}) is older than the mirror's (${previous.size})`);
-  const wanted = tilesOf(size);
-  const missing = wanted.filter((t) => t.width < TILE_WIDTH || !existsSync(join(dir, tilePath(t))));
+  // Tiles are taken one at a time from a generator: memory does not grow with the log.
+  const total = tileCount(size);
+  const tiles = eachTile(size);
   let fetched = 0;
-  const queue = [...missing];
+  let kept = 0;
   const worker = async () => {
-    for (let t = queue.shift(); t; t = queue.shift()) {
-      const ref: TileRef = t;
-      writeFileAtomically(join(dir, tilePath(ref)), await get(`${prefix}/${tilePath(ref)}`));
+    for (let n = tiles.next(); !n.done; n = tiles.next()) {
+      const ref: TileRef = n.value;
+      if (ref.width === TILE_WIDTH && existsSync(join(dir, tilePath(ref)))) {
+        kept++;
+        continue;
+      }
+      writeFileAtomically(join(dir, tilePath(ref)), await get(`${prefix}/${tilePath(ref)}`, deadline));
       fetched++;
       progress(
-        `fetched ${fetched}/${missing.length} tiles (${wanted.length - missing.length} already mirrored)`,
-        fetched === missing.length,
+        `fetched ${fetched} of ${total - kept} tiles (${kept} already mirrored)`,
+        fetched + kept === total,
       );
     }
   };
   await Promise.all(Array.from({ length: 8 }, worker));
-  const audit = await auditTiles(size, root, local, (done, total) =>
-    progress(`checked ${done}/${total} tiles`, done === total),
+  const audit = await auditTiles(size, root, local, (done, all) =>
+    progress(`checked ${done}/${all} tiles`, done === all),
   );
   if (!audit.ok) throw new Error(`tiles: ${audit.reason}`);
   // The new tree must extend the one mirrored before: its tiles recompute the old root.
@@ -119,25 +173,54 @@ async function mirrorLog(
   return { size, fetched };
 }
 
+/** `--deadline <seconds>`: a positive number, or the default. */
+function deadlineSeconds(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_DEADLINE_SECONDS;
+  const n = Number(value);
+  if (!(n > 0 && Number.isFinite(n))) throw new Error(`--deadline takes seconds > 0, got "${value}"`);
+  return n;
+}
+
 export const mirrorCommand: Command = {
   summary: "copy a log's C2SP tiles, checkpoint and key to a directory: mirror <log url> <dir>",
-  usage: `usage: archivist mirror <url of …/merklelogs/<tenant>/tlog> <dir>
+  usage: `usage: archivist mirror <url of …/merklelogs/<tenant>/tlog> <dir> [--deadline <seconds>]
 
 Copies the checkpoint, its key and every tile (full tiles once, partial ones anew) to plain
-files, checking each against the checkpoint's root. Then:
-  archivist verify record.json --mirror <dir> [--witness <vkey>]… [--quorum n]`,
+files, checking each against the checkpoint's root. A checkpoint of more than 2^32 entries is
+refused; the whole run ends at --deadline (default ${DEFAULT_DEADLINE_SECONDS}s). The mirror's key is
+the log's own claim: check records against it with your trust roots:
+  archivist verify record.json --mirror <dir> --log-key <vkey file> [--witness <vkey>]… [--quorum n]
+
+Exit status: 0 mirrored; 1 refused or failed (the cause on the FAILED line).`,
   async run(args) {
-    const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
-    const [url, dir] = positionals;
-    if (!url || !dir) {
-      process.stderr.write("usage: archivist mirror <url of …/merklelogs/<tenant>/tlog> <dir>\n");
+    let parsed: ReturnType<
+      typeof parseArgs<{ options: { deadline: { type: "string" } }; allowPositionals: true }>
+    >;
+    try {
+      parsed = parseArgs({
+        args,
+        options: { deadline: { type: "string" } },
+        allowPositionals: true,
+        strict: true,
+      });
+    } catch (err) {
+      process.stderr.write(`${(err as Error).message}\n`);
       return 2;
     }
+    const [url, dir] = parsed.positionals;
+    if (!url || !dir) {
+      process.stderr.write(
+        "usage: archivist mirror <url of …/merklelogs/<tenant>/tlog> <dir> [--deadline <seconds>]\n",
+      );
+      return 2;
+    }
+    let deadline: Deadline | undefined;
     try {
+      deadline = new Deadline(deadlineSeconds(parsed.values.deadline));
       const tty = process.stderr.isTTY;
       let shown = 0;
       // Progress at most twice a second, and each phase's last line.
-      const { size, fetched } = await mirrorLog(url, dir, (line, last) => {
+      const { size, fetched } = await mirrorLog(url, dir, deadline, (line, last) => {
         if (!last && Date.now() - shown < 500) return;
         shown = Date.now();
         process.stderr.write(tty ? `\r${line}\u001b[K${last ? "\n" : ""}` : `${line}\n`);
@@ -147,47 +230,57 @@ files, checking each against the checkpoint's root. Then:
     } catch (err) {
       process.stdout.write(`FAILED ${(err as Error).message}\n`);
       return 1;
+    } finally {
+      deadline?.end();
     }
   },
 };
 
 /** Reads tiles, the checkpoint and the key from a log's URL prefix or a mirror directory. */
-function tileSource(where: string): { fetch: TileFetch; file(name: string): Promise<string> } {
+function tileSource(
+  where: string,
+  deadline: Deadline,
+): { fetch: TileFetch; file(name: string): Promise<string | undefined> } {
   if (/^https?:\/\//.test(where)) {
     const prefix = logPrefix(where);
     return {
-      fetch: async (ref) => get(`${prefix}/${tilePath(ref)}`),
-      file: async (name) => text(await get(`${prefix}/${name}`)),
+      fetch: async (ref) => get(`${prefix}/${tilePath(ref)}`, deadline),
+      file: async (name) => text(await get(`${prefix}/${name}`, deadline)),
     };
   }
-  return { fetch: dirTiles(where), file: async (name) => readFileSync(join(where, name), "utf8") };
+  return {
+    fetch: dirTiles(where),
+    file: async (name) =>
+      existsSync(join(where, name)) ? readFileSync(join(where, name), "utf8") : undefined,
+  };
 }
 
 /**
  * `archivist verify <record.json> --mirror <dir | log url>`: the record's leaf in the tiles,
- * under a checkpoint signed by the log's key (the mirror's `key`, or `--log-key`) and cosigned
- * by `--quorum` of the `--witness` vkeys. With a directory nothing is fetched.
+ * under a checkpoint judged against the caller's roots (`--log-key`, `--witness`, `--policy`).
+ * The mirror's own `key` shows only that the mirror is self-consistent: a forged mirror signs
+ * with its own key under the genuine origin. With a directory nothing is fetched.
  */
 export async function verifyRecordInMirror(
   file: string,
   where: string,
-  opts: { witnesses: string[]; quorum?: number; logKey?: string },
-): Promise<string> {
+  trust: TrustRoots,
+  deadlineAfter = DEFAULT_DEADLINE_SECONDS,
+): Promise<RecordInLogReport> {
   let record: Record<string, unknown>;
   try {
     record = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
   } catch (err) {
     throw new Error(`cannot read the record ${file}: ${(err as Error).message}`);
   }
-  const src = tileSource(where);
-  const logVkey = (opts.logKey ? readFileSync(opts.logKey, "utf8") : await src.file("key")).trim();
-  const verdict = await verifyRecordInTiles(
-    record,
-    await src.file("checkpoint"),
-    { logVkey, witnessVkeys: opts.witnesses, quorum: opts.quorum ?? opts.witnesses.length },
-    src.fetch,
-  );
-  if (!verdict.ok) throw new Error(verdict.reason);
-  const witnessed = verdict.cosigners.length ? `, cosigned by ${verdict.cosigners.join(", ")}` : "";
-  return `OK ${String(record.identity)} is leaf ${verdict.leafIndex} of ${verdict.origin} at size ${verdict.size}${witnessed}`;
+  const deadline = new Deadline(deadlineAfter);
+  try {
+    const src = tileSource(where, deadline);
+    const note = await src.file("checkpoint");
+    if (note === undefined) throw new Error(`${where} holds no checkpoint`);
+    const carried = (await src.file("key"))?.trim();
+    return await verifyRecordInLog(record, note, carried, trust, src.fetch);
+  } finally {
+    deadline.end();
+  }
 }

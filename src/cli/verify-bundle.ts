@@ -1,53 +1,76 @@
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
-import { type BundleReport, parseBundle, verifyBundle } from "../verify/index.js";
+import {
+  BundleError,
+  type BundleReport,
+  cannotEvaluate,
+  parseBundle,
+  verifyBundle,
+} from "../verify/index.js";
 import type { Exit } from "./commands.js";
+import { type TrustFlags, TrustRootError, trustOptions, trustRoots, verdictText } from "./trust-roots.js";
+import { EXIT_HELP } from "./verdict-help.js";
 
-/** Human-readable lines of a bundle report: the logs, then each record oldest first. */
+/** Human-readable lines of a bundle report: the logs, each record oldest first, then the verdict. */
 function bundleText(r: BundleReport): string {
-  const lines = [`evidence of ${r.subject} from ${r.service}, exported ${r.created_at}`];
-  for (const l of r.logs)
+  const lines = [
+    `evidence of ${r.subject} issued by ${r.service || "(no valid receipt)"}, exported ${r.created_at} (unsigned)`,
+  ];
+  for (const l of r.logs) {
+    const cp = l.checkpoint
+      ? `; checkpoint of size ${l.checkpoint.size}${l.checkpoint.witnessed ? `, witnessed by ${l.checkpoint.cosigners.join(", ")}` : `, ${l.checkpoint.cosignature_lines} cosignature line(s) not checked against witnesses you trust`}${l.checkpoint.pinned ? ", log key pinned" : ""}`
+      : "";
     lines.push(
-      `  log ${l.log} (${l.profile}): ${l.ok ? "OK" : "FAILED"} ${l.detail}${l.ok ? `, latest seal ${l.latest_time}` : ""}`,
+      `  log ${l.log} (${l.profile}): ${l.ok ? "OK" : "FAILED"} ${l.detail}${l.ok ? `, latest seal ${l.latest_time}` : ""}${cp}`,
     );
+  }
   for (const [i, rec] of r.records.entries()) {
     const receipts = rec.receipts.length
       ? rec.receipts.map((x) => `${x.ok ? "receipt OK" : "receipt FAILED"}: ${x.detail}`).join("; ")
       : "no receipt (not sealed when exported)";
-    lines.push(`  ${i + 1}. ${rec.identity} [${rec.confirmation_status}] ${receipts}`);
+    lines.push(
+      `  ${i + 1}. ${rec.identity} (trust: ${rec.trust}; claimed status ${rec.claimed_confirmation_status || "none"}, unsigned) ${receipts}`,
+    );
   }
-  for (const u of r.unchecked) lines.push(`  not checked (unknown to this verifier): ${u}`);
-  lines.push(r.verdict);
+  lines.push(...verdictText(r));
   return `${lines.join("\n")}\n`;
 }
 
-/** `archivist verify bundle <file> [--json]`: offline, with nothing but the file. */
+/** `archivist verify bundle <file> [trust roots] [--json]`: offline, with nothing but the file and the caller's roots. */
 export function declareVerifyBundle(exit: Exit): Cli {
-  return new Cli("bundle")
-    .description(
-      "Verify an evidence bundle (from `archivist export`, the API or the console) offline: no service is contacted.",
-    )
-    .argument("<file>", "the bundle (JSON)")
-    .option("--json", "the report as JSON")
-    .addHelpText("after", "\nExit status: 0 only if every record's receipt and every seal verifies.")
-    .action((file: string, v: { json?: boolean }) => {
+  return trustOptions(
+    new Cli("bundle")
+      .description(
+        "Verify an evidence bundle (from `archivist export`, the API or the console) offline: no service is contacted. Trust comes from your --keys, --log-key, --witness or --policy, never from the bundle.",
+      )
+      .argument("<file>", "the bundle (JSON)")
+      .option("--json", "the verdict object as JSON"),
+  )
+    .addHelpText("after", `\n${EXIT_HELP}`)
+    .action((file: string, v: TrustFlags & { json?: boolean }) => {
+      let report: BundleReport | ReturnType<typeof cannotEvaluate>;
       try {
         let text: string;
         try {
           text = readFileSync(file, "utf8");
         } catch (err) {
           const code = (err as { code?: string }).code;
-          throw new Error(`cannot read the bundle ${file}: ${code === "ENOENT" ? "no such file" : code}`);
+          throw new BundleError(
+            `cannot read the bundle ${file}: ${code === "ENOENT" ? "no such file" : code}`,
+          );
         }
-        const report = verifyBundle(parseBundle(text));
-        process.stdout.write(v.json ? `${JSON.stringify(report, null, 2)}\n` : bundleText(report));
-        exit(report.ok ? 0 : 1);
+        report = verifyBundle(parseBundle(text), trustRoots(v));
       } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        process.stdout.write(
-          v.json ? `${JSON.stringify({ ok: false, error: message })}\n` : `FAILED ${message}\n`,
-        );
-        exit(1);
+        if (!(err instanceof BundleError || err instanceof TrustRootError)) throw err;
+        report = cannotEvaluate(err.message);
       }
+      process.stdout.write(
+        v.json
+          ? `${JSON.stringify(report, null, 2)}\n`
+          : "records" in report
+            ? bundleText(report)
+            : `${report.summary}\n`,
+      );
+      exit(report.exit_code);
     });
 }

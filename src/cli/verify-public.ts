@@ -1,12 +1,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
+import { cannotEvaluate, type VerificationVerdict } from "../verify/index.js";
 import { type DocumentReport, verifyDocumentHash, versionLabel } from "../web/document.js";
-import { PublicApi } from "../web/public-api.js";
+import { lookupApi, lookupVerdict } from "../web/lookup-verdict.js";
+import type { PublicApi } from "../web/public-api.js";
 import type { ReceiptCheck } from "../web/receipts.js";
 import { sha256Hex } from "../web/sha256.js";
 import { type VconReport, vconUuidOf, verifyVcon } from "../web/vcon.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
+import { type TrustFlags, trustOptions, trustRoots, verdictText } from "./trust-roots.js";
+import { EXIT_HELP } from "./verdict-help.js";
 import { declareVerify } from "./verify.js";
 import { declareVerifyBundle } from "./verify-bundle.js";
 
@@ -18,7 +22,7 @@ const who = (p: unknown) => {
 };
 
 /** Human-readable lines of a document report. */
-function documentText(r: DocumentReport): string {
+function documentText(r: DocumentReport): string[] {
   const lines = [`document sha256 ${r.sha256}`];
   for (const m of r.matches) {
     const status =
@@ -31,54 +35,61 @@ function documentText(r: DocumentReport): string {
       `    ${receiptText(m.receipt)}${m.withdrawal ? `; withdrawal ${receiptText(m.withdrawal.receipt)}` : ""}`,
     );
   }
-  lines.push(r.verdict);
-  return `${lines.join("\n")}\n`;
+  return lines;
 }
 
 /** Human-readable lines of a vCon report: the trail oldest first. */
-function vconText(r: VconReport): string {
+function vconText(r: VconReport): string[] {
   const lines = [`${r.subject}`, ...r.hashes.map((h) => `  file sha256 (${h.form}) ${h.sha256}`)];
   for (const [i, s] of r.trail.entries())
     lines.push(
       `  ${i + 1}. ${s.timestamp_declared} ${s.operation} [${s.confirmation_status}] ${receiptText(s.receipt)}${s.matches.length ? `  <= this file (${s.matches.join(", ")})` : ""}`,
     );
-  lines.push(r.verdict);
-  return `${lines.join("\n")}\n`;
+  return lines;
 }
 
-interface Flags {
+interface Flags extends TrustFlags {
   url?: string;
   json?: boolean;
 }
 
-/** Runs a report; exit 0 only when it verifies. Errors print as FAILED (or JSON) with their cause. */
-async function runReport<R extends { ok: boolean }>(
+/** Runs a look-up and prints its report with the shared verdict; the exit status is the verdict's. */
+async function runReport<R extends { ok: boolean; verdict: string }>(
   target: string,
   v: Flags,
   usage: string,
-  make: (target: string, url: string) => Promise<R>,
-  text: (r: R) => string,
+  make: (target: string, api: PublicApi) => Promise<R>,
+  text: (r: R) => string[],
 ): Promise<number> {
   const json = v.json ?? false;
+  let out: string;
+  let verdict: VerificationVerdict;
   try {
     if (!v.url) throw new Error(usage);
-    const report = await make(target, v.url);
-    process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : text(report));
-    return report.ok ? 0 : 1;
+    const trust = trustRoots(v);
+    const api = lookupApi(v.url, trust);
+    const report = await make(target, api);
+    verdict = await lookupVerdict(api, report, trust);
+    out = json
+      ? JSON.stringify({ ...report, ...verdict }, null, 2)
+      : [...text(report), ...verdictText(verdict)].join("\n");
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    process.stdout.write(json ? `${JSON.stringify({ ok: false, error: message })}\n` : `FAILED ${message}\n`);
-    return 1;
+    verdict = cannotEvaluate(err instanceof Error ? err.message : String(err));
+    out = json ? JSON.stringify(verdict, null, 2) : verdict.summary;
   }
+  process.stdout.write(`${out}\n`);
+  return verdict.exit_code;
 }
 
 function lookupCommand(name: string, description: string, argument: string, usage: string) {
-  return new Cli(name)
-    .description(description)
-    .argument(argument)
-    .option("--url <service>", "the service whose public records to look up (no token needed)")
-    .option("--json", "the report as JSON")
-    .addHelpText("after", "\nExit status: 0 only if a matching record is found and its receipts verify.")
+  return trustOptions(
+    new Cli(name)
+      .description(description)
+      .argument(argument)
+      .option("--url <service>", "the service whose public records to look up (no token needed)")
+      .option("--json", "the verdict object, with the look-up's report, as JSON"),
+  )
+    .addHelpText("after", `\n${EXIT_HELP}`)
     .showHelpAfterError(usage);
 }
 
@@ -97,10 +108,10 @@ function declareDocument(exit: Exit): Cli {
         target,
         v,
         DOCUMENT_USAGE,
-        (t, url) => {
+        (t, api) => {
           const hash =
             /^[0-9a-f]{64}$/i.test(t) && !existsSync(t) ? t : sha256Hex(new Uint8Array(readFileSync(t)));
-          return verifyDocumentHash(new PublicApi(url), hash);
+          return verifyDocumentHash(api, hash);
         },
         documentText,
       ),
@@ -120,8 +131,7 @@ function declareVcon(exit: Exit): Cli {
         target,
         v,
         VCON_USAGE,
-        (t, url) => {
-          const api = new PublicApi(url);
+        (t, api) => {
           if (vconUuidOf(t) && !existsSync(t)) return verifyVcon(api, { uuid: t });
           return verifyVcon(api, { file: new Uint8Array(readFileSync(t)) });
         },

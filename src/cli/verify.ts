@@ -5,9 +5,17 @@ import { BodyTooLarge, readBounded, readBoundedText } from "../client/bounded-bo
 import { CodedError } from "../core/api/coded-error.js";
 import { isUuid } from "../core/api/ids.js";
 import {
+  cannotEvaluate,
   decodeSeal,
+  judge,
+  type KeyFingerprint,
+  keyFingerprint,
   keysFromKeySet,
+  pinsSomething,
   statementPayloadMatches,
+  type TrustRoots,
+  unsignedFields,
+  type VerificationVerdict,
   verifyMmrConsistency,
   verifyRecordReceipt,
   verifyRecordTlogProof,
@@ -18,28 +26,27 @@ import { fetchFailure } from "../web/fetch-error.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
 import { verifyRecordInMirror } from "./mirror.js";
+import { type TrustFlags, trustOptions, trustRoots, verdictText } from "./trust-roots.js";
+import { EXIT_HELP } from "./verdict-help.js";
 
-interface Options {
+interface Options extends TrustFlags {
   receipt?: string;
   payload?: string;
-  keys?: string;
   issuerKey?: string[];
   url?: string;
   log?: string;
   json?: boolean;
   mirror?: string;
-  witness?: string[];
-  quorum?: string;
-  logKey?: string;
   tlogProof?: string;
 }
 
+/** Input that cannot be judged (a missing file, a service not answering): verdict cannot-evaluate. */
 class VerifyFailed extends CodedError<"VERIFY_FAILED"> {
   readonly code = "VERIFY_FAILED";
 }
 
 const KEYS_HINT =
-  "give the service's public keys: --url <service> (fetches its /.well-known/scitt-keys) or --keys <scitt-keys.cbor>";
+  "give the service's public keys: --keys <scitt-keys.cbor> (pinned), or --url <service> (fetches its /.well-known/scitt-keys, not pinned)";
 
 // What the verifier reads from a service: keys, seals, seal lists and proofs, all far smaller.
 // A service (or whatever answers at its address) cannot make the verifier buffer more, or wait longer.
@@ -89,13 +96,65 @@ function readInput(file: string, what: string): Buffer {
   }
 }
 
+/**
+ * The service's COSE keys to check with, and which of them the caller pinned: `--keys` are
+ * pinned as given; keys fetched from `--url` are pinned only where the policy names their
+ * fingerprint. Fetched keys are what the service says today, not a trust root.
+ */
 async function serviceKeys(
-  keys: string | undefined,
+  trust: TrustRoots,
   url: string | undefined,
-): Promise<Map<string, KeyObject>> {
-  if (keys) return keysFromKeySet(new Uint8Array(readInput(keys, "the key set")));
-  if (url) return keysFromKeySet(await fetchBytes(`${url.replace(/\/$/, "")}/.well-known/scitt-keys`));
-  throw new VerifyFailed(KEYS_HINT);
+): Promise<{
+  keys: Map<string, KeyObject>;
+  pinned?: Map<string, KeyObject>;
+  fingerprints: KeyFingerprint[];
+}> {
+  const prints = (keys: Map<string, KeyObject>, pinned: (kid: string, f: string) => boolean) =>
+    [...keys].map(([kid, k]): KeyFingerprint => {
+      const fingerprint = keyFingerprint(k);
+      return { kind: "cose-key", id: kid, fingerprint, pinned: pinned(kid, fingerprint) };
+    });
+  if (trust.serviceKeys)
+    return {
+      keys: trust.serviceKeys,
+      pinned: trust.serviceKeys,
+      fingerprints: prints(trust.serviceKeys, () => true),
+    };
+  if (!url) throw new VerifyFailed(KEYS_HINT);
+  const fetched = keysFromKeySet(await fetchBytes(`${url.replace(/\/$/, "")}/.well-known/scitt-keys`));
+  const byPolicy = (kid: string, f: string) =>
+    trust.policy.serviceKeys.some((p) => p.kid === kid && p.fingerprint === f);
+  const fingerprints = prints(fetched, byPolicy);
+  if (trust.policy.serviceKeys.length === 0) return { keys: fetched, fingerprints };
+  const pinned = new Map([...fetched].filter(([kid]) => fingerprints.some((f) => f.id === kid && f.pinned)));
+  return { keys: fetched, pinned, fingerprints };
+}
+
+/** The verdict of a check made with `keys`, re-made with the pinned ones when the caller pinned some. */
+function keyedVerdict(
+  trust: TrustRoots,
+  keys: Awaited<ReturnType<typeof serviceKeys>>,
+  check: (keys: Map<string, KeyObject>) => { ok: true; proven: string } | { ok: false; reason: string },
+  unsigned: string[] = [],
+): VerificationVerdict {
+  const first = check(keys.keys);
+  const policy: string[] = [];
+  if (first.ok && keys.pinned) {
+    const again = check(keys.pinned);
+    if (!again.ok) policy.push(`not signed by a service key you pinned: ${again.reason}`);
+  } else if (first.ok && pinsSomething(trust))
+    policy.push("the roots you gave pin no service key: give --keys, or service-key lines in --policy");
+  return judge({
+    tampered: first.ok ? [] : [first.reason],
+    policy,
+    pinned: pinsSomething(trust),
+    level: "pinned",
+    roots: trust.described,
+    fingerprints: keys.fingerprints,
+    notChecked: [],
+    unsigned,
+    proven: first.ok ? first.proven : "",
+  });
 }
 
 /** Statement issuer keys given as `kid=<file>` (PEM or JWK), on top of the service's published keys. */
@@ -113,7 +172,7 @@ function issuerKeys(specs: string[] | undefined, published: Map<string, KeyObjec
   return out;
 }
 
-async function verifyRecordFile(file: string, v: Options): Promise<string> {
+async function verifyRecordFile(file: string, v: Options, trust: TrustRoots): Promise<VerificationVerdict> {
   if (!v.receipt) throw new VerifyFailed("--receipt <file> is required to verify a record");
   let record: Record<string, unknown>;
   try {
@@ -122,24 +181,36 @@ async function verifyRecordFile(file: string, v: Options): Promise<string> {
     if (err instanceof VerifyFailed) throw err;
     throw new VerifyFailed(`${file} is not JSON: ${(err as Error).message}`);
   }
-  const verdict = verifyRecordReceipt(
-    record,
-    new Uint8Array(readInput(v.receipt, "the receipt")),
-    await serviceKeys(v.keys, v.url),
+  const receipt = new Uint8Array(readInput(v.receipt, "the receipt"));
+  return keyedVerdict(
+    trust,
+    await serviceKeys(trust, v.url),
+    (keys) => {
+      const verdict = verifyRecordReceipt(record, receipt, keys);
+      if (!verdict.ok) return verdict;
+      const signed =
+        verdict.profile === "mmr"
+          ? `peak ${verdict.peak.slice(0, 16)}…`
+          : `root of the RFC 9162 tree of ${verdict.treeSize} entries ${verdict.peak.slice(0, 16)}…`;
+      return {
+        ok: true,
+        proven: `${String(record.identity)} is entry ${verdict.mmrIndex} of ${verdict.subject} (${verdict.profile} receipt by ${verdict.issuer}, leaf ${verdict.leaf.slice(0, 16)}…, ${signed})`,
+      };
+    },
+    unsignedFields(record).map((f) => `${f}: not part of the signed leaf`),
   );
-  if (!verdict.ok) throw new VerifyFailed(verdict.reason);
-  const signed =
-    verdict.profile === "mmr"
-      ? `peak ${verdict.peak.slice(0, 16)}…`
-      : `root of the RFC 9162 tree of ${verdict.treeSize} entries ${verdict.peak.slice(0, 16)}…`;
-  return `OK ${String(record.identity)} is entry ${verdict.mmrIndex} of ${verdict.subject} (${verdict.profile} receipt, leaf ${verdict.leaf.slice(0, 16)}…, ${signed})`;
 }
 
 /**
- * A record against its c2sp.org/tlog-proof: the log's checkpoint key from --log-key (a vkey file)
- * or the service (--url), witnesses from --witness with --quorum (default: every --witness).
+ * A record against its c2sp.org/tlog-proof: the log's checkpoint key pinned by --log-key (or a
+ * policy), else the service's own (--url: self-consistent at best); witnesses from --witness.
  */
-async function verifyRecordTlogProofFile(file: string, proofFile: string, v: Options): Promise<string> {
+async function verifyRecordTlogProofFile(
+  file: string,
+  proofFile: string,
+  v: Options,
+  trust: TrustRoots,
+): Promise<VerificationVerdict> {
   let record: Record<string, unknown>;
   try {
     record = JSON.parse(readInput(file, "the record").toString("utf8")) as Record<string, unknown>;
@@ -148,8 +219,9 @@ async function verifyRecordTlogProofFile(file: string, proofFile: string, v: Opt
     throw new VerifyFailed(`${file} is not JSON: ${(err as Error).message}`);
   }
   const proof = readInput(proofFile, "the tlog proof").toString("utf8");
+  const pinned = trust.policy.logKeys[0];
   let logVkey: string;
-  if (v.logKey) logVkey = readInput(v.logKey, "the log key").toString("utf8").trim();
+  if (pinned) logVkey = pinned;
   else if (v.url) {
     const tenant = String(record.tenant_identity ?? record.origin_tenant ?? "").replace(/^tenant\//, "");
     logVkey = (
@@ -159,30 +231,54 @@ async function verifyRecordTlogProofFile(file: string, proofFile: string, v: Opt
   const witnesses = v.witness ?? [];
   const quorum = v.quorum === undefined ? witnesses.length : Number(v.quorum);
   const verdict = verifyRecordTlogProof(record, proof, { logVkey, witnessVkeys: witnesses, quorum });
-  if (!verdict.ok) throw new VerifyFailed(verdict.reason);
-  const witnessed = verdict.cosigners.length ? `, cosigned by ${verdict.cosigners.join(", ")}` : "";
-  return `OK ${String(record.identity)} is entry ${verdict.index} of ${verdict.checkpoint.origin} at size ${verdict.checkpoint.size} (tlog proof${witnessed})`;
+  const witnessed =
+    verdict.ok && verdict.cosigners.length ? `, cosigned by ${verdict.cosigners.join(", ")}` : "";
+  return judge({
+    tampered: verdict.ok ? [] : [verdict.reason],
+    policy: [],
+    pinned: pinned !== undefined,
+    level: witnesses.length ? "witnessed" : "pinned",
+    roots: trust.described,
+    fingerprints: [],
+    notChecked: witnesses.length ? [] : ["split view: no witness cosignature was required"],
+    unsigned: unsignedFields(record).map((f) => `${f}: not part of the signed leaf`),
+    proven: verdict.ok
+      ? `${String(record.identity)} is entry ${verdict.index} of ${verdict.checkpoint.origin} at size ${verdict.checkpoint.size} (tlog proof${witnessed})`
+      : "",
+  });
 }
 
-async function verifyStatementFile(file: string, v: Options): Promise<string> {
+async function verifyStatementFile(
+  file: string,
+  v: Options,
+  trust: TrustRoots,
+): Promise<VerificationVerdict> {
   const statement = new Uint8Array(readInput(file, "the statement"));
   // Issuer keys alone check the statement's signature; a receipt also needs the service's keys.
-  if (!v.keys && !v.url && (!v.issuerKey?.length || v.receipt))
+  if (!trust.serviceKeys && !v.url && (!v.issuerKey?.length || v.receipt))
     throw new VerifyFailed(`${KEYS_HINT}; an issuer the service does not publish: --issuer-key kid=<file>`);
-  const service = v.keys || v.url ? await serviceKeys(v.keys, v.url) : new Map<string, KeyObject>();
+  const service =
+    trust.serviceKeys || v.url
+      ? await serviceKeys(trust, v.url)
+      : { keys: new Map<string, KeyObject>(), fingerprints: [] };
   const receipts = v.receipt ? [new Uint8Array(readInput(v.receipt, "the receipt"))] : [];
-  const verdict = verifyStatement(statement, {
-    issuerKeys: issuerKeys(v.issuerKey, service),
-    serviceKeys: service,
-    receipts,
+  const payload = v.payload ? new Uint8Array(readInput(v.payload, "the payload")) : undefined;
+  const given = issuerKeys(v.issuerKey, new Map());
+  return keyedVerdict(trust, service, (keys) => {
+    const verdict = verifyStatement(statement, {
+      issuerKeys: new Map([...keys, ...given]),
+      serviceKeys: keys,
+      receipts,
+    });
+    if (!verdict.ok) return verdict;
+    if (payload && !statementPayloadMatches(statement, payload))
+      return { ok: false, reason: `payload ${v.payload} does not match the statement's hash` };
+    const profiles = verdict.profiles.length ? ` (${verdict.profiles.join(", ")})` : "";
+    return {
+      ok: true,
+      proven: `statement by ${verdict.issuer}, ${verdict.receipts} receipt(s) verified${profiles}${payload ? ", payload matches" : ""}`,
+    };
   });
-  if (!verdict.ok) throw new VerifyFailed(verdict.reason);
-  if (v.payload) {
-    if (!statementPayloadMatches(statement, new Uint8Array(readInput(v.payload, "the payload"))))
-      throw new VerifyFailed(`payload ${v.payload} does not match the statement's hash`);
-  }
-  const profiles = verdict.profiles.length ? ` (${verdict.profiles.join(", ")})` : "";
-  return `OK statement by ${verdict.issuer}, ${verdict.receipts} receipt(s) verified${profiles}${v.payload ? ", payload matches" : ""}`;
 }
 
 /** A log named as the API names tenancies (`tenant/<uuid>`) or by its bare uuid. */
@@ -192,12 +288,8 @@ function logTenant(log: string): string {
   return uuid.toLowerCase();
 }
 
-/** Replays a log's seals from the API: each signed by the service and consistent with the previous one. */
-async function verifyLog(log: string, v: Options): Promise<string> {
-  if (!v.url) throw new VerifyFailed("--url <service> is required with --log");
-  const tenant = logTenant(log);
-  const base = v.url.replace(/\/$/, "");
-  const keys = [...(await serviceKeys(v.keys, base)).values()];
+/** The seals of a log as the API lists them, each fetched once. */
+async function fetchSeals(base: string, tenant: string): Promise<Uint8Array[]> {
   const body = (await fetchJson(`${base}/archivist/v1/merklelogs/${tenant}/seals`)) as {
     mmr_sizes?: unknown;
   };
@@ -209,11 +301,25 @@ async function verifyLog(log: string, v: Options): Promise<string> {
     throw new VerifyFailed(
       `log tenant/${tenant} has no seals at ${base} (unknown log, or nothing sealed yet)`,
     );
-  let previous: ReturnType<typeof decodeSeal> | undefined;
+  const seals: Uint8Array[] = [];
   for (const [i, size] of sizes.entries()) {
-    const seal = await fetchBytes(`${base}/archivist/v1/merklelogs/${tenant}/seals/latest?mmr_size=${size}`);
-    if (!keys.some((k) => verifySeal(seal, k)))
-      throw new VerifyFailed(`seal ${size} is not signed by the service`);
+    seals.push(await fetchBytes(`${base}/archivist/v1/merklelogs/${tenant}/seals/latest?mmr_size=${size}`));
+    if (process.stderr.isTTY) process.stderr.write(`\rfetched ${i + 1}/${sizes.length} seals`);
+  }
+  if (process.stderr.isTTY) process.stderr.write("\n");
+  return seals;
+}
+
+/** Replays a log's seals from the API: each signed by the service and consistent with the previous one. */
+async function verifyLog(log: string, v: Options, trust: TrustRoots): Promise<VerificationVerdict> {
+  if (!v.url) throw new VerifyFailed("--url <service> is required with --log");
+  const tenant = logTenant(log);
+  const base = v.url.replace(/\/$/, "");
+  const keys = await serviceKeys(trust, base);
+  const seals = await fetchSeals(base, tenant);
+  const proofs = new Map<string, Uint8Array[][]>();
+  let previous: ReturnType<typeof decodeSeal> | undefined;
+  for (const seal of seals) {
     const state = decodeSeal(seal);
     if (previous) {
       const proof = (await fetchJson(
@@ -226,93 +332,100 @@ async function verifyLog(log: string, v: Options): Promise<string> {
         throw new VerifyFailed(
           `${base} did not answer a consistency proof from ${previous.mmrSize} to ${state.mmrSize}`,
         );
-      const paths = (proof.paths as string[][]).map((p) =>
-        p.map((h) => new Uint8Array(Buffer.from(h, "hex"))),
+      proofs.set(
+        `${previous.mmrSize}-${state.mmrSize}`,
+        (proof.paths as string[][]).map((p) => p.map((h) => new Uint8Array(Buffer.from(h, "hex")))),
       );
-      if (!verifyMmrConsistency(previous.mmrSize, state.mmrSize, previous.peaks, state.peaks, paths))
-        throw new VerifyFailed(`seal ${state.mmrSize} is not consistent with seal ${previous.mmrSize}`);
     }
     previous = state;
-    if (process.stderr.isTTY) process.stderr.write(`\rchecked ${i + 1}/${sizes.length} seals`);
   }
-  if (process.stderr.isTTY) process.stderr.write("\n");
-  return `OK log tenant/${tenant}: ${sizes.length} seals, each signed and consistent with the one before (size ${previous?.mmrSize ?? 0})`;
+  return keyedVerdict(trust, keys, (k) => {
+    const signers = [...k.values()];
+    let before: ReturnType<typeof decodeSeal> | undefined;
+    for (const seal of seals) {
+      const state = decodeSeal(seal);
+      if (!signers.some((key) => verifySeal(seal, key)))
+        return { ok: false, reason: `seal ${state.mmrSize} is not signed by the keys checked with` };
+      const paths = before ? proofs.get(`${before.mmrSize}-${state.mmrSize}`) : undefined;
+      if (
+        before &&
+        !(paths && verifyMmrConsistency(before.mmrSize, state.mmrSize, before.peaks, state.peaks, paths))
+      )
+        return { ok: false, reason: `seal ${state.mmrSize} is not consistent with seal ${before.mmrSize}` };
+      before = state;
+    }
+    return {
+      ok: true,
+      proven: `log tenant/${tenant}: ${seals.length} seals, each signed and consistent with the one before (size ${before?.mmrSize ?? 0})`,
+    };
+  });
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** The offline verifier's declaration: a statement, a record with its receipt, or a whole log. */
 export function declareVerify(exit: Exit): Cli {
-  return new Cli("verify")
-    .description(
-      "Verify without trusting the service: a signed statement (.cose), a record (.json) with its receipt, or every seal of a log.",
-    )
-    .argument("[file]", "a statement (.cose, e.g. GET …/statement?transparent=true) or a record (.json)")
-    .option("--receipt <file>", "the record's or statement's COSE receipt")
-    .option("--payload <file>", "the statement's payload (its SHA-256 must match)")
-    .option("--url <service>", "the service: its published keys, and the log with --log")
-    .option("--keys <file>", "the service's key set (GET /.well-known/scitt-keys) instead of --url")
-    .option(
-      "--issuer-key <kid=file>",
-      "a statement issuer's public key, PEM or JWK (repeatable)",
-      collect,
-      [],
-    )
-    .option("--log <tenant/uuid>", "replay every seal of this tenancy's log (with --url)")
-    .option(
-      "--mirror <dir|url>",
-      "check a record (.json) against a log mirror (archivist mirror) or a log's tiles",
-    )
-    .option(
-      "--witness <vkey>",
-      "a witness whose cosignature counts toward --quorum (repeatable)",
-      collect,
-      [],
-    )
-    .option("--quorum <n>", "cosignatures the checkpoint needs (default: every --witness)")
-    .option(
-      "--log-key <file>",
-      "the log's checkpoint key (vkey); by default the mirror's own, or the service's (--url) with --tlog-proof",
-    )
-    .option(
-      "--tlog-proof <file>",
-      "check a record (.json) against its c2sp.org/tlog-proof@v1 (archivist export --tlog-proof)",
-    )
+  return trustOptions(
+    new Cli("verify")
+      .description(
+        "Verify without trusting the service: a signed statement (.cose), a record (.json) with its receipt, or every seal of a log. Trust comes from your --keys, --log-key, --witness or --policy; without them the verdict is at best self-consistent.",
+      )
+      .argument("[file]", "a statement (.cose, e.g. GET …/statement?transparent=true) or a record (.json)")
+      .option("--receipt <file>", "the record's or statement's COSE receipt")
+      .option("--payload <file>", "the statement's payload (its SHA-256 must match)")
+      .option("--url <service>", "the service: its published keys (not pinned), and the log with --log")
+      .option(
+        "--issuer-key <kid=file>",
+        "a statement issuer's public key, PEM or JWK (repeatable)",
+        collect,
+        [],
+      )
+      .option("--log <tenant/uuid>", "replay every seal of this tenancy's log (with --url)")
+      .option(
+        "--mirror <dir|url>",
+        "check a record (.json) against a log mirror (archivist mirror) or a log's tiles",
+      )
+      .option(
+        "--tlog-proof <file>",
+        "check a record (.json) against its c2sp.org/tlog-proof@v1 (archivist export --tlog-proof)",
+      )
+      .option("--json", "the verdict object as JSON"),
+    "the service's COSE key set (GET /.well-known/scitt-keys), pinned",
+  )
     .addHelpText(
       "after",
       `
-Exit status: 0 only if everything verifies; 1 otherwise, with the cause on the FAILED line.
+${EXIT_HELP}
 
 Examples:
-  archivist verify record.json --receipt receipt.cose --url http://127.0.0.1:8080
-  archivist verify statement.cose --url http://127.0.0.1:8080
-  archivist verify --log tenant/<uuid> --url http://127.0.0.1:8080
-  archivist verify record.json --mirror ./mirror --witness "<vkey>"
-  archivist verify record.json --tlog-proof r.tlog-proof --url http://127.0.0.1:8080`,
+  archivist verify record.json --receipt receipt.cose --keys scitt-keys.cbor
+  archivist verify statement.cose --keys scitt-keys.cbor
+  archivist verify --log tenant/<uuid> --url http://127.0.0.1:8080 --keys scitt-keys.cbor
+  archivist verify record.json --mirror ./mirror --log-key log.vkey --witness "<vkey>"
+  archivist verify record.json --tlog-proof r.tlog-proof --log-key log.vkey`,
     )
     .action(async (file: string | undefined, values: Options, cli: Cli) => {
+      let verdict: VerificationVerdict;
       try {
-        let line: string;
-        if (values.log) line = await verifyLog(values.log, values);
+        const trust = trustRoots(values);
+        if (values.log) verdict = await verifyLog(values.log, values, trust);
         else if (!file)
           throw new VerifyFailed(
-            `usage: archivist verify <statement.cose | record.json> [--receipt r.cose] [--payload file] [--url u | --keys k]; see ${cli.name()} --help`,
+            `usage: archivist verify <statement.cose | record.json> [--receipt r.cose] [--payload file] [--keys k | --url u]; see ${cli.name()} --help`,
           );
-        else if (values.tlogProof) line = await verifyRecordTlogProofFile(file, values.tlogProof, values);
+        else if (values.tlogProof)
+          verdict = await verifyRecordTlogProofFile(file, values.tlogProof, values, trust);
         else if (file.endsWith(".json") && values.mirror)
-          line = await verifyRecordInMirror(file, values.mirror, {
-            witnesses: values.witness ?? [],
-            quorum: values.quorum === undefined ? undefined : Number(values.quorum),
-            logKey: values.logKey,
-          });
-        else if (file.endsWith(".json")) line = await verifyRecordFile(file, values);
-        else line = await verifyStatementFile(file, values);
-        process.stdout.write(`${line}\n`);
-        exit(0);
+          verdict = await verifyRecordInMirror(file, values.mirror, trust);
+        else if (file.endsWith(".json")) verdict = await verifyRecordFile(file, values, trust);
+        else verdict = await verifyStatementFile(file, values, trust);
       } catch (err) {
-        process.stdout.write(`FAILED ${err instanceof Error ? err.message : String(err)}\n`);
-        exit(1);
+        verdict = cannotEvaluate(err instanceof Error ? err.message : String(err));
       }
+      process.stdout.write(
+        values.json ? `${JSON.stringify(verdict, null, 2)}\n` : `${verdictText(verdict).join("\n")}\n`,
+      );
+      exit(verdict.exit_code);
     });
 }
 

@@ -36,6 +36,7 @@ export { DEFAULT_RETRY_POLICY, type RetryPolicy, rateLimitWaitMs } from "./retry
 export {
   type BearerTokens,
   type ClientCredentials,
+  requestToken,
   TokenSource,
   type TokenSourceOptions,
   tokenUrl,

@@ -74,29 +74,60 @@ export class TokenSource implements BearerTokens {
   }
 
   private async fetchToken(signal?: AbortSignal): Promise<Cached> {
-    const body = new URLSearchParams({
-      grant_type: "client_credentials",
-      client_id: this.credentials.clientId,
-      client_secret: this.credentials.clientSecret,
+    const { token, expiresInS } = await requestToken(this.credentials, {
+      fetch: this.fetchFn,
+      errors: this.errors,
+      signal,
     });
-    let res: Response;
-    try {
-      res = await this.fetchFn(tokenUrl(this.credentials), {
-        method: "POST",
-        body,
-        ...(signal ? { signal } : {}),
-      });
-    } catch (err) {
-      throw this.errors.unavailable(`token request failed: ${(err as Error).message}`);
-    }
-    if (res.status === 429 || res.status >= 500)
-      throw this.errors.unavailable(`token endpoint answered ${res.status}`, res.status);
-    if (!res.ok)
-      throw this.errors.refused(`token endpoint refused the credentials (${res.status})`, res.status);
-    const json = (await res.json().catch(() => ({}))) as { access_token?: unknown; expires_in?: unknown };
-    if (typeof json.access_token !== "string" || json.access_token === "")
-      throw this.errors.unavailable("token endpoint answered without access_token");
-    const ttlMs = (typeof json.expires_in === "number" && json.expires_in > 0 ? json.expires_in : 300) * 1000;
-    return { token: json.access_token, refreshAt: this.now() + Math.max(ttlMs - this.marginMs, ttlMs / 2) };
+    const ttlMs = expiresInS * 1000;
+    return { token, refreshAt: this.now() + Math.max(ttlMs - this.marginMs, ttlMs / 2) };
   }
+}
+
+/**
+ * The one client-credentials token request of this project (the client library, the CLI's
+ * export and the console's sign-in all use it). Refusals (400/401) carry the endpoint's
+ * `error_description`; 429, 5xx and network failures are "unavailable" (they may pass).
+ */
+export async function requestToken(
+  credentials: ClientCredentials,
+  o: { fetch?: FetchFn; errors?: ApiErrors; signal?: AbortSignal } = {},
+): Promise<{ token: string; expiresInS: number }> {
+  const errors = o.errors ?? API_ERRORS;
+  const body = new URLSearchParams({
+    grant_type: "client_credentials",
+    client_id: credentials.clientId,
+    client_secret: credentials.clientSecret,
+  });
+  let res: Response;
+  try {
+    res = await (o.fetch ?? fetch)(tokenUrl(credentials), {
+      method: "POST",
+      body,
+      ...(o.signal ? { signal: o.signal } : {}),
+    });
+  } catch (err) {
+    throw errors.unavailable(`token request failed: ${(err as Error).message}`);
+  }
+  if (res.status === 429 || res.status >= 500)
+    throw errors.unavailable(`token endpoint answered ${res.status}`, res.status);
+  const json = (await res.json().catch(() => ({}))) as {
+    access_token?: unknown;
+    expires_in?: unknown;
+    error_description?: unknown;
+    message?: unknown;
+  };
+  if (!res.ok) {
+    const why = typeof json.error_description === "string" ? json.error_description : json.message;
+    throw errors.refused(
+      `token endpoint refused the credentials (${res.status})${typeof why === "string" && why ? `: ${why}` : ""}`,
+      res.status,
+    );
+  }
+  if (typeof json.access_token !== "string" || json.access_token === "")
+    throw errors.unavailable("token endpoint answered without access_token");
+  return {
+    token: json.access_token,
+    expiresInS: typeof json.expires_in === "number" && json.expires_in > 0 ? json.expires_in : 300,
+  };
 }

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { decodeSign1 } from "../core/cose/index.js";
 
 /**
@@ -8,6 +8,6 @@ import { decodeSign1 } from "../core/cose/index.js";
 export function statementPayloadMatches(statement: Uint8Array, payload: Uint8Array): boolean {
   const signed = decodeSign1(statement).payload;
   if (!signed) return false;
-  const digest = createHash("sha256").update(payload).digest();
-  return Buffer.compare(Buffer.from(signed), Buffer.from(digest)) === 0;
+  const digest = sha256(payload);
+  return signed.length === digest.length && signed.every((b, i) => b === digest[i]);
 }

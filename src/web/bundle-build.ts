@@ -48,8 +48,9 @@ async function recordsOf(api: PublicApi, subject: BundleSubject) {
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 
 /**
- * The log's latest C2SP checkpoint (with its cosignatures) and key, and RFC 9162 consistency
- * proofs from every receipt's tree size to the checkpoint's; none when the log has no checkpoint.
+ * The log's published C2SP checkpoint (the newest witnessed one, with its cosignatures) and key,
+ * and RFC 9162 consistency proofs between every receipt's tree size and the checkpoint's, in
+ * whichever direction; none when the log has no checkpoint.
  */
 async function checkpointOf(
   api: PublicApi,
@@ -58,15 +59,21 @@ async function checkpointOf(
 ): Promise<BundleCheckpoint | undefined> {
   const note = await api.get(`/archivist/v1/merklelogs/${tenant}/tlog/checkpoint`);
   const key = await api.get(`/archivist/v1/merklelogs/${tenant}/tlog/key`);
+  // Over the rate limit is not "no checkpoint": the bundle would silently lack it.
+  for (const r of [note, key])
+    if (r.status === 429) throw new LookupError("the checkpoint answered 429", 429);
   if (note.status !== 200 || key.status !== 200) return undefined;
   const size = Number(text(note.bytes).split("\n")[1]);
   const consistency = [];
-  for (const from of receiptSizes) {
-    if (!(from < size)) continue;
+  // Receipts cover the newest seal, the published checkpoint is the newest witnessed one: a
+  // receipt's tree may be either side of it, so the proof runs from the smaller to the larger.
+  for (const other of receiptSizes) {
+    if (other === size || other < 1 || size < 1) continue;
+    const [from, to] = other < size ? [other, size] : [size, other];
     const p = await api.json<{ proof: string[] }>(
-      `/archivist/v1/merklelogs/${tenant}/consistency?profile=rfc9162&from=${from}&to=${size}`,
+      `/archivist/v1/merklelogs/${tenant}/consistency?profile=rfc9162&from=${from}&to=${to}`,
     );
-    consistency.push({ from, to: size, proof: p.proof });
+    consistency.push({ from, to, proof: p.proof });
   }
   return { note: text(note.bytes), key: text(key.bytes).trim(), consistency };
 }
@@ -84,7 +91,8 @@ export async function buildBundle(
   const { assets, events, id } = await recordsOf(api, subject);
   if (events.length === 0) throw new LookupError(`${id} has no records you may read`);
   const keySet = await api.get("/.well-known/scitt-keys");
-  if (keySet.status !== 200) throw new LookupError(`GET /.well-known/scitt-keys answered ${keySet.status}`);
+  if (keySet.status !== 200)
+    throw new LookupError(`GET /.well-known/scitt-keys answered ${keySet.status}`, keySet.status);
   const keys = await api.keys();
   // Per log: the seals the bundle needs (by size), and each sealed record's first covering seal.
   const wanted = new Map<string, Set<number>>();
@@ -107,7 +115,7 @@ export async function buildBundle(
     if (!bytes) {
       const tenant = log.replace(/^tenant\//, "");
       const r = await api.get(`/archivist/v1/merklelogs/${tenant}/seals/latest?mmr_size=${size}`);
-      if (r.status !== 200) throw new LookupError(`seal ${size} of ${log} answered ${r.status}`);
+      if (r.status !== 200) throw new LookupError(`seal ${size} of ${log} answered ${r.status}`, r.status);
       bytes = r.bytes;
       sealBytes.set(key, bytes);
     }
@@ -124,7 +132,7 @@ export async function buildBundle(
     // 409: not committed or not sealed yet; the bundle shows the record without a receipt.
     if (r.status === 409) continue;
     if (r.status !== 200)
-      throw new LookupError(`the receipt of ${String(record.identity)} answered ${r.status}`);
+      throw new LookupError(`the receipt of ${String(record.identity)} answered ${r.status}`, r.status);
     const v = verifyRecordReceipt(record, r.bytes, keys);
     if (!v.ok)
       throw new LookupError(
@@ -145,6 +153,8 @@ export async function buildBundle(
     want(v.subject, into);
     // The same entry in the log's RFC 9162 tree, the one its C2SP checkpoints sign.
     const t = await api.get(`/archivist/v1/receipts/${String(record.identity)}?profile=rfc9162`);
+    if (t.status === 429)
+      throw new LookupError(`the RFC 9162 receipt of ${String(record.identity)} answered 429`, 429);
     if (t.status === 200) {
       const tv = verifyRecordReceipt(record, t.bytes, keys);
       if (tv.ok && tv.profile === "rfc9162" && tv.treeSize !== undefined) {

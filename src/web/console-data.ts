@@ -1,3 +1,5 @@
+import { ApiRefusedError } from "../client/errors.js";
+import { requestToken } from "../client/token-source.js";
 import { type BundleReport, parseBundle, verifyBundle } from "../verify/index.js";
 import { LookupError, PublicApi, type PublicRecord } from "./public-api.js";
 import { checkReceipt, type ReceiptCheck } from "./receipts.js";
@@ -14,26 +16,18 @@ export interface Session {
   expiresAt: number;
 }
 
-/** Client credentials → a token (the service's OIDC token endpoint). */
+/** Client credentials → a token (the service's OIDC token endpoint), with the project's one token request. */
 export async function signIn(origin: string, clientId: string, clientSecret: string): Promise<Session> {
-  const res = await fetch(`${origin}/archivist/iam/v1/appidp/token`, {
-    method: "POST",
-    body: new URLSearchParams({
-      grant_type: "client_credentials",
-      client_id: clientId,
-      client_secret: clientSecret,
-    }),
-  });
-  if (!res.ok) {
-    const body = (await res.json().catch(() => ({}))) as { message?: string; error_description?: string };
-    throw new LookupError(
-      res.status === 401 || res.status === 400
-        ? `sign-in refused: ${body.error_description ?? body.message ?? "unknown client or wrong secret"}`
-        : `sign-in failed: the service answered ${res.status}`,
-    );
+  try {
+    const t = await requestToken({ url: origin, clientId, clientSecret });
+    return { token: t.token, clientId, expiresAt: Date.now() + t.expiresInS * 1000 - 30_000 };
+  } catch (err) {
+    if (err instanceof ApiRefusedError)
+      throw new LookupError(
+        `sign-in refused: ${err.message.replace(/^token endpoint refused the credentials \(\d+\): ?/, "") || "unknown client or wrong secret"}`,
+      );
+    throw new LookupError(`sign-in failed: ${(err as Error).message}`);
   }
-  const t = (await res.json()) as { access_token: string; expires_in?: number };
-  return { token: t.access_token, clientId, expiresAt: Date.now() + (t.expires_in ?? 3600) * 1000 - 30_000 };
 }
 
 /** The API as the signed-in caller reads it: every request carries the tab's token. */

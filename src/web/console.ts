@@ -164,8 +164,13 @@ function trailView(t: Trail, s: Session): HTMLElement {
       a.click();
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      exportStatus.textContent = `Saved ${b.name}. Checked here before saving: ${b.report.verdict}`;
-      say(b.report.ok, `Exported ${b.name}: ${b.report.verdict}`);
+      exportStatus.textContent = `Saved ${b.name}. Checked here before saving: ${b.report.summary}`;
+      exportStatus.dataset.code = b.report.code;
+      // Self-consistent is what a bundle checked against its own keys can be: saved, not a failure.
+      say(
+        b.report.code !== "tampered" && b.report.code !== "cannot-evaluate",
+        `Exported ${b.name}: ${b.report.summary}`,
+      );
     }),
   );
   const toolbar = el("div", undefined, "toolbar");

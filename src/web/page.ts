@@ -1,10 +1,30 @@
 // Entry point of the verify page bundle: reads a file or a typed id, looks up public
 // records on this service and verifies them here with the core verifier.
 
-import { looksLikeBundle, parseBundle, verifyBundle } from "../verify/index.js";
+import {
+  cannotEvaluate,
+  emptyPolicy,
+  looksLikeBundle,
+  parseBundle,
+  parsePolicy,
+  type TrustRoots,
+  type VerificationVerdict,
+  verifyBundle,
+  witnessGroup,
+} from "../verify/index.js";
 import { verifyDocumentHash } from "./document.js";
+import { lookupApi, lookupVerdict } from "./lookup-verdict.js";
 import { PublicApi } from "./public-api.js";
-import { el, renderBundle, renderDocument, renderVcon, showVerdict, trustView } from "./render.js";
+import {
+  el,
+  renderBundle,
+  renderDocument,
+  renderVcon,
+  showVerdict,
+  showVerdictObject,
+  trustView,
+  verdictDetails,
+} from "./render.js";
 import { sha256Hex } from "./sha256.js";
 import { checkLog } from "./tlog.js";
 import { checkTlogProof, looksLikeTlogProof } from "./tlog-proof.js";
@@ -24,22 +44,55 @@ for (const level of ["STORED", "COMMITTED", "CONFIRMED", "UNEQUIVOCAL"]) {
   byId<HTMLElement>("trust-levels").append(el("dt", level), dd);
 }
 
-async function run(what: string, check: () => Promise<{ ok: boolean; verdict: string; view: HTMLElement }>) {
+/**
+ * The caller's trust roots: a policy pasted into the page (C2SP tlog-policy lines and
+ * `service-key` fingerprints). The page is served by the service it checks, so nothing it
+ * fetches from there is a root: without a policy the verdict is at best self-consistent.
+ */
+function trustRoots(): TrustRoots {
+  const text = byId<HTMLTextAreaElement>("policy").value;
+  if (!text.trim()) return { policy: emptyPolicy(), described: [] };
+  return { policy: parsePolicy(text), described: ["the policy given on this page"] };
+}
+
+interface Outcome {
+  ok: boolean;
+  verdict: string;
+  view: HTMLElement;
+  /** The shared verdict object, when the check gives one (bundles). */
+  object?: VerificationVerdict;
+}
+
+async function run(what: string, check: () => Promise<Outcome>) {
   showVerdict(verdict, undefined, `Checking ${what}…`);
   details.replaceChildren();
   try {
     const r = await check();
     details.replaceChildren(r.view);
-    showVerdict(verdict, r.ok, r.verdict);
+    if (r.object) showVerdictObject(verdict, r.object);
+    else showVerdict(verdict, r.ok, r.verdict);
   } catch (err) {
-    showVerdict(verdict, false, `FAILED: ${(err as Error).message}`);
+    showVerdictObject(verdict, cannotEvaluate((err as Error).message));
   }
+  verdict.tabIndex = -1;
+  verdict.focus();
 }
 
-const checkHash = (hash: string) => async () => {
-  const r = await verifyDocumentHash(api, hash);
-  return { ok: r.ok, verdict: r.verdict, view: renderDocument(r) };
-};
+/** A public look-up, judged by the caller's roots: the shared verdict object beside its report. */
+async function lookedUp<R extends { ok: boolean; verdict: string }>(
+  look: (api: PublicApi) => Promise<R>,
+  render: (r: R) => HTMLElement,
+): Promise<Outcome> {
+  const trust = trustRoots();
+  const api = lookupApi(location.origin, trust);
+  const r = await look(api);
+  const v = await lookupVerdict(api, r, trust);
+  const view = el("div");
+  view.append(render(r), verdictDetails(v));
+  return { ok: v.ok, verdict: v.summary, view, object: v };
+}
+
+const checkHash = (hash: string) => () => lookedUp((a) => verifyDocumentHash(a, hash), renderDocument);
 
 async function checkFile(file: File): Promise<void> {
   showVerdict(verdict, undefined, `Reading ${file.name}…`);
@@ -59,15 +112,12 @@ async function checkFile(file: File): Promise<void> {
   // A bundle is checked offline: against the keys it carries, with no look-up at all.
   if (mode === "bundle" || (mode === "auto" && looksLikeBundle(bytes)))
     return run(file.name, async () => {
-      const r = verifyBundle(parseBundle(new TextDecoder().decode(bytes)));
-      return { ok: r.ok, verdict: r.verdict, view: renderBundle(r) };
+      const r = verifyBundle(parseBundle(new TextDecoder().decode(bytes)), trustRoots());
+      return { ok: r.ok, verdict: r.summary, view: renderBundle(r), object: r };
     });
   const asVcon = mode === "vcon" || (mode !== "document" && looksLikeVcon(bytes));
   if (!asVcon) return run(file.name, checkHash(sha256Hex(bytes)));
-  return run(file.name, async () => {
-    const r = await verifyVcon(api, { file: bytes });
-    return { ok: r.ok, verdict: r.verdict, view: renderVcon(r) };
-  });
+  return run(file.name, () => lookedUp((a) => verifyVcon(a, { file: bytes }), renderVcon));
 }
 
 fileInput.addEventListener("change", () => {
@@ -90,11 +140,7 @@ byId<HTMLFormElement>("lookup-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const text = lookup.value.trim();
   const uuid = vconUuidOf(text);
-  if (uuid)
-    void run(`vcon://${uuid}`, async () => {
-      const r = await verifyVcon(api, { uuid });
-      return { ok: r.ok, verdict: r.verdict, view: renderVcon(r) };
-    });
+  if (uuid) void run(`vcon://${uuid}`, () => lookedUp((a) => verifyVcon(a, { uuid }), renderVcon));
   else if (/^[0-9a-f]{64}$/i.test(text)) void run("the document hash", checkHash(text));
   else showVerdict(verdict, false, "Enter a vCon uuid, vcon://<uuid>, or a 64-digit SHA-256.");
 });
@@ -108,12 +154,17 @@ byId<HTMLFormElement>("log-form").addEventListener("submit", (e) => {
     .map((l) => l.trim())
     .filter((l) => l !== "");
   const quorumText = byId<HTMLInputElement>("log-quorum").value.trim();
-  const quorum = quorumText === "" ? witnesses.length : Number(quorumText);
   void run(`the log of tenant/${tenant}`, async () => {
-    const r = await checkLog(api, tenant, witnesses, quorum);
-    const view = document.createElement("p");
-    view.id = "log-report";
-    view.textContent = r.ok ? `${r.origin}: ${r.size} entries` : r.verdict;
-    return { ok: r.ok, verdict: r.verdict, view };
+    const trust = trustRoots();
+    if (witnesses.length) {
+      witnessGroup(trust.policy, witnesses, quorumText === "" ? witnesses.length : Number(quorumText));
+      trust.described.push(`${witnesses.length} witness key(s) typed in`);
+    }
+    const r = await checkLog(api, tenant, trust);
+    const view = el("div");
+    const p = el("p", r.size ? `${r.origin}: ${r.size} entries` : "");
+    p.id = "log-report";
+    view.append(p, verdictDetails(r));
+    return { ok: r.ok, verdict: r.summary, view, object: r };
   });
 });

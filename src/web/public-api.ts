@@ -6,9 +6,15 @@ import { fetchFailure } from "./fetch-error.js";
 /** A record as the public routes return it. */
 export type PublicRecord = Record<string, unknown>;
 
-/** A failed public look-up: the verdict names it rather than hiding it. */
+/** A failed look-up: the verdict names it rather than hiding it; `status` when the service answered one. */
 export class LookupError extends CodedError<"LOOKUP_FAILED"> {
   readonly code = "LOOKUP_FAILED";
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
 }
 
 // Lists stop here: an auditor's look-up is small, and a runaway listing must not hang the page.
@@ -22,9 +28,24 @@ export class PublicApi {
     readonly base: string,
     // Bound late so the browser's fetch is never called with the wrong `this`.
     private readonly fetcher: (url: string) => Promise<Response> = (url) => fetch(url),
+    /**
+     * The keys receipts are checked with, when the caller pinned some: from the fetched set
+     * (the service's claim) to the pinned one. Unset: the fetched keys as they are.
+     */
+    private readonly pin?: (fetched: Map<string, KeyObject>) => Map<string, KeyObject>,
   ) {
     this.base = base.replace(/\/$/, "");
   }
+
+  /** The service's keys as fetched (what it says today), for fingerprints. */
+  fetchedKeys(): Promise<Map<string, KeyObject>> {
+    this.fetched ??= this.get("/.well-known/scitt-keys").then(({ status, bytes }) => {
+      if (status !== 200) throw new LookupError(`GET /.well-known/scitt-keys answered ${status}`, status);
+      return keysFromKeySet(bytes);
+    });
+    return this.fetched;
+  }
+  private fetched: Promise<Map<string, KeyObject>> | undefined;
 
   /** Raw GET: status and body bytes. */
   async get(path: string): Promise<{ status: number; bytes: Uint8Array }> {
@@ -40,7 +61,7 @@ export class PublicApi {
   /** GET of a JSON document; LookupError unless 2xx. */
   async json<T>(path: string): Promise<T> {
     const { status, bytes } = await this.get(path);
-    if (status < 200 || status >= 300) throw new LookupError(`GET ${path} answered ${status}`);
+    if (status < 200 || status >= 300) throw new LookupError(`GET ${path} answered ${status}`, status);
     return JSON.parse(new TextDecoder().decode(bytes)) as T;
   }
 
@@ -60,12 +81,9 @@ export class PublicApi {
     throw new LookupError(`${path} has more than ${MAX_PAGES} pages; narrow the look-up`);
   }
 
-  /** The service's public keys by kid, fetched once. */
+  /** The keys receipts are checked with: the pinned ones when the caller pinned any, else the fetched ones. */
   keys(): Promise<Map<string, KeyObject>> {
-    this.keySet ??= this.get("/.well-known/scitt-keys").then(({ status, bytes }) => {
-      if (status !== 200) throw new LookupError(`GET /.well-known/scitt-keys answered ${status}`);
-      return keysFromKeySet(bytes);
-    });
+    this.keySet ??= this.fetchedKeys().then((fetched) => (this.pin ? this.pin(fetched) : fetched));
     return this.keySet;
   }
 }

@@ -1,4 +1,4 @@
-import type { BundleReport } from "../verify/index.js";
+import type { BundleReport, VerificationVerdict } from "../verify/index.js";
 import { readableDate } from "./dates.js";
 import { type DocumentReport, versionLabel } from "./document.js";
 import type { ReceiptCheck } from "./receipts.js";
@@ -68,6 +68,53 @@ export function showVerdict(target: HTMLElement, ok: boolean | undefined, text: 
   target.textContent = text;
   if (ok === undefined) target.removeAttribute("data-ok");
   else target.dataset.ok = String(ok);
+}
+
+/**
+ * Sets the verdict from a verdict object: its summary, its code (the page colours by it: green
+ * only for verified and witnessed, amber for verified-but-unwitnessed and self-consistent, red
+ * otherwise), and moves focus to it so a screen reader and the eye land on the outcome.
+ */
+export function showVerdictObject(target: HTMLElement, v: VerificationVerdict): void {
+  target.textContent = v.summary;
+  target.dataset.ok = String(v.ok);
+  target.dataset.code = v.code;
+  target.dataset.level = v.trust.level;
+  target.tabIndex = -1;
+  target.focus();
+}
+
+/** The verdict's details: trust roots, key fingerprints to compare, what was not checked, what is unsigned. */
+export function verdictDetails(v: VerificationVerdict): HTMLElement {
+  const box = el("div", undefined, "verdict-details");
+  box.id = "verdict-details";
+  box.dataset.code = v.code;
+  const list = (title: string, items: string[], id: string) => {
+    if (!items.length) return;
+    const u = el("ul");
+    u.id = id;
+    for (const x of items) u.append(el("li", x));
+    box.append(el("h3", title), u);
+  };
+  box.append(
+    facts([
+      ["Verdict code", el("code", v.code)],
+      [
+        "Trust roots",
+        v.trust.roots.length ? v.trust.roots.join(", ") : "none given: the keys below came with the evidence",
+      ],
+      ["Trust level", v.trust.level],
+    ]),
+  );
+  list("Problems", v.problems, "verdict-problems");
+  list(
+    "Keys (compare out of band)",
+    v.trust.fingerprints.map((f) => `${f.kind} ${f.id}: ${f.fingerprint}${f.pinned ? " (pinned)" : ""}`),
+    "verdict-keys",
+  );
+  list("Not checked", v.not_checked, "verdict-not-checked");
+  list("Unsigned (no signature covers these)", v.unsigned, "verdict-unsigned");
+  return box;
 }
 
 /** The published versions that carry a document's hash. */
@@ -150,8 +197,8 @@ export function renderBundle(r: BundleReport): HTMLElement {
   box.append(
     head,
     facts([
-      ["From", r.service],
-      ["Exported", timeView(r.created_at)],
+      ["Issued by (signed)", r.service || "no valid receipt"],
+      ["Exported (unsigned)", timeView(r.created_at)],
     ]),
   );
   for (const l of r.logs) {
@@ -161,6 +208,17 @@ export function renderBundle(r: BundleReport): HTMLElement {
     title.append(hashView(l.log));
     const rows: Array<[string, Node | string]> = [["Seals", el("span", l.detail, l.ok ? "good" : "bad")]];
     if (l.ok) rows.push(["Latest seal", timeView(l.latest_time)]);
+    if (l.checkpoint)
+      rows.push([
+        "Checkpoint",
+        el(
+          "span",
+          l.checkpoint.witnessed
+            ? `size ${l.checkpoint.size}, witnessed by ${l.checkpoint.cosigners.join(", ")}`
+            : `size ${l.checkpoint.size}, not witnessed by any witness you trust (${l.checkpoint.cosignature_lines} cosignature line(s) not checked)`,
+          l.checkpoint.witnessed ? "good" : "warn",
+        ),
+      ]);
     card.append(title, facts(rows));
     box.append(card);
   }
@@ -184,17 +242,14 @@ export function renderBundle(r: BundleReport): HTMLElement {
     li.append(
       a,
       facts([
-        ["Trust when exported", trustView(rec.confirmation_status)],
+        ["Proven trust", el("span", rec.trust, rec.trust === "witnessed" ? "good" : "warn")],
+        ["Status the service claimed (unsigned)", trustView(rec.claimed_confirmation_status)],
         ["Receipts", receipts],
       ]),
     );
     list.append(li);
   }
   box.append(el("h3", "Records, in log order"), list);
-  if (r.unchecked.length) {
-    const u = el("ul");
-    for (const x of r.unchecked) u.append(el("li", x));
-    box.append(el("p", "Carried by the bundle but unknown to this verifier, so not checked:", "note"), u);
-  }
+  box.append(verdictDetails(r));
   return box;
 }

@@ -1,55 +1,72 @@
-import { rootFromTiles, sameHash, tilePath, verifyCheckpoint } from "../verify/index.js";
+import {
+  judge,
+  judgeCheckpoint,
+  logKeyFingerprint,
+  pinsSomething,
+  rootFromTiles,
+  sameHash,
+  type TrustRoots,
+  tilePath,
+  type VerificationVerdict,
+} from "../verify/index.js";
 import { LookupError, type PublicApi } from "./public-api.js";
 
-/** What the page and the CLI report about a tenancy's log. */
-export interface LogReport {
-  ok: boolean;
+/** What the page reports about a tenancy's log: the shared verdict, and where the log stands. */
+export interface LogReport extends VerificationVerdict {
   origin: string;
   size: number;
   cosigners: string[];
-  verdict: string;
 }
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 
 /**
- * Checks a tenancy's C2SP log as an outside verifier: the checkpoint against the published log
- * key, cosigned by `quorum` of the witnesses whose vkeys the verifier trusts, and the root
- * recomputed from the tiles.
+ * Checks a tenancy's C2SP log as an outside verifier: the checkpoint under the key the service
+ * serves (self-consistency) and under the caller's roots (a pinned log key, a witness quorum),
+ * and the root recomputed from the tiles.
  */
-export async function checkLog(
-  api: PublicApi,
-  tenant: string,
-  witnessVkeys: string[],
-  quorum: number,
-): Promise<LogReport> {
+export async function checkLog(api: PublicApi, tenant: string, trust: TrustRoots): Promise<LogReport> {
   const prefix = `/archivist/v1/merklelogs/${tenant}/tlog`;
   const read = async (name: string) => {
     const { status, bytes } = await api.get(`${prefix}/${name}`);
     if (status !== 200) throw new LookupError(`GET ${prefix}/${name} answered ${status}`);
     return bytes;
   };
-  const logVkey = text(await read("key")).trim();
-  const cp = verifyCheckpoint(text(await read("checkpoint")), { logVkey, witnessVkeys, quorum });
-  if (!cp.ok) return { ok: false, origin: "", size: 0, cosigners: [], verdict: `FAILED: ${cp.reason}` };
-  const { origin, size, root } = cp.checkpoint;
-  const computed = await rootFromTiles(size, (ref) => read(tilePath(ref)));
-  if (!sameHash(computed, root))
-    return {
-      ok: false,
-      origin,
-      size,
-      cosigners: cp.cosigners,
-      verdict: "FAILED: the tiles do not recompute the root",
-    };
-  const witnessed = cp.cosigners.length
-    ? `, cosigned by ${cp.cosigners.join(", ")}`
-    : ", no witness cosignature checked";
+  const served = text(await read("key")).trim();
+  const j = judgeCheckpoint(text(await read("checkpoint")), served, trust.policy);
+  const tampered: string[] = [];
+  const policy: string[] = [];
+  let origin = "";
+  let size = 0;
+  if (!j.ok) tampered.push(j.reason);
+  else {
+    ({ origin, size } = j.checkpoint);
+    if (!sameHash(await rootFromTiles(size, (ref) => read(tilePath(ref))), j.checkpoint.root))
+      tampered.push("the tiles do not recompute the checkpoint's root");
+    if (j.policy && pinsSomething(trust)) policy.push(j.policy);
+    else if (pinsSomething(trust) && !j.pinned)
+      policy.push("the checkpoint is signed by no log key you pinned and cosigned by none of your witnesses");
+  }
+  const cosigners = j.ok ? j.cosigners : [];
   return {
-    ok: true,
+    ...judge({
+      tampered,
+      policy,
+      pinned: pinsSomething(trust),
+      level: j.ok && j.witnessed ? "witnessed" : "pinned",
+      roots: trust.described,
+      fingerprints: [
+        logKeyFingerprint(
+          served,
+          trust.policy.logKeys.some((k) => k.trim() === served),
+        ),
+      ],
+      notChecked: [],
+      unsigned: [],
+      proven: `${origin} at ${size} entries, signed by the log's key, root recomputed from its tiles${cosigners.length ? `, cosigned by ${cosigners.join(", ")}` : ""}`,
+    }),
     origin,
     size,
-    cosigners: cp.cosigners,
-    verdict: `VERIFIED: ${origin} at ${size} entries, signed by the log's key, root recomputed from its tiles${witnessed}`,
+    cosigners,
   };
 }

@@ -6,7 +6,7 @@ export const TRUST_WORDS: Record<string, string> = {
   CONFIRMED:
     "In the log, under a seal the service signed: its receipt proves the record is there and has not changed.",
   UNEQUIVOCAL:
-    "Confirmed, and the seal is anchored in a block of the archivist chain: the service cannot show anyone a different log without it being detectable.",
+    "Confirmed, its seal anchored in a block of the service's own archivist chain and, where the service names witnesses, cosigned by their quorum. Only a checkpoint cosigned by witnesses you trust rules out a split view: without witnesses the same operator runs the log and the chain, and could show others a different log. This status is the service's claim; a verdict reports what was proven.",
 };
 
 /** The level's explanation, or a plain note for a level this page does not know. */

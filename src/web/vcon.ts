@@ -39,6 +39,41 @@ export function vconUuidOf(text: string): string | undefined {
 }
 
 /** The uuid a vCon file declares; throws when the bytes are not a vCon JSON object. */
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A JWS payload (base64url) as JSON, or undefined. */
+function jwsPayload(payload: unknown): unknown {
+  if (typeof payload !== "string") return undefined;
+  try {
+    const b64 = payload.replace(/-/g, "+").replace(/_/g, "/");
+    const bin = atob(b64.padEnd(Math.ceil(b64.length / 4) * 4, "="));
+    return JSON.parse(new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0))));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A vCon's uuid by its form: an unsigned vCon (its `uuid` beside `vcon`, or `parties` and
+ * `dialog`), a signed one (JWS general JSON: the uuid in a signature's header or in the
+ * payload) or an encrypted one (JWE general JSON: the uuid in the unprotected header).
+ */
+function vconUuidIn(v: unknown): string | undefined {
+  if (!isObject(v)) return undefined;
+  const plain = "vcon" in v || Array.isArray(v.parties) || Array.isArray(v.dialog);
+  if (plain && typeof v.uuid === "string") return v.uuid;
+  if (typeof v.payload === "string" && Array.isArray(v.signatures)) {
+    for (const s of v.signatures)
+      if (isObject(s) && isObject(s.header) && typeof s.header.uuid === "string") return s.header.uuid;
+    const inner = jwsPayload(v.payload);
+    return isObject(inner) && typeof inner.uuid === "string" ? inner.uuid : undefined;
+  }
+  if (typeof v.ciphertext === "string" && isObject(v.unprotected) && typeof v.unprotected.uuid === "string")
+    return v.unprotected.uuid;
+  return undefined;
+}
+
 function uuidOfVconFile(raw: Uint8Array): { uuid: string; parsed: unknown } {
   let parsed: unknown;
   try {
@@ -46,17 +81,16 @@ function uuidOfVconFile(raw: Uint8Array): { uuid: string; parsed: unknown } {
   } catch {
     throw new Error("the file is not JSON, so it is not a vCon");
   }
-  const uuid = typeof parsed === "object" && parsed ? (parsed as { uuid?: unknown }).uuid : undefined;
-  const id = typeof uuid === "string" ? vconUuidOf(uuid) : undefined;
+  const uuid = vconUuidIn(parsed);
+  const id = uuid === undefined ? undefined : vconUuidOf(uuid);
   if (!id) throw new Error("the vCon has no valid uuid");
   return { uuid: id, parsed };
 }
 
-/** True when bytes look like a vCon (a JSON object with `vcon` and `uuid`), for picking a check. */
+/** True when bytes look like a vCon by its form (see vconUuidIn), for picking a check. */
 export function looksLikeVcon(raw: Uint8Array): boolean {
   try {
-    const v = JSON.parse(new TextDecoder().decode(raw)) as Record<string, unknown>;
-    return typeof v === "object" && v !== null && "vcon" in v && typeof v.uuid === "string";
+    return vconUuidIn(JSON.parse(new TextDecoder().decode(raw))) !== undefined;
   } catch {
     return false;
   }

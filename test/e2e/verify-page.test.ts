@@ -4,6 +4,9 @@ import { join } from "node:path";
 import Fastify from "fastify";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ed25519PublicKey, formatVkey } from "../../src/core/tlog/index.js";
+import { keyFingerprint } from "../../src/core/verdict/index.js";
+import { keysFromKeySet } from "../../src/core/verify/index.js";
 import { RouteTable } from "../../src/http/route.js";
 import { verifyPageRoutesAt } from "../../src/http/routes/verify-page.js";
 import {
@@ -41,10 +44,17 @@ async function open(): Promise<void> {
   await page.waitForSelector("#verdict:not([data-ok])");
 }
 
-async function verdict(): Promise<{ ok: string | null; text: string }> {
+async function verdict(): Promise<{ ok: string | null; text: string; code: string | null }> {
   const v = await page.waitForSelector("#verdict[data-ok]", { timeout: 20_000 });
-  return { ok: await v.getAttribute("data-ok"), text: (await v.textContent()) ?? "" };
+  return {
+    ok: await v.getAttribute("data-ok"),
+    text: (await v.textContent()) ?? "",
+    code: await v.getAttribute("data-code"),
+  };
 }
+
+/** The verdict's colour as shown: its border. */
+const verdictColour = () => page.$eval("#verdict", (v) => getComputedStyle(v).borderTopColor);
 
 const drop = (name: string, bytes: Uint8Array) =>
   page.setInputFiles("#file", { name, mimeType: "application/octet-stream", buffer: Buffer.from(bytes) });
@@ -53,20 +63,32 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
   it("verifies a published document in the browser and refuses it after a changed byte", async () => {
     await open();
     await drop("policy-v2.txt", p.live.v2);
-    expect(await verdict()).toMatchObject({ ok: "true", text: expect.stringMatching(/^VERIFIED/) });
+    // With the keys the page fetched from the service it checks: self-consistent, amber.
+    expect(await verdict()).toMatchObject({
+      code: "self-consistent-unpinned",
+      text: expect.stringMatching(/^SELF-CONSISTENT, KEYS NOT PINNED: published as version 2/),
+    });
     expect(await page.textContent("#versions")).toMatch(/version 2: Published \(current version\)/);
     expect(await page.textContent("#versions")).toMatch(/receipt verified/);
     await open();
     const changed = p.live.v2.slice();
     changed[3] = (changed[3] ?? 0) ^ 0x20;
     await drop("policy-v2.txt", changed);
-    expect(await verdict()).toMatchObject({ ok: "false", text: expect.stringMatching(/^NOT FOUND/) });
+    expect(await verdict()).toMatchObject({
+      ok: "false",
+      code: "cannot-evaluate",
+      text: expect.stringMatching(/^CANNOT EVALUATE: no public document version/),
+    });
   });
 
   it("shows a withdrawn version as withdrawn", async () => {
     await open();
     await drop("retention.txt", p.withdrawn.file);
-    expect(await verdict()).toMatchObject({ ok: "false", text: expect.stringMatching(/^WITHDRAWN/) });
+    expect(await verdict()).toMatchObject({
+      ok: "false",
+      code: "policy-failed",
+      text: expect.stringMatching(/^POLICY FAILED: withdrawn: /),
+    });
     const item = await page.waitForSelector('#versions li[data-status="Withdrawn"]');
     expect(await item.textContent()).toMatch(/version 1: Withdrawn/);
     // Dates read as dates, the exact time kept in the datetime attribute.
@@ -82,7 +104,10 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     await page.focus("#lookup");
     await page.keyboard.type(`vcon://${p.vcon.uuid}`);
     await page.keyboard.press("Enter");
-    expect(await verdict()).toMatchObject({ ok: "true", text: expect.stringMatching(/^VERIFIED: 2 step/) });
+    expect(await verdict()).toMatchObject({
+      code: "self-consistent-unpinned",
+      text: expect.stringMatching(/^SELF-CONSISTENT, KEYS NOT PINNED: 2 step/),
+    });
     const steps = await page.$$eval("#trail li", (lis) => lis.map((li) => li.getAttribute("data-operation")));
     expect(steps).toEqual(["vcon_created", "vcon_updated"]);
     expect(await page.textContent("#trail")).toMatch(/CONFIRMED|UNEQUIVOCAL/);
@@ -90,7 +115,7 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     await open();
     await drop("conversation.vcon.json", p.vcon.updated);
     expect(await verdict()).toMatchObject({
-      ok: "true",
+      code: "self-consistent-unpinned",
       text: expect.stringMatching(/recorded by vcon_updated/),
     });
     expect(await page.textContent("#trail li:nth-child(2)")).toMatch(
@@ -108,15 +133,51 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     const requests: string[] = [];
     page.on("request", (r) => requests.push(r.url()));
     await drop("evidence.json", bundle);
+    // Against the keys it carries only: self-consistent, amber, never "verified".
     expect(await verdict()).toMatchObject({
-      ok: "true",
-      text: expect.stringMatching(/^VERIFIED: 2 record\(s\) of vcon:\/\//),
+      ok: "false",
+      code: "self-consistent-unpinned",
+      text: expect.stringMatching(/^SELF-CONSISTENT, KEYS NOT PINNED: 2 record\(s\) of vcon:\/\//),
     });
+    expect(await verdictColour()).toBe("rgb(138, 83, 0)");
+    // The outcome takes the focus.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("verdict");
     expect(
       await page.$$eval("#bundle-records li", (lis) => lis.map((li) => li.getAttribute("data-ok"))),
     ).toEqual(["true", "true"]);
+    expect(await page.textContent("#verdict-keys")).toMatch(/cose-key .*: sha256:[0-9a-f]{64}/);
+    expect(await page.textContent("#verdict-not-checked")).toMatch(/completeness/);
+    expect(await page.textContent("#verdict-unsigned")).toMatch(/confirmation_status/);
     expect(requests).toEqual([]);
     await screenshot(page, "verify-bundle-desktop");
+    // With the service's keys pinned by fingerprint: verified, still amber (no witness).
+    const keys = keysFromKeySet(
+      Buffer.from(
+        (JSON.parse(new TextDecoder().decode(bundle)) as { keys: { cose_key_set: string } }).keys
+          .cose_key_set,
+        "base64",
+      ),
+    );
+    const genuine = [...keys].map(([kid, k]) => `service-key ${kid} ${keyFingerprint(k)}`).join("\n");
+    await open();
+    await page.click("#trust-roots summary");
+    await page.fill("#policy", genuine);
+    await drop("evidence.json", bundle);
+    expect(await verdict()).toMatchObject({
+      ok: "true",
+      code: "verified",
+      text: expect.stringMatching(/^VERIFIED \(keys pinned, not witnessed\)/),
+    });
+    expect(await verdictColour()).toBe("rgb(138, 83, 0)");
+    // Pinned to other keys (a forged key set, seen from the other side): refused.
+    await open();
+    await page.click("#trust-roots summary");
+    await page.fill(
+      "#policy",
+      [...keys.keys()].map((kid) => `service-key ${kid} sha256:${"ab".repeat(32)}`).join("\n"),
+    );
+    await drop("evidence.json", bundle);
+    expect(await verdict()).toMatchObject({ ok: "false", code: "policy-failed" });
     const changed = JSON.parse(new TextDecoder().decode(bundle)) as {
       records: Array<{ record: { event_attributes: Record<string, string> } }>;
     };
@@ -126,7 +187,8 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     await drop("evidence.json", new TextEncoder().encode(JSON.stringify(changed)));
     expect(await verdict()).toMatchObject({
       ok: "false",
-      text: expect.stringMatching(/^NOT VERIFIED: 1 of 2 record/),
+      code: "tampered",
+      text: expect.stringMatching(/^TAMPERED: /),
     });
   });
 
@@ -135,15 +197,15 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     await open();
     await drop("policy-v2.txt", p.live.v2);
     expect(await verdict()).toMatchObject({
-      ok: "true",
-      text: expect.stringMatching(/^VERIFIED: published as version 2$/),
+      code: "self-consistent-unpinned",
+      text: expect.stringMatching(/^SELF-CONSISTENT, KEYS NOT PINNED: published as version 2, but only/),
     });
     expect(
       await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
     ).toBeLessThanOrEqual(0);
     await page.click("details.explain summary");
     expect(await page.textContent("#trust-levels")).toMatch(
-      /UNEQUIVOCAL.*anchored in a block of the archivist chain/s,
+      /UNEQUIVOCAL.*anchored in a block of the service's own archivist chain.*Only a checkpoint cosigned by witnesses you trust rules out a split view/s,
     );
     await screenshot(page, "verify-document-phone");
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -159,9 +221,9 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     await page.fill("#log-tenant", tenant);
     await page.click("#log-button");
     expect(await verdict()).toMatchObject({
-      ok: "true",
+      code: "self-consistent-unpinned",
       text: expect.stringMatching(
-        /^VERIFIED: .*\/merklelogs\/.*\/tlog at \d+ entries, signed by the log's key, root recomputed/,
+        /^SELF-CONSISTENT, KEYS NOT PINNED: .*\/merklelogs\/.*\/tlog at \d+ entries, signed by the log's key, root recomputed/,
       ),
     });
     await open();
@@ -169,10 +231,14 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     await page.fill("#log-tenant", tenant);
     await page.fill(
       "#log-witnesses",
-      "witness.example/w+1c7e2f0a+BAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+      formatVkey("witness.example/w", 0x04, ed25519PublicKey(new Uint8Array(32).fill(3))),
     );
     await page.click("#log-button");
-    expect(await verdict()).toMatchObject({ ok: "false", text: expect.stringMatching(/^FAILED/) });
+    expect(await verdict()).toMatchObject({
+      ok: "false",
+      code: "policy-failed",
+      text: expect.stringMatching(/^POLICY FAILED: .*witness quorum/),
+    });
   });
 
   it("serves the page and its bundle without a token, with a same-origin CSP", async () => {

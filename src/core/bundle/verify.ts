@@ -1,9 +1,23 @@
 import type { KeyObject } from "node:crypto";
 import { CodedError } from "../api/coded-error.js";
 import { decodeSeal, verifySeal } from "../cose/index.js";
-import { verifyConsistency } from "../mmr/index.js";
+import { leafIndexOfMmrIndex, verifyConsistency } from "../mmr/index.js";
 import { verifyConsistency as verifyTreeConsistency } from "../rfc9162/index.js";
-import { type Checkpoint, parseNote, verifyCheckpoint } from "../tlog/index.js";
+import {
+  type CheckpointJudgement,
+  coseKeyFingerprints,
+  judge,
+  judgeCheckpoint,
+  type KeyFingerprint,
+  logKeyFingerprint,
+  noTrust,
+  pinsSomething,
+  type TrustLevel,
+  type TrustRoots,
+  trustAtLeast,
+  unsignedFields,
+  type VerificationVerdict,
+} from "../verdict/index.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../verify/index.js";
 import {
   BUNDLE_FORMAT,
@@ -14,12 +28,23 @@ import {
   type EvidenceBundle,
 } from "./format.js";
 
-/** The check of one record: each receipt's outcome, and whether one known receipt proved it. */
+interface ReceiptCheck {
+  profile: string;
+  ok: boolean;
+  detail: string;
+  /** The issuer the receipt's signed headers name (a valid receipt only). */
+  issuer?: string;
+}
+
+/** The check of one record: each receipt's outcome, whether one known receipt proved it, and how far. */
 interface RecordCheck {
   identity: string;
-  confirmation_status: string;
   ok: boolean;
-  receipts: Array<{ profile: string; ok: boolean; detail: string }>;
+  /** How far this record's inclusion is anchored outside the bundle. */
+  trust: TrustLevel;
+  /** The record's `confirmation_status` as the service stated it: no signature covers it. */
+  claimed_confirmation_status: string;
+  receipts: ReceiptCheck[];
 }
 
 interface LogCheck {
@@ -27,27 +52,47 @@ interface LogCheck {
   profile: string;
   ok: boolean;
   latest_size: number;
-  /** The latest seal's time, RFC 3339. */
+  /** The latest seal's time, RFC 3339 (signed, in the seal). */
   latest_time: string;
   seals: number;
   detail: string;
+  /** The log's checkpoint as judged against the caller's roots, when the bundle carries one. */
+  checkpoint?: {
+    size: number;
+    pinned: boolean;
+    witnessed: boolean;
+    cosigners: string[];
+    cosignature_lines: number;
+  };
 }
 
-export interface BundleReport {
-  ok: boolean;
-  verdict: string;
+/** The verdict on a bundle: the shared verdict object, with what each record and log showed. */
+export interface BundleReport extends VerificationVerdict {
+  /** The subject every record was checked to be of. */
   subject: string;
+  /** The receipts' issuer (signed); the bundle's `service` field must name it. */
   service: string;
+  /** When the bundle says it was exported (unsigned). */
   created_at: string;
   records: RecordCheck[];
   logs: LogCheck[];
-  /** What the bundle carries that this verifier does not know, so did not check. */
-  unchecked: string[];
 }
 
-const bytes = (b64: string) => new Uint8Array(Buffer.from(b64, "base64"));
-const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
-const unhex = (h: string) => new Uint8Array(Buffer.from(h, "hex"));
+// No Buffer: the verifier runs in browsers as it is.
+function bytes(b64: string): Uint8Array {
+  let bin: string;
+  try {
+    bin = atob(b64.replace(/\s+/g, ""));
+  } catch {
+    throw new BundleError("a value that should be base64 is not");
+  }
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+}
+const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+function unhex(h: string): Uint8Array {
+  if (!/^([0-9a-f]{2})*$/i.test(h)) throw new BundleError("a value that should be hex is not");
+  return Uint8Array.from(h.match(/../g) ?? [], (x) => Number.parseInt(x, 16));
+}
 
 class BundleError extends CodedError<"BUNDLE_MALFORMED"> {
   readonly code = "BUNDLE_MALFORMED";
@@ -121,7 +166,7 @@ export function looksLikeBundle(raw: Uint8Array): boolean {
 
 type SealState = ReturnType<typeof decodeSeal>;
 
-/** Checks one MMR log: every seal signed by the service, every older seal consistent with the latest. */
+/** Checks one MMR log: every seal signed by one of `keys`, every older seal consistent with the latest. */
 function checkLog(log: BundleLog, keys: KeyObject[]): { check: LogCheck; seals: Map<number, SealState> } {
   const seals = new Map<number, SealState>();
   const fail = (detail: string) => ({
@@ -146,7 +191,7 @@ function checkLog(log: BundleLog, keys: KeyObject[]): { check: LogCheck; seals: 
       return fail(`seal ${s.mmr_size} is malformed: ${(err as Error).message}`);
     }
     if (!keys.some((k) => verifySeal(raw, k)))
-      return fail(`seal ${s.mmr_size} is not signed by the service's keys`);
+      return fail(`seal ${s.mmr_size} is not signed by the keys checked with`);
     if (state.mmrSize !== s.mmr_size) return fail(`seal ${s.mmr_size} seals size ${state.mmrSize}`);
     if (`tenant/${state.logId}` !== log.log && state.logId !== log.log)
       return fail(`seal ${s.mmr_size} is of log ${state.logId}, not ${log.log}`);
@@ -176,127 +221,94 @@ function checkLog(log: BundleLog, keys: KeyObject[]): { check: LogCheck; seals: 
       latest_size: latest.mmrSize,
       latest_time: new Date(latest.timestampMs).toISOString(),
       seals: seals.size,
-      detail: `${seals.size} seal(s) signed by the service; each consistent with the latest (size ${latest.mmrSize})`,
+      detail: `${seals.size} seal(s), each signed and consistent with the latest (size ${latest.mmrSize})`,
     },
     seals,
   };
 }
 
-/** A log's checkpoint, checked against the key the bundle carries for it. */
+/** A log's bundled checkpoint, judged, with the RFC 9162 consistency proofs the bundle carries for it. */
 interface CheckedCheckpoint {
-  checkpoint: Checkpoint;
+  judged: Extract<CheckpointJudgement, { ok: true }>;
   consistency: BundleCheckpoint["consistency"];
-  /** Signature lines besides the log's own: witness cosignatures, whose keys a bundle does not carry. */
-  cosignatures: number;
 }
 
-function checkCheckpoint(cp: BundleCheckpoint): CheckedCheckpoint | string {
-  const v = verifyCheckpoint(cp.note, { logVkey: cp.key, witnessVkeys: [], quorum: 0 });
-  if (!v.ok) return `its checkpoint does not verify: ${v.reason}`;
-  let lines = 0;
-  try {
-    lines = parseNote(cp.note).signatures.length;
-  } catch {
-    return "its checkpoint is not a signed note";
-  }
-  return {
-    checkpoint: v.checkpoint,
-    consistency: cp.consistency ?? [],
-    cosignatures: Math.max(0, lines - 1),
-  };
-}
+type TreeTie = { ok: true; detail: string; within?: CheckedCheckpoint } | { ok: false; detail: string };
 
 /**
- * An RFC 9162 receipt: valid on its own (a root the service signed), and tied to the log's
- * bundled checkpoint when there is one: the same root at the same size, or a consistency proof
- * from the receipt's tree to the checkpoint's.
+ * An RFC 9162 receipt's tree tied to the log's checkpoint: the same root at the same size, or
+ * a consistency proof between the two sizes in either direction. The service publishes the
+ * newest *witnessed* checkpoint while receipts cover the newest seal, so a receipt's tree may
+ * be the larger one; then the record is within the checkpoint only if its leaf is below its size.
  */
-function checkTreeReceipt(
-  record: Record<string, unknown>,
-  r: BundleReceipt,
-  keyMap: Map<string, KeyObject>,
-  checkpoint: CheckedCheckpoint | undefined,
-): { ok: boolean; detail: string } {
-  let v: ReturnType<typeof verifyRecordReceipt>;
-  try {
-    v = verifyRecordReceipt(record, bytes(r.receipt), keyMap);
-  } catch (err) {
-    return { ok: false, detail: `receipt is malformed: ${(err as Error).message}` };
-  }
-  if (!v.ok) return { ok: false, detail: v.reason };
-  if (v.profile !== "rfc9162" || v.treeSize === undefined)
-    return { ok: false, detail: "the receipt is not an RFC 9162 receipt" };
-  if (v.subject !== r.log) return { ok: false, detail: `the receipt is of log ${v.subject}` };
-  const where = `leaf of the RFC 9162 tree of ${v.treeSize} entries of ${r.log}`;
-  if (!checkpoint) return { ok: true, detail: `${where} (no checkpoint in the bundle)` };
-  const cp = checkpoint.checkpoint;
-  const root = unhex(v.peak);
+function tieToCheckpoint(treeSize: number, root: string, leafIndex: number, c: CheckedCheckpoint): TreeTie {
+  const cp = c.judged.checkpoint;
   let tied = false;
-  if (cp.size === v.treeSize) tied = hex(cp.root) === v.peak;
-  else {
-    const proof = checkpoint.consistency.find((c) => c.from === v.treeSize && c.to === cp.size);
-    tied =
-      proof !== undefined &&
-      verifyTreeConsistency(v.treeSize, cp.size, root, cp.root, proof.proof.map(unhex));
+  try {
+    if (cp.size === treeSize) tied = hex(cp.root) === root;
+    else if (treeSize < cp.size) {
+      const proof = c.consistency.find((p) => p.from === treeSize && p.to === cp.size);
+      tied =
+        proof !== undefined &&
+        verifyTreeConsistency(treeSize, cp.size, unhex(root), cp.root, proof.proof.map(unhex));
+    } else {
+      const proof = c.consistency.find((p) => p.from === cp.size && p.to === treeSize);
+      tied =
+        proof !== undefined &&
+        verifyTreeConsistency(cp.size, treeSize, cp.root, unhex(root), proof.proof.map(unhex));
+    }
+  } catch {
+    tied = false;
   }
   if (!tied)
     return {
       ok: false,
-      detail: `the receipt's tree is not consistent with the bundled checkpoint (size ${cp.size})`,
+      detail: `the receipt's tree (size ${treeSize}) is not consistent with the bundled checkpoint (size ${cp.size})`,
     };
+  const cosigned = c.judged.witnessed ? `, cosigned by ${c.judged.cosigners.join(", ")}` : "";
+  if (leafIndex < cp.size)
+    return { ok: true, detail: `within the checkpoint of size ${cp.size}${cosigned}`, within: c };
   return {
     ok: true,
-    detail: `${where}, within the checkpoint of size ${cp.size} signed by the log's key (${checkpoint.cosignatures} witness cosignature(s) carried)`,
+    detail: `newer than the checkpoint of size ${cp.size}${cosigned}: the receipt's tree extends it, the record is not yet under it`,
   };
 }
 
-/**
- * Verifies an evidence bundle with nothing but its own contents: the keys it carries, each
- * record's leaf recomputed from its JSON, each receipt's path to a peak the service signed,
- * that peak in a bundled seal, and every seal consistent with the latest. A bundle proves what
- * the service signed; who the service is, the keys' fingerprint says (compare it out of band).
- */
-export function verifyBundle(bundle: EvidenceBundle): BundleReport {
-  const unchecked: string[] = [];
-  let keyMap: Map<string, KeyObject>;
-  try {
-    keyMap = keysFromKeySet(bytes(bundle.keys.cose_key_set));
-  } catch (err) {
-    throw new BundleError(`the bundle's keys cannot be read: ${(err as Error).message}`);
-  }
+interface Pass {
+  logs: Map<string, { check: LogCheck; seals: Map<number, SealState> }>;
+  records: Array<{
+    ok: boolean;
+    receipts: ReceiptCheck[];
+    known: number;
+    valid: number;
+    ties: CheckedCheckpoint[];
+  }>;
+  unknown: string[];
+}
+
+/** Every seal, receipt and proof of the bundle checked with `keyMap`, checkpoints as judged. */
+function checkPass(
+  bundle: EvidenceBundle,
+  keyMap: Map<string, KeyObject>,
+  checkpoints: Map<string, CheckedCheckpoint>,
+): Pass {
   const keys = [...keyMap.values()];
-  const logs = new Map<string, { check: LogCheck; seals: Map<number, SealState> }>();
-  const checkpoints = new Map<string, CheckedCheckpoint>();
+  const unknown: string[] = [];
+  const logs: Pass["logs"] = new Map();
   for (const log of bundle.logs) {
     if (log.profile !== "mmr") {
-      unchecked.push(`log ${log.log}: profile "${log.profile}"`);
+      unknown.push(`log ${log.log}: profile "${log.profile}"`);
       continue;
     }
-    const checked = checkLog(log, keys);
-    const cp = log.checkpoints?.[0];
-    if (cp) {
-      const c = checkCheckpoint(cp);
-      if (typeof c === "string") checked.check = { ...checked.check, ok: false, detail: c };
-      else {
-        checkpoints.set(log.log, c);
-        if (checked.check.ok)
-          checked.check = {
-            ...checked.check,
-            detail: `${checked.check.detail}; its C2SP checkpoint (size ${c.checkpoint.size}) is signed by the log's key, with ${c.cosignatures} witness cosignature(s) (check them against the witnesses you trust)`,
-          };
-      }
-    }
-    logs.set(log.log, checked);
+    logs.set(log.log, checkLog(log, keys));
   }
-  const records: RecordCheck[] = bundle.records.map(({ record, receipts }) => {
+  const records = bundle.records.map(({ record, receipts }) => {
     const identity = String(record.identity ?? "");
-    const results = receipts.map((r) => {
-      if (r.profile === "rfc9162") {
-        const t = checkTreeReceipt(record, r, keyMap, checkpoints.get(r.log));
-        return { profile: r.profile, ok: t.ok, known: true, detail: t.detail };
-      }
-      if (r.profile !== "mmr") {
-        unchecked.push(`${identity}: a receipt of profile "${r.profile}"`);
+    const ties: CheckedCheckpoint[] = [];
+    const results = receipts.map((r: BundleReceipt): ReceiptCheck & { known: boolean } => {
+      const fail = (detail: string) => ({ profile: r.profile, ok: false, known: true, detail });
+      if (r.profile !== "mmr" && r.profile !== "rfc9162") {
+        unknown.push(`${identity}: a receipt of profile "${r.profile}"`);
         return { profile: r.profile, ok: false, known: false, detail: `profile "${r.profile}" not checked` };
       }
       let v: ReturnType<typeof verifyRecordReceipt>;
@@ -305,57 +317,251 @@ export function verifyBundle(bundle: EvidenceBundle): BundleReport {
       } catch (err) {
         v = { ok: false, reason: `receipt is malformed: ${(err as Error).message}` };
       }
-      if (!v.ok) return { profile: r.profile, ok: false, known: true, detail: v.reason };
-      const log = logs.get(r.log);
-      if (!log?.check.ok)
-        return { profile: r.profile, ok: false, known: true, detail: `its log ${r.log} did not verify` };
-      if (v.subject !== r.log)
-        return { profile: r.profile, ok: false, known: true, detail: `the receipt is of log ${v.subject}` };
-      const seal = r.mmr_size === undefined ? undefined : log.seals.get(r.mmr_size);
-      if (!seal?.peaks.some((p) => hex(p) === v.peak))
-        return {
-          profile: r.profile,
-          ok: false,
-          known: true,
-          detail: `the receipt's peak is not in the bundled seal ${String(r.mmr_size)}`,
-        };
-      return {
+      if (!v.ok) return fail(v.reason);
+      if (v.subject !== r.log) return fail(`the receipt is of log ${v.subject}`);
+      if (v.profile !== r.profile)
+        return fail(`the receipt is of profile ${v.profile}, filed as ${r.profile}`);
+      const ok = (detail: string) => ({
         profile: r.profile,
         ok: true,
         known: true,
-        detail: `entry ${v.mmrIndex} of ${r.log}, under seal ${seal.mmrSize}`,
-      };
+        detail,
+        issuer: v.issuer,
+      });
+      if (r.profile === "rfc9162") {
+        if (v.treeSize === undefined) return fail("the receipt names no tree size");
+        const where = `leaf of the RFC 9162 tree of ${v.treeSize} entries of ${r.log}`;
+        const cp = checkpoints.get(r.log);
+        if (!cp) return ok(`${where} (no checkpoint in the bundle)`);
+        const tie = tieToCheckpoint(v.treeSize, v.peak, leafIndexOfMmrIndex(v.mmrIndex), cp);
+        if (!tie.ok) return fail(tie.detail);
+        if (tie.within) ties.push(tie.within);
+        return ok(`${where}, ${tie.detail}`);
+      }
+      const log = logs.get(r.log);
+      if (!log?.check.ok) return fail(`its log ${r.log} did not verify`);
+      const seal = r.mmr_size === undefined ? undefined : log.seals.get(r.mmr_size);
+      if (!seal?.peaks.some((p) => hex(p) === v.peak))
+        return fail(`the receipt's peak is not in the bundled seal ${String(r.mmr_size)}`);
+      return ok(`entry ${v.mmrIndex} of ${r.log}, under seal ${seal.mmrSize}`);
     });
     const known = results.filter((r) => r.known);
     return {
-      identity,
-      confirmation_status: String(record.confirmation_status ?? ""),
       ok: known.length > 0 && known.every((r) => r.ok),
-      receipts: results.map(({ profile, ok, detail }) => ({ profile, ok, detail })),
+      receipts: results.map(({ known: _k, ...r }) => r),
+      known: known.length,
+      valid: known.filter((r) => r.ok).length,
+      ties,
     };
   });
-  for (const name of Object.keys(bundle.extensions ?? {})) unchecked.push(`extension "${name}"`);
-  const logChecks = [...logs.values()].map((l) => l.check);
-  const badLogs = logChecks.filter((l) => !l.ok);
-  const badRecords = records.filter((r) => !r.ok);
-  const ok = records.length > 0 && badLogs.length === 0 && badRecords.length === 0;
-  const verdict =
-    records.length === 0
-      ? "NOT VERIFIED: the bundle holds no records"
-      : badLogs.length
-        ? `NOT VERIFIED: ${badLogs[0]?.log}: ${badLogs[0]?.detail}`
-        : badRecords.length
-          ? `NOT VERIFIED: ${badRecords.length} of ${records.length} record(s) without a valid receipt (${badRecords[0]?.identity}: ${badRecords[0]?.receipts.find((r) => !r.ok)?.detail ?? "no receipt"})`
-          : `VERIFIED: ${records.length} record(s) of ${bundle.subject.id}, every receipt valid, every seal consistent with the latest`;
+  return { logs, records, unknown };
+}
+
+/** The subject a record is of: an asset event's asset, or the vCon an event's (signed) attributes name. */
+function recordSubject(record: Record<string, unknown>, kind: "asset" | "vcon"): string {
+  if (kind === "asset") return String(record.identity ?? "").replace(/\/events\/.*$/, "");
+  const attrs = (record.event_attributes ?? record.attributes) as Record<string, unknown> | undefined;
+  return String(attrs?.subject ?? "");
+}
+
+const COMPLETENESS =
+  "completeness: the bundle proves the records it holds are in the log; nothing proves the log holds no other record of this subject (records may have been left out)";
+
+/**
+ * Verifies an evidence bundle offline. The bundle's own keys show only that it is
+ * self-consistent (anyone can make such a bundle); trust comes from the caller's roots: the
+ * service's COSE keys (`serviceKeys`, or pinned by fingerprint in the policy), the log's
+ * checkpoint key and witnesses (C2SP tlog-policy), and the relying party's requirements.
+ * Everything the verdict states is signed: each record's subject is checked against the
+ * bundle's subject, the service against the receipts' issuer; the rest is labelled unsigned.
+ */
+export function verifyBundle(
+  bundle: EvidenceBundle,
+  trust: TrustRoots = noTrust(),
+  now = new Date(),
+): BundleReport {
+  const policy = trust.policy;
+  const keySetBytes = bytes(bundle.keys.cose_key_set);
+  let carried: Map<string, KeyObject>;
+  try {
+    carried = keysFromKeySet(keySetBytes);
+  } catch (err) {
+    throw new BundleError(`the bundle's keys cannot be read: ${(err as Error).message}`);
+  }
+  const tampered: string[] = [];
+  const policyProblems: string[] = [];
+  const notChecked: string[] = [COMPLETENESS];
+  const unsigned: string[] = [
+    "created_at: when the bundle says it was exported",
+    "assets[]: the asset records are context; no signature covers them",
+  ];
+
+  // The keys the caller pinned: given by value, or the bundle's whose fingerprint the policy names.
+  const byPrint = (kid: string, print: string) =>
+    policy.serviceKeys.some((p) => p.kid === kid && p.fingerprint === print);
+  const fingerprints: KeyFingerprint[] = coseKeyFingerprints(keySetBytes, carried, (kid, print) =>
+    trust.serviceKeys ? false : byPrint(kid, print),
+  );
+  let pinnedKeys: Map<string, KeyObject> | undefined;
+  if (trust.serviceKeys) {
+    pinnedKeys = trust.serviceKeys;
+    for (const [kid, key] of trust.serviceKeys)
+      fingerprints.push(...coseKeyFingerprints(new Uint8Array(), new Map([[kid, key]]), () => true).slice(1));
+  } else if (policy.serviceKeys.length > 0) {
+    pinnedKeys = new Map(
+      [...carried].filter(([kid]) =>
+        fingerprints.some((f) => f.kind === "cose-key" && f.id === kid && f.pinned),
+      ),
+    );
+  }
+
+  // Checkpoints, judged against the caller's log keys and witnesses.
+  const checkpoints = new Map<string, CheckedCheckpoint>();
+  const logJudgements = new Map<string, CheckedCheckpoint>();
+  const checkpointTamper = new Map<string, string>();
+  for (const log of bundle.logs) {
+    const cp = log.profile === "mmr" ? log.checkpoints?.[0] : undefined;
+    if (!cp) continue;
+    const j = judgeCheckpoint(cp.note, cp.key, policy);
+    fingerprints.push(
+      logKeyFingerprint(cp.key, j.ok && policy.logKeys.some((k) => k.trim() === cp.key.trim())),
+    );
+    if (!j.ok) {
+      checkpointTamper.set(log.log, j.reason);
+      continue;
+    }
+    const c = { judged: j, consistency: cp.consistency ?? [] };
+    checkpoints.set(log.log, c);
+    logJudgements.set(log.log, c);
+    if (j.policy && (policy.logKeys.length > 0 || policy.witnesses.size > 0))
+      policyProblems.push(`log ${log.log}: ${j.policy}`);
+  }
+
+  const pass = checkPass(bundle, carried, checkpoints);
+  const pinnedPass = pinnedKeys ? checkPass(bundle, pinnedKeys, checkpoints) : undefined;
+  notChecked.push(...pass.unknown.map((u) => `${u} (unknown to this verifier)`));
+  for (const name of Object.keys(bundle.extensions ?? {}))
+    notChecked.push(`extension "${name}" (unknown to this verifier)`);
+
+  const logs: LogCheck[] = [...pass.logs.entries()].map(([name, { check }]) => {
+    const c = logJudgements.get(name);
+    const bad = checkpointTamper.get(name);
+    if (bad) tampered.push(`log ${name}: ${bad}`);
+    else if (!check.ok) tampered.push(`log ${name}: ${check.detail}`);
+    else if (pinnedPass && !pinnedPass.logs.get(name)?.check.ok)
+      policyProblems.push(`log ${name}: its seals are not signed by a key you pinned`);
+    const j = c?.judged;
+    return {
+      ...check,
+      ...(bad ? { ok: false, detail: bad } : {}),
+      ...(j
+        ? {
+            checkpoint: {
+              size: j.checkpoint.size,
+              pinned: j.pinned,
+              witnessed: j.witnessed,
+              cosigners: j.cosigners,
+              cosignature_lines: j.lines,
+            },
+          }
+        : {}),
+    };
+  });
+
+  const subject = bundle.subject.id;
+  const issuers = new Set<string>();
+  const unsignedCount = new Map<string, number>();
+  const records: RecordCheck[] = bundle.records.map(({ record }, i) => {
+    const identity = String(record.identity ?? "");
+    const p = pass.records[i] as Pass["records"][number];
+    const pinnedOk = pinnedPass?.records[i]?.ok ?? false;
+    for (const f of unsignedFields(record)) unsignedCount.set(f, (unsignedCount.get(f) ?? 0) + 1);
+    if (!p.ok)
+      tampered.push(
+        `${identity || `record ${i + 1}`}: ${p.receipts.find((r) => !r.ok)?.detail ?? "no receipt (not sealed when exported)"}`,
+      );
+    else if (pinnedPass && !pinnedOk)
+      policyProblems.push(`${identity}: its receipts are not signed by a key you pinned`);
+    const of = recordSubject(record, bundle.subject.kind);
+    if (of !== subject)
+      tampered.push(
+        `${identity}: the record is of ${of || "no subject"}, not of the bundle's subject ${subject}`,
+      );
+    for (const r of p.receipts) if (r.ok && r.issuer !== undefined) issuers.add(r.issuer);
+    let level: TrustLevel = "unpinned";
+    if (p.ok && pinnedOk) level = "pinned";
+    if (p.ok && p.ties.some((t) => t.judged.pinned)) level = "pinned";
+    if (p.ok && p.ties.some((t) => t.judged.witnessed)) level = "witnessed";
+    if (p.ok && p.valid < policy.minReceipts)
+      policyProblems.push(`${identity}: ${p.valid} valid receipt(s), the policy needs ${policy.minReceipts}`);
+    return {
+      identity,
+      ok: p.ok && of === subject,
+      trust: level,
+      claimed_confirmation_status: String(record.confirmation_status ?? ""),
+      receipts: p.receipts,
+    };
+  });
+  for (const [field, n] of unsignedCount)
+    unsigned.push(
+      `records[].${field} (${n} record(s)): ${field === "confirmation_status" ? "the service's claim of its trust level" : "not part of the signed leaf"}`,
+    );
+
+  // The service: the receipts' signed issuer, which the bundle's field must name.
+  const service = [...issuers][0] ?? "";
+  if (issuers.size > 1) tampered.push(`the receipts name more than one issuer: ${[...issuers].join(", ")}`);
+  else if (service && bundle.service !== service)
+    tampered.push(`the bundle says it is from ${bundle.service}, its receipts were issued by ${service}`);
+  for (const a of bundle.assets ?? []) {
+    const id = String(a.identity ?? "");
+    if (!bundle.records.some(({ record }) => String(record.identity ?? "").startsWith(`${id}/events/`)))
+      tampered.push(`assets[]: ${id || "an asset without identity"} is not the asset of any bundled record`);
+  }
+
+  // The relying party's requirements.
+  if (policy.issuers.length > 0 && service && !policy.issuers.includes(service))
+    policyProblems.push(`the receipts' issuer ${service} is not one the policy accepts`);
+  if (policy.maxAgeSeconds !== undefined)
+    for (const l of logs) {
+      const age = (now.getTime() - Date.parse(l.latest_time)) / 1000;
+      if (l.ok && !(age <= policy.maxAgeSeconds))
+        policyProblems.push(
+          `log ${l.log}: its latest seal (${l.latest_time}) is older than the policy's ${policy.maxAgeSeconds}s`,
+        );
+    }
+  const pinned = pinsSomething(trust);
+  const wantsWitness = policy.witnesses.size > 0 && policy.quorum !== "none";
+  const minTrust: TrustLevel = policy.minTrust ?? (wantsWitness ? "witnessed" : "pinned");
+  if (pinned)
+    for (const r of records)
+      if (r.ok && !trustAtLeast(r.trust, minTrust))
+        policyProblems.push(
+          minTrust === "witnessed"
+            ? `${r.identity}: not under a checkpoint cosigned by your witnesses' quorum`
+            : `${r.identity}: not proven under any key you pinned`,
+        );
+  const level: TrustLevel =
+    records.length && records.every((r) => r.trust === "witnessed") ? "witnessed" : "pinned";
+  if (!wantsWitness)
+    notChecked.push("witness cosignatures: you named no witness; cosignature lines are counted, not checked");
   return {
-    ok,
-    verdict,
-    subject: bundle.subject.id,
-    service: bundle.service,
+    ...judge({
+      tampered,
+      policy: policyProblems,
+      cannotEvaluate: records.length === 0 ? ["the bundle holds no records"] : [],
+      pinned,
+      level,
+      roots: trust.described,
+      fingerprints,
+      notChecked,
+      unsigned,
+      proven: `${records.length} record(s) of ${subject}, each in the log under a signed seal, every seal consistent with the latest`,
+    }),
+    subject,
+    service,
     created_at: bundle.created_at,
     records,
-    logs: logChecks,
-    unchecked,
+    logs,
   };
 }
 

@@ -1,4 +1,4 @@
-export { type Checkpoint, formatCheckpoint, parseCheckpoint } from "./checkpoint.js";
+export { formatCheckpoint, parseCheckpoint } from "./checkpoint.js";
 export { cosign, cosignatureTime, cosignatureVerifier } from "./cosignature.js";
 export {
   COSIGNATURE_V1,
@@ -38,11 +38,13 @@ export {
 } from "./proof.js";
 export { verifyRecordTlogProof } from "./record-proof.js";
 export {
+  eachTile,
   encodeTileIndex,
   parseTilePath,
   TILE_HEIGHT,
   TILE_WIDTH,
   type TileRef,
+  tileCount,
   tilePath,
   tilesOf,
   tileWidth,

@@ -56,16 +56,30 @@ export function tileWidth(level: number | "entries", index: number, size: number
   return Math.max(0, Math.min(TILE_WIDTH, hashes));
 }
 
-/** Every tile (and entry bundle) of a tree of `size` leaves, as a mirror copies them. */
-export function tilesOf(size: number, withEntries = true): TileRef[] {
-  const out: TileRef[] = [];
+/**
+ * Every tile (and entry bundle) of a tree of `size` leaves, as a mirror copies them, one at a
+ * time: a claimed size never makes a list of its tiles in memory.
+ */
+export function* eachTile(size: number, withEntries = true): Generator<TileRef> {
   for (let level = 0; Math.floor(size / span(level)) > 0; level++) {
     const count = Math.ceil(Math.floor(size / span(level)) / TILE_WIDTH);
     for (let index = 0; index < count; index++) {
       const width = tileWidth(level, index, size);
-      out.push({ level, index, width });
-      if (level === 0 && withEntries) out.push({ level: "entries", index, width });
+      yield { level, index, width };
+      if (level === 0 && withEntries) yield { level: "entries", index, width };
     }
   }
-  return out;
 }
+
+/** How many tiles (and entry bundles) `eachTile` yields for a tree of `size` leaves. */
+export function tileCount(size: number, withEntries = true): number {
+  let n = 0;
+  for (let level = 0; Math.floor(size / span(level)) > 0; level++) {
+    const count = Math.ceil(Math.floor(size / span(level)) / TILE_WIDTH);
+    n += level === 0 && withEntries ? 2 * count : count;
+  }
+  return n;
+}
+
+/** Every tile (and entry bundle) of a tree of `size` leaves, as a list (small trees only). */
+export const tilesOf = (size: number, withEntries = true): TileRef[] => [...eachTile(size, withEntries)];

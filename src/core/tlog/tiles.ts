@@ -1,5 +1,13 @@
 import { CodedError } from "../api/coded-error.js";
-import { TILE_HEIGHT, TILE_WIDTH, type TileRef, tilePath, tilesOf, tileWidth } from "./tile-path.js";
+import {
+  eachTile,
+  TILE_HEIGHT,
+  TILE_WIDTH,
+  type TileRef,
+  tileCount,
+  tilePath,
+  tileWidth,
+} from "./tile-path.js";
 import {
   type Hash,
   inclusionProof,
@@ -168,7 +176,7 @@ export async function auditTiles(
   progress: (done: number, total: number) => void = () => undefined,
 ): Promise<TileInclusion> {
   try {
-    const tiles = tilesOf(size);
+    const total = tileCount(size);
     let done = 0;
     const read = async (ref: TileRef) => {
       const b = await fetch(ref);
@@ -176,7 +184,7 @@ export async function auditTiles(
         throw new TileError(`${tilePath(ref)} is ${b.length} bytes, not ${ref.width * 32}`);
       return b;
     };
-    for (const ref of tiles) {
+    for (const ref of eachTile(size)) {
       if (ref.level === "entries") {
         const entries = parseEntryBundle(await read(ref));
         const hashes = await read({ level: 0, index: ref.index, width: ref.width });
@@ -197,7 +205,7 @@ export async function auditTiles(
         if (!sameHash(fullTileHash(await read(ref)), above.subarray(at * 32, (at + 1) * 32)))
           throw new TileError(`${tilePath(ref)} does not hash to its place in the tile above`);
       }
-      progress(++done, tiles.length);
+      progress(++done, total);
     }
     if (!sameHash(await rootFromTiles(size, fetch), root))
       return { ok: false, reason: "the tiles do not recompute the checkpoint's root" };

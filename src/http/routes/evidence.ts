@@ -34,7 +34,7 @@ async function bundleOf(req: FastifyRequest, d: HttpDeps, subject: BundleSubject
     return await buildBundle(callersApi(req, d.ctx.config.baseUrl), subject);
   } catch (err) {
     // The gathering's requests count against the caller's rate limit like any others.
-    if (err instanceof LookupError && /answered 429/.test(err.message))
+    if (err instanceof LookupError && err.status === 429)
       throw new ApiError("rate_limited", `gathering the evidence went over the rate limit: ${err.message}`);
     // What the caller cannot read is reported as not found: a bundle never says more than a list would.
     if (err instanceof LookupError) throw new ApiError("not_found", err.message);

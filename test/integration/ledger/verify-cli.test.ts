@@ -61,30 +61,42 @@ describe("archivist verify", () => {
       join(dir, "keys.cbor"),
     ]);
     expect(ok, ok.out).toMatchObject({ code: 0 });
-    expect(ok.out).toMatch(/^OK /);
+    expect(ok.out).toMatch(/^VERIFIED \(keys pinned, not witnessed\): assets\/.* is entry \d+ of tenant\//m);
+    expect(ok.out).toMatch(/unsigned: confirmation_status: not part of the signed leaf/);
+    // The keys the service serves show only self-consistency.
+    const fetched = await cli([join(dir, "record.json"), "--receipt", join(dir, "r.cose"), "--url", s.url]);
+    expect(fetched.code, fetched.out).toBe(2);
+    expect(fetched.out).toMatch(/key cose-key .*: sha256:[0-9a-f]{64}/);
     writeFileSync(
       join(dir, "bad.json"),
       JSON.stringify({ ...record, event_attributes: { arc_display_type: "vcon_created", note: "hellp" } }),
     );
     const bad = await cli([join(dir, "bad.json"), "--receipt", join(dir, "r.cose"), "--url", s.url]);
     expect(bad.code).toBe(1);
-    expect(bad.out).toMatch(/^FAILED .+/);
+    expect(bad.out).toMatch(/^TAMPERED: .+/m);
     const tenant = String(record.tenant_identity).replace("tenant/", "");
     const log = await cli(["--log", tenant, "--url", s.url]);
-    expect(log, log.out).toMatchObject({ code: 0 });
-    // The log as the API names it (tenant_identity) verifies the same.
-    const named = await cli(["--log", String(record.tenant_identity), "--url", s.url]);
+    expect(log, log.out).toMatchObject({ code: 2 });
+    // The log as the API names it (tenant_identity) verifies the same, with the keys pinned.
+    const named = await cli([
+      "--log",
+      String(record.tenant_identity),
+      "--url",
+      s.url,
+      "--keys",
+      join(dir, "keys.cbor"),
+    ]);
     expect(named, named.out).toMatchObject({ code: 0 });
-    expect(named.out).toMatch(new RegExp(`^OK log tenant/${tenant}: \\d+ seals`));
-    expect((await cli([])).code).toBe(1);
+    expect(named.out).toMatch(new RegExp(`^VERIFIED .*: log tenant/${tenant}: \\d+ seals`, "m"));
+    expect((await cli([])).code).toBe(4);
   });
 
   it("does not verify a log the service does not know", async () => {
     const unknown = crypto.randomUUID();
     const r = await cli(["--log", `tenant/${unknown}`, "--url", s.url]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(4);
     expect(r.out).toBe(
-      `FAILED log tenant/${unknown} has no seals at ${s.url} (unknown log, or nothing sealed yet)\n`,
+      `CANNOT EVALUATE: log tenant/${unknown} has no seals at ${s.url} (unknown log, or nothing sealed yet)\n`,
     );
   });
 });

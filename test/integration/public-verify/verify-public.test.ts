@@ -15,6 +15,7 @@ import { type Published, publishFixtures, sha256 } from "./publish.js";
 let s: TestService;
 let p: Published;
 const dir = mkdtempSync(join(tmpdir(), "verify-public-"));
+const keys = join(dir, "keys.cbor");
 const file = (name: string, bytes: Uint8Array) => {
   writeFileSync(join(dir, name), bytes);
   return join(dir, name);
@@ -23,6 +24,8 @@ const file = (name: string, bytes: Uint8Array) => {
 beforeAll(async () => {
   s = await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100" });
   p = await publishFixtures(s);
+  // The relying party's copy of the service's keys (obtained out of band in real life).
+  writeFileSync(keys, new Uint8Array(await (await fetch(`${s.url}/.well-known/scitt-keys`)).arrayBuffer()));
 }, 60_000);
 afterAll(() => s?.stop());
 
@@ -30,21 +33,38 @@ const cli = (cmd: Command, args: string[]) => runCli((a) => cmd.run(a), args);
 
 describe("archivist verify document", () => {
   it("verifies a published version, reports who published it, and fails for a changed byte", async () => {
-    const ok = await cli(verifyDocumentCommand, [file("v2.txt", p.live.v2), "--url", s.url]);
+    // Checked with the keys the service serves: self-consistent only.
+    const served = await cli(verifyDocumentCommand, [file("v2.txt", p.live.v2), "--url", s.url]);
+    expect(served, served.out).toMatchObject({ code: 2 });
+    expect(served.out).toMatch(/^SELF-CONSISTENT, KEYS NOT PINNED: published as version 2/m);
+    const ok = await cli(verifyDocumentCommand, [file("v2.txt", p.live.v2), "--url", s.url, "--keys", keys]);
     expect(ok, ok.out).toMatchObject({ code: 0 });
     expect(ok.out).toMatch(/version 2: Published/);
     expect(ok.out).toMatch(/by Policy Team \(accepted for .+\)/);
     expect(ok.out).toMatch(/receipt OK/);
-    expect(ok.out).toMatch(/^VERIFIED/m);
+    expect(ok.out).toMatch(/^VERIFIED \(keys pinned, not witnessed\): published as version 2/m);
     const changed = p.live.v2.slice();
     changed[0] = (changed[0] ?? 0) ^ 1;
-    const bad = await cli(verifyDocumentCommand, [file("changed.txt", changed), "--url", s.url]);
-    expect(bad.code).toBe(1);
-    expect(bad.out).toMatch(/^NOT FOUND/m);
+    const bad = await cli(verifyDocumentCommand, [
+      file("changed.txt", changed),
+      "--url",
+      s.url,
+      "--keys",
+      keys,
+    ]);
+    expect(bad.code).toBe(4);
+    expect(bad.out).toMatch(/^CANNOT EVALUATE: no public document version carries this hash/m);
   });
 
   it("reports a superseded version as published and a withdrawn one as withdrawn (exit 1), in JSON", async () => {
-    const old = await cli(verifyDocumentCommand, [sha256(p.live.v1), "--url", s.url, "--json"]);
+    const old = await cli(verifyDocumentCommand, [
+      sha256(p.live.v1),
+      "--url",
+      s.url,
+      "--keys",
+      keys,
+      "--json",
+    ]);
     const r = JSON.parse(old.out) as { ok: boolean; matches: Array<Record<string, unknown>> };
     expect(old.code).toBe(0);
     expect(r.matches).toHaveLength(1);
@@ -62,6 +82,8 @@ describe("archivist verify document", () => {
       file("old.txt", p.withdrawn.file),
       "--url",
       s.url,
+      "--keys",
+      keys,
       "--json",
     ]);
     const g = JSON.parse(gone.out) as {
@@ -69,24 +91,40 @@ describe("archivist verify document", () => {
       verdict: string;
       matches: Array<Record<string, unknown>>;
     };
-    expect(gone.code).toBe(1);
-    expect(g).toMatchObject({ kind: "document", ok: false, sha256: sha256(p.withdrawn.file) });
+    expect(gone.code).toBe(3);
+    expect(g).toMatchObject({
+      kind: "document",
+      ok: false,
+      code: "policy-failed",
+      sha256: sha256(p.withdrawn.file),
+    });
     expect(g.verdict).toMatch(/^WITHDRAWN/);
     expect(g.matches[0]).toMatchObject({ status: "Withdrawn", withdrawal: { receipt: { ok: true } } });
     expect(g.matches[0]?.withdrawn_at).toMatch(/^\d{4}-/);
   });
 
-  it("explains usage errors with exit 1", async () => {
-    expect((await cli(verifyDocumentCommand, ["x"])).out).toMatch(/^FAILED usage/);
+  it("explains usage errors with exit 4 (cannot evaluate)", async () => {
+    expect((await cli(verifyDocumentCommand, ["x"])).out).toMatch(/^CANNOT EVALUATE: usage/);
     const json = await cli(verifyDocumentCommand, ["--json", "nope.txt", "--url", s.url]);
-    expect(json.code).toBe(1);
-    expect(JSON.parse(json.out)).toMatchObject({ ok: false, error: expect.any(String) });
+    expect(json.code).toBe(4);
+    expect(JSON.parse(json.out)).toMatchObject({
+      ok: false,
+      code: "cannot-evaluate",
+      problems: [expect.any(String)],
+    });
   });
 });
 
 describe("archivist verify vcon", () => {
   it("lists the trail oldest first and names the operation that recorded the file", async () => {
-    const r = await cli(verifyVconCommand, [file("vcon.json", p.vcon.created), "--url", s.url, "--json"]);
+    const r = await cli(verifyVconCommand, [
+      file("vcon.json", p.vcon.created),
+      "--url",
+      s.url,
+      "--keys",
+      keys,
+      "--json",
+    ]);
     expect(r.code, r.out).toBe(0);
     const report = JSON.parse(r.out) as {
       ok: boolean;
@@ -105,7 +143,14 @@ describe("archivist verify vcon", () => {
     const u = JSON.parse(upd.out) as typeof report;
     expect(u.matched_operation).toBe("vcon_updated");
     expect(u.trail.map((t) => t.matches)).toEqual([[], ["python-json"]]);
-    const text = await cli(verifyPublicCommand, ["vcon", `vcon://${p.vcon.uuid}`, "--url", s.url]);
+    const text = await cli(verifyPublicCommand, [
+      "vcon",
+      `vcon://${p.vcon.uuid}`,
+      "--url",
+      s.url,
+      "--keys",
+      keys,
+    ]);
     expect(text.code, text.out).toBe(0);
     expect(text.out).toMatch(/1\. .*vcon_created \[(CONFIRMED|UNEQUIVOCAL)\]/);
     expect(text.out.indexOf("vcon_created")).toBeLessThan(text.out.indexOf("vcon_updated"));
@@ -113,11 +158,11 @@ describe("archivist verify vcon", () => {
 
   it("fails for a changed vCon and for an unknown uuid", async () => {
     const changed = new TextEncoder().encode(new TextDecoder().decode(p.vcon.updated).replace("Ann", "Bob"));
-    const bad = await cli(verifyVconCommand, [file("changed.json", changed), "--url", s.url]);
+    const bad = await cli(verifyVconCommand, [file("changed.json", changed), "--url", s.url, "--keys", keys]);
     expect(bad.code).toBe(1);
-    expect(bad.out).toMatch(/^NO MATCH/m);
+    expect(bad.out).toMatch(/^TAMPERED: the file's hash is not any recorded version/m);
     const none = await cli(verifyVconCommand, [crypto.randomUUID(), "--url", s.url, "--json"]);
-    expect(none.code).toBe(1);
+    expect(none.code).toBe(4);
     expect(JSON.parse(none.out)).toMatchObject({ kind: "vcon", ok: false, trail: [] });
   });
 });

@@ -110,16 +110,35 @@ describe("C2SP tlog-tiles of a tenancy's log", () => {
       join(dir, "tampered.json"),
       JSON.stringify({ ...record, event_attributes: { arc_display_type: "tile", n: "999" } }),
     );
+    // The relying party's copy of the log's key, obtained apart from the mirror.
+    const vkey = join(tmpdir(), `log-${tenant}.vkey`);
+    writeFileSync(vkey, await (await fetch(`${prefix}/key`)).text());
     await s.stop();
-    const ok = await cli((a) => verifyCommand.run(a), [join(dir, "record.json"), "--mirror", dir]);
+    // The mirror's own key shows only that the mirror is self-consistent.
+    const own = await cli((a) => verifyCommand.run(a), [join(dir, "record.json"), "--mirror", dir]);
+    expect(own, own.out).toMatchObject({ code: 2 });
+    expect(own.out).toMatch(/^SELF-CONSISTENT, KEYS NOT PINNED: assets\/.* is leaf \d+ of .* at size 271/m);
+    expect(own.out).toMatch(/key log-key .*\/tlog: .*\/tlog\+[0-9a-f]{8}\+/);
+    const ok = await cli(
+      (a) => verifyCommand.run(a),
+      [join(dir, "record.json"), "--mirror", dir, "--log-key", vkey],
+    );
     expect(ok, ok.out).toMatchObject({ code: 0 });
-    expect(ok.out).toMatch(/^OK assets\/.* is leaf \d+ of .* at size 271/);
-    const bad = await cli((a) => verifyCommand.run(a), [join(dir, "tampered.json"), "--mirror", dir]);
+    expect(ok.out).toMatch(
+      /^VERIFIED \(keys pinned, not witnessed\): assets\/.* is leaf \d+ of .* at size 271/m,
+    );
+    const bad = await cli(
+      (a) => verifyCommand.run(a),
+      [join(dir, "tampered.json"), "--mirror", dir, "--log-key", vkey],
+    );
     expect(bad.code).toBe(1);
-    expect(bad.out).toMatch(/^FAILED .*does not hold this record/);
+    expect(bad.out).toMatch(/^TAMPERED: .*does not hold this record/m);
     // A mirror whose tile was altered fails the same check.
     writeFileSync(join(dir, "tile/0/000"), Buffer.alloc(8192));
-    const broken = await cli((a) => verifyCommand.run(a), [join(dir, "record.json"), "--mirror", dir]);
+    const broken = await cli(
+      (a) => verifyCommand.run(a),
+      [join(dir, "record.json"), "--mirror", dir, "--log-key", vkey],
+    );
     expect(broken.code).toBe(1);
   });
 });

@@ -181,11 +181,37 @@ describe("witnesses (C2SP tlog-witness, tlog-cosignature)", () => {
     writeFileSync(join(dir, "r.json"), JSON.stringify(both));
     const args = [join(dir, "r.json"), "--mirror", prefix, "--witness", w1.vkey, "--witness", w2.vkey];
     const cosignedByBoth = await runCli((a) => verifyCommand.run(a), args);
-    expect(cosignedByBoth.code).toBe(0);
-    expect(cosignedByBoth.out).toMatch(/^OK .* cosigned by witness.test\/one, witness.test\/two/);
+    expect(cosignedByBoth.code, cosignedByBoth.out).toBe(0);
+    expect(cosignedByBoth.out).toMatch(/^VERIFIED \(witnessed\): .* cosigned by witness-1, witness-2/m);
+    // A policy file: C2SP tlog-policy with a 2-of-3 group (the third witness never cosigned).
+    const third = prepareWitness("witness.test/three", await freePort());
+    const policy = join(dir, "policy.txt");
+    writeFileSync(
+      policy,
+      `log ${logVkey}\nwitness one ${w1.vkey}\nwitness two ${w2.vkey}\nwitness three ${third.vkey}\ngroup w 2 one two three\nquorum w\n`,
+    );
+    const byPolicy = await runCli(
+      (a) => verifyCommand.run(a),
+      [args[0] as string, "--mirror", prefix, "--policy", policy],
+    );
+    expect(byPolicy.code, byPolicy.out).toBe(0);
+    expect(byPolicy.out).toMatch(/^VERIFIED \(witnessed\): .* cosigned by one, two/m);
+    writeFileSync(
+      policy,
+      `witness one ${w1.vkey}\nwitness three ${third.vkey}\ngroup w 2 one three\nquorum w\n`,
+    );
+    const short = await runCli(
+      (a) => verifyCommand.run(a),
+      [args[0] as string, "--mirror", prefix, "--policy", policy],
+    );
+    expect(short.code, short.out).toBe(3);
+    expect(short.out).toMatch(
+      /^POLICY FAILED: .*lacks the witness quorum \(cosigned by one of your witnesses\)/m,
+    );
     const quorumOfOne = await runCli((a) => verifyCommand.run(a), [...args.slice(0, 5), "--quorum", "2"]);
-    expect(quorumOfOne.code).toBe(1);
-    expect(quorumOfOne.out).toMatch(/^FAILED 1 of the 2 witness cosignatures needed/);
+    // More cosignatures than the witnesses given is a question with no answer, not a verdict.
+    expect(quorumOfOne.code).toBe(4);
+    expect(quorumOfOne.out).toMatch(/^CANNOT EVALUATE: --quorum must be 1\.\.1/m);
     // Two witness processes start from the sources here (tsx): seconds each on a loaded machine.
   }, 120_000);
 

@@ -60,20 +60,24 @@ describe("archivist command line", () => {
       "--url",
       `http://127.0.0.1:${port}`,
     ]);
-    expect(dead.code).toBe(1);
-    expect(dead.out).toMatch(/^FAILED cannot reach http:\/\/127\.0\.0\.1:\d+\/.* connection refused/);
+    expect(dead.code).toBe(4);
+    expect(dead.out).toMatch(
+      /^CANNOT EVALUATE: cannot reach http:\/\/127\.0\.0\.1:\d+\/.* connection refused/,
+    );
     const deadDoc = await cli(["verify", "document", "0".repeat(64), "--url", `http://127.0.0.1:${port}`]);
-    expect(deadDoc.code).toBe(1);
+    expect(deadDoc.code).toBe(4);
     expect(deadDoc.out).toMatch(/connection refused/);
     const badLog = await cli(["verify", "--log", "tenant/nope", "--url", "http://127.0.0.1:1"]);
     expect(badLog).toMatchObject({
-      code: 1,
-      out: 'FAILED --log takes tenant/<uuid> or <uuid>, got "tenant/nope"\n',
+      code: 4,
+      out: 'CANNOT EVALUATE: --log takes tenant/<uuid> or <uuid>, got "tenant/nope"\n',
     });
     const missing = await cli(["verify", "/nonexistent/statement.cose", "--url", "http://127.0.0.1:1"]);
-    expect(missing.out).toBe("FAILED cannot read the statement /nonexistent/statement.cose: no such file\n");
+    expect(missing.out).toBe(
+      "CANNOT EVALUATE: cannot read the statement /nonexistent/statement.cose: no such file\n",
+    );
     const noKeys = await cli(["verify", MAIN]);
-    expect(noKeys.code).toBe(1);
-    expect(noKeys.out).toMatch(/--url <service> \(fetches its \/\.well-known\/scitt-keys\)/);
+    expect(noKeys.code).toBe(4);
+    expect(noKeys.out).toMatch(/--url <service> \(fetches its \/\.well-known\/scitt-keys, not pinned\)/);
   });
 });

@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
+  eachTile,
   encodeTileIndex,
   formatEntryBundle,
   leafHash,
   parseEntryBundle,
   parseTilePath,
   rootFromTiles,
+  tileCount,
   tilePath,
   tilesOf,
   verifyEntryInTiles,
@@ -58,5 +60,17 @@ describe("tiles (c2sp.org/tlog-tiles)", () => {
       Uint8Array.of(1, 2),
       new Uint8Array(0),
     ]);
+  });
+});
+
+describe("tiles listed one at a time", () => {
+  it("counts what it yields, and yields what a list would hold", () => {
+    for (const size of [0, 1, 255, 256, 257, 65536, 65537, 70000]) {
+      const listed = tilesOf(size);
+      expect(tileCount(size), String(size)).toBe(listed.length);
+      expect([...eachTile(size)]).toEqual(listed);
+    }
+    // A claimed size past anything real is counted without listing a tile.
+    expect(tileCount(Number.MAX_SAFE_INTEGER)).toBeGreaterThan(2 ** 45);
   });
 });

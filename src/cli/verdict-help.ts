@@ -1,0 +1,6 @@
+import { EXIT_CODES, VERDICT_CODES } from "../verify/index.js";
+
+/** The exit statuses of every verification, one per verdict code (docs/verification.md). */
+export const EXIT_HELP = `Exit status, by verdict code (--json prints the verdict object):
+${VERDICT_CODES.map((c) => `  ${EXIT_CODES[c]}  ${c}`).join("\n")}
+Without --keys, --log-key, --witness or --policy nothing is "verified": at best self-consistent.`;

@@ -1,0 +1,26 @@
+export { type CheckpointJudgement, judgeCheckpoint } from "./checkpoint.js";
+export { coseKeyFingerprints, keyFingerprint, logKeyFingerprint } from "./fingerprint.js";
+export {
+  emptyPolicy,
+  PolicyError,
+  parsePolicy,
+  type Quorum,
+  quorumMet,
+  type TrustPolicy,
+  witnessGroup,
+} from "./policy.js";
+export { type RecordInLogReport, unsignedFields, verifyRecordInLog } from "./record-in-log.js";
+export { noTrust, pinsSomething, type TrustRoots } from "./trust.js";
+export {
+  cannotEvaluate,
+  EXIT_CODES,
+  judge,
+  type KeyFingerprint,
+  SPLIT_VIEW_UNCHECKED,
+  type TrustLevel,
+  trustAtLeast,
+  VERDICT_CODES,
+  type VerdictCode,
+  type VerificationVerdict,
+  verdictLabel,
+} from "./verdict.js";

@@ -1,0 +1,97 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync } from "node:fs";
+import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer as createTcpServer, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { mirrorCommand } from "../../../src/cli/mirror.js";
+import {
+  ED25519,
+  ed25519PublicKey,
+  ed25519Signer,
+  formatCheckpoint,
+  formatVkey,
+  signNote,
+} from "../../../src/core/tlog/index.js";
+import { runCli } from "../../helpers/cli-output.js";
+
+const MAIN = fileURLToPath(new URL("../../../src/cli/main.ts", import.meta.url));
+const closers: Array<() => void> = [];
+afterAll(() => {
+  for (const c of closers) c();
+});
+
+async function listen(server: Server | ReturnType<typeof createTcpServer>): Promise<number> {
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return (server.address() as { port: number }).port;
+}
+
+describe("archivist mirror is bounded", () => {
+  it("refuses a checkpoint of 2^53-1 entries signed by the log's own key before fetching a tile, in a heap of 150 MB", async () => {
+    const origin = "hostile.example/archivist/v1/merklelogs/6c5a8c0e-2d8f-4e7a-9b1c-0a1b2c3d4e5f/tlog";
+    const seed = new Uint8Array(32).fill(5);
+    const key = formatVkey(origin, ED25519, ed25519PublicKey(seed));
+    const note = signNote(
+      formatCheckpoint({
+        origin,
+        size: Number.MAX_SAFE_INTEGER,
+        root: new Uint8Array(32).fill(1),
+        extensions: [],
+      }),
+      [ed25519Signer(origin, seed)],
+    );
+    const asked: string[] = [];
+    const server = createHttpServer((req, res) => {
+      asked.push(req.url ?? "");
+      if (req.url?.endsWith("/key")) return res.end(key);
+      if (req.url?.endsWith("/checkpoint")) return res.end(note);
+      res.end(Buffer.alloc(8192));
+    });
+    const port = await listen(server);
+    closers.push(() => server.close());
+    const dir = mkdtempSync(join(tmpdir(), "mirror-huge-"));
+    // A real process with a small heap: listing the tiles of such a log would exhaust it.
+    const child = spawn(
+      process.execPath,
+      ["--max-old-space-size=150", "--import", "tsx", MAIN, "mirror", `http://127.0.0.1:${port}/tlog`, dir],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (c) => (out += c));
+    child.stderr.on("data", (c) => (err += c));
+    const code = await new Promise<number | null>((r) => child.once("exit", r));
+    expect(code, err).toBe(1);
+    expect(out).toMatch(
+      /^FAILED the checkpoint claims 9007199254740991 entries, more than a mirror copies \(4294967296\)/,
+    );
+    expect(asked.filter((u) => u.includes("/tile/"))).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
+  }, 60_000);
+
+  it("ends at its overall deadline against a server that never answers", async () => {
+    const sockets: Socket[] = [];
+    const silent = createTcpServer((s) => sockets.push(s));
+    const port = await listen(silent);
+    closers.push(() => {
+      for (const s of sockets) s.destroy();
+      silent.close();
+    });
+    const dir = mkdtempSync(join(tmpdir(), "mirror-silent-"));
+    const r = await runCli(
+      (a) => mirrorCommand.run(a),
+      [`http://127.0.0.1:${port}/tlog`, dir, "--deadline", "1"],
+    );
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(
+      /^FAILED GET http:\/\/127\.0\.0\.1:\d+\/tlog\/key: the overall deadline of 1s passed/,
+    );
+    const bad = await runCli(
+      (a) => mirrorCommand.run(a),
+      [`http://127.0.0.1:${port}/tlog`, dir, "--deadline", "soon"],
+    );
+    expect(bad).toMatchObject({ code: 1, out: 'FAILED --deadline takes seconds > 0, got "soon"\n' });
+  });
+});
