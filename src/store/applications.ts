@@ -1,6 +1,4 @@
 import type { Queryable } from "./db.js";
-import { anyOf, keysetSource, type RowSource } from "./row-source.js";
-import { Where } from "./sql.js";
 import { tenantTable } from "./tenant-table.js";
 
 export interface ApplicationRow {
@@ -44,14 +42,7 @@ export async function getApplication(db: Queryable, id: string): Promise<Applica
 }
 
 /** A tenancy's application registrations, optionally by display name. */
-export function applicationRows(
-  db: Queryable,
-  tenantId: string,
-  f: { displayName?: string[] | undefined },
-): RowSource<ApplicationRow> {
-  const w = new Where([tenantId]).and("tenant_id = $1");
-  return keysetSource(db, "applications", table.select, anyOf(w, "display_name", f.displayName));
-}
+export const applicationRows = table.byDisplayName;
 
 export const countApplications = table.count;
 export const insertApplication = table.insert;

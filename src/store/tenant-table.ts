@@ -1,4 +1,6 @@
 import type { Queryable } from "./db.js";
+import { anyOf, keysetSource, type RowSource } from "./row-source.js";
+import { Where } from "./sql.js";
 
 /** A row of a tenancy's collection, keyed by (tenant_id, id) and ordered by seq. */
 interface TenantRow {
@@ -35,6 +37,12 @@ export function tenantTable<R extends TenantRow, K extends keyof R & string>(spe
     /** The select list (`seq, id, …`), for the collection's own queries. */
     select,
     get,
+
+    /** The tenancy's rows, in seq order, optionally only those with one of the display names. */
+    byDisplayName(db: Queryable, tenantId: string, f: { displayName?: string[] | undefined }): RowSource<R> {
+      const w = new Where([tenantId]).and("tenant_id = $1");
+      return keysetSource(db, table, select, anyOf(w, "display_name", f.displayName));
+    },
 
     async count(db: Queryable, tenantId: string): Promise<number> {
       const sql = `select count(*)::int as n from ${table} where tenant_id = $1`;

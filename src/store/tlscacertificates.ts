@@ -1,6 +1,3 @@
-import type { Queryable } from "./db.js";
-import { anyOf, keysetSource, type RowSource } from "./row-source.js";
-import { Where } from "./sql.js";
 import { tenantTable } from "./tenant-table.js";
 
 export interface TlsCaCertificateRow {
@@ -20,14 +17,7 @@ const table = tenantTable<TlsCaCertificateRow, "display_name" | "pem">({
 export const getTlsCaCertificate = table.get;
 
 /** A tenancy's TLS CA certificates, optionally by display name. */
-export function tlsCaCertificateRows(
-  db: Queryable,
-  tenantId: string,
-  f: { displayName?: string[] | undefined },
-): RowSource<TlsCaCertificateRow> {
-  const w = new Where([tenantId]).and("tenant_id = $1");
-  return keysetSource(db, "tlscacertificates", table.select, anyOf(w, "display_name", f.displayName));
-}
+export const tlsCaCertificateRows = table.byDisplayName;
 
 export const countTlsCaCertificates = table.count;
 export const insertTlsCaCertificate = table.insert;

@@ -1,5 +1,5 @@
 import type { KeyObject } from "node:crypto";
-import { readBounded } from "../../../src/client/index.js";
+import { readBounded } from "vcon-archivist/client";
 import type { Signer } from "../../../src/core/cose/index.js";
 import { eventToStatement } from "../../../src/core/scitt/index.js";
 import type { DeliveryBackend } from "../delivery/job.js";

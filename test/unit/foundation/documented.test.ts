@@ -16,6 +16,8 @@ function sources(dir: string): string[] {
     .map((f) => join(dir, f));
 }
 
+const NPM_SETS = new Set(["INIT_CWD"]);
+
 /**
  * The variables a file reads: `process.env.X`, `env.X`, `e.X`, `env["X"]`, and the names a
  * reader is handed as text (`int(e, "ARCHIVIST_…")`, a table of `CONSERVER_…` names).
@@ -25,7 +27,8 @@ function envReads(text: string): string[] {
   for (const m of text.matchAll(/\b(?:process\.env|env|e)(?:\.|\[")([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)\b/g))
     names.add(m[1] as string);
   for (const m of text.matchAll(/"((?:ARCHIVIST|CONSERVER)_[A-Z0-9_]+)"/g)) names.add(m[1] as string);
-  return [...names];
+  // What npm sets for the scripts it runs is no setting of ours.
+  return [...names].filter((n) => !NPM_SETS.has(n));
 }
 
 const readers = (dir: string) =>
