@@ -172,15 +172,19 @@ function issuerKeys(specs: string[] | undefined, published: Map<string, KeyObjec
   return out;
 }
 
-async function verifyRecordFile(file: string, v: Options, trust: TrustRoots): Promise<VerificationVerdict> {
-  if (!v.receipt) throw new VerifyFailed("--receipt <file> is required to verify a record");
-  let record: Record<string, unknown>;
+/** A record (.json) as the service served it. */
+function readRecord(file: string): Record<string, unknown> {
   try {
-    record = JSON.parse(readInput(file, "the record").toString("utf8")) as Record<string, unknown>;
+    return JSON.parse(readInput(file, "the record").toString("utf8")) as Record<string, unknown>;
   } catch (err) {
     if (err instanceof VerifyFailed) throw err;
     throw new VerifyFailed(`${file} is not JSON: ${(err as Error).message}`);
   }
+}
+
+async function verifyRecordFile(file: string, v: Options, trust: TrustRoots): Promise<VerificationVerdict> {
+  if (!v.receipt) throw new VerifyFailed("--receipt <file> is required to verify a record");
+  const record = readRecord(file);
   const receipt = new Uint8Array(readInput(v.receipt, "the receipt"));
   return keyedVerdict(
     trust,
@@ -211,13 +215,7 @@ async function verifyRecordTlogProofFile(
   v: Options,
   trust: TrustRoots,
 ): Promise<VerificationVerdict> {
-  let record: Record<string, unknown>;
-  try {
-    record = JSON.parse(readInput(file, "the record").toString("utf8")) as Record<string, unknown>;
-  } catch (err) {
-    if (err instanceof VerifyFailed) throw err;
-    throw new VerifyFailed(`${file} is not JSON: ${(err as Error).message}`);
-  }
+  const record = readRecord(file);
   const proof = readInput(proofFile, "the tlog proof").toString("utf8");
   const pinned = trust.policy.logKeys[0];
   let logVkey: string;
