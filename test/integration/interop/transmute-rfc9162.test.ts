@@ -78,7 +78,7 @@ describe("@transmute/cose verifies the service's RFC 9162 receipts and consisten
     });
     const location = posted.headers.get("location") as string;
     const receipt = await until(async () => {
-      const r = await s.api(`${location}?profile=rfc9162`);
+      const r = await s.api(`${location}?profile=rfc9162`, { token });
       return r.status === 200 ? bytes(r) : undefined;
     });
     const leafData = sha256(unhex("ef".repeat(32)));

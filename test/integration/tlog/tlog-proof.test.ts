@@ -83,16 +83,21 @@ describe("c2sp.org/tlog-proof@v1", () => {
         "--out",
         proofFile,
       ]);
-      expect(exported, exported.out).toMatchObject({ code: 0 });
-      expect(exported.out).toMatch(/VERIFIED against the record and the log's key/);
-      expect(readFileSync(proofFile, "utf8").split("\n\n")[0]).toBe(served.split("\n\n")[0]);
+      // The log key came from the service itself: self-consistent, not verified (exit 2).
+      expect(exported, exported.out).toMatchObject({ code: 2 });
+      expect(exported.out).toMatch(/SELF-CONSISTENT, keys not pinned/);
+      // The same record at the same index (the log may have grown between the two reads, so the
+      // proof's hashes and checkpoint may differ).
+      const head = (t: string) =>
+        t.split("\n").slice(0, t.split("\n").findIndex((l) => l.startsWith("index ")) + 1);
+      expect(head(readFileSync(proofFile, "utf8"))).toEqual(head(served));
 
       const record = (await (await s.api(read, { token })).json()) as Record<string, unknown>;
       const recordFile = path(`${identity.replace(/\//g, "_")}.json`);
       writeFileSync(recordFile, JSON.stringify(record));
       const ok = await cli(verifyCommand, [recordFile, "--tlog-proof", proofFile, "--url", s.url]);
-      expect(ok, ok.out).toMatchObject({ code: 0 });
-      expect(ok.out).toMatch(/^OK .* is entry \d+ of .*\/merklelogs\/.*\/tlog at size \d+ \(tlog proof\)$/m);
+      expect(ok, ok.out).toMatchObject({ code: 2 });
+      expect(ok.out).toMatch(/is entry \d+ of .*\/merklelogs\/.*\/tlog at size \d+ \(tlog proof\)/);
       // Offline, with the log's key from a file.
       const keyFile = path("key.vkey");
       const tenant = String(record.tenant_identity ?? record.origin_tenant).replace(/^tenant\//, "");
@@ -113,7 +118,7 @@ describe("c2sp.org/tlog-proof@v1", () => {
       writeFileSync(badFile, tampered.join("\n"));
       const bad = await cli(verifyCommand, [recordFile, "--tlog-proof", badFile, "--log-key", keyFile]);
       expect(bad.code).toBe(1);
-      expect(bad.out).toMatch(/^FAILED the inclusion proof does not lead/m);
+      expect(bad.out).toMatch(/the inclusion proof does not lead/);
       writeFileSync(
         badFile,
         text.replace(/^index (\d+)$/m, (_m, n) => `index ${Number(n) + 1}`),
@@ -163,7 +168,7 @@ describe("c2sp.org/tlog-proof@v1", () => {
     const res = await s.api(`/archivist/v1/tlog-proofs/${free.identity}`, { token: other });
     expect(res.status).toBe(404);
     const wrong = await cli(exportCommand, ["assets/x", "--tlog-proof", "--url", s.url, "--token", token]);
-    expect(wrong.code).toBe(1);
+    expect(wrong.code).toBe(4);
     expect(wrong.out).toMatch(/--tlog-proof takes a record/);
   });
 });
