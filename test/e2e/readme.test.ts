@@ -101,6 +101,9 @@ describe("README", () => {
       expect.stringMatching(/^OK mirrored \d+ entries to \.\/mirror/),
       expect.stringMatching(new RegExp(`^${pinned}assets/.+ is leaf \\d+ of .+/tlog at size \\d+`)),
       expect.stringMatching(
+        new RegExp(`^${pinned}assets/.+ is entry \\d+ of .+/tlog at size \\d+ \\(tlog proof\\)$`),
+      ),
+      expect.stringMatching(
         new RegExp(
           `^${pinned}statement by http://127\\.0\\.0\\.1:\\d+/tenant/[0-9a-f-]{36}, 0 receipt\\(s\\) verified, payload matches$`,
         ),
