@@ -78,10 +78,9 @@ export async function verifyRecordInTiles(
   let leafIndex: number;
   try {
     leaf = leafOfRecord(record);
-    const entry = record.merklelog_entry as { commit?: { index?: string } } | undefined;
-    const mmrIndex = Number(entry?.commit?.index ?? (record.merklelog_commit as { index?: string })?.index);
-    if (!Number.isSafeInteger(mmrIndex)) return { ok: false, reason: "the record has no log index" };
-    leafIndex = leafIndexOfMmrIndex(mmrIndex);
+    const at = recordLeafIndex(record);
+    if (at === undefined) return { ok: false, reason: "the record has no log index" };
+    leafIndex = at;
   } catch (err) {
     return { ok: false, reason: (err as Error).message };
   }
@@ -103,4 +102,11 @@ export async function verifyRecordInTiles(
     );
   if (!inTiles.ok) return inTiles;
   return { ok: true, leafIndex, size: checkpoint.size, origin: checkpoint.origin, cosigners: cp.cosigners };
+}
+
+/** The record's leaf in the log's RFC 9162 tree, from the MMR index its log entry names. */
+export function recordLeafIndex(record: ApiRecord): number | undefined {
+  const entry = record.merklelog_entry as { commit?: { index?: string } } | undefined;
+  const mmrIndex = Number(entry?.commit?.index ?? (record.merklelog_commit as { index?: string })?.index);
+  return Number.isSafeInteger(mmrIndex) ? leafIndexOfMmrIndex(mmrIndex) : undefined;
 }

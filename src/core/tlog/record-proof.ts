@@ -1,6 +1,5 @@
-import { leafIndexOfMmrIndex } from "../mmr/index.js";
 import { type ApiRecord, candidateLeaves } from "../verify/record.js";
-import type { LogTrust } from "./log-check.js";
+import { type LogTrust, recordLeafIndex } from "./log-check.js";
 import { payloadLeafData, type TlogProofVerdict, verifyTlogProof } from "./proof.js";
 
 /**
@@ -13,10 +12,9 @@ export function verifyRecordTlogProof(record: ApiRecord, proof: string, trust: L
   let leafIndex: number;
   try {
     candidates = candidateLeaves(record);
-    const entry = record.merklelog_entry as { commit?: { index?: string } } | undefined;
-    const mmrIndex = Number(entry?.commit?.index ?? (record.merklelog_commit as { index?: string })?.index);
-    if (!Number.isSafeInteger(mmrIndex)) return { ok: false, reason: "the record has no log index" };
-    leafIndex = leafIndexOfMmrIndex(mmrIndex);
+    const at = recordLeafIndex(record);
+    if (at === undefined) return { ok: false, reason: "the record has no log index" };
+    leafIndex = at;
   } catch (err) {
     return { ok: false, reason: (err as Error).message };
   }
