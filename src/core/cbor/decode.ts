@@ -8,9 +8,15 @@ export interface DecodeLimits {
   maxBytes: number;
   /** Deepest nesting of arrays, maps and tags. */
   maxDepth: number;
+  /**
+   * Byte strings are views into the input instead of copies. Only for input the caller owns and
+   * never changes, such as a byte string this decoder already copied (a COSE protected header):
+   * a copy per byte string is an allocation per certificate of a hostile x5chain.
+   */
+  views: boolean;
 }
 
-const DEFAULT_LIMITS: DecodeLimits = { maxBytes: 1024 * 1024, maxDepth: 32 };
+const DEFAULT_LIMITS: DecodeLimits = { maxBytes: 1024 * 1024, maxDepth: 32, views: false };
 
 /** Tags the project reads: COSE structures (16, 17, 18, 96, 98) and encoded CBOR (24). */
 const TAGS = new Set([16, 17, 18, 24, 96, 98]);
@@ -48,6 +54,7 @@ class Reader {
   constructor(
     readonly bytes: Uint8Array,
     readonly maxDepth: number,
+    readonly views: boolean,
   ) {}
 
   private enter(): void {
@@ -138,8 +145,9 @@ class Reader {
 
   private byteString(n: number): Uint8Array {
     const start = this.span(n);
-    // A copy: the decoded value must not change when the caller reuses its input buffer.
-    return this.bytes.slice(start, start + n);
+    // A copy unless the caller owns the input: the decoded value must not change when the caller
+    // reuses its input buffer.
+    return this.views ? this.bytes.subarray(start, start + n) : this.bytes.slice(start, start + n);
   }
 
   private text(n: number): string {
@@ -218,7 +226,7 @@ export function decodeCbor(bytes: Uint8Array, limits: Partial<DecodeLimits> = {}
     bytes.constructor === Uint8Array
       ? bytes
       : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const reader = new Reader(input, maxDepth);
+  const reader = new Reader(input, maxDepth, limits.views ?? DEFAULT_LIMITS.views);
   let value: CborValue;
   try {
     value = reader.item();

@@ -213,7 +213,8 @@ export function decodeSign1(bytes: Uint8Array): Sign1 {
   let protectedHeader: CborValue = new Map();
   if (p.length > 0) {
     try {
-      protectedHeader = decodeCbor(p);
+      // p is the decoder's own copy, so what it holds can be read as views into it.
+      protectedHeader = decodeCbor(p, { views: true });
     } catch (err) {
       throw new CoseError("COSE_DECODE", `protected header: ${(err as Error).message}`);
     }

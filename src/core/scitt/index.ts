@@ -1,5 +1,10 @@
 export { LEGACY_CWT_CLAIMS } from "./cwt-claims.js";
-export { checkRegistrationPolicy } from "./policy.js";
+export {
+  checkRegistrationPolicy,
+  checkScreenedStatement,
+  type ScreenedStatement,
+  screenStatement,
+} from "./policy.js";
 export { type Problem, problemDetails, problemJson } from "./problem.js";
 export { registeredEvent } from "./registered.js";
 export {

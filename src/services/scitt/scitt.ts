@@ -8,10 +8,12 @@ import type { MmrProofForm } from "../../core/cose/index.js";
 import { assetEventRecord, freeEventRecord } from "../../core/record/index.js";
 import {
   attachReceipts,
-  checkRegistrationPolicy,
+  checkScreenedStatement,
   eventToStatement,
   registeredEvent,
+  type ScreenedStatement,
   StatementError,
+  screenStatement,
 } from "../../core/scitt/index.js";
 import type { AssetEventRow } from "../../store/asset-events.js";
 import { getFreeEvent, getStatement } from "../../store/free-events.js";
@@ -58,12 +60,13 @@ function eventOfEntry(entryId: string): string {
   return uuid.toLowerCase();
 }
 
-/** The issuer rules of the tenancy's log: its trusted keys and TLS CA certificates. */
-async function checkIssuer(ctx: Ctx, tenantId: string, statement: Uint8Array) {
-  if (statement.length === 0)
-    throw new RegistrationRefused("the body must be a COSE_Sign1 signed statement (application/cose)");
+/**
+ * The issuer rules of the tenancy's log: its trusted keys and TLS CA certificates. What the
+ * statement's own bytes decide is checked before anything is read from the database.
+ */
+async function checkIssuer(ctx: Ctx, tenantId: string, screened: ScreenedStatement) {
   const cas = (await tlsCaCertificateRows(ctx.db, tenantId, {}).page(0, 1000)).map((c) => c.pem);
-  const verdict = checkRegistrationPolicy(statement, {
+  const verdict = checkScreenedStatement(screened, {
     keys: await trustedKeys(ctx, tenantId),
     caCertificatesPem: cas,
   });
@@ -71,10 +74,18 @@ async function checkIssuer(ctx: Ctx, tenantId: string, statement: Uint8Array) {
   return verdict;
 }
 
+function screen(statement: Uint8Array): ScreenedStatement {
+  if (statement.length === 0)
+    throw new RegistrationRefused("the body must be a COSE_Sign1 signed statement (application/cose)");
+  const screened = screenStatement(statement);
+  if (!screened.ok) throw new RegistrationRefused(screened.reason);
+  return screened.statement;
+}
+
 /** Registers a signed statement in the caller's log, after the tenancy's registration policy. */
 export async function registerStatement(ctx: Ctx, p: Principal, statement: Uint8Array): Promise<string> {
   if (!p.isAdmin) throw forbidden("registering statements needs administrator rights in this tenancy");
-  await checkIssuer(ctx, p.tenantId, statement);
+  await checkIssuer(ctx, p.tenantId, screen(statement));
   return record(ctx, p, statement);
 }
 
@@ -89,6 +100,9 @@ export async function registerBySignature(
   statement: Uint8Array,
 ): Promise<string> {
   const target = tenantId ?? ctx.config.scittPublicLog;
+  // Refusals that need no look-up come first: a statement sent without a token costs its
+  // sender nothing, so what it costs us must not include reads (issue 31's x5chain flood).
+  const screened = screen(statement);
   if (!target) throw new RegistrationClosed("this service has no public log: register with a bearer token");
   const policy = await getRegistrationPolicy(ctx.db, target);
   // A log that does not exist answers as a closed one: whether a tenancy exists is not told.
@@ -96,7 +110,7 @@ export async function registerBySignature(
   if (!open || !(await getTenancy(ctx.db, target)))
     throw new RegistrationClosed("this log's registration policy requires a bearer token");
   ctx.registrationRate.take(target, policy.requests_per_second);
-  const verdict = await checkIssuer(ctx, target, statement);
+  const verdict = await checkIssuer(ctx, target, screened);
   return record(ctx, registrant(target, verdict.issuer), statement);
 }
 

@@ -122,4 +122,16 @@ describe("strict decoding", () => {
   it("refuses inputs over the size limit", () => {
     expect(() => decodeCbor(new Uint8Array(20), { maxBytes: 10 })).toThrow(CborError);
   });
+
+  it("copies byte strings unless the caller owns the input (views), and reads the same values", () => {
+    const input = encodeCbor([new Uint8Array([1, 2, 3]), new Uint8Array([4, 5])]);
+    const copied = decodeCbor(input) as Uint8Array[];
+    const viewed = decodeCbor(input, { views: true }) as Uint8Array[];
+    expect(viewed).toEqual(copied);
+    expect(copied[0]?.buffer).not.toBe(input.buffer);
+    expect(viewed[0]?.buffer).toBe(input.buffer);
+    input[2] = 9; // the first byte string's first byte
+    expect(copied[0]).toEqual(new Uint8Array([1, 2, 3]));
+    expect(viewed[0]).toEqual(new Uint8Array([9, 2, 3]));
+  });
 });
