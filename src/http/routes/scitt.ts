@@ -278,10 +278,17 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
         d.ctx.config.scrapiWaitMs,
       );
       const location = `${self(params)}/entries/${entryId}`;
-      res.header("location", location);
-      if (receipt) return sendReceipt(req, res, receipt, { status: 201 });
-      // SCRAPI -10/-11 (after the IESG's DISCUSS): 202 Accepted, poll the Location. 303 only for older clients, by option.
-      return res.code(d.ctx.config.scrapiPendingStatus).header("retry-after", "1").send();
+      if (receipt) return sendReceipt(req, res.header("location", location), receipt, { status: 201 });
+      // SCRAPI -11 (after the IESG's DISCUSS): 202 Accepted, poll the one stable Location.
+      if (d.ctx.config.scrapiPendingStatus === 202)
+        return res.code(202).header("location", location).header("retry-after", "1").send();
+      // Older drafts, by option: 303 to the registration's operation, which names the entry once
+      // it is done (vcon-server's scitt link and storage backend poll it for `entryID`).
+      return res
+        .code(303)
+        .header("location", `${self(params)}/operations/${entryId}`)
+        .header("retry-after", "1")
+        .send();
     }),
   });
   t.add({
@@ -311,6 +318,28 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
           .header("retry-after", "1")
           .send();
       return res.code(204).header("retry-after", "1").header("cache-control", "no-store").send();
+    }),
+  });
+  t.add({
+    method: "get",
+    path: `${prefix}/operations/{id}`,
+    group,
+    auth: "optional",
+    summary:
+      "Older SCRAPI drafts: a registration's operation (202 running, 200 succeeded with its entryID; JSON, or CBOR when asked). Legacy in -11: GET /entries/{id} succeeds it",
+    handler: scrapi(async ({ caller, params, req, res }) => {
+      const log = tenantOf(params);
+      const id = params.id ?? "";
+      markDeprecated(res, `${self(params)}/entries/${id}`);
+      // Throws 404 for an entry that was never registered (or is not this log's, or not the caller's).
+      const receipt = await entryReceipt(d.ctx, { caller, log }, id);
+      const status = receipt
+        ? { operationID: id, status: "succeeded", entryID: id }
+        : { operationID: id, status: "running" };
+      if (!receipt) res.code(202).header("retry-after", "1").header("cache-control", "no-store");
+      if (accepts(req.raw).type(["application/json", "application/cbor"]) === "application/cbor")
+        return res.header("content-type", "application/cbor").send(Buffer.from(encodeCbor(status)));
+      return status;
     }),
   });
   t.add({
