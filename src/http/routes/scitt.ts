@@ -333,7 +333,7 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
       markDeprecated(res, `${self(params)}/entries/${id}`);
       // Throws 404 for an entry that was never registered (or is not this log's, or not the caller's).
       const receipt = await entryReceipt(d.ctx, { caller, log }, id);
-      const status = receipt
+      const status: Record<string, string> = receipt
         ? { operationID: id, status: "succeeded", entryID: id }
         : { operationID: id, status: "running" };
       if (!receipt) res.code(202).header("retry-after", "1").header("cache-control", "no-store");

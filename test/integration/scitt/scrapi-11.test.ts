@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CborValue, decodeCbor } from "../../../src/core/cbor/index.js";
 import { decodeRfc9162Receipt, publicKeyFromCoseKey } from "../../../src/core/cose/index.js";
-import { eventToStatement, verifyStatement } from "../../../src/core/scitt/index.js";
+import { verifyStatement } from "../../../src/core/scitt/index.js";
 import { keysFromKeySet } from "../../../src/core/verify/index.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
-import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
+import { vectorPublicKey, vectorStatement } from "../../helpers/vector-key.js";
 
 /*
  * SCRAPI -11 client flows: 201 with the receipt; 202 → 204 (no-store) → 200 at one stable
@@ -50,21 +50,7 @@ afterAll(async () => {
   await idle?.stop();
 });
 
-const statementOf = (n: number) =>
-  eventToStatement(
-    {
-      arc_display_type: "vcon_created",
-      payload: Buffer.alloc(32, n).toString("hex"),
-      payload_hash_alg: "SHA-256",
-      payload_preimage_content_type: "application/vcon+json",
-      subject: `vcon://0190b6a1-0000-7000-8000-0000000011${String(n).padStart(2, "0")}`,
-      timestamp_declared: "2025-01-01T00:00:00Z",
-      vcon_operation: "vcon_created",
-      vcon_draft_version: "01",
-    },
-    { issuer: "https://conserver.example", kid: "test-key-1" },
-    deterministicSigner,
-  );
+const statementOf = (n: number) => vectorStatement(n);
 const cose = (body: Uint8Array) => ({
   method: "POST",
   headers: { "content-type": "application/cose" },

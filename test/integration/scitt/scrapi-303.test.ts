@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CborValue, decodeCbor } from "../../../src/core/cbor/index.js";
-import { eventToStatement, verifyStatement } from "../../../src/core/scitt/index.js";
+import { verifyStatement } from "../../../src/core/scitt/index.js";
 import { keysFromKeySet } from "../../../src/core/verify/index.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
-import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
+import { vectorPublicKey, vectorStatement } from "../../helpers/vector-key.js";
 
 /*
  * The older drafts' flow that ARCHIVIST_SCRAPI_PENDING_STATUS=303 keeps for clients written
@@ -16,6 +16,7 @@ import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.j
  */
 let s: TestService;
 const log = randomUUID();
+const otherLog = randomUUID();
 beforeAll(async () => {
   s = await startTestService(
     {
@@ -26,7 +27,7 @@ beforeAll(async () => {
     },
     {},
     {},
-    { a: log },
+    { a: log, b: otherLog },
   );
   const res = await s.api("/archivist/v1/scitt/keys", {
     method: "POST",
@@ -38,31 +39,21 @@ beforeAll(async () => {
 afterAll(() => s?.stop());
 
 const statement = (n: number) =>
-  eventToStatement(
-    {
-      arc_display_type: "vcon_created",
-      payload: Buffer.alloc(32, n).toString("hex"),
-      payload_hash_alg: "SHA-256",
-      payload_preimage_content_type: "application/vcon+json",
-      subject: `tel:+1555000${String(n).padStart(4, "0")}`,
-      timestamp_declared: "2025-01-01T00:00:00Z",
-      vcon_operation: "vcon_enhanced",
-      vcon_draft_version: "01",
-    },
-    { issuer: "conserver", kid: "test-key-1" },
-    deterministicSigner,
-  );
+  vectorStatement(n, { subject: `tel:+1555000${String(n).padStart(4, "0")}`, issuer: "conserver" });
+/** Registers a statement as a client that does not follow redirects. */
+const register = (signed: Uint8Array) =>
+  s.api("/entries", {
+    method: "POST",
+    headers: { "content-type": "application/cose" },
+    body: Buffer.from(signed),
+    redirect: "manual",
+  });
 const bytes = async (r: Response) => new Uint8Array(await r.arrayBuffer());
 
 describe("ARCHIVIST_SCRAPI_PENDING_STATUS=303: the older drafts' operation flow", () => {
   it("303 to the operation, 202 while running, 200 naming the entry, then the receipt", async () => {
     const signed = statement(1);
-    const posted = await s.api("/entries", {
-      method: "POST",
-      headers: { "content-type": "application/cose" },
-      body: Buffer.from(signed),
-      redirect: "manual",
-    });
+    const posted = await register(signed);
     expect(posted.status).toBe(303);
     const location = posted.headers.get("location") as string;
     expect(location).toMatch(/^\/operations\/events_[0-9a-f-]{36}$/);
@@ -93,12 +84,7 @@ describe("ARCHIVIST_SCRAPI_PENDING_STATUS=303: the older drafts' operation flow"
   });
 
   it("the operation answers CBOR to a client that asks for it", async () => {
-    const posted = await s.api("/entries", {
-      method: "POST",
-      headers: { "content-type": "application/cose" },
-      body: Buffer.from(statement(2)),
-      redirect: "manual",
-    });
+    const posted = await register(statement(2));
     const location = posted.headers.get("location") as string;
     await s.service.workers.flush();
     const done = await s.api(location, { headers: { accept: "application/cbor" } });
@@ -115,14 +101,9 @@ describe("ARCHIVIST_SCRAPI_PENDING_STATUS=303: the older drafts' operation flow"
   });
 
   it("a tenancy's log has its own operations, and does not serve another log's", async () => {
-    const posted = await s.api("/entries", {
-      method: "POST",
-      headers: { "content-type": "application/cose" },
-      body: Buffer.from(statement(3)),
-      redirect: "manual",
-    });
+    const posted = await register(statement(3));
     const id = (posted.headers.get("location") as string).split("/").pop();
-    const other = await s.api(`/tenants/${s.b.tenantId}/operations/${id}`);
+    const other = await s.api(`/tenants/${otherLog}/operations/${id}`);
     expect(other.status).toBe(404);
     const own = await s.api(`/tenants/${log}/operations/${id}`);
     expect(own.status).toBe(202);
