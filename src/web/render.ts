@@ -38,13 +38,15 @@ export function trustView(level: string): HTMLElement {
 }
 
 export function receiptView(r: ReceiptCheck): HTMLElement {
-  return r.ok
-    ? el(
-        "span",
-        `receipt verified (log entry ${r.mmrIndex}; ${r.profiles.map((p) => (p === "mmr" ? "MMR" : "RFC 9162")).join(" and ")} profiles)`,
-        "good",
-      )
-    : el("span", `receipt not verified: ${r.reason}`, "bad");
+  if (!r.ok) return el("span", `receipt not verified: ${r.reason}`, "bad");
+  const profiles = r.profiles.map((p) => (p === "mmr" ? "MMR" : "RFC 9162")).join(" and ");
+  const box = el(
+    "span",
+    `receipt verified (log entry ${r.mmrIndex}; ${profiles} profile${r.profiles.length > 1 ? "s" : ""})`,
+    "good",
+  );
+  if (r.note) box.append(el("span", ` (${r.note})`, "note"));
+  return box;
 }
 
 /** A definition list of label → value rows (values are nodes or text). */
