@@ -8,45 +8,33 @@ function signatureItem(s: LogStatus["signatures"][number]): HTMLElement {
   li.dataset.algorithm = s.algorithm;
   li.dataset.verified = String(s.verified);
   const who = s.role === "log" ? "log key" : s.role === "witness" ? "witness" : "unknown key";
-  li.append(
-    el("span", s.verified ? "✓" : "✗", s.verified ? "good" : "bad"),
-    ` ${s.algorithm} · ${who} `,
-    el("span", s.name, "hash"),
-  );
+  li.append(el("span", s.verified ? "✓" : "✗", s.verified ? "good" : "bad"), ` ${s.algorithm} · ${who}`);
+  // The log's own lines carry the origin, shown above; a witness's or a stranger's, its name.
+  if (s.role !== "log") li.append(" ", el("span", s.name, "hash"));
+  li.append(s.verified ? " · verified" : " · does not verify");
   if (s.time) li.append(" · cosigned ", timeView(s.time));
   return li;
 }
 
-function witnessTable(status: LogStatus): HTMLElement {
+function witnessList(status: LogStatus): HTMLElement {
   if (!status.witnesses.length)
     return el(
       "p",
       "No witnesses are configured: nothing outside this service cosigns its checkpoints, so a split view is not ruled out.",
       "note",
     );
-  const table = el("table", undefined, "plain witnesses");
-  table.id = "witness-table";
-  const head = el("tr");
-  for (const h of ["Witness", "Key", "Last cosigned"]) head.append(el("th", h));
-  const thead = el("thead");
-  thead.append(head);
-  const body = el("tbody");
+  const list = el("ul", undefined, "witness-list");
+  list.id = "witness-list";
   for (const w of status.witnesses) {
-    const tr = el("tr");
-    tr.dataset.name = w.name;
-    const last = el("td");
-    if (w.last_cosigned_size > 0) last.append(`size ${w.last_cosigned_size}, `, timeView(w.last_cosigned_at));
-    else last.append(el("span", "never", "warn"));
-    const name = el("td", w.name, "hash");
-    name.dataset.label = "Witness";
-    const key = el("td", w.algorithm);
-    key.dataset.label = "Key";
-    last.dataset.label = "Last cosigned";
-    tr.append(name, key, last);
-    body.append(tr);
+    const li = el("li");
+    li.dataset.name = w.name;
+    li.append(el("span", w.name, "hash"), ` (${w.algorithm}): `);
+    if (w.last_cosigned_size > 0)
+      li.append(`last cosigned size ${w.last_cosigned_size}, `, timeView(w.last_cosigned_at));
+    else li.append(el("span", "never cosigned", "warn"));
+    list.append(li);
   }
-  table.append(thead, body);
-  return table;
+  return list;
 }
 
 /** The live log panel's content: size, the newest checkpoint's signatures, the witnesses. */
@@ -76,7 +64,7 @@ export function logPanelView(status: LogStatus | undefined, checkedAt: Date): HT
   box.append(el("h3", "Signatures, checked here"), sigs);
   box.append(
     el("h3", `Witnesses${status.witnesses.length ? ` (quorum ${status.quorum})` : ""}`),
-    witnessTable(status),
+    witnessList(status),
   );
   const when = el("p", "Checked ", "note");
   when.append(timeView(checkedAt.toISOString()), "; refreshed every few seconds.");

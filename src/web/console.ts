@@ -69,8 +69,8 @@ async function guarded(what: string, step: () => Promise<void>): Promise<void> {
 
 function failed(err: unknown): void {
   const message = (err as Error).message;
-  if (/answered 401/.test(message)) return signedOut("Your session has ended: sign in again.");
-  say(false, err instanceof LookupError ? message : `Failed: ${message}`);
+  if (/answered 401/.test(message)) signedOut("Your session has ended: sign in again.");
+  else say(false, err instanceof LookupError ? message : `Failed: ${message}`);
 }
 
 const api = (s: Session): PublicApi => callerApi(location.origin, s);

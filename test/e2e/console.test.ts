@@ -399,9 +399,11 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
       ["log", "ML-DSA-44", "true"],
       ["witness", "Ed25519", "true"],
     ]);
-    expect(await page.textContent("#checkpoint-signatures")).toMatch(/console\.test\/witness · cosigned/);
-    const witnessRow = (await page.textContent("#witness-table tbody tr")) ?? "";
-    expect(witnessRow).toMatch(new RegExp(`^${WITNESS}Ed25519size \\d+, `));
+    expect(await page.textContent("#checkpoint-signatures")).toMatch(
+      /Ed25519 · witness console\.test\/witness · verified · cosigned [A-Z][a-z]{2} \d/,
+    );
+    const witnessRow = (await page.textContent("#witness-list li")) ?? "";
+    expect(witnessRow).toMatch(new RegExp(`^${WITNESS} \\(Ed25519\\): last cosigned size \\d+, [A-Z]`));
     await screenshot(page, "console-log-desktop");
     // A new record: the panel shows the larger log without a reload.
     await s.api(`/archivist/v2/${asset}/events`, {
