@@ -12,7 +12,7 @@ export interface AssetSummaryRow extends AssetRow {
 export type AssetSummaryOrder = "LAST_EVENT" | "NAME" | "CREATED";
 
 /** The attributes the text filter reads: an asset's name, subject and type. */
-export const SUMMARY_TEXT_ATTRIBUTES = ["arc_display_name", "subject", "arc_display_type"] as const;
+const SUMMARY_TEXT_ATTRIBUTES = ["arc_display_name", "subject", "arc_display_type"] as const;
 
 /** An attribute as the caller may read it: null on rows of tenancies where it is hidden from it. */
 function readable(w: Where, name: string, hiddenIn: string[]): string {

@@ -13,7 +13,7 @@ const SORTS: Partial<Record<(typeof COLUMNS)[number], AssetOrder>> = {
 const text = (v: unknown) => (typeof v === "string" ? v : "");
 
 /** Where a row leads: a vCon asset to its vCon's whole trail, any other asset to its own. */
-export function assetTarget(a: AssetSummary): ConsoleLink {
+function assetTarget(a: AssetSummary): ConsoleLink {
   const attrs = (a.attributes ?? {}) as Record<string, unknown>;
   const uuid = String(a.identity).replace(/^assets\//, "");
   const vcon = /^vcon:\/\/([0-9a-f-]{36})$/i.exec(text(attrs.subject))?.[1];

@@ -20,7 +20,7 @@ interface PolicyStatus {
 }
 
 /** What a trail is of: a vCon, an asset, or one asset-free record. */
-export type TrailTarget = Target | { kind: "record"; uuid: string };
+type TrailTarget = Target | { kind: "record"; uuid: string };
 
 export interface Trail {
   target: TrailTarget;

@@ -11,7 +11,7 @@ import { emptyPolicy, judgeCheckpoint, type VerdictCode } from "../verify/index.
 import { LookupError, type PublicApi } from "./public-api.js";
 
 /** One signature line of the checkpoint, checked here. */
-export interface SignatureLineCheck {
+interface SignatureLineCheck {
   name: string;
   /** `log`: the log's own key; `witness`: a configured witness; `unknown`: a key nobody named. */
   role: "log" | "witness" | "unknown";
@@ -22,7 +22,7 @@ export interface SignatureLineCheck {
 }
 
 /** A configured witness as `…/tlog/witnesses` lists it. */
-export interface WitnessInfo {
+interface WitnessInfo {
   name: string;
   vkey: string;
   algorithm: string;

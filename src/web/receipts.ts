@@ -21,7 +21,7 @@ export type ReceiptCheck =
   | { ok: false; code: VerdictCode; reason: string };
 
 /** The receipt route of an asset event or an asset-free event (a registered statement among them). */
-export function receiptPath(identity: string): string | undefined {
+function receiptPath(identity: string): string | undefined {
   const asset = /^(?:public)?assets\/([0-9a-f-]{36})\/events\/([0-9a-f-]{36})$/i.exec(identity);
   if (asset) return `/archivist/v1/receipts/assets/${asset[1]}/events/${asset[2]}`;
   const free = /^events\/([0-9a-f-]{36})$/i.exec(identity);

@@ -1,7 +1,7 @@
 import type { PublicRecord } from "./public-api.js";
 
 /** What kind of record a trail step is. */
-export type RecordKind = "asset event" | "asset-free event" | "registered statement";
+type RecordKind = "asset event" | "asset-free event" | "registered statement";
 
 /**
  * What a record says, read the same way whatever its kind: an asset event carries

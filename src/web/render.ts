@@ -60,7 +60,7 @@ export function facts(rows: Array<[string, Node | string]>): HTMLElement {
   return dl;
 }
 
-export function who(p: unknown): string {
+function who(p: unknown): string {
   const o = (p ?? {}) as Record<string, unknown>;
   return String(o.display_name || o.email || o.subject || o.issuer || "(not declared)");
 }
