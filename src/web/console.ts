@@ -305,6 +305,15 @@ function go(link: ConsoleLink): void {
 }
 
 window.addEventListener("hashchange", followAddress);
+// A link to what the address already names changes nothing, so no hashchange: open it again
+// (the trail it names may have gone with a later question).
+document.addEventListener("click", (e) => {
+  const a = e.target instanceof Element ? e.target.closest("a[href^='#']") : null;
+  if (a && a.getAttribute("href") === location.hash) {
+    e.preventDefault();
+    followAddress();
+  }
+});
 
 byId<HTMLFormElement>("signin-form").addEventListener("submit", (e) => {
   e.preventDefault();

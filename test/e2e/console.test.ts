@@ -382,6 +382,17 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     await page.waitForSelector("#status[data-ok=false]");
     expect((await status()).text).toMatch(/^no records of vcon:\/\//);
     expect(await page.$("#trail")).toBeNull();
+    // Text that names nothing clears it too; a link to what the address names opens it again.
+    await page.evaluate((v) => {
+      location.hash = `#vcon=${v}`;
+    }, vcon);
+    await page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 4);
+    await page.fill("#query", "not an id");
+    await page.press("#query", "Enter");
+    await page.waitForSelector("#status[data-ok=false]");
+    expect(await page.$("#trail")).toBeNull();
+    await page.click(`#assets-table a[href="#vcon=${vcon}"]`);
+    await page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 4);
   });
 
   it("shows the log live: size, the checkpoint's Ed25519 and ML-DSA-44 lines, the witness and its cosignature", async () => {
