@@ -208,7 +208,23 @@ function trailView(t: Trail, s: Session, prints: string[]): HTMLElement {
   const box = el("div");
   const h = el("h2", t.title);
   h.id = "trail-heading";
-  box.append(h, ...exportBar(t, s));
+  box.append(h);
+  if (t.target.kind === "vcon" && t.assets.length) {
+    // The assets that record this vCon, each a link to its own trail (creation included).
+    const p = el("p", `Recorded on ${t.assets.length === 1 ? "asset" : "assets"} `, "note");
+    p.id = "trail-assets";
+    for (const [i, a] of t.assets.entries()) {
+      const uuid = String(a.identity).replace(/^assets\//, "");
+      const link = el(
+        "a",
+        String((a.attributes as Record<string, unknown> | undefined)?.arc_display_name || a.identity),
+      ) as HTMLAnchorElement;
+      link.href = consoleFragment({ kind: "asset", uuid });
+      p.append(...(i ? [", "] : []), link);
+    }
+    box.append(p);
+  }
+  box.append(...exportBar(t, s));
   if (t.compliance.length) box.append(complianceView(t));
   box.append(trailKey(t, prints));
   const verified = t.steps.filter((x) => x.receipt.ok).length;

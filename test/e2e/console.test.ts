@@ -275,6 +275,8 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
       text: `SELF-CONSISTENT, KEYS NOT PINNED: 4 record(s) of vcon://${vcon}, every receipt valid under the keys this service serves`,
     });
     expect(new URL(page.url()).hash).toBe(`#vcon=${vcon}`);
+    expect(await page.textContent("#trail-assets")).toBe("Recorded on asset Call 42 (billing dispute)");
+    expect(await page.getAttribute("#trail-assets a", "href")).toBe(`#asset=${asset.replace("assets/", "")}`);
     const steps = await trailSteps();
     expect(steps.map((x) => [x.title, x.kind, x.receipt, x.code])).toEqual([
       ["vcon_create", "asset event", "true", "self-consistent-unpinned"],
