@@ -31,7 +31,7 @@ const ASSET_ROW_COLUMNS =
   "seq, id, tenant_id, behaviours, attributes, proof_mechanism, public, chain_id, tracked, owner, confirmation_status, created_at";
 
 /** Columns of an asset row; statements using them name the table `assets` (no alias). */
-const ASSET_COLUMNS = `seq, id, tenant_id, behaviours, attributes, proof_mechanism, public, chain_id, tracked, owner, ${ASSET_STATUS_SQL} as confirmation_status, created_at`;
+export const ASSET_COLUMNS = `seq, id, tenant_id, behaviours, attributes, proof_mechanism, public, chain_id, tracked, owner, ${ASSET_STATUS_SQL} as confirmation_status, created_at`;
 
 export async function getAsset(db: Queryable, id: string): Promise<AssetRow | undefined> {
   return (

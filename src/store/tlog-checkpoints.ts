@@ -163,3 +163,20 @@ export async function checkpointsToWitness(db: Queryable, witnesses: string[]): 
   );
   return rows.map(norm);
 }
+
+/** Each named witness's newest cosignature of this log (a witness that never cosigned is left out). */
+export async function lastCosignatures(
+  db: Queryable,
+  tenantId: string,
+  witnesses: string[],
+): Promise<Array<{ witness: string; size: number; timestamp_s: number }>> {
+  if (witnesses.length === 0) return [];
+  // One backward probe of the primary key per witness: the newest sizes are the last entries.
+  const rows = await db.query<{ witness: string; size: number; timestamp_s: number }>(
+    `select w.witness, c.size, c.timestamp_s from unnest($2::text[]) as w(witness) cross join lateral (
+       select size, timestamp_s from tlog_cosignatures t where t.tenant_id = $1 and t.witness = w.witness
+       order by t.size desc limit 1) c`,
+    [tenantId, witnesses],
+  );
+  return rows.map((r) => ({ witness: r.witness, size: Number(r.size), timestamp_s: Number(r.timestamp_s) }));
+}

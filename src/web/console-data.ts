@@ -2,7 +2,6 @@ import { ApiRefusedError } from "../client/errors.js";
 import { requestToken } from "../client/token-source.js";
 import { type BundleReport, parseBundle, verifyBundle } from "../verify/index.js";
 import { LookupError, PublicApi, type PublicRecord } from "./public-api.js";
-import { checkReceipt, type ReceiptCheck } from "./receipts.js";
 import { vconUuidOf } from "./vcon.js";
 
 /**
@@ -13,14 +12,49 @@ import { vconUuidOf } from "./vcon.js";
 export interface Session {
   token: string;
   clientId: string;
+  /** The application's display name, as the token names it (the client id when it names none). */
+  name: string;
+  /** The tenancy the token acts in (its uuid): its log is the one the log panel shows. */
+  tenant: string;
   expiresAt: number;
+}
+
+/**
+ * The claims the console shows of its own token: the application's display name and its
+ * tenancy. Read, not verified: the token came from this service's token endpoint just now, and
+ * the service checks it on every request; nothing is decided from these.
+ */
+export function tokenClaims(token: string): { name: string; tenant: string } {
+  try {
+    const part = token.split(".")[1] ?? "";
+    const json = atob(
+      part
+        .replace(/-/g, "+")
+        .replace(/_/g, "/")
+        .padEnd(Math.ceil(part.length / 4) * 4, "="),
+    );
+    const c = JSON.parse(json) as { name?: unknown; jit_tenant_id?: unknown };
+    return {
+      name: typeof c.name === "string" ? c.name : "",
+      tenant: typeof c.jit_tenant_id === "string" ? c.jit_tenant_id.replace(/^tenant\//, "") : "",
+    };
+  } catch {
+    return { name: "", tenant: "" };
+  }
 }
 
 /** Client credentials → a token (the service's OIDC token endpoint), with the project's one token request. */
 export async function signIn(origin: string, clientId: string, clientSecret: string): Promise<Session> {
   try {
     const t = await requestToken({ url: origin, clientId, clientSecret });
-    return { token: t.token, clientId, expiresAt: Date.now() + t.expiresInS * 1000 - 30_000 };
+    const claims = tokenClaims(t.token);
+    return {
+      token: t.token,
+      clientId,
+      name: claims.name || clientId,
+      tenant: claims.tenant,
+      expiresAt: Date.now() + t.expiresInS * 1000 - 30_000,
+    };
   } catch (err) {
     if (err instanceof ApiRefusedError)
       throw new LookupError(
@@ -50,96 +84,6 @@ export function parseTarget(text: string): Target | "either" | undefined {
   return vconUuidOf(t) ? "either" : undefined;
 }
 
-interface TrailStep {
-  record: PublicRecord;
-  receipt: ReceiptCheck;
-}
-
-interface PolicyStatus {
-  identity: string;
-  name: string;
-  compliant: boolean;
-  reason: string;
-}
-
-export interface Trail {
-  target: Target;
-  title: string;
-  assets: PublicRecord[];
-  steps: TrailStep[];
-  /** Per asset of the trail, its compliance against each policy that applies to it. */
-  compliance: Array<{ asset: string; compliant: boolean; policies: PolicyStatus[] }>;
-}
-
-const order = (r: PublicRecord) =>
-  Number(
-    (r.merklelog_entry as { commit?: { index?: string } } | undefined)?.commit?.index ??
-      Number.MAX_SAFE_INTEGER,
-  );
-
-async function policyNames(api: PublicApi): Promise<Map<string, string>> {
-  try {
-    const list = await api.list("/archivist/v1/compliance_policies", "compliance_policies");
-    return new Map(list.map((p) => [String(p.identity), String(p.display_name || p.identity)]));
-  } catch {
-    return new Map();
-  }
-}
-
-/** Finds a trail: for a bare uuid the vCon it records, else the asset of that id. */
-export async function loadTrail(api: PublicApi, wanted: Target | "either", uuid: string): Promise<Trail> {
-  let target: Target = wanted === "either" ? { kind: "vcon", uuid } : wanted;
-  let events: PublicRecord[] = [];
-  let assets: PublicRecord[] = [];
-  if (target.kind === "vcon") {
-    events = await api.list(
-      `/archivist/v2/assets/-/events?event_attributes.subject=${encodeURIComponent(`vcon://${uuid}`)}`,
-      "events",
-    );
-    if (events.length === 0 && wanted === "either") target = { kind: "asset", uuid };
-    else if (events.length === 0) throw new LookupError(`no records of vcon://${uuid} that you may read`);
-  }
-  if (target.kind === "asset") {
-    const res = await api.get(`/archivist/v2/assets/${uuid}`);
-    if (res.status === 404 || res.status === 403)
-      throw new LookupError(`no vCon or asset ${uuid} that you may read`);
-    assets = [await api.json<PublicRecord>(`/archivist/v2/assets/${uuid}`)];
-    events = await api.list(`/archivist/v2/assets/${uuid}/events`, "events");
-  } else {
-    const ids = [...new Set(events.map((e) => String(e.identity).split("/")[1] ?? ""))].filter(Boolean);
-    for (const id of ids) assets.push(await api.json<PublicRecord>(`/archivist/v2/assets/${id}`));
-  }
-  events.sort((a, b) => order(a) - order(b));
-  const steps: TrailStep[] = [];
-  for (const record of events) steps.push({ record, receipt: await checkReceipt(api, record) });
-  const names = await policyNames(api);
-  const compliance = [];
-  for (const a of assets) {
-    const id = String(a.identity).split("/")[1];
-    const c = await api.json<{ compliant: boolean; compliance: Array<Record<string, unknown>> }>(
-      `/archivist/v1/compliance/assets/${id}`,
-    );
-    compliance.push({
-      asset: String(a.identity),
-      compliant: c.compliant,
-      policies: c.compliance.map((p) => ({
-        identity: String(p.compliance_policy_identity),
-        name: names.get(String(p.compliance_policy_identity)) ?? String(p.compliance_policy_identity),
-        compliant: p.compliant === true,
-        reason: String(p.reason ?? ""),
-      })),
-    });
-  }
-  const title =
-    target.kind === "vcon"
-      ? `vcon://${uuid}`
-      : String(
-          (assets[0]?.attributes as Record<string, unknown> | undefined)?.arc_display_name ||
-            `assets/${uuid}`,
-        );
-  return { target, title, assets, steps, compliance };
-}
-
 /** The caller's evidence bundle of a trail, and its offline check (the same code as /verify). */
 export async function exportBundle(
   api: PublicApi,
@@ -163,12 +107,6 @@ export async function exportBundle(
     name: `evidence-${target.kind}-${target.uuid}.json`,
     report: verifyBundle(parseBundle(text)),
   };
-}
-
-/** The most recent assets the caller may read, for picking one. */
-export async function recentAssets(api: PublicApi): Promise<PublicRecord[]> {
-  const body = await api.json<{ assets?: PublicRecord[] }>("/archivist/v2/assets?page_size=10");
-  return body.assets ?? [];
 }
 
 /** A statement as `GET /archivist/v1/statements` finds it. */
@@ -197,4 +135,51 @@ export async function findStatements(
   const q = new URLSearchParams({ [field]: value.trim(), page_size: "50" });
   const body = await api.json<{ statements?: FoundStatement[] }>(`/archivist/v1/statements?${q}`);
   return body.statements ?? [];
+}
+
+/** The orders of the asset table (`GET /archivist/v2/assets/-/summaries`). */
+export type AssetOrder = "LAST_EVENT" | "NAME" | "CREATED";
+
+/** An asset as the table shows it: the record with its readable events' count and newest time. */
+export type AssetSummary = PublicRecord & { event_count: number; last_event_at: string };
+
+/** One page of the asset table, with the total when the service gives it. */
+export interface AssetPage {
+  assets: AssetSummary[];
+  next: string;
+  total: number | undefined;
+}
+
+/** A page of the caller's assets: from a page token, or a first page of an order and a text filter. */
+export async function assetPage(
+  origin: string,
+  s: Session,
+  q: { order: AssetOrder; text: string; pageSize: number; token?: string | undefined },
+): Promise<AssetPage> {
+  const params = new URLSearchParams({ page_size: String(q.pageSize) });
+  if (q.token) params.set("page_token", q.token);
+  else {
+    params.set("order_by", q.order);
+    if (q.text.trim()) params.set("q", q.text.trim());
+  }
+  const url = `${origin}/archivist/v2/assets/-/summaries?${params}`;
+  const res = await fetch(url, {
+    headers: { authorization: `Bearer ${s.token}`, "x-request-total-count": "true" },
+  });
+  const body = (await res.json().catch(() => ({}))) as {
+    assets?: AssetSummary[];
+    next_page_token?: string;
+    message?: string;
+  };
+  if (!res.ok)
+    throw new LookupError(
+      `the asset list answered ${res.status}${body.message ? `: ${body.message}` : ""}`,
+      res.status,
+    );
+  const total = Number(res.headers.get("x-total-count") ?? Number.NaN);
+  return {
+    assets: body.assets ?? [],
+    next: body.next_page_token ?? "",
+    total: Number.isFinite(total) ? total : undefined,
+  };
 }

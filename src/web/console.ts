@@ -1,39 +1,57 @@
 // Entry point of the auditors' console bundle: sign in with client credentials (the token is
-// kept in this page's memory only), find a vCon or an asset, show its trail with each
-// receipt verified here by the core verifier, its compliance, and export its evidence bundle.
+// kept in this page's memory only), pick an asset or a vCon from the table or find one, read its
+// trail with each receipt verified here by the core verifier, its compliance, export its
+// evidence bundle, and watch the tenancy's log. The address's fragment names what is shown.
+import { keyFingerprint, verdictLabel } from "../verify/index.js";
 import {
+  assetPage,
   callerApi,
   exportBundle,
   type FoundStatement,
   findStatements,
-  loadTrail,
   parseTarget,
-  recentAssets,
   type Session,
   type StatementField,
   signIn,
-  type Trail,
 } from "./console-data.js";
-import { LookupError, type PublicRecord } from "./public-api.js";
-import { el, facts, hashView, receiptView, showVerdict, timeView, trustView, who } from "./render.js";
+import { type ConsoleLink, consoleFragment, parseConsoleLink } from "./console-link.js";
+import { logPanelView } from "./console-log-panel.js";
+import { cardId, recordCard, recordLink, trailKey } from "./console-record.js";
+import { AssetTable } from "./console-table.js";
+import { loadFreeEvent, loadTrail, type Trail } from "./console-trail.js";
+import { logStatus } from "./log-status.js";
+import { LookupError, type PublicApi } from "./public-api.js";
+import { el, showVerdict, timeView } from "./render.js";
 
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const status = byId<HTMLDivElement>("status");
 const signinSection = byId<HTMLElement>("signin");
 const workspace = byId<HTMLElement>("workspace");
 const result = byId<HTMLElement>("result");
+const logPanel = byId<HTMLElement>("log-panel-body");
+/** How often the log panel asks again, while the tab is visible. */
+const LOG_REFRESH_MS = 5000;
 let session: Session | undefined;
+let shown: Trail | undefined;
+let logTimer: ReturnType<typeof setInterval> | undefined;
 
-function say(ok: boolean | undefined, text: string): void {
+function say(ok: boolean | undefined, text: string, code?: string): void {
   status.hidden = false;
   showVerdict(status, ok, text);
+  if (code) status.dataset.code = code;
+  else delete status.dataset.code;
 }
 
 function signedOut(message?: string): void {
   session = undefined;
+  shown = undefined;
+  if (logTimer) clearInterval(logTimer);
+  logTimer = undefined;
   workspace.hidden = true;
   signinSection.hidden = false;
   result.replaceChildren();
+  byId<HTMLElement>("assets-result").replaceChildren();
+  logPanel.replaceChildren();
   if (message) say(false, message);
   else status.hidden = true;
   byId<HTMLInputElement>("client-id").focus();
@@ -45,36 +63,72 @@ async function guarded(what: string, step: () => Promise<void>): Promise<void> {
   try {
     await step();
   } catch (err) {
-    const message = (err as Error).message;
-    if (/answered 401/.test(message)) return signedOut("Your session has ended: sign in again.");
-    say(false, err instanceof LookupError ? message : `Failed: ${message}`);
+    failed(err);
+  }
+}
+
+function failed(err: unknown): void {
+  const message = (err as Error).message;
+  if (/answered 401/.test(message)) signedOut("Your session has ended: sign in again.");
+  else say(false, err instanceof LookupError ? message : `Failed: ${message}`);
+}
+
+const api = (s: Session): PublicApi => callerApi(location.origin, s);
+
+const table = new AssetTable(
+  {
+    form: byId("assets-form"),
+    filter: byId("asset-filter"),
+    order: byId("asset-order"),
+    out: byId("assets-result"),
+    prev: byId("assets-prev"),
+    nextButton: byId("assets-next"),
+    pageLabel: byId("assets-page"),
+  },
+  (q) => {
+    const s = session;
+    if (!s) throw new LookupError("signed out");
+    return assetPage(location.origin, s, q);
+  },
+  failed,
+);
+
+async function refreshLog(): Promise<void> {
+  const s = session;
+  if (!s || document.hidden) return;
+  try {
+    const st = await logStatus(api(s), s.tenant);
+    if (session === s) logPanel.replaceChildren(logPanelView(st, new Date()));
+  } catch (err) {
+    if (session === s)
+      logPanel.replaceChildren(el("p", `The log could not be read: ${(err as Error).message}`, "bad"));
   }
 }
 
 async function showWorkspace(s: Session): Promise<void> {
   signinSection.hidden = true;
   workspace.hidden = false;
-  byId<HTMLElement>("who").textContent =
-    `Signed in as ${s.clientId}. The token is kept in this page's memory only.`;
-  const list = byId<HTMLUListElement>("recent-list");
-  list.replaceChildren();
-  for (const a of await recentAssets(callerApi(location.origin, s))) list.append(recentItem(a));
-  if (!list.children.length) list.append(el("li", "No assets you may read yet.", "note"));
+  const who = byId<HTMLElement>("who");
+  who.replaceChildren("Signed in as ", el("strong", s.name));
+  if (s.name !== s.clientId) who.append(" ", el("span", `(client ${s.clientId})`, "hash"));
+  try {
+    const t = await api(s).json<{ display_name?: string }>("/archivist/v1/tenancies/self");
+    if (t.display_name) who.append(` in ${t.display_name}`);
+  } catch {
+    // The tenancy's name is a courtesy: without it the line still names the application.
+  }
+  who.append(". The token is kept in this page's memory only.");
+  await table.first();
+  await refreshLog();
+  logTimer = setInterval(() => void refreshLog(), LOG_REFRESH_MS);
 }
 
-function recentItem(a: PublicRecord): HTMLElement {
-  const li = el("li");
-  const attrs = (a.attributes ?? {}) as Record<string, unknown>;
-  const b = el(
-    "button",
-    String(attrs.arc_display_name || attrs.arc_display_type || a.identity),
-    "link",
-  ) as HTMLButtonElement;
-  b.type = "button";
-  b.append(el("span", String(a.identity), "note hash"));
-  b.addEventListener("click", () => void find(String(a.identity)));
-  li.append(b);
-  return li;
+async function fingerprints(a: PublicApi): Promise<string[]> {
+  try {
+    return [...(await a.fetchedKeys())].map(([kid, k]) => `${kid}: ${keyFingerprint(k)}`);
+  } catch {
+    return [];
+  }
 }
 
 function complianceView(t: Trail): HTMLElement {
@@ -90,7 +144,7 @@ function complianceView(t: Trail): HTMLElement {
       box.append(el("p", "No compliance policy applies to this asset.", "note"));
       continue;
     }
-    const table = el("table", undefined, "plain");
+    const tbl = el("table", undefined, "plain");
     const head = el("tr");
     for (const th of ["Policy", "Status", "Why"]) head.append(el("th", th));
     const thead = el("thead");
@@ -106,47 +160,15 @@ function complianceView(t: Trail): HTMLElement {
       tr.append(el("td", p.name), st, el("td", p.reason));
       body.append(tr);
     }
-    table.append(thead, body);
-    box.append(table);
+    tbl.append(thead, body);
+    box.append(tbl);
   }
   return box;
 }
 
-function stepView(record: PublicRecord, receipt: Parameters<typeof receiptView>[0]): HTMLElement {
-  const li = el("li");
-  const ea = (record.event_attributes ?? {}) as Record<string, unknown>;
-  li.dataset.identity = String(record.identity);
-  li.dataset.receipt = String(receipt.ok);
-  li.append(
-    el("h3", String(ea.vcon_operation ?? ea.arc_display_type ?? record.operation ?? "event")),
-    facts([
-      ["Operation", String(record.operation ?? "")],
-      ...(ea.payload
-        ? [
-            ["Payload", hashView(`${String(ea.payload_hash_alg ?? "")} ${String(ea.payload)}`.trim())] as [
-              string,
-              Node,
-            ],
-          ]
-        : []),
-      ...(ea.subject ? [["Subject", String(ea.subject)] as [string, string]] : []),
-      ["Declared", timeView(String(ea.timestamp_declared ?? record.timestamp_declared ?? ""))],
-      ["Accepted", timeView(String(record.timestamp_accepted ?? ""))],
-      // Who the service accepted the record from (the caller it authenticated); what the
-      // writer declared, only when it declared something.
-      ["By", who(record.principal_accepted)],
-      ["Trust", trustView(String(record.confirmation_status ?? ""))],
-      ["Receipt", receiptView(receipt)],
-      ["Record", hashView(String(record.identity))],
-    ]),
-  );
-  return li;
-}
-
-function trailView(t: Trail, s: Session): HTMLElement {
-  const box = el("div");
-  const h = el("h2", t.title);
-  h.id = "trail-heading";
+function exportBar(t: Trail, s: Session): HTMLElement[] {
+  const target = t.target;
+  if (target.kind === "record") return [];
   const exportButton = el("button", "Export evidence bundle") as HTMLButtonElement;
   exportButton.type = "button";
   exportButton.id = "export";
@@ -155,7 +177,7 @@ function trailView(t: Trail, s: Session): HTMLElement {
   exportStatus.setAttribute("aria-live", "polite");
   exportButton.addEventListener("click", () =>
     guarded("Exporting the evidence bundle", async () => {
-      const b = await exportBundle(callerApi(location.origin, s), t.target);
+      const b = await exportBundle(api(s), target);
       const url = URL.createObjectURL(new Blob([b.text], { type: "application/json" }));
       const a = document.createElement("a");
       a.href = url;
@@ -170,6 +192,7 @@ function trailView(t: Trail, s: Session): HTMLElement {
       say(
         b.report.code !== "tampered" && b.report.code !== "cannot-evaluate",
         `Exported ${b.name}: ${b.report.summary}`,
+        b.report.code,
       );
     }),
   );
@@ -178,53 +201,151 @@ function trailView(t: Trail, s: Session): HTMLElement {
     exportButton,
     el("span", "One file anyone can check offline on /verify or with archivist verify bundle.", "note"),
   );
-  box.append(h, toolbar, exportStatus, complianceView(t));
+  return [toolbar, exportStatus];
+}
+
+function trailView(t: Trail, s: Session, prints: string[]): HTMLElement {
+  const box = el("div");
+  const h = el("h2", t.title);
+  h.id = "trail-heading";
+  box.append(h);
+  if (t.target.kind === "vcon" && t.assets.length) {
+    // The assets that record this vCon, each a link to its own trail (creation included).
+    const p = el("p", `Recorded on ${t.assets.length === 1 ? "asset" : "assets"} `, "note");
+    p.id = "trail-assets";
+    for (const [i, a] of t.assets.entries()) {
+      const uuid = String(a.identity).replace(/^assets\//, "");
+      const link = el(
+        "a",
+        String((a.attributes as Record<string, unknown> | undefined)?.arc_display_name || a.identity),
+      ) as HTMLAnchorElement;
+      link.href = consoleFragment({ kind: "asset", uuid });
+      p.append(...(i ? [", "] : []), link);
+    }
+    box.append(p);
+  }
+  box.append(...exportBar(t, s));
+  if (t.compliance.length) box.append(complianceView(t));
+  box.append(trailKey(t, prints));
   const verified = t.steps.filter((x) => x.receipt.ok).length;
-  box.append(el("h3", `Trail: ${t.steps.length} record(s), ${verified} receipt(s) verified in this browser`));
+  const kinds = [...new Set(t.steps.map((x) => x.facts.kind))].join(", ");
+  box.append(
+    el(
+      "h3",
+      `Trail: ${t.steps.length} record(s) (${kinds}), ${verified} receipt(s) verified in this browser`,
+    ),
+  );
   const list = el("ol", undefined, "timeline");
   list.id = "trail";
   list.setAttribute("aria-labelledby", "trail-heading");
-  for (const x of t.steps) list.append(stepView(x.record, x.receipt));
+  for (const x of t.steps) list.append(recordCard(x));
   box.append(list);
   return box;
 }
 
-async function find(text: string): Promise<void> {
+/** Marks one record of the shown trail and brings it into view. */
+function highlight(identity: string): boolean {
+  for (const old of Array.from(result.querySelectorAll("li.record.selected")))
+    old.classList.remove("selected");
+  const card = document.getElementById(cardId(identity));
+  if (!card) return false;
+  card.classList.add("selected");
+  card.setAttribute("tabindex", "-1");
+  card.scrollIntoView({ block: "start" });
+  card.focus({ preventScroll: true });
+  return true;
+}
+
+/**
+ * Opens what a link names: a vCon's or an asset's trail, or a record within its trail; `either`
+ * (a bare uuid) the vCon it records, else the asset of that id, then naming it in the address.
+ */
+async function open(link: ConsoleLink | { kind: "either"; uuid: string }): Promise<void> {
   const s = session;
-  if (!s) return signedOut();
-  const target = parseTarget(text);
-  if (!target) return say(false, "Enter vcon://<uuid>, a vCon uuid, or assets/<uuid>.");
-  const uuid =
-    target === "either" ? (text.trim().match(/[0-9a-f-]{36}/i)?.[0] ?? "").toLowerCase() : target.uuid;
+  if (!s) return;
+  if (link.kind === "record" && shown?.steps.some((x) => x.facts.identity === link.identity)) {
+    highlight(link.identity);
+    say(true, `Showing ${link.identity} in its trail.`);
+    return;
+  }
   // A new question: the previous answer goes, so a "not found" never sits above an old trail.
   result.replaceChildren();
+  shown = undefined;
   await guarded("Loading the trail and verifying its receipts", async () => {
-    const t = await loadTrail(callerApi(location.origin, s), target, uuid);
-    result.replaceChildren(trailView(t, s));
+    const a = api(s);
+    let t: Trail;
+    if (link.kind === "record")
+      t = link.asset
+        ? await loadTrail(a, { kind: "asset", uuid: link.asset }, link.asset)
+        : await loadFreeEvent(a, link.identity);
+    else if (link.kind === "either") {
+      t = await loadTrail(a, "either", link.uuid);
+      const named = consoleFragment(
+        t.target.kind === "asset" ? { kind: "asset", uuid: link.uuid } : { kind: "vcon", uuid: link.uuid },
+      );
+      history.replaceState(null, "", named);
+    } else t = await loadTrail(a, { kind: link.kind, uuid: link.uuid }, link.uuid);
+    if (session !== s) return;
+    shown = t;
+    result.replaceChildren(trailView(t, s, await fingerprints(a)));
     const bad = t.steps.filter((x) => !x.receipt.ok).length;
+    const code = bad === 0 ? (t.steps[0]?.receipt.code ?? "cannot-evaluate") : undefined;
     say(
       bad === 0,
       bad === 0
-        ? `VERIFIED: ${t.steps.length} record(s) of ${t.title}, every receipt valid`
+        ? `${verdictLabel(code ?? "cannot-evaluate")}: ${t.steps.length} record(s) of ${t.title}, every receipt valid under the keys this service serves`
         : `${bad} of ${t.steps.length} record(s) without a verified receipt (not sealed yet, or failed: see each record)`,
+      code,
     );
+    if (link.kind === "record") {
+      if (!highlight(link.identity))
+        say(false, `${link.identity} is not in its asset's trail as you may read it`);
+      return;
+    }
     byId<HTMLElement>("trail-heading").setAttribute("tabindex", "-1");
     byId<HTMLElement>("trail-heading").focus();
   });
 }
+
+/** Shows what the address names (called on sign-in and whenever the fragment changes). */
+function followAddress(): void {
+  const link = parseConsoleLink(location.hash);
+  if (link && session) void open(link);
+}
+
+/** Goes to a link: through the address, so it can be copied, bookmarked and gone back to. */
+function go(link: ConsoleLink): void {
+  const fragment = consoleFragment(link);
+  if (location.hash === fragment) void open(link);
+  else location.hash = fragment;
+}
+
+window.addEventListener("hashchange", followAddress);
+// A link to what the address already names changes nothing, so no hashchange: open it again
+// (the trail it names may have gone with a later question).
+document.addEventListener("click", (e) => {
+  const a = e.target instanceof Element ? e.target.closest("a[href^='#']") : null;
+  if (a && a.getAttribute("href") === location.hash) {
+    e.preventDefault();
+    followAddress();
+  }
+});
 
 byId<HTMLFormElement>("signin-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const id = byId<HTMLInputElement>("client-id").value.trim();
   const secret = byId<HTMLInputElement>("client-secret").value;
   void guarded("Signing in", async () => {
-    session = await signIn(location.origin, id, secret);
+    const s = await signIn(location.origin, id, secret);
+    session = s;
     byId<HTMLInputElement>("client-secret").value = "";
-    await showWorkspace(session);
-    say(true, `Signed in as ${id}.`);
+    await showWorkspace(s);
+    say(true, `Signed in as ${s.name}.`);
     byId<HTMLInputElement>("query").focus();
+    followAddress();
   });
 });
+
 /** A table cell holding a node. */
 function cell(n: Node): HTMLElement {
   const td = el("td");
@@ -243,24 +364,15 @@ const COLUMNS = ["Subject", "Kind", "Issuer", "Payload hash", "Accepted", "Recor
 
 function statementsTable(found: FoundStatement[]): HTMLElement {
   if (!found.length) return el("p", "No statement you may read matches.", "note");
-  const table = el("table", undefined, "plain");
-  table.id = "statements-table";
+  const tbl = el("table", undefined, "plain");
+  tbl.id = "statements-table";
   const head = el("tr");
-  for (const th of ["Subject", "Kind", "Issuer", "Payload hash", "Accepted", "Record"])
-    head.append(el("th", th));
+  for (const th of COLUMNS) head.append(el("th", th));
   const thead = el("thead");
   thead.append(head);
   const body = el("tbody");
   for (const f of found) {
     const tr = el("tr");
-    const record = el("td");
-    const asset = f.identity.match(/^assets\/[0-9a-f-]{36}/)?.[0];
-    if (asset) {
-      const b = el("button", f.identity, "link hash") as HTMLButtonElement;
-      b.type = "button";
-      b.addEventListener("click", () => void find(asset));
-      record.append(b);
-    } else record.append(el("span", f.identity, "hash"));
     const cells = [
       el("td", f.subject),
       el(
@@ -272,14 +384,14 @@ function statementsTable(found: FoundStatement[]): HTMLElement {
       el("td", f.issuer, "hash"),
       shortHash(f.payload_hash),
       cell(timeView(f.timestamp_accepted)),
-      record,
+      cell(recordLink(f.identity)),
     ];
     for (const [i, td] of cells.entries()) td.dataset.label = COLUMNS[i] ?? "";
     tr.append(...cells);
     body.append(tr);
   }
-  table.append(thead, body);
-  return table;
+  tbl.append(thead, body);
+  return tbl;
 }
 
 byId<HTMLFormElement>("statements-form").addEventListener("submit", (e) => {
@@ -291,7 +403,7 @@ byId<HTMLFormElement>("statements-form").addEventListener("submit", (e) => {
   const out = byId<HTMLElement>("statements-result");
   out.replaceChildren();
   void guarded("Finding statements", async () => {
-    const found = await findStatements(callerApi(location.origin, s), field, value);
+    const found = await findStatements(api(s), field, value);
     out.replaceChildren(statementsTable(found));
     say(true, `${found.length} statement(s) found by ${field.replace("_", " ")}`);
   });
@@ -299,5 +411,15 @@ byId<HTMLFormElement>("statements-form").addEventListener("submit", (e) => {
 byId<HTMLButtonElement>("signout").addEventListener("click", () => signedOut());
 byId<HTMLFormElement>("find-form").addEventListener("submit", (e) => {
   e.preventDefault();
-  void find(byId<HTMLInputElement>("query").value);
+  if (!session) return signedOut();
+  const text = byId<HTMLInputElement>("query").value;
+  const target = parseTarget(text);
+  if (!target) {
+    result.replaceChildren();
+    shown = undefined;
+    return say(false, "Enter vcon://<uuid>, a vCon uuid, or assets/<uuid>.");
+  }
+  if (target !== "either") return go(target);
+  // A bare uuid: the vCon it records, else the asset of that id.
+  void open({ kind: "either", uuid: (text.trim().match(/[0-9a-f-]{36}/i)?.[0] ?? "").toLowerCase() });
 });

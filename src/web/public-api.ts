@@ -37,6 +37,11 @@ export class PublicApi {
     this.base = base.replace(/\/$/, "");
   }
 
+  /** True when receipts are checked with keys the caller pinned, not the ones the service serves. */
+  get pinned(): boolean {
+    return this.pin !== undefined;
+  }
+
   /** The service's keys as fetched (what it says today), for fingerprints. */
   fetchedKeys(): Promise<Map<string, KeyObject>> {
     this.fetched ??= this.get("/.well-known/scitt-keys").then(({ status, bytes }) => {

@@ -38,13 +38,15 @@ export function trustView(level: string): HTMLElement {
 }
 
 export function receiptView(r: ReceiptCheck): HTMLElement {
-  return r.ok
-    ? el(
-        "span",
-        `receipt verified (log entry ${r.mmrIndex}; ${r.profiles.map((p) => (p === "mmr" ? "MMR" : "RFC 9162")).join(" and ")} profiles)`,
-        "good",
-      )
-    : el("span", `receipt not verified: ${r.reason}`, "bad");
+  if (!r.ok) return el("span", `receipt not verified: ${r.reason}`, "bad");
+  const profiles = r.profiles.map((p) => (p === "mmr" ? "MMR" : "RFC 9162")).join(" and ");
+  const box = el(
+    "span",
+    `receipt verified (log entry ${r.mmrIndex}; ${profiles} profile${r.profiles.length > 1 ? "s" : ""})`,
+    "good",
+  );
+  if (r.note) box.append(el("span", ` (${r.note})`, "note"));
+  return box;
 }
 
 /** A definition list of label → value rows (values are nodes or text). */
@@ -58,7 +60,7 @@ export function facts(rows: Array<[string, Node | string]>): HTMLElement {
   return dl;
 }
 
-export function who(p: unknown): string {
+function who(p: unknown): string {
   const o = (p ?? {}) as Record<string, unknown>;
   return String(o.display_name || o.email || o.subject || o.issuer || "(not declared)");
 }

@@ -1,64 +1,159 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pino } from "pino";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseBundle, verifyBundle } from "../../src/core/bundle/index.js";
-import {
-  browserRunnable,
-  DESKTOP,
-  ensurePagesBuilt,
-  launchBrowser,
-  PHONE,
-  screenshot,
-} from "../helpers/browser.js";
+import { eventToStatement } from "../../src/core/scitt/index.js";
+import { COSIGNATURE_V1, ed25519PublicKey, formatVkey } from "../../src/core/tlog/index.js";
+import { keysFromKeySet, verifyRecordReceipt } from "../../src/verify/index.js";
+import { TRUST_WORDS } from "../../src/web/trust.js";
+import { type RunningWitness, startWitness } from "../../src/witness/server.js";
+import { WitnessState } from "../../src/witness/state.js";
+import { browserRunnable, ensurePagesBuilt, launchBrowser, screenshot } from "../helpers/browser.js";
+import { until } from "../helpers/poll.js";
+import { freePort } from "../helpers/ports.js";
 import { startTestService, type TestService } from "../helpers/service.js";
 import { untilSealed, vconEvent } from "../helpers/vcon-event.js";
+import { deterministicSigner, vectorPublicKey } from "../helpers/vector-key.js";
+
+// The auditors' console driven in Debian's Chromium at a desktop's and a phone's width, on a
+// seeded tenancy: a vCon with asset events, an asset-free event and a registered statement; a
+// dozen other assets for the table; a witness cosigning the log.
+const WIDE = { width: 1400, height: 900 };
+const NARROW = { width: 390, height: 844 };
 
 let s: TestService;
 let browser: Awaited<ReturnType<typeof launchBrowser>>;
 let page: Page;
+let witness: RunningWitness | undefined;
+let token: string;
 let asset: string;
+let tenant: string;
+let freeEvent: string;
+let registered: string;
 const vcon = crypto.randomUUID();
+const today = new Date().toISOString().slice(0, 10);
+const WITNESS = "console.test/witness";
+
+const json = async <T>(r: Promise<Response>): Promise<T> => (await (await r).json()) as T;
+
+async function newAsset(attributes: Record<string, string>): Promise<string> {
+  const a = await json<{ identity: string; tenant_identity: string }>(
+    s.api("/archivist/v2/assets", { method: "POST", token, json: { attributes } }),
+  );
+  tenant = a.tenant_identity.replace("tenant/", "");
+  return a.identity;
+}
+
+const template = (payload: string) => ({
+  arc_display_type: "vcon_analyze",
+  vcon_operation: "vcon_analyze",
+  payload,
+  payload_hash_alg: "SHA-256",
+  payload_preimage_content_type: "application/vcon+json",
+  subject: `vcon://${vcon}`,
+  timestamp_declared: `${today}T00:00:00Z`,
+  vcon_draft_version: "01",
+});
 
 beforeAll(async () => {
   if (!browserRunnable) return;
   ensurePagesBuilt();
-  s = await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100" });
-  const token = await s.token(s.a);
-  asset = (
-    (await (
-      await s.api("/archivist/v2/assets", {
+  // The witness's key is made first: the service is started knowing it.
+  const state = new WitnessState(mkdtempSync(join(tmpdir(), "console-witness-")));
+  const port = await freePort();
+  const witnessVkey = formatVkey(WITNESS, COSIGNATURE_V1, ed25519PublicKey(state.seed()));
+  s = await startTestService({
+    ARCHIVIST_SEAL_INTERVAL_MS: "100",
+    ARCHIVIST_WITNESSES: `${witnessVkey} http://127.0.0.1:${port}`,
+    ARCHIVIST_WITNESS_QUORUM: "1",
+  });
+  token = await s.token(s.a);
+  for (let i = 1; i <= 10; i++)
+    await newAsset({
+      arc_display_type: "call",
+      arc_display_name: `Routine call ${String(i).padStart(2, "0")}`,
+    });
+  await newAsset({ arc_display_type: "Document", arc_display_name: "Consent form" });
+  asset = await newAsset({
+    arc_display_type: "vcon",
+    arc_display_name: "Call 42 (billing dispute)",
+    subject: `vcon://${vcon}`,
+  });
+  // Declared long before it was accepted (flagged), then declared today (not flagged).
+  for (const [op, date] of [
+    ["vcon_create", "2025-03-01"],
+    ["vcon_update", today],
+  ] as const)
+    await s.api(`/archivist/v2/${asset}/events`, { method: "POST", token, json: vconEvent(vcon, op, date) });
+  freeEvent = (
+    await json<{ identity: string }>(
+      s.api("/archivist/v1/events", {
         method: "POST",
         token,
-        json: { attributes: { arc_display_type: "vcon", arc_display_name: "Call 42 (billing dispute)" } },
-      })
-    ).json()) as { identity: string }
+        json: { attributes: template("cd".repeat(32)), trails: [`vcon://${vcon}`] },
+      }),
+    )
   ).identity;
-  for (const [i, op] of ["vcon_create", "vcon_update"].entries())
-    await s.api(`/archivist/v2/${asset}/events`, {
-      method: "POST",
-      token,
-      json: vconEvent(vcon, op, `2025-03-0${i + 1}`),
-    });
-  for (const [name, type, seconds] of [
-    ["Recorded within ten years", "vcon_create", 315_360_000],
-    ["Consent captured today", "consent", 86_400],
-  ] as const)
-    await s.api("/archivist/v1/compliance_policies", {
-      method: "POST",
-      token,
-      json: {
-        compliance_type: "COMPLIANCE_SINCE",
-        display_name: name,
-        event_display_type: type,
-        time_period_seconds: seconds,
-      },
-    });
+  await s.api("/archivist/v1/scitt/keys", {
+    method: "POST",
+    token,
+    json: { kid: "console-key", public_jwk: vectorPublicKey.export({ format: "jwk" }) },
+  });
+  const statement = eventToStatement(
+    template("ef".repeat(32)),
+    { issuer: "https://conserver.example", kid: "console-key" },
+    deterministicSigner,
+  );
+  const reg = await s.api("/entries", {
+    method: "POST",
+    headers: { "content-type": "application/cose", authorization: `Bearer ${token}` },
+    body: Buffer.from(statement),
+    redirect: "manual",
+  });
+  expect([201, 202, 303]).toContain(reg.status);
+  await s.api("/archivist/v1/compliance_policies", {
+    method: "POST",
+    token,
+    json: {
+      compliance_type: "COMPLIANCE_SINCE",
+      display_name: "Recorded within ten years",
+      event_display_type: "vcon_create",
+      time_period_seconds: 315_360_000,
+    },
+  });
   await untilSealed(s, token, asset);
+  registered = await until(async () => {
+    const found = await json<{ statements: Array<{ kind: string; identity: string }> }>(
+      s.api(`/archivist/v1/statements?subject=${encodeURIComponent(`vcon://${vcon}`)}`, { token }),
+    );
+    return found.statements.find((f) => f.kind === "registered")?.identity;
+  });
+  for (const id of [freeEvent, registered])
+    await until(async () => {
+      await s.service.workers.flush();
+      const r = await json<{ confirmation_status: string }>(s.api(`/archivist/v1/${id}`, { token }));
+      return ["CONFIRMED", "UNEQUIVOCAL"].includes(r.confirmation_status) ? true : undefined;
+    }, 30_000);
+  // The witness knows the log's key once the log has its first checkpoint (which names its origin).
+  const logVkey = (await (await fetch(`${s.url}/archivist/v1/merklelogs/${tenant}/tlog/key`)).text()).trim();
+  witness = await startWitness(
+    { name: WITNESS, state, logs: [logVkey], log: pino({ level: "silent" }) },
+    { host: "127.0.0.1", port },
+  );
+  await until(async () => {
+    await s.service.workers.flush();
+    const note = await (await fetch(`${s.url}/archivist/v1/merklelogs/${tenant}/tlog/checkpoint`)).text();
+    return note.includes(`\u2014 ${WITNESS} `) ? true : undefined;
+  }, 30_000);
   browser = await launchBrowser(s.url);
   page = browser.page;
-}, 90_000);
+}, 120_000);
 afterAll(async () => {
   await browser?.close();
+  await witness?.close();
   await s?.stop();
 });
 
@@ -67,10 +162,45 @@ const status = async () => {
   return { ok: await v.getAttribute("data-ok"), text: (await v.textContent()) ?? "" };
 };
 
+/** Elements reaching past the screen's right edge (none: nothing scrolls sideways). */
+const overflowing = () =>
+  page.evaluate(() =>
+    Array.from(document.querySelectorAll("main *"))
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .map((e) => `${e.tagName}.${e.className}: ${(e.textContent ?? "").slice(0, 40)}`),
+  );
+
+const rows = () =>
+  page.$$eval("#assets-table tbody tr", (trs) =>
+    trs.map((tr) => Array.from(tr.querySelectorAll("td")).map((td) => td.textContent ?? "")),
+  );
+
+async function signIn(): Promise<void> {
+  await page.fill("#client-id", s.a.clientId);
+  await page.fill("#client-secret", s.a.clientSecret);
+  await page.click("#signin-button");
+  await page.waitForSelector("#assets-table");
+}
+
+const trailSteps = () =>
+  page.$$eval("#trail > li", (lis) =>
+    lis.map((li) => ({
+      title: li.querySelector("h3")?.textContent ?? "",
+      kind: li.querySelector(".badge.kind")?.textContent ?? "",
+      receipt: (li as HTMLElement).dataset.receipt,
+      code: (li as HTMLElement).dataset.code,
+      gap: (li as HTMLElement).dataset.gap,
+      text: li.textContent ?? "",
+    })),
+  );
+
 describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
-  it("refuses wrong credentials and names why", async () => {
-    await page.setViewportSize(DESKTOP);
+  it("says where credentials come from, and refuses wrong ones naming why", async () => {
+    await page.setViewportSize(WIDE);
     await page.goto(`${s.url}/console`);
+    const help = (await page.textContent("#signin")) ?? "";
+    expect(help).toContain("data/bootstrap.json");
+    expect(help).toContain("/archivist/iam/v1/applications");
     await page.fill("#client-id", s.a.clientId);
     await page.fill("#client-secret", "not-the-secret");
     await page.click("#signin-button");
@@ -79,68 +209,254 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     await screenshot(page, "console-signin-refused");
   });
 
-  it("signs in with client credentials, keeping the token in the page's memory only", async () => {
-    await page.fill("#client-secret", s.a.clientSecret);
-    await page.click("#signin-button");
-    expect(await status()).toMatchObject({ ok: "true", text: `Signed in as ${s.a.clientId}.` });
+  it("signs in as the application's display name, keeping the token in the page's memory only", async () => {
+    await signIn();
+    expect(await status()).toMatchObject({ ok: "true", text: "Signed in as Org A owner." });
+    expect(await page.textContent("#who")).toBe(
+      `Signed in as Org A owner (client ${s.a.clientId}) in Org A. The token is kept in this page's memory only.`,
+    );
     const stores = await page.evaluate(() => ({
       session: Object.keys(sessionStorage),
       local: Object.keys(localStorage),
       cookies: document.cookie,
     }));
-    // Out of reach of any other same-origin document: no storage, no cookie holds it.
     expect(stores).toEqual({ session: [], local: [], cookies: "" });
-    expect(await page.textContent("#recent-list")).toContain("Call 42 (billing dispute)");
   });
 
-  it("finds a vCon, shows its trail with each receipt verified and its compliance per policy", async () => {
-    await page.fill("#query", `vcon://${vcon}`);
-    await page.press("#query", "Enter");
+  it("lists assets and vCons in a table: name, type, status, last event, event count; newest event first", async () => {
+    const [first, second] = await rows();
+    expect(first?.[0]).toContain("Call 42 (billing dispute)");
+    expect(first?.[0]).toContain(`vcon://${vcon}`);
+    expect(first?.slice(1, 2)).toEqual(["vcon"]);
+    expect(first?.[2]).toMatch(/^(CONFIRMED|UNEQUIVOCAL)$/);
+    expect(first?.[3]).toMatch(/\d{4}/);
+    expect(first?.[4]).toBe("3");
+    expect(second?.[0]).toContain("Consent form");
+    expect(second?.[4]).toBe("1");
+    expect(await page.textContent("#assets-page")).toBe("1–10 of 12");
+    // The search box is followed by its result, not by the table.
+    const order = await page.evaluate(() =>
+      Array.from(document.querySelectorAll(".console-main > *")).map((e) => e.id),
+    );
+    expect(order.slice(0, 3)).toEqual(["find-form", "result", "assets"]);
+    await screenshot(page, "console-assets-desktop");
+  });
+
+  it("pages with the service's tokens, sorts by name, and filters by text", async () => {
+    await page.click("#assets-next");
+    await page.waitForFunction(() => document.querySelector("#assets-page")?.textContent === "11–12 of 12");
+    expect(await rows()).toHaveLength(2);
+    expect(await page.isDisabled("#assets-next")).toBe(true);
+    await page.click("#assets-prev");
+    await page.waitForFunction(() => document.querySelector("#assets-page")?.textContent === "1–10 of 12");
+    await page.click("#assets-table th button.sort:has-text('Name or subject')");
+    await page.waitForSelector("#assets-table th[aria-sort='ascending']");
+    const names = (await rows()).map((r) => (r[0] ?? "").split(/assets\/|vcon:\/\//)[0]);
+    expect(names.slice(0, 3)).toEqual(["Call 42 (billing dispute)", "Consent form", "Routine call 01"]);
+    await page.fill("#asset-filter", "BILLING");
+    await page.click("#asset-filter-button");
+    await page.waitForFunction(() => document.querySelectorAll("#assets-table tbody tr").length === 1);
+    expect((await rows())[0]?.[0]).toContain("Call 42");
+    await page.fill("#asset-filter", "no such asset");
+    await page.click("#asset-filter-button");
+    await page.waitForSelector("#assets-result p.note");
+    expect(await page.textContent("#assets-result")).toBe("No asset you may read matches.");
+    await page.fill("#asset-filter", "");
+    await page.selectOption("#asset-order", "LAST_EVENT");
+    await page.waitForFunction(() =>
+      document.querySelector("#assets-table tbody tr td")?.textContent?.startsWith("Call 42"),
+    );
+  });
+
+  it("opens a vCon from the table: its asset events, asset-free event and registered statement, each record's facts", async () => {
+    await page.click("#assets-table tbody tr:first-child td.name a");
     expect(await status()).toMatchObject({
       ok: "true",
-      text: `VERIFIED: 2 record(s) of vcon://${vcon}, every receipt valid`,
+      text: `SELF-CONSISTENT, KEYS NOT PINNED: 4 record(s) of vcon://${vcon}, every receipt valid under the keys this service serves`,
     });
-    const steps = await page.$$eval("#trail > li", (lis) =>
-      lis.map((li) => [li.querySelector("h3")?.textContent, li.dataset.receipt]),
-    );
-    expect(steps).toEqual([
-      ["vcon_create", "true"],
-      ["vcon_update", "true"],
+    expect(new URL(page.url()).hash).toBe(`#vcon=${vcon}`);
+    expect(await page.textContent("#trail-assets")).toBe("Recorded on asset Call 42 (billing dispute)");
+    expect(await page.getAttribute("#trail-assets a", "href")).toBe(`#asset=${asset.replace("assets/", "")}`);
+    const steps = await trailSteps();
+    expect(steps.map((x) => [x.title, x.kind, x.receipt, x.code])).toEqual([
+      ["vcon_create", "asset event", "true", "self-consistent-unpinned"],
+      ["vcon_update", "asset event", "true", "self-consistent-unpinned"],
+      ["vcon_analyze", "asset-free event", "true", "self-consistent-unpinned"],
+      ["vcon_analyze", "registered statement", "true", "self-consistent-unpinned"],
     ]);
-    const trail = (await page.textContent("#trail")) ?? "";
-    expect(trail).toMatch(/Mar 1, 2025/);
-    expect(trail).toMatch(/receipt verified \(log entry \d+[;)]/);
-    expect(trail).toMatch(/under a seal the service signed|anchored in a block/);
-    const policies = await page.$$eval("#compliance tbody tr", (rows) =>
-      rows.map((r) => [r.querySelector("td")?.textContent, (r as HTMLElement).dataset.compliant]),
+    const [create, update, free, reg] = steps;
+    expect(create?.text).toMatch(/OperationRecord/);
+    expect(create?.text).toMatch(/PayloadSHA-256 (ab){32}/);
+    expect(create?.text).toContain("vCon formapplication/vcon+json, vCon draft 01");
+    expect(create?.text).toContain(`Subjectvcon://${vcon}`);
+    expect(create?.text).toMatch(/Accepted fromOrg A owner \(/);
+    expect(create?.text).not.toContain("(not declared)");
+    expect(create?.text).toMatch(/receipt verified \(log entry \d+; MMR and RFC 9162 profiles\)/);
+    expect(create?.text).toMatch(/Statementsigned statement, issuer http/);
+    // Declared in March 2025, accepted today: flagged; declared today: not.
+    expect([create?.gap, update?.gap]).toEqual(["true", "false"]);
+    expect(create?.text).toMatch(/⚠ declared \d+ days before it was accepted/);
+    expect(free?.text).toMatch(/PayloadSHA-256 (cd){32}/);
+    expect(reg?.text).toContain("registered statement, issuer https://conserver.example");
+    // A registered statement's RFC 9162 leaf is its payload's hash: that receipt is the statement's to check.
+    expect(reg?.text).toMatch(
+      /receipt verified \(log entry \d+; MMR profile\) \(its RFC 9162 receipt commits to the statement's payload/,
     );
-    expect(policies).toEqual(
-      expect.arrayContaining([
-        ["Recorded within ten years", "true"],
-        ["Consent captured today", "false"],
-      ]),
+    // The attributes, whole, behind a summary.
+    expect(await page.$eval("#trail > li details.attributes", (d) => d.textContent)).toContain(
+      "vcon_draft_version01",
     );
-    await screenshot(page, "console-trail-desktop");
+    // Each status's meaning is said once, above the trail, not on every card.
+    const text = (await page.textContent("#result")) ?? "";
+    const level = (await page.textContent("#trail > li .badge:not(.kind)")) ?? "";
+    expect(text.split(TRUST_WORDS[level] ?? "?").length - 1).toBe(1);
+    expect(await page.$$eval("#trail-key", (e) => e.length)).toBe(1);
+    // Record ids are links to the record.
+    expect(await page.$$eval("#trail > li a.hash", (as) => as.map((a) => a.getAttribute("href")))).toEqual(
+      steps.map((_, i) =>
+        expect.stringMatching(i < 2 ? /^#record=assets\/.+\/events\/.+$/ : /^#record=events\/.+$/),
+      ),
+    );
+    const policies = await page.$$eval("#compliance tbody tr", (r) =>
+      r.map((x) => [x.querySelector("td")?.textContent, (x as HTMLElement).dataset.compliant]),
+    );
+    expect(policies).toEqual([["Recorded within ten years", "true"]]);
+    await screenshot(page, "console-vcon-trail-desktop");
   });
 
-  it("finds the asset by clicking it, at phone width, without sideways scrolling", async () => {
-    await page.setViewportSize(PHONE);
-    await page.click(`#recent-list button:has-text("${asset}")`);
-    await page.waitForFunction(
-      () => document.querySelector("#trail-heading")?.textContent === "Call 42 (billing dispute)",
+  it("downloads a record's JSON and its receipt, and the receipt verifies offline", async () => {
+    const [jsonFile] = await Promise.all([
+      page.waitForEvent("download"),
+      page.click("#trail > li:first-child button[data-action=json]"),
+    ]);
+    const record = JSON.parse(readFileSync((await jsonFile.path()) as string, "utf8")) as Record<
+      string,
+      unknown
+    >;
+    expect(record.identity).toMatch(new RegExp(`^${asset}/events/`));
+    expect(jsonFile.suggestedFilename()).toBe(`record-${String(record.identity).split("/").at(-1)}.json`);
+    const [receiptFile] = await Promise.all([
+      page.waitForEvent("download"),
+      page.click("#trail > li:first-child button[data-action=receipt]"),
+    ]);
+    const keys = keysFromKeySet(
+      new Uint8Array(await (await fetch(`${s.url}/.well-known/scitt-keys`)).arrayBuffer()),
     );
-    expect(await status()).toMatchObject({ ok: "true" });
+    const receipt = new Uint8Array(readFileSync((await receiptFile.path()) as string));
+    expect(verifyRecordReceipt(record, receipt, keys)).toMatchObject({ ok: true, profile: "mmr" });
+    // A receipt is not any record's: another record fails with it.
+    expect(verifyRecordReceipt({ ...record, operation: "Other" }, receipt, keys).ok).toBe(false);
+  });
+
+  it("opens a deep link at its record, after sign-in, and a record link in the trail selects it", async () => {
+    const href = (await page.getAttribute("#trail > li:nth-child(2) a.hash", "href")) ?? "";
+    const identity = href.replace("#record=", "");
+    // Another page first: a link to the same page only changes the fragment, and keeps the session.
+    await page.goto("about:blank");
+    await page.goto(`${s.url}/console${href}`);
+    // A new page load: the token went with the old one.
+    expect(await page.isVisible("#signin")).toBe(true);
+    await signIn();
+    await page.waitForSelector("#trail > li.selected");
+    expect(await page.getAttribute("#trail > li.selected", "data-identity")).toBe(identity);
+    expect(await page.textContent("#trail-heading")).toBe("Call 42 (billing dispute)");
     // The asset's own trail: its creation and both vCon events.
-    expect(await page.$$eval("#trail > li", (lis) => lis.length)).toBe(3);
-    // Elements reaching past the screen's right edge (none: nothing scrolls sideways).
-    const wide = await page.evaluate(() =>
-      Array.from(document.querySelectorAll("main *"))
-        .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5)
-        .map((e) => `${e.tagName}.${e.className}: ${(e.textContent ?? "").slice(0, 40)}`),
+    expect(await page.$$eval("#trail > li", (l) => l.length)).toBe(3);
+    expect(await page.evaluate(() => document.activeElement?.classList.contains("selected"))).toBe(true);
+    await page.click("#trail > li:first-child a.hash");
+    await page.waitForFunction(() => document.querySelector("#trail > li.selected")?.matches(":first-child"));
+    expect(await status()).toMatchObject({ ok: "true", text: expect.stringMatching(/^Showing assets\//) });
+    await screenshot(page, "console-deep-link-desktop");
+    // An asset-free record's link opens it alone.
+    await page.goto("about:blank");
+    await page.goto(`${s.url}/console#record=${freeEvent}`);
+    await signIn();
+    await page.waitForSelector("#trail > li.selected");
+    expect(await page.textContent("#trail-heading")).toBe(freeEvent);
+  });
+
+  it('a "not found" clears the previous trail', async () => {
+    await page.fill("#query", `vcon://${vcon}`);
+    await page.press("#query", "Enter");
+    await page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 4);
+    await page.fill("#query", `vcon://${crypto.randomUUID()}`);
+    await page.press("#query", "Enter");
+    await page.waitForSelector("#status[data-ok=false]");
+    expect((await status()).text).toMatch(/^no records of vcon:\/\//);
+    expect(await page.$("#trail")).toBeNull();
+    // Text that names nothing clears it too; a link to what the address names opens it again.
+    await page.evaluate((v) => {
+      location.hash = `#vcon=${v}`;
+    }, vcon);
+    await page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 4);
+    await page.fill("#query", "not an id");
+    await page.press("#query", "Enter");
+    await page.waitForSelector("#status[data-ok=false]");
+    expect(await page.$("#trail")).toBeNull();
+    await page.click(`#assets-table a[href="#vcon=${vcon}"]`);
+    await page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 4);
+  });
+
+  it("shows the log live: size, the checkpoint's Ed25519 and ML-DSA-44 lines, the witness and its cosignature", async () => {
+    const size = Number(await page.getAttribute("#log-size", "data-size"));
+    expect(size).toBeGreaterThanOrEqual(6);
+    const sigs = await page.$$eval("#checkpoint-signatures li", (lis) =>
+      lis.map((li) => [
+        (li as HTMLElement).dataset.role,
+        (li as HTMLElement).dataset.algorithm,
+        (li as HTMLElement).dataset.verified,
+      ]),
     );
-    expect(wide).toEqual([]);
-    await screenshot(page, "console-asset-phone");
-    await page.setViewportSize(DESKTOP);
+    expect(sigs).toEqual([
+      ["log", "Ed25519", "true"],
+      ["log", "ML-DSA-44", "true"],
+      ["witness", "Ed25519", "true"],
+    ]);
+    expect(await page.textContent("#checkpoint-signatures")).toMatch(
+      /Ed25519 · witness console\.test\/witness · verified · cosigned [A-Z][a-z]{2} \d/,
+    );
+    const witnessRow = (await page.textContent("#witness-list li")) ?? "";
+    expect(witnessRow).toMatch(new RegExp(`^${WITNESS} \\(Ed25519\\): last cosigned size \\d+, [A-Z]`));
+    await screenshot(page, "console-log-desktop");
+    // A new record: the panel shows the larger log without a reload.
+    await s.api(`/archivist/v2/${asset}/events`, {
+      method: "POST",
+      token,
+      json: vconEvent(vcon, "vcon_update", today),
+    });
+    await until(async () => {
+      await s.service.workers.flush();
+      const note = await (await fetch(`${s.url}/archivist/v1/merklelogs/${tenant}/tlog/checkpoint`)).text();
+      return note.split("\n")[1] === String(size + 1) ? true : undefined;
+    }, 30_000);
+    await page.waitForFunction(
+      (n) => Number(document.querySelector("#log-size")?.getAttribute("data-size")) > n,
+      size,
+      { timeout: 30_000 },
+    );
+  });
+
+  it("reads at phone width: table as cards, trail and log panel, nothing scrolling sideways", async () => {
+    await page.setViewportSize(NARROW);
+    await page.evaluate(() => document.querySelector("#assets")?.scrollIntoView());
+    expect(await overflowing()).toEqual([]);
+    // Each cell says what it is: the headings are not shown on a phone.
+    expect(await page.isVisible("#assets-table thead")).toBe(false);
+    expect(
+      await page.$eval(
+        "#assets-table tbody td:nth-child(2)",
+        (td) => getComputedStyle(td, "::before").content,
+      ),
+    ).toBe('"Type: "');
+    await screenshot(page, "console-assets-phone");
+    await page.click("#assets-table tbody tr:first-child td.name a");
+    await page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 5);
+    expect(await overflowing()).toEqual([]);
+    await screenshot(page, "console-vcon-trail-phone");
+    await page.evaluate(() => document.querySelector("#log-panel")?.scrollIntoView());
+    expect(await overflowing()).toEqual([]);
+    await screenshot(page, "console-log-phone");
+    await page.setViewportSize(WIDE);
   });
 
   it("exports the evidence bundle, checked in the browser first, and it verifies offline", async () => {
@@ -150,83 +466,52 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
       (v) => document.querySelector("#trail-heading")?.textContent === `vcon://${v}`,
       vcon,
     );
+    expect(new URL(page.url()).hash).toBe(`#vcon=${vcon}`);
     const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export")]);
     expect(download.suggestedFilename()).toBe(`evidence-vcon-${vcon}.json`);
     const report = verifyBundle(parseBundle(readFileSync((await download.path()) as string, "utf8")));
     // Checked against the keys it carries only: self-consistent, never "verified" without a trust root.
-    expect(report).toMatchObject({ code: "self-consistent-unpinned", records: [{ ok: true }, { ok: true }] });
+    expect(report.code).toBe("self-consistent-unpinned");
+    expect(report.records.every((r) => r.ok)).toBe(true);
     expect(await page.textContent("#export-status")).toMatch(
-      /Checked here before saving: SELF-CONSISTENT, KEYS NOT PINNED: 2 record/,
+      /Checked here before saving: SELF-CONSISTENT, KEYS NOT PINNED: \d+ record/,
     );
-    await screenshot(page, "console-exported");
     expect(browser.foreign).toEqual([]);
   });
 
-  it("shows what each record says: operation, payload hash and algorithm, subject, the accepted principal", async () => {
-    await page.fill("#query", `vcon://${vcon}`);
-    await page.press("#query", "Enter");
-    await page.waitForSelector("#trail > li");
-    const first = (await page.textContent("#trail > li")) ?? "";
-    expect(first).toMatch(/OperationRecord/);
-    expect(first).toMatch(/PayloadSHA-256 [0-9a-f]{64}/);
-    expect(first).toContain(`Subjectvcon://${vcon}`);
-    expect(first).not.toContain("(not declared)");
-  });
-
-  it('a "not found" clears the previous trail', async () => {
-    await page.fill("#query", `vcon://${crypto.randomUUID()}`);
-    await page.press("#query", "Enter");
-    expect(await status()).toMatchObject({ ok: "false" });
-    expect(await page.$("#trail")).toBeNull();
-  });
-
-  it("finds statements by subject and by payload hash, at desktop and phone width", async () => {
+  it("finds statements by subject, at desktop and phone width, each record a link to it", async () => {
     await page.selectOption("#statement-field", "subject");
     await page.fill("#statement-value", `vcon://${vcon}`);
     await page.click("#statements-button");
-    expect(await status()).toMatchObject({ ok: "true", text: "2 statement(s) found by subject" });
-    const rows = await page.$$eval("#statements-table tbody tr", (trs) =>
-      trs.map((tr) => Array.from(tr.querySelectorAll("td")).map((td) => td.textContent)),
+    expect(await status()).toMatchObject({ ok: "true", text: "5 statement(s) found by subject" });
+    const kinds = await page.$$eval("#statements-table tbody tr td:nth-child(2)", (tds) =>
+      tds.map((td) => td.textContent),
     );
-    expect(rows).toHaveLength(2);
-    expect(rows.every((r) => r[0] === `vcon://${vcon}` && r[1] === "made from event")).toBe(true);
+    expect([...kinds].sort()).toEqual([
+      "made from asset-free event",
+      "made from event",
+      "made from event",
+      "made from event",
+      "registered",
+    ]);
     await screenshot(page, "console-statements-desktop");
-    // The hash column shows a digest's ends; the whole is its title.
-    const hash = await page.$eval(
-      "#statements-table tbody td:nth-child(4)",
-      (td) => (td as HTMLElement).title,
-    );
-    expect(hash).toMatch(/^[0-9a-f]{64}$/);
-    await page.selectOption("#statement-field", "payload_hash");
-    await page.fill("#statement-value", hash);
-    await page.click("#statements-button");
-    // Both events of the fixture vCon carry the same payload hash.
-    expect(await status()).toMatchObject({ ok: "true", text: "2 statement(s) found by payload hash" });
-    // A found record opens its asset's trail.
-    await page.click("#statements-table tbody tr:first-child button");
-    await page.waitForFunction(
-      () => document.querySelector("#trail-heading")?.textContent === "Call 42 (billing dispute)",
-    );
-    await page.setViewportSize(PHONE);
-    await page.click("#statements-button");
-    await page.waitForSelector("#statements-table");
-    const wide = await page.evaluate(() =>
-      Array.from(document.querySelectorAll("main *"))
-        .filter(
-          (e) =>
-            !e.closest("#statements-result") && e.getBoundingClientRect().right > window.innerWidth + 0.5,
-        )
-        .map((e) => `${e.tagName}.${e.className}`),
-    );
-    expect(wide).toEqual([]);
+    // The registered statement is in the vCon's trail on show: its link selects it there.
+    await page.click(`#statements-table a[href="#record=${registered}"]`);
+    await page.waitForSelector("#trail > li.selected");
+    expect(await page.getAttribute("#trail > li.selected", "data-identity")).toBe(registered);
+    expect(await page.textContent("#trail-heading")).toBe(`vcon://${vcon}`);
+    await page.setViewportSize(NARROW);
     await page.evaluate(() => document.querySelector("#statements-form")?.scrollIntoView());
+    const wide = (await overflowing()).filter((e) => !e.startsWith("TD") && !e.startsWith("TABLE"));
+    expect(wide).toEqual([]);
     await screenshot(page, "console-statements-phone");
-    await page.setViewportSize(DESKTOP);
+    await page.setViewportSize(WIDE);
   });
 
   it("signs out: the token leaves the tab", async () => {
     await page.click("#signout");
     expect(await page.isVisible("#signin")).toBe(true);
     expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual([]);
+    expect(await page.$("#assets-table")).toBeNull();
   });
 });

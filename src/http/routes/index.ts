@@ -2,6 +2,7 @@ import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 import { accessPolicyRoutes } from "./access-policies.js";
 import { applicationRoutes } from "./applications.js";
+import { assetSummaryRoutes } from "./asset-summaries.js";
 import { assetRoutes } from "./assets.js";
 import { attachmentRoutes } from "./attachments.js";
 import { blobRoutes } from "./blobs.js";
@@ -29,6 +30,7 @@ export const routeModules: Array<(t: RouteTable, d: HttpDeps) => void> = [
   tokenRoutes,
   applicationRoutes,
   tenancyRoutes,
+  assetSummaryRoutes,
   assetRoutes,
   publicAssetRoutes,
   locationRoutes,

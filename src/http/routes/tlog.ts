@@ -1,7 +1,9 @@
 import { pathUuid } from "../../core/api/ids.js";
 import { checkpointNote, logMlDsaVkey, logVkey, tileBytes } from "../../services/ledger/tlog.js";
+import { witnessStatus } from "../../services/ledger/tlog-witnesses.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
+import { witnessList } from "../schemas/witnesses.js";
 
 const group = "merklelogsv1";
 const prefix = "/archivist/v1/merklelogs/{tenant}/tlog";
@@ -47,6 +49,19 @@ export function tlogRoutes(t: RouteTable, d: HttpDeps): void {
         .header("content-type", "text/plain; charset=utf-8")
         .header("cache-control", "public, max-age=3600")
         .send(`${await logMlDsaVkey(d.ctx, pathUuid(params.tenant, "log"))}\n`),
+  });
+  t.add({
+    method: "get",
+    path: `${prefix}/witnesses`,
+    group,
+    auth: "public",
+    summary:
+      "The witnesses the log submits its checkpoints to (name, cosignature vkey), the quorum, and each one's newest cosignature",
+    response: witnessList,
+    handler: async ({ params, res }) => {
+      res.header("cache-control", "public, max-age=2");
+      return witnessStatus(d.ctx, pathUuid(params.tenant, "log"));
+    },
   });
   t.add({
     method: "get",

@@ -215,6 +215,27 @@ describe("witnesses (C2SP tlog-witness, tlog-cosignature)", () => {
     // Two witness processes start from the sources here (tsx): seconds each on a loaded machine.
   }, 120_000);
 
+  it("names each witness, the quorum and each one's newest cosignature on a public route, never its URL", async () => {
+    const note = await checkpoint();
+    const size = parseCheckpoint(parseNote(note).text).size;
+    const r = await fetch(`${prefix}/witnesses`);
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as {
+      quorum: number;
+      witnesses: Array<{ name: string; last_cosigned_size: number; last_cosigned_at: string }>;
+    };
+    expect(body.quorum).toBe(2);
+    expect(body.witnesses.map((w) => [w.name, w.last_cosigned_size])).toEqual([
+      [w1.name, size],
+      [w2.name, size],
+    ]);
+    expect(body.witnesses[0]).toMatchObject({ algorithm: "Ed25519", vkey: w1.vkey });
+    expect(Date.parse(body.witnesses[1]?.last_cosigned_at ?? "")).toBeGreaterThan(Date.now() - 3_600_000);
+    expect(JSON.stringify(body)).not.toContain(w1.url);
+    const unknown = await fetch(`${s.url}/archivist/v1/merklelogs/${crypto.randomUUID()}/tlog/witnesses`);
+    expect(unknown.status).toBe(404);
+  });
+
   it("a witness refuses a forked checkpoint, and still does after a restart", async () => {
     const logKey = await s.service.ctx.keys.get(TLOG_KEY, "Ed25519");
     const cp = parseCheckpoint(parseNote(await checkpoint()).text);

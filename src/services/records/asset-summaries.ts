@@ -1,0 +1,72 @@
+import type { Ctx } from "../../context.js";
+import { badRequest } from "../../core/api/api-error.js";
+import { isoTime } from "../../core/api/ids.js";
+import { assertStorableText } from "../../core/filters/text-guard.js";
+import { type AssetRecord, assetRecord } from "../../core/record/index.js";
+import {
+  type AssetSummaryOrder,
+  filterSummaryText,
+  selectAssetSummaries,
+} from "../../store/asset-summaries.js";
+import { countAssets } from "../../store/assets.js";
+import { Where } from "../../store/sql.js";
+import { type AccessView, projectAttributes } from "../access/access-view.js";
+
+/** An asset as the list of summaries shows it: the record, its readable events' count and newest time. */
+export type AssetSummary = AssetRecord & { event_count: number; last_event_at: string };
+
+const ORDERS: readonly AssetSummaryOrder[] = ["LAST_EVENT", "NAME", "CREATED"];
+/** Longer text than any name, subject or type an auditor types. */
+const MAX_TEXT = 256;
+
+export interface SummaryRequest {
+  order: string | undefined;
+  text: string | undefined;
+  pageSize: number;
+  /** How many rows earlier pages held. */
+  offset: number;
+  firstPage: boolean;
+  wantCount: boolean;
+}
+
+/**
+ * The assets the caller may read with their event counts and newest event times, filtered by a
+ * text in their name, subject or type, in the order asked. Counts and times are of the events
+ * the caller may read: an event hidden from it is neither counted nor dated.
+ */
+export async function listAssetSummaries(
+  ctx: Ctx,
+  view: AccessView,
+  req: SummaryRequest,
+): Promise<{ items: AssetSummary[]; next: number | undefined; total: number | undefined }> {
+  const order = (req.order || "CREATED") as AssetSummaryOrder;
+  if (!ORDERS.includes(order)) throw badRequest(`order_by must be one of ${ORDERS.join(", ")}`);
+  const text = (req.text ?? "").trim();
+  if (text.length > MAX_TEXT) throw badRequest(`q must be at most ${MAX_TEXT} characters`);
+  assertStorableText(text, "q", "ATTRIBUTE_QUERY");
+  const w = new Where();
+  view.restrictAssets(w);
+  if (text) filterSummaryText(w, text, view.hiddenIn);
+  const events = new Where(w.params);
+  // Seen whole, every event of a readable asset is readable; else the caller's event rules apply.
+  if (!view.whole) view.restrictEvents(events);
+  const rows = await selectAssetSummaries(ctx.db, w, events, {
+    order,
+    nameHiddenIn: view.hiddenIn("arc_display_name"),
+    offset: req.offset,
+    limit: req.pageSize + 1,
+  });
+  const page = rows.slice(0, req.pageSize);
+  const items = page.flatMap((a) => {
+    const g = view.grant(a);
+    if (!g) return [];
+    const record = assetRecord(a, projectAttributes(a.attributes, g));
+    return [{ ...record, event_count: a.event_count, last_event_at: isoTime(a.last_event_at) }];
+  });
+  const more = rows.length > req.pageSize;
+  let total: number | undefined;
+  if (req.firstPage && !more) total = page.length;
+  else if (req.firstPage || req.wantCount)
+    total = await countAssets(ctx.db, w.sql, w.params, ctx.config.resultLimit + 1);
+  return { items, next: more ? req.offset + page.length : undefined, total };
+}

@@ -1,0 +1,151 @@
+import type { FoundStatement, Target } from "./console-data.js";
+import { LookupError, type PublicApi, type PublicRecord } from "./public-api.js";
+import { checkReceipt, type ReceiptCheck } from "./receipts.js";
+import { type RecordFacts, recordFacts } from "./record-facts.js";
+
+/** One record of a trail: what it says, its receipt's check, and the statement it also stands as. */
+export interface TrailStep {
+  record: PublicRecord;
+  facts: RecordFacts;
+  receipt: ReceiptCheck;
+  /** The signed statement found for this record by the trail's subject, when there is one. */
+  statement?: FoundStatement | undefined;
+}
+
+interface PolicyStatus {
+  identity: string;
+  name: string;
+  compliant: boolean;
+  reason: string;
+}
+
+/** What a trail is of: a vCon, an asset, or one asset-free record. */
+type TrailTarget = Target | { kind: "record"; uuid: string };
+
+export interface Trail {
+  target: TrailTarget;
+  title: string;
+  assets: PublicRecord[];
+  /** Oldest first, by acceptance (then log position). */
+  steps: TrailStep[];
+  /** Per asset of the trail, its compliance against each policy that applies to it. */
+  compliance: Array<{ asset: string; compliant: boolean; policies: PolicyStatus[] }>;
+}
+
+async function policyNames(api: PublicApi): Promise<Map<string, string>> {
+  try {
+    const list = await api.list("/archivist/v1/compliance_policies", "compliance_policies");
+    return new Map(list.map((p) => [String(p.identity), String(p.display_name || p.identity)]));
+  } catch {
+    return new Map();
+  }
+}
+
+/**
+ * Everything the caller may read about one vCon: the events of its assets, and, through the
+ * statement search by its subject, its asset-free events and the statements registered for it
+ * (a tenancy's administrators read those; others find none).
+ */
+async function vconRecords(
+  api: PublicApi,
+  uuid: string,
+): Promise<{ records: PublicRecord[]; statements: FoundStatement[] }> {
+  const subject = encodeURIComponent(`vcon://${uuid}`);
+  const records = await api.list(
+    `/archivist/v2/assets/-/events?event_attributes.subject=${subject}`,
+    "events",
+  );
+  const statements = (await api.list(
+    `/archivist/v1/statements?subject=${subject}`,
+    "statements",
+  )) as unknown as FoundStatement[];
+  const have = new Set(records.map((r) => String(r.identity)));
+  for (const st of statements)
+    if (st.identity.startsWith("events/") && !have.has(st.identity)) {
+      records.push(await api.json<PublicRecord>(`/archivist/v1/${st.identity}`));
+      have.add(st.identity);
+    }
+  return { records, statements };
+}
+
+const byTime = (a: TrailStep, b: TrailStep) =>
+  (Date.parse(a.facts.accepted) || 0) - (Date.parse(b.facts.accepted) || 0) ||
+  a.facts.logIndex - b.facts.logIndex;
+
+/** Finds a trail: for a bare uuid the vCon it records, else the asset of that id. */
+export async function loadTrail(api: PublicApi, wanted: Target | "either", uuid: string): Promise<Trail> {
+  let target: Target = wanted === "either" ? { kind: "vcon", uuid } : wanted;
+  let records: PublicRecord[] = [];
+  let statements: FoundStatement[] = [];
+  let assets: PublicRecord[] = [];
+  if (target.kind === "vcon") {
+    ({ records, statements } = await vconRecords(api, uuid));
+    if (records.length === 0 && wanted === "either") target = { kind: "asset", uuid };
+    else if (records.length === 0) throw new LookupError(`no records of vcon://${uuid} that you may read`);
+  }
+  if (target.kind === "asset") {
+    const res = await api.get(`/archivist/v2/assets/${uuid}`);
+    if (res.status === 404 || res.status === 403)
+      throw new LookupError(`no vCon or asset ${uuid} that you may read`);
+    assets = [await api.json<PublicRecord>(`/archivist/v2/assets/${uuid}`)];
+    records = await api.list(`/archivist/v2/assets/${uuid}/events`, "events");
+  } else {
+    const ids = [
+      ...new Set(records.map((e) => /^assets\/([0-9a-f-]{36})\//.exec(String(e.identity))?.[1] ?? "")),
+    ].filter(Boolean);
+    for (const id of ids) assets.push(await api.json<PublicRecord>(`/archivist/v2/assets/${id}`));
+  }
+  const statementOf = new Map(statements.map((st) => [st.identity, st]));
+  const steps: TrailStep[] = [];
+  for (const record of records)
+    steps.push({
+      record,
+      facts: recordFacts(record),
+      receipt: await checkReceipt(api, record),
+      statement: statementOf.get(String(record.identity)),
+    });
+  steps.sort(byTime);
+  const names = await policyNames(api);
+  const compliance = [];
+  for (const a of assets) {
+    const id = String(a.identity).split("/")[1];
+    const c = await api.json<{ compliant: boolean; compliance: Array<Record<string, unknown>> }>(
+      `/archivist/v1/compliance/assets/${id}`,
+    );
+    compliance.push({
+      asset: String(a.identity),
+      compliant: c.compliant,
+      policies: c.compliance.map((p) => ({
+        identity: String(p.compliance_policy_identity),
+        name: names.get(String(p.compliance_policy_identity)) ?? String(p.compliance_policy_identity),
+        compliant: p.compliant === true,
+        reason: String(p.reason ?? ""),
+      })),
+    });
+  }
+  const title =
+    target.kind === "vcon"
+      ? `vcon://${uuid}`
+      : String(
+          (assets[0]?.attributes as Record<string, unknown> | undefined)?.arc_display_name ||
+            `assets/${uuid}`,
+        );
+  return { target, title, assets, steps, compliance };
+}
+
+/** One asset-free event (a registered statement among them) as a trail of its own. */
+export async function loadFreeEvent(api: PublicApi, identity: string): Promise<Trail> {
+  const res = await api.get(`/archivist/v1/${identity}`);
+  if (res.status === 404 || res.status === 403)
+    throw new LookupError(`no record ${identity} that you may read`);
+  const record = await api.json<PublicRecord>(`/archivist/v1/${identity}`);
+  const facts = recordFacts(record);
+  const uuid = identity.slice("events/".length);
+  return {
+    target: { kind: "record", uuid },
+    title: identity,
+    assets: [],
+    steps: [{ record, facts, receipt: await checkReceipt(api, record) }],
+    compliance: [],
+  };
+}

@@ -1,0 +1,112 @@
+import {
+  cosignatureTime,
+  parseCheckpoint,
+  parseNote,
+  parseVkey,
+  verifierFromVkey,
+} from "../core/tlog/index.js";
+import { COSIGNATURE_V1, ED25519 } from "../core/tlog/keys.js";
+import { ML_DSA_44 } from "../core/tlog/ml-dsa.js";
+import { emptyPolicy, judgeCheckpoint, type VerdictCode } from "../verify/index.js";
+import { LookupError, type PublicApi } from "./public-api.js";
+
+/** One signature line of the checkpoint, checked here. */
+interface SignatureLineCheck {
+  name: string;
+  /** `log`: the log's own key; `witness`: a configured witness; `unknown`: a key nobody named. */
+  role: "log" | "witness" | "unknown";
+  algorithm: "Ed25519" | "ML-DSA-44" | "unknown";
+  verified: boolean;
+  /** A cosignature's own timestamp (RFC 3339), when the line is one. */
+  time?: string;
+}
+
+/** A configured witness as `…/tlog/witnesses` lists it. */
+interface WitnessInfo {
+  name: string;
+  vkey: string;
+  algorithm: string;
+  last_cosigned_size: number;
+  last_cosigned_at: string;
+}
+
+/** The tenancy's log as the live panel shows it. */
+export interface LogStatus {
+  origin: string;
+  size: number;
+  root: string;
+  signatures: SignatureLineCheck[];
+  witnesses: WitnessInfo[];
+  quorum: number;
+  /** The checkpoint judged under the keys the service serves: self-consistent at best, else tampered. */
+  code: VerdictCode;
+  problem?: string;
+}
+
+const text = (b: Uint8Array) => new TextDecoder().decode(b);
+const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
+
+function algorithmOf(vkey: string): SignatureLineCheck["algorithm"] {
+  const t = parseVkey(vkey).type;
+  if (t === ED25519 || t === COSIGNATURE_V1) return "Ed25519";
+  return t === ML_DSA_44 ? "ML-DSA-44" : "unknown";
+}
+
+async function fetchText(api: PublicApi, path: string): Promise<string | undefined> {
+  const { status, bytes } = await api.get(path);
+  if (status === 404) return undefined;
+  if (status !== 200) throw new LookupError(`GET ${path} answered ${status}`, status);
+  return text(bytes).trim();
+}
+
+/**
+ * The newest published checkpoint of the tenancy's log with each signature line checked here
+ * (the log's Ed25519 and ML-DSA-44 keys, the configured witnesses' cosignature keys, all as the
+ * service serves them), and the witnesses with their newest cosignatures. Undefined before the
+ * log's first checkpoint.
+ */
+export async function logStatus(api: PublicApi, tenant: string): Promise<LogStatus | undefined> {
+  const base = `/archivist/v1/merklelogs/${tenant}/tlog`;
+  const note = await fetchText(api, `${base}/checkpoint`);
+  if (note === undefined) return undefined;
+  const logKey = await fetchText(api, `${base}/key`);
+  const pqKey = await fetchText(api, `${base}/key-ml-dsa-44`);
+  const listed = await api.json<{ quorum: number; witnesses: WitnessInfo[] }>(`${base}/witnesses`);
+  const full = `${note}\n`;
+  const parsed = parseNote(full);
+  const checkpoint = parseCheckpoint(parsed.text);
+  const keys = [
+    ...[logKey, pqKey].flatMap((k) => (k ? [{ vkey: k, role: "log" as const }] : [])),
+    ...listed.witnesses.map((w) => ({ vkey: w.vkey, role: "witness" as const })),
+  ].map((k) => ({ ...k, verifier: verifierFromVkey(k.vkey), algorithm: algorithmOf(k.vkey) }));
+  const bytes = new TextEncoder().encode(parsed.text);
+  const signatures = parsed.signatures.map((s): SignatureLineCheck => {
+    const k = keys.find((x) => x.verifier.name === s.name && x.verifier.keyId === s.keyId);
+    if (!k) return { name: s.name, role: "unknown", algorithm: "unknown", verified: false };
+    const at = k.role === "witness" ? cosignatureTime(s.signature) : undefined;
+    return {
+      name: s.name,
+      role: k.role,
+      algorithm: k.algorithm,
+      verified: k.verifier.verify(bytes, s.signature),
+      ...(at !== undefined ? { time: new Date(at * 1000).toISOString() } : {}),
+    };
+  });
+  const judged = judgeCheckpoint(full, logKey, emptyPolicy());
+  const bad = signatures.find((s) => s.role !== "unknown" && !s.verified);
+  const problem = !judged.ok
+    ? judged.reason
+    : bad
+      ? `the ${bad.algorithm} signature of ${bad.name} does not verify`
+      : undefined;
+  return {
+    origin: checkpoint.origin,
+    size: checkpoint.size,
+    root: b64(checkpoint.root),
+    signatures,
+    witnesses: listed.witnesses,
+    quorum: listed.quorum,
+    code: problem ? "tampered" : "self-consistent-unpinned",
+    ...(problem ? { problem } : {}),
+  };
+}
