@@ -3,8 +3,6 @@ import {
   type AccessPolicy,
   type Caller,
   callerMatchesPermission,
-  compileReadableAssets,
-  compileReadableEvents,
   filterableAttributes,
   fullGrant,
   grantFor,
@@ -13,7 +11,6 @@ import {
   type NameSet,
   validateAccessPolicyInput,
 } from "../../core/access/index.js";
-import { passingAny, tenancyAssetsClause, tenancyEventsClause } from "../../store/access-sql.js";
 import { type AccessView, adminView } from "./access-view.js";
 
 /** The policies of one tenancy that apply to this caller, as seen from that tenancy. */
@@ -47,25 +44,12 @@ function policyView(scopes: Scope[]): AccessView {
     whole: false,
     filterable,
     hiddenIn: (name) => readableIn.filter((s) => !hasName(s.names, name)).map((s) => s.tenantId),
-    restrictAssets: (w) => {
-      const parts = scopes.map((s) =>
-        tenancyAssetsClause(
-          w,
-          s.tenantId,
-          s.all ? undefined : (column, first) => compileReadableAssets(s.policies, s.caller, column, first),
-        ),
-      );
-      passingAny(w, parts);
-    },
-    restrictEvents: (w) => {
-      const parts = scopes.map((s) =>
-        tenancyEventsClause(
-          w,
-          s.tenantId,
-          s.all ? undefined : (columns, first) => compileReadableEvents(s.policies, s.caller, columns, first),
-        ),
-      );
-      passingAny(w, parts);
+    restriction: {
+      kind: "scopes",
+      scopes: scopes.map((s) => ({
+        tenantId: s.tenantId,
+        policies: s.all ? undefined : { policies: s.policies, caller: s.caller },
+      })),
     },
     wholeIn: (tenantId) => byTenant.get(tenantId)?.all === true,
     grant: (asset) => {

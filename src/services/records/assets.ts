@@ -9,7 +9,6 @@ import {
   assetRecord,
   type Face,
 } from "../../core/record/index.js";
-import { publicOnly } from "../../store/access-sql.js";
 import { eventsOfAsset, getAssetEvent } from "../../store/asset-events.js";
 import { type AssetRow, getAsset, type NewAssetRow } from "../../store/assets.js";
 import { type AccessView, canReadEvent, projectAttributes } from "../access/access-view.js";
@@ -174,8 +173,7 @@ const PUBLIC_GRANT = {
 
 /** The public view: public assets only, every attribute, read only, no caller. */
 export const publicView: AccessView = {
-  restrictAssets: publicOnly,
-  restrictEvents: publicOnly,
+  restriction: { kind: "public" },
   whole: true,
   filterable: "*",
   hiddenIn: () => [],

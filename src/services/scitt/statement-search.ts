@@ -1,7 +1,6 @@
 import type { Ctx, Principal } from "../../context.js";
 import { badRequest } from "../../core/api/api-error.js";
 import { isoTime, isUuid } from "../../core/api/ids.js";
-import { Where } from "../../store/sql.js";
 import {
   type AssetEventStatementRow,
   type FreeEventStatementRow,
@@ -123,15 +122,11 @@ export async function searchStatements(
   const assetRows =
     cursor.assetEvents < 0
       ? []
-      : await (async () => {
-          const w = new Where();
-          view.restrictEvents(w);
-          return findAssetEventStatements(ctx.db, w, c, cursor.assetEvents, limit);
-        })();
+      : await findAssetEventStatements(ctx.db, view.restriction, c, cursor.assetEvents, limit);
   const freeRows =
     cursor.freeEvents < 0 || !p.isAdmin
       ? []
-      : await findFreeEventStatements(ctx.db, new Where(), p.tenantId, c, cursor.freeEvents, limit);
+      : await findFreeEventStatements(ctx.db, p.tenantId, c, cursor.freeEvents, limit);
   const merged = mergeNewestFirst(
     assetRows.map((r) => ({ seq: Number(r.seq), at: new Date(r.timestamp_accepted).getTime(), row: r })),
     freeRows.map((r) => ({ seq: Number(r.seq), at: Number(r.created_at), row: r })),

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { compileReadableAssets, compileReadableEvents } from "../../../src/core/access/sql.js";
 import type { AttributeFilter } from "../../../src/core/filters/index.js";
 import { parseODataFilter } from "../../../src/core/odata/index.js";
-import { passingAny, publicOnly, tenancyOnly } from "../../../src/store/access-sql.js";
+import {
+  passingAny,
+  publicOnly,
+  restrictAssets,
+  restrictEvents,
+  tenancyOnly,
+} from "../../../src/store/access-sql.js";
 import { EVENT_STATUS_SQL } from "../../../src/store/asset-events.js";
 import { ASSET_STATUS_SQL } from "../../../src/store/assets.js";
 import { addHiddenAwareFilter } from "../../../src/store/attribute-sql.js";
@@ -10,11 +17,13 @@ import {
   filterLocations,
   homesOfAssets,
   locationsOfTenancy,
+  locationWhere,
   locationWithId,
   noLocations,
 } from "../../../src/store/locations.js";
 import { filterAssetEvents, filterAssets, ofAsset } from "../../../src/store/record-filters.js";
 import { Where } from "../../../src/store/sql.js";
+import { member, permission, policy } from "./access-fixtures.js";
 
 // Known answers: the statements the services wrote before the store took them over.
 const T = "11111111-1111-1111-1111-111111111111";
@@ -90,7 +99,78 @@ describe("record list filters", () => {
   });
 });
 
+describe("access restrictions, as a list's specification states them", () => {
+  const readable = policy(
+    [{ or: ["attributes.kind=call"] }],
+    permission({ user_attributes: [{ or: ["group:maintainers"] }], event_arc_display_type_read: ["x"] }),
+  );
+  const scopes = {
+    kind: "scopes" as const,
+    scopes: [{ tenantId: T }, { tenantId: "t2", policies: { policies: [readable], caller: member } }],
+  };
+
+  it("one tenancy, public assets, nothing more to restrict", () => {
+    for (const restrict of [restrictAssets, restrictEvents]) {
+      const w = new Where();
+      restrict(w, { kind: "tenancy", tenantId: T });
+      restrict(w, { kind: "public" });
+      restrict(w, { kind: "authorised" });
+      expect([w.sql, w.params]).toEqual(["(tenant_id = $1) and (public)", [T]]);
+    }
+  });
+
+  it("no scope lets nothing through", () => {
+    const w = new Where();
+    restrictAssets(w, { kind: "scopes", scopes: [] });
+    expect(w.sql).toBe("(false)");
+  });
+
+  it("assets: each scope's tenancy, whole or with its policies' SQL twin", () => {
+    const w = new Where();
+    restrictAssets(w, scopes);
+    const twin = compileReadableAssets([readable], member, "attributes", 3);
+    expect(w.sql).toBe(`((tenant_id = $1) or (tenant_id = $2 and ${twin.sql}))`);
+    expect(w.params).toEqual([T, "t2", ...twin.params]);
+  });
+
+  it("events: each scope's tenancy, whole or through the event's asset", () => {
+    const w = new Where();
+    restrictEvents(w, scopes);
+    const twin = compileReadableEvents(
+      [readable],
+      member,
+      { assetAttributes: "a.attributes", eventAttributes: "asset_events.event_attributes" },
+      3,
+    );
+    expect(w.sql).toBe(
+      "((asset_events.tenant_id = $1) or (asset_events.tenant_id = $2 and exists (select 1 from assets a" +
+        ` where a.id = asset_events.asset_id and ${twin.sql})))`,
+    );
+    expect(w.params).toEqual([T, "t2", ...twin.params]);
+  });
+});
+
 describe("location filters", () => {
+  it("a location list's specification: the homes of the assets its restriction lets through", () => {
+    const w = locationWhere({
+      tenantId: T,
+      access: { kind: "homes", assets: { kind: "tenancy", tenantId: "t2" } },
+      id: "l1",
+      displayNames: ["a"],
+      filters: [{ kind: "missing", prefix: "attributes", name: "k" }],
+    });
+    expect(w.sql).toBe(
+      "(tenant_id = $1) and (exists (select 1 from assets where (tenant_id = $2) and" +
+        " assets.attributes->>'arc_home_location_identity' = 'locations/' || locations.id::text))" +
+        " and (id = $3) and (display_name = any($4::text[])) and (coalesce(attributes->>$5, '') = '')",
+    );
+    expect(w.params).toEqual([T, "t2", "l1", ["a"], "k"]);
+    expect(locationWhere({ tenantId: T, access: { kind: "none" }, filters: [] }).sql).toBe(
+      "(tenant_id = $1) and (false)",
+    );
+    expect(locationWhere({ tenantId: T, access: { kind: "all" }, filters: [] }).sql).toBe("(tenant_id = $1)");
+  });
+
   it("the homes of readable assets, one id, names and descriptions", () => {
     const w = new Where();
     locationsOfTenancy(w, T);

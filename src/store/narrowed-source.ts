@@ -1,14 +1,14 @@
-import type { Ctx } from "../../context.js";
-import { fewMatches, pinnedSource, type Where } from "../../store/sql.js";
+import type { Db } from "./db.js";
+import { fewMatches, pinnedSource, type Where } from "./sql.js";
 
 /** Up to this many matches of a value filter, a list or search is pinned to them (`fewMatches`). */
 const FEW_MATCHES = 500;
 
 /*
  * Value filters found to match more than FEW_MATCHES rows are kept, until when (ms), in the
- * context's `caches.commonFilters`: their probe builds a bitmap of every match (~5 ms for
- * 100,000), so a list page that repeats one skips it for a while. Records are never deleted, so
- * matches only grow, except where asset attributes change.
+ * map the caller hands in (the context's `caches.commonFilters`): their probe builds a bitmap of
+ * every match (~5 ms for 100,000), so a list page that repeats one skips it for a while. Records
+ * are never deleted, so matches only grow, except where asset attributes change.
  */
 const COMMON_FOR_MS = 60_000;
 const COMMON_KEPT = 1000;
@@ -26,17 +26,17 @@ const COMMON_KEPT = 1000;
  * 0.23 ms where running it cost 0.005.
  */
 export async function narrowedSource(
-  ctx: Pick<Ctx, "caches" | "db">,
+  db: Db,
+  commonFilters: Map<string, number>,
   table: string,
   w: Where,
   probe: Where | undefined,
 ): Promise<string | null> {
   if (!probe) return table;
-  const commonFilters = ctx.caches.commonFilters;
   const key = `${table} ${probe.sql} ${JSON.stringify(probe.params)}`;
   const now = Date.now();
   if ((commonFilters.get(key) ?? 0) > now) return table;
-  const seqs = await fewMatches(ctx.db, table, probe, FEW_MATCHES);
+  const seqs = await fewMatches(db, table, probe, FEW_MATCHES);
   if (seqs) return seqs.length === 0 ? null : pinnedSource(table, w.p(seqs));
   if (commonFilters.size >= COMMON_KEPT) commonFilters.clear();
   commonFilters.set(key, now + COMMON_FOR_MS);
