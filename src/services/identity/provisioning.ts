@@ -109,7 +109,7 @@ export async function provision(ctx: Ctx): Promise<void> {
     members: [],
     quotas: {},
   });
-  const out = { tenant: `tenant/${tenant}`, base_url: ctx.config.baseUrl, ...creds };
+  const out = { tenant: `tenant/${tenant}`, base_url: ctx.baseUrl, ...creds };
   const file = join(ctx.config.dataDir, "bootstrap.json");
   if (!ctx.config.dataDir.startsWith("memory://") && existsSync(ctx.config.dataDir)) {
     writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`, { mode: 0o600 });

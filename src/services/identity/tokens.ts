@@ -85,8 +85,8 @@ async function issueToken(
     client_id: app.id,
   })
     .setProtectedHeader({ alg: "RS256", typ: "at+jwt", kid: key.kid })
-    .setIssuer(appIdpIssuer(ctx.config.baseUrl))
-    .setAudience(tokenAudience(ctx.config.baseUrl))
+    .setIssuer(appIdpIssuer(ctx.baseUrl))
+    .setAudience(tokenAudience(ctx.baseUrl))
     .setSubject(app.id)
     .setJti(randomUUID())
     .setIssuedAt(iat)

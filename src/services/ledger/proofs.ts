@@ -137,7 +137,7 @@ export async function receiptFor(
     const receipt = buildRfc9162Receipt(
       {
         kid: key.kid,
-        issuer: ctx.config.baseUrl,
+        issuer: ctx.baseUrl,
         subject: `tenant/${tenantId}`,
         treeSize: size,
         leafIndex: e.leaf_index,
@@ -157,7 +157,7 @@ export async function receiptFor(
     {
       kid: key.kid,
       idtimestamp: e.idtimestamp,
-      issuer: ctx.config.baseUrl,
+      issuer: ctx.baseUrl,
       subject: `tenant/${tenantId}`,
       mmrIndex: e.mmr_index,
       path,

@@ -74,7 +74,7 @@ async function checkedCreation(
     eventAttributes: {},
     assetAttributes: attributes,
     declared: acceptedPrincipal(p),
-    accepted: internalPrincipal(ctx.config.baseUrl, "assets"),
+    accepted: internalPrincipal(ctx.baseUrl, "assets"),
     creates: asset,
   };
 }

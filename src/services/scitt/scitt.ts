@@ -36,9 +36,9 @@ export class RegistrationClosed extends CodedError<"REGISTRATION_CLOSED"> {
 }
 
 /** The statement issuer of a tenancy: `{BASE_URL}/tenant/<uuid>`, signing with its ES256 issuer key. */
-async function tenancyIssuer(ctx: Pick<Ctx, "config" | "keys">, tenantId: string) {
+async function tenancyIssuer(ctx: Pick<Ctx, "baseUrl" | "keys">, tenantId: string) {
   const key = await ctx.keys.get(`issuer:${tenantId}`, "ES256");
-  return { issuer: `${ctx.config.baseUrl}/tenant/${tenantId}`, key };
+  return { issuer: `${ctx.baseUrl}/tenant/${tenantId}`, key };
 }
 
 /** Issuer keys the tenancy trusts: its own, and the ones an administrator registered. */

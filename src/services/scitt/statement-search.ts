@@ -47,12 +47,12 @@ const text = (attrs: Record<string, unknown>, name: string) => {
 };
 
 /** The issuer of the statements made from a tenancy's events (as `eventToStatement` signs them). */
-function tenancyIssuerUrl(ctx: Pick<Ctx, "config">, tenantId: string): string {
-  return `${ctx.config.baseUrl}/tenant/${tenantId}`;
+function tenancyIssuerUrl(ctx: Pick<Ctx, "baseUrl">, tenantId: string): string {
+  return `${ctx.baseUrl}/tenant/${tenantId}`;
 }
 
 /** The criteria of a query, checked: at least one field, a payload hash in hex. */
-function criteriaOf(ctx: Pick<Ctx, "config">, q: StatementQuery): StatementCriteria {
+function criteriaOf(ctx: Pick<Ctx, "baseUrl">, q: StatementQuery): StatementCriteria {
   const given = (v: string | undefined) => (v === undefined || v === "" ? undefined : v);
   const subject = given(q.subject);
   const issuer = given(q.issuer);
@@ -64,7 +64,7 @@ function criteriaOf(ctx: Pick<Ctx, "config">, q: StatementQuery): StatementCrite
       throw badRequest("payload_hash must be a SHA-256 digest in hex (64 characters)");
     payload = payload.toLowerCase();
   }
-  const prefix = `${ctx.config.baseUrl}/tenant/`;
+  const prefix = `${ctx.baseUrl}/tenant/`;
   const tail = issuer?.startsWith(prefix) ? issuer.slice(prefix.length).toLowerCase() : undefined;
   return { subject, issuer, payload, issuerTenant: tail && isUuid(tail) ? tail : undefined };
 }

@@ -31,7 +31,7 @@ async function ctxOf(): Promise<Ctx> {
     db: { query: async (_sql: string, params: unknown[]) => (params[0] === known ? [row] : []) },
     caches: { verifiedSecrets: new Map() },
     keys: { get: async () => ({ kid: "k", privateKey }) },
-    config: { baseUrl: "http://127.0.0.1" },
+    baseUrl: "http://127.0.0.1",
   } as unknown as Ctx;
 }
 
