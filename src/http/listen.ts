@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Config } from "../config.js";
 
 /** The HTTP server's deadlines and keep-alive, from the configuration. */
-export function httpServerOptions(config: Pick<Config, "headersTimeoutMs" | "requestTimeoutMs">) {
+function httpServerOptions(config: Pick<Config, "headersTimeoutMs" | "requestTimeoutMs">) {
   return {
     keepAliveTimeout: 65_000,
     // Deadlines for headers and for the whole request; the body has its own (`registerBodyParsers`).
