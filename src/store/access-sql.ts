@@ -64,8 +64,27 @@ export function publicOnly(w: Where): void {
   w.and("public");
 }
 
-/** Adds a restriction's condition; each scope's own clause is written by `scopeClause`. */
-function restrict(w: Where, r: AccessRestriction, scopeClause: (w: Where, s: AccessScope) => string): void {
+/** The rows a list reads: assets (columns unqualified) or asset events (`asset_events`, no alias). */
+type RecordTable = "assets" | "asset_events";
+
+/** One scope's clause over the table: its tenancy's rows, through its policies' SQL twin when it has any. */
+function scopeClause(w: Where, table: RecordTable, s: AccessScope): string {
+  const p = s.policies;
+  if (table === "assets")
+    return tenancyAssetsClause(
+      w,
+      s.tenantId,
+      p && ((column, first) => compileReadableAssets(p.policies, p.caller, column, first)),
+    );
+  return tenancyEventsClause(
+    w,
+    s.tenantId,
+    p && ((columns, first) => compileReadableEvents(p.policies, p.caller, columns, first)),
+  );
+}
+
+/** Restricts a query over `table` to the rows the restriction lets through. */
+export function restrictRows(w: Where, table: RecordTable, r: AccessRestriction): void {
   switch (r.kind) {
     case "tenancy":
       tenancyOnly(w, r.tenantId);
@@ -78,31 +97,7 @@ function restrict(w: Where, r: AccessRestriction, scopeClause: (w: Where, s: Acc
     case "scopes":
       passingAny(
         w,
-        r.scopes.map((s) => scopeClause(w, s)),
+        r.scopes.map((s) => scopeClause(w, table, s)),
       );
   }
-}
-
-/** Restricts an assets query (columns unqualified) to the assets the restriction lets through. */
-export function restrictAssets(w: Where, r: AccessRestriction): void {
-  restrict(w, r, (w, s) => {
-    const p = s.policies;
-    return tenancyAssetsClause(
-      w,
-      s.tenantId,
-      p && ((column, first) => compileReadableAssets(p.policies, p.caller, column, first)),
-    );
-  });
-}
-
-/** Restricts an asset_events query (no alias) to the events the restriction lets through. */
-export function restrictEvents(w: Where, r: AccessRestriction): void {
-  restrict(w, r, (w, s) => {
-    const p = s.policies;
-    return tenancyEventsClause(
-      w,
-      s.tenantId,
-      p && ((columns, first) => compileReadableEvents(p.policies, p.caller, columns, first)),
-    );
-  });
 }

@@ -1,5 +1,5 @@
 import type { LocationListSpec } from "../core/filters/list-spec.js";
-import { restrictAssets } from "./access-sql.js";
+import { restrictRows } from "./access-sql.js";
 import { type AttributeTable, addListFilters } from "./attribute-sql.js";
 import type { Queryable } from "./db.js";
 import { anyOf, keysetSource, type RowSource } from "./row-source.js";
@@ -115,7 +115,8 @@ export function locationWhere(spec: LocationListSpec): Where {
   locationsOfTenancy(w, spec.tenantId);
   const access = spec.access;
   if (access.kind === "none") noLocations(w);
-  else if (access.kind === "homes") homesOfAssets(w, (assets) => restrictAssets(assets, access.assets));
+  else if (access.kind === "homes")
+    homesOfAssets(w, (assets) => restrictRows(assets, "assets", access.assets));
   if (spec.id !== undefined) locationWithId(w, spec.id);
   filterLocations(w, spec);
   addListFilters(w, spec.filters, LOCATION_LIST);

@@ -1,12 +1,12 @@
 import type { AssetEventListSpec, AssetListSpec } from "../core/filters/list-spec.js";
-import { restrictAssets, restrictEvents } from "./access-sql.js";
-import { type AssetEventRow, countAssetEvents, selectAssetEvents } from "./asset-events.js";
-import { type AssetRow, countAssets, selectAssets } from "./assets.js";
+import { restrictRows } from "./access-sql.js";
+import { type AssetEventRow, selectAssetEvents } from "./asset-events.js";
+import { type AssetRow, selectAssets } from "./assets.js";
 import { addListFilters } from "./attribute-sql.js";
 import type { Db } from "./db.js";
 import { narrowedSource } from "./narrowed-source.js";
 import { ASSET_LIST, EVENT_LIST, filterAssetEvents, filterAssets, ofAsset } from "./record-filters.js";
-import { estimateWhere, Where } from "./sql.js";
+import { countWhere, estimateWhere, Where } from "./sql.js";
 
 /**
  * A record list compiled from its specification: its page, and what its total is made of (the
@@ -33,16 +33,14 @@ export async function assetList(
   spec: AssetListSpec,
 ): Promise<RecordList<AssetRow> | null> {
   const w = new Where();
-  restrictAssets(w, spec.access);
+  restrictRows(w, "assets", spec.access);
   const byValue = addListFilters(w, spec.filters, ASSET_LIST);
   filterAssets(w, spec);
   const from = await narrowedSource(db, commonFilters, ASSET_LIST.table, w, byValue);
   if (from === null) return null;
-  return {
-    page: () => selectAssets(db, w.sql, w.params, { before: spec.page.cursor, limit: spec.page.limit, from }),
-    count: (cap) => countAssets(db, w.sql, w.params, cap, from),
-    estimate: () => estimateWhere(db, from, w.sql, w.params),
-  };
+  return listOf(db, from, w, () =>
+    selectAssets(db, w.sql, w.params, { before: spec.page.cursor, limit: spec.page.limit, from }),
+  );
 }
 
 /**
@@ -61,23 +59,29 @@ export async function assetEventList(
   const w = new Where();
   const oneAsset = spec.assetId !== undefined;
   if (spec.assetId !== undefined) ofAsset(w, spec.assetId);
-  restrictEvents(w, spec.access);
+  restrictRows(w, "asset_events", spec.access);
   const byValue = addListFilters(w, spec.filters, EVENT_LIST, !oneAsset);
   filterAssetEvents(w, spec);
   const from = oneAsset
     ? EVENT_LIST.table
     : await narrowedSource(db, commonFilters, EVENT_LIST.table, w, byValue);
   if (from === null) return null;
+  return listOf(db, from, w, () =>
+    selectAssetEvents(db, w.sql, w.params, {
+      cursor: spec.page.cursor,
+      limit: spec.page.limit,
+      ascending: spec.order === "oldest",
+      from,
+      reusePlan: oneAsset && spec.access.kind === "authorised",
+    }),
+  );
+}
+
+/** A list over `from` filtered by `w`: its page, and its count and estimate over the same clause. */
+function listOf<R>(db: Db, from: string, w: Where, page: () => Promise<R[]>): RecordList<R> {
   return {
-    page: () =>
-      selectAssetEvents(db, w.sql, w.params, {
-        cursor: spec.page.cursor,
-        limit: spec.page.limit,
-        ascending: spec.order === "oldest",
-        from,
-        reusePlan: oneAsset && spec.access.kind === "authorised",
-      }),
-    count: (cap) => countAssetEvents(db, w.sql, w.params, cap, from),
+    page,
+    count: (cap) => countWhere(db, from, w.sql, w.params, cap),
     estimate: () => estimateWhere(db, from, w.sql, w.params),
   };
 }

@@ -1,5 +1,5 @@
 import type { AccessRestriction } from "../core/access/restriction.js";
-import { restrictEvents } from "./access-sql.js";
+import { restrictRows } from "./access-sql.js";
 import { EVENT_STATUS_SQL } from "./asset-events.js";
 import type { Queryable } from "./db.js";
 import { Where } from "./sql.js";
@@ -52,7 +52,7 @@ export function findAssetEventStatements(
   limit: number,
 ): Promise<AssetEventStatementRow[]> {
   const w = new Where();
-  restrictEvents(w, access);
+  restrictRows(w, "asset_events", access);
   w.and("(event_attributes ->> 'subject') is not null");
   if (c.subject !== undefined) w.and(`(event_attributes ->> 'subject') = ${w.p(c.subject)}`);
   if (c.payload !== undefined) w.and(`(event_attributes ->> 'payload') = ${w.p(c.payload)}`);

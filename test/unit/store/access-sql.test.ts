@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compileReadableAssets, compileReadableEvents } from "../../../src/core/access/sql.js";
-import { passingAny, publicOnly, restrictAssets, restrictEvents } from "../../../src/store/access-sql.js";
+import { passingAny, publicOnly, restrictRows } from "../../../src/store/access-sql.js";
 import { Where } from "../../../src/store/sql.js";
 import { member, permission, policy } from "../core/access/fixtures.js";
 
@@ -27,24 +27,24 @@ describe("access restrictions, as a list's specification states them", () => {
   };
 
   it("one tenancy, public assets, nothing more to restrict", () => {
-    for (const restrict of [restrictAssets, restrictEvents]) {
+    for (const table of ["assets", "asset_events"] as const) {
       const w = new Where();
-      restrict(w, { kind: "tenancy", tenantId: T });
-      restrict(w, { kind: "public" });
-      restrict(w, { kind: "authorised" });
+      restrictRows(w, table, { kind: "tenancy", tenantId: T });
+      restrictRows(w, table, { kind: "public" });
+      restrictRows(w, table, { kind: "authorised" });
       expect([w.sql, w.params]).toEqual(["(tenant_id = $1) and (public)", [T]]);
     }
   });
 
   it("no scope lets nothing through", () => {
     const w = new Where();
-    restrictAssets(w, { kind: "scopes", scopes: [] });
+    restrictRows(w, "assets", { kind: "scopes", scopes: [] });
     expect(w.sql).toBe("(false)");
   });
 
   it("assets: each scope's tenancy, whole or with its policies' SQL twin", () => {
     const w = new Where();
-    restrictAssets(w, scopes);
+    restrictRows(w, "assets", scopes);
     const twin = compileReadableAssets([readable], member, "attributes", 3);
     expect(w.sql).toBe(`((tenant_id = $1) or (tenant_id = $2 and ${twin.sql}))`);
     expect(w.params).toEqual([T, "t2", ...twin.params]);
@@ -52,7 +52,7 @@ describe("access restrictions, as a list's specification states them", () => {
 
   it("events: each scope's tenancy, whole or through the event's asset", () => {
     const w = new Where();
-    restrictEvents(w, scopes);
+    restrictRows(w, "asset_events", scopes);
     const twin = compileReadableEvents(
       [readable],
       member,
