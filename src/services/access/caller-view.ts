@@ -62,7 +62,7 @@ function policyView(scopes: Scope[]): AccessView {
 }
 
 /** The caller's view of the records: administrators see their tenancy whole; others what policies grant (secured by default). */
-export async function viewFor(ctx: Ctx, p: Principal): Promise<AccessView> {
+export async function viewFor(ctx: Pick<Ctx, "caches" | "db">, p: Principal): Promise<AccessView> {
   const shares = await ctx.caches.sharing.get(ctx.db, p.tenantId);
   if (p.isAdmin && shares.length === 0) return adminView(p.tenantId);
   const caller = callerOf(p);
@@ -81,7 +81,7 @@ export async function viewFor(ctx: Ctx, p: Principal): Promise<AccessView> {
 }
 
 /** Whether the caller may write anything at all (uploads need it): administrators, or an own-tenancy permission that matches it. */
-export async function mayWrite(ctx: Ctx, p: Principal): Promise<boolean> {
+export async function mayWrite(ctx: Pick<Ctx, "caches" | "db">, p: Principal): Promise<boolean> {
   if (p.isAdmin) return true;
   const caller = callerOf(p);
   return (await policiesOf(ctx, p.tenantId)).some((pol) =>
@@ -93,7 +93,7 @@ export async function mayWrite(ctx: Ctx, p: Principal): Promise<boolean> {
  * The view for writing: only the creating tenancy writes its records, so sharing never
  * matters here and the sharing look-up is skipped on the hot write path.
  */
-export async function writeViewFor(ctx: Ctx, p: Principal): Promise<AccessView> {
+export async function writeViewFor(ctx: Pick<Ctx, "caches" | "db">, p: Principal): Promise<AccessView> {
   if (p.isAdmin) return adminView(p.tenantId);
   return policyView([
     { tenantId: p.tenantId, policies: await policiesOf(ctx, p.tenantId), caller: callerOf(p) },

@@ -64,7 +64,7 @@ export class Authenticator {
   private readonly cache = new Map<string, Cached>();
   private readonly remoteKeys = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 
-  constructor(private readonly ctx: Ctx) {}
+  constructor(private readonly ctx: Pick<Ctx, "baseUrl" | "db" | "keys">) {}
 
   /** Forgets cached principals (after a delete, deactivation or role change in this process). */
   invalidate(): void {

@@ -40,7 +40,7 @@ function acceptUrl(baseUrl: string, id: string): string {
 
 /** Creates a pending invite with a one-time code and sends (or logs) the invitation. */
 export async function createInvite(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "baseUrl" | "config" | "db" | "invitationMailer" | "log">,
   p: Principal,
   input: { email: string; message?: string | undefined },
 ) {

@@ -93,7 +93,9 @@ async function applyTenancy(ctx: Pick<Ctx, "caches" | "db" | "keys">, spec: Tena
 }
 
 /** Applies the bootstrap file idempotently; with none and an empty store, makes the default tenancy. */
-export async function provision(ctx: Ctx): Promise<void> {
+export async function provision(
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "config" | "db" | "keys" | "log">,
+): Promise<void> {
   if (ctx.config.bootstrapFile) {
     for (const spec of readBootstrapFile(ctx.config.bootstrapFile).tenancies) {
       const id = await applyTenancy(ctx, spec);

@@ -49,7 +49,7 @@ function requireAdmin(p: Principal): void {
 }
 
 /** Which of its tenancy's locations the caller may read (see above). */
-async function locationAccess(ctx: Ctx, p: Principal): Promise<LocationAccess> {
+async function locationAccess(ctx: Pick<Ctx, "caches" | "db">, p: Principal): Promise<LocationAccess> {
   if (p.isAdmin) return { kind: "all" };
   const view = await viewFor(ctx, p);
   if (!hasName(view.filterable, HOME_LOCATION_ATTRIBUTE)) return { kind: "none" };
@@ -78,7 +78,7 @@ export async function createLocation(ctx: Pick<Ctx, "db" | "keys">, p: Principal
   return locationOut(row);
 }
 
-export async function readLocation(ctx: Ctx, p: Principal, id: string) {
+export async function readLocation(ctx: Pick<Ctx, "caches" | "db">, p: Principal, id: string) {
   const row = p.isAdmin
     ? await getLocation(ctx.db, p.tenantId, id)
     : (
@@ -94,7 +94,7 @@ export async function readLocation(ctx: Ctx, p: Principal, id: string) {
 }
 
 /** A location's sharing settings: administrators only, like the rest of its management. */
-export async function readLocationPermissions(ctx: Ctx, p: Principal, id: string) {
+export async function readLocationPermissions(ctx: Pick<Ctx, "caches" | "db">, p: Principal, id: string) {
   requireAdmin(p);
   return readLocation(ctx, p, id);
 }
@@ -125,7 +125,7 @@ export async function setLocationPermissions(
 
 /** The locations the caller may list, filtered by the query (names, descriptions, attributes). */
 export async function locationSource(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "caches" | "db">,
   p: Principal,
   pairs: Array<[string, string]>,
 ): Promise<RowSource<LocationRow>> {

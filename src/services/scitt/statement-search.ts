@@ -69,7 +69,7 @@ function criteriaOf(ctx: Pick<Ctx, "baseUrl">, q: StatementQuery): StatementCrit
   return { subject, issuer, payload, issuerTenant: tail && isUuid(tail) ? tail : undefined };
 }
 
-function fromAssetEvent(ctx: Ctx, r: AssetEventStatementRow): FoundStatement {
+function fromAssetEvent(ctx: Pick<Ctx, "baseUrl">, r: AssetEventStatementRow): FoundStatement {
   const a = r.event_attributes;
   return {
     identity: `assets/${r.asset_id}/events/${r.id}`,
@@ -85,7 +85,7 @@ function fromAssetEvent(ctx: Ctx, r: AssetEventStatementRow): FoundStatement {
   };
 }
 
-function fromFreeEvent(ctx: Ctx, r: FreeEventStatementRow): FoundStatement {
+function fromFreeEvent(ctx: Pick<Ctx, "baseUrl">, r: FreeEventStatementRow): FoundStatement {
   const a = r.attributes;
   return {
     identity: `events/${r.id}`,
@@ -110,7 +110,7 @@ function fromFreeEvent(ctx: Ctx, r: FreeEventStatementRow): FoundStatement {
  * read is never found, nor counted.
  */
 export async function searchStatements(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "db">,
   p: Principal,
   q: StatementQuery,
   cursor: StatementCursor,
