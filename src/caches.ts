@@ -30,7 +30,7 @@ export interface Caches {
    * client asks for a token again and again (services/identity/secrets.ts).
    */
   verifiedSecrets: Map<string, Buffer>;
-  /** Value filters found to match many rows, until when (ms): their probe is skipped (services/records/value-filter-source.ts). */
+  /** Value filters found to match many rows, until when (ms): their probe is skipped (store/narrowed-source.ts). */
   commonFilters: Map<string, number>;
   /** Who shares with each tenancy, for a second: every read asks, only subject writes change it. */
   sharing: SharingCache;

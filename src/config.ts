@@ -5,62 +5,61 @@ import { parseWitnessList, type WitnessEntry } from "./core/tlog/witness-list.js
 
 /** Every setting of the service, from the environment and `archivist serve` flags. */
 export interface Config {
-  port: number;
-  host: string;
-  baseUrl: string;
-  /** False when BASE_URL was derived from HOST and PORT (then the bound port fills it in). */
-  baseUrlExplicit: boolean;
-  dataDir: string;
-  databaseUrl: string | undefined;
-  redisUrl: string | undefined;
-  bootstrapFile: string | undefined;
-  commitMaxDelayMs: number;
-  sealIntervalMs: number;
-  anchorIntervalMs: number;
-  scanIntervalMs: number;
-  rateLimitRps: number | undefined;
-  logLevel: string;
-  workers: boolean;
-  blobMaxBytes: number;
-  blobStore: "fs" | "postgres" | "s3";
-  s3:
+  readonly port: number;
+  readonly host: string;
+  /** BASE_URL, when set; otherwise the service is reached where it listens (`effectiveBaseUrl`). */
+  readonly baseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  readonly redisUrl: string | undefined;
+  readonly bootstrapFile: string | undefined;
+  readonly commitMaxDelayMs: number;
+  readonly sealIntervalMs: number;
+  readonly anchorIntervalMs: number;
+  readonly scanIntervalMs: number;
+  readonly rateLimitRps: number | undefined;
+  readonly logLevel: string;
+  readonly workers: boolean;
+  readonly blobMaxBytes: number;
+  readonly blobStore: "fs" | "postgres" | "s3";
+  readonly s3:
     | { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string }
     | undefined;
-  clamdSocket: string | undefined;
-  smtpUrl: string | undefined;
-  resultLimit: number;
+  readonly clamdSocket: string | undefined;
+  readonly smtpUrl: string | undefined;
+  readonly resultLimit: number;
   /** SCITT: a tenancy whose log takes statements registered by signature alone on `/entries` (the service-level public log). */
-  scittPublicLog: string | undefined;
+  readonly scittPublicLog: string | undefined;
   /** SCRAPI: the receipt profile `/entries` answers when the request names none (the transparency configuration says it). */
-  scrapiReceiptProfile: "rfc9162" | "mmr";
+  readonly scrapiReceiptProfile: "rfc9162" | "mmr";
   /** SCRAPI: how long a registration waits for its receipt before answering it is pending. */
-  scrapiWaitMs: number;
+  readonly scrapiWaitMs: number;
   /** SCRAPI: a pending registration's status, 202 then 204 while polling (draft -11), or 303/302 for clients of older drafts. */
-  scrapiPendingStatus: 202 | 303;
+  readonly scrapiPendingStatus: 202 | 303;
   /** C2SP witnesses each new checkpoint is submitted to (ARCHIVIST_WITNESSES). */
-  witnesses: WitnessEntry[];
+  readonly witnesses: readonly WitnessEntry[];
   /** Cosignatures a checkpoint needs for its records to be UNEQUIVOCAL (0: no witnessing). */
-  witnessQuorum: number;
+  readonly witnessQuorum: number;
   /** Deadline for a request's headers, from the connection's first byte (Node's headersTimeout). */
-  headersTimeoutMs: number;
+  readonly headersTimeoutMs: number;
   /** Deadline for reading a request body, from its first byte; 408 past it. */
-  bodyTimeoutMs: number;
+  readonly bodyTimeoutMs: number;
   /** Deadline for receiving a whole request, headers and body (Node's requestTimeout). */
-  requestTimeoutMs: number;
+  readonly requestTimeoutMs: number;
   /**
    * Proxies whose X-Forwarded-For is believed (addresses or CIDRs, ARCHIVIST_TRUSTED_PROXIES):
    * the per-address limits then count the client's address, not the proxy's. None by default.
    */
-  trustedProxies: string[];
+  readonly trustedProxies: readonly string[];
   /** The bearer token `/metrics` asks for (ARCHIVIST_METRICS_TOKEN); unset, `/metrics` is off. */
-  metricsToken: string | undefined;
+  readonly metricsToken: string | undefined;
   /** Evidence bundles built at once for one tenancy (ARCHIVIST_EXPORTS_PER_TENANCY); more are answered 429. */
-  exportsPerTenancy: number;
+  readonly exportsPerTenancy: number;
   /**
    * SIGTERM to exit, at most: requests in flight get part of it, then the workers hand back their
    * work; past it the process exits anyway (the database still holds every accepted record).
    */
-  shutdownTimeoutMs: number;
+  readonly shutdownTimeoutMs: number;
 }
 
 /** Flags of `archivist serve` and `archivist worker`, each overriding its variable. */
@@ -168,6 +167,14 @@ function witnessesOf(e: Record<string, string | undefined>): Pick<Config, "witne
   return { witnesses, witnessQuorum: quorum };
 }
 
+/**
+ * The URL the service is reached at: BASE_URL, or the address it listens on (`port`: the one
+ * bound, which PORT=0 leaves to the system). Derived once where the service starts.
+ */
+export function effectiveBaseUrl(config: Pick<Config, "baseUrl" | "host">, port: number): string {
+  return config.baseUrl ?? `http://${config.host}:${port}`;
+}
+
 /** Builds the typed config; flags (already mapped to variable names) win over the environment. */
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
@@ -177,11 +184,11 @@ export function loadConfig(
   const port = int(e, "PORT", 8080);
   const host = e.HOST || "127.0.0.1";
   const rps = e.ARCHIVIST_RATE_LIMIT_RPS;
-  return {
+  // Read once: nothing changes a setting after start (the base URL the bound port gives is the context's).
+  return Object.freeze({
     port,
     host,
-    baseUrl: (e.BASE_URL || `http://${host}:${port}`).replace(/\/+$/, ""),
-    baseUrlExplicit: Boolean(e.BASE_URL),
+    baseUrl: e.BASE_URL ? e.BASE_URL.replace(/\/+$/, "") : undefined,
     dataDir: resolve(e.DATA_DIR || "./data"),
     databaseUrl: e.DATABASE_URL || undefined,
     redisUrl: e.REDIS_URL || undefined,
@@ -224,7 +231,7 @@ export function loadConfig(
     exportsPerTenancy: Math.max(1, Math.floor(int(e, "ARCHIVIST_EXPORTS_PER_TENANCY", 2))),
     // Below the 10 s an orchestrator commonly waits after SIGTERM before its SIGKILL (docker stop).
     shutdownTimeoutMs: int(e, "ARCHIVIST_SHUTDOWN_TIMEOUT_MS", 8000),
-  };
+  });
 }
 
 // An address (IPv4, IPv6) with an optional prefix length: what Fastify's trustProxy takes.

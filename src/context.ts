@@ -23,7 +23,13 @@ interface Wakeups {
  */
 export interface Ctx {
   db: Db;
-  config: Config;
+  /** Settings, read once from the environment and flags; never changed after. */
+  readonly config: Config;
+  /**
+   * The URL the service is reached at (issuers, links, the OpenAPI server): BASE_URL, or the
+   * address its API listens on, derived once when the socket is bound (`effectiveBaseUrl`).
+   */
+  readonly baseUrl: string;
   keys: Keyring;
   log: Logger;
   wake: Wakeups;

@@ -3,9 +3,10 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { newCaches } from "./caches.js";
-import type { Config } from "./config.js";
+import { type Config, effectiveBaseUrl } from "./config.js";
 import type { Ctx } from "./context.js";
 import { buildApp } from "./http/app.js";
+import { bindHttpServer } from "./http/listen.js";
 import { InvitationMailer } from "./services/identity/invitation-mailer.js";
 import { provision } from "./services/identity/provisioning.js";
 import { RegistrationRate } from "./services/scitt/registration-rate.js";
@@ -42,7 +43,7 @@ interface ServiceContext extends Ctx {
  */
 export async function openContext(
   config: Config,
-  opts: { crossProcessWake?: boolean } = {},
+  opts: { crossProcessWake?: boolean; baseUrl?: string } = {},
 ): Promise<ServiceContext> {
   const log = pino({ level: config.logLevel, base: { service: "archivist" } });
   if (!config.dataDir.startsWith("memory://")) mkdirSync(config.dataDir, { recursive: true });
@@ -69,6 +70,7 @@ export async function openContext(
   return {
     db,
     config,
+    baseUrl: opts.baseUrl ?? effectiveBaseUrl(config, config.port),
     log,
     keys,
     wake,
@@ -86,12 +88,22 @@ export async function openContext(
   };
 }
 
-async function listen(ctx: Ctx, readyExtra: () => Promise<void>): Promise<Server> {
-  const built = buildApp(ctx, readyExtra);
-  await built.server.listen({ port: ctx.config.port, host: ctx.config.host });
-  const server = built.server.server;
-  server.on("close", () => void built.close());
-  return server;
+/** Hands the bound server's requests to the app built on `ctx`. */
+async function serve(ctx: Ctx, bound: Server, readyExtra: () => Promise<void>): Promise<Server> {
+  const built = buildApp(ctx, readyExtra, bound);
+  await built.open();
+  bound.on("close", () => void built.close());
+  return bound;
+}
+
+/** Opens the context, closing the bound socket when that fails (a locked data directory, say). */
+async function contextFor(config: Config, bound: Server | undefined, baseUrl: string) {
+  try {
+    return await openContext(config, { crossProcessWake: true, baseUrl });
+  } catch (e) {
+    bound?.close();
+    throw e;
+  }
 }
 
 /**
@@ -100,7 +112,11 @@ async function listen(ctx: Ctx, readyExtra: () => Promise<void>): Promise<Server
  * database holds every accepted record and the workers find their work there.
  */
 export async function startService(config: Config, opts: { api?: boolean } = {}): Promise<RunningService> {
-  const ctx = await openContext(config, { crossProcessWake: true });
+  // Bound first: the base URL is derived once, from the port actually bound, before anything uses it.
+  const bound = opts.api === false ? undefined : await bindHttpServer(config);
+  const port = bound ? (bound.address() as AddressInfo).port : config.port;
+  const url = `http://${config.host}:${port}`;
+  const ctx = await contextFor(config, bound, effectiveBaseUrl(config, port));
   let running: Workers | undefined;
   // Not ready until provisioning has run and the workers started (a token could not be had before).
   const ready = async () => {
@@ -109,10 +125,7 @@ export async function startService(config: Config, opts: { api?: boolean } = {})
     // Redis carries the wake-ups between processes (and the shared rate limit): readiness asks it too.
     await ctx.wakeSignal?.ping();
   };
-  const server = opts.api === false ? undefined : await listen(ctx, ready);
-  const port = server ? (server.address() as AddressInfo).port : config.port;
-  const url = `http://${config.host}:${port}`;
-  if (!config.baseUrlExplicit) config.baseUrl = url;
+  const server = bound && (await serve(ctx, bound, ready));
   await provision(ctx);
   // Seals in other processes reach this one's waiting requests.
   ctx.wakeSignal?.subscribe((topic) => {

@@ -52,7 +52,7 @@ export function configFromOptions(values: Record<string, unknown>) {
 /** Where a newcomer goes next: the pages, and where the first credentials are. */
 function welcome(service: RunningService): string {
   const c = service.ctx.config;
-  const base = c.baseUrl.replace(/\/+$/, "");
+  const base = service.ctx.baseUrl;
   const kept = join(c.dataDir, "bootstrap.json");
   const credentials = c.bootstrapFile
     ? `the applications of ${c.bootstrapFile}`

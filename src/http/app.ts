@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Ctx, Principal } from "../context.js";
 import { ApiError, badRequest } from "../core/api/api-error.js";
@@ -7,6 +7,7 @@ import { Authenticator } from "../services/identity/auth.js";
 import { hasBody, registerBodyParsers, UNREAD_BODY } from "./body.js";
 import type { HttpDeps } from "./deps.js";
 import { answerClientError, errorHandler, sendError, sendNotFound, toApiError } from "./errors.js";
+import { serveWith } from "./listen.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { MULTIPART_OVERHEAD } from "./multipart-file.js";
 import { openApiDocument } from "./openapi.js";
@@ -87,23 +88,31 @@ export interface BuiltApp {
   deps: HttpDeps;
   metrics: Metrics;
   specs: AnyRouteSpec[];
+  /** Serves the bound server's requests once the app is ready (nothing to do for an app only injected into). */
+  open(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Builds the HTTP server: conventions, every route module, health, errors. */
-export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () => undefined): BuiltApp {
+/**
+ * Builds the HTTP app: conventions, every route module, health, errors. `bound` is the server
+ * already listening (`bindHttpServer`, which sets its deadlines); `open` hands its requests to the
+ * app. Without one the app is only injected into.
+ */
+export function buildApp(
+  ctx: Ctx,
+  extraReady: () => Promise<void> = async () => undefined,
+  bound?: Server,
+): BuiltApp {
+  let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   const server = Fastify({
     logger: false,
     rewriteUrl: rewriteVerb,
     // `req.ip` is the client's address: X-Forwarded-For is believed only from the proxies named.
-    trustProxy: ctx.config.trustedProxies.length > 0 ? ctx.config.trustedProxies : false,
-    keepAliveTimeout: 65_000,
-    // Deadlines for headers and for the whole request; the body has its own (`registerBodyParsers`).
-    requestTimeout: ctx.config.requestTimeoutMs,
-    http: {
-      headersTimeout: Math.min(ctx.config.headersTimeoutMs, ctx.config.requestTimeoutMs),
-      // Node checks the deadlines this often; its default of 30 s would let them overrun.
-      connectionsCheckingInterval: 1000,
+    trustProxy: ctx.config.trustedProxies.length > 0 ? [...ctx.config.trustedProxies] : false,
+    // The server is ours (an app only injected into gets one that never listens).
+    serverFactory: (h) => {
+      handler = h;
+      return bound ?? createServer();
     },
     // Paths are matched as documented: a trailing slash or a doubled one still finds its route.
     routerOptions: {
@@ -203,7 +212,7 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
     const specs = anonymous ? publicSpecs() : table.specs;
     if (!anonymous || !specs.some((s) => s.path.startsWith(prefix)))
       await deps.auth.authenticate(req.headers.authorization);
-    return res.send(openApiDocument(specs, prefix, ctx.config.baseUrl));
+    return res.send(openApiDocument(specs, prefix, ctx.baseUrl));
   };
   // `<prefix>:openapi` for any prefix. The static prefixes of the routes get routes of their
   // own, since `/x/{uuid}` would otherwise take `/x/@openapi`; any other falls to the 404 handler.
@@ -215,5 +224,9 @@ export function buildApp(ctx: Ctx, extraReady: () => Promise<void> = async () =>
     return sendDocument(path.slice(0, -OPENAPI_SUFFIX.length), req, res);
   });
   server.setErrorHandler(errorHandler(ctx.log));
-  return { server, deps, metrics, specs: table.specs, close: async () => limiter?.close() };
+  const open = async () => {
+    await server.ready();
+    if (bound && handler) serveWith(bound, handler);
+  };
+  return { server, deps, metrics, specs: table.specs, open, close: async () => limiter?.close() };
 }

@@ -7,7 +7,8 @@ import type { RouteTable } from "./route.js";
 
 /**
  * A tenancy's collection of one kind of thing, as the interface shapes it: list, create, read,
- * update and delete at `base` and `base/{uuid}`. Each use case takes the caller and the id.
+ * update (where it has one) and delete at `base` and `base/{uuid}`. Each use case takes the
+ * caller and the id; a response schema, where given, documents the answer.
  */
 export interface CrudSpec<R extends { seq: number }, C extends z.ZodType, P extends z.ZodType> {
   base: string;
@@ -18,17 +19,18 @@ export interface CrudSpec<R extends { seq: number }, C extends z.ZodType, P exte
   create: {
     summary: string;
     body: C;
-    response: z.ZodType;
+    response?: z.ZodType;
     run: (p: Principal, body: z.infer<C>) => Promise<unknown>;
   };
-  read: { summary: string; response: z.ZodType; run: (p: Principal, id: string) => Promise<unknown> };
-  patch: {
+  read: { summary: string; response?: z.ZodType; run: (p: Principal, id: string) => Promise<unknown> };
+  patch?: {
     summary: string;
     body: P;
     response: z.ZodType;
     run: (p: Principal, id: string, body: z.infer<P>) => Promise<unknown>;
   };
-  remove: { summary: string; run: (p: Principal, id: string) => Promise<void> };
+  /** Answers what `run` gives (the removed item, for some), else `{}`. */
+  remove: { summary: string; run: (p: Principal, id: string) => Promise<unknown> };
 }
 
 /** Adds the five routes of `spec`; a module adds its verbs (`:regenerate-secret`, `:import`) beside them. */
@@ -60,16 +62,18 @@ export function crudRoutes<R extends { seq: number }, C extends z.ZodType, P ext
     response: spec.read.response,
     handler: ({ principal, params }) => spec.read.run(principal, id(params)),
   });
-  t.add({
-    method: "patch",
-    path: item,
-    group,
-    auth: "token",
-    summary: spec.patch.summary,
-    body: spec.patch.body,
-    response: spec.patch.response,
-    handler: ({ principal, params, body }) => spec.patch.run(principal, id(params), body),
-  });
+  const patch = spec.patch;
+  if (patch)
+    t.add({
+      method: "patch",
+      path: item,
+      group,
+      auth: "token",
+      summary: patch.summary,
+      body: patch.body,
+      response: patch.response,
+      handler: ({ principal, params, body }) => patch.run(principal, id(params), body),
+    });
   t.add({
     method: "delete",
     path: item,
@@ -77,8 +81,7 @@ export function crudRoutes<R extends { seq: number }, C extends z.ZodType, P ext
     auth: "token",
     summary: spec.remove.summary,
     handler: async ({ principal, params }) => {
-      await spec.remove.run(principal, id(params));
-      return {};
+      return (await spec.remove.run(principal, id(params))) ?? {};
     },
   });
 }

@@ -1,3 +1,5 @@
+import { compileReadableAssets, compileReadableEvents } from "../core/access/index.js";
+import type { AccessRestriction, AccessScope } from "../core/access/restriction.js";
 import type { Where } from "./sql.js";
 
 /** A compiled condition whose placeholders start at the number it was given. */
@@ -8,7 +10,7 @@ type Compiled = { sql: string; params: unknown[] };
  * or, with `readable`, those its access policies let the caller read. `readable` compiles that
  * test for the attributes column, numbering its placeholders from `firstParam`.
  */
-export function tenancyAssetsClause(
+function tenancyAssetsClause(
   w: Where,
   tenantId: string,
   readable?: (attributesColumn: string, firstParam: number) => Compiled,
@@ -24,7 +26,7 @@ export function tenancyAssetsClause(
  * One tenancy's share of a caller's view of asset events: all of them, or, with `readable`,
  * those whose event and asset attributes its access policies let the caller read.
  */
-export function tenancyEventsClause(
+function tenancyEventsClause(
   w: Where,
   tenantId: string,
   readable?: (columns: { assetAttributes: string; eventAttributes: string }, firstParam: number) => Compiled,
@@ -60,4 +62,42 @@ export function tenancyOnly(w: Where, tenantId: string): void {
 /** Restricts an assets or asset_events query to the rows of public assets. */
 export function publicOnly(w: Where): void {
   w.and("public");
+}
+
+/** The rows a list reads: assets (columns unqualified) or asset events (`asset_events`, no alias). */
+type RecordTable = "assets" | "asset_events";
+
+/** One scope's clause over the table: its tenancy's rows, through its policies' SQL twin when it has any. */
+function scopeClause(w: Where, table: RecordTable, s: AccessScope): string {
+  const p = s.policies;
+  if (table === "assets")
+    return tenancyAssetsClause(
+      w,
+      s.tenantId,
+      p && ((column, first) => compileReadableAssets(p.policies, p.caller, column, first)),
+    );
+  return tenancyEventsClause(
+    w,
+    s.tenantId,
+    p && ((columns, first) => compileReadableEvents(p.policies, p.caller, columns, first)),
+  );
+}
+
+/** Restricts a query over `table` to the rows the restriction lets through. */
+export function restrictRows(w: Where, table: RecordTable, r: AccessRestriction): void {
+  switch (r.kind) {
+    case "tenancy":
+      tenancyOnly(w, r.tenantId);
+      return;
+    case "public":
+      publicOnly(w);
+      return;
+    case "authorised":
+      return;
+    case "scopes":
+      passingAny(
+        w,
+        r.scopes.map((s) => scopeClause(w, table, s)),
+      );
+  }
 }

@@ -2,7 +2,6 @@ import { idTimestampToMillis, parseIdTimestamp } from "../core/ledger/idtimestam
 import type { CoveringSeal } from "../core/ledger/trust.js";
 import type { AssetEventSource, RecordPrincipal } from "../core/record/index.js";
 import type { Queryable } from "./db.js";
-import { countWhere } from "./sql.js";
 
 /** A principal as records carry it (declared or accepted). */
 export type Principal4 = RecordPrincipal;
@@ -227,16 +226,6 @@ export function selectAssetEvents(
     [...params, opts.cursor, opts.limit],
     { reusePlan: opts.reusePlan ?? false },
   );
-}
-
-export function countAssetEvents(
-  db: Queryable,
-  where: string,
-  params: unknown[],
-  cap?: number,
-  from = "asset_events",
-): Promise<number> {
-  return countWhere(db, from, where, params, cap);
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { AssetSource } from "../core/record/index.js";
 import type { Queryable } from "./db.js";
-import { countWhere } from "./sql.js";
 
 /** A stored asset: what the record mapper reads, plus its attributes and place in the table. */
 export interface AssetRow extends AssetSource {
@@ -78,17 +77,6 @@ export function selectAssets(
     `select ${ASSET_COLUMNS} from ${opts.from ?? "assets"} where ${where} and ($${n + 1}::bigint = 0 or seq < $${n + 1}) order by seq desc limit $${n + 2}`,
     [...params, opts.before, opts.limit],
   );
-}
-
-/** Count of assets matching `where`, stopping at `cap` when given (cheap 206 detection). */
-export function countAssets(
-  db: Queryable,
-  where: string,
-  params: unknown[],
-  cap?: number,
-  from = "assets",
-): Promise<number> {
-  return countWhere(db, from, where, params, cap);
 }
 
 /**

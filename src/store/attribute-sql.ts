@@ -1,4 +1,5 @@
 import type { AttributeFilter } from "../core/filters/index.js";
+import type { ListAttributeFilter } from "../core/filters/list-spec.js";
 import { Where } from "./sql.js";
 
 const WHOLE = /^(0|-?[1-9][0-9]*)$/;
@@ -93,6 +94,36 @@ export function addHiddenAwareFilter(
   w.and(
     `(${tenantColumn} <> all(${tenancies}::uuid[]) and ${seen.sql}) or (${tenantColumn} = any(${tenancies}::uuid[]) and ${masked.sql})`,
   );
+}
+
+/**
+ * Adds a list's attribute filters (each over the jsonb column its prefix names in `table`), a
+ * filter with `hiddenIn` tenancies reading its attribute as missing there. Returns the filters
+ * that ask for values (not presence) alone, as their own WHERE, when there are any: only the
+ * attribute indexes can serve it, which is what `fewMatches` needs. That probe may find rows
+ * where the value is hidden; the list's own clause never keeps them.
+ */
+export function addListFilters(
+  w: Where,
+  filters: readonly ListAttributeFilter[],
+  table: AttributeTable,
+  indexed = true,
+): Where | undefined {
+  const column = (f: AttributeFilter) => {
+    const c = table.columns[f.prefix];
+    if (c === undefined) throw new RangeError(`${table.table} has no attribute column for ${f.prefix}`);
+    return c;
+  };
+  for (const f of filters) {
+    if (f.hiddenIn?.length)
+      addHiddenAwareFilter(w, f, column(f), indexed, [...f.hiddenIn], table.tenantColumn);
+    else addAttributeFilter(w, f, column(f), indexed);
+  }
+  const byValue = filters.filter((f) => f.kind === "match" && f.values.length > 0 && !f.present);
+  if (byValue.length === 0) return undefined;
+  const probe = new Where();
+  for (const f of byValue) addAttributeFilter(probe, f, column(f));
+  return probe;
 }
 
 /**

@@ -26,31 +26,21 @@ export async function insertCompliancePolicy(
   return rows[0] as CompliancePolicyRow;
 }
 
-export async function getCompliancePolicy(
-  db: Queryable,
-  tenantId: string,
-  id: string,
-): Promise<CompliancePolicyRow | undefined> {
-  return (
-    await db.query<CompliancePolicyRow>(
-      `select ${COLUMNS} from compliance_policies where tenant_id = $1 and id = $2`,
-      [tenantId, id],
-    )
-  )[0];
+/** The statements on one policy of a tenancy: reading it, and deleting it (answering what it held). */
+const ONE_POLICY = {
+  get: `select ${COLUMNS} from compliance_policies where tenant_id = $1 and id = $2`,
+  delete: `delete from compliance_policies where tenant_id = $1 and id = $2 returning ${COLUMNS}`,
+};
+
+async function onePolicy(db: Queryable, statement: keyof typeof ONE_POLICY, tenantId: string, id: string) {
+  return (await db.query<CompliancePolicyRow>(ONE_POLICY[statement], [tenantId, id]))[0];
 }
 
-export async function deleteCompliancePolicy(
-  db: Queryable,
-  tenantId: string,
-  id: string,
-): Promise<CompliancePolicyRow | undefined> {
-  return (
-    await db.query<CompliancePolicyRow>(
-      `delete from compliance_policies where tenant_id = $1 and id = $2 returning ${COLUMNS}`,
-      [tenantId, id],
-    )
-  )[0];
-}
+export const getCompliancePolicy = (db: Queryable, tenantId: string, id: string) =>
+  onePolicy(db, "get", tenantId, id);
+
+export const deleteCompliancePolicy = (db: Queryable, tenantId: string, id: string) =>
+  onePolicy(db, "delete", tenantId, id);
 
 /** A tenancy's compliance policies, optionally of some types. */
 export function compliancePolicyRows(

@@ -1,7 +1,14 @@
-import { compileODataFilter, type ODataColumnMap, type ODataExpr } from "../core/odata/index.js";
+import type { FreeEventSearchSpec } from "../core/filters/list-spec.js";
+import {
+  compileODataFilter,
+  type ODataColumnMap,
+  type ODataExpr,
+  requiredTrails,
+} from "../core/odata/index.js";
 import type { FreeEventSource } from "../core/record/index.js";
-import type { Queryable } from "./db.js";
+import type { Db, Queryable } from "./db.js";
 import type { EntryRow } from "./ledger.js";
+import { narrowedSource } from "./narrowed-source.js";
 import { Where } from "./sql.js";
 
 /** A stored asset-free event: what the record mapper reads, and its place in the table. */
@@ -10,7 +17,7 @@ export interface FreeEventRow extends FreeEventSource {
 }
 
 /** The table of asset-free events, for the list's narrowing probe. */
-export const FREE_EVENT_TABLE = "events";
+const FREE_EVENT_TABLE = "events";
 
 /** Column of each OData property in the `events` table (origin_tenant is `tenant/<uuid>` on the wire). */
 const SEARCH_COLUMNS: ODataColumnMap = {
@@ -129,8 +136,49 @@ export async function getStatement(db: Queryable, id: string): Promise<Uint8Arra
   return s ? new Uint8Array(s) : undefined;
 }
 
+/**
+ * A search of one tenancy's asset-free events: the page it asks for and the exact total. The
+ * filter's required trails (`requiredTrails`) are the probe that may narrow it to a few rows
+ * (`narrowedSource`, remembering common ones in `commonFilters`).
+ */
+export async function freeEventSearch(
+  db: Db,
+  commonFilters: Map<string, number>,
+  spec: FreeEventSearchSpec,
+): Promise<{ rows: FreeEventRow[]; total: number }> {
+  const w = freeEventsOfTenancy(spec.tenantId);
+  let probe: Where | undefined;
+  if (spec.filter) {
+    matchingODataFilter(w, spec.filter);
+    const trails = requiredTrails(spec.filter);
+    if (trails) probe = withAnyTrail(trails);
+  }
+  const counted = countedTrail(spec.filter);
+  const from = await narrowedSource(db, commonFilters, FREE_EVENT_TABLE, w, probe);
+  if (from === null) return { rows: [], total: 0 };
+  const [rows, total] = await Promise.all([
+    searchFreeEvents(db, w.sql, w.params, spec.skip, spec.top, from),
+    counted === undefined
+      ? countFreeEvents(db, w.sql, w.params, from)
+      : countTrailEvents(db, spec.tenantId, counted),
+  ]);
+  return { rows, total };
+}
+
+/**
+ * The trail whose kept count is the search's exact total: a filter that is one trail and nothing
+ * else, or `''` (every event of the tenancy) without a filter. A search reads the whole
+ * tenancy's asset-free events (its administrators only), so a count over all of them reveals nothing.
+ */
+function countedTrail(filter: ODataExpr | undefined): string | undefined {
+  if (!filter) return "";
+  if (filter.kind !== "any" || filter.values.length !== 1) return undefined;
+  const [trail] = filter.values;
+  return trail === "" ? undefined : trail;
+}
+
 /** A search page; `from` is the FROM item (the table, or a `pinnedSource` of it). */
-export function searchFreeEvents(
+function searchFreeEvents(
   db: Queryable,
   where: string,
   params: unknown[],
@@ -158,7 +206,7 @@ export async function countTrailEvents(db: Queryable, tenantId: string, trail: s
   return Number(rows[0]?.n ?? 0);
 }
 
-export async function countFreeEvents(
+async function countFreeEvents(
   db: Queryable,
   where: string,
   params: unknown[],

@@ -1,4 +1,6 @@
-import type { AttributeTable } from "./attribute-sql.js";
+import type { LocationListSpec } from "../core/filters/list-spec.js";
+import { restrictRows } from "./access-sql.js";
+import { type AttributeTable, addListFilters } from "./attribute-sql.js";
 import type { Queryable } from "./db.js";
 import { anyOf, keysetSource, type RowSource } from "./row-source.js";
 import { Where } from "./sql.js";
@@ -56,7 +58,7 @@ export const updateLocation = table.update;
 export const deleteLocation = table.remove;
 
 /** The locations table as its list filters it by attribute. */
-export const LOCATION_LIST: AttributeTable = {
+const LOCATION_LIST: AttributeTable = {
   table: "locations",
   columns: { attributes: "attributes" },
   tenantColumn: "tenant_id",
@@ -76,12 +78,12 @@ export function noLocations(w: Where): void {
 }
 
 /**
- * Restricts a locations query to the homes of the assets that `restrictAssets` keeps (its
+ * Restricts a locations query to the homes of the assets that `restrict` keeps (its
  * columns unqualified, over `assets`).
  */
-export function homesOfAssets(w: Where, restrictAssets: (assets: Where) => void): void {
+export function homesOfAssets(w: Where, restrict: (assets: Where) => void): void {
   const assets = new Where(w.params);
-  restrictAssets(assets);
+  restrict(assets);
   w.params.push(...assets.params.slice(w.params.length));
   w.and(
     `exists (select 1 from assets where ${assets.sql} and assets.attributes->>'${HOME_LOCATION_ATTRIBUTE}' = 'locations/' || locations.id::text)`,
@@ -103,8 +105,27 @@ export function filterLocations(
 }
 
 /** Locations matching a filter the caller built (attribute filters included). */
-export function locationRows(db: Queryable, where: Where): RowSource<LocationRow> {
+function locationRows(db: Queryable, where: Where): RowSource<LocationRow> {
   return keysetSource(db, "locations", table.select, where);
+}
+
+/** The WHERE clause of a location list (its tenancy and access first, then its filters). */
+export function locationWhere(spec: LocationListSpec): Where {
+  const w = new Where();
+  locationsOfTenancy(w, spec.tenantId);
+  const access = spec.access;
+  if (access.kind === "none") noLocations(w);
+  else if (access.kind === "homes")
+    homesOfAssets(w, (assets) => restrictRows(assets, "assets", access.assets));
+  if (spec.id !== undefined) locationWithId(w, spec.id);
+  filterLocations(w, spec);
+  addListFilters(w, spec.filters, LOCATION_LIST);
+  return w;
+}
+
+/** The locations a list asks for. */
+export function locationList(db: Queryable, spec: LocationListSpec): RowSource<LocationRow> {
+  return locationRows(db, locationWhere(spec));
 }
 
 export const countLocations = table.count;

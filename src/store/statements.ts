@@ -1,6 +1,8 @@
+import type { AccessRestriction } from "../core/access/restriction.js";
+import { restrictRows } from "./access-sql.js";
 import { EVENT_STATUS_SQL } from "./asset-events.js";
 import type { Queryable } from "./db.js";
-import type { Where } from "./sql.js";
+import { Where } from "./sql.js";
 
 /**
  * What a statement search asks: each given field must match. `issuerTenant` is the tenancy whose
@@ -39,16 +41,18 @@ export interface FreeEventStatementRow {
 
 /**
  * Asset events that are statements matching `c`, newest first, before `before` (0: from the
- * newest). `w` already holds the caller's access restriction over `asset_events` (no alias). Only
- * events carrying `subject` are statements; the partial indexes of migration 030 serve each form.
+ * newest), among the events `access` lets through. Only events carrying `subject` are
+ * statements; the partial indexes of migration 030 serve each form.
  */
 export function findAssetEventStatements(
   db: Queryable,
-  w: Where,
+  access: AccessRestriction,
   c: StatementCriteria,
   before: number,
   limit: number,
 ): Promise<AssetEventStatementRow[]> {
+  const w = new Where();
+  restrictRows(w, "asset_events", access);
   w.and("(event_attributes ->> 'subject') is not null");
   if (c.subject !== undefined) w.and(`(event_attributes ->> 'subject') = ${w.p(c.subject)}`);
   if (c.payload !== undefined) w.and(`(event_attributes ->> 'payload') = ${w.p(c.payload)}`);
@@ -70,12 +74,12 @@ export function findAssetEventStatements(
  */
 export function findFreeEventStatements(
   db: Queryable,
-  w: Where,
   tenantId: string,
   c: StatementCriteria,
   before: number,
   limit: number,
 ): Promise<FreeEventStatementRow[]> {
+  const w = new Where();
   w.and(`tenant_id = ${w.p(tenantId)}::uuid`);
   w.and("(attributes ->> 'subject') is not null");
   if (c.subject !== undefined) w.and(`(attributes ->> 'subject') = ${w.p(c.subject)}`);

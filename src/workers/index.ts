@@ -33,18 +33,13 @@ export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
       const checkpoint = {
         privateKey: tlog.privateKey,
         mlDsaSeed: await ctx.keys.seed(TLOG_ML_DSA_KEY, "ML-DSA-44"),
-        baseUrl: config.baseUrl,
+        baseUrl: ctx.baseUrl,
         witnessed: config.witnessQuorum === 0,
       };
       let sealed = false;
       for (const l of await logsToSeal(db)) {
         const size = await db.transaction((tx) =>
-          sealLog(
-            tx,
-            l.tenant_id,
-            { kid: seal.kid, signer: seal.signer, issuer: config.baseUrl },
-            checkpoint,
-          ),
+          sealLog(tx, l.tenant_id, { kid: seal.kid, signer: seal.signer, issuer: ctx.baseUrl }, checkpoint),
         );
         sealed ||= size !== undefined;
       }

@@ -46,7 +46,7 @@ export class Witnessing {
 
   constructor(
     private readonly db: Queryable,
-    entries: WitnessEntry[],
+    entries: readonly WitnessEntry[],
     private readonly quorum: number,
     private readonly log: Logger,
   ) {

@@ -266,7 +266,7 @@ describe("fuzzing the API", () => {
     "JWTs: our signature over wrongly typed claims, and malformed tokens",
     async () => {
       const key = await f.s.service.ctx.keys.get("token", "RS256");
-      const base = f.s.service.ctx.config.baseUrl;
+      const base = f.s.service.ctx.baseUrl;
       await fc.assert(
         fc.asyncProperty(jwtClaims, fc.boolean(), async (claims, ours) => {
           const token = await new SignJWT({

@@ -92,7 +92,7 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
     handler: async ({ principal: p, params }) => {
       const asset = await readAsset(d.ctx, await viewFor(d.ctx, p), pathUuid(params.uuid, "asset"));
       if (!asset.public) throw badRequest("the asset is not public");
-      return { publicurl: `${d.ctx.config.baseUrl}/archivist/v2/public${asset.identity}` };
+      return { publicurl: `${d.ctx.baseUrl}/archivist/v2/public${asset.identity}` };
     },
   });
   t.add(
@@ -148,7 +148,7 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
         pathUuid(params.event, "event"),
       );
       if (!asset.public) throw badRequest("the asset is not public");
-      return { publicurl: `${d.ctx.config.baseUrl}/archivist/v2/public${event.identity}` };
+      return { publicurl: `${d.ctx.baseUrl}/archivist/v2/public${event.identity}` };
     },
   });
 }

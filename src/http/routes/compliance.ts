@@ -10,51 +10,30 @@ import {
   readCompliancePolicy,
   removeCompliancePolicy,
 } from "../../services/compliance/compliance.js";
+import { crudRoutes } from "../crud-routes.js";
 import type { HttpDeps } from "../deps.js";
-import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";
-
-const BASE = "/archivist/v1/compliance_policies";
-const group = "compliancepoliciesv1";
 
 /** Compliance policies (CRUD) and the compliance of an asset. */
 export function complianceRoutes(t: RouteTable, d: HttpDeps): void {
-  t.add(
-    listRoute(d.ctx, {
-      path: BASE,
-      group,
+  crudRoutes(t, d, {
+    base: "/archivist/v1/compliance_policies",
+    group: "compliancepoliciesv1",
+    noun: "compliance policy",
+    list: {
       summary: "List compliance policies",
       collection: "compliance_policies",
       rows: ({ principal }, q) => compliancePolicySource(d.ctx, principal, q),
       shape: compliancePolicyOut,
-    }),
-  );
-  t.add({
-    method: "post",
-    path: BASE,
-    group,
-    auth: "token",
-    summary: "Create a compliance policy",
-    body: z.unknown(),
-    handler: ({ principal: p, body }) => createCompliancePolicy(d.ctx, p, body),
-  });
-  t.add({
-    method: "get",
-    path: `${BASE}/{uuid}`,
-    group,
-    auth: "token",
-    summary: "Get a compliance policy",
-    handler: ({ principal: p, params }) =>
-      readCompliancePolicy(d.ctx, p, pathUuid(params.uuid, "compliance policy")),
-  });
-  t.add({
-    method: "delete",
-    path: `${BASE}/{uuid}`,
-    group,
-    auth: "token",
-    summary: "Delete a compliance policy",
-    handler: ({ principal: p, params }) =>
-      removeCompliancePolicy(d.ctx, p, pathUuid(params.uuid, "compliance policy")),
+    },
+    create: {
+      summary: "Create a compliance policy",
+      body: z.unknown(),
+      run: (p, body) => createCompliancePolicy(d.ctx, p, body),
+    },
+    read: { summary: "Get a compliance policy", run: (p, id) => readCompliancePolicy(d.ctx, p, id) },
+    // Compliance policies are replaced, not patched; a deletion answers the policy it removed.
+    remove: { summary: "Delete a compliance policy", run: (p, id) => removeCompliancePolicy(d.ctx, p, id) },
   });
   t.add({
     method: "get",

@@ -31,7 +31,7 @@ function callersApi(req: FastifyRequest, baseUrl: string): PublicApi {
 
 async function bundleOf(req: FastifyRequest, d: HttpDeps, subject: BundleSubject) {
   try {
-    return await buildBundle(callersApi(req, d.ctx.config.baseUrl), subject);
+    return await buildBundle(callersApi(req, d.ctx.baseUrl), subject);
   } catch (err) {
     // The gathering's requests count against the caller's rate limit like any others.
     if (err instanceof LookupError && err.status === 429)

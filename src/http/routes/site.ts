@@ -48,7 +48,7 @@ export function siteRoutes(t: RouteTable, d: HttpDeps): void {
     // The reference of every route, as docs/api.md publishes it: it names routes, never records.
     summary: "OpenAPI (Swagger 2.0) document of every route, for the API reference",
     handler: async () => {
-      reference ??= openApiDocument(t.specs, "", d.ctx.config.baseUrl);
+      reference ??= openApiDocument(t.specs, "", d.ctx.baseUrl);
       return reference;
     },
   });

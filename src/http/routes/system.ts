@@ -78,11 +78,11 @@ export function systemRoutes(
     return res.header("content-type", metrics.registry.contentType).send(await metrics.registry.metrics());
   });
   const discovery = async () => {
-    const issuer = appIdpIssuer(d.ctx.config.baseUrl);
+    const issuer = appIdpIssuer(d.ctx.baseUrl);
     return {
       issuer,
       jwks_uri: `${issuer}/.well-known/jwks.json`,
-      token_endpoint: `${d.ctx.config.baseUrl}/archivist/iam/v1/appidp/token`,
+      token_endpoint: `${d.ctx.baseUrl}/archivist/iam/v1/appidp/token`,
       grant_types_supported: ["client_credentials"],
       token_endpoint_auth_methods_supported: ["client_secret_post"],
       id_token_signing_alg_values_supported: ["RS256"],

@@ -39,7 +39,11 @@ export function accessPolicyOut(row: AccessPolicyRow) {
 }
 
 /** Creates a policy after the policy core validated every field, under the `access_policies` quota if set. */
-export async function createAccessPolicy(ctx: Ctx, p: Principal, body: unknown) {
+export async function createAccessPolicy(
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "keys" | "wake">,
+  p: Principal,
+  body: unknown,
+) {
   requireAdmin(p);
   const wire = accessPolicyToWire(validateAccessPolicyInput(body));
   const row = await ctx.db.transaction(async (tx) => {
@@ -74,7 +78,12 @@ export function accessPolicySource(
 }
 
 /** PATCH: each field sent (validated like on create) replaces the stored one whole. */
-export async function patchAccessPolicy(ctx: Ctx, p: Principal, id: string, body: unknown) {
+export async function patchAccessPolicy(
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "keys" | "wake">,
+  p: Principal,
+  id: string,
+  body: unknown,
+) {
   requireAdmin(p);
   const patch = validateAccessPolicyPatch(body);
   const row = await updateAccessPolicy(ctx.db, p.tenantId, id, {

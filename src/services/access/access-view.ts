@@ -1,17 +1,17 @@
 import { type AccessGrant, fullGrant, type NameSet } from "../../core/access/index.js";
-import { tenancyOnly } from "../../store/access-sql.js";
+import type { AccessRestriction } from "../../core/access/restriction.js";
 import type { AssetRow } from "../../store/assets.js";
-import type { Where } from "../../store/sql.js";
 
 export { canReadEvent, projectAttributes } from "../../core/access/index.js";
 export { writeRefusal } from "../../core/access/write.js";
 
 /** A caller's view of the records: which assets it sees and what it may do with each. */
 export interface AccessView {
-  /** Restricts an assets query (columns unqualified) to the assets this caller may read. */
-  restrictAssets(w: Where): void;
-  /** Restricts an asset_events query to the events this caller may read. */
-  restrictEvents(w: Where): void;
+  /**
+   * The records this caller may read, as a list's specification states it: the store restricts
+   * assets and asset events by it (so lists and their counts never hold another record).
+   */
+  readonly restriction: AccessRestriction;
   /** True when every asset it sees is seen whole (no per-row projection needed). */
   readonly whole: boolean;
   /** Asset attributes readable on every asset it sees. */
@@ -34,8 +34,7 @@ export interface AccessView {
 export function adminView(tenantId: string): AccessView {
   const full = fullGrant();
   return {
-    restrictAssets: (w) => tenancyOnly(w, tenantId),
-    restrictEvents: (w) => tenancyOnly(w, tenantId),
+    restriction: { kind: "tenancy", tenantId },
     whole: true,
     filterable: "*",
     hiddenIn: () => [],

@@ -3,8 +3,6 @@ import {
   type AccessPolicy,
   type Caller,
   callerMatchesPermission,
-  compileReadableAssets,
-  compileReadableEvents,
   filterableAttributes,
   fullGrant,
   grantFor,
@@ -13,7 +11,6 @@ import {
   type NameSet,
   validateAccessPolicyInput,
 } from "../../core/access/index.js";
-import { passingAny, tenancyAssetsClause, tenancyEventsClause } from "../../store/access-sql.js";
 import { type AccessView, adminView } from "./access-view.js";
 
 /** The policies of one tenancy that apply to this caller, as seen from that tenancy. */
@@ -47,25 +44,12 @@ function policyView(scopes: Scope[]): AccessView {
     whole: false,
     filterable,
     hiddenIn: (name) => readableIn.filter((s) => !hasName(s.names, name)).map((s) => s.tenantId),
-    restrictAssets: (w) => {
-      const parts = scopes.map((s) =>
-        tenancyAssetsClause(
-          w,
-          s.tenantId,
-          s.all ? undefined : (column, first) => compileReadableAssets(s.policies, s.caller, column, first),
-        ),
-      );
-      passingAny(w, parts);
-    },
-    restrictEvents: (w) => {
-      const parts = scopes.map((s) =>
-        tenancyEventsClause(
-          w,
-          s.tenantId,
-          s.all ? undefined : (columns, first) => compileReadableEvents(s.policies, s.caller, columns, first),
-        ),
-      );
-      passingAny(w, parts);
+    restriction: {
+      kind: "scopes",
+      scopes: scopes.map((s) => ({
+        tenantId: s.tenantId,
+        policies: s.all ? undefined : { policies: s.policies, caller: s.caller },
+      })),
     },
     wholeIn: (tenantId) => byTenant.get(tenantId)?.all === true,
     grant: (asset) => {
@@ -78,7 +62,7 @@ function policyView(scopes: Scope[]): AccessView {
 }
 
 /** The caller's view of the records: administrators see their tenancy whole; others what policies grant (secured by default). */
-export async function viewFor(ctx: Ctx, p: Principal): Promise<AccessView> {
+export async function viewFor(ctx: Pick<Ctx, "caches" | "db">, p: Principal): Promise<AccessView> {
   const shares = await ctx.caches.sharing.get(ctx.db, p.tenantId);
   if (p.isAdmin && shares.length === 0) return adminView(p.tenantId);
   const caller = callerOf(p);
@@ -97,7 +81,7 @@ export async function viewFor(ctx: Ctx, p: Principal): Promise<AccessView> {
 }
 
 /** Whether the caller may write anything at all (uploads need it): administrators, or an own-tenancy permission that matches it. */
-export async function mayWrite(ctx: Ctx, p: Principal): Promise<boolean> {
+export async function mayWrite(ctx: Pick<Ctx, "caches" | "db">, p: Principal): Promise<boolean> {
   if (p.isAdmin) return true;
   const caller = callerOf(p);
   return (await policiesOf(ctx, p.tenantId)).some((pol) =>
@@ -109,7 +93,7 @@ export async function mayWrite(ctx: Ctx, p: Principal): Promise<boolean> {
  * The view for writing: only the creating tenancy writes its records, so sharing never
  * matters here and the sharing look-up is skipped on the hot write path.
  */
-export async function writeViewFor(ctx: Ctx, p: Principal): Promise<AccessView> {
+export async function writeViewFor(ctx: Pick<Ctx, "caches" | "db">, p: Principal): Promise<AccessView> {
   if (p.isAdmin) return adminView(p.tenantId);
   return policyView([
     { tenantId: p.tenantId, policies: await policiesOf(ctx, p.tenantId), caller: callerOf(p) },

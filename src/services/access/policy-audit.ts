@@ -22,13 +22,13 @@ function assetsMatching(db: Queryable, tenantId: string, policy: AccessPolicy): 
  * internal actor (`{BASE_URL}/internal`, subject `access_policies/<uuid>`), as the interface asks.
  */
 export async function recordPolicyAudit(
-  ctx: Pick<Ctx, "config" | "db" | "keys" | "wake">,
+  ctx: Pick<Ctx, "baseUrl" | "db" | "keys" | "wake">,
   row: AccessPolicyRow,
   change: "created" | "updated",
 ): Promise<number> {
   const policy = validateAccessPolicyInput(row);
   const assets = await assetsMatching(ctx.db, row.tenant_id, policy);
-  const actor = internalPrincipal(ctx.config.baseUrl, `access_policies/${row.id}`);
+  const actor = internalPrincipal(ctx.baseUrl, `access_policies/${row.id}`);
   for (let i = 0; i < assets.length; i += GROUP) {
     const group = assets.slice(i, i + GROUP).map((a) => ({
       assetId: a.id,

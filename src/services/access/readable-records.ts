@@ -30,7 +30,7 @@ interface Readable {
 
 /** The asset event, its asset and the grant under which the caller (or anyone, without one) may read it; undefined if none. */
 async function readGrant(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "caches" | "db">,
   caller: Principal | undefined,
   assetId: string,
   eventId: string,
@@ -45,7 +45,7 @@ async function readGrant(
 
 /** 401 without a token, 404 with one, unless the asset event is public or the caller may read it; the event and the grant it is read under. */
 export async function requireReadableEvent(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "caches" | "db">,
   caller: Principal | undefined,
   assetId: string,
   eventId: string,
@@ -79,7 +79,7 @@ async function factsOf(
  * depends on the asset's current attributes, read now (never from a cache).
  */
 async function mayReadFacts(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "caches" | "db">,
   caller: Principal | undefined,
   facts: EventAccessFacts,
 ): Promise<boolean> {
@@ -93,7 +93,7 @@ async function mayReadFacts(
 
 /** 401 without a token, 404 with one, unless the event is of that asset and the caller may read it (receipts). */
 export async function requireReadableEventOf(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "caches" | "db">,
   caller: Principal | undefined,
   assetId: string,
   eventId: string,
@@ -105,7 +105,7 @@ export async function requireReadableEventOf(
 
 /** How a record known only by its id may be named to this caller; `undefined` when it may not read it. */
 export async function readableRecordName(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "caches" | "config" | "db">,
   caller: Principal | undefined,
   recordId: string,
 ): Promise<string | undefined> {
@@ -125,7 +125,7 @@ export async function readableRecordName(
  * token in a closed tenancy's log stays that tenancy's, like its other records.
  */
 function freeEventReadable(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "config">,
   caller: Principal | undefined,
   free: { tenant_id: string; registered: boolean; open_log: boolean },
 ): boolean {
@@ -138,7 +138,7 @@ function freeEventReadable(
  * (an entry of another log is not found there); 401 without a token, 404 with one, otherwise.
  */
 export async function requireReadableStatement(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "config" | "db">,
   caller: Principal | undefined,
   eventId: string,
   log: string | undefined,
@@ -150,7 +150,7 @@ export async function requireReadableStatement(
 
 /** A record known only by its id (receipts): 401 without a token, 404 with one, unless the caller may read it. */
 export async function requireReadableRecord(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "caches" | "config" | "db">,
   caller: Principal | undefined,
   recordId: string,
 ): Promise<void> {

@@ -64,7 +64,7 @@ export class Authenticator {
   private readonly cache = new Map<string, Cached>();
   private readonly remoteKeys = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 
-  constructor(private readonly ctx: Ctx) {}
+  constructor(private readonly ctx: Pick<Ctx, "baseUrl" | "db" | "keys">) {}
 
   /** Forgets cached principals (after a delete, deactivation or role change in this process). */
   invalidate(): void {
@@ -103,13 +103,13 @@ export class Authenticator {
     } catch {
       throw unauth("token is malformed");
     }
-    const ours = appIdpIssuer(this.ctx.config.baseUrl);
+    const ours = appIdpIssuer(this.ctx.baseUrl);
     try {
       if (unverified.iss === ours) {
         const key = await this.ctx.keys.get("token", "RS256");
         const r = await jwtVerify(token, key.publicKey, {
           issuer: ours,
-          audience: tokenAudience(this.ctx.config.baseUrl),
+          audience: tokenAudience(this.ctx.baseUrl),
           algorithms: ["RS256"],
           requiredClaims: ["exp", "sub"],
         });
@@ -140,7 +140,7 @@ export class Authenticator {
   }
 
   private async resolve(claims: JWTPayload): Promise<Principal> {
-    const ours = appIdpIssuer(this.ctx.config.baseUrl);
+    const ours = appIdpIssuer(this.ctx.baseUrl);
     return claims.iss === ours ? this.resolveApplication(claims, ours) : this.resolveMember(claims);
   }
 

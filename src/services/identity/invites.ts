@@ -40,7 +40,7 @@ function acceptUrl(baseUrl: string, id: string): string {
 
 /** Creates a pending invite with a one-time code and sends (or logs) the invitation. */
 export async function createInvite(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "baseUrl" | "config" | "db" | "invitationMailer" | "log">,
   p: Principal,
   input: { email: string; message?: string | undefined },
 ) {
@@ -128,14 +128,14 @@ function invitationText(row: InviteRow, code: string, baseUrl: string): string {
 
 // Sending never delays or fails the create call: an SMTP outage is logged, and the administrator has the code.
 function deliverInvitation(
-  ctx: Pick<Ctx, "config" | "invitationMailer" | "log">,
+  ctx: Pick<Ctx, "baseUrl" | "config" | "invitationMailer" | "log">,
   row: InviteRow,
   code: string,
 ): void {
   const where = {
     invite: `invites/${row.id}`,
     email: row.email,
-    accept_url: acceptUrl(ctx.config.baseUrl, row.id),
+    accept_url: acceptUrl(ctx.baseUrl, row.id),
   };
   if (!ctx.config.smtpUrl) {
     // Without SMTP the log is the only carrier: the code only at debug level, so info logs shipped elsewhere do not hold it.
@@ -143,13 +143,13 @@ function deliverInvitation(
     ctx.log.debug({ ...where, code }, "invitation code");
     return;
   }
-  const m = ctx.invitationMailer.of(ctx.config.smtpUrl, ctx.config.baseUrl);
+  const m = ctx.invitationMailer.of(ctx.config.smtpUrl, ctx.baseUrl);
   m.transport
     .sendMail({
       from: m.from,
       to: row.email,
       subject: "Invitation to a provenance records tenancy",
-      text: invitationText(row, code, ctx.config.baseUrl),
+      text: invitationText(row, code, ctx.baseUrl),
     })
     .then(() => ctx.log.info(where, "invitation e-mail sent"))
     .catch((err: unknown) => ctx.log.error({ ...where, err }, "invitation e-mail failed"));

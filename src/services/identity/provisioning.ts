@@ -93,7 +93,9 @@ async function applyTenancy(ctx: Pick<Ctx, "caches" | "db" | "keys">, spec: Tena
 }
 
 /** Applies the bootstrap file idempotently; with none and an empty store, makes the default tenancy. */
-export async function provision(ctx: Ctx): Promise<void> {
+export async function provision(
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "config" | "db" | "keys" | "log">,
+): Promise<void> {
   if (ctx.config.bootstrapFile) {
     for (const spec of readBootstrapFile(ctx.config.bootstrapFile).tenancies) {
       const id = await applyTenancy(ctx, spec);
@@ -109,7 +111,7 @@ export async function provision(ctx: Ctx): Promise<void> {
     members: [],
     quotas: {},
   });
-  const out = { tenant: `tenant/${tenant}`, base_url: ctx.config.baseUrl, ...creds };
+  const out = { tenant: `tenant/${tenant}`, base_url: ctx.baseUrl, ...creds };
   const file = join(ctx.config.dataDir, "bootstrap.json");
   if (!ctx.config.dataDir.startsWith("memory://") && existsSync(ctx.config.dataDir)) {
     writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`, { mode: 0o600 });

@@ -96,7 +96,7 @@ async function storeSubject(
 }
 
 /** Creates a subject from keys sent as they are (echoed exactly; addresses derived). */
-export async function createSubject(ctx: Ctx, p: Principal, input: SubjectInput) {
+export async function createSubject(ctx: Pick<Ctx, "caches" | "db">, p: Principal, input: SubjectInput) {
   requireAdmin(p);
   return storeSubject(ctx, p, input, "");
 }
@@ -140,7 +140,7 @@ function decodeSubjectString(s: string): {
 
 /** Imports another organisation's subject string; `display_name` sent overrides the string's own. */
 export async function importSubject(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "caches" | "db">,
   p: Principal,
   input: { display_name?: string | undefined; subject_string: string },
 ) {
@@ -160,13 +160,13 @@ async function subjectRow(ctx: Pick<Ctx, "db">, p: Principal, id: string): Promi
 }
 
 /** One subject (Self included, as one object). */
-export async function readSubject(ctx: Ctx, p: Principal, id: string) {
+export async function readSubject(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
   requireAdmin(p);
   return subjectOut(await subjectRow(ctx, p, id));
 }
 
 /** The subject string of a subject, usually Self, to hand to another organisation's administrator. */
-export async function exportSubject(ctx: Ctx, p: Principal, id: string) {
+export async function exportSubject(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
   requireAdmin(p);
   return { subject_string: encodeSubjectString(subjectOut(await subjectRow(ctx, p, id))) };
 }

@@ -22,7 +22,7 @@ export async function selfInfo(ctx: Pick<Ctx, "db">, p: Principal) {
   };
 }
 
-export async function renameTenancy(ctx: Ctx, p: Principal, displayName: string) {
+export async function renameTenancy(ctx: Pick<Ctx, "db">, p: Principal, displayName: string) {
   if (!p.isAdmin) throw forbidden("only administrators can change the tenancy");
   const t = await getTenancy(ctx.db, p.tenantId);
   if (!t) throw notFound("tenancy");
@@ -46,7 +46,7 @@ export async function rootPrincipals(ctx: Pick<Ctx, "db">, p: Principal) {
 
 /** Replaces the administrators; an app registration becomes one with issuer `{BASE_URL}/appidpv1` and its client id. */
 export async function setRootPrincipals(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "db">,
   p: Principal,
   principals: Array<{ issuer?: string | undefined; subject: string; display_name?: string | undefined }>,
 ) {

@@ -33,7 +33,7 @@ const tooManyFailures = (seconds: number) =>
  * refused (429, Retry-After) before any secret is checked.
  */
 export async function guardedIssueToken(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "keys">,
   form: { grant_type?: string; client_id?: string; client_secret?: string },
   address: string,
 ): Promise<{ access_token: string; token_type: "Bearer"; expires_in: number }> {
@@ -62,7 +62,7 @@ async function refuseAfterWork(secret: string): Promise<never> {
 
 /** OIDC client-credentials grant: checks the secret, then signs an RS256 access token. */
 async function issueToken(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "keys">,
   form: { grant_type?: string; client_id?: string; client_secret?: string },
 ): Promise<{ access_token: string; token_type: "Bearer"; expires_in: number }> {
   if (!form.grant_type) throw badRequest("grant_type is required");
@@ -85,8 +85,8 @@ async function issueToken(
     client_id: app.id,
   })
     .setProtectedHeader({ alg: "RS256", typ: "at+jwt", kid: key.kid })
-    .setIssuer(appIdpIssuer(ctx.config.baseUrl))
-    .setAudience(tokenAudience(ctx.config.baseUrl))
+    .setIssuer(appIdpIssuer(ctx.baseUrl))
+    .setAudience(tokenAudience(ctx.baseUrl))
     .setSubject(app.id)
     .setJti(randomUUID())
     .setIssuedAt(iat)

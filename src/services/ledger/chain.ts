@@ -69,7 +69,12 @@ export async function exportChain(ctx: Pick<Ctx, "db">, afterParam: string | und
 }
 
 /** The anchor transactions behind one event: its simple-hash window, or the seal anchoring its leaf. */
-export async function eventTransactions(ctx: Ctx, p: Principal, assetId: string, eventId: string) {
+export async function eventTransactions(
+  ctx: Pick<Ctx, "caches" | "db">,
+  p: Principal,
+  assetId: string,
+  eventId: string,
+) {
   const asset = await getAsset(ctx.db, assetId);
   const grant = asset && (await viewFor(ctx, p)).grant(asset);
   const event = grant ? await getAssetEvent(ctx.db, assetId, eventId) : undefined;

@@ -24,12 +24,12 @@ async function publishedKeys(ctx: Pick<Ctx, "db" | "keys">) {
   return [seal, ...issuers];
 }
 
-export async function scittKeys(ctx: Ctx): Promise<Uint8Array> {
+export async function scittKeys(ctx: Pick<Ctx, "db" | "keys">): Promise<Uint8Array> {
   return coseKeySet((await publishedKeys(ctx)).map((k) => ({ publicKey: k.publicKey, kid: k.kid })));
 }
 
 /** One published key by its kid, as a COSE_Key (404 for a kid the service does not publish). */
-export async function scittKey(ctx: Ctx, kid: string): Promise<Uint8Array> {
+export async function scittKey(ctx: Pick<Ctx, "db" | "keys">, kid: string): Promise<Uint8Array> {
   const key = (await publishedKeys(ctx)).find((k) => k.kid === kid);
   if (!key) throw notFound("key");
   return coseKeyBytes(key.publicKey, key.kid);
@@ -39,7 +39,9 @@ export async function scittKey(ctx: Ctx, kid: string): Promise<Uint8Array> {
  * The same keys as a JWK Set. The receipt key comes first: clients that take `keys[0]` for
  * the transparency service's key (vcon-server's `scitt` link) must get the key receipts verify with.
  */
-export async function serviceJwks(ctx: Ctx): Promise<{ keys: Array<Record<string, unknown>> }> {
+export async function serviceJwks(
+  ctx: Pick<Ctx, "db" | "keys">,
+): Promise<{ keys: Array<Record<string, unknown>> }> {
   return {
     keys: (await publishedKeys(ctx)).map((k) => ({
       ...(k.publicKey.export({ format: "jwk" }) as Record<string, unknown>),

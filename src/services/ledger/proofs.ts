@@ -57,7 +57,10 @@ const SEAL_FRESH_MS = 200;
 const ENTRIES_KEPT = 100_000;
 
 /** The record's log entry: kept once it exists (an entry never changes). */
-async function entryOf(ctx: Ctx, recordId: string): Promise<(EntryRow & { tenant_id: string }) | undefined> {
+async function entryOf(
+  ctx: Pick<Ctx, "caches" | "db">,
+  recordId: string,
+): Promise<(EntryRow & { tenant_id: string }) | undefined> {
   const kept = ctx.caches.entries;
   const known = kept.get(recordId);
   if (known) return known;
@@ -114,7 +117,7 @@ async function sealedTreeSize(db: Queryable, tenantId: string, seal: SealRow): P
  * RFC 9162 inclusion in the tree of the entries the latest seal covers (signed over that tree's root).
  */
 export async function receiptFor(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "keys">,
   recordId: string,
   profile: Profile = "mmr",
   form: MmrProofForm = "map",
@@ -137,7 +140,7 @@ export async function receiptFor(
     const receipt = buildRfc9162Receipt(
       {
         kid: key.kid,
-        issuer: ctx.config.baseUrl,
+        issuer: ctx.baseUrl,
         subject: `tenant/${tenantId}`,
         treeSize: size,
         leafIndex: e.leaf_index,
@@ -157,7 +160,7 @@ export async function receiptFor(
     {
       kid: key.kid,
       idtimestamp: e.idtimestamp,
-      issuer: ctx.config.baseUrl,
+      issuer: ctx.baseUrl,
       subject: `tenant/${tenantId}`,
       mmrIndex: e.mmr_index,
       path,

@@ -14,7 +14,11 @@ const conflict = (message: string) => new ApiError("conflict", message);
  * with its cosignatures, and the record's identity as the (unauthenticated) extra data. 409
  * while no published checkpoint covers the record yet.
  */
-export async function tlogProofFor(ctx: Ctx, recordId: string, identity: string): Promise<string> {
+export async function tlogProofFor(
+  ctx: Pick<Ctx, "db">,
+  recordId: string,
+  identity: string,
+): Promise<string> {
   const entry = await entryOfRecord(ctx.db, recordId);
   if (!entry) throw conflict("the record is not yet committed to the log; try again in a moment");
   const cp = await publishedCheckpoint(ctx.db, entry.tenant_id);

@@ -58,7 +58,7 @@ export async function logVkey(ctx: Pick<Ctx, "db" | "keys">, tenantId: string): 
  * The log's ML-DSA-44 checkpoint key (signed-note vkey, type 0x06), named by the origin: every
  * checkpoint carries its signature beside the Ed25519 one.
  */
-export async function logMlDsaVkey(ctx: Ctx, tenantId: string): Promise<string> {
+export async function logMlDsaVkey(ctx: Pick<Ctx, "db" | "keys">, tenantId: string): Promise<string> {
   const origin = await originOf(ctx.db, tenantId);
   if (!origin) throw notFound("log");
   const seed = await ctx.keys.seed(TLOG_ML_DSA_KEY, "ML-DSA-44");
@@ -77,7 +77,11 @@ function keep(fullTiles: Map<string, Uint8Array>, key: string, bytes: Uint8Array
 }
 
 /** A tile or entry bundle named by the path after `tile/`; 404 when there is no such tile. */
-export async function tileBytes(ctx: Ctx, tenantId: string, path: string): Promise<Uint8Array> {
+export async function tileBytes(
+  ctx: Pick<Ctx, "caches" | "db">,
+  tenantId: string,
+  path: string,
+): Promise<Uint8Array> {
   const ref = parseTilePath(path);
   if (!ref) throw notFound("tile");
   const key = `${tenantId}/${path}`;

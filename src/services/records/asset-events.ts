@@ -87,7 +87,7 @@ export async function checkEvent(
 
 /** POST …/assets/{uuid}/events: authorised by the caller's grant on that asset. */
 export async function createAssetEvent(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "db" | "writePath">,
   p: Principal,
   view: AccessView,
   assetId: string,

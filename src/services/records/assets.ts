@@ -9,7 +9,6 @@ import {
   assetRecord,
   type Face,
 } from "../../core/record/index.js";
-import { publicOnly } from "../../store/access-sql.js";
 import { eventsOfAsset, getAssetEvent } from "../../store/asset-events.js";
 import { type AssetRow, getAsset, type NewAssetRow } from "../../store/assets.js";
 import { type AccessView, canReadEvent, projectAttributes } from "../access/access-view.js";
@@ -41,7 +40,7 @@ function validateAssetInput(input: AssetInput): Record<string, unknown> {
 
 /** The asset row a creation will insert, checked and authorised; with its NewAsset event. */
 async function checkedCreation(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "baseUrl" | "db" | "keys">,
   p: Principal,
   view: AccessView,
   input: AssetInput,
@@ -75,7 +74,7 @@ async function checkedCreation(
     eventAttributes: {},
     assetAttributes: attributes,
     declared: acceptedPrincipal(p),
-    accepted: internalPrincipal(ctx.config.baseUrl, "assets"),
+    accepted: internalPrincipal(ctx.baseUrl, "assets"),
     creates: asset,
   };
 }
@@ -85,7 +84,7 @@ async function checkedCreation(
  * transaction, so concurrent creations share one commit with each other and with events.
  */
 export async function createAsset(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "baseUrl" | "db" | "keys" | "writePath">,
   p: Principal,
   view: AccessView,
   input: AssetInput,
@@ -108,7 +107,7 @@ const MAX_FIRST_EVENTS = 16;
  * `asset_attributes` of the events before it folded in.
  */
 export async function createAssetWithEvents(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "baseUrl" | "db" | "keys" | "writePath">,
   p: Principal,
   view: AccessView,
   input: AssetInput & { events: EventInput[] },
@@ -150,7 +149,7 @@ async function assetAt(ctx: Pick<Ctx, "db">, asset: AssetRow, at: Date): Promise
 
 /** Reads one asset the caller may see (404 otherwise), optionally as it was at a time. */
 export async function readAsset(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "db">,
   view: AccessView,
   id: string,
   atTime?: Date,
@@ -174,8 +173,7 @@ const PUBLIC_GRANT = {
 
 /** The public view: public assets only, every attribute, read only, no caller. */
 export const publicView: AccessView = {
-  restrictAssets: publicOnly,
-  restrictEvents: publicOnly,
+  restriction: { kind: "public" },
   whole: true,
   filterable: "*",
   hiddenIn: () => [],

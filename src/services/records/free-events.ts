@@ -1,21 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
 import { badRequest, forbidden, notFound } from "../../core/api/api-error.js";
-import { type ODataExpr, parseODataFilter, requiredTrails } from "../../core/odata/index.js";
+import { parseODataFilter } from "../../core/odata/index.js";
 import { freeEventRecord, freeEventSearchRecord } from "../../core/record/index.js";
-import {
-  countFreeEvents,
-  countTrailEvents,
-  FREE_EVENT_TABLE,
-  freeEventsOfTenancy,
-  getFreeEvent,
-  matchingODataFilter,
-  searchFreeEvents,
-  withAnyTrail,
-} from "../../store/free-events.js";
-import type { Where } from "../../store/sql.js";
+import { freeEventSearch, getFreeEvent } from "../../store/free-events.js";
 import { validateAttributes } from "./attributes.js";
-import { narrowedSource } from "./value-filter-source.js";
 
 const FREE_EVENT_MAX_BYTES = 64 * 1024;
 
@@ -67,7 +56,7 @@ const SEARCH_MAX_TOP = 50;
 
 /** POST /archivist/v1/events/search: an OData filter parsed to an AST and compiled to parameterised SQL. */
 export async function searchEvents(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "db" | "caches">,
   p: Principal,
   q: { filter?: string | undefined; top?: number | undefined; skip?: number | undefined },
 ) {
@@ -77,36 +66,12 @@ export async function searchEvents(
     throw badRequest(`top must be an integer from 1 to ${SEARCH_MAX_TOP}`);
   const skip = q.skip ?? 0;
   if (!Number.isInteger(skip) || skip < 0) throw badRequest("skip must be a non-negative integer");
-  const w = freeEventsOfTenancy(p.tenantId);
-  let probe: Where | undefined;
-  let filter: ODataExpr | undefined;
-  if (q.filter && q.filter.trim() !== "") {
-    const parsed = parseODataFilter(q.filter);
-    filter = parsed;
-    matchingODataFilter(w, parsed);
-    const trails = requiredTrails(parsed);
-    if (trails) probe = withAnyTrail(trails);
-  }
-  const counted = countedTrail(filter);
-  const from = await narrowedSource(ctx, FREE_EVENT_TABLE, w, probe);
-  if (from === null) return { events: [], total: 0 };
-  const [rows, total] = await Promise.all([
-    searchFreeEvents(ctx.db, w.sql, w.params, skip, top, from),
-    counted === undefined
-      ? countFreeEvents(ctx.db, w.sql, w.params, from)
-      : countTrailEvents(ctx.db, p.tenantId, counted),
-  ]);
+  const filter = q.filter && q.filter.trim() !== "" ? parseODataFilter(q.filter) : undefined;
+  const { rows, total } = await freeEventSearch(ctx.db, ctx.caches.commonFilters, {
+    tenantId: p.tenantId,
+    filter,
+    skip,
+    top,
+  });
   return { events: rows.map(freeEventSearchRecord), total };
-}
-
-/**
- * The trail whose kept count is the search's exact total: a filter that is one trail and nothing
- * else, or `''` (every event of the tenancy) without a filter. The caller reads the whole
- * tenancy's asset-free events (administrators only), so a count over all of them reveals nothing.
- */
-function countedTrail(filter: ODataExpr | undefined): string | undefined {
-  if (!filter) return "";
-  if (filter.kind !== "any" || filter.values.length !== 1) return undefined;
-  const [trail] = filter.values;
-  return trail === "" ? undefined : trail;
 }

@@ -1,45 +1,23 @@
 import { badRequest } from "../../core/api/api-error.js";
 import { parseAttributeQuery } from "../../core/filters/index.js";
-import { type AttributeTable, addAttributeFilter, addHiddenAwareFilter } from "../../store/attribute-sql.js";
-import { Where } from "../../store/sql.js";
+import type { ListAttributeFilter } from "../../core/filters/list-spec.js";
 
 /**
- * Asset attributes a caller may not read everywhere it looks: under these prefixes, a filter on
- * a name hidden in some tenancies reads the attribute as missing on those tenancies' rows (so a
- * value never matches there, and "absent" always does): the answer and its count are what the
- * caller would get from the attributes it can read, and tell nothing of a hidden value.
+ * The attribute filters of a query over the given prefixes. A filter under `guardedPrefix` (the
+ * asset's attributes) on a name the caller may not read everywhere it looks reads that attribute
+ * as missing in the tenancies where it is hidden (`hiddenIn`): the answer and its count are what
+ * the caller would get from the attributes it can read, and tell nothing of a hidden value.
  */
-export interface AttributeGuard {
-  hiddenIn(name: string): string[];
-  prefixes: readonly string[];
-}
-
-/**
- * Adds the dotted attribute filters of a query (prefix → the table's jsonb column) to a WHERE clause.
- * Returns the filters that ask for values (not presence) alone, as their own WHERE, when there
- * are any: only the attribute indexes can serve it, which is what `fewMatches` needs. That
- * probe may find rows where the value is hidden; the clause itself never keeps them.
- */
-export function addAttributeFilters(
-  w: Where,
+export function listFilters(
   pairs: Array<[string, string]>,
-  table: AttributeTable,
-  indexed = true,
-  guard?: AttributeGuard,
-): Where | undefined {
-  const { columns } = table;
-  const { filters } = parseAttributeQuery(pairs, Object.keys(columns));
-  for (const f of filters) {
-    const column = columns[f.prefix] as string;
-    const hidden = guard?.prefixes.includes(f.prefix) ? guard.hiddenIn(f.name) : [];
-    if (hidden.length && guard) addHiddenAwareFilter(w, f, column, indexed, hidden, table.tenantColumn);
-    else addAttributeFilter(w, f, column, indexed);
-  }
-  const byValue = filters.filter((f) => f.kind === "match" && f.values.length > 0 && !f.present);
-  if (byValue.length === 0) return undefined;
-  const probe = new Where();
-  for (const f of byValue) addAttributeFilter(probe, f, columns[f.prefix] as string);
-  return probe;
+  prefixes: readonly string[],
+  guardedPrefix?: string,
+  guard?: { hiddenIn(name: string): string[] },
+): ListAttributeFilter[] {
+  return parseAttributeQuery(pairs, prefixes).filters.map((f) => {
+    const hidden = guard && f.prefix === guardedPrefix ? guard.hiddenIn(f.name) : [];
+    return hidden.length ? { ...f, hiddenIn: hidden } : f;
+  });
 }
 
 /** The last value of a scalar query key. */

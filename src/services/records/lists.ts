@@ -1,5 +1,6 @@
 import type { Ctx } from "../../context.js";
 import { notFound } from "../../core/api/api-error.js";
+import { ASSET_FILTER_PREFIXES, EVENT_FILTER_PREFIXES } from "../../core/filters/list-spec.js";
 import {
   type AssetEventRecord,
   type AssetRecord,
@@ -7,27 +8,19 @@ import {
   assetRecord,
   type Face,
 } from "../../core/record/index.js";
-import { type AssetEventRow, countAssetEvents, selectAssetEvents } from "../../store/asset-events.js";
-import { type AssetRow, countAssets, getAsset, selectAssets } from "../../store/assets.js";
-import {
-  ASSET_LIST,
-  EVENT_LIST,
-  filterAssetEvents,
-  filterAssets,
-  ofAsset,
-} from "../../store/record-filters.js";
-import { estimateWhere, Where } from "../../store/sql.js";
+import type { AssetEventRow } from "../../store/asset-events.js";
+import { type AssetRow, getAsset } from "../../store/assets.js";
+import { assetEventList, assetList } from "../../store/record-lists.js";
 import { type AccessView, canReadEvent, projectAttributes } from "../access/access-view.js";
 import {
-  addAttributeFilters,
   CONFIRMATION_STATUSES,
   enumList,
   enumParam,
+  listFilters,
   PROOF_MECHANISMS,
   TRUST_ORDER,
   timeParam,
 } from "./list-query.js";
-import { narrowedSource } from "./value-filter-source.js";
 
 /** A filtered collection as the store serves it: keyset pages and the exact count. */
 export type { RowSource } from "../../store/row-source.js";
@@ -100,32 +93,25 @@ export async function totalFor(
 
 /** Assets the caller may see, filtered as the interface lists, newest first. */
 export async function listAssets(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "db" | "caches" | "config">,
   view: AccessView,
   req: ListRequest,
   face: Face = "assets",
 ): Promise<ListPage<AssetRecord>> {
-  const w = new Where();
-  view.restrictAssets(w);
-  const byValue = addAttributeFilters(w, req.pairs, ASSET_LIST, true, {
-    hiddenIn: view.hiddenIn,
-    prefixes: ["attributes"],
-  });
   // Parsed in this order so that the first bad parameter is the one refused.
+  const filters = listFilters(req.pairs, ASSET_FILTER_PREFIXES, "attributes", view);
   const proofMechanism = enumParam(req.pairs, "proof_mechanism", PROOF_MECHANISMS);
   const tracked = enumParam(req.pairs, "tracked", ["TRACKED", "NOT_TRACKED", "ANY"] as const) ?? "TRACKED";
-  filterAssets(w, {
+  const list = await assetList(ctx.db, ctx.caches.commonFilters, {
+    access: view.restriction,
+    filters,
     proofMechanism,
     tracked: tracked === "ANY" ? undefined : tracked,
     statuses: enumList(req.pairs, "confirmation_status", CONFIRMATION_STATUSES),
+    page: { cursor: req.cursor, limit: req.pageSize + 1 },
   });
-  const from = await narrowedSource(ctx, ASSET_LIST.table, w, byValue);
-  if (from === null) return emptyPage(req);
-  const rows = await selectAssets(ctx.db, w.sql, w.params, {
-    before: req.cursor,
-    limit: req.pageSize + 1,
-    from,
-  });
+  if (list === null) return emptyPage(req);
+  const rows = await list.page();
   const more = rows.length > req.pageSize;
   const page = rows.slice(0, req.pageSize);
   const items = page.flatMap((a) => {
@@ -136,68 +122,50 @@ export async function listAssets(
     req,
     ctx.config.resultLimit,
     { seqs: rows.map((a) => Number(a.seq)), descending: true },
-    (cap) => countAssets(ctx.db, w.sql, w.params, cap, from),
-    () => estimateWhere(ctx.db, from, w.sql, w.params),
+    list.count,
+    list.estimate,
   );
   return { items, lastSeq: page.at(-1)?.seq, more, total };
 }
 
-/** Adds the event list's filters; whether it is ascending, and its value filters alone. */
-function eventFilters(
-  w: Where,
-  pairs: Array<[string, string]>,
-  indexed: boolean,
-  hiddenIn: (name: string) => string[],
-): { ascending: boolean; byValue: Where | undefined } {
-  const byValue = addAttributeFilters(w, pairs, EVENT_LIST, indexed, {
-    hiddenIn,
-    prefixes: ["asset_attributes"],
-  });
-  const statuses = enumList(pairs, "confirmation_status", CONFIRMATION_STATUSES);
-  const trust = enumParam(pairs, "minimum_trust", TRUST_ORDER);
-  filterAssetEvents(w, {
-    statuses,
-    trusted: trust ? TRUST_ORDER.slice(TRUST_ORDER.indexOf(trust)) : undefined,
-    proofMechanism: enumParam(pairs, "proof_mechanism", PROOF_MECHANISMS),
-    since: timeParam(pairs, "timestamp_accepted_since"),
-    before: timeParam(pairs, "timestamp_accepted_before"),
-  });
-  const order = enumParam(pairs, "order_by", ["SIMPLEHASHV1"] as const);
-  return { ascending: order === "SIMPLEHASHV1", byValue };
-}
-
 /** Events of one asset (or of all, `assetId` undefined) that the caller may read. */
 export async function listAssetEvents(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "db" | "caches" | "config">,
   view: AccessView,
   assetId: string | undefined,
   req: ListRequest,
   face: Face = "assets",
 ): Promise<ListPage<AssetEventRecord>> {
-  const w = new Where();
   const assets = new Map<string, AssetRow | undefined>();
   if (assetId) {
     const asset = await getAsset(ctx.db, assetId);
     if (!asset || !view.grant(asset)) throw notFound("asset");
     assets.set(asset.id, asset);
-    ofAsset(w, assetId);
-    if (!view.whole) view.restrictEvents(w);
-  } else view.restrictEvents(w);
-  // One asset's events are found through its own index; across assets a value may be rare.
-  // Read whole, one asset's page has one good plan whatever the values (its index, the filters
-  // tested on its rows), so PostgreSQL keeps it instead of planning each look-up: planning was
-  // twice the running time of the conserver's look-up before a later event.
-  const oneAsset = assetId !== undefined;
-  const { ascending, byValue } = eventFilters(w, req.pairs, !oneAsset, view.hiddenIn);
-  const from = oneAsset ? EVENT_LIST.table : await narrowedSource(ctx, EVENT_LIST.table, w, byValue);
-  if (from === null) return emptyPage(req);
-  const rows = await selectAssetEvents(ctx.db, w.sql, w.params, {
-    cursor: req.cursor,
-    limit: req.pageSize + 1,
-    ascending,
-    from,
-    reusePlan: oneAsset && view.whole,
+  }
+  const pairs = req.pairs;
+  const filters = listFilters(pairs, EVENT_FILTER_PREFIXES, "asset_attributes", view);
+  const statuses = enumList(pairs, "confirmation_status", CONFIRMATION_STATUSES);
+  const trust = enumParam(pairs, "minimum_trust", TRUST_ORDER);
+  const proofMechanism = enumParam(pairs, "proof_mechanism", PROOF_MECHANISMS);
+  const since = timeParam(pairs, "timestamp_accepted_since");
+  const before = timeParam(pairs, "timestamp_accepted_before");
+  const order =
+    enumParam(pairs, "order_by", ["SIMPLEHASHV1"] as const) === "SIMPLEHASHV1" ? "oldest" : "newest";
+  const list = await assetEventList(ctx.db, ctx.caches.commonFilters, {
+    // The one asset was read under the caller's grant: a whole view needs no more.
+    access: assetId && view.whole ? { kind: "authorised" } : view.restriction,
+    assetId,
+    filters,
+    statuses,
+    trusted: trust ? TRUST_ORDER.slice(TRUST_ORDER.indexOf(trust)) : undefined,
+    proofMechanism,
+    since,
+    before,
+    order,
+    page: { cursor: req.cursor, limit: req.pageSize + 1 },
   });
+  if (list === null) return emptyPage(req);
+  const rows = await list.page();
   const more = rows.length > req.pageSize;
   const page = rows.slice(0, req.pageSize);
   const items = view.whole
@@ -206,9 +174,9 @@ export async function listAssetEvents(
   const total = await totalFor(
     req,
     ctx.config.resultLimit,
-    { seqs: rows.map((e) => Number(e.seq)), descending: !ascending },
-    (cap) => countAssetEvents(ctx.db, w.sql, w.params, cap, from),
-    () => estimateWhere(ctx.db, from, w.sql, w.params),
+    { seqs: rows.map((e) => Number(e.seq)), descending: order === "newest" },
+    list.count,
+    list.estimate,
   );
   return { items, lastSeq: page.at(-1)?.seq, more, total };
 }

@@ -2,28 +2,22 @@ import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
 import { hasName } from "../../core/access/index.js";
 import { forbidden, notFound, quotaExceeded } from "../../core/api/api-error.js";
+import { LOCATION_FILTER_PREFIXES, type LocationAccess } from "../../core/filters/list-spec.js";
 import {
   countLocations,
   deleteLocation,
-  filterLocations,
   getLocation,
   HOME_LOCATION_ATTRIBUTE,
-  homesOfAssets,
   insertLocation,
-  LOCATION_LIST,
   type LocationRow,
-  locationRows,
-  locationsOfTenancy,
-  locationWithId,
-  noLocations,
+  locationList,
   updateLocation,
 } from "../../store/locations.js";
 import type { RowSource } from "../../store/row-source.js";
-import { Where } from "../../store/sql.js";
 import { lockTenancy } from "../../store/tenancies.js";
 import { viewFor } from "../access/caller-view.js";
 import { tenantWalletAddress } from "../identity/tenant-wallet.js";
-import { addAttributeFilters, valuesOf } from "./list-query.js";
+import { listFilters, valuesOf } from "./list-query.js";
 
 export interface LocationInput {
   display_name?: string | undefined;
@@ -54,16 +48,12 @@ function requireAdmin(p: Principal): void {
   if (!p.isAdmin) throw forbidden("only administrators can change locations");
 }
 
-/** Restricts a locations query to those the caller may read (see above). */
-async function restrictLocations(ctx: Ctx, p: Principal, w: Where): Promise<void> {
-  locationsOfTenancy(w, p.tenantId);
-  if (p.isAdmin) return;
+/** Which of its tenancy's locations the caller may read (see above). */
+async function locationAccess(ctx: Pick<Ctx, "caches" | "db">, p: Principal): Promise<LocationAccess> {
+  if (p.isAdmin) return { kind: "all" };
   const view = await viewFor(ctx, p);
-  if (!hasName(view.filterable, HOME_LOCATION_ATTRIBUTE)) {
-    noLocations(w);
-    return;
-  }
-  homesOfAssets(w, (assets) => view.restrictAssets(assets));
+  if (!hasName(view.filterable, HOME_LOCATION_ATTRIBUTE)) return { kind: "none" };
+  return { kind: "homes", assets: view.restriction };
 }
 
 export async function createLocation(ctx: Pick<Ctx, "db" | "keys">, p: Principal, input: LocationInput) {
@@ -88,21 +78,23 @@ export async function createLocation(ctx: Pick<Ctx, "db" | "keys">, p: Principal
   return locationOut(row);
 }
 
-export async function readLocation(ctx: Ctx, p: Principal, id: string) {
+export async function readLocation(ctx: Pick<Ctx, "caches" | "db">, p: Principal, id: string) {
   const row = p.isAdmin
     ? await getLocation(ctx.db, p.tenantId, id)
-    : await (async () => {
-        const w = new Where();
-        await restrictLocations(ctx, p, w);
-        locationWithId(w, id);
-        return (await locationRows(ctx.db, w).page(0, 1))[0];
-      })();
+    : (
+        await locationList(ctx.db, {
+          tenantId: p.tenantId,
+          access: await locationAccess(ctx, p),
+          id,
+          filters: [],
+        }).page(0, 1)
+      )[0];
   if (!row) throw notFound("location");
   return row;
 }
 
 /** A location's sharing settings: administrators only, like the rest of its management. */
-export async function readLocationPermissions(ctx: Ctx, p: Principal, id: string) {
+export async function readLocationPermissions(ctx: Pick<Ctx, "caches" | "db">, p: Principal, id: string) {
   requireAdmin(p);
   return readLocation(ctx, p, id);
 }
@@ -133,16 +125,16 @@ export async function setLocationPermissions(
 
 /** The locations the caller may list, filtered by the query (names, descriptions, attributes). */
 export async function locationSource(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "caches" | "db">,
   p: Principal,
   pairs: Array<[string, string]>,
 ): Promise<RowSource<LocationRow>> {
-  const w = new Where();
-  await restrictLocations(ctx, p, w);
-  filterLocations(w, {
+  const access = await locationAccess(ctx, p);
+  return locationList(ctx.db, {
+    tenantId: p.tenantId,
+    access,
     displayNames: valuesOf(pairs, "display_name"),
     descriptions: valuesOf(pairs, "description"),
+    filters: listFilters(pairs, LOCATION_FILTER_PREFIXES),
   });
-  addAttributeFilters(w, pairs, LOCATION_LIST);
-  return locationRows(ctx.db, w);
 }

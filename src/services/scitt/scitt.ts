@@ -36,13 +36,16 @@ export class RegistrationClosed extends CodedError<"REGISTRATION_CLOSED"> {
 }
 
 /** The statement issuer of a tenancy: `{BASE_URL}/tenant/<uuid>`, signing with its ES256 issuer key. */
-async function tenancyIssuer(ctx: Pick<Ctx, "config" | "keys">, tenantId: string) {
+async function tenancyIssuer(ctx: Pick<Ctx, "baseUrl" | "keys">, tenantId: string) {
   const key = await ctx.keys.get(`issuer:${tenantId}`, "ES256");
-  return { issuer: `${ctx.config.baseUrl}/tenant/${tenantId}`, key };
+  return { issuer: `${ctx.baseUrl}/tenant/${tenantId}`, key };
 }
 
 /** Issuer keys the tenancy trusts: its own, and the ones an administrator registered. */
-async function trustedKeys(ctx: Ctx, tenantId: string): Promise<Map<string, KeyObject>> {
+async function trustedKeys(
+  ctx: Pick<Ctx, "baseUrl" | "db" | "keys">,
+  tenantId: string,
+): Promise<Map<string, KeyObject>> {
   const own = (await tenancyIssuer(ctx, tenantId)).key;
   const keys = new Map<string, KeyObject>([[own.kid, own.publicKey]]);
   for (const k of await listScittKeys(ctx.db, tenantId))
@@ -64,7 +67,11 @@ function eventOfEntry(entryId: string): string {
  * The issuer rules of the tenancy's log: its trusted keys and TLS CA certificates. What the
  * statement's own bytes decide is checked before anything is read from the database.
  */
-async function checkIssuer(ctx: Ctx, tenantId: string, screened: ScreenedStatement) {
+async function checkIssuer(
+  ctx: Pick<Ctx, "baseUrl" | "db" | "keys">,
+  tenantId: string,
+  screened: ScreenedStatement,
+) {
   const cas = (await tlsCaCertificateRows(ctx.db, tenantId, {}).page(0, 1000)).map((c) => c.pem);
   const verdict = checkScreenedStatement(screened, {
     keys: await trustedKeys(ctx, tenantId),
@@ -83,7 +90,11 @@ function screen(statement: Uint8Array): ScreenedStatement {
 }
 
 /** Registers a signed statement in the caller's log, after the tenancy's registration policy. */
-export async function registerStatement(ctx: Ctx, p: Principal, statement: Uint8Array): Promise<string> {
+export async function registerStatement(
+  ctx: Pick<Ctx, "baseUrl" | "db" | "keys" | "writePath">,
+  p: Principal,
+  statement: Uint8Array,
+): Promise<string> {
   if (!p.isAdmin) throw forbidden("registering statements needs administrator rights in this tenancy");
   await checkIssuer(ctx, p.tenantId, screen(statement));
   return record(ctx, p, statement);
@@ -95,7 +106,7 @@ export async function registerStatement(ctx: Ctx, p: Principal, statement: Uint8
  * (`ARCHIVIST_SCITT_PUBLIC_LOG`) and in tenancies whose registration policy is open.
  */
 export async function registerBySignature(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "baseUrl" | "config" | "db" | "keys" | "registrationRate" | "writePath">,
   tenantId: string | undefined,
   statement: Uint8Array,
 ): Promise<string> {
@@ -130,7 +141,7 @@ function registrant(tenantId: string, issuer: string): Principal {
   };
 }
 
-async function record(ctx: Ctx, p: Principal, statement: Uint8Array): Promise<string> {
+async function record(ctx: Pick<Ctx, "writePath">, p: Principal, statement: Uint8Array): Promise<string> {
   const e = registeredEvent(statement);
   const created = await createFreeEvent(
     ctx,
@@ -153,7 +164,7 @@ export interface EntryReader {
 
 /** The receipt of a registered entry, or undefined while it is not yet sealed. */
 export async function entryReceipt(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "config" | "db" | "keys">,
   reader: EntryReader,
   entryId: string,
   profile: Profile = "mmr",
@@ -171,7 +182,7 @@ export async function entryReceipt(
 
 /** The registered statement, as registered or (transparent) with its receipt in header 394. */
 export async function entryStatement(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "config" | "db" | "keys">,
   reader: EntryReader,
   entryId: string,
   transparent: boolean,
@@ -189,7 +200,11 @@ export async function entryStatement(
   return attachReceipts(statement, [receipt]);
 }
 
-function statementOf(ctx: Ctx, tenantId: string, attributes: Record<string, unknown>) {
+function statementOf(
+  ctx: Pick<Ctx, "baseUrl" | "keys">,
+  tenantId: string,
+  attributes: Record<string, unknown>,
+) {
   return tenancyIssuer(ctx, tenantId).then(({ issuer, key }) => {
     try {
       return eventToStatement(attributes, { issuer, kid: key.kid }, key.signer);
@@ -210,7 +225,7 @@ function statementOf(ctx: Ctx, tenantId: string, attributes: Record<string, unkn
  * record's and only the record recomputes it.
  */
 export async function assetEventStatement(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "keys">,
   event: AssetEventRow,
   transparent: boolean,
   grant: AccessGrant,
@@ -225,7 +240,7 @@ export async function assetEventStatement(
 
 /** The signed statement of a template-carrying asset-free event. */
 export async function freeEventStatement(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "keys">,
   p: Principal,
   eventId: string,
   transparent: boolean,
@@ -264,7 +279,7 @@ export async function addScittKey(
   return { kid: input.kid, display_name: input.display_name ?? "", public_jwk: jwk };
 }
 
-export async function scittKeyList(ctx: Ctx, p: Principal) {
+export async function scittKeyList(ctx: Pick<Ctx, "baseUrl" | "db" | "keys">, p: Principal) {
   if (!p.isAdmin) throw forbidden("only administrators manage trusted issuer keys");
   const own = await tenancyIssuer(ctx, p.tenantId);
   const registered = await listScittKeys(ctx.db, p.tenantId);
@@ -294,7 +309,7 @@ export async function registrationPolicy(ctx: Pick<Ctx, "config" | "db">, p: Pri
 }
 
 export async function setRegistrationPolicy(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "config" | "db">,
   p: Principal,
   input: { open: boolean; requests_per_second?: number | undefined },
 ) {

@@ -1,7 +1,6 @@
 import type { Ctx, Principal } from "../../context.js";
 import { badRequest } from "../../core/api/api-error.js";
 import { isoTime, isUuid } from "../../core/api/ids.js";
-import { Where } from "../../store/sql.js";
 import {
   type AssetEventStatementRow,
   type FreeEventStatementRow,
@@ -48,12 +47,12 @@ const text = (attrs: Record<string, unknown>, name: string) => {
 };
 
 /** The issuer of the statements made from a tenancy's events (as `eventToStatement` signs them). */
-function tenancyIssuerUrl(ctx: Pick<Ctx, "config">, tenantId: string): string {
-  return `${ctx.config.baseUrl}/tenant/${tenantId}`;
+function tenancyIssuerUrl(ctx: Pick<Ctx, "baseUrl">, tenantId: string): string {
+  return `${ctx.baseUrl}/tenant/${tenantId}`;
 }
 
 /** The criteria of a query, checked: at least one field, a payload hash in hex. */
-function criteriaOf(ctx: Pick<Ctx, "config">, q: StatementQuery): StatementCriteria {
+function criteriaOf(ctx: Pick<Ctx, "baseUrl">, q: StatementQuery): StatementCriteria {
   const given = (v: string | undefined) => (v === undefined || v === "" ? undefined : v);
   const subject = given(q.subject);
   const issuer = given(q.issuer);
@@ -65,12 +64,12 @@ function criteriaOf(ctx: Pick<Ctx, "config">, q: StatementQuery): StatementCrite
       throw badRequest("payload_hash must be a SHA-256 digest in hex (64 characters)");
     payload = payload.toLowerCase();
   }
-  const prefix = `${ctx.config.baseUrl}/tenant/`;
+  const prefix = `${ctx.baseUrl}/tenant/`;
   const tail = issuer?.startsWith(prefix) ? issuer.slice(prefix.length).toLowerCase() : undefined;
   return { subject, issuer, payload, issuerTenant: tail && isUuid(tail) ? tail : undefined };
 }
 
-function fromAssetEvent(ctx: Ctx, r: AssetEventStatementRow): FoundStatement {
+function fromAssetEvent(ctx: Pick<Ctx, "baseUrl">, r: AssetEventStatementRow): FoundStatement {
   const a = r.event_attributes;
   return {
     identity: `assets/${r.asset_id}/events/${r.id}`,
@@ -86,7 +85,7 @@ function fromAssetEvent(ctx: Ctx, r: AssetEventStatementRow): FoundStatement {
   };
 }
 
-function fromFreeEvent(ctx: Ctx, r: FreeEventStatementRow): FoundStatement {
+function fromFreeEvent(ctx: Pick<Ctx, "baseUrl">, r: FreeEventStatementRow): FoundStatement {
   const a = r.attributes;
   return {
     identity: `events/${r.id}`,
@@ -111,7 +110,7 @@ function fromFreeEvent(ctx: Ctx, r: FreeEventStatementRow): FoundStatement {
  * read is never found, nor counted.
  */
 export async function searchStatements(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "db">,
   p: Principal,
   q: StatementQuery,
   cursor: StatementCursor,
@@ -123,15 +122,11 @@ export async function searchStatements(
   const assetRows =
     cursor.assetEvents < 0
       ? []
-      : await (async () => {
-          const w = new Where();
-          view.restrictEvents(w);
-          return findAssetEventStatements(ctx.db, w, c, cursor.assetEvents, limit);
-        })();
+      : await findAssetEventStatements(ctx.db, view.restriction, c, cursor.assetEvents, limit);
   const freeRows =
     cursor.freeEvents < 0 || !p.isAdmin
       ? []
-      : await findFreeEventStatements(ctx.db, new Where(), p.tenantId, c, cursor.freeEvents, limit);
+      : await findFreeEventStatements(ctx.db, p.tenantId, c, cursor.freeEvents, limit);
   const merged = mergeNewestFirst(
     assetRows.map((r) => ({ seq: Number(r.seq), at: new Date(r.timestamp_accepted).getTime(), row: r })),
     freeRows.map((r) => ({ seq: Number(r.seq), at: Number(r.created_at), row: r })),

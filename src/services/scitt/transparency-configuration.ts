@@ -35,15 +35,15 @@ const LEAF_RULES = {
  * issues (the first is what `/entries` answers when the request names none), and what a leaf
  * is in each.
  */
-export function transparencyConfiguration(ctx: Pick<Ctx, "config">, prefix: string) {
-  const base = `${ctx.config.baseUrl}${prefix}`;
+export function transparencyConfiguration(ctx: Pick<Ctx, "baseUrl" | "config">, prefix: string) {
+  const base = `${ctx.baseUrl}${prefix}`;
   const profiles =
     ctx.config.scrapiReceiptProfile === "rfc9162" ? [VDS_RFC9162, VDS_MMR] : [VDS_MMR, VDS_RFC9162];
   return {
-    issuer: ctx.config.baseUrl,
+    issuer: ctx.baseUrl,
     registration_endpoint: `${base}/entries`,
-    jwks_uri: `${ctx.config.baseUrl}/jwks`,
-    scitt_keys_uri: `${ctx.config.baseUrl}/.well-known/scitt-keys`,
+    jwks_uri: `${ctx.baseUrl}/jwks`,
+    scitt_keys_uri: `${ctx.baseUrl}/.well-known/scitt-keys`,
     supported_signature_algorithms: ["ES256"],
     receipt_media_type: "application/scitt-receipt+cose",
     verifiable_data_structures: profiles,

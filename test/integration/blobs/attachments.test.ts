@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scanBatch } from "../../../src/workers/scanner.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
-import { EICAR } from "../../unit/blobs/samples.js";
+import { EICAR } from "../../unit/core/blobs/samples.js";
 
 let s: TestService;
 let ta: string;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scanBatch } from "../../../src/workers/scanner.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
-import { EICAR } from "../../unit/blobs/samples.js";
+import { EICAR } from "../../unit/core/blobs/samples.js";
 
 const fixture = (name: string) =>
   new Uint8Array(readFileSync(new URL(`../../../fixtures/blobs/${name}`, import.meta.url)));

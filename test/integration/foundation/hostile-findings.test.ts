@@ -188,8 +188,8 @@ describe("signed inputs are checked against their schemas", () => {
     const key = await s.service.ctx.keys.get("token", "RS256");
     const jwt = new SignJWT(claims)
       .setProtectedHeader({ alg: "RS256", typ: "at+jwt", kid: key.kid })
-      .setIssuer(appIdpIssuer(s.service.ctx.config.baseUrl))
-      .setAudience(tokenAudience(s.service.ctx.config.baseUrl))
+      .setIssuer(appIdpIssuer(s.service.ctx.baseUrl))
+      .setAudience(tokenAudience(s.service.ctx.baseUrl))
       .setIssuedAt();
     if (exp !== undefined) jwt.setExpirationTime(exp);
     return jwt.sign(key.privateKey);

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HttpDeps } from "../../../src/http/deps.js";
 import { type AnyRouteSpec, RouteTable } from "../../../src/http/route.js";
 import { routeModules } from "../../../src/http/routes/index.js";
+import { rng } from "../../helpers/random.js";
 import { plainApplication, startTestService, type TestService } from "../../helpers/service.js";
-import { rng } from "../../unit/query/random.js";
 
 /** Every operation of the route table, read without running a service (handlers are not called). */
 function allSpecs(): AnyRouteSpec[] {

@@ -21,6 +21,35 @@ const rooms: Record<string, [string, string, string]> = {
   plugins: ["plugins/conserver/x.ts", "../../src/services/assets.js", "../../src/core/vcon/index.js"],
   verify: ["src/verify/x.ts", "../client/index.js", "../core/verify/index.js"],
   client: ["src/client/x.ts", "../http/routes/assets.js", "../http/schemas/assets.js"],
+  // The store compiles every query: no room outside it builds one with the store's Where or
+  // SQL builders; a list's specification (core) is what a service hands it.
+  "services: Where, the store's query builders": [
+    "src/services/records/x.ts",
+    "../../store/sql.js",
+    "../../core/filters/list-spec.js",
+  ],
+  "services: attribute SQL, the store's query builders": [
+    "src/services/y.ts",
+    "../store/attribute-sql.js",
+    "../store/record-lists.js",
+  ],
+  "services: access SQL, the store's query builders": [
+    "src/services/z.ts",
+    "../store/access-sql.js",
+    "../core/access/restriction.js",
+  ],
+  "workers, the store's query builders": [
+    "src/workers/y.ts",
+    "../store/record-filters.js",
+    "../store/seals.js",
+  ],
+  "the shell, the store's query builders": [
+    "src/cli/x.ts",
+    "../store/narrowed-source.js",
+    "../store/open.js",
+  ],
+  "wake, the store's query builders": ["src/wake/x.ts", "../store/sql.js", "../core/api/ids.js"],
+  "the store itself, its query builders": ["src/store/y.ts", "../http/app.js", "./attribute-sql.js"],
 };
 
 const source = (from: string) => `import { a } from "${from}";\n\nexport const b = a;\n`;
@@ -80,6 +109,8 @@ describe("layer rules (biome.json)", () => {
       const reason = refusals.get(path.replace(/\.ts$/, "-forbidden.ts"));
       expect(reason, `no refusal for ${path}`).toBeTruthy();
       expect(reason!.length).toBeGreaterThan(20);
+      if (room.endsWith("query builders") && !room.startsWith("the store"))
+        expect(reason).toContain("the store compiles every query");
     });
     it(`${room}: an allowed import passes`, () => {
       expect(refusals.has(path.replace(/\.ts$/, "-allowed.ts"))).toBe(false);

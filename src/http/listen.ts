@@ -1,0 +1,54 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Config } from "../config.js";
+
+/** The HTTP server's deadlines and keep-alive, from the configuration. */
+function httpServerOptions(config: Pick<Config, "headersTimeoutMs" | "requestTimeoutMs">) {
+  return {
+    keepAliveTimeout: 65_000,
+    // Deadlines for headers and for the whole request; the body has its own (`registerBodyParsers`).
+    requestTimeout: config.requestTimeoutMs,
+    headersTimeout: Math.min(config.headersTimeoutMs, config.requestTimeoutMs),
+    // Node checks the deadlines this often; its default of 30 s would let them overrun.
+    connectionsCheckingInterval: 1000,
+  };
+}
+
+/** Answers every request while the service starts (its database opening, say): 503, try again. */
+function starting(_req: IncomingMessage, res: ServerResponse): void {
+  const body = JSON.stringify({ code: 14, message: "the service is starting", details: [] });
+  res.writeHead(503, {
+    "content-type": "application/json",
+    "x-content-type-options": "nosniff",
+    "retry-after": "1",
+    "content-length": Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+/**
+ * Binds the API's socket before anything else is built, so that the service's base URL (when
+ * BASE_URL does not name it) is derived once from the port actually bound (`PORT=0` takes a free
+ * one) and every part of the context is built with it. Until `serve` hands the requests to the
+ * app, the socket answers 503.
+ */
+export async function bindHttpServer(config: Config): Promise<Server> {
+  const server = createServer(httpServerOptions(config), starting);
+  server.keepAliveTimeout = httpServerOptions(config).keepAliveTimeout;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  return server;
+}
+
+/** Hands a bound server's requests to the app (`handler`), in place of the starting answer. */
+export function serveWith(
+  server: Server,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): void {
+  server.removeListener("request", starting);
+  server.on("request", handler);
+}

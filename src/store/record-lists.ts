@@ -1,0 +1,87 @@
+import type { AssetEventListSpec, AssetListSpec } from "../core/filters/list-spec.js";
+import { restrictRows } from "./access-sql.js";
+import { type AssetEventRow, selectAssetEvents } from "./asset-events.js";
+import { type AssetRow, selectAssets } from "./assets.js";
+import { addListFilters } from "./attribute-sql.js";
+import type { Db } from "./db.js";
+import { narrowedSource } from "./narrowed-source.js";
+import { ASSET_LIST, EVENT_LIST, filterAssetEvents, filterAssets, ofAsset } from "./record-filters.js";
+import { countWhere, estimateWhere, Where } from "./sql.js";
+
+/**
+ * A record list compiled from its specification: its page, and what its total is made of (the
+ * count of the same filter, capped, and the planner's estimate), all over the one WHERE clause,
+ * so that a count never includes a row the page would not show.
+ */
+export interface RecordList<R> {
+  /** The page the specification asks for. */
+  page(): Promise<R[]>;
+  /** How many rows match, stopping at `cap`. */
+  count(cap: number): Promise<number>;
+  /** The planner's estimate of how many rows match: an approximate total at index-lookup cost. */
+  estimate(): Promise<number>;
+}
+
+/**
+ * Assets as the list asks for them (access first, then attribute filters, then the scalar ones),
+ * newest first; `null` when its value filters match no asset at all (`narrowedSource`).
+ * `commonFilters` is the context's memory of value filters that match many rows.
+ */
+export async function assetList(
+  db: Db,
+  commonFilters: Map<string, number>,
+  spec: AssetListSpec,
+): Promise<RecordList<AssetRow> | null> {
+  const w = new Where();
+  restrictRows(w, "assets", spec.access);
+  const byValue = addListFilters(w, spec.filters, ASSET_LIST);
+  filterAssets(w, spec);
+  const from = await narrowedSource(db, commonFilters, ASSET_LIST.table, w, byValue);
+  if (from === null) return null;
+  return listOf(db, from, w, () =>
+    selectAssets(db, w.sql, w.params, { before: spec.page.cursor, limit: spec.page.limit, from }),
+  );
+}
+
+/**
+ * Asset events as the list asks for them; `null` when its value filters match no event at all.
+ *
+ * One asset's events are found through its own index; across assets a value may be rare. Read
+ * whole (access `authorised`), one asset's page has one good plan whatever the values (its index,
+ * the filters tested on its rows), so PostgreSQL keeps it instead of planning each look-up:
+ * planning was twice the running time of the conserver's look-up before a later event.
+ */
+export async function assetEventList(
+  db: Db,
+  commonFilters: Map<string, number>,
+  spec: AssetEventListSpec,
+): Promise<RecordList<AssetEventRow> | null> {
+  const w = new Where();
+  const oneAsset = spec.assetId !== undefined;
+  if (spec.assetId !== undefined) ofAsset(w, spec.assetId);
+  restrictRows(w, "asset_events", spec.access);
+  const byValue = addListFilters(w, spec.filters, EVENT_LIST, !oneAsset);
+  filterAssetEvents(w, spec);
+  const from = oneAsset
+    ? EVENT_LIST.table
+    : await narrowedSource(db, commonFilters, EVENT_LIST.table, w, byValue);
+  if (from === null) return null;
+  return listOf(db, from, w, () =>
+    selectAssetEvents(db, w.sql, w.params, {
+      cursor: spec.page.cursor,
+      limit: spec.page.limit,
+      ascending: spec.order === "oldest",
+      from,
+      reusePlan: oneAsset && spec.access.kind === "authorised",
+    }),
+  );
+}
+
+/** A list over `from` filtered by `w`: its page, and its count and estimate over the same clause. */
+function listOf<R>(db: Db, from: string, w: Where, page: () => Promise<R[]>): RecordList<R> {
+  return {
+    page,
+    count: (cap) => countWhere(db, from, w.sql, w.params, cap),
+    estimate: () => estimateWhere(db, from, w.sql, w.params),
+  };
+}

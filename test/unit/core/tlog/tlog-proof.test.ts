@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import {
+  cosign,
+  ed25519PublicKey,
+  ed25519Signer,
+  formatCheckpoint,
+  formatNote,
+  formatTlogProof,
+  formatVkey,
+  parseNote,
+  parseTlogProof,
+  signNote,
+  verifyTlogProof,
+} from "../../../../src/core/tlog/index.js";
+import { mth } from "./reference-tree.js";
+
+const ORIGIN = "log.example/archivist/v1/merklelogs/t/tlog";
+const logSeed = new Uint8Array(32).fill(7);
+const wSeed = new Uint8Array(32).fill(8);
+const logVkey = formatVkey(ORIGIN, 0x01, ed25519PublicKey(logSeed));
+const wVkey = formatVkey("witness.example/w", 0x04, ed25519PublicKey(wSeed));
+
+/** RFC 9162 §2.1.3.1 PATH(m, D[n]), straight from the definition. */
+function path(m: number, d: Uint8Array[]): Uint8Array[] {
+  if (d.length <= 1) return [];
+  let k = 1;
+  while (k * 2 < d.length) k *= 2;
+  return m < k
+    ? [...path(m, d.slice(0, k)), mth(d.slice(k))]
+    : [...path(m - k, d.slice(k)), mth(d.slice(0, k))];
+}
+
+const entries = Array.from({ length: 11 }, (_, i) => new Uint8Array(32).fill(i + 1));
+const text = formatCheckpoint({ origin: ORIGIN, size: entries.length, root: mth(entries), extensions: [] });
+const signed = signNote(text, [ed25519Signer(ORIGIN, logSeed)]);
+const note = parseNote(signed);
+const cosigned = formatNote(note.text, [
+  ...note.signatures,
+  cosign("witness.example/w", wSeed, note.text, 1_700_000_000),
+]);
+const trust = { logVkey, witnessVkeys: [wVkey], quorum: 1 };
+
+const proofOf = (index: number, extra?: Uint8Array) =>
+  formatTlogProof({ index, path: path(index, entries), checkpoint: cosigned, ...(extra ? { extra } : {}) });
+
+describe("c2sp.org/tlog-proof@v1", () => {
+  it("writes the format's lines: header, extra, index, one hash a line, an empty line, the checkpoint verbatim", () => {
+    const p = proofOf(6, new TextEncoder().encode("events/x"));
+    const lines = p.split("\n");
+    expect(lines[0]).toBe("c2sp.org/tlog-proof@v1");
+    expect(lines[1]).toBe(`extra ${Buffer.from("events/x").toString("base64")}`);
+    expect(lines[2]).toBe("index 6");
+    const hashes = path(6, entries).length;
+    expect(lines.slice(3, 3 + hashes).every((l) => Buffer.from(l, "base64").length === 32)).toBe(true);
+    expect(lines[3 + hashes]).toBe("");
+    expect(p.endsWith(cosigned)).toBe(true);
+    expect(parseTlogProof(p)).toMatchObject({ index: 6, checkpoint: cosigned });
+  });
+
+  it("verifies every entry of the tree, witnessed", () => {
+    for (let i = 0; i < entries.length; i++) {
+      const v = verifyTlogProof(proofOf(i), [entries[i] as Uint8Array], trust);
+      expect(v, String(i)).toMatchObject({ ok: true, index: i, cosigners: ["witness.example/w"] });
+    }
+  });
+
+  it("fails when anything is changed, or the quorum is not met", () => {
+    const good = proofOf(3);
+    const leaf = [entries[3] as Uint8Array];
+    expect(verifyTlogProof(good, [entries[4] as Uint8Array], trust).ok).toBe(false);
+    expect(verifyTlogProof(good.replace("index 3", "index 4"), leaf, trust).ok).toBe(false);
+    const lines = good.split("\n");
+    const flipped = Buffer.from(lines[2] as string, "base64");
+    flipped[0] = (flipped[0] as number) ^ 1;
+    lines[2] = flipped.toString("base64");
+    expect(verifyTlogProof(lines.join("\n"), leaf, trust).ok).toBe(false);
+    expect(verifyTlogProof(good.replace(`\n${entries.length}\n`, "\n12\n"), leaf, trust).ok).toBe(false);
+    expect(
+      verifyTlogProof(good.replace("c2sp.org/tlog-proof@v1", "c2sp.org/tlog-proof@v2"), leaf, trust),
+    ).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/not a tlog proof/),
+    });
+    const unwitnessed = formatTlogProof({ index: 3, path: path(3, entries), checkpoint: signed });
+    expect(verifyTlogProof(unwitnessed, leaf, trust).ok).toBe(false);
+    expect(verifyTlogProof(unwitnessed, leaf, { ...trust, quorum: 0 }).ok).toBe(true);
+  });
+
+  it("refuses malformed proofs by name", () => {
+    for (const [bad, why] of [
+      ["c2sp.org/tlog-proof@v1\nindex 01\n\nx\n", /index line/],
+      ["c2sp.org/tlog-proof@v1\nindex 1\nAAAA\n\nx\n", /not a SHA-256 hash/],
+      ["c2sp.org/tlog-proof@v1\nindex 1", /no empty line/],
+      ["c2sp.org/tlog-proof@v1\nindex 1\n\n", /no checkpoint/],
+    ] as const)
+      expect(() => parseTlogProof(bad)).toThrow(why);
+  });
+});

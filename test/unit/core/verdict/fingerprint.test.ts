@@ -1,0 +1,13 @@
+import { createHash, generateKeyPairSync } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { keyFingerprint } from "../../../../src/core/verdict/index.js";
+
+describe("key fingerprints", () => {
+  it("are the SHA-256 of the key's SPKI DER, as openssl prints it", () => {
+    for (let i = 0; i < 5; i++) {
+      const { publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+      const der = publicKey.export({ type: "spki", format: "der" });
+      expect(keyFingerprint(publicKey)).toBe(`sha256:${createHash("sha256").update(der).digest("hex")}`);
+    }
+  });
+});

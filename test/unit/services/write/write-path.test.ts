@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { openWritePath } from "../../../../src/services/write/write-path.js";
+import type { StoredAssetEvent } from "../../../../src/store/asset-events.js";
+import type { Db, Queryable } from "../../../../src/store/db.js";
+import { FreshEvents } from "../../../../src/store/fresh-events.js";
+import type { Keyring } from "../../../../src/store/keyring.js";
+
+function fakeDb(): Db {
+  const tx: Queryable = { query: async () => [] };
+  return {
+    kind: "pglite",
+    query: async () => [],
+    transaction: async (fn) => fn(tx),
+    ping: async () => undefined,
+    close: async () => undefined,
+  };
+}
+
+const row = (id: string) => ({ id }) as StoredAssetEvent;
+
+describe("the write path's hand-off", () => {
+  it("keeps nothing until a committer opens it, then hands each row over once", () => {
+    const handoff = new FreshEvents();
+    handoff.add([row("a")]);
+    expect(handoff.size).toBe(0);
+    expect(handoff.open()).toBe(handoff);
+    handoff.add([row("b"), row("c")]);
+    expect(handoff.take("a")).toBeUndefined();
+    expect(handoff.take("b")?.id).toBe("b");
+    expect(handoff.take("b")).toBeUndefined();
+    expect(handoff.size).toBe(1);
+  });
+
+  it("drops the oldest rows past its bound (the committer reads those from the database)", () => {
+    const handoff = new FreshEvents(2).open();
+    handoff.add([row("a"), row("b"), row("c")]);
+    expect(handoff.size).toBe(2);
+    expect(handoff.take("a")).toBeUndefined();
+    expect(handoff.take("c")?.id).toBe("c");
+  });
+
+  it("is built once per context: its appenders and one hand-off", () => {
+    const wp = openWritePath({ db: fakeDb(), keys: {} as Keyring, wake: { commit: () => undefined } });
+    expect(wp.handoff).toBeInstanceOf(FreshEvents);
+    expect(wp.events).not.toBe(wp.freeEvents);
+    expect(wp.handoff.size).toBe(0);
+  });
+});
