@@ -1,6 +1,8 @@
+import type { AssetSummaryListSpec, AssetSummaryOrder } from "../core/filters/list-spec.js";
+import { restrictRows } from "./access-sql.js";
 import { ASSET_COLUMNS, type AssetRow } from "./assets.js";
 import type { Queryable } from "./db.js";
-import type { Where } from "./sql.js";
+import { countWhere, Where } from "./sql.js";
 
 /** An asset with how many of its events the caller may read, and when the newest was accepted. */
 export interface AssetSummaryRow extends AssetRow {
@@ -8,14 +10,11 @@ export interface AssetSummaryRow extends AssetRow {
   last_event_at: Date | null;
 }
 
-/** The orders an auditor sorts assets by: newest event, name, or creation (newest first). */
-export type AssetSummaryOrder = "LAST_EVENT" | "NAME" | "CREATED";
-
 /** The attributes the text filter reads: an asset's name, subject and type. */
 const SUMMARY_TEXT_ATTRIBUTES = ["arc_display_name", "subject", "arc_display_type"] as const;
 
 /** An attribute as the caller may read it: null on rows of tenancies where it is hidden from it. */
-function readable(w: Where, name: string, hiddenIn: string[]): string {
+function readable(w: Where, name: string, hiddenIn: readonly string[]): string {
   const value = `(attributes->>${w.p(name)})`;
   return hiddenIn.length
     ? `(case when tenant_id = any(${w.p(hiddenIn)}::uuid[]) then null else ${value} end)`
@@ -26,7 +25,7 @@ function readable(w: Where, name: string, hiddenIn: string[]): string {
  * Adds the text filter: the text anywhere in the name, subject or type, any case. An attribute
  * hidden from the caller in a tenancy is read there as missing, so a match never tells a hidden value.
  */
-export function filterSummaryText(w: Where, text: string, hiddenIn: (name: string) => string[]): void {
+function filterSummaryText(w: Where, text: string, hiddenIn: (name: string) => readonly string[]): void {
   const pattern = `%${text.replace(/[\\%_]/g, "\\$&")}%`;
   const tests = SUMMARY_TEXT_ATTRIBUTES.map(
     (name) => `${readable(w, name, hiddenIn(name))} ilike ${w.p(pattern)}`,
@@ -40,14 +39,14 @@ export function filterSummaryText(w: Where, text: string, hiddenIn: (name: strin
  * (made as `new Where(assets.params)`, so its params are all of them). Paged by position: the
  * order by newest event moves as events arrive, so no key of a row holds its place.
  */
-export function selectAssetSummaries(
+function selectAssetSummaries(
   db: Queryable,
   assets: Where,
   events: Where,
   opts: {
     order: AssetSummaryOrder;
     /** The name as the caller may read it (`readable`'s rule), for the NAME order. */
-    nameHiddenIn: string[];
+    nameHiddenIn: readonly string[];
     offset: number;
     limit: number;
   },
@@ -73,4 +72,30 @@ export function selectAssetSummaries(
      where ${assets.sql} order by ${order} limit ${p(opts.limit)} offset ${p(opts.offset)}`,
     params,
   );
+}
+
+/**
+ * The asset table compiled from its specification: its page, and the count of the same assets
+ * (capped), over the one WHERE clause.
+ */
+export function assetSummaryList(
+  db: Queryable,
+  spec: AssetSummaryListSpec,
+): { page(): Promise<AssetSummaryRow[]>; count(cap: number): Promise<number> } {
+  const w = new Where();
+  restrictRows(w, "assets", spec.access);
+  if (spec.text) filterSummaryText(w, spec.text.value, spec.text.hiddenIn);
+  // The events' condition continues the assets' numbering: the page's statement holds both.
+  const events = new Where(w.params);
+  restrictRows(events, "asset_events", spec.eventAccess);
+  return {
+    page: () =>
+      selectAssetSummaries(db, w, events, {
+        order: spec.order,
+        nameHiddenIn: spec.nameHiddenIn,
+        offset: spec.offset,
+        limit: spec.limit,
+      }),
+    count: (cap) => countWhere(db, "assets", w.sql, w.params, cap),
+  };
 }

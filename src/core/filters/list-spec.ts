@@ -85,3 +85,27 @@ export interface FreeEventSearchSpec {
   skip: number;
   top: number;
 }
+
+/** The orders an auditor sorts the asset table by: newest event, name, or creation (newest first). */
+export type AssetSummaryOrder = "LAST_EVENT" | "NAME" | "CREATED";
+
+/**
+ * A page of the auditor's asset table: assets with the count and newest acceptance time of the
+ * events the caller may read. Paged by position: the newest-event order moves as events arrive.
+ */
+export interface AssetSummaryListSpec {
+  /** Which assets. */
+  access: AccessRestriction;
+  /** Which of their events count and date (`authorised`: every event of a listed asset). */
+  eventAccess: AccessRestriction;
+  /**
+   * A case-insensitive substring of the name, subject or type; each attribute is read as missing
+   * in the tenancies `hiddenIn` names for it, so a match never tells a hidden value.
+   */
+  text?: { value: string; hiddenIn: (attribute: string) => readonly string[] } | undefined;
+  order: AssetSummaryOrder;
+  /** The tenancies whose asset names are hidden from the caller (the NAME order reads them as missing). */
+  nameHiddenIn: readonly string[];
+  offset: number;
+  limit: number;
+}

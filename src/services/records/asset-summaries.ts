@@ -1,15 +1,10 @@
 import type { Ctx } from "../../context.js";
 import { badRequest } from "../../core/api/api-error.js";
 import { isoTime } from "../../core/api/ids.js";
+import type { AssetSummaryOrder } from "../../core/filters/list-spec.js";
 import { assertStorableText } from "../../core/filters/text-guard.js";
 import { type AssetRecord, assetRecord } from "../../core/record/index.js";
-import {
-  type AssetSummaryOrder,
-  filterSummaryText,
-  selectAssetSummaries,
-} from "../../store/asset-summaries.js";
-import { countAssets } from "../../store/assets.js";
-import { Where } from "../../store/sql.js";
+import { assetSummaryList } from "../../store/asset-summaries.js";
 import { type AccessView, projectAttributes } from "../access/access-view.js";
 
 /** An asset as the list of summaries shows it: the record, its readable events' count and newest time. */
@@ -35,7 +30,7 @@ export interface SummaryRequest {
  * the caller may read: an event hidden from it is neither counted nor dated.
  */
 export async function listAssetSummaries(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "db" | "config">,
   view: AccessView,
   req: SummaryRequest,
 ): Promise<{ items: AssetSummary[]; next: number | undefined; total: number | undefined }> {
@@ -44,18 +39,17 @@ export async function listAssetSummaries(
   const text = (req.text ?? "").trim();
   if (text.length > MAX_TEXT) throw badRequest(`q must be at most ${MAX_TEXT} characters`);
   assertStorableText(text, "q", "ATTRIBUTE_QUERY");
-  const w = new Where();
-  view.restrictAssets(w);
-  if (text) filterSummaryText(w, text, view.hiddenIn);
-  const events = new Where(w.params);
-  // Seen whole, every event of a readable asset is readable; else the caller's event rules apply.
-  if (!view.whole) view.restrictEvents(events);
-  const rows = await selectAssetSummaries(ctx.db, w, events, {
+  const list = assetSummaryList(ctx.db, {
+    access: view.restriction,
+    // Seen whole, every event of a readable asset is readable; else the caller's event rules apply.
+    eventAccess: view.whole ? { kind: "authorised" } : view.restriction,
+    text: text ? { value: text, hiddenIn: (name) => view.hiddenIn(name) } : undefined,
     order,
     nameHiddenIn: view.hiddenIn("arc_display_name"),
     offset: req.offset,
     limit: req.pageSize + 1,
   });
+  const rows = await list.page();
   const page = rows.slice(0, req.pageSize);
   const items = page.flatMap((a) => {
     const g = view.grant(a);
@@ -66,7 +60,6 @@ export async function listAssetSummaries(
   const more = rows.length > req.pageSize;
   let total: number | undefined;
   if (req.firstPage && !more) total = page.length;
-  else if (req.firstPage || req.wantCount)
-    total = await countAssets(ctx.db, w.sql, w.params, ctx.config.resultLimit + 1);
+  else if (req.firstPage || req.wantCount) total = await list.count(ctx.config.resultLimit + 1);
   return { items, next: more ? req.offset + page.length : undefined, total };
 }
