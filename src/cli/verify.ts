@@ -1,9 +1,10 @@
-import { createPublicKey, type KeyObject } from "node:crypto";
+import { createPublicKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
 import { BodyTooLarge, readBounded, readBoundedText } from "../client/bounded-body.js";
 import { CodedError } from "../core/api/coded-error.js";
 import { isUuid } from "../core/api/ids.js";
+import { nodePublicKey, nodePublicKeyFromJwk } from "../core/node/crypto.js";
 import {
   cannotEvaluate,
   decodeSeal,
@@ -11,6 +12,7 @@ import {
   type KeyFingerprint,
   keyFingerprint,
   keysFromKeySet,
+  type PublicKey,
   pinsSomething,
   statementPayloadMatches,
   type TrustRoots,
@@ -105,11 +107,11 @@ async function serviceKeys(
   trust: TrustRoots,
   url: string | undefined,
 ): Promise<{
-  keys: Map<string, KeyObject>;
-  pinned?: Map<string, KeyObject>;
+  keys: Map<string, PublicKey>;
+  pinned?: Map<string, PublicKey>;
   fingerprints: KeyFingerprint[];
 }> {
-  const prints = (keys: Map<string, KeyObject>, pinned: (kid: string, f: string) => boolean) =>
+  const prints = (keys: Map<string, PublicKey>, pinned: (kid: string, f: string) => boolean) =>
     [...keys].map(([kid, k]): KeyFingerprint => {
       const fingerprint = keyFingerprint(k);
       return { kind: "cose-key", id: kid, fingerprint, pinned: pinned(kid, fingerprint) };
@@ -121,7 +123,10 @@ async function serviceKeys(
       fingerprints: prints(trust.serviceKeys, () => true),
     };
   if (!url) throw new VerifyFailed(KEYS_HINT);
-  const fetched = keysFromKeySet(await fetchBytes(`${url.replace(/\/$/, "")}/.well-known/scitt-keys`));
+  const fetched = keysFromKeySet(
+    await fetchBytes(`${url.replace(/\/$/, "")}/.well-known/scitt-keys`),
+    nodePublicKeyFromJwk,
+  );
   const byPolicy = (kid: string, f: string) =>
     trust.policy.serviceKeys.some((p) => p.kid === kid && p.fingerprint === f);
   const fingerprints = prints(fetched, byPolicy);
@@ -134,7 +139,7 @@ async function serviceKeys(
 function keyedVerdict(
   trust: TrustRoots,
   keys: Awaited<ReturnType<typeof serviceKeys>>,
-  check: (keys: Map<string, KeyObject>) => { ok: true; proven: string } | { ok: false; reason: string },
+  check: (keys: Map<string, PublicKey>) => { ok: true; proven: string } | { ok: false; reason: string },
   unsigned: string[] = [],
 ): VerificationVerdict {
   const first = check(keys.keys);
@@ -158,16 +163,24 @@ function keyedVerdict(
 }
 
 /** Statement issuer keys given as `kid=<file>` (PEM or JWK), on top of the service's published keys. */
-function issuerKeys(specs: string[] | undefined, published: Map<string, KeyObject>): Map<string, KeyObject> {
+function issuerKeys(specs: string[] | undefined, published: Map<string, PublicKey>): Map<string, PublicKey> {
   const out = new Map(published);
   for (const spec of specs ?? []) {
     const eq = spec.indexOf("=");
     if (eq <= 0) throw new VerifyFailed("--issuer-key takes kid=<file> (a PEM or JWK public key)");
     const text = readInput(spec.slice(eq + 1), "the issuer key").toString("utf8");
-    out.set(
-      spec.slice(0, eq),
-      createPublicKey(text.trim().startsWith("{") ? { key: JSON.parse(text), format: "jwk" } : text),
-    );
+    try {
+      out.set(
+        spec.slice(0, eq),
+        nodePublicKey(
+          createPublicKey(text.trim().startsWith("{") ? { key: JSON.parse(text), format: "jwk" } : text),
+        ),
+      );
+    } catch (err) {
+      throw new VerifyFailed(
+        `--issuer-key ${spec}: not an EC public key (P-256, P-384): ${(err as Error).message}`,
+      );
+    }
   }
   return out;
 }
@@ -258,7 +271,7 @@ async function verifyStatementFile(
   const service =
     trust.serviceKeys || v.url
       ? await serviceKeys(trust, v.url)
-      : { keys: new Map<string, KeyObject>(), fingerprints: [] };
+      : { keys: new Map<string, PublicKey>(), fingerprints: [] };
   const receipts = v.receipt ? [new Uint8Array(readInput(v.receipt, "the receipt"))] : [];
   const payload = v.payload ? new Uint8Array(readInput(v.payload, "the payload")) : undefined;
   const given = issuerKeys(v.issuerKey, new Map());

@@ -29,6 +29,13 @@ export {
   verifyBundle,
 } from "../core/bundle/index.js";
 export { decodeSeal, verifySeal } from "../core/cose/index.js";
+export {
+  type EcJwk,
+  type PublicKey,
+  type PublicKeyFactory,
+  publicKeyFromJwk,
+  type SignatureHash,
+} from "../core/crypto/public-key.js";
 export { verifyConsistency as verifyMmrConsistency } from "../core/mmr/index.js";
 // From its own module: scitt's index also carries the registration policy, whose X.509 checks
 // have no browser counterpart.

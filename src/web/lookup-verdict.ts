@@ -2,6 +2,7 @@ import {
   judge,
   type KeyFingerprint,
   keyFingerprint,
+  type PublicKeyFactory,
   pinsSomething,
   type TrustRoots,
   type VerificationVerdict,
@@ -17,10 +18,11 @@ export function lookupApi(
   base: string,
   trust: TrustRoots,
   fetcher?: (url: string) => Promise<Response>,
+  makeKey?: PublicKeyFactory,
 ): PublicApi {
   const given = trust.serviceKeys;
   const prints = trust.policy.serviceKeys;
-  if (!given && prints.length === 0) return new PublicApi(base, fetcher);
+  if (!given && prints.length === 0) return new PublicApi(base, fetcher, undefined, makeKey);
   return new PublicApi(
     base,
     fetcher,
@@ -31,6 +33,7 @@ export function lookupApi(
           prints.some((p) => p.kid === kid && p.fingerprint === keyFingerprint(k)),
         ),
       ),
+    makeKey,
   );
 }
 

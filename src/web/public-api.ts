@@ -1,6 +1,5 @@
-import type { KeyObject } from "node:crypto";
 import { CodedError } from "../core/api/coded-error.js";
-import { keysFromKeySet } from "../verify/index.js";
+import { keysFromKeySet, type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../verify/index.js";
 import { fetchFailure } from "./fetch-error.js";
 
 /** A record as the public routes return it. */
@@ -22,7 +21,7 @@ const MAX_PAGES = 50;
 
 /** Reads the service's public routes (no token); the same code runs in the CLI and the browser. */
 export class PublicApi {
-  private keySet: Promise<Map<string, KeyObject>> | undefined;
+  private keySet: Promise<Map<string, PublicKey>> | undefined;
 
   constructor(
     readonly base: string,
@@ -32,20 +31,22 @@ export class PublicApi {
      * The keys receipts are checked with, when the caller pinned some: from the fetched set
      * (the service's claim) to the pinned one. Unset: the fetched keys as they are.
      */
-    private readonly pin?: (fetched: Map<string, KeyObject>) => Map<string, KeyObject>,
+    private readonly pin?: (fetched: Map<string, PublicKey>) => Map<string, PublicKey>,
+    /** How fetched keys are made: portable, unless a Node program passes node:crypto's. */
+    private readonly makeKey: PublicKeyFactory = publicKeyFromJwk,
   ) {
     this.base = base.replace(/\/$/, "");
   }
 
   /** The service's keys as fetched (what it says today), for fingerprints. */
-  fetchedKeys(): Promise<Map<string, KeyObject>> {
+  fetchedKeys(): Promise<Map<string, PublicKey>> {
     this.fetched ??= this.get("/.well-known/scitt-keys").then(({ status, bytes }) => {
       if (status !== 200) throw new LookupError(`GET /.well-known/scitt-keys answered ${status}`, status);
-      return keysFromKeySet(bytes);
+      return keysFromKeySet(bytes, this.makeKey);
     });
     return this.fetched;
   }
-  private fetched: Promise<Map<string, KeyObject>> | undefined;
+  private fetched: Promise<Map<string, PublicKey>> | undefined;
 
   /** Raw GET: status and body bytes. */
   async get(path: string): Promise<{ status: number; bytes: Uint8Array }> {
@@ -82,7 +83,7 @@ export class PublicApi {
   }
 
   /** The keys receipts are checked with: the pinned ones when the caller pinned any, else the fetched ones. */
-  keys(): Promise<Map<string, KeyObject>> {
+  keys(): Promise<Map<string, PublicKey>> {
     this.keySet ??= this.fetchedKeys().then((fetched) => (this.pin ? this.pin(fetched) : fetched));
     return this.keySet;
   }

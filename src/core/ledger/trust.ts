@@ -1,4 +1,5 @@
-import { createHash } from "node:crypto";
+import { fromBase64, toBase64 } from "../crypto/bytes.js";
+import { sha256 } from "../crypto/sha256.js";
 
 /** The first seal covering a log entry, with its anchoring once the anchorer has put it in a block. */
 export interface CoveringSeal {
@@ -26,11 +27,10 @@ export function committedTrust(seal: CoveringSeal | null): "COMMITTED" | "CONFIR
 
 /** `merklelog_entry.confirm`: the seal's MMR state; `root` is SHA-256 over its peaks in order. */
 export function confirmEntry(seal: CoveringSeal): Record<string, string> {
-  const root = createHash("sha256");
-  for (const p of seal.peaks) root.update(Buffer.from(p, "base64"));
+  const root = sha256(...seal.peaks.map(fromBase64));
   return {
     mmr_size: String(seal.mmr_size),
-    root: root.digest("base64"),
+    root: toBase64(root),
     timestamp: String(seal.timestamp_ms),
     idtimestamp: seal.idtimestamp,
     signed_tree_head: "",

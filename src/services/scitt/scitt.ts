@@ -5,6 +5,8 @@ import { ApiError, badRequest, forbidden, notFound } from "../../core/api/api-er
 import { CodedError } from "../../core/api/coded-error.js";
 import { isUuid } from "../../core/api/ids.js";
 import type { MmrProofForm } from "../../core/cose/index.js";
+import { ecJwk, type PublicKey } from "../../core/crypto/public-key.js";
+import { nodePublicKeyFromJwk } from "../../core/node/crypto.js";
 import { assetEventRecord, freeEventRecord } from "../../core/record/index.js";
 import {
   attachReceipts,
@@ -42,11 +44,12 @@ async function tenancyIssuer(ctx: Pick<Ctx, "config" | "keys">, tenantId: string
 }
 
 /** Issuer keys the tenancy trusts: its own, and the ones an administrator registered. */
-async function trustedKeys(ctx: Ctx, tenantId: string): Promise<Map<string, KeyObject>> {
+async function trustedKeys(ctx: Ctx, tenantId: string): Promise<Map<string, PublicKey>> {
   const own = (await tenancyIssuer(ctx, tenantId)).key;
-  const keys = new Map<string, KeyObject>([[own.kid, own.publicKey]]);
+  const keys = new Map<string, PublicKey>([[own.kid, own.verifier]]);
+  // Only P-256 keys are registered (`addScittKey`).
   for (const k of await listScittKeys(ctx.db, tenantId))
-    keys.set(k.kid, createPublicKey({ key: k.public_jwk as never, format: "jwk" }));
+    keys.set(k.kid, nodePublicKeyFromJwk(ecJwk(k.public_jwk)));
   return keys;
 }
 
