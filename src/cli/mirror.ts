@@ -4,17 +4,19 @@ import { parseArgs } from "node:util";
 import {
   auditTiles,
   eachTile,
-  parseCheckpoint,
   parseNote,
-  type RecordInLogReport,
-  rootFromTiles,
   sameHash,
   TILE_WIDTH,
+  tileCount,
+  tilePath,
+} from "../core/tlog/index.js";
+import {
+  parseCheckpoint,
+  type RecordInLogReport,
+  rootFromTiles,
   type TileFetch,
   type TileRef,
   type TrustRoots,
-  tileCount,
-  tilePath,
   verifyCheckpoint,
   verifyRecordInLog,
 } from "../verify/index.js";

@@ -5,18 +5,16 @@ import { BodyTooLarge, readBounded, readBoundedText } from "../client/bounded-bo
 import { CodedError } from "../core/api/coded-error.js";
 import { isUuid } from "../core/api/ids.js";
 import { nodePublicKey, nodePublicKeyFromJwk } from "../core/node/crypto.js";
+import { judge, pinsSomething, unsignedFields } from "../core/verdict/index.js";
 import {
   cannotEvaluate,
   decodeSeal,
-  judge,
   type KeyFingerprint,
   keyFingerprint,
   keysFromKeySet,
   type PublicKey,
-  pinsSomething,
   statementPayloadMatches,
   type TrustRoots,
-  unsignedFields,
   type VerificationVerdict,
   verifyMmrConsistency,
   verifyRecordReceipt,

@@ -1,9 +1,8 @@
+import { judge, pinsSomething } from "../core/verdict/index.js";
 import {
-  judge,
   type KeyFingerprint,
   keyFingerprint,
   type PublicKeyFactory,
-  pinsSomething,
   type TrustRoots,
   type VerificationVerdict,
 } from "../verify/index.js";

@@ -1,4 +1,5 @@
-import { parseTlogProof, TLOG_PROOF_HEADER, verifyRecordTlogProof } from "../verify/index.js";
+import { TLOG_PROOF_HEADER } from "../core/tlog/index.js";
+import { parseTlogProof, verifyRecordTlogProof } from "../verify/index.js";
 import { LookupError, type PublicApi } from "./public-api.js";
 
 const HEADER_BYTES = new TextEncoder().encode(`${TLOG_PROOF_HEADER}\n`);
