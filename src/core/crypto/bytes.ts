@@ -28,12 +28,30 @@ export function fromHex(hex: string): Uint8Array {
   return out;
 }
 
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+// Both alphabets decode (base64 and base64url); anything else is 255.
+const DECODE = new Uint8Array(256).fill(255);
+for (let i = 0; i < 64; i++) DECODE[ALPHABET.charCodeAt(i)] = i;
+DECODE["-".charCodeAt(0)] = 62;
+DECODE["_".charCodeAt(0)] = 63;
+
 /** Standard base64 with padding. */
 export function toBase64(bytes: Uint8Array): string {
   let s = "";
-  // In slices, so a large input does not overflow fromCharCode's argument list.
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
+    s += ALPHABET[n >>> 18]! + ALPHABET[(n >>> 12) & 63]! + ALPHABET[(n >>> 6) & 63]! + ALPHABET[n & 63]!;
+  }
+  const rest = bytes.length - i;
+  if (rest === 1) {
+    const n = (bytes[i] as number) << 16;
+    s += `${ALPHABET[n >>> 18]!}${ALPHABET[(n >>> 12) & 63]!}==`;
+  } else if (rest === 2) {
+    const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8);
+    s += `${ALPHABET[n >>> 18]!}${ALPHABET[(n >>> 12) & 63]!}${ALPHABET[(n >>> 6) & 63]!}=`;
+  }
+  return s;
 }
 
 /** base64url without padding (RFC 4648 §5), as JWKs carry coordinates. */
@@ -42,9 +60,25 @@ export const toBase64url = (bytes: Uint8Array): string =>
 
 /** Bytes of base64 or base64url text, padded or not; throws on characters of neither alphabet. */
 export function fromBase64(text: string): Uint8Array {
-  const std = text.replace(/-/g, "+").replace(/_/g, "/").replace(/=+$/, "");
-  const bin = atob(std + "=".repeat((4 - (std.length % 4)) % 4));
-  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 61) end--; // "="
+  if (end % 4 === 1) throw new TypeError("base64 text of an impossible length");
+  const out = new Uint8Array((end * 3) >>> 2);
+  let o = 0;
+  let acc = 0;
+  let bits = 0;
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    const v = c < 256 ? (DECODE[c] as number) : 255;
+    if (v === 255) throw new TypeError(`not base64: ${JSON.stringify(text.slice(0, 40))}`);
+    acc = ((acc << 6) | v) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (acc >>> bits) & 0xff;
+    }
+  }
+  return out;
 }
 
 /** Bytewise order, as Node's compare orders bytes. */
