@@ -4,6 +4,7 @@ import { BodyTooLarge, readBoundedText } from "../client/bounded-body.js";
 import { requestToken } from "../client/token-source.js";
 import { CodedError } from "../core/api/coded-error.js";
 import { isUuid } from "../core/api/ids.js";
+import { nodePublicKeyFromJwk } from "../core/node/crypto.js";
 import { parseBundle, verifyBundle, verifyRecordTlogProof } from "../verify/index.js";
 import { fetchFailure } from "../web/fetch-error.js";
 import { vconUuidOf } from "../web/vcon.js";
@@ -149,7 +150,7 @@ async function runExport(target: string, v: Options): Promise<{ line: string; ex
   const text = await bodyOf(res, MAX_BUNDLE_BYTES, `the evidence of ${target}`);
   // Checked as it is written: one that does not verify (records not sealed yet, say) is written
   // all the same, with its verdict, and the exit status says it is not evidence yet.
-  const report = verifyBundle(parseBundle(text), trustRoots(v));
+  const report = verifyBundle(parseBundle(text), trustRoots(v), new Date(), nodePublicKeyFromJwk);
   const out = v.out ?? `evidence-${kind === "assets" ? "asset" : "vcon"}-${uuid}.json`;
   writeFileSync(out, text);
   return {

@@ -1,6 +1,6 @@
 import { CodedError } from "../api/coded-error.js";
 import { decodeSeal, verifySeal } from "../cose/index.js";
-import type { PublicKey } from "../crypto/public-key.js";
+import { type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../crypto/public-key.js";
 import { leafIndexOfMmrIndex, verifyConsistency } from "../mmr/index.js";
 import { verifyConsistency as verifyTreeConsistency } from "../rfc9162/index.js";
 import {
@@ -374,17 +374,19 @@ const COMPLETENESS =
  * checkpoint key and witnesses (C2SP tlog-policy), and the relying party's requirements.
  * Everything the verdict states is signed: each record's subject is checked against the
  * bundle's subject, the service against the receipts' issuer; the rest is labelled unsigned.
+ * `makeKey` makes the bundle's keys: portable, unless a Node program passes node:crypto's.
  */
 export function verifyBundle(
   bundle: EvidenceBundle,
   trust: TrustRoots = noTrust(),
   now = new Date(),
+  makeKey: PublicKeyFactory = publicKeyFromJwk,
 ): BundleReport {
   const policy = trust.policy;
   const keySetBytes = bytes(bundle.keys.cose_key_set);
   let carried: Map<string, PublicKey>;
   try {
-    carried = keysFromKeySet(keySetBytes);
+    carried = keysFromKeySet(keySetBytes, makeKey);
   } catch (err) {
     throw new BundleError(`the bundle's keys cannot be read: ${(err as Error).message}`);
   }
@@ -395,6 +397,10 @@ export function verifyBundle(
     "created_at: when the bundle says it was exported",
     "assets[]: the asset records are context; no signature covers them",
   ];
+  if (bundle.service_verdict !== undefined)
+    unsigned.push(
+      "service_verdict: the service's judgement of its own evidence when it exported it; this verdict is made anew and never reads it",
+    );
 
   // The keys the caller pinned: given by value, or the bundle's whose fingerprint the policy names.
   const byPrint = (kid: string, print: string) =>
