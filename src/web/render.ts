@@ -47,6 +47,20 @@ export function receiptView(r: ReceiptCheck): HTMLElement {
     : el("span", `receipt not verified: ${r.reason}`, "bad");
 }
 
+/**
+ * A receipt's own check on /verify. It holds under the keys the verdict names (served ones, unless
+ * you pinned yours), so it is never coloured as a verdict: the verdict says how far it is trusted.
+ */
+function receiptCheckView(r: ReceiptCheck): HTMLElement {
+  return r.ok
+    ? el(
+        "span",
+        `receipt checks out under the verdict's keys (log entry ${r.mmrIndex}; ${r.profiles.map((p) => (p === "mmr" ? "MMR" : "RFC 9162")).join(" and ")} profiles)`,
+        "checked",
+      )
+    : el("span", `receipt does not verify: ${r.reason}`, "bad");
+}
+
 /** A definition list of label → value rows (values are nodes or text). */
 export function facts(rows: Array<[string, Node | string]>): HTMLElement {
   const dl = el("dl", undefined, "facts");
@@ -84,6 +98,16 @@ export function showVerdictObject(target: HTMLElement, v: VerificationVerdict): 
   target.focus();
 }
 
+/** What each trust level of a verdict means: a witnessed checkpoint is a state of its own. */
+const LEVEL_WORDS: Record<VerificationVerdict["trust"]["level"], string> = {
+  witnessed:
+    "a checkpoint cosigned by a quorum of witnesses you trust covers it, so the log shown here is the one others see",
+  pinned:
+    "checked under keys you gave, with no witness cosignature you trust: the service could still show others a different log",
+  unpinned:
+    "checked only under keys the service or the evidence brought: anyone can make evidence that checks out this way",
+};
+
 /** The verdict's details: trust roots, key fingerprints to compare, what was not checked, what is unsigned. */
 export function verdictDetails(v: VerificationVerdict): HTMLElement {
   const box = el("div", undefined, "verdict-details");
@@ -103,7 +127,7 @@ export function verdictDetails(v: VerificationVerdict): HTMLElement {
         "Trust roots",
         v.trust.roots.length ? v.trust.roots.join(", ") : "none given: the keys below came with the evidence",
       ],
-      ["Trust level", v.trust.level],
+      ["Trust level", el("span", `${v.trust.level}: ${LEVEL_WORDS[v.trust.level]}`, `level ${v.trust.level}`)],
     ]),
   );
   list("Problems", v.problems, "verdict-problems");
@@ -142,8 +166,8 @@ export function renderDocument(r: DocumentReport): HTMLElement {
       ["Accepted for", who(m.principal_accepted)],
     ];
     if (m.withdrawn_at) rows.push(["Withdrawn", timeView(m.withdrawn_at)]);
-    rows.push(["Trust", trustView(m.confirmation_status)], ["Receipt", receiptView(m.receipt)]);
-    if (m.withdrawal) rows.push(["Withdrawal receipt", receiptView(m.withdrawal.receipt)]);
+    rows.push(["Trust", trustView(m.confirmation_status)], ["Receipt", receiptCheckView(m.receipt)]);
+    if (m.withdrawal) rows.push(["Withdrawal receipt", receiptCheckView(m.withdrawal.receipt)]);
     rows.push(["Record", hashView(m.event)]);
     li.append(el("h3", `${m.title || m.asset} — ${versionLabel(m.version)}: ${status}`), facts(rows));
     list.append(li);
@@ -175,7 +199,7 @@ export function renderVcon(r: VconReport): HTMLElement {
         ["Declared", timeView(s.timestamp_declared)],
         ["By", who(s.principal_declared)],
         ["Trust", trustView(s.confirmation_status)],
-        ["Receipt", receiptView(s.receipt)],
+        ["Receipt", receiptCheckView(s.receipt)],
       ]),
     );
     if (s.matches.length)
@@ -235,8 +259,8 @@ export function renderBundle(r: BundleReport): HTMLElement {
       receipts.append(
         el(
           "div",
-          `${x.ok ? "receipt verified" : "receipt not verified"}: ${x.detail}`,
-          x.ok ? "good" : "bad",
+          `${x.ok ? "receipt checks out under the verdict's keys" : "receipt does not verify"}: ${x.detail}`,
+          x.ok ? "checked" : "bad",
         ),
       );
     li.append(
