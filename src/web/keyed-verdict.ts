@@ -132,7 +132,7 @@ export function statementVerdict(
     const profiles = verdict.profiles.length ? ` (${verdict.profiles.join(", ")})` : "";
     return {
       ok: true,
-      proven: `statement by ${verdict.issuer}, ${verdict.receipts} receipt(s) verified${profiles}${opts.payload ? ", payload matches" : ""}`,
+      proven: `statement by ${verdict.issuer}, ${verdict.receipts} receipt(s) checked${profiles}${opts.payload ? ", payload matches" : ""}`,
     };
   });
 }

@@ -37,6 +37,20 @@ export function trustView(level: string): HTMLElement {
   return box;
 }
 
+/**
+ * A record's status as the service states it on /verify: its claim, not what was proven, so its
+ * badge is never coloured as a verdict (the verdict above says what holds).
+ */
+function claimedView(level: string): HTMLElement {
+  const box = el("span", undefined, "trust");
+  box.append(
+    el("span", level || "UNKNOWN", "badge claimed"),
+    document.createTextNode(" "),
+    el("span", trustWords(level)),
+  );
+  return box;
+}
+
 export function receiptView(r: ReceiptCheck): HTMLElement {
   return r.ok
     ? el(
@@ -125,9 +139,14 @@ export function verdictDetails(v: VerificationVerdict): HTMLElement {
       ["Verdict code", el("code", v.code)],
       [
         "Trust roots",
-        v.trust.roots.length ? v.trust.roots.join(", ") : "none given: the keys below came with the evidence",
+        v.trust.roots.length
+          ? v.trust.roots.join(", ")
+          : "none given: the keys below came with the evidence or from the service itself",
       ],
-      ["Trust level", el("span", `${v.trust.level}: ${LEVEL_WORDS[v.trust.level]}`, `level ${v.trust.level}`)],
+      [
+        "Trust level",
+        el("span", `${v.trust.level}: ${LEVEL_WORDS[v.trust.level]}`, `level ${v.trust.level}`),
+      ],
     ]),
   );
   list("Problems", v.problems, "verdict-problems");
@@ -166,7 +185,10 @@ export function renderDocument(r: DocumentReport): HTMLElement {
       ["Accepted for", who(m.principal_accepted)],
     ];
     if (m.withdrawn_at) rows.push(["Withdrawn", timeView(m.withdrawn_at)]);
-    rows.push(["Trust", trustView(m.confirmation_status)], ["Receipt", receiptCheckView(m.receipt)]);
+    rows.push(
+      ["Status (the service's claim)", claimedView(m.confirmation_status)],
+      ["Receipt", receiptCheckView(m.receipt)],
+    );
     if (m.withdrawal) rows.push(["Withdrawal receipt", receiptCheckView(m.withdrawal.receipt)]);
     rows.push(["Record", hashView(m.event)]);
     li.append(el("h3", `${m.title || m.asset} — ${versionLabel(m.version)}: ${status}`), facts(rows));
@@ -198,7 +220,7 @@ export function renderVcon(r: VconReport): HTMLElement {
       facts([
         ["Declared", timeView(s.timestamp_declared)],
         ["By", who(s.principal_declared)],
-        ["Trust", trustView(s.confirmation_status)],
+        ["Status (the service's claim)", claimedView(s.confirmation_status)],
         ["Receipt", receiptCheckView(s.receipt)],
       ]),
     );
@@ -230,7 +252,7 @@ export function renderBundle(r: BundleReport): HTMLElement {
     card.dataset.ok = String(l.ok);
     const title = el("h3", "Log ");
     title.append(hashView(l.log));
-    const rows: Array<[string, Node | string]> = [["Seals", el("span", l.detail, l.ok ? "good" : "bad")]];
+    const rows: Array<[string, Node | string]> = [["Seals", el("span", l.detail, l.ok ? "checked" : "bad")]];
     if (l.ok) rows.push(["Latest seal", timeView(l.latest_time)]);
     if (l.checkpoint)
       rows.push([
@@ -267,7 +289,7 @@ export function renderBundle(r: BundleReport): HTMLElement {
       a,
       facts([
         ["Proven trust", el("span", rec.trust, rec.trust === "witnessed" ? "good" : "warn")],
-        ["Status the service claimed (unsigned)", trustView(rec.claimed_confirmation_status)],
+        ["Status the service claimed (unsigned)", claimedView(rec.claimed_confirmation_status)],
         ["Receipts", receipts],
       ]),
     );

@@ -111,6 +111,10 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     const steps = await page.$$eval("#trail li", (lis) => lis.map((li) => li.getAttribute("data-operation")));
     expect(steps).toEqual(["vcon_created", "vcon_updated"]);
     expect(await page.textContent("#trail")).toMatch(/CONFIRMED|UNEQUIVOCAL/);
+    // The status is the service's claim: its badge is never green beside an amber verdict.
+    const badges = await page.$$eval("#trail .badge", (bs) => bs.map((b) => getComputedStyle(b).color));
+    expect(badges.length).toBe(2);
+    for (const colour of badges) expect(colour).not.toBe("rgb(18, 112, 58)");
     await screenshot(page, "verify-vcon-desktop");
     await open();
     await drop("conversation.vcon.json", p.vcon.updated);
@@ -232,7 +236,7 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
       ok: "false",
       code: "self-consistent-unpinned",
       text: expect.stringMatching(
-        /^SELF-CONSISTENT, KEYS NOT PINNED: statement by .+, 1 receipt\(s\) verified/,
+        /^SELF-CONSISTENT, KEYS NOT PINNED: statement by .+, 1 receipt\(s\) checked/,
       ),
     });
     expect(await verdictColour()).toBe("rgb(138, 83, 0)");
@@ -245,7 +249,7 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     await drop("statement.cose", statement);
     expect(await verdict()).toMatchObject({
       code: "self-consistent-unpinned",
-      text: expect.stringMatching(/statement by .+, 0 receipt\(s\) verified/),
+      text: expect.stringMatching(/statement by .+, 0 receipt\(s\) checked/),
     });
 
     // A receipt alone proves nothing: its signature covers a root only the record gives.
