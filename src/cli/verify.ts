@@ -1,7 +1,6 @@
 import { createPublicKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
-import { BodyTooLarge, readBounded, readBoundedText } from "../client/bounded-body.js";
 import { CodedError } from "../core/api/coded-error.js";
 import { isUuid } from "../core/api/ids.js";
 import { nodePublicKey, nodePublicKeyFromJwk } from "../core/node/crypto.js";
@@ -15,7 +14,6 @@ import {
   verifyMmrConsistency,
   verifySeal,
 } from "../verify/index.js";
-import { fetchFailure } from "../web/fetch-error.js";
 import {
   keyedVerdict,
   recordReceiptVerdict,
@@ -24,6 +22,7 @@ import {
   statementVerdict,
   tlogProofVerdict,
 } from "../web/keyed-verdict.js";
+import { LookupError, PublicApi } from "../web/public-api.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
 import { verifyRecordInMirror } from "./mirror.js";
@@ -54,39 +53,21 @@ const KEYS_HINT =
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 const ANSWER_TIMEOUT_MS = 60_000;
 
-/** GET with the cause of a failure named (refused, unknown host, a status) rather than "fetch failed". */
-async function get(url: string): Promise<Response> {
-  let res: Response;
-  try {
-    res = await fetch(url, { signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS) });
-  } catch (err) {
-    throw new VerifyFailed(fetchFailure(url, err));
-  }
-  if (!res.ok) {
-    const body = await readBoundedText(res, 64 * 1024, `GET ${url}`).catch(() => "");
-    const message = /"message"\s*:\s*"([^"]*)"/.exec(body)?.[1];
-    throw new VerifyFailed(`GET ${url} answered ${res.status}${message ? `: ${message}` : ""}`);
-  }
-  return res;
-}
+// The one look-up client, here reading whole URLs (its base is empty: each call names its service).
+const lookups = new PublicApi("", { maxBytes: MAX_ANSWER_BYTES, timeoutMs: ANSWER_TIMEOUT_MS });
 
-async function fetchBytes(url: string): Promise<Uint8Array> {
-  const res = await get(url);
+/** A look-up that failed (refused, unknown host, a status) is input that cannot be judged. */
+async function looked<T>(look: () => Promise<T>): Promise<T> {
   try {
-    return await readBounded(res, MAX_ANSWER_BYTES, `GET ${url}`);
+    return await look();
   } catch (err) {
-    throw new VerifyFailed(err instanceof BodyTooLarge ? err.message : fetchFailure(url, err));
+    if (err instanceof LookupError) throw new VerifyFailed(err.message);
+    throw err;
   }
 }
 
-const fetchJson = async (url: string): Promise<unknown> => {
-  const bytes = await fetchBytes(url);
-  try {
-    return JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    throw new VerifyFailed(`GET ${url} did not answer JSON`);
-  }
-};
+const fetchBytes = (url: string): Promise<Uint8Array> => looked(() => lookups.bytes(url));
+const fetchJson = (url: string): Promise<unknown> => looked(() => lookups.json<unknown>(url));
 
 function readInput(file: string, what: string): Buffer {
   try {
@@ -169,9 +150,9 @@ async function verifyRecordTlogProofFile(
     if (!v.url)
       throw new VerifyFailed("give the log's checkpoint key: --log-key <vkey file> or --url <service>");
     const tenant = String(record.tenant_identity ?? record.origin_tenant ?? "").replace(/^tenant\//, "");
-    served = (
-      await (await get(`${v.url.replace(/\/$/, "")}/archivist/v1/merklelogs/${tenant}/tlog/key`)).text()
-    ).trim();
+    served = new TextDecoder()
+      .decode(await fetchBytes(`${v.url.replace(/\/$/, "")}/archivist/v1/merklelogs/${tenant}/tlog/key`))
+      .trim();
   }
   const witnesses = v.witness ?? [];
   const quorum = v.quorum === undefined ? witnesses.length : Number(v.quorum);

@@ -2,6 +2,7 @@ import { judge, pinsSomething } from "../core/verdict/index.js";
 import {
   type KeyFingerprint,
   keyFingerprint,
+  type PublicKey,
   type PublicKeyFactory,
   type TrustRoots,
   type VerificationVerdict,
@@ -21,19 +22,21 @@ export function lookupApi(
 ): PublicApi {
   const given = trust.serviceKeys;
   const prints = trust.policy.serviceKeys;
-  if (!given && prints.length === 0) return new PublicApi(base, fetcher, undefined, makeKey);
-  return new PublicApi(
-    base,
-    fetcher,
-    (fetched) =>
-      given ??
-      new Map(
-        [...fetched].filter(([kid, k]) =>
-          prints.some((p) => p.kid === kid && p.fingerprint === keyFingerprint(k)),
-        ),
-      ),
-    makeKey,
-  );
+  const pin =
+    !given && prints.length === 0
+      ? undefined
+      : (fetched: Map<string, PublicKey>) =>
+          given ??
+          new Map(
+            [...fetched].filter(([kid, k]) =>
+              prints.some((p) => p.kid === kid && p.fingerprint === keyFingerprint(k)),
+            ),
+          );
+  return new PublicApi(base, {
+    ...(fetcher ? { fetch: fetcher } : {}),
+    ...(pin ? { pin } : {}),
+    ...(makeKey ? { makeKey } : {}),
+  });
 }
 
 /**

@@ -23,7 +23,7 @@ const group = "evidencev1";
  */
 function callersApi(req: FastifyRequest, baseUrl: string): PublicApi {
   const authorization = req.headers.authorization ?? "";
-  return new PublicApi(baseUrl, async (url) => {
+  const fetch = async (url: string) => {
     // Each step waits its turn behind what else the service has to do: a long export is many
     // short steps between other requests, never one block of work ahead of them.
     await new Promise((resolve) => setImmediate(resolve));
@@ -34,7 +34,8 @@ function callersApi(req: FastifyRequest, baseUrl: string): PublicApi {
       headers: { authorization },
     });
     return new Response(new Uint8Array(res.rawPayload), { status: res.statusCode });
-  });
+  };
+  return new PublicApi(baseUrl, { fetch });
 }
 
 /** The roots the service judges its own evidence under: none of the caller's, and it says so. */

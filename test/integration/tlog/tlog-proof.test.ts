@@ -87,7 +87,7 @@ describe("c2sp.org/tlog-proof@v1", () => {
       ]);
       // The log key came from the service itself: self-consistent, not verified (exit 2).
       expect(exported, exported.out).toMatchObject({ code: 2 });
-      expect(exported.out).toMatch(/SELF-CONSISTENT, keys not pinned/);
+      expect(exported.out).toMatch(/SELF-CONSISTENT, KEYS NOT PINNED/);
       // The same record at the same index (the log may have grown between the two reads, so the
       // proof's hashes and checkpoint may differ).
       const head = (t: string) =>
