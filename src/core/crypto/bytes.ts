@@ -2,13 +2,9 @@
 // the same code runs in browsers (vcon-archivist/verify reaches no `node:` module and no Buffer).
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 /** UTF-8 bytes of a string. */
 export const utf8 = (text: string): Uint8Array => encoder.encode(text);
-
-/** A string from UTF-8 bytes (invalid sequences replaced by U+FFFD). */
-export const fromUtf8 = (bytes: Uint8Array): string => decoder.decode(bytes);
 
 /** Lower-case hex. */
 export function toHex(bytes: Uint8Array): string {

@@ -16,11 +16,9 @@ export {
   EXIT_CODES,
   judge,
   type KeyFingerprint,
-  SPLIT_VIEW_UNCHECKED,
   type TrustLevel,
   trustAtLeast,
   VERDICT_CODES,
   type VerdictCode,
   type VerificationVerdict,
-  verdictLabel,
 } from "./verdict.js";

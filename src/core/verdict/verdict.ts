@@ -86,10 +86,8 @@ const LABEL: Record<VerdictCode, string> = {
   "cannot-evaluate": "CANNOT EVALUATE",
 };
 
-export const verdictLabel = (code: VerdictCode): string => LABEL[code];
-
 /** What every check that reads a log leaves unproven, whatever its outcome. */
-export const SPLIT_VIEW_UNCHECKED =
+const SPLIT_VIEW_UNCHECKED =
   "split view: no checkpoint cosigned by witnesses you trust was checked, so the service could show others a different log";
 
 /**
