@@ -5,7 +5,11 @@ import { decodeSign1, HEADER } from "../core/cose/index.js";
 
 export type CoseFile =
   | { kind: "receipt"; profile: string; issuer: string; subject: string }
-  | { kind: "statement"; receipts: number; issuer: string };
+  | { kind: "statement"; receipts: number; issuer: string; kid: string };
+
+/** Why a receipt alone is not judged: the verdict of one given without its record or statement. */
+export const RECEIPT_ALONE =
+  "a receipt alone proves nothing: its signature covers a Merkle root that only the record's leaf gives; give it with the record (.json) or the statement (.cose) it belongs to";
 
 const text = (v: unknown) => (typeof v === "string" ? v : "");
 
@@ -26,5 +30,11 @@ export function readCoseFile(bytes: Uint8Array): CoseFile {
       subject: claim(2),
     };
   const receipts = s.unprotectedHeader.get(HEADER.receipts);
-  return { kind: "statement", receipts: Array.isArray(receipts) ? receipts.length : 0, issuer: claim(1) };
+  const kid = s.protectedHeader.get(HEADER.kid);
+  return {
+    kind: "statement",
+    receipts: Array.isArray(receipts) ? receipts.length : 0,
+    issuer: claim(1),
+    kid: kid instanceof Uint8Array ? new TextDecoder().decode(kid) : "",
+  };
 }

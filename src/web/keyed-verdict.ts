@@ -1,7 +1,7 @@
 // The checks of signed evidence by the service's COSE keys (a record with its receipt, a signed or
 // transparent statement, a tlog-proof) judged into the shared verdict: one implementation, run by
 // `archivist verify` and by the /verify page.
-import { judge, pinsSomething, unsignedFields } from "../core/verdict/index.js";
+import { cannotEvaluate, judge, pinsSomething, unsignedFields } from "../core/verdict/index.js";
 import {
   type KeyFingerprint,
   keyFingerprint,
@@ -13,6 +13,7 @@ import {
   verifyRecordTlogProof,
   verifyStatement,
 } from "../verify/index.js";
+import { type CoseFile, RECEIPT_ALONE, readCoseFile } from "./cose-file.js";
 
 /** The service's keys to check with, and the ones the caller pinned (by value or by fingerprint). */
 export interface ServiceKeys {
@@ -120,6 +121,21 @@ export function statementVerdict(
     payloadName?: string;
   },
 ): VerificationVerdict {
+  let read: CoseFile;
+  try {
+    read = readCoseFile(statement);
+  } catch (err) {
+    return keyedVerdict(trust, keys, () => ({
+      ok: false,
+      reason: `statement is malformed: ${(err as Error).message}`,
+    }));
+  }
+  if (read.kind === "receipt") return cannotEvaluate(RECEIPT_ALONE);
+  // A key nobody gave is nothing to judge by, not a forgery.
+  if (!keys.keys.has(read.kid) && !opts.issuerKeys?.has(read.kid))
+    return cannotEvaluate(
+      `the statement's issuer key (kid ${read.kid || "none"}) is neither one the service publishes nor one you gave: --issuer-key ${read.kid || "<kid>"}=<key file>`,
+    );
   return keyedVerdict(trust, keys, (k) => {
     const verdict = verifyStatement(statement, {
       issuerKeys: new Map([...k, ...(opts.issuerKeys ?? [])]),

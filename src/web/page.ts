@@ -1,7 +1,6 @@
 // Entry point of the verify page bundle: reads a file or a typed id, looks up public
 // records on this service and verifies them here with the core verifier.
 
-import { decodeSign1, HEADER } from "../core/cose/index.js";
 import {
   cannotEvaluate,
   emptyPolicy,
@@ -13,7 +12,7 @@ import {
   verifyBundle,
   witnessGroup,
 } from "../verify/index.js";
-import { type CoseFile, looksLikeCose, readCoseFile } from "./cose-file.js";
+import { type CoseFile, looksLikeCose, RECEIPT_ALONE, readCoseFile } from "./cose-file.js";
 import { verifyDocumentHash } from "./document.js";
 import { recordReceiptVerdict, serviceKeysFor, statementVerdict, tlogProofVerdict } from "./keyed-verdict.js";
 import { lookupApi, lookupVerdict } from "./lookup-verdict.js";
@@ -153,18 +152,11 @@ async function checkCose(files: Dropped[]): Promise<Outcome> {
   const view = el("div");
   for (const r of read) if (r.cose) view.append(coseView(r.file.name, r.cose));
   let v: VerificationVerdict;
-  if (statement) {
-    const keys = await servedKeys(trust);
-    const kid = kidOf(statement.file.bytes);
-    if (!keys.keys.has(kid))
-      v = cannotEvaluate(
-        `the statement's issuer key (kid ${kid || "none"}) is not one this service publishes: check it with archivist verify --issuer-key ${kid || "<kid>"}=<key file>`,
-      );
-    else
-      v = statementVerdict(trust, keys, statement.file.bytes, {
-        receipts: receipts.map((r) => r.file.bytes),
-      });
-  } else if (receipts[0] && record) {
+  if (statement)
+    v = statementVerdict(trust, await servedKeys(trust), statement.file.bytes, {
+      receipts: receipts.map((r) => r.file.bytes),
+    });
+  else if (receipts[0] && record) {
     let json: Record<string, unknown>;
     try {
       json = JSON.parse(new TextDecoder().decode(record.file.bytes)) as Record<string, unknown>;
@@ -172,18 +164,9 @@ async function checkCose(files: Dropped[]): Promise<Outcome> {
       throw new Error(`${record.file.name} is not the record's JSON`);
     }
     v = recordReceiptVerdict(trust, await servedKeys(trust), json, receipts[0].file.bytes);
-  } else
-    v = cannotEvaluate(
-      "a receipt alone proves nothing: its signature covers a Merkle root that only the record's leaf gives. Drop it together with the record (.json) or the statement (.cose) it belongs to",
-    );
+  } else v = cannotEvaluate(RECEIPT_ALONE);
   view.append(verdictDetails(v));
   return { ok: v.ok, verdict: v.summary, view, object: v };
-}
-
-/** The kid of a COSE_Sign1's protected header ("" when it has none). */
-function kidOf(bytes: Uint8Array): string {
-  const kid = decodeSign1(bytes).protectedHeader.get(HEADER.kid);
-  return kid instanceof Uint8Array ? new TextDecoder().decode(kid) : "";
 }
 
 async function checkFiles(list: FileList | File[]): Promise<void> {
