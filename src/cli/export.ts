@@ -1,11 +1,12 @@
 import { writeFileSync } from "node:fs";
 import { Command as Cli } from "commander";
-import { BodyTooLarge, readBoundedText } from "../client/bounded-body.js";
-import { requestToken } from "../client/token-source.js";
+import { TokenSource } from "../client/token-source.js";
 import { CodedError } from "../core/api/coded-error.js";
 import { isUuid } from "../core/api/ids.js";
-import { parseBundle, verifyBundle, verifyRecordTlogProof } from "../verify/index.js";
-import { fetchFailure } from "../web/fetch-error.js";
+import { nodePublicKeyFromJwk } from "../core/node/crypto.js";
+import { parseBundle, verifyBundle } from "../verify/index.js";
+import { tlogProofVerdict } from "../web/keyed-verdict.js";
+import { LookupError, PublicApi } from "../web/public-api.js";
 import { vconUuidOf } from "../web/vcon.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
@@ -39,52 +40,39 @@ function exportTarget(target: string): { kind: "assets" | "vcons"; uuid: string 
 // A bundle is the largest answer read (a long trail's records, receipts and proofs); a token or
 // an error is a line. What answers at --url cannot make the CLI buffer more, or wait forever.
 const MAX_BUNDLE_BYTES = 256 * 1024 * 1024;
-const MAX_SMALL_BYTES = 64 * 1024;
+const MAX_RECORD_BYTES = 16 * 1024 * 1024;
 const ANSWER_TIMEOUT_MS = 10 * 60_000;
 
-async function request(url: string, init?: RequestInit): Promise<Response> {
-  try {
-    return await fetch(url, { ...init, signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS) });
-  } catch (err) {
-    throw new ExportFailed(fetchFailure(url, err));
-  }
-}
-
-async function bodyOf(res: Response, max: number, what: string): Promise<string> {
-  try {
-    return await readBoundedText(res, max, what);
-  } catch (err) {
-    throw new ExportFailed(err instanceof BodyTooLarge ? err.message : `${what}: ${(err as Error).message}`);
-  }
-}
-
-function jsonOf(text: string): Record<string, unknown> {
-  try {
-    const v: unknown = JSON.parse(text);
-    return v && typeof v === "object" ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-async function failure(res: Response, what: string): Promise<ExportFailed> {
-  const body = jsonOf(await bodyOf(res, MAX_SMALL_BYTES, what).catch(() => "")) as { message?: string };
-  return new ExportFailed(`${what} answered ${res.status}${body.message ? `: ${body.message}` : ""}`);
-}
-
-async function tokenFor(base: string, v: Options): Promise<string> {
+/**
+ * The look-up client with the caller's credentials: a token given as is, or client credentials
+ * for a token source (asked once now, so a refusal is named before anything is fetched).
+ */
+async function callerApi(base: string, v: Options, maxBytes: number): Promise<PublicApi> {
+  const options = { maxBytes, timeoutMs: ANSWER_TIMEOUT_MS, makeKey: nodePublicKeyFromJwk };
   const token = v.token ?? process.env.ARCHIVIST_TOKEN;
-  if (token) return token;
-  const id = v.clientId ?? process.env.ARCHIVIST_CLIENT_ID;
-  const secret = v.clientSecret ?? process.env.ARCHIVIST_CLIENT_SECRET;
-  if (!id || !secret)
+  if (token) return new PublicApi(base, { ...options, tokens: token });
+  const clientId = v.clientId ?? process.env.ARCHIVIST_CLIENT_ID;
+  const clientSecret = v.clientSecret ?? process.env.ARCHIVIST_CLIENT_SECRET;
+  if (!clientId || !clientSecret)
     throw new ExportFailed(
       "give credentials: --client-id and --client-secret (or ARCHIVIST_CLIENT_ID / ARCHIVIST_CLIENT_SECRET), or --token",
     );
+  const tokens = new TokenSource({ url: base, clientId, clientSecret });
   try {
-    return (await requestToken({ url: base, clientId: id, clientSecret: secret })).token;
+    await tokens.get();
   } catch (err) {
     throw new ExportFailed(`the token request: ${(err as Error).message}`);
+  }
+  return new PublicApi(base, { ...options, tokens });
+}
+
+/** A look-up that failed is an export that could not be made (exit 4), named as the service answered. */
+async function looked<T>(what: string, look: () => Promise<T>): Promise<T> {
+  try {
+    return await look();
+  } catch (err) {
+    if (err instanceof LookupError) throw new ExportFailed(`${what}: ${err.message}`);
+    throw err;
   }
 }
 
@@ -104,36 +92,31 @@ function recordTarget(target: string): { identity: string; uuid: string } {
  */
 async function runTlogProofExport(target: string, base: string, v: Options) {
   const { identity, uuid } = recordTarget(target);
-  const headers = { authorization: `Bearer ${await tokenFor(base, v)}` };
-  const res = await request(`${base}/archivist/v1/tlog-proofs/${identity}`, { headers });
-  if (!res.ok) throw await failure(res, `the tlog proof of ${identity}`);
-  const proof = await res.text();
+  const api = await callerApi(base, v, MAX_RECORD_BYTES);
+  const proof = new TextDecoder().decode(
+    await looked(`the tlog proof of ${identity}`, () => api.bytes(`/archivist/v1/tlog-proofs/${identity}`)),
+  );
   const out = v.out ?? `${uuid}.tlog-proof`;
   writeFileSync(out, proof);
-  const recordUrl = identity.startsWith("assets/")
-    ? `${base}/archivist/v2/${identity}`
-    : `${base}/archivist/v1/${identity}`;
-  const recordRes = await request(recordUrl, { headers });
-  if (!recordRes.ok) throw await failure(recordRes, `the record ${identity}`);
-  const record = (await recordRes.json()) as Record<string, unknown>;
+  const recordPath = identity.startsWith("assets/")
+    ? `/archivist/v2/${identity}`
+    : `/archivist/v1/${identity}`;
+  const record = await looked(`the record ${identity}`, () => api.json<Record<string, unknown>>(recordPath));
   const tenant = String(record.tenant_identity ?? record.origin_tenant ?? "").replace(/^tenant\//, "");
   // A pinned log key (--log-key or a policy's) is a trust root; the service's own is only its claim.
-  const pinned = trustRoots(v).policy.logKeys[0];
-  let logVkey = pinned;
-  if (!logVkey) {
-    const keyRes = await request(`${base}/archivist/v1/merklelogs/${tenant}/tlog/key`);
-    if (!keyRes.ok) throw await failure(keyRes, "the log's checkpoint key");
-    logVkey = (await keyRes.text()).trim();
-  }
-  const verdict = verifyRecordTlogProof(record, proof, { logVkey, witnessVkeys: [], quorum: 0 });
-  if (!verdict.ok) return { line: `wrote ${out}; NOT VERIFIED: ${verdict.reason}`, exit: 1 };
-  const at = `entry ${verdict.index} of ${verdict.checkpoint.origin} at size ${verdict.checkpoint.size}`;
-  return pinned
-    ? { line: `wrote ${out}: ${at}; VERIFIED against the record and the pinned log key`, exit: 0 }
-    : {
-        line: `wrote ${out}: ${at}; SELF-CONSISTENT, keys not pinned (the log key is the service's own: pin it with --log-key)`,
-        exit: 2,
-      };
+  const trust = trustRoots(v);
+  const served =
+    trust.policy.logKeys.length > 0
+      ? undefined
+      : new TextDecoder()
+          .decode(
+            await looked("the log's checkpoint key", () =>
+              api.bytes(`/archivist/v1/merklelogs/${tenant}/tlog/key`),
+            ),
+          )
+          .trim();
+  const verdict = tlogProofVerdict(trust, record, proof, served ? { served } : {});
+  return { line: `wrote ${out}; ${verdict.summary}`, exit: verdict.exit_code };
 }
 
 async function runExport(target: string, v: Options): Promise<{ line: string; exit: number }> {
@@ -141,15 +124,13 @@ async function runExport(target: string, v: Options): Promise<{ line: string; ex
   const base = v.url.replace(/\/$/, "");
   if (v.tlogProof) return runTlogProofExport(target, base, v);
   const { kind, uuid } = exportTarget(target);
-  const token = await tokenFor(base, v);
-  const res = await request(`${base}/archivist/v1/evidence/${kind}/${uuid}`, {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  if (!res.ok) throw await failure(res, `the evidence of ${target}`);
-  const text = await bodyOf(res, MAX_BUNDLE_BYTES, `the evidence of ${target}`);
+  const api = await callerApi(base, v, MAX_BUNDLE_BYTES);
+  const text = new TextDecoder().decode(
+    await looked(`the evidence of ${target}`, () => api.bytes(`/archivist/v1/evidence/${kind}/${uuid}`)),
+  );
   // Checked as it is written: one that does not verify (records not sealed yet, say) is written
   // all the same, with its verdict, and the exit status says it is not evidence yet.
-  const report = verifyBundle(parseBundle(text), trustRoots(v));
+  const report = verifyBundle(parseBundle(text), trustRoots(v), new Date(), nodePublicKeyFromJwk);
   const out = v.out ?? `evidence-${kind === "assets" ? "asset" : "vcon"}-${uuid}.json`;
   writeFileSync(out, text);
   return {

@@ -4,21 +4,23 @@ import { parseArgs } from "node:util";
 import {
   auditTiles,
   eachTile,
-  parseCheckpoint,
   parseNote,
-  type RecordInLogReport,
-  rootFromTiles,
   sameHash,
   TILE_WIDTH,
+  tileCount,
+  tilePath,
+} from "../core/tlog/index.js";
+import {
+  parseCheckpoint,
+  type RecordInLogReport,
+  rootFromTiles,
   type TileFetch,
   type TileRef,
   type TrustRoots,
-  tileCount,
-  tilePath,
   verifyCheckpoint,
   verifyRecordInLog,
 } from "../verify/index.js";
-import { fetchFailure } from "../web/fetch-error.js";
+import { PublicApi } from "../web/public-api.js";
 import type { Command } from "./commands.js";
 
 /** Reads tiles from a mirror directory (the same names as under the log's URL prefix). */
@@ -72,38 +74,23 @@ class Deadline {
   }
 }
 
-/** GET with the cause of a failure named, the body read up to MAX_RESOURCE_BYTES, within the deadline. */
+/**
+ * GET through the one look-up client (the cause of a failure named, the body read up to
+ * MAX_RESOURCE_BYTES), within the deadline: a log that stops answering must not hold the mirror
+ * forever, so a minute per request and the deadline overall.
+ */
 async function get(url: string, deadline: Deadline): Promise<Uint8Array> {
-  const late = () => new Error(`GET ${url}: the overall deadline of ${deadline.seconds}s passed`);
-  let res: Response;
+  const api = new PublicApi("", {
+    maxBytes: MAX_RESOURCE_BYTES,
+    fetch: (u, init) =>
+      fetch(u, { ...init, signal: AbortSignal.any([deadline.signal, AbortSignal.timeout(60_000)]) }),
+  });
   try {
-    // A log that stops answering must not hold the mirror forever: a minute per request, the deadline overall.
-    res = await fetch(url, { signal: AbortSignal.any([deadline.signal, AbortSignal.timeout(60_000)]) });
+    return await api.bytes(url);
   } catch (err) {
-    if (deadline.passed) throw late();
-    throw new Error(fetchFailure(url, err));
-  }
-  if (!res.ok) {
-    await res.body?.cancel().catch(() => undefined);
-    throw new Error(`GET ${url} answered ${res.status}`);
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body?.getReader();
-  try {
-    for (let r = await reader?.read(); r && !r.done; r = await reader?.read()) {
-      size += r.value.length;
-      if (size > MAX_RESOURCE_BYTES) {
-        await reader?.cancel();
-        throw new Error(`GET ${url} answered more than ${MAX_RESOURCE_BYTES} bytes`);
-      }
-      chunks.push(r.value);
-    }
-  } catch (err) {
-    if (deadline.passed) throw late();
+    if (deadline.passed) throw new Error(`GET ${url}: the overall deadline of ${deadline.seconds}s passed`);
     throw err;
   }
-  return new Uint8Array(Buffer.concat(chunks));
 }
 
 const text = (b: Uint8Array) => Buffer.from(b).toString("utf8");

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Command as Cli } from "commander";
 import { CodedError } from "../core/api/coded-error.js";
+import { nodePublicKeyFromJwk } from "../core/node/crypto.js";
 import {
   emptyPolicy,
   keysFromKeySet,
@@ -83,7 +84,7 @@ export function trustRoots(v: TrustFlags): TrustRoots {
   let serviceKeys: TrustRoots["serviceKeys"];
   if (v.keys) {
     try {
-      serviceKeys = keysFromKeySet(new Uint8Array(read(v.keys, "the key set")));
+      serviceKeys = keysFromKeySet(new Uint8Array(read(v.keys, "the key set")), nodePublicKeyFromJwk);
     } catch (err) {
       if (err instanceof TrustRootError) throw err;
       throw new TrustRootError(`${v.keys} is not a COSE key set: ${(err as Error).message}`);

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
+import { nodePublicKeyFromJwk } from "../core/node/crypto.js";
 import {
   BundleError,
   type BundleReport,
@@ -59,7 +60,7 @@ export function declareVerifyBundle(exit: Exit): Cli {
             `cannot read the bundle ${file}: ${code === "ENOENT" ? "no such file" : code}`,
           );
         }
-        report = verifyBundle(parseBundle(text), trustRoots(v));
+        report = verifyBundle(parseBundle(text), trustRoots(v), new Date(), nodePublicKeyFromJwk);
       } catch (err) {
         if (!(err instanceof BundleError || err instanceof TrustRootError)) throw err;
         report = cannotEvaluate(err.message);

@@ -1,28 +1,28 @@
-import { createPublicKey, type KeyObject } from "node:crypto";
+import { createPublicKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
-import { BodyTooLarge, readBounded, readBoundedText } from "../client/bounded-body.js";
 import { CodedError } from "../core/api/coded-error.js";
 import { isUuid } from "../core/api/ids.js";
+import { nodePublicKey, nodePublicKeyFromJwk } from "../core/node/crypto.js";
 import {
   cannotEvaluate,
   decodeSeal,
-  judge,
-  type KeyFingerprint,
-  keyFingerprint,
   keysFromKeySet,
-  pinsSomething,
-  statementPayloadMatches,
+  type PublicKey,
   type TrustRoots,
-  unsignedFields,
   type VerificationVerdict,
   verifyMmrConsistency,
-  verifyRecordReceipt,
-  verifyRecordTlogProof,
   verifySeal,
-  verifyStatement,
 } from "../verify/index.js";
-import { fetchFailure } from "../web/fetch-error.js";
+import {
+  keyedVerdict,
+  recordReceiptVerdict,
+  type ServiceKeys,
+  serviceKeysFor,
+  statementVerdict,
+  tlogProofVerdict,
+} from "../web/keyed-verdict.js";
+import { LookupError, PublicApi } from "../web/public-api.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
 import { verifyRecordInMirror } from "./mirror.js";
@@ -53,39 +53,21 @@ const KEYS_HINT =
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 const ANSWER_TIMEOUT_MS = 60_000;
 
-/** GET with the cause of a failure named (refused, unknown host, a status) rather than "fetch failed". */
-async function get(url: string): Promise<Response> {
-  let res: Response;
-  try {
-    res = await fetch(url, { signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS) });
-  } catch (err) {
-    throw new VerifyFailed(fetchFailure(url, err));
-  }
-  if (!res.ok) {
-    const body = await readBoundedText(res, 64 * 1024, `GET ${url}`).catch(() => "");
-    const message = /"message"\s*:\s*"([^"]*)"/.exec(body)?.[1];
-    throw new VerifyFailed(`GET ${url} answered ${res.status}${message ? `: ${message}` : ""}`);
-  }
-  return res;
-}
+// The one look-up client, here reading whole URLs (its base is empty: each call names its service).
+const lookups = new PublicApi("", { maxBytes: MAX_ANSWER_BYTES, timeoutMs: ANSWER_TIMEOUT_MS });
 
-async function fetchBytes(url: string): Promise<Uint8Array> {
-  const res = await get(url);
+/** A look-up that failed (refused, unknown host, a status) is input that cannot be judged. */
+async function looked<T>(look: () => Promise<T>): Promise<T> {
   try {
-    return await readBounded(res, MAX_ANSWER_BYTES, `GET ${url}`);
+    return await look();
   } catch (err) {
-    throw new VerifyFailed(err instanceof BodyTooLarge ? err.message : fetchFailure(url, err));
+    if (err instanceof LookupError) throw new VerifyFailed(err.message);
+    throw err;
   }
 }
 
-const fetchJson = async (url: string): Promise<unknown> => {
-  const bytes = await fetchBytes(url);
-  try {
-    return JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    throw new VerifyFailed(`GET ${url} did not answer JSON`);
-  }
-};
+const fetchBytes = (url: string): Promise<Uint8Array> => looked(() => lookups.bytes(url));
+const fetchJson = (url: string): Promise<unknown> => looked(() => lookups.json<unknown>(url));
 
 function readInput(file: string, what: string): Buffer {
   try {
@@ -101,73 +83,35 @@ function readInput(file: string, what: string): Buffer {
  * pinned as given; keys fetched from `--url` are pinned only where the policy names their
  * fingerprint. Fetched keys are what the service says today, not a trust root.
  */
-async function serviceKeys(
-  trust: TrustRoots,
-  url: string | undefined,
-): Promise<{
-  keys: Map<string, KeyObject>;
-  pinned?: Map<string, KeyObject>;
-  fingerprints: KeyFingerprint[];
-}> {
-  const prints = (keys: Map<string, KeyObject>, pinned: (kid: string, f: string) => boolean) =>
-    [...keys].map(([kid, k]): KeyFingerprint => {
-      const fingerprint = keyFingerprint(k);
-      return { kind: "cose-key", id: kid, fingerprint, pinned: pinned(kid, fingerprint) };
-    });
-  if (trust.serviceKeys)
-    return {
-      keys: trust.serviceKeys,
-      pinned: trust.serviceKeys,
-      fingerprints: prints(trust.serviceKeys, () => true),
-    };
+async function serviceKeys(trust: TrustRoots, url: string | undefined): Promise<ServiceKeys> {
+  if (trust.serviceKeys) return serviceKeysFor(trust);
   if (!url) throw new VerifyFailed(KEYS_HINT);
-  const fetched = keysFromKeySet(await fetchBytes(`${url.replace(/\/$/, "")}/.well-known/scitt-keys`));
-  const byPolicy = (kid: string, f: string) =>
-    trust.policy.serviceKeys.some((p) => p.kid === kid && p.fingerprint === f);
-  const fingerprints = prints(fetched, byPolicy);
-  if (trust.policy.serviceKeys.length === 0) return { keys: fetched, fingerprints };
-  const pinned = new Map([...fetched].filter(([kid]) => fingerprints.some((f) => f.id === kid && f.pinned)));
-  return { keys: fetched, pinned, fingerprints };
-}
-
-/** The verdict of a check made with `keys`, re-made with the pinned ones when the caller pinned some. */
-function keyedVerdict(
-  trust: TrustRoots,
-  keys: Awaited<ReturnType<typeof serviceKeys>>,
-  check: (keys: Map<string, KeyObject>) => { ok: true; proven: string } | { ok: false; reason: string },
-  unsigned: string[] = [],
-): VerificationVerdict {
-  const first = check(keys.keys);
-  const policy: string[] = [];
-  if (first.ok && keys.pinned) {
-    const again = check(keys.pinned);
-    if (!again.ok) policy.push(`not signed by a service key you pinned: ${again.reason}`);
-  } else if (first.ok && pinsSomething(trust))
-    policy.push("the roots you gave pin no service key: give --keys, or service-key lines in --policy");
-  return judge({
-    tampered: first.ok ? [] : [first.reason],
-    policy,
-    pinned: pinsSomething(trust),
-    level: "pinned",
-    roots: trust.described,
-    fingerprints: keys.fingerprints,
-    notChecked: [],
-    unsigned,
-    proven: first.ok ? first.proven : "",
-  });
+  const fetched = keysFromKeySet(
+    await fetchBytes(`${url.replace(/\/$/, "")}/.well-known/scitt-keys`),
+    nodePublicKeyFromJwk,
+  );
+  return serviceKeysFor(trust, fetched);
 }
 
 /** Statement issuer keys given as `kid=<file>` (PEM or JWK), on top of the service's published keys. */
-function issuerKeys(specs: string[] | undefined, published: Map<string, KeyObject>): Map<string, KeyObject> {
+function issuerKeys(specs: string[] | undefined, published: Map<string, PublicKey>): Map<string, PublicKey> {
   const out = new Map(published);
   for (const spec of specs ?? []) {
     const eq = spec.indexOf("=");
     if (eq <= 0) throw new VerifyFailed("--issuer-key takes kid=<file> (a PEM or JWK public key)");
     const text = readInput(spec.slice(eq + 1), "the issuer key").toString("utf8");
-    out.set(
-      spec.slice(0, eq),
-      createPublicKey(text.trim().startsWith("{") ? { key: JSON.parse(text), format: "jwk" } : text),
-    );
+    try {
+      out.set(
+        spec.slice(0, eq),
+        nodePublicKey(
+          createPublicKey(text.trim().startsWith("{") ? { key: JSON.parse(text), format: "jwk" } : text),
+        ),
+      );
+    } catch (err) {
+      throw new VerifyFailed(
+        `--issuer-key ${spec}: not an EC public key (P-256, P-384): ${(err as Error).message}`,
+      );
+    }
   }
   return out;
 }
@@ -186,23 +130,7 @@ async function verifyRecordFile(file: string, v: Options, trust: TrustRoots): Pr
   if (!v.receipt) throw new VerifyFailed("--receipt <file> is required to verify a record");
   const record = readRecord(file);
   const receipt = new Uint8Array(readInput(v.receipt, "the receipt"));
-  return keyedVerdict(
-    trust,
-    await serviceKeys(trust, v.url),
-    (keys) => {
-      const verdict = verifyRecordReceipt(record, receipt, keys);
-      if (!verdict.ok) return verdict;
-      const signed =
-        verdict.profile === "mmr"
-          ? `peak ${verdict.peak.slice(0, 16)}…`
-          : `root of the RFC 9162 tree of ${verdict.treeSize} entries ${verdict.peak.slice(0, 16)}…`;
-      return {
-        ok: true,
-        proven: `${String(record.identity)} is entry ${verdict.mmrIndex} of ${verdict.subject} (${verdict.profile} receipt by ${verdict.issuer}, leaf ${verdict.leaf.slice(0, 16)}…, ${signed})`,
-      };
-    },
-    unsignedFields(record).map((f) => `${f}: not part of the signed leaf`),
-  );
+  return recordReceiptVerdict(trust, await serviceKeys(trust, v.url), record, receipt);
 }
 
 /**
@@ -217,33 +145,18 @@ async function verifyRecordTlogProofFile(
 ): Promise<VerificationVerdict> {
   const record = readRecord(file);
   const proof = readInput(proofFile, "the tlog proof").toString("utf8");
-  const pinned = trust.policy.logKeys[0];
-  let logVkey: string;
-  if (pinned) logVkey = pinned;
-  else if (v.url) {
+  let served: string | undefined;
+  if (trust.policy.logKeys.length === 0) {
+    if (!v.url)
+      throw new VerifyFailed("give the log's checkpoint key: --log-key <vkey file> or --url <service>");
     const tenant = String(record.tenant_identity ?? record.origin_tenant ?? "").replace(/^tenant\//, "");
-    logVkey = (
-      await (await get(`${v.url.replace(/\/$/, "")}/archivist/v1/merklelogs/${tenant}/tlog/key`)).text()
-    ).trim();
-  } else throw new VerifyFailed("give the log's checkpoint key: --log-key <vkey file> or --url <service>");
+    served = new TextDecoder()
+      .decode(await fetchBytes(`${v.url.replace(/\/$/, "")}/archivist/v1/merklelogs/${tenant}/tlog/key`))
+      .trim();
+  }
   const witnesses = v.witness ?? [];
   const quorum = v.quorum === undefined ? witnesses.length : Number(v.quorum);
-  const verdict = verifyRecordTlogProof(record, proof, { logVkey, witnessVkeys: witnesses, quorum });
-  const witnessed =
-    verdict.ok && verdict.cosigners.length ? `, cosigned by ${verdict.cosigners.join(", ")}` : "";
-  return judge({
-    tampered: verdict.ok ? [] : [verdict.reason],
-    policy: [],
-    pinned: pinned !== undefined,
-    level: witnesses.length ? "witnessed" : "pinned",
-    roots: trust.described,
-    fingerprints: [],
-    notChecked: witnesses.length ? [] : ["split view: no witness cosignature was required"],
-    unsigned: unsignedFields(record).map((f) => `${f}: not part of the signed leaf`),
-    proven: verdict.ok
-      ? `${String(record.identity)} is entry ${verdict.index} of ${verdict.checkpoint.origin} at size ${verdict.checkpoint.size} (tlog proof${witnessed})`
-      : "",
-  });
+  return tlogProofVerdict(trust, record, proof, { ...(served ? { served } : {}), witnesses, quorum });
 }
 
 async function verifyStatementFile(
@@ -255,27 +168,13 @@ async function verifyStatementFile(
   // Issuer keys alone check the statement's signature; a receipt also needs the service's keys.
   if (!trust.serviceKeys && !v.url && (!v.issuerKey?.length || v.receipt))
     throw new VerifyFailed(`${KEYS_HINT}; an issuer the service does not publish: --issuer-key kid=<file>`);
-  const service =
-    trust.serviceKeys || v.url
-      ? await serviceKeys(trust, v.url)
-      : { keys: new Map<string, KeyObject>(), fingerprints: [] };
+  const service = trust.serviceKeys || v.url ? await serviceKeys(trust, v.url) : serviceKeysFor(trust);
   const receipts = v.receipt ? [new Uint8Array(readInput(v.receipt, "the receipt"))] : [];
   const payload = v.payload ? new Uint8Array(readInput(v.payload, "the payload")) : undefined;
-  const given = issuerKeys(v.issuerKey, new Map());
-  return keyedVerdict(trust, service, (keys) => {
-    const verdict = verifyStatement(statement, {
-      issuerKeys: new Map([...keys, ...given]),
-      serviceKeys: keys,
-      receipts,
-    });
-    if (!verdict.ok) return verdict;
-    if (payload && !statementPayloadMatches(statement, payload))
-      return { ok: false, reason: `payload ${v.payload} does not match the statement's hash` };
-    const profiles = verdict.profiles.length ? ` (${verdict.profiles.join(", ")})` : "";
-    return {
-      ok: true,
-      proven: `statement by ${verdict.issuer}, ${verdict.receipts} receipt(s) verified${profiles}${payload ? ", payload matches" : ""}`,
-    };
+  return statementVerdict(trust, service, statement, {
+    issuerKeys: issuerKeys(v.issuerKey, new Map()),
+    receipts,
+    ...(payload ? { payload, payloadName: v.payload } : {}),
   });
 }
 

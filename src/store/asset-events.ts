@@ -1,5 +1,6 @@
 import { idTimestampToMillis, parseIdTimestamp } from "../core/ledger/idtimestamp.js";
-import type { CoveringSeal } from "../core/ledger/trust.js";
+import { type CoveringSeal, sealRoot } from "../core/ledger/trust.js";
+import { nodeSha256 } from "../core/node/crypto.js";
 import type { AssetEventSource, RecordPrincipal } from "../core/record/index.js";
 import type { Queryable } from "./db.js";
 
@@ -62,6 +63,8 @@ function withLogEntry<T extends StoredAssetEvent>(row: T & { log_entry?: unknown
   const entry = (row.log_entry ?? null) as LogEntryJson | null;
   delete row.log_entry;
   row.covering_seal = entry?.seal ?? null;
+  // The root the record's `confirm` shows, hashed here on node:crypto (every record read needs it).
+  if (row.covering_seal) row.covering_seal.root = sealRoot(row.covering_seal.peaks, nodeSha256);
   if (entry && row.mmr_index === null) {
     row.mmr_index = Number(entry.mmr_index);
     row.idtimestamp = entry.idtimestamp;

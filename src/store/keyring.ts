@@ -6,7 +6,9 @@ import {
   type KeyObject,
   randomBytes,
 } from "node:crypto";
-import { nodeSigner, type Signer } from "../core/cose/index.js";
+import type { Signer } from "../core/cose/index.js";
+import type { PublicKey } from "../core/crypto/public-key.js";
+import { nodePublicKey, nodeSigner } from "../core/node/crypto.js";
 import type { Db } from "./db.js";
 import { loadOrCreateKey, type StoredKey } from "./keys.js";
 import { refuseInsideTransaction } from "./transaction-scope.js";
@@ -21,11 +23,12 @@ export interface LoadedKey {
 }
 
 /**
- * An ES256 key with its COSE signer, made once when the key is loaded: the receipts and statements
- * signed with the key reuse it.
+ * An ES256 key with its COSE signer and its verifying key, made once when the key is loaded: the
+ * receipts and statements signed or checked with the key reuse them.
  */
 export interface Es256Key extends LoadedKey {
   signer: Signer;
+  verifier: PublicKey;
 }
 
 function kidOf(jwk: Record<string, unknown>): string {
@@ -67,7 +70,9 @@ function load(k: StoredKey): LoadedKey | Es256Key {
     publicKey: createPublicKey(privateKey),
     publicJwk: { ...k.publicJwk, kid: k.kid },
   };
-  return k.alg === "ES256" ? { ...loaded, signer: nodeSigner(privateKey) } : loaded;
+  return k.alg === "ES256"
+    ? { ...loaded, signer: nodeSigner(privateKey), verifier: nodePublicKey(loaded.publicKey) }
+    : loaded;
 }
 
 type Alg = "RS256" | "ES256" | "ES256K" | "X25519" | "Ed25519";

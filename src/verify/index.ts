@@ -16,8 +16,6 @@
  *   `parseTlogProof`.
  */
 export {
-  BUNDLE_FORMAT,
-  BUNDLE_VERSION,
   type BundleCheckpoint,
   BundleError,
   type BundleLog,
@@ -29,29 +27,27 @@ export {
   verifyBundle,
 } from "../core/bundle/index.js";
 export { decodeSeal, verifySeal } from "../core/cose/index.js";
+export {
+  type EcJwk,
+  type PublicKey,
+  type PublicKeyFactory,
+  publicKeyFromJwk,
+  type SignatureHash,
+} from "../core/crypto/public-key.js";
 export { verifyConsistency as verifyMmrConsistency } from "../core/mmr/index.js";
 // From its own module: scitt's index also carries the registration policy, whose X.509 checks
 // have no browser counterpart.
 export { type TransparentVerdict, verifyStatement } from "../core/scitt/transparent.js";
 export {
-  auditTiles,
   type CheckpointVerdict,
-  eachTile,
   type LogTrust,
   parseCheckpoint,
-  parseNote,
   parseTlogProof,
   type RecordInLogVerdict,
   rootFromTiles,
-  sameHash,
-  TILE_WIDTH,
   type TileFetch,
   type TileRef,
-  TLOG_PROOF_HEADER,
   type TlogProofVerdict,
-  tileCount,
-  tilePath,
-  tilesOf,
   verifyCheckpoint,
   verifyRecordInTiles,
   verifyRecordTlogProof,
@@ -60,27 +56,21 @@ export {
   cannotEvaluate,
   EXIT_CODES,
   emptyPolicy,
-  judge,
   judgeCheckpoint,
   type KeyFingerprint,
   keyFingerprint,
-  logKeyFingerprint,
   noTrust,
   PolicyError,
   parsePolicy,
-  pinsSomething,
   type Quorum,
   quorumMet,
   type RecordInLogReport,
-  SPLIT_VIEW_UNCHECKED,
   type TrustLevel,
   type TrustPolicy,
   type TrustRoots,
-  unsignedFields,
   VERDICT_CODES,
   type VerdictCode,
   type VerificationVerdict,
-  verdictLabel,
   verifyRecordInLog,
   witnessGroup,
 } from "../core/verdict/index.js";

@@ -1,6 +1,5 @@
+import { BUNDLE_FORMAT, BUNDLE_VERSION } from "../core/bundle/index.js";
 import {
-  BUNDLE_FORMAT,
-  BUNDLE_VERSION,
   type BundleCheckpoint,
   type BundleLog,
   type BundleRecord,

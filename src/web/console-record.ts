@@ -1,4 +1,4 @@
-import { verdictLabel } from "../verify/index.js";
+import { verdictLabel } from "../core/verdict/index.js";
 import { consoleFragment } from "./console-link.js";
 import type { Trail, TrailStep } from "./console-trail.js";
 import { saveFile } from "./download.js";

@@ -2,7 +2,7 @@
 // kept in this page's memory only), pick an asset or a vCon from the table or find one, read its
 // trail with each receipt verified here by the core verifier, its compliance, export its
 // evidence bundle, and watch the tenancy's log. The address's fragment names what is shown.
-import { keyFingerprint, verdictLabel } from "../verify/index.js";
+import { keyFingerprint, verdictLabel } from "../core/verdict/index.js";
 import {
   assetPage,
   callerApi,

@@ -1,8 +1,9 @@
+import { judge, pinsSomething } from "../core/verdict/index.js";
 import {
-  judge,
   type KeyFingerprint,
   keyFingerprint,
-  pinsSomething,
+  type PublicKey,
+  type PublicKeyFactory,
   type TrustRoots,
   type VerificationVerdict,
 } from "../verify/index.js";
@@ -17,21 +18,25 @@ export function lookupApi(
   base: string,
   trust: TrustRoots,
   fetcher?: (url: string) => Promise<Response>,
+  makeKey?: PublicKeyFactory,
 ): PublicApi {
   const given = trust.serviceKeys;
   const prints = trust.policy.serviceKeys;
-  if (!given && prints.length === 0) return new PublicApi(base, fetcher);
-  return new PublicApi(
-    base,
-    fetcher,
-    (fetched) =>
-      given ??
-      new Map(
-        [...fetched].filter(([kid, k]) =>
-          prints.some((p) => p.kid === kid && p.fingerprint === keyFingerprint(k)),
-        ),
-      ),
-  );
+  const pin =
+    !given && prints.length === 0
+      ? undefined
+      : (fetched: Map<string, PublicKey>) =>
+          given ??
+          new Map(
+            [...fetched].filter(([kid, k]) =>
+              prints.some((p) => p.kid === kid && p.fingerprint === keyFingerprint(k)),
+            ),
+          );
+  return new PublicApi(base, {
+    ...(fetcher ? { fetch: fetcher } : {}),
+    ...(pin ? { pin } : {}),
+    ...(makeKey ? { makeKey } : {}),
+  });
 }
 
 /**

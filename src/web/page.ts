@@ -12,7 +12,9 @@ import {
   verifyBundle,
   witnessGroup,
 } from "../verify/index.js";
+import { type CoseFile, looksLikeCose, RECEIPT_ALONE, readCoseFile } from "./cose-file.js";
 import { verifyDocumentHash } from "./document.js";
+import { recordReceiptVerdict, serviceKeysFor, statementVerdict, tlogProofVerdict } from "./keyed-verdict.js";
 import { lookupApi, lookupVerdict } from "./lookup-verdict.js";
 import { PublicApi } from "./public-api.js";
 import {
@@ -27,10 +29,9 @@ import {
 } from "./render.js";
 import { sha256Hex } from "./sha256.js";
 import { checkLog } from "./tlog.js";
-import { checkTlogProof, looksLikeTlogProof } from "./tlog-proof.js";
+import { looksLikeTlogProof, recordOfTlogProof } from "./tlog-proof.js";
 import { looksLikeVcon, vconUuidOf, verifyVcon } from "./vcon.js";
 
-const api = new PublicApi(location.origin);
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const verdict = byId<HTMLDivElement>("verdict");
 const details = byId<HTMLElement>("details");
@@ -59,8 +60,8 @@ interface Outcome {
   ok: boolean;
   verdict: string;
   view: HTMLElement;
-  /** The shared verdict object, when the check gives one (bundles). */
-  object?: VerificationVerdict;
+  /** The shared verdict object: every check on this page gives one (the page colours by its code). */
+  object: VerificationVerdict;
 }
 
 async function run(what: string, check: () => Promise<Outcome>) {
@@ -69,8 +70,7 @@ async function run(what: string, check: () => Promise<Outcome>) {
   try {
     const r = await check();
     details.replaceChildren(r.view);
-    if (r.object) showVerdictObject(verdict, r.object);
-    else showVerdict(verdict, r.ok, r.verdict);
+    showVerdictObject(verdict, r.object);
   } catch (err) {
     showVerdictObject(verdict, cannotEvaluate((err as Error).message));
   }
@@ -94,35 +94,125 @@ async function lookedUp<R extends { ok: boolean; verdict: string }>(
 
 const checkHash = (hash: string) => () => lookedUp((a) => verifyDocumentHash(a, hash), renderDocument);
 
-async function checkFile(file: File): Promise<void> {
-  showVerdict(verdict, undefined, `Reading ${file.name}…`);
-  let bytes: Uint8Array;
+interface Dropped {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/** The service's keys as served, and the ones the caller's policy pins among them. */
+async function servedKeys(trust: TrustRoots) {
+  return serviceKeysFor(trust, await lookupApi(location.origin, trust).fetchedKeys());
+}
+
+const facts = (rows: Array<[string, string]>) => {
+  const dl = el("dl", undefined, "facts");
+  for (const [k, v] of rows) dl.append(el("dt", k), el("dd", v));
+  return dl;
+};
+
+/** What a COSE file says of itself (unverified: the verdict says what holds). */
+function coseView(name: string, c: CoseFile): HTMLElement {
+  const box = el("div");
+  box.id = "cose-file";
+  box.dataset.kind = c.kind;
+  box.append(
+    el("h2", c.kind === "receipt" ? `Receipt ${name}` : `Signed statement ${name}`),
+    c.kind === "receipt"
+      ? facts([
+          ["Profile", c.profile],
+          ["Issued by (as it says)", c.issuer || "(not said)"],
+          ["Log (as it says)", c.subject || "(not said)"],
+        ])
+      : facts([
+          ["Issuer (as it says)", c.issuer || "(not said)"],
+          ["Receipts it carries", String(c.receipts)],
+        ]),
+  );
+  return box;
+}
+
+/**
+ * COSE files, checked as `archivist verify` checks them: a statement (signed, or transparent with
+ * its receipts, or with receipt files dropped beside it), a receipt with the record (.json) it
+ * proves; a receipt alone proves nothing, since its signature covers a root only its record gives.
+ */
+async function checkCose(files: Dropped[]): Promise<Outcome> {
+  const read = files.map((f) => {
+    if (!looksLikeCose(f.bytes)) return { file: f, cose: undefined };
+    try {
+      return { file: f, cose: readCoseFile(f.bytes) };
+    } catch (err) {
+      throw new Error(`${f.name} is not a COSE_Sign1: ${(err as Error).message}`);
+    }
+  });
+  const receipts = read.filter((r) => r.cose?.kind === "receipt");
+  const statement = read.find((r) => r.cose?.kind === "statement");
+  const record = read.find((r) => !r.cose);
+  const trust = trustRoots();
+  const view = el("div");
+  for (const r of read) if (r.cose) view.append(coseView(r.file.name, r.cose));
+  let v: VerificationVerdict;
+  if (statement)
+    v = statementVerdict(trust, await servedKeys(trust), statement.file.bytes, {
+      receipts: receipts.map((r) => r.file.bytes),
+    });
+  else if (receipts[0] && record) {
+    let json: Record<string, unknown>;
+    try {
+      json = JSON.parse(new TextDecoder().decode(record.file.bytes)) as Record<string, unknown>;
+    } catch {
+      throw new Error(`${record.file.name} is not the record's JSON`);
+    }
+    v = recordReceiptVerdict(trust, await servedKeys(trust), json, receipts[0].file.bytes);
+  } else v = cannotEvaluate(RECEIPT_ALONE);
+  view.append(verdictDetails(v));
+  return { ok: v.ok, verdict: v.summary, view, object: v };
+}
+
+async function checkFiles(list: FileList | File[]): Promise<void> {
+  const chosen = Array.from(list as ArrayLike<File>).slice(0, 4);
+  const label = chosen.map((f) => f.name).join(" and ");
+  showVerdict(verdict, undefined, `Reading ${label}…`);
+  let files: Dropped[];
   try {
-    bytes = new Uint8Array(await file.arrayBuffer());
+    files = await Promise.all(
+      chosen.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })),
+    );
   } catch (err) {
-    return showVerdict(verdict, false, `FAILED: cannot read ${file.name}: ${(err as Error).message}`);
+    return showVerdictObject(verdict, cannotEvaluate(`cannot read ${label}: ${(err as Error).message}`));
   }
   const mode = (document.querySelector('input[name="mode"]:checked') as HTMLInputElement | null)?.value;
+  if (mode === "auto" && files.some((f) => looksLikeCose(f.bytes))) return run(label, () => checkCose(files));
+  const first = files[0];
+  if (!first) return;
+  const { name, bytes } = first;
   // A tlog-proof names its record; the record and the log's key are read from this service.
   if (mode === "auto" && looksLikeTlogProof(bytes))
-    return run(file.name, async () => {
-      const r = await checkTlogProof(api, new TextDecoder().decode(bytes));
-      return { ok: r.ok, verdict: r.verdict, view: el("p", r.identity) };
+    return run(name, async () => {
+      const trust = trustRoots();
+      const text = new TextDecoder().decode(bytes);
+      const { identity, record, servedLogKey } = await recordOfTlogProof(
+        lookupApi(location.origin, trust),
+        text,
+      );
+      const v = tlogProofVerdict(trust, record, text, { served: servedLogKey });
+      const view = el("div");
+      view.append(el("p", identity), verdictDetails(v));
+      return { ok: v.ok, verdict: v.summary, view, object: v };
     });
   // A bundle is checked offline: against the keys it carries, with no look-up at all.
   if (mode === "bundle" || (mode === "auto" && looksLikeBundle(bytes)))
-    return run(file.name, async () => {
+    return run(name, async () => {
       const r = verifyBundle(parseBundle(new TextDecoder().decode(bytes)), trustRoots());
       return { ok: r.ok, verdict: r.summary, view: renderBundle(r), object: r };
     });
   const asVcon = mode === "vcon" || (mode !== "document" && looksLikeVcon(bytes));
-  if (!asVcon) return run(file.name, checkHash(sha256Hex(bytes)));
-  return run(file.name, () => lookedUp((a) => verifyVcon(a, { file: bytes }), renderVcon));
+  if (!asVcon) return run(name, checkHash(sha256Hex(bytes)));
+  return run(name, () => lookedUp((a) => verifyVcon(a, { file: bytes }), renderVcon));
 }
 
 fileInput.addEventListener("change", () => {
-  const f = fileInput.files?.[0];
-  if (f) void checkFile(f);
+  if (fileInput.files?.length) void checkFiles(fileInput.files);
 });
 drop.addEventListener("dragover", (e) => {
   e.preventDefault();
@@ -132,8 +222,7 @@ drop.addEventListener("dragleave", () => drop.classList.remove("over"));
 drop.addEventListener("drop", (e) => {
   e.preventDefault();
   drop.classList.remove("over");
-  const f = e.dataTransfer?.files[0];
-  if (f) void checkFile(f);
+  if (e.dataTransfer?.files.length) void checkFiles(e.dataTransfer.files);
 });
 byId<HTMLFormElement>("file-form").addEventListener("submit", (e) => e.preventDefault());
 byId<HTMLFormElement>("lookup-form").addEventListener("submit", (e) => {
@@ -160,7 +249,7 @@ byId<HTMLFormElement>("log-form").addEventListener("submit", (e) => {
       witnessGroup(trust.policy, witnesses, quorumText === "" ? witnesses.length : Number(quorumText));
       trust.described.push(`${witnesses.length} witness key(s) typed in`);
     }
-    const r = await checkLog(api, tenant, trust);
+    const r = await checkLog(new PublicApi(location.origin), tenant, trust);
     const view = el("div");
     const p = el("p", r.size ? `${r.origin}: ${r.size} entries` : "");
     p.id = "log-report";

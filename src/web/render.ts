@@ -37,6 +37,20 @@ export function trustView(level: string): HTMLElement {
   return box;
 }
 
+/**
+ * A record's status as the service states it on /verify: its claim, not what was proven, so its
+ * badge is never coloured as a verdict (the verdict above says what holds).
+ */
+function claimedView(level: string): HTMLElement {
+  const box = el("span", undefined, "trust");
+  box.append(
+    el("span", level || "UNKNOWN", "badge claimed"),
+    document.createTextNode(" "),
+    el("span", trustWords(level)),
+  );
+  return box;
+}
+
 export function receiptView(r: ReceiptCheck): HTMLElement {
   if (!r.ok) return el("span", `receipt not verified: ${r.reason}`, "bad");
   const profiles = r.profiles.map((p) => (p === "mmr" ? "MMR" : "RFC 9162")).join(" and ");
@@ -47,6 +61,20 @@ export function receiptView(r: ReceiptCheck): HTMLElement {
   );
   if (r.note) box.append(el("span", ` (${r.note})`, "note"));
   return box;
+}
+
+/**
+ * A receipt's own check on /verify. It holds under the keys the verdict names (served ones, unless
+ * you pinned yours), so it is never coloured as a verdict: the verdict says how far it is trusted.
+ */
+function receiptCheckView(r: ReceiptCheck): HTMLElement {
+  return r.ok
+    ? el(
+        "span",
+        `receipt checks out under the verdict's keys (log entry ${r.mmrIndex}; ${r.profiles.map((p) => (p === "mmr" ? "MMR" : "RFC 9162")).join(" and ")} profiles)`,
+        "checked",
+      )
+    : el("span", `receipt does not verify: ${r.reason}`, "bad");
 }
 
 /** A definition list of label → value rows (values are nodes or text). */
@@ -86,6 +114,16 @@ export function showVerdictObject(target: HTMLElement, v: VerificationVerdict): 
   target.focus();
 }
 
+/** What each trust level of a verdict means: a witnessed checkpoint is a state of its own. */
+const LEVEL_WORDS: Record<VerificationVerdict["trust"]["level"], string> = {
+  witnessed:
+    "a checkpoint cosigned by a quorum of witnesses you trust covers it, so the log shown here is the one others see",
+  pinned:
+    "checked under keys you gave, with no witness cosignature you trust: the service could still show others a different log",
+  unpinned:
+    "checked only under keys the service or the evidence brought: anyone can make evidence that checks out this way",
+};
+
 /** The verdict's details: trust roots, key fingerprints to compare, what was not checked, what is unsigned. */
 export function verdictDetails(v: VerificationVerdict): HTMLElement {
   const box = el("div", undefined, "verdict-details");
@@ -103,9 +141,14 @@ export function verdictDetails(v: VerificationVerdict): HTMLElement {
       ["Verdict code", el("code", v.code)],
       [
         "Trust roots",
-        v.trust.roots.length ? v.trust.roots.join(", ") : "none given: the keys below came with the evidence",
+        v.trust.roots.length
+          ? v.trust.roots.join(", ")
+          : "none given: the keys below came with the evidence or from the service itself",
       ],
-      ["Trust level", v.trust.level],
+      [
+        "Trust level",
+        el("span", `${v.trust.level}: ${LEVEL_WORDS[v.trust.level]}`, `level ${v.trust.level}`),
+      ],
     ]),
   );
   list("Problems", v.problems, "verdict-problems");
@@ -144,8 +187,11 @@ export function renderDocument(r: DocumentReport): HTMLElement {
       ["Accepted for", who(m.principal_accepted)],
     ];
     if (m.withdrawn_at) rows.push(["Withdrawn", timeView(m.withdrawn_at)]);
-    rows.push(["Trust", trustView(m.confirmation_status)], ["Receipt", receiptView(m.receipt)]);
-    if (m.withdrawal) rows.push(["Withdrawal receipt", receiptView(m.withdrawal.receipt)]);
+    rows.push(
+      ["Status (the service's claim)", claimedView(m.confirmation_status)],
+      ["Receipt", receiptCheckView(m.receipt)],
+    );
+    if (m.withdrawal) rows.push(["Withdrawal receipt", receiptCheckView(m.withdrawal.receipt)]);
     rows.push(["Record", hashView(m.event)]);
     li.append(el("h3", `${m.title || m.asset} — ${versionLabel(m.version)}: ${status}`), facts(rows));
     list.append(li);
@@ -176,8 +222,8 @@ export function renderVcon(r: VconReport): HTMLElement {
       facts([
         ["Declared", timeView(s.timestamp_declared)],
         ["By", who(s.principal_declared)],
-        ["Trust", trustView(s.confirmation_status)],
-        ["Receipt", receiptView(s.receipt)],
+        ["Status (the service's claim)", claimedView(s.confirmation_status)],
+        ["Receipt", receiptCheckView(s.receipt)],
       ]),
     );
     if (s.matches.length)
@@ -208,7 +254,7 @@ export function renderBundle(r: BundleReport): HTMLElement {
     card.dataset.ok = String(l.ok);
     const title = el("h3", "Log ");
     title.append(hashView(l.log));
-    const rows: Array<[string, Node | string]> = [["Seals", el("span", l.detail, l.ok ? "good" : "bad")]];
+    const rows: Array<[string, Node | string]> = [["Seals", el("span", l.detail, l.ok ? "checked" : "bad")]];
     if (l.ok) rows.push(["Latest seal", timeView(l.latest_time)]);
     if (l.checkpoint)
       rows.push([
@@ -237,15 +283,15 @@ export function renderBundle(r: BundleReport): HTMLElement {
       receipts.append(
         el(
           "div",
-          `${x.ok ? "receipt verified" : "receipt not verified"}: ${x.detail}`,
-          x.ok ? "good" : "bad",
+          `${x.ok ? "receipt checks out under the verdict's keys" : "receipt does not verify"}: ${x.detail}`,
+          x.ok ? "checked" : "bad",
         ),
       );
     li.append(
       a,
       facts([
         ["Proven trust", el("span", rec.trust, rec.trust === "witnessed" ? "good" : "warn")],
-        ["Status the service claimed (unsigned)", trustView(rec.claimed_confirmation_status)],
+        ["Status the service claimed (unsigned)", claimedView(rec.claimed_confirmation_status)],
         ["Receipts", receipts],
       ]),
     );

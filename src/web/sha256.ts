@@ -1,6 +1,5 @@
-import { createHash } from "node:crypto";
+import { toHex } from "../core/crypto/bytes.js";
+import { sha256 } from "../core/crypto/sha256.js";
 
-/** SHA-256 hex of bytes (node:crypto in the CLI, the noble shim in the browser). */
-export function sha256Hex(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
-}
+/** SHA-256 hex of bytes (a document's digest, as a hashed statement's payload holds it). */
+export const sha256Hex = (bytes: Uint8Array): string => toHex(sha256(bytes));

@@ -1,12 +1,9 @@
+import { sameHash, tilePath } from "../core/tlog/index.js";
+import { judge, logKeyFingerprint, pinsSomething } from "../core/verdict/index.js";
 import {
-  judge,
   judgeCheckpoint,
-  logKeyFingerprint,
-  pinsSomething,
   rootFromTiles,
-  sameHash,
   type TrustRoots,
-  tilePath,
   type VerificationVerdict,
 } from "../verify/index.js";
 import { LookupError, type PublicApi } from "./public-api.js";

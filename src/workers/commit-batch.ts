@@ -6,6 +6,7 @@ import {
 } from "../core/ledger/idtimestamp.js";
 import { tlogLeafData } from "../core/ledger/tlog-leaf.js";
 import { appendLeaves, appendNodesNeeded, leafCount } from "../core/mmr/index.js";
+import { nodeSha256 } from "../core/node/crypto.js";
 import {
   assetEventLeafHash,
   assetEventRecord,
@@ -94,9 +95,9 @@ export async function commitBatch(
     const at = new Date(idTimestampToMillis(id));
     const leaf =
       p.kind === "asset_event"
-        ? assetEventLeafHash(assetEventRecord({ ...p.row, timestamp_committed: at }), id)
+        ? assetEventLeafHash(assetEventRecord({ ...p.row, timestamp_committed: at }), id, nodeSha256)
         : // The leaf reads the record model's hashed fields of the row (FREE_EVENT_HASHED_FIELDS).
-          assetFreeEventLeafHash(p.row, id, extra);
+          assetFreeEventLeafHash(p.row, id, extra, "eventsv1", nodeSha256);
     entries.push({
       mmr_index: 0,
       leaf_index: 0,
@@ -108,11 +109,16 @@ export async function commitBatch(
     return leaf;
   });
   const known = await readNodes(tx, tenantId, appendNodesNeeded(log.mmr_size));
-  const appended = appendLeaves(log.mmr_size, leaves, (i) => {
-    const n = known.get(i);
-    if (!n) throw new Error(`log ${tenantId} is missing node ${i}`);
-    return n;
-  });
+  const appended = appendLeaves(
+    log.mmr_size,
+    leaves,
+    (i) => {
+      const n = known.get(i);
+      if (!n) throw new Error(`log ${tenantId} is missing node ${i}`);
+      return n;
+    },
+    nodeSha256,
+  );
   const firstLeaf = leafCount(log.mmr_size);
   appended.leafIndices.forEach((mmrIndex, k) => {
     const e = entries[k] as EntryRow;
@@ -135,7 +141,10 @@ export async function commitBatch(
           tenantId,
           log.tree_size,
           pending.map((p, k) =>
-            tlogLeafData({ mmrLeaf: leaves[k] as Uint8Array, statementPayload: statementPayload(p) }),
+            tlogLeafData(
+              { mmrLeaf: leaves[k] as Uint8Array, statementPayload: statementPayload(p) },
+              nodeSha256,
+            ),
           ),
         )
       : undefined;

@@ -1,3 +1,4 @@
+import { nodeSha256 } from "../core/node/crypto.js";
 import { appendLeafHashes, appendNodesNeeded, leafHash } from "../core/rfc9162/index.js";
 import type { Queryable } from "../store/db.js";
 import { insertTlogNodes, nodeKey, readTlogNodes } from "../store/tlog-nodes.js";
@@ -15,11 +16,16 @@ export async function appendToTree(
 ): Promise<number> {
   if (leafData.length === 0) return size;
   const known = await readTlogNodes(tx, tenantId, appendNodesNeeded(size));
-  const nodes = appendLeafHashes(size, leafData.map(leafHash), (level, idx) => {
-    const h = known.get(nodeKey(level, idx));
-    if (!h) throw new Error(`tree of log ${tenantId} is missing node ${level}/${idx}`);
-    return h;
-  });
+  const nodes = appendLeafHashes(
+    size,
+    leafData.map((d) => leafHash(d, nodeSha256)),
+    (level, idx) => {
+      const h = known.get(nodeKey(level, idx));
+      if (!h) throw new Error(`tree of log ${tenantId} is missing node ${level}/${idx}`);
+      return h;
+    },
+    nodeSha256,
+  );
   await insertTlogNodes(tx, tenantId, nodes);
   return size + leafData.length;
 }

@@ -100,7 +100,7 @@ beforeAll(async () => {
   await s.api("/archivist/v1/scitt/keys", {
     method: "POST",
     token,
-    json: { kid: "console-key", public_jwk: vectorPublicKey.export({ format: "jwk" }) },
+    json: { kid: "console-key", public_jwk: vectorPublicKey.jwk },
   });
   const statement = eventToStatement(
     template("ef".repeat(32)),

@@ -105,11 +105,11 @@ describe("README", () => {
       ),
       expect.stringMatching(
         new RegExp(
-          `^${pinned}statement by http://127\\.0\\.0\\.1:\\d+/tenant/[0-9a-f-]{36}, 0 receipt\\(s\\) verified, payload matches$`,
+          `^${pinned}statement by http://127\\.0\\.0\\.1:\\d+/tenant/[0-9a-f-]{36}, 0 receipt\\(s\\) checked, payload matches$`,
         ),
       ),
       expect.stringMatching(
-        new RegExp(`^${pinned}statement by .+, 1 receipt\\(s\\) verified( \\((mmr|rfc9162)\\))?$`),
+        new RegExp(`^${pinned}statement by .+, 1 receipt\\(s\\) checked( \\((mmr|rfc9162)\\))?$`),
       ),
       expect.stringMatching(
         new RegExp(`^${pinned}\\d+ record\\(s\\) of assets/[0-9a-f-]{36}, each in the log`),

@@ -69,7 +69,7 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
       text: expect.stringMatching(/^SELF-CONSISTENT, KEYS NOT PINNED: published as version 2/),
     });
     expect(await page.textContent("#versions")).toMatch(/version 2: Published \(current version\)/);
-    expect(await page.textContent("#versions")).toMatch(/receipt verified/);
+    expect(await page.textContent("#versions")).toMatch(/receipt checks out under the verdict.s keys/);
     await open();
     const changed = p.live.v2.slice();
     changed[3] = (changed[3] ?? 0) ^ 0x20;
@@ -111,6 +111,10 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     const steps = await page.$$eval("#trail li", (lis) => lis.map((li) => li.getAttribute("data-operation")));
     expect(steps).toEqual(["vcon_created", "vcon_updated"]);
     expect(await page.textContent("#trail")).toMatch(/CONFIRMED|UNEQUIVOCAL/);
+    // The status is the service's claim: its badge is never green beside an amber verdict.
+    const badges = await page.$$eval("#trail .badge", (bs) => bs.map((b) => getComputedStyle(b).color));
+    expect(badges.length).toBe(2);
+    for (const colour of badges) expect(colour).not.toBe("rgb(18, 112, 58)");
     await screenshot(page, "verify-vcon-desktop");
     await open();
     await drop("conversation.vcon.json", p.vcon.updated);
@@ -190,6 +194,117 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
       code: "tampered",
       text: expect.stringMatching(/^TAMPERED: /),
     });
+  });
+
+  it("checks COSE files as the CLI does: statements, a receipt with its record, never a receipt alone", async () => {
+    const token = await s.token(s.a);
+    const listed = (await (await s.api("/archivist/v2/publicassets?page_size=100")).json()) as {
+      assets: Array<{ identity: string; attributes: Record<string, unknown> }>;
+    };
+    const trail = listed.assets.find((a) => a.attributes.arc_display_name === `vcon://${p.vcon.uuid}`);
+    const asset = String(trail?.identity).split("/")[1];
+    const events = (await (await s.api(`/archivist/v2/publicassets/${asset}/events`)).json()) as {
+      events: Array<{ identity: string }>;
+    };
+    const event = String(events.events[0]?.identity).split("/")[3];
+    const bytesOf = async (path: string, tok?: string) => {
+      const res = await s.api(path, tok ? { token: tok } : {});
+      expect(res.status, path).toBe(200);
+      return new Uint8Array(await res.arrayBuffer());
+    };
+    const transparent = await bytesOf(
+      `/archivist/v2/assets/${asset}/events/${event}/statement?transparent=true`,
+      token,
+    );
+    const statement = await bytesOf(`/archivist/v2/assets/${asset}/events/${event}/statement`, token);
+    const receipt = await bytesOf(`/archivist/v1/receipts/assets/${asset}/events/${event}`);
+    const record = await bytesOf(`/archivist/v2/publicassets/${asset}/events/${event}`);
+    const many = (files: Array<[string, Uint8Array]>) =>
+      page.setInputFiles(
+        "#file",
+        files.map(([name, bytes]) => ({
+          name,
+          mimeType: "application/octet-stream",
+          buffer: Buffer.from(bytes),
+        })),
+      );
+
+    // A transparent statement: the issuer's signature and its receipt, under the keys this service serves.
+    await open();
+    await drop("transparent.cose", transparent);
+    expect(await verdict()).toMatchObject({
+      ok: "false",
+      code: "self-consistent-unpinned",
+      text: expect.stringMatching(
+        /^SELF-CONSISTENT, KEYS NOT PINNED: statement by .+, 1 receipt\(s\) checked/,
+      ),
+    });
+    expect(await verdictColour()).toBe("rgb(138, 83, 0)");
+    expect(await page.getAttribute("#cose-file", "data-kind")).toBe("statement");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("verdict");
+    await screenshot(page, "verify-statement-desktop");
+
+    // The plain statement: the issuer's signature alone (a record's receipts ride in the transparent form).
+    await open();
+    await drop("statement.cose", statement);
+    expect(await verdict()).toMatchObject({
+      code: "self-consistent-unpinned",
+      text: expect.stringMatching(/statement by .+, 0 receipt\(s\) checked/),
+    });
+
+    // A receipt alone proves nothing: its signature covers a root only the record gives.
+    await open();
+    await drop("receipt.cose", receipt);
+    expect(await verdict()).toMatchObject({
+      code: "cannot-evaluate",
+      text: expect.stringMatching(/a receipt alone proves nothing/),
+    });
+    expect(await page.getAttribute("#cose-file", "data-kind")).toBe("receipt");
+
+    // With the record it proves: the record's leaf, recomputed here, leads to the signed root.
+    await open();
+    await many([
+      ["receipt.cose", receipt],
+      ["record.json", record],
+    ]);
+    expect(await verdict()).toMatchObject({
+      code: "self-consistent-unpinned",
+      text: expect.stringMatching(/is entry \d+ of tenant\//),
+    });
+    expect(await page.textContent("#verdict-details")).toMatch(
+      /unpinned: checked only under keys the service/,
+    );
+
+    // The service's keys pinned by fingerprint: verified, amber (no witness), the level in words.
+    const keys = keysFromKeySet(await bytesOf("/.well-known/scitt-keys"));
+    await open();
+    await page.click("#trust-roots summary");
+    await page.fill(
+      "#policy",
+      [...keys].map(([kid, k]) => `service-key ${kid} ${keyFingerprint(k)}`).join("\n"),
+    );
+    await many([
+      ["receipt.cose", receipt],
+      ["record.json", record],
+    ]);
+    expect(await verdict()).toMatchObject({ ok: "true", code: "verified" });
+    expect(await verdictColour()).toBe("rgb(138, 83, 0)");
+    expect(await page.textContent("#verdict-details")).toMatch(
+      /pinned: checked under keys you gave, with no witness/,
+    );
+
+    // A changed record: tampered, red, never green.
+    const changed = JSON.parse(new TextDecoder().decode(record)) as {
+      event_attributes: Record<string, string>;
+    };
+    changed.event_attributes.vcon_operation = "vcon_deleted";
+    await open();
+    await many([
+      ["receipt.cose", receipt],
+      ["record.json", new TextEncoder().encode(JSON.stringify(changed))],
+    ]);
+    expect(await verdict()).toMatchObject({ ok: "false", code: "tampered" });
+    expect(await verdictColour()).toBe("rgb(163, 20, 15)");
   });
 
   it("fits a phone's width: hashes wrap, nothing scrolls sideways, the trust levels are explained", async () => {

@@ -1,6 +1,6 @@
-import { createPublicKey } from "node:crypto";
 import { p256 } from "@noble/curves/nist.js";
 import type { Signer } from "../../src/core/cose/index.js";
+import { ecJwk, publicKeyFromJwk } from "../../src/core/crypto/public-key.js";
 import { eventToStatement } from "../../src/core/scitt/index.js";
 import { sharedJson } from "./shared.js";
 
@@ -11,7 +11,7 @@ interface Vectors {
 const v = sharedJson<Vectors>("vectors/signed-statement-generated.json");
 
 /** The public key of the generated statement vectors (RFC 6979 A.2.5 P-256 test key). */
-export const vectorPublicKey = createPublicKey({ key: v.key.publicJwk, format: "jwk" });
+export const vectorPublicKey = publicKeyFromJwk(ecJwk(v.key.publicJwk));
 
 /** RFC 6979 deterministic ES256 signer with the vectors' key, so re-signing reproduces their bytes. */
 export const deterministicSigner: Signer = (data) =>

@@ -1,6 +1,7 @@
 import type { KeyObject } from "node:crypto";
 import { readBounded } from "vcon-archivist/client";
 import type { Signer } from "../../../src/core/cose/index.js";
+import { nodeSigner } from "../../../src/core/node/crypto.js";
 import { eventToStatement } from "../../../src/core/scitt/index.js";
 import type { DeliveryBackend } from "../delivery/job.js";
 import { type FetchFn, TokenSource } from "../delivery/token-source.js";
@@ -19,7 +20,7 @@ export function coseStatementSigner(o: {
       return eventToStatement(
         attrs,
         { issuer: o.issuer, kid: o.kid, ...(o.form ? { form: o.form } : {}) },
-        o.key,
+        typeof o.key === "function" ? o.key : nodeSigner(o.key),
       );
     },
   };

@@ -84,4 +84,10 @@ export interface EvidenceBundle {
   /** The service's public keys: COSE_KeySet as GET /.well-known/scitt-keys serves it. */
   keys: { cose_key_set: Base64 };
   extensions?: Record<string, unknown>;
+  /**
+   * What the service judged of this evidence when it exported it (the evidence route adds it):
+   * checked with its own keys, so self-consistent at best. Unsigned and never read by a verifier,
+   * which judges the bundle anew against the caller's roots.
+   */
+  service_verdict?: unknown;
 }

@@ -1,6 +1,6 @@
-import type { KeyObject } from "node:crypto";
 import { CodedError } from "../api/coded-error.js";
 import { decodeSeal, verifySeal } from "../cose/index.js";
+import { type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../crypto/public-key.js";
 import { leafIndexOfMmrIndex, verifyConsistency } from "../mmr/index.js";
 import { verifyConsistency as verifyTreeConsistency } from "../rfc9162/index.js";
 import {
@@ -78,7 +78,7 @@ export interface BundleReport extends VerificationVerdict {
   logs: LogCheck[];
 }
 
-// No Buffer: the verifier runs in browsers as it is.
+// Plain Uint8Array and atob: the verifier runs in browsers as it is.
 function bytes(b64: string): Uint8Array {
   let bin: string;
   try {
@@ -167,7 +167,7 @@ export function looksLikeBundle(raw: Uint8Array): boolean {
 type SealState = ReturnType<typeof decodeSeal>;
 
 /** Checks one MMR log: every seal signed by one of `keys`, every older seal consistent with the latest. */
-function checkLog(log: BundleLog, keys: KeyObject[]): { check: LogCheck; seals: Map<number, SealState> } {
+function checkLog(log: BundleLog, keys: PublicKey[]): { check: LogCheck; seals: Map<number, SealState> } {
   const seals = new Map<number, SealState>();
   const fail = (detail: string) => ({
     check: {
@@ -289,7 +289,7 @@ interface Pass {
 /** Every seal, receipt and proof of the bundle checked with `keyMap`, checkpoints as judged. */
 function checkPass(
   bundle: EvidenceBundle,
-  keyMap: Map<string, KeyObject>,
+  keyMap: Map<string, PublicKey>,
   checkpoints: Map<string, CheckedCheckpoint>,
 ): Pass {
   const keys = [...keyMap.values()];
@@ -374,17 +374,19 @@ const COMPLETENESS =
  * checkpoint key and witnesses (C2SP tlog-policy), and the relying party's requirements.
  * Everything the verdict states is signed: each record's subject is checked against the
  * bundle's subject, the service against the receipts' issuer; the rest is labelled unsigned.
+ * `makeKey` makes the bundle's keys: portable, unless a Node program passes node:crypto's.
  */
 export function verifyBundle(
   bundle: EvidenceBundle,
   trust: TrustRoots = noTrust(),
   now = new Date(),
+  makeKey: PublicKeyFactory = publicKeyFromJwk,
 ): BundleReport {
   const policy = trust.policy;
   const keySetBytes = bytes(bundle.keys.cose_key_set);
-  let carried: Map<string, KeyObject>;
+  let carried: Map<string, PublicKey>;
   try {
-    carried = keysFromKeySet(keySetBytes);
+    carried = keysFromKeySet(keySetBytes, makeKey);
   } catch (err) {
     throw new BundleError(`the bundle's keys cannot be read: ${(err as Error).message}`);
   }
@@ -395,6 +397,10 @@ export function verifyBundle(
     "created_at: when the bundle says it was exported",
     "assets[]: the asset records are context; no signature covers them",
   ];
+  if (bundle.service_verdict !== undefined)
+    unsigned.push(
+      "service_verdict: the service's judgement of its own evidence when it exported it; this verdict is made anew and never reads it",
+    );
 
   // The keys the caller pinned: given by value, or the bundle's whose fingerprint the policy names.
   const byPrint = (kid: string, print: string) =>
@@ -402,7 +408,7 @@ export function verifyBundle(
   const fingerprints: KeyFingerprint[] = coseKeyFingerprints(keySetBytes, carried, (kid, print) =>
     trust.serviceKeys ? false : byPrint(kid, print),
   );
-  let pinnedKeys: Map<string, KeyObject> | undefined;
+  let pinnedKeys: Map<string, PublicKey> | undefined;
   if (trust.serviceKeys) {
     pinnedKeys = trust.serviceKeys;
     for (const [kid, key] of trust.serviceKeys)

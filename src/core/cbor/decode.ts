@@ -221,7 +221,7 @@ export function decodeCbor(bytes: Uint8Array, limits: Partial<DecodeLimits> = {}
   const maxDepth = limits.maxDepth ?? DEFAULT_LIMITS.maxDepth;
   if (!(bytes instanceof Uint8Array) || bytes.length === 0) throw new CborError("empty input");
   if (bytes.length > maxBytes) throw new CborError(`input larger than ${maxBytes} bytes`);
-  // A plain view, so byte strings decoded from a Buffer are Uint8Array copies like any others.
+  // A plain view, so byte strings decoded from a Node buffer are Uint8Array copies like any others.
   const input =
     bytes.constructor === Uint8Array
       ? bytes

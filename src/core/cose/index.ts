@@ -20,7 +20,6 @@ export {
   decodeSign1,
   ES256,
   HEADER,
-  nodeSigner,
   type Sign1,
   type Signer,
   signSign1,

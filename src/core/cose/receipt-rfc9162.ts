@@ -1,17 +1,9 @@
-import type { KeyObject } from "node:crypto";
 import { CborBstr, type CborValue } from "../cbor/index.js";
+import type { PublicKey } from "../crypto/public-key.js";
 import { MAX_TREE_SIZE, rootFromInclusionProof } from "../rfc9162/index.js";
 import { checkPath, INCLUSION, receiptEnvelope, receiptProtectedHeader } from "./receipt.js";
 import type { ReceiptHeaders } from "./receipt-headers.js";
-import {
-  CoseError,
-  decodeSign1,
-  HEADER,
-  nodeSigner,
-  type Signer,
-  signSign1Encoded,
-  verifySign1,
-} from "./sign1.js";
+import { CoseError, decodeSign1, HEADER, type Signer, signSign1Encoded, verifySign1 } from "./sign1.js";
 
 /** Verifiable data structure 1: RFC9162_SHA256 (RFC 9942 §5). */
 export const VDS_RFC9162 = 1;
@@ -36,7 +28,7 @@ export interface Rfc9162ReceiptInput extends Rfc9162ReceiptInfo {
  */
 export function buildRfc9162Receipt(
   r: Rfc9162ReceiptInput,
-  key: KeyObject | Signer,
+  key: Signer,
   headers?: ReceiptHeaders,
 ): Uint8Array {
   const proof = new CborBstr([r.treeSize, r.leafIndex, r.path]);
@@ -52,7 +44,7 @@ export function buildRfc9162Receipt(
       payload: r.root,
       detached: true,
     },
-    typeof key === "function" ? key : nodeSigner(key),
+    key,
   );
 }
 
@@ -79,7 +71,7 @@ export function decodeRfc9162Receipt(receipt: Uint8Array): Rfc9162ReceiptInfo {
 export function verifyRfc9162Receipt(
   receipt: Uint8Array,
   leafHash: Uint8Array,
-  publicKey: KeyObject,
+  publicKey: PublicKey,
 ): { ok: true; info: Rfc9162ReceiptInfo; root: Uint8Array } | { ok: false; reason: string } {
   let info: Rfc9162ReceiptInfo;
   try {

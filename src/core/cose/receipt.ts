@@ -1,5 +1,5 @@
-import type { KeyObject } from "node:crypto";
 import { CborBstr, type CborValue, decodeCbor, encodeCbor } from "../cbor/index.js";
+import type { PublicKey } from "../crypto/public-key.js";
 import { includedRoot } from "../mmr/index.js";
 import type { ReceiptHeaders } from "./receipt-headers.js";
 import {
@@ -7,7 +7,6 @@ import {
   decodeSign1,
   ES256,
   HEADER,
-  nodeSigner,
   type Sign1,
   type Signer,
   signSign1Encoded,
@@ -78,7 +77,7 @@ export function receiptProtectedHeader(
  * A COSE receipt of inclusion: signed over the (detached) peak the path leads to. `headers`: the
  * caller's kept encodings of protected headers, for one who signs many receipts.
  */
-export function buildReceipt(r: ReceiptInput, key: KeyObject | Signer, headers?: ReceiptHeaders): Uint8Array {
+export function buildReceipt(r: ReceiptInput, signer: Signer, headers?: ReceiptHeaders): Uint8Array {
   const proof =
     r.form === "bstr"
       ? new CborBstr([r.mmrIndex, r.path])
@@ -90,7 +89,6 @@ export function buildReceipt(r: ReceiptInput, key: KeyObject | Signer, headers?:
     [HEADER.vdp, new Map<CborValue, CborValue>([[INCLUSION, [proof]]])],
   ]);
   if (r.idtimestamp) unprotectedHeader.set(LEAF_IDTIMESTAMP, r.idtimestamp);
-  const signer = typeof key === "function" ? key : nodeSigner(key);
   return signSign1Encoded(
     {
       protectedBytes: headers
@@ -192,7 +190,7 @@ function mmrProofParts(proof: CborValue): { index: number; rawPath: CborValue[];
 export function verifyReceipt(
   receipt: Uint8Array,
   leafHash: Uint8Array,
-  publicKey: KeyObject,
+  publicKey: PublicKey,
 ): { ok: true; info: ReceiptInfo; peak: Uint8Array } | { ok: false; reason: string } {
   let info: ReceiptInfo;
   try {

@@ -1,15 +1,6 @@
-import type { KeyObject } from "node:crypto";
 import { type CborValue, decodeCbor, encodeCbor } from "../cbor/index.js";
-import {
-  CoseError,
-  decodeSign1,
-  ES256,
-  HEADER,
-  nodeSigner,
-  type Signer,
-  signSign1,
-  verifySign1,
-} from "./sign1.js";
+import type { PublicKey } from "../crypto/public-key.js";
+import { CoseError, decodeSign1, ES256, HEADER, type Signer, signSign1, verifySign1 } from "./sign1.js";
 
 /** The MMR state a seal signs. */
 export interface SealState {
@@ -25,7 +16,7 @@ const enc = new TextEncoder();
 /** A seal: a COSE_Sign1 over the CBOR MMR state `{1: size, 3: ms, 4: idtimestamp, 6: epoch, 7: 2, 8: peaks}`. */
 export function buildSeal(
   s: { kid: string; issuer: string; logId: string; state: SealState },
-  key: KeyObject | Signer,
+  key: Signer,
 ): Uint8Array {
   const payload = encodeCbor(
     new Map<CborValue, CborValue>([
@@ -48,7 +39,7 @@ export function buildSeal(
       ]),
     ],
   ]);
-  return signSign1({ protectedHeader, payload }, typeof key === "function" ? key : nodeSigner(key));
+  return signSign1({ protectedHeader, payload }, key);
 }
 
 /** Reads a seal's state (no signature check). */
@@ -82,6 +73,6 @@ export function decodeSeal(seal: Uint8Array): SealState & { logId: string; issue
 }
 
 /** True when the seal's signature verifies with the service key. */
-export function verifySeal(seal: Uint8Array, publicKey: KeyObject): boolean {
+export function verifySeal(seal: Uint8Array, publicKey: PublicKey): boolean {
   return verifySign1(seal, publicKey);
 }

@@ -1,4 +1,3 @@
-import { createPublicKey, type KeyObject, sign as nodeSign, verify as nodeVerify } from "node:crypto";
 import { CodedError } from "../api/coded-error.js";
 import {
   CborError,
@@ -11,6 +10,7 @@ import {
   takeWriter,
   writeHead,
 } from "../cbor/index.js";
+import type { PublicKey, SignatureHash } from "../crypto/public-key.js";
 
 /** Why a COSE object could not be read or verified. */
 export type CoseErrorCode = "COSE_DECODE" | "COSE_ALG" | "COSE_VERIFY";
@@ -42,24 +42,12 @@ export const ES256 = -7;
 const ES384 = -35;
 
 /**
- * Signs the Sig_structure bytes; node:crypto in production, a deterministic signer in tests. It is
- * called synchronously and its result is copied into the message. A signer marked
- * `readsDuringCallOnly` is given a view of the scratch buffer the bytes were written in; any other
- * gets a copy, which it may keep.
+ * Signs the Sig_structure bytes: node:crypto in the service (`nodeSigner`, src/core/node), a
+ * deterministic signer in tests. It is called synchronously and its result is copied into the
+ * message. A signer marked `readsDuringCallOnly` is given a view of the scratch buffer the bytes
+ * were written in; any other gets a copy, which it may keep.
  */
 export type Signer = ((toBeSigned: Uint8Array) => Uint8Array) & { readonly readsDuringCallOnly?: true };
-
-/**
- * ES256 (IEEE P1363 r‖s) with a node:crypto private key. Whoever signs often with one key makes its
- * signer once and keeps it (the service's keyring does, per loaded key).
- */
-export function nodeSigner(privateKey: KeyObject): Signer {
-  const options = { key: privateKey, dsaEncoding: "ieee-p1363" } as const;
-  // node:crypto reads the data during the call only.
-  return Object.assign((data: Uint8Array) => nodeSign("sha256", data, options), {
-    readsDuringCallOnly: true as const,
-  });
-}
 
 export interface Sign1 {
   protectedBytes: Uint8Array;
@@ -223,7 +211,7 @@ export function decodeSign1(bytes: Uint8Array): Sign1 {
   return { protectedBytes: p, protectedHeader, unprotectedHeader: u, payload, signature };
 }
 
-function hashFor(alg: CborValue): "sha256" | "sha384" {
+function hashFor(alg: CborValue): SignatureHash {
   if (alg === ES256) return "sha256";
   if (alg === ES384) return "sha384";
   throw new CoseError("COSE_ALG", `unsupported alg ${String(alg)}`);
@@ -232,7 +220,7 @@ function hashFor(alg: CborValue): "sha256" | "sha384" {
 /** True when the signature verifies with `publicKey` (a detached payload must be given). Never throws on bad input. */
 export function verifySign1(
   bytes: Uint8Array | Sign1,
-  publicKey: KeyObject,
+  publicKey: PublicKey,
   detachedPayload?: Uint8Array,
 ): boolean {
   try {
@@ -240,8 +228,7 @@ export function verifySign1(
     const payload = s.payload ?? detachedPayload;
     if (!payload) return false;
     const hash = hashFor(s.protectedHeader.get(HEADER.alg) as CborValue);
-    const key = publicKey.type === "private" ? createPublicKey(publicKey) : publicKey;
-    // node:crypto reads the data during the call only, so the scratch buffer can hold it.
+    // A PublicKey reads the data during the call only, so the scratch buffer can hold it.
     const w = takeWriter();
     try {
       w.reserve(SIGNATURE1.length);
@@ -250,7 +237,7 @@ export function verifySign1(
       w.byteString(s.protectedBytes);
       w.byteString(NO_AAD);
       w.byteString(payload);
-      return nodeVerify(hash, w.buf.subarray(0, w.pos), { key, dsaEncoding: "ieee-p1363" }, s.signature);
+      return publicKey.verify(hash, w.buf.subarray(0, w.pos), s.signature);
     } finally {
       releaseWriter(w);
     }

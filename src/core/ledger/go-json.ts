@@ -1,3 +1,5 @@
+import { compareBytes } from "../crypto/bytes.js";
+
 const enc = new TextEncoder();
 const ESCAPES: Record<string, string> = {
   '"': '\\"',
@@ -31,7 +33,7 @@ export function goJson(value: unknown): string {
   if (typeof value === "number" || typeof value === "boolean") return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(goJson).join(",")}]`;
   if (typeof value === "object") {
-    const keys = Object.keys(value).sort((a, b) => Buffer.compare(enc.encode(a), enc.encode(b)));
+    const keys = Object.keys(value).sort((a, b) => compareBytes(enc.encode(a), enc.encode(b)));
     return `{${keys.map((k) => `${goString(k)}:${goJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
   }
   throw new TypeError(`cannot encode ${typeof value} as JSON`);

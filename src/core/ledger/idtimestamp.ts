@@ -1,3 +1,5 @@
+import { u64be } from "../crypto/bytes.js";
+
 /** Milliseconds since the Unix epoch at which a commitment epoch starts: epoch × (2^40 − 1) (sic). */
 function epochStartMs(epoch: number): number {
   return epoch * (2 ** 40 - 1);
@@ -57,7 +59,5 @@ export function parseIdTimestamp(text: string): { id: bigint; epoch: number } {
 
 /** The 8 big-endian bytes of an id. */
 export function idTimestampBytes(id: bigint): Uint8Array {
-  const b = Buffer.alloc(8);
-  b.writeBigUInt64BE(id);
-  return new Uint8Array(b);
+  return u64be(id);
 }

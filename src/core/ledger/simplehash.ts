@@ -1,4 +1,5 @@
-import { createHash } from "node:crypto";
+import { toHex } from "../crypto/bytes.js";
+import { sha256 } from "../crypto/sha256.js";
 import { FIELDS_V1_V2, FIELDS_V3, type HashedAssetEvent, pickFields } from "../record/hashed-fields.js";
 import { bencode } from "./bencode.js";
 
@@ -8,11 +9,8 @@ import { bencode } from "./bencode.js";
  * identities, v3 keeps the v3 fields (no asset_identity, confirmation_status, from).
  */
 export function simpleHashAnchor(events: HashedAssetEvent[], version: 1 | 2 | 3): string {
-  const h = createHash("sha256");
-  for (const e of events) {
-    const fields =
-      version === 3 ? pickFields(e, FIELDS_V3, true) : pickFields(e, FIELDS_V1_V2, version === 1);
-    h.update(bencode(fields));
-  }
-  return h.digest("hex");
+  const encoded = events.map((e) =>
+    bencode(version === 3 ? pickFields(e, FIELDS_V3, true) : pickFields(e, FIELDS_V1_V2, version === 1)),
+  );
+  return toHex(sha256(...encoded));
 }

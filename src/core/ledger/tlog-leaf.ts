@@ -1,4 +1,5 @@
-import { createHash } from "node:crypto";
+import { fromHex } from "../crypto/bytes.js";
+import { type Sha256, sha256 } from "../crypto/sha256.js";
 
 /**
  * The data an entry's RFC 9162 leaf hashes (leaf = SHA-256(0x00 ‖ data)). The two trees hold
@@ -12,12 +13,19 @@ import { createHash } from "node:crypto";
  *   (v0.3.0) computes its leaf as SHA-256(0x00 ‖ SHA-256(payload)) and nothing else. The
  *   payload alone is committed in this tree: issuer, subject and signature are bound by the
  *   statement's own signature, and the MMR leaf of the same entry commits to all of it.
+ *
+ * The committer passes node:crypto's SHA-256 (`hash`); verifiers take the portable default.
  */
-export function tlogLeafData(entry: {
-  mmrLeaf: Uint8Array;
-  statementPayload?: Uint8Array | undefined;
-}): Uint8Array {
-  if (entry.statementPayload)
-    return new Uint8Array(createHash("sha256").update(entry.statementPayload).digest());
+export function tlogLeafData(
+  entry: {
+    mmrLeaf: Uint8Array;
+    statementPayload?: Uint8Array | undefined;
+  },
+  hash: Sha256 = sha256,
+): Uint8Array {
+  if (entry.statementPayload) return hash(entry.statementPayload);
   return entry.mmrLeaf;
 }
+
+/** SHA-256 of a statement payload given as hex (a record's `payload`): a registered statement's tree leaf data. */
+export const payloadLeafData = (payloadHex: string): Uint8Array => sha256(fromHex(payloadHex));

@@ -1,4 +1,5 @@
-import { createHash } from "node:crypto";
+import { concatBytes, fromBase64, toBase64 } from "../crypto/bytes.js";
+import { type Sha256, sha256 } from "../crypto/sha256.js";
 
 /** The first seal covering a log entry, with its anchoring once the anchorer has put it in a block. */
 export interface CoveringSeal {
@@ -13,6 +14,13 @@ export interface CoveringSeal {
   anchor_tx_index: number | null;
   /** False while witnesses are configured and no quorum has cosigned a checkpoint covering the seal. */
   witnessed?: boolean;
+  /** `sealRoot(peaks)`, when the reader computed it (the store does, with node:crypto's hash). */
+  root?: string;
+}
+
+/** SHA-256 over a seal's peaks in order, base64: `merklelog_entry.confirm.root`. */
+export function sealRoot(peaks: string[], hash: Sha256 = sha256): string {
+  return toBase64(hash(concatBytes(peaks.map(fromBase64))));
 }
 
 /**
@@ -26,11 +34,9 @@ export function committedTrust(seal: CoveringSeal | null): "COMMITTED" | "CONFIR
 
 /** `merklelog_entry.confirm`: the seal's MMR state; `root` is SHA-256 over its peaks in order. */
 export function confirmEntry(seal: CoveringSeal): Record<string, string> {
-  const root = createHash("sha256");
-  for (const p of seal.peaks) root.update(Buffer.from(p, "base64"));
   return {
     mmr_size: String(seal.mmr_size),
-    root: root.digest("base64"),
+    root: seal.root ?? sealRoot(seal.peaks),
     timestamp: String(seal.timestamp_ms),
     idtimestamp: seal.idtimestamp,
     signed_tree_head: "",

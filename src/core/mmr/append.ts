@@ -1,3 +1,4 @@
+import type { Sha256 } from "../crypto/sha256.js";
 import { type Hash, hashPosPair, type NodeGetter } from "./hash.js";
 import { heightIndex, isValidMmrSize, peakIndices } from "./indices.js";
 
@@ -9,12 +10,14 @@ export function appendNodesNeeded(mmrSize: number): number[] {
 /**
  * Appends leaves, returning every new node in index order (each leaf followed by the
  * interior nodes it completes) and the MMR index of each leaf. Parents come from the
- * previous peaks (via getNode) or from nodes added in this call.
+ * previous peaks (via getNode) or from nodes added in this call. The service passes
+ * node:crypto's SHA-256 (`hash`).
  */
 export function appendLeaves(
   mmrSize: number,
   leaves: Hash[],
   getNode: NodeGetter,
+  hash?: Sha256,
 ): { nodes: Hash[]; newSize: number; leafIndices: number[] } {
   if (!isValidMmrSize(mmrSize)) throw new RangeError(`${mmrSize} is not a complete MMR size`);
   const nodes: Hash[] = [];
@@ -28,7 +31,7 @@ export function appendLeaves(
     let value = leaf;
     size++;
     for (let g = 0; heightIndex(i + 1) > g; g++) {
-      value = hashPosPair(i + 2, node(i + 1 - 2 ** (g + 1)), value);
+      value = hashPosPair(i + 2, node(i + 1 - 2 ** (g + 1)), value, hash);
       nodes.push(value);
       i++;
       size++;

@@ -1,4 +1,5 @@
-import { createHash } from "node:crypto";
+import { sameBytes, u64be } from "../crypto/bytes.js";
+import { type Sha256, sha256 } from "../crypto/sha256.js";
 
 /** A 32-byte SHA-256 node value. */
 export type Hash = Uint8Array;
@@ -6,14 +7,13 @@ export type Hash = Uint8Array;
 /** Reads the node at an MMR index (the store preloads what an operation needs). */
 export type NodeGetter = (i: number) => Hash;
 
-/** Interior node value: SHA-256(uint64_be(pos) ‖ left ‖ right), pos = index + 1 (position committing). */
-export function hashPosPair(pos: number, left: Hash, right: Hash): Hash {
-  const p = Buffer.alloc(8);
-  p.writeBigUInt64BE(BigInt(pos));
-  return new Uint8Array(createHash("sha256").update(p).update(left).update(right).digest());
+/**
+ * Interior node value: SHA-256(uint64_be(pos) ‖ left ‖ right), pos = index + 1 (position committing).
+ * The service appends with node:crypto's SHA-256 (`hash`); verifiers take the portable default.
+ */
+export function hashPosPair(pos: number, left: Hash, right: Hash, hash: Sha256 = sha256): Hash {
+  return hash(u64be(pos), left, right);
 }
 
 /** Byte equality of two hashes. */
-export function sameHash(a: Hash, b: Hash): boolean {
-  return a.length === b.length && Buffer.compare(a, b) === 0;
-}
+export const sameHash: (a: Hash, b: Hash) => boolean = sameBytes;

@@ -1,4 +1,5 @@
-import { createHash } from "node:crypto";
+import { fromHex, utf8 } from "../crypto/bytes.js";
+import { type Sha256, sha256 } from "../crypto/sha256.js";
 import { bencode } from "../ledger/bencode.js";
 import { goJson } from "../ledger/go-json.js";
 import { idTimestampBytes } from "../ledger/idtimestamp.js";
@@ -6,12 +7,16 @@ import { FIELDS_V3, FREE_EVENT_HASHED_FIELDS, type HashedAssetEvent, pickFields 
 
 const PLAIN_LEAF = Uint8Array.of(0);
 
-/** Asset event leaf (log v0): SHA-256(0x00 ‖ idtimestamp ‖ bencode(v3 fields, public identities as private)). */
-export function assetEventLeafHash(event: HashedAssetEvent, idtimestamp: bigint): Uint8Array {
-  const body = bencode(pickFields(event, FIELDS_V3, true));
-  return new Uint8Array(
-    createHash("sha256").update(PLAIN_LEAF).update(idTimestampBytes(idtimestamp)).update(body).digest(),
-  );
+/**
+ * Asset event leaf (log v0): SHA-256(0x00 ‖ idtimestamp ‖ bencode(v3 fields, public identities as
+ * private)). The committer passes node:crypto's SHA-256 (`hash`); verifiers take the portable one.
+ */
+export function assetEventLeafHash(
+  event: HashedAssetEvent,
+  idtimestamp: bigint,
+  hash: Sha256 = sha256,
+): Uint8Array {
+  return hash(PLAIN_LEAF, idTimestampBytes(idtimestamp), bencode(pickFields(event, FIELDS_V3, true)));
 }
 
 type AssetFreeContent = {
@@ -38,7 +43,7 @@ export function assetFreeEventContent(event: AssetFreeContent): Uint8Array {
   const json = hashedContent(event)
     .map(([f, v]) => `"${f}":${goJson(v)}`)
     .join(",");
-  return bencode(Buffer.from(`{${json}}`, "utf8"));
+  return bencode(utf8(`{${json}}`));
 }
 
 /**
@@ -47,7 +52,7 @@ export function assetFreeEventContent(event: AssetFreeContent): Uint8Array {
  * made of it; verifiers try it when the eventsv1 leaf does not verify (`leafSchema` says which).
  */
 export function legacySortedAssetFreeEventContent(event: AssetFreeContent): Uint8Array {
-  return bencode(Buffer.from(goJson(Object.fromEntries(hashedContent(event))), "utf8"));
+  return bencode(utf8(goJson(Object.fromEntries(hashedContent(event)))));
 }
 
 /** Which serialisation of an asset-free event a leaf was made of. */
@@ -59,18 +64,12 @@ export function assetFreeEventLeafHash(
   idtimestamp: bigint,
   extraBytes: Uint8Array,
   schema: AssetFreeLeafSchema = "eventsv1",
+  hash: Sha256 = sha256,
 ): Uint8Array {
   if (extraBytes.length !== 24) throw new RangeError("extraBytes must be 24 bytes");
   const content =
     schema === "eventsv1" ? assetFreeEventContent(event) : legacySortedAssetFreeEventContent(event);
-  return new Uint8Array(
-    createHash("sha256")
-      .update(PLAIN_LEAF)
-      .update(extraBytes)
-      .update(idTimestampBytes(idtimestamp))
-      .update(content)
-      .digest(),
-  );
+  return hash(PLAIN_LEAF, extraBytes, idTimestampBytes(idtimestamp), content);
 }
 
 /** The schemas a verifier tries for an event, newest first: both differ only when it has an event_type. */
@@ -82,6 +81,6 @@ export function assetFreeLeafSchemas(event: { event_type?: string }): AssetFreeL
 export function assetFreeExtraBytes(tenantUuid: string): Uint8Array {
   const out = new Uint8Array(24);
   out[0] = 1;
-  out.set(Buffer.from(tenantUuid.replace(/-/g, ""), "hex"), 1);
+  out.set(fromHex(tenantUuid.replace(/-/g, "")).subarray(0, 16), 1);
   return out;
 }

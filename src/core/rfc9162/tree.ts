@@ -1,3 +1,4 @@
+import type { Sha256 } from "../crypto/sha256.js";
 import {
   consistencyRanges,
   frontier,
@@ -33,9 +34,15 @@ export interface NewNode extends NodeCoord {
 /**
  * Appends leaf hashes to a tree of `size` leaves: every perfect subtree the new leaves
  * complete, in order (each leaf followed by the parents it completes). Left siblings come
- * from the current frontier (via `get`, see `frontier`) or from this call's own nodes.
+ * from the current frontier (via `get`, see `frontier`) or from this call's own nodes. The
+ * service passes node:crypto's SHA-256 (`hashWith`).
  */
-export function appendLeafHashes(size: number, leaves: Hash[], get: NodeGetter): NewNode[] {
+export function appendLeafHashes(
+  size: number,
+  leaves: Hash[],
+  get: NodeGetter,
+  hashWith?: Sha256,
+): NewNode[] {
   const added = new Map<string, Hash>();
   const node = (level: number, idx: number): Hash => added.get(`${level}:${idx}`) ?? get(level, idx);
   const out: NewNode[] = [];
@@ -48,7 +55,7 @@ export function appendLeafHashes(size: number, leaves: Hash[], get: NodeGetter):
       out.push({ level, idx, hash });
       added.set(`${level}:${idx}`, hash);
       if (idx % 2 === 0) break;
-      hash = nodeHash(node(level, idx - 1), hash);
+      hash = nodeHash(node(level, idx - 1), hash, hashWith);
       level++;
       idx = (idx - 1) / 2;
     }

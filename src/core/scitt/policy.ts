@@ -1,6 +1,8 @@
-import { type KeyObject, X509Certificate } from "node:crypto";
+import { X509Certificate } from "node:crypto";
 import type { CborValue } from "../cbor/index.js";
 import { decodeSign1, HEADER, type Sign1, verifySign1 } from "../cose/index.js";
+import type { PublicKey } from "../crypto/public-key.js";
+import { nodePublicKey } from "../node/crypto.js";
 import { basicConstraints } from "../x509/basic-constraints.js";
 import { cwtClaimsOf } from "./cwt-claims.js";
 import { bindIssuer } from "./issuer-binding.js";
@@ -132,16 +134,25 @@ export function screenStatement(
  */
 export function checkRegistrationPolicy(
   statement: Uint8Array,
-  trust: { keys: Map<string, KeyObject>; caCertificatesPem: string[]; now?: Date },
+  trust: { keys: Map<string, PublicKey>; caCertificatesPem: string[]; now?: Date },
 ): PolicyVerdict {
   const screened = screenStatement(statement);
   return screened.ok ? checkScreenedStatement(screened.statement, trust) : screened;
 }
 
+/** A leaf certificate's EC key; for another kind (RSA, Ed25519) a key that verifies nothing, as ES256 cannot be its signature. */
+function leafKey(leaf: X509Certificate): PublicKey {
+  try {
+    return nodePublicKey(leaf.publicKey);
+  } catch {
+    return { jwk: { kty: "EC", crv: "P-256", x: "", y: "" }, verify: () => false };
+  }
+}
+
 /** The rest of the registration policy, for a statement that passed `screenStatement`. */
 export function checkScreenedStatement(
   screened: ScreenedStatement,
-  trust: { keys: Map<string, KeyObject>; caCertificatesPem: string[]; now?: Date },
+  trust: { keys: Map<string, PublicKey>; caCertificatesPem: string[]; now?: Date },
 ): PolicyVerdict {
   const { sign1: s, issuer, subject } = screened;
   let chain: X509Certificate[] | undefined;
@@ -155,7 +166,7 @@ export function checkScreenedStatement(
     const cas = trust.caCertificatesPem.map((p) => new X509Certificate(p));
     const path = pathToTrustedCa(chain, cas, now);
     if (!path) return { ok: false, reason: "x5chain does not end at a TLS CA certificate of this tenancy" };
-    if (!verifySign1(s, (chain[0] as X509Certificate).publicKey))
+    if (!verifySign1(s, leafKey(chain[0] as X509Certificate)))
       return { ok: false, reason: "signature does not verify with the x5chain leaf certificate" };
     const bound = bindIssuer(
       issuer,

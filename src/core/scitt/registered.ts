@@ -1,6 +1,7 @@
-import { createHash } from "node:crypto";
 import { encodeCbor } from "../cbor/index.js";
 import { decodeSign1 } from "../cose/index.js";
+import { toHex } from "../crypto/bytes.js";
+import { sha256 } from "../crypto/sha256.js";
 import { statementToEventAttributes } from "./statement.js";
 
 /** event_type of the asset-free event that records a registered statement. */
@@ -9,9 +10,7 @@ const REGISTERED_EVENT_TYPE = "scitt_statement";
 /** SHA-256 of a statement without its unprotected header, so attaching receipts does not change it. */
 function statementDigest(statement: Uint8Array): string {
   const s = decodeSign1(statement);
-  return createHash("sha256")
-    .update(encodeCbor([s.protectedBytes, s.payload, s.signature]))
-    .digest("hex");
+  return toHex(sha256(encodeCbor([s.protectedBytes, s.payload, s.signature])));
 }
 
 /**

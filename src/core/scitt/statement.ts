@@ -1,7 +1,7 @@
-import type { KeyObject } from "node:crypto";
 import { CodedError } from "../api/coded-error.js";
 import type { CborValue } from "../cbor/index.js";
-import { decodeSign1, ES256, HEADER, nodeSigner, type Signer, signSign1 } from "../cose/index.js";
+import { decodeSign1, ES256, HEADER, type Signer, signSign1 } from "../cose/index.js";
+import { fromHex, toHex } from "../crypto/bytes.js";
 import { cwtClaimsOf } from "./cwt-claims.js";
 
 /** Private labels of the interface's statement mapping. */
@@ -124,16 +124,15 @@ function statementHeader(attrs: Record<string, unknown>, opts: StatementOptions)
 function payloadBytes(attrs: Record<string, unknown>): Uint8Array {
   const hex = text(attrs, "payload");
   if (!/^[0-9a-f]{64}$/i.test(hex)) throw new StatementError("payload must be a SHA-256 digest in hex");
-  return new Uint8Array(Buffer.from(hex, "hex"));
+  return fromHex(hex);
 }
 
 /** Deterministic mapping of a template-0.3.0 event to a COSE_Sign1 hashed signed statement. */
 export function eventToStatement(
   attrs: Record<string, unknown>,
   opts: StatementOptions,
-  key: KeyObject | Signer,
+  signer: Signer,
 ): Uint8Array {
-  const signer = typeof key === "function" ? key : nodeSigner(key);
   return signSign1(
     {
       protectedHeader: statementHeader(attrs, opts),
@@ -155,7 +154,7 @@ export function statementToEventAttributes(
   if (!claims) throw new StatementError("statement has no CWT claims (label 15)");
   const attrs: Record<string, string> = {};
   const payload = s.payload ?? detachedPayload;
-  if (payload) attrs.payload = Buffer.from(payload).toString("hex");
+  if (payload) attrs.payload = toHex(payload);
   const alg = h.get(LABEL.payloadHashAlg) ?? h.get(LABEL.hashEnvelopeAlg);
   if (alg === SHA256) attrs.payload_hash_alg = "SHA-256";
   const ct = h.get(LABEL.payloadPreimageContentType) ?? h.get(LABEL.hashEnvelopeContentType);

@@ -1,4 +1,3 @@
-import type { KeyObject } from "node:crypto";
 import { type CborValue, encodeCbor, Tagged } from "../cbor/index.js";
 import {
   decodeReceipt,
@@ -12,6 +11,7 @@ import {
   verifyRfc9162Receipt,
   verifySign1,
 } from "../cose/index.js";
+import type { PublicKey } from "../crypto/public-key.js";
 import { parseIdTimestamp, tlogLeafData } from "../ledger/index.js";
 import {
   type AssetFreeLeafSchema,
@@ -120,7 +120,7 @@ function embeddedRecord(u: Map<CborValue, CborValue>): ApiRecord | string | unde
 function verifyRegisteredReceipt(
   statement: Uint8Array,
   r: Uint8Array,
-  serviceKeys: Map<string, KeyObject>,
+  serviceKeys: Map<string, PublicKey>,
   detachedPayload: Uint8Array | undefined,
 ): { ok: true; profile: "mmr" | "rfc9162" } | { ok: false; reason: string } {
   try {
@@ -157,8 +157,8 @@ function verifyRegisteredReceipt(
 export function verifyStatement(
   statement: Uint8Array,
   opts: {
-    issuerKeys: Map<string, KeyObject>;
-    serviceKeys: Map<string, KeyObject>;
+    issuerKeys: Map<string, PublicKey>;
+    serviceKeys: Map<string, PublicKey>;
     receipts?: Uint8Array[];
     detachedPayload?: Uint8Array;
   },

@@ -1,5 +1,6 @@
-import { createHash } from "node:crypto";
 import { ed25519 } from "@noble/curves/ed25519.js";
+import { utf8 } from "../crypto/bytes.js";
+import { sha256 } from "../crypto/sha256.js";
 import { fromBase64, NoteError, type NoteSigner, type NoteVerifier, toBase64, validKeyName } from "./note.js";
 
 /** Signature type bytes of signed-note keys this service uses. */
@@ -8,8 +9,7 @@ export const COSIGNATURE_V1 = 0x04;
 
 /** SHA-256(name ‖ 0x0A ‖ type ‖ public key)[:4] as a uint32. */
 export function keyIdOf(name: string, type: number, publicKey: Uint8Array): number {
-  const h = createHash("sha256").update(name).update(Uint8Array.of(0x0a, type)).update(publicKey).digest();
-  // A DataView, since the browser's digest is a plain Uint8Array.
+  const h = sha256(utf8(name), Uint8Array.of(0x0a, type), publicKey);
   return new DataView(h.buffer, h.byteOffset, h.byteLength).getUint32(0);
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { payloadLeafData } from "../ledger/tlog-leaf.js";
 import { leafIndexOfMmrIndex } from "../mmr/index.js";
 import { type ApiRecord, leafOfRecord } from "../verify/record.js";
 import { type Checkpoint, parseCheckpoint } from "./checkpoint.js";
@@ -95,7 +95,7 @@ export async function verifyRecordInTiles(
   if (!inTiles.ok && typeof payload === "string" && /^([0-9a-f]{2})+$/i.test(payload))
     inTiles = await verifyEntryInTiles(
       leafIndex,
-      new Uint8Array(createHash("sha256").update(Buffer.from(payload, "hex")).digest()),
+      payloadLeafData(payload),
       checkpoint.size,
       checkpoint.root,
       fetch,

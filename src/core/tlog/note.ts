@@ -1,4 +1,5 @@
 import { CodedError } from "../api/coded-error.js";
+import { toBase64 as base64Of, fromBase64 as bytesOfBase64 } from "../crypto/bytes.js";
 /**
  * C2SP signed notes: a text ending in a newline, a blank line, then one signature line per
  * key, `— <name> base64(key id ‖ signature)`. Verification ignores unknown keys, refuses the
@@ -45,10 +46,10 @@ const B64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 export function fromBase64(s: string): Uint8Array {
   if (!B64.test(s) || s.length % 4 !== 0) throw new NoteError(`not base64: ${s.slice(0, 40)}`);
-  return new Uint8Array(Buffer.from(s, "base64"));
+  return bytesOfBase64(s);
 }
 
-export const toBase64 = (b: Uint8Array): string => Buffer.from(b).toString("base64");
+export const toBase64 = (b: Uint8Array): string => base64Of(b);
 
 /** A key name: non-empty, no Unicode spaces, no plus. */
 export function validKeyName(name: string): boolean {

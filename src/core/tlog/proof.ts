@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { sameHash } from "../rfc9162/hash.js";
 import { rootFromInclusionProof } from "../rfc9162/verify.js";
 import { type CheckpointVerdict, type LogTrust, verifyCheckpoint } from "./log-check.js";
@@ -83,9 +82,4 @@ export function verifyTlogProof(text: string, candidates: Uint8Array[], trust: L
     ok: false,
     reason: `the inclusion proof does not lead from the entry's leaf at ${proof.index} to the checkpoint's root (size ${size})`,
   };
-}
-
-/** SHA-256 of a statement payload given as hex: a registered statement's tree leaf data. */
-export function payloadLeafData(payloadHex: string): Uint8Array {
-  return new Uint8Array(createHash("sha256").update(Buffer.from(payloadHex, "hex")).digest());
 }

@@ -1,6 +1,7 @@
+import { payloadLeafData } from "../ledger/tlog-leaf.js";
 import { type ApiRecord, candidateLeaves } from "../verify/record.js";
 import { type LogTrust, recordLeafIndex } from "./log-check.js";
-import { payloadLeafData, type TlogProofVerdict, verifyTlogProof } from "./proof.js";
+import { type TlogProofVerdict, verifyTlogProof } from "./proof.js";
 
 /**
  * Verifies a record's tlog-proof with nothing but the record's JSON and the log's trust: the

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256 } from "../crypto/sha256.js";
 import { type Hash, type NodeGetter, treeRoot as nonEmptyRoot } from "../rfc9162/index.js";
 
 /**
@@ -20,7 +20,7 @@ export {
 export type PerfectHash = NodeGetter;
 
 /** MTH({}): the hash of the empty string. */
-export const EMPTY_ROOT: Hash = new Uint8Array(createHash("sha256").digest());
+export const EMPTY_ROOT: Hash = sha256();
 
 /** The root of the tree of `size` leaves. */
 export function treeRoot(size: number, get: PerfectHash): Hash {

@@ -1,10 +1,10 @@
-import type { KeyObject } from "node:crypto";
-import { sha256 } from "@noble/hashes/sha2.js";
+import { fromBase64, toHex } from "../crypto/bytes.js";
+import type { PublicKey } from "../crypto/public-key.js";
+import { sha256 } from "../crypto/sha256.js";
 import { parseVkey } from "../tlog/keys.js";
 import type { KeyFingerprint } from "./verdict.js";
 
-const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
-const digest = (b: Uint8Array) => `sha256:${hex(sha256(b))}`;
+const digest = (b: Uint8Array) => `sha256:${toHex(sha256(b))}`;
 
 // The DER of a P-256 SubjectPublicKeyInfo up to its uncompressed point (RFC 5480): the same
 // 26 bytes for every such key, so the fingerprint needs no DER encoder (nor node:crypto).
@@ -13,25 +13,15 @@ const P256_SPKI_PREFIX = Uint8Array.from(
   (h) => Number.parseInt(h, 16),
 );
 
-function base64url(s: string): Uint8Array {
-  const bin = atob(
-    s
-      .replace(/-/g, "+")
-      .replace(/_/g, "/")
-      .padEnd(Math.ceil(s.length / 4) * 4, "="),
-  );
-  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
-}
-
 /**
  * `sha256:<hex>` of a P-256 public key's SPKI DER, as
  * `openssl pkey -pubin -outform DER | sha256sum` prints it.
  */
-export function keyFingerprint(key: KeyObject): string {
-  const jwk = key.export({ format: "jwk" }) as { crv?: string; x?: string; y?: string };
-  if (jwk.crv !== "P-256" || !jwk.x || !jwk.y) throw new TypeError("only P-256 keys have a fingerprint here");
-  const x = base64url(jwk.x);
-  const y = base64url(jwk.y);
+export function keyFingerprint(key: PublicKey): string {
+  const { jwk } = key;
+  if (jwk.crv !== "P-256") throw new TypeError("only P-256 keys have a fingerprint here");
+  const x = fromBase64(jwk.x);
+  const y = fromBase64(jwk.y);
   const spki = new Uint8Array(P256_SPKI_PREFIX.length + 1 + x.length + y.length);
   spki.set(P256_SPKI_PREFIX);
   spki[P256_SPKI_PREFIX.length] = 4;
@@ -43,7 +33,7 @@ export function keyFingerprint(key: KeyObject): string {
 /** The fingerprints of a COSE key set (each key, and the set's bytes as served) for out-of-band comparison. */
 export function coseKeyFingerprints(
   keySet: Uint8Array,
-  keys: Map<string, KeyObject>,
+  keys: Map<string, PublicKey>,
   pinned: (kid: string, fingerprint: string) => boolean,
 ): KeyFingerprint[] {
   const out: KeyFingerprint[] = [

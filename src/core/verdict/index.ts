@@ -16,7 +16,6 @@ export {
   EXIT_CODES,
   judge,
   type KeyFingerprint,
-  SPLIT_VIEW_UNCHECKED,
   type TrustLevel,
   trustAtLeast,
   VERDICT_CODES,

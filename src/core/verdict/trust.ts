@@ -1,11 +1,11 @@
-import type { KeyObject } from "node:crypto";
+import type { PublicKey } from "../crypto/public-key.js";
 import { emptyPolicy, pinsAnything, type TrustPolicy } from "./policy.js";
 
 /** The caller's trust roots: a policy (keys, witnesses, requirements) and COSE keys given by value. */
 export interface TrustRoots {
   policy: TrustPolicy;
   /** The service's COSE keys as the caller obtained them (`--keys`): pinned as they are, by kid. */
-  serviceKeys?: Map<string, KeyObject>;
+  serviceKeys?: Map<string, PublicKey>;
   /** The roots in words, for the verdict ("--keys scitt-keys.cbor", "policy trust.txt"). */
   described: string[];
 }

@@ -86,10 +86,11 @@ const LABEL: Record<VerdictCode, string> = {
   "cannot-evaluate": "CANNOT EVALUATE",
 };
 
+/** The verdict code as the pages and the CLI print it. */
 export const verdictLabel = (code: VerdictCode): string => LABEL[code];
 
 /** What every check that reads a log leaves unproven, whatever its outcome. */
-export const SPLIT_VIEW_UNCHECKED =
+const SPLIT_VIEW_UNCHECKED =
   "split view: no checkpoint cosigned by witnesses you trust was checked, so the service could show others a different log";
 
 /**
@@ -128,7 +129,7 @@ export function judge(parts: {
   if (code === "verified")
     summary = `${LABEL[code]} (${level === "witnessed" ? "witnessed" : "keys pinned, not witnessed"}): ${parts.proven}`;
   else if (code === "self-consistent-unpinned")
-    summary = `${LABEL[code]}: ${parts.proven}, but only under the keys the evidence brought; compare the fingerprints out of band, or give --keys, --log-key, --witness or --policy`;
+    summary = `${LABEL[code]}: ${parts.proven}, but only under keys the evidence or the service itself brought; compare the fingerprints out of band, or give trust roots of your own (--keys, --log-key, --witness or --policy; a policy on /verify)`;
   else summary = `${LABEL[code]}: ${problems[0] ?? "no reason given"}`;
   return {
     code,

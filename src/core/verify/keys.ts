@@ -1,14 +1,20 @@
-import type { KeyObject } from "node:crypto";
 import { decodeCbor } from "../cbor/index.js";
 import { publicKeyFromCoseKey } from "../cose/index.js";
+import { type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../crypto/public-key.js";
 
-/** Keys by kid from a COSE_KeySet (as `/.well-known/scitt-keys` serves it). */
-export function keysFromKeySet(bytes: Uint8Array): Map<string, KeyObject> {
+/**
+ * Keys by kid from a COSE_KeySet (as `/.well-known/scitt-keys` serves it). `makeKey` is the
+ * portable key unless a Node program passes node:crypto's (`nodePublicKeyFromJwk`).
+ */
+export function keysFromKeySet(
+  bytes: Uint8Array,
+  makeKey: PublicKeyFactory = publicKeyFromJwk,
+): Map<string, PublicKey> {
   const set = decodeCbor(bytes);
-  const out = new Map<string, KeyObject>();
+  const out = new Map<string, PublicKey>();
   if (!Array.isArray(set)) return out;
   for (const item of set) {
-    const k = item instanceof Map ? publicKeyFromCoseKey(item) : undefined;
+    const k = item instanceof Map ? publicKeyFromCoseKey(item, makeKey) : undefined;
     if (k) out.set(k.kid, k.publicKey);
   }
   return out;

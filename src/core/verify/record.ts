@@ -1,4 +1,3 @@
-import type { KeyObject } from "node:crypto";
 import {
   decodeReceipt,
   decodeRfc9162Receipt,
@@ -7,6 +6,8 @@ import {
   verifyReceipt,
   verifyRfc9162Receipt,
 } from "../cose/index.js";
+import { toHex } from "../crypto/bytes.js";
+import type { PublicKey } from "../crypto/public-key.js";
 import { parseIdTimestamp, tlogLeafData } from "../ledger/index.js";
 import { leafIndexOfMmrIndex } from "../mmr/index.js";
 import {
@@ -38,7 +39,7 @@ export type Verdict =
 /** A record as the API returns it: an asset event, or an asset-free event. */
 export type ApiRecord = Record<string, unknown>;
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+const hex = toHex;
 
 function commitOf(record: ApiRecord): { index: string; idtimestamp: string } | undefined {
   const entry = record.merklelog_entry as { commit?: { index?: string; idtimestamp?: string } } | undefined;
@@ -86,7 +87,7 @@ export function candidateLeaves(record: ApiRecord): Uint8Array[] {
 export function verifyRecordReceipt(
   record: ApiRecord,
   receipt: Uint8Array,
-  keys: Map<string, KeyObject> | KeyObject,
+  keys: Map<string, PublicKey> | PublicKey,
 ): Verdict {
   let leaves: Uint8Array[];
   try {
@@ -137,7 +138,7 @@ function verifyRfc9162RecordReceipt(
   record: ApiRecord,
   mmrLeaf: Uint8Array,
   receipt: Uint8Array,
-  keys: Map<string, KeyObject> | KeyObject,
+  keys: Map<string, PublicKey> | PublicKey,
 ): Verdict {
   const commit = commitOf(record) as { index: string };
   const mmrIndex = Number(commit.index);

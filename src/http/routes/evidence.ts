@@ -1,6 +1,14 @@
 import type { FastifyRequest } from "fastify";
 import { ApiError } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
+import { BundleError, type EvidenceBundle, verifyBundle } from "../../core/bundle/index.js";
+import { nodePublicKeyFromJwk } from "../../core/node/crypto.js";
+import {
+  cannotEvaluate,
+  emptyPolicy,
+  type TrustRoots,
+  type VerificationVerdict,
+} from "../../core/verdict/index.js";
 import { type BundleSubject, buildBundle } from "../../web/bundle-build.js";
 import { LookupError, PublicApi } from "../../web/public-api.js";
 import type { HttpDeps } from "../deps.js";
@@ -15,7 +23,7 @@ const group = "evidencev1";
  */
 function callersApi(req: FastifyRequest, baseUrl: string): PublicApi {
   const authorization = req.headers.authorization ?? "";
-  return new PublicApi(baseUrl, async (url) => {
+  const fetch = async (url: string) => {
     // Each step waits its turn behind what else the service has to do: a long export is many
     // short steps between other requests, never one block of work ahead of them.
     await new Promise((resolve) => setImmediate(resolve));
@@ -26,12 +34,42 @@ function callersApi(req: FastifyRequest, baseUrl: string): PublicApi {
       headers: { authorization },
     });
     return new Response(new Uint8Array(res.rawPayload), { status: res.statusCode });
-  });
+  };
+  return new PublicApi(baseUrl, { fetch });
+}
+
+/** The roots the service judges its own evidence under: none of the caller's, and it says so. */
+const SERVICE_VIEW: TrustRoots = {
+  policy: emptyPolicy(),
+  described: [
+    "the service's own keys as it serves them: its view of itself, not a trust root of yours (verify the bundle with your pinned keys: archivist verify --keys, or /verify)",
+  ],
+};
+
+/**
+ * The service's verdict on the evidence it gathered: the bundle checked offline with the keys it
+ * carries (the service's own), so `self-consistent-unpinned` at best, never `verified`; a
+ * `tampered` here means the service's own evidence contradicts itself.
+ */
+function serviceVerdict(bundle: EvidenceBundle): VerificationVerdict {
+  try {
+    const { code, ok, exit_code, summary, trust, problems, not_checked, unsigned } = verifyBundle(
+      bundle,
+      SERVICE_VIEW,
+      new Date(),
+      nodePublicKeyFromJwk,
+    );
+    return { code, ok, exit_code, summary, trust, problems, not_checked, unsigned };
+  } catch (err) {
+    if (err instanceof BundleError) return cannotEvaluate(err.message);
+    throw err;
+  }
 }
 
 async function bundleOf(req: FastifyRequest, d: HttpDeps, subject: BundleSubject) {
   try {
-    return await buildBundle(callersApi(req, d.ctx.baseUrl), subject);
+    const bundle = await buildBundle(callersApi(req, d.ctx.baseUrl), subject);
+    return { ...bundle, service_verdict: serviceVerdict(bundle) };
   } catch (err) {
     // The gathering's requests count against the caller's rate limit like any others.
     if (err instanceof LookupError && err.status === 429)

@@ -25,14 +25,14 @@ async function publishedKeys(ctx: Pick<Ctx, "db" | "keys">) {
 }
 
 export async function scittKeys(ctx: Pick<Ctx, "db" | "keys">): Promise<Uint8Array> {
-  return coseKeySet((await publishedKeys(ctx)).map((k) => ({ publicKey: k.publicKey, kid: k.kid })));
+  return coseKeySet((await publishedKeys(ctx)).map((k) => ({ jwk: k.verifier.jwk, kid: k.kid })));
 }
 
 /** One published key by its kid, as a COSE_Key (404 for a kid the service does not publish). */
 export async function scittKey(ctx: Pick<Ctx, "db" | "keys">, kid: string): Promise<Uint8Array> {
   const key = (await publishedKeys(ctx)).find((k) => k.kid === kid);
   if (!key) throw notFound("key");
-  return coseKeyBytes(key.publicKey, key.kid);
+  return coseKeyBytes(key.verifier.jwk, key.kid);
 }
 
 /**

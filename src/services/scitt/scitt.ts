@@ -5,6 +5,8 @@ import { ApiError, badRequest, forbidden, notFound } from "../../core/api/api-er
 import { CodedError } from "../../core/api/coded-error.js";
 import { isUuid } from "../../core/api/ids.js";
 import type { MmrProofForm } from "../../core/cose/index.js";
+import { ecJwk, type PublicKey } from "../../core/crypto/public-key.js";
+import { nodePublicKeyFromJwk } from "../../core/node/crypto.js";
 import { assetEventRecord, freeEventRecord } from "../../core/record/index.js";
 import {
   attachReceipts,
@@ -45,11 +47,12 @@ async function tenancyIssuer(ctx: Pick<Ctx, "baseUrl" | "keys">, tenantId: strin
 async function trustedKeys(
   ctx: Pick<Ctx, "baseUrl" | "db" | "keys">,
   tenantId: string,
-): Promise<Map<string, KeyObject>> {
+): Promise<Map<string, PublicKey>> {
   const own = (await tenancyIssuer(ctx, tenantId)).key;
-  const keys = new Map<string, KeyObject>([[own.kid, own.publicKey]]);
+  const keys = new Map<string, PublicKey>([[own.kid, own.verifier]]);
+  // Only P-256 keys are registered (`addScittKey`).
   for (const k of await listScittKeys(ctx.db, tenantId))
-    keys.set(k.kid, createPublicKey({ key: k.public_jwk as never, format: "jwk" }));
+    keys.set(k.kid, nodePublicKeyFromJwk(ecJwk(k.public_jwk)));
   return keys;
 }
 

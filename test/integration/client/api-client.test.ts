@@ -97,7 +97,7 @@ describe("the typed API client", () => {
 
   it("registers a SCITT statement whose transparent form verifies", async () => {
     const token = await s.token(s.a);
-    const jwk = vectorPublicKey.export({ format: "jwk" });
+    const jwk = vectorPublicKey.jwk;
     const trusted = await s.api("/archivist/v1/scitt/keys", {
       method: "POST",
       token,

@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,12 +8,13 @@ import { MemoryVconStore } from "../../../plugins/conserver/store/memory-store.j
 import { parseVcon, vconUuid } from "../../../plugins/conserver/vcon.js";
 import { verifyStatement } from "../../../src/core/scitt/index.js";
 import { keysFromKeySet } from "../../../src/core/verify/index.js";
+import { es256KeyPair } from "../../helpers/es256-key.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { sharedPath } from "../../helpers/shared.js";
 
 const fixture = (name: string) =>
   parseVcon(new Uint8Array(readFileSync(sharedPath(`fixtures/vcon/${name}`))));
-const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+const { privateKey, publicKey } = es256KeyPair();
 const KID = "conserver-test-key";
 
 describe("scitt link → POST /entries of the real service", () => {
@@ -28,7 +28,7 @@ describe("scitt link → POST /entries of the real service", () => {
     const res = await s.api("/archivist/v1/scitt/keys", {
       method: "POST",
       token,
-      json: { kid: KID, public_jwk: publicKey.export({ format: "jwk" }) },
+      json: { kid: KID, public_jwk: publicKey.jwk },
     });
     expect(res.status).toBe(200);
     const inner = coseStatementSigner({ issuer: "https://conserver.test", kid: KID, key: privateKey });
@@ -89,7 +89,7 @@ describe("scitt link → POST /entries of the real service", () => {
   });
 
   it("fails with SCITT_REGISTRATION when the issuer key is not trusted", async () => {
-    const other = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey;
+    const other = es256KeyPair().privateKey;
     const doc = fixture("ietf-core03-ab_call_ext_rec.vcon.json");
     const uuid = vconUuid(doc) as string;
     ctx.store.set(uuid, doc);

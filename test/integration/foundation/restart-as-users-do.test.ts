@@ -145,7 +145,7 @@ describe(`restart as users run the service (${testEngine()})`, () => {
     let token = await tokenOf(first.url, creds);
     const asset = await call(first.url, token, "/archivist/v2/assets", json({ attributes: { k: "before" } }));
     expect(asset.status).toBe(200);
-    const jwk = vectorPublicKey.export({ format: "jwk" });
+    const jwk = vectorPublicKey.jwk;
     const key = await call(
       first.url,
       token,

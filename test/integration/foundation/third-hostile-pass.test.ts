@@ -39,7 +39,7 @@ beforeAll(async () => {
     )[1] as string;
   tenantA = await issuerOf(tokenA);
   tenantB = await issuerOf(tokenB);
-  const jwk = vectorPublicKey.export({ format: "jwk" });
+  const jwk = vectorPublicKey.jwk;
   for (const token of [tokenA, tokenB]) {
     const res = await s.api("/archivist/v1/scitt/keys", {
       method: "POST",

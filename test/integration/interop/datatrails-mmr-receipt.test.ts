@@ -87,7 +87,7 @@ describe.runIf(goRunnable)("DataTrails' receipt structure reads the MMR receipts
     const free = (await (
       await s.api("/archivist/v1/events", { method: "POST", token, json: { attributes: { k: "v" } } })
     ).json()) as { identity: string };
-    const jwk = vectorPublicKey.export({ format: "jwk" });
+    const jwk = vectorPublicKey.jwk;
     await s.api("/archivist/v1/scitt/keys", {
       method: "POST",
       token,

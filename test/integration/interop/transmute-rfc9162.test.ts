@@ -20,7 +20,7 @@ let token: string;
 beforeAll(async () => {
   s = await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100" });
   token = await s.token(s.a);
-  const jwk = vectorPublicKey.export({ format: "jwk" });
+  const jwk = vectorPublicKey.jwk;
   await s.api("/archivist/v1/scitt/keys", {
     method: "POST",
     token,

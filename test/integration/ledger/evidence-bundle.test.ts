@@ -100,6 +100,13 @@ describe("evidence bundles", () => {
       version: 1,
       subject: { kind: "vcon" },
     });
+    // The route's own verdict rides along: checked with the service's keys, and labelled so.
+    expect(bundle.service_verdict).toMatchObject({
+      code: "self-consistent-unpinned",
+      ok: false,
+      exit_code: 2,
+      trust: { level: "unpinned", roots: [expect.stringMatching(/the service's own keys/)] },
+    });
     expect(
       bundle.records.map((r) => (r.record.event_attributes as { vcon_operation: string }).vcon_operation),
     ).toEqual(["vcon_create", "vcon_update"]);
@@ -144,6 +151,19 @@ describe("evidence bundles", () => {
       exit_code: 2,
       trust: { level: "unpinned" },
     });
+  });
+
+  it("judges a bundle anew, whatever verdict the service attached to it", async () => {
+    const bundle = JSON.parse(readFileSync(path("vcon.json"), "utf8")) as EvidenceBundle;
+    writeFileSync(
+      path("claims-verified.json"),
+      JSON.stringify({ ...bundle, service_verdict: { code: "verified" } }),
+    );
+    const bare = await cli(verifyPublicCommand, ["bundle", path("claims-verified.json"), "--json"]);
+    expect(bare.code, bare.out).toBe(2);
+    const report = JSON.parse(bare.out) as { code: string; unsigned: string[] };
+    expect(report.code).toBe("self-consistent-unpinned");
+    expect(report.unsigned.some((u) => u.startsWith("service_verdict:"))).toBe(true);
   });
 
   it("never calls a bundle of another service's keys verified, and refuses it under the genuine roots", async () => {

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
 import { decodeCbor } from "../../../src/core/cbor/index.js";
-import { decodeSign1, HEADER, nodeSigner, signSign1 } from "../../../src/core/cose/index.js";
+import { decodeSign1, HEADER, signSign1 } from "../../../src/core/cose/index.js";
+import { nodePublicKey, nodeSigner } from "../../../src/core/node/crypto.js";
 import { eventToStatement, verifyStatement } from "../../../src/core/scitt/index.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/index.js";
 import { until } from "../../helpers/poll.js";
@@ -54,7 +55,7 @@ describe("SCITT registration", () => {
     expect(refused.headers.get("content-type")).toContain("application/concise-problem-details+cbor");
     const problem = decodeCbor(new Uint8Array(await refused.arrayBuffer())) as Map<number, string>;
     expect(problem.get(-2)).toMatch(/not trusted/);
-    const jwk = vectorPublicKey.export({ format: "jwk" });
+    const jwk = vectorPublicKey.jwk;
     expect(
       (
         await s.api("/archivist/v1/scitt/keys", {
@@ -92,7 +93,7 @@ describe("SCITT registration", () => {
     ).toBe(true);
     const dir = mkdtempSync(join(tmpdir(), "scitt-cli-"));
     writeFileSync(join(dir, "t.cose"), transparent);
-    writeFileSync(join(dir, "issuer.jwk"), JSON.stringify(vectorPublicKey.export({ format: "jwk" })));
+    writeFileSync(join(dir, "issuer.jwk"), JSON.stringify(vectorPublicKey.jwk));
     const out: string[] = [];
     const spy = vi.spyOn(process.stdout, "write").mockImplementation((c) => out.push(String(c)) > 0);
     // Keys fetched from the service are its own claim: the verdict is self-consistent, not verified.
@@ -169,7 +170,7 @@ describe("SCITT registration", () => {
     );
     expect(
       verifyStatement(signed, {
-        issuerKeys: new Map([["x5", leaf.publicKey]]),
+        issuerKeys: new Map([["x5", nodePublicKey(leaf.publicKey)]]),
         serviceKeys: await keys(),
         receipts: [receipt],
       }).ok,

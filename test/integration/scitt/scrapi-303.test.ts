@@ -32,7 +32,7 @@ beforeAll(async () => {
   const res = await s.api("/archivist/v1/scitt/keys", {
     method: "POST",
     token: await s.token(s.a),
-    json: { kid: "test-key-1", public_jwk: vectorPublicKey.export({ format: "jwk" }) },
+    json: { kid: "test-key-1", public_jwk: vectorPublicKey.jwk },
   });
   expect(res.status).toBe(200);
 }, 120_000);

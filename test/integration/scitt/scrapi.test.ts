@@ -46,7 +46,7 @@ beforeAll(async () => {
     issuer: string;
   };
   tenantB = keysB.issuer.split("/tenant/")[1] as string;
-  const jwk = vectorPublicKey.export({ format: "jwk" });
+  const jwk = vectorPublicKey.jwk;
   for (const token of [tokenA, tokenB])
     expect(
       (
@@ -375,7 +375,7 @@ describe("both receipt profiles for every kind of record", () => {
       `/archivist/v1/${typed.identity}/statement?transparent=true`,
       `${registered.location}/statement?transparent=true`,
     ];
-    writeFileSync(join(dir, "issuer.jwk"), JSON.stringify(vectorPublicKey.export({ format: "jwk" })));
+    writeFileSync(join(dir, "issuer.jwk"), JSON.stringify(vectorPublicKey.jwk));
     for (const [i, path] of transparents.entries())
       for (const profile of ["mmr", "rfc9162"] as const) {
         const t = await until(async () => {
@@ -430,7 +430,7 @@ describe("a registration that stays pending", () => {
       {},
       { a: log },
     );
-    const jwk = vectorPublicKey.export({ format: "jwk" });
+    const jwk = vectorPublicKey.jwk;
     await idle.api("/archivist/v1/scitt/keys", {
       method: "POST",
       token: await idle.token(idle.a),

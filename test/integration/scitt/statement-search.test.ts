@@ -69,7 +69,7 @@ beforeAll(async () => {
   const key = await s.api("/archivist/v1/scitt/keys", {
     method: "POST",
     token: adminA,
-    json: { kid: "test-key-1", public_jwk: vectorPublicKey.export({ format: "jwk" }) },
+    json: { kid: "test-key-1", public_jwk: vectorPublicKey.jwk },
   });
   expect(key.status).toBe(200);
   const statement = eventToStatement(

@@ -1,7 +1,8 @@
-import { createHash, createPublicKey, randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CborValue, decodeCbor } from "../../../src/core/cbor/index.js";
 import { decodeSign1, HEADER, verifySign1 } from "../../../src/core/cose/index.js";
+import { publicKeyFromJwk } from "../../../src/core/crypto/public-key.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import fixture from "./vcon-scitt-link-statement.json" with { type: "json" };
 
@@ -70,7 +71,7 @@ async function linkVerifiesReceipt(receipt: Uint8Array, statementHash: Uint8Arra
   const jwksUri = (c.get("jwks_uri") as string | undefined) ?? `${s.url}/jwks`;
   const jwks = (await (await fetch(jwksUri)).json()) as { keys: Array<{ x: string; y: string }> };
   const jwk = jwks.keys[0] as { x: string; y: string };
-  const key = createPublicKey({ key: { kty: "EC", crv: "P-256", x: jwk.x, y: jwk.y }, format: "jwk" });
+  const key = publicKeyFromJwk({ kty: "EC", crv: "P-256", x: jwk.x, y: jwk.y });
   return verifySign1(receipt, key, root);
 }
 

@@ -4,8 +4,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportCommand } from "../../../src/cli/export.js";
 import { verifyCommand } from "../../../src/cli/verify.js";
+import { emptyPolicy } from "../../../src/core/verdict/index.js";
+import { tlogProofVerdict } from "../../../src/web/keyed-verdict.js";
 import { PublicApi } from "../../../src/web/public-api.js";
-import { checkTlogProof, looksLikeTlogProof } from "../../../src/web/tlog-proof.js";
+import { looksLikeTlogProof, recordOfTlogProof } from "../../../src/web/tlog-proof.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
@@ -85,7 +87,7 @@ describe("c2sp.org/tlog-proof@v1", () => {
       ]);
       // The log key came from the service itself: self-consistent, not verified (exit 2).
       expect(exported, exported.out).toMatchObject({ code: 2 });
-      expect(exported.out).toMatch(/SELF-CONSISTENT, keys not pinned/);
+      expect(exported.out).toMatch(/SELF-CONSISTENT, KEYS NOT PINNED/);
       // The same record at the same index (the log may have grown between the two reads, so the
       // proof's hashes and checkpoint may differ).
       const head = (t: string) =>
@@ -155,9 +157,22 @@ describe("c2sp.org/tlog-proof@v1", () => {
     const proof = await proofReady(`/archivist/v1/tlog-proofs/${identity}`);
     expect(looksLikeTlogProof(new TextEncoder().encode(proof))).toBe(true);
     const page = new PublicApi(s.url);
-    expect(await checkTlogProof(page, proof)).toMatchObject({ ok: true, identity });
+    const read = await recordOfTlogProof(page, proof);
+    expect(read.identity).toBe(identity);
+    // The log key the service serves is its claim: self-consistent, never verified.
+    const trust = { policy: emptyPolicy(), described: [] };
+    const served = { served: read.servedLogKey };
+    expect(tlogProofVerdict(trust, read.record, proof, served)).toMatchObject({
+      code: "self-consistent-unpinned",
+    });
+    // With the log key pinned (as a relying party obtained it): verified, keys pinned, not witnessed.
+    const pinned = { policy: { ...emptyPolicy(), logKeys: [read.servedLogKey] }, described: ["--log-key"] };
+    expect(tlogProofVerdict(pinned, read.record, proof, {})).toMatchObject({
+      code: "verified",
+      trust: { level: "pinned" },
+    });
     const changed = proof.replace(/^index (\d+)$/m, (_m, n) => `index ${Number(n) + 1}`);
-    expect((await checkTlogProof(page, changed)).ok).toBe(false);
+    expect(tlogProofVerdict(trust, read.record, changed, served).code).toBe("tampered");
   });
 
   it("answers a record nobody may read as not found, and the export explains a wrong target", async () => {

@@ -20,6 +20,16 @@ const rooms: Record<string, [string, string, string]> = {
   web: ["src/web/x.ts", "../store/open.js", "../core/vcon/index.js"],
   plugins: ["plugins/conserver/x.ts", "../../src/services/assets.js", "../../src/core/vcon/index.js"],
   verify: ["src/verify/x.ts", "../client/index.js", "../core/verify/index.js"],
+  // vcon-archivist/verify runs in browsers: neither it nor the core it reaches imports node: modules.
+  "verify (node:)": ["src/verify/y.ts", "node:crypto", "@noble/hashes/sha2.js"],
+  "core the verifier reaches (node:)": ["src/core/mmr/x.ts", "node:crypto", "../crypto/sha256.js"],
+  "core the verifier reaches (node fast paths)": [
+    "src/core/cose/x.ts",
+    "../node/crypto.js",
+    "../cbor/index.js",
+  ],
+  "core the verifier reaches (layers)": ["src/core/tlog/x.ts", "../store/db.js", "./note.js"],
+  "core's Node fast paths": ["src/core/node/x.ts", "../../store/db.js", "node:crypto"],
   client: ["src/client/x.ts", "../http/routes/assets.js", "../http/schemas/assets.js"],
   // The store compiles every query: no room outside it builds one with the store's Where or
   // SQL builders; a list's specification (core) is what a service hands it.

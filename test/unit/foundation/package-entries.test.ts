@@ -86,6 +86,11 @@ beforeAll(async () => {
 }, 180_000);
 
 describe("the package entry vcon-archivist/verify", () => {
+  it("as built offers exactly what the sources export (which the README lists, readme-exports.test.ts)", async () => {
+    const source = await import("../../../src/verify/index.js");
+    expect(Object.keys(verify).sort()).toEqual(Object.keys(source).sort());
+  });
+
   it("recomputes the published leaf of a known record", () => {
     expect(hex(verify.leafOfRecord(known.event))).toBe(known.leaf);
   });

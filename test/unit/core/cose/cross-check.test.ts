@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from "node:crypto";
 import { encode, rfc8949EncodeOptions } from "cborg";
 import { describe, expect, it } from "vitest";
 import {
@@ -9,6 +8,7 @@ import {
   verifyReceipt,
 } from "../../../../src/core/cose/index.js";
 import { eventToStatement } from "../../../../src/core/scitt/index.js";
+import { es256KeyPair } from "../../../helpers/es256-key.js";
 import { sharedJson } from "../../../helpers/shared.js";
 import { vectorPublicKey } from "../../../helpers/vector-key.js";
 import { hex, payloadHash, statementOptions, unhex, vectorEvent } from "./fixture.js";
@@ -35,7 +35,7 @@ interface StatementVectors {
 const kat = sharedJson<Kat>("vectors/mmr-kat39.json");
 const vectors = sharedJson<StatementVectors>("vectors/signed-statement-generated.json");
 const node = (i: number) => unhex(kat.nodes[i]?.value ?? "");
-const service = generateKeyPairSync("ec", { namedCurve: "P-256" });
+const service = es256KeyPair();
 const receiptInput = { kid: "svc-1", issuer: "https://archivist.example", subject: "tenant/t" };
 
 describe("cross-check with an independent verifier (noble ECDSA, hand-built Sig_structure, BigInt MMR)", () => {
@@ -57,7 +57,7 @@ describe("cross-check with an independent verifier (noble ECDSA, hand-built Sig_
   ] as const)(
     "statements (%s, detached %s) signed with node:crypto verify independently",
     (form, detached) => {
-      const issuer = generateKeyPairSync("ec", { namedCurve: "P-256" });
+      const issuer = es256KeyPair();
       const bytes = eventToStatement(vectorEvent, { ...statementOptions, form, detached }, issuer.privateKey);
       const s = readSign1(bytes);
       expect(s.payload === null).toBe(detached);

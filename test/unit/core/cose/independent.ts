@@ -1,4 +1,3 @@
-import type { KeyObject } from "node:crypto";
 import { p256 } from "@noble/curves/nist.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { decode, type TagDecoder } from "cborg";
@@ -61,14 +60,16 @@ export function readSign1(bytes: Uint8Array): RawSign1 {
   return { protectedBytes: p, protectedHeader, unprotected: u, payload, signature };
 }
 
+/** A public key by its JWK (the core's PublicKey is one, structurally). */
+type JwkHolder = { jwk: { x: string; y: string } };
+
 /** Uncompressed SEC1 point of a P-256 public key. */
-function rawPublicKey(key: KeyObject): Uint8Array {
-  const jwk = key.export({ format: "jwk" }) as { x: string; y: string };
+function rawPublicKey({ jwk }: JwkHolder): Uint8Array {
   return concat([4], Buffer.from(jwk.x, "base64url"), Buffer.from(jwk.y, "base64url"));
 }
 
 /** ES256 check of a COSE_Sign1 with @noble/curves (high-S accepted, as COSE does not forbid it). */
-export function nobleVerify(bytes: Uint8Array, key: KeyObject, detached?: Uint8Array): boolean {
+export function nobleVerify(bytes: Uint8Array, key: JwkHolder, detached?: Uint8Array): boolean {
   const s = readSign1(bytes);
   const payload = s.payload ?? detached;
   if (!payload) return false;

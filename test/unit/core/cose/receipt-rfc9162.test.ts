@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   buildRfc9162Receipt,
@@ -7,6 +6,7 @@ import {
   verifyRfc9162Receipt,
 } from "../../../../src/core/cose/index.js";
 import { appendLeafHashes, inclusionProof, leafHash, treeRoot } from "../../../../src/core/rfc9162/index.js";
+import { es256KeyPair } from "../../../helpers/es256-key.js";
 import { sharedJson } from "../../../helpers/shared.js";
 
 const ex = sharedJson<{ rfc9162InclusionReceipt: { hex: string } }>("vectors/cose-receipt-examples.json");
@@ -28,8 +28,8 @@ describe("RFC9162_SHA256 receipts (vds 1)", () => {
   });
 
   it("builds receipts that verify over the recomputed root, and only from the right leaf and key", () => {
-    const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-    const other = generateKeyPairSync("ec", { namedCurve: "P-256" }).publicKey;
+    const { privateKey, publicKey } = es256KeyPair();
+    const other = es256KeyPair().publicKey;
     const leaves = Array.from({ length: 11 }, (_, i) => leafHash(new Uint8Array([i])));
     const nodes = new Map<string, Uint8Array>();
     for (const n of appendLeafHashes(0, leaves, () => new Uint8Array()))

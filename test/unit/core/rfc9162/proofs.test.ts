@@ -70,7 +70,7 @@ function grow(leaves: Uint8Array[], batch = 1) {
   };
   let size = 0;
   for (let i = 0; i < leaves.length; i += batch) {
-    const next = leaves.slice(i, i + batch).map(leafHash);
+    const next = leaves.slice(i, i + batch).map((l) => leafHash(l));
     // Appends read only the frontier: hide everything else to prove it.
     const frontier = new Set(appendNodesNeeded(size).map((c) => `${c.level}:${c.idx}`));
     for (const n of appendLeafHashes(size, next, (l, x) => {

@@ -1,10 +1,11 @@
-import { createPrivateKey, generateKeyPairSync, X509Certificate } from "node:crypto";
+import { createPrivateKey, X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { decodeCbor, encodeCbor, Tagged } from "../../../../src/core/cbor/index.js";
-import { buildReceipt, decodeSign1, HEADER, nodeSigner, signSign1 } from "../../../../src/core/cose/index.js";
+import { buildReceipt, decodeSign1, HEADER, signSign1 } from "../../../../src/core/cose/index.js";
 import { formatIdTimestamp } from "../../../../src/core/ledger/index.js";
 import { appendLeaves, includedRoot, inclusionProof } from "../../../../src/core/mmr/index.js";
+import { nodeSigner } from "../../../../src/core/node/crypto.js";
 import { assetFreeEventLeafHash, assetFreeExtraBytes } from "../../../../src/core/record/index.js";
 import {
   attachReceipts,
@@ -16,6 +17,7 @@ import {
   statementToEventAttributes,
   verifyStatement,
 } from "../../../../src/core/scitt/index.js";
+import { es256KeyPair } from "../../../helpers/es256-key.js";
 import { pki, signedByCertificates } from "../../../helpers/pki.js";
 import { sharedJson } from "../../../helpers/shared.js";
 import { deterministicSigner, vectorPublicKey } from "../../../helpers/vector-key.js";
@@ -283,7 +285,7 @@ describe("registration policy", () => {
 describe("transparent statements", () => {
   it("verify with only public keys, and fail when the statement or receipt changes", () => {
     const statement = eventToStatement(event, opts, deterministicSigner);
-    const service = generateKeyPairSync("ec", { namedCurve: "P-256" });
+    const service = es256KeyPair();
     const tenant = "6a009b40-eb55-4159-81f0-69024f89f53c";
     const idts = 0x8fa97ef269039b00n;
     const e = registeredEvent(statement);

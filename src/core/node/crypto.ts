@@ -1,0 +1,47 @@
+// The core's Node fast paths: node:crypto (OpenSSL) for what the portable code does with
+// @noble (src/core/crypto). The service and the CLI use these; vcon-archivist/verify never
+// reaches this folder, so it stays free of `node:` modules (test/unit/verify/browser-safe.test.ts).
+import { createHash, createPublicKey, type KeyObject, sign, verify } from "node:crypto";
+import type { Signer } from "../cose/sign1.js";
+import { ecJwk, type PublicKey, type PublicKeyFactory } from "../crypto/public-key.js";
+import type { Sha256 } from "../crypto/sha256.js";
+
+/** node:crypto's SHA-256: the service's hot paths (leaves, MMR and tree nodes) hash with it. */
+export const nodeSha256: Sha256 = (...parts) => {
+  const h = createHash("sha256");
+  for (const p of parts) h.update(p);
+  const d = h.digest();
+  return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
+};
+
+/** A PublicKey checked by node:crypto; a private key stands for its public half. */
+export function nodePublicKey(key: KeyObject): PublicKey {
+  const publicKey = key.type === "private" ? createPublicKey(key) : key;
+  const jwk = ecJwk(publicKey.export({ format: "jwk" }));
+  return {
+    jwk,
+    verify: (hash, data, signature) => {
+      try {
+        return verify(hash, data, { key: publicKey, dsaEncoding: "ieee-p1363" }, signature);
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/** The PublicKeyFactory on node:crypto (for `keysFromKeySet` and the trust roots in Node programs). */
+export const nodePublicKeyFromJwk: PublicKeyFactory = (jwk) =>
+  nodePublicKey(createPublicKey({ key: { ...jwk }, format: "jwk" }));
+
+/**
+ * ES256 (IEEE P1363 r‖s) with a node:crypto private key. Whoever signs often with one key makes its
+ * signer once and keeps it (the service's keyring does, per loaded key).
+ */
+export function nodeSigner(privateKey: KeyObject): Signer {
+  const options = { key: privateKey, dsaEncoding: "ieee-p1363" } as const;
+  // node:crypto reads the data during the call only.
+  return Object.assign((data: Uint8Array) => sign("sha256", data, options), {
+    readsDuringCallOnly: true as const,
+  });
+}

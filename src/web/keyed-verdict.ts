@@ -1,0 +1,187 @@
+// The checks of signed evidence by the service's COSE keys (a record with its receipt, a signed or
+// transparent statement, a tlog-proof) judged into the shared verdict: one implementation, run by
+// `archivist verify` and by the /verify page.
+import { cannotEvaluate, judge, pinsSomething, unsignedFields } from "../core/verdict/index.js";
+import {
+  type KeyFingerprint,
+  keyFingerprint,
+  type PublicKey,
+  statementPayloadMatches,
+  type TrustRoots,
+  type VerificationVerdict,
+  verifyRecordReceipt,
+  verifyRecordTlogProof,
+  verifyStatement,
+} from "../verify/index.js";
+import { type CoseFile, RECEIPT_ALONE, readCoseFile } from "./cose-file.js";
+
+/** The service's keys to check with, and the ones the caller pinned (by value or by fingerprint). */
+export interface ServiceKeys {
+  keys: Map<string, PublicKey>;
+  pinned?: Map<string, PublicKey>;
+  fingerprints: KeyFingerprint[];
+}
+
+type Check = { ok: true; proven: string } | { ok: false; reason: string };
+
+const prints = (keys: Map<string, PublicKey>, pinned: (kid: string, f: string) => boolean) =>
+  [...keys].map(([kid, k]): KeyFingerprint => {
+    const fingerprint = keyFingerprint(k);
+    return { kind: "cose-key", id: kid, fingerprint, pinned: pinned(kid, fingerprint) };
+  });
+
+/**
+ * The keys to check with: the caller's own (`trust.serviceKeys`) pinned as given, else the keys the
+ * service serves (`served`), pinned only where the policy names their fingerprint. Served keys are
+ * what the service says today, never a trust root.
+ */
+export function serviceKeysFor(trust: TrustRoots, served?: Map<string, PublicKey>): ServiceKeys {
+  if (trust.serviceKeys)
+    return {
+      keys: trust.serviceKeys,
+      pinned: trust.serviceKeys,
+      fingerprints: prints(trust.serviceKeys, () => true),
+    };
+  // Nothing served (issuer keys alone check a statement): no service key to pin either.
+  if (!served) return { keys: new Map(), fingerprints: [] };
+  const fetched = served;
+  const byPolicy = (kid: string, f: string) =>
+    trust.policy.serviceKeys.some((p) => p.kid === kid && p.fingerprint === f);
+  const fingerprints = prints(fetched, byPolicy);
+  if (trust.policy.serviceKeys.length === 0) return { keys: fetched, fingerprints };
+  const pinned = new Map([...fetched].filter(([kid]) => fingerprints.some((f) => f.id === kid && f.pinned)));
+  return { keys: fetched, pinned, fingerprints };
+}
+
+/** The verdict of a check made with `keys`, re-made with the pinned ones when the caller pinned some. */
+export function keyedVerdict(
+  trust: TrustRoots,
+  keys: ServiceKeys,
+  check: (keys: Map<string, PublicKey>) => Check,
+  unsigned: string[] = [],
+): VerificationVerdict {
+  const first = check(keys.keys);
+  const policy: string[] = [];
+  if (first.ok && keys.pinned) {
+    const again = check(keys.pinned);
+    if (!again.ok) policy.push(`not signed by a service key you pinned: ${again.reason}`);
+  } else if (first.ok && pinsSomething(trust))
+    policy.push("the roots you gave pin no service key: give --keys, or service-key lines in --policy");
+  return judge({
+    tampered: first.ok ? [] : [first.reason],
+    policy,
+    pinned: pinsSomething(trust),
+    level: "pinned",
+    roots: trust.described,
+    fingerprints: keys.fingerprints,
+    notChecked: [],
+    unsigned,
+    proven: first.ok ? first.proven : "",
+  });
+}
+
+/** A record (its API JSON) with its COSE receipt, either profile. */
+export function recordReceiptVerdict(
+  trust: TrustRoots,
+  keys: ServiceKeys,
+  record: Record<string, unknown>,
+  receipt: Uint8Array,
+): VerificationVerdict {
+  return keyedVerdict(
+    trust,
+    keys,
+    (k) => {
+      const verdict = verifyRecordReceipt(record, receipt, k);
+      if (!verdict.ok) return verdict;
+      const signed =
+        verdict.profile === "mmr"
+          ? `peak ${verdict.peak.slice(0, 16)}…`
+          : `root of the RFC 9162 tree of ${verdict.treeSize} entries ${verdict.peak.slice(0, 16)}…`;
+      return {
+        ok: true,
+        proven: `${String(record.identity)} is entry ${verdict.mmrIndex} of ${verdict.subject} (${verdict.profile} receipt by ${verdict.issuer}, leaf ${verdict.leaf.slice(0, 16)}…, ${signed})`,
+      };
+    },
+    unsignedFields(record).map((f) => `${f}: not part of the signed leaf`),
+  );
+}
+
+/**
+ * A signed or transparent statement: the issuer's signature (its key among the service's keys or
+ * `issuerKeys`), every receipt it carries or `receipts`, and the payload's hash when given.
+ */
+export function statementVerdict(
+  trust: TrustRoots,
+  keys: ServiceKeys,
+  statement: Uint8Array,
+  opts: {
+    issuerKeys?: Map<string, PublicKey>;
+    receipts?: Uint8Array[];
+    payload?: Uint8Array;
+    payloadName?: string;
+  },
+): VerificationVerdict {
+  let read: CoseFile;
+  try {
+    read = readCoseFile(statement);
+  } catch (err) {
+    return keyedVerdict(trust, keys, () => ({
+      ok: false,
+      reason: `statement is malformed: ${(err as Error).message}`,
+    }));
+  }
+  if (read.kind === "receipt") return cannotEvaluate(RECEIPT_ALONE);
+  // A key nobody gave is nothing to judge by, not a forgery.
+  if (!keys.keys.has(read.kid) && !opts.issuerKeys?.has(read.kid))
+    return cannotEvaluate(
+      `the statement's issuer key (kid ${read.kid || "none"}) is neither one the service publishes nor one you gave: --issuer-key ${read.kid || "<kid>"}=<key file>`,
+    );
+  return keyedVerdict(trust, keys, (k) => {
+    const verdict = verifyStatement(statement, {
+      issuerKeys: new Map([...k, ...(opts.issuerKeys ?? [])]),
+      serviceKeys: k,
+      receipts: opts.receipts ?? [],
+    });
+    if (!verdict.ok) return verdict;
+    if (opts.payload && !statementPayloadMatches(statement, opts.payload))
+      return { ok: false, reason: `payload ${opts.payloadName ?? ""} does not match the statement's hash` };
+    const profiles = verdict.profiles.length ? ` (${verdict.profiles.join(", ")})` : "";
+    return {
+      ok: true,
+      proven: `statement by ${verdict.issuer}, ${verdict.receipts} receipt(s) checked${profiles}${opts.payload ? ", payload matches" : ""}`,
+    };
+  });
+}
+
+/**
+ * A record against its c2sp.org/tlog-proof: the log's checkpoint key pinned by the caller's roots,
+ * else the one the service serves (`servedLogKey`: self-consistent at best); `witnesses` the
+ * cosignature keys the caller requires, `quorum` of them.
+ */
+export function tlogProofVerdict(
+  trust: TrustRoots,
+  record: Record<string, unknown>,
+  proof: string,
+  logKey: { served?: string; witnesses?: string[]; quorum?: number },
+): VerificationVerdict {
+  const pinned = trust.policy.logKeys[0];
+  const logVkey = pinned ?? logKey.served ?? "";
+  const witnesses = logKey.witnesses ?? [];
+  const quorum = logKey.quorum ?? witnesses.length;
+  const verdict = verifyRecordTlogProof(record, proof, { logVkey, witnessVkeys: witnesses, quorum });
+  const witnessed =
+    verdict.ok && verdict.cosigners.length ? `, cosigned by ${verdict.cosigners.join(", ")}` : "";
+  return judge({
+    tampered: verdict.ok ? [] : [verdict.reason],
+    policy: [],
+    pinned: pinned !== undefined,
+    level: witnesses.length ? "witnessed" : "pinned",
+    roots: trust.described,
+    fingerprints: [],
+    notChecked: witnesses.length ? [] : ["split view: no witness cosignature was required"],
+    unsigned: unsignedFields(record).map((f) => `${f}: not part of the signed leaf`),
+    proven: verdict.ok
+      ? `${String(record.identity)} is entry ${verdict.index} of ${verdict.checkpoint.origin} at size ${verdict.checkpoint.size} (tlog proof${witnessed})`
+      : "",
+  });
+}

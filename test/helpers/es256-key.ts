@@ -1,0 +1,17 @@
+import { generateKeyPairSync, type KeyObject } from "node:crypto";
+import type { Signer } from "../../src/core/cose/index.js";
+import type { PublicKey } from "../../src/core/crypto/public-key.js";
+import { nodePublicKey, nodeSigner } from "../../src/core/node/crypto.js";
+
+/**
+ * A fresh P-256 key pair as the core takes it: `privateKey` a signer and `publicKey` a verifying
+ * key (both on node:crypto, as the service's), with the KeyObjects for what needs them.
+ */
+export function es256KeyPair(): {
+  privateKey: Signer;
+  publicKey: PublicKey;
+  objects: { privateKey: KeyObject; publicKey: KeyObject };
+} {
+  const objects = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  return { privateKey: nodeSigner(objects.privateKey), publicKey: nodePublicKey(objects.publicKey), objects };
+}
