@@ -95,7 +95,7 @@ export function recordCard(step: TrailStep): HTMLElement {
     ["Declared", f.declared ? declaredView(step) : "(not declared)"],
     ["Accepted", timeView(f.accepted)],
     ["Accepted from", f.acceptedFrom || "(unknown)"],
-    ["Receipt", receiptView(step.receipt)],
+    ["Receipt", receiptView(step.receipt, "the keys this service serves")],
   );
   if (step.statement)
     rows.push([

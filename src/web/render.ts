@@ -51,30 +51,21 @@ function claimedView(level: string): HTMLElement {
   return box;
 }
 
-export function receiptView(r: ReceiptCheck): HTMLElement {
-  if (!r.ok) return el("span", `receipt not verified: ${r.reason}`, "bad");
+/**
+ * A receipt's own check. It holds under the keys named (`whose`: the verdict's on /verify, the
+ * served ones in the console), so it is never coloured as a verdict: the verdict says how far
+ * those keys are trusted.
+ */
+export function receiptView(r: ReceiptCheck, whose = "the verdict's keys"): HTMLElement {
+  if (!r.ok) return el("span", `receipt does not verify: ${r.reason}`, "bad");
   const profiles = r.profiles.map((p) => (p === "mmr" ? "MMR" : "RFC 9162")).join(" and ");
   const box = el(
     "span",
-    `receipt verified (log entry ${r.mmrIndex}; ${profiles} profile${r.profiles.length > 1 ? "s" : ""})`,
-    "good",
+    `receipt checks out under ${whose} (log entry ${r.mmrIndex}; ${profiles} profile${r.profiles.length > 1 ? "s" : ""})`,
+    "checked",
   );
   if (r.note) box.append(el("span", ` (${r.note})`, "note"));
   return box;
-}
-
-/**
- * A receipt's own check on /verify. It holds under the keys the verdict names (served ones, unless
- * you pinned yours), so it is never coloured as a verdict: the verdict says how far it is trusted.
- */
-function receiptCheckView(r: ReceiptCheck): HTMLElement {
-  return r.ok
-    ? el(
-        "span",
-        `receipt checks out under the verdict's keys (log entry ${r.mmrIndex}; ${r.profiles.map((p) => (p === "mmr" ? "MMR" : "RFC 9162")).join(" and ")} profiles)`,
-        "checked",
-      )
-    : el("span", `receipt does not verify: ${r.reason}`, "bad");
 }
 
 /** A definition list of label → value rows (values are nodes or text). */
@@ -189,9 +180,9 @@ export function renderDocument(r: DocumentReport): HTMLElement {
     if (m.withdrawn_at) rows.push(["Withdrawn", timeView(m.withdrawn_at)]);
     rows.push(
       ["Status (the service's claim)", claimedView(m.confirmation_status)],
-      ["Receipt", receiptCheckView(m.receipt)],
+      ["Receipt", receiptView(m.receipt)],
     );
-    if (m.withdrawal) rows.push(["Withdrawal receipt", receiptCheckView(m.withdrawal.receipt)]);
+    if (m.withdrawal) rows.push(["Withdrawal receipt", receiptView(m.withdrawal.receipt)]);
     rows.push(["Record", hashView(m.event)]);
     li.append(el("h3", `${m.title || m.asset} — ${versionLabel(m.version)}: ${status}`), facts(rows));
     list.append(li);
@@ -223,7 +214,7 @@ export function renderVcon(r: VconReport): HTMLElement {
         ["Declared", timeView(s.timestamp_declared)],
         ["By", who(s.principal_declared)],
         ["Status (the service's claim)", claimedView(s.confirmation_status)],
-        ["Receipt", receiptCheckView(s.receipt)],
+        ["Receipt", receiptView(s.receipt)],
       ]),
     );
     if (s.matches.length)

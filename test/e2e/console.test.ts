@@ -291,7 +291,9 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     expect(create?.text).toContain(`Subjectvcon://${vcon}`);
     expect(create?.text).toMatch(/Accepted fromOrg A owner \(/);
     expect(create?.text).not.toContain("(not declared)");
-    expect(create?.text).toMatch(/receipt verified \(log entry \d+; MMR and RFC 9162 profiles\)/);
+    expect(create?.text).toMatch(
+      /receipt checks out under the keys this service serves \(log entry \d+; MMR and RFC 9162 profiles\)/,
+    );
     expect(create?.text).toMatch(/Statementsigned statement, issuer http/);
     // Declared in March 2025, accepted today: flagged; declared today: not.
     expect([create?.gap, update?.gap]).toEqual(["true", "false"]);
@@ -300,7 +302,7 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     expect(reg?.text).toContain("registered statement, issuer https://conserver.example");
     // A registered statement's RFC 9162 leaf is its payload's hash: that receipt is the statement's to check.
     expect(reg?.text).toMatch(
-      /receipt verified \(log entry \d+; MMR profile\) \(its RFC 9162 receipt commits to the statement's payload/,
+      /receipt checks out under the keys this service serves \(log entry \d+; MMR profile\) \(its RFC 9162 receipt commits to the statement's payload/,
     );
     // The attributes, whole, behind a summary.
     expect(await page.$eval("#trail > li details.attributes", (d) => d.textContent)).toContain(
