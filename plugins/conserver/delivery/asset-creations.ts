@@ -66,8 +66,10 @@ export class AssetCreations {
       // Sent with one member's client: grouped by credentials, any of them may send all.
       answer = await first.client.createAssetsWithEvents({ requests: items.map((i) => i.body) });
     } catch (err) {
-      if (!(err instanceof PermanentDeliveryError && NOT_OFFERED.has(err.status ?? 0))) throw err;
-      this.single.add(first.client.credentials);
+      if (!(err instanceof PermanentDeliveryError)) throw err;
+      if (NOT_OFFERED.has(err.status ?? 0)) this.single.add(first.client.credentials);
+      // Refused as a whole (a 4xx comes before any item is acted on: too large, malformed):
+      // each item is sent alone, so that one item's refusal stays its own and the rest go through.
       return this.alone(items);
     }
     const responses = isRecord(answer) ? answer.responses : undefined;

@@ -134,6 +134,23 @@ describe("delivery worker", () => {
     expect(fake.events).toHaveLength(20);
   });
 
+  it("sends each creation alone when a batch is refused as a whole, and batches again after", async () => {
+    const fake = new FakeArchivist();
+    fake.offersWithEvents = true;
+    fake.offersBatch = true;
+    fake.fault("assets.batch_with_events", { status: 413, body: { code: 3, message: "too large" } });
+    const { queue, settled, dead } = setup(3, "all", fake);
+    for (const round of [0, 1]) {
+      const uuids = Array.from({ length: 10 }, (_, i) => `v-r${round}-${i}`);
+      await Promise.all(uuids.map((u) => queue.add("deliver", job(u))));
+      await until(async () => fake.events.length === 10 * (round + 1) && (await settled()));
+    }
+    expect(fake.count("assets.batch_with_events")).toBeGreaterThan(1);
+    expect(fake.assets).toHaveLength(20);
+    expect(fake.events).toHaveLength(20);
+    expect(await dead.size()).toBe(0);
+  });
+
   it("dead-letters a batch item the backend refuses and delivers its neighbours", async () => {
     const fake = new FakeArchivist();
     fake.offersWithEvents = true;
