@@ -46,7 +46,7 @@ export const assetCreateWithEvents = assetCreate.extend({ events: z.array(eventC
 export const assetWithEventsOut = z.object({ asset: assetOut, events: z.array(eventOut) });
 
 /** Assets with events one batch may carry: a batch's items share one request, not one transaction. */
-export const MAX_BATCH_ASSETS = 100;
+const MAX_BATCH_ASSETS = 100;
 
 /**
  * `POST /archivist/v2/assets:batchWithEvents` (an extension of ours): many `assets:withEvents`
