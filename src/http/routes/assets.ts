@@ -92,6 +92,8 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
         responses: settled.map((s) => {
           if ("row" in s) return s.row;
           const e = toApiError(s.error);
+          // As the error handler does for a whole request: a fault of ours is logged, never shown.
+          if (e.kind === "internal") d.ctx.log.error({ err: s.error }, "assets:batchWithEvents item failed");
           const status = errorStatus[e.kind];
           return {
             error: { status: status.http, code: status.grpc, message: e.message, details: e.details },
