@@ -86,6 +86,8 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
     body: assetBatchWithEvents,
     response: assetBatchWithEventsOut,
     handler: async ({ principal: p, body }) => {
+      // Admitted as one request (the gate counted it); its other items count as requests too.
+      await d.limiter?.charge(p.tenantId, body.requests.length - 1);
       const view = await writeViewFor(d.ctx, p);
       const settled = await createAssetsWithEvents(d.ctx, p, view, body.requests);
       return {
