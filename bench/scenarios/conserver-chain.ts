@@ -38,6 +38,8 @@ export interface BenchPass {
   deliveriesPerJob?: number;
   /** What `meter` read over the pass. */
   usage?: ProcUsage;
+  /** Cores this process (the chain: link runtime, queue, delivery worker) kept busy over the pass. */
+  chainCores: number;
 }
 
 /**
@@ -244,6 +246,7 @@ export async function benchChain(o: BenchChainOptions): Promise<BenchChainResult
     let takenBefore = { jobs: 0, deliveries: 0 };
     for (let pass = 0; pass < OPERATIONS.length; pass++) {
       const stop = o.meter?.();
+      const cpu0 = process.cpuUsage();
       const t0 = performance.now();
       const deadline = Date.now() + WAIT_LIMIT_MS;
       await chain.start(pass);
@@ -251,6 +254,8 @@ export async function benchChain(o: BenchChainOptions): Promise<BenchChainResult
       await untilDelivered(chain.metrics, o.vcons * (pass + 1), deadline);
       await untilCommitted(o.origin, tokens, chain.linkNames[pass] as string, deadline);
       const ms = performance.now() - t0;
+      const cpu = process.cpuUsage(cpu0);
+      const chainCores = ms > 0 ? (cpu.user + cpu.system) / 1000 / ms : 0;
       const requests = [...(await counted(chain.metrics, "requests")).values()].reduce((a, b) => a + b, 0);
       const taken = await jobsTaken(chain.metrics);
       const jobs = taken.jobs - takenBefore.jobs;
@@ -260,6 +265,7 @@ export async function benchChain(o: BenchChainOptions): Promise<BenchChainResult
         requests: requests - requestsBefore,
         ...(jobs > 0 ? { deliveriesPerJob: (taken.deliveries - takenBefore.deliveries) / jobs } : {}),
         usage: stop?.(),
+        chainCores,
       });
       requestsBefore = requests;
       takenBefore = taken;

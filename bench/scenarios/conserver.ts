@@ -23,13 +23,19 @@ function reportPass(
   if (r.deliveriesPerJob !== undefined)
     ctx.results.add("conserver", `${label}: deliveries per queue job`, r.deliveriesPerJob, "deliveries");
   const u = r.usage;
-  if (u?.cores !== undefined) ctx.results.add("conserver", `${label}: server CPU`, u.cores, "cores");
+  // Per vCon, each process's own share: what a change saves there, whatever else runs on the machine.
+  const perVcon = (cores: number) => (cores * r.ms) / r.vcons;
+  if (u?.cores !== undefined) {
+    ctx.results.add("conserver", `${label}: server CPU`, u.cores, "cores");
+    if (r.ms > 0) ctx.results.add("conserver", `${label}: server CPU per vCon`, perVcon(u.cores), "ms");
+  }
+  if (r.ms > 0) ctx.results.add("conserver", `${label}: chain CPU per vCon`, perVcon(r.chainCores), "ms");
   if (u?.machineCores !== undefined) {
     ctx.results.add("conserver", `${label}: machine CPU`, u.machineCores, "cores");
     // What one vCon costs the whole machine (service, database, Redis and the chain itself):
     // the budget at the target is 2 cores / 1,500 per second = 1.33 ms.
     if (r.ms > 0)
-      ctx.results.add("conserver", `${label}: machine CPU per vCon`, (u.machineCores * r.ms) / r.vcons, "ms");
+      ctx.results.add("conserver", `${label}: machine CPU per vCon`, perVcon(u.machineCores), "ms");
   }
 }
 

@@ -1,5 +1,7 @@
 import type { z } from "zod";
 import type {
+  assetBatchWithEvents,
+  assetBatchWithEventsOut,
   assetCreate,
   assetCreateWithEvents,
   assetOut,
@@ -19,6 +21,9 @@ export type Asset = z.output<typeof assetOut>;
 /** `POST /archivist/v2/assets:withEvents`: an asset with its first Record events. */
 export type AssetCreateWithEvents = z.input<typeof assetCreateWithEvents>;
 export type AssetWithEvents = z.output<typeof assetWithEventsOut>;
+/** `POST /archivist/v2/assets:batchWithEvents`: many of those in one request, each answered alone. */
+export type AssetBatchWithEvents = z.input<typeof assetBatchWithEvents>;
+export type AssetBatchWithEventsAnswer = z.output<typeof assetBatchWithEventsOut>;
 /** `POST /archivist/v2/assets/{uuid}/events`. */
 export type EventCreate = z.input<typeof eventCreate>;
 /** An asset event as the service returns it (`merklelog_entry` once committed). */

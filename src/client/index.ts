@@ -6,6 +6,8 @@
 export { ApiClient, type ListOptions, type Registration, type ScittOptions } from "./api-client.js";
 export type {
   Asset,
+  AssetBatchWithEvents,
+  AssetBatchWithEventsAnswer,
   AssetCreate,
   AssetCreateWithEvents,
   AssetEvent,

@@ -126,7 +126,6 @@ export function buildApp(
     frameworkErrors: (err, _req, res) => void sendError(res.headers(API_HEADERS), toApiError(err)),
     clientErrorHandler: answerClientError,
   });
-  const deps: HttpDeps = { ctx, auth: new Authenticator(ctx) };
   const metrics = createMetrics();
   const rps = ctx.config.rateLimitRps;
   const limiter: RateLimiter | undefined = rps
@@ -134,6 +133,7 @@ export function buildApp(
       ? redisRateLimiter(rps, ctx.config.redisUrl)
       : memoryRateLimiter(rps)
     : undefined;
+  const deps: HttpDeps = { ctx, auth: new Authenticator(ctx), limiter };
 
   registerRequestLog(server, ctx.log);
   registerBodyParsers(server, {

@@ -1,5 +1,6 @@
 import type { VconEventBody } from "../template.js";
 import { isRecord } from "../vcon.js";
+import { AssetCreations, NOT_OFFERED } from "./asset-creations.js";
 import type { ArchivistClient } from "./client.js";
 import { type AssetClaims, IDENTITY, type ResolvedAsset } from "./delivery-claims.js";
 import { PermanentDeliveryError, TransientDeliveryError } from "./errors.js";
@@ -32,9 +33,6 @@ export interface FirstEvent {
   key: string;
   event: VconEventBody;
 }
-
-/** What a backend answers for a path it does not have: it does not offer `assets:withEvents`. */
-const NOT_OFFERED = new Set([404, 405, 501]);
 
 /** Finding a vCon's asset by its subject: alone, or many vCons' in one list request. */
 const ASSET_LOOKUP: LookupSpec<string, string> = {
@@ -84,6 +82,8 @@ export class AssetResolver {
   private readonly lookups = new BackendLookups(ASSET_LOOKUP);
   /** Backends that answered `assets:withEvents` as a path they do not have. */
   private readonly plainBackends = new Set<string>();
+  /** Creations with a first event, batched when several are made at once. */
+  private readonly creations = new AssetCreations();
 
   /** With claims shared between processes, only one of them creates a new vCon's asset. */
   constructor(private readonly claims?: AssetClaims) {}
@@ -153,7 +153,7 @@ export class AssetResolver {
       try {
         // Not resent after a lost answer (the client sends writes once): it would record the
         // event twice, on two assets.
-        const made: unknown = await client.createAssetWithEvents({ ...asset, events: [first.event] });
+        const made: unknown = await this.creations.create(client, { ...asset, events: [first.event] });
         resolved = {
           identity: identityOf(isRecord(made) ? made.asset : undefined, "asset create with events"),
           created: true,

@@ -44,3 +44,28 @@ export const eventOut = recordSchema(ASSET_EVENT_FIELDS);
 export const assetCreateWithEvents = assetCreate.extend({ events: z.array(eventCreate) });
 
 export const assetWithEventsOut = z.object({ asset: assetOut, events: z.array(eventOut) });
+
+/** Assets with events one batch may carry: a batch's items share one request, not one transaction. */
+const MAX_BATCH_ASSETS = 100;
+
+/**
+ * `POST /archivist/v2/assets:batchWithEvents` (an extension of ours): many `assets:withEvents`
+ * creations in one request. Each item is checked, authorised and committed as its own
+ * `assets:withEvents` would be (its asset and events all or none); items fail alone.
+ */
+export const assetBatchWithEvents = z.object({
+  requests: z.array(assetCreateWithEvents).min(1).max(MAX_BATCH_ASSETS),
+});
+
+/** One item's failure: the status and `{code, message, details}` its own request would have answered. */
+const itemError = z.object({
+  status: z.number().int(),
+  code: z.number().int(),
+  message: z.string(),
+  details: z.array(z.unknown()),
+});
+
+/** Per item, in the order of `requests`: what its `assets:withEvents` would have answered. */
+export const assetBatchWithEventsOut = z.object({
+  responses: z.array(z.union([assetWithEventsOut, z.object({ error: itemError })])),
+});

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Outcome } from "../../batching/coalescer.js";
 import type { Ctx, Principal } from "../../context.js";
 import { fullGrant, hasName } from "../../core/access/index.js";
 import { badRequest, forbidden, notFound } from "../../core/api/api-error.js";
@@ -131,6 +132,28 @@ export async function createAssetWithEvents(
     asset: assetRecord(asset, asset.attributes),
     events: events.map((e) => assetEventRecord(e)),
   };
+}
+
+/**
+ * `POST /archivist/v2/assets:batchWithEvents` (ours): each item exactly as its own
+ * `createAssetWithEvents` (checked, authorised, committed all or none), all of them submitted at
+ * once so that they share the write path's group transactions; one item's failure is its own.
+ * What a batch saves is the request per asset (its parsing, authentication and reply), not any check.
+ */
+export function createAssetsWithEvents(
+  ctx: Pick<Ctx, "baseUrl" | "db" | "keys" | "writePath">,
+  p: Principal,
+  view: AccessView,
+  inputs: Array<AssetInput & { events: EventInput[] }>,
+): Promise<Array<Outcome<{ asset: AssetRecord; events: AssetEventRecord[] }>>> {
+  return Promise.all(
+    inputs.map((input) =>
+      createAssetWithEvents(ctx, p, view, input).then(
+        (row) => ({ row }),
+        (error: unknown) => ({ error }),
+      ),
+    ),
+  );
 }
 
 /** The asset as it was at `at`: attributes and tracking folded from its events accepted by then. */

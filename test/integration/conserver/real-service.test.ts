@@ -185,6 +185,8 @@ delivery: {queue: ${queueName}, prefix: ${prefix}, attempts: 5, backoff_ms: 20}
     expect(requests).toMatch(/route="assets\.create_with_events",status="200"} \d+/);
     expect(requests).not.toMatch(/route="assets\.create_with_events",status="404"/);
     expect(requests).not.toMatch(/route="assets\.create",/);
+    // It offers assets:batchWithEvents too: concurrent creations never fell back to single ones.
+    expect(requests).not.toMatch(/route="assets\.batch_with_events",status="(404|405|501)"/);
   }, 60_000);
 
   it("conserverCli dlq list shows a dead letter (secret masked) and dlq retry re-drives it into the ledger", async () => {

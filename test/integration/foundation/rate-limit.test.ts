@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { memoryRateLimiter, redisRateLimiter } from "../../../src/http/rate-limit.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -28,5 +29,44 @@ describe.each([
     expect(Number(first.headers.get("archivist-rate-limit-reset"))).toBeGreaterThanOrEqual(1);
     expect(first.headers.get("retry-after")).not.toBeNull();
     expect(await first.json()).toMatchObject({ code: 8, details: [] });
+  });
+});
+
+describe("a batch's items count against the rate limit", () => {
+  it("admits assets:batchWithEvents as one request, and the next requests pay for its other items", async () => {
+    const s = await startTestService({ ARCHIVIST_RATE_LIMIT_RPS: "3" });
+    services.push(s);
+    const token = await s.token(s.a);
+    const item = (n: number) => ({
+      attributes: { arc_display_type: "call", charged: String(n) },
+      events: [{ operation: "Record", behaviour: "RecordEvidence", event_attributes: { n: String(n) } }],
+    });
+    const batch = await s.api("/archivist/v2/assets:batchWithEvents", {
+      method: "POST",
+      token,
+      json: { requests: Array.from({ length: 30 }, (_, i) => item(i)) },
+    });
+    expect(batch.status, await batch.clone().text()).toBe(200);
+    // 29 requests' worth of debt at 3 a second: the very next request is refused.
+    const next = await s.api("/archivist/v2/assets", { token });
+    expect(next.status).toBe(429);
+    expect(Number(next.headers.get("archivist-rate-limit-reset"))).toBeGreaterThanOrEqual(2);
+  });
+
+  it.each([
+    ["in-process", () => memoryRateLimiter(3)],
+    ["Redis", () => redisRateLimiter(3, REDIS_URL)],
+  ])("charges without refusing, and refuses the next request (%s)", async (_name, make) => {
+    const limiter = make();
+    const tenant = `charge-${Math.random().toString(36).slice(2)}`;
+    try {
+      // Redis counts fixed one-second windows: start early in one, so both calls fall in it.
+      while (Date.now() % 1000 > 300) await new Promise((r) => setTimeout(r, 10));
+      await limiter.take(tenant);
+      await limiter.charge(tenant, 5);
+      await expect(limiter.take(tenant)).rejects.toMatchObject({ kind: "rate_limited" });
+    } finally {
+      await limiter.close();
+    }
   });
 });

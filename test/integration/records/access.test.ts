@@ -268,5 +268,32 @@ describe("access enforcement (secured by default, ABAC)", () => {
     const red = ((await moved.json()) as { asset: Asset }).asset;
     const read = await json<Asset>(s.api(`/archivist/v2/${red.identity}`, { token: admin }));
     expect(read.attributes.team).toBe("red");
+    // A batch authorises each item as its own request: the refused one is stored nowhere.
+    const batch = await s.api("/archivist/v2/assets:batchWithEvents", {
+      method: "POST",
+      token: reader,
+      json: {
+        requests: ["blue", "green"].map((team) => ({
+          attributes: { arc_display_type: "call", team, batched: "yes" },
+          events: [
+            {
+              operation: "Record",
+              behaviour: "RecordEvidence",
+              event_attributes: { arc_display_type: "vcon_note" },
+            },
+          ],
+        })),
+      },
+    });
+    expect(batch.status, await batch.clone().text()).toBe(200);
+    const { responses } = (await batch.json()) as {
+      responses: Array<{ asset?: Asset; error?: { status: number; code: number } }>;
+    };
+    expect(responses[0]?.error).toMatchObject({ status: 403, code: 7 });
+    expect(responses[1]?.asset?.attributes.team).toBe("green");
+    const batched = await json<{ assets: Asset[] }>(
+      s.api("/archivist/v2/assets?attributes.batched=yes", { token: admin }),
+    );
+    expect(batched.assets.map((a) => a.attributes.team)).toEqual(["green"]);
   });
 });

@@ -193,6 +193,80 @@ describe("assets and events", () => {
     expect(((await listed.json()) as { assets: Asset[] }).assets).toEqual([]);
   });
 
+  it("creates many assets with their first events in one request, each answered as its own assets:withEvents (assets:batchWithEvents)", async () => {
+    const record = (n: string) => ({
+      operation: "Record",
+      behaviour: "RecordEvidence",
+      event_attributes: { arc_display_type: "note", first: n },
+    });
+    const res = await s.api("/archivist/v2/assets:batchWithEvents", {
+      method: "POST",
+      token: ta,
+      json: {
+        requests: [
+          { attributes: { arc_display_type: "call", batch: "b1" }, events: [record("x")] },
+          // Refused alone: nothing of it is stored, and its neighbours are.
+          { attributes: { arc_display_type: "call", batch: "b2" }, events: [] },
+          {
+            attributes: { arc_display_type: "call", batch: "b3" },
+            events: [record("y"), { ...record("z"), asset_attributes: { stage: "3" } }],
+          },
+          {
+            attributes: { arc_display_type: "call", batch: "b4" },
+            events: [{ operation: "StopTracking", behaviour: "Builtin" }],
+          },
+        ],
+      },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    type Item =
+      | { asset: Asset; events: Event[] }
+      | { error: { status: number; code: number; message: string } };
+    const { responses } = (await res.json()) as { responses: Item[] };
+    expect(responses).toHaveLength(4);
+    const [one, two, three, four] = responses as [Item, Item, Item, Item];
+    if (!("asset" in one) || !("asset" in three)) throw new Error("items 1 and 3 must be created");
+    expect(one.asset.attributes).toEqual({ arc_display_type: "call", batch: "b1" });
+    expect(one.events.map((e) => e.event_attributes.first)).toEqual(["x"]);
+    expect(three.asset.attributes).toEqual({ arc_display_type: "call", batch: "b3", stage: "3" });
+    expect(three.events.map((e) => e.event_attributes.first)).toEqual(["y", "z"]);
+    expect(three.events.every((e) => e.identity.startsWith(`${three.asset.identity}/events/`))).toBe(true);
+    for (const refused of [two, four]) {
+      expect("error" in refused && refused.error).toMatchObject({ status: 400, code: 3 });
+    }
+    for (const [batch, n] of [
+      ["b1", 1],
+      ["b2", 0],
+      ["b3", 1],
+      ["b4", 0],
+    ] as const) {
+      const listed = await s.api(`/archivist/v2/assets?attributes.batch=${batch}`, { token: ta });
+      expect(((await listed.json()) as { assets: Asset[] }).assets, batch).toHaveLength(n);
+    }
+    const list = (await (
+      await s.api(`/archivist/v2/${three.asset.identity}/events?order_by=SIMPLEHASHV1`, { token: ta })
+    ).json()) as { events: Event[] };
+    expect(list.events.map((e) => e.operation)).toEqual(["NewAsset", "Record", "Record"]);
+    // The batch as a whole is bounded: no items, or more than 100, is a bad request.
+    const good = { attributes: { batch: "bounds" }, events: [record("w")] };
+    for (const requests of [[], Array.from({ length: 101 }, () => good)]) {
+      const r = await s.api("/archivist/v2/assets:batchWithEvents", {
+        method: "POST",
+        token: ta,
+        json: { requests },
+      });
+      expect(r.status).toBe(400);
+      expect(((await r.json()) as { code: number }).code).toBe(3);
+    }
+    const unauthenticated = await s.api("/archivist/v2/assets:batchWithEvents", {
+      method: "POST",
+      json: { requests: [good] },
+    });
+    expect(unauthenticated.status).toBe(401);
+    const bounds = await s.api("/archivist/v2/assets?attributes.batch=bounds", { token: ta });
+    expect(((await bounds.json()) as { assets: Asset[] }).assets).toEqual([]);
+  });
+
   it("records events whose asset_attributes change the asset, with principals and at_time", async () => {
     const asset = await createAsset(ta, { attributes: { arc_display_type: "call", stage: "new" } });
     const before = new Date().toISOString();

@@ -101,6 +101,86 @@ describe("delivery worker", () => {
     expect(await dead.size()).toBe(0);
   });
 
+  it("creates concurrent new vCons' assets in assets:batchWithEvents requests, each once with its event", async () => {
+    const fake = new FakeArchivist();
+    fake.offersWithEvents = true;
+    fake.offersBatch = true;
+    const { queue, settled, dead } = setup(3, "all", fake);
+    const uuids = Array.from({ length: 40 }, (_, i) => `v-b${i}`);
+    await Promise.all(uuids.map((u) => queue.add("deliver", job(u))));
+    await until(async () => fake.events.length === 40 && (await settled()));
+    expect(fake.count("assets.batch_with_events")).toBeGreaterThan(0);
+    // Fewer requests than vCons: they were batched (a lone first one may go alone).
+    expect(fake.count("assets.batch_with_events") + fake.count("assets.create_with_events")).toBeLessThan(40);
+    expect(fake.count("assets.create") + fake.count("events.create")).toBe(0);
+    expect(new Set(fake.assets.map((a) => a.attributes.subject)).size).toBe(40);
+    expect(fake.assets).toHaveLength(40);
+    expect(new Set(fake.events.map((e) => e.asset_identity)).size).toBe(40);
+    expect(await dead.size()).toBe(0);
+  });
+
+  it("falls back to single creations for good when a backend lacks assets:batchWithEvents", async () => {
+    const fake = new FakeArchivist();
+    fake.offersWithEvents = true;
+    const { queue, settled } = setup(3, "all", fake);
+    for (const round of [0, 1]) {
+      const uuids = Array.from({ length: 10 }, (_, i) => `v-f${round}-${i}`);
+      await Promise.all(uuids.map((u) => queue.add("deliver", job(u))));
+      await until(async () => fake.events.length === 10 * (round + 1) && (await settled()));
+    }
+    expect(fake.count("assets.batch_with_events")).toBe(1);
+    expect(fake.count("assets.create_with_events")).toBe(20);
+    expect(fake.assets).toHaveLength(20);
+    expect(fake.events).toHaveLength(20);
+  });
+
+  it("sends each creation alone when a batch is refused as a whole, and batches again after", async () => {
+    const fake = new FakeArchivist();
+    fake.offersWithEvents = true;
+    fake.offersBatch = true;
+    fake.fault("assets.batch_with_events", { status: 413, body: { code: 3, message: "too large" } });
+    const { queue, settled, dead } = setup(3, "all", fake);
+    for (const round of [0, 1]) {
+      const uuids = Array.from({ length: 10 }, (_, i) => `v-r${round}-${i}`);
+      await Promise.all(uuids.map((u) => queue.add("deliver", job(u))));
+      await until(async () => fake.events.length === 10 * (round + 1) && (await settled()));
+    }
+    expect(fake.count("assets.batch_with_events")).toBeGreaterThan(1);
+    expect(fake.assets).toHaveLength(20);
+    expect(fake.events).toHaveLength(20);
+    expect(await dead.size()).toBe(0);
+  });
+
+  it("dead-letters a batch item the backend refuses and delivers its neighbours", async () => {
+    const fake = new FakeArchivist();
+    fake.offersWithEvents = true;
+    fake.offersBatch = true;
+    const { queue, settled, dead } = setup(3, "all", fake);
+    // This item alone is refused, as its own request would be.
+    fake.refuseCreation = (attributes) => attributes.subject === "vcon://v-bad";
+    const jobs = [...Array.from({ length: 8 }, (_, i) => job(`v-ok${i}`)), job("v-bad")];
+    await Promise.all(jobs.map((j) => queue.add("deliver", j)));
+    await until(async () => fake.events.length === 8 && (await dead.size()) === 1 && (await settled()));
+    expect(fake.count("assets.batch_with_events")).toBeGreaterThan(0);
+    expect(fake.events).toHaveLength(8);
+    expect((await dead.list())[0]?.job.vconUuid).toBe("v-bad");
+  });
+
+  it("does not resend a batch after a lost answer: each delivery's next attempt finds what it recorded", async () => {
+    const fake = new FakeArchivist();
+    fake.offersWithEvents = true;
+    fake.offersBatch = true;
+    fake.fault("assets.batch_with_events", { status: 503, afterActing: true });
+    const { queue, settled, dead } = setup(3, "all", fake);
+    const uuids = Array.from({ length: 20 }, (_, i) => `v-l${i}`);
+    await Promise.all(uuids.map((u) => queue.add("deliver", job(u))));
+    await until(async () => fake.count("assets.list") >= 1 && fake.events.length === 20 && (await settled()));
+    expect(fake.assets).toHaveLength(20);
+    expect(fake.events).toHaveLength(20);
+    expect(new Set(fake.assets.map((a) => a.attributes.subject)).size).toBe(20);
+    expect(await dead.size()).toBe(0);
+  });
+
   it("resends no creation whose answer was lost: each next attempt finds what the last one made", async () => {
     // A backend without the extension: the asset and the event are separate creations.
     const { fake, queue, settled, dead } = setup(4);

@@ -22,6 +22,7 @@ const ROUTES: Array<[string, RegExp, string]> = [
   ["GET", /^\/archivist\/v2\/assets$/, "assets.list"],
   ["POST", /^\/archivist\/v2\/assets$/, "assets.create"],
   ["POST", /^\/archivist\/v2\/assets:withEvents$/, "assets.create_with_events"],
+  ["POST", /^\/archivist\/v2\/assets:batchWithEvents$/, "assets.batch_with_events"],
   ["GET", /^\/archivist\/v2\/assets\/([^/]+)\/events$/, "events.list"],
   ["POST", /^\/archivist\/v2\/assets\/([^/]+)\/events$/, "events.create"],
   ["POST", /^\/archivist\/v1\/events$/, "free_events.create"],
@@ -66,6 +67,10 @@ export class FakeArchivist {
   repeatedKeys: RepeatedKeys = "all";
   /** Offers our extension `POST /archivist/v2/assets:withEvents` (DataTrails' API has none: 404). */
   offersWithEvents = false;
+  /** Offers our extension `POST /archivist/v2/assets:batchWithEvents` (404 otherwise). */
+  offersBatch = false;
+  /** Refuses (403) an `assets:withEvents` creation, alone or in a batch, whose attributes this accepts. */
+  refuseCreation: ((attributes: Rec) => boolean) | undefined;
   /** Awaited before a route is served (to hold a request while a test kills its worker). */
   hold: ((route: string) => Promise<void>) | undefined;
 
@@ -145,11 +150,24 @@ export class FakeArchivist {
       }
       case "assets.create_with_events": {
         if (!this.offersWithEvents) return { status: 404, body: { code: 5, message: "no route" } };
+        if (this.refuseCreation?.((json.attributes ?? {}) as Rec))
+          return { status: 403, body: { code: 7, message: "permission denied" } };
         const made = this.serve("assets.create", q, json, undefined).body as { identity: string };
         const events = (json.events as Rec[]).map(
           (e) => this.serve("events.create", q, e, made.identity.slice("assets/".length)).body,
         );
         return { status: 200, body: { asset: made, events } };
+      }
+      case "assets.batch_with_events": {
+        if (!this.offersBatch) return { status: 404, body: { code: 5, message: "no route" } };
+        // Each item as its own assets:withEvents, answered in order; a refused one fails alone.
+        const responses = (json.requests as Rec[]).map((item) => {
+          const a = this.serve("assets.create_with_events", q, item, undefined);
+          if (a.status === 200) return a.body;
+          const b = a.body as Rec;
+          return { error: { status: a.status, code: b.code ?? 2, message: b.message ?? "", details: [] } };
+        });
+        return { status: 200, body: { responses } };
       }
       case "events.list": {
         const events = this.events.filter(
