@@ -13,10 +13,18 @@ function httpServerOptions(config: Pick<Config, "headersTimeoutMs" | "requestTim
   };
 }
 
-/** Answers every request while the service starts (its database opening, say): 503, try again. */
-function starting(_req: IncomingMessage, res: ServerResponse): void {
-  const body = JSON.stringify({ code: 14, message: "the service is starting", details: [] });
-  res.writeHead(503, {
+/**
+ * Answers every request while the service starts (its database opening, say): 503, try again.
+ * `/healthz` is liveness, not readiness: the process is alive and serving HTTP, so it answers
+ * 200 `starting`, or an orchestrator's liveness probe would restart a service whose migrations
+ * simply take long (`/readyz` says when it takes traffic).
+ */
+function starting(req: IncomingMessage, res: ServerResponse): void {
+  const live = (req.url ?? "").split("?")[0] === "/healthz";
+  const body = JSON.stringify(
+    live ? { status: "starting" } : { code: 14, message: "the service is starting", details: [] },
+  );
+  res.writeHead(live ? 200 : 503, {
     "content-type": "application/json",
     "x-content-type-options": "nosniff",
     "retry-after": "1",

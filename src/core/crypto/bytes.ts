@@ -6,10 +6,20 @@ const encoder = new TextEncoder();
 /** UTF-8 bytes of a string. */
 export const utf8 = (text: string): Uint8Array => encoder.encode(text);
 
+// Hex by table: a leaf's hashes are written and read as hex for every record the committer takes,
+// and per-byte toString/parseInt cost several times Node's native hex there.
+const HEX_PAIRS = Array.from({ length: 256 }, (_, i) => (i < 16 ? "0" : "") + i.toString(16));
+// Each character's hex value; 255 for a character that is not a hex digit.
+const HEX_VALUE = new Uint8Array(128).fill(255);
+for (let i = 0; i < 16; i++) {
+  HEX_VALUE["0123456789abcdef".charCodeAt(i)] = i;
+  HEX_VALUE["0123456789ABCDEF".charCodeAt(i)] = i;
+}
+
 /** Lower-case hex. */
 export function toHex(bytes: Uint8Array): string {
   let s = "";
-  for (const b of bytes) s += (b < 16 ? "0" : "") + b.toString(16);
+  for (let i = 0; i < bytes.length; i++) s += HEX_PAIRS[bytes[i] as number] as string;
   return s;
 }
 
@@ -17,9 +27,12 @@ export function toHex(bytes: Uint8Array): string {
 export function fromHex(hex: string): Uint8Array {
   const out = new Uint8Array(hex.length >>> 1);
   for (let i = 0; i < out.length; i++) {
-    const b = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-    if (Number.isNaN(b)) return out.slice(0, i);
-    out[i] = b;
+    const a = hex.charCodeAt(2 * i);
+    const b = hex.charCodeAt(2 * i + 1);
+    const hi = a < 128 ? (HEX_VALUE[a] as number) : 255;
+    const lo = b < 128 ? (HEX_VALUE[b] as number) : 255;
+    if (hi === 255 || lo === 255) return out.slice(0, i);
+    out[i] = (hi << 4) | lo;
   }
   return out;
 }

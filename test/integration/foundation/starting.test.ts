@@ -14,11 +14,16 @@ describe("the API's socket, bound before the service is built", () => {
     const { port } = server.address() as AddressInfo;
     expect(port).toBeGreaterThan(0);
     expect(server.requestTimeout).toBe(7000);
-    const url = `http://127.0.0.1:${port}/healthz`;
+    const url = `http://127.0.0.1:${port}/archivist/v2/assets`;
     const starting = await fetch(url);
     expect(starting.status).toBe(503);
     expect(starting.headers.get("retry-after")).toBe("1");
     expect(await starting.json()).toEqual({ code: 14, message: "the service is starting", details: [] });
+    // Liveness: alive and serving HTTP, so a liveness probe does not restart a slow start.
+    const live = await fetch(`http://127.0.0.1:${port}/healthz?probe=1`);
+    expect([live.status, await live.json()]).toEqual([200, { status: "starting" }]);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(ready.status).toBe(503);
     serveWith(server, (_req, res) => res.end("app"));
     const served = await fetch(url);
     expect([served.status, await served.text()]).toEqual([200, "app"]);

@@ -26,6 +26,9 @@ describe("byte helpers (what Buffer did, in any JavaScript)", () => {
       expect(fromBase64(buf.toString("base64url"))).toEqual(b);
     }
     expect(fromHex("00ffzz11")).toEqual(Uint8Array.of(0, 255));
+    // A pair that is only half hex ends the bytes there, as Node's decoder does (parseInt read "0g" as 0).
+    for (const text of ["0g", "ab cd", "AbCd", "abc", "ff\u00e90a", "+1", ""])
+      expect(fromHex(text), text).toEqual(new Uint8Array(Buffer.from(text, "hex")));
     expect(() => fromBase64("ab$d")).toThrow(TypeError);
     expect(() => fromBase64("abcde")).toThrow(TypeError);
   });
