@@ -35,6 +35,15 @@ function bodyBytes(req: FastifyRequest): Uint8Array {
   return req.body instanceof Buffer ? new Uint8Array(req.body) : new Uint8Array();
 }
 
+/**
+ * A registration's operation, as the older SCRAPI drafts and DataTrails' form answer it: an entry
+ * is its own operation, running until its receipt exists, then naming itself (both spellings).
+ */
+function operation(id: string, done: boolean): Record<string, string> {
+  if (!done) return { operationID: id, status: "running" };
+  return { operationID: id, status: "succeeded", entryID: id, Status: "succeeded", EntryID: id };
+}
+
 /** Runs a DataTrails-form registration, answering a policy refusal as `{type, detail}` JSON. */
 async function registerDataTrails(
   d: HttpDeps,
@@ -72,7 +81,7 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
         return res
           .header("content-type", "application/cbor")
           .send(Buffer.from(encodeCbor({ OperationID: entryId, Status: "running" })));
-      return { operationID: entryId, status: "running" };
+      return operation(entryId, false);
     },
   });
   t.add({
@@ -84,17 +93,8 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     handler: async ({ caller, params, res }) => {
       markDeprecated(res, `/entries/${params.id}?profile=mmr`);
       const done = await entryReceipt(d.ctx, { caller, log: undefined }, params.id ?? "");
-      if (!done) {
-        res.code(202);
-        return { operationID: params.id, status: "running" };
-      }
-      return {
-        operationID: params.id,
-        status: "succeeded",
-        entryID: params.id,
-        Status: "succeeded",
-        EntryID: params.id,
-      };
+      if (!done) res.code(202);
+      return operation(params.id ?? "", done !== undefined);
     },
   });
   t.add({
@@ -108,7 +108,7 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
       const receipt = await entryReceipt(d.ctx, { caller, log: undefined }, params.id ?? "");
       if (!receipt) {
         res.code(202);
-        return { operationID: params.id, status: "running" };
+        return operation(params.id ?? "", false);
       }
       return sendCose(res, receipt);
     },
@@ -333,9 +333,7 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
       markDeprecated(res, `${self(params)}/entries/${id}`);
       // Throws 404 for an entry that was never registered (or is not this log's, or not the caller's).
       const receipt = await entryReceipt(d.ctx, { caller, log }, id);
-      const status: Record<string, string> = receipt
-        ? { operationID: id, status: "succeeded", entryID: id }
-        : { operationID: id, status: "running" };
+      const status = operation(id, receipt !== undefined);
       if (!receipt) res.code(202).header("retry-after", "1").header("cache-control", "no-store");
       if (accepts(req.raw).type(["application/json", "application/cbor"]) === "application/cbor")
         return res.header("content-type", "application/cbor").send(Buffer.from(encodeCbor(status)));
