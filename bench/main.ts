@@ -8,7 +8,12 @@ import { scenarios } from "./scenarios/index.js";
 import { disposeAll } from "./service.js";
 import { formatTable } from "./table.js";
 
-async function runAll(opts: BenchOptions, results: Results, factory: ServiceFactory): Promise<number> {
+async function runAll(
+  opts: BenchOptions,
+  results: Results,
+  factory: ServiceFactory,
+  saveSoFar: () => void,
+): Promise<number> {
   let failed = 0;
   for (const name of opts.scenarios) {
     const t0 = Date.now();
@@ -26,6 +31,10 @@ async function runAll(opts: BenchOptions, results: Results, factory: ServiceFact
     }
     await ctx.dispose();
     ctx.log(`${name} done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    // A long run (a 10M curve seeds for many minutes per scenario) keeps what it measured when
+    // it is stopped later: each finished scenario's rows go to stderr and the results files now.
+    process.stderr.write(`${formatTable(results.rows.filter((r) => r.scenario === name))}\n`);
+    saveSoFar();
   }
   return failed;
 }
@@ -51,8 +60,13 @@ export async function runBench(args: string[]): Promise<number> {
   process.once("SIGTERM", onSignal);
   let failed: number;
   const factory = new ServiceFactory(opts, (line) => process.stderr.write(`[bench] ${line}\n`));
+  const save = () => {
+    const report = reportOf(opts, startedAt, results.rows);
+    writeReport("bench-results/latest.json", report);
+    if (opts.json) writeReport(opts.json, report);
+  };
   try {
-    failed = await runAll(opts, results, factory);
+    failed = await runAll(opts, results, factory, save);
   } finally {
     await factory.dispose();
     await disposeAll();
@@ -64,8 +78,7 @@ export async function runBench(args: string[]): Promise<number> {
   process.stdout.write(
     `\narchivist bench, ${m.mode} run, ${m.date}, ${m.engine}${m.redis ? " + redis" : ""}, node ${m.node}, ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.elapsedS} s\n\n${formatTable(results.rows)}\n`,
   );
-  writeReport("bench-results/latest.json", report);
-  if (opts.json) writeReport(opts.json, report);
+  save();
   return failed ? 1 : 0;
 }
 

@@ -105,38 +105,57 @@ const INSERT_COLS =
   "id, asset_id, tenant_id, operation, behaviour, event_attributes, asset_attributes, timestamp_declared, timestamp_accepted, principal_declared, principal_accepted, confirmation_status, proof_mechanism, public, from_address";
 
 /**
+ * A time as PostgreSQL reads it: ISO 8601, but a year past 9999 without the sign JavaScript puts
+ * before its six digits (which PostgreSQL takes for a time zone).
+ */
+function sqlTime(d: Date): string {
+  const iso = d.toISOString();
+  return iso.startsWith("+") ? iso.slice(1) : iso;
+}
+
+/** The columns a group inserts, with their SQL types: the shape of each row of its JSON document. */
+const INSERT_ROW_TYPE =
+  "id uuid, asset_id uuid, tenant_id uuid, operation text, behaviour text, event_attributes jsonb, asset_attributes jsonb, " +
+  "timestamp_declared timestamptz, timestamp_accepted timestamptz, principal_declared jsonb, principal_accepted jsonb, " +
+  "confirmation_status text, proof_mechanism text, public boolean, from_address text";
+
+/**
  * Inserts many events in one statement (group commit) and returns them as stored, in
  * input order. Nothing is read back: the columns not inserted start at their defaults,
  * and returning the JSON columns would cost as much as the insert itself (PGlite).
  */
 export async function insertAssetEvents(db: Queryable, events: NewAssetEvent[]): Promise<StoredAssetEvent[]> {
   if (events.length === 0) return [];
-  const column = <T>(f: (e: NewAssetEvent) => T) => events.map(f);
-  // One statement text for any number of events (arrays, not a VALUES row per event), so its plan
-  // is made once per connection instead of parsed and planned anew for every group size. MERKLE_LOG
-  // events also join the commit queue, in the same statement.
+  // The group goes as one JSON document of its rows, not as fifteen arrays: the driver wrote each
+  // array element by element, escaping every quote of the attributes' JSON inside an array literal
+  // (~2.5x the CPU of one JSON.stringify of the rows, which nests the attributes as they are). One
+  // statement text for any group size, so its plan is made once per connection. MERKLE_LOG events
+  // also join the commit queue, in the same statement.
   await db.query(
     `with ins as (insert into asset_events (${INSERT_COLS})
-       select * from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[],
-         $8::timestamptz[], $9::timestamptz[], $10::jsonb[], $11::jsonb[], $12::text[], $13::text[], $14::boolean[], $15::text[])
+       select ${INSERT_COLS} from jsonb_to_recordset($1::jsonb) as r(${INSERT_ROW_TYPE})
        returning id, tenant_id, seq, asset_id, proof_mechanism)
      insert into asset_event_queue (id, tenant_id, seq, asset_id) select id, tenant_id, seq, asset_id from ins where proof_mechanism = 'MERKLE_LOG'`,
     [
-      column((e) => e.id),
-      column((e) => e.asset_id),
-      column((e) => e.tenant_id),
-      column((e) => e.operation),
-      column((e) => e.behaviour),
-      column((e) => JSON.stringify(e.event_attributes)),
-      column((e) => JSON.stringify(e.asset_attributes)),
-      column((e) => e.timestamp_declared),
-      column((e) => e.timestamp_accepted),
-      column((e) => JSON.stringify(e.principal_declared)),
-      column((e) => JSON.stringify(e.principal_accepted)),
-      column((e) => e.confirmation_status),
-      column((e) => e.proof_mechanism),
-      column((e) => e.public),
-      column((e) => e.from_address),
+      JSON.stringify(
+        events.map((e) => ({
+          id: e.id,
+          asset_id: e.asset_id,
+          tenant_id: e.tenant_id,
+          operation: e.operation,
+          behaviour: e.behaviour,
+          event_attributes: e.event_attributes,
+          asset_attributes: e.asset_attributes,
+          timestamp_declared: sqlTime(e.timestamp_declared),
+          timestamp_accepted: sqlTime(e.timestamp_accepted),
+          principal_declared: e.principal_declared,
+          principal_accepted: e.principal_accepted,
+          confirmation_status: e.confirmation_status,
+          proof_mechanism: e.proof_mechanism,
+          public: e.public,
+          from_address: e.from_address,
+        })),
+      ),
     ],
     { reusePlan: true },
   );

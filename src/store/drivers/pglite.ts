@@ -1,8 +1,21 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
+import postgresDriver from "pg";
 import type { Db, Queryable } from "../db.js";
 import { guardTransactions } from "../transaction-scope.js";
 import { type DataDirLock, lockDataDir } from "./data-dir-lock.js";
+
+/**
+ * Times are read as the PostgreSQL driver reads them. PGlite's own parser hands PostgreSQL's text
+ * (`0001-01-01 00:00:00+00`) to `new Date`, whose legacy parsing reads years below 100 as 19xx or
+ * 20xx: a declared time of the year 1 came back as 2001 on the embedded default only.
+ */
+const TIME_PARSERS = {
+  [postgresDriver.types.builtins.TIMESTAMPTZ]: postgresDriver.types.getTypeParser(
+    postgresDriver.types.builtins.TIMESTAMPTZ,
+    "text",
+  ),
+};
 
 /** Opens (creating if needed) the embedded PostgreSQL in `dir`; `memory://` keeps it in RAM. */
 export async function openPglite(dir: string): Promise<Db> {
@@ -13,7 +26,7 @@ export async function openPglite(dir: string): Promise<Db> {
   }
   let pg: PGlite;
   try {
-    pg = await PGlite.create(dir);
+    pg = await PGlite.create(dir, { parsers: TIME_PARSERS });
   } catch (err) {
     lock?.release();
     throw err;

@@ -336,6 +336,37 @@ describe("assets and events", () => {
     expect(bad.status).toBe(400);
   });
 
+  it("keeps a declared time from the year 1 to past 9999 as sent", async () => {
+    const asset = await createAsset(ta, { attributes: { arc_display_type: "call" } });
+    // JavaScript writes a year past 9999 with a sign (+012000-…), which PostgreSQL would read as
+    // a time zone: the group's insert must write it as PostgreSQL reads it.
+    for (const when of [
+      "0001-01-01T00:00:00.000Z",
+      "1999-12-31T23:59:59.123Z",
+      "+012000-06-01T12:00:00.000Z",
+    ]) {
+      const res = await postEvent(ta, asset, {
+        operation: "Record",
+        behaviour: "RecordEvidence",
+        timestamp_declared: when,
+        event_attributes: { quote: 'a "quoted" \\ value', nested: { list: ["x", "y"] } },
+      });
+      expect(res.status, when).toBe(200);
+      const ev = (await res.json()) as { identity: string; timestamp_declared: string };
+      expect(new Date(ev.timestamp_declared).getTime(), when).toBe(new Date(when).getTime());
+      const read = await s.api(`/archivist/v2/${ev.identity}`, { token: ta });
+      const back = (await read.json()) as {
+        timestamp_declared: string;
+        event_attributes: Record<string, unknown>;
+      };
+      expect(new Date(back.timestamp_declared).getTime(), when).toBe(new Date(when).getTime());
+      expect(back.event_attributes).toMatchObject({
+        quote: 'a "quoted" \\ value',
+        nested: { list: ["x", "y"] },
+      });
+    }
+  });
+
   it("tracks and untracks: untracked assets are hidden from default lists", async () => {
     const asset = await createAsset(ta, { attributes: { arc_display_type: "tracking-test" } });
     expect((await postEvent(ta, asset, { operation: "StopTracking", behaviour: "Builtin" })).status).toBe(
