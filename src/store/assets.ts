@@ -41,24 +41,38 @@ export async function getAsset(db: Queryable, id: string): Promise<AssetRow | un
 /** An asset row as written: the database numbers it (`seq`) and stamps `created_at`. */
 export type NewAssetRow = Omit<AssetRow, "seq" | "created_at">;
 
-/** Inserts new assets with one statement (a group's creations). */
+/** The columns of a new asset, with their SQL types: the shape of each row of the group's JSON document. */
+const NEW_ASSET_ROW_TYPE =
+  "id uuid, tenant_id uuid, behaviours jsonb, attributes jsonb, proof_mechanism text, public boolean, chain_id text, " +
+  "tracked text, owner text, confirmation_status text";
+
+/**
+ * Inserts new assets with one statement (a group's creations), sent as one JSON document of rows
+ * as the group's events are (`insertAssetEvents`): no array literal escaping each attribute's JSON.
+ */
 export async function insertAssets(db: Queryable, assets: NewAssetRow[]): Promise<void> {
   if (assets.length === 0) return;
   await db.query(
     `insert into assets (id, tenant_id, behaviours, attributes, proof_mechanism, public, chain_id, tracked, owner, confirmation_status)
-     select * from unnest($1::uuid[], $2::uuid[], $3::jsonb[], $4::jsonb[], $5::text[], $6::boolean[], $7::text[], $8::text[], $9::text[], $10::text[])`,
+     select id, tenant_id, behaviours, attributes, proof_mechanism, public, chain_id, tracked, owner, confirmation_status
+       from jsonb_to_recordset($1::jsonb) as r(${NEW_ASSET_ROW_TYPE})`,
     [
-      assets.map((a) => a.id),
-      assets.map((a) => a.tenant_id),
-      assets.map((a) => JSON.stringify(a.behaviours)),
-      assets.map((a) => JSON.stringify(a.attributes)),
-      assets.map((a) => a.proof_mechanism),
-      assets.map((a) => a.public),
-      assets.map((a) => a.chain_id),
-      assets.map((a) => a.tracked),
-      assets.map((a) => a.owner),
-      assets.map((a) => a.confirmation_status),
+      JSON.stringify(
+        assets.map((a) => ({
+          id: a.id,
+          tenant_id: a.tenant_id,
+          behaviours: a.behaviours,
+          attributes: a.attributes,
+          proof_mechanism: a.proof_mechanism,
+          public: a.public,
+          chain_id: a.chain_id,
+          tracked: a.tracked,
+          owner: a.owner,
+          confirmation_status: a.confirmation_status,
+        })),
+      ),
     ],
+    { reusePlan: true },
   );
 }
 
