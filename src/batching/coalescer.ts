@@ -1,6 +1,15 @@
 /** What happened to one item of a group: its result, or why it alone failed. */
 export type Outcome<R> = { row: R } | { error: unknown };
 
+/** `run`'s result or its failure (thrown at once or later) as its outcome: one item that fails alone. */
+export async function settle<R>(run: () => Promise<R>): Promise<Outcome<R>> {
+  try {
+    return { row: await run() };
+  } catch (error) {
+    return { error };
+  }
+}
+
 export interface CoalescerOptions<I, R> {
   /** Runs one group; one outcome per item, in order. Throwing fails every item of the group. */
   runGroup(items: I[]): Promise<Array<Outcome<R>>>;

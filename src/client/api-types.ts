@@ -4,6 +4,8 @@ import type {
   assetBatchWithEventsOut,
   assetCreate,
   assetCreateWithEvents,
+  assetEventBatch,
+  assetEventBatchOut,
   assetOut,
   assetWithEventsOut,
   eventCreate,
@@ -28,6 +30,9 @@ export type AssetBatchWithEventsAnswer = z.output<typeof assetBatchWithEventsOut
 export type EventCreate = z.input<typeof eventCreate>;
 /** An asset event as the service returns it (`merklelog_entry` once committed). */
 export type AssetEvent = z.output<typeof eventOut>;
+/** `POST /archivist/v2/assets/-/events:batch`: many events, each on the asset it names, each answered alone. */
+export type AssetEventBatch = z.input<typeof assetEventBatch>;
+export type AssetEventBatchAnswer = z.output<typeof assetEventBatchOut>;
 
 /** `POST /archivist/v1/events`: an asset-free event. */
 export interface FreeEventCreate {

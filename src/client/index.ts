@@ -11,6 +11,8 @@ export type {
   AssetCreate,
   AssetCreateWithEvents,
   AssetEvent,
+  AssetEventBatch,
+  AssetEventBatchAnswer,
   AssetWithEvents,
   Blob,
   EventCreate,

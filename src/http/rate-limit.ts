@@ -7,7 +7,8 @@ export interface RateLimiter {
   take(tenantId: string): Promise<void>;
   /**
    * Counts `units` more requests without refusing the one under way: the other items of a batch
-   * admitted as one request (`assets:batchWithEvents`), which later requests then pay for.
+   * admitted as one request (`assets:batchWithEvents`, `assets/-/events:batch`), which later
+   * requests then pay for.
    */
   charge(tenantId: string, units: number): Promise<void>;
   ping(): Promise<void>;

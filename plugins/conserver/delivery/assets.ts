@@ -1,6 +1,7 @@
+import type { AssetCreateWithEvents, AssetWithEvents } from "vcon-archivist/client";
 import type { VconEventBody } from "../template.js";
 import { isRecord } from "../vcon.js";
-import { AssetCreations, NOT_OFFERED } from "./asset-creations.js";
+import { BackendBatches, type BatchSpec, NOT_OFFERED } from "./backend-batches.js";
 import type { ArchivistClient } from "./client.js";
 import { type AssetClaims, IDENTITY, type ResolvedAsset } from "./delivery-claims.js";
 import { PermanentDeliveryError, TransientDeliveryError } from "./errors.js";
@@ -70,6 +71,16 @@ const ASSET_LOOKUP: LookupSpec<string, string> = {
 };
 
 /**
+ * New vCons' assets created with their first events: alone (`assets:withEvents`), or, when
+ * concurrent deliveries create several at once, in one `assets:batchWithEvents` request.
+ */
+const CREATIONS: BatchSpec<AssetCreateWithEvents, AssetWithEvents> = {
+  name: "assets:batchWithEvents",
+  one: (client, body) => client.createAssetWithEvents(body),
+  many: (client, requests) => client.createAssetsWithEvents({ requests }),
+};
+
+/**
  * Finds the asset of a vCon (`attributes.subject=vcon://<uuid>`, `arc_display_type=vcon`) or
  * creates it. Identities are cached, and lookups for the same vCon in this process share one
  * request, so concurrent jobs of one vCon do not create two assets; with claims shared through
@@ -83,7 +94,7 @@ export class AssetResolver {
   /** Backends that answered `assets:withEvents` as a path they do not have. */
   private readonly plainBackends = new Set<string>();
   /** Creations with a first event, batched when several are made at once. */
-  private readonly creations = new AssetCreations();
+  private readonly creations = new BackendBatches(CREATIONS);
 
   /** With claims shared between processes, only one of them creates a new vCon's asset. */
   constructor(private readonly claims?: AssetClaims) {}
@@ -153,7 +164,7 @@ export class AssetResolver {
       try {
         // Not resent after a lost answer (the client sends writes once): it would record the
         // event twice, on two assets.
-        const made: unknown = await this.creations.create(client, { ...asset, events: [first.event] });
+        const made: unknown = await this.creations.send(client, { ...asset, events: [first.event] });
         resolved = {
           identity: identityOf(isRecord(made) ? made.asset : undefined, "asset create with events"),
           created: true,

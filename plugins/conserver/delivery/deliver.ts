@@ -1,5 +1,7 @@
+import type { AssetEvent, AssetEventBatch } from "vcon-archivist/client";
 import { isRecord } from "../vcon.js";
 import type { AssetResolver } from "./assets.js";
+import { BackendBatches, type BatchSpec } from "./backend-batches.js";
 import type { ArchivistClient } from "./client.js";
 import { backendKey, type DeliveryJob } from "./job.js";
 import { BackendLookups, groupPageSize, type LookupSpec } from "./lookups.js";
@@ -63,6 +65,25 @@ export function eventLookups(): BackendLookups<EventQuery, true> {
   return new BackendLookups(EVENT_LOOKUP);
 }
 
+/** An event to record on a vCon's asset, named by its identity. */
+type EventPost = AssetEventBatch["requests"][number];
+
+/**
+ * Recording an event on a known asset: alone (`POST …/assets/{uuid}/events`), or, when concurrent
+ * deliveries record several at once (later operations on many vCons), in one
+ * `assets/-/events:batch` request.
+ */
+const EVENT_POSTS: BatchSpec<EventPost, AssetEvent> = {
+  name: "assets/-/events:batch",
+  one: (client, post) => client.createAssetEvent(post.asset_identity, post.event),
+  many: (client, requests) => client.createAssetEvents({ requests }),
+};
+
+/** The event posts of a delivery worker, batched per backend. */
+export function eventPosts(): BackendBatches<EventPost, AssetEvent> {
+  return new BackendBatches(EVENT_POSTS);
+}
+
 async function freeEventExists(client: ArchivistClient, trail: string, attrs: Record<string, string>) {
   const filter = `trails/any(t: t eq ${odata(trail)}) and event_type eq ${odata(attrs.vcon_operation as string)}`;
   for (let page = 0; page < SEARCH_PAGES; page++) {
@@ -84,6 +105,7 @@ export async function deliver(
   client: ArchivistClient,
   assets: AssetResolver,
   events: BackendLookups<EventQuery, true>,
+  posts: BackendBatches<EventPost, AssetEvent>,
   job: DeliveryJob,
   signal?: AbortSignal,
 ): Promise<DeliveryOutcome> {
@@ -99,9 +121,9 @@ export async function deliver(
   let recorded = resolved.carried === job.idempotencyKey;
   // An asset created just now holds no event of this job: the look-up would only cost a request.
   if (!recorded && (created || (await lookups.find(client, q)) === undefined)) {
-    // Not resent after an unknown outcome (the client sends writes once): the job's next
-    // attempt looks it up first.
-    await client.createAssetEvent(asset, job.event);
+    // Not resent after an unknown outcome (the client sends writes once, a batch too): the job's
+    // next attempt looks it up first.
+    await posts.send(client, { asset_identity: asset, event: job.event });
     recorded = true;
   }
   lookups.exists(client, q);

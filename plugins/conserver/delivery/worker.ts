@@ -6,7 +6,7 @@ import type { Job, JobQueue } from "../queue/types.js";
 import { AssetResolver } from "./assets.js";
 import { type DeliveryPayload, isBatch } from "./batch.js";
 import { ArchivistClient } from "./client.js";
-import { type DeliveryOutcome, deliver, eventLookups } from "./deliver.js";
+import { type DeliveryOutcome, deliver, eventLookups, eventPosts } from "./deliver.js";
 import type { DeliveryClaims } from "./delivery-claims.js";
 import { PermanentDeliveryError, TransientDeliveryError } from "./errors.js";
 import { backendKey, credentialsKey, type DeliveryBackend, type DeliveryJob, jobProblem } from "./job.js";
@@ -60,6 +60,7 @@ class Worker {
   private readonly tokens = new Map<string, TokenSource>();
   private readonly assets: AssetResolver;
   private readonly events = eventLookups();
+  private readonly posts = eventPosts();
   private readonly policy: RetryPolicy;
   private readonly metrics: ConserverMetrics;
   private readonly slots: Slots;
@@ -152,7 +153,7 @@ class Worker {
     try {
       const outcome = await this.oneAtATime(
         job.data,
-        () => deliver(client, this.assets, this.events, job.data, job.signal),
+        () => deliver(client, this.assets, this.events, this.posts, job.data, job.signal),
         job.signal,
       );
       this.o.log?.info({ jobId: job.id, vconUuid: job.data.vconUuid, outcome }, "delivery done");

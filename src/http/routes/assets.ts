@@ -1,7 +1,7 @@
-import { badRequest, errorStatus } from "../../core/api/api-error.js";
+import { badRequest } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
 import { viewFor, writeViewFor } from "../../services/access/caller-view.js";
-import { createAssetEvent } from "../../services/records/asset-events.js";
+import { createAssetEvent, createAssetEvents } from "../../services/records/asset-events.js";
 import {
   createAsset,
   createAssetsWithEvents,
@@ -11,8 +11,8 @@ import {
 } from "../../services/records/assets.js";
 import { requestTime } from "../../services/records/list-query.js";
 import { listAssetEvents, listAssets } from "../../services/records/lists.js";
+import { answerItems } from "../batch-items.js";
 import type { HttpDeps } from "../deps.js";
-import { toApiError } from "../errors.js";
 import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";
 import {
@@ -20,6 +20,8 @@ import {
   assetBatchWithEventsOut,
   assetCreate,
   assetCreateWithEvents,
+  assetEventBatch,
+  assetEventBatchOut,
   assetOut,
   assetQuery,
   assetWithEventsOut,
@@ -85,24 +87,24 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
       "Create many assets, each with its first Record events, in one request; each item is committed and answered as its own assets:withEvents (an extension: not in the DataTrails API)",
     body: assetBatchWithEvents,
     response: assetBatchWithEventsOut,
-    handler: async ({ principal: p, body }) => {
-      // Admitted as one request (the gate counted it); its other items count as requests too.
-      await d.limiter?.charge(p.tenantId, body.requests.length - 1);
-      const view = await writeViewFor(d.ctx, p);
-      const settled = await createAssetsWithEvents(d.ctx, p, view, body.requests);
-      return {
-        responses: settled.map((s) => {
-          if ("row" in s) return s.row;
-          const e = toApiError(s.error);
-          // As the error handler does for a whole request: a fault of ours is logged, never shown.
-          if (e.kind === "internal") d.ctx.log.error({ err: s.error }, "assets:batchWithEvents item failed");
-          const status = errorStatus[e.kind];
-          return {
-            error: { status: status.http, code: status.grpc, message: e.message, details: e.details },
-          };
-        }),
-      };
-    },
+    handler: async ({ principal: p, body }) =>
+      answerItems(d, p, "assets:batchWithEvents", body.requests, async (items) =>
+        createAssetsWithEvents(d.ctx, p, await writeViewFor(d.ctx, p), items),
+      ),
+  });
+  t.add({
+    method: "post",
+    path: `${BASE}/-/events:batch`,
+    group,
+    auth: "token",
+    summary:
+      "Record many events, each on the asset it names, in one request; each item is committed and answered as its own POST …/assets/{uuid}/events (an extension: not in the DataTrails API)",
+    body: assetEventBatch,
+    response: assetEventBatchOut,
+    handler: async ({ principal: p, body }) =>
+      answerItems(d, p, "assets/-/events:batch", body.requests, async (items) =>
+        createAssetEvents(d.ctx, p, await writeViewFor(d.ctx, p), items),
+      ),
   });
   t.add({
     method: "get",

@@ -45,17 +45,12 @@ export const assetCreateWithEvents = assetCreate.extend({ events: z.array(eventC
 
 export const assetWithEventsOut = z.object({ asset: assetOut, events: z.array(eventOut) });
 
-/** Assets with events one batch may carry: a batch's items share one request, not one transaction. */
-const MAX_BATCH_ASSETS = 100;
+/** Items one batch of ours may carry: a batch's items share one request, not one transaction. */
+const MAX_BATCH_ITEMS = 100;
 
-/**
- * `POST /archivist/v2/assets:batchWithEvents` (an extension of ours): many `assets:withEvents`
- * creations in one request. Each item is checked, authorised and committed as its own
- * `assets:withEvents` would be (its asset and events all or none); items fail alone.
- */
-export const assetBatchWithEvents = z.object({
-  requests: z.array(assetCreateWithEvents).min(1).max(MAX_BATCH_ASSETS),
-});
+/** A batch extension's body: 1 to `MAX_BATCH_ITEMS` items, each its own request's body. */
+const batchOf = <T extends z.ZodType>(item: T) =>
+  z.object({ requests: z.array(item).min(1).max(MAX_BATCH_ITEMS) });
 
 /** One item's failure: the status and `{code, message, details}` its own request would have answered. */
 const itemError = z.object({
@@ -65,7 +60,25 @@ const itemError = z.object({
   details: z.array(z.unknown()),
 });
 
-/** Per item, in the order of `requests`: what its `assets:withEvents` would have answered. */
-export const assetBatchWithEventsOut = z.object({
-  responses: z.array(z.union([assetWithEventsOut, z.object({ error: itemError })])),
-});
+/** A batch extension's answer: per item, in the order of `requests`, what its own request would have answered. */
+const answersOf = <T extends z.ZodType>(answer: T) =>
+  z.object({ responses: z.array(z.union([answer, z.object({ error: itemError })])) });
+
+/**
+ * `POST /archivist/v2/assets:batchWithEvents` (an extension of ours): many `assets:withEvents`
+ * creations in one request. Each item is checked, authorised and committed as its own
+ * `assets:withEvents` would be (its asset and events all or none); items fail alone.
+ */
+export const assetBatchWithEvents = batchOf(assetCreateWithEvents);
+
+export const assetBatchWithEventsOut = answersOf(assetWithEventsOut);
+
+/**
+ * `POST /archivist/v2/assets/-/events:batch` (an extension of ours): many `POST
+ * …/assets/{uuid}/events` in one request, each naming its asset (`assets/<uuid>`; a malformed
+ * one is that item's 400). Each item is checked, authorised and committed as its own request
+ * would be; items fail alone.
+ */
+export const assetEventBatch = batchOf(z.object({ asset_identity: z.string(), event: eventCreate }));
+
+export const assetEventBatchOut = answersOf(eventOut);

@@ -1,6 +1,8 @@
+import { type Outcome, settle } from "../../batching/coalescer.js";
 import type { Ctx, Principal } from "../../context.js";
 import { badRequest, forbidden, notFound } from "../../core/api/api-error.js";
-import { assetEventRecord } from "../../core/record/index.js";
+import { isUuid } from "../../core/api/ids.js";
+import { type AssetEventRecord, assetEventRecord } from "../../core/record/index.js";
 import type { Principal4 } from "../../store/asset-events.js";
 import type { AssetRow } from "../../store/assets.js";
 import { type AccessView, writeRefusal } from "../access/access-view.js";
@@ -101,4 +103,40 @@ export async function createAssetEvent(
     authorize: checked.authorize,
   });
   return assetEventRecord(row);
+}
+
+/** An item of `POST …/assets/-/events:batch`: an event, and the asset it is for by identity. */
+export interface AssetEventItem {
+  asset_identity: string;
+  event: EventInput;
+}
+
+/**
+ * The asset's uuid from `assets/<uuid>`. In a path a bad uuid is the asset's 404; in a body it is
+ * a malformed field, the item's 400.
+ */
+function assetIdOf(identity: string): string {
+  const id = identity.startsWith("assets/") ? identity.slice("assets/".length) : "";
+  if (!isUuid(id)) throw badRequest("asset_identity must be assets/<uuid>");
+  return id.toLowerCase();
+}
+
+/**
+ * `POST /archivist/v2/assets/-/events:batch` (ours, not DataTrails'): each item exactly as its own
+ * `POST …/assets/{uuid}/events` (`createAssetEvent`: checked, authorised against the locked
+ * asset, committed), all submitted at once so that they share the write path's group
+ * transactions; one item's failure is its own. As `assets:batchWithEvents` does for creations, it
+ * saves the request per event (a producer's later operation on each of many known vCons), not any check.
+ */
+export function createAssetEvents(
+  ctx: Pick<Ctx, "db" | "writePath">,
+  p: Principal,
+  view: AccessView,
+  items: AssetEventItem[],
+): Promise<Array<Outcome<AssetEventRecord>>> {
+  return Promise.all(
+    items.map((item) =>
+      settle(() => createAssetEvent(ctx, p, view, assetIdOf(item.asset_identity), item.event)),
+    ),
+  );
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Outcome } from "../../batching/coalescer.js";
+import { type Outcome, settle } from "../../batching/coalescer.js";
 import type { Ctx, Principal } from "../../context.js";
 import { fullGrant, hasName } from "../../core/access/index.js";
 import { badRequest, forbidden, notFound } from "../../core/api/api-error.js";
@@ -146,14 +146,7 @@ export function createAssetsWithEvents(
   view: AccessView,
   inputs: Array<AssetInput & { events: EventInput[] }>,
 ): Promise<Array<Outcome<{ asset: AssetRecord; events: AssetEventRecord[] }>>> {
-  return Promise.all(
-    inputs.map((input) =>
-      createAssetWithEvents(ctx, p, view, input).then(
-        (row) => ({ row }),
-        (error: unknown) => ({ error }),
-      ),
-    ),
-  );
+  return Promise.all(inputs.map((input) => settle(() => createAssetWithEvents(ctx, p, view, input))));
 }
 
 /** The asset as it was at `at`: attributes and tracking folded from its events accepted by then. */

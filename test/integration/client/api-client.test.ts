@@ -79,6 +79,30 @@ describe("the typed API client", () => {
     }
   });
 
+  it("records events on several assets in one request, each answered as its own createAssetEvent", async () => {
+    const [one, two] = await Promise.all(
+      ["one", "two"].map((n) => client.createAsset({ attributes: { arc_display_type: "client-batch", n } })),
+    );
+    const event = (step: string) => ({
+      operation: "Record",
+      behaviour: "RecordEvidence",
+      event_attributes: { batch_step: step },
+    });
+    const { responses } = await client.createAssetEvents({
+      requests: [
+        { asset_identity: one?.identity as string, event: event("a") },
+        { asset_identity: "assets/00000000-0000-4000-8000-000000000000", event: event("b") },
+        { asset_identity: two?.identity as string, event: event("c") },
+      ],
+    });
+    const [a, missing, c] = responses;
+    expect(a && "identity" in a && a.asset_identity).toBe(one?.identity);
+    expect(missing && "error" in missing && missing.error).toMatchObject({ status: 404, code: 5 });
+    expect(c && "identity" in c && (await client.getAssetEvent(c.identity)).event_attributes).toEqual({
+      batch_step: "c",
+    });
+  });
+
   it("records an asset-free event, finds it, and its receipt verifies", async () => {
     const made = await client.createEvent({
       attributes: { note: "asset-free" },

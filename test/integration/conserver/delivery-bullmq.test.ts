@@ -102,12 +102,17 @@ describe.skipIf(!up)("delivery through BullMQ into an archivist API", () => {
     const uuids = Array.from({ length: 10 }, (_, i) => `crash-${name}-${i}`);
     const first = worker(name, dead);
     for (const u of uuids) await producer.add("deliver", job(u), { jobId: job(u).idempotencyKey });
-    await until(() => held === 3, 8000, "three event posts in flight");
-    // The worker dies with three posts in flight; the backend still completes them.
+    // Three jobs at once, but a worker has at most two event requests to a backend in flight (its
+    // batches' limit): the third job's post may wait behind them.
+    await until(() => held >= 2, 8000, "event posts in flight");
+    // The worker dies with posts in flight; the backend still completes them.
     await first.close({ force: true });
+    const inFlight = held;
     release();
     await until(
-      () => backend.fake.events.filter((e) => String(e.event_attributes.subject).includes(name)).length >= 3,
+      () =>
+        backend.fake.events.filter((e) => String(e.event_attributes.subject).includes(name)).length >=
+        inFlight,
     );
     worker(name, dead);
     const mine = () => backend.fake.events.filter((e) => String(e.event_attributes.subject).includes(name));
@@ -122,7 +127,8 @@ describe.skipIf(!up)("delivery through BullMQ into an archivist API", () => {
         .sort(),
     ).toEqual(uuids.map((u) => `vcon://${u}`).sort());
     // The three interrupted jobs ran again in a worker that had not created their assets, so they
-    // looked their events up and found them: 10 posts in all. (A delivery that has just created
+    // looked their events up and found those recorded: 10 posts in all (a post still waiting when
+    // its worker died is never sent: its job's signal ended with it). (A delivery that has just created
     // the vCon's asset skips the look-up: that asset cannot hold the event yet.)
     expect(backend.fake.count("events.list") - listsBefore).toBeGreaterThanOrEqual(3);
     expect(backend.fake.count("events.create") - createsBefore).toBe(10);

@@ -187,6 +187,8 @@ delivery: {queue: ${queueName}, prefix: ${prefix}, attempts: 5, backoff_ms: 20}
     expect(requests).not.toMatch(/route="assets\.create",/);
     // It offers assets:batchWithEvents too: concurrent creations never fell back to single ones.
     expect(requests).not.toMatch(/route="assets\.batch_with_events",status="(404|405|501)"/);
+    // And assets/-/events:batch: a later operation's events never fell back to single posts for good.
+    expect(requests).not.toMatch(/route="events\.create_batch",status="(404|405|501)"/);
   }, 60_000);
 
   it("conserverCli dlq list shows a dead letter (secret masked) and dlq retry re-drives it into the ledger", async () => {

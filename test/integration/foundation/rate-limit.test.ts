@@ -33,25 +33,50 @@ describe.each([
 });
 
 describe("a batch's items count against the rate limit", () => {
-  it("admits assets:batchWithEvents as one request, and the next requests pay for its other items", async () => {
-    const s = await startTestService({ ARCHIVIST_RATE_LIMIT_RPS: "3" });
-    services.push(s);
-    const token = await s.token(s.a);
-    const item = (n: number) => ({
-      attributes: { arc_display_type: "call", charged: String(n) },
-      events: [{ operation: "Record", behaviour: "RecordEvidence", event_attributes: { n: String(n) } }],
-    });
-    const batch = await s.api("/archivist/v2/assets:batchWithEvents", {
-      method: "POST",
-      token,
-      json: { requests: Array.from({ length: 30 }, (_, i) => item(i)) },
-    });
-    expect(batch.status, await batch.clone().text()).toBe(200);
-    // 29 requests' worth of debt at 3 a second: the very next request is refused.
-    const next = await s.api("/archivist/v2/assets", { token });
-    expect(next.status).toBe(429);
-    expect(Number(next.headers.get("archivist-rate-limit-reset"))).toBeGreaterThanOrEqual(2);
-  });
+  /** A batch route's 30 items, made with `token` (an events batch names an asset made first). */
+  const batches: Array<[string, (s: TestService, token: string) => Promise<unknown>]> = [
+    [
+      "assets:batchWithEvents",
+      async () => ({
+        requests: Array.from({ length: 30 }, (_, n) => ({
+          attributes: { arc_display_type: "call", charged: String(n) },
+          events: [{ operation: "Record", behaviour: "RecordEvidence", event_attributes: { n: String(n) } }],
+        })),
+      }),
+    ],
+    [
+      "assets/-/events:batch",
+      async (s, token) => {
+        const made = await s.api("/archivist/v2/assets", { method: "POST", token, json: {} });
+        const asset = ((await made.json()) as { identity: string }).identity;
+        return {
+          requests: Array.from({ length: 30 }, (_, n) => ({
+            asset_identity: asset,
+            event: { operation: "Record", behaviour: "RecordEvidence", event_attributes: { n: String(n) } },
+          })),
+        };
+      },
+    ],
+  ];
+
+  it.each(batches)(
+    "admits %s as one request, and the next requests pay for its other items",
+    async (path, body) => {
+      const s = await startTestService({ ARCHIVIST_RATE_LIMIT_RPS: "3" });
+      services.push(s);
+      const token = await s.token(s.a);
+      const batch = await s.api(`/archivist/v2/${path}`, {
+        method: "POST",
+        token,
+        json: await body(s, token),
+      });
+      expect(batch.status, await batch.clone().text()).toBe(200);
+      // 29 requests' worth of debt at 3 a second: the very next request is refused.
+      const next = await s.api("/archivist/v2/assets", { token });
+      expect(next.status).toBe(429);
+      expect(Number(next.headers.get("archivist-rate-limit-reset"))).toBeGreaterThanOrEqual(2);
+    },
+  );
 
   it.each([
     ["in-process", () => memoryRateLimiter(3)],

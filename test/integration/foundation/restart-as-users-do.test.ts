@@ -6,7 +6,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AssetResolver } from "../../../plugins/conserver/delivery/assets.js";
 import { ArchivistClient } from "../../../plugins/conserver/delivery/client.js";
-import { deliver, eventLookups } from "../../../plugins/conserver/delivery/deliver.js";
+import { deliver, eventLookups, eventPosts } from "../../../plugins/conserver/delivery/deliver.js";
 import type { DeliveryJob } from "../../../plugins/conserver/delivery/job.js";
 import { TokenSource } from "../../../plugins/conserver/delivery/token-source.js";
 import { buildVconEvent } from "../../../plugins/conserver/template.js";
@@ -129,7 +129,14 @@ function delivery(url: string, c: Credentials, vconUuid: string, operation: stri
     signal: AbortSignal.timeout(DEADLINE_MS),
     log: quiet,
   });
-  return deliver(client, new AssetResolver(), eventLookups(), job, AbortSignal.timeout(DEADLINE_MS));
+  return deliver(
+    client,
+    new AssetResolver(),
+    eventLookups(),
+    eventPosts(),
+    job,
+    AbortSignal.timeout(DEADLINE_MS),
+  );
 }
 
 describe(`restart as users run the service (${testEngine()})`, () => {

@@ -296,4 +296,62 @@ describe("access enforcement (secured by default, ABAC)", () => {
     );
     expect(batched.assets.map((a) => a.attributes.team)).toEqual(["green"]);
   });
+
+  it("authorises each item of an events batch as its own POST …/events would be", async () => {
+    // The green policy of the test before: the reader sees green calls and writes notes on them.
+    const call = async (team: string) =>
+      json<Asset>(
+        s.api("/archivist/v2/assets", {
+          method: "POST",
+          token: admin,
+          json: { attributes: { arc_display_type: "call", team, events_batch: "yes" } },
+        }),
+      );
+    const [green, red] = [await call("green"), await call("red")];
+    const note = (type: string, assetAttributes?: Record<string, string>) => ({
+      operation: "Record",
+      behaviour: "RecordEvidence",
+      event_attributes: { arc_display_type: type, from_batch: "yes" },
+      ...(assetAttributes ? { asset_attributes: assetAttributes } : {}),
+    });
+    const items = [
+      { asset_identity: green.identity, event: note("vcon_note") },
+      // An event type the policy does not let the reader write.
+      { asset_identity: green.identity, event: note("vcon_deleted") },
+      // An asset the reader cannot see: 404, as for one that does not exist.
+      { asset_identity: red.identity, event: note("vcon_note") },
+      // An asset attribute the policy does not let the reader write.
+      { asset_identity: green.identity, event: note("vcon_note", { secret: "x" }) },
+    ];
+    const batch = await s.api("/archivist/v2/assets/-/events:batch", {
+      method: "POST",
+      token: reader,
+      json: { requests: items },
+    });
+    expect(batch.status, await batch.clone().text()).toBe(200);
+    const { responses } = (await batch.json()) as {
+      responses: Array<Event & { error?: { status: number; code: number; message: string } }>;
+    };
+    expect(responses.map((r) => r.error?.status ?? 200)).toEqual([200, 403, 404, 403]);
+    expect(responses[0]?.identity.startsWith(`${green.identity}/events/`)).toBe(true);
+    // Each refusal is the one its own request gets.
+    for (const [i, item] of items.entries()) {
+      if (i === 0) continue;
+      const alone = await s.api(`/archivist/v2/${item.asset_identity}/events`, {
+        method: "POST",
+        token: reader,
+        json: item.event,
+      });
+      const body = (await alone.json()) as { code: number; message: string };
+      expect(responses[i]?.error, String(i)).toMatchObject({ status: alone.status, ...body });
+    }
+    const recorded = async (asset: Asset) =>
+      (
+        await json<{ events: Event[] }>(
+          s.api(`/archivist/v2/${asset.identity}/events?event_attributes.from_batch=yes`, { token: admin }),
+        )
+      ).events.map((e) => e.event_attributes.arc_display_type);
+    expect(await recorded(green)).toEqual(["vcon_note"]);
+    expect(await recorded(red)).toEqual([]);
+  });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { committedRecord } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
 let s: TestService;
@@ -265,6 +266,128 @@ describe("assets and events", () => {
     expect(unauthenticated.status).toBe(401);
     const bounds = await s.api("/archivist/v2/assets?attributes.batch=bounds", { token: ta });
     expect(((await bounds.json()) as { assets: Asset[] }).assets).toEqual([]);
+  });
+
+  it("records many events, each on the asset it names, in one request, each answered as its own POST …/events (assets/-/events:batch)", async () => {
+    const x = await createAsset(ta, { attributes: { arc_display_type: "call", stage: "new" } });
+    const y = await createAsset(ta, { attributes: { arc_display_type: "call" } });
+    const theirs = await createAsset(tb, { attributes: { arc_display_type: "call" } });
+    const note = (n: string) => ({
+      operation: "Record",
+      behaviour: "RecordEvidence",
+      event_attributes: { arc_display_type: "note", batched: n },
+    });
+    const batch = (token: string | undefined, json: unknown) =>
+      s.api("/archivist/v2/assets/-/events:batch", { method: "POST", ...(token ? { token } : {}), json });
+    const bogus = { operation: "Bogus", behaviour: "RecordEvidence" };
+    const unknown = `assets/${crypto.randomUUID()}`;
+    const res = await batch(ta, {
+      requests: [
+        { asset_identity: x.identity, event: { ...note("1"), asset_attributes: { stage: "noted" } } },
+        { asset_identity: theirs.identity, event: note("2") },
+        { asset_identity: y.identity, event: bogus },
+        { asset_identity: "assets/not-a-uuid", event: note("3") },
+        { asset_identity: x.identity.slice("assets/".length), event: note("4") },
+        { asset_identity: unknown, event: note("5") },
+        { asset_identity: y.identity, event: note("6") },
+      ],
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    type Failure = { error: { status: number; code: number; message: string; details: unknown[] } };
+    const { responses } = (await res.json()) as { responses: Array<Event | Failure> };
+    expect(responses).toHaveLength(7);
+    const [first, other, bad, malformed, bare, missing, last] = responses as [
+      Event,
+      Failure,
+      Failure,
+      Failure,
+      Failure,
+      Failure,
+      Event,
+    ];
+    // In request order, each on its own asset.
+    expect(first.identity.startsWith(`${x.identity}/events/`)).toBe(true);
+    expect(first.event_attributes.batched).toBe("1");
+    expect(last.identity.startsWith(`${y.identity}/events/`)).toBe(true);
+    expect(last.event_attributes.batched).toBe("6");
+    // A refused item answers what its own request answers: another tenancy's asset and an unknown
+    // one are 404 alike, a bad event 400.
+    const alone = async (asset: string, event: unknown) => {
+      const r = await s.api(`/archivist/v2/${asset}/events`, { method: "POST", token: ta, json: event });
+      const body = (await r.json()) as { code: number; message: string; details: unknown[] };
+      return { error: { status: r.status, ...body } };
+    };
+    expect(other).toEqual(await alone(theirs.identity, note("2")));
+    expect(missing).toEqual(await alone(unknown, note("5")));
+    expect(other.error).toMatchObject({ status: 404, code: 5 });
+    expect(bad).toEqual(await alone(y.identity, bogus));
+    expect(bad.error).toMatchObject({ status: 400, code: 3 });
+    // An identity that is not `assets/<uuid>` is that item's bad request, not the batch's.
+    for (const refused of [malformed, bare]) {
+      expect(refused.error).toMatchObject({
+        status: 400,
+        code: 3,
+        message: expect.stringMatching(/asset_identity/),
+      });
+    }
+    // The same record a single POST gives, stored, committed and read back as answered.
+    const single = (await (await postEvent(ta, y, note("7"))).json()) as Event & Record<string, unknown>;
+    const batched = last as Event & Record<string, unknown>;
+    const volatile = ({
+      identity,
+      timestamp_accepted,
+      timestamp_declared,
+      event_attributes,
+      ...rest
+    }: Record<string, unknown>) => rest;
+    expect(Object.keys(batched).sort()).toEqual(Object.keys(single).sort());
+    expect(volatile(batched)).toEqual(volatile(single));
+    for (const made of [first, last]) {
+      const read = await committedRecord<Event>(s, ta, `/archivist/v2/${made.identity}`);
+      expect(read).toMatchObject({
+        identity: made.identity,
+        event_attributes: made.event_attributes,
+        asset_attributes: made.asset_attributes,
+        timestamp_accepted: made.timestamp_accepted,
+        principal_accepted: made.principal_accepted,
+      });
+      // Committed, and by now perhaps sealed and anchored as well.
+      expect(["COMMITTED", "CONFIRMED", "UNEQUIVOCAL"]).toContain(read.confirmation_status);
+    }
+    const now = (await (await s.api(`/archivist/v2/${x.identity}`, { token: ta })).json()) as Asset;
+    expect(now.attributes.stage).toBe("noted");
+    const stored = async (asset: Asset) => {
+      const list = await s.api(
+        `/archivist/v2/${asset.identity}/events?event_attributes.arc_display_type=note`,
+        {
+          token: asset === theirs ? tb : ta,
+        },
+      );
+      return ((await list.json()) as { events: Event[] }).events
+        .map((e) => e.event_attributes.batched)
+        .sort();
+    };
+    expect(await stored(x)).toEqual(["1"]);
+    expect(await stored(y)).toEqual(["6", "7"]);
+    expect(await stored(theirs)).toEqual([]);
+    // Refused whole: no items or more than 100, a body that is not an object, an item whose shape
+    // is wrong (an identity that is not text, no event), and no token. Nothing of them is stored.
+    const good = { asset_identity: x.identity, event: note("8") };
+    for (const body of [
+      { requests: [] },
+      { requests: Array.from({ length: 101 }, () => good) },
+      [good],
+      "requests",
+      { requests: [good, { asset_identity: 5, event: note("8") }] },
+      { requests: [good, { asset_identity: x.identity }] },
+      { requests: [good, "item"] },
+    ]) {
+      const r = await batch(ta, body);
+      expect(r.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(((await r.json()) as { code: number }).code).toBe(3);
+    }
+    expect((await batch(undefined, { requests: [good] })).status).toBe(401);
+    expect(await stored(x)).toEqual(["1"]);
   });
 
   it("records events whose asset_attributes change the asset, with principals and at_time", async () => {

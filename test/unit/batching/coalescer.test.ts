@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Coalescer } from "../../../src/batching/coalescer.js";
+import { Coalescer, settle } from "../../../src/batching/coalescer.js";
 
 describe("Coalescer", () => {
   it("sends a lone item at once and gathers the items that arrive while groups run", async () => {
@@ -46,5 +46,18 @@ describe("Coalescer", () => {
   it("rejects an item its group gave no outcome for", async () => {
     const c = new Coalescer<string, string>({ runGroup: async () => [], maxGroup: 10, inFlight: 1 });
     await expect(c.submit("x")).rejects.toThrow("no outcome");
+  });
+});
+
+describe("settle", () => {
+  it("makes a result, a rejection and a throw before any promise each an item's outcome", async () => {
+    const boom = new Error("boom");
+    expect(await settle(async () => 7)).toEqual({ row: 7 });
+    expect(await settle(() => Promise.reject(boom))).toEqual({ error: boom });
+    expect(
+      await settle(() => {
+        throw boom;
+      }),
+    ).toEqual({ error: boom });
   });
 });

@@ -302,6 +302,98 @@ describe("delivery worker", () => {
   });
 });
 
+describe("later operations in batches (assets/-/events:batch)", () => {
+  const uuids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
+
+  /** A worker on a backend with our extensions (the events batch as `offersEventBatch` says), and `n` vCons it knows. */
+  async function knownVcons(prefix: string, n: number, offersEventBatch = true) {
+    const fake = new FakeArchivist();
+    fake.offersWithEvents = true;
+    fake.offersBatch = true;
+    fake.offersEventBatch = offersEventBatch;
+    const s = setup(3, "any", fake);
+    await Promise.all(uuids(prefix, n).map((u) => s.queue.add("deliver", job(u))));
+    await until(async () => fake.events.length === n && (await s.settled()));
+    return s;
+  }
+
+  /** Each vCon's `op` queued at once; resolves once every one is recorded or dead-lettered. */
+  async function later(
+    s: Awaited<ReturnType<typeof knownVcons>>,
+    vcons: string[],
+    op: string,
+    expected: number,
+  ) {
+    await Promise.all(vcons.map((u) => s.queue.add("deliver", job(u, op))));
+    await until(async () => s.fake.events.length + (await s.dead.size()) >= expected && (await s.settled()));
+  }
+
+  /** Every vCon has one asset, and each of its operations one event there. */
+  function eachOnce(fake: FakeArchivist, ops: number): void {
+    const keys = fake.events.map((e) => `${e.asset_identity}|${String(e.event_attributes.vcon_operation)}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(fake.events).toHaveLength(fake.assets.length * ops);
+  }
+
+  it("posts concurrent later operations' events in batches, each once, and a lone one alone", async () => {
+    const s = await knownVcons("v-e", 40);
+    await later(s, uuids("v-e", 40), "enhanced", 80);
+    expect(s.fake.count("events.create_batch")).toBeGreaterThan(0);
+    // Fewer requests than events: they were batched (a lone first one may go alone).
+    expect(s.fake.count("events.create_batch") + s.fake.count("events.create")).toBeLessThan(40);
+    eachOnce(s.fake, 2);
+    expect(await s.dead.size()).toBe(0);
+    const [batches, singles] = [s.fake.count("events.create_batch"), s.fake.count("events.create")];
+    await later(s, ["v-e-0"], "transcribed", 81);
+    expect(s.fake.count("events.create_batch")).toBe(batches);
+    expect(s.fake.count("events.create")).toBe(singles + 1);
+  });
+
+  it("falls back to single posts for good when a backend lacks the events batch", async () => {
+    const s = await knownVcons("v-n", 10, false);
+    await later(s, uuids("v-n", 10), "enhanced", 20);
+    await later(s, uuids("v-n", 10), "transcribed", 30);
+    expect(s.fake.count("events.create_batch")).toBe(1);
+    expect(s.fake.count("events.create")).toBe(20);
+    eachOnce(s.fake, 3);
+    expect(await s.dead.size()).toBe(0);
+  });
+
+  it("posts each event alone when a batch is refused as a whole, and batches again after", async () => {
+    const s = await knownVcons("v-w", 10);
+    s.fake.fault("events.create_batch", { status: 413, body: { code: 3, message: "too large" } });
+    await later(s, uuids("v-w", 10), "enhanced", 20);
+    const batches = s.fake.count("events.create_batch");
+    await later(s, uuids("v-w", 10), "transcribed", 30);
+    expect(s.fake.count("events.create_batch")).toBeGreaterThan(batches);
+    eachOnce(s.fake, 3);
+    expect(await s.dead.size()).toBe(0);
+  });
+
+  it("dead-letters an event the backend refuses in a batch and delivers its neighbours", async () => {
+    const s = await knownVcons("v-d", 9);
+    const refused = job("v-d-8", "enhanced").event.event_attributes.payload;
+    s.fake.refuseEvent = (attrs) => attrs.vcon_operation === "vcon_enhanced" && attrs.payload === refused;
+    await later(s, uuids("v-d", 9), "enhanced", 18);
+    expect(s.fake.count("events.create_batch")).toBeGreaterThan(0);
+    expect(s.fake.events).toHaveLength(17);
+    const dead = await s.dead.list();
+    expect(dead.map((d) => [d.job.vconUuid, d.status])).toEqual([["v-d-8", 403]]);
+  });
+
+  it("does not resend a batch after a lost answer: each delivery's next attempt finds what it recorded", async () => {
+    const s = await knownVcons("v-x", 20);
+    s.fake.fault("events.create_batch", { status: 503, afterActing: true });
+    const lists = s.fake.count("events.list");
+    await later(s, uuids("v-x", 20), "enhanced", 40);
+    expect(s.fake.count("events.create_batch")).toBeGreaterThan(0);
+    // The lost batch's deliveries looked again, and found their events.
+    await until(async () => s.fake.count("events.list") > lists + 1 && (await s.settled()));
+    eachOnce(s.fake, 2);
+    expect(await s.dead.size()).toBe(0);
+  });
+});
+
 describe("delivery look-ups in groups", () => {
   const uuids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
 

@@ -23,6 +23,7 @@ const ROUTES: Array<[string, RegExp, string]> = [
   ["POST", /^\/archivist\/v2\/assets$/, "assets.create"],
   ["POST", /^\/archivist\/v2\/assets:withEvents$/, "assets.create_with_events"],
   ["POST", /^\/archivist\/v2\/assets:batchWithEvents$/, "assets.batch_with_events"],
+  ["POST", /^\/archivist\/v2\/assets\/-\/events:batch$/, "events.create_batch"],
   ["GET", /^\/archivist\/v2\/assets\/([^/]+)\/events$/, "events.list"],
   ["POST", /^\/archivist\/v2\/assets\/([^/]+)\/events$/, "events.create"],
   ["POST", /^\/archivist\/v1\/events$/, "free_events.create"],
@@ -69,8 +70,12 @@ export class FakeArchivist {
   offersWithEvents = false;
   /** Offers our extension `POST /archivist/v2/assets:batchWithEvents` (404 otherwise). */
   offersBatch = false;
+  /** Offers our extension `POST /archivist/v2/assets/-/events:batch` (404 otherwise). */
+  offersEventBatch = false;
   /** Refuses (403) an `assets:withEvents` creation, alone or in a batch, whose attributes this accepts. */
   refuseCreation: ((attributes: Rec) => boolean) | undefined;
+  /** Refuses (403) an event on a known asset, alone or in a batch, whose event attributes this accepts. */
+  refuseEvent: ((eventAttributes: Rec) => boolean) | undefined;
   /** Awaited before a route is served (to hold a request while a test kills its worker). */
   hold: ((route: string) => Promise<void>) | undefined;
 
@@ -158,17 +163,19 @@ export class FakeArchivist {
         );
         return { status: 200, body: { asset: made, events } };
       }
-      case "assets.batch_with_events": {
+      case "assets.batch_with_events":
         if (!this.offersBatch) return { status: 404, body: { code: 5, message: "no route" } };
         // Each item as its own assets:withEvents, answered in order; a refused one fails alone.
-        const responses = (json.requests as Rec[]).map((item) => {
-          const a = this.serve("assets.create_with_events", q, item, undefined);
-          if (a.status === 200) return a.body;
-          const b = a.body as Rec;
-          return { error: { status: a.status, code: b.code ?? 2, message: b.message ?? "", details: [] } };
+        return this.batch(json, (item) => this.serve("assets.create_with_events", q, item, undefined));
+      case "events.create_batch":
+        if (!this.offersEventBatch) return { status: 404, body: { code: 5, message: "no route" } };
+        // Each item as its own POST …/events on the asset it names.
+        return this.batch(json, (item) => {
+          const asset = String(item.asset_identity);
+          if (!asset.startsWith("assets/"))
+            return { status: 400, body: { code: 3, message: "asset_identity" } };
+          return this.serve("events.create", q, item.event as Rec, asset.slice("assets/".length));
         });
-        return { status: 200, body: { responses } };
-      }
       case "events.list": {
         const events = this.events.filter(
           (e) =>
@@ -192,6 +199,8 @@ export class FakeArchivist {
           return { status: 400, body: { code: 3, message: "operation must be Record" } };
         if (!this.assets.some((a) => a.identity === `assets/${id}`))
           return { status: 404, body: { message: "asset" } };
+        if (this.refuseEvent?.(json.event_attributes as Rec))
+          return { status: 403, body: { code: 7, message: "permission denied" } };
         const e = {
           identity: `assets/${id}/events/${randomUUID()}`,
           asset_identity: `assets/${id}`,
@@ -214,6 +223,17 @@ export class FakeArchivist {
       default:
         return this.search(json);
     }
+  }
+
+  /** A batch of ours: each item served as its own request, answered in order; a refused one fails alone. */
+  private batch(json: Rec, serveItem: (item: Rec) => Answer): Answer {
+    const responses = (json.requests as Rec[]).map((item) => {
+      const a = serveItem(item);
+      if (a.status === 200) return a.body;
+      const b = a.body as Rec;
+      return { error: { status: a.status, code: b.code ?? 2, message: b.message ?? "", details: [] } };
+    });
+    return { status: 200, body: { responses } };
   }
 
   private search(json: Rec): Answer {
