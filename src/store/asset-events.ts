@@ -3,6 +3,7 @@ import { type CoveringSeal, sealRoot } from "../core/ledger/trust.js";
 import { nodeSha256 } from "../core/node/crypto.js";
 import type { AssetEventSource, RecordPrincipal } from "../core/record/index.js";
 import type { Queryable } from "./db.js";
+import { sqlTime } from "./sql-time.js";
 
 /** A principal as records carry it (declared or accepted). */
 export type Principal4 = RecordPrincipal;
@@ -103,15 +104,6 @@ export type StoredAssetEvent = Omit<AssetEventRow, "seq">;
 
 const INSERT_COLS =
   "id, asset_id, tenant_id, operation, behaviour, event_attributes, asset_attributes, timestamp_declared, timestamp_accepted, principal_declared, principal_accepted, confirmation_status, proof_mechanism, public, from_address";
-
-/**
- * A time as PostgreSQL reads it: ISO 8601, but a year past 9999 without the sign JavaScript puts
- * before its six digits (which PostgreSQL takes for a time zone).
- */
-function sqlTime(d: Date): string {
-  const iso = d.toISOString();
-  return iso.startsWith("+") ? iso.slice(1) : iso;
-}
 
 /** The columns a group inserts, with their SQL types: the shape of each row of its JSON document. */
 const INSERT_ROW_TYPE =

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import postgresDriver from "pg";
 import type { Db, Queryable } from "../db.js";
+import { sqlTime } from "../sql-time.js";
 import { guardTransactions } from "../transaction-scope.js";
 import { type DataDirLock, lockDataDir } from "./data-dir-lock.js";
 
@@ -17,6 +18,15 @@ const TIME_PARSERS = {
   ),
 };
 
+/**
+ * Times are written as PostgreSQL reads them: PGlite wrote a Date with `toISOString`, whose sign
+ * before a year past 9999 PostgreSQL refused (`at_time=+012000-…` was a fault on the embedded
+ * default only).
+ */
+const TIME_SERIALIZERS = {
+  [postgresDriver.types.builtins.TIMESTAMPTZ]: (v: unknown) => (v instanceof Date ? sqlTime(v) : String(v)),
+};
+
 /** Opens (creating if needed) the embedded PostgreSQL in `dir`; `memory://` keeps it in RAM. */
 export async function openPglite(dir: string): Promise<Db> {
   let lock: DataDirLock | undefined;
@@ -26,7 +36,7 @@ export async function openPglite(dir: string): Promise<Db> {
   }
   let pg: PGlite;
   try {
-    pg = await PGlite.create(dir, { parsers: TIME_PARSERS });
+    pg = await PGlite.create(dir, { parsers: TIME_PARSERS, serializers: TIME_SERIALIZERS });
   } catch (err) {
     lock?.release();
     throw err;

@@ -488,6 +488,12 @@ describe("assets and events", () => {
         nested: { list: ["x", "y"] },
       });
     }
+    // A time past 9999 as a query parameter too: the embedded default's driver wrote it with
+    // JavaScript's sign, which PostgreSQL refused.
+    const at = encodeURIComponent("+012000-01-01T00:00:00Z");
+    const later = await s.api(`/archivist/v2/${asset.identity}?at_time=${at}`, { token: ta });
+    expect(later.status, await later.clone().text()).toBe(200);
+    expect(((await later.json()) as Asset).identity).toBe(asset.identity);
   });
 
   it("tracks and untracks: untracked assets are hidden from default lists", async () => {

@@ -1,0 +1,8 @@
+/**
+ * A time as PostgreSQL reads it: ISO 8601, but a year past 9999 without the sign JavaScript puts
+ * before its six digits (`+012000-…`), which PostgreSQL takes for a time zone and refuses.
+ */
+export function sqlTime(d: Date): string {
+  const iso = d.toISOString();
+  return iso.startsWith("+") ? iso.slice(1) : iso;
+}
