@@ -4,6 +4,9 @@ import { defineConfig } from "vitest/config";
 // Storage-dependent suites run once per database engine; the unit suite once.
 // The fuzz suite starts the service too, so it runs on both engines like the integration tests.
 const integration = ["test/integration/**/*.test.ts", "test/fuzz/**/*.test.ts"];
+// Every service a test starts refuses the database handle inside its own transactions, on
+// PostgreSQL too, where production leaves that guard off for its cost (store/open.ts).
+const GUARD = { ARCHIVIST_TRANSACTION_GUARD: "on" };
 
 export default defineConfig({
   // The plugins import the client by its package entry (tsconfig.json `paths`): tests run its sources.
@@ -18,12 +21,15 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
-      { extends: true, test: { name: "pglite", include: integration, env: { TEST_DB: "pglite" } } },
-      { extends: true, test: { name: "postgres", include: integration, env: { TEST_DB: "postgres" } } },
+      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"], env: GUARD } },
+      { extends: true, test: { name: "pglite", include: integration, env: { ...GUARD, TEST_DB: "pglite" } } },
       {
         extends: true,
-        test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], env: { TEST_DB: "pglite" } },
+        test: { name: "postgres", include: integration, env: { ...GUARD, TEST_DB: "postgres" } },
+      },
+      {
+        extends: true,
+        test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], env: { ...GUARD, TEST_DB: "pglite" } },
       },
     ],
   },

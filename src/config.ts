@@ -11,6 +11,8 @@ export interface Config {
   readonly baseUrl: string | undefined;
   readonly dataDir: string;
   readonly databaseUrl: string | undefined;
+  /** ARCHIVIST_TRANSACTION_GUARD: on, off, or unset (the engine's default: store/open.ts). */
+  readonly transactionGuard: boolean | undefined;
   readonly redisUrl: string | undefined;
   readonly bootstrapFile: string | undefined;
   readonly commitMaxDelayMs: number;
@@ -69,6 +71,7 @@ export const flagNames: Record<string, string> = {
   "base-url": "BASE_URL",
   "data-dir": "DATA_DIR",
   "database-url": "DATABASE_URL",
+  "transaction-guard": "ARCHIVIST_TRANSACTION_GUARD",
   "redis-url": "REDIS_URL",
   "bootstrap-file": "ARCHIVIST_BOOTSTRAP_FILE",
   "commit-max-delay-ms": "ARCHIVIST_COMMIT_MAX_DELAY_MS",
@@ -118,6 +121,12 @@ function oneOf<T extends string>(
   if (raw === undefined || raw === "") return fallback;
   if ((values as readonly string[]).includes(raw)) return raw as T;
   throw new ConfigError(`${name} must be one of ${values.join(", ")}, got "${raw}"`);
+}
+
+/** `on` or `off`; unset or empty leaves the choice to the component (undefined). */
+function onOff(name: string, raw: string | undefined): boolean | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  return oneOf(name, raw, ["on", "off"] as const, "on") === "on";
 }
 
 function uuidOf(name: string, raw: string | undefined): string | undefined {
@@ -191,6 +200,7 @@ export function loadConfig(
     baseUrl: e.BASE_URL ? e.BASE_URL.replace(/\/+$/, "") : undefined,
     dataDir: resolve(e.DATA_DIR || "./data"),
     databaseUrl: e.DATABASE_URL || undefined,
+    transactionGuard: onOff("ARCHIVIST_TRANSACTION_GUARD", e.ARCHIVIST_TRANSACTION_GUARD),
     redisUrl: e.REDIS_URL || undefined,
     bootstrapFile: e.ARCHIVIST_BOOTSTRAP_FILE || undefined,
     commitMaxDelayMs: int(e, "ARCHIVIST_COMMIT_MAX_DELAY_MS", 250),

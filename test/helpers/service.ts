@@ -72,6 +72,8 @@ export async function startTestService(
       ARCHIVIST_COMMIT_MAX_DELAY_MS: "50",
       ARCHIVIST_SEAL_INTERVAL_MS: "200",
       ARCHIVIST_ANCHOR_INTERVAL_MS: "400",
+      // vitest.config.ts: every test service runs with the transaction guard, on both engines.
+      ARCHIVIST_TRANSACTION_GUARD: process.env.ARCHIVIST_TRANSACTION_GUARD ?? "on",
       ...(pgdb ? { DATABASE_URL: pgdb.url } : {}),
       ...env,
     },

@@ -27,8 +27,11 @@ const TIME_SERIALIZERS = {
   [postgresDriver.types.builtins.TIMESTAMPTZ]: (v: unknown) => (v instanceof Date ? sqlTime(v) : String(v)),
 };
 
-/** Opens (creating if needed) the embedded PostgreSQL in `dir`; `memory://` keeps it in RAM. */
-export async function openPglite(dir: string): Promise<Db> {
+/**
+ * Opens (creating if needed) the embedded PostgreSQL in `dir`; `memory://` keeps it in RAM.
+ * `guard`: refuse the handle inside its own transactions (store/transaction-scope.ts).
+ */
+export async function openPglite(dir: string, guard = true): Promise<Db> {
   let lock: DataDirLock | undefined;
   if (!dir.startsWith("memory://")) {
     mkdirSync(dir, { recursive: true });
@@ -48,19 +51,22 @@ export async function openPglite(dir: string): Promise<Db> {
     },
   });
   const base = wrap(pg);
-  return guardTransactions({
-    kind: "pglite",
-    query: base.query,
-    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
-    async ping() {
-      await pg.query("select 1");
+  return guardTransactions(
+    {
+      kind: "pglite",
+      query: base.query,
+      transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+      async ping() {
+        await pg.query("select 1");
+      },
+      async close() {
+        try {
+          await pg.close();
+        } finally {
+          lock?.release();
+        }
+      },
     },
-    async close() {
-      try {
-        await pg.close();
-      } finally {
-        lock?.release();
-      }
-    },
-  });
+    guard,
+  );
 }

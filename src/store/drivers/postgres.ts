@@ -31,8 +31,11 @@ function namedStatements() {
   };
 }
 
-/** Connects a pool to PostgreSQL at `url`. */
-export async function openPostgres(url: string, max = 16): Promise<Db> {
+/**
+ * Connects a pool to PostgreSQL at `url`; `guard`: refuse the handle inside its own transactions
+ * (store/transaction-scope.ts).
+ */
+export async function openPostgres(url: string, max = 16, guard = true): Promise<Db> {
   const pool = new pg.Pool({ connectionString: url, max });
   pool.on("error", () => {
     // An idle client lost its connection; the pool replaces it on next use.
@@ -45,27 +48,30 @@ export async function openPostgres(url: string, max = 16): Promise<Db> {
     opts?: QueryOptions,
   ) => (await client.query(statement(sql, params, opts))).rows as R[];
   await run(pool, "select 1");
-  return guardTransactions({
-    kind: "postgres",
-    query: (sql, params, opts) => run(pool, sql, params, opts),
-    async transaction(fn) {
-      const client = await pool.connect();
-      const tx: Queryable = { query: (sql, params, opts) => run(client, sql, params, opts) };
-      try {
-        await client.query("BEGIN");
-        const result = await fn(tx);
-        await client.query("COMMIT");
-        return result;
-      } catch (err) {
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
+  return guardTransactions(
+    {
+      kind: "postgres",
+      query: (sql, params, opts) => run(pool, sql, params, opts),
+      async transaction(fn) {
+        const client = await pool.connect();
+        const tx: Queryable = { query: (sql, params, opts) => run(client, sql, params, opts) };
+        try {
+          await client.query("BEGIN");
+          const result = await fn(tx);
+          await client.query("COMMIT");
+          return result;
+        } catch (err) {
+          await client.query("ROLLBACK").catch(() => undefined);
+          throw err;
+        } finally {
+          client.release();
+        }
+      },
+      async ping() {
+        await run(pool, "select 1");
+      },
+      close: () => pool.end(),
     },
-    async ping() {
-      await run(pool, "select 1");
-    },
-    close: () => pool.end(),
-  });
+    guard,
+  );
 }

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../../src/config.js";
 import { tenantWalletAddress } from "../../../src/services/identity/tenant-wallet.js";
 import { briefCache } from "../../../src/store/brief-cache.js";
 import { type Db, StorageError } from "../../../src/store/db.js";
 import { Keyring } from "../../../src/store/keyring.js";
 import { migrate } from "../../../src/store/migrate.js";
-import { bareTestDb } from "../../helpers/databases.js";
+import { openDb } from "../../../src/store/open.js";
+import { bareTestDb, freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
 
 // Issue 31: on PGlite, code inside a transaction that awaited the database handle itself (the
 // keyring deriving a wallet address on a cold cache) waited for the very transaction it ran in,
@@ -89,5 +91,47 @@ describe("a second handle inside a transaction", () => {
       later = new Promise((r) => setTimeout(r, 20)).then(() => db.query("select 3 as n"));
     });
     expect(await later).toEqual([{ n: 3 }]);
+  });
+});
+
+describe("the guard's default per engine (store/open.ts)", () => {
+  it("is on for PGlite and off for PostgreSQL, where ARCHIVIST_TRANSACTION_GUARD=on turns it on", async () => {
+    const inside = (d: Db) =>
+      d.transaction(async (tx) => (await tx.query("select 1")) && d.query("select 1"));
+    if (testEngine() === "pglite") {
+      const d = await openDb({ dataDir: "memory://guard-default" });
+      try {
+        await expect(inside(d)).rejects.toThrow(LOUD);
+      } finally {
+        await d.close();
+      }
+      return;
+    }
+    const fresh = await freshPostgresDatabase();
+    try {
+      // Off by default: the handle takes another pooled connection, as it always could on PostgreSQL.
+      const plain = await openDb({ databaseUrl: fresh.url, dataDir: "unused" });
+      try {
+        expect(await inside(plain)).toEqual([{ "?column?": 1 }]);
+      } finally {
+        await plain.close();
+      }
+      const config = loadConfig({ DATABASE_URL: fresh.url, ARCHIVIST_TRANSACTION_GUARD: "on" });
+      const guarded = await openDb(config);
+      try {
+        await expect(inside(guarded)).rejects.toThrow(LOUD);
+      } finally {
+        await guarded.close();
+      }
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  it("reads ARCHIVIST_TRANSACTION_GUARD as on, off or unset, and refuses anything else", () => {
+    expect(loadConfig({}).transactionGuard).toBeUndefined();
+    expect(loadConfig({ ARCHIVIST_TRANSACTION_GUARD: "on" }).transactionGuard).toBe(true);
+    expect(loadConfig({ ARCHIVIST_TRANSACTION_GUARD: "off" }).transactionGuard).toBe(false);
+    expect(() => loadConfig({ ARCHIVIST_TRANSACTION_GUARD: "yes" })).toThrow(ConfigError);
   });
 });
