@@ -42,7 +42,8 @@ export const trees: Scenario = {
   name: "trees",
   async run(ctx) {
     const fresh = ctx.opts.databaseUrl ? await freshDatabase(ctx.opts.databaseUrl) : undefined;
-    const db: Db = fresh ? await openPostgres(fresh.url, 2) : await openPglite("memory://bench-trees");
+    // The transaction guard as the service opens each engine (store/open.ts): off on PostgreSQL.
+    const db: Db = fresh ? await openPostgres(fresh.url, 2, false) : await openPglite("memory://bench-trees");
     try {
       await migrate(db);
       const logs: Array<{ tenant: string; asset: string; tree: boolean; ms: number[] }> = [];

@@ -30,7 +30,7 @@ export function refuseInsideTransaction(db: Queryable, what: string): void {
  * The driver's handle, refusing a statement, a transaction or a ping through itself from inside one
  * of its transactions (`refuseInsideTransaction`); statements through the transaction's own handle run.
  * With `enabled` false the handle is `inner` itself: on Node 20 the first `AsyncLocalStorage.run`
- * installs promise hooks that then cost every promise of the process, 5-7 % of the service's CPU
+ * installs promise hooks that then cost every promise of the process, 5-8 % of the service's CPU
  * per accepted event on PostgreSQL (docs/performance.md, "The transaction guard's price").
  */
 export function guardTransactions(inner: Db, enabled = true): Db {
