@@ -94,19 +94,6 @@ export function selectAssets(
 }
 
 /**
- * Notes the newest committed log entry of each asset (its status follows that entry's trust).
- * Kept in its own table: the asset rows stay free for the event writers that share their lock.
- */
-export async function noteCommitted(db: Queryable, lastIndexByAsset: Map<string, number>): Promise<void> {
-  if (lastIndexByAsset.size === 0) return;
-  await db.query(
-    `insert into asset_log_heads (asset_id, last_mmr_index) select * from unnest($1::uuid[], $2::bigint[])
-     on conflict (asset_id) do update set last_mmr_index = greatest(asset_log_heads.last_mmr_index, excluded.last_mmr_index)`,
-    [[...lastIndexByAsset.keys()], [...lastIndexByAsset.values()]],
-  );
-}
-
-/**
  * Locks a group's existing assets in id order (so groups never deadlock) and reads them as
  * stored. `share` for a group that changes none of them: such groups for one asset commit side by side.
  */

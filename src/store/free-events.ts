@@ -7,7 +7,6 @@ import {
 } from "../core/odata/index.js";
 import type { FreeEventSource } from "../core/record/index.js";
 import type { Db, Queryable } from "./db.js";
-import type { EntryRow } from "./ledger.js";
 import { narrowedSource } from "./narrowed-source.js";
 import { Where } from "./sql.js";
 
@@ -241,24 +240,6 @@ export async function lockStoredFreeEvents(
     [tenantId, limit],
   );
   return rows.map((r) => ({ ...r, created_at: Number(r.created_at) }));
-}
-
-/** Asset-free events are marked COMMITTED on their rows, with their place in the log and their leaf. */
-export async function markFreeEventsCommitted(
-  tx: Queryable,
-  entries: ReadonlyArray<Pick<EntryRow, "record_id" | "mmr_index" | "idtimestamp" | "leaf">>,
-): Promise<void> {
-  if (entries.length === 0) return;
-  await tx.query(
-    `update events e set confirmation_status = 'COMMITTED', mmr_index = v.idx, idtimestamp = v.idt, content_hash = v.h
-     from unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[]) as v(id, idx, idt, h) where e.id = v.id`,
-    [
-      entries.map((e) => e.record_id),
-      entries.map((e) => e.mmr_index),
-      entries.map((e) => e.idtimestamp),
-      entries.map((e) => Buffer.from(e.leaf).toString("hex")),
-    ],
-  );
 }
 
 /** The log's COMMITTED asset-free events below a new seal's size become CONFIRMED. */

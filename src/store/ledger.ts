@@ -1,3 +1,4 @@
+import type { NewNode } from "../core/rfc9162/index.js";
 import type { Queryable } from "./db.js";
 
 export interface LogRow {
@@ -73,21 +74,6 @@ export async function readNodes(
   return new Map(rows.map((r) => [Number(r.idx), new Uint8Array(r.hash)]));
 }
 
-/** Appends nodes starting at `firstIndex` in one statement. */
-export async function insertNodes(
-  tx: Queryable,
-  tenantId: string,
-  firstIndex: number,
-  nodes: Uint8Array[],
-): Promise<void> {
-  if (nodes.length === 0) return;
-  await tx.query(
-    `insert into mmr_nodes (tenant_id, idx, hash)
-     select $1, $2::bigint + ord - 1, h from unnest($3::bytea[]) with ordinality as t(h, ord)`,
-    [tenantId, firstIndex, nodes.map((n) => Buffer.from(n))],
-  );
-}
-
 export interface EntryRow {
   mmr_index: number;
   leaf_index: number;
@@ -97,35 +83,76 @@ export interface EntryRow {
   leaf: Uint8Array;
 }
 
-/** Records which record each leaf commits. */
-export async function insertEntries(tx: Queryable, tenantId: string, entries: EntryRow[]): Promise<void> {
-  if (entries.length === 0) return;
-  await tx.query(
-    `insert into log_entries (tenant_id, mmr_index, leaf_index, kind, record_id, idtimestamp, leaf)
-     select $1, * from unnest($2::bigint[], $3::bigint[], $4::text[], $5::uuid[], $6::text[], $7::bytea[])`,
-    [
-      tenantId,
-      entries.map((e) => e.mmr_index),
-      entries.map((e) => e.leaf_index),
-      entries.map((e) => e.kind),
-      entries.map((e) => e.record_id),
-      entries.map((e) => e.idtimestamp),
-      entries.map((e) => Buffer.from(e.leaf)),
-    ],
-  );
+/** Everything one commit batch writes, as `writeCommit` takes it. */
+export interface CommitWrite {
+  tenantId: string;
+  /** The log's MMR size before the batch: the index of the first new node. */
+  firstNodeIndex: number;
+  nodes: Uint8Array[];
+  entries: EntryRow[];
+  /** The asset-free events among `entries`, marked COMMITTED on their rows. */
+  freeEntries: ReadonlyArray<Pick<EntryRow, "record_id" | "mmr_index" | "idtimestamp" | "leaf">>;
+  /** The RFC 9162 tree's new perfect subtrees (none when the tree did not take the batch). */
+  treeNodes: NewNode[];
+  mmrSize: number;
+  lastIdtimestamp: string;
+  /** The tree's new size when it took the batch; otherwise it keeps its own. */
+  treeSize?: number | undefined;
+  /** Each asset's highest log index in the batch (the lowest status of its events follows it). */
+  lastIndexByAsset: ReadonlyMap<string, number>;
 }
 
-/** The log's new head; `treeSize` when the RFC 9162 tree grew in the same transaction. */
-export async function saveLogHead(
-  tx: Queryable,
-  tenantId: string,
-  mmrSize: number,
-  lastIdtimestamp: string,
-  treeSize?: number,
-): Promise<void> {
+/**
+ * Writes a commit batch in one statement: the MMR's new nodes, the log entries, the asset-free
+ * events' COMMITTED marks, the RFC 9162 tree's new subtrees, the assets' log heads and the log's
+ * head. It was six statements, each a round trip and a plan: under load the commit's statements
+ * outnumbered the events' own (docs/performance.md). PostgreSQL runs every data-modifying `with`
+ * exactly once, and an empty array inserts nothing, so one text serves every batch and its plan
+ * is made once per connection.
+ */
+export async function writeCommit(tx: Queryable, c: CommitWrite): Promise<void> {
+  const heads = [...c.lastIndexByAsset];
   await tx.query(
-    "update logs set mmr_size = $2, last_idtimestamp = $3, tree_size = coalesce($4::bigint, tree_size) where tenant_id = $1",
-    [tenantId, mmrSize, lastIdtimestamp, treeSize ?? null],
+    `with nodes as (
+       insert into mmr_nodes (tenant_id, idx, hash)
+       select $1, $2::bigint + ord - 1, h from unnest($3::bytea[]) with ordinality as t(h, ord)),
+     entries as (
+       insert into log_entries (tenant_id, mmr_index, leaf_index, kind, record_id, idtimestamp, leaf)
+       select $1, * from unnest($4::bigint[], $5::bigint[], $6::text[], $7::uuid[], $8::text[], $9::bytea[])),
+     free as (
+       update events e set confirmation_status = 'COMMITTED', mmr_index = v.idx, idtimestamp = v.idt, content_hash = v.h
+       from unnest($10::uuid[], $11::bigint[], $12::text[], $13::text[]) as v(id, idx, idt, h) where e.id = v.id),
+     tree as (
+       insert into tlog_nodes (tenant_id, level, idx, hash)
+       select $1, * from unnest($14::smallint[], $15::bigint[], $16::bytea[])),
+     heads as (
+       insert into asset_log_heads (asset_id, last_mmr_index) select * from unnest($17::uuid[], $18::bigint[])
+       on conflict (asset_id) do update set last_mmr_index = greatest(asset_log_heads.last_mmr_index, excluded.last_mmr_index))
+     update logs set mmr_size = $19, last_idtimestamp = $20, tree_size = coalesce($21::bigint, tree_size) where tenant_id = $1`,
+    [
+      c.tenantId,
+      c.firstNodeIndex,
+      c.nodes.map((n) => Buffer.from(n)),
+      c.entries.map((e) => e.mmr_index),
+      c.entries.map((e) => e.leaf_index),
+      c.entries.map((e) => e.kind),
+      c.entries.map((e) => e.record_id),
+      c.entries.map((e) => e.idtimestamp),
+      c.entries.map((e) => Buffer.from(e.leaf)),
+      c.freeEntries.map((e) => e.record_id),
+      c.freeEntries.map((e) => e.mmr_index),
+      c.freeEntries.map((e) => e.idtimestamp),
+      c.freeEntries.map((e) => Buffer.from(e.leaf).toString("hex")),
+      c.treeNodes.map((n) => n.level),
+      c.treeNodes.map((n) => n.idx),
+      c.treeNodes.map((n) => Buffer.from(n.hash)),
+      heads.map(([asset]) => asset),
+      heads.map(([, index]) => index),
+      c.mmrSize,
+      c.lastIdtimestamp,
+      c.treeSize ?? null,
+    ],
+    { reusePlan: true },
   );
 }
 

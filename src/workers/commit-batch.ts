@@ -14,24 +14,11 @@ import {
   assetFreeExtraBytes,
 } from "../core/record/index.js";
 import { eventsByIds, type StoredAssetEvent, takeQueuedEvents } from "../store/asset-events.js";
-import { noteCommitted } from "../store/assets.js";
 import type { Queryable } from "../store/db.js";
-import {
-  lockStoredFreeEvents,
-  markFreeEventsCommitted,
-  type UncommittedFreeEvent,
-} from "../store/free-events.js";
+import { lockStoredFreeEvents, type UncommittedFreeEvent } from "../store/free-events.js";
 import type { FreshEvents } from "../store/fresh-events.js";
-import {
-  type EntryRow,
-  insertEntries,
-  insertNodes,
-  loadLog,
-  readNodes,
-  saveLogHead,
-  tryLockLog,
-} from "../store/ledger.js";
-import { appendToTree } from "./tlog-append.js";
+import { type EntryRow, loadLog, readNodes, tryLockLog, writeCommit } from "../store/ledger.js";
+import { treeNodesFor } from "./tlog-append.js";
 
 type Pending =
   | { kind: "asset_event"; at: number; row: StoredAssetEvent }
@@ -125,34 +112,40 @@ export async function commitBatch(
     e.mmr_index = mmrIndex;
     e.leaf_index = firstLeaf + k;
   });
-  await insertNodes(tx, tenantId, log.mmr_size, appended.nodes);
-  await insertEntries(tx, tenantId, entries);
-  // Asset-free events are marked on their rows; asset events are not rewritten (their log entries say it).
-  await markFreeEventsCommitted(
-    tx,
-    entries.filter((e) => e.kind === "event"),
-  );
   // One sequence, two commitments: the RFC 9162 tree takes the same entries in the same
   // transaction, unless it is still behind the MMR (the backfill appends those, in order).
-  const treeSize =
-    opts.tree && log.tree_size === firstLeaf
-      ? await appendToTree(
-          tx,
-          tenantId,
-          log.tree_size,
-          pending.map((p, k) =>
-            tlogLeafData(
-              { mmrLeaf: leaves[k] as Uint8Array, statementPayload: statementPayload(p) },
-              nodeSha256,
-            ),
+  const takesTree = opts.tree && log.tree_size === firstLeaf;
+  const treeNodes = takesTree
+    ? await treeNodesFor(
+        tx,
+        tenantId,
+        log.tree_size,
+        pending.map((p, k) =>
+          tlogLeafData(
+            { mmrLeaf: leaves[k] as Uint8Array, statementPayload: statementPayload(p) },
+            nodeSha256,
           ),
-        )
-      : undefined;
-  await saveLogHead(tx, tenantId, appended.newSize, (entries.at(-1) as EntryRow).idtimestamp, treeSize);
+        ),
+      )
+    : [];
   const lastIndex = new Map<string, number>();
   for (const [k, p] of pending.entries())
     if (p.kind === "asset_event") lastIndex.set(p.row.asset_id, (entries[k] as EntryRow).mmr_index);
-  await noteCommitted(tx, lastIndex);
+  // Asset-free events are marked on their rows; asset events are not rewritten (their log entries
+  // say it, and each asset's newest entry goes to its own table, so the committer never takes the
+  // asset rows' lock that event writers share).
+  await writeCommit(tx, {
+    tenantId,
+    firstNodeIndex: log.mmr_size,
+    nodes: appended.nodes,
+    entries,
+    freeEntries: entries.filter((e) => e.kind === "event"),
+    treeNodes,
+    mmrSize: appended.newSize,
+    lastIdtimestamp: (entries.at(-1) as EntryRow).idtimestamp,
+    treeSize: takesTree ? log.tree_size + pending.length : undefined,
+    lastIndexByAsset: lastIndex,
+  });
   return { count: pending.length, assets: [...lastIndex.keys()] };
 }
 

@@ -1,22 +1,22 @@
 import { nodeSha256 } from "../core/node/crypto.js";
-import { appendLeafHashes, appendNodesNeeded, leafHash } from "../core/rfc9162/index.js";
+import { appendLeafHashes, appendNodesNeeded, leafHash, type NewNode } from "../core/rfc9162/index.js";
 import type { Queryable } from "../store/db.js";
 import { insertTlogNodes, nodeKey, readTlogNodes } from "../store/tlog-nodes.js";
 
 /**
- * Appends entries' leaf data to the tenancy's RFC 9162 tree of `size` leaves (the caller holds
- * the log's lock): reads the tree's frontier, writes every perfect subtree the new leaves
- * complete. Returns the new size; the caller records it with the log's head.
+ * The perfect subtrees that entries' leaf data complete when appended to the tenancy's RFC 9162
+ * tree of `size` leaves (the caller holds the log's lock): reads the tree's frontier and hashes,
+ * writes nothing. The committer writes them with the rest of its batch (`writeCommit`).
  */
-export async function appendToTree(
+export async function treeNodesFor(
   tx: Queryable,
   tenantId: string,
   size: number,
   leafData: Uint8Array[],
-): Promise<number> {
-  if (leafData.length === 0) return size;
+): Promise<NewNode[]> {
+  if (leafData.length === 0) return [];
   const known = await readTlogNodes(tx, tenantId, appendNodesNeeded(size));
-  const nodes = appendLeafHashes(
+  return appendLeafHashes(
     size,
     leafData.map((d) => leafHash(d, nodeSha256)),
     (level, idx) => {
@@ -26,6 +26,18 @@ export async function appendToTree(
     },
     nodeSha256,
   );
-  await insertTlogNodes(tx, tenantId, nodes);
+}
+
+/**
+ * Appends entries' leaf data to the tenancy's RFC 9162 tree of `size` leaves and writes the
+ * subtrees they complete (the backfill's way). Returns the new size; the caller records it.
+ */
+export async function appendToTree(
+  tx: Queryable,
+  tenantId: string,
+  size: number,
+  leafData: Uint8Array[],
+): Promise<number> {
+  await insertTlogNodes(tx, tenantId, await treeNodesFor(tx, tenantId, size, leafData));
   return size + leafData.length;
 }
