@@ -18,7 +18,8 @@ import type { Queryable } from "../store/db.js";
 import { lockStoredFreeEvents, type UncommittedFreeEvent } from "../store/free-events.js";
 import type { FreshEvents } from "../store/fresh-events.js";
 import { type EntryRow, loadLog, readNodes, tryLockLog, writeCommit } from "../store/ledger.js";
-import { treeNodesFor } from "./tlog-append.js";
+import { type Frontier, frontierAfter, type LogFrontiers } from "./log-frontiers.js";
+import { readTreeFrontier, treeNodesAfter } from "./tlog-append.js";
 
 type Pending =
   | { kind: "asset_event"; at: number; row: StoredAssetEvent }
@@ -59,18 +60,31 @@ async function pendingRecords(
   return all.sort((a, b) => a.at - b.at).slice(0, limit);
 }
 
-/**
- * Commits one batch of a tenancy's STORED records to its log in one transaction; returns how
- * many. `busy`: another transaction (a committer elsewhere, or a sealer) held the log's lock.
- */
+export interface CommitOptions {
+  /** Whether the RFC 9162 tree takes the batch when it has caught up (default true; the `trees` bench compares). */
+  tree?: boolean;
+  /** The frontiers this process's last commits left: read instead of the log's nodes when still current. */
+  frontiers?: LogFrontiers;
+}
+
+export interface CommitResult {
+  count: number;
+  assets: string[];
+  /** Another transaction (a committer elsewhere, or a sealer) held the log's lock. */
+  busy?: true;
+  /** The log's frontier after this batch: for `LogFrontiers`, once the transaction has committed. */
+  frontier?: Frontier;
+}
+
+/** Commits one batch of a tenancy's STORED records to its log in one transaction; returns how many. */
 export async function commitBatch(
   tx: Queryable,
   tenantId: string,
   gen: IdTimestampGenerator,
   limit: number,
   fresh?: FreshEvents,
-  opts: { tree: boolean } = { tree: true },
-): Promise<{ count: number; assets: string[]; busy?: true }> {
+  opts: CommitOptions = {},
+): Promise<CommitResult> {
   if (!(await tryLockLog(tx, tenantId))) return { count: 0, assets: [], busy: true };
   const pending = await pendingRecords(tx, tenantId, limit, fresh);
   if (pending.length === 0) return { count: 0, assets: [] };
@@ -95,7 +109,9 @@ export async function commitBatch(
     });
     return leaf;
   });
-  const known = await readNodes(tx, tenantId, appendNodesNeeded(log.mmr_size));
+  const known =
+    opts.frontiers?.mmr(tenantId, log.mmr_size) ??
+    (await readNodes(tx, tenantId, appendNodesNeeded(log.mmr_size)));
   const appended = appendLeaves(
     log.mmr_size,
     leaves,
@@ -114,10 +130,12 @@ export async function commitBatch(
   });
   // One sequence, two commitments: the RFC 9162 tree takes the same entries in the same
   // transaction, unless it is still behind the MMR (the backfill appends those, in order).
-  const takesTree = opts.tree && log.tree_size === firstLeaf;
+  const takesTree = opts.tree !== false && log.tree_size === firstLeaf;
+  const treeKnown = takesTree
+    ? (opts.frontiers?.tree(tenantId, log.tree_size) ?? (await readTreeFrontier(tx, tenantId, log.tree_size)))
+    : new Map<string, Uint8Array>();
   const treeNodes = takesTree
-    ? await treeNodesFor(
-        tx,
+    ? treeNodesAfter(
         tenantId,
         log.tree_size,
         pending.map((p, k) =>
@@ -126,8 +144,10 @@ export async function commitBatch(
             nodeSha256,
           ),
         ),
+        treeKnown,
       )
     : [];
+  const treeSize = takesTree ? log.tree_size + pending.length : undefined;
   const lastIndex = new Map<string, number>();
   for (const [k, p] of pending.entries())
     if (p.kind === "asset_event") lastIndex.set(p.row.asset_id, (entries[k] as EntryRow).mmr_index);
@@ -143,10 +163,18 @@ export async function commitBatch(
     treeNodes,
     mmrSize: appended.newSize,
     lastIdtimestamp: (entries.at(-1) as EntryRow).idtimestamp,
-    treeSize: takesTree ? log.tree_size + pending.length : undefined,
+    treeSize,
     lastIndexByAsset: lastIndex,
   });
-  return { count: pending.length, assets: [...lastIndex.keys()] };
+  // A tree that did not take the batch keeps its size, which the next commit reads again.
+  const frontier =
+    treeSize === undefined
+      ? undefined
+      : frontierAfter(
+          { size: appended.newSize, before: known, firstNew: log.mmr_size, added: appended.nodes },
+          { size: treeSize, before: treeKnown, added: treeNodes },
+        );
+  return { count: pending.length, assets: [...lastIndex.keys()], ...(frontier ? { frontier } : {}) };
 }
 
 /** The payload a registered statement's event recorded (hex), as bytes. */

@@ -4,6 +4,7 @@ import type { Db } from "../store/db.js";
 import type { FreshEvents } from "../store/fresh-events.js";
 import { tenantsWithStoredRecords } from "../store/ledger.js";
 import { commitBatch, workerId } from "./commit-batch.js";
+import { LogFrontiers } from "./log-frontiers.js";
 import { backfillTree, logsBehind } from "./tlog-backfill.js";
 
 const BATCH = 2000;
@@ -30,6 +31,8 @@ export class Committer {
   private running: Promise<void> | undefined;
   private stopped = false;
   private fresh: FreshEvents | undefined;
+  /** This process's last commit to each log: what the next one would read back (`log-frontiers.ts`). */
+  private readonly frontiers = new LogFrontiers();
   /** Until every log's RFC 9162 tree has caught up with its MMR, each sweep backfills. */
   private treesBehind = true;
   private backfilling = false;
@@ -117,7 +120,10 @@ export class Committer {
   private async commitTenant(tenantId: string): Promise<void> {
     for (;;) {
       try {
-        const r = await this.db.transaction((tx) => commitBatch(tx, tenantId, this.gen, BATCH, this.fresh));
+        const r = await this.db.transaction((tx) =>
+          commitBatch(tx, tenantId, this.gen, BATCH, this.fresh, { frontiers: this.frontiers }),
+        );
+        if (r.frontier) this.frontiers.remember(tenantId, r.frontier);
         // The lock's holder may have read the log's records before the ones that woke us were
         // stored, and then nobody would commit them before the next sweep: try again shortly.
         if (r.busy) {

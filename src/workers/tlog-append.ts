@@ -3,19 +3,27 @@ import { appendLeafHashes, appendNodesNeeded, leafHash, type NewNode } from "../
 import type { Queryable } from "../store/db.js";
 import { insertTlogNodes, nodeKey, readTlogNodes } from "../store/tlog-nodes.js";
 
-/**
- * The perfect subtrees that entries' leaf data complete when appended to the tenancy's RFC 9162
- * tree of `size` leaves (the caller holds the log's lock): reads the tree's frontier and hashes,
- * writes nothing. The committer writes them with the rest of its batch (`writeCommit`).
- */
-export async function treeNodesFor(
+/** The stored subtrees an append to the tenancy's tree of `size` leaves reads (its frontier). */
+export function readTreeFrontier(
   tx: Queryable,
   tenantId: string,
   size: number,
+): Promise<Map<string, Uint8Array>> {
+  return readTlogNodes(tx, tenantId, appendNodesNeeded(size));
+}
+
+/**
+ * The perfect subtrees that entries' leaf data complete when appended to the tenancy's RFC 9162
+ * tree of `size` leaves, from its frontier (`known`, by `nodeKey`). Writes nothing: the committer
+ * writes them with the rest of its batch (`writeCommit`).
+ */
+export function treeNodesAfter(
+  tenantId: string,
+  size: number,
   leafData: Uint8Array[],
-): Promise<NewNode[]> {
+  known: ReadonlyMap<string, Uint8Array>,
+): NewNode[] {
   if (leafData.length === 0) return [];
-  const known = await readTlogNodes(tx, tenantId, appendNodesNeeded(size));
   return appendLeafHashes(
     size,
     leafData.map((d) => leafHash(d, nodeSha256)),
@@ -38,6 +46,7 @@ export async function appendToTree(
   size: number,
   leafData: Uint8Array[],
 ): Promise<number> {
-  await insertTlogNodes(tx, tenantId, await treeNodesFor(tx, tenantId, size, leafData));
+  const known = await readTreeFrontier(tx, tenantId, size);
+  await insertTlogNodes(tx, tenantId, treeNodesAfter(tenantId, size, leafData, known));
   return size + leafData.length;
 }

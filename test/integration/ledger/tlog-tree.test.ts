@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IdTimestampGenerator } from "../../../src/core/ledger/idtimestamp.js";
-import { leafCount } from "../../../src/core/mmr/index.js";
+import { appendLeaves, leafCount } from "../../../src/core/mmr/index.js";
+import { nodeSha256 } from "../../../src/core/node/crypto.js";
 import {
   inclusionProof,
   inclusionProofNodes,
@@ -11,11 +12,12 @@ import {
   verifyInclusion,
 } from "../../../src/core/rfc9162/index.js";
 import { insertAssetEvents } from "../../../src/store/asset-events.js";
-import type { Db } from "../../../src/store/db.js";
+import type { Db, Queryable } from "../../../src/store/db.js";
 import { loadLog } from "../../../src/store/ledger.js";
 import { migrate } from "../../../src/store/migrate.js";
 import { nodeKey, readTlogLevel, readTlogNodes, tlogSize } from "../../../src/store/tlog-nodes.js";
 import { commitBatch } from "../../../src/workers/commit-batch.js";
+import { LogFrontiers } from "../../../src/workers/log-frontiers.js";
 import { backfillTree, logsBehind } from "../../../src/workers/tlog-backfill.js";
 import { assetEventRow } from "../../helpers/asset-event-row.js";
 import { bareTestDb, testEngine } from "../../helpers/databases.js";
@@ -100,6 +102,66 @@ describe(`the RFC 9162 tree beside the MMR (${testEngine()})`, () => {
     expect((await db.transaction((tx) => backfillTree(tx, tenant, 100))).count).toBe(17);
     expect(await logsBehind(db)).not.toContain(tenant);
     await db.transaction((tx) => commitBatch(tx, tenant, gen, 100));
+    await expectTreeOfEntries(tenant);
+  });
+
+  /** The MMR's stored nodes must be those its leaves make, appended from nothing. */
+  async function expectMmrOfEntries(tenant: string) {
+    const entries = await db.query<{ leaf: Uint8Array }>(
+      "select leaf from log_entries where tenant_id = $1 order by leaf_index",
+      [tenant],
+    );
+    const expected = appendLeaves(
+      0,
+      entries.map((e) => new Uint8Array(e.leaf)),
+      () => {
+        throw new Error("an empty MMR reads no node");
+      },
+      nodeSha256,
+    );
+    const stored = await db.query<{ hash: Uint8Array }>(
+      "select hash from mmr_nodes where tenant_id = $1 order by idx",
+      [tenant],
+    );
+    expect(stored.map((n) => Buffer.from(n.hash).toString("hex"))).toEqual(
+      expected.nodes.map((n) => Buffer.from(n).toString("hex")),
+    );
+  }
+
+  it("commits from this process's remembered frontiers, and reads the nodes again after another's commit or a backfill", async () => {
+    const tenant = await tenancyWithEvents(60);
+    const gen = new IdTimestampGenerator(5);
+    const frontiers = new LogFrontiers();
+    /** One batch with the frontiers, as the committer runs it; how many node reads it made. */
+    const commitHere = async (limit: number) => {
+      let reads = 0;
+      const r = await db.transaction((tx) => {
+        const counted: Queryable = {
+          query: (sql, params, opts) => {
+            if (/from (mmr_nodes|tlog_nodes)/.test(sql)) reads++;
+            return tx.query(sql, params, opts);
+          },
+        };
+        return commitBatch(counted, tenant, gen, limit, undefined, { frontiers });
+      });
+      if (r.frontier) frontiers.remember(tenant, r.frontier);
+      return reads;
+    };
+    expect(await commitHere(3)).toBe(0); // an empty log has no frontier to read
+    expect(await commitHere(7)).toBe(0);
+    expect(await commitHere(5)).toBe(0);
+    // Another process commits: the log's size is not the one remembered, so both are read.
+    await db.transaction((tx) => commitBatch(tx, tenant, new IdTimestampGenerator(6), 4));
+    expect(await commitHere(6)).toBe(2);
+    expect(await commitHere(2)).toBe(0);
+    // A commit without the tree (as before the tree existed) leaves it behind until the backfill.
+    await db.transaction((tx) => commitBatch(tx, tenant, gen, 5, undefined, { tree: false }));
+    expect(await commitHere(4)).toBe(1); // the MMR's nodes; the tree does not take the batch
+    await db.transaction((tx) => backfillTree(tx, tenant, 100));
+    expect(await commitHere(9)).toBe(2);
+    expect(await commitHere(20)).toBe(0);
+    expect(leafCount((await loadLog(db, tenant)).mmr_size)).toBe(60);
+    await expectMmrOfEntries(tenant);
     await expectTreeOfEntries(tenant);
   });
 });
