@@ -55,10 +55,13 @@ export interface BenchChainResult extends BenchPass {
 const OPERATIONS = ["created", "transcribed"] as const;
 
 const SAMPLE = "ietf-core03-ab_call_ext_rec.vcon.json";
-// 128 jobs at once: with look-ups gathered into groups, more jobs in flight make larger groups
-// (64 → 128 raised later operations ~30 %; 256 gained nothing more). The worker's own default stays 32.
-const DELIVERY_CONCURRENCY = Number(process.env.CONSERVER_BENCH_CONCURRENCY ?? 128);
-const LINK_CONCURRENCY = Number(process.env.CONSERVER_BENCH_LINK_CONCURRENCY ?? 16);
+// 256 delivery slots and 64 vCons in the link runtime's hands at once. With look-ups, creations
+// and queue jobs gathered into groups, the in-flight counts set the group sizes, and the group
+// sizes the cost per vCon: at 128 slots and 16 in hand a queue job held ~12 deliveries and the
+// slots were the tightest limit (docs/performance.md, issue 35); at 256 and 64 a job holds ~32
+// and each vCon costs less of the machine. The worker's own default stays 32, the runtime's 1.
+const DELIVERY_CONCURRENCY = Number(process.env.CONSERVER_BENCH_CONCURRENCY ?? 256);
+const LINK_CONCURRENCY = Number(process.env.CONSERVER_BENCH_LINK_CONCURRENCY ?? 64);
 const WAIT_LIMIT_MS = 600_000;
 
 /** `n` distinct vCons: the sample with a fresh uuid each (one new asset per vCon, as in production). */
