@@ -5,6 +5,7 @@ import { BackendBatches, type BatchSpec, NOT_OFFERED } from "./backend-batches.j
 import type { ArchivistClient } from "./client.js";
 import { type AssetClaims, IDENTITY, type ResolvedAsset } from "./delivery-claims.js";
 import { PermanentDeliveryError, TransientDeliveryError } from "./errors.js";
+import { Generations } from "./generations.js";
 import { type AnyOfLookups, BackendLookups, groupPageSize, type LookupSpec } from "./lookups.js";
 
 const MAX_CACHED = 10_000;
@@ -88,7 +89,7 @@ const CREATIONS: BatchSpec<AssetCreateWithEvents, AssetWithEvents> = {
  * it recorded).
  */
 export class AssetResolver {
-  private readonly cache = new Map<string, string>();
+  private readonly cache = new Generations<string, string>(MAX_CACHED);
   private readonly inflight = new Map<string, { credentials: string; resolved: Promise<ResolvedAsset> }>();
   private readonly lookups = new BackendLookups(ASSET_LOOKUP);
   /** Backends that answered `assets:withEvents` as a path they do not have. */
@@ -133,7 +134,6 @@ export class AssetResolver {
       this.findOrCreate(client, this.lookups.of(client.credentials), vconUuid, backendKey, first);
     const resolved = (this.claims ? this.claims.resolve(key, find, signal) : find())
       .then((r) => {
-        if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
         this.cache.set(key, r.identity);
         return r;
       })
