@@ -2,12 +2,15 @@ import type {
   Asset,
   AssetBatchWithEvents,
   AssetBatchWithEventsAnswer,
+  AssetBatchWithEventsMade,
   AssetCreate,
   AssetCreateWithEvents,
   AssetEvent,
   AssetEventBatch,
   AssetEventBatchAnswer,
+  AssetEventBatchMade,
   AssetWithEvents,
+  AssetWithEventsMade,
   Blob,
   EventCreate,
   EventSearch,
@@ -64,6 +67,16 @@ function page<T>(reply: Reply<unknown>, collection: string): Page<T> {
   };
 }
 
+/** Asks a write extension to answer only the identities it made, not the records. */
+export interface Minimal {
+  minimal: true;
+}
+
+/** `Prefer: return=minimal` (RFC 7240) when asked; a service that does not honour it answers the records. */
+function preferring(o: Minimal | undefined): { headers?: Record<string, string> } {
+  return o?.minimal ? { headers: { prefer: "return=minimal" } } : {};
+}
+
 /**
  * A typed client of the Archivist API for what an application (the conserver's delivery) and
  * an auditor do: assets and their events, asset-free events, receipts, SCITT registration and
@@ -102,11 +115,18 @@ export class ApiClient {
   }
 
   /** An asset with its first events, committed together (`assets:withEvents`, an extension of this service). */
-  createAssetWithEvents(body: AssetCreateWithEvents): Promise<AssetWithEvents> {
+  createAssetWithEvents(body: AssetCreateWithEvents): Promise<AssetWithEvents>;
+  /** With `minimal`, the service answers only the identities it made (`Prefer: return=minimal`). */
+  createAssetWithEvents(body: AssetCreateWithEvents, o: Minimal): Promise<AssetWithEventsMade>;
+  createAssetWithEvents(
+    body: AssetCreateWithEvents,
+    o?: Minimal,
+  ): Promise<AssetWithEvents | AssetWithEventsMade> {
     return this.json("POST", "/archivist/v2/assets:withEvents", {
       route: "assets.create_with_events",
       body: { json: body },
       ...CREATE,
+      ...preferring(o),
     });
   }
 
@@ -115,11 +135,17 @@ export class ApiClient {
    * service): one answer per item, in order, each what its own `createAssetWithEvents` would
    * have answered. A backend without it answers 404 (or 405/501) for the path.
    */
-  createAssetsWithEvents(body: AssetBatchWithEvents): Promise<AssetBatchWithEventsAnswer> {
+  createAssetsWithEvents(body: AssetBatchWithEvents): Promise<AssetBatchWithEventsAnswer>;
+  createAssetsWithEvents(body: AssetBatchWithEvents, o: Minimal): Promise<AssetBatchWithEventsMade>;
+  createAssetsWithEvents(
+    body: AssetBatchWithEvents,
+    o?: Minimal,
+  ): Promise<AssetBatchWithEventsAnswer | AssetBatchWithEventsMade> {
     return this.json("POST", "/archivist/v2/assets:batchWithEvents", {
       route: "assets.batch_with_events",
       body: { json: body },
       ...CREATE,
+      ...preferring(o),
     });
   }
 
@@ -144,11 +170,17 @@ export class ApiClient {
    * this service): one answer per item, in order, each what its own `createAssetEvent` would have
    * answered. A backend without it answers 404 (or 405/501) for the path.
    */
-  createAssetEvents(body: AssetEventBatch): Promise<AssetEventBatchAnswer> {
+  createAssetEvents(body: AssetEventBatch): Promise<AssetEventBatchAnswer>;
+  createAssetEvents(body: AssetEventBatch, o: Minimal): Promise<AssetEventBatchMade>;
+  createAssetEvents(
+    body: AssetEventBatch,
+    o?: Minimal,
+  ): Promise<AssetEventBatchAnswer | AssetEventBatchMade> {
     return this.json("POST", "/archivist/v2/assets/-/events:batch", {
       route: "events.create_batch",
       body: { json: body },
       ...CREATE,
+      ...preferring(o),
     });
   }
 

@@ -1,12 +1,15 @@
 import type { z } from "zod";
 import type {
   assetBatchWithEvents,
+  assetBatchWithEventsMinimal,
   assetBatchWithEventsOut,
   assetCreate,
   assetCreateWithEvents,
   assetEventBatch,
+  assetEventBatchMinimal,
   assetEventBatchOut,
   assetOut,
+  assetWithEventsMinimal,
   assetWithEventsOut,
   eventCreate,
   eventOut,
@@ -23,9 +26,12 @@ export type Asset = z.output<typeof assetOut>;
 /** `POST /archivist/v2/assets:withEvents`: an asset with its first Record events. */
 export type AssetCreateWithEvents = z.input<typeof assetCreateWithEvents>;
 export type AssetWithEvents = z.output<typeof assetWithEventsOut>;
+/** The same under `{ minimal: true }` (`Prefer: return=minimal`): the identities it made. */
+export type AssetWithEventsMade = z.output<typeof assetWithEventsMinimal>;
 /** `POST /archivist/v2/assets:batchWithEvents`: many of those in one request, each answered alone. */
 export type AssetBatchWithEvents = z.input<typeof assetBatchWithEvents>;
 export type AssetBatchWithEventsAnswer = z.output<typeof assetBatchWithEventsOut>;
+export type AssetBatchWithEventsMade = z.output<typeof assetBatchWithEventsMinimal>;
 /** `POST /archivist/v2/assets/{uuid}/events`. */
 export type EventCreate = z.input<typeof eventCreate>;
 /** An asset event as the service returns it (`merklelog_entry` once committed). */
@@ -33,6 +39,7 @@ export type AssetEvent = z.output<typeof eventOut>;
 /** `POST /archivist/v2/assets/-/events:batch`: many events, each on the asset it names, each answered alone. */
 export type AssetEventBatch = z.input<typeof assetEventBatch>;
 export type AssetEventBatchAnswer = z.output<typeof assetEventBatchOut>;
+export type AssetEventBatchMade = z.output<typeof assetEventBatchMinimal>;
 
 /** `POST /archivist/v1/events`: an asset-free event. */
 export interface FreeEventCreate {

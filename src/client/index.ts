@@ -3,17 +3,26 @@
  * retries as the retry policy allows, and typed calls for assets, events, receipts, SCITT and
  * blobs. It carries no server code; verify what it fetches with `vcon-archivist/verify`.
  */
-export { ApiClient, type ListOptions, type Registration, type ScittOptions } from "./api-client.js";
+export {
+  ApiClient,
+  type ListOptions,
+  type Minimal,
+  type Registration,
+  type ScittOptions,
+} from "./api-client.js";
 export type {
   Asset,
   AssetBatchWithEvents,
   AssetBatchWithEventsAnswer,
+  AssetBatchWithEventsMade,
   AssetCreate,
   AssetCreateWithEvents,
   AssetEvent,
   AssetEventBatch,
   AssetEventBatchAnswer,
+  AssetEventBatchMade,
   AssetWithEvents,
+  AssetWithEventsMade,
   Blob,
   EventCreate,
   EventSearch,

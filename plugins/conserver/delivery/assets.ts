@@ -1,4 +1,4 @@
-import type { AssetCreateWithEvents, AssetWithEvents } from "vcon-archivist/client";
+import type { AssetCreateWithEvents, AssetWithEventsMade } from "vcon-archivist/client";
 import type { VconEventBody } from "../template.js";
 import { isRecord } from "../vcon.js";
 import { BackendBatches, type BatchSpec, NOT_OFFERED } from "./backend-batches.js";
@@ -73,12 +73,15 @@ const ASSET_LOOKUP: LookupSpec<string, string> = {
 
 /**
  * New vCons' assets created with their first events: alone (`assets:withEvents`), or, when
- * concurrent deliveries create several at once, in one `assets:batchWithEvents` request.
+ * concurrent deliveries create several at once, in one `assets:batchWithEvents` request. Only
+ * the identities are asked back (`Prefer: return=minimal`): the asset's is all a delivery reads,
+ * and the records cost the service their JSON and this worker its parse. A service that does not
+ * honour it answers the records, which hold the identities too.
  */
-const CREATIONS: BatchSpec<AssetCreateWithEvents, AssetWithEvents> = {
+const CREATIONS: BatchSpec<AssetCreateWithEvents, AssetWithEventsMade> = {
   name: "assets:batchWithEvents",
-  one: (client, body) => client.createAssetWithEvents(body),
-  many: (client, requests) => client.createAssetsWithEvents({ requests }),
+  one: (client, body) => client.createAssetWithEvents(body, { minimal: true }),
+  many: (client, requests) => client.createAssetsWithEvents({ requests }, { minimal: true }),
 };
 
 /**

@@ -1,4 +1,4 @@
-import type { AssetEvent, AssetEventBatch } from "vcon-archivist/client";
+import type { AssetEventBatch } from "vcon-archivist/client";
 import { isRecord } from "../vcon.js";
 import type { AssetResolver } from "./assets.js";
 import { BackendBatches, type BatchSpec } from "./backend-batches.js";
@@ -71,16 +71,17 @@ type EventPost = AssetEventBatch["requests"][number];
 /**
  * Recording an event on a known asset: alone (`POST …/assets/{uuid}/events`), or, when concurrent
  * deliveries record several at once (later operations on many vCons), in one
- * `assets/-/events:batch` request.
+ * `assets/-/events:batch` request, which answers only the events' identities
+ * (`Prefer: return=minimal`): a delivery reads nothing of the answer but that it succeeded.
  */
-const EVENT_POSTS: BatchSpec<EventPost, AssetEvent> = {
+const EVENT_POSTS: BatchSpec<EventPost, unknown> = {
   name: "assets/-/events:batch",
   one: (client, post) => client.createAssetEvent(post.asset_identity, post.event),
-  many: (client, requests) => client.createAssetEvents({ requests }),
+  many: (client, requests) => client.createAssetEvents({ requests }, { minimal: true }),
 };
 
 /** The event posts of a delivery worker, batched per backend. */
-export function eventPosts(): BackendBatches<EventPost, AssetEvent> {
+export function eventPosts(): BackendBatches<EventPost, unknown> {
   return new BackendBatches(EVENT_POSTS);
 }
 
@@ -105,7 +106,7 @@ export async function deliver(
   client: ArchivistClient,
   assets: AssetResolver,
   events: BackendLookups<EventQuery, true>,
-  posts: BackendBatches<EventPost, AssetEvent>,
+  posts: BackendBatches<EventPost, unknown>,
   job: DeliveryJob,
   signal?: AbortSignal,
 ): Promise<DeliveryOutcome> {

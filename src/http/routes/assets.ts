@@ -1,3 +1,4 @@
+import type { Outcome } from "../../batching/coalescer.js";
 import { badRequest } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
 import { viewFor, writeViewFor } from "../../services/access/caller-view.js";
@@ -14,17 +15,18 @@ import { listAssetEvents, listAssets } from "../../services/records/lists.js";
 import { answerItems } from "../batch-items.js";
 import type { HttpDeps } from "../deps.js";
 import { listRoute } from "../listing.js";
+import { appliedMinimal, prefersMinimal } from "../prefer.js";
 import type { RouteTable } from "../route.js";
 import {
   assetBatchWithEvents,
-  assetBatchWithEventsOut,
+  assetBatchWithEventsAnswer,
   assetCreate,
   assetCreateWithEvents,
   assetEventBatch,
-  assetEventBatchOut,
+  assetEventBatchAnswer,
   assetOut,
   assetQuery,
-  assetWithEventsOut,
+  assetWithEventsAnswer,
   eventCreate,
   eventOut,
 } from "../schemas/assets.js";
@@ -33,6 +35,23 @@ const BASE = "/archivist/v2/assets";
 const group = "assetsv2";
 
 const atTime = (raw: string | undefined): Date | undefined => (raw ? requestTime(raw, "at_time") : undefined);
+
+/** A made record under `Prefer: return=minimal`: what names it. */
+const identityOf = (r: { identity: string }) => ({ identity: r.identity });
+const madeIdentities = (r: { asset: { identity: string }; events: Array<{ identity: string }> }) => ({
+  asset: identityOf(r.asset),
+  events: r.events.map(identityOf),
+});
+
+/**
+ * Our write extensions answer only the identities they made when the caller prefers
+ * `return=minimal` (RFC 7240): a producer that records and moves on (the conserver's delivery)
+ * reads nothing else, and the records cost the service their JSON and the caller its parse.
+ */
+function shaped<R, M>(minimal: boolean, shape: (row: R) => M) {
+  return (outcomes: Array<Outcome<R>>): Array<Outcome<R | M>> =>
+    minimal ? outcomes.map((o) => ("row" in o ? { row: shape(o.row) } : o)) : outcomes;
+}
 
 /** Assets and asset events (private routes). */
 export function assetRoutes(t: RouteTable, d: HttpDeps): void {
@@ -72,11 +91,15 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
     group,
     auth: "token",
     summary:
-      "Create an asset with its first Record events in one transaction (an extension: not in the DataTrails API)",
+      "Create an asset with its first Record events in one transaction; `Prefer: return=minimal` answers only the identities made (an extension: not in the DataTrails API)",
     body: assetCreateWithEvents,
-    response: assetWithEventsOut,
-    handler: async ({ principal: p, body }) =>
-      createAssetWithEvents(d.ctx, p, await writeViewFor(d.ctx, p), body),
+    response: assetWithEventsAnswer,
+    handler: async ({ principal: p, body, req, res }) => {
+      const made = await createAssetWithEvents(d.ctx, p, await writeViewFor(d.ctx, p), body);
+      if (!prefersMinimal(req)) return made;
+      appliedMinimal(res);
+      return madeIdentities(made);
+    },
   });
   t.add({
     method: "post",
@@ -84,13 +107,19 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
     group,
     auth: "token",
     summary:
-      "Create many assets, each with its first Record events, in one request; each item is committed and answered as its own assets:withEvents (an extension: not in the DataTrails API)",
+      "Create many assets, each with its first Record events, in one request; each item is committed and answered as its own assets:withEvents, `Prefer: return=minimal` included (an extension: not in the DataTrails API)",
     body: assetBatchWithEvents,
-    response: assetBatchWithEventsOut,
-    handler: async ({ principal: p, body }) =>
-      answerItems(d, p, "assets:batchWithEvents", body.requests, async (items) =>
-        createAssetsWithEvents(d.ctx, p, await writeViewFor(d.ctx, p), items),
-      ),
+    response: assetBatchWithEventsAnswer,
+    handler: async ({ principal: p, body, req, res }) => {
+      const minimal = prefersMinimal(req);
+      if (minimal) appliedMinimal(res);
+      return answerItems(d, p, "assets:batchWithEvents", body.requests, async (items) =>
+        shaped(
+          minimal,
+          madeIdentities,
+        )(await createAssetsWithEvents(d.ctx, p, await writeViewFor(d.ctx, p), items)),
+      );
+    },
   });
   t.add({
     method: "post",
@@ -98,13 +127,16 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
     group,
     auth: "token",
     summary:
-      "Record many events, each on the asset it names, in one request; each item is committed and answered as its own POST …/assets/{uuid}/events (an extension: not in the DataTrails API)",
+      "Record many events, each on the asset it names, in one request; each item is committed and answered as its own POST …/assets/{uuid}/events, or only by its identity under `Prefer: return=minimal` (an extension: not in the DataTrails API)",
     body: assetEventBatch,
-    response: assetEventBatchOut,
-    handler: async ({ principal: p, body }) =>
-      answerItems(d, p, "assets/-/events:batch", body.requests, async (items) =>
-        createAssetEvents(d.ctx, p, await writeViewFor(d.ctx, p), items),
-      ),
+    response: assetEventBatchAnswer,
+    handler: async ({ principal: p, body, req, res }) => {
+      const minimal = prefersMinimal(req);
+      if (minimal) appliedMinimal(res);
+      return answerItems(d, p, "assets/-/events:batch", body.requests, async (items) =>
+        shaped(minimal, identityOf)(await createAssetEvents(d.ctx, p, await writeViewFor(d.ctx, p), items)),
+      );
+    },
   });
   t.add({
     method: "get",

@@ -45,6 +45,15 @@ export const assetCreateWithEvents = assetCreate.extend({ events: z.array(eventC
 
 export const assetWithEventsOut = z.object({ asset: assetOut, events: z.array(eventOut) });
 
+/** What a record made under `Prefer: return=minimal` (RFC 7240) is answered with: its identity. */
+const madeIdentity = z.object({ identity: z.string() });
+
+/** `assets:withEvents` under `Prefer: return=minimal`: the identities of the asset and its events. */
+export const assetWithEventsMinimal = z.object({ asset: madeIdentity, events: z.array(madeIdentity) });
+
+/** `assets:withEvents`' answer: the records, or their identities when the caller prefers `return=minimal`. */
+export const assetWithEventsAnswer = z.union([assetWithEventsOut, assetWithEventsMinimal]);
+
 /** Items one batch of ours may carry: a batch's items share one request, not one transaction. */
 const MAX_BATCH_ITEMS = 100;
 
@@ -72,6 +81,9 @@ const answersOf = <T extends z.ZodType>(answer: T) =>
 export const assetBatchWithEvents = batchOf(assetCreateWithEvents);
 
 export const assetBatchWithEventsOut = answersOf(assetWithEventsOut);
+export const assetBatchWithEventsMinimal = answersOf(assetWithEventsMinimal);
+/** What the route answers (documented): the records, or under `return=minimal` their identities. */
+export const assetBatchWithEventsAnswer = answersOf(assetWithEventsAnswer);
 
 /**
  * `POST /archivist/v2/assets/-/events:batch` (an extension of ours): many `POST
@@ -82,3 +94,6 @@ export const assetBatchWithEventsOut = answersOf(assetWithEventsOut);
 export const assetEventBatch = batchOf(z.object({ asset_identity: z.string(), event: eventCreate }));
 
 export const assetEventBatchOut = answersOf(eventOut);
+export const assetEventBatchMinimal = answersOf(madeIdentity);
+/** What the route answers (documented): the events, or under `return=minimal` their identities. */
+export const assetEventBatchAnswer = answersOf(z.union([eventOut, madeIdentity]));

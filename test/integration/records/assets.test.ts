@@ -268,6 +268,92 @@ describe("assets and events", () => {
     expect(((await bounds.json()) as { assets: Asset[] }).assets).toEqual([]);
   });
 
+  it("answers only the identities it made under Prefer: return=minimal (assets:withEvents, assets:batchWithEvents, assets/-/events:batch)", async () => {
+    const record = (n: string) => ({
+      operation: "Record",
+      behaviour: "RecordEvidence",
+      event_attributes: { arc_display_type: "note", minimal: n },
+    });
+    const minimal = { prefer: 'respond-async, return="minimal"; x=1' };
+    const single = await s.api("/archivist/v2/assets:withEvents", {
+      method: "POST",
+      token: ta,
+      headers: minimal,
+      json: { attributes: { arc_display_type: "call", minimal: "m0" }, events: [record("a")] },
+    });
+    expect(single.status, await single.clone().text()).toBe(200);
+    expect(single.headers.get("preference-applied")).toBe("return=minimal");
+    const made = (await single.json()) as {
+      asset: { identity: string };
+      events: Array<{ identity: string }>;
+    };
+    expect(Object.keys(made.asset)).toEqual(["identity"]);
+    expect(made.events.map((e) => Object.keys(e))).toEqual([["identity"]]);
+    // What it names is stored whole, and reads back as any record does.
+    const asset = (await (
+      await s.api(`/archivist/v2/${made.asset.identity}`, { token: ta })
+    ).json()) as Asset;
+    expect(asset.attributes).toEqual({ arc_display_type: "call", minimal: "m0" });
+    const event = (await (
+      await s.api(`/archivist/v2/${made.events[0]?.identity}`, { token: ta })
+    ).json()) as Event;
+    expect(event.event_attributes.minimal).toBe("a");
+
+    const batch = await s.api("/archivist/v2/assets:batchWithEvents", {
+      method: "POST",
+      token: ta,
+      headers: { prefer: "return=minimal" },
+      json: {
+        requests: [
+          { attributes: { arc_display_type: "call", minimal: "m1" }, events: [record("b")] },
+          { attributes: { arc_display_type: "call", minimal: "m2" }, events: [] },
+        ],
+      },
+    });
+    expect(batch.headers.get("preference-applied")).toBe("return=minimal");
+    const answered = (await batch.json()) as { responses: unknown[] };
+    const [first, refused] = answered.responses as [
+      { asset: { identity: string }; events: Array<{ identity: string }> },
+      { error: { status: number; code: number } },
+    ];
+    expect(first).toEqual({
+      asset: { identity: first.asset.identity },
+      events: [{ identity: first.events[0]?.identity }],
+    });
+    expect(first.events[0]?.identity.startsWith(`${first.asset.identity}/events/`)).toBe(true);
+    // An item's failure is answered as it is without the preference.
+    expect(refused.error).toMatchObject({ status: 400, code: 3 });
+
+    const events = await s.api("/archivist/v2/assets/-/events:batch", {
+      method: "POST",
+      token: ta,
+      headers: { prefer: "return=minimal" },
+      json: {
+        requests: [
+          { asset_identity: first.asset.identity, event: record("c") },
+          { asset_identity: "assets/not-a-uuid", event: record("d") },
+        ],
+      },
+    });
+    expect(events.headers.get("preference-applied")).toBe("return=minimal");
+    const posted = (await events.json()) as { responses: Array<Record<string, unknown>> };
+    expect(Object.keys(posted.responses[0] ?? {})).toEqual(["identity"]);
+    expect(String(posted.responses[0]?.identity).startsWith(`${first.asset.identity}/events/`)).toBe(true);
+    expect(posted.responses[1]).toMatchObject({ error: { status: 400, code: 3 } });
+
+    // Without the preference (or with another one) the records are answered, as before.
+    const full = await s.api("/archivist/v2/assets/-/events:batch", {
+      method: "POST",
+      token: ta,
+      headers: { prefer: "return=representation" },
+      json: { requests: [{ asset_identity: first.asset.identity, event: record("e") }] },
+    });
+    expect(full.headers.get("preference-applied")).toBeNull();
+    const fullItem = ((await full.json()) as { responses: Event[] }).responses[0];
+    expect(fullItem?.event_attributes.minimal).toBe("e");
+    expect(fullItem?.identity.startsWith(`${first.asset.identity}/events/`)).toBe(true);
+  });
+
   it("records many events, each on the asset it names, in one request, each answered as its own POST …/events (assets/-/events:batch)", async () => {
     const x = await createAsset(ta, { attributes: { arc_display_type: "call", stage: "new" } });
     const y = await createAsset(ta, { attributes: { arc_display_type: "call" } });

@@ -113,6 +113,11 @@ describe("delivery worker", () => {
     // Fewer requests than vCons: they were batched (a lone first one may go alone).
     expect(fake.count("assets.batch_with_events") + fake.count("assets.create_with_events")).toBeLessThan(40);
     expect(fake.count("assets.create") + fake.count("events.create")).toBe(0);
+    // Only the identities were asked back, and the answers carried nothing else.
+    const creations = fake.calls.filter(
+      (c) => c === "assets.batch_with_events" || c === "assets.create_with_events",
+    );
+    expect(fake.minimalCalls.filter((c) => c.startsWith("assets."))).toEqual(creations);
     expect(new Set(fake.assets.map((a) => a.attributes.subject)).size).toBe(40);
     expect(fake.assets).toHaveLength(40);
     expect(new Set(fake.events.map((e) => e.asset_identity)).size).toBe(40);
@@ -341,6 +346,9 @@ describe("later operations in batches (assets/-/events:batch)", () => {
     expect(s.fake.count("events.create_batch")).toBeGreaterThan(0);
     // Fewer requests than events: they were batched (a lone first one may go alone).
     expect(s.fake.count("events.create_batch") + s.fake.count("events.create")).toBeLessThan(40);
+    expect(s.fake.minimalCalls.filter((c) => c === "events.create_batch")).toHaveLength(
+      s.fake.count("events.create_batch"),
+    );
     eachOnce(s.fake, 2);
     expect(await s.dead.size()).toBe(0);
     const [batches, singles] = [s.fake.count("events.create_batch"), s.fake.count("events.create")];

@@ -1,6 +1,26 @@
 import { randomUUID } from "node:crypto";
 
 /** A scripted answer that replaces the next real one on a route. */
+/** Our write extensions, which honour `Prefer: return=minimal` as the service does. */
+const MINIMAL = new Set(["assets.create_with_events", "assets.batch_with_events", "events.create_batch"]);
+
+const identityOnly = (r: unknown) => ({ identity: (r as { identity: string }).identity });
+const madeOnly = (r: unknown) => {
+  const m = r as { asset: unknown; events: unknown[] };
+  return { asset: identityOnly(m.asset), events: m.events.map(identityOnly) };
+};
+
+/** What a write extension answers under `return=minimal`: the identities it made; item errors as they are. */
+function minimalAnswer(route: string, body: unknown): unknown {
+  if (route === "assets.create_with_events") return madeOnly(body);
+  const item = route === "assets.batch_with_events" ? madeOnly : identityOnly;
+  return {
+    responses: (body as { responses: unknown[] }).responses.map((r) =>
+      r !== null && typeof r === "object" && "error" in r ? r : item(r),
+    ),
+  };
+}
+
 export interface Fault {
   status: number;
   headers?: Record<string, string>;
@@ -63,6 +83,8 @@ export class FakeArchivist {
   readonly freeEvents: Array<{ identity: string; attributes: Rec; trails: string[]; event_type: string }> =
     [];
   readonly calls: string[] = [];
+  /** The calls that asked for `Prefer: return=minimal`; the write extensions then answer identities only. */
+  readonly minimalCalls: string[] = [];
   private readonly faults = new Map<string, Fault[]>();
   /** "all" by default: a backend that does not read a repeated key as the wire conventions do. */
   repeatedKeys: RepeatedKeys = "all";
@@ -107,7 +129,12 @@ export class FakeArchivist {
         body: fault.body ?? { code: 2, message: "fault" },
         ...(fault.headers ? { headers: fault.headers } : {}),
       };
-    return this.handleUnfaulted(name, route[1], url, headers, body);
+    const answer = await this.handleUnfaulted(name, route[1], url, headers, body);
+    if (!/(^|,)\s*return\s*=\s*"?minimal/i.test(headers.get("prefer") ?? "")) return answer;
+    this.minimalCalls.push(name);
+    return MINIMAL.has(name) && answer.status === 200
+      ? { ...answer, body: minimalAnswer(name, answer.body) }
+      : answer;
   }
 
   private async handleUnfaulted(name: string, path: RegExp, url: URL, headers: Headers, body: string) {
