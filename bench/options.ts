@@ -13,6 +13,7 @@ const SCENARIOS = [
   "hostile",
   "statements",
   "scaleout",
+  "pair",
   "list",
 ] as const;
 /** A scenario's name (a positional argument of the bench). */

@@ -12,8 +12,11 @@ export interface ScenarioContext {
    * runs beside what an earlier one left behind (its queues, its seals, its million rows).
    */
   service(): Promise<Deployment>;
-  /** Another fresh service with settings of its own (e.g. witnesses), stopped with the scenario's. */
-  extraService(env: Record<string, string>): Promise<Deployment>;
+  /**
+   * Another fresh service with settings of its own (e.g. witnesses), stopped with the scenario's;
+   * `cli`: another tree's built CLI to run it with (`pair`).
+   */
+  extraService(env: Record<string, string>, cli?: string): Promise<Deployment>;
 }
 
 /** One benchmark scenario (a file in bench/scenarios/). */
@@ -35,7 +38,7 @@ export class ServiceFactory {
     private readonly log: (line: string) => void,
   ) {}
 
-  async fresh(env: Record<string, string> = {}): Promise<Deployment> {
+  async fresh(env: Record<string, string> = {}, cli?: string): Promise<Deployment> {
     const base = { databaseUrl: this.opts.databaseUrl, redisUrl: this.opts.redisUrl };
     this.template ??= (async () => {
       this.log(`preparing the services (${engineOf(this.opts)}${this.opts.redisUrl ? " + redis" : ""})`);
@@ -44,7 +47,7 @@ export class ServiceFactory {
       return t;
     })();
     const template = await this.template;
-    return Deployment.create({ ...base, env, template });
+    return Deployment.create({ ...base, env, template, ...(cli ? { cli } : {}) });
   }
 
   /** Drops the template (the scenarios' own services are disposed as each ends). */
@@ -64,8 +67,8 @@ export function scenarioContext(
   const started: Array<Promise<Deployment>> = [];
   let own: Promise<Deployment> | undefined;
   const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
-  const start = (env?: Record<string, string>) => {
-    const d = factory.fresh(env);
+  const start = (env?: Record<string, string>, cli?: string) => {
+    const d = factory.fresh(env, cli);
     started.push(d);
     return d;
   };
@@ -79,7 +82,7 @@ export function scenarioContext(
       await d.ensureRunning();
       return d;
     },
-    extraService: (env) => start(env),
+    extraService: (env, cli) => start(env, cli),
     async dispose() {
       const all = await Promise.allSettled(started);
       await Promise.all(all.map((r) => (r.status === "fulfilled" ? r.value.dispose() : undefined)));

@@ -55,6 +55,8 @@ export class Deployment {
     readonly db: FreshDatabase | undefined,
     private readonly env: Record<string, string>,
     template: Deployment | undefined,
+    /** The built CLI this deployment runs (`BENCH_SERVER_CLI`, or this tree's). */
+    private readonly cli: string = CLI,
   ) {
     if (template) {
       // A copy of a provisioned, stopped deployment: its keys, its tenancy, its bootstrap file.
@@ -80,13 +82,15 @@ export class Deployment {
      * initialisation or migrations, so a fresh service per scenario costs a second, not 5–25.
      */
     template?: Deployment;
+    /** Another tree's built CLI (`…/dist/src/cli/main.js`) to run instead of the run's own. */
+    cli?: string;
   }): Promise<Deployment> {
     const db = opts.databaseUrl ? await freshDatabase(opts.databaseUrl, opts.template?.db?.name) : undefined;
     const env: Record<string, string> = {
       ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
       ...opts.env,
     };
-    const d = new Deployment(db, env, opts.template);
+    const d = new Deployment(db, env, opts.template, opts.cli);
     live.add(d);
     try {
       await d.start();
@@ -169,7 +173,7 @@ export class Deployment {
       ...SERVICE_NODE_ARGS,
       ...(process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean),
     ];
-    const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], {
+    const child = spawn(process.execPath, [...nodeArgs, this.cli, ...args], {
       env,
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -6,6 +6,7 @@ import { core } from "./core.js";
 import { hostile } from "./hostile.js";
 import { ingest } from "./ingest.js";
 import { list } from "./list.js";
+import { pair } from "./pair.js";
 import { receipts } from "./receipts.js";
 import { scaleout } from "./scaleout.js";
 import { statements } from "./statements.js";
@@ -27,4 +28,5 @@ export const scenarios: Record<ScenarioName, Scenario> = {
   hostile,
   statements,
   scaleout,
+  pair,
 };

@@ -65,7 +65,7 @@ async function assetCreation(ctx: ScenarioContext, d: Deployment, token: string)
   reportPhase(ctx, "ingest", "asset creation (64 in flight)", phase, "assets/s");
 }
 
-function eventRequest(token: string, asset: string): RequestTemplate {
+export function eventRequest(token: string, asset: string): RequestTemplate {
   const headers = { "content-type": "application/json", authorization: `Bearer ${token}` };
   return { method: "POST", path: `/archivist/v2/${asset}/events`, headers, body: EVENT };
 }
