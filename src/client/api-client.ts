@@ -97,6 +97,11 @@ export class ApiClient {
     return (await this.transport.json<T>(method, path, o)).body;
   }
 
+  /** A write of one of this service's extensions, answering the records or, with `minimal`, their identities. */
+  private made<T>(path: string, route: string, body: unknown, o: Minimal | undefined): Promise<T> {
+    return this.json("POST", path, { route, body: { json: body }, ...CREATE, ...preferring(o) });
+  }
+
   private async list<T>(path: string, collection: string, route: string, query: ListQuery, l: ListOptions) {
     const reply = await this.transport.json("GET", path, {
       route,
@@ -122,12 +127,7 @@ export class ApiClient {
     body: AssetCreateWithEvents,
     o?: Minimal,
   ): Promise<AssetWithEvents | AssetWithEventsMade> {
-    return this.json("POST", "/archivist/v2/assets:withEvents", {
-      route: "assets.create_with_events",
-      body: { json: body },
-      ...CREATE,
-      ...preferring(o),
-    });
+    return this.made("/archivist/v2/assets:withEvents", "assets.create_with_events", body, o);
   }
 
   /**
@@ -141,12 +141,7 @@ export class ApiClient {
     body: AssetBatchWithEvents,
     o?: Minimal,
   ): Promise<AssetBatchWithEventsAnswer | AssetBatchWithEventsMade> {
-    return this.json("POST", "/archivist/v2/assets:batchWithEvents", {
-      route: "assets.batch_with_events",
-      body: { json: body },
-      ...CREATE,
-      ...preferring(o),
-    });
+    return this.made("/archivist/v2/assets:batchWithEvents", "assets.batch_with_events", body, o);
   }
 
   getAsset(asset: string): Promise<Asset> {
@@ -176,12 +171,7 @@ export class ApiClient {
     body: AssetEventBatch,
     o?: Minimal,
   ): Promise<AssetEventBatchAnswer | AssetEventBatchMade> {
-    return this.json("POST", "/archivist/v2/assets/-/events:batch", {
-      route: "events.create_batch",
-      body: { json: body },
-      ...CREATE,
-      ...preferring(o),
-    });
+    return this.made("/archivist/v2/assets/-/events:batch", "events.create_batch", body, o);
   }
 
   /** `identity`: `assets/<uuid>/events/<uuid>`. */
