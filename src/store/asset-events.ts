@@ -128,29 +128,79 @@ export async function insertAssetEvents(db: Queryable, events: NewAssetEvent[]):
        select ${INSERT_COLS} from jsonb_to_recordset($1::jsonb) as r(${INSERT_ROW_TYPE})
        returning id, tenant_id, seq, asset_id, proof_mechanism)
      insert into asset_event_queue (id, tenant_id, seq, asset_id) select id, tenant_id, seq, asset_id from ins where proof_mechanism = 'MERKLE_LOG'`,
-    [
-      JSON.stringify(
-        events.map((e) => ({
-          id: e.id,
-          asset_id: e.asset_id,
-          tenant_id: e.tenant_id,
-          operation: e.operation,
-          behaviour: e.behaviour,
-          event_attributes: e.event_attributes,
-          asset_attributes: e.asset_attributes,
-          timestamp_declared: sqlTime(e.timestamp_declared),
-          timestamp_accepted: sqlTime(e.timestamp_accepted),
-          principal_declared: e.principal_declared,
-          principal_accepted: e.principal_accepted,
-          confirmation_status: e.confirmation_status,
-          proof_mechanism: e.proof_mechanism,
-          public: e.public,
-          from_address: e.from_address,
-        })),
-      ),
-    ],
+    [rowsDocument(events)],
     { reusePlan: true },
   );
+  return storedEvents(events);
+}
+
+/** What an asset was when a group authorised its events against it: every column that can change. */
+export interface AssetState {
+  id: string;
+  attributes: Record<string, unknown>;
+  tracked: string;
+  confirmation_status: string;
+}
+
+/**
+ * Inserts the events whose asset is still as `expected` says, in one statement that is its own
+ * transaction: it takes those assets' row locks in id order (`for share`, as a group that changes
+ * no asset does) and compares each locked row with the state its events were authorised
+ * against, so an asset changed since it was read writes none of its events. Returns the events
+ * written, as stored; the caller writes the others the locking way.
+ */
+export async function insertAssetEventsIfUnchanged(
+  db: Queryable,
+  events: NewAssetEvent[],
+  expected: AssetState[],
+): Promise<StoredAssetEvent[]> {
+  if (events.length === 0) return [];
+  const written = await db.query<{ id: string }>(
+    `with expected as (
+       select * from jsonb_to_recordset($2::jsonb) as x(id uuid, attributes jsonb, tracked text, confirmation_status text)),
+     unchanged as (
+       select a.id from assets a join expected x on x.id = a.id
+       where a.attributes = x.attributes and a.tracked = x.tracked and a.confirmation_status = x.confirmation_status
+       order by a.id for share of a),
+     ins as (insert into asset_events (${INSERT_COLS})
+       select ${INSERT_COLS} from jsonb_to_recordset($1::jsonb) as r(${INSERT_ROW_TYPE})
+       where r.asset_id in (select id from unchanged)
+       returning id, tenant_id, seq, asset_id, proof_mechanism),
+     queued as (insert into asset_event_queue (id, tenant_id, seq, asset_id)
+       select id, tenant_id, seq, asset_id from ins where proof_mechanism = 'MERKLE_LOG')
+     select id from ins`,
+    [rowsDocument(events), JSON.stringify(expected)],
+    { reusePlan: true },
+  );
+  const ids = new Set(written.map((w) => w.id));
+  return storedEvents(events.filter((e) => ids.has(e.id)));
+}
+
+/** A group's rows as one JSON document (`jsonb_to_recordset` with INSERT_ROW_TYPE). */
+function rowsDocument(events: NewAssetEvent[]): string {
+  return JSON.stringify(
+    events.map((e) => ({
+      id: e.id,
+      asset_id: e.asset_id,
+      tenant_id: e.tenant_id,
+      operation: e.operation,
+      behaviour: e.behaviour,
+      event_attributes: e.event_attributes,
+      asset_attributes: e.asset_attributes,
+      timestamp_declared: sqlTime(e.timestamp_declared),
+      timestamp_accepted: sqlTime(e.timestamp_accepted),
+      principal_declared: e.principal_declared,
+      principal_accepted: e.principal_accepted,
+      confirmation_status: e.confirmation_status,
+      proof_mechanism: e.proof_mechanism,
+      public: e.public,
+      from_address: e.from_address,
+    })),
+  );
+}
+
+/** The events as stored: the columns not inserted start at their defaults. */
+function storedEvents(events: NewAssetEvent[]): StoredAssetEvent[] {
   // Written out, not spread: a spread of this many fields was ~2 % of the service's profile.
   return events.map((e) => ({
     id: e.id,

@@ -109,6 +109,14 @@ export async function lockAssets(
   );
 }
 
+/** A group's existing assets as stored now, without a lock (the optimistic write compares them again). */
+export async function readAssetRows(db: Queryable, ids: string[]): Promise<AssetRow[]> {
+  if (ids.length === 0) return [];
+  return db.query<AssetRow>(`select ${ASSET_ROW_COLUMNS} from assets where id = any($1::uuid[])`, [ids], {
+    reusePlan: true,
+  });
+}
+
 /** Writes the attributes and tracking of assets a group changed, one statement for all of them. */
 export async function saveAssetStates(
   tx: Queryable,

@@ -9,6 +9,12 @@ export interface GroupCommitOptions<I, R, P> {
    * read before it opens: inside it, only the transaction may be used (store/transaction-scope.ts).
    */
   prepare?(items: I[]): Promise<P>;
+  /**
+   * Writes a group without a transaction of its own, when it can (its own statements are then
+   * each their own transaction); undefined when it does not take the group, which `writeGroup`
+   * then writes. One outcome per item, in order.
+   */
+  writeOutside?(db: Db, items: I[], prepared: P): Promise<Array<Outcome<R>> | undefined>;
   /** Writes a group inside its transaction; one outcome per item, in order. Throwing fails the group. */
   writeGroup(tx: Queryable, items: I[], prepared: P): Promise<Array<Outcome<R>>>;
   /** Runs after the group has committed, with the items stored (e.g. waking the committer). */
@@ -46,7 +52,9 @@ export class GroupCommit<I, R, P = undefined> {
     let outcomes: Array<Outcome<R>>;
     try {
       const prepared = (await this.opts.prepare?.(items)) as P;
-      outcomes = await this.db.transaction((tx) => this.opts.writeGroup(tx, items, prepared));
+      outcomes =
+        (await this.opts.writeOutside?.(this.db, items, prepared)) ??
+        (await this.db.transaction((tx) => this.opts.writeGroup(tx, items, prepared)));
     } catch (err) {
       if (items.length === 1) return [{ error: err }];
       // One item the database refuses (something validation let through) must not fail the
