@@ -47,7 +47,10 @@ function validateEventInput(input: EventInput): void {
 /** A client's event, checked (references too), ready for a group but for its asset. */
 export interface CheckedEvent {
   pending: Omit<PendingEvent, "assetId" | "authorize">;
-  /** Refuses the event on an asset the caller may not write it to (run against the locked asset). */
+  /**
+   * Refuses the event on an asset the caller may not write it to: run against the asset as it is
+   * when the event is written (locked, or compared with what was read in the same statement).
+   */
   authorize(asset: AssetRow): void;
 }
 
@@ -96,7 +99,7 @@ export async function createAssetEvent(
   input: EventInput,
 ) {
   const checked = await checkEvent(ctx, p, view, input);
-  // Authorised inside the group's transaction against the locked asset: no extra read per event.
+  // Authorised by the group against the asset as it is written on (write/event-batcher.ts): no read per event.
   const [row] = await ctx.writePath.events.write({
     ...checked.pending,
     assetId,

@@ -33,7 +33,10 @@ export interface PendingEvent {
   declared: Principal4;
   accepted: Principal4;
   timestampDeclared?: Date | undefined;
-  /** Checked against the locked asset inside the group's transaction; throwing refuses this event only. */
+  /**
+   * Checked against the asset as the event is written on it (locked in the group's transaction, or
+   * compared with what was read by the optimistic statement); throwing refuses this event only.
+   */
   authorize?: ((asset: AssetRow) => void) | undefined;
   /**
    * The asset this event creates (its NewAsset event), inserted by the group with its final
