@@ -111,6 +111,10 @@ const INSERT_ROW_TYPE =
   "timestamp_declared timestamptz, timestamp_accepted timestamptz, principal_declared jsonb, principal_accepted jsonb, " +
   "confirmation_status text, proof_mechanism text, public boolean, from_address text";
 
+/** The insert of a group's rows from their JSON document (`$1`, `rowsDocument`); `r` names a row. */
+const INSERT_ROWS = `insert into asset_events (${INSERT_COLS})
+       select ${INSERT_COLS} from jsonb_to_recordset($1::jsonb) as r(${INSERT_ROW_TYPE})`;
+
 /**
  * Inserts many events in one statement (group commit) and returns them as stored, in
  * input order. Nothing is read back: the columns not inserted start at their defaults,
@@ -124,8 +128,7 @@ export async function insertAssetEvents(db: Queryable, events: NewAssetEvent[]):
   // statement text for any group size, so its plan is made once per connection. MERKLE_LOG events
   // also join the commit queue, in the same statement.
   await db.query(
-    `with ins as (insert into asset_events (${INSERT_COLS})
-       select ${INSERT_COLS} from jsonb_to_recordset($1::jsonb) as r(${INSERT_ROW_TYPE})
+    `with ins as (${INSERT_ROWS}
        returning id, tenant_id, seq, asset_id, proof_mechanism)
      insert into asset_event_queue (id, tenant_id, seq, asset_id) select id, tenant_id, seq, asset_id from ins where proof_mechanism = 'MERKLE_LOG'`,
     [rowsDocument(events)],
@@ -162,8 +165,7 @@ export async function insertAssetEventsIfUnchanged(
        select a.id from assets a join expected x on x.id = a.id
        where a.attributes = x.attributes and a.tracked = x.tracked and a.confirmation_status = x.confirmation_status
        order by a.id for share of a),
-     ins as (insert into asset_events (${INSERT_COLS})
-       select ${INSERT_COLS} from jsonb_to_recordset($1::jsonb) as r(${INSERT_ROW_TYPE})
+     ins as (${INSERT_ROWS}
        where r.asset_id in (select id from unchanged)
        returning id, tenant_id, seq, asset_id, proof_mechanism),
      queued as (insert into asset_event_queue (id, tenant_id, seq, asset_id)

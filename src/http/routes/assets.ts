@@ -112,13 +112,15 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
     response: assetBatchWithEventsAnswer,
     handler: async ({ principal: p, body, req, res }) => {
       const minimal = prefersMinimal(req);
-      if (minimal) appliedMinimal(res);
-      return answerItems(d, p, "assets:batchWithEvents", body.requests, async (items) =>
+      const answer = await answerItems(d, p, "assets:batchWithEvents", body.requests, async (items) =>
         shaped(
           minimal,
           madeIdentities,
         )(await createAssetsWithEvents(d.ctx, p, await writeViewFor(d.ctx, p), items)),
       );
+      // Said only of an answer that honours it: a refused request is answered as any error is.
+      if (minimal) appliedMinimal(res);
+      return answer;
     },
   });
   t.add({
@@ -132,10 +134,11 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
     response: assetEventBatchAnswer,
     handler: async ({ principal: p, body, req, res }) => {
       const minimal = prefersMinimal(req);
-      if (minimal) appliedMinimal(res);
-      return answerItems(d, p, "assets/-/events:batch", body.requests, async (items) =>
+      const answer = await answerItems(d, p, "assets/-/events:batch", body.requests, async (items) =>
         shaped(minimal, identityOf)(await createAssetEvents(d.ctx, p, await writeViewFor(d.ctx, p), items)),
       );
+      if (minimal) appliedMinimal(res);
+      return answer;
     },
   });
   t.add({

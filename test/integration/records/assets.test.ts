@@ -341,6 +341,17 @@ describe("assets and events", () => {
     expect(String(posted.responses[0]?.identity).startsWith(`${first.asset.identity}/events/`)).toBe(true);
     expect(posted.responses[1]).toMatchObject({ error: { status: 400, code: 3 } });
 
+    // A request refused as a whole (its body, before any item) is answered as any error is.
+    const refusedWhole = await s.api("/archivist/v2/assets/-/events:batch", {
+      method: "POST",
+      token: ta,
+      headers: { prefer: "return=minimal" },
+      json: { requests: [] },
+    });
+    expect(refusedWhole.status).toBe(400);
+    expect(refusedWhole.headers.get("preference-applied")).toBeNull();
+    expect(((await refusedWhole.json()) as { code: number }).code).toBe(3);
+
     // Without the preference (or with another one) the records are answered, as before.
     const full = await s.api("/archivist/v2/assets/-/events:batch", {
       method: "POST",

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Outcome } from "../../../src/batching/coalescer.js";
 import { type PendingEvent, writeGroupOptimistically } from "../../../src/services/write/event-batcher.js";
 import type { AssetRow } from "../../../src/store/assets.js";
 import type { Db } from "../../../src/store/db.js";
@@ -50,23 +51,36 @@ describe(`a group written optimistically (${testEngine()})`, () => {
     };
   }
 
-  /** A database on which the assets change right after the group has read them, as a concurrent group's would. */
-  function changingAfterRead(change: () => Promise<void>): Db {
-    let done = false;
+  /**
+   * The database as a concurrent writer leaves it: right after the group has read its assets,
+   * `assetId` gets `attributes` (an event that set them committed meanwhile); the first
+   * `failing` transactions fail (a connection lost).
+   */
+  function changingAfterRead(assetId: string, attributes: Record<string, unknown>, failing = 0): Db {
+    let changed = false;
+    let failures = failing;
     return {
       ...db,
       kind: db.kind,
       query: async (sql, params, opts) => {
         const rows = await db.query(sql, params, opts);
-        if (!done && /^select .* from assets where id = any/.test(sql)) {
-          done = true;
-          await change();
+        if (!changed && /^select .* from assets where id = any/.test(sql)) {
+          changed = true;
+          await db.query("update assets set attributes = $2::jsonb where id = $1", [
+            assetId,
+            JSON.stringify(attributes),
+          ]);
         }
         return rows as never;
       },
-      transaction: (fn) => db.transaction(fn),
+      transaction: (fn) =>
+        failures-- > 0 ? Promise.reject(new Error("connection lost")) : db.transaction(fn),
     };
   }
+
+  /** Each event's outcome in words. */
+  const verdicts = (outcomes: Array<Outcome<unknown>> | undefined) =>
+    outcomes?.map((o) => ("row" in o ? "written" : (o.error as Error).message));
 
   async function stored(assetId: string): Promise<number> {
     const rows = await db.query<{ n: number }>(
@@ -90,12 +104,7 @@ describe(`a group written optimistically (${testEngine()})`, () => {
       expect(outcomes).toBeUndefined();
       return;
     }
-    expect(outcomes?.map((o) => ("row" in o ? "written" : (o.error as Error).message))).toEqual([
-      "written",
-      "the asset is closed",
-      "written",
-      "asset not found",
-    ]);
+    expect(verdicts(outcomes)).toEqual(["written", "the asset is closed", "written", "asset not found"]);
     expect(await stored(open)).toBe(2);
     expect(await stored(closed)).toBe(0);
     const queued = await db.query<{ n: number }>(
@@ -105,88 +114,55 @@ describe(`a group written optimistically (${testEngine()})`, () => {
     expect(Number(queued[0]?.n)).toBe(2);
   });
 
-  it("judges an event again on its asset as locked when the asset changed after it was read", async () => {
-    if (testEngine() === "pglite") return;
-    const a = await asset({ stage: "open" });
-    const b = await asset({ stage: "open" });
-    const seen: Array<Record<string, unknown>> = [];
-    // Between the read and the write, `a` is closed (a concurrent event set its attributes).
-    const racing = changingAfterRead(async () => {
-      await db.query(`update assets set attributes = '{"stage":"closed"}'::jsonb where id = $1`, [a]);
+  // PGlite runs one transaction at a time and keeps the locking group (the first test above).
+  describe.runIf(testEngine() === "postgres")("beside a concurrent writer", () => {
+    it("judges an event again on its asset as locked when the asset changed after it was read", async () => {
+      const a = await asset({ stage: "open" });
+      const b = await asset({ stage: "open" });
+      const seen: Array<Record<string, unknown>> = [];
+      // Between the read and the write, `a` is closed.
+      const closing = changingAfterRead(a, { stage: "closed" });
+      expect(
+        verdicts(await writeGroupOptimistically(closing, [event(a, seen), event(b, seen)], wallets)),
+      ).toEqual(["the asset is closed", "written"]);
+      // Judged on what was read, then again on what it had become.
+      expect(seen).toEqual([{ stage: "open" }, { stage: "open" }, { stage: "closed" }]);
+      expect(await stored(a)).toBe(0);
+      expect(await stored(b)).toBe(1);
+      // The other way: refused on the state read, the event has nothing to write, compare or judge again.
+      const c = await asset({ stage: "closed" });
+      const reopening = changingAfterRead(c, { stage: "open" });
+      expect(verdicts(await writeGroupOptimistically(reopening, [event(c, seen)], wallets))).toEqual([
+        "the asset is closed",
+      ]);
+      expect(await stored(c)).toBe(0);
     });
-    const outcomes = await writeGroupOptimistically(racing, [event(a, seen), event(b, seen)], wallets);
-    expect(outcomes?.map((o) => ("row" in o ? "written" : (o.error as Error).message))).toEqual([
-      "the asset is closed",
-      "written",
-    ]);
-    // Judged on what was read, then again on what it had become.
-    expect(seen).toEqual([{ stage: "open" }, { stage: "open" }, { stage: "closed" }]);
-    expect(await stored(a)).toBe(0);
-    expect(await stored(b)).toBe(1);
 
-    // And the other way: an asset opened meanwhile takes the event the read state would have refused.
-    const c = await asset({ stage: "closed" });
-    const reopening = changingAfterRead(async () => {
-      await db.query(`update assets set attributes = '{"stage":"open"}'::jsonb where id = $1`, [c]);
+    it("never writes an event twice when the locking write of the rest fails", async () => {
+      const a = await asset({ stage: "open" });
+      const b = await asset({ stage: "open" });
+      // `b`'s event is written by the optimistic statement; `a` changed, so its two events go to the
+      // locking write, which fails once as a whole and is then tried event by event.
+      const flaky = changingAfterRead(a, { stage: "open", v: 2 }, 1);
+      const events = [event(a, []), event(b, []), event(a, [])];
+      expect(verdicts(await writeGroupOptimistically(flaky, events, wallets))).toEqual([
+        "written",
+        "written",
+        "written",
+      ]);
+      expect(await stored(a)).toBe(2);
+      expect(await stored(b)).toBe(1);
+      // A lone leftover that fails is that event's failure; what the statement wrote stays written once.
+      const c = await asset({ stage: "open" });
+      const d = await asset({ stage: "open" });
+      const lone = changingAfterRead(c, { stage: "open", v: 3 }, 1);
+      expect(verdicts(await writeGroupOptimistically(lone, [event(c, []), event(d, [])], wallets))).toEqual([
+        "connection lost",
+        "written",
+      ]);
+      expect(await stored(c)).toBe(0);
+      expect(await stored(d)).toBe(1);
     });
-    const again = await writeGroupOptimistically(reopening, [event(c, seen)], wallets);
-    // Refused on the state read: nothing to write, so nothing is compared or judged again.
-    expect(again?.map((o) => ("row" in o ? "written" : (o.error as Error).message))).toEqual([
-      "the asset is closed",
-    ]);
-    expect(await stored(c)).toBe(0);
-  });
-
-  it("never writes an event twice when the locking write of the rest fails once", async () => {
-    if (testEngine() === "pglite") return;
-    const a = await asset({ stage: "open" });
-    const b = await asset({ stage: "open" });
-    const seen: Array<Record<string, unknown>> = [];
-    const racing = changingAfterRead(async () => {
-      await db.query(`update assets set attributes = '{"stage":"open","v":2}'::jsonb where id = $1`, [a]);
-    });
-    let failures = 1;
-    const flaky: Db = {
-      ...racing,
-      kind: racing.kind,
-      query: racing.query,
-      transaction: (fn) => {
-        if (failures-- > 0) return Promise.reject(new Error("connection lost"));
-        return db.transaction(fn);
-      },
-    };
-    // `b` is written by the optimistic statement; `a` changed, so its two events go to the locking
-    // write, which fails once as a whole and is then tried event by event.
-    const outcomes = await writeGroupOptimistically(
-      flaky,
-      [event(a, seen), event(b, seen), event(a, seen)],
-      wallets,
-    );
-    expect(outcomes?.map((o) => ("row" in o ? "written" : (o.error as Error).message))).toEqual([
-      "written",
-      "written",
-      "written",
-    ]);
-    expect(await stored(a)).toBe(2);
-    expect(await stored(b)).toBe(1);
-    // A lone leftover that fails is that event's failure; what the statement wrote stays written once.
-    const c = await asset({ stage: "open" });
-    const d = await asset({ stage: "open" });
-    failures = 1;
-    const racingC = changingAfterRead(async () => {
-      await db.query(`update assets set attributes = '{"stage":"open","v":3}'::jsonb where id = $1`, [c]);
-    });
-    const lone = await writeGroupOptimistically(
-      { ...racingC, kind: racingC.kind, query: racingC.query, transaction: flaky.transaction },
-      [event(c, seen), event(d, seen)],
-      wallets,
-    );
-    expect(lone?.map((o) => ("row" in o ? "written" : (o.error as Error).message))).toEqual([
-      "connection lost",
-      "written",
-    ]);
-    expect(await stored(c)).toBe(0);
-    expect(await stored(d)).toBe(1);
   });
 
   it("leaves groups that create or change assets to the locking write", async () => {
