@@ -1,6 +1,6 @@
 import type { BenchOptions, ScenarioName } from "./options.js";
 import type { Results } from "./results.js";
-import { Deployment } from "./service.js";
+import { Deployment, type ServiceRuntime } from "./service.js";
 
 /** What a scenario gets: the options, where to put rows, progress output and a service factory. */
 export interface ScenarioContext {
@@ -14,9 +14,9 @@ export interface ScenarioContext {
   service(): Promise<Deployment>;
   /**
    * Another fresh service with settings of its own (e.g. witnesses), stopped with the scenario's;
-   * `cli`: another tree's built CLI to run it with (`pair`).
+   * `runtime`: another tree's built CLI or other node arguments to run it with (`pair`).
    */
-  extraService(env: Record<string, string>, cli?: string): Promise<Deployment>;
+  extraService(env: Record<string, string>, runtime?: ServiceRuntime): Promise<Deployment>;
 }
 
 /** One benchmark scenario (a file in bench/scenarios/). */
@@ -38,7 +38,7 @@ export class ServiceFactory {
     private readonly log: (line: string) => void,
   ) {}
 
-  async fresh(env: Record<string, string> = {}, cli?: string): Promise<Deployment> {
+  async fresh(env: Record<string, string> = {}, runtime: ServiceRuntime = {}): Promise<Deployment> {
     const base = { databaseUrl: this.opts.databaseUrl, redisUrl: this.opts.redisUrl };
     this.template ??= (async () => {
       this.log(`preparing the services (${engineOf(this.opts)}${this.opts.redisUrl ? " + redis" : ""})`);
@@ -47,7 +47,7 @@ export class ServiceFactory {
       return t;
     })();
     const template = await this.template;
-    return Deployment.create({ ...base, env, template, ...(cli ? { cli } : {}) });
+    return Deployment.create({ ...base, env, template, runtime });
   }
 
   /** Drops the template (the scenarios' own services are disposed as each ends). */
@@ -67,8 +67,8 @@ export function scenarioContext(
   const started: Array<Promise<Deployment>> = [];
   let own: Promise<Deployment> | undefined;
   const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
-  const start = (env?: Record<string, string>, cli?: string) => {
-    const d = factory.fresh(env, cli);
+  const start = (env?: Record<string, string>, runtime?: ServiceRuntime) => {
+    const d = factory.fresh(env, runtime);
     started.push(d);
     return d;
   };
@@ -82,7 +82,7 @@ export function scenarioContext(
       await d.ensureRunning();
       return d;
     },
-    extraService: (env, cli) => start(env, cli),
+    extraService: (env, runtime) => start(env, runtime),
     async dispose() {
       const all = await Promise.allSettled(started);
       await Promise.all(all.map((r) => (r.status === "fulfilled" ? r.value.dispose() : undefined)));

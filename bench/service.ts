@@ -20,6 +20,14 @@ const CLI = process.env.BENCH_SERVER_CLI || fileURLToPath(new URL("../src/cli/ma
 const SERVICE_NODE_ARGS = ["--max-semi-space-size=64"];
 const live = new Set<Deployment>();
 
+/** How a deployment's service process is run, when not as the run's own. */
+export interface ServiceRuntime {
+  /** Another tree's built CLI (`…/dist/src/cli/main.js`) to run instead of the run's own. */
+  cli?: string;
+  /** Node arguments after the production ones (`pair`: one side with a flag, one without). */
+  nodeArgs?: readonly string[];
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
@@ -55,8 +63,7 @@ export class Deployment {
     readonly db: FreshDatabase | undefined,
     private readonly env: Record<string, string>,
     template: Deployment | undefined,
-    /** The built CLI this deployment runs (`BENCH_SERVER_CLI`, or this tree's). */
-    private readonly cli: string = CLI,
+    private readonly runtime: ServiceRuntime = {},
   ) {
     if (template) {
       // A copy of a provisioned, stopped deployment: its keys, its tenancy, its bootstrap file.
@@ -82,15 +89,15 @@ export class Deployment {
      * initialisation or migrations, so a fresh service per scenario costs a second, not 5–25.
      */
     template?: Deployment;
-    /** Another tree's built CLI (`…/dist/src/cli/main.js`) to run instead of the run's own. */
-    cli?: string;
+    /** Another tree's built CLI, or other node arguments, to run the service with. */
+    runtime?: ServiceRuntime;
   }): Promise<Deployment> {
     const db = opts.databaseUrl ? await freshDatabase(opts.databaseUrl, opts.template?.db?.name) : undefined;
     const env: Record<string, string> = {
       ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
       ...opts.env,
     };
-    const d = new Deployment(db, env, opts.template, opts.cli);
+    const d = new Deployment(db, env, opts.template, opts.runtime);
     live.add(d);
     try {
       await d.start();
@@ -172,8 +179,9 @@ export class Deployment {
     const nodeArgs = [
       ...SERVICE_NODE_ARGS,
       ...(process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean),
+      ...(this.runtime.nodeArgs ?? []),
     ];
-    const child = spawn(process.execPath, [...nodeArgs, this.cli, ...args], {
+    const child = spawn(process.execPath, [...nodeArgs, this.runtime.cli ?? CLI, ...args], {
       env,
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -30,7 +30,9 @@ async function prepared(d: Deployment, name: string) {
  * differ by as much as the VM's speed moves between the runs (a third within an hour here, by
  * 10–20 % between neighbouring runs), which hides a change of a few per cent; side by side, both
  * see the same machine. The ratio is this tree's CPU per event ÷ the other's: below 1, this
- * tree's service does an event's work for less.
+ * tree's service does an event's work for less. `BENCH_PAIR_NODE_ARGS` adds node arguments to this
+ * tree's service only: with `BENCH_PAIR_CLI` naming this tree's own CLI, the pair compares a
+ * runtime flag (e.g. `--single-threaded-gc`) against none.
  */
 export const pair: Scenario = {
   name: "pair",
@@ -41,8 +43,10 @@ export const pair: Scenario = {
       return;
     }
     const [mine, theirs] = await Promise.all([
-      ctx.extraService({}).then((d) => prepared(d, "pair: this tree")),
-      ctx.extraService({}, other).then((d) => prepared(d, "pair: other tree")),
+      ctx
+        .extraService({}, { nodeArgs: (process.env.BENCH_PAIR_NODE_ARGS ?? "").split(" ").filter(Boolean) })
+        .then((d) => prepared(d, "pair: this tree")),
+      ctx.extraService({}, { cli: other }).then((d) => prepared(d, "pair: other tree")),
     ]);
     const rounds = ctx.opts.quick ? 1 : 5;
     const ratios: number[] = [];
