@@ -2,7 +2,7 @@ import type { Ctx } from "../context.js";
 import { logsToSeal } from "../store/seals.js";
 import { validatorAddress } from "../store/validator.js";
 import { anchorOnce } from "./anchor.js";
-import { TLOG_KEY, TLOG_ML_DSA_KEY } from "./checkpoint.js";
+import { CheckpointKeys, TLOG_KEY, TLOG_ML_DSA_KEY } from "./checkpoint.js";
 import { Committer } from "./committer.js";
 import { Periodic } from "./periodic.js";
 import { scanBatch } from "./scanner.js";
@@ -24,6 +24,7 @@ export interface Workers {
 export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
   const { db, log, config } = ctx;
   const committer = new Committer(db, log, config.commitMaxDelayMs, ctx.writePath.handoff);
+  const checkpointKeys = new CheckpointKeys();
   const sealer = new Periodic(
     "sealer",
     config.sealIntervalMs,
@@ -31,8 +32,7 @@ export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
       const seal = await ctx.keys.get("seal", "ES256");
       const tlog = await ctx.keys.get(TLOG_KEY, "Ed25519");
       const checkpoint = {
-        privateKey: tlog.privateKey,
-        mlDsaSeed: await ctx.keys.seed(TLOG_ML_DSA_KEY, "ML-DSA-44"),
+        signing: checkpointKeys.of(tlog.privateKey, await ctx.keys.seed(TLOG_ML_DSA_KEY, "ML-DSA-44")),
         baseUrl: ctx.baseUrl,
         witnessed: config.witnessQuorum === 0,
       };

@@ -3,6 +3,7 @@ export { cosign, cosignatureTime, cosignatureVerifier } from "./cosignature.js";
 export {
   COSIGNATURE_V1,
   ED25519,
+  ed25519KeySigner,
   ed25519PublicKey,
   ed25519Signer,
   ed25519Verifier,
@@ -17,7 +18,14 @@ export {
   verifyCheckpoint,
   verifyRecordInTiles,
 } from "./log-check.js";
-export { ML_DSA_44, mlDsa44Cosign, mlDsa44Keys, mlDsa44Signer } from "./ml-dsa.js";
+export {
+  ML_DSA_44,
+  type MlDsa44Keys,
+  mlDsa44Cosign,
+  mlDsa44KeySigner,
+  mlDsa44Keys,
+  mlDsa44Signer,
+} from "./ml-dsa.js";
 export {
   formatNote,
   NoteError,

@@ -63,8 +63,20 @@ function ed25519Verify(signature: Uint8Array, message: Uint8Array, publicKey: Ui
 
 /** An Ed25519 (type 0x01) note signer from a 32-byte seed. */
 export function ed25519Signer(name: string, seed: Uint8Array): NoteSigner {
-  const pub = ed25519.getPublicKey(seed);
-  return { name, keyId: keyIdOf(name, ED25519, pub), sign: (text) => ed25519.sign(text, seed) };
+  return ed25519KeySigner(name, ed25519.getPublicKey(seed), (text) => ed25519.sign(text, seed));
+}
+
+/**
+ * An Ed25519 (type 0x01) note signer from its public key and a signing function: the service
+ * signs its checkpoints with node:crypto (~0.03 ms against ~0.6 ms here; Ed25519 is
+ * deterministic, so the signatures are the same bytes).
+ */
+export function ed25519KeySigner(
+  name: string,
+  publicKey: Uint8Array,
+  sign: (text: Uint8Array) => Uint8Array,
+): NoteSigner {
+  return { name, keyId: keyIdOf(name, ED25519, publicKey), sign };
 }
 
 /** An Ed25519 (type 0x01) note verifier. */

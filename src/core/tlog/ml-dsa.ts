@@ -42,16 +42,26 @@ export function mlDsa44Keys(seed: Uint8Array): { publicKey: Uint8Array; secretKe
   return ml_dsa44.keygen(seed);
 }
 
+/** An ML-DSA-44 key pair (`mlDsa44Keys`). */
+export type MlDsa44Keys = { publicKey: Uint8Array; secretKey: Uint8Array };
+
 /** A note signer making ML-DSA-44 cosignatures of the checkpoints it is given, at `now()` (s). */
 export function mlDsa44Signer(name: string, seed: Uint8Array, now: () => number): NoteSigner {
-  const { publicKey, secretKey } = mlDsa44Keys(seed);
+  return mlDsa44KeySigner(name, mlDsa44Keys(seed), now);
+}
+
+/**
+ * As `mlDsa44Signer`, from a key pair already derived: the keygen costs about a fifth of a
+ * signature (~0.8 ms here), and a log signs a checkpoint at every seal.
+ */
+export function mlDsa44KeySigner(name: string, keys: MlDsa44Keys, now: () => number): NoteSigner {
   return {
     name,
-    keyId: keyIdOf(name, ML_DSA_44, publicKey),
+    keyId: keyIdOf(name, ML_DSA_44, keys.publicKey),
     sign: (text) => {
       const c = parseCheckpoint(new TextDecoder().decode(text));
       const t = now();
-      const sig = ml_dsa44.sign(cosignedMessage(name, t, c.origin, c.size, c.root), secretKey);
+      const sig = ml_dsa44.sign(cosignedMessage(name, t, c.origin, c.size, c.root), keys.secretKey);
       const out = new Uint8Array(8 + SIGNATURE);
       out.set(u64(t));
       out.set(sig, 8);
