@@ -34,7 +34,9 @@ describe("the sealer's checkpoint keys, derived once", () => {
     const signer = mlDsa44KeySigner(ORIGIN, mlDsa, () => 1_700_000_000);
     expect(signer.keyId).toBe(mlDsa44Signer(ORIGIN, seed(9), () => 0).keyId);
     const note = signNote(TEXT, [signer]);
-    expect(verifyNote(note, [mlDsa44Verifier(ORIGIN, mlDsa44Keys(seed(9)).publicKey)]).verified).toHaveLength(1);
+    expect(verifyNote(note, [mlDsa44Verifier(ORIGIN, mlDsa44Keys(seed(9)).publicKey)]).verified).toHaveLength(
+      1,
+    );
     // Another key's cosignature does not verify as this one's.
     const other = signNote(TEXT, [mlDsa44KeySigner(ORIGIN, mlDsa44Keys(seed(10)), () => 1_700_000_000)]);
     expect(() => verifyNote(other, [mlDsa44Verifier(ORIGIN, mlDsa.publicKey)])).toThrow();
