@@ -1,5 +1,6 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { sha256Rate } from "./micro.js";
 import { type BenchOptions, parseBenchArgs, USAGE } from "./options.js";
 import { reportOf, writeReport } from "./report.js";
 import { Results } from "./results.js";
@@ -31,6 +32,9 @@ async function runAll(
     }
     await ctx.dispose();
     ctx.log(`${name} done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    // The VM's speed moves by half within a run on some machines: a reading after each
+    // scenario, with its services stopped, says which scenarios ran in a slow phase.
+    results.add("machine", `SHA-256 64 B after ${name}`, sha256Rate(opts.quick ? 50 : 300), "hashes/s");
     // A long run (a 10M curve seeds for many minutes per scenario) keeps what it measured when
     // it is stopped later: each finished scenario's rows go to stderr and the results files now.
     process.stderr.write(`${formatTable(results.rows.filter((r) => r.scenario === name))}\n`);
