@@ -68,7 +68,8 @@ as for something that does not exist (403 where the operation itself needs admin
   the client's address from \`X-Forwarded-For\`): past it, 429 with \`Retry-After\`, before the
   secret is checked. Not per client id: ids are public, and a per-id limit let anyone lock an
   application out. A wrong secret costs the same (one scrypt) whether the id exists or not. The
-  counters are per process.
+  counters are per process. Secret checks run half the cores' worth of scrypts at a time; past
+  64 waiting, a check is answered 429 with \`Retry-After: 1\` (busy), not queued.
 
 ## Hostile input
 

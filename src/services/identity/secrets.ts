@@ -1,4 +1,7 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { availableParallelism } from "node:os";
+import { ApiError } from "../../core/api/api-error.js";
+import { WorkGate } from "./work-gate.js";
 
 // N=2^14 takes ~40 ms here: slow for an attacker with a stolen table, and the context's
 // verified secrets (`ctx.caches.verifiedSecrets`) keep repeat token requests of one client cheap.
@@ -30,6 +33,17 @@ export async function hashSecret(secret: string): Promise<string> {
 const VERIFIED_KEPT = 10_000;
 
 /**
+ * Secret checks that run scrypt: half the cores at once (one on two), ~1.5 s of them waiting at
+ * most; past that a check is refused as busy (429) rather than queued without bound.
+ */
+const checks = new WorkGate(Math.max(1, Math.floor(availableParallelism() / 2)), 64);
+
+const busy = () =>
+  new ApiError("rate_limited", "too many secret checks in progress; try again shortly", [], {
+    "Retry-After": "1",
+  });
+
+/**
  * Constant-time check of `secret` against a stored hash. `verified` holds, by stored hash, the
  * SHA-256 of each secret that verified: a repeat check compares digests instead of running scrypt.
  */
@@ -46,7 +60,10 @@ export async function verifySecret(
   const [scheme, n, r, p, salt, hash] = stored.split("$");
   if (scheme !== "scrypt" || !n || !r || !p || !salt || !hash) return false;
   const want = Buffer.from(hash, "base64");
-  const got = await scryptAsync(secret, Buffer.from(salt, "base64"), Number(n), Number(r), Number(p));
+  const got = await checks.run(() =>
+    scryptAsync(secret, Buffer.from(salt, "base64"), Number(n), Number(r), Number(p)),
+  );
+  if (got === undefined) throw busy();
   const ok = got.length === want.length && timingSafeEqual(got, want);
   if (ok) {
     if (verified.size > VERIFIED_KEPT) verified.clear();
