@@ -26,6 +26,11 @@ export interface LoadSpec {
   concurrency: number;
   /** Statuses counted as success (default [200]). */
   okStatus?: number[];
+  /**
+   * The address the generator's connections come from (a loopback address such as 127.0.0.12):
+   * the hostile scenario's rounds each come from an address of their own, as a new attacker would.
+   */
+  localAddress?: string;
   /** Capture a JSON string field of every sampleEvery-th successful response, up to sampleMax. */
   sample?: { field: string; every: number; max: number };
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, watch } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scanBatch } from "../../../src/workers/scanner.js";
@@ -178,6 +178,36 @@ describe.each([
       details: [],
     });
     // The partial upload is not left behind.
+    await expect.poll(() => tmpFiles(s)).toEqual([]);
+  });
+
+  it("writes no temporary file for a small upload cut short, and streams a large one to disk", async () => {
+    // An upload's tmp directory exists after the first one; watch it while a small file part
+    // ends mid-body: it is held in memory, so nothing is created there, and nothing left.
+    await uploaded(s, ta, new Uint8Array(10).fill(3));
+    const dir = join(s.dataDir, "blobs", "tmp");
+    const seen: string[] = [];
+    const watcher = watch(dir, (_event, name) => seen.push(String(name)));
+    try {
+      const cut = Buffer.from(
+        '--B\r\ncontent-disposition: form-data; name="file"; filename="x"\r\n\r\n' + "hello".repeat(1000),
+      );
+      const res = await s.api("/archivist/v1/blobs", {
+        method: "POST",
+        token: ta,
+        body: cut,
+        headers: { "content-type": "multipart/form-data; boundary=B" },
+      });
+      expect(res.status).toBe(400);
+      // A file of more than 64 KiB goes to disk as it arrives (and is then moved or removed).
+      const large = new Uint8Array(150_000).fill(9);
+      expect((await uploaded(s, ta, large)).size).toBe(large.length);
+      await expect.poll(() => seen.length).toBeGreaterThan(0);
+    } finally {
+      watcher.close();
+    }
+    // Every name the watcher saw is the large upload's: one temporary file.
+    expect(new Set(seen).size).toBe(1);
     await expect.poll(() => tmpFiles(s)).toEqual([]);
   });
 
