@@ -67,9 +67,11 @@ as for something that does not exist (403 where the operation itself needs admin
   limited per source address (30 a minute; behind a proxy named in \`ARCHIVIST_TRUSTED_PROXIES\`,
   the client's address from \`X-Forwarded-For\`): past it, 429 with \`Retry-After\`, before the
   secret is checked. Not per client id: ids are public, and a per-id limit let anyone lock an
-  application out. A wrong secret costs the same (one scrypt) whether the id exists or not. The
-  counters are per process. Secret checks run half the cores' worth of scrypts at a time; past
-  64 waiting, a check is answered 429 with \`Retry-After: 1\` (busy), not queued.
+  application out. A secret we generated (256 random bits) is stored as a salted HMAC, so a wrong
+  one costs a microsecond, and an unknown id's refusal costs the same; an operator's bootstrap
+  secret is stored with scrypt. The counters are per process. Scrypt checks run half the cores'
+  worth at a time; past 64 waiting, a check is answered 429 with \`Retry-After: 1\` (busy), not
+  queued.
 
 ## Hostile input
 

@@ -15,7 +15,7 @@ import type { Queryable } from "../../store/db.js";
 import type { RowSource } from "../../store/row-source.js";
 import { lockTenancy } from "../../store/tenancies.js";
 import { valuesOf } from "../records/list-query.js";
-import { hashSecret, newSecret } from "./secrets.js";
+import { hashGeneratedSecret, newSecret } from "./secrets.js";
 
 // A secret is valid for two years; tokens outlive neither the secret rules nor this.
 const SECRET_LIFETIME_MS = 2 * 365 * 24 * 3600 * 1000;
@@ -87,7 +87,7 @@ export async function createApplication(
   requireAdmin(p);
   validateCustomClaims(input.custom_claims);
   const secret = newSecret();
-  const secret_hash = await hashSecret(secret);
+  const secret_hash = hashGeneratedSecret(secret);
   const row = await ctx.db.transaction(async (tx) => {
     await enforceQuota(tx, p.tenantId);
     const now = new Date();
@@ -154,7 +154,7 @@ export async function regenerateSecret(ctx: Pick<Ctx, "db">, p: Principal, id: s
   const secret = newSecret();
   const now = new Date();
   const row = await updateApplication(ctx.db, p.tenantId, id, {
-    secret_hash: await hashSecret(secret),
+    secret_hash: hashGeneratedSecret(secret),
     valid_from: now,
     valid_until: new Date(now.getTime() + SECRET_LIFETIME_MS),
   });

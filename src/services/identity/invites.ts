@@ -14,7 +14,7 @@ import { admitMember, getMemberByEmail } from "../../store/members.js";
 import type { RowSource } from "../../store/row-source.js";
 import { valuesOf } from "../records/list-query.js";
 import { memberOut } from "./members.js";
-import { hashSecret, newSecret, verifySecret } from "./secrets.js";
+import { hashGeneratedSecret, newSecret, verifySecret } from "./secrets.js";
 
 // An invitation is valid for a week, as the usual invitation e-mails say.
 const INVITE_LIFETIME_MS = 7 * 24 * 3600 * 1000;
@@ -54,7 +54,7 @@ export async function createInvite(
     email: input.email,
     message: input.message ?? "",
     expiry_time: new Date(Date.now() + INVITE_LIFETIME_MS),
-    code_hash: await hashSecret(code),
+    code_hash: hashGeneratedSecret(code),
   });
   deliverInvitation(ctx, row, code);
   // The inviting administrator sees the code once, like an application secret: it lets an

@@ -7,7 +7,7 @@ import type { Ctx } from "../../context.js";
 import { getApplication, insertApplication, updateApplication } from "../../store/applications.js";
 import { upsertMember } from "../../store/members.js";
 import { listTenancies, upsertTenancy } from "../../store/tenancies.js";
-import { hashSecret, newSecret, verifySecret } from "./secrets.js";
+import { hashGeneratedSecret, hashSecret, newSecret, verifySecret } from "./secrets.js";
 import { ensureSelfSubject } from "./self-subject.js";
 
 const quota = z.number().int().nonnegative();
@@ -50,7 +50,16 @@ function readBootstrapFile(path: string): BootstrapFile {
   return r.data;
 }
 
-async function applyTenancy(ctx: Pick<Ctx, "caches" | "db" | "keys">, spec: TenancySpec): Promise<string> {
+/**
+ * `generated`: the owner's secret is one we made (256 random bits, stored with a fast hash);
+ * otherwise an operator chose it, and it is stored with scrypt (src/services/identity/secrets.ts).
+ */
+async function applyTenancy(
+  ctx: Pick<Ctx, "caches" | "db" | "keys">,
+  spec: TenancySpec,
+  generated = false,
+): Promise<string> {
+  const store = (secret: string) => (generated ? hashGeneratedSecret(secret) : hashSecret(secret));
   const existing = await getApplication(ctx.db, spec.owner.client_id);
   const tenantId = existing?.tenant_id ?? spec.id ?? randomUUID();
   await upsertTenancy(ctx.db, {
@@ -66,7 +75,7 @@ async function applyTenancy(ctx: Pick<Ctx, "caches" | "db" | "keys">, spec: Tena
       display_name: `${spec.display_name} owner`,
       custom_claims: {},
       roles: ["Owner"],
-      secret_hash: await hashSecret(spec.owner.client_secret),
+      secret_hash: await store(spec.owner.client_secret),
       valid_from: new Date(0),
       valid_until: FAR_FUTURE,
     });
@@ -74,7 +83,7 @@ async function applyTenancy(ctx: Pick<Ctx, "caches" | "db" | "keys">, spec: Tena
     !(await verifySecret(spec.owner.client_secret, existing.secret_hash, ctx.caches.verifiedSecrets))
   ) {
     await updateApplication(ctx.db, tenantId, existing.id, {
-      secret_hash: await hashSecret(spec.owner.client_secret),
+      secret_hash: await store(spec.owner.client_secret),
     });
   }
   for (const m of spec.members) {
@@ -105,12 +114,11 @@ export async function provision(
   }
   if ((await listTenancies(ctx.db)).length > 0) return;
   const creds = { client_id: randomUUID(), client_secret: newSecret() };
-  const tenant = await applyTenancy(ctx, {
-    display_name: "Default tenancy",
-    owner: creds,
-    members: [],
-    quotas: {},
-  });
+  const tenant = await applyTenancy(
+    ctx,
+    { display_name: "Default tenancy", owner: creds, members: [], quotas: {} },
+    true,
+  );
   const out = { tenant: `tenant/${tenant}`, base_url: ctx.baseUrl, ...creds };
   const file = join(ctx.config.dataDir, "bootstrap.json");
   if (!ctx.config.dataDir.startsWith("memory://") && existsSync(ctx.config.dataDir)) {

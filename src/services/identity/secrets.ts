@@ -1,4 +1,4 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { ApiError } from "../../core/api/api-error.js";
 import { WorkGate } from "./work-gate.js";
@@ -23,7 +23,25 @@ export function newSecret(): string {
   return randomBytes(32).toString("base64url");
 }
 
-/** `scrypt$N$r$p$salt$hash`, salt and hash base64. */
+/**
+ * A secret we generated (`newSecret`: 256 random bits), stored as `hmac-sha256$salt$hash`
+ * (HMAC-SHA-256 keyed by a random salt, both base64). NIST SP 800-63B (5.1.2.2) asks a
+ * password-hashing function only of secrets with fewer than 112 bits of entropy: no guessing
+ * reaches 256 bits whatever the hash costs, and a wrong guess then costs the service a
+ * microsecond, not an scrypt, so wrong secrets sent from many addresses take no share of the
+ * machine worth speaking of.
+ */
+export function hashGeneratedSecret(secret: string): string {
+  const salt = randomBytes(16);
+  return `hmac-sha256$${salt.toString("base64")}$${hmac(salt, secret).toString("base64")}`;
+}
+
+const hmac = (salt: Buffer, secret: string) => createHmac("sha256", salt).update(secret).digest();
+
+/**
+ * A secret someone chose (a bootstrap file's owner secret), stored as `scrypt$N$r$p$salt$hash`,
+ * salt and hash base64: it may be guessable, so a stolen table must be slow to search.
+ */
 export async function hashSecret(secret: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await scryptAsync(secret, salt, N, R, P);
@@ -44,18 +62,26 @@ const busy = () =>
   });
 
 /**
- * Constant-time check of `secret` against a stored hash. `verified` holds, by stored hash, the
- * SHA-256 of each secret that verified: a repeat check compares digests instead of running scrypt.
+ * Constant-time check of `secret` against a stored hash of either scheme. `verified` holds, by
+ * stored hash, the SHA-256 of each scrypt-stored secret that verified: a repeat check compares
+ * digests instead of running scrypt.
  */
 export async function verifySecret(
   secret: string,
   stored: string,
   verified: Map<string, Buffer>,
 ): Promise<boolean> {
+  if (stored.startsWith("hmac-sha256$")) {
+    const [, salt, hash] = stored.split("$");
+    if (!salt || !hash) return false;
+    const want = Buffer.from(hash, "base64");
+    const got = hmac(Buffer.from(salt, "base64"), secret);
+    return got.length === want.length && timingSafeEqual(got, want);
+  }
   const digest = createHash("sha256").update(secret).digest();
   const cached = verified.get(stored);
   // A match is answered at once; a mismatch still runs scrypt, so a wrong secret costs the same
-  // whether or not the application signed in lately (or exists: see the tokens' dummy check).
+  // whether or not the application signed in lately.
   if (cached && timingSafeEqual(cached, digest)) return true;
   const [scheme, n, r, p, salt, hash] = stored.split("$");
   if (scheme !== "scrypt" || !n || !r || !p || !salt || !hash) return false;

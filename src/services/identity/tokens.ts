@@ -5,7 +5,7 @@ import { ApiError, badRequest } from "../../core/api/api-error.js";
 import { FailureWindow } from "../../core/api/failure-window.js";
 import { isUuid } from "../../core/api/ids.js";
 import { getApplication } from "../../store/applications.js";
-import { hashSecret, newSecret, verifySecret } from "./secrets.js";
+import { hashGeneratedSecret, newSecret, verifySecret } from "./secrets.js";
 
 const TOKEN_TTL_SECONDS = 3600;
 
@@ -48,15 +48,18 @@ export async function guardedIssueToken(
   }
 }
 
-let dummyHash: Promise<string> | undefined;
+// Stored as the secrets we generate are (every application's made through the API, and the
+// default tenancy's owner): an unknown id's refusal takes their wrong secret's time.
+const dummyHash = hashGeneratedSecret(newSecret());
 
 /**
- * Refuses the credentials after the same work as a wrong secret of a real application (one
- * scrypt), so how long a refusal takes does not tell which client ids exist.
+ * Refuses the credentials after the same work as a wrong secret of an application whose secret
+ * we generated (one HMAC), so how long a refusal takes does not tell which client ids exist.
+ * An owner named in a bootstrap file, whose secret an operator chose, costs an scrypt instead:
+ * its time tells that its id is one (ids are public anyway, docs/security.md).
  */
 async function refuseAfterWork(secret: string): Promise<never> {
-  dummyHash ??= hashSecret(newSecret());
-  await verifySecret(secret, await dummyHash, new Map());
+  await verifySecret(secret, dummyHash, new Map());
   throw invalidClient();
 }
 

@@ -1,22 +1,30 @@
-import { generateKeyPairSync, randomUUID, scrypt } from "node:crypto";
+import { createHmac, generateKeyPairSync, randomUUID, scrypt } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { describe, expect, it, vi } from "vitest";
 import type { Ctx } from "../../../../src/context.js";
-import { hashSecret } from "../../../../src/services/identity/secrets.js";
+import {
+  hashGeneratedSecret,
+  hashSecret,
+  newSecret,
+  verifySecret,
+} from "../../../../src/services/identity/secrets.js";
 import { guardedIssueToken } from "../../../../src/services/identity/tokens.js";
 
-// Counts scrypt runs: how long a refusal takes is how many it runs, measured without a clock.
+// Counts scrypt and HMAC runs: how long a refusal takes is how many of each it runs, measured
+// without a clock.
 vi.mock("node:crypto", async (importOriginal) => {
   const real = await importOriginal<typeof import("node:crypto")>();
-  return { ...real, scrypt: vi.fn(real.scrypt) };
+  return { ...real, scrypt: vi.fn(real.scrypt), createHmac: vi.fn(real.createHmac) };
 });
-const runs = () => (scrypt as unknown as ReturnType<typeof vi.fn>).mock.calls.length;
+const calls = (f: unknown) => (f as ReturnType<typeof vi.fn>).mock.calls.length;
+const runs = () => calls(scrypt);
 
 const known = randomUUID();
 const secret = "the-right-secret";
 const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
 
-async function ctxOf(): Promise<Ctx> {
+/** A store of one application, `known`, whose secret is stored as `hash` says. */
+async function ctxOf(hash: (secret: string) => string | Promise<string> = hashSecret): Promise<Ctx> {
   const row = {
     seq: 1,
     id: known,
@@ -24,7 +32,7 @@ async function ctxOf(): Promise<Ctx> {
     display_name: "app",
     custom_claims: {},
     roles: [],
-    secret_hash: await hashSecret(secret),
+    secret_hash: await hash(secret),
     valid_from: new Date(0),
     valid_until: new Date(Date.now() + 86_400_000),
   };
@@ -42,25 +50,62 @@ const form = (client_id: string, client_secret: string) => ({
   client_secret,
 });
 
-/** The scrypt runs of one refused request (each from its own address, below the limit). */
-async function cost(ctx: Ctx, clientId: string, given: string): Promise<number> {
-  const before = runs();
+/** The scrypt and HMAC runs of one refused request (each from its own address, below the limit). */
+async function cost(ctx: Ctx, clientId: string, given: string): Promise<{ scrypts: number; hmacs: number }> {
+  const [s0, h0] = [runs(), calls(createHmac)];
   await expect(guardedIssueToken(ctx, form(clientId, given), randomUUID())).rejects.toMatchObject({
     kind: "unauthenticated",
   });
-  return runs() - before;
+  return { scrypts: runs() - s0, hmacs: calls(createHmac) - h0 };
 }
 
 describe("a client id can be locked out by anyone: no oracle of which ids exist", () => {
-  it("refuses an unknown id, a non-id and a known id's wrong secret after the same work: one scrypt", async () => {
-    const ctx = await ctxOf();
-    await cost(ctx, randomUUID(), "warm-up"); // makes the dummy hash once
-    expect(await cost(ctx, randomUUID(), "wrong")).toBe(1);
-    expect(await cost(ctx, "not-an-id", "wrong")).toBe(1);
-    expect(await cost(ctx, known, "wrong")).toBe(1);
-    // After the owner signed in (its secret's digest cached), a wrong secret still costs one.
+  it("refuses an unknown id, a non-id and a generated secret's wrong guess after the same work: one HMAC, no scrypt", async () => {
+    const ctx = await ctxOf(hashGeneratedSecret);
+    const one = { scrypts: 0, hmacs: 1 };
+    expect(await cost(ctx, randomUUID(), "wrong")).toEqual(one);
+    expect(await cost(ctx, "not-an-id", "wrong")).toEqual(one);
+    expect(await cost(ctx, known, "wrong")).toEqual(one);
+    // The right secret still signs in, and a wrong one after it costs the same.
     await guardedIssueToken(ctx, form(known, secret), randomUUID());
-    expect(await cost(ctx, known, "wrong")).toBe(1);
+    expect(await cost(ctx, known, "wrong")).toEqual(one);
+  });
+
+  it("checks a secret an operator chose (a bootstrap owner's) with scrypt, also after it signed in", async () => {
+    const ctx = await ctxOf(hashSecret);
+    expect((await cost(ctx, known, "wrong")).scrypts).toBe(1);
+    await guardedIssueToken(ctx, form(known, secret), randomUUID());
+    expect((await cost(ctx, known, "wrong")).scrypts).toBe(1);
+  });
+});
+
+describe("the two ways a secret is stored", () => {
+  it("stores a generated secret as a salted HMAC, an operator's with scrypt, and verifies each", async () => {
+    const generated = newSecret();
+    const fast = hashGeneratedSecret(generated);
+    expect(fast).toMatch(/^hmac-sha256\$[A-Za-z0-9+/]{22}==\$[A-Za-z0-9+/]{43}=$/);
+    // Salted: the same secret is stored differently each time.
+    expect(hashGeneratedSecret(generated)).not.toBe(fast);
+    const slow = await hashSecret("an operator's choice");
+    expect(slow).toMatch(/^scrypt\$16384\$8\$1\$/);
+    const none = new Map<string, Buffer>();
+    expect(await verifySecret(generated, fast, none)).toBe(true);
+    expect(await verifySecret(`${generated}x`, fast, none)).toBe(false);
+    expect(await verifySecret(generated.slice(1), fast, none)).toBe(false);
+    expect(await verifySecret("an operator's choice", slow, none)).toBe(true);
+    expect(await verifySecret("an operator's guess", slow, none)).toBe(false);
+    // Damaged stored values refuse rather than throw.
+    for (const bad of ["hmac-sha256$", "hmac-sha256$c2FsdA==", "md5$x$y", ""])
+      expect(await verifySecret(generated, bad, none)).toBe(false);
+  });
+
+  it("matches a known answer: HMAC-SHA-256 keyed by the salt over the secret", async () => {
+    // Computed apart from Node (Python's hmac): the stored form is the plain construction.
+    const salt = Buffer.alloc(16, 1);
+    const want = "T0SJBE9TkrM252N8jPHb+Gkxao7H1fwUYHhKL++Up8s=";
+    expect(await verifySecret("s3cret", `hmac-sha256$${salt.toString("base64")}$${want}`, new Map())).toBe(
+      true,
+    );
   });
 });
 
