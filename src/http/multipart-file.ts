@@ -63,15 +63,17 @@ function receive(
         out.destroy();
       }
     };
-    // The first failure answers; the body is then drained unread so the answer can be sent.
-    const fail = (err: ApiError) => {
+    // The first failure answers; the body is then drained unread so the answer can be sent. A
+    // refusal is made only if it answers: a cut-short body fails several streams at once.
+    const fail = (err: ApiError | (() => ApiError)) => {
       if (settled) return;
       settled = true;
       discard();
       body.unpipe(bb);
       body.resume();
-      reject(err);
+      reject(typeof err === "function" ? err() : err);
     };
+    const malformed = () => badRequest("multipart body is malformed or cut short");
     // A body that failed before it was read (bytes that do not inflate, the body deadline)
     // will emit nothing more.
     if (body.destroyed) {
@@ -81,14 +83,14 @@ function receive(
     let total = 0;
     body.on("data", (chunk: Buffer) => {
       total += chunk.length;
-      if (total > limit + MULTIPART_OVERHEAD) fail(overLimit());
+      if (total > limit + MULTIPART_OVERHEAD) fail(overLimit);
     });
     body.on("error", (err) =>
       fail(err instanceof ApiError ? err : badRequest("the upload could not be read")),
     );
     bb.on("file", (name, stream) => {
       // A file part after the failure, or not the one we want, is read and dropped.
-      stream.on("error", () => fail(badRequest("multipart body is malformed or cut short")));
+      stream.on("error", () => fail(malformed));
       if (name !== "file" || settled || got) {
         stream.resume();
         return;
@@ -145,9 +147,9 @@ function receive(
           () => no(cannotStore()),
         );
       });
-      stream.on("limit", () => fail(overLimit()));
+      stream.on("limit", () => fail(overLimit));
     });
-    bb.on("error", () => fail(badRequest("multipart body is malformed or cut short")));
+    bb.on("error", () => fail(malformed));
     bb.on("close", () => {
       if (settled) return;
       if (!got) return fail(badRequest("multipart body has no part named file"));

@@ -24,6 +24,21 @@ export type ApiErrorKind =
 export type ApiErrorCode = Uppercase<ApiErrorKind> | QueryErrorCode;
 
 /** The one error type the service raises for a request; the HTTP edge maps it. */
+let keptLimit = Error.stackTraceLimit;
+
+/**
+ * The message, with stack capture turned off for the `super` call that follows (restored right
+ * after it). A refusal is an answer to the caller, not a fault of ours: its stack is never logged
+ * or shown, and capturing one (then formatting it, which streams do to errors they are destroyed
+ * with) was the largest part of refusing a hostile client's cheapest requests. An internal error
+ * keeps its stack.
+ */
+function withoutStack(kind: ApiErrorKind, message: string): string {
+  keptLimit = Error.stackTraceLimit;
+  if (kind !== "internal") Error.stackTraceLimit = 0;
+  return message;
+}
+
 export class ApiError extends CodedError<ApiErrorCode> {
   readonly code: ApiErrorCode;
   constructor(
@@ -32,7 +47,8 @@ export class ApiError extends CodedError<ApiErrorCode> {
     readonly details: unknown[] = [],
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(withoutStack(kind, message));
+    Error.stackTraceLimit = keptLimit;
     this.code = kind.toUpperCase() as Uppercase<ApiErrorKind>;
   }
 }
