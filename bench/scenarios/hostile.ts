@@ -118,6 +118,49 @@ async function eachKindAlone(
   }
 }
 
+/**
+ * The control: benign reads beside a second client sending the same benign reads at the hostile
+ * rate. Its ratio is what any 100 requests a second cost the benign client on this machine (the
+ * second load generator's share of the cores included); the hostile ratio can be read against it.
+ */
+async function controlRounds(
+  ctx: ScenarioContext,
+  d: Deployment,
+  benign: RequestTemplate[],
+  concurrency: number,
+  rate: number,
+  count: number,
+): Promise<void> {
+  const ratios: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const alone = await runPhase(ctx, d, {
+      label: `control: benign alone (${i + 1})`,
+      requests: benign,
+      concurrency,
+    });
+    const [beside]: [Phase, Phase] = await Promise.all([
+      runPhase(ctx, d, { label: `control: benign beside benign (${i + 1})`, requests: benign, concurrency }),
+      runPhase(ctx, d, {
+        label: `control: benign at ${rate}/s (${i + 1})`,
+        requests: benign,
+        rate,
+        concurrency: 64,
+        connections: 16,
+      }),
+    ]);
+    ratios.push(ratio(beside, alone));
+  }
+  const sorted = [...ratios].sort((a, b) => a - b);
+  ctx.results.add(
+    "hostile",
+    `control: benign beside ${rate} benign reads/s ÷ alone`,
+    sorted[Math.floor((sorted.length - 1) / 2)] as number,
+    "ratio",
+    undefined,
+    `rounds: ${ratios.map((r) => r.toFixed(2)).join(", ")}`,
+  );
+}
+
 /** The tenancy's uuid, and its log opened to registration by signature (no token). */
 async function openLog(origin: string, token: string): Promise<string> {
   const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
@@ -234,7 +277,9 @@ export const hostile: Scenario = {
       rate: { value: floodRate, label: "offered" },
     });
 
-    if (process.env.BENCH_HOSTILE_EACH)
+    if (process.env.BENCH_HOSTILE_EACH) {
       await eachKindAlone(ctx, d, benign[0] as RequestTemplate, kinds, hostileRate);
+      await controlRounds(ctx, d, benign, concurrency, hostileRate, count);
+    }
   },
 };

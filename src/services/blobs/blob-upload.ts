@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Ctx, Principal } from "../../context.js";
 import { ApiError, quotaExceeded } from "../../core/api/api-error.js";
 import { blobUsage, contentReferenced, insertBlob, lockContent } from "../../store/blobs.js";
+import type { Queryable } from "../../store/db.js";
 import { getTenancy, lockTenancy } from "../../store/tenancies.js";
 import { sniffUpload } from "./blob-sniff.js";
 
@@ -43,7 +44,7 @@ export async function uploadBlob(
   upload: FileUpload,
 ) {
   const quotas = (await getTenancy(ctx.db, p.tenantId))?.quotas ?? {};
-  const usage = await blobUsage(ctx.db, p.tenantId);
+  const usage = await usageAgainst(ctx.db, p.tenantId, quotas);
   if (quotas.blobs !== undefined && usage.count >= quotas.blobs) throw quotaExceeded("blobs", quotas.blobs);
   const remaining =
     quotas.blob_bytes === undefined ? Number.POSITIVE_INFINITY : quotas.blob_bytes - usage.bytes;
@@ -71,7 +72,7 @@ export async function uploadBlob(
       await store.put(got.hash, got.tmpPath, got.size, tx);
       // Checked again under the tenancy lock: concurrent uploads all passed the check above.
       const limits = (await lockTenancy(tx, p.tenantId))?.quotas ?? {};
-      const now = await blobUsage(tx, p.tenantId);
+      const now = await usageAgainst(tx, p.tenantId, limits);
       const refusal =
         limits.blobs !== undefined && now.count >= limits.blobs
           ? quotaExceeded("blobs", limits.blobs)
@@ -97,6 +98,19 @@ export async function uploadBlob(
   } finally {
     await rm(got.tmpPath, { force: true });
   }
+}
+
+/**
+ * The tenancy's blob count and bytes, read only when a blob quota is set: the sum reads every
+ * blob row of the tenancy, and a tenancy without blob quotas (the default) needs none of it.
+ */
+async function usageAgainst(
+  db: Queryable,
+  tenantId: string,
+  quotas: { blobs?: number | undefined; blob_bytes?: number | undefined },
+): Promise<{ count: number; bytes: number }> {
+  if (quotas.blobs === undefined && quotas.blob_bytes === undefined) return { count: 0, bytes: 0 };
+  return blobUsage(db, tenantId);
 }
 
 async function readAll(path: string): Promise<Uint8Array> {
