@@ -83,15 +83,20 @@ interface Round {
 
 const ratio = (beside: Phase, alone: Phase) => beside.result.throughput / alone.result.throughput;
 
-/** The round whose benign rate beside the attack, over its rate alone, is the median. */
-function medianRound(rounds: Round[], beside: (r: Round) => Phase): Round {
-  const sorted = [...rounds].sort((a, b) => ratio(beside(a), a.alone) - ratio(beside(b), b.alone));
-  return sorted[Math.floor((sorted.length - 1) / 2)] as Round;
+/** The item whose `key` is the median (the lower of the middle two for an even count). */
+function medianBy<T>(items: T[], key: (item: T) => number): T {
+  const sorted = [...items].sort((a, b) => key(a) - key(b));
+  return sorted[Math.floor((sorted.length - 1) / 2)] as T;
 }
+
+/** The round whose benign rate beside the attack, over its rate alone, is the median. */
+const medianRound = (rounds: Round[], beside: (r: Round) => Phase): Round =>
+  medianBy(rounds, (r) => ratio(beside(r), r.alone));
 
 /**
  * `BENCH_HOSTILE_EACH=1`: each kind alone at the scenario's hostile rate, no benign load, and the
- * service's CPU per refusal: what the mix's ratio is made of, without the benign side's noise.
+ * service's CPU per request beside a benign read's at that rate: what the mix's ratio is made of,
+ * without the benign side's noise.
  */
 async function eachKindAlone(
   ctx: ScenarioContext,
@@ -150,11 +155,10 @@ async function controlRounds(
     ]);
     ratios.push(ratio(beside, alone));
   }
-  const sorted = [...ratios].sort((a, b) => a - b);
   ctx.results.add(
     "hostile",
     `control: benign beside ${rate} benign reads/s ÷ alone`,
-    sorted[Math.floor((sorted.length - 1) / 2)] as number,
+    medianBy(ratios, (r) => r),
     "ratio",
     undefined,
     `rounds: ${ratios.map((r) => r.toFixed(2)).join(", ")}`,

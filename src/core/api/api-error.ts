@@ -23,7 +23,6 @@ export type ApiErrorKind =
  */
 export type ApiErrorCode = Uppercase<ApiErrorKind> | QueryErrorCode;
 
-/** The one error type the service raises for a request; the HTTP edge maps it. */
 let keptLimit = Error.stackTraceLimit;
 
 /**
@@ -39,6 +38,7 @@ function withoutStack(kind: ApiErrorKind, message: string): string {
   return message;
 }
 
+/** The one error type the service raises for a request; the HTTP edge maps it. */
 export class ApiError extends CodedError<ApiErrorCode> {
   readonly code: ApiErrorCode;
   constructor(
