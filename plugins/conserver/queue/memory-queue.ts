@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import { retryDelay } from "./backoff.js";
+import { DueHeap, Fifo } from "./due-order.js";
 import { QueueConfigError, UnrecoverableJobError } from "./errors.js";
 import type {
   AddOptions,
@@ -32,7 +33,10 @@ export interface MemoryQueueOptions {
  */
 export class MemoryQueue<T> implements JobQueue<T> {
   readonly attempts: number;
-  private readonly waiting: Entry<T>[] = [];
+  /** Jobs due now, in the order they became due. */
+  private readonly ready = new Fifo<Entry<T>>();
+  /** Jobs not yet due (a delay, a retry's backoff), soonest first. */
+  private readonly delayed = new DueHeap<Entry<T>>();
   private readonly ids = new Set<string>();
   private readonly active = new Map<string, AbortController>();
   private readonly running = new Set<Promise<void>>();
@@ -55,7 +59,7 @@ export class MemoryQueue<T> implements JobQueue<T> {
     const id = opts.jobId ?? randomUUID();
     if (this.ids.has(id)) return;
     this.ids.add(id);
-    this.waiting.push({ id, name, data, attemptsMade: 0, readyAt: Date.now() + (opts.delayMs ?? 0) });
+    this.enqueue({ id, name, data, attemptsMade: 0, readyAt: Date.now() + (opts.delayMs ?? 0) });
     this.pump();
   }
 
@@ -68,11 +72,10 @@ export class MemoryQueue<T> implements JobQueue<T> {
   }
 
   async counts(): Promise<QueueCounts> {
-    const now = Date.now();
-    const ready = this.waiting.filter((e) => e.readyAt <= now).length;
+    this.promoteDue(Date.now());
     return {
-      waiting: ready,
-      delayed: this.waiting.length - ready,
+      waiting: this.ready.size,
+      delayed: this.delayed.size,
       active: this.active.size,
       failed: this.failed,
     };
@@ -90,13 +93,25 @@ export class MemoryQueue<T> implements JobQueue<T> {
     if (!this.handler || this.closed) return;
     clearTimeout(this.timer);
     const now = Date.now();
-    this.waiting.sort((a, b) => a.readyAt - b.readyAt);
-    while (this.active.size < this.concurrency && this.waiting[0] && this.waiting[0].readyAt <= now) {
-      this.start(this.waiting.shift() as Entry<T>);
+    this.promoteDue(now);
+    while (this.active.size < this.concurrency && this.ready.size > 0) {
+      this.start(this.ready.shift() as Entry<T>);
     }
-    const next = this.waiting[0];
-    if (next && this.active.size < this.concurrency) {
+    const next = this.delayed.peek();
+    if (next && this.ready.size === 0 && this.active.size < this.concurrency) {
       this.timer = setTimeout(() => this.pump(), Math.max(1, next.readyAt - now));
+    }
+  }
+
+  private enqueue(e: Entry<T>): void {
+    if (e.readyAt <= Date.now()) this.ready.push(e);
+    else this.delayed.push(e);
+  }
+
+  /** Moves the delayed jobs that are due by `now` to the end of the ready line, soonest first. */
+  private promoteDue(now: number): void {
+    for (let next = this.delayed.peek(); next && next.readyAt <= now; next = this.delayed.peek()) {
+      this.ready.push(this.delayed.pop() as Entry<T>);
     }
   }
 
@@ -131,7 +146,7 @@ export class MemoryQueue<T> implements JobQueue<T> {
         return;
       }
       e.readyAt = Date.now() + retryDelay(this.opts.backoff, e.attemptsMade, err);
-      this.waiting.push(e);
+      this.enqueue(e);
     }
   }
 }

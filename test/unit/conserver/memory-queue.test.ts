@@ -110,6 +110,22 @@ describe("in-process queue", () => {
     await q.close();
   });
 
+  it("runs due jobs first in, first out and delayed ones soonest first, whatever order they came in", async () => {
+    const q = new MemoryQueue<string>("q", fast);
+    await q.add("a", "late", { delayMs: 60 });
+    await q.add("a", "sooner", { delayMs: 30 });
+    for (let i = 0; i < 2000; i++) await q.add("a", `now-${i}`);
+    expect(await q.counts()).toMatchObject({ waiting: 2000, delayed: 2 });
+    const got: string[] = [];
+    q.process(async (job) => {
+      got.push(job.data);
+    });
+    await until(() => got.length === 2002);
+    expect(got.slice(0, 2000)).toEqual(Array.from({ length: 2000 }, (_, i) => `now-${i}`));
+    expect(got.slice(2000)).toEqual(["sooner", "late"]);
+    await q.close();
+  });
+
   it("force-close aborts running jobs; graceful close waits for them", async () => {
     const q = new MemoryQueue<number>("q", fast);
     let aborted = false;
