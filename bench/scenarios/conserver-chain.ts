@@ -24,6 +24,8 @@ export interface BenchChainOptions {
   clientId: string;
   clientSecret: string;
   vcons: number;
+  /** New vCons through the chain before the measured passes, so those run warm; reported apart. */
+  warmVcons?: number;
   redisUrl: string | undefined;
   /** Starts a CPU reading (the bench's); each pass reports what it read over that pass alone. */
   meter?: () => () => ProcUsage;
@@ -49,10 +51,21 @@ export interface BenchPass {
  */
 export interface BenchChainResult extends BenchPass {
   later: BenchPass;
+  /** The warm-up pass (new vCons into a service and chain that have run nothing yet), if any. */
+  cold?: BenchPass;
 }
 
-/** The two operations, one link each: the first pass's and the later one's. */
-const OPERATIONS = ["created", "transcribed"] as const;
+/**
+ * The passes, one link each: the warm-up's new vCons (a set of their own), then the measured
+ * new vCons and the later operation on those same vCons.
+ */
+const PASSES = [
+  { name: "warmup", operation: "created", set: "warm" },
+  { name: "created", operation: "created", set: "measured" },
+  { name: "transcribed", operation: "transcribed", set: "measured" },
+] as const;
+type VconSet = (typeof PASSES)[number]["set"];
+type Vcons = Record<VconSet, Array<{ uuid: string; text: string }>>;
 
 const SAMPLE = "ietf-core03-ab_call_ext_rec.vcon.json";
 // 256 delivery slots and 64 vCons in the link runtime's hands at once. With look-ups, creations
@@ -132,39 +145,36 @@ async function untilCommitted(origin: string, tokens: TokenSource, linkName: str
 }
 
 interface Chain {
-  /** Per operation: the link's unique name, by which its events are found in the service. */
+  /** Per pass: the link's unique name, by which its events are found in the service. */
   linkNames: string[];
   metrics: ConserverMetrics;
-  /** Hands every vCon to the link of `OPERATIONS[pass]`. */
+  /** Hands every vCon of `PASSES[pass]`'s set to its link. */
   start(pass: number): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Through Redis: vCons stored as `vcon:<uuid>`, uuids pushed on the ingress list, the link runtime and BullMQ. */
-async function throughRedis(
-  o: BenchChainOptions,
-  vcons: Array<{ uuid: string; text: string }>,
-): Promise<Chain> {
+async function throughRedis(o: BenchChainOptions, vcons: Vcons): Promise<Chain> {
   const redisUrl = o.redisUrl as string;
   const run = `bench-${randomBytes(4).toString("hex")}`;
-  const linkNames = OPERATIONS.map((op) => `${run.replace("-", "_")}_${op}`);
+  const linkNames = PASSES.map((p) => `${run.replace("-", "_")}_${p.name}`);
   const dir = mkdtempSync(join(tmpdir(), "conserver-bench-"));
   const redis = new Redis(redisUrl);
   const metrics = createConserverMetrics();
   process.env.CONSERVER_BENCH_SECRET = o.clientSecret;
   const backend = `{url: "${o.origin}", client_id: "${o.clientId}", client_secret: "\${CONSERVER_BENCH_SECRET}"}`;
-  // One chain per operation, each on its own ingress list, all in one runtime and delivery worker.
+  // One chain per pass, each on its own ingress list, all in one runtime and delivery worker.
   writeFileSync(
     join(dir, "conserver.yml"),
     `links:
-${OPERATIONS.map((op, i) => `  ${linkNames[i]}:\n    module: archivist\n    options: {vcon_operation: ${op}, backend: ${backend}}`).join("\n")}
+${PASSES.map((p, i) => `  ${linkNames[i]}:\n    module: archivist\n    options: {vcon_operation: ${p.operation}, backend: ${backend}}`).join("\n")}
 chains:
-${OPERATIONS.map((op, i) => `  ${op}: {links: [${linkNames[i]}], ingress_lists: [${run}-${op}], egress_lists: [${run}-out], enabled: 1}`).join("\n")}
+${PASSES.map((p, i) => `  ${p.name}: {links: [${linkNames[i]}], ingress_lists: [${run}-${p.name}], egress_lists: [${run}-out], enabled: 1}`).join("\n")}
 delivery: {queue: delivery, prefix: ${run}, concurrency: ${DELIVERY_CONCURRENCY}}
 `,
   );
   const stored = redis.pipeline();
-  for (const v of vcons) stored.set(`${run}:vcon:${v.uuid}`, v.text);
+  for (const v of [...vcons.warm, ...vcons.measured]) stored.set(`${run}:vcon:${v.uuid}`, v.text);
   await stored.exec();
   const running = await runConserver(join(dir, "conserver.yml"), {
     redisUrl,
@@ -178,15 +188,16 @@ delivery: {queue: delivery, prefix: ${run}, concurrency: ${DELIVERY_CONCURRENCY}
     linkNames,
     metrics,
     start: async (pass) => {
+      const p = PASSES[pass] as (typeof PASSES)[number];
       const pushed = redis.pipeline();
-      for (const v of vcons) pushed.rpush(`${run}-${OPERATIONS[pass]}`, v.uuid);
+      for (const v of vcons[p.set]) pushed.rpush(`${run}-${p.name}`, v.uuid);
       await pushed.exec();
     },
     async close() {
       await running.close();
       // Everything the run made: its vCons, queue, claims and dead letters under `<run>:`, and its lists.
       await deleteRedisPrefix(redisUrl, run);
-      const lists = OPERATIONS.flatMap((op) => [`${run}-${op}`, `DLQ:${run}-${op}`]);
+      const lists = PASSES.flatMap((p) => [`${run}-${p.name}`, `DLQ:${run}-${p.name}`]);
       await redis.del(...lists, `${run}-out`);
       await redis.quit();
       rmSync(dir, { recursive: true, force: true });
@@ -195,10 +206,10 @@ delivery: {queue: delivery, prefix: ${run}, concurrency: ${DELIVERY_CONCURRENCY}
 }
 
 /** In one process: the memory store, the in-process queue and the delivery worker. */
-function inProcess(o: BenchChainOptions, vcons: Array<{ uuid: string; text: string }>): Chain {
+function inProcess(o: BenchChainOptions, vcons: Vcons): Chain {
   const log = pino({ level: "warn" });
   const run = `bench_${randomBytes(4).toString("hex")}`;
-  const linkNames = OPERATIONS.map((op) => `${run}_${op}`);
+  const linkNames = PASSES.map((p) => `${run}_${p.name}`);
   const metrics = createConserverMetrics();
   const queue = createQueue<DeliveryJob>("bench-delivery", {
     attempts: 5,
@@ -213,16 +224,17 @@ function inProcess(o: BenchChainOptions, vcons: Array<{ uuid: string; text: stri
     metrics,
   });
   const store = new MemoryVconStore();
-  for (const v of vcons) store.set(v.uuid, parseVcon(v.text));
+  for (const v of [...vcons.warm, ...vcons.measured]) store.set(v.uuid, parseVcon(v.text));
   const backend = { url: o.origin, client_id: o.clientId, client_secret: o.clientSecret };
   const ctx = { store, log, defaultHashMode: "python-json" as const, deliveryQueue: queue };
   return {
     linkNames,
     metrics,
     start: async (pass) => {
-      const options = { vcon_operation: OPERATIONS[pass], backend };
+      const p = PASSES[pass] as (typeof PASSES)[number];
+      const options = { vcon_operation: p.operation, backend };
       const linkName = linkNames[pass] as string;
-      for (const v of vcons) await archivistLink.run(v.uuid, linkName, options, ctx);
+      for (const v of vcons[p.set]) await archivistLink.run(v.uuid, linkName, options, ctx);
     },
     async close() {
       await worker.close();
@@ -232,29 +244,37 @@ function inProcess(o: BenchChainOptions, vcons: Array<{ uuid: string; text: stri
 }
 
 /**
- * `conserver` benchmark: `vcons` new vCons through the archivist link, the delivery queue and
- * worker into the service at `origin`, then a later operation on each of them through the same
- * runtime and worker. Each pass's clock runs from the first vCon handed to the chain (pushed on
- * the ingress list, with Redis) to the last one's event COMMITTED in the service. `requests`
- * counts the worker's archivist API calls (tokens aside).
+ * `conserver` benchmark: `warmVcons` new vCons through the archivist link, the delivery queue and
+ * worker into the service at `origin` (the warm-up), then `vcons` more, then a later operation on
+ * each of those through the same runtime and worker. Each pass's clock runs from the first vCon
+ * handed to the chain (pushed on the ingress list, with Redis) to the last one's event COMMITTED
+ * in the service. `requests` counts the worker's archivist API calls (tokens aside).
  */
 export async function benchChain(o: BenchChainOptions): Promise<BenchChainResult> {
-  const vcons = makeVcons(o.vcons);
+  const warm = makeVcons(o.warmVcons ?? 0);
+  const vcons: Vcons = { warm, measured: makeVcons(o.vcons) };
   const tokens = new TokenSource({ url: o.origin, clientId: o.clientId, clientSecret: o.clientSecret });
   await tokens.get();
   const chain = o.redisUrl ? await throughRedis(o, vcons) : inProcess(o, vcons);
   try {
-    const passes: BenchPass[] = [];
+    const passes: Array<BenchPass | undefined> = [];
     let requestsBefore = 0;
     let takenBefore = { jobs: 0, deliveries: 0 };
-    for (let pass = 0; pass < OPERATIONS.length; pass++) {
+    let jobsBefore = 0;
+    for (let pass = 0; pass < PASSES.length; pass++) {
+      const n = vcons[(PASSES[pass] as (typeof PASSES)[number]).set].length;
+      if (n === 0) {
+        passes.push(undefined);
+        continue;
+      }
       const stop = o.meter?.();
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
       const deadline = Date.now() + WAIT_LIMIT_MS;
       await chain.start(pass);
       // Job counts accumulate over the passes: this one is done when all of its own are.
-      await untilDelivered(chain.metrics, o.vcons * (pass + 1), deadline);
+      jobsBefore += n;
+      await untilDelivered(chain.metrics, jobsBefore, deadline);
       await untilCommitted(o.origin, tokens, chain.linkNames[pass] as string, deadline);
       const ms = performance.now() - t0;
       const cpu = process.cpuUsage(cpu0);
@@ -263,7 +283,7 @@ export async function benchChain(o: BenchChainOptions): Promise<BenchChainResult
       const taken = await jobsTaken(chain.metrics);
       const jobs = taken.jobs - takenBefore.jobs;
       passes.push({
-        vcons: o.vcons,
+        vcons: n,
         ms,
         requests: requests - requestsBefore,
         ...(jobs > 0 ? { deliveriesPerJob: (taken.deliveries - takenBefore.deliveries) / jobs } : {}),
@@ -273,8 +293,8 @@ export async function benchChain(o: BenchChainOptions): Promise<BenchChainResult
       requestsBefore = requests;
       takenBefore = taken;
     }
-    const [first, later] = passes as [BenchPass, BenchPass];
-    return { ...first, later };
+    const [cold, first, later] = passes as [BenchPass | undefined, BenchPass, BenchPass];
+    return { ...first, later, ...(cold ? { cold } : {}) };
   } finally {
     await chain.close();
   }
