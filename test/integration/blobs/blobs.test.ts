@@ -190,7 +190,7 @@ describe.each([
     const watcher = watch(dir, (_event, name) => seen.push(String(name)));
     try {
       const cut = Buffer.from(
-        '--B\r\ncontent-disposition: form-data; name="file"; filename="x"\r\n\r\n' + "hello".repeat(1000),
+        `--B\r\ncontent-disposition: form-data; name="file"; filename="x"\r\n\r\n${"hello".repeat(1000)}`,
       );
       const res = await s.api("/archivist/v1/blobs", {
         method: "POST",
