@@ -135,8 +135,13 @@ beforeAll(async () => {
   tenant = a.tenant_identity.replace("tenant/", "");
   prefix = `${s.url}/archivist/v1/merklelogs/${tenant}/tlog`;
   await s.service.workers.flush();
-  logVkey = (await (await fetch(`${prefix}/key`)).text()).trim();
-}, 60_000);
+  // The key is named by the log's origin, which its first checkpoint records: until that is
+  // written (a sealer's tick after the flush, later on a loaded machine) the route answers 404.
+  logVkey = await until(async () => {
+    const res = await fetch(`${prefix}/key`);
+    return res.status === 200 ? (await res.text()).trim() : undefined;
+  }, 60_000);
+}, 90_000);
 afterAll(async () => {
   await stopWitness(w1);
   await stopWitness(w2);
