@@ -39,6 +39,16 @@ function reportPass(
   }
 }
 
+/** A count from the environment, or `fallback`; anything but a whole number from `min` up is refused by name. */
+function countFromEnv(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < min)
+    throw new Error(`${name} must be a whole number of at least ${min}, not "${raw}"`);
+  return n;
+}
+
 /** `conserver`: vCons per second through the link chain into the service. */
 export const conserver: Scenario = {
   name: "conserver",
@@ -49,8 +59,8 @@ export const conserver: Scenario = {
     // pair of processes the first few seconds cost a third more CPU per vCon (JIT, connection
     // pools, caches; docs/performance.md, issue 35 seventh session), which at 10,000 vCons was a
     // fifth of the measured rate; the warm-up takes them and is reported on its own row.
-    const vcons = Number(process.env.CONSERVER_BENCH_VCONS ?? (ctx.opts.quick ? 500 : 10_000));
-    const warmVcons = Number(process.env.CONSERVER_BENCH_WARM ?? (ctx.opts.quick ? 100 : 5_000));
+    const vcons = countFromEnv("CONSERVER_BENCH_VCONS", ctx.opts.quick ? 500 : 10_000, 1);
+    const warmVcons = countFromEnv("CONSERVER_BENCH_WARM", ctx.opts.quick ? 100 : 5_000, 0);
     ctx.log(`conserver: ${warmVcons} vCons to warm up, then ${vcons} through the chain`);
     const r = await benchChain({
       origin: d.origin,

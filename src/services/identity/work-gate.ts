@@ -4,7 +4,8 @@
  * of secrets go through one: a scrypt costs ~40 ms of a libuv thread, every wrong secret stored
  * with scrypt costs one, and the pool's four threads are shared with file reads and body
  * inflation. Without the gate, wrong secrets from many addresses (each allowed 30 a minute) ran
- * four scrypts at once and took both cores of a two-core machine from every other caller (docs/performance.md, "Hostile, one kind at a time").
+ * four scrypts at once and took both cores of a two-core machine from every other caller
+ * (docs/performance.md, "Hostile, one kind at a time").
  */
 export class WorkGate {
   private running = 0;
