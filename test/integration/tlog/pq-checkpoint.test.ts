@@ -14,6 +14,7 @@ import {
 } from "../../../src/core/tlog/index.js";
 import { type RunningWitness, startWitness } from "../../../src/witness/server.js";
 import { WitnessState } from "../../../src/witness/state.js";
+import { publishedKey } from "../../helpers/log-key.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
@@ -59,8 +60,8 @@ beforeAll(async () => {
   ).json()) as { tenant_identity: string };
   prefix = `/archivist/v1/merklelogs/${a.tenant_identity.replace("tenant/", "")}/tlog`;
   await s.service.workers.flush();
-  logVkey = (await (await s.api(`${prefix}/key`)).text()).trim();
-  logPqVkey = (await (await s.api(`${prefix}/key-ml-dsa-44`)).text()).trim();
+  logVkey = await publishedKey(() => s.api(`${prefix}/key`));
+  logPqVkey = await publishedKey(() => s.api(`${prefix}/key-ml-dsa-44`));
   origin = logVkey.split("+")[0] as string;
   witness = await startWitness(
     {

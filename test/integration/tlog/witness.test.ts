@@ -22,6 +22,7 @@ import {
 import { TLOG_KEY } from "../../../src/store/tlog-checkpoints.js";
 import { ed25519Seed } from "../../../src/workers/checkpoint.js";
 import { runCli } from "../../helpers/cli-output.js";
+import { publishedKey } from "../../helpers/log-key.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
@@ -135,12 +136,7 @@ beforeAll(async () => {
   tenant = a.tenant_identity.replace("tenant/", "");
   prefix = `${s.url}/archivist/v1/merklelogs/${tenant}/tlog`;
   await s.service.workers.flush();
-  // The key is named by the log's origin, which its first checkpoint records: until that is
-  // written (a sealer's tick after the flush, later on a loaded machine) the route answers 404.
-  logVkey = await until(async () => {
-    const res = await fetch(`${prefix}/key`);
-    return res.status === 200 ? (await res.text()).trim() : undefined;
-  }, 60_000);
+  logVkey = await publishedKey(() => fetch(`${prefix}/key`));
 }, 90_000);
 afterAll(async () => {
   await stopWitness(w1);
