@@ -8,7 +8,7 @@ import type { AssetRow } from "../../store/assets.js";
 import { type AccessView, writeRefusal } from "../access/access-view.js";
 import { acceptedPrincipal, declaredPrincipal } from "../identity/principals.js";
 import type { PendingEvent } from "../write/event-batcher.js";
-import { checkDocumentChange, validateAttributes } from "./attributes.js";
+import { type AttachmentRef, checkDocumentChange, validateAttributes } from "./attributes.js";
 import { requestTime } from "./list-query.js";
 import { checkAttachments, checkHomeLocation } from "./reference-check.js";
 
@@ -28,8 +28,8 @@ const OPERATIONS = new Map<string, string[]>([
   ["StartTracking", ["Builtin"]],
 ]);
 
-/** Checks operation/behaviour pairing and the attribute maps of a client's event. */
-function validateEventInput(input: EventInput): void {
+/** Checks operation/behaviour pairing and the attribute maps of a client's event; returns the attachments they reference. */
+function validateEventInput(input: EventInput): AttachmentRef[] {
   const behaviours = OPERATIONS.get(input.operation);
   if (!behaviours) throw badRequest(`operation must be one of ${[...OPERATIONS.keys()].join(", ")}`);
   if (!behaviours.includes(input.behaviour))
@@ -38,10 +38,10 @@ function validateEventInput(input: EventInput): void {
   const aa = input.asset_attributes ?? {};
   if (input.operation !== "Record" && (Object.keys(ea).length || Object.keys(aa).length))
     throw badRequest(`operation ${input.operation} takes no attributes`);
-  validateAttributes("event_attributes", ea);
-  validateAttributes("asset_attributes", aa);
+  const refs = [...validateAttributes("event_attributes", ea), ...validateAttributes("asset_attributes", aa)];
   checkDocumentChange("asset_attributes", aa);
   if (input.timestamp_declared !== undefined) requestTime(input.timestamp_declared, "timestamp_declared");
+  return refs;
 }
 
 /** A client's event, checked (references too), ready for a group but for its asset. */
@@ -61,10 +61,9 @@ export async function checkEvent(
   view: AccessView,
   input: EventInput,
 ): Promise<CheckedEvent> {
-  validateEventInput(input);
+  const refs = validateEventInput(input);
   const ea = input.event_attributes ?? {};
   const aa = input.asset_attributes ?? {};
-  const refs = [...validateAttributes("event_attributes", ea), ...validateAttributes("asset_attributes", aa)];
   // Blob and location references are rare; they are checked against this tenancy before the group.
   if (refs.length) await checkAttachments(ctx.db, p.tenantId, refs);
   await checkHomeLocation(ctx.db, p.tenantId, aa);

@@ -119,4 +119,10 @@ describe("DataTrails-compatible hashing (known answers)", () => {
     expect(() => bencode({ a: [null] })).toThrow(/cannot be bencoded/);
     expect(() => bencode({ a: 1.5 })).toThrow(/cannot be bencoded/);
   });
+
+  it("names where the value it cannot carry sits, in the encoding's key order", () => {
+    expect(() => bencode({ b: { c: [1, true] } })).toThrow("b.c[1] cannot be bencoded (boolean)");
+    expect(() => bencode({ z: 1.5, a: [null] })).toThrow("a[0] cannot be bencoded (null)");
+    expect(() => bencode(undefined)).toThrow("value cannot be bencoded (undefined)");
+  });
 });
