@@ -8,6 +8,7 @@ import {
 } from "../../src/core/record/leaf.js";
 import { opsPerSecond } from "../micro.js";
 import type { ScenarioContext } from "../scenario.js";
+import { commitEntryRate } from "./core-commit.js";
 
 /** Leaves appended per second to an in-memory MMR, in batches as the committer appends them. */
 function mmrAppendRate(ms: number): number {
@@ -73,5 +74,11 @@ export async function benchLedger(ctx: ScenarioContext, mmrTarget: number): Prom
     "asset-free event leaf hash (Go JSON)",
     opsPerSecond(() => assetFreeEventLeafHash(free, id, extra), ms),
     "leaves/s",
+  );
+  ctx.results.add(
+    "core",
+    "commit batch without a database (50 vCon events, node:crypto)",
+    await commitEntryRate(ms),
+    "entries/s",
   );
 }

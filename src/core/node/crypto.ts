@@ -1,16 +1,35 @@
 // The core's Node fast paths: node:crypto (OpenSSL) for what the portable code does with
 // @noble (src/core/crypto). The service and the CLI use these; vcon-archivist/verify never
 // reaches this folder, so it stays free of `node:` modules (test/unit/verify/browser-safe.test.ts).
-import { createHash, createPublicKey, type KeyObject, sign, verify } from "node:crypto";
+import { createPublicKey, hash, type KeyObject, sign, verify } from "node:crypto";
 import type { Signer } from "../cose/sign1.js";
 import { ecJwk, type PublicKey, type PublicKeyFactory } from "../crypto/public-key.js";
 import type { Sha256 } from "../crypto/sha256.js";
 
-/** node:crypto's SHA-256: the service's hot paths (leaves, MMR and tree nodes) hash with it. */
+/** Where `nodeSha256` lays out its parts; grown when a message is larger, never shared across a call. */
+let scratch = Buffer.allocUnsafe(4096);
+
+/**
+ * node:crypto's SHA-256: the service's hot paths (leaves, MMR and tree nodes) hash with it. The
+ * parts are copied into one buffer and hashed in one call: a `createHash` object per node, fed
+ * part by part, cost ~1.7 µs where this costs ~1.2 (a committed entry takes six or so hashes).
+ * The copy is synchronous and the digest a fresh buffer, so nothing returned aliases `scratch`.
+ */
 export const nodeSha256: Sha256 = (...parts) => {
-  const h = createHash("sha256");
-  for (const p of parts) h.update(p);
-  const d = h.digest();
+  let data: Uint8Array;
+  if (parts.length === 1) data = parts[0] as Uint8Array;
+  else {
+    let size = 0;
+    for (const p of parts) size += p.length;
+    if (size > scratch.length) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
+    let at = 0;
+    for (const p of parts) {
+      scratch.set(p, at);
+      at += p.length;
+    }
+    data = scratch.subarray(0, size);
+  }
+  const d = hash("sha256", data, "buffer");
   return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
 };
 
