@@ -18,9 +18,14 @@ function scryptAsync(secret: string, salt: Buffer, n: number, r: number, p: numb
   );
 }
 
-/** A fresh client secret: 32 random bytes, base64url. */
+/**
+ * A fresh client secret: 32 random bytes as 64 lowercase hex digits, the form of DataTrails'
+ * secrets (appregistrationsv1's example). Clients lean on it: the SDK's functional test of a
+ * wrong secret sends the right one with its first character replaced by "X", which was the
+ * right one again for the one base64url secret in 64 that began with "X".
+ */
 export function newSecret(): string {
-  return randomBytes(32).toString("base64url");
+  return randomBytes(32).toString("hex");
 }
 
 /**

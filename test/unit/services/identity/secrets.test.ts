@@ -79,6 +79,16 @@ describe("a client id can be locked out by anyone: no oracle of which ids exist"
   });
 });
 
+describe("generated secrets", () => {
+  it("are 256 random bits as 64 lowercase hex digits, as DataTrails' secrets are", () => {
+    const made = Array.from({ length: 500 }, newSecret);
+    for (const s of made) expect(s).toMatch(/^[0-9a-f]{64}$/);
+    expect(new Set(made).size).toBe(made.length);
+    // The SDK's wrong-secret test: the right secret with its first character made "X".
+    for (const s of made) expect(`X${s.slice(1)}`).not.toBe(s);
+  });
+});
+
 describe("the two ways a secret is stored", () => {
   it("stores a generated secret as a salted HMAC, an operator's with scrypt, and verifies each", async () => {
     const generated = newSecret();
