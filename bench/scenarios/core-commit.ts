@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { IdTimestampGenerator } from "../../src/core/ledger/idtimestamp.js";
-import type { StoredAssetEvent } from "../../src/store/asset-events.js";
+import { type StoredAssetEvent, storedEvents } from "../../src/store/asset-events.js";
 import type { Queryable } from "../../src/store/db.js";
 import { FreshEvents } from "../../src/store/fresh-events.js";
 import { commitBatch } from "../../src/workers/commit-batch.js";
@@ -50,9 +50,9 @@ class LogInMemory implements Queryable {
 
 function rowsOf(tenantId: string, assetId: string, n: number): StoredAssetEvent[] {
   const principal = { issuer: "https://bench.example/", subject: "bench", display_name: "bench", email: "" };
-  return Array.from({ length: n }, (_, i) => {
-    const now = new Date();
-    return {
+  const now = new Date();
+  return storedEvents(
+    Array.from({ length: n }, (_, i) => ({
       id: randomUUID(),
       asset_id: assetId,
       tenant_id: tenantId,
@@ -67,22 +67,14 @@ function rowsOf(tenantId: string, assetId: string, n: number): StoredAssetEvent[
       asset_attributes: {},
       timestamp_declared: now,
       timestamp_accepted: now,
-      timestamp_committed: null,
       principal_declared: principal,
       principal_accepted: principal,
       confirmation_status: "STORED",
       proof_mechanism: "MERKLE_LOG",
       public: false,
-      mmr_index: null,
-      idtimestamp: null,
-      merklelog_entry: null,
-      transaction_id: "",
-      block_number: 0,
-      transaction_index: 0,
       from_address: "0x0000000000000000000000000000000000000000",
-      covering_seal: null,
-    };
-  });
+    })),
+  );
 }
 
 /**

@@ -201,8 +201,11 @@ function rowsDocument(events: NewAssetEvent[]): string {
   );
 }
 
-/** The events as stored: the columns not inserted start at their defaults. */
-function storedEvents(events: NewAssetEvent[]): StoredAssetEvent[] {
+/**
+ * The events as stored: the columns not inserted start at their defaults. What the write path
+ * hands the committer (and what `bench core` commits from memory).
+ */
+export function storedEvents(events: NewAssetEvent[]): StoredAssetEvent[] {
   // Written out, not spread: a spread of this many fields was ~2 % of the service's profile.
   return events.map((e) => ({
     id: e.id,
