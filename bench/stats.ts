@@ -56,3 +56,42 @@ export function round(value: number): number {
   if (Math.abs(value) >= 100) return Math.round(value);
   return Number(value.toPrecision(3));
 }
+
+/** A distribution-free interval for the median of a few samples: two of them, and how sure. */
+export interface MedianInterval {
+  low: number;
+  high: number;
+  /** Probability that the interval holds the true median (the binomial order-statistic bound). */
+  coverage: number;
+}
+
+/**
+ * The shortest interval [x(k), x(n+1−k)] of the sorted samples that holds the population's
+ * median with probability ≥ `level`, whatever the distribution: each sample falls below the
+ * median with probability ½, so the interval misses it only when k or fewer fall on one side,
+ * 2·P(Binomial(n, ½) ≤ k−1). With too few samples for `level` it is the widest, [min, max], and
+ * `coverage` says what that gives (5 samples: 0.9375). Undefined without samples. `pair` uses it
+ * to tell a change of a few per cent from a noisy machine's spread between rounds.
+ */
+export function medianInterval(samples: readonly number[], level = 0.95): MedianInterval | undefined {
+  const n = samples.length;
+  if (n === 0) return undefined;
+  const sorted = [...samples].sort((a, b) => a - b);
+  // tail[j] = P(B ≤ j) for B ~ Binomial(n, ½), summed from the binomial coefficients.
+  const tail: number[] = [];
+  let choose = 1;
+  let sum = 0;
+  for (let j = 0; j < n; j++) {
+    sum += choose;
+    tail.push(sum / 2 ** n);
+    choose = (choose * (n - j)) / (j + 1);
+  }
+  const coverage = (k: number) => 1 - 2 * (tail[k - 1] as number);
+  let k = 1;
+  while (k + 1 <= Math.floor((n + 1) / 2) && coverage(k + 1) >= level) k++;
+  return {
+    low: sorted[k - 1] as number,
+    high: sorted[n - k] as number,
+    coverage: coverage(k),
+  };
+}

@@ -2,6 +2,7 @@ import { runPhase } from "../phase.js";
 import { createAsset } from "../records.js";
 import type { Scenario, ScenarioContext } from "../scenario.js";
 import type { Deployment } from "../service.js";
+import { medianInterval } from "../stats.js";
 import { eventRequest } from "./ingest.js";
 
 /** Requests in flight at each service: together they load the machine as ingest's 64 do one. */
@@ -77,13 +78,19 @@ export const pair: Scenario = {
       );
       if (ua !== undefined && ub !== undefined) ratios.push(ua / ub);
     }
+    // Where the median of this many rounds may lie, whatever the machine's spread: a change
+    // whose interval holds 1 is not told apart from none by these rounds.
+    const interval = medianInterval(ratios);
+    const spread = interval
+      ? `; median within ${interval.low.toFixed(3)}–${interval.high.toFixed(3)} (${(100 * interval.coverage).toFixed(1)} % sure)`
+      : "";
     ctx.results.add(
       "pair",
       "server CPU per event, this ÷ other (median of the rounds)",
       ratios.length ? median(ratios) : null,
       "ratio",
       undefined,
-      `${ratios.length} rounds: ${ratios.map((r) => r.toFixed(3)).join(", ")}`,
+      `${ratios.length} rounds: ${ratios.map((r) => r.toFixed(3)).join(", ")}${spread}`,
     );
   },
 };

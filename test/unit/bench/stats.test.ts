@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { epochMs } from "../../../bench/commit-latency.js";
 import { parseBenchArgs } from "../../../bench/options.js";
 import { Results } from "../../../bench/results.js";
-import { percentile, perSecond, ratio, round, summarize } from "../../../bench/stats.js";
+import { medianInterval, percentile, perSecond, ratio, round, summarize } from "../../../bench/stats.js";
 import { formatTable } from "../../../bench/table.js";
 
 describe("percentile (nearest rank)", () => {
@@ -82,5 +82,46 @@ describe("bench options and timestamps", () => {
     expect(epochMs("1700000000")).toBe(1_700_000_000_000);
     expect(epochMs("2023-11-14T22:13:20Z")).toBe(1_700_000_000_000);
     expect(epochMs("")).toBeUndefined();
+  });
+});
+
+describe("medianInterval (order statistics, distribution-free)", () => {
+  it("takes the shortest pair of order statistics that covers the median at the level", () => {
+    // n = 9: [x(2), x(8)] covers with 1 − 2·10/512; [x(3), x(7)] only 1 − 2·46/512 = 0.82.
+    expect(medianInterval([9, 1, 8, 2, 7, 3, 6, 4, 5])).toEqual({ low: 2, high: 8, coverage: 1 - 20 / 512 });
+    // n = 11: [x(2), x(10)], 1 − 2·12/2048.
+    const eleven = Array.from({ length: 11 }, (_, i) => i + 1);
+    expect(medianInterval(eleven)).toEqual({ low: 2, high: 10, coverage: 1 - 24 / 2048 });
+    // A lower level narrows it: n = 9 at 80 % is [x(3), x(7)].
+    expect(medianInterval([1, 2, 3, 4, 5, 6, 7, 8, 9], 0.8)).toMatchObject({ low: 3, high: 7 });
+  });
+
+  it("says how little too few samples give", () => {
+    expect(medianInterval([0.9, 1.1, 1.0, 0.95, 1.05])).toEqual({
+      low: 0.9,
+      high: 1.1,
+      coverage: 1 - 2 / 32,
+    });
+    expect(medianInterval([1, 2])).toEqual({ low: 1, high: 2, coverage: 0.5 });
+    expect(medianInterval([3])).toEqual({ low: 3, high: 3, coverage: 0 });
+    expect(medianInterval([])).toBeUndefined();
+  });
+
+  it("covers the true median about as often as it says, on draws from a skewed distribution", () => {
+    // Exponential(1): median ln 2. Deterministic draws (a linear congruential generator).
+    let seed = 12345;
+    const uniform = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return (seed + 0.5) / 2 ** 31;
+    };
+    let hits = 0;
+    const trials = 4000;
+    for (let t = 0; t < trials; t++) {
+      const draws = Array.from({ length: 11 }, () => -Math.log(uniform()));
+      const r = medianInterval(draws);
+      if (r && r.low <= Math.LN2 && Math.LN2 <= r.high) hits++;
+    }
+    expect(hits / trials).toBeGreaterThan(0.975);
+    expect(hits / trials).toBeLessThan(0.997);
   });
 });
