@@ -37,7 +37,8 @@ class LogInMemory implements Queryable {
           },
         ];
       if (sql.startsWith("with nodes as")) {
-        // The batch's one write: its parameters are serialised as the driver would send them.
+        // The batch's one write: its parameters are built (the committer's work) but not sent, so
+        // node-postgres's own encoding of them is not in this rate.
         this.mmrSize = params[18] as number;
         this.treeSize = (params[20] as number | undefined) ?? this.treeSize;
         return [];
@@ -80,8 +81,8 @@ function rowsOf(tenantId: string, assetId: string, n: number): StoredAssetEvent[
 /**
  * Log entries the committer makes per second on one thread without a database: the batch's
  * JavaScript alone (each entry's record and leaf hash, both trees' new nodes, the write's
- * parameters), in batches of 50 from its hand-off, as under ingest. The rows it takes are made
- * outside the timed part.
+ * parameters as the committer builds them, not the driver's encoding of them), in batches of 50
+ * from its hand-off, as under ingest. The rows it takes are made outside the timed part.
  */
 export async function commitEntryRate(ms: number): Promise<number> {
   const tenantId = randomUUID();
