@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
 import type { RequestTemplate } from "../load-spec.js";
-import { type Phase, reportPhase, runPhase } from "../phase.js";
+import { type Phase, type PhaseSpec, reportPhase, runPhase } from "../phase.js";
 import { createAsset } from "../records.js";
 import type { Scenario, ScenarioContext } from "../scenario.js";
 import type { Deployment } from "../service.js";
@@ -201,25 +201,44 @@ async function warmUp(
   const from = "127.0.0.9";
   await Promise.all([
     runPhase(ctx, d, { label: "warm-up: benign", requests: benign, concurrency }),
-    runPhase(ctx, d, {
-      label: "warm-up: hostile",
-      requests: kinds.map(([, request]) => request),
-      rate: hostileRate,
-      concurrency: 64,
-      connections: 16,
-      localAddress: from,
-      okStatus: [400, 401, 404, 408, 413, 429],
-    }),
-    runPhase(ctx, d, {
-      label: "warm-up: x5chain flood",
-      requests: [flood],
-      rate: floodRate,
-      concurrency: 32,
-      connections: 8,
-      localAddress: from,
-      okStatus: [400],
-    }),
+    runPhase(ctx, d, hostileLoad("warm-up: hostile", kinds, hostileRate, from)),
+    runPhase(ctx, d, floodLoad("warm-up: x5chain flood", flood, floodRate, from)),
   ]);
+}
+
+/** The hostile client: its kinds at `rate` from `from`, every answer a refusal. */
+function hostileLoad(
+  label: string,
+  kinds: [string, RequestTemplate][],
+  rate: number,
+  from: string,
+): PhaseSpec {
+  return {
+    label,
+    requests: kinds.map(([, request]) => request),
+    rate,
+    concurrency: 64,
+    connections: 16,
+    localAddress: from,
+    // Every answer is a refusal; a 5xx or a dropped connection is what counts as an error.
+    okStatus: [400, 401, 404, 408, 413, 429],
+  };
+}
+
+/**
+ * Unauthenticated x5chain floods at an open log (issue 31): ~1 MiB statements of ~2,000
+ * certificates each, refused by the chain's bound before any is parsed.
+ */
+function floodLoad(label: string, flood: RequestTemplate, rate: number, from: string): PhaseSpec {
+  return {
+    label,
+    requests: [flood],
+    rate,
+    concurrency: 32,
+    connections: 8,
+    localAddress: from,
+    okStatus: [400],
+  };
 }
 
 /** The tenancy's uuid, and its log opened to registration by signature (no token). */
@@ -289,30 +308,11 @@ export const hostile: Scenario = {
       const alone = await runPhase(ctx, d, { label: `benign alone${tag}`, requests: benign, concurrency });
       const [mixed, attack]: [Phase, Phase] = await Promise.all([
         runPhase(ctx, d, { label: `benign under attack${tag}`, requests: benign, concurrency }),
-        runPhase(ctx, d, {
-          label: `hostile${tag}`,
-          requests: kinds.map(([, request]) => request),
-          rate: hostileRate,
-          concurrency: 64,
-          connections: 16,
-          localAddress: from,
-          // Every answer is a refusal; a 5xx or a dropped connection is what counts as an error.
-          okStatus: [400, 401, 404, 408, 413, 429],
-        }),
+        runPhase(ctx, d, hostileLoad(`hostile${tag}`, kinds, hostileRate, from)),
       ]);
-      // Unauthenticated x5chain floods at an open log (issue 31): ~1 MiB statements of ~2,000
-      // certificates each, refused by the chain's bound before any is parsed.
       const [underFlood, flooding]: [Phase, Phase] = await Promise.all([
         runPhase(ctx, d, { label: `benign under x5chain flood${tag}`, requests: benign, concurrency }),
-        runPhase(ctx, d, {
-          label: `x5chain flood${tag}`,
-          requests: [flood],
-          rate: floodRate,
-          concurrency: 32,
-          connections: 8,
-          localAddress: from,
-          okStatus: [400],
-        }),
+        runPhase(ctx, d, floodLoad(`x5chain flood${tag}`, flood, floodRate, from)),
       ]);
       rounds.push({ alone, mixed, attack, underFlood, flood: flooding });
     }
