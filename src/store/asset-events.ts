@@ -288,16 +288,11 @@ export function selectAssetEvents(
   opts: { cursor: number; limit: number; ascending: boolean; from?: string; reusePlan?: boolean },
 ): Promise<AssetEventRow[]> {
   const n = params.length;
-  // Newest first from the top is `seq <` a bound above every seq, not `($n = 0 or seq < $n)`: a
-  // plan kept for one asset's pages (`reusePlan`) cannot take the OR as an index bound, and read
-  // a deep page of a large asset by filtering every newer event (400,000 rows, 58 ms, where the
-  // bound takes 0.05 ms: issue 35, ninth session).
-  const cursor = opts.ascending ? `seq > $${n + 1}` : `seq < $${n + 1}`;
-  const bound = opts.ascending || opts.cursor > 0 ? opts.cursor : Number.MAX_SAFE_INTEGER;
+  const cursor = opts.ascending ? `seq > $${n + 1}` : `($${n + 1}::bigint = 0 or seq < $${n + 1})`;
   return readEvents(
     db,
     `select ${EVENT_COLUMNS} from ${opts.from ?? "asset_events"} where ${where} and ${cursor} order by seq ${opts.ascending ? "asc" : "desc"} limit $${n + 2}`,
-    [...params, bound, opts.limit],
+    [...params, opts.cursor, opts.limit],
     { reusePlan: opts.reusePlan ?? false },
   );
 }
