@@ -290,7 +290,7 @@ export const hostile: Scenario = {
     // (`aloneAt`), and the median round is reported, so a VM whose speed drifts within the
     // scenario (by a third in a minute on some of these machines) moves both sides of a ratio together.
     // Each round's attackers come from a loopback address of their own, as new attackers would:
-    // the per-address failure window a round leaves would otherwise spare the next one its scrypts.
+    // the per-address failure window a round leaves would otherwise answer the next one 429 at once.
     // Every path warm first, as a sustained attack finds them: a fresh service (its own per
     // scenario) runs the benign reads in its first round while V8 is still compiling them, and
     // paths taken ~12 times a second, as each hostile kind is, stay cold for several thousand

@@ -32,14 +32,16 @@ describe("hostile: the benign rate alone at each beside phase", () => {
     expect(roundRatio(r, 2)).toBeCloseTo(2400 / 2600, 12);
   });
 
-  it("reports the round whose corrected ratio is the median", () => {
-    const rounds = [
-      round(3000, 2400, 3000, 3000),
-      round(3000, 2900, 2400, 2400),
-      round(3000, 2700, 2900, 3000),
-    ];
-    // Ratios beside the attack: 0.80, 2900/2800, 0.90; beside the flood: 1.00, 2400/2600, 0.967.
-    expect(medianRound(rounds, 1)).toBe(rounds[2]);
-    expect(medianRound(rounds, 2)).toBe(rounds[2]);
+  it("reports the round whose corrected ratio is the median, which the uncorrected one would not", () => {
+    const steady = round(3000, 2850, 3000, 3000);
+    const slowing = round(3000, 2700, 2400, 2400);
+    const later = round(3000, 2880, 2760, 3000);
+    const rounds = [steady, slowing, later];
+    // Beside the attack, corrected: 0.95, 2700/2800 = 0.964, 0.96 (median: later);
+    // against the rate alone before the round: 0.95, 0.90, 0.96 (median: steady).
+    expect(medianRound(rounds, 1)).toBe(later);
+    // Beside the flood, corrected: 1.00, 2400/2600 = 0.923, 0.92 (median: slowing);
+    // uncorrected: 1.00, 0.80, 0.92 (median: later).
+    expect(medianRound(rounds, 2)).toBe(slowing);
   });
 });
