@@ -12,11 +12,18 @@ import { createMetrics, type Metrics } from "./metrics.js";
 import { MULTIPART_OVERHEAD } from "./multipart-file.js";
 import { openApiDocument } from "./openapi.js";
 import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from "./rate-limit.js";
-import { registerRequestLog } from "./request-log.js";
+import { logRequest, REQUEST_ID_HEADER, requestIdOptions } from "./request-log.js";
 import { type AnyRouteSpec, queryObject, queryPairs, RouteTable, validate } from "./route.js";
 import { routeModules } from "./routes/index.js";
 import { systemRoutes } from "./routes/system.js";
 import { emptyBody } from "./schemas/common.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The caller, once the route's gate has authenticated its token. */
+    principal: Principal | undefined;
+  }
+}
 
 // `/x/{uuid}:verb` is routed as `/x/{uuid}/@verb`: the router reads `:` as a parameter.
 function rewriteVerb(req: IncomingMessage): string {
@@ -107,6 +114,7 @@ export function buildApp(
   const server = Fastify({
     logger: false,
     rewriteUrl: rewriteVerb,
+    ...requestIdOptions,
     // `req.ip` is the client's address: X-Forwarded-For is believed only from the proxies named.
     trustProxy: ctx.config.trustedProxies.length > 0 ? [...ctx.config.trustedProxies] : false,
     // The server is ours (an app only injected into gets one that never listens).
@@ -135,39 +143,52 @@ export function buildApp(
     : undefined;
   const deps: HttpDeps = { ctx, auth: new Authenticator(ctx), limiter };
 
-  registerRequestLog(server, ctx.log);
   registerBodyParsers(server, {
     multipartBytes: ctx.config.blobMaxBytes + MULTIPART_OVERHEAD,
     timeoutMs: ctx.config.bodyTimeoutMs,
   });
+  // One hook each way for every request: each hook Fastify runs costs the request, and these
+  // two were four (with a map from requests to their ids), ~18 % of a request's CPU when the
+  // handler itself does nothing (docs/performance.md, "Issue 35, tenth session").
   // Every answer, API or error, is what its content-type says and nothing a browser may render
   // as a page of ours: the pages set their own policy (static-files.ts), blobs add more.
-  server.addHook("onRequest", (_req, res, done) => {
+  server.addHook("onRequest", (req, res, done) => {
     res.headers(API_HEADERS);
+    res.header(REQUEST_ID_HEADER, req.id);
     done();
   });
-  server.addHook("onResponse", (req, res, done) => {
-    const route = req.routeOptions.url ?? "unmatched";
-    metrics.requests.inc({ method: req.method, route, status: res.statusCode });
-    metrics.latency.observe({ method: req.method, route }, res.elapsedTime / 1000);
-    done();
-  });
+  // Per-route counts only when someone may read them (the metrics token), the request's line
+  // only at `info`: a service that records neither runs no hook when a response finishes.
+  const metered = ctx.config.metricsToken !== undefined;
+  const logged = ctx.log.isLevelEnabled("info");
+  if (metered || logged)
+    server.addHook("onResponse", (req, res, done) => {
+      if (metered) {
+        const route = req.routeOptions.url ?? "unmatched";
+        metrics.requests.inc({ method: req.method, route, status: res.statusCode });
+        metrics.latency.observe({ method: req.method, route }, res.elapsedTime / 1000);
+      }
+      if (logged) logRequest(ctx.log, req, res);
+      done();
+    });
 
   // Who is calling is settled before the body is read: a caller without a valid token, or over
   // its tenancy's rate, is refused without its body being read or inflated.
-  const principals = new WeakMap<FastifyRequest, Principal>();
+  // Kept on the request (a property every request has, `decorateRequest`), not in a WeakMap:
+  // a map keyed by short-lived objects made every young-generation collection trace it.
+  server.decorateRequest("principal", undefined);
   const wantsAuth = (spec: AnyRouteSpec, req: FastifyRequest) =>
     spec.auth === "token" || (spec.auth === "optional" && req.headers.authorization !== undefined);
   const gate = async (spec: AnyRouteSpec, req: FastifyRequest) => {
     if (!wantsAuth(spec, req)) return;
     const principal = await deps.auth.authenticate(req.headers.authorization);
     await limiter?.take(principal.tenantId);
-    principals.set(req, principal);
+    req.principal = principal;
   };
 
   const run = async (spec: AnyRouteSpec, req: FastifyRequest, res: FastifyReply) => {
     // Present on token routes (the gate authenticated the call); `Call` types it per route's auth.
-    const caller = principals.get(req);
+    const caller = req.principal;
     if (spec.body) refuseMediaType(spec, req);
     const pairs = queryPairs(req.originalUrl);
     // Checked once here rather than by every filter: PostgreSQL text cannot hold these.

@@ -188,15 +188,19 @@ function bodyDeadline(req: FastifyRequest, res: FastifyReply, payload: Readable,
  * left for the route to stream; any other type is not read at all (`UNREAD_BODY`).
  */
 export function registerBodyParsers(server: FastifyInstance, limits: BodyLimits): void {
-  server.addHook("preParsing", async (req, res, payload) => {
-    if (!hasBody(req)) return payload;
-    const body = decoded(
-      req.headers["content-encoding"],
-      payload,
-      limitOf(req.headers["content-type"], limits),
-    );
-    bodyDeadline(req, res, body, limits.timeoutMs);
-    return body;
+  // Written with `done`, not async: a promise per request here was a measurable part of one.
+  server.addHook("preParsing", (req, res, payload, done) => {
+    if (!hasBody(req)) return done(null, payload);
+    let body: Payload;
+    try {
+      body = decoded(req.headers["content-encoding"], payload, limitOf(req.headers["content-type"], limits));
+    } catch (err) {
+      return done(err as Error);
+    }
+    // A body that has arrived whole (as a small one does, with its headers) cannot be late:
+    // no timer and listeners for it.
+    if (!req.raw.complete || body !== payload) bodyDeadline(req, res, body, limits.timeoutMs);
+    done(null, body);
   });
   server.removeAllContentTypeParsers();
   const buffered = (
