@@ -57,18 +57,26 @@ interface Cached {
   claims: JWTPayload;
   principal?: Principal;
   principalAt?: number;
+  /** The look-up under way: the requests that find the principal stale together wait for one. */
+  resolving?: Promise<Principal> | undefined;
 }
 
 /** Turns bearer tokens into principals: our own app tokens, and members' tokens from a trusted OIDC issuer. */
 export class Authenticator {
   private readonly cache = new Map<string, Cached>();
   private readonly remoteKeys = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+  /** Counts invalidations, so a look-up that straddles one does not keep its answer. */
+  private generation = 0;
 
   constructor(private readonly ctx: Pick<Ctx, "baseUrl" | "db" | "keys">) {}
 
   /** Forgets cached principals (after a delete, deactivation or role change in this process). */
   invalidate(): void {
-    for (const c of this.cache.values()) c.principal = undefined;
+    this.generation++;
+    for (const c of this.cache.values()) {
+      c.principal = undefined;
+      c.resolving = undefined;
+    }
   }
 
   /** Verifies `authorization: Bearer <jwt>` and resolves the caller; 401 on any failure. */
@@ -84,16 +92,40 @@ export class Authenticator {
       throw unauth("token has expired");
     }
     if (!entry) {
-      entry = { claims: await this.verify(token) };
-      if (this.cache.size >= MAX_CACHED) this.cache.clear();
-      this.cache.set(token, entry);
+      const claims = await this.verify(token);
+      // Requests that arrived together with a new token verified it side by side: they share
+      // the entry the first of them stored, and with it its principal's look-up.
+      entry = this.cache.get(token);
+      if (!entry) {
+        entry = { claims };
+        if (this.cache.size >= MAX_CACHED) this.cache.clear();
+        this.cache.set(token, entry);
+      }
     }
     const fresh = entry.principal && Date.now() - (entry.principalAt ?? 0) < PRINCIPAL_TTL_MS;
-    if (!fresh) {
-      entry.principal = await this.resolve(entry.claims);
-      entry.principalAt = Date.now();
+    if (fresh) return entry.principal as Principal;
+    // Every request in flight when the second lapses would otherwise look the principal up
+    // again (32 in flight read it ~25 times a second); they share one look-up, started after
+    // the lapse, so each still gets an answer no older than the second.
+    entry.resolving ??= this.refresh(entry);
+    return entry.resolving;
+  }
+
+  private async refresh(entry: Cached): Promise<Principal> {
+    // A look-up that was under way when the cache was invalidated may have read what the
+    // change replaced: its answer goes to the requests that waited for it, and is not kept.
+    const generation = this.generation;
+    try {
+      const principal = await this.resolve(entry.claims);
+      if (generation === this.generation) {
+        entry.principal = principal;
+        entry.principalAt = Date.now();
+      }
+      return principal;
+    } finally {
+      // After an invalidation the entry's look-up, if any, is a newer one: it is left alone.
+      if (generation === this.generation) entry.resolving = undefined;
     }
-    return entry.principal as Principal;
   }
 
   private async verify(token: string): Promise<JWTPayload> {
