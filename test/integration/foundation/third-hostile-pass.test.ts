@@ -360,4 +360,15 @@ describe("/metrics", () => {
     expect(ok.status).toBe(200);
     expect(await ok.text()).toContain("archivist_http_requests_total");
   });
+
+  it("counts each route's requests when they are served (not only the metric's name)", async () => {
+    const sample =
+      /archivist_http_requests_total\{method="GET",route="\/archivist\/iam\/v1\/applications",status="200"\} (\d+)/;
+    const count = async () =>
+      Number(sample.exec(await (await s.api("/metrics", { token: METRICS_TOKEN })).text())?.[1] ?? 0);
+    const before = await count();
+    for (let i = 0; i < 3; i++)
+      expect((await s.api("/archivist/iam/v1/applications", { token: tokenA })).status).toBe(200);
+    expect(await count()).toBe(before + 3);
+  });
 });
