@@ -148,8 +148,9 @@ export function buildApp(
     timeoutMs: ctx.config.bodyTimeoutMs,
   });
   // One hook each way for every request, not four (with a map from requests to their ids): each
-  // hook Fastify runs costs the request; with the callback `preParsing` and the caller kept on the
-  // request, ~7 % of an ingested event's service CPU (docs/performance.md, "Issue 35, tenth session").
+  // hook Fastify runs costs the request. With the callback `preParsing`, the caller kept on the
+  // request and the shared principal look-up, ~7 % of an ingested event's service CPU
+  // (docs/performance.md, "Issue 35, tenth session").
   // Every answer, API or error, is what its content-type says and nothing a browser may render
   // as a page of ours: the pages set their own policy (static-files.ts), blobs add more.
   server.addHook("onRequest", (req, res, done) => {

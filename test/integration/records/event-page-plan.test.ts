@@ -1,27 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertAssetEvents, selectAssetEvents } from "../../../src/store/asset-events.js";
-import type { Db, Queryable } from "../../../src/store/db.js";
+import type { Db } from "../../../src/store/db.js";
 import { migrate } from "../../../src/store/migrate.js";
 import { assetEventRow } from "../../helpers/asset-event-row.js";
 import { bareTestDb, testEngine } from "../../helpers/databases.js";
+import { recordingDb } from "../../helpers/recording-db.js";
 
 /** The statement and parameters `selectAssetEvents` sends, without running it. */
-async function statementOf(
-  where: string,
-  params: unknown[],
-  opts: Parameters<typeof selectAssetEvents>[3],
-): Promise<{ sql: string; params: readonly unknown[] }> {
-  let seen: { sql: string; params: readonly unknown[] } | undefined;
-  const recording: Queryable = {
-    query: async <R>(sql: string, p: readonly unknown[] = []) => {
-      seen = { sql, params: p };
-      return [] as R[];
-    },
-  };
-  await selectAssetEvents(recording, where, params, opts);
-  if (!seen) throw new Error("no statement");
-  return seen;
+async function statementOf(where: string, params: unknown[], opts: Parameters<typeof selectAssetEvents>[3]) {
+  const { db, seen } = recordingDb();
+  await selectAssetEvents(db, where, params, opts);
+  const [sent] = seen;
+  if (!sent) throw new Error("no statement");
+  return sent;
 }
 
 /**

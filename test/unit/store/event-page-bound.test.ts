@@ -1,18 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { selectAssetEvents } from "../../../src/store/asset-events.js";
-import type { Queryable, QueryOptions } from "../../../src/store/db.js";
-
-/** A handle that records the statements it is given and finds no rows. */
-function recording() {
-  const seen: Array<{ sql: string; params: readonly unknown[]; opts: QueryOptions | undefined }> = [];
-  const db: Queryable = {
-    query: async <R>(sql: string, params: readonly unknown[] = [], opts?: QueryOptions) => {
-      seen.push({ sql, params, opts });
-      return [] as R[];
-    },
-  };
-  return { db, seen };
-}
+import { recordingDb as recording } from "../../helpers/recording-db.js";
 
 const ASSET = "00000000-0000-4000-8000-000000000001";
 
