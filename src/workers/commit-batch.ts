@@ -7,12 +7,7 @@ import {
 import { tlogLeafData } from "../core/ledger/tlog-leaf.js";
 import { appendLeaves, appendNodesNeeded, leafCount } from "../core/mmr/index.js";
 import { nodeSha256 } from "../core/node/crypto.js";
-import {
-  assetEventLeafHash,
-  assetEventRecord,
-  assetFreeEventLeafHash,
-  assetFreeExtraBytes,
-} from "../core/record/index.js";
+import { assetEventRowLeafHash, assetFreeEventLeafHash, assetFreeExtraBytes } from "../core/record/index.js";
 import { eventsByIds, type StoredAssetEvent, takeQueuedEvents } from "../store/asset-events.js";
 import type { Queryable } from "../store/db.js";
 import { lockStoredFreeEvents, type UncommittedFreeEvent } from "../store/free-events.js";
@@ -96,7 +91,7 @@ export async function commitBatch(
     const at = new Date(idTimestampToMillis(id));
     const leaf =
       p.kind === "asset_event"
-        ? assetEventLeafHash(assetEventRecord({ ...p.row, timestamp_committed: at }), id, nodeSha256)
+        ? assetEventRowLeafHash(p.row, at, id, nodeSha256)
         : // The leaf reads the record model's hashed fields of the row (FREE_EVENT_HASHED_FIELDS).
           assetFreeEventLeafHash(p.row, id, extra, "eventsv1", nodeSha256);
     entries.push({

@@ -5,10 +5,9 @@ class BencodeError extends CodedError<"BENCODE"> {
   readonly code = "BENCODE";
 }
 
-const isAscii = (s: string) => {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
-  return true;
-};
+// Any UTF-16 unit above 0x7f (surrogates included).
+const NON_ASCII = /[\u0080-\uffff]/;
+const isAscii = (s: string) => !NON_ASCII.test(s);
 
 /** Keys in raw UTF-8 byte order; for ASCII keys that is plain string order (the fast, common case). */
 function sortKeys(keys: string[]): string[] {
@@ -18,6 +17,8 @@ function sortKeys(keys: string[]): string[] {
 
 /** UTF-8 length of a string, as TextEncoder would write it (a lone surrogate as U+FFFD, 3 bytes). */
 function utf8Length(s: string): number {
+  // Most text here is ASCII: one native scan says so, where the loop below reads each unit in JS.
+  if (isAscii(s)) return s.length;
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -67,8 +68,52 @@ function write(out: Array<string | Uint8Array>, value: unknown, path: string): v
   }
 }
 
+/**
+ * `s` followed by the bencode of `value` as text, or undefined when the value holds a byte string
+ * or something bencode cannot write (the chunked writer above then encodes it, or says where it
+ * failed). One string grown by appending, with no path built per key: a committed event's leaf is
+ * encoded with it, and an array of chunks joined at the end cost about a fifth more.
+ */
+function appendText(s: string, value: unknown): string | undefined {
+  if (typeof value === "string") return `${s}${utf8Length(value)}:${value}`;
+  if (typeof value === "number") return Number.isSafeInteger(value) ? `${s}i${value}e` : undefined;
+  if (typeof value === "bigint") return `${s}i${value}e`;
+  if (value === null || typeof value !== "object" || value instanceof Uint8Array) return undefined;
+  let out: string | undefined;
+  if (Array.isArray(value)) {
+    out = `${s}l`;
+    for (const v of value) {
+      out = appendText(out, v);
+      if (out === undefined) return undefined;
+    }
+    return `${out}e`;
+  }
+  const map = value as Record<string, unknown>;
+  const keys = Object.keys(map).filter((key) => map[key] !== null);
+  // ASCII keys (nearly all) are their own length in bytes, and sort as plain strings.
+  const ascii = keys.every(isAscii);
+  if (ascii) keys.sort();
+  else sortKeys(keys);
+  out = `${s}d`;
+  for (const k of keys) {
+    out = appendText(`${out}${ascii ? k.length : utf8Length(k)}:${k}`, map[k]);
+    if (out === undefined) return undefined;
+  }
+  return `${out}e`;
+}
+
+/**
+ * `prefix` followed by the bencode of a value holding no byte string, as text whose UTF-8 is the
+ * encoding; undefined for any other value (`bencode` encodes those, or throws saying where).
+ */
+export function bencodeText(prefix: string, value: unknown): string | undefined {
+  return appendText(prefix, value);
+}
+
 /** BitTorrent bencode of a value; null map values are left out (bencode has no null). */
 export function bencode(value: unknown): Uint8Array {
+  const text = appendText("", value);
+  if (text !== undefined) return utf8(text);
   const out: Array<string | Uint8Array> = [];
   write(out, value, "");
   if (out.every((p) => typeof p === "string")) return utf8(out.join(""));

@@ -18,6 +18,7 @@ export { FIELDS_V1_V2, FIELDS_V3, FREE_EVENT_HASHED_FIELDS, type HashedAssetEven
 export {
   type AssetFreeLeafSchema,
   assetEventLeafHash,
+  assetEventRowLeafHash,
   assetFreeEventContent,
   assetFreeEventLeafHash,
   assetFreeExtraBytes,

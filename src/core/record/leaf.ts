@@ -1,8 +1,10 @@
+import { isoTime } from "../api/ids.js";
 import { fromHex, utf8 } from "../crypto/bytes.js";
 import { type Sha256, sha256 } from "../crypto/sha256.js";
-import { bencode } from "../ledger/bencode.js";
+import { bencode, bencodeText } from "../ledger/bencode.js";
 import { goJson } from "../ledger/go-json.js";
 import { idTimestampBytes } from "../ledger/idtimestamp.js";
+import { type AssetEventSource, assetEventRecord } from "./asset-event.js";
 import { FIELDS_V3, FREE_EVENT_HASHED_FIELDS, type HashedAssetEvent, pickFields } from "./hashed-fields.js";
 
 const PLAIN_LEAF = Uint8Array.of(0);
@@ -17,6 +19,58 @@ export function assetEventLeafHash(
   hash: Sha256 = sha256,
 ): Uint8Array {
   return hash(PLAIN_LEAF, idTimestampBytes(idtimestamp), bencode(pickFields(event, FIELDS_V3, true)));
+}
+
+/** A v3 field of the leaf: its bencoded key (keys in byte order) and its value as the record writes it. */
+type RowField = readonly [string, (row: AssetEventSource, committed: string) => unknown];
+
+/**
+ * FIELDS_V3 in bencode's key order, each read from a stored row as `assetEventRecord` maps it
+ * (identities in their private form, times as RFC 3339, absent values as ""). The unit tests
+ * hold this to the record's path for any row.
+ */
+const ROW_FIELDS: readonly RowField[] = (
+  [
+    ["asset_attributes", (r) => r.asset_attributes],
+    ["behaviour", (r) => r.behaviour],
+    ["event_attributes", (r) => r.event_attributes],
+    ["identity", (r) => `assets/${r.asset_id}/events/${r.id}`],
+    ["operation", (r) => r.operation],
+    ["principal_accepted", (r) => r.principal_accepted],
+    ["principal_declared", (r) => r.principal_declared],
+    ["tenant_identity", (r) => `tenant/${r.tenant_id}`],
+    ["timestamp_accepted", (r) => isoTime(r.timestamp_accepted)],
+    ["timestamp_committed", (_r, committed) => committed],
+    ["timestamp_declared", (r) => isoTime(r.timestamp_declared)],
+  ] satisfies RowField[]
+).map(([k, read]): RowField => [`${k.length}:${k}`, read]);
+
+/**
+ * The leaf of a stored asset event committed at `committed`: the same bytes as
+ * `assetEventLeafHash(assetEventRecord({ ...row, timestamp_committed: committed }), …)`, encoded
+ * straight from the row. The committer takes a leaf per event, and the record it built for
+ * each (trust fields, identities, the nine fields the leaf does not read) and the fields picked
+ * from it cost a fifth of the leaf. A row holding a value only the generic encoder handles or
+ * refuses takes the record's path.
+ */
+export function assetEventRowLeafHash(
+  row: AssetEventSource,
+  committed: Date,
+  idtimestamp: bigint,
+  hash: Sha256 = sha256,
+): Uint8Array {
+  const at = isoTime(committed);
+  let text: string | undefined = "d";
+  for (const [key, read] of ROW_FIELDS) {
+    text = bencodeText(`${text}${key}`, read(row, at) ?? "");
+    if (text === undefined)
+      return assetEventLeafHash(
+        assetEventRecord({ ...row, timestamp_committed: committed }),
+        idtimestamp,
+        hash,
+      );
+  }
+  return hash(PLAIN_LEAF, idTimestampBytes(idtimestamp), utf8(`${text}e`));
 }
 
 type AssetFreeContent = {
