@@ -1,6 +1,7 @@
 import { ReceiptHeaders } from "./core/cose/index.js";
 import { type AccessPolicyCache, accessPolicyCache } from "./store/access-policies.js";
 import type { EventAccessFacts } from "./store/asset-events.js";
+import type { AssetRow } from "./store/assets.js";
 import type { EntryRow } from "./store/ledger.js";
 import type { SealRow } from "./store/seals.js";
 import { type SharingCache, sharingCache } from "./store/sharing.js";
@@ -36,6 +37,11 @@ export interface Caches {
   sharing: SharingCache;
   /** Each tenancy's access policies, for a second: every non-administrator's request asks. */
   accessPolicies: AccessPolicyCache;
+  /**
+   * The assets the optimistic group write last saw, by id: only what it expects to find, which its
+   * statement compares with each asset as locked (services/write/event-batcher.ts).
+   */
+  assetStates: Map<string, AssetRow>;
 }
 
 export function newCaches(): Caches {
@@ -50,5 +56,6 @@ export function newCaches(): Caches {
     commonFilters: new Map(),
     sharing: sharingCache(),
     accessPolicies: accessPolicyCache(),
+    assetStates: new Map(),
   };
 }

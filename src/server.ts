@@ -67,6 +67,7 @@ export async function openContext(
     void wakeSignal?.notify(PUBLISHED_TOPIC).catch(() => undefined);
   };
   const wake = { commit, published };
+  const caches = newCaches();
   return {
     db,
     config,
@@ -75,11 +76,11 @@ export async function openContext(
     keys,
     wake,
     blobs: openBlobStore(config, db),
-    caches: newCaches(),
+    caches,
     registrationRate: new RegistrationRate(),
     invitationMailer: new InvitationMailer(),
     // The write path: built once here; services append through it, the committer takes its hand-off.
-    writePath: openWritePath({ db, keys, wake }),
+    writePath: openWritePath({ db, keys, wake, caches }),
     publications,
     setWorkers: (w) => {
       workers = w;

@@ -87,13 +87,18 @@ export async function tenancyWallets(
  * committer's hand-off once committed, and their tenancies' committers are woken.
  */
 export function newEventBatcher(
-  deps: Pick<Ctx, "db" | "keys"> & CommitWake,
+  deps: Pick<Ctx, "db" | "keys" | "caches"> & CommitWake,
   handoff: FreshEvents,
 ): EventBatcher {
+  const known = deps.caches.assetStates;
   return new GroupCommit(deps.db, {
     prepare: (events) => tenancyWallets(deps.keys, events),
-    writeOutside: writeGroupOptimistically,
-    writeGroup,
+    writeOutside: (db, events, wallets) => writeGroupOptimistically(db, events, wallets, known),
+    writeGroup: async (tx, events, wallets) => {
+      // The assets this group locks may change in it: the next optimistic group reads them again.
+      for (const e of events) known.delete(e.assetId);
+      return writeGroup(tx, events, wallets);
+    },
     afterCommit: (events, written) => {
       handoff.add(written.flat());
       for (const t of new Set(events.map((e) => e.tenantId))) deps.wake.commit(t);
@@ -224,30 +229,47 @@ function answers(
  * written on, and a round trip is a good part of what a group costs the service
  * (docs/performance.md). Undefined for a group this does not take (PGlite runs one transaction at
  * a time, so a group there is never waiting on a lock, and its statements are the same).
+ *
+ * With `known`, the assets seen by earlier groups are not read again: what is remembered is only
+ * the state the statement expects, which it compares with each asset as locked, so an asset
+ * changed since (here or by another process) goes to the locking write and is forgotten. A
+ * refusal is never made on a remembered asset: the group is judged again on its assets read now.
  */
 export async function writeGroupOptimistically(
   db: Db,
   events: PendingEvent[],
   wallets: TenancyWallets,
+  known?: Map<string, AssetRow>,
 ): Promise<Array<Outcome<WrittenEvents>> | undefined> {
   if (db.kind !== "postgres" || events.some((e) => e.creates || changesAsset(e))) return undefined;
   const now = new Date();
-  const read = await readAssetRows(db, [...new Set(events.map((e) => e.assetId))]);
-  const state = new Map(read.map((a) => [a.id, a]));
-  const expected = read.map((a) => ({
+  const ids = [...new Set(events.map((e) => e.assetId))];
+  const remembered = known ? ids.flatMap((id) => known.get(id) ?? []) : [];
+  const read = await readAssetRows(db, remembered.length ? ids.filter((id) => !known?.has(id)) : ids);
+  if (known) remember(known, read);
+  const rows = [...remembered, ...read];
+  const state = new Map(rows.map((a) => [a.id, a]));
+  const { outcomes } = authorizeGroup(events, state, wallets, now);
+  // An event is refused only on its asset as read now: a remembered one may have changed since.
+  if (remembered.length > 0 && outcomes.some((o) => !Array.isArray(o))) {
+    for (const a of remembered) known?.delete(a.id);
+    return writeGroupOptimistically(db, events, wallets, known);
+  }
+  const expected = rows.map((a) => ({
     id: a.id,
     attributes: a.attributes,
     tracked: a.tracked,
     confirmation_status: a.confirmation_status,
   }));
-  const { outcomes } = authorizeGroup(events, state, wallets, now);
-  const rows = outcomes.flatMap((o) => (Array.isArray(o) ? o : []));
-  const inserted = new Map((await insertAssetEventsIfUnchanged(db, rows, expected)).map((r) => [r.id, r]));
+  const written = outcomes.flatMap((o) => (Array.isArray(o) ? o : []));
+  const inserted = new Map((await insertAssetEventsIfUnchanged(db, written, expected)).map((r) => [r.id, r]));
   const again = events.filter((_, i) => {
     const o = outcomes[i];
     return Array.isArray(o) && !inserted.has((o[0] as NewAssetEvent).id);
   });
   if (again.length === 0) return answers(outcomes, inserted);
+  // Those assets changed since they were seen: the locking write reads them, and so will the next group.
+  for (const e of again) known?.delete(e.assetId);
   const locked = await writeAlreadyStarted(db, again, wallets);
   let k = 0;
   return outcomes.map((o) => {
@@ -255,6 +277,15 @@ export async function writeGroupOptimistically(
     if (inserted.has((o[0] as NewAssetEvent).id)) return answers([o], inserted)[0] as Outcome<WrittenEvents>;
     return locked[k++] as Outcome<WrittenEvents>;
   });
+}
+
+// Past this many remembered assets the memory starts over (an asset row is ~1 kB with its attributes).
+const ASSETS_KEPT = 10_000;
+
+/** Keeps the assets a group read, as the next group on them expects to find them. */
+function remember(known: Map<string, AssetRow>, rows: readonly AssetRow[]): void {
+  if (known.size + rows.length > ASSETS_KEPT) known.clear();
+  for (const a of rows) known.set(a.id, a);
 }
 
 /**

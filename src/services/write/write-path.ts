@@ -31,7 +31,7 @@ export interface WritePath {
   readonly handoff: FreshEvents;
 }
 
-export function openWritePath(deps: Pick<Ctx, "db" | "keys"> & CommitWake): WritePath {
+export function openWritePath(deps: Pick<Ctx, "db" | "keys" | "caches"> & CommitWake): WritePath {
   const handoff = new FreshEvents();
   return {
     events: newEventBatcher(deps, handoff),

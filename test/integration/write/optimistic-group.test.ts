@@ -165,6 +165,69 @@ describe(`a group written optimistically (${testEngine()})`, () => {
     });
   });
 
+  describe.runIf(testEngine() === "postgres")("with the assets earlier groups saw", () => {
+    /** The database, counting its reads of assets. */
+    function counting(): { db: Db; reads: () => number } {
+      let reads = 0;
+      return {
+        db: {
+          ...db,
+          kind: db.kind,
+          query: (sql, params, opts) => {
+            if (/^select .* from assets where id = any/.test(sql)) reads++;
+            return db.query(sql, params, opts);
+          },
+        },
+        reads: () => reads,
+      };
+    }
+    const setStage = (id: string, stage: string) =>
+      db.query("update assets set attributes = $2::jsonb where id = $1", [id, JSON.stringify({ stage })]);
+
+    it("reads an asset once for the groups after it, and again once it has changed", async () => {
+      const a = await asset({ stage: "open" });
+      const known = new Map<string, AssetRow>();
+      const c = counting();
+      for (let i = 0; i < 3; i++)
+        expect(verdicts(await writeGroupOptimistically(c.db, [event(a, [])], wallets, known))).toEqual([
+          "written",
+        ]);
+      expect(c.reads()).toBe(1);
+      // Changed by another writer: the remembered state no longer matches, so the event is judged on the
+      // asset as locked, and the next group reads it again.
+      await setStage(a, "closed");
+      expect(verdicts(await writeGroupOptimistically(c.db, [event(a, [])], wallets, known))).toEqual([
+        "the asset is closed",
+      ]);
+      expect(known.has(a)).toBe(false);
+      expect(verdicts(await writeGroupOptimistically(c.db, [event(a, [])], wallets, known))).toEqual([
+        "the asset is closed",
+      ]);
+      expect(c.reads()).toBe(2);
+      expect(await stored(a)).toBe(3);
+    });
+
+    it("never refuses an event on a remembered asset", async () => {
+      const a = await asset({ stage: "closed" });
+      const b = await asset({ stage: "open" });
+      const known = new Map<string, AssetRow>();
+      const c = counting();
+      expect(
+        verdicts(await writeGroupOptimistically(c.db, [event(a, []), event(b, [])], wallets, known)),
+      ).toEqual(["the asset is closed", "written"]);
+      // Reopened elsewhere: remembered closed, the group is judged again on both assets read now.
+      await setStage(a, "open");
+      const seen: Array<Record<string, unknown>> = [];
+      expect(
+        verdicts(await writeGroupOptimistically(c.db, [event(a, seen), event(b, seen)], wallets, known)),
+      ).toEqual(["written", "written"]);
+      expect(seen).toEqual([{ stage: "closed" }, { stage: "open" }, { stage: "open" }, { stage: "open" }]);
+      expect(c.reads()).toBe(2);
+      expect(await stored(a)).toBe(1);
+      expect(await stored(b)).toBe(2);
+    });
+  });
+
   it("leaves groups that create or change assets to the locking write", async () => {
     const a = await asset({ stage: "open" });
     const changing = { ...event(a, []), assetAttributes: { stage: "open", more: "x" } };

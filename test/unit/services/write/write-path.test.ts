@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { newCaches } from "../../../../src/caches.js";
 import { openWritePath } from "../../../../src/services/write/write-path.js";
 import type { StoredAssetEvent } from "../../../../src/store/asset-events.js";
 import type { Db, Queryable } from "../../../../src/store/db.js";
@@ -40,7 +41,12 @@ describe("the write path's hand-off", () => {
   });
 
   it("is built once per context: its appenders and one hand-off", () => {
-    const wp = openWritePath({ db: fakeDb(), keys: {} as Keyring, wake: { commit: () => undefined } });
+    const wp = openWritePath({
+      db: fakeDb(),
+      keys: {} as Keyring,
+      caches: newCaches(),
+      wake: { commit: () => undefined },
+    });
     expect(wp.handoff).toBeInstanceOf(FreshEvents);
     expect(wp.events).not.toBe(wp.freeEvents);
     expect(wp.handoff.size).toBe(0);
