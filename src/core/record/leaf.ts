@@ -1,7 +1,7 @@
 import { isoTime } from "../api/ids.js";
 import { fromHex, utf8 } from "../crypto/bytes.js";
 import { type Sha256, sha256 } from "../crypto/sha256.js";
-import { bencode, bencodeText } from "../ledger/bencode.js";
+import { bencode, bencodeText, isAsciiText } from "../ledger/bencode.js";
 import { goJson } from "../ledger/go-json.js";
 import { idTimestampBytes } from "../ledger/idtimestamp.js";
 import { type AssetEventSource, assetEventRecord } from "./asset-event.js";
@@ -60,17 +60,26 @@ export function assetEventRowLeafHash(
   hash: Sha256 = sha256,
 ): Uint8Array {
   const at = isoTime(committed);
+  const quick = rowText(row, at, false);
+  if (quick === undefined)
+    return assetEventLeafHash(
+      assetEventRecord({ ...row, timestamp_committed: committed }),
+      idtimestamp,
+      hash,
+    );
+  // Each string was taken for ASCII: so it is when the whole text is, else it is made again exactly.
+  const text = isAsciiText(quick) ? quick : (rowText(row, at, true) as string);
+  return hash(PLAIN_LEAF, idTimestampBytes(idtimestamp), utf8(text));
+}
+
+/** The row's v3 fields as bencode text (`bencodeText`'s `exact`), or undefined for a value it cannot write. */
+function rowText(row: AssetEventSource, committed: string, exact: boolean): string | undefined {
   let text: string | undefined = "d";
   for (const [key, read] of ROW_FIELDS) {
-    text = bencodeText(`${text}${key}`, read(row, at) ?? "");
-    if (text === undefined)
-      return assetEventLeafHash(
-        assetEventRecord({ ...row, timestamp_committed: committed }),
-        idtimestamp,
-        hash,
-      );
+    text = bencodeText(`${text}${key}`, read(row, committed) ?? "", exact);
+    if (text === undefined) return undefined;
   }
-  return hash(PLAIN_LEAF, idTimestampBytes(idtimestamp), utf8(`${text}e`));
+  return `${text}e`;
 }
 
 type AssetFreeContent = {
