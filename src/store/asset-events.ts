@@ -310,19 +310,28 @@ export function selectAssetEvents(
   );
 }
 
+/** An asset event waiting on the commit queue: its id, and its place in the queue. */
+export interface QueuedEvent {
+  id: string;
+  seq: number;
+}
+
 /**
- * Takes up to `limit` of the tenancy's oldest asset events off the commit queue (the
- * transaction that writes their log entries is the one deleting their queue rows) and
- * returns their ids in queue order. Only ids are read: the rows may be in the writer's hand-off.
+ * Locks up to `limit` of the tenancy's oldest asset events on the commit queue and returns them
+ * in queue order. They leave the queue only with the commit that writes their log entries
+ * (`writeCommit`): a batch that takes fewer of them (asset-free events older than some share it)
+ * leaves the rest waiting. Only ids are read: the rows may be in the writer's hand-off.
  */
-export async function takeQueuedEvents(tx: Queryable, tenantId: string, limit: number): Promise<string[]> {
-  const taken = await tx.query<{ id: string; seq: number | string }>(
-    `delete from asset_event_queue q using
-       (select seq from asset_event_queue where tenant_id = $1 order by seq limit $2 for update) w
-     where q.tenant_id = $1 and q.seq = w.seq returning q.id, q.seq`,
+export async function lockQueuedEvents(
+  tx: Queryable,
+  tenantId: string,
+  limit: number,
+): Promise<QueuedEvent[]> {
+  const rows = await tx.query<{ id: string; seq: number | string }>(
+    "select id, seq from asset_event_queue where tenant_id = $1 order by seq limit $2 for update",
     [tenantId, limit],
   );
-  return taken.sort((a, b) => Number(a.seq) - Number(b.seq)).map((t) => t.id);
+  return rows.map((r) => ({ id: r.id, seq: Number(r.seq) }));
 }
 
 /** The events with these ids, in no particular order. */

@@ -100,11 +100,13 @@ export interface CommitWrite {
   treeSize?: number | undefined;
   /** Each asset's highest log index in the batch (the lowest status of its events follows it). */
   lastIndexByAsset: ReadonlyMap<string, number>;
+  /** The commit queue's places (`seq`) of the batch's asset events: they leave the queue with it. */
+  queueSeqs: number[];
 }
 
 /**
- * Writes a commit batch in one statement: the MMR's new nodes, the log entries, the asset-free
- * events' COMMITTED marks, the RFC 9162 tree's new subtrees, the assets' log heads and the log's
+ * Writes a commit batch in one statement: the MMR's new nodes, the log entries, the asset events'
+ * departure from the commit queue, the asset-free events' COMMITTED marks, the RFC 9162 tree's new subtrees, the assets' log heads and the log's
  * head. It was six statements, each a round trip to the database and a plan in it (with the
  * frontier kept by `LogFrontiers`, a batch runs seven where it ran fourteen). PostgreSQL runs
  * every data-modifying `with` exactly once, and an empty array inserts nothing, so one text
@@ -127,7 +129,9 @@ export async function writeCommit(tx: Queryable, c: CommitWrite): Promise<void> 
        select $1, * from unnest($14::smallint[], $15::bigint[], $16::bytea[])),
      heads as (
        insert into asset_log_heads (asset_id, last_mmr_index) select * from unnest($17::uuid[], $18::bigint[])
-       on conflict (asset_id) do update set last_mmr_index = greatest(asset_log_heads.last_mmr_index, excluded.last_mmr_index))
+       on conflict (asset_id) do update set last_mmr_index = greatest(asset_log_heads.last_mmr_index, excluded.last_mmr_index)),
+     dequeued as (
+       delete from asset_event_queue where tenant_id = $1 and seq = any($22::bigint[]))
      update logs set mmr_size = $19, last_idtimestamp = $20, tree_size = coalesce($21::bigint, tree_size) where tenant_id = $1`,
     [
       c.tenantId,
@@ -151,6 +155,7 @@ export async function writeCommit(tx: Queryable, c: CommitWrite): Promise<void> 
       c.mmrSize,
       c.lastIdtimestamp,
       c.treeSize ?? null,
+      c.queueSeqs,
     ],
     { reusePlan: true },
   );

@@ -8,7 +8,7 @@ import { tlogLeafData } from "../core/ledger/tlog-leaf.js";
 import { appendLeaves, appendNodesNeeded, leafCount } from "../core/mmr/index.js";
 import { nodeSha256 } from "../core/node/crypto.js";
 import { assetEventRowLeafHash, assetFreeEventLeafHash, assetFreeExtraBytes } from "../core/record/index.js";
-import { eventsByIds, type StoredAssetEvent, takeQueuedEvents } from "../store/asset-events.js";
+import { eventsByIds, lockQueuedEvents, type StoredAssetEvent } from "../store/asset-events.js";
 import type { Queryable } from "../store/db.js";
 import { lockStoredFreeEvents, type UncommittedFreeEvent } from "../store/free-events.js";
 import type { FreshEvents } from "../store/fresh-events.js";
@@ -17,29 +17,36 @@ import { type Frontier, frontierAfter, type LogFrontiers } from "./log-frontiers
 import { readTreeFrontier, treeNodesAfter } from "./tlog-append.js";
 
 type Pending =
-  | { kind: "asset_event"; at: number; row: StoredAssetEvent }
+  | { kind: "asset_event"; at: number; row: StoredAssetEvent; seq: number }
   | { kind: "event"; at: number; row: UncommittedFreeEvent };
 
 /**
- * The tenancy's oldest queued asset events, taken off the commit queue. The rows come from
- * this process's hand-off when it has them, else from the database.
+ * The tenancy's oldest queued asset events, locked on the commit queue, each with its place
+ * there. The rows come from this process's hand-off when it has them, else from the database.
  */
 async function storedAssetEvents(
   tx: Queryable,
   tenantId: string,
   limit: number,
   fresh: FreshEvents | undefined,
-): Promise<StoredAssetEvent[]> {
-  const ids = await takeQueuedEvents(tx, tenantId, limit);
-  const rows = ids.map((id) => fresh?.take(id));
-  const missing = ids.filter((_, i) => rows[i] === undefined);
+): Promise<Array<{ row: StoredAssetEvent; seq: number }>> {
+  const queued = await lockQueuedEvents(tx, tenantId, limit);
+  const rows = queued.map((q) => fresh?.take(q.id));
+  const missing = queued.filter((_, i) => rows[i] === undefined).map((q) => q.id);
   if (missing.length > 0) {
     const byId = new Map((await eventsByIds(tx, missing)).map((r) => [r.id, r]));
-    for (const [i, id] of ids.entries()) rows[i] ??= byId.get(id);
+    for (const [i, q] of queued.entries()) rows[i] ??= byId.get(q.id);
   }
-  return rows.filter((r): r is StoredAssetEvent => r !== undefined);
+  return queued.flatMap((q, i) => {
+    const row = rows[i];
+    return row ? [{ row, seq: q.seq }] : [];
+  });
 }
 
+/**
+ * The batch: the oldest of the tenancy's queued asset events and STORED asset-free events,
+ * together in the order accepted, `limit` at most. What it leaves stays queued or STORED.
+ */
 async function pendingRecords(
   tx: Queryable,
   tenantId: string,
@@ -49,7 +56,12 @@ async function pendingRecords(
   const events = await storedAssetEvents(tx, tenantId, limit, fresh);
   const free = await lockStoredFreeEvents(tx, tenantId, limit);
   const all: Pending[] = [
-    ...events.map((row) => ({ kind: "asset_event" as const, at: row.timestamp_accepted.getTime(), row })),
+    ...events.map(({ row, seq }) => ({
+      kind: "asset_event" as const,
+      at: row.timestamp_accepted.getTime(),
+      row,
+      seq,
+    })),
     ...free.map((row) => ({ kind: "event" as const, at: row.created_at, row })),
   ];
   return all.sort((a, b) => a.at - b.at).slice(0, limit);
@@ -160,6 +172,7 @@ export async function commitBatch(
     lastIdtimestamp: (entries.at(-1) as EntryRow).idtimestamp,
     treeSize,
     lastIndexByAsset: lastIndex,
+    queueSeqs: pending.flatMap((p) => (p.kind === "asset_event" ? [p.seq] : [])),
   });
   // A tree that did not take the batch keeps its size, which the next commit reads again.
   const frontier =

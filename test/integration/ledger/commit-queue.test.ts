@@ -105,6 +105,45 @@ describe(`the commit queue (${testEngine()})`, () => {
     }
   });
 
+  it("commits every queued event when asset-free events share the batches", async () => {
+    const { tenant, asset } = await tenancyWithAsset();
+    // Asset events and asset-free events accepted in turn, more of them than a batch takes.
+    const t0 = Date.now() - 60_000;
+    const assetEvents = [0, 2, 4].map((k) => ({
+      ...event(tenant, asset),
+      timestamp_accepted: new Date(t0 + k),
+    }));
+    await insertAssetEvents(db, assetEvents);
+    const free = [1, 3, 5].map(() => randomUUID());
+    for (const [i, id] of free.entries())
+      await db.query(
+        "insert into events (id, tenant_id, attributes, created_at, confirmation_status) values ($1, $2, '{}', $3, 'STORED')",
+        [id, tenant, t0 + 2 * i + 1],
+      );
+    const gen = new IdTimestampGenerator(7);
+    const counts: number[] = [];
+    for (;;) {
+      const done = await db.transaction((tx) => commitBatch(tx, tenant, gen, 4));
+      if (done.count === 0) break;
+      counts.push(done.count);
+    }
+    expect(counts).toEqual([4, 2]);
+    const entries = await db.query<{ record_id: string }>(
+      "select record_id from log_entries where tenant_id = $1 order by mmr_index",
+      [tenant],
+    );
+    // Every record once, in the order accepted.
+    expect(entries.map((e) => e.record_id)).toEqual([
+      assetEvents[0]?.id,
+      free[0],
+      assetEvents[1]?.id,
+      free[1],
+      assetEvents[2]?.id,
+      free[2],
+    ]);
+    for (const e of assetEvents) expect(await statusOf(e.id)).toBe("COMMITTED");
+  });
+
   it("leaves SIMPLE_HASH events to the anchorer", async () => {
     const { tenant, asset } = await tenancyWithAsset("SIMPLE_HASH");
     const e = event(tenant, asset, "SIMPLE_HASH");
