@@ -316,24 +316,6 @@ export interface QueuedEvent {
   seq: number;
 }
 
-/**
- * Locks up to `limit` of the tenancy's oldest asset events on the commit queue and returns them
- * in queue order. They leave the queue only with the commit that writes their log entries
- * (`writeCommit`): a batch that takes fewer of them (asset-free events older than some share it)
- * leaves the rest waiting. Only ids are read: the rows may be in the writer's hand-off.
- */
-export async function lockQueuedEvents(
-  tx: Queryable,
-  tenantId: string,
-  limit: number,
-): Promise<QueuedEvent[]> {
-  const rows = await tx.query<{ id: string; seq: number | string }>(
-    "select id, seq from asset_event_queue where tenant_id = $1 order by seq limit $2 for update",
-    [tenantId, limit],
-  );
-  return rows.map((r) => ({ id: r.id, seq: Number(r.seq) }));
-}
-
 /** The events with these ids, in no particular order. */
 export function eventsByIds(db: Queryable, ids: string[]): Promise<StoredAssetEvent[]> {
   return readEvents<StoredAssetEvent>(

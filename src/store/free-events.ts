@@ -228,20 +228,6 @@ export interface UncommittedFreeEvent {
   registered: boolean;
 }
 
-/** The tenancy's oldest STORED asset-free events, locked until the transaction ends. */
-export async function lockStoredFreeEvents(
-  tx: Queryable,
-  tenantId: string,
-  limit: number,
-): Promise<UncommittedFreeEvent[]> {
-  const rows = await tx.query<UncommittedFreeEvent>(
-    `select id, attributes, trails, event_type, created_at, statement is not null as registered from events
-     where tenant_id = $1 and confirmation_status = 'STORED' order by seq limit $2 for update`,
-    [tenantId, limit],
-  );
-  return rows.map((r) => ({ ...r, created_at: Number(r.created_at) }));
-}
-
 /** The log's COMMITTED asset-free events below a new seal's size become CONFIRMED. */
 export async function confirmSealedFreeEvents(
   tx: Queryable,

@@ -1,5 +1,7 @@
 import type { NewNode } from "../core/rfc9162/index.js";
+import type { QueuedEvent } from "./asset-events.js";
 import type { Queryable } from "./db.js";
+import type { UncommittedFreeEvent } from "./free-events.js";
 
 export interface LogRow {
   tenant_id: string;
@@ -17,6 +19,73 @@ export async function tryLockLog(tx: Queryable, tenantId: string): Promise<boole
     [`log:${tenantId}`],
   );
   return rows[0]?.ok === true;
+}
+
+/** What a commit batch starts from, read under the log's lock (`openCommitWork`). */
+export interface CommitWork {
+  /** Up to the limit of the oldest queued asset events, locked, in queue order. */
+  queued: QueuedEvent[];
+  /** Up to the limit of the oldest STORED asset-free events, locked, in the order stored. */
+  free: UncommittedFreeEvent[];
+  /** The log's state; undefined for a log never written (`loadLog` creates it). */
+  log: LogRow | undefined;
+}
+
+/**
+ * Takes the log's single-writer lock for this transaction and reads what a commit batch starts
+ * from, in one statement: the queued asset events and the STORED asset-free events (both
+ * locked, `limit` of each at most) and the log's state. Undefined when another transaction holds
+ * the lock. It was four statements, each a round trip and, on PGlite, ~0.12 ms of the service's
+ * thread. The lock is a materialised CTE that every other part reads first (a one-time filter),
+ * so nothing is read or locked before it is held. Queued events leave the queue only with the
+ * commit that writes their log entries (`writeCommit`).
+ */
+export async function openCommitWork(
+  tx: Queryable,
+  tenantId: string,
+  limit: number,
+): Promise<CommitWork | undefined> {
+  const rows = await tx.query<{
+    locked: boolean;
+    queued: Array<{ id: string; seq: number | string }> | null;
+    free: Array<UncommittedFreeEvent & { created_at: number | string }> | null;
+    log: LogRow | null;
+  }>(
+    `with lock as materialized (select pg_try_advisory_xact_lock(hashtextextended($1, 7245)) as ok),
+     queued as (
+       select id, seq from asset_event_queue where tenant_id = $2 and (select ok from lock)
+       order by seq limit $3 for update),
+     free as (
+       select seq, id, attributes, trails, event_type, created_at, statement is not null as registered from events
+       where tenant_id = $2 and confirmation_status = 'STORED' and (select ok from lock)
+       order by seq limit $3 for update)
+     select (select ok from lock) as locked,
+       (select json_agg(json_build_object('id', id, 'seq', seq) order by seq) from queued) as queued,
+       (select json_agg(json_build_object('id', id, 'attributes', attributes, 'trails', trails, 'event_type', event_type,
+          'created_at', created_at, 'registered', registered) order by seq) from free) as free,
+       (select json_build_object('tenant_id', tenant_id, 'mmr_size', mmr_size, 'last_idtimestamp', last_idtimestamp,
+          'sealed_size', sealed_size, 'tree_size', tree_size)
+        from logs where tenant_id = $2 and (select ok from lock)) as log`,
+    [`log:${tenantId}`, tenantId, limit],
+    { reusePlan: true },
+  );
+  const r = rows[0];
+  if (r?.locked !== true) return undefined;
+  return {
+    queued: (r.queued ?? []).map((q) => ({ id: q.id, seq: Number(q.seq) })),
+    free: (r.free ?? []).map((f) => ({ ...f, created_at: Number(f.created_at) })),
+    log: r.log ? logRow(r.log) : undefined,
+  };
+}
+
+/** A log row with its sizes as numbers (int8 columns come back as strings). */
+function logRow(r: LogRow): LogRow {
+  return {
+    ...r,
+    mmr_size: Number(r.mmr_size),
+    sealed_size: Number(r.sealed_size),
+    tree_size: Number(r.tree_size),
+  };
 }
 
 /**
@@ -51,13 +120,7 @@ export async function loadLog(tx: Queryable, tenantId: string): Promise<LogRow> 
     await tx.query("insert into logs (tenant_id) values ($1) on conflict do nothing", [tenantId]);
     rows = await select();
   }
-  const r = rows[0] as LogRow;
-  return {
-    ...r,
-    mmr_size: Number(r.mmr_size),
-    sealed_size: Number(r.sealed_size),
-    tree_size: Number(r.tree_size),
-  };
+  return logRow(rows[0] as LogRow);
 }
 
 /** Node hashes at the given indices. */

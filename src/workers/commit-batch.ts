@@ -8,11 +8,18 @@ import { tlogLeafData } from "../core/ledger/tlog-leaf.js";
 import { appendLeaves, appendNodesNeeded, leafCount } from "../core/mmr/index.js";
 import { nodeSha256 } from "../core/node/crypto.js";
 import { assetEventRowLeafHash, assetFreeEventLeafHash, assetFreeExtraBytes } from "../core/record/index.js";
-import { eventsByIds, lockQueuedEvents, type StoredAssetEvent } from "../store/asset-events.js";
+import { eventsByIds, type QueuedEvent, type StoredAssetEvent } from "../store/asset-events.js";
 import type { Queryable } from "../store/db.js";
-import { lockStoredFreeEvents, type UncommittedFreeEvent } from "../store/free-events.js";
+import type { UncommittedFreeEvent } from "../store/free-events.js";
 import type { FreshEvents } from "../store/fresh-events.js";
-import { type EntryRow, loadLog, readNodes, tryLockLog, writeCommit } from "../store/ledger.js";
+import {
+  type CommitWork,
+  type EntryRow,
+  loadLog,
+  openCommitWork,
+  readNodes,
+  writeCommit,
+} from "../store/ledger.js";
 import { type Frontier, frontierAfter, type LogFrontiers } from "./log-frontiers.js";
 import { readTreeFrontier, treeNodesAfter } from "./tlog-append.js";
 
@@ -21,16 +28,14 @@ type Pending =
   | { kind: "event"; at: number; row: UncommittedFreeEvent };
 
 /**
- * The tenancy's oldest queued asset events, locked on the commit queue, each with its place
- * there. The rows come from this process's hand-off when it has them, else from the database.
+ * The queued asset events' rows, each with its place in the queue: from this process's hand-off
+ * when it has them, else from the database.
  */
 async function storedAssetEvents(
   tx: Queryable,
-  tenantId: string,
-  limit: number,
+  queued: QueuedEvent[],
   fresh: FreshEvents | undefined,
 ): Promise<Array<{ row: StoredAssetEvent; seq: number }>> {
-  const queued = await lockQueuedEvents(tx, tenantId, limit);
   const rows = queued.map((q) => fresh?.take(q.id));
   const missing = queued.filter((_, i) => rows[i] === undefined).map((q) => q.id);
   if (missing.length > 0) {
@@ -49,12 +54,11 @@ async function storedAssetEvents(
  */
 async function pendingRecords(
   tx: Queryable,
-  tenantId: string,
+  work: CommitWork,
   limit: number,
   fresh: FreshEvents | undefined,
 ): Promise<Pending[]> {
-  const events = await storedAssetEvents(tx, tenantId, limit, fresh);
-  const free = await lockStoredFreeEvents(tx, tenantId, limit);
+  const events = await storedAssetEvents(tx, work.queued, fresh);
   const all: Pending[] = [
     ...events.map(({ row, seq }) => ({
       kind: "asset_event" as const,
@@ -62,7 +66,7 @@ async function pendingRecords(
       row,
       seq,
     })),
-    ...free.map((row) => ({ kind: "event" as const, at: row.created_at, row })),
+    ...work.free.map((row) => ({ kind: "event" as const, at: row.created_at, row })),
   ];
   return all.sort((a, b) => a.at - b.at).slice(0, limit);
 }
@@ -92,10 +96,11 @@ export async function commitBatch(
   fresh?: FreshEvents,
   opts: CommitOptions = {},
 ): Promise<CommitResult> {
-  if (!(await tryLockLog(tx, tenantId))) return { count: 0, assets: [], busy: true };
-  const pending = await pendingRecords(tx, tenantId, limit, fresh);
+  const work = await openCommitWork(tx, tenantId, limit);
+  if (!work) return { count: 0, assets: [], busy: true };
+  const pending = await pendingRecords(tx, work, limit, fresh);
   if (pending.length === 0) return { count: 0, assets: [] };
-  const log = await loadLog(tx, tenantId);
+  const log = work.log ?? (await loadLog(tx, tenantId));
   const extra = assetFreeExtraBytes(tenantId);
   const entries: EntryRow[] = [];
   const leaves = pending.map((p) => {
