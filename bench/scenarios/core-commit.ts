@@ -23,17 +23,20 @@ class LogInMemory implements Queryable {
 
   async query<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
     const rows = ((): unknown[] => {
-      if (sql.includes("pg_try_advisory_xact_lock")) return [{ ok: true }];
-      if (sql.startsWith("delete from asset_event_queue")) return this.queued.map((id, seq) => ({ id, seq }));
-      if (sql.startsWith("select id, attributes, trails, event_type, created_at")) return [];
-      if (sql.startsWith("select tenant_id, mmr_size"))
+      // The batch's opening read (`openCommitWork`): the lock, the queue, no asset-free events, the log.
+      if (sql.startsWith("with lock as materialized"))
         return [
           {
-            tenant_id: this.tenantId,
-            mmr_size: this.mmrSize,
-            last_idtimestamp: "",
-            sealed_size: 0,
-            tree_size: this.treeSize,
+            locked: true,
+            queued: this.queued.map((id, seq) => ({ id, seq })),
+            free: null,
+            log: {
+              tenant_id: this.tenantId,
+              mmr_size: this.mmrSize,
+              last_idtimestamp: "",
+              sealed_size: 0,
+              tree_size: this.treeSize,
+            },
           },
         ];
       if (sql.startsWith("with nodes as")) {
