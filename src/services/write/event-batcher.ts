@@ -240,20 +240,22 @@ export async function writeGroupOptimistically(
   events: PendingEvent[],
   wallets: TenancyWallets,
   known?: Map<string, AssetRow>,
+  readAll = false,
 ): Promise<Array<Outcome<WrittenEvents>> | undefined> {
   if (db.kind !== "postgres" || events.some((e) => e.creates || changesAsset(e))) return undefined;
   const now = new Date();
   const ids = [...new Set(events.map((e) => e.assetId))];
-  const remembered = known ? ids.flatMap((id) => known.get(id) ?? []) : [];
+  const remembered = known && !readAll ? ids.flatMap((id) => known.get(id) ?? []) : [];
   const read = await readAssetRows(db, remembered.length ? ids.filter((id) => !known?.has(id)) : ids);
   if (known) remember(known, read);
   const rows = [...remembered, ...read];
   const state = new Map(rows.map((a) => [a.id, a]));
   const { outcomes } = authorizeGroup(events, state, wallets, now);
   // An event is refused only on its asset as read now: a remembered one may have changed since.
+  // Judged again once, on every asset read (what this pass read is remembered by now).
   if (remembered.length > 0 && outcomes.some((o) => !Array.isArray(o))) {
     for (const a of remembered) known?.delete(a.id);
-    return writeGroupOptimistically(db, events, wallets, known);
+    return writeGroupOptimistically(db, events, wallets, known, true);
   }
   const expected = rows.map((a) => ({
     id: a.id,

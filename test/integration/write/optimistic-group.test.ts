@@ -226,6 +226,22 @@ describe(`a group written optimistically (${testEngine()})`, () => {
       expect(await stored(a)).toBe(1);
       expect(await stored(b)).toBe(2);
     });
+
+    it("judges a group again once, however its assets were known", async () => {
+      const a = await asset({ stage: "closed" });
+      const b = await asset({ stage: "open" });
+      const known = new Map<string, AssetRow>();
+      const c = counting();
+      // `b` known from an earlier group, `a` not: `a`'s refusal holds on the fresh read too.
+      expect(verdicts(await writeGroupOptimistically(c.db, [event(b, [])], wallets, known))).toEqual([
+        "written",
+      ]);
+      expect(
+        verdicts(await writeGroupOptimistically(c.db, [event(a, []), event(b, [])], wallets, known)),
+      ).toEqual(["the asset is closed", "written"]);
+      // One read for `b` alone, one for `a`, one for both when the group is judged again.
+      expect(c.reads()).toBe(3);
+    });
   });
 
   it("leaves groups that create or change assets to the locking write", async () => {
