@@ -169,11 +169,12 @@ export interface CommitWrite {
 
 /**
  * Writes a commit batch in one statement: the MMR's new nodes, the log entries, the asset events'
- * departure from the commit queue, the asset-free events' COMMITTED marks, the RFC 9162 tree's new subtrees, the assets' log heads and the log's
- * head. It was six statements, each a round trip to the database and a plan in it (with the
- * frontier kept by `LogFrontiers`, a batch runs seven where it ran fourteen). PostgreSQL runs
- * every data-modifying `with` exactly once, and an empty array inserts nothing, so one text
- * serves every batch and its plan is made once per connection.
+ * departure from the commit queue, the asset-free events' COMMITTED marks, the RFC 9162 tree's
+ * new subtrees, the assets' log heads and the log's head. It was six statements, each a round
+ * trip to the database and a plan in it; with `openCommitWork` and the frontier kept by
+ * `LogFrontiers`, a batch runs four (begin, that read, this write, commit) where it ran fourteen.
+ * PostgreSQL runs every data-modifying `with` exactly once, and an empty array inserts nothing,
+ * so one text serves every batch and its plan is made once per connection.
  */
 export async function writeCommit(tx: Queryable, c: CommitWrite): Promise<void> {
   const heads = [...c.lastIndexByAsset];

@@ -7,6 +7,7 @@ import {
   assetEventRecord,
 } from "../../../../src/core/record/index.js";
 import { assetEventRowLeafHash } from "../../../../src/core/record/leaf.js";
+import { storedEvents } from "../../../../src/store/asset-events.js";
 
 /** Bencode as BEP 3 writes it, byte by byte: the reference the encoder's text path is held to. */
 function reference(value: unknown): Buffer {
@@ -129,30 +130,27 @@ describe("an asset event's leaf from its stored row", () => {
   });
 
   it("gives a conserver event's known leaf", () => {
-    const source: AssetEventSource = {
-      id: "0b0d6d38-3c3a-4d2f-9d3e-2f8f5b1a6c01",
-      asset_id: "7f6a1f1e-54c2-4a8e-8c51-0a6c7c3e9b02",
-      tenant_id: "5d2c3a9e-1b7f-4e44-a0b3-9c8d7e6f5a03",
-      operation: "Record",
-      behaviour: "RecordEvidence",
-      event_attributes: { arc_display_type: "vcon_created", payload: "9f86d081", subject: "vcon://x" },
-      asset_attributes: {},
-      timestamp_declared: new Date("2026-11-26T12:00:00.000Z"),
-      timestamp_accepted: new Date("2026-11-26T12:00:00.000Z"),
-      timestamp_committed: null,
-      principal_declared: { issuer: "", subject: "", display_name: "", email: "" },
-      principal_accepted: { issuer: "https://a/appidp", subject: "c", display_name: "B", email: "" },
-      confirmation_status: "STORED",
-      proof_mechanism: "MERKLE_LOG",
-      mmr_index: null,
-      idtimestamp: null,
-      merklelog_entry: null,
-      transaction_id: "",
-      block_number: 0,
-      transaction_index: 0,
-      from_address: "0x01",
-      covering_seal: null,
-    };
+    // The row as the write path hands it to the committer (`storedEvents` of what a group inserts).
+    const [source] = storedEvents([
+      {
+        id: "0b0d6d38-3c3a-4d2f-9d3e-2f8f5b1a6c01",
+        asset_id: "7f6a1f1e-54c2-4a8e-8c51-0a6c7c3e9b02",
+        tenant_id: "5d2c3a9e-1b7f-4e44-a0b3-9c8d7e6f5a03",
+        operation: "Record",
+        behaviour: "RecordEvidence",
+        event_attributes: { arc_display_type: "vcon_created", payload: "9f86d081", subject: "vcon://x" },
+        asset_attributes: {},
+        timestamp_declared: new Date("2026-11-26T12:00:00.000Z"),
+        timestamp_accepted: new Date("2026-11-26T12:00:00.000Z"),
+        principal_declared: { issuer: "", subject: "", display_name: "", email: "" },
+        principal_accepted: { issuer: "https://a/appidp", subject: "c", display_name: "B", email: "" },
+        confirmation_status: "STORED",
+        proof_mechanism: "MERKLE_LOG",
+        public: false,
+        from_address: "0x01",
+      },
+    ]);
+    if (!source) throw new Error("no row");
     const leaf = assetEventRowLeafHash(source, new Date("2026-11-26T12:00:00.250Z"), 0x0192abcdef012345n);
     expect(Buffer.from(leaf).toString("hex")).toBe(KNOWN_LEAF);
   });
