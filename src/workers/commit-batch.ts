@@ -6,7 +6,7 @@ import {
 } from "../core/ledger/idtimestamp.js";
 import { tlogLeafData } from "../core/ledger/tlog-leaf.js";
 import { appendLeaves, appendNodesNeeded, leafCount } from "../core/mmr/index.js";
-import { nodeSha256 } from "../core/node/crypto.js";
+import { nodeAsciiLeafSha256, nodeSha256 } from "../core/node/crypto.js";
 import { assetEventRowLeafHash, assetFreeEventLeafHash, assetFreeExtraBytes } from "../core/record/index.js";
 import { eventsByIds, type QueuedEvent, type StoredAssetEvent } from "../store/asset-events.js";
 import type { Queryable } from "../store/db.js";
@@ -108,7 +108,7 @@ export async function commitBatch(
     const at = new Date(idTimestampToMillis(id));
     const leaf =
       p.kind === "asset_event"
-        ? assetEventRowLeafHash(p.row, at, id, nodeSha256)
+        ? assetEventRowLeafHash(p.row, at, id, nodeSha256, nodeAsciiLeafSha256)
         : // The leaf reads the record model's hashed fields of the row (FREE_EVENT_HASHED_FIELDS).
           assetFreeEventLeafHash(p.row, id, extra, "eventsv1", nodeSha256);
     entries.push({

@@ -14,3 +14,10 @@ export const sha256: Sha256 = (...parts) => {
   for (const p of parts) h.update(p);
   return h.digest();
 };
+
+/**
+ * SHA-256(0x00 ‖ uint64_be(idtimestamp) ‖ text) when `text` is all ASCII (its characters are its
+ * bytes), else undefined: an asset event's leaf from its bencode text. The service passes one that
+ * writes the text straight into the hashed buffer (`src/core/node/crypto.ts`).
+ */
+export type AsciiLeafSha256 = (idtimestamp: bigint, text: string) => Uint8Array | undefined;

@@ -1,6 +1,6 @@
 import type { Sha256 } from "../crypto/sha256.js";
 import { type Hash, hashPosPair, type NodeGetter } from "./hash.js";
-import { heightIndex, isValidMmrSize, peakIndices } from "./indices.js";
+import { isValidMmrSize, leafCount, peakIndices } from "./indices.js";
 
 /** The existing nodes `appendLeaves` may read: the peaks of the current MMR. */
 export function appendNodesNeeded(mmrSize: number): number[] {
@@ -24,18 +24,23 @@ export function appendLeaves(
   const leafIndices: number[] = [];
   const node = (i: number) => (i >= mmrSize ? (nodes[i - mmrSize] as Hash) : getNode(i));
   let size = mmrSize;
+  let leafNumber = leafCount(mmrSize);
   for (const leaf of leaves) {
     leafIndices.push(size);
     nodes.push(leaf);
     let i = size;
     let value = leaf;
     size++;
-    for (let g = 0; heightIndex(i + 1) > g; g++) {
+    // Leaf number n completes one parent per trailing 1 bit of n: the peaks it merges with. Read
+    // from the count, not from each new index's height (a loop of bit lengths per node, ~2 % of
+    // the service's CPU under ingest).
+    for (let g = 0, n = leafNumber; n % 2 === 1; g++, n = (n - 1) / 2) {
       value = hashPosPair(i + 2, node(i + 1 - 2 ** (g + 1)), value, hash);
       nodes.push(value);
       i++;
       size++;
     }
+    leafNumber++;
   }
   return { nodes, newSize: size, leafIndices };
 }

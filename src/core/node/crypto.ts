@@ -4,7 +4,7 @@
 import { createPublicKey, hash, type KeyObject, sign, verify } from "node:crypto";
 import type { Signer } from "../cose/sign1.js";
 import { ecJwk, type PublicKey, type PublicKeyFactory } from "../crypto/public-key.js";
-import type { Sha256 } from "../crypto/sha256.js";
+import type { AsciiLeafSha256, Sha256 } from "../crypto/sha256.js";
 
 /** Where `nodeSha256` lays out its parts; grown when a message is larger, never shared across a call. */
 let scratch = Buffer.allocUnsafe(4096);
@@ -30,6 +30,24 @@ export const nodeSha256: Sha256 = (...parts) => {
     data = scratch.subarray(0, size);
   }
   const d = hash("sha256", data, "buffer");
+  return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
+};
+
+/**
+ * An asset event's leaf from its bencode text (`AsciiLeafSha256`), written into `scratch` by the
+ * runtime in one call: the text's test for ASCII, its UTF-8 encoding and the copy into the hashed
+ * buffer were three passes and an allocation (~3 % of the service's CPU under ingest). With room
+ * for three bytes per UTF-16 unit nothing is cut short, so the bytes written equal the length
+ * exactly when every character is one byte.
+ */
+export const nodeAsciiLeafSha256: AsciiLeafSha256 = (idtimestamp, text) => {
+  const room = 9 + 3 * text.length;
+  if (room > scratch.length) scratch = Buffer.allocUnsafe(Math.max(room, scratch.length * 2));
+  scratch[0] = 0;
+  scratch.writeBigUInt64BE(idtimestamp, 1);
+  const written = scratch.write(text, 9, "utf8");
+  if (written !== text.length) return undefined;
+  const d = hash("sha256", scratch.subarray(0, 9 + written), "buffer");
   return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
 };
 

@@ -1,6 +1,6 @@
 import { isoTime } from "../api/ids.js";
 import { fromHex, utf8 } from "../crypto/bytes.js";
-import { type Sha256, sha256 } from "../crypto/sha256.js";
+import { type AsciiLeafSha256, type Sha256, sha256 } from "../crypto/sha256.js";
 import { bencode, bencodeText, isAsciiText } from "../ledger/bencode.js";
 import { goJson } from "../ledger/go-json.js";
 import { idTimestampBytes } from "../ledger/idtimestamp.js";
@@ -58,6 +58,7 @@ export function assetEventRowLeafHash(
   committed: Date,
   idtimestamp: bigint,
   hash: Sha256 = sha256,
+  asciiLeaf: AsciiLeafSha256 = portableAsciiLeaf(hash),
 ): Uint8Array {
   const at = isoTime(committed);
   const quick = rowText(row, at, false);
@@ -68,9 +69,17 @@ export function assetEventRowLeafHash(
       hash,
     );
   // Each string was taken for ASCII: so it is when the whole text is, else it is made again exactly.
-  const text = isAsciiText(quick) ? quick : (rowText(row, at, true) as string);
-  return hash(PLAIN_LEAF, idTimestampBytes(idtimestamp), utf8(text));
+  return (
+    asciiLeaf(idtimestamp, quick) ??
+    hash(PLAIN_LEAF, idTimestampBytes(idtimestamp), utf8(rowText(row, at, true) as string))
+  );
 }
+
+/** `AsciiLeafSha256` made of any SHA-256. */
+const portableAsciiLeaf =
+  (hash: Sha256): AsciiLeafSha256 =>
+  (idtimestamp, text) =>
+    isAsciiText(text) ? hash(PLAIN_LEAF, idTimestampBytes(idtimestamp), utf8(text)) : undefined;
 
 /** The row's v3 fields as bencode text (`bencodeText`'s `exact`), or undefined for a value it cannot write. */
 function rowText(row: AssetEventSource, committed: string, exact: boolean): string | undefined {

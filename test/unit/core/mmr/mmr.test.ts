@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { hashPosPair } from "../../../../src/core/mmr/hash.js";
 import {
   appendLeaves,
   consistencyProof,
@@ -151,5 +153,53 @@ describe("MMR index arithmetic at the edges", () => {
     expect(() => heightIndex(-3)).toThrow(RangeError);
     expect(() => heightIndex(2 ** 53)).toThrow(RangeError);
     expect(isValidMmrSize(2 ** 40 - 1)).toBe(true);
+  });
+});
+
+/** Appending as the MMR's definition reads: after each node, a parent while the next index is higher. */
+function appendByHeights(mmrSize: number, leaves: Uint8Array[], getNode: (i: number) => Uint8Array) {
+  const nodes: Uint8Array[] = [];
+  const node = (i: number) => (i >= mmrSize ? (nodes[i - mmrSize] as Uint8Array) : getNode(i));
+  let size = mmrSize;
+  for (const leaf of leaves) {
+    nodes.push(leaf);
+    let i = size++;
+    let value = leaf;
+    for (let g = 0; heightIndex(i + 1) > g; g++) {
+      value = hashPosPair(i + 2, node(i + 1 - 2 ** (g + 1)), value);
+      nodes.push(value);
+      i++;
+      size++;
+    }
+  }
+  return { nodes, newSize: size };
+}
+
+describe("MMR append counts its merges from the leaf count", () => {
+  it("makes the nodes the heights make, from any complete size, small or past 2^32 leaves", () => {
+    const stand = (i: number) => {
+      const h = new Uint8Array(32);
+      new DataView(h.buffer).setFloat64(0, i);
+      return h;
+    };
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.nat(5_000),
+          fc.integer({ min: 2 ** 32 - 40, max: 2 ** 32 + 40 }),
+          fc.integer({ min: 2 ** 45, max: 2 ** 45 + 3 }),
+        ),
+        fc.integer({ min: 1, max: 70 }),
+        (leavesBefore, count) => {
+          const size = mmrIndexOfLeaf(leavesBefore);
+          const leaves = Array.from({ length: count }, (_, k) => stand(-1 - k));
+          const got = appendLeaves(size, leaves, stand);
+          const want = appendByHeights(size, leaves, stand);
+          expect(got.newSize).toBe(want.newSize);
+          expect(got.nodes.map(hex)).toEqual(want.nodes.map(hex));
+          expect(leafCount(got.newSize)).toBe(leavesBefore + count);
+        },
+      ),
+    );
   });
 });

@@ -1,6 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { sha256 } from "../../../../src/core/crypto/sha256.js";
 import { bencode } from "../../../../src/core/ledger/bencode.js";
+import { idTimestampBytes } from "../../../../src/core/ledger/idtimestamp.js";
+import { nodeAsciiLeafSha256, nodeSha256 } from "../../../../src/core/node/crypto.js";
 import {
   type AssetEventSource,
   assetEventLeafHash,
@@ -118,12 +121,16 @@ describe("an asset event's leaf from its stored row", () => {
       fc.property(row, time, fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), (r, committed, id) => {
         const source = { ...r, timestamp_committed: null } as AssetEventSource;
         const fromRow = outcome(() => Buffer.from(assetEventRowLeafHash(source, committed, id)));
+        const fromRowOnNode = outcome(() =>
+          Buffer.from(assetEventRowLeafHash(source, committed, id, nodeSha256, nodeAsciiLeafSha256)),
+        );
         const fromRecord = outcome(() =>
           Buffer.from(
             assetEventLeafHash(assetEventRecord({ ...source, timestamp_committed: committed }), id),
           ),
         );
         expect(fromRow).toEqual(fromRecord);
+        expect(fromRowOnNode).toEqual(fromRecord);
       }),
       { numRuns: 1500 },
     );
@@ -151,11 +158,39 @@ describe("an asset event's leaf from its stored row", () => {
       },
     ]);
     if (!source) throw new Error("no row");
-    const leaf = assetEventRowLeafHash(source, new Date("2026-11-26T12:00:00.250Z"), 0x0192abcdef012345n);
+    const at = new Date("2026-11-26T12:00:00.250Z");
+    const leaf = assetEventRowLeafHash(source, at, 0x0192abcdef012345n);
     expect(Buffer.from(leaf).toString("hex")).toBe(KNOWN_LEAF);
+    const onNode = assetEventRowLeafHash(source, at, 0x0192abcdef012345n, nodeSha256, nodeAsciiLeafSha256);
+    expect(Buffer.from(onNode).toString("hex")).toBe(KNOWN_LEAF);
   });
 });
 
 // SHA-256(0x00 ‖ the idtimestamp's id ‖ bencode(v3 fields)), written out by a separate Python
 // bencoder over the record's JSON (the fields DataTrails' v3 schema names).
 const KNOWN_LEAF = "20e8da854b800f0167566481c1889f469caf49dd9deef3c9f074ec65366160ac";
+
+describe("the service's ASCII leaf hasher", () => {
+  it("hashes exactly the ASCII texts, as SHA-256 of the leaf's parts, and refuses every other", () => {
+    const anyText = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 3000 }),
+      fc.string({
+        unit: fc.constantFrom("a", "é", "\u00ff", "\u0080", "\u{1f600}", "\ud800", "\udc00", "~"),
+        maxLength: 40,
+      }),
+      fc.string({ maxLength: 5000 }),
+    );
+    fc.assert(
+      fc.property(anyText, fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), (text, id) => {
+        const ascii = [...text].every((c) => (c.codePointAt(0) as number) < 0x80);
+        const got = nodeAsciiLeafSha256(id, text);
+        if (!ascii) expect(got).toBeUndefined();
+        else
+          expect(Buffer.from(got as Uint8Array)).toEqual(
+            Buffer.from(sha256(Uint8Array.of(0), idTimestampBytes(id), new TextEncoder().encode(text))),
+          );
+      }),
+      { numRuns: 800 },
+    );
+  });
+});
