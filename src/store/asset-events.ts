@@ -158,7 +158,7 @@ export async function insertAssetEventsIfUnchanged(
   expected: AssetState[],
 ): Promise<StoredAssetEvent[]> {
   if (events.length === 0) return [];
-  const written = await db.query<{ id: string }>(
+  const stale = await db.query<{ id: string }>(
     `with expected as (
        select * from jsonb_to_recordset($2::jsonb) as x(id uuid, attributes jsonb, tracked text, confirmation_status text)),
      unchanged as (
@@ -170,12 +170,16 @@ export async function insertAssetEventsIfUnchanged(
        returning id, tenant_id, seq, asset_id, proof_mechanism),
      queued as (insert into asset_event_queue (id, tenant_id, seq, asset_id)
        select id, tenant_id, seq, asset_id from ins where proof_mechanism = 'MERKLE_LOG')
-     select id from ins`,
+     select x.id from expected x where x.id not in (select id from unchanged)`,
     [rowsDocument(events), JSON.stringify(expected)],
     { reusePlan: true },
   );
-  const ids = new Set(written.map((w) => w.id));
-  return storedEvents(events.filter((e) => ids.has(e.id)));
+  // The assets that changed, not the events written: almost always no row at all to send and
+  // parse, where the events' ids were one row an event. An event is written exactly when its
+  // asset is expected and unchanged.
+  const changed = new Set(stale.map((a) => a.id));
+  const compared = new Set(expected.map((a) => a.id));
+  return storedEvents(events.filter((e) => compared.has(e.asset_id) && !changed.has(e.asset_id)));
 }
 
 /** A group's rows as one JSON document (`jsonb_to_recordset` with INSERT_ROW_TYPE). */

@@ -4,7 +4,8 @@
 // parses or slices itself.
 
 const HASH_BYTES = 32;
-const PLAIN = /^[\w.-]+(?:,[\w.-]+)*$/;
+// Unquoted, `NULL` in any case is the null element.
+const PLAIN = /^(?!null$)[\w.-]+$/i;
 
 /** SHA-256 hashes laid end to end, a binary bytea parameter: the statement slices it by 32 bytes. */
 export function hashesParam(hashes: readonly Uint8Array[]): Buffer {
@@ -20,13 +21,14 @@ export function hashesParam(hashes: readonly Uint8Array[]): Buffer {
 
 /**
  * An array parameter's text literal (`{a,b,c}`) of values that need no quoting: numbers, uuids,
- * hex and other word characters. Anything else (a comma, a space, a brace, an empty string) is
- * refused, since it would parse as other elements than it was.
+ * hex and other word characters. Anything else (a comma, a space, a brace, an empty string, the
+ * word null, a number that is not a safe integer) is refused, since it would not read back as itself.
  */
 export function plainArrayParam(values: ReadonlyArray<string | number>): string {
-  if (values.length === 0) return "{}";
-  const body = values.join(",");
-  if (!PLAIN.test(body) || body.split(",").length !== values.length)
-    throw new RangeError("an array element needs quoting");
-  return `{${body}}`;
+  // Each value tested alone: a test of the joined text must also count its commas, and the split
+  // that counts them cost more than these tests.
+  for (const v of values)
+    if (typeof v === "number" ? !Number.isSafeInteger(v) : !PLAIN.test(v))
+      throw new RangeError("an array element needs quoting");
+  return `{${values.join(",")}}`;
 }

@@ -63,6 +63,30 @@ describe("text the database cannot store (NUL, unpaired surrogates)", () => {
     expect(((await nested.json()) as { message: string }).message).toMatch(/nested deeper than 64/);
   });
 
+  it("draws the depth limit at the same place whether or not the body escapes a character", async () => {
+    // The event's outer array sits at depth 2 (body, attributes): wrapped n times, the innermost at n + 1.
+    const body = (wraps: number, escaped: boolean) => {
+      const deep = `${"[".repeat(wraps)}"v"${"]".repeat(wraps)}`;
+      return `{"attributes":{"k":${deep},"e":"${escaped ? "\\u0041" : "A"}"}}`;
+    };
+    for (const escaped of [false, true]) {
+      const send = (wraps: number) =>
+        suite.s.api("/archivist/v1/events", {
+          method: "POST",
+          token: suite.token,
+          headers: { "content-type": "application/json" },
+          body: body(wraps, escaped),
+        });
+      const under = await send(62);
+      const over = await send(63);
+      expect(over.status, `escaped ${escaped}`).toBe(400);
+      expect(((await over.json()) as { message: string }).message).toMatch(/nested deeper than 64/);
+      expect(((await under.json()) as { message?: string }).message ?? "", `escaped ${escaped}`).not.toMatch(
+        /nested deeper/,
+      );
+    }
+  });
+
   it("is refused in query strings, path segments and form bodies too", async () => {
     for (const path of [
       "/archivist/iam/v1/access_policies?display_name=%00",

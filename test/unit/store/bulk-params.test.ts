@@ -17,23 +17,44 @@ describe("a commit batch's column parameters", () => {
     expect(
       plainArrayParam(["asset_event", "9f0c3a52-1e2b-4c1d-8e0f-123456789abc", "0192abcdef01234567"]),
     ).toBe("{asset_event,9f0c3a52-1e2b-4c1d-8e0f-123456789abc,0192abcdef01234567}");
-    for (const bad of [["a,b"], [""], ["a", ""], ["a b"], ["{a}"], ['"a"'], ["a\\b"], ["é"]])
+    for (const bad of [
+      ["a,b"],
+      [""],
+      ["a", ""],
+      ["a b"],
+      ["{a}"],
+      ['"a"'],
+      ["a\\b"],
+      ["é"],
+      ["NULL"],
+      ["null"],
+      [1.5],
+      [Number.NaN],
+    ])
       expect(() => plainArrayParam(bad), JSON.stringify(bad)).toThrow(RangeError);
   });
 
   it("refuses, for any values, whatever would not read back as the same elements", () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.string(), fc.nat()), { maxLength: 6 }), (values) => {
-        let literal: string;
-        try {
-          literal = plainArrayParam(values);
-        } catch {
-          return;
-        }
-        const elements = literal === "{}" ? [] : literal.slice(1, -1).split(",");
-        expect(elements).toEqual(values.map(String));
-        for (const e of elements) expect(e).toMatch(/^[\w.-]+$/);
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.string(), fc.nat(), fc.double(), fc.constantFrom("null", "NuLl", "a-b.c_d")), {
+          maxLength: 6,
+        }),
+        (values) => {
+          let literal: string;
+          try {
+            literal = plainArrayParam(values);
+          } catch {
+            return;
+          }
+          const elements = literal === "{}" ? [] : literal.slice(1, -1).split(",");
+          expect(elements).toEqual(values.map(String));
+          for (const e of elements) {
+            expect(e).toMatch(/^[\w.-]+$/);
+            expect(e.toLowerCase()).not.toBe("null");
+          }
+        },
+      ),
     );
   });
 });

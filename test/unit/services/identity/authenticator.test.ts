@@ -109,3 +109,28 @@ describe("Authenticator: the principal's look-up", () => {
     expect(s.state.lookups).toBe(2);
   });
 });
+
+describe("Authenticator: the last header answered", () => {
+  it("is forgotten by an invalidation: the next request looks the principal up again", async () => {
+    const s = await setup();
+    await burst(s, 2);
+    expect(s.state.lookups).toBe(1);
+    s.state.deleted = true;
+    s.auth.invalidate();
+    const after = await burst(s, 1);
+    expect(after[0]?.status).toBe("rejected");
+    expect(s.state.lookups).toBe(2);
+  });
+
+  it("answers only the very same header, and refuses it once the token has expired", async () => {
+    const s = await setup();
+    await burst(s, 1);
+    // Another spelling of the same token is parsed and finds the same entry: no new look-up.
+    await expect(s.auth.authenticate(`bearer  ${s.header.slice(7)} `)).resolves.toMatchObject({ id: APP });
+    await expect(s.auth.authenticate(`${s.header}x`)).rejects.toThrow();
+    await expect(s.auth.authenticate(s.header)).resolves.toMatchObject({ id: APP });
+    expect(s.state.lookups).toBe(1);
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 3601 * 1000 });
+    await expect(s.auth.authenticate(s.header)).rejects.toThrow(/expired/);
+  });
+});
