@@ -123,6 +123,20 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
 /** An unsigned 64-bit big-endian integer. */
 export function u64be(value: bigint | number): Uint8Array {
   const out = new Uint8Array(8);
+  // An MMR position per interior node: a safe integer is written in two halves, without a BigInt
+  // and a DataView made for it.
+  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) {
+    const high = Math.floor(value / 2 ** 32);
+    const low = value % 2 ** 32;
+    out[1] = (high >>> 16) & 0xff;
+    out[2] = (high >>> 8) & 0xff;
+    out[3] = high & 0xff;
+    out[4] = low >>> 24;
+    out[5] = (low >>> 16) & 0xff;
+    out[6] = (low >>> 8) & 0xff;
+    out[7] = low & 0xff;
+    return out;
+  }
   new DataView(out.buffer).setBigUint64(0, BigInt(value), false);
   return out;
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   compareBytes,
@@ -45,5 +46,31 @@ describe("byte helpers (what Buffer did, in any JavaScript)", () => {
     const buf = Buffer.alloc(8);
     buf.writeBigUInt64BE(n);
     expect(u64be(n)).toEqual(new Uint8Array(buf));
+  });
+
+  it("writes any safe integer as its BigInt is written", () => {
+    const asBigInt = (v: number) => {
+      const b = Buffer.alloc(8);
+      b.writeBigUInt64BE(BigInt(v));
+      return new Uint8Array(b);
+    };
+    for (const v of [
+      0,
+      1,
+      255,
+      256,
+      2 ** 31,
+      2 ** 32 - 1,
+      2 ** 32,
+      2 ** 32 + 1,
+      2 ** 48 + 12345,
+      Number.MAX_SAFE_INTEGER,
+    ])
+      expect(u64be(v), String(v)).toEqual(asBigInt(v));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), (v) => {
+        expect(u64be(v)).toEqual(asBigInt(v));
+      }),
+    );
   });
 });
