@@ -64,11 +64,15 @@ export function frontierAfter(
     if (!h) return undefined;
     mmrNodes.set(i, h);
   }
-  const added = new Map(tree.added.map((n) => [nodeKey(n.level, n.idx), n.hash]));
+  // A frontier node made by the append is the last node the append made at its level (a level's
+  // nodes come in index order): one slot per level, not a map of every node made.
+  const lastAt: NewNode[] = [];
+  for (const n of tree.added) lastAt[n.level] = n;
   const treeNodes = new Map<string, Uint8Array>();
   for (const c of treeNodesNeeded(tree.size)) {
     const key = nodeKey(c.level, c.idx);
-    const h = added.get(key) ?? tree.before.get(key);
+    const last = lastAt[c.level];
+    const h = last !== undefined && last.idx === c.idx ? last.hash : tree.before.get(key);
     if (!h) return undefined;
     treeNodes.set(key, h);
   }

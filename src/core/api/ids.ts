@@ -52,11 +52,21 @@ function isoFromMillis(ms: number): string | undefined {
   return `${pad4(y)}-${pad2(m)}-${pad2(d)}T${pad2(hour)}:${pad2(min)}:${pad2(sec)}.${pad3(msPart)}Z`;
 }
 
+// The last time written: an ingested event's times are its group's one `now` (accepted, and
+// declared unless the client says), written by its row, its answer and its leaf: seven times in a row.
+let lastMs = Number.NaN;
+let lastIso = "";
+
 /** RFC 3339 UTC with milliseconds and `Z`. */
 export function isoTime(value: Date | string | number | null | undefined): string {
   if (value === null || value === undefined) return "";
   // Rows carry Dates already: copying each (three per event, 150 per list page) only made garbage.
   const date = value instanceof Date ? value : new Date(value);
+  const ms = date.getTime();
+  if (ms === lastMs) return lastIso;
   // Outside 0000–9999 (or an invalid date, which throws) as the runtime writes it.
-  return isoFromMillis(date.getTime()) ?? date.toISOString();
+  const iso = isoFromMillis(ms) ?? date.toISOString();
+  lastMs = ms;
+  lastIso = iso;
+  return iso;
 }

@@ -43,8 +43,11 @@ export function appendLeafHashes(
   get: NodeGetter,
   hashWith?: Sha256,
 ): NewNode[] {
-  const added = new Map<string, Hash>();
-  const node = (level: number, idx: number): Hash => added.get(`${level}:${idx}`) ?? get(level, idx);
+  // The left sibling of a right child (level, idx) is (level, idx − 1): the last left child this
+  // call made at that level, or, when it made none there yet, a node of the frontier. Nodes of a
+  // level are made in index order, so one slot per level holds it (a map of every node made, by a
+  // string key, was a share of each committed entry's CPU).
+  const lastLeft: Array<Hash | undefined> = [];
   const out: NewNode[] = [];
   let n = size;
   for (const leaf of leaves) {
@@ -53,9 +56,11 @@ export function appendLeafHashes(
     let hash = leaf;
     for (;;) {
       out.push({ level, idx, hash });
-      added.set(`${level}:${idx}`, hash);
-      if (idx % 2 === 0) break;
-      hash = nodeHash(node(level, idx - 1), hash, hashWith);
+      if (idx % 2 === 0) {
+        lastLeft[level] = hash;
+        break;
+      }
+      hash = nodeHash(lastLeft[level] ?? get(level, idx - 1), hash, hashWith);
       level++;
       idx = (idx - 1) / 2;
     }

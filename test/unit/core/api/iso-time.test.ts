@@ -21,6 +21,17 @@ describe("isoTime", () => {
     expect(isoTime(undefined)).toBe("");
   });
 
+  it("writes the time asked, not the last one, whatever the order of times", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(0, 1, 1_764_160_000_123, 1_764_160_000_124, 8.64e15), { maxLength: 12 }),
+        (times) => {
+          for (const ms of times) expect(isoTime(ms)).toBe(runtime(ms));
+        },
+      ),
+    );
+  });
+
   it("refuses an invalid date as the runtime does", () => {
     expect(() => isoTime(Number.NaN)).toThrow(RangeError);
     expect(() => isoTime(8.64e15 + 1)).toThrow(RangeError);
