@@ -44,9 +44,10 @@ function validateEventInput(input: EventInput): AttachmentRef[] {
   return refs;
 }
 
-/** A client's event, checked (references too), ready for a group but for its asset. */
+/** A client's event, checked (references too), ready for a group. */
 export interface CheckedEvent {
-  pending: Omit<PendingEvent, "assetId" | "authorize">;
+  /** The event for the group, `authorize` included (made whole here: a spread of it was ~2 % of an ingested event's CPU). */
+  pending: PendingEvent;
   /**
    * Refuses the event on an asset the caller may not write it to: run against the asset as it is
    * when the event is written (locked, or compared with what was read in the same statement).
@@ -59,6 +60,7 @@ export async function checkEvent(
   ctx: Pick<Ctx, "db">,
   p: Principal,
   view: AccessView,
+  assetId: string,
   input: EventInput,
 ): Promise<CheckedEvent> {
   const refs = validateEventInput(input);
@@ -67,8 +69,17 @@ export async function checkEvent(
   // Blob and location references are rare; they are checked against this tenancy before the group.
   if (refs.length) await checkAttachments(ctx.db, p.tenantId, refs);
   await checkHomeLocation(ctx.db, p.tenantId, aa);
+  const authorize = (asset: AssetRow) => {
+    const grant = view.grant(asset);
+    if (!grant) throw notFound("asset");
+    if (asset.tenant_id !== p.tenantId)
+      throw forbidden("only the tenancy that created an asset can write to it");
+    const refusal = writeRefusal(ea, aa, input.behaviour, grant);
+    if (refusal) throw forbidden(refusal);
+  };
   return {
     pending: {
+      assetId,
       tenantId: p.tenantId,
       operation: input.operation,
       behaviour: input.behaviour,
@@ -77,15 +88,9 @@ export async function checkEvent(
       declared: declaredPrincipal(input.principal_declared),
       accepted: acceptedPrincipal(p),
       timestampDeclared: input.timestamp_declared ? new Date(input.timestamp_declared) : undefined,
+      authorize,
     },
-    authorize: (asset: AssetRow) => {
-      const grant = view.grant(asset);
-      if (!grant) throw notFound("asset");
-      if (asset.tenant_id !== p.tenantId)
-        throw forbidden("only the tenancy that created an asset can write to it");
-      const refusal = writeRefusal(ea, aa, input.behaviour, grant);
-      if (refusal) throw forbidden(refusal);
-    },
+    authorize,
   };
 }
 
@@ -97,13 +102,9 @@ export async function createAssetEvent(
   assetId: string,
   input: EventInput,
 ) {
-  const checked = await checkEvent(ctx, p, view, input);
+  const checked = await checkEvent(ctx, p, view, assetId, input);
   // Authorised by the group against the asset as it is written on (write/event-batcher.ts): no read per event.
-  const [row] = await ctx.writePath.events.write({
-    ...checked.pending,
-    assetId,
-    authorize: checked.authorize,
-  });
+  const [row] = await ctx.writePath.events.write(checked.pending);
   return assetEventRecord(row);
 }
 

@@ -121,11 +121,12 @@ export async function createAssetWithEvents(
   for (const [i, event] of input.events.entries()) {
     if (event.operation !== "Record")
       throw badRequest(`events[${i}]: only Record events can come with an asset`);
-    const checked = await checkEvent(ctx, p, view, event);
+    const checked = await checkEvent(ctx, p, view, asset.id, event);
     // As `POST …/events` does: against the asset as it stands before this event changes it.
     checked.authorize({ ...asset, seq: 0, created_at: new Date() });
     asset.attributes = { ...asset.attributes, ...checked.pending.assetAttributes };
-    followers.push({ ...checked.pending, assetId: asset.id });
+    // Authorised here, so the group has nothing to authorise it against.
+    followers.push({ ...checked.pending, authorize: undefined });
   }
   const [, ...events] = await ctx.writePath.events.write({ ...creation, followers });
   return {
