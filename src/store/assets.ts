@@ -41,6 +41,27 @@ export async function getAsset(db: Queryable, id: string): Promise<AssetRow | un
 /** An asset row as written: the database numbers it (`seq`) and stamps `created_at`. */
 export type NewAssetRow = Omit<AssetRow, "seq" | "created_at">;
 
+/**
+ * A new asset as a row its events are authorised against before it is stored: written out, not
+ * spread (a conserver's new vCon makes one for each of its events).
+ */
+export function newAssetAsRow(a: NewAssetRow, createdAt: Date): AssetRow {
+  return {
+    seq: 0,
+    id: a.id,
+    tenant_id: a.tenant_id,
+    behaviours: a.behaviours,
+    attributes: a.attributes,
+    proof_mechanism: a.proof_mechanism,
+    public: a.public,
+    chain_id: a.chain_id,
+    tracked: a.tracked,
+    owner: a.owner,
+    confirmation_status: a.confirmation_status,
+    created_at: createdAt,
+  };
+}
+
 /** The columns of a new asset, with their SQL types: the shape of each row of the group's JSON document. */
 const NEW_ASSET_ROW_TYPE =
   "id uuid, tenant_id uuid, behaviours jsonb, attributes jsonb, proof_mechanism text, public boolean, chain_id text, " +

@@ -38,7 +38,9 @@ function validateEventInput(input: EventInput): AttachmentRef[] {
   const aa = input.asset_attributes ?? {};
   if (input.operation !== "Record" && (Object.keys(ea).length || Object.keys(aa).length))
     throw badRequest(`operation ${input.operation} takes no attributes`);
-  const refs = [...validateAttributes("event_attributes", ea), ...validateAttributes("asset_attributes", aa)];
+  const refs = validateAttributes("event_attributes", ea);
+  const assetRefs = validateAttributes("asset_attributes", aa);
+  if (assetRefs.length) refs.push(...assetRefs);
   checkDocumentChange("asset_attributes", aa);
   if (input.timestamp_declared !== undefined) requestTime(input.timestamp_declared, "timestamp_declared");
   return refs;
@@ -89,6 +91,8 @@ export async function checkEvent(
       accepted: acceptedPrincipal(p),
       timestampDeclared: input.timestamp_declared ? new Date(input.timestamp_declared) : undefined,
       authorize,
+      creates: undefined,
+      followers: undefined,
     },
     authorize,
   };

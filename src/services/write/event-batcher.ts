@@ -13,6 +13,7 @@ import {
   insertAssets,
   lockAssets,
   type NewAssetRow,
+  newAssetAsRow,
   readAssetRows,
   saveAssetStates,
 } from "../../store/assets.js";
@@ -157,7 +158,7 @@ export async function writeGroup(
   const mode = existing.some(changesAsset) ? "update" : "share";
   const locked = await lockAssets(tx, ids, mode);
   const state = new Map(locked.map((a) => [a.id, { ...a }]));
-  for (const a of created) state.set(a.id, { ...a, seq: 0, created_at: now });
+  for (const a of created) state.set(a.id, newAssetAsRow(a, now));
   const { outcomes, changed } = authorizeGroup(events, state, wallets, now);
   const rows = outcomes.flatMap((o) => (Array.isArray(o) ? o : []));
   const inserted = new Map((await insertAssetEvents(tx, rows)).map((r) => [r.id, r]));
