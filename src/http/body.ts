@@ -113,7 +113,7 @@ function parseJsonBody(contentType: string | undefined, bytes: Buffer): unknown 
   }
   // Text decoded as valid UTF-8 holds no lone surrogate, and JSON.parse refuses a raw NUL: parsed
   // text can hold either only by a \u escape. Without one, only the depth is left to check, and
-  // that walk names no paths (naming each key's path cost ~1 % of an ingested event's CPU).
+  // that walk names no paths (naming each key's path was ~1 % of a profile's samples under ingest).
   if (!text.includes("\\u")) {
     if (deeperThan(value, MAX_DEPTH))
       throw badRequest(`request body is nested deeper than ${MAX_DEPTH} levels`);

@@ -33,7 +33,7 @@ export function appendLeaves(
     size++;
     // Leaf number n completes one parent per trailing 1 bit of n: the peaks it merges with. Read
     // from the count, not from each new index's height (a loop of bit lengths per node, ~2 % of
-    // the service's CPU under ingest).
+    // a profile's samples under ingest).
     for (let g = 0, n = leafNumber; n % 2 === 1; g++, n = (n - 1) / 2) {
       value = hashPosPair(i + 2, node(i + 1 - 2 ** (g + 1)), value, hash);
       nodes.push(value);

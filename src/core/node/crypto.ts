@@ -36,7 +36,7 @@ export const nodeSha256: Sha256 = (...parts) => {
 /**
  * An asset event's leaf from its bencode text (`AsciiLeafSha256`), written into `scratch` by the
  * runtime in one call: the text's test for ASCII, its UTF-8 encoding and the copy into the hashed
- * buffer were three passes and an allocation (~3 % of the service's CPU under ingest). With room
+ * buffer were three passes and an allocation (~3 % of a profile's samples under ingest). With room
  * for three bytes per UTF-16 unit nothing is cut short, so the bytes written equal the length
  * exactly when every character is one byte.
  */
