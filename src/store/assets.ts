@@ -77,22 +77,8 @@ export async function insertAssets(db: Queryable, assets: NewAssetRow[]): Promis
     `insert into assets (id, tenant_id, behaviours, attributes, proof_mechanism, public, chain_id, tracked, owner, confirmation_status)
      select id, tenant_id, behaviours, attributes, proof_mechanism, public, chain_id, tracked, owner, confirmation_status
        from jsonb_to_recordset($1::jsonb) as r(${NEW_ASSET_ROW_TYPE})`,
-    [
-      JSON.stringify(
-        assets.map((a) => ({
-          id: a.id,
-          tenant_id: a.tenant_id,
-          behaviours: a.behaviours,
-          attributes: a.attributes,
-          proof_mechanism: a.proof_mechanism,
-          public: a.public,
-          chain_id: a.chain_id,
-          tracked: a.tracked,
-          owner: a.owner,
-          confirmation_status: a.confirmation_status,
-        })),
-      ),
-    ],
+    // The rows as they are: the recordset reads the columns it names and no other key.
+    [JSON.stringify(assets)],
     { reusePlan: true },
   );
 }

@@ -53,7 +53,7 @@ function isoFromMillis(ms: number): string | undefined {
 }
 
 // The last time written: an ingested event's times are its group's one `now` (accepted, and
-// declared unless the client says), written by its row, its answer and its leaf: seven times in a row.
+// declared unless the client says), each written by its row, by its answer and by its leaf.
 let lastMs = Number.NaN;
 let lastIso = "";
 

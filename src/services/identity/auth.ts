@@ -67,7 +67,8 @@ export class Authenticator {
   /**
    * The last header answered and its entry. A pipeline sends one token for its hour: comparing the
    * header with the last one costs a compare, where the regular expression and the map's hash of
-   * a fresh ~800-character string cost ~1.5 µs a request. Dropped whenever the map forgets.
+   * a fresh ~800-character string cost ~1.5 µs a request. Dropped whenever the map forgets its
+   * entry; an invalidation reaches that entry in the map.
    */
   private last: { header: string; token: string; entry: Cached } | undefined;
   private readonly remoteKeys = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
@@ -79,7 +80,6 @@ export class Authenticator {
   /** Forgets cached principals (after a delete, deactivation or role change in this process). */
   invalidate(): void {
     this.generation++;
-    this.last = undefined;
     for (const c of this.cache.values()) {
       c.principal = undefined;
       c.resolving = undefined;

@@ -48,7 +48,10 @@ function validateEventInput(input: EventInput): AttachmentRef[] {
 
 /** A client's event, checked (references too), ready for a group. */
 export interface CheckedEvent {
-  /** The event for the group, `authorize` included (made whole here: a spread of it per request cost ~7 % of an ingested event's service CPU, `pair` in docs/performance.md). */
+  /**
+   * The event for the group, `authorize` included: made whole here, since a spread of it per
+   * request cost ~7 % of an ingested event's service CPU (`pair`, docs/performance.md).
+   */
   pending: PendingEvent;
   /**
    * Refuses the event on an asset the caller may not write it to: run against the asset as it is

@@ -111,7 +111,7 @@ describe("Authenticator: the principal's look-up", () => {
 });
 
 describe("Authenticator: the last header answered", () => {
-  it("is forgotten by an invalidation: the next request looks the principal up again", async () => {
+  it("keeps no principal past an invalidation: the next request looks it up again", async () => {
     const s = await setup();
     await burst(s, 2);
     expect(s.state.lookups).toBe(1);
