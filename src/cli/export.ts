@@ -115,7 +115,7 @@ async function runTlogProofExport(target: string, base: string, v: Options) {
             ),
           )
           .trim();
-  const verdict = tlogProofVerdict(trust, record, proof, served ? { served } : {});
+  const verdict = await tlogProofVerdict(trust, record, proof, served ? { served } : {});
   return { line: `wrote ${out}; ${verdict.summary}`, exit: verdict.exit_code };
 }
 

@@ -11,6 +11,7 @@ import {
   tilePath,
 } from "../core/tlog/index.js";
 import {
+  type IssuerKeys,
   parseCheckpoint,
   type RecordInLogReport,
   rootFromTiles,
@@ -252,6 +253,7 @@ export async function verifyRecordInMirror(
   file: string,
   where: string,
   trust: TrustRoots,
+  statement: { issuerKeys?: IssuerKeys; statement?: Uint8Array } = {},
   deadlineAfter = DEFAULT_DEADLINE_SECONDS,
 ): Promise<RecordInLogReport> {
   let record: Record<string, unknown>;
@@ -266,7 +268,7 @@ export async function verifyRecordInMirror(
     const note = await src.file("checkpoint");
     if (note === undefined) throw new Error(`${where} holds no checkpoint`);
     const carried = (await src.file("key"))?.trim();
-    return await verifyRecordInLog(record, note, carried, trust, src.fetch);
+    return await verifyRecordInLog(record, note, carried, trust, src.fetch, statement);
   } finally {
     deadline.end();
   }

@@ -38,6 +38,7 @@ interface Options extends TrustFlags {
   json?: boolean;
   mirror?: string;
   tlogProof?: string;
+  statement?: string;
 }
 
 /** Input that cannot be judged (a missing file, a service not answering): verdict cannot-evaluate. */
@@ -135,7 +136,8 @@ async function verifyRecordFile(file: string, v: Options, trust: TrustRoots): Pr
 
 /**
  * A record against its c2sp.org/tlog-proof: the log's checkpoint key pinned by --log-key (or a
- * policy), else the service's own (--url: self-consistent at best); witnesses from --witness.
+ * policy), else the service's own (--url: self-consistent at best); witnesses from --witness or
+ * the policy; a registered statement's issuer from --issuer-key.
  */
 async function verifyRecordTlogProofFile(
   file: string,
@@ -154,9 +156,11 @@ async function verifyRecordTlogProofFile(
       .decode(await fetchBytes(`${v.url.replace(/\/$/, "")}/archivist/v1/merklelogs/${tenant}/tlog/key`))
       .trim();
   }
-  const witnesses = v.witness ?? [];
-  const quorum = v.quorum === undefined ? witnesses.length : Number(v.quorum);
-  return tlogProofVerdict(trust, record, proof, { ...(served ? { served } : {}), witnesses, quorum });
+  return tlogProofVerdict(trust, record, proof, {
+    ...(served ? { served } : {}),
+    issuerKeys: issuerKeys(v.issuerKey, trust.serviceKeys ?? new Map()),
+    ...(v.statement ? { statement: new Uint8Array(readInput(v.statement, "the statement")) } : {}),
+  });
 }
 
 async function verifyStatementFile(
@@ -286,6 +290,10 @@ export function declareVerify(exit: Exit): Cli {
         "--tlog-proof <file>",
         "check a record (.json) against its c2sp.org/tlog-proof@v1 (archivist export --tlog-proof)",
       )
+      .option(
+        "--statement <file>",
+        "the registered statement (.cose) a record stands for, when its tlog proof does not carry it",
+      )
       .option("--json", "the verdict object as JSON"),
     "the service's COSE key set (GET /.well-known/scitt-keys), pinned",
   )
@@ -313,7 +321,12 @@ Examples:
         else if (values.tlogProof)
           verdict = await verifyRecordTlogProofFile(file, values.tlogProof, values, trust);
         else if (file.endsWith(".json") && values.mirror)
-          verdict = await verifyRecordInMirror(file, values.mirror, trust);
+          verdict = await verifyRecordInMirror(file, values.mirror, trust, {
+            issuerKeys: issuerKeys(values.issuerKey, trust.serviceKeys ?? new Map()),
+            ...(values.statement
+              ? { statement: new Uint8Array(readInput(values.statement, "the statement")) }
+              : {}),
+          });
         else if (file.endsWith(".json")) verdict = await verifyRecordFile(file, values, trust);
         else verdict = await verifyStatementFile(file, values, trust);
       } catch (err) {

@@ -12,8 +12,8 @@
  * - evidence bundles: `parseBundle`, `verifyBundle`;
  * - a log's seals, each consistent with the one before: `verifySeal`, `verifyMmrConsistency`;
  * - C2SP checkpoints and tiles: `verifyCheckpoint`, `verifyRecordInTiles`, `rootFromTiles`;
- * - C2SP tlog-proofs (offline proofs of a record in a checkpoint): `verifyRecordTlogProof`,
- *   `parseTlogProof`.
+ * - C2SP tlog-proofs (offline proofs of a record in a checkpoint): `verifyRecordTlogProofReport`
+ *   (judged against the caller's roots), `verifyRecordTlogProof`, `parseTlogProof`.
  */
 export {
   type BundleCheckpoint,
@@ -56,6 +56,7 @@ export {
   cannotEvaluate,
   EXIT_CODES,
   emptyPolicy,
+  type IssuerKeys,
   judgeCheckpoint,
   type KeyFingerprint,
   keyFingerprint,
@@ -72,6 +73,7 @@ export {
   type VerdictCode,
   type VerificationVerdict,
   verifyRecordInLog,
+  verifyRecordTlogProofReport,
   witnessGroup,
 } from "../core/verdict/index.js";
 export {

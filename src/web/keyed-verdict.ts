@@ -3,6 +3,7 @@
 // `archivist verify` and by the /verify page.
 import { cannotEvaluate, judge, pinsSomething, unsignedFields } from "../core/verdict/index.js";
 import {
+  type IssuerKeys,
   type KeyFingerprint,
   keyFingerprint,
   type PublicKey,
@@ -10,7 +11,7 @@ import {
   type TrustRoots,
   type VerificationVerdict,
   verifyRecordReceipt,
-  verifyRecordTlogProof,
+  verifyRecordTlogProofReport,
   verifyStatement,
 } from "../verify/index.js";
 import { type CoseFile, RECEIPT_ALONE, readCoseFile } from "./cose-file.js";
@@ -154,34 +155,16 @@ export function statementVerdict(
 }
 
 /**
- * A record against its c2sp.org/tlog-proof: the log's checkpoint key pinned by the caller's roots,
- * else the one the service serves (`servedLogKey`: self-consistent at best); `witnesses` the
- * cosignature keys the caller requires, `quorum` of them.
+ * A record against its c2sp.org/tlog-proof, judged against the caller's roots (every pinned log
+ * key, the witnesses and quorum, min-trust, max-age, issuer lines of the policy): `served` is the
+ * log key the service serves (self-consistent at best), `issuerKeys` the statement issuers' keys
+ * the caller gave, which alone prove a registered statement's subject.
  */
 export function tlogProofVerdict(
   trust: TrustRoots,
   record: Record<string, unknown>,
   proof: string,
-  logKey: { served?: string; witnesses?: string[]; quorum?: number },
-): VerificationVerdict {
-  const pinned = trust.policy.logKeys[0];
-  const logVkey = pinned ?? logKey.served ?? "";
-  const witnesses = logKey.witnesses ?? [];
-  const quorum = logKey.quorum ?? witnesses.length;
-  const verdict = verifyRecordTlogProof(record, proof, { logVkey, witnessVkeys: witnesses, quorum });
-  const witnessed =
-    verdict.ok && verdict.cosigners.length ? `, cosigned by ${verdict.cosigners.join(", ")}` : "";
-  return judge({
-    tampered: verdict.ok ? [] : [verdict.reason],
-    policy: [],
-    pinned: pinned !== undefined,
-    level: witnesses.length ? "witnessed" : "pinned",
-    roots: trust.described,
-    fingerprints: [],
-    notChecked: witnesses.length ? [] : ["split view: no witness cosignature was required"],
-    unsigned: unsignedFields(record).map((f) => `${f}: not part of the signed leaf`),
-    proven: verdict.ok
-      ? `${String(record.identity)} is entry ${verdict.index} of ${verdict.checkpoint.origin} at size ${verdict.checkpoint.size} (tlog proof${witnessed})`
-      : "",
-  });
+  opts: { served?: string; issuerKeys?: IssuerKeys; statement?: Uint8Array } = {},
+): Promise<VerificationVerdict> {
+  return verifyRecordTlogProofReport(record, proof, trust, opts);
 }

@@ -195,7 +195,7 @@ async function checkFiles(list: FileList | File[]): Promise<void> {
         lookupApi(location.origin, trust),
         text,
       );
-      const v = tlogProofVerdict(trust, record, text, { served: servedLogKey });
+      const v = await tlogProofVerdict(trust, record, text, { served: servedLogKey });
       const view = el("div");
       view.append(el("p", identity), verdictDetails(v));
       return { ok: v.ok, verdict: v.summary, view, object: v };

@@ -1,4 +1,4 @@
-import { TLOG_PROOF_HEADER } from "../core/tlog/index.js";
+import { parseProofExtra, TLOG_PROOF_HEADER } from "../core/tlog/index.js";
 import { parseTlogProof } from "../verify/index.js";
 import { LookupError, type PublicApi } from "./public-api.js";
 
@@ -21,7 +21,7 @@ export async function recordOfTlogProof(
 ): Promise<{ identity: string; record: Record<string, unknown>; servedLogKey: string }> {
   let identity: string;
   try {
-    identity = new TextDecoder().decode(parseTlogProof(text).extra ?? new Uint8Array());
+    identity = parseProofExtra(parseTlogProof(text).extra).identity;
   } catch (err) {
     throw new LookupError(`not a tlog proof: ${(err as Error).message}`);
   }

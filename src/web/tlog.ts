@@ -1,5 +1,5 @@
 import { sameHash, tilePath } from "../core/tlog/index.js";
-import { judge, logKeyFingerprint, pinsSomething } from "../core/verdict/index.js";
+import { checkpointStanding, judge, logKeyFingerprint, pinsSomething } from "../core/verdict/index.js";
 import {
   judgeCheckpoint,
   rootFromTiles,
@@ -32,7 +32,8 @@ export async function checkLog(api: PublicApi, tenant: string, trust: TrustRoots
   const served = text(await read("key")).trim();
   const j = judgeCheckpoint(text(await read("checkpoint")), served, trust.policy);
   const tampered: string[] = [];
-  const policy: string[] = [];
+  let policy: string[] = [];
+  let notChecked: string[] = [];
   let origin = "";
   let size = 0;
   if (!j.ok) tampered.push(j.reason);
@@ -40,9 +41,7 @@ export async function checkLog(api: PublicApi, tenant: string, trust: TrustRoots
     ({ origin, size } = j.checkpoint);
     if (!sameHash(await rootFromTiles(size, (ref) => read(tilePath(ref))), j.checkpoint.root))
       tampered.push("the tiles do not recompute the checkpoint's root");
-    if (j.policy && pinsSomething(trust)) policy.push(j.policy);
-    else if (pinsSomething(trust) && !j.pinned)
-      policy.push("the checkpoint is signed by no log key you pinned and cosigned by none of your witnesses");
+    ({ policy, notChecked } = checkpointStanding(j, trust, new Date()));
   }
   const cosigners = j.ok ? j.cosigners : [];
   return {
@@ -58,7 +57,7 @@ export async function checkLog(api: PublicApi, tenant: string, trust: TrustRoots
           trust.policy.logKeys.some((k) => k.trim() === served),
         ),
       ],
-      notChecked: [],
+      notChecked,
       unsigned: [],
       proven: `${origin} at ${size} entries, signed by the log's key, root recomputed from its tiles${cosigners.length ? `, cosigned by ${cosigners.join(", ")}` : ""}`,
     }),

@@ -1,4 +1,3 @@
-import { fromHex } from "../crypto/bytes.js";
 import { type Sha256, sha256 } from "../crypto/sha256.js";
 
 /**
@@ -26,6 +25,3 @@ export function tlogLeafData(
   if (entry.statementPayload) return hash(entry.statementPayload);
   return entry.mmrLeaf;
 }
-
-/** SHA-256 of a statement payload given as hex (a record's `payload`): a registered statement's tree leaf data. */
-export const payloadLeafData = (payloadHex: string): Uint8Array => sha256(fromHex(payloadHex));

@@ -44,6 +44,7 @@ export {
   type TlogProofVerdict,
   verifyTlogProof,
 } from "./proof.js";
+export { formatProofExtra, parseProofExtra } from "./proof-extra.js";
 export { verifyRecordTlogProof } from "./record-proof.js";
 export {
   eachTile,

@@ -1,4 +1,3 @@
-import { payloadLeafData } from "../ledger/tlog-leaf.js";
 import { leafIndexOfMmrIndex } from "../mmr/index.js";
 import { type ApiRecord, leafOfRecord } from "../verify/record.js";
 import { type Checkpoint, parseCheckpoint } from "./checkpoint.js";
@@ -85,21 +84,11 @@ export async function verifyRecordInTiles(
     return { ok: false, reason: (err as Error).message };
   }
   const tenant = String(record.tenant_identity ?? record.origin_tenant ?? "").replace(/^tenant\//, "");
-  if (tenant && !checkpoint.origin.endsWith(`/merklelogs/${tenant}/tlog`))
+  if (!checkpoint.origin.endsWith(`/merklelogs/${tenant}/tlog`))
     return { ok: false, reason: `the record is in tenancy ${tenant}'s log, not in ${checkpoint.origin}` };
   if (leafIndex >= checkpoint.size)
     return { ok: false, reason: `leaf ${leafIndex} is beyond the checkpoint's ${checkpoint.size} entries` };
-  let inTiles = await verifyEntryInTiles(leafIndex, leaf, checkpoint.size, checkpoint.root, fetch);
-  // A registered statement's tree leaf is its payload's hash, not its MMR leaf.
-  const payload = (record.attributes as Record<string, unknown> | undefined)?.payload;
-  if (!inTiles.ok && typeof payload === "string" && /^([0-9a-f]{2})+$/i.test(payload))
-    inTiles = await verifyEntryInTiles(
-      leafIndex,
-      payloadLeafData(payload),
-      checkpoint.size,
-      checkpoint.root,
-      fetch,
-    );
+  const inTiles = await verifyEntryInTiles(leafIndex, leaf, checkpoint.size, checkpoint.root, fetch);
   if (!inTiles.ok) return inTiles;
   return { ok: true, leafIndex, size: checkpoint.size, origin: checkpoint.origin, cosigners: cp.cosigners };
 }

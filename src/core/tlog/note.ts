@@ -112,20 +112,40 @@ export function signNote(text: string, signers: NoteSigner[]): string {
   );
 }
 
+/** Each signature line a verifier knows (same name and key id), with whether it verified under that verifier. */
+export interface CheckedSignature {
+  signature: NoteSignature;
+  verifier: NoteVerifier;
+  valid: boolean;
+}
+
+/**
+ * Checks every signature line against the verifiers that know it, without judging: lines no
+ * verifier knows are skipped. A verifier is the caller's key, so a line counts for a key only
+ * when it verifies under that very key, never because its name and 4-byte key id match.
+ */
+export function checkSignatures(
+  note: string,
+  verifiers: NoteVerifier[],
+): { text: string; checked: CheckedSignature[] } {
+  const { text, signatures } = parseNote(note);
+  const bytes = enc.encode(text);
+  const checked: CheckedSignature[] = [];
+  for (const signature of signatures)
+    for (const verifier of verifiers)
+      if (verifier.name === signature.name && verifier.keyId === signature.keyId)
+        checked.push({ signature, verifier, valid: verifier.verify(bytes, signature.signature) });
+  return { text, checked };
+}
+
 /** The signatures that verified, and the note's text. Throws when the note must be refused. */
 export function verifyNote(
   note: string,
   verifiers: NoteVerifier[],
 ): { text: string; verified: NoteSignature[] } {
-  const { text, signatures } = parseNote(note);
-  const bytes = enc.encode(text);
-  const verified: NoteSignature[] = [];
-  for (const s of signatures) {
-    const v = verifiers.find((k) => k.name === s.name && k.keyId === s.keyId);
-    if (!v) continue;
-    if (!v.verify(bytes, s.signature)) throw new NoteError(`signature by ${s.name} does not verify`);
-    verified.push(s);
-  }
-  if (verified.length === 0) throw new NoteError("no signature by a known key");
-  return { text, verified };
+  const { text, checked } = checkSignatures(note, verifiers);
+  const bad = checked.find((c) => !c.valid);
+  if (bad) throw new NoteError(`signature by ${bad.signature.name} does not verify`);
+  if (checked.length === 0) throw new NoteError("no signature by a known key");
+  return { text, verified: checked.map((c) => c.signature) };
 }

@@ -1,12 +1,14 @@
-import { payloadLeafData } from "../ledger/tlog-leaf.js";
 import { type ApiRecord, candidateLeaves } from "../verify/record.js";
 import { type LogTrust, recordLeafIndex } from "./log-check.js";
 import { type TlogProofVerdict, verifyTlogProof } from "./proof.js";
 
 /**
  * Verifies a record's tlog-proof with nothing but the record's JSON and the log's trust: the
- * leaf data recomputed from the record (its MMR leaf, or a registered statement's payload hash),
- * the proof's index the record's leaf index, the checkpoint's origin the record's tenancy's log.
+ * leaf data recomputed from the record (its MMR leaf: the leaf follows from what the record is,
+ * never from a value it carries), the proof's index the record's leaf index, the checkpoint's
+ * origin the record's tenancy's log. A registered statement's entry is its payload's hash, which
+ * proves nothing of the record's subject: `verifyRecordTlogProofReport` checks those with the
+ * statement and its issuer's key.
  */
 export function verifyRecordTlogProof(record: ApiRecord, proof: string, trust: LogTrust): TlogProofVerdict {
   let candidates: Uint8Array[];
@@ -19,15 +21,12 @@ export function verifyRecordTlogProof(record: ApiRecord, proof: string, trust: L
   } catch (err) {
     return { ok: false, reason: (err as Error).message };
   }
-  const payload = (record.attributes as Record<string, unknown> | undefined)?.payload;
-  if (typeof payload === "string" && /^([0-9a-f]{2})+$/i.test(payload))
-    candidates.push(payloadLeafData(payload));
   const v = verifyTlogProof(proof, candidates, trust);
   if (!v.ok) return v;
   if (v.index !== leafIndex)
     return { ok: false, reason: `the proof is for entry ${v.index}, the record is entry ${leafIndex}` };
   const tenant = String(record.tenant_identity ?? record.origin_tenant ?? "").replace(/^tenant\//, "");
-  if (tenant && !v.checkpoint.origin.endsWith(`/merklelogs/${tenant}/tlog`))
+  if (!v.checkpoint.origin.endsWith(`/merklelogs/${tenant}/tlog`))
     return { ok: false, reason: `the record is in tenancy ${tenant}'s log, not in ${v.checkpoint.origin}` };
   return v;
 }

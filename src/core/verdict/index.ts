@@ -9,7 +9,14 @@ export {
   type TrustPolicy,
   witnessGroup,
 } from "./policy.js";
-export { type RecordInLogReport, unsignedFields, verifyRecordInLog } from "./record-in-log.js";
+export {
+  type IssuerKeys,
+  type RecordInLogReport,
+  unsignedFields,
+  verifyRecordInLog,
+  verifyRecordTlogProofReport,
+} from "./record-in-log.js";
+export { checkpointStanding } from "./requirements.js";
 export { noTrust, pinsSomething, type TrustRoots } from "./trust.js";
 export {
   cannotEvaluate,

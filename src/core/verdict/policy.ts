@@ -67,16 +67,17 @@ export function parsePolicy(text: string): TrustPolicy {
     if (!line || line.startsWith("#")) continue;
     const [word, ...args] = line.split(/[ \t]+/);
     const at = `policy line ${i + 1}`;
+    // A key is its name and material: one service signs each of its logs (origins) with one key.
     const uniqueKey = (vkey: string) => {
-      let material: string;
+      let id: string;
       try {
         const k = parseVkey(vkey);
-        material = Array.from(k.publicKey, (b) => b.toString(16).padStart(2, "0")).join("");
+        id = `${k.name} ${Array.from(k.publicKey, (b) => b.toString(16).padStart(2, "0")).join("")}`;
       } catch (err) {
         throw new PolicyError(`${at}: ${(err as Error).message}`);
       }
-      if (keysSeen.has(material)) throw new PolicyError(`${at}: a duplicate key`);
-      keysSeen.add(material);
+      if (keysSeen.has(id)) throw new PolicyError(`${at}: a duplicate key`);
+      keysSeen.add(id);
     };
     switch (word) {
       case "log": {
@@ -170,11 +171,29 @@ export function parsePolicy(text: string): TrustPolicy {
   return p;
 }
 
-/** Whether the witnesses named in `cosigners` (policy names) satisfy the quorum. */
+/** Whether the policy requires witness cosignatures at all. */
+export const witnessesRequired = (p: TrustPolicy): boolean => p.witnesses.size > 0 && p.quorum !== "none";
+
+/**
+ * Whether the witnesses named in `cosigners` (policy names) satisfy the quorum. Groups may name
+ * earlier groups any number of times, so each group is judged once (a walk of every path of 40
+ * nested groups never ends).
+ */
 export function quorumMet(q: Quorum | "none" | undefined, cosigners: ReadonlySet<string>): boolean {
   if (q === undefined || q === "none") return true;
-  if ("witness" in q) return cosigners.has(q.witness);
-  return q.members.filter((m) => quorumMet(m, cosigners)).length >= q.k;
+  const judged = new Map<Quorum, boolean>();
+  const met = (x: Quorum): boolean => {
+    if ("witness" in x) return cosigners.has(x.witness);
+    let r = judged.get(x);
+    if (r === undefined) {
+      let n = 0;
+      for (const m of x.members) if (met(m)) n++;
+      r = n >= x.k;
+      judged.set(x, r);
+    }
+    return r;
+  };
+  return met(q);
 }
 
 /** A group of `k` of `vkeys`, as `--witness` and `--quorum` give them. */

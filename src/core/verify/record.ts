@@ -48,13 +48,29 @@ function commitOf(record: ApiRecord): { index: string; idtimestamp: string } | u
   return c?.idtimestamp ? { index: String(c.index ?? ""), idtimestamp: c.idtimestamp } : undefined;
 }
 
+const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+const ASSET_EVENT = new RegExp(`^(public)?assets/${UUID}/events/${UUID}$`, "i");
+const ASSET_FREE_EVENT = new RegExp(`^events/${UUID}$`, "i");
+
+/** What a record is, by its identity: the one thing that decides which leaf it is checked against. */
+export type RecordKind = "asset-event" | "asset-free-event";
+
+export function recordKind(record: ApiRecord): RecordKind {
+  const identity = String(record.identity ?? "");
+  if (ASSET_EVENT.test(identity)) return "asset-event";
+  if (ASSET_FREE_EVENT.test(identity)) return "asset-free-event";
+  throw new Error(
+    `the record's identity "${identity.slice(0, 80)}" is neither an asset event's nor an asset-free event's`,
+  );
+}
+
 /** The leaf hash a record commits to, recomputed from its JSON alone. */
 export function leafOfRecord(record: ApiRecord, schema: AssetFreeLeafSchema = "eventsv1"): Uint8Array {
+  const kind = recordKind(record);
   const commit = commitOf(record);
   if (!commit) throw new Error("the record has no merklelog commit (it is not committed yet)");
   const { id } = parseIdTimestamp(commit.idtimestamp);
-  const identity = String(record.identity ?? "");
-  if (identity.startsWith("events/")) {
+  if (kind === "asset-free-event") {
     const tenant = String(record.origin_tenant ?? "").replace(/^tenant\//, "");
     const e = record as { attributes: Record<string, unknown>; trails?: string[]; event_type?: string };
     return assetFreeEventLeafHash(
@@ -72,8 +88,7 @@ export function leafOfRecord(record: ApiRecord, schema: AssetFreeLeafSchema = "e
  * `event_type` committed before 2026-11-24 was hashed with its keys sorted.
  */
 export function candidateLeaves(record: ApiRecord): Uint8Array[] {
-  const identity = String(record.identity ?? "");
-  if (!identity.startsWith("events/")) return [leafOfRecord(record)];
+  if (recordKind(record) === "asset-event") return [leafOfRecord(record)];
   const e = record as { event_type?: string };
   return assetFreeLeafSchemas({ event_type: e.event_type ?? "" }).map((schema) =>
     leafOfRecord(record, schema),

@@ -1,7 +1,8 @@
 import type { Ctx } from "../../context.js";
 import { ApiError } from "../../core/api/api-error.js";
 import * as tree from "../../core/rfc9162/index.js";
-import { formatTlogProof } from "../../core/tlog/index.js";
+import { formatProofExtra, formatTlogProof } from "../../core/tlog/index.js";
+import { getStatement } from "../../store/free-events.js";
 import { entryOfRecord } from "../../store/ledger.js";
 import { cosignaturesOf, publishedCheckpoint } from "../../store/tlog-checkpoints.js";
 import { treeNodes } from "./proofs.js";
@@ -11,8 +12,10 @@ const conflict = (message: string) => new ApiError("conflict", message);
 /**
  * A record's c2sp.org/tlog-proof: its RFC 9162 inclusion in the tree of the log's published
  * checkpoint (the newest a witness quorum cosigned, as `checkpoint` serves it), that checkpoint
- * with its cosignatures, and the record's identity as the (unauthenticated) extra data. 409
- * while no published checkpoint covers the record yet.
+ * with its cosignatures, and as the (unauthenticated) extra data the record's identity and, for a
+ * registered statement, the statement: its tree leaf is the payload's hash, and only the
+ * statement ties the record's subject and issuer to it. 409 while no published checkpoint covers
+ * the record yet.
  */
 export async function tlogProofFor(
   ctx: Pick<Ctx, "db">,
@@ -26,8 +29,9 @@ export async function tlogProofFor(
     throw conflict("the record is not yet in a published checkpoint; try again in a moment");
   const cosignatures = await cosignaturesOf(ctx.db, entry.tenant_id, cp.size);
   const get = await treeNodes(ctx.db, entry.tenant_id, tree.inclusionProofNodes(entry.leaf_index, cp.size));
+  const statement = entry.kind === "event" ? await getStatement(ctx.db, recordId) : undefined;
   return formatTlogProof({
-    extra: new TextEncoder().encode(identity),
+    extra: formatProofExtra({ identity, statement }),
     index: entry.leaf_index,
     path: tree.inclusionProof(entry.leaf_index, cp.size, get),
     checkpoint: `${cp.note}${cosignatures.map((c) => c.signature_line).join("")}`,

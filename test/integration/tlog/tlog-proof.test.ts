@@ -120,7 +120,7 @@ describe("c2sp.org/tlog-proof@v1", () => {
       writeFileSync(badFile, tampered.join("\n"));
       const bad = await cli(verifyCommand, [recordFile, "--tlog-proof", badFile, "--log-key", keyFile]);
       expect(bad.code).toBe(1);
-      expect(bad.out).toMatch(/the inclusion proof does not lead/);
+      expect(bad.out).toMatch(/the inclusion path does not lead/);
       writeFileSync(
         badFile,
         text.replace(/^index (\d+)$/m, (_m, n) => `index ${Number(n) + 1}`),
@@ -162,17 +162,17 @@ describe("c2sp.org/tlog-proof@v1", () => {
     // The log key the service serves is its claim: self-consistent, never verified.
     const trust = { policy: emptyPolicy(), described: [] };
     const served = { served: read.servedLogKey };
-    expect(tlogProofVerdict(trust, read.record, proof, served)).toMatchObject({
+    expect(await tlogProofVerdict(trust, read.record, proof, served)).toMatchObject({
       code: "self-consistent-unpinned",
     });
     // With the log key pinned (as a relying party obtained it): verified, keys pinned, not witnessed.
     const pinned = { policy: { ...emptyPolicy(), logKeys: [read.servedLogKey] }, described: ["--log-key"] };
-    expect(tlogProofVerdict(pinned, read.record, proof, {})).toMatchObject({
+    expect(await tlogProofVerdict(pinned, read.record, proof, {})).toMatchObject({
       code: "verified",
       trust: { level: "pinned" },
     });
     const changed = proof.replace(/^index (\d+)$/m, (_m, n) => `index ${Number(n) + 1}`);
-    expect(tlogProofVerdict(trust, read.record, changed, served).code).toBe("tampered");
+    expect((await tlogProofVerdict(trust, read.record, changed, served)).code).toBe("tampered");
   });
 
   it("answers a record nobody may read as not found, and the export explains a wrong target", async () => {

@@ -128,3 +128,41 @@ describe("a forged mirror: its own key under the genuine origin, a tree holding 
     expect(json).toMatchObject({ code: "policy-failed", ok: false });
   });
 });
+
+describe("a forged mirror whose key collides with the pinned key's 4-byte key id (issue 55)", () => {
+  // Two keys with one key id under ORIGIN, from a birthday search over 86,294 keys.
+  const colliding = {
+    pinned: new Uint8Array(
+      Buffer.from("143295c98871faa1bac43d3885492b0ab3961fd40771ef89e2dedbaed6083bf6", "hex"),
+    ),
+    forger: new Uint8Array(
+      Buffer.from("e95e0cb41c559878251b6be9663c77e2ed26b2a138e9d3757de89fcada18e87e", "hex"),
+    ),
+  };
+  const pinnedKey = formatVkey(ORIGIN, ED25519, ed25519PublicKey(colliding.pinned));
+  const collidingKey = formatVkey(ORIGIN, ED25519, ed25519PublicKey(colliding.forger));
+  const forged = log(tampered, colliding.forger);
+
+  it("has the same (name, key id) and is never counted as the pinned key's signature", async () => {
+    expect(collidingKey.split("+").slice(0, 2)).toEqual(pinnedKey.split("+").slice(0, 2));
+    for (const trust of [pinned(`log ${pinnedKey}`)]) {
+      const v = await verifyRecordInLog(tampered, forged.note, collidingKey, trust, forged.fetch);
+      expect(v.ok, v.summary).toBe(false);
+      expect(v.code).toBe("tampered");
+    }
+    const dir = await mirrorDir(forged, collidingKey);
+    writeFileSync(join(dir, "record.json"), JSON.stringify(tampered));
+    writeFileSync(join(dir, "pinned.vkey"), pinnedKey);
+    writeFileSync(join(dir, "policy.txt"), `log ${pinnedKey}\n`);
+    for (const flags of [
+      ["--log-key", join(dir, "pinned.vkey")],
+      ["--policy", join(dir, "policy.txt")],
+    ]) {
+      const out = await runCli(
+        (a) => verifyCommand.run(a),
+        [join(dir, "record.json"), "--mirror", dir, ...flags],
+      );
+      expect(out.code, out.out).toBe(1);
+    }
+  });
+});

@@ -19,7 +19,7 @@ const ORIGIN = `log.example/archivist/v1/merklelogs/${TENANT}/tlog`;
 const logSeed = new Uint8Array(32).fill(1);
 const wSeed = new Uint8Array(32).fill(2);
 
-// A registered statement's asset-free event: its tree leaf is SHA-256 of its payload.
+// An asset-free event: its tree leaf data is its MMR leaf, recomputed from its JSON.
 const statement = {
   identity: "events/0b7e1c2a-3f4d-4e5f-8a9b-1c2d3e4f5a6b",
   origin_tenant: `tenant/${TENANT}`,
@@ -42,14 +42,14 @@ function log(entries: Uint8Array[]) {
 }
 
 describe("a record verified against a log's tiles", () => {
-  // Leaf 3 (MMR index 4) is the statement's payload hash; the others are other records' leaves.
+  // Leaf 3 (MMR index 4) is the record's leaf; the others are other records' leaves.
   const entries = [0, 1, 2, 3, 4, 5].map((i) => sha(Uint8Array.of(i)));
-  entries[3] = sha(Buffer.from("c0ffee", "hex"));
+  entries[3] = leafOfRecord(statement);
   const { note, text, fetch } = log(entries);
   const logVkey = formatVkey(ORIGIN, 0x01, ed25519PublicKey(logSeed));
   const wVkey = formatVkey("w.example/1", 0x04, ed25519PublicKey(wSeed));
 
-  it("finds a registered statement by its payload hash and counts the cosignatures", async () => {
+  it("finds a record by its leaf and counts the cosignatures", async () => {
     const sig: NoteSignature = cosign("w.example/1", wSeed, text, 1_700_000_000);
     const cosigned = formatNote(text, [...parseNote(note).signatures, sig]);
     const v = await verifyRecordInTiles(
@@ -86,7 +86,13 @@ describe("a record verified against a log's tiles", () => {
       ok: false,
       reason: expect.stringMatching(/beyond the checkpoint/),
     });
-    // The MMR leaf is what the record itself commits to; it is not this tree's leaf for a statement.
-    expect(leafOfRecord(statement)).not.toEqual(entries[3]);
+    // A payload the record carries is never a leaf of its own (issue 55): a log whose leaf 3 is
+    // the payload's hash holds no record with these attributes.
+    const byPayload = [...entries];
+    byPayload[3] = sha(Buffer.from("c0ffee", "hex"));
+    const byPayloadLog = log(byPayload);
+    expect(await verifyRecordInTiles(statement, byPayloadLog.note, trust, byPayloadLog.fetch)).toMatchObject({
+      ok: false,
+    });
   });
 });

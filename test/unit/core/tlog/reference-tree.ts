@@ -17,6 +17,16 @@ export function mth(entries: Uint8Array[]): Uint8Array {
   return sha(Uint8Array.of(1), mth(entries.slice(0, k)), mth(entries.slice(k)));
 }
 
+/** RFC 9162 §2.1.3.1 PATH(m, D[n]), straight from the definition. */
+export function inclusionPath(m: number, d: Uint8Array[]): Uint8Array[] {
+  if (d.length <= 1) return [];
+  let k = 1;
+  while (k * 2 < d.length) k *= 2;
+  return m < k
+    ? [...inclusionPath(m, d.slice(0, k)), mth(d.slice(k))]
+    : [...inclusionPath(m - k, d.slice(k)), mth(d.slice(0, k))];
+}
+
 /** The perfect subtree (level, index) of a list of entries. */
 export const perfect = (entries: Uint8Array[]) => (level: number, index: number) =>
   mth(entries.slice(index * 2 ** level, (index + 1) * 2 ** level));

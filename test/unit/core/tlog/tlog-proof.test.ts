@@ -12,7 +12,7 @@ import {
   signNote,
   verifyTlogProof,
 } from "../../../../src/core/tlog/index.js";
-import { mth } from "./reference-tree.js";
+import { inclusionPath, mth } from "./reference-tree.js";
 
 const ORIGIN = "log.example/archivist/v1/merklelogs/t/tlog";
 const logSeed = new Uint8Array(32).fill(7);
@@ -20,15 +20,7 @@ const wSeed = new Uint8Array(32).fill(8);
 const logVkey = formatVkey(ORIGIN, 0x01, ed25519PublicKey(logSeed));
 const wVkey = formatVkey("witness.example/w", 0x04, ed25519PublicKey(wSeed));
 
-/** RFC 9162 §2.1.3.1 PATH(m, D[n]), straight from the definition. */
-function path(m: number, d: Uint8Array[]): Uint8Array[] {
-  if (d.length <= 1) return [];
-  let k = 1;
-  while (k * 2 < d.length) k *= 2;
-  return m < k
-    ? [...path(m, d.slice(0, k)), mth(d.slice(k))]
-    : [...path(m - k, d.slice(k)), mth(d.slice(0, k))];
-}
+const path = inclusionPath;
 
 const entries = Array.from({ length: 11 }, (_, i) => new Uint8Array(32).fill(i + 1));
 const text = formatCheckpoint({ origin: ORIGIN, size: entries.length, root: mth(entries), extensions: [] });

@@ -110,4 +110,20 @@ describe("trust policies (C2SP tlog-policy and the relying party's lines)", () =
     const changed = forged.replace("\n6\n", "\n7\n");
     expect(judgeCheckpoint(changed, forgedKey, parsePolicy(""))).toMatchObject({ ok: false });
   });
+
+  it("judges a quorum of 40 groups each naming every group before it, every group once (issue 55)", () => {
+    const lines = [`witness w1 ${w1.vkey}`, "group g0 any w1"];
+    for (let i = 1; i <= 40; i++)
+      lines.push(`group g${i} all ${Array.from({ length: i }, (_, j) => `g${j}`).join(" ")}`);
+    lines.push("quorum g40");
+    const p = parsePolicy(lines.join("\n"));
+    expect(quorumMet(p.quorum, new Set(["w1"]))).toBe(true);
+    expect(quorumMet(p.quorum, new Set())).toBe(false);
+  });
+
+  it("reads two logs of one service: one key, two origins (issue 55)", () => {
+    const other = formatVkey(ORIGIN.replace("6c5a8c0e", "7d6b9d1f"), ED25519, ed25519PublicKey(seed(1)));
+    expect(parsePolicy(`log ${logVkey}\nlog ${other}`).logKeys).toHaveLength(2);
+    expect(() => parsePolicy(`log ${logVkey}\nlog ${logVkey}`)).toThrow(/duplicate key/);
+  });
 });
