@@ -16,6 +16,7 @@ import {
   browserRunnable as runnable,
   screenshot,
 } from "../helpers/browser.js";
+import { until } from "../helpers/poll.js";
 import { startTestService, type TestService } from "../helpers/service.js";
 import { type Published, publishFixtures } from "../integration/public-verify/publish.js";
 
@@ -354,6 +355,41 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
       code: "policy-failed",
       text: expect.stringMatching(/^POLICY FAILED: .*witness quorum/),
     });
+  });
+
+  it("checks a tlog-proof against the pasted policy: its witnesses and quorum are enforced (issue 55)", async () => {
+    const token = await s.token(s.a);
+    const events = (await (await s.api(`/archivist/v2/${p.live.asset}/events`, { token })).json()) as {
+      events: Array<{ identity: string; tenant_identity: string }>;
+    };
+    const first = events.events[0] as { identity: string; tenant_identity: string };
+    const proof = await until(async () => {
+      const r = await s.api(`/archivist/v1/tlog-proofs/${first.identity}`);
+      return r.status === 200 ? new Uint8Array(await r.arrayBuffer()) : undefined;
+    });
+    const tenant = first.tenant_identity.replace("tenant/", "");
+    const logKey = (await (await s.api(`/archivist/v1/merklelogs/${tenant}/tlog/key`)).text()).trim();
+    const withPolicy = async (policy: string) => {
+      await open();
+      if (policy) {
+        await page.click("#trust-roots summary");
+        await page.fill("#policy", policy);
+      }
+      await drop("record.tlog-proof", proof);
+      return verdict();
+    };
+    expect(await withPolicy("")).toMatchObject({ code: "self-consistent-unpinned" });
+    expect(await withPolicy(`log ${logKey}`)).toMatchObject({
+      code: "verified",
+      text: expect.stringMatching(/^VERIFIED \(keys pinned, not witnessed\): .* \(tlog proof\)/),
+    });
+    const witness = formatVkey("witness.example/w", 0x04, ed25519PublicKey(new Uint8Array(32).fill(3)));
+    expect(await withPolicy(`log ${logKey}\nwitness w1 ${witness}\nquorum w1`)).toMatchObject({
+      ok: "false",
+      code: "policy-failed",
+      text: expect.stringMatching(/^POLICY FAILED: .*witness quorum/),
+    });
+    expect(await withPolicy(`log ${logKey}\nmin-trust witnessed`)).toMatchObject({ code: "policy-failed" });
   });
 
   it("serves the page and its bundle without a token, with a same-origin CSP", async () => {
