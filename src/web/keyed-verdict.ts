@@ -1,7 +1,9 @@
 // The checks of signed evidence by the service's COSE keys (a record with its receipt, a signed or
 // transparent statement, a tlog-proof) judged into the shared verdict: one implementation, run by
 // `archivist verify` and by the /verify page.
+import { receiptVds, VDS_RFC9162 } from "../core/cose/index.js";
 import { cannotEvaluate, judge, pinsSomething, unsignedFields } from "../core/verdict/index.js";
+import { claimsRegisteredStatement } from "../core/verify/index.js";
 import {
   type IssuerKeys,
   type KeyFingerprint,
@@ -15,6 +17,14 @@ import {
   verifyStatement,
 } from "../verify/index.js";
 import { type CoseFile, RECEIPT_ALONE, readCoseFile } from "./cose-file.js";
+
+const isRfc9162Receipt = (receipt: Uint8Array): boolean => {
+  try {
+    return receiptVds(receipt) === VDS_RFC9162;
+  } catch {
+    return false;
+  }
+};
 
 /** The service's keys to check with, and the ones the caller pinned (by value or by fingerprint). */
 export interface ServiceKeys {
@@ -88,6 +98,14 @@ export function recordReceiptVerdict(
   record: Record<string, unknown>,
   receipt: Uint8Array,
 ): VerificationVerdict {
+  // A registered statement's RFC 9162 entry is its payload's hash: the record's fields say nothing of it.
+  if (claimsRegisteredStatement(record) && isRfc9162Receipt(receipt)) {
+    const first = verifyRecordReceipt(record, receipt, keys.keys);
+    if (!first.ok)
+      return cannotEvaluate(
+        "the record is a registered statement, whose RFC 9162 entry is its payload's hash: check this receipt with the statement (archivist verify statement.cose --receipt <receipt>), or the record with its MMR receipt",
+      );
+  }
   return keyedVerdict(
     trust,
     keys,

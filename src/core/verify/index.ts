@@ -1,2 +1,3 @@
 export { keysFromKeySet } from "./keys.js";
 export { type ApiRecord, leafOfRecord, type Verdict, verifyRecordReceipt } from "./record.js";
+export { claimsRegisteredStatement } from "./tree-leaf.js";

@@ -248,6 +248,27 @@ describe("forged records are refused on every path (issue 55)", () => {
   });
 });
 
+describe("a registered statement's record and its receipts", () => {
+  it("verifies with its MMR receipt; its RFC 9162 receipt is the statement's, and the verifier says so", async () => {
+    const { statementRecord, keysFile } = await genuine();
+    const rec = file("statement.json", JSON.stringify(statementRecord));
+    const receipt = async (q: string) =>
+      file(
+        `r${q}.cose`,
+        new Uint8Array(
+          await (
+            await s.api(`/archivist/v1/receipts/${String(statementRecord.identity)}${q}`, { token })
+          ).arrayBuffer(),
+        ),
+      );
+    const mmr = await verify([rec, "--receipt", await receipt(""), "--keys", keysFile]);
+    expect(mmr, mmr.out).toMatchObject({ code: 0 });
+    const tree = await verify([rec, "--receipt", await receipt("?profile=rfc9162"), "--keys", keysFile]);
+    expect(tree, tree.out).toMatchObject({ code: 4 });
+    expect(tree.out).toMatch(/archivist verify statement\.cose --receipt/);
+  });
+});
+
 describe("a policy is enforced on tlog-proofs (issue 55)", () => {
   const witness = formatVkey("witness.example/w1", 0x04, ed25519PublicKey(new Uint8Array(32).fill(3)));
   it("a witness quorum the checkpoint lacks, min-trust witnessed and an unestablished max-age: exit 3", async () => {
