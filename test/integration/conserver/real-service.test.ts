@@ -17,8 +17,8 @@ import { createQueue } from "../../../plugins/conserver/queue/factory.js";
 import { type RunningConserver, runConserver } from "../../../plugins/conserver/runtime/run-conserver.js";
 import { buildVconEvent } from "../../../plugins/conserver/template.js";
 import { parseVcon, vconUuid } from "../../../plugins/conserver/vcon.js";
-import { startTestService, type TestService } from "../../helpers/service.js";
 import { fixtureJson, fixturePath } from "../../helpers/fixtures.js";
+import { startTestService, type TestService } from "../../helpers/service.js";
 import { deleteKeys, REDIS_URL, redisUp, uniqueName, until } from "./redis-env.js";
 
 const up = await redisUp();

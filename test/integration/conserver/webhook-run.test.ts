@@ -69,9 +69,7 @@ delivery: {queue: ${prefix}-delivery, prefix: ${prefix}, attempts: 3, backoff_ms
     const url = running.webhook?.url as string;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hooks\/vcon$/);
     const name = "vcon-js-interop-inline-recording.vcon.json";
-    const uuid = vconUuid(
-      parseVcon(new Uint8Array(readFileSync(fixturePath(`vcon/${name}`)))),
-    ) as string;
+    const uuid = vconUuid(parseVcon(new Uint8Array(readFileSync(fixturePath(`vcon/${name}`))))) as string;
     const res = await pythonPost(url, name, "hook-secret");
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ uuid, queued: ingress });
@@ -89,9 +87,7 @@ delivery: {queue: ${prefix}-delivery, prefix: ${prefix}, attempts: 3, backoff_ms
   it("refuses a wrong token and what is not a vCon, and queues nothing for them", async () => {
     const url = running.webhook?.url as string;
     const name = "vcon-js-legacy-0.0.1-text-chat.vcon.json";
-    const uuid = vconUuid(
-      parseVcon(new Uint8Array(readFileSync(fixturePath(`vcon/${name}`)))),
-    ) as string;
+    const uuid = vconUuid(parseVcon(new Uint8Array(readFileSync(fixturePath(`vcon/${name}`))))) as string;
     expect((await pythonPost(url, name, "wrong")).status).toBe(401);
     const bad = await fetch(url, {
       method: "POST",

@@ -1,9 +1,9 @@
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/index.js";
+import { fixtureJson, fixturePath } from "../../helpers/fixtures.js";
 import { committedRecord } from "../../helpers/poll.js";
 import { serviceForSuite } from "../../helpers/service.js";
-import { fixtureJson, fixturePath } from "../../helpers/fixtures.js";
 
 // Replays, request for request, what vcon-server's `datatrails` link (conserver/links/datatrails,
 // link_version 0.3.0) sends for each fixture vCon, read from its code: a form-encoded client

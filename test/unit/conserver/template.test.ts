@@ -9,8 +9,7 @@ import { fixturePath } from "../../helpers/fixtures.js";
 
 const code = (f: () => unknown) => errorCode(ConserverError, f);
 
-const fixture = (name: string) =>
-  parseVcon(new Uint8Array(readFileSync(fixturePath(`vcon/${name}`))));
+const fixture = (name: string) => parseVcon(new Uint8Array(readFileSync(fixturePath(`vcon/${name}`))));
 const NOW = new Date("2026-11-22T10:00:00.000Z");
 const cfg: TemplateConfig = {
   link: "archivist",

@@ -18,8 +18,8 @@ import {
   verifyStatement,
 } from "../../../../src/core/scitt/index.js";
 import { es256KeyPair } from "../../../helpers/es256-key.js";
-import { pki, signedByCertificates } from "../../../helpers/pki.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";
+import { pki, signedByCertificates } from "../../../helpers/pki.js";
 import { deterministicSigner, vectorPublicKey } from "../../../helpers/vector-key.js";
 
 interface Vectors {
