@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
+import { USAGE_EXIT_CODE } from "../../src/core/verdict/index.js";
 import { DELIVERY_DEFAULTS } from "./config/delivery-section.js";
 import { loadOperatorSection, type OperatorSection } from "./config/load-config.js";
 import { chooseRedis, describeRedis, type RedisChoice } from "./config/redis-source.js";
@@ -85,7 +86,7 @@ const where = (r: RedisChoice) => `${describeRedis(r.url)} (from ${r.from})`;
 async function runCommand(v: Values, io: CliIo): Promise<number> {
   if (!v.config) {
     io.err(`conserver run: --config <file> is required\n${USAGE}`);
-    return 2;
+    return USAGE_EXIT_CODE;
   }
   const scitt = scittFromEnv();
   const linkConcurrency = vconConcurrencyOf(v["vcon-concurrency"]);
@@ -238,15 +239,18 @@ async function dlqRetryCommand(v: Values, ids: string[], io: CliIo): Promise<num
 
 /**
  * `archivist conserver ...`: `run --config <file>` (until SIGINT/SIGTERM), `dlq list`, `dlq retry [id...]`.
- * Returns the exit code (2: usage error).
+ * Returns the exit code (64, USAGE_EXIT_CODE: a usage error, as every archivist command's).
  */
 export async function conserverCli(args: string[], io: CliIo = defaultIo): Promise<number> {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(args);
+    // Malformed numbers are the command line's fault, found before anything starts.
+    limitOf(parsed.values);
+    vconConcurrencyOf(parsed.values["vcon-concurrency"]);
   } catch (err) {
     io.err(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
-    return 2;
+    return USAGE_EXIT_CODE;
   }
   const { values: v, positionals: p } = parsed;
   if (v.help) {
@@ -257,5 +261,5 @@ export async function conserverCli(args: string[], io: CliIo = defaultIo): Promi
   if (p[0] === "dlq" && p[1] === "list" && p.length === 2) return dlqListCommand(v, io);
   if (p[0] === "dlq" && p[1] === "retry") return dlqRetryCommand(v, p.slice(2), io);
   io.err(USAGE);
-  return 2;
+  return USAGE_EXIT_CODE;
 }

@@ -244,6 +244,6 @@ delivery: {queue: ${queueName}, prefix: ${prefix}, attempts: 5, backoff_ms: 20}
     out.length = 0;
     expect(await conserverCli(["dlq", "list", ...args], io)).toBe(0);
     expect(out.join("")).toContain("0 dead-lettered delivery job(s)");
-    expect(await conserverCli(["bogus"], io)).toBe(2);
+    expect(await conserverCli(["bogus"], io)).toBe(64);
   }, 30_000);
 });
