@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -82,6 +82,7 @@ async function clearConserverKeys(): Promise<void> {
 }
 
 let service: ChildService;
+let group: number | undefined;
 const data = mkdtempSync(join(tmpdir(), "readme-"));
 let statusBefore: string;
 let filesBefore: string[];
@@ -104,6 +105,7 @@ beforeAll(async () => {
   );
 }, 180_000);
 afterAll(async () => {
+  stopGroup();
   await service?.kill("SIGTERM");
   rmSync(data, { recursive: true, force: true });
   rmSync(stage, { recursive: true, force: true });
@@ -124,14 +126,35 @@ async function run(script: string): Promise<{ code: number | null; out: string; 
   // The test's own environment (vitest's BASE_URL, TEST_DB) is no reader's.
   delete env.BASE_URL;
   delete env.WEBHOOK_TOKEN;
-  const r = spawnSync("bash", ["-c", `set -euo pipefail\n${text}`], {
+  // Its own process group: whatever the README leaves running in the background when a step
+  // fails (the conserver, the witness) is stopped with it, and cannot take the next run's vCons.
+  const bash = spawn("bash", ["-c", `set -euo pipefail\n${text}`], {
     cwd: stage,
-    encoding: "utf8",
-    // Each `npm run -s archivist` starts npm and node: on a loaded machine the whole README takes minutes.
-    timeout: 1_000_000,
     env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
   });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  let out = "";
+  let err = "";
+  bash.stdout.on("data", (d: Buffer) => {
+    out += d.toString();
+  });
+  bash.stderr.on("data", (d: Buffer) => {
+    err += d.toString();
+  });
+  group = bash.pid;
+  const code = await new Promise<number | null>((resolve) => bash.once("close", resolve));
+  stopGroup();
+  return { code, out, err };
+}
+
+/** Stops the README's process group, if anything of it still runs. */
+function stopGroup(): void {
+  try {
+    if (group) process.kill(-group, "SIGTERM");
+  } catch {
+    // Nothing of it left running: the README stopped what it started.
+  }
 }
 
 describe("README", () => {
