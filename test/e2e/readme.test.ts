@@ -240,6 +240,8 @@ describe("README", () => {
     expect(lines).toContain(
       "0 vCon(s) in DLQ:archivist_ingress (list them with --ingress archivist_ingress)",
     );
+    // Waiting for the conserver's log says nothing before the log exists.
+    expect(r.err).not.toMatch(/conserver\.log: No such file/);
     // Everything it wrote is in the stand-in's walk-through folder, the witness's key among it;
     // the repository's own walkthrough/ and data/ are as they were, and git sees no change.
     expect(existsSync(join(SCRATCH, "w1", "key")) || readdirSync(join(SCRATCH, "w1")).length > 0).toBe(true);
