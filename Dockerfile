@@ -1,13 +1,23 @@
+# Node 22 LTS, by its exact version (Node 20 is end of life since April 2026; the package still
+# runs on Node >= 20.19, `engines`). To pin the image by digest as well, pass the digest of this
+# tag as you resolved it (`docker buildx imagetools inspect node:22.23.3-bookworm-slim`):
+#   docker build --build-arg NODE_DIGEST=@sha256:<digest> .
+# The repository names no digest it could not check; an empty NODE_DIGEST builds from the tag.
+ARG NODE_VERSION=22.23.3
+ARG NODE_DIGEST=
+
 # Build stage: dev dependencies compile the TypeScript and the browser bundles.
-FROM node:20-bookworm-slim AS build
+FROM node:${NODE_VERSION}-bookworm-slim${NODE_DIGEST} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# `npm ci` runs `prepare`, which finds no sources yet and builds nothing (scripts/prepare.mjs).
+COPY scripts/prepare.mjs scripts/ensure-built.mjs scripts/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
 # Runtime: the built service and its production dependencies, run as the image's `node` user.
-FROM node:20-bookworm-slim
+FROM node:${NODE_VERSION}-bookworm-slim${NODE_DIGEST}
 ENV NODE_ENV=production DATA_DIR=/data HOST=0.0.0.0 PORT=8080
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json /app/package-lock.json ./

@@ -1,5 +1,6 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { USAGE_EXIT_CODE } from "../src/core/verdict/index.js";
 import { sha256Rate } from "./micro.js";
 import { type BenchOptions, parseBenchArgs, USAGE } from "./options.js";
 import { reportOf, writeReport } from "./report.js";
@@ -50,7 +51,7 @@ export async function runBench(args: string[]): Promise<number> {
     opts = parseBenchArgs(args);
   } catch (err) {
     process.stderr.write(`archivist bench: ${(err as Error).message}\n${USAGE}\n`);
-    return 2;
+    return USAGE_EXIT_CODE;
   }
   if (opts.help) {
     process.stdout.write(`${USAGE}\n`);

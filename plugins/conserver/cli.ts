@@ -1,11 +1,17 @@
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
+import { USAGE_EXIT_CODE } from "../../src/core/verdict/index.js";
 import { DELIVERY_DEFAULTS } from "./config/delivery-section.js";
-import { loadDeliverySection } from "./config/load-config.js";
-import type { DeliveryConfig } from "./config/types.js";
+import { loadOperatorSection, type OperatorSection } from "./config/load-config.js";
+import { chooseRedis, describeRedis, type RedisChoice } from "./config/redis-source.js";
 import { dlqList, dlqRetry } from "./dead-letters/delivery-redrive.js";
 import { deadLetterKey, RedisDeadLetterStore } from "./dead-letters/delivery-store.js";
-import { ingressDlqKey, ingressDlqList, ingressDlqRetry } from "./dead-letters/ingress-list.js";
+import {
+  ingressDlqKey,
+  ingressDlqList,
+  ingressDlqRetry,
+  ingressDlqSize,
+} from "./dead-letters/ingress-list.js";
 import type { DeliveryJob } from "./delivery/job.js";
 import { scittFromEnv } from "./links/scitt-env.js";
 import { createQueue } from "./queue/factory.js";
@@ -25,7 +31,8 @@ const USAGE = `usage: archivist conserver <command>
   dlq retry [--config <file>] [--redis-url <url>] [id ...]   (no id: every entry)
   dlq list  --ingress <list> [--redis-url <url>] [--limit <n>] [--json]   (the link runtime's DLQ:<list>)
   dlq retry --ingress <list> [--redis-url <url>] [--limit <n>] [uuid ...] (back onto <list>)
-Redis URL: --redis-url, else REDIS_URL, else redis://127.0.0.1:6379.
+Redis URL: --redis-url, else the config's redis_url, else REDIS_URL, else redis://127.0.0.1:6379
+(run and dlq with the same --config read the same Redis; each answer names the one it used).
 vCons the link runtime runs at once: --vcon-concurrency, else CONSERVER_VCON_CONCURRENCY, else 1
 (deliveries the links queue at the same moment share one queue job: more at once, fewer jobs).
 scitt links: CONSERVER_SCITT_KEY_FILE (EC P-256 PEM), _KID, _ISSUER, _URL, _CLIENT_ID, _CLIENT_SECRET.
@@ -63,29 +70,41 @@ function signalled(): Promise<string> {
   });
 }
 
-function redisUrlOf(v: Values): string {
-  return v["redis-url"] ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+// The DLQ commands need no link secret: the config's `delivery:` section, `redis_url:` and
+// ingress lists, or the defaults.
+function operatorOf(v: Values): OperatorSection | undefined {
+  return v.config ? loadOperatorSection(v.config) : undefined;
 }
 
-// The DLQ commands only need the queue name and prefix: the config's `delivery:` section or the defaults.
-function deliveryOf(v: Values): DeliveryConfig {
-  return v.config ? loadDeliverySection(v.config) : DELIVERY_DEFAULTS;
+function redisOf(v: Values, section: OperatorSection | undefined): RedisChoice {
+  return chooseRedis(v["redis-url"], v.config ? { path: v.config, redisUrl: section?.redisUrl } : undefined);
 }
+
+/** "redis://127.0.0.1:6379 db 0 (from REDIS_URL)": where an answer was read. */
+const where = (r: RedisChoice) => `${describeRedis(r.url)} (from ${r.from})`;
 
 async function runCommand(v: Values, io: CliIo): Promise<number> {
   if (!v.config) {
     io.err(`conserver run: --config <file> is required\n${USAGE}`);
-    return 2;
+    return USAGE_EXIT_CODE;
   }
   const scitt = scittFromEnv();
   const linkConcurrency = vconConcurrencyOf(v["vcon-concurrency"]);
+  const section = operatorOf(v);
+  const redis = redisOf(v, section);
   const running = await runConserver(v.config, {
-    redisUrl: redisUrlOf(v),
+    redisUrl: redis.url,
     ...(linkConcurrency ? { linkConcurrency } : {}),
     ...(scitt ? { scitt } : {}),
     ...(v["links-only"] ? { deliver: false } : {}),
     ...(v["deliver-only"] ? { links: false } : {}),
   });
+  const d = running.config.delivery;
+  io.err(
+    `conserver: on ${where(redis)}; dead letters in ${deadLetterKey(d.prefix, d.queue)}` +
+      `${section?.ingressLists.length ? ` and ${section.ingressLists.map(ingressDlqKey).join(", ")}` : ""}` +
+      ` (archivist conserver dlq list --config ${v.config})\n`,
+  );
   const signal = await (io.stopped ?? signalled());
   io.err(`conserver: ${signal}, stopping\n`);
   // Work in hand gets its time to finish; a Redis gone away must not hold the process forever.
@@ -117,19 +136,9 @@ export function vconConcurrencyOf(
   return wholeAtLeastOne("CONSERVER_VCON_CONCURRENCY", env);
 }
 
-async function withDeadLetters<R>(
-  v: Values,
-  fn: (store: RedisDeadLetterStore, d: DeliveryConfig, redisUrl: string) => Promise<R>,
-): Promise<R> {
-  const d = deliveryOf(v);
-  return withRedis(v, (redis) =>
-    fn(new RedisDeadLetterStore(redis, deadLetterKey(d.prefix, d.queue)), d, redisUrlOf(v)),
-  );
-}
-
-async function withRedis<R>(v: Values, fn: (redis: Redis) => Promise<R>): Promise<R> {
+async function withRedis<R>(choice: RedisChoice, fn: (redis: Redis) => Promise<R>): Promise<R> {
   // One attempt, no reconnect storm: an operator command should fail fast when Redis is down.
-  const redis = new Redis(redisUrlOf(v), {
+  const redis = new Redis(choice.url, {
     maxRetriesPerRequest: 1,
     lazyConnect: true,
     retryStrategy: () => null,
@@ -144,7 +153,7 @@ async function withRedis<R>(v: Values, fn: (redis: Redis) => Promise<R>): Promis
     } catch (err) {
       const e = cause ?? (err as NodeJS.ErrnoException);
       throw new Error(
-        `Redis at ${redisUrlOf(v)} is not reachable (${e.code ?? e.message}): start it, or name another with --redis-url or REDIS_URL`,
+        `Redis at ${choice.url} (from ${choice.from}) is not reachable (${e.code ?? e.message}): start it, or name another with --redis-url, redis_url in the config, or REDIS_URL`,
       );
     }
     return await fn(redis);
@@ -154,19 +163,20 @@ async function withRedis<R>(v: Values, fn: (redis: Redis) => Promise<R>): Promis
 }
 
 async function ingressListCommand(v: Values, list: string, io: CliIo): Promise<number> {
-  const uuids = await withRedis(v, (redis) => ingressDlqList(redis, list, limitOf(v)));
+  const redis = redisOf(v, operatorOf(v));
+  const uuids = await withRedis(redis, (r) => ingressDlqList(r, list, limitOf(v)));
   if (v.json) {
     io.out(`${JSON.stringify(uuids)}\n`);
     return 0;
   }
   for (const u of uuids) io.out(`${u}\n`);
-  io.out(`${uuids.length} vCon(s) in ${ingressDlqKey(list)}\n`);
+  io.out(`${uuids.length} vCon(s) in ${ingressDlqKey(list)} on ${where(redis)}\n`);
   return 0;
 }
 
 async function ingressRetryCommand(v: Values, list: string, uuids: string[], io: CliIo): Promise<number> {
   const limit = limitOf(v);
-  const moved = await withRedis(v, (redis) =>
+  const moved = await withRedis(redisOf(v, operatorOf(v)), (redis) =>
     ingressDlqRetry(redis, list, { uuids, ...(limit ? { limit } : {}) }),
   );
   for (const u of moved) io.out(`re-queued ${u} on ${list}\n`);
@@ -179,22 +189,37 @@ async function ingressRetryCommand(v: Values, list: string, uuids: string[], io:
 async function dlqListCommand(v: Values, io: CliIo): Promise<number> {
   if (v.ingress) return ingressListCommand(v, v.ingress, io);
   const limit = limitOf(v);
-  const entries = await withDeadLetters(v, (store) => dlqList(store, limit ? { limit } : {}));
+  const section = operatorOf(v);
+  const d = section?.delivery ?? DELIVERY_DEFAULTS;
+  const key = deadLetterKey(d.prefix, d.queue);
+  const redis = redisOf(v, section);
+  const lists = section?.ingressLists ?? [];
+  const { entries, ingress } = await withRedis(redis, async (r) => ({
+    entries: await dlqList(new RedisDeadLetterStore(r, key), limit ? { limit } : {}),
+    ingress: await Promise.all(lists.map(async (l) => [l, await ingressDlqSize(r, l)] as const)),
+  }));
   if (v.json) {
     io.out(`${JSON.stringify(entries, null, 2)}\n`);
     return 0;
   }
   for (const e of entries)
     io.out(`${e.id}\t${e.failedAt}\t${e.status ?? "-"}\tattempts=${e.attempts}\t${e.reason}\n`);
-  io.out(`${entries.length} dead-lettered delivery job(s)\n`);
+  io.out(`${entries.length} dead-lettered delivery job(s) in ${key} on ${where(redis)}\n`);
+  // The link runtime's failures (a vCon its chain could not read) sit in DLQ:<ingress list>.
+  for (const [list, n] of ingress)
+    io.out(`${n} vCon(s) in ${ingressDlqKey(list)} (list them with --ingress ${list})\n`);
   return 0;
 }
 
 async function dlqRetryCommand(v: Values, ids: string[], io: CliIo): Promise<number> {
   if (v.ingress) return ingressRetryCommand(v, v.ingress, ids, io);
-  const done = await withDeadLetters(v, async (store, d, redisUrl) => {
+  const section = operatorOf(v);
+  const d = section?.delivery ?? DELIVERY_DEFAULTS;
+  const redis = redisOf(v, section);
+  const done = await withRedis(redis, async (r) => {
+    const store = new RedisDeadLetterStore(r, deadLetterKey(d.prefix, d.queue));
     const queue = createQueue<DeliveryJob>(d.queue, {
-      redisUrl,
+      redisUrl: redis.url,
       prefix: d.prefix,
       attempts: d.attempts,
       backoff: { type: "exponential", delayMs: d.backoffMs, maxDelayMs: d.maxBackoffMs, jitter: 0.5 },
@@ -207,22 +232,25 @@ async function dlqRetryCommand(v: Values, ids: string[], io: CliIo): Promise<num
   });
   for (const id of done) io.out(`re-queued ${id}\n`);
   const missing = ids.filter((id) => !done.includes(id));
-  for (const id of missing) io.err(`not in the dead-letter queue: ${id}\n`);
+  for (const id of missing) io.err(`not in ${deadLetterKey(d.prefix, d.queue)} on ${where(redis)}: ${id}\n`);
   io.out(`${done.length} job(s) re-queued\n`);
   return missing.length ? 1 : 0;
 }
 
 /**
  * `archivist conserver ...`: `run --config <file>` (until SIGINT/SIGTERM), `dlq list`, `dlq retry [id...]`.
- * Returns the exit code (2: usage error).
+ * Returns the exit code (64, USAGE_EXIT_CODE: a usage error, as every archivist command's).
  */
 export async function conserverCli(args: string[], io: CliIo = defaultIo): Promise<number> {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(args);
+    // Malformed numbers are the command line's fault, found before anything starts.
+    limitOf(parsed.values);
+    vconConcurrencyOf(parsed.values["vcon-concurrency"]);
   } catch (err) {
     io.err(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
-    return 2;
+    return USAGE_EXIT_CODE;
   }
   const { values: v, positionals: p } = parsed;
   if (v.help) {
@@ -233,5 +261,5 @@ export async function conserverCli(args: string[], io: CliIo = defaultIo): Promi
   if (p[0] === "dlq" && p[1] === "list" && p.length === 2) return dlqListCommand(v, io);
   if (p[0] === "dlq" && p[1] === "retry") return dlqRetryCommand(v, p.slice(2), io);
   io.err(USAGE);
-  return 2;
+  return USAGE_EXIT_CODE;
 }

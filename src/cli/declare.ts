@@ -1,5 +1,6 @@
 import { type Command as Cli, CommanderError } from "commander";
 import type { Command, Exit } from "./commands.js";
+import { usageExit } from "./usage.js";
 
 /** Makes commander throw instead of exiting, on a command and every subcommand. */
 export function throwOnExit(cli: Cli): void {
@@ -25,8 +26,11 @@ export function declared(summary: string, build: (exit: Exit) => Cli): Command {
       try {
         await cli.parseAsync(args, { from: "user" });
       } catch (err) {
-        if (err instanceof CommanderError) return err.exitCode;
-        throw err;
+        const usage = usageExit(err);
+        if (usage === undefined) throw err;
+        // Commander has said what is wrong already.
+        if (!(err instanceof CommanderError)) process.stderr.write(`archivist: ${(err as Error).message}\n`);
+        return usage;
       }
       return code;
     },

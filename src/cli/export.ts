@@ -11,6 +11,7 @@ import { vconUuidOf } from "../web/vcon.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
 import { type TrustFlags, TrustRootError, trustOptions, trustRoots } from "./trust-roots.js";
+import { UsageError } from "./usage.js";
 import { EXIT_HELP } from "./verdict-help.js";
 
 interface Options extends TrustFlags {
@@ -34,7 +35,7 @@ function exportTarget(target: string): { kind: "assets" | "vcons"; uuid: string 
   }
   const uuid = target.replace(/^assets\//, "");
   if (isUuid(uuid)) return { kind: "assets", uuid: uuid.toLowerCase() };
-  throw new ExportFailed(`export takes assets/<uuid> or vcon://<uuid>, got "${target}"`);
+  throw new UsageError(`export takes assets/<uuid> or vcon://<uuid>, got "${target}"`);
 }
 
 // A bundle is the largest answer read (a long trail's records, receipts and proofs); a token or
@@ -80,7 +81,7 @@ async function looked<T>(what: string, look: () => Promise<T>): Promise<T> {
 function recordTarget(target: string): { identity: string; uuid: string } {
   const m = /^(?:assets\/([0-9a-f-]{36})\/)?events\/([0-9a-f-]{36})$/i.exec(target);
   if (!m || (m[1] && !isUuid(m[1])) || !isUuid(m[2] as string))
-    throw new ExportFailed(
+    throw new UsageError(
       `--tlog-proof takes a record: assets/<uuid>/events/<uuid> or events/<uuid>, got "${target}"`,
     );
   return { identity: target.toLowerCase(), uuid: (m[2] as string).toLowerCase() };
@@ -120,7 +121,7 @@ async function runTlogProofExport(target: string, base: string, v: Options) {
 }
 
 async function runExport(target: string, v: Options): Promise<{ line: string; exit: number }> {
-  if (!v.url) throw new ExportFailed("--url <service> is required");
+  if (!v.url) throw new UsageError("--url <service> is required");
   const base = v.url.replace(/\/$/, "");
   if (v.tlogProof) return runTlogProofExport(target, base, v);
   const { kind, uuid } = exportTarget(target);
@@ -183,6 +184,7 @@ Examples:
           process.stdout.write(`${line}\n`);
           exit(code);
         } catch (err) {
+          if (err instanceof UsageError) throw err;
           process.stdout.write(`FAILED ${err instanceof Error ? err.message : String(err)}\n`);
           exit(err instanceof ExportFailed || err instanceof TrustRootError ? 4 : 1);
         }

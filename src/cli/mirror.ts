@@ -10,6 +10,7 @@ import {
   tileCount,
   tilePath,
 } from "../core/tlog/index.js";
+import { USAGE_EXIT_CODE } from "../core/verdict/index.js";
 import {
   type IssuerKeys,
   parseCheckpoint,
@@ -179,7 +180,7 @@ refused; the whole run ends at --deadline (default ${DEFAULT_DEADLINE_SECONDS}s)
 the log's own claim: check records against it with your trust roots:
   archivist verify record.json --mirror <dir> --log-key <vkey file> [--witness <vkey>]… [--quorum n]
 
-Exit status: 0 mirrored; 1 refused or failed (the cause on the FAILED line).`,
+Exit status: 0 mirrored; 1 refused or failed (the cause on the FAILED line); 64 a usage error.`,
   async run(args) {
     let parsed: ReturnType<
       typeof parseArgs<{ options: { deadline: { type: "string" } }; allowPositionals: true }>
@@ -193,18 +194,25 @@ Exit status: 0 mirrored; 1 refused or failed (the cause on the FAILED line).`,
       });
     } catch (err) {
       process.stderr.write(`${(err as Error).message}\n`);
-      return 2;
+      return USAGE_EXIT_CODE;
     }
     const [url, dir] = parsed.positionals;
-    if (!url || !dir) {
+    if (!url || !dir || parsed.positionals.length > 2) {
       process.stderr.write(
         "usage: archivist mirror <url of …/merklelogs/<tenant>/tlog> <dir> [--deadline <seconds>]\n",
       );
-      return 2;
+      return USAGE_EXIT_CODE;
+    }
+    let seconds: number;
+    try {
+      seconds = deadlineSeconds(parsed.values.deadline);
+    } catch (err) {
+      process.stderr.write(`archivist mirror: ${(err as Error).message}\n`);
+      return USAGE_EXIT_CODE;
     }
     let deadline: Deadline | undefined;
     try {
-      deadline = new Deadline(deadlineSeconds(parsed.values.deadline));
+      deadline = new Deadline(seconds);
       const tty = process.stderr.isTTY;
       let shown = 0;
       // Progress at most twice a second, and each phase's last line.

@@ -2,8 +2,10 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command as Cli, CommanderError } from "commander";
+import { USAGE_EXIT_CODE } from "../core/verdict/index.js";
 import { commands } from "./commands.js";
 import { throwOnExit } from "./declare.js";
+import { usageExit } from "./usage.js";
 
 /** This package's version: the nearest package.json up from here (dist/src/cli or src/cli). */
 function packageVersion(): string {
@@ -40,15 +42,25 @@ function program(exit: (code: number | undefined) => void): Cli {
   return cli;
 }
 
+/** An unknown command, asked for with or without --help, or through `help <name>`. */
+function unknownCommand(name: string): number {
+  process.stderr.write(`archivist: unknown command '${name}' (archivist --help lists the commands)\n`);
+  return USAGE_EXIT_CODE;
+}
+
 /**
  * Runs `archivist <args>`: the exit code, or undefined for a command that keeps running (serve).
- * Help goes to stdout with 0; a usage error to stderr with 1; a failure names its cause.
+ * Help goes to stdout with 0; a usage error to stderr with 64 (USAGE_EXIT_CODE), for every
+ * command; a failure names its cause (1, or for a verification its verdict's status).
  */
 export async function runCli(args: string[]): Promise<number | undefined> {
   const [name, ...rest] = args;
   const own = name ? commands[name] : undefined;
   let code: number | undefined = 0;
   try {
+    // Before commander: it would answer `archivist nope --help` with the program's help and 0.
+    if (name && !name.startsWith("-") && name !== "help" && !own) return unknownCommand(name);
+    if (name === "help" && rest[0] && !commands[rest[0]]) return unknownCommand(rest[0]);
     // `help <command>` for a command that reads its own arguments: its own help, not commander's
     // placeholder (which knows nothing of its options).
     const asked = name === "help" && rest[0] ? commands[rest[0]] : undefined;
@@ -71,8 +83,10 @@ export async function runCli(args: string[]): Promise<number | undefined> {
     }).parseAsync(args, { from: "user" });
     return code;
   } catch (err) {
-    if (err instanceof CommanderError) return err.exitCode;
-    process.stderr.write(`archivist ${name ?? ""}: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
+    const usage = usageExit(err);
+    // Commander has said what is wrong already; the others' messages are written here.
+    if (!(err instanceof CommanderError))
+      process.stderr.write(`archivist ${name ?? ""}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return usage ?? 1;
   }
 }

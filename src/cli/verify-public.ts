@@ -10,6 +10,7 @@ import { type VconReport, vconUuidOf, verifyVcon } from "../web/vcon.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
 import { type TrustFlags, trustOptions, trustRoots, verdictText } from "./trust-roots.js";
+import { UsageError } from "./usage.js";
 import { EXIT_HELP } from "./verdict-help.js";
 import { declareVerify } from "./verify.js";
 import { declareVerifyBundle } from "./verify-bundle.js";
@@ -64,8 +65,8 @@ async function runReport<R extends { ok: boolean; verdict: string }>(
   const json = v.json ?? false;
   let out: string;
   let verdict: VerificationVerdict;
+  if (!v.url) throw new UsageError(usage);
   try {
-    if (!v.url) throw new Error(usage);
     const trust = trustRoots(v);
     const api = lookupApi(v.url, trust);
     const report = await make(target, api);

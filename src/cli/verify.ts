@@ -27,6 +27,7 @@ import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
 import { verifyRecordInMirror } from "./mirror.js";
 import { type TrustFlags, trustOptions, trustRoots, verdictText } from "./trust-roots.js";
+import { UsageError } from "./usage.js";
 import { EXIT_HELP } from "./verdict-help.js";
 
 interface Options extends TrustFlags {
@@ -41,7 +42,7 @@ interface Options extends TrustFlags {
   statement?: string;
 }
 
-/** Input that cannot be judged (a missing file, a service not answering): verdict cannot-evaluate. */
+/** Input that cannot be judged (an unreadable file, a service not answering): verdict cannot-evaluate. */
 class VerifyFailed extends CodedError<"VERIFY_FAILED"> {
   readonly code = "VERIFY_FAILED";
 }
@@ -86,7 +87,7 @@ function readInput(file: string, what: string): Buffer {
  */
 async function serviceKeys(trust: TrustRoots, url: string | undefined): Promise<ServiceKeys> {
   if (trust.serviceKeys) return serviceKeysFor(trust);
-  if (!url) throw new VerifyFailed(KEYS_HINT);
+  if (!url) throw new UsageError(KEYS_HINT);
   const fetched = keysFromKeySet(
     await fetchBytes(`${url.replace(/\/$/, "")}/.well-known/scitt-keys`),
     nodePublicKeyFromJwk,
@@ -99,7 +100,7 @@ function issuerKeys(specs: string[] | undefined, published: Map<string, PublicKe
   const out = new Map(published);
   for (const spec of specs ?? []) {
     const eq = spec.indexOf("=");
-    if (eq <= 0) throw new VerifyFailed("--issuer-key takes kid=<file> (a PEM or JWK public key)");
+    if (eq <= 0) throw new UsageError("--issuer-key takes kid=<file> (a PEM or JWK public key)");
     const text = readInput(spec.slice(eq + 1), "the issuer key").toString("utf8");
     try {
       out.set(
@@ -128,7 +129,7 @@ function readRecord(file: string): Record<string, unknown> {
 }
 
 async function verifyRecordFile(file: string, v: Options, trust: TrustRoots): Promise<VerificationVerdict> {
-  if (!v.receipt) throw new VerifyFailed("--receipt <file> is required to verify a record");
+  if (!v.receipt) throw new UsageError("--receipt <file> is required to verify a record");
   const record = readRecord(file);
   const receipt = new Uint8Array(readInput(v.receipt, "the receipt"));
   return recordReceiptVerdict(trust, await serviceKeys(trust, v.url), record, receipt);
@@ -150,7 +151,7 @@ async function verifyRecordTlogProofFile(
   let served: string | undefined;
   if (trust.policy.logKeys.length === 0) {
     if (!v.url)
-      throw new VerifyFailed("give the log's checkpoint key: --log-key <vkey file> or --url <service>");
+      throw new UsageError("give the log's checkpoint key: --log-key <vkey file> or --url <service>");
     const tenant = String(record.tenant_identity ?? record.origin_tenant ?? "").replace(/^tenant\//, "");
     served = new TextDecoder()
       .decode(await fetchBytes(`${v.url.replace(/\/$/, "")}/archivist/v1/merklelogs/${tenant}/tlog/key`))
@@ -171,7 +172,7 @@ async function verifyStatementFile(
   const statement = new Uint8Array(readInput(file, "the statement"));
   // Issuer keys alone check the statement's signature; a receipt also needs the service's keys.
   if (!trust.serviceKeys && !v.url && (!v.issuerKey?.length || v.receipt))
-    throw new VerifyFailed(`${KEYS_HINT}; an issuer the service does not publish: --issuer-key kid=<file>`);
+    throw new UsageError(`${KEYS_HINT}; an issuer the service does not publish: --issuer-key kid=<file>`);
   const service = trust.serviceKeys || v.url ? await serviceKeys(trust, v.url) : serviceKeysFor(trust);
   const receipts = v.receipt ? [new Uint8Array(readInput(v.receipt, "the receipt"))] : [];
   const payload = v.payload ? new Uint8Array(readInput(v.payload, "the payload")) : undefined;
@@ -185,7 +186,7 @@ async function verifyStatementFile(
 /** A log named as the API names tenancies (`tenant/<uuid>`) or by its bare uuid. */
 function logTenant(log: string): string {
   const uuid = log.replace(/^tenant\//, "");
-  if (!isUuid(uuid)) throw new VerifyFailed(`--log takes tenant/<uuid> or <uuid>, got "${log}"`);
+  if (!isUuid(uuid)) throw new UsageError(`--log takes tenant/<uuid> or <uuid>, got "${log}"`);
   return uuid.toLowerCase();
 }
 
@@ -213,7 +214,7 @@ async function fetchSeals(base: string, tenant: string): Promise<Uint8Array[]> {
 
 /** Replays a log's seals from the API: each signed by the service and consistent with the previous one. */
 async function verifyLog(log: string, v: Options, trust: TrustRoots): Promise<VerificationVerdict> {
-  if (!v.url) throw new VerifyFailed("--url <service> is required with --log");
+  if (!v.url) throw new UsageError("--url <service> is required with --log");
   const tenant = logTenant(log);
   const base = v.url.replace(/\/$/, "");
   const keys = await serviceKeys(trust, base);
@@ -315,7 +316,7 @@ Examples:
         const trust = trustRoots(values);
         if (values.log) verdict = await verifyLog(values.log, values, trust);
         else if (!file)
-          throw new VerifyFailed(
+          throw new UsageError(
             `usage: archivist verify <statement.cose | record.json> [--receipt r.cose] [--payload file] [--keys k | --url u]; see ${cli.name()} --help`,
           );
         else if (values.tlogProof)
@@ -330,6 +331,8 @@ Examples:
         else if (file.endsWith(".json")) verdict = await verifyRecordFile(file, values, trust);
         else verdict = await verifyStatementFile(file, values, trust);
       } catch (err) {
+        // What the command line lacks is not evidence that cannot be judged: exit 64, not a verdict.
+        if (err instanceof UsageError) throw err;
         verdict = cannotEvaluate(err instanceof Error ? err.message : String(err));
       }
       process.stdout.write(

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { pino } from "pino";
+import { USAGE_EXIT_CODE } from "../core/verdict/index.js";
 import { startWitness } from "../witness/server.js";
 import { WitnessState } from "../witness/state.js";
 import type { Command } from "./commands.js";
@@ -15,8 +16,13 @@ const options = {
   "key-type": { type: "string" },
 } as const;
 
-const USAGE =
-  "usage: archivist witness --dir <state dir> --name <witness name> (--log <log vkey>)… [--logs-file f] [--host h] [--port p] [--key-type ed25519|ml-dsa-44]";
+/**
+ * The witness's default port: not the conserver webhook's (8090), since the README keeps a witness
+ * running beside `conserver run`.
+ */
+export const WITNESS_DEFAULT_PORT = 8091;
+
+const USAGE = `usage: archivist witness --dir <state dir> --name <witness name> (--log <log vkey>)… [--logs-file f] [--host h] [--port p (default ${WITNESS_DEFAULT_PORT})] [--key-type ed25519|ml-dsa-44]`;
 
 /** Log vkeys from `--log` and from a file of one vkey a line (# comments). */
 function logKeys(values: { log?: string[]; "logs-file"?: string }): string[] {
@@ -41,9 +47,17 @@ post-quantum ML-DSA-44 key (C2SP tlog-cosignature, type 0x06) instead of Ed25519
   async run(args) {
     const { values } = parseArgs({ args, options, strict: true });
     const keyType = values["key-type"] ?? "ed25519";
-    if (!values.dir || !values.name || (keyType !== "ed25519" && keyType !== "ml-dsa-44")) {
+    const port = Number(values.port ?? WITNESS_DEFAULT_PORT);
+    if (
+      !values.dir ||
+      !values.name ||
+      (keyType !== "ed25519" && keyType !== "ml-dsa-44") ||
+      !Number.isInteger(port) ||
+      port < 0 ||
+      port > 65535
+    ) {
       process.stderr.write(`${USAGE}\n`);
-      return 2;
+      return USAGE_EXIT_CODE;
     }
     const logs = logKeys(values);
     // Logs on stderr: stdout carries only the service's ARCHIVIST_WITNESSES entry, for scripts.
@@ -53,7 +67,7 @@ post-quantum ML-DSA-44 key (C2SP tlog-cosignature, type 0x06) instead of Ed25519
     );
     const w = await startWitness(
       { name: values.name, state: new WitnessState(values.dir), logs, log, keyType },
-      { host: values.host ?? "127.0.0.1", port: Number(values.port ?? 8090) },
+      { host: values.host ?? "127.0.0.1", port },
     );
     // The service's ARCHIVIST_WITNESSES entry for this witness, on stdout for scripts.
     process.stdout.write(`${w.vkey} ${w.url}\n`);

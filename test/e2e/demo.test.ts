@@ -80,6 +80,11 @@ describe("npm run demo", () => {
     try {
       const r = await demo({}, ["--url", service.url, "--credentials", join(dir, "bootstrap.json")]);
       expect(r.out[0]).toBe(`recording into ${service.url} (the records stay); queue: in-process`);
+      // It delivers as a conserver does: as an application of its own with the conserver's access
+      // policy, registered with the owner's credentials as the README's walk-through does.
+      expect(r.out[1]).toMatch(
+        /^registered applications\/[0-9a-f-]{36} with access_policies\/[0-9a-f-]{36} \(AssetCreator, RecordEvidence on vCon assets\)$/,
+      );
       expect(r.code, `${r.out.join("\n")}\n${r.err}`).toBe(0);
       expect(r.out.filter((l) => l.includes("receipt verified (mmr "))).toHaveLength(fixtures.length);
       expect(r.out.at(-1)).toMatch(/^see them at http:\/\/127\.0\.0\.1:\d+\/console/);
@@ -100,9 +105,46 @@ describe("npm run demo", () => {
         })
       ).json()) as { assets: unknown[] };
       expect(assets.assets.length).toBeGreaterThan(0);
+      // Every event was accepted from that application, none from the owner.
+      const app = /^registered applications\/(\S+) /.exec(r.out[1] ?? "")?.[1];
+      const events = (await (
+        await fetch(
+          `${service.url}/archivist/v2/assets/-/events?event_attributes.arc_display_type=vcon_created`,
+          {
+            headers: { authorization: `Bearer ${token.access_token}` },
+          },
+        )
+      ).json()) as { events: Array<{ principal_accepted: { subject?: string } }> };
+      expect(events.events).toHaveLength(fixtures.length);
+      expect(new Set(events.events.map((e) => e.principal_accepted.subject))).toEqual(new Set([app]));
+      expect(app).not.toBe(creds.client_id);
       // A second run finds every vCon already recorded: nothing twice.
       const again = await demo({}, ["--url", service.url, "--credentials", join(dir, "bootstrap.json")]);
       expect(again.code, again.out.join("\n")).toBe(0);
+      // An application without the conserver's access policy is refused, and the demo says why
+      // and where the refused deliveries are, instead of waiting for records that never come.
+      const bare = (await (
+        await fetch(`${service.url}/archivist/iam/v1/applications`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token.access_token}`, "content-type": "application/json" },
+          body: JSON.stringify({ display_name: "no policy" }),
+        })
+      ).json()) as { client_id: string; credentials: Array<{ secret: string }> };
+      const refused = await demo({}, [
+        "--url",
+        service.url,
+        "--client-id",
+        bare.client_id,
+        "--client-secret",
+        bare.credentials[0]?.secret ?? "",
+      ]);
+      expect(refused.code).toBe(1);
+      expect(refused.out).toContainEqual(
+        expect.stringMatching(/^dead-lettered \S+: .*403.*creating assets is not permitted/),
+      );
+      expect(refused.out).toContainEqual(
+        expect.stringMatching(/^\d+ delivery job\(s\) dead-lettered \(in the demo's in-process store\)$/),
+      );
     } finally {
       await service.kill("SIGTERM");
       rmSync(dir, { recursive: true, force: true });

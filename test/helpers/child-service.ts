@@ -20,6 +20,10 @@ export async function startChild(
   /** Modules to preload (`node --import`), e.g. a test's fault injection. */
   preload: string[] = [],
 ): Promise<ChildService> {
+  // Without DATA_DIR the service would take ./data: the repository's, where a reader keeps the
+  // service's database and credentials. Tests never touch a user's files.
+  if (!env.DATA_DIR)
+    throw new Error("startChild: give the service a DATA_DIR of the test's own (a temporary folder)");
   const imports = ["tsx", ...preload].flatMap((m) => ["--import", m]);
   const proc = spawn(process.execPath, [...imports, MAIN, command], {
     env: { ...process.env, LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), ...env },

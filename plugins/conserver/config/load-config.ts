@@ -8,7 +8,7 @@ import { expandEnv } from "./expand-env.js";
 import type { ChainConfig, ConserverConfig, DeliveryConfig, LinkConfig } from "./types.js";
 import { parseWebhook } from "./webhook-section.js";
 
-const KNOWN = new Set(["links", "chains", "delivery", "webhook"]);
+const KNOWN = new Set(["links", "chains", "delivery", "webhook", "redis_url"]);
 
 function invalid(key: string, what: string): never {
   throw new ConserverError("CONFIG_INVALID", `${key}: ${what}`, { key });
@@ -33,6 +33,9 @@ function parseLink(name: string, v: unknown): LinkConfig {
   return { name, module: v.module, options: isRecord(v.options) ? v.options : null };
 }
 
+/** `enabled:` as the Python conserver writes it (absent, true, 1 or "1"); anything else skips the chain. */
+const chainEnabled = (v: unknown) => v === undefined || v === true || v === 1 || v === "1";
+
 function parseChain(name: string, v: unknown, links: Record<string, LinkConfig>): ChainConfig {
   const key = `chains.${name}`;
   if (!isRecord(v)) invalid(key, "must be a mapping with links and ingress_lists");
@@ -42,7 +45,7 @@ function parseChain(name: string, v: unknown, links: Record<string, LinkConfig>)
   });
   const ingressLists = strings(v.ingress_lists, `${key}.ingress_lists`);
   if (ingressLists.length === 0) invalid(`${key}.ingress_lists`, "needs at least one list");
-  const enabled = v.enabled === undefined || v.enabled === true || v.enabled === 1 || v.enabled === "1";
+  const enabled = chainEnabled(v.enabled);
   return {
     name,
     links: chainLinks,
@@ -56,6 +59,14 @@ function section(doc: Record<string, unknown>, key: string): Record<string, unkn
   const v = doc[key];
   if (v === undefined || v === null) return {};
   if (!isRecord(v)) invalid(key, "must be a mapping");
+  return v;
+}
+
+/** `redis_url:` (ours): the Redis the conserver runs on, so its operator commands read the same one. */
+function parseRedisUrl(v: unknown): string | undefined {
+  if (v === undefined || v === null || v === "") return undefined;
+  if (typeof v !== "string" || !/^rediss?:\/\/\S+$/.test(v))
+    invalid("redis_url", "must be a redis:// or rediss:// URL");
   return v;
 }
 
@@ -79,11 +90,13 @@ export function parseConfig(
   for (const [name, v] of Object.entries(section(doc, "chains"))) chains[name] = parseChain(name, v, links);
   if (Object.keys(chains).length === 0) invalid("chains", "at least one chain is required");
   const webhook = parseWebhook(doc.webhook === undefined ? undefined : section(doc, "webhook"), chains);
+  const redisUrl = parseRedisUrl(doc.redis_url);
   return {
     links,
     chains,
     delivery: parseDelivery(section(doc, "delivery")),
     ...(webhook ? { webhook } : {}),
+    ...(redisUrl ? { redisUrl } : {}),
     baseDir,
     ignored: Object.keys(doc).filter((k) => !KNOWN.has(k)),
   };
@@ -100,11 +113,20 @@ export function loadConfig(path: string, env: NodeJS.ProcessEnv = process.env): 
   return parseConfig(text, dirname(resolve(path)), env);
 }
 
+/** What the operator commands (`dlq list`, `dlq retry`) need of a config: no link secrets. */
+export interface OperatorSection {
+  delivery: DeliveryConfig;
+  /** `redis_url:`, when the config names one. */
+  redisUrl?: string;
+  /** The ingress lists of the enabled chains (where the link runtime's `DLQ:<list>` lists are). */
+  ingressLists: string[];
+}
+
 /**
- * Only the `delivery:` section of a config file (what the DLQ commands need: the queue's name
- * and prefix), its variables expanded alone: the links' secrets are not asked for.
+ * The `delivery:` section, `redis_url:` and the chains' ingress lists of a config file, their
+ * variables expanded alone: the links' secrets are not asked for.
  */
-export function loadDeliverySection(path: string, env: NodeJS.ProcessEnv = process.env): DeliveryConfig {
+export function loadOperatorSection(path: string, env: NodeJS.ProcessEnv = process.env): OperatorSection {
   let raw: unknown;
   try {
     raw = parseYaml(readFileSync(path, "utf8"));
@@ -113,5 +135,13 @@ export function loadDeliverySection(path: string, env: NodeJS.ProcessEnv = proce
   }
   if (!isRecord(raw)) invalid("config", "must be a mapping");
   const delivery = expandEnv(section(raw, "delivery"), env, "delivery") as Record<string, unknown>;
-  return parseDelivery(delivery);
+  const redisUrl = parseRedisUrl(expandEnv(raw.redis_url, env, "redis_url"));
+  const ingressLists: string[] = [];
+  for (const [name, chain] of Object.entries(section(raw, "chains"))) {
+    if (!isRecord(chain) || !chainEnabled(chain.enabled)) continue;
+    const lists = expandEnv(chain.ingress_lists, env, `chains.${name}.ingress_lists`);
+    for (const l of strings(lists, `chains.${name}.ingress_lists`))
+      if (!ingressLists.includes(l)) ingressLists.push(l);
+  }
+  return { delivery: parseDelivery(delivery), ...(redisUrl ? { redisUrl } : {}), ingressLists };
 }

@@ -48,6 +48,8 @@ export interface ConserverConfig {
   chains: Record<string, ChainConfig>;
   delivery: DeliveryConfig;
   webhook?: WebhookConfig;
+  /** `redis_url:` (ours): the Redis of the lists, the queue and the dead letters, when the file names one. */
+  redisUrl?: string;
   /** Folder of the config file (link module paths are relative to it). */
   baseDir: string;
   /** Keys understood by the Python conserver but not here (storages, followers, ...), for a log line. */

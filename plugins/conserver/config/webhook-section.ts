@@ -12,9 +12,12 @@ function text(s: Record<string, unknown>, key: string): string | undefined {
   return v;
 }
 
+/** The webhook ingress's default port (a witness's is 8091: the README runs both at once). */
+export const WEBHOOK_DEFAULT_PORT = 8090;
+
 /** `listen: host:port` (or `:port`, or a bare port); IPv6 hosts in brackets. */
 function listenOf(v: string | number | undefined): { host: string; port: number } {
-  if (v === undefined) return { host: "127.0.0.1", port: 8090 };
+  if (v === undefined) return { host: "127.0.0.1", port: WEBHOOK_DEFAULT_PORT };
   const raw = String(v);
   const m = /^(?:(\[[^\]]+\]|[^:]*):)?(\d+)$/.exec(raw);
   const port = m ? Number(m[2]) : Number.NaN;

@@ -13,6 +13,11 @@ export async function ingressDlqList(redis: Redis, ingressList: string, limit = 
   return redis.lrange(ingressDlqKey(ingressList), 0, limit - 1);
 }
 
+/** How many vCons are dead-lettered from an ingress list. */
+export function ingressDlqSize(redis: Redis, ingressList: string): Promise<number> {
+  return redis.llen(ingressDlqKey(ingressList));
+}
+
 /**
  * Pushes dead-lettered vCons back on their ingress list (at the end, as producers do), oldest
  * first: the given uuids, or up to `limit` when none are given. Returns the uuids moved. Their

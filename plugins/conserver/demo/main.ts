@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { pino } from "pino";
 import { verifyRecordReceipt } from "../../../src/index.js";
+import { registerConserverApplication } from "../access/application.js";
 import { MemoryDeadLetterStore } from "../dead-letters/delivery-store.js";
 import type { DeliveryJob } from "../delivery/job.js";
 import { TokenSource } from "../delivery/token-source.js";
@@ -46,7 +47,9 @@ async function sendAll(samples: Sample[], svc: Target, ctx: LinkContext & { stor
   const options = {
     vcon_operation: "created",
     hash_mode: "python-json",
-    asset_free: true,
+    // As conserver.example.yml: asset-free events are the administrators', and the demo delivers
+    // as a conserver's application does.
+    asset_free: false,
     backend: { url: svc.url, client_id: svc.clientId, client_secret: svc.clientSecret },
   };
   for (const s of samples) {
@@ -56,8 +59,21 @@ async function sendAll(samples: Sample[], svc: Target, ctx: LinkContext & { stor
 }
 
 /** Waits for one sample's event to be committed and sealed, then verifies its receipt offline. */
-async function verifyOne(reader: DemoReader, keys: Awaited<ReturnType<DemoReader["keys"]>>, s: Sample) {
-  const events = await poll(() => reader.findEvents(s.uuid, s.payload), 20_000, `event of ${s.file}`);
+async function verifyOne(
+  reader: DemoReader,
+  keys: Awaited<ReturnType<DemoReader["keys"]>>,
+  s: Sample,
+  deadLetters: MemoryDeadLetterStore,
+) {
+  const events = await poll(
+    async () => {
+      // A refused delivery is never recorded: stop waiting, the closing lines say why.
+      if ((await deadLetters.size()) > 0) throw new Error(`a delivery was refused (${s.file})`);
+      return reader.findEvents(s.uuid, s.payload);
+    },
+    20_000,
+    `event of ${s.file}`,
+  );
   const event = events[0] as (typeof events)[number];
   if (events.length !== 1)
     return {
@@ -74,37 +90,72 @@ interface Target {
   url: string;
   clientId: string;
   clientSecret: string;
+  /** Where the console's sign-in credentials are, for the closing line. */
+  signIn: string;
   stop(): Promise<void>;
 }
 
 const DEMO_USAGE = `usage: npm run demo [-- --url <service> [--credentials <file>] [--client-id <id> --client-secret <secret>]]
 Without --url: a service of its own, on a temporary folder, gone when the demo ends.
-With --url: into that running service, where the records stay (for /console and /verify); as the
-application of --client-id/--client-secret, else ARCHIVIST_CLIENT_ID/ARCHIVIST_CLIENT_SECRET, else
-the credentials file (default data/bootstrap.json, which the service's first start writes).`;
+With --url: into that running service, where the records stay (for /console and /verify).
+It delivers as a conserver does: as the application of --client-id/--client-secret, else
+ARCHIVIST_CLIENT_ID/ARCHIVIST_CLIENT_SECRET (one with the conserver's access policy, as the
+README's walk-through makes); else it registers such an application and its policy with the
+owner's credentials file (default data/bootstrap.json, which the service's first start writes).`;
 
-/** A running service named by `--url`, with the credentials the flags, the environment or the file give. */
-function runningTarget(v: {
-  url: string;
-  credentials?: string;
-  "client-id"?: string;
-  "client-secret"?: string;
-}): Target {
-  let clientId = v["client-id"] ?? process.env.ARCHIVIST_CLIENT_ID;
-  let clientSecret = v["client-secret"] ?? process.env.ARCHIVIST_CLIENT_SECRET;
-  if (!clientId || !clientSecret) {
-    const file = v.credentials ?? "data/bootstrap.json";
-    if (!existsSync(file))
-      throw new Error(
-        `no credentials: pass --client-id and --client-secret, or --credentials <file> (${file} does not exist)`,
-      );
-    const creds = JSON.parse(readFileSync(file, "utf8")) as { client_id?: string; client_secret?: string };
-    if (!creds.client_id || !creds.client_secret)
-      throw new Error(`${file} holds no client_id and client_secret`);
-    clientId = creds.client_id;
-    clientSecret = creds.client_secret;
+/** The owner's client credentials from a bootstrap file. */
+function ownerCredentials(file: string): { clientId: string; clientSecret: string } {
+  if (!existsSync(file))
+    throw new Error(
+      `no credentials: pass --client-id and --client-secret, or --credentials <file> (${file} does not exist)`,
+    );
+  const creds = JSON.parse(readFileSync(file, "utf8")) as { client_id?: string; client_secret?: string };
+  if (!creds.client_id || !creds.client_secret)
+    throw new Error(`${file} holds no client_id and client_secret`);
+  return { clientId: creds.client_id, clientSecret: creds.client_secret };
+}
+
+/**
+ * The conserver's own application, registered with the owner's credentials and given the
+ * conserver's access policy (what the README's steps 2 and 2b do with curl): the demo never
+ * delivers as the owner, so it meets the refusals a user's conserver would.
+ */
+async function conserverApplication(
+  url: string,
+  owner: { clientId: string; clientSecret: string },
+  out: (line: string) => void,
+): Promise<{ clientId: string; clientSecret: string }> {
+  const token = await new TokenSource({ url, ...owner }, fetch).get();
+  const app = await registerConserverApplication({ url, token, displayName: "vCon demo conserver" });
+  out(`registered ${app.application} with ${app.policy} (AssetCreator, RecordEvidence on vCon assets)`);
+  return app;
+}
+
+/** A running service named by `--url`, delivered to as the flags', the environment's or a new application. */
+async function runningTarget(
+  v: { url: string; credentials?: string; "client-id"?: string; "client-secret"?: string },
+  out: (line: string) => void,
+): Promise<Target> {
+  const url = v.url.replace(/\/+$/, "");
+  const clientId = v["client-id"] ?? process.env.ARCHIVIST_CLIENT_ID;
+  const clientSecret = v["client-secret"] ?? process.env.ARCHIVIST_CLIENT_SECRET;
+  if (clientId && clientSecret)
+    return { url, clientId, clientSecret, signIn: `as client ${clientId}`, stop: async () => undefined };
+  const file = v.credentials ?? "data/bootstrap.json";
+  const app = await conserverApplication(url, ownerCredentials(file), out);
+  return { url, ...app, signIn: `with the credentials of ${file}`, stop: async () => undefined };
+}
+
+/** A service of the demo's own, delivered to as a conserver application its owner registers. */
+async function ownTarget(out: (line: string) => void): Promise<Target> {
+  const svc = await startDemoService();
+  try {
+    const app = await conserverApplication(svc.url, svc, out);
+    return { url: svc.url, ...app, signIn: "", stop: () => svc.stop() };
+  } catch (err) {
+    await svc.stop();
+    throw err;
   }
-  return { url: v.url.replace(/\/+$/, ""), clientId, clientSecret, stop: async () => undefined };
 }
 
 /** `npm run demo`: fixture vCons → archivist link → queue → delivery worker → service → verified receipts. */
@@ -130,12 +181,12 @@ export async function runDemo(
   const samples = loadSamples(samplesDir());
   const redisUrl = process.env.REDIS_URL;
   const queueText = redisUrl ? `BullMQ on ${redisUrl}` : "in-process";
-  const svc: Target = v.url ? runningTarget({ ...v, url: v.url }) : await startDemoService();
   out(
     v.url
-      ? `recording into ${svc.url} (the records stay); queue: ${queueText}`
+      ? `recording into ${v.url.replace(/\/+$/, "")} (the records stay); queue: ${queueText}`
       : `starting the service (embedded database, temporary folder); queue: ${queueText}`,
   );
+  const svc: Target = v.url ? await runningTarget({ ...v, url: v.url }, out) : await ownTarget(out);
   const log = pino({ level: "warn" });
   const prefix = `demo-${randomBytes(4).toString("hex")}`;
   const queue = createQueue<DeliveryJob>("demo-delivery", {
@@ -145,7 +196,8 @@ export async function runDemo(
     backoff: { type: "exponential", delayMs: 100, maxDelayMs: 2000, jitter: 0.5 },
     log,
   });
-  const worker = startDeliveryWorker({ queue, deadLetters: new MemoryDeadLetterStore(), log });
+  const deadLetters = new MemoryDeadLetterStore();
+  const worker = startDeliveryWorker({ queue, deadLetters, log });
   const tokens = new TokenSource(
     { url: svc.url, clientId: svc.clientId, clientSecret: svc.clientSecret },
     fetch,
@@ -161,7 +213,7 @@ export async function runDemo(
     });
     const keys = await reader.keys();
     for (const [i, s] of samples.entries()) {
-      const { identity, verdict } = await verifyOne(reader, keys, s);
+      const { identity, verdict } = await verifyOne(reader, keys, s, deadLetters);
       if (!verdict.ok) failures++;
       const result = verdict.ok
         ? `receipt verified (mmr ${verdict.mmrIndex})`
@@ -171,6 +223,10 @@ export async function runDemo(
       );
     }
   } finally {
+    // A refused delivery waits in the demo's in-process store, gone when it ends: say so and why.
+    const failed = await deadLetters.list();
+    for (const d of failed) out(`dead-lettered ${d.id}: ${d.reason}`);
+    if (failed.length) out(`${failed.length} delivery job(s) dead-lettered (in the demo's in-process store)`);
     await worker.close();
     await svc.stop();
     if (redisUrl) await deleteRedisPrefix(redisUrl, prefix);
@@ -181,9 +237,7 @@ export async function runDemo(
       : `all ${samples.length} vCon events recorded once and verified`,
   );
   if (v.url && !failures)
-    out(
-      `see them at ${svc.url}/console (signed in as client ${svc.clientId}), and check a vCon at ${svc.url}/verify`,
-    );
+    out(`see them at ${svc.url}/console (sign in ${svc.signIn}), and check a vCon at ${svc.url}/verify`);
   return failures ? 1 : 0;
 }
 

@@ -163,7 +163,7 @@ async function probeRedis(url: string): Promise<void> {
     const e = cause ?? (err as NodeJS.ErrnoException);
     throw new ConserverError(
       "REDIS_UNREACHABLE",
-      `Redis at ${url} is not reachable (${e.code ?? e.message}): start it, or name another with --redis-url or REDIS_URL`,
+      `Redis at ${url} is not reachable (${e.code ?? e.message}): start it, or name another with --redis-url, redis_url in the config, or REDIS_URL`,
     );
   } finally {
     probe.disconnect();

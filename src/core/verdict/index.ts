@@ -25,6 +25,7 @@ export {
   type KeyFingerprint,
   type TrustLevel,
   trustAtLeast,
+  USAGE_EXIT_CODE,
   VERDICT_CODES,
   type VerdictCode,
   type VerificationVerdict,

@@ -35,6 +35,13 @@ export const EXIT_CODES: Readonly<Record<VerdictCode, number>> = {
 };
 
 /**
+ * The CLI's exit status for a command line that cannot run as typed (an unknown command or
+ * option, a missing argument, a malformed value), whatever the command: sysexits' EX_USAGE,
+ * apart from every verdict's status (0–4) and from a command's own failure (1).
+ */
+export const USAGE_EXIT_CODE = 64;
+
+/**
  * How far the proven facts are anchored outside the evidence: `unpinned` (only the evidence's
  * own keys), `pinned` (keys the caller gave), `witnessed` (a checkpoint cosigned by a quorum of
  * witnesses the caller trusts, the only level that excludes a split view).

@@ -3,7 +3,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningConserver } from "../../../plugins/conserver/runtime/run-conserver.js";
 import { parseVcon, vconUuid } from "../../../plugins/conserver/vcon.js";
-import { sharedJson, sharedPath } from "../../helpers/shared.js";
+import { fixtureJson, fixturePath } from "../../helpers/fixtures.js";
 import {
   deleteKeys,
   REDIS_URL,
@@ -16,8 +16,8 @@ import {
 
 const up = await redisUp();
 type Vectors = { vectors: Record<string, { sha256_vcon_server_after_read_normalization: string }> };
-const vectors = sharedJson<Vectors>("fixtures/vcon/hash-vectors.json").vectors;
-const bytes = (name: string) => readFileSync(sharedPath(`fixtures/vcon/${name}`));
+const vectors = fixtureJson<Vectors>("vcon/hash-vectors.json").vectors;
+const bytes = (name: string) => readFileSync(fixturePath(`vcon/${name}`));
 const uuidOf = (name: string) => vconUuid(parseVcon(new Uint8Array(bytes(name)))) as string;
 // Three fixtures are forms of one vCon (same uuid): they go through as three successive versions.
 const SAME_VCON = [

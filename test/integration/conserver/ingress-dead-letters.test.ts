@@ -1,6 +1,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { conserverCli } from "../../../plugins/conserver/cli.js";
+import { describeRedis } from "../../../plugins/conserver/config/redis-source.js";
 import { REDIS_URL, redisUp, uniqueName } from "./redis-env.js";
 
 const up = await redisUp();
@@ -35,7 +36,9 @@ describe.skipIf(!up)("conserver dlq --ingress: the link runtime's DLQ:<list>", (
     expect(json.code).toBe(0);
     expect(JSON.parse(json.out.join(""))).toEqual(["u-1", "u-2", "u-3", "u-4"]);
     const text = await cli(["list", "--limit", "2"]);
-    expect(text.out.join("")).toBe(`u-1\nu-2\n2 vCon(s) in ${dlq}\n`);
+    expect(text.out.join("")).toBe(
+      `u-1\nu-2\n2 vCon(s) in ${dlq} on ${describeRedis(REDIS_URL)} (from --redis-url)\n`,
+    );
   });
 
   it("re-drives named uuids onto the ingress list, and says which were not there", async () => {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisVconStore } from "../../../plugins/conserver/store/redis-store.js";
-import { sharedPath } from "../../helpers/shared.js";
+import { fixturePath } from "../../helpers/fixtures.js";
 import { deleteKeys, REDIS_URL, redisUp, uniqueName } from "./redis-env.js";
 
 const up = await redisUp();
@@ -19,7 +19,7 @@ describe.skipIf(!up)("vCons in Redis", () => {
   });
 
   it("reads plain string keys (no RedisJSON here, or a string key) byte for byte", async () => {
-    const bytes = readFileSync(sharedPath("fixtures/vcon/vcon-js-legacy-0.0.1-text-chat.vcon.json"));
+    const bytes = readFileSync(fixturePath("vcon/vcon-js-legacy-0.0.1-text-chat.vcon.json"));
     const store = new RedisVconStore(redis, { keyPrefix: `${prefix}:vcon:` });
     await redis.set(store.key("v1"), bytes);
     const doc = await store.get("v1");

@@ -9,11 +9,10 @@ import { parseVcon, vconUuid } from "../../../plugins/conserver/vcon.js";
 import { verifyStatement } from "../../../src/core/scitt/index.js";
 import { keysFromKeySet } from "../../../src/core/verify/index.js";
 import { es256KeyPair } from "../../helpers/es256-key.js";
+import { fixturePath } from "../../helpers/fixtures.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
-import { sharedPath } from "../../helpers/shared.js";
 
-const fixture = (name: string) =>
-  parseVcon(new Uint8Array(readFileSync(sharedPath(`fixtures/vcon/${name}`))));
+const fixture = (name: string) => parseVcon(new Uint8Array(readFileSync(fixturePath(`vcon/${name}`))));
 const { privateKey, publicKey } = es256KeyPair();
 const KID = "conserver-test-key";
 

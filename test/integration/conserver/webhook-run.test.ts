@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../../plugins/conserver/config/load-config.js";
 import type { RunningConserver } from "../../../plugins/conserver/runtime/run-conserver.js";
 import { parseLossless, parseVcon, pythonDumps, vconUuid } from "../../../plugins/conserver/vcon.js";
-import { sharedPath } from "../../helpers/shared.js";
+import { fixturePath } from "../../helpers/fixtures.js";
 import {
   deleteKeys,
   REDIS_URL,
@@ -22,7 +22,7 @@ const up = await redisUp();
 // separators, a JSON content type and the configured headers (x-conserver-api-token here). It
 // never reads the status it gets back.
 const pythonPost = (url: string, name: string, token: string) => {
-  const text = readFileSync(sharedPath(`fixtures/vcon/${name}`), "utf8");
+  const text = readFileSync(fixturePath(`vcon/${name}`), "utf8");
   return fetch(url, {
     method: "POST",
     body: pythonDumps(parseLossless(text)),
@@ -69,9 +69,7 @@ delivery: {queue: ${prefix}-delivery, prefix: ${prefix}, attempts: 3, backoff_ms
     const url = running.webhook?.url as string;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hooks\/vcon$/);
     const name = "vcon-js-interop-inline-recording.vcon.json";
-    const uuid = vconUuid(
-      parseVcon(new Uint8Array(readFileSync(sharedPath(`fixtures/vcon/${name}`)))),
-    ) as string;
+    const uuid = vconUuid(parseVcon(new Uint8Array(readFileSync(fixturePath(`vcon/${name}`))))) as string;
     const res = await pythonPost(url, name, "hook-secret");
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ uuid, queued: ingress });
@@ -89,9 +87,7 @@ delivery: {queue: ${prefix}-delivery, prefix: ${prefix}, attempts: 3, backoff_ms
   it("refuses a wrong token and what is not a vCon, and queues nothing for them", async () => {
     const url = running.webhook?.url as string;
     const name = "vcon-js-legacy-0.0.1-text-chat.vcon.json";
-    const uuid = vconUuid(
-      parseVcon(new Uint8Array(readFileSync(sharedPath(`fixtures/vcon/${name}`)))),
-    ) as string;
+    const uuid = vconUuid(parseVcon(new Uint8Array(readFileSync(fixturePath(`vcon/${name}`))))) as string;
     expect((await pythonPost(url, name, "wrong")).status).toBe(401);
     const bad = await fetch(url, {
       method: "POST",

@@ -15,13 +15,13 @@ import {
   startWebhookIngress,
   type WebhookIngress,
 } from "../../../plugins/conserver/runtime/webhook.js";
-import { sharedJson, sharedPath } from "../../helpers/shared.js";
+import { fixtureJson, fixturePath } from "../../helpers/fixtures.js";
 import { FakeArchivist } from "../../unit/conserver/fake-archivist.js";
 import { until } from "./redis-env.js";
 
 const log = pino({ level: "silent" });
-const vectors = sharedJson<{ vectors: Record<string, { sha256_file_bytes: string }> }>(
-  "fixtures/vcon/hash-vectors.json",
+const vectors = fixtureJson<{ vectors: Record<string, { sha256_file_bytes: string }> }>(
+  "vcon/hash-vectors.json",
 ).vectors;
 
 describe("webhook ingress", () => {
@@ -86,7 +86,7 @@ describe("webhook ingress", () => {
       "ietf-core03-ab_call_ext_rec_redacted.vcon.json",
     ];
     for (const name of names) {
-      const res = await post("/hooks/vcon", readFileSync(sharedPath(`fixtures/vcon/${name}`)));
+      const res = await post("/hooks/vcon", readFileSync(fixturePath(`vcon/${name}`)));
       expect(res.status).toBe(200);
       expect(((await res.json()) as { result: string }).result).toMatch(/^[0-9a-f-]{36}$/);
     }

@@ -1,9 +1,9 @@
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/index.js";
+import { fixtureJson, fixturePath } from "../../helpers/fixtures.js";
 import { committedRecord } from "../../helpers/poll.js";
 import { serviceForSuite } from "../../helpers/service.js";
-import { sharedJson, sharedPath } from "../../helpers/shared.js";
 
 // Replays, request for request, what vcon-server's `datatrails` link (conserver/links/datatrails,
 // link_version 0.3.0) sends for each fixture vCon, read from its code: a form-encoded client
@@ -17,10 +17,10 @@ const suite = serviceForSuite();
 type Doc = Record<string, unknown>;
 type Rec = Record<string, unknown> & { identity: string; confirmation_status?: string };
 
-const hashes = sharedJson<{
+const hashes = fixtureJson<{
   vectors: Record<string, { sha256_vcon_server_after_read_normalization: string }>;
-}>("fixtures/vcon/hash-vectors.json").vectors;
-const fixtures = readdirSync(sharedPath("fixtures/vcon")).filter((f) => f.endsWith(".vcon.json"));
+}>("vcon/hash-vectors.json").vectors;
+const fixtures = readdirSync(fixturePath("vcon")).filter((f) => f.endsWith(".vcon.json"));
 
 /** The uuid vcon-server files a vCon under: its own, or its signed/encrypted envelope's. */
 function uuidOf(d: Doc): string {
@@ -115,7 +115,7 @@ describe("vcon-server's datatrails link, replayed", () => {
     expect(fixtures.length).toBe(9);
     const made: Array<{ file: string; doc: Doc; assetEvent: Rec; event: Rec }> = [];
     for (const file of fixtures) {
-      const doc = sharedJson<Doc>(`fixtures/vcon/${file}`);
+      const doc = fixtureJson<Doc>(`vcon/${file}`);
       const payload = hashes[file]?.sha256_vcon_server_after_read_normalization;
       expect(payload, file).toMatch(/^[0-9a-f]{64}$/);
       made.push({ file, doc, ...(await runLink(doc, payload as string)) });

@@ -183,7 +183,8 @@ describe("c2sp.org/tlog-proof@v1", () => {
     const res = await s.api(`/archivist/v1/tlog-proofs/${free.identity}`, { token: other });
     expect(res.status).toBe(404);
     const wrong = await cli(exportCommand, ["assets/x", "--tlog-proof", "--url", s.url, "--token", token]);
-    expect(wrong.code).toBe(4);
-    expect(wrong.out).toMatch(/--tlog-proof takes a record/);
+    // A target of the wrong form is a usage error (64), said on stderr, not a verdict.
+    expect(wrong.code).toBe(64);
+    expect(wrong.err).toMatch(/--tlog-proof takes a record/);
   });
 });

@@ -42,12 +42,12 @@ describe("archivist command line", () => {
     },
   );
 
-  it("refuses an unknown command or option with exit 1 and names it on stderr", async () => {
+  it("refuses an unknown command or option with exit 64 and names it on stderr", async () => {
     const unknown = await cli(["frobnicate"]);
-    expect(unknown.code).toBe(1);
+    expect(unknown.code).toBe(64);
     expect(unknown.err).toMatch(/unknown command 'frobnicate'/);
     const option = await cli(["verify", "--frobnicate"]);
-    expect(option.code).toBe(1);
+    expect(option.code).toBe(64);
     expect(option.err).toMatch(/unknown option '--frobnicate'/);
   });
 
@@ -69,15 +69,16 @@ describe("archivist command line", () => {
     expect(deadDoc.out).toMatch(/connection refused/);
     const badLog = await cli(["verify", "--log", "tenant/nope", "--url", "http://127.0.0.1:1"]);
     expect(badLog).toMatchObject({
-      code: 4,
-      out: 'CANNOT EVALUATE: --log takes tenant/<uuid> or <uuid>, got "tenant/nope"\n',
+      code: 64,
+      out: "",
+      err: 'archivist verify: --log takes tenant/<uuid> or <uuid>, got "tenant/nope"\n',
     });
     const missing = await cli(["verify", "/nonexistent/statement.cose", "--url", "http://127.0.0.1:1"]);
     expect(missing.out).toBe(
       "CANNOT EVALUATE: cannot read the statement /nonexistent/statement.cose: no such file\n",
     );
     const noKeys = await cli(["verify", MAIN]);
-    expect(noKeys.code).toBe(4);
-    expect(noKeys.out).toMatch(/--url <service> \(fetches its \/\.well-known\/scitt-keys, not pinned\)/);
+    expect(noKeys.code).toBe(64);
+    expect(noKeys.err).toMatch(/--url <service> \(fetches its \/\.well-known\/scitt-keys, not pinned\)/);
   });
 });

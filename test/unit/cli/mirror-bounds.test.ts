@@ -92,6 +92,11 @@ describe("archivist mirror is bounded", () => {
       (a) => mirrorCommand.run(a),
       [`http://127.0.0.1:${port}/tlog`, dir, "--deadline", "soon"],
     );
-    expect(bad).toMatchObject({ code: 1, out: 'FAILED --deadline takes seconds > 0, got "soon"\n' });
+    // A malformed flag is a usage error (64), said on stderr before anything is fetched.
+    expect(bad).toMatchObject({
+      code: 64,
+      out: "",
+      err: 'archivist mirror: --deadline takes seconds > 0, got "soon"\n',
+    });
   });
 });

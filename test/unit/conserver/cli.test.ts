@@ -14,19 +14,19 @@ function capture() {
 }
 
 describe("conserverCli", () => {
-  it("prints usage for --help (0) and for unknown commands or flags (2)", async () => {
+  it("prints usage for --help (0) and for unknown commands or flags (64, archivist's usage status)", async () => {
     const c = capture();
     expect(await conserverCli(["--help"], c.io)).toBe(0);
     expect(c.out.join("")).toContain("dlq retry");
-    expect(await conserverCli([], c.io)).toBe(2);
-    expect(await conserverCli(["dlq", "purge"], c.io)).toBe(2);
-    expect(await conserverCli(["run", "--nope"], c.io)).toBe(2);
+    expect(await conserverCli([], c.io)).toBe(64);
+    expect(await conserverCli(["dlq", "purge"], c.io)).toBe(64);
+    expect(await conserverCli(["run", "--nope"], c.io)).toBe(64);
     expect(c.err.join("")).toContain("usage: archivist conserver");
   });
 
   it("requires --config for run", async () => {
     const c = capture();
-    expect(await conserverCli(["run"], c.io)).toBe(2);
+    expect(await conserverCli(["run"], c.io)).toBe(64);
     expect(c.err.join("")).toContain("--config <file> is required");
   });
 
@@ -39,16 +39,18 @@ describe("conserverCli", () => {
     expect(() => vconConcurrencyOf(undefined, "lots")).toThrow(/CONSERVER_VCON_CONCURRENCY/);
   });
 
-  it("rejects a bad --vcon-concurrency before starting anything", async () => {
+  it("refuses a bad --vcon-concurrency before starting anything, as a usage error", async () => {
     const c = capture();
-    await expect(
-      conserverCli(["run", "--config", "conserver.yml", "--vcon-concurrency", "0"], c.io),
-    ).rejects.toThrow(/--vcon-concurrency/);
+    expect(await conserverCli(["run", "--config", "conserver.yml", "--vcon-concurrency", "0"], c.io)).toBe(
+      64,
+    );
+    expect(c.err.join("")).toMatch(/--vcon-concurrency: must be a whole number >= 1, not 0/);
   });
 
-  it("rejects a bad --limit before touching Redis", async () => {
+  it("refuses a bad --limit before touching Redis, as a usage error", async () => {
     const c = capture();
-    await expect(conserverCli(["dlq", "list", "--limit", "0"], c.io)).rejects.toThrow(/--limit/);
+    expect(await conserverCli(["dlq", "list", "--limit", "0"], c.io)).toBe(64);
+    expect(c.err.join("")).toMatch(/--limit: must be a whole number >= 1, not 0/);
   });
 });
 

@@ -5,12 +5,11 @@ import { normaliseOperation } from "../../../plugins/conserver/operation.js";
 import { buildVconEvent, type TemplateConfig } from "../../../plugins/conserver/template.js";
 import { hashVcon, parseVcon } from "../../../plugins/conserver/vcon.js";
 import { errorCode } from "../../helpers/error-code.js";
-import { sharedPath } from "../../helpers/shared.js";
+import { fixturePath } from "../../helpers/fixtures.js";
 
 const code = (f: () => unknown) => errorCode(ConserverError, f);
 
-const fixture = (name: string) =>
-  parseVcon(new Uint8Array(readFileSync(sharedPath(`fixtures/vcon/${name}`))));
+const fixture = (name: string) => parseVcon(new Uint8Array(readFileSync(fixturePath(`vcon/${name}`))));
 const NOW = new Date("2026-11-22T10:00:00.000Z");
 const cfg: TemplateConfig = {
   link: "archivist",

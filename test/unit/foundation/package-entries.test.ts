@@ -10,7 +10,7 @@ import {
   inclusionProof,
   leafIndexOfMmrIndex,
 } from "../../../src/core/mmr/index.js";
-import { sharedJson } from "../../helpers/shared.js";
+import { fixtureJson } from "../../helpers/fixtures.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
 
 // `vcon-archivist/verify` as another program gets it: resolved by the package's name through
@@ -41,8 +41,8 @@ interface StatementVectors {
   statements: { datatrailsPrivateLabels: { coseSign1AttachedHex: string } };
 }
 
-const events = sharedJson<EventVectors>("vectors/datatrails-event-hashes.json");
-const statements = sharedJson<StatementVectors>("vectors/signed-statement-generated.json");
+const events = fixtureJson<EventVectors>("vectors/datatrails-event-hashes.json");
+const statements = fixtureJson<StatementVectors>("vectors/signed-statement-generated.json");
 // veracity's KnownGoodPublicEvent: a published record whose leaf is a published known answer.
 const known = events.merklelog_v0_asset_events.cases[0]!;
 

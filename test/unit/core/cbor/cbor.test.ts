@@ -7,7 +7,7 @@ import {
   encodeCbor,
   Tagged,
 } from "../../../../src/core/cbor/index.js";
-import { sharedJson } from "../../../helpers/shared.js";
+import { fixtureJson } from "../../../helpers/fixtures.js";
 
 interface Statements {
   statements: Record<
@@ -15,7 +15,7 @@ interface Statements {
     { protectedHeaderHex: string; coseSign1AttachedHex: string; coseSign1DetachedHex: string }
   >;
 }
-const vectors = sharedJson<Statements>("vectors/signed-statement-generated.json");
+const vectors = fixtureJson<Statements>("vectors/signed-statement-generated.json");
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const bytes = (h: string) => new Uint8Array(Buffer.from(h, "hex"));
 

@@ -18,7 +18,7 @@ import {
 } from "../../../../src/core/cose/index.js";
 import { appendLeaves, includedRoot, inclusionProof, peakHashes } from "../../../../src/core/mmr/index.js";
 import { es256KeyPair } from "../../../helpers/es256-key.js";
-import { sharedJson } from "../../../helpers/shared.js";
+import { fixtureJson } from "../../../helpers/fixtures.js";
 import { deterministicSigner, vectorPublicKey } from "../../../helpers/vector-key.js";
 
 interface Vectors {
@@ -35,7 +35,7 @@ interface Vectors {
   >;
   preimage: { sha256: string };
 }
-const v = sharedJson<Vectors>("vectors/signed-statement-generated.json");
+const v = fixtureJson<Vectors>("vectors/signed-statement-generated.json");
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const bytes = (h: string) => new Uint8Array(Buffer.from(h, "hex"));
 const vectorKey = vectorPublicKey;

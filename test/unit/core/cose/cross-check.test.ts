@@ -9,7 +9,7 @@ import {
 } from "../../../../src/core/cose/index.js";
 import { eventToStatement } from "../../../../src/core/scitt/index.js";
 import { es256KeyPair } from "../../../helpers/es256-key.js";
-import { sharedJson } from "../../../helpers/shared.js";
+import { fixtureJson } from "../../../helpers/fixtures.js";
 import { vectorPublicKey } from "../../../helpers/vector-key.js";
 import { hex, payloadHash, statementOptions, unhex, vectorEvent } from "./fixture.js";
 import {
@@ -32,8 +32,8 @@ interface StatementVectors {
     { protectedHeaderHex: string; sigStructureHex: string; coseSign1AttachedHex: string }
   >;
 }
-const kat = sharedJson<Kat>("vectors/mmr-kat39.json");
-const vectors = sharedJson<StatementVectors>("vectors/signed-statement-generated.json");
+const kat = fixtureJson<Kat>("vectors/mmr-kat39.json");
+const vectors = fixtureJson<StatementVectors>("vectors/signed-statement-generated.json");
 const node = (i: number) => unhex(kat.nodes[i]?.value ?? "");
 const service = es256KeyPair();
 const receiptInput = { kid: "svc-1", issuer: "https://archivist.example", subject: "tenant/t" };

@@ -9,13 +9,13 @@ import {
   registeredEvent,
   StatementError,
 } from "../../../../src/core/scitt/index.js";
-import { sharedJson } from "../../../helpers/shared.js";
+import { fixtureJson } from "../../../helpers/fixtures.js";
 import { deterministicSigner, vectorPublicKey } from "../../../helpers/vector-key.js";
 
 interface StatementVectors {
   preimage: { sha256: string };
 }
-const v = sharedJson<StatementVectors>("vectors/signed-statement-generated.json");
+const v = fixtureJson<StatementVectors>("vectors/signed-statement-generated.json");
 
 export const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 export const unhex = (h: string): Uint8Array => new Uint8Array(Buffer.from(h, "hex"));

@@ -11,7 +11,7 @@ import {
 } from "../../../../src/core/cose/index.js";
 import { nodePublicKey } from "../../../../src/core/node/crypto.js";
 import { es256KeyPair } from "../../../helpers/es256-key.js";
-import { sharedJson } from "../../../helpers/shared.js";
+import { fixtureJson } from "../../../helpers/fixtures.js";
 import { hex, unhex } from "./fixture.js";
 
 /*
@@ -37,7 +37,7 @@ interface Examples {
     decoded: { protected: Record<string, unknown>; signatureLength: number };
   };
 }
-const ex = sharedJson<Examples>("vectors/cose-receipt-examples.json");
+const ex = fixtureJson<Examples>("vectors/cose-receipt-examples.json");
 const text = (b: CborValue | undefined) => new TextDecoder().decode(b as Uint8Array);
 
 /** The JSON's `h'…'` notation back to bytes, recursively. */

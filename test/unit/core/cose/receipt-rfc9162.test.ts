@@ -7,9 +7,9 @@ import {
 } from "../../../../src/core/cose/index.js";
 import { appendLeafHashes, inclusionProof, leafHash, treeRoot } from "../../../../src/core/rfc9162/index.js";
 import { es256KeyPair } from "../../../helpers/es256-key.js";
-import { sharedJson } from "../../../helpers/shared.js";
+import { fixtureJson } from "../../../helpers/fixtures.js";
 
-const ex = sharedJson<{ rfc9162InclusionReceipt: { hex: string } }>("vectors/cose-receipt-examples.json");
+const ex = fixtureJson<{ rfc9162InclusionReceipt: { hex: string } }>("vectors/cose-receipt-examples.json");
 
 describe("RFC9162_SHA256 receipts (vds 1)", () => {
   it("reads the RFC 9942 draft's example inclusion receipt: [tree_size 5, leaf_index 3, 3-hash path]", () => {

@@ -14,7 +14,7 @@ import {
   assetFreeExtraBytes,
   type HashedAssetEvent,
 } from "../../../../src/core/record/index.js";
-import { sharedJson } from "../../../helpers/shared.js";
+import { fixtureJson } from "../../../helpers/fixtures.js";
 
 interface Vectors {
   simplehash: {
@@ -48,7 +48,7 @@ interface Vectors {
   idtimestamps: { cases: Array<{ hex: string; epoch: number; unixMs: number; iso: string }> };
 }
 
-const v = sharedJson<Vectors>("vectors/datatrails-event-hashes.json");
+const v = fixtureJson<Vectors>("vectors/datatrails-event-hashes.json");
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 
 describe("DataTrails-compatible hashing (known answers)", () => {

@@ -18,7 +18,7 @@ import {
   verifyConsistency,
   verifyInclusion,
 } from "../../../../src/core/mmr/index.js";
-import { sharedJson } from "../../../helpers/shared.js";
+import { fixtureJson } from "../../../helpers/fixtures.js";
 
 interface Kat {
   completeMMRSizes: number[];
@@ -47,8 +47,8 @@ interface Consistency {
   }>;
 }
 
-const kat = sharedJson<Kat>("vectors/mmr-kat39.json");
-const cons = sharedJson<Consistency>("vectors/mmr-kat39-consistency-derived.json");
+const kat = fixtureJson<Kat>("vectors/mmr-kat39.json");
+const cons = fixtureJson<Consistency>("vectors/mmr-kat39-consistency-derived.json");
 const h = (s: string) => new Uint8Array(Buffer.from(s, "hex"));
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const leaves = kat.leaves.map((l) => h(l.value));

@@ -12,7 +12,7 @@ import {
   verifyConsistency,
   verifyInclusion,
 } from "../../../../src/core/rfc9162/index.js";
-import { sharedJson } from "../../../helpers/shared.js";
+import { fixtureJson } from "../../../helpers/fixtures.js";
 
 interface Vectors {
   cases: Array<
@@ -38,7 +38,7 @@ interface Vectors {
       }
   >;
 }
-const v = sharedJson<Vectors>("vectors/rfc9162-merkle-proofs.json");
+const v = fixtureJson<Vectors>("vectors/rfc9162-merkle-proofs.json");
 const b64 = (s: string) => new Uint8Array(Buffer.from(s, "base64"));
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const inclusion = v.cases.filter(

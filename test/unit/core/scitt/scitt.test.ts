@@ -18,15 +18,15 @@ import {
   verifyStatement,
 } from "../../../../src/core/scitt/index.js";
 import { es256KeyPair } from "../../../helpers/es256-key.js";
+import { fixtureJson } from "../../../helpers/fixtures.js";
 import { pki, signedByCertificates } from "../../../helpers/pki.js";
-import { sharedJson } from "../../../helpers/shared.js";
 import { deterministicSigner, vectorPublicKey } from "../../../helpers/vector-key.js";
 
 interface Vectors {
   preimage: { sha256: string };
   statements: Record<string, { coseSign1AttachedHex: string; coseSign1DetachedHex: string }>;
 }
-const v = sharedJson<Vectors>("vectors/signed-statement-generated.json");
+const v = fixtureJson<Vectors>("vectors/signed-statement-generated.json");
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const uuid = "0190b6a1-0000-7000-8000-000000000001";
 

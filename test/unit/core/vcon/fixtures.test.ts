@@ -7,7 +7,7 @@ import {
   vconUpdatedAt,
   vconUuid,
 } from "../../../../src/core/vcon/index.js";
-import { sharedJson, sharedPath } from "../../../helpers/shared.js";
+import { fixtureJson, fixturePath } from "../../../helpers/fixtures.js";
 
 interface Vector {
   sha256_file_bytes: string;
@@ -15,8 +15,8 @@ interface Vector {
   sha256_js_json_stringify: string;
   sha256_vcon_server_after_read_normalization: string;
 }
-const vectors = sharedJson<{ vectors: Record<string, Vector> }>("fixtures/vcon/hash-vectors.json").vectors;
-const read = (name: string) => parseVcon(new Uint8Array(readFileSync(sharedPath(`fixtures/vcon/${name}`))));
+const vectors = fixtureJson<{ vectors: Record<string, Vector> }>("vcon/hash-vectors.json").vectors;
+const read = (name: string) => parseVcon(new Uint8Array(readFileSync(fixturePath(`vcon/${name}`))));
 
 const EXPECTED: Record<string, { form: VconForm; uuid: string; updatedAt?: string; traits?: string[] }> = {
   "ietf-core03-ab_call_ext_rec.vcon.json": { form: "unsigned", uuid: "019f15a6-a752-826f-b9a2-279e0d16bc46" },
