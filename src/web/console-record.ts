@@ -61,8 +61,8 @@ function downloads(step: TrailStep): HTMLElement {
     const b = el("button", "Download receipt", "secondary small") as HTMLButtonElement;
     b.type = "button";
     b.dataset.action = "receipt";
-    b.title = "The COSE receipt (MMR profile) verified above: archivist verify receipt checks it offline";
-    b.addEventListener("click", () => saveFile(`receipt-${id}.cbor`, receipt, "application/cose"));
+    b.title = `The COSE receipt (MMR profile) verified above. Offline, with the record's JSON beside it: archivist verify record-${id}.json --receipt receipt-${id}.cose --keys keys.cbor`;
+    b.addEventListener("click", () => saveFile(`receipt-${id}.cose`, receipt, "application/cose"));
     bar.append(b);
   }
   return bar;

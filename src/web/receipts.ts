@@ -29,7 +29,7 @@ function receiptPath(identity: string): string | undefined {
 }
 
 const REGISTERED_NOTE =
-  "its RFC 9162 receipt commits to the statement's payload, not to this record: archivist verify statement checks it with the statement";
+  "its RFC 9162 receipt commits to the statement's payload, not to this record: archivist verify statement.cose --receipt receipt.cose checks it with the statement";
 
 /** A statement registered through SCRAPI, kept as an asset-free event naming its issuer. */
 const isRegisteredStatement = (r: PublicRecord) =>
