@@ -1,5 +1,5 @@
 import { sameHash, tilePath } from "../core/tlog/index.js";
-import { judge, logKeyFingerprint, pinsSomething } from "../core/verdict/index.js";
+import { type CheckpointJudgement, judge, logKeyFingerprint, pinsSomething } from "../core/verdict/index.js";
 import {
   judgeCheckpoint,
   rootFromTiles,
@@ -16,6 +16,15 @@ export interface LogReport extends VerificationVerdict {
 }
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
+
+/** Why a checkpoint that verifies does not meet the caller's roots (none when they pin nothing). */
+export function checkpointPolicy(j: CheckpointJudgement & { ok: true }, trust: TrustRoots): string[] {
+  if (!pinsSomething(trust)) return [];
+  if (j.policy) return [j.policy];
+  if (!j.pinned)
+    return ["the checkpoint is signed by no log key you pinned and cosigned by none of your witnesses"];
+  return [];
+}
 
 /**
  * Checks a tenancy's C2SP log as an outside verifier: the checkpoint under the key the service
@@ -40,9 +49,7 @@ export async function checkLog(api: PublicApi, tenant: string, trust: TrustRoots
     ({ origin, size } = j.checkpoint);
     if (!sameHash(await rootFromTiles(size, (ref) => read(tilePath(ref))), j.checkpoint.root))
       tampered.push("the tiles do not recompute the checkpoint's root");
-    if (j.policy && pinsSomething(trust)) policy.push(j.policy);
-    else if (pinsSomething(trust) && !j.pinned)
-      policy.push("the checkpoint is signed by no log key you pinned and cosigned by none of your witnesses");
+    policy.push(...checkpointPolicy(j, trust));
   }
   const cosigners = j.ok ? j.cosigners : [];
   return {

@@ -74,7 +74,7 @@ function vconUuidIn(v: unknown): string | undefined {
   return undefined;
 }
 
-function uuidOfVconFile(raw: Uint8Array): { uuid: string; parsed: unknown } {
+export function uuidOfVconFile(raw: Uint8Array): { uuid: string; parsed: unknown } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(new TextDecoder().decode(raw));
@@ -116,7 +116,7 @@ async function stepOf(api: PublicApi, e: PublicRecord, hashes: VconReport["hashe
  * Where a vCon with no public record can still be checked: the conserver records vCons privately
  * unless its link asks for public assets, and a look-up without a token finds none of those.
  */
-export const PRIVATE_VCON_HELP =
+const PRIVATE_VCON_HELP =
   "a vCon recorded privately (the conserver's default) is not listed for anyone: check it with a token " +
   "that may read it (the auditor console at /console, or archivist export vcon://<uuid> --token … " +
   "then archivist verify bundle), or with its evidence bundle exported by someone who may (drop it on " +

@@ -9,7 +9,7 @@ import { parse } from "yaml";
 const dir = join(import.meta.dirname, "../../plugins/conserver/vcon-server");
 
 /** The address the snippet names the service by (its default): tests put their service's there. */
-export const SNIPPET_ORIGIN = "http://127.0.0.1:8080";
+const SNIPPET_ORIGIN = "http://127.0.0.1:8080";
 
 export interface DataTrailsOptions {
   api_url: string;
