@@ -24,8 +24,11 @@ function packageVersion(): string {
   return "unknown";
 }
 
-/** The `archivist` program: every command of the registry, declared for commander or reading its own arguments. */
-function program(exit: (code: number | undefined) => void): Cli {
+/**
+ * The `archivist` program: every command of the registry, declared for commander or reading its
+ * own arguments. Exported so that a test can hold every command line the docs and pages show to it.
+ */
+export function program(exit: (code: number | undefined) => void): Cli {
   const cli = new Cli("archivist")
     .description("A transparency service for conversation records, and its verifier.")
     .usage("<command> [options]")

@@ -1,6 +1,6 @@
 import { ApiRefusedError } from "../client/errors.js";
 import { requestToken } from "../client/token-source.js";
-import { type BundleReport, parseBundle, verifyBundle } from "../verify/index.js";
+import { type BundleReport, parseBundle, type TrustRoots, verifyBundle } from "../verify/index.js";
 import { LookupError, PublicApi, type PublicRecord } from "./public-api.js";
 import { vconUuidOf } from "./vcon.js";
 
@@ -84,10 +84,11 @@ export function parseTarget(text: string): Target | "either" | undefined {
   return vconUuidOf(t) ? "either" : undefined;
 }
 
-/** The caller's evidence bundle of a trail, and its offline check (the same code as /verify). */
+/** The caller's evidence bundle of a trail, and its offline check by the caller's roots (the same code as /verify). */
 export async function exportBundle(
   api: PublicApi,
   target: Target,
+  trust: TrustRoots,
 ): Promise<{ text: string; name: string; report: BundleReport }> {
   const path = `/archivist/v1/evidence/${target.kind === "vcon" ? "vcons" : "assets"}/${target.uuid}`;
   const { status, bytes } = await api.get(path);
@@ -105,7 +106,7 @@ export async function exportBundle(
   return {
     text,
     name: `evidence-${target.kind}-${target.uuid}.json`,
-    report: verifyBundle(parseBundle(text)),
+    report: verifyBundle(parseBundle(text), trust),
   };
 }
 

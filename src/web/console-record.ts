@@ -61,15 +61,15 @@ function downloads(step: TrailStep): HTMLElement {
     const b = el("button", "Download receipt", "secondary small") as HTMLButtonElement;
     b.type = "button";
     b.dataset.action = "receipt";
-    b.title = "The COSE receipt (MMR profile) verified above: archivist verify receipt checks it offline";
-    b.addEventListener("click", () => saveFile(`receipt-${id}.cbor`, receipt, "application/cose"));
+    b.title = `The COSE receipt (MMR profile) verified above. Offline, with the record's JSON beside it: archivist verify record-${id}.json --receipt receipt-${id}.cose --keys keys.cbor`;
+    b.addEventListener("click", () => saveFile(`receipt-${id}.cose`, receipt, "application/cose"));
     bar.append(b);
   }
   return bar;
 }
 
-/** One record of a trail: what it says, when, from whom, and its receipt's verdict. */
-export function recordCard(step: TrailStep): HTMLElement {
+/** One record of a trail: what it says, when, from whom, and its receipt's verdict (`whose` keys it was checked under). */
+export function recordCard(step: TrailStep, whose: string): HTMLElement {
   const f = step.facts;
   const li = el("li", undefined, "record");
   li.id = cardId(f.identity);
@@ -95,7 +95,7 @@ export function recordCard(step: TrailStep): HTMLElement {
     ["Declared", f.declared ? declaredView(step) : "(not declared)"],
     ["Accepted", timeView(f.accepted)],
     ["Accepted from", f.acceptedFrom || "(unknown)"],
-    ["Receipt", receiptView(step.receipt, "the keys this service serves")],
+    ["Receipt", receiptView(step.receipt, whose)],
   );
   if (step.statement)
     rows.push([
@@ -111,16 +111,21 @@ export function recordCard(step: TrailStep): HTMLElement {
  * What the trail's words mean, said once above it: how receipts were checked and under whose
  * keys, what each status present means, and when a declared time is flagged.
  */
-export function trailKey(t: Trail, fingerprints: string[]): HTMLElement {
+export function trailKey(t: Trail, fingerprints: string[], roots: string[]): HTMLElement {
   const box = el("section", undefined, "card trail-key");
   box.id = "trail-key";
   box.append(el("h3", "How to read this trail"));
   const keys = el(
     "p",
-    "Each receipt is verified in this browser against the record and the keys this service serves " +
-      "(/.well-known/scitt-keys). That proves the records are in its log as those keys say " +
-      "(SELF-CONSISTENT, KEYS NOT PINNED), not that the keys are the service's: compare their fingerprints " +
-      "out of band, or verify the exported bundle with pinned keys (archivist verify bundle --keys).",
+    roots.length
+      ? "Each receipt is verified in this browser against the record and the keys this service serves " +
+          `(/.well-known/scitt-keys), then judged by your trust roots (${roots.join(", ")}): VERIFIED only when ` +
+          "a service key you pinned signed it, POLICY FAILED when none did."
+      : "Each receipt is verified in this browser against the record and the keys this service serves " +
+          "(/.well-known/scitt-keys). That proves the records are in its log as those keys say " +
+          "(SELF-CONSISTENT, KEYS NOT PINNED), not that the keys are the service's: compare their fingerprints " +
+          "out of band and give them as trust roots (the panel above), or verify the exported bundle with " +
+          "pinned keys (archivist verify bundle --keys).",
   );
   box.append(keys);
   if (fingerprints.length) {

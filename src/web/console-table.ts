@@ -3,7 +3,12 @@ import { type ConsoleLink, consoleFragment } from "./console-link.js";
 import { el, timeView } from "./render.js";
 
 const PAGE_SIZE = 10;
-const COLUMNS = ["Name or subject", "Type", "Status", "Last event", "Events"] as const;
+const COLUMNS = ["Name or subject", "Type", "Status", "Last event", "Asset events"] as const;
+/** What a column counts, where its heading alone could mislead (a vCon's trail counts otherwise). */
+const COLUMN_NOTES: Partial<Record<(typeof COLUMNS)[number], string>> = {
+  "Asset events":
+    "The events on the asset you may read, its creation (NewAsset) included. A vCon's trail shows the ones naming the vCon, and its asset-free events and registered statements besides.",
+};
 /** The columns a click on their heading sorts by. */
 const SORTS: Partial<Record<(typeof COLUMNS)[number], AssetOrder>> = {
   "Name or subject": "NAME",
@@ -154,6 +159,8 @@ export class AssetTable {
           this.order === sort ? (sort === "NAME" ? "ascending" : "descending") : "none",
         );
       } else th.textContent = name;
+      const note = COLUMN_NOTES[name];
+      if (note) th.title = note;
       head.append(th);
     }
     const thead = el("thead");

@@ -1,3 +1,4 @@
+import type { TrustRoots } from "../verify/index.js";
 import type { FoundStatement, Target } from "./console-data.js";
 import { LookupError, type PublicApi, type PublicRecord } from "./public-api.js";
 import { checkReceipt, type ReceiptCheck } from "./receipts.js";
@@ -30,6 +31,18 @@ export interface Trail {
   steps: TrailStep[];
   /** Per asset of the trail, its compliance against each policy that applies to it. */
   compliance: Array<{ asset: string; compliant: boolean; policies: PolicyStatus[] }>;
+  /**
+   * A vCon's trail: per asset, the events of it the caller may read (what the asset table
+   * counts, its creation included) and how many of them this trail shows (those naming the vCon).
+   */
+  assetCounts: Array<{ identity: string; name: string; total: number; inTrail: number }>;
+}
+
+/** What a trail counts, by kind: "2 asset events, 1 asset-free event, 1 registered statement". */
+export function countsByKind(steps: readonly TrailStep[]): string {
+  const kinds = new Map<string, number>();
+  for (const x of steps) kinds.set(x.facts.kind, (kinds.get(x.facts.kind) ?? 0) + 1);
+  return [...kinds].map(([kind, n]) => `${n} ${kind}${n === 1 ? "" : "s"}`).join(", ");
 }
 
 async function policyNames(api: PublicApi): Promise<Map<string, string>> {
@@ -73,7 +86,12 @@ const byTime = (a: TrailStep, b: TrailStep) =>
   a.facts.logIndex - b.facts.logIndex;
 
 /** Finds a trail: for a bare uuid the vCon it records, else the asset of that id. */
-export async function loadTrail(api: PublicApi, wanted: Target | "either", uuid: string): Promise<Trail> {
+export async function loadTrail(
+  api: PublicApi,
+  wanted: Target | "either",
+  uuid: string,
+  trust: TrustRoots,
+): Promise<Trail> {
   let target: Target = wanted === "either" ? { kind: "vcon", uuid } : wanted;
   let records: PublicRecord[] = [];
   let statements: FoundStatement[] = [];
@@ -101,7 +119,7 @@ export async function loadTrail(api: PublicApi, wanted: Target | "either", uuid:
     steps.push({
       record,
       facts: recordFacts(record),
-      receipt: await checkReceipt(api, record),
+      receipt: await checkReceipt(api, record, trust),
       statement: statementOf.get(String(record.identity)),
     });
   steps.sort(byTime);
@@ -123,6 +141,17 @@ export async function loadTrail(api: PublicApi, wanted: Target | "either", uuid:
       })),
     });
   }
+  const assetCounts: Trail["assetCounts"] = [];
+  if (target.kind === "vcon")
+    for (const a of assets) {
+      const identity = String(a.identity);
+      const total = (await api.list(`/archivist/v2/${identity}/events`, "events")).length;
+      const inTrail = steps.filter((x) => x.facts.identity.startsWith(`${identity}/`)).length;
+      const name = String(
+        (a.attributes as Record<string, unknown> | undefined)?.arc_display_name || identity,
+      );
+      assetCounts.push({ identity, name, total, inTrail });
+    }
   const title =
     target.kind === "vcon"
       ? `vcon://${uuid}`
@@ -130,11 +159,11 @@ export async function loadTrail(api: PublicApi, wanted: Target | "either", uuid:
           (assets[0]?.attributes as Record<string, unknown> | undefined)?.arc_display_name ||
             `assets/${uuid}`,
         );
-  return { target, title, assets, steps, compliance };
+  return { target, title, assets, steps, compliance, assetCounts };
 }
 
 /** One asset-free event (a registered statement among them) as a trail of its own. */
-export async function loadFreeEvent(api: PublicApi, identity: string): Promise<Trail> {
+export async function loadFreeEvent(api: PublicApi, identity: string, trust: TrustRoots): Promise<Trail> {
   const res = await api.get(`/archivist/v1/${identity}`);
   if (res.status === 404 || res.status === 403)
     throw new LookupError(`no record ${identity} that you may read`);
@@ -145,7 +174,8 @@ export async function loadFreeEvent(api: PublicApi, identity: string): Promise<T
     target: { kind: "record", uuid },
     title: identity,
     assets: [],
-    steps: [{ record, facts, receipt: await checkReceipt(api, record) }],
+    steps: [{ record, facts, receipt: await checkReceipt(api, record, trust) }],
     compliance: [],
+    assetCounts: [],
   };
 }

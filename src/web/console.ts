@@ -2,7 +2,8 @@
 // kept in this page's memory only), pick an asset or a vCon from the table or find one, read its
 // trail with each receipt verified here by the core verifier, its compliance, export its
 // evidence bundle, and watch the tenancy's log. The address's fragment names what is shown.
-import { keyFingerprint, verdictLabel } from "../core/verdict/index.js";
+import { keyFingerprint, pinsSomething, verdictLabel } from "../core/verdict/index.js";
+import { noTrust, type TrustRoots, type VerdictCode } from "../verify/index.js";
 import {
   assetPage,
   callerApi,
@@ -14,14 +15,17 @@ import {
   type StatementField,
   signIn,
 } from "./console-data.js";
+import { recordAtIndex, recordsByPayload, vconPayloadHashes } from "./console-find.js";
 import { type ConsoleLink, consoleFragment, parseConsoleLink } from "./console-link.js";
 import { logPanelView } from "./console-log-panel.js";
 import { cardId, recordCard, recordLink, trailKey } from "./console-record.js";
 import { AssetTable } from "./console-table.js";
-import { loadFreeEvent, loadTrail, type Trail } from "./console-trail.js";
+import { countsByKind, loadFreeEvent, loadTrail, type Trail } from "./console-trail.js";
+import { consoleTrustRoots, trustSummary } from "./console-trust.js";
 import { logStatus } from "./log-status.js";
 import { LookupError, type PublicApi } from "./public-api.js";
 import { el, showVerdict, timeView } from "./render.js";
+import { uuidOfVconFile, vconUuidOf } from "./vcon.js";
 
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const status = byId<HTMLDivElement>("status");
@@ -33,6 +37,10 @@ const logPanel = byId<HTMLElement>("log-panel-body");
 const LOG_REFRESH_MS = 5000;
 let session: Session | undefined;
 let shown: Trail | undefined;
+/** The auditor's trust roots: in this page's memory only, like the token; every verdict is judged by them. */
+let trust: TrustRoots = noTrust();
+/** What the trail on show was opened as, to judge it again when the roots change. */
+let shownLink: ConsoleLink | { kind: "either"; uuid: string } | undefined;
 let logTimer: ReturnType<typeof setInterval> | undefined;
 
 function say(ok: boolean | undefined, text: string, code?: string): void {
@@ -97,7 +105,7 @@ async function refreshLog(): Promise<void> {
   const s = session;
   if (!s || document.hidden) return;
   try {
-    const st = await logStatus(api(s), s.tenant);
+    const st = await logStatus(api(s), s.tenant, trust);
     if (session === s) logPanel.replaceChildren(logPanelView(st, new Date()));
   } catch (err) {
     if (session === s)
@@ -177,7 +185,7 @@ function exportBar(t: Trail, s: Session): HTMLElement[] {
   exportStatus.setAttribute("aria-live", "polite");
   exportButton.addEventListener("click", () =>
     guarded("Exporting the evidence bundle", async () => {
-      const b = await exportBundle(api(s), target);
+      const b = await exportBundle(api(s), target, trust);
       const url = URL.createObjectURL(new Blob([b.text], { type: "application/json" }));
       const a = document.createElement("a");
       a.href = url;
@@ -188,9 +196,9 @@ function exportBar(t: Trail, s: Session): HTMLElement[] {
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
       exportStatus.textContent = `Saved ${b.name}. Checked here before saving: ${b.report.summary}`;
       exportStatus.dataset.code = b.report.code;
-      // Self-consistent is what a bundle checked against its own keys can be: saved, not a failure.
+      // Self-consistent is what a bundle checked without roots can be: saved, not a failure.
       say(
-        b.report.code !== "tampered" && b.report.code !== "cannot-evaluate",
+        b.report.code === "verified" || b.report.code === "self-consistent-unpinned",
         `Exported ${b.name}: ${b.report.summary}`,
         b.report.code,
       );
@@ -202,6 +210,30 @@ function exportBar(t: Trail, s: Session): HTMLElement[] {
     el("span", "One file anyone can check offline on /verify or with archivist verify bundle.", "note"),
   );
   return [toolbar, exportStatus];
+}
+
+/**
+ * How the trail's count meets the asset table's: the table counts an asset's events (its
+ * creation, NewAsset, included); a vCon's trail shows those naming the vCon, and its asset-free
+ * events and registered statements besides.
+ */
+function assetCountsNote(t: Trail): HTMLElement {
+  const p = el("p", undefined, "note");
+  p.id = "trail-counts";
+  for (const [i, c] of t.assetCounts.entries()) {
+    const rest = c.total - c.inTrail;
+    const link = el("a", c.name) as HTMLAnchorElement;
+    link.href = consoleFragment({ kind: "asset", uuid: c.identity.replace(/^assets\//, "") });
+    p.append(
+      i ? " " : "",
+      `The table counts ${c.total} asset event${c.total === 1 ? "" : "s"} on `,
+      link,
+      rest > 0
+        ? `, its creation included: ${c.inTrail} name${c.inTrail === 1 ? "s" : ""} this vCon and ${c.inTrail === 1 ? "is" : "are"} in this trail; the other ${rest} ${rest === 1 ? "is" : "are"} on the asset's own trail.`
+        : ": all of them are in this trail.",
+    );
+  }
+  return p;
 }
 
 function trailView(t: Trail, s: Session, prints: string[]): HTMLElement {
@@ -226,21 +258,56 @@ function trailView(t: Trail, s: Session, prints: string[]): HTMLElement {
   }
   box.append(...exportBar(t, s));
   if (t.compliance.length) box.append(complianceView(t));
-  box.append(trailKey(t, prints));
+  box.append(trailKey(t, prints, pinsSomething(trust) ? trust.described : []));
   const verified = t.steps.filter((x) => x.receipt.ok).length;
-  const kinds = [...new Set(t.steps.map((x) => x.facts.kind))].join(", ");
-  box.append(
-    el(
-      "h3",
-      `Trail: ${t.steps.length} record(s) (${kinds}), ${verified} receipt(s) verified in this browser`,
-    ),
+  const counted = el(
+    "h3",
+    `Trail: ${t.steps.length} record(s): ${countsByKind(t.steps)}; ${verified} receipt(s) verified in this browser`,
   );
+  counted.id = "trail-count";
+  box.append(counted);
+  if (t.assetCounts.length) box.append(assetCountsNote(t));
   const list = el("ol", undefined, "timeline");
   list.id = "trail";
   list.setAttribute("aria-labelledby", "trail-heading");
-  for (const x of t.steps) list.append(recordCard(x));
+  const whose = pinsSomething(trust) ? "your trust roots" : "the keys this service serves";
+  for (const x of t.steps) list.append(recordCard(x, whose));
   box.append(list);
   return box;
+}
+
+/** Severity of a receipt's verdict, worst first: the trail's verdict is its worst record's. */
+const SEVERITY: VerdictCode[] = [
+  "tampered",
+  "policy-failed",
+  "cannot-evaluate",
+  "self-consistent-unpinned",
+  "verified",
+];
+
+/** The trail's verdict line: its worst receipt's code, and how many records it holds. */
+function trailVerdict(t: Trail): { ok: boolean; text: string; code: VerdictCode | undefined } {
+  const n = t.steps.length;
+  const worst = SEVERITY.find((c) => t.steps.some((x) => x.receipt.code === c)) ?? "cannot-evaluate";
+  const failing = t.steps.filter((x) => !x.receipt.ok);
+  if (failing.length === 0)
+    return {
+      ok: true,
+      code: worst,
+      text: `${verdictLabel(worst)}: ${n} record(s) of ${t.title}, every receipt valid under ${pinsSomething(trust) ? "your trust roots" : "the keys this service serves"}`,
+    };
+  const first = failing[0]?.receipt;
+  if (worst === "policy-failed" && first && !first.ok)
+    return {
+      ok: false,
+      code: worst,
+      text: `${verdictLabel(worst)}: ${failing.length} of ${n} record(s) do not meet your trust roots (${first.reason})`,
+    };
+  return {
+    ok: false,
+    code: worst === "tampered" ? worst : undefined,
+    text: `${failing.length} of ${n} record(s) without a verified receipt (not sealed yet, or failed: see each record)`,
+  };
 }
 
 /** Marks one record of the shown trail and brings it into view. */
@@ -271,32 +338,26 @@ async function open(link: ConsoleLink | { kind: "either"; uuid: string }): Promi
   // A new question: the previous answer goes, so a "not found" never sits above an old trail.
   result.replaceChildren();
   shown = undefined;
+  shownLink = link;
   await guarded("Loading the trail and verifying its receipts", async () => {
     const a = api(s);
     let t: Trail;
     if (link.kind === "record")
       t = link.asset
-        ? await loadTrail(a, { kind: "asset", uuid: link.asset }, link.asset)
-        : await loadFreeEvent(a, link.identity);
+        ? await loadTrail(a, { kind: "asset", uuid: link.asset }, link.asset, trust)
+        : await loadFreeEvent(a, link.identity, trust);
     else if (link.kind === "either") {
-      t = await loadTrail(a, "either", link.uuid);
+      t = await loadTrail(a, "either", link.uuid, trust);
       const named = consoleFragment(
         t.target.kind === "asset" ? { kind: "asset", uuid: link.uuid } : { kind: "vcon", uuid: link.uuid },
       );
       history.replaceState(null, "", named);
-    } else t = await loadTrail(a, { kind: link.kind, uuid: link.uuid }, link.uuid);
+    } else t = await loadTrail(a, { kind: link.kind, uuid: link.uuid }, link.uuid, trust);
     if (session !== s) return;
     shown = t;
     result.replaceChildren(trailView(t, s, await fingerprints(a)));
-    const bad = t.steps.filter((x) => !x.receipt.ok).length;
-    const code = bad === 0 ? (t.steps[0]?.receipt.code ?? "cannot-evaluate") : undefined;
-    say(
-      bad === 0,
-      bad === 0
-        ? `${verdictLabel(code ?? "cannot-evaluate")}: ${t.steps.length} record(s) of ${t.title}, every receipt valid under the keys this service serves`
-        : `${bad} of ${t.steps.length} record(s) without a verified receipt (not sealed yet, or failed: see each record)`,
-      code,
-    );
+    const { ok, text, code } = trailVerdict(t);
+    say(ok, text, code);
     if (link.kind === "record") {
       if (!highlight(link.identity))
         say(false, `${link.identity} is not in its asset's trail as you may read it`);
@@ -409,17 +470,140 @@ byId<HTMLFormElement>("statements-form").addEventListener("submit", (e) => {
   });
 });
 byId<HTMLButtonElement>("signout").addEventListener("click", () => signedOut());
+
+const trustField = (id: string) => byId<HTMLInputElement | HTMLTextAreaElement>(id).value;
+
+/** Uses new roots for every verdict: the log panel and the trail on show are judged again. */
+function useTrust(roots: TrustRoots): void {
+  trust = roots;
+  const summary = byId<HTMLElement>("trust-summary");
+  summary.textContent = trustSummary(roots);
+  summary.dataset.pinned = String(pinsSomething(roots));
+  void refreshLog();
+  if (shownLink && session) void open(shownLink);
+  else say(true, trustSummary(roots));
+}
+
+byId<HTMLFormElement>("trust-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  let roots: TrustRoots;
+  try {
+    roots = consoleTrustRoots({
+      policy: trustField("trust-policy"),
+      fingerprints: trustField("trust-fingerprints"),
+      logKey: trustField("trust-log-key"),
+      witnesses: trustField("trust-witnesses"),
+      quorum: trustField("trust-quorum"),
+    });
+  } catch (err) {
+    // The roots in use stay as they were: a typo never silently changes what is trusted.
+    return say(false, `Trust roots refused, the ones in use are kept: ${(err as Error).message}`);
+  }
+  useTrust(roots);
+});
+byId<HTMLButtonElement>("trust-clear").addEventListener("click", () => {
+  for (const id of ["trust-policy", "trust-fingerprints", "trust-log-key", "trust-witnesses", "trust-quorum"])
+    byId<HTMLInputElement>(id).value = "";
+  useTrust(noTrust());
+});
+/** A policy file chosen or dropped: its text goes into the policy field, to be read and applied. */
+async function policyFile(file: File | undefined): Promise<void> {
+  if (!file) return;
+  byId<HTMLTextAreaElement>("trust-policy").value = await file.text();
+}
+const policyInput = byId<HTMLInputElement>("trust-policy-file");
+policyInput.addEventListener("change", () => void policyFile(policyInput.files?.[0]));
+byId<HTMLTextAreaElement>("trust-policy").addEventListener("dragover", (e) => e.preventDefault());
+byId<HTMLTextAreaElement>("trust-policy").addEventListener("drop", (e) => {
+  e.preventDefault();
+  void policyFile(e.dataTransfer?.files[0]);
+});
 byId<HTMLFormElement>("find-form").addEventListener("submit", (e) => {
   e.preventDefault();
   if (!session) return signedOut();
   const text = byId<HTMLInputElement>("query").value;
+  const index = /^(?:log\s+)?(?:entry\s+)?#?(\d{1,15})$/i.exec(text.trim())?.[1];
+  if (index !== undefined) {
+    const s = session;
+    result.replaceChildren();
+    shown = undefined;
+    void guarded(`Finding log entry ${index}`, async () => {
+      const identity = await recordAtIndex(api(s), s.tenant, Number(index));
+      const asset = /^assets\/([0-9a-f-]{36})\//.exec(identity)?.[1];
+      go(asset ? { kind: "record", identity, asset } : { kind: "record", identity });
+    });
+    return;
+  }
   const target = parseTarget(text);
   if (!target) {
     result.replaceChildren();
     shown = undefined;
-    return say(false, "Enter vcon://<uuid>, a vCon uuid, or assets/<uuid>.");
+    return say(false, "Enter vcon://<uuid>, a vCon uuid, assets/<uuid>, or log entry <n>.");
   }
   if (target !== "either") return go(target);
   // A bare uuid: the vCon it records, else the asset of that id.
   void open({ kind: "either", uuid: (text.trim().match(/[0-9a-f-]{36}/i)?.[0] ?? "").toLowerCase() });
+});
+
+/**
+ * A vCon file dropped or chosen: its payload hashes (every mode the links hash in) find the
+ * records that recorded this very version; its trail opens with them marked.
+ */
+async function findVconFile(file: File | undefined): Promise<void> {
+  const s = session;
+  if (!file || !s) return;
+  result.replaceChildren();
+  shown = undefined;
+  await guarded(`Hashing ${file.name} and finding its records`, async () => {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const hashes = vconPayloadHashes(bytes);
+    const found = await recordsByPayload(api(s), hashes);
+    const tried = hashes.flatMap((h) => h.modes).join(", ");
+    if (!found.length)
+      throw new LookupError(
+        `no record you may read holds this file's payload hash (SHA-256 as ${tried}): not recorded, recorded as another version, or not yours to read`,
+      );
+    let uuid: string | undefined;
+    try {
+      uuid = uuidOfVconFile(bytes).uuid;
+    } catch {
+      uuid = vconUuidOf(found.find((f) => f.subject.startsWith("vcon://"))?.subject ?? "");
+    }
+    if (!uuid) {
+      const only = found[0] as (typeof found)[number];
+      go({ kind: "record", identity: only.identity });
+      return;
+    }
+    await open({ kind: "vcon", uuid });
+    if (session !== s || !shown) return;
+    history.replaceState(null, "", consoleFragment({ kind: "vcon", uuid }));
+    const marked = found.filter((f) => {
+      const card = document.getElementById(cardId(f.identity));
+      card?.classList.add("matched");
+      if (card) card.dataset.matched = "true";
+      return card !== null;
+    });
+    const first = marked[0];
+    if (first) highlight(first.identity);
+    const modes = [...new Set(marked.flatMap((f) => f.modes))].join(", ");
+    say(
+      marked.length > 0,
+      marked.length
+        ? `${file.name} is the version of vcon://${uuid} recorded by ${marked.length} record(s) (payload hash as ${modes}), marked in its trail`
+        : `${file.name} matches ${found.length} record(s), none of them in the trail of vcon://${uuid}`,
+    );
+  });
+}
+const vconInput = byId<HTMLInputElement>("vcon-file");
+vconInput.addEventListener("change", () => void findVconFile(vconInput.files?.[0]));
+const vconDrop = byId<HTMLElement>("vcon-drop");
+vconDrop.addEventListener("dragover", (e) => {
+  e.preventDefault();
+  vconDrop.classList.add("over");
+});
+vconDrop.addEventListener("dragleave", () => vconDrop.classList.remove("over"));
+vconDrop.addEventListener("drop", (e) => {
+  e.preventDefault();
+  vconDrop.classList.remove("over");
+  void findVconFile(e.dataTransfer?.files[0]);
 });

@@ -7,7 +7,8 @@ import {
 } from "../core/tlog/index.js";
 import { COSIGNATURE_V1, ED25519 } from "../core/tlog/keys.js";
 import { ML_DSA_44 } from "../core/tlog/ml-dsa.js";
-import { emptyPolicy, judgeCheckpoint, type VerdictCode } from "../verify/index.js";
+import { checkpointStanding, judge, logKeyFingerprint, pinsSomething } from "../core/verdict/index.js";
+import { judgeCheckpoint, type TrustRoots, type VerdictCode } from "../verify/index.js";
 import { LookupError, type PublicApi } from "./public-api.js";
 
 /** One signature line of the checkpoint, checked here. */
@@ -38,8 +39,14 @@ export interface LogStatus {
   signatures: SignatureLineCheck[];
   witnesses: WitnessInfo[];
   quorum: number;
-  /** The checkpoint judged under the keys the service serves: self-consistent at best, else tampered. */
+  /**
+   * The checkpoint judged by the caller's roots: `verified` under a log key they pinned or a quorum
+   * of their witnesses, `policy-failed` when it meets neither; without roots self-consistent at
+   * best (under the keys the service serves); `tampered` when a signature does not verify.
+   */
   code: VerdictCode;
+  /** The verdict in words. */
+  summary: string;
   problem?: string;
 }
 
@@ -62,10 +69,14 @@ async function fetchText(api: PublicApi, path: string): Promise<string | undefin
 /**
  * The newest published checkpoint of the tenancy's log with each signature line checked here
  * (the log's Ed25519 and ML-DSA-44 keys, the configured witnesses' cosignature keys, all as the
- * service serves them), and the witnesses with their newest cosignatures. Undefined before the
- * log's first checkpoint.
+ * service serves them), judged by the caller's roots, and the witnesses with their newest
+ * cosignatures. Undefined before the log's first checkpoint.
  */
-export async function logStatus(api: PublicApi, tenant: string): Promise<LogStatus | undefined> {
+export async function logStatus(
+  api: PublicApi,
+  tenant: string,
+  trust: TrustRoots,
+): Promise<LogStatus | undefined> {
   const base = `/archivist/v1/merklelogs/${tenant}/tlog`;
   const note = await fetchText(api, `${base}/checkpoint`);
   if (note === undefined) return undefined;
@@ -92,13 +103,35 @@ export async function logStatus(api: PublicApi, tenant: string): Promise<LogStat
       ...(at !== undefined ? { time: new Date(at * 1000).toISOString() } : {}),
     };
   });
-  const judged = judgeCheckpoint(full, logKey, emptyPolicy());
+  const judged = judgeCheckpoint(full, logKey, trust.policy);
   const bad = signatures.find((s) => s.role !== "unknown" && !s.verified);
-  const problem = !judged.ok
+  const broken = !judged.ok
     ? judged.reason
     : bad
       ? `the ${bad.algorithm} signature of ${bad.name} does not verify`
       : undefined;
+  const verdict = judge({
+    tampered: broken ? [broken] : [],
+    policy: judged.ok ? checkpointStanding(judged, trust, new Date()).policy : [],
+    pinned: pinsSomething(trust),
+    level: judged.ok && judged.witnessed ? "witnessed" : "pinned",
+    roots: trust.described,
+    fingerprints: logKey
+      ? [
+          logKeyFingerprint(
+            logKey,
+            trust.policy.logKeys.some((k) => k.trim() === logKey),
+          ),
+        ]
+      : [],
+    notChecked: [],
+    unsigned: [],
+    proven: `${checkpoint.origin} at ${checkpoint.size} entries, signed by the log's key${judged.ok && judged.cosigners.length ? `, cosigned by ${judged.cosigners.length} of your witnesses` : ""}`,
+  });
+  const problem =
+    verdict.code === "verified" || verdict.code === "self-consistent-unpinned"
+      ? undefined
+      : verdict.problems[0];
   return {
     origin: checkpoint.origin,
     size: checkpoint.size,
@@ -106,7 +139,8 @@ export async function logStatus(api: PublicApi, tenant: string): Promise<LogStat
     signatures,
     witnesses: listed.witnesses,
     quorum: listed.quorum,
-    code: problem ? "tampered" : "self-consistent-unpinned",
+    code: verdict.code,
+    summary: verdict.summary,
     ...(problem ? { problem } : {}),
   };
 }

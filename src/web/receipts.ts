@@ -1,4 +1,5 @@
-import { type VerdictCode, verifyRecordReceipt } from "../verify/index.js";
+import { type TrustRoots, type VerdictCode, verifyRecordReceipt } from "../verify/index.js";
+import { recordReceiptVerdict, serviceKeysFor } from "./keyed-verdict.js";
 import type { PublicApi, PublicRecord } from "./public-api.js";
 
 /**
@@ -29,15 +30,24 @@ function receiptPath(identity: string): string | undefined {
 }
 
 const REGISTERED_NOTE =
-  "its RFC 9162 receipt commits to the statement's payload, not to this record: archivist verify statement checks it with the statement";
+  "its RFC 9162 receipt commits to the statement's payload, not to this record: archivist verify statement.cose --receipt receipt.cose checks it with the statement";
 
 /** A statement registered through SCRAPI, kept as an asset-free event naming its issuer. */
 const isRegisteredStatement = (r: PublicRecord) =>
   String(r.identity).startsWith("events/") &&
   typeof (r.attributes as Record<string, unknown> | undefined)?.scitt_issuer === "string";
 
-/** Fetches a record's receipts and verifies them against the record and the keys the look-up trusts. */
-export async function checkReceipt(api: PublicApi, record: PublicRecord): Promise<ReceiptCheck> {
+/**
+ * Fetches a record's receipts and verifies them against the record and the keys the look-up
+ * trusts. With `trust` (the console's roots), both are checked with the keys the service serves
+ * and the verdict is the caller's roots': `verified` under service keys they pin, `policy-failed`
+ * when the receipt is signed by none of them.
+ */
+export async function checkReceipt(
+  api: PublicApi,
+  record: PublicRecord,
+  trust?: TrustRoots,
+): Promise<ReceiptCheck> {
   const path = receiptPath(String(record.identity));
   if (!path)
     return {
@@ -46,7 +56,7 @@ export async function checkReceipt(api: PublicApi, record: PublicRecord): Promis
       reason: `not a record with a receipt: ${String(record.identity)}`,
     };
   try {
-    const keys = await api.keys();
+    const keys = trust ? await api.fetchedKeys() : await api.keys();
     const profiles: Array<"mmr" | "rfc9162"> = [];
     const receipts: Partial<Record<"mmr" | "rfc9162", Uint8Array>> = {};
     let mmrIndex = -1;
@@ -76,9 +86,17 @@ export async function checkReceipt(api: PublicApi, record: PublicRecord): Promis
       receipts[profile] = bytes;
       mmrIndex = v.mmrIndex;
     }
+    let code: VerdictCode = api.pinned ? "verified" : "self-consistent-unpinned";
+    const mmr = receipts.mmr;
+    if (trust && mmr) {
+      const v = recordReceiptVerdict(trust, serviceKeysFor(trust, keys), record, mmr);
+      if (v.code !== "verified" && v.code !== "self-consistent-unpinned")
+        return { ok: false, code: v.code, reason: v.problems[0] ?? v.summary };
+      code = v.code;
+    }
     return {
       ok: true,
-      code: api.pinned ? "verified" : "self-consistent-unpinned",
+      code,
       mmrIndex,
       profiles,
       receipts,

@@ -74,7 +74,7 @@ function vconUuidIn(v: unknown): string | undefined {
   return undefined;
 }
 
-function uuidOfVconFile(raw: Uint8Array): { uuid: string; parsed: unknown } {
+export function uuidOfVconFile(raw: Uint8Array): { uuid: string; parsed: unknown } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(new TextDecoder().decode(raw));
@@ -112,8 +112,19 @@ async function stepOf(api: PublicApi, e: PublicRecord, hashes: VconReport["hashe
   };
 }
 
+/**
+ * Where a vCon with no public record can still be checked: the conserver records vCons privately
+ * unless its link asks for public assets, and a look-up without a token finds none of those.
+ */
+const PRIVATE_VCON_HELP =
+  "a vCon recorded privately (the conserver's default) is not listed for anyone: check it with a token " +
+  "that may read it (the auditor console at /console, or archivist export vcon://<uuid> --token … " +
+  "then archivist verify bundle), or with its evidence bundle exported by someone who may (drop it on " +
+  "/verify); a conserver link with public_assets: true records vCons anyone can check here";
+
 function verdictOf(r: Omit<VconReport, "ok" | "verdict">, haveFile: boolean) {
-  if (r.trail.length === 0) return { ok: false, verdict: `NOT FOUND: no public records for ${r.subject}` };
+  if (r.trail.length === 0)
+    return { ok: false, verdict: `NOT FOUND: no public records for ${r.subject}; ${PRIVATE_VCON_HELP}` };
   const bad = r.trail.filter((s) => !s.receipt.ok);
   if (bad.length)
     return {

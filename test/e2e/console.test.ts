@@ -4,9 +4,11 @@ import { join } from "node:path";
 import { pino } from "pino";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashVcon, parseVcon } from "../../plugins/conserver/vcon.js";
 import { parseBundle, verifyBundle } from "../../src/core/bundle/index.js";
 import { eventToStatement } from "../../src/core/scitt/index.js";
-import { COSIGNATURE_V1, ed25519PublicKey, formatVkey } from "../../src/core/tlog/index.js";
+import { COSIGNATURE_V1, ED25519, ed25519PublicKey, formatVkey } from "../../src/core/tlog/index.js";
+import { keyFingerprint } from "../../src/core/verdict/index.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../../src/verify/index.js";
 import { TRUST_WORDS } from "../../src/web/trust.js";
 import { type RunningWitness, startWitness } from "../../src/witness/server.js";
@@ -33,6 +35,7 @@ let asset: string;
 let tenant: string;
 let freeEvent: string;
 let registered: string;
+let witnessVkey: string;
 const vcon = crypto.randomUUID();
 const today = new Date().toISOString().slice(0, 10);
 const WITNESS = "console.test/witness";
@@ -64,7 +67,7 @@ beforeAll(async () => {
   // The witness's key is made first: the service is started knowing it.
   const state = new WitnessState(mkdtempSync(join(tmpdir(), "console-witness-")));
   const port = await freePort();
-  const witnessVkey = formatVkey(WITNESS, COSIGNATURE_V1, ed25519PublicKey(state.seed()));
+  witnessVkey = formatVkey(WITNESS, COSIGNATURE_V1, ed25519PublicKey(state.seed()));
   s = await startTestService({
     ARCHIVIST_SEAL_INTERVAL_MS: "100",
     ARCHIVIST_WITNESSES: `${witnessVkey} http://127.0.0.1:${port}`,
@@ -234,6 +237,11 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     expect(second?.[0]).toContain("Consent form");
     expect(second?.[4]).toBe("1");
     expect(await page.textContent("#assets-page")).toBe("1–10 of 12");
+    // The count column says what it counts (a vCon's trail counts otherwise: see the trail test).
+    expect(await page.textContent("#assets-table th:last-child")).toBe("Asset events");
+    expect(await page.getAttribute("#assets-table th:last-child", "title")).toMatch(
+      /^The events on the asset you may read, its creation \(NewAsset\) included\./,
+    );
     // The search box is followed by its result, not by the table.
     const order = await page.evaluate(() =>
       Array.from(document.querySelectorAll(".console-main > *")).map((e) => e.id),
@@ -277,6 +285,14 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     expect(new URL(page.url()).hash).toBe(`#vcon=${vcon}`);
     expect(await page.textContent("#trail-assets")).toBe("Recorded on asset Call 42 (billing dispute)");
     expect(await page.getAttribute("#trail-assets a", "href")).toBe(`#asset=${asset.replace("assets/", "")}`);
+    // The trail says what it counts, and how that meets the table's 3 events on the asset (its
+    // creation included, which names no vCon and so is on the asset's own trail only).
+    expect(await page.textContent("#trail-count")).toBe(
+      "Trail: 4 record(s): 2 asset events, 1 asset-free event, 1 registered statement; 4 receipt(s) verified in this browser",
+    );
+    expect(await page.textContent("#trail-counts")).toBe(
+      "The table counts 3 asset events on Call 42 (billing dispute), its creation included: 2 name this vCon and are in this trail; the other 1 is on the asset's own trail.",
+    );
     const steps = await trailSteps();
     expect(steps.map((x) => [x.title, x.kind, x.receipt, x.code])).toEqual([
       ["vcon_create", "asset event", "true", "self-consistent-unpinned"],
@@ -337,10 +353,16 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     >;
     expect(record.identity).toMatch(new RegExp(`^${asset}/events/`));
     expect(jsonFile.suggestedFilename()).toBe(`record-${String(record.identity).split("/").at(-1)}.json`);
+    // Its tooltip names the command that checks it, as the CLI has it (test/unit/cli/command-lines.test.ts).
+    const id = String(record.identity).split("/").at(-1);
+    expect(await page.getAttribute("#trail > li:first-child button[data-action=receipt]", "title")).toContain(
+      `archivist verify record-${id}.json --receipt receipt-${id}.cose --keys keys.cbor`,
+    );
     const [receiptFile] = await Promise.all([
       page.waitForEvent("download"),
       page.click("#trail > li:first-child button[data-action=receipt]"),
     ]);
+    expect(receiptFile.suggestedFilename()).toBe(`receipt-${id}.cose`);
     const keys = keysFromKeySet(
       new Uint8Array(await (await fetch(`${s.url}/.well-known/scitt-keys`)).arrayBuffer()),
     );
@@ -362,8 +384,9 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     await page.waitForSelector("#trail > li.selected");
     expect(await page.getAttribute("#trail > li.selected", "data-identity")).toBe(identity);
     expect(await page.textContent("#trail-heading")).toBe("Call 42 (billing dispute)");
-    // The asset's own trail: its creation and both vCon events.
+    // The asset's own trail: its creation and both vCon events, as many as the table counts.
     expect(await page.$$eval("#trail > li", (l) => l.length)).toBe(3);
+    expect(await page.textContent("#trail-count")).toMatch(/^Trail: 3 record\(s\): 3 asset events;/);
     expect(await page.evaluate(() => document.activeElement?.classList.contains("selected"))).toBe(true);
     await page.click("#trail > li:first-child a.hash");
     await page.waitForFunction(() => document.querySelector("#trail > li.selected")?.matches(":first-child"));
@@ -508,6 +531,139 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     expect(wide).toEqual([]);
     await screenshot(page, "console-statements-phone");
     await page.setViewportSize(WIDE);
+  });
+
+  it("judges every verdict by the trust roots given: VERIFIED when pinned, POLICY FAILED when wrong", async () => {
+    const served = keysFromKeySet(
+      new Uint8Array(await (await fetch(`${s.url}/.well-known/scitt-keys`)).arrayBuffer()),
+    );
+    const prints = [...served].map(([kid, k]) => `${kid} ${keyFingerprint(k)}`);
+    const logVkey = (
+      await (await fetch(`${s.url}/archivist/v1/merklelogs/${tenant}/tlog/key`)).text()
+    ).trim();
+    await page.fill("#query", `vcon://${vcon}`);
+    await page.press("#query", "Enter");
+    await page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 5);
+    expect((await status()).text).toMatch(/^SELF-CONSISTENT, KEYS NOT PINNED: 5 record/);
+    await page.click("#trust-panel summary");
+    await page.fill("#trust-fingerprints", prints.join("\n"));
+    await page.fill("#trust-log-key", logVkey);
+    await page.fill("#trust-witnesses", witnessVkey);
+    await page.click("#trust-apply");
+    expect(await page.textContent("#trust-summary")).toBe(
+      `Every verdict here is judged by your roots: ${prints.length} service key fingerprint(s), the log key given here, 1 of 1 witness(es).`,
+    );
+    // The trail on show is judged again: every receipt under a service key pinned here.
+    await page.waitForSelector("#status[data-code=verified]", { timeout: 20_000 });
+    expect((await status()).text).toBe(
+      `VERIFIED: 5 record(s) of vcon://${vcon}, every receipt valid under your trust roots`,
+    );
+    expect(new Set((await trailSteps()).map((x) => x.code))).toEqual(new Set(["verified"]));
+    expect(await page.textContent("#trail-key")).toMatch(/then judged by your trust roots/);
+    // The log panel: the checkpoint under the pinned log key, cosigned by the witness given here.
+    await page.waitForSelector("#log-panel .verdict-tag[data-code=verified]", { timeout: 30_000 });
+    // An exported bundle, checked before saving, by the same roots.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export")]);
+    expect(download.suggestedFilename()).toBe(`evidence-vcon-${vcon}.json`);
+    expect(await page.textContent("#export-status")).toMatch(/Checked here before saving: VERIFIED/);
+    await screenshot(page, "console-trust-verified-desktop");
+
+    // Roots the evidence does not meet: another service key's fingerprint, another log's key.
+    const other = formatVkey(`${WITNESS}-not`, ED25519, ed25519PublicKey(new Uint8Array(32).fill(7)));
+    const kid = [...served.keys()][0] as string;
+    await page.fill("#trust-fingerprints", `${kid} sha256:${"00".repeat(32)}`);
+    await page.fill("#trust-log-key", other);
+    await page.fill("#trust-witnesses", "");
+    await page.click("#trust-apply");
+    await page.waitForSelector("#status[data-code=policy-failed]", { timeout: 20_000 });
+    expect((await status()).text).toMatch(
+      /^POLICY FAILED: 5 of 5 record\(s\) do not meet your trust roots \(not signed by a service key you pinned/,
+    );
+    expect(new Set((await trailSteps()).map((x) => x.code))).toEqual(new Set(["policy-failed"]));
+    await page.waitForSelector("#log-panel .verdict-tag[data-code=policy-failed]", { timeout: 30_000 });
+    expect(await page.textContent("#log-panel")).toMatch(/not signed by a log key you pinned/);
+    // A typo is refused whole, and the roots in use stay.
+    await page.fill("#trust-quorum", "3");
+    await page.click("#trust-apply");
+    await page.waitForSelector("#status[data-ok=false]:not([data-code])");
+    expect((await status()).text).toMatch(
+      /^Trust roots refused, the ones in use are kept: a quorum counts witnesses/,
+    );
+    await page.click("#trust-clear");
+    await page.waitForSelector("#status[data-code=self-consistent-unpinned]", { timeout: 20_000 });
+    expect(await page.textContent("#trust-summary")).toMatch(/^No trust roots given/);
+  });
+
+  it("finds a call by the vCon file an auditor holds: the records of its payload hash, marked in its trail", async () => {
+    // A version of the vCon recorded as the conserver's links record it: the payload is the
+    // file's hash as they compute it (here python-json, vcon-server's Vcon.hash).
+    const file = new TextEncoder().encode(
+      JSON.stringify({
+        vcon: "0.0.1",
+        uuid: vcon,
+        created_at: `${today}T09:00:00Z`,
+        parties: [{ tel: "+15550100" }],
+        dialog: [],
+      }),
+    );
+    const payload = hashVcon(parseVcon(file), "python-json");
+    const made = await json<{ identity: string }>(
+      s.api(`/archivist/v2/${asset}/events`, {
+        method: "POST",
+        token,
+        json: vconEvent(vcon, "vcon_redact", today, payload),
+      }),
+    );
+    await untilSealed(s, token, asset);
+    await page.goto("about:blank");
+    await page.goto(`${s.url}/console`);
+    await signIn();
+    await page.setInputFiles("#vcon-file", {
+      name: "call-42.vcon.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(file),
+    });
+    await page.waitForSelector("#trail > li.matched");
+    expect(
+      await page.$$eval("#trail > li.matched", (l) => l.map((x) => (x as HTMLElement).dataset.identity)),
+    ).toEqual([made.identity]);
+    expect(await page.getAttribute("#trail > li.selected", "data-identity")).toBe(made.identity);
+    expect(await status()).toMatchObject({
+      ok: "true",
+      text: `call-42.vcon.json is the version of vcon://${vcon} recorded by 1 record(s) (payload hash as python-json, python-json-normalized), marked in its trail`,
+    });
+    expect(new URL(page.url()).hash).toBe(`#vcon=${vcon}`);
+    await screenshot(page, "console-vcon-file-desktop");
+    // A version nobody recorded finds nothing, and says which hashes it tried.
+    await page.setInputFiles("#vcon-file", {
+      name: "other.vcon.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify({ vcon: "0.0.1", uuid: vcon, parties: [], dialog: [] })),
+    });
+    await page.waitForSelector("#status[data-ok=false]");
+    expect((await status()).text).toMatch(
+      /^no record you may read holds this file's payload hash \(SHA-256 as raw, /,
+    );
+    expect(await page.$("#trail")).toBeNull();
+  });
+
+  it("opens the record at a log entry, as receipts name it, and says when there is none", async () => {
+    await page.fill("#query", `vcon://${vcon}`);
+    await page.press("#query", "Enter");
+    await page.waitForSelector("#trail > li");
+    const first = (await trailSteps())[0];
+    const index = /log entry (\d+);/.exec(first?.text ?? "")?.[1];
+    expect(index).toMatch(/^\d+$/);
+    const identity = await page.getAttribute("#trail > li:first-child", "data-identity");
+    await page.fill("#query", `log entry ${index}`);
+    await page.press("#query", "Enter");
+    await page.waitForSelector("#trail > li.selected");
+    expect(await page.getAttribute("#trail > li.selected", "data-identity")).toBe(identity);
+    expect(new URL(page.url()).hash).toBe(`#record=${identity}`);
+    await page.fill("#query", "log entry 999999");
+    await page.press("#query", "Enter");
+    await page.waitForSelector("#status[data-ok=false]");
+    expect((await status()).text).toBe("no log entry 999999 in your tenancy's log");
   });
 
   it("signs out: the token leaves the tab", async () => {

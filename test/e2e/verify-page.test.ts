@@ -130,6 +130,40 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     expect(browser.foreign).toEqual([]);
   });
 
+  it("says what a private vCon needs (a token, or its evidence bundle) instead of only not finding it", async () => {
+    // Recorded as the conserver records by default: a private asset, its event naming the vCon.
+    const uuid = crypto.randomUUID();
+    const token = await s.token(s.a);
+    const made = await s.api("/archivist/v2/assets", {
+      method: "POST",
+      token,
+      json: { attributes: { arc_display_type: "vcon", subject: `vcon://${uuid}` } },
+    });
+    const { identity } = (await made.json()) as { identity: string };
+    await s.api(`/archivist/v2/${identity}/events`, {
+      method: "POST",
+      token,
+      json: {
+        operation: "Record",
+        behaviour: "RecordEvidence",
+        event_attributes: { arc_display_type: "vcon_created", subject: `vcon://${uuid}` },
+      },
+    });
+    await open();
+    await page.fill("#lookup", `vcon://${uuid}`);
+    await page.click("#lookup-button");
+    const v = await verdict();
+    expect(v).toMatchObject({
+      code: "cannot-evaluate",
+      text: expect.stringMatching(
+        /^CANNOT EVALUATE: no public records for vcon:\/\/[0-9a-f-]{36}; a vCon recorded privately/,
+      ),
+    });
+    expect(v.text).toContain("check it with a token that may read it (the auditor console at /console");
+    expect(v.text).toContain("or with its evidence bundle exported by someone who may (drop it on /verify)");
+    expect(v.text).toContain("public_assets: true");
+  });
+
   it("checks an evidence bundle offline: dropped in, verified with no request at all, refused once changed", async () => {
     const res = await s.api(`/archivist/v1/evidence/vcons/${p.vcon.uuid}`, { token: await s.token(s.a) });
     expect(res.status).toBe(200);

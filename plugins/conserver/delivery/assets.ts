@@ -112,7 +112,8 @@ export class AssetResolver {
    * The vCon's asset, and whether this call (or one it joined) has just created it: such an
    * asset cannot hold any event of this job yet, so the caller need not look for one. When this
    * call creates it and the backend offers `assets:withEvents`, `first` is recorded with it in
-   * the same request (`carried` names it); another backend gets a plain creation.
+   * the same request (`carried` names it); another backend gets a plain creation. `publicAsset`:
+   * an asset this call creates is public (one that exists is found as it is).
    */
   async resolveAsset(
     client: ArchivistClient,
@@ -120,6 +121,7 @@ export class AssetResolver {
     vconUuid: string,
     signal?: AbortSignal,
     first?: FirstEvent,
+    publicAsset = false,
   ): Promise<ResolvedAsset> {
     const key = `${backendKey}|${vconUuid}`;
     for (;;) {
@@ -134,7 +136,14 @@ export class AssetResolver {
     }
     // Grouped with look-ups sent as the same credentials only: any member's client sends the group.
     const find = () =>
-      this.findOrCreate(client, this.lookups.of(client.credentials), vconUuid, backendKey, first);
+      this.findOrCreate(
+        client,
+        this.lookups.of(client.credentials),
+        vconUuid,
+        backendKey,
+        first,
+        publicAsset,
+      );
     const resolved = (this.claims ? this.claims.resolve(key, find, signal) : find())
       .then((r) => {
         this.cache.set(key, r.identity);
@@ -150,7 +159,8 @@ export class AssetResolver {
     lookups: AnyOfLookups<string, string>,
     vconUuid: string,
     backendKey: string,
-    first?: FirstEvent,
+    first: FirstEvent | undefined,
+    publicAsset: boolean,
   ): Promise<ResolvedAsset> {
     const found = await lookups.find(client, vconUuid);
     if (found !== undefined) {
@@ -160,7 +170,7 @@ export class AssetResolver {
     const asset = {
       behaviours: ["RecordEvidence"],
       attributes: vconAssetAttributes(vconUuid),
-      public: false,
+      public: publicAsset,
     };
     let resolved: ResolvedAsset | undefined;
     if (first && !this.plainBackends.has(backendKey)) {

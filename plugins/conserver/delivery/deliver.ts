@@ -111,10 +111,14 @@ export async function deliver(
   signal?: AbortSignal,
 ): Promise<DeliveryOutcome> {
   const attrs = job.event.event_attributes;
-  const resolved = await assets.resolveAsset(client, backendKey(job.backend), job.vconUuid, signal, {
-    key: job.idempotencyKey,
-    event: job.event,
-  });
+  const resolved = await assets.resolveAsset(
+    client,
+    backendKey(job.backend),
+    job.vconUuid,
+    signal,
+    { key: job.idempotencyKey, event: job.event },
+    job.publicAsset === true,
+  );
   const { identity: asset, created } = resolved;
   const lookups = events.of(client.credentials);
   const q = { asset, payload: attrs.payload as string, operation: attrs.vcon_operation as string };

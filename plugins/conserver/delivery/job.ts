@@ -22,6 +22,12 @@ export interface DeliveryJob {
   backend: DeliveryBackend;
   /** Also record an asset-free event on trail `vcon://<uuid>`. */
   alsoAssetFree?: boolean;
+  /**
+   * Create the vCon's asset public (`public: true`) when this delivery creates it: its events are
+   * then read by anyone, with no token (`/verify`, `archivist verify vcon`). An asset that exists
+   * keeps what it was created as.
+   */
+  publicAsset?: boolean;
 }
 
 /**

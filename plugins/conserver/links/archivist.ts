@@ -10,6 +10,7 @@ export const defaultOptions: Record<string, unknown> = {
   vcon_operation: undefined,
   backend: undefined,
   asset_free: false,
+  public_assets: false,
   partner_id: undefined,
   ...TEMPLATE_OPTION_DEFAULTS,
 };
@@ -32,6 +33,8 @@ export async function run(
   const key = idempotencyKey(uuid, attrs.vcon_operation as string, attrs.payload as string);
   const job: DeliveryJob = { idempotencyKey: key, vconUuid: uuid, event, backend };
   if (optBool(o, "asset_free", linkName, false)) job.alsoAssetFree = true;
+  // A choice, never the default: a public vCon's hashes, times and operations are anyone's to read.
+  if (optBool(o, "public_assets", linkName, false)) job.publicAsset = true;
   await ctx.deliveryQueue.add("deliver", job, { jobId: key });
   ctx.log.info(
     { link: linkName, vconUuid, operation: attrs.vcon_operation, payload: attrs.payload },

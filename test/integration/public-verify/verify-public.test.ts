@@ -164,5 +164,14 @@ describe("archivist verify vcon", () => {
     const none = await cli(verifyVconCommand, [crypto.randomUUID(), "--url", s.url, "--json"]);
     expect(none.code).toBe(4);
     expect(JSON.parse(none.out)).toMatchObject({ kind: "vcon", ok: false, trail: [] });
+    // A private vCon is not listed publicly: the answer says what checks it instead.
+    const said = await cli(verifyVconCommand, [crypto.randomUUID(), "--url", s.url]);
+    expect(said.code).toBe(4);
+    expect(said.out).toMatch(
+      /^CANNOT EVALUATE: no public records for vcon:\/\/[0-9a-f-]{36}; a vCon recorded privately/m,
+    );
+    expect(said.out).toContain("with a token that may read it");
+    expect(said.out).toContain("with its evidence bundle");
+    expect(said.out).toContain("public_assets: true");
   });
 });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig, parseConfig } from "../../../plugins/conserver/config/load-config.js";
 import { ConserverError } from "../../../plugins/conserver/errors.js";
+import { backendFromOptions } from "../../../plugins/conserver/links/backend-options.js";
 import { resolveLinks } from "../../../plugins/conserver/runtime/chain.js";
 
 const PYTHON_STYLE = `
@@ -98,6 +99,21 @@ describe("conserver config", () => {
     const err = error(() => parseConfig(yaml, ".", {}));
     expect(err?.code).toBe("CONFIG_INVALID");
     expect(err?.message.startsWith(`${key}:`), err?.message).toBe(true);
+  });
+
+  it("reads the config.yml shipped for vcon-server: its datatrails link delivers to this service's API", () => {
+    const c = loadConfig(join(import.meta.dirname, "../../../plugins/conserver/vcon-server/config.yml"));
+    expect(c.chains.archivist_chain?.links).toEqual(["datatrails_created", "scitt_created"]);
+    expect(c.ignored).toEqual(["storages"]);
+    const dt = c.links.datatrails_created;
+    expect(dt?.module).toBe("links.datatrails");
+    expect(backendFromOptions(dt?.options as Record<string, unknown>, "datatrails_created")).toEqual({
+      url: "http://127.0.0.1:8080",
+      clientId: "<conserver client id>",
+      clientSecret: "<conserver client secret>",
+      tokenUrl: "http://127.0.0.1:8080/archivist/iam/v1/appidp/token",
+      partnerId: "vcon-archivist",
+    });
   });
 
   it("refuses YAML syntax errors and unreadable files", () => {

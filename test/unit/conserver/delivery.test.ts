@@ -59,6 +59,23 @@ describe("delivery worker", () => {
     expect(fake.count("token")).toBe(1);
   });
 
+  it("creates the vCon's asset public when its job asks, in either creation form; an existing asset stays as it is", async () => {
+    const fake = new FakeArchivist();
+    fake.offersWithEvents = true;
+    const { queue, settled } = setup(3, "all", fake);
+    await queue.add("deliver", { ...job("v-pub1", "created"), publicAsset: true });
+    await until(async () => fake.events.length === 1 && (await settled()));
+    fake.offersWithEvents = false;
+    await queue.add("deliver", { ...job("v-pub2", "created"), publicAsset: true });
+    await queue.add("deliver", job("v-priv", "created"));
+    await until(async () => fake.events.length === 3 && (await settled()));
+    expect(fake.assets.map((a) => [a.attributes.subject, a.public])).toEqual([
+      ["vcon://v-pub1", true],
+      ["vcon://v-pub2", true],
+      ["vcon://v-priv", false],
+    ]);
+  });
+
   it("records a new vCon's event with its asset in one request where the backend offers assets:withEvents", async () => {
     const fake = new FakeArchivist();
     fake.offersWithEvents = true;

@@ -78,6 +78,23 @@ describe("archivist link", () => {
     });
   });
 
+  it("records vCons as public assets only when public_assets asks for it", async () => {
+    const { queue, ctx } = context();
+    await archivist.run("l-1", "arch", { vcon_operation: "created", backend: BACKEND }, ctx);
+    await archivist.run(
+      "l-1",
+      "pub",
+      { vcon_operation: "shared", backend: BACKEND, public_assets: true },
+      ctx,
+    );
+    expect(queue.added.map((a) => a.data.publicAsset)).toEqual([undefined, true]);
+    expect(
+      await codeOf(
+        archivist.run("l-1", "a", { vcon_operation: "x", backend: BACKEND, public_assets: "yes" }, ctx),
+      ),
+    ).toBe("LINK_OPTIONS");
+  });
+
   it("understands the Python DataTrails link's options", async () => {
     const { queue, ctx } = context();
     const options = {
