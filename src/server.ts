@@ -12,7 +12,7 @@ import { provision } from "./services/identity/provisioning.js";
 import { RegistrationRate } from "./services/scitt/registration-rate.js";
 import { openWritePath } from "./services/write/write-path.js";
 import { openBlobStore } from "./store/blobstore/open.js";
-import { Keyring } from "./store/keyring.js";
+import { openKeyring } from "./store/keystore/open.js";
 import { openDb } from "./store/open.js";
 import { PublicationWaiter } from "./wake/publication-waiter.js";
 import { RedisWakeSignal } from "./wake/redis-wake-signal.js";
@@ -59,7 +59,13 @@ export async function openContext(
   const commit = config.workers
     ? (t: string) => workers?.wakeCommit(t)
     : (t: string) => void wakeSignal?.notify(COMMIT_TOPIC + t).catch(() => undefined);
-  const keys = new Keyring(db);
+  let keys: Awaited<ReturnType<typeof openKeyring>>;
+  try {
+    keys = await openKeyring(config, db, log);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
   // Without wake-ups (a lost one, or another process without Redis) waiters find the seal by this poll.
   const publications = new PublicationWaiter(Math.min(250, config.sealIntervalMs));
   const published = () => {
@@ -167,6 +173,7 @@ export async function startService(config: Config, opts: { api?: boolean } = {})
       ctx.publications.close();
       await ctx.wakeSignal?.close();
       await ctx.db.close();
+      await ctx.keys.close();
     })();
     return closing;
   };

@@ -30,16 +30,24 @@ export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
     config.sealIntervalMs,
     async () => {
       const seal = await ctx.keys.get("seal", "ES256");
-      const tlog = await ctx.keys.get(TLOG_KEY, "Ed25519");
+      // The current log keys, and the retired ones still co-signing after a rotation (docs/keys.md).
+      const tlog = [
+        await ctx.keys.get(TLOG_KEY, "Ed25519"),
+        ...(await ctx.keys.cosigners(TLOG_KEY, "Ed25519")),
+      ];
+      const seeds = [
+        await ctx.keys.seed(TLOG_ML_DSA_KEY, "ML-DSA-44"),
+        ...(await ctx.keys.cosigningSeeds(TLOG_ML_DSA_KEY, "ML-DSA-44")),
+      ];
       const checkpoint = {
-        signing: checkpointKeys.of(tlog.privateKey, await ctx.keys.seed(TLOG_ML_DSA_KEY, "ML-DSA-44")),
+        signing: checkpointKeys.of(tlog, seeds),
         baseUrl: ctx.baseUrl,
         witnessed: config.witnessQuorum === 0,
       };
       let sealed = false;
       for (const l of await logsToSeal(db)) {
         const size = await db.transaction((tx) =>
-          sealLog(tx, l.tenant_id, { kid: seal.kid, signer: seal.signer, issuer: ctx.baseUrl }, checkpoint),
+          sealLog(tx, l.tenant_id, { key: seal, issuer: ctx.baseUrl }, checkpoint),
         );
         sealed ||= size !== undefined;
       }

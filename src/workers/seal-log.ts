@@ -1,16 +1,16 @@
-import { buildSeal, type Signer } from "../core/cose/index.js";
+import { buildSeal } from "../core/cose/index.js";
 import { parseIdTimestamp } from "../core/ledger/idtimestamp.js";
 import { consistencyProofIndices, peakIndices, verifyConsistency } from "../core/mmr/index.js";
 import type { Queryable } from "../store/db.js";
 import { confirmSealedFreeEvents } from "../store/free-events.js";
+import { type LoadedKey, signedWith } from "../store/keyring.js";
 import { loadLog, lockLog, readNodes } from "../store/ledger.js";
 import { getSeal, insertSeal } from "../store/seals.js";
 import { type CheckpointKey, publishCheckpoint } from "./checkpoint.js";
 
 export interface SealKey {
-  kid: string;
-  /** The keyring's signer of the seal key, made once when the key was loaded. */
-  signer: Signer;
+  /** The seal key as the keyring loaded it (its signer made once, then reused). */
+  key: Pick<LoadedKey, "kid" | "alg" | "sign" | "signSync">;
   issuer: string;
 }
 
@@ -55,14 +55,16 @@ export async function sealLog(
   }
   const timestampMs = Date.now();
   const { id, epoch } = parseIdTimestamp(log.last_idtimestamp);
-  const seal = buildSeal(
-    {
-      kid: key.kid,
-      issuer: key.issuer,
-      logId: `tenant/${tenantId}`,
-      state: { mmrSize: size, timestampMs, idtimestamp: id, epoch, peaks },
-    },
-    key.signer,
+  const seal = await signedWith(key.key, (signer) =>
+    buildSeal(
+      {
+        kid: key.key.kid,
+        issuer: key.issuer,
+        logId: `tenant/${tenantId}`,
+        state: { mmrSize: size, timestampMs, idtimestamp: id, epoch, peaks },
+      },
+      signer,
+    ),
   );
   await insertSeal(tx, {
     tenant_id: tenantId,
