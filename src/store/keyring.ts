@@ -386,16 +386,6 @@ export class Keyring {
     return { purpose, old: old as KeyEntry, new: made as KeyEntry };
   }
 
-  /** Every purpose's manifest (for `archivist keys list`). */
-  async all(): Promise<Manifest[]> {
-    const out: Manifest[] = [];
-    for (const p of await this.dir.purposes()) {
-      const m = await this.dir.manifest(p);
-      if (m) out.push(m);
-    }
-    return out;
-  }
-
   async close(): Promise<void> {
     if (this.backend !== this.files) await this.backend.close();
   }

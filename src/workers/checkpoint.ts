@@ -70,17 +70,18 @@ export class CheckpointKeys {
  * the sealed MMR), inside the seal's transaction: one sequence, two commitments, published
  * together. The origin stays the one the log was first published under. A seal made while
  * witnesses are configured is marked unwitnessed until a quorum cosigns a checkpoint covering it.
+ * Returns the checkpoint's size and root (none while the tree is backfilled).
  */
 export async function publishCheckpoint(
   tx: Queryable,
   tenantId: string,
   mmrSize: number,
   key: CheckpointKey,
-): Promise<void> {
+): Promise<{ size: number; root: Uint8Array } | undefined> {
   if (!key.witnessed) await markSealUnwitnessed(tx, tenantId, mmrSize);
   const size = leafCount(mmrSize);
   // A log older than the tree is still being backfilled: a later seal's checkpoint covers this one.
-  if ((await tlogSize(tx, tenantId)) < size) return;
+  if ((await tlogSize(tx, tenantId)) < size) return undefined;
   const origin = (await originOf(tx, tenantId)) ?? logOrigin(key.baseUrl, tenantId);
   const root = await withNodes(tx, tenantId, (get) => treeRoot(size, get));
   const text = formatCheckpoint({ origin, size, root, extensions: [] });
@@ -105,4 +106,5 @@ export async function publishCheckpoint(
     note,
     witnessed: key.witnessed,
   });
+  return { size, root };
 }

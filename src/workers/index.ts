@@ -23,7 +23,10 @@ export interface Workers {
 /** Starts the committer, sealer, anchorer and scanner (or none, for `serve --no-workers`). */
 export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
   const { db, log, config } = ctx;
-  const committer = new Committer(db, log, config.commitMaxDelayMs, ctx.writePath.handoff);
+  // A held log's records stay STORED: nothing is appended over signed entries a restore lost.
+  const committer = new Committer(db, log, config.commitMaxDelayMs, ctx.writePath.handoff, undefined, (t) =>
+    ctx.logGuard.isHeld(t),
+  );
   const checkpointKeys = new CheckpointKeys();
   const sealer = new Periodic(
     "sealer",
@@ -46,8 +49,9 @@ export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
       };
       let sealed = false;
       for (const l of await logsToSeal(db)) {
+        if (ctx.logGuard.isHeld(l.tenant_id)) continue;
         const size = await db.transaction((tx) =>
-          sealLog(tx, l.tenant_id, { key: seal, issuer: ctx.baseUrl }, checkpoint),
+          sealLog(tx, l.tenant_id, { key: seal, issuer: ctx.baseUrl }, checkpoint, ctx.logGuard),
         );
         sealed ||= size !== undefined;
       }
