@@ -11,7 +11,7 @@ export const TOKEN_TTL_SECONDS = 3600;
  * one is withdrawn then (docs/keys.md, key retention); a stolen one stops working an hour after
  * its rotation.
  */
-async function liveTokenKeys(keys: Pick<Keyring, "history">, now = Date.now()): Promise<KeyEntry[]> {
+export async function liveTokenKeys(keys: Pick<Keyring, "history">, now = Date.now()): Promise<KeyEntry[]> {
   return (await keys.history("token", "RS256")).filter(
     (e) => e.retired_at === null || Date.parse(e.retired_at) + TOKEN_TTL_SECONDS * 1000 > now,
   );
