@@ -119,9 +119,12 @@ describe(`key rotation with history (${testEngine()})`, () => {
         body: JSON.stringify(vconEvent(randomUUID(), "vcon_created", "2026-03-04")),
       })
     ).json()) as { identity: string };
-    await svc().workers.flush();
+    const oldReceipt = await until(async () => {
+      await svc().workers.flush();
+      const r = await get(`/archivist/v1/receipts/${posted.identity}`, oldToken);
+      return r.status === 200 ? new Uint8Array(await r.arrayBuffer()) : undefined;
+    });
     const record = await json<Record<string, unknown>>(`/archivist/v2/${posted.identity}`, oldToken);
-    const oldReceipt = await bytes(`/archivist/v1/receipts/${posted.identity}`, oldToken);
     const oldStatement = await bytes(`/archivist/v2/${posted.identity}/statement`, oldToken);
     const oldCheckpoint = await (await get(`/archivist/v1/merklelogs/${tenant}/tlog/checkpoint`)).text();
     const oldVkey = (await (await get(`/archivist/v1/merklelogs/${tenant}/tlog/key`)).text()).trim();
@@ -142,7 +145,14 @@ describe(`key rotation with history (${testEngine()})`, () => {
     if (!db) await start();
     // A running service learns of it by re-reading the key directory (every ARCHIVIST_KEY_RELOAD_MS).
     await until(async () => ([...(await publishedKeys()).keys()][0] === newKids.seal ? true : undefined));
-    await svc().workers.flush();
+    // Committed and sealed by the new keys: the rotations' records under a checkpoint both log keys signed.
+    const newLogKey = (await (await get(`/archivist/v1/merklelogs/${tenant}/tlog/key`)).text()).trim();
+    await until(async () => {
+      await svc().workers.flush();
+      const note = await (await get(`/archivist/v1/merklelogs/${tenant}/tlog/checkpoint`)).text();
+      const cp = verifyCheckpoint(note, { logVkey: newLogKey, witnessVkeys: [], quorum: 0 });
+      return cp.ok && cp.checkpoint.size >= 6 ? true : undefined;
+    });
 
     // Seal key: new receipts by the new kid; the old receipt verifies with the published keys,
     // through the library and `archivist verify`.

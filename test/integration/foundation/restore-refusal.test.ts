@@ -6,10 +6,12 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keysCommand } from "../../../src/cli/keys.js";
+import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
 import { loadConfig } from "../../../src/config.js";
 import { type RunningService, startService } from "../../../src/server.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
+import { until } from "../../helpers/poll.js";
 
 // Issue 51: a service restored from an older backup must not sign a checkpoint of a smaller or
 // different tree than the one it already published (a split view of its own making). What it
@@ -84,6 +86,15 @@ async function checkpointSize(s: RunningService): Promise<number> {
   return Number(note.split("\n")[1]);
 }
 
+/** Commits and seals (a tick already under way may have started before the commit: then again) until the checkpoint has `size` entries. */
+async function sealedAt(s: RunningService, size: number): Promise<number> {
+  return until(async () => {
+    await s.workers.flush();
+    const now = await checkpointSize(s);
+    return now === size ? now : undefined;
+  });
+}
+
 /** A backup as a user makes one: pg_dump, or a copy of the stopped embedded database's directory. */
 function backup(to: string): void {
   if (db) writeFileSync(to, execFileSync("pg_dump", ["--no-owner", db.url], { maxBuffer: 1 << 30 }));
@@ -127,9 +138,8 @@ describe(`a restore of an older backup cannot fork the log (${testEngine()})`, (
       .body.identity as string;
     for (const n of [1, 2])
       expect((await call(s, token, `/archivist/v2/${asset}/events`, record(n))).status).toBe(200);
-    await s.workers.flush();
-    const backedUp = await checkpointSize(s);
-    expect(backedUp).toBeGreaterThan(0);
+    // The asset's creation and its two events: three entries, sealed.
+    const backedUp = await sealedAt(s, 3);
 
     // The backup, then more records acknowledged, committed and sealed: a checkpoint of a bigger tree.
     const saved = join(dir, db ? "backup.sql" : "pgdata-backup");
@@ -142,9 +152,36 @@ describe(`a restore of an older backup cannot fork the log (${testEngine()})`, (
     const after: string[] = [];
     for (const n of [3, 4, 5])
       after.push((await call(s, token, `/archivist/v2/${asset}/events`, record(n))).body.identity as string);
-    await s.workers.flush();
-    const signed = await checkpointSize(s);
-    expect(signed).toBe(backedUp + 3);
+    const signed = await sealedAt(s, backedUp + 3);
+    // What witnesses would hold: the checkpoint the log published, and its key.
+    const published = join(dir, "published-checkpoint.txt");
+    writeFileSync(
+      published,
+      await (await fetch(`${s.url}/archivist/v1/merklelogs/${tenant}/tlog/checkpoint`)).text(),
+    );
+    const vkey = join(dir, "log.vkey");
+    writeFileSync(vkey, await (await fetch(`${s.url}/archivist/v1/merklelogs/${tenant}/tlog/key`)).text());
+    const keySet = join(dir, "scitt-keys.cbor");
+    writeFileSync(keySet, Buffer.from(await (await fetch(`${s.url}/.well-known/scitt-keys`)).arrayBuffer()));
+    const verifyLog = (url: string) =>
+      runCli(
+        (a) => verifyPublicCommand.run(a),
+        [
+          "--log",
+          `tenant/${tenant}`,
+          "--url",
+          url,
+          "--checkpoint",
+          published,
+          "--log-key",
+          vkey,
+          "--keys",
+          keySet,
+        ],
+      );
+    const intact = await verifyLog(s.url);
+    expect(intact.code, intact.out).toBe(0);
+    expect(intact.out).toContain(`extends the published checkpoint of ${signed} entries`);
     // The leaf indexes of the records acknowledged after the backup.
     const lostLeaves: number[] = [];
     for (const id of after) {
@@ -187,6 +224,12 @@ describe(`a restore of an older backup cannot fork the log (${testEngine()})`, (
       tree_size: number;
     };
     expect(state.tree_size).toBe(signed);
+    // A relying party (or the operator) checks the restored log against the published checkpoint.
+    const restored = await verifyLog(s.url);
+    expect(restored.code, restored.out).toBe(1);
+    expect(restored.out).toContain(
+      `entries ${backedUp} to ${signed - 1} are missing, so it is not the published log`,
+    );
     await stop();
 
     // The operator accepts, explicitly; the loss is recorded with the keys and in the log.
@@ -214,9 +257,8 @@ describe(`a restore of an older backup cannot fork the log (${testEngine()})`, (
     s = await start();
     token = await tokenOf(s);
     expect((await fetch(`${s.url}/readyz`)).status).toBe(200);
-    await s.workers.flush();
     // The waiting record and the acceptance's own record, committed and signed.
-    expect(await checkpointSize(s)).toBe(backedUp + 2);
+    await sealedAt(s, backedUp + 2);
     const committed = (await call(s, token, `/archivist/v2/${posted.body.identity as string}`)).body;
     expect(committed.confirmation_status).not.toBe("STORED");
     const events = (
@@ -226,5 +268,12 @@ describe(`a restore of an older backup cannot fork the log (${testEngine()})`, (
     ).body as { events: Array<{ attributes: Record<string, string> }> };
     expect(events.events.map((e) => e.attributes.missing_leaves)).toEqual([`${backedUp}-${backedUp + 2}`]);
     expect(existsSync(join(keyDir, "state", `${tenant}.json`))).toBe(true);
+    // Signed again, past the published size: a fork of the published log, and the verifier says so.
+    for (const n of [7, 8])
+      expect((await call(s, token, `/archivist/v2/${asset}/events`, record(n))).status).toBe(200);
+    await sealedAt(s, backedUp + 4);
+    const forked = await verifyLog(s.url);
+    expect(forked.code, forked.out).toBe(1);
+    expect(forked.out).toContain("it is a fork of the published log");
   });
 });
