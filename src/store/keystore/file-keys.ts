@@ -71,7 +71,10 @@ export class FileKeys implements KeyBackend {
 
   async signer(purpose: string, ref: string, alg: SigningAlg): Promise<KeySigner> {
     const key = await this.privateKey(purpose, ref);
-    const signSync = (data: Uint8Array) => nodeSign(alg, key, data);
+    // node:crypto reads the data during the call only: the COSE builder may pass its scratch buffer.
+    const signSync = Object.assign((data: Uint8Array) => nodeSign(alg, key, data), {
+      readsDuringCallOnly: true as const,
+    });
     return { signSync, sign: async (data) => signSync(data) };
   }
 

@@ -191,13 +191,17 @@ export class Pkcs11Keys implements KeyBackend {
     const mechanism = alg === "ES256" ? m.CKM_ECDSA : alg === "RS256" ? m.CKM_SHA256_RSA_PKCS : CKM_EDDSA;
     const room = alg === "RS256" ? 512 : 64;
     // One session, used by one call at a time: Node runs these synchronously, so init and sign never interleave.
+    // The token reads the data during the call only (the digest or a copy is what it is given).
     const signSync = (data: Uint8Array): Uint8Array => {
       const input = alg === "ES256" ? createHash("sha256").update(data).digest() : Buffer.from(data);
       this.lib.C_SignInit(this.session, { mechanism }, key);
       const sig = this.lib.C_Sign(this.session, input, Buffer.alloc(room));
       return new Uint8Array(sig.buffer, sig.byteOffset, sig.byteLength);
     };
-    return { signSync, sign: async (data) => signSync(data) };
+    return {
+      signSync: Object.assign(signSync, { readsDuringCallOnly: true as const }),
+      sign: async (data) => signSync(data),
+    };
   }
 
   async discard(_purpose: string, ref: string): Promise<void> {

@@ -153,6 +153,8 @@ describe(`a restore of an older backup cannot fork the log (${testEngine()})`, (
     for (const n of [3, 4, 5])
       after.push((await call(s, token, `/archivist/v2/${asset}/events`, record(n))).body.identity as string);
     const signed = await sealedAt(s, backedUp + 3);
+    const statePath = join(keyDir, "state", `${tenant}.json`);
+    const signedState = readFileSync(statePath, "utf8");
     // What witnesses would hold: the checkpoint the log published, and its key.
     const published = join(dir, "published-checkpoint.txt");
     writeFileSync(
@@ -275,5 +277,15 @@ describe(`a restore of an older backup cannot fork the log (${testEngine()})`, (
     const forked = await verifyLog(s.url);
     expect(forked.code, forked.out).toBe(1);
     expect(forked.out).toContain("it is a fork of the published log");
+
+    // A database that holds other entries at a size the service signed is held too: here the
+    // signed state of the published checkpoint, against the database that went on after the loss.
+    await stop();
+    writeFileSync(statePath, signedState);
+    s = await start();
+    const differs = await fetch(`${s.url}/readyz`);
+    expect(differs.status).toBe(503);
+    expect(((await differs.json()) as { message: string }).message).toContain("it holds other entries");
+    expect(s.ctx.logGuard.heldLogs().map((h) => [h.kind, h.missing_leaves])).toEqual([["fork", null]]);
   });
 });
