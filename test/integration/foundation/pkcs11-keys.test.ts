@@ -138,7 +138,10 @@ describe(`signing keys on a PKCS#11 token: SoftHSM2 (${process.env.TEST_DB})`, (
     expect(verifyCheckpoint(note, { logVkey: vkey, witnessVkeys: [], quorum: 0 }).ok).toBe(true);
   });
 
-  it("a second process with the same token and key directory signs with the very same keys", async () => {
+  // A process of its own, started from the sources: slow on a loaded machine.
+  it("a second process with the same token and key directory signs with the very same keys", {
+    timeout: 240_000,
+  }, async () => {
     const kids = (await (await s.api("/appidpv1/.well-known/jwks.json")).json()) as {
       keys: Array<{ kid: string }>;
     };
