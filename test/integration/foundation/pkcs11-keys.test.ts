@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as cose from "@transmute/cose";
@@ -68,6 +68,8 @@ async function sealedEvent(): Promise<{
 
 describe(`signing keys on a PKCS#11 token: SoftHSM2 (${process.env.TEST_DB})`, () => {
   it("makes the ES256, RS256 and Ed25519 keys on the token, and keeps only what it cannot hold in the key directory", async () => {
+    // A sealed record: the seal, checkpoint and issuer keys are made by now.
+    await sealedEvent();
     // A list signs its page token with the MAC secret: made now, if not before.
     expect((await s.api("/archivist/v2/assets?page_size=1", { token })).status).toBe(200);
     for (const purpose of ["seal", "token", "tlog", "validator"]) {
@@ -139,7 +141,7 @@ describe(`signing keys on a PKCS#11 token: SoftHSM2 (${process.env.TEST_DB})`, (
   });
 
   // A process of its own, started from the sources: slow on a loaded machine.
-  it("a second process with the same token and key directory signs with the very same keys", {
+  it("a second process with the same token and the key manifests signs with the very same keys", {
     timeout: 240_000,
   }, async () => {
     const kids = (await (await s.api("/appidpv1/.well-known/jwks.json")).json()) as {
@@ -147,12 +149,16 @@ describe(`signing keys on a PKCS#11 token: SoftHSM2 (${process.env.TEST_DB})`, (
     };
     const pg = process.env.TEST_DB === "postgres" ? await freshPostgresDatabase() : undefined;
     const data = mkdtempSync(join(tmpdir(), "archivist-hsm-second-"));
+    // The keys' manifests (which name the token's objects), not the first deployment's signed
+    // log states: those are of another database, which the second process would rightly refuse.
+    const keys = join(data, "keys");
+    cpSync(keyDir, keys, { recursive: true, filter: (src) => !src.startsWith(join(keyDir, "state")) });
     const port = await freePort();
     const other = await startChild(
       "serve",
       {
         ...hsm.env,
-        ARCHIVIST_KEY_DIR: keyDir,
+        ARCHIVIST_KEY_DIR: keys,
         DATA_DIR: data,
         DATABASE_URL: pg?.url ?? "",
         ARCHIVIST_BOOTSTRAP_FILE: "",
