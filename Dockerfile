@@ -24,8 +24,8 @@ COPY --from=build --chown=node:node /app/package.json /app/package-lock.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --from=build --chown=node:node /app/scripts/healthcheck.mjs ./scripts/healthcheck.mjs
-# A named volume mounted here starts with this directory's owner, so the service can write it.
-RUN mkdir -p /data && chown node:node /data
+# A named volume mounted here starts with this directory's owner (and /keys its mode), so the service can write it.
+RUN mkdir -p /data /keys && chown node:node /data /keys && chmod 700 /keys
 USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \

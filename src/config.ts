@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { CodedError } from "./core/api/coded-error.js";
 import { isUuid } from "./core/api/ids.js";
@@ -10,6 +11,17 @@ export interface Config {
   /** BASE_URL, when set; otherwise the service is reached where it listens (`effectiveBaseUrl`). */
   readonly baseUrl: string | undefined;
   readonly dataDir: string;
+  /**
+   * The key directory (ARCHIVIST_KEY_DIR; `<DATA_DIR>/keys` by default): the keys' files and the
+   * newest checkpoint each log signed, outside the database (docs/keys.md).
+   */
+  readonly keyDir: string;
+  /** Where new signing keys are made (ARCHIVIST_KEY_BACKEND): the key directory, or a PKCS#11 token. */
+  readonly keyBackend: "directory" | "pkcs11";
+  /** The PKCS#11 module, token and user PIN (ARCHIVIST_PKCS11_MODULE, _TOKEN, _PIN or _PIN_FILE). */
+  readonly pkcs11: { module: string; token: string; pin: string } | undefined;
+  /** How often every process re-reads the key directory's rotation mark (ARCHIVIST_KEY_RELOAD_MS). */
+  readonly keyReloadMs: number;
   readonly databaseUrl: string | undefined;
   /** ARCHIVIST_TRANSACTION_GUARD: on, off, or unset (the engine's default: store/open.ts). */
   readonly transactionGuard: boolean | undefined;
@@ -70,6 +82,9 @@ export const flagNames: Record<string, string> = {
   host: "HOST",
   "base-url": "BASE_URL",
   "data-dir": "DATA_DIR",
+  "key-dir": "ARCHIVIST_KEY_DIR",
+  "key-backend": "ARCHIVIST_KEY_BACKEND",
+  "key-reload-ms": "ARCHIVIST_KEY_RELOAD_MS",
   "database-url": "DATABASE_URL",
   "transaction-guard": "ARCHIVIST_TRANSACTION_GUARD",
   "redis-url": "REDIS_URL",
@@ -135,6 +150,30 @@ function uuidOf(name: string, raw: string | undefined): string | undefined {
   return raw.toLowerCase();
 }
 
+/** The key directory: ARCHIVIST_KEY_DIR, else `keys` under the data directory. */
+function keyDirOf(e: Record<string, string | undefined>, dataDir: string): string {
+  return e.ARCHIVIST_KEY_DIR ? resolve(e.ARCHIVIST_KEY_DIR) : resolve(dataDir, "keys");
+}
+
+function pkcs11Of(e: Record<string, string | undefined>, backend: Config["keyBackend"]): Config["pkcs11"] {
+  if (backend !== "pkcs11") return undefined;
+  const module = e.ARCHIVIST_PKCS11_MODULE;
+  const token = e.ARCHIVIST_PKCS11_TOKEN;
+  let pin = e.ARCHIVIST_PKCS11_PIN;
+  if (!pin && e.ARCHIVIST_PKCS11_PIN_FILE) {
+    try {
+      pin = readFileSync(e.ARCHIVIST_PKCS11_PIN_FILE, "utf8").trim();
+    } catch (err) {
+      throw new ConfigError(`ARCHIVIST_PKCS11_PIN_FILE cannot be read: ${(err as Error).message}`);
+    }
+  }
+  if (!module || !token || !pin)
+    throw new ConfigError(
+      "ARCHIVIST_KEY_BACKEND=pkcs11 needs ARCHIVIST_PKCS11_MODULE (the library), ARCHIVIST_PKCS11_TOKEN (its label) and ARCHIVIST_PKCS11_PIN or ARCHIVIST_PKCS11_PIN_FILE",
+    );
+  return { module, token, pin };
+}
+
 function blobStoreOf(raw: string | undefined): Config["blobStore"] {
   if (raw === undefined || raw === "" || raw === "fs") return "fs";
   if (raw === "postgres" || raw === "s3") return raw;
@@ -193,12 +232,23 @@ export function loadConfig(
   const port = int(e, "PORT", 8080);
   const host = e.HOST || "127.0.0.1";
   const rps = e.ARCHIVIST_RATE_LIMIT_RPS;
+  const dataDir = resolve(e.DATA_DIR || "./data");
+  const keyBackend = oneOf(
+    "ARCHIVIST_KEY_BACKEND",
+    e.ARCHIVIST_KEY_BACKEND,
+    ["directory", "pkcs11"] as const,
+    "directory",
+  );
   // Read once: nothing changes a setting after start (the base URL the bound port gives is the context's).
   return Object.freeze({
     port,
     host,
     baseUrl: e.BASE_URL ? e.BASE_URL.replace(/\/+$/, "") : undefined,
-    dataDir: resolve(e.DATA_DIR || "./data"),
+    dataDir,
+    keyDir: keyDirOf(e, dataDir),
+    keyBackend,
+    pkcs11: pkcs11Of(e, keyBackend),
+    keyReloadMs: int(e, "ARCHIVIST_KEY_RELOAD_MS", 5000),
     databaseUrl: e.DATABASE_URL || undefined,
     transactionGuard: onOff("ARCHIVIST_TRANSACTION_GUARD", e.ARCHIVIST_TRANSACTION_GUARD),
     redisUrl: e.REDIS_URL || undefined,

@@ -7,6 +7,7 @@ import type { WritePath } from "./services/write/write-path.js";
 import type { BlobStore } from "./store/blobstore/blob-store.js";
 import type { Db } from "./store/db.js";
 import type { Keyring } from "./store/keyring.js";
+import type { LogGuard } from "./store/log-guard.js";
 import type { PublicationWaiter } from "./wake/publication-waiter.js";
 
 /** Callbacks that wake background workers when work is waiting (the database holds the work). */
@@ -31,6 +32,11 @@ export interface Ctx {
    */
   readonly baseUrl: string;
   keys: Keyring;
+  /**
+   * What each log last signed, kept with the keys: a log whose database is behind it or disagrees
+   * with it is signed no more (`src/store/log-guard.ts`) until an operator accepts the restore.
+   */
+  logGuard: LogGuard;
   log: Logger;
   wake: Wakeups;
   // Process state, built once by the context factory.

@@ -12,7 +12,9 @@ import { provision } from "./services/identity/provisioning.js";
 import { RegistrationRate } from "./services/scitt/registration-rate.js";
 import { openWritePath } from "./services/write/write-path.js";
 import { openBlobStore } from "./store/blobstore/open.js";
-import { Keyring } from "./store/keyring.js";
+import { openKeyring } from "./store/keystore/open.js";
+import { SignedStates } from "./store/keystore/signed-state.js";
+import { LogGuard } from "./store/log-guard.js";
 import { openDb } from "./store/open.js";
 import { PublicationWaiter } from "./wake/publication-waiter.js";
 import { RedisWakeSignal } from "./wake/redis-wake-signal.js";
@@ -29,6 +31,8 @@ export interface RunningService {
 
 const COMMIT_TOPIC = "commit:";
 const PUBLISHED_TOPIC = "published";
+/** Published by `archivist keys` after a rotation or an accepted restore: every process re-reads the key directory. */
+export const KEYS_TOPIC = "keys";
 
 /** What `openContext` adds for the service's own wiring. */
 interface ServiceContext extends Ctx {
@@ -59,7 +63,13 @@ export async function openContext(
   const commit = config.workers
     ? (t: string) => workers?.wakeCommit(t)
     : (t: string) => void wakeSignal?.notify(COMMIT_TOPIC + t).catch(() => undefined);
-  const keys = new Keyring(db);
+  let keys: Awaited<ReturnType<typeof openKeyring>>;
+  try {
+    keys = await openKeyring(config, db, log);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
   // Without wake-ups (a lost one, or another process without Redis) waiters find the seal by this poll.
   const publications = new PublicationWaiter(Math.min(250, config.sealIntervalMs));
   const published = () => {
@@ -74,6 +84,7 @@ export async function openContext(
     baseUrl: opts.baseUrl ?? effectiveBaseUrl(config, config.port),
     log,
     keys,
+    logGuard: new LogGuard(new SignedStates(config.keyDir), log),
     wake,
     blobs: openBlobStore(config, db),
     caches,
@@ -122,15 +133,31 @@ export async function startService(config: Config, opts: { api?: boolean } = {})
   // Not ready until provisioning has run and the workers started (a token could not be had before).
   const ready = async () => {
     if (!running) throw new Error("starting: provisioning");
+    // A log the service refuses to sign for is an outage an operator must resolve: not ready.
+    const held = ctx.logGuard.heldLogs();
+    if (held.length > 0)
+      throw new Error(
+        `refusing to sign: ${held.map((h) => h.reason).join("; ")}; resolve with archivist keys accept-restore --log tenant/<uuid> (docs/keys.md)`,
+      );
     await running.ready();
     // Redis carries the wake-ups between processes (and the shared rate limit): readiness asks it too.
     await ctx.wakeSignal?.ping();
   };
   const server = bound && (await serve(ctx, bound, ready));
   await provision(ctx);
+  // Before any worker signs: each log's database against what the service last signed for it.
+  await ctx.logGuard.checkAll(ctx.db);
+  // A rotation (archivist keys rotate) or an accepted restore, made by another process, reaches this one here.
+  const refreshKeys = () =>
+    void Promise.all([ctx.keys.reload(), ctx.logGuard.recheck(ctx.db)]).catch((err: unknown) =>
+      ctx.log.error({ err }, "re-reading the key directory failed"),
+    );
+  const keyWatch = setInterval(refreshKeys, Math.max(config.keyReloadMs, 50));
+  keyWatch.unref();
   // Seals in other processes reach this one's waiting requests.
   ctx.wakeSignal?.subscribe((topic) => {
     if (topic === PUBLISHED_TOPIC) ctx.publications.published();
+    if (topic === KEYS_TOPIC) refreshKeys();
   });
   if (config.workers && ctx.wakeSignal) {
     // Listening before the workers start: their first sweep finds what was stored before,
@@ -163,10 +190,12 @@ export async function startService(config: Config, opts: { api?: boolean } = {})
           setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs / 2).unref();
         });
       }
+      clearInterval(keyWatch);
       await workers.stop();
       ctx.publications.close();
       await ctx.wakeSignal?.close();
       await ctx.db.close();
+      await ctx.keys.close();
     })();
     return closing;
   };

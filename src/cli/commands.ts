@@ -2,6 +2,7 @@ import type { Command as Cli } from "commander";
 import { benchCommand } from "./bench.js";
 import { conserverCommand } from "./conserver.js";
 import { exportCommand } from "./export.js";
+import { keysCommand } from "./keys.js";
 import { mirrorCommand } from "./mirror.js";
 import { scanCommand } from "./scan.js";
 import { serveCommand, workerCommand } from "./serve.js";
@@ -30,6 +31,7 @@ export const commands: Record<string, Command> = {
   scan: scanCommand,
   verify: verifyPublicCommand,
   export: exportCommand,
+  keys: keysCommand,
   bench: benchCommand,
   conserver: conserverCommand,
   mirror: mirrorCommand,

@@ -4,6 +4,9 @@ import { Command as Cli } from "commander";
 import { CodedError } from "../core/api/coded-error.js";
 import { isUuid } from "../core/api/ids.js";
 import { nodePublicKey, nodePublicKeyFromJwk } from "../core/node/crypto.js";
+import { verifyConsistency as verifyTreeConsistency } from "../core/rfc9162/index.js";
+import type { Checkpoint } from "../core/tlog/checkpoint.js";
+import { verifyCheckpoint } from "../core/tlog/index.js";
 import {
   cannotEvaluate,
   decodeSeal,
@@ -40,6 +43,7 @@ interface Options extends TrustFlags {
   mirror?: string;
   tlogProof?: string;
   statement?: string;
+  checkpoint?: string[];
 }
 
 /** Input that cannot be judged (an unreadable file, a service not answering): verdict cannot-evaluate. */
@@ -212,12 +216,92 @@ async function fetchSeals(base: string, tenant: string): Promise<Uint8Array[]> {
   return seals;
 }
 
+/** A checkpoint the log is checked against, and the first one that verifies under the given keys. */
+function checkedCheckpoint(
+  note: string,
+  what: string,
+  vkeys: string[],
+  witnesses: string[],
+  quorum: number,
+): Checkpoint {
+  let reason = "no log key given";
+  for (const logVkey of vkeys) {
+    const r = verifyCheckpoint(note, { logVkey, witnessVkeys: witnesses, quorum });
+    if (r.ok) return r.checkpoint;
+    reason = r.reason;
+  }
+  throw new VerifyFailed(`${what}: ${reason}`);
+}
+
+/**
+ * After a restore (docs/keys.md): is the log the service serves now the one it published? Each
+ * `--checkpoint` (a checkpoint the log published and witnesses cosigned, e.g. a witness's copy)
+ * must be a prefix of the service's current tree: not larger, and consistent by an RFC 9162
+ * proof. Answers what is wrong, or undefined; and what was shown.
+ */
+async function checkPublishedCheckpoints(
+  base: string,
+  tenant: string,
+  v: Options,
+  trust: TrustRoots,
+): Promise<{ problem?: string; proven: string }> {
+  const files = v.checkpoint ?? [];
+  if (files.length === 0) return { proven: "" };
+  const logPath = `${base}/archivist/v1/merklelogs/${tenant}`;
+  // The log keys: pinned (--log-key, a policy), else every one the log publishes (not pinned).
+  const vkeys =
+    trust.policy.logKeys.length > 0
+      ? trust.policy.logKeys
+      : (((await fetchJson(`${logPath}/tlog/keys`)) as { keys?: Array<{ vkey?: unknown }> }).keys
+          ?.map((k) => String(k.vkey))
+          .filter((k) => k.length > 0) ?? []);
+  const witnesses = v.witness ?? [];
+  const quorum = v.quorum === undefined ? witnesses.length : Number(v.quorum);
+  const currentNote = new TextDecoder().decode(await fetchBytes(`${logPath}/tlog/checkpoint`));
+  const current = checkedCheckpoint(currentNote, "the service's checkpoint", vkeys, [], 0);
+  const sizes: number[] = [];
+  for (const file of files) {
+    const note = readInput(file, "the checkpoint").toString("utf8");
+    const published = checkedCheckpoint(note, `checkpoint ${file}`, vkeys, witnesses, quorum);
+    if (published.origin !== current.origin)
+      return {
+        problem: `checkpoint ${file} is of log ${published.origin}, the service's of ${current.origin}`,
+        proven: "",
+      };
+    if (current.size < published.size)
+      return {
+        problem: `the service's log (${current.size} entries) is behind the published checkpoint ${file} (${published.size} entries): entries ${current.size} to ${published.size - 1} are missing, so it is not the published log (a restore of an older backup?)`,
+        proven: "",
+      };
+    let consistent = current.size === published.size && Buffer.compare(current.root, published.root) === 0;
+    if (current.size > published.size) {
+      const answer = (await fetchJson(
+        `${logPath}/consistency?profile=rfc9162&from=${published.size}&to=${current.size}`,
+      )) as { proof?: unknown };
+      const proof = Array.isArray(answer.proof)
+        ? answer.proof.map((h) => new Uint8Array(Buffer.from(String(h), "hex")))
+        : [];
+      consistent = verifyTreeConsistency(published.size, current.size, published.root, current.root, proof);
+    }
+    if (!consistent)
+      return {
+        problem: `the service's log (${current.size} entries) is not consistent with the published checkpoint ${file} (${published.size} entries): it is a fork of the published log`,
+        proven: "",
+      };
+    sizes.push(published.size);
+  }
+  return {
+    proven: `; its tree (${current.size} entries) extends the published checkpoint${sizes.length > 1 ? "s" : ""} of ${sizes.join(", ")} entries`,
+  };
+}
+
 /** Replays a log's seals from the API: each signed by the service and consistent with the previous one. */
 async function verifyLog(log: string, v: Options, trust: TrustRoots): Promise<VerificationVerdict> {
   if (!v.url) throw new UsageError("--url <service> is required with --log");
   const tenant = logTenant(log);
   const base = v.url.replace(/\/$/, "");
   const keys = await serviceKeys(trust, base);
+  const published = await checkPublishedCheckpoints(base, tenant, v, trust);
   const seals = await fetchSeals(base, tenant);
   const proofs = new Map<string, Uint8Array[][]>();
   let previous: ReturnType<typeof decodeSeal> | undefined;
@@ -242,6 +326,7 @@ async function verifyLog(log: string, v: Options, trust: TrustRoots): Promise<Ve
     previous = state;
   }
   return keyedVerdict(trust, keys, (k) => {
+    if (published.problem) return { ok: false, reason: published.problem };
     const signers = [...k.values()];
     let before: ReturnType<typeof decodeSeal> | undefined;
     for (const seal of seals) {
@@ -258,7 +343,7 @@ async function verifyLog(log: string, v: Options, trust: TrustRoots): Promise<Ve
     }
     return {
       ok: true,
-      proven: `log tenant/${tenant}: ${seals.length} seals, each signed and consistent with the one before (size ${before?.mmrSize ?? 0})`,
+      proven: `log tenant/${tenant}: ${seals.length} seals, each signed and consistent with the one before (size ${before?.mmrSize ?? 0})${published.proven}`,
     };
   });
 }
@@ -284,6 +369,12 @@ export function declareVerify(exit: Exit): Cli {
       )
       .option("--log <tenant/uuid>", "replay every seal of this tenancy's log (with --url)")
       .option(
+        "--checkpoint <file>",
+        "with --log: a checkpoint the log published (a witness's copy); the service's log must extend it, or it is not the published log (repeatable)",
+        collect,
+        [],
+      )
+      .option(
         "--mirror <dir|url>",
         "check a record (.json) against a log mirror (archivist mirror) or a log's tiles",
       )
@@ -307,6 +398,7 @@ Examples:
   archivist verify record.json --receipt receipt.cose --keys scitt-keys.cbor
   archivist verify statement.cose --keys scitt-keys.cbor
   archivist verify --log tenant/<uuid> --url http://127.0.0.1:8080 --keys scitt-keys.cbor
+  archivist verify --log tenant/<uuid> --url http://127.0.0.1:8080 --checkpoint witnessed.txt --log-key log.vkey --witness "<vkey>"
   archivist verify record.json --mirror ./mirror --log-key log.vkey --witness "<vkey>"
   archivist verify record.json --tlog-proof r.tlog-proof --log-key log.vkey`,
     )

@@ -1,104 +1,233 @@
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  type KeyObject,
-  randomBytes,
-} from "node:crypto";
+import { createPublicKey, type KeyObject, randomBytes } from "node:crypto";
 import type { Signer } from "../core/cose/index.js";
-import type { PublicKey } from "../core/crypto/public-key.js";
-import { nodePublicKey, nodeSigner } from "../core/node/crypto.js";
+import { ecJwk, type PublicKey } from "../core/crypto/public-key.js";
+import { nodePublicKey } from "../core/node/crypto.js";
+import { mlDsa44Keys } from "../core/tlog/index.js";
 import type { Db } from "./db.js";
-import { loadOrCreateKey, type StoredKey } from "./keys.js";
+import { FILE_HOLDER, type FileKeys } from "./keystore/file-keys.js";
+import type { KeyAlg, KeyBackend, KeySigner, SigningAlg } from "./keystore/key-backend.js";
+import type { KeyDirectory, KeyEntry, Manifest } from "./keystore/key-directory.js";
+import { kidOf } from "./keystore/kid.js";
 import { refuseInsideTransaction } from "./transaction-scope.js";
 
-/** A usable key: the private KeyObject, the public one and its published id. */
+/** A usable key: its published id and public half, and signing by whichever backend holds it. */
 export interface LoadedKey {
+  purpose: string;
   kid: string;
   alg: string;
-  privateKey: KeyObject;
   publicKey: KeyObject;
   publicJwk: Record<string, unknown>;
+  createdAt: string;
+  /** When a newer key took over (a retired key still co-signing checkpoints); null for the current one. */
+  retiredAt: string | null;
+  sign(data: Uint8Array): Promise<Uint8Array>;
+  /** Synchronous signing, where the backend offers it (file keys, PKCS#11); undefined for a remote KMS. */
+  signSync: ((data: Uint8Array) => Uint8Array) | undefined;
 }
 
 /**
- * An ES256 key with its COSE signer and its verifying key, made once when the key is loaded: the
- * receipts and statements signed or checked with the key reuse them.
+ * An ES256 key with its verifying key and, where the backend signs synchronously, its COSE signer,
+ * made once when the key is loaded: the receipts and statements signed or checked with it reuse them.
  */
 export interface Es256Key extends LoadedKey {
-  signer: Signer;
+  signer: Signer | undefined;
   verifier: PublicKey;
-}
-
-function kidOf(jwk: Record<string, unknown>): string {
-  // RFC 7638 thumbprint members only, so the kid is stable for the key itself.
-  const members =
-    jwk.kty === "RSA"
-      ? { e: jwk.e, kty: jwk.kty, n: jwk.n }
-      : { crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y };
-  return createHash("sha256").update(JSON.stringify(members)).digest("base64url").slice(0, 22);
-}
-
-function fresh(purpose: string, alg: string): StoredKey {
-  const pair =
-    alg === "RS256"
-      ? generateKeyPairSync("rsa", { modulusLength: 2048 })
-      : alg === "ES256K"
-        ? generateKeyPairSync("ec", { namedCurve: "secp256k1" })
-        : alg === "X25519"
-          ? generateKeyPairSync("x25519")
-          : alg === "Ed25519"
-            ? generateKeyPairSync("ed25519")
-            : generateKeyPairSync("ec", { namedCurve: "P-256" });
-  const publicJwk = pair.publicKey.export({ format: "jwk" }) as Record<string, unknown>;
-  return {
-    purpose,
-    alg,
-    kid: kidOf(publicJwk),
-    privatePkcs8: pair.privateKey.export({ format: "pem", type: "pkcs8" }).toString(),
-    publicJwk: { ...publicJwk, alg, use: "sig" },
-  };
-}
-
-function load(k: StoredKey): LoadedKey | Es256Key {
-  const privateKey = createPrivateKey(k.privatePkcs8);
-  const loaded = {
-    kid: k.kid,
-    alg: k.alg,
-    privateKey,
-    publicKey: createPublicKey(privateKey),
-    publicJwk: { ...k.publicJwk, kid: k.kid },
-  };
-  return k.alg === "ES256"
-    ? { ...loaded, signer: nodeSigner(privateKey), verifier: nodePublicKey(loaded.publicKey) }
-    : loaded;
 }
 
 type Alg = "RS256" | "ES256" | "ES256K" | "X25519" | "Ed25519";
 
+/** The fixed signature lengths the two-pass signing of an asynchronous backend stands in for. */
+const SIGNATURE_BYTES: Record<string, number> = { ES256: 64, Ed25519: 64 };
+
 /**
- * Keys are generated once, kept in the store, and cached here for the context's life, with the
- * values derived from them. Never used inside a transaction, even when the answer is cached: a
- * load through the database handle (this one's, or another request's still running) would wait
- * for that transaction; a group that needs a key reads it before (`GroupCommit`'s `prepare`).
+ * A COSE (or other) message `build` signs through `signer`, with the key's synchronous signer
+ * when it has one. Otherwise (a KMS) in two passes: the first records the bytes to be signed with
+ * a stand-in signature of the right length, the key signs them, the second builds the message
+ * with that signature and checks it was asked to sign the very same bytes.
+ */
+export async function signedWith(
+  key: Pick<LoadedKey, "alg" | "sign" | "signSync">,
+  build: (signer: Signer) => Uint8Array,
+): Promise<Uint8Array> {
+  if (key.signSync) return build(key.signSync);
+  let toBeSigned: Uint8Array | undefined;
+  build((data) => {
+    toBeSigned = data.slice();
+    return new Uint8Array(SIGNATURE_BYTES[key.alg] ?? 256);
+  });
+  if (!toBeSigned) throw new Error("the message asked for no signature");
+  const asked = toBeSigned;
+  const signature = await key.sign(asked);
+  return build((data) => {
+    if (Buffer.compare(Buffer.from(data), Buffer.from(asked)) !== 0)
+      throw new Error("the message changed between its two signing passes");
+    return signature;
+  });
+}
+
+/** The public JWK published for an entry (kid, alg and use added). */
+const publishedJwk = (e: KeyEntry) => ({ ...e.public_jwk, kid: e.kid, alg: e.alg, use: "sig" });
+
+/** The purpose's current key: the newest not retired. */
+function currentEntry(m: Manifest): KeyEntry | undefined {
+  return m.keys.findLast((k) => k.retired_at === null);
+}
+
+/** What a rotation changed. */
+export interface Rotation {
+  purpose: string;
+  old: KeyEntry;
+  new: KeyEntry;
+}
+
+/** Purposes whose key may be rotated: the ones that sign (the identity keys and the MAC secret do not). */
+function rotatable(purpose: string): boolean {
+  return (
+    ["seal", "token", "tlog", "tlog-ml-dsa-44"].includes(purpose) || /^issuer:[0-9a-f-]{36}$/.test(purpose)
+  );
+}
+
+/**
+ * The service's keys, from the key directory (never the database): each purpose's current key
+ * (made on first use, by the configured backend when it can hold that kind of key, else as a file
+ * of the directory), its history, and the secrets (ML-DSA-44 seeds, the page-token MAC key).
+ * Loaded keys are cached until a rotation: `reload` re-reads the directory's rotation mark (on an
+ * interval and at a wake-up) and forgets them when it changed. Never asked inside a transaction,
+ * even when the answer is cached: a backend may be slow (a KMS round trip), and a group that needs
+ * a key reads it before (`GroupCommit`'s `prepare`).
  */
 export class Keyring {
   private readonly cache = new Map<string, Promise<LoadedKey>>();
   private readonly derivedValues = new Map<string, Promise<string>>();
-  private secret: Promise<Uint8Array> | undefined;
-  private readonly seeds = new Map<string, Promise<Uint8Array>>();
+  private readonly secrets = new Map<string, Promise<Uint8Array>>();
+  private readonly histories = new Map<string, Promise<KeyEntry[]>>();
+  private seenRotations: Promise<string>;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    readonly dir: KeyDirectory,
+    private readonly files: FileKeys,
+    /** Where new signing keys are made when it can hold them (the files otherwise). */
+    readonly backend: KeyBackend = files,
+  ) {
+    this.seenRotations = dir.rotations();
+  }
 
-  /** The key for `purpose` (e.g. `token`, `seal`, `issuer:<tenant>`), created on first use. */
+  private backendNamed(holder: string): KeyBackend {
+    if (holder === FILE_HOLDER) return this.files;
+    if (holder === this.backend.name) return this.backend;
+    throw new Error(
+      `a key is held by the ${holder} backend, which is not configured (ARCHIVIST_KEY_BACKEND): docs/keys.md`,
+    );
+  }
+
+  /** The backend a new key of `alg` is made in. */
+  private backendFor(alg: KeyAlg): KeyBackend {
+    return this.backend.holds(alg) ? this.backend : this.files;
+  }
+
+  /** A new key pair of `alg` for `purpose`, not yet recorded: its manifest entry. */
+  private async make(purpose: string, alg: KeyAlg): Promise<KeyEntry> {
+    const now = new Date().toISOString();
+    if (alg === "ML-DSA-44" || alg === "HS256") {
+      const secret = randomBytes(32);
+      const kid = `${alg.toLowerCase()}-${randomBytes(6).toString("hex")}`;
+      const ref = `${kid}.secret`;
+      await this.dir.writePrivate(purpose, ref, secret.toString("base64"));
+      const public_jwk =
+        alg === "ML-DSA-44"
+          ? {
+              kty: "AKP",
+              alg,
+              pub: Buffer.from(mlDsa44Keys(new Uint8Array(secret)).publicKey).toString("base64url"),
+            }
+          : {};
+      return { kid, alg, holder: FILE_HOLDER, ref, public_jwk, created_at: now, retired_at: null };
+    }
+    const backend = this.backendFor(alg);
+    if (backend === this.files || !backend.holds(alg)) {
+      const made = await this.files.generateAny(purpose, alg);
+      return {
+        kid: made.kid,
+        alg,
+        holder: FILE_HOLDER,
+        ref: made.ref,
+        public_jwk: made.publicJwk,
+        created_at: now,
+        retired_at: null,
+      };
+    }
+    const made = await backend.generate(purpose, alg, `archivist ${purpose}`);
+    return {
+      kid: kidOf(made.publicJwk),
+      alg,
+      holder: backend.name,
+      ref: made.ref,
+      public_jwk: made.publicJwk,
+      created_at: now,
+      retired_at: null,
+    };
+  }
+
+  private async discard(purpose: string, e: KeyEntry): Promise<void> {
+    if (e.holder === FILE_HOLDER) await this.dir.removePrivate(purpose, e.ref);
+    else await this.backendNamed(e.holder).discard(purpose, e.ref);
+  }
+
+  /** The purpose's manifest, its first key made when it has none (first writer wins across processes). */
+  async manifest(purpose: string, alg: KeyAlg): Promise<Manifest> {
+    const found = await this.dir.manifest(purpose);
+    if (found) return found;
+    const mine = await this.make(purpose, alg);
+    const won = await this.dir.createFirst(purpose, mine);
+    if (!won.keys.some((k) => k.kid === mine.kid && k.ref === mine.ref)) await this.discard(purpose, mine);
+    return won;
+  }
+
+  private async load(purpose: string, e: KeyEntry): Promise<LoadedKey> {
+    const alg = e.alg as SigningAlg | "ES256K" | "X25519";
+    const publicKey = createPublicKey({ key: { ...e.public_jwk }, format: "jwk" });
+    let signer: KeySigner | undefined;
+    const signerOf = async () => {
+      if (alg !== "ES256" && alg !== "RS256" && alg !== "Ed25519")
+        throw new Error(`the ${purpose} key (${alg}) does not sign`);
+      signer ??= await this.backendNamed(e.holder).signer(purpose, e.ref, alg);
+      return signer;
+    };
+    const signs = alg === "ES256" || alg === "RS256" || alg === "Ed25519";
+    if (signs) await signerOf();
+    const loaded: LoadedKey = {
+      purpose,
+      kid: e.kid,
+      alg: e.alg,
+      publicKey,
+      publicJwk: publishedJwk(e),
+      createdAt: e.created_at,
+      retiredAt: e.retired_at,
+      sign: async (data) => (await signerOf()).sign(data),
+      signSync: signer?.signSync,
+    };
+    if (alg !== "ES256") return loaded;
+    const es: Es256Key = {
+      ...loaded,
+      signer: loaded.signSync,
+      verifier: nodePublicKey(publicKey),
+    };
+    return es;
+  }
+
+  /** The current key for `purpose` (e.g. `token`, `seal`, `issuer:<tenant>`), created on first use. */
   get(purpose: string, alg: "ES256"): Promise<Es256Key>;
   get(purpose: string, alg: Exclude<Alg, "ES256">): Promise<LoadedKey>;
   get(purpose: string, alg: Alg): Promise<LoadedKey> {
     refuseInsideTransaction(this.db, "a key");
     let p = this.cache.get(purpose);
     if (!p) {
-      p = loadOrCreateKey(this.db, purpose, () => fresh(purpose, alg)).then(load);
+      p = this.manifest(purpose, alg).then((m) => {
+        const e = currentEntry(m);
+        if (!e) throw new Error(`the ${purpose} key has no current key in ${this.dir.path}`);
+        return this.load(purpose, e);
+      });
       p.catch(() => this.cache.delete(purpose));
       this.cache.set(purpose, p);
     }
@@ -106,8 +235,48 @@ export class Keyring {
   }
 
   /**
-   * A value computed from keys (a tenancy's wallet address), computed once under `name`: keys never
-   * change, and the computation is asked for on every write. A failed computation is not kept.
+   * Every key the purpose has had, current first, then the retired ones newest first (as they are
+   * published: a client taking the first key gets the one signing now). Creates the first key.
+   */
+  history(purpose: string, alg: KeyAlg): Promise<KeyEntry[]> {
+    let p = this.histories.get(purpose);
+    if (!p) {
+      p = this.manifest(purpose, alg).then((m) => {
+        const current = currentEntry(m);
+        const retired = m.keys.filter((k) => k !== current).reverse();
+        return current ? [current, ...retired] : retired;
+      });
+      p.catch(() => this.histories.delete(purpose));
+      this.histories.set(purpose, p);
+    }
+    return p;
+  }
+
+  /** The purpose's retired keys that still co-sign (a checkpoint key's overlap after a rotation). */
+  async cosigners(purpose: string, alg: "Ed25519"): Promise<LoadedKey[]> {
+    refuseInsideTransaction(this.db, "a key");
+    const now = new Date().toISOString();
+    const live = (await this.history(purpose, alg)).filter(
+      (k) => k.retired_at !== null && (k.cosign_until ?? "") > now,
+    );
+    return Promise.all(
+      live.map((e) => {
+        const cacheKey = `${purpose}#${e.kid}`;
+        let p = this.cache.get(cacheKey);
+        if (!p) {
+          p = this.load(purpose, e);
+          p.catch(() => this.cache.delete(cacheKey));
+          this.cache.set(cacheKey, p);
+        }
+        return p;
+      }),
+    );
+  }
+
+  /**
+   * A value computed from keys (a tenancy's wallet address), computed once under `name`: the
+   * identity keys it is computed from never rotate, and the computation is asked for on every
+   * write. A failed computation is not kept.
    */
   derived(name: string, compute: (keys: Keyring) => Promise<string>): Promise<string> {
     refuseInsideTransaction(this.db, "a value derived from keys");
@@ -120,36 +289,109 @@ export class Keyring {
     return p;
   }
 
-  /**
-   * The 32-byte seed of a key node:crypto cannot hold (ML-DSA-44, whose FIPS 204 keygen is
-   * deterministic in its seed), created once and stored like the other keys.
-   */
-  seed(purpose: string, alg: string): Promise<Uint8Array> {
-    let p = this.seeds.get(purpose);
+  private secret(purpose: string, alg: "ML-DSA-44" | "HS256"): Promise<Uint8Array> {
+    let p = this.secrets.get(purpose);
     if (!p) {
-      p = loadOrCreateKey(this.db, purpose, () => ({
-        purpose,
-        alg,
-        kid: `${alg.toLowerCase()}-${randomBytes(6).toString("hex")}`,
-        privatePkcs8: randomBytes(32).toString("base64"),
-        publicJwk: {},
-      })).then((k) => new Uint8Array(Buffer.from(k.privatePkcs8, "base64")));
-      p.catch(() => this.seeds.delete(purpose));
-      this.seeds.set(purpose, p);
+      p = this.manifest(purpose, alg).then(async (m) => {
+        const e = currentEntry(m);
+        if (!e) throw new Error(`the ${purpose} key has no current key in ${this.dir.path}`);
+        return new Uint8Array(Buffer.from((await this.dir.readPrivate(purpose, e.ref)).trim(), "base64"));
+      });
+      p.catch(() => this.secrets.delete(purpose));
+      this.secrets.set(purpose, p);
     }
     return p;
   }
 
-  /** A 32-byte server secret (page-token MAC key), stored like a key so restarts keep it. */
+  /**
+   * The 32-byte seed of a key node:crypto cannot hold (ML-DSA-44, whose FIPS 204 keygen is
+   * deterministic in its seed): a file of the key directory on every backend (docs/keys.md).
+   */
+  seed(purpose: string, alg: "ML-DSA-44"): Promise<Uint8Array> {
+    refuseInsideTransaction(this.db, "a key");
+    return this.secret(purpose, alg);
+  }
+
+  /** Seeds of the purpose's retired keys still co-signing (each loaded once, until a rotation). */
+  async cosigningSeeds(purpose: string, alg: "ML-DSA-44"): Promise<Uint8Array[]> {
+    refuseInsideTransaction(this.db, "a key");
+    const now = new Date().toISOString();
+    const live = (await this.history(purpose, alg)).filter(
+      (k) => k.retired_at !== null && (k.cosign_until ?? "") > now,
+    );
+    return Promise.all(
+      live.map((e) => {
+        const cacheKey = `${purpose}#${e.kid}`;
+        let p = this.secrets.get(cacheKey);
+        if (!p) {
+          p = this.dir
+            .readPrivate(purpose, e.ref)
+            .then((t) => new Uint8Array(Buffer.from(t.trim(), "base64")));
+          p.catch(() => this.secrets.delete(cacheKey));
+          this.secrets.set(cacheKey, p);
+        }
+        return p;
+      }),
+    );
+  }
+
+  /** A 32-byte server secret (page-token MAC key), kept in the key directory so restarts keep it. */
   hmacSecret(): Promise<Uint8Array> {
     refuseInsideTransaction(this.db, "the server secret");
-    this.secret ??= loadOrCreateKey(this.db, "page-token", () => ({
-      purpose: "page-token",
-      alg: "HS256",
-      kid: `hs-${randomBytes(6).toString("hex")}`,
-      privatePkcs8: randomBytes(32).toString("base64"),
-      publicJwk: {},
-    })).then((k) => new Uint8Array(Buffer.from(k.privatePkcs8, "base64")));
-    return this.secret;
+    return this.secret("page-token", "HS256");
   }
+
+  /**
+   * Re-reads the key directory's rotation mark; when another process (`archivist keys rotate`)
+   * changed it, forgets the loaded keys so the next use loads the current ones. True when it did.
+   */
+  async reload(): Promise<boolean> {
+    const [seen, now] = await Promise.all([this.seenRotations, this.dir.rotations()]);
+    if (seen === now) return false;
+    this.seenRotations = Promise.resolve(now);
+    this.cache.clear();
+    this.secrets.clear();
+    this.histories.clear();
+    return true;
+  }
+
+  /**
+   * Makes a new key for `purpose` and makes it current: the old one is kept, retired now (a
+   * checkpoint key co-signs for `cosignDays` more, so witnesses and verifiers that pinned it can
+   * move on). Every process learns of it at its next `reload`.
+   */
+  async rotate(purpose: string, opts: { cosignDays?: number } = {}): Promise<Rotation> {
+    if (!rotatable(purpose)) throw new Error(`the ${purpose} key cannot be rotated (docs/keys.md)`);
+    let made: KeyEntry | undefined;
+    let old: KeyEntry | undefined;
+    try {
+      await this.dir.update(purpose, async (m) => {
+        const current = m && currentEntry(m);
+        if (!m || !current) throw new Error(`the ${purpose} key does not exist yet: nothing to rotate`);
+        old = current;
+        made = await this.make(purpose, current.alg);
+        const now = new Date(made.created_at);
+        const checkpointKey = purpose === "tlog" || purpose === "tlog-ml-dsa-44";
+        const retired: KeyEntry = { ...current, retired_at: made.created_at };
+        if (checkpointKey)
+          retired.cosign_until = new Date(now.getTime() + (opts.cosignDays ?? 30) * 86_400_000).toISOString();
+        return { purpose, keys: [...m.keys.map((k) => (k === current ? retired : k)), made] };
+      });
+    } catch (err) {
+      if (made) await this.discard(purpose, made);
+      throw err;
+    }
+    await this.dir.markRotation();
+    await this.reload();
+    return { purpose, old: old as KeyEntry, new: made as KeyEntry };
+  }
+
+  async close(): Promise<void> {
+    if (this.backend !== this.files) await this.backend.close();
+  }
+}
+
+/** The verifying key of an ES256 key entry (a retired one's, to publish it). */
+export function es256PublicKey(e: KeyEntry): PublicKey {
+  return nodePublicKey(createPublicKey({ key: { ...ecJwk(e.public_jwk) }, format: "jwk" }));
 }

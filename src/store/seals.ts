@@ -82,3 +82,11 @@ export async function markSealAnchored(
     [tenantId, mmrSize, at.blockNumber, at.blockHash, at.transactionHash, at.transactionIndex],
   );
 }
+
+/** Every log that has been sealed, with its latest seal's size. */
+export async function sealedLogs(db: Queryable): Promise<Array<{ tenant_id: string; sealed_size: number }>> {
+  const rows = await db.query<{ tenant_id: string; sealed_size: number }>(
+    "select tenant_id, sealed_size from logs where sealed_size > 0 order by tenant_id",
+  );
+  return rows.map((r) => ({ tenant_id: r.tenant_id, sealed_size: Number(r.sealed_size) }));
+}

@@ -1,6 +1,4 @@
-import type { KeyObject } from "node:crypto";
 import { leafCount } from "../core/mmr/index.js";
-import { nodeEd25519 } from "../core/node/crypto.js";
 import {
   ed25519KeySigner,
   formatCheckpoint,
@@ -12,6 +10,7 @@ import {
   treeRoot,
 } from "../core/tlog/index.js";
 import type { Queryable } from "../store/db.js";
+import type { LoadedKey } from "../store/keyring.js";
 import { insertCheckpoint, markSealUnwitnessed, originOf } from "../store/tlog-checkpoints.js";
 import { tlogSize } from "../store/tlog-nodes.js";
 
@@ -30,34 +29,40 @@ export interface CheckpointKey {
 
 /** The log keys, ready to sign: what is derived from them is derived once, not at every seal. */
 export interface CheckpointSigning {
-  ed25519: { publicKey: Uint8Array; sign(text: Uint8Array): Uint8Array };
-  mlDsa: MlDsa44Keys;
+  /** The current Ed25519 key first, then retired ones still co-signing (docs/keys.md: rotating the log key). */
+  ed25519: Array<{ publicKey: Uint8Array; key: Pick<LoadedKey, "sign" | "signSync"> }>;
+  /** The same for ML-DSA-44: the current seed's keys, then the co-signing ones'. */
+  mlDsa: MlDsa44Keys[];
+}
+
+/** An Ed25519 key's 32 public bytes, from its JWK. */
+export function ed25519PublicBytes(key: Pick<LoadedKey, "publicJwk">): Uint8Array {
+  const x = key.publicJwk.x;
+  if (key.publicJwk.crv !== "Ed25519" || typeof x !== "string")
+    throw new Error("the log key is not an Ed25519 key");
+  return new Uint8Array(Buffer.from(x, "base64url"));
 }
 
 /**
  * The sealer's log keys as they sign, kept while the keyring hands out the same keys. Made at
- * each seal, they cost ~1.9 ms of its ~6 ms of signing here (the ML-DSA-44 keygen from its seed,
- * the Ed25519 public key, and @noble's Ed25519 signature where node:crypto's takes 0.03 ms): a
- * seal a second for each active log, so it counts once there are many (docs/scaling.md).
+ * each seal, they cost ~1.9 ms of its ~6 ms of signing here (the ML-DSA-44 keygen from its seed
+ * and the Ed25519 public key): a seal a second for each active log, so it counts once there are
+ * many (docs/scaling.md).
  */
 export class CheckpointKeys {
-  private last: { privateKey: KeyObject; mlDsaSeed: Uint8Array; signing: CheckpointSigning } | undefined;
+  private last: { keys: LoadedKey[]; seeds: Uint8Array[]; signing: CheckpointSigning } | undefined;
 
-  of(privateKey: KeyObject, mlDsaSeed: Uint8Array): CheckpointSigning {
+  of(keys: LoadedKey[], seeds: Uint8Array[]): CheckpointSigning {
     const last = this.last;
-    if (last?.privateKey === privateKey && last.mlDsaSeed === mlDsaSeed) return last.signing;
-    const signing = { ed25519: nodeEd25519(privateKey), mlDsa: mlDsa44Keys(mlDsaSeed) };
-    this.last = { privateKey, mlDsaSeed, signing };
+    const same = <T>(a: T[], b: T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+    if (last && same(last.keys, keys) && same(last.seeds, seeds)) return last.signing;
+    const signing = {
+      ed25519: keys.map((key) => ({ publicKey: ed25519PublicBytes(key), key })),
+      mlDsa: seeds.map(mlDsa44Keys),
+    };
+    this.last = { keys, seeds, signing };
     return signing;
   }
-}
-
-/** The 32-byte Ed25519 seed of a node:crypto private key. */
-export function ed25519Seed(privateKey: KeyObject): Uint8Array {
-  const jwk = privateKey.export({ format: "jwk" });
-  if (jwk.crv !== "Ed25519" || typeof jwk.d !== "string")
-    throw new Error("the log key is not an Ed25519 key");
-  return new Uint8Array(Buffer.from(jwk.d, "base64url"));
 }
 
 /**
@@ -65,25 +70,32 @@ export function ed25519Seed(privateKey: KeyObject): Uint8Array {
  * the sealed MMR), inside the seal's transaction: one sequence, two commitments, published
  * together. The origin stays the one the log was first published under. A seal made while
  * witnesses are configured is marked unwitnessed until a quorum cosigns a checkpoint covering it.
+ * Returns the checkpoint's size and root (none while the tree is backfilled).
  */
 export async function publishCheckpoint(
   tx: Queryable,
   tenantId: string,
   mmrSize: number,
   key: CheckpointKey,
-): Promise<void> {
+): Promise<{ size: number; root: Uint8Array } | undefined> {
   if (!key.witnessed) await markSealUnwitnessed(tx, tenantId, mmrSize);
   const size = leafCount(mmrSize);
   // A log older than the tree is still being backfilled: a later seal's checkpoint covers this one.
-  if ((await tlogSize(tx, tenantId)) < size) return;
+  if ((await tlogSize(tx, tenantId)) < size) return undefined;
   const origin = (await originOf(tx, tenantId)) ?? logOrigin(key.baseUrl, tenantId);
   const root = await withNodes(tx, tenantId, (get) => treeRoot(size, get));
   const text = formatCheckpoint({ origin, size, root, extensions: [] });
-  // Ed25519 for today's verifiers, ML-DSA-44 (as a cosignature of its own tree, C2SP tlog-checkpoint) beside it.
+  // Ed25519 for today's verifiers, ML-DSA-44 (as a cosignature of its own tree, C2SP tlog-checkpoint)
+  // beside it; after a rotation the retired keys sign too, under their own key ids, for a while.
   const { ed25519, mlDsa } = key.signing;
+  const bytes = new TextEncoder().encode(text);
+  const signatures = await Promise.all(
+    ed25519.map((k) => (k.key.signSync ? k.key.signSync(bytes) : k.key.sign(bytes))),
+  );
+  const now = Math.floor(Date.now() / 1000);
   const note = signNote(text, [
-    ed25519KeySigner(origin, ed25519.publicKey, ed25519.sign),
-    mlDsa44KeySigner(origin, mlDsa, () => Math.floor(Date.now() / 1000)),
+    ...ed25519.map((k, i) => ed25519KeySigner(origin, k.publicKey, () => signatures[i] as Uint8Array)),
+    ...mlDsa.map((m) => mlDsa44KeySigner(origin, m, () => now)),
   ]);
   await insertCheckpoint(tx, {
     tenant_id: tenantId,
@@ -94,4 +106,5 @@ export async function publishCheckpoint(
     note,
     witnessed: key.witnessed,
   });
+  return { size, root };
 }

@@ -44,6 +44,8 @@ export class Committer {
     /** The write path's hand-off: rows this process's appenders stored (`src/services/write/write-path.ts`). */
     private readonly handoff: FreshEvents,
     private readonly onCommitted: (tenantId: string) => void = () => undefined,
+    /** A log the service refuses to sign for (`LogGuard`): its records wait, STORED. */
+    private readonly held: (tenantId: string) => boolean = () => false,
   ) {}
 
   start(): void {
@@ -118,6 +120,7 @@ export class Committer {
   }
 
   private async commitTenant(tenantId: string): Promise<void> {
+    if (this.held(tenantId)) return;
     for (;;) {
       try {
         const r = await this.db.transaction((tx) =>

@@ -23,23 +23,35 @@ export interface Workers {
 /** Starts the committer, sealer, anchorer and scanner (or none, for `serve --no-workers`). */
 export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
   const { db, log, config } = ctx;
-  const committer = new Committer(db, log, config.commitMaxDelayMs, ctx.writePath.handoff);
+  // A held log's records stay STORED: nothing is appended over signed entries a restore lost.
+  const committer = new Committer(db, log, config.commitMaxDelayMs, ctx.writePath.handoff, undefined, (t) =>
+    ctx.logGuard.isHeld(t),
+  );
   const checkpointKeys = new CheckpointKeys();
   const sealer = new Periodic(
     "sealer",
     config.sealIntervalMs,
     async () => {
       const seal = await ctx.keys.get("seal", "ES256");
-      const tlog = await ctx.keys.get(TLOG_KEY, "Ed25519");
+      // The current log keys, and the retired ones still co-signing after a rotation (docs/keys.md).
+      const tlog = [
+        await ctx.keys.get(TLOG_KEY, "Ed25519"),
+        ...(await ctx.keys.cosigners(TLOG_KEY, "Ed25519")),
+      ];
+      const seeds = [
+        await ctx.keys.seed(TLOG_ML_DSA_KEY, "ML-DSA-44"),
+        ...(await ctx.keys.cosigningSeeds(TLOG_ML_DSA_KEY, "ML-DSA-44")),
+      ];
       const checkpoint = {
-        signing: checkpointKeys.of(tlog.privateKey, await ctx.keys.seed(TLOG_ML_DSA_KEY, "ML-DSA-44")),
+        signing: checkpointKeys.of(tlog, seeds),
         baseUrl: ctx.baseUrl,
         witnessed: config.witnessQuorum === 0,
       };
       let sealed = false;
       for (const l of await logsToSeal(db)) {
+        if (ctx.logGuard.isHeld(l.tenant_id)) continue;
         const size = await db.transaction((tx) =>
-          sealLog(tx, l.tenant_id, { kid: seal.kid, signer: seal.signer, issuer: ctx.baseUrl }, checkpoint),
+          sealLog(tx, l.tenant_id, { key: seal, issuer: ctx.baseUrl }, checkpoint, ctx.logGuard),
         );
         sealed ||= size !== undefined;
       }

@@ -1,16 +1,17 @@
-import { buildSeal, type Signer } from "../core/cose/index.js";
+import { buildSeal } from "../core/cose/index.js";
 import { parseIdTimestamp } from "../core/ledger/idtimestamp.js";
 import { consistencyProofIndices, peakIndices, verifyConsistency } from "../core/mmr/index.js";
 import type { Queryable } from "../store/db.js";
 import { confirmSealedFreeEvents } from "../store/free-events.js";
+import { type LoadedKey, signedWith } from "../store/keyring.js";
 import { loadLog, lockLog, readNodes } from "../store/ledger.js";
+import type { LogGuard } from "../store/log-guard.js";
 import { getSeal, insertSeal } from "../store/seals.js";
 import { type CheckpointKey, publishCheckpoint } from "./checkpoint.js";
 
 export interface SealKey {
-  kid: string;
-  /** The keyring's signer of the seal key, made once when the key was loaded. */
-  signer: Signer;
+  /** The seal key as the keyring loaded it (its signer made once, then reused). */
+  key: Pick<LoadedKey, "kid" | "alg" | "sign" | "signSync">;
   issuer: string;
 }
 
@@ -35,6 +36,7 @@ export async function sealLog(
   tenantId: string,
   key: SealKey,
   checkpoint?: CheckpointKey,
+  guard?: Pick<LogGuard, "maySign" | "signed">,
 ): Promise<number | undefined> {
   await lockLog(tx, tenantId);
   const log = await loadLog(tx, tenantId);
@@ -43,6 +45,8 @@ export async function sealLog(
   const peakIdx = peakIndices(size);
   const prev = await getSeal(tx, tenantId);
   if (prev && prev.mmr_size >= size) return undefined;
+  // Nothing is signed for a log whose database is behind, or disagrees with, what was signed last.
+  if (guard && !(await guard.maySign(tx, tenantId, prev))) return undefined;
   const paths = prev ? consistencyProofIndices(prev.mmr_size, size) : [];
   const nodes = await nodesAt(tx, tenantId, [...peakIdx, ...paths.flat()]);
   const get = (i: number) => nodes.get(i) as Uint8Array;
@@ -55,14 +59,16 @@ export async function sealLog(
   }
   const timestampMs = Date.now();
   const { id, epoch } = parseIdTimestamp(log.last_idtimestamp);
-  const seal = buildSeal(
-    {
-      kid: key.kid,
-      issuer: key.issuer,
-      logId: `tenant/${tenantId}`,
-      state: { mmrSize: size, timestampMs, idtimestamp: id, epoch, peaks },
-    },
-    key.signer,
+  const seal = await signedWith(key.key, (signer) =>
+    buildSeal(
+      {
+        kid: key.key.kid,
+        issuer: key.issuer,
+        logId: `tenant/${tenantId}`,
+        state: { mmrSize: size, timestampMs, idtimestamp: id, epoch, peaks },
+      },
+      signer,
+    ),
   );
   await insertSeal(tx, {
     tenant_id: tenantId,
@@ -72,7 +78,16 @@ export async function sealLog(
     timestamp_ms: timestampMs,
     idtimestamp: log.last_idtimestamp,
   });
-  if (checkpoint) await publishCheckpoint(tx, tenantId, size, checkpoint);
+  const cp = checkpoint && (await publishCheckpoint(tx, tenantId, size, checkpoint));
+  // Kept with the keys before the seal's transaction commits (publishes it): a later restore of an
+  // older database is then found out, whatever the database says.
+  await guard?.signed({
+    tenant_id: tenantId,
+    mmr_size: size,
+    peaks: peaks.map(b64),
+    ...(cp ? { tree_size: cp.size, root: Buffer.from(cp.root).toString("hex") } : {}),
+    signed_at: new Date(timestampMs).toISOString(),
+  });
   // Asset events are CONFIRMED by the seal's very existence (derived when read); asset-free
   // events still carry their status on the row.
   await confirmSealedFreeEvents(tx, tenantId, size);

@@ -10,6 +10,7 @@ import { eventToStatement } from "../../src/core/scitt/index.js";
 import type { AnyRouteSpec } from "../../src/http/route.js";
 import { appIdpIssuer, tokenAudience } from "../../src/services/identity/tokens.js";
 import { ensurePagesBuilt } from "../helpers/browser.js";
+import { servicePrivateKey } from "../helpers/service-keys.js";
 import {
   compressed,
   coseBody,
@@ -267,6 +268,7 @@ describe("fuzzing the API", () => {
     "JWTs: our signature over wrongly typed claims, and malformed tokens",
     async () => {
       const key = await f.s.service.ctx.keys.get("token", "RS256");
+      const privateKey = await servicePrivateKey(f.s.service.ctx.keys, "token", "RS256");
       const base = f.s.service.ctx.baseUrl;
       await fc.assert(
         fc.asyncProperty(jwtClaims, fc.boolean(), async (claims, ours) => {
@@ -275,7 +277,7 @@ describe("fuzzing the API", () => {
             ...claims,
           })
             .setProtectedHeader({ alg: "RS256", kid: key.kid })
-            .sign(key.privateKey)
+            .sign(privateKey)
             .catch(() => "x.y.z");
           const status = await attempt(f, {
             method: "GET",

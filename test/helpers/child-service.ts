@@ -7,6 +7,8 @@ const MAIN = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 export interface ChildService {
   url: string;
   proc: ChildProcess;
+  /** Everything it wrote to stdout (its pino log lines) and stderr so far. */
+  output(): string;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -27,11 +29,15 @@ export async function startChild(
   const imports = ["tsx", ...preload].flatMap((m) => ["--import", m]);
   const proc = spawn(process.execPath, [...imports, MAIN, command], {
     env: { ...process.env, LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), ...env },
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
+  let stdout = "";
   proc.stderr?.on("data", (d: Buffer) => {
     stderr += d.toString();
+  });
+  proc.stdout?.on("data", (d: Buffer) => {
+    stdout += d.toString();
   });
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
@@ -51,6 +57,7 @@ export async function startChild(
   return {
     url,
     proc,
+    output: () => stdout + stderr,
     async kill(signal = "SIGKILL") {
       if (proc.exitCode === null) proc.kill(signal);
       await exited;

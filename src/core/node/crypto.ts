@@ -82,16 +82,3 @@ export function nodeSigner(privateKey: KeyObject): Signer {
     readsDuringCallOnly: true as const,
   });
 }
-
-/** Ed25519 with a node:crypto private key: its 32-byte public key, and signing (~0.03 ms, not @noble's ~0.6). */
-export function nodeEd25519(privateKey: KeyObject): {
-  publicKey: Uint8Array;
-  sign(data: Uint8Array): Uint8Array;
-} {
-  const jwk = createPublicKey(privateKey).export({ format: "jwk" });
-  if (jwk.crv !== "Ed25519" || typeof jwk.x !== "string") throw new Error("not an Ed25519 key");
-  return {
-    publicKey: new Uint8Array(Buffer.from(jwk.x, "base64url")),
-    sign: (data) => new Uint8Array(sign(null, data, privateKey)),
-  };
-}

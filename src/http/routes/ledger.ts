@@ -8,6 +8,7 @@ import {
   requireReadableEventOf,
   requireReadableRecord,
 } from "../../services/access/readable-records.js";
+import { keyHistory } from "../../services/ledger/key-history.js";
 import { latestSeal, scittKey, scittKeys, sealSizes } from "../../services/ledger/ledger-info.js";
 import { consistency, logEntry, receiptFor, treeConsistency } from "../../services/ledger/proofs.js";
 import { tlogProofFor } from "../../services/ledger/tlog-proof.js";
@@ -57,6 +58,18 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
       res
         .header("content-type", keyType(req, "application/cose-key-set"))
         .send(Buffer.from(await scittKeys(d.ctx))),
+  });
+  t.add({
+    method: "get",
+    path: "/archivist/v1/keys",
+    group: "scitt",
+    auth: "public",
+    summary:
+      "Every key the service signs with, current and retired, with when each was valid, and how long retired keys stay published",
+    handler: async ({ res }) => {
+      res.header("cache-control", "public, max-age=60");
+      return keyHistory(d.ctx);
+    },
   });
   t.add({
     method: "get",

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
+import { tokenJwks } from "../../services/identity/token-keys.js";
 import { appIdpIssuer } from "../../services/identity/tokens.js";
 import type { HttpDeps } from "../deps.js";
 import type { Metrics } from "../metrics.js";
@@ -91,8 +92,6 @@ export function systemRoutes(
     };
   };
   app.get("/appidpv1/.well-known/openid-configuration", discovery);
-  app.get("/appidpv1/.well-known/jwks.json", async () => {
-    const key = await d.ctx.keys.get("token", "RS256");
-    return { keys: [key.publicJwk] };
-  });
+  // The signing key first, then retired ones while tokens they signed are still valid.
+  app.get("/appidpv1/.well-known/jwks.json", () => tokenJwks(d.ctx.keys));
 }

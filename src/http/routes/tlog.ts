@@ -1,4 +1,5 @@
 import { pathUuid } from "../../core/api/ids.js";
+import { logKeyHistory } from "../../services/ledger/key-history.js";
 import { checkpointNote, logMlDsaVkey, logVkey, tileBytes } from "../../services/ledger/tlog.js";
 import { witnessStatus } from "../../services/ledger/tlog-witnesses.js";
 import type { HttpDeps } from "../deps.js";
@@ -49,6 +50,18 @@ export function tlogRoutes(t: RouteTable, d: HttpDeps): void {
         .header("content-type", "text/plain; charset=utf-8")
         .header("cache-control", "public, max-age=3600")
         .send(`${await logMlDsaVkey(d.ctx, pathUuid(params.tenant, "log"))}\n`),
+  });
+  t.add({
+    method: "get",
+    path: `${prefix}/keys`,
+    group,
+    auth: "public",
+    summary:
+      "Every checkpoint key the log has had (Ed25519, ML-DSA-44) as vkeys, with when each was valid (retired keys stay published)",
+    handler: async ({ params, res }) => {
+      res.header("cache-control", "public, max-age=60");
+      return logKeyHistory(d.ctx, pathUuid(params.tenant, "log"));
+    },
   });
   t.add({
     method: "get",

@@ -8,6 +8,7 @@ import { getApplication } from "../../store/applications.js";
 import { getMemberByEmail } from "../../store/members.js";
 import { isRootPrincipal } from "../../store/root-principals.js";
 import { listTenancies } from "../../store/tenancies.js";
+import { tokenVerifyKeys } from "./token-keys.js";
 import { appIdpIssuer, tokenAudience } from "./tokens.js";
 
 // A JWKS is a few keys: an issuer's answer is read up to this (jose's own deadline bounds the time).
@@ -156,8 +157,7 @@ export class Authenticator {
     const ours = appIdpIssuer(this.ctx.baseUrl);
     try {
       if (unverified.iss === ours) {
-        const key = await this.ctx.keys.get("token", "RS256");
-        const r = await jwtVerify(token, key.publicKey, {
+        const r = await jwtVerify(token, await tokenVerifyKeys(this.ctx.keys), {
           issuer: ours,
           audience: tokenAudience(this.ctx.baseUrl),
           algorithms: ["RS256"],

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { SignJWT } from "jose";
+import { base64url } from "jose";
 import type { Ctx } from "../../context.js";
 import { ApiError, badRequest } from "../../core/api/api-error.js";
 import { FailureWindow } from "../../core/api/failure-window.js";
 import { isUuid } from "../../core/api/ids.js";
 import { getApplication } from "../../store/applications.js";
+import type { LoadedKey } from "../../store/keyring.js";
 import { hashGeneratedSecret, newSecret, verifySecret } from "./secrets.js";
-
-const TOKEN_TTL_SECONDS = 3600;
+import { TOKEN_TTL_SECONDS } from "./token-keys.js";
 
 /** Issuer of our application tokens. */
 export const appIdpIssuer = (baseUrl: string) => `${baseUrl}/appidpv1`;
@@ -63,6 +63,19 @@ async function refuseAfterWork(secret: string): Promise<never> {
   throw invalidClient();
 }
 
+/**
+ * An RS256 JWS in compact form, signed by whichever backend holds the token key (a PKCS#11 token
+ * holds no KeyObject jose could sign with); verified with jose (`Authenticator`).
+ */
+async function signJwt(
+  key: Pick<LoadedKey, "kid" | "sign">,
+  claims: Record<string, unknown>,
+): Promise<string> {
+  const part = (v: unknown) => base64url.encode(JSON.stringify(v));
+  const input = `${part({ alg: "RS256", typ: "at+jwt", kid: key.kid })}.${part(claims)}`;
+  return `${input}.${base64url.encode(await key.sign(new TextEncoder().encode(input)))}`;
+}
+
 /** OIDC client-credentials grant: checks the secret, then signs an RS256 access token. */
 async function issueToken(
   ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "keys">,
@@ -80,20 +93,18 @@ async function issueToken(
     throw invalidClient();
   const key = await ctx.keys.get("token", "RS256");
   const iat = Math.floor(now / 1000);
-  const access_token = await new SignJWT({
+  const claims = {
     ...app.custom_claims,
     jit_tenant_id: `tenant/${app.tenant_id}`,
     jit_tier: "ENTERPRISE",
     name: app.display_name,
     client_id: app.id,
-  })
-    .setProtectedHeader({ alg: "RS256", typ: "at+jwt", kid: key.kid })
-    .setIssuer(appIdpIssuer(ctx.baseUrl))
-    .setAudience(tokenAudience(ctx.baseUrl))
-    .setSubject(app.id)
-    .setJti(randomUUID())
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + TOKEN_TTL_SECONDS)
-    .sign(key.privateKey);
-  return { access_token, token_type: "Bearer", expires_in: TOKEN_TTL_SECONDS };
+    iss: appIdpIssuer(ctx.baseUrl),
+    aud: tokenAudience(ctx.baseUrl),
+    sub: app.id,
+    jti: randomUUID(),
+    iat,
+    exp: iat + TOKEN_TTL_SECONDS,
+  };
+  return { access_token: await signJwt(key, claims), token_type: "Bearer", expires_in: TOKEN_TTL_SECONDS };
 }

@@ -1,6 +1,7 @@
 import type { Ctx } from "../../context.js";
 import { notFound } from "../../core/api/api-error.js";
 import { coseKeyBytes, coseKeySet } from "../../core/cose/index.js";
+import { es256PublicKey } from "../../store/keyring.js";
 import { getSeal, listSealSizes } from "../../store/seals.js";
 import { listTenancies } from "../../store/tenancies.js";
 
@@ -15,13 +16,18 @@ export async function latestSeal(
   return seal.seal;
 }
 
-/** The service's public keys: the receipt and seal key first, then every tenancy's statement issuer key. */
+/**
+ * The service's public keys: the current receipt and seal key first, then every tenancy's current
+ * statement issuer key, then every retired one of these (kept published for ever, so whatever they
+ * signed still verifies: docs/keys.md).
+ */
 async function publishedKeys(ctx: Pick<Ctx, "db" | "keys">) {
-  const seal = await ctx.keys.get("seal", "ES256");
-  const issuers = await Promise.all(
-    (await listTenancies(ctx.db)).map((t) => ctx.keys.get(`issuer:${t.id}`, "ES256")),
-  );
-  return [seal, ...issuers];
+  const histories = await Promise.all([
+    ctx.keys.history("seal", "ES256"),
+    ...(await listTenancies(ctx.db)).map((t) => ctx.keys.history(`issuer:${t.id}`, "ES256")),
+  ]);
+  const entries = [...histories.flatMap((h) => h.slice(0, 1)), ...histories.flatMap((h) => h.slice(1))];
+  return entries.map((e) => ({ kid: e.kid, verifier: es256PublicKey(e), jwk: e.public_jwk }));
 }
 
 export async function scittKeys(ctx: Pick<Ctx, "db" | "keys">): Promise<Uint8Array> {
@@ -44,7 +50,7 @@ export async function serviceJwks(
 ): Promise<{ keys: Array<Record<string, unknown>> }> {
   return {
     keys: (await publishedKeys(ctx)).map((k) => ({
-      ...(k.publicKey.export({ format: "jwk" }) as Record<string, unknown>),
+      ...k.jwk,
       kid: k.kid,
       alg: "ES256",
       use: "sig",

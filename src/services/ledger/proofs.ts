@@ -11,6 +11,7 @@ import {
 } from "../../core/mmr/index.js";
 import * as tree from "../../core/rfc9162/index.js";
 import type { Queryable } from "../../store/db.js";
+import { signedWith } from "../../store/keyring.js";
 import { type EntryRow, entryAt, entryOfRecord, logSize, readNodes } from "../../store/ledger.js";
 import { getSeal, type SealRow } from "../../store/seals.js";
 import { nodeKey, readTlogNodes, tlogSize } from "../../store/tlog-nodes.js";
@@ -126,7 +127,9 @@ export async function receiptFor(
   const tenantId = entry?.tenant_id ?? "";
   const seal = await recentSealFor(ctx, tenantId, entry);
   const e = entry as EntryRow;
-  const cacheKey = `${recordId}:${profile === "mmr" ? `mmr-${form}` : profile}:${seal.mmr_size}`;
+  const key = await ctx.keys.get("seal", "ES256");
+  // The kid too: after a rotation, receipts are signed anew by the current key.
+  const cacheKey = `${recordId}:${profile === "mmr" ? `mmr-${form}` : profile}:${seal.mmr_size}:${key.kid}`;
   const receipts = ctx.caches.receipts;
   const cached = receipts.get(cacheKey);
   if (cached) return cached;
@@ -136,39 +139,41 @@ export async function receiptFor(
       ...tree.inclusionProofNodes(e.leaf_index, size),
       ...tree.rootNodes(size),
     ]);
-    const key = await ctx.keys.get("seal", "ES256");
-    const receipt = buildRfc9162Receipt(
-      {
-        kid: key.kid,
-        issuer: ctx.baseUrl,
-        subject: `tenant/${tenantId}`,
-        treeSize: size,
-        leafIndex: e.leaf_index,
-        path: tree.inclusionProof(e.leaf_index, size, get),
-        root: tree.treeRoot(size, get),
-      },
-      key.signer,
-      ctx.caches.receiptHeaders,
+    const receipt = await signedWith(key, (signer) =>
+      buildRfc9162Receipt(
+        {
+          kid: key.kid,
+          issuer: ctx.baseUrl,
+          subject: `tenant/${tenantId}`,
+          treeSize: size,
+          leafIndex: e.leaf_index,
+          path: tree.inclusionProof(e.leaf_index, size, get),
+          root: tree.treeRoot(size, get),
+        },
+        signer,
+        ctx.caches.receiptHeaders,
+      ),
     );
     if (receipts.size > RECEIPTS_KEPT) receipts.clear();
     receipts.set(cacheKey, receipt);
     return receipt;
   }
   const { path, peak } = await inclusion(ctx.db, tenantId, e, seal.mmr_size);
-  const key = await ctx.keys.get("seal", "ES256");
-  const receipt = buildReceipt(
-    {
-      kid: key.kid,
-      idtimestamp: e.idtimestamp,
-      issuer: ctx.baseUrl,
-      subject: `tenant/${tenantId}`,
-      mmrIndex: e.mmr_index,
-      path,
-      peak,
-      form,
-    },
-    key.signer,
-    ctx.caches.receiptHeaders,
+  const receipt = await signedWith(key, (signer) =>
+    buildReceipt(
+      {
+        kid: key.kid,
+        idtimestamp: e.idtimestamp,
+        issuer: ctx.baseUrl,
+        subject: `tenant/${tenantId}`,
+        mmrIndex: e.mmr_index,
+        path,
+        peak,
+        form,
+      },
+      signer,
+      ctx.caches.receiptHeaders,
+    ),
   );
   if (receipts.size > RECEIPTS_KEPT) receipts.clear();
   receipts.set(cacheKey, receipt);

@@ -19,6 +19,7 @@ import {
 } from "../../core/scitt/index.js";
 import type { AssetEventRow } from "../../store/asset-events.js";
 import { getFreeEvent, getStatement } from "../../store/free-events.js";
+import { signedWith } from "../../store/keyring.js";
 import { deleteScittKey, insertScittKey, listScittKeys } from "../../store/scitt-keys.js";
 import { getRegistrationPolicy, putRegistrationPolicy } from "../../store/scitt-registration-policies.js";
 import { getTenancy } from "../../store/tenancies.js";
@@ -208,9 +209,11 @@ function statementOf(
   tenantId: string,
   attributes: Record<string, unknown>,
 ) {
-  return tenancyIssuer(ctx, tenantId).then(({ issuer, key }) => {
+  return tenancyIssuer(ctx, tenantId).then(async ({ issuer, key }) => {
     try {
-      return eventToStatement(attributes, { issuer, kid: key.kid }, key.signer);
+      return await signedWith(key, (signer) =>
+        eventToStatement(attributes, { issuer, kid: key.kid }, signer),
+      );
     } catch (err) {
       if (err instanceof StatementError)
         throw badRequest(

@@ -9,6 +9,7 @@ import { encodePageToken } from "../../../src/core/api/page-token.js";
 import { appIdpIssuer, tokenAudience } from "../../../src/services/identity/tokens.js";
 import { until } from "../../helpers/poll.js";
 import { plainApplication, startTestService, type TestService } from "../../helpers/service.js";
+import { servicePrivateKey } from "../../helpers/service-keys.js";
 
 // Regression tests for each finding of issue 23 (and the small defects of issue 22 in the same area).
 let s: TestService;
@@ -192,7 +193,7 @@ describe("signed inputs are checked against their schemas", () => {
       .setAudience(tokenAudience(s.service.ctx.baseUrl))
       .setIssuedAt();
     if (exp !== undefined) jwt.setExpirationTime(exp);
-    return jwt.sign(key.privateKey);
+    return jwt.sign(await servicePrivateKey(s.service.ctx.keys, "token", "RS256"));
   };
   const later = () => Math.floor(Date.now() / 1000) + 600;
 

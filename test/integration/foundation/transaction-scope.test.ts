@@ -1,9 +1,14 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../../src/config.js";
 import { tenantWalletAddress } from "../../../src/services/identity/tenant-wallet.js";
 import { briefCache } from "../../../src/store/brief-cache.js";
 import { type Db, StorageError } from "../../../src/store/db.js";
 import { Keyring } from "../../../src/store/keyring.js";
+import { FileKeys } from "../../../src/store/keystore/file-keys.js";
+import { KeyDirectory } from "../../../src/store/keystore/key-directory.js";
 import { migrate } from "../../../src/store/migrate.js";
 import { openDb } from "../../../src/store/open.js";
 import { bareTestDb, freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
@@ -39,7 +44,8 @@ describe("a second handle inside a transaction", () => {
   });
 
   it("the keyring refuses to be used inside a transaction, even when its answer is cached", async () => {
-    const keys = new Keyring(db);
+    const dir = new KeyDirectory(mkdtempSync(join(tmpdir(), "archivist-keys-")));
+    const keys = new Keyring(db, dir, new FileKeys(dir));
     const tenant = "6a009b40-eb55-4159-81f0-69024f89f53c";
     // A cold keyring reads through the handle: refused, not a wait.
     await expect(db.transaction(() => tenantWalletAddress(keys, tenant))).rejects.toThrow(LOUD);

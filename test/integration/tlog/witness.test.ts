@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
 import {
   COSIGNATURE_V1,
+  ed25519KeySigner,
   ed25519PublicKey,
-  ed25519Signer,
   formatAddCheckpoint,
   formatCheckpoint,
   formatVkey,
@@ -20,7 +20,7 @@ import {
   verifyCheckpoint,
 } from "../../../src/core/tlog/index.js";
 import { TLOG_KEY } from "../../../src/store/tlog-checkpoints.js";
-import { ed25519Seed } from "../../../src/workers/checkpoint.js";
+import { ed25519PublicBytes } from "../../../src/workers/checkpoint.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { publishedKey } from "../../helpers/log-key.js";
 import { until } from "../../helpers/poll.js";
@@ -240,7 +240,7 @@ describe("witnesses (C2SP tlog-witness, tlog-cosignature)", () => {
   it("a witness refuses a forked checkpoint, and still does after a restart", async () => {
     const logKey = await s.service.ctx.keys.get(TLOG_KEY, "Ed25519");
     const cp = parseCheckpoint(parseNote(await checkpoint()).text);
-    const signer = ed25519Signer(cp.origin, ed25519Seed(logKey.privateKey));
+    const signer = ed25519KeySigner(cp.origin, ed25519PublicBytes(logKey), logKey.signSync!);
     // A second log state of the same origin and size, signed by the log's own key.
     const forked = signNote(formatCheckpoint({ ...cp, root: new Uint8Array(randomBytes(32)) }), [signer]);
     const post = (body: string) => fetch(`${w1.url}/add-checkpoint`, { method: "POST", body });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { generateKeyPair, SignJWT } from "jose";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Ctx } from "../../../../src/context.js";
 import { Authenticator } from "../../../../src/services/identity/auth.js";
@@ -37,7 +37,10 @@ function fakeDb() {
 async function setup() {
   const { publicKey, privateKey } = await generateKeyPair("RS256");
   const fake = fakeDb();
-  const keys = { get: async () => ({ kid: "k", publicKey, privateKey }) } as unknown as Ctx["keys"];
+  const jwk = await exportJWK(publicKey);
+  const keys = {
+    history: async () => [{ kid: "k", alg: "RS256", public_jwk: jwk, retired_at: null }],
+  } as unknown as Ctx["keys"];
   const auth = new Authenticator({ baseUrl: BASE, db: fake.db, keys });
   const now = Math.floor(Date.now() / 1000);
   const token = await new SignJWT({})

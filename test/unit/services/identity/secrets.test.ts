@@ -1,4 +1,4 @@
-import { createHmac, generateKeyPairSync, randomUUID, scrypt } from "node:crypto";
+import { createHmac, generateKeyPairSync, randomUUID, scrypt, sign } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { describe, expect, it, vi } from "vitest";
 import type { Ctx } from "../../../../src/context.js";
@@ -39,7 +39,9 @@ async function ctxOf(hash: (secret: string) => string | Promise<string> = hashSe
   return {
     db: { query: async (_sql: string, params: unknown[]) => (params[0] === known ? [row] : []) },
     caches: { verifiedSecrets: new Map() },
-    keys: { get: async () => ({ kid: "k", privateKey }) },
+    keys: {
+      get: async () => ({ kid: "k", sign: async (data: Uint8Array) => sign("sha256", data, privateKey) }),
+    },
     baseUrl: "http://127.0.0.1",
   } as unknown as Ctx;
 }

@@ -1,0 +1,104 @@
+import { randomBytes } from "node:crypto";
+import { constants, mkdirSync } from "node:fs";
+import { appendFile, open, readdir, readFile, rename } from "node:fs/promises";
+import { join } from "node:path";
+import { StorageError } from "../db.js";
+
+/**
+ * What the service last signed for one log, kept with the keys (not in the database it vouches
+ * for): the seal's MMR size and peaks, and the checkpoint's tree size and root. A database restored
+ * from an older backup, or one that disagrees with it, is found out by comparing with this.
+ */
+export interface SignedLogState {
+  tenant_id: string;
+  mmr_size: number;
+  /** The sealed MMR's peaks, base64. */
+  peaks: string[];
+  /** The checkpoint's tree size and root (hex); absent while the log's tree was being backfilled. */
+  tree_size?: number;
+  root?: string;
+  signed_at: string;
+}
+
+/** An operator's acceptance of a restore that lost what the service had signed (`archivist keys accept-restore`). */
+export interface AcceptedRestore {
+  tenant_id: string;
+  accepted_at: string;
+  /** What had been signed and the database no longer holds. */
+  signed: SignedLogState;
+  /** The database's log when it was accepted. */
+  database: { mmr_size: number; tree_size: number };
+  /** Leaf indexes signed and missing from the database, [from, to). */
+  missing_leaves: [number, number] | null;
+  reason: string;
+  note: string;
+}
+
+const TENANT = /^[0-9a-f-]{36}$/;
+
+/** The key directory's `state/` folder: one file per log, replaced atomically at every seal. */
+export class SignedStates {
+  private readonly dir: string;
+
+  constructor(keyDir: string) {
+    this.dir = join(keyDir, "state");
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+  }
+
+  private file(tenantId: string, suffix: string): string {
+    if (!TENANT.test(tenantId)) throw new StorageError(`not a tenancy id: ${tenantId}`);
+    return join(this.dir, `${tenantId}${suffix}`);
+  }
+
+  async read(tenantId: string): Promise<SignedLogState | undefined> {
+    try {
+      return JSON.parse(await readFile(this.file(tenantId, ".json"), "utf8")) as SignedLogState;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw new StorageError(`the signed state of log ${tenantId} cannot be read: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * Records what was just signed, before it is published: written to a file of its own, flushed,
+   * renamed over the last one and the folder flushed, so a crash leaves the old state or the new.
+   */
+  async write(state: SignedLogState): Promise<void> {
+    const target = this.file(state.tenant_id, ".json");
+    const tmp = `${target}.${randomBytes(6).toString("hex")}`;
+    const f = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+    try {
+      await f.writeFile(JSON.stringify(state));
+      await f.sync();
+    } finally {
+      await f.close();
+    }
+    await rename(tmp, target);
+    const d = await open(this.dir, constants.O_RDONLY);
+    try {
+      await d.sync();
+    } finally {
+      await d.close();
+    }
+  }
+
+  /** Every log with a signed state. */
+  async tenants(): Promise<string[]> {
+    return (await readdir(this.dir))
+      .filter((n) => n.endsWith(".json") && TENANT.test(n.slice(0, -5)))
+      .map((n) => n.slice(0, -5));
+  }
+
+  /** Appends an acceptance to the log's record of them (`<tenant>.accepted.jsonl`, never rewritten). */
+  async recordAcceptance(a: AcceptedRestore): Promise<void> {
+    await appendFile(this.file(a.tenant_id, ".accepted.jsonl"), `${JSON.stringify(a)}\n`, { mode: 0o600 });
+  }
+
+  async acceptances(tenantId: string): Promise<AcceptedRestore[]> {
+    const text = await readFile(this.file(tenantId, ".accepted.jsonl"), "utf8").catch(() => "");
+    return text
+      .split("\n")
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as AcceptedRestore);
+  }
+}

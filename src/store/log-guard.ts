@@ -1,0 +1,188 @@
+import type { Logger } from "pino";
+import { leafCount, peakIndices } from "../core/mmr/index.js";
+import { treeRoot } from "../core/tlog/index.js";
+import type { Queryable } from "./db.js";
+import type { SignedLogState, SignedStates } from "./keystore/signed-state.js";
+import { logSize, readNodes } from "./ledger.js";
+import { getSeal, type SealRow, sealedLogs } from "./seals.js";
+import { latestCheckpoint } from "./tlog-checkpoints.js";
+import { tlogSize } from "./tlog-nodes.js";
+import { withNodes } from "./tlog-tiles.js";
+
+/** A log whose database does not hold what the service last signed for it: nothing more is signed for it. */
+export interface HeldLog {
+  tenant_id: string;
+  /** `behind`: the database is smaller than what was signed; `fork`: it holds other entries at a signed size. */
+  kind: "behind" | "fork";
+  reason: string;
+  signed: SignedLogState;
+  database: { mmr_size: number; tree_size: number };
+  /** The leaf indexes signed and missing from the database, [from, to), when it is behind. */
+  missing_leaves: [number, number] | null;
+}
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+const b64 = (b: Uint8Array) => Buffer.from(b).toString("base64");
+
+/**
+ * Compares a log in the database with what the service last signed for it (the key directory's
+ * signed state): the database must hold at least the signed sizes, with the signed peaks at the
+ * signed MMR size and the signed root at the signed tree size. Undefined when it does.
+ */
+export async function compareWithSigned(q: Queryable, s: SignedLogState): Promise<HeldLog | undefined> {
+  const tenant = s.tenant_id;
+  const database = { mmr_size: await logSize(q, tenant), tree_size: await tlogSize(q, tenant) };
+  const signedLeaves = s.tree_size ?? leafCount(s.mmr_size);
+  const held = (kind: HeldLog["kind"], reason: string, missing: HeldLog["missing_leaves"]): HeldLog => ({
+    tenant_id: tenant,
+    kind,
+    reason: `log tenant/${tenant}: ${reason}`,
+    signed: s,
+    database,
+    missing_leaves: missing,
+  });
+  const haveLeaves = leafCount(database.mmr_size);
+  if (database.mmr_size < s.mmr_size || (s.tree_size !== undefined && database.tree_size < s.tree_size))
+    return held(
+      "behind",
+      `the database holds ${haveLeaves} entries but this service signed ${signedLeaves} (seal of MMR size ${s.mmr_size}${s.root ? `, checkpoint root ${s.root}` : ""}, ${s.signed_at}): entries ${haveLeaves} to ${signedLeaves - 1} were acknowledged and are missing (a restore of an older backup?)`,
+      [haveLeaves, signedLeaves],
+    );
+  const indices = peakIndices(s.mmr_size);
+  const nodes = await readNodes(q, tenant, indices);
+  const peaks = indices.map((i) => nodes.get(i));
+  if (peaks.some((p, k) => !p || b64(p) !== s.peaks[k]))
+    return held(
+      "fork",
+      `the database's log at MMR size ${s.mmr_size} is not the one this service sealed at that size (${s.signed_at}): it holds other entries`,
+      null,
+    );
+  if (s.tree_size !== undefined && s.root !== undefined) {
+    const size = s.tree_size;
+    const root = await withNodes(q, tenant, (get) => treeRoot(size, get));
+    if (hex(root) !== s.root)
+      return held(
+        "fork",
+        `the database's tree of ${size} entries has root ${hex(root)}, but this service signed root ${s.root} for that size (${s.signed_at})`,
+        null,
+      );
+  }
+  return undefined;
+}
+
+/**
+ * Refuses to sign for a log whose database is behind, or disagrees with, what the service last
+ * signed for it (kept in the key directory, `SignedStates`), until an operator accepts the loss
+ * (`archivist keys accept-restore`). Records go on being accepted and stored meanwhile: the
+ * committer leaves a held log's records STORED, so nothing is appended over the signed entries
+ * that are missing. Every process runs one: the workers' sealer asks it before each seal, the
+ * API's `/readyz` answers 503 with the reason.
+ */
+export class LogGuard {
+  private readonly held = new Map<string, HeldLog>();
+
+  constructor(
+    readonly states: SignedStates,
+    private readonly log: Logger,
+  ) {}
+
+  heldLogs(): HeldLog[] {
+    return [...this.held.values()];
+  }
+
+  isHeld(tenantId: string): boolean {
+    return this.held.has(tenantId);
+  }
+
+  private hold(h: HeldLog): void {
+    if (this.held.has(h.tenant_id)) return;
+    this.held.set(h.tenant_id, h);
+    this.log.error(
+      {
+        log: `tenant/${h.tenant_id}`,
+        held: h.kind,
+        signed_mmr_size: h.signed.mmr_size,
+        signed_tree_size: h.signed.tree_size,
+        signed_root: h.signed.root,
+        signed_at: h.signed.signed_at,
+        database_mmr_size: h.database.mmr_size,
+        database_tree_size: h.database.tree_size,
+        missing_leaves: h.missing_leaves,
+        resolve: `archivist keys accept-restore --log tenant/${h.tenant_id}`,
+      },
+      `refusing to sign: ${h.reason}`,
+    );
+  }
+
+  /**
+   * At start: every log's signed state against the database. A sealed log with no signed state
+   * (the first start of this version, or a key directory made anew) adopts the database's newest
+   * seal and checkpoint as its signed state: there is nothing else to compare with.
+   */
+  async checkAll(db: Queryable): Promise<void> {
+    const signed = new Set(await this.states.tenants());
+    for (const t of signed) {
+      const s = await this.states.read(t);
+      const h = s && (await compareWithSigned(db, s));
+      if (h) this.hold(h);
+    }
+    for (const { tenant_id } of await sealedLogs(db)) {
+      if (signed.has(tenant_id) || (await this.states.read(tenant_id))) continue;
+      const seal = await getSeal(db, tenant_id);
+      if (!seal) continue;
+      await this.states.write(await stateOf(db, tenant_id, seal));
+      this.log.info(
+        { log: `tenant/${tenant_id}`, mmr_size: seal.mmr_size },
+        "signed state of the log taken from the database",
+      );
+    }
+  }
+
+  /** Held logs that are consistent again (an operator accepted the restore): released. */
+  async recheck(db: Queryable): Promise<void> {
+    for (const [t] of this.held) {
+      const s = await this.states.read(t);
+      if (!s || !(await compareWithSigned(db, s))) {
+        this.held.delete(t);
+        this.log.warn(
+          { log: `tenant/${t}` },
+          "signing resumed: the log's signed state and its database agree",
+        );
+      }
+    }
+  }
+
+  /**
+   * Inside the seal's transaction, before signing: may the log be signed? The quick answer when
+   * the database's newest seal and checkpoint are what was signed last; else the whole comparison.
+   */
+  async maySign(tx: Queryable, tenantId: string, prev: SealRow | undefined): Promise<boolean> {
+    if (this.held.has(tenantId)) return false;
+    const s = await this.states.read(tenantId);
+    if (!s) return true;
+    if (prev && prev.mmr_size === s.mmr_size && prev.peaks.every((p, i) => p === s.peaks[i])) {
+      const cp = s.tree_size === undefined ? undefined : await latestCheckpoint(tx, tenantId);
+      if (s.tree_size === undefined || (cp?.size === s.tree_size && hex(cp.root) === s.root)) return true;
+    }
+    const h = await compareWithSigned(tx, s);
+    if (h) this.hold(h);
+    return h === undefined;
+  }
+
+  /** After signing, before the seal's transaction commits: the new signed state. */
+  signed(state: SignedLogState): Promise<void> {
+    return this.states.write(state);
+  }
+}
+
+/** The signed state a database's newest seal (and its checkpoint) stands for. */
+export async function stateOf(db: Queryable, tenantId: string, seal: SealRow): Promise<SignedLogState> {
+  const cp = await latestCheckpoint(db, tenantId);
+  return {
+    tenant_id: tenantId,
+    mmr_size: seal.mmr_size,
+    peaks: seal.peaks,
+    ...(cp && cp.size === leafCount(seal.mmr_size) ? { tree_size: cp.size, root: hex(cp.root) } : {}),
+    signed_at: new Date(seal.timestamp_ms).toISOString(),
+  };
+}

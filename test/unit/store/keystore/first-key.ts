@@ -1,0 +1,10 @@
+// One process's first start against a shared key directory (keyring.test.ts starts several at once).
+import type { Db } from "../../../../src/store/db.js";
+import { Keyring } from "../../../../src/store/keyring.js";
+import { FileKeys } from "../../../../src/store/keystore/file-keys.js";
+import { KeyDirectory } from "../../../../src/store/keystore/key-directory.js";
+
+const dir = new KeyDirectory(process.argv[2] as string);
+const keys = new Keyring({} as Db, dir, new FileKeys(dir));
+const [token, seal] = await Promise.all([keys.get("token", "RS256"), keys.get("seal", "ES256")]);
+process.stdout.write(`${token.kid} ${seal.kid}\n`);
