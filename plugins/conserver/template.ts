@@ -1,3 +1,4 @@
+import { LIFECYCLE_ATTRIBUTES, lifecycleOperation } from "../../src/core/lifecycle/vocabulary.js";
 import { ConserverError } from "./errors.js";
 import { normaliseOperation } from "./operation.js";
 import type { VconDocument } from "./vcon.js";
@@ -25,6 +26,11 @@ export interface TemplateConfig {
   vconDraftVersion?: string;
   scittDraftVersion?: string;
   timestampFallback?: TimestampFallback;
+  /**
+   * The purposes a consent event or a processing is for (`consent_purpose`, comma-separated):
+   * the lifecycle draft records consent per purpose.
+   */
+  purposes?: string[];
   /** Extra event attributes; they never replace a template attribute. */
   extraAttributes?: Record<string, string>;
   now?: () => Date;
@@ -49,6 +55,14 @@ function declaredTime(doc: VconDocument, cfg: TemplateConfig): string | undefine
   return fallback === "now" ? (cfg.now?.() ?? new Date()).toISOString() : undefined;
 }
 
+/**
+ * Whether the vocabulary knows an operation (`src/core/lifecycle`); an unknown one is still
+ * recorded (the set is open), and the caller may say so.
+ */
+export function isKnownOperation(operation: string): boolean {
+  return lifecycleOperation(normaliseOperation(operation)).known;
+}
+
 /** Builds the template-0.3.0 event for one completed operation on a vCon; refuses a vCon without uuid. */
 export function buildVconEvent(doc: VconDocument, operation: string, cfg: TemplateConfig): VconEventBody {
   const uuid = requireVconUuid(doc);
@@ -68,6 +82,7 @@ export function buildVconEvent(doc: VconDocument, operation: string, cfg: Templa
     vcon_draft_version: cfg.vconDraftVersion ?? "01",
     scitt_draft_version: cfg.scittDraftVersion ?? "10",
   };
+  if (cfg.purposes?.length) attrs[LIFECYCLE_ATTRIBUTES.purpose] = cfg.purposes.join(",");
   if (timestamp !== undefined) attrs.timestamp_declared = timestamp;
   else delete attrs.timestamp_declared;
   const body: VconEventBody = { operation: "Record", behaviour: "RecordEvidence", event_attributes: attrs };

@@ -87,7 +87,12 @@ export function recordCard(step: TrailStep): HTMLElement {
     el("span", f.status || "UNKNOWN", `badge ${f.status}`),
     verdict,
   );
-  const rows: Array<[string, Node | string]> = [["Operation", f.operation || "(none)"]];
+  const lifecycle = el("span", f.lifecycle, f.lifecycleKnown ? "lifecycle" : "lifecycle unknown");
+  lifecycle.dataset.known = String(f.lifecycleKnown);
+  const rows: Array<[string, Node | string]> = [
+    ["Operation", f.operation || "(none)"],
+    ["Lifecycle", lifecycle],
+  ];
   if (f.payload) rows.push(["Payload", hashView(`${f.payload.algorithm} ${f.payload.hash}`)]);
   if (f.form) rows.push(["vCon form", f.form]);
   if (f.subject) rows.push(["Subject", f.subject]);
