@@ -5,7 +5,12 @@ import { loadDeliverySection } from "./config/load-config.js";
 import type { DeliveryConfig } from "./config/types.js";
 import { dlqList, dlqRetry } from "./dead-letters/delivery-redrive.js";
 import { deadLetterKey, RedisDeadLetterStore } from "./dead-letters/delivery-store.js";
-import { ingressDlqKey, ingressDlqList, ingressDlqRetry } from "./dead-letters/ingress-list.js";
+import {
+  ingressDlqKey,
+  ingressDlqList,
+  ingressDlqReasons,
+  ingressDlqRetry,
+} from "./dead-letters/ingress-list.js";
 import type { DeliveryJob } from "./delivery/job.js";
 import { scittFromEnv } from "./links/scitt-env.js";
 import { createQueue } from "./queue/factory.js";
@@ -154,12 +159,18 @@ async function withRedis<R>(v: Values, fn: (redis: Redis) => Promise<R>): Promis
 }
 
 async function ingressListCommand(v: Values, list: string, io: CliIo): Promise<number> {
-  const uuids = await withRedis(v, (redis) => ingressDlqList(redis, list, limitOf(v)));
+  const [uuids, reasons] = await withRedis(v, async (redis) => {
+    const listed = await ingressDlqList(redis, list, limitOf(v));
+    return [listed, await ingressDlqReasons(redis, list, listed)] as const;
+  });
   if (v.json) {
     io.out(`${JSON.stringify(uuids)}\n`);
     return 0;
   }
-  for (const u of uuids) io.out(`${u}\n`);
+  for (const u of uuids) {
+    const r = reasons.get(u);
+    io.out(r ? `${u}  ${r.code}: ${r.message} (${r.at})\n` : `${u}\n`);
+  }
   io.out(`${uuids.length} vCon(s) in ${ingressDlqKey(list)}\n`);
   return 0;
 }

@@ -14,6 +14,7 @@ export type ConserverErrorCode =
   | "LINK_CONTEXT"
   | "CHAIN_UNKNOWN"
   | "SCITT_REGISTRATION"
+  | "CONSENT_REFUSED"
   | "REDIS_UNREACHABLE";
 
 /**

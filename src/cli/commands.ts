@@ -1,5 +1,6 @@
 import type { Command as Cli } from "commander";
 import { benchCommand } from "./bench.js";
+import { consentCommand } from "./consent.js";
 import { conserverCommand } from "./conserver.js";
 import { exportCommand } from "./export.js";
 import { mirrorCommand } from "./mirror.js";
@@ -30,6 +31,7 @@ export const commands: Record<string, Command> = {
   scan: scanCommand,
   verify: verifyPublicCommand,
   export: exportCommand,
+  consent: consentCommand,
   bench: benchCommand,
   conserver: conserverCommand,
   mirror: mirrorCommand,

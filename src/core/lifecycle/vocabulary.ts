@@ -25,7 +25,7 @@ export type LifecycleRole =
   | "refusal";
 
 /** The draft's sections, and ours. */
-export type LifecyclePhase =
+type LifecyclePhase =
   | "creation and distribution"
   | "consent"
   | "redaction and deletion"
@@ -128,7 +128,7 @@ export type OperationMeaning =
   | { known: false; name: string };
 
 /** The words shown for an operation the vocabulary does not hold: the set is open, it is recorded. */
-export const UNKNOWN_OPERATION = "unknown lifecycle operation";
+const UNKNOWN_OPERATION = "unknown lifecycle operation";
 
 /**
  * What an operation name means. A per-purpose operation may carry its purpose after a dot
@@ -150,7 +150,7 @@ export function lifecycleOperation(name: string): OperationMeaning {
 const text = (v: unknown) => (typeof v === "string" ? v : "");
 
 /** A record's attributes, whichever kind it is (asset event or asset-free event). */
-export function recordAttributes(record: Record<string, unknown>): Record<string, unknown> {
+function recordAttributes(record: Record<string, unknown>): Record<string, unknown> {
   const a = record.event_attributes ?? record.attributes;
   return typeof a === "object" && a !== null && !Array.isArray(a) ? (a as Record<string, unknown>) : {};
 }
@@ -159,7 +159,7 @@ export function recordAttributes(record: Record<string, unknown>): Record<string
  * The lifecycle operation a record names: the template's `vcon_operation`, else vcon-server's
  * `arc_event_type`, else `arc_display_type`; "" when it names none.
  */
-export function recordOperationName(record: Record<string, unknown>): string {
+function recordOperationName(record: Record<string, unknown>): string {
   const a = recordAttributes(record);
   return text(a.vcon_operation) || text(a.arc_event_type) || text(a.arc_display_type);
 }

@@ -8,6 +8,7 @@ import { attachmentRoutes } from "./attachments.js";
 import { blobRoutes } from "./blobs.js";
 import { chainRoutes } from "./chain.js";
 import { complianceRoutes } from "./compliance.js";
+import { consentRoutes } from "./consent.js";
 import { evidenceRoutes } from "./evidence.js";
 import { freeEventRoutes } from "./free-events.js";
 import { inviteRoutes } from "./invites.js";
@@ -49,6 +50,7 @@ export const routeModules: Array<(t: RouteTable, d: HttpDeps) => void> = [
   scittRoutes,
   statementRoutes,
   evidenceRoutes,
+  consentRoutes,
   verifyPageRoutes,
   siteRoutes,
 ];
