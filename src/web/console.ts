@@ -2,7 +2,10 @@
 // kept in this page's memory only), pick an asset or a vCon from the table or find one, read its
 // trail with each receipt verified here by the core verifier, its compliance, export its
 // evidence bundle, and watch the tenancy's log. The address's fragment names what is shown.
+
+import { consentReport } from "../core/lifecycle/report.js";
 import { keyFingerprint, verdictLabel } from "../core/verdict/index.js";
+import { consentReportView } from "./consent-report-view.js";
 import {
   assetPage,
   callerApi,
@@ -166,6 +169,28 @@ function complianceView(t: Trail): HTMLElement {
   return box;
 }
 
+/**
+ * The vCon's consent and processing, read from the trail's records whose receipts verified in
+ * this browser (under the keys the service serves); the exported bundle proves the same offline.
+ */
+function consentView(t: Trail): HTMLElement {
+  // The asset events, as the vCon's bundle holds them: a link that also writes an asset-free copy
+  // of each event (vcon-server's datatrails link) would otherwise count every consent twice.
+  const events = t.steps.filter((x) => x.facts.kind === "asset event");
+  const proven = events.filter((x) => x.receipt.ok);
+  const leftOut = events
+    .filter((x) => !x.receipt.ok)
+    .map((x) => ({ identity: x.facts.identity, reason: x.receipt.ok ? "" : x.receipt.reason }));
+  return consentReportView(
+    consentReport(
+      t.title,
+      proven.map((x) => x.record),
+      leftOut,
+    ),
+    "receipts verified in this browser under the keys this service serves; export the bundle to prove it with keys you pin",
+  );
+}
+
 function exportBar(t: Trail, s: Session): HTMLElement[] {
   const target = t.target;
   if (target.kind === "record") return [];
@@ -225,6 +250,7 @@ function trailView(t: Trail, s: Session, prints: string[]): HTMLElement {
     box.append(p);
   }
   box.append(...exportBar(t, s));
+  if (t.target.kind === "vcon") box.append(consentView(t));
   if (t.compliance.length) box.append(complianceView(t));
   box.append(trailKey(t, prints));
   const verified = t.steps.filter((x) => x.receipt.ok).length;

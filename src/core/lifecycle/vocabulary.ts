@@ -150,7 +150,7 @@ export function lifecycleOperation(name: string): OperationMeaning {
 const text = (v: unknown) => (typeof v === "string" ? v : "");
 
 /** A record's attributes, whichever kind it is (asset event or asset-free event). */
-function recordAttributes(record: Record<string, unknown>): Record<string, unknown> {
+export function recordAttributes(record: Record<string, unknown>): Record<string, unknown> {
   const a = record.event_attributes ?? record.attributes;
   return typeof a === "object" && a !== null && !Array.isArray(a) ? (a as Record<string, unknown>) : {};
 }
