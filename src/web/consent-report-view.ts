@@ -136,6 +136,26 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
     }
     box.append(ul);
   }
+  if (r.erasures.length) {
+    box.append(el("h4", "Erased personal data"));
+    const ul = el("ul", undefined, "plain");
+    ul.id = "consent-erasures";
+    for (const e of r.erasures) {
+      const li = el("li");
+      li.dataset.proven = String(e.erasure_proven);
+      li.append(
+        `${e.attribute} of `,
+        hashView(e.record),
+        ` erased by ${e.by} at `,
+        timeView(e.at),
+        ` under ${e.basis}; the record still verifies (its leaf holds the commitment). Erasure record `,
+        hashView(e.erasure_record),
+        e.erasure_proven ? " (proven in the log)" : " (not among these records)",
+      );
+      ul.append(li);
+    }
+    box.append(ul);
+  }
   if (r.left_out.length) {
     box.append(el("h4", "Left out (not proven)"));
     const ul = el("ul", undefined, "plain");

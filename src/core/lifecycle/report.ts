@@ -6,6 +6,8 @@
  * nothing else: whoever holds the bundle and the service's keys makes the same report offline
  * (the CLI, /verify, the console).
  */
+
+import { erasableStandings } from "../record/erasable.js";
 import {
   type ConsentRole,
   consentOf,
@@ -14,7 +16,7 @@ import {
   lifecycleOrder,
   purposesNamed,
 } from "./consent.js";
-import { LIFECYCLE_ATTRIBUTES, lifecycleLabel, recordAttributes } from "./vocabulary.js";
+import { LIFECYCLE_ATTRIBUTES, lifecycleLabel, purposesOf, recordAttributes } from "./vocabulary.js";
 
 /** One record as the report shows it. */
 export interface ReportStep {
@@ -28,7 +30,7 @@ export interface ReportStep {
   at: string;
 }
 
-export interface PurposeReport {
+interface PurposeReport {
   purpose: string;
   state: "granted" | "revoked" | "never_asked";
   decided_by?: string;
@@ -37,7 +39,7 @@ export interface PurposeReport {
   revocations: ReportStep[];
 }
 
-export interface ProcessingReport extends ReportStep {
+interface ProcessingReport extends ReportStep {
   purposes: string[];
   /** Each purpose's consent when it happened. */
   consent: Array<{ purpose: string; state: "granted" | "revoked" | "never_asked"; decided_by?: string }>;
@@ -45,7 +47,7 @@ export interface ProcessingReport extends ReportStep {
   violations: string[];
 }
 
-export interface Violation {
+interface Violation {
   identity: string;
   operation: string;
   purpose?: string;
@@ -65,6 +67,19 @@ export interface ConsentReport {
   /** Processing the consent gate refused (`vcon_processing_refused`). */
   refusals: Array<ReportStep & { purposes: string[]; refused_operation: string; reason: string }>;
   violations: Violation[];
+  /**
+   * Each erased attribute of the records read: who erased it, when, under which basis (the
+   * service's word), and whether its erasure record is itself among the records read and names it.
+   */
+  erasures: Array<{
+    record: string;
+    attribute: string;
+    by: string;
+    at: string;
+    basis: string;
+    erasure_record: string;
+    erasure_proven: boolean;
+  }>;
   /** Every record read, in the order the derivation reads them. */
   timeline: ReportStep[];
 }
@@ -164,6 +179,27 @@ export function consentReport(
       violations: found.map((v) => v.reason),
     });
   });
+  // Erasure records among those read, and the records each names.
+  const erasedBy = new Map<string, Set<string>>();
+  for (const r of ordered)
+    if (r.lifecycle.meaning.known && r.lifecycle.meaning.operation.role === "erasure")
+      erasedBy.set(
+        r.identity,
+        new Set(purposesOf(recordAttributes(r.record)[LIFECYCLE_ATTRIBUTES.erasedRecords])),
+      );
+  const erasures: ConsentReport["erasures"] = [];
+  for (const r of ordered)
+    for (const st of erasableStandings(r.record))
+      if (st.state === "erased")
+        erasures.push({
+          record: r.identity,
+          attribute: `${st.map}.${st.name}`,
+          by: st.erased.by,
+          at: st.erased.at,
+          basis: st.erased.basis,
+          erasure_record: st.erased.record,
+          erasure_proven: erasedBy.get(st.erased.record)?.has(r.identity) ?? false,
+        });
   return {
     subject,
     read: ordered.length,
@@ -175,6 +211,7 @@ export function consentReport(
     processing,
     refusals,
     violations,
+    erasures,
     timeline: ordered.map(step),
   };
 }

@@ -9,6 +9,7 @@ import { blobRoutes } from "./blobs.js";
 import { chainRoutes } from "./chain.js";
 import { complianceRoutes } from "./compliance.js";
 import { consentRoutes } from "./consent.js";
+import { erasureRoutes } from "./erasure.js";
 import { evidenceRoutes } from "./evidence.js";
 import { freeEventRoutes } from "./free-events.js";
 import { inviteRoutes } from "./invites.js";
@@ -51,6 +52,7 @@ export const routeModules: Array<(t: RouteTable, d: HttpDeps) => void> = [
   statementRoutes,
   evidenceRoutes,
   consentRoutes,
+  erasureRoutes,
   verifyPageRoutes,
   siteRoutes,
 ];
