@@ -15,6 +15,7 @@ export type ConserverErrorCode =
   | "CHAIN_UNKNOWN"
   | "SCITT_REGISTRATION"
   | "CONSENT_REFUSED"
+  | "PROVENANCE_INVALID"
   | "REDIS_UNREACHABLE";
 
 /**

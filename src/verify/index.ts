@@ -15,7 +15,9 @@
  * - C2SP tlog-proofs (offline proofs of a record in a checkpoint): `verifyRecordTlogProof`,
  *   `parseTlogProof`;
  * - the vCon lifecycle: its vocabulary (`LIFECYCLE_OPERATIONS`, `recordLifecycle`) and a vCon's
- *   consent and processing report made from a verified bundle (`bundleConsentReport`).
+ *   consent and processing report made from a verified bundle (`bundleConsentReport`); an
+ *   analysis's derivation (draft-howe-vcon-provenance) against the one registered
+ *   (`analysisDerivation`, `checkDerivation`).
  */
 export {
   type BundleCheckpoint,
@@ -36,6 +38,7 @@ export {
   publicKeyFromJwk,
   type SignatureHash,
 } from "../core/crypto/public-key.js";
+export { analysisDerivation, checkDerivation, type Derivation } from "../core/lifecycle/provenance.js";
 export {
   bundleConsentReport,
   type ConsentReport,
