@@ -8,6 +8,7 @@ import {
   type ConsentReport,
   cannotEvaluate,
   consentReportText,
+  keysFromKeySet,
   parseBundle,
   verifyBundle,
 } from "../verify/index.js";
@@ -75,8 +76,17 @@ ${EXIT_HELP}`,
           );
         }
         const bundle = parseBundle(text);
-        const verified = verifyBundle(bundle, trustRoots(v), new Date(), nodePublicKeyFromJwk);
-        if (v.report) consent = bundleConsentReport(bundle, verified);
+        const roots = trustRoots(v);
+        const verified = verifyBundle(bundle, roots, new Date(), nodePublicKeyFromJwk);
+        if (v.report)
+          consent = bundleConsentReport(bundle, verified, {
+            pinned: roots.serviceKeys,
+            evidence: keysFromKeySet(
+              new Uint8Array(Buffer.from(bundle.keys.cose_key_set, "base64")),
+              nodePublicKeyFromJwk,
+            ),
+            makeKey: nodePublicKeyFromJwk,
+          });
         report = verified;
       } catch (err) {
         if (!(err instanceof BundleError || err instanceof TrustRootError)) throw err;

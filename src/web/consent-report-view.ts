@@ -136,6 +136,45 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
     }
     box.append(ul);
   }
+  if (r.custody.length) {
+    box.append(
+      el("h4", "Chain of custody"),
+      table(
+        ["When", "Transfer", "Other party", "Their proof"],
+        r.custody.map((h) => {
+          const tr = el("tr");
+          tr.dataset.identity = h.identity;
+          tr.dataset.proof = h.proof.state;
+          const what = el("td");
+          what.append(
+            el(
+              "div",
+              `${h.direction === "sent" ? "sent to" : "received from"} (transfer ${h.transfer_id || "not named"})`,
+            ),
+            hashView(h.identity),
+          );
+          const p = h.proof;
+          const proof =
+            p.state === "none"
+              ? cell(el("span", "carries no proof of the other party", "warn"))
+              : p.state === "failed"
+                ? cell(el("strong", `does NOT hold: ${p.reason}`, "bad"))
+                : cell(
+                    el(
+                      "span",
+                      `their ${p.operation} receipt verifies (${p.keys === "pinned" ? "under keys you pinned" : `under the keys it carries: ${p.fingerprints.join(", ")}`})`,
+                      p.keys === "pinned" ? "good" : "warn",
+                    ),
+                    " ",
+                    hashView(p.record),
+                  );
+          tr.append(cell(timeView(h.at)), what, cell(h.peer || "(not named)"), proof);
+          return tr;
+        }),
+        "consent-custody",
+      ),
+    );
+  }
   if (r.erasures.length) {
     box.append(el("h4", "Erased personal data"));
     const ul = el("ul", undefined, "plain");

@@ -5,6 +5,7 @@
 
 import { consentReport } from "../core/lifecycle/report.js";
 import { keyFingerprint, verdictLabel } from "../core/verdict/index.js";
+import type { PublicKey } from "../verify/index.js";
 import { consentReportView } from "./consent-report-view.js";
 import {
   assetPage,
@@ -173,7 +174,7 @@ function complianceView(t: Trail): HTMLElement {
  * The vCon's consent and processing, read from the trail's records whose receipts verified in
  * this browser (under the keys the service serves); the exported bundle proves the same offline.
  */
-function consentView(t: Trail): HTMLElement {
+function consentView(t: Trail, served: Map<string, PublicKey> | undefined): HTMLElement {
   // The asset events, as the vCon's bundle holds them: a link that also writes an asset-free copy
   // of each event (vcon-server's datatrails link) would otherwise count every consent twice.
   const events = t.steps.filter((x) => x.facts.kind === "asset event");
@@ -182,10 +183,12 @@ function consentView(t: Trail): HTMLElement {
     .filter((x) => !x.receipt.ok)
     .map((x) => ({ identity: x.facts.identity, reason: x.receipt.ok ? "" : x.receipt.reason }));
   return consentReportView(
+    // Transfers' proofs of the other party are checked under the served keys too: "carried" at best.
     consentReport(
       t.title,
       proven.map((x) => x.record),
       leftOut,
+      { evidence: served },
     ),
     "receipts verified in this browser under the keys this service serves; export the bundle to prove it with keys you pin",
   );
@@ -229,7 +232,7 @@ function exportBar(t: Trail, s: Session): HTMLElement[] {
   return [toolbar, exportStatus];
 }
 
-function trailView(t: Trail, s: Session, prints: string[]): HTMLElement {
+function trailView(t: Trail, s: Session, prints: string[], served?: Map<string, PublicKey>): HTMLElement {
   const box = el("div");
   const h = el("h2", t.title);
   h.id = "trail-heading";
@@ -250,7 +253,7 @@ function trailView(t: Trail, s: Session, prints: string[]): HTMLElement {
     box.append(p);
   }
   box.append(...exportBar(t, s));
-  if (t.target.kind === "vcon") box.append(consentView(t));
+  if (t.target.kind === "vcon") box.append(consentView(t, served));
   if (t.compliance.length) box.append(complianceView(t));
   box.append(trailKey(t, prints));
   const verified = t.steps.filter((x) => x.receipt.ok).length;
@@ -313,7 +316,8 @@ async function open(link: ConsoleLink | { kind: "either"; uuid: string }): Promi
     } else t = await loadTrail(a, { kind: link.kind, uuid: link.uuid }, link.uuid);
     if (session !== s) return;
     shown = t;
-    result.replaceChildren(trailView(t, s, await fingerprints(a)));
+    const served = await a.fetchedKeys().catch(() => undefined);
+    result.replaceChildren(trailView(t, s, await fingerprints(a), served));
     const bad = t.steps.filter((x) => !x.receipt.ok).length;
     const code = bad === 0 ? (t.steps[0]?.receipt.code ?? "cannot-evaluate") : undefined;
     say(

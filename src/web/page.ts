@@ -1,10 +1,12 @@
 // Entry point of the verify page bundle: reads a file or a typed id, looks up public
 // records on this service and verifies them here with the core verifier.
 
+import { fromBase64 } from "../core/crypto/bytes.js";
 import {
   bundleConsentReport,
   cannotEvaluate,
   emptyPolicy,
+  keysFromKeySet,
   looksLikeBundle,
   parseBundle,
   parsePolicy,
@@ -206,11 +208,15 @@ async function checkFiles(list: FileList | File[]): Promise<void> {
   if (mode === "bundle" || (mode === "auto" && looksLikeBundle(bytes)))
     return run(name, async () => {
       const bundle = parseBundle(new TextDecoder().decode(bytes));
-      const r = verifyBundle(bundle, trustRoots());
+      const roots = trustRoots();
+      const r = verifyBundle(bundle, roots);
       if (bundle.subject.kind !== "vcon")
         return { ok: r.ok, verdict: r.summary, view: renderBundle(r), object: r };
       // A vCon's bundle also shows its consent and processing, read from the records that verified.
-      const consent = bundleConsentReport(bundle, r);
+      const consent = bundleConsentReport(bundle, r, {
+        pinned: roots.serviceKeys,
+        evidence: keysFromKeySet(fromBase64(bundle.keys.cose_key_set)),
+      });
       const view = el("div");
       view.append(
         consentReportView(consent, "the bundle's records whose receipts verified under the verdict's keys"),

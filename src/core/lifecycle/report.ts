@@ -16,6 +16,7 @@ import {
   lifecycleOrder,
   purposesNamed,
 } from "./consent.js";
+import { type CustodyHop, type CustodyKeys, custodyHops } from "./custody.js";
 import { LIFECYCLE_ATTRIBUTES, lifecycleLabel, purposesOf, recordAttributes } from "./vocabulary.js";
 
 /** One record as the report shows it. */
@@ -80,6 +81,8 @@ export interface ConsentReport {
     erasure_record: string;
     erasure_proven: boolean;
   }>;
+  /** The vCon's transfers (`vcon_sent`, `vcon_received`), each with the other party's proof checked. */
+  custody: CustodyHop[];
   /** Every record read, in the order the derivation reads them. */
   timeline: ReportStep[];
 }
@@ -115,6 +118,7 @@ export function consentReport(
   subject: string,
   proven: ReadonlyArray<Record<string, unknown>>,
   leftOut: Array<{ identity: string; reason: string }> = [],
+  keys: CustodyKeys = {},
 ): ConsentReport {
   const ordered = lifecycleOrder(proven);
   const byRole = (purpose: string, role: ConsentRole) =>
@@ -212,6 +216,7 @@ export function consentReport(
     refusals,
     violations,
     erasures,
+    custody: custodyHops(ordered, keys),
     timeline: ordered.map(step),
   };
 }
@@ -236,6 +241,22 @@ export function consentReportText(r: ConsentReport): string[] {
     lines.push(
       `  processing ${p.at} ${p.label} ${p.identity}: ${p.violations.length ? `VIOLATION: ${p.violations.join("; ")}` : "within consent"}`,
     );
+  for (const e of r.erasures)
+    lines.push(
+      `  erased ${e.attribute} of ${e.record}: by ${e.by} at ${e.at} under ${e.basis} (erasure record ${e.erasure_record}, ${e.erasure_proven ? "proven in the log" : "not among the records read"})`,
+    );
+  for (const h of r.custody) {
+    const p = h.proof;
+    const proof =
+      p.state === "none"
+        ? "carries no proof of the other party"
+        : p.state === "failed"
+          ? `the other party's proof FAILED: ${p.reason}`
+          : `proven by the other party's ${p.operation} ${p.record} (receipt by ${p.issuer}, ${p.keys === "pinned" ? "under keys you pinned" : `under the keys it carries, ${p.fingerprints.join(", ")}: compare them`})`;
+    lines.push(
+      `  custody ${h.at} ${h.direction} ${h.direction === "sent" ? "to" : "from"} ${h.peer || "(peer not named)"} (transfer ${h.transfer_id || "not named"}) ${h.identity}: ${proof}`,
+    );
+  }
   for (const f of r.refusals)
     lines.push(
       `  refused ${f.at} ${f.refused_operation || "(operation not named)"}: ${f.reason} (${f.identity})`,
@@ -263,6 +284,7 @@ interface CheckedRecord {
 export function bundleConsentReport(
   bundle: { subject: { id: string }; records: Array<{ record: Record<string, unknown> }> },
   checked: { records: CheckedRecord[] },
+  keys: CustodyKeys = {},
 ): ConsentReport {
   const proven: Array<Record<string, unknown>> = [];
   const leftOut: Array<{ identity: string; reason: string }> = [];
@@ -278,5 +300,5 @@ export function bundleConsentReport(
           : "not checked",
       });
   });
-  return consentReport(bundle.subject.id, proven, leftOut);
+  return consentReport(bundle.subject.id, proven, leftOut, keys);
 }

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { parseBundle, verifyBundle } from "../../../src/core/bundle/index.js";
-import { bundleConsentReport, keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/index.js";
+import {
+  bundleConsentReport,
+  consentReportText,
+  keysFromKeySet,
+  verifyRecordReceipt,
+} from "../../../src/verify/index.js";
 import { committedRecord, until } from "../../helpers/poll.js";
 import { plainApplication, serviceForSuite } from "../../helpers/service.js";
 import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
@@ -228,6 +233,9 @@ describe("erasure beside the immutable log", () => {
     expect(
       report.erasures.every((e) => e.erasure_proven && e.basis === "GDPR Art. 17 request 2026-0042"),
     ).toBe(true);
+    expect(consentReportText(report).join("\n")).toMatch(
+      /erased event_attributes\.party_tel of assets\/.* under GDPR Art\. 17 request 2026-0042 \(erasure record .*, proven in the log\)/,
+    );
 
     // A forged disclosure (someone "restoring" a value) is caught against the signed commitment.
     const forged = structuredClone(bundle);
