@@ -31,6 +31,12 @@ export interface TemplateConfig {
    * the lifecycle draft records consent per purpose.
    */
   purposes?: string[];
+  /**
+   * Copy each party's `tel`, `name` and `mailto` into `party_<i>_<field>` attributes: the
+   * subject's personal data, for a tenancy whose erasure policy makes them erasable (then they are
+   * committed by a salted hash, and can be erased without breaking a receipt).
+   */
+  partyAttributes?: boolean;
   /** Extra event attributes; they never replace a template attribute. */
   extraAttributes?: Record<string, string>;
   now?: () => Date;
@@ -53,6 +59,23 @@ function declaredTime(doc: VconDocument, cfg: TemplateConfig): string | undefine
   if (fallback === "reject")
     throw new ConserverError("VCON_NO_TIMESTAMP", "vCon has neither updated_at nor created_at");
   return fallback === "now" ? (cfg.now?.() ?? new Date()).toISOString() : undefined;
+}
+
+const PARTY_FIELDS = ["tel", "name", "mailto"] as const;
+
+/** `party_<i>_<field>` of each party's text fields (none for an encrypted vCon, whose parties are hidden). */
+function partyAttributes(doc: VconDocument): Record<string, string> {
+  const parties = doc.unsigned?.parties;
+  const out: Record<string, string> = {};
+  if (!Array.isArray(parties)) return out;
+  parties.forEach((p, i) => {
+    if (typeof p !== "object" || p === null) return;
+    for (const f of PARTY_FIELDS) {
+      const v = (p as Record<string, unknown>)[f];
+      if (typeof v === "string" && v !== "") out[`party_${i}_${f}`] = v;
+    }
+  });
+  return out;
 }
 
 /**
@@ -83,6 +106,8 @@ export function buildVconEvent(doc: VconDocument, operation: string, cfg: Templa
     scitt_draft_version: cfg.scittDraftVersion ?? "10",
   };
   if (cfg.purposes?.length) attrs[LIFECYCLE_ATTRIBUTES.purpose] = cfg.purposes.join(",");
+  // Never in place of a template attribute (nor of an extra one the config names).
+  if (cfg.partyAttributes) for (const [k, v] of Object.entries(partyAttributes(doc))) attrs[k] ??= v;
   if (timestamp !== undefined) attrs.timestamp_declared = timestamp;
   else delete attrs.timestamp_declared;
   const body: VconEventBody = { operation: "Record", behaviour: "RecordEvidence", event_attributes: attrs };

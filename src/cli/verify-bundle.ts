@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
+import { pinnedServiceKeys } from "../core/lifecycle/custody.js";
 import { nodePublicKeyFromJwk } from "../core/node/crypto.js";
 import {
   BundleError,
@@ -78,15 +79,17 @@ ${EXIT_HELP}`,
         const bundle = parseBundle(text);
         const roots = trustRoots(v);
         const verified = verifyBundle(bundle, roots, new Date(), nodePublicKeyFromJwk);
-        if (v.report)
+        if (v.report) {
+          const evidence = keysFromKeySet(
+            new Uint8Array(Buffer.from(bundle.keys.cose_key_set, "base64")),
+            nodePublicKeyFromJwk,
+          );
           consent = bundleConsentReport(bundle, verified, {
-            pinned: roots.serviceKeys,
-            evidence: keysFromKeySet(
-              new Uint8Array(Buffer.from(bundle.keys.cose_key_set, "base64")),
-              nodePublicKeyFromJwk,
-            ),
+            pinned: pinnedServiceKeys(roots, evidence),
+            evidence,
             makeKey: nodePublicKeyFromJwk,
           });
+        }
         report = verified;
       } catch (err) {
         if (!(err instanceof BundleError || err instanceof TrustRootError)) throw err;

@@ -2,6 +2,7 @@
 // records on this service and verifies them here with the core verifier.
 
 import { fromBase64 } from "../core/crypto/bytes.js";
+import { pinnedServiceKeys } from "../core/lifecycle/custody.js";
 import {
   bundleConsentReport,
   cannotEvaluate,
@@ -213,9 +214,10 @@ async function checkFiles(list: FileList | File[]): Promise<void> {
       if (bundle.subject.kind !== "vcon")
         return { ok: r.ok, verdict: r.summary, view: renderBundle(r), object: r };
       // A vCon's bundle also shows its consent and processing, read from the records that verified.
+      const evidence = keysFromKeySet(fromBase64(bundle.keys.cose_key_set));
       const consent = bundleConsentReport(bundle, r, {
-        pinned: roots.serviceKeys,
-        evidence: keysFromKeySet(fromBase64(bundle.keys.cose_key_set)),
+        pinned: pinnedServiceKeys(roots, evidence),
+        evidence,
       });
       const view = el("div");
       view.append(

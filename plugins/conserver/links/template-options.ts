@@ -3,7 +3,7 @@ import { ConserverError } from "../errors.js";
 import { buildVconEvent, isKnownOperation, type TemplateConfig, type VconEventBody } from "../template.js";
 import type { VconDocument } from "../vcon.js";
 import { isRecord } from "../vcon.js";
-import { optFallback, optHashMode, optString } from "./options.js";
+import { optBool, optFallback, optHashMode, optString } from "./options.js";
 import type { LinkContext } from "./types.js";
 
 /** The template options every link takes (YAML names), with their defaults. */
@@ -14,6 +14,7 @@ export const TEMPLATE_OPTION_DEFAULTS: Record<string, unknown> = {
   scitt_draft_version: "10",
   timestamp_fallback: "now",
   purpose: undefined,
+  party_attributes: false,
 };
 
 /** The `purpose` option: one purpose, a comma-separated list, or a YAML list of them. */
@@ -53,6 +54,7 @@ function templateConfig(
   if (vdv) cfg.vconDraftVersion = vdv;
   const sdv = optString(o, "scitt_draft_version", linkName);
   if (sdv) cfg.scittDraftVersion = sdv;
+  if (optBool(o, "party_attributes", linkName, false)) cfg.partyAttributes = true;
   const purposes = optPurposes(o, linkName);
   if (purposes) cfg.purposes = purposes;
   const extra = extras(o);

@@ -152,3 +152,24 @@ export function custodyHops(ordered: readonly LifecycleRecord[], keys: CustodyKe
   }
   return hops;
 }
+
+/**
+ * The service keys a caller pinned, for checking a hop: given by value, or those of the evidence's
+ * keys whose fingerprints the caller's policy names (`service-key` lines).
+ */
+export function pinnedServiceKeys(
+  roots: {
+    serviceKeys?: Map<string, PublicKey>;
+    policy: { serviceKeys: Array<{ kid: string; fingerprint: string }> };
+  },
+  evidence: Map<string, PublicKey>,
+): Map<string, PublicKey> | undefined {
+  if (roots.serviceKeys) return roots.serviceKeys;
+  const named = roots.policy.serviceKeys;
+  if (named.length === 0) return undefined;
+  return new Map(
+    [...evidence].filter(([kid, key]) =>
+      named.some((p) => p.kid === kid && p.fingerprint === keyFingerprint(key)),
+    ),
+  );
+}
