@@ -2,6 +2,8 @@ import { ReceiptHeaders } from "./core/cose/index.js";
 import { type AccessPolicyCache, accessPolicyCache } from "./store/access-policies.js";
 import type { EventAccessFacts } from "./store/asset-events.js";
 import type { AssetRow } from "./store/assets.js";
+import { type BriefCache, briefCache } from "./store/brief-cache.js";
+import { getErasurePolicy } from "./store/erasable-values.js";
 import type { EntryRow } from "./store/ledger.js";
 import type { SealRow } from "./store/seals.js";
 import { type SharingCache, sharingCache } from "./store/sharing.js";
@@ -42,6 +44,8 @@ export interface Caches {
    * statement compares with each asset as locked (services/write/event-batcher.ts).
    */
   assetStates: Map<string, AssetRow>;
+  /** Each tenancy's erasable attribute names, for a second: every event write asks (services/records/erasable.ts). */
+  erasurePolicies: BriefCache<string[]>;
 }
 
 export function newCaches(): Caches {
@@ -57,5 +61,6 @@ export function newCaches(): Caches {
     sharing: sharingCache(),
     accessPolicies: accessPolicyCache(),
     assetStates: new Map(),
+    erasurePolicies: briefCache(1000, getErasurePolicy),
   };
 }

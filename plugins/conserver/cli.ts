@@ -9,6 +9,7 @@ import { deadLetterKey, RedisDeadLetterStore } from "./dead-letters/delivery-sto
 import {
   ingressDlqKey,
   ingressDlqList,
+  ingressDlqReasons,
   ingressDlqRetry,
   ingressDlqSize,
 } from "./dead-letters/ingress-list.js";
@@ -164,12 +165,18 @@ async function withRedis<R>(choice: RedisChoice, fn: (redis: Redis) => Promise<R
 
 async function ingressListCommand(v: Values, list: string, io: CliIo): Promise<number> {
   const redis = redisOf(v, operatorOf(v));
-  const uuids = await withRedis(redis, (r) => ingressDlqList(r, list, limitOf(v)));
+  const [uuids, reasons] = await withRedis(redis, async (r) => {
+    const listed = await ingressDlqList(r, list, limitOf(v));
+    return [listed, await ingressDlqReasons(r, list, listed)] as const;
+  });
   if (v.json) {
     io.out(`${JSON.stringify(uuids)}\n`);
     return 0;
   }
-  for (const u of uuids) io.out(`${u}\n`);
+  for (const u of uuids) {
+    const r = reasons.get(u);
+    io.out(r ? `${u}  ${r.code}: ${r.message} (${r.at})\n` : `${u}\n`);
+  }
   io.out(`${uuids.length} vCon(s) in ${ingressDlqKey(list)} on ${where(redis)}\n`);
   return 0;
 }

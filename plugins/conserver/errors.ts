@@ -14,6 +14,8 @@ export type ConserverErrorCode =
   | "LINK_CONTEXT"
   | "CHAIN_UNKNOWN"
   | "SCITT_REGISTRATION"
+  | "CONSENT_REFUSED"
+  | "PROVENANCE_INVALID"
   | "REDIS_UNREACHABLE";
 
 /**

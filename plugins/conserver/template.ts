@@ -1,3 +1,4 @@
+import { LIFECYCLE_ATTRIBUTES, lifecycleOperation } from "../../src/core/lifecycle/vocabulary.js";
 import { ConserverError } from "./errors.js";
 import { normaliseOperation } from "./operation.js";
 import type { VconDocument } from "./vcon.js";
@@ -25,6 +26,17 @@ export interface TemplateConfig {
   vconDraftVersion?: string;
   scittDraftVersion?: string;
   timestampFallback?: TimestampFallback;
+  /**
+   * The purposes a consent event or a processing is for (`consent_purpose`, comma-separated):
+   * the lifecycle draft records consent per purpose.
+   */
+  purposes?: string[];
+  /**
+   * Copy each party's `tel`, `name` and `mailto` into `party_<i>_<field>` attributes: the
+   * subject's personal data, for a tenancy whose erasure policy makes them erasable (then they are
+   * committed by a salted hash, and can be erased without breaking a receipt).
+   */
+  partyAttributes?: boolean;
   /** Extra event attributes; they never replace a template attribute. */
   extraAttributes?: Record<string, string>;
   now?: () => Date;
@@ -49,6 +61,31 @@ function declaredTime(doc: VconDocument, cfg: TemplateConfig): string | undefine
   return fallback === "now" ? (cfg.now?.() ?? new Date()).toISOString() : undefined;
 }
 
+const PARTY_FIELDS = ["tel", "name", "mailto"] as const;
+
+/** `party_<i>_<field>` of each party's text fields (none for an encrypted vCon, whose parties are hidden). */
+function partyAttributes(doc: VconDocument): Record<string, string> {
+  const parties = doc.unsigned?.parties;
+  const out: Record<string, string> = {};
+  if (!Array.isArray(parties)) return out;
+  parties.forEach((p, i) => {
+    if (typeof p !== "object" || p === null) return;
+    for (const f of PARTY_FIELDS) {
+      const v = (p as Record<string, unknown>)[f];
+      if (typeof v === "string" && v !== "") out[`party_${i}_${f}`] = v;
+    }
+  });
+  return out;
+}
+
+/**
+ * Whether the vocabulary knows an operation (`src/core/lifecycle`); an unknown one is still
+ * recorded (the set is open), and the caller may say so.
+ */
+export function isKnownOperation(operation: string): boolean {
+  return lifecycleOperation(normaliseOperation(operation)).known;
+}
+
 /** Builds the template-0.3.0 event for one completed operation on a vCon; refuses a vCon without uuid. */
 export function buildVconEvent(doc: VconDocument, operation: string, cfg: TemplateConfig): VconEventBody {
   const uuid = requireVconUuid(doc);
@@ -68,6 +105,9 @@ export function buildVconEvent(doc: VconDocument, operation: string, cfg: Templa
     vcon_draft_version: cfg.vconDraftVersion ?? "01",
     scitt_draft_version: cfg.scittDraftVersion ?? "10",
   };
+  if (cfg.purposes?.length) attrs[LIFECYCLE_ATTRIBUTES.purpose] = cfg.purposes.join(",");
+  // Never in place of a template attribute (nor of an extra one the config names).
+  if (cfg.partyAttributes) for (const [k, v] of Object.entries(partyAttributes(doc))) attrs[k] ??= v;
   if (timestamp !== undefined) attrs.timestamp_declared = timestamp;
   else delete attrs.timestamp_declared;
   const body: VconEventBody = { operation: "Record", behaviour: "RecordEvidence", event_attributes: attrs };

@@ -1,5 +1,6 @@
 import type { Command as Cli } from "commander";
 import { benchCommand } from "./bench.js";
+import { consentCommand } from "./consent.js";
 import { conserverCommand } from "./conserver.js";
 import { exportCommand } from "./export.js";
 import { keysCommand } from "./keys.js";
@@ -32,6 +33,7 @@ export const commands: Record<string, Command> = {
   verify: verifyPublicCommand,
   export: exportCommand,
   keys: keysCommand,
+  consent: consentCommand,
   bench: benchCommand,
   conserver: conserverCommand,
   mirror: mirrorCommand,

@@ -1,25 +1,22 @@
 import { writeFileSync } from "node:fs";
 import { Command as Cli } from "commander";
-import { TokenSource } from "../client/token-source.js";
 import { CodedError } from "../core/api/coded-error.js";
 import { isUuid } from "../core/api/ids.js";
 import { nodePublicKeyFromJwk } from "../core/node/crypto.js";
 import { parseBundle, verifyBundle } from "../verify/index.js";
 import { tlogProofVerdict } from "../web/keyed-verdict.js";
-import { LookupError, PublicApi } from "../web/public-api.js";
+import { LookupError } from "../web/public-api.js";
 import { vconUuidOf } from "../web/vcon.js";
+import { type CredentialFlags, callerApi as credentialedApi } from "./caller-api.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
 import { type TrustFlags, TrustRootError, trustOptions, trustRoots } from "./trust-roots.js";
 import { UsageError } from "./usage.js";
 import { EXIT_HELP } from "./verdict-help.js";
 
-interface Options extends TrustFlags {
+interface Options extends TrustFlags, CredentialFlags {
   url?: string;
   out?: string;
-  token?: string;
-  clientId?: string;
-  clientSecret?: string;
   tlogProof?: boolean;
 }
 
@@ -42,30 +39,9 @@ function exportTarget(target: string): { kind: "assets" | "vcons"; uuid: string 
 // an error is a line. What answers at --url cannot make the CLI buffer more, or wait forever.
 const MAX_BUNDLE_BYTES = 256 * 1024 * 1024;
 const MAX_RECORD_BYTES = 16 * 1024 * 1024;
-const ANSWER_TIMEOUT_MS = 10 * 60_000;
 
-/**
- * The look-up client with the caller's credentials: a token given as is, or client credentials
- * for a token source (asked once now, so a refusal is named before anything is fetched).
- */
-async function callerApi(base: string, v: Options, maxBytes: number): Promise<PublicApi> {
-  const options = { maxBytes, timeoutMs: ANSWER_TIMEOUT_MS, makeKey: nodePublicKeyFromJwk };
-  const token = v.token ?? process.env.ARCHIVIST_TOKEN;
-  if (token) return new PublicApi(base, { ...options, tokens: token });
-  const clientId = v.clientId ?? process.env.ARCHIVIST_CLIENT_ID;
-  const clientSecret = v.clientSecret ?? process.env.ARCHIVIST_CLIENT_SECRET;
-  if (!clientId || !clientSecret)
-    throw new ExportFailed(
-      "give credentials: --client-id and --client-secret (or ARCHIVIST_CLIENT_ID / ARCHIVIST_CLIENT_SECRET), or --token",
-    );
-  const tokens = new TokenSource({ url: base, clientId, clientSecret });
-  try {
-    await tokens.get();
-  } catch (err) {
-    throw new ExportFailed(`the token request: ${(err as Error).message}`);
-  }
-  return new PublicApi(base, { ...options, tokens });
-}
+const callerApi = (base: string, v: Options, maxBytes: number) =>
+  credentialedApi(base, v, maxBytes, (m) => new ExportFailed(m));
 
 /** A look-up that failed is an export that could not be made (exit 4), named as the service answered. */
 async function looked<T>(what: string, look: () => Promise<T>): Promise<T> {

@@ -1,10 +1,15 @@
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
+import { pinnedServiceKeys } from "../core/lifecycle/custody.js";
 import { nodePublicKeyFromJwk } from "../core/node/crypto.js";
 import {
   BundleError,
   type BundleReport,
+  bundleConsentReport,
+  type ConsentReport,
   cannotEvaluate,
+  consentReportText,
+  keysFromKeySet,
   parseBundle,
   verifyBundle,
 } from "../verify/index.js";
@@ -45,11 +50,22 @@ export function declareVerifyBundle(exit: Exit): Cli {
         "Verify an evidence bundle (from `archivist export`, the API or the console) offline: no service is contacted. Trust comes from your --keys, --log-key, --witness or --policy, never from the bundle.",
       )
       .argument("<file>", "the bundle (JSON)")
-      .option("--json", "the verdict object as JSON"),
+      .option("--json", "the verdict object as JSON")
+      .option(
+        "--report",
+        "also the consent and processing report of the vCon, made of the records that verified (JSON: consent_report)",
+      ),
   )
-    .addHelpText("after", `\n${EXIT_HELP}`)
-    .action((file: string, v: TrustFlags & { json?: boolean }) => {
+    .addHelpText(
+      "after",
+      `\nThe report (--report) lists, per purpose, its grants, reviews and revocations, every processing
+event, and flags as a violation each one after a revocation or without a grant. It reads only the
+records whose receipts verified; the exit status stays the bundle's verdict.
+${EXIT_HELP}`,
+    )
+    .action((file: string, v: TrustFlags & { json?: boolean; report?: boolean }) => {
       let report: BundleReport | ReturnType<typeof cannotEvaluate>;
+      let consent: ConsentReport | undefined;
       try {
         let text: string;
         try {
@@ -60,16 +76,31 @@ export function declareVerifyBundle(exit: Exit): Cli {
             `cannot read the bundle ${file}: ${code === "ENOENT" ? "no such file" : code}`,
           );
         }
-        report = verifyBundle(parseBundle(text), trustRoots(v), new Date(), nodePublicKeyFromJwk);
+        const bundle = parseBundle(text);
+        const roots = trustRoots(v);
+        const verified = verifyBundle(bundle, roots, new Date(), nodePublicKeyFromJwk);
+        if (v.report) {
+          const evidence = keysFromKeySet(
+            new Uint8Array(Buffer.from(bundle.keys.cose_key_set, "base64")),
+            nodePublicKeyFromJwk,
+          );
+          consent = bundleConsentReport(bundle, verified, {
+            pinned: pinnedServiceKeys(roots, evidence),
+            evidence,
+            makeKey: nodePublicKeyFromJwk,
+          });
+        }
+        report = verified;
       } catch (err) {
         if (!(err instanceof BundleError || err instanceof TrustRootError)) throw err;
         report = cannotEvaluate(err.message);
       }
+      const consentText = consent ? `${consentReportText(consent).join("\n")}\n` : "";
       process.stdout.write(
         v.json
-          ? `${JSON.stringify(report, null, 2)}\n`
+          ? `${JSON.stringify(consent ? { ...report, consent_report: consent } : report, null, 2)}\n`
           : "records" in report
-            ? bundleText(report)
+            ? `${bundleText(report)}${consentText}`
             : `${report.summary}\n`,
       );
       exit(report.exit_code);

@@ -14,6 +14,7 @@ import { UsageError } from "./usage.js";
 import { EXIT_HELP } from "./verdict-help.js";
 import { declareVerify } from "./verify.js";
 import { declareVerifyBundle } from "./verify-bundle.js";
+import { declareVerifyProvenance } from "./verify-provenance.js";
 
 const receiptText = (r: ReceiptCheck) =>
   r.ok ? `receipt OK (log entry ${r.mmrIndex})` : `receipt FAILED: ${r.reason}`;
@@ -154,7 +155,7 @@ export const verifyVconCommand = declared(
   declareVcon,
 );
 
-/** `archivist verify`: the offline verifier, with `document`, `vcon` and `bundle` as subcommands. */
+/** `archivist verify`: the offline verifier, with `document`, `vcon`, `bundle` and `provenance` as subcommands. */
 export const verifyPublicCommand = declared(
   "verify a statement, a record, a log, an evidence bundle, a public document or a vCon",
   (exit) =>
@@ -163,5 +164,6 @@ export const verifyPublicCommand = declared(
       .enablePositionalOptions()
       .addCommand(declareDocument(exit))
       .addCommand(declareVcon(exit))
-      .addCommand(declareVerifyBundle(exit)),
+      .addCommand(declareVerifyBundle(exit))
+      .addCommand(declareVerifyProvenance(exit)),
 );

@@ -12,6 +12,7 @@ import type {
   AssetWithEvents,
   AssetWithEventsMade,
   Blob,
+  Consent,
   EventCreate,
   EventSearch,
   FreeEvent,
@@ -222,6 +223,20 @@ export class ApiClient {
       answers: [409],
     });
     return reply.status === 409 ? undefined : reply.body;
+  }
+
+  /**
+   * A vCon's consent per purpose, derived from the records the caller may read, with the consent
+   * records and their receipts (`GET /archivist/v1/consent/vcons/{uuid}`, an extension of this
+   * service); undefined when the caller may read no record of it (404).
+   */
+  async consent(vconUuid: string, purpose?: string): Promise<Consent | undefined> {
+    const reply = await this.transport.json<Consent>(
+      "GET",
+      `/archivist/v1/consent/vcons/${encodeURIComponent(vconUuid)}`,
+      { route: "consent.get", ...(purpose === undefined ? {} : { query: { purpose } }), answers: [404] },
+    );
+    return reply.status === 404 ? undefined : reply.body;
   }
 
   /** The service's public keys (`/.well-known/scitt-keys`, a COSE_KeySet), for `keysFromKeySet`. */

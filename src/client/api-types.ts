@@ -14,6 +14,7 @@ import type {
   eventCreate,
   eventOut,
 } from "../http/schemas/assets.js";
+import type { consentOut } from "../http/schemas/consent.js";
 
 // The request and answer shapes of the routes the client calls. Where the service has a zod
 // schema they are inferred from it (types only: the client carries no server code), so a
@@ -40,6 +41,9 @@ export type AssetEvent = z.output<typeof eventOut>;
 export type AssetEventBatch = z.input<typeof assetEventBatch>;
 export type AssetEventBatchAnswer = z.output<typeof assetEventBatchOut>;
 export type AssetEventBatchMade = z.output<typeof assetEventBatchMinimal>;
+
+/** `GET /archivist/v1/consent/vcons/{uuid}` (an extension of this service): a vCon's consent per purpose. */
+export type Consent = z.output<typeof consentOut>;
 
 /** `POST /archivist/v1/events`: an asset-free event. */
 export interface FreeEventCreate {

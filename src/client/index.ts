@@ -24,6 +24,7 @@ export type {
   AssetWithEvents,
   AssetWithEventsMade,
   Blob,
+  Consent,
   EventCreate,
   EventSearch,
   FreeEvent,

@@ -13,7 +13,11 @@
  * - a log's seals, each consistent with the one before: `verifySeal`, `verifyMmrConsistency`;
  * - C2SP checkpoints and tiles: `verifyCheckpoint`, `verifyRecordInTiles`, `rootFromTiles`;
  * - C2SP tlog-proofs (offline proofs of a record in a checkpoint): `verifyRecordTlogProofReport`
- *   (judged against the caller's roots), `verifyRecordTlogProof`, `parseTlogProof`.
+ *   (judged against the caller's roots), `verifyRecordTlogProof`, `parseTlogProof`;
+ * - the vCon lifecycle: its vocabulary (`LIFECYCLE_OPERATIONS`, `recordLifecycle`) and a vCon's
+ *   consent and processing report made from a verified bundle (`bundleConsentReport`); an
+ *   analysis's derivation (draft-howe-vcon-provenance) against the one registered
+ *   (`analysisDerivation`, `checkDerivation`).
  */
 export {
   type BundleCheckpoint,
@@ -34,6 +38,18 @@ export {
   publicKeyFromJwk,
   type SignatureHash,
 } from "../core/crypto/public-key.js";
+export { analysisDerivation, checkDerivation, type Derivation } from "../core/lifecycle/provenance.js";
+export {
+  bundleConsentReport,
+  type ConsentReport,
+  consentReportText,
+} from "../core/lifecycle/report.js";
+export {
+  LIFECYCLE_OPERATIONS,
+  type LifecycleOperation,
+  type RecordLifecycle,
+  recordLifecycle,
+} from "../core/lifecycle/vocabulary.js";
 export { verifyConsistency as verifyMmrConsistency } from "../core/mmr/index.js";
 // From its own module: scitt's index also carries the registration policy, whose X.509 checks
 // have no browser counterpart.

@@ -1,3 +1,4 @@
+import { type AttributeStanding, erasableStandings, erasedWords } from "../core/record/erasable.js";
 import { verdictLabel } from "../core/verdict/index.js";
 import { consoleFragment } from "./console-link.js";
 import type { Trail, TrailStep } from "./console-trail.js";
@@ -18,15 +19,36 @@ export const cardId = (identity: string) => `record-${identity.split("/").at(-1)
 
 const attributeText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 
-function attributesView(attrs: Record<string, unknown>): HTMLElement {
+/** A committed (erasable) attribute in words: its checked value, who erased it, or that it is withheld. */
+function standingText(st: AttributeStanding): string {
+  if (st.state === "disclosed") return `${st.value} (erasable: matches its commitment)`;
+  if (st.state === "erased") return erasedWords(st);
+  if (st.state === "withheld") return "committed by a salted hash; its value is not disclosed to you";
+  return `does NOT match its commitment: ${st.reason}`;
+}
+
+function attributesView(attrs: Record<string, unknown>, record: Record<string, unknown>): HTMLElement {
   const names = Object.keys(attrs).sort();
+  const map = record.event_attributes !== undefined ? "event_attributes" : "attributes";
+  const standings = new Map(
+    erasableStandings(record)
+      .filter((st) => st.map === map)
+      .map((st) => [st.name, st]),
+  );
   const box = el("details", undefined, "attributes");
   box.append(el("summary", `All ${names.length} attribute${names.length === 1 ? "" : "s"}`));
   const table = el("table", undefined, "plain kv");
   const body = el("tbody");
   for (const name of names) {
     const tr = el("tr");
-    tr.append(el("th", name), el("td", attributeText(attrs[name]), "hash"));
+    const st = standings.get(name);
+    const td = el(
+      "td",
+      st ? standingText(st) : attributeText(attrs[name]),
+      st ? `hash erasable ${st.state}` : "hash",
+    );
+    if (st) td.dataset.erasable = st.state;
+    tr.append(el("th", name), td);
     body.append(tr);
   }
   table.append(body);
@@ -87,7 +109,12 @@ export function recordCard(step: TrailStep, whose: string): HTMLElement {
     el("span", f.status || "UNKNOWN", `badge ${f.status}`),
     verdict,
   );
-  const rows: Array<[string, Node | string]> = [["Operation", f.operation || "(none)"]];
+  const lifecycle = el("span", f.lifecycle, f.lifecycleKnown ? "lifecycle" : "lifecycle unknown");
+  lifecycle.dataset.known = String(f.lifecycleKnown);
+  const rows: Array<[string, Node | string]> = [
+    ["Operation", f.operation || "(none)"],
+    ["Lifecycle", lifecycle],
+  ];
   if (f.payload) rows.push(["Payload", hashView(`${f.payload.algorithm} ${f.payload.hash}`)]);
   if (f.form) rows.push(["vCon form", f.form]);
   if (f.subject) rows.push(["Subject", f.subject]);
@@ -103,7 +130,7 @@ export function recordCard(step: TrailStep, whose: string): HTMLElement {
       `${step.statement.kind === "registered" ? "registered" : "signed"} statement, issuer ${step.statement.issuer}`,
     ]);
   rows.push(["Record", recordLink(f.identity)]);
-  li.append(head, facts(rows), attributesView(f.attributes), downloads(step));
+  li.append(head, facts(rows), attributesView(f.attributes, step.record), downloads(step));
   return li;
 }
 

@@ -2,8 +2,10 @@
 // kept in this page's memory only), pick an asset or a vCon from the table or find one, read its
 // trail with each receipt verified here by the core verifier, its compliance, export its
 // evidence bundle, and watch the tenancy's log. The address's fragment names what is shown.
+import { consentReport } from "../core/lifecycle/report.js";
 import { keyFingerprint, pinsSomething, verdictLabel } from "../core/verdict/index.js";
-import { noTrust, type TrustRoots, type VerdictCode } from "../verify/index.js";
+import { noTrust, type PublicKey, type TrustRoots, type VerdictCode } from "../verify/index.js";
+import { consentReportView } from "./consent-report-view.js";
 import {
   assetPage,
   callerApi,
@@ -174,6 +176,30 @@ function complianceView(t: Trail): HTMLElement {
   return box;
 }
 
+/**
+ * The vCon's consent and processing, read from the trail's records whose receipts verified in
+ * this browser (under the keys the service serves); the exported bundle proves the same offline.
+ */
+function consentView(t: Trail, served: Map<string, PublicKey> | undefined): HTMLElement {
+  // The asset events, as the vCon's bundle holds them: a link that also writes an asset-free copy
+  // of each event (vcon-server's datatrails link) would otherwise count every consent twice.
+  const events = t.steps.filter((x) => x.facts.kind === "asset event");
+  const proven = events.filter((x) => x.receipt.ok);
+  const leftOut = events
+    .filter((x) => !x.receipt.ok)
+    .map((x) => ({ identity: x.facts.identity, reason: x.receipt.ok ? "" : x.receipt.reason }));
+  return consentReportView(
+    // Transfers' proofs of the other party are checked under the served keys too: "carried" at best.
+    consentReport(
+      t.title,
+      proven.map((x) => x.record),
+      leftOut,
+      { evidence: served },
+    ),
+    "receipts verified in this browser under the keys this service serves; export the bundle to prove it with keys you pin",
+  );
+}
+
 function exportBar(t: Trail, s: Session): HTMLElement[] {
   const target = t.target;
   if (target.kind === "record") return [];
@@ -236,7 +262,7 @@ function assetCountsNote(t: Trail): HTMLElement {
   return p;
 }
 
-function trailView(t: Trail, s: Session, prints: string[]): HTMLElement {
+function trailView(t: Trail, s: Session, prints: string[], served?: Map<string, PublicKey>): HTMLElement {
   const box = el("div");
   const h = el("h2", t.title);
   h.id = "trail-heading";
@@ -257,6 +283,7 @@ function trailView(t: Trail, s: Session, prints: string[]): HTMLElement {
     box.append(p);
   }
   box.append(...exportBar(t, s));
+  if (t.target.kind === "vcon") box.append(consentView(t, served));
   if (t.compliance.length) box.append(complianceView(t));
   box.append(trailKey(t, prints, pinsSomething(trust) ? trust.described : []));
   const verified = t.steps.filter((x) => x.receipt.ok).length;
@@ -355,7 +382,8 @@ async function open(link: ConsoleLink | { kind: "either"; uuid: string }): Promi
     } else t = await loadTrail(a, { kind: link.kind, uuid: link.uuid }, link.uuid, trust);
     if (session !== s) return;
     shown = t;
-    result.replaceChildren(trailView(t, s, await fingerprints(a)));
+    const served = await a.fetchedKeys().catch(() => undefined);
+    result.replaceChildren(trailView(t, s, await fingerprints(a), served));
     const { ok, text, code } = trailVerdict(t);
     say(ok, text, code);
     if (link.kind === "record") {

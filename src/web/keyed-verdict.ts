@@ -2,6 +2,7 @@
 // transparent statement, a tlog-proof) judged into the shared verdict: one implementation, run by
 // `archivist verify` and by the /verify page.
 import { receiptVds, VDS_RFC9162 } from "../core/cose/index.js";
+import { erasableStandings, erasedWords } from "../core/record/erasable.js";
 import { cannotEvaluate, judge, pinsSomething, unsignedFields } from "../core/verdict/index.js";
 import { claimsRegisteredStatement } from "../core/verify/index.js";
 import {
@@ -112,13 +113,18 @@ export function recordReceiptVerdict(
     (k) => {
       const verdict = verifyRecordReceipt(record, receipt, k);
       if (!verdict.ok) return verdict;
+      const standings = erasableStandings(record);
+      const mismatch = standings.find((st) => st.state === "mismatch");
+      if (mismatch?.state === "mismatch") return { ok: false, reason: mismatch.reason };
       const signed =
         verdict.profile === "mmr"
           ? `peak ${verdict.peak.slice(0, 16)}…`
           : `root of the RFC 9162 tree of ${verdict.treeSize} entries ${verdict.peak.slice(0, 16)}…`;
+      // An erased value leaves the leaf as it was: the record verifies, and says what was erased.
+      const erased = standings.flatMap((st) => (st.state === "erased" ? [`; ${erasedWords(st)}`] : []));
       return {
         ok: true,
-        proven: `${String(record.identity)} is entry ${verdict.mmrIndex} of ${verdict.subject} (${verdict.profile} receipt by ${verdict.issuer}, leaf ${verdict.leaf.slice(0, 16)}…, ${signed})`,
+        proven: `${String(record.identity)} is entry ${verdict.mmrIndex} of ${verdict.subject} (${verdict.profile} receipt by ${verdict.issuer}, leaf ${verdict.leaf.slice(0, 16)}…, ${signed})${erased.join("")}`,
       };
     },
     unsignedFields(record).map((f) => `${f}: not part of the signed leaf`),

@@ -1,9 +1,13 @@
 // Entry point of the verify page bundle: reads a file or a typed id, looks up public
 // records on this service and verifies them here with the core verifier.
 
+import { fromBase64 } from "../core/crypto/bytes.js";
+import { pinnedServiceKeys } from "../core/lifecycle/custody.js";
 import {
+  bundleConsentReport,
   cannotEvaluate,
   emptyPolicy,
+  keysFromKeySet,
   looksLikeBundle,
   parseBundle,
   parsePolicy,
@@ -12,6 +16,7 @@ import {
   verifyBundle,
   witnessGroup,
 } from "../verify/index.js";
+import { consentReportView } from "./consent-report-view.js";
 import { type CoseFile, looksLikeCose, RECEIPT_ALONE, readCoseFile } from "./cose-file.js";
 import { verifyDocumentHash } from "./document.js";
 import { recordReceiptVerdict, serviceKeysFor, statementVerdict, tlogProofVerdict } from "./keyed-verdict.js";
@@ -203,8 +208,23 @@ async function checkFiles(list: FileList | File[]): Promise<void> {
   // A bundle is checked offline: against the keys it carries, with no look-up at all.
   if (mode === "bundle" || (mode === "auto" && looksLikeBundle(bytes)))
     return run(name, async () => {
-      const r = verifyBundle(parseBundle(new TextDecoder().decode(bytes)), trustRoots());
-      return { ok: r.ok, verdict: r.summary, view: renderBundle(r), object: r };
+      const bundle = parseBundle(new TextDecoder().decode(bytes));
+      const roots = trustRoots();
+      const r = verifyBundle(bundle, roots);
+      if (bundle.subject.kind !== "vcon")
+        return { ok: r.ok, verdict: r.summary, view: renderBundle(r), object: r };
+      // A vCon's bundle also shows its consent and processing, read from the records that verified.
+      const evidence = keysFromKeySet(fromBase64(bundle.keys.cose_key_set));
+      const consent = bundleConsentReport(bundle, r, {
+        pinned: pinnedServiceKeys(roots, evidence),
+        evidence,
+      });
+      const view = el("div");
+      view.append(
+        consentReportView(consent, "the bundle's records whose receipts verified under the verdict's keys"),
+        renderBundle(r),
+      );
+      return { ok: r.ok, verdict: r.summary, view, object: { ...r, consent_report: consent } };
     });
   const asVcon = mode === "vcon" || (mode !== "document" && looksLikeVcon(bytes));
   if (!asVcon) return run(name, checkHash(sha256Hex(bytes)));

@@ -1,3 +1,4 @@
+import { lifecycleLabel, recordLifecycle } from "../core/lifecycle/vocabulary.js";
 import type { PublicRecord } from "./public-api.js";
 
 /** What kind of record a trail step is. */
@@ -15,6 +16,10 @@ export interface RecordFacts {
   /** The vCon operation, the display type, or the operation, whichever it names first. */
   title: string;
   operation: string;
+  /** What its operation is in the vCon lifecycle, in words (an unknown one is said to be). */
+  lifecycle: string;
+  /** False for an operation the lifecycle vocabulary does not hold (the set is open). */
+  lifecycleKnown: boolean;
   attributes: Record<string, unknown>;
   payload: { hash: string; algorithm: string } | undefined;
   /** The payload's form: its content type and the vCon draft it follows, when it says. */
@@ -55,11 +60,14 @@ export function recordFacts(r: PublicRecord): RecordFacts {
   const contentType = text(attributes.payload_preimage_content_type);
   const draft = text(attributes.vcon_draft_version);
   const created = Number(r.created_at);
+  const lifecycle = recordLifecycle(r);
   return {
     identity,
     kind: !free ? "asset event" : attributes.scitt_issuer ? "registered statement" : "asset-free event",
     title: text(attributes.vcon_operation) || text(attributes.arc_display_type) || operation || "event",
     operation,
+    lifecycle: lifecycleLabel(lifecycle),
+    lifecycleKnown: lifecycle.meaning.known,
     attributes,
     payload: text(attributes.payload)
       ? { hash: text(attributes.payload), algorithm: text(attributes.payload_hash_alg) || "(not named)" }

@@ -2,6 +2,8 @@ import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ConserverError } from "../errors.js";
 import * as archivist from "./archivist.js";
+import * as consentGate from "./consent-gate.js";
+import * as provenance from "./provenance.js";
 import * as scitt from "./scitt.js";
 import type { LinkModule } from "./types.js";
 
@@ -14,6 +16,10 @@ export const BUILTIN_LINKS: Record<string, LinkModule> = {
   datatrails: archivist,
   scitt,
   "links.scitt": scitt,
+  consent_gate: consentGate,
+  "links.consent_gate": consentGate,
+  provenance,
+  "links.provenance": provenance,
 };
 
 function isLinkModule(m: unknown): m is LinkModule {
@@ -31,7 +37,7 @@ export async function resolveLinkModule(module: string, baseDir: string, where: 
   if (!/^(\.{1,2}\/|\/)/.test(module) && !/\.(m?js|ts)$/.test(module))
     throw new ConserverError(
       "LINK_UNKNOWN",
-      `${where}: unknown link module ${module} (built-ins: archivist, scitt; or a file path)`,
+      `${where}: unknown link module ${module} (built-ins: archivist, scitt, consent_gate, provenance; or a file path)`,
     );
   const path = isAbsolute(module) ? module : resolve(baseDir, module);
   let loaded: unknown;

@@ -1,8 +1,9 @@
+import { purposesOf } from "../../../src/core/lifecycle/vocabulary.js";
 import { ConserverError } from "../errors.js";
-import { buildVconEvent, type TemplateConfig, type VconEventBody } from "../template.js";
+import { buildVconEvent, isKnownOperation, type TemplateConfig, type VconEventBody } from "../template.js";
 import type { VconDocument } from "../vcon.js";
 import { isRecord } from "../vcon.js";
-import { optFallback, optHashMode, optString } from "./options.js";
+import { optBool, optFallback, optHashMode, optString } from "./options.js";
 import type { LinkContext } from "./types.js";
 
 /** The template options every link takes (YAML names), with their defaults. */
@@ -12,7 +13,21 @@ export const TEMPLATE_OPTION_DEFAULTS: Record<string, unknown> = {
   vcon_draft_version: "01",
   scitt_draft_version: "10",
   timestamp_fallback: "now",
+  purpose: undefined,
+  party_attributes: false,
 };
+
+/** The `purpose` option: one purpose, a comma-separated list, or a YAML list of them. */
+function optPurposes(o: Record<string, unknown>, link: string): string[] | undefined {
+  const v = o.purpose;
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "string" && !(Array.isArray(v) && v.every((p) => typeof p === "string")))
+    throw new ConserverError("LINK_OPTIONS", `${link}: option purpose must be a string or a list of strings`);
+  const purposes = purposesOf(v);
+  if (purposes.length === 0)
+    throw new ConserverError("LINK_OPTIONS", `${link}: option purpose names no purpose`);
+  return purposes;
+}
 
 function extras(o: Record<string, unknown>): Record<string, string> | undefined {
   const v = o.extra_attributes;
@@ -39,6 +54,9 @@ function templateConfig(
   if (vdv) cfg.vconDraftVersion = vdv;
   const sdv = optString(o, "scitt_draft_version", linkName);
   if (sdv) cfg.scittDraftVersion = sdv;
+  if (optBool(o, "party_attributes", linkName, false)) cfg.partyAttributes = true;
+  const purposes = optPurposes(o, linkName);
+  if (purposes) cfg.purposes = purposes;
   const extra = extras(o);
   if (extra) cfg.extraAttributes = extra;
   if (ctx.now) cfg.now = ctx.now;
@@ -55,6 +73,10 @@ export async function linkEvent(
 ): Promise<{ doc: VconDocument; event: VconEventBody }> {
   const doc = await ctx.store.get(vconUuid);
   if (!doc) throw new ConserverError("VCON_NOT_FOUND", `${linkName}: vCon not found: ${vconUuid}`);
-  const event = buildVconEvent(doc, String(o.vcon_operation ?? ""), templateConfig(o, link, linkName, ctx));
+  const operation = String(o.vcon_operation ?? "");
+  const event = buildVconEvent(doc, operation, templateConfig(o, link, linkName, ctx));
+  // The set is open: an operation the vocabulary does not know is recorded as it is, and said.
+  if (!isKnownOperation(operation))
+    ctx.log.warn({ link: linkName, operation }, "unknown lifecycle operation: recorded as it is");
   return { doc, event };
 }

@@ -3,6 +3,7 @@ import type { DeliveryJob } from "../delivery/job.js";
 import type { JobQueue } from "../queue/types.js";
 import type { VconStore } from "../store/vcon-store.js";
 import type { HashMode } from "../vcon.js";
+import type { ConsentSource } from "./consent-source.js";
 
 /** Signs a template-0.3.0 event's attributes as a SCITT hashed signed statement (COSE_Sign1). */
 export interface StatementSigner {
@@ -28,6 +29,8 @@ export interface LinkContext {
   defaultHashMode: HashMode;
   deliveryQueue?: JobQueue<DeliveryJob>;
   scitt?: { signer: StatementSigner; registrar: Registrar };
+  /** Where the consent gate asks a vCon's consent (the runtime's: one client per backend). */
+  consent?: ConsentSource;
   now?: () => Date;
 }
 

@@ -1,6 +1,7 @@
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { ChainConfig } from "../config/types.js";
+import { deadLetterReason, ingressDlqReasonKey } from "../dead-letters/ingress-list.js";
 import type { ConserverMetrics } from "../delivery/metrics.js";
 import type { LinkContext } from "../links/types.js";
 import { type ResolvedLink, runChain } from "./chain.js";
@@ -181,6 +182,9 @@ class ListRuntime implements LinkRuntime {
         );
         // Keep the vCon before announcing it: whoever reads the DLQ finds it there.
         onward.expire(`${this.o.vconKeyPrefix ?? "vcon:"}${uuid}`, DLQ_EXPIRY_S);
+        // Why, beside the list: an operator (dlq list --ingress) reads it without the logs.
+        onward.hset(ingressDlqReasonKey(list), uuid, JSON.stringify(deadLetterReason(outcome.err)));
+        onward.expire(ingressDlqReasonKey(list), DLQ_EXPIRY_S);
         onward.rpush(`DLQ:${list}`, uuid);
         return;
       }

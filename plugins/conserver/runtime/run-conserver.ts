@@ -11,6 +11,7 @@ import { type ConserverMetrics, conserverMetrics } from "../delivery/metrics.js"
 import type { FetchFn } from "../delivery/token-source.js";
 import { type DeliveryWorker, startDeliveryWorker } from "../delivery/worker.js";
 import { ConserverError } from "../errors.js";
+import { ClientConsentSource } from "../links/consent-source.js";
 import type { LinkContext } from "../links/types.js";
 import { createQueue } from "../queue/factory.js";
 import type { JobQueue } from "../queue/types.js";
@@ -108,6 +109,7 @@ function startLinks(
     log: deps.log,
     defaultHashMode: o.defaultHashMode ?? "python-json-normalized",
     deliveryQueue: deps.queue,
+    consent: new ClientConsentSource(o.fetch),
     ...(o.scitt ? { scitt: o.scitt } : {}),
   };
   return startLinkRuntime({

@@ -2,6 +2,7 @@ import { CodedError } from "../api/coded-error.js";
 import { decodeSeal, verifySeal } from "../cose/index.js";
 import { type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../crypto/public-key.js";
 import { leafIndexOfMmrIndex, verifyConsistency } from "../mmr/index.js";
+import { type AttributeStanding, erasableStandings, erasedWords } from "../record/erasable.js";
 import { verifyConsistency as verifyTreeConsistency } from "../rfc9162/index.js";
 import {
   type CheckpointJudgement,
@@ -45,6 +46,12 @@ interface RecordCheck {
   /** The record's `confirmation_status` as the service stated it: no signature covers it. */
   claimed_confirmation_status: string;
   receipts: ReceiptCheck[];
+  /**
+   * Its erasable attributes (committed by a salted hash): each disclosed value checked against
+   * its commitment, each erased one as the service says (by whom, when, under which basis, and
+   * the erasure's own record). Absent when it commits none.
+   */
+  erasable?: Array<{ attribute: string; state: "disclosed" | "erased" | "withheld"; detail: string }>;
 }
 
 interface LogCheck {
@@ -364,6 +371,18 @@ function recordSubject(record: Record<string, unknown>, kind: "asset" | "vcon"):
   return String(attrs?.subject ?? "");
 }
 
+/** How a record's committed attribute shows in its check (a mismatch is already a tampering). */
+function erasableCheck(
+  st: AttributeStanding,
+): Array<{ attribute: string; state: "disclosed" | "erased" | "withheld"; detail: string }> {
+  const attribute = `${st.map}.${st.name}`;
+  if (st.state === "mismatch") return [];
+  if (st.state === "erased") return [{ attribute, state: "erased", detail: erasedWords(st) }];
+  if (st.state === "withheld")
+    return [{ attribute, state: "withheld", detail: `${attribute}: committed, its value not disclosed` }];
+  return [{ attribute, state: "disclosed", detail: `${attribute}: disclosed, matches its commitment` }];
+}
+
 const COMPLETENESS =
   "completeness: the bundle proves the records it holds are in the log; nothing proves the log holds no other record of this subject (records may have been left out)";
 
@@ -494,6 +513,9 @@ export function verifyBundle(
         `${identity}: the record is of ${of || "no subject"}, not of the bundle's subject ${subject}`,
       );
     for (const r of p.receipts) if (r.ok && r.issuer !== undefined) issuers.add(r.issuer);
+    // A disclosed value that does not hash to its (signed) commitment contradicts the record.
+    const standings = erasableStandings(record);
+    for (const st of standings) if (st.state === "mismatch") tampered.push(`${identity}: ${st.reason}`);
     let level: TrustLevel = "unpinned";
     if (p.ok && pinnedOk) level = "pinned";
     if (p.ok && p.ties.some((t) => t.judged.pinned)) level = "pinned";
@@ -506,6 +528,7 @@ export function verifyBundle(
       trust: level,
       claimed_confirmation_status: String(record.confirmation_status ?? ""),
       receipts: p.receipts,
+      ...(standings.length ? { erasable: standings.flatMap(erasableCheck) } : {}),
     };
   });
   for (const [field, n] of unsignedCount)

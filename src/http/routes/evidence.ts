@@ -10,33 +10,13 @@ import {
   type VerificationVerdict,
 } from "../../core/verdict/index.js";
 import { type BundleSubject, buildBundle } from "../../web/bundle-build.js";
-import { LookupError, PublicApi } from "../../web/public-api.js";
+import { LookupError } from "../../web/public-api.js";
+import { callersApi } from "../callers-api.js";
 import type { HttpDeps } from "../deps.js";
 import { ExportSlots } from "../export-slots.js";
 import type { RouteTable } from "../route.js";
 
 const group = "evidencev1";
-
-/**
- * The API as the caller sees it, read in-process: the bundle is gathered through the same
- * routes, with the caller's own token, so it holds exactly what the caller may read.
- */
-function callersApi(req: FastifyRequest, baseUrl: string): PublicApi {
-  const authorization = req.headers.authorization ?? "";
-  const fetch = async (url: string) => {
-    // Each step waits its turn behind what else the service has to do: a long export is many
-    // short steps between other requests, never one block of work ahead of them.
-    await new Promise((resolve) => setImmediate(resolve));
-    const u = new URL(url);
-    const res = await req.server.inject({
-      method: "GET",
-      url: `${u.pathname}${u.search}`,
-      headers: { authorization },
-    });
-    return new Response(new Uint8Array(res.rawPayload), { status: res.statusCode });
-  };
-  return new PublicApi(baseUrl, { fetch });
-}
 
 /** The roots the service judges its own evidence under: none of the caller's, and it says so. */
 const SERVICE_VIEW: TrustRoots = {

@@ -8,6 +8,8 @@ import { attachmentRoutes } from "./attachments.js";
 import { blobRoutes } from "./blobs.js";
 import { chainRoutes } from "./chain.js";
 import { complianceRoutes } from "./compliance.js";
+import { consentRoutes } from "./consent.js";
+import { erasureRoutes } from "./erasure.js";
 import { evidenceRoutes } from "./evidence.js";
 import { freeEventRoutes } from "./free-events.js";
 import { inviteRoutes } from "./invites.js";
@@ -49,6 +51,8 @@ export const routeModules: Array<(t: RouteTable, d: HttpDeps) => void> = [
   scittRoutes,
   statementRoutes,
   evidenceRoutes,
+  consentRoutes,
+  erasureRoutes,
   verifyPageRoutes,
   siteRoutes,
 ];

@@ -26,6 +26,13 @@ export const eventCreate = z.object({
   asset_attributes: attributes.optional(),
   timestamp_declared: z.string().optional(),
   principal_declared: principal.optional(),
+  erasable_attributes: z
+    .array(z.string())
+    .max(64)
+    .optional()
+    .describe(
+      "attributes to commit by a salted hash, their values kept beside the record so that they can be erased (ours: docs/vcon-lifecycle.md)",
+    ),
 });
 
 export const listQuery = z
@@ -37,7 +44,10 @@ export const assetQuery = z.object({ at_time: z.string().optional() });
 /** An asset as the API returns it. */
 export const assetOut = recordSchema(ASSET_FIELDS);
 
-/** An asset event as the API returns it. */
+/**
+ * An asset event as the API returns it: the model's fields. A record committing erasable attributes
+ * also carries `erasable` (outside its leaf; docs/vcon-lifecycle.md), which the model does not list.
+ */
 export const eventOut = recordSchema(ASSET_EVENT_FIELDS);
 
 /** `POST /archivist/v2/assets:withEvents` (an extension of ours): an asset with its first Record events. */

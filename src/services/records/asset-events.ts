@@ -5,10 +5,12 @@ import { isUuid } from "../../core/api/ids.js";
 import { type AssetEventRecord, assetEventRecord } from "../../core/record/index.js";
 import type { Principal4 } from "../../store/asset-events.js";
 import type { AssetRow } from "../../store/assets.js";
+import { dropErasableValues, putErasableValues } from "../../store/erasable-values.js";
 import { type AccessView, writeRefusal } from "../access/access-view.js";
 import { acceptedPrincipal, declaredPrincipal } from "../identity/principals.js";
 import type { PendingEvent } from "../write/event-batcher.js";
 import { type AttachmentRef, checkDocumentChange, validateAttributes } from "./attributes.js";
+import { commitErasable, withErasable } from "./erasable.js";
 import { requestTime } from "./list-query.js";
 import { checkAttachments, checkHomeLocation } from "./reference-check.js";
 
@@ -19,6 +21,8 @@ export interface EventInput {
   asset_attributes?: Record<string, unknown> | undefined;
   timestamp_declared?: string | undefined;
   principal_declared?: Partial<Principal4> | undefined;
+  /** Attributes to commit by a salted hash, beside the tenancy's erasure policy (ours: docs/vcon-lifecycle.md). */
+  erasable_attributes?: string[] | undefined;
 }
 
 // A Map, not an object: an operation named `constructor` must not find Object.prototype's.
@@ -58,22 +62,33 @@ export interface CheckedEvent {
    * when the event is written (locked, or compared with what was read in the same statement).
    */
   authorize(asset: AssetRow): void;
+  /** The commitments of its erasable values, stored before the event: dropped if the event is refused. */
+  commitments: string[];
 }
 
 /** Validates a client's event and checks its blob and location references against the tenancy. */
 export async function checkEvent(
-  ctx: Pick<Ctx, "db">,
+  ctx: Pick<Ctx, "db" | "caches">,
   p: Principal,
   view: AccessView,
   assetId: string,
   input: EventInput,
 ): Promise<CheckedEvent> {
   const refs = validateEventInput(input);
-  const ea = input.event_attributes ?? {};
-  const aa = input.asset_attributes ?? {};
+  // Erasable attributes are committed by a salted hash; their values go to the evidentiary store.
+  const committed = await commitErasable(
+    ctx,
+    p.tenantId,
+    input.event_attributes ?? {},
+    input.asset_attributes ?? {},
+    input.erasable_attributes,
+  );
+  const ea = committed.eventAttributes;
+  const aa = committed.assetAttributes;
   // Blob and location references are rare; they are checked against this tenancy before the group.
   if (refs.length) await checkAttachments(ctx.db, p.tenantId, refs);
   await checkHomeLocation(ctx.db, p.tenantId, aa);
+  await putErasableValues(ctx.db, p.tenantId, committed.values);
   const authorize = (asset: AssetRow) => {
     const grant = view.grant(asset);
     if (!grant) throw notFound("asset");
@@ -98,12 +113,32 @@ export async function checkEvent(
       followers: undefined,
     },
     authorize,
+    commitments: committed.values.map((v) => v.commitment),
   };
+}
+
+/**
+ * Runs the write of checked events; if it is refused, their erasable values are dropped (no
+ * record commits to them). A crash in between leaves values no record names, never a record
+ * without its values.
+ */
+export async function writingErasables<T>(
+  ctx: Pick<Ctx, "db">,
+  tenantId: string,
+  commitments: string[],
+  write: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    await dropErasableValues(ctx.db, tenantId, commitments).catch(() => undefined);
+    throw err;
+  }
 }
 
 /** POST …/assets/{uuid}/events: authorised by the caller's grant on that asset. */
 export async function createAssetEvent(
-  ctx: Pick<Ctx, "db" | "writePath">,
+  ctx: Pick<Ctx, "db" | "caches" | "writePath">,
   p: Principal,
   view: AccessView,
   assetId: string,
@@ -111,8 +146,10 @@ export async function createAssetEvent(
 ) {
   const checked = await checkEvent(ctx, p, view, assetId, input);
   // Authorised by the group against the asset as it is written on (write/event-batcher.ts): no read per event.
-  const [row] = await ctx.writePath.events.write(checked.pending);
-  return assetEventRecord(row);
+  const [row] = await writingErasables(ctx, p.tenantId, checked.commitments, () =>
+    ctx.writePath.events.write(checked.pending),
+  );
+  return withErasable(ctx.db, assetEventRecord(row));
 }
 
 /** An item of `POST …/assets/-/events:batch`: an event, and the asset it is for by identity. */
@@ -139,7 +176,7 @@ function assetIdOf(identity: string): string {
  * saves the request per event (a producer's later operation on each of many known vCons), not any check.
  */
 export function createAssetEvents(
-  ctx: Pick<Ctx, "db" | "writePath">,
+  ctx: Pick<Ctx, "db" | "caches" | "writePath">,
   p: Principal,
   view: AccessView,
   items: AssetEventItem[],

@@ -16,8 +16,9 @@ import { type AccessView, canReadEvent, projectAttributes } from "../access/acce
 import { acceptedPrincipal, internalPrincipal } from "../identity/principals.js";
 import { tenantWalletAddress } from "../identity/tenant-wallet.js";
 import type { PendingEvent } from "../write/event-batcher.js";
-import { checkEvent, type EventInput } from "./asset-events.js";
+import { checkEvent, type EventInput, writingErasables } from "./asset-events.js";
 import { checkDocumentChange, validateAttributes } from "./attributes.js";
+import { withErasable, withErasables } from "./erasable.js";
 import { checkAttachments, checkHomeLocation } from "./reference-check.js";
 
 export interface AssetInput {
@@ -113,7 +114,7 @@ const MAX_FIRST_EVENTS = 16;
  * `asset_attributes` of the events before it folded in.
  */
 export async function createAssetWithEvents(
-  ctx: Pick<Ctx, "baseUrl" | "db" | "keys" | "writePath">,
+  ctx: Pick<Ctx, "baseUrl" | "db" | "caches" | "keys" | "writePath">,
   p: Principal,
   view: AccessView,
   input: AssetInput & { events: EventInput[] },
@@ -123,23 +124,31 @@ export async function createAssetWithEvents(
   const creation = await checkedCreation(ctx, p, view, input);
   const asset = creation.creates;
   const followers: PendingEvent[] = [];
-  for (const [i, event] of input.events.entries()) {
+  const commitments: string[] = [];
+  for (const [i, event] of input.events.entries())
     if (event.operation !== "Record")
       throw badRequest(`events[${i}]: only Record events can come with an asset`);
-    const checked = await checkEvent(ctx, p, view, asset.id, event);
-    // As `POST …/events` does: against the asset as it stands before this event changes it.
-    checked.authorize(newAssetAsRow(asset, new Date()));
-    asset.attributes = { ...asset.attributes, ...checked.pending.assetAttributes };
-    // Authorised here, so the group has nothing to authorise it against.
-    checked.pending.authorize = undefined;
-    followers.push(checked.pending);
-  }
-  creation.followers = followers;
-  const [, ...events] = await ctx.writePath.events.write(creation);
-  return {
-    asset: assetRecord(asset, asset.attributes),
-    events: events.map((e) => assetEventRecord(e)),
-  };
+  return writingErasables(ctx, p.tenantId, commitments, async () => {
+    for (const event of input.events) {
+      const checked = await checkEvent(ctx, p, view, asset.id, event);
+      commitments.push(...checked.commitments);
+      // As `POST …/events` does: against the asset as it stands before this event changes it.
+      checked.authorize(newAssetAsRow(asset, new Date()));
+      asset.attributes = { ...asset.attributes, ...checked.pending.assetAttributes };
+      // Authorised here, so the group has nothing to authorise it against.
+      checked.pending.authorize = undefined;
+      followers.push(checked.pending);
+    }
+    creation.followers = followers;
+    const [, ...events] = await ctx.writePath.events.write(creation);
+    return {
+      asset: assetRecord(asset, asset.attributes),
+      events: await withErasables(
+        ctx.db,
+        events.map((e) => assetEventRecord(e)),
+      ),
+    };
+  });
 }
 
 /**
@@ -149,7 +158,7 @@ export async function createAssetWithEvents(
  * What a batch saves is the request per asset (its parsing, authentication and reply), not any check.
  */
 export function createAssetsWithEvents(
-  ctx: Pick<Ctx, "baseUrl" | "db" | "keys" | "writePath">,
+  ctx: Pick<Ctx, "baseUrl" | "db" | "caches" | "keys" | "writePath">,
   p: Principal,
   view: AccessView,
   inputs: Array<AssetInput & { events: EventInput[] }>,
@@ -217,5 +226,8 @@ export async function readAssetEvent(
   const grant = asset && view.grant(asset);
   const event = grant ? await getAssetEvent(ctx.db, assetId, eventId) : undefined;
   if (!grant || !event || !canReadEvent(event.event_attributes, grant)) throw notFound("event");
-  return assetEventRecord(event, face, projectAttributes(event.asset_attributes, grant));
+  return withErasable(
+    ctx.db,
+    assetEventRecord(event, face, projectAttributes(event.asset_attributes, grant)),
+  );
 }

@@ -12,6 +12,7 @@ import type { AssetEventRow } from "../../store/asset-events.js";
 import { type AssetRow, getAsset } from "../../store/assets.js";
 import { assetEventList, assetList } from "../../store/record-lists.js";
 import { type AccessView, canReadEvent, projectAttributes } from "../access/access-view.js";
+import { withErasables } from "./erasable.js";
 import {
   CONFIRMATION_STATUSES,
   enumList,
@@ -168,9 +169,12 @@ export async function listAssetEvents(
   const rows = await list.page();
   const more = rows.length > req.pageSize;
   const page = rows.slice(0, req.pageSize);
-  const items = view.whole
-    ? page.map((e) => assetEventRecord(e, face))
-    : await projectEvents(ctx, view, page, assets, face);
+  const items = await withErasables(
+    ctx.db,
+    view.whole
+      ? page.map((e) => assetEventRecord(e, face))
+      : await projectEvents(ctx, view, page, assets, face),
+  );
   const total = await totalFor(
     req,
     ctx.config.resultLimit,

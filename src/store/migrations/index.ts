@@ -19,6 +19,7 @@ import { scittRegistrationPolicy } from "./019-scitt-registration-policy.js";
 import { tlogCheckpoints } from "./020-tlog-checkpoints.js";
 import { eventTrailCounts } from "./028-event-trail-counts.js";
 import { statementLookup } from "./030-statement-lookup.js";
+import { erasableValues } from "./041-erasable-values.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -43,4 +44,5 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   tlogCheckpoints,
   eventTrailCounts,
   statementLookup,
+  erasableValues,
 ];

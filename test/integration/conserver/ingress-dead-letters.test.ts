@@ -25,9 +25,16 @@ describe.skipIf(!up)("conserver dlq --ingress: the link runtime's DLQ:<list>", (
   beforeAll(async () => {
     redis = new Redis(REDIS_URL);
     await redis.rpush(dlq, "u-1", "u-2", "u-3", "u-4");
+    // The runtime records why beside the list (runtime/redis-lists.ts); u-1 failed before it did.
+    const reason = {
+      code: "CONSENT_REFUSED",
+      message: "vcon_inference_performed refused",
+      at: "2026-01-01T00:00:00.000Z",
+    };
+    await redis.hset(`${dlq}:reasons`, "u-2", JSON.stringify(reason), "u-3", JSON.stringify(reason));
   });
   afterAll(async () => {
-    await redis.del(dlq, list);
+    await redis.del(dlq, list, `${dlq}:reasons`);
     await redis.quit();
   });
 
@@ -37,7 +44,7 @@ describe.skipIf(!up)("conserver dlq --ingress: the link runtime's DLQ:<list>", (
     expect(JSON.parse(json.out.join(""))).toEqual(["u-1", "u-2", "u-3", "u-4"]);
     const text = await cli(["list", "--limit", "2"]);
     expect(text.out.join("")).toBe(
-      `u-1\nu-2\n2 vCon(s) in ${dlq} on ${describeRedis(REDIS_URL)} (from --redis-url)\n`,
+      `u-1\nu-2  CONSENT_REFUSED: vcon_inference_performed refused (2026-01-01T00:00:00.000Z)\n2 vCon(s) in ${dlq} on ${describeRedis(REDIS_URL)} (from --redis-url)\n`,
     );
   });
 
@@ -47,6 +54,8 @@ describe.skipIf(!up)("conserver dlq --ingress: the link runtime's DLQ:<list>", (
     expect(r.err.join("")).toContain(`not in ${dlq}: u-9`);
     expect(await redis.lrange(list, 0, -1)).toEqual(["u-3"]);
     expect(await redis.lrange(dlq, 0, -1)).toEqual(["u-1", "u-2", "u-4"]);
+    // A re-driven vCon's reason goes with it; the others' stay.
+    expect(await redis.hkeys(`${dlq}:reasons`)).toEqual(["u-2"]);
   });
 
   it("re-drives the rest in order, up to --limit, without losing or doubling any", async () => {

@@ -83,6 +83,11 @@ describe.skipIf(!up)("link runtime: batches popped from the ingress lists", () =
     expect(link.most()).toBeLessThanOrEqual(6);
     expect((await redis.lrange(egress, 0, -1)).sort()).toEqual(good);
     expect(await redis.lrange(`DLQ:${ingress}`, 0, -1)).toEqual(["bad-1"]);
+    // Why it was dead-lettered, beside the list: the error's code (none here) and message.
+    expect(JSON.parse((await redis.hget(`DLQ:${ingress}:reasons`, "bad-1")) ?? "{}")).toMatchObject({
+      code: "ERROR",
+      message: "cannot read bad-1",
+    });
     expect(await redis.ttl(`${prefix}:vcon:bad-1`)).toBeGreaterThan(600_000);
     expect(await redis.lrange(`context:${egress}:v07`, 0, -1)).toEqual(['{"traceparent":"00-a-b-01"}']);
     expect(await redis.exists(`context:${ingress}:v07`)).toBe(0);

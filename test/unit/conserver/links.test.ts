@@ -120,6 +120,33 @@ describe("archivist link", () => {
     expect(queue.added[0]?.data.event.event_attributes.payload).toBe(hashVcon(parseVcon(VCON), "jcs"));
   });
 
+  it("records a lifecycle operation per purpose, and an operation the vocabulary does not know as it is", async () => {
+    const warnings: unknown[] = [];
+    const watching = pino({ level: "warn" }, { write: (line: string) => warnings.push(JSON.parse(line)) });
+    const { queue, ctx } = context({ log: watching });
+    await archivist.run(
+      "l-1",
+      "consent",
+      { vcon_operation: "consent_accepted", purpose: ["ai_training", "analysis"], backend: BACKEND },
+      ctx,
+    );
+    expect(queue.added[0]?.data.event.event_attributes).toMatchObject({
+      vcon_operation: "vcon_consent_accepted",
+      consent_purpose: "ai_training,analysis",
+    });
+    expect(warnings).toEqual([]);
+    await archivist.run("l-1", "other", { vcon_operation: "transcribed", backend: BACKEND }, ctx);
+    expect(queue.added[1]?.data.event.event_attributes.vcon_operation).toBe("vcon_transcribed");
+    expect(warnings).toMatchObject([
+      { operation: "transcribed", msg: "unknown lifecycle operation: recorded as it is" },
+    ]);
+    for (const purpose of [3, [], ","])
+      expect(
+        await codeOf(archivist.run("l-1", "a", { vcon_operation: "x", purpose, backend: BACKEND }, ctx)),
+        JSON.stringify(purpose),
+      ).toBe("LINK_OPTIONS");
+  });
+
   it("fails (to the DLQ) without vCon, operation, backend, queue or with bad options", async () => {
     const { ctx } = context();
     expect(await codeOf(archivist.run("nope", "a", { vcon_operation: "x", backend: BACKEND }, ctx))).toBe(

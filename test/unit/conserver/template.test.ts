@@ -106,4 +106,22 @@ describe("operation names", () => {
   it.each([[""], ["vcon_"], [undefined], [3], ["bad name"]])("refuses %j", (op) => {
     expect(code(() => normaliseOperation(op))).toBe("LINK_OPTIONS");
   });
+
+  it("copies the parties' tel, name and mailto when asked (personal data, for an erasure policy), never over a template attribute", () => {
+    const doc = fixture("ietf-core03-ab_call_ext_rec.vcon.json");
+    const attrs = buildVconEvent(doc, "created", { ...cfg, partyAttributes: true }).event_attributes;
+    const parties = (doc.unsigned?.parties ?? []) as Array<Record<string, string>>;
+    expect(parties.length).toBe(2);
+    for (const [i, p] of parties.entries()) {
+      expect(attrs[`party_${i}_tel`]).toBe(p.tel);
+      expect(attrs[`party_${i}_name`]).toBe(p.name);
+    }
+    expect(buildVconEvent(doc, "created", cfg).event_attributes.party_0_tel).toBeUndefined();
+    // An encrypted vCon's parties are hidden: nothing to copy.
+    const sealed = buildVconEvent(fixture("ietf-core03-ab_call_ext_rec_encrypted.vcon.json"), "created", {
+      ...cfg,
+      partyAttributes: true,
+    }).event_attributes;
+    expect(Object.keys(sealed).filter((k) => k.startsWith("party_"))).toEqual([]);
+  });
 });

@@ -67,4 +67,20 @@ describe("what a record says, whatever its kind", () => {
     const f = recordFacts({ identity: "assets/a/events/e", operation: "NewAsset", event_attributes: {} });
     expect(f).toMatchObject({ title: "NewAsset", payload: undefined, form: "", subject: "", declared: "" });
   });
+
+  it("names each record's lifecycle operation, and says when the vocabulary does not know it", () => {
+    const known = recordFacts({
+      identity: "assets/a/events/e",
+      event_attributes: { ...template, vcon_operation: "vcon_inference_performed", consent_purpose: "ai" },
+    });
+    expect(known).toMatchObject({
+      lifecycle: "AI inference performed for ai (AI training and processing)",
+      lifecycleKnown: true,
+    });
+    const unknown = recordFacts({ identity: "assets/a/events/e", event_attributes: template });
+    expect(unknown).toMatchObject({
+      lifecycle: "unknown lifecycle operation (vcon_create)",
+      lifecycleKnown: false,
+    });
+  });
 });

@@ -1,0 +1,73 @@
+import {
+  analysesWithProvenance,
+  analysisDerivation,
+  PROVENANCE_ATTRIBUTES,
+  PROVENANCE_CONTENT_TYPE,
+} from "../../../src/core/lifecycle/provenance.js";
+import { LIFECYCLE_ATTRIBUTES } from "../../../src/core/lifecycle/vocabulary.js";
+import { type DeliveryJob, idempotencyKey } from "../delivery/job.js";
+import { ConserverError } from "../errors.js";
+import { backendFromOptions } from "./backend-options.js";
+import { mergeOptions, optBool } from "./options.js";
+import { linkEvent, TEMPLATE_OPTION_DEFAULTS } from "./template-options.js";
+import type { LinkContext, LinkOptions } from "./types.js";
+
+/** Options of the `provenance` link: the lifecycle operation its records are (an AI event), and a backend. */
+export const defaultOptions: Record<string, unknown> = {
+  vcon_operation: "vcon_inference_performed",
+  backend: undefined,
+  asset_free: false,
+  partner_id: undefined,
+  ...TEMPLATE_OPTION_DEFAULTS,
+};
+
+/**
+ * Records the derivation of every analysis of the vCon that carries a `provenance` member
+ * (draft-howe-vcon-provenance-00): one template event per analysis, its `payload` the SHA-256 of
+ * the derivation's canonical JSON (model, provider, parameters, prompt hash, each input element's
+ * hash, the output's hash; `src/core/lifecycle/provenance.ts`), its operation an AI lifecycle
+ * event (`vcon_inference_performed` by default, with the link's `purpose`). Each is a statement
+ * like any template event. An analysis whose provenance does not hold (an input that is not in
+ * the vCon, a stated hash that is not the element's) fails the link: the vCon is dead-lettered.
+ */
+export async function run(
+  vconUuid: string,
+  linkName: string,
+  options: LinkOptions,
+  ctx: LinkContext,
+): Promise<string | null> {
+  if (!ctx?.deliveryQueue)
+    throw new ConserverError("LINK_CONTEXT", `${linkName}: the provenance link needs a delivery queue`);
+  const o = mergeOptions(defaultOptions, options);
+  const backend = backendFromOptions(o, linkName);
+  const { doc, event } = await linkEvent(vconUuid, "provenance", linkName, o, ctx);
+  const unsigned = doc.unsigned ?? {};
+  const uuid = (event.event_attributes.subject as string).slice("vcon://".length);
+  for (const index of analysesWithProvenance(unsigned)) {
+    const d = analysisDerivation(unsigned, index);
+    if (!d.ok)
+      throw new ConserverError("PROVENANCE_INVALID", `${linkName}: ${d.reason}`, { analysis: index });
+    const attrs: Record<string, string> = {
+      ...event.event_attributes,
+      payload: d.hash,
+      payload_preimage_content_type: PROVENANCE_CONTENT_TYPE,
+      [PROVENANCE_ATTRIBUTES.analysis]: String(index),
+      [PROVENANCE_ATTRIBUTES.model]: d.derivation.model,
+      [PROVENANCE_ATTRIBUTES.output]: d.derivation.output_sha256,
+    };
+    if (d.derivation.provider) attrs[PROVENANCE_ATTRIBUTES.provider] = d.derivation.provider;
+    const purpose = event.event_attributes[LIFECYCLE_ATTRIBUTES.purpose];
+    if (purpose) attrs[LIFECYCLE_ATTRIBUTES.purpose] = purpose;
+    const key = idempotencyKey(uuid, attrs.vcon_operation as string, d.hash);
+    const job: DeliveryJob = {
+      idempotencyKey: key,
+      vconUuid: uuid,
+      event: { ...event, event_attributes: attrs },
+      backend,
+    };
+    if (optBool(o, "asset_free", linkName, false)) job.alsoAssetFree = true;
+    await ctx.deliveryQueue.add("deliver", job, { jobId: key });
+    ctx.log.info({ link: linkName, vconUuid, analysis: index, derivation: d.hash }, "provenance queued");
+  }
+  return vconUuid;
+}

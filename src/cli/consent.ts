@@ -1,0 +1,142 @@
+import { Command as Cli } from "commander";
+import { CodedError } from "../core/api/coded-error.js";
+import { judge, pinsSomething, type VerificationVerdict } from "../core/verdict/index.js";
+import type { ConsentAnswer } from "../web/consent-build.js";
+import { recordReceiptVerdict, serviceKeysFor } from "../web/keyed-verdict.js";
+import { LookupError } from "../web/public-api.js";
+import { vconUuidOf } from "../web/vcon.js";
+import { type CredentialFlags, callerApi } from "./caller-api.js";
+import type { Exit } from "./commands.js";
+import { declared } from "./declare.js";
+import { type TrustFlags, TrustRootError, trustOptions, trustRoots, verdictText } from "./trust-roots.js";
+import { EXIT_HELP } from "./verdict-help.js";
+
+interface Options extends TrustFlags, CredentialFlags {
+  url?: string;
+  purpose?: string;
+  json?: boolean;
+}
+
+class ConsentFailed extends CodedError<"CONSENT_LOOKUP_FAILED"> {
+  readonly code = "CONSENT_LOOKUP_FAILED";
+}
+
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+function bytes(b64: string): Uint8Array {
+  return new Uint8Array(Buffer.from(b64, "base64"));
+}
+
+/**
+ * The consent answer judged as evidence: every consent record's receipt checked against the
+ * caller's roots (the service's served keys when none are pinned: self-consistent at best). A
+ * record not yet sealed has no proof yet: the answer cannot be verified until it has.
+ */
+function consentVerdict(
+  answer: ConsentAnswer,
+  v: TrustFlags,
+  served: Parameters<typeof serviceKeysFor>[1],
+): { verdict: VerificationVerdict; lines: string[] } {
+  const trust = trustRoots(v);
+  const keys = serviceKeysFor(trust, served);
+  const tampered: string[] = [];
+  const policy: string[] = [];
+  const unsealed: string[] = [];
+  const lines: string[] = [];
+  const checked = new Map<string, string>();
+  for (const r of answer.records) {
+    const identity = String(r.record.identity ?? "");
+    if (r.receipt === null) {
+      unsealed.push(identity);
+      checked.set(identity, "not sealed yet: no receipt");
+      continue;
+    }
+    const verdict = recordReceiptVerdict(trust, keys, r.record, bytes(r.receipt));
+    if (verdict.code === "tampered") tampered.push(`${identity}: ${verdict.problems[0] ?? verdict.summary}`);
+    else if (verdict.code === "policy-failed")
+      policy.push(...verdict.problems.map((p) => `${identity}: ${p}`));
+    checked.set(identity, verdict.code === "tampered" ? "receipt does NOT verify" : "receipt verifies");
+  }
+  for (const c of answer.consents) {
+    lines.push(
+      `  purpose ${c.purpose}: ${c.state.replace("_", " ")}${c.decided_by ? `, decided by ${c.decided_by}` : ""}`,
+    );
+    for (const r of c.records) lines.push(`    ${r.role} ${r.identity} (${checked.get(r.identity) ?? "?"})`);
+  }
+  const verdict = judge({
+    tampered,
+    policy,
+    cannotEvaluate: unsealed.map((u) => `${u}: not sealed yet, so not proven; ask again once it is`),
+    pinned: pinsSomething(trust),
+    level: "pinned",
+    roots: trust.described,
+    fingerprints: keys.fingerprints,
+    notChecked: [
+      "completeness: the answer proves the consent records it holds are in the log; nothing proves the log holds no later one you may not read",
+    ],
+    unsigned: [
+      "consents[].state: derived here from the records above, by the rules of docs/vcon-lifecycle.md",
+    ],
+    proven: `${answer.records.length} consent record(s) of ${answer.vcon}, each in the log`,
+  });
+  return { verdict, lines };
+}
+
+async function runConsent(target: string, v: Options) {
+  if (!v.url) throw new ConsentFailed("--url <service> is required");
+  const uuid = vconUuidOf(target);
+  if (!uuid) throw new ConsentFailed(`consent takes vcon://<uuid>, got "${target}"`);
+  const base = v.url.replace(/\/$/, "");
+  const api = await callerApi(base, v, MAX_ANSWER_BYTES, (m) => new ConsentFailed(m));
+  const query = v.purpose ? `?purpose=${encodeURIComponent(v.purpose)}` : "";
+  let answer: ConsentAnswer;
+  let served: Awaited<ReturnType<typeof api.fetchedKeys>> | undefined;
+  try {
+    answer = await api.json<ConsentAnswer>(`/archivist/v1/consent/vcons/${uuid}${query}`);
+    served = v.keys ? undefined : await api.fetchedKeys();
+  } catch (err) {
+    if (err instanceof LookupError) throw new ConsentFailed(`the consent of vcon://${uuid}: ${err.message}`);
+    throw err;
+  }
+  return { answer, ...consentVerdict(answer, v, served) };
+}
+
+export const consentCommand = declared(
+  "a vCon's consent per purpose (granted, revoked, never asked), with the records and receipts that prove it",
+  (exit: Exit) =>
+    trustOptions(
+      new Cli("consent")
+        .description(
+          "Ask the service for a vCon's consent, derived from the records your credentials may read (granted, revoked or never asked, per purpose), and check each consent record's receipt with the keys you pin.",
+        )
+        .argument("<vcon>", "vcon://<uuid>")
+        .option("--url <service>", "the service")
+        .option("--purpose <purpose>", "one purpose (default: every purpose the records name)")
+        .option("--json", "print the answer and its verdict as JSON")
+        .option("--token <jwt>", "a bearer token (or ARCHIVIST_TOKEN)")
+        .option("--client-id <id>", "client credentials (or ARCHIVIST_CLIENT_ID)")
+        .option("--client-secret <secret>", "client credentials (or ARCHIVIST_CLIENT_SECRET)"),
+    )
+      .addHelpText(
+        "after",
+        `
+The state is derived from the records (docs/vcon-lifecycle.md): the last grant or revocation for
+the purpose decides; a revocation naming no purpose revokes every purpose. Each consent record's
+receipt is checked with your roots; the exit status is that verdict's. Could not ask: exit 4.
+${EXIT_HELP}
+
+Example:
+  archivist consent vcon://<uuid> --purpose ai_training --url http://127.0.0.1:8080 --client-id … --client-secret … --keys keys.cbor`,
+      )
+      .action(async (target: string, v: Options) => {
+        try {
+          const { answer, verdict, lines } = await runConsent(target, v);
+          if (v.json) process.stdout.write(`${JSON.stringify({ ...answer, verdict }, null, 2)}\n`);
+          else process.stdout.write(`${[answer.vcon, ...lines, ...verdictText(verdict)].join("\n")}\n`);
+          exit(verdict.exit_code);
+        } catch (err) {
+          process.stdout.write(`FAILED ${err instanceof Error ? err.message : String(err)}\n`);
+          exit(err instanceof ConsentFailed || err instanceof TrustRootError ? 4 : 1);
+        }
+      }),
+);

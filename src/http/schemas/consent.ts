@@ -1,0 +1,39 @@
+import { z } from "zod";
+
+/** A purpose as a query names it: free text of the deployment's choosing, one purpose, no commas. */
+export const consentQuery = z.object({
+  purpose: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^,\p{Cc}]+$/u, "one purpose: no commas or control characters")
+    .optional(),
+});
+
+const role = z.enum(["grant", "review", "revocation"]);
+
+/** `GET /archivist/v1/consent/vcons/{uuid}`: the vCon's consent per purpose, with the records and receipts that say so. */
+export const consentOut = z.object({
+  vcon: z.string().describe("vcon://<uuid>"),
+  consents: z.array(
+    z.object({
+      purpose: z.string(),
+      state: z.enum(["granted", "revoked", "never_asked"]),
+      decided_by: z.string().optional().describe("the grant or revocation that decided the state"),
+      records: z.array(z.object({ identity: z.string(), role })),
+    }),
+  ),
+  records: z.array(
+    z.object({
+      record: z.record(z.string(), z.unknown()).describe("the consent record as the API returns it"),
+      role,
+      purposes: z
+        .array(z.string())
+        .describe("the purposes it names; none: every purpose (a review or revocation)"),
+      receipt: z
+        .string()
+        .nullable()
+        .describe("its COSE receipt (MMR profile), base64; null while not yet sealed"),
+    }),
+  ),
+});

@@ -1,0 +1,157 @@
+import { randomBytes } from "node:crypto";
+import type { Ctx } from "../../context.js";
+import { badRequest } from "../../core/api/api-error.js";
+import { toBase64 } from "../../core/crypto/bytes.js";
+import {
+  COMMITMENT_KEY,
+  commit,
+  commitmentOf,
+  type ErasableMember,
+  SALT_BYTES,
+} from "../../core/record/erasable.js";
+import { type ErasableValue, erasableRows } from "../../store/erasable-values.js";
+
+/** Names an erasable attribute may not have: the template's (statements are made of them) and DataTrails' own. */
+const NEVER_ERASABLE = new Set([
+  "arc_display_type",
+  "payload",
+  "payload_hash_alg",
+  "payload_preimage_content_type",
+  "payload_location",
+  "subject",
+  "timestamp_declared",
+  "vcon_operation",
+  "vcon_draft_version",
+  "scitt_draft_version",
+]);
+
+const NAME = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+/** Checks names asked to be erasable (a policy's, or an event's own); returns them. */
+export function checkErasableNames(names: readonly string[], where: string): string[] {
+  for (const n of names) {
+    if (!NAME.test(n)) throw badRequest(`${where}: ${JSON.stringify(n)} is not an attribute name`);
+    if (n.startsWith("arc_") || n.startsWith("jit_") || NEVER_ERASABLE.has(n))
+      throw badRequest(`${where}: ${n} cannot be erasable (a template or reserved attribute)`);
+  }
+  return [...new Set(names)];
+}
+
+/** The maps with erasable values committed, and the values and salts to keep beside them. */
+export interface CommittedAttributes {
+  eventAttributes: Record<string, unknown>;
+  assetAttributes: Record<string, unknown>;
+  values: ErasableValue[];
+}
+
+function commitMap(
+  where: "event_attributes" | "asset_attributes",
+  attrs: Record<string, unknown>,
+  names: ReadonlySet<string>,
+  values: ErasableValue[],
+): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const [name, value] of Object.entries(attrs)) {
+    // The commitment's form is the service's to make: a client sending one would claim a value it cannot show.
+    if (commitmentOf(value) !== undefined)
+      throw badRequest(
+        `${where}.${name} has the form of an erasable attribute's commitment (${COMMITMENT_KEY}), which only the service makes`,
+      );
+    // A null value is an absent one: nothing to keep.
+    if (!names.has(name) || value === null) continue;
+    if (typeof value !== "string") throw badRequest(`${where}.${name} is erasable, so it must be text`);
+    const salt = new Uint8Array(randomBytes(SALT_BYTES));
+    const c = commit(value, salt);
+    values.push({ commitment: c[COMMITMENT_KEY], value, salt: toBase64(salt) });
+    out ??= { ...attrs };
+    out[name] = c;
+  }
+  return out ?? attrs;
+}
+
+/**
+ * An event's attributes with each erasable one (the tenancy's policy, and the event's own
+ * `erasable_attributes`) committed by a salted hash, and the values and salts to store beside the
+ * record. Without any erasable name the maps are returned as they are: records of a tenancy that
+ * uses no erasure are made exactly as before, leaf for leaf.
+ */
+export async function commitErasable(
+  ctx: Pick<Ctx, "db" | "caches">,
+  tenantId: string,
+  eventAttributes: Record<string, unknown>,
+  assetAttributes: Record<string, unknown>,
+  requested: readonly string[] = [],
+): Promise<CommittedAttributes> {
+  const policy = await ctx.caches.erasurePolicies.get(ctx.db, tenantId);
+  const names = new Set([...policy, ...checkErasableNames(requested, "erasable_attributes")]);
+  const values: ErasableValue[] = [];
+  return {
+    eventAttributes: commitMap("event_attributes", eventAttributes, names, values),
+    assetAttributes: commitMap("asset_attributes", assetAttributes, names, values),
+    values,
+  };
+}
+
+type RecordWithErasables = { tenant_identity?: unknown; erasable?: ErasableMember } & Record<string, unknown>;
+
+const MAPS = ["event_attributes", "asset_attributes"] as const;
+
+/**
+ * Adds to each record that commits erasable attributes its `erasable` member: each committed
+ * attribute's value and salt, or who erased them, when, why and the erasure's record. The member
+ * is outside the leaf (verifiers check a disclosed value against the commitment, which is in it).
+ * Records without commitments cost a scan of their attribute values and no query.
+ */
+export async function withErasables<R extends RecordWithErasables>(
+  db: Ctx["db"],
+  records: R[],
+): Promise<R[]> {
+  const wanted = new Map<string, Set<string>>();
+  for (const r of records)
+    for (const map of MAPS) {
+      const attrs = r[map];
+      if (typeof attrs !== "object" || attrs === null) continue;
+      for (const v of Object.values(attrs)) {
+        const c = commitmentOf(v);
+        if (c === undefined) continue;
+        const tenant = String(r.tenant_identity ?? "").replace(/^tenant\//, "");
+        (wanted.get(tenant) ?? wanted.set(tenant, new Set()).get(tenant))?.add(c);
+      }
+    }
+  if (wanted.size === 0) return records;
+  const rows = new Map<string, Awaited<ReturnType<typeof erasableRows>>[number]>();
+  for (const [tenant, commitments] of wanted)
+    for (const row of await erasableRows(db, tenant, [...commitments])) rows.set(row.commitment, row);
+  for (const r of records)
+    for (const map of MAPS) {
+      const attrs = r[map] as Record<string, unknown> | undefined;
+      if (typeof attrs !== "object" || attrs === null) continue;
+      for (const [name, v] of Object.entries(attrs)) {
+        const c = commitmentOf(v);
+        const row = c === undefined ? undefined : rows.get(c);
+        if (!row) continue;
+        const member: ErasableMember = r.erasable ?? {};
+        const entries = member[map] ?? {};
+        entries[name] =
+          row.value !== null && row.salt !== null
+            ? { disclosed: { value: row.value, salt: row.salt } }
+            : {
+                erased: {
+                  by: row.erased_by ?? "",
+                  at: row.erased_at ? new Date(row.erased_at).toISOString() : "",
+                  basis: row.erasure_basis ?? "",
+                  record: row.erasure_record ?? "",
+                },
+              };
+        member[map] = entries;
+        r.erasable = member;
+      }
+    }
+  return records;
+}
+
+/** `withErasables` of one record. */
+export async function withErasable<R extends RecordWithErasables>(db: Ctx["db"], record: R): Promise<R> {
+  await withErasables(db, [record]);
+  return record;
+}

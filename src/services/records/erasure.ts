@@ -1,0 +1,167 @@
+import type { Ctx, Principal } from "../../context.js";
+import { badRequest, forbidden, notFound } from "../../core/api/api-error.js";
+import { isUuid } from "../../core/api/ids.js";
+import { LIFECYCLE_ATTRIBUTES } from "../../core/lifecycle/vocabulary.js";
+import { commitmentOf } from "../../core/record/erasable.js";
+import type { AssetEventRecord } from "../../core/record/index.js";
+import { erasableRows, eraseValues, putErasurePolicy } from "../../store/erasable-values.js";
+import { viewFor, writeViewFor } from "../access/caller-view.js";
+import { acceptedPrincipal } from "../identity/principals.js";
+import { createAssetEvent } from "./asset-events.js";
+import { readAssetEvent } from "./assets.js";
+import { checkErasableNames } from "./erasable.js";
+import { listAssetEvents } from "./lists.js";
+
+/** The erasure operation (vocabulary: ours, the draft names none). */
+const ERASED = "vcon_attributes_erased";
+
+/** What to erase: one record, or every record of a vCon; all its erasable attributes, or these. */
+export interface ErasureInput {
+  vcon?: string | undefined;
+  record?: string | undefined;
+  attributes?: string[] | undefined;
+  basis: string;
+}
+
+export interface ErasureAnswer {
+  /** The erasure records written (one per asset whose records held what was erased). */
+  erasures: string[];
+  /** Each attribute erased now, by record. */
+  erased: Array<{ record: string; attribute: string }>;
+  /** Attributes asked for that were erased before (by an earlier erasure). */
+  already_erased: Array<{ record: string; attribute: string }>;
+}
+
+const PAGE = 1000;
+const MAX_PAGES = 50;
+
+async function recordsOfVcon(ctx: Ctx, p: Principal, uuid: string): Promise<AssetEventRecord[]> {
+  const view = await viewFor(ctx, p);
+  const out: AssetEventRecord[] = [];
+  let cursor = 0;
+  for (let i = 0; i < MAX_PAGES; i++) {
+    const page = await listAssetEvents(ctx, view, undefined, {
+      pairs: [["event_attributes.subject", `vcon://${uuid}`]],
+      pageSize: PAGE,
+      cursor,
+      firstPage: i === 0,
+      wantCount: false,
+    });
+    out.push(...page.items);
+    // Newest first as listed: oldest first as erased and recorded.
+    if (!page.more || page.lastSeq === undefined) return out.reverse();
+    cursor = page.lastSeq;
+  }
+  throw badRequest(`vcon://${uuid} has more than ${PAGE * MAX_PAGES} records; erase them record by record`);
+}
+
+async function targetRecords(ctx: Ctx, p: Principal, input: ErasureInput): Promise<AssetEventRecord[]> {
+  if ((input.vcon === undefined) === (input.record === undefined))
+    throw badRequest("name exactly one of vcon (vcon://<uuid>) or record (assets/<uuid>/events/<uuid>)");
+  if (input.vcon !== undefined) {
+    const uuid = /^vcon:\/\/(.+)$/i.exec(input.vcon)?.[1] ?? "";
+    if (!isUuid(uuid)) throw badRequest("vcon must be vcon://<uuid>");
+    return recordsOfVcon(ctx, p, uuid.toLowerCase());
+  }
+  const m = /^assets\/([^/]+)\/events\/([^/]+)$/.exec(input.record ?? "");
+  if (!m || !isUuid(m[1] as string) || !isUuid(m[2] as string))
+    throw badRequest("record must be assets/<uuid>/events/<uuid>");
+  return [await readAssetEvent(ctx, await viewFor(ctx, p), m[1] as string, m[2] as string)];
+}
+
+/** The principal as an erasure names it: who the service authenticated. */
+function erasedBy(p: Principal): string {
+  const a = acceptedPrincipal(p);
+  return a.display_name && a.display_name !== a.subject ? `${a.display_name} (${a.subject})` : a.subject;
+}
+
+/**
+ * Erases the values of a record's (or a vCon's records') erasable attributes, administrators only:
+ * first an erasure record on each asset concerned (`vcon_attributes_erased`: which records and
+ * attributes, under which basis; its principal is who asked), then the values and salts, which
+ * are deleted from the evidentiary store and replaced by that record's name. The records, their
+ * leaves and receipts do not change; a repeated request erases what is left and records that.
+ */
+export async function eraseAttributes(ctx: Ctx, p: Principal, input: ErasureInput): Promise<ErasureAnswer> {
+  if (!p.isAdmin) throw forbidden("only administrators erase personal data");
+  const basis = input.basis.trim();
+  if (!basis) throw badRequest("basis is required: the legal ground the erasure is made under");
+  const only = input.attributes ? new Set(checkErasableNames(input.attributes, "attributes")) : undefined;
+  const records = (await targetRecords(ctx, p, input)).filter(
+    (r) => r.tenant_identity === `tenant/${p.tenantId}`,
+  );
+  if (records.length === 0) throw notFound(input.vcon ?? input.record ?? "record");
+  type Found = { record: AssetEventRecord; attribute: string; commitment: string };
+  const found: Found[] = [];
+  for (const record of records)
+    for (const map of ["event_attributes", "asset_attributes"] as const)
+      for (const [name, value] of Object.entries(record[map] ?? {})) {
+        const commitment = commitmentOf(value);
+        if (commitment !== undefined && (!only || only.has(name)))
+          found.push({ record, attribute: `${map}.${name}`, commitment });
+      }
+  const held = new Set(
+    (
+      await erasableRows(
+        ctx.db,
+        p.tenantId,
+        found.map((f) => f.commitment),
+      )
+    )
+      .filter((r) => r.value !== null)
+      .map((r) => r.commitment),
+  );
+  const answer: ErasureAnswer = { erasures: [], erased: [], already_erased: [] };
+  const pending = new Map<string, Found[]>();
+  for (const f of found) {
+    if (!held.has(f.commitment)) {
+      answer.already_erased.push({ record: f.record.identity, attribute: f.attribute });
+      continue;
+    }
+    const asset = f.record.asset_identity.replace(/^assets\//, "");
+    (pending.get(asset) ?? pending.set(asset, []).get(asset))?.push(f);
+  }
+  const writeView = await writeViewFor(ctx, p);
+  for (const [asset, items] of pending) {
+    const subjects = [...new Set(items.map((f) => String(f.record.event_attributes.subject ?? "")))];
+    const erasure = await createAssetEvent(ctx, p, writeView, asset, {
+      operation: "Record",
+      behaviour: "RecordEvidence",
+      event_attributes: {
+        arc_display_type: ERASED,
+        vcon_operation: ERASED,
+        ...(subjects.length === 1 && subjects[0] ? { subject: subjects[0] } : {}),
+        [LIFECYCLE_ATTRIBUTES.erasedRecords]: [...new Set(items.map((f) => f.record.identity))],
+        [LIFECYCLE_ATTRIBUTES.erasedAttributes]: [...new Set(items.map((f) => f.attribute))],
+        [LIFECYCLE_ATTRIBUTES.erasureBasis]: basis,
+      },
+    });
+    answer.erasures.push(erasure.identity);
+    const now = await eraseValues(
+      ctx.db,
+      p.tenantId,
+      items.map((f) => f.commitment),
+      { by: erasedBy(p), basis, record: erasure.identity },
+    );
+    const done = new Set(now);
+    for (const f of items)
+      (done.has(f.commitment) ? answer.erased : answer.already_erased).push({
+        record: f.record.identity,
+        attribute: f.attribute,
+      });
+  }
+  return answer;
+}
+
+/** Sets the tenancy's erasable attribute names (administrators); the cache forgets at once. */
+export async function setErasurePolicy(
+  ctx: Pick<Ctx, "db" | "caches">,
+  p: Principal,
+  attributes: string[],
+): Promise<{ attributes: string[] }> {
+  if (!p.isAdmin) throw forbidden("only administrators set the erasure policy");
+  const names = checkErasableNames(attributes, "attributes").sort();
+  await putErasurePolicy(ctx.db, p.tenantId, names);
+  ctx.caches.erasurePolicies.forget();
+  return { attributes: names };
+}

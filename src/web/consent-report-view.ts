@@ -1,0 +1,210 @@
+import type { ConsentReport, ReportStep } from "../core/lifecycle/report.js";
+import { el, hashView, timeView } from "./render.js";
+
+const STATE_WORDS = { granted: "GRANTED", revoked: "REVOKED", never_asked: "NEVER ASKED" } as const;
+
+function stateBadge(state: keyof typeof STATE_WORDS): HTMLElement {
+  const b = el("span", STATE_WORDS[state], `badge consent-${state} ${state === "granted" ? "ok" : "fail"}`);
+  b.dataset.state = state;
+  return b;
+}
+
+function table(headings: string[], rows: HTMLElement[], id: string): HTMLElement {
+  const tbl = el("table", undefined, "plain consent-table");
+  tbl.id = id;
+  const head = el("tr");
+  for (const h of headings) head.append(el("th", h));
+  const thead = el("thead");
+  thead.append(head);
+  const body = el("tbody");
+  body.append(...rows);
+  tbl.append(thead, body);
+  return tbl;
+}
+
+function cell(...content: Array<Node | string>): HTMLElement {
+  const td = el("td");
+  td.append(...content);
+  return td;
+}
+
+/** When and which record, as a stack: the time, then its identity. */
+function stepsCell(steps: ReportStep[]): HTMLElement {
+  if (!steps.length) return cell("—");
+  const td = el("td");
+  for (const s of steps) {
+    const line = el("div");
+    line.append(timeView(s.at), " ", hashView(s.identity));
+    td.append(line);
+  }
+  return td;
+}
+
+/**
+ * A vCon's consent and processing report, for a compliance officer: the verdict in one line
+ * (violations first), each purpose's state with its grants, reviews and revocations, every
+ * processing event with the consent it had, the refusals, and the records left out because they
+ * did not verify. It says what the verified records show, never more.
+ */
+export function consentReportView(r: ConsentReport, source: string): HTMLElement {
+  const box = el("section", undefined, "card consent-report");
+  box.id = "consent-report";
+  box.setAttribute("aria-labelledby", "consent-report-heading");
+  const h = el("h3", "Consent and processing");
+  h.id = "consent-report-heading";
+  box.append(h);
+  const banner = el(
+    "p",
+    r.violations.length
+      ? `${r.violations.length} violation(s) of consent among ${r.processing.length} processing event(s)`
+      : `No violation of consent among ${r.processing.length} processing event(s)`,
+    r.violations.length ? "bad consent-banner" : "good consent-banner",
+  );
+  banner.id = "consent-banner";
+  banner.dataset.violations = String(r.violations.length);
+  box.append(
+    banner,
+    el(
+      "p",
+      `Read from ${r.read} record(s) proven in the log (${source}). A purpose is granted or revoked by its latest grant or revocation; a revocation naming no purpose revokes all; processing after a revocation, or without a grant, is a violation.`,
+      "note",
+    ),
+  );
+  if (r.purposes.length)
+    box.append(
+      el("h4", "Purposes"),
+      table(
+        ["Purpose", "Now", "Granted", "Reviewed", "Revoked"],
+        r.purposes.map((p) => {
+          const tr = el("tr");
+          tr.dataset.purpose = p.purpose;
+          tr.dataset.state = p.state;
+          tr.append(
+            cell(p.purpose),
+            cell(stateBadge(p.state)),
+            stepsCell(p.grants),
+            stepsCell(p.reviews),
+            stepsCell(p.revocations),
+          );
+          return tr;
+        }),
+        "consent-purposes",
+      ),
+    );
+  else box.append(el("p", "No consent for any purpose is recorded.", "note"));
+  if (r.unscoped_grants.length)
+    box.append(el("p", `${r.unscoped_grants.length} grant(s) name no purpose, and so grant none.`, "warn"));
+  box.append(el("h4", "Processing"));
+  if (r.processing.length)
+    box.append(
+      table(
+        ["When", "What", "Purposes", "Consent then", "Finding"],
+        r.processing.map((p) => {
+          const tr = el("tr");
+          tr.dataset.identity = p.identity;
+          tr.dataset.violation = String(p.violations.length > 0);
+          const consent = el("td");
+          for (const c of p.consent) {
+            const line = el("div");
+            line.append(`${c.purpose}: `, stateBadge(c.state));
+            consent.append(line);
+          }
+          const finding = p.violations.length
+            ? cell(el("strong", `VIOLATION: ${p.violations.join("; ")}`, "bad"))
+            : cell(el("span", "within consent", "good"));
+          const what = el("td");
+          what.append(el("div", p.label), hashView(p.identity));
+          tr.append(cell(timeView(p.at)), what, cell(p.purposes.join(", ") || "(none)"), consent, finding);
+          return tr;
+        }),
+        "consent-processing",
+      ),
+    );
+  else box.append(el("p", "No processing of this vCon is recorded.", "note"));
+  if (r.refusals.length) {
+    box.append(el("h4", "Refused"));
+    const ul = el("ul", undefined, "plain");
+    ul.id = "consent-refusals";
+    for (const f of r.refusals) {
+      const li = el("li");
+      li.append(
+        timeView(f.at),
+        ` ${f.refused_operation || "processing"} refused: ${f.reason} `,
+        hashView(f.identity),
+      );
+      ul.append(li);
+    }
+    box.append(ul);
+  }
+  if (r.custody.length) {
+    box.append(
+      el("h4", "Chain of custody"),
+      table(
+        ["When", "Transfer", "Other party", "Their proof"],
+        r.custody.map((h) => {
+          const tr = el("tr");
+          tr.dataset.identity = h.identity;
+          tr.dataset.proof = h.proof.state;
+          const what = el("td");
+          what.append(
+            el(
+              "div",
+              `${h.direction === "sent" ? "sent to" : "received from"} (transfer ${h.transfer_id || "not named"})`,
+            ),
+            hashView(h.identity),
+          );
+          const p = h.proof;
+          const proof =
+            p.state === "none"
+              ? cell(el("span", "carries no proof of the other party", "warn"))
+              : p.state === "failed"
+                ? cell(el("strong", `does NOT hold: ${p.reason}`, "bad"))
+                : cell(
+                    el(
+                      "span",
+                      `their ${p.operation} receipt verifies (${p.keys === "pinned" ? "under keys you pinned" : `under the keys it carries: ${p.fingerprints.join(", ")}`})`,
+                      p.keys === "pinned" ? "good" : "warn",
+                    ),
+                    " ",
+                    hashView(p.record),
+                  );
+          tr.append(cell(timeView(h.at)), what, cell(h.peer || "(not named)"), proof);
+          return tr;
+        }),
+        "consent-custody",
+      ),
+    );
+  }
+  if (r.erasures.length) {
+    box.append(el("h4", "Erased personal data"));
+    const ul = el("ul", undefined, "plain");
+    ul.id = "consent-erasures";
+    for (const e of r.erasures) {
+      const li = el("li");
+      li.dataset.proven = String(e.erasure_proven);
+      li.append(
+        `${e.attribute} of `,
+        hashView(e.record),
+        ` erased by ${e.by} at `,
+        timeView(e.at),
+        ` under ${e.basis}; the record still verifies (its leaf holds the commitment). Erasure record `,
+        hashView(e.erasure_record),
+        e.erasure_proven ? " (proven in the log)" : " (not among these records)",
+      );
+      ul.append(li);
+    }
+    box.append(ul);
+  }
+  if (r.left_out.length) {
+    box.append(el("h4", "Left out (not proven)"));
+    const ul = el("ul", undefined, "plain");
+    ul.id = "consent-left-out";
+    for (const l of r.left_out) {
+      const li = el("li", undefined, "warn");
+      li.append(hashView(l.identity), ` ${l.reason}`);
+      ul.append(li);
+    }
+    box.append(ul);
+  }
+  return box;
+}
