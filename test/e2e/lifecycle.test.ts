@@ -34,7 +34,7 @@ const runnable = browserRunnable && up;
 const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 const jcs = (v: unknown) => (canonicalize as unknown as (v: unknown) => string)(v);
 const fixture = (name: string) =>
-  JSON.parse(readFileSync(new URL(`../fixtures/lifecycle-vcons/${name}`, import.meta.url), "utf8")) as Record<
+  JSON.parse(readFileSync(new URL(`../fixtures/vcon/${name}`, import.meta.url), "utf8")) as Record<
     string,
     unknown
   > & { uuid: string; dialog: unknown[] };

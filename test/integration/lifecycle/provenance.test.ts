@@ -40,7 +40,7 @@ class Queue implements JobQueue<DeliveryJob> {
 function summarised(body = "The customer asked about an extended warranty.") {
   const vcon = JSON.parse(
     readFileSync(
-      new URL("../../fixtures/lifecycle-vcons/ietf-core03-ab_call_ext_rec.vcon.json", import.meta.url),
+      new URL("../../fixtures/vcon/ietf-core03-ab_call_ext_rec.vcon.json", import.meta.url),
       "utf8",
     ),
   ) as Record<string, unknown> & { uuid: string; dialog: unknown[] };

@@ -112,8 +112,9 @@ describe("in-process queue", () => {
 
   it("runs due jobs first in, first out and delayed ones soonest first, whatever order they came in", async () => {
     const q = new MemoryQueue<string>("q", fast);
-    await q.add("a", "late", { delayMs: 60 });
-    await q.add("a", "sooner", { delayMs: 30 });
+    // Delays far longer than adding 2,000 jobs takes, even on a loaded machine (30 ms was not).
+    await q.add("a", "late", { delayMs: 1500 });
+    await q.add("a", "sooner", { delayMs: 750 });
     for (let i = 0; i < 2000; i++) await q.add("a", `now-${i}`);
     expect(await q.counts()).toMatchObject({ waiting: 2000, delayed: 2 });
     const got: string[] = [];

@@ -19,7 +19,7 @@ const prov = (v: { analysis: Array<Record<string, unknown>> }) =>
 function sample(): Record<string, unknown> & { dialog: unknown[]; analysis: Array<Record<string, unknown>> } {
   const vcon = JSON.parse(
     readFileSync(
-      new URL("../../../fixtures/lifecycle-vcons/ietf-core03-ab_call_ext_rec.vcon.json", import.meta.url),
+      new URL("../../../fixtures/vcon/ietf-core03-ab_call_ext_rec.vcon.json", import.meta.url),
       "utf8",
     ),
   );
