@@ -45,6 +45,12 @@ describe("HTTP senders", () => {
           res.on("close", () => clearInterval(t));
           return;
         }
+        if (req.url === "/cut") {
+          // A length promised, a part sent, the connection dropped.
+          res.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
+          res.write('{"identity":"');
+          return void setTimeout(() => res.socket?.destroy(), 20);
+        }
         if (req.url === "/moved") {
           res.writeHead(307, { location: "/elsewhere" });
           return void res.end();
@@ -120,6 +126,12 @@ describe("HTTP senders", () => {
     it(`${name}: ends a body still trickling when the request's time is up`, async () => {
       const send = make();
       const res = await send(`${url}/trickle`, req({ timeoutMs: 300 }));
+      expect(res.status).toBe(200);
+      await expect(res.body(MiB)).rejects.toThrow();
+    });
+
+    it(`${name}: fails a body cut short`, async () => {
+      const res = await make()(`${url}/cut`, req());
       expect(res.status).toBe(200);
       await expect(res.body(MiB)).rejects.toThrow();
     });
