@@ -7,6 +7,7 @@ const SCENARIOS = [
   "ingest",
   "afe",
   "receipts",
+  "evidence",
   "trees",
   "tlog",
   "conserver",

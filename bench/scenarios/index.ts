@@ -3,6 +3,7 @@ import type { Scenario } from "../scenario.js";
 import { afe } from "./afe.js";
 import { conserver } from "./conserver.js";
 import { core } from "./core.js";
+import { evidence } from "./evidence.js";
 import { hostile } from "./hostile.js";
 import { ingest } from "./ingest.js";
 import { list } from "./list.js";
@@ -22,6 +23,7 @@ export const scenarios: Record<ScenarioName, Scenario> = {
   afe,
   list,
   receipts,
+  evidence,
   trees,
   tlog,
   conserver,

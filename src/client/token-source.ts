@@ -1,3 +1,4 @@
+import { readBoundedText } from "./bounded-body.js";
 import { API_ERRORS, type ApiErrors } from "./errors.js";
 import type { FetchFn } from "./http.js";
 
@@ -84,6 +85,10 @@ export class TokenSource implements BearerTokens {
   }
 }
 
+/** A token endpoint's answer is a few hundred bytes: a larger one is not read. */
+const MAX_TOKEN_ANSWER_BYTES = 64 * 1024;
+const TOKEN_TIMEOUT_MS = 30_000;
+
 /**
  * The one client-credentials token request of this project (the client library, the CLI's
  * export and the console's sign-in all use it). Refusals (400/401) carry the endpoint's
@@ -91,7 +96,7 @@ export class TokenSource implements BearerTokens {
  */
 export async function requestToken(
   credentials: ClientCredentials,
-  o: { fetch?: FetchFn; errors?: ApiErrors; signal?: AbortSignal } = {},
+  o: { fetch?: FetchFn; errors?: ApiErrors; signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<{ token: string; expiresInS: number }> {
   const errors = o.errors ?? API_ERRORS;
   const body = new URLSearchParams({
@@ -104,14 +109,33 @@ export async function requestToken(
     res = await (o.fetch ?? fetch)(tokenUrl(credentials), {
       method: "POST",
       body,
-      ...(o.signal ? { signal: o.signal } : {}),
+      // The secret goes to the endpoint configured, never on to where a 3xx points.
+      redirect: "manual",
+      // One bound for the answer's headers and body: a trickling endpoint holds nobody for ever.
+      signal: AbortSignal.any([
+        ...(o.signal ? [o.signal] : []),
+        AbortSignal.timeout(o.timeoutMs ?? TOKEN_TIMEOUT_MS),
+      ]),
     });
   } catch (err) {
     throw errors.unavailable(`token request failed: ${(err as Error).message}`);
   }
-  if (res.status === 429 || res.status >= 500)
-    throw errors.unavailable(`token endpoint answered ${res.status}`, res.status);
-  const json = (await res.json().catch(() => ({}))) as {
+  // A browser answers a redirect not followed as an opaque one, of status 0.
+  const redirected = res.type === "opaqueredirect" || (res.status >= 300 && res.status < 400);
+  if (res.status === 429 || res.status >= 500 || redirected) {
+    await res.body?.cancel().catch(() => undefined);
+    throw errors.unavailable(
+      `token endpoint answered ${res.status}${redirected ? " (redirects are not followed)" : ""}`,
+      res.status,
+    );
+  }
+  let text: string;
+  try {
+    text = await readBoundedText(res, MAX_TOKEN_ANSWER_BYTES, "the token endpoint's answer");
+  } catch (err) {
+    throw errors.unavailable(`token endpoint's answer could not be read: ${(err as Error).message}`);
+  }
+  const json = (parseJson(text) ?? {}) as {
     access_token?: unknown;
     expires_in?: unknown;
     error_description?: unknown;
@@ -130,4 +154,12 @@ export async function requestToken(
     token: json.access_token,
     expiresInS: typeof json.expires_in === "number" && json.expires_in > 0 ? json.expires_in : 300,
   };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

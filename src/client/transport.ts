@@ -39,6 +39,8 @@ export interface CallOptions {
   retryUnknown?: boolean;
   /** Statuses besides 2xx that are answers, not failures (202 and 3xx of SCRAPI, 409 of a receipt not yet sealed). */
   answers?: readonly number[];
+  /** The largest answer this call reads (the client's `maxAnswerBytes` unless given). */
+  maxAnswerBytes?: number;
 }
 
 /** An answer: its status, its headers, and its body read as asked. */
@@ -62,12 +64,23 @@ export interface TransportOptions {
   headers?: Record<string, string>;
   errors?: ApiErrors;
   observer?: TransportObserver;
+  /**
+   * The largest answer a call reads, unless the call says otherwise: a larger one is a failure
+   * that may pass (for a write, a lost answer). 8 MiB by default.
+   */
+  maxAnswerBytes?: number;
 }
 
 const MAX_RESET_MS = 3_600_000;
+/** The service's own answers fit with room to spare: a page of 500 records, a receipt, a statement. */
+const DEFAULT_MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+/** What of a refusal's body is read for its message (it keeps the first 500 characters). */
+const ERROR_TEXT_BYTES = 64 * 1024;
+const utf8 = new TextDecoder();
 
 type Outcome<T> = { done: true; reply: Reply<T> } | { done: false; wait: number };
-type Read<T> = (res: HttpAnswer, route: string) => Promise<T>;
+/** Makes the call's value of an answer's body; throws when the body is not what was asked for. */
+type Read<T> = (body: Uint8Array) => T;
 interface Tries {
   failures: number;
   waits: number;
@@ -85,6 +98,7 @@ export class Transport {
   private readonly signal: AbortSignal;
   private readonly errors: ApiErrors;
   private readonly base: string;
+  private readonly maxAnswerBytes: number;
 
   constructor(private readonly o: TransportOptions) {
     this.send = o.send ?? keepAliveSender();
@@ -93,16 +107,17 @@ export class Transport {
     this.signal = o.signal ?? new AbortController().signal;
     this.errors = o.errors ?? API_ERRORS;
     this.base = o.url.replace(/\/+$/, "");
+    this.maxAnswerBytes = o.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   }
 
   /** The answer's body as JSON (not JSON is a failure that may pass: a proxy's error page). */
   json<T = unknown>(method: HttpMethod, path: string, o: CallOptions): Promise<Reply<T>> {
-    return this.request(method, path, o, (res, route) => this.readJson(res, route) as Promise<T>);
+    return this.request(method, path, o, (body) => JSON.parse(utf8.decode(body)) as T);
   }
 
   /** The answer's body as bytes (receipts, statements). */
   bytes(method: HttpMethod, path: string, o: CallOptions): Promise<Reply<Uint8Array>> {
-    return this.request(method, path, o, async (res) => new Uint8Array(await res.arrayBuffer()));
+    return this.request(method, path, o, (body) => body);
   }
 
   /** Sends the request until it succeeds, fails for good, or the retry budget is spent. */
@@ -172,22 +187,41 @@ export class Transport {
       return this.transient(s, `${o.route}: ${(err as Error).message}`, err, undefined, o.retryUnknown);
     }
     observer?.answered?.(o.route, String(res.status));
-    if ((res.status >= 200 && res.status < 300) || o.answers?.includes(res.status))
-      return {
-        done: true,
-        reply: { status: res.status, headers: res.headers, body: await read(res, o.route) },
-      };
-    const text = (await res.text().catch(() => "")).slice(0, 500);
+    if ((res.status >= 200 && res.status < 300) || o.answers?.includes(res.status)) {
+      let body: T;
+      try {
+        body = read(await res.body(o.maxAnswerBytes ?? this.maxAnswerBytes));
+      } catch (err) {
+        if (signal.aborted) throw err;
+        // Too large, cut, late, not JSON (a proxy's page): as good as no answer. A write's outcome
+        // is then unknown (the caller looks before sending it again); a read is asked again.
+        const why = err instanceof SyntaxError ? "a body that is not JSON" : (err as Error).message;
+        return this.transient(
+          s,
+          `${o.route} answered ${res.status} with an answer that cannot be read: ${why}`,
+          undefined,
+          res.status,
+          o.retryUnknown,
+        );
+      }
+      return { done: true, reply: { status: res.status, headers: res.headers, body } };
+    }
+    const text = await res
+      .body(ERROR_TEXT_BYTES)
+      .then((b) => utf8.decode(b).slice(0, 500))
+      .catch(() => "");
     if (res.status === 401 && !s.refreshed && token !== undefined) {
       s.refreshed = true;
       this.o.tokens?.invalidate(token);
       return { done: false, wait: 0 };
     }
     if (res.status === 429) return this.rateLimited(s, res, o.route);
-    if (res.status >= 500 || res.status === 408)
+    // A redirect is not followed (a write would go to where it points, which nobody chose): a
+    // proxy's misstep, and for a write an unknown outcome, as a 5xx is.
+    if (res.status >= 500 || res.status === 408 || (res.status >= 300 && res.status < 400))
       return this.transient(
         s,
-        `${o.route} answered ${res.status}: ${text}`,
+        `${o.route} answered ${res.status}${res.status < 400 ? " (redirects are not followed)" : ""}: ${text}`,
         undefined,
         res.status,
         o.retryUnknown,
@@ -224,16 +258,5 @@ export class Transport {
       throw this.errors.unavailable(`${route} rate limited`, 429, wait);
     this.o.observer?.rateLimited?.(route, wait);
     return { done: false, wait };
-  }
-
-  private async readJson(res: HttpAnswer, route: string): Promise<unknown> {
-    try {
-      return await res.json();
-    } catch {
-      throw this.errors.unavailable(
-        `${route} answered ${res.status} with a body that is not JSON`,
-        res.status,
-      );
-    }
   }
 }

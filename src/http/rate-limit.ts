@@ -6,11 +6,11 @@ export interface RateLimiter {
   /** Counts one request; throws 429 over the limit. */
   take(tenantId: string): Promise<void>;
   /**
-   * Counts `units` more requests without refusing the one under way: the other items of a batch
-   * admitted as one request (`assets:batchWithEvents`, `assets/-/events:batch`), which later
-   * requests then pay for.
+   * Counts as many of `units` more requests as the limit admits now, in one step (concurrent
+   * callers cannot both take the last ones), and says how many: the other items of a batch
+   * (`assets:batchWithEvents`, `assets/-/events:batch`), each a request of its own to the limit.
    */
-  charge(tenantId: string, units: number): Promise<void>;
+  takeUpTo(tenantId: string, units: number): Promise<number>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -38,14 +38,25 @@ export function memoryRateLimiter(rps: number): RateLimiter {
       if (b.tokens < 1) throw limited(Math.max(1, Math.ceil((1 - b.tokens) / rps)));
       b.tokens -= 1;
     },
-    async charge(tenantId, units) {
-      // The bucket may go below zero: the debt is paid by the requests refused until it refills.
-      if (units > 0) refilled(tenantId).tokens -= units;
+    async takeUpTo(tenantId, units) {
+      const b = refilled(tenantId);
+      const n = Math.max(0, Math.min(units, Math.floor(b.tokens)));
+      b.tokens -= n;
+      return n;
     },
     ping: async () => undefined,
     close: async () => undefined,
   };
 }
+
+// As many of ARGV[2] units as the window (KEYS[1]) has room for under ARGV[1], counted in one step.
+const TAKE_UP_TO = `local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+local n = math.max(0, math.min(tonumber(ARGV[2]), tonumber(ARGV[1]) - count))
+if n > 0 then
+  redis.call('INCRBY', KEYS[1], n)
+  redis.call('EXPIRE', KEYS[1], 2)
+end
+return n`;
 
 /** Fixed one-second windows counted in Redis, so every API process shares one limit per tenancy. */
 export function redisRateLimiter(rps: number, url: string): RateLimiter {
@@ -57,11 +68,10 @@ export function redisRateLimiter(rps: number, url: string): RateLimiter {
       const [[, count]] = (await redis.multi().incr(key).expire(key, 2).exec()) as [[unknown, number]];
       if (count > rps) throw limited(1);
     },
-    async charge(tenantId, units) {
-      if (units <= 0) return;
-      // Within the current window only: a fixed window forgets at its end what it counted.
+    async takeUpTo(tenantId, units) {
+      if (units <= 0) return 0;
       const key = `archivist:rate:${tenantId}:${Math.floor(Date.now() / 1000)}`;
-      await redis.multi().incrby(key, units).expire(key, 2).exec();
+      return Number(await redis.eval(TAKE_UP_TO, 1, key, rps, units));
     },
     async ping() {
       await redis.ping();

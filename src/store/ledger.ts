@@ -254,6 +254,19 @@ export async function entryOfRecord(
   return rows[0] && normEntry(rows[0]);
 }
 
+/** The log entries of many records at once (the evidence route's receipts), by record id; absent: not committed. */
+export async function entriesOfRecords(
+  db: Queryable,
+  recordIds: string[],
+): Promise<Map<string, EntryRow & { tenant_id: string }>> {
+  if (recordIds.length === 0) return new Map();
+  const rows = await db.query<EntryRow & { tenant_id: string }>(
+    "select tenant_id, mmr_index, leaf_index, kind, record_id, idtimestamp, leaf from log_entries where record_id = any($1::uuid[])",
+    [recordIds],
+  );
+  return new Map(rows.map((r) => [r.record_id, normEntry(r)]));
+}
+
 export async function entryAt(
   db: Queryable,
   tenantId: string,

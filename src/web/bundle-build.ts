@@ -9,6 +9,28 @@ import {
 } from "../verify/index.js";
 import { LookupError, type PublicApi, type PublicRecord } from "./public-api.js";
 
+/** A record's receipt as its service gives it, with what the service states of it. */
+export interface SourcedReceipt {
+  receipt: Uint8Array;
+  /** `tenant/<uuid>`: the log the receipt is of. */
+  log: string;
+  /** MMR receipts: the entry's index, and the peak (hex) the receipt is signed over. */
+  mmrIndex?: number;
+  peak?: string;
+  /** RFC 9162 receipts: the tree size the receipt is signed over. */
+  treeSize?: number;
+}
+
+/**
+ * Where the service gathering its own evidence takes the records' receipts from, many at a time
+ * (the evidence route: a few reads per hundreds of records instead of a request per receipt).
+ * By record identity; a record left out has none yet (409 alone). What it states is not
+ * checked as it is gathered: the bundle's verdict checks every receipt, once.
+ */
+export interface ReceiptSource {
+  receipts(identities: string[], profile: "mmr" | "rfc9162"): Promise<Map<string, SourcedReceipt>>;
+}
+
 /** What to gather: an asset and its events, or every event recording one vCon (its subject). */
 export type BundleSubject = { kind: "asset"; uuid: string } | { kind: "vcon"; uuid: string };
 
@@ -77,6 +99,56 @@ async function checkpointOf(
   return { note: text(note.bytes), key: text(key.bytes).trim(), consistency };
 }
 
+type Keys = Awaited<ReturnType<PublicApi["keys"]>>;
+interface MmrReceipt {
+  receipt: Uint8Array;
+  log: string;
+  mmrIndex: number;
+  peak: string;
+}
+interface TreeReceipt {
+  receipt: Uint8Array;
+  log: string;
+  treeSize: number;
+}
+
+/** A record's MMR receipt fetched alone, checked as it comes; undefined while it has none (409). */
+async function fetchedMmr(api: PublicApi, record: PublicRecord, keys: Keys): Promise<MmrReceipt | undefined> {
+  const identity = String(record.identity);
+  const r = await api.get(`/archivist/v1/receipts/${identity}`);
+  if (r.status === 409) return undefined;
+  if (r.status !== 200) throw new LookupError(`the receipt of ${identity} answered ${r.status}`, r.status);
+  const v = verifyRecordReceipt(record, r.bytes, keys);
+  if (!v.ok) throw new LookupError(`the service's receipt for ${identity} does not verify: ${v.reason}`);
+  return { receipt: r.bytes, log: v.subject, mmrIndex: v.mmrIndex, peak: v.peak };
+}
+
+/** A record's RFC 9162 receipt fetched alone, when it has one that verifies. */
+async function fetchedTree(
+  api: PublicApi,
+  record: PublicRecord,
+  keys: Keys,
+): Promise<TreeReceipt | undefined> {
+  const identity = String(record.identity);
+  const t = await api.get(`/archivist/v1/receipts/${identity}?profile=rfc9162`);
+  if (t.status === 429) throw new LookupError(`the RFC 9162 receipt of ${identity} answered 429`, 429);
+  if (t.status !== 200) return undefined;
+  const v = verifyRecordReceipt(record, t.bytes, keys);
+  return v.ok && v.profile === "rfc9162" && v.treeSize !== undefined
+    ? { receipt: t.bytes, log: v.subject, treeSize: v.treeSize }
+    : undefined;
+}
+
+function sourcedMmr(r: SourcedReceipt | undefined): MmrReceipt | undefined {
+  return r && r.mmrIndex !== undefined && r.peak !== undefined
+    ? { receipt: r.receipt, log: r.log, mmrIndex: r.mmrIndex, peak: r.peak }
+    : undefined;
+}
+
+function sourcedTree(r: SourcedReceipt | undefined): TreeReceipt | undefined {
+  return r?.treeSize === undefined ? undefined : { receipt: r.receipt, log: r.log, treeSize: r.treeSize };
+}
+
 /**
  * Gathers an evidence bundle through the API (the caller's token decides what it may read):
  * the records, their receipts, for each log the seal that first covered each record and the
@@ -86,6 +158,7 @@ export async function buildBundle(
   api: PublicApi,
   subject: BundleSubject,
   now = new Date(),
+  source?: ReceiptSource,
 ): Promise<EvidenceBundle> {
   const { assets, events, id } = await recordsOf(api, subject);
   if (events.length === 0) throw new LookupError(`${id} has no records you may read`);
@@ -120,54 +193,54 @@ export async function buildBundle(
     }
     return bytes;
   };
+  // Each seal's peaks, decoded once: every record of a log looks through the same seals.
+  const sealPeaks = new Map<string, Set<string>>();
+  const peaksOf = async (log: string, size: number) => {
+    const key = `${log}@${size}`;
+    let peaks = sealPeaks.get(key);
+    if (!peaks) {
+      peaks = new Set(decodeSeal(await seal(log, size)).peaks.map(hex));
+      sealPeaks.set(key, peaks);
+    }
+    return peaks;
+  };
 
   // Per log: the RFC 9162 tree sizes the records' rfc9162 receipts sign.
   const treeSizes = new Map<string, Set<number>>();
+  const identities = events.map((r) => String(r.identity));
+  const sourced = source && {
+    mmr: await source.receipts(identities, "mmr"),
+    rfc9162: await source.receipts(identities, "rfc9162"),
+  };
   const records: BundleRecord[] = [];
   for (const record of events) {
     const entry: BundleRecord = { record, receipts: [] };
     records.push(entry);
-    const r = await api.get(`/archivist/v1/receipts/${String(record.identity)}`);
-    // 409: not committed or not sealed yet; the bundle shows the record without a receipt.
-    if (r.status === 409) continue;
-    if (r.status !== 200)
-      throw new LookupError(`the receipt of ${String(record.identity)} answered ${r.status}`, r.status);
-    const v = verifyRecordReceipt(record, r.bytes, keys);
-    if (!v.ok)
-      throw new LookupError(
-        `the service's receipt for ${String(record.identity)} does not verify: ${v.reason}`,
-      );
-    const sizes = await sealSizes(v.subject);
+    const identity = String(record.identity);
+    const mmr = sourced ? sourcedMmr(sourced.mmr.get(identity)) : await fetchedMmr(api, record, keys);
+    // Not committed or not sealed yet: the bundle shows the record without a receipt.
+    if (!mmr) continue;
+    const sizes = await sealSizes(mmr.log);
     // The receipt leads into the seal that was latest when it was made: the newest holding its peak.
     let into: number | undefined;
-    for (const size of [...sizes].reverse().filter((s) => s > v.mmrIndex)) {
-      if (decodeSeal(await seal(v.subject, size)).peaks.some((p) => hex(p) === v.peak)) {
+    for (const size of [...sizes].reverse().filter((s) => s > mmr.mmrIndex)) {
+      if ((await peaksOf(mmr.log, size)).has(mmr.peak)) {
         into = size;
         break;
       }
     }
     if (into === undefined)
-      throw new LookupError(`no seal of ${v.subject} holds the peak of ${String(record.identity)}'s receipt`);
-    entry.receipts.push({ profile: "mmr", log: v.subject, mmr_size: into, receipt: b64(r.bytes) });
-    want(v.subject, into);
+      throw new LookupError(`no seal of ${mmr.log} holds the peak of ${identity}'s receipt`);
+    entry.receipts.push({ profile: "mmr", log: mmr.log, mmr_size: into, receipt: b64(mmr.receipt) });
+    want(mmr.log, into);
     // The same entry in the log's RFC 9162 tree, the one its C2SP checkpoints sign.
-    const t = await api.get(`/archivist/v1/receipts/${String(record.identity)}?profile=rfc9162`);
-    if (t.status === 429)
-      throw new LookupError(`the RFC 9162 receipt of ${String(record.identity)} answered 429`, 429);
-    if (t.status === 200) {
-      const tv = verifyRecordReceipt(record, t.bytes, keys);
-      if (tv.ok && tv.profile === "rfc9162" && tv.treeSize !== undefined) {
-        entry.receipts.push({
-          profile: "rfc9162",
-          log: tv.subject,
-          tree_size: tv.treeSize,
-          receipt: b64(t.bytes),
-        });
-        (treeSizes.get(tv.subject) ?? treeSizes.set(tv.subject, new Set()).get(tv.subject))?.add(tv.treeSize);
-      }
+    const t = sourced ? sourcedTree(sourced.rfc9162.get(identity)) : await fetchedTree(api, record, keys);
+    if (t) {
+      entry.receipts.push({ profile: "rfc9162", log: t.log, tree_size: t.treeSize, receipt: b64(t.receipt) });
+      (treeSizes.get(t.log) ?? treeSizes.set(t.log, new Set()).get(t.log))?.add(t.treeSize);
     }
-    const first = sizes.find((s) => s > v.mmrIndex);
-    if (first !== undefined) want(v.subject, first);
+    const first = sizes.find((s) => s > mmr.mmrIndex);
+    if (first !== undefined) want(mmr.log, first);
   }
 
   const logs: BundleLog[] = [];

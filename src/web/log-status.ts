@@ -1,3 +1,4 @@
+import { cosignatureDate } from "../core/tlog/cosignature.js";
 import {
   cosignatureTime,
   parseCheckpoint,
@@ -94,13 +95,15 @@ export async function logStatus(
   const signatures = parsed.signatures.map((s): SignatureLineCheck => {
     const k = keys.find((x) => x.verifier.name === s.name && x.verifier.keyId === s.keyId);
     if (!k) return { name: s.name, role: "unknown", algorithm: "unknown", verified: false };
-    const at = k.role === "witness" ? cosignatureTime(s.signature) : undefined;
+    const seconds = k.role === "witness" ? cosignatureTime(s.signature) : undefined;
+    // A time RFC 3339 cannot write (a witness's broken clock) is left unsaid, not a crash.
+    const at = seconds === undefined ? undefined : cosignatureDate(seconds);
     return {
       name: s.name,
       role: k.role,
       algorithm: k.algorithm,
       verified: k.verifier.verify(bytes, s.signature),
-      ...(at !== undefined ? { time: new Date(at * 1000).toISOString() } : {}),
+      ...(at !== undefined ? { time: at } : {}),
     };
   });
   const judged = judgeCheckpoint(full, logKey, trust.policy);

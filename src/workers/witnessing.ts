@@ -29,6 +29,12 @@ const TIMEOUT_MS = 10_000;
  * fewer, an error's reason a line. A witness that answers more is not one (the rest is cut).
  */
 const MAX_ANSWER_BYTES = 8 * 1024;
+/**
+ * How far ahead of our clock a cosignature's own time may be: clocks drift, but a witness that
+ * dates its cosignatures hours or millennia ahead is broken, and what it signed is not kept (its
+ * time is shown to everyone reading the log's witnesses).
+ */
+const MAX_AHEAD_S = 3600;
 
 interface Witness extends WitnessEntry {
   verifier: NoteVerifier;
@@ -100,6 +106,9 @@ export class Witnessing {
         method: "POST",
         headers: { "content-type": "text/plain; charset=utf-8" },
         body: formatAddCheckpoint({ oldSize: old, proof, note: cp.note }),
+        // The checkpoint goes to the witness configured, never on to where a 3xx points: that
+        // is a failure of this witness.
+        redirect: "manual",
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
       const body = await readBoundedText(res, MAX_ANSWER_BYTES, `${w.name}'s answer`);
@@ -115,10 +124,13 @@ export class Witnessing {
       const { verified } = verifyNote(`${cp.note}${body}`, [w.verifier]);
       const sig = verified[0];
       if (!sig) throw new NoteError(`${w.name} returned no cosignature of its own`);
+      const time = cosignatureTime(sig.signature) ?? 0;
+      if (time > Date.now() / 1000 + MAX_AHEAD_S)
+        throw new NoteError(`${w.name} dated its cosignature ${time}, ahead of our clock: not kept`);
       await insertCosignature(this.db, cp.tenant_id, cp.size, {
         witness: w.name,
         signature_line: signatureLine(sig),
-        timestamp_s: cosignatureTime(sig.signature) ?? 0,
+        timestamp_s: time,
       });
       return;
     }

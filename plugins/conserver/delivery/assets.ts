@@ -1,10 +1,11 @@
 import type { AssetCreateWithEvents, AssetWithEventsMade } from "vcon-archivist/client";
 import type { VconEventBody } from "../template.js";
 import { isRecord } from "../vcon.js";
+import { assetIdentityOf, madeAssetWithEvent } from "./answers.js";
 import { BackendBatches, type BatchSpec, NOT_OFFERED } from "./backend-batches.js";
 import type { ArchivistClient } from "./client.js";
-import { type AssetClaims, IDENTITY, type ResolvedAsset } from "./delivery-claims.js";
-import { PermanentDeliveryError, TransientDeliveryError } from "./errors.js";
+import type { AssetClaims, ResolvedAsset } from "./delivery-claims.js";
+import { PermanentDeliveryError } from "./errors.js";
 import { Generations } from "./generations.js";
 import { type AnyOfLookups, BackendLookups, groupPageSize, type LookupSpec } from "./lookups.js";
 
@@ -18,14 +19,6 @@ export function vconAssetAttributes(vconUuid: string): Record<string, string> {
     subject: `vcon://${vconUuid}`,
     conserver_link_version: "0.3.0",
   };
-}
-
-function identityOf(v: unknown, what: string): string {
-  const id = isRecord(v) ? v.identity : undefined;
-  // The identity goes into later request paths: a hostile or broken backend must not steer them.
-  if (typeof id !== "string" || !IDENTITY.test(id))
-    throw new TransientDeliveryError(`${what} answered without a valid asset identity`);
-  return id;
 }
 
 export type { ResolvedAsset };
@@ -46,7 +39,7 @@ const ASSET_LOOKUP: LookupSpec<string, string> = {
       page_size: "1",
     });
     const first: unknown = found.items[0];
-    return first === undefined ? undefined : identityOf(first, "assets list");
+    return first === undefined ? undefined : assetIdentityOf(first, "assets list");
   },
   async many(client, vconUuids) {
     const pageSize = groupPageSize(vconUuids.length);
@@ -65,7 +58,7 @@ const ASSET_LOOKUP: LookupSpec<string, string> = {
       const subject = typeof attrs?.subject === "string" ? attrs.subject : "";
       const uuid = subject.startsWith("vcon://") ? subject.slice("vcon://".length) : "";
       if (attrs?.arc_display_type !== "vcon" || !wanted.has(uuid) || found.has(uuid)) continue;
-      found.set(uuid, identityOf(a, "assets list"));
+      found.set(uuid, assetIdentityOf(a, "assets list"));
     }
     return { found, complete: assets.length < pageSize };
   },
@@ -179,7 +172,7 @@ export class AssetResolver {
         // event twice, on two assets.
         const made: unknown = await this.creations.send(client, { ...asset, events: [first.event] });
         resolved = {
-          identity: identityOf(isRecord(made) ? made.asset : undefined, "asset create with events"),
+          identity: madeAssetWithEvent(made, "asset create with events"),
           created: true,
           carried: first.key,
         };
@@ -192,7 +185,7 @@ export class AssetResolver {
     if (!resolved) {
       // Not resent after an unknown outcome either (a second asset for the vCon): the next attempt looks.
       const created: unknown = await client.createAsset(asset);
-      resolved = { identity: identityOf(created, "asset create"), created: true };
+      resolved = { identity: assetIdentityOf(created, "asset create"), created: true };
     }
     lookups.exists(client, vconUuid);
     return resolved;

@@ -1,5 +1,6 @@
 import type { AssetEventBatch } from "vcon-archivist/client";
 import { isRecord } from "../vcon.js";
+import { checkMadeEvent, checkMadeFreeEvent } from "./answers.js";
 import type { AssetResolver } from "./assets.js";
 import { BackendBatches, type BatchSpec } from "./backend-batches.js";
 import type { ArchivistClient } from "./client.js";
@@ -128,14 +129,20 @@ export async function deliver(
   if (!recorded && (created || (await lookups.find(client, q)) === undefined)) {
     // Not resent after an unknown outcome (the client sends writes once, a batch too): the job's
     // next attempt looks it up first.
-    await posts.send(client, { asset_identity: asset, event: job.event });
+    const made = await posts.send(client, { asset_identity: asset, event: job.event });
+    checkMadeEvent(made, asset, "event post");
     recorded = true;
   }
   lookups.exists(client, q);
   if (job.alsoAssetFree) {
     const trail = `vcon://${job.vconUuid}`;
     if (!(await freeEventExists(client, trail, attrs))) {
-      await client.createEvent({ attributes: attrs, trails: [trail], event_type: attrs.vcon_operation });
+      const made = await client.createEvent({
+        attributes: attrs,
+        trails: [trail],
+        event_type: attrs.vcon_operation,
+      });
+      checkMadeFreeEvent(made, "asset-free event post");
       recorded = true;
     }
   }

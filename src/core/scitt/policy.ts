@@ -6,6 +6,7 @@ import { nodePublicKey } from "../node/crypto.js";
 import { basicConstraints } from "../x509/basic-constraints.js";
 import { cwtClaimsOf } from "./cwt-claims.js";
 import { bindIssuer } from "./issuer-binding.js";
+import { lookupValueProblem } from "./lookup-values.js";
 
 export type PolicyVerdict =
   | { ok: true; issuer: string; subject: string; trustedBy: "key" | "x5chain" }
@@ -96,7 +97,8 @@ export interface ScreenedStatement {
 
 /**
  * The checks of the registration policy that need nothing but the statement: it decodes, it
- * carries alg, an issuer, a subject and its payload, and its x5chain is within bounds. They
+ * carries alg, an issuer and a subject (each within `MAX_LOOKUP_VALUE_BYTES`) and its payload,
+ * and its x5chain is within bounds. They
  * run before any look-up, so a refused statement costs one decode (issue 31: an unauthenticated
  * flood of large statements also paid four database reads each, on the embedded engine's one
  * thread).
@@ -119,6 +121,9 @@ export function screenStatement(
     return { ok: false, reason: "CWT claims (15) lack the issuer (1)" };
   if (typeof subject !== "string" || subject === "")
     return { ok: false, reason: "CWT claims (15) lack the subject (2)" };
+  const long =
+    lookupValueProblem("the CWT issuer (1)", issuer) ?? lookupValueProblem("the CWT subject (2)", subject);
+  if (long) return { ok: false, reason: long };
   if (!s.payload) return { ok: false, reason: "the payload must be attached to register a statement" };
   try {
     return { ok: true, statement: { sign1: s, issuer, subject, chain: boundedChain(s) } };

@@ -24,6 +24,19 @@ export function cosignatureTime(signature: Uint8Array): number | undefined {
   return t > BigInt(Number.MAX_SAFE_INTEGER) ? undefined : Number(t);
 }
 
+/** The last second RFC 3339 can write (9999-12-31T23:59:59Z): its years have four digits. */
+const LAST_RFC3339_S = 253_402_300_799;
+
+/**
+ * A cosignature's time (POSIX seconds) in RFC 3339, or undefined for one it cannot write: the
+ * time is the witness's word, signed but not checked, and a broken or hostile witness may date
+ * its cosignature in the year 300,000 (where `Date` gives up) or at 2^53.
+ */
+export function cosignatureDate(seconds: number): string | undefined {
+  if (!Number.isSafeInteger(seconds) || seconds < 0 || seconds > LAST_RFC3339_S) return undefined;
+  return new Date(seconds * 1000).toISOString();
+}
+
 /** A cosignature of `checkpointText` by the witness key (seed) named `name`, at `timestamp` (s). */
 export function cosign(
   name: string,

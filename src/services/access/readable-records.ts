@@ -9,6 +9,8 @@ import {
 } from "../../store/asset-events.js";
 import { type AssetRow, getAsset } from "../../store/assets.js";
 import { freeEventOwner } from "../../store/free-events.js";
+import { getRegistrationPolicy } from "../../store/scitt-registration-policies.js";
+import { getTenancy } from "../../store/tenancies.js";
 import { publicView } from "../records/assets.js";
 import { canReadEvent } from "./access-view.js";
 import { viewFor } from "./caller-view.js";
@@ -135,7 +137,11 @@ function freeEventReadable(
 
 /**
  * A registered statement the caller may read, in the log named by the path when it names one
- * (an entry of another log is not found there); 401 without a token, 404 with one, otherwise.
+ * (an entry of another log is not found there). Otherwise, with a token, 404. Without one, the
+ * same answer for an entry that exists as for one that does not, so that an anonymous caller
+ * cannot tell which entry ids a closed log holds: 404 where the path is a log anyone may read
+ * (the service's root when it has a public log, an open tenancy's log: SCRAPI -11's "not
+ * registered"), 401 anywhere else (a token might grant it).
  */
 export async function requireReadableStatement(
   ctx: Pick<Ctx, "config" | "db">,
@@ -144,8 +150,20 @@ export async function requireReadableStatement(
   log: string | undefined,
 ): Promise<void> {
   const free = await freeEventOwner(ctx.db, eventId);
-  if (!free?.registered || (log !== undefined && free.tenant_id !== log)) throw notFound("entry");
-  if (!freeEventReadable(ctx, caller, free)) throw refusal(caller, "entry");
+  const here = free?.registered === true && (log === undefined || free.tenant_id === log);
+  if (free && here && freeEventReadable(ctx, caller, free)) return;
+  if (caller || (await publicLog(ctx, log))) throw notFound("entry");
+  throw unauthenticated("this entry is not in a public log: a token is required");
+}
+
+/**
+ * Whether anyone may read the entries of the log a path names: the service's public log (at the
+ * root, `log` undefined, when it has one), or an open tenancy's.
+ */
+async function publicLog(ctx: Pick<Ctx, "config" | "db">, log: string | undefined): Promise<boolean> {
+  if (log === undefined) return ctx.config.scittPublicLog !== undefined;
+  if (log === ctx.config.scittPublicLog) return true;
+  return (await getRegistrationPolicy(ctx.db, log)).open && (await getTenancy(ctx.db, log)) !== undefined;
 }
 
 /** A record known only by its id (receipts): 401 without a token, 404 with one, unless the caller may read it. */

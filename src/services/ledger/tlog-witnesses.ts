@@ -1,5 +1,6 @@
 import type { Ctx } from "../../context.js";
 import { notFound } from "../../core/api/api-error.js";
+import { cosignatureDate } from "../../core/tlog/cosignature.js";
 import { ML_DSA_44, parseVkey } from "../../core/tlog/index.js";
 import { lastCosignatures, originOf } from "../../store/tlog-checkpoints.js";
 
@@ -10,7 +11,10 @@ export interface WitnessStatus {
   algorithm: "Ed25519" | "ML-DSA-44";
   /** The largest tree of this log it cosigned (0: none yet). */
   last_cosigned_size: number;
-  /** Its cosignature's own timestamp (RFC 3339), empty before its first. */
+  /**
+   * Its cosignature's own timestamp (RFC 3339), empty before its first, and for a time RFC 3339
+   * cannot write (stored before such cosignatures were refused: `workers/witnessing.ts`).
+   */
   last_cosigned_at: string;
 }
 
@@ -43,7 +47,7 @@ export async function witnessStatus(
         vkey: w.vkey,
         algorithm: parseVkey(w.vkey).type === ML_DSA_44 ? "ML-DSA-44" : "Ed25519",
         last_cosigned_size: c?.size ?? 0,
-        last_cosigned_at: c ? new Date(c.timestamp_s * 1000).toISOString() : "",
+        last_cosigned_at: (c && cosignatureDate(c.timestamp_s)) ?? "",
       };
     }),
   };

@@ -9,7 +9,12 @@ import { dropErasableValues, putErasableValues } from "../../store/erasable-valu
 import { type AccessView, writeRefusal } from "../access/access-view.js";
 import { acceptedPrincipal, declaredPrincipal } from "../identity/principals.js";
 import type { PendingEvent } from "../write/event-batcher.js";
-import { type AttachmentRef, checkDocumentChange, validateAttributes } from "./attributes.js";
+import {
+  type AttachmentRef,
+  checkDocumentChange,
+  checkLookupValues,
+  validateAttributes,
+} from "./attributes.js";
 import { commitErasable, withErasable } from "./erasable.js";
 import { requestTime } from "./list-query.js";
 import { checkAttachments, checkHomeLocation } from "./reference-check.js";
@@ -43,6 +48,7 @@ function validateEventInput(input: EventInput): AttachmentRef[] {
   if (input.operation !== "Record" && (Object.keys(ea).length || Object.keys(aa).length))
     throw badRequest(`operation ${input.operation} takes no attributes`);
   const refs = validateAttributes("event_attributes", ea);
+  checkLookupValues("event_attributes", ea, ["subject"]);
   const assetRefs = validateAttributes("asset_attributes", aa);
   if (assetRefs.length) refs.push(...assetRefs);
   checkDocumentChange("asset_attributes", aa);

@@ -1,4 +1,5 @@
 import { badRequest } from "../../core/api/api-error.js";
+import { lookupValueProblem } from "../../core/scitt/lookup-values.js";
 
 /** Keys inside an attachment object. */
 const ATTACHMENT_KEYS = new Set([
@@ -92,6 +93,25 @@ export function validateAttributes(field: string, attrs: Record<string, unknown>
       throw badRequest(`${field}.arc_home_location_identity must be locations/<uuid>`);
   }
   return refs;
+}
+
+/**
+ * The attributes statements are looked up by (an event's `subject`; an asset-free event's
+ * `scitt_issuer` too, which a registered statement's carries), within what their indexes hold:
+ * a longer value is a 400 here, not a failed write (and with it every other write of its group
+ * commit) at commit.
+ */
+export function checkLookupValues(
+  field: string,
+  attrs: Record<string, unknown>,
+  names: readonly string[],
+): void {
+  for (const name of names) {
+    const v = attrs[name];
+    if (v === undefined || v === null) continue;
+    const long = lookupValueProblem(`${field}.${name}`, v);
+    if (long) throw badRequest(long);
+  }
 }
 
 /** Document profile rules for a set of asset attribute changes. */

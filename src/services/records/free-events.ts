@@ -4,7 +4,7 @@ import { badRequest, forbidden, notFound } from "../../core/api/api-error.js";
 import { parseODataFilter } from "../../core/odata/index.js";
 import { freeEventRecord, freeEventSearchRecord } from "../../core/record/index.js";
 import { freeEventSearch, getFreeEvent } from "../../store/free-events.js";
-import { validateAttributes } from "./attributes.js";
+import { checkLookupValues, validateAttributes } from "./attributes.js";
 
 const FREE_EVENT_MAX_BYTES = 64 * 1024;
 
@@ -31,6 +31,7 @@ export async function createFreeEvent(
   if (bodyBytes > FREE_EVENT_MAX_BYTES)
     throw badRequest(`asset-free event requests are limited to ${FREE_EVENT_MAX_BYTES} bytes`);
   validateAttributes("attributes", input.attributes ?? {});
+  checkLookupValues("attributes", input.attributes ?? {}, ["subject", "scitt_issuer"]);
   for (const t of input.trails ?? []) if (t === "") throw badRequest("trails must not contain empty strings");
   const row = await ctx.writePath.freeEvents.write({
     id: randomUUID(),

@@ -103,8 +103,10 @@ describe("ARCHIVIST_SCRAPI_PENDING_STATUS=303: the older drafts' operation flow"
   it("a tenancy's log has its own operations, and does not serve another log's", async () => {
     const posted = await register(statement(3));
     const id = (posted.headers.get("location") as string).split("/").pop();
+    // The other log is closed: to a caller without a token it answers 401 for any id, one it
+    // holds or not, so this one's is not told apart either (issue 55).
     const other = await s.api(`/tenants/${otherLog}/operations/${id}`);
-    expect(other.status).toBe(404);
+    expect(other.status).toBe(401);
     const own = await s.api(`/tenants/${log}/operations/${id}`);
     expect(own.status).toBe(202);
   });

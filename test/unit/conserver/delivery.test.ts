@@ -217,6 +217,27 @@ describe("delivery worker", () => {
     expect(await dead.size()).toBe(0);
   });
 
+  it("takes a write answered with a redirect, or with a success naming nothing it made, as a lost answer", async () => {
+    const { fake, queue, settled, dead } = setup(8);
+    // A redirect: not followed, not a refusal (the job is not dead-lettered), nothing made here.
+    fake.fault("assets.create", { status: 307, headers: { location: "http://elsewhere/" } });
+    // A proxy's 200 `{}` that wrote nothing, then a success naming another asset's event after acting.
+    fake.fault(
+      "events.create",
+      { status: 200, body: {} },
+      { status: 200, body: { identity: "assets/other/events/e" }, afterActing: true },
+    );
+    fake.fault("free_events.create", { status: 200, body: {} });
+    await queue.add("deliver", { ...job("v-fake"), alsoAssetFree: true });
+    await until(async () => fake.freeEvents.length === 1 && (await settled()));
+    expect(fake.count("assets.create")).toBe(2);
+    expect(fake.assets).toHaveLength(1);
+    expect(fake.events).toHaveLength(1);
+    expect(fake.count("free_events.create")).toBe(2);
+    expect(fake.freeEvents).toHaveLength(1);
+    expect(await dead.size()).toBe(0);
+  });
+
   it("skips an event that is already recorded (a re-run after a crash)", async () => {
     const { fake, queue, settled, metrics } = setup();
     await queue.add("deliver", job("v-2"));

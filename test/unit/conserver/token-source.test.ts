@@ -4,7 +4,7 @@ import {
   TransientDeliveryError,
 } from "../../../plugins/conserver/delivery/errors.js";
 import { TokenSource, tokenUrl } from "../../../plugins/conserver/delivery/token-source.js";
-import { rateLimitWaitMs } from "../../../src/client/index.js";
+import { rateLimitWaitMs, requestToken } from "../../../src/client/index.js";
 import { FakeArchivist } from "./fake-archivist.js";
 
 const backend = { url: "http://fake/", clientId: "client-1", clientSecret: "secret-1" };
@@ -67,5 +67,32 @@ describe("rate-limit headers", () => {
     expect(rateLimitWaitMs(new Headers({ "Archivist-Rate-Limit-Reset": "soon" }))).toBeUndefined();
     expect(rateLimitWaitMs(new Headers({ "Archivist-Rate-Limit-Reset": "-4" }))).toBe(0);
     expect(rateLimitWaitMs(new Headers())).toBeUndefined();
+  });
+});
+
+describe("token endpoint answers", () => {
+  const credentials = { url: "http://idp", clientId: "c", clientSecret: "s" };
+  it("reads no more of an answer than a token needs, and follows no redirect", async () => {
+    let pulled = 0;
+    const endless = () =>
+      new ReadableStream<Uint8Array>({
+        pull(c) {
+          pulled += 1;
+          c.enqueue(new Uint8Array(64 * 1024).fill(97));
+        },
+      });
+    await expect(
+      requestToken(credentials, { fetch: async () => new Response(endless(), { status: 200 }) }),
+    ).rejects.toThrow(/could not be read/);
+    expect(pulled).toBeLessThan(10);
+    const asked: RequestInit[] = [];
+    const moved = async (_: unknown, init?: RequestInit) => {
+      asked.push(init ?? {});
+      return new Response(null, { status: 307, headers: { location: "http://elsewhere/token" } });
+    };
+    await expect(requestToken(credentials, { fetch: moved as typeof fetch })).rejects.toThrow(
+      /307 \(redirects are not followed\)/,
+    );
+    expect(asked[0]?.redirect).toBe("manual");
   });
 });
