@@ -279,7 +279,9 @@ describe("evidence bundles", () => {
     if (cp) cp.note = cp.note.replace(/\n(\d+)\n/, (_m, n: string) => `\n${Number(n) + 1}\n`);
     const r4 = await cli(verifyPublicCommand, ["bundle", write("checkpoint.json", forgedCheckpoint)]);
     expect(r4.code).toBe(1);
-    expect(r4.out).toMatch(/the checkpoint carries a signature line under the log.s key .* that does not verify under that key/);
+    expect(r4.out).toMatch(
+      /the checkpoint carries a signature line under the log.s key .* that does not verify under that key/,
+    );
 
     const future = await cli(verifyPublicCommand, ["bundle", write("v2.json", { ...bundle, version: 2 })]);
     expect(future).toMatchObject({
