@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
+import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
 import { ED25519, ed25519PublicKey, formatVkey, parseVkey } from "../../../src/core/tlog/index.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { leafPreimage } from "../../helpers/leaf-preimage.js";
@@ -29,6 +30,8 @@ const file = (name: string, data: string | Uint8Array) => {
   return p;
 };
 const verify = (args: string[]) => runCli((a) => verifyCommand.run(a), args);
+// `archivist verify bundle` is the public verifier's subcommand, not a file given to `verify`.
+const verifyBundle = (args: string[]) => runCli((a) => verifyPublicCommand.run(a), args);
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 type Rec = Record<string, unknown>;
 
@@ -187,13 +190,14 @@ describe("forged records are refused on every path (issue 55)", () => {
     const one = bundle.records.find((r) => r.record.identity === event.identity) as { record: Rec };
     one.record.event_attributes = forged.event_attributes;
     one.record.attributes = forged.attributes;
-    const byBundle = await verify([
+    const byBundle = await verifyBundle([
       "bundle",
       file("bundle.json", JSON.stringify(bundle)),
       "--keys",
       keysFile,
     ]);
     expect(byBundle, byBundle.out).toMatchObject({ code: 1 });
+    expect(byBundle.out).toMatch(/TAMPERED/);
   });
 
   it("a made-up asset event carrying a registered statement's payload and commit: exit 1", async () => {
