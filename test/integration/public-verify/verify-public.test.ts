@@ -103,8 +103,10 @@ describe("archivist verify document", () => {
     expect(g.matches[0]?.withdrawn_at).toMatch(/^\d{4}-/);
   });
 
-  it("explains usage errors with exit 4 (cannot evaluate)", async () => {
-    expect((await cli(verifyDocumentCommand, ["x"])).out).toMatch(/^CANNOT EVALUATE: usage/);
+  it("a usage error exits 64 and says the usage; a file it cannot read is cannot-evaluate (4)", async () => {
+    const usage = await cli(verifyDocumentCommand, ["x"]);
+    expect(usage.code).toBe(64);
+    expect(usage.err).toMatch(/usage: archivist verify document/);
     const json = await cli(verifyDocumentCommand, ["--json", "nope.txt", "--url", s.url]);
     expect(json.code).toBe(4);
     expect(JSON.parse(json.out)).toMatchObject({
