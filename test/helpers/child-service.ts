@@ -50,7 +50,8 @@ export async function startChild(
         () => false,
       );
       if (ok) break;
-      if (Date.now() > end) throw new Error(`service did not become ready: ${stderr}`);
+      if (Date.now() > end)
+        throw new Error(`service did not become ready: ${(stdout + stderr).slice(-2000)}`);
       await new Promise((r) => setTimeout(r, 200));
     }
   }

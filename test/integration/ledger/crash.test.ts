@@ -19,9 +19,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+// Each deployment gets its own data folder: the key directory in it carries the signed log states
+// of its database, and a second database beside them is held by the log guard as a restore.
+let deployments = 0;
 async function envFor(): Promise<Record<string, string>> {
   const env: Record<string, string> = {
-    DATA_DIR: join(dir, "data"),
+    DATA_DIR: join(dir, `data-${++deployments}`),
     ARCHIVIST_BOOTSTRAP_FILE: join(dir, "bootstrap.json"),
     ARCHIVIST_COMMIT_MAX_DELAY_MS: "20",
     ARCHIVIST_SEAL_INTERVAL_MS: "100",
