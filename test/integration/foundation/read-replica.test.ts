@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type PgReplica, startPgReplica } from "../../../bench/pg-replica.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/index.js";
-import { freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
-import { type PgReplica, startPgReplica } from "../../helpers/pg-replica.js";
+import { freshPostgresDatabase, POSTGRES_ADMIN_URL, testEngine } from "../../helpers/databases.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
 /** The replica, or undefined (a skip) outside CI when this machine cannot start one. */
 async function replicaOrSkip(): Promise<PgReplica | undefined> {
   try {
-    return await startPgReplica();
+    return await startPgReplica(POSTGRES_ADMIN_URL);
   } catch (err) {
     if (process.env.CI === "true")
       throw new Error(`the read-replica tests need a streaming replica in CI: ${(err as Error).message}`);

@@ -4,17 +4,16 @@ import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
-import { freePort } from "./ports.js";
+import { freePort } from "./service.js";
 
 const run = promisify(execFile);
 
-/** Admin connection of the local PostgreSQL the replica streams from (as databases.ts uses it). */
-const PRIMARY_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-
-/** A streaming replica of the local PostgreSQL, on loopback, in a directory of its own. */
+/** A streaming replica of a local PostgreSQL, on loopback, in a directory of its own. */
 export interface PgReplica {
-  /** The URL of `database` on the replica (the primary's database of the same name). */
+  /** The replica's URL of the primary's database `primaryUrl` names. */
   urlOf(primaryUrl: string): string;
+  /** Transactions committed on the replica in the database `name` (pg_stat_database): the reads it served. */
+  commits(name: string): Promise<number>;
   /** Stops applying the WAL it receives (`pg_wal_replay_pause`): the replica lags from now on. */
   pause(): Promise<void>;
   resume(): Promise<void>;
@@ -31,14 +30,15 @@ async function primarySetting(c: pg.Client, name: string): Promise<string> {
 }
 
 /**
- * Starts a hot standby of the local PostgreSQL: `pg_basebackup` into a temporary directory, a
+ * Starts a hot standby of the PostgreSQL at `primaryAdminUrl` (on this machine: the bench's
+ * `scaleout` and the read-replica tests): `pg_basebackup` into a temporary directory, a
  * second postmaster on a free port, streaming from the primary. Needs the primary's
  * `wal_level` at `replica` or above and a pg_hba rule for replication from 127.0.0.1 (.ci/run
  * adds it); as root, the postmaster runs as the `postgres` user. Throws with the reason when it
  * cannot: callers decide whether that fails (CI) or skips.
  */
-export async function startPgReplica(): Promise<PgReplica> {
-  const admin = new pg.Client({ connectionString: PRIMARY_URL });
+export async function startPgReplica(primaryAdminUrl: string): Promise<PgReplica> {
+  const admin = new pg.Client({ connectionString: primaryAdminUrl });
   await admin.connect();
   let bin: string;
   const settings: Record<string, string> = {};
@@ -79,7 +79,7 @@ export async function startPgReplica(): Promise<PgReplica> {
     chownSync(dir, await id("-u"), await id("-g"));
   }
   const data = join(dir, "data");
-  const primary = new URL(PRIMARY_URL);
+  const primary = new URL(primaryAdminUrl);
   const port = await freePort();
   const ctl = (action: string) =>
     as("pg_ctl", ["-D", data, "-l", join(dir, "replica.log"), "-w", "-t", "60", "-m", "fast", action]);
@@ -123,11 +123,11 @@ export async function startPgReplica(): Promise<PgReplica> {
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
-  const onReplica = async (sql: string) => {
+  const onReplica = async (sql: string, params: unknown[] = []) => {
     const c = new pg.Client({ host: "127.0.0.1", port, user: "postgres", database: "postgres" });
     await c.connect();
     try {
-      await c.query(sql);
+      return (await c.query(sql, params)).rows as Array<Record<string, unknown>>;
     } finally {
       await c.end();
     }
@@ -139,8 +139,18 @@ export async function startPgReplica(): Promise<PgReplica> {
       u.port = String(port);
       return u.toString();
     },
-    pause: () => onReplica("select pg_wal_replay_pause()"),
-    resume: () => onReplica("select pg_wal_replay_resume()"),
+    async commits(name) {
+      const rows = await onReplica("select xact_commit::int8 as n from pg_stat_database where datname = $1", [
+        name,
+      ]);
+      return Number(rows[0]?.n ?? 0);
+    },
+    pause: async () => {
+      await onReplica("select pg_wal_replay_pause()");
+    },
+    resume: async () => {
+      await onReplica("select pg_wal_replay_resume()");
+    },
     stop: async () => {
       await ctl("stop");
     },
