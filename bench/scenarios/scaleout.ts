@@ -1,4 +1,3 @@
-import pg from "pg";
 import { drainBacklog } from "../backlog.js";
 import { haproxyInstalled, startHaproxy } from "../load-balancer.js";
 import type { LoadResult } from "../load-spec.js";
@@ -115,17 +114,22 @@ function perRole(
   }
 }
 
-/** Transactions committed in `name` on the server `url` names (pg_stat_database, as of its last report). */
-async function commits(url: string, name: string): Promise<number> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    await c.query("select pg_stat_clear_snapshot()");
-    const r = await c.query("select xact_commit::int8 as n from pg_stat_database where datname = $1", [name]);
-    return Number(r.rows[0]?.n ?? 0);
-  } finally {
-    await c.end();
+const METRICS_TOKEN = "bench-metrics";
+
+/** Reads each API process sent to the replica and to the primary (`archivist_replica_reads_total`). */
+async function servedBy(origins: string[]): Promise<{ replica: number; primary: number }> {
+  const total = { replica: 0, primary: 0 };
+  for (const origin of origins) {
+    const text = await (
+      await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+    ).text();
+    for (const side of ["replica", "primary"] as const)
+      total[side] += Number(
+        new RegExp(`^archivist_replica_reads_total\\{served_by="${side}"\\} (\\d+)$`, "m").exec(text)?.[1] ??
+          0,
+      );
   }
+  return total;
 }
 
 /** How many API and worker processes the balanced shape runs (BENCH_SCALEOUT_APIS, _WORKERS). */
@@ -164,7 +168,7 @@ async function balanced(
   }
   let lb: Awaited<ReturnType<typeof startHaproxy>> | undefined;
   try {
-    const env = { DATABASE_READ_URL: replica.urlOf(db.url) };
+    const env = { DATABASE_READ_URL: replica.urlOf(db.url), ARCHIVIST_METRICS_TOKEN: METRICS_TOKEN };
     const apis = [];
     for (let i = 0; i < apiCount; i++) apis.push(await d.startExtra("api", env));
     const workers = [];
@@ -180,7 +184,8 @@ async function balanced(
     if (one > 0) ctx.results.add("scaleout", `${label} ÷ 1 process`, rate / one, "×");
     // Reads through the balancer: the first page of a vCon's trail (its READ_EVENTS events), which
     // the replica serves once it has replayed what the primary has flushed.
-    const before = { replica: await replica.commits(db.name), primary: await commits(db.url, db.name) };
+    const origins = apis.map((a) => a.origin);
+    const before = await servedBy(origins);
     const meters = shape.pids.map((pid) => meter(pid));
     const reads = await runLoadProcess({
       label: `scaleout ${label} reads`,
@@ -199,9 +204,7 @@ async function balanced(
       warmupMs: ctx.opts.quick ? 300 : 1000,
     });
     const usage = meters.map((stop) => stop());
-    // The statistics collector reports every half second or so.
-    await new Promise((r) => setTimeout(r, 1500));
-    const after = { replica: await replica.commits(db.name), primary: await commits(db.url, db.name) };
+    const after = await servedBy(origins);
     const add = ctx.results.add.bind(ctx.results);
     add(
       "scaleout",
@@ -212,8 +215,17 @@ async function balanced(
       reads.errors ? `${reads.errors} errors; first: ${reads.firstError?.slice(0, 120)}` : undefined,
     );
     add("scaleout", `${label}: list p99`, reads.latency.p99, "ms");
-    add("scaleout", `${label}: reads' transactions on the replica`, after.replica - before.replica, "xacts");
-    add("scaleout", `${label}: reads' transactions on the primary`, after.primary - before.primary, "xacts");
+    const onReplica = after.replica - before.replica;
+    const onPrimary = after.primary - before.primary;
+    add("scaleout", `${label}: list statements on the replica`, onReplica, "statements");
+    add("scaleout", `${label}: list statements on the primary`, onPrimary, "statements");
+    if (onReplica + onPrimary > 0)
+      add(
+        "scaleout",
+        `${label}: replica's share of the list statements`,
+        (100 * onReplica) / (onReplica + onPrimary),
+        "%",
+      );
     add("scaleout", `${label}: reads' machine CPU`, usage[0]?.machineCores ?? null, "cores");
     perRole(ctx, { ...shape, label: `${label} reads` }, usage, 0);
   } finally {

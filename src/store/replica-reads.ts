@@ -78,6 +78,8 @@ function lsnProbe(primary: Queryable): () => Promise<bigint> {
 const DOWN_FOR_MS = 2000;
 /** How long a connection to the replica may take before the primary answers instead. */
 const CONNECT_TIMEOUT_MS = 1000;
+/** How long reads stop waiting for a replica that stayed behind a whole wait. */
+const BEHIND_FOR_MS = 1000;
 /** How often a read waiting for a lagging replica asks where its replay is. */
 const POLL_MS = 5;
 
@@ -91,8 +93,9 @@ function unreachable(err: unknown): boolean {
 /**
  * Reads from a streaming replica that never answer less than the primary would (read-your-writes
  * across every process): each statement first learns the primary's flushed WAL position, and runs
- * on the replica only once the replica has replayed past it, which it waits for at most `waitMs`;
- * else, and whenever the replica fails, it runs on the primary. Replay only moves forward and a
+ * on the replica only once the replica has replayed past it, which it waits for at most `waitMs`
+ * (not at all for a second after a wait that ran out); else, and whenever the replica fails, it
+ * runs on the primary. Replay only moves forward and a
  * standby's snapshot taken after a commit's replay sees it, so the replay position learnt on any
  * connection holds for all (it is forgotten on a failure: a restarted replica may start behind).
  * The price is one round trip to the primary per statement (`select` of a WAL position, touching
@@ -130,15 +133,22 @@ export function replicaReads(primary: Db, replicaUrl: string, opts: { waitMs: nu
     if (at > replayed) replayed = at;
     return replayed;
   };
+  /** Until when reads do not wait for the replica: it stayed behind a whole wait a moment ago. */
+  let behindUntil = 0;
   /** The replica, once it has replayed past `needed`; undefined if it is down or stays behind. */
   const caughtUp = async (needed: bigint): Promise<Db | undefined> => {
     const r = connect();
     const db = await r;
     if (replayed >= needed) return db;
-    const deadline = Date.now() + opts.waitMs;
+    // A replica that lags by more than the wait would make every read pay the wait: for a
+    // while after, a read asks once and goes to the primary at once if it is still behind.
+    const deadline = Date.now() < behindUntil ? 0 : Date.now() + opts.waitMs;
     for (;;) {
       if ((await replayedOn(db)) >= needed) return db;
-      if (Date.now() >= deadline) return undefined;
+      if (Date.now() >= deadline) {
+        if (deadline > 0) behindUntil = Date.now() + BEHIND_FOR_MS;
+        return undefined;
+      }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   };

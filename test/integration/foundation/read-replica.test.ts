@@ -35,6 +35,7 @@ describe.runIf(replica)("reads from a streaming replica (DATABASE_READ_URL)", ()
       DATABASE_URL: db.url,
       DATABASE_READ_URL: (replica as PgReplica).urlOf(db.url),
       ARCHIVIST_READ_WAIT_MS: "100",
+      ARCHIVIST_METRICS_TOKEN: "metrics-token",
     });
     token = await s.token(s.a);
     const res = await s.api("/archivist/v2/assets", {
@@ -93,6 +94,14 @@ describe.runIf(replica)("reads from a streaming replica (DATABASE_READ_URL)", ()
       await verifies(sealed);
       return served().replica > before.replica || undefined;
     });
+    // An operator sees the replica's share in /metrics.
+    const metrics = await (
+      await s.api("/metrics", { headers: { authorization: "Bearer metrics-token" } })
+    ).text();
+    const replicaReads = Number(
+      /^archivist_replica_reads_total\{served_by="replica"\} (\d+)$/m.exec(metrics)?.[1],
+    );
+    expect(replicaReads).toBeGreaterThan(0);
   });
 
   it("while the replica lags, answers as the primary would: no event or receipt missing", async () => {
