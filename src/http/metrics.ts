@@ -1,5 +1,4 @@
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
-import type { Reads } from "../store/replica-reads.js";
 
 /** Prometheus metrics of one server instance. */
 export interface Metrics {
@@ -12,7 +11,7 @@ export interface Metrics {
  * A fresh registry (one per server, so tests can start many in one process). `reads`: where the
  * reads that a replica may serve went (`archivist_replica_reads_total`), counted as they run.
  */
-export function createMetrics(reads?: Pick<Reads, "served">): Metrics {
+export function createMetrics(reads?: { served: { replica: number; primary: number } }): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   if (reads) {
