@@ -140,4 +140,23 @@ describe("hash partitions by tenancy for the log's tables (archivist partition)"
       ["already", 4],
     ]);
   });
+
+  it.runIf(testEngine() === "pglite")(
+    "runs as a command on an embedded database whose service is stopped, once",
+    async () => {
+      const dataDir = join(dir, "stopped");
+      const cli = (args: string[]) =>
+        runCli((a) => partitionCommand.run(a), ["--data-dir", dataDir, ...args]);
+      const first = await cli(["--partitions", "2"]);
+      expect(first, first.err).toMatchObject({ code: 0 });
+      expect(first.out).toBe(
+        PARTITIONED_TABLES.map((t) => `${t}: partitioned, 2 partitions, 0 rows\n`).join(""),
+      );
+      const again = await cli([]);
+      expect(again.out).toBe(
+        PARTITIONED_TABLES.map((t) => `${t}: already partitioned, 2 partitions, 0 rows\n`).join(""),
+      );
+      expect(await cli(["--partitions", "1"])).toMatchObject({ code: 64 });
+    },
+  );
 });
