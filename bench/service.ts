@@ -147,10 +147,14 @@ export class Deployment {
    * only (`serve --no-workers`, ready when /readyz answers) or the workers only (`worker`).
    * Stopped with the deployment.
    */
-  async startExtra(role: "api" | "worker"): Promise<{ pid: number; origin: string }> {
+  async startExtra(
+    role: "api" | "worker",
+    env: Record<string, string> = {},
+  ): Promise<{ pid: number; origin: string }> {
     // One public name for every process, as behind a load balancer: tokens name it as their issuer.
     const { child, origin } = await this.spawnCli(role === "api" ? ["serve", "--no-workers"] : ["worker"], {
       BASE_URL: this.origin,
+      ...env,
     });
     this.extras.push(child);
     if (role === "api") await this.waitReady(child, origin);

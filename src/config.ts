@@ -23,6 +23,13 @@ export interface Config {
   /** How often every process re-reads the key directory's rotation mark (ARCHIVIST_KEY_RELOAD_MS). */
   readonly keyReloadMs: number;
   readonly databaseUrl: string | undefined;
+  /**
+   * A streaming replica of DATABASE_URL for the reads that may lag (DATABASE_READ_URL): lists,
+   * searches, counts, proofs and tiles, never less than the primary would answer (store/replica-reads.ts).
+   */
+  readonly databaseReadUrl: string | undefined;
+  /** How long such a read waits for the replica to replay what the primary has before the primary answers it. */
+  readonly readWaitMs: number;
   /** ARCHIVIST_TRANSACTION_GUARD: on, off, or unset (the engine's default: store/open.ts). */
   readonly transactionGuard: boolean | undefined;
   readonly redisUrl: string | undefined;
@@ -86,6 +93,8 @@ export const flagNames: Record<string, string> = {
   "key-backend": "ARCHIVIST_KEY_BACKEND",
   "key-reload-ms": "ARCHIVIST_KEY_RELOAD_MS",
   "database-url": "DATABASE_URL",
+  "database-read-url": "DATABASE_READ_URL",
+  "read-wait-ms": "ARCHIVIST_READ_WAIT_MS",
   "transaction-guard": "ARCHIVIST_TRANSACTION_GUARD",
   "redis-url": "REDIS_URL",
   "bootstrap-file": "ARCHIVIST_BOOTSTRAP_FILE",
@@ -250,6 +259,8 @@ export function loadConfig(
     pkcs11: pkcs11Of(e, keyBackend),
     keyReloadMs: int(e, "ARCHIVIST_KEY_RELOAD_MS", 5000),
     databaseUrl: e.DATABASE_URL || undefined,
+    databaseReadUrl: readUrlOf(e),
+    readWaitMs: int(e, "ARCHIVIST_READ_WAIT_MS", 50),
     transactionGuard: onOff("ARCHIVIST_TRANSACTION_GUARD", e.ARCHIVIST_TRANSACTION_GUARD),
     redisUrl: e.REDIS_URL || undefined,
     bootstrapFile: e.ARCHIVIST_BOOTSTRAP_FILE || undefined,
@@ -292,6 +303,14 @@ export function loadConfig(
     // Below the 10 s an orchestrator commonly waits after SIGTERM before its SIGKILL (docker stop).
     shutdownTimeoutMs: int(e, "ARCHIVIST_SHUTDOWN_TIMEOUT_MS", 8000),
   });
+}
+
+/** A replica needs its primary: the embedded database has none. */
+function readUrlOf(e: Record<string, string | undefined>): string | undefined {
+  const url = e.DATABASE_READ_URL || undefined;
+  if (url && !e.DATABASE_URL)
+    throw new ConfigError("DATABASE_READ_URL names a replica of DATABASE_URL, which is not set");
+  return url;
 }
 
 // An address (IPv4, IPv6) with an optional prefix length: what Fastify's trustProxy takes.

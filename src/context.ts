@@ -8,6 +8,7 @@ import type { BlobStore } from "./store/blobstore/blob-store.js";
 import type { Db } from "./store/db.js";
 import type { Keyring } from "./store/keyring.js";
 import type { LogGuard } from "./store/log-guard.js";
+import type { Reads } from "./store/replica-reads.js";
 import type { PublicationWaiter } from "./wake/publication-waiter.js";
 
 /** Callbacks that wake background workers when work is waiting (the database holds the work). */
@@ -24,6 +25,11 @@ interface Wakeups {
  */
 export interface Ctx {
   db: Db;
+  /**
+   * The reads that a replica may serve (lists, searches, counts, proofs, tiles): the replica of
+   * DATABASE_READ_URL, never answering less than the primary would, else `db` itself.
+   */
+  reads: Reads;
   /** Settings, read once from the environment and flags; never changed after. */
   readonly config: Config;
   /**

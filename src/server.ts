@@ -16,6 +16,7 @@ import { openKeyring } from "./store/keystore/open.js";
 import { SignedStates } from "./store/keystore/signed-state.js";
 import { LogGuard } from "./store/log-guard.js";
 import { openDb } from "./store/open.js";
+import { primaryReads, replicaReads } from "./store/replica-reads.js";
 import { PublicationWaiter } from "./wake/publication-waiter.js";
 import { RedisWakeSignal } from "./wake/redis-wake-signal.js";
 import { startWorkers, type Workers } from "./workers/index.js";
@@ -78,8 +79,12 @@ export async function openContext(
   };
   const wake = { commit, published };
   const caches = newCaches();
+  const reads = config.databaseReadUrl
+    ? replicaReads(db, config.databaseReadUrl, { waitMs: config.readWaitMs })
+    : primaryReads(db);
   return {
     db,
+    reads,
     config,
     baseUrl: opts.baseUrl ?? effectiveBaseUrl(config, config.port),
     log,
@@ -194,6 +199,7 @@ export async function startService(config: Config, opts: { api?: boolean } = {})
       await workers.stop();
       ctx.publications.close();
       await ctx.wakeSignal?.close();
+      await ctx.reads.close();
       await ctx.db.close();
       await ctx.keys.close();
     })();

@@ -5,6 +5,7 @@ import { conserverCommand } from "./conserver.js";
 import { exportCommand } from "./export.js";
 import { keysCommand } from "./keys.js";
 import { mirrorCommand } from "./mirror.js";
+import { partitionCommand } from "./partition.js";
 import { scanCommand } from "./scan.js";
 import { serveCommand, workerCommand } from "./serve.js";
 import { verifyPublicCommand } from "./verify-public.js";
@@ -37,5 +38,6 @@ export const commands: Record<string, Command> = {
   bench: benchCommand,
   conserver: conserverCommand,
   mirror: mirrorCommand,
+  partition: partitionCommand,
   witness: witnessCommand,
 };

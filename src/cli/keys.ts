@@ -53,6 +53,7 @@ async function withContext<T>(
   try {
     return await run(ctx, config);
   } finally {
+    await ctx.reads.close();
     await ctx.db.close();
     await ctx.keys.close();
   }

@@ -19,6 +19,7 @@ export const scanCommand = declared(
         await scanBatch(ctx);
         exit(0);
       } finally {
+        await ctx.reads.close();
         await ctx.db.close();
       }
     }),

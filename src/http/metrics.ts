@@ -7,10 +7,26 @@ export interface Metrics {
   latency: Histogram<"method" | "route">;
 }
 
-/** A fresh registry (one per server, so tests can start many in one process). */
-export function createMetrics(): Metrics {
+/**
+ * A fresh registry (one per server, so tests can start many in one process). `reads`: where the
+ * reads that a replica may serve went (`archivist_replica_reads_total`), counted as they run.
+ */
+export function createMetrics(reads?: { served: { replica: number; primary: number } }): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  if (reads) {
+    const served = new Counter({
+      name: "archivist_replica_reads_total",
+      help: "Reads a replica may serve (lists, searches, counts, proofs, tiles), by the server that served them",
+      labelNames: ["served_by"],
+      registers: [registry],
+      collect() {
+        served.reset();
+        served.inc({ served_by: "replica" }, reads.served.replica);
+        served.inc({ served_by: "primary" }, reads.served.primary);
+      },
+    });
+  }
   return {
     registry,
     requests: new Counter({

@@ -14,9 +14,13 @@ export interface AssetEventRow extends AssetEventSource {
   public: boolean;
 }
 
-/** The event's own log entry (`l`): one probe of the log entries by record. */
+/**
+ * The event's own log entry (`l`): one probe of the log entries by record. The tenancy is named
+ * too, so that with the log's tables partitioned (`archivist partition`) the probe reads the
+ * tenancy's partition alone, not every partition's index.
+ */
 const OWN_LOG_ENTRY =
-  "from log_entries l where l.record_id = asset_events.id and l.kind = 'asset_event' and asset_events.proof_mechanism = 'MERKLE_LOG' limit 1";
+  "from log_entries l where l.record_id = asset_events.id and l.tenant_id = asset_events.tenant_id and l.kind = 'asset_event' and asset_events.proof_mechanism = 'MERKLE_LOG' limit 1";
 
 /** `what` of the first seal (`s`) covering the log entry `l`. */
 const coveringSeal = (what: string) =>

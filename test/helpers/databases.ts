@@ -6,7 +6,8 @@ import { openPostgres } from "../../src/store/drivers/postgres.js";
 import { migrations } from "../../src/store/migrations/index.js";
 
 /** Admin connection of the local PostgreSQL used by the `postgres` test project. */
-const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+export const POSTGRES_ADMIN_URL =
+  process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 /** Creates a fresh, empty database for one test file; returns its URL and a dropper. */
 export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {

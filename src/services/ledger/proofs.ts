@@ -59,13 +59,13 @@ const ENTRIES_KEPT = 100_000;
 
 /** The record's log entry: kept once it exists (an entry never changes). */
 async function entryOf(
-  ctx: Pick<Ctx, "caches" | "db">,
+  ctx: Pick<Ctx, "caches" | "reads">,
   recordId: string,
 ): Promise<(EntryRow & { tenant_id: string }) | undefined> {
   const kept = ctx.caches.entries;
   const known = kept.get(recordId);
   if (known) return known;
-  const entry = await entryOfRecord(ctx.db, recordId);
+  const entry = await entryOfRecord(ctx.reads, recordId);
   if (!entry) return undefined;
   if (kept.size >= ENTRIES_KEPT) kept.clear();
   kept.set(recordId, entry);
@@ -74,7 +74,7 @@ async function entryOf(
 
 /** `sealFor` through a seal read less than `SEAL_FRESH_MS` ago, when that one covers the entry. */
 async function recentSealFor(
-  ctx: Pick<Ctx, "caches" | "db">,
+  ctx: Pick<Ctx, "caches" | "reads">,
   tenantId: string,
   entry: EntryRow | undefined,
 ): Promise<SealRow> {
@@ -82,7 +82,7 @@ async function recentSealFor(
   const now = Date.now();
   if (entry && recent && now - recent.at < SEAL_FRESH_MS && recent.seal.mmr_size > entry.mmr_index)
     return recent.seal;
-  const seal = await sealFor(ctx.db, tenantId, entry);
+  const seal = await sealFor(ctx.reads, tenantId, entry);
   ctx.caches.latestSeals.set(tenantId, { seal, at: now });
   return seal;
 }
@@ -118,7 +118,7 @@ async function sealedTreeSize(db: Queryable, tenantId: string, seal: SealRow): P
  * RFC 9162 inclusion in the tree of the entries the latest seal covers (signed over that tree's root).
  */
 export async function receiptFor(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "keys">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "keys">,
   recordId: string,
   profile: Profile = "mmr",
   form: MmrProofForm = "map",
@@ -134,8 +134,8 @@ export async function receiptFor(
   const cached = receipts.get(cacheKey);
   if (cached) return cached;
   if (profile === "rfc9162") {
-    const size = await sealedTreeSize(ctx.db, tenantId, seal);
-    const get = await treeNodes(ctx.db, tenantId, [
+    const size = await sealedTreeSize(ctx.reads, tenantId, seal);
+    const get = await treeNodes(ctx.reads, tenantId, [
       ...tree.inclusionProofNodes(e.leaf_index, size),
       ...tree.rootNodes(size),
     ]);
@@ -158,7 +158,7 @@ export async function receiptFor(
     receipts.set(cacheKey, receipt);
     return receipt;
   }
-  const { path, peak } = await inclusion(ctx.db, tenantId, e, seal.mmr_size);
+  const { path, peak } = await inclusion(ctx.reads, tenantId, e, seal.mmr_size);
   const receipt = await signedWith(key, (signer) =>
     buildReceipt(
       {
@@ -182,19 +182,19 @@ export async function receiptFor(
 
 /** The merkle-log entry at `mmrIndex` with its path in the latest (or a given) sealed MMR. */
 export async function logEntry(
-  ctx: Pick<Ctx, "db">,
+  ctx: Pick<Ctx, "reads">,
   tenantId: string,
   mmrIndex: number,
   mmrSize?: number,
   identity?: (e: EntryRow) => Promise<string>,
 ) {
-  const entry = await entryAt(ctx.db, tenantId, mmrIndex);
+  const entry = await entryAt(ctx.reads, tenantId, mmrIndex);
   if (!entry) throw notFound("log entry");
-  const seal = mmrSize === undefined ? await sealFor(ctx.db, tenantId, entry) : undefined;
+  const seal = mmrSize === undefined ? await sealFor(ctx.reads, tenantId, entry) : undefined;
   const size = mmrSize ?? (seal as SealRow).mmr_size;
-  if (!isValidMmrSize(size) || size > (await logSize(ctx.db, tenantId)) || size <= mmrIndex)
+  if (!isValidMmrSize(size) || size > (await logSize(ctx.reads, tenantId)) || size <= mmrIndex)
     throw badRequest("mmr_size must be a complete MMR size covering the entry");
-  const { path, peak } = await inclusion(ctx.db, tenantId, entry, size);
+  const { path, peak } = await inclusion(ctx.reads, tenantId, entry, size);
   return {
     mmr_index: entry.mmr_index,
     leaf_index: entry.leaf_index,
@@ -208,17 +208,17 @@ export async function logEntry(
 }
 
 /** The draft's consistency proof between two complete sizes: one path per old peak into the new MMR. */
-export async function consistency(ctx: Pick<Ctx, "db">, tenantId: string, from: number, to: number) {
+export async function consistency(ctx: Pick<Ctx, "reads">, tenantId: string, from: number, to: number) {
   if (
     !isValidMmrSize(from) ||
     !isValidMmrSize(to) ||
     from < 1 ||
     from > to ||
-    to > (await logSize(ctx.db, tenantId))
+    to > (await logSize(ctx.reads, tenantId))
   )
     throw badRequest("from and to must be complete MMR sizes with 0 < from <= to <= the log's size");
   const paths = consistencyProofIndices(from, to);
-  const get = await nodes(ctx.db, tenantId, [...peakIndices(from), ...peakIndices(to), ...paths.flat()]);
+  const get = await nodes(ctx.reads, tenantId, [...peakIndices(from), ...peakIndices(to), ...paths.flat()]);
   return {
     from,
     to,
@@ -229,11 +229,11 @@ export async function consistency(ctx: Pick<Ctx, "db">, tenantId: string, from: 
 }
 
 /** RFC 9162 §2.1.4 consistency proof between two tree sizes (0 < from ≤ to ≤ the tree's size). */
-export async function treeConsistency(ctx: Pick<Ctx, "db">, tenantId: string, from: number, to: number) {
-  const size = await tlogSize(ctx.db, tenantId);
+export async function treeConsistency(ctx: Pick<Ctx, "reads">, tenantId: string, from: number, to: number) {
+  const size = await tlogSize(ctx.reads, tenantId);
   if (!Number.isSafeInteger(from) || from < 1 || from > to || to > size)
     throw badRequest("from and to must be tree sizes with 0 < from <= to <= the tree's size");
-  const get = await treeNodes(ctx.db, tenantId, [
+  const get = await treeNodes(ctx.reads, tenantId, [
     ...tree.consistencyProofNodes(from, to),
     ...tree.rootNodes(from),
     ...tree.rootNodes(to),

@@ -37,7 +37,7 @@ type Entry = EntryRow & { tenant_id: string };
  * established that the records may be read (the evidence route lists them as the caller).
  */
 export async function receiptsOfRecords(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "keys">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "keys">,
   recordIds: string[],
   profile: Profile,
 ): Promise<Map<string, RecordReceipt>> {
@@ -47,12 +47,12 @@ export async function receiptsOfRecords(
   const key = await ctx.keys.get("seal", "ES256");
   for (let at = 0; at < recordIds.length; at += STEP) {
     if (at > 0) await new Promise((resolve) => setImmediate(resolve));
-    const entries = await entriesOfRecords(ctx.db, recordIds.slice(at, at + STEP));
+    const entries = await entriesOfRecords(ctx.reads, recordIds.slice(at, at + STEP));
     const byLog = new Map<string, Entry[]>();
     for (const e of entries.values())
       (byLog.get(e.tenant_id) ?? byLog.set(e.tenant_id, []).get(e.tenant_id))?.push(e);
     for (const [tenantId, group] of byLog) {
-      if (!seals.has(tenantId)) seals.set(tenantId, await getSeal(ctx.db, tenantId));
+      if (!seals.has(tenantId)) seals.set(tenantId, await getSeal(ctx.reads, tenantId));
       const seal = seals.get(tenantId);
       if (!seal) continue;
       const sealed = group.filter((e) => e.mmr_index < seal.mmr_size);
@@ -90,14 +90,14 @@ async function kept(
 }
 
 async function mmrReceipts(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "db">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads">,
   key: SealKey,
   tenantId: string,
   seal: SealRow,
   entries: Entry[],
 ): Promise<Map<string, RecordReceipt>> {
   const paths = entries.map((e) => inclusionProofIndices(seal.mmr_size, e.mmr_index));
-  const nodes = await readNodes(ctx.db, tenantId, [...new Set(paths.flat())]);
+  const nodes = await readNodes(ctx.reads, tenantId, [...new Set(paths.flat())]);
   const node = (i: number) => {
     const n = nodes.get(i);
     if (!n) throw new ApiError("internal", `log node ${i} is missing`);
@@ -129,7 +129,7 @@ async function mmrReceipts(
 }
 
 async function treeReceipts(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "db">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads">,
   key: SealKey,
   tenantId: string,
   seal: SealRow,
@@ -139,7 +139,7 @@ async function treeReceipts(
   // The tree of the entries the seal covers, once the backfill has built it (409 alone before).
   if (!treeSizes.has(tenantId)) {
     const size = leafCount(seal.mmr_size);
-    treeSizes.set(tenantId, (await tlogSize(ctx.db, tenantId)) < size ? undefined : size);
+    treeSizes.set(tenantId, (await tlogSize(ctx.reads, tenantId)) < size ? undefined : size);
   }
   const size = treeSizes.get(tenantId);
   const out = new Map<string, RecordReceipt>();
@@ -151,7 +151,7 @@ async function treeReceipts(
     ...tree.rootNodes(size),
   ])
     coords.set(`${c.level}:${c.idx}`, c);
-  const get = await treeNodes(ctx.db, tenantId, [...coords.values()]);
+  const get = await treeNodes(ctx.reads, tenantId, [...coords.values()]);
   const root = tree.treeRoot(size, get);
   for (const e of entries) {
     const receipt = await kept(ctx, key, `${e.record_id}:rfc9162:${seal.mmr_size}`, (signer) =>

@@ -18,18 +18,22 @@ const conflict = (message: string) => new ApiError("conflict", message);
  * the record yet.
  */
 export async function tlogProofFor(
-  ctx: Pick<Ctx, "db">,
+  ctx: Pick<Ctx, "reads">,
   recordId: string,
   identity: string,
 ): Promise<string> {
-  const entry = await entryOfRecord(ctx.db, recordId);
+  const entry = await entryOfRecord(ctx.reads, recordId);
   if (!entry) throw conflict("the record is not yet committed to the log; try again in a moment");
-  const cp = await publishedCheckpoint(ctx.db, entry.tenant_id);
+  const cp = await publishedCheckpoint(ctx.reads, entry.tenant_id);
   if (!cp || cp.size <= entry.leaf_index)
     throw conflict("the record is not yet in a published checkpoint; try again in a moment");
-  const cosignatures = await cosignaturesOf(ctx.db, entry.tenant_id, cp.size);
-  const get = await treeNodes(ctx.db, entry.tenant_id, tree.inclusionProofNodes(entry.leaf_index, cp.size));
-  const statement = entry.kind === "event" ? await getStatement(ctx.db, recordId) : undefined;
+  const cosignatures = await cosignaturesOf(ctx.reads, entry.tenant_id, cp.size);
+  const get = await treeNodes(
+    ctx.reads,
+    entry.tenant_id,
+    tree.inclusionProofNodes(entry.leaf_index, cp.size),
+  );
+  const statement = entry.kind === "event" ? await getStatement(ctx.reads, recordId) : undefined;
   return formatTlogProof({
     extra: formatProofExtra({ identity, statement }),
     index: entry.leaf_index,

@@ -34,10 +34,10 @@ import { leafEntries } from "../../store/tlog-tiles.js";
  * The checkpoint with its witnesses' cosignatures: the newest one a quorum cosigned, or the
  * newest when none has (or no witnesses are configured).
  */
-export async function checkpointNote(ctx: Pick<Ctx, "db">, tenantId: string): Promise<string> {
-  const cp = await publishedCheckpoint(ctx.db, tenantId);
+export async function checkpointNote(ctx: Pick<Ctx, "reads">, tenantId: string): Promise<string> {
+  const cp = await publishedCheckpoint(ctx.reads, tenantId);
   if (!cp) throw notFound("checkpoint");
-  const cosignatures = await cosignaturesOf(ctx.db, tenantId, cp.size);
+  const cosignatures = await cosignaturesOf(ctx.reads, tenantId, cp.size);
   return `${cp.note}${cosignatures.map((c) => c.signature_line).join("")}`;
 }
 
@@ -45,8 +45,8 @@ export async function checkpointNote(ctx: Pick<Ctx, "db">, tenantId: string): Pr
  * The log's verification key in the vkey text format, named by the log's origin; none before
  * the log's first checkpoint, which fixes the origin.
  */
-export async function logVkey(ctx: Pick<Ctx, "db" | "keys">, tenantId: string): Promise<string> {
-  const origin = await originOf(ctx.db, tenantId);
+export async function logVkey(ctx: Pick<Ctx, "reads" | "keys">, tenantId: string): Promise<string> {
+  const origin = await originOf(ctx.reads, tenantId);
   if (!origin) throw notFound("log");
   const key = await ctx.keys.get(TLOG_KEY, "Ed25519");
   const x = key.publicJwk.x;
@@ -58,8 +58,8 @@ export async function logVkey(ctx: Pick<Ctx, "db" | "keys">, tenantId: string): 
  * The log's ML-DSA-44 checkpoint key (signed-note vkey, type 0x06), named by the origin: every
  * checkpoint carries its signature beside the Ed25519 one.
  */
-export async function logMlDsaVkey(ctx: Pick<Ctx, "db" | "keys">, tenantId: string): Promise<string> {
-  const origin = await originOf(ctx.db, tenantId);
+export async function logMlDsaVkey(ctx: Pick<Ctx, "reads" | "keys">, tenantId: string): Promise<string> {
+  const origin = await originOf(ctx.reads, tenantId);
   if (!origin) throw notFound("log");
   const seed = await ctx.keys.seed(TLOG_ML_DSA_KEY, "ML-DSA-44");
   return formatVkey(origin, ML_DSA_44, mlDsa44Keys(seed).publicKey);
@@ -78,7 +78,7 @@ function keep(fullTiles: Map<string, Uint8Array>, key: string, bytes: Uint8Array
 
 /** A tile or entry bundle named by the path after `tile/`; 404 when there is no such tile. */
 export async function tileBytes(
-  ctx: Pick<Ctx, "caches" | "db">,
+  ctx: Pick<Ctx, "caches" | "reads">,
   tenantId: string,
   path: string,
 ): Promise<Uint8Array> {
@@ -91,15 +91,15 @@ export async function tileBytes(
   return ref.width === TILE_WIDTH ? keep(ctx.caches.fullTiles, key, bytes) : bytes;
 }
 
-async function readTile(ctx: Pick<Ctx, "db">, tenantId: string, ref: TileRef): Promise<Uint8Array> {
+async function readTile(ctx: Pick<Ctx, "reads">, tenantId: string, ref: TileRef): Promise<Uint8Array> {
   // Tiles exist as far as the newest checkpoint reaches (a full tile of a later size only once checkpointed).
-  const newest = await latestCheckpoint(ctx.db, tenantId);
+  const newest = await latestCheckpoint(ctx.reads, tenantId);
   if (!newest || ref.width > tileWidth(ref.level, ref.index, newest.size)) throw notFound("tile");
   const first = ref.index * TILE_WIDTH;
   if (ref.level === "entries") {
-    return formatEntryBundle(await leafEntries(ctx.db, tenantId, first, ref.width));
+    return formatEntryBundle(await leafEntries(ctx.reads, tenantId, first, ref.width));
   }
-  const hashes = await readTlogLevel(ctx.db, tenantId, ref.level * TILE_HEIGHT, first, first + ref.width);
+  const hashes = await readTlogLevel(ctx.reads, tenantId, ref.level * TILE_HEIGHT, first, first + ref.width);
   if (hashes.length !== ref.width) throw notFound("tile");
   return Buffer.concat(hashes);
 }

@@ -94,7 +94,7 @@ export async function totalFor(
 
 /** Assets the caller may see, filtered as the interface lists, newest first. */
 export async function listAssets(
-  ctx: Pick<Ctx, "db" | "caches" | "config">,
+  ctx: Pick<Ctx, "reads" | "caches" | "config">,
   view: AccessView,
   req: ListRequest,
   face: Face = "assets",
@@ -103,7 +103,7 @@ export async function listAssets(
   const filters = listFilters(req.pairs, ASSET_FILTER_PREFIXES, "attributes", view);
   const proofMechanism = enumParam(req.pairs, "proof_mechanism", PROOF_MECHANISMS);
   const tracked = enumParam(req.pairs, "tracked", ["TRACKED", "NOT_TRACKED", "ANY"] as const) ?? "TRACKED";
-  const list = await assetList(ctx.db, ctx.caches.commonFilters, {
+  const list = await assetList(ctx.reads, ctx.caches.commonFilters, {
     access: view.restriction,
     filters,
     proofMechanism,
@@ -131,7 +131,7 @@ export async function listAssets(
 
 /** Events of one asset (or of all, `assetId` undefined) that the caller may read. */
 export async function listAssetEvents(
-  ctx: Pick<Ctx, "db" | "caches" | "config">,
+  ctx: Pick<Ctx, "reads" | "caches" | "config">,
   view: AccessView,
   assetId: string | undefined,
   req: ListRequest,
@@ -139,7 +139,7 @@ export async function listAssetEvents(
 ): Promise<ListPage<AssetEventRecord>> {
   const assets = new Map<string, AssetRow | undefined>();
   if (assetId) {
-    const asset = await getAsset(ctx.db, assetId);
+    const asset = await getAsset(ctx.reads, assetId);
     if (!asset || !view.grant(asset)) throw notFound("asset");
     assets.set(asset.id, asset);
   }
@@ -152,7 +152,7 @@ export async function listAssetEvents(
   const before = timeParam(pairs, "timestamp_accepted_before");
   const order =
     enumParam(pairs, "order_by", ["SIMPLEHASHV1"] as const) === "SIMPLEHASHV1" ? "oldest" : "newest";
-  const list = await assetEventList(ctx.db, ctx.caches.commonFilters, {
+  const list = await assetEventList(ctx.reads, ctx.caches.commonFilters, {
     // The one asset was read under the caller's grant: a whole view needs no more.
     access: assetId && view.whole ? { kind: "authorised" } : view.restriction,
     assetId,
@@ -170,7 +170,7 @@ export async function listAssetEvents(
   const more = rows.length > req.pageSize;
   const page = rows.slice(0, req.pageSize);
   const items = await withErasables(
-    ctx.db,
+    ctx.reads,
     view.whole
       ? page.map((e) => assetEventRecord(e, face))
       : await projectEvents(ctx, view, page, assets, face),
@@ -186,7 +186,7 @@ export async function listAssetEvents(
 }
 
 async function projectEvents(
-  ctx: Pick<Ctx, "db">,
+  ctx: Pick<Ctx, "reads">,
   view: AccessView,
   page: AssetEventRow[],
   assets: Map<string, AssetRow | undefined>,
@@ -194,7 +194,7 @@ async function projectEvents(
 ) {
   const out: AssetEventRecord[] = [];
   for (const e of page) {
-    if (!assets.has(e.asset_id)) assets.set(e.asset_id, await getAsset(ctx.db, e.asset_id));
+    if (!assets.has(e.asset_id)) assets.set(e.asset_id, await getAsset(ctx.reads, e.asset_id));
     const a = assets.get(e.asset_id);
     const g = a && view.grant(a);
     if (g && canReadEvent(e.event_attributes, g))

@@ -110,7 +110,7 @@ function fromFreeEvent(ctx: Pick<Ctx, "baseUrl">, r: FreeEventStatementRow): Fou
  * read is never found, nor counted.
  */
 export async function searchStatements(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "db">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "reads">,
   p: Principal,
   q: StatementQuery,
   cursor: StatementCursor,
@@ -122,11 +122,11 @@ export async function searchStatements(
   const assetRows =
     cursor.assetEvents < 0
       ? []
-      : await findAssetEventStatements(ctx.db, view.restriction, c, cursor.assetEvents, limit);
+      : await findAssetEventStatements(ctx.reads, view.restriction, c, cursor.assetEvents, limit);
   const freeRows =
     cursor.freeEvents < 0 || !p.isAdmin
       ? []
-      : await findFreeEventStatements(ctx.db, p.tenantId, c, cursor.freeEvents, limit);
+      : await findFreeEventStatements(ctx.reads, p.tenantId, c, cursor.freeEvents, limit);
   const merged = mergeNewestFirst(
     assetRows.map((r) => ({ seq: Number(r.seq), at: new Date(r.timestamp_accepted).getTime(), row: r })),
     freeRows.map((r) => ({ seq: Number(r.seq), at: Number(r.created_at), row: r })),

@@ -48,10 +48,11 @@ function send<R>(client: pg.ClientBase, query: pg.Query): Promise<R[]> {
 
 /**
  * Connects a pool to PostgreSQL at `url`; `guard`: refuse the handle inside its own transactions
- * (store/transaction-scope.ts).
+ * (store/transaction-scope.ts); `connectTimeoutMs`: give up a connection not made by then (a
+ * replica's, which the primary can stand in for; the primary's own waits, having no stand-in).
  */
-export async function openPostgres(url: string, max = 16, guard = true): Promise<Db> {
-  const pool = new pg.Pool({ connectionString: url, max });
+export async function openPostgres(url: string, max = 16, guard = true, connectTimeoutMs = 0): Promise<Db> {
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: connectTimeoutMs });
   pool.on("error", () => {
     // An idle client lost its connection; the pool replaces it on next use.
   });

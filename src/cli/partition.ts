@@ -1,0 +1,44 @@
+import { Command as Cli, InvalidArgumentError } from "commander";
+import { openDb } from "../store/open.js";
+import { PARTITIONED_TABLES, partitionLogTables } from "../store/partitioning.js";
+import type { Exit } from "./commands.js";
+import { declared } from "./declare.js";
+import { configFromOptions, withConfigFlags } from "./serve.js";
+
+function partitionsArg(raw: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 2 || n > 1024) throw new InvalidArgumentError("an integer from 2 to 1024");
+  return n;
+}
+
+/**
+ * `archivist partition`: an explicit step, not a migration. It rewrites the log's tables whole
+ * under an exclusive lock, seconds per million rows, which an upgrade that runs every migration
+ * at start must not do unasked to a large deployment; an operator chooses its moment (and its
+ * number of partitions, which is fixed once chosen).
+ */
+export const partitionCommand = declared(
+  `hash-partition the log's tables (${PARTITIONED_TABLES.join(", ")}) by tenancy, in place`,
+  (exit: Exit) =>
+    withConfigFlags(
+      new Cli("partition")
+        .description(
+          `Hash-partition the log's tables (${PARTITIONED_TABLES.join(", ")}) by tenancy, on the database in use: one transaction copies their rows into the partitions and swaps the names, writers waiting meanwhile. Run again, it does nothing. With PGlite, run it while the service is stopped.`,
+        )
+        .option("--partitions <n>", "how many hash partitions (2-1024; fixed once made)", partitionsArg, 16),
+      ["data-dir", "database-url", "log-level"],
+    ).action(async (values: Record<string, unknown>) => {
+      const config = configFromOptions(values);
+      const db = await openDb(config);
+      try {
+        const report = await partitionLogTables(db, { partitions: values.partitions as number });
+        for (const r of report)
+          process.stdout.write(
+            `${r.table}: ${r.outcome === "already" ? "already partitioned" : "partitioned"}, ${r.partitions} partitions, ${r.rows} rows\n`,
+          );
+        exit(0);
+      } finally {
+        await db.close();
+      }
+    }),
+);

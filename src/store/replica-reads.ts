@@ -1,0 +1,197 @@
+import type { Db, Queryable, QueryOptions } from "./db.js";
+import { openPostgres } from "./drivers/postgres.js";
+
+/**
+ * Where the reads that may be served by a replica go (lists, searches, counts, proofs, tiles):
+ * a PostgreSQL streaming replica when DATABASE_READ_URL names one, else the primary itself.
+ */
+export interface Reads extends Db {
+  /** How many statements (or read-only transactions) each side served: the replica's share. */
+  readonly served: { replica: number; primary: number };
+  /** Closes the replica's pool; the primary is its owner's to close. */
+  close(): Promise<void>;
+}
+
+/** Reads on the primary: the embedded default and any deployment without a replica. */
+export function primaryReads(db: Db): Reads {
+  const served = { replica: 0, primary: 0 };
+  return {
+    kind: db.kind,
+    served,
+    query(sql, params, opts) {
+      served.primary++;
+      return db.query(sql, params, opts);
+    },
+    transaction(fn) {
+      served.primary++;
+      return db.transaction(fn);
+    },
+    ping: () => db.ping(),
+    close: async () => undefined,
+  };
+}
+
+/** A WAL position (`X/Y`, hexadecimal halves) as a number that orders as the position does. */
+export function lsnValue(text: string): bigint {
+  const [hi, lo] = text.split("/");
+  if (hi === undefined || lo === undefined) throw new Error(`not a WAL position: ${text}`);
+  return (BigInt(`0x${hi}`) << 32n) | BigInt(`0x${lo}`);
+}
+
+/**
+ * The primary's flushed WAL position, read by a probe sent after the caller asked: a probe
+ * already under way may have read the position before a commit the caller has seen, so a caller
+ * that finds one waits for the next. Concurrent callers share the probes, at most two in flight.
+ */
+function lsnProbe(primary: Queryable): () => Promise<bigint> {
+  const probe = async () => {
+    // Flushed, not inserted: with synchronous_commit on, a commit is answered only once its
+    // record is flushed, and a replica can replay nothing past the flush.
+    const rows = await primary.query<{ lsn: string }>("select pg_current_wal_flush_lsn()::text as lsn");
+    return lsnValue(rows[0]?.lsn ?? "0/0");
+  };
+  let running: Promise<bigint> | undefined;
+  let queued: Promise<bigint> | undefined;
+  const start = (): Promise<bigint> => {
+    const p = probe().finally(() => {
+      if (running === p) running = undefined;
+    });
+    running = p;
+    return p;
+  };
+  return () => {
+    if (!running) return start();
+    if (!queued) {
+      const q = running
+        .catch(() => undefined)
+        .then(() => {
+          queued = undefined;
+          return start();
+        });
+      queued = q;
+    }
+    return queued;
+  };
+}
+
+/** How long a replica that failed to connect is left alone before it is tried again. */
+const DOWN_FOR_MS = 2000;
+/** How long a connection to the replica may take before the primary answers instead. */
+const CONNECT_TIMEOUT_MS = 1000;
+/** How long reads stop waiting for a replica that stayed behind a whole wait. */
+const BEHIND_FOR_MS = 1000;
+/** How often a read waiting for a lagging replica asks where its replay is. */
+const POLL_MS = 5;
+
+/** A connection-level failure (the replica is down or unreachable), as opposed to a refused statement. */
+function unreachable(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== "string") return true;
+  return /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|57P0[1-3]|08...)$/.test(code);
+}
+
+/**
+ * Reads from a streaming replica that never answer less than the primary would (read-your-writes
+ * across every process): each statement first learns the primary's flushed WAL position, and runs
+ * on the replica only once the replica has replayed past it, which it waits for at most `waitMs`
+ * (not at all for a second after a wait that ran out); else, and whenever the replica fails, it
+ * runs on the primary. Replay only moves forward and a
+ * standby's snapshot taken after a commit's replay sees it, so the replay position learnt on any
+ * connection holds for all (it is forgotten on a failure: a restarted replica may start behind).
+ * The price is one round trip to the primary per statement (`select` of a WAL position, touching
+ * no table), which coalesces under load; the statement's work is the replica's.
+ */
+export function replicaReads(primary: Db, replicaUrl: string, opts: { waitMs: number; max?: number }): Reads {
+  const served = { replica: 0, primary: 0 };
+  const primaryLsn = lsnProbe(primary);
+  let replica: Promise<Db> | undefined;
+  let downUntil = 0;
+  let replayed = 0n;
+  const connect = (): Promise<Db> => {
+    if (replica) return replica;
+    const r = openPostgres(replicaUrl, opts.max ?? 16, false, CONNECT_TIMEOUT_MS);
+    replica = r;
+    // A pool that never opened is made anew at the next read (or after DOWN_FOR_MS when down).
+    r.catch(() => {
+      if (replica === r) replica = undefined;
+    });
+    return r;
+  };
+  const markDown = (r: Promise<Db> | undefined) => {
+    downUntil = Date.now() + DOWN_FOR_MS;
+    replayed = 0n;
+    if (r && replica === r) {
+      replica = undefined;
+      void r.then((db) => db.close()).catch(() => undefined);
+    }
+  };
+  const replayedOn = async (db: Db): Promise<bigint> => {
+    const rows = await db.query<{ lsn: string | null }>("select pg_last_wal_replay_lsn()::text as lsn");
+    const lsn = rows[0]?.lsn;
+    // Null: not a standby (a promoted replica, or a read URL naming a primary) has every commit it has.
+    const at = lsn ? lsnValue(lsn) : (1n << 64n) - 1n;
+    if (at > replayed) replayed = at;
+    return replayed;
+  };
+  /** Until when reads do not wait for the replica: it stayed behind a whole wait a moment ago. */
+  let behindUntil = 0;
+  /** The replica, once it has replayed past `needed`; undefined if it is down or stays behind. */
+  const caughtUp = async (needed: bigint): Promise<Db | undefined> => {
+    const r = connect();
+    const db = await r;
+    if (replayed >= needed) return db;
+    // A replica that lags by more than the wait would make every read pay the wait: for a
+    // while after, a read asks once and goes to the primary at once if it is still behind.
+    const deadline = Date.now() < behindUntil ? 0 : Date.now() + opts.waitMs;
+    for (;;) {
+      if ((await replayedOn(db)) >= needed) return db;
+      if (Date.now() >= deadline) {
+        if (deadline > 0) behindUntil = Date.now() + BEHIND_FOR_MS;
+        return undefined;
+      }
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  };
+  /** `work` on the replica when it has caught up with the primary, else (or when it fails) on the primary. */
+  const run = async <T>(work: (db: Db) => Promise<T>): Promise<T> => {
+    const onPrimary = () => {
+      served.primary++;
+      return work(primary);
+    };
+    if (Date.now() < downUntil) return onPrimary();
+    const needed = await primaryLsn();
+    const r = connect();
+    let db: Db | undefined;
+    try {
+      db = await caughtUp(needed);
+    } catch (err) {
+      if (unreachable(err)) markDown(r);
+      return onPrimary();
+    }
+    if (!db) return onPrimary();
+    try {
+      const result = await work(db);
+      served.replica++;
+      return result;
+    } catch (err) {
+      // A statement the replica cancelled (a conflict with recovery), or a replica gone: the
+      // primary answers. A statement refused for its input is refused there too, as it would be.
+      if (unreachable(err)) markDown(r);
+      return onPrimary();
+    }
+  };
+  return {
+    kind: primary.kind,
+    served,
+    query: <R>(sql: string, params?: readonly unknown[], o?: QueryOptions) =>
+      run((db) => db.query<R>(sql, params, o)),
+    /** For read-only work (a replica refuses writes): run again whole on the primary if the replica fails it. */
+    transaction: (fn) => run((db) => db.transaction(fn)),
+    ping: () => primary.ping(),
+    async close() {
+      const r = replica;
+      replica = undefined;
+      if (r) await r.then((db) => db.close()).catch(() => undefined);
+    },
+  };
+}
