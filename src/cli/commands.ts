@@ -4,6 +4,7 @@ import { consentCommand } from "./consent.js";
 import { conserverCommand } from "./conserver.js";
 import { exportCommand } from "./export.js";
 import { keysCommand } from "./keys.js";
+import { logCommand } from "./log.js";
 import { mirrorCommand } from "./mirror.js";
 import { scanCommand } from "./scan.js";
 import { serveCommand, workerCommand } from "./serve.js";
@@ -33,6 +34,7 @@ export const commands: Record<string, Command> = {
   verify: verifyPublicCommand,
   export: exportCommand,
   keys: keysCommand,
+  log: logCommand,
   consent: consentCommand,
   bench: benchCommand,
   conserver: conserverCommand,

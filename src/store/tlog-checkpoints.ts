@@ -180,3 +180,16 @@ export async function lastCosignatures(
   );
   return rows.map((r) => ({ witness: r.witness, size: Number(r.size), timestamp_s: Number(r.timestamp_s) }));
 }
+
+/** The checkpoint at exactly `size` entries, if one was made. */
+export async function checkpointAt(
+  db: Queryable,
+  tenantId: string,
+  size: number,
+): Promise<CheckpointRow | undefined> {
+  const rows = await db.query<CheckpointRow>(
+    `select ${COLUMNS} from tlog_checkpoints where tenant_id = $1 and size = $2`,
+    [tenantId, size],
+  );
+  return rows[0] && norm(rows[0]);
+}

@@ -1,5 +1,6 @@
 import { pathUuid } from "../../core/api/ids.js";
 import { logKeyHistory } from "../../services/ledger/key-history.js";
+import { periodChain } from "../../services/ledger/log-periods.js";
 import { checkpointNote, logMlDsaVkey, logVkey, tileBytes } from "../../services/ledger/tlog.js";
 import { witnessStatus } from "../../services/ledger/tlog-witnesses.js";
 import type { HttpDeps } from "../deps.js";
@@ -74,6 +75,18 @@ export function tlogRoutes(t: RouteTable, d: HttpDeps): void {
     handler: async ({ params, res }) => {
       res.header("cache-control", "public, max-age=2");
       return witnessStatus(d.ctx, pathUuid(params.tenant, "log"));
+    },
+  });
+  t.add({
+    method: "get",
+    path: `${prefix}/periods`,
+    group,
+    auth: "public",
+    summary:
+      "The log's periods (docs/scaling.md): each closed one's final checkpoint, its consistency with the published checkpoint and the next period's link entry's inclusion in it",
+    handler: async ({ params, res }) => {
+      res.header("cache-control", "public, max-age=2");
+      return periodChain(d.ctx, pathUuid(params.tenant, "log"));
     },
   });
   t.add({
