@@ -11,6 +11,9 @@ export interface PeriodRow {
   root: Uint8Array | undefined;
   opened_at: Date;
   closed_at: Date | undefined;
+  /** When its objects were all in the blob store, and when its node rows left the database. */
+  archived_at: Date | undefined;
+  dropped_at: Date | undefined;
 }
 
 type Raw = {
@@ -20,6 +23,8 @@ type Raw = {
   root: Uint8Array | null;
   opened_at: Date | string;
   closed_at: Date | string | null;
+  archived_at: Date | string | null;
+  dropped_at: Date | string | null;
 };
 
 const norm = (r: Raw): PeriodRow => ({
@@ -29,9 +34,11 @@ const norm = (r: Raw): PeriodRow => ({
   root: r.root === null ? undefined : new Uint8Array(r.root),
   opened_at: new Date(r.opened_at),
   closed_at: r.closed_at === null ? undefined : new Date(r.closed_at),
+  archived_at: r.archived_at === null ? undefined : new Date(r.archived_at),
+  dropped_at: r.dropped_at === null ? undefined : new Date(r.dropped_at),
 });
 
-const COLUMNS = "period, start_size, end_size, root, opened_at, closed_at";
+const COLUMNS = "period, start_size, end_size, root, opened_at, closed_at, archived_at, dropped_at";
 
 /** A log's periods in order; a log never closed has none (it is all period 0). */
 export async function periodsOf(db: Queryable, tenantId: string): Promise<PeriodRow[]> {
@@ -109,4 +116,72 @@ export async function logsDueToClose(db: Queryable, maxEntries: number, maxAgeMs
     [maxEntries, maxAgeMs],
   );
   return rows.map((r) => r.tenant_id);
+}
+
+/** Closed periods whose objects are not yet in the blob store, in order. */
+export async function periodsToArchive(db: Queryable, tenantId: string): Promise<PeriodRow[]> {
+  const rows = await db.query<Raw>(
+    `select ${COLUMNS} from log_periods where tenant_id = $1 and end_size is not null and archived_at is null order by period`,
+    [tenantId],
+  );
+  return rows.map(norm);
+}
+
+/** Marks periods archived: every object they need is named in `tlog_archive`, reaching MMR size `mmrEnd`. */
+export async function markArchived(
+  tx: Queryable,
+  tenantId: string,
+  periods: number[],
+  mmrEnd: number,
+): Promise<void> {
+  await tx.query(
+    "update log_periods set archived_at = now(), mmr_end = $3 where tenant_id = $1 and period = any($2::int[])",
+    [tenantId, periods, mmrEnd],
+  );
+}
+
+/** Archived periods whose node rows are still in the database. */
+export async function periodsToDrop(db: Queryable, tenantId: string): Promise<number[]> {
+  const rows = await db.query<{ period: number }>(
+    "select period from log_periods where tenant_id = $1 and archived_at is not null and dropped_at is null order by period",
+    [tenantId],
+  );
+  return rows.map((r) => Number(r.period));
+}
+
+/**
+ * Drops the node rows of a log's archived prefix: the RFC 9162 tree's perfect subtrees within its
+ * first `end` entries and the MMR's nodes below `mmrEnd`, except those appends and later proofs
+ * read (`keepTree`: the frontier at `end`; `keepMmr`: the peaks at `mmrEnd`). Returns how many.
+ */
+export async function dropArchivedNodes(
+  tx: Queryable,
+  d: {
+    tenantId: string;
+    periods: number[];
+    end: number;
+    mmrEnd: number;
+    keepTree: Array<{ level: number; idx: number }>;
+    keepMmr: number[];
+  },
+): Promise<{ tree: number; mmr: number }> {
+  const tree = await tx.query<{ n: number | string }>(
+    `with gone as (
+       delete from tlog_nodes n where n.tenant_id = $1 and (n.idx + 1) * (1::bigint << n.level::int) <= $2
+         and not exists (select 1 from unnest($3::smallint[], $4::bigint[]) as k(level, idx) where k.level = n.level and k.idx = n.idx)
+       returning 1)
+     select count(*) as n from gone`,
+    [d.tenantId, d.end, d.keepTree.map((k) => k.level), d.keepTree.map((k) => k.idx)],
+  );
+  const mmr = await tx.query<{ n: number | string }>(
+    `with gone as (
+       delete from mmr_nodes where tenant_id = $1 and idx < $2 and idx <> all($3::bigint[]) returning 1)
+     select count(*) as n from gone`,
+    [d.tenantId, d.mmrEnd, d.keepMmr],
+  );
+  await tx.query(
+    "update log_periods set dropped_at = now() where tenant_id = $1 and period = any($2::int[])",
+    [d.tenantId, d.periods],
+  );
+  return { tree: Number(tree[0]?.n ?? 0), mmr: Number(mmr[0]?.n ?? 0) };
 }

@@ -47,7 +47,7 @@ export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
     },
     log,
   );
-  const witnesses = new Witnessing(db, config.witnesses, config.witnessQuorum, log);
+  const witnesses = new Witnessing(db, config.witnesses, config.witnessQuorum, log, ctx.blobs);
   const witnessing = new Periodic(
     "witnessing",
     config.sealIntervalMs,

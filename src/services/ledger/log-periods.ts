@@ -2,8 +2,8 @@ import type { Ctx } from "../../context.js";
 import { notFound } from "../../core/api/api-error.js";
 import { consistencyProof, inclusionProof } from "../../core/rfc9162/index.js";
 import { periodsOf } from "../../store/log-periods.js";
+import { archivedObject, withTreeNodes } from "../../store/period-archive.js";
 import { checkpointAt, cosignaturesOf, publishedCheckpoint } from "../../store/tlog-checkpoints.js";
-import { withNodes } from "../../store/tlog-tiles.js";
 
 const b64 = (h: Uint8Array) => Buffer.from(h).toString("base64");
 
@@ -30,7 +30,7 @@ async function noteWithCosignatures(ctx: Pick<Ctx, "db">, tenantId: string, size
  * after the head (witnesses not yet caught up) comes without proofs until the head passes it.
  */
 export async function periodChain(
-  ctx: Pick<Ctx, "db">,
+  ctx: Pick<Ctx, "blobs" | "db">,
   tenantId: string,
 ): Promise<{ head: string; periods: PeriodAnswer[] }> {
   const head = await publishedCheckpoint(ctx.db, tenantId);
@@ -43,7 +43,7 @@ export async function periodChain(
     };
   }
   const provable = rows.filter((r) => r.end_size !== undefined && r.end_size < head.size);
-  const proofs = await withNodes(ctx.db, tenantId, (get) =>
+  const proofs = await withTreeNodes(ctx, tenantId, (get) =>
     provable.map((r) => ({
       consistency: consistencyProof(r.end_size as number, head.size, get).map(b64),
       link_inclusion: inclusionProof(r.end_size as number, head.size, get).map(b64),
@@ -67,4 +67,21 @@ export async function periodChain(
     });
   }
   return { head: await noteWithCosignatures(ctx, tenantId, head.size, head.note), periods };
+}
+
+/**
+ * A closed period's final checkpoint (with the cosignatures it had when archived): from object
+ * storage once the period moved there, else from the database. It never changes.
+ */
+export async function periodCheckpoint(
+  ctx: Pick<Ctx, "blobs" | "db">,
+  tenantId: string,
+  period: number,
+): Promise<string> {
+  const archived = await archivedObject(ctx, tenantId, `periods/${period}/checkpoint`);
+  if (archived) return new TextDecoder().decode(archived);
+  const row = (await periodsOf(ctx.db, tenantId)).find((p) => p.period === period);
+  const final = row?.end_size === undefined ? undefined : await checkpointAt(ctx.db, tenantId, row.end_size);
+  if (!final) throw notFound("closed period");
+  return noteWithCosignatures(ctx, tenantId, final.size, final.note);
 }

@@ -4,7 +4,8 @@ import { buildReceipt, buildRfc9162Receipt, type Signer } from "../../core/cose/
 import { includedRoot, inclusionProofIndices, leafCount } from "../../core/mmr/index.js";
 import * as tree from "../../core/rfc9162/index.js";
 import { type Es256Key, signedWith } from "../../store/keyring.js";
-import { type EntryRow, entriesOfRecords, readNodes } from "../../store/ledger.js";
+import { type EntryRow, entriesOfRecords } from "../../store/ledger.js";
+import { mmrNodesOf } from "../../store/period-archive.js";
 import { getSeal, type SealRow } from "../../store/seals.js";
 import { tlogSize } from "../../store/tlog-nodes.js";
 import { type Profile, treeNodes } from "./proofs.js";
@@ -37,7 +38,7 @@ type Entry = EntryRow & { tenant_id: string };
  * established that the records may be read (the evidence route lists them as the caller).
  */
 export async function receiptsOfRecords(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "keys">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "blobs" | "keys">,
   recordIds: string[],
   profile: Profile,
 ): Promise<Map<string, RecordReceipt>> {
@@ -90,14 +91,14 @@ async function kept(
 }
 
 async function mmrReceipts(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "db">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "blobs">,
   key: SealKey,
   tenantId: string,
   seal: SealRow,
   entries: Entry[],
 ): Promise<Map<string, RecordReceipt>> {
   const paths = entries.map((e) => inclusionProofIndices(seal.mmr_size, e.mmr_index));
-  const nodes = await readNodes(ctx.db, tenantId, [...new Set(paths.flat())]);
+  const nodes = await mmrNodesOf(ctx, tenantId, [...new Set(paths.flat())]);
   const node = (i: number) => {
     const n = nodes.get(i);
     if (!n) throw new ApiError("internal", `log node ${i} is missing`);
@@ -129,7 +130,7 @@ async function mmrReceipts(
 }
 
 async function treeReceipts(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "db">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "blobs">,
   key: SealKey,
   tenantId: string,
   seal: SealRow,
@@ -151,7 +152,7 @@ async function treeReceipts(
     ...tree.rootNodes(size),
   ])
     coords.set(`${c.level}:${c.idx}`, c);
-  const get = await treeNodes(ctx.db, tenantId, [...coords.values()]);
+  const get = await treeNodes(ctx, tenantId, [...coords.values()]);
   const root = tree.treeRoot(size, get);
   for (const e of entries) {
     const receipt = await kept(ctx, key, `${e.record_id}:rfc9162:${seal.mmr_size}`, (signer) =>

@@ -18,7 +18,7 @@ const conflict = (message: string) => new ApiError("conflict", message);
  * the record yet.
  */
 export async function tlogProofFor(
-  ctx: Pick<Ctx, "db">,
+  ctx: Pick<Ctx, "blobs" | "db">,
   recordId: string,
   identity: string,
 ): Promise<string> {
@@ -28,7 +28,7 @@ export async function tlogProofFor(
   if (!cp || cp.size <= entry.leaf_index)
     throw conflict("the record is not yet in a published checkpoint; try again in a moment");
   const cosignatures = await cosignaturesOf(ctx.db, entry.tenant_id, cp.size);
-  const get = await treeNodes(ctx.db, entry.tenant_id, tree.inclusionProofNodes(entry.leaf_index, cp.size));
+  const get = await treeNodes(ctx, entry.tenant_id, tree.inclusionProofNodes(entry.leaf_index, cp.size));
   const statement = entry.kind === "event" ? await getStatement(ctx.db, recordId) : undefined;
   return formatTlogProof({
     extra: formatProofExtra({ identity, statement }),
