@@ -291,3 +291,44 @@ describe("log periods", () => {
     120_000,
   );
 });
+
+describe("log periods by age", () => {
+  it("close a period older than ARCHIVIST_LOG_PERIOD_AGE_MS once it holds an entry past its link, and not before", async () => {
+    const aged = await startTestService({
+      ARCHIVIST_SEAL_INTERVAL_MS: "100",
+      ARCHIVIST_LOG_PERIOD_AGE_MS: "1500",
+    });
+    try {
+      const t = await aged.token(aged.a);
+      const asset = (await (
+        await aged.api("/archivist/v2/assets", {
+          method: "POST",
+          token: t,
+          json: { attributes: { arc_display_type: "age" } },
+        })
+      ).json()) as { identity: string; tenant_identity: string };
+      const tenant = asset.tenant_identity.replace("tenant/", "");
+      const periods = async () => {
+        const r = await aged.api(`/archivist/v1/merklelogs/${tenant}/tlog/periods`);
+        // No checkpoint yet: 404.
+        return r.status === 200 ? ((await r.json()) as { periods: Array<{ end?: number }> }).periods : [];
+      };
+      await until(async () => ((await periods()).length === 2 ? true : undefined), 30_000);
+      // Period 1 holds only its link: however old it grows, it stays open.
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(await periods()).toHaveLength(2);
+      await aged.api(`/archivist/v2/${asset.identity}/events`, {
+        method: "POST",
+        token: t,
+        json: {
+          operation: "Record",
+          behaviour: "RecordEvidence",
+          event_attributes: { arc_display_type: "late" },
+        },
+      });
+      await until(async () => ((await periods()).length === 3 ? true : undefined), 30_000);
+    } finally {
+      await aged.stop();
+    }
+  }, 120_000);
+});
