@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exportCommand } from "../../../src/cli/export.js";
 import { verifyCommand } from "../../../src/cli/verify.js";
 import { archiveClosedPeriods, dropArchivedPeriods } from "../../../src/workers/log-archive.js";
 import { runCli } from "../../helpers/cli-output.js";
@@ -118,5 +119,26 @@ describe("closed log periods in an S3 bucket", () => {
     );
     expect(log, log.out).toMatchObject({ code: 0 });
     expect(log.out).toMatch(/periods chain/);
+    // The asset's evidence bundle: every record of every period with both receipts, verified offline.
+    const bundle = await runCli(
+      (x) => exportCommand.run(x),
+      [
+        asset.identity,
+        "--url",
+        s.url,
+        "--client-id",
+        s.a.clientId,
+        "--client-secret",
+        s.a.clientSecret,
+        "--keys",
+        keys,
+        "--out",
+        join(dir, "bundle.json"),
+      ],
+    );
+    expect(bundle, bundle.out).toMatchObject({ code: 0 });
+    expect(bundle.out).toMatch(
+      new RegExp(`^wrote .*bundle\\.json: ${ids.length + 1} record\\(s\\), 1 log\\(s\\); VERIFIED`),
+    );
   }, 300_000);
 });
