@@ -314,7 +314,15 @@ async function checkPeriodChain(
   trust: TrustRoots,
 ): Promise<{ problem?: string; proven: string }> {
   const logPath = `${base}/archivist/v1/merklelogs/${tenant}`;
-  const answer = (await fetchJson(`${logPath}/tlog/periods`)) as { head?: unknown; periods?: unknown };
+  let answer: { head?: unknown; periods?: unknown };
+  try {
+    answer = (await lookups.json<unknown>(`${logPath}/tlog/periods`)) as typeof answer;
+  } catch (err) {
+    // A log not yet checkpointed, or a service from before periods: no chain is claimed.
+    if (err instanceof LookupError && err.status === 404) return { proven: "" };
+    if (err instanceof LookupError) throw new VerifyFailed(err.message);
+    throw err;
+  }
   if (typeof answer.head !== "string" || !Array.isArray(answer.periods))
     throw new VerifyFailed(`${base} did not answer the periods of tenant/${tenant}`);
   const periods: ChainPeriod[] = (answer.periods as Array<Record<string, unknown>>).map((p) => ({
