@@ -81,6 +81,10 @@ export interface Config {
    * work; past it the process exits anyway (the database still holds every accepted record).
    */
   readonly shutdownTimeoutMs: number;
+  /** Entries after which a log's period closes (ARCHIVIST_LOG_PERIOD_ENTRIES; 0: never by size). */
+  readonly logPeriodEntries: number;
+  /** Age after which a log's period closes (ARCHIVIST_LOG_PERIOD_AGE_MS; 0: never by age). */
+  readonly logPeriodAgeMs: number;
 }
 
 /** Flags of `archivist serve` and `archivist worker`, each overriding its variable. */
@@ -121,6 +125,8 @@ export const flagNames: Record<string, string> = {
   "trusted-proxies": "ARCHIVIST_TRUSTED_PROXIES",
   "exports-per-tenancy": "ARCHIVIST_EXPORTS_PER_TENANCY",
   "shutdown-timeout-ms": "ARCHIVIST_SHUTDOWN_TIMEOUT_MS",
+  "log-period-entries": "ARCHIVIST_LOG_PERIOD_ENTRIES",
+  "log-period-age-ms": "ARCHIVIST_LOG_PERIOD_AGE_MS",
 };
 
 export class ConfigError extends CodedError<"CONFIG"> {
@@ -266,6 +272,8 @@ export function loadConfig(
     bootstrapFile: e.ARCHIVIST_BOOTSTRAP_FILE || undefined,
     commitMaxDelayMs: int(e, "ARCHIVIST_COMMIT_MAX_DELAY_MS", 250),
     sealIntervalMs: int(e, "ARCHIVIST_SEAL_INTERVAL_MS", 1000),
+    logPeriodEntries: int(e, "ARCHIVIST_LOG_PERIOD_ENTRIES", 0),
+    logPeriodAgeMs: int(e, "ARCHIVIST_LOG_PERIOD_AGE_MS", 0),
     anchorIntervalMs: int(e, "ARCHIVIST_ANCHOR_INTERVAL_MS", 10_000),
     scanIntervalMs: int(e, "ARCHIVIST_SCAN_INTERVAL_MS", 86_400_000),
     rateLimitRps: rps ? int(e, "ARCHIVIST_RATE_LIMIT_RPS", 0) || undefined : undefined,

@@ -14,6 +14,8 @@ import type { RegistrationClosed, RegistrationRefused } from "./services/scitt/s
 import type { StorageError } from "./store/db.js";
 import type { LookupError } from "./web/public-api.js";
 import type { ClamdError } from "./workers/clamd.js";
+import type { ArchiveError } from "./workers/log-archive.js";
+import type { PeriodCloseError } from "./workers/log-period.js";
 
 export { CodedError } from "./core/api/coded-error.js";
 
@@ -32,6 +34,8 @@ export type ErrorCode =
   | BlobFormatError["code"]
   | CborError["code"]
   | ClamdError["code"]
+  | PeriodCloseError["code"]
+  | ArchiveError["code"]
   | CoseError["code"]
   | DerError["code"]
   | DidX509Error["code"]

@@ -4,6 +4,7 @@ import { consentCommand } from "./consent.js";
 import { conserverCommand } from "./conserver.js";
 import { exportCommand } from "./export.js";
 import { keysCommand } from "./keys.js";
+import { logCommand } from "./log.js";
 import { mirrorCommand } from "./mirror.js";
 import { partitionCommand } from "./partition.js";
 import { scanCommand } from "./scan.js";
@@ -34,6 +35,7 @@ export const commands: Record<string, Command> = {
   verify: verifyPublicCommand,
   export: exportCommand,
   keys: keysCommand,
+  log: logCommand,
   consent: consentCommand,
   bench: benchCommand,
   conserver: conserverCommand,

@@ -15,7 +15,7 @@ import { declared } from "./declare.js";
 import { configFromOptions, withConfigFlags } from "./serve.js";
 
 /** The settings `archivist keys` reads: where the keys and the database are. */
-const KEY_FLAGS = [
+export const KEY_FLAGS = [
   "data-dir",
   "database-url",
   "key-dir",
@@ -25,7 +25,7 @@ const KEY_FLAGS = [
   "transaction-guard",
 ];
 
-const PGLITE_NOTE =
+export const PGLITE_NOTE =
   "With the embedded database (no DATABASE_URL), run it while the service is stopped: one process holds DATA_DIR/pgdata.";
 
 /** Tells every running process to re-read the key directory now (they also do every ARCHIVIST_KEY_RELOAD_MS). */
@@ -44,7 +44,7 @@ async function tellProcesses(config: Config, ctx: Awaited<ReturnType<typeof open
   }
 }
 
-async function withContext<T>(
+export async function withContext<T>(
   values: Record<string, unknown>,
   run: (ctx: Awaited<ReturnType<typeof openContext>>, config: Config) => Promise<T>,
 ): Promise<T> {

@@ -6,7 +6,7 @@ import { isUuid } from "../core/api/ids.js";
 import { nodePublicKey, nodePublicKeyFromJwk } from "../core/node/crypto.js";
 import { verifyConsistency as verifyTreeConsistency } from "../core/rfc9162/index.js";
 import type { Checkpoint } from "../core/tlog/checkpoint.js";
-import { verifyCheckpoint } from "../core/tlog/index.js";
+import { type ChainPeriod, verifyCheckpoint, verifyPeriodChain } from "../core/tlog/index.js";
 import {
   cannotEvaluate,
   decodeSeal,
@@ -248,13 +248,7 @@ async function checkPublishedCheckpoints(
   const files = v.checkpoint ?? [];
   if (files.length === 0) return { proven: "" };
   const logPath = `${base}/archivist/v1/merklelogs/${tenant}`;
-  // The log keys: pinned (--log-key, a policy), else every one the log publishes (not pinned).
-  const vkeys =
-    trust.policy.logKeys.length > 0
-      ? trust.policy.logKeys
-      : (((await fetchJson(`${logPath}/tlog/keys`)) as { keys?: Array<{ vkey?: unknown }> }).keys
-          ?.map((k) => String(k.vkey))
-          .filter((k) => k.length > 0) ?? []);
+  const vkeys = await logVkeys(logPath, trust);
   const witnesses = v.witness ?? [];
   const quorum = v.quorum === undefined ? witnesses.length : Number(v.quorum);
   const currentNote = new TextDecoder().decode(await fetchBytes(`${logPath}/tlog/checkpoint`));
@@ -295,6 +289,69 @@ async function checkPublishedCheckpoints(
   };
 }
 
+/** The log's keys to check its checkpoints with: pinned (--log-key, a policy), else every one the log publishes (not pinned). */
+async function logVkeys(logPath: string, trust: TrustRoots): Promise<string[]> {
+  if (trust.policy.logKeys.length > 0) return trust.policy.logKeys;
+  return (
+    ((await fetchJson(`${logPath}/tlog/keys`)) as { keys?: Array<{ vkey?: unknown }> }).keys
+      ?.map((k) => String(k.vkey))
+      .filter((k) => k.length > 0) ?? []
+  );
+}
+
+const strings = (x: unknown): string[] | undefined =>
+  Array.isArray(x) && x.every((h) => typeof h === "string") ? (x as string[]) : undefined;
+
+/**
+ * A log with closed periods (docs/scaling.md): follows its chain of period roots from the
+ * service's `tlog/periods` (core `verifyPeriodChain`): every final checkpoint signed by the log,
+ * consistent with the published checkpoint, and linked by the next period's first entry.
+ */
+async function checkPeriodChain(
+  base: string,
+  tenant: string,
+  v: Options,
+  trust: TrustRoots,
+): Promise<{ problem?: string; proven: string }> {
+  const logPath = `${base}/archivist/v1/merklelogs/${tenant}`;
+  let answer: { head?: unknown; periods?: unknown };
+  try {
+    answer = (await lookups.json<unknown>(`${logPath}/tlog/periods`)) as typeof answer;
+  } catch (err) {
+    // A log not yet checkpointed, or a service from before periods: no chain is claimed.
+    if (err instanceof LookupError && err.status === 404) return { proven: "" };
+    if (err instanceof LookupError) throw new VerifyFailed(err.message);
+    throw err;
+  }
+  if (typeof answer.head !== "string" || !Array.isArray(answer.periods))
+    throw new VerifyFailed(`${base} did not answer the periods of tenant/${tenant}`);
+  const periods: ChainPeriod[] = (answer.periods as Array<Record<string, unknown>>).map((p) => ({
+    period: Number(p.period),
+    start: Number(p.start),
+    end: p.end === undefined ? undefined : Number(p.end),
+    checkpoint: typeof p.checkpoint === "string" ? p.checkpoint : undefined,
+    consistency: strings(p.consistency),
+    linkInclusion: strings(p.link_inclusion),
+  }));
+  if (periods.length <= 1) return { proven: "" };
+  const witnesses = v.witness ?? [];
+  const quorum = v.quorum === undefined ? witnesses.length : Number(v.quorum);
+  let reason = "no log key given";
+  for (const logVkey of await logVkeys(logPath, trust)) {
+    const r = verifyPeriodChain({ head: answer.head, periods }, { logVkey, witnessVkeys: witnesses, quorum });
+    if (r.ok)
+      return {
+        proven: `; its ${r.periods.length} periods chain (${r.periods
+          .map((p) => (p.end === undefined ? `${p.start}…` : `${p.start}–${p.end - 1}`))
+          .join(
+            ", ",
+          )}), each closed one's final checkpoint signed, linked by the next period's first entry and consistent with the checkpoint of ${r.head.size} entries`,
+      };
+    reason = r.reason;
+  }
+  return { problem: `the chain of period roots: ${reason}`, proven: "" };
+}
+
 /** Replays a log's seals from the API: each signed by the service and consistent with the previous one. */
 async function verifyLog(log: string, v: Options, trust: TrustRoots): Promise<VerificationVerdict> {
   if (!v.url) throw new UsageError("--url <service> is required with --log");
@@ -302,6 +359,7 @@ async function verifyLog(log: string, v: Options, trust: TrustRoots): Promise<Ve
   const base = v.url.replace(/\/$/, "");
   const keys = await serviceKeys(trust, base);
   const published = await checkPublishedCheckpoints(base, tenant, v, trust);
+  const chain = await checkPeriodChain(base, tenant, v, trust);
   const seals = await fetchSeals(base, tenant);
   const proofs = new Map<string, Uint8Array[][]>();
   let previous: ReturnType<typeof decodeSeal> | undefined;
@@ -327,6 +385,7 @@ async function verifyLog(log: string, v: Options, trust: TrustRoots): Promise<Ve
   }
   return keyedVerdict(trust, keys, (k) => {
     if (published.problem) return { ok: false, reason: published.problem };
+    if (chain.problem) return { ok: false, reason: chain.problem };
     const signers = [...k.values()];
     let before: ReturnType<typeof decodeSeal> | undefined;
     for (const seal of seals) {
@@ -343,7 +402,7 @@ async function verifyLog(log: string, v: Options, trust: TrustRoots): Promise<Ve
     }
     return {
       ok: true,
-      proven: `log tenant/${tenant}: ${seals.length} seals, each signed and consistent with the one before (size ${before?.mmrSize ?? 0})${published.proven}`,
+      proven: `log tenant/${tenant}: ${seals.length} seals, each signed and consistent with the one before (size ${before?.mmrSize ?? 0})${published.proven}${chain.proven}`,
     };
   });
 }
@@ -367,7 +426,10 @@ export function declareVerify(exit: Exit): Cli {
         collect,
         [],
       )
-      .option("--log <tenant/uuid>", "replay every seal of this tenancy's log (with --url)")
+      .option(
+        "--log <tenant/uuid>",
+        "replay every seal of this tenancy's log and follow its chain of period roots (with --url)",
+      )
       .option(
         "--checkpoint <file>",
         "with --log: a checkpoint the log published (a witness's copy); the service's log must extend it, or it is not the published log (repeatable)",

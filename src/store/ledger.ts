@@ -141,7 +141,8 @@ export async function readNodes(
 export interface EntryRow {
   mmr_index: number;
   leaf_index: number;
-  kind: "asset_event" | "event";
+  /** `period`: a log period's link entry (its leaf commits the closed period, docs/scaling.md). */
+  kind: "asset_event" | "event" | "period";
   record_id: string;
   idtimestamp: string;
   leaf: Uint8Array;

@@ -153,9 +153,24 @@ export async function markWitnessed(
 export async function checkpointsToWitness(db: Queryable, witnesses: string[]): Promise<CheckpointRow[]> {
   if (witnesses.length === 0) return [];
   // One backward probe of each log's checkpoints (a distinct over all of them read every row).
+  // A closed log period's final checkpoint goes first (docs/scaling.md, "Log periods"): the close
+  // makes a newer one at once, and a witness cosigns only forward, so the final one is submitted
+  // before it while no witness has gone past it; then the newest, as for every log.
   const rows = await db.query<CheckpointRow>(
     `select c.* from logs l cross join lateral (
-       select ${COLUMNS} from tlog_checkpoints t where t.tenant_id = l.tenant_id order by t.size desc limit 1
+       (select ${COLUMNS.split(", ")
+         .map((c) => `t.${c}`)
+         .join(", ")} from log_periods p
+          join tlog_checkpoints t on t.tenant_id = p.tenant_id and t.size = p.end_size
+        where p.tenant_id = l.tenant_id
+          and (select count(*) from tlog_cosignatures s
+               where s.tenant_id = t.tenant_id and s.size = t.size and s.witness = any($1::text[])) < $2
+          and not exists (select 1 from tlog_witness_sizes w
+               where w.tenant_id = t.tenant_id and w.witness = any($1::text[]) and w.size > t.size)
+        order by t.size limit 1)
+       union all
+       (select ${COLUMNS} from tlog_checkpoints t where t.tenant_id = l.tenant_id order by t.size desc limit 1)
+       limit 1
      ) c
      where not c.witnessed or (select count(*) from tlog_cosignatures s
             where s.tenant_id = c.tenant_id and s.size = c.size and s.witness = any($1::text[])) < $2`,
@@ -179,4 +194,17 @@ export async function lastCosignatures(
     [tenantId, witnesses],
   );
   return rows.map((r) => ({ witness: r.witness, size: Number(r.size), timestamp_s: Number(r.timestamp_s) }));
+}
+
+/** The checkpoint at exactly `size` entries, if one was made. */
+export async function checkpointAt(
+  db: Queryable,
+  tenantId: string,
+  size: number,
+): Promise<CheckpointRow | undefined> {
+  const rows = await db.query<CheckpointRow>(
+    `select ${COLUMNS} from tlog_checkpoints where tenant_id = $1 and size = $2`,
+    [tenantId, size],
+  );
+  return rows[0] && norm(rows[0]);
 }

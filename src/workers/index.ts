@@ -2,10 +2,12 @@ import type { Ctx } from "../context.js";
 import { logsToSeal } from "../store/seals.js";
 import { validatorAddress } from "../store/validator.js";
 import { anchorOnce } from "./anchor.js";
-import { CheckpointKeys, TLOG_KEY, TLOG_ML_DSA_KEY } from "./checkpoint.js";
+import { CheckpointKeys } from "./checkpoint.js";
 import { Committer } from "./committer.js";
+import { closeDuePeriods } from "./log-period.js";
 import { Periodic } from "./periodic.js";
 import { scanBatch } from "./scanner.js";
+import { loadSealKeys } from "./seal-keys.js";
 import { sealLog } from "./seal-log.js";
 import { Witnessing } from "./witnessing.js";
 
@@ -32,27 +34,11 @@ export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
     "sealer",
     config.sealIntervalMs,
     async () => {
-      const seal = await ctx.keys.get("seal", "ES256");
-      // The current log keys, and the retired ones still co-signing after a rotation (docs/keys.md).
-      const tlog = [
-        await ctx.keys.get(TLOG_KEY, "Ed25519"),
-        ...(await ctx.keys.cosigners(TLOG_KEY, "Ed25519")),
-      ];
-      const seeds = [
-        await ctx.keys.seed(TLOG_ML_DSA_KEY, "ML-DSA-44"),
-        ...(await ctx.keys.cosigningSeeds(TLOG_ML_DSA_KEY, "ML-DSA-44")),
-      ];
-      const checkpoint = {
-        signing: checkpointKeys.of(tlog, seeds),
-        baseUrl: ctx.baseUrl,
-        witnessed: config.witnessQuorum === 0,
-      };
+      const { seal, checkpoint } = await loadSealKeys(ctx, checkpointKeys);
       let sealed = false;
       for (const l of await logsToSeal(db)) {
         if (ctx.logGuard.isHeld(l.tenant_id)) continue;
-        const size = await db.transaction((tx) =>
-          sealLog(tx, l.tenant_id, { key: seal, issuer: ctx.baseUrl }, checkpoint, ctx.logGuard),
-        );
+        const size = await db.transaction((tx) => sealLog(tx, l.tenant_id, seal, checkpoint, ctx.logGuard));
         sealed ||= size !== undefined;
       }
       if (sealed) ctx.wake.published();
@@ -61,7 +47,7 @@ export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
     },
     log,
   );
-  const witnesses = new Witnessing(db, config.witnesses, config.witnessQuorum, log);
+  const witnesses = new Witnessing(db, config.witnesses, config.witnessQuorum, log, ctx.blobs);
   const witnessing = new Periodic(
     "witnessing",
     config.sealIntervalMs,
@@ -78,7 +64,17 @@ export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
     log,
   );
   const scanner = new Periodic("scanner", config.scanIntervalMs, () => scanBatch(ctx), log);
-  const all = [sealer, anchorer, scanner, witnessing];
+  // Periods close by size or age only when configured (docs/scaling.md); `archivist log close` always can.
+  const periods = new Periodic(
+    "periods",
+    config.sealIntervalMs,
+    async () => {
+      if (config.logPeriodEntries <= 0 && config.logPeriodAgeMs <= 0) return;
+      if ((await closeDuePeriods(ctx, await loadSealKeys(ctx, checkpointKeys))) > 0) ctx.wake.published();
+    },
+    log,
+  );
+  const all = [sealer, anchorer, scanner, witnessing, periods];
   if (!opts.none) {
     committer.start();
     for (const p of all) p.start();

@@ -11,7 +11,9 @@ import {
   verifyNote,
   type WitnessEntry,
 } from "../core/tlog/index.js";
+import type { BlobStore } from "../store/blobstore/blob-store.js";
 import type { Queryable } from "../store/db.js";
+import { withTreeNodes } from "../store/period-archive.js";
 import {
   type CheckpointRow,
   checkpointsToWitness,
@@ -21,7 +23,6 @@ import {
   setWitnessSize,
   witnessSize,
 } from "../store/tlog-checkpoints.js";
-import { withNodes } from "../store/tlog-tiles.js";
 
 const TIMEOUT_MS = 10_000;
 /**
@@ -55,6 +56,8 @@ export class Witnessing {
     entries: readonly WitnessEntry[],
     private readonly quorum: number,
     private readonly log: Logger,
+    /** Where a closed period's nodes went (a witness far behind needs them for its consistency proof). */
+    private readonly blobs: BlobStore,
   ) {
     this.witnesses = entries.map((w) => ({ ...w, verifier: verifierFromVkey(w.vkey) }));
   }
@@ -100,7 +103,9 @@ export class Witnessing {
       }
       const proof =
         old > 0 && old < cp.size
-          ? await withNodes(this.db, cp.tenant_id, (get) => consistencyProof(old, cp.size, get))
+          ? await withTreeNodes({ db: this.db, blobs: this.blobs }, cp.tenant_id, (get) =>
+              consistencyProof(old, cp.size, get),
+            )
           : [];
       const res = await fetch(`${w.url}/add-checkpoint`, {
         method: "POST",

@@ -38,6 +38,13 @@ export {
 } from "./note.js";
 export { logOrigin } from "./origin.js";
 export {
+  type ChainPeriod,
+  formatPeriodLink,
+  type PeriodChain,
+  periodLinkLeaf,
+  verifyPeriodChain,
+} from "./period.js";
+export {
   formatTlogProof,
   parseTlogProof,
   TLOG_PROOF_HEADER,

@@ -1,5 +1,7 @@
+import { notFound } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
 import { logKeyHistory } from "../../services/ledger/key-history.js";
+import { periodChain, periodCheckpoint } from "../../services/ledger/log-periods.js";
 import { checkpointNote, logMlDsaVkey, logVkey, tileBytes } from "../../services/ledger/tlog.js";
 import { witnessStatus } from "../../services/ledger/tlog-witnesses.js";
 import type { HttpDeps } from "../deps.js";
@@ -74,6 +76,33 @@ export function tlogRoutes(t: RouteTable, d: HttpDeps): void {
     handler: async ({ params, res }) => {
       res.header("cache-control", "public, max-age=2");
       return witnessStatus(d.ctx, pathUuid(params.tenant, "log"));
+    },
+  });
+  t.add({
+    method: "get",
+    path: `${prefix}/periods`,
+    group,
+    auth: "public",
+    summary:
+      "The log's periods (docs/scaling.md): each closed one's final checkpoint, its consistency with the published checkpoint and the next period's link entry's inclusion in it",
+    handler: async ({ params, res }) => {
+      res.header("cache-control", "public, max-age=2");
+      return periodChain(d.ctx, pathUuid(params.tenant, "log"));
+    },
+  });
+  t.add({
+    method: "get",
+    path: `${prefix}/periods/{period}/checkpoint`,
+    group,
+    auth: "public",
+    summary: "A closed period's final checkpoint (a signed note, with its cosignatures); it never changes",
+    handler: async ({ params, res }) => {
+      const period = Number(params.period);
+      if (!/^(0|[1-9][0-9]{0,8})$/.test(params.period ?? "")) throw notFound("closed period");
+      return res
+        .header("content-type", "text/plain; charset=utf-8")
+        .header("cache-control", "public, max-age=31536000, immutable")
+        .send(await periodCheckpoint(d.ctx, pathUuid(params.tenant, "log"), period));
     },
   });
   t.add({

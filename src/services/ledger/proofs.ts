@@ -12,9 +12,11 @@ import {
 import * as tree from "../../core/rfc9162/index.js";
 import type { Queryable } from "../../store/db.js";
 import { signedWith } from "../../store/keyring.js";
-import { type EntryRow, entryAt, entryOfRecord, logSize, readNodes } from "../../store/ledger.js";
+import { type EntryRow, entryAt, entryOfRecord, logSize } from "../../store/ledger.js";
+import { mmrNodesOf, type NodeSource, treeNodesOf } from "../../store/period-archive.js";
 import { getSeal, type SealRow } from "../../store/seals.js";
-import { nodeKey, readTlogNodes, tlogSize } from "../../store/tlog-nodes.js";
+import { nodeKey, tlogSize } from "../../store/tlog-nodes.js";
+import { readNodeSource } from "./node-source.js";
 
 /** The verifiable data structure a receipt or proof is of: the MMR (vds 3) or RFC 9162 (vds 1). */
 export type Profile = "mmr" | "rfc9162";
@@ -22,8 +24,12 @@ export type Profile = "mmr" | "rfc9162";
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const conflict = (message: string) => new ApiError("conflict", message);
 
-async function nodes(db: Queryable, tenantId: string, indices: number[]): Promise<(i: number) => Uint8Array> {
-  const map = await readNodes(db, tenantId, indices);
+async function nodes(
+  src: NodeSource,
+  tenantId: string,
+  indices: number[],
+): Promise<(i: number) => Uint8Array> {
+  const map = await mmrNodesOf(src, tenantId, indices);
   return (i) => {
     const n = map.get(i);
     if (!n) throw new ApiError("internal", `log node ${i} is missing`);
@@ -32,9 +38,9 @@ async function nodes(db: Queryable, tenantId: string, indices: number[]): Promis
 }
 
 /** Inclusion path of an entry in the MMR of `size`, and the peak it leads to. */
-async function inclusion(db: Queryable, tenantId: string, entry: EntryRow, size: number) {
+async function inclusion(src: NodeSource, tenantId: string, entry: EntryRow, size: number) {
   const indices = inclusionProofIndices(size, entry.mmr_index);
-  const get = await nodes(db, tenantId, indices);
+  const get = await nodes(src, tenantId, indices);
   const path = indices.map(get);
   return { path, peak: includedRoot(entry.mmr_index, entry.leaf, path) };
 }
@@ -59,7 +65,7 @@ const ENTRIES_KEPT = 100_000;
 
 /** The record's log entry: kept once it exists (an entry never changes). */
 async function entryOf(
-  ctx: Pick<Ctx, "caches" | "reads">,
+  ctx: Pick<Ctx, "caches" | "reads" | "blobs">,
   recordId: string,
 ): Promise<(EntryRow & { tenant_id: string }) | undefined> {
   const kept = ctx.caches.entries;
@@ -74,7 +80,7 @@ async function entryOf(
 
 /** `sealFor` through a seal read less than `SEAL_FRESH_MS` ago, when that one covers the entry. */
 async function recentSealFor(
-  ctx: Pick<Ctx, "caches" | "reads">,
+  ctx: Pick<Ctx, "caches" | "reads" | "blobs">,
   tenantId: string,
   entry: EntryRow | undefined,
 ): Promise<SealRow> {
@@ -92,11 +98,11 @@ async function recentSealFor(
 const RECEIPTS_KEPT = 50_000;
 
 export async function treeNodes(
-  db: Queryable,
+  src: NodeSource,
   tenantId: string,
   coords: tree.NodeCoord[],
 ): Promise<tree.NodeGetter> {
-  const map = await readTlogNodes(db, tenantId, coords);
+  const map = await treeNodesOf(src, tenantId, coords);
   return (level, idx) => {
     const n = map.get(nodeKey(level, idx));
     if (!n) throw new ApiError("internal", `tree node ${level}/${idx} is missing`);
@@ -118,7 +124,7 @@ async function sealedTreeSize(db: Queryable, tenantId: string, seal: SealRow): P
  * RFC 9162 inclusion in the tree of the entries the latest seal covers (signed over that tree's root).
  */
 export async function receiptFor(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "keys">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs" | "keys">,
   recordId: string,
   profile: Profile = "mmr",
   form: MmrProofForm = "map",
@@ -135,7 +141,7 @@ export async function receiptFor(
   if (cached) return cached;
   if (profile === "rfc9162") {
     const size = await sealedTreeSize(ctx.reads, tenantId, seal);
-    const get = await treeNodes(ctx.reads, tenantId, [
+    const get = await treeNodes(readNodeSource(ctx), tenantId, [
       ...tree.inclusionProofNodes(e.leaf_index, size),
       ...tree.rootNodes(size),
     ]);
@@ -158,7 +164,7 @@ export async function receiptFor(
     receipts.set(cacheKey, receipt);
     return receipt;
   }
-  const { path, peak } = await inclusion(ctx.reads, tenantId, e, seal.mmr_size);
+  const { path, peak } = await inclusion(readNodeSource(ctx), tenantId, e, seal.mmr_size);
   const receipt = await signedWith(key, (signer) =>
     buildReceipt(
       {
@@ -182,7 +188,7 @@ export async function receiptFor(
 
 /** The merkle-log entry at `mmrIndex` with its path in the latest (or a given) sealed MMR. */
 export async function logEntry(
-  ctx: Pick<Ctx, "reads">,
+  ctx: Pick<Ctx, "blobs" | "reads">,
   tenantId: string,
   mmrIndex: number,
   mmrSize?: number,
@@ -194,7 +200,7 @@ export async function logEntry(
   const size = mmrSize ?? (seal as SealRow).mmr_size;
   if (!isValidMmrSize(size) || size > (await logSize(ctx.reads, tenantId)) || size <= mmrIndex)
     throw badRequest("mmr_size must be a complete MMR size covering the entry");
-  const { path, peak } = await inclusion(ctx.reads, tenantId, entry, size);
+  const { path, peak } = await inclusion(readNodeSource(ctx), tenantId, entry, size);
   return {
     mmr_index: entry.mmr_index,
     leaf_index: entry.leaf_index,
@@ -208,7 +214,12 @@ export async function logEntry(
 }
 
 /** The draft's consistency proof between two complete sizes: one path per old peak into the new MMR. */
-export async function consistency(ctx: Pick<Ctx, "reads">, tenantId: string, from: number, to: number) {
+export async function consistency(
+  ctx: Pick<Ctx, "blobs" | "reads">,
+  tenantId: string,
+  from: number,
+  to: number,
+) {
   if (
     !isValidMmrSize(from) ||
     !isValidMmrSize(to) ||
@@ -218,7 +229,11 @@ export async function consistency(ctx: Pick<Ctx, "reads">, tenantId: string, fro
   )
     throw badRequest("from and to must be complete MMR sizes with 0 < from <= to <= the log's size");
   const paths = consistencyProofIndices(from, to);
-  const get = await nodes(ctx.reads, tenantId, [...peakIndices(from), ...peakIndices(to), ...paths.flat()]);
+  const get = await nodes(readNodeSource(ctx), tenantId, [
+    ...peakIndices(from),
+    ...peakIndices(to),
+    ...paths.flat(),
+  ]);
   return {
     from,
     to,
@@ -229,11 +244,16 @@ export async function consistency(ctx: Pick<Ctx, "reads">, tenantId: string, fro
 }
 
 /** RFC 9162 §2.1.4 consistency proof between two tree sizes (0 < from ≤ to ≤ the tree's size). */
-export async function treeConsistency(ctx: Pick<Ctx, "reads">, tenantId: string, from: number, to: number) {
+export async function treeConsistency(
+  ctx: Pick<Ctx, "blobs" | "reads">,
+  tenantId: string,
+  from: number,
+  to: number,
+) {
   const size = await tlogSize(ctx.reads, tenantId);
   if (!Number.isSafeInteger(from) || from < 1 || from > to || to > size)
     throw badRequest("from and to must be tree sizes with 0 < from <= to <= the tree's size");
-  const get = await treeNodes(ctx.reads, tenantId, [
+  const get = await treeNodes(readNodeSource(ctx), tenantId, [
     ...tree.consistencyProofNodes(from, to),
     ...tree.rootNodes(from),
     ...tree.rootNodes(to),

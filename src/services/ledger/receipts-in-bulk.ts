@@ -4,9 +4,11 @@ import { buildReceipt, buildRfc9162Receipt, type Signer } from "../../core/cose/
 import { includedRoot, inclusionProofIndices, leafCount } from "../../core/mmr/index.js";
 import * as tree from "../../core/rfc9162/index.js";
 import { type Es256Key, signedWith } from "../../store/keyring.js";
-import { type EntryRow, entriesOfRecords, readNodes } from "../../store/ledger.js";
+import { type EntryRow, entriesOfRecords } from "../../store/ledger.js";
+import { mmrNodesOf } from "../../store/period-archive.js";
 import { getSeal, type SealRow } from "../../store/seals.js";
 import { tlogSize } from "../../store/tlog-nodes.js";
+import { readNodeSource } from "./node-source.js";
 import { type Profile, treeNodes } from "./proofs.js";
 
 /** A record's receipt, with what its service states of it: the log, and where in it. */
@@ -37,7 +39,7 @@ type Entry = EntryRow & { tenant_id: string };
  * established that the records may be read (the evidence route lists them as the caller).
  */
 export async function receiptsOfRecords(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "keys">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs" | "keys">,
   recordIds: string[],
   profile: Profile,
 ): Promise<Map<string, RecordReceipt>> {
@@ -90,14 +92,14 @@ async function kept(
 }
 
 async function mmrReceipts(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs">,
   key: SealKey,
   tenantId: string,
   seal: SealRow,
   entries: Entry[],
 ): Promise<Map<string, RecordReceipt>> {
   const paths = entries.map((e) => inclusionProofIndices(seal.mmr_size, e.mmr_index));
-  const nodes = await readNodes(ctx.reads, tenantId, [...new Set(paths.flat())]);
+  const nodes = await mmrNodesOf(readNodeSource(ctx), tenantId, [...new Set(paths.flat())]);
   const node = (i: number) => {
     const n = nodes.get(i);
     if (!n) throw new ApiError("internal", `log node ${i} is missing`);
@@ -129,7 +131,7 @@ async function mmrReceipts(
 }
 
 async function treeReceipts(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs">,
   key: SealKey,
   tenantId: string,
   seal: SealRow,
@@ -151,7 +153,7 @@ async function treeReceipts(
     ...tree.rootNodes(size),
   ])
     coords.set(`${c.level}:${c.idx}`, c);
-  const get = await treeNodes(ctx.reads, tenantId, [...coords.values()]);
+  const get = await treeNodes(readNodeSource(ctx), tenantId, [...coords.values()]);
   const root = tree.treeRoot(size, get);
   for (const e of entries) {
     const receipt = await kept(ctx, key, `${e.record_id}:rfc9162:${seal.mmr_size}`, (signer) =>

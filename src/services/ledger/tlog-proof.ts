@@ -5,6 +5,7 @@ import { formatProofExtra, formatTlogProof } from "../../core/tlog/index.js";
 import { getStatement } from "../../store/free-events.js";
 import { entryOfRecord } from "../../store/ledger.js";
 import { cosignaturesOf, publishedCheckpoint } from "../../store/tlog-checkpoints.js";
+import { readNodeSource } from "./node-source.js";
 import { treeNodes } from "./proofs.js";
 
 const conflict = (message: string) => new ApiError("conflict", message);
@@ -18,7 +19,7 @@ const conflict = (message: string) => new ApiError("conflict", message);
  * the record yet.
  */
 export async function tlogProofFor(
-  ctx: Pick<Ctx, "reads">,
+  ctx: Pick<Ctx, "blobs" | "reads">,
   recordId: string,
   identity: string,
 ): Promise<string> {
@@ -29,7 +30,7 @@ export async function tlogProofFor(
     throw conflict("the record is not yet in a published checkpoint; try again in a moment");
   const cosignatures = await cosignaturesOf(ctx.reads, entry.tenant_id, cp.size);
   const get = await treeNodes(
-    ctx.reads,
+    readNodeSource(ctx),
     entry.tenant_id,
     tree.inclusionProofNodes(entry.leaf_index, cp.size),
   );

@@ -10,8 +10,10 @@ import {
   TILE_HEIGHT,
   TILE_WIDTH,
   type TileRef,
+  tilePath,
   tileWidth,
 } from "../../core/tlog/index.js";
+import { archivedExtent, archivedObject, treeLevelOf } from "../../store/period-archive.js";
 import {
   cosignaturesOf,
   latestCheckpoint,
@@ -20,8 +22,8 @@ import {
   TLOG_KEY,
   TLOG_ML_DSA_KEY,
 } from "../../store/tlog-checkpoints.js";
-import { readTlogLevel } from "../../store/tlog-nodes.js";
 import { leafEntries } from "../../store/tlog-tiles.js";
+import { readNodeSource } from "./node-source.js";
 
 /**
  * A tenancy's log as C2SP tlog-tiles. All of it is public log material, as the seals and
@@ -78,7 +80,7 @@ function keep(fullTiles: Map<string, Uint8Array>, key: string, bytes: Uint8Array
 
 /** A tile or entry bundle named by the path after `tile/`; 404 when there is no such tile. */
 export async function tileBytes(
-  ctx: Pick<Ctx, "caches" | "reads">,
+  ctx: Pick<Ctx, "blobs" | "caches" | "reads">,
   tenantId: string,
   path: string,
 ): Promise<Uint8Array> {
@@ -91,15 +93,31 @@ export async function tileBytes(
   return ref.width === TILE_WIDTH ? keep(ctx.caches.fullTiles, key, bytes) : bytes;
 }
 
-async function readTile(ctx: Pick<Ctx, "reads">, tenantId: string, ref: TileRef): Promise<Uint8Array> {
+async function readTile(
+  ctx: Pick<Ctx, "blobs" | "reads">,
+  tenantId: string,
+  ref: TileRef,
+): Promise<Uint8Array> {
   // Tiles exist as far as the newest checkpoint reaches (a full tile of a later size only once checkpointed).
   const newest = await latestCheckpoint(ctx.reads, tenantId);
   if (!newest || ref.width > tileWidth(ref.level, ref.index, newest.size)) throw notFound("tile");
+  // A closed period's tiles are served from object storage once moved there (docs/scaling.md).
+  const { end } = await archivedExtent(ctx.reads, tenantId);
+  if (end > 0 && ref.width <= tileWidth(ref.level, ref.index, end)) {
+    const archived = await archivedObject(readNodeSource(ctx), tenantId, tilePath(ref));
+    if (archived) return archived;
+  }
   const first = ref.index * TILE_WIDTH;
   if (ref.level === "entries") {
     return formatEntryBundle(await leafEntries(ctx.reads, tenantId, first, ref.width));
   }
-  const hashes = await readTlogLevel(ctx.reads, tenantId, ref.level * TILE_HEIGHT, first, first + ref.width);
+  const hashes = await treeLevelOf(
+    readNodeSource(ctx),
+    tenantId,
+    ref.level * TILE_HEIGHT,
+    first,
+    first + ref.width,
+  );
   if (hashes.length !== ref.width) throw notFound("tile");
   return Buffer.concat(hashes);
 }

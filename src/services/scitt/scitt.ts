@@ -168,7 +168,7 @@ export interface EntryReader {
 
 /** The receipt of a registered entry, or undefined while it is not yet sealed. */
 export async function entryReceipt(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "config" | "db" | "keys" | "reads">,
+  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "config" | "db" | "keys" | "reads">,
   reader: EntryReader,
   entryId: string,
   profile: Profile = "mmr",
@@ -186,7 +186,7 @@ export async function entryReceipt(
 
 /** The registered statement, as registered or (transparent) with its receipt in header 394. */
 export async function entryStatement(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "config" | "db" | "keys" | "reads">,
+  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "config" | "db" | "keys" | "reads">,
   reader: EntryReader,
   entryId: string,
   transparent: boolean,
@@ -231,7 +231,7 @@ function statementOf(
  * record's and only the record recomputes it.
  */
 export async function assetEventStatement(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "keys" | "reads">,
+  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "db" | "keys" | "reads">,
   event: AssetEventRow,
   transparent: boolean,
   grant: AccessGrant,
@@ -246,7 +246,7 @@ export async function assetEventStatement(
 
 /** The signed statement of a template-carrying asset-free event. */
 export async function freeEventStatement(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "keys" | "reads">,
+  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "db" | "keys" | "reads">,
   p: Principal,
   eventId: string,
   transparent: boolean,

@@ -20,6 +20,8 @@ import { tlogCheckpoints } from "./020-tlog-checkpoints.js";
 import { eventTrailCounts } from "./028-event-trail-counts.js";
 import { statementLookup } from "./030-statement-lookup.js";
 import { erasableValues } from "./041-erasable-values.js";
+import { logPeriods } from "./042-log-periods.js";
+import { logArchive } from "./043-log-archive.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -45,4 +47,6 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   eventTrailCounts,
   statementLookup,
   erasableValues,
+  logPeriods,
+  logArchive,
 ];

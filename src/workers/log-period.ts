@@ -1,0 +1,141 @@
+import { randomUUID } from "node:crypto";
+import type { Ctx } from "../context.js";
+import { CodedError } from "../core/api/coded-error.js";
+import { formatIdTimestamp, IdTimestampGenerator } from "../core/ledger/idtimestamp.js";
+import { appendLeaves, appendNodesNeeded, leafCount } from "../core/mmr/index.js";
+import { nodeSha256 } from "../core/node/crypto.js";
+import { periodLinkLeaf } from "../core/tlog/index.js";
+import type { Queryable } from "../store/db.js";
+import { loadLog, lockLog, readNodes, writeCommit } from "../store/ledger.js";
+import type { LogGuard } from "../store/log-guard.js";
+import { logsDueToClose, openPeriod, recordClose } from "../store/log-periods.js";
+import { checkpointAt } from "../store/tlog-checkpoints.js";
+import { workerId } from "./commit-batch.js";
+import type { SealKeys } from "./seal-keys.js";
+import { sealLog } from "./seal-log.js";
+import { readTreeFrontier, treeNodesAfter } from "./tlog-append.js";
+
+export interface ClosedPeriod {
+  period: number;
+  start: number;
+  /** The closed period's final size: the index of the next period's link entry. */
+  end: number;
+  root: Uint8Array;
+}
+
+/** A period that cannot close yet (its tree still backfilled, no checkpoint at its size): run the close again later. */
+export class PeriodCloseError extends CodedError<"PERIOD_NOT_CLOSABLE"> {
+  readonly code = "PERIOD_NOT_CLOSABLE";
+}
+
+/**
+ * Closes the tenancy's open period, in the caller's one transaction (a crash anywhere leaves the
+ * log as it was, and the close is simply run again): under the log's lock (a commit batch in
+ * progress finishes first; later ones wait), seals the log at its size, which signs the period's
+ * final checkpoint (submitted to the witnesses like any other, when configured); appends the
+ * next period's link entry, committing that checkpoint's origin, size and root, to both trees;
+ * records the close; and seals again, so the published checkpoint already holds the link.
+ * Undefined when there is nothing to close (an empty log, or a period holding only its link).
+ */
+export async function closeLogPeriod(
+  tx: Queryable,
+  tenantId: string,
+  keys: SealKeys,
+  guard?: Pick<LogGuard, "maySign" | "signed">,
+): Promise<ClosedPeriod | undefined> {
+  await lockLog(tx, tenantId);
+  const log = await loadLog(tx, tenantId);
+  const size = leafCount(log.mmr_size);
+  const open = await openPeriod(tx, tenantId);
+  if (size <= open.start_size + (open.period > 0 ? 1 : 0)) return undefined;
+  if (log.tree_size !== size)
+    throw new PeriodCloseError(
+      `log ${tenantId}'s tree is still being backfilled (${log.tree_size} of ${size} entries)`,
+    );
+  await sealLog(tx, tenantId, keys.seal, keys.checkpoint, guard);
+  // The seal above, or an earlier one at this very size, made the final checkpoint.
+  const final = await checkpointAt(tx, tenantId, size);
+  if (!final)
+    throw new PeriodCloseError(
+      `log ${tenantId} has no checkpoint at ${size} entries to close the period with`,
+    );
+  const period = open.period + 1;
+  const leaf = periodLinkLeaf({ period, origin: final.origin, size, root: final.root }, nodeSha256);
+  const linkRecord = randomUUID();
+  const id = new IdTimestampGenerator(workerId()).next();
+  const known = await readNodes(tx, tenantId, appendNodesNeeded(log.mmr_size));
+  const appended = appendLeaves(
+    log.mmr_size,
+    [leaf],
+    (i) => {
+      const n = known.get(i);
+      if (!n) throw new Error(`log ${tenantId} is missing node ${i}`);
+      return n;
+    },
+    nodeSha256,
+  );
+  const treeNodes = treeNodesAfter(tenantId, size, [leaf], await readTreeFrontier(tx, tenantId, size));
+  const idtimestamp = formatIdTimestamp(id, 1);
+  await writeCommit(tx, {
+    tenantId,
+    firstNodeIndex: log.mmr_size,
+    nodes: appended.nodes,
+    entries: [
+      {
+        mmr_index: appended.leafIndices[0] as number,
+        leaf_index: size,
+        kind: "period",
+        record_id: linkRecord,
+        idtimestamp,
+        leaf,
+      },
+    ],
+    freeEntries: [],
+    treeNodes,
+    mmrSize: appended.newSize,
+    lastIdtimestamp: idtimestamp,
+    treeSize: size + 1,
+    lastIndexByAsset: new Map(),
+    queueSeqs: [],
+  });
+  await recordClose(tx, {
+    tenantId,
+    period: open.period,
+    startSize: open.start_size,
+    endSize: size,
+    root: final.root,
+    linkRecord,
+  });
+  await sealLog(tx, tenantId, keys.seal, keys.checkpoint, guard);
+  return { period: open.period, start: open.start_size, end: size, root: final.root };
+}
+
+/**
+ * Closes the open period of every log that has reached the configured size or age
+ * (`ARCHIVIST_LOG_PERIOD_ENTRIES`, `ARCHIVIST_LOG_PERIOD_AGE_MS`), each in its own transaction.
+ * Returns how many it closed. A log held by the log guard (a restore found out) is left alone.
+ */
+export async function closeDuePeriods(
+  ctx: Pick<Ctx, "db" | "config" | "logGuard" | "log">,
+  keys: SealKeys,
+): Promise<number> {
+  let closed = 0;
+  for (const tenantId of await logsDueToClose(
+    ctx.db,
+    ctx.config.logPeriodEntries,
+    ctx.config.logPeriodAgeMs,
+  )) {
+    if (ctx.logGuard.isHeld(tenantId)) continue;
+    try {
+      const c = await ctx.db.transaction((tx) => closeLogPeriod(tx, tenantId, keys, ctx.logGuard));
+      if (c) {
+        closed++;
+        ctx.log.info({ tenant: tenantId, period: c.period, size: c.end }, "log period closed");
+      }
+    } catch (err) {
+      if (!(err instanceof PeriodCloseError)) throw err;
+      ctx.log.warn({ tenant: tenantId, err: err.message }, "log period not closed yet");
+    }
+  }
+  return closed;
+}

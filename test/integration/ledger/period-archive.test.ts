@@ -1,0 +1,263 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { verifyCommand } from "../../../src/cli/verify.js";
+import { leafIndexOfMmrIndex } from "../../../src/core/mmr/index.js";
+import { parseCheckpoint } from "../../../src/core/tlog/index.js";
+import { type ChildService, startChild } from "../../helpers/child-service.js";
+import { runCli } from "../../helpers/cli-output.js";
+import { freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
+import { buildGo, goRunnable, runGoLines } from "../../helpers/go.js";
+import { until } from "../../helpers/poll.js";
+
+/*
+ * Closed log periods leave the database (docs/scaling.md): `archivist log archive` moves their
+ * tiles, entry bundles, MMR nodes and final checkpoints to the blob store (the embedded default's
+ * directory), `archivist log drop` drops their node rows; each is SIGKILLed once at a chosen
+ * statement of its transaction and run again. Afterwards every receipt of every period, the
+ * log's seals and chain, and the tiles (Go's x/mod tlog) still verify, served from the archive.
+ */
+const MAIN = fileURLToPath(new URL("../../../src/cli/main.ts", import.meta.url));
+const STALL = fileURLToPath(new URL("../../helpers/stall-statement.ts", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "archivist-period-archive-"));
+const owner = { client_id: randomUUID(), client_secret: `secret-${randomUUID()}` };
+writeFileSync(
+  join(dir, "bootstrap.json"),
+  JSON.stringify({ tenancies: [{ display_name: "Archive", owner }] }),
+);
+const children: ChildService[] = [];
+const procs: ChildProcess[] = [];
+const cleanups: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const c of children) await c.kill();
+  for (const p of procs) if (p.exitCode === null) p.kill("SIGKILL");
+  for (const c of cleanups) await c();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const port = () => 20_000 + Math.floor(Math.random() * 20_000);
+
+/** `archivist <args>` in a process of its own, from the sources. */
+function archivist(args: string[], env: Record<string, string>, preload: string[] = []) {
+  const imports = ["tsx", ...preload].flatMap((m) => ["--import", m]);
+  const proc = spawn(process.execPath, [...imports, MAIN, ...args], {
+    env: { ...process.env, LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  procs.push(proc);
+  let out = "";
+  proc.stdout?.on("data", (d: Buffer) => {
+    out += d.toString();
+  });
+  proc.stderr?.on("data", (d: Buffer) => {
+    out += d.toString();
+  });
+  const done = new Promise<{ code: number | null; out: string }>((resolve) =>
+    proc.once("exit", (code) => resolve({ code, out })),
+  );
+  return { proc, done };
+}
+
+/** Runs `archivist <args>` stalled at the first statement matching `sql`, and SIGKILLs it there. */
+async function killedAt(args: string[], env: Record<string, string>, sql: string): Promise<void> {
+  const mark = join(dir, `stalled-${randomUUID()}`);
+  const run = archivist(args, { ...env, ARCHIVIST_TEST_STALL_SQL: sql, ARCHIVIST_TEST_STALL_MARK: mark }, [
+    STALL,
+  ]);
+  await until(async () => {
+    if (run.proc.exitCode !== null)
+      throw new Error(`archivist ${args.join(" ")} ended first: ${(await run.done).out}`);
+    return existsSync(mark) ? true : undefined;
+  }, 60_000);
+  run.proc.kill("SIGKILL");
+  await run.done;
+}
+
+async function tokenAt(url: string): Promise<string> {
+  const res = await fetch(`${url}/archivist/iam/v1/appidp/token`, {
+    method: "POST",
+    body: new URLSearchParams({ grant_type: "client_credentials", ...owner }),
+  });
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+type Rec = Record<string, unknown> & { identity: string; merklelog_entry: { commit: { index: string } } };
+
+describe("closed log periods leave the database", () => {
+  it("archive and drop survive a SIGKILL each; every proof is then served from object storage and verifies", async () => {
+    const env: Record<string, string> = {
+      DATA_DIR: join(dir, "data"),
+      ARCHIVIST_BOOTSTRAP_FILE: join(dir, "bootstrap.json"),
+      ARCHIVIST_COMMIT_MAX_DELAY_MS: "20",
+      ARCHIVIST_SEAL_INTERVAL_MS: "100",
+      ARCHIVIST_LOG_PERIOD_ENTRIES: "120",
+    };
+    if (testEngine() === "postgres") {
+      const db = await freshPostgresDatabase();
+      cleanups.push(db.drop);
+      env.DATABASE_URL = db.url;
+    }
+    const first = await startChild("serve", env, port());
+    children.push(first);
+    const token = await tokenAt(first.url);
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const asset = (await (
+      await fetch(`${first.url}/archivist/v2/assets`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ attributes: { arc_display_type: "archive" } }),
+      })
+    ).json()) as { identity: string; tenant_identity: string };
+    const tenant = asset.tenant_identity.replace("tenant/", "");
+    const ids: string[] = [];
+    // Past a full level-0 tile and a second period, in concurrent batches.
+    for (let i = 0; i < 320; i += 20) {
+      const batch = await Promise.all(
+        Array.from({ length: 20 }, async (_, j) => {
+          const r = await fetch(`${first.url}/archivist/v2/${asset.identity}/events`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({
+              operation: "Record",
+              behaviour: "RecordEvidence",
+              event_attributes: { arc_display_type: "a", i: String(i + j) },
+            }),
+          });
+          expect(r.status).toBe(200);
+          return ((await r.json()) as { identity: string }).identity;
+        }),
+      );
+      ids.push(...batch);
+    }
+    const periodsAt = async (url: string) =>
+      (await (await fetch(`${url}/archivist/v1/merklelogs/${tenant}/tlog/periods`)).json()) as {
+        head: string;
+        periods: Array<{ period: number; start: number; end?: number }>;
+      };
+    await until(async () => {
+      const c = await periodsAt(first.url);
+      const size = Number(c.head.split("\n")[1]);
+      return size === ids.length + 1 + c.periods.length - 1 && c.periods.length >= 3 ? c : undefined;
+    }, 60_000);
+    await first.kill("SIGTERM");
+
+    // The move, killed after its objects are stored and before they are named; then run again.
+    await killedAt(["log", "archive", tenant], env, "insert into tlog_archive");
+    const archived = await archivist(["log", "archive", tenant], env).done;
+    expect(archived, archived.out).toMatchObject({ code: 0 });
+    expect(archived.out).toMatch(/periods 0, 1(, \d+)* archived \(\d+ objects stored\)/);
+    // The drop, killed between its two deletes; then run again.
+    await killedAt(["log", "drop", tenant], env, "delete from mmr_nodes");
+    const dropped = await archivist(["log", "drop", tenant], env).done;
+    expect(dropped, dropped.out).toMatchObject({ code: 0 });
+    const counts = /\((\d+) tree nodes, (\d+) MMR nodes\)/.exec(dropped.out);
+    expect(Number(counts?.[1])).toBeGreaterThan(200);
+    expect(Number(counts?.[2])).toBeGreaterThan(200);
+    const listed = await archivist(["log", "periods", tenant, "--json"], env).done;
+    const periods = JSON.parse(listed.out) as Array<{ period: number; end?: number; dropped_at?: string }>;
+    expect(periods.filter((p) => p.end !== undefined).every((p) => p.dropped_at)).toBe(true);
+
+    // Every proof is served again, now from the archive for the closed periods.
+    const second = await startChild("serve", env, port());
+    children.push(second);
+    const t2 = await tokenAt(second.url);
+    const auth = { authorization: `Bearer ${t2}` };
+    const keys = join(dir, "keys.cbor");
+    writeFileSync(
+      keys,
+      new Uint8Array(await (await fetch(`${second.url}/.well-known/scitt-keys`)).arrayBuffer()),
+    );
+    const prefix = `${second.url}/archivist/v1/merklelogs/${tenant}/tlog`;
+    writeFileSync(join(dir, "log.vkey"), await (await fetch(`${prefix}/key`)).text());
+    const records: Rec[] = [];
+    for (const id of ids) {
+      const record = (await (
+        await fetch(`${second.url}/archivist/v2/${id}`, { headers: auth })
+      ).json()) as Rec;
+      records.push(record);
+      const [, a, , e] = id.split("/");
+      for (const profile of ["", "?profile=rfc9162"]) {
+        const receipt = await fetch(`${second.url}/archivist/v1/receipts/assets/${a}/events/${e}${profile}`, {
+          headers: auth,
+        });
+        expect(receipt.status, `${id} ${profile}: ${await receipt.clone().text()}`).toBe(200);
+        writeFileSync(join(dir, "r.cose"), new Uint8Array(await receipt.arrayBuffer()));
+        writeFileSync(join(dir, "record.json"), JSON.stringify(record));
+        const v = await runCli(
+          (x) => verifyCommand.run(x),
+          [join(dir, "record.json"), "--receipt", join(dir, "r.cose"), "--keys", keys],
+        );
+        expect(v, `${id} ${profile}: ${v.out}`).toMatchObject({ code: 0 });
+      }
+    }
+    const proof = await fetch(`${second.url}/archivist/v1/tlog-proofs/${ids[0]}`, { headers: auth });
+    expect(proof.status).toBe(200);
+    writeFileSync(join(dir, "p.tlog-proof"), await proof.text());
+    writeFileSync(join(dir, "first.json"), JSON.stringify(records[0]));
+    const tp = await runCli(
+      (x) => verifyCommand.run(x),
+      [
+        join(dir, "first.json"),
+        "--tlog-proof",
+        join(dir, "p.tlog-proof"),
+        "--log-key",
+        join(dir, "log.vkey"),
+      ],
+    );
+    expect(tp, tp.out).toMatchObject({ code: 0 });
+    // Every seal (the MMR's consistency proofs reach into the archive) and the chain of periods.
+    const log = await runCli(
+      (x) => verifyCommand.run(x),
+      ["--log", tenant, "--url", second.url, "--keys", keys, "--log-key", join(dir, "log.vkey")],
+    );
+    expect(log, log.out).toMatchObject({ code: 0 });
+    expect(log.out).toMatch(/periods chain/);
+    // Tiles and the final checkpoint come from object storage, cacheable for ever.
+    const tile = await fetch(`${prefix}/tile/0/000`);
+    expect(tile.status).toBe(200);
+    expect(tile.headers.get("cache-control")).toMatch(/immutable/);
+    expect((await tile.arrayBuffer()).byteLength).toBe(256 * 32);
+    const final0 = await fetch(`${prefix}/periods/0/checkpoint`);
+    expect(final0.status).toBe(200);
+    expect(final0.headers.get("cache-control")).toMatch(/immutable/);
+    const final0Note = await final0.text();
+    const chain = await periodsAt(second.url);
+    expect(parseCheckpoint(final0Note.slice(0, final0Note.indexOf("\n\n") + 1)).size).toBe(
+      chain.periods[0]?.end,
+    );
+
+    if (goRunnable) {
+      // Go's x/mod tlog: the tree hash from the tiles, records of every period, consistency with period 0's end.
+      const binary = buildGo("tlogcheck");
+      const leaves = [];
+      for (const k of [0, 150, ids.length - 1]) {
+        const mmrIndex = Number(records[k]?.merklelog_entry.commit.index);
+        const entry = (await (
+          await fetch(`${second.url}/archivist/v1/merklelogs/${tenant}/entries/${mmrIndex}`, {
+            headers: auth,
+          })
+        ).json()) as { leaf: string };
+        leaves.push({ index: leafIndexOfMmrIndex(mmrIndex), data: entry.leaf });
+      }
+      const [out] = await runGoLines<
+        unknown,
+        { error?: string; tree_hash_ok: boolean; consistency_ok: boolean; inclusion: Array<{ ok: boolean }> }
+      >(binary, [
+        {
+          base: prefix,
+          vkey: (await (await fetch(`${prefix}/key`)).text()).trim(),
+          checkpoint: chain.head,
+          old_checkpoint: final0Note,
+          leaves,
+        },
+      ]);
+      expect(out?.error).toBeUndefined();
+      expect(out).toMatchObject({ tree_hash_ok: true, consistency_ok: true });
+      expect(out?.inclusion.every((i) => i.ok)).toBe(true);
+    }
+  }, 300_000);
+});
