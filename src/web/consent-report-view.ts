@@ -62,6 +62,7 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
   );
   banner.id = "consent-banner";
   banner.dataset.violations = String(r.violations.length);
+  banner.dataset.unverified = String(r.unverified.length);
   box.append(
     banner,
     el(
@@ -70,6 +71,15 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
       "note",
     ),
   );
+  if (r.unverified.length) {
+    const u = el(
+      "p",
+      `${r.unverified.length} training or inference purpose(s) processed without a consent verification recorded before them.`,
+      "warn",
+    );
+    u.id = "consent-unverified";
+    box.append(u);
+  }
   if (r.purposes.length)
     box.append(
       el("h4", "Purposes"),
@@ -98,11 +108,23 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
   if (r.processing.length)
     box.append(
       table(
-        ["When", "What", "Purposes", "Consent then", "Finding"],
+        ["When", "What", "Purposes", "Consent then", "Verified before", "Finding"],
         r.processing.map((p) => {
           const tr = el("tr");
           tr.dataset.identity = p.identity;
           tr.dataset.violation = String(p.violations.length > 0);
+          tr.dataset.unverified = String(p.verified.some((v) => !v.verification));
+          const verified = el("td");
+          if (!p.verified.length) verified.append("—");
+          for (const v of p.verified) {
+            const line = el("div");
+            if (v.verification) line.append(`${v.purpose}: `, hashView(v.verification));
+            else
+              line.append(
+                el("strong", `${v.purpose}: UNVERIFIED (no verification recorded before it)`, "bad"),
+              );
+            verified.append(line);
+          }
           const consent = el("td");
           for (const c of p.consent) {
             const line = el("div");
@@ -114,7 +136,14 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
             : cell(el("span", "within consent", "good"));
           const what = el("td");
           what.append(el("div", p.label), hashView(p.identity));
-          tr.append(cell(timeView(p.at)), what, cell(p.purposes.join(", ") || "(none)"), consent, finding);
+          tr.append(
+            cell(timeView(p.at)),
+            what,
+            cell(p.purposes.join(", ") || "(none)"),
+            consent,
+            verified,
+            finding,
+          );
           return tr;
         }),
         "consent-processing",

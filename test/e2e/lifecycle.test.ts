@@ -169,6 +169,7 @@ describe.skipIf(!runnable)("the vCon lifecycle, end to end", () => {
     // Analysis is granted: the gate lets it through.
     await push("analysis", call);
     await recorded(call.uuid, "vcon_inference_performed");
+    await recorded(call.uuid, "vcon_consent_verified.analysis");
     // AI inference is revoked; a later inference for it is refused and dead-lettered with the reason.
     await push("revoke", call);
     await recorded(call.uuid, "vcon_consent_revoked");
@@ -209,7 +210,7 @@ describe.skipIf(!runnable)("the vCon lifecycle, end to end", () => {
     const all = await until(async () => {
       await s.service.workers.flush();
       const e = await events(call.uuid);
-      return e.length === 7 && e.every((x) => ["CONFIRMED", "UNEQUIVOCAL"].includes(x.confirmation_status))
+      return e.length === 8 && e.every((x) => ["CONFIRMED", "UNEQUIVOCAL"].includes(x.confirmation_status))
         ? e
         : undefined;
     }, 60_000);
@@ -248,7 +249,16 @@ describe.skipIf(!runnable)("the vCon lifecycle, end to end", () => {
     expect(cli.code, cli.out).toBe(0);
     expect(cli.out).toContain("purpose ai_inference: revoked");
     expect(cli.out).toContain("purpose analysis: granted");
-    expect(cli.out).toMatch(/processing .* AI inference performed for analysis .*: within consent/);
+    // The gate recorded its verification before the inference it let through; the forced one has none.
+    expect(cli.out).toMatch(
+      /processing .* AI inference performed for analysis .*: within consent; consent verified for analysis by assets\//,
+    );
+    expect(cli.out).toMatch(
+      /VIOLATION: processing for ai_inference after consent was revoked .*; UNVERIFIED: no consent verification recorded before it for ai_inference/,
+    );
+    expect(cli.out).toContain(
+      "1 training or inference purpose(s) processed WITHOUT a recorded consent verification",
+    );
     expect(cli.out).toMatch(
       /processing .*: VIOLATION: processing for ai_inference after consent was revoked/,
     );
@@ -289,6 +299,11 @@ describe.skipIf(!runnable)("the vCon lifecycle, end to end", () => {
     expect(
       await page.$$eval("#consent-processing tbody tr", (rows) =>
         rows.map((r) => (r as HTMLElement).dataset.violation),
+      ),
+    ).toEqual(["false", "true"]);
+    expect(
+      await page.$$eval("#consent-processing tbody tr", (rows) =>
+        rows.map((r) => (r as HTMLElement).dataset.unverified),
       ),
     ).toEqual(["false", "true"]);
     expect(await page.textContent("#consent-processing")).toContain(

@@ -17,6 +17,7 @@ import {
   purposesNamed,
 } from "./consent.js";
 import { type CustodyHop, type CustodyKeys, custodyHops } from "./custody.js";
+import { isVerification, verificationBefore } from "./verification.js";
 import { LIFECYCLE_ATTRIBUTES, lifecycleLabel, purposesOf, recordAttributes } from "./vocabulary.js";
 
 /** One record as the report shows it. */
@@ -46,6 +47,11 @@ interface ProcessingReport extends ReportStep {
   consent: Array<{ purpose: string; state: "granted" | "revoked" | "never_asked"; decided_by?: string }>;
   /** Why it is a violation (empty: none). */
   violations: string[];
+  /**
+   * Training and inference (the vocabulary's processing): per purpose, the consent verification
+   * recorded before it under the grant then in force, or none. Other processing: [].
+   */
+  verified: Array<{ purpose: string; verification?: string }>;
 }
 
 interface Violation {
@@ -68,6 +74,10 @@ export interface ConsentReport {
   /** Processing the consent gate refused (`vcon_processing_refused`). */
   refusals: Array<ReportStep & { purposes: string[]; refused_operation: string; reason: string }>;
   violations: Violation[];
+  /** Consent verifications recorded (`vcon_consent_verified`): the purpose and the operation each let through. */
+  verifications: Array<ReportStep & { purposes: string[]; verified_operation: string; grant: string }>;
+  /** Training or inference with no consent verification recorded before it (a finding beside the violations). */
+  unverified: Violation[];
   /**
    * Each erased attribute of the records read: who erased it, when, under which basis (the
    * service's word), and whether its erasure record is itself among the records read and names it.
@@ -106,7 +116,7 @@ function step(r: LifecycleRecord): ReportStep {
 function isProcessing(r: LifecycleRecord): boolean {
   const m = r.lifecycle.meaning;
   if (m.known && m.operation.processing) return true;
-  if (consentRole(r) || (m.known && m.operation.role === "refusal")) return false;
+  if (consentRole(r) || isVerification(r) || (m.known && m.operation.role === "refusal")) return false;
   return r.lifecycle.purposes.length > 0;
 }
 
@@ -139,7 +149,19 @@ export function consentReport(
   const processing: ProcessingReport[] = [];
   const violations: Violation[] = [];
   const refusals: ConsentReport["refusals"] = [];
+  const verifications: ConsentReport["verifications"] = [];
+  const unverified: Violation[] = [];
   ordered.forEach((r, i) => {
+    if (isVerification(r)) {
+      const a = recordAttributes(r.record);
+      verifications.push({
+        ...step(r),
+        purposes: r.lifecycle.purposes,
+        verified_operation: text(a[LIFECYCLE_ATTRIBUTES.verifiedOperation]),
+        grant: text(a[LIFECYCLE_ATTRIBUTES.verifiedGrant]),
+      });
+      return;
+    }
     if (r.lifecycle.meaning.known && r.lifecycle.meaning.operation.role === "refusal") {
       const a = recordAttributes(r.record);
       refusals.push({
@@ -176,11 +198,28 @@ export function consentReport(
       });
     }
     violations.push(...found);
+    const m = r.lifecycle.meaning;
+    const verified =
+      m.known && m.operation.processing
+        ? r.lifecycle.purposes.map((purpose) => {
+            const v = verificationBefore(ordered, purpose, i);
+            return v ? { purpose, verification: v } : { purpose };
+          })
+        : [];
+    for (const v of verified)
+      if (!v.verification)
+        unverified.push({
+          identity: s.identity,
+          operation: s.operation,
+          purpose: v.purpose,
+          reason: `no consent verification for ${v.purpose} recorded before it`,
+        });
     processing.push({
       ...s,
       purposes: r.lifecycle.purposes,
       consent,
       violations: found.map((v) => v.reason),
+      verified,
     });
   });
   // Erasure records among those read, and the records each names.
@@ -215,6 +254,8 @@ export function consentReport(
     processing,
     refusals,
     violations,
+    verifications,
+    unverified,
     erasures,
     custody: custodyHops(ordered, keys),
     timeline: ordered.map(step),
@@ -237,9 +278,16 @@ export function consentReportText(r: ConsentReport): string[] {
       for (const s of steps) lines.push(`    ${word} ${s.at} ${s.identity}`);
   }
   for (const g of r.unscoped_grants) lines.push(`  grant naming no purpose (grants none): ${g.identity}`);
-  for (const p of r.processing)
+  for (const p of r.processing) {
+    const unverified = p.verified.filter((v) => !v.verification).map((v) => v.purpose);
+    const verified = p.verified.filter((v) => v.verification).map((v) => `${v.purpose} by ${v.verification}`);
     lines.push(
-      `  processing ${p.at} ${p.label} ${p.identity}: ${p.violations.length ? `VIOLATION: ${p.violations.join("; ")}` : "within consent"}`,
+      `  processing ${p.at} ${p.label} ${p.identity}: ${p.violations.length ? `VIOLATION: ${p.violations.join("; ")}` : "within consent"}${unverified.length ? `; UNVERIFIED: no consent verification recorded before it for ${unverified.join(", ")}` : ""}${verified.length ? `; consent verified for ${verified.join(", ")}` : ""}`,
+    );
+  }
+  for (const v of r.verifications)
+    lines.push(
+      `  verified ${v.at} consent for ${v.purposes.join(", ")} before ${v.verified_operation || "(operation not named)"} under grant ${v.grant || "(not named)"} (${v.identity})`,
     );
   for (const e of r.erasures)
     lines.push(
@@ -266,6 +314,10 @@ export function consentReportText(r: ConsentReport): string[] {
       ? `${r.violations.length} VIOLATION(S) of consent among ${r.processing.length} processing event(s)`
       : `no violation of consent among ${r.processing.length} processing event(s)`,
   );
+  if (r.unverified.length)
+    lines.push(
+      `${r.unverified.length} training or inference purpose(s) processed WITHOUT a recorded consent verification`,
+    );
   return lines;
 }
 

@@ -16,6 +16,7 @@ export type LifecycleRole =
   | "consent-grant"
   | "consent-review"
   | "consent-revocation"
+  | "consent-verification"
   | "redaction"
   | "deletion"
   | "erasure"
@@ -59,6 +60,7 @@ const ROWS: Row[] = [
   ["vcon_consent_accepted", "consent granted", "consent", "consent-grant", "p"],
   ["vcon_consent_reviewed", "consent reviewed", "consent", "consent-review", "po"],
   ["vcon_consent_revoked", "consent revoked", "consent", "consent-revocation", "p"],
+  ["vcon_consent_verified", "consent verified before processing", "consent", "consent-verification", "po"],
   ["vcon_party_redacted", "party redacted", "redaction and deletion", "redaction"],
   ["vcon_deleted", "vCon deleted", "redaction and deletion", "deletion"],
   ["vcon_expired", "vCon expired", "redaction and deletion", "deletion"],
@@ -116,6 +118,9 @@ export const LIFECYCLE_ATTRIBUTES = {
   /** On a refusal: the operation refused and why. */
   refusedOperation: "refused_operation",
   refusalReason: "refusal_reason",
+  /** On a consent verification: the operation it lets through and the grant it found in force. */
+  verifiedOperation: "verified_operation",
+  verifiedGrant: "verified_grant",
   /** On an erasure: the records and attributes erased, and the legal basis. */
   erasedRecords: "erased_records",
   erasedAttributes: "erased_attributes",
