@@ -5,6 +5,7 @@ import { conserverCommand } from "./conserver.js";
 import { exportCommand } from "./export.js";
 import { keysCommand } from "./keys.js";
 import { mirrorCommand } from "./mirror.js";
+import { processorsCommand } from "./processors.js";
 import { scanCommand } from "./scan.js";
 import { serveCommand, workerCommand } from "./serve.js";
 import { verifyPublicCommand } from "./verify-public.js";
@@ -34,6 +35,7 @@ export const commands: Record<string, Command> = {
   export: exportCommand,
   keys: keysCommand,
   consent: consentCommand,
+  processors: processorsCommand,
   bench: benchCommand,
   conserver: conserverCommand,
   mirror: mirrorCommand,

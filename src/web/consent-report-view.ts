@@ -165,6 +165,23 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
     }
     box.append(ul);
   }
+  if (r.acknowledgements.length) {
+    box.append(el("h4", "Revocations acknowledged by processors"));
+    const ul = el("ul", undefined, "plain");
+    ul.id = "consent-acknowledgements";
+    for (const a of r.acknowledgements) {
+      const li = el("li");
+      li.append(
+        timeView(a.at),
+        ` ${a.processor || "a processor"} acknowledged `,
+        hashView(a.revocation),
+        " ",
+        hashView(a.identity),
+      );
+      ul.append(li);
+    }
+    box.append(ul);
+  }
   if (r.custody.length) {
     box.append(
       el("h4", "Chain of custody"),

@@ -78,6 +78,8 @@ export interface ConsentReport {
   verifications: Array<ReportStep & { purposes: string[]; verified_operation: string; grant: string }>;
   /** Training or inference with no consent verification recorded before it (a finding beside the violations). */
   unverified: Violation[];
+  /** Processors' acknowledgements of revocations (`vcon_revocation_acknowledged`), as recorded. */
+  acknowledgements: Array<ReportStep & { revocation: string; processor: string }>;
   /**
    * Each erased attribute of the records read: who erased it, when, under which basis (the
    * service's word), and whether its erasure record is itself among the records read and names it.
@@ -116,7 +118,12 @@ function step(r: LifecycleRecord): ReportStep {
 function isProcessing(r: LifecycleRecord): boolean {
   const m = r.lifecycle.meaning;
   if (m.known && m.operation.processing) return true;
-  if (consentRole(r) || isVerification(r) || (m.known && m.operation.role === "refusal")) return false;
+  if (
+    consentRole(r) ||
+    isVerification(r) ||
+    (m.known && (m.operation.role === "refusal" || m.operation.role === "revocation-acknowledgement"))
+  )
+    return false;
   return r.lifecycle.purposes.length > 0;
 }
 
@@ -151,7 +158,18 @@ export function consentReport(
   const refusals: ConsentReport["refusals"] = [];
   const verifications: ConsentReport["verifications"] = [];
   const unverified: Violation[] = [];
+  const acknowledgements: ConsentReport["acknowledgements"] = [];
   ordered.forEach((r, i) => {
+    const m0 = r.lifecycle.meaning;
+    if (m0.known && m0.operation.role === "revocation-acknowledgement") {
+      const a = recordAttributes(r.record);
+      acknowledgements.push({
+        ...step(r),
+        revocation: text(a[LIFECYCLE_ATTRIBUTES.acknowledgedRevocation]),
+        processor: text(a[LIFECYCLE_ATTRIBUTES.acknowledgingProcessor]),
+      });
+      return;
+    }
     if (isVerification(r)) {
       const a = recordAttributes(r.record);
       verifications.push({
@@ -256,6 +274,7 @@ export function consentReport(
     violations,
     verifications,
     unverified,
+    acknowledgements,
     erasures,
     custody: custodyHops(ordered, keys),
     timeline: ordered.map(step),
@@ -285,6 +304,10 @@ export function consentReportText(r: ConsentReport): string[] {
       `  processing ${p.at} ${p.label} ${p.identity}: ${p.violations.length ? `VIOLATION: ${p.violations.join("; ")}` : "within consent"}${unverified.length ? `; UNVERIFIED: no consent verification recorded before it for ${unverified.join(", ")}` : ""}${verified.length ? `; consent verified for ${verified.join(", ")}` : ""}`,
     );
   }
+  for (const a of r.acknowledgements)
+    lines.push(
+      `  acknowledged ${a.at} revocation ${a.revocation || "(not named)"} by processor ${a.processor || "(not named)"} (${a.identity})`,
+    );
   for (const v of r.verifications)
     lines.push(
       `  verified ${v.at} consent for ${v.purposes.join(", ")} before ${v.verified_operation || "(operation not named)"} under grant ${v.grant || "(not named)"} (${v.identity})`,

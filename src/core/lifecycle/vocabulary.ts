@@ -17,6 +17,7 @@ export type LifecycleRole =
   | "consent-review"
   | "consent-revocation"
   | "consent-verification"
+  | "revocation-acknowledgement"
   | "redaction"
   | "deletion"
   | "erasure"
@@ -82,6 +83,13 @@ const ROWS: Row[] = [
   ["vcon_model_validated", "AI model validated", "AI training and processing", "model"],
   ["vcon_model_deployed", "AI model deployed", "AI training and processing", "model"],
   ["vcon_inference_performed", "AI inference performed", "AI training and processing", "processing", "px"],
+  [
+    "vcon_revocation_acknowledged",
+    "revocation acknowledged by a processor",
+    "consent",
+    "revocation-acknowledgement",
+    "o",
+  ],
   ["vcon_attributes_erased", "personal data erased", "this service", "erasure", "o"],
   ["vcon_processing_refused", "processing refused for want of consent", "this service", "refusal", "po"],
 ];
@@ -121,6 +129,10 @@ export const LIFECYCLE_ATTRIBUTES = {
   /** On a consent verification: the operation it lets through and the grant it found in force. */
   verifiedOperation: "verified_operation",
   verifiedGrant: "verified_grant",
+  /** On a revocation's acknowledgement: the revocation, and the processor that acknowledged it. */
+  acknowledgedRevocation: "acknowledged_revocation",
+  acknowledgingProcessor: "acknowledging_processor",
+  acknowledgingProcessorId: "acknowledging_processor_id",
   /** On an erasure: the records and attributes erased, and the legal basis. */
   erasedRecords: "erased_records",
   erasedAttributes: "erased_attributes",

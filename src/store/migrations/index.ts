@@ -20,6 +20,7 @@ import { tlogCheckpoints } from "./020-tlog-checkpoints.js";
 import { eventTrailCounts } from "./028-event-trail-counts.js";
 import { statementLookup } from "./030-statement-lookup.js";
 import { erasableValues } from "./041-erasable-values.js";
+import { revocationNotices } from "./048-revocation-notices.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -45,4 +46,5 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   eventTrailCounts,
   statementLookup,
   erasableValues,
+  revocationNotices,
 ];
