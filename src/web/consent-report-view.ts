@@ -165,6 +165,56 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
     }
     box.append(ul);
   }
+  if (r.breaches.length) {
+    const missed = r.breaches.flatMap((b) => b.deadlines.filter((d) => d.state === "missed"));
+    box.append(el("h4", "Breaches"));
+    const note = el(
+      "p",
+      missed.length
+        ? `${missed.length} notification deadline(s) missed (judged at ${r.judged_at}).`
+        : `No notification deadline missed (judged at ${r.judged_at}).`,
+      missed.length ? "bad" : "good",
+    );
+    note.id = "consent-breach-banner";
+    note.dataset.missed = String(missed.length);
+    box.append(
+      note,
+      table(
+        ["Breach", "Stage", "Steps", "Deadlines", "Findings"],
+        r.breaches.map((b) => {
+          const tr = el("tr");
+          tr.dataset.breach = b.breach;
+          tr.dataset.stage = b.stage;
+          tr.dataset.missed = String(b.deadlines.some((d) => d.state === "missed"));
+          const steps = el("td");
+          for (const [step, s] of Object.entries(b.steps)) {
+            const line = el("div");
+            line.append(`${step.replace("_", " ")}: `, timeView(s.at), " ", hashView(s.identity));
+            steps.append(line);
+          }
+          const deadlines = el("td");
+          for (const d of b.deadlines) {
+            const line = el("div", undefined, d.state === "missed" ? "bad" : d.state === "met" ? "good" : "");
+            line.dataset.state = d.state;
+            line.append(
+              `${d.state === "missed" ? "MISSED" : d.state === "met" ? "met" : "open"}: ${d.detail}`,
+            );
+            deadlines.append(line);
+          }
+          if (!b.deadlines.length) deadlines.append("—");
+          tr.append(
+            cell(b.breach || "(not named)"),
+            cell(b.stage.replace("_", " ")),
+            steps,
+            deadlines,
+            cell(b.findings.filter((f) => !f.startsWith("DEADLINE MISSED")).join("; ") || "—"),
+          );
+          return tr;
+        }),
+        "consent-breaches",
+      ),
+    );
+  }
   if (r.acknowledgements.length) {
     box.append(el("h4", "Revocations acknowledged by processors"));
     const ul = el("ul", undefined, "plain");

@@ -204,13 +204,32 @@ describe.skipIf(!runnable)("the vCon lifecycle, end to end", () => {
     });
     expect(erased.status, await erased.clone().text()).toBe(200);
     expect(((await erased.json()) as { erased: unknown[] }).erased).toHaveLength(PERSONAL.length);
+    // A breach of the call's data: detected, and the regulator told at once (within GDPR's 72 h).
+    const callAsset = (created?.identity ?? "").replace(/\/events\/.*$/, "");
+    for (const op of ["vcon_breach_detected", "vcon_regulator_notified"]) {
+      const res = await s.api(`/archivist/v2/${callAsset}/events`, {
+        method: "POST",
+        token,
+        json: {
+          operation: "Record",
+          behaviour: "RecordEvidence",
+          event_attributes: {
+            arc_display_type: op,
+            vcon_operation: op,
+            subject: `vcon://${call.uuid}`,
+            breach_id: "INC-7",
+          },
+        },
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+    }
     const keyBytes = new Uint8Array(await (await s.api("/.well-known/scitt-keys")).arrayBuffer());
     writeFileSync(file("keys.cbor"), keyBytes);
     const keys = keysFromKeySet(keyBytes);
     const all = await until(async () => {
       await s.service.workers.flush();
       const e = await events(call.uuid);
-      return e.length === 8 && e.every((x) => ["CONFIRMED", "UNEQUIVOCAL"].includes(x.confirmation_status))
+      return e.length === 10 && e.every((x) => ["CONFIRMED", "UNEQUIVOCAL"].includes(x.confirmation_status))
         ? e
         : undefined;
     }, 60_000);
@@ -269,6 +288,9 @@ describe.skipIf(!runnable)("the vCon lifecycle, end to end", () => {
       ),
     ).toHaveLength(4);
     expect(cli.out).toContain("1 VIOLATION(S) of consent among 2 processing event(s)");
+    expect(cli.out).toContain("breach INC-7: regulator notified, detected");
+    expect(cli.out).toMatch(/met: the regulator notified \d+\.\d h after detection \(within 72 h\)/);
+    expect(cli.out).toContain("no breach notification deadline missed");
 
     // In Chromium: the same bundle dropped on /verify, with the service's keys pinned by fingerprint.
     await page.setViewportSize({ width: 1400, height: 900 });
@@ -310,6 +332,15 @@ describe.skipIf(!runnable)("the vCon lifecycle, end to end", () => {
       "VIOLATION: processing for ai_inference after consent was revoked",
     );
     expect(await page.$$eval("#consent-refusals li", (l) => l.length)).toBe(1);
+    expect(
+      await page.$$eval("#consent-breaches tbody tr", (rows) =>
+        rows.map((r) => [
+          (r as HTMLElement).dataset.breach,
+          (r as HTMLElement).dataset.stage,
+          (r as HTMLElement).dataset.missed,
+        ]),
+      ),
+    ).toEqual([["INC-7", "regulator_notified", "false"]]);
     expect(await page.$$eval("#consent-erasures li[data-proven=true]", (l) => l.length)).toBe(4);
     await screenshot(page, "verify-lifecycle-report-desktop");
     await page.setViewportSize({ width: 390, height: 844 });

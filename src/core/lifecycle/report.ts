@@ -8,6 +8,7 @@
  */
 
 import { erasableStandings } from "../record/erasable.js";
+import { type BreachDeadlines, type BreachState, breachStates, DEFAULT_BREACH_DEADLINES } from "./breach.js";
 import {
   type ConsentRole,
   consentOf,
@@ -93,6 +94,11 @@ export interface ConsentReport {
     erasure_record: string;
     erasure_proven: boolean;
   }>;
+  /** Each breach the records tell of, its steps and the regulator's deadlines judged when the report was made. */
+  breaches: BreachState[];
+  /** When the breach deadlines were judged (RFC 3339), and the deadlines used. */
+  judged_at: string;
+  breach_deadlines: BreachDeadlines;
   /** The vCon's transfers (`vcon_sent`, `vcon_received`), each with the other party's proof checked. */
   custody: CustodyHop[];
   /** Every record read, in the order the derivation reads them. */
@@ -127,6 +133,12 @@ function isProcessing(r: LifecycleRecord): boolean {
   return r.lifecycle.purposes.length > 0;
 }
 
+/** When the report is made (breach deadlines are judged then) and the deadlines a regulator sets. */
+export interface ReportOptions {
+  nowMs?: number | undefined;
+  breachDeadlines?: BreachDeadlines | undefined;
+}
+
 /**
  * The report of `subject` from its proven records (`proven`, as the API returns them) and the
  * records left out of it with the reason. Pure: the same records make the same report anywhere.
@@ -136,7 +148,10 @@ export function consentReport(
   proven: ReadonlyArray<Record<string, unknown>>,
   leftOut: Array<{ identity: string; reason: string }> = [],
   keys: CustodyKeys = {},
+  opts: ReportOptions = {},
 ): ConsentReport {
+  const nowMs = opts.nowMs ?? Date.now();
+  const deadlines = opts.breachDeadlines ?? DEFAULT_BREACH_DEADLINES;
   const ordered = lifecycleOrder(proven);
   const byRole = (purpose: string, role: ConsentRole) =>
     consentOf(ordered, purpose)
@@ -276,6 +291,9 @@ export function consentReport(
     unverified,
     acknowledgements,
     erasures,
+    breaches: breachStates(ordered, nowMs, deadlines),
+    judged_at: new Date(nowMs).toISOString(),
+    breach_deadlines: deadlines,
     custody: custodyHops(ordered, keys),
     timeline: ordered.map(step),
   };
@@ -332,11 +350,31 @@ export function consentReportText(r: ConsentReport): string[] {
     lines.push(
       `  refused ${f.at} ${f.refused_operation || "(operation not named)"}: ${f.reason} (${f.identity})`,
     );
+  for (const b of r.breaches) {
+    const detected = b.steps.detected;
+    lines.push(
+      `  breach ${b.breach || "(not named)"}: ${b.stage.replace("_", " ")}${detected ? `, detected ${detected.at} (${detected.identity})` : ""}`,
+    );
+    for (const step of ["investigated", "subject_notified", "regulator_notified", "remediated"] as const) {
+      const s = b.steps[step];
+      if (s) lines.push(`    ${step.replace("_", " ")} ${s.at} (${s.identity})`);
+    }
+    for (const d of b.deadlines)
+      lines.push(`    ${d.state === "missed" ? "MISSED" : d.state === "met" ? "met" : "open"}: ${d.detail}`);
+    for (const f of b.findings) if (!f.startsWith("DEADLINE MISSED")) lines.push(`    ${f}`);
+  }
   lines.push(
     r.violations.length
       ? `${r.violations.length} VIOLATION(S) of consent among ${r.processing.length} processing event(s)`
       : `no violation of consent among ${r.processing.length} processing event(s)`,
   );
+  const missed = r.breaches.flatMap((b) => b.deadlines.filter((d) => d.state === "missed"));
+  if (r.breaches.length)
+    lines.push(
+      missed.length
+        ? `${missed.length} breach notification deadline(s) MISSED (judged at ${r.judged_at})`
+        : `no breach notification deadline missed (judged at ${r.judged_at})`,
+    );
   if (r.unverified.length)
     lines.push(
       `${r.unverified.length} training or inference purpose(s) processed WITHOUT a recorded consent verification`,
@@ -360,6 +398,7 @@ export function bundleConsentReport(
   bundle: { subject: { id: string }; records: Array<{ record: Record<string, unknown> }> },
   checked: { records: CheckedRecord[] },
   keys: CustodyKeys = {},
+  opts: ReportOptions = {},
 ): ConsentReport {
   const proven: Array<Record<string, unknown>> = [];
   const leftOut: Array<{ identity: string; reason: string }> = [];
@@ -375,5 +414,5 @@ export function bundleConsentReport(
           : "not checked",
       });
   });
-  return consentReport(bundle.subject.id, proven, leftOut, keys);
+  return consentReport(bundle.subject.id, proven, leftOut, keys, opts);
 }

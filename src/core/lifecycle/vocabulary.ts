@@ -133,6 +133,8 @@ export const LIFECYCLE_ATTRIBUTES = {
   acknowledgedRevocation: "acknowledged_revocation",
   acknowledgingProcessor: "acknowledging_processor",
   acknowledgingProcessorId: "acknowledging_processor_id",
+  /** On a breach event: which breach it is about (records naming none are read as one breach). */
+  breachId: "breach_id",
   /** On an erasure: the records and attributes erased, and the legal basis. */
   erasedRecords: "erased_records",
   erasedAttributes: "erased_attributes",
