@@ -141,14 +141,29 @@ export async function queueNotices(
 const NOTICE_COLUMNS = `n.id, n.tenant_id, n.processor_id, p.display_name as processor_name, n.revocation, n.vcon,
   n.purposes, n.revoked_at, n.state, n.attempts, n.next_attempt_at, n.last_error, n.created_at, n.acknowledged_at, n.acknowledgement`;
 
-/** Notices whose next attempt is due, oldest first. */
-export function dueNotices(db: Queryable, limit: number): Promise<DueNotice[]> {
+/**
+ * Claims the notices whose next attempt is due, oldest first: each is put `leaseMs` ahead, so
+ * that another process's notifier skips it while this one posts it (an attempt that crashes is
+ * tried again when the lease runs out).
+ */
+export function claimDueNotices(db: Queryable, limit: number, leaseMs: number): Promise<DueNotice[]> {
   return db.query<DueNotice>(
-    `select ${NOTICE_COLUMNS}, p.url, p.signing_secret
-       from revocation_notices n join consent_processors p on p.id = n.processor_id
-      where n.state = 'pending' and n.next_attempt_at <= now()
-      order by n.next_attempt_at, n.created_at limit $1`,
-    [limit],
+    `with due as (
+       select id from revocation_notices
+        where state = 'pending' and next_attempt_at <= now()
+        order by next_attempt_at, created_at limit $1
+        for update skip locked
+     ), claimed as (
+       update revocation_notices n set next_attempt_at = now() + ($2::bigint * interval '1 millisecond')
+         from due where n.id = due.id
+       returning n.*
+     )
+     select n.id, n.tenant_id, n.processor_id, p.display_name as processor_name, n.revocation, n.vcon,
+            n.purposes, n.revoked_at, n.state, n.attempts, n.next_attempt_at, n.last_error, n.created_at,
+            n.acknowledged_at, n.acknowledgement, p.url, p.signing_secret
+       from claimed n join consent_processors p on p.id = n.processor_id
+      order by n.created_at`,
+    [limit, leaseMs],
   );
 }
 

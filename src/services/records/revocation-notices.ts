@@ -13,9 +13,9 @@ import {
 import { LIFECYCLE_ATTRIBUTES } from "../../core/lifecycle/vocabulary.js";
 import {
   acknowledgeNotice,
+  claimDueNotices,
   type DueNotice,
   deleteProcessor,
-  dueNotices,
   failNotice,
   insertProcessor,
   type NoticeRow,
@@ -244,20 +244,26 @@ export async function deliverNotices(
   log: Logger,
   retryBaseMs?: number,
 ): Promise<number> {
-  let delivered = 0;
-  for (const n of await dueNotices(ctx.db, DELIVERIES_PER_TICK)) {
-    try {
-      await deliverOne(ctx, n);
-      delivered++;
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      const delay = noticeRetryDelayMs(n.attempts + 1, retryBaseMs);
-      log.warn(
-        { notice: n.id, processor: n.processor_name, attempts: n.attempts + 1, err: message },
-        "revocation notice not acknowledged",
-      );
-      await failNotice(ctx.db, n.id, message, delay);
-    }
-  }
+  // Posted at once, each leased for longer than its attempt may take (the post, then the
+  // acknowledgement's write): one slow processor holds up no other.
+  const due = await claimDueNotices(ctx.db, DELIVERIES_PER_TICK, 6 * TIMEOUT_MS);
+  const done = await Promise.all(
+    due.map(async (n) => {
+      try {
+        await deliverOne(ctx, n);
+        return true;
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        const delay = noticeRetryDelayMs(n.attempts + 1, retryBaseMs);
+        log.warn(
+          { notice: n.id, processor: n.processor_name, attempts: n.attempts + 1, err: message },
+          "revocation notice not acknowledged",
+        );
+        await failNotice(ctx.db, n.id, message, delay);
+        return false;
+      }
+    }),
+  );
+  const delivered = done.filter(Boolean).length;
   return delivered;
 }
