@@ -38,6 +38,10 @@ export interface Config {
   readonly sealIntervalMs: number;
   readonly anchorIntervalMs: number;
   readonly scanIntervalMs: number;
+  /** How often revocations are looked for and notices to processors sent (docs/vcon-lifecycle.md, §2). */
+  readonly noticeIntervalMs: number;
+  /** The first retry's delay of a notice not acknowledged; it doubles, to at most an hour. */
+  readonly noticeRetryBaseMs: number;
   readonly rateLimitRps: number | undefined;
   readonly logLevel: string;
   readonly workers: boolean;
@@ -276,6 +280,8 @@ export function loadConfig(
     logPeriodAgeMs: int(e, "ARCHIVIST_LOG_PERIOD_AGE_MS", 0),
     anchorIntervalMs: int(e, "ARCHIVIST_ANCHOR_INTERVAL_MS", 10_000),
     scanIntervalMs: int(e, "ARCHIVIST_SCAN_INTERVAL_MS", 86_400_000),
+    noticeIntervalMs: int(e, "ARCHIVIST_NOTICE_INTERVAL_MS", 5000),
+    noticeRetryBaseMs: int(e, "ARCHIVIST_NOTICE_RETRY_BASE_MS", 5000),
     rateLimitRps: rps ? int(e, "ARCHIVIST_RATE_LIMIT_RPS", 0) || undefined : undefined,
     logLevel: e.LOG_LEVEL || "info",
     workers: e.ARCHIVIST_NO_WORKERS !== "true",

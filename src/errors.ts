@@ -23,7 +23,7 @@ export { CodedError } from "./core/api/coded-error.js";
  * Every error code of the package, one vocabulary (after jose's `JOSEErrorCode`): each error class
  * derives from `CodedError` and its `code` is one of these, so a caller switches on `err.code`
  * rather than on a message. Unexported error classes (the CLI's `VERIFY_FAILED`,
- * `TRUST_ROOT_UNREADABLE`, `EXPORT_FAILED`, `USAGE` and `CONSENT_LOOKUP_FAILED`, the bundle verifier's `BUNDLE_MALFORMED`, the tile reader's `TILE_INVALID`,
+ * `TRUST_ROOT_UNREADABLE`, `EXPORT_FAILED`, `USAGE`, `CONSENT_LOOKUP_FAILED` and `PROCESSORS_FAILED`, the bundle verifier's `BUNDLE_MALFORMED`, the tile reader's `TILE_INVALID`,
  * bencode's `BENCODE`) never reach a caller as an error: their messages become a command's exit or
  * a verification's failure reason. The conserver plugins add `ConserverPluginErrorCode`.
  */
@@ -53,6 +53,7 @@ export type ErrorCode =
   | "EXPORT_FAILED"
   | "USAGE"
   | "CONSENT_LOOKUP_FAILED"
+  | "PROCESSORS_FAILED"
   | "BUNDLE_MALFORMED"
   | "TILE_INVALID"
   | "BENCODE";

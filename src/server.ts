@@ -9,6 +9,7 @@ import { buildApp } from "./http/app.js";
 import { bindHttpServer } from "./http/listen.js";
 import { InvitationMailer } from "./services/identity/invitation-mailer.js";
 import { provision } from "./services/identity/provisioning.js";
+import { deliverNotices, scanRevocations } from "./services/records/revocation-notices.js";
 import { RegistrationRate } from "./services/scitt/registration-rate.js";
 import { openWritePath } from "./services/write/write-path.js";
 import { openBlobStore } from "./store/blobstore/open.js";
@@ -176,7 +177,20 @@ export async function startService(config: Config, opts: { api?: boolean } = {})
       if (topic.startsWith(COMMIT_TOPIC)) running?.wakeCommit(topic.slice(COMMIT_TOPIC.length));
     });
   }
-  running = startWorkers(ctx, { none: !config.workers });
+  running = startWorkers(ctx, {
+    none: !config.workers,
+    periodic: [
+      {
+        // A consent revocation reaches every registered processor that has not acknowledged it.
+        name: "revocation-notifier",
+        intervalMs: config.noticeIntervalMs,
+        tick: async () => {
+          await scanRevocations(ctx);
+          await deliverNotices(ctx, ctx.log, config.noticeRetryBaseMs);
+        },
+      },
+    ],
+  });
   ctx.setWorkers(running);
   ctx.log.info(
     { url: server ? url : undefined, db: ctx.db.kind, workers: config.workers },

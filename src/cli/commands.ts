@@ -7,6 +7,7 @@ import { keysCommand } from "./keys.js";
 import { logCommand } from "./log.js";
 import { mirrorCommand } from "./mirror.js";
 import { partitionCommand } from "./partition.js";
+import { processorsCommand } from "./processors.js";
 import { scanCommand } from "./scan.js";
 import { serveCommand, workerCommand } from "./serve.js";
 import { verifyPublicCommand } from "./verify-public.js";
@@ -37,6 +38,7 @@ export const commands: Record<string, Command> = {
   keys: keysCommand,
   log: logCommand,
   consent: consentCommand,
+  processors: processorsCommand,
   bench: benchCommand,
   conserver: conserverCommand,
   mirror: mirrorCommand,

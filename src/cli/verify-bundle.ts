@@ -42,6 +42,14 @@ function bundleText(r: BundleReport): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** A deadline in hours as an option gives it: a positive number, 0 for none, absent for the default. */
+function hoursOption(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new BundleError(`${name} takes a number of hours, got "${value}"`);
+  return n === 0 ? undefined : n;
+}
+
 /** `archivist verify bundle <file> [trust roots] [--json]`: offline, with nothing but the file and the caller's roots. */
 export function declareVerifyBundle(exit: Exit): Cli {
   return trustOptions(
@@ -54,55 +62,76 @@ export function declareVerifyBundle(exit: Exit): Cli {
       .option(
         "--report",
         "also the consent and processing report of the vCon, made of the records that verified (JSON: consent_report)",
+      )
+      .option(
+        "--regulator-hours <hours>",
+        "with --report: hours from a breach's detection to notify the regulator (default 72, GDPR Art. 33; 0: no deadline)",
+      )
+      .option(
+        "--subject-hours <hours>",
+        "with --report: hours from a breach's detection to notify the data subjects (default: no deadline)",
       ),
   )
     .addHelpText(
       "after",
       `\nThe report (--report) lists, per purpose, its grants, reviews and revocations, every processing
 event, and flags as a violation each one after a revocation or without a grant. It reads only the
-records whose receipts verified; the exit status stays the bundle's verdict.
+records whose receipts verified; the exit status stays the bundle's verdict. Each breach the records
+tell of (by breach_id) is shown with its steps and its notification deadlines, judged now.
 ${EXIT_HELP}`,
     )
-    .action((file: string, v: TrustFlags & { json?: boolean; report?: boolean }) => {
-      let report: BundleReport | ReturnType<typeof cannotEvaluate>;
-      let consent: ConsentReport | undefined;
-      try {
-        let text: string;
+    .action(
+      (
+        file: string,
+        v: TrustFlags & { json?: boolean; report?: boolean; regulatorHours?: string; subjectHours?: string },
+      ) => {
+        let report: BundleReport | ReturnType<typeof cannotEvaluate>;
+        let consent: ConsentReport | undefined;
         try {
-          text = readFileSync(file, "utf8");
+          let text: string;
+          try {
+            text = readFileSync(file, "utf8");
+          } catch (err) {
+            const code = (err as { code?: string }).code;
+            throw new BundleError(
+              `cannot read the bundle ${file}: ${code === "ENOENT" ? "no such file" : code}`,
+            );
+          }
+          const bundle = parseBundle(text);
+          const roots = trustRoots(v);
+          const verified = verifyBundle(bundle, roots, new Date(), nodePublicKeyFromJwk);
+          if (v.report) {
+            const evidence = keysFromKeySet(
+              new Uint8Array(Buffer.from(bundle.keys.cose_key_set, "base64")),
+              nodePublicKeyFromJwk,
+            );
+            consent = bundleConsentReport(
+              bundle,
+              verified,
+              { pinned: pinnedServiceKeys(roots, evidence), evidence, makeKey: nodePublicKeyFromJwk },
+              {
+                breachDeadlines: {
+                  regulatorHours:
+                    v.regulatorHours === undefined ? 72 : hoursOption(v.regulatorHours, "--regulator-hours"),
+                  subjectHours: hoursOption(v.subjectHours, "--subject-hours"),
+                },
+              },
+            );
+          }
+          report = verified;
         } catch (err) {
-          const code = (err as { code?: string }).code;
-          throw new BundleError(
-            `cannot read the bundle ${file}: ${code === "ENOENT" ? "no such file" : code}`,
-          );
+          if (!(err instanceof BundleError || err instanceof TrustRootError)) throw err;
+          report = cannotEvaluate(err.message);
         }
-        const bundle = parseBundle(text);
-        const roots = trustRoots(v);
-        const verified = verifyBundle(bundle, roots, new Date(), nodePublicKeyFromJwk);
-        if (v.report) {
-          const evidence = keysFromKeySet(
-            new Uint8Array(Buffer.from(bundle.keys.cose_key_set, "base64")),
-            nodePublicKeyFromJwk,
-          );
-          consent = bundleConsentReport(bundle, verified, {
-            pinned: pinnedServiceKeys(roots, evidence),
-            evidence,
-            makeKey: nodePublicKeyFromJwk,
-          });
-        }
-        report = verified;
-      } catch (err) {
-        if (!(err instanceof BundleError || err instanceof TrustRootError)) throw err;
-        report = cannotEvaluate(err.message);
-      }
-      const consentText = consent ? `${consentReportText(consent).join("\n")}\n` : "";
-      process.stdout.write(
-        v.json
-          ? `${JSON.stringify(consent ? { ...report, consent_report: consent } : report, null, 2)}\n`
-          : "records" in report
-            ? `${bundleText(report)}${consentText}`
-            : `${report.summary}\n`,
-      );
-      exit(report.exit_code);
-    });
+        const consentText = consent ? `${consentReportText(consent).join("\n")}\n` : "";
+        process.stdout.write(
+          v.json
+            ? `${JSON.stringify(consent ? { ...report, consent_report: consent } : report, null, 2)}\n`
+            : "records" in report
+              ? `${bundleText(report)}${consentText}`
+              : `${report.summary}\n`,
+        );
+        exit(report.exit_code);
+      },
+    );
 }

@@ -13,6 +13,7 @@ import type {
   AssetWithEventsMade,
   Blob,
   Consent,
+  ConsentVerification,
   EventCreate,
   EventSearch,
   FreeEvent,
@@ -235,6 +236,25 @@ export class ApiClient {
       "GET",
       `/archivist/v1/consent/vcons/${encodeURIComponent(vconUuid)}`,
       { route: "consent.get", ...(purpose === undefined ? {} : { query: { purpose } }), answers: [404] },
+    );
+    return reply.status === 404 ? undefined : reply.body;
+  }
+
+  /**
+   * Verifies a vCon's consent for `purpose` before `operation` and, when granted, has the service
+   * record the verification (`POST /archivist/v1/consent/vcons/{uuid}/verifications`); undefined
+   * when the caller may read no record of the vCon (404). Not retried when the answer is unknown:
+   * a second verification would be recorded.
+   */
+  async verifyConsent(
+    vconUuid: string,
+    purpose: string,
+    operation: string,
+  ): Promise<ConsentVerification | undefined> {
+    const reply = await this.transport.json<ConsentVerification>(
+      "POST",
+      `/archivist/v1/consent/vcons/${encodeURIComponent(vconUuid)}/verifications`,
+      { route: "consent.verify", body: { json: { purpose, operation } }, ...CREATE, answers: [404] },
     );
     return reply.status === 404 ? undefined : reply.body;
   }

@@ -14,7 +14,7 @@ import type {
   eventCreate,
   eventOut,
 } from "../http/schemas/assets.js";
-import type { consentOut } from "../http/schemas/consent.js";
+import type { consentOut, verificationOut } from "../http/schemas/consent.js";
 
 // The request and answer shapes of the routes the client calls. Where the service has a zod
 // schema they are inferred from it (types only: the client carries no server code), so a
@@ -44,6 +44,9 @@ export type AssetEventBatchMade = z.output<typeof assetEventBatchMinimal>;
 
 /** `GET /archivist/v1/consent/vcons/{uuid}` (an extension of this service): a vCon's consent per purpose. */
 export type Consent = z.output<typeof consentOut>;
+
+/** `POST /archivist/v1/consent/vcons/{uuid}/verifications`: the consent found, and the verification recorded. */
+export type ConsentVerification = z.output<typeof verificationOut>;
 
 /** `POST /archivist/v1/events`: an asset-free event. */
 export interface FreeEventCreate {

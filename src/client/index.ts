@@ -25,6 +25,7 @@ export type {
   AssetWithEventsMade,
   Blob,
   Consent,
+  ConsentVerification,
   EventCreate,
   EventSearch,
   FreeEvent,

@@ -279,6 +279,17 @@ export async function eventAccessFacts(
   return rows[0];
 }
 
+/** The event that created an asset (`NewAsset`): it holds the asset's creation attributes. */
+export async function creationEventOf(db: Queryable, assetId: string): Promise<AssetEventRow | undefined> {
+  return (
+    await readEvents(
+      db,
+      `select ${EVENT_COLUMNS} from asset_events where asset_id = $1 and operation = 'NewAsset'`,
+      [assetId],
+    )
+  )[0];
+}
+
 /** Events of one asset in the order they were accepted (to rebuild the asset at a time). */
 export function eventsOfAsset(db: Queryable, assetId: string, until?: Date): Promise<AssetEventRow[]> {
   return readEvents(

@@ -108,6 +108,25 @@ export async function getFreeEvent(
 }
 
 /**
+ * The tenancy's asset-free events of a vCon (on its trail `vcon://<uuid>`, or naming it as
+ * `subject`), oldest first, registered signed statements left out: what an erasure of the vCon
+ * reads.
+ */
+export function freeEventsOfVcon(
+  db: Queryable,
+  tenantId: string,
+  subject: string,
+  limit: number,
+): Promise<FreeEventRow[]> {
+  return db.query<FreeEventRow>(
+    `select ${FREE_EVENT_COLUMNS} from events
+      where tenant_id = $1 and statement is null and ($2 = any(trails) or attributes->>'subject' = $2)
+      order by seq limit $3`,
+    [tenantId, subject, limit],
+  );
+}
+
+/**
  * The tenancy of an asset-free event, whether it is a registered signed statement, and whether
  * its tenancy's log is open to registration by signature (what makes a statement public).
  */

@@ -62,6 +62,7 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
   );
   banner.id = "consent-banner";
   banner.dataset.violations = String(r.violations.length);
+  banner.dataset.unverified = String(r.unverified.length);
   box.append(
     banner,
     el(
@@ -70,6 +71,15 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
       "note",
     ),
   );
+  if (r.unverified.length) {
+    const u = el(
+      "p",
+      `${r.unverified.length} training or inference purpose(s) processed without a consent verification recorded before them.`,
+      "warn",
+    );
+    u.id = "consent-unverified";
+    box.append(u);
+  }
   if (r.purposes.length)
     box.append(
       el("h4", "Purposes"),
@@ -98,11 +108,23 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
   if (r.processing.length)
     box.append(
       table(
-        ["When", "What", "Purposes", "Consent then", "Finding"],
+        ["When", "What", "Purposes", "Consent then", "Verified before", "Finding"],
         r.processing.map((p) => {
           const tr = el("tr");
           tr.dataset.identity = p.identity;
           tr.dataset.violation = String(p.violations.length > 0);
+          tr.dataset.unverified = String(p.verified.some((v) => !v.verification));
+          const verified = el("td");
+          if (!p.verified.length) verified.append("—");
+          for (const v of p.verified) {
+            const line = el("div");
+            if (v.verification) line.append(`${v.purpose}: `, hashView(v.verification));
+            else
+              line.append(
+                el("strong", `${v.purpose}: UNVERIFIED (no verification recorded before it)`, "bad"),
+              );
+            verified.append(line);
+          }
           const consent = el("td");
           for (const c of p.consent) {
             const line = el("div");
@@ -114,7 +136,14 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
             : cell(el("span", "within consent", "good"));
           const what = el("td");
           what.append(el("div", p.label), hashView(p.identity));
-          tr.append(cell(timeView(p.at)), what, cell(p.purposes.join(", ") || "(none)"), consent, finding);
+          tr.append(
+            cell(timeView(p.at)),
+            what,
+            cell(p.purposes.join(", ") || "(none)"),
+            consent,
+            verified,
+            finding,
+          );
           return tr;
         }),
         "consent-processing",
@@ -131,6 +160,73 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
         timeView(f.at),
         ` ${f.refused_operation || "processing"} refused: ${f.reason} `,
         hashView(f.identity),
+      );
+      ul.append(li);
+    }
+    box.append(ul);
+  }
+  if (r.breaches.length) {
+    const missed = r.breaches.flatMap((b) => b.deadlines.filter((d) => d.state === "missed"));
+    box.append(el("h4", "Breaches"));
+    const note = el(
+      "p",
+      missed.length
+        ? `${missed.length} notification deadline(s) missed (judged at ${r.judged_at}).`
+        : `No notification deadline missed (judged at ${r.judged_at}).`,
+      missed.length ? "bad" : "good",
+    );
+    note.id = "consent-breach-banner";
+    note.dataset.missed = String(missed.length);
+    box.append(
+      note,
+      table(
+        ["Breach", "Stage", "Steps", "Deadlines", "Findings"],
+        r.breaches.map((b) => {
+          const tr = el("tr");
+          tr.dataset.breach = b.breach;
+          tr.dataset.stage = b.stage;
+          tr.dataset.missed = String(b.deadlines.some((d) => d.state === "missed"));
+          const steps = el("td");
+          for (const [step, s] of Object.entries(b.steps)) {
+            const line = el("div");
+            line.append(`${step.replace("_", " ")}: `, timeView(s.at), " ", hashView(s.identity));
+            steps.append(line);
+          }
+          const deadlines = el("td");
+          for (const d of b.deadlines) {
+            const line = el("div", undefined, d.state === "missed" ? "bad" : d.state === "met" ? "good" : "");
+            line.dataset.state = d.state;
+            line.append(
+              `${d.state === "missed" ? "MISSED" : d.state === "met" ? "met" : "open"}: ${d.detail}`,
+            );
+            deadlines.append(line);
+          }
+          if (!b.deadlines.length) deadlines.append("—");
+          tr.append(
+            cell(b.breach || "(not named)"),
+            cell(b.stage.replace("_", " ")),
+            steps,
+            deadlines,
+            cell(b.findings.filter((f) => !f.startsWith("DEADLINE MISSED")).join("; ") || "—"),
+          );
+          return tr;
+        }),
+        "consent-breaches",
+      ),
+    );
+  }
+  if (r.acknowledgements.length) {
+    box.append(el("h4", "Revocations acknowledged by processors"));
+    const ul = el("ul", undefined, "plain");
+    ul.id = "consent-acknowledgements";
+    for (const a of r.acknowledgements) {
+      const li = el("li");
+      li.append(
+        timeView(a.at),
+        ` ${a.processor || "a processor"} acknowledged `,
+        hashView(a.revocation),
+        " ",
+        hashView(a.identity),
       );
       ul.append(li);
     }

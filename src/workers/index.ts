@@ -23,7 +23,14 @@ export interface Workers {
 }
 
 /** Starts the committer, sealer, anchorer and scanner (or none, for `serve --no-workers`). */
-export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
+export function startWorkers(
+  ctx: Ctx,
+  opts: {
+    none?: boolean;
+    /** Periodic work of the services the server composes in (a worker imports no service). */
+    periodic?: Array<{ name: string; intervalMs: number; tick: () => Promise<void> }>;
+  } = {},
+): Workers {
   const { db, log, config } = ctx;
   // A held log's records stay STORED: nothing is appended over signed entries a restore lost.
   const committer = new Committer(db, log, config.commitMaxDelayMs, ctx.writePath.handoff, undefined, (t) =>
@@ -74,7 +81,8 @@ export function startWorkers(ctx: Ctx, opts: { none?: boolean } = {}): Workers {
     },
     log,
   );
-  const all = [sealer, anchorer, scanner, witnessing, periods];
+  const extra = (opts.periodic ?? []).map((p) => new Periodic(p.name, p.intervalMs, p.tick, log));
+  const all = [sealer, anchorer, scanner, witnessing, periods, ...extra];
   if (!opts.none) {
     committer.start();
     for (const p of all) p.start();

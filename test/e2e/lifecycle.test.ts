@@ -169,6 +169,7 @@ describe.skipIf(!runnable)("the vCon lifecycle, end to end", () => {
     // Analysis is granted: the gate lets it through.
     await push("analysis", call);
     await recorded(call.uuid, "vcon_inference_performed");
+    await recorded(call.uuid, "vcon_consent_verified.analysis");
     // AI inference is revoked; a later inference for it is refused and dead-lettered with the reason.
     await push("revoke", call);
     await recorded(call.uuid, "vcon_consent_revoked");
@@ -203,13 +204,32 @@ describe.skipIf(!runnable)("the vCon lifecycle, end to end", () => {
     });
     expect(erased.status, await erased.clone().text()).toBe(200);
     expect(((await erased.json()) as { erased: unknown[] }).erased).toHaveLength(PERSONAL.length);
+    // A breach of the call's data: detected, and the regulator told at once (within GDPR's 72 h).
+    const callAsset = (created?.identity ?? "").replace(/\/events\/.*$/, "");
+    for (const op of ["vcon_breach_detected", "vcon_regulator_notified"]) {
+      const res = await s.api(`/archivist/v2/${callAsset}/events`, {
+        method: "POST",
+        token,
+        json: {
+          operation: "Record",
+          behaviour: "RecordEvidence",
+          event_attributes: {
+            arc_display_type: op,
+            vcon_operation: op,
+            subject: `vcon://${call.uuid}`,
+            breach_id: "INC-7",
+          },
+        },
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+    }
     const keyBytes = new Uint8Array(await (await s.api("/.well-known/scitt-keys")).arrayBuffer());
     writeFileSync(file("keys.cbor"), keyBytes);
     const keys = keysFromKeySet(keyBytes);
     const all = await until(async () => {
       await s.service.workers.flush();
       const e = await events(call.uuid);
-      return e.length === 7 && e.every((x) => ["CONFIRMED", "UNEQUIVOCAL"].includes(x.confirmation_status))
+      return e.length === 10 && e.every((x) => ["CONFIRMED", "UNEQUIVOCAL"].includes(x.confirmation_status))
         ? e
         : undefined;
     }, 60_000);
@@ -248,7 +268,16 @@ describe.skipIf(!runnable)("the vCon lifecycle, end to end", () => {
     expect(cli.code, cli.out).toBe(0);
     expect(cli.out).toContain("purpose ai_inference: revoked");
     expect(cli.out).toContain("purpose analysis: granted");
-    expect(cli.out).toMatch(/processing .* AI inference performed for analysis .*: within consent/);
+    // The gate recorded its verification before the inference it let through; the forced one has none.
+    expect(cli.out).toMatch(
+      /processing .* AI inference performed for analysis .*: within consent; consent verified for analysis by assets\//,
+    );
+    expect(cli.out).toMatch(
+      /VIOLATION: processing for ai_inference after consent was revoked .*; UNVERIFIED: no consent verification recorded before it for ai_inference/,
+    );
+    expect(cli.out).toContain(
+      "1 training or inference purpose(s) processed WITHOUT a recorded consent verification",
+    );
     expect(cli.out).toMatch(
       /processing .*: VIOLATION: processing for ai_inference after consent was revoked/,
     );
@@ -259,6 +288,9 @@ describe.skipIf(!runnable)("the vCon lifecycle, end to end", () => {
       ),
     ).toHaveLength(4);
     expect(cli.out).toContain("1 VIOLATION(S) of consent among 2 processing event(s)");
+    expect(cli.out).toContain("breach INC-7: regulator notified, detected");
+    expect(cli.out).toMatch(/met: the regulator notified \d+\.\d h after detection \(within 72 h\)/);
+    expect(cli.out).toContain("no breach notification deadline missed");
 
     // In Chromium: the same bundle dropped on /verify, with the service's keys pinned by fingerprint.
     await page.setViewportSize({ width: 1400, height: 900 });
@@ -291,10 +323,24 @@ describe.skipIf(!runnable)("the vCon lifecycle, end to end", () => {
         rows.map((r) => (r as HTMLElement).dataset.violation),
       ),
     ).toEqual(["false", "true"]);
+    expect(
+      await page.$$eval("#consent-processing tbody tr", (rows) =>
+        rows.map((r) => (r as HTMLElement).dataset.unverified),
+      ),
+    ).toEqual(["false", "true"]);
     expect(await page.textContent("#consent-processing")).toContain(
       "VIOLATION: processing for ai_inference after consent was revoked",
     );
     expect(await page.$$eval("#consent-refusals li", (l) => l.length)).toBe(1);
+    expect(
+      await page.$$eval("#consent-breaches tbody tr", (rows) =>
+        rows.map((r) => [
+          (r as HTMLElement).dataset.breach,
+          (r as HTMLElement).dataset.stage,
+          (r as HTMLElement).dataset.missed,
+        ]),
+      ),
+    ).toEqual([["INC-7", "regulator_notified", "false"]]);
     expect(await page.$$eval("#consent-erasures li[data-proven=true]", (l) => l.length)).toBe(4);
     await screenshot(page, "verify-lifecycle-report-desktop");
     await page.setViewportSize({ width: 390, height: 844 });

@@ -17,6 +17,7 @@ export const defaultOptions: Record<string, unknown> = {
   operation: "vcon_inference_performed",
   backend: undefined,
   record_refusal: true,
+  record_verification: true,
   asset_free: false,
   partner_id: undefined,
   ...TEMPLATE_OPTION_DEFAULTS,
@@ -63,19 +64,43 @@ export async function run(
   );
   const attrs = event.event_attributes;
   const uuid = (attrs.subject as string).slice("vcon://".length);
-  const answer = await ctx.consent.consent(backend, uuid, purpose);
-  const consent = answer?.consents.find((c) => c.purpose === purpose);
-  if (consent?.state === "granted") {
-    ctx.log.info(
-      { link: linkName, vconUuid, purpose, grant: consent.decided_by },
-      "consent granted: processing",
-    );
-    return vconUuid;
+  // Verified through the backend, which records the verification before this returns: the
+  // processing after the gate is recorded later, so the log holds the check before the act.
+  let consent: { state: string; decided_by?: string | undefined } | undefined;
+  let answered: boolean;
+  if (optBool(o, "record_verification", linkName, true)) {
+    const verified = await ctx.consent.verify(backend, uuid, purpose, operation);
+    answered = verified !== undefined;
+    consent = verified;
+    if (verified?.state === "granted" && verified.verification) {
+      ctx.log.info(
+        {
+          link: linkName,
+          vconUuid,
+          purpose,
+          grant: verified.decided_by,
+          verification: verified.verification,
+        },
+        "consent verified and recorded: processing",
+      );
+      return vconUuid;
+    }
+  } else {
+    const answer = await ctx.consent.consent(backend, uuid, purpose);
+    answered = answer !== undefined;
+    consent = answer?.consents.find((c) => c.purpose === purpose);
+    if (consent?.state === "granted") {
+      ctx.log.info(
+        { link: linkName, vconUuid, purpose, grant: consent.decided_by },
+        "consent granted: processing",
+      );
+      return vconUuid;
+    }
   }
   const reason =
     consent?.state === "revoked"
       ? `consent for ${purpose} was revoked (${consent.decided_by})`
-      : answer
+      : answered
         ? `consent for ${purpose} was never granted`
         : `no record of vcon://${uuid} that the link may read, so no consent for ${purpose}`;
   if (record) {
@@ -91,7 +116,7 @@ export async function run(
   throw new ConserverError("CONSENT_REFUSED", `${operation} refused: ${reason}`, {
     purpose,
     operation,
-    state: consent?.state ?? "never_asked",
+    state: consent?.state === "revoked" ? "revoked" : "never_asked",
     ...(consent?.decided_by ? { decided_by: consent.decided_by } : {}),
   });
 }

@@ -1,6 +1,7 @@
 import {
   ApiClient,
   type Consent,
+  type ConsentVerification,
   DEFAULT_RETRY_POLICY,
   type FetchFn,
   fetchSender,
@@ -11,6 +12,13 @@ import { TokenSource } from "../delivery/token-source.js";
 /** Where the consent gate asks a vCon's consent: the backend's consent route, as its credentials read it. */
 export interface ConsentSource {
   consent(backend: DeliveryBackend, vconUuid: string, purpose: string): Promise<Consent | undefined>;
+  /** Verifies consent before `operation` and, when granted, has the backend record the verification. */
+  verify(
+    backend: DeliveryBackend,
+    vconUuid: string,
+    purpose: string,
+    operation: string,
+  ): Promise<ConsentVerification | undefined>;
 }
 
 /**
@@ -40,5 +48,14 @@ export class ClientConsentSource implements ConsentSource {
 
   consent(backend: DeliveryBackend, vconUuid: string, purpose: string): Promise<Consent | undefined> {
     return this.client(backend).consent(vconUuid, purpose);
+  }
+
+  verify(
+    backend: DeliveryBackend,
+    vconUuid: string,
+    purpose: string,
+    operation: string,
+  ): Promise<ConsentVerification | undefined> {
+    return this.client(backend).verifyConsent(vconUuid, purpose, operation);
   }
 }

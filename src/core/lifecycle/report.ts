@@ -8,6 +8,7 @@
  */
 
 import { erasableStandings } from "../record/erasable.js";
+import { type BreachDeadlines, type BreachState, breachStates, DEFAULT_BREACH_DEADLINES } from "./breach.js";
 import {
   type ConsentRole,
   consentOf,
@@ -17,6 +18,7 @@ import {
   purposesNamed,
 } from "./consent.js";
 import { type CustodyHop, type CustodyKeys, custodyHops } from "./custody.js";
+import { isVerification, verificationBefore } from "./verification.js";
 import { LIFECYCLE_ATTRIBUTES, lifecycleLabel, purposesOf, recordAttributes } from "./vocabulary.js";
 
 /** One record as the report shows it. */
@@ -46,6 +48,11 @@ interface ProcessingReport extends ReportStep {
   consent: Array<{ purpose: string; state: "granted" | "revoked" | "never_asked"; decided_by?: string }>;
   /** Why it is a violation (empty: none). */
   violations: string[];
+  /**
+   * Training and inference (the vocabulary's processing): per purpose, the consent verification
+   * recorded before it under the grant then in force, or none. Other processing: [].
+   */
+  verified: Array<{ purpose: string; verification?: string }>;
 }
 
 interface Violation {
@@ -68,6 +75,12 @@ export interface ConsentReport {
   /** Processing the consent gate refused (`vcon_processing_refused`). */
   refusals: Array<ReportStep & { purposes: string[]; refused_operation: string; reason: string }>;
   violations: Violation[];
+  /** Consent verifications recorded (`vcon_consent_verified`): the purpose and the operation each let through. */
+  verifications: Array<ReportStep & { purposes: string[]; verified_operation: string; grant: string }>;
+  /** Training or inference with no consent verification recorded before it (a finding beside the violations). */
+  unverified: Violation[];
+  /** Processors' acknowledgements of revocations (`vcon_revocation_acknowledged`), as recorded. */
+  acknowledgements: Array<ReportStep & { revocation: string; processor: string }>;
   /**
    * Each erased attribute of the records read: who erased it, when, under which basis (the
    * service's word), and whether its erasure record is itself among the records read and names it.
@@ -81,6 +94,11 @@ export interface ConsentReport {
     erasure_record: string;
     erasure_proven: boolean;
   }>;
+  /** Each breach the records tell of, its steps and the regulator's deadlines judged when the report was made. */
+  breaches: BreachState[];
+  /** When the breach deadlines were judged (RFC 3339), and the deadlines used. */
+  judged_at: string;
+  breach_deadlines: BreachDeadlines;
   /** The vCon's transfers (`vcon_sent`, `vcon_received`), each with the other party's proof checked. */
   custody: CustodyHop[];
   /** Every record read, in the order the derivation reads them. */
@@ -106,8 +124,19 @@ function step(r: LifecycleRecord): ReportStep {
 function isProcessing(r: LifecycleRecord): boolean {
   const m = r.lifecycle.meaning;
   if (m.known && m.operation.processing) return true;
-  if (consentRole(r) || (m.known && m.operation.role === "refusal")) return false;
+  if (
+    consentRole(r) ||
+    isVerification(r) ||
+    (m.known && (m.operation.role === "refusal" || m.operation.role === "revocation-acknowledgement"))
+  )
+    return false;
   return r.lifecycle.purposes.length > 0;
+}
+
+/** When the report is made (breach deadlines are judged then) and the deadlines a regulator sets. */
+export interface ReportOptions {
+  nowMs?: number | undefined;
+  breachDeadlines?: BreachDeadlines | undefined;
 }
 
 /**
@@ -119,7 +148,10 @@ export function consentReport(
   proven: ReadonlyArray<Record<string, unknown>>,
   leftOut: Array<{ identity: string; reason: string }> = [],
   keys: CustodyKeys = {},
+  opts: ReportOptions = {},
 ): ConsentReport {
+  const nowMs = opts.nowMs ?? Date.now();
+  const deadlines = opts.breachDeadlines ?? DEFAULT_BREACH_DEADLINES;
   const ordered = lifecycleOrder(proven);
   const byRole = (purpose: string, role: ConsentRole) =>
     consentOf(ordered, purpose)
@@ -139,7 +171,30 @@ export function consentReport(
   const processing: ProcessingReport[] = [];
   const violations: Violation[] = [];
   const refusals: ConsentReport["refusals"] = [];
+  const verifications: ConsentReport["verifications"] = [];
+  const unverified: Violation[] = [];
+  const acknowledgements: ConsentReport["acknowledgements"] = [];
   ordered.forEach((r, i) => {
+    const m0 = r.lifecycle.meaning;
+    if (m0.known && m0.operation.role === "revocation-acknowledgement") {
+      const a = recordAttributes(r.record);
+      acknowledgements.push({
+        ...step(r),
+        revocation: text(a[LIFECYCLE_ATTRIBUTES.acknowledgedRevocation]),
+        processor: text(a[LIFECYCLE_ATTRIBUTES.acknowledgingProcessor]),
+      });
+      return;
+    }
+    if (isVerification(r)) {
+      const a = recordAttributes(r.record);
+      verifications.push({
+        ...step(r),
+        purposes: r.lifecycle.purposes,
+        verified_operation: text(a[LIFECYCLE_ATTRIBUTES.verifiedOperation]),
+        grant: text(a[LIFECYCLE_ATTRIBUTES.verifiedGrant]),
+      });
+      return;
+    }
     if (r.lifecycle.meaning.known && r.lifecycle.meaning.operation.role === "refusal") {
       const a = recordAttributes(r.record);
       refusals.push({
@@ -176,11 +231,28 @@ export function consentReport(
       });
     }
     violations.push(...found);
+    const m = r.lifecycle.meaning;
+    const verified =
+      m.known && m.operation.processing
+        ? r.lifecycle.purposes.map((purpose) => {
+            const v = verificationBefore(ordered, purpose, i);
+            return v ? { purpose, verification: v } : { purpose };
+          })
+        : [];
+    for (const v of verified)
+      if (!v.verification)
+        unverified.push({
+          identity: s.identity,
+          operation: s.operation,
+          purpose: v.purpose,
+          reason: `no consent verification for ${v.purpose} recorded before it`,
+        });
     processing.push({
       ...s,
       purposes: r.lifecycle.purposes,
       consent,
       violations: found.map((v) => v.reason),
+      verified,
     });
   });
   // Erasure records among those read, and the records each names.
@@ -215,7 +287,13 @@ export function consentReport(
     processing,
     refusals,
     violations,
+    verifications,
+    unverified,
+    acknowledgements,
     erasures,
+    breaches: breachStates(ordered, nowMs, deadlines),
+    judged_at: new Date(nowMs).toISOString(),
+    breach_deadlines: deadlines,
     custody: custodyHops(ordered, keys),
     timeline: ordered.map(step),
   };
@@ -237,9 +315,20 @@ export function consentReportText(r: ConsentReport): string[] {
       for (const s of steps) lines.push(`    ${word} ${s.at} ${s.identity}`);
   }
   for (const g of r.unscoped_grants) lines.push(`  grant naming no purpose (grants none): ${g.identity}`);
-  for (const p of r.processing)
+  for (const p of r.processing) {
+    const unverified = p.verified.filter((v) => !v.verification).map((v) => v.purpose);
+    const verified = p.verified.filter((v) => v.verification).map((v) => `${v.purpose} by ${v.verification}`);
     lines.push(
-      `  processing ${p.at} ${p.label} ${p.identity}: ${p.violations.length ? `VIOLATION: ${p.violations.join("; ")}` : "within consent"}`,
+      `  processing ${p.at} ${p.label} ${p.identity}: ${p.violations.length ? `VIOLATION: ${p.violations.join("; ")}` : "within consent"}${unverified.length ? `; UNVERIFIED: no consent verification recorded before it for ${unverified.join(", ")}` : ""}${verified.length ? `; consent verified for ${verified.join(", ")}` : ""}`,
+    );
+  }
+  for (const a of r.acknowledgements)
+    lines.push(
+      `  acknowledged ${a.at} revocation ${a.revocation || "(not named)"} by processor ${a.processor || "(not named)"} (${a.identity})`,
+    );
+  for (const v of r.verifications)
+    lines.push(
+      `  verified ${v.at} consent for ${v.purposes.join(", ")} before ${v.verified_operation || "(operation not named)"} under grant ${v.grant || "(not named)"} (${v.identity})`,
     );
   for (const e of r.erasures)
     lines.push(
@@ -261,11 +350,35 @@ export function consentReportText(r: ConsentReport): string[] {
     lines.push(
       `  refused ${f.at} ${f.refused_operation || "(operation not named)"}: ${f.reason} (${f.identity})`,
     );
+  for (const b of r.breaches) {
+    const detected = b.steps.detected;
+    lines.push(
+      `  breach ${b.breach || "(not named)"}: ${b.stage.replace("_", " ")}${detected ? `, detected ${detected.at} (${detected.identity})` : ""}`,
+    );
+    for (const step of ["investigated", "subject_notified", "regulator_notified", "remediated"] as const) {
+      const s = b.steps[step];
+      if (s) lines.push(`    ${step.replace("_", " ")} ${s.at} (${s.identity})`);
+    }
+    for (const d of b.deadlines)
+      lines.push(`    ${d.state === "missed" ? "MISSED" : d.state === "met" ? "met" : "open"}: ${d.detail}`);
+    for (const f of b.findings) if (!f.startsWith("DEADLINE MISSED")) lines.push(`    ${f}`);
+  }
   lines.push(
     r.violations.length
       ? `${r.violations.length} VIOLATION(S) of consent among ${r.processing.length} processing event(s)`
       : `no violation of consent among ${r.processing.length} processing event(s)`,
   );
+  const missed = r.breaches.flatMap((b) => b.deadlines.filter((d) => d.state === "missed"));
+  if (r.breaches.length)
+    lines.push(
+      missed.length
+        ? `${missed.length} breach notification deadline(s) MISSED (judged at ${r.judged_at})`
+        : `no breach notification deadline missed (judged at ${r.judged_at})`,
+    );
+  if (r.unverified.length)
+    lines.push(
+      `${r.unverified.length} training or inference purpose(s) processed WITHOUT a recorded consent verification`,
+    );
   return lines;
 }
 
@@ -285,6 +398,7 @@ export function bundleConsentReport(
   bundle: { subject: { id: string }; records: Array<{ record: Record<string, unknown> }> },
   checked: { records: CheckedRecord[] },
   keys: CustodyKeys = {},
+  opts: ReportOptions = {},
 ): ConsentReport {
   const proven: Array<Record<string, unknown>> = [];
   const leftOut: Array<{ identity: string; reason: string }> = [];
@@ -300,5 +414,5 @@ export function bundleConsentReport(
           : "not checked",
       });
   });
-  return consentReport(bundle.subject.id, proven, leftOut, keys);
+  return consentReport(bundle.subject.id, proven, leftOut, keys, opts);
 }

@@ -16,6 +16,8 @@ export type LifecycleRole =
   | "consent-grant"
   | "consent-review"
   | "consent-revocation"
+  | "consent-verification"
+  | "revocation-acknowledgement"
   | "redaction"
   | "deletion"
   | "erasure"
@@ -59,6 +61,7 @@ const ROWS: Row[] = [
   ["vcon_consent_accepted", "consent granted", "consent", "consent-grant", "p"],
   ["vcon_consent_reviewed", "consent reviewed", "consent", "consent-review", "po"],
   ["vcon_consent_revoked", "consent revoked", "consent", "consent-revocation", "p"],
+  ["vcon_consent_verified", "consent verified before processing", "consent", "consent-verification", "po"],
   ["vcon_party_redacted", "party redacted", "redaction and deletion", "redaction"],
   ["vcon_deleted", "vCon deleted", "redaction and deletion", "deletion"],
   ["vcon_expired", "vCon expired", "redaction and deletion", "deletion"],
@@ -80,6 +83,13 @@ const ROWS: Row[] = [
   ["vcon_model_validated", "AI model validated", "AI training and processing", "model"],
   ["vcon_model_deployed", "AI model deployed", "AI training and processing", "model"],
   ["vcon_inference_performed", "AI inference performed", "AI training and processing", "processing", "px"],
+  [
+    "vcon_revocation_acknowledged",
+    "revocation acknowledged by a processor",
+    "consent",
+    "revocation-acknowledgement",
+    "o",
+  ],
   ["vcon_attributes_erased", "personal data erased", "this service", "erasure", "o"],
   ["vcon_processing_refused", "processing refused for want of consent", "this service", "refusal", "po"],
 ];
@@ -116,6 +126,15 @@ export const LIFECYCLE_ATTRIBUTES = {
   /** On a refusal: the operation refused and why. */
   refusedOperation: "refused_operation",
   refusalReason: "refusal_reason",
+  /** On a consent verification: the operation it lets through and the grant it found in force. */
+  verifiedOperation: "verified_operation",
+  verifiedGrant: "verified_grant",
+  /** On a revocation's acknowledgement: the revocation, and the processor that acknowledged it. */
+  acknowledgedRevocation: "acknowledged_revocation",
+  acknowledgingProcessor: "acknowledging_processor",
+  acknowledgingProcessorId: "acknowledging_processor_id",
+  /** On a breach event: which breach it is about (records naming none are read as one breach). */
+  breachId: "breach_id",
   /** On an erasure: the records and attributes erased, and the legal basis. */
   erasedRecords: "erased_records",
   erasedAttributes: "erased_attributes",

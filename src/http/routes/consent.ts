@@ -1,14 +1,26 @@
 import { ApiError } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
+import { recordConsentVerification } from "../../services/records/consent-verification.js";
 import { buildConsent } from "../../web/consent-build.js";
 import { LookupError } from "../../web/public-api.js";
 import { callersApi } from "../callers-api.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
-import { consentOut, consentQuery } from "../schemas/consent.js";
+import { consentOut, consentQuery, verificationOut, verificationRequest } from "../schemas/consent.js";
 
 /** Consent as state derived from the log (docs/vcon-lifecycle.md, §2). */
 export function consentRoutes(t: RouteTable, d: HttpDeps): void {
+  const derive = async (req: Parameters<typeof callersApi>[0], uuid: string, purpose?: string) => {
+    try {
+      return await buildConsent(callersApi(req, d.ctx.baseUrl), uuid, purpose);
+    } catch (err) {
+      if (err instanceof LookupError && err.status === 429)
+        throw new ApiError("rate_limited", `deriving the consent went over the rate limit: ${err.message}`);
+      // What the caller cannot read is not found, as a list would answer.
+      if (err instanceof LookupError) throw new ApiError("not_found", err.message);
+      throw err;
+    }
+  };
   t.add({
     method: "get",
     path: "/archivist/v1/consent/vcons/{uuid}",
@@ -18,17 +30,22 @@ export function consentRoutes(t: RouteTable, d: HttpDeps): void {
       "A vCon's consent per purpose (granted, revoked or never asked), derived from the records you may read, with each consent record and its receipt",
     query: consentQuery,
     response: consentOut,
-    handler: async ({ params, query, req }) => {
+    handler: async ({ params, query, req }) => derive(req, pathUuid(params.uuid, "vCon"), query.purpose),
+  });
+  t.add({
+    method: "post",
+    path: "/archivist/v1/consent/vcons/{uuid}/verifications",
+    group: "lifecyclev1",
+    auth: "token",
+    summary:
+      "Verify a vCon's consent for a purpose before a processing and, when granted, record the verification (vcon_consent_verified) before the processing is",
+    body: verificationRequest,
+    response: verificationOut,
+    handler: async ({ params, body, req, principal }) => {
       const uuid = pathUuid(params.uuid, "vCon");
-      try {
-        return await buildConsent(callersApi(req, d.ctx.baseUrl), uuid, query.purpose);
-      } catch (err) {
-        if (err instanceof LookupError && err.status === 429)
-          throw new ApiError("rate_limited", `deriving the consent went over the rate limit: ${err.message}`);
-        // What the caller cannot read is not found, as a list would answer.
-        if (err instanceof LookupError) throw new ApiError("not_found", err.message);
-        throw err;
-      }
+      const answer = await derive(req, uuid, body.purpose);
+      const consent = answer.consents[0] ?? { purpose: body.purpose, state: "never_asked", records: [] };
+      return recordConsentVerification(d.ctx, principal, uuid, consent, body.operation);
     },
   });
 }

@@ -12,6 +12,13 @@ const freeEvent = z.object({
   attributes: z.record(z.string(), z.unknown()).optional(),
   trails: z.array(z.string()).optional(),
   event_type: z.string().optional(),
+  erasable_attributes: z
+    .array(z.string())
+    .max(64)
+    .optional()
+    .describe(
+      "attributes to commit by a salted hash, their values kept beside the record so that they can be erased (ours: docs/vcon-lifecycle.md)",
+    ),
 });
 
 function bodyBytes(req: FastifyRequest): number {

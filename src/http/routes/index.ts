@@ -9,6 +9,7 @@ import { blobRoutes } from "./blobs.js";
 import { chainRoutes } from "./chain.js";
 import { complianceRoutes } from "./compliance.js";
 import { consentRoutes } from "./consent.js";
+import { consentProcessorRoutes } from "./consent-processors.js";
 import { erasureRoutes } from "./erasure.js";
 import { evidenceRoutes } from "./evidence.js";
 import { freeEventRoutes } from "./free-events.js";
@@ -52,6 +53,7 @@ export const routeModules: Array<(t: RouteTable, d: HttpDeps) => void> = [
   statementRoutes,
   evidenceRoutes,
   consentRoutes,
+  consentProcessorRoutes,
   erasureRoutes,
   verifyPageRoutes,
   siteRoutes,

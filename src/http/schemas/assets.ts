@@ -17,6 +17,13 @@ export const assetCreate = z.object({
   proof_mechanism: z.enum(["MERKLE_LOG", "SIMPLE_HASH"]).optional(),
   public: z.boolean().optional(),
   storage_integrity: z.string().optional(),
+  erasable_attributes: z
+    .array(z.string())
+    .max(64)
+    .optional()
+    .describe(
+      "creation attributes to commit by a salted hash, their values kept beside the NewAsset record so that they can be erased (ours: docs/vcon-lifecycle.md)",
+    ),
 });
 
 export const eventCreate = z.object({

@@ -1,6 +1,12 @@
 import { z } from "zod";
 
 /** A purpose as a query names it: free text of the deployment's choosing, one purpose, no commas. */
+const onePurpose = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^,.\p{Cc}]+$/u, "one purpose: no commas, dots or control characters");
+
 export const consentQuery = z.object({
   purpose: z
     .string()
@@ -8,6 +14,30 @@ export const consentQuery = z.object({
     .max(200)
     .regex(/^[^,\p{Cc}]+$/u, "one purpose: no commas or control characters")
     .optional(),
+});
+
+/** `POST /archivist/v1/consent/vcons/{uuid}/verifications`: verify consent before a processing, and record it. */
+export const verificationRequest = z.object({
+  purpose: onePurpose.describe("the purpose the processing is for"),
+  operation: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[A-Za-z0-9_.:-]+$/, "an operation name")
+    .describe("the processing it lets through, e.g. vcon_model_training_initiated"),
+});
+
+const state = z.enum(["granted", "revoked", "never_asked"]);
+
+export const verificationOut = z.object({
+  vcon: z.string(),
+  purpose: z.string(),
+  state,
+  decided_by: z.string().optional().describe("the grant or revocation that decided the state"),
+  verification: z
+    .string()
+    .nullable()
+    .describe("the vcon_consent_verified record written when granted; null (nothing recorded) otherwise"),
 });
 
 const role = z.enum(["grant", "review", "revocation"]);

@@ -10,7 +10,13 @@ export const erasurePolicy = z.object({
 /** `POST /archivist/v1/erasures`: erase one record's, or a vCon's records', erasable attributes. */
 export const erasureRequest = z.object({
   vcon: z.string().max(200).optional().describe("vcon://<uuid>: every record of the vCon"),
-  record: z.string().max(200).optional().describe("assets/<uuid>/events/<uuid>: one record"),
+  record: z
+    .string()
+    .max(200)
+    .optional()
+    .describe(
+      "one record: assets/<uuid>/events/<uuid> (an asset event, or an asset's NewAsset record: its creation attributes) or events/<uuid> (an asset-free event)",
+    ),
   attributes: names.optional().describe("only these attributes (default: every erasable one)"),
   basis: z.string().min(1).max(1000).describe("the legal basis of the erasure, recorded with it"),
 });

@@ -12,13 +12,14 @@ import {
 } from "../../core/record/index.js";
 import { eventsOfAsset, getAssetEvent } from "../../store/asset-events.js";
 import { type AssetRow, getAsset, type NewAssetRow, newAssetAsRow } from "../../store/assets.js";
+import { putErasableValues } from "../../store/erasable-values.js";
 import { type AccessView, canReadEvent, projectAttributes } from "../access/access-view.js";
 import { acceptedPrincipal, internalPrincipal } from "../identity/principals.js";
 import { tenantWalletAddress } from "../identity/tenant-wallet.js";
 import type { PendingEvent } from "../write/event-batcher.js";
 import { checkEvent, type EventInput, writingErasables } from "./asset-events.js";
 import { checkDocumentChange, validateAttributes } from "./attributes.js";
-import { withErasable, withErasables } from "./erasable.js";
+import { commitErasableMap, withErasable, withErasables } from "./erasable.js";
 import { checkAttachments, checkHomeLocation } from "./reference-check.js";
 
 export interface AssetInput {
@@ -27,6 +28,8 @@ export interface AssetInput {
   chain_id?: string | undefined;
   proof_mechanism?: "MERKLE_LOG" | "SIMPLE_HASH" | undefined;
   public?: boolean | undefined;
+  /** Creation attributes to commit by a salted hash besides the tenancy's policy (docs/vcon-lifecycle.md, §4). */
+  erasable_attributes?: string[] | undefined;
 }
 
 function validateAssetInput(input: AssetInput): Record<string, unknown> {
@@ -42,20 +45,31 @@ function validateAssetInput(input: AssetInput): Record<string, unknown> {
 
 /** The asset row a creation will insert, checked and authorised; with its NewAsset event. */
 async function checkedCreation(
-  ctx: Pick<Ctx, "baseUrl" | "db" | "keys">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "keys">,
   p: Principal,
   view: AccessView,
   input: AssetInput,
-): Promise<PendingEvent & { creates: NewAssetRow }> {
-  const attributes = validateAssetInput(input);
+): Promise<PendingEvent & { creates: NewAssetRow; commitments: string[] }> {
+  const given = validateAssetInput(input);
   if (!p.isAdmin) {
-    const g = view.grant({ tenant_id: p.tenantId, attributes, public: input.public ?? false });
+    const g = view.grant({ tenant_id: p.tenantId, attributes: given, public: input.public ?? false });
     if (!g || !hasName(g.behaviours, "AssetCreator")) throw forbidden("creating assets is not permitted");
   }
   // Blob and location references are rare; like an event's, they are checked before the group.
-  const refs = validateAttributes("attributes", attributes);
+  const refs = validateAttributes("attributes", given);
   if (refs.length) await checkAttachments(ctx.db, p.tenantId, refs);
-  await checkHomeLocation(ctx.db, p.tenantId, attributes);
+  await checkHomeLocation(ctx.db, p.tenantId, given);
+  // Erasable creation attributes are committed by a salted hash, in the asset and its NewAsset
+  // record alike; their values go to the evidentiary store (dropped if the creation is refused).
+  const committed = await commitErasableMap(
+    ctx,
+    p.tenantId,
+    "asset_attributes",
+    given,
+    input.erasable_attributes,
+  );
+  const attributes = committed.attributes;
+  await putErasableValues(ctx.db, p.tenantId, committed.values);
   const asset: NewAssetRow = {
     id: randomUUID(),
     tenant_id: p.tenantId,
@@ -83,6 +97,7 @@ async function checkedCreation(
     authorize: undefined,
     creates: asset,
     followers: undefined,
+    commitments: committed.values.map((v) => v.commitment),
   };
 }
 
@@ -91,13 +106,13 @@ async function checkedCreation(
  * transaction, so concurrent creations share one commit with each other and with events.
  */
 export async function createAsset(
-  ctx: Pick<Ctx, "baseUrl" | "db" | "keys" | "writePath">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "keys" | "writePath">,
   p: Principal,
   view: AccessView,
   input: AssetInput,
 ): Promise<AssetRecord> {
   const creation = await checkedCreation(ctx, p, view, input);
-  await ctx.writePath.events.write(creation);
+  await writingErasables(ctx, p.tenantId, creation.commitments, () => ctx.writePath.events.write(creation));
   const asset = creation.creates;
   return assetRecord(asset, asset.attributes);
 }
@@ -124,7 +139,7 @@ export async function createAssetWithEvents(
   const creation = await checkedCreation(ctx, p, view, input);
   const asset = creation.creates;
   const followers: PendingEvent[] = [];
-  const commitments: string[] = [];
+  const commitments: string[] = [...creation.commitments];
   for (const [i, event] of input.events.entries())
     if (event.operation !== "Record")
       throw badRequest(`events[${i}]: only Record events can come with an asset`);

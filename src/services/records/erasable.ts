@@ -45,7 +45,7 @@ export interface CommittedAttributes {
 }
 
 function commitMap(
-  where: "event_attributes" | "asset_attributes",
+  where: "event_attributes" | "asset_attributes" | "attributes",
   attrs: Record<string, unknown>,
   names: ReadonlySet<string>,
   values: ErasableValue[],
@@ -92,9 +92,30 @@ export async function commitErasable(
   };
 }
 
-type RecordWithErasables = { tenant_identity?: unknown; erasable?: ErasableMember } & Record<string, unknown>;
+/**
+ * One attribute map (an asset's creation attributes, an asset-free event's attributes) with each
+ * erasable one committed, as `commitErasable` does for an event's two maps.
+ */
+export async function commitErasableMap(
+  ctx: Pick<Ctx, "db" | "caches">,
+  tenantId: string,
+  where: "asset_attributes" | "attributes",
+  attrs: Record<string, unknown>,
+  requested: readonly string[] = [],
+): Promise<{ attributes: Record<string, unknown>; values: ErasableValue[] }> {
+  const policy = await ctx.caches.erasurePolicies.get(ctx.db, tenantId);
+  const names = new Set([...policy, ...checkErasableNames(requested, "erasable_attributes")]);
+  const values: ErasableValue[] = [];
+  return { attributes: commitMap(where, attrs, names, values), values };
+}
 
-const MAPS = ["event_attributes", "asset_attributes"] as const;
+type RecordWithErasables = {
+  tenant_identity?: unknown;
+  origin_tenant?: unknown;
+  erasable?: ErasableMember;
+} & Record<string, unknown>;
+
+const MAPS = ["event_attributes", "asset_attributes", "attributes"] as const;
 
 /**
  * Adds to each record that commits erasable attributes its `erasable` member: each committed
@@ -114,7 +135,7 @@ export async function withErasables<R extends RecordWithErasables>(
       for (const v of Object.values(attrs)) {
         const c = commitmentOf(v);
         if (c === undefined) continue;
-        const tenant = String(r.tenant_identity ?? "").replace(/^tenant\//, "");
+        const tenant = String(r.tenant_identity ?? r.origin_tenant ?? "").replace(/^tenant\//, "");
         (wanted.get(tenant) ?? wanted.set(tenant, new Set()).get(tenant))?.add(c);
       }
     }

@@ -3,19 +3,25 @@ import { badRequest, forbidden, notFound } from "../../core/api/api-error.js";
 import { isUuid } from "../../core/api/ids.js";
 import { LIFECYCLE_ATTRIBUTES } from "../../core/lifecycle/vocabulary.js";
 import { commitmentOf } from "../../core/record/erasable.js";
-import type { AssetEventRecord } from "../../core/record/index.js";
+import { type AssetEventRecord, assetEventRecord, freeEventRecord } from "../../core/record/index.js";
+import { creationEventOf } from "../../store/asset-events.js";
 import { erasableRows, eraseValues, putErasurePolicy } from "../../store/erasable-values.js";
+import { freeEventsOfVcon } from "../../store/free-events.js";
 import { viewFor, writeViewFor } from "../access/caller-view.js";
 import { acceptedPrincipal } from "../identity/principals.js";
 import { createAssetEvent } from "./asset-events.js";
 import { readAssetEvent } from "./assets.js";
 import { checkErasableNames } from "./erasable.js";
+import { createFreeEvent, readFreeEvent } from "./free-events.js";
 import { listAssetEvents } from "./lists.js";
 
 /** The erasure operation (vocabulary: ours, the draft names none). */
 const ERASED = "vcon_attributes_erased";
 
-/** What to erase: one record, or every record of a vCon; all its erasable attributes, or these. */
+/**
+ * What to erase: one record (an asset event, an asset's NewAsset record, an asset-free event), or
+ * every record of a vCon; all its erasable attributes, or these.
+ */
 export interface ErasureInput {
   vcon?: string | undefined;
   record?: string | undefined;
@@ -55,18 +61,73 @@ async function recordsOfVcon(ctx: Ctx, p: Principal, uuid: string): Promise<Asse
   throw badRequest(`vcon://${uuid} has more than ${PAGE * MAX_PAGES} records; erase them record by record`);
 }
 
-async function targetRecords(ctx: Ctx, p: Principal, input: ErasureInput): Promise<AssetEventRecord[]> {
+/** A record an erasure reads: an asset event (its asset's erasure record goes beside it) or an asset-free event. */
+interface Target {
+  identity: string;
+  tenant_identity: string;
+  maps: Partial<Record<"event_attributes" | "asset_attributes" | "attributes", Record<string, unknown>>>;
+  /** The asset whose trail the erasure is recorded on, or undefined for an asset-free event. */
+  asset?: string;
+  subject: string;
+  trails: string[];
+}
+
+function assetTarget(r: AssetEventRecord): Target {
+  return {
+    identity: r.identity,
+    tenant_identity: r.tenant_identity,
+    maps: { event_attributes: r.event_attributes ?? {}, asset_attributes: r.asset_attributes ?? {} },
+    asset: r.asset_identity.replace(/^assets\//, ""),
+    subject: String(r.event_attributes?.subject ?? ""),
+    trails: [],
+  };
+}
+
+function freeTarget(r: ReturnType<typeof freeEventRecord>): Target {
+  return {
+    identity: r.identity,
+    tenant_identity: r.origin_tenant,
+    maps: { attributes: r.attributes ?? {} },
+    subject: String(r.attributes?.subject ?? ""),
+    trails: r.trails ?? [],
+  };
+}
+
+/**
+ * A vCon's records: its asset events, the NewAsset record of each asset they are on (the asset's
+ * creation attributes), and its asset-free events (on its trail, or naming it as subject).
+ */
+async function vconTargets(ctx: Ctx, p: Principal, uuid: string): Promise<Target[]> {
+  const events = await recordsOfVcon(ctx, p, uuid);
+  const out = events.map(assetTarget);
+  const seen = new Set(events.map((e) => e.identity));
+  for (const asset of new Set(events.map((e) => e.asset_identity.replace(/^assets\//, "")))) {
+    const row = await creationEventOf(ctx.db, asset);
+    if (!row || row.tenant_id !== p.tenantId) continue;
+    const creation = assetEventRecord(row);
+    if (!seen.has(creation.identity)) out.unshift(assetTarget(creation));
+  }
+  const free = await freeEventsOfVcon(ctx.db, p.tenantId, `vcon://${uuid}`, PAGE * MAX_PAGES);
+  return [...out, ...free.map((r) => freeTarget(freeEventRecord(r)))];
+}
+
+async function targetRecords(ctx: Ctx, p: Principal, input: ErasureInput): Promise<Target[]> {
   if ((input.vcon === undefined) === (input.record === undefined))
-    throw badRequest("name exactly one of vcon (vcon://<uuid>) or record (assets/<uuid>/events/<uuid>)");
+    throw badRequest(
+      "name exactly one of vcon (vcon://<uuid>) or record (assets/<uuid>/events/<uuid> or events/<uuid>)",
+    );
   if (input.vcon !== undefined) {
     const uuid = /^vcon:\/\/(.+)$/i.exec(input.vcon)?.[1] ?? "";
     if (!isUuid(uuid)) throw badRequest("vcon must be vcon://<uuid>");
-    return recordsOfVcon(ctx, p, uuid.toLowerCase());
+    return vconTargets(ctx, p, uuid.toLowerCase());
   }
+  const free = /^events\/([^/]+)$/.exec(input.record ?? "");
+  if (free && isUuid(free[1] as string))
+    return [freeTarget(await readFreeEvent(ctx, p, (free[1] as string).toLowerCase()))];
   const m = /^assets\/([^/]+)\/events\/([^/]+)$/.exec(input.record ?? "");
   if (!m || !isUuid(m[1] as string) || !isUuid(m[2] as string))
-    throw badRequest("record must be assets/<uuid>/events/<uuid>");
-  return [await readAssetEvent(ctx, await viewFor(ctx, p), m[1] as string, m[2] as string)];
+    throw badRequest("record must be assets/<uuid>/events/<uuid> or events/<uuid>");
+  return [assetTarget(await readAssetEvent(ctx, await viewFor(ctx, p), m[1] as string, m[2] as string))];
 }
 
 /** The principal as an erasure names it: who the service authenticated. */
@@ -91,11 +152,11 @@ export async function eraseAttributes(ctx: Ctx, p: Principal, input: ErasureInpu
     (r) => r.tenant_identity === `tenant/${p.tenantId}`,
   );
   if (records.length === 0) throw notFound(input.vcon ?? input.record ?? "record");
-  type Found = { record: AssetEventRecord; attribute: string; commitment: string };
+  type Found = { record: Target; attribute: string; commitment: string };
   const found: Found[] = [];
   for (const record of records)
-    for (const map of ["event_attributes", "asset_attributes"] as const)
-      for (const [name, value] of Object.entries(record[map] ?? {})) {
+    for (const [map, attrs] of Object.entries(record.maps))
+      for (const [name, value] of Object.entries(attrs ?? {})) {
         const commitment = commitmentOf(value);
         if (commitment !== undefined && (!only || only.has(name)))
           found.push({ record, attribute: `${map}.${name}`, commitment });
@@ -112,30 +173,39 @@ export async function eraseAttributes(ctx: Ctx, p: Principal, input: ErasureInpu
       .map((r) => r.commitment),
   );
   const answer: ErasureAnswer = { erasures: [], erased: [], already_erased: [] };
+  // Grouped by where the erasure is recorded: each asset's trail, and one asset-free erasure record.
   const pending = new Map<string, Found[]>();
   for (const f of found) {
     if (!held.has(f.commitment)) {
       answer.already_erased.push({ record: f.record.identity, attribute: f.attribute });
       continue;
     }
-    const asset = f.record.asset_identity.replace(/^assets\//, "");
-    (pending.get(asset) ?? pending.set(asset, []).get(asset))?.push(f);
+    const key = f.record.asset ?? "";
+    (pending.get(key) ?? pending.set(key, []).get(key))?.push(f);
   }
   const writeView = await writeViewFor(ctx, p);
   for (const [asset, items] of pending) {
-    const subjects = [...new Set(items.map((f) => String(f.record.event_attributes.subject ?? "")))];
-    const erasure = await createAssetEvent(ctx, p, writeView, asset, {
-      operation: "Record",
-      behaviour: "RecordEvidence",
-      event_attributes: {
-        arc_display_type: ERASED,
-        vcon_operation: ERASED,
-        ...(subjects.length === 1 && subjects[0] ? { subject: subjects[0] } : {}),
-        [LIFECYCLE_ATTRIBUTES.erasedRecords]: [...new Set(items.map((f) => f.record.identity))],
-        [LIFECYCLE_ATTRIBUTES.erasedAttributes]: [...new Set(items.map((f) => f.attribute))],
-        [LIFECYCLE_ATTRIBUTES.erasureBasis]: basis,
-      },
-    });
+    const subjects = [...new Set(items.map((f) => f.record.subject))];
+    const attributes = {
+      arc_display_type: ERASED,
+      vcon_operation: ERASED,
+      ...(subjects.length === 1 && subjects[0] ? { subject: subjects[0] } : {}),
+      [LIFECYCLE_ATTRIBUTES.erasedRecords]: [...new Set(items.map((f) => f.record.identity))],
+      [LIFECYCLE_ATTRIBUTES.erasedAttributes]: [...new Set(items.map((f) => f.attribute))],
+      [LIFECYCLE_ATTRIBUTES.erasureBasis]: basis,
+    };
+    const erasure = asset
+      ? await createAssetEvent(ctx, p, writeView, asset, {
+          operation: "Record",
+          behaviour: "RecordEvidence",
+          event_attributes: attributes,
+        })
+      : await createFreeEvent(
+          ctx,
+          p,
+          { attributes, trails: [...new Set(items.flatMap((f) => f.record.trails))] },
+          0,
+        );
     answer.erasures.push(erasure.identity);
     const now = await eraseValues(
       ctx.db,

@@ -3,8 +3,11 @@ import type { Ctx, Principal } from "../../context.js";
 import { badRequest, forbidden, notFound } from "../../core/api/api-error.js";
 import { parseODataFilter } from "../../core/odata/index.js";
 import { freeEventRecord, freeEventSearchRecord } from "../../core/record/index.js";
+import { putErasableValues } from "../../store/erasable-values.js";
 import { freeEventSearch, getFreeEvent } from "../../store/free-events.js";
+import { writingErasables } from "./asset-events.js";
 import { checkLookupValues, validateAttributes } from "./attributes.js";
+import { commitErasableMap, withErasable, withErasables } from "./erasable.js";
 
 const FREE_EVENT_MAX_BYTES = 64 * 1024;
 
@@ -12,6 +15,8 @@ export interface FreeEventInput {
   attributes?: Record<string, unknown> | undefined;
   trails?: string[] | undefined;
   event_type?: string | undefined;
+  /** Attributes to commit by a salted hash besides the tenancy's policy (docs/vcon-lifecycle.md, §4). */
+  erasable_attributes?: string[] | undefined;
 }
 
 // Asset-free events are not bound to an asset that a policy could match: administrators write and read them.
@@ -19,9 +24,14 @@ function requireAdmin(p: Principal): void {
   if (!p.isAdmin) throw forbidden("asset-free events need administrator rights in this tenancy");
 }
 
-/** Stores an asset-free event in the caller's log (STORED), within the 64 KB and quota limits. */
+/**
+ * Stores an asset-free event in the caller's log (STORED), within the 64 KB and quota limits. Its
+ * erasable attributes (the tenancy's policy, and its own `erasable_attributes`) are committed by a
+ * salted hash, as an asset event's are; a registered signed statement's never are (its bytes,
+ * signed by its issuer, hold them).
+ */
 export async function createFreeEvent(
-  ctx: Pick<Ctx, "writePath">,
+  ctx: Pick<Ctx, "writePath" | "db" | "caches">,
   p: Principal,
   input: FreeEventInput,
   bodyBytes: number,
@@ -33,24 +43,40 @@ export async function createFreeEvent(
   validateAttributes("attributes", input.attributes ?? {});
   checkLookupValues("attributes", input.attributes ?? {}, ["subject", "scitt_issuer"]);
   for (const t of input.trails ?? []) if (t === "") throw badRequest("trails must not contain empty strings");
-  const row = await ctx.writePath.freeEvents.write({
-    id: randomUUID(),
-    tenant_id: p.tenantId,
-    attributes: input.attributes ?? {},
-    trails: input.trails ?? [],
-    event_type: input.event_type ?? "",
-    created_by: p.subject,
-    created_at: Date.now(),
-    statement,
-  });
-  return freeEventRecord(row);
+  const committed = statement
+    ? { attributes: input.attributes ?? {}, values: [] }
+    : await commitErasableMap(
+        ctx,
+        p.tenantId,
+        "attributes",
+        input.attributes ?? {},
+        input.erasable_attributes,
+      );
+  await putErasableValues(ctx.db, p.tenantId, committed.values);
+  const row = await writingErasables(
+    ctx,
+    p.tenantId,
+    committed.values.map((v) => v.commitment),
+    () =>
+      ctx.writePath.freeEvents.write({
+        id: randomUUID(),
+        tenant_id: p.tenantId,
+        attributes: committed.attributes,
+        trails: input.trails ?? [],
+        event_type: input.event_type ?? "",
+        created_by: p.subject,
+        created_at: Date.now(),
+        statement,
+      }),
+  );
+  return withErasable(ctx.db, freeEventRecord(row));
 }
 
 export async function readFreeEvent(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
   requireAdmin(p);
   const row = await getFreeEvent(ctx.db, p.tenantId, id);
   if (!row) throw notFound("event");
-  return freeEventRecord(row);
+  return withErasable(ctx.db, freeEventRecord(row));
 }
 
 const SEARCH_MAX_TOP = 50;
@@ -74,5 +100,5 @@ export async function searchEvents(
     skip,
     top,
   });
-  return { events: rows.map(freeEventSearchRecord), total };
+  return { events: await withErasables(ctx.db, rows.map(freeEventSearchRecord)), total };
 }

@@ -95,7 +95,7 @@ function screen(statement: Uint8Array): ScreenedStatement {
 
 /** Registers a signed statement in the caller's log, after the tenancy's registration policy. */
 export async function registerStatement(
-  ctx: Pick<Ctx, "baseUrl" | "db" | "keys" | "writePath">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "keys" | "writePath">,
   p: Principal,
   statement: Uint8Array,
 ): Promise<string> {
@@ -110,7 +110,7 @@ export async function registerStatement(
  * (`ARCHIVIST_SCITT_PUBLIC_LOG`) and in tenancies whose registration policy is open.
  */
 export async function registerBySignature(
-  ctx: Pick<Ctx, "baseUrl" | "config" | "db" | "keys" | "registrationRate" | "writePath">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "config" | "db" | "keys" | "registrationRate" | "writePath">,
   tenantId: string | undefined,
   statement: Uint8Array,
 ): Promise<string> {
@@ -145,7 +145,11 @@ function registrant(tenantId: string, issuer: string): Principal {
   };
 }
 
-async function record(ctx: Pick<Ctx, "writePath">, p: Principal, statement: Uint8Array): Promise<string> {
+async function record(
+  ctx: Pick<Ctx, "writePath" | "db" | "caches">,
+  p: Principal,
+  statement: Uint8Array,
+): Promise<string> {
   const e = registeredEvent(statement);
   const created = await createFreeEvent(
     ctx,

@@ -22,6 +22,7 @@ import { statementLookup } from "./030-statement-lookup.js";
 import { erasableValues } from "./041-erasable-values.js";
 import { logPeriods } from "./042-log-periods.js";
 import { logArchive } from "./043-log-archive.js";
+import { revocationNotices } from "./048-revocation-notices.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -49,4 +50,5 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   erasableValues,
   logPeriods,
   logArchive,
+  revocationNotices,
 ];

@@ -28,13 +28,29 @@ class Queue implements JobQueue<DeliveryJob> {
   async close() {}
 }
 
-/** A consent source answering what the test says, and remembering what it was asked. */
+/**
+ * A consent source answering what the test says, and remembering what it was asked: a
+ * verification is recorded (as the service does) only when the answer says granted.
+ */
 function source(answer: Consent | undefined) {
-  const asked: Array<{ backend: DeliveryBackend; uuid: string; purpose: string }> = [];
+  const asked: Array<{ backend: DeliveryBackend; uuid: string; purpose: string; operation?: string }> = [];
   const s: ConsentSource = {
     async consent(backend, uuid, purpose) {
       asked.push({ backend, uuid, purpose });
       return answer;
+    },
+    async verify(backend, uuid, purpose, operation) {
+      asked.push({ backend, uuid, purpose, operation });
+      const c = answer?.consents.find((x) => x.purpose === purpose);
+      if (!answer || !c)
+        return answer && { vcon: answer.vcon, purpose, state: "never_asked", verification: null };
+      return {
+        vcon: answer.vcon,
+        purpose,
+        state: c.state,
+        ...(c.decided_by ? { decided_by: c.decided_by } : {}),
+        verification: c.state === "granted" ? "assets/a/events/v" : null,
+      };
     },
   };
   return { s, asked };
@@ -71,14 +87,37 @@ async function refusal(p: Promise<unknown>): Promise<ConserverError> {
 }
 
 describe("consent gate link", () => {
-  it("lets the vCon on when the purpose's consent is granted, asking by the vCon's own uuid", async () => {
+  it("lets the vCon on when the purpose's consent is granted and the backend recorded the verification, asking by the vCon's own uuid", async () => {
     const { s, asked } = source(answer("granted", "assets/a/events/g"));
     const { ctx, queue } = context(s);
-    expect(await gate.run("k-1", "gate", { purpose: "ai", backend: BACKEND }, ctx)).toBe("k-1");
+    expect(
+      await gate.run(
+        "k-1",
+        "gate",
+        { purpose: "ai", operation: "model_training_initiated", backend: BACKEND },
+        ctx,
+      ),
+    ).toBe("k-1");
+    expect(asked).toEqual([
+      {
+        backend: expect.objectContaining({ url: BACKEND.url }),
+        uuid: UUID,
+        purpose: "ai",
+        operation: "vcon_model_training_initiated",
+      },
+    ]);
+    expect(queue.added).toEqual([]);
+  });
+
+  it("only asks, recording no verification, when told not to record one", async () => {
+    const { s, asked } = source(answer("granted", "assets/a/events/g"));
+    const { ctx } = context(s);
+    expect(
+      await gate.run("k-1", "gate", { purpose: "ai", backend: BACKEND, record_verification: false }, ctx),
+    ).toBe("k-1");
     expect(asked).toEqual([
       { backend: expect.objectContaining({ url: BACKEND.url }), uuid: UUID, purpose: "ai" },
     ]);
-    expect(queue.added).toEqual([]);
   });
 
   it("refuses a revoked purpose: records the refusal and throws the reason, for the DLQ", async () => {

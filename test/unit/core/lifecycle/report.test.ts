@@ -99,7 +99,16 @@ describe("the consent and processing report", () => {
     const text = consentReportText(r).join("\n");
     expect(text).toContain("purpose ai: revoked");
     expect(text).toContain(`VIOLATION: processing for ai after consent was revoked (${revoke.identity})`);
-    expect(text).toMatch(/3 VIOLATION\(S\) of consent among 5 processing event\(s\)$/);
+    expect(text).toMatch(
+      /3 VIOLATION\(S\) of consent among 5 processing event\(s\)\n3 training or inference purpose\(s\) processed WITHOUT a recorded consent verification$/,
+    );
+    // The unknown operation that declares a purpose is processing, not training or inference.
+    expect(r.unverified.map((u) => [u.identity, u.purpose])).toEqual([
+      [ok.identity, "ai"],
+      [late.identity, "ai"],
+      [unasked.identity, "training"],
+    ]);
+    expect(r.processing[3]?.verified).toEqual([]);
   });
 
   it("made from a bundle, reads only the records whose receipts verified, and names the others", () => {
