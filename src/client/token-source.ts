@@ -1,4 +1,4 @@
-import { readBoundedText } from "./bounded-body.js";
+import { readBoundedText } from "../net/bounded-body.js";
 import { API_ERRORS, type ApiErrors } from "./errors.js";
 import type { FetchFn } from "./http.js";
 

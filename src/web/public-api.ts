@@ -1,6 +1,6 @@
-import { BodyTooLarge, readBounded } from "../client/bounded-body.js";
 import type { BearerTokens } from "../client/token-source.js";
 import { CodedError } from "../core/api/coded-error.js";
+import { BodyTooLarge, readBounded } from "../net/bounded-body.js";
 import { keysFromKeySet, type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../verify/index.js";
 import { fetchFailure } from "./fetch-error.js";
 

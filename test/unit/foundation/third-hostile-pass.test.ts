@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { BodyTooLarge, readBounded } from "../../../src/client/bounded-body.js";
 import { ConfigError, loadConfig } from "../../../src/config.js";
 import { decodeSign1, HEADER, signSign1 } from "../../../src/core/cose/index.js";
 import { checkRegistrationPolicy, eventToStatement } from "../../../src/core/scitt/index.js";
 import { ExportSlots } from "../../../src/http/export-slots.js";
+import { BodyTooLarge, readBounded } from "../../../src/net/bounded-body.js";
 import { deterministicSigner } from "../../helpers/vector-key.js";
 
 // Known answers for the bounds issue 31's third hostile pass added.
