@@ -9,7 +9,7 @@
  *   `verifyRecordReceipt`, `leafOfRecord`, `keysFromKeySet`;
  * - signed and transparent statements with their SCITT receipts: `verifyStatement`,
  *   `statementPayloadMatches`;
- * - evidence bundles: `parseBundle`, `verifyBundle`;
+ * - evidence bundles: `parseBundle`, `verifyBundle` (each failure a code of `BUNDLE_FAILURES`);
  * - a log's seals, each consistent with the one before: `verifySeal`, `verifyMmrConsistency`;
  * - C2SP checkpoints and tiles: `verifyCheckpoint`, `verifyRecordInTiles`, `rootFromTiles`;
  * - C2SP tlog-proofs (offline proofs of a record in a checkpoint): `verifyRecordTlogProofReport`
@@ -20,8 +20,11 @@
  *   (`analysisDerivation`, `checkDerivation`).
  */
 export {
+  BUNDLE_FAILURES,
   type BundleCheckpoint,
   BundleError,
+  type BundleFailure,
+  type BundleFailureCode,
   type BundleLog,
   type BundleRecord,
   type BundleReport,

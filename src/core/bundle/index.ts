@@ -1,6 +1,9 @@
 export * from "./format.js";
 export {
+  BUNDLE_FAILURES,
   BundleError,
+  type BundleFailure,
+  type BundleFailureCode,
   type BundleReport,
   looksLikeBundle,
   parseBundle,

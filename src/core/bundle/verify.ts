@@ -10,6 +10,7 @@ import {
   judge,
   judgeCheckpoint,
   type KeyFingerprint,
+  keyFingerprint,
   logKeyFingerprint,
   noTrust,
   pinsSomething,
@@ -33,6 +34,8 @@ interface ReceiptCheck {
   profile: string;
   ok: boolean;
   detail: string;
+  /** Why it failed (a failed receipt only). */
+  failure?: BundleFailureCode;
   /** The issuer the receipt's signed headers name (a valid receipt only). */
   issuer?: string;
 }
@@ -73,8 +76,62 @@ interface LogCheck {
   };
 }
 
+/**
+ * Every way a bundle's check fails, one closed set: the step that finds it names it. A tampering
+ * (the evidence contradicts itself) or a policy failure (it holds, but not to the caller's roots
+ * or requirements); `BundleFailure.kind` says which.
+ */
+export const BUNDLE_FAILURES = [
+  // checkLogs: each seal signed, of its log, and consistent with the latest.
+  "SEAL_MALFORMED",
+  "SEAL_UNSIGNED",
+  "SEAL_SIZE_MISMATCH",
+  "SEAL_OF_OTHER_LOG",
+  "NO_SEAL",
+  "CONSISTENCY_PROOF_MISSING",
+  "SEALS_INCONSISTENT",
+  // judgeCheckpoints: a bundled checkpoint against the caller's log keys and witnesses.
+  "CHECKPOINT_REFUSED",
+  "CHECKPOINT_POLICY",
+  // checkRecords: each receipt of each record.
+  "RECEIPT_INVALID",
+  "RECEIPT_OF_OTHER_LOG",
+  "RECEIPT_PROFILE_MISMATCH",
+  "RECEIPT_NO_TREE_SIZE",
+  "RECEIPT_TREE_INCONSISTENT",
+  "RECEIPT_LOG_UNVERIFIED",
+  "RECEIPT_PEAK_NOT_SEALED",
+  "NO_RECEIPT",
+  // recordVerdicts: what the signed records say against the bundle.
+  "RECORD_OF_OTHER_SUBJECT",
+  "ERASABLE_MISMATCH",
+  // serviceOf: the receipts' issuer against the bundle's fields.
+  "ISSUERS_DIFFER",
+  "SERVICE_MISMATCH",
+  "ASSET_UNRELATED",
+  // pinning and requirements: the caller's roots and policy.
+  "SEALS_NOT_PINNED",
+  "RECEIPTS_NOT_PINNED",
+  "TOO_FEW_RECEIPTS",
+  "ISSUER_NOT_ACCEPTED",
+  "SEAL_TOO_OLD",
+  "NOT_WITNESSED",
+  "NOT_PINNED",
+] as const;
+export type BundleFailureCode = (typeof BUNDLE_FAILURES)[number];
+
+/** One failure the check found: its code, what it is about, and the words the verdict shows. */
+export interface BundleFailure {
+  code: BundleFailureCode;
+  kind: "tampered" | "policy";
+  /** The verdict's line for it (the verdict's `reasons` hold the same words). */
+  detail: string;
+}
+
 /** The verdict on a bundle: the shared verdict object, with what each record and log showed. */
 export interface BundleReport extends VerificationVerdict {
+  /** Each failure with its code, in the order the steps found them. */
+  failures: BundleFailure[];
   /** The subject every record was checked to be of. */
   subject: string;
   /** The receipts' issuer (signed); the bundle's `service` field must name it. */
@@ -173,10 +230,19 @@ export function looksLikeBundle(raw: Uint8Array): boolean {
 
 type SealState = ReturnType<typeof decodeSeal>;
 
+interface CheckedLog {
+  check: LogCheck;
+  seals: Map<number, SealState>;
+  failure?: BundleFailureCode;
+  /** The kid of the key that signed each seal, so pinning needs no second check of it. */
+  signers: string[];
+}
+
 /** Checks one MMR log: every seal signed by one of `keys`, every older seal consistent with the latest. */
-function checkLog(log: BundleLog, keys: PublicKey[]): { check: LogCheck; seals: Map<number, SealState> } {
+function checkLog(log: BundleLog, keys: Map<string, PublicKey>): CheckedLog {
   const seals = new Map<number, SealState>();
-  const fail = (detail: string) => ({
+  const signers: string[] = [];
+  const fail = (failure: BundleFailureCode, detail: string): CheckedLog => ({
     check: {
       log: log.log,
       profile: log.profile,
@@ -187,6 +253,8 @@ function checkLog(log: BundleLog, keys: PublicKey[]): { check: LogCheck; seals: 
       detail,
     },
     seals: new Map<number, SealState>(),
+    failure,
+    signers: [],
   });
   for (const s of log.seals) {
     let raw: Uint8Array;
@@ -195,22 +263,27 @@ function checkLog(log: BundleLog, keys: PublicKey[]): { check: LogCheck; seals: 
       raw = bytes(s.seal);
       state = decodeSeal(raw);
     } catch (err) {
-      return fail(`seal ${s.mmr_size} is malformed: ${(err as Error).message}`);
+      return fail("SEAL_MALFORMED", `seal ${s.mmr_size} is malformed: ${(err as Error).message}`);
     }
-    if (!keys.some((k) => verifySeal(raw, k)))
-      return fail(`seal ${s.mmr_size} is not signed by the keys checked with`);
-    if (state.mmrSize !== s.mmr_size) return fail(`seal ${s.mmr_size} seals size ${state.mmrSize}`);
+    const signer = [...keys].find(([, k]) => verifySeal(raw, k));
+    if (!signer) return fail("SEAL_UNSIGNED", `seal ${s.mmr_size} is not signed by the keys checked with`);
+    if (state.mmrSize !== s.mmr_size)
+      return fail("SEAL_SIZE_MISMATCH", `seal ${s.mmr_size} seals size ${state.mmrSize}`);
     if (`tenant/${state.logId}` !== log.log && state.logId !== log.log)
-      return fail(`seal ${s.mmr_size} is of log ${state.logId}, not ${log.log}`);
+      return fail("SEAL_OF_OTHER_LOG", `seal ${s.mmr_size} is of log ${state.logId}, not ${log.log}`);
     seals.set(state.mmrSize, state);
+    signers.push(signer[0]);
   }
   const latest = [...seals.values()].sort((a, b) => b.mmrSize - a.mmrSize)[0];
-  if (!latest) return fail("no seal");
+  if (!latest) return fail("NO_SEAL", "no seal");
   for (const state of seals.values()) {
     if (state === latest) continue;
     const proof = log.consistency.find((c) => c.from === state.mmrSize && c.to === latest.mmrSize);
     if (!proof)
-      return fail(`no consistency proof from seal ${state.mmrSize} to the latest seal ${latest.mmrSize}`);
+      return fail(
+        "CONSISTENCY_PROOF_MISSING",
+        `no consistency proof from seal ${state.mmrSize} to the latest seal ${latest.mmrSize}`,
+      );
     let ok = false;
     try {
       const paths = proof.paths.map((p) => p.map(unhex));
@@ -218,7 +291,11 @@ function checkLog(log: BundleLog, keys: PublicKey[]): { check: LogCheck; seals: 
     } catch {
       ok = false;
     }
-    if (!ok) return fail(`seal ${state.mmrSize} is not consistent with the latest seal ${latest.mmrSize}`);
+    if (!ok)
+      return fail(
+        "SEALS_INCONSISTENT",
+        `seal ${state.mmrSize} is not consistent with the latest seal ${latest.mmrSize}`,
+      );
   }
   return {
     check: {
@@ -231,6 +308,7 @@ function checkLog(log: BundleLog, keys: PublicKey[]): { check: LogCheck; seals: 
       detail: `${seals.size} seal(s), each signed and consistent with the latest (size ${latest.mmrSize})`,
     },
     seals,
+    signers,
   };
 }
 
@@ -240,7 +318,7 @@ interface CheckedCheckpoint {
   consistency: BundleCheckpoint["consistency"];
 }
 
-type TreeTie = { ok: true; detail: string; within?: CheckedCheckpoint } | { ok: false; detail: string };
+type TreeTie = { ok: boolean; detail: string };
 
 /**
  * An RFC 9162 receipt's tree tied to the log's checkpoint: the same root at the same size, or
@@ -273,61 +351,92 @@ function tieToCheckpoint(treeSize: number, root: string, leafIndex: number, c: C
       detail: `the receipt's tree (size ${treeSize}) is not consistent with the bundled checkpoint (size ${cp.size})`,
     };
   const cosigned = c.judged.witnessed ? `, cosigned by ${c.judged.cosigners.join(", ")}` : "";
-  if (leafIndex < cp.size)
-    return { ok: true, detail: `within the checkpoint of size ${cp.size}${cosigned}`, within: c };
+  if (leafIndex < cp.size) return { ok: true, detail: `within the checkpoint of size ${cp.size}${cosigned}` };
   return {
     ok: true,
     detail: `newer than the checkpoint of size ${cp.size}${cosigned}: the receipt's tree extends it, the record is not yet under it`,
   };
 }
 
-interface Pass {
-  logs: Map<string, { check: LogCheck; seals: Map<number, SealState> }>;
-  records: Array<{
-    ok: boolean;
-    receipts: ReceiptCheck[];
-    known: number;
-    valid: number;
-    ties: CheckedCheckpoint[];
-  }>;
-  unknown: string[];
+/** What the receipts of one record showed, checked once with the bundle's keys. */
+interface CheckedRecord {
+  ok: boolean;
+  receipts: ReceiptCheck[];
+  known: number;
+  valid: number;
+  ties: CheckedCheckpoint[];
+  /** Whether every known receipt, and the seals each MMR receipt rests on, were signed by a pinned key. */
+  pinned: boolean;
 }
 
-/** Every seal, receipt and proof of the bundle checked with `keyMap`, checkpoints as judged. */
-function checkPass(
+/**
+ * The keys, each noting the kid of the one that verified a signature: the record verifier picks
+ * a key by the receipt's kid, and this tells the caller which without verifying twice.
+ */
+function notingKeys(keys: Map<string, PublicKey>): { keys: Map<string, PublicKey>; signer: () => string } {
+  let last = "";
+  const noted = new Map<string, PublicKey>();
+  for (const [kid, key] of keys)
+    noted.set(kid, {
+      jwk: key.jwk,
+      verify: (hash, data, signature) => {
+        const ok = key.verify(hash, data, signature);
+        if (ok) last = kid;
+        return ok;
+      },
+    });
+  return {
+    keys: noted,
+    signer: () => {
+      const kid = last;
+      last = "";
+      return kid;
+    },
+  };
+}
+
+/** Every receipt of every record checked with the bundle's keys; `pinned` says which signer counts as pinned. */
+function checkRecords(
   bundle: EvidenceBundle,
   keyMap: Map<string, PublicKey>,
+  logs: Map<string, CheckedLog>,
   checkpoints: Map<string, CheckedCheckpoint>,
-): Pass {
-  const keys = [...keyMap.values()];
-  const unknown: string[] = [];
-  const logs: Pass["logs"] = new Map();
-  for (const log of bundle.logs) {
-    if (log.profile !== "mmr") {
-      unknown.push(`log ${log.log}: profile "${log.profile}"`);
-      continue;
-    }
-    logs.set(log.log, checkLog(log, keys));
-  }
-  const records = bundle.records.map(({ record, receipts }) => {
+  pinned: (kid: string) => boolean,
+  unknown: string[],
+): CheckedRecord[] {
+  const noting = notingKeys(keyMap);
+  const logPinned = (name: string) => (logs.get(name)?.signers ?? []).every(pinned);
+  return bundle.records.map(({ record, receipts }) => {
     const identity = String(record.identity ?? "");
     const ties: CheckedCheckpoint[] = [];
+    let allPinned = true;
     const results = receipts.map((r: BundleReceipt): ReceiptCheck & { known: boolean } => {
-      const fail = (detail: string) => ({ profile: r.profile, ok: false, known: true, detail });
+      const fail = (failure: BundleFailureCode, detail: string) => ({
+        profile: r.profile,
+        ok: false,
+        known: true,
+        detail,
+        failure,
+      });
       if (r.profile !== "mmr" && r.profile !== "rfc9162") {
         unknown.push(`${identity}: a receipt of profile "${r.profile}"`);
         return { profile: r.profile, ok: false, known: false, detail: `profile "${r.profile}" not checked` };
       }
       let v: ReturnType<typeof verifyRecordReceipt>;
       try {
-        v = verifyRecordReceipt(record, bytes(r.receipt), keyMap);
+        v = verifyRecordReceipt(record, bytes(r.receipt), noting.keys);
       } catch (err) {
         v = { ok: false, reason: `receipt is malformed: ${(err as Error).message}` };
       }
-      if (!v.ok) return fail(v.reason);
-      if (v.subject !== r.log) return fail(`the receipt is of log ${v.subject}`);
+      const signer = noting.signer();
+      if (!v.ok) return fail("RECEIPT_INVALID", v.reason);
+      if (!pinned(signer)) allPinned = false;
+      if (v.subject !== r.log) return fail("RECEIPT_OF_OTHER_LOG", `the receipt is of log ${v.subject}`);
       if (v.profile !== r.profile)
-        return fail(`the receipt is of profile ${v.profile}, filed as ${r.profile}`);
+        return fail(
+          "RECEIPT_PROFILE_MISMATCH",
+          `the receipt is of profile ${v.profile}, filed as ${r.profile}`,
+        );
       const ok = (detail: string) => ({
         profile: r.profile,
         ok: true,
@@ -336,32 +445,38 @@ function checkPass(
         issuer: v.issuer,
       });
       if (r.profile === "rfc9162") {
-        if (v.treeSize === undefined) return fail("the receipt names no tree size");
+        if (v.treeSize === undefined) return fail("RECEIPT_NO_TREE_SIZE", "the receipt names no tree size");
         const where = `leaf of the RFC 9162 tree of ${v.treeSize} entries of ${r.log}`;
         const cp = checkpoints.get(r.log);
         if (!cp) return ok(`${where} (no checkpoint in the bundle)`);
-        const tie = tieToCheckpoint(v.treeSize, v.peak, leafIndexOfMmrIndex(v.mmrIndex), cp);
-        if (!tie.ok) return fail(tie.detail);
-        if (tie.within) ties.push(tie.within);
+        const leafIndex = leafIndexOfMmrIndex(v.mmrIndex);
+        const tie = tieToCheckpoint(v.treeSize, v.peak, leafIndex, cp);
+        if (!tie.ok) return fail("RECEIPT_TREE_INCONSISTENT", tie.detail);
+        if (leafIndex < cp.judged.checkpoint.size) ties.push(cp);
         return ok(`${where}, ${tie.detail}`);
       }
       const log = logs.get(r.log);
-      if (!log?.check.ok) return fail(`its log ${r.log} did not verify`);
+      if (!log?.check.ok) return fail("RECEIPT_LOG_UNVERIFIED", `its log ${r.log} did not verify`);
+      if (!logPinned(r.log)) allPinned = false;
       const seal = r.mmr_size === undefined ? undefined : log.seals.get(r.mmr_size);
       if (!seal?.peaks.some((p) => hex(p) === v.peak))
-        return fail(`the receipt's peak is not in the bundled seal ${String(r.mmr_size)}`);
+        return fail(
+          "RECEIPT_PEAK_NOT_SEALED",
+          `the receipt's peak is not in the bundled seal ${String(r.mmr_size)}`,
+        );
       return ok(`entry ${v.mmrIndex} of ${r.log}, under seal ${seal.mmrSize}`);
     });
     const known = results.filter((r) => r.known);
+    const ok = known.length > 0 && known.every((r) => r.ok);
     return {
-      ok: known.length > 0 && known.every((r) => r.ok),
+      ok,
       receipts: results.map(({ known: _k, ...r }) => r),
       known: known.length,
       valid: known.filter((r) => r.ok).length,
       ties,
+      pinned: ok && allPinned,
     };
   });
-  return { logs, records, unknown };
 }
 
 /** The subject a record is of: an asset event's asset, or the vCon an event's (signed) attributes name. */
@@ -386,45 +501,39 @@ function erasableCheck(
 const COMPLETENESS =
   "completeness: the bundle proves the records it holds are in the log; nothing proves the log holds no other record of this subject (records may have been left out)";
 
-/**
- * Verifies an evidence bundle offline. The bundle's own keys show only that it is
- * self-consistent (anyone can make such a bundle); trust comes from the caller's roots: the
- * service's COSE keys (`serviceKeys`, or pinned by fingerprint in the policy), the log's
- * checkpoint key and witnesses (C2SP tlog-policy), and the relying party's requirements.
- * Everything the verdict states is signed: each record's subject is checked against the
- * bundle's subject, the service against the receipts' issuer; the rest is labelled unsigned.
- * `makeKey` makes the bundle's keys: portable, unless a Node program passes node:crypto's.
- */
-export function verifyBundle(
-  bundle: EvidenceBundle,
-  trust: TrustRoots = noTrust(),
-  now = new Date(),
-  makeKey: PublicKeyFactory = publicKeyFromJwk,
-): BundleReport {
-  const policy = trust.policy;
-  const keySetBytes = bytes(bundle.keys.cose_key_set);
-  let carried: Map<string, PublicKey>;
+/** The failures found so far, in the order found. */
+class Findings {
+  readonly all: BundleFailure[] = [];
+  tampered(code: BundleFailureCode, detail: string): void {
+    this.all.push({ code, kind: "tampered", detail });
+  }
+  policy(code: BundleFailureCode, detail: string): void {
+    this.all.push({ code, kind: "policy", detail });
+  }
+  details(kind: BundleFailure["kind"]): string[] {
+    return this.all.filter((f) => f.kind === kind).map((f) => f.detail);
+  }
+}
+
+/** Step 1: the keys the bundle carries (they show only that it is self-consistent). */
+function readCarriedKeys(bundle: EvidenceBundle, makeKey: PublicKeyFactory) {
+  const keySet = bytes(bundle.keys.cose_key_set);
   try {
-    carried = keysFromKeySet(keySetBytes, makeKey);
+    return { keySet, carried: keysFromKeySet(keySet, makeKey) };
   } catch (err) {
     throw new BundleError(`the bundle's keys cannot be read: ${(err as Error).message}`);
   }
-  const tampered: string[] = [];
-  const policyProblems: string[] = [];
-  const notChecked: string[] = [COMPLETENESS];
-  const unsigned: string[] = [
-    "created_at: when the bundle says it was exported",
-    "assets[]: the asset records are context; no signature covers them",
-  ];
-  if (bundle.service_verdict !== undefined)
-    unsigned.push(
-      "service_verdict: the service's judgement of its own evidence when it exported it; this verdict is made anew and never reads it",
-    );
+}
 
-  // The keys the caller pinned: given by value, or the bundle's whose fingerprint the policy names.
+/**
+ * Step 2: the keys the caller pinned (given by value, or the bundle's whose fingerprint the
+ * policy names), their fingerprints, and whether a signer's kid is one of them with the same key.
+ */
+function pinKeys(trust: TrustRoots, keySet: Uint8Array, carried: Map<string, PublicKey>) {
+  const policy = trust.policy;
   const byPrint = (kid: string, print: string) =>
     policy.serviceKeys.some((p) => p.kid === kid && p.fingerprint === print);
-  const fingerprints: KeyFingerprint[] = coseKeyFingerprints(keySetBytes, carried, (kid, print) =>
+  const fingerprints: KeyFingerprint[] = coseKeyFingerprints(keySet, carried, (kid, print) =>
     trust.serviceKeys ? false : byPrint(kid, print),
   );
   let pinnedKeys: Map<string, PublicKey> | undefined;
@@ -439,11 +548,27 @@ export function verifyBundle(
       ),
     );
   }
+  // A signature the bundle's key of that kid verified is the pinned key's when the keys are one.
+  const isPinned = (kid: string) => {
+    const pin = pinnedKeys?.get(kid);
+    const own = carried.get(kid);
+    return (
+      pin !== undefined && own !== undefined && (pin === own || keyFingerprint(pin) === keyFingerprint(own))
+    );
+  };
+  return { fingerprints, pinning: pinnedKeys !== undefined, isPinned };
+}
 
-  // Checkpoints, judged against the caller's log keys and witnesses.
+/** Step 3: each log's bundled checkpoint, judged against the caller's log keys and witnesses. */
+function judgeCheckpoints(
+  bundle: EvidenceBundle,
+  trust: TrustRoots,
+  fingerprints: KeyFingerprint[],
+  found: Findings,
+) {
+  const policy = trust.policy;
   const checkpoints = new Map<string, CheckedCheckpoint>();
-  const logJudgements = new Map<string, CheckedCheckpoint>();
-  const checkpointTamper = new Map<string, string>();
+  const refused = new Map<string, string>();
   for (const log of bundle.logs) {
     const cp = log.profile === "mmr" ? log.checkpoints?.[0] : undefined;
     if (!cp) continue;
@@ -452,30 +577,43 @@ export function verifyBundle(
       logKeyFingerprint(cp.key, j.ok && policy.logKeys.some((k) => k.trim() === cp.key.trim())),
     );
     if (!j.ok) {
-      checkpointTamper.set(log.log, j.reason);
+      refused.set(log.log, j.reason);
       continue;
     }
-    const c = { judged: j, consistency: cp.consistency ?? [] };
-    checkpoints.set(log.log, c);
-    logJudgements.set(log.log, c);
+    checkpoints.set(log.log, { judged: j, consistency: cp.consistency ?? [] });
     if (j.policy && (policy.logKeys.length > 0 || policy.witnesses.size > 0))
-      policyProblems.push(`log ${log.log}: ${j.policy}`);
+      found.policy("CHECKPOINT_POLICY", `log ${log.log}: ${j.policy}`);
   }
+  return { checkpoints, refused };
+}
 
-  const pass = checkPass(bundle, carried, checkpoints);
-  const pinnedPass = pinnedKeys ? checkPass(bundle, pinnedKeys, checkpoints) : undefined;
-  notChecked.push(...pass.unknown.map((u) => `${u} (unknown to this verifier)`));
-  for (const name of Object.keys(bundle.extensions ?? {}))
-    notChecked.push(`extension "${name}" (unknown to this verifier)`);
+/** Step 4: each MMR log's seals, checked once with the bundle's keys. */
+function checkLogs(bundle: EvidenceBundle, carried: Map<string, PublicKey>, unknown: string[]) {
+  const logs = new Map<string, CheckedLog>();
+  for (const log of bundle.logs) {
+    if (log.profile !== "mmr") {
+      unknown.push(`log ${log.log}: profile "${log.profile}"`);
+      continue;
+    }
+    logs.set(log.log, checkLog(log, carried));
+  }
+  return logs;
+}
 
-  const logs: LogCheck[] = [...pass.logs.entries()].map(([name, { check }]) => {
-    const c = logJudgements.get(name);
-    const bad = checkpointTamper.get(name);
-    if (bad) tampered.push(`log ${name}: ${bad}`);
-    else if (!check.ok) tampered.push(`log ${name}: ${check.detail}`);
-    else if (pinnedPass && !pinnedPass.logs.get(name)?.check.ok)
-      policyProblems.push(`log ${name}: its seals are not signed by a key you pinned`);
-    const j = c?.judged;
+/** Step 6: each log's verdict, with its checkpoint's judgement; a refusal or a failed seal is a tampering. */
+function logVerdicts(
+  logs: Map<string, CheckedLog>,
+  judged: ReturnType<typeof judgeCheckpoints>,
+  pins: ReturnType<typeof pinKeys>,
+  found: Findings,
+): LogCheck[] {
+  return [...logs.entries()].map(([name, { check, failure, signers }]) => {
+    const j = judged.checkpoints.get(name)?.judged;
+    const bad = judged.refused.get(name);
+    if (bad) found.tampered("CHECKPOINT_REFUSED", `log ${name}: ${bad}`);
+    else if (!check.ok) found.tampered(failure ?? "NO_SEAL", `log ${name}: ${check.detail}`);
+    else if (pins.pinning && !signers.every(pins.isPinned))
+      found.policy("SEALS_NOT_PINNED", `log ${name}: its seals are not signed by a key you pinned`);
     return {
       ...check,
       ...(bad ? { ok: false, detail: bad } : {}),
@@ -492,36 +630,53 @@ export function verifyBundle(
         : {}),
     };
   });
+}
 
+/** Step 7: each record's verdict: its receipts, its subject, its erasable attributes, how far it is trusted. */
+function recordVerdicts(
+  bundle: EvidenceBundle,
+  checked: CheckedRecord[],
+  trust: TrustRoots,
+  pinning: boolean,
+  found: Findings,
+  unsigned: string[],
+) {
+  const policy = trust.policy;
   const subject = bundle.subject.id;
   const issuers = new Set<string>();
   const unsignedCount = new Map<string, number>();
   const records: RecordCheck[] = bundle.records.map(({ record }, i) => {
     const identity = String(record.identity ?? "");
-    const p = pass.records[i] as Pass["records"][number];
-    const pinnedOk = pinnedPass?.records[i]?.ok ?? false;
+    const p = checked[i] as CheckedRecord;
     for (const f of unsignedFields(record)) unsignedCount.set(f, (unsignedCount.get(f) ?? 0) + 1);
-    if (!p.ok)
-      tampered.push(
-        `${identity || `record ${i + 1}`}: ${p.receipts.find((r) => !r.ok)?.detail ?? "no receipt (not sealed when exported)"}`,
+    if (!p.ok) {
+      const bad = p.receipts.find((r) => !r.ok);
+      found.tampered(
+        bad?.failure ?? "NO_RECEIPT",
+        `${identity || `record ${i + 1}`}: ${bad?.detail ?? "no receipt (not sealed when exported)"}`,
       );
-    else if (pinnedPass && !pinnedOk)
-      policyProblems.push(`${identity}: its receipts are not signed by a key you pinned`);
+    } else if (pinning && !p.pinned)
+      found.policy("RECEIPTS_NOT_PINNED", `${identity}: its receipts are not signed by a key you pinned`);
     const of = recordSubject(record, bundle.subject.kind);
     if (of !== subject)
-      tampered.push(
+      found.tampered(
+        "RECORD_OF_OTHER_SUBJECT",
         `${identity}: the record is of ${of || "no subject"}, not of the bundle's subject ${subject}`,
       );
     for (const r of p.receipts) if (r.ok && r.issuer !== undefined) issuers.add(r.issuer);
     // A disclosed value that does not hash to its (signed) commitment contradicts the record.
     const standings = erasableStandings(record);
-    for (const st of standings) if (st.state === "mismatch") tampered.push(`${identity}: ${st.reason}`);
+    for (const st of standings)
+      if (st.state === "mismatch") found.tampered("ERASABLE_MISMATCH", `${identity}: ${st.reason}`);
     let level: TrustLevel = "unpinned";
-    if (p.ok && pinnedOk) level = "pinned";
+    if (p.ok && p.pinned) level = "pinned";
     if (p.ok && p.ties.some((t) => t.judged.pinned)) level = "pinned";
     if (p.ok && p.ties.some((t) => t.judged.witnessed)) level = "witnessed";
     if (p.ok && p.valid < policy.minReceipts)
-      policyProblems.push(`${identity}: ${p.valid} valid receipt(s), the policy needs ${policy.minReceipts}`);
+      found.policy(
+        "TOO_FEW_RECEIPTS",
+        `${identity}: ${p.valid} valid receipt(s), the policy needs ${policy.minReceipts}`,
+      );
     return {
       identity,
       ok: p.ok && of === subject,
@@ -535,26 +690,49 @@ export function verifyBundle(
     unsigned.push(
       `records[].${field} (${n} record(s)): ${field === "confirmation_status" ? "the service's claim of its trust level" : "not part of the signed leaf"}`,
     );
+  return { records, issuers };
+}
 
-  // The service: the receipts' signed issuer, which the bundle's field must name.
+/** Step 8: the service, the receipts' signed issuer, which the bundle's fields must agree with. */
+function serviceOf(bundle: EvidenceBundle, issuers: Set<string>, found: Findings): string {
   const service = [...issuers][0] ?? "";
-  if (issuers.size > 1) tampered.push(`the receipts name more than one issuer: ${[...issuers].join(", ")}`);
+  if (issuers.size > 1)
+    found.tampered("ISSUERS_DIFFER", `the receipts name more than one issuer: ${[...issuers].join(", ")}`);
   else if (service && bundle.service !== service)
-    tampered.push(`the bundle says it is from ${bundle.service}, its receipts were issued by ${service}`);
+    found.tampered(
+      "SERVICE_MISMATCH",
+      `the bundle says it is from ${bundle.service}, its receipts were issued by ${service}`,
+    );
   for (const a of bundle.assets ?? []) {
     const id = String(a.identity ?? "");
     if (!bundle.records.some(({ record }) => String(record.identity ?? "").startsWith(`${id}/events/`)))
-      tampered.push(`assets[]: ${id || "an asset without identity"} is not the asset of any bundled record`);
+      found.tampered(
+        "ASSET_UNRELATED",
+        `assets[]: ${id || "an asset without identity"} is not the asset of any bundled record`,
+      );
   }
+  return service;
+}
 
-  // The relying party's requirements.
+/** Step 9: the relying party's requirements: issuers, the seals' age, and the trust each record needs. */
+function requirements(
+  trust: TrustRoots,
+  service: string,
+  logs: LogCheck[],
+  records: RecordCheck[],
+  now: Date,
+  found: Findings,
+  notChecked: string[],
+) {
+  const policy = trust.policy;
   if (policy.issuers.length > 0 && service && !policy.issuers.includes(service))
-    policyProblems.push(`the receipts' issuer ${service} is not one the policy accepts`);
+    found.policy("ISSUER_NOT_ACCEPTED", `the receipts' issuer ${service} is not one the policy accepts`);
   if (policy.maxAgeSeconds !== undefined)
     for (const l of logs) {
       const age = (now.getTime() - Date.parse(l.latest_time)) / 1000;
       if (l.ok && !(age <= policy.maxAgeSeconds))
-        policyProblems.push(
+        found.policy(
+          "SEAL_TOO_OLD",
           `log ${l.log}: its latest seal (${l.latest_time}) is older than the policy's ${policy.maxAgeSeconds}s`,
         );
     }
@@ -563,29 +741,86 @@ export function verifyBundle(
   const minTrust: TrustLevel = policy.minTrust ?? (wantsWitness ? "witnessed" : "pinned");
   if (pinned)
     for (const r of records)
-      if (r.ok && !trustAtLeast(r.trust, minTrust))
-        policyProblems.push(
-          minTrust === "witnessed"
-            ? `${r.identity}: not under a checkpoint cosigned by your witnesses' quorum`
-            : `${r.identity}: not proven under any key you pinned`,
-        );
-  const level: TrustLevel =
-    records.length && records.every((r) => r.trust === "witnessed") ? "witnessed" : "pinned";
+      if (r.ok && !trustAtLeast(r.trust, minTrust)) {
+        if (minTrust === "witnessed")
+          found.policy(
+            "NOT_WITNESSED",
+            `${r.identity}: not under a checkpoint cosigned by your witnesses' quorum`,
+          );
+        else found.policy("NOT_PINNED", `${r.identity}: not proven under any key you pinned`);
+      }
   if (!wantsWitness)
     notChecked.push("witness cosignatures: you named no witness; cosignature lines are counted, not checked");
+  return pinned;
+}
+
+/**
+ * Verifies an evidence bundle offline. The bundle's own keys show only that it is
+ * self-consistent (anyone can make such a bundle); trust comes from the caller's roots: the
+ * service's COSE keys (`serviceKeys`, or pinned by fingerprint in the policy), the log's
+ * checkpoint key and witnesses (C2SP tlog-policy), and the relying party's requirements.
+ * Everything the verdict states is signed: each record's subject is checked against the
+ * bundle's subject, the service against the receipts' issuer; the rest is labelled unsigned.
+ * `makeKey` makes the bundle's keys: portable, unless a Node program passes node:crypto's.
+ *
+ * The check runs as named steps, each failure a code (`BUNDLE_FAILURES`); every signature is
+ * verified once, with the bundle's keys, and a pinned key counts when it is the key that signed.
+ */
+export function verifyBundle(
+  bundle: EvidenceBundle,
+  trust: TrustRoots = noTrust(),
+  now = new Date(),
+  makeKey: PublicKeyFactory = publicKeyFromJwk,
+): BundleReport {
+  const found = new Findings();
+  const notChecked: string[] = [COMPLETENESS];
+  const unsigned: string[] = [
+    "created_at: when the bundle says it was exported",
+    "assets[]: the asset records are context; no signature covers them",
+  ];
+  if (bundle.service_verdict !== undefined)
+    unsigned.push(
+      "service_verdict: the service's judgement of its own evidence when it exported it; this verdict is made anew and never reads it",
+    );
+
+  const { keySet, carried } = readCarriedKeys(bundle, makeKey);
+  const pins = pinKeys(trust, keySet, carried);
+  const judged = judgeCheckpoints(bundle, trust, pins.fingerprints, found);
+  const unknown: string[] = [];
+  const checkedLogs = checkLogs(bundle, carried, unknown);
+  const checkedRecords = checkRecords(
+    bundle,
+    carried,
+    checkedLogs,
+    judged.checkpoints,
+    pins.isPinned,
+    unknown,
+  );
+  notChecked.push(...unknown.map((u) => `${u} (unknown to this verifier)`));
+  for (const name of Object.keys(bundle.extensions ?? {}))
+    notChecked.push(`extension "${name}" (unknown to this verifier)`);
+
+  const logs = logVerdicts(checkedLogs, judged, pins, found);
+  const { records, issuers } = recordVerdicts(bundle, checkedRecords, trust, pins.pinning, found, unsigned);
+  const service = serviceOf(bundle, issuers, found);
+  const pinned = requirements(trust, service, logs, records, now, found, notChecked);
+  const level: TrustLevel =
+    records.length && records.every((r) => r.trust === "witnessed") ? "witnessed" : "pinned";
+  const subject = bundle.subject.id;
   return {
     ...judge({
-      tampered,
-      policy: policyProblems,
+      tampered: found.details("tampered"),
+      policy: found.details("policy"),
       cannotEvaluate: records.length === 0 ? ["the bundle holds no records"] : [],
       pinned,
       level,
       roots: trust.described,
-      fingerprints,
+      fingerprints: pins.fingerprints,
       notChecked,
       unsigned,
       proven: `${records.length} record(s) of ${subject}, each in the log under a signed seal, every seal consistent with the latest`,
     }),
+    failures: found.all,
     subject,
     service,
     created_at: bundle.created_at,
