@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseBundle, verifyBundle } from "../../../src/core/bundle/index.js";
+import { parseBundle, verifyBundle } from "../../../src/verify/bundle/index.js";
 import {
   bundleConsentReport,
   consentReportText,
@@ -219,7 +219,7 @@ describe("erasure beside the immutable log", () => {
       await (await suite.s.api(`/archivist/v1/evidence/vcons/${vcon}`, { token: suite.token })).text(),
     );
     const verdict = verifyBundle(bundle, {
-      policy: (await import("../../../src/core/verdict/index.js")).emptyPolicy(),
+      policy: (await import("../../../src/verify/verdict/index.js")).emptyPolicy(),
       serviceKeys: k,
       described: ["keys"],
     });
@@ -245,7 +245,7 @@ describe("erasure beside the immutable log", () => {
       party_tel: { disclosed: { value: "+1 555 0100", salt } },
     };
     const caught = verifyBundle(forged, {
-      policy: (await import("../../../src/core/verdict/index.js")).emptyPolicy(),
+      policy: (await import("../../../src/verify/verdict/index.js")).emptyPolicy(),
       serviceKeys: k,
       described: ["keys"],
     });

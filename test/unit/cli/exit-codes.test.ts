@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { commands } from "../../../src/cli/commands.js";
 import { runCli } from "../../../src/cli/program.js";
-import { USAGE_EXIT_CODE } from "../../../src/core/verdict/index.js";
+import { USAGE_EXIT_CODE } from "../../../src/verify/verdict/index.js";
 
 // One scheme for every command (README §Command line, docs/verification.md): 0 done (verify:
 // verified), the verdict's status 1–4 for a verification (an unreadable file is cannot-evaluate,

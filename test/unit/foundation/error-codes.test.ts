@@ -11,14 +11,14 @@ import { QueryError } from "../../../src/core/filters/query-error.js";
 import type { StatementError } from "../../../src/core/scitt/statement.js";
 import type { NoteError } from "../../../src/core/tlog/note.js";
 import type { VconError } from "../../../src/core/vcon/errors.js";
-import type { PolicyError } from "../../../src/core/verdict/policy.js";
 import type { DerError } from "../../../src/core/x509/der.js";
 import type { DidX509Error } from "../../../src/core/x509/did-x509.js";
 import type { ErrorCode } from "../../../src/errors.js";
 import { CodedError } from "../../../src/index.js";
 import type { RegistrationClosed, RegistrationRefused } from "../../../src/services/scitt/scitt.js";
 import type { StorageError } from "../../../src/store/db.js";
-import type { LookupError } from "../../../src/web/public-api.js";
+import type { LookupError } from "../../../src/verify/lookup/public-api.js";
+import type { PolicyError } from "../../../src/verify/verdict/policy.js";
 import type { ClamdError } from "../../../src/workers/clamd.js";
 
 // src/errors.ts writes the union out so that it depends on nothing; the type checker holds every

@@ -1,0 +1,309 @@
+/**
+ * The consent and processing report of one vCon: for each purpose its grants, reviews and
+ * revocations; every processing event, and each one that came after a revocation or without a
+ * grant flagged as a violation. It is a function of the records alone, so it is made from an
+ * evidence bundle after the bundle is verified, from the records whose receipts verified and
+ * nothing else: whoever holds the bundle and the service's keys makes the same report offline
+ * (the CLI, /verify, the console).
+ */
+
+import {
+  type ConsentRole,
+  consentOf,
+  consentRole,
+  type LifecycleRecord,
+  lifecycleOrder,
+  purposesNamed,
+} from "../../core/lifecycle/consent.js";
+import {
+  LIFECYCLE_ATTRIBUTES,
+  lifecycleLabel,
+  purposesOf,
+  recordAttributes,
+} from "../../core/lifecycle/vocabulary.js";
+import { erasableStandings } from "../../core/record/erasable.js";
+import { type CustodyHop, type CustodyKeys, custodyHops } from "./custody.js";
+
+/** One record as the report shows it. */
+export interface ReportStep {
+  identity: string;
+  /** The operation as recorded. */
+  operation: string;
+  /** What it is in the lifecycle, in words ("unknown lifecycle operation (…)" when not in the vocabulary). */
+  label: string;
+  known: boolean;
+  /** When the service accepted it (RFC 3339; signed in an asset event's leaf), "" when the record does not say. */
+  at: string;
+}
+
+interface PurposeReport {
+  purpose: string;
+  state: "granted" | "revoked" | "never_asked";
+  decided_by?: string;
+  grants: ReportStep[];
+  reviews: ReportStep[];
+  revocations: ReportStep[];
+}
+
+interface ProcessingReport extends ReportStep {
+  purposes: string[];
+  /** Each purpose's consent when it happened. */
+  consent: Array<{ purpose: string; state: "granted" | "revoked" | "never_asked"; decided_by?: string }>;
+  /** Why it is a violation (empty: none). */
+  violations: string[];
+}
+
+interface Violation {
+  identity: string;
+  operation: string;
+  purpose?: string;
+  reason: string;
+}
+
+export interface ConsentReport {
+  subject: string;
+  /** How many records the report read: those proven in the log. */
+  read: number;
+  /** Records it did not read, and why (their receipts did not verify, or they had none). */
+  left_out: Array<{ identity: string; reason: string }>;
+  purposes: PurposeReport[];
+  /** Grants that name no purpose: they grant none. */
+  unscoped_grants: ReportStep[];
+  processing: ProcessingReport[];
+  /** Processing the consent gate refused (`vcon_processing_refused`). */
+  refusals: Array<ReportStep & { purposes: string[]; refused_operation: string; reason: string }>;
+  violations: Violation[];
+  /**
+   * Each erased attribute of the records read: who erased it, when, under which basis (the
+   * service's word), and whether its erasure record is itself among the records read and names it.
+   */
+  erasures: Array<{
+    record: string;
+    attribute: string;
+    by: string;
+    at: string;
+    basis: string;
+    erasure_record: string;
+    erasure_proven: boolean;
+  }>;
+  /** The vCon's transfers (`vcon_sent`, `vcon_received`), each with the other party's proof checked. */
+  custody: CustodyHop[];
+  /** Every record read, in the order the derivation reads them. */
+  timeline: ReportStep[];
+}
+
+const text = (v: unknown) => (typeof v === "string" ? v : "");
+
+function step(r: LifecycleRecord): ReportStep {
+  return {
+    identity: r.identity,
+    operation: r.lifecycle.name,
+    label: lifecycleLabel(r.lifecycle),
+    known: r.lifecycle.meaning.known,
+    at: Number.isNaN(r.acceptedMs) ? "" : new Date(r.acceptedMs).toISOString(),
+  };
+}
+
+/**
+ * Whether a record is processing of the vCon: an operation the vocabulary marks as needing
+ * consent, or any other (known or not) that declares a purpose, save consent records and refusals.
+ */
+function isProcessing(r: LifecycleRecord): boolean {
+  const m = r.lifecycle.meaning;
+  if (m.known && m.operation.processing) return true;
+  if (consentRole(r) || (m.known && m.operation.role === "refusal")) return false;
+  return r.lifecycle.purposes.length > 0;
+}
+
+/**
+ * The report of `subject` from its proven records (`proven`, as the API returns them) and the
+ * records left out of it with the reason. Pure: the same records make the same report anywhere.
+ */
+export function consentReport(
+  subject: string,
+  proven: ReadonlyArray<Record<string, unknown>>,
+  leftOut: Array<{ identity: string; reason: string }> = [],
+  keys: CustodyKeys = {},
+): ConsentReport {
+  const ordered = lifecycleOrder(proven);
+  const byRole = (purpose: string, role: ConsentRole) =>
+    consentOf(ordered, purpose)
+      .records.filter((r) => r.role === role)
+      .map((r) => step(ordered.find((o) => o.identity === r.identity) as LifecycleRecord));
+  const purposes = purposesNamed(ordered).map((purpose): PurposeReport => {
+    const c = consentOf(ordered, purpose);
+    return {
+      purpose,
+      state: c.state,
+      ...(c.decided_by ? { decided_by: c.decided_by } : {}),
+      grants: byRole(purpose, "grant"),
+      reviews: byRole(purpose, "review"),
+      revocations: byRole(purpose, "revocation"),
+    };
+  });
+  const processing: ProcessingReport[] = [];
+  const violations: Violation[] = [];
+  const refusals: ConsentReport["refusals"] = [];
+  ordered.forEach((r, i) => {
+    if (r.lifecycle.meaning.known && r.lifecycle.meaning.operation.role === "refusal") {
+      const a = recordAttributes(r.record);
+      refusals.push({
+        ...step(r),
+        purposes: r.lifecycle.purposes,
+        refused_operation: text(a[LIFECYCLE_ATTRIBUTES.refusedOperation]),
+        reason: text(a[LIFECYCLE_ATTRIBUTES.refusalReason]),
+      });
+      return;
+    }
+    if (!isProcessing(r)) return;
+    const s = step(r);
+    const consent = r.lifecycle.purposes.map((purpose) => {
+      const c = consentOf(ordered, purpose, i);
+      return { purpose, state: c.state, ...(c.decided_by ? { decided_by: c.decided_by } : {}) };
+    });
+    const found: Violation[] = [];
+    if (consent.length === 0)
+      found.push({
+        identity: s.identity,
+        operation: s.operation,
+        reason: "processing that names no purpose: no consent can cover it",
+      });
+    for (const c of consent) {
+      if (c.state === "granted") continue;
+      found.push({
+        identity: s.identity,
+        operation: s.operation,
+        purpose: c.purpose,
+        reason:
+          c.state === "revoked"
+            ? `processing for ${c.purpose} after consent was revoked (${c.decided_by})`
+            : `processing for ${c.purpose} without consent ever granted`,
+      });
+    }
+    violations.push(...found);
+    processing.push({
+      ...s,
+      purposes: r.lifecycle.purposes,
+      consent,
+      violations: found.map((v) => v.reason),
+    });
+  });
+  // Erasure records among those read, and the records each names.
+  const erasedBy = new Map<string, Set<string>>();
+  for (const r of ordered)
+    if (r.lifecycle.meaning.known && r.lifecycle.meaning.operation.role === "erasure")
+      erasedBy.set(
+        r.identity,
+        new Set(purposesOf(recordAttributes(r.record)[LIFECYCLE_ATTRIBUTES.erasedRecords])),
+      );
+  const erasures: ConsentReport["erasures"] = [];
+  for (const r of ordered)
+    for (const st of erasableStandings(r.record))
+      if (st.state === "erased")
+        erasures.push({
+          record: r.identity,
+          attribute: `${st.map}.${st.name}`,
+          by: st.erased.by,
+          at: st.erased.at,
+          basis: st.erased.basis,
+          erasure_record: st.erased.record,
+          erasure_proven: erasedBy.get(st.erased.record)?.has(r.identity) ?? false,
+        });
+  return {
+    subject,
+    read: ordered.length,
+    left_out: leftOut,
+    purposes,
+    unscoped_grants: ordered
+      .filter((r) => consentRole(r) === "grant" && r.lifecycle.purposes.length === 0)
+      .map(step),
+    processing,
+    refusals,
+    violations,
+    erasures,
+    custody: custodyHops(ordered, keys),
+    timeline: ordered.map(step),
+  };
+}
+
+/** The report as lines for people (the CLI's text output). */
+export function consentReportText(r: ConsentReport): string[] {
+  const lines = [`consent and processing of ${r.subject}: ${r.read} proven record(s)`];
+  for (const l of r.left_out) lines.push(`  left out ${l.identity}: ${l.reason}`);
+  for (const p of r.purposes) {
+    lines.push(
+      `  purpose ${p.purpose}: ${p.state.replace("_", " ")}${p.decided_by ? ` (decided by ${p.decided_by})` : ""}`,
+    );
+    for (const [word, steps] of [
+      ["granted", p.grants],
+      ["reviewed", p.reviews],
+      ["revoked", p.revocations],
+    ] as const)
+      for (const s of steps) lines.push(`    ${word} ${s.at} ${s.identity}`);
+  }
+  for (const g of r.unscoped_grants) lines.push(`  grant naming no purpose (grants none): ${g.identity}`);
+  for (const p of r.processing)
+    lines.push(
+      `  processing ${p.at} ${p.label} ${p.identity}: ${p.violations.length ? `VIOLATION: ${p.violations.join("; ")}` : "within consent"}`,
+    );
+  for (const e of r.erasures)
+    lines.push(
+      `  erased ${e.attribute} of ${e.record}: by ${e.by} at ${e.at} under ${e.basis} (erasure record ${e.erasure_record}, ${e.erasure_proven ? "proven in the log" : "not among the records read"})`,
+    );
+  for (const h of r.custody) {
+    const p = h.proof;
+    const proof =
+      p.state === "none"
+        ? "carries no proof of the other party"
+        : p.state === "failed"
+          ? `the other party's proof FAILED: ${p.reason}`
+          : `proven by the other party's ${p.operation} ${p.record} (receipt by ${p.issuer}, ${p.keys === "pinned" ? "under keys you pinned" : `under the keys it carries, ${p.fingerprints.join(", ")}: compare them`})`;
+    lines.push(
+      `  custody ${h.at} ${h.direction} ${h.direction === "sent" ? "to" : "from"} ${h.peer || "(peer not named)"} (transfer ${h.transfer_id || "not named"}) ${h.identity}: ${proof}`,
+    );
+  }
+  for (const f of r.refusals)
+    lines.push(
+      `  refused ${f.at} ${f.refused_operation || "(operation not named)"}: ${f.reason} (${f.identity})`,
+    );
+  lines.push(
+    r.violations.length
+      ? `${r.violations.length} VIOLATION(S) of consent among ${r.processing.length} processing event(s)`
+      : `no violation of consent among ${r.processing.length} processing event(s)`,
+  );
+  return lines;
+}
+
+/** What `verifyBundle` said of each record, in the bundle's order (`BundleReport.records`). */
+interface CheckedRecord {
+  identity: string;
+  ok: boolean;
+  receipts: Array<{ ok: boolean; detail: string }>;
+}
+
+/**
+ * The report of a verified evidence bundle: made of the records whose receipts verified (and
+ * that are of the bundle's subject), the others listed as left out. Verify first (`verifyBundle`,
+ * with your trust roots): the report is only as good as the verdict it is read with.
+ */
+export function bundleConsentReport(
+  bundle: { subject: { id: string }; records: Array<{ record: Record<string, unknown> }> },
+  checked: { records: CheckedRecord[] },
+  keys: CustodyKeys = {},
+): ConsentReport {
+  const proven: Array<Record<string, unknown>> = [];
+  const leftOut: Array<{ identity: string; reason: string }> = [];
+  bundle.records.forEach(({ record }, i) => {
+    const c = checked.records[i];
+    if (c?.ok) proven.push(record);
+    else
+      leftOut.push({
+        identity: text(record.identity),
+        reason: c
+          ? (c.receipts.find((r) => !r.ok)?.detail ??
+            (c.receipts.length ? "not of the bundle's subject" : "no receipt"))
+          : "not checked",
+      });
+  });
+  return consentReport(bundle.subject.id, proven, leftOut, keys);
+}
