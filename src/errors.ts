@@ -51,7 +51,7 @@ export type ErrorCode =
   | "VCON_NO_UUID"
   | "VCON_SIGNED_PAYLOAD"
   | "HASH_MODE_UNKNOWN"
-  // the verifier's trust policy (core/verdict/policy.ts) and its look-ups (web/public-api.ts)
+  // the verifier's trust policy (verify/verdict/policy.ts) and its look-ups (verify/lookup/public-api.ts)
   | "POLICY_INVALID"
   | "LOOKUP_FAILED"
   // blobs and their scanning (core/blobs, workers/clamd.ts)

@@ -184,7 +184,9 @@ function mayImportCell(rules: RuleBook, room: Room): string {
     return other.paths.map((p) => `\`${p}\``).join(", ");
   });
   const ours = names.length ? names.join("; ") : "nothing of ours";
-  return room.packages ? `${ours}; packages: ${room.packages.map((p) => `\`${p}\``).join(", ")} only` : ours;
+  if (!room.packages) return ours;
+  if (room.packages.length === 0) return `${ours}; no package`;
+  return `${ours}; packages: ${room.packages.map((p) => `\`${p}\``).join(", ")} only`;
 }
 
 /** The table's rows, one per room, as docs/architecture.md holds them. */

@@ -1,5 +1,5 @@
-import type { BearerTokens } from "../../client/token-source.js";
 import { CodedError } from "../../core/api/coded-error.js";
+import type { BearerTokens } from "../../net/bearer-tokens.js";
 import { BodyTooLarge, readBounded } from "../../net/bounded-body.js";
 import { keysFromKeySet, type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../index.js";
 import { fetchFailure } from "./fetch-error.js";
