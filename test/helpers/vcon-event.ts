@@ -31,3 +31,28 @@ export async function untilSealed(s: TestService, token: string, asset: string):
       : undefined;
   });
 }
+
+/** A new vCon asset of the caller's tenancy: its identity (assets/<uuid>). */
+export async function newVconAsset(s: TestService, token: string): Promise<string> {
+  const res = await s.api("/archivist/v2/assets", {
+    method: "POST",
+    token,
+    json: { attributes: { arc_display_type: "vcon" } },
+  });
+  return ((await res.json()) as { identity: string }).identity;
+}
+
+/** A vCon operation's event posted on `asset` (see `vconEvent`): the stored event's identity. */
+export async function postVconEvent(
+  s: TestService,
+  token: string,
+  asset: string,
+  ...event: Parameters<typeof vconEvent>
+): Promise<{ identity: string }> {
+  const res = await s.api(`/archivist/v2/${asset}/events`, {
+    method: "POST",
+    token,
+    json: vconEvent(...event),
+  });
+  return (await res.json()) as { identity: string };
+}

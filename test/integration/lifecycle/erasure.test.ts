@@ -8,7 +8,7 @@ import {
 } from "../../../src/verify/index.js";
 import { committedRecord, until } from "../../helpers/poll.js";
 import { plainApplication, serviceForSuite } from "../../helpers/service.js";
-import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
+import { newVconAsset, untilSealed, vconEvent } from "../../helpers/vcon-event.js";
 
 const suite = serviceForSuite();
 
@@ -19,14 +19,7 @@ type Rec = Record<string, unknown> & {
   erasable?: Record<string, Record<string, Record<string, unknown>>>;
 };
 
-async function newAsset(): Promise<string> {
-  const res = await suite.s.api("/archivist/v2/assets", {
-    method: "POST",
-    token: suite.token,
-    json: { attributes: { arc_display_type: "vcon" } },
-  });
-  return ((await res.json()) as { identity: string }).identity;
-}
+const newAsset = () => newVconAsset(suite.s, suite.token);
 
 async function post(asset: string, body: unknown, token = suite.token): Promise<Response> {
   return suite.s.api(`/archivist/v2/${asset}/events`, { method: "POST", token, json: body });
