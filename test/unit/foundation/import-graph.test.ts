@@ -38,6 +38,15 @@ describe("the layer rules (scripts/layers.json)", () => {
     expect(fromErrors).toEqual([]);
   });
 
+  it("the audit room (src/verify) imports only the core, src/net and its declared pure packages", () => {
+    const room = rules.rooms.find((r) => r.name === "verify")!;
+    expect(room.paths).toEqual(["src/verify/"]);
+    expect(room.mayImport).toEqual(["core", "net"]);
+    expect(room.packages).toEqual(["@noble/*"]);
+    const outside = graph.external.filter((e) => e.from.startsWith("src/verify/")).map((e) => e.to);
+    expect(new Set(outside)).toEqual(new Set(["@noble/hashes"]));
+  });
+
   it("docs/architecture.md's table is the rule book's (WRITE_DOCS=1 rewrites it)", () => {
     const path = join(repo, "docs/architecture.md");
     const doc = readFileSync(path, "utf8");
