@@ -45,12 +45,12 @@ export async function untilSealed(s: TestService, token: string, asset: string):
   });
 }
 
-/** A new vCon asset of the caller's tenancy: its identity (assets/<uuid>). */
-export async function newVconAsset(s: TestService, token: string): Promise<string> {
+/** A new asset of the caller's tenancy (a vCon's, unless another display type is given): its identity. */
+export async function newAsset(s: TestService, token: string, displayType = "vcon"): Promise<string> {
   const res = await s.api("/archivist/v2/assets", {
     method: "POST",
     token,
-    json: { attributes: { arc_display_type: "vcon" } },
+    json: { attributes: { arc_display_type: displayType } },
   });
   return ((await res.json()) as { identity: string }).identity;
 }

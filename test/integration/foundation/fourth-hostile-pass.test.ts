@@ -9,7 +9,7 @@ import { runCli } from "../../helpers/cli-output.js";
 import { leafPreimage } from "../../helpers/leaf-preimage.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
-import { newVconAsset, postVconEvent, untilSealed } from "../../helpers/vcon-event.js";
+import { newAsset, postVconEvent, untilSealed } from "../../helpers/vcon-event.js";
 import { vectorPublicKey, vectorStatement } from "../../helpers/vector-key.js";
 
 /*
@@ -76,7 +76,7 @@ interface Genuine {
 let g: Genuine;
 async function genuine(): Promise<Genuine> {
   if (g) return g;
-  const asset = await newVconAsset(s, token);
+  const asset = await newAsset(s, token);
   const made = await postVconEvent(s, token, asset, randomUUID(), "vcon_create", "2026-11-01");
   const statement = vectorStatement(55);
   const registered = await s.api("/entries", {

@@ -11,7 +11,7 @@ import { looksLikeTlogProof, recordOfTlogProof } from "../../../src/web/tlog-pro
 import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
-import { newVconAsset, postVconEvent, untilSealed } from "../../helpers/vcon-event.js";
+import { newAsset, postVconEvent, untilSealed } from "../../helpers/vcon-event.js";
 
 /*
  * A record's c2sp.org/tlog-proof@v1 round-trips: `archivist export --tlog-proof` writes it from
@@ -41,7 +41,7 @@ const proofReady = (route: string) =>
 
 describe("c2sp.org/tlog-proof@v1", () => {
   it("round-trips an asset event and an asset-free event through export and verify; a changed one fails", async () => {
-    const asset = await newVconAsset(s, token);
+    const asset = await newAsset(s, token);
     const event = await postVconEvent(s, token, asset, crypto.randomUUID(), "vcon_create", "2025-03-01");
     const free = (await (
       await s.api("/archivist/v1/events", {
