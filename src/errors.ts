@@ -1,59 +1,81 @@
-import type { ApiRefusedError, ApiUnavailableError } from "./client/errors.js";
-import type { ConfigError } from "./config.js";
-import type { ApiError } from "./core/api/api-error.js";
-import type { BlobFormatError } from "./core/blobs/blob-format-error.js";
-import type { CborError } from "./core/cbor/error.js";
-import type { CoseError } from "./core/cose/sign1.js";
-import type { StatementError } from "./core/scitt/statement.js";
-import type { NoteError } from "./core/tlog/note.js";
-import type { VconError } from "./core/vcon/errors.js";
-import type { PolicyError } from "./core/verdict/policy.js";
-import type { DerError } from "./core/x509/der.js";
-import type { DidX509Error } from "./core/x509/did-x509.js";
-import type { RegistrationClosed, RegistrationRefused } from "./services/scitt/scitt.js";
-import type { StorageError } from "./store/db.js";
-import type { LookupError } from "./web/public-api.js";
-import type { ClamdError } from "./workers/clamd.js";
-import type { ArchiveError } from "./workers/log-archive.js";
-import type { PeriodCloseError } from "./workers/log-period.js";
-
-export { CodedError } from "./core/api/coded-error.js";
-
 /**
  * Every error code of the package, one vocabulary (after jose's `JOSEErrorCode`): each error class
- * derives from `CodedError` and its `code` is one of these, so a caller switches on `err.code`
- * rather than on a message. Unexported error classes (the CLI's `VERIFY_FAILED`,
- * `TRUST_ROOT_UNREADABLE`, `EXPORT_FAILED`, `USAGE`, `CONSENT_LOOKUP_FAILED` and `PROCESSORS_FAILED`, the bundle verifier's `BUNDLE_MALFORMED`, the tile reader's `TILE_INVALID`,
- * bencode's `BENCODE`) never reach a caller as an error: their messages become a command's exit or
- * a verification's failure reason. The conserver plugins add `ConserverPluginErrorCode`.
+ * derives from `CodedError` (core/api/coded-error.ts) and its `code` is one of these, so a caller
+ * switches on `err.code` rather than on a message. The union is written out, not assembled from the
+ * classes, so this module depends on nothing; test/unit/foundation/error-codes.test.ts holds every
+ * class's code to it. Some codes never reach a caller as an error: the CLI's exits, the bundle
+ * verifier's `BUNDLE_MALFORMED`, the tile reader's `TILE_INVALID` and bencode's `BENCODE` become a
+ * command's exit or a verification's failure reason. The conserver plugins add
+ * `ConserverPluginErrorCode`.
  */
 export type ErrorCode =
-  | ApiError["code"]
-  | ApiRefusedError["code"]
-  | ApiUnavailableError["code"]
-  | BlobFormatError["code"]
-  | CborError["code"]
-  | ClamdError["code"]
-  | PeriodCloseError["code"]
-  | ArchiveError["code"]
-  | CoseError["code"]
-  | DerError["code"]
-  | DidX509Error["code"]
-  | LookupError["code"]
-  | NoteError["code"]
-  | PolicyError["code"]
-  | RegistrationClosed["code"]
-  | RegistrationRefused["code"]
-  | StatementError["code"]
-  | StorageError["code"]
-  | VconError["code"]
-  | ConfigError["code"]
+  // the API's refusals (core/api/api-error.ts) and the client's (client/errors.ts)
+  | "API_REFUSED"
+  | "API_UNAVAILABLE"
+  | "INVALID_ARGUMENT"
+  | "UNAUTHENTICATED"
+  | "QUOTA_EXCEEDED"
+  | "PERMISSION_DENIED"
+  | "NOT_FOUND"
+  | "CONFLICT"
+  | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "REQUEST_TIMEOUT"
+  | "RATE_LIMITED"
+  | "UNAVAILABLE"
+  | "INTERNAL"
+  // queries and policies (core/filters, core/access)
+  | "ODATA_PARSE"
+  | "ATTRIBUTE_QUERY"
+  | "POLICY_FILTER"
+  | "USER_ATTRIBUTE"
+  | "ACCESS_POLICY"
+  // evidence formats (core/cbor, cose, tlog, scitt, x509, ledger, bundle)
+  | "CBOR"
+  | "COSE_DECODE"
+  | "COSE_ALG"
+  | "COSE_VERIFY"
+  | "STATEMENT"
+  | "NOTE_INVALID"
+  | "DER_INVALID"
+  | "DID_X509_INVALID"
+  | "BENCODE"
+  | "TILE_INVALID"
+  | "BUNDLE_MALFORMED"
+  // vCons (core/vcon)
+  | "JSON_SYNTAX"
+  | "JSON_TOO_DEEP"
+  | "VCON_NOT_OBJECT"
+  | "VCON_FORM_UNKNOWN"
+  | "VCON_INVALID"
+  | "VCON_NO_UUID"
+  | "VCON_SIGNED_PAYLOAD"
+  | "HASH_MODE_UNKNOWN"
+  // the verifier's trust policy (verify/verdict/policy.ts) and its look-ups (verify/lookup/public-api.ts)
+  | "POLICY_INVALID"
+  | "LOOKUP_FAILED"
+  // blobs and their scanning (core/blobs, workers/clamd.ts)
+  | "zip_malformed"
+  | "zip_unsupported"
+  | "zip_encrypted"
+  | "inflate_limit"
+  | "inflate_corrupt"
+  | "clamd_unreachable"
+  | "clamd_timeout"
+  | "clamd_error"
+  | "clamd_protocol"
+  // the service (config.ts, store/db.ts, services/scitt)
+  | "CONFIG"
+  | "STORAGE"
+  | "REGISTRATION_REFUSED"
+  | "REGISTRATION_CLOSED"
+  // log periods and their archive (workers/log-period.ts, workers/log-archive.ts)
+  | "PERIOD_NOT_CLOSABLE"
+  | "ARCHIVE_MISMATCH"
+  // the CLI's exits
   | "VERIFY_FAILED"
   | "TRUST_ROOT_UNREADABLE"
   | "EXPORT_FAILED"
   | "USAGE"
   | "CONSENT_LOOKUP_FAILED"
-  | "PROCESSORS_FAILED"
-  | "BUNDLE_MALFORMED"
-  | "TILE_INVALID"
-  | "BENCODE";
+  | "PROCESSORS_FAILED";

@@ -10,7 +10,6 @@ import {
   tileCount,
   tilePath,
 } from "../core/tlog/index.js";
-import { USAGE_EXIT_CODE } from "../core/verdict/index.js";
 import {
   type IssuerKeys,
   parseCheckpoint,
@@ -22,7 +21,8 @@ import {
   verifyCheckpoint,
   verifyRecordInLog,
 } from "../verify/index.js";
-import { PublicApi } from "../web/public-api.js";
+import { PublicApi } from "../verify/lookup/public-api.js";
+import { USAGE_EXIT_CODE } from "../verify/verdict/index.js";
 import type { Command } from "./commands.js";
 
 /** Reads tiles from a mirror directory (the same names as under the log's URL prefix). */

@@ -1,6 +1,6 @@
 import { CommanderError } from "commander";
 import { CodedError } from "../core/api/coded-error.js";
-import { USAGE_EXIT_CODE } from "../core/verdict/index.js";
+import { USAGE_EXIT_CODE } from "../verify/verdict/index.js";
 
 /** A command line that cannot run as typed: its message goes to stderr, the exit status is 64. */
 export class UsageError extends CodedError<"USAGE"> {

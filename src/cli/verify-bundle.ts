@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
-import { pinnedServiceKeys } from "../core/lifecycle/custody.js";
 import { nodePublicKeyFromJwk } from "../core/node/crypto.js";
 import {
   BundleError,
@@ -13,6 +12,7 @@ import {
   parseBundle,
   verifyBundle,
 } from "../verify/index.js";
+import { pinnedServiceKeys } from "../verify/lifecycle/custody.js";
 import type { Exit } from "./commands.js";
 import { type TrustFlags, TrustRootError, trustOptions, trustRoots, verdictText } from "./trust-roots.js";
 import { EXIT_HELP } from "./verdict-help.js";

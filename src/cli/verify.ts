@@ -24,8 +24,8 @@ import {
   serviceKeysFor,
   statementVerdict,
   tlogProofVerdict,
-} from "../web/keyed-verdict.js";
-import { LookupError, PublicApi } from "../web/public-api.js";
+} from "../verify/lookup/keyed-verdict.js";
+import { LookupError, PublicApi } from "../verify/lookup/public-api.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
 import { verifyRecordInMirror } from "./mirror.js";

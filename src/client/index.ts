@@ -3,6 +3,8 @@
  * retries as the retry policy allows, and typed calls for assets, events, receipts, SCITT and
  * blobs. It carries no server code; verify what it fetches with `vcon-archivist/verify`.
  */
+
+export { BodyTooLarge, readBounded } from "../net/bounded-body.js";
 export {
   ApiClient,
   type ListOptions,
@@ -35,7 +37,6 @@ export type {
   ReceiptProfile,
 } from "./api-types.js";
 export { exponentialDelay, sleep } from "./backoff.js";
-export { BodyTooLarge, readBounded } from "./bounded-body.js";
 export { API_ERRORS, type ApiErrors, ApiRefusedError, ApiUnavailableError } from "./errors.js";
 export {
   type FetchFn,

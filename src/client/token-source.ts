@@ -1,4 +1,5 @@
-import { readBoundedText } from "./bounded-body.js";
+import type { BearerTokens } from "../net/bearer-tokens.js";
+import { readBoundedText } from "../net/bounded-body.js";
 import { API_ERRORS, type ApiErrors } from "./errors.js";
 import type { FetchFn } from "./http.js";
 
@@ -12,12 +13,7 @@ export interface ClientCredentials {
   tokenUrl?: string;
 }
 
-/** Where bearer tokens come from: the client asks before each request and reports a 401. */
-export interface BearerTokens {
-  get(signal?: AbortSignal): Promise<string>;
-  /** Forgets `token` (it was refused), so the next `get` fetches a new one. */
-  invalidate(token: string): void;
-}
+export type { BearerTokens } from "../net/bearer-tokens.js";
 
 export interface TokenSourceOptions {
   fetch?: FetchFn;

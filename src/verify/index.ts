@@ -9,7 +9,7 @@
  *   `verifyRecordReceipt`, `leafOfRecord`, `keysFromKeySet`;
  * - signed and transparent statements with their SCITT receipts: `verifyStatement`,
  *   `statementPayloadMatches`;
- * - evidence bundles: `parseBundle`, `verifyBundle`;
+ * - evidence bundles: `parseBundle`, `verifyBundle` (each failure a code of `BUNDLE_FAILURES`);
  * - a log's seals, each consistent with the one before: `verifySeal`, `verifyMmrConsistency`;
  * - C2SP checkpoints and tiles: `verifyCheckpoint`, `verifyRecordInTiles`, `rootFromTiles`;
  * - C2SP tlog-proofs (offline proofs of a record in a checkpoint): `verifyRecordTlogProofReport`
@@ -19,17 +19,7 @@
  *   analysis's derivation (draft-howe-vcon-provenance) against the one registered
  *   (`analysisDerivation`, `checkDerivation`).
  */
-export {
-  type BundleCheckpoint,
-  BundleError,
-  type BundleLog,
-  type BundleRecord,
-  type BundleReport,
-  type EvidenceBundle,
-  looksLikeBundle,
-  parseBundle,
-  verifyBundle,
-} from "../core/bundle/index.js";
+
 export { decodeSeal, verifySeal } from "../core/cose/index.js";
 export {
   type EcJwk,
@@ -39,11 +29,6 @@ export {
   type SignatureHash,
 } from "../core/crypto/public-key.js";
 export { analysisDerivation, checkDerivation, type Derivation } from "../core/lifecycle/provenance.js";
-export {
-  bundleConsentReport,
-  type ConsentReport,
-  consentReportText,
-} from "../core/lifecycle/report.js";
 export {
   LIFECYCLE_OPERATIONS,
   type LifecycleOperation,
@@ -69,6 +54,33 @@ export {
   verifyRecordTlogProof,
 } from "../core/tlog/index.js";
 export {
+  type ApiRecord,
+  keysFromKeySet,
+  leafOfRecord,
+  type Verdict,
+  verifyRecordReceipt,
+} from "../core/verify/index.js";
+export {
+  BUNDLE_FAILURES,
+  type BundleCheckpoint,
+  BundleError,
+  type BundleFailure,
+  type BundleFailureCode,
+  type BundleLog,
+  type BundleRecord,
+  type BundleReport,
+  type EvidenceBundle,
+  looksLikeBundle,
+  parseBundle,
+  verifyBundle,
+} from "./bundle/index.js";
+export {
+  bundleConsentReport,
+  type ConsentReport,
+  consentReportText,
+} from "./lifecycle/report.js";
+export { statementPayloadMatches } from "./payload.js";
+export {
   cannotEvaluate,
   EXIT_CODES,
   emptyPolicy,
@@ -91,12 +103,4 @@ export {
   verifyRecordInLog,
   verifyRecordTlogProofReport,
   witnessGroup,
-} from "../core/verdict/index.js";
-export {
-  type ApiRecord,
-  keysFromKeySet,
-  leafOfRecord,
-  type Verdict,
-  verifyRecordReceipt,
-} from "../core/verify/index.js";
-export { statementPayloadMatches } from "./payload.js";
+} from "./verdict/index.js";

@@ -1,7 +1,7 @@
 import type { TrustRoots } from "../verify/index.js";
+import { LookupError, type PublicApi, type PublicRecord } from "../verify/lookup/public-api.js";
+import { checkReceipt, type ReceiptCheck } from "../verify/lookup/receipts.js";
 import type { FoundStatement, Target } from "./console-data.js";
-import { LookupError, type PublicApi, type PublicRecord } from "./public-api.js";
-import { checkReceipt, type ReceiptCheck } from "./receipts.js";
 import { type RecordFacts, recordFacts } from "./record-facts.js";
 
 /** One record of a trail: what it says, its receipt's check, and the statement it also stands as. */

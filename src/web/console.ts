@@ -2,9 +2,12 @@
 // kept in this page's memory only), pick an asset or a vCon from the table or find one, read its
 // trail with each receipt verified here by the core verifier, its compliance, export its
 // evidence bundle, and watch the tenancy's log. The address's fragment names what is shown.
-import { consentReport } from "../core/lifecycle/report.js";
-import { keyFingerprint, pinsSomething, verdictLabel } from "../core/verdict/index.js";
+
 import { noTrust, type PublicKey, type TrustRoots, type VerdictCode } from "../verify/index.js";
+import { consentReport } from "../verify/lifecycle/report.js";
+import { LookupError, type PublicApi } from "../verify/lookup/public-api.js";
+import { uuidOfVconFile, vconUuidOf } from "../verify/lookup/vcon.js";
+import { keyFingerprint, pinsSomething, verdictLabel } from "../verify/verdict/index.js";
 import { consentReportView } from "./consent-report-view.js";
 import {
   assetPage,
@@ -25,9 +28,7 @@ import { AssetTable } from "./console-table.js";
 import { countsByKind, loadFreeEvent, loadTrail, type Trail } from "./console-trail.js";
 import { consoleTrustRoots, trustSummary } from "./console-trust.js";
 import { logStatus } from "./log-status.js";
-import { LookupError, type PublicApi } from "./public-api.js";
 import { el, showVerdict, timeView } from "./render.js";
-import { uuidOfVconFile, vconUuidOf } from "./vcon.js";
 
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const status = byId<HTMLDivElement>("status");

@@ -8,9 +8,9 @@ import {
 } from "../core/tlog/index.js";
 import { COSIGNATURE_V1, ED25519 } from "../core/tlog/keys.js";
 import { ML_DSA_44 } from "../core/tlog/ml-dsa.js";
-import { checkpointStanding, judge, logKeyFingerprint, pinsSomething } from "../core/verdict/index.js";
 import { judgeCheckpoint, type TrustRoots, type VerdictCode } from "../verify/index.js";
-import { LookupError, type PublicApi } from "./public-api.js";
+import { LookupError, type PublicApi } from "../verify/lookup/public-api.js";
+import { checkpointStanding, judge, logKeyFingerprint, pinsSomething } from "../verify/verdict/index.js";
 
 /** One signature line of the checkpoint, checked here. */
 interface SignatureLineCheck {

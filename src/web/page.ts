@@ -2,7 +2,6 @@
 // records on this service and verifies them here with the core verifier.
 
 import { fromBase64 } from "../core/crypto/bytes.js";
-import { pinnedServiceKeys } from "../core/lifecycle/custody.js";
 import {
   bundleConsentReport,
   cannotEvaluate,
@@ -16,12 +15,20 @@ import {
   verifyBundle,
   witnessGroup,
 } from "../verify/index.js";
+import { pinnedServiceKeys } from "../verify/lifecycle/custody.js";
+import { type CoseFile, looksLikeCose, RECEIPT_ALONE, readCoseFile } from "../verify/lookup/cose-file.js";
+import { verifyDocumentHash } from "../verify/lookup/document.js";
+import {
+  recordReceiptVerdict,
+  serviceKeysFor,
+  statementVerdict,
+  tlogProofVerdict,
+} from "../verify/lookup/keyed-verdict.js";
+import { lookupApi, lookupVerdict } from "../verify/lookup/lookup-verdict.js";
+import { PublicApi } from "../verify/lookup/public-api.js";
+import { sha256Hex } from "../verify/lookup/sha256.js";
+import { looksLikeVcon, vconUuidOf, verifyVcon } from "../verify/lookup/vcon.js";
 import { consentReportView } from "./consent-report-view.js";
-import { type CoseFile, looksLikeCose, RECEIPT_ALONE, readCoseFile } from "./cose-file.js";
-import { verifyDocumentHash } from "./document.js";
-import { recordReceiptVerdict, serviceKeysFor, statementVerdict, tlogProofVerdict } from "./keyed-verdict.js";
-import { lookupApi, lookupVerdict } from "./lookup-verdict.js";
-import { PublicApi } from "./public-api.js";
 import {
   el,
   renderBundle,
@@ -32,10 +39,8 @@ import {
   trustView,
   verdictDetails,
 } from "./render.js";
-import { sha256Hex } from "./sha256.js";
 import { checkLog } from "./tlog.js";
 import { looksLikeTlogProof, recordOfTlogProof } from "./tlog-proof.js";
-import { looksLikeVcon, vconUuidOf, verifyVcon } from "./vcon.js";
 
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const verdict = byId<HTMLDivElement>("verdict");

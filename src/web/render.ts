@@ -1,9 +1,9 @@
 import type { BundleReport, VerificationVerdict } from "../verify/index.js";
+import { type DocumentReport, versionLabel } from "../verify/lookup/document.js";
+import type { ReceiptCheck } from "../verify/lookup/receipts.js";
+import type { VconReport } from "../verify/lookup/vcon.js";
 import { readableDate } from "./dates.js";
-import { type DocumentReport, versionLabel } from "./document.js";
-import type { ReceiptCheck } from "./receipts.js";
 import { trustWords } from "./trust.js";
-import type { VconReport } from "./vcon.js";
 
 // Everything from the service goes in through textContent, never as HTML.
 export function el(tag: string, text?: string, className?: string): HTMLElement {

@@ -1,12 +1,12 @@
 import { sameHash, tilePath } from "../core/tlog/index.js";
-import { checkpointStanding, judge, logKeyFingerprint, pinsSomething } from "../core/verdict/index.js";
 import {
   judgeCheckpoint,
   rootFromTiles,
   type TrustRoots,
   type VerificationVerdict,
 } from "../verify/index.js";
-import { LookupError, type PublicApi } from "./public-api.js";
+import { LookupError, type PublicApi } from "../verify/lookup/public-api.js";
+import { checkpointStanding, judge, logKeyFingerprint, pinsSomething } from "../verify/verdict/index.js";
 
 /** What the page reports about a tenancy's log: the shared verdict, and where the log stands. */
 export interface LogReport extends VerificationVerdict {

@@ -31,7 +31,7 @@ import { nodeKey } from "../store/tlog-nodes.js";
 import { leafEntries } from "../store/tlog-tiles.js";
 
 /** An archive that does not reproduce what was signed: nothing is marked archived, nothing dropped. */
-export class ArchiveError extends CodedError<"ARCHIVE_MISMATCH"> {
+class ArchiveError extends CodedError<"ARCHIVE_MISMATCH"> {
   readonly code = "ARCHIVE_MISMATCH";
 }
 

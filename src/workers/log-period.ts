@@ -24,7 +24,7 @@ export interface ClosedPeriod {
 }
 
 /** A period that cannot close yet (its tree still backfilled, no checkpoint at its size): run the close again later. */
-export class PeriodCloseError extends CodedError<"PERIOD_NOT_CLOSABLE"> {
+class PeriodCloseError extends CodedError<"PERIOD_NOT_CLOSABLE"> {
   readonly code = "PERIOD_NOT_CLOSABLE";
 }
 

@@ -1,5 +1,4 @@
 import type { Logger } from "pino";
-import { readBoundedText } from "../client/bounded-body.js";
 import {
   consistencyProof,
   cosignatureTime,
@@ -11,6 +10,7 @@ import {
   verifyNote,
   type WitnessEntry,
 } from "../core/tlog/index.js";
+import { readBoundedText } from "../net/bounded-body.js";
 import type { BlobStore } from "../store/blobstore/blob-store.js";
 import type { Queryable } from "../store/db.js";
 import { withTreeNodes } from "../store/period-archive.js";

@@ -5,10 +5,10 @@ import Fastify from "fastify";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ed25519PublicKey, formatVkey } from "../../src/core/tlog/index.js";
-import { keyFingerprint } from "../../src/core/verdict/index.js";
 import { keysFromKeySet } from "../../src/core/verify/index.js";
 import { RouteTable } from "../../src/http/route.js";
 import { verifyPageRoutesAt } from "../../src/http/routes/verify-page.js";
+import { keyFingerprint } from "../../src/verify/verdict/index.js";
 import {
   ensurePagesBuilt,
   launchBrowser,

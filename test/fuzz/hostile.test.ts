@@ -11,6 +11,7 @@ import type { AnyRouteSpec } from "../../src/http/route.js";
 import { appIdpIssuer, tokenAudience } from "../../src/services/identity/tokens.js";
 import { ensurePagesBuilt } from "../helpers/browser.js";
 import { servicePrivateKey } from "../helpers/service-keys.js";
+import { VCON_CREATED_EVENT } from "../helpers/vcon-event.js";
 import {
   compressed,
   coseBody,
@@ -335,21 +336,7 @@ describe("fuzzing the API", () => {
       ].map((n) => new Uint8Array(new X509Certificate(pki(n)).raw));
       const signer = nodeSigner(createPrivateKey(pki("issuer.pk8.pem")));
       const base = decodeSign1(
-        eventToStatement(
-          {
-            arc_display_type: "vcon_created",
-            payload: "ab".repeat(32),
-            payload_hash_alg: "SHA-256",
-            payload_preimage_content_type: "application/vcon+json",
-            subject: "vcon://0190b6a1-0000-7000-8000-000000000001",
-            timestamp_declared: "2025-01-01T00:00:00Z",
-            vcon_operation: "vcon_created",
-            vcon_draft_version: "01",
-            scitt_draft_version: "10",
-          },
-          { issuer: "https://conserver.example", kid: "x5" },
-          signer,
-        ),
+        eventToStatement(VCON_CREATED_EVENT, { issuer: "https://conserver.example", kid: "x5" }, signer),
       );
       await fc.assert(
         fc.asyncProperty(

@@ -124,6 +124,14 @@ export async function startTestService(
   };
 }
 
+/** A started service (`startTestService`'s arguments) and the tokens of its two tenancies' owners. */
+export async function twoTenancies(
+  ...args: Parameters<typeof startTestService>
+): Promise<{ s: TestService; ta: string; tb: string }> {
+  const s = await startTestService(...args);
+  return { s, ta: await s.token(s.a), tb: await s.token(s.b) };
+}
+
 /** A suite's service and the first tenancy owner's token, started before its tests and stopped after. */
 export function serviceForSuite(): { readonly s: TestService; readonly token: string } {
   const suite = { s: undefined as unknown as TestService, token: "" };

@@ -1,22 +1,17 @@
 import type { FastifyRequest } from "fastify";
 import { ApiError } from "../../core/api/api-error.js";
 import { isUuid, pathUuid } from "../../core/api/ids.js";
-import { BundleError, type EvidenceBundle, verifyBundle } from "../../core/bundle/index.js";
 import { nodePublicKeyFromJwk } from "../../core/node/crypto.js";
+import { receiptsOfRecords } from "../../services/ledger/receipts-in-bulk.js";
+import { BundleError, type EvidenceBundle, verifyBundle } from "../../verify/bundle/index.js";
+import { LookupError } from "../../verify/lookup/public-api.js";
 import {
   cannotEvaluate,
   emptyPolicy,
   type TrustRoots,
   type VerificationVerdict,
-} from "../../core/verdict/index.js";
-import { receiptsOfRecords } from "../../services/ledger/receipts-in-bulk.js";
-import {
-  type BundleSubject,
-  buildBundle,
-  type ReceiptSource,
-  type SourcedReceipt,
-} from "../../web/bundle-build.js";
-import { LookupError } from "../../web/public-api.js";
+} from "../../verify/verdict/index.js";
+import { type BundleSubject, buildBundle, type ReceiptSource, type SourcedReceipt } from "../bundle-build.js";
 import { callersApi } from "../callers-api.js";
 import type { HttpDeps } from "../deps.js";
 import { ExportSlots } from "../export-slots.js";

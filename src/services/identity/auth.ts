@@ -1,9 +1,9 @@
 import { createRemoteJWKSet, customFetch, decodeJwt, type JWTPayload, jwtVerify } from "jose";
 import { z } from "zod";
-import { readBounded } from "../../client/bounded-body.js";
 import type { Ctx, Principal } from "../../context.js";
 import { ApiError } from "../../core/api/api-error.js";
 import { isUuid } from "../../core/api/ids.js";
+import { readBounded } from "../../net/bounded-body.js";
 import { getApplication } from "../../store/applications.js";
 import { getMemberByEmail } from "../../store/members.js";
 import { isRootPrincipal } from "../../store/root-principals.js";

@@ -1,19 +1,18 @@
 import type { Logger } from "pino";
-import type { Config } from "../../config.js";
 import type { Db } from "../db.js";
 import { Keyring } from "../keyring.js";
 import { FileKeys } from "./file-keys.js";
 import type { KeyBackend } from "./key-backend.js";
 import { KeyDirectory } from "./key-directory.js";
 import { moveLegacyKeys } from "./legacy-keys.js";
-import { Pkcs11Keys } from "./pkcs11-keys.js";
+import { Pkcs11Keys, type Pkcs11Settings } from "./pkcs11-keys.js";
 
 /**
  * The key directory, the configured backend for new signing keys, and the keyring over them; an
  * earlier version's keys are moved out of the database first (`moveLegacyKeys`).
  */
 export async function openKeyring(
-  config: Pick<Config, "keyDir" | "keyBackend" | "pkcs11">,
+  config: { keyDir: string; keyBackend: "directory" | "pkcs11"; pkcs11: Pkcs11Settings | undefined },
   db: Db,
   log: Logger,
 ): Promise<Keyring> {

@@ -2,16 +2,14 @@ import { createHash, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scanBatch } from "../../../src/workers/scanner.js";
-import { startTestService, type TestService } from "../../helpers/service.js";
+import { type TestService, twoTenancies } from "../../helpers/service.js";
 import { EICAR } from "../../unit/core/blobs/samples.js";
 
 let s: TestService;
 let ta: string;
 let tb: string;
 beforeAll(async () => {
-  s = await startTestService();
-  ta = await s.token(s.a);
-  tb = await s.token(s.b);
+  ({ s, ta, tb } = await twoTenancies());
 });
 afterAll(() => s?.stop());
 

@@ -2,10 +2,10 @@ import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, ApiRefusedError, TokenSource } from "../../../src/client/index.js";
-import { eventToStatement } from "../../../src/core/scitt/index.js";
 import { until } from "../../helpers/poll.js";
+import { statementOf } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
-import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
+import { vectorPublicKey } from "../../helpers/vector-key.js";
 
 // The typed client against the real service over HTTP, and what it fetches checked by the
 // package's verifier as another program imports it (by name, from the build).
@@ -128,21 +128,7 @@ describe("the typed API client", () => {
       json: { kid: "test-key-1", public_jwk: jwk },
     });
     expect(trusted.status).toBe(200);
-    const statement = eventToStatement(
-      {
-        arc_display_type: "vcon_created",
-        payload: Buffer.alloc(32, 7).toString("hex"),
-        payload_hash_alg: "SHA-256",
-        payload_preimage_content_type: "application/vcon+json",
-        subject: "vcon://0190b6a1-0000-7000-8000-000000000077",
-        timestamp_declared: "2025-01-01T00:00:00Z",
-        vcon_operation: "vcon_created",
-        vcon_draft_version: "01",
-        scitt_draft_version: "10",
-      },
-      { issuer: "https://conserver.example", kid: "test-key-1" },
-      deterministicSigner,
-    );
+    const statement = statementOf(77);
     const { entryId } = await client.registerStatement(statement);
     expect(entryId).not.toBe("");
     const receipt = await settled(() => client.entryReceipt(entryId));

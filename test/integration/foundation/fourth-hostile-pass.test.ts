@@ -10,7 +10,7 @@ import { runCli } from "../../helpers/cli-output.js";
 import { leafPreimage } from "../../helpers/leaf-preimage.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
-import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
+import { newAsset, postVconEvent, untilSealed } from "../../helpers/vcon-event.js";
 import { vectorPublicKey, vectorStatement } from "../../helpers/vector-key.js";
 
 /*
@@ -79,22 +79,8 @@ interface Genuine {
 let g: Genuine;
 async function genuine(): Promise<Genuine> {
   if (g) return g;
-  const asset = (
-    (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token,
-        json: { attributes: { arc_display_type: "vcon" } },
-      })
-    ).json()) as { identity: string }
-  ).identity;
-  const made = (await (
-    await s.api(`/archivist/v2/${asset}/events`, {
-      method: "POST",
-      token,
-      json: vconEvent(randomUUID(), "vcon_create", "2026-11-01"),
-    })
-  ).json()) as { identity: string };
+  const asset = await newAsset(s, token);
+  const made = await postVconEvent(s, token, asset, randomUUID(), "vcon_create", "2026-11-01");
   const statement = vectorStatement(55);
   const registered = await s.api("/entries", {
     method: "POST",

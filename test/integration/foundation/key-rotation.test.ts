@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keysCommand } from "../../../src/cli/keys.js";
@@ -11,6 +10,7 @@ import { nodePublicKeyFromJwk } from "../../../src/core/node/crypto.js";
 import { verifyCheckpoint } from "../../../src/core/tlog/index.js";
 import { type RunningService, startService } from "../../../src/server.js";
 import { keysFromKeySet, verifyRecordReceipt, verifyStatement } from "../../../src/verify/index.js";
+import { bootstrapDir } from "../../helpers/bootstrap-dir.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
 import { until } from "../../helpers/poll.js";
@@ -23,16 +23,7 @@ import { vconEvent } from "../../helpers/vcon-event.js";
 // record in the log, under a checkpoint. On PostgreSQL the rotation is made while the service runs
 // (as from another process: its own keyring) and the service learns of it by re-reading the key
 // directory; with the embedded database the service is stopped for it, as users must.
-const dir = mkdtempSync(join(tmpdir(), "archivist-rotate-"));
-const dataDir = join(dir, "data");
-const keyDir = join(dataDir, "keys");
-const tenant = randomUUID();
-const owner = { client_id: randomUUID(), client_secret: `secret-${randomUUID()}` };
-const bootstrap = join(dir, "bootstrap.json");
-writeFileSync(
-  bootstrap,
-  JSON.stringify({ tenancies: [{ id: tenant, display_name: "Rotating", owner, members: [], quotas: {} }] }),
-);
+const { dir, dataDir, keyDir, tenant, owner, bootstrap } = bootstrapDir("archivist-rotate-", "Rotating");
 let db: { url: string; drop(): Promise<void> } | undefined;
 let s: RunningService | undefined;
 

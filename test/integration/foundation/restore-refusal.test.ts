@@ -1,7 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +7,7 @@ import { keysCommand } from "../../../src/cli/keys.js";
 import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
 import { loadConfig } from "../../../src/config.js";
 import { type RunningService, startService } from "../../../src/server.js";
+import { bootstrapDir } from "../../helpers/bootstrap-dir.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
 import { until } from "../../helpers/poll.js";
@@ -18,16 +17,7 @@ import { until } from "../../helpers/poll.js";
 // last signed is kept with its keys; after the restore it refuses to seal, says why (readiness,
 // the held log's missing entries), keeps accepting records without committing them over the lost
 // ones, and signs again only after `archivist keys accept-restore`, which records what was lost.
-const dir = mkdtempSync(join(tmpdir(), "archivist-restore-"));
-const dataDir = join(dir, "data");
-const keyDir = join(dataDir, "keys");
-const tenant = randomUUID();
-const owner = { client_id: randomUUID(), client_secret: `secret-${randomUUID()}` };
-const bootstrap = join(dir, "bootstrap.json");
-writeFileSync(
-  bootstrap,
-  JSON.stringify({ tenancies: [{ id: tenant, display_name: "Restored", owner, members: [], quotas: {} }] }),
-);
+const { dir, dataDir, keyDir, tenant, owner, bootstrap } = bootstrapDir("archivist-restore-", "Restored");
 let db: { url: string; drop(): Promise<void> } | undefined;
 let running: RunningService | undefined;
 

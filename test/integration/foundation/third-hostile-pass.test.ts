@@ -7,11 +7,11 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeCbor } from "../../../src/core/cbor/index.js";
 import { decodeSign1, HEADER, signSign1 } from "../../../src/core/cose/index.js";
-import { eventToStatement } from "../../../src/core/scitt/index.js";
 import { COSIGNATURE_V1, ed25519PublicKey, formatVkey } from "../../../src/core/tlog/index.js";
 import { startWitness } from "../../../src/witness/server.js";
 import { WitnessState } from "../../../src/witness/state.js";
 import { until } from "../../helpers/poll.js";
+import { cose, entryOf, statementOf } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
 
@@ -57,31 +57,6 @@ beforeAll(async () => {
   expect(open.status).toBe(200);
 }, 120_000);
 afterAll(() => s?.stop());
-
-const statementOf = (n: number) =>
-  eventToStatement(
-    {
-      arc_display_type: "vcon_created",
-      payload: Buffer.alloc(32, n).toString("hex"),
-      payload_hash_alg: "SHA-256",
-      payload_preimage_content_type: "application/vcon+json",
-      subject: `vcon://0190b6a1-0000-7000-8000-0000000000${String(n).padStart(2, "0")}`,
-      timestamp_declared: "2025-01-01T00:00:00Z",
-      vcon_operation: "vcon_created",
-      vcon_draft_version: "01",
-      scitt_draft_version: "10",
-    },
-    { issuer: "https://conserver.example", kid: "test-key-1" },
-    deterministicSigner,
-  );
-const cose = (body: Uint8Array, token?: string) => ({
-  method: "POST",
-  headers: { "content-type": "application/cose" },
-  body: Buffer.from(body),
-  redirect: "manual" as const,
-  ...(token ? { token } : {}),
-});
-const entryOf = (res: Response) => (res.headers.get("location") ?? "").split("/").pop() as string;
 
 describe("unauthenticated CPU through x5chain", () => {
   it("refuses an x5chain past its bounds by its size, before parsing a certificate", async () => {

@@ -4,7 +4,7 @@ import { eventToStatement } from "../../../src/core/scitt/index.js";
 import { buildGo, goRunnable, runGoLines } from "../../helpers/go.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
-import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
+import { newAsset, postVconEvent, untilSealed } from "../../helpers/vcon-event.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
 
 /*
@@ -68,22 +68,8 @@ async function goInput(receipt: Uint8Array): Promise<GoIn> {
 
 describe.runIf(goRunnable)("DataTrails' receipt structure reads the MMR receipts served by default", () => {
   it("of an asset event, an asset-free event and a registered statement", async () => {
-    const asset = (
-      (await (
-        await s.api("/archivist/v2/assets", {
-          method: "POST",
-          token,
-          json: { attributes: { arc_display_type: "vcon" } },
-        })
-      ).json()) as { identity: string }
-    ).identity;
-    const event = (await (
-      await s.api(`/archivist/v2/${asset}/events`, {
-        method: "POST",
-        token,
-        json: vconEvent(crypto.randomUUID(), "vcon_create", "2025-03-01"),
-      })
-    ).json()) as { identity: string };
+    const asset = await newAsset(s, token);
+    const event = await postVconEvent(s, token, asset, crypto.randomUUID(), "vcon_create", "2025-03-01");
     const free = (await (
       await s.api("/archivist/v1/events", { method: "POST", token, json: { attributes: { k: "v" } } })
     ).json()) as { identity: string };

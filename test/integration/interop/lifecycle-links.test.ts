@@ -1,13 +1,13 @@
 import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseBundle, verifyBundle } from "../../../src/core/bundle/index.js";
 import { type CborValue, decodeCbor } from "../../../src/core/cbor/index.js";
 import { decodeSign1, HEADER, signSign1, verifySign1 } from "../../../src/core/cose/index.js";
 import { publicKeyFromJwk } from "../../../src/core/crypto/public-key.js";
-import { consentReport } from "../../../src/core/lifecycle/report.js";
-import { emptyPolicy } from "../../../src/core/verdict/index.js";
+import { parseBundle, verifyBundle } from "../../../src/verify/bundle/index.js";
 import { bundleConsentReport, keysFromKeySet, recordLifecycle } from "../../../src/verify/index.js";
-import type { ConsentAnswer } from "../../../src/web/consent-build.js";
+import { consentReport } from "../../../src/verify/lifecycle/report.js";
+import type { ConsentAnswer } from "../../../src/verify/lookup/consent-build.js";
+import { emptyPolicy } from "../../../src/verify/verdict/index.js";
 import { es256KeyPair } from "../../helpers/es256-key.js";
 import { committedRecord, until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/index.js";
 import { until } from "../../helpers/poll.js";
 import { serviceForSuite } from "../../helpers/service.js";
+import { newAsset } from "../../helpers/vcon-event.js";
 
 // The committer hashes the rows the API process has just written without reading them
 // back; the database normalises JSON (key order, number spelling). A receipt must still
@@ -21,16 +22,10 @@ const awkward: Array<Record<string, unknown>> = [
 describe("the committer's hand-off of fresh rows", () => {
   it("commits rows whose receipts verify against the records as read back from the database", async () => {
     const { s, token } = suite;
-    const asset = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token,
-        json: { attributes: { arc_display_type: "x" } },
-      })
-    ).json()) as { identity: string };
+    const asset = await newAsset(s, token, "x");
     const posted = await Promise.all(
       awkward.map(async (event_attributes) => {
-        const res = await s.api(`/archivist/v2/${asset.identity}/events`, {
+        const res = await s.api(`/archivist/v2/${asset}/events`, {
           method: "POST",
           token,
           json: { operation: "Record", behaviour: "RecordEvidence", event_attributes },

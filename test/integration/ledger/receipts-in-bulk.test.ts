@@ -4,6 +4,7 @@ import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/in
 import { receiptsOfRecords } from "../../../src/services/ledger/receipts-in-bulk.js";
 import { until } from "../../helpers/poll.js";
 import { serviceForSuite } from "../../helpers/service.js";
+import { newAsset } from "../../helpers/vcon-event.js";
 
 // The evidence route reads its records' receipts many at a time (issue 55: a 1,001-record bundle
 // took a request, and a few reads, per receipt). Each must be what the receipt route serves for
@@ -15,13 +16,7 @@ type Event = Record<string, unknown> & { identity: string; confirmation_status: 
 describe("receipts read many at a time", () => {
   it("are the receipts the routes serve, each verifying, with what the service states of them", async () => {
     const { s, token } = suite;
-    const asset = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token,
-        json: { attributes: { arc_display_type: "x" } },
-      })
-    ).json()) as { identity: string };
+    const asset = await newAsset(s, token, "x");
     const posted: Event[] = [];
     for (let i = 0; i < 5; i++) {
       const res = await s.api("/archivist/v2/assets/-/events:batch", {
@@ -29,7 +24,7 @@ describe("receipts read many at a time", () => {
         token,
         json: {
           requests: Array.from({ length: 50 }, (_, k) => ({
-            asset_identity: asset.identity,
+            asset_identity: asset,
             event: {
               operation: "Record",
               behaviour: "RecordEvidence",

@@ -6,6 +6,7 @@ import { verifyCommand } from "../../../src/cli/verify.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
+import { newAsset } from "../../helpers/vcon-event.js";
 
 let s: TestService;
 let token: string;
@@ -20,15 +21,9 @@ const cli = (args: string[]) => runCli((a) => verifyCommand.run(a), args);
 
 describe("archivist verify", () => {
   it("verifies a record and its receipt offline, fails after any change, and replays the log's seals", async () => {
-    const asset = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token,
-        json: { attributes: { arc_display_type: "cli" } },
-      })
-    ).json()) as { identity: string };
+    const asset = await newAsset(s, token, "cli");
     const ev = (await (
-      await s.api(`/archivist/v2/${asset.identity}/events`, {
+      await s.api(`/archivist/v2/${asset}/events`, {
         method: "POST",
         token,
         json: {

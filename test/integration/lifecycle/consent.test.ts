@@ -6,7 +6,7 @@ import { consentCommand } from "../../../src/cli/consent.js";
 import { exportCommand } from "../../../src/cli/export.js";
 import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/index.js";
-import type { ConsentAnswer } from "../../../src/web/consent-build.js";
+import type { ConsentAnswer } from "../../../src/verify/lookup/consent-build.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { plainApplication, serviceForSuite } from "../../helpers/service.js";
 import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";

@@ -7,7 +7,7 @@ import type { ConsentReport } from "../../../src/verify/index.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { committedRecord } from "../../helpers/poll.js";
 import { serviceForSuite, type TestService } from "../../helpers/service.js";
-import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
+import { newAsset, untilSealed, vconEvent } from "../../helpers/vcon-event.js";
 
 const suite = serviceForSuite();
 const dir = mkdtempSync(join(tmpdir(), "custody-"));
@@ -27,14 +27,7 @@ async function record(s: TestService, token: string, asset: string, body: unknow
   return { rec, receipt: receipt.toString("base64") };
 }
 
-async function assetOf(token: string): Promise<string> {
-  const res = await suite.s.api("/archivist/v2/assets", {
-    method: "POST",
-    token,
-    json: { attributes: { arc_display_type: "vcon" } },
-  });
-  return ((await res.json()) as { identity: string }).identity;
-}
+const assetOf = (token: string) => newAsset(suite.s, token);
 
 function transfer(
   vcon: string,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseBundle, verifyBundle } from "../../../src/core/bundle/index.js";
+import { parseBundle, verifyBundle } from "../../../src/verify/bundle/index.js";
 import {
   bundleConsentReport,
   consentReportText,
@@ -8,7 +8,7 @@ import {
 } from "../../../src/verify/index.js";
 import { committedRecord, until } from "../../helpers/poll.js";
 import { plainApplication, serviceForSuite } from "../../helpers/service.js";
-import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
+import { newAsset, untilSealed, vconEvent } from "../../helpers/vcon-event.js";
 
 const suite = serviceForSuite();
 
@@ -19,14 +19,7 @@ type Rec = Record<string, unknown> & {
   erasable?: Record<string, Record<string, Record<string, unknown>>>;
 };
 
-async function newAsset(): Promise<string> {
-  const res = await suite.s.api("/archivist/v2/assets", {
-    method: "POST",
-    token: suite.token,
-    json: { attributes: { arc_display_type: "vcon" } },
-  });
-  return ((await res.json()) as { identity: string }).identity;
-}
+const vconAsset = () => newAsset(suite.s, suite.token);
 
 async function post(asset: string, body: unknown, token = suite.token): Promise<Response> {
   return suite.s.api(`/archivist/v2/${asset}/events`, { method: "POST", token, json: body });
@@ -57,7 +50,7 @@ async function receiptOf(identity: string): Promise<Uint8Array> {
 
 describe("erasure beside the immutable log", () => {
   it("without a policy, records are made as before: plain values, no erasable member", async () => {
-    const asset = await newAsset();
+    const asset = await vconAsset();
     const res = await post(asset, withParty(crypto.randomUUID(), "vcon_created"));
     const made = (await res.json()) as Rec;
     expect(made.event_attributes.party_tel).toBe("+1 555 0100");
@@ -65,7 +58,7 @@ describe("erasure beside the immutable log", () => {
   });
 
   it("refuses what would break the form: a commitment sent by a client, a non-text erasable value, reserved names, a non-administrator", async () => {
-    const asset = await newAsset();
+    const asset = await vconAsset();
     const forged = await post(
       asset,
       withParty(crypto.randomUUID(), "vcon_created", { x: { salted_sha256: "ab".repeat(32) } }),
@@ -111,7 +104,7 @@ describe("erasure beside the immutable log", () => {
       attributes: ["party_name", "party_tel"],
     });
     const vcon = crypto.randomUUID();
-    const asset = await newAsset();
+    const asset = await vconAsset();
     const ids: string[] = [];
     for (const [op, extra] of [
       ["vcon_created", {}],
@@ -219,7 +212,7 @@ describe("erasure beside the immutable log", () => {
       await (await suite.s.api(`/archivist/v1/evidence/vcons/${vcon}`, { token: suite.token })).text(),
     );
     const verdict = verifyBundle(bundle, {
-      policy: (await import("../../../src/core/verdict/index.js")).emptyPolicy(),
+      policy: (await import("../../../src/verify/verdict/index.js")).emptyPolicy(),
       serviceKeys: k,
       described: ["keys"],
     });
@@ -245,7 +238,7 @@ describe("erasure beside the immutable log", () => {
       party_tel: { disclosed: { value: "+1 555 0100", salt } },
     };
     const caught = verifyBundle(forged, {
-      policy: (await import("../../../src/core/verdict/index.js")).emptyPolicy(),
+      policy: (await import("../../../src/verify/verdict/index.js")).emptyPolicy(),
       serviceKeys: k,
       described: ["keys"],
     });
@@ -254,7 +247,7 @@ describe("erasure beside the immutable log", () => {
   });
 
   it("drops the values of an event that is refused: no value without a record", async () => {
-    const asset = await newAsset();
+    const asset = await vconAsset();
     const plain = await plainApplication(suite.s, suite.token);
     const count = async () =>
       Number(

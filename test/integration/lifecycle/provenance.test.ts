@@ -14,7 +14,7 @@ import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { committedRecord } from "../../helpers/poll.js";
 import { serviceForSuite } from "../../helpers/service.js";
-import { untilSealed } from "../../helpers/vcon-event.js";
+import { newAsset, untilSealed } from "../../helpers/vcon-event.js";
 
 const suite = serviceForSuite();
 const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
@@ -90,17 +90,11 @@ describe("AI provenance, registered and checked", () => {
     });
     // Delivered as the delivery worker would: an event on the vCon's asset.
     const { s, token } = suite;
-    const asset = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token,
-        json: { attributes: { arc_display_type: "vcon" } },
-      })
-    ).json()) as { identity: string };
+    const asset = await newAsset(s, token);
     const made = (await (
-      await s.api(`/archivist/v2/${asset.identity}/events`, { method: "POST", token, json: job?.event })
+      await s.api(`/archivist/v2/${asset}/events`, { method: "POST", token, json: job?.event })
     ).json()) as { identity: string };
-    await untilSealed(s, token, asset.identity);
+    await untilSealed(s, token, asset);
     const record = await committedRecord<{ identity: string; confirmation_status?: string }>(
       s,
       token,

@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { processorsCommand } from "../../../src/cli/processors.js";
-import { consentReport, consentReportText } from "../../../src/core/lifecycle/report.js";
+import { consentReport, consentReportText } from "../../../src/verify/lifecycle/report.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
 import { plainApplication, startTestService, type TestService } from "../../helpers/service.js";

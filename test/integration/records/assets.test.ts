@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { committedRecord } from "../../helpers/poll.js";
-import { startTestService, type TestService } from "../../helpers/service.js";
+import { type TestService, twoTenancies } from "../../helpers/service.js";
 
 let s: TestService;
 let ta: string;
 let tb: string;
 beforeAll(async () => {
-  s = await startTestService();
-  ta = await s.token(s.a);
-  tb = await s.token(s.b);
+  ({ s, ta, tb } = await twoTenancies());
 });
 afterAll(() => s?.stop());
 

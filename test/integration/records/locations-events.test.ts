@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestService, type TestService } from "../../helpers/service.js";
+import { startTestService, type TestService, twoTenancies } from "../../helpers/service.js";
 
 let s: TestService;
 let ta: string;
 let tb: string;
 beforeAll(async () => {
-  s = await startTestService({}, { locations: 1, asset_free_events: 2 });
-  ta = await s.token(s.a);
-  tb = await s.token(s.b);
+  ({ s, ta, tb } = await twoTenancies({}, { locations: 1, asset_free_events: 2 }));
 });
 afterAll(() => s?.stop());
 

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventToStatement } from "../../../src/core/scitt/index.js";
+import { cose, entryOf, statementOf } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
-import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
+import { vectorPublicKey } from "../../helpers/vector-key.js";
 
 /*
  * Issue 55: without a token, the entry routes answered 401 for an entry of a closed log and 404
@@ -10,30 +10,6 @@ import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.j
  * They now answer both alike; the entries of open and public logs still answer without a token,
  * and an id they do not hold is still SCRAPI -11's 404.
  */
-const statementOf = (n: number) =>
-  eventToStatement(
-    {
-      arc_display_type: "vcon_created",
-      payload: Buffer.alloc(32, n).toString("hex"),
-      payload_hash_alg: "SHA-256",
-      payload_preimage_content_type: "application/vcon+json",
-      timestamp_declared: "2025-01-01T00:00:00Z",
-      vcon_draft_version: "01",
-      scitt_draft_version: "10",
-      subject: `vcon://0190b6a1-0000-7000-8000-0000000000${String(n).padStart(2, "0")}`,
-      vcon_operation: "vcon_created",
-    },
-    { issuer: "https://conserver.example", kid: "test-key-1" },
-    deterministicSigner,
-  );
-const cose = (body: Uint8Array, token?: string) => ({
-  method: "POST",
-  headers: { "content-type": "application/cose" },
-  body: Buffer.from(body),
-  redirect: "manual" as const,
-  ...(token ? { token } : {}),
-});
-const entryOf = (res: Response) => (res.headers.get("location") ?? "").split("/").pop() as string;
 
 /** A service whose tenancy A keeps a closed log and B an open one (the public log, when `publicB`). */
 async function serviceWithLogs(publicB: boolean) {

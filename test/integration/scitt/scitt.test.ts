@@ -11,6 +11,7 @@ import { eventToStatement, verifyStatement } from "../../../src/core/scitt/index
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/index.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
+import { newAsset } from "../../helpers/vcon-event.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
 
 let s: TestService;
@@ -230,15 +231,9 @@ describe("SCITT registration", () => {
     );
     const receipts = transparent.unprotectedHeader.get(HEADER.receipts) as Uint8Array[];
     expect(verifyRecordReceipt(committed, receipts[0] as Uint8Array, issuerKeys).ok).toBe(true);
-    const plain = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token,
-        json: { attributes: { arc_display_type: "plain" } },
-      })
-    ).json()) as { identity: string };
+    const plain = await newAsset(s, token, "plain");
     const plainEvent = (await (
-      await s.api(`/archivist/v2/${plain.identity}/events`, {
+      await s.api(`/archivist/v2/${plain}/events`, {
         method: "POST",
         token,
         json: {

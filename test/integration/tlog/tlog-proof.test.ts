@@ -4,14 +4,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportCommand } from "../../../src/cli/export.js";
 import { verifyCommand } from "../../../src/cli/verify.js";
-import { emptyPolicy } from "../../../src/core/verdict/index.js";
-import { tlogProofVerdict } from "../../../src/web/keyed-verdict.js";
-import { PublicApi } from "../../../src/web/public-api.js";
+import { tlogProofVerdict } from "../../../src/verify/lookup/keyed-verdict.js";
+import { PublicApi } from "../../../src/verify/lookup/public-api.js";
+import { emptyPolicy } from "../../../src/verify/verdict/index.js";
 import { looksLikeTlogProof, recordOfTlogProof } from "../../../src/web/tlog-proof.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
-import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
+import { newAsset, postVconEvent, untilSealed } from "../../helpers/vcon-event.js";
 
 /*
  * A record's c2sp.org/tlog-proof@v1 round-trips: `archivist export --tlog-proof` writes it from
@@ -41,22 +41,8 @@ const proofReady = (route: string) =>
 
 describe("c2sp.org/tlog-proof@v1", () => {
   it("round-trips an asset event and an asset-free event through export and verify; a changed one fails", async () => {
-    const asset = (
-      (await (
-        await s.api("/archivist/v2/assets", {
-          method: "POST",
-          token,
-          json: { attributes: { arc_display_type: "vcon" } },
-        })
-      ).json()) as { identity: string }
-    ).identity;
-    const event = (await (
-      await s.api(`/archivist/v2/${asset}/events`, {
-        method: "POST",
-        token,
-        json: vconEvent(crypto.randomUUID(), "vcon_create", "2025-03-01"),
-      })
-    ).json()) as { identity: string };
+    const asset = await newAsset(s, token);
+    const event = await postVconEvent(s, token, asset, crypto.randomUUID(), "vcon_create", "2025-03-01");
     const free = (await (
       await s.api("/archivist/v1/events", {
         method: "POST",

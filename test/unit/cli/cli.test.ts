@@ -1,25 +1,15 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { commands } from "../../../src/cli/commands.js";
 import { runCli } from "../../../src/cli/program.js";
+import { runCli as runInProcess } from "../../helpers/cli-output.js";
 import { freePort } from "../../helpers/ports.js";
 
 const MAIN = fileURLToPath(new URL("../../../src/cli/main.ts", import.meta.url));
 
 /** Runs the CLI in this process with stdout and stderr captured. */
-async function cli(args: string[]): Promise<{ code: number | undefined; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((c) => out.push(String(c)) > 0);
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((c) => err.push(String(c)) > 0);
-  try {
-    return { code: await runCli(args), out: out.join(""), err: err.join("") };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+const cli = (args: string[]) => runInProcess(runCli, args);
 
 const subcommands = ["verify document", "verify vcon", "verify bundle"];
 

@@ -1,10 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { commands } from "../../../src/cli/commands.js";
 import { runCli } from "../../../src/cli/program.js";
-import { USAGE_EXIT_CODE } from "../../../src/core/verdict/index.js";
+import { USAGE_EXIT_CODE } from "../../../src/verify/verdict/index.js";
+import { runCli as runInProcess } from "../../helpers/cli-output.js";
 
 // One scheme for every command (README §Command line, docs/verification.md): 0 done (verify:
 // verified), the verdict's status 1–4 for a verification (an unreadable file is cannot-evaluate,
@@ -12,18 +13,8 @@ import { USAGE_EXIT_CODE } from "../../../src/core/verdict/index.js";
 const MAIN = fileURLToPath(new URL("../../../src/cli/main.ts", import.meta.url));
 const read = (name: string) => readFileSync(new URL(`../../../${name}`, import.meta.url), "utf8");
 
-async function cli(args: string[]): Promise<{ code: number | undefined; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((c) => out.push(String(c)) > 0);
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((c) => err.push(String(c)) > 0);
-  try {
-    return { code: await runCli(args), out: out.join(""), err: err.join("") };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+/** Runs the CLI in this process with stdout and stderr captured. */
+const cli = (args: string[]) => runInProcess(runCli, args);
 
 describe("archivist's exit statuses", () => {
   it("the usage status is 64, apart from every verdict's", () => {

@@ -13,8 +13,8 @@ import {
   tilePath,
   tilesOf,
 } from "../../../src/core/tlog/index.js";
-import { emptyPolicy, noTrust, parsePolicy, verifyRecordInLog } from "../../../src/core/verdict/index.js";
 import { leafOfRecord } from "../../../src/core/verify/index.js";
+import { emptyPolicy, noTrust, parsePolicy, verifyRecordInLog } from "../../../src/verify/verdict/index.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { mth, referenceTiles, sha } from "../core/tlog/reference-tree.js";
 

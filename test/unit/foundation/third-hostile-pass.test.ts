@@ -1,27 +1,18 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { BodyTooLarge, readBounded } from "../../../src/client/bounded-body.js";
 import { ConfigError, loadConfig } from "../../../src/config.js";
 import { decodeSign1, HEADER, signSign1 } from "../../../src/core/cose/index.js";
 import { checkRegistrationPolicy, eventToStatement } from "../../../src/core/scitt/index.js";
 import { ExportSlots } from "../../../src/http/export-slots.js";
+import { BodyTooLarge, readBounded } from "../../../src/net/bounded-body.js";
+import { VCON_CREATED_EVENT } from "../../helpers/vcon-event.js";
 import { deterministicSigner } from "../../helpers/vector-key.js";
 
 // Known answers for the bounds issue 31's third hostile pass added.
 const statement = (x5chain: unknown) => {
   const s = decodeSign1(
     eventToStatement(
-      {
-        arc_display_type: "vcon_created",
-        payload: "ab".repeat(32),
-        payload_hash_alg: "SHA-256",
-        payload_preimage_content_type: "application/vcon+json",
-        subject: "vcon://0190b6a1-0000-7000-8000-000000000001",
-        timestamp_declared: "2025-01-01T00:00:00Z",
-        vcon_operation: "vcon_created",
-        vcon_draft_version: "01",
-        scitt_draft_version: "10",
-      },
+      VCON_CREATED_EVENT,
       { issuer: "https://conserver.example", kid: "x5" },
       deterministicSigner,
     ),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { versionLabel } from "../../../src/verify/lookup/document.js";
 import { readableDate } from "../../../src/web/dates.js";
-import { versionLabel } from "../../../src/web/document.js";
 import { TRUST_WORDS, trustWords } from "../../../src/web/trust.js";
 
 describe("the pages' words", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { OOXML } from "../../../../src/core/blobs/ooxml.js";
 import { scanBlob } from "../../../../src/core/blobs/scan.js";
-import { EICAR, fixture } from "./samples.js";
+import { CLEAN_SAMPLES, EICAR, fixture } from "./samples.js";
 
 const PE = (() => {
   const bytes = Buffer.alloc(0x100);
@@ -17,13 +17,7 @@ const JAVA_CLASS = Buffer.from([0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 52]);
 const SCRIPT = Buffer.from("#!/bin/sh\nrm -rf ~\n");
 
 describe("scanBlob: clean files", () => {
-  it.each([
-    ["sample.png", "image/png"],
-    ["sample.pdf", "application/pdf"],
-    ["sample.docx", OOXML.docx],
-    ["sample.txt", "text/plain"],
-    ["sample.json", "application/json"],
-  ])("%s passes", async (name, mime) => {
+  it.each(CLEAN_SAMPLES)("%s passes", async (name, mime) => {
     expect(scanBlob(await fixture(name), mime)).toEqual({ status: "SCANNED_OK", reason: "no threat found" });
   });
 });

@@ -1,20 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { OOXML } from "../../../../src/core/blobs/ooxml.js";
 import { sniffMimeType } from "../../../../src/core/blobs/sniff.js";
-import { fixture } from "./samples.js";
+import { CLEAN_SAMPLES, fixture } from "./samples.js";
 import { buildZip } from "./zip-builder.js";
 
 const contentTypes = (main: string) =>
   `<Types><Override PartName="/x.xml" ContentType="application/vnd.${main}.main+xml"/></Types>`;
 
 describe("sniffMimeType", () => {
-  it.each([
-    ["sample.png", "image/png"],
-    ["sample.pdf", "application/pdf"],
-    ["sample.docx", OOXML.docx],
-    ["sample.txt", "text/plain"],
-    ["sample.json", "application/json"],
-  ])("%s is %s", async (name, mime) => {
+  it.each(CLEAN_SAMPLES)("%s is %s", async (name, mime) => {
     const bytes = await fixture(name);
     expect(await sniffMimeType(bytes, bytes)).toBe(mime);
   });

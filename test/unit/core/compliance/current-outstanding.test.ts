@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { evaluateCompliance } from "../../../../src/core/compliance/evaluate.js";
 import type { ComplianceEvent } from "../../../../src/core/compliance/types.js";
-import { event, hoursAfter, policy } from "./fixtures.js";
+import { event, hoursAfter, judgesEachCase, policy, type TimelineCase } from "./fixtures.js";
 
 const vulnerabilities = policy("COMPLIANCE_CURRENT_OUTSTANDING", {
   event_display_type: "Vulnerability",
@@ -15,13 +15,7 @@ const history: ComplianceEvent[] = [
   event("Patch", 30, "CVE-2"),
 ];
 
-const cases: Array<{
-  name: string;
-  events: ComplianceEvent[];
-  at: number;
-  compliant: boolean;
-  reason: RegExp;
-}> = [
+const cases: TimelineCase[] = [
   {
     name: "all closed",
     events: history,
@@ -75,11 +69,7 @@ const cases: Array<{
 ];
 
 describe("COMPLIANCE_CURRENT_OUTSTANDING", () => {
-  it.each(cases)("$name", ({ events, at, compliant, reason }) => {
-    const result = evaluateCompliance(vulnerabilities, { events, assetAttributes: {}, at: hoursAfter(at) });
-    expect(result.compliant).toBe(compliant);
-    expect(result.reason).toMatch(reason);
-  });
+  judgesEachCase(vulnerabilities, cases);
 
   it("lists at most five outstanding values", () => {
     const events = Array.from({ length: 7 }, (_, i) => event("Vulnerability", i, `V${i}`));

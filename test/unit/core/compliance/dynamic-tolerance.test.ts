@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { evaluateCompliance } from "../../../../src/core/compliance/evaluate.js";
 import type { ComplianceEvent } from "../../../../src/core/compliance/types.js";
-import { event, hoursAfter, policy } from "./fixtures.js";
+import { event, hoursAfter, judgesEachCase, policy, type TimelineCase } from "./fixtures.js";
 
 const tolerance = policy("COMPLIANCE_DYNAMIC_TOLERANCE", {
   event_display_type: "Start",
@@ -23,13 +23,7 @@ const outlier = pairs([1, 1, 1, 1, 1, 1, 1, 1, 1, 10]);
 // The same outlier among five pairs cannot reach 2 SD: the most (n-1)/sqrt(n) = 1.79 allows.
 const fewPairs = pairs([1, 1, 1, 1, 10]);
 
-const cases: Array<{
-  name: string;
-  events: ComplianceEvent[];
-  at: number;
-  compliant: boolean;
-  reason: RegExp;
-}> = [
+const cases: TimelineCase[] = [
   {
     name: "steady durations",
     events: pairs([1, 2, 1, 2, 1, 2, 1, 2]),
@@ -78,11 +72,7 @@ const cases: Array<{
 ];
 
 describe("COMPLIANCE_DYNAMIC_TOLERANCE", () => {
-  it.each(cases)("$name", ({ events, at, compliant, reason }) => {
-    const result = evaluateCompliance(tolerance, { events, assetAttributes: {}, at: hoursAfter(at) });
-    expect(result.compliant).toBe(compliant);
-    expect(result.reason).toMatch(reason);
-  });
+  judgesEachCase(tolerance, cases);
 
   it("only counts pairs closed inside the window", () => {
     // With a two-day window at day 9 + 11 h only the outlier (closed at 9 d 10 h) and P8 are in it.

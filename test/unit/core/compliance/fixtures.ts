@@ -1,3 +1,5 @@
+import { expect, it } from "vitest";
+import { evaluateCompliance } from "../../../../src/core/compliance/evaluate.js";
 import type {
   ComplianceEvent,
   CompliancePolicyInput,
@@ -36,4 +38,22 @@ export function policy(
     richness_assertions: [],
     ...fields,
   };
+}
+
+/** A timeline to judge: its events, the hour it is judged at, and the verdict expected. */
+export interface TimelineCase {
+  name: string;
+  events: ComplianceEvent[];
+  at: number;
+  compliant: boolean;
+  reason: RegExp;
+}
+
+/** One test per case: `judged` over the case's events at its hour, on an asset without attributes. */
+export function judgesEachCase(judged: CompliancePolicyInput, cases: TimelineCase[]): void {
+  it.each(cases)("$name", ({ events, at, compliant, reason }) => {
+    const result = evaluateCompliance(judged, { events, assetAttributes: {}, at: hoursAfter(at) });
+    expect(result.compliant).toBe(compliant);
+    expect(result.reason).toMatch(reason);
+  });
 }

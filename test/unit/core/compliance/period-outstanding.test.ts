@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { evaluateCompliance } from "../../../../src/core/compliance/evaluate.js";
 import type { ComplianceEvent } from "../../../../src/core/compliance/types.js";
-import { event, hoursAfter, policy } from "./fixtures.js";
+import { event, hoursAfter, judgesEachCase, policy, type TimelineCase } from "./fixtures.js";
 
 const twoDays = policy("COMPLIANCE_PERIOD_OUTSTANDING", {
   event_display_type: "Ticket Opened",
@@ -21,13 +21,7 @@ const slow: ComplianceEvent[] = [
   event("Ticket Closed", 110, "T3"),
 ];
 
-const cases: Array<{
-  name: string;
-  events: ComplianceEvent[];
-  at: number;
-  compliant: boolean;
-  reason: RegExp;
-}> = [
+const cases: TimelineCase[] = [
   {
     name: "all pairs quick",
     events: quick,
@@ -74,11 +68,7 @@ const cases: Array<{
 ];
 
 describe("COMPLIANCE_PERIOD_OUTSTANDING", () => {
-  it.each(cases)("$name", ({ events, at, compliant, reason }) => {
-    const result = evaluateCompliance(twoDays, { events, assetAttributes: {}, at: hoursAfter(at) });
-    expect(result.compliant).toBe(compliant);
-    expect(result.reason).toMatch(reason);
-  });
+  judgesEachCase(twoDays, cases);
 
   it("treats a closing declared before its opening as an instant pair", () => {
     const events = [event("Ticket Closed", 0, "T1"), event("Ticket Opened", 100, "T1")];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { evaluateCompliance } from "../../../../src/core/compliance/evaluate.js";
 import type { ComplianceEvent } from "../../../../src/core/compliance/types.js";
-import { event, hoursAfter, policy } from "./fixtures.js";
+import { event, hoursAfter, judgesEachCase, policy, type TimelineCase } from "./fixtures.js";
 
 const daily = policy("COMPLIANCE_SINCE", { event_display_type: "Maintenance", time_period_seconds: "86400" });
 
@@ -12,13 +12,7 @@ const history: ComplianceEvent[] = [
   { timestamp_declared: "not a time", event_attributes: { arc_display_type: "Maintenance" } },
 ];
 
-const cases: Array<{
-  name: string;
-  events: ComplianceEvent[];
-  at: number;
-  compliant: boolean;
-  reason: RegExp;
-}> = [
+const cases: TimelineCase[] = [
   { name: "recent event", events: history, at: 80, compliant: true, reason: /8 hours ago, within 86400/ },
   { name: "exactly at the limit", events: history, at: 96, compliant: true, reason: /1 day ago, within/ },
   {
@@ -54,11 +48,7 @@ const cases: Array<{
 ];
 
 describe("COMPLIANCE_SINCE", () => {
-  it.each(cases)("$name", ({ events, at, compliant, reason }) => {
-    const result = evaluateCompliance(daily, { events, assetAttributes: {}, at: hoursAfter(at) });
-    expect(result.compliant).toBe(compliant);
-    expect(result.reason).toMatch(reason);
-  });
+  judgesEachCase(daily, cases);
 
   it("uses the latest event even when events arrive out of order", () => {
     const events = [event("Maintenance", 72), event("Maintenance", 0)];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { breachStates } from "../../../../src/core/lifecycle/breach.js";
 import { lifecycleOrder } from "../../../../src/core/lifecycle/consent.js";
-import { consentReport, consentReportText } from "../../../../src/core/lifecycle/report.js";
+import { consentReport, consentReportText } from "../../../../src/verify/lifecycle/report.js";
 
 let n = 0;
 const T0 = Date.UTC(2026, 2, 1, 9, 0);

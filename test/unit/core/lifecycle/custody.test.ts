@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { lifecycleOrder } from "../../../../src/core/lifecycle/consent.js";
-import { custodyHops } from "../../../../src/core/lifecycle/custody.js";
+import { custodyHops } from "../../../../src/verify/lifecycle/custody.js";
 
 const payload = "ab".repeat(32);
 function rec(op: string, attrs: Record<string, unknown> = {}) {

@@ -3,7 +3,7 @@ import {
   bundleConsentReport,
   consentReport,
   consentReportText,
-} from "../../../../src/core/lifecycle/report.js";
+} from "../../../../src/verify/lifecycle/report.js";
 
 let n = 0;
 function rec(op: string, minute: number, purpose?: string, extra: Record<string, string> = {}) {

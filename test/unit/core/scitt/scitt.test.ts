@@ -21,29 +21,16 @@ import { es256KeyPair } from "../../../helpers/es256-key.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";
 import { pki, signedByCertificates } from "../../../helpers/pki.js";
 import { deterministicSigner, vectorPublicKey } from "../../../helpers/vector-key.js";
+import { hex, statementOptions, vectorEvent } from "../cose/fixture.js";
 
 interface Vectors {
   preimage: { sha256: string };
   statements: Record<string, { coseSign1AttachedHex: string; coseSign1DetachedHex: string }>;
 }
 const v = fixtureJson<Vectors>("vectors/signed-statement-generated.json");
-const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
-const uuid = "0190b6a1-0000-7000-8000-000000000001";
-
-/** The template-0.3.0 event the generated vectors were made from. */
-const event = {
-  arc_display_type: "vcon_create",
-  payload: v.preimage.sha256,
-  payload_hash_alg: "SHA-256",
-  payload_preimage_content_type: "application/vcon+json",
-  payload_location: `https://store.example/vcons/${uuid}`,
-  subject: `vcon://${uuid}`,
-  timestamp_declared: "2025-01-01T00:00:00Z",
-  vcon_operation: "vcon_create",
-  vcon_draft_version: "01",
-  scitt_draft_version: "10",
-};
-const opts = { issuer: "https://conserver.example", kid: "test-key-1" };
+/** The template-0.3.0 event the generated vectors were made from, and the statement's options. */
+const event = vectorEvent;
+const opts = statementOptions;
 
 describe("statements from template-0.3.0 events", () => {
   it("match the generated vectors byte for byte (private labels and RFC 9995)", () => {

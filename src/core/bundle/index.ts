@@ -1,8 +1,0 @@
-export * from "./format.js";
-export {
-  BundleError,
-  type BundleReport,
-  looksLikeBundle,
-  parseBundle,
-  verifyBundle,
-} from "./verify.js";

@@ -1,0 +1,280 @@
+import { BUNDLE_FORMAT, BUNDLE_VERSION } from "../verify/bundle/index.js";
+import {
+  type BundleCheckpoint,
+  type BundleLog,
+  type BundleRecord,
+  decodeSeal,
+  type EvidenceBundle,
+  verifyRecordReceipt,
+} from "../verify/index.js";
+import { LookupError, type PublicApi, type PublicRecord } from "../verify/lookup/public-api.js";
+
+/** A record's receipt as its service gives it, with what the service states of it. */
+export interface SourcedReceipt {
+  receipt: Uint8Array;
+  /** `tenant/<uuid>`: the log the receipt is of. */
+  log: string;
+  /** MMR receipts: the entry's index, and the peak (hex) the receipt is signed over. */
+  mmrIndex?: number;
+  peak?: string;
+  /** RFC 9162 receipts: the tree size the receipt is signed over. */
+  treeSize?: number;
+}
+
+/**
+ * Where the service gathering its own evidence takes the records' receipts from, many at a time
+ * (the evidence route: a few reads per hundreds of records instead of a request per receipt).
+ * By record identity; a record left out has none yet (409 alone). What it states is not
+ * checked as it is gathered: the bundle's verdict checks every receipt, once.
+ */
+export interface ReceiptSource {
+  receipts(identities: string[], profile: "mmr" | "rfc9162"): Promise<Map<string, SourcedReceipt>>;
+}
+
+/** What to gather: an asset and its events, or every event recording one vCon (its subject). */
+export type BundleSubject = { kind: "asset"; uuid: string } | { kind: "vcon"; uuid: string };
+
+const b64 = (b: Uint8Array) => Buffer.from(b).toString("base64");
+const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+
+/** Log order: the commit's MMR index, uncommitted records last, in the order the service gave them. */
+function logOrder(records: PublicRecord[]): PublicRecord[] {
+  const index = (r: PublicRecord) => {
+    const c = (r.merklelog_entry as { commit?: { index?: string } } | undefined)?.commit;
+    return c?.index ? Number(c.index) : Number.MAX_SAFE_INTEGER;
+  };
+  return records
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => index(a.r) - index(b.r) || a.i - b.i)
+    .map((x) => x.r);
+}
+
+async function recordsOf(api: PublicApi, subject: BundleSubject) {
+  if (subject.kind === "asset") {
+    const asset = await api.json<PublicRecord>(`/archivist/v2/assets/${subject.uuid}`);
+    const events = await api.list(`/archivist/v2/assets/${subject.uuid}/events`, "events");
+    return { assets: [asset], events: logOrder(events), id: `assets/${subject.uuid}` };
+  }
+  const id = `vcon://${subject.uuid}`;
+  const events = await api.list(
+    `/archivist/v2/assets/-/events?event_attributes.subject=${encodeURIComponent(id)}`,
+    "events",
+  );
+  const uuids = [...new Set(events.map((e) => String(e.identity).split("/")[1] ?? ""))].filter(Boolean);
+  const assets = [];
+  for (const uuid of uuids) assets.push(await api.json<PublicRecord>(`/archivist/v2/assets/${uuid}`));
+  return { assets, events: logOrder(events), id };
+}
+
+const text = (b: Uint8Array) => new TextDecoder().decode(b);
+
+/**
+ * The log's published C2SP checkpoint (the newest witnessed one, with its cosignatures) and key,
+ * and RFC 9162 consistency proofs between every receipt's tree size and the checkpoint's, in
+ * whichever direction; none when the log has no checkpoint.
+ */
+async function checkpointOf(
+  api: PublicApi,
+  tenant: string,
+  receiptSizes: Set<number>,
+): Promise<BundleCheckpoint | undefined> {
+  const note = await api.get(`/archivist/v1/merklelogs/${tenant}/tlog/checkpoint`);
+  const key = await api.get(`/archivist/v1/merklelogs/${tenant}/tlog/key`);
+  // Over the rate limit is not "no checkpoint": the bundle would silently lack it.
+  for (const r of [note, key])
+    if (r.status === 429) throw new LookupError("the checkpoint answered 429", 429);
+  if (note.status !== 200 || key.status !== 200) return undefined;
+  const size = Number(text(note.bytes).split("\n")[1]);
+  const consistency = [];
+  // Receipts cover the newest seal, the published checkpoint is the newest witnessed one: a
+  // receipt's tree may be either side of it, so the proof runs from the smaller to the larger.
+  for (const other of receiptSizes) {
+    if (other === size || other < 1 || size < 1) continue;
+    const [from, to] = other < size ? [other, size] : [size, other];
+    const p = await api.json<{ proof: string[] }>(
+      `/archivist/v1/merklelogs/${tenant}/consistency?profile=rfc9162&from=${from}&to=${to}`,
+    );
+    consistency.push({ from, to, proof: p.proof });
+  }
+  return { note: text(note.bytes), key: text(key.bytes).trim(), consistency };
+}
+
+type Keys = Awaited<ReturnType<PublicApi["keys"]>>;
+interface MmrReceipt {
+  receipt: Uint8Array;
+  log: string;
+  mmrIndex: number;
+  peak: string;
+}
+interface TreeReceipt {
+  receipt: Uint8Array;
+  log: string;
+  treeSize: number;
+}
+
+/** A record's MMR receipt fetched alone, checked as it comes; undefined while it has none (409). */
+async function fetchedMmr(api: PublicApi, record: PublicRecord, keys: Keys): Promise<MmrReceipt | undefined> {
+  const identity = String(record.identity);
+  const r = await api.get(`/archivist/v1/receipts/${identity}`);
+  if (r.status === 409) return undefined;
+  if (r.status !== 200) throw new LookupError(`the receipt of ${identity} answered ${r.status}`, r.status);
+  const v = verifyRecordReceipt(record, r.bytes, keys);
+  if (!v.ok) throw new LookupError(`the service's receipt for ${identity} does not verify: ${v.reason}`);
+  return { receipt: r.bytes, log: v.subject, mmrIndex: v.mmrIndex, peak: v.peak };
+}
+
+/** A record's RFC 9162 receipt fetched alone, when it has one that verifies. */
+async function fetchedTree(
+  api: PublicApi,
+  record: PublicRecord,
+  keys: Keys,
+): Promise<TreeReceipt | undefined> {
+  const identity = String(record.identity);
+  const t = await api.get(`/archivist/v1/receipts/${identity}?profile=rfc9162`);
+  if (t.status === 429) throw new LookupError(`the RFC 9162 receipt of ${identity} answered 429`, 429);
+  if (t.status !== 200) return undefined;
+  const v = verifyRecordReceipt(record, t.bytes, keys);
+  return v.ok && v.profile === "rfc9162" && v.treeSize !== undefined
+    ? { receipt: t.bytes, log: v.subject, treeSize: v.treeSize }
+    : undefined;
+}
+
+function sourcedMmr(r: SourcedReceipt | undefined): MmrReceipt | undefined {
+  return r && r.mmrIndex !== undefined && r.peak !== undefined
+    ? { receipt: r.receipt, log: r.log, mmrIndex: r.mmrIndex, peak: r.peak }
+    : undefined;
+}
+
+function sourcedTree(r: SourcedReceipt | undefined): TreeReceipt | undefined {
+  return r?.treeSize === undefined ? undefined : { receipt: r.receipt, log: r.log, treeSize: r.treeSize };
+}
+
+/**
+ * Gathers an evidence bundle through the API (the caller's token decides what it may read):
+ * the records, their receipts, for each log the seal that first covered each record and the
+ * latest seal with consistency proofs between them, and the service's keys.
+ */
+export async function buildBundle(
+  api: PublicApi,
+  subject: BundleSubject,
+  now = new Date(),
+  source?: ReceiptSource,
+): Promise<EvidenceBundle> {
+  const { assets, events, id } = await recordsOf(api, subject);
+  if (events.length === 0) throw new LookupError(`${id} has no records you may read`);
+  const keySet = await api.get("/.well-known/scitt-keys");
+  if (keySet.status !== 200)
+    throw new LookupError(`GET /.well-known/scitt-keys answered ${keySet.status}`, keySet.status);
+  const keys = await api.keys();
+  // Per log: the seals the bundle needs (by size), and each sealed record's first covering seal.
+  const wanted = new Map<string, Set<number>>();
+  const want = (log: string, size: number) =>
+    (wanted.get(log) ?? wanted.set(log, new Set()).get(log))?.add(size);
+  const sizesOf = new Map<string, number[]>();
+  const sealSizes = async (log: string) => {
+    let sizes = sizesOf.get(log);
+    if (!sizes) {
+      const tenant = log.replace(/^tenant\//, "");
+      sizes = (await api.json<{ mmr_sizes: number[] }>(`/archivist/v1/merklelogs/${tenant}/seals`)).mmr_sizes;
+      sizesOf.set(log, sizes);
+    }
+    return sizes;
+  };
+  const sealBytes = new Map<string, Uint8Array>();
+  const seal = async (log: string, size: number) => {
+    const key = `${log}@${size}`;
+    let bytes = sealBytes.get(key);
+    if (!bytes) {
+      const tenant = log.replace(/^tenant\//, "");
+      const r = await api.get(`/archivist/v1/merklelogs/${tenant}/seals/latest?mmr_size=${size}`);
+      if (r.status !== 200) throw new LookupError(`seal ${size} of ${log} answered ${r.status}`, r.status);
+      bytes = r.bytes;
+      sealBytes.set(key, bytes);
+    }
+    return bytes;
+  };
+  // Each seal's peaks, decoded once: every record of a log looks through the same seals.
+  const sealPeaks = new Map<string, Set<string>>();
+  const peaksOf = async (log: string, size: number) => {
+    const key = `${log}@${size}`;
+    let peaks = sealPeaks.get(key);
+    if (!peaks) {
+      peaks = new Set(decodeSeal(await seal(log, size)).peaks.map(hex));
+      sealPeaks.set(key, peaks);
+    }
+    return peaks;
+  };
+
+  // Per log: the RFC 9162 tree sizes the records' rfc9162 receipts sign.
+  const treeSizes = new Map<string, Set<number>>();
+  const identities = events.map((r) => String(r.identity));
+  const sourced = source && {
+    mmr: await source.receipts(identities, "mmr"),
+    rfc9162: await source.receipts(identities, "rfc9162"),
+  };
+  const records: BundleRecord[] = [];
+  for (const record of events) {
+    const entry: BundleRecord = { record, receipts: [] };
+    records.push(entry);
+    const identity = String(record.identity);
+    const mmr = sourced ? sourcedMmr(sourced.mmr.get(identity)) : await fetchedMmr(api, record, keys);
+    // Not committed or not sealed yet: the bundle shows the record without a receipt.
+    if (!mmr) continue;
+    const sizes = await sealSizes(mmr.log);
+    // The receipt leads into the seal that was latest when it was made: the newest holding its peak.
+    let into: number | undefined;
+    for (const size of [...sizes].reverse().filter((s) => s > mmr.mmrIndex)) {
+      if ((await peaksOf(mmr.log, size)).has(mmr.peak)) {
+        into = size;
+        break;
+      }
+    }
+    if (into === undefined)
+      throw new LookupError(`no seal of ${mmr.log} holds the peak of ${identity}'s receipt`);
+    entry.receipts.push({ profile: "mmr", log: mmr.log, mmr_size: into, receipt: b64(mmr.receipt) });
+    want(mmr.log, into);
+    // The same entry in the log's RFC 9162 tree, the one its C2SP checkpoints sign.
+    const t = sourced ? sourcedTree(sourced.rfc9162.get(identity)) : await fetchedTree(api, record, keys);
+    if (t) {
+      entry.receipts.push({ profile: "rfc9162", log: t.log, tree_size: t.treeSize, receipt: b64(t.receipt) });
+      (treeSizes.get(t.log) ?? treeSizes.set(t.log, new Set()).get(t.log))?.add(t.treeSize);
+    }
+    const first = sizes.find((s) => s > mmr.mmrIndex);
+    if (first !== undefined) want(mmr.log, first);
+  }
+
+  const logs: BundleLog[] = [];
+  for (const [log, sizeSet] of wanted) {
+    const sizes = [...sizeSet].sort((a, b) => a - b);
+    const latest = sizes.at(-1) as number;
+    const tenant = log.replace(/^tenant\//, "");
+    const consistency = [];
+    for (const from of sizes.slice(0, -1)) {
+      const p = await api.json<{ paths: string[][] }>(
+        `/archivist/v1/merklelogs/${tenant}/consistency?from=${from}&to=${latest}`,
+      );
+      consistency.push({ from, to: latest, paths: p.paths });
+    }
+    const seals = [];
+    for (const size of sizes) seals.push({ mmr_size: size, seal: b64(await seal(log, size)) });
+    const checkpoint = await checkpointOf(api, tenant, treeSizes.get(log) ?? new Set());
+    logs.push({
+      log,
+      profile: "mmr",
+      seals,
+      consistency,
+      ...(checkpoint ? { checkpoints: [checkpoint] } : {}),
+    });
+  }
+  return {
+    format: BUNDLE_FORMAT,
+    version: BUNDLE_VERSION,
+    created_at: now.toISOString(),
+    service: api.base,
+    subject: { kind: subject.kind, id },
+    assets,
+    records,
+    logs,
+    keys: { cose_key_set: b64(keySet.bytes) },
+  };
+}

@@ -1,0 +1,11 @@
+export * from "./format.js";
+export {
+  BUNDLE_FAILURES,
+  BundleError,
+  type BundleFailure,
+  type BundleFailureCode,
+  type BundleReport,
+  looksLikeBundle,
+  parseBundle,
+  verifyBundle,
+} from "./verify.js";

@@ -1,0 +1,65 @@
+import {
+  type ConsentRole,
+  consentOf,
+  consentRole,
+  lifecycleOrder,
+  type PurposeConsent,
+  purposesNamed,
+} from "../../core/lifecycle/consent.js";
+import { LookupError, type PublicApi, type PublicRecord } from "./public-api.js";
+
+/** One consent record of the answer, with its receipt (MMR profile, base64) once sealed. */
+interface ConsentEvidence {
+  record: PublicRecord;
+  role: ConsentRole;
+  purposes: string[];
+  /** null while the record is not yet committed and sealed. */
+  receipt: string | null;
+}
+
+/** The consent of a vCon, per purpose, with the records that say so and their receipts. */
+export interface ConsentAnswer {
+  vcon: string;
+  consents: PurposeConsent[];
+  records: ConsentEvidence[];
+}
+
+const b64 = (b: Uint8Array) => btoa(Array.from(b, (x) => String.fromCharCode(x)).join(""));
+
+/** Every asset event recording the vCon (its `subject`) that the caller may read, as the evidence bundle gathers them. */
+async function vconEvents(api: PublicApi, uuid: string): Promise<PublicRecord[]> {
+  return api.list(
+    `/archivist/v2/assets/-/events?event_attributes.subject=${encodeURIComponent(`vcon://${uuid}`)}`,
+    "events",
+  );
+}
+
+/**
+ * The consent of one vCon, derived from the records the caller may read (through the API with
+ * the caller's token, so it says no more than a list would): for `purpose`, or for every purpose
+ * its records name; each consent record with its receipt, the proof a caller checks offline.
+ */
+export async function buildConsent(api: PublicApi, uuid: string, purpose?: string): Promise<ConsentAnswer> {
+  const events = await vconEvents(api, uuid);
+  if (events.length === 0) throw new LookupError(`vcon://${uuid} has no records you may read`, 404);
+  const ordered = lifecycleOrder(events);
+  const purposes = purpose !== undefined ? [purpose] : purposesNamed(ordered);
+  const consents = purposes.map((p) => consentOf(ordered, p));
+  const wanted = new Set(consents.flatMap((c) => c.records.map((r) => r.identity)));
+  const records: ConsentEvidence[] = [];
+  for (const r of ordered) {
+    const role = consentRole(r);
+    if (!role || !wanted.has(r.identity)) continue;
+    const got = await api.get(`/archivist/v1/receipts/${r.identity}`);
+    // 409: not committed or not sealed yet; the record counts, its proof is to come.
+    if (got.status !== 200 && got.status !== 409)
+      throw new LookupError(`the receipt of ${r.identity} answered ${got.status}`, got.status);
+    records.push({
+      record: r.record,
+      role,
+      purposes: r.lifecycle.purposes,
+      receipt: got.status === 200 ? b64(got.bytes) : null,
+    });
+  }
+  return { vcon: `vcon://${uuid}`, consents, records };
+}

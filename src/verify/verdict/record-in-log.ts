@@ -1,0 +1,265 @@
+import type { PublicKey } from "../../core/crypto/public-key.js";
+import { FIELDS_V3, FREE_EVENT_HASHED_FIELDS } from "../../core/record/index.js";
+import { sameHash } from "../../core/rfc9162/hash.js";
+import { rootFromInclusionProof } from "../../core/rfc9162/verify.js";
+import type { Checkpoint } from "../../core/tlog/checkpoint.js";
+import { recordLeafIndex } from "../../core/tlog/log-check.js";
+import { parseTlogProof, type TlogProof } from "../../core/tlog/proof.js";
+import { type ProofExtra, parseProofExtra } from "../../core/tlog/proof-extra.js";
+import { type TileFetch, verifyEntryInTiles } from "../../core/tlog/tiles.js";
+import { leafHash } from "../../core/tlog/tree.js";
+import type { ApiRecord } from "../../core/verify/record.js";
+import { claimsRegisteredStatement, recordTreeLeaves } from "../../core/verify/tree-leaf.js";
+import { judgeCheckpoint } from "./checkpoint.js";
+import { logKeyFingerprint } from "./fingerprint.js";
+import { checkpointStanding } from "./requirements.js";
+import { pinsSomething, type TrustRoots } from "./trust.js";
+import { judge, type KeyFingerprint, type TrustLevel, type VerificationVerdict } from "./verdict.js";
+
+/**
+ * The record's top-level fields no signature covers (its leaf is made of the others). An
+ * asset-free event's leaf commits to its tenancy (`origin_tenant`), idtimestamp and content, so
+ * its `identity`, the service's name for it, is among these.
+ */
+export function unsignedFields(record: ApiRecord): string[] {
+  const free = String(record.identity ?? "").startsWith("events/");
+  const hashed = new Set<string>(free ? [...FREE_EVENT_HASHED_FIELDS, "origin_tenant"] : FIELDS_V3);
+  return Object.keys(record).filter((k) => !hashed.has(k));
+}
+
+export interface RecordInLogReport extends VerificationVerdict {
+  identity: string;
+  /** Where the record is, when it was found: its leaf, and the checkpoint's origin and size (signed). */
+  leaf_index?: number;
+  origin?: string;
+  size?: number;
+  cosigners: string[];
+}
+
+/** How the evidence shows an entry under a checkpoint: a tlog-proof's path, or a log's tiles. */
+interface TreeEvidence {
+  /** The checkpoint note, cosignatures included. */
+  note: string;
+  /** The log key the evidence (a mirror, the service) brings: self-consistency only, never a root. */
+  carriedKey?: string | undefined;
+  /** The leaf index the evidence is for (a tlog-proof's `index`); a mirror is asked at the record's. */
+  index?: number;
+  /** Whether `leafData` at `index` leads to the checkpoint's root, or why not. */
+  includes(index: number, leafData: Uint8Array, checkpoint: Checkpoint): Promise<Inclusion>;
+  /** The registered statement the record stands for, when the evidence carries one. */
+  statement?: Uint8Array | undefined;
+  /** What the evidence is, for the summary. */
+  via: "tlog proof" | "log's tiles";
+}
+
+type Inclusion = { ok: true } | { ok: false; reason: string };
+
+/** Statement issuers' keys the caller gave (`--issuer-key`), by kid: they alone prove a statement's subject. */
+export type IssuerKeys = ReadonlyMap<string, PublicKey>;
+
+const failed = (
+  identity: string,
+  code: "tampered" | "cannot",
+  reason: string,
+  trust: TrustRoots,
+  fingerprints: KeyFingerprint[] = [],
+): RecordInLogReport => ({
+  ...judge({
+    tampered: code === "tampered" ? [reason] : [],
+    cannotEvaluate: code === "cannot" ? [reason] : [],
+    policy: [],
+    pinned: pinsSomething(trust),
+    level: "unpinned",
+    roots: trust.described,
+    fingerprints,
+    notChecked: [],
+    unsigned: [],
+    proven: "",
+  }),
+  identity,
+  cosigners: [],
+});
+
+/**
+ * A record (its API JSON) in a log's RFC 9162 tree under a checkpoint, judged against the
+ * caller's roots: the checkpoint (`judgeCheckpoint`, then every requirement of the policy), the
+ * leaf the record's kind makes (`recordTreeLeaves`) at the record's own index, and the record's
+ * tenancy being the log's. The carried key makes a forged log self-consistent at best; a pinned
+ * log key, or a quorum of trusted witnesses, is what makes it verified.
+ */
+async function verifyRecordInTree(
+  record: ApiRecord,
+  evidence: TreeEvidence,
+  trust: TrustRoots,
+  issuerKeys: IssuerKeys = new Map(),
+  now = new Date(),
+): Promise<RecordInLogReport> {
+  const identity = String(record.identity ?? "");
+  const j = judgeCheckpoint(evidence.note, evidence.carriedKey, trust.policy);
+  const carried = evidence.carriedKey?.trim();
+  const fingerprints = [
+    ...(carried
+      ? [
+          logKeyFingerprint(
+            carried,
+            trust.policy.logKeys.some((k) => k.trim() === carried),
+          ),
+        ]
+      : []),
+    ...trust.policy.logKeys.filter((k) => k.trim() !== carried).map((k) => logKeyFingerprint(k, true)),
+  ];
+  const fail = (code: "tampered" | "cannot", reason: string) =>
+    failed(identity, code, reason, trust, fingerprints);
+  if (!j.ok) return fail("tampered", j.reason);
+  const { checkpoint } = j;
+  let leafIndex: number | undefined;
+  try {
+    leafIndex = recordLeafIndex(record);
+  } catch (err) {
+    return fail("tampered", (err as Error).message);
+  }
+  if (leafIndex === undefined) return fail("cannot", "the record has no log index (it is not committed yet)");
+  if (evidence.index !== undefined && evidence.index !== leafIndex)
+    return fail("tampered", `the proof is for entry ${evidence.index}, the record is entry ${leafIndex}`);
+  const tenant = String(record.tenant_identity ?? record.origin_tenant ?? "").replace(/^tenant\//, "");
+  if (!tenant || !checkpoint.origin.endsWith(`/merklelogs/${tenant}/tlog`))
+    return fail(
+      "tampered",
+      `the record is in tenancy ${tenant || "(none named)"}'s log, not in ${checkpoint.origin}`,
+    );
+  if (leafIndex >= checkpoint.size)
+    return fail("tampered", `leaf ${leafIndex} is beyond the checkpoint's ${checkpoint.size} entries`);
+
+  const leaves = recordTreeLeaves(record, evidence.statement, issuerKeys);
+  if (!leaves.ok) return fail("tampered", leaves.reason);
+  let matched: Uint8Array | undefined;
+  let why = "";
+  for (const data of leaves.candidates) {
+    const r = await evidence.includes(leafIndex, data, checkpoint);
+    if (r.ok) {
+      matched = data;
+      break;
+    }
+    why ||= r.reason;
+  }
+  if (!matched) {
+    if (claimsRegisteredStatement(record) && !evidence.statement)
+      return fail(
+        "cannot",
+        "the record is a registered statement: its log entry is the statement's payload hash, so the statement is needed to check what the record says (this service's tlog-proofs carry it; else give --statement)",
+      );
+    return fail(
+      "tampered",
+      `the record's leaf at ${leafIndex} is not in the checkpoint's tree (size ${checkpoint.size}): ${why}`,
+    );
+  }
+
+  const standing = checkpointStanding(j, trust, now);
+  const policy = [...standing.policy];
+  const cannot: string[] = [];
+  const viaStatement = leaves.statement && matched === leaves.statement.leafData;
+  if (viaStatement && leaves.statement) {
+    const { kid, state } = leaves.statement.issuer;
+    if (state !== "verified")
+      cannot.push(
+        `the record is a registered statement: the log holds its payload's hash, and its subject and issuer are proven by the issuer's signature alone, under a key you did not give (--issuer-key ${kid || "<kid>"}=<key file>)`,
+      );
+  }
+  const level: TrustLevel = standing.level;
+  const cosigned = j.cosigners.length ? `, cosigned by ${j.cosigners.join(", ")}` : "";
+  const what = viaStatement
+    ? `${identity} (a registered statement: its payload is entry ${leafIndex}; its subject and issuer are signed by the issuer)`
+    : identity;
+  const report = judge({
+    tampered: [],
+    cannotEvaluate: cannot,
+    policy,
+    pinned: pinsSomething(trust),
+    level,
+    roots: trust.described,
+    fingerprints,
+    notChecked: standing.notChecked,
+    unsigned: unsignedFields(record).map((f) => `${f}: not part of the signed leaf`),
+    proven:
+      evidence.via === "tlog proof"
+        ? `${what} is entry ${leafIndex} of ${checkpoint.origin} at size ${checkpoint.size} (tlog proof${cosigned})`
+        : `${what} is leaf ${leafIndex} of ${checkpoint.origin} at size ${checkpoint.size}${cosigned}`,
+  });
+  return {
+    ...report,
+    identity,
+    leaf_index: leafIndex,
+    origin: checkpoint.origin,
+    size: checkpoint.size,
+    cosigners: j.cosigners,
+  };
+}
+
+/**
+ * A record in a log's tiles (a mirror, the service, a CDN), under the checkpoint `note`;
+ * `carriedKey` is the key the mirror or the log serves for itself.
+ */
+export function verifyRecordInLog(
+  record: ApiRecord,
+  note: string,
+  carriedKey: string | undefined,
+  trust: TrustRoots,
+  fetch: TileFetch,
+  opts: { issuerKeys?: IssuerKeys; statement?: Uint8Array | undefined; now?: Date } = {},
+): Promise<RecordInLogReport> {
+  return verifyRecordInTree(
+    record,
+    {
+      note,
+      carriedKey,
+      statement: opts.statement,
+      via: "log's tiles",
+      includes: (index, data, cp) => verifyEntryInTiles(index, data, cp.size, cp.root, fetch),
+    },
+    trust,
+    opts.issuerKeys,
+    opts.now,
+  );
+}
+
+/**
+ * A record against its c2sp.org/tlog-proof: the proof's checkpoint judged against the caller's
+ * roots (`served`: the log key the service serves, a claim and never a root), the inclusion
+ * path from the record's leaf at the proof's index. This service's proofs carry a registered
+ * statement in their extra data; `statement` gives one for a proof that does not.
+ */
+export function verifyRecordTlogProofReport(
+  record: ApiRecord,
+  proofText: string,
+  trust: TrustRoots,
+  opts: { served?: string; issuerKeys?: IssuerKeys; statement?: Uint8Array; now?: Date } = {},
+): Promise<RecordInLogReport> {
+  const identity = String(record.identity ?? "");
+  let proof: TlogProof;
+  let extra: ProofExtra;
+  try {
+    proof = parseTlogProof(proofText);
+    extra = parseProofExtra(proof.extra);
+  } catch (err) {
+    return Promise.resolve(failed(identity, "cannot", `not a tlog proof: ${(err as Error).message}`, trust));
+  }
+  return verifyRecordInTree(
+    record,
+    {
+      note: proof.checkpoint,
+      carriedKey: opts.served,
+      index: proof.index,
+      statement: opts.statement ?? extra.statement,
+      via: "tlog proof",
+      includes: async (index, data, cp) => {
+        const root = rootFromInclusionProof(index, cp.size, leafHash(data), proof.path);
+        return root && sameHash(root, cp.root)
+          ? { ok: true }
+          : { ok: false, reason: "the inclusion path does not lead to the checkpoint's root" };
+      },
+    },
+    trust,
+    opts.issuerKeys,
+    opts.now,
+  );
+}

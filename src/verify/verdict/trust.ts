@@ -1,0 +1,17 @@
+import type { PublicKey } from "../../core/crypto/public-key.js";
+import { emptyPolicy, pinsAnything, type TrustPolicy } from "./policy.js";
+
+/** The caller's trust roots: a policy (keys, witnesses, requirements) and COSE keys given by value. */
+export interface TrustRoots {
+  policy: TrustPolicy;
+  /** The service's COSE keys as the caller obtained them (`--keys`): pinned as they are, by kid. */
+  serviceKeys?: Map<string, PublicKey>;
+  /** The roots in words, for the verdict ("--keys scitt-keys.cbor", "policy trust.txt"). */
+  described: string[];
+}
+
+/** No trust root: every check can then only show self-consistency. */
+export const noTrust = (): TrustRoots => ({ policy: emptyPolicy(), described: [] });
+
+export const pinsSomething = (t: TrustRoots): boolean =>
+  pinsAnything(t.policy) || (t.serviceKeys?.size ?? 0) > 0;

@@ -1,0 +1,111 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  importGraph,
+  layerTable,
+  loadRules,
+  type RuleBook,
+  repo,
+  roomCircles,
+  roomOf,
+  violations,
+} from "../../helpers/import-graph.js";
+
+// scripts/layers.json is the one rule book of which room may import which. The sources are held
+// to it here (every import, type-only ones too), the architecture doc's table is made from it, and
+// a small tree with a back arrow, a circle and a foreign package shows each check firing.
+const rules = loadRules();
+const graph = importGraph(["src", "plugins", "bench"]);
+const TABLE_HEAD = "| room | holds | may import |";
+
+describe("the layer rules (scripts/layers.json)", () => {
+  it("every source file lies in a room, and every import is one its room may make", () => {
+    expect(graph.files.length).toBeGreaterThan(400);
+    expect(graph.files.filter((f) => !roomOf(rules, f))).toEqual([]);
+    expect(violations(rules, graph)).toEqual([]);
+  });
+
+  it("no circle between rooms", () => {
+    expect(roomCircles(rules, graph)).toEqual([]);
+  });
+
+  it("the error vocabulary and the core depend on nothing of ours", () => {
+    const leaves = new Set(["errors", "core", "net", "wake", "batching"]);
+    for (const room of rules.rooms.filter((r) => leaves.has(r.name))) expect(room.mayImport).toEqual([]);
+    const fromErrors = graph.internal.filter((e) => e.from === "src/errors.ts");
+    expect(fromErrors).toEqual([]);
+  });
+
+  it("the audit room (src/verify) imports only the core, src/net and its declared pure packages", () => {
+    const room = rules.rooms.find((r) => r.name === "verify")!;
+    expect(room.paths).toEqual(["src/verify/"]);
+    expect(room.mayImport).toEqual(["core", "net"]);
+    expect(room.packages).toEqual(["@noble/*"]);
+    const outside = graph.external.filter((e) => e.from.startsWith("src/verify/")).map((e) => e.to);
+    expect(new Set(outside)).toEqual(new Set(["@noble/hashes"]));
+  });
+
+  it("docs/architecture.md's table is the rule book's (WRITE_DOCS=1 rewrites it)", () => {
+    const path = join(repo, "docs/architecture.md");
+    const doc = readFileSync(path, "utf8");
+    const start = doc.indexOf(TABLE_HEAD);
+    expect(start).toBeGreaterThan(0);
+    const end = doc.indexOf("\n\n", start);
+    const table = doc.slice(start, end);
+    const wanted = layerTable(rules);
+    if (process.env.WRITE_DOCS === "1" && table !== wanted)
+      writeFileSync(path, doc.slice(0, start) + wanted + doc.slice(end));
+    else expect(table).toBe(wanted);
+  });
+});
+
+describe("the checks fire", () => {
+  let dir: string;
+  let small: RuleBook;
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "import-graph-"));
+    small = {
+      aliases: { "small/low": "src/low/index.ts" },
+      rooms: [
+        { name: "low", paths: ["src/low/"], holds: "", mayImport: [], packages: ["@noble/*"] },
+        { name: "mid", paths: ["src/mid/"], holds: "", mayImport: ["low"] },
+        { name: "high", paths: ["src/high/", "src/top.ts"], holds: "", mayImport: ["mid", "low"] },
+      ],
+    };
+    write("scripts/layers.json", JSON.stringify(small));
+    write("src/low/index.ts", 'import { sha256 } from "@noble/hashes/sha2.js";\nexport const a = sha256;\n');
+    // A back arrow up two rooms, made by a type alone.
+    write("src/low/back.ts", 'import type { T } from "../high/h.js";\nexport type U = T;\n');
+    write("src/low/node.ts", 'import { createHash } from "node:crypto";\nexport const h = createHash;\n');
+    write("src/mid/m.ts", 'import { a } from "small/low";\nexport const m = a;\n');
+    write("src/high/h.ts", 'import { m } from "../mid/m.js";\nexport type T = typeof m;\n');
+    write(
+      "src/top.ts",
+      'export { m } from "./mid/m.js";\nexport const later = () => import("./stray/s.js");\n',
+    );
+    write("src/stray/s.ts", "export const s = 1;\n");
+  });
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("names a back arrow, a package outside the list, a file in no room, and the circle", () => {
+    const g = importGraph(["src"], dir, small);
+    expect(g.internal).toContainEqual({ from: "src/mid/m.ts", to: "src/low/index.ts" });
+    expect(violations(small, g).sort()).toEqual(
+      [
+        "src/low/back.ts → src/high/h.ts: low may not import high",
+        "src/low/node.ts → node:crypto: low imports only @noble/*",
+        "src/stray/s.ts: in no room of scripts/layers.json",
+        "src/top.ts → src/stray/s.ts: src/stray/s.ts is in no room of scripts/layers.json",
+      ].sort(),
+    );
+    expect(roomCircles(small, g)).toEqual([["high", "low", "mid"]]);
+  });
+});
