@@ -55,7 +55,7 @@ const settled = (id: string) =>
   until(async () => {
     const e = (await (await s.api(`/archivist/v2/${id}`, { token })).json()) as Record<string, unknown>;
     return ["CONFIRMED", "UNEQUIVOCAL"].includes(String(e.confirmation_status)) ? e : undefined;
-  }, 60_000);
+  }, 120_000);
 
 describe("closed log periods in an S3 bucket", () => {
   it("are archived and dropped while records stream in; every proof is served from the bucket and verifies", async () => {
@@ -76,7 +76,7 @@ describe("closed log periods in an S3 bucket", () => {
         periods: Array<{ end?: number }>;
       };
       return c.periods.filter((p) => p.end !== undefined).length >= 2 ? c : undefined;
-    }, 60_000);
+    }, 120_000);
     const ctx = s.service.ctx;
     const before = (await s3.keys()).length;
     // Records keep arriving while the move and the drop run.
