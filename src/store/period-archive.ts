@@ -5,11 +5,12 @@ import { nodeSha256 } from "../core/node/crypto.js";
 import { nodeHash } from "../core/rfc9162/hash.js";
 import type { NodeCoord } from "../core/rfc9162/index.js";
 import { TILE_HEIGHT, TILE_WIDTH, tilePath, tileWidth } from "../core/tlog/tile-path.js";
-import { type PerfectHash, perfectHashesRead } from "../core/tlog/tree.js";
+import type { PerfectHash } from "../core/tlog/tree.js";
 import type { BlobStore } from "./blobstore/blob-store.js";
 import type { Queryable } from "./db.js";
 import { readNodes } from "./ledger.js";
 import { nodeKey, readTlogNodes } from "./tlog-nodes.js";
+import { withNodesRead } from "./tlog-tiles.js";
 
 /**
  * A closed log period's objects in the blob store (docs/scaling.md, "Closed periods leave the
@@ -187,21 +188,12 @@ export async function treeNodesOf(
 }
 
 /** `withNodes` (store/tlog-tiles.ts) over the database and the archive. */
-export async function withTreeNodes<T>(
+export function withTreeNodes<T>(
   src: NodeSource,
   tenantId: string,
   run: (get: PerfectHash) => T,
 ): Promise<T> {
-  const nodes = await treeNodesOf(
-    src,
-    tenantId,
-    perfectHashesRead(run).map(([level, idx]) => ({ level, idx })),
-  );
-  return run((level, index) => {
-    const h = nodes.get(nodeKey(level, index));
-    if (!h) throw new Error(`log ${tenantId} has no tree node ${level}/${index}`);
-    return h;
-  });
+  return withNodesRead((coords) => treeNodesOf(src, tenantId, coords), tenantId, run);
 }
 
 /** The tree's hashes at `level` for indices [from, to), in order; shorter when the tree has fewer. */

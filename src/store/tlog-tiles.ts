@@ -1,5 +1,6 @@
 import { tlogLeafData } from "../core/ledger/tlog-leaf.js";
 import { mmrIndexOfLeaf } from "../core/mmr/index.js";
+import type { NodeCoord } from "../core/rfc9162/index.js";
 import { type PerfectHash, perfectHashesRead } from "../core/tlog/tree.js";
 import type { Queryable } from "./db.js";
 import { entriesForTree, nodeKey, readTlogNodes } from "./tlog-nodes.js";
@@ -29,16 +30,17 @@ export async function leafEntries(
  * Runs a tree computation (a root, a proof) over the stored perfect subtrees: reads the ones it
  * needs in one statement, then runs it; throws when the tree lacks one (it is not built that far).
  */
-export async function withNodes<T>(
-  db: Queryable,
+export function withNodes<T>(db: Queryable, tenantId: string, run: (get: PerfectHash) => T): Promise<T> {
+  return withNodesRead((coords) => readTlogNodes(db, tenantId, coords), tenantId, run);
+}
+
+/** `withNodes` over any reader of perfect subtrees (the database, or it and a closed period's archive). */
+export async function withNodesRead<T>(
+  read: (coords: NodeCoord[]) => Promise<Map<string, Uint8Array>>,
   tenantId: string,
   run: (get: PerfectHash) => T,
 ): Promise<T> {
-  const nodes = await readTlogNodes(
-    db,
-    tenantId,
-    perfectHashesRead(run).map(([level, idx]) => ({ level, idx })),
-  );
+  const nodes = await read(perfectHashesRead(run).map(([level, idx]) => ({ level, idx })));
   return run((level, index) => {
     const h = nodes.get(nodeKey(level, index));
     if (!h) throw new Error(`log ${tenantId} has no tree node ${level}/${index}`);
