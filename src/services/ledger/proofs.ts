@@ -1,6 +1,6 @@
 import type { Ctx } from "../../context.js";
 import { ApiError, badRequest, notFound } from "../../core/api/api-error.js";
-import { buildReceipt, buildRfc9162Receipt, type MmrProofForm } from "../../core/cose/index.js";
+import type { MmrProofForm } from "../../core/cose/index.js";
 import {
   consistencyProofIndices,
   includedRoot,
@@ -17,6 +17,7 @@ import { mmrNodesOf, type NodeSource, treeNodesOf } from "../../store/period-arc
 import { getSeal, type SealRow } from "../../store/seals.js";
 import { nodeKey, tlogSize } from "../../store/tlog-nodes.js";
 import { readNodeSource } from "./node-source.js";
+import { mmrReceiptSigning, treeReceiptSigning } from "./receipt-signing.js";
 
 /** The verifiable data structure a receipt or proof is of: the MMR (vds 3) or RFC 9162 (vds 1). */
 export type Profile = "mmr" | "rfc9162";
@@ -145,42 +146,21 @@ export async function receiptFor(
       ...tree.inclusionProofNodes(e.leaf_index, size),
       ...tree.rootNodes(size),
     ]);
-    const receipt = await signedWith(key, (signer) =>
-      buildRfc9162Receipt(
-        {
-          kid: key.kid,
-          issuer: ctx.baseUrl,
-          subject: `tenant/${tenantId}`,
-          treeSize: size,
-          leafIndex: e.leaf_index,
-          path: tree.inclusionProof(e.leaf_index, size, get),
-          root: tree.treeRoot(size, get),
-        },
-        signer,
-        ctx.caches.receiptHeaders,
-      ),
+    const receipt = await signedWith(
+      key,
+      treeReceiptSigning(ctx, key.kid, tenantId, {
+        treeSize: size,
+        leafIndex: e.leaf_index,
+        path: tree.inclusionProof(e.leaf_index, size, get),
+        root: tree.treeRoot(size, get),
+      }),
     );
     if (receipts.size > RECEIPTS_KEPT) receipts.clear();
     receipts.set(cacheKey, receipt);
     return receipt;
   }
   const { path, peak } = await inclusion(readNodeSource(ctx), tenantId, e, seal.mmr_size);
-  const receipt = await signedWith(key, (signer) =>
-    buildReceipt(
-      {
-        kid: key.kid,
-        idtimestamp: e.idtimestamp,
-        issuer: ctx.baseUrl,
-        subject: `tenant/${tenantId}`,
-        mmrIndex: e.mmr_index,
-        path,
-        peak,
-        form,
-      },
-      signer,
-      ctx.caches.receiptHeaders,
-    ),
-  );
+  const receipt = await signedWith(key, mmrReceiptSigning(ctx, key.kid, tenantId, e, { path, peak, form }));
   if (receipts.size > RECEIPTS_KEPT) receipts.clear();
   receipts.set(cacheKey, receipt);
   return receipt;

@@ -1,6 +1,6 @@
 import type { Ctx } from "../../context.js";
 import { ApiError } from "../../core/api/api-error.js";
-import { buildReceipt, buildRfc9162Receipt, type Signer } from "../../core/cose/index.js";
+import type { Signer } from "../../core/cose/index.js";
 import { includedRoot, inclusionProofIndices, leafCount } from "../../core/mmr/index.js";
 import * as tree from "../../core/rfc9162/index.js";
 import { type Es256Key, signedWith } from "../../store/keyring.js";
@@ -10,6 +10,7 @@ import { getSeal, type SealRow } from "../../store/seals.js";
 import { tlogSize } from "../../store/tlog-nodes.js";
 import { readNodeSource } from "./node-source.js";
 import { type Profile, treeNodes } from "./proofs.js";
+import { mmrReceiptSigning, treeReceiptSigning } from "./receipt-signing.js";
 
 /** A record's receipt, with what its service states of it: the log, and where in it. */
 export interface RecordReceipt {
@@ -109,21 +110,11 @@ async function mmrReceipts(
   for (const [i, e] of entries.entries()) {
     const path = (paths[i] as number[]).map(node);
     const peak = includedRoot(e.mmr_index, e.leaf, path);
-    const receipt = await kept(ctx, key, `${e.record_id}:mmr-map:${seal.mmr_size}`, (signer) =>
-      buildReceipt(
-        {
-          kid: key.kid,
-          idtimestamp: e.idtimestamp,
-          issuer: ctx.baseUrl,
-          subject: `tenant/${tenantId}`,
-          mmrIndex: e.mmr_index,
-          path,
-          peak,
-          form: "map",
-        },
-        signer,
-        ctx.caches.receiptHeaders,
-      ),
+    const receipt = await kept(
+      ctx,
+      key,
+      `${e.record_id}:mmr-map:${seal.mmr_size}`,
+      mmrReceiptSigning(ctx, key.kid, tenantId, e, { path, peak, form: "map" }),
     );
     out.set(e.record_id, { receipt, log: `tenant/${tenantId}`, mmrIndex: e.mmr_index, peak: hex(peak) });
   }
@@ -156,20 +147,16 @@ async function treeReceipts(
   const get = await treeNodes(readNodeSource(ctx), tenantId, [...coords.values()]);
   const root = tree.treeRoot(size, get);
   for (const e of entries) {
-    const receipt = await kept(ctx, key, `${e.record_id}:rfc9162:${seal.mmr_size}`, (signer) =>
-      buildRfc9162Receipt(
-        {
-          kid: key.kid,
-          issuer: ctx.baseUrl,
-          subject: `tenant/${tenantId}`,
-          treeSize: size,
-          leafIndex: e.leaf_index,
-          path: tree.inclusionProof(e.leaf_index, size, get),
-          root,
-        },
-        signer,
-        ctx.caches.receiptHeaders,
-      ),
+    const receipt = await kept(
+      ctx,
+      key,
+      `${e.record_id}:rfc9162:${seal.mmr_size}`,
+      treeReceiptSigning(ctx, key.kid, tenantId, {
+        treeSize: size,
+        leafIndex: e.leaf_index,
+        path: tree.inclusionProof(e.leaf_index, size, get),
+        root,
+      }),
     );
     out.set(e.record_id, { receipt, log: `tenant/${tenantId}`, treeSize: size });
   }

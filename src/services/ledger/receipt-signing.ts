@@ -1,0 +1,44 @@
+import type { Ctx } from "../../context.js";
+import { buildReceipt, buildRfc9162Receipt, type MmrProofForm, type Signer } from "../../core/cose/index.js";
+import type { EntryRow } from "../../store/ledger.js";
+
+/**
+ * What a record's receipt says, ready for the seal key's signer: one record's receipt (`receiptFor`)
+ * and a bundle's many (`receiptsInBulk`) are the same bytes, whoever gathered the proof.
+ */
+export function mmrReceiptSigning(
+  ctx: Pick<Ctx, "baseUrl" | "caches">,
+  kid: string,
+  tenantId: string,
+  e: Pick<EntryRow, "idtimestamp" | "mmr_index">,
+  proof: { path: Uint8Array[]; peak: Uint8Array; form: MmrProofForm },
+): (signer: Signer) => Uint8Array {
+  return (signer) =>
+    buildReceipt(
+      {
+        kid,
+        idtimestamp: e.idtimestamp,
+        issuer: ctx.baseUrl,
+        subject: `tenant/${tenantId}`,
+        mmrIndex: e.mmr_index,
+        ...proof,
+      },
+      signer,
+      ctx.caches.receiptHeaders,
+    );
+}
+
+/** The RFC 9162 receipt of the leaf at `leafIndex` in the tree of `treeSize`, ready for the signer. */
+export function treeReceiptSigning(
+  ctx: Pick<Ctx, "baseUrl" | "caches">,
+  kid: string,
+  tenantId: string,
+  proof: { treeSize: number; leafIndex: number; path: Uint8Array[]; root: Uint8Array },
+): (signer: Signer) => Uint8Array {
+  return (signer) =>
+    buildRfc9162Receipt(
+      { kid, issuer: ctx.baseUrl, subject: `tenant/${tenantId}`, ...proof },
+      signer,
+      ctx.caches.receiptHeaders,
+    );
+}
