@@ -1,52 +1,11 @@
-import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { type ChildService, startChild } from "../../helpers/child-service.js";
-import { freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
+import { describe, expect, it } from "vitest";
+import { childDeployments } from "../../helpers/child-deployments.js";
+import { testEngine } from "../../helpers/databases.js";
 import { until } from "../../helpers/poll.js";
 import { REDIS_URL, redisUp } from "../conserver/redis-env.js";
 
-const dir = mkdtempSync(join(tmpdir(), "archivist-crash-"));
-const owner = { client_id: randomUUID(), client_secret: `secret-${randomUUID()}` };
-writeFileSync(join(dir, "bootstrap.json"), JSON.stringify({ tenancies: [{ display_name: "Crash", owner }] }));
-const children: ChildService[] = [];
-const cleanups: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  for (const c of children) await c.kill();
-  for (const c of cleanups) await c();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-// Each deployment gets its own data folder: the key directory in it carries the signed log states
-// of its database, and a second database beside them is held by the log guard as a restore.
-let deployments = 0;
-async function envFor(): Promise<Record<string, string>> {
-  const env: Record<string, string> = {
-    DATA_DIR: join(dir, `data-${++deployments}`),
-    ARCHIVIST_BOOTSTRAP_FILE: join(dir, "bootstrap.json"),
-    ARCHIVIST_COMMIT_MAX_DELAY_MS: "20",
-    ARCHIVIST_SEAL_INTERVAL_MS: "100",
-    ARCHIVIST_ANCHOR_INTERVAL_MS: "300",
-  };
-  if (testEngine() === "postgres") {
-    const db = await freshPostgresDatabase();
-    cleanups.push(db.drop);
-    env.DATABASE_URL = db.url;
-  }
-  return env;
-}
-
-async function tokenAt(url: string): Promise<string> {
-  const res = await fetch(`${url}/archivist/iam/v1/appidp/token`, {
-    method: "POST",
-    body: new URLSearchParams({ grant_type: "client_credentials", ...owner }),
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
-}
-
-const port = () => 20_000 + Math.floor(Math.random() * 20_000);
+const d = childDeployments("crash");
+const envFor = () => d.env({ ARCHIVIST_ANCHOR_INTERVAL_MS: "300" });
 
 type Headers = Record<string, string>;
 
@@ -74,10 +33,8 @@ function postEvent(url: string, headers: Headers, assetIdentity: string, attribu
 describe("crash safety", () => {
   it("loses no accepted record when killed with SIGKILL mid-stream; the log verifies after restart", async () => {
     const env = await envFor();
-    const p = port();
-    const first = await startChild("serve", env, p);
-    children.push(first);
-    const token = await tokenAt(first.url);
+    const first = await d.start("serve", env);
+    const token = await d.token(first.url);
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
     const asset = await createAsset(first.url, headers, "crash");
     const accepted: string[] = [];
@@ -99,9 +56,8 @@ describe("crash safety", () => {
     await first.kill("SIGKILL");
     await load;
     expect(accepted.length).toBeGreaterThanOrEqual(100);
-    const second = await startChild("serve", env, port());
-    children.push(second);
-    const t2 = await tokenAt(second.url);
+    const second = await d.start("serve", env);
+    const t2 = await d.token(second.url);
     for (const id of accepted) {
       const e = await until(async () => {
         const r = (await (
@@ -135,11 +91,10 @@ if (testEngine() === "postgres")
   describe("two worker processes on one PostgreSQL", () => {
     it("never fork a log: every event is committed once, seals stay consistent", async () => {
       const env = await envFor();
-      const api = await startChild("serve", { ...env, ARCHIVIST_NO_WORKERS: "true" }, port());
-      const w1 = await startChild("worker", env, port());
-      const w2 = await startChild("worker", env, port());
-      children.push(api, w1, w2);
-      const token = await tokenAt(api.url);
+      const api = await d.start("serve", { ...env, ARCHIVIST_NO_WORKERS: "true" });
+      const _w1 = await d.start("worker", env);
+      const _w2 = await d.start("worker", env);
+      const token = await d.token(api.url);
       const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
       const asset = await createAsset(api.url, headers, "two");
       const ids: string[] = [];
@@ -189,13 +144,11 @@ if (testEngine() === "postgres")
         ARCHIVIST_SEAL_INTERVAL_MS: "10",
         REDIS_URL,
       };
-      const api = await startChild("serve", { ...env, ARCHIVIST_NO_WORKERS: "true" }, port());
-      children.push(api);
-      const token = await tokenAt(api.url);
+      const api = await d.start("serve", { ...env, ARCHIVIST_NO_WORKERS: "true" });
+      const token = await d.token(api.url);
       const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
       const asset = await createAsset(api.url, headers, "woken");
-      const worker = await startChild("worker", env, port());
-      children.push(worker);
+      const _worker = await d.start("worker", env);
       const committed = async (id: string, ms: number) =>
         until(async () => {
           const r = (await (await fetch(`${api.url}/archivist/v2/${id}`, { headers })).json()) as {

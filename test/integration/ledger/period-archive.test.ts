@@ -1,16 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
 import { leafIndexOfMmrIndex } from "../../../src/core/mmr/index.js";
 import { parseCheckpoint } from "../../../src/core/tlog/index.js";
-import { type ChildService, startChild } from "../../helpers/child-service.js";
+import { childDeployments } from "../../helpers/child-deployments.js";
 import { runCli } from "../../helpers/cli-output.js";
-import { freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
 import { buildGo, goRunnable, runGoLines } from "../../helpers/go.js";
 import { until } from "../../helpers/poll.js";
 
@@ -23,23 +21,12 @@ import { until } from "../../helpers/poll.js";
  */
 const MAIN = fileURLToPath(new URL("../../../src/cli/main.ts", import.meta.url));
 const STALL = fileURLToPath(new URL("../../helpers/stall-statement.ts", import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), "archivist-period-archive-"));
-const owner = { client_id: randomUUID(), client_secret: `secret-${randomUUID()}` };
-writeFileSync(
-  join(dir, "bootstrap.json"),
-  JSON.stringify({ tenancies: [{ display_name: "Archive", owner }] }),
-);
-const children: ChildService[] = [];
+const d = childDeployments("period-archive");
+const dir = d.dir;
 const procs: ChildProcess[] = [];
-const cleanups: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  for (const c of children) await c.kill();
+afterAll(() => {
   for (const p of procs) if (p.exitCode === null) p.kill("SIGKILL");
-  for (const c of cleanups) await c();
-  rmSync(dir, { recursive: true, force: true });
 });
-
-const port = () => 20_000 + Math.floor(Math.random() * 20_000);
 
 /** `archivist <args>` in a process of its own, from the sources. */
 function archivist(args: string[], env: Record<string, string>, preload: string[] = []) {
@@ -77,33 +64,13 @@ async function killedAt(args: string[], env: Record<string, string>, sql: string
   await run.done;
 }
 
-async function tokenAt(url: string): Promise<string> {
-  const res = await fetch(`${url}/archivist/iam/v1/appidp/token`, {
-    method: "POST",
-    body: new URLSearchParams({ grant_type: "client_credentials", ...owner }),
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
-}
-
 type Rec = Record<string, unknown> & { identity: string; merklelog_entry: { commit: { index: string } } };
 
 describe("closed log periods leave the database", () => {
   it("archive and drop survive a SIGKILL each; every proof is then served from object storage and verifies", async () => {
-    const env: Record<string, string> = {
-      DATA_DIR: join(dir, "data"),
-      ARCHIVIST_BOOTSTRAP_FILE: join(dir, "bootstrap.json"),
-      ARCHIVIST_COMMIT_MAX_DELAY_MS: "20",
-      ARCHIVIST_SEAL_INTERVAL_MS: "100",
-      ARCHIVIST_LOG_PERIOD_ENTRIES: "120",
-    };
-    if (testEngine() === "postgres") {
-      const db = await freshPostgresDatabase();
-      cleanups.push(db.drop);
-      env.DATABASE_URL = db.url;
-    }
-    const first = await startChild("serve", env, port());
-    children.push(first);
-    const token = await tokenAt(first.url);
+    const env = await d.env({ ARCHIVIST_LOG_PERIOD_ENTRIES: "120" });
+    const first = await d.start("serve", env);
+    const token = await d.token(first.url);
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
     const asset = (await (
       await fetch(`${first.url}/archivist/v2/assets`, {
@@ -162,9 +129,8 @@ describe("closed log periods leave the database", () => {
     expect(periods.filter((p) => p.end !== undefined).every((p) => p.dropped_at)).toBe(true);
 
     // Every proof is served again, now from the archive for the closed periods.
-    const second = await startChild("serve", env, port());
-    children.push(second);
-    const t2 = await tokenAt(second.url);
+    const second = await d.start("serve", env);
+    const t2 = await d.token(second.url);
     const auth = { authorization: `Bearer ${t2}` };
     const keys = join(dir, "keys.cbor");
     writeFileSync(

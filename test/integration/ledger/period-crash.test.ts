@@ -1,13 +1,10 @@
-import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
-import { type ChildService, startChild } from "../../helpers/child-service.js";
+import { childDeployments } from "../../helpers/child-deployments.js";
 import { runCli } from "../../helpers/cli-output.js";
-import { freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
 import { until } from "../../helpers/poll.js";
 
 /*
@@ -17,55 +14,20 @@ import { until } from "../../helpers/poll.js";
  * and the log with its chain of period roots verifies.
  */
 const STALL = fileURLToPath(new URL("../../helpers/stall-statement.ts", import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), "archivist-period-crash-"));
-const owner = { client_id: randomUUID(), client_secret: `secret-${randomUUID()}` };
-writeFileSync(
-  join(dir, "bootstrap.json"),
-  JSON.stringify({ tenancies: [{ display_name: "Periods", owner }] }),
-);
-const children: ChildService[] = [];
-const cleanups: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  for (const c of children) await c.kill();
-  for (const c of cleanups) await c();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const port = () => 20_000 + Math.floor(Math.random() * 20_000);
-
-async function tokenAt(url: string): Promise<string> {
-  const res = await fetch(`${url}/archivist/iam/v1/appidp/token`, {
-    method: "POST",
-    body: new URLSearchParams({ grant_type: "client_credentials", ...owner }),
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
-}
+const d = childDeployments("period-crash");
+const dir = d.dir;
 
 describe("crash safety of log periods", () => {
   it("a SIGKILL during a period close loses nothing; after restart the period closes and everything verifies", async () => {
-    const env: Record<string, string> = {
-      DATA_DIR: join(dir, "data"),
-      ARCHIVIST_BOOTSTRAP_FILE: join(dir, "bootstrap.json"),
-      ARCHIVIST_COMMIT_MAX_DELAY_MS: "20",
-      ARCHIVIST_SEAL_INTERVAL_MS: "100",
-      ARCHIVIST_LOG_PERIOD_ENTRIES: "30",
-    };
-    if (testEngine() === "postgres") {
-      const db = await freshPostgresDatabase();
-      cleanups.push(db.drop);
-      env.DATABASE_URL = db.url;
-    }
+    const env = await d.env({ ARCHIVIST_LOG_PERIOD_ENTRIES: "30" });
     const mark = join(dir, "stalled");
     // The close's last statement but one: after the final seal and the link entry, in its transaction.
-    const first = await startChild(
+    const first = await d.start(
       "serve",
       { ...env, ARCHIVIST_TEST_STALL_SQL: "insert into log_periods", ARCHIVIST_TEST_STALL_MARK: mark },
-      port(),
-      60_000,
       [STALL],
     );
-    children.push(first);
-    const token = await tokenAt(first.url);
+    const token = await d.token(first.url);
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
     const asset = (await (
       await fetch(`${first.url}/archivist/v2/assets`, {
@@ -102,9 +64,8 @@ describe("crash safety of log periods", () => {
     await Promise.all(load);
     expect(accepted.length).toBeGreaterThanOrEqual(30);
 
-    const second = await startChild("serve", env, port());
-    children.push(second);
-    const t2 = await tokenAt(second.url);
+    const second = await d.start("serve", env);
+    const t2 = await d.token(second.url);
     const auth = { authorization: `Bearer ${t2}` };
     for (const id of accepted)
       await until(async () => {
