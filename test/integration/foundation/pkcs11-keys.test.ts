@@ -72,6 +72,12 @@ describe(`signing keys on a PKCS#11 token: SoftHSM2 (${process.env.TEST_DB})`, (
     await sealedEvent();
     // A list signs its page token with the MAC secret: made now, if not before.
     expect((await s.api("/archivist/v2/assets?page_size=1", { token })).status).toBe(200);
+    // The log's and the anchor's keys are made on their workers' first run after the seal, which a
+    // loaded machine may not have reached yet.
+    const purposes = ["seal", "token", "tlog", "validator", "tlog-ml-dsa-44", "page-token"];
+    await until(async () =>
+      purposes.every((p) => existsSync(join(keyDir, p, "keys.json"))) ? true : undefined,
+    );
     for (const purpose of ["seal", "token", "tlog", "validator"]) {
       const m = manifest(purpose);
       expect(

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportCommand } from "../../../src/cli/export.js";
 import { verifyCommand } from "../../../src/cli/verify.js";
 import { archiveClosedPeriods, dropArchivedPeriods } from "../../../src/workers/log-archive.js";
+import { closeLogPeriod } from "../../../src/workers/log-period.js";
+import { loadSealKeys } from "../../../src/workers/seal-keys.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
 import { type S3Server, startS3Server } from "../../helpers/s3-server.js";
@@ -75,7 +77,14 @@ describe("closed log periods in an S3 bucket", () => {
       const c = (await (await s.api(`/archivist/v1/merklelogs/${tenant}/tlog/periods`)).json()) as {
         periods: Array<{ end?: number }>;
       };
-      return c.periods.filter((p) => p.end !== undefined).length >= 2 ? c : undefined;
+      if (c.periods.filter((p) => p.end !== undefined).length >= 2) return c;
+      // What this test is about is the move to the bucket: where the size rule has not closed two
+      // periods yet (the full suite on two cores), the operator's `archivist log close` does.
+      const keys = await loadSealKeys(s.service.ctx);
+      await s.service.ctx.db
+        .transaction((tx) => closeLogPeriod(tx, tenant, keys, s.service.ctx.logGuard))
+        .catch(() => undefined);
+      return undefined;
     }, 120_000);
     const ctx = s.service.ctx;
     const before = (await s3.keys()).length;
