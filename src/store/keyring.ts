@@ -129,7 +129,7 @@ export class Keyring {
   /** A new key pair of `alg` for `purpose`, not yet recorded: its manifest entry. */
   private async make(purpose: string, alg: KeyAlg): Promise<KeyEntry> {
     const now = new Date().toISOString();
-    if (alg === "ML-DSA-44" || alg === "HS256") {
+    if (alg === "ML-DSA-44" || alg === "HS256" || alg === "A256GCM") {
       const secret = randomBytes(32);
       const kid = `${alg.toLowerCase()}-${randomBytes(6).toString("hex")}`;
       const ref = `${kid}.secret`;
@@ -289,7 +289,7 @@ export class Keyring {
     return p;
   }
 
-  private secret(purpose: string, alg: "ML-DSA-44" | "HS256"): Promise<Uint8Array> {
+  private secret(purpose: string, alg: "ML-DSA-44" | "HS256" | "A256GCM"): Promise<Uint8Array> {
     let p = this.secrets.get(purpose);
     if (!p) {
       p = this.manifest(purpose, alg).then(async (m) => {
@@ -339,6 +339,16 @@ export class Keyring {
   hmacSecret(): Promise<Uint8Array> {
     refuseInsideTransaction(this.db, "the server secret");
     return this.secret("page-token", "HS256");
+  }
+
+  /**
+   * The key that seals secrets the service keeps in the database (`keystore/secret-box.ts`):
+   * a file of the key directory on every backend, made at its first use. Not rotatable: what it
+   * sealed would have to be sealed again (docs/keys.md).
+   */
+  secretBoxKey(): Promise<Uint8Array> {
+    refuseInsideTransaction(this.db, "the secret box key");
+    return this.secret("secret-box", "A256GCM");
   }
 
   /**

@@ -31,19 +31,20 @@ export interface NoticeRow {
 /** A notice due for delivery, with where and how to sign it. */
 export interface DueNotice extends NoticeRow {
   url: string;
-  signing_secret: string;
+  /** The processor's webhook secret as stored: sealed (`keystore/secret-box.ts`, bound to the processor's id). */
+  sealed_secret: string;
 }
 
 const PROCESSOR_COLUMNS = "id, tenant_id, display_name, url, created_at, created_by";
 
 export async function insertProcessor(
   db: Queryable,
-  p: { id: string; tenantId: string; name: string; url: string; secret: string; by: string },
+  p: { id: string; tenantId: string; name: string; url: string; sealedSecret: string; by: string },
 ): Promise<ProcessorRow> {
   const [row] = await db.query<ProcessorRow>(
     `insert into consent_processors (id, tenant_id, display_name, url, signing_secret, created_by)
      values ($1, $2, $3, $4, $5, $6) returning ${PROCESSOR_COLUMNS}`,
-    [p.id, p.tenantId, p.name, p.url, p.secret, p.by],
+    [p.id, p.tenantId, p.name, p.url, p.sealedSecret, p.by],
   );
   return row as ProcessorRow;
 }
@@ -160,7 +161,7 @@ export function claimDueNotices(db: Queryable, limit: number, leaseMs: number): 
      )
      select n.id, n.tenant_id, n.processor_id, p.display_name as processor_name, n.revocation, n.vcon,
             n.purposes, n.revoked_at, n.state, n.attempts, n.next_attempt_at, n.last_error, n.created_at,
-            n.acknowledged_at, n.acknowledgement, p.url, p.signing_secret
+            n.acknowledged_at, n.acknowledgement, p.url, p.signing_secret as sealed_secret
        from claimed n join consent_processors p on p.id = n.processor_id
       order by n.created_at`,
     [limit, leaseMs],

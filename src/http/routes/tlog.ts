@@ -6,6 +6,7 @@ import { checkpointNote, logMlDsaVkey, logVkey, tileBytes } from "../../services
 import { witnessStatus } from "../../services/ledger/tlog-witnesses.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
+import { periodChainAnswer } from "../schemas/periods.js";
 import { witnessList } from "../schemas/witnesses.js";
 
 const group = "merklelogsv1";
@@ -85,6 +86,7 @@ export function tlogRoutes(t: RouteTable, d: HttpDeps): void {
     auth: "public",
     summary:
       "The log's periods (docs/scaling.md): each closed one's final checkpoint, its consistency with the published checkpoint and the next period's link entry's inclusion in it",
+    response: periodChainAnswer,
     handler: async ({ params, res }) => {
       res.header("cache-control", "public, max-age=2");
       return periodChain(d.ctx, pathUuid(params.tenant, "log"));

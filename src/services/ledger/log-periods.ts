@@ -1,9 +1,11 @@
 import type { Ctx } from "../../context.js";
 import { notFound } from "../../core/api/api-error.js";
 import { consistencyProof, inclusionProof } from "../../core/rfc9162/index.js";
+import type { Queryable } from "../../store/db.js";
 import { periodsOf } from "../../store/log-periods.js";
 import { archivedObject, withTreeNodes } from "../../store/period-archive.js";
 import { checkpointAt, cosignaturesOf, publishedCheckpoint } from "../../store/tlog-checkpoints.js";
+import { readNodeSource } from "./node-source.js";
 
 const b64 = (h: Uint8Array) => Buffer.from(h).toString("base64");
 
@@ -18,8 +20,8 @@ export interface PeriodAnswer {
   link_inclusion?: string[];
 }
 
-async function noteWithCosignatures(ctx: Pick<Ctx, "db">, tenantId: string, size: number, note: string) {
-  const cosignatures = await cosignaturesOf(ctx.db, tenantId, size);
+async function noteWithCosignatures(db: Queryable, tenantId: string, size: number, note: string) {
+  const cosignatures = await cosignaturesOf(db, tenantId, size);
   return `${note}${cosignatures.map((c) => c.signature_line).join("")}`;
 }
 
@@ -30,20 +32,24 @@ async function noteWithCosignatures(ctx: Pick<Ctx, "db">, tenantId: string, size
  * after the head (witnesses not yet caught up) comes without proofs until the head passes it.
  */
 export async function periodChain(
-  ctx: Pick<Ctx, "blobs" | "db">,
+  ctx: Pick<Ctx, "blobs" | "reads">,
   tenantId: string,
 ): Promise<{ head: string; periods: PeriodAnswer[] }> {
-  const head = await publishedCheckpoint(ctx.db, tenantId);
+  // Public reads that tolerate lag: a replica behind the primary answers an older head with the
+  // periods closed by then, each proof reaching that head.
+  const source = readNodeSource(ctx);
+  const db = source.db;
+  const head = await publishedCheckpoint(db, tenantId);
   if (!head) throw notFound("checkpoint");
-  const rows = await periodsOf(ctx.db, tenantId);
+  const rows = await periodsOf(db, tenantId);
   if (rows.length === 0) {
     return {
-      head: await noteWithCosignatures(ctx, tenantId, head.size, head.note),
+      head: await noteWithCosignatures(db, tenantId, head.size, head.note),
       periods: [{ period: 0, start: 0 }],
     };
   }
   const provable = rows.filter((r) => r.end_size !== undefined && r.end_size < head.size);
-  const proofs = await withTreeNodes(ctx, tenantId, (get) =>
+  const proofs = await withTreeNodes(source, tenantId, (get) =>
     provable.map((r) => ({
       consistency: consistencyProof(r.end_size as number, head.size, get).map(b64),
       link_inclusion: inclusionProof(r.end_size as number, head.size, get).map(b64),
@@ -55,18 +61,18 @@ export async function periodChain(
       periods.push({ period: r.period, start: r.start_size });
       continue;
     }
-    const final = await checkpointAt(ctx.db, tenantId, r.end_size);
+    const final = await checkpointAt(db, tenantId, r.end_size);
     const k = provable.indexOf(r);
     periods.push({
       period: r.period,
       start: r.start_size,
       end: r.end_size,
       ...(r.closed_at ? { closed_at: r.closed_at.toISOString() } : {}),
-      ...(final ? { checkpoint: await noteWithCosignatures(ctx, tenantId, r.end_size, final.note) } : {}),
+      ...(final ? { checkpoint: await noteWithCosignatures(db, tenantId, r.end_size, final.note) } : {}),
       ...(k >= 0 ? proofs[k] : {}),
     });
   }
-  return { head: await noteWithCosignatures(ctx, tenantId, head.size, head.note), periods };
+  return { head: await noteWithCosignatures(db, tenantId, head.size, head.note), periods };
 }
 
 /**
@@ -74,14 +80,16 @@ export async function periodChain(
  * storage once the period moved there, else from the database. It never changes.
  */
 export async function periodCheckpoint(
-  ctx: Pick<Ctx, "blobs" | "db">,
+  ctx: Pick<Ctx, "blobs" | "reads">,
   tenantId: string,
   period: number,
 ): Promise<string> {
-  const archived = await archivedObject(ctx, tenantId, `periods/${period}/checkpoint`);
+  const source = readNodeSource(ctx);
+  const db = source.db;
+  const archived = await archivedObject(source, tenantId, `periods/${period}/checkpoint`);
   if (archived) return new TextDecoder().decode(archived);
-  const row = (await periodsOf(ctx.db, tenantId)).find((p) => p.period === period);
-  const final = row?.end_size === undefined ? undefined : await checkpointAt(ctx.db, tenantId, row.end_size);
+  const row = (await periodsOf(db, tenantId)).find((p) => p.period === period);
+  const final = row?.end_size === undefined ? undefined : await checkpointAt(db, tenantId, row.end_size);
   if (!final) throw notFound("closed period");
-  return noteWithCosignatures(ctx, tenantId, final.size, final.note);
+  return noteWithCosignatures(db, tenantId, final.size, final.note);
 }

@@ -11,6 +11,7 @@ import {
   signingSecret,
 } from "../../core/lifecycle/revocation-notice.js";
 import { LIFECYCLE_ATTRIBUTES } from "../../core/lifecycle/vocabulary.js";
+import { openSecret, sealSecret } from "../../store/keystore/secret-box.js";
 import {
   acknowledgeNotice,
   claimDueNotices,
@@ -72,18 +73,20 @@ function checkUrl(url: string): string {
  * answers 2xx. The signing secret is shown once, here.
  */
 export async function registerProcessor(
-  ctx: Pick<Ctx, "db">,
+  ctx: Pick<Ctx, "db" | "keys">,
   p: Principal,
   input: { display_name: string; url: string },
 ): Promise<ProcessorOut & { signing_secret: string }> {
   if (!p.isAdmin) throw forbidden("only administrators register processors");
   const secret = signingSecret(randomBytes(32));
+  const id = randomUUID();
   const row = await insertProcessor(ctx.db, {
-    id: randomUUID(),
+    id,
     tenantId: p.tenantId,
     name: input.display_name.trim(),
     url: checkUrl(input.url),
-    secret,
+    // The service must keep the secret to sign with it; the database holds it only sealed.
+    sealedSecret: sealSecret(await ctx.keys.secretBoxKey(), secret, id),
     by: acceptedPrincipal(p).subject,
   });
   return { ...processorOut(row), signing_secret: secret };
@@ -194,9 +197,10 @@ export async function scanRevocations(ctx: Pick<Ctx, "db">): Promise<number> {
 }
 
 async function deliverOne(
-  ctx: Pick<Ctx, "db" | "caches" | "writePath" | "baseUrl">,
+  ctx: Pick<Ctx, "db" | "caches" | "writePath" | "baseUrl" | "keys">,
   n: DueNotice,
 ): Promise<void> {
+  const secret = openSecret(await ctx.keys.secretBoxKey(), n.sealed_secret, n.processor_id);
   const body = noticeBody({
     id: n.id,
     revocation: n.revocation,
@@ -207,7 +211,7 @@ async function deliverOne(
   });
   const res = await fetch(n.url, {
     method: "POST",
-    headers: noticeHeaders(n.signing_secret, n.id, Math.floor(Date.now() / 1000), body),
+    headers: noticeHeaders(secret, n.id, Math.floor(Date.now() / 1000), body),
     body,
     // The notice goes to the URL registered, never where a 3xx points.
     redirect: "manual",
@@ -240,7 +244,7 @@ async function deliverOne(
  * tried again later (`noticeRetryDelayMs`), and given up after the last attempt.
  */
 export async function deliverNotices(
-  ctx: Pick<Ctx, "db" | "caches" | "writePath" | "baseUrl">,
+  ctx: Pick<Ctx, "db" | "caches" | "writePath" | "baseUrl" | "keys">,
   log: Logger,
   retryBaseMs?: number,
 ): Promise<number> {

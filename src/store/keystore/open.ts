@@ -33,6 +33,7 @@ export async function openKeyring(
           ...notOnToken,
           "ML-DSA-44 (tlog-ml-dsa-44: no PKCS#11 mechanism)",
           "HS256 (page-token MAC secret)",
+          "A256GCM (secret-box: seals the secrets the database keeps, such as processors' webhook secrets)",
           "ES256K and X25519 (tenancies' wallet and tessera identity keys, never used to sign)",
         ],
         key_dir: config.keyDir,

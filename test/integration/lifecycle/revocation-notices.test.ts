@@ -95,6 +95,18 @@ describe("revocation notices to processors", () => {
     ]);
     // The secret is shown once only.
     for (const p of listed.processors) expect(p).not.toHaveProperty("signing_secret");
+    // The database keeps each secret only sealed under the key directory's key, bound to its row.
+    const stored = await s.service.ctx.db.query<{ id: string; signing_secret: string }>(
+      "select id, signing_secret from consent_processors",
+    );
+    expect(stored).toHaveLength(3);
+    for (const row of stored) {
+      expect(row.signing_secret).toMatch(/^box1:/);
+      for (const secret of Object.values(secrets)) {
+        expect(row.signing_secret).not.toContain(secret);
+        expect(row.signing_secret).not.toContain(secret.replace(/^whsec_/, "").slice(0, 16));
+      }
+    }
 
     const vcon = crypto.randomUUID();
     const asset = (await (

@@ -30,7 +30,7 @@ beforeAll(async () => {
     ARCHIVIST_S3_ACCESS_KEY_ID: s3.accessKeyId,
     ARCHIVIST_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
     ARCHIVIST_SEAL_INTERVAL_MS: "100",
-    ARCHIVIST_LOG_PERIOD_ENTRIES: "40",
+    ARCHIVIST_LOG_PERIOD_ENTRIES: "40", LOG_LEVEL: "info",
   });
   token = await s.token(s.a);
 }, 120_000);
