@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { openSecret, sealSecret } from "../../../../src/store/keystore/secret-box.js";
 
 const key = new Uint8Array(32).fill(7);
-const iv = new Uint8Array(12).fill(1);
+const iv = Buffer.alloc(12, 1);
 
 describe("the secret box", () => {
   it("seals to a fixed form under a fixed key and IV (AES-256-GCM, the row as associated data)", () => {
