@@ -1,6 +1,6 @@
 import { Command as Cli, InvalidArgumentError } from "commander";
 import { openDb } from "../store/open.js";
-import { PARTITIONED_TABLES, partitionLogTables } from "../store/partitioning.js";
+import { PARTITIONED_TABLES, partitionByTenancy } from "../store/partitioning.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
 import { configFromOptions, withConfigFlags } from "./serve.js";
@@ -31,7 +31,7 @@ export const partitionCommand = declared(
       const config = configFromOptions(values);
       const db = await openDb(config);
       try {
-        const report = await partitionLogTables(db, { partitions: values.partitions as number });
+        const report = await partitionByTenancy(db, { partitions: values.partitions as number });
         for (const r of report)
           process.stdout.write(
             `${r.table}: ${r.outcome === "already" ? "already partitioned" : "partitioned"}, ${r.partitions} partitions, ${r.rows} rows\n`,
