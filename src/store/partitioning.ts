@@ -54,7 +54,7 @@ interface IndexRow {
   unique: boolean;
   /** Whether `tenant_id` is one of the index's key columns. */
   tenanted: boolean;
-  /** The key columns (empty for an expression index). */
+  /** The key columns, `''` for each expression. */
   columns: string[];
 }
 
@@ -62,8 +62,8 @@ const indexesOf = (tx: Queryable, table: string) =>
   tx.query<IndexRow>(
     `select c.relname as name, pg_get_indexdef(i.indexrelid) as def, i.indisprimary as primary, i.indisunique as unique,
        exists (select 1 from pg_attribute a where a.attrelid = i.indrelid and a.attname = 'tenant_id' and a.attnum = any(i.indkey::int2[])) as tenanted,
-       coalesce((select array_agg(a.attname::text order by k.n) from unnest(i.indkey::int2[]) with ordinality k(attnum, n)
-         join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum), '{}') as columns
+       coalesce((select array_agg(coalesce(a.attname::text, '') order by k.n) from unnest(i.indkey::int2[]) with ordinality k(attnum, n)
+         left join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum), '{}') as columns
      from pg_index i join pg_class c on c.oid = i.indexrelid where i.indrelid = to_regclass($1) order by c.relname`,
     [table],
   );
@@ -71,31 +71,33 @@ const indexesOf = (tx: Queryable, table: string) =>
 /**
  * The new table's indexes, each made under a temporary name (`<old>__p`) that takes the old
  * name once the old table is gone. A partitioned table enforces a unique key only with the
- * partition column in it, so a key without `tenant_id` changes: the primary key `(id)` becomes
- * `(tenant_id, id)`, with a plain index on `(id)` beside it (`<table>_id`) for the look-ups by id
- * alone, and `unique (seq)` becomes a plain index on `seq`. Both stay unique across tenancies by
- * construction: ids are random UUIDs the service makes (never a client's), and `seq` is drawn
- * from one sequence for the whole table. No statement relies on either key: none writes `on
- * conflict` on these tables, and no foreign key references them (017-record-keys dropped the
- * last ones; `partitionTable` refuses a table that one still references).
+ * partition column in it, so a unique key without `tenant_id` gets it as its last column: the
+ * primary key `(id)` becomes `(id, tenant_id)` and `unique (seq)` becomes `unique (seq,
+ * tenant_id)`. Last, not first: each key still serves every look-up it served (by id alone, by
+ * `seq` alone), and no second index is written per row. Both stay unique across tenancies by
+ * construction, not by the key: ids are random UUIDs the service makes (never a client's), and
+ * `seq` is drawn from one sequence for the whole table. No statement relies on the narrower
+ * keys: none writes `on conflict` on these tables, and no foreign key references them
+ * (017-record-keys dropped the last ones; `partitionTable` refuses a table one still references).
  */
 async function copyIndexes(tx: Queryable, table: string, next: string): Promise<Array<[string, string]>> {
   const renames: Array<[string, string]> = [];
   for (const ix of await indexesOf(tx, table)) {
     const tmp = `${ix.name}__p`;
-    if (ix.primary) {
-      const key = ix.tenanted ? ix.columns : ["tenant_id", ...ix.columns];
-      await tx.query(`alter table ${next} add constraint ${tmp} primary key (${key.join(", ")})`);
-      renames.push([tmp, ix.name]);
-      if (ix.tenanted) continue;
-      await tx.query(`create index ${table}_id__p on ${next} (${ix.columns.join(", ")})`);
-      renames.push([`${table}_id__p`, `${table}_id`]);
+    renames.push([tmp, ix.name]);
+    if (!ix.unique || ix.tenanted) {
+      await tx.query(
+        `create ${ix.unique ? "unique " : ""}index ${tmp} on ${next}${ix.def.slice(ix.def.indexOf(" USING "))}`,
+      );
       continue;
     }
-    const using = ix.def.slice(ix.def.indexOf(" USING "));
-    const unique = ix.unique && ix.tenanted ? "unique " : "";
-    await tx.query(`create ${unique}index ${tmp} on ${next}${using}`);
-    renames.push([tmp, ix.name]);
+    if (ix.columns.includes("") || / WHERE /.test(ix.def))
+      throw new Error(
+        `${table}: the unique index ${ix.name} cannot take the tenancy into its key (${ix.def})`,
+      );
+    await tx.query(
+      `alter table ${next} add constraint ${tmp} ${ix.primary ? "primary key" : "unique"} (${[...ix.columns, "tenant_id"].join(", ")})`,
+    );
   }
   return renames;
 }

@@ -8,7 +8,7 @@ import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/in
 import type { Db } from "../../../src/store/db.js";
 import { PARTITIONED_TABLES, partitionByTenancy } from "../../../src/store/partitioning.js";
 import { runCli } from "../../helpers/cli-output.js";
-import { testEngine } from "../../helpers/databases.js";
+import { bareTestDb, migrateBefore, testEngine } from "../../helpers/databases.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
@@ -299,23 +299,26 @@ describe("hash partitions by tenancy for the record and log tables (archivist pa
       const after = await settled();
       expect(after).toEqual(before);
 
-      // The keys that hold now: the tenancy leads each primary key; look-ups by id alone keep an index.
+      // The keys that hold now: each unique key ends with the tenancy, and serves look-ups by id or seq alone.
       const keyDefs = await db.query<{ def: string }>(
-        "select pg_get_indexdef(indexrelid) as def from pg_index where indrelid = any(array[to_regclass('assets'), to_regclass('asset_events'), to_regclass('events'), to_regclass('blobs')]) and (indisprimary or indexrelid::regclass::text ~ '_(id|seq_key)$') order by 1",
+        "select pg_get_indexdef(indexrelid) as def from pg_index where indrelid = any(array[to_regclass('assets'), to_regclass('asset_events'), to_regclass('events'), to_regclass('blobs')]) and indisunique order by 1",
       );
       expect(keyDefs.map((k) => k.def.replace(/ ON (ONLY )?(public\.)?/, " ON "))).toEqual([
-        "CREATE INDEX asset_events_id ON asset_events USING btree (id)",
-        "CREATE INDEX asset_events_seq_key ON asset_events USING btree (seq)",
-        "CREATE INDEX assets_id ON assets USING btree (id)",
-        "CREATE INDEX assets_seq_key ON assets USING btree (seq)",
-        "CREATE INDEX blobs_id ON blobs USING btree (id)",
-        "CREATE INDEX blobs_seq_key ON blobs USING btree (seq)",
-        "CREATE INDEX events_id ON events USING btree (id)",
-        "CREATE INDEX events_seq_key ON events USING btree (seq)",
-        "CREATE UNIQUE INDEX asset_events_pkey ON asset_events USING btree (tenant_id, id)",
-        "CREATE UNIQUE INDEX assets_pkey ON assets USING btree (tenant_id, id)",
-        "CREATE UNIQUE INDEX blobs_pkey ON blobs USING btree (tenant_id, id)",
-        "CREATE UNIQUE INDEX events_pkey ON events USING btree (tenant_id, id)",
+        "CREATE UNIQUE INDEX asset_events_pkey ON asset_events USING btree (id, tenant_id)",
+        "CREATE UNIQUE INDEX asset_events_seq_key ON asset_events USING btree (seq, tenant_id)",
+        "CREATE UNIQUE INDEX assets_pkey ON assets USING btree (id, tenant_id)",
+        "CREATE UNIQUE INDEX assets_seq_key ON assets USING btree (seq, tenant_id)",
+        "CREATE UNIQUE INDEX blobs_pkey ON blobs USING btree (id, tenant_id)",
+        "CREATE UNIQUE INDEX blobs_seq_key ON blobs USING btree (seq, tenant_id)",
+        "CREATE UNIQUE INDEX events_pkey ON events USING btree (id, tenant_id)",
+        "CREATE UNIQUE INDEX events_seq_key ON events USING btree (seq, tenant_id)",
+      ]);
+      const constraints = await db.query<{ name: string; type: string }>(
+        "select conname::text as name, contype::text as type from pg_constraint where conrelid = to_regclass('asset_events') and contype in ('p', 'u') order by 1",
+      );
+      expect(constraints).toEqual([
+        { name: "asset_events_pkey", type: "p" },
+        { name: "asset_events_seq_key", type: "u" },
       ]);
       // A statement naming the tenancy reads one partition of each table.
       const tenant = (await db.query<{ id: string }>("select tenant_id as id from asset_events limit 1"))[0]
@@ -365,6 +368,20 @@ describe("hash partitions by tenancy for the record and log tables (archivist pa
       );
     } finally {
       await r.stop();
+    }
+  });
+
+  it("refuses a table a foreign key references, which would need the tenancy in its key, and changes nothing", async () => {
+    const bare = await bareTestDb("partition-refs");
+    try {
+      await migrateBefore(bare.db, "~");
+      await bare.db.query("create table asset_notes (asset_id uuid references assets(id))");
+      await expect(partitionByTenancy(bare.db, { partitions: 2 })).rejects.toThrow(
+        /^assets is referenced by foreign keys \(asset_notes_asset_id_fkey\)/,
+      );
+      expect((await shapes(bare.db)).filter((t) => t.kind === "p")).toEqual([]);
+    } finally {
+      await bare.close();
     }
   });
 
