@@ -1,6 +1,6 @@
 import { Command as Cli, InvalidArgumentError } from "commander";
 import { openDb } from "../store/open.js";
-import { PARTITIONED_TABLES, partitionLogTables } from "../store/partitioning.js";
+import { PARTITIONED_TABLES, partitionByTenancy } from "../store/partitioning.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
 import { configFromOptions, withConfigFlags } from "./serve.js";
@@ -12,18 +12,18 @@ function partitionsArg(raw: string): number {
 }
 
 /**
- * `archivist partition`: an explicit step, not a migration. It rewrites the log's tables whole
+ * `archivist partition`: an explicit step, not a migration. It rewrites the record and log tables whole
  * under an exclusive lock, seconds per million rows, which an upgrade that runs every migration
  * at start must not do unasked to a large deployment; an operator chooses its moment (and its
  * number of partitions, which is fixed once chosen).
  */
 export const partitionCommand = declared(
-  `hash-partition the log's tables (${PARTITIONED_TABLES.join(", ")}) by tenancy, in place`,
+  `hash-partition the record and log tables (${PARTITIONED_TABLES.join(", ")}) by tenancy, in place`,
   (exit: Exit) =>
     withConfigFlags(
       new Cli("partition")
         .description(
-          `Hash-partition the log's tables (${PARTITIONED_TABLES.join(", ")}) by tenancy, on the database in use: one transaction copies their rows into the partitions and swaps the names, writers waiting meanwhile. Run again, it does nothing. With PGlite, run it while the service is stopped.`,
+          `Hash-partition the record and log tables (${PARTITIONED_TABLES.join(", ")}) by tenancy, on a database with data in it: one transaction copies their rows into the partitions and swaps the names, writers waiting meanwhile; the record tables' unique keys take the tenancy as their last column. Run it while the service is stopped or idle (with PGlite, stopped). Run again, it does nothing.`,
         )
         .option("--partitions <n>", "how many hash partitions (2-1024; fixed once made)", partitionsArg, 16),
       ["data-dir", "database-url", "log-level"],
@@ -31,7 +31,7 @@ export const partitionCommand = declared(
       const config = configFromOptions(values);
       const db = await openDb(config);
       try {
-        const report = await partitionLogTables(db, { partitions: values.partitions as number });
+        const report = await partitionByTenancy(db, { partitions: values.partitions as number });
         for (const r of report)
           process.stdout.write(
             `${r.table}: ${r.outcome === "already" ? "already partitioned" : "partitioned"}, ${r.partitions} partitions, ${r.rows} rows\n`,

@@ -23,6 +23,12 @@ export interface TestService {
   token(t: TestTenancy): Promise<string>;
   /** fetch against the service with JSON helpers. */
   api(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
+  /**
+   * Stops the service, runs `between` (on its database, nothing writing), and starts it again on
+   * the same database and settings; `url` and `service` are the new one's after, and `token`
+   * gives new tokens.
+   */
+  restart(between?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -78,8 +84,8 @@ export async function startTestService(
       ...env,
     },
   );
-  const service = await startService(config);
-  const url = service.url;
+  let service = await startService(config);
+  let url = service.url;
   const tokens = new Map<string, string>();
   const token = async (t: TestTenancy) => {
     const cached = tokens.get(t.clientId);
@@ -108,7 +114,7 @@ export async function startTestService(
     }
     return fetch(`${url}${path}`, { ...init, headers, body });
   };
-  return {
+  const started: TestService = {
     url,
     service,
     a,
@@ -116,12 +122,23 @@ export async function startTestService(
     dataDir,
     token,
     api,
+    async restart(between) {
+      await service.close();
+      await between?.();
+      service = await startService(config);
+      url = service.url;
+      // The tokens' audience is the base URL, which a new port changes unless `BASE_URL` is set.
+      tokens.clear();
+      started.service = service;
+      started.url = url;
+    },
     async stop() {
       await service.close();
       await pgdb?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return started;
 }
 
 /** A started service (`startTestService`'s arguments) and the tokens of its two tenancies' owners. */
