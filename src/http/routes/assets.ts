@@ -46,6 +46,13 @@ const madeIdentities = (r: { asset: { identity: string }; events: Array<{ identi
   events: r.events.map(identityOf),
 });
 
+/** A batch extension: its name in logs, the write of its items, and an answer's identities alone. */
+interface BatchWrite<I, R, M> {
+  what: string;
+  write: (ctx: HttpDeps["ctx"], p: Principal, view: AccessView, items: I[]) => Promise<Array<Outcome<R>>>;
+  shape: (row: R) => M;
+}
+
 /**
  * A batch extension's answer (`answerItems`), each item written under the caller's write view.
  * Our write extensions answer only the identities they made when the caller prefers
@@ -56,16 +63,20 @@ async function batchAnswer<I, R, M>(
   d: HttpDeps,
   p: Principal,
   exchange: { req: FastifyRequest; res: FastifyReply },
-  what: string,
   requests: I[],
-  write: (view: AccessView, items: I[]) => Promise<Array<Outcome<R>>>,
-  shape: (row: R) => M,
+  batch: BatchWrite<I, R, M>,
 ) {
   const minimal = prefersMinimal(exchange.req);
-  const answer = await answerItems(d, p, what, requests, async (items): Promise<Array<Outcome<R | M>>> => {
-    const outcomes = await write(await writeViewFor(d.ctx, p), items);
-    return minimal ? outcomes.map((o) => ("row" in o ? { row: shape(o.row) } : o)) : outcomes;
-  });
+  const answer = await answerItems(
+    d,
+    p,
+    batch.what,
+    requests,
+    async (items): Promise<Array<Outcome<R | M>>> => {
+      const outcomes = await batch.write(d.ctx, p, await writeViewFor(d.ctx, p), items);
+      return minimal ? outcomes.map((o) => ("row" in o ? { row: batch.shape(o.row) } : o)) : outcomes;
+    },
+  );
   // Said only of an answer that honours it: a refused request is answered as any error is.
   if (minimal) appliedMinimal(exchange.res);
   return answer;
@@ -129,15 +140,8 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
     body: assetBatchWithEvents,
     response: assetBatchWithEventsAnswer,
     handler: async ({ principal: p, body, req, res }) => {
-      return batchAnswer(
-        d,
-        p,
-        { req, res },
-        "assets:batchWithEvents",
-        body.requests,
-        (view, items) => createAssetsWithEvents(d.ctx, p, view, items),
-        madeIdentities,
-      );
+      const batch = { what: "assets:batchWithEvents", write: createAssetsWithEvents, shape: madeIdentities };
+      return batchAnswer(d, p, { req, res }, body.requests, batch);
     },
   });
   t.add({
@@ -150,15 +154,8 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
     body: assetEventBatch,
     response: assetEventBatchAnswer,
     handler: async ({ principal: p, body, req, res }) => {
-      return batchAnswer(
-        d,
-        p,
-        { req, res },
-        "assets/-/events:batch",
-        body.requests,
-        (view, items) => createAssetEvents(d.ctx, p, view, items),
-        identityOf,
-      );
+      const batch = { what: "assets/-/events:batch", write: createAssetEvents, shape: identityOf };
+      return batchAnswer(d, p, { req, res }, body.requests, batch);
     },
   });
   t.add({
