@@ -326,34 +326,26 @@ export const hostile: Scenario = {
       count > 1
         ? `median of ${count} rounds: ${all.map((r) => roundRatio(r, k).toFixed(2)).join(", ")}`
         : undefined;
-    const baseline = (r: Round, k: 1 | 2) => ({
-      value: aloneAt(r, k),
-      label: "benign alone then",
-    });
+    /** Benign throughput under hostile load `k`, against the benign alone of the same round. */
+    const addRatio = (name: string, r: Round, k: 1 | 2, under: Phase) =>
+      ctx.results.add(
+        "hostile",
+        name,
+        under.result.throughput,
+        "req/s",
+        { value: aloneAt(r, k), label: "benign alone then" },
+        ["must stay ≥ 0.90", notes(k)].filter(Boolean).join("; "),
+      );
     const attacked = medianRound(all, 1);
     reportPhase(ctx, "hostile", "benign alone", attacked.alone, "req/s");
     reportPhase(ctx, "hostile", "benign under attack", attacked.mixed, "req/s");
-    ctx.results.add(
-      "hostile",
-      "benign under attack / alone",
-      attacked.mixed.result.throughput,
-      "req/s",
-      baseline(attacked, 1),
-      ["must stay ≥ 0.90", notes(1)].filter(Boolean).join("; "),
-    );
+    addRatio("benign under attack / alone", attacked, 1, attacked.mixed);
     reportPhase(ctx, "hostile", "hostile refused", attacked.attack, "req/s", {
       rate: { value: hostileRate, label: "offered" },
     });
     const flooded = medianRound(all, 2);
     reportPhase(ctx, "hostile", "benign under x5chain flood", flooded.underFlood, "req/s");
-    ctx.results.add(
-      "hostile",
-      "benign under x5chain flood / alone",
-      flooded.underFlood.result.throughput,
-      "req/s",
-      baseline(flooded, 2),
-      ["must stay ≥ 0.90", notes(2)].filter(Boolean).join("; "),
-    );
+    addRatio("benign under x5chain flood / alone", flooded, 2, flooded.underFlood);
     reportPhase(ctx, "hostile", "x5chain flood refused", flooded.flood, "req/s", {
       rate: { value: floodRate, label: "offered" },
     });

@@ -99,8 +99,8 @@ export class ApiClient {
     return (await this.transport.json<T>(method, path, o)).body;
   }
 
-  /** A write of one of this service's extensions, answering the records or, with `minimal`, their identities. */
-  private made<T>(path: string, route: string, body: unknown, o: Minimal | undefined): Promise<T> {
+  /** A JSON write, answering the records or, with `minimal` (this service's extensions), their identities. */
+  private create<T>(path: string, route: string, body: unknown, o?: Minimal): Promise<T> {
     return this.json("POST", path, { route, body: { json: body }, ...CREATE, ...preferring(o) });
   }
 
@@ -114,11 +114,7 @@ export class ApiClient {
   }
 
   createAsset(body: AssetCreate): Promise<Asset> {
-    return this.json("POST", "/archivist/v2/assets", {
-      route: "assets.create",
-      body: { json: body },
-      ...CREATE,
-    });
+    return this.create("/archivist/v2/assets", "assets.create", body);
   }
 
   /** An asset with its first events, committed together (`assets:withEvents`, an extension of this service). */
@@ -129,7 +125,7 @@ export class ApiClient {
     body: AssetCreateWithEvents,
     o?: Minimal,
   ): Promise<AssetWithEvents | AssetWithEventsMade> {
-    return this.made("/archivist/v2/assets:withEvents", "assets.create_with_events", body, o);
+    return this.create("/archivist/v2/assets:withEvents", "assets.create_with_events", body, o);
   }
 
   /**
@@ -143,7 +139,7 @@ export class ApiClient {
     body: AssetBatchWithEvents,
     o?: Minimal,
   ): Promise<AssetBatchWithEventsAnswer | AssetBatchWithEventsMade> {
-    return this.made("/archivist/v2/assets:batchWithEvents", "assets.batch_with_events", body, o);
+    return this.create("/archivist/v2/assets:batchWithEvents", "assets.batch_with_events", body, o);
   }
 
   getAsset(asset: string): Promise<Asset> {
@@ -155,11 +151,7 @@ export class ApiClient {
   }
 
   createAssetEvent(asset: string, body: EventCreate): Promise<AssetEvent> {
-    return this.json("POST", `${assetPath(asset)}/events`, {
-      route: "events.create",
-      body: { json: body },
-      ...CREATE,
-    });
+    return this.create(`${assetPath(asset)}/events`, "events.create", body);
   }
 
   /**
@@ -173,7 +165,7 @@ export class ApiClient {
     body: AssetEventBatch,
     o?: Minimal,
   ): Promise<AssetEventBatchAnswer | AssetEventBatchMade> {
-    return this.made("/archivist/v2/assets/-/events:batch", "events.create_batch", body, o);
+    return this.create("/archivist/v2/assets/-/events:batch", "events.create_batch", body, o);
   }
 
   /** `identity`: `assets/<uuid>/events/<uuid>`. */
@@ -187,11 +179,7 @@ export class ApiClient {
   }
 
   createEvent(body: FreeEventCreate): Promise<FreeEvent> {
-    return this.json("POST", "/archivist/v1/events", {
-      route: "free_events.create",
-      body: { json: body },
-      ...CREATE,
-    });
+    return this.create("/archivist/v1/events", "free_events.create", body);
   }
 
   /** `id`: the uuid, or `events/<uuid>`. */

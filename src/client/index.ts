@@ -12,30 +12,7 @@ export {
   type Registration,
   type ScittOptions,
 } from "./api-client.js";
-export type {
-  Asset,
-  AssetBatchWithEvents,
-  AssetBatchWithEventsAnswer,
-  AssetBatchWithEventsMade,
-  AssetCreate,
-  AssetCreateWithEvents,
-  AssetEvent,
-  AssetEventBatch,
-  AssetEventBatchAnswer,
-  AssetEventBatchMade,
-  AssetWithEvents,
-  AssetWithEventsMade,
-  Blob,
-  Consent,
-  ConsentVerification,
-  EventCreate,
-  EventSearch,
-  FreeEvent,
-  FreeEventCreate,
-  ListQuery,
-  Page,
-  ReceiptProfile,
-} from "./api-types.js";
+export type * from "./api-types.js";
 export { exponentialDelay, sleep } from "./backoff.js";
 export { API_ERRORS, type ApiErrors, ApiRefusedError, ApiUnavailableError } from "./errors.js";
 export {

@@ -2,9 +2,8 @@ import { createPublicKey, type KeyObject, randomBytes } from "node:crypto";
 import type { Signer } from "../core/cose/index.js";
 import { ecJwk, type PublicKey } from "../core/crypto/public-key.js";
 import { nodePublicKey } from "../core/node/crypto.js";
-import { mlDsa44Keys } from "../core/tlog/index.js";
 import type { Db } from "./db.js";
-import { FILE_HOLDER, type FileKeys } from "./keystore/file-keys.js";
+import { FILE_HOLDER, type FileKeys, secretPublicJwk } from "./keystore/file-keys.js";
 import type { KeyAlg, KeyBackend, KeySigner, SigningAlg } from "./keystore/key-backend.js";
 import type { KeyDirectory, KeyEntry, Manifest } from "./keystore/key-directory.js";
 import { kidOf } from "./keystore/kid.js";
@@ -69,6 +68,20 @@ export async function signedWith(
 const publishedJwk = (e: KeyEntry) => ({ ...e.public_jwk, kid: e.kid, alg: e.alg, use: "sig" });
 
 /** The purpose's current key: the newest not retired. */
+/**
+ * The promise kept under `key`, made by `make` on the first call; a failed one is dropped, so the
+ * next call tries again rather than keeping the failure.
+ */
+function memo<V>(map: Map<string, Promise<V>>, key: string, make: () => Promise<V>): Promise<V> {
+  let p = map.get(key);
+  if (!p) {
+    p = make();
+    p.catch(() => map.delete(key));
+    map.set(key, p);
+  }
+  return p;
+}
+
 function currentEntry(m: Manifest): KeyEntry | undefined {
   return m.keys.findLast((k) => k.retired_at === null);
 }
@@ -134,14 +147,7 @@ export class Keyring {
       const kid = `${alg.toLowerCase()}-${randomBytes(6).toString("hex")}`;
       const ref = `${kid}.secret`;
       await this.dir.writePrivate(purpose, ref, secret.toString("base64"));
-      const public_jwk =
-        alg === "ML-DSA-44"
-          ? {
-              kty: "AKP",
-              alg,
-              pub: Buffer.from(mlDsa44Keys(new Uint8Array(secret)).publicKey).toString("base64url"),
-            }
-          : {};
+      const public_jwk = secretPublicJwk(alg, new Uint8Array(secret));
       return { kid, alg, holder: FILE_HOLDER, ref, public_jwk, created_at: now, retired_at: null };
     }
     const backend = this.backendFor(alg);
@@ -221,17 +227,9 @@ export class Keyring {
   get(purpose: string, alg: Exclude<Alg, "ES256">): Promise<LoadedKey>;
   get(purpose: string, alg: Alg): Promise<LoadedKey> {
     refuseInsideTransaction(this.db, "a key");
-    let p = this.cache.get(purpose);
-    if (!p) {
-      p = this.manifest(purpose, alg).then((m) => {
-        const e = currentEntry(m);
-        if (!e) throw new Error(`the ${purpose} key has no current key in ${this.dir.path}`);
-        return this.load(purpose, e);
-      });
-      p.catch(() => this.cache.delete(purpose));
-      this.cache.set(purpose, p);
-    }
-    return p;
+    return memo(this.cache, purpose, () =>
+      this.manifest(purpose, alg).then((m) => this.load(purpose, this.current(purpose, m))),
+    );
   }
 
   /**
@@ -239,37 +237,21 @@ export class Keyring {
    * published: a client taking the first key gets the one signing now). Creates the first key.
    */
   history(purpose: string, alg: KeyAlg): Promise<KeyEntry[]> {
-    let p = this.histories.get(purpose);
-    if (!p) {
-      p = this.manifest(purpose, alg).then((m) => {
+    return memo(this.histories, purpose, () =>
+      this.manifest(purpose, alg).then((m) => {
         const current = currentEntry(m);
         const retired = m.keys.filter((k) => k !== current).reverse();
         return current ? [current, ...retired] : retired;
-      });
-      p.catch(() => this.histories.delete(purpose));
-      this.histories.set(purpose, p);
-    }
-    return p;
+      }),
+    );
   }
 
   /** The purpose's retired keys that still co-sign (a checkpoint key's overlap after a rotation). */
   async cosigners(purpose: string, alg: "Ed25519"): Promise<LoadedKey[]> {
-    refuseInsideTransaction(this.db, "a key");
-    const now = new Date().toISOString();
-    const live = (await this.history(purpose, alg)).filter(
-      (k) => k.retired_at !== null && (k.cosign_until ?? "") > now,
-    );
     return Promise.all(
-      live.map((e) => {
-        const cacheKey = `${purpose}#${e.kid}`;
-        let p = this.cache.get(cacheKey);
-        if (!p) {
-          p = this.load(purpose, e);
-          p.catch(() => this.cache.delete(cacheKey));
-          this.cache.set(cacheKey, p);
-        }
-        return p;
-      }),
+      (await this.cosigning(purpose, alg)).map((e) =>
+        memo(this.cache, `${purpose}#${e.kid}`, () => this.load(purpose, e)),
+      ),
     );
   }
 
@@ -280,27 +262,33 @@ export class Keyring {
    */
   derived(name: string, compute: (keys: Keyring) => Promise<string>): Promise<string> {
     refuseInsideTransaction(this.db, "a value derived from keys");
-    let p = this.derivedValues.get(name);
-    if (!p) {
-      p = compute(this);
-      p.catch(() => this.derivedValues.delete(name));
-      this.derivedValues.set(name, p);
-    }
-    return p;
+    return memo(this.derivedValues, name, () => compute(this));
   }
 
   private secret(purpose: string, alg: "ML-DSA-44" | "HS256" | "A256GCM"): Promise<Uint8Array> {
-    let p = this.secrets.get(purpose);
-    if (!p) {
-      p = this.manifest(purpose, alg).then(async (m) => {
-        const e = currentEntry(m);
-        if (!e) throw new Error(`the ${purpose} key has no current key in ${this.dir.path}`);
-        return new Uint8Array(Buffer.from((await this.dir.readPrivate(purpose, e.ref)).trim(), "base64"));
-      });
-      p.catch(() => this.secrets.delete(purpose));
-      this.secrets.set(purpose, p);
-    }
-    return p;
+    return memo(this.secrets, purpose, () =>
+      this.manifest(purpose, alg).then((m) => this.readSecret(purpose, this.current(purpose, m))),
+    );
+  }
+
+  private async readSecret(purpose: string, e: KeyEntry): Promise<Uint8Array> {
+    return new Uint8Array(Buffer.from((await this.dir.readPrivate(purpose, e.ref)).trim(), "base64"));
+  }
+
+  /** The manifest's current key; a manifest without one is a key directory damaged by hand. */
+  private current(purpose: string, m: Manifest): KeyEntry {
+    const e = currentEntry(m);
+    if (!e) throw new Error(`the ${purpose} key has no current key in ${this.dir.path}`);
+    return e;
+  }
+
+  /** The purpose's retired keys whose co-signing overlap has not ended. */
+  private async cosigning(purpose: string, alg: KeyAlg): Promise<KeyEntry[]> {
+    refuseInsideTransaction(this.db, "a key");
+    const now = new Date().toISOString();
+    return (await this.history(purpose, alg)).filter(
+      (k) => k.retired_at !== null && (k.cosign_until ?? "") > now,
+    );
   }
 
   /**
@@ -314,24 +302,10 @@ export class Keyring {
 
   /** Seeds of the purpose's retired keys still co-signing (each loaded once, until a rotation). */
   async cosigningSeeds(purpose: string, alg: "ML-DSA-44"): Promise<Uint8Array[]> {
-    refuseInsideTransaction(this.db, "a key");
-    const now = new Date().toISOString();
-    const live = (await this.history(purpose, alg)).filter(
-      (k) => k.retired_at !== null && (k.cosign_until ?? "") > now,
-    );
     return Promise.all(
-      live.map((e) => {
-        const cacheKey = `${purpose}#${e.kid}`;
-        let p = this.secrets.get(cacheKey);
-        if (!p) {
-          p = this.dir
-            .readPrivate(purpose, e.ref)
-            .then((t) => new Uint8Array(Buffer.from(t.trim(), "base64")));
-          p.catch(() => this.secrets.delete(cacheKey));
-          this.secrets.set(cacheKey, p);
-        }
-        return p;
-      }),
+      (await this.cosigning(purpose, alg)).map((e) =>
+        memo(this.secrets, `${purpose}#${e.kid}`, () => this.readSecret(purpose, e)),
+      ),
     );
   }
 

@@ -1,5 +1,5 @@
 import type { ConsentReport, ReportStep } from "../verify/lifecycle/report.js";
-import { el, hashView, timeView } from "./render.js";
+import { el, hashView, headedCard, timeView } from "./render.js";
 
 const STATE_WORDS = { granted: "GRANTED", revoked: "REVOKED", never_asked: "NEVER ASKED" } as const;
 
@@ -28,16 +28,40 @@ function cell(...content: Array<Node | string>): HTMLElement {
   return td;
 }
 
-/** When and which record, as a stack: the time, then its identity. */
-function stepsCell(steps: ReportStep[]): HTMLElement {
-  if (!steps.length) return cell("—");
+/** A cell of one line per entry, each filled by `fill`; a dash when there is none. */
+function linesCell<T>(entries: readonly T[], fill: (line: HTMLElement, entry: T) => void): HTMLElement {
+  if (!entries.length) return cell("—");
   const td = el("td");
-  for (const s of steps) {
+  for (const entry of entries) {
     const line = el("div");
-    line.append(timeView(s.at), " ", hashView(s.identity));
+    fill(line, entry);
     td.append(line);
   }
   return td;
+}
+
+/** When and which record, as a stack: the time, then its identity. */
+const stepsCell = (steps: ReportStep[]): HTMLElement =>
+  linesCell(steps, (line, s) => line.append(timeView(s.at), " ", hashView(s.identity)));
+
+/** A heading and a list under it, one item per entry, each filled by `fill`; nothing when there is none. */
+function listSection<T>(
+  box: HTMLElement,
+  heading: string,
+  id: string,
+  entries: readonly T[],
+  fill: (li: HTMLElement, entry: T) => void,
+  itemClass?: string,
+): void {
+  if (!entries.length) return;
+  const ul = el("ul", undefined, "plain");
+  ul.id = id;
+  for (const entry of entries) {
+    const li = el("li", undefined, itemClass);
+    fill(li, entry);
+    ul.append(li);
+  }
+  box.append(el("h4", heading), ul);
 }
 
 /**
@@ -47,12 +71,7 @@ function stepsCell(steps: ReportStep[]): HTMLElement {
  * did not verify. It says what the verified records show, never more.
  */
 export function consentReportView(r: ConsentReport, source: string): HTMLElement {
-  const box = el("section", undefined, "card consent-report");
-  box.id = "consent-report";
-  box.setAttribute("aria-labelledby", "consent-report-heading");
-  const h = el("h3", "Consent and processing");
-  h.id = "consent-report-heading";
-  box.append(h);
+  const box = headedCard("consent-report", "Consent and processing", "card consent-report");
   const banner = el(
     "p",
     r.violations.length
@@ -114,17 +133,13 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
           tr.dataset.identity = p.identity;
           tr.dataset.violation = String(p.violations.length > 0);
           tr.dataset.unverified = String(p.verified.some((v) => !v.verification));
-          const verified = el("td");
-          if (!p.verified.length) verified.append("—");
-          for (const v of p.verified) {
-            const line = el("div");
+          const verified = linesCell(p.verified, (line, v) => {
             if (v.verification) line.append(`${v.purpose}: `, hashView(v.verification));
             else
               line.append(
                 el("strong", `${v.purpose}: UNVERIFIED (no verification recorded before it)`, "bad"),
               );
-            verified.append(line);
-          }
+          });
           const consent = el("td");
           for (const c of p.consent) {
             const line = el("div");
@@ -150,21 +165,13 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
       ),
     );
   else box.append(el("p", "No processing of this vCon is recorded.", "note"));
-  if (r.refusals.length) {
-    box.append(el("h4", "Refused"));
-    const ul = el("ul", undefined, "plain");
-    ul.id = "consent-refusals";
-    for (const f of r.refusals) {
-      const li = el("li");
-      li.append(
-        timeView(f.at),
-        ` ${f.refused_operation || "processing"} refused: ${f.reason} `,
-        hashView(f.identity),
-      );
-      ul.append(li);
-    }
-    box.append(ul);
-  }
+  listSection(box, "Refused", "consent-refusals", r.refusals, (li, f) =>
+    li.append(
+      timeView(f.at),
+      ` ${f.refused_operation || "processing"} refused: ${f.reason} `,
+      hashView(f.identity),
+    ),
+  );
   if (r.breaches.length) {
     const missed = r.breaches.flatMap((b) => b.deadlines.filter((d) => d.state === "missed"));
     box.append(el("h4", "Breaches"));
@@ -215,23 +222,20 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
       ),
     );
   }
-  if (r.acknowledgements.length) {
-    box.append(el("h4", "Revocations acknowledged by processors"));
-    const ul = el("ul", undefined, "plain");
-    ul.id = "consent-acknowledgements";
-    for (const a of r.acknowledgements) {
-      const li = el("li");
+  listSection(
+    box,
+    "Revocations acknowledged by processors",
+    "consent-acknowledgements",
+    r.acknowledgements,
+    (li, a) =>
       li.append(
         timeView(a.at),
         ` ${a.processor || "a processor"} acknowledged `,
         hashView(a.revocation),
         " ",
         hashView(a.identity),
-      );
-      ul.append(li);
-    }
-    box.append(ul);
-  }
+      ),
+  );
   if (r.custody.length) {
     box.append(
       el("h4", "Chain of custody"),
@@ -271,36 +275,25 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
       ),
     );
   }
-  if (r.erasures.length) {
-    box.append(el("h4", "Erased personal data"));
-    const ul = el("ul", undefined, "plain");
-    ul.id = "consent-erasures";
-    for (const e of r.erasures) {
-      const li = el("li");
-      li.dataset.proven = String(e.erasure_proven);
-      li.append(
-        `${e.attribute} of `,
-        hashView(e.record),
-        ` erased by ${e.by} at `,
-        timeView(e.at),
-        ` under ${e.basis}; the record still verifies (its leaf holds the commitment). Erasure record `,
-        hashView(e.erasure_record),
-        e.erasure_proven ? " (proven in the log)" : " (not among these records)",
-      );
-      ul.append(li);
-    }
-    box.append(ul);
-  }
-  if (r.left_out.length) {
-    box.append(el("h4", "Left out (not proven)"));
-    const ul = el("ul", undefined, "plain");
-    ul.id = "consent-left-out";
-    for (const l of r.left_out) {
-      const li = el("li", undefined, "warn");
-      li.append(hashView(l.identity), ` ${l.reason}`);
-      ul.append(li);
-    }
-    box.append(ul);
-  }
+  listSection(box, "Erased personal data", "consent-erasures", r.erasures, (li, e) => {
+    li.dataset.proven = String(e.erasure_proven);
+    li.append(
+      `${e.attribute} of `,
+      hashView(e.record),
+      ` erased by ${e.by} at `,
+      timeView(e.at),
+      ` under ${e.basis}; the record still verifies (its leaf holds the commitment). Erasure record `,
+      hashView(e.erasure_record),
+      e.erasure_proven ? " (proven in the log)" : " (not among these records)",
+    );
+  });
+  listSection(
+    box,
+    "Left out (not proven)",
+    "consent-left-out",
+    r.left_out,
+    (li, l) => li.append(hashView(l.identity), ` ${l.reason}`),
+    "warn",
+  );
   return box;
 }

@@ -28,7 +28,7 @@ import { AssetTable } from "./console-table.js";
 import { countsByKind, loadFreeEvent, loadTrail, type Trail } from "./console-trail.js";
 import { consoleTrustRoots, trustSummary } from "./console-trust.js";
 import { logStatus } from "./log-status.js";
-import { el, showVerdict, timeView } from "./render.js";
+import { el, headedCard, showVerdict, timeView } from "./render.js";
 
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const status = byId<HTMLDivElement>("status");
@@ -143,12 +143,7 @@ async function fingerprints(a: PublicApi): Promise<string[]> {
 }
 
 function complianceView(t: Trail): HTMLElement {
-  const box = el("section", undefined, "card");
-  box.id = "compliance";
-  box.setAttribute("aria-labelledby", "compliance-heading");
-  const h = el("h3", "Compliance");
-  h.id = "compliance-heading";
-  box.append(h);
+  const box = headedCard("compliance", "Compliance");
   for (const c of t.compliance) {
     if (t.compliance.length > 1) box.append(el("p", c.asset, "note hash"));
     if (!c.policies.length) {

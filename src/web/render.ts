@@ -13,6 +13,17 @@ export function el(tag: string, text?: string, className?: string): HTMLElement 
   return e;
 }
 
+/** A card section named by its heading (`aria-labelledby`: `<id>-heading`), so a screen reader announces it. */
+export function headedCard(id: string, heading: string, className = "card"): HTMLElement {
+  const box = el("section", undefined, className);
+  box.id = id;
+  box.setAttribute("aria-labelledby", `${id}-heading`);
+  const h = el("h3", heading);
+  h.id = `${id}-heading`;
+  box.append(h);
+  return box;
+}
+
 /** A <time> showing the readable date, with the exact RFC 3339 value as its datetime and tooltip. */
 export function timeView(iso: string): HTMLElement {
   const t = el("time", readableDate(iso));

@@ -1,11 +1,11 @@
 import { LIFECYCLE_ATTRIBUTES } from "../../../src/core/lifecycle/vocabulary.js";
-import { type DeliveryJob, idempotencyKey } from "../delivery/job.js";
 import { ConserverError } from "../errors.js";
 import { normaliseOperation } from "../operation.js";
 import { backendFromOptions } from "./backend-options.js";
 import { mergeOptions, optBool, optString } from "./options.js";
+import { queueDelivery, subjectUuid } from "./queue-delivery.js";
 import { linkEvent, TEMPLATE_OPTION_DEFAULTS } from "./template-options.js";
-import type { LinkContext, LinkOptions } from "./types.js";
+import type { LinkModule } from "./types.js";
 
 /**
  * Options of the `consent_gate` link: the purpose the processing after it is for (one), the
@@ -34,12 +34,7 @@ const REFUSED = "vcon_processing_refused";
  * the reason. The lifecycle draft's "if consent is revoked, future inferences on that vCon MUST
  * cease", and "refuse processing for any purpose where active consent has not been obtained".
  */
-export async function run(
-  vconUuid: string,
-  linkName: string,
-  options: LinkOptions,
-  ctx: LinkContext,
-): Promise<string | null> {
+export const run: LinkModule["run"] = async (vconUuid, linkName, options, ctx) => {
   if (!ctx?.consent)
     throw new ConserverError(
       "LINK_CONTEXT",
@@ -63,7 +58,7 @@ export async function run(
     ctx,
   );
   const attrs = event.event_attributes;
-  const uuid = (attrs.subject as string).slice("vcon://".length);
+  const uuid = subjectUuid(event);
   // Verified through the backend, which records the verification before this returns: the
   // processing after the gate is recorded later, so the log holds the check before the act.
   let consent: { state: string; decided_by?: string | undefined } | undefined;
@@ -107,10 +102,7 @@ export async function run(
     attrs[LIFECYCLE_ATTRIBUTES.purpose] = purpose;
     attrs[LIFECYCLE_ATTRIBUTES.refusedOperation] = operation;
     attrs[LIFECYCLE_ATTRIBUTES.refusalReason] = reason;
-    const key = idempotencyKey(uuid, attrs.vcon_operation as string, attrs.payload as string);
-    const job: DeliveryJob = { idempotencyKey: key, vconUuid: uuid, event, backend };
-    if (optBool(o, "asset_free", linkName, false)) job.alsoAssetFree = true;
-    await ctx.deliveryQueue?.add("deliver", job, { jobId: key });
+    if (ctx.deliveryQueue) await queueDelivery(ctx.deliveryQueue, { event, backend, o, linkName });
   }
   ctx.log.warn({ link: linkName, vconUuid, purpose, operation, reason }, "processing refused");
   throw new ConserverError("CONSENT_REFUSED", `${operation} refused: ${reason}`, {
@@ -119,4 +111,4 @@ export async function run(
     state: consent?.state === "revoked" ? "revoked" : "never_asked",
     ...(consent?.decided_by ? { decided_by: consent.decided_by } : {}),
   });
-}
+};

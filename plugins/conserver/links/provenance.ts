@@ -5,12 +5,12 @@ import {
   PROVENANCE_CONTENT_TYPE,
 } from "../../../src/core/lifecycle/provenance.js";
 import { LIFECYCLE_ATTRIBUTES } from "../../../src/core/lifecycle/vocabulary.js";
-import { type DeliveryJob, idempotencyKey } from "../delivery/job.js";
 import { ConserverError } from "../errors.js";
 import { backendFromOptions } from "./backend-options.js";
-import { mergeOptions, optBool } from "./options.js";
+import { mergeOptions } from "./options.js";
+import { queueDelivery } from "./queue-delivery.js";
 import { linkEvent, TEMPLATE_OPTION_DEFAULTS } from "./template-options.js";
-import type { LinkContext, LinkOptions } from "./types.js";
+import type { LinkModule } from "./types.js";
 
 /** Options of the `provenance` link: the lifecycle operation its records are (an AI event), and a backend. */
 export const defaultOptions: Record<string, unknown> = {
@@ -30,19 +30,13 @@ export const defaultOptions: Record<string, unknown> = {
  * like any template event. An analysis whose provenance does not hold (an input that is not in
  * the vCon, a stated hash that is not the element's) fails the link: the vCon is dead-lettered.
  */
-export async function run(
-  vconUuid: string,
-  linkName: string,
-  options: LinkOptions,
-  ctx: LinkContext,
-): Promise<string | null> {
+export const run: LinkModule["run"] = async (vconUuid, linkName, options, ctx) => {
   if (!ctx?.deliveryQueue)
     throw new ConserverError("LINK_CONTEXT", `${linkName}: the provenance link needs a delivery queue`);
   const o = mergeOptions(defaultOptions, options);
   const backend = backendFromOptions(o, linkName);
   const { doc, event } = await linkEvent(vconUuid, "provenance", linkName, o, ctx);
   const unsigned = doc.unsigned ?? {};
-  const uuid = (event.event_attributes.subject as string).slice("vcon://".length);
   for (const index of analysesWithProvenance(unsigned)) {
     const d = analysisDerivation(unsigned, index);
     if (!d.ok)
@@ -58,16 +52,13 @@ export async function run(
     if (d.derivation.provider) attrs[PROVENANCE_ATTRIBUTES.provider] = d.derivation.provider;
     const purpose = event.event_attributes[LIFECYCLE_ATTRIBUTES.purpose];
     if (purpose) attrs[LIFECYCLE_ATTRIBUTES.purpose] = purpose;
-    const key = idempotencyKey(uuid, attrs.vcon_operation as string, d.hash);
-    const job: DeliveryJob = {
-      idempotencyKey: key,
-      vconUuid: uuid,
+    await queueDelivery(ctx.deliveryQueue, {
       event: { ...event, event_attributes: attrs },
       backend,
-    };
-    if (optBool(o, "asset_free", linkName, false)) job.alsoAssetFree = true;
-    await ctx.deliveryQueue.add("deliver", job, { jobId: key });
+      o,
+      linkName,
+    });
     ctx.log.info({ link: linkName, vconUuid, analysis: index, derivation: d.hash }, "provenance queued");
   }
   return vconUuid;
-}
+};

@@ -2,7 +2,7 @@ import { ConserverError } from "../errors.js";
 import { mergeOptions, optBool, optString } from "./options.js";
 import { withReceiptAnalysis } from "./receipt-analysis.js";
 import { linkEvent, TEMPLATE_OPTION_DEFAULTS } from "./template-options.js";
-import type { LinkContext, LinkOptions } from "./types.js";
+import type { LinkModule } from "./types.js";
 
 /** Options of the `scitt` link (YAML names). */
 export const defaultOptions: Record<string, unknown> = {
@@ -17,12 +17,7 @@ export const defaultOptions: Record<string, unknown> = {
  * stores the receipt back on the vCon as a `scitt_receipt` analysis. Signer and registrar come
  * from the context, so the COSE key and the transparency service are the deployment's choice.
  */
-export async function run(
-  vconUuid: string,
-  linkName: string,
-  options: LinkOptions,
-  ctx: LinkContext,
-): Promise<string | null> {
+export const run: LinkModule["run"] = async (vconUuid, linkName, options, ctx) => {
   if (!ctx?.scitt)
     throw new ConserverError("LINK_CONTEXT", `${linkName}: the scitt link needs a signer and a registrar`);
   const o = mergeOptions(defaultOptions, options);
@@ -57,4 +52,4 @@ export async function run(
   const vendor = optString(o, "receipt_vendor", linkName) ?? "vcon-archivist";
   await ctx.store.put(vconUuid, withReceiptAnalysis(doc, record, vendor));
   return vconUuid;
-}
+};

@@ -15,6 +15,7 @@ import type {
 
 export interface BullQueueOptions {
   redisUrl: string;
+  /** Key prefix in Redis (BullMQ's `prefix`). */
   prefix?: string;
   attempts: number;
   backoff: Backoff;

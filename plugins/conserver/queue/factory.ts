@@ -1,18 +1,11 @@
-import type { Logger } from "pino";
-import { BullJobQueue } from "./bullmq-queue.js";
+import { BullJobQueue, type BullQueueOptions } from "./bullmq-queue.js";
 import { MemoryQueue } from "./memory-queue.js";
-import type { Backoff, JobQueue } from "./types.js";
+import type { JobQueue } from "./types.js";
 
-export interface QueueOptions {
+/** A BullMQ queue's options, its Redis optional. */
+export interface QueueOptions extends Omit<BullQueueOptions, "redisUrl"> {
   /** BullMQ on this Redis when set; in-process otherwise. */
   redisUrl?: string;
-  /** Key prefix in Redis (BullMQ's `prefix`). */
-  prefix?: string;
-  attempts: number;
-  backoff: Backoff;
-  lockDurationMs?: number;
-  stalledIntervalMs?: number;
-  log?: Logger;
 }
 
 /** A queue named `name`: BullMQ when a Redis URL is given, else in-process. */

@@ -1,6 +1,9 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Outcome } from "../../batching/coalescer.js";
+import type { Principal } from "../../context.js";
 import { badRequest } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
+import type { AccessView } from "../../services/access/access-view.js";
 import { viewFor, writeViewFor } from "../../services/access/caller-view.js";
 import { createAssetEvent, createAssetEvents } from "../../services/records/asset-events.js";
 import {
@@ -43,14 +46,40 @@ const madeIdentities = (r: { asset: { identity: string }; events: Array<{ identi
   events: r.events.map(identityOf),
 });
 
+/** A batch extension: its name in logs, the write of its items, and an answer's identities alone. */
+interface BatchWrite<I, R, M> {
+  what: string;
+  write: (ctx: HttpDeps["ctx"], p: Principal, view: AccessView, items: I[]) => Promise<Array<Outcome<R>>>;
+  shape: (row: R) => M;
+}
+
 /**
+ * A batch extension's answer (`answerItems`), each item written under the caller's write view.
  * Our write extensions answer only the identities they made when the caller prefers
  * `return=minimal` (RFC 7240): a producer that records and moves on (the conserver's delivery)
  * reads nothing else, and the records cost the service their JSON and the caller its parse.
  */
-function shaped<R, M>(minimal: boolean, shape: (row: R) => M) {
-  return (outcomes: Array<Outcome<R>>): Array<Outcome<R | M>> =>
-    minimal ? outcomes.map((o) => ("row" in o ? { row: shape(o.row) } : o)) : outcomes;
+async function batchAnswer<I, R, M>(
+  d: HttpDeps,
+  p: Principal,
+  exchange: { req: FastifyRequest; res: FastifyReply },
+  requests: I[],
+  batch: BatchWrite<I, R, M>,
+) {
+  const minimal = prefersMinimal(exchange.req);
+  const answer = await answerItems(
+    d,
+    p,
+    batch.what,
+    requests,
+    async (items): Promise<Array<Outcome<R | M>>> => {
+      const outcomes = await batch.write(d.ctx, p, await writeViewFor(d.ctx, p), items);
+      return minimal ? outcomes.map((o) => ("row" in o ? { row: batch.shape(o.row) } : o)) : outcomes;
+    },
+  );
+  // Said only of an answer that honours it: a refused request is answered as any error is.
+  if (minimal) appliedMinimal(exchange.res);
+  return answer;
 }
 
 /** Assets and asset events (private routes). */
@@ -111,16 +140,8 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
     body: assetBatchWithEvents,
     response: assetBatchWithEventsAnswer,
     handler: async ({ principal: p, body, req, res }) => {
-      const minimal = prefersMinimal(req);
-      const answer = await answerItems(d, p, "assets:batchWithEvents", body.requests, async (items) =>
-        shaped(
-          minimal,
-          madeIdentities,
-        )(await createAssetsWithEvents(d.ctx, p, await writeViewFor(d.ctx, p), items)),
-      );
-      // Said only of an answer that honours it: a refused request is answered as any error is.
-      if (minimal) appliedMinimal(res);
-      return answer;
+      const batch = { what: "assets:batchWithEvents", write: createAssetsWithEvents, shape: madeIdentities };
+      return batchAnswer(d, p, { req, res }, body.requests, batch);
     },
   });
   t.add({
@@ -133,12 +154,8 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
     body: assetEventBatch,
     response: assetEventBatchAnswer,
     handler: async ({ principal: p, body, req, res }) => {
-      const minimal = prefersMinimal(req);
-      const answer = await answerItems(d, p, "assets/-/events:batch", body.requests, async (items) =>
-        shaped(minimal, identityOf)(await createAssetEvents(d.ctx, p, await writeViewFor(d.ctx, p), items)),
-      );
-      if (minimal) appliedMinimal(res);
-      return answer;
+      const batch = { what: "assets/-/events:batch", write: createAssetEvents, shape: identityOf };
+      return batchAnswer(d, p, { req, res }, body.requests, batch);
     },
   });
   t.add({

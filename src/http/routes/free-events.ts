@@ -4,6 +4,7 @@ import { pathUuid } from "../../core/api/ids.js";
 import { createFreeEvent, readFreeEvent, searchEvents } from "../../services/records/free-events.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
+import { erasableAttributes } from "../schemas/common.js";
 import { freeEventOut, freeEventSearchAnswer } from "../schemas/free-events.js";
 
 const BASE = "/archivist/v1/events";
@@ -12,13 +13,7 @@ const freeEvent = z.object({
   attributes: z.record(z.string(), z.unknown()).optional(),
   trails: z.array(z.string()).optional(),
   event_type: z.string().optional(),
-  erasable_attributes: z
-    .array(z.string())
-    .max(64)
-    .optional()
-    .describe(
-      "attributes to commit by a salted hash, their values kept beside the record so that they can be erased (ours: docs/vcon-lifecycle.md)",
-    ),
+  erasable_attributes: erasableAttributes(),
 });
 
 function bodyBytes(req: FastifyRequest): number {

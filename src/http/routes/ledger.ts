@@ -1,4 +1,4 @@
-import type { FastifyReply } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { type ApiError, badRequest, notFound } from "../../core/api/api-error.js";
 import { pathUuid } from "../../core/api/ids.js";
@@ -47,6 +47,21 @@ const sendTlogProof = (res: FastifyReply, proof: string) =>
 
 /** Receipts, log entries, consistency proofs and seals: what verifiers need, most of it without a token. */
 export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
+  /** A record's receipt, in the profile and proof form the request asks for (COSE unless it asks otherwise). */
+  const sendRecordReceipt = async (
+    id: string,
+    req: FastifyRequest,
+    res: FastifyReply,
+    query: z.output<typeof profileQuery>,
+  ) => {
+    const receipt = await receiptFor(
+      d.ctx,
+      id,
+      requestedProfile(req, query, "mmr"),
+      requestedMmrForm(req, query),
+    );
+    return sendReceipt(req, res, receipt, { defaultType: COSE_TYPE });
+  };
   t.add({
     method: "get",
     path: "/.well-known/scitt-keys",
@@ -103,13 +118,7 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     handler: async ({ caller, params, query, req, res }) => {
       const event = pathUuid(params.event, "event");
       await requireReadableEventOf(d.ctx, caller, pathUuid(params.asset, "asset"), event);
-      const receipt = await receiptFor(
-        d.ctx,
-        event,
-        requestedProfile(req, query, "mmr"),
-        requestedMmrForm(req, query),
-      );
-      return sendReceipt(req, res, receipt, { defaultType: COSE_TYPE });
+      return sendRecordReceipt(event, req, res, query);
     },
   });
   t.add({
@@ -123,13 +132,7 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     handler: async ({ caller, params, query, req, res }) => {
       const id = pathUuid(params.uuid, "event");
       await requireReadableRecord(d.ctx, caller, id);
-      const receipt = await receiptFor(
-        d.ctx,
-        id,
-        requestedProfile(req, query, "mmr"),
-        requestedMmrForm(req, query),
-      );
-      return sendReceipt(req, res, receipt, { defaultType: COSE_TYPE });
+      return sendRecordReceipt(id, req, res, query);
     },
   });
   t.add({

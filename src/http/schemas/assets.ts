@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ASSET_EVENT_FIELDS, ASSET_FIELDS } from "../../core/record/index.js";
+import { erasableAttributes } from "./common.js";
 import { recordSchema } from "./record-schema.js";
 
 const attributes = z.record(z.string(), z.unknown());
@@ -17,13 +18,7 @@ export const assetCreate = z.object({
   proof_mechanism: z.enum(["MERKLE_LOG", "SIMPLE_HASH"]).optional(),
   public: z.boolean().optional(),
   storage_integrity: z.string().optional(),
-  erasable_attributes: z
-    .array(z.string())
-    .max(64)
-    .optional()
-    .describe(
-      "creation attributes to commit by a salted hash, their values kept beside the NewAsset record so that they can be erased (ours: docs/vcon-lifecycle.md)",
-    ),
+  erasable_attributes: erasableAttributes("creation attributes", "the NewAsset record"),
 });
 
 export const eventCreate = z.object({
@@ -33,13 +28,7 @@ export const eventCreate = z.object({
   asset_attributes: attributes.optional(),
   timestamp_declared: z.string().optional(),
   principal_declared: principal.optional(),
-  erasable_attributes: z
-    .array(z.string())
-    .max(64)
-    .optional()
-    .describe(
-      "attributes to commit by a salted hash, their values kept beside the record so that they can be erased (ours: docs/vcon-lifecycle.md)",
-    ),
+  erasable_attributes: erasableAttributes(),
 });
 
 export const listQuery = z

@@ -10,3 +10,13 @@ export const pageQuery = z.object({
 });
 
 export const emptyBody = z.object({}).passthrough();
+
+/** `erasable_attributes` of a write: which attributes are committed by a salted hash (at most 64). */
+export const erasableAttributes = (which = "attributes", record = "the record") =>
+  z
+    .array(z.string())
+    .max(64)
+    .optional()
+    .describe(
+      `${which} to commit by a salted hash, their values kept beside ${record} so that they can be erased (ours: docs/vcon-lifecycle.md)`,
+    );

@@ -1,10 +1,23 @@
 import { createPrivateKey, generateKeyPairSync, type KeyObject, sign } from "node:crypto";
+import { mlDsa44Keys } from "../../core/tlog/index.js";
 import type { KeyBackend, KeySigner, MadeKey, SigningAlg } from "./key-backend.js";
 import type { KeyDirectory } from "./key-directory.js";
 import { kidOf } from "./kid.js";
 
 /** The backend name of keys whose private half is a file of the key directory. */
 export const FILE_HOLDER = "key-directory";
+
+/**
+ * The public JWK recorded for a 32-byte secret held as a file: ML-DSA-44's public key derives
+ * from its seed (FIPS 204 keygen is deterministic); an HMAC or AES key has no public half.
+ */
+export function secretPublicJwk(
+  alg: "ML-DSA-44" | "HS256" | "A256GCM",
+  secret: Uint8Array,
+): Record<string, unknown> {
+  if (alg !== "ML-DSA-44") return {};
+  return { kty: "AKP", alg, pub: Buffer.from(mlDsa44Keys(secret).publicKey).toString("base64url") };
+}
 
 /** A node:crypto signature in the algorithm's wire form. */
 function nodeSign(alg: SigningAlg, privateKey: KeyObject, data: Uint8Array): Uint8Array {

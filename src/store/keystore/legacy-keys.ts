@@ -1,8 +1,7 @@
 import { createPrivateKey, createPublicKey } from "node:crypto";
 import type { Logger } from "pino";
-import { mlDsa44Keys } from "../../core/tlog/index.js";
 import type { Db, Queryable } from "../db.js";
-import { FILE_HOLDER } from "./file-keys.js";
+import { FILE_HOLDER, secretPublicJwk } from "./file-keys.js";
 import type { KeyAlg } from "./key-backend.js";
 import type { KeyDirectory, KeyEntry } from "./key-directory.js";
 
@@ -25,28 +24,21 @@ interface LegacyRow {
 function entryOf(row: LegacyRow): { entry: KeyEntry; file: string; text: string } {
   const created = new Date(row.created_at).toISOString();
   const alg = row.alg as KeyAlg;
+  const entry = (file: string, public_jwk: Record<string, unknown>): KeyEntry => ({
+    kid: row.kid,
+    alg,
+    holder: FILE_HOLDER,
+    ref: file,
+    public_jwk,
+    created_at: created,
+    retired_at: null,
+  });
   if (alg === "ML-DSA-44" || alg === "HS256") {
     const secret = Buffer.from(row.private_pkcs8, "base64");
     if (secret.length !== 32) throw new Error(`the stored ${row.purpose} secret is not 32 bytes`);
-    const public_jwk =
-      alg === "ML-DSA-44"
-        ? {
-            kty: "AKP",
-            alg,
-            pub: Buffer.from(mlDsa44Keys(new Uint8Array(secret)).publicKey).toString("base64url"),
-          }
-        : {};
     const file = `${row.kid}.secret`;
     return {
-      entry: {
-        kid: row.kid,
-        alg,
-        holder: FILE_HOLDER,
-        ref: file,
-        public_jwk,
-        created_at: created,
-        retired_at: null,
-      },
+      entry: entry(file, secretPublicJwk(alg, new Uint8Array(secret))),
       file,
       text: secret.toString("base64"),
     };
@@ -61,19 +53,7 @@ function entryOf(row: LegacyRow): { entry: KeyEntry; file: string; text: string 
       throw new Error(`the stored ${row.purpose} private key is not the key published as ${row.kid}`);
   const { alg: _a, use: _u, kid: _k, ...jwk } = row.public_jwk;
   const file = `${row.kid}.pem`;
-  return {
-    entry: {
-      kid: row.kid,
-      alg,
-      holder: FILE_HOLDER,
-      ref: file,
-      public_jwk: jwk,
-      created_at: created,
-      retired_at: null,
-    },
-    file,
-    text: row.private_pkcs8,
-  };
+  return { entry: entry(file, jwk), file, text: row.private_pkcs8 };
 }
 
 /** Writes one legacy key into the directory (or checks it is there) and reads it back. */
