@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { IdTimestampGenerator } from "../../src/core/ledger/idtimestamp.js";
-import { appendLeaves } from "../../src/core/mmr/index.js";
+import { IdTimestampGenerator } from "../../src/verify/ledger/idtimestamp.js";
+import { appendLeaves } from "../../src/verify/mmr/index.js";
 import {
   assetEventLeafHash,
   assetFreeEventLeafHash,
   assetFreeExtraBytes,
-} from "../../src/core/record/leaf.js";
+} from "../../src/verify/record/leaf.js";
 import { opsPerSecond } from "../micro.js";
 import type { ScenarioContext } from "../scenario.js";
 import { commitEntryRate } from "./core-commit.js";

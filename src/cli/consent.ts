@@ -1,5 +1,5 @@
 import { Command as Cli } from "commander";
-import { CodedError } from "../core/api/coded-error.js";
+import { CodedError } from "../verify/api/coded-error.js";
 import type { ConsentAnswer } from "../verify/lookup/consent-build.js";
 import { recordReceiptVerdict, serviceKeysFor } from "../verify/lookup/keyed-verdict.js";
 import { LookupError } from "../verify/lookup/public-api.js";

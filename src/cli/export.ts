@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { Command as Cli } from "commander";
-import { CodedError } from "../core/api/coded-error.js";
-import { isUuid } from "../core/api/ids.js";
 import { nodePublicKeyFromJwk } from "../core/node/crypto.js";
+import { CodedError } from "../verify/api/coded-error.js";
+import { isUuid } from "../verify/api/ids.js";
 import { parseBundle, verifyBundle } from "../verify/index.js";
 import { tlogProofVerdict } from "../verify/lookup/keyed-verdict.js";
 import { LookupError } from "../verify/lookup/public-api.js";

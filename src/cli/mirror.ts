@@ -2,15 +2,6 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import {
-  auditTiles,
-  eachTile,
-  parseNote,
-  sameHash,
-  TILE_WIDTH,
-  tileCount,
-  tilePath,
-} from "../core/tlog/index.js";
-import {
   type IssuerKeys,
   parseCheckpoint,
   type RecordInLogReport,
@@ -22,6 +13,15 @@ import {
   verifyRecordInLog,
 } from "../verify/index.js";
 import { PublicApi } from "../verify/lookup/public-api.js";
+import {
+  auditTiles,
+  eachTile,
+  parseNote,
+  sameHash,
+  TILE_WIDTH,
+  tileCount,
+  tilePath,
+} from "../verify/tlog/index.js";
 import { USAGE_EXIT_CODE } from "../verify/verdict/index.js";
 import type { Command } from "./commands.js";
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Command as Cli } from "commander";
-import { CodedError } from "../core/api/coded-error.js";
 import { nodePublicKeyFromJwk } from "../core/node/crypto.js";
+import { CodedError } from "../verify/api/coded-error.js";
 import {
   emptyPolicy,
   keysFromKeySet,

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
-import { CodedError } from "../core/api/coded-error.js";
-import { analysisDerivation, checkDerivation } from "../core/lifecycle/provenance.js";
-import { recordAttributes } from "../core/lifecycle/vocabulary.js";
+import { CodedError } from "../verify/api/coded-error.js";
+import { analysisDerivation, checkDerivation } from "../verify/lifecycle/provenance.js";
+import { recordAttributes } from "../verify/lifecycle/vocabulary.js";
 import { recordReceiptVerdict, serviceKeysFor, statementVerdict } from "../verify/lookup/keyed-verdict.js";
 import { cannotEvaluate, judge, type VerificationVerdict } from "../verify/verdict/index.js";
 import type { Exit } from "./commands.js";

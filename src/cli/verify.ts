@@ -1,12 +1,9 @@
 import { createPublicKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
-import { CodedError } from "../core/api/coded-error.js";
-import { isUuid } from "../core/api/ids.js";
 import { nodePublicKey, nodePublicKeyFromJwk } from "../core/node/crypto.js";
-import { verifyConsistency as verifyTreeConsistency } from "../core/rfc9162/index.js";
-import type { Checkpoint } from "../core/tlog/checkpoint.js";
-import { type ChainPeriod, verifyCheckpoint, verifyPeriodChain } from "../core/tlog/index.js";
+import { CodedError } from "../verify/api/coded-error.js";
+import { isUuid } from "../verify/api/ids.js";
 import {
   cannotEvaluate,
   decodeSeal,
@@ -26,6 +23,9 @@ import {
   tlogProofVerdict,
 } from "../verify/lookup/keyed-verdict.js";
 import { LookupError, PublicApi } from "../verify/lookup/public-api.js";
+import { verifyConsistency as verifyTreeConsistency } from "../verify/rfc9162/index.js";
+import type { Checkpoint } from "../verify/tlog/checkpoint.js";
+import { type ChainPeriod, verifyCheckpoint, verifyPeriodChain } from "../verify/tlog/index.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
 import { verifyRecordInMirror } from "./mirror.js";

@@ -1,7 +1,7 @@
-import { idTimestampToMillis, parseIdTimestamp } from "../core/ledger/idtimestamp.js";
-import { type CoveringSeal, sealRoot } from "../core/ledger/trust.js";
 import { nodeSha256 } from "../core/node/crypto.js";
-import type { AssetEventSource, RecordPrincipal } from "../core/record/index.js";
+import { idTimestampToMillis, parseIdTimestamp } from "../verify/ledger/idtimestamp.js";
+import { type CoveringSeal, sealRoot } from "../verify/ledger/trust.js";
+import type { AssetEventSource, RecordPrincipal } from "../verify/record/index.js";
 import type { Queryable } from "./db.js";
 import { sqlTime } from "./sql-time.js";
 

@@ -1,4 +1,4 @@
-import { CodedError } from "../core/api/coded-error.js";
+import { CodedError } from "../verify/api/coded-error.js";
 /** How a statement may be run. */
 export interface QueryOptions {
   /**

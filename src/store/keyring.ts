@@ -1,8 +1,8 @@
 import { createPublicKey, type KeyObject, randomBytes } from "node:crypto";
-import type { Signer } from "../core/cose/index.js";
-import { ecJwk, type PublicKey } from "../core/crypto/public-key.js";
 import { nodePublicKey } from "../core/node/crypto.js";
-import { mlDsa44Keys } from "../core/tlog/index.js";
+import type { Signer } from "../verify/cose/index.js";
+import { ecJwk, type PublicKey } from "../verify/crypto/public-key.js";
+import { mlDsa44Keys } from "../verify/tlog/index.js";
 import type { Db } from "./db.js";
 import { FILE_HOLDER, type FileKeys } from "./keystore/file-keys.js";
 import type { KeyAlg, KeyBackend, KeySigner, SigningAlg } from "./keystore/key-backend.js";

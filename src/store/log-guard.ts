@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
-import { leafCount, peakIndices } from "../core/mmr/index.js";
-import { treeRoot } from "../core/tlog/index.js";
+import { leafCount, peakIndices } from "../verify/mmr/index.js";
+import { treeRoot } from "../verify/tlog/index.js";
 import type { Queryable } from "./db.js";
 import type { SignedLogState, SignedStates } from "./keystore/signed-state.js";
 import { logSize, readNodes } from "./ledger.js";

@@ -20,46 +20,6 @@
  *   (`analysisDerivation`, `checkDerivation`).
  */
 
-export { decodeSeal, verifySeal } from "../core/cose/index.js";
-export {
-  type EcJwk,
-  type PublicKey,
-  type PublicKeyFactory,
-  publicKeyFromJwk,
-  type SignatureHash,
-} from "../core/crypto/public-key.js";
-export { analysisDerivation, checkDerivation, type Derivation } from "../core/lifecycle/provenance.js";
-export {
-  LIFECYCLE_OPERATIONS,
-  type LifecycleOperation,
-  type RecordLifecycle,
-  recordLifecycle,
-} from "../core/lifecycle/vocabulary.js";
-export { verifyConsistency as verifyMmrConsistency } from "../core/mmr/index.js";
-// From its own module: scitt's index also carries the registration policy, whose X.509 checks
-// have no browser counterpart.
-export { type TransparentVerdict, verifyStatement } from "../core/scitt/transparent.js";
-export {
-  type CheckpointVerdict,
-  type LogTrust,
-  parseCheckpoint,
-  parseTlogProof,
-  type RecordInLogVerdict,
-  rootFromTiles,
-  type TileFetch,
-  type TileRef,
-  type TlogProofVerdict,
-  verifyCheckpoint,
-  verifyRecordInTiles,
-  verifyRecordTlogProof,
-} from "../core/tlog/index.js";
-export {
-  type ApiRecord,
-  keysFromKeySet,
-  leafOfRecord,
-  type Verdict,
-  verifyRecordReceipt,
-} from "../core/verify/index.js";
 export {
   BUNDLE_FAILURES,
   type BundleCheckpoint,
@@ -74,12 +34,52 @@ export {
   parseBundle,
   verifyBundle,
 } from "./bundle/index.js";
+export { decodeSeal, verifySeal } from "./cose/index.js";
+export {
+  type EcJwk,
+  type PublicKey,
+  type PublicKeyFactory,
+  publicKeyFromJwk,
+  type SignatureHash,
+} from "./crypto/public-key.js";
+export { analysisDerivation, checkDerivation, type Derivation } from "./lifecycle/provenance.js";
 export {
   bundleConsentReport,
   type ConsentReport,
   consentReportText,
 } from "./lifecycle/report.js";
+export {
+  LIFECYCLE_OPERATIONS,
+  type LifecycleOperation,
+  type RecordLifecycle,
+  recordLifecycle,
+} from "./lifecycle/vocabulary.js";
+export { verifyConsistency as verifyMmrConsistency } from "./mmr/index.js";
 export { statementPayloadMatches } from "./payload.js";
+export {
+  type ApiRecord,
+  keysFromKeySet,
+  leafOfRecord,
+  type Verdict,
+  verifyRecordReceipt,
+} from "./receipts/index.js";
+// From its own module: scitt's index also carries the registration policy, whose X.509 checks
+// have no browser counterpart.
+export { type TransparentVerdict, verifyStatement } from "./scitt/transparent.js";
+export {
+  type CheckpointVerdict,
+  type LogTrust,
+  parseCheckpoint,
+  parseTlogProof,
+  type RecordInLogVerdict,
+  rootFromTiles,
+  type TileFetch,
+  type TileRef,
+  type TlogProofVerdict,
+  verifyCheckpoint,
+  verifyRecordInTiles,
+  verifyRecordTlogProof,
+} from "./tlog/index.js";
 export {
   cannotEvaluate,
   EXIT_CODES,

@@ -1,4 +1,4 @@
-import { type AttributeStanding, erasableStandings, erasedWords } from "../core/record/erasable.js";
+import { type AttributeStanding, erasableStandings, erasedWords } from "../verify/record/erasable.js";
 import { verdictLabel } from "../verify/verdict/index.js";
 import { consoleFragment } from "./console-link.js";
 import type { Trail, TrailStep } from "./console-trail.js";

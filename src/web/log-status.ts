@@ -1,15 +1,15 @@
-import { cosignatureDate } from "../core/tlog/cosignature.js";
+import { judgeCheckpoint, type TrustRoots, type VerdictCode } from "../verify/index.js";
+import { LookupError, type PublicApi } from "../verify/lookup/public-api.js";
+import { cosignatureDate } from "../verify/tlog/cosignature.js";
 import {
   cosignatureTime,
   parseCheckpoint,
   parseNote,
   parseVkey,
   verifierFromVkey,
-} from "../core/tlog/index.js";
-import { COSIGNATURE_V1, ED25519 } from "../core/tlog/keys.js";
-import { ML_DSA_44 } from "../core/tlog/ml-dsa.js";
-import { judgeCheckpoint, type TrustRoots, type VerdictCode } from "../verify/index.js";
-import { LookupError, type PublicApi } from "../verify/lookup/public-api.js";
+} from "../verify/tlog/index.js";
+import { COSIGNATURE_V1, ED25519 } from "../verify/tlog/keys.js";
+import { ML_DSA_44 } from "../verify/tlog/ml-dsa.js";
 import { checkpointStanding, judge, logKeyFingerprint, pinsSomething } from "../verify/verdict/index.js";
 
 /** One signature line of the checkpoint, checked here. */

@@ -1,7 +1,7 @@
 // Entry point of the verify page bundle: reads a file or a typed id, looks up public
 // records on this service and verifies them here with the core verifier.
 
-import { fromBase64 } from "../core/crypto/bytes.js";
+import { fromBase64 } from "../verify/crypto/bytes.js";
 import {
   bundleConsentReport,
   cannotEvaluate,

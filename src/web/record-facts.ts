@@ -1,4 +1,4 @@
-import { lifecycleLabel, recordLifecycle } from "../core/lifecycle/vocabulary.js";
+import { lifecycleLabel, recordLifecycle } from "../verify/lifecycle/vocabulary.js";
 import type { PublicRecord } from "../verify/lookup/public-api.js";
 
 /** What kind of record a trail step is. */

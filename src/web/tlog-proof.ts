@@ -1,6 +1,6 @@
-import { parseProofExtra, TLOG_PROOF_HEADER } from "../core/tlog/index.js";
 import { parseTlogProof } from "../verify/index.js";
 import { LookupError, type PublicApi } from "../verify/lookup/public-api.js";
+import { parseProofExtra, TLOG_PROOF_HEADER } from "../verify/tlog/index.js";
 
 const HEADER_BYTES = new TextEncoder().encode(`${TLOG_PROOF_HEADER}\n`);
 

@@ -1,4 +1,3 @@
-import { sameHash, tilePath } from "../core/tlog/index.js";
 import {
   judgeCheckpoint,
   rootFromTiles,
@@ -6,6 +5,7 @@ import {
   type VerificationVerdict,
 } from "../verify/index.js";
 import { LookupError, type PublicApi } from "../verify/lookup/public-api.js";
+import { sameHash, tilePath } from "../verify/tlog/index.js";
 import { checkpointStanding, judge, logKeyFingerprint, pinsSomething } from "../verify/verdict/index.js";
 
 /** What the page reports about a tenancy's log: the shared verdict, and where the log stands. */

@@ -1,4 +1,8 @@
-import { leafCount } from "../core/mmr/index.js";
+import type { Queryable } from "../store/db.js";
+import type { LoadedKey } from "../store/keyring.js";
+import { insertCheckpoint, markSealUnwitnessed, originOf } from "../store/tlog-checkpoints.js";
+import { tlogSize } from "../store/tlog-nodes.js";
+import { leafCount } from "../verify/mmr/index.js";
 import {
   ed25519KeySigner,
   formatCheckpoint,
@@ -8,11 +12,7 @@ import {
   mlDsa44Keys,
   signNote,
   treeRoot,
-} from "../core/tlog/index.js";
-import type { Queryable } from "../store/db.js";
-import type { LoadedKey } from "../store/keyring.js";
-import { insertCheckpoint, markSealUnwitnessed, originOf } from "../store/tlog-checkpoints.js";
-import { tlogSize } from "../store/tlog-nodes.js";
+} from "../verify/tlog/index.js";
 
 export { TLOG_KEY, TLOG_ML_DSA_KEY } from "../store/tlog-checkpoints.js";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { isUuid } from "../api/ids.js";
+import { isUuid } from "../../verify/api/ids.js";
+import { QueryError } from "../../verify/filters/query-error.js";
 import { type PolicyFilter, parsePolicyFilters } from "../filters/policy-filter.js";
-import { QueryError } from "../filters/query-error.js";
 import { unstorableIndex } from "../filters/text-guard.js";
 import { parseUserAttributeFilters } from "../filters/user-attributes.js";
 import type { AccessPermission } from "./types.js";

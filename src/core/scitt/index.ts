@@ -1,4 +1,15 @@
-export { LEGACY_CWT_CLAIMS } from "./cwt-claims.js";
+export { LEGACY_CWT_CLAIMS } from "../../verify/scitt/cwt-claims.js";
+export { registeredEvent } from "../../verify/scitt/registered.js";
+export {
+  eventToStatement,
+  StatementError,
+  statementToEventAttributes,
+} from "../../verify/scitt/statement.js";
+export {
+  attachReceipts,
+  registeredTreeLeaf,
+  verifyStatement,
+} from "../../verify/scitt/transparent.js";
 export {
   checkRegistrationPolicy,
   checkScreenedStatement,
@@ -6,14 +17,3 @@ export {
   screenStatement,
 } from "./policy.js";
 export { type Problem, problemDetails, problemJson } from "./problem.js";
-export { registeredEvent } from "./registered.js";
-export {
-  eventToStatement,
-  StatementError,
-  statementToEventAttributes,
-} from "./statement.js";
-export {
-  attachReceipts,
-  registeredTreeLeaf,
-  verifyStatement,
-} from "./transparent.js";

@@ -1,6 +1,6 @@
-import { VconError } from "./errors.js";
+import { VconError } from "../../verify/vcon/errors.js";
+import { isLosslessObject, type LosslessObject, parseLossless } from "../../verify/vcon/lossless-json.js";
 import { detectForm, type VconForm } from "./form.js";
-import { isLosslessObject, type LosslessObject, parseLossless } from "./lossless-json.js";
 import { decodeSignedPayload } from "./signed-payload.js";
 import { checkUnsigned, isRecord } from "./unsigned-check.js";
 

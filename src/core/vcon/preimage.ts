@@ -1,8 +1,8 @@
 import canonicalizeModule from "canonicalize";
-import { VconError } from "./errors.js";
+import { VconError } from "../../verify/vcon/errors.js";
+import { pythonDumps } from "../../verify/vcon/python-dumps.js";
 import { normalizeLegacyFields } from "./legacy.js";
 import type { VconDocument } from "./parse.js";
-import { pythonDumps } from "./python-dumps.js";
 
 type Canonicalize = (input: unknown) => string | undefined;
 // canonicalize is CommonJS with an ESM-style d.ts: under NodeNext the default import is the function at run time.

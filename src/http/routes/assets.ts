@@ -1,6 +1,4 @@
 import type { Outcome } from "../../batching/coalescer.js";
-import { badRequest } from "../../core/api/api-error.js";
-import { pathUuid } from "../../core/api/ids.js";
 import { viewFor, writeViewFor } from "../../services/access/caller-view.js";
 import { createAssetEvent, createAssetEvents } from "../../services/records/asset-events.js";
 import {
@@ -12,6 +10,8 @@ import {
 } from "../../services/records/assets.js";
 import { requestTime } from "../../services/records/list-query.js";
 import { listAssetEvents, listAssets } from "../../services/records/lists.js";
+import { badRequest } from "../../verify/api/api-error.js";
+import { pathUuid } from "../../verify/api/ids.js";
 import { answerItems } from "../batch-items.js";
 import type { HttpDeps } from "../deps.js";
 import { listRoute } from "../listing.js";

@@ -1,6 +1,6 @@
-import { ApiError } from "../../core/api/api-error.js";
-import { pathUuid } from "../../core/api/ids.js";
 import { recordConsentVerification } from "../../services/records/consent-verification.js";
+import { ApiError } from "../../verify/api/api-error.js";
+import { pathUuid } from "../../verify/api/ids.js";
 import { buildConsent } from "../../verify/lookup/consent-build.js";
 import { LookupError } from "../../verify/lookup/public-api.js";
 import { callersApi } from "../callers-api.js";

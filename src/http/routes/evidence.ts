@@ -1,8 +1,8 @@
 import type { FastifyRequest } from "fastify";
-import { ApiError } from "../../core/api/api-error.js";
-import { isUuid, pathUuid } from "../../core/api/ids.js";
 import { nodePublicKeyFromJwk } from "../../core/node/crypto.js";
 import { receiptsOfRecords } from "../../services/ledger/receipts-in-bulk.js";
+import { ApiError } from "../../verify/api/api-error.js";
+import { isUuid, pathUuid } from "../../verify/api/ids.js";
 import { BundleError, type EvidenceBundle, verifyBundle } from "../../verify/bundle/index.js";
 import { LookupError } from "../../verify/lookup/public-api.js";
 import {

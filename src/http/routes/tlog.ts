@@ -1,9 +1,9 @@
-import { notFound } from "../../core/api/api-error.js";
-import { pathUuid } from "../../core/api/ids.js";
 import { logKeyHistory } from "../../services/ledger/key-history.js";
 import { periodChain, periodCheckpoint } from "../../services/ledger/log-periods.js";
 import { checkpointNote, logMlDsaVkey, logVkey, tileBytes } from "../../services/ledger/tlog.js";
 import { witnessStatus } from "../../services/ledger/tlog-witnesses.js";
+import { notFound } from "../../verify/api/api-error.js";
+import { pathUuid } from "../../verify/api/ids.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 import { witnessList } from "../schemas/witnesses.js";

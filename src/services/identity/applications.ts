@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
-import { badRequest, forbidden, notFound, quotaExceeded } from "../../core/api/api-error.js";
-import { isoTime } from "../../core/api/ids.js";
 import {
   type ApplicationRow,
   applicationRows,
@@ -14,6 +12,8 @@ import {
 import type { Queryable } from "../../store/db.js";
 import type { RowSource } from "../../store/row-source.js";
 import { lockTenancy } from "../../store/tenancies.js";
+import { badRequest, forbidden, notFound, quotaExceeded } from "../../verify/api/api-error.js";
+import { isoTime } from "../../verify/api/ids.js";
 import { valuesOf } from "../records/list-query.js";
 import { hashGeneratedSecret, newSecret } from "./secrets.js";
 

@@ -1,6 +1,12 @@
 import type { Ctx } from "../../context.js";
-import { ApiError, badRequest, notFound } from "../../core/api/api-error.js";
-import type { MmrProofForm } from "../../core/cose/index.js";
+import type { Queryable } from "../../store/db.js";
+import { signedWith } from "../../store/keyring.js";
+import { type EntryRow, entryAt, entryOfRecord, logSize } from "../../store/ledger.js";
+import { mmrNodesOf, type NodeSource, treeNodesOf } from "../../store/period-archive.js";
+import { getSeal, type SealRow } from "../../store/seals.js";
+import { nodeKey, tlogSize } from "../../store/tlog-nodes.js";
+import { ApiError, badRequest, notFound } from "../../verify/api/api-error.js";
+import type { MmrProofForm } from "../../verify/cose/index.js";
 import {
   consistencyProofIndices,
   includedRoot,
@@ -8,14 +14,8 @@ import {
   isValidMmrSize,
   leafCount,
   peakIndices,
-} from "../../core/mmr/index.js";
-import * as tree from "../../core/rfc9162/index.js";
-import type { Queryable } from "../../store/db.js";
-import { signedWith } from "../../store/keyring.js";
-import { type EntryRow, entryAt, entryOfRecord, logSize } from "../../store/ledger.js";
-import { mmrNodesOf, type NodeSource, treeNodesOf } from "../../store/period-archive.js";
-import { getSeal, type SealRow } from "../../store/seals.js";
-import { nodeKey, tlogSize } from "../../store/tlog-nodes.js";
+} from "../../verify/mmr/index.js";
+import * as tree from "../../verify/rfc9162/index.js";
 import { readNodeSource } from "./node-source.js";
 import { mmrReceiptSigning, treeReceiptSigning } from "./receipt-signing.js";
 

@@ -1,5 +1,15 @@
 import type { Ctx } from "../../context.js";
-import { notFound } from "../../core/api/api-error.js";
+import { archivedExtent, archivedObject, treeLevelOf } from "../../store/period-archive.js";
+import {
+  cosignaturesOf,
+  latestCheckpoint,
+  originOf,
+  publishedCheckpoint,
+  TLOG_KEY,
+  TLOG_ML_DSA_KEY,
+} from "../../store/tlog-checkpoints.js";
+import { leafEntries } from "../../store/tlog-tiles.js";
+import { notFound } from "../../verify/api/api-error.js";
 import {
   ED25519,
   formatEntryBundle,
@@ -12,17 +22,7 @@ import {
   type TileRef,
   tilePath,
   tileWidth,
-} from "../../core/tlog/index.js";
-import { archivedExtent, archivedObject, treeLevelOf } from "../../store/period-archive.js";
-import {
-  cosignaturesOf,
-  latestCheckpoint,
-  originOf,
-  publishedCheckpoint,
-  TLOG_KEY,
-  TLOG_ML_DSA_KEY,
-} from "../../store/tlog-checkpoints.js";
-import { leafEntries } from "../../store/tlog-tiles.js";
+} from "../../verify/tlog/index.js";
 import { readNodeSource } from "./node-source.js";
 
 /**

@@ -1,13 +1,7 @@
 import { createPublicKey, type KeyObject } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
 import { type AccessGrant, projectEvent } from "../../core/access/index.js";
-import { ApiError, badRequest, forbidden, notFound } from "../../core/api/api-error.js";
-import { CodedError } from "../../core/api/coded-error.js";
-import { isUuid } from "../../core/api/ids.js";
-import type { MmrProofForm } from "../../core/cose/index.js";
-import { ecJwk, type PublicKey } from "../../core/crypto/public-key.js";
 import { nodePublicKeyFromJwk } from "../../core/node/crypto.js";
-import { assetEventRecord, freeEventRecord } from "../../core/record/index.js";
 import {
   attachReceipts,
   checkScreenedStatement,
@@ -24,6 +18,12 @@ import { deleteScittKey, insertScittKey, listScittKeys } from "../../store/scitt
 import { getRegistrationPolicy, putRegistrationPolicy } from "../../store/scitt-registration-policies.js";
 import { getTenancy } from "../../store/tenancies.js";
 import { tlsCaCertificateRows } from "../../store/tlscacertificates.js";
+import { ApiError, badRequest, forbidden, notFound } from "../../verify/api/api-error.js";
+import { CodedError } from "../../verify/api/coded-error.js";
+import { isUuid } from "../../verify/api/ids.js";
+import type { MmrProofForm } from "../../verify/cose/index.js";
+import { ecJwk, type PublicKey } from "../../verify/crypto/public-key.js";
+import { assetEventRecord, freeEventRecord } from "../../verify/record/index.js";
 import { requireReadableStatement } from "../access/readable-records.js";
 import { type Profile, receiptFor } from "../ledger/proofs.js";
 import { createFreeEvent } from "../records/free-events.js";

@@ -1,10 +1,10 @@
-import { CodedError } from "../../core/api/coded-error.js";
-import { decodeSeal, verifySeal } from "../../core/cose/index.js";
-import { type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../../core/crypto/public-key.js";
-import { leafIndexOfMmrIndex, verifyConsistency } from "../../core/mmr/index.js";
-import { type AttributeStanding, erasableStandings, erasedWords } from "../../core/record/erasable.js";
-import { verifyConsistency as verifyTreeConsistency } from "../../core/rfc9162/index.js";
-import { keysFromKeySet, verifyRecordReceipt } from "../../core/verify/index.js";
+import { CodedError } from "../api/coded-error.js";
+import { decodeSeal, verifySeal } from "../cose/index.js";
+import { type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../crypto/public-key.js";
+import { leafIndexOfMmrIndex, verifyConsistency } from "../mmr/index.js";
+import { keysFromKeySet, verifyRecordReceipt } from "../receipts/index.js";
+import { type AttributeStanding, erasableStandings, erasedWords } from "../record/erasable.js";
+import { verifyConsistency as verifyTreeConsistency } from "../rfc9162/index.js";
 import {
   type CheckpointJudgement,
   coseKeyFingerprints,

@@ -7,12 +7,8 @@
  * (the CLI, /verify, the console).
  */
 
-import {
-  type BreachDeadlines,
-  type BreachState,
-  breachStates,
-  DEFAULT_BREACH_DEADLINES,
-} from "../../core/lifecycle/breach.js";
+import { erasableStandings } from "../record/erasable.js";
+import { type BreachDeadlines, type BreachState, breachStates, DEFAULT_BREACH_DEADLINES } from "./breach.js";
 import {
   type ConsentRole,
   consentOf,
@@ -20,16 +16,10 @@ import {
   type LifecycleRecord,
   lifecycleOrder,
   purposesNamed,
-} from "../../core/lifecycle/consent.js";
-import { isVerification, verificationBefore } from "../../core/lifecycle/verification.js";
-import {
-  LIFECYCLE_ATTRIBUTES,
-  lifecycleLabel,
-  purposesOf,
-  recordAttributes,
-} from "../../core/lifecycle/vocabulary.js";
-import { erasableStandings } from "../../core/record/erasable.js";
+} from "./consent.js";
 import { type CustodyHop, type CustodyKeys, custodyHops } from "./custody.js";
+import { isVerification, verificationBefore } from "./verification.js";
+import { LIFECYCLE_ATTRIBUTES, lifecycleLabel, purposesOf, recordAttributes } from "./vocabulary.js";
 
 /** One record as the report shows it. */
 export interface ReportStep {

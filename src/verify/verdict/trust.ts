@@ -1,4 +1,4 @@
-import type { PublicKey } from "../../core/crypto/public-key.js";
+import type { PublicKey } from "../crypto/public-key.js";
 import { emptyPolicy, pinsAnything, type TrustPolicy } from "./policy.js";
 
 /** The caller's trust roots: a policy (keys, witnesses, requirements) and COSE keys given by value. */

@@ -13,6 +13,7 @@ import {
 } from "../cose/index.js";
 import type { PublicKey } from "../crypto/public-key.js";
 import { parseIdTimestamp, tlogLeafData } from "../ledger/index.js";
+import { type ApiRecord, verifyRecordReceipt } from "../receipts/record.js";
 import {
   type AssetFreeLeafSchema,
   assetFreeEventLeafHash,
@@ -20,7 +21,6 @@ import {
   assetFreeLeafSchemas,
 } from "../record/index.js";
 import { leafHash } from "../rfc9162/index.js";
-import { type ApiRecord, verifyRecordReceipt } from "../verify/record.js";
 import { cwtClaimsOf } from "./cwt-claims.js";
 import { registeredEvent } from "./registered.js";
 import { statementToEventAttributes } from "./statement.js";

@@ -1,5 +1,5 @@
 import { leafIndexOfMmrIndex } from "../mmr/index.js";
-import { type ApiRecord, leafOfRecord } from "../verify/record.js";
+import { type ApiRecord, leafOfRecord } from "../receipts/record.js";
 import { type Checkpoint, parseCheckpoint } from "./checkpoint.js";
 import { verifyNote } from "./note.js";
 import { type TileFetch, verifyEntryInTiles } from "./tiles.js";

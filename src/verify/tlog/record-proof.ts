@@ -1,4 +1,4 @@
-import { type ApiRecord, candidateLeaves } from "../verify/record.js";
+import { type ApiRecord, candidateLeaves } from "../receipts/record.js";
 import { type LogTrust, recordLeafIndex } from "./log-check.js";
 import { type TlogProofVerdict, verifyTlogProof } from "./proof.js";
 
