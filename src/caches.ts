@@ -6,7 +6,7 @@ import { getErasurePolicy } from "./store/erasable-values.js";
 import type { EntryRow } from "./store/ledger.js";
 import type { SealRow } from "./store/seals.js";
 import { type SharingCache, sharingCache } from "./store/sharing.js";
-import { ReceiptHeaders } from "./verify/cose/index.js";
+import { ReceiptHeaders } from "./verify/primitives.js";
 
 /**
  * What a context keeps in memory to spare repeated work, built once with it (`openContext`).

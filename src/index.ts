@@ -5,5 +5,5 @@
  */
 
 export type { ErrorCode } from "./errors.js";
-export { CodedError } from "./verify/api/coded-error.js";
 export * from "./verify/index.js";
+export { CodedError } from "./verify/primitives.js";

@@ -9,4 +9,4 @@ export type { Config } from "./config.js";
 export { ConfigError, loadConfig } from "./config.js";
 export type { ErrorCode } from "./errors.js";
 export { type RunningService, startService } from "./server.js";
-export { CodedError } from "./verify/api/coded-error.js";
+export { CodedError } from "./verify/primitives.js";

@@ -7,8 +7,8 @@ import {
 } from "node:crypto";
 import { nodePublicKey, nodeSigner } from "../../src/core/node/crypto.js";
 import { checkRegistrationPolicy } from "../../src/core/scitt/index.js";
-import type { CborValue } from "../../src/verify/cbor/index.js";
-import { buildReceipt, ReceiptHeaders, signSign1, verifySign1 } from "../../src/verify/cose/index.js";
+import type { CborValue } from "../../src/verify/primitives.js";
+import { buildReceipt, ReceiptHeaders, signSign1, verifySign1 } from "../../src/verify/primitives.js";
 import { pairedRates } from "../micro.js";
 import type { Limit } from "../results.js";
 import type { ScenarioContext } from "../scenario.js";

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { IdTimestampGenerator } from "../../src/verify/ledger/idtimestamp.js";
-import { appendLeaves } from "../../src/verify/mmr/index.js";
 import {
+  appendLeaves,
   assetEventLeafHash,
   assetFreeEventLeafHash,
   assetFreeExtraBytes,
-} from "../../src/verify/record/leaf.js";
+  IdTimestampGenerator,
+} from "../../src/verify/primitives.js";
 import { opsPerSecond } from "../micro.js";
 import type { ScenarioContext } from "../scenario.js";
 import { commitEntryRate } from "./core-commit.js";

@@ -4,7 +4,7 @@ import type { Db } from "../../src/store/db.js";
 import { openPglite } from "../../src/store/drivers/pglite.js";
 import { openPostgres } from "../../src/store/drivers/postgres.js";
 import { migrate } from "../../src/store/migrate.js";
-import { IdTimestampGenerator } from "../../src/verify/ledger/idtimestamp.js";
+import { IdTimestampGenerator } from "../../src/verify/primitives.js";
 import { commitBatch } from "../../src/workers/commit-batch.js";
 import { freshDatabase } from "../database.js";
 import type { Scenario } from "../scenario.js";

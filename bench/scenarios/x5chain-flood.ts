@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { nodeSigner } from "../../src/core/node/crypto.js";
-import { HEADER, signSign1 } from "../../src/verify/cose/index.js";
+import { HEADER, signSign1 } from "../../src/verify/primitives.js";
 
 /** The package's root, found from this file whether it runs from bench/ (tsx) or dist/bench. */
 function packageRoot(): string {

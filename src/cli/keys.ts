@@ -8,7 +8,7 @@ import type { SignedLogState } from "../store/keystore/signed-state.js";
 import { compareWithSigned, stateOf } from "../store/log-guard.js";
 import { getSeal } from "../store/seals.js";
 import { listTenancies } from "../store/tenancies.js";
-import { isUuid } from "../verify/api/ids.js";
+import { isUuid } from "../verify/primitives.js";
 import { RedisWakeSignal } from "../wake/redis-wake-signal.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";

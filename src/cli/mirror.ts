@@ -12,17 +12,17 @@ import {
   verifyCheckpoint,
   verifyRecordInLog,
 } from "../verify/index.js";
-import { PublicApi } from "../verify/lookup/public-api.js";
 import {
   auditTiles,
   eachTile,
+  PublicApi,
   parseNote,
   sameHash,
   TILE_WIDTH,
   tileCount,
   tilePath,
-} from "../verify/tlog/index.js";
-import { USAGE_EXIT_CODE } from "../verify/verdict/index.js";
+  USAGE_EXIT_CODE,
+} from "../verify/primitives.js";
 import type { Command } from "./commands.js";
 
 /** Reads tiles from a mirror directory (the same names as under the log's URL prefix). */

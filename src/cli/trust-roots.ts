@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Command as Cli } from "commander";
 import { nodePublicKeyFromJwk } from "../core/node/crypto.js";
-import { CodedError } from "../verify/api/coded-error.js";
 import {
   emptyPolicy,
   keysFromKeySet,
@@ -11,6 +10,7 @@ import {
   type VerificationVerdict,
   witnessGroup,
 } from "../verify/index.js";
+import { CodedError } from "../verify/primitives.js";
 
 /** The trust-root options every verification takes (all from the caller, never from the evidence). */
 export interface TrustFlags {

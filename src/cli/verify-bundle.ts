@@ -12,7 +12,7 @@ import {
   parseBundle,
   verifyBundle,
 } from "../verify/index.js";
-import { pinnedServiceKeys } from "../verify/lifecycle/custody.js";
+import { pinnedServiceKeys } from "../verify/primitives.js";
 import type { Exit } from "./commands.js";
 import { type TrustFlags, TrustRootError, trustOptions, trustRoots, verdictText } from "./trust-roots.js";
 import { EXIT_HELP } from "./verdict-help.js";

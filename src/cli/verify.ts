@@ -2,8 +2,6 @@ import { createPublicKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
 import { nodePublicKey, nodePublicKeyFromJwk } from "../core/node/crypto.js";
-import { CodedError } from "../verify/api/coded-error.js";
-import { isUuid } from "../verify/api/ids.js";
 import {
   cannotEvaluate,
   decodeSeal,
@@ -14,18 +12,23 @@ import {
   verifyMmrConsistency,
   verifySeal,
 } from "../verify/index.js";
+import type { Checkpoint } from "../verify/primitives.js";
 import {
+  type ChainPeriod,
+  CodedError,
+  isUuid,
   keyedVerdict,
+  LookupError,
+  PublicApi,
   recordReceiptVerdict,
   type ServiceKeys,
   serviceKeysFor,
   statementVerdict,
   tlogProofVerdict,
-} from "../verify/lookup/keyed-verdict.js";
-import { LookupError, PublicApi } from "../verify/lookup/public-api.js";
-import { verifyConsistency as verifyTreeConsistency } from "../verify/rfc9162/index.js";
-import type { Checkpoint } from "../verify/tlog/checkpoint.js";
-import { type ChainPeriod, verifyCheckpoint, verifyPeriodChain } from "../verify/tlog/index.js";
+  verifyCheckpoint,
+  verifyPeriodChain,
+  rfc9162VerifyConsistency as verifyTreeConsistency,
+} from "../verify/primitives.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
 import { verifyRecordInMirror } from "./mirror.js";

@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Ctx, Principal } from "../context.js";
 import { unstorableIndex } from "../core/filters/text-guard.js";
 import { Authenticator } from "../services/identity/auth.js";
-import { ApiError, badRequest } from "../verify/api/api-error.js";
+import { ApiError, badRequest } from "../verify/primitives.js";
 import { hasBody, registerBodyParsers, UNREAD_BODY } from "./body.js";
 import type { HttpDeps } from "./deps.js";
 import { answerClientError, errorHandler, sendError, sendNotFound, toApiError } from "./errors.js";

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { type Problem, problemDetails, problemJson } from "../core/scitt/index.js";
 import { RegistrationClosed, RegistrationRefused } from "../services/scitt/scitt.js";
-import { ApiError, errorStatus } from "../verify/api/api-error.js";
+import { ApiError, errorStatus } from "../verify/primitives.js";
 import { notFoundPage } from "./not-found-page.js";
 import { requestLogger } from "./request-log.js";
 import { PAGE_CSP } from "./static-files.js";

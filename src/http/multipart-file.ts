@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import busboy from "busboy";
 import type { FileLimits, FileUpload, ReceivedFile } from "../services/blobs/blob-upload.js";
-import { ApiError, badRequest } from "../verify/api/api-error.js";
+import { ApiError, badRequest } from "../verify/primitives.js";
 
 /**
  * Room for a multipart body's boundaries, part headers and small fields around its file (the

@@ -1,7 +1,6 @@
 import { nodeSha256 } from "../core/node/crypto.js";
-import { idTimestampToMillis, parseIdTimestamp } from "../verify/ledger/idtimestamp.js";
-import { type CoveringSeal, sealRoot } from "../verify/ledger/trust.js";
-import type { AssetEventSource, RecordPrincipal } from "../verify/record/index.js";
+import type { AssetEventSource, RecordPrincipal } from "../verify/primitives.js";
+import { type CoveringSeal, idTimestampToMillis, parseIdTimestamp, sealRoot } from "../verify/primitives.js";
 import type { Queryable } from "./db.js";
 import { sqlTime } from "./sql-time.js";
 

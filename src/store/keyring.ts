@@ -1,8 +1,7 @@
 import { createPublicKey, type KeyObject, randomBytes } from "node:crypto";
 import { nodePublicKey } from "../core/node/crypto.js";
-import type { Signer } from "../verify/cose/index.js";
-import { ecJwk, type PublicKey } from "../verify/crypto/public-key.js";
-import { mlDsa44Keys } from "../verify/tlog/index.js";
+import type { Signer } from "../verify/primitives.js";
+import { ecJwk, mlDsa44Keys, type PublicKey } from "../verify/primitives.js";
 import type { Db } from "./db.js";
 import { FILE_HOLDER, type FileKeys } from "./keystore/file-keys.js";
 import type { KeyAlg, KeyBackend, KeySigner, SigningAlg } from "./keystore/key-backend.js";

@@ -1,6 +1,5 @@
 import { emptyPolicy, PolicyError, parsePolicy, type TrustRoots, witnessGroup } from "../verify/index.js";
-import { parseVkey } from "../verify/tlog/index.js";
-import { pinsSomething } from "../verify/verdict/index.js";
+import { parseVkey, pinsSomething } from "../verify/primitives.js";
 
 /** What the console's trust-roots panel holds: the auditor's own roots, as `archivist verify` takes them. */
 export interface TrustInput {

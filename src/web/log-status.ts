@@ -1,16 +1,21 @@
 import { judgeCheckpoint, type TrustRoots, type VerdictCode } from "../verify/index.js";
-import { LookupError, type PublicApi } from "../verify/lookup/public-api.js";
-import { cosignatureDate } from "../verify/tlog/cosignature.js";
 import {
+  COSIGNATURE_V1,
+  checkpointStanding,
+  cosignatureDate,
   cosignatureTime,
+  ED25519,
+  judge,
+  LookupError,
+  logKeyFingerprint,
+  ML_DSA_44,
+  type PublicApi,
   parseCheckpoint,
   parseNote,
   parseVkey,
+  pinsSomething,
   verifierFromVkey,
-} from "../verify/tlog/index.js";
-import { COSIGNATURE_V1, ED25519 } from "../verify/tlog/keys.js";
-import { ML_DSA_44 } from "../verify/tlog/ml-dsa.js";
-import { checkpointStanding, judge, logKeyFingerprint, pinsSomething } from "../verify/verdict/index.js";
+} from "../verify/primitives.js";
 
 /** One signature line of the checkpoint, checked here. */
 interface SignatureLineCheck {

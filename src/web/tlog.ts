@@ -4,9 +4,16 @@ import {
   type TrustRoots,
   type VerificationVerdict,
 } from "../verify/index.js";
-import { LookupError, type PublicApi } from "../verify/lookup/public-api.js";
-import { sameHash, tilePath } from "../verify/tlog/index.js";
-import { checkpointStanding, judge, logKeyFingerprint, pinsSomething } from "../verify/verdict/index.js";
+import {
+  checkpointStanding,
+  judge,
+  LookupError,
+  logKeyFingerprint,
+  type PublicApi,
+  pinsSomething,
+  sameHash,
+  tilePath,
+} from "../verify/primitives.js";
 
 /** What the page reports about a tenancy's log: the shared verdict, and where the log stands. */
 export interface LogReport extends VerificationVerdict {

@@ -9,9 +9,7 @@ import { markSimpleHashConfirmed } from "../store/assets.js";
 import { headBlock, insertBlock, tryLockChain } from "../store/chain.js";
 import type { Queryable } from "../store/db.js";
 import { markSealAnchored, type SealRow, unanchoredSeals } from "../store/seals.js";
-import { isoTime } from "../verify/api/ids.js";
-import { simpleHashAnchor } from "../verify/ledger/simplehash.js";
-import { assetEventRecord } from "../verify/record/index.js";
+import { assetEventRecord, isoTime, simpleHashAnchor } from "../verify/primitives.js";
 
 interface Window {
   tenant: string;

@@ -2,17 +2,17 @@ import type { Queryable } from "../store/db.js";
 import type { LoadedKey } from "../store/keyring.js";
 import { insertCheckpoint, markSealUnwitnessed, originOf } from "../store/tlog-checkpoints.js";
 import { tlogSize } from "../store/tlog-nodes.js";
-import { leafCount } from "../verify/mmr/index.js";
 import {
   ed25519KeySigner,
   formatCheckpoint,
+  leafCount,
   logOrigin,
   type MlDsa44Keys,
   mlDsa44KeySigner,
   mlDsa44Keys,
   signNote,
-  treeRoot,
-} from "../verify/tlog/index.js";
+  tlogTreeRoot as treeRoot,
+} from "../verify/primitives.js";
 
 export { TLOG_KEY, TLOG_ML_DSA_KEY } from "../store/tlog-checkpoints.js";
 

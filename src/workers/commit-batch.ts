@@ -13,17 +13,17 @@ import {
   writeCommit,
 } from "../store/ledger.js";
 import {
-  formatIdTimestamp,
-  type IdTimestampGenerator,
-  idTimestampToMillis,
-} from "../verify/ledger/idtimestamp.js";
-import { tlogLeafData } from "../verify/ledger/tlog-leaf.js";
-import { appendLeaves, appendNodesNeeded, leafCount } from "../verify/mmr/index.js";
-import {
+  appendLeaves,
+  mmrAppendNodesNeeded as appendNodesNeeded,
   assetEventRowLeafHash,
   assetFreeEventLeafHash,
   assetFreeExtraBytes,
-} from "../verify/record/index.js";
+  formatIdTimestamp,
+  type IdTimestampGenerator,
+  idTimestampToMillis,
+  leafCount,
+  tlogLeafData,
+} from "../verify/primitives.js";
 import { type Frontier, frontierAfter, type LogFrontiers } from "./log-frontiers.js";
 import { readTreeFrontier, treeNodesAfter } from "./tlog-append.js";
 

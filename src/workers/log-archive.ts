@@ -17,18 +17,18 @@ import {
 import { checkpointAt, cosignaturesOf } from "../store/tlog-checkpoints.js";
 import { nodeKey } from "../store/tlog-nodes.js";
 import { leafEntries } from "../store/tlog-tiles.js";
-import { CodedError } from "../verify/api/coded-error.js";
-import { peakIndices } from "../verify/mmr/index.js";
-import { frontier } from "../verify/rfc9162/coords.js";
-import { treeRoot } from "../verify/rfc9162/index.js";
 import {
+  CodedError,
   eachTile,
   formatEntryBundle,
+  frontier,
+  peakIndices,
   sameHash,
   TILE_HEIGHT,
   TILE_WIDTH,
   tilePath,
-} from "../verify/tlog/index.js";
+  rfc9162TreeRoot as treeRoot,
+} from "../verify/primitives.js";
 
 /** An archive that does not reproduce what was signed: nothing is marked archived, nothing dropped. */
 class ArchiveError extends CodedError<"ARCHIVE_MISMATCH"> {

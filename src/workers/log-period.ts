@@ -6,10 +6,15 @@ import { loadLog, lockLog, readNodes, writeCommit } from "../store/ledger.js";
 import type { LogGuard } from "../store/log-guard.js";
 import { logsDueToClose, openPeriod, recordClose } from "../store/log-periods.js";
 import { checkpointAt } from "../store/tlog-checkpoints.js";
-import { CodedError } from "../verify/api/coded-error.js";
-import { formatIdTimestamp, IdTimestampGenerator } from "../verify/ledger/idtimestamp.js";
-import { appendLeaves, appendNodesNeeded, leafCount } from "../verify/mmr/index.js";
-import { periodLinkLeaf } from "../verify/tlog/index.js";
+import {
+  appendLeaves,
+  mmrAppendNodesNeeded as appendNodesNeeded,
+  CodedError,
+  formatIdTimestamp,
+  IdTimestampGenerator,
+  leafCount,
+  periodLinkLeaf,
+} from "../verify/primitives.js";
 import { workerId } from "./commit-batch.js";
 import type { SealKeys } from "./seal-keys.js";
 import { sealLog } from "./seal-log.js";

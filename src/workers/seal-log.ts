@@ -4,9 +4,13 @@ import { type LoadedKey, signedWith } from "../store/keyring.js";
 import { loadLog, lockLog, readNodes } from "../store/ledger.js";
 import type { LogGuard } from "../store/log-guard.js";
 import { getSeal, insertSeal } from "../store/seals.js";
-import { buildSeal } from "../verify/cose/index.js";
-import { parseIdTimestamp } from "../verify/ledger/idtimestamp.js";
-import { consistencyProofIndices, peakIndices, verifyConsistency } from "../verify/mmr/index.js";
+import {
+  buildSeal,
+  consistencyProofIndices,
+  parseIdTimestamp,
+  peakIndices,
+  mmrVerifyConsistency as verifyConsistency,
+} from "../verify/primitives.js";
 import { type CheckpointKey, publishCheckpoint } from "./checkpoint.js";
 
 export interface SealKey {

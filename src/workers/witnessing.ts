@@ -11,18 +11,18 @@ import {
   setWitnessSize,
   witnessSize,
 } from "../store/tlog-checkpoints.js";
-import { readBoundedText } from "../verify/net/bounded-body.js";
 import {
   consistencyProof,
   cosignatureTime,
   formatAddCheckpoint,
   NoteError,
   type NoteVerifier,
+  readBoundedText,
   signatureLine,
   verifierFromVkey,
   verifyNote,
   type WitnessEntry,
-} from "../verify/tlog/index.js";
+} from "../verify/primitives.js";
 
 const TIMEOUT_MS = 10_000;
 /**

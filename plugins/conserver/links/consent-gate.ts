@@ -1,4 +1,4 @@
-import { LIFECYCLE_ATTRIBUTES } from "../../../src/verify/lifecycle/vocabulary.js";
+import { LIFECYCLE_ATTRIBUTES } from "../../../src/verify/primitives.js";
 import { type DeliveryJob, idempotencyKey } from "../delivery/job.js";
 import { ConserverError } from "../errors.js";
 import { normaliseOperation } from "../operation.js";

@@ -2,7 +2,7 @@ import type { KeyObject } from "node:crypto";
 import { readBounded } from "vcon-archivist/client";
 import { nodeSigner } from "../../../src/core/node/crypto.js";
 import { eventToStatement } from "../../../src/core/scitt/index.js";
-import type { Signer } from "../../../src/verify/cose/index.js";
+import type { Signer } from "../../../src/verify/primitives.js";
 import type { DeliveryBackend } from "../delivery/job.js";
 import { type FetchFn, TokenSource } from "../delivery/token-source.js";
 import { ConserverError } from "../errors.js";

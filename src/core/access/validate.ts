@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { isUuid } from "../../verify/api/ids.js";
-import { QueryError } from "../../verify/filters/query-error.js";
+import { isUuid, QueryError } from "../../verify/primitives.js";
 import { type PolicyFilter, parsePolicyFilters } from "../filters/policy-filter.js";
 import { unstorableIndex } from "../filters/text-guard.js";
 import { parseUserAttributeFilters } from "../filters/user-attributes.js";

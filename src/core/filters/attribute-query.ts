@@ -1,4 +1,4 @@
-import { QueryError } from "../../verify/filters/query-error.js";
+import { QueryError } from "../../verify/primitives.js";
 import type { AttributeFilter } from "./attribute-filter.js";
 import { assertStorableText } from "./text-guard.js";
 

@@ -1,15 +1,13 @@
-export { LEGACY_CWT_CLAIMS } from "../../verify/scitt/cwt-claims.js";
-export { registeredEvent } from "../../verify/scitt/registered.js";
-export {
-  eventToStatement,
-  StatementError,
-  statementToEventAttributes,
-} from "../../verify/scitt/statement.js";
 export {
   attachReceipts,
+  eventToStatement,
+  LEGACY_CWT_CLAIMS,
+  registeredEvent,
   registeredTreeLeaf,
+  StatementError,
+  statementToEventAttributes,
   verifyStatement,
-} from "../../verify/scitt/transparent.js";
+} from "../../verify/primitives.js";
 export {
   checkRegistrationPolicy,
   checkScreenedStatement,

@@ -1,8 +1,7 @@
 import { X509Certificate } from "node:crypto";
-import type { CborValue } from "../../verify/cbor/index.js";
-import { decodeSign1, HEADER, type Sign1, verifySign1 } from "../../verify/cose/index.js";
-import type { PublicKey } from "../../verify/crypto/public-key.js";
-import { cwtClaimsOf } from "../../verify/scitt/cwt-claims.js";
+import type { PublicKey } from "../../verify/index.js";
+import type { CborValue } from "../../verify/primitives.js";
+import { cwtClaimsOf, decodeSign1, HEADER, type Sign1, verifySign1 } from "../../verify/primitives.js";
 import { nodePublicKey } from "../node/crypto.js";
 import { basicConstraints } from "../x509/basic-constraints.js";
 import { bindIssuer } from "./issuer-binding.js";

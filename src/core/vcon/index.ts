@@ -4,8 +4,10 @@ export {
   type LosslessJson,
   type LosslessObject,
   parseLossless,
-} from "../../verify/vcon/lossless-json.js";
-export { pythonDumps, pythonFloatRepr, pythonString } from "../../verify/vcon/python-dumps.js";
+  pythonDumps,
+  pythonFloatRepr,
+  pythonString,
+} from "../../verify/primitives.js";
 export { detectForm, type VconForm } from "./form.js";
 export { HASH_MODES, type HashMode, hashPreimage, hashVcon, isHashMode } from "./hash.js";
 export { normalizeLegacyFields } from "./legacy.js";

@@ -1,5 +1,4 @@
-import { VconError } from "../../verify/vcon/errors.js";
-import { isLosslessObject, type LosslessObject, parseLossless } from "../../verify/vcon/lossless-json.js";
+import { isLosslessObject, type LosslessObject, parseLossless, VconError } from "../../verify/primitives.js";
 import { detectForm, type VconForm } from "./form.js";
 import { decodeSignedPayload } from "./signed-payload.js";
 import { checkUnsigned, isRecord } from "./unsigned-check.js";

@@ -1,6 +1,5 @@
 import canonicalizeModule from "canonicalize";
-import { VconError } from "../../verify/vcon/errors.js";
-import { pythonDumps } from "../../verify/vcon/python-dumps.js";
+import { pythonDumps, VconError } from "../../verify/primitives.js";
 import { normalizeLegacyFields } from "./legacy.js";
 import type { VconDocument } from "./parse.js";
 

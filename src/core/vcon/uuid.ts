@@ -1,4 +1,4 @@
-import { VconError } from "../../verify/vcon/errors.js";
+import { VconError } from "../../verify/primitives.js";
 import type { VconDocument } from "./parse.js";
 import { isRecord, isUuidText } from "./unsigned-check.js";
 

@@ -7,7 +7,7 @@ import {
   regenerateSecret,
   removeApplication,
 } from "../../services/identity/applications.js";
-import { pathUuid } from "../../verify/api/ids.js";
+import { pathUuid } from "../../verify/primitives.js";
 import { crudRoutes } from "../crud-routes.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";

@@ -10,8 +10,7 @@ import {
 } from "../../services/records/assets.js";
 import { requestTime } from "../../services/records/list-query.js";
 import { listAssetEvents, listAssets } from "../../services/records/lists.js";
-import { badRequest } from "../../verify/api/api-error.js";
-import { pathUuid } from "../../verify/api/ids.js";
+import { badRequest, pathUuid } from "../../verify/primitives.js";
 import { answerItems } from "../batch-items.js";
 import type { HttpDeps } from "../deps.js";
 import { listRoute } from "../listing.js";

@@ -3,7 +3,7 @@ import { viewFor } from "../../services/access/caller-view.js";
 import { attachmentBlob } from "../../services/blobs/attachments.js";
 import { blobOut } from "../../services/blobs/blobs.js";
 import { publicView } from "../../services/records/assets.js";
-import { pathUuid } from "../../verify/api/ids.js";
+import { pathUuid } from "../../verify/primitives.js";
 import { sendBlob } from "../blob-response.js";
 import type { HttpDeps } from "../deps.js";
 import type { Call, RouteTable } from "../route.js";

@@ -8,8 +8,7 @@ import {
   readCompliancePolicy,
   removeCompliancePolicy,
 } from "../../services/compliance/compliance.js";
-import { badRequest } from "../../verify/api/api-error.js";
-import { pathUuid } from "../../verify/api/ids.js";
+import { badRequest, pathUuid } from "../../verify/primitives.js";
 import { crudRoutes } from "../crud-routes.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";

@@ -4,7 +4,7 @@ import {
   registerProcessor,
   removeProcessor,
 } from "../../services/records/revocation-notices.js";
-import { pathUuid } from "../../verify/api/ids.js";
+import { pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 import {

@@ -1,16 +1,16 @@
 import type { FastifyRequest } from "fastify";
 import { nodePublicKeyFromJwk } from "../../core/node/crypto.js";
 import { receiptsOfRecords } from "../../services/ledger/receipts-in-bulk.js";
-import { ApiError } from "../../verify/api/api-error.js";
-import { isUuid, pathUuid } from "../../verify/api/ids.js";
-import { BundleError, type EvidenceBundle, verifyBundle } from "../../verify/bundle/index.js";
-import { LookupError } from "../../verify/lookup/public-api.js";
 import {
+  BundleError,
   cannotEvaluate,
+  type EvidenceBundle,
   emptyPolicy,
   type TrustRoots,
   type VerificationVerdict,
-} from "../../verify/verdict/index.js";
+  verifyBundle,
+} from "../../verify/index.js";
+import { ApiError, isUuid, LookupError, pathUuid } from "../../verify/primitives.js";
 import { type BundleSubject, buildBundle, type ReceiptSource, type SourcedReceipt } from "../bundle-build.js";
 import { callersApi } from "../callers-api.js";
 import type { HttpDeps } from "../deps.js";

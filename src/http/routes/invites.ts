@@ -6,7 +6,7 @@ import {
   readInvite,
   removeInvite,
 } from "../../services/identity/invites.js";
-import { pathUuid } from "../../verify/api/ids.js";
+import { pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";

@@ -10,8 +10,7 @@ import { keyHistory } from "../../services/ledger/key-history.js";
 import { latestSeal, scittKey, scittKeys, sealSizes } from "../../services/ledger/ledger-info.js";
 import { consistency, logEntry, receiptFor, treeConsistency } from "../../services/ledger/proofs.js";
 import { tlogProofFor } from "../../services/ledger/tlog-proof.js";
-import { type ApiError, badRequest, notFound } from "../../verify/api/api-error.js";
-import { pathUuid } from "../../verify/api/ids.js";
+import { type ApiError, badRequest, notFound, pathUuid } from "../../verify/primitives.js";
 import { sendCose } from "../cose-response.js";
 import type { HttpDeps } from "../deps.js";
 import {

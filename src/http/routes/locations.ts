@@ -9,7 +9,7 @@ import {
   removeLocation,
   setLocationPermissions,
 } from "../../services/records/locations.js";
-import { pathUuid } from "../../verify/api/ids.js";
+import { pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";

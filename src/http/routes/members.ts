@@ -7,7 +7,7 @@ import {
   membershipSource,
   patchMemberRoles,
 } from "../../services/identity/members.js";
-import { pathUuid } from "../../verify/api/ids.js";
+import { pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";

@@ -1,7 +1,6 @@
 import { accessPolicyOut } from "../../services/access/access-policies.js";
 import { assetPolicies, policyAssets } from "../../services/access/policy-audit.js";
-import { forbidden, notFound } from "../../verify/api/api-error.js";
-import { pathUuid } from "../../verify/api/ids.js";
+import { forbidden, notFound, pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 

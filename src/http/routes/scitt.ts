@@ -17,9 +17,7 @@ import {
   setRegistrationPolicy,
 } from "../../services/scitt/scitt.js";
 import { transparencyConfiguration } from "../../services/scitt/transparency-configuration.js";
-import { forbidden } from "../../verify/api/api-error.js";
-import { pathUuid } from "../../verify/api/ids.js";
-import { encodeCbor } from "../../verify/cbor/index.js";
+import { encodeCbor, forbidden, pathUuid } from "../../verify/primitives.js";
 import { sendCose } from "../cose-response.js";
 import { markDeprecated } from "../deprecation.js";
 import type { HttpDeps } from "../deps.js";

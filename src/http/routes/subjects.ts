@@ -8,7 +8,7 @@ import {
   subjectOut,
   subjectSource,
 } from "../../services/identity/subjects.js";
-import { pathUuid } from "../../verify/api/ids.js";
+import { pathUuid } from "../../verify/primitives.js";
 import { crudRoutes } from "../crud-routes.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";

@@ -6,7 +6,7 @@ import {
   selfInfo,
   setRootPrincipals,
 } from "../../services/identity/tenancies.js";
-import { pathUuid } from "../../verify/api/ids.js";
+import { pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ASSET_EVENT_FIELDS, ASSET_FIELDS } from "../../verify/record/index.js";
+import { ASSET_EVENT_FIELDS, ASSET_FIELDS } from "../../verify/primitives.js";
 import { recordSchema } from "./record-schema.js";
 
 const attributes = z.record(z.string(), z.unknown());

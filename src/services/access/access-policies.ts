@@ -18,7 +18,7 @@ import {
 } from "../../store/access-policies.js";
 import type { RowSource } from "../../store/row-source.js";
 import { lockTenancy } from "../../store/tenancies.js";
-import { forbidden, notFound, quotaExceeded } from "../../verify/api/api-error.js";
+import { forbidden, notFound, quotaExceeded } from "../../verify/primitives.js";
 import { valuesOf } from "../records/list-query.js";
 import { recordPolicyAudit } from "./policy-audit.js";
 

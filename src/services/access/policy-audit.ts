@@ -4,7 +4,7 @@ import { compilePolicyFilters, matchPolicyFilters } from "../../core/filters/ind
 import { type AccessPolicyRow, allAccessPolicies, getAccessPolicy } from "../../store/access-policies.js";
 import { type AssetRow, assetsMatchingAttributes, getAsset } from "../../store/assets.js";
 import type { Queryable } from "../../store/db.js";
-import { assetRecord } from "../../verify/record/index.js";
+import { assetRecord } from "../../verify/primitives.js";
 import { internalPrincipal } from "../identity/principals.js";
 import { tenancyWallets, writeGroup } from "../write/event-batcher.js";
 

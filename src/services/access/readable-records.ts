@@ -10,7 +10,7 @@ import { type AssetRow, getAsset } from "../../store/assets.js";
 import { freeEventOwner } from "../../store/free-events.js";
 import { getRegistrationPolicy } from "../../store/scitt-registration-policies.js";
 import { getTenancy } from "../../store/tenancies.js";
-import { type ApiError, notFound, unauthenticated } from "../../verify/api/api-error.js";
+import { type ApiError, notFound, unauthenticated } from "../../verify/primitives.js";
 import { publicView } from "../records/assets.js";
 import { canReadEvent } from "./access-view.js";
 import { viewFor } from "./caller-view.js";

@@ -5,7 +5,7 @@ import type { Ctx, Principal } from "../../context.js";
 import { blobUsage, contentReferenced, insertBlob, lockContent } from "../../store/blobs.js";
 import type { Queryable } from "../../store/db.js";
 import { getTenancy, lockTenancy } from "../../store/tenancies.js";
-import { ApiError, quotaExceeded } from "../../verify/api/api-error.js";
+import { ApiError, quotaExceeded } from "../../verify/primitives.js";
 import { sniffUpload } from "./blob-sniff.js";
 
 const HEAD_BYTES = 4100;

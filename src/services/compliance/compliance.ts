@@ -19,8 +19,7 @@ import {
 } from "../../store/compliance-policies.js";
 import type { RowSource } from "../../store/row-source.js";
 import { lockTenancy } from "../../store/tenancies.js";
-import { forbidden, notFound, quotaExceeded } from "../../verify/api/api-error.js";
-import { isoTime } from "../../verify/api/ids.js";
+import { forbidden, isoTime, notFound, quotaExceeded } from "../../verify/primitives.js";
 import { type AccessView, canReadEvent } from "../access/access-view.js";
 import { enumList } from "../records/list-query.js";
 

@@ -12,8 +12,7 @@ import {
 import type { Queryable } from "../../store/db.js";
 import type { RowSource } from "../../store/row-source.js";
 import { lockTenancy } from "../../store/tenancies.js";
-import { badRequest, forbidden, notFound, quotaExceeded } from "../../verify/api/api-error.js";
-import { isoTime } from "../../verify/api/ids.js";
+import { badRequest, forbidden, isoTime, notFound, quotaExceeded } from "../../verify/primitives.js";
 import { valuesOf } from "../records/list-query.js";
 import { hashGeneratedSecret, newSecret } from "./secrets.js";
 

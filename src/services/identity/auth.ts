@@ -5,9 +5,7 @@ import { getApplication } from "../../store/applications.js";
 import { getMemberByEmail } from "../../store/members.js";
 import { isRootPrincipal } from "../../store/root-principals.js";
 import { listTenancies } from "../../store/tenancies.js";
-import { ApiError } from "../../verify/api/api-error.js";
-import { isUuid } from "../../verify/api/ids.js";
-import { readBounded } from "../../verify/net/bounded-body.js";
+import { ApiError, isUuid, readBounded } from "../../verify/primitives.js";
 import { tokenVerifyKeys } from "./token-keys.js";
 import { appIdpIssuer, tokenAudience } from "./tokens.js";
 

@@ -10,8 +10,7 @@ import {
 } from "../../store/invites.js";
 import { admitMember, getMemberByEmail } from "../../store/members.js";
 import type { RowSource } from "../../store/row-source.js";
-import { badRequest, forbidden, notFound } from "../../verify/api/api-error.js";
-import { isoTime } from "../../verify/api/ids.js";
+import { badRequest, forbidden, isoTime, notFound } from "../../verify/primitives.js";
 import { valuesOf } from "../records/list-query.js";
 import { memberOut } from "./members.js";
 import { hashGeneratedSecret, newSecret, verifySecret } from "./secrets.js";

@@ -10,7 +10,7 @@ import {
   subjectRows,
   updateSubject,
 } from "../../store/subjects.js";
-import { badRequest, forbidden, notFound } from "../../verify/api/api-error.js";
+import { badRequest, forbidden, notFound } from "../../verify/primitives.js";
 import { valuesOf } from "../records/list-query.js";
 import { SELF_SUBJECT_ID, walletAddress } from "./self-subject.js";
 

@@ -11,7 +11,7 @@ import {
   tlsCaCertificateRows,
   updateTlsCaCertificate,
 } from "../../store/tlscacertificates.js";
-import { badRequest, forbidden, notFound, quotaExceeded } from "../../verify/api/api-error.js";
+import { badRequest, forbidden, notFound, quotaExceeded } from "../../verify/primitives.js";
 import { valuesOf } from "../records/list-query.js";
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;

@@ -4,8 +4,7 @@ import type { Ctx } from "../../context.js";
 import { FailureWindow } from "../../core/api/failure-window.js";
 import { getApplication } from "../../store/applications.js";
 import type { LoadedKey } from "../../store/keyring.js";
-import { ApiError, badRequest } from "../../verify/api/api-error.js";
-import { isUuid } from "../../verify/api/ids.js";
+import { ApiError, badRequest, isUuid } from "../../verify/primitives.js";
 import { hashGeneratedSecret, newSecret, verifySecret } from "./secrets.js";
 import { TOKEN_TTL_SECONDS } from "./token-keys.js";
 

@@ -5,9 +5,7 @@ import { getAssetEvent } from "../../store/asset-events.js";
 import { getAsset } from "../../store/assets.js";
 import { allBlocks, blockByHash, blockByNumber, headBlock } from "../../store/chain.js";
 import { validatorAddress } from "../../store/validator.js";
-import { notFound } from "../../verify/api/api-error.js";
-import { isoTime } from "../../verify/api/ids.js";
-import { assetEventRecord } from "../../verify/record/index.js";
+import { assetEventRecord, isoTime, notFound } from "../../verify/primitives.js";
 import { canReadEvent } from "../access/access-view.js";
 import { viewFor } from "../access/caller-view.js";
 

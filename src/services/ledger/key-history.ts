@@ -2,8 +2,7 @@ import type { Ctx } from "../../context.js";
 import type { KeyEntry } from "../../store/keystore/key-directory.js";
 import { listTenancies } from "../../store/tenancies.js";
 import { originOf, TLOG_KEY, TLOG_ML_DSA_KEY } from "../../store/tlog-checkpoints.js";
-import { notFound } from "../../verify/api/api-error.js";
-import { ED25519, formatVkey, ML_DSA_44 } from "../../verify/tlog/index.js";
+import { ED25519, formatVkey, ML_DSA_44, notFound } from "../../verify/primitives.js";
 import { liveTokenKeys } from "../identity/token-keys.js";
 
 /** The promise about retired public keys, served with them (docs/keys.md, key retention). */

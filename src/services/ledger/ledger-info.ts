@@ -2,8 +2,7 @@ import type { Ctx } from "../../context.js";
 import { es256PublicKey } from "../../store/keyring.js";
 import { getSeal, listSealSizes } from "../../store/seals.js";
 import { listTenancies } from "../../store/tenancies.js";
-import { notFound } from "../../verify/api/api-error.js";
-import { coseKeyBytes, coseKeySet } from "../../verify/cose/index.js";
+import { coseKeyBytes, coseKeySet, notFound } from "../../verify/primitives.js";
 
 /** Seal bytes of a log (latest, or of one size). */
 export async function latestSeal(

@@ -2,8 +2,7 @@ import type { Ctx } from "../../context.js";
 import { periodsOf } from "../../store/log-periods.js";
 import { archivedObject, withTreeNodes } from "../../store/period-archive.js";
 import { checkpointAt, cosignaturesOf, publishedCheckpoint } from "../../store/tlog-checkpoints.js";
-import { notFound } from "../../verify/api/api-error.js";
-import { consistencyProof, inclusionProof } from "../../verify/rfc9162/index.js";
+import { consistencyProof, inclusionProof, notFound } from "../../verify/primitives.js";
 
 const b64 = (h: Uint8Array) => Buffer.from(h).toString("base64");
 

@@ -5,17 +5,19 @@ import { type EntryRow, entryAt, entryOfRecord, logSize } from "../../store/ledg
 import { mmrNodesOf, type NodeSource, treeNodesOf } from "../../store/period-archive.js";
 import { getSeal, type SealRow } from "../../store/seals.js";
 import { nodeKey, tlogSize } from "../../store/tlog-nodes.js";
-import { ApiError, badRequest, notFound } from "../../verify/api/api-error.js";
-import type { MmrProofForm } from "../../verify/cose/index.js";
+import type { MmrProofForm } from "../../verify/primitives.js";
 import {
+  ApiError,
+  badRequest,
   consistencyProofIndices,
   includedRoot,
   inclusionProofIndices,
   isValidMmrSize,
   leafCount,
+  notFound,
   peakIndices,
-} from "../../verify/mmr/index.js";
-import * as tree from "../../verify/rfc9162/index.js";
+  rfc9162 as tree,
+} from "../../verify/primitives.js";
 import { readNodeSource } from "./node-source.js";
 import { mmrReceiptSigning, treeReceiptSigning } from "./receipt-signing.js";
 

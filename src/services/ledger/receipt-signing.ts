@@ -5,7 +5,7 @@ import {
   buildRfc9162Receipt,
   type MmrProofForm,
   type Signer,
-} from "../../verify/cose/index.js";
+} from "../../verify/primitives.js";
 
 /**
  * What a record's receipt says, ready for the seal key's signer: one record's receipt (`receiptFor`)

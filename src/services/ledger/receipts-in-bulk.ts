@@ -4,10 +4,14 @@ import { type EntryRow, entriesOfRecords } from "../../store/ledger.js";
 import { mmrNodesOf } from "../../store/period-archive.js";
 import { getSeal, type SealRow } from "../../store/seals.js";
 import { tlogSize } from "../../store/tlog-nodes.js";
-import { ApiError } from "../../verify/api/api-error.js";
-import type { Signer } from "../../verify/cose/index.js";
-import { includedRoot, inclusionProofIndices, leafCount } from "../../verify/mmr/index.js";
-import * as tree from "../../verify/rfc9162/index.js";
+import type { Signer } from "../../verify/primitives.js";
+import {
+  ApiError,
+  includedRoot,
+  inclusionProofIndices,
+  leafCount,
+  rfc9162 as tree,
+} from "../../verify/primitives.js";
 import { readNodeSource } from "./node-source.js";
 import { type Profile, treeNodes } from "./proofs.js";
 import { mmrReceiptSigning, treeReceiptSigning } from "./receipt-signing.js";

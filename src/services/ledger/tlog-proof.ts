@@ -2,9 +2,7 @@ import type { Ctx } from "../../context.js";
 import { getStatement } from "../../store/free-events.js";
 import { entryOfRecord } from "../../store/ledger.js";
 import { cosignaturesOf, publishedCheckpoint } from "../../store/tlog-checkpoints.js";
-import { ApiError } from "../../verify/api/api-error.js";
-import * as tree from "../../verify/rfc9162/index.js";
-import { formatProofExtra, formatTlogProof } from "../../verify/tlog/index.js";
+import { ApiError, formatProofExtra, formatTlogProof, rfc9162 as tree } from "../../verify/primitives.js";
 import { readNodeSource } from "./node-source.js";
 import { treeNodes } from "./proofs.js";
 

@@ -1,8 +1,6 @@
 import type { Ctx } from "../../context.js";
 import { lastCosignatures, originOf } from "../../store/tlog-checkpoints.js";
-import { notFound } from "../../verify/api/api-error.js";
-import { cosignatureDate } from "../../verify/tlog/cosignature.js";
-import { ML_DSA_44, parseVkey } from "../../verify/tlog/index.js";
+import { cosignatureDate, ML_DSA_44, notFound, parseVkey } from "../../verify/primitives.js";
 
 /** A configured witness as the log shows it: who, with which key, and what it last cosigned. */
 export interface WitnessStatus {

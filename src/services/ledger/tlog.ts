@@ -9,20 +9,20 @@ import {
   TLOG_ML_DSA_KEY,
 } from "../../store/tlog-checkpoints.js";
 import { leafEntries } from "../../store/tlog-tiles.js";
-import { notFound } from "../../verify/api/api-error.js";
 import {
   ED25519,
   formatEntryBundle,
   formatVkey,
   ML_DSA_44,
   mlDsa44Keys,
+  notFound,
   parseTilePath,
   TILE_HEIGHT,
   TILE_WIDTH,
   type TileRef,
   tilePath,
   tileWidth,
-} from "../../verify/tlog/index.js";
+} from "../../verify/primitives.js";
 import { readNodeSource } from "./node-source.js";
 
 /**

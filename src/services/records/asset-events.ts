@@ -3,9 +3,14 @@ import type { Ctx, Principal } from "../../context.js";
 import type { Principal4 } from "../../store/asset-events.js";
 import type { AssetRow } from "../../store/assets.js";
 import { dropErasableValues, putErasableValues } from "../../store/erasable-values.js";
-import { badRequest, forbidden, notFound } from "../../verify/api/api-error.js";
-import { isUuid } from "../../verify/api/ids.js";
-import { type AssetEventRecord, assetEventRecord } from "../../verify/record/index.js";
+import {
+  type AssetEventRecord,
+  assetEventRecord,
+  badRequest,
+  forbidden,
+  isUuid,
+  notFound,
+} from "../../verify/primitives.js";
 import { type AccessView, writeRefusal } from "../access/access-view.js";
 import { acceptedPrincipal, declaredPrincipal } from "../identity/principals.js";
 import type { PendingEvent } from "../write/event-batcher.js";

@@ -5,14 +5,16 @@ import { fullGrant, hasName } from "../../core/access/index.js";
 import { eventsOfAsset, getAssetEvent } from "../../store/asset-events.js";
 import { type AssetRow, getAsset, type NewAssetRow, newAssetAsRow } from "../../store/assets.js";
 import { putErasableValues } from "../../store/erasable-values.js";
-import { badRequest, forbidden, notFound } from "../../verify/api/api-error.js";
 import {
   type AssetEventRecord,
   type AssetRecord,
   assetEventRecord,
   assetRecord,
+  badRequest,
   type Face,
-} from "../../verify/record/index.js";
+  forbidden,
+  notFound,
+} from "../../verify/primitives.js";
 import { type AccessView, canReadEvent, projectAttributes } from "../access/access-view.js";
 import { acceptedPrincipal, internalPrincipal } from "../identity/principals.js";
 import { tenantWalletAddress } from "../identity/tenant-wallet.js";

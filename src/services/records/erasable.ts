@@ -1,15 +1,15 @@
 import { randomBytes } from "node:crypto";
 import type { Ctx } from "../../context.js";
 import { type ErasableValue, erasableRows } from "../../store/erasable-values.js";
-import { badRequest } from "../../verify/api/api-error.js";
-import { toBase64 } from "../../verify/crypto/bytes.js";
 import {
+  badRequest,
   COMMITMENT_KEY,
   commit,
   commitmentOf,
   type ErasableMember,
   SALT_BYTES,
-} from "../../verify/record/erasable.js";
+  toBase64,
+} from "../../verify/primitives.js";
 
 /** Names an erasable attribute may not have: the template's (statements are made of them) and DataTrails' own. */
 const NEVER_ERASABLE = new Set([

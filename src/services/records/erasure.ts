@@ -2,11 +2,17 @@ import type { Ctx, Principal } from "../../context.js";
 import { creationEventOf } from "../../store/asset-events.js";
 import { erasableRows, eraseValues, putErasurePolicy } from "../../store/erasable-values.js";
 import { freeEventsOfVcon } from "../../store/free-events.js";
-import { badRequest, forbidden, notFound } from "../../verify/api/api-error.js";
-import { isUuid } from "../../verify/api/ids.js";
-import { LIFECYCLE_ATTRIBUTES } from "../../verify/lifecycle/vocabulary.js";
-import { commitmentOf } from "../../verify/record/erasable.js";
-import { type AssetEventRecord, assetEventRecord, freeEventRecord } from "../../verify/record/index.js";
+import {
+  type AssetEventRecord,
+  assetEventRecord,
+  badRequest,
+  commitmentOf,
+  forbidden,
+  freeEventRecord,
+  isUuid,
+  LIFECYCLE_ATTRIBUTES,
+  notFound,
+} from "../../verify/primitives.js";
 import { viewFor, writeViewFor } from "../access/caller-view.js";
 import { acceptedPrincipal } from "../identity/principals.js";
 import { createAssetEvent } from "./asset-events.js";

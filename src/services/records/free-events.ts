@@ -3,8 +3,13 @@ import type { Ctx, Principal } from "../../context.js";
 import { parseODataFilter } from "../../core/odata/index.js";
 import { putErasableValues } from "../../store/erasable-values.js";
 import { freeEventSearch, getFreeEvent } from "../../store/free-events.js";
-import { badRequest, forbidden, notFound } from "../../verify/api/api-error.js";
-import { freeEventRecord, freeEventSearchRecord } from "../../verify/record/index.js";
+import {
+  badRequest,
+  forbidden,
+  freeEventRecord,
+  freeEventSearchRecord,
+  notFound,
+} from "../../verify/primitives.js";
 import { writingErasables } from "./asset-events.js";
 import { checkLookupValues, validateAttributes } from "./attributes.js";
 import { commitErasableMap, withErasable, withErasables } from "./erasable.js";

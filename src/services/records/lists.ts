@@ -3,14 +3,14 @@ import { ASSET_FILTER_PREFIXES, EVENT_FILTER_PREFIXES } from "../../core/filters
 import type { AssetEventRow } from "../../store/asset-events.js";
 import { type AssetRow, getAsset } from "../../store/assets.js";
 import { assetEventList, assetList } from "../../store/record-lists.js";
-import { notFound } from "../../verify/api/api-error.js";
 import {
   type AssetEventRecord,
   type AssetRecord,
   assetEventRecord,
   assetRecord,
   type Face,
-} from "../../verify/record/index.js";
+  notFound,
+} from "../../verify/primitives.js";
 import { type AccessView, canReadEvent, projectAttributes } from "../access/access-view.js";
 import { withErasables } from "./erasable.js";
 import {

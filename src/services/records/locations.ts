@@ -14,7 +14,7 @@ import {
 } from "../../store/locations.js";
 import type { RowSource } from "../../store/row-source.js";
 import { lockTenancy } from "../../store/tenancies.js";
-import { forbidden, notFound, quotaExceeded } from "../../verify/api/api-error.js";
+import { forbidden, notFound, quotaExceeded } from "../../verify/primitives.js";
 import { viewFor } from "../access/caller-view.js";
 import { tenantWalletAddress } from "../identity/tenant-wallet.js";
 import { listFilters, valuesOf } from "./list-query.js";

@@ -24,9 +24,7 @@ import {
   revocationCandidates,
   settledEventSeq,
 } from "../../store/revocation-notices.js";
-import { badRequest, forbidden, notFound } from "../../verify/api/api-error.js";
-import { isUuid } from "../../verify/api/ids.js";
-import { LIFECYCLE_ATTRIBUTES } from "../../verify/lifecycle/vocabulary.js";
+import { badRequest, forbidden, isUuid, LIFECYCLE_ATTRIBUTES, notFound } from "../../verify/primitives.js";
 import { adminView } from "../access/access-view.js";
 import { acceptedPrincipal } from "../identity/principals.js";
 import { createAssetEvent } from "./asset-events.js";

@@ -18,12 +18,19 @@ import { deleteScittKey, insertScittKey, listScittKeys } from "../../store/scitt
 import { getRegistrationPolicy, putRegistrationPolicy } from "../../store/scitt-registration-policies.js";
 import { getTenancy } from "../../store/tenancies.js";
 import { tlsCaCertificateRows } from "../../store/tlscacertificates.js";
-import { ApiError, badRequest, forbidden, notFound } from "../../verify/api/api-error.js";
-import { CodedError } from "../../verify/api/coded-error.js";
-import { isUuid } from "../../verify/api/ids.js";
-import type { MmrProofForm } from "../../verify/cose/index.js";
-import { ecJwk, type PublicKey } from "../../verify/crypto/public-key.js";
-import { assetEventRecord, freeEventRecord } from "../../verify/record/index.js";
+import type { MmrProofForm } from "../../verify/primitives.js";
+import {
+  ApiError,
+  assetEventRecord,
+  badRequest,
+  CodedError,
+  ecJwk,
+  forbidden,
+  freeEventRecord,
+  isUuid,
+  notFound,
+  type PublicKey,
+} from "../../verify/primitives.js";
 import { requireReadableStatement } from "../access/readable-records.js";
 import { type Profile, receiptFor } from "../ledger/proofs.js";
 import { createFreeEvent } from "../records/free-events.js";

@@ -6,8 +6,7 @@ import {
   findFreeEventStatements,
   type StatementCriteria,
 } from "../../store/statements.js";
-import { badRequest } from "../../verify/api/api-error.js";
-import { isoTime, isUuid } from "../../verify/api/ids.js";
+import { badRequest, isoTime, isUuid } from "../../verify/primitives.js";
 import { viewFor } from "../access/caller-view.js";
 
 /** A statement as the search returns it: what it says, and where its record is. */

@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey } from "node:crypto";
 import type { Logger } from "pino";
-import { mlDsa44Keys } from "../../verify/tlog/index.js";
+import { mlDsa44Keys } from "../../verify/primitives.js";
 import type { Db, Queryable } from "../db.js";
 import { FILE_HOLDER } from "./file-keys.js";
 import type { KeyAlg } from "./key-backend.js";
