@@ -2,10 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import {
-  type IssuerKeys,
-  parseCheckpoint,
   type RecordInLogReport,
-  rootFromTiles,
   type TileFetch,
   type TileRef,
   type TrustRoots,
@@ -15,8 +12,11 @@ import {
 import {
   auditTiles,
   eachTile,
+  type IssuerKeys,
   PublicApi,
+  parseCheckpoint,
   parseNote,
+  rootFromTiles,
   sameHash,
   TILE_WIDTH,
   tileCount,

@@ -8,9 +8,8 @@ import {
   parsePolicy,
   type TrustRoots,
   type VerificationVerdict,
-  witnessGroup,
 } from "../verify/index.js";
-import { CodedError } from "../verify/primitives.js";
+import { CodedError, witnessGroup } from "../verify/primitives.js";
 
 /** The trust-root options every verification takes (all from the caller, never from the evidence). */
 export interface TrustFlags {

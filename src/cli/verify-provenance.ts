@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
-import { analysisDerivation, checkDerivation } from "../verify/index.js";
+import { checkDerivation } from "../verify/index.js";
 import {
+  analysisDerivation,
   CodedError,
   cannotEvaluate,
   judge,

@@ -1,11 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
-import { cannotEvaluate, type VerificationVerdict } from "../verify/index.js";
-import type { PublicApi, ReceiptCheck } from "../verify/primitives.js";
+import type { VerificationVerdict } from "../verify/index.js";
 import {
+  cannotEvaluate,
   type DocumentReport,
   lookupApi,
   lookupVerdict,
+  type PublicApi,
+  type ReceiptCheck,
   sha256Hex,
   type VconReport,
   vconUuidOf,

@@ -3,8 +3,6 @@ import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
 import { nodePublicKey, nodePublicKeyFromJwk } from "../core/node/crypto.js";
 import {
-  cannotEvaluate,
-  decodeSeal,
   keysFromKeySet,
   type PublicKey,
   type TrustRoots,
@@ -12,10 +10,12 @@ import {
   verifyMmrConsistency,
   verifySeal,
 } from "../verify/index.js";
-import type { Checkpoint } from "../verify/primitives.js";
 import {
   type ChainPeriod,
+  type Checkpoint,
   CodedError,
+  cannotEvaluate,
+  decodeSeal,
   isUuid,
   keyedVerdict,
   LookupError,

@@ -2,13 +2,13 @@ import {
   type BundleCheckpoint,
   type BundleLog,
   type BundleRecord,
-  decodeSeal,
   type EvidenceBundle,
   verifyRecordReceipt,
 } from "../verify/index.js";
 import {
   BUNDLE_FORMAT,
   BUNDLE_VERSION,
+  decodeSeal,
   LookupError,
   type PublicApi,
   type PublicRecord,

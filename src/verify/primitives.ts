@@ -16,7 +16,7 @@ export {
 } from "./api/api-error.js";
 export { CodedError } from "./api/coded-error.js";
 export { isoTime, isUuid, pathUuid } from "./api/ids.js";
-export { BUNDLE_FORMAT, BUNDLE_VERSION } from "./bundle/index.js";
+export { BUNDLE_FORMAT, BUNDLE_VERSION, looksLikeBundle } from "./bundle/index.js";
 export { type CborValue, encodeCbor } from "./cbor/index.js";
 export {
   buildReceipt,
@@ -24,6 +24,7 @@ export {
   buildSeal,
   coseKeyBytes,
   coseKeySet,
+  decodeSeal,
   decodeSign1,
   HEADER,
   type MmrProofForm,
@@ -56,7 +57,7 @@ export {
   PROVENANCE_ATTRIBUTES,
   PROVENANCE_CONTENT_TYPE,
 } from "./lifecycle/provenance.js";
-export { type ConsentReport, consentReport, type ReportStep } from "./lifecycle/report.js";
+export { type ConsentReport, consentReport, consentReportText, type ReportStep } from "./lifecycle/report.js";
 export {
   LIFECYCLE_ATTRIBUTES,
   lifecycleLabel,
@@ -181,6 +182,7 @@ export {
   parseVkey,
   parseWitnessList,
   periodLinkLeaf,
+  rootFromTiles,
   signatureLine,
   signNote,
   TILE_HEIGHT,
@@ -212,11 +214,14 @@ export { pythonDumps, pythonFloatRepr, pythonString } from "./vcon/python-dumps.
 export {
   cannotEvaluate,
   checkpointStanding,
+  type IssuerKeys,
   judge,
+  judgeCheckpoint,
   keyFingerprint,
   logKeyFingerprint,
   pinsSomething,
   USAGE_EXIT_CODE,
   type VerificationVerdict,
   verdictLabel,
+  witnessGroup,
 } from "./verdict/index.js";

@@ -1,4 +1,4 @@
-import { judgeCheckpoint, type TrustRoots, type VerdictCode } from "../verify/index.js";
+import type { TrustRoots, VerdictCode } from "../verify/index.js";
 import {
   COSIGNATURE_V1,
   checkpointStanding,
@@ -6,6 +6,7 @@ import {
   cosignatureTime,
   ED25519,
   judge,
+  judgeCheckpoint,
   LookupError,
   logKeyFingerprint,
   ML_DSA_44,

@@ -3,20 +3,19 @@
 
 import {
   bundleConsentReport,
-  cannotEvaluate,
   emptyPolicy,
   keysFromKeySet,
-  looksLikeBundle,
   parseBundle,
   parsePolicy,
   type TrustRoots,
   type VerificationVerdict,
   verifyBundle,
-  witnessGroup,
 } from "../verify/index.js";
 import {
   type CoseFile,
+  cannotEvaluate,
   fromBase64,
+  looksLikeBundle,
   looksLikeCose,
   looksLikeVcon,
   lookupApi,
@@ -33,6 +32,7 @@ import {
   vconUuidOf,
   verifyDocumentHash,
   verifyVcon,
+  witnessGroup,
 } from "../verify/primitives.js";
 import { consentReportView } from "./consent-report-view.js";
 import {

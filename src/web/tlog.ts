@@ -1,16 +1,13 @@
-import {
-  judgeCheckpoint,
-  rootFromTiles,
-  type TrustRoots,
-  type VerificationVerdict,
-} from "../verify/index.js";
+import type { TrustRoots, VerificationVerdict } from "../verify/index.js";
 import {
   checkpointStanding,
   judge,
+  judgeCheckpoint,
   LookupError,
   logKeyFingerprint,
   type PublicApi,
   pinsSomething,
+  rootFromTiles,
   sameHash,
   tilePath,
 } from "../verify/primitives.js";

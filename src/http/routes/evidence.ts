@@ -3,14 +3,13 @@ import { nodePublicKeyFromJwk } from "../../core/node/crypto.js";
 import { receiptsOfRecords } from "../../services/ledger/receipts-in-bulk.js";
 import {
   BundleError,
-  cannotEvaluate,
   type EvidenceBundle,
   emptyPolicy,
   type TrustRoots,
   type VerificationVerdict,
   verifyBundle,
 } from "../../verify/index.js";
-import { ApiError, isUuid, LookupError, pathUuid } from "../../verify/primitives.js";
+import { ApiError, cannotEvaluate, isUuid, LookupError, pathUuid } from "../../verify/primitives.js";
 import { type BundleSubject, buildBundle, type ReceiptSource, type SourcedReceipt } from "../bundle-build.js";
 import { callersApi } from "../callers-api.js";
 import type { HttpDeps } from "../deps.js";

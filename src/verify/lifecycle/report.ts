@@ -393,6 +393,12 @@ interface CheckedRecord {
  * The report of a verified evidence bundle: made of the records whose receipts verified (and
  * that are of the bundle's subject), the others listed as left out. Verify first (`verifyBundle`,
  * with your trust roots): the report is only as good as the verdict it is read with.
+ *
+ * @example
+ * ```ts
+ * const report = verifyBundle(bundle, roots);
+ * if (report.code === "verified") console.log(bundleConsentReport(bundle, report));
+ * ```
  */
 export function bundleConsentReport(
   bundle: { subject: { id: string }; records: Array<{ record: Record<string, unknown> }> },

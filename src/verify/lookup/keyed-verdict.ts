@@ -3,9 +3,6 @@
 // `archivist verify` and by the /verify page.
 import { receiptVds, VDS_RFC9162 } from "../cose/index.js";
 import {
-  type IssuerKeys,
-  type KeyFingerprint,
-  keyFingerprint,
   type PublicKey,
   statementPayloadMatches,
   type TrustRoots,
@@ -16,7 +13,15 @@ import {
 } from "../index.js";
 import { claimsRegisteredStatement } from "../receipts/index.js";
 import { erasableStandings, erasedWords } from "../record/erasable.js";
-import { cannotEvaluate, judge, pinsSomething, unsignedFields } from "../verdict/index.js";
+import {
+  cannotEvaluate,
+  type IssuerKeys,
+  judge,
+  type KeyFingerprint,
+  keyFingerprint,
+  pinsSomething,
+  unsignedFields,
+} from "../verdict/index.js";
 import { type CoseFile, RECEIPT_ALONE, readCoseFile } from "./cose-file.js";
 
 const isRfc9162Receipt = (receipt: Uint8Array): boolean => {

@@ -153,6 +153,12 @@ function verifyRegisteredReceipt(
  * record (`RECORD_JSON`): its receipts are checked against the record's leaf, after checking
  * the statement says what the record says. Otherwise it is a registered statement, whose leaf
  * the statement alone gives (MMR: the registration's event; RFC 9162: its payload's digest).
+ *
+ * @example
+ * ```ts
+ * const v = verifyStatement(transparentStatement, { issuerKeys, serviceKeys: keysFromKeySet(keySet) });
+ * if (!v.ok) console.error(v.reason);
+ * ```
  */
 export function verifyStatement(
   statement: Uint8Array,

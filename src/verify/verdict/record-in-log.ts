@@ -198,6 +198,12 @@ async function verifyRecordInTree(
 /**
  * A record in a log's tiles (a mirror, the service, a CDN), under the checkpoint `note`;
  * `carriedKey` is the key the mirror or the log serves for itself.
+ *
+ * @example
+ * ```ts
+ * const report = await verifyRecordInLog(record, checkpointNote, servedVkey, { policy, described: ["policy"] }, readTile);
+ * console.log(report.code);
+ * ```
  */
 export function verifyRecordInLog(
   record: ApiRecord,
@@ -227,6 +233,12 @@ export function verifyRecordInLog(
  * roots (`served`: the log key the service serves, a claim and never a root), the inclusion
  * path from the record's leaf at the proof's index. This service's proofs carry a registered
  * statement in their extra data; `statement` gives one for a proof that does not.
+ *
+ * @example
+ * ```ts
+ * const report = await verifyRecordTlogProofReport(record, proofText, { policy, described: ["policy"] });
+ * if (report.code !== "verified") console.error(report.summary);
+ * ```
  */
 export function verifyRecordTlogProofReport(
   record: ApiRecord,
