@@ -1,7 +1,8 @@
-// Builds the pages: the verifier (src/verify, over core's ledger, mmr, cose, tlog) bundled for the
-// browser as it is (it reaches no `node:` module and no Buffer, so nothing stands in for them),
-// into dist/web/verify.js (the /verify page) and dist/web/console.js (the /console page), the API
-// reference's starter (docs.js), next to copies of the static pages and the shared stylesheet.
+// Builds the pages: the verifier (src/verify, the audit room, with its own ledger, mmr, cose,
+// tlog) bundled for the browser as it is (it reaches no `node:` module and no Buffer, so nothing
+// stands in for them), into dist/web/verify.js (the /verify page) and dist/web/console.js (the
+// /console page), the API reference's starter (docs.js), next to copies of the static pages and
+// the shared stylesheet.
 import { copyFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

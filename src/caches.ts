@@ -1,4 +1,3 @@
-import { ReceiptHeaders } from "./core/cose/index.js";
 import { type AccessPolicyCache, accessPolicyCache } from "./store/access-policies.js";
 import type { EventAccessFacts } from "./store/asset-events.js";
 import type { AssetRow } from "./store/assets.js";
@@ -7,6 +6,7 @@ import { getErasurePolicy } from "./store/erasable-values.js";
 import type { EntryRow } from "./store/ledger.js";
 import type { SealRow } from "./store/seals.js";
 import { type SharingCache, sharingCache } from "./store/sharing.js";
+import { ReceiptHeaders } from "./verify/primitives.js";
 
 /**
  * What a context keeps in memory to spare repeated work, built once with it (`openContext`).

@@ -1,8 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { CodedError } from "./core/api/coded-error.js";
-import { isUuid } from "./core/api/ids.js";
-import { parseWitnessList, type WitnessEntry } from "./core/tlog/witness-list.js";
+import { CodedError, isUuid, parseWitnessList, type WitnessEntry } from "./verify/primitives.js";
 
 /** Every setting of the service, from the environment and `archivist serve` flags. */
 export interface Config {

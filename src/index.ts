@@ -3,6 +3,7 @@
  * error vocabulary (`CodedError`, `ErrorCode`). The typed API client is its own entry,
  * `vcon-archivist/client`. Neither brings the server with it.
  */
-export { CodedError } from "./core/api/coded-error.js";
+
 export type { ErrorCode } from "./errors.js";
 export * from "./verify/index.js";
+export { CodedError } from "./verify/primitives.js";

@@ -5,10 +5,10 @@ import {
   sign as signRaw,
   verify as verifyRaw,
 } from "node:crypto";
-import type { CborValue } from "../../src/core/cbor/index.js";
-import { buildReceipt, ReceiptHeaders, signSign1, verifySign1 } from "../../src/core/cose/index.js";
 import { nodePublicKey, nodeSigner } from "../../src/core/node/crypto.js";
 import { checkRegistrationPolicy } from "../../src/core/scitt/index.js";
+import type { CborValue } from "../../src/verify/primitives.js";
+import { buildReceipt, ReceiptHeaders, signSign1, verifySign1 } from "../../src/verify/primitives.js";
 import { pairedRates } from "../micro.js";
 import type { Limit } from "../results.js";
 import type { ScenarioContext } from "../scenario.js";

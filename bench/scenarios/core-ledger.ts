@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { IdTimestampGenerator } from "../../src/core/ledger/idtimestamp.js";
-import { appendLeaves } from "../../src/core/mmr/index.js";
 import {
+  appendLeaves,
   assetEventLeafHash,
   assetFreeEventLeafHash,
   assetFreeExtraBytes,
-} from "../../src/core/record/leaf.js";
+  IdTimestampGenerator,
+} from "../../src/verify/primitives.js";
 import { opsPerSecond } from "../micro.js";
 import type { ScenarioContext } from "../scenario.js";
 import { commitEntryRate } from "./core-commit.js";

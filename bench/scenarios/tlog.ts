@@ -12,7 +12,7 @@ import {
   tilePath,
   tilesOf,
   verifyCheckpoint,
-} from "../../src/core/tlog/index.js";
+} from "../../src/verify/primitives.js";
 import { type RunningWitness, startWitness } from "../../src/witness/server.js";
 import { WitnessState } from "../../src/witness/state.js";
 import { call } from "../http.js";

@@ -2,8 +2,8 @@ import { generateKeyPairSync, X509Certificate } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { HEADER, signSign1 } from "../../src/core/cose/index.js";
 import { nodeSigner } from "../../src/core/node/crypto.js";
+import { HEADER, signSign1 } from "../../src/verify/primitives.js";
 
 /** The package's root, found from this file whether it runs from bench/ (tsx) or dist/bench. */
 function packageRoot(): string {

@@ -1,5 +1,4 @@
-import { CodedError } from "../../src/core/api/coded-error.js";
-import { VconError, type VconErrorCode } from "../../src/core/vcon/errors.js";
+import { CodedError, VconError, type VconErrorCode } from "../../src/verify/primitives.js";
 import type { PermanentDeliveryError, TransientDeliveryError } from "./delivery/errors.js";
 import type { QueueConfigError, RetryLaterError, UnrecoverableJobError } from "./queue/errors.js";
 

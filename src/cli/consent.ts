@@ -1,10 +1,15 @@
 import { Command as Cli } from "commander";
-import { CodedError } from "../core/api/coded-error.js";
-import type { ConsentAnswer } from "../verify/lookup/consent-build.js";
-import { recordReceiptVerdict, serviceKeysFor } from "../verify/lookup/keyed-verdict.js";
-import { LookupError } from "../verify/lookup/public-api.js";
-import { vconUuidOf } from "../verify/lookup/vcon.js";
-import { judge, pinsSomething, type VerificationVerdict } from "../verify/verdict/index.js";
+import type { ConsentAnswer } from "../verify/primitives.js";
+import {
+  CodedError,
+  judge,
+  LookupError,
+  pinsSomething,
+  recordReceiptVerdict,
+  serviceKeysFor,
+  type VerificationVerdict,
+  vconUuidOf,
+} from "../verify/primitives.js";
 import { type CredentialFlags, callerApi } from "./caller-api.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";

@@ -1,12 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { Command as Cli } from "commander";
-import { CodedError } from "../core/api/coded-error.js";
-import { isUuid } from "../core/api/ids.js";
 import { nodePublicKeyFromJwk } from "../core/node/crypto.js";
 import { parseBundle, verifyBundle } from "../verify/index.js";
-import { tlogProofVerdict } from "../verify/lookup/keyed-verdict.js";
-import { LookupError } from "../verify/lookup/public-api.js";
-import { vconUuidOf } from "../verify/lookup/vcon.js";
+import { CodedError, isUuid, LookupError, tlogProofVerdict, vconUuidOf } from "../verify/primitives.js";
 import { type CredentialFlags, callerApi as credentialedApi } from "./caller-api.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";

@@ -1,6 +1,5 @@
 import { Command as Cli } from "commander";
 import type { Config } from "../config.js";
-import { isUuid } from "../core/api/ids.js";
 import { KEYS_TOPIC, openContext } from "../server.js";
 import { recordServiceEvent } from "../services/ledger/service-events.js";
 import type { Rotation } from "../store/keyring.js";
@@ -9,6 +8,7 @@ import type { SignedLogState } from "../store/keystore/signed-state.js";
 import { compareWithSigned, stateOf } from "../store/log-guard.js";
 import { getSeal } from "../store/seals.js";
 import { listTenancies } from "../store/tenancies.js";
+import { isUuid } from "../verify/primitives.js";
 import { RedisWakeSignal } from "../wake/redis-wake-signal.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { Command as Cli } from "commander";
-import { isUuid } from "../core/api/ids.js";
 import { type PeriodRow, periodsOf } from "../store/log-periods.js";
+import { isUuid } from "../verify/primitives.js";
 import { archiveClosedPeriods, dropArchivedPeriods } from "../workers/log-archive.js";
 import { closeLogPeriod } from "../workers/log-period.js";
 import { loadSealKeys } from "../workers/seal-keys.js";

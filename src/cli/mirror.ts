@@ -2,27 +2,27 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import {
-  auditTiles,
-  eachTile,
-  parseNote,
-  sameHash,
-  TILE_WIDTH,
-  tileCount,
-  tilePath,
-} from "../core/tlog/index.js";
-import {
-  type IssuerKeys,
-  parseCheckpoint,
   type RecordInLogReport,
-  rootFromTiles,
   type TileFetch,
   type TileRef,
   type TrustRoots,
   verifyCheckpoint,
   verifyRecordInLog,
 } from "../verify/index.js";
-import { PublicApi } from "../verify/lookup/public-api.js";
-import { USAGE_EXIT_CODE } from "../verify/verdict/index.js";
+import {
+  auditTiles,
+  eachTile,
+  type IssuerKeys,
+  PublicApi,
+  parseCheckpoint,
+  parseNote,
+  rootFromTiles,
+  sameHash,
+  TILE_WIDTH,
+  tileCount,
+  tilePath,
+  USAGE_EXIT_CODE,
+} from "../verify/primitives.js";
 import type { Command } from "./commands.js";
 
 /** Reads tiles from a mirror directory (the same names as under the log's URL prefix). */

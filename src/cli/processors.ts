@@ -1,6 +1,6 @@
 import { Command as Cli } from "commander";
 import { TokenSource } from "../client/token-source.js";
-import { CodedError } from "../core/api/coded-error.js";
+import { CodedError } from "../verify/primitives.js";
 import type { CredentialFlags } from "./caller-api.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command as Cli, CommanderError } from "commander";
-import { USAGE_EXIT_CODE } from "../verify/verdict/index.js";
+import { USAGE_EXIT_CODE } from "../verify/primitives.js";
 import { commands } from "./commands.js";
 import { throwOnExit } from "./declare.js";
 import { usageExit } from "./usage.js";

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import type { Command as Cli } from "commander";
-import { CodedError } from "../core/api/coded-error.js";
 import { nodePublicKeyFromJwk } from "../core/node/crypto.js";
 import {
   emptyPolicy,
@@ -9,8 +8,8 @@ import {
   parsePolicy,
   type TrustRoots,
   type VerificationVerdict,
-  witnessGroup,
 } from "../verify/index.js";
+import { CodedError, witnessGroup } from "../verify/primitives.js";
 
 /** The trust-root options every verification takes (all from the caller, never from the evidence). */
 export interface TrustFlags {

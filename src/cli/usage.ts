@@ -1,6 +1,5 @@
 import { CommanderError } from "commander";
-import { CodedError } from "../core/api/coded-error.js";
-import { USAGE_EXIT_CODE } from "../verify/verdict/index.js";
+import { CodedError, USAGE_EXIT_CODE } from "../verify/primitives.js";
 
 /** A command line that cannot run as typed: its message goes to stderr, the exit status is 64. */
 export class UsageError extends CodedError<"USAGE"> {

@@ -6,13 +6,11 @@ import {
   type BundleReport,
   bundleConsentReport,
   type ConsentReport,
-  cannotEvaluate,
-  consentReportText,
   keysFromKeySet,
   parseBundle,
   verifyBundle,
 } from "../verify/index.js";
-import { pinnedServiceKeys } from "../verify/lifecycle/custody.js";
+import { cannotEvaluate, consentReportText, pinnedServiceKeys } from "../verify/primitives.js";
 import type { Exit } from "./commands.js";
 import { type TrustFlags, TrustRootError, trustOptions, trustRoots, verdictText } from "./trust-roots.js";
 import { EXIT_HELP } from "./verdict-help.js";

@@ -1,10 +1,17 @@
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
-import { CodedError } from "../core/api/coded-error.js";
-import { analysisDerivation, checkDerivation } from "../core/lifecycle/provenance.js";
-import { recordAttributes } from "../core/lifecycle/vocabulary.js";
-import { recordReceiptVerdict, serviceKeysFor, statementVerdict } from "../verify/lookup/keyed-verdict.js";
-import { cannotEvaluate, judge, type VerificationVerdict } from "../verify/verdict/index.js";
+import { checkDerivation } from "../verify/index.js";
+import {
+  analysisDerivation,
+  CodedError,
+  cannotEvaluate,
+  judge,
+  recordAttributes,
+  recordReceiptVerdict,
+  serviceKeysFor,
+  statementVerdict,
+  type VerificationVerdict,
+} from "../verify/primitives.js";
 import type { Exit } from "./commands.js";
 import { type TrustFlags, TrustRootError, trustOptions, trustRoots, verdictText } from "./trust-roots.js";
 import { EXIT_HELP } from "./verdict-help.js";

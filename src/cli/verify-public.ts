@@ -1,12 +1,20 @@
 import { existsSync, readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
-import { cannotEvaluate, type VerificationVerdict } from "../verify/index.js";
-import { type DocumentReport, verifyDocumentHash, versionLabel } from "../verify/lookup/document.js";
-import { lookupApi, lookupVerdict } from "../verify/lookup/lookup-verdict.js";
-import type { PublicApi } from "../verify/lookup/public-api.js";
-import type { ReceiptCheck } from "../verify/lookup/receipts.js";
-import { sha256Hex } from "../verify/lookup/sha256.js";
-import { type VconReport, vconUuidOf, verifyVcon } from "../verify/lookup/vcon.js";
+import type { VerificationVerdict } from "../verify/index.js";
+import {
+  cannotEvaluate,
+  type DocumentReport,
+  lookupApi,
+  lookupVerdict,
+  type PublicApi,
+  type ReceiptCheck,
+  sha256Hex,
+  type VconReport,
+  vconUuidOf,
+  verifyDocumentHash,
+  verifyVcon,
+  versionLabel,
+} from "../verify/primitives.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
 import { type TrustFlags, trustOptions, trustRoots, verdictText } from "./trust-roots.js";

@@ -1,15 +1,8 @@
 import { createPublicKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
-import { CodedError } from "../core/api/coded-error.js";
-import { isUuid } from "../core/api/ids.js";
 import { nodePublicKey, nodePublicKeyFromJwk } from "../core/node/crypto.js";
-import { verifyConsistency as verifyTreeConsistency } from "../core/rfc9162/index.js";
-import type { Checkpoint } from "../core/tlog/checkpoint.js";
-import { type ChainPeriod, verifyCheckpoint, verifyPeriodChain } from "../core/tlog/index.js";
 import {
-  cannotEvaluate,
-  decodeSeal,
   keysFromKeySet,
   type PublicKey,
   type TrustRoots,
@@ -18,14 +11,24 @@ import {
   verifySeal,
 } from "../verify/index.js";
 import {
+  type ChainPeriod,
+  type Checkpoint,
+  CodedError,
+  cannotEvaluate,
+  decodeSeal,
+  isUuid,
   keyedVerdict,
+  LookupError,
+  PublicApi,
   recordReceiptVerdict,
   type ServiceKeys,
   serviceKeysFor,
   statementVerdict,
   tlogProofVerdict,
-} from "../verify/lookup/keyed-verdict.js";
-import { LookupError, PublicApi } from "../verify/lookup/public-api.js";
+  verifyCheckpoint,
+  verifyPeriodChain,
+  rfc9162VerifyConsistency as verifyTreeConsistency,
+} from "../verify/primitives.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
 import { verifyRecordInMirror } from "./mirror.js";

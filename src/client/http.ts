@@ -1,5 +1,5 @@
 import { Agent, request } from "undici";
-import { BodyTooLarge, readBounded } from "../net/bounded-body.js";
+import { BodyTooLarge, readBounded } from "../verify/primitives.js";
 
 /** A fetch: the global one, or one a test or a custom transport injects. */
 export type FetchFn = typeof fetch;

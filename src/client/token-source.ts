@@ -1,5 +1,5 @@
-import type { BearerTokens } from "../net/bearer-tokens.js";
-import { readBoundedText } from "../net/bounded-body.js";
+import type { BearerTokens } from "../verify/primitives.js";
+import { readBoundedText } from "../verify/primitives.js";
 import { API_ERRORS, type ApiErrors } from "./errors.js";
 import type { FetchFn } from "./http.js";
 
@@ -13,7 +13,7 @@ export interface ClientCredentials {
   tokenUrl?: string;
 }
 
-export type { BearerTokens } from "../net/bearer-tokens.js";
+export type { BearerTokens } from "../verify/primitives.js";
 
 export interface TokenSourceOptions {
   fetch?: FetchFn;

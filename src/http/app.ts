@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Ctx, Principal } from "../context.js";
-import { ApiError, badRequest } from "../core/api/api-error.js";
 import { unstorableIndex } from "../core/filters/text-guard.js";
 import { Authenticator } from "../services/identity/auth.js";
+import { ApiError, badRequest } from "../verify/primitives.js";
 import { hasBody, registerBodyParsers, UNREAD_BODY } from "./body.js";
 import type { HttpDeps } from "./deps.js";
 import { answerClientError, errorHandler, sendError, sendNotFound, toApiError } from "./errors.js";

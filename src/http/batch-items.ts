@@ -1,6 +1,6 @@
 import type { Outcome } from "../batching/coalescer.js";
 import type { Principal } from "../context.js";
-import { errorStatus } from "../core/api/api-error.js";
+import { errorStatus } from "../verify/primitives.js";
 import type { HttpDeps } from "./deps.js";
 import { toApiError } from "./errors.js";
 

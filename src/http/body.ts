@@ -1,8 +1,8 @@
 import { type Readable, Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ApiError, badRequest } from "../core/api/api-error.js";
 import { unstorableIndex } from "../core/filters/text-guard.js";
+import { ApiError, badRequest } from "../verify/primitives.js";
 import { sendError } from "./errors.js";
 import { queryObject } from "./route.js";
 

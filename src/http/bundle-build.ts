@@ -1,13 +1,18 @@
-import { BUNDLE_FORMAT, BUNDLE_VERSION } from "../verify/bundle/index.js";
 import {
   type BundleCheckpoint,
   type BundleLog,
   type BundleRecord,
-  decodeSeal,
   type EvidenceBundle,
   verifyRecordReceipt,
 } from "../verify/index.js";
-import { LookupError, type PublicApi, type PublicRecord } from "../verify/lookup/public-api.js";
+import {
+  BUNDLE_FORMAT,
+  BUNDLE_VERSION,
+  decodeSeal,
+  LookupError,
+  type PublicApi,
+  type PublicRecord,
+} from "../verify/primitives.js";
 
 /** A record's receipt as its service gives it, with what the service states of it. */
 export interface SourcedReceipt {

@@ -1,4 +1,4 @@
-import { ApiError } from "../core/api/api-error.js";
+import { ApiError } from "../verify/primitives.js";
 
 /**
  * Evidence bundles being built, per tenancy, up to a limit: one bundle reads a whole trail

@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import { ApiError } from "../core/api/api-error.js";
+import { ApiError } from "../verify/primitives.js";
 
 /** Per-tenancy request rate limiting: 429 with the seconds until requests are accepted again. */
 export interface RateLimiter {

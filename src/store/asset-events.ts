@@ -1,7 +1,6 @@
-import { idTimestampToMillis, parseIdTimestamp } from "../core/ledger/idtimestamp.js";
-import { type CoveringSeal, sealRoot } from "../core/ledger/trust.js";
 import { nodeSha256 } from "../core/node/crypto.js";
-import type { AssetEventSource, RecordPrincipal } from "../core/record/index.js";
+import type { AssetEventSource, RecordPrincipal } from "../verify/primitives.js";
+import { type CoveringSeal, idTimestampToMillis, parseIdTimestamp, sealRoot } from "../verify/primitives.js";
 import type { Queryable } from "./db.js";
 import { sqlTime } from "./sql-time.js";
 

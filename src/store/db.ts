@@ -1,4 +1,4 @@
-import { CodedError } from "../core/api/coded-error.js";
+import { CodedError } from "../verify/primitives.js";
 /** How a statement may be run. */
 export interface QueryOptions {
   /**

@@ -5,7 +5,7 @@ import {
   type ODataExpr,
   requiredTrails,
 } from "../core/odata/index.js";
-import type { FreeEventSource } from "../core/record/index.js";
+import type { FreeEventSource } from "../verify/primitives.js";
 import type { Db, Queryable } from "./db.js";
 import { narrowedSource } from "./narrowed-source.js";
 import { Where } from "./sql.js";

@@ -1,7 +1,7 @@
 import { createPublicKey, type KeyObject, randomBytes } from "node:crypto";
-import type { Signer } from "../core/cose/index.js";
-import { ecJwk, type PublicKey } from "../core/crypto/public-key.js";
 import { nodePublicKey } from "../core/node/crypto.js";
+import type { Signer } from "../verify/primitives.js";
+import { ecJwk, type PublicKey } from "../verify/primitives.js";
 import type { Db } from "./db.js";
 import { FILE_HOLDER, type FileKeys, secretPublicJwk } from "./keystore/file-keys.js";
 import type { KeyAlg, KeyBackend, KeySigner, SigningAlg } from "./keystore/key-backend.js";

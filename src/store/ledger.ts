@@ -1,4 +1,4 @@
-import type { NewNode } from "../core/rfc9162/index.js";
+import type { NewNode } from "../verify/primitives.js";
 import type { QueuedEvent } from "./asset-events.js";
 import { hashesParam, plainArrayParam } from "./bulk-params.js";
 import type { Queryable } from "./db.js";

@@ -1,6 +1,5 @@
 import type { Logger } from "pino";
-import { leafCount, peakIndices } from "../core/mmr/index.js";
-import { treeRoot } from "../core/tlog/index.js";
+import { leafCount, peakIndices, tlogTreeRoot as treeRoot } from "../verify/primitives.js";
 import type { Queryable } from "./db.js";
 import type { SignedLogState, SignedStates } from "./keystore/signed-state.js";
 import { logSize, readNodes } from "./ledger.js";

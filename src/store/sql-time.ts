@@ -1,4 +1,4 @@
-import { isoTime } from "../core/api/ids.js";
+import { isoTime } from "../verify/primitives.js";
 
 /**
  * A time as PostgreSQL reads it: ISO 8601, but a year past 9999 without the sign JavaScript puts

@@ -1,4 +1,4 @@
-import type { NewNode, NodeCoord } from "../core/rfc9162/index.js";
+import type { NewNode, NodeCoord } from "../verify/primitives.js";
 import type { Queryable } from "./db.js";
 
 /** `level:idx`, the key of a stored perfect subtree in the maps this module returns. */

@@ -1,7 +1,5 @@
-import { tlogLeafData } from "../core/ledger/tlog-leaf.js";
-import { mmrIndexOfLeaf } from "../core/mmr/index.js";
-import type { NodeCoord } from "../core/rfc9162/index.js";
-import { type PerfectHash, perfectHashesRead } from "../core/tlog/tree.js";
+import type { NodeCoord } from "../verify/primitives.js";
+import { mmrIndexOfLeaf, type PerfectHash, perfectHashesRead, tlogLeafData } from "../verify/primitives.js";
 import type { Queryable } from "./db.js";
 import { entriesForTree, nodeKey, readTlogNodes } from "./tlog-nodes.js";
 

@@ -1,65 +1,28 @@
 /**
- * The verifier: everything needed to check the service's evidence offline, with the keys it
- * publishes and nothing else. No store, no HTTP, no file system: the CLI, the /verify and
- * /console pages (bundled for the browser) and any other program (`vcon-archivist/verify`)
- * run the same checks. Every check is a pure function of bytes and keys; fetching them is the
- * caller's business.
+ * The verifier, package entry `vcon-archivist/verify`: everything a third party needs to check
+ * the service's evidence offline, with the keys it publishes and nothing else. No store, no
+ * HTTP, no file system, no `node:` module: the CLI, the /verify and /console pages (bundled for
+ * the browser) and any other program run the same checks, pure functions of bytes and keys.
+ * Fetching them is the caller's business. A small surface, each export documented with an
+ * example (README's "As a library" lists it; a test holds the two to each other):
  *
- * - records (asset events, asset-free events) and their receipts, both profiles:
- *   `verifyRecordReceipt`, `leafOfRecord`, `keysFromKeySet`;
- * - signed and transparent statements with their SCITT receipts: `verifyStatement`,
- *   `statementPayloadMatches`;
- * - evidence bundles: `parseBundle`, `verifyBundle` (each failure a code of `BUNDLE_FAILURES`);
- * - a log's seals, each consistent with the one before: `verifySeal`, `verifyMmrConsistency`;
- * - C2SP checkpoints and tiles: `verifyCheckpoint`, `verifyRecordInTiles`, `rootFromTiles`;
- * - C2SP tlog-proofs (offline proofs of a record in a checkpoint): `verifyRecordTlogProofReport`
- *   (judged against the caller's roots), `verifyRecordTlogProof`, `parseTlogProof`;
- * - the vCon lifecycle: its vocabulary (`LIFECYCLE_OPERATIONS`, `recordLifecycle`) and a vCon's
- *   consent and processing report made from a verified bundle (`bundleConsentReport`); an
- *   analysis's derivation (draft-howe-vcon-provenance) against the one registered
- *   (`analysisDerivation`, `checkDerivation`).
+ * - a verify function per kind of evidence: `verifyRecordReceipt` (a record and its receipt;
+ *   keys by `keysFromKeySet` or `publicKeyFromJwk`; `leafOfRecord`), `verifyStatement` and
+ *   `statementPayloadMatches` (a transparent statement), `verifyBundle` (an evidence bundle,
+ *   `parseBundle`), `verifySeal` and `verifyMmrConsistency` (a log's seals), `verifyCheckpoint`,
+ *   `verifyRecordInTiles` and `verifyRecordInLog` (C2SP checkpoints and tiles),
+ *   `verifyRecordTlogProof` and `verifyRecordTlogProofReport` (a tlog-proof, `parseTlogProof`),
+ *   `bundleConsentReport` (a vCon's consent report from a verified bundle) and `checkDerivation`
+ *   (an analysis's AI provenance);
+ * - the policy and trust roots: `TrustPolicy`, `TrustRoots`, `parsePolicy`, `PolicyError`,
+ *   `emptyPolicy`, `noTrust`;
+ * - one verdict vocabulary: `VerdictCode` (`VERDICT_CODES`, the CLI's `EXIT_CODES`) on every
+ *   report, and a bundle report's failures each a `BundleFailureCode` (`BUNDLE_FAILURES`).
+ *
+ * The primitives these are made of (CBOR, COSE, MMR and RFC 9162 proofs, tlog notes) are the
+ * service's too, through `primitives.ts`, which is not a package export.
  */
 
-export { decodeSeal, verifySeal } from "../core/cose/index.js";
-export {
-  type EcJwk,
-  type PublicKey,
-  type PublicKeyFactory,
-  publicKeyFromJwk,
-  type SignatureHash,
-} from "../core/crypto/public-key.js";
-export { analysisDerivation, checkDerivation, type Derivation } from "../core/lifecycle/provenance.js";
-export {
-  LIFECYCLE_OPERATIONS,
-  type LifecycleOperation,
-  type RecordLifecycle,
-  recordLifecycle,
-} from "../core/lifecycle/vocabulary.js";
-export { verifyConsistency as verifyMmrConsistency } from "../core/mmr/index.js";
-// From its own module: scitt's index also carries the registration policy, whose X.509 checks
-// have no browser counterpart.
-export { type TransparentVerdict, verifyStatement } from "../core/scitt/transparent.js";
-export {
-  type CheckpointVerdict,
-  type LogTrust,
-  parseCheckpoint,
-  parseTlogProof,
-  type RecordInLogVerdict,
-  rootFromTiles,
-  type TileFetch,
-  type TileRef,
-  type TlogProofVerdict,
-  verifyCheckpoint,
-  verifyRecordInTiles,
-  verifyRecordTlogProof,
-} from "../core/tlog/index.js";
-export {
-  type ApiRecord,
-  keysFromKeySet,
-  leafOfRecord,
-  type Verdict,
-  verifyRecordReceipt,
-} from "../core/verify/index.js";
 export {
   BUNDLE_FAILURES,
   type BundleCheckpoint,
@@ -70,31 +33,44 @@ export {
   type BundleRecord,
   type BundleReport,
   type EvidenceBundle,
-  looksLikeBundle,
   parseBundle,
   verifyBundle,
 } from "./bundle/index.js";
-export {
-  bundleConsentReport,
-  type ConsentReport,
-  consentReportText,
-} from "./lifecycle/report.js";
+export { verifySeal } from "./cose/index.js";
+export { type EcJwk, type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "./crypto/public-key.js";
+export { checkDerivation, type Derivation } from "./lifecycle/provenance.js";
+export { bundleConsentReport, type ConsentReport } from "./lifecycle/report.js";
+export { verifyConsistency as verifyMmrConsistency } from "./mmr/index.js";
 export { statementPayloadMatches } from "./payload.js";
 export {
-  cannotEvaluate,
+  type ApiRecord,
+  keysFromKeySet,
+  leafOfRecord,
+  type Verdict,
+  verifyRecordReceipt,
+} from "./receipts/index.js";
+// From its own module: scitt's index also carries the registration policy, whose X.509 checks
+// have no browser counterpart.
+export { type TransparentVerdict, verifyStatement } from "./scitt/transparent.js";
+export {
+  type CheckpointVerdict,
+  type LogTrust,
+  parseTlogProof,
+  type RecordInLogVerdict,
+  type TileFetch,
+  type TileRef,
+  type TlogProofVerdict,
+  verifyCheckpoint,
+  verifyRecordInTiles,
+  verifyRecordTlogProof,
+} from "./tlog/index.js";
+export {
   EXIT_CODES,
   emptyPolicy,
-  type IssuerKeys,
-  judgeCheckpoint,
-  type KeyFingerprint,
-  keyFingerprint,
   noTrust,
   PolicyError,
   parsePolicy,
-  type Quorum,
-  quorumMet,
   type RecordInLogReport,
-  type TrustLevel,
   type TrustPolicy,
   type TrustRoots,
   VERDICT_CODES,
@@ -102,5 +78,4 @@ export {
   type VerificationVerdict,
   verifyRecordInLog,
   verifyRecordTlogProofReport,
-  witnessGroup,
 } from "./verdict/index.js";

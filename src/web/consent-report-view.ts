@@ -1,4 +1,4 @@
-import type { ConsentReport, ReportStep } from "../verify/lifecycle/report.js";
+import type { ConsentReport, ReportStep } from "../verify/primitives.js";
 import { el, hashView, headedCard, timeView } from "./render.js";
 
 const STATE_WORDS = { granted: "GRANTED", revoked: "REVOKED", never_asked: "NEVER ASKED" } as const;

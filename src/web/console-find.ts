@@ -1,7 +1,12 @@
-import { isLosslessObject, type LosslessObject, parseLossless } from "../core/vcon/lossless-json.js";
 import { HASH_MODES, type HashMode, hashPreimage } from "../core/vcon/preimage.js";
-import { LookupError, type PublicApi } from "../verify/lookup/public-api.js";
-import { sha256Hex } from "../verify/lookup/sha256.js";
+import {
+  isLosslessObject,
+  LookupError,
+  type LosslessObject,
+  type PublicApi,
+  parseLossless,
+  sha256Hex,
+} from "../verify/primitives.js";
 import type { FoundStatement } from "./console-data.js";
 
 /** One hash a conserver link may have recorded as a vCon's `payload`, and the mode that makes it. */

@@ -1,5 +1,9 @@
-import { type AttributeStanding, erasableStandings, erasedWords } from "../core/record/erasable.js";
-import { verdictLabel } from "../verify/verdict/index.js";
+import {
+  type AttributeStanding,
+  erasableStandings,
+  erasedWords,
+  verdictLabel,
+} from "../verify/primitives.js";
 import { consoleFragment } from "./console-link.js";
 import type { Trail, TrailStep } from "./console-trail.js";
 import { saveFile } from "./download.js";

@@ -1,6 +1,11 @@
 import type { TrustRoots } from "../verify/index.js";
-import { LookupError, type PublicApi, type PublicRecord } from "../verify/lookup/public-api.js";
-import { checkReceipt, type ReceiptCheck } from "../verify/lookup/receipts.js";
+import {
+  checkReceipt,
+  LookupError,
+  type PublicApi,
+  type PublicRecord,
+  type ReceiptCheck,
+} from "../verify/primitives.js";
 import type { FoundStatement, Target } from "./console-data.js";
 import { type RecordFacts, recordFacts } from "./record-facts.js";
 

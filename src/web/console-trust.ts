@@ -1,6 +1,5 @@
-import { parseVkey } from "../core/tlog/index.js";
-import { emptyPolicy, PolicyError, parsePolicy, type TrustRoots, witnessGroup } from "../verify/index.js";
-import { pinsSomething } from "../verify/verdict/index.js";
+import { emptyPolicy, PolicyError, parsePolicy, type TrustRoots } from "../verify/index.js";
+import { parseVkey, pinsSomething, witnessGroup } from "../verify/primitives.js";
 
 /** What the console's trust-roots panel holds: the auditor's own roots, as `archivist verify` takes them. */
 export interface TrustInput {

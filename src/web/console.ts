@@ -4,10 +4,16 @@
 // evidence bundle, and watch the tenancy's log. The address's fragment names what is shown.
 
 import { noTrust, type PublicKey, type TrustRoots, type VerdictCode } from "../verify/index.js";
-import { consentReport } from "../verify/lifecycle/report.js";
-import { LookupError, type PublicApi } from "../verify/lookup/public-api.js";
-import { uuidOfVconFile, vconUuidOf } from "../verify/lookup/vcon.js";
-import { keyFingerprint, pinsSomething, verdictLabel } from "../verify/verdict/index.js";
+import {
+  consentReport,
+  keyFingerprint,
+  LookupError,
+  type PublicApi,
+  pinsSomething,
+  uuidOfVconFile,
+  vconUuidOf,
+  verdictLabel,
+} from "../verify/primitives.js";
 import { consentReportView } from "./consent-report-view.js";
 import {
   assetPage,

@@ -1,16 +1,22 @@
-import { cosignatureDate } from "../core/tlog/cosignature.js";
+import type { TrustRoots, VerdictCode } from "../verify/index.js";
 import {
+  COSIGNATURE_V1,
+  checkpointStanding,
+  cosignatureDate,
   cosignatureTime,
+  ED25519,
+  judge,
+  judgeCheckpoint,
+  LookupError,
+  logKeyFingerprint,
+  ML_DSA_44,
+  type PublicApi,
   parseCheckpoint,
   parseNote,
   parseVkey,
+  pinsSomething,
   verifierFromVkey,
-} from "../core/tlog/index.js";
-import { COSIGNATURE_V1, ED25519 } from "../core/tlog/keys.js";
-import { ML_DSA_44 } from "../core/tlog/ml-dsa.js";
-import { judgeCheckpoint, type TrustRoots, type VerdictCode } from "../verify/index.js";
-import { LookupError, type PublicApi } from "../verify/lookup/public-api.js";
-import { checkpointStanding, judge, logKeyFingerprint, pinsSomething } from "../verify/verdict/index.js";
+} from "../verify/primitives.js";
 
 /** One signature line of the checkpoint, checked here. */
 interface SignatureLineCheck {

@@ -1,33 +1,39 @@
 // Entry point of the verify page bundle: reads a file or a typed id, looks up public
 // records on this service and verifies them here with the core verifier.
 
-import { fromBase64 } from "../core/crypto/bytes.js";
 import {
   bundleConsentReport,
-  cannotEvaluate,
   emptyPolicy,
   keysFromKeySet,
-  looksLikeBundle,
   parseBundle,
   parsePolicy,
   type TrustRoots,
   type VerificationVerdict,
   verifyBundle,
-  witnessGroup,
 } from "../verify/index.js";
-import { pinnedServiceKeys } from "../verify/lifecycle/custody.js";
-import { type CoseFile, looksLikeCose, RECEIPT_ALONE, readCoseFile } from "../verify/lookup/cose-file.js";
-import { verifyDocumentHash } from "../verify/lookup/document.js";
 import {
+  type CoseFile,
+  cannotEvaluate,
+  fromBase64,
+  looksLikeBundle,
+  looksLikeCose,
+  looksLikeVcon,
+  lookupApi,
+  lookupVerdict,
+  PublicApi,
+  pinnedServiceKeys,
+  RECEIPT_ALONE,
+  readCoseFile,
   recordReceiptVerdict,
   serviceKeysFor,
+  sha256Hex,
   statementVerdict,
   tlogProofVerdict,
-} from "../verify/lookup/keyed-verdict.js";
-import { lookupApi, lookupVerdict } from "../verify/lookup/lookup-verdict.js";
-import { PublicApi } from "../verify/lookup/public-api.js";
-import { sha256Hex } from "../verify/lookup/sha256.js";
-import { looksLikeVcon, vconUuidOf, verifyVcon } from "../verify/lookup/vcon.js";
+  vconUuidOf,
+  verifyDocumentHash,
+  verifyVcon,
+  witnessGroup,
+} from "../verify/primitives.js";
 import { consentReportView } from "./consent-report-view.js";
 import {
   el,

@@ -1,5 +1,5 @@
-import { lifecycleLabel, recordLifecycle } from "../core/lifecycle/vocabulary.js";
-import type { PublicRecord } from "../verify/lookup/public-api.js";
+import type { PublicRecord } from "../verify/primitives.js";
+import { lifecycleLabel, recordLifecycle } from "../verify/primitives.js";
 
 /** What kind of record a trail step is. */
 type RecordKind = "asset event" | "asset-free event" | "registered statement";

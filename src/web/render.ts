@@ -1,7 +1,6 @@
 import type { BundleReport, VerificationVerdict } from "../verify/index.js";
-import { type DocumentReport, versionLabel } from "../verify/lookup/document.js";
-import type { ReceiptCheck } from "../verify/lookup/receipts.js";
-import type { VconReport } from "../verify/lookup/vcon.js";
+import type { ReceiptCheck, VconReport } from "../verify/primitives.js";
+import { type DocumentReport, versionLabel } from "../verify/primitives.js";
 import { readableDate } from "./dates.js";
 import { trustWords } from "./trust.js";
 

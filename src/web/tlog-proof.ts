@@ -1,6 +1,5 @@
-import { parseProofExtra, TLOG_PROOF_HEADER } from "../core/tlog/index.js";
 import { parseTlogProof } from "../verify/index.js";
-import { LookupError, type PublicApi } from "../verify/lookup/public-api.js";
+import { LookupError, type PublicApi, parseProofExtra, TLOG_PROOF_HEADER } from "../verify/primitives.js";
 
 const HEADER_BYTES = new TextEncoder().encode(`${TLOG_PROOF_HEADER}\n`);
 

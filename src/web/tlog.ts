@@ -1,12 +1,16 @@
-import { sameHash, tilePath } from "../core/tlog/index.js";
+import type { TrustRoots, VerificationVerdict } from "../verify/index.js";
 import {
+  checkpointStanding,
+  judge,
   judgeCheckpoint,
+  LookupError,
+  logKeyFingerprint,
+  type PublicApi,
+  pinsSomething,
   rootFromTiles,
-  type TrustRoots,
-  type VerificationVerdict,
-} from "../verify/index.js";
-import { LookupError, type PublicApi } from "../verify/lookup/public-api.js";
-import { checkpointStanding, judge, logKeyFingerprint, pinsSomething } from "../verify/verdict/index.js";
+  sameHash,
+  tilePath,
+} from "../verify/primitives.js";
 
 /** What the page reports about a tenancy's log: the shared verdict, and where the log stands. */
 export interface LogReport extends VerificationVerdict {

@@ -14,7 +14,7 @@ import {
   type NoteVerifier,
   signatureLine,
   verifierFromVkey,
-} from "../core/tlog/index.js";
+} from "../verify/primitives.js";
 import type { WitnessState } from "./state.js";
 
 const MAX_BODY = 64 * 1024;

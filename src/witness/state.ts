@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { parseCheckpoint, parseNote, type WitnessedState } from "../core/tlog/index.js";
+import { parseCheckpoint, parseNote, type WitnessedState } from "../verify/primitives.js";
 
 /**
  * A witness's state in a directory of its own: its key seed (`key` for Ed25519,

@@ -1,8 +1,5 @@
 import { createHash } from "node:crypto";
-import { isoTime } from "../core/api/ids.js";
 import { buildBlock, type ChainTransaction, GENESIS_PARENT } from "../core/chain/block.js";
-import { simpleHashAnchor } from "../core/ledger/simplehash.js";
-import { assetEventRecord } from "../core/record/index.js";
 import {
   type AssetEventRow,
   confirmSimpleHashEvents,
@@ -12,6 +9,7 @@ import { markSimpleHashConfirmed } from "../store/assets.js";
 import { headBlock, insertBlock, tryLockChain } from "../store/chain.js";
 import type { Queryable } from "../store/db.js";
 import { markSealAnchored, type SealRow, unanchoredSeals } from "../store/seals.js";
+import { assetEventRecord, isoTime, simpleHashAnchor } from "../verify/primitives.js";
 
 interface Window {
   tenant: string;

@@ -1,18 +1,18 @@
-import { leafCount } from "../core/mmr/index.js";
+import type { Queryable } from "../store/db.js";
+import type { LoadedKey } from "../store/keyring.js";
+import { insertCheckpoint, markSealUnwitnessed, originOf } from "../store/tlog-checkpoints.js";
+import { tlogSize } from "../store/tlog-nodes.js";
 import {
   ed25519KeySigner,
   formatCheckpoint,
+  leafCount,
   logOrigin,
   type MlDsa44Keys,
   mlDsa44KeySigner,
   mlDsa44Keys,
   signNote,
-  treeRoot,
-} from "../core/tlog/index.js";
-import type { Queryable } from "../store/db.js";
-import type { LoadedKey } from "../store/keyring.js";
-import { insertCheckpoint, markSealUnwitnessed, originOf } from "../store/tlog-checkpoints.js";
-import { tlogSize } from "../store/tlog-nodes.js";
+  tlogTreeRoot as treeRoot,
+} from "../verify/primitives.js";
 
 export { TLOG_KEY, TLOG_ML_DSA_KEY } from "../store/tlog-checkpoints.js";
 

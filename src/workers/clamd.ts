@@ -1,5 +1,5 @@
 import { connect, type Socket } from "node:net";
-import { CodedError } from "../core/api/coded-error.js";
+import { CodedError } from "../verify/primitives.js";
 
 /** Where clamd listens: a unix socket path, or a TCP host and port (default 127.0.0.1:3310). */
 export interface ClamdTarget {

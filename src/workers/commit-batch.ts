@@ -1,13 +1,5 @@
 import { randomBytes } from "node:crypto";
-import {
-  formatIdTimestamp,
-  type IdTimestampGenerator,
-  idTimestampToMillis,
-} from "../core/ledger/idtimestamp.js";
-import { tlogLeafData } from "../core/ledger/tlog-leaf.js";
-import { appendLeaves, appendNodesNeeded, leafCount } from "../core/mmr/index.js";
 import { nodeAsciiLeafSha256, nodeSha256 } from "../core/node/crypto.js";
-import { assetEventRowLeafHash, assetFreeEventLeafHash, assetFreeExtraBytes } from "../core/record/index.js";
 import { eventsByIds, type QueuedEvent, type StoredAssetEvent } from "../store/asset-events.js";
 import type { Queryable } from "../store/db.js";
 import type { UncommittedFreeEvent } from "../store/free-events.js";
@@ -20,6 +12,18 @@ import {
   readNodes,
   writeCommit,
 } from "../store/ledger.js";
+import {
+  appendLeaves,
+  mmrAppendNodesNeeded as appendNodesNeeded,
+  assetEventRowLeafHash,
+  assetFreeEventLeafHash,
+  assetFreeExtraBytes,
+  formatIdTimestamp,
+  type IdTimestampGenerator,
+  idTimestampToMillis,
+  leafCount,
+  tlogLeafData,
+} from "../verify/primitives.js";
 import { type Frontier, frontierAfter, type LogFrontiers } from "./log-frontiers.js";
 import { readTreeFrontier, treeNodesAfter } from "./tlog-append.js";
 

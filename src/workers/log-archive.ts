@@ -1,15 +1,3 @@
-import { CodedError } from "../core/api/coded-error.js";
-import { peakIndices } from "../core/mmr/index.js";
-import { frontier } from "../core/rfc9162/coords.js";
-import { treeRoot } from "../core/rfc9162/index.js";
-import {
-  eachTile,
-  formatEntryBundle,
-  sameHash,
-  TILE_HEIGHT,
-  TILE_WIDTH,
-  tilePath,
-} from "../core/tlog/index.js";
 import type { BlobStore } from "../store/blobstore/blob-store.js";
 import type { Db, Queryable } from "../store/db.js";
 import { lockLog, readNodes } from "../store/ledger.js";
@@ -29,6 +17,18 @@ import {
 import { checkpointAt, cosignaturesOf } from "../store/tlog-checkpoints.js";
 import { nodeKey } from "../store/tlog-nodes.js";
 import { leafEntries } from "../store/tlog-tiles.js";
+import {
+  CodedError,
+  eachTile,
+  formatEntryBundle,
+  frontier,
+  peakIndices,
+  sameHash,
+  TILE_HEIGHT,
+  TILE_WIDTH,
+  tilePath,
+  rfc9162TreeRoot as treeRoot,
+} from "../verify/primitives.js";
 
 /** An archive that does not reproduce what was signed: nothing is marked archived, nothing dropped. */
 class ArchiveError extends CodedError<"ARCHIVE_MISMATCH"> {

@@ -1,6 +1,9 @@
-import { appendNodesNeeded as mmrNodesNeeded } from "../core/mmr/index.js";
-import { type NewNode, appendNodesNeeded as treeNodesNeeded } from "../core/rfc9162/index.js";
 import { nodeKey } from "../store/tlog-nodes.js";
+import {
+  mmrAppendNodesNeeded as mmrNodesNeeded,
+  type NewNode,
+  rfc9162AppendNodesNeeded as treeNodesNeeded,
+} from "../verify/primitives.js";
 
 /** What the next append to a log reads: its MMR's peaks and its RFC 9162 tree's frontier. */
 export interface Frontier {

@@ -1,15 +1,20 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx } from "../context.js";
-import { CodedError } from "../core/api/coded-error.js";
-import { formatIdTimestamp, IdTimestampGenerator } from "../core/ledger/idtimestamp.js";
-import { appendLeaves, appendNodesNeeded, leafCount } from "../core/mmr/index.js";
 import { nodeSha256 } from "../core/node/crypto.js";
-import { periodLinkLeaf } from "../core/tlog/index.js";
 import type { Queryable } from "../store/db.js";
 import { loadLog, lockLog, readNodes, writeCommit } from "../store/ledger.js";
 import type { LogGuard } from "../store/log-guard.js";
 import { logsDueToClose, openPeriod, recordClose } from "../store/log-periods.js";
 import { checkpointAt } from "../store/tlog-checkpoints.js";
+import {
+  appendLeaves,
+  mmrAppendNodesNeeded as appendNodesNeeded,
+  CodedError,
+  formatIdTimestamp,
+  IdTimestampGenerator,
+  leafCount,
+  periodLinkLeaf,
+} from "../verify/primitives.js";
 import { workerId } from "./commit-batch.js";
 import type { SealKeys } from "./seal-keys.js";
 import { sealLog } from "./seal-log.js";

@@ -1,12 +1,16 @@
-import { buildSeal } from "../core/cose/index.js";
-import { parseIdTimestamp } from "../core/ledger/idtimestamp.js";
-import { consistencyProofIndices, peakIndices, verifyConsistency } from "../core/mmr/index.js";
 import type { Queryable } from "../store/db.js";
 import { confirmSealedFreeEvents } from "../store/free-events.js";
 import { type LoadedKey, signedWith } from "../store/keyring.js";
 import { loadLog, lockLog, readNodes } from "../store/ledger.js";
 import type { LogGuard } from "../store/log-guard.js";
 import { getSeal, insertSeal } from "../store/seals.js";
+import {
+  buildSeal,
+  consistencyProofIndices,
+  parseIdTimestamp,
+  peakIndices,
+  mmrVerifyConsistency as verifyConsistency,
+} from "../verify/primitives.js";
 import { type CheckpointKey, publishCheckpoint } from "./checkpoint.js";
 
 export interface SealKey {

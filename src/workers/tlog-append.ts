@@ -1,7 +1,12 @@
 import { nodeSha256 } from "../core/node/crypto.js";
-import { appendLeafHashes, appendNodesNeeded, leafHash, type NewNode } from "../core/rfc9162/index.js";
 import type { Queryable } from "../store/db.js";
 import { insertTlogNodes, nodeKey, readTlogNodes } from "../store/tlog-nodes.js";
+import {
+  appendLeafHashes,
+  rfc9162AppendNodesNeeded as appendNodesNeeded,
+  leafHash,
+  type NewNode,
+} from "../verify/primitives.js";
 
 /** The stored subtrees an append to the tenancy's tree of `size` leaves reads (its frontier). */
 export function readTreeFrontier(

@@ -1,16 +1,4 @@
 import type { Logger } from "pino";
-import {
-  consistencyProof,
-  cosignatureTime,
-  formatAddCheckpoint,
-  NoteError,
-  type NoteVerifier,
-  signatureLine,
-  verifierFromVkey,
-  verifyNote,
-  type WitnessEntry,
-} from "../core/tlog/index.js";
-import { readBoundedText } from "../net/bounded-body.js";
 import type { BlobStore } from "../store/blobstore/blob-store.js";
 import type { Queryable } from "../store/db.js";
 import { withTreeNodes } from "../store/period-archive.js";
@@ -23,6 +11,18 @@ import {
   setWitnessSize,
   witnessSize,
 } from "../store/tlog-checkpoints.js";
+import {
+  consistencyProof,
+  cosignatureTime,
+  formatAddCheckpoint,
+  NoteError,
+  type NoteVerifier,
+  readBoundedText,
+  signatureLine,
+  verifierFromVkey,
+  verifyNote,
+  type WitnessEntry,
+} from "../verify/primitives.js";
 
 const TIMEOUT_MS = 10_000;
 /**

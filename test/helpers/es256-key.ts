@@ -1,7 +1,7 @@
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
-import type { Signer } from "../../src/core/cose/index.js";
-import type { PublicKey } from "../../src/core/crypto/public-key.js";
 import { nodePublicKey, nodeSigner } from "../../src/core/node/crypto.js";
+import type { Signer } from "../../src/verify/cose/index.js";
+import type { PublicKey } from "../../src/verify/crypto/public-key.js";
 
 /**
  * A fresh P-256 key pair as the core takes it: `privateKey` a signer and `publicKey` a verifying

@@ -18,6 +18,8 @@ export interface Room {
   mayImport: string[];
   /** When present, the only packages its files may import (`@noble/*` style globs). */
   packages?: string[];
+  /** When present, the only files of the room that files of other rooms may import. */
+  entries?: string[];
 }
 
 export interface RuleBook {
@@ -122,6 +124,8 @@ export function violations(rules: RuleBook, graph: Graph): string[] {
     if (!b) out.push(`${from} → ${to}: ${to} is in no room of scripts/layers.json`);
     else if (a !== b && !a.mayImport.includes(b.name) && !a.mayImport.includes(to))
       out.push(`${from} → ${to}: ${a.name} may not import ${b.name}`);
+    else if (a !== b && b.entries && !b.entries.includes(to))
+      out.push(`${from} → ${to}: ${b.name} is entered only through ${b.entries.join(", ")}`);
   }
   for (const { from, to } of graph.external) {
     const a = roomOf(rules, from);

@@ -1,7 +1,7 @@
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { decodeSign1, HEADER, signSign1 } from "../../src/core/cose/index.js";
 import { nodeSigner } from "../../src/core/node/crypto.js";
+import { decodeSign1, HEADER, signSign1 } from "../../src/verify/cose/index.js";
 
 /** A file of the test PKI (fixtures/pki, see its README). */
 export function pki(name: string): string {

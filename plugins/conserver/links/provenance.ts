@@ -1,10 +1,10 @@
 import {
   analysesWithProvenance,
   analysisDerivation,
+  LIFECYCLE_ATTRIBUTES,
   PROVENANCE_ATTRIBUTES,
   PROVENANCE_CONTENT_TYPE,
-} from "../../../src/core/lifecycle/provenance.js";
-import { LIFECYCLE_ATTRIBUTES } from "../../../src/core/lifecycle/vocabulary.js";
+} from "../../../src/verify/primitives.js";
 import { ConserverError } from "../errors.js";
 import { backendFromOptions } from "./backend-options.js";
 import { mergeOptions } from "./options.js";

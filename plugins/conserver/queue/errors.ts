@@ -1,4 +1,4 @@
-import { CodedError } from "../../../src/core/api/coded-error.js";
+import { CodedError } from "../../../src/verify/primitives.js";
 
 /** Thrown by a handler for a job that must not be retried (it fails at once). */
 export class UnrecoverableJobError extends CodedError<"JOB_UNRECOVERABLE"> {

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { isUuid } from "../api/ids.js";
+import { isUuid, QueryError } from "../../verify/primitives.js";
 import { type PolicyFilter, parsePolicyFilters } from "../filters/policy-filter.js";
-import { QueryError } from "../filters/query-error.js";
 import { unstorableIndex } from "../filters/text-guard.js";
 import { parseUserAttributeFilters } from "../filters/user-attributes.js";
 import type { AccessPermission } from "./types.js";

@@ -1,4 +1,4 @@
-import { badRequest } from "./api-error.js";
+import { badRequest } from "../../verify/primitives.js";
 
 const UINT64_MAX = (1n << 64n) - 1n;
 

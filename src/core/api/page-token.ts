@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { badRequest } from "./api-error.js";
+import { badRequest } from "../../verify/primitives.js";
 
 /** What a page token carries: the whole query, so later pages need nothing else. */
 export interface PageState {

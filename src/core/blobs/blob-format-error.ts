@@ -1,4 +1,4 @@
-import { CodedError } from "../api/coded-error.js";
+import { CodedError } from "../../verify/primitives.js";
 /** Why a container could not be read: the structure is broken, or reading it would exceed a limit. */
 export type BlobFormatErrorCode =
   | "zip_malformed"

@@ -1,4 +1,4 @@
-import { badRequest } from "../api/api-error.js";
+import { badRequest } from "../../verify/primitives.js";
 import { evaluateCurrentOutstanding } from "./current-outstanding.js";
 import { evaluateDynamicTolerance } from "./dynamic-tolerance.js";
 import { evaluatePeriodOutstanding } from "./period-outstanding.js";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { badRequest } from "../api/api-error.js";
+import { badRequest } from "../../verify/primitives.js";
 import { type CompliancePolicyBody, compliancePolicyBody } from "./policy-schema.js";
 import { parseRichnessAssertion } from "./richness-assertion.js";
 import type { CompliancePolicyInput, ComplianceType } from "./types.js";

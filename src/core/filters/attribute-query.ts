@@ -1,5 +1,5 @@
+import { QueryError } from "../../verify/primitives.js";
 import type { AttributeFilter } from "./attribute-filter.js";
-import { QueryError } from "./query-error.js";
 import { assertStorableText } from "./text-guard.js";
 
 /** Fields a `principal_*` prefix may filter on. */

@@ -6,8 +6,7 @@
  * processor checks it with any Standard Webhooks library; a 2xx answer is its acknowledgement.
  */
 import { createHmac } from "node:crypto";
-import { consentRole, lifecycleOrder } from "./consent.js";
-import { recordAttributes } from "./vocabulary.js";
+import { consentRole, lifecycleOrder, recordAttributes } from "../../verify/primitives.js";
 
 /** What a revocation record asks processors to stop: the vCon, and the purposes (none: every purpose). */
 export interface RevocationOf {

@@ -2,9 +2,8 @@
 // @noble (src/core/crypto). The service and the CLI use these; vcon-archivist/verify never
 // reaches this folder, so it stays free of `node:` modules (test/unit/verify/browser-safe.test.ts).
 import { createPublicKey, hash, type KeyObject, sign, verify } from "node:crypto";
-import type { Signer } from "../cose/sign1.js";
-import { ecJwk, type PublicKey, type PublicKeyFactory } from "../crypto/public-key.js";
-import type { AsciiLeafSha256, Sha256 } from "../crypto/sha256.js";
+import type { AsciiLeafSha256, Sha256, Signer } from "../../verify/primitives.js";
+import { ecJwk, type PublicKey, type PublicKeyFactory } from "../../verify/primitives.js";
 
 /** Where `nodeSha256` lays out its parts; grown when a message is larger, never shared across a call. */
 let scratch = Buffer.allocUnsafe(4096);

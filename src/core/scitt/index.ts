@@ -1,4 +1,13 @@
-export { LEGACY_CWT_CLAIMS } from "./cwt-claims.js";
+export {
+  attachReceipts,
+  eventToStatement,
+  LEGACY_CWT_CLAIMS,
+  registeredEvent,
+  registeredTreeLeaf,
+  StatementError,
+  statementToEventAttributes,
+  verifyStatement,
+} from "../../verify/primitives.js";
 export {
   checkRegistrationPolicy,
   checkScreenedStatement,
@@ -6,14 +15,3 @@ export {
   screenStatement,
 } from "./policy.js";
 export { type Problem, problemDetails, problemJson } from "./problem.js";
-export { registeredEvent } from "./registered.js";
-export {
-  eventToStatement,
-  StatementError,
-  statementToEventAttributes,
-} from "./statement.js";
-export {
-  attachReceipts,
-  registeredTreeLeaf,
-  verifyStatement,
-} from "./transparent.js";

@@ -1,10 +1,9 @@
 import { X509Certificate } from "node:crypto";
-import type { CborValue } from "../cbor/index.js";
-import { decodeSign1, HEADER, type Sign1, verifySign1 } from "../cose/index.js";
-import type { PublicKey } from "../crypto/public-key.js";
+import type { PublicKey } from "../../verify/index.js";
+import type { CborValue } from "../../verify/primitives.js";
+import { cwtClaimsOf, decodeSign1, HEADER, type Sign1, verifySign1 } from "../../verify/primitives.js";
 import { nodePublicKey } from "../node/crypto.js";
 import { basicConstraints } from "../x509/basic-constraints.js";
-import { cwtClaimsOf } from "./cwt-claims.js";
 import { bindIssuer } from "./issuer-binding.js";
 import { lookupValueProblem } from "./lookup-values.js";
 

@@ -1,4 +1,4 @@
-import { type CborValue, encodeCbor } from "../cbor/index.js";
+import { type CborValue, encodeCbor } from "../../verify/primitives.js";
 
 export interface Problem {
   title: string;

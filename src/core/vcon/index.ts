@@ -1,16 +1,18 @@
-export { detectForm, type VconForm } from "./form.js";
-export { HASH_MODES, type HashMode, hashPreimage, hashVcon, isHashMode } from "./hash.js";
-export { normalizeLegacyFields } from "./legacy.js";
 export {
   isLosslessObject,
   JsonNumber,
   type LosslessJson,
   type LosslessObject,
   parseLossless,
-} from "./lossless-json.js";
+  pythonDumps,
+  pythonFloatRepr,
+  pythonString,
+} from "../../verify/primitives.js";
+export { detectForm, type VconForm } from "./form.js";
+export { HASH_MODES, type HashMode, hashPreimage, hashVcon, isHashMode } from "./hash.js";
+export { normalizeLegacyFields } from "./legacy.js";
 export { stringifyLossless, toLossless } from "./lossless-stringify.js";
 export { parseVcon, type VconDocument, vconFromObject } from "./parse.js";
-export { pythonDumps, pythonFloatRepr, pythonString } from "./python-dumps.js";
 export { decodeSignedPayload } from "./signed-payload.js";
 export { checkUnsigned, isRecord, isUuidText } from "./unsigned-check.js";
 export { vconUpdatedAt } from "./updated-at.js";

@@ -1,4 +1,4 @@
-import { isLosslessObject, type LosslessJson, type LosslessObject } from "./lossless-json.js";
+import { isLosslessObject, type LosslessJson, type LosslessObject } from "../../verify/primitives.js";
 
 const TOP_LEVEL: Array<[string, string]> = [
   ["appended", "amended"],

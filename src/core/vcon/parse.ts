@@ -1,6 +1,5 @@
-import { VconError } from "./errors.js";
+import { isLosslessObject, type LosslessObject, parseLossless, VconError } from "../../verify/primitives.js";
 import { detectForm, type VconForm } from "./form.js";
-import { isLosslessObject, type LosslessObject, parseLossless } from "./lossless-json.js";
 import { decodeSignedPayload } from "./signed-payload.js";
 import { checkUnsigned, isRecord } from "./unsigned-check.js";
 

@@ -1,8 +1,7 @@
 import canonicalizeModule from "canonicalize";
-import { VconError } from "./errors.js";
+import { pythonDumps, VconError } from "../../verify/primitives.js";
 import { normalizeLegacyFields } from "./legacy.js";
 import type { VconDocument } from "./parse.js";
-import { pythonDumps } from "./python-dumps.js";
 
 type Canonicalize = (input: unknown) => string | undefined;
 // canonicalize is CommonJS with an ESM-style d.ts: under NodeNext the default import is the function at run time.

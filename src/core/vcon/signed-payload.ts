@@ -1,5 +1,5 @@
 import { gunzipSync } from "node:zlib";
-import { VconError } from "./errors.js";
+import { VconError } from "../../verify/primitives.js";
 import { isRecord } from "./unsigned-check.js";
 
 const B64URL = /^[A-Za-z0-9_-]*$/;

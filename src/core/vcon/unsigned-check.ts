@@ -1,4 +1,4 @@
-import { VconError } from "./errors.js";
+import { VconError } from "../../verify/primitives.js";
 
 const LISTS = ["parties", "dialog", "analysis", "attachments"] as const;
 const TIMES = ["created_at", "updated_at"] as const;

@@ -1,4 +1,4 @@
-import { VconError } from "./errors.js";
+import { VconError } from "../../verify/primitives.js";
 import type { VconDocument } from "./parse.js";
 import { isRecord, isUuidText } from "./unsigned-check.js";
 

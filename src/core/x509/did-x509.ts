@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { CodedError } from "../api/coded-error.js";
+import { CodedError } from "../../verify/primitives.js";
 import { type CertificateFields, certificateFields } from "./certificate-fields.js";
 
 /**

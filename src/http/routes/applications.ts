@@ -1,4 +1,3 @@
-import { pathUuid } from "../../core/api/ids.js";
 import {
   applicationOut,
   applicationSource,
@@ -8,6 +7,7 @@ import {
   regenerateSecret,
   removeApplication,
 } from "../../services/identity/applications.js";
+import { pathUuid } from "../../verify/primitives.js";
 import { crudRoutes } from "../crud-routes.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";

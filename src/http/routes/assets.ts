@@ -1,8 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Outcome } from "../../batching/coalescer.js";
 import type { Principal } from "../../context.js";
-import { badRequest } from "../../core/api/api-error.js";
-import { pathUuid } from "../../core/api/ids.js";
 import type { AccessView } from "../../services/access/access-view.js";
 import { viewFor, writeViewFor } from "../../services/access/caller-view.js";
 import { createAssetEvent, createAssetEvents } from "../../services/records/asset-events.js";
@@ -15,6 +13,7 @@ import {
 } from "../../services/records/assets.js";
 import { requestTime } from "../../services/records/list-query.js";
 import { listAssetEvents, listAssets } from "../../services/records/lists.js";
+import { badRequest, pathUuid } from "../../verify/primitives.js";
 import { answerItems } from "../batch-items.js";
 import type { HttpDeps } from "../deps.js";
 import { listRoute } from "../listing.js";

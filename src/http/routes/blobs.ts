@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { forbidden } from "../../core/api/api-error.js";
-import { pathUuid } from "../../core/api/ids.js";
 import { mayWrite } from "../../services/access/caller-view.js";
 import { uploadBlob } from "../../services/blobs/blob-upload.js";
 import { blobForCaller, blobOut } from "../../services/blobs/blobs.js";
+import { forbidden, pathUuid } from "../../verify/primitives.js";
 import { sendBlob } from "../blob-response.js";
 import { StreamedBody } from "../body.js";
 import type { HttpDeps } from "../deps.js";

@@ -1,6 +1,4 @@
 import { z } from "zod";
-import { badRequest } from "../../core/api/api-error.js";
-import { pathUuid } from "../../core/api/ids.js";
 import { viewFor } from "../../services/access/caller-view.js";
 import {
   assetCompliance,
@@ -10,6 +8,7 @@ import {
   readCompliancePolicy,
   removeCompliancePolicy,
 } from "../../services/compliance/compliance.js";
+import { badRequest, pathUuid } from "../../verify/primitives.js";
 import { crudRoutes } from "../crud-routes.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";

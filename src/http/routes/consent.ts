@@ -1,8 +1,5 @@
-import { ApiError } from "../../core/api/api-error.js";
-import { pathUuid } from "../../core/api/ids.js";
 import { recordConsentVerification } from "../../services/records/consent-verification.js";
-import { buildConsent } from "../../verify/lookup/consent-build.js";
-import { LookupError } from "../../verify/lookup/public-api.js";
+import { ApiError, buildConsent, LookupError, pathUuid } from "../../verify/primitives.js";
 import { callersApi } from "../callers-api.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";

@@ -1,16 +1,15 @@
 import type { FastifyRequest } from "fastify";
-import { ApiError } from "../../core/api/api-error.js";
-import { isUuid, pathUuid } from "../../core/api/ids.js";
 import { nodePublicKeyFromJwk } from "../../core/node/crypto.js";
 import { receiptsOfRecords } from "../../services/ledger/receipts-in-bulk.js";
-import { BundleError, type EvidenceBundle, verifyBundle } from "../../verify/bundle/index.js";
-import { LookupError } from "../../verify/lookup/public-api.js";
 import {
-  cannotEvaluate,
+  BundleError,
+  type EvidenceBundle,
   emptyPolicy,
   type TrustRoots,
   type VerificationVerdict,
-} from "../../verify/verdict/index.js";
+  verifyBundle,
+} from "../../verify/index.js";
+import { ApiError, cannotEvaluate, isUuid, LookupError, pathUuid } from "../../verify/primitives.js";
 import { type BundleSubject, buildBundle, type ReceiptSource, type SourcedReceipt } from "../bundle-build.js";
 import { callersApi } from "../callers-api.js";
 import type { HttpDeps } from "../deps.js";

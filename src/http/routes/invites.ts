@@ -1,4 +1,3 @@
-import { pathUuid } from "../../core/api/ids.js";
 import {
   acceptInvite,
   createInvite,
@@ -7,6 +6,7 @@ import {
   readInvite,
   removeInvite,
 } from "../../services/identity/invites.js";
+import { pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";

@@ -1,7 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { type ApiError, badRequest, notFound } from "../../core/api/api-error.js";
-import { pathUuid } from "../../core/api/ids.js";
 import { parseUint64, reachable } from "../../core/api/numbers.js";
 import {
   readableRecordName,
@@ -12,6 +10,7 @@ import { keyHistory } from "../../services/ledger/key-history.js";
 import { latestSeal, scittKey, scittKeys, sealSizes } from "../../services/ledger/ledger-info.js";
 import { consistency, logEntry, receiptFor, treeConsistency } from "../../services/ledger/proofs.js";
 import { tlogProofFor } from "../../services/ledger/tlog-proof.js";
+import { type ApiError, badRequest, notFound, pathUuid } from "../../verify/primitives.js";
 import { sendCose } from "../cose-response.js";
 import type { HttpDeps } from "../deps.js";
 import {

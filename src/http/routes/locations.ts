@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { pathUuid } from "../../core/api/ids.js";
 import {
   createLocation,
   locationOut,
@@ -10,6 +9,7 @@ import {
   removeLocation,
   setLocationPermissions,
 } from "../../services/records/locations.js";
+import { pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";

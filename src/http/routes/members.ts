@@ -1,4 +1,3 @@
-import { pathUuid } from "../../core/api/ids.js";
 import {
   activateMember,
   deactivateMember,
@@ -8,6 +7,7 @@ import {
   membershipSource,
   patchMemberRoles,
 } from "../../services/identity/members.js";
+import { pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";

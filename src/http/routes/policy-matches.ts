@@ -1,7 +1,6 @@
-import { forbidden, notFound } from "../../core/api/api-error.js";
-import { pathUuid } from "../../core/api/ids.js";
 import { accessPolicyOut } from "../../services/access/access-policies.js";
 import { assetPolicies, policyAssets } from "../../services/access/policy-audit.js";
+import { forbidden, notFound, pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 

@@ -1,9 +1,6 @@
 import accepts from "accepts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { forbidden } from "../../core/api/api-error.js";
-import { pathUuid } from "../../core/api/ids.js";
-import { encodeCbor } from "../../core/cbor/index.js";
 import { requireReadableEvent } from "../../services/access/readable-records.js";
 import { serviceJwks } from "../../services/ledger/ledger-info.js";
 import {
@@ -20,6 +17,7 @@ import {
   setRegistrationPolicy,
 } from "../../services/scitt/scitt.js";
 import { transparencyConfiguration } from "../../services/scitt/transparency-configuration.js";
+import { encodeCbor, forbidden, pathUuid } from "../../verify/primitives.js";
 import { sendCose } from "../cose-response.js";
 import { markDeprecated } from "../deprecation.js";
 import type { HttpDeps } from "../deps.js";

@@ -1,4 +1,3 @@
-import { pathUuid } from "../../core/api/ids.js";
 import {
   createSubject,
   exportSubject,
@@ -9,6 +8,7 @@ import {
   subjectOut,
   subjectSource,
 } from "../../services/identity/subjects.js";
+import { pathUuid } from "../../verify/primitives.js";
 import { crudRoutes } from "../crud-routes.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { pathUuid } from "../../core/api/ids.js";
 import {
   publicInfo,
   renameTenancy,
@@ -7,6 +6,7 @@ import {
   selfInfo,
   setRootPrincipals,
 } from "../../services/identity/tenancies.js";
+import { pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ASSET_EVENT_FIELDS, ASSET_FIELDS } from "../../core/record/index.js";
+import { ASSET_EVENT_FIELDS, ASSET_FIELDS } from "../../verify/primitives.js";
 import { erasableAttributes } from "./common.js";
 import { recordSchema } from "./record-schema.js";
 

@@ -6,7 +6,6 @@ import {
   validateAccessPolicyInput,
   validateAccessPolicyPatch,
 } from "../../core/access/index.js";
-import { forbidden, notFound, quotaExceeded } from "../../core/api/api-error.js";
 import { policyFiltersToWire } from "../../core/filters/index.js";
 import {
   type AccessPolicyRow,
@@ -19,6 +18,7 @@ import {
 } from "../../store/access-policies.js";
 import type { RowSource } from "../../store/row-source.js";
 import { lockTenancy } from "../../store/tenancies.js";
+import { forbidden, notFound, quotaExceeded } from "../../verify/primitives.js";
 import { valuesOf } from "../records/list-query.js";
 import { recordPolicyAudit } from "./policy-audit.js";
 

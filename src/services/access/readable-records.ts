@@ -1,6 +1,5 @@
 import type { Ctx, Principal } from "../../context.js";
 import { type AccessGrant, fullGrant } from "../../core/access/index.js";
-import { type ApiError, notFound, unauthenticated } from "../../core/api/api-error.js";
 import {
   type AssetEventRow,
   type EventAccessFacts,
@@ -11,6 +10,7 @@ import { type AssetRow, getAsset } from "../../store/assets.js";
 import { freeEventOwner } from "../../store/free-events.js";
 import { getRegistrationPolicy } from "../../store/scitt-registration-policies.js";
 import { getTenancy } from "../../store/tenancies.js";
+import { type ApiError, notFound, unauthenticated } from "../../verify/primitives.js";
 import { publicView } from "../records/assets.js";
 import { canReadEvent } from "./access-view.js";
 import { viewFor } from "./caller-view.js";

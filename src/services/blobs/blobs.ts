@@ -1,8 +1,7 @@
 import type { Readable } from "node:stream";
 import type { Ctx, Principal } from "../../context.js";
-import { badRequest, forbidden, notFound } from "../../core/api/api-error.js";
-import { isoTime } from "../../core/api/ids.js";
 import { type BlobRow, getBlob } from "../../store/blobs.js";
+import { badRequest, forbidden, isoTime, notFound } from "../../verify/primitives.js";
 
 /** API shape of blob metadata. */
 export function blobOut(b: BlobRow) {

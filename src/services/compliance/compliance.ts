@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
-import { forbidden, notFound, quotaExceeded } from "../../core/api/api-error.js";
-import { isoTime } from "../../core/api/ids.js";
 import {
   COMPLIANCE_TYPES,
   evaluateCompliance,
@@ -21,6 +19,7 @@ import {
 } from "../../store/compliance-policies.js";
 import type { RowSource } from "../../store/row-source.js";
 import { lockTenancy } from "../../store/tenancies.js";
+import { forbidden, isoTime, notFound, quotaExceeded } from "../../verify/primitives.js";
 import { type AccessView, canReadEvent } from "../access/access-view.js";
 import { enumList } from "../records/list-query.js";
 

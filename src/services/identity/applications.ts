@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
-import { badRequest, forbidden, notFound, quotaExceeded } from "../../core/api/api-error.js";
-import { isoTime } from "../../core/api/ids.js";
 import {
   type ApplicationRow,
   applicationRows,
@@ -14,6 +12,7 @@ import {
 import type { Queryable } from "../../store/db.js";
 import type { RowSource } from "../../store/row-source.js";
 import { lockTenancy } from "../../store/tenancies.js";
+import { badRequest, forbidden, isoTime, notFound, quotaExceeded } from "../../verify/primitives.js";
 import { valuesOf } from "../records/list-query.js";
 import { hashGeneratedSecret, newSecret } from "./secrets.js";
 

@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
-import { badRequest, forbidden, notFound } from "../../core/api/api-error.js";
-import { isoTime } from "../../core/api/ids.js";
 import {
   deleteInvite,
   getInvite,
@@ -12,6 +10,7 @@ import {
 } from "../../store/invites.js";
 import { admitMember, getMemberByEmail } from "../../store/members.js";
 import type { RowSource } from "../../store/row-source.js";
+import { badRequest, forbidden, isoTime, notFound } from "../../verify/primitives.js";
 import { valuesOf } from "../records/list-query.js";
 import { memberOut } from "./members.js";
 import { hashGeneratedSecret, newSecret, verifySecret } from "./secrets.js";

@@ -1,5 +1,4 @@
 import type { Ctx, Principal } from "../../context.js";
-import { badRequest, forbidden, notFound } from "../../core/api/api-error.js";
 import {
   type MemberRow,
   type MemberState,
@@ -9,6 +8,7 @@ import {
   updateMember,
 } from "../../store/members.js";
 import { emptySource, type RowSource } from "../../store/row-source.js";
+import { badRequest, forbidden, notFound } from "../../verify/primitives.js";
 import { scalar } from "../records/list-query.js";
 
 /** The only role members can hold; an empty list means a basic user. */

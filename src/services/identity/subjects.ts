@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { type Ctx, type Principal, tenantIdentity } from "../../context.js";
-import { badRequest, forbidden, notFound } from "../../core/api/api-error.js";
 import type { RowSource } from "../../store/row-source.js";
 import {
   deleteSubject,
@@ -11,6 +10,7 @@ import {
   subjectRows,
   updateSubject,
 } from "../../store/subjects.js";
+import { badRequest, forbidden, notFound } from "../../verify/primitives.js";
 import { valuesOf } from "../records/list-query.js";
 import { SELF_SUBJECT_ID, walletAddress } from "./self-subject.js";
 

@@ -1,6 +1,5 @@
 import { randomUUID, X509Certificate } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
-import { badRequest, forbidden, notFound, quotaExceeded } from "../../core/api/api-error.js";
 import type { RowSource } from "../../store/row-source.js";
 import { lockTenancy } from "../../store/tenancies.js";
 import {
@@ -12,6 +11,7 @@ import {
   tlsCaCertificateRows,
   updateTlsCaCertificate,
 } from "../../store/tlscacertificates.js";
+import { badRequest, forbidden, notFound, quotaExceeded } from "../../verify/primitives.js";
 import { valuesOf } from "../records/list-query.js";
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;

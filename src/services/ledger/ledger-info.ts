@@ -1,9 +1,8 @@
 import type { Ctx } from "../../context.js";
-import { notFound } from "../../core/api/api-error.js";
-import { coseKeyBytes, coseKeySet } from "../../core/cose/index.js";
 import { es256PublicKey } from "../../store/keyring.js";
 import { getSeal, listSealSizes } from "../../store/seals.js";
 import { listTenancies } from "../../store/tenancies.js";
+import { coseKeyBytes, coseKeySet, notFound } from "../../verify/primitives.js";
 
 /** Seal bytes of a log (latest, or of one size). */
 export async function latestSeal(

@@ -1,21 +1,23 @@
 import type { Ctx } from "../../context.js";
-import { ApiError, badRequest, notFound } from "../../core/api/api-error.js";
-import type { MmrProofForm } from "../../core/cose/index.js";
-import {
-  consistencyProofIndices,
-  includedRoot,
-  inclusionProofIndices,
-  isValidMmrSize,
-  leafCount,
-  peakIndices,
-} from "../../core/mmr/index.js";
-import * as tree from "../../core/rfc9162/index.js";
 import type { Queryable } from "../../store/db.js";
 import { signedWith } from "../../store/keyring.js";
 import { type EntryRow, entryAt, entryOfRecord, logSize } from "../../store/ledger.js";
 import { mmrNodesOf, type NodeSource, treeNodesOf } from "../../store/period-archive.js";
 import { getSeal, type SealRow } from "../../store/seals.js";
 import { nodeKey, tlogSize } from "../../store/tlog-nodes.js";
+import type { MmrProofForm } from "../../verify/primitives.js";
+import {
+  ApiError,
+  badRequest,
+  consistencyProofIndices,
+  includedRoot,
+  inclusionProofIndices,
+  isValidMmrSize,
+  leafCount,
+  notFound,
+  peakIndices,
+  rfc9162 as tree,
+} from "../../verify/primitives.js";
 import { readNodeSource } from "./node-source.js";
 import { mmrReceiptSigning, treeReceiptSigning } from "./receipt-signing.js";
 

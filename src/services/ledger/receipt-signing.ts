@@ -1,6 +1,11 @@
 import type { Ctx } from "../../context.js";
-import { buildReceipt, buildRfc9162Receipt, type MmrProofForm, type Signer } from "../../core/cose/index.js";
 import type { EntryRow } from "../../store/ledger.js";
+import {
+  buildReceipt,
+  buildRfc9162Receipt,
+  type MmrProofForm,
+  type Signer,
+} from "../../verify/primitives.js";
 
 /**
  * What a record's receipt says, ready for the seal key's signer: one record's receipt (`receiptFor`)

@@ -1,13 +1,17 @@
 import type { Ctx } from "../../context.js";
-import { ApiError } from "../../core/api/api-error.js";
-import type { Signer } from "../../core/cose/index.js";
-import { includedRoot, inclusionProofIndices, leafCount } from "../../core/mmr/index.js";
-import * as tree from "../../core/rfc9162/index.js";
 import { type Es256Key, signedWith } from "../../store/keyring.js";
 import { type EntryRow, entriesOfRecords } from "../../store/ledger.js";
 import { mmrNodesOf } from "../../store/period-archive.js";
 import { getSeal, type SealRow } from "../../store/seals.js";
 import { tlogSize } from "../../store/tlog-nodes.js";
+import type { Signer } from "../../verify/primitives.js";
+import {
+  ApiError,
+  includedRoot,
+  inclusionProofIndices,
+  leafCount,
+  rfc9162 as tree,
+} from "../../verify/primitives.js";
 import { readNodeSource } from "./node-source.js";
 import { type Profile, treeNodes } from "./proofs.js";
 import { mmrReceiptSigning, treeReceiptSigning } from "./receipt-signing.js";

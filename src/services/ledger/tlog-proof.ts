@@ -1,10 +1,8 @@
 import type { Ctx } from "../../context.js";
-import { ApiError } from "../../core/api/api-error.js";
-import * as tree from "../../core/rfc9162/index.js";
-import { formatProofExtra, formatTlogProof } from "../../core/tlog/index.js";
 import { getStatement } from "../../store/free-events.js";
 import { entryOfRecord } from "../../store/ledger.js";
 import { cosignaturesOf, publishedCheckpoint } from "../../store/tlog-checkpoints.js";
+import { ApiError, formatProofExtra, formatTlogProof, rfc9162 as tree } from "../../verify/primitives.js";
 import { readNodeSource } from "./node-source.js";
 import { treeNodes } from "./proofs.js";
 

@@ -1,8 +1,6 @@
 import type { Ctx } from "../../context.js";
-import { notFound } from "../../core/api/api-error.js";
-import { cosignatureDate } from "../../core/tlog/cosignature.js";
-import { ML_DSA_44, parseVkey } from "../../core/tlog/index.js";
 import { lastCosignatures, originOf } from "../../store/tlog-checkpoints.js";
+import { cosignatureDate, ML_DSA_44, notFound, parseVkey } from "../../verify/primitives.js";
 
 /** A configured witness as the log shows it: who, with which key, and what it last cosigned. */
 export interface WitnessStatus {

@@ -1,18 +1,4 @@
 import type { Ctx } from "../../context.js";
-import { notFound } from "../../core/api/api-error.js";
-import {
-  ED25519,
-  formatEntryBundle,
-  formatVkey,
-  ML_DSA_44,
-  mlDsa44Keys,
-  parseTilePath,
-  TILE_HEIGHT,
-  TILE_WIDTH,
-  type TileRef,
-  tilePath,
-  tileWidth,
-} from "../../core/tlog/index.js";
 import { archivedExtent, archivedObject, treeLevelOf } from "../../store/period-archive.js";
 import {
   cosignaturesOf,
@@ -23,6 +9,20 @@ import {
   TLOG_ML_DSA_KEY,
 } from "../../store/tlog-checkpoints.js";
 import { leafEntries } from "../../store/tlog-tiles.js";
+import {
+  ED25519,
+  formatEntryBundle,
+  formatVkey,
+  ML_DSA_44,
+  mlDsa44Keys,
+  notFound,
+  parseTilePath,
+  TILE_HEIGHT,
+  TILE_WIDTH,
+  type TileRef,
+  tilePath,
+  tileWidth,
+} from "../../verify/primitives.js";
 import { readNodeSource } from "./node-source.js";
 
 /**

@@ -1,10 +1,8 @@
 import type { Ctx } from "../../context.js";
-import { badRequest } from "../../core/api/api-error.js";
-import { isoTime } from "../../core/api/ids.js";
 import type { AssetSummaryOrder } from "../../core/filters/list-spec.js";
 import { assertStorableText } from "../../core/filters/text-guard.js";
-import { type AssetRecord, assetRecord } from "../../core/record/index.js";
 import { assetSummaryList } from "../../store/asset-summaries.js";
+import { type AssetRecord, assetRecord, badRequest, isoTime } from "../../verify/primitives.js";
 import { type AccessView, projectAttributes } from "../access/access-view.js";
 
 /** An asset as the list of summaries shows it: the record, its readable events' count and newest time. */

@@ -2,17 +2,19 @@ import { randomUUID } from "node:crypto";
 import { type Outcome, settle } from "../../batching/coalescer.js";
 import type { Ctx, Principal } from "../../context.js";
 import { fullGrant, hasName } from "../../core/access/index.js";
-import { badRequest, forbidden, notFound } from "../../core/api/api-error.js";
+import { eventsOfAsset, getAssetEvent } from "../../store/asset-events.js";
+import { type AssetRow, getAsset, type NewAssetRow, newAssetAsRow } from "../../store/assets.js";
+import { putErasableValues } from "../../store/erasable-values.js";
 import {
   type AssetEventRecord,
   type AssetRecord,
   assetEventRecord,
   assetRecord,
+  badRequest,
   type Face,
-} from "../../core/record/index.js";
-import { eventsOfAsset, getAssetEvent } from "../../store/asset-events.js";
-import { type AssetRow, getAsset, type NewAssetRow, newAssetAsRow } from "../../store/assets.js";
-import { putErasableValues } from "../../store/erasable-values.js";
+  forbidden,
+  notFound,
+} from "../../verify/primitives.js";
 import { type AccessView, canReadEvent, projectAttributes } from "../access/access-view.js";
 import { acceptedPrincipal, internalPrincipal } from "../identity/principals.js";
 import { tenantWalletAddress } from "../identity/tenant-wallet.js";

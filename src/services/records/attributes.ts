@@ -1,5 +1,5 @@
-import { badRequest } from "../../core/api/api-error.js";
 import { lookupValueProblem } from "../../core/scitt/lookup-values.js";
+import { badRequest } from "../../verify/primitives.js";
 
 /** Keys inside an attachment object. */
 const ATTACHMENT_KEYS = new Set([

@@ -1,6 +1,6 @@
 import type { Ctx, Principal } from "../../context.js";
-import type { PurposeConsent } from "../../core/lifecycle/consent.js";
-import { LIFECYCLE_ATTRIBUTES } from "../../core/lifecycle/vocabulary.js";
+import type { PurposeConsent } from "../../verify/primitives.js";
+import { LIFECYCLE_ATTRIBUTES } from "../../verify/primitives.js";
 import { writeViewFor } from "../access/caller-view.js";
 import { createAssetEvent } from "./asset-events.js";
 

@@ -1,15 +1,15 @@
 import { randomBytes } from "node:crypto";
 import type { Ctx } from "../../context.js";
-import { badRequest } from "../../core/api/api-error.js";
-import { toBase64 } from "../../core/crypto/bytes.js";
+import { type ErasableValue, erasableRows } from "../../store/erasable-values.js";
 import {
+  badRequest,
   COMMITMENT_KEY,
   commit,
   commitmentOf,
   type ErasableMember,
   SALT_BYTES,
-} from "../../core/record/erasable.js";
-import { type ErasableValue, erasableRows } from "../../store/erasable-values.js";
+  toBase64,
+} from "../../verify/primitives.js";
 
 /** Names an erasable attribute may not have: the template's (statements are made of them) and DataTrails' own. */
 const NEVER_ERASABLE = new Set([

@@ -1,12 +1,18 @@
 import type { Ctx, Principal } from "../../context.js";
-import { badRequest, forbidden, notFound } from "../../core/api/api-error.js";
-import { isUuid } from "../../core/api/ids.js";
-import { LIFECYCLE_ATTRIBUTES } from "../../core/lifecycle/vocabulary.js";
-import { commitmentOf } from "../../core/record/erasable.js";
-import { type AssetEventRecord, assetEventRecord, freeEventRecord } from "../../core/record/index.js";
 import { creationEventOf } from "../../store/asset-events.js";
 import { erasableRows, eraseValues, putErasurePolicy } from "../../store/erasable-values.js";
 import { freeEventsOfVcon } from "../../store/free-events.js";
+import {
+  type AssetEventRecord,
+  assetEventRecord,
+  badRequest,
+  commitmentOf,
+  forbidden,
+  freeEventRecord,
+  isUuid,
+  LIFECYCLE_ATTRIBUTES,
+  notFound,
+} from "../../verify/primitives.js";
 import { viewFor, writeViewFor } from "../access/caller-view.js";
 import { acceptedPrincipal } from "../identity/principals.js";
 import { createAssetEvent } from "./asset-events.js";

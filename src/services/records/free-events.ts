@@ -1,10 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
-import { badRequest, forbidden, notFound } from "../../core/api/api-error.js";
 import { parseODataFilter } from "../../core/odata/index.js";
-import { freeEventRecord, freeEventSearchRecord } from "../../core/record/index.js";
 import { putErasableValues } from "../../store/erasable-values.js";
 import { freeEventSearch, getFreeEvent } from "../../store/free-events.js";
+import {
+  badRequest,
+  forbidden,
+  freeEventRecord,
+  freeEventSearchRecord,
+  notFound,
+} from "../../verify/primitives.js";
 import { writingErasables } from "./asset-events.js";
 import { checkLookupValues, validateAttributes } from "./attributes.js";
 import { commitErasableMap, withErasable, withErasables } from "./erasable.js";

@@ -1,16 +1,16 @@
 import type { Ctx } from "../../context.js";
-import { notFound } from "../../core/api/api-error.js";
 import { ASSET_FILTER_PREFIXES, EVENT_FILTER_PREFIXES } from "../../core/filters/list-spec.js";
+import type { AssetEventRow } from "../../store/asset-events.js";
+import { type AssetRow, getAsset } from "../../store/assets.js";
+import { assetEventList, assetList } from "../../store/record-lists.js";
 import {
   type AssetEventRecord,
   type AssetRecord,
   assetEventRecord,
   assetRecord,
   type Face,
-} from "../../core/record/index.js";
-import type { AssetEventRow } from "../../store/asset-events.js";
-import { type AssetRow, getAsset } from "../../store/assets.js";
-import { assetEventList, assetList } from "../../store/record-lists.js";
+  notFound,
+} from "../../verify/primitives.js";
 import { type AccessView, canReadEvent, projectAttributes } from "../access/access-view.js";
 import { withErasables } from "./erasable.js";
 import {

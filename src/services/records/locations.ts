@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
 import { hasName } from "../../core/access/index.js";
-import { forbidden, notFound, quotaExceeded } from "../../core/api/api-error.js";
 import { LOCATION_FILTER_PREFIXES, type LocationAccess } from "../../core/filters/list-spec.js";
 import {
   countLocations,
@@ -15,6 +14,7 @@ import {
 } from "../../store/locations.js";
 import type { RowSource } from "../../store/row-source.js";
 import { lockTenancy } from "../../store/tenancies.js";
+import { forbidden, notFound, quotaExceeded } from "../../verify/primitives.js";
 import { viewFor } from "../access/caller-view.js";
 import { tenantWalletAddress } from "../identity/tenant-wallet.js";
 import { listFilters, valuesOf } from "./list-query.js";

@@ -1,7 +1,7 @@
-import { badRequest } from "../../core/api/api-error.js";
 import { blobHash } from "../../store/blobs.js";
 import type { Queryable } from "../../store/db.js";
 import { locationExists } from "../../store/locations.js";
+import { badRequest } from "../../verify/primitives.js";
 import type { AttachmentRef } from "./attributes.js";
 
 /** A referenced blob must exist in the tenancy and have exactly the recorded hash (tampering shows at creation). */

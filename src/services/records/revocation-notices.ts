@@ -1,8 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { Ctx, Principal } from "../../context.js";
-import { badRequest, forbidden, notFound } from "../../core/api/api-error.js";
-import { isUuid } from "../../core/api/ids.js";
 import {
   noticeBody,
   noticeHeaders,
@@ -10,7 +8,6 @@ import {
   revocationOf,
   signingSecret,
 } from "../../core/lifecycle/revocation-notice.js";
-import { LIFECYCLE_ATTRIBUTES } from "../../core/lifecycle/vocabulary.js";
 import { openSecret, sealSecret } from "../../store/keystore/secret-box.js";
 import {
   acknowledgeNotice,
@@ -28,6 +25,7 @@ import {
   revocationCandidates,
   settledEventSeq,
 } from "../../store/revocation-notices.js";
+import { badRequest, forbidden, isUuid, LIFECYCLE_ATTRIBUTES, notFound } from "../../verify/primitives.js";
 import { adminView } from "../access/access-view.js";
 import { acceptedPrincipal } from "../identity/principals.js";
 import { createAssetEvent } from "./asset-events.js";

@@ -1,4 +1,4 @@
-import { ApiError } from "../../core/api/api-error.js";
+import { ApiError } from "../../verify/primitives.js";
 
 /**
  * The open SCITT logs' own registration rate, per tenancy and per process: a token bucket of the

@@ -1,13 +1,7 @@
 import { createPublicKey, type KeyObject } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
 import { type AccessGrant, projectEvent } from "../../core/access/index.js";
-import { ApiError, badRequest, forbidden, notFound } from "../../core/api/api-error.js";
-import { CodedError } from "../../core/api/coded-error.js";
-import { isUuid } from "../../core/api/ids.js";
-import type { MmrProofForm } from "../../core/cose/index.js";
-import { ecJwk, type PublicKey } from "../../core/crypto/public-key.js";
 import { nodePublicKeyFromJwk } from "../../core/node/crypto.js";
-import { assetEventRecord, freeEventRecord } from "../../core/record/index.js";
 import {
   attachReceipts,
   checkScreenedStatement,
@@ -24,6 +18,19 @@ import { deleteScittKey, insertScittKey, listScittKeys } from "../../store/scitt
 import { getRegistrationPolicy, putRegistrationPolicy } from "../../store/scitt-registration-policies.js";
 import { getTenancy } from "../../store/tenancies.js";
 import { tlsCaCertificateRows } from "../../store/tlscacertificates.js";
+import type { MmrProofForm } from "../../verify/primitives.js";
+import {
+  ApiError,
+  assetEventRecord,
+  badRequest,
+  CodedError,
+  ecJwk,
+  forbidden,
+  freeEventRecord,
+  isUuid,
+  notFound,
+  type PublicKey,
+} from "../../verify/primitives.js";
 import { requireReadableStatement } from "../access/readable-records.js";
 import { type Profile, receiptFor } from "../ledger/proofs.js";
 import { createFreeEvent } from "../records/free-events.js";

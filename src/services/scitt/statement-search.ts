@@ -1,6 +1,4 @@
 import type { Ctx, Principal } from "../../context.js";
-import { badRequest } from "../../core/api/api-error.js";
-import { isoTime, isUuid } from "../../core/api/ids.js";
 import {
   type AssetEventStatementRow,
   type FreeEventStatementRow,
@@ -8,6 +6,7 @@ import {
   findFreeEventStatements,
   type StatementCriteria,
 } from "../../store/statements.js";
+import { badRequest, isoTime, isUuid } from "../../verify/primitives.js";
 import { viewFor } from "../access/caller-view.js";
 
 /** A statement as the search returns it: what it says, and where its record is. */

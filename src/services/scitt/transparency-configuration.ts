@@ -1,5 +1,5 @@
 import type { Ctx } from "../../context.js";
-import { VDS_MMR, VDS_RFC9162 } from "../../core/cose/index.js";
+import { VDS_MMR, VDS_RFC9162 } from "../../verify/primitives.js";
 
 /**
  * What a leaf is, per receipt profile: RFC 9942 leaves the entry to the log, and a generic

@@ -1,10 +1,10 @@
-import { CodedError } from "../../core/api/coded-error.js";
-import { decodeSeal, verifySeal } from "../../core/cose/index.js";
-import { type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../../core/crypto/public-key.js";
-import { leafIndexOfMmrIndex, verifyConsistency } from "../../core/mmr/index.js";
-import { type AttributeStanding, erasableStandings, erasedWords } from "../../core/record/erasable.js";
-import { verifyConsistency as verifyTreeConsistency } from "../../core/rfc9162/index.js";
-import { keysFromKeySet, verifyRecordReceipt } from "../../core/verify/index.js";
+import { CodedError } from "../api/coded-error.js";
+import { decodeSeal, verifySeal } from "../cose/index.js";
+import { type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../crypto/public-key.js";
+import { leafIndexOfMmrIndex, verifyConsistency } from "../mmr/index.js";
+import { keysFromKeySet, verifyRecordReceipt } from "../receipts/index.js";
+import { type AttributeStanding, erasableStandings, erasedWords } from "../record/erasable.js";
+import { verifyConsistency as verifyTreeConsistency } from "../rfc9162/index.js";
 import {
   type CheckpointJudgement,
   coseKeyFingerprints,
@@ -80,6 +80,12 @@ interface LogCheck {
  * Every way a bundle's check fails, one closed set: the step that finds it names it. A tampering
  * (the evidence contradicts itself) or a policy failure (it holds, but not to the caller's roots
  * or requirements); `BundleFailure.kind` says which.
+ *
+ * @example
+ * ```ts
+ * const seen = new Set(verifyBundle(bundle, roots).failures.map((f) => f.code));
+ * if (seen.has("SEAL_UNSIGNED")) console.error("a seal's signature does not verify");
+ * ```
  */
 export const BUNDLE_FAILURES = [
   // checkLogs: each seal signed, of its log, and consistent with the latest.
@@ -118,6 +124,12 @@ export const BUNDLE_FAILURES = [
   "NOT_WITNESSED",
   "NOT_PINNED",
 ] as const;
+/**
+ * @example
+ * ```ts
+ * const tampered = (r: BundleReport): BundleFailureCode[] => r.failures.filter((f) => f.kind === "tampered").map((f) => f.code);
+ * ```
+ */
 export type BundleFailureCode = (typeof BUNDLE_FAILURES)[number];
 
 /** One failure the check found: its code, what it is about, and the words the verdict shows. */
@@ -158,6 +170,12 @@ function unhex(h: string): Uint8Array {
   return Uint8Array.from(h.match(/../g) ?? [], (x) => Number.parseInt(x, 16));
 }
 
+/**
+ * @example
+ * ```ts
+ * try { parseBundle(text); } catch (e) { if (e instanceof BundleError) console.error(e.code, e.message); }
+ * ```
+ */
 class BundleError extends CodedError<"BUNDLE_MALFORMED"> {
   readonly code = "BUNDLE_MALFORMED";
 }
@@ -200,7 +218,14 @@ function malformedPart(o: Partial<EvidenceBundle>): string | undefined {
   return undefined;
 }
 
-/** Reads a bundle's JSON text, refusing anything that is not this format's known major version. */
+/**
+ * Reads a bundle's JSON text, refusing anything that is not this format's known major version.
+ *
+ * @example
+ * ```ts
+ * const bundle = parseBundle(await readFile("evidence.json", "utf8")); // throws BundleError
+ * ```
+ */
 export function parseBundle(text: string): EvidenceBundle {
   let b: unknown;
   try {
@@ -765,6 +790,12 @@ function requirements(
  *
  * The check runs as named steps, each failure a code (`BUNDLE_FAILURES`); every signature is
  * verified once, with the bundle's keys, and a pinned key counts when it is the key that signed.
+ *
+ * @example
+ * ```ts
+ * const report = verifyBundle(parseBundle(text), { policy: parsePolicy(policyText), described: ["policy"] });
+ * if (report.code !== "verified") console.error(report.summary, report.problems);
+ * ```
  */
 export function verifyBundle(
   bundle: EvidenceBundle,

@@ -10,13 +10,13 @@
  * `vcon_received` with its receipt, which the sender's `vcon_sent` carries. Either side's evidence
  * then proves the hop on its own.
  */
-import { fromBase64 } from "../../core/crypto/bytes.js";
-import type { PublicKey, PublicKeyFactory } from "../../core/crypto/public-key.js";
-import { publicKeyFromJwk } from "../../core/crypto/public-key.js";
-import type { LifecycleRecord } from "../../core/lifecycle/consent.js";
-import { LIFECYCLE_ATTRIBUTES, recordAttributes, recordLifecycle } from "../../core/lifecycle/vocabulary.js";
-import { keysFromKeySet, verifyRecordReceipt } from "../../core/verify/index.js";
+import { fromBase64 } from "../crypto/bytes.js";
+import type { PublicKey, PublicKeyFactory } from "../crypto/public-key.js";
+import { publicKeyFromJwk } from "../crypto/public-key.js";
+import { keysFromKeySet, verifyRecordReceipt } from "../receipts/index.js";
 import { keyFingerprint } from "../verdict/fingerprint.js";
+import type { LifecycleRecord } from "./consent.js";
+import { LIFECYCLE_ATTRIBUTES, recordAttributes, recordLifecycle } from "./vocabulary.js";
 
 /** One hop as a transfer event records it, and how far the other party's proof holds. */
 export interface CustodyHop {

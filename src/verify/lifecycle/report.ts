@@ -7,12 +7,8 @@
  * (the CLI, /verify, the console).
  */
 
-import {
-  type BreachDeadlines,
-  type BreachState,
-  breachStates,
-  DEFAULT_BREACH_DEADLINES,
-} from "../../core/lifecycle/breach.js";
+import { erasableStandings } from "../record/erasable.js";
+import { type BreachDeadlines, type BreachState, breachStates, DEFAULT_BREACH_DEADLINES } from "./breach.js";
 import {
   type ConsentRole,
   consentOf,
@@ -20,16 +16,10 @@ import {
   type LifecycleRecord,
   lifecycleOrder,
   purposesNamed,
-} from "../../core/lifecycle/consent.js";
-import { isVerification, verificationBefore } from "../../core/lifecycle/verification.js";
-import {
-  LIFECYCLE_ATTRIBUTES,
-  lifecycleLabel,
-  purposesOf,
-  recordAttributes,
-} from "../../core/lifecycle/vocabulary.js";
-import { erasableStandings } from "../../core/record/erasable.js";
+} from "./consent.js";
 import { type CustodyHop, type CustodyKeys, custodyHops } from "./custody.js";
+import { isVerification, verificationBefore } from "./verification.js";
+import { LIFECYCLE_ATTRIBUTES, lifecycleLabel, purposesOf, recordAttributes } from "./vocabulary.js";
 
 /** One record as the report shows it. */
 export interface ReportStep {
@@ -403,6 +393,12 @@ interface CheckedRecord {
  * The report of a verified evidence bundle: made of the records whose receipts verified (and
  * that are of the bundle's subject), the others listed as left out. Verify first (`verifyBundle`,
  * with your trust roots): the report is only as good as the verdict it is read with.
+ *
+ * @example
+ * ```ts
+ * const report = verifyBundle(bundle, roots);
+ * if (report.code === "verified") console.log(bundleConsentReport(bundle, report));
+ * ```
  */
 export function bundleConsentReport(
   bundle: { subject: { id: string }; records: Array<{ record: Record<string, unknown> }> },

@@ -5,7 +5,7 @@ import {
   lifecycleOrder,
   type PurposeConsent,
   purposesNamed,
-} from "../../core/lifecycle/consent.js";
+} from "../lifecycle/consent.js";
 import { LookupError, type PublicApi, type PublicRecord } from "./public-api.js";
 
 /** One consent record of the answer, with its receipt (MMR profile, base64) once sealed. */

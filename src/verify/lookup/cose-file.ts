@@ -1,7 +1,7 @@
 // What a dropped .cose file is, read by its form: a receipt carries a verifiable data structure
 // (395) in its protected header; any other COSE_Sign1 is a signed statement, transparent when it
 // carries receipts (394). The checks themselves are the CLI's (keyed-verdict.ts).
-import { decodeSign1, HEADER } from "../../core/cose/index.js";
+import { decodeSign1, HEADER } from "../cose/index.js";
 
 export type CoseFile =
   | { kind: "receipt"; profile: string; issuer: string; subject: string }

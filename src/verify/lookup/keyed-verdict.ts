@@ -1,13 +1,8 @@
 // The checks of signed evidence by the service's COSE keys (a record with its receipt, a signed or
 // transparent statement, a tlog-proof) judged into the shared verdict: one implementation, run by
 // `archivist verify` and by the /verify page.
-import { receiptVds, VDS_RFC9162 } from "../../core/cose/index.js";
-import { erasableStandings, erasedWords } from "../../core/record/erasable.js";
-import { claimsRegisteredStatement } from "../../core/verify/index.js";
+import { receiptVds, VDS_RFC9162 } from "../cose/index.js";
 import {
-  type IssuerKeys,
-  type KeyFingerprint,
-  keyFingerprint,
   type PublicKey,
   statementPayloadMatches,
   type TrustRoots,
@@ -16,7 +11,17 @@ import {
   verifyRecordTlogProofReport,
   verifyStatement,
 } from "../index.js";
-import { cannotEvaluate, judge, pinsSomething, unsignedFields } from "../verdict/index.js";
+import { claimsRegisteredStatement } from "../receipts/index.js";
+import { erasableStandings, erasedWords } from "../record/erasable.js";
+import {
+  cannotEvaluate,
+  type IssuerKeys,
+  judge,
+  type KeyFingerprint,
+  keyFingerprint,
+  pinsSomething,
+  unsignedFields,
+} from "../verdict/index.js";
 import { type CoseFile, RECEIPT_ALONE, readCoseFile } from "./cose-file.js";
 
 const isRfc9162Receipt = (receipt: Uint8Array): boolean => {

@@ -1,12 +1,5 @@
-import {
-  type KeyFingerprint,
-  keyFingerprint,
-  type PublicKey,
-  type PublicKeyFactory,
-  type TrustRoots,
-  type VerificationVerdict,
-} from "../index.js";
-import { judge, pinsSomething } from "../verdict/index.js";
+import type { PublicKey, PublicKeyFactory, TrustRoots, VerificationVerdict } from "../index.js";
+import { judge, type KeyFingerprint, keyFingerprint, pinsSomething } from "../verdict/index.js";
 import { PublicApi } from "./public-api.js";
 
 /**

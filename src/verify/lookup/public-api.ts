@@ -1,7 +1,7 @@
-import { CodedError } from "../../core/api/coded-error.js";
-import type { BearerTokens } from "../../net/bearer-tokens.js";
-import { BodyTooLarge, readBounded } from "../../net/bounded-body.js";
+import { CodedError } from "../api/coded-error.js";
 import { keysFromKeySet, type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../index.js";
+import type { BearerTokens } from "../net/bearer-tokens.js";
+import { BodyTooLarge, readBounded } from "../net/bounded-body.js";
 import { fetchFailure } from "./fetch-error.js";
 
 /** A record as the public routes return it. */

@@ -1,5 +1,5 @@
-import { parseLossless } from "../../core/vcon/lossless-json.js";
-import { pythonDumps } from "../../core/vcon/python-dumps.js";
+import { parseLossless } from "../vcon/lossless-json.js";
+import { pythonDumps } from "../vcon/python-dumps.js";
 
 /** A serialisation of a vCon whose SHA-256 a recorded `payload` may be. */
 export interface VconForm {

@@ -1,4 +1,4 @@
-import { isUuid } from "../../core/api/ids.js";
+import { isUuid } from "../api/ids.js";
 import type { PublicApi, PublicRecord } from "./public-api.js";
 import { checkReceipt, type ReceiptCheck } from "./receipts.js";
 import { sha256Hex } from "./sha256.js";

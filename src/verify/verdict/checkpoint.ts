@@ -1,12 +1,7 @@
-import { type Checkpoint, parseCheckpoint } from "../../core/tlog/checkpoint.js";
-import { cosignatureTime } from "../../core/tlog/cosignature.js";
-import {
-  type CheckedSignature,
-  checkSignatures,
-  type NoteVerifier,
-  parseNote,
-} from "../../core/tlog/note.js";
-import { verifierFromVkey } from "../../core/tlog/vkey-verifier.js";
+import { type Checkpoint, parseCheckpoint } from "../tlog/checkpoint.js";
+import { cosignatureTime } from "../tlog/cosignature.js";
+import { type CheckedSignature, checkSignatures, type NoteVerifier, parseNote } from "../tlog/note.js";
+import { verifierFromVkey } from "../tlog/vkey-verifier.js";
 import { quorumMet, type TrustPolicy } from "./policy.js";
 
 /** A checkpoint judged against the caller's trust roots, with the key the evidence brought for it. */

@@ -1,7 +1,7 @@
-import { fromBase64, toHex } from "../../core/crypto/bytes.js";
-import type { PublicKey } from "../../core/crypto/public-key.js";
-import { sha256 } from "../../core/crypto/sha256.js";
-import { parseVkey } from "../../core/tlog/keys.js";
+import { fromBase64, toHex } from "../crypto/bytes.js";
+import type { PublicKey } from "../crypto/public-key.js";
+import { sha256 } from "../crypto/sha256.js";
+import { parseVkey } from "../tlog/keys.js";
 import type { KeyFingerprint } from "./verdict.js";
 
 const digest = (b: Uint8Array) => `sha256:${toHex(sha256(b))}`;

@@ -1,5 +1,5 @@
-import { CodedError } from "../../core/api/coded-error.js";
-import { parseVkey } from "../../core/tlog/keys.js";
+import { CodedError } from "../api/coded-error.js";
+import { parseVkey } from "../tlog/keys.js";
 import type { TrustLevel } from "./verdict.js";
 
 /** A witness, or a group of which at least `k` members must have witnessed (C2SP tlog-policy). */
@@ -8,6 +8,12 @@ export type Quorum = { witness: string } | { group: string; k: number; members: 
 /**
  * Whom the caller trusts and what it requires: the caller's, never the evidence's. Log keys,
  * witnesses and the quorum follow C2SP tlog-policy; the rest is the relying party's policy.
+ *
+ * @example
+ * ```ts
+ * const policy: TrustPolicy = parsePolicy(policyText);
+ * policy.minReceipts = 2;
+ * ```
  */
 export interface TrustPolicy {
   /** Pinned log (checkpoint) keys, as vkeys. */
@@ -28,11 +34,24 @@ export interface TrustPolicy {
   minTrust?: TrustLevel;
 }
 
-/** A policy file that cannot be read as one: refused whole, so a typo never weakens it. */
+/**
+ * A policy file that cannot be read as one: refused whole, so a typo never weakens it.
+ *
+ * @example
+ * ```ts
+ * try { parsePolicy(text); } catch (e) { if (e instanceof PolicyError) console.error(e.message); }
+ * ```
+ */
 export class PolicyError extends CodedError<"POLICY_INVALID"> {
   readonly code = "POLICY_INVALID";
 }
 
+/**
+ * @example
+ * ```ts
+ * const roots: TrustRoots = { policy: emptyPolicy(), serviceKeys: keysFromKeySet(keySet), described: ["--keys"] };
+ * ```
+ */
 export const emptyPolicy = (): TrustPolicy => ({
   logKeys: [],
   witnesses: new Map(),
@@ -53,6 +72,11 @@ const MAX_NAMES = 64;
  * Parses a policy file: C2SP tlog-policy (`log`, `witness`, `group`, `quorum`) with this
  * project's relying-party lines (`service-key`, `issuer`, `min-receipts`, `max-age`,
  * `min-trust`). A line it does not know is refused, so a typo never weakens a policy.
+ *
+ * @example
+ * ```ts
+ * const policy = parsePolicy("log archivist.example+1a2b3c4d+AQ...\nquorum none\nmin-receipts 1\n");
+ * ```
  */
 export function parsePolicy(text: string): TrustPolicy {
   const p = emptyPolicy();

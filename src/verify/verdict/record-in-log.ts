@@ -1,15 +1,15 @@
-import type { PublicKey } from "../../core/crypto/public-key.js";
-import { FIELDS_V3, FREE_EVENT_HASHED_FIELDS } from "../../core/record/index.js";
-import { sameHash } from "../../core/rfc9162/hash.js";
-import { rootFromInclusionProof } from "../../core/rfc9162/verify.js";
-import type { Checkpoint } from "../../core/tlog/checkpoint.js";
-import { recordLeafIndex } from "../../core/tlog/log-check.js";
-import { parseTlogProof, type TlogProof } from "../../core/tlog/proof.js";
-import { type ProofExtra, parseProofExtra } from "../../core/tlog/proof-extra.js";
-import { type TileFetch, verifyEntryInTiles } from "../../core/tlog/tiles.js";
-import { leafHash } from "../../core/tlog/tree.js";
-import type { ApiRecord } from "../../core/verify/record.js";
-import { claimsRegisteredStatement, recordTreeLeaves } from "../../core/verify/tree-leaf.js";
+import type { PublicKey } from "../crypto/public-key.js";
+import type { ApiRecord } from "../receipts/record.js";
+import { claimsRegisteredStatement, recordTreeLeaves } from "../receipts/tree-leaf.js";
+import { FIELDS_V3, FREE_EVENT_HASHED_FIELDS } from "../record/index.js";
+import { sameHash } from "../rfc9162/hash.js";
+import { rootFromInclusionProof } from "../rfc9162/verify.js";
+import type { Checkpoint } from "../tlog/checkpoint.js";
+import { recordLeafIndex } from "../tlog/log-check.js";
+import { parseTlogProof, type TlogProof } from "../tlog/proof.js";
+import { type ProofExtra, parseProofExtra } from "../tlog/proof-extra.js";
+import { type TileFetch, verifyEntryInTiles } from "../tlog/tiles.js";
+import { leafHash } from "../tlog/tree.js";
 import { judgeCheckpoint } from "./checkpoint.js";
 import { logKeyFingerprint } from "./fingerprint.js";
 import { checkpointStanding } from "./requirements.js";
@@ -198,6 +198,12 @@ async function verifyRecordInTree(
 /**
  * A record in a log's tiles (a mirror, the service, a CDN), under the checkpoint `note`;
  * `carriedKey` is the key the mirror or the log serves for itself.
+ *
+ * @example
+ * ```ts
+ * const report = await verifyRecordInLog(record, checkpointNote, servedVkey, { policy, described: ["policy"] }, readTile);
+ * console.log(report.code);
+ * ```
  */
 export function verifyRecordInLog(
   record: ApiRecord,
@@ -227,6 +233,12 @@ export function verifyRecordInLog(
  * roots (`served`: the log key the service serves, a claim and never a root), the inclusion
  * path from the record's leaf at the proof's index. This service's proofs carry a registered
  * statement in their extra data; `statement` gives one for a proof that does not.
+ *
+ * @example
+ * ```ts
+ * const report = await verifyRecordTlogProofReport(record, proofText, { policy, described: ["policy"] });
+ * if (report.code !== "verified") console.error(report.summary);
+ * ```
  */
 export function verifyRecordTlogProofReport(
   record: ApiRecord,

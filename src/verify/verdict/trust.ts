@@ -1,7 +1,14 @@
-import type { PublicKey } from "../../core/crypto/public-key.js";
+import type { PublicKey } from "../crypto/public-key.js";
 import { emptyPolicy, pinsAnything, type TrustPolicy } from "./policy.js";
 
-/** The caller's trust roots: a policy (keys, witnesses, requirements) and COSE keys given by value. */
+/**
+ * The caller's trust roots: a policy (keys, witnesses, requirements) and COSE keys given by value.
+ *
+ * @example
+ * ```ts
+ * const roots: TrustRoots = { policy: parsePolicy(policyText), serviceKeys: keysFromKeySet(keySet), described: ["policy", "keys"] };
+ * ```
+ */
 export interface TrustRoots {
   policy: TrustPolicy;
   /** The service's COSE keys as the caller obtained them (`--keys`): pinned as they are, by kid. */
@@ -10,7 +17,14 @@ export interface TrustRoots {
   described: string[];
 }
 
-/** No trust root: every check can then only show self-consistency. */
+/**
+ * No trust root: every check can then only show self-consistency.
+ *
+ * @example
+ * ```ts
+ * const report = verifyBundle(bundle, noTrust()); // at best "self-consistent-unpinned"
+ * ```
+ */
 export const noTrust = (): TrustRoots => ({ policy: emptyPolicy(), described: [] });
 
 export const pinsSomething = (t: TrustRoots): boolean =>

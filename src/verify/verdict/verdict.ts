@@ -14,6 +14,11 @@
  *   a record is not of the subject the evidence names.
  * - `cannot-evaluate`: nothing could be judged: unreadable input, an unknown format version,
  *   nothing to check, the service not answering.
+ *
+ * @example
+ * ```ts
+ * const trusted = (code: VerdictCode) => code === VERDICT_CODES[0]; // "verified"
+ * ```
  */
 export const VERDICT_CODES = [
   "verified",
@@ -23,9 +28,22 @@ export const VERDICT_CODES = [
   "cannot-evaluate",
 ] as const;
 
+/**
+ * @example
+ * ```ts
+ * const label: Record<VerdictCode, string> = { verified: "ok", tampered: "forged", "self-consistent-unpinned": "unpinned", "policy-failed": "policy", "cannot-evaluate": "?" };
+ * ```
+ */
 export type VerdictCode = (typeof VERDICT_CODES)[number];
 
-/** The CLI's exit status for each code (documented in docs/verification.md). */
+/**
+ * The CLI's exit status for each code (documented in docs/verification.md).
+ *
+ * @example
+ * ```ts
+ * process.exitCode = EXIT_CODES[verifyBundle(bundle, roots).code];
+ * ```
+ */
 export const EXIT_CODES: Readonly<Record<VerdictCode, number>> = {
   verified: 0,
   tampered: 1,
@@ -64,6 +82,13 @@ export interface KeyFingerprint {
   pinned: boolean;
 }
 
+/**
+ * @example
+ * ```ts
+ * const v: VerificationVerdict = verifyBundle(bundle, roots);
+ * console.log(v.code, v.summary);
+ * ```
+ */
 export interface VerificationVerdict {
   code: VerdictCode;
   /** `code === "verified"`. */

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
 import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
-import { ED25519, ed25519PublicKey, formatVkey, parseVkey } from "../../../src/core/tlog/index.js";
+import { ED25519, ed25519PublicKey, formatVkey, parseVkey } from "../../../src/verify/tlog/index.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { leafPreimage } from "../../helpers/leaf-preimage.js";
 import { until } from "../../helpers/poll.js";

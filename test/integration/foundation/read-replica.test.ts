@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PgReplica, startPgReplica } from "../../../bench/pg-replica.js";
-import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/index.js";
+import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
 import { freshPostgresDatabase, POSTGRES_ADMIN_URL, testEngine } from "../../helpers/databases.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";

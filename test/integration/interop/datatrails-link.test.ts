@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/index.js";
+import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
 import { fixtureJson, fixturePath } from "../../helpers/fixtures.js";
 import { committedRecord } from "../../helpers/poll.js";
 import { serviceForSuite } from "../../helpers/service.js";

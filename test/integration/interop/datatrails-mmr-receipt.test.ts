@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeReceipt } from "../../../src/core/cose/index.js";
 import { eventToStatement } from "../../../src/core/scitt/index.js";
+import { decodeReceipt } from "../../../src/verify/cose/index.js";
 import { buildGo, goRunnable, runGoLines } from "../../helpers/go.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";

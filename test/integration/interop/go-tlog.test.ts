@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { leafIndexOfMmrIndex } from "../../../src/core/mmr/index.js";
+import { leafIndexOfMmrIndex } from "../../../src/verify/mmr/index.js";
 import { buildGo, goRunnable, runGoLines } from "../../helpers/go.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";

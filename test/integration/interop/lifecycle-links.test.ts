@@ -1,12 +1,13 @@
 import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CborValue, decodeCbor } from "../../../src/core/cbor/index.js";
-import { decodeSign1, HEADER, signSign1, verifySign1 } from "../../../src/core/cose/index.js";
-import { publicKeyFromJwk } from "../../../src/core/crypto/public-key.js";
 import { parseBundle, verifyBundle } from "../../../src/verify/bundle/index.js";
-import { bundleConsentReport, keysFromKeySet, recordLifecycle } from "../../../src/verify/index.js";
+import { type CborValue, decodeCbor } from "../../../src/verify/cbor/index.js";
+import { decodeSign1, HEADER, signSign1, verifySign1 } from "../../../src/verify/cose/index.js";
+import { publicKeyFromJwk } from "../../../src/verify/crypto/public-key.js";
+import { bundleConsentReport, keysFromKeySet } from "../../../src/verify/index.js";
 import { consentReport } from "../../../src/verify/lifecycle/report.js";
 import type { ConsentAnswer } from "../../../src/verify/lookup/consent-build.js";
+import { recordLifecycle } from "../../../src/verify/primitives.js";
 import { emptyPolicy } from "../../../src/verify/verdict/index.js";
 import { es256KeyPair } from "../../helpers/es256-key.js";
 import { committedRecord, until } from "../../helpers/poll.js";

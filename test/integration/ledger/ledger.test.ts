@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeSeal, verifySeal } from "../../../src/core/cose/index.js";
-import { verifyConsistency } from "../../../src/core/mmr/index.js";
-import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/index.js";
+import { decodeSeal, verifySeal } from "../../../src/verify/cose/index.js";
+import { verifyConsistency } from "../../../src/verify/mmr/index.js";
+import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
@@ -231,7 +231,7 @@ describe("the verifiable ledger", () => {
       events: Array<Record<string, unknown>>;
     };
     expect(window.events).toHaveLength(details?.event_count ?? -1);
-    const { simpleHashAnchor } = await import("../../../src/core/ledger/index.js");
+    const { simpleHashAnchor } = await import("../../../src/verify/ledger/index.js");
     expect(simpleHashAnchor(window.events as never, 3)).toBe(details?.anchor_hash);
   });
 });

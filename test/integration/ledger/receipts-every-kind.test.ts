@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/index.js";
+import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
 import { committedRecord } from "../../helpers/poll.js";
 import { serviceForSuite } from "../../helpers/service.js";
 

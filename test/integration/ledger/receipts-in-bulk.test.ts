@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/index.js";
 import { receiptsOfRecords } from "../../../src/services/ledger/receipts-in-bulk.js";
+import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
 import { until } from "../../helpers/poll.js";
 import { serviceForSuite } from "../../helpers/service.js";
 import { newAsset } from "../../helpers/vcon-event.js";

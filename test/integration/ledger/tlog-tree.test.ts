@@ -1,8 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IdTimestampGenerator } from "../../../src/core/ledger/idtimestamp.js";
-import { appendLeaves, leafCount } from "../../../src/core/mmr/index.js";
 import { nodeSha256 } from "../../../src/core/node/crypto.js";
+import { insertAssetEvents } from "../../../src/store/asset-events.js";
+import type { Db, Queryable } from "../../../src/store/db.js";
+import { loadLog } from "../../../src/store/ledger.js";
+import { migrate } from "../../../src/store/migrate.js";
+import { nodeKey, readTlogLevel, readTlogNodes, tlogSize } from "../../../src/store/tlog-nodes.js";
+import { IdTimestampGenerator } from "../../../src/verify/ledger/idtimestamp.js";
+import { appendLeaves, leafCount } from "../../../src/verify/mmr/index.js";
 import {
   inclusionProof,
   inclusionProofNodes,
@@ -10,12 +15,7 @@ import {
   rootNodes,
   treeRoot,
   verifyInclusion,
-} from "../../../src/core/rfc9162/index.js";
-import { insertAssetEvents } from "../../../src/store/asset-events.js";
-import type { Db, Queryable } from "../../../src/store/db.js";
-import { loadLog } from "../../../src/store/ledger.js";
-import { migrate } from "../../../src/store/migrate.js";
-import { nodeKey, readTlogLevel, readTlogNodes, tlogSize } from "../../../src/store/tlog-nodes.js";
+} from "../../../src/verify/rfc9162/index.js";
 import { commitBatch } from "../../../src/workers/commit-batch.js";
 import { LogFrontiers } from "../../../src/workers/log-frontiers.js";
 import { backfillTree, logsBehind } from "../../../src/workers/tlog-backfill.js";

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CborValue, decodeCbor } from "../../../src/core/cbor/index.js";
-import { decodeRfc9162Receipt, publicKeyFromCoseKey } from "../../../src/core/cose/index.js";
 import { verifyStatement } from "../../../src/core/scitt/index.js";
-import { keysFromKeySet } from "../../../src/core/verify/index.js";
+import { type CborValue, decodeCbor } from "../../../src/verify/cbor/index.js";
+import { decodeRfc9162Receipt, publicKeyFromCoseKey } from "../../../src/verify/cose/index.js";
+import { keysFromKeySet } from "../../../src/verify/receipts/index.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { vectorPublicKey, vectorStatement } from "../../helpers/vector-key.js";
 

@@ -4,7 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
-import { type CborValue, decodeCbor } from "../../../src/core/cbor/index.js";
+import {
+  eventToStatement,
+  LEGACY_CWT_CLAIMS,
+  registeredTreeLeaf,
+  verifyStatement,
+} from "../../../src/core/scitt/index.js";
+import { type CborValue, decodeCbor } from "../../../src/verify/cbor/index.js";
 import {
   decodeRfc9162Receipt,
   ES256,
@@ -12,15 +18,9 @@ import {
   receiptVds,
   signSign1,
   verifyRfc9162Receipt,
-} from "../../../src/core/cose/index.js";
-import { verifyConsistency } from "../../../src/core/rfc9162/index.js";
-import {
-  eventToStatement,
-  LEGACY_CWT_CLAIMS,
-  registeredTreeLeaf,
-  verifyStatement,
-} from "../../../src/core/scitt/index.js";
-import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/index.js";
+} from "../../../src/verify/cose/index.js";
+import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
+import { verifyConsistency } from "../../../src/verify/rfc9162/index.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";

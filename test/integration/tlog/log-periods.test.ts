@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { logCommand } from "../../../src/cli/log.js";
 import { verifyCommand } from "../../../src/cli/verify.js";
-import { leafIndexOfMmrIndex } from "../../../src/core/mmr/index.js";
-import { parseCheckpoint, periodLinkLeaf } from "../../../src/core/tlog/index.js";
+import { leafIndexOfMmrIndex } from "../../../src/verify/mmr/index.js";
+import { parseCheckpoint, periodLinkLeaf } from "../../../src/verify/tlog/index.js";
 import { closeLogPeriod } from "../../../src/workers/log-period.js";
 import { loadSealKeys } from "../../../src/workers/seal-keys.js";
 import { runCli } from "../../helpers/cli-output.js";
@@ -171,7 +171,7 @@ describe("log periods", () => {
     expect(log.out).toMatch(new RegExp(`its ${chain.periods.length} periods chain|its \\d+ periods chain`));
 
     // A chain the service altered fails: period 1's final checkpoint swapped for period 0's.
-    const { verifyPeriodChain } = await import("../../../src/core/tlog/index.js");
+    const { verifyPeriodChain } = await import("../../../src/verify/tlog/index.js");
     const vkey = (await (await s.api(`${prefix}/key`)).text()).trim();
     const asChain = (c: PeriodsAnswer) => ({
       head: c.head,

@@ -12,7 +12,7 @@ import {
   ed25519PublicKey,
   formatVkey,
   verifyCheckpoint,
-} from "../../../src/core/tlog/index.js";
+} from "../../../src/verify/tlog/index.js";
 import { closeLogPeriod } from "../../../src/workers/log-period.js";
 import { loadSealKeys } from "../../../src/workers/seal-keys.js";
 import { runCli } from "../../helpers/cli-output.js";

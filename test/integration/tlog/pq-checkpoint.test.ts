@@ -11,7 +11,7 @@ import {
   mlDsa44Keys,
   parseNote,
   verifyCheckpoint,
-} from "../../../src/core/tlog/index.js";
+} from "../../../src/verify/tlog/index.js";
 import { type RunningWitness, startWitness } from "../../../src/witness/server.js";
 import { WitnessState } from "../../../src/witness/state.js";
 import { publishedKey } from "../../helpers/log-key.js";

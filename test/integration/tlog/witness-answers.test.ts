@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertCosignature } from "../../../src/store/tlog-checkpoints.js";
 import {
   COSIGNATURE_V1,
   cosign,
@@ -10,8 +11,7 @@ import {
   parseAddCheckpoint,
   parseNote,
   signatureLine,
-} from "../../../src/core/tlog/index.js";
-import { insertCosignature } from "../../../src/store/tlog-checkpoints.js";
+} from "../../../src/verify/tlog/index.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 

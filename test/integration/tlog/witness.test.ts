@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
+import { TLOG_KEY } from "../../../src/store/tlog-checkpoints.js";
 import {
   COSIGNATURE_V1,
   ed25519KeySigner,
@@ -18,8 +19,7 @@ import {
   parseNote,
   signNote,
   verifyCheckpoint,
-} from "../../../src/core/tlog/index.js";
-import { TLOG_KEY } from "../../../src/store/tlog-checkpoints.js";
+} from "../../../src/verify/tlog/index.js";
 import { ed25519PublicBytes } from "../../../src/workers/checkpoint.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { publishedKey } from "../../helpers/log-key.js";

@@ -14,7 +14,7 @@ import {
   formatCheckpoint,
   formatVkey,
   signNote,
-} from "../../../src/core/tlog/index.js";
+} from "../../../src/verify/tlog/index.js";
 import { runCli } from "../../helpers/cli-output.js";
 
 const MAIN = fileURLToPath(new URL("../../../src/cli/main.ts", import.meta.url));

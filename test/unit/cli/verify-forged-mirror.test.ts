@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
+import { leafOfRecord } from "../../../src/verify/receipts/index.js";
 import {
   ED25519,
   ed25519PublicKey,
@@ -12,8 +13,7 @@ import {
   signNote,
   tilePath,
   tilesOf,
-} from "../../../src/core/tlog/index.js";
-import { leafOfRecord } from "../../../src/core/verify/index.js";
+} from "../../../src/verify/tlog/index.js";
 import { emptyPolicy, noTrust, parsePolicy, verifyRecordInLog } from "../../../src/verify/verdict/index.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { mth, referenceTiles, sha } from "../core/tlog/reference-tree.js";

@@ -31,20 +31,35 @@ describe("the layer rules (scripts/layers.json)", () => {
     expect(roomCircles(rules, graph)).toEqual([]);
   });
 
-  it("the error vocabulary and the core depend on nothing of ours", () => {
-    const leaves = new Set(["errors", "core", "net", "wake", "batching"]);
+  it("the error vocabulary, the audit room and the small rooms depend on nothing of ours", () => {
+    const leaves = new Set(["errors", "verify", "wake", "batching"]);
     for (const room of rules.rooms.filter((r) => leaves.has(r.name))) expect(room.mayImport).toEqual([]);
     const fromErrors = graph.internal.filter((e) => e.from === "src/errors.ts");
     expect(fromErrors).toEqual([]);
   });
 
-  it("the audit room (src/verify) imports only the core, src/net and its declared pure packages", () => {
+  it("the audit room (src/verify) is a leaf: itself and its declared pure packages only", () => {
     const room = rules.rooms.find((r) => r.name === "verify")!;
     expect(room.paths).toEqual(["src/verify/"]);
-    expect(room.mayImport).toEqual(["core", "net"]);
-    expect(room.packages).toEqual(["@noble/*"]);
+    expect(room.mayImport).toEqual([]);
+    // canonicalize: RFC 8785's JSON canonical form, pure and dependency-free (an analysis's derivation).
+    expect(room.packages).toEqual(["@noble/*", "canonicalize"]);
     const outside = graph.external.filter((e) => e.from.startsWith("src/verify/")).map((e) => e.to);
-    expect(new Set(outside)).toEqual(new Set(["@noble/hashes"]));
+    expect(new Set(outside)).toEqual(
+      new Set(["@noble/hashes", "@noble/curves", "@noble/post-quantum", "canonicalize"]),
+    );
+    const inside = graph.internal.filter((e) => e.from.startsWith("src/verify/"));
+    expect(inside.filter((e) => !e.to.startsWith("src/verify/"))).toEqual([]);
+  });
+
+  it("the rest of the tree enters the audit room only through index.ts and primitives.ts", () => {
+    const room = rules.rooms.find((r) => r.name === "verify")!;
+    expect(room.entries).toEqual(["src/verify/index.ts", "src/verify/primitives.ts"]);
+    const deep = graph.internal.filter(
+      (e) =>
+        !e.from.startsWith("src/verify/") && e.to.startsWith("src/verify/") && !room.entries!.includes(e.to),
+    );
+    expect(deep).toEqual([]);
   });
 
   it("docs/architecture.md's table is the rule book's (WRITE_DOCS=1 rewrites it)", () => {
@@ -74,7 +89,14 @@ describe("the checks fire", () => {
     small = {
       aliases: { "small/low": "src/low/index.ts" },
       rooms: [
-        { name: "low", paths: ["src/low/"], holds: "", mayImport: [], packages: ["@noble/*"] },
+        {
+          name: "low",
+          paths: ["src/low/"],
+          holds: "",
+          mayImport: [],
+          packages: ["@noble/*"],
+          entries: ["src/low/index.ts", "src/low/back.ts", "src/low/node.ts"],
+        },
         { name: "mid", paths: ["src/mid/"], holds: "", mayImport: ["low"] },
         { name: "high", paths: ["src/high/", "src/top.ts"], holds: "", mayImport: ["mid", "low"] },
       ],
@@ -85,6 +107,9 @@ describe("the checks fire", () => {
     write("src/low/back.ts", 'import type { T } from "../high/h.js";\nexport type U = T;\n');
     write("src/low/node.ts", 'import { createHash } from "node:crypto";\nexport const h = createHash;\n');
     write("src/mid/m.ts", 'import { a } from "small/low";\nexport const m = a;\n');
+    // Past the low room's entries, to a file of it no other room may import.
+    write("src/low/inner.ts", "export const i = 1;\n");
+    write("src/mid/deep.ts", 'import { i } from "../low/inner.js";\nexport const d = i;\n');
     write("src/high/h.ts", 'import { m } from "../mid/m.js";\nexport type T = typeof m;\n');
     write(
       "src/top.ts",
@@ -95,13 +120,14 @@ describe("the checks fire", () => {
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("names a back arrow, a package outside the list, a file in no room, and the circle", () => {
+  it("names a back arrow, a package outside the list, a file in no room, a deep import, and the circle", () => {
     const g = importGraph(["src"], dir, small);
     expect(g.internal).toContainEqual({ from: "src/mid/m.ts", to: "src/low/index.ts" });
     expect(violations(small, g).sort()).toEqual(
       [
         "src/low/back.ts → src/high/h.ts: low may not import high",
         "src/low/node.ts → node:crypto: low imports only @noble/*",
+        "src/mid/deep.ts → src/low/inner.ts: low is entered only through src/low/index.ts, src/low/back.ts, src/low/node.ts",
         "src/stray/s.ts: in no room of scripts/layers.json",
         "src/top.ts → src/stray/s.ts: src/stray/s.ts is in no room of scripts/layers.json",
       ].sort(),

@@ -33,6 +33,7 @@ async function nodeReach(
 describe("what vcon-archivist/verify reaches is browser-safe", () => {
   it.each([
     ["the verify entry (src/verify)", "src/verify/index.ts"],
+    ["the primitives the service shares with it", "src/verify/primitives.ts"],
     ["the /verify page", "src/web/page.ts"],
     ["the /console page", "src/web/console.ts"],
   ])("%s imports no node: module and uses no Buffer", async (_name, entry) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { keyFingerprint } from "../../../src/verify/index.js";
 import { serviceKeysFor, statementVerdict } from "../../../src/verify/lookup/keyed-verdict.js";
+import { keyFingerprint } from "../../../src/verify/primitives.js";
 import { emptyPolicy } from "../../../src/verify/verdict/index.js";
 import { vectorPublicKey } from "../../helpers/vector-key.js";
 import { buildFixture } from "../core/cose/fixture.js";

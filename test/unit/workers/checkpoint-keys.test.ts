@@ -1,5 +1,6 @@
 import { createPublicKey, generateKeyPairSync, type KeyObject, sign } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import type { LoadedKey } from "../../../src/store/keyring.js";
 import {
   ed25519KeySigner,
   ed25519Signer,
@@ -10,9 +11,8 @@ import {
   mlDsa44Signer,
   signNote,
   verifyNote,
-} from "../../../src/core/tlog/index.js";
-import { mlDsa44Verifier } from "../../../src/core/tlog/ml-dsa.js";
-import type { LoadedKey } from "../../../src/store/keyring.js";
+} from "../../../src/verify/tlog/index.js";
+import { mlDsa44Verifier } from "../../../src/verify/tlog/ml-dsa.js";
 import { CheckpointKeys } from "../../../src/workers/checkpoint.js";
 
 const ORIGIN = "archivist.example/log/7e1b1a52-0000-4000-8000-000000000001";

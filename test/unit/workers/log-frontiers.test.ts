@@ -1,12 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { appendLeaves, mmrIndexOfLeaf, appendNodesNeeded as mmrNeeded } from "../../../src/core/mmr/index.js";
+import { nodeKey } from "../../../src/store/tlog-nodes.js";
+import {
+  appendLeaves,
+  mmrIndexOfLeaf,
+  appendNodesNeeded as mmrNeeded,
+} from "../../../src/verify/mmr/index.js";
 import {
   appendLeafHashes,
   leafHash,
   appendNodesNeeded as treeNeeded,
-} from "../../../src/core/rfc9162/index.js";
-import { nodeKey } from "../../../src/store/tlog-nodes.js";
+} from "../../../src/verify/rfc9162/index.js";
 import { frontierAfter } from "../../../src/workers/log-frontiers.js";
 
 const leaf = (n: number) => leafHash(Uint8Array.of(n & 0xff, (n >> 8) & 0xff, n >> 16));

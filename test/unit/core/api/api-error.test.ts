@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, badRequest, notFound } from "../../../../src/core/api/api-error.js";
+import { ApiError, badRequest, notFound } from "../../../../src/verify/api/api-error.js";
 
 describe("ApiError", () => {
   it("captures no stack for a refusal, keeps an internal error's, and leaves the limit as it was", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../../../src/core/api/api-error.js";
 import { parseUint64, reachable } from "../../../../src/core/api/numbers.js";
+import { ApiError } from "../../../../src/verify/api/api-error.js";
 
 describe("parseUint64", () => {
   it("reads decimal uint64 values at both ends of the range", () => {

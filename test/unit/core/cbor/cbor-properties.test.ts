@@ -1,6 +1,6 @@
 import { Tagged as CborgTagged, encode, rfc8949EncodeOptions } from "cborg";
 import { describe, expect, it } from "vitest";
-import { type CborValue, decodeCbor, encodeCbor, Tagged } from "../../../../src/core/cbor/index.js";
+import { type CborValue, decodeCbor, encodeCbor, Tagged } from "../../../../src/verify/cbor/index.js";
 import { hex, mutate, prng, typedOnly } from "../cose/fixture.js";
 
 type Rand = (n: number) => number;

@@ -6,7 +6,7 @@ import {
   decodeCbor,
   encodeCbor,
   Tagged,
-} from "../../../../src/core/cbor/index.js";
+} from "../../../../src/verify/cbor/index.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";
 
 interface Statements {

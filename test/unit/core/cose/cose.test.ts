@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeCbor } from "../../../../src/core/cbor/index.js";
+import { decodeCbor } from "../../../../src/verify/cbor/index.js";
 import {
   buildReceipt,
   buildSeal,
@@ -15,8 +15,8 @@ import {
   verifyReceipt,
   verifySeal,
   verifySign1,
-} from "../../../../src/core/cose/index.js";
-import { appendLeaves, includedRoot, inclusionProof, peakHashes } from "../../../../src/core/mmr/index.js";
+} from "../../../../src/verify/cose/index.js";
+import { appendLeaves, includedRoot, inclusionProof, peakHashes } from "../../../../src/verify/mmr/index.js";
 import { es256KeyPair } from "../../../helpers/es256-key.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";
 import { deterministicSigner, vectorPublicKey } from "../../../helpers/vector-key.js";

@@ -1,13 +1,13 @@
 import { encode, rfc8949EncodeOptions } from "cborg";
 import { describe, expect, it } from "vitest";
+import { eventToStatement } from "../../../../src/core/scitt/index.js";
 import {
   buildReceipt,
   buildSeal,
   decodeSign1,
   sigStructure,
   verifyReceipt,
-} from "../../../../src/core/cose/index.js";
-import { eventToStatement } from "../../../../src/core/scitt/index.js";
+} from "../../../../src/verify/cose/index.js";
 import { es256KeyPair } from "../../../helpers/es256-key.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";
 import { vectorPublicKey } from "../../../helpers/vector-key.js";

@@ -1,14 +1,14 @@
-import { CborError } from "../../../../src/core/cbor/index.js";
-import { buildReceipt, buildSeal, CoseError, decodeReceipt } from "../../../../src/core/cose/index.js";
-import { formatIdTimestamp } from "../../../../src/core/ledger/index.js";
-import { appendLeaves, includedRoot, inclusionProof, peakHashes } from "../../../../src/core/mmr/index.js";
-import { assetFreeEventLeafHash, assetFreeExtraBytes } from "../../../../src/core/record/index.js";
 import {
   attachReceipts,
   eventToStatement,
   registeredEvent,
   StatementError,
 } from "../../../../src/core/scitt/index.js";
+import { CborError } from "../../../../src/verify/cbor/index.js";
+import { buildReceipt, buildSeal, CoseError, decodeReceipt } from "../../../../src/verify/cose/index.js";
+import { formatIdTimestamp } from "../../../../src/verify/ledger/index.js";
+import { appendLeaves, includedRoot, inclusionProof, peakHashes } from "../../../../src/verify/mmr/index.js";
+import { assetFreeEventLeafHash, assetFreeExtraBytes } from "../../../../src/verify/record/index.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";
 import { deterministicSigner, vectorPublicKey } from "../../../helpers/vector-key.js";
 

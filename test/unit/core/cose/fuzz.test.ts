@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { decodeCbor } from "../../../../src/core/cbor/index.js";
+import {
+  attachReceipts,
+  checkRegistrationPolicy,
+  registeredEvent,
+  statementToEventAttributes,
+  verifyStatement,
+} from "../../../../src/core/scitt/index.js";
+import { decodeCbor } from "../../../../src/verify/cbor/index.js";
 import {
   decodeReceipt,
   decodeSeal,
@@ -8,14 +15,7 @@ import {
   verifyReceipt,
   verifySeal,
   verifySign1,
-} from "../../../../src/core/cose/index.js";
-import {
-  attachReceipts,
-  checkRegistrationPolicy,
-  registeredEvent,
-  statementToEventAttributes,
-  verifyStatement,
-} from "../../../../src/core/scitt/index.js";
+} from "../../../../src/verify/cose/index.js";
 import { vectorPublicKey } from "../../../helpers/vector-key.js";
 import {
   buildFixture,

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { attachReceipts, verifyStatement } from "../../../../src/core/scitt/index.js";
 import {
   CborError,
   type CborValue,
   decodeCbor,
   encodeCbor,
   Tagged,
-} from "../../../../src/core/cbor/index.js";
+} from "../../../../src/verify/cbor/index.js";
 import {
   buildReceipt,
   CoseError,
@@ -16,8 +17,7 @@ import {
   HEADER,
   signSign1,
   verifyReceipt,
-} from "../../../../src/core/cose/index.js";
-import { attachReceipts, verifyStatement } from "../../../../src/core/scitt/index.js";
+} from "../../../../src/verify/cose/index.js";
 import { deterministicSigner, vectorPublicKey } from "../../../helpers/vector-key.js";
 import { buildFixture, fixtureKeys, isTypedError, unhex } from "./fixture.js";
 

@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { type CborValue, decodeCbor, encodeCbor } from "../../../../src/core/cbor/index.js";
+import { nodePublicKey } from "../../../../src/core/node/crypto.js";
+import { type CborValue, decodeCbor, encodeCbor } from "../../../../src/verify/cbor/index.js";
 import {
   CoseError,
   decodeReceipt,
@@ -8,8 +9,7 @@ import {
   HEADER,
   verifyReceipt,
   verifySign1,
-} from "../../../../src/core/cose/index.js";
-import { nodePublicKey } from "../../../../src/core/node/crypto.js";
+} from "../../../../src/verify/cose/index.js";
 import { es256KeyPair } from "../../../helpers/es256-key.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";
 import { hex, unhex } from "./fixture.js";

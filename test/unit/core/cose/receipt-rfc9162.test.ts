@@ -4,8 +4,13 @@ import {
   decodeRfc9162Receipt,
   receiptVds,
   verifyRfc9162Receipt,
-} from "../../../../src/core/cose/index.js";
-import { appendLeafHashes, inclusionProof, leafHash, treeRoot } from "../../../../src/core/rfc9162/index.js";
+} from "../../../../src/verify/cose/index.js";
+import {
+  appendLeafHashes,
+  inclusionProof,
+  leafHash,
+  treeRoot,
+} from "../../../../src/verify/rfc9162/index.js";
 import { es256KeyPair } from "../../../helpers/es256-key.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";
 

@@ -11,7 +11,7 @@ import {
   toBase64url,
   toHex,
   u64be,
-} from "../../../../src/core/crypto/bytes.js";
+} from "../../../../src/verify/crypto/bytes.js";
 
 // The verifier's byte helpers stand where Node's Buffer stood: each must answer as Buffer did.
 describe("byte helpers (what Buffer did, in any JavaScript)", () => {

@@ -2,9 +2,9 @@ import { createHash, createPublicKey, generateKeyPairSync, sign } from "node:cry
 import { p256 } from "@noble/curves/nist.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ecJwk, publicKeyFromJwk } from "../../../../src/core/crypto/public-key.js";
-import { sha256 } from "../../../../src/core/crypto/sha256.js";
 import { nodePublicKey, nodeSha256 } from "../../../../src/core/node/crypto.js";
+import { ecJwk, publicKeyFromJwk } from "../../../../src/verify/crypto/public-key.js";
+import { sha256 } from "../../../../src/verify/crypto/sha256.js";
 
 // The portable key (@noble) and node:crypto's must give the same answer for every signature:
 // the verifier runs the first in browsers, the service and the CLI the second.

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { QueryError } from "../../../../src/core/filters/query-error.js";
 import {
   parseUserAttributeFilters,
   type UserAttributeCondition,
   userAttributeFiltersToWire,
 } from "../../../../src/core/filters/user-attributes.js";
+import { QueryError } from "../../../../src/verify/filters/query-error.js";
 
 const parsed: Array<[string, UserAttributeCondition]> = [
   ["email=ann@example.com", { text: "email=ann@example.com", kind: "email", value: "ann@example.com" }],

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { buildReceipt } from "../../../../src/core/cose/index.js";
-import { formatIdTimestamp } from "../../../../src/core/ledger/index.js";
-import { appendLeaves, includedRoot, inclusionProof } from "../../../../src/core/mmr/index.js";
+import { buildReceipt } from "../../../../src/verify/cose/index.js";
+import { formatIdTimestamp } from "../../../../src/verify/ledger/index.js";
+import { appendLeaves, includedRoot, inclusionProof } from "../../../../src/verify/mmr/index.js";
+import { verifyRecordReceipt } from "../../../../src/verify/receipts/index.js";
 import {
   type AssetFreeLeafSchema,
   assetFreeEventContent,
   assetFreeEventLeafHash,
   assetFreeExtraBytes,
   legacySortedAssetFreeEventContent,
-} from "../../../../src/core/record/index.js";
-import { verifyRecordReceipt } from "../../../../src/core/verify/index.js";
+} from "../../../../src/verify/record/index.js";
 import { deterministicSigner, vectorPublicKey } from "../../../helpers/vector-key.js";
 
 const text = (b: Uint8Array) => Buffer.from(b).toString("utf8");

@@ -7,13 +7,13 @@ import {
   parseIdTimestamp,
   simpleHashAnchor,
   trieKey,
-} from "../../../../src/core/ledger/index.js";
+} from "../../../../src/verify/ledger/index.js";
 import {
   assetEventLeafHash,
   assetFreeEventLeafHash,
   assetFreeExtraBytes,
   type HashedAssetEvent,
-} from "../../../../src/core/record/index.js";
+} from "../../../../src/verify/record/index.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";
 
 interface Vectors {

@@ -5,7 +5,7 @@ import {
   committedTrust,
   confirmEntry,
   unequivocalEntry,
-} from "../../../../src/core/ledger/trust.js";
+} from "../../../../src/verify/ledger/trust.js";
 
 const peak = (byte: number) => Buffer.alloc(32, byte);
 const seal: CoveringSeal = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { breachStates } from "../../../../src/core/lifecycle/breach.js";
-import { lifecycleOrder } from "../../../../src/core/lifecycle/consent.js";
+import { breachStates } from "../../../../src/verify/lifecycle/breach.js";
+import { lifecycleOrder } from "../../../../src/verify/lifecycle/consent.js";
 import { consentReport, consentReportText } from "../../../../src/verify/lifecycle/report.js";
 
 let n = 0;

@@ -6,7 +6,7 @@ import {
   analysisDerivation,
   checkDerivation,
   PROVENANCE_CONTENT_TYPE,
-} from "../../../../src/core/lifecycle/provenance.js";
+} from "../../../../src/verify/lifecycle/provenance.js";
 
 const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 const jcs = (v: unknown) => (canonicalize as unknown as (v: unknown) => string)(v);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { lifecycleOrder } from "../../../../src/core/lifecycle/consent.js";
-import { verificationBefore } from "../../../../src/core/lifecycle/verification.js";
+import { lifecycleOrder } from "../../../../src/verify/lifecycle/consent.js";
 import { consentReport, consentReportText } from "../../../../src/verify/lifecycle/report.js";
+import { verificationBefore } from "../../../../src/verify/lifecycle/verification.js";
 
 let n = 0;
 function rec(op: string, minute: number, purpose?: string, extra: Record<string, string> = {}) {

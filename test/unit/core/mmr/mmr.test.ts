@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hashPosPair } from "../../../../src/core/mmr/hash.js";
+import { hashPosPair } from "../../../../src/verify/mmr/hash.js";
 import {
   appendLeaves,
   consistencyProof,
@@ -17,7 +17,7 @@ import {
   peakIndices,
   verifyConsistency,
   verifyInclusion,
-} from "../../../../src/core/mmr/index.js";
+} from "../../../../src/verify/mmr/index.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";
 
 interface Kat {

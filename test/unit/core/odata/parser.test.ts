@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { QueryError } from "../../../../src/core/filters/query-error.js";
 import type { ODataExpr, ODataIntegerField, ODataTextField } from "../../../../src/core/odata/ast.js";
 import { formatODataFilter } from "../../../../src/core/odata/format.js";
 import { parseODataFilter } from "../../../../src/core/odata/parser.js";
+import { QueryError } from "../../../../src/verify/filters/query-error.js";
 
 const field = (f: ODataTextField | ODataIntegerField) => ({ kind: "field", field: f }) as const;
 const attr = (name: string) => ({ kind: "attribute", name }) as const;

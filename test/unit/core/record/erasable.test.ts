@@ -6,7 +6,7 @@ import {
   commitmentOf,
   erasableStandings,
   erasedWords,
-} from "../../../../src/core/record/erasable.js";
+} from "../../../../src/verify/record/erasable.js";
 
 const salt = new Uint8Array(32).map((_, i) => i);
 const saltB64 = Buffer.from(salt).toString("base64");

@@ -2,6 +2,11 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../../../src/config.js";
 import type { Ctx } from "../../../../src/context.js";
+import { buildApp } from "../../../../src/http/app.js";
+import { openApiDocument } from "../../../../src/http/openapi.js";
+import type { AnyRouteSpec } from "../../../../src/http/route.js";
+import { assetOut, eventOut } from "../../../../src/http/schemas/assets.js";
+import { freeEventOut, freeEventSearchOut } from "../../../../src/http/schemas/free-events.js";
 import {
   ASSET_EVENT_FIELDS,
   ASSET_FIELDS,
@@ -21,12 +26,7 @@ import {
   freeEventRecord,
   freeEventSearchRecord,
   type RecordFields,
-} from "../../../../src/core/record/index.js";
-import { buildApp } from "../../../../src/http/app.js";
-import { openApiDocument } from "../../../../src/http/openapi.js";
-import type { AnyRouteSpec } from "../../../../src/http/route.js";
-import { assetOut, eventOut } from "../../../../src/http/schemas/assets.js";
-import { freeEventOut, freeEventSearchOut } from "../../../../src/http/schemas/free-events.js";
+} from "../../../../src/verify/record/index.js";
 
 // The record model is the one place a field is added: these tests hold the API JSON (the core
 // mappers), the HTTP schemas (and so the OpenAPI documents) and the hashed fields to it.

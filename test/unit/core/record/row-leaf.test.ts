@@ -1,16 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sha256 } from "../../../../src/core/crypto/sha256.js";
-import { bencode } from "../../../../src/core/ledger/bencode.js";
-import { idTimestampBytes } from "../../../../src/core/ledger/idtimestamp.js";
 import { nodeAsciiLeafSha256, nodeSha256 } from "../../../../src/core/node/crypto.js";
+import { storedEvents } from "../../../../src/store/asset-events.js";
+import { sha256 } from "../../../../src/verify/crypto/sha256.js";
+import { bencode } from "../../../../src/verify/ledger/bencode.js";
+import { idTimestampBytes } from "../../../../src/verify/ledger/idtimestamp.js";
 import {
   type AssetEventSource,
   assetEventLeafHash,
   assetEventRecord,
-} from "../../../../src/core/record/index.js";
-import { assetEventRowLeafHash } from "../../../../src/core/record/leaf.js";
-import { storedEvents } from "../../../../src/store/asset-events.js";
+} from "../../../../src/verify/record/index.js";
+import { assetEventRowLeafHash } from "../../../../src/verify/record/leaf.js";
 
 /** Bencode as BEP 3 writes it, byte by byte: the reference the encoder's text path is held to. */
 function reference(value: unknown): Buffer {

@@ -11,7 +11,7 @@ import {
   treeRoot,
   verifyConsistency,
   verifyInclusion,
-} from "../../../../src/core/rfc9162/index.js";
+} from "../../../../src/verify/rfc9162/index.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";
 
 interface Vectors {

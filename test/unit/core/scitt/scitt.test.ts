@@ -1,12 +1,7 @@
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { decodeCbor, encodeCbor, Tagged } from "../../../../src/core/cbor/index.js";
-import { buildReceipt, decodeSign1, HEADER, signSign1 } from "../../../../src/core/cose/index.js";
-import { formatIdTimestamp } from "../../../../src/core/ledger/index.js";
-import { appendLeaves, includedRoot, inclusionProof } from "../../../../src/core/mmr/index.js";
 import { nodeSigner } from "../../../../src/core/node/crypto.js";
-import { assetFreeEventLeafHash, assetFreeExtraBytes } from "../../../../src/core/record/index.js";
 import {
   attachReceipts,
   checkRegistrationPolicy,
@@ -17,6 +12,11 @@ import {
   statementToEventAttributes,
   verifyStatement,
 } from "../../../../src/core/scitt/index.js";
+import { decodeCbor, encodeCbor, Tagged } from "../../../../src/verify/cbor/index.js";
+import { buildReceipt, decodeSign1, HEADER, signSign1 } from "../../../../src/verify/cose/index.js";
+import { formatIdTimestamp } from "../../../../src/verify/ledger/index.js";
+import { appendLeaves, includedRoot, inclusionProof } from "../../../../src/verify/mmr/index.js";
+import { assetFreeEventLeafHash, assetFreeExtraBytes } from "../../../../src/verify/record/index.js";
 import { es256KeyPair } from "../../../helpers/es256-key.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";
 import { pki, signedByCertificates } from "../../../helpers/pki.js";

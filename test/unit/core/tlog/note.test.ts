@@ -16,7 +16,7 @@ import {
   signNote,
   verifierFromVkey,
   verifyNote,
-} from "../../../../src/core/tlog/index.js";
+} from "../../../../src/verify/tlog/index.js";
 
 // The example of c2sp.org/signed-note, "Verifier keys".
 const SPEC_VKEY = "example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k";

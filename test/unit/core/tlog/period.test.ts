@@ -13,7 +13,7 @@ import {
   periodLinkLeaf,
   signNote,
   verifyPeriodChain,
-} from "../../../../src/core/tlog/index.js";
+} from "../../../../src/verify/tlog/index.js";
 import { inclusionPath, mth } from "./reference-tree.js";
 
 const ORIGIN = "log.example/archivist/v1/merklelogs/t/tlog";

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { leafOfRecord } from "../../../../src/verify/receipts/index.js";
 import {
   cosign,
   ed25519PublicKey,
@@ -10,8 +11,7 @@ import {
   parseNote,
   signNote,
   verifyRecordInTiles,
-} from "../../../../src/core/tlog/index.js";
-import { leafOfRecord } from "../../../../src/core/verify/index.js";
+} from "../../../../src/verify/tlog/index.js";
 import { mth, referenceTiles, sha } from "./reference-tree.js";
 
 const TENANT = "6c5a8c0e-2d8f-4e7a-9b1c-0a1b2c3d4e5f";

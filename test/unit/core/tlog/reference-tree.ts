@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { formatEntryBundle, type TileRef } from "../../../../src/core/tlog/index.js";
+import { formatEntryBundle, type TileRef } from "../../../../src/verify/tlog/index.js";
 
 /** SHA-256 of the concatenated parts. */
 export const sha = (...parts: Uint8Array[]): Uint8Array => {

@@ -11,7 +11,7 @@ import {
   parseTlogProof,
   signNote,
   verifyTlogProof,
-} from "../../../../src/core/tlog/index.js";
+} from "../../../../src/verify/tlog/index.js";
 import { inclusionPath, mth } from "./reference-tree.js";
 
 const ORIGIN = "log.example/archivist/v1/merklelogs/t/tlog";

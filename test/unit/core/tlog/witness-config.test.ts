@@ -6,7 +6,7 @@ import {
   ed25519PublicKey,
   formatVkey,
   parseWitnessList,
-} from "../../../../src/core/tlog/index.js";
+} from "../../../../src/verify/tlog/index.js";
 
 const key = (n: number, type = COSIGNATURE_V1) =>
   formatVkey(`w.example/${n}`, type, ed25519PublicKey(new Uint8Array(32).fill(n)));

@@ -12,7 +12,7 @@ import {
   signNote,
   treeRoot,
   type WitnessedState,
-} from "../../../../src/core/tlog/index.js";
+} from "../../../../src/verify/tlog/index.js";
 import { mth, perfect, sha } from "./reference-tree.js";
 
 const ORIGIN = "log.example/t1";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { VconError } from "../../../../src/core/vcon/errors.js";
 import { type JsonNumber, parseLossless } from "../../../../src/core/vcon/index.js";
 import { stringifyLossless, toLossless } from "../../../../src/core/vcon/lossless-stringify.js";
+import { VconError } from "../../../../src/verify/vcon/errors.js";
 import { errorCode } from "../../../helpers/error-code.js";
 
 const code = (f: () => unknown) => errorCode(VconError, f);

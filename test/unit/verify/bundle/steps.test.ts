@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
 import { p256 } from "@noble/curves/nist.js";
 import { describe, expect, it } from "vitest";
-import { type EcJwk, type PublicKey, publicKeyFromJwk } from "../../../../src/core/crypto/public-key.js";
-import { keysFromKeySet } from "../../../../src/core/verify/index.js";
 import {
   BUNDLE_FAILURES,
   type EvidenceBundle,
   parseBundle,
   verifyBundle,
 } from "../../../../src/verify/bundle/index.js";
+import { type EcJwk, type PublicKey, publicKeyFromJwk } from "../../../../src/verify/crypto/public-key.js";
+import { keysFromKeySet } from "../../../../src/verify/receipts/index.js";
 import { noTrust, type TrustRoots } from "../../../../src/verify/verdict/index.js";
 
 // verifyBundle's steps each name their failures by a code of one closed set, and each signature

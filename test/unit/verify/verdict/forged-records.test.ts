@@ -2,8 +2,8 @@ import { generateKeyPairSync } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { registeredEvent } from "../../../../src/core/scitt/index.js";
-import { ED25519, ed25519PublicKey, formatVkey } from "../../../../src/core/tlog/index.js";
-import { leafOfRecord } from "../../../../src/core/verify/index.js";
+import { leafOfRecord } from "../../../../src/verify/receipts/index.js";
+import { ED25519, ed25519PublicKey, formatVkey } from "../../../../src/verify/tlog/index.js";
 import {
   type IssuerKeys,
   parsePolicy,

@@ -1,7 +1,8 @@
 import { generateKeyPairSync } from "node:crypto";
-import type { PublicKey } from "../../../../src/core/crypto/public-key.js";
 import { nodePublicKey, nodeSigner } from "../../../../src/core/node/crypto.js";
 import { eventToStatement, registeredEvent } from "../../../../src/core/scitt/index.js";
+import type { PublicKey } from "../../../../src/verify/crypto/public-key.js";
+import { leafOfRecord } from "../../../../src/verify/receipts/index.js";
 import {
   cosign,
   ED25519,
@@ -14,8 +15,7 @@ import {
   formatVkey,
   parseNote,
   signNote,
-} from "../../../../src/core/tlog/index.js";
-import { leafOfRecord } from "../../../../src/core/verify/index.js";
+} from "../../../../src/verify/tlog/index.js";
 import { inclusionPath, mth, referenceTiles, sha } from "../../core/tlog/reference-tree.js";
 
 /**

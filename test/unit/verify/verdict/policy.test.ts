@@ -10,7 +10,7 @@ import {
   formatVkey,
   parseNote,
   signNote,
-} from "../../../../src/core/tlog/index.js";
+} from "../../../../src/verify/tlog/index.js";
 import {
   judgeCheckpoint,
   PolicyError,

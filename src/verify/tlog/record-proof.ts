@@ -1,4 +1,4 @@
-import { type ApiRecord, candidateLeaves } from "../verify/record.js";
+import { type ApiRecord, candidateLeaves } from "../receipts/record.js";
 import { type LogTrust, recordLeafIndex } from "./log-check.js";
 import { type TlogProofVerdict, verifyTlogProof } from "./proof.js";
 
@@ -9,6 +9,12 @@ import { type TlogProofVerdict, verifyTlogProof } from "./proof.js";
  * origin the record's tenancy's log. A registered statement's entry is its payload's hash, which
  * proves nothing of the record's subject: `verifyRecordTlogProofReport` checks those with the
  * statement and its issuer's key.
+ *
+ * @example
+ * ```ts
+ * const v = verifyRecordTlogProof(record, proofText, { logVkey, witnessVkeys: [], quorum: 0 });
+ * if (!v.ok) console.error(v.reason);
+ * ```
  */
 export function verifyRecordTlogProof(record: ApiRecord, proof: string, trust: LogTrust): TlogProofVerdict {
   let candidates: Uint8Array[];

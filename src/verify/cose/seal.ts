@@ -72,7 +72,14 @@ export function decodeSeal(seal: Uint8Array): SealState & { logId: string; issue
   };
 }
 
-/** True when the seal's signature verifies with the service key. */
+/**
+ * True when the seal's signature verifies with the service key.
+ *
+ * @example
+ * ```ts
+ * if (!verifySeal(sealBytes, keysFromKeySet(keySet).get(kid)!)) throw new Error("the seal is not the service's");
+ * ```
+ */
 export function verifySeal(seal: Uint8Array, publicKey: PublicKey): boolean {
   return verifySign1(seal, publicKey);
 }

@@ -47,7 +47,15 @@ export const jwkOfPoint = (crv: EcJwk["crv"], x: Uint8Array, y: Uint8Array): EcJ
   y: toBase64url(y),
 });
 
-/** The portable PublicKey (@noble/curves): runs wherever JavaScript does. Throws on a point off the curve. */
+/**
+ * The portable PublicKey (@noble/curves): runs wherever JavaScript does. Throws on a point off the curve.
+ *
+ * @example
+ * ```ts
+ * const key = publicKeyFromJwk({ kty: "EC", crv: "P-256", x, y });
+ * const verdict = verifyRecordReceipt(record, receipt, key);
+ * ```
+ */
 export function publicKeyFromJwk(input: EcJwk): PublicKey {
   const jwk = ecJwk(input);
   const { curve, size } = CURVES[jwk.crv];

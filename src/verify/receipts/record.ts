@@ -64,7 +64,14 @@ export function recordKind(record: ApiRecord): RecordKind {
   );
 }
 
-/** The leaf hash a record commits to, recomputed from its JSON alone. */
+/**
+ * The leaf hash a record commits to, recomputed from its JSON alone.
+ *
+ * @example
+ * ```ts
+ * const leaf = leafOfRecord(record); // the 32 bytes the log committed to, from the record's JSON alone
+ * ```
+ */
 export function leafOfRecord(record: ApiRecord, schema: AssetFreeLeafSchema = "eventsv1"): Uint8Array {
   const kind = recordKind(record);
   const commit = commitOf(record);
@@ -98,6 +105,12 @@ export function candidateLeaves(record: ApiRecord): Uint8Array[] {
 /**
  * Checks a record against its receipt with nothing but the service's public keys: the leaf
  * is recomputed from the record, the path leads to a peak, and the seal key signed that peak.
+ *
+ * @example
+ * ```ts
+ * const verdict = verifyRecordReceipt(record, receiptBytes, keysFromKeySet(keySetBytes));
+ * if (!verdict.ok) throw new Error(verdict.reason);
+ * ```
  */
 export function verifyRecordReceipt(
   record: ApiRecord,

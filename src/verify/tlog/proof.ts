@@ -27,7 +27,15 @@ export function formatTlogProof(p: TlogProof): string {
   return `${lines.join("\n")}\n${p.checkpoint}`;
 }
 
-/** Reads a tlog-proof (refusing anything the format does not allow, by name). */
+/**
+ * Reads a tlog-proof (refusing anything the format does not allow, by name).
+ *
+ * @example
+ * ```ts
+ * const proof = parseTlogProof(text); // throws on anything c2sp.org/tlog-proof does not allow
+ * console.log(proof.index);
+ * ```
+ */
 export function parseTlogProof(text: string): TlogProof {
   const lines = text.split("\n");
   if (lines[0] !== TLOG_PROOF_HEADER) throw new NoteError(`a tlog proof starts with ${TLOG_PROOF_HEADER}`);

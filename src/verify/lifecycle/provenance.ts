@@ -143,6 +143,12 @@ export const PROVENANCE_ATTRIBUTES = {
  * proven by the event's receipt) against the analysis the vCon holds now. The first difference
  * is named: the analysis or its inputs were changed after the derivation was registered, or
  * the record registers another analysis.
+ *
+ * @example
+ * ```ts
+ * const d = checkDerivation(vcon, 0, event.event_attributes); // the event's receipt verified first
+ * if (!d.ok) console.error(d.reason);
+ * ```
  */
 export function checkDerivation(
   vcon: Record<string, unknown>,

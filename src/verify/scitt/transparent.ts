@@ -13,6 +13,7 @@ import {
 } from "../cose/index.js";
 import type { PublicKey } from "../crypto/public-key.js";
 import { parseIdTimestamp, tlogLeafData } from "../ledger/index.js";
+import { type ApiRecord, verifyRecordReceipt } from "../receipts/record.js";
 import {
   type AssetFreeLeafSchema,
   assetFreeEventLeafHash,
@@ -20,7 +21,6 @@ import {
   assetFreeLeafSchemas,
 } from "../record/index.js";
 import { leafHash } from "../rfc9162/index.js";
-import { type ApiRecord, verifyRecordReceipt } from "../verify/record.js";
 import { cwtClaimsOf } from "./cwt-claims.js";
 import { registeredEvent } from "./registered.js";
 import { statementToEventAttributes } from "./statement.js";
@@ -153,6 +153,12 @@ function verifyRegisteredReceipt(
  * record (`RECORD_JSON`): its receipts are checked against the record's leaf, after checking
  * the statement says what the record says. Otherwise it is a registered statement, whose leaf
  * the statement alone gives (MMR: the registration's event; RFC 9162: its payload's digest).
+ *
+ * @example
+ * ```ts
+ * const v = verifyStatement(transparentStatement, { issuerKeys, serviceKeys: keysFromKeySet(keySet) });
+ * if (!v.ok) console.error(v.reason);
+ * ```
  */
 export function verifyStatement(
   statement: Uint8Array,

@@ -77,7 +77,6 @@ export {
   consistencyProof,
   EMPTY_ROOT,
   leafHash,
-  sameHash,
   treeRoot,
 } from "./tree.js";
 export { verifierFromVkey } from "./vkey-verifier.js";

@@ -5,6 +5,11 @@ import { type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../cryp
 /**
  * Keys by kid from a COSE_KeySet (as `/.well-known/scitt-keys` serves it). `makeKey` is the
  * portable key unless a Node program passes node:crypto's (`nodePublicKeyFromJwk`).
+ *
+ * @example
+ * ```ts
+ * const keys = keysFromKeySet(new Uint8Array(await (await fetch(`${url}/.well-known/scitt-keys`)).arrayBuffer()));
+ * ```
  */
 export function keysFromKeySet(
   bytes: Uint8Array,

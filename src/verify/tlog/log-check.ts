@@ -1,5 +1,5 @@
 import { leafIndexOfMmrIndex } from "../mmr/index.js";
-import { type ApiRecord, leafOfRecord } from "../verify/record.js";
+import { type ApiRecord, leafOfRecord } from "../receipts/record.js";
 import { type Checkpoint, parseCheckpoint } from "./checkpoint.js";
 import { verifyNote } from "./note.js";
 import { type TileFetch, verifyEntryInTiles } from "./tiles.js";
@@ -19,6 +19,12 @@ export type CheckpointVerdict =
 /**
  * Checks a checkpoint note: signed by the log's key (whose name is the origin), every known
  * signature valid, and cosigned (cosignature/v1) by at least `quorum` of the trusted witnesses.
+ *
+ * @example
+ * ```ts
+ * const v = verifyCheckpoint(note, { logVkey, witnessVkeys: [witnessVkey], quorum: 1 });
+ * if (v.ok) console.log(v.checkpoint.size, v.cosigners);
+ * ```
  */
 export function verifyCheckpoint(note: string, trust: LogTrust): CheckpointVerdict {
   // A quorum that is not a count (NaN from a typed-in "abc") would compare false and pass unwitnessed.
@@ -63,6 +69,12 @@ export type RecordInLogVerdict =
  * (signature, cosignature quorum), the record's leaf recomputed from its JSON at its leaf
  * index in the entry bundle and the level-0 tile, the tiles' path to the checkpoint's root.
  * `fetch` reads tiles from anywhere: the service, a CDN, a mirror directory.
+ *
+ * @example
+ * ```ts
+ * const read = async (t: TileRef) => new Uint8Array(await (await fetch(`${logUrl}/${tilePathOf(t)}`)).arrayBuffer());
+ * const v = await verifyRecordInTiles(record, checkpointNote, { logVkey, witnessVkeys: [], quorum: 0 }, read);
+ * ```
  */
 export async function verifyRecordInTiles(
   record: ApiRecord,

@@ -14,7 +14,15 @@ export function consistencyProof(fromSize: number, toSize: number, getNode: Node
   return consistencyProofIndices(fromSize, toSize).map((path) => path.map(getNode));
 }
 
-/** True when every old peak is included, at its place, under the new MMR's peaks: the new log extends the old one. */
+/**
+ * True when every old peak is included, at its place, under the new MMR's peaks: the new log extends the old one.
+ *
+ * @example
+ * ```ts
+ * // Imported as verifyMmrConsistency: the newer seal's log extends the older one's.
+ * const extends_ = verifyMmrConsistency(oldSize, newSize, oldPeaks, newPeaks, proofPaths);
+ * ```
+ */
 export function verifyConsistency(
   fromSize: number,
   toSize: number,
