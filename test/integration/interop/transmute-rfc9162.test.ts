@@ -4,6 +4,7 @@ import { CoMETRE } from "@transmute/rfc9162";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventToStatement } from "../../../src/core/scitt/index.js";
 import { until } from "../../helpers/poll.js";
+import { createAsset, evidence, postEvent } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { untilSealed } from "../../helpers/vcon-event.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
@@ -88,23 +89,9 @@ describe("@transmute/cose verifies the service's RFC 9162 receipts and consisten
   });
 
   it("an asset event's receipt, its leaf the record's MMR leaf hash, and consistency between tree sizes", async () => {
-    const a = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token,
-        json: { attributes: { arc_display_type: "t" } },
-      })
-    ).json()) as { identity: string; tenant_identity: string };
+    const a = await createAsset(s, token, { arc_display_type: "t" });
     for (let i = 0; i < 6; i++)
-      await s.api(`/archivist/v2/${a.identity}/events`, {
-        method: "POST",
-        token,
-        json: {
-          operation: "Record",
-          behaviour: "RecordEvidence",
-          event_attributes: { arc_display_type: `t${i}` },
-        },
-      });
+      await postEvent(s, token, a.identity, evidence({ arc_display_type: `t${i}` }));
     await untilSealed(s, token, a.identity);
     const events = (await (await s.api(`/archivist/v2/${a.identity}/events`, { token })).json()) as {
       events: Array<{ identity: string; merklelog_entry: { commit: { index: string } } }>;

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { exportCommand } from "../../../src/cli/export.js";
 import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
 import { runCli } from "../../helpers/cli-output.js";
+import { createAsset } from "../../helpers/records.js";
 import { serviceForSuite } from "../../helpers/service.js";
 import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
 
@@ -17,13 +18,7 @@ const vcon = crypto.randomUUID();
 describe("the breach workflow, from the log", () => {
   it("shows each breach's steps and flags a notification past its deadline", async () => {
     const { s, token } = suite;
-    const asset = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token,
-        json: { attributes: { arc_display_type: "vcon" } },
-      })
-    ).json()) as { identity: string };
+    const asset = await createAsset(s, token, { arc_display_type: "vcon" });
     const post = async (op: string, breach: string) => {
       const e = vconEvent(vcon, op, "2026-01-01");
       const res = await s.api(`/archivist/v2/${asset.identity}/events`, {

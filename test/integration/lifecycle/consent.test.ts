@@ -8,6 +8,7 @@ import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/index.js";
 import type { ConsentAnswer } from "../../../src/verify/lookup/consent-build.js";
 import { runCli } from "../../helpers/cli-output.js";
+import { createAsset } from "../../helpers/records.js";
 import { plainApplication, serviceForSuite } from "../../helpers/service.js";
 import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
 
@@ -24,13 +25,7 @@ function lifecycle(op: string, purpose?: string) {
 
 async function trail(): Promise<Record<string, string>> {
   const { s, token } = suite;
-  const asset = (await (
-    await s.api("/archivist/v2/assets", {
-      method: "POST",
-      token,
-      json: { attributes: { arc_display_type: "vcon" } },
-    })
-  ).json()) as { identity: string };
+  const asset = await createAsset(s, token, { arc_display_type: "vcon" });
   const ids: Record<string, string> = {};
   for (const [name, op, purpose] of [
     ["grant", "vcon_consent_accepted", "ai,analysis"],

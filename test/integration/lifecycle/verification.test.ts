@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { exportCommand } from "../../../src/cli/export.js";
 import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
 import { runCli } from "../../helpers/cli-output.js";
+import { createAsset } from "../../helpers/records.js";
 import { serviceForSuite } from "../../helpers/service.js";
 import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
 
@@ -32,13 +33,7 @@ async function post(asset: string, op: string, purpose: string): Promise<string>
 describe("consent verification recorded before processing", () => {
   it("records the verification when granted, before the training it lets through; the report flags training without one", async () => {
     const { s, token } = suite;
-    const asset = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token,
-        json: { attributes: { arc_display_type: "vcon" } },
-      })
-    ).json()) as { identity: string };
+    const asset = await createAsset(s, token, { arc_display_type: "vcon" });
     const grant = await post(asset.identity, "vcon_consent_accepted", "training");
     const aiGrant = await post(asset.identity, "vcon_consent_accepted", "ai");
     await post(asset.identity, "vcon_consent_revoked", "ai");

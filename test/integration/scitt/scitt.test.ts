@@ -10,6 +10,7 @@ import { nodePublicKey, nodeSigner } from "../../../src/core/node/crypto.js";
 import { eventToStatement, verifyStatement } from "../../../src/core/scitt/index.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/index.js";
 import { until } from "../../helpers/poll.js";
+import { createAsset, evidence, postEvent } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { newAsset } from "../../helpers/vcon-event.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
@@ -196,20 +197,11 @@ describe("SCITT registration", () => {
   });
 
   it("serves the statement of a template event, and its transparent form with the event's receipt", async () => {
-    const asset = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token,
-        json: { attributes: { arc_display_type: "vcon", subject: template.subject } },
-      })
-    ).json()) as { identity: string };
-    const ev = (await (
-      await s.api(`/archivist/v2/${asset.identity}/events`, {
-        method: "POST",
-        token,
-        json: { operation: "Record", behaviour: "RecordEvidence", event_attributes: template },
-      })
-    ).json()) as Record<string, unknown> & { identity: string };
+    const asset = await createAsset(s, token, { arc_display_type: "vcon", subject: template.subject });
+    const ev = (await (await postEvent(s, token, asset.identity, evidence(template))).json()) as Record<
+      string,
+      unknown
+    > & { identity: string };
     const st = await s.api(`/archivist/v2/${ev.identity}/statement`, { token });
     expect(st.status).toBe(200);
     const bytes = new Uint8Array(await st.arrayBuffer());
@@ -233,15 +225,7 @@ describe("SCITT registration", () => {
     expect(verifyRecordReceipt(committed, receipts[0] as Uint8Array, issuerKeys).ok).toBe(true);
     const plain = await newAsset(s, token, "plain");
     const plainEvent = (await (
-      await s.api(`/archivist/v2/${plain}/events`, {
-        method: "POST",
-        token,
-        json: {
-          operation: "Record",
-          behaviour: "RecordEvidence",
-          event_attributes: { arc_display_type: "x" },
-        },
-      })
+      await postEvent(s, token, plain, evidence({ arc_display_type: "x" }))
     ).json()) as { identity: string };
     expect((await s.api(`/archivist/v2/${plainEvent.identity}/statement`, { token })).status).toBe(400);
   });

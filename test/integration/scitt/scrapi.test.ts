@@ -23,6 +23,7 @@ import {
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/index.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
+import { createAsset, evidence, postEvent } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
 
@@ -311,20 +312,10 @@ describe("both receipt profiles for every kind of record", () => {
     const keys = await serviceKeys();
     // The relying party's pinned copy of the service's keys: fetched keys are only self-consistent.
     writeFileSync(join(dir, "keys.cbor"), await bytes(await s.api("/.well-known/scitt-keys")));
-    const asset = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token: tokenA,
-        json: { attributes: { arc_display_type: "vcon" } },
-      })
-    ).json()) as { identity: string };
-    const assetEvent = (await (
-      await s.api(`/archivist/v2/${asset.identity}/events`, {
-        method: "POST",
-        token: tokenA,
-        json: { operation: "Record", behaviour: "RecordEvidence", event_attributes: template(6) },
-      })
-    ).json()) as { identity: string };
+    const asset = await createAsset(s, tokenA, { arc_display_type: "vcon" });
+    const assetEvent = (await (await postEvent(s, tokenA, asset.identity, evidence(template(6)))).json()) as {
+      identity: string;
+    };
     const typed = (await (
       await s.api("/archivist/v1/events", {
         method: "POST",

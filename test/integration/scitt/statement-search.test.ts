@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventToStatement } from "../../../src/core/scitt/index.js";
+import { evidence, postEvent } from "../../helpers/records.js";
 import { plainApplication, startTestService, type TestService } from "../../helpers/service.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
 
@@ -49,11 +50,7 @@ async function assetWithEvents(token: string, events: Record<string, string>[]):
   });
   const asset = ((await a.json()) as { identity: string }).identity;
   for (const attrs of events) {
-    const e = await s.api(`/archivist/v2/${asset}/events`, {
-      method: "POST",
-      token,
-      json: { operation: "Record", behaviour: "RecordEvidence", event_attributes: attrs },
-    });
+    const e = await postEvent(s, token, asset, evidence(attrs));
     expect(e.status, await e.clone().text()).toBe(200);
   }
   return asset;
