@@ -1,9 +1,5 @@
 import { appendFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import Fastify from "fastify";
-import type { HttpDeps } from "../../src/http/deps.js";
-import { type AnyRouteSpec, RouteTable } from "../../src/http/route.js";
-import { routeModules } from "../../src/http/routes/index.js";
 import { plainApplication, startTestService, type TestService } from "../helpers/service.js";
 
 /**
@@ -25,13 +21,6 @@ const tally = { inputs: 0, fiveXX: 0, hangs: 0, crashes: 0, stored: 0 };
 process.on("uncaughtException", () => {
   tally.crashes++;
 });
-
-/** Every operation of the route table, read without running a service (handlers are not called). */
-export function allSpecs(): AnyRouteSpec[] {
-  const table = new RouteTable(Fastify(), async () => undefined);
-  for (const register of routeModules) register(table, {} as HttpDeps);
-  return table.specs;
-}
 
 export interface Fuzzed {
   s: TestService;

@@ -10,6 +10,7 @@ import { eventToStatement } from "../../src/core/scitt/index.js";
 import type { AnyRouteSpec } from "../../src/http/route.js";
 import { appIdpIssuer, tokenAudience } from "../../src/services/identity/tokens.js";
 import { ensurePagesBuilt } from "../helpers/browser.js";
+import { allSpecs } from "../helpers/route-specs.js";
 import { servicePrivateKey } from "../helpers/service-keys.js";
 import { VCON_CREATED_EVENT } from "../helpers/vcon-event.js";
 import {
@@ -29,7 +30,6 @@ import {
   x5chainValue,
 } from "./generators.js";
 import {
-  allSpecs,
   attempt,
   FUZZ,
   type Fuzzed,
