@@ -1,12 +1,7 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { exportCommand } from "../../../src/cli/export.js";
-import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
-import { runCli } from "../../helpers/cli-output.js";
 import { createAsset } from "../../helpers/records.js";
 import { serviceForSuite } from "../../helpers/service.js";
+import { exportedBundle } from "../../helpers/vcon-bundle.js";
 import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
 
 // The breach workflow (docs/vcon-lifecycle.md, §7): a vCon's breach events recorded through the
@@ -38,17 +33,8 @@ describe("the breach workflow, from the log", () => {
     await post("vcon_remediated", "INC-1");
     await untilSealed(s, token, asset.identity);
 
-    const dir = mkdtempSync(join(tmpdir(), "breach-"));
-    const keys = join(dir, "keys.cbor");
-    const out = join(dir, "bundle.json");
-    writeFileSync(keys, new Uint8Array(await (await s.api("/.well-known/scitt-keys")).arrayBuffer()));
-    const exported = await runCli(
-      (a) => exportCommand.run(a),
-      [`vcon://${vcon}`, "--url", s.url, "--token", token, "--keys", keys, "--out", out],
-    );
-    expect(exported.code, exported.out).toBe(0);
-    const verify = (extra: string[]) =>
-      runCli((a) => verifyPublicCommand.run(a), ["bundle", out, "--keys", keys, "--report", ...extra]);
+    const bundle = await exportedBundle(s, token, vcon);
+    const verify = (extra: string[]) => bundle.report(...extra);
 
     // 0.001 h = 3.6 s: INC-1's regulator was told too late; INC-2's was never told, and its time is up.
     const short = await verify(["--regulator-hours", "0.001"]);
