@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventToStatement } from "../../../src/core/scitt/index.js";
 import { until } from "../../helpers/poll.js";
 import { createAsset, evidence, postEvent } from "../../helpers/records.js";
+import { trustVectorKey } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { untilSealed } from "../../helpers/vcon-event.js";
-import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
+import { deterministicSigner } from "../../helpers/vector-key.js";
 
 /*
  * The service's RFC9162_SHA256 receipts and RFC 9162 consistency proofs, checked by Transmute's
@@ -21,12 +22,7 @@ let token: string;
 beforeAll(async () => {
   s = await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100" });
   token = await s.token(s.a);
-  const jwk = vectorPublicKey.jwk;
-  await s.api("/archivist/v1/scitt/keys", {
-    method: "POST",
-    token,
-    json: { kid: "test-key-1", public_jwk: jwk },
-  });
+  await trustVectorKey(s, token);
 }, 120_000);
 afterAll(() => s?.stop());
 

@@ -11,6 +11,7 @@ import { eventToStatement, verifyStatement } from "../../../src/core/scitt/index
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/index.js";
 import { until } from "../../helpers/poll.js";
 import { createAsset, evidence, postEvent } from "../../helpers/records.js";
+import { trustVectorKey } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { newAsset } from "../../helpers/vcon-event.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
@@ -57,16 +58,7 @@ describe("SCITT registration", () => {
     expect(refused.headers.get("content-type")).toContain("application/concise-problem-details+cbor");
     const problem = decodeCbor(new Uint8Array(await refused.arrayBuffer())) as Map<number, string>;
     expect(problem.get(-2)).toMatch(/not trusted/);
-    const jwk = vectorPublicKey.jwk;
-    expect(
-      (
-        await s.api("/archivist/v1/scitt/keys", {
-          method: "POST",
-          token,
-          json: { kid: "test-key-1", public_jwk: jwk },
-        })
-      ).status,
-    ).toBe(200);
+    await trustVectorKey(s, token);
     const ok = await s.api("/entries", { ...cose(statement), token, redirect: "manual" });
     expect([201, 303]).toContain(ok.status);
     const location = ok.headers.get("location") ?? "";

@@ -24,6 +24,7 @@ import { keysFromKeySet, verifyRecordReceipt } from "../../../src/core/verify/in
 import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
 import { createAsset, evidence, postEvent } from "../../helpers/records.js";
+import { trustVectorKey } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
 
@@ -47,17 +48,7 @@ beforeAll(async () => {
     issuer: string;
   };
   tenantB = keysB.issuer.split("/tenant/")[1] as string;
-  const jwk = vectorPublicKey.jwk;
-  for (const token of [tokenA, tokenB])
-    expect(
-      (
-        await s.api("/archivist/v1/scitt/keys", {
-          method: "POST",
-          token,
-          json: { kid: "test-key-1", public_jwk: jwk },
-        })
-      ).status,
-    ).toBe(200);
+  for (const token of [tokenA, tokenB]) await trustVectorKey(s, token);
 });
 afterAll(() => s?.stop());
 
@@ -421,12 +412,7 @@ describe("a registration that stays pending", () => {
       {},
       { a: log },
     );
-    const jwk = vectorPublicKey.jwk;
-    await idle.api("/archivist/v1/scitt/keys", {
-      method: "POST",
-      token: await idle.token(idle.a),
-      json: { kid: "test-key-1", public_jwk: jwk },
-    });
+    await trustVectorKey(idle, await idle.token(idle.a));
   });
   afterAll(() => idle?.stop());
 
