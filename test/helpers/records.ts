@@ -13,7 +13,7 @@ export function evidence(event_attributes: Record<string, unknown>, more: Record
 }
 
 /** POSTs an asset of these attributes (and any further fields of the request) as `token`. */
-export function postAsset(
+function postAsset(
   s: TestService,
   token: string,
   attributes: Record<string, unknown>,
