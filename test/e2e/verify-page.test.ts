@@ -17,6 +17,7 @@ import {
   screenshot,
 } from "../helpers/browser.js";
 import { until } from "../helpers/poll.js";
+import { evidence, postEvent } from "../helpers/records.js";
 import { startTestService, type TestService } from "../helpers/service.js";
 import { type Published, publishFixtures } from "../integration/public-verify/publish.js";
 
@@ -140,15 +141,12 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
       json: { attributes: { arc_display_type: "vcon", subject: `vcon://${uuid}` } },
     });
     const { identity } = (await made.json()) as { identity: string };
-    await s.api(`/archivist/v2/${identity}/events`, {
-      method: "POST",
+    await postEvent(
+      s,
       token,
-      json: {
-        operation: "Record",
-        behaviour: "RecordEvidence",
-        event_attributes: { arc_display_type: "vcon_created", subject: `vcon://${uuid}` },
-      },
-    });
+      identity,
+      evidence({ arc_display_type: "vcon_created", subject: `vcon://${uuid}` }),
+    );
     await open();
     await page.fill("#lookup", `vcon://${uuid}`);
     await page.click("#lookup-button");

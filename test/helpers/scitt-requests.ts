@@ -1,5 +1,7 @@
+import { expect } from "vitest";
 import { eventToStatement } from "../../src/core/scitt/index.js";
-import { deterministicSigner } from "./vector-key.js";
+import type { TestService } from "./service.js";
+import { deterministicSigner, vectorPublicKey } from "./vector-key.js";
 
 /** The `n`th of a run of distinct signed statements (a created vCon each), signed by the vector key. */
 export const statementOf = (n: number) =>
@@ -30,3 +32,13 @@ export const cose = (body: Uint8Array, token?: string) => ({
 
 /** The entry id a registration's answer names in its Location. */
 export const entryOf = (res: Response) => (res.headers.get("location") ?? "").split("/").pop() as string;
+
+/** Trusts the vector key (kid `test-key-1`, which signs `statementOf`) in the tenancy of `token`. */
+export async function trustVectorKey(s: TestService, token: string): Promise<void> {
+  const res = await s.api("/archivist/v1/scitt/keys", {
+    method: "POST",
+    token,
+    json: { kid: "test-key-1", public_jwk: vectorPublicKey.jwk },
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+}

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, ApiRefusedError, TokenSource } from "../../../src/client/index.js";
 import { until } from "../../helpers/poll.js";
-import { statementOf } from "../../helpers/scitt-requests.js";
+import { statementOf, trustVectorKey } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { vectorPublicKey } from "../../helpers/vector-key.js";
 
@@ -121,13 +121,7 @@ describe("the typed API client", () => {
 
   it("registers a SCITT statement whose transparent form verifies", async () => {
     const token = await s.token(s.a);
-    const jwk = vectorPublicKey.jwk;
-    const trusted = await s.api("/archivist/v1/scitt/keys", {
-      method: "POST",
-      token,
-      json: { kid: "test-key-1", public_jwk: jwk },
-    });
-    expect(trusted.status).toBe(200);
+    await trustVectorKey(s, token);
     const statement = statementOf(77);
     const { entryId } = await client.registerStatement(statement);
     expect(entryId).not.toBe("");

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { evidence, postEvent } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
 let s: TestService;
@@ -307,16 +308,12 @@ describe("compliance policies", () => {
     expect(verdict(await status(a), id)?.compliant).toBe(true);
     const before = new Date().toISOString();
     await new Promise((r) => setTimeout(r, 20));
-    const rerate = await s.api(`/archivist/v2/${a}/events`, {
-      method: "POST",
+    const rerate = await postEvent(
+      s,
       token,
-      json: {
-        operation: "Record",
-        behaviour: "RecordEvidence",
-        event_attributes: { arc_display_type: "rerate" },
-        asset_attributes: { rating: "150" },
-      },
-    });
+      a,
+      evidence({ arc_display_type: "rerate" }, { asset_attributes: { rating: "150" } }),
+    );
     expect(rerate.status).toBe(200);
     const failing = verdict(await status(a), id);
     expect(failing?.compliant).toBe(false);

@@ -9,6 +9,7 @@ import { ED25519, ed25519PublicKey, formatVkey, parseVkey } from "../../../src/v
 import { runCli } from "../../helpers/cli-output.js";
 import { leafPreimage } from "../../helpers/leaf-preimage.js";
 import { until } from "../../helpers/poll.js";
+import { trustVectorKey } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { newAsset, postVconEvent, untilSealed } from "../../helpers/vcon-event.js";
 import { vectorPublicKey, vectorStatement } from "../../helpers/vector-key.js";
@@ -47,12 +48,7 @@ beforeAll(async () => {
     { a: publicLog },
   );
   token = await s.token(s.a);
-  const trusted = await s.api("/archivist/v1/scitt/keys", {
-    method: "POST",
-    token,
-    json: { kid: "test-key-1", public_jwk: vectorPublicKey.jwk },
-  });
-  expect(trusted.status).toBe(200);
+  await trustVectorKey(s, token);
 }, 120_000);
 afterAll(() => s?.stop());
 

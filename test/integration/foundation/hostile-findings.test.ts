@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodePageToken } from "../../../src/core/api/page-token.js";
 import { appIdpIssuer, tokenAudience } from "../../../src/services/identity/tokens.js";
 import { until } from "../../helpers/poll.js";
+import { evidence, postEvent } from "../../helpers/records.js";
 import { plainApplication, startTestService, type TestService } from "../../helpers/service.js";
 import { servicePrivateKey } from "../../helpers/service-keys.js";
 
@@ -59,11 +60,7 @@ async function newAsset(attributes: Record<string, unknown>, isPublic = false) {
 }
 
 async function newEvent(asset: string, eventAttributes: Record<string, unknown>) {
-  const res = await s.api(`/archivist/v2/${asset}/events`, {
-    method: "POST",
-    token: admin,
-    json: { operation: "Record", behaviour: "RecordEvidence", event_attributes: eventAttributes },
-  });
+  const res = await postEvent(s, admin, asset, evidence(eventAttributes));
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as { identity: string; tenant_identity: string };
 }

@@ -1,18 +1,9 @@
 import { randomUUID } from "node:crypto";
-import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { HttpDeps } from "../../../src/http/deps.js";
-import { type AnyRouteSpec, RouteTable } from "../../../src/http/route.js";
-import { routeModules } from "../../../src/http/routes/index.js";
+import type { AnyRouteSpec } from "../../../src/http/route.js";
 import { rng } from "../../helpers/random.js";
+import { allSpecs } from "../../helpers/route-specs.js";
 import { plainApplication, startTestService, type TestService } from "../../helpers/service.js";
-
-/** Every operation of the route table, read without running a service (handlers are not called). */
-function allSpecs(): AnyRouteSpec[] {
-  const table = new RouteTable(Fastify(), async () => undefined);
-  for (const register of routeModules) register(table, {} as HttpDeps);
-  return table.specs;
-}
 
 const r = rng(20261123);
 const FIELDS = [

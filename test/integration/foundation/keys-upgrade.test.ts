@@ -15,6 +15,7 @@ import { ED25519, formatVkey, ML_DSA_44, mlDsa44Keys } from "../../../src/verify
 import { freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
 import { found, type Needle } from "../../helpers/key-material.js";
 import { until } from "../../helpers/poll.js";
+import { createAsset, evidence, postEvent } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { untilSealed } from "../../helpers/vcon-event.js";
 
@@ -137,18 +138,8 @@ describe(`upgrade: keys move out of the database on the first start (${testEngin
     );
     expect([...keySet.keys()][0]).toBe(byPurpose("seal").kid);
 
-    const asset = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token,
-        json: { attributes: { arc_display_type: "t" } },
-      })
-    ).json()) as { identity: string; tenant_identity: string };
-    await s.api(`/archivist/v2/${asset.identity}/events`, {
-      method: "POST",
-      token,
-      json: { operation: "Record", behaviour: "RecordEvidence", event_attributes: { arc_display_type: "t" } },
-    });
+    const asset = await createAsset(s, token, { arc_display_type: "t" });
+    await postEvent(s, token, asset.identity, evidence({ arc_display_type: "t" }));
     await untilSealed(s, token, asset.identity);
     const events = (await (await s.api(`/archivist/v2/${asset.identity}/events`, { token })).json()) as {
       events: Array<Record<string, unknown> & { identity: string }>;

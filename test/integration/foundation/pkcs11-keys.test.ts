@@ -15,6 +15,7 @@ import { freshPostgresDatabase } from "../../helpers/databases.js";
 import { filesUnder, found, keyDirectoryNeedles } from "../../helpers/key-material.js";
 import { until } from "../../helpers/poll.js";
 import { freePort } from "../../helpers/ports.js";
+import { createAsset } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { softHsmToken } from "../../helpers/softhsm.js";
 import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
@@ -47,13 +48,7 @@ async function sealedEvent(): Promise<{
   event: Record<string, unknown> & { identity: string };
 }> {
   const vcon = crypto.randomUUID();
-  const asset = (await (
-    await s.api("/archivist/v2/assets", {
-      method: "POST",
-      token,
-      json: { attributes: { arc_display_type: "vcon" } },
-    })
-  ).json()) as { identity: string };
+  const asset = await createAsset(s, token, { arc_display_type: "vcon" });
   await s.api(`/archivist/v2/${asset.identity}/events`, {
     method: "POST",
     token,

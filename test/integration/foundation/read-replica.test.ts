@@ -3,6 +3,7 @@ import { type PgReplica, startPgReplica } from "../../../bench/pg-replica.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
 import { freshPostgresDatabase, POSTGRES_ADMIN_URL, testEngine } from "../../helpers/databases.js";
 import { until } from "../../helpers/poll.js";
+import { evidence, postEvent } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
 /** The replica, or undefined (a skip) outside CI when this machine cannot start one. */
@@ -52,11 +53,7 @@ describe.runIf(replica)("reads from a streaming replica (DATABASE_READ_URL)", ()
   });
 
   const addEvent = async (n: number): Promise<Event> => {
-    const res = await s.api(`/archivist/v2/${asset}/events`, {
-      method: "POST",
-      token,
-      json: { operation: "Record", behaviour: "RecordEvidence", event_attributes: { n: String(n) } },
-    });
+    const res = await postEvent(s, token, asset, evidence({ n: String(n) }));
     expect(res.status).toBe(200);
     return (await res.json()) as Event;
   };

@@ -11,9 +11,9 @@ import { COSIGNATURE_V1, ed25519PublicKey, formatVkey } from "../../../src/verif
 import { startWitness } from "../../../src/witness/server.js";
 import { WitnessState } from "../../../src/witness/state.js";
 import { until } from "../../helpers/poll.js";
-import { cose, entryOf, statementOf } from "../../helpers/scitt-requests.js";
+import { cose, entryOf, statementOf, trustVectorKey } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
-import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
+import { deterministicSigner } from "../../helpers/vector-key.js";
 
 // Regression tests for each finding of issue 31's third hostile pass over the service.
 let s: TestService;
@@ -39,14 +39,8 @@ beforeAll(async () => {
     )[1] as string;
   tenantA = await issuerOf(tokenA);
   tenantB = await issuerOf(tokenB);
-  const jwk = vectorPublicKey.jwk;
   for (const token of [tokenA, tokenB]) {
-    const res = await s.api("/archivist/v1/scitt/keys", {
-      method: "POST",
-      token,
-      json: { kid: "test-key-1", public_jwk: jwk },
-    });
-    expect(res.status).toBe(200);
+    await trustVectorKey(s, token);
   }
   // A's log is open to registration by signature; B's stays closed.
   const open = await s.api("/archivist/v1/scitt/registration-policy", {

@@ -3,9 +3,10 @@ import { eventToStatement } from "../../../src/core/scitt/index.js";
 import { decodeReceipt } from "../../../src/verify/cose/index.js";
 import { buildGo, goRunnable, runGoLines } from "../../helpers/go.js";
 import { until } from "../../helpers/poll.js";
+import { trustVectorKey } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { newAsset, postVconEvent, untilSealed } from "../../helpers/vcon-event.js";
-import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
+import { deterministicSigner } from "../../helpers/vector-key.js";
 
 /*
  * The MMR receipts the service serves by default, read by a Go program that decodes them the way
@@ -73,12 +74,7 @@ describe.runIf(goRunnable)("DataTrails' receipt structure reads the MMR receipts
     const free = (await (
       await s.api("/archivist/v1/events", { method: "POST", token, json: { attributes: { k: "v" } } })
     ).json()) as { identity: string };
-    const jwk = vectorPublicKey.jwk;
-    await s.api("/archivist/v1/scitt/keys", {
-      method: "POST",
-      token,
-      json: { kid: "test-key-1", public_jwk: jwk },
-    });
+    await trustVectorKey(s, token);
     const statement = eventToStatement(
       {
         arc_display_type: "vcon_created",

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { leafIndexOfMmrIndex } from "../../../src/verify/mmr/index.js";
 import { buildGo, goRunnable, runGoLines } from "../../helpers/go.js";
 import { until } from "../../helpers/poll.js";
+import { evidence, postEvent, tenancyLog } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { untilSealed } from "../../helpers/vcon-event.js";
 
@@ -38,15 +39,7 @@ async function addEvents(asset: string, n: number): Promise<string[]> {
   for (let i = 0; i < n; i += 20) {
     const batch = await Promise.all(
       Array.from({ length: Math.min(20, n - i) }, (_, j) =>
-        s.api(`/archivist/v2/${asset}/events`, {
-          method: "POST",
-          token,
-          json: {
-            operation: "Record",
-            behaviour: "RecordEvidence",
-            event_attributes: { arc_display_type: `e${i + j}` },
-          },
-        }),
+        postEvent(s, token, asset, evidence({ arc_display_type: `e${i + j}` })),
       ),
     );
     for (const r of batch) ids.push(((await r.json()) as { identity: string }).identity);
@@ -57,15 +50,7 @@ async function addEvents(asset: string, n: number): Promise<string[]> {
 
 describe.runIf(goRunnable)("Go's sumdb/note and sumdb/tlog read the service's log", () => {
   it("verify the checkpoint, the tiles, every record's inclusion and consistency with an older checkpoint", async () => {
-    const a = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token,
-        json: { attributes: { arc_display_type: "go" } },
-      })
-    ).json()) as { identity: string; tenant_identity: string };
-    const tenant = a.tenant_identity.replace("tenant/", "");
-    const prefix = `/archivist/v1/merklelogs/${tenant}/tlog`;
+    const { asset: a, tenant, prefix } = await tenancyLog(s, token, "go");
     const first = await addEvents(a.identity, 3);
     // The asset's creation is the log's first entry.
     const checkpointCovering = (entries: number) =>

@@ -4,9 +4,11 @@ import { CoMETRE } from "@transmute/rfc9162";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventToStatement } from "../../../src/core/scitt/index.js";
 import { until } from "../../helpers/poll.js";
+import { createAsset, evidence, postEvent } from "../../helpers/records.js";
+import { trustVectorKey } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { untilSealed } from "../../helpers/vcon-event.js";
-import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
+import { deterministicSigner } from "../../helpers/vector-key.js";
 
 /*
  * The service's RFC9162_SHA256 receipts and RFC 9162 consistency proofs, checked by Transmute's
@@ -20,12 +22,7 @@ let token: string;
 beforeAll(async () => {
   s = await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100" });
   token = await s.token(s.a);
-  const jwk = vectorPublicKey.jwk;
-  await s.api("/archivist/v1/scitt/keys", {
-    method: "POST",
-    token,
-    json: { kid: "test-key-1", public_jwk: jwk },
-  });
+  await trustVectorKey(s, token);
 }, 120_000);
 afterAll(() => s?.stop());
 
@@ -88,23 +85,9 @@ describe("@transmute/cose verifies the service's RFC 9162 receipts and consisten
   });
 
   it("an asset event's receipt, its leaf the record's MMR leaf hash, and consistency between tree sizes", async () => {
-    const a = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token,
-        json: { attributes: { arc_display_type: "t" } },
-      })
-    ).json()) as { identity: string; tenant_identity: string };
+    const a = await createAsset(s, token, { arc_display_type: "t" });
     for (let i = 0; i < 6; i++)
-      await s.api(`/archivist/v2/${a.identity}/events`, {
-        method: "POST",
-        token,
-        json: {
-          operation: "Record",
-          behaviour: "RecordEvidence",
-          event_attributes: { arc_display_type: `t${i}` },
-        },
-      });
+      await postEvent(s, token, a.identity, evidence({ arc_display_type: `t${i}` }));
     await untilSealed(s, token, a.identity);
     const events = (await (await s.api(`/archivist/v2/${a.identity}/events`, { token })).json()) as {
       events: Array<{ identity: string; merklelog_entry: { commit: { index: string } } }>;

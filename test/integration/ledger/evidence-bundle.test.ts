@@ -8,6 +8,7 @@ import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
 import type { EvidenceBundle } from "../../../src/verify/bundle/index.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
+import { createAsset } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
 
@@ -24,13 +25,7 @@ const cli = (cmd: Command, args: string[]) => runCli((a) => cmd.run(a), args);
 
 /** A vCon's asset on `svc` with a create and an update event, each sealed before the next. */
 async function vconTrail(svc: TestService, tok: string, uuid: string) {
-  const created = (await (
-    await svc.api("/archivist/v2/assets", {
-      method: "POST",
-      token: tok,
-      json: { attributes: { arc_display_type: "vcon" } },
-    })
-  ).json()) as { identity: string; tenant_identity: string };
+  const created = await createAsset(svc, tok, { arc_display_type: "vcon" });
   for (const [i, op] of ["vcon_create", "vcon_update"].entries()) {
     await svc.api(`/archivist/v2/${created.identity}/events`, {
       method: "POST",
@@ -319,15 +314,7 @@ describe("the evidence route", () => {
 
   it("needs a token, and never gives another tenancy's trail", async () => {
     const tokA = await t.token(t.a);
-    const a = (
-      (await (
-        await t.api("/archivist/v2/assets", {
-          method: "POST",
-          token: tokA,
-          json: { attributes: { arc_display_type: "x" } },
-        })
-      ).json()) as { identity: string }
-    ).identity;
+    const a = (await createAsset(t, tokA, { arc_display_type: "x" })).identity;
     const uuid = a.split("/")[1];
     expect((await t.api(`/archivist/v1/evidence/assets/${uuid}`)).status).toBe(401);
     const other = await t.api(`/archivist/v1/evidence/assets/${uuid}`, { token: await t.token(t.b) });
@@ -415,13 +402,7 @@ describe("the evidence route under a rate limit", () => {
 
   it("answers 429 when gathering goes over the caller's limit, recognised by status", async () => {
     const tok = await r.token(r.a);
-    const created = (await (
-      await r.api("/archivist/v2/assets", {
-        method: "POST",
-        token: tok,
-        json: { attributes: { arc_display_type: "x" } },
-      })
-    ).json()) as { identity: string };
+    const created = await createAsset(r, tok, { arc_display_type: "x" });
     // The gathering reads the asset, its events, the keys, each receipt and the seals: well over 3 a second.
     const answer = await until(async () => {
       const res = await r.api(`/archivist/v1/evidence/${created.identity}`, { token: tok });

@@ -3,6 +3,7 @@ import { decodeSeal, verifySeal } from "../../../src/verify/cose/index.js";
 import { verifyConsistency } from "../../../src/verify/mmr/index.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
 import { until } from "../../helpers/poll.js";
+import { createAsset, evidence, postEvent } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
 let s: TestService;
@@ -35,23 +36,14 @@ describe("the verifiable ledger", () => {
   let events: Event[] = [];
 
   it("moves records STORED → COMMITTED → CONFIRMED → UNEQUIVOCAL, asset status following", async () => {
-    asset = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token,
-        json: { attributes: { arc_display_type: "ledger" }, public: true },
-      })
-    ).json()) as { identity: string };
+    asset = await createAsset(s, token, { arc_display_type: "ledger" }, { public: true });
     for (let i = 0; i < 5; i++) {
-      const res = await s.api(`/archivist/v2/${asset.identity}/events`, {
-        method: "POST",
+      const res = await postEvent(
+        s,
         token,
-        json: {
-          operation: "Record",
-          behaviour: "RecordEvidence",
-          event_attributes: { arc_display_type: "step", n: String(i) },
-        },
-      });
+        asset.identity,
+        evidence({ arc_display_type: "step", n: String(i) }),
+      );
       const e = (await res.json()) as Event;
       expect(e.confirmation_status).toBe("STORED");
       events.push(e);
@@ -127,15 +119,7 @@ describe("the verifiable ledger", () => {
   it("proves consistency between any two seals and serves log entries", async () => {
     const tenant = String(events[0]?.tenant_identity).replace("tenant/", "");
     for (let i = 0; i < 3; i++) {
-      await s.api(`/archivist/v2/${asset.identity}/events`, {
-        method: "POST",
-        token,
-        json: {
-          operation: "Record",
-          behaviour: "RecordEvidence",
-          event_attributes: { arc_display_type: "more" },
-        },
-      });
+      await postEvent(s, token, asset.identity, evidence({ arc_display_type: "more" }));
       await s.service.workers.flush();
     }
     const { mmr_sizes } = (await (await s.api(`/archivist/v1/merklelogs/${tenant}/seals`)).json()) as {
@@ -198,18 +182,13 @@ describe("the verifiable ledger", () => {
   });
 
   it("anchors SIMPLE_HASH assets in windows that a verifier can recompute", async () => {
-    const sh = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token,
-        json: { attributes: { arc_display_type: "simple" }, proof_mechanism: "SIMPLE_HASH" },
-      })
-    ).json()) as { identity: string };
-    await s.api(`/archivist/v2/${sh.identity}/events`, {
-      method: "POST",
+    const sh = await createAsset(
+      s,
       token,
-      json: { operation: "Record", behaviour: "RecordEvidence", event_attributes: { arc_display_type: "x" } },
-    });
+      { arc_display_type: "simple" },
+      { proof_mechanism: "SIMPLE_HASH" },
+    );
+    await postEvent(s, token, sh.identity, evidence({ arc_display_type: "x" }));
     const evs = await until(async () => {
       const r = (await (await s.api(`/archivist/v2/${sh.identity}/events`, { token })).json()) as {
         events: Event[];

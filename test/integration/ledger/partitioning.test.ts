@@ -10,6 +10,7 @@ import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipt
 import { runCli } from "../../helpers/cli-output.js";
 import { bareTestDb, migrateBefore, testEngine } from "../../helpers/databases.js";
 import { until } from "../../helpers/poll.js";
+import { evidence, postEvent } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
 type Event = Record<string, unknown> & {
@@ -38,11 +39,7 @@ async function append(n: number): Promise<void> {
       await s.api("/archivist/v2/assets", { method: "POST", token, json: { attributes: { k: "v" } } })
     ).json()) as { identity: string };
     for (let i = 0; i < n; i++) {
-      const res = await s.api(`/archivist/v2/${asset.identity}/events`, {
-        method: "POST",
-        token,
-        json: { operation: "Record", behaviour: "RecordEvidence", event_attributes: { n: String(i) } },
-      });
+      const res = await postEvent(s, token, asset.identity, evidence({ n: String(i) }));
       expect(res.status).toBe(200);
       events.push({ ...((await res.json()) as Event), token } as Event);
     }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
+import { evidence, postEvent } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { newAsset } from "../../helpers/vcon-event.js";
 
@@ -23,15 +24,7 @@ describe("archivist verify", () => {
   it("verifies a record and its receipt offline, fails after any change, and replays the log's seals", async () => {
     const asset = await newAsset(s, token, "cli");
     const ev = (await (
-      await s.api(`/archivist/v2/${asset}/events`, {
-        method: "POST",
-        token,
-        json: {
-          operation: "Record",
-          behaviour: "RecordEvidence",
-          event_attributes: { arc_display_type: "vcon_created", note: "hello" },
-        },
-      })
+      await postEvent(s, token, asset, evidence({ arc_display_type: "vcon_created", note: "hello" }))
     ).json()) as { identity: string };
     const record = await until(async () => {
       const e = (await (await s.api(`/archivist/v2/${ev.identity}`, { token })).json()) as Record<

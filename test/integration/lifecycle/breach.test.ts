@@ -1,11 +1,7 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { exportCommand } from "../../../src/cli/export.js";
-import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
-import { runCli } from "../../helpers/cli-output.js";
+import { createAsset } from "../../helpers/records.js";
 import { serviceForSuite } from "../../helpers/service.js";
+import { exportedBundle } from "../../helpers/vcon-bundle.js";
 import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
 
 // The breach workflow (docs/vcon-lifecycle.md, §7): a vCon's breach events recorded through the
@@ -17,13 +13,7 @@ const vcon = crypto.randomUUID();
 describe("the breach workflow, from the log", () => {
   it("shows each breach's steps and flags a notification past its deadline", async () => {
     const { s, token } = suite;
-    const asset = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token,
-        json: { attributes: { arc_display_type: "vcon" } },
-      })
-    ).json()) as { identity: string };
+    const asset = await createAsset(s, token, { arc_display_type: "vcon" });
     const post = async (op: string, breach: string) => {
       const e = vconEvent(vcon, op, "2026-01-01");
       const res = await s.api(`/archivist/v2/${asset.identity}/events`, {
@@ -43,17 +33,8 @@ describe("the breach workflow, from the log", () => {
     await post("vcon_remediated", "INC-1");
     await untilSealed(s, token, asset.identity);
 
-    const dir = mkdtempSync(join(tmpdir(), "breach-"));
-    const keys = join(dir, "keys.cbor");
-    const out = join(dir, "bundle.json");
-    writeFileSync(keys, new Uint8Array(await (await s.api("/.well-known/scitt-keys")).arrayBuffer()));
-    const exported = await runCli(
-      (a) => exportCommand.run(a),
-      [`vcon://${vcon}`, "--url", s.url, "--token", token, "--keys", keys, "--out", out],
-    );
-    expect(exported.code, exported.out).toBe(0);
-    const verify = (extra: string[]) =>
-      runCli((a) => verifyPublicCommand.run(a), ["bundle", out, "--keys", keys, "--report", ...extra]);
+    const bundle = await exportedBundle(s, token, vcon);
+    const verify = (extra: string[]) => bundle.report(...extra);
 
     // 0.001 h = 3.6 s: INC-1's regulator was told too late; INC-2's was never told, and its time is up.
     const short = await verify(["--regulator-hours", "0.001"]);

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { consentCommand } from "../../../src/cli/consent.js";
-import { exportCommand } from "../../../src/cli/export.js";
-import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/index.js";
 import type { ConsentAnswer } from "../../../src/verify/lookup/consent-build.js";
 import { runCli } from "../../helpers/cli-output.js";
+import { createAsset } from "../../helpers/records.js";
 import { plainApplication, serviceForSuite } from "../../helpers/service.js";
+import { exportedBundle } from "../../helpers/vcon-bundle.js";
 import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
 
 const suite = serviceForSuite();
@@ -24,13 +24,7 @@ function lifecycle(op: string, purpose?: string) {
 
 async function trail(): Promise<Record<string, string>> {
   const { s, token } = suite;
-  const asset = (await (
-    await s.api("/archivist/v2/assets", {
-      method: "POST",
-      token,
-      json: { attributes: { arc_display_type: "vcon" } },
-    })
-  ).json()) as { identity: string };
+  const asset = await createAsset(s, token, { arc_display_type: "vcon" });
   const ids: Record<string, string> = {};
   for (const [name, op, purpose] of [
     ["grant", "vcon_consent_accepted", "ai,analysis"],
@@ -155,26 +149,15 @@ describe("a vCon's consent, derived from the log", () => {
   });
 
   it("the vCon's exported bundle, verified offline with --report, shows each purpose and judges every processing", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "report-"));
-    const keys = join(dir, "keys.cbor");
-    const out = join(dir, "bundle.json");
-    writeFileSync(keys, new Uint8Array(await (await suite.s.api("/.well-known/scitt-keys")).arrayBuffer()));
-    const exported = await runCli(
-      (a) => exportCommand.run(a),
-      [`vcon://${vcon}`, "--url", suite.s.url, "--token", suite.token, "--keys", keys, "--out", out],
-    );
-    expect(exported.code, exported.out).toBe(0);
-    const text = await runCli((a) => verifyPublicCommand.run(a), ["bundle", out, "--keys", keys, "--report"]);
+    const bundle = await exportedBundle(suite.s, suite.token, vcon);
+    const text = await bundle.report();
     expect(text.code, text.out).toBe(0);
     expect(text.out).toContain("purpose ai: revoked");
     expect(text.out).toContain("purpose analysis: granted");
     // The inference for analysis came after its grant: within consent.
     expect(text.out).toMatch(/processing .* AI inference performed for analysis .*: within consent/);
     expect(text.out).toContain("no violation of consent among 1 processing event(s)");
-    const json = await runCli(
-      (a) => verifyPublicCommand.run(a),
-      ["bundle", out, "--keys", keys, "--report", "--json"],
-    );
+    const json = await bundle.report("--json");
     expect(JSON.parse(json.out)).toMatchObject({
       code: "verified",
       consent_report: { subject: `vcon://${vcon}`, read: 4, violations: [], left_out: [] },

@@ -1,11 +1,7 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { exportCommand } from "../../../src/cli/export.js";
-import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
-import { runCli } from "../../helpers/cli-output.js";
+import { createAsset } from "../../helpers/records.js";
 import { serviceForSuite } from "../../helpers/service.js";
+import { exportedBundle } from "../../helpers/vcon-bundle.js";
 import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
 
 // Consent verification recorded before training (docs/vcon-lifecycle.md, §2): a processor asks
@@ -32,13 +28,7 @@ async function post(asset: string, op: string, purpose: string): Promise<string>
 describe("consent verification recorded before processing", () => {
   it("records the verification when granted, before the training it lets through; the report flags training without one", async () => {
     const { s, token } = suite;
-    const asset = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token,
-        json: { attributes: { arc_display_type: "vcon" } },
-      })
-    ).json()) as { identity: string };
+    const asset = await createAsset(s, token, { arc_display_type: "vcon" });
     const grant = await post(asset.identity, "vcon_consent_accepted", "training");
     const aiGrant = await post(asset.identity, "vcon_consent_accepted", "ai");
     await post(asset.identity, "vcon_consent_revoked", "ai");
@@ -79,16 +69,8 @@ describe("consent verification recorded before processing", () => {
     expect(aiGrant).toMatch(/^assets\//);
 
     await untilSealed(s, token, asset.identity);
-    const dir = mkdtempSync(join(tmpdir(), "verification-"));
-    const keys = join(dir, "keys.cbor");
-    const out = join(dir, "bundle.json");
-    writeFileSync(keys, new Uint8Array(await (await s.api("/.well-known/scitt-keys")).arrayBuffer()));
-    const exported = await runCli(
-      (a) => exportCommand.run(a),
-      [`vcon://${vcon}`, "--url", s.url, "--token", token, "--keys", keys, "--out", out],
-    );
-    expect(exported.code, exported.out).toBe(0);
-    const text = await runCli((a) => verifyPublicCommand.run(a), ["bundle", out, "--keys", keys, "--report"]);
+    const bundle = await exportedBundle(s, token, vcon);
+    const text = await bundle.report();
     expect(text.code, text.out).toBe(0);
     expect(text.out).toContain(
       `${training}: within consent; consent verified for training by ${answer.verification}`,
@@ -104,10 +86,7 @@ describe("consent verification recorded before processing", () => {
     expect(text.out).toContain(
       "1 training or inference purpose(s) processed WITHOUT a recorded consent verification",
     );
-    const json = await runCli(
-      (a) => verifyPublicCommand.run(a),
-      ["bundle", out, "--keys", keys, "--report", "--json"],
-    );
+    const json = await bundle.report("--json");
     expect(JSON.parse(json.out).consent_report).toMatchObject({
       violations: [],
       unverified: [{ identity: prepared, purpose: "training" }],

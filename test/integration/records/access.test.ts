@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { evidence, postEvent } from "../../helpers/records.js";
 import { plainApplication, startTestService, type TestService } from "../../helpers/service.js";
 
 let s: TestService;
@@ -42,11 +43,7 @@ describe("access enforcement (secured by default, ABAC)", () => {
       json: { attributes: { arc_display_type: "call", team: "red" } },
     });
     for (const t of ["vcon_created", "vcon_redacted"])
-      await s.api(`/archivist/v2/${blue.identity}/events`, {
-        method: "POST",
-        token: admin,
-        json: { operation: "Record", behaviour: "RecordEvidence", event_attributes: { arc_display_type: t } },
-      });
+      await postEvent(s, admin, blue.identity, evidence({ arc_display_type: t }));
     const list = await s.api("/archivist/v2/assets", {
       token: reader,
       headers: { "x-request-total-count": "true" },
@@ -116,36 +113,16 @@ describe("access enforcement (secured by default, ABAC)", () => {
     expect(events.headers.get("x-total-count")).toBe("1");
     const all = await json<{ events: Event[] }>(s.api("/archivist/v2/assets/-/events", { token: reader }));
     expect(all.events.map((e) => e.event_attributes.arc_display_type)).toEqual(["vcon_created"]);
-    const ok = await s.api(`/archivist/v2/${blue.identity}/events`, {
-      method: "POST",
-      token: reader,
-      json: {
-        operation: "Record",
-        behaviour: "RecordEvidence",
-        event_attributes: { arc_display_type: "vcon_note" },
-      },
-    });
+    const ok = await postEvent(s, reader, blue.identity, evidence({ arc_display_type: "vcon_note" }));
     expect(ok.status).toBe(200);
-    const refused = await s.api(`/archivist/v2/${blue.identity}/events`, {
-      method: "POST",
-      token: reader,
-      json: {
-        operation: "Record",
-        behaviour: "RecordEvidence",
-        event_attributes: { arc_display_type: "vcon_deleted" },
-      },
-    });
+    const refused = await postEvent(s, reader, blue.identity, evidence({ arc_display_type: "vcon_deleted" }));
     expect(refused.status).toBe(403);
-    const changesAttr = await s.api(`/archivist/v2/${blue.identity}/events`, {
-      method: "POST",
-      token: reader,
-      json: {
-        operation: "Record",
-        behaviour: "RecordEvidence",
-        event_attributes: { arc_display_type: "vcon_note" },
-        asset_attributes: { team: "red" },
-      },
-    });
+    const changesAttr = await postEvent(
+      s,
+      reader,
+      blue.identity,
+      evidence({ arc_display_type: "vcon_note" }, { asset_attributes: { team: "red" } }),
+    );
     expect(changesAttr.status).toBe(403);
     const audit = await json<{ events: Event[] }>(
       s.api(`/archivist/v2/${blue.identity}/events?event_attributes.arc_display_type=arc_access_policy`, {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { evidence, postEvent } from "../../helpers/records.js";
 import { plainApplication, startTestService, type TestService } from "../../helpers/service.js";
 
 // The auditor's table of assets: counts and newest event times of the events the caller may
@@ -25,15 +26,7 @@ async function asset(token: string, attributes: Record<string, string>, events: 
   const a = await s.api("/archivist/v2/assets", { method: "POST", token, json: { attributes } });
   const id = ((await a.json()) as { identity: string }).identity;
   for (const type of events) {
-    const e = await s.api(`/archivist/v2/${id}/events`, {
-      method: "POST",
-      token,
-      json: {
-        operation: "Record",
-        behaviour: "RecordEvidence",
-        event_attributes: { arc_display_type: type },
-      },
-    });
+    const e = await postEvent(s, token, id, evidence({ arc_display_type: type }));
     expect(e.status, await e.clone().text()).toBe(200);
   }
   return id;
@@ -56,15 +49,7 @@ beforeAll(async () => {
   ids.doc = await asset(admin, { arc_display_name: "Policy document", arc_display_type: "Document" }, [
     "published",
   ]);
-  await s.api(`/archivist/v2/${ids.zebra}/events`, {
-    method: "POST",
-    token: admin,
-    json: {
-      operation: "Record",
-      behaviour: "RecordEvidence",
-      event_attributes: { arc_display_type: "late" },
-    },
-  });
+  await postEvent(s, admin, ids.zebra, evidence({ arc_display_type: "late" }));
   await asset(await s.token(s.b), { arc_display_name: "Alpha of B", arc_display_type: "vcon" }, ["x"]);
 });
 afterAll(() => s?.stop());

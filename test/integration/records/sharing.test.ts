@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { evidence, postEvent } from "../../helpers/records.js";
 import { type TestService, twoTenancies } from "../../helpers/service.js";
 
 let s: TestService;
@@ -49,15 +50,7 @@ describe("OBAC sharing between tenancies", () => {
         json: { attributes: { arc_display_type: "call", team: "shared", secret: "only A" } },
       })
     ).json()) as Asset;
-    await s.api(`/archivist/v2/${asset.identity}/events`, {
-      method: "POST",
-      token: ta,
-      json: {
-        operation: "Record",
-        behaviour: "RecordEvidence",
-        event_attributes: { arc_display_type: "note" },
-      },
-    });
+    await postEvent(s, ta, asset.identity, evidence({ arc_display_type: "note" }));
     const bInA = await importSelf(tb, ta);
     const policy = await s.api("/archivist/iam/v1/access_policies", {
       method: "POST",
@@ -83,19 +76,7 @@ describe("OBAC sharing between tenancies", () => {
     expect(seen.assets[0]?.attributes).toEqual({ arc_display_type: "call", team: "shared" });
     expect(seen.count).toBe("1");
     expect(seen.events).toBe(1);
-    expect(
-      (
-        await s.api(`/archivist/v2/${asset.identity}/events`, {
-          method: "POST",
-          token: tb,
-          json: {
-            operation: "Record",
-            behaviour: "RecordEvidence",
-            event_attributes: { arc_display_type: "note" },
-          },
-        })
-      ).status,
-    ).toBe(404); // only the creating tenancy writes: for writing, another tenancy cannot even address the asset
+    expect((await postEvent(s, tb, asset.identity, evidence({ arc_display_type: "note" }))).status).toBe(404); // only the creating tenancy writes: for writing, another tenancy cannot even address the asset
     expect((await s.api(`/archivist/v2/${asset.identity}:publicurl`, { token: tb })).status).toBe(400);
     const other = (await (
       await s.api("/archivist/v2/assets", {

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cose, entryOf, statementOf } from "../../helpers/scitt-requests.js";
+import { cose, entryOf, statementOf, trustVectorKey } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
-import { vectorPublicKey } from "../../helpers/vector-key.js";
 
 /*
  * Issue 55: without a token, the entry routes answered 401 for an entry of a closed log and 404
@@ -23,12 +22,7 @@ async function serviceWithLogs(publicB: boolean) {
   const tokenA = await s.token(s.a);
   const tokenB = await s.token(s.b);
   for (const token of [tokenA, tokenB]) {
-    const res = await s.api("/archivist/v1/scitt/keys", {
-      method: "POST",
-      token,
-      json: { kid: "test-key-1", public_jwk: vectorPublicKey.jwk },
-    });
-    expect(res.status).toBe(200);
+    await trustVectorKey(s, token);
   }
   const open = await s.api("/archivist/v1/scitt/registration-policy", {
     method: "PUT",

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventToStatement } from "../../../src/core/scitt/index.js";
 import { decodeCbor } from "../../../src/verify/cbor/index.js";
+import { eventToStatement } from "../../../src/core/scitt/index.js";
+import { trustVectorKey } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
-import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
+import { deterministicSigner } from "../../helpers/vector-key.js";
 
 /*
  * Issue 55 (from the third pass): a statement whose issuer is 900 kB was not answered within
@@ -18,12 +19,7 @@ let tenant: string;
 beforeAll(async () => {
   s = await startTestService({ ARCHIVIST_SCRAPI_WAIT_MS: "0" });
   token = await s.token(s.a);
-  const key = await s.api("/archivist/v1/scitt/keys", {
-    method: "POST",
-    token,
-    json: { kid: "test-key-1", public_jwk: vectorPublicKey.jwk },
-  });
-  expect(key.status).toBe(200);
+  await trustVectorKey(s, token);
   const open = await s.api("/archivist/v1/scitt/registration-policy", {
     method: "PUT",
     token,

@@ -10,6 +10,8 @@ import { decodeCbor } from "../../../src/verify/cbor/index.js";
 import { decodeSign1, HEADER, signSign1 } from "../../../src/verify/cose/index.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
 import { until } from "../../helpers/poll.js";
+import { createAsset, evidence, postEvent } from "../../helpers/records.js";
+import { trustVectorKey } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { newAsset } from "../../helpers/vcon-event.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
@@ -56,16 +58,7 @@ describe("SCITT registration", () => {
     expect(refused.headers.get("content-type")).toContain("application/concise-problem-details+cbor");
     const problem = decodeCbor(new Uint8Array(await refused.arrayBuffer())) as Map<number, string>;
     expect(problem.get(-2)).toMatch(/not trusted/);
-    const jwk = vectorPublicKey.jwk;
-    expect(
-      (
-        await s.api("/archivist/v1/scitt/keys", {
-          method: "POST",
-          token,
-          json: { kid: "test-key-1", public_jwk: jwk },
-        })
-      ).status,
-    ).toBe(200);
+    await trustVectorKey(s, token);
     const ok = await s.api("/entries", { ...cose(statement), token, redirect: "manual" });
     expect([201, 303]).toContain(ok.status);
     const location = ok.headers.get("location") ?? "";
@@ -196,20 +189,11 @@ describe("SCITT registration", () => {
   });
 
   it("serves the statement of a template event, and its transparent form with the event's receipt", async () => {
-    const asset = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token,
-        json: { attributes: { arc_display_type: "vcon", subject: template.subject } },
-      })
-    ).json()) as { identity: string };
-    const ev = (await (
-      await s.api(`/archivist/v2/${asset.identity}/events`, {
-        method: "POST",
-        token,
-        json: { operation: "Record", behaviour: "RecordEvidence", event_attributes: template },
-      })
-    ).json()) as Record<string, unknown> & { identity: string };
+    const asset = await createAsset(s, token, { arc_display_type: "vcon", subject: template.subject });
+    const ev = (await (await postEvent(s, token, asset.identity, evidence(template))).json()) as Record<
+      string,
+      unknown
+    > & { identity: string };
     const st = await s.api(`/archivist/v2/${ev.identity}/statement`, { token });
     expect(st.status).toBe(200);
     const bytes = new Uint8Array(await st.arrayBuffer());
@@ -233,15 +217,7 @@ describe("SCITT registration", () => {
     expect(verifyRecordReceipt(committed, receipts[0] as Uint8Array, issuerKeys).ok).toBe(true);
     const plain = await newAsset(s, token, "plain");
     const plainEvent = (await (
-      await s.api(`/archivist/v2/${plain}/events`, {
-        method: "POST",
-        token,
-        json: {
-          operation: "Record",
-          behaviour: "RecordEvidence",
-          event_attributes: { arc_display_type: "x" },
-        },
-      })
+      await postEvent(s, token, plain, evidence({ arc_display_type: "x" }))
     ).json()) as { identity: string };
     expect((await s.api(`/archivist/v2/${plainEvent.identity}/statement`, { token })).status).toBe(400);
   });

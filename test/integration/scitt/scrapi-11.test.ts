@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyStatement } from "../../../src/core/scitt/index.js";
 import { type CborValue, decodeCbor } from "../../../src/verify/cbor/index.js";
 import { decodeRfc9162Receipt, publicKeyFromCoseKey } from "../../../src/verify/cose/index.js";
+import { verifyStatement } from "../../../src/core/scitt/index.js";
 import { keysFromKeySet } from "../../../src/verify/receipts/index.js";
+import { trustVectorKey } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { vectorPublicKey, vectorStatement } from "../../helpers/vector-key.js";
 
@@ -16,16 +17,6 @@ let sync: TestService;
 let idle: TestService;
 const logSync = randomUUID();
 const logIdle = randomUUID();
-
-async function trustVectorKey(s: TestService) {
-  const jwk = vectorPublicKey.jwk;
-  const res = await s.api("/archivist/v1/scitt/keys", {
-    method: "POST",
-    token: await s.token(s.a),
-    json: { kid: "test-key-1", public_jwk: jwk },
-  });
-  expect(res.status).toBe(200);
-}
 
 beforeAll(async () => {
   // Waits long enough for the seal: every registration is answered 201.
@@ -42,8 +33,8 @@ beforeAll(async () => {
     {},
     { a: logIdle },
   );
-  await trustVectorKey(sync);
-  await trustVectorKey(idle);
+  await trustVectorKey(sync, await sync.token(sync.a));
+  await trustVectorKey(idle, await idle.token(idle.a));
 }, 120_000);
 afterAll(async () => {
   await sync?.stop();

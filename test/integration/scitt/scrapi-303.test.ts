@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyStatement } from "../../../src/core/scitt/index.js";
 import { type CborValue, decodeCbor } from "../../../src/verify/cbor/index.js";
+import { verifyStatement } from "../../../src/core/scitt/index.js";
 import { keysFromKeySet } from "../../../src/verify/receipts/index.js";
+import { trustVectorKey } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { vectorPublicKey, vectorStatement } from "../../helpers/vector-key.js";
 
@@ -29,12 +30,7 @@ beforeAll(async () => {
     {},
     { a: log, b: otherLog },
   );
-  const res = await s.api("/archivist/v1/scitt/keys", {
-    method: "POST",
-    token: await s.token(s.a),
-    json: { kid: "test-key-1", public_jwk: vectorPublicKey.jwk },
-  });
-  expect(res.status).toBe(200);
+  await trustVectorKey(s, await s.token(s.a));
 }, 120_000);
 afterAll(() => s?.stop());
 

@@ -23,6 +23,8 @@ import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipt
 import { verifyConsistency } from "../../../src/verify/rfc9162/index.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
+import { createAsset, evidence, postEvent } from "../../helpers/records.js";
+import { trustVectorKey } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
 
@@ -46,17 +48,7 @@ beforeAll(async () => {
     issuer: string;
   };
   tenantB = keysB.issuer.split("/tenant/")[1] as string;
-  const jwk = vectorPublicKey.jwk;
-  for (const token of [tokenA, tokenB])
-    expect(
-      (
-        await s.api("/archivist/v1/scitt/keys", {
-          method: "POST",
-          token,
-          json: { kid: "test-key-1", public_jwk: jwk },
-        })
-      ).status,
-    ).toBe(200);
+  for (const token of [tokenA, tokenB]) await trustVectorKey(s, token);
 });
 afterAll(() => s?.stop());
 
@@ -311,20 +303,10 @@ describe("both receipt profiles for every kind of record", () => {
     const keys = await serviceKeys();
     // The relying party's pinned copy of the service's keys: fetched keys are only self-consistent.
     writeFileSync(join(dir, "keys.cbor"), await bytes(await s.api("/.well-known/scitt-keys")));
-    const asset = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token: tokenA,
-        json: { attributes: { arc_display_type: "vcon" } },
-      })
-    ).json()) as { identity: string };
-    const assetEvent = (await (
-      await s.api(`/archivist/v2/${asset.identity}/events`, {
-        method: "POST",
-        token: tokenA,
-        json: { operation: "Record", behaviour: "RecordEvidence", event_attributes: template(6) },
-      })
-    ).json()) as { identity: string };
+    const asset = await createAsset(s, tokenA, { arc_display_type: "vcon" });
+    const assetEvent = (await (await postEvent(s, tokenA, asset.identity, evidence(template(6)))).json()) as {
+      identity: string;
+    };
     const typed = (await (
       await s.api("/archivist/v1/events", {
         method: "POST",
@@ -430,12 +412,7 @@ describe("a registration that stays pending", () => {
       {},
       { a: log },
     );
-    const jwk = vectorPublicKey.jwk;
-    await idle.api("/archivist/v1/scitt/keys", {
-      method: "POST",
-      token: await idle.token(idle.a),
-      json: { kid: "test-key-1", public_jwk: jwk },
-    });
+    await trustVectorKey(idle, await idle.token(idle.a));
   });
   afterAll(() => idle?.stop());
 

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventToStatement } from "../../../src/core/scitt/index.js";
+import { evidence, postEvent } from "../../helpers/records.js";
+import { trustVectorKey } from "../../helpers/scitt-requests.js";
 import { plainApplication, startTestService, type TestService } from "../../helpers/service.js";
-import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
+import { deterministicSigner } from "../../helpers/vector-key.js";
 
 // Statements found by subject, issuer and payload hash, on the project's engine (PGlite or
 // PostgreSQL): registered ones, those made from asset events and from asset-free events, each
@@ -49,11 +51,7 @@ async function assetWithEvents(token: string, events: Record<string, string>[]):
   });
   const asset = ((await a.json()) as { identity: string }).identity;
   for (const attrs of events) {
-    const e = await s.api(`/archivist/v2/${asset}/events`, {
-      method: "POST",
-      token,
-      json: { operation: "Record", behaviour: "RecordEvidence", event_attributes: attrs },
-    });
+    const e = await postEvent(s, token, asset, evidence(attrs));
     expect(e.status, await e.clone().text()).toBe(200);
   }
   return asset;
@@ -66,12 +64,7 @@ beforeAll(async () => {
   issuerA = (
     (await (await s.api("/archivist/v1/scitt/keys", { token: adminA })).json()) as { issuer: string }
   ).issuer;
-  const key = await s.api("/archivist/v1/scitt/keys", {
-    method: "POST",
-    token: adminA,
-    json: { kid: "test-key-1", public_jwk: vectorPublicKey.jwk },
-  });
-  expect(key.status).toBe(200);
+  await trustVectorKey(s, adminA);
   const statement = eventToStatement(
     template(VCON, 1),
     { issuer: "https://conserver.example", kid: "test-key-1" },

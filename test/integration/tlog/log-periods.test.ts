@@ -12,6 +12,7 @@ import { runCli } from "../../helpers/cli-output.js";
 import { testEngine } from "../../helpers/databases.js";
 import { buildGo, goRunnable, runGoLines } from "../../helpers/go.js";
 import { until } from "../../helpers/poll.js";
+import { evidence, postEvent, tenancyLog } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
 /*
@@ -43,15 +44,7 @@ interface PeriodsAnswer {
 }
 
 async function post(asset: string, i: number): Promise<string> {
-  const r = await s.api(`/archivist/v2/${asset}/events`, {
-    method: "POST",
-    token,
-    json: {
-      operation: "Record",
-      behaviour: "RecordEvidence",
-      event_attributes: { arc_display_type: "p", i: String(i) },
-    },
-  });
+  const r = await postEvent(s, token, asset, evidence({ arc_display_type: "p", i: String(i) }));
   expect(r.status).toBe(200);
   return ((await r.json()) as { identity: string }).identity;
 }
@@ -69,15 +62,7 @@ const settled = (id: string) =>
 
 describe("log periods", () => {
   it("close while records stream in: nothing lost or duplicated, every receipt and the chain verify", async () => {
-    const asset = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token,
-        json: { attributes: { arc_display_type: "periods" } },
-      })
-    ).json()) as { identity: string; tenant_identity: string };
-    const tenant = asset.tenant_identity.replace("tenant/", "");
-    const prefix = `/archivist/v1/merklelogs/${tenant}/tlog`;
+    const { asset, tenant, prefix } = await tenancyLog(s, token, "periods");
     const ids: string[] = [];
     // Streams of concurrent writes; periods close by size (40 entries) and, once, by command
     // in the middle of a stream.
@@ -194,15 +179,7 @@ describe("log periods", () => {
     "Go's x/mod tlog reads the tiles across a period boundary",
     async () => {
       const binary = buildGo("tlogcheck");
-      const asset = (await (
-        await s.api("/archivist/v2/assets", {
-          method: "POST",
-          token,
-          json: { attributes: { arc_display_type: "go" } },
-        })
-      ).json()) as { identity: string; tenant_identity: string };
-      const tenant = asset.tenant_identity.replace("tenant/", "");
-      const prefix = `/archivist/v1/merklelogs/${tenant}/tlog`;
+      const { asset, tenant, prefix } = await tenancyLog(s, token, "go");
       // More than a full level-0 tile in all; periods of 40 entries close on the way.
       const ids: string[] = [];
       for (let i = 0; i < 300; i += 25)
@@ -260,14 +237,7 @@ describe("log periods", () => {
   it.runIf(testEngine() === "postgres")(
     "`archivist log close` closes a period from another process on PostgreSQL",
     async () => {
-      const asset = (await (
-        await s.api("/archivist/v2/assets", {
-          method: "POST",
-          token,
-          json: { attributes: { arc_display_type: "cmd" } },
-        })
-      ).json()) as { identity: string; tenant_identity: string };
-      const tenant = asset.tenant_identity.replace("tenant/", "");
+      const { asset, tenant } = await tenancyLog(s, token, "cmd");
       const id = await post(asset.identity, 0);
       await settled(id);
       const env = {
@@ -304,14 +274,7 @@ describe("log periods by age", () => {
     });
     try {
       const t = await aged.token(aged.a);
-      const asset = (await (
-        await aged.api("/archivist/v2/assets", {
-          method: "POST",
-          token: t,
-          json: { attributes: { arc_display_type: "age" } },
-        })
-      ).json()) as { identity: string; tenant_identity: string };
-      const tenant = asset.tenant_identity.replace("tenant/", "");
+      const { asset, tenant } = await tenancyLog(aged, t, "age");
       const periods = async () => {
         const r = await aged.api(`/archivist/v1/merklelogs/${tenant}/tlog/periods`);
         // No checkpoint yet: 404.
@@ -321,15 +284,7 @@ describe("log periods by age", () => {
       // Period 1 holds only its link: however old it grows, it stays open.
       await new Promise((r) => setTimeout(r, 2500));
       expect(await periods()).toHaveLength(2);
-      await aged.api(`/archivist/v2/${asset.identity}/events`, {
-        method: "POST",
-        token: t,
-        json: {
-          operation: "Record",
-          behaviour: "RecordEvidence",
-          event_attributes: { arc_display_type: "late" },
-        },
-      });
+      await postEvent(aged, t, asset.identity, evidence({ arc_display_type: "late" }));
       await until(async () => ((await periods()).length === 3 ? true : undefined), 30_000);
     } finally {
       await aged.stop();

@@ -9,6 +9,7 @@ import { closeLogPeriod } from "../../../src/workers/log-period.js";
 import { loadSealKeys } from "../../../src/workers/seal-keys.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
+import { evidence, postEvent, tenancyLog } from "../../helpers/records.js";
 import { type S3Server, startS3Server } from "../../helpers/s3-server.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
@@ -39,15 +40,7 @@ afterAll(async () => {
 });
 
 async function post(asset: string, i: number): Promise<string> {
-  const r = await s.api(`/archivist/v2/${asset}/events`, {
-    method: "POST",
-    token,
-    json: {
-      operation: "Record",
-      behaviour: "RecordEvidence",
-      event_attributes: { arc_display_type: "s3", i: String(i) },
-    },
-  });
+  const r = await postEvent(s, token, asset, evidence({ arc_display_type: "s3", i: String(i) }));
   expect(r.status).toBe(200);
   return ((await r.json()) as { identity: string }).identity;
 }
@@ -60,14 +53,7 @@ const settled = (id: string) =>
 
 describe("closed log periods in an S3 bucket", () => {
   it("are archived and dropped while records stream in; every proof is served from the bucket and verifies", async () => {
-    const asset = (await (
-      await s.api("/archivist/v2/assets", {
-        method: "POST",
-        token,
-        json: { attributes: { arc_display_type: "s3" } },
-      })
-    ).json()) as { identity: string; tenant_identity: string };
-    const tenant = asset.tenant_identity.replace("tenant/", "");
+    const { asset, tenant } = await tenancyLog(s, token, "s3");
     const ids: string[] = [];
     // Three periods closed as an operator closes them (`archivist log close`), each after a stream
     // of concurrent writes; the size and age rules are log-periods.test.ts's. Closing here, not by

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
@@ -16,6 +15,8 @@ import { type RunningWitness, startWitness } from "../../../src/witness/server.j
 import { WitnessState } from "../../../src/witness/state.js";
 import { publishedKey } from "../../helpers/log-key.js";
 import { until } from "../../helpers/poll.js";
+import { freePort } from "../../helpers/ports.js";
+import { tenancyLog } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
 /*
@@ -23,14 +24,6 @@ import { startTestService, type TestService } from "../../helpers/service.js";
  * tlog-checkpoint, tlog-cosignature type 0x06), an `archivist witness` with an ML-DSA-44 key
  * cosigns it, and each signature verifies with its own vkey.
  */
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
-  const { port } = srv.address() as { port: number };
-  await new Promise((r) => srv.close(r));
-  return port;
-}
-
 const WITNESS = "witness.test/pq";
 const dir = mkdtempSync(join(tmpdir(), "pq-witness-"));
 const seed = randomBytes(32);
@@ -51,14 +44,8 @@ beforeAll(async () => {
     ARCHIVIST_WITNESS_QUORUM: "1",
   });
   const token = await s.token(s.a);
-  const a = (await (
-    await s.api("/archivist/v2/assets", {
-      method: "POST",
-      token,
-      json: { attributes: { arc_display_type: "pq" } },
-    })
-  ).json()) as { tenant_identity: string };
-  prefix = `/archivist/v1/merklelogs/${a.tenant_identity.replace("tenant/", "")}/tlog`;
+  const log = await tenancyLog(s, token, "pq");
+  prefix = log.prefix;
   await s.service.workers.flush();
   logVkey = await publishedKey(() => s.api(`${prefix}/key`));
   logPqVkey = await publishedKey(() => s.api(`${prefix}/key-ml-dsa-44`));

@@ -7,6 +7,7 @@ import { verifyCommand } from "../../../src/cli/verify.js";
 import { rootFromTilesBySpec, verifyCheckpointNote } from "../../helpers/c2sp-client.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
+import { createAsset, evidence, postEvent } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
 let s: TestService;
@@ -23,13 +24,7 @@ const EVENTS = 270;
 beforeAll(async () => {
   s = await startTestService();
   token = await s.token(s.a);
-  const asset = (await (
-    await s.api("/archivist/v2/assets", {
-      method: "POST",
-      token,
-      json: { attributes: { arc_display_type: "tiles" } },
-    })
-  ).json()) as { identity: string; tenant_identity: string };
+  const asset = await createAsset(s, token, { arc_display_type: "tiles" });
   tenant = asset.tenant_identity.replace("tenant/", "");
   prefix = `${s.url}/archivist/v1/merklelogs/${tenant}/tlog`;
   const ids: string[] = [];
@@ -37,15 +32,12 @@ beforeAll(async () => {
     ids.push(
       ...(await Promise.all(
         Array.from({ length: 30 }, async (_, i) => {
-          const res = await s.api(`/archivist/v2/${asset.identity}/events`, {
-            method: "POST",
+          const res = await postEvent(
+            s,
             token,
-            json: {
-              operation: "Record",
-              behaviour: "RecordEvidence",
-              event_attributes: { arc_display_type: "tile", n: String(round * 30 + i) },
-            },
-          });
+            asset.identity,
+            evidence({ arc_display_type: "tile", n: String(round * 30 + i) }),
+          );
           return ((await res.json()) as { identity: string }).identity;
         }),
       )),

@@ -10,6 +10,7 @@ import { emptyPolicy } from "../../../src/verify/verdict/index.js";
 import { looksLikeTlogProof, recordOfTlogProof } from "../../../src/web/tlog-proof.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
+import { createAsset } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { newAsset, postVconEvent, untilSealed } from "../../helpers/vcon-event.js";
 
@@ -126,15 +127,7 @@ describe("c2sp.org/tlog-proof@v1", () => {
   });
 
   it("the /verify page's check reads a public record's proof, and fails a changed one", async () => {
-    const asset = (
-      (await (
-        await s.api("/archivist/v2/assets", {
-          method: "POST",
-          token,
-          json: { attributes: { arc_display_type: "vcon" }, public: true },
-        })
-      ).json()) as { identity: string }
-    ).identity;
+    const asset = (await createAsset(s, token, { arc_display_type: "vcon" }, { public: true })).identity;
     await untilSealed(s, token, asset);
     const events = (await (await s.api(`/archivist/v2/${asset}/events`, { token })).json()) as {
       events: Array<{ identity: string }>;

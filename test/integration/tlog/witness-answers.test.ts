@@ -13,6 +13,7 @@ import {
   signatureLine,
 } from "../../../src/verify/tlog/index.js";
 import { until } from "../../helpers/poll.js";
+import { tenancyLog } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
 /*
@@ -108,15 +109,7 @@ beforeAll(async () => {
     ARCHIVIST_WITNESS_QUORUM: "1",
   });
   const token = await s.token(s.a);
-  const a = (await (
-    await s.api("/archivist/v2/assets", {
-      method: "POST",
-      token,
-      json: { attributes: { arc_display_type: "witnessed" } },
-    })
-  ).json()) as { tenant_identity: string };
-  tenant = a.tenant_identity.replace("tenant/", "");
-  prefix = `/archivist/v1/merklelogs/${tenant}/tlog`;
+  ({ tenant, prefix } = await tenancyLog(s, token, "witnessed"));
   await until(async () => {
     await s.service.workers.flush();
     if (future.requests === 0 || redirecting.requests === 0) return undefined;

@@ -1,20 +1,14 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
 import { TLOG_KEY } from "../../../src/store/tlog-checkpoints.js";
 import {
-  COSIGNATURE_V1,
   ed25519KeySigner,
-  ed25519PublicKey,
   formatAddCheckpoint,
   formatCheckpoint,
-  formatVkey,
   parseCheckpoint,
   parseNote,
   signNote,
@@ -24,94 +18,20 @@ import { ed25519PublicBytes } from "../../../src/workers/checkpoint.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { publishedKey } from "../../helpers/log-key.js";
 import { until } from "../../helpers/poll.js";
+import { freePort } from "../../helpers/ports.js";
+import { evidence, postEvent, tenancyLog } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
-
-const MAIN = fileURLToPath(new URL("../../../src/cli/main.ts", import.meta.url));
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
-  const { port } = srv.address() as { port: number };
-  await new Promise((r) => srv.close(r));
-  return port;
-}
-
-interface WitnessProc {
-  name: string;
-  dir: string;
-  port: number;
-  url: string;
-  vkey: string;
-  proc?: ChildProcess;
-}
-
-function prepareWitness(name: string, port: number): WitnessProc {
-  const dir = mkdtempSync(join(tmpdir(), "witness-"));
-  mkdirSync(dir, { recursive: true });
-  const seed = randomBytes(32);
-  writeFileSync(join(dir, "key"), `${seed.toString("base64")}\n`, { mode: 0o600 });
-  return {
-    name,
-    dir,
-    port,
-    url: `http://127.0.0.1:${port}`,
-    vkey: formatVkey(name, COSIGNATURE_V1, ed25519PublicKey(new Uint8Array(seed))),
-  };
-}
-
-/** Runs `archivist witness` in its own process, as an operator would. */
-async function runWitness(w: WitnessProc, logVkey: string): Promise<void> {
-  w.proc = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      MAIN,
-      "witness",
-      "--dir",
-      w.dir,
-      "--name",
-      w.name,
-      "--log",
-      logVkey,
-      "--port",
-      String(w.port),
-    ],
-    { env: { ...process.env, LOG_LEVEL: "warn" }, stdio: ["ignore", "ignore", "inherit"] },
-  );
-  await until(
-    () =>
-      fetch(`${w.url}/`).then(
-        () => true,
-        () => undefined,
-      ),
-    30_000,
-    100,
-  );
-}
-
-async function stopWitness(w: WitnessProc): Promise<void> {
-  const p = w.proc;
-  if (!p || p.exitCode !== null) return;
-  const exited = new Promise((r) => p.once("exit", r));
-  p.kill("SIGKILL");
-  await exited;
-}
+import { prepareWitness, runWitness, stopWitness } from "../../helpers/witness-process.js";
 
 let s: TestService;
 let token: string;
-let tenant: string;
 let prefix: string;
 let logVkey: string;
 const w1 = prepareWitness("witness.test/one", await freePort());
 const w2 = prepareWitness("witness.test/two", await freePort());
 
 async function newEvent(asset: string): Promise<string> {
-  const res = await s.api(`/archivist/v2/${asset}/events`, {
-    method: "POST",
-    token,
-    json: { operation: "Record", behaviour: "RecordEvidence", event_attributes: { arc_display_type: "w" } },
-  });
+  const res = await postEvent(s, token, asset, evidence({ arc_display_type: "w" }));
   return ((await res.json()) as { identity: string }).identity;
 }
 const read = async (id: string) =>
@@ -125,16 +45,9 @@ beforeAll(async () => {
     ARCHIVIST_WITNESS_QUORUM: "2",
   });
   token = await s.token(s.a);
-  const a = (await (
-    await s.api("/archivist/v2/assets", {
-      method: "POST",
-      token,
-      json: { attributes: { arc_display_type: "w" } },
-    })
-  ).json()) as { identity: string; tenant_identity: string };
-  asset = a.identity;
-  tenant = a.tenant_identity.replace("tenant/", "");
-  prefix = `${s.url}/archivist/v1/merklelogs/${tenant}/tlog`;
+  const log = await tenancyLog(s, token, "w");
+  asset = log.asset.identity;
+  prefix = `${s.url}${log.prefix}`;
   await s.service.workers.flush();
   logVkey = await publishedKey(() => fetch(`${prefix}/key`));
 }, 90_000);

@@ -11,17 +11,11 @@ import { createConserverMetrics } from "../../../plugins/conserver/delivery/metr
 import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conserver/delivery/worker.js";
 import { MemoryQueue } from "../../../plugins/conserver/queue/index.js";
 import type { AddOptions } from "../../../plugins/conserver/queue/types.js";
-import { deliveryJob, until } from "./delivery-jobs.js";
+import { deliveryJob, quickRetries, until } from "./delivery-jobs.js";
 import { FakeArchivist } from "./fake-archivist.js";
 
 const log = pino({ level: "silent" });
-const retry = {
-  baseDelayMs: 1,
-  maxDelayMs: 5,
-  inlineRetries: 0,
-  maxRateLimitWaits: 3,
-  maxRateLimitWaitMs: 1000,
-};
+const retry = quickRetries(0);
 
 const job = deliveryJob;
 

@@ -30,3 +30,8 @@ export async function until(check: () => boolean | Promise<boolean>, ms = 3000):
     await new Promise((r) => setTimeout(r, 3));
   }
 }
+
+/** The delivery worker's retry settings here: short waits, `inlineRetries` tries in place. */
+export function quickRetries(inlineRetries: number) {
+  return { baseDelayMs: 1, maxDelayMs: 5, inlineRetries, maxRateLimitWaits: 3, maxRateLimitWaitMs: 1000 };
+}

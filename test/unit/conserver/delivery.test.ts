@@ -6,17 +6,11 @@ import type { DeliveryJob } from "../../../plugins/conserver/delivery/job.js";
 import { createConserverMetrics } from "../../../plugins/conserver/delivery/metrics.js";
 import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conserver/delivery/worker.js";
 import { MemoryQueue } from "../../../plugins/conserver/queue/index.js";
-import { deliveryJob, until } from "./delivery-jobs.js";
+import { deliveryJob, quickRetries, until } from "./delivery-jobs.js";
 import { FakeArchivist, type RepeatedKeys } from "./fake-archivist.js";
 
 const log = pino({ level: "silent" });
-const retry = {
-  baseDelayMs: 1,
-  maxDelayMs: 5,
-  inlineRetries: 2,
-  maxRateLimitWaits: 3,
-  maxRateLimitWaitMs: 1000,
-};
+const retry = quickRetries(2);
 
 const job = deliveryJob;
 

@@ -1,25 +1,14 @@
 import { getEventListeners } from "node:events";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { keepAliveSender, type RetryPolicy, sleep, Transport } from "../../../src/client/index.js";
+import { localServerForSuite } from "../../helpers/local-server.js";
 
 // A delivery job's signal is shared by every request of its batch: the listeners on it are counted.
 describe("abort listeners on a shared signal", () => {
-  let server: Server;
-  let url = "";
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      if (req.url === "/slow") return; // answers only when the client gives up
-      res.writeHead(req.url === "/retry" ? 503 : 200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ ok: req.url }));
-    });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
+  const local = localServerForSuite((req, res) => {
+    if (req.url === "/slow") return; // answers only when the client gives up
+    res.writeHead(req.url === "/retry" ? 503 : 200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ ok: req.url }));
   });
 
   const listeners = (s: AbortSignal) => getEventListeners(s, "abort").length;
@@ -41,7 +30,7 @@ describe("abort listeners on a shared signal", () => {
     // Sixteen clients on the job's signal, as a batch's deliveries are.
     const clients = Array.from(
       { length: 16 },
-      () => new Transport({ url, send, signal: job.signal, policy }),
+      () => new Transport({ url: local.url, send, signal: job.signal, policy }),
     );
     let most = 0;
     let done = 0;
@@ -65,7 +54,7 @@ describe("abort listeners on a shared signal", () => {
 
   it("retries and their waits leave no listener behind either", async () => {
     const job = new AbortController();
-    const t = new Transport({ url, signal: job.signal, policy });
+    const t = new Transport({ url: local.url, signal: job.signal, policy });
     for (let n = 0; n < 20; n++)
       await expect(t.json("GET", "/retry", { route: "retry" })).rejects.toThrow(/503/);
     await Promise.all(Array.from({ length: 50 }, () => sleep(1, job.signal)));
@@ -74,7 +63,7 @@ describe("abort listeners on a shared signal", () => {
 
   it("aborting the shared signal still ends every request under way", async () => {
     const job = new AbortController();
-    const t = new Transport({ url, signal: job.signal, policy });
+    const t = new Transport({ url: local.url, signal: job.signal, policy });
     const pending = Array.from({ length: 12 }, () =>
       t.json("GET", "/slow", { route: "slow" }).then(
         () => "answered",

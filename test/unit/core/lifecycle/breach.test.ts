@@ -2,23 +2,13 @@ import { describe, expect, it } from "vitest";
 import { breachStates } from "../../../../src/verify/lifecycle/breach.js";
 import { lifecycleOrder } from "../../../../src/verify/lifecycle/consent.js";
 import { consentReport, consentReportText } from "../../../../src/verify/lifecycle/report.js";
+import { lifecycleRecords } from "./records.js";
 
-let n = 0;
 const T0 = Date.UTC(2026, 2, 1, 9, 0);
 const H = 3_600_000;
-function rec(op: string, hours: number, breach?: string) {
-  n++;
-  return {
-    identity: `assets/a/events/${n}`,
-    event_attributes: {
-      vcon_operation: op,
-      subject: "vcon://v",
-      ...(breach === undefined ? {} : { breach_id: breach }),
-    },
-    timestamp_accepted: new Date(T0 + hours * H).toISOString(),
-    merklelog_entry: { commit: { index: String(n), idtimestamp: "01" } },
-  };
-}
+const record = lifecycleRecords();
+const rec = (op: string, hours: number, breach?: string) =>
+  record(op, T0 + hours * H, breach === undefined ? {} : { breach_id: breach });
 
 describe("the breach workflow, derived from the log", () => {
   it("groups breach records per breach, and judges the regulator's 72 h from the detection", () => {
@@ -100,7 +90,7 @@ describe("the breach workflow, derived from the log", () => {
     const orphan = rec("vcon_subject_notified", 3, "x");
     const states = breachStates(lifecycleOrder([notified, detected, orphan]), T0 + 4 * H);
     expect(states.map((b) => [b.breach, b.findings])).toEqual([
-      ["", ["regulator notified recorded before the detection (" + notified.identity + ")"]],
+      ["", [`regulator notified recorded before the detection (${notified.identity})`]],
       ["x", ["breach records with no detection recorded: no deadline can be measured"]],
     ]);
   });

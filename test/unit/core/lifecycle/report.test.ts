@@ -4,22 +4,9 @@ import {
   consentReport,
   consentReportText,
 } from "../../../../src/verify/lifecycle/report.js";
+import { consentRecords } from "./records.js";
 
-let n = 0;
-function rec(op: string, minute: number, purpose?: string, extra: Record<string, string> = {}) {
-  n++;
-  return {
-    identity: `assets/a/events/${n}`,
-    event_attributes: {
-      vcon_operation: op,
-      subject: "vcon://v",
-      ...(purpose === undefined ? {} : { consent_purpose: purpose }),
-      ...extra,
-    },
-    timestamp_accepted: new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString(),
-    merklelog_entry: { commit: { index: String(n), idtimestamp: "01" } },
-  };
-}
+const rec = consentRecords();
 
 describe("the consent and processing report", () => {
   it("lists each purpose's grants, reviews and revocations, every processing, and flags the violations", () => {

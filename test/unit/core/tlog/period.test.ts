@@ -1,27 +1,17 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
-  cosign,
-  ed25519PublicKey,
   ed25519Signer,
   formatCheckpoint,
-  formatNote,
   formatPeriodLink,
-  formatVkey,
   type PeriodChain,
-  parseNote,
   periodLinkLeaf,
   signNote,
   verifyPeriodChain,
 } from "../../../../src/verify/tlog/index.js";
 import { inclusionPath, mth } from "./reference-tree.js";
+import { checkpointOf, ORIGIN, trust } from "./test-log.js";
 
-const ORIGIN = "log.example/archivist/v1/merklelogs/t/tlog";
-const logSeed = new Uint8Array(32).fill(7);
-const wSeed = new Uint8Array(32).fill(8);
-const logVkey = formatVkey(ORIGIN, 0x01, ed25519PublicKey(logSeed));
-const wVkey = formatVkey("witness.example/w", 0x04, ed25519PublicKey(wSeed));
-const trust = { logVkey, witnessVkeys: [wVkey], quorum: 1 };
 const b64 = (h: Uint8Array) => Buffer.from(h).toString("base64");
 
 /** RFC 9162 §2.1.4.1 PROOF(m, D[n]), straight from the definition (SUBPROOF). */
@@ -34,16 +24,7 @@ function consistency(m: number, d: Uint8Array[], b = true): Uint8Array[] {
     : [...consistency(m - k, d.slice(k), false), mth(d.slice(0, k))];
 }
 
-const checkpoint = (entries: Uint8Array[], witnessed = false) => {
-  const text = formatCheckpoint({ origin: ORIGIN, size: entries.length, root: mth(entries), extensions: [] });
-  const signed = signNote(text, [ed25519Signer(ORIGIN, logSeed)]);
-  if (!witnessed) return signed;
-  const note = parseNote(signed);
-  return formatNote(note.text, [
-    ...note.signatures,
-    cosign("witness.example/w", wSeed, note.text, 1_700_000_000),
-  ]);
-};
+const checkpoint = checkpointOf;
 
 const data = (n: number, from: number) =>
   Array.from({ length: n }, (_, i) => new Uint8Array(32).fill(from + i));

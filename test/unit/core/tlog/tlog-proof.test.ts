@@ -1,36 +1,13 @@
 import { describe, expect, it } from "vitest";
-import {
-  cosign,
-  ed25519PublicKey,
-  ed25519Signer,
-  formatCheckpoint,
-  formatNote,
-  formatTlogProof,
-  formatVkey,
-  parseNote,
-  parseTlogProof,
-  signNote,
-  verifyTlogProof,
-} from "../../../../src/verify/tlog/index.js";
-import { inclusionPath, mth } from "./reference-tree.js";
-
-const ORIGIN = "log.example/archivist/v1/merklelogs/t/tlog";
-const logSeed = new Uint8Array(32).fill(7);
-const wSeed = new Uint8Array(32).fill(8);
-const logVkey = formatVkey(ORIGIN, 0x01, ed25519PublicKey(logSeed));
-const wVkey = formatVkey("witness.example/w", 0x04, ed25519PublicKey(wSeed));
+import { formatTlogProof, parseTlogProof, verifyTlogProof } from "../../../../src/verify/tlog/index.js";
+import { inclusionPath } from "./reference-tree.js";
+import { checkpointOf, trust } from "./test-log.js";
 
 const path = inclusionPath;
 
 const entries = Array.from({ length: 11 }, (_, i) => new Uint8Array(32).fill(i + 1));
-const text = formatCheckpoint({ origin: ORIGIN, size: entries.length, root: mth(entries), extensions: [] });
-const signed = signNote(text, [ed25519Signer(ORIGIN, logSeed)]);
-const note = parseNote(signed);
-const cosigned = formatNote(note.text, [
-  ...note.signatures,
-  cosign("witness.example/w", wSeed, note.text, 1_700_000_000),
-]);
-const trust = { logVkey, witnessVkeys: [wVkey], quorum: 1 };
+const signed = checkpointOf(entries);
+const cosigned = checkpointOf(entries, true);
 
 const proofOf = (index: number, extra?: Uint8Array) =>
   formatTlogProof({ index, path: path(index, entries), checkpoint: cosigned, ...(extra ? { extra } : {}) });

@@ -1,24 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { GroupCommit } from "../../../../src/services/write/group-commit.js";
-import type { Db, Queryable } from "../../../../src/store/db.js";
-
-/** A database whose transactions just run their function (the group writer decides the outcome). */
-function fakeDb(): Db {
-  const tx: Queryable = { query: async () => [] };
-  return {
-    kind: "postgres",
-    query: async () => [],
-    transaction: async (fn) => fn(tx),
-    ping: async () => undefined,
-    close: async () => undefined,
-  };
-}
+import { fakeDb } from "./fake-db.js";
 
 describe("GroupCommit", () => {
   it("writes concurrent items as one group and answers each after the commit", async () => {
     const groups: string[][] = [];
     const committed: string[] = [];
-    const g = new GroupCommit<string, string>(fakeDb(), {
+    const g = new GroupCommit<string, string>(fakeDb("postgres"), {
       writeGroup: async (_tx, items) => {
         groups.push(items);
         return items.map((i) => ({ row: i.toUpperCase() }));
@@ -34,7 +22,7 @@ describe("GroupCommit", () => {
 
   it("refuses one item alone, and retries a failed group item by item so others still commit", async () => {
     const groups: string[][] = [];
-    const g = new GroupCommit<string, string>(fakeDb(), {
+    const g = new GroupCommit<string, string>(fakeDb("postgres"), {
       writeGroup: async (_tx, items) => {
         groups.push(items);
         if (items.includes("poison")) throw new Error("the database refused poison");
@@ -55,7 +43,7 @@ describe("GroupCommit", () => {
 
   it("never writes a committed group again when its after-commit step throws", async () => {
     const groups: string[][] = [];
-    const g = new GroupCommit<string, string>(fakeDb(), {
+    const g = new GroupCommit<string, string>(fakeDb("postgres"), {
       writeGroup: async (_tx, items) => {
         groups.push(items);
         return items.map((i) => ({ row: i }));

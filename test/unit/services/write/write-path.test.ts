@@ -2,20 +2,9 @@ import { describe, expect, it } from "vitest";
 import { newCaches } from "../../../../src/caches.js";
 import { openWritePath } from "../../../../src/services/write/write-path.js";
 import type { StoredAssetEvent } from "../../../../src/store/asset-events.js";
-import type { Db, Queryable } from "../../../../src/store/db.js";
 import { FreshEvents } from "../../../../src/store/fresh-events.js";
 import type { Keyring } from "../../../../src/store/keyring.js";
-
-function fakeDb(): Db {
-  const tx: Queryable = { query: async () => [] };
-  return {
-    kind: "pglite",
-    query: async () => [],
-    transaction: async (fn) => fn(tx),
-    ping: async () => undefined,
-    close: async () => undefined,
-  };
-}
+import { fakeDb } from "./fake-db.js";
 
 const row = (id: string) => ({ id }) as StoredAssetEvent;
 
@@ -42,7 +31,7 @@ describe("the write path's hand-off", () => {
 
   it("is built once per context: its appenders and one hand-off", () => {
     const wp = openWritePath({
-      db: fakeDb(),
+      db: fakeDb("pglite"),
       keys: {} as Keyring,
       caches: newCaches(),
       wake: { commit: () => undefined },
