@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CborValue, decodeCbor } from "../../../src/verify/cbor/index.js";
 import { verifyStatement } from "../../../src/core/scitt/index.js";
+import { type CborValue, decodeCbor } from "../../../src/verify/cbor/index.js";
 import { keysFromKeySet } from "../../../src/verify/receipts/index.js";
 import { trustVectorKey } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";

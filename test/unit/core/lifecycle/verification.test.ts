@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { lifecycleOrder } from "../../../../src/verify/lifecycle/consent.js";
-import { verificationBefore } from "../../../../src/verify/lifecycle/verification.js";
 import { consentReport, consentReportText } from "../../../../src/verify/lifecycle/report.js";
+import { verificationBefore } from "../../../../src/verify/lifecycle/verification.js";
 import { consentRecords } from "./records.js";
 
 const rec = consentRecords();
