@@ -16,7 +16,7 @@ import {
 } from "../../../src/verify/tlog/index.js";
 import { emptyPolicy, noTrust, parsePolicy, verifyRecordInLog } from "../../../src/verify/verdict/index.js";
 import { runCli } from "../../helpers/cli-output.js";
-import { mth, referenceTiles, sha } from "../core/tlog/reference-tree.js";
+import { mth, referenceTiles, sha } from "../verify/tlog/reference-tree.js";
 
 const TENANT = "6c5a8c0e-2d8f-4e7a-9b1c-0a1b2c3d4e5f";
 const ORIGIN = `log.example/archivist/v1/merklelogs/${TENANT}/tlog`;

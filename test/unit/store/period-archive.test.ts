@@ -6,7 +6,7 @@ import type { Queryable } from "../../../src/store/db.js";
 import { mmrChunkName, mmrNodesOf, treeLevelOf, treeNodesOf } from "../../../src/store/period-archive.js";
 import { nodeKey } from "../../../src/store/tlog-nodes.js";
 import { eachTile, tilePath } from "../../../src/verify/tlog/index.js";
-import { perfect, referenceTiles } from "../core/tlog/reference-tree.js";
+import { perfect, referenceTiles } from "../verify/tlog/reference-tree.js";
 
 /*
  * Nodes whose rows left the database are read back from a closed period's archive: tree nodes

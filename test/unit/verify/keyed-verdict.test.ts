@@ -3,7 +3,7 @@ import { serviceKeysFor, statementVerdict } from "../../../src/verify/lookup/key
 import { keyFingerprint } from "../../../src/verify/primitives.js";
 import { emptyPolicy } from "../../../src/verify/verdict/index.js";
 import { vectorPublicKey } from "../../helpers/vector-key.js";
-import { buildFixture } from "../core/cose/fixture.js";
+import { buildFixture } from "./cose/fixture.js";
 
 // The statement verdict the CLI and /verify share: judged by whose keys it was checked with, and a
 // key nobody gave or a receipt given as a statement is nothing to judge, not a forgery.

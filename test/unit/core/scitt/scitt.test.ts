@@ -21,7 +21,7 @@ import { es256KeyPair } from "../../../helpers/es256-key.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";
 import { pki, signedByCertificates } from "../../../helpers/pki.js";
 import { deterministicSigner, vectorPublicKey } from "../../../helpers/vector-key.js";
-import { hex, statementOptions, vectorEvent } from "../cose/fixture.js";
+import { hex, statementOptions, vectorEvent } from "../../verify/cose/fixture.js";
 
 interface Vectors {
   preimage: { sha256: string };

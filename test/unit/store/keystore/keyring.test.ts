@@ -50,7 +50,7 @@ describe("the keyring over the key directory", () => {
     const keys = await Promise.all(rings.map((r) => r.get("seal", "ES256")));
     expect(new Set(keys.map((k) => k.kid)).size).toBe(1);
     // The losers' private files were removed: one key file, one manifest.
-    expect(readdirSync(join(path, "seal")).sort()).toEqual([`${keys[0]?.kid}.pem`, "keys.json"]);
+    expect(readdirSync(join(path, "seal")).sort()).toEqual([`${keys[0]?.kid}.pem`, "keys.json"].sort());
     expect(statSync(path).mode & 0o777).toBe(0o700);
     expect(statSync(join(path, "seal")).mode & 0o777).toBe(0o700);
     for (const f of readdirSync(join(path, "seal")))

@@ -12,7 +12,7 @@ import {
   verifyRecordTlogProofReport,
 } from "../../../../src/verify/verdict/index.js";
 import { leafPreimage } from "../../../helpers/leaf-preimage.js";
-import { sha } from "../../core/tlog/reference-tree.js";
+import { sha } from "../tlog/reference-tree.js";
 import {
   assetEvent,
   COLLIDING_SEEDS,

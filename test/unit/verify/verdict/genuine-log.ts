@@ -16,7 +16,7 @@ import {
   parseNote,
   signNote,
 } from "../../../../src/verify/tlog/index.js";
-import { inclusionPath, mth, referenceTiles, sha } from "../../core/tlog/reference-tree.js";
+import { inclusionPath, mth, referenceTiles, sha } from "../tlog/reference-tree.js";
 
 /**
  * A small genuine log of one tenancy, made with the service's own leaf rules and a signed (and
