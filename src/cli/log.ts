@@ -33,7 +33,9 @@ function closeCommand(exit: Exit): Cli {
     const tenantId = tenantOf(log);
     await withContext(values, async (ctx) => {
       const keys = await loadSealKeys(ctx);
-      const closed = await ctx.db.transaction((tx) => closeLogPeriod(tx, tenantId, keys, ctx.logGuard));
+      const closed = await ctx.logGuard.signing(tenantId, () =>
+        ctx.db.transaction((tx) => closeLogPeriod(tx, tenantId, keys, ctx.logGuard)),
+      );
       if (!closed)
         process.stdout.write(`tenant/${tenantId}: nothing to close (no entry since the period began)\n`);
       else

@@ -122,7 +122,7 @@ export class LogGuard {
     const signed = new Set(await this.states.tenants());
     for (const t of signed) {
       const s = await this.states.read(t);
-      const h = s && (await compareWithSigned(db, s));
+      const h = s && (await this.compare(db, s));
       if (h) this.hold(h);
     }
     for (const { tenant_id } of await sealedLogs(db)) {
@@ -163,15 +163,101 @@ export class LogGuard {
       const cp = s.tree_size === undefined ? undefined : await latestCheckpoint(tx, tenantId);
       if (s.tree_size === undefined || (cp?.size === s.tree_size && hex(cp.root) === s.root)) return true;
     }
-    const h = await compareWithSigned(tx, s);
+    const h = await this.compare(tx, s);
     if (h) this.hold(h);
     return h === undefined;
   }
 
-  /** After signing, before the seal's transaction commits: the new signed state. */
-  signed(state: SignedLogState): Promise<void> {
-    return this.states.write(state);
+  /**
+   * The database against the signed state. A state still pending is one whose signing
+   * transaction was never known to commit (the process stopped between the two writes, or its
+   * transaction failed outside `signing`): a database behind it that holds exactly the state
+   * signed before it, and no seal past that, is that transaction not having committed, not a
+   * restore, and signing goes on from there. A state known to have committed is held to strictly.
+   */
+  private async compare(q: Queryable, s: SignedLogState): Promise<HeldLog | undefined> {
+    const h = await compareWithSigned(q, s);
+    if (h?.kind !== "behind" || !s.pending) return h;
+    const seal = await getSeal(q, s.tenant_id);
+    if (!s.before) {
+      if (seal) return h;
+      await this.states.remove(s.tenant_id);
+    } else {
+      if (seal?.mmr_size !== s.before.mmr_size || (await compareWithSigned(q, s.before))) return h;
+      await this.states.write(s.before);
+    }
+    this.log.warn(
+      {
+        log: `tenant/${s.tenant_id}`,
+        uncommitted_mmr_size: s.mmr_size,
+        database_mmr_size: seal?.mmr_size ?? 0,
+      },
+      "the last signing's transaction did not commit: signing goes on from the database's newest seal",
+    );
+    return undefined;
   }
+
+  /** Per log, the signing transaction this process has under way: the state before it, the last it wrote. */
+  private readonly open = new Map<string, { before?: SignedLogState; last?: SignedLogState }>();
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  /**
+   * Runs `transaction`, one that may sign for the log (a seal, a period's close), one at a time
+   * per log in this process. What it signed stays pending until it has committed; if it does not
+   * commit, the signed state goes back to the one before, since nothing it signed was published.
+   */
+  signing<T>(tenantId: string, transaction: () => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      const o: { before?: SignedLogState; last?: SignedLogState } = {};
+      this.open.set(tenantId, o);
+      try {
+        const result = await transaction();
+        if (o.last) await this.states.write(settled(o.last));
+        return result;
+      } catch (err) {
+        if (o.last) {
+          if (o.before) await this.states.write(o.before);
+          else await this.states.remove(tenantId);
+          this.log.warn(
+            { log: `tenant/${tenantId}`, uncommitted_mmr_size: o.last.mmr_size, err: (err as Error).message },
+            "a signing transaction did not commit: its signed state is taken back",
+          );
+        }
+        throw err;
+      } finally {
+        this.open.delete(tenantId);
+      }
+    };
+    const next = (this.queues.get(tenantId) ?? Promise.resolve()).then(run, run);
+    const tail = next.catch(() => undefined);
+    this.queues.set(tenantId, tail);
+    void tail.then(() => {
+      if (this.queues.get(tenantId) === tail) this.queues.delete(tenantId);
+    });
+    return next;
+  }
+
+  /** After signing, before the seal's transaction commits: the new signed state, pending until it has. */
+  async signed(state: SignedLogState): Promise<void> {
+    const o = this.open.get(state.tenant_id);
+    let before = o?.last ? o.before : undefined;
+    if (!o?.last) {
+      const current = await this.states.read(state.tenant_id);
+      before = current && settled(current);
+    }
+    const written: SignedLogState = { ...settled(state), pending: true, ...(before ? { before } : {}) };
+    await this.states.write(written);
+    if (o) {
+      if (!o.last) o.before = before;
+      o.last = written;
+    }
+  }
+}
+
+/** A state as known committed: without its pending mark and the state before it. */
+function settled(s: SignedLogState): SignedLogState {
+  const { pending: _pending, before: _before, ...rest } = s;
+  return rest;
 }
 
 /** The signed state a database's newest seal (and its checkpoint) stands for. */

@@ -45,7 +45,9 @@ export function startWorkers(
       let sealed = false;
       for (const l of await logsToSeal(db)) {
         if (ctx.logGuard.isHeld(l.tenant_id)) continue;
-        const size = await db.transaction((tx) => sealLog(tx, l.tenant_id, seal, checkpoint, ctx.logGuard));
+        const size = await ctx.logGuard.signing(l.tenant_id, () =>
+          db.transaction((tx) => sealLog(tx, l.tenant_id, seal, checkpoint, ctx.logGuard)),
+        );
         sealed ||= size !== undefined;
       }
       if (sealed) ctx.wake.published();

@@ -132,7 +132,9 @@ export async function closeDuePeriods(
   )) {
     if (ctx.logGuard.isHeld(tenantId)) continue;
     try {
-      const c = await ctx.db.transaction((tx) => closeLogPeriod(tx, tenantId, keys, ctx.logGuard));
+      const c = await ctx.logGuard.signing(tenantId, () =>
+        ctx.db.transaction((tx) => closeLogPeriod(tx, tenantId, keys, ctx.logGuard)),
+      );
       if (c) {
         closed++;
         ctx.log.info({ tenant: tenantId, period: c.period, size: c.end }, "log period closed");

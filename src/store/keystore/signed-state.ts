@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { constants, mkdirSync } from "node:fs";
-import { appendFile, open, readdir, readFile, rename } from "node:fs/promises";
+import { appendFile, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { StorageError } from "../db.js";
 
@@ -18,6 +18,14 @@ export interface SignedLogState {
   tree_size?: number;
   root?: string;
   signed_at: string;
+  /**
+   * Written before the signing transaction commits, and written again without this once it has:
+   * still true after a start means the process stopped between the two, its transaction committed
+   * or not (`LogGuard`).
+   */
+  pending?: boolean;
+  /** The state signed before this one, while this one is pending. */
+  before?: SignedLogState;
 }
 
 /** An operator's acceptance of a restore that lost what the service had signed (`archivist keys accept-restore`). */
@@ -80,6 +88,11 @@ export class SignedStates {
     } finally {
       await d.close();
     }
+  }
+
+  /** Forgets a log's signed state (its first signing did not commit: nothing was signed for it). */
+  async remove(tenantId: string): Promise<void> {
+    await rm(this.file(tenantId, ".json"), { force: true });
   }
 
   /** Every log with a signed state. */
