@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
 import { fixtureJson, fixturePath } from "../../helpers/fixtures.js";
-import { committedRecord } from "../../helpers/poll.js";
+import { committedRecord, until } from "../../helpers/poll.js";
 import { serviceForSuite } from "../../helpers/service.js";
 import {
   atService,
@@ -290,7 +290,11 @@ describe("vcon-server's datatrails link, replayed with the shipped config.yml an
     const keys = keysFromKeySet(
       new Uint8Array(await (await suite.s.api("/.well-known/scitt-keys")).arrayBuffer()),
     );
-    const res = await suite.s.api(`/archivist/v1/receipts/${event.identity}`, { token: suite.token });
+    // Committed is not yet sealed: the receipt is answered 409 until the seal covers it.
+    const res = await until(async () => {
+      const r = await suite.s.api(`/archivist/v1/receipts/${event.identity}`, { token: suite.token });
+      return r.status === 409 ? undefined : r;
+    }, 60_000);
     expect(res.status).toBe(200);
     expect(verifyRecordReceipt(rec, new Uint8Array(await res.arrayBuffer()), keys)).toMatchObject({
       ok: true,
