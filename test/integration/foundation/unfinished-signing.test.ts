@@ -125,13 +125,13 @@ describe("a signing transaction that does not commit", () => {
     }
   });
 
-  it("a database behind a state known to have committed, or not holding the state before a pending one, is held", async () => {
+  it("a database behind a pending state that does not hold the state before it is held (a committed one: restore-refusal.test.ts)", async () => {
     const { ctx, tenant, seal, committed } = await logOf("held");
     await committed(1);
     const state = await ctx.logGuard.states.read(tenant);
     expect(state?.pending).toBeUndefined();
-    // What a restore looks like to the guard: the key directory signed past the database, pending
-    // or not, and the state before a pending one is not the database's newest seal.
+    // What a restore looks like to the guard: the key directory signed past the database, and the
+    // state before the pending one is not the database's newest seal.
     const far = { ...(state as NonNullable<typeof state>), mmr_size: 1_000_000 };
     await ctx.logGuard.states.write({ ...far, pending: true, before: { ...far, mmr_size: 999_999 } });
     expect(await seal()).toBeUndefined();
