@@ -2,8 +2,9 @@
 // tlog) bundled for the browser as it is (it reaches no `node:` module and no Buffer, so nothing
 // stands in for them), into dist/web/verify.js (the /verify page) and dist/web/console.js (the
 // /console page), the API reference's starter (docs.js), next to copies of the static pages and
-// the shared stylesheet.
-import { copyFileSync, mkdirSync } from "node:fs";
+// the shared stylesheet. The static pages' shared chrome (head lines, site header) is written once,
+// in src/http/site-chrome.ts (the 404 page writes it too), and put in place of their include markers.
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -26,8 +27,35 @@ for (const [name, entry] of Object.entries(bundles))
     legalComments: "none",
     logLevel: "warning",
   });
-const statics = ["verify.html", "console.html", "index.html", "docs.html", "site.css"];
-for (const name of statics) copyFileSync(join(root, "src", "web", name), join(out, name));
+
+// The chrome module is TypeScript: bundled in memory and imported from the bundle's text.
+const [chromeModule] = (
+  await build({
+    absWorkingDir: root,
+    entryPoints: ["src/http/site-chrome.ts"],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "neutral",
+    logLevel: "warning",
+  })
+).outputFiles;
+const chrome = await import(
+  `data:text/javascript;base64,${Buffer.from(chromeModule.text).toString("base64")}`
+);
+/** `<!-- include: head -->` and `<!-- include: header [/current-path] -->`, each on a line of its own. */
+const includes = { head: () => chrome.SITE_HEAD, header: (current) => chrome.siteHeader(current) };
+const expand = (name, html) =>
+  html.replace(/^<!-- include: (\S+)(?: (\S+))? -->$/gm, (_, part, arg) => {
+    if (!Object.hasOwn(includes, part)) throw new Error(`${name}: no partial "${part}" to include`);
+    return includes[part](arg);
+  });
+
+const pages = ["verify.html", "console.html", "index.html", "docs.html"];
+for (const name of pages)
+  writeFileSync(join(out, name), expand(name, readFileSync(join(root, "src", "web", name), "utf8")));
+copyFileSync(join(root, "src", "web", "site.css"), join(out, "site.css"));
+const statics = [...pages, "site.css"];
 process.stderr.write(
   `built dist/web: ${Object.keys(bundles)
     .map((n) => `${n}.js`)

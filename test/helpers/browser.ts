@@ -24,7 +24,9 @@ function pagesAreStale(): boolean {
     readdirSync(dir, { withFileTypes: true }).some((e) =>
       e.isDirectory() ? newer(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs > oldest,
     );
-  return newer(join(root, "src", "web")) || newer(join(root, "src", "core"));
+  // The pages' shared head and header are written into them from src/http/site-chrome.ts.
+  const chrome = statSync(join(root, "src", "http", "site-chrome.ts")).mtimeMs > oldest;
+  return chrome || newer(join(root, "src", "web")) || newer(join(root, "src", "core"));
 }
 
 /** Builds dist/web when its sources changed since the last build. */
