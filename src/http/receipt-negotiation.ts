@@ -21,31 +21,32 @@ export const profileQuery = z.object({
 
 const byVds: Record<string, Profile> = { "1": "rfc9162", "3": "mmr" };
 
-/** `vds` or `profile` parameters of a receipt or COSE media range in Accept, if any. */
-function acceptedProfile(accept: string | undefined): Profile | undefined {
+/** Each `key=value` parameter of the receipt and COSE media ranges in Accept, in order. */
+function* receiptRangeParams(accept: string | undefined): Generator<[string, string | undefined]> {
   for (const range of (accept ?? "").split(",")) {
     const [type, ...params] = range.split(";").map((p) => p.trim().toLowerCase());
     if (type !== RECEIPT_TYPE && type !== COSE_TYPE) continue;
     for (const p of params) {
-      const [k, v] = p.split("=").map((x) => x.trim().replace(/^"|"$/g, ""));
-      // Own keys only: `vds=constructor` must not read Object.prototype as a profile.
-      if (k === "vds" && v && Object.hasOwn(byVds, v)) return byVds[v];
-      if (k === "profile" && (v === "mmr" || v === "rfc9162")) return v;
+      const [k = "", v] = p.split("=").map((x) => x.trim().replace(/^"|"$/g, ""));
+      yield [k, v];
     }
+  }
+}
+
+/** `vds` or `profile` parameters of a receipt or COSE media range in Accept, if any. */
+function acceptedProfile(accept: string | undefined): Profile | undefined {
+  for (const [k, v] of receiptRangeParams(accept)) {
+    // Own keys only: `vds=constructor` must not read Object.prototype as a profile.
+    if (k === "vds" && v && Object.hasOwn(byVds, v)) return byVds[v];
+    if (k === "profile" && (v === "mmr" || v === "rfc9162")) return v;
   }
   return undefined;
 }
 
 /** `mmr_proof` parameter of a receipt or COSE media range in Accept, if any. */
 function acceptedForm(accept: string | undefined): MmrProofForm | undefined {
-  for (const range of (accept ?? "").split(",")) {
-    const [type, ...params] = range.split(";").map((p) => p.trim().toLowerCase());
-    if (type !== RECEIPT_TYPE && type !== COSE_TYPE) continue;
-    for (const p of params) {
-      const [k, v] = p.split("=").map((x) => x.trim().replace(/^"|"$/g, ""));
-      if (k === "mmr_proof" && (v === "map" || v === "bstr")) return v;
-    }
-  }
+  for (const [k, v] of receiptRangeParams(accept))
+    if (k === "mmr_proof" && (v === "map" || v === "bstr")) return v;
   return undefined;
 }
 
