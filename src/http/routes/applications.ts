@@ -17,7 +17,7 @@ import {
   applicationList,
   applicationPatch,
 } from "../schemas/applications.js";
-import { emptyBody } from "../schemas/common.js";
+import { verbRoute } from "../verb-routes.js";
 
 const BASE = "/archivist/iam/v1/applications";
 const group = "appregistrationsv1";
@@ -60,15 +60,15 @@ export function applicationRoutes(t: RouteTable, d: HttpDeps): void {
       },
     },
   });
-  t.add({
-    method: "post",
-    path: `${BASE}/{uuid}:regenerate-secret`,
-    group,
-    auth: "token",
-    summary: "Regenerate the secret",
-    body: emptyBody,
-    response: application,
-    handler: ({ principal, params }) =>
-      regenerateSecret(d.ctx, principal, pathUuid(params.uuid, "application")),
-  });
+  t.add(
+    verbRoute(d, {
+      item: `${BASE}/{uuid}`,
+      verb: "regenerate-secret",
+      group,
+      summary: "Regenerate the secret",
+      response: application,
+      id: (params) => pathUuid(params.uuid, "application"),
+      run: (p, id) => regenerateSecret(d.ctx, p, id),
+    }),
+  );
 }

@@ -19,6 +19,7 @@ import {
   inviteListOut,
 } from "../schemas/invites.js";
 import { member } from "../schemas/members.js";
+import { changingAccess } from "../verb-routes.js";
 
 // The reference serves invites under /archivist/v1; the usage examples under /archivist/iam/v1.
 const BASES = ["/archivist/v1/invites", "/archivist/iam/v1/invites"];
@@ -67,20 +68,18 @@ function inviteRoutesAt(t: RouteTable, d: HttpDeps, base: string): void {
       return {};
     },
   });
-  t.add({
-    method: "post",
-    path: `${base}/{uuid}:accept`,
-    group,
-    auth: "public",
-    summary: "Accept an invite with its code (no token): the e-mail becomes a member without roles",
-    body: inviteAccept,
-    response: member,
-    handler: async ({ params, body }) => {
-      const out = await acceptInvite(d.ctx, pathUuid(params.uuid, "invite"), body);
-      d.auth.invalidate();
-      return out;
-    },
-  });
+  t.add(
+    changingAccess(d, {
+      method: "post",
+      path: `${base}/{uuid}:accept`,
+      group,
+      auth: "public",
+      summary: "Accept an invite with its code (no token): the e-mail becomes a member without roles",
+      body: inviteAccept,
+      response: member,
+      handler: ({ params, body }) => acceptInvite(d.ctx, pathUuid(params.uuid, "invite"), body),
+    }),
+  );
 }
 
 /** Invites under both path forms, and their acceptance. */

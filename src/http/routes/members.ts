@@ -11,8 +11,9 @@ import { pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";
-import { emptyBody, pageQuery } from "../schemas/common.js";
+import { pageQuery } from "../schemas/common.js";
 import { member, memberList, memberListOut, memberPatch, membershipListOut } from "../schemas/members.js";
+import { changingAccess, verbRoute } from "../verb-routes.js";
 
 const BASE = "/archivist/iam/v1/members";
 const group = "membersv1";
@@ -34,48 +35,37 @@ export function memberRoutes(t: RouteTable, d: HttpDeps): void {
     }),
   );
   const uuid = (params: Record<string, string>) => pathUuid(params.member_uuid, "member");
-  t.add({
-    method: "patch",
-    path: `${BASE}/{member_uuid}`,
-    group,
-    auth: "token",
-    summary: "Replace a member's roles (an empty list demotes to basic user)",
-    body: memberPatch,
-    response: member,
-    handler: async ({ principal, params, body }) => {
-      const out = await patchMemberRoles(d.ctx, principal, uuid(params), body.roles);
-      d.auth.invalidate();
-      return out;
-    },
-  });
-  t.add({
-    method: "post",
-    path: `${BASE}/{member_uuid}:activate`,
-    group,
-    auth: "token",
-    summary: "Activate a member (basic user rights only)",
-    body: emptyBody,
-    response: member,
-    handler: async ({ principal, params }) => {
-      const out = await activateMember(d.ctx, principal, uuid(params));
-      d.auth.invalidate();
-      return out;
-    },
-  });
-  t.add({
-    method: "post",
-    path: `${BASE}/{member_uuid}:deactivate`,
-    group,
-    auth: "token",
-    summary: "Deactivate a member (roles are stripped; its tokens are refused)",
-    body: emptyBody,
-    response: member,
-    handler: async ({ principal, params }) => {
-      const out = await deactivateMember(d.ctx, principal, uuid(params));
-      d.auth.invalidate();
-      return out;
-    },
-  });
+  const item = `${BASE}/{member_uuid}`;
+  // Every change to a member changes who may do what.
+  t.add(
+    changingAccess(d, {
+      method: "patch",
+      path: item,
+      group,
+      auth: "token",
+      summary: "Replace a member's roles (an empty list demotes to basic user)",
+      body: memberPatch,
+      response: member,
+      handler: ({ principal, params, body }) => patchMemberRoles(d.ctx, principal, uuid(params), body.roles),
+    }),
+  );
+  const verbs = [
+    ["activate", "Activate a member (basic user rights only)", activateMember],
+    ["deactivate", "Deactivate a member (roles are stripped; its tokens are refused)", deactivateMember],
+  ] as const;
+  for (const [verb, summary, use] of verbs)
+    t.add(
+      verbRoute(d, {
+        item,
+        verb,
+        group,
+        summary,
+        response: member,
+        id: uuid,
+        run: (p, id) => use(d.ctx, p, id),
+        changesAccess: true,
+      }),
+    );
   t.add(
     listRoute(d.ctx, {
       path: "/archivist/iam/v1/memberships",

@@ -9,6 +9,7 @@ import {
 import { pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
+import { changingAccess } from "../verb-routes.js";
 
 const BASE = "/archivist/v1/tenancies";
 const group = "tenanciesv1";
@@ -46,19 +47,17 @@ export function tenancyRoutes(t: RouteTable, d: HttpDeps): void {
     summary: "List the tenancy administrators",
     handler: ({ principal: p }) => rootPrincipals(d.ctx, p),
   });
-  t.add({
-    method: "patch",
-    path: `${BASE}/root_principals`,
-    group,
-    auth: "token",
-    summary: "Replace the tenancy administrators",
-    body: z.object({ root_principals: z.array(principal) }),
-    handler: async ({ principal: p, body }) => {
-      const out = await setRootPrincipals(d.ctx, p, body.root_principals);
-      d.auth.invalidate();
-      return out;
-    },
-  });
+  t.add(
+    changingAccess(d, {
+      method: "patch",
+      path: `${BASE}/root_principals`,
+      group,
+      auth: "token",
+      summary: "Replace the tenancy administrators",
+      body: z.object({ root_principals: z.array(principal) }),
+      handler: ({ principal: p, body }) => setRootPrincipals(d.ctx, p, body.root_principals),
+    }),
+  );
   t.add({
     method: "get",
     path: `${BASE}/{uuid}:publicinfo`,
