@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { logKeyHistory } from "../../services/ledger/key-history.js";
 import { periodChain, periodCheckpoint } from "../../services/ledger/log-periods.js";
 import { checkpointNote, logMlDsaVkey, logVkey, tileBytes } from "../../services/ledger/tlog.js";
@@ -17,80 +18,72 @@ const prefix = "/archivist/v1/merklelogs/{tenant}/tlog";
  * bundles, which never change once served (a partial tile of a width is as fixed as a full one).
  */
 export function tlogRoutes(t: RouteTable, d: HttpDeps): void {
-  t.add({
-    method: "get",
-    path: `${prefix}/checkpoint`,
-    group,
-    auth: "public",
-    summary: "The log's C2SP checkpoint (a signed note) with its witnesses' cosignatures",
-    handler: async ({ params, res }) =>
-      res
-        .header("content-type", "text/plain; charset=utf-8")
-        .header("cache-control", "public, max-age=2")
-        .send(await checkpointNote(d.ctx, pathUuid(params.tenant, "log"))),
-  });
-  t.add({
-    method: "get",
-    path: `${prefix}/key`,
-    group,
-    auth: "public",
-    summary: "The log's checkpoint verification key (signed-note vkey, Ed25519)",
-    handler: async ({ params, res }) =>
-      res
-        .header("content-type", "text/plain; charset=utf-8")
-        .header("cache-control", "public, max-age=3600")
-        .send(`${await logVkey(d.ctx, pathUuid(params.tenant, "log"))}\n`),
-  });
-  t.add({
-    method: "get",
-    path: `${prefix}/key-ml-dsa-44`,
-    group,
-    auth: "public",
-    summary: "The log's post-quantum checkpoint verification key (signed-note vkey, ML-DSA-44, type 0x06)",
-    handler: async ({ params, res }) =>
-      res
-        .header("content-type", "text/plain; charset=utf-8")
-        .header("cache-control", "public, max-age=3600")
-        .send(`${await logMlDsaVkey(d.ctx, pathUuid(params.tenant, "log"))}\n`),
-  });
-  t.add({
-    method: "get",
-    path: `${prefix}/keys`,
-    group,
-    auth: "public",
-    summary:
-      "Every checkpoint key the log has had (Ed25519, ML-DSA-44) as vkeys, with when each was valid (retired keys stay published)",
-    handler: async ({ params, res }) => {
-      res.header("cache-control", "public, max-age=60");
-      return logKeyHistory(d.ctx, pathUuid(params.tenant, "log"));
-    },
-  });
-  t.add({
-    method: "get",
-    path: `${prefix}/witnesses`,
-    group,
-    auth: "public",
-    summary:
-      "The witnesses the log submits its checkpoints to (name, cosignature vkey), the quorum, and each one's newest cosignature",
-    response: witnessList,
-    handler: async ({ params, res }) => {
-      res.header("cache-control", "public, max-age=2");
-      return witnessStatus(d.ctx, pathUuid(params.tenant, "log"));
-    },
-  });
-  t.add({
-    method: "get",
-    path: `${prefix}/periods`,
-    group,
-    auth: "public",
-    summary:
-      "The log's periods (docs/scaling.md): each closed one's final checkpoint, its consistency with the published checkpoint and the next period's link entry's inclusion in it",
-    response: periodChainAnswer,
-    handler: async ({ params, res }) => {
-      res.header("cache-control", "public, max-age=2");
-      return periodChain(d.ctx, pathUuid(params.tenant, "log"));
-    },
-  });
+  const log = (params: Record<string, string>) => pathUuid(params.tenant, "log");
+  /**
+   * A public GET under the log's prefix: its headers first (as every one of these routes sets
+   * them), then the answer: sent as is when `type` names a media type, else as JSON.
+   */
+  const serve = (
+    path: string,
+    summary: string,
+    headers: { type?: string; cache: string },
+    answer: (params: Record<string, string>) => Promise<unknown>,
+    response?: z.ZodType,
+  ) =>
+    t.add({
+      method: "get",
+      path: `${prefix}${path}`,
+      group,
+      auth: "public",
+      summary,
+      response,
+      handler: async ({ params, res }) => {
+        if (headers.type) res.header("content-type", headers.type);
+        res.header("cache-control", headers.cache);
+        const body = await answer(params);
+        return headers.type ? res.send(body) : body;
+      },
+    });
+  const TEXT = "text/plain; charset=utf-8";
+  const IMMUTABLE = "public, max-age=31536000, immutable";
+  serve(
+    "/checkpoint",
+    "The log's C2SP checkpoint (a signed note) with its witnesses' cosignatures",
+    { type: TEXT, cache: "public, max-age=2" },
+    (params) => checkpointNote(d.ctx, log(params)),
+  );
+  serve(
+    "/key",
+    "The log's checkpoint verification key (signed-note vkey, Ed25519)",
+    { type: TEXT, cache: "public, max-age=3600" },
+    async (params) => `${await logVkey(d.ctx, log(params))}\n`,
+  );
+  serve(
+    "/key-ml-dsa-44",
+    "The log's post-quantum checkpoint verification key (signed-note vkey, ML-DSA-44, type 0x06)",
+    { type: TEXT, cache: "public, max-age=3600" },
+    async (params) => `${await logMlDsaVkey(d.ctx, log(params))}\n`,
+  );
+  serve(
+    "/keys",
+    "Every checkpoint key the log has had (Ed25519, ML-DSA-44) as vkeys, with when each was valid (retired keys stay published)",
+    { cache: "public, max-age=60" },
+    (params) => logKeyHistory(d.ctx, log(params)),
+  );
+  serve(
+    "/witnesses",
+    "The witnesses the log submits its checkpoints to (name, cosignature vkey), the quorum, and each one's newest cosignature",
+    { cache: "public, max-age=2" },
+    (params) => witnessStatus(d.ctx, log(params)),
+    witnessList,
+  );
+  serve(
+    "/periods",
+    "The log's periods (docs/scaling.md): each closed one's final checkpoint, its consistency with the published checkpoint and the next period's link entry's inclusion in it",
+    { cache: "public, max-age=2" },
+    (params) => periodChain(d.ctx, log(params)),
+    periodChainAnswer,
+  );
   t.add({
     method: "get",
     path: `${prefix}/periods/{period}/checkpoint`,
@@ -101,21 +94,15 @@ export function tlogRoutes(t: RouteTable, d: HttpDeps): void {
       const period = Number(params.period);
       if (!/^(0|[1-9][0-9]{0,8})$/.test(params.period ?? "")) throw notFound("closed period");
       return res
-        .header("content-type", "text/plain; charset=utf-8")
-        .header("cache-control", "public, max-age=31536000, immutable")
-        .send(await periodCheckpoint(d.ctx, pathUuid(params.tenant, "log"), period));
+        .header("content-type", TEXT)
+        .header("cache-control", IMMUTABLE)
+        .send(await periodCheckpoint(d.ctx, log(params), period));
     },
   });
-  t.add({
-    method: "get",
-    path: `${prefix}/tile/*`,
-    group,
-    auth: "public",
-    summary: "A C2SP tile (tile/<L>/<N>[.p/<W>]) or entry bundle (tile/entries/<N>[.p/<W>])",
-    handler: async ({ params, res }) =>
-      res
-        .header("content-type", "application/octet-stream")
-        .header("cache-control", "public, max-age=31536000, immutable")
-        .send(Buffer.from(await tileBytes(d.ctx, pathUuid(params.tenant, "log"), params["*"] ?? ""))),
-  });
+  serve(
+    "/tile/*",
+    "A C2SP tile (tile/<L>/<N>[.p/<W>]) or entry bundle (tile/entries/<N>[.p/<W>])",
+    { type: "application/octet-stream", cache: IMMUTABLE },
+    async (params) => Buffer.from(await tileBytes(d.ctx, log(params), params["*"] ?? "")),
+  );
 }
