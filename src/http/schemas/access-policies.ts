@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { orList } from "./common.js";
+import { filteredPageQuery, orList } from "./common.js";
 
 const strings = z.array(z.string());
 
@@ -35,12 +35,7 @@ export const accessPolicyBody = z.looseObject({
   access_permissions: z.array(permissionIn).optional(),
 });
 
-export const accessPolicyList = z.object({
-  display_name: z.union([z.string(), z.array(z.string())]).optional(),
-  description: z.union([z.string(), z.array(z.string())]).optional(),
-  page_size: z.string().optional(),
-  page_token: z.string().optional(),
-});
+export const accessPolicyList = filteredPageQuery("display_name", "description");
 
 export const accessPolicy = z.object({
   identity: z.string(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { filteredPageQuery } from "./common.js";
 
 const claims = z.record(z.string(), z.string());
 
@@ -14,11 +15,7 @@ export const applicationPatch = z.object({
   roles: z.array(z.string()).optional(),
 });
 
-export const applicationList = z.object({
-  display_name: z.union([z.string(), z.array(z.string())]).optional(),
-  page_size: z.string().optional(),
-  page_token: z.string().optional(),
-});
+export const applicationList = filteredPageQuery("display_name");
 
 export const application = z.object({
   identity: z.string(),

@@ -9,6 +9,16 @@ export const pageQuery = z.object({
   page_token: z.string().optional(),
 });
 
+/** A list's query: equality filters on `fields` (each one value or several), then `pageQuery`'s. */
+export function filteredPageQuery<K extends string>(...fields: K[]) {
+  const filter = () => z.union([z.string(), z.array(z.string())]).optional();
+  const filters = Object.fromEntries(fields.map((f) => [f, filter()])) as Record<
+    K,
+    ReturnType<typeof filter>
+  >;
+  return z.object({ ...filters, ...pageQuery.shape });
+}
+
 export const emptyBody = z.object({}).passthrough();
 
 /** `erasable_attributes` of a write: which attributes are committed by a salted hash (at most 64). */

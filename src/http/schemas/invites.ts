@@ -1,15 +1,12 @@
 import { z } from "zod";
+import { filteredPageQuery } from "./common.js";
 
 export const inviteCreate = z.object({
   email: z.email("email must be a valid e-mail address"),
   message: z.string().max(4000).optional(),
 });
 
-export const inviteList = z.object({
-  email: z.union([z.string(), z.array(z.string())]).optional(),
-  page_size: z.string().optional(),
-  page_token: z.string().optional(),
-});
+export const inviteList = filteredPageQuery("email");
 
 export const inviteAccept = z.object({
   code: z.string().min(1, "code is required"),

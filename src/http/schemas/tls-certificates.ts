@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { filteredPageQuery } from "./common.js";
 
 const pem = z.string().min(1, "must not be empty").max(1_000_000);
 
@@ -10,11 +11,7 @@ export const tlsCertificateBody = z.object({
   certificate: pem.optional(),
 });
 
-export const tlsCertificateList = z.object({
-  display_name: z.union([z.string(), z.array(z.string())]).optional(),
-  page_size: z.string().optional(),
-  page_token: z.string().optional(),
-});
+export const tlsCertificateList = filteredPageQuery("display_name");
 
 export const tlsCertificate = z.object({
   identity: z.string(),
