@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { z } from "zod";
 import type { Outcome } from "../../batching/coalescer.js";
 import type { Principal } from "../../context.js";
 import type { AccessView } from "../../services/access/access-view.js";
@@ -18,7 +18,7 @@ import { answerItems } from "../batch-items.js";
 import type { HttpDeps } from "../deps.js";
 import { listRoute } from "../listing.js";
 import { appliedMinimal, prefersMinimal } from "../prefer.js";
-import type { RouteTable } from "../route.js";
+import type { RouteSpec, RouteTable } from "../route.js";
 import {
   assetBatchWithEvents,
   assetBatchWithEventsAnswer,
@@ -46,39 +46,52 @@ const madeIdentities = (r: { asset: { identity: string }; events: Array<{ identi
 });
 
 /** A batch extension: its name in logs, the write of its items, and an answer's identities alone. */
+/** A batch extension: POST `${BASE}${verb}` of `{requests: [...]}`, each item written by `write`. */
 interface BatchWrite<I, R, M> {
-  what: string;
+  verb: string;
+  summary: string;
+  body: z.ZodType<{ requests: I[] }>;
+  response: z.ZodType;
   write: (ctx: HttpDeps["ctx"], p: Principal, view: AccessView, items: I[]) => Promise<Array<Outcome<R>>>;
+  /** An item's answer under `Prefer: return=minimal`. */
   shape: (row: R) => M;
 }
 
 /**
- * A batch extension's answer (`answerItems`), each item written under the caller's write view.
- * Our write extensions answer only the identities they made when the caller prefers
+ * A batch extension's route, answered by `answerItems`, each item written under the caller's
+ * write view. Our write extensions answer only the identities they made when the caller prefers
  * `return=minimal` (RFC 7240): a producer that records and moves on (the conserver's delivery)
  * reads nothing else, and the records cost the service their JSON and the caller its parse.
  */
-async function batchAnswer<I, R, M>(
+function batchRoute<I, R, M>(
   d: HttpDeps,
-  p: Principal,
-  exchange: { req: FastifyRequest; res: FastifyReply },
-  requests: I[],
   batch: BatchWrite<I, R, M>,
-) {
-  const minimal = prefersMinimal(exchange.req);
-  const answer = await answerItems(
-    d,
-    p,
-    batch.what,
-    requests,
-    async (items): Promise<Array<Outcome<R | M>>> => {
-      const outcomes = await batch.write(d.ctx, p, await writeViewFor(d.ctx, p), items);
-      return minimal ? outcomes.map((o) => ("row" in o ? { row: batch.shape(o.row) } : o)) : outcomes;
+): RouteSpec<z.ZodType<{ requests: I[] }>, z.ZodType, "token"> {
+  return {
+    method: "post",
+    path: `${BASE}${batch.verb}`,
+    group,
+    auth: "token",
+    summary: batch.summary,
+    body: batch.body,
+    response: batch.response,
+    handler: async ({ principal: p, body, req, res }) => {
+      const minimal = prefersMinimal(req);
+      const answer = await answerItems(
+        d,
+        p,
+        `assets${batch.verb}`,
+        body.requests,
+        async (items): Promise<Array<Outcome<R | M>>> => {
+          const outcomes = await batch.write(d.ctx, p, await writeViewFor(d.ctx, p), items);
+          return minimal ? outcomes.map((o) => ("row" in o ? { row: batch.shape(o.row) } : o)) : outcomes;
+        },
+      );
+      // Said only of an answer that honours it: a refused request is answered as any error is.
+      if (minimal) appliedMinimal(res);
+      return answer;
     },
-  );
-  // Said only of an answer that honours it: a refused request is answered as any error is.
-  if (minimal) appliedMinimal(exchange.res);
-  return answer;
+  };
 }
 
 /** Assets and asset events (private routes). */
@@ -129,34 +142,28 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
       return madeIdentities(made);
     },
   });
-  t.add({
-    method: "post",
-    path: `${BASE}:batchWithEvents`,
-    group,
-    auth: "token",
-    summary:
-      "Create many assets, each with its first Record events, in one request; each item is committed and answered as its own assets:withEvents, `Prefer: return=minimal` included (an extension: not in the DataTrails API)",
-    body: assetBatchWithEvents,
-    response: assetBatchWithEventsAnswer,
-    handler: async ({ principal: p, body, req, res }) => {
-      const batch = { what: "assets:batchWithEvents", write: createAssetsWithEvents, shape: madeIdentities };
-      return batchAnswer(d, p, { req, res }, body.requests, batch);
-    },
-  });
-  t.add({
-    method: "post",
-    path: `${BASE}/-/events:batch`,
-    group,
-    auth: "token",
-    summary:
-      "Record many events, each on the asset it names, in one request; each item is committed and answered as its own POST …/assets/{uuid}/events, or only by its identity under `Prefer: return=minimal` (an extension: not in the DataTrails API)",
-    body: assetEventBatch,
-    response: assetEventBatchAnswer,
-    handler: async ({ principal: p, body, req, res }) => {
-      const batch = { what: "assets/-/events:batch", write: createAssetEvents, shape: identityOf };
-      return batchAnswer(d, p, { req, res }, body.requests, batch);
-    },
-  });
+  t.add(
+    batchRoute(d, {
+      verb: ":batchWithEvents",
+      summary:
+        "Create many assets, each with its first Record events, in one request; each item is committed and answered as its own assets:withEvents, `Prefer: return=minimal` included (an extension: not in the DataTrails API)",
+      body: assetBatchWithEvents,
+      response: assetBatchWithEventsAnswer,
+      write: createAssetsWithEvents,
+      shape: madeIdentities,
+    }),
+  );
+  t.add(
+    batchRoute(d, {
+      verb: "/-/events:batch",
+      summary:
+        "Record many events, each on the asset it names, in one request; each item is committed and answered as its own POST …/assets/{uuid}/events, or only by its identity under `Prefer: return=minimal` (an extension: not in the DataTrails API)",
+      body: assetEventBatch,
+      response: assetEventBatchAnswer,
+      write: createAssetEvents,
+      shape: identityOf,
+    }),
+  );
   t.add({
     method: "get",
     path: `${BASE}/{uuid}`,
