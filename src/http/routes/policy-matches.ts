@@ -9,38 +9,38 @@ const group = "accesspoliciesv1";
 /** Which assets a policy applies to, and which policies apply to an asset (administrators). */
 export function policyMatchRoutes(t: RouteTable, d: HttpDeps): void {
   /** One side's matches, as a single page: administrators only; a 404 naming `noun` when its uuid names nothing. */
-  const matches = <T>(
-    path: string,
-    summary: string,
-    noun: string,
-    find: (tenantId: string, id: string) => Promise<T | undefined>,
-    page: (found: T) => object,
-  ) =>
+  const matches = <T>(side: {
+    path: string;
+    summary: string;
+    noun: string;
+    find: (tenantId: string, id: string) => Promise<T | undefined>;
+    page: (found: T) => object;
+  }) =>
     t.add({
       method: "get",
-      path,
+      path: side.path,
       group,
       auth: "token",
-      summary,
+      summary: side.summary,
       handler: async ({ principal: p, params }) => {
         if (!p.isAdmin) throw forbidden("only administrators read policy matches");
-        const found = await find(p.tenantId, pathUuid(params.uuid, noun));
-        if (!found) throw notFound(noun);
-        return { ...page(found), next_page_token: "" };
+        const found = await side.find(p.tenantId, pathUuid(params.uuid, side.noun));
+        if (!found) throw notFound(side.noun);
+        return { ...side.page(found), next_page_token: "" };
       },
     });
-  matches(
-    "/archivist/iam/v1/access_policies/{uuid}/assets",
-    "Assets matching an access policy",
-    "access policy",
-    (tenantId, id) => policyAssets(d.ctx, tenantId, id),
-    (assets) => ({ assets }),
-  );
-  matches(
-    "/archivist/iam/v1/assets/{uuid}/access_policies",
-    "Access policies matching an asset",
-    "asset",
-    (tenantId, id) => assetPolicies(d.ctx, tenantId, id),
-    (policies) => ({ access_policies: policies.map(accessPolicyOut) }),
-  );
+  matches({
+    path: "/archivist/iam/v1/access_policies/{uuid}/assets",
+    summary: "Assets matching an access policy",
+    noun: "access policy",
+    find: (tenantId, id) => policyAssets(d.ctx, tenantId, id),
+    page: (assets) => ({ assets }),
+  });
+  matches({
+    path: "/archivist/iam/v1/assets/{uuid}/access_policies",
+    summary: "Access policies matching an asset",
+    noun: "asset",
+    find: (tenantId, id) => assetPolicies(d.ctx, tenantId, id),
+    page: (policies) => ({ access_policies: policies.map(accessPolicyOut) }),
+  });
 }
