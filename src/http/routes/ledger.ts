@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
+import type { Principal } from "../../context.js";
 import { parseUint64, reachable } from "../../core/api/numbers.js";
 import {
   readableRecordName,
@@ -106,61 +107,68 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     summary: "Sizes of every seal of a log",
     handler: async ({ params }) => ({ mmr_sizes: await sealSizes(d.ctx, pathUuid(params.tenant, "log")) }),
   });
-  t.add({
-    method: "get",
-    path: "/archivist/v1/receipts/assets/{asset}/events/{event}",
-    group,
-    auth: "optional",
-    summary:
-      "COSE receipt of an asset event (public records need no token); profile=mmr (default) or rfc9162",
-    query: profileQuery,
-    handler: async ({ caller, params, query, req, res }) => {
-      const event = pathUuid(params.event, "event");
-      await requireReadableEventOf(d.ctx, caller, pathUuid(params.asset, "asset"), event);
-      return sendRecordReceipt(event, req, res, query);
+  /**
+   * The two ways a receipt's or a tlog-proof's path names a record: under its asset, or by its id
+   * alone. `read` checks the caller may read it and gives its id and its name in the path.
+   */
+  const recordPaths: Array<{
+    path: string;
+    read: (
+      caller: Principal | undefined,
+      params: Record<string, string>,
+    ) => Promise<{ id: string; name: string }>;
+    receipt: string;
+    tlogProof: string;
+  }> = [
+    {
+      path: "assets/{asset}/events/{event}",
+      read: async (caller, params) => {
+        const asset = pathUuid(params.asset, "asset");
+        const event = pathUuid(params.event, "event");
+        await requireReadableEventOf(d.ctx, caller, asset, event);
+        return { id: event, name: `assets/${asset}/events/${event}` };
+      },
+      receipt:
+        "COSE receipt of an asset event (public records need no token); profile=mmr (default) or rfc9162",
+      tlogProof:
+        "An asset event's c2sp.org/tlog-proof@v1: its RFC 9162 inclusion in the log's published checkpoint (public records need no token)",
     },
-  });
-  t.add({
-    method: "get",
-    path: "/archivist/v1/receipts/events/{uuid}",
-    group,
-    auth: "optional",
-    summary:
-      "COSE receipt of a record by its id (public records and registered statements need no token); profile=mmr (default) or rfc9162",
-    query: profileQuery,
-    handler: async ({ caller, params, query, req, res }) => {
-      const id = pathUuid(params.uuid, "event");
-      await requireReadableRecord(d.ctx, caller, id);
-      return sendRecordReceipt(id, req, res, query);
+    {
+      path: "events/{uuid}",
+      read: async (caller, params) => {
+        const id = pathUuid(params.uuid, "event");
+        await requireReadableRecord(d.ctx, caller, id);
+        return { id, name: `events/${id}` };
+      },
+      receipt:
+        "COSE receipt of a record by its id (public records and registered statements need no token); profile=mmr (default) or rfc9162",
+      tlogProof:
+        "A record's c2sp.org/tlog-proof@v1 by its id (public records and registered statements need no token)",
     },
-  });
-  t.add({
-    method: "get",
-    path: "/archivist/v1/tlog-proofs/assets/{asset}/events/{event}",
-    group,
-    auth: "optional",
-    summary:
-      "An asset event's c2sp.org/tlog-proof@v1: its RFC 9162 inclusion in the log's published checkpoint (public records need no token)",
-    handler: async ({ caller, params, res }) => {
-      const asset = pathUuid(params.asset, "asset");
-      const event = pathUuid(params.event, "event");
-      await requireReadableEventOf(d.ctx, caller, asset, event);
-      return sendTlogProof(res, await tlogProofFor(d.ctx, event, `assets/${asset}/events/${event}`));
-    },
-  });
-  t.add({
-    method: "get",
-    path: "/archivist/v1/tlog-proofs/events/{uuid}",
-    group,
-    auth: "optional",
-    summary:
-      "A record's c2sp.org/tlog-proof@v1 by its id (public records and registered statements need no token)",
-    handler: async ({ caller, params, res }) => {
-      const id = pathUuid(params.uuid, "event");
-      await requireReadableRecord(d.ctx, caller, id);
-      return sendTlogProof(res, await tlogProofFor(d.ctx, id, `events/${id}`));
-    },
-  });
+  ];
+  for (const record of recordPaths)
+    t.add({
+      method: "get",
+      path: `/archivist/v1/receipts/${record.path}`,
+      group,
+      auth: "optional",
+      summary: record.receipt,
+      query: profileQuery,
+      handler: async ({ caller, params, query, req, res }) =>
+        sendRecordReceipt((await record.read(caller, params)).id, req, res, query),
+    });
+  for (const record of recordPaths)
+    t.add({
+      method: "get",
+      path: `/archivist/v1/tlog-proofs/${record.path}`,
+      group,
+      auth: "optional",
+      summary: record.tlogProof,
+      handler: async ({ caller, params, res }) => {
+        const { id, name } = await record.read(caller, params);
+        return sendTlogProof(res, await tlogProofFor(d.ctx, id, name));
+      },
+    });
   t.add({
     method: "get",
     path: "/archivist/v1/merklelogs/{tenant}/entries/{index}",
