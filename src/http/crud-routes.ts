@@ -26,7 +26,7 @@ export interface CrudSpec<R extends { seq: number }, C extends z.ZodType, P exte
   patch?: {
     summary: string;
     body: P;
-    response: z.ZodType;
+    response?: z.ZodType;
     run: (p: Principal, id: string, body: z.infer<P>) => Promise<unknown>;
   };
   /** Answers what `run` gives (the removed item, for some), else `{}`. */

@@ -7,8 +7,8 @@ import {
   removeInvite,
 } from "../../services/identity/invites.js";
 import { pathUuid } from "../../verify/primitives.js";
+import { crudRoutes } from "../crud-routes.js";
 import type { HttpDeps } from "../deps.js";
-import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";
 import {
   invite,
@@ -26,47 +26,26 @@ const BASES = ["/archivist/v1/invites", "/archivist/iam/v1/invites"];
 const group = "invitesv1";
 
 function inviteRoutesAt(t: RouteTable, d: HttpDeps, base: string): void {
-  t.add(
-    listRoute(d.ctx, {
-      path: base,
-      group,
+  crudRoutes(t, d, {
+    base,
+    group,
+    noun: "invite",
+    list: {
       summary: "List pending invites",
       query: inviteList,
       response: inviteListOut,
       collection: "invites",
       rows: ({ principal }, q) => inviteSource(d.ctx, principal, q),
       shape: inviteOut,
-    }),
-  );
-  t.add({
-    method: "post",
-    path: base,
-    group,
-    auth: "token",
-    summary: "Invite someone by e-mail (the answer holds the one-time code, shown once)",
-    body: inviteCreate,
-    response: inviteCreated,
-    handler: ({ principal, body }) => createInvite(d.ctx, principal, body),
-  });
-  t.add({
-    method: "get",
-    path: `${base}/{uuid}`,
-    group,
-    auth: "token",
-    summary: "Get an invite",
-    response: invite,
-    handler: ({ principal, params }) => readInvite(d.ctx, principal, pathUuid(params.uuid, "invite")),
-  });
-  t.add({
-    method: "delete",
-    path: `${base}/{uuid}`,
-    group,
-    auth: "token",
-    summary: "Withdraw an invite",
-    handler: async ({ principal, params }) => {
-      await removeInvite(d.ctx, principal, pathUuid(params.uuid, "invite"));
-      return {};
     },
+    create: {
+      summary: "Invite someone by e-mail (the answer holds the one-time code, shown once)",
+      body: inviteCreate,
+      response: inviteCreated,
+      run: (p, body) => createInvite(d.ctx, p, body),
+    },
+    read: { summary: "Get an invite", response: invite, run: (p, id) => readInvite(d.ctx, p, id) },
+    remove: { summary: "Withdraw an invite", run: (p, id) => removeInvite(d.ctx, p, id) },
   });
   t.add(
     changingAccess(d, {

@@ -10,8 +10,8 @@ import {
   setLocationPermissions,
 } from "../../services/records/locations.js";
 import { pathUuid } from "../../verify/primitives.js";
+import { crudRoutes } from "../crud-routes.js";
 import type { HttpDeps } from "../deps.js";
-import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";
 
 const BASE = "/archivist/v2/locations";
@@ -32,52 +32,28 @@ const permissions = z.object({
 /** Locations: CRUD, filters, permissions. */
 export function locationRoutes(t: RouteTable, d: HttpDeps): void {
   const id = (params: Record<string, string>) => pathUuid(params.uuid, "location");
-  t.add(
-    listRoute(d.ctx, {
-      path: BASE,
-      group,
+  crudRoutes(t, d, {
+    base: BASE,
+    group,
+    noun: "location",
+    list: {
       summary: "List locations",
       collection: "locations",
       rows: ({ principal }, q) => locationSource(d.ctx, principal, q),
       shape: locationOut,
-    }),
-  );
-  t.add({
-    method: "post",
-    path: BASE,
-    group,
-    auth: "token",
-    summary: "Create a location",
-    body: location,
-    handler: ({ principal: p, body }) => createLocation(d.ctx, p, body),
-  });
-  t.add({
-    method: "get",
-    path: `${BASE}/{uuid}`,
-    group,
-    auth: "token",
-    summary: "Get a location",
-    handler: async ({ principal: p, params }) => locationOut(await readLocation(d.ctx, p, id(params))),
-  });
-  t.add({
-    method: "patch",
-    path: `${BASE}/{uuid}`,
-    group,
-    auth: "token",
-    summary: "Update a location",
-    body: location,
-    handler: ({ principal: p, params, body }) => patchLocation(d.ctx, p, id(params), body),
-  });
-  t.add({
-    method: "delete",
-    path: `${BASE}/{uuid}`,
-    group,
-    auth: "token",
-    summary: "Delete a location",
-    handler: async ({ principal: p, params }) => {
-      await removeLocation(d.ctx, p, id(params));
-      return {};
     },
+    create: {
+      summary: "Create a location",
+      body: location,
+      run: (p, body) => createLocation(d.ctx, p, body),
+    },
+    read: { summary: "Get a location", run: async (p, id) => locationOut(await readLocation(d.ctx, p, id)) },
+    patch: {
+      summary: "Update a location",
+      body: location,
+      run: (p, id, body) => patchLocation(d.ctx, p, id, body),
+    },
+    remove: { summary: "Delete a location", run: (p, id) => removeLocation(d.ctx, p, id) },
   });
   t.add({
     method: "get",
