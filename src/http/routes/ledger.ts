@@ -39,7 +39,14 @@ function position(raw: string, name: string, beyond: () => ApiError): number {
 
 const notCovering = () => badRequest("mmr_size must be a complete MMR size covering the entry");
 const tooLarge = () => badRequest("from and to must not exceed the log's size");
-const optional = (raw: string | undefined) => (raw === undefined || raw === "" ? undefined : raw);
+
+/** `?mmr_size=` of an entry or a seal: absent (or empty) for the newest. */
+const mmrSizeQuery = z.object({ mmr_size: z.string().optional() });
+/** The query's `mmr_size` as a log position (`beyond` when no log reaches it), undefined when absent. */
+function requestedSize(query: z.output<typeof mmrSizeQuery>, beyond: () => ApiError): number | undefined {
+  const raw = query.mmr_size;
+  return raw === undefined || raw === "" ? undefined : position(raw, "mmr_size", beyond);
+}
 
 /** A tlog-proof as text, never cached: a later checkpoint makes a newer one. */
 const sendTlogProof = (res: FastifyReply, proof: string) =>
@@ -175,16 +182,16 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     group,
     auth: "optional",
     summary: "A log entry with its inclusion path (its record named to those who may read it)",
-    query: z.object({ mmr_size: z.string().optional() }),
+    query: mmrSizeQuery,
     handler: async ({ caller, params, query }) => {
       const index = position(params.index ?? "", "mmr_index", () => notFound("log entry"));
       const tenant = pathUuid(params.tenant, "log");
-      const size = optional(query.mmr_size);
+      const size = requestedSize(query, notCovering);
       return logEntry(
         d.ctx,
         tenant,
         index,
-        size === undefined ? undefined : position(size, "mmr_size", notCovering),
+        size,
         async (e) => (await readableRecordName(d.ctx, caller, e.record_id)) ?? "",
       );
     },
@@ -211,16 +218,15 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     group,
     auth: "public",
     summary: "The latest seal (or the one of mmr_size), application/cose",
-    query: z.object({ mmr_size: z.string().optional() }),
+    query: mmrSizeQuery,
     handler: async ({ params, query, res }) => {
-      const size = optional(query.mmr_size);
       const tenant = pathUuid(params.tenant, "log");
       return sendCose(
         res,
         await latestSeal(
           d.ctx,
           tenant,
-          size === undefined ? undefined : position(size, "mmr_size", () => notFound("seal")),
+          requestedSize(query, () => notFound("seal")),
         ),
       );
     },
