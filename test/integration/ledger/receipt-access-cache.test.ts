@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { applicationSubject, grantAccess } from "../../helpers/access-policy.js";
 import { until } from "../../helpers/poll.js";
 import { adminAndReader, forSuite } from "../../helpers/service.js";
 
@@ -77,25 +78,14 @@ describe("receipts from the caches keep every access rule", () => {
   });
 
   it("a policy grants exactly its event types, and a change of the asset's attributes takes the grant away at once", async () => {
-    const policy = await suite.s.api("/archivist/iam/v1/access_policies", {
-      method: "POST",
-      token: suite.admin,
-      json: {
-        display_name: "blue team reads created calls",
-        filters: [{ or: ["attributes.team=blue"] }],
-        access_permissions: [
-          {
-            asset_attributes_read: ["team"],
-            event_arc_display_type_read: ["vcon_created"],
-            behaviours: [],
-            event_arc_display_type_write: [],
-            asset_attributes_write: [],
-            user_attributes: [{ or: [`subject=${suite.readerId}`] }],
-          },
-        ],
-      },
+    await grantAccess(suite.s, suite.admin, "blue team reads created calls", "attributes.team=blue", {
+      asset_attributes_read: ["team"],
+      event_arc_display_type_read: ["vcon_created"],
+      behaviours: [],
+      event_arc_display_type_write: [],
+      asset_attributes_write: [],
+      ...applicationSubject(suite.readerId),
     });
-    expect(policy.status, await policy.clone().text()).toBe(200);
     await until(async () =>
       (await status(routesOf(blueCall)[0] as string, suite.reader)) === 200 ? true : undefined,
     );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { applicationSubject, grantAccess } from "../../helpers/access-policy.js";
 import { evidence, postEvent } from "../../helpers/records.js";
 import { adminAndReader, forSuite } from "../../helpers/service.js";
 
@@ -64,25 +65,14 @@ describe("access enforcement (secured by default, ABAC)", () => {
   });
 
   it("after a policy, sees exactly the permitted assets, attributes and event types; the policy is audited", async () => {
-    const policy = await suite.s.api("/archivist/iam/v1/access_policies", {
-      method: "POST",
-      token: suite.admin,
-      json: {
-        display_name: "blue team reads calls",
-        filters: [{ or: ["attributes.team=blue"] }],
-        access_permissions: [
-          {
-            asset_attributes_read: ["arc_display_type", "team"],
-            event_arc_display_type_read: ["vcon_created"],
-            behaviours: ["RecordEvidence"],
-            event_arc_display_type_write: ["vcon_note"],
-            asset_attributes_write: [],
-            user_attributes: [{ or: [`subject=${suite.readerId}`] }],
-          },
-        ],
-      },
+    const policy = await grantAccess(suite.s, suite.admin, "blue team reads calls", "attributes.team=blue", {
+      asset_attributes_read: ["arc_display_type", "team"],
+      event_arc_display_type_read: ["vcon_created"],
+      behaviours: ["RecordEvidence"],
+      event_arc_display_type_write: ["vcon_note"],
+      asset_attributes_write: [],
+      ...applicationSubject(suite.readerId),
     });
-    expect(policy.status, await policy.clone().text()).toBe(200);
     const list = await suite.s.api("/archivist/v2/assets", {
       token: suite.reader,
       headers: { "x-request-total-count": "true" },
@@ -137,7 +127,7 @@ describe("access enforcement (secured by default, ABAC)", () => {
     expect(audit.events[0]?.principal_accepted.issuer).toBe(`${suite.s.url}/internal`);
     expect(audit.events[0]?.principal_accepted.subject).toMatch(/^access_policies\//);
     const matches = await json<{ assets: Asset[] }>(
-      suite.s.api(`/archivist/iam/v1/${((await policy.json()) as { identity: string }).identity}/assets`, {
+      suite.s.api(`/archivist/iam/v1/${policy}/assets`, {
         token: suite.admin,
       }),
     );
@@ -185,25 +175,20 @@ describe("access enforcement (secured by default, ABAC)", () => {
   });
 
   it("authorises an asset created with events as the creation and each event on their own would be", async () => {
-    const policy = await suite.s.api("/archivist/iam/v1/access_policies", {
-      method: "POST",
-      token: suite.admin,
-      json: {
-        display_name: "green team creates calls and notes on them",
-        filters: [{ or: ["attributes.team=green"] }],
-        access_permissions: [
-          {
-            asset_attributes_read: ["arc_display_type", "team"],
-            behaviours: ["AssetCreator", "RecordEvidence"],
-            event_arc_display_type_read: ["vcon_note"],
-            event_arc_display_type_write: ["vcon_note"],
-            asset_attributes_write: ["arc_display_type", "team"],
-            user_attributes: [{ or: [`subject=${suite.readerId}`] }],
-          },
-        ],
+    await grantAccess(
+      suite.s,
+      suite.admin,
+      "green team creates calls and notes on them",
+      "attributes.team=green",
+      {
+        asset_attributes_read: ["arc_display_type", "team"],
+        behaviours: ["AssetCreator", "RecordEvidence"],
+        event_arc_display_type_read: ["vcon_note"],
+        event_arc_display_type_write: ["vcon_note"],
+        asset_attributes_write: ["arc_display_type", "team"],
+        ...applicationSubject(suite.readerId),
       },
-    });
-    expect(policy.status, await policy.clone().text()).toBe(200);
+    );
     const create = (team: string, type: string) =>
       suite.s.api("/archivist/v2/assets:withEvents", {
         method: "POST",

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { grantAccess } from "../../helpers/access-policy.js";
 import { evidence, postEvent } from "../../helpers/records.js";
 import { forSuite, twoTenancies } from "../../helpers/service.js";
 
@@ -48,22 +49,11 @@ describe("OBAC sharing between tenancies", () => {
     ).json()) as Asset;
     await postEvent(suite.s, suite.ta, asset.identity, evidence({ arc_display_type: "note" }));
     const bInA = await importSelf(suite.tb, suite.ta);
-    const policy = await suite.s.api("/archivist/iam/v1/access_policies", {
-      method: "POST",
-      token: suite.ta,
-      json: {
-        display_name: "share with B",
-        filters: [{ or: ["attributes.team=shared"] }],
-        access_permissions: [
-          {
-            subjects: [bInA],
-            asset_attributes_read: ["team", "arc_display_type"],
-            event_arc_display_type_read: ["note"],
-          },
-        ],
-      },
+    await grantAccess(suite.s, suite.ta, "share with B", "attributes.team=shared", {
+      subjects: [bInA],
+      asset_attributes_read: ["team", "arc_display_type"],
+      event_arc_display_type_read: ["note"],
     });
-    expect(policy.status, await policy.clone().text()).toBe(200);
     expect(await bSees()).toEqual({ assets: [], count: "0", events: 0 });
     expect((await suite.s.api(`/archivist/v2/${asset.identity}`, { token: suite.tb })).status).toBe(404);
     await importSelf(suite.ta, suite.tb);
