@@ -154,11 +154,14 @@ export async function twoTenancies(
  * and its service stopped after: one object the tests read, instead of each file's own variables
  * and hooks.
  */
-export function forSuite<T extends { s: TestService }>(start: () => Promise<T>): Readonly<T> {
+export function forSuite<T extends { s: TestService }>(
+  start: () => Promise<T>,
+  hookTimeout?: number,
+): Readonly<T> {
   const suite = {} as T;
   beforeAll(async () => {
     Object.assign(suite, await start());
-  });
+  }, hookTimeout);
   afterAll(() => suite.s?.stop());
   return suite;
 }
