@@ -94,24 +94,12 @@ describe("access enforcement (secured by default, ABAC)", () => {
       suite.s.api("/archivist/v2/assets/-/events", { token: suite.reader }),
     );
     expect(all.events.map((e) => e.event_attributes.arc_display_type)).toEqual(["vcon_created"]);
-    const ok = await postEvent(
-      suite.s,
-      suite.reader,
-      blue.identity,
-      evidence({ arc_display_type: "vcon_note" }),
-    );
+    const readerPosts = (event: unknown) => postEvent(suite.s, suite.reader, blue.identity, event);
+    const ok = await readerPosts(evidence({ arc_display_type: "vcon_note" }));
     expect(ok.status).toBe(200);
-    const refused = await postEvent(
-      suite.s,
-      suite.reader,
-      blue.identity,
-      evidence({ arc_display_type: "vcon_deleted" }),
-    );
+    const refused = await readerPosts(evidence({ arc_display_type: "vcon_deleted" }));
     expect(refused.status).toBe(403);
-    const changesAttr = await postEvent(
-      suite.s,
-      suite.reader,
-      blue.identity,
+    const changesAttr = await readerPosts(
       evidence({ arc_display_type: "vcon_note" }, { asset_attributes: { team: "red" } }),
     );
     expect(changesAttr.status).toBe(403);
