@@ -167,7 +167,7 @@ export function forSuite<T extends { s: TestService }>(
 }
 
 /** A started service and its first tenancy owner's token. */
-export async function oneTenancy(): Promise<{ s: TestService; token: string }> {
+async function oneTenancy(): Promise<{ s: TestService; token: string }> {
   const s = await startTestService();
   return { s, token: await s.token(s.a) };
 }
