@@ -19,5 +19,23 @@ export function bootstrapDir(prefix: string, displayName: string) {
       tenancies: [{ id: tenant, display_name: displayName, owner, members: [], quotas: {} }],
     }),
   );
-  return { dir, dataDir, keyDir: join(dataDir, "keys"), tenant, owner, bootstrap };
+  const keyDir = join(dataDir, "keys");
+  /**
+   * The settings of a service on this directory that the test drives itself: commits, seals and
+   * anchors wait for the test (workers.flush), their timers a minute apart; `more` adds or overrides.
+   */
+  const settings = (more: Record<string, string>): Record<string, string> => ({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    ARCHIVIST_KEY_DIR: keyDir,
+    ARCHIVIST_BOOTSTRAP_FILE: bootstrap,
+    LOG_LEVEL: "silent",
+    ARCHIVIST_COMMIT_MAX_DELAY_MS: "60000",
+    ARCHIVIST_SEAL_INTERVAL_MS: "60000",
+    ARCHIVIST_ANCHOR_INTERVAL_MS: "60000",
+    ARCHIVIST_TRANSACTION_GUARD: "on",
+    ...more,
+  });
+  return { dir, dataDir, keyDir, tenant, owner, bootstrap, settings };
 }

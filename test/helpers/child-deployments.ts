@@ -27,6 +27,13 @@ export function childDeployments(label: string) {
     rmSync(dir, { recursive: true, force: true });
   });
   let deployments = 0;
+  const token = async (url: string): Promise<string> => {
+    const res = await fetch(`${url}/archivist/iam/v1/appidp/token`, {
+      method: "POST",
+      body: new URLSearchParams({ grant_type: "client_credentials", ...owner }),
+    });
+    return ((await res.json()) as { access_token: string }).access_token;
+  };
   return {
     dir,
     /** A new deployment's environment: fast commits and seals, and what `extra` sets. */
@@ -56,12 +63,31 @@ export function childDeployments(label: string) {
       return child;
     },
     /** The owner's token at a child's address. */
-    async token(url: string): Promise<string> {
-      const res = await fetch(`${url}/archivist/iam/v1/appidp/token`, {
-        method: "POST",
-        body: new URLSearchParams({ grant_type: "client_credentials", ...owner }),
-      });
-      return ((await res.json()) as { access_token: string }).access_token;
+    token,
+    /**
+     * A new asset of the owner's at a child's address: its identity, its tenancy's uuid, and
+     * `record`, which POSTs a RecordEvidence event of these attributes on it (the answer as is: a
+     * child may be killed under the request).
+     */
+    async asset(url: string, displayType: string) {
+      const headers = { authorization: `Bearer ${await token(url)}`, "content-type": "application/json" };
+      const asset = (await (
+        await fetch(`${url}/archivist/v2/assets`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ attributes: { arc_display_type: displayType } }),
+        })
+      ).json()) as { identity: string; tenant_identity: string };
+      return {
+        identity: asset.identity,
+        tenant: asset.tenant_identity.replace("tenant/", ""),
+        record: (event_attributes: Record<string, string>) =>
+          fetch(`${url}/archivist/v2/${asset.identity}/events`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ operation: "Record", behaviour: "RecordEvidence", event_attributes }),
+          }),
+      };
     },
   };
 }

@@ -2,6 +2,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { forSuite, startTestService, type TestService } from "./service.js";
 
 /*
  * Go verifiers built from Debian's packages (golang-go, golang-golang-x-mod-dev,
@@ -25,6 +26,23 @@ export function buildGo(name: string): string {
     stdio: ["ignore", "pipe", "pipe"],
   });
   return out;
+}
+
+/**
+ * A suite's Go program `name`, built, and a service started with `env` and its first tenancy
+ * owner's token: before the suite's tests (a build takes a while), stopped after. Where Go cannot
+ * run, the suite's tests are skipped and nothing is built or started.
+ */
+export function goAndService(
+  name: string,
+  env: Record<string, string>,
+): Readonly<{ binary: string; s: TestService; token: string }> {
+  return forSuite(async () => {
+    if (!goRunnable) return {} as { binary: string; s: TestService; token: string };
+    const binary = buildGo(name);
+    const s = await startTestService(env);
+    return { binary, s, token: await s.token(s.a) };
+  }, 120_000);
 }
 
 /**

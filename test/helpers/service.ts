@@ -149,15 +149,45 @@ export async function twoTenancies(
   return { s, ta: await s.token(s.a), tb: await s.token(s.b) };
 }
 
-/** A suite's service and the first tenancy owner's token, started before its tests and stopped after. */
-export function serviceForSuite(): { readonly s: TestService; readonly token: string } {
-  const suite = { s: undefined as unknown as TestService, token: "" };
+/**
+ * What `start` gives (a service and what a suite made on it), filled in before the suite's tests
+ * and its service stopped after: one object the tests read, instead of each file's own variables
+ * and hooks.
+ */
+export function forSuite<T extends { s: TestService }>(
+  start: () => Promise<T>,
+  hookTimeout?: number,
+): Readonly<T> {
+  const suite = {} as T;
   beforeAll(async () => {
-    suite.s = await startTestService();
-    suite.token = await suite.s.token(suite.s.a);
-  });
+    Object.assign(suite, await start());
+  }, hookTimeout);
   afterAll(() => suite.s?.stop());
   return suite;
+}
+
+/** A started service and its first tenancy owner's token. */
+async function oneTenancy(): Promise<{ s: TestService; token: string }> {
+  const s = await startTestService();
+  return { s, token: await s.token(s.a) };
+}
+
+/** A suite's service and the first tenancy owner's token, started before its tests and stopped after. */
+export function serviceForSuite(): { readonly s: TestService; readonly token: string } {
+  return forSuite(oneTenancy);
+}
+
+/**
+ * A started service, its first tenancy owner's token (`admin`) and a plain application of that
+ * tenancy made with `body` (`reader`, `readerId`): the identity access rules are tried on.
+ */
+export async function adminAndReader(
+  body: Record<string, unknown> = { display_name: "reader" },
+): Promise<{ s: TestService; admin: string; reader: string; readerId: string }> {
+  const s = await startTestService();
+  const admin = await s.token(s.a);
+  const { clientId: readerId, token: reader } = await plainApplication(s, admin, body);
+  return { s, admin, reader, readerId };
 }
 
 /**

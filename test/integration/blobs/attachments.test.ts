@@ -1,17 +1,11 @@
 import { createHash, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { scanBatch } from "../../../src/workers/scanner.js";
-import { type TestService, twoTenancies } from "../../helpers/service.js";
+import { forSuite, twoTenancies } from "../../helpers/service.js";
 import { EICAR } from "../../unit/core/blobs/samples.js";
 
-let s: TestService;
-let ta: string;
-let tb: string;
-beforeAll(async () => {
-  ({ s, ta, tb } = await twoTenancies());
-});
-afterAll(() => s?.stop());
+const suite = forSuite(() => twoTenancies());
 
 const png = new Uint8Array(readFileSync(new URL("../../../fixtures/blobs/sample.png", import.meta.url)));
 const pdf = new Uint8Array(readFileSync(new URL("../../../fixtures/blobs/sample.pdf", import.meta.url)));
@@ -25,7 +19,7 @@ type Attachment = ReturnType<typeof attachment>;
 async function upload(bytes: Uint8Array): Promise<Blob> {
   const form = new FormData();
   form.append("file", new Blob([bytes as BlobPart]), "filename");
-  const res = await s.api("/archivist/v1/blobs", { method: "POST", token: ta, body: form });
+  const res = await suite.s.api("/archivist/v1/blobs", { method: "POST", token: suite.ta, body: form });
   expect(res.status).toBe(200);
   return (await res.json()) as Blob;
 }
@@ -41,9 +35,9 @@ function attachment(blob: Blob | string, hash?: string) {
 }
 
 async function createAsset(attributes: Record<string, unknown>, isPublic = false): Promise<string> {
-  const res = await s.api("/archivist/v2/assets", {
+  const res = await suite.s.api("/archivist/v2/assets", {
     method: "POST",
-    token: ta,
+    token: suite.ta,
     json: { public: isPublic, attributes: { arc_display_type: "call", ...attributes } },
   });
   expect(res.status, await res.clone().text()).toBe(200);
@@ -55,9 +49,9 @@ async function postEvent(
   eventAttributes: Record<string, unknown>,
   assetAttributes: Record<string, Attachment | string> = {},
 ): Promise<string> {
-  const res = await s.api(`/archivist/v2/assets/${asset}/events`, {
+  const res = await suite.s.api(`/archivist/v2/assets/${asset}/events`, {
     method: "POST",
-    token: ta,
+    token: suite.ta,
     json: {
       operation: "Record",
       behaviour: "RecordEvidence",
@@ -69,7 +63,8 @@ async function postEvent(
   return uuid(((await res.json()) as { identity: string }).identity);
 }
 
-const status = async (path: string, token?: string) => (await s.api(path, token ? { token } : {})).status;
+const status = async (path: string, token?: string) =>
+  (await suite.s.api(path, token ? { token } : {})).status;
 
 describe("attachments", () => {
   it("serves an asset attachment and its metadata only through the asset that references it", async () => {
@@ -78,13 +73,13 @@ describe("attachments", () => {
     const asset = await createAsset({ arc_primary_image: attachment(blob) });
     const path = `${ATT}/assets/${asset}/${uuid(blob.identity)}`;
 
-    const down = await s.api(path, { token: ta });
+    const down = await suite.s.api(path, { token: suite.ta });
     expect(down.status).toBe(200);
     expect(down.headers.get("content-type")).toBe("image/png");
     expect(down.headers.get("etag")).toBe(`"${sha(png)}"`);
     // What a client does: compare the downloaded hash with the one in the attribute.
     expect(sha(new Uint8Array(await down.arrayBuffer()))).toBe(attachment(blob).arc_blob_hash_value);
-    const info = await s.api(`${path}/info`, { token: ta });
+    const info = await suite.s.api(`${path}/info`, { token: suite.ta });
     expect(info.status).toBe(200);
     expect(await info.json()).toMatchObject({
       identity: blob.identity,
@@ -92,17 +87,17 @@ describe("attachments", () => {
       mime_type: "image/png",
       size: png.length,
     });
-    const ranged = await s.api(path, { token: ta, headers: { range: "bytes=1-3" } });
+    const ranged = await suite.s.api(path, { token: suite.ta, headers: { range: "bytes=1-3" } });
     expect(ranged.status).toBe(206);
     expect(Buffer.from(await ranged.arrayBuffer())).toEqual(Buffer.from(png.subarray(1, 4)));
 
     // A blob of the tenancy that this asset does not reference; an asset that does not exist.
-    expect(await status(`${ATT}/assets/${asset}/${uuid(other.identity)}`, ta)).toBe(404);
-    expect(await status(`${ATT}/assets/${asset}/${uuid(other.identity)}/info`, ta)).toBe(404);
-    expect(await status(`${ATT}/assets/${randomUUID()}/${uuid(blob.identity)}`, ta)).toBe(404);
+    expect(await status(`${ATT}/assets/${asset}/${uuid(other.identity)}`, suite.ta)).toBe(404);
+    expect(await status(`${ATT}/assets/${asset}/${uuid(other.identity)}/info`, suite.ta)).toBe(404);
+    expect(await status(`${ATT}/assets/${randomUUID()}/${uuid(blob.identity)}`, suite.ta)).toBe(404);
     // Another tenancy, no token, and the public route of a private asset.
-    expect(await status(path, tb)).toBe(404);
-    expect(await status(`${path}/info`, tb)).toBe(404);
+    expect(await status(path, suite.tb)).toBe(404);
+    expect(await status(`${path}/info`, suite.tb)).toBe(404);
     expect(await status(path)).toBe(401);
     expect(await status(`${ATT}/publicassets/${asset}/${uuid(blob.identity)}`)).toBe(404);
     expect(await status(`${ATT}/publicassets/${asset}/${uuid(blob.identity)}/info`)).toBe(404);
@@ -114,26 +109,26 @@ describe("attachments", () => {
     const asset = await createAsset({});
     const event = await postEvent(asset, { recording: attachment(recording) });
     const path = `${ATT}/assets/${asset}/events/${event}/${uuid(recording.identity)}`;
-    const down = await s.api(path, { token: ta });
+    const down = await suite.s.api(path, { token: suite.ta });
     expect(down.status).toBe(200);
     expect(sha(new Uint8Array(await down.arrayBuffer()))).toBe(sha(pdf));
-    expect(await (await s.api(`${path}/info`, { token: ta })).json()).toMatchObject({
+    expect(await (await suite.s.api(`${path}/info`, { token: suite.ta })).json()).toMatchObject({
       identity: recording.identity,
       mime_type: "application/pdf",
     });
-    expect(await status(`${ATT}/assets/${asset}/events/${event}/${uuid(blob.identity)}`, ta)).toBe(404);
+    expect(await status(`${ATT}/assets/${asset}/events/${event}/${uuid(blob.identity)}`, suite.ta)).toBe(404);
     // An event attachment is not an attachment of the asset.
-    expect(await status(`${ATT}/assets/${asset}/${uuid(recording.identity)}`, ta)).toBe(404);
-    expect(await status(path, tb)).toBe(404);
+    expect(await status(`${ATT}/assets/${asset}/${uuid(recording.identity)}`, suite.ta)).toBe(404);
+    expect(await status(path, suite.tb)).toBe(404);
     expect(await status(`${ATT}/publicassets/${asset}/events/${event}/${uuid(recording.identity)}`)).toBe(
       404,
     );
 
     // An attachment set on the asset by an event, then replaced by another.
     await postEvent(asset, {}, { picture: attachment(blob) });
-    expect(await status(`${ATT}/assets/${asset}/${uuid(blob.identity)}`, ta)).toBe(200);
+    expect(await status(`${ATT}/assets/${asset}/${uuid(blob.identity)}`, suite.ta)).toBe(200);
     await postEvent(asset, {}, { picture: "removed" });
-    expect(await status(`${ATT}/assets/${asset}/${uuid(blob.identity)}`, ta)).toBe(404);
+    expect(await status(`${ATT}/assets/${asset}/${uuid(blob.identity)}`, suite.ta)).toBe(404);
   });
 
   it("serves a public asset's attachments without a token", async () => {
@@ -141,14 +136,14 @@ describe("attachments", () => {
     const recording = await upload(pdf);
     const asset = await createAsset({ arc_primary_image: attachment(blob) }, true);
     const event = await postEvent(asset, { recording: attachment(recording) });
-    const down = await s.api(`${ATT}/publicassets/${asset}/${uuid(blob.identity)}`);
+    const down = await suite.s.api(`${ATT}/publicassets/${asset}/${uuid(blob.identity)}`);
     expect(down.status).toBe(200);
     expect(sha(new Uint8Array(await down.arrayBuffer()))).toBe(sha(png));
     expect(
-      await (await s.api(`${ATT}/publicassets/${asset}/${uuid(blob.identity)}/info`)).json(),
+      await (await suite.s.api(`${ATT}/publicassets/${asset}/${uuid(blob.identity)}/info`)).json(),
     ).toMatchObject({ identity: blob.identity, hash: { value: sha(png) } });
     const evPath = `${ATT}/publicassets/${asset}/events/${event}/${uuid(recording.identity)}`;
-    const evDown = await s.api(evPath);
+    const evDown = await suite.s.api(evPath);
     expect(evDown.status).toBe(200);
     expect(sha(new Uint8Array(await evDown.arrayBuffer()))).toBe(sha(pdf));
     expect(await status(`${evPath}/info`)).toBe(200);
@@ -159,18 +154,18 @@ describe("attachments", () => {
     const blob = await upload(png);
     const upper = `blobs/${uuid(blob.identity).toUpperCase()}`;
     const asset = await createAsset({ pic: attachment(upper, sha(png)) });
-    expect(await status(`${ATT}/assets/${asset}/${uuid(blob.identity)}`, ta)).toBe(200);
+    expect(await status(`${ATT}/assets/${asset}/${uuid(blob.identity)}`, suite.ta)).toBe(200);
   });
 
   it("refuses a bad attachment unless allow_insecure=true, and strict before scanning", async () => {
     const bad = await upload(new TextEncoder().encode(EICAR));
     const asset = await createAsset({ payload: attachment(bad) });
     const path = `${ATT}/assets/${asset}/${uuid(bad.identity)}`;
-    expect(await status(`${path}?strict=true`, ta)).toBe(400);
-    await scanBatch(s.service.ctx);
-    expect(await status(path, ta)).toBe(400);
-    expect(await status(`${path}?allow_insecure=true`, ta)).toBe(200);
-    expect(await (await s.api(`${path}/info`, { token: ta })).json()).toMatchObject({
+    expect(await status(`${path}?strict=true`, suite.ta)).toBe(400);
+    await scanBatch(suite.s.service.ctx);
+    expect(await status(path, suite.ta)).toBe(400);
+    expect(await status(`${path}?allow_insecure=true`, suite.ta)).toBe(200);
+    expect(await (await suite.s.api(`${path}/info`, { token: suite.ta })).json()).toMatchObject({
       scanned_status: "SCANNED_BAD",
     });
   });
@@ -178,19 +173,19 @@ describe("attachments", () => {
   it("refuses a record whose recorded hash does not match the blob, or names no blob of the tenancy", async () => {
     const blob = await upload(png);
     const create = (token: string, pic: Attachment) =>
-      s.api("/archivist/v2/assets", { method: "POST", token, json: { attributes: { pic } } });
-    const wrong = await create(ta, attachment(blob, sha(pdf)));
+      suite.s.api("/archivist/v2/assets", { method: "POST", token, json: { attributes: { pic } } });
+    const wrong = await create(suite.ta, attachment(blob, sha(pdf)));
     expect(wrong.status).toBe(400);
     expect(((await wrong.json()) as { message: string }).message).toContain("arc_blob_hash_value");
-    const missing = await create(ta, attachment(`blobs/${randomUUID()}`, sha(png)));
+    const missing = await create(suite.ta, attachment(`blobs/${randomUUID()}`, sha(png)));
     expect(missing.status).toBe(400);
     expect(((await missing.json()) as { message: string }).message).toContain("arc_blob_identity");
-    expect((await create(tb, attachment(blob))).status).toBe(400);
+    expect((await create(suite.tb, attachment(blob))).status).toBe(400);
     // The same checks on an event.
     const asset = await createAsset({});
-    const ev = await s.api(`/archivist/v2/assets/${asset}/events`, {
+    const ev = await suite.s.api(`/archivist/v2/assets/${asset}/events`, {
       method: "POST",
-      token: ta,
+      token: suite.ta,
       json: {
         operation: "Record",
         behaviour: "RecordEvidence",

@@ -1,18 +1,8 @@
 import { readFileSync } from "node:fs";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningConserver } from "../../../plugins/conserver/runtime/run-conserver.js";
+import { describe, expect, it } from "vitest";
 import { parseVcon, vconUuid } from "../../../plugins/conserver/vcon.js";
 import { fixtureJson, fixturePath } from "../../helpers/fixtures.js";
-import {
-  deleteKeys,
-  REDIS_URL,
-  redisUp,
-  runTestConserver,
-  serveFake,
-  uniqueName,
-  until,
-} from "./redis-env.js";
+import { conserverOnFake, redisUp, uniqueName, until } from "./redis-env.js";
 
 const up = await redisUp();
 type Vectors = { vectors: Record<string, { sha256_vcon_server_after_read_normalization: string }> };
@@ -31,42 +21,27 @@ describe.skipIf(!up)("conserver run: Redis lists → links → delivery queue �
   const prefix = uniqueName("run");
   const ingress = `${prefix}-in`;
   const egress = `${prefix}-out`;
-  let redis: Redis;
-  let backend: Awaited<ReturnType<typeof serveFake>>;
-  let running: RunningConserver;
-
-  beforeAll(async () => {
-    redis = new Redis(REDIS_URL);
-    backend = await serveFake();
+  const suite = conserverOnFake(prefix, ingress, (backendUrl) => {
     process.env.CONSERVER_TEST_SECRET = "secret-1";
-    const config = `
+    return `
 links:
   arch_created:
     module: archivist
     options:
       vcon_operation: created
       asset_free: true
-      backend: {url: "${backend.url}", client_id: client-1, client_secret: "\${CONSERVER_TEST_SECRET}"}
+      backend: {url: "${backendUrl}", client_id: client-1, client_secret: "\${CONSERVER_TEST_SECRET}"}
 chains:
   main: {links: [arch_created], ingress_lists: [${ingress}], egress_lists: [${egress}], enabled: 1}
 storages: {}
 delivery: {queue: ${prefix}-delivery, prefix: ${prefix}, attempts: 3, backoff_ms: 20}
 `;
-    running = await runTestConserver(prefix, config);
-  });
-
-  afterAll(async () => {
-    await running?.close();
-    await backend?.close();
-    await deleteKeys(redis, prefix);
-    await redis.del(`DLQ:${ingress}`);
-    await redis.quit();
   });
 
   async function push(name: string): Promise<string> {
     const uuid = uuidOf(name);
-    await redis.set(`${prefix}:vcon:${uuid}`, bytes(name));
-    await redis.rpush(ingress, uuid);
+    await suite.redis.set(`${prefix}:vcon:${uuid}`, bytes(name));
+    await suite.redis.rpush(ingress, uuid);
     return uuid;
   }
 
@@ -78,7 +53,7 @@ delivery: {queue: ${prefix}-delivery, prefix: ${prefix}, attempts: 3, backoff_ms
       // Wait for this version before storing the next form under the same key.
       await until(
         () =>
-          backend.fake.events.some(
+          suite.backend.fake.events.some(
             (e) => e.event_attributes.payload === vectors[name]?.sha256_vcon_server_after_read_normalization,
           ),
         8000,
@@ -87,13 +62,15 @@ delivery: {queue: ${prefix}-delivery, prefix: ${prefix}, attempts: 3, backoff_ms
     }
     const all = Object.keys(vectors);
     await until(
-      () => backend.fake.events.length === all.length && backend.fake.freeEvents.length === all.length,
+      () =>
+        suite.backend.fake.events.length === all.length &&
+        suite.backend.fake.freeEvents.length === all.length,
       8000,
       "all events",
     );
     for (const name of all) {
       const want = vectors[name]?.sha256_vcon_server_after_read_normalization;
-      const events = backend.fake.events.filter((e) => e.event_attributes.payload === want);
+      const events = suite.backend.fake.events.filter((e) => e.event_attributes.payload === want);
       expect(events, name).toHaveLength(1);
       expect(events[0]?.event_attributes).toMatchObject({
         subject: `vcon://${uuidOf(name)}`,
@@ -101,31 +78,31 @@ delivery: {queue: ${prefix}-delivery, prefix: ${prefix}, attempts: 3, backoff_ms
       });
     }
     // One asset per vCon: the three forms of ext_rec share one.
-    expect(backend.fake.assets).toHaveLength(OTHERS.length + 1);
-    expect(await redis.lrange(egress, 0, -1)).toEqual([...uuids, ...SAME_VCON.map(uuidOf)]);
-    expect(await redis.llen(ingress)).toBe(0);
+    expect(suite.backend.fake.assets).toHaveLength(OTHERS.length + 1);
+    expect(await suite.redis.lrange(egress, 0, -1)).toEqual([...uuids, ...SAME_VCON.map(uuidOf)]);
+    expect(await suite.redis.llen(ingress)).toBe(0);
   });
 
   it("hands the vCon's trace context on to the egress list", async () => {
     const name = "vcon-js-interop-inline-recording.vcon.json";
     const uuid = uuidOf(name);
-    await redis.rpush(`context:${ingress}:${uuid}`, '{"traceparent":"00-abc-def-01"}');
-    await redis.del(egress);
+    await suite.redis.rpush(`context:${ingress}:${uuid}`, '{"traceparent":"00-abc-def-01"}');
+    await suite.redis.del(egress);
     await push(name);
-    await until(async () => (await redis.llen(egress)) === 1, 8000, "egress");
-    expect(await redis.lrange(`context:${egress}:${uuid}`, 0, -1)).toEqual([
+    await until(async () => (await suite.redis.llen(egress)) === 1, 8000, "egress");
+    expect(await suite.redis.lrange(`context:${egress}:${uuid}`, 0, -1)).toEqual([
       '{"traceparent":"00-abc-def-01"}',
     ]);
-    expect(await redis.exists(`context:${ingress}:${uuid}`)).toBe(0);
-    await redis.del(`context:${egress}:${uuid}`);
+    expect(await suite.redis.exists(`context:${ingress}:${uuid}`)).toBe(0);
+    await suite.redis.del(`context:${egress}:${uuid}`);
   });
 
   it("dead-letters a vCon the chain cannot read to DLQ:<ingress list>", async () => {
-    await redis.set(`${prefix}:vcon:broken`, "{not json");
-    await redis.rpush(ingress, "missing-uuid", "broken");
-    await until(async () => (await redis.llen(`DLQ:${ingress}`)) === 2, 8000, "DLQ entries");
-    expect(await redis.lrange(`DLQ:${ingress}`, 0, -1)).toEqual(["missing-uuid", "broken"]);
-    expect(await redis.ttl(`${prefix}:vcon:broken`)).toBeGreaterThan(600_000);
-    expect(await running.deadLetters.size()).toBe(0);
+    await suite.redis.set(`${prefix}:vcon:broken`, "{not json");
+    await suite.redis.rpush(ingress, "missing-uuid", "broken");
+    await until(async () => (await suite.redis.llen(`DLQ:${ingress}`)) === 2, 8000, "DLQ entries");
+    expect(await suite.redis.lrange(`DLQ:${ingress}`, 0, -1)).toEqual(["missing-uuid", "broken"]);
+    expect(await suite.redis.ttl(`${prefix}:vcon:broken`)).toBeGreaterThan(600_000);
+    expect(await suite.running.deadLetters.size()).toBe(0);
   });
 });

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { pino } from "pino";
+import { afterAll, beforeAll } from "vitest";
 import { type RunningConserver, runConserver } from "../../../plugins/conserver/runtime/run-conserver.js";
 import { FakeArchivist } from "../../unit/conserver/fake-archivist.js";
 
@@ -104,4 +105,37 @@ export async function runTestConserver(prefix: string, configYaml: string): Prom
     popTimeoutS: 1,
     retry: { baseDelayMs: 5, maxDelayMs: 20 },
   });
+}
+
+/** What `conserverOnFake` runs for a suite: its Redis client, the fake archivist and the conserver. */
+export interface ConserverOnFake {
+  readonly redis: Redis;
+  readonly backend: Awaited<ReturnType<typeof serveFake>>;
+  readonly running: RunningConserver;
+}
+
+/**
+ * A suite's `archivist conserver run` (`runTestConserver`) delivering to a fake archivist, started
+ * before its tests with the config `configFor` writes for the fake's URL; after them, all is closed
+ * and the suite's Redis keys (those of `prefix`, and the dead letters of `ingress`) deleted.
+ */
+export function conserverOnFake(
+  prefix: string,
+  ingress: string,
+  configFor: (backendUrl: string) => string,
+): ConserverOnFake {
+  const suite = {} as { redis: Redis; backend: ConserverOnFake["backend"]; running: RunningConserver };
+  beforeAll(async () => {
+    suite.redis = new Redis(REDIS_URL);
+    suite.backend = await serveFake();
+    suite.running = await runTestConserver(prefix, configFor(suite.backend.url));
+  });
+  afterAll(async () => {
+    await suite.running?.close();
+    await suite.backend?.close();
+    await deleteKeys(suite.redis, prefix);
+    await suite.redis.del(`DLQ:${ingress}`);
+    await suite.redis.quit();
+  });
+  return suite;
 }

@@ -1,19 +1,9 @@
 import { readFileSync } from "node:fs";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../../plugins/conserver/config/load-config.js";
-import type { RunningConserver } from "../../../plugins/conserver/runtime/run-conserver.js";
 import { parseLossless, parseVcon, pythonDumps, vconUuid } from "../../../plugins/conserver/vcon.js";
 import { fixturePath } from "../../helpers/fixtures.js";
-import {
-  deleteKeys,
-  REDIS_URL,
-  redisUp,
-  runTestConserver,
-  serveFake,
-  uniqueName,
-  until,
-} from "./redis-env.js";
+import { conserverOnFake, redisUp, uniqueName, until } from "./redis-env.js";
 
 const up = await redisUp();
 
@@ -33,40 +23,25 @@ const pythonPost = (url: string, name: string, token: string) => {
 describe.skipIf(!up)("archivist conserver run: the webhook ingress", () => {
   const prefix = uniqueName("hook");
   const ingress = `${prefix}-in`;
-  let redis: Redis;
-  let backend: Awaited<ReturnType<typeof serveFake>>;
-  let running: RunningConserver;
-
-  beforeAll(async () => {
-    redis = new Redis(REDIS_URL);
-    backend = await serveFake();
-    running = await runTestConserver(
-      prefix,
-      `
+  const suite = conserverOnFake(
+    prefix,
+    ingress,
+    (backendUrl) => `
 links:
   arch:
     module: archivist
     options:
       vcon_operation: received
-      backend: {url: "${backend.url}", client_id: client-1, client_secret: secret-1}
+      backend: {url: "${backendUrl}", client_id: client-1, client_secret: secret-1}
 chains:
   main: {links: [arch], ingress_lists: [${ingress}], egress_lists: [], enabled: 1}
 webhook: {listen: "127.0.0.1:0", path: /hooks/vcon, token: hook-secret}
 delivery: {queue: ${prefix}-delivery, prefix: ${prefix}, attempts: 3, backoff_ms: 20}
 `,
-    );
-  });
-
-  afterAll(async () => {
-    await running?.close();
-    await backend?.close();
-    await deleteKeys(redis, prefix);
-    await redis.del(`DLQ:${ingress}`);
-    await redis.quit();
-  });
+  );
 
   it("answers only once the vCon is stored and queued, then the chain records it", async () => {
-    const url = running.webhook?.url as string;
+    const url = suite.running.webhook?.url as string;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hooks\/vcon$/);
     const name = "vcon-js-interop-inline-recording.vcon.json";
     const uuid = vconUuid(parseVcon(new Uint8Array(readFileSync(fixturePath(`vcon/${name}`))))) as string;
@@ -74,18 +49,18 @@ delivery: {queue: ${prefix}-delivery, prefix: ${prefix}, attempts: 3, backoff_ms
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ uuid, queued: ingress });
     // Stored before the answer: the key is there the moment the 200 arrives.
-    expect(await redis.exists(`${prefix}:vcon:${uuid}`)).toBe(1);
+    expect(await suite.redis.exists(`${prefix}:vcon:${uuid}`)).toBe(1);
     await until(
-      () => backend.fake.events.some((e) => e.event_attributes.subject === `vcon://${uuid}`),
+      () => suite.backend.fake.events.some((e) => e.event_attributes.subject === `vcon://${uuid}`),
       8000,
       "event",
     );
-    const event = backend.fake.events.find((e) => e.event_attributes.subject === `vcon://${uuid}`);
+    const event = suite.backend.fake.events.find((e) => e.event_attributes.subject === `vcon://${uuid}`);
     expect(event?.event_attributes.vcon_operation).toBe("vcon_received");
   });
 
   it("refuses a wrong token and what is not a vCon, and queues nothing for them", async () => {
-    const url = running.webhook?.url as string;
+    const url = suite.running.webhook?.url as string;
     const name = "vcon-js-legacy-0.0.1-text-chat.vcon.json";
     const uuid = vconUuid(parseVcon(new Uint8Array(readFileSync(fixturePath(`vcon/${name}`))))) as string;
     expect((await pythonPost(url, name, "wrong")).status).toBe(401);
@@ -96,8 +71,8 @@ delivery: {queue: ${prefix}-delivery, prefix: ${prefix}, attempts: 3, backoff_ms
     });
     expect(bad.status).toBe(400);
     // The chain pops what is queued at once, so an empty list alone would prove little.
-    expect(await redis.exists(`${prefix}:vcon:${uuid}`)).toBe(0);
-    expect(await redis.llen(ingress)).toBe(0);
+    expect(await suite.redis.exists(`${prefix}:vcon:${uuid}`)).toBe(0);
+    expect(await suite.redis.llen(ingress)).toBe(0);
   });
 });
 

@@ -28,6 +28,15 @@ async function tokenWith(clientId: string, secret: string): Promise<Response> {
   });
 }
 
+/** A new application the owner `token` makes, and a token of its first secret (through tokenWith). */
+async function newApplication(token: string, display_name: string): Promise<{ app: App; token: string }> {
+  const app = (await (await s.api(BASE, { method: "POST", token, json: { display_name } })).json()) as App;
+  const minted = (await (await tokenWith(app.client_id, app.credentials[0]?.secret ?? "")).json()) as {
+    access_token: string;
+  };
+  return { app, token: minted.access_token };
+}
+
 describe("application registrations", () => {
   it("creates with a secret shown once, reads without it, patches whole fields", async () => {
     const token = await s.token(s.a);
@@ -88,14 +97,7 @@ describe("application registrations", () => {
 
   it("needs owner privileges: a new non-owner application gets 403", async () => {
     const token = await s.token(s.a);
-    const app = (await (
-      await s.api(BASE, { method: "POST", token, json: { display_name: "plain" } })
-    ).json()) as App;
-    const plain = (
-      (await (await tokenWith(app.client_id, app.credentials[0]?.secret ?? "")).json()) as {
-        access_token: string;
-      }
-    ).access_token;
+    const { token: plain } = await newApplication(token, "plain");
     const res = await s.api(BASE, { method: "POST", token: plain, json: { display_name: "nope" } });
     expect(res.status).toBe(403);
     expect(((await res.json()) as { code: number }).code).toBe(7);
@@ -215,14 +217,7 @@ describe("wire conventions", () => {
 
   it("makes an application an administrator through the root principals endpoint", async () => {
     const token = await s.token(s.a);
-    const app = (await (
-      await s.api(BASE, { method: "POST", token, json: { display_name: "future admin" } })
-    ).json()) as App;
-    const t2 = (
-      (await (await tokenWith(app.client_id, app.credentials[0]?.secret ?? "")).json()) as {
-        access_token: string;
-      }
-    ).access_token;
+    const { app, token: t2 } = await newApplication(token, "future admin");
     expect((await s.api(BASE, { token: t2 })).status).toBe(403);
     const put = await s.api("/archivist/v1/tenancies/root_principals", {
       method: "PATCH",

@@ -209,8 +209,8 @@ describe("forged records are refused on every path (issue 55)", () => {
       attributes: { ...(statementRecord.attributes as Rec), subject: "vcon://someone-else" },
     };
     const both = { ...subject, event_type: "vcon_consent_revoked" };
-    for (const r of [subject, both]) {
-      const out = await verify([
+    const verifyEdited = (r: Rec) =>
+      verify([
         file("edited.json", JSON.stringify(r)),
         "--tlog-proof",
         file("s.proof", statementProof),
@@ -219,17 +219,11 @@ describe("forged records are refused on every path (issue 55)", () => {
         "--issuer-key",
         `test-key-1=${issuerKey}`,
       ]);
+    for (const r of [subject, both]) {
+      const out = await verifyEdited(r);
       expect(out, out.out).toMatchObject({ code: 1 });
     }
-    const named = await verify([
-      file("edited.json", JSON.stringify(subject)),
-      "--tlog-proof",
-      file("s.proof", statementProof),
-      "--log-key",
-      file("log.vkey", logKey),
-      "--issuer-key",
-      `test-key-1=${issuerKey}`,
-    ]);
+    const named = await verifyEdited(subject);
     expect(named.out).toMatch(/attributes\.subject differ/);
   });
 });

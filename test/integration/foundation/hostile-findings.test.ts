@@ -7,6 +7,7 @@ import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodePageToken } from "../../../src/core/api/page-token.js";
 import { appIdpIssuer, tokenAudience } from "../../../src/services/identity/tokens.js";
+import { applicationSubject, grantAccess } from "../../helpers/access-policy.js";
 import { until } from "../../helpers/poll.js";
 import { evidence, postEvent } from "../../helpers/records.js";
 import { plainApplication, startTestService, type TestService } from "../../helpers/service.js";
@@ -248,22 +249,11 @@ describe("least privilege", () => {
   it("reads attributes the caller may not read as missing in filters, so counts cannot tell their values", async () => {
     const app = await plainApplication(s, admin, { display_name: "name reader" });
     await newAsset({ arc_display_name: "visible", secret: "guess", arc_display_type: "box" });
-    const policy = await s.api("/archivist/iam/v1/access_policies", {
-      method: "POST",
-      token: admin,
-      json: {
-        display_name: "names only",
-        filters: [{ or: ["attributes.arc_display_type=box"] }],
-        access_permissions: [
-          {
-            asset_attributes_read: ["arc_display_name"],
-            event_arc_display_type_read: ["*"],
-            user_attributes: [{ or: [`subject=${app.clientId}`] }],
-          },
-        ],
-      },
+    await grantAccess(s, admin, "names only", "attributes.arc_display_type=box", {
+      asset_attributes_read: ["arc_display_name"],
+      event_arc_display_type_read: ["*"],
+      ...applicationSubject(app.clientId),
     });
-    expect(policy.status, await policy.clone().text()).toBe(200);
     const count = { "x-request-total-count": "true" };
     // The right guess and a wrong one answer alike: nothing matches a value the caller cannot read.
     for (const path of [
@@ -318,19 +308,9 @@ describe("least privilege", () => {
     expect((await s.api("/archivist/v1/compliance_policies", { token: fresh.token })).status).toBe(403);
     // An asset the application may read, at that location, makes the location readable to it.
     await newAsset({ arc_display_type: "located", arc_home_location_identity: location.identity });
-    await s.api("/archivist/iam/v1/access_policies", {
-      method: "POST",
-      token: admin,
-      json: {
-        display_name: "located things",
-        filters: [{ or: ["attributes.arc_display_type=located"] }],
-        access_permissions: [
-          {
-            asset_attributes_read: ["arc_home_location_identity", "arc_display_type"],
-            user_attributes: [{ or: [`subject=${fresh.clientId}`] }],
-          },
-        ],
-      },
+    await grantAccess(s, admin, "located things", "attributes.arc_display_type=located", {
+      asset_attributes_read: ["arc_home_location_identity", "arc_display_type"],
+      ...applicationSubject(fresh.clientId),
     });
     const seen = await s.api("/archivist/v2/locations", { token: fresh.token });
     expect(

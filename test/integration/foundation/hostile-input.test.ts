@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AnyRouteSpec } from "../../../src/http/route.js";
 import { rng } from "../../helpers/random.js";
 import { allSpecs } from "../../helpers/route-specs.js";
-import { plainApplication, startTestService, type TestService } from "../../helpers/service.js";
+import { adminAndReader, forSuite } from "../../helpers/service.js";
 
 const r = rng(20261123);
 const FIELDS = [
@@ -125,16 +125,8 @@ function queryFor(): string {
   return s ? `?${s}` : "";
 }
 
-let s: TestService;
-let admin: string;
-let plain: string;
-beforeAll(async () => {
-  s = await startTestService();
-  admin = await s.token(s.a);
-  // An application without roles: it reaches the access checks administrators skip.
-  plain = (await plainApplication(s, admin)).token;
-});
-afterAll(() => s?.stop());
+// An application without roles (the reader): it reaches the access checks administrators skip.
+const suite = forSuite(() => adminAndReader({ display_name: "plain" }));
 
 describe("hostile input on every operation", () => {
   it("never answers 5xx, and every error is the JSON error body", async () => {
@@ -146,10 +138,10 @@ describe("hostile input on every operation", () => {
         const path = `${pathFor(spec)}${queryFor()}`;
         const withBody = spec.method !== "get" && spec.method !== "delete";
         const body = withBody ? JSON.stringify(round === 0 ? {} : junk(0)) : undefined;
-        const res = await s.api(path, {
+        const res = await suite.s.api(path, {
           method: spec.method.toUpperCase(),
           // Mostly the administrator; a plain application every third round; no token in the last.
-          ...(round === 11 ? {} : { token: round % 3 === 2 ? plain : admin }),
+          ...(round === 11 ? {} : { token: round % 3 === 2 ? suite.reader : suite.admin }),
           ...(body === undefined ? {} : { body, headers: { "content-type": "application/json" } }),
         });
         const text = await res.text();

@@ -23,7 +23,7 @@ import { vconEvent } from "../../helpers/vcon-event.js";
 // record in the log, under a checkpoint. On PostgreSQL the rotation is made while the service runs
 // (as from another process: its own keyring) and the service learns of it by re-reading the key
 // directory; with the embedded database the service is stopped for it, as users must.
-const { dir, dataDir, keyDir, tenant, owner, bootstrap } = bootstrapDir("archivist-rotate-", "Rotating");
+const { dir, dataDir, keyDir, tenant, owner, settings } = bootstrapDir("archivist-rotate-", "Rotating");
 let db: { url: string; drop(): Promise<void> } | undefined;
 let s: RunningService | undefined;
 
@@ -34,20 +34,7 @@ const start = async () => {
   s = await startService(
     loadConfig(
       {},
-      {
-        PORT: port,
-        HOST: "127.0.0.1",
-        DATA_DIR: dataDir,
-        ARCHIVIST_KEY_DIR: keyDir,
-        ARCHIVIST_BOOTSTRAP_FILE: bootstrap,
-        LOG_LEVEL: "silent",
-        ARCHIVIST_COMMIT_MAX_DELAY_MS: "60000",
-        ARCHIVIST_SEAL_INTERVAL_MS: "60000",
-        ARCHIVIST_ANCHOR_INTERVAL_MS: "60000",
-        ARCHIVIST_KEY_RELOAD_MS: "100",
-        ARCHIVIST_TRANSACTION_GUARD: "on",
-        ...(db ? { DATABASE_URL: db.url } : {}),
-      },
+      settings({ PORT: port, ARCHIVIST_KEY_RELOAD_MS: "100", ...(db ? { DATABASE_URL: db.url } : {}) }),
     ),
   );
   return s;

@@ -82,6 +82,16 @@ async function terminate(s: ChildService, withinMs: number): Promise<number | nu
   return Promise.race([exited, new Promise<"hung">((r) => setTimeout(() => r("hung"), withinMs))]);
 }
 
+/** /readyz's status once it answers 200, or the last one after 50 tries 200 ms apart. */
+async function readyzOnceRecovered(s: ChildService): Promise<number> {
+  let status = 0;
+  for (let i = 0; i < 50 && status !== 200; i++) {
+    status = (await fetch(`${s.url}/readyz`, { signal: AbortSignal.timeout(15_000) })).status;
+    if (status !== 200) await new Promise((r) => setTimeout(r, 200));
+  }
+  return status;
+}
+
 async function ownerToken(s: ChildService, life: Life): Promise<string> {
   const creds = JSON.parse(readFileSync(join(life.dataDir, "bootstrap.json"), "utf8")) as Record<
     string,
@@ -230,12 +240,7 @@ describe(`process lifecycle (${engine})`, () => {
     const health = await fetch(`${s.url}/healthz`, { signal: AbortSignal.timeout(15_000) });
     expect(health.status).toBe(200);
     resume();
-    let status = 0;
-    for (let i = 0; i < 50 && status !== 200; i++) {
-      status = (await fetch(`${s.url}/readyz`, { signal: AbortSignal.timeout(15_000) })).status;
-      if (status !== 200) await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(status).toBe(200);
+    expect(await readyzOnceRecovered(s)).toBe(200);
     expect(await terminate(s, 40_000)).not.toBe("hung");
   });
   // Without Redis it is skipped locally; with CI=true redisUp throws instead.
@@ -259,12 +264,7 @@ describe(`process lifecycle (${engine})`, () => {
       expect(res.status).toBe(503);
       expect(((await res.json()) as { message: string }).message).toMatch(/did not answer within \d+ ms/);
       proxy.resume();
-      let status = 0;
-      for (let i = 0; i < 50 && status !== 200; i++) {
-        status = (await fetch(`${s.url}/readyz`, { signal: AbortSignal.timeout(15_000) })).status;
-        if (status !== 200) await new Promise((r) => setTimeout(r, 200));
-      }
-      expect(status).toBe(200);
+      expect(await readyzOnceRecovered(s)).toBe(200);
       expect(await terminate(s, 40_000)).not.toBe("hung");
     },
   );

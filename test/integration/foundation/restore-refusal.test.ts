@@ -17,25 +17,12 @@ import { until } from "../../helpers/poll.js";
 // last signed is kept with its keys; after the restore it refuses to seal, says why (readiness,
 // the held log's missing entries), keeps accepting records without committing them over the lost
 // ones, and signs again only after `archivist keys accept-restore`, which records what was lost.
-const { dir, dataDir, keyDir, tenant, owner, bootstrap } = bootstrapDir("archivist-restore-", "Restored");
+const { dir, dataDir, keyDir, tenant, owner, settings } = bootstrapDir("archivist-restore-", "Restored");
 let db: { url: string; drop(): Promise<void> } | undefined;
 let running: RunningService | undefined;
 
-const env = () => ({
-  PORT: "0",
-  HOST: "127.0.0.1",
-  DATA_DIR: dataDir,
-  ARCHIVIST_KEY_DIR: keyDir,
-  ARCHIVIST_BOOTSTRAP_FILE: bootstrap,
-  LOG_LEVEL: "silent",
-  // The test drives commits and seals itself (workers.flush); the timers only add more of the same.
-  ARCHIVIST_COMMIT_MAX_DELAY_MS: "60000",
-  ARCHIVIST_SEAL_INTERVAL_MS: "60000",
-  ARCHIVIST_ANCHOR_INTERVAL_MS: "60000",
-  ARCHIVIST_KEY_RELOAD_MS: "60000",
-  ARCHIVIST_TRANSACTION_GUARD: "on",
-  ...(db ? { DATABASE_URL: db.url } : {}),
-});
+// The test drives commits and seals itself (workers.flush); the timers only add more of the same.
+const env = () => settings({ ARCHIVIST_KEY_RELOAD_MS: "60000", ...(db ? { DATABASE_URL: db.url } : {}) });
 
 async function start(): Promise<RunningService> {
   running = await startService(loadConfig({}, env()));

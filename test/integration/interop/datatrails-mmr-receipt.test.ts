@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventToStatement } from "../../../src/core/scitt/index.js";
+import { describe, expect, it } from "vitest";
 import { decodeReceipt } from "../../../src/verify/cose/index.js";
-import { buildGo, goRunnable, runGoLines } from "../../helpers/go.js";
+import { goAndService, goRunnable, runGoLines } from "../../helpers/go.js";
 import { until } from "../../helpers/poll.js";
 import { trustVectorKey } from "../../helpers/scitt-requests.js";
-import { startTestService, type TestService } from "../../helpers/service.js";
 import { newAsset, postVconEvent, untilSealed } from "../../helpers/vcon-event.js";
-import { deterministicSigner } from "../../helpers/vector-key.js";
+import { vectorStatement } from "../../helpers/vector-key.js";
 
 /*
  * The MMR receipts the service serves by default, read by a Go program that decodes them the way
@@ -29,23 +27,17 @@ interface GoOut {
   error?: string;
 }
 
-let s: TestService;
-let token: string;
-let binary: string;
-beforeAll(async () => {
-  if (!goRunnable) return;
-  binary = buildGo("mmrreceipt");
-  s = await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100", ARCHIVIST_SCRAPI_WAIT_MS: "0" });
-  token = await s.token(s.a);
-}, 120_000);
-afterAll(() => s?.stop());
+const suite = goAndService("mmrreceipt", {
+  ARCHIVIST_SEAL_INTERVAL_MS: "100",
+  ARCHIVIST_SCRAPI_WAIT_MS: "0",
+});
 
 const bytes = async (r: Response) => new Uint8Array(await r.arrayBuffer());
 
 /** A receipt at `path`, once the record is sealed (the routes answer 409, the DataTrails form 202, before). */
 async function receiptAt(path: string): Promise<Uint8Array> {
   return until(async () => {
-    const r = await s.api(path, { token });
+    const r = await suite.s.api(path, { token: suite.token });
     if (r.status === 409 || r.status === 202 || r.status === 204) return undefined;
     expect(r.status, await r.clone().text()).toBe(200);
     return bytes(r);
@@ -57,9 +49,9 @@ async function goInput(receipt: Uint8Array): Promise<GoIn> {
   const info = decodeReceipt(receipt);
   const tenant = info.subject.replace(/^tenant\//, "");
   const entry = (await (
-    await s.api(`/archivist/v1/merklelogs/${tenant}/entries/${info.mmrIndex}`, { token })
+    await suite.s.api(`/archivist/v1/merklelogs/${tenant}/entries/${info.mmrIndex}`, { token: suite.token })
   ).json()) as { leaf: string };
-  const jwks = (await (await s.api("/jwks")).json()) as {
+  const jwks = (await (await suite.s.api("/jwks")).json()) as {
     keys: Array<{ kid: string; x: string; y: string }>;
   };
   const key = jwks.keys.find((k) => k.kid === info.kid);
@@ -69,35 +61,33 @@ async function goInput(receipt: Uint8Array): Promise<GoIn> {
 
 describe.runIf(goRunnable)("DataTrails' receipt structure reads the MMR receipts served by default", () => {
   it("of an asset event, an asset-free event and a registered statement", async () => {
-    const asset = await newAsset(s, token);
-    const event = await postVconEvent(s, token, asset, crypto.randomUUID(), "vcon_create", "2025-03-01");
-    const free = (await (
-      await s.api("/archivist/v1/events", { method: "POST", token, json: { attributes: { k: "v" } } })
-    ).json()) as { identity: string };
-    await trustVectorKey(s, token);
-    const statement = eventToStatement(
-      {
-        arc_display_type: "vcon_created",
-        payload: "cd".repeat(32),
-        payload_hash_alg: "SHA-256",
-        payload_preimage_content_type: "application/vcon+json",
-        subject: "vcon://0190b6a1-0000-7000-8000-000000000033",
-        timestamp_declared: "2025-01-01T00:00:00Z",
-        vcon_operation: "vcon_created",
-        vcon_draft_version: "01",
-      },
-      { issuer: "https://conserver.example", kid: "test-key-1" },
-      deterministicSigner,
+    const asset = await newAsset(suite.s, suite.token);
+    const event = await postVconEvent(
+      suite.s,
+      suite.token,
+      asset,
+      crypto.randomUUID(),
+      "vcon_create",
+      "2025-03-01",
     );
-    const registered = await s.api("/entries", {
+    const free = (await (
+      await suite.s.api("/archivist/v1/events", {
+        method: "POST",
+        token: suite.token,
+        json: { attributes: { k: "v" } },
+      })
+    ).json()) as { identity: string };
+    await trustVectorKey(suite.s, suite.token);
+    const statement = vectorStatement(0xcd, { subject: "vcon://0190b6a1-0000-7000-8000-000000000033" });
+    const registered = await suite.s.api("/entries", {
       method: "POST",
-      token,
+      token: suite.token,
       headers: { "content-type": "application/cose" },
       body: Buffer.from(statement),
     });
     expect([201, 202]).toContain(registered.status);
     const entry = (registered.headers.get("location") ?? "").split("/").pop() as string;
-    await untilSealed(s, token, asset);
+    await untilSealed(suite.s, suite.token, asset);
 
     const paths = [
       `/archivist/v1/receipts/${event.identity}`,
@@ -108,7 +98,7 @@ describe.runIf(goRunnable)("DataTrails' receipt structure reads the MMR receipts
     const receipts = await Promise.all(paths.map(receiptAt));
     for (const r of receipts) expect(decodeReceipt(r).form).toBe("map");
     const inputs = await Promise.all(receipts.map(goInput));
-    const out = await runGoLines<GoIn, GoOut>(binary, inputs);
+    const out = await runGoLines<GoIn, GoOut>(suite.binary, inputs);
     expect(out.length).toBe(paths.length);
     for (const [i, o] of out.entries()) {
       const info = decodeReceipt(receipts[i] as Uint8Array);
@@ -116,21 +106,25 @@ describe.runIf(goRunnable)("DataTrails' receipt structure reads the MMR receipts
     }
     // A changed leaf recomputes another peak: the signature no longer holds.
     const wrongLeaf = { ...(inputs[0] as GoIn), leaf: "00".repeat(32) };
-    expect((await runGoLines<GoIn, GoOut>(binary, [wrongLeaf]))[0]).toMatchObject({ ok: false });
+    expect((await runGoLines<GoIn, GoOut>(suite.binary, [wrongLeaf]))[0]).toMatchObject({ ok: false });
   });
 
   it("and refuses the draft's bstr form, served only on request", async () => {
     const free = (await (
-      await s.api("/archivist/v1/events", { method: "POST", token, json: { attributes: { k: "bstr" } } })
+      await suite.s.api("/archivist/v1/events", {
+        method: "POST",
+        token: suite.token,
+        json: { attributes: { k: "bstr" } },
+      })
     ).json()) as { identity: string };
     const bstr = await receiptAt(`/archivist/v1/receipts/${free.identity}?mmr_proof=bstr`);
     expect(decodeReceipt(bstr).form).toBe("bstr");
-    const [o] = await runGoLines<GoIn, GoOut>(binary, [await goInput(bstr)]);
+    const [o] = await runGoLines<GoIn, GoOut>(suite.binary, [await goInput(bstr)]);
     expect(o?.ok).toBe(false);
     expect(o?.error).toMatch(/cannot unmarshal byte string/);
     // The same entry by Accept parameter, and the map by default: both verify with our verifier.
-    const byAccept = await s.api(`/archivist/v1/receipts/${free.identity}`, {
-      token,
+    const byAccept = await suite.s.api(`/archivist/v1/receipts/${free.identity}`, {
+      token: suite.token,
       headers: { accept: "application/cose; mmr_proof=bstr" },
     });
     expect(Buffer.from(await bytes(byAccept)).equals(Buffer.from(bstr))).toBe(true);

@@ -2,13 +2,12 @@ import { createHash } from "node:crypto";
 import * as cose from "@transmute/cose";
 import { CoMETRE } from "@transmute/rfc9162";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventToStatement } from "../../../src/core/scitt/index.js";
 import { until } from "../../helpers/poll.js";
 import { createAsset, evidence, postEvent } from "../../helpers/records.js";
 import { trustVectorKey } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { untilSealed } from "../../helpers/vcon-event.js";
-import { deterministicSigner } from "../../helpers/vector-key.js";
+import { vectorStatement } from "../../helpers/vector-key.js";
 
 /*
  * The service's RFC9162_SHA256 receipts and RFC 9162 consistency proofs, checked by Transmute's
@@ -53,20 +52,7 @@ const rejects = (p: Promise<unknown>) =>
 
 describe("@transmute/cose verifies the service's RFC 9162 receipts and consistency proofs", () => {
   it("a registered statement's receipt, its leaf SHA-256 of the payload", async () => {
-    const statement = eventToStatement(
-      {
-        arc_display_type: "vcon_created",
-        payload: "ef".repeat(32),
-        payload_hash_alg: "SHA-256",
-        payload_preimage_content_type: "application/vcon+json",
-        subject: "vcon://0190b6a1-0000-7000-8000-000000000099",
-        timestamp_declared: "2025-01-01T00:00:00Z",
-        vcon_operation: "vcon_created",
-        vcon_draft_version: "01",
-      },
-      { issuer: "https://conserver.example", kid: "test-key-1" },
-      deterministicSigner,
-    );
+    const statement = vectorStatement(0xef, { subject: "vcon://0190b6a1-0000-7000-8000-000000000099" });
     const posted = await s.api("/entries?profile=rfc9162", {
       method: "POST",
       token,

@@ -9,7 +9,7 @@ import type { EvidenceBundle } from "../../../src/verify/bundle/index.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
 import { createAsset } from "../../helpers/records.js";
-import { startTestService, type TestService } from "../../helpers/service.js";
+import { forSuite, startTestService, type TestService } from "../../helpers/service.js";
 import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
 
 let s: TestService;
@@ -306,55 +306,56 @@ describe("evidence bundles", () => {
 });
 
 describe("the evidence route", () => {
-  let t: TestService;
-  beforeAll(async () => {
-    t = await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100" });
-  });
-  afterAll(() => t?.stop());
+  const suite = forSuite(async () => ({ s: await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100" }) }));
 
   it("needs a token, and never gives another tenancy's trail", async () => {
-    const tokA = await t.token(t.a);
-    const a = (await createAsset(t, tokA, { arc_display_type: "x" })).identity;
+    const tokA = await suite.s.token(suite.s.a);
+    const a = (await createAsset(suite.s, tokA, { arc_display_type: "x" })).identity;
     const uuid = a.split("/")[1];
-    expect((await t.api(`/archivist/v1/evidence/assets/${uuid}`)).status).toBe(401);
-    const other = await t.api(`/archivist/v1/evidence/assets/${uuid}`, { token: await t.token(t.b) });
+    expect((await suite.s.api(`/archivist/v1/evidence/assets/${uuid}`)).status).toBe(401);
+    const other = await suite.s.api(`/archivist/v1/evidence/assets/${uuid}`, {
+      token: await suite.s.token(suite.s.b),
+    });
     expect(other.status).toBe(404);
-    const unknown = await t.api(`/archivist/v1/evidence/vcons/${crypto.randomUUID()}`, { token: tokA });
+    const unknown = await suite.s.api(`/archivist/v1/evidence/vcons/${crypto.randomUUID()}`, { token: tokA });
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as { message: string }).message).toMatch(/no records you may read/);
-    const mine = await t.api(`/archivist/v1/evidence/assets/${uuid}`, { token: tokA });
+    const mine = await suite.s.api(`/archivist/v1/evidence/assets/${uuid}`, { token: tokA });
     expect(mine.status).toBe(200);
     expect(mine.headers.get("content-disposition")).toMatch(/attachment; filename="evidence-asset-/);
   });
 });
 
 describe("evidence exported while the witnesses lag", () => {
-  let w: TestService;
-  beforeAll(async () => {
-    w = await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100" });
-  });
-  afterAll(() => w?.stop());
+  const suite = forSuite(async () => ({ s: await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100" }) }));
 
   it("verifies when the published checkpoint is older than the receipts' trees", async () => {
-    const tok = await w.token(w.a);
+    const tok = await suite.s.token(suite.s.a);
     const uuid = crypto.randomUUID();
-    const created = await vconTrail(w, tok, uuid);
+    const created = await vconTrail(suite.s, tok, uuid);
     const tenancy = created.tenant_identity.replace("tenant/", "");
-    await w.api(`/archivist/v2/${created.identity}/events`, {
+    await suite.s.api(`/archivist/v2/${created.identity}/events`, {
       method: "POST",
       token: tok,
       json: vconEvent(uuid, "vcon_update", "2025-03-09"),
     });
-    await untilSealed(w, tok, created.identity);
-    await w.service.workers.flush();
+    await untilSealed(suite.s, tok, created.identity);
+    await suite.s.service.workers.flush();
     // As when a witness cosigned the first checkpoint and then went down: the service publishes
     // the newest *witnessed* checkpoint, while receipts cover the newest seal.
-    await w.service.ctx.db.query(
+    await suite.s.service.ctx.db.query(
       "update tlog_checkpoints set witnessed = (size = (select min(size) from tlog_checkpoints where tenant_id = $1)) where tenant_id = $1",
       [tenancy],
     );
-    await saveRoots(w, tenancy, "lagging");
-    const creds = ["--url", w.url, "--client-id", w.a.clientId, "--client-secret", w.a.clientSecret];
+    await saveRoots(suite.s, tenancy, "lagging");
+    const creds = [
+      "--url",
+      suite.s.url,
+      "--client-id",
+      suite.s.a.clientId,
+      "--client-secret",
+      suite.s.a.clientSecret,
+    ];
     const e = await cli(exportCommand, [
       `vcon://${uuid}`,
       ...creds,
@@ -394,18 +395,16 @@ describe("evidence exported while the witnesses lag", () => {
 });
 
 describe("the evidence route under a rate limit", () => {
-  let r: TestService;
-  beforeAll(async () => {
-    r = await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100", ARCHIVIST_RATE_LIMIT_RPS: "3" });
-  });
-  afterAll(() => r?.stop());
+  const suite = forSuite(async () => ({
+    s: await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100", ARCHIVIST_RATE_LIMIT_RPS: "3" }),
+  }));
 
   it("answers 429 when gathering goes over the caller's limit, recognised by status", async () => {
-    const tok = await r.token(r.a);
-    const created = await createAsset(r, tok, { arc_display_type: "x" });
+    const tok = await suite.s.token(suite.s.a);
+    const created = await createAsset(suite.s, tok, { arc_display_type: "x" });
     // The gathering reads the asset, its events, the keys, each receipt and the seals: well over 3 a second.
     const answer = await until(async () => {
-      const res = await r.api(`/archivist/v1/evidence/${created.identity}`, { token: tok });
+      const res = await suite.s.api(`/archivist/v1/evidence/${created.identity}`, { token: tok });
       return res.status === 429 ? res : undefined;
     }, 20_000);
     expect(await answer.json()).toMatchObject({

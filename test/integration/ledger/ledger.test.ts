@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { decodeSeal, verifySeal } from "../../../src/verify/cose/index.js";
 import { verifyConsistency } from "../../../src/verify/mmr/index.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
 import { until } from "../../helpers/poll.js";
 import { createAsset, evidence, postEvent } from "../../helpers/records.js";
-import { startTestService, type TestService } from "../../helpers/service.js";
+import { serviceForSuite } from "../../helpers/service.js";
 
-let s: TestService;
-let token: string;
-beforeAll(async () => {
-  s = await startTestService();
-  token = await s.token(s.a);
-});
-afterAll(() => s?.stop());
+const suite = serviceForSuite();
 
 type Event = Record<string, unknown> & {
   identity: string;
@@ -26,7 +20,9 @@ async function bytes(res: Response): Promise<Uint8Array> {
 
 async function eventWhen(identity: string, statuses: string[]): Promise<Event> {
   return until(async () => {
-    const e = (await (await s.api(`/archivist/v2/${identity}`, { token })).json()) as Event;
+    const e = (await (
+      await suite.s.api(`/archivist/v2/${identity}`, { token: suite.token })
+    ).json()) as Event;
     return statuses.includes(e.confirmation_status) ? e : undefined;
   });
 }
@@ -36,11 +32,11 @@ describe("the verifiable ledger", () => {
   let events: Event[] = [];
 
   it("moves records STORED → COMMITTED → CONFIRMED → UNEQUIVOCAL, asset status following", async () => {
-    asset = await createAsset(s, token, { arc_display_type: "ledger" }, { public: true });
+    asset = await createAsset(suite.s, suite.token, { arc_display_type: "ledger" }, { public: true });
     for (let i = 0; i < 5; i++) {
       const res = await postEvent(
-        s,
-        token,
+        suite.s,
+        suite.token,
         asset.identity,
         evidence({ arc_display_type: "step", n: String(i) }),
       );
@@ -55,14 +51,18 @@ describe("the verifiable ledger", () => {
     const final = await eventWhen(events[4]?.identity ?? "", ["UNEQUIVOCAL"]);
     expect(final.block_number).toBeGreaterThanOrEqual(0);
     const a = await until(async () => {
-      const x = (await (await s.api(`/archivist/v2/${asset.identity}`, { token })).json()) as {
+      const x = (await (
+        await suite.s.api(`/archivist/v2/${asset.identity}`, { token: suite.token })
+      ).json()) as {
         confirmation_status: string;
       };
       return x.confirmation_status === "UNEQUIVOCAL" ? x : undefined;
     });
     expect(a.confirmation_status).toBe("UNEQUIVOCAL");
     const trusted = (await (
-      await s.api(`/archivist/v2/${asset.identity}/events?minimum_trust=UNEQUIVOCAL`, { token })
+      await suite.s.api(`/archivist/v2/${asset.identity}/events?minimum_trust=UNEQUIVOCAL`, {
+        token: suite.token,
+      })
     ).json()) as { events: Event[] };
     expect(trusted.events.length).toBe(6);
     events = trusted.events;
@@ -83,7 +83,9 @@ describe("the verifiable ledger", () => {
     }
     const byStatus = async (q: string) =>
       (
-        (await (await s.api(`/archivist/v2/${asset.identity}/events?${q}`, { token })).json()) as {
+        (await (
+          await suite.s.api(`/archivist/v2/${asset.identity}/events?${q}`, { token: suite.token })
+        ).json()) as {
           events: Event[];
         }
       ).events.length;
@@ -91,19 +93,24 @@ describe("the verifiable ledger", () => {
     expect(await byStatus("confirmation_status=COMMITTED")).toBe(0);
     expect(await byStatus("minimum_trust=COMMITTED")).toBe(6);
     const assetsUnequivocal = (await (
-      await s.api("/archivist/v2/assets?confirmation_status=UNEQUIVOCAL&attributes.arc_display_type=ledger", {
-        token,
-      })
+      await suite.s.api(
+        "/archivist/v2/assets?confirmation_status=UNEQUIVOCAL&attributes.arc_display_type=ledger",
+        {
+          token: suite.token,
+        },
+      )
     ).json()) as { assets: Array<{ identity: string }> };
     expect(assetsUnequivocal.assets.map((x) => x.identity)).toContain(asset.identity);
   });
 
   it("serves receipts that verify offline with the published keys, and fail for a changed record", async () => {
-    const keys = keysFromKeySet(await bytes(await s.api("/.well-known/scitt-keys")));
+    const keys = keysFromKeySet(await bytes(await suite.s.api("/.well-known/scitt-keys")));
     expect(keys.size).toBeGreaterThan(0);
     for (const e of events) {
       const [, assetId, , eventId] = e.identity.split("/");
-      const res = await s.api(`/archivist/v1/receipts/assets/${assetId}/events/${eventId}`, { token });
+      const res = await suite.s.api(`/archivist/v1/receipts/assets/${assetId}/events/${eventId}`, {
+        token: suite.token,
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("application/cose");
       const receipt = await bytes(res);
@@ -111,7 +118,7 @@ describe("the verifiable ledger", () => {
       expect(verdict, JSON.stringify(verdict)).toMatchObject({ ok: true });
       const tampered = { ...e, event_attributes: { ...(e.event_attributes as object), n: "tampered" } };
       expect(verifyRecordReceipt(tampered, receipt, keys).ok).toBe(false);
-      const publicRes = await s.api(`/archivist/v1/receipts/assets/${assetId}/events/${eventId}`);
+      const publicRes = await suite.s.api(`/archivist/v1/receipts/assets/${assetId}/events/${eventId}`);
       expect(publicRes.status).toBe(200);
     }
   });
@@ -119,24 +126,26 @@ describe("the verifiable ledger", () => {
   it("proves consistency between any two seals and serves log entries", async () => {
     const tenant = String(events[0]?.tenant_identity).replace("tenant/", "");
     for (let i = 0; i < 3; i++) {
-      await postEvent(s, token, asset.identity, evidence({ arc_display_type: "more" }));
-      await s.service.workers.flush();
+      await postEvent(suite.s, suite.token, asset.identity, evidence({ arc_display_type: "more" }));
+      await suite.s.service.workers.flush();
     }
-    const { mmr_sizes } = (await (await s.api(`/archivist/v1/merklelogs/${tenant}/seals`)).json()) as {
+    const { mmr_sizes } = (await (await suite.s.api(`/archivist/v1/merklelogs/${tenant}/seals`)).json()) as {
       mmr_sizes: number[];
     };
     expect(mmr_sizes.length).toBeGreaterThanOrEqual(2);
-    const keys = keysFromKeySet(await bytes(await s.api("/.well-known/scitt-keys")));
+    const keys = keysFromKeySet(await bytes(await suite.s.api("/.well-known/scitt-keys")));
     const seals = await Promise.all(
       mmr_sizes.map(async (n) =>
-        bytes(await s.api(`/archivist/v1/merklelogs/${tenant}/seals/latest?mmr_size=${n}`)),
+        bytes(await suite.s.api(`/archivist/v1/merklelogs/${tenant}/seals/latest?mmr_size=${n}`)),
       ),
     );
     for (const seal of seals) expect([...keys.values()].some((k) => verifySeal(seal, k))).toBe(true);
     const from = decodeSeal(seals[0] as Uint8Array);
     const to = decodeSeal(seals.at(-1) as Uint8Array);
     const proof = (await (
-      await s.api(`/archivist/v1/merklelogs/${tenant}/consistency?from=${from.mmrSize}&to=${to.mmrSize}`)
+      await suite.s.api(
+        `/archivist/v1/merklelogs/${tenant}/consistency?from=${from.mmrSize}&to=${to.mmrSize}`,
+      )
     ).json()) as { paths: string[][] };
     const h = (x: string) => new Uint8Array(Buffer.from(x, "hex"));
     expect(
@@ -148,56 +157,75 @@ describe("the verifiable ledger", () => {
         proof.paths.map((p) => p.map(h)),
       ),
     ).toBe(true);
-    const entry = (await (await s.api(`/archivist/v1/merklelogs/${tenant}/entries/0`)).json()) as {
+    const entry = (await (await suite.s.api(`/archivist/v1/merklelogs/${tenant}/entries/0`)).json()) as {
       leaf: string;
       path: string[];
       identity: string;
     };
     expect(entry.leaf).toMatch(/^[0-9a-f]{64}$/);
-    expect((await s.api(`/archivist/v1/merklelogs/${tenant}/consistency?from=5&to=2`)).status).toBe(400);
+    expect((await suite.s.api(`/archivist/v1/merklelogs/${tenant}/consistency?from=5&to=2`)).status).toBe(
+      400,
+    );
   });
 
   it("shows the node, its blocks and each event's anchor transaction", async () => {
-    const node = (await (await s.api("/archivist/v1/archivistnode", { token })).json()) as {
+    const node = (await (
+      await suite.s.api("/archivist/v1/archivistnode", { token: suite.token })
+    ).json()) as {
       blockchain_nodes: Array<{ validator_pubkey: { d: string; x: string }; block_height: string }>;
     };
     // block_height names the last committed block (a count of blocks named the next one): that block exists.
     const height = node.blockchain_nodes[0]?.block_height as string;
     expect(height).toMatch(/^\d+$/);
     expect(Number(height)).toBeGreaterThan(0);
-    expect((await s.api(`/archivist/v1/archivistnode/block?number=${height}`, { token })).status).toBe(200);
-    const head = (await (await s.api("/archivist/v1/archivistnode/block", { token })).json()) as {
+    expect(
+      (await suite.s.api(`/archivist/v1/archivistnode/block?number=${height}`, { token: suite.token }))
+        .status,
+    ).toBe(200);
+    const head = (await (
+      await suite.s.api("/archivist/v1/archivistnode/block", { token: suite.token })
+    ).json()) as {
       number: string;
     };
     expect(Number.parseInt(head.number, 16)).toBeGreaterThanOrEqual(Number(height));
     expect(node.blockchain_nodes[0]?.validator_pubkey.d).toBe("");
     expect(node.blockchain_nodes[0]?.validator_pubkey.x.length).toBeGreaterThan(10);
-    expect((await s.api("/archivist/v1/archivistnode/block?number=0", { token })).status).toBe(200);
-    expect((await s.api("/archivist/v1/archivistnode/block?number=0x0", { token })).status).toBe(200);
+    expect(
+      (await suite.s.api("/archivist/v1/archivistnode/block?number=0", { token: suite.token })).status,
+    ).toBe(200);
+    expect(
+      (await suite.s.api("/archivist/v1/archivistnode/block?number=0x0", { token: suite.token })).status,
+    ).toBe(200);
     const [, assetId, , eventId] = (events[0]?.identity ?? "").split("/");
     const txs = (await (
-      await s.api(`/archivist/v1alpha2/blockchain/assets/${assetId}/events/${eventId}`, { token })
+      await suite.s.api(`/archivist/v1alpha2/blockchain/assets/${assetId}/events/${eventId}`, {
+        token: suite.token,
+      })
     ).json()) as { transactions: unknown[] };
     expect(txs.transactions).toHaveLength(1);
   });
 
   it("anchors SIMPLE_HASH assets in windows that a verifier can recompute", async () => {
     const sh = await createAsset(
-      s,
-      token,
+      suite.s,
+      suite.token,
       { arc_display_type: "simple" },
       { proof_mechanism: "SIMPLE_HASH" },
     );
-    await postEvent(s, token, sh.identity, evidence({ arc_display_type: "x" }));
+    await postEvent(suite.s, suite.token, sh.identity, evidence({ arc_display_type: "x" }));
     const evs = await until(async () => {
-      const r = (await (await s.api(`/archivist/v2/${sh.identity}/events`, { token })).json()) as {
+      const r = (await (
+        await suite.s.api(`/archivist/v2/${sh.identity}/events`, { token: suite.token })
+      ).json()) as {
         events: Event[];
       };
       return r.events.every((e) => e.confirmation_status === "CONFIRMED") ? r.events : undefined;
     });
     const [, assetId, , eventId] = (evs[0]?.identity ?? "").split("/");
     const txs = (await (
-      await s.api(`/archivist/v1alpha2/blockchain/assets/${assetId}/events/${eventId}`, { token })
+      await suite.s.api(`/archivist/v1alpha2/blockchain/assets/${assetId}/events/${eventId}`, {
+        token: suite.token,
+      })
     ).json()) as {
       transactions: Array<{
         kind: string;
@@ -206,7 +234,7 @@ describe("the verifiable ledger", () => {
     };
     expect(txs.transactions[0]?.kind).toBe("SIMPLE_HASH");
     const details = txs.transactions[0]?.simple_hash_details;
-    const window = (await (await s.api(details?.api_query ?? "", { token })).json()) as {
+    const window = (await (await suite.s.api(details?.api_query ?? "", { token: suite.token })).json()) as {
       events: Array<Record<string, unknown>>;
     };
     expect(window.events).toHaveLength(details?.event_count ?? -1);

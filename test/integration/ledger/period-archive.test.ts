@@ -70,30 +70,14 @@ describe("closed log periods leave the database", () => {
   it("archive and drop survive a SIGKILL each; every proof is then served from object storage and verifies", async () => {
     const env = await d.env({ ARCHIVIST_LOG_PERIOD_ENTRIES: "120" });
     const first = await d.start("serve", env);
-    const token = await d.token(first.url);
-    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-    const asset = (await (
-      await fetch(`${first.url}/archivist/v2/assets`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({ attributes: { arc_display_type: "archive" } }),
-      })
-    ).json()) as { identity: string; tenant_identity: string };
-    const tenant = asset.tenant_identity.replace("tenant/", "");
+    const asset = await d.asset(first.url, "archive");
+    const { tenant } = asset;
     const ids: string[] = [];
     // Past a full level-0 tile and a second period, in concurrent batches.
     for (let i = 0; i < 320; i += 20) {
       const batch = await Promise.all(
         Array.from({ length: 20 }, async (_, j) => {
-          const r = await fetch(`${first.url}/archivist/v2/${asset.identity}/events`, {
-            method: "POST",
-            headers,
-            body: JSON.stringify({
-              operation: "Record",
-              behaviour: "RecordEvidence",
-              event_attributes: { arc_display_type: "a", i: String(i + j) },
-            }),
-          });
+          const r = await asset.record({ arc_display_type: "a", i: String(i + j) });
           expect(r.status).toBe(200);
           return ((await r.json()) as { identity: string }).identity;
         }),

@@ -27,28 +27,12 @@ describe("crash safety of log periods", () => {
       { ...env, ARCHIVIST_TEST_STALL_SQL: "insert into log_periods", ARCHIVIST_TEST_STALL_MARK: mark },
       [STALL],
     );
-    const token = await d.token(first.url);
-    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-    const asset = (await (
-      await fetch(`${first.url}/archivist/v2/assets`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({ attributes: { arc_display_type: "period-crash" } }),
-      })
-    ).json()) as { identity: string; tenant_identity: string };
-    const tenant = asset.tenant_identity.replace("tenant/", "");
+    const asset = await d.asset(first.url, "period-crash");
+    const { tenant } = asset;
     const accepted: string[] = [];
     const post = async (i: number) => {
       try {
-        const r = await fetch(`${first.url}/archivist/v2/${asset.identity}/events`, {
-          method: "POST",
-          headers,
-          body: JSON.stringify({
-            operation: "Record",
-            behaviour: "RecordEvidence",
-            event_attributes: { arc_display_type: "n", i: String(i) },
-          }),
-        });
+        const r = await asset.record({ arc_display_type: "n", i: String(i) });
         if (r.status === 200) accepted.push(((await r.json()) as { identity: string }).identity);
       } catch {
         // The process died under this request: never answered, so never accepted.

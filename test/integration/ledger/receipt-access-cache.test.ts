@@ -1,25 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { applicationSubject, grantAccess } from "../../helpers/access-policy.js";
 import { until } from "../../helpers/poll.js";
-import { plainApplication, startTestService, type TestService } from "../../helpers/service.js";
+import { adminAndReader, forSuite } from "../../helpers/service.js";
 
 // Receipts answer from what is kept of sealed records (the event's access facts, its log entry,
 // the signed receipt). These checks run after another caller has warmed every one of those
 // caches: the access rules must hold on the cached path exactly as on the first read.
-let s: TestService;
-let admin: string;
-let reader: string;
-let readerId: string;
-beforeAll(async () => {
-  s = await startTestService();
-  admin = await s.token(s.a);
-  ({ clientId: readerId, token: reader } = await plainApplication(s, admin, { display_name: "reader" }));
-});
-afterAll(() => s?.stop());
+const suite = forSuite(() => adminAndReader());
 
 type Rec = { identity: string };
 
-async function create<T>(path: string, json: unknown, token = admin): Promise<T> {
-  const res = await s.api(path, { method: "POST", token, json });
+async function create<T>(path: string, json: unknown, token = suite.admin): Promise<T> {
+  const res = await suite.s.api(path, { method: "POST", token, json });
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as T;
 }
@@ -44,16 +36,16 @@ const routesOf = (e: Rec) => {
 };
 
 const status = async (path: string, token?: string) =>
-  (await s.api(path, token === undefined ? {} : { token })).status;
+  (await suite.s.api(path, token === undefined ? {} : { token })).status;
 
 /** Waits until the administrator is served every receipt of `e` (sealed), which warms the caches. */
 async function warmed(e: Rec): Promise<void> {
   for (const path of routesOf(e))
     await until(async () => {
-      await s.service.workers.flush();
-      return (await status(path, admin)) === 200 ? true : undefined;
+      await suite.s.service.workers.flush();
+      return (await status(path, suite.admin)) === 200 ? true : undefined;
     }, 30_000);
-  for (const path of routesOf(e)) expect(await status(path, admin)).toBe(200);
+  for (const path of routesOf(e)) expect(await status(path, suite.admin)).toBe(200);
 }
 
 describe("receipts from the caches keep every access rule", () => {
@@ -74,47 +66,36 @@ describe("receipts from the caches keep every access rule", () => {
     for (const e of [blueCall, blueNote, pub]) await warmed(e);
     for (const e of [blueCall, blueNote]) {
       for (const path of routesOf(e)) {
-        expect(await status(path, reader), path).toBe(404);
+        expect(await status(path, suite.reader), path).toBe(404);
         expect(await status(path), path).toBe(401);
       }
     }
     // A public record's receipt is everyone's, and a wrong asset in the path is still a 404.
     for (const path of routesOf(pub)) expect(await status(path), path).toBe(200);
     const wrongAsset = `/archivist/v1/receipts/${publicAsset.identity}/events/${blueCall.identity.split("/").at(-1)}`;
-    expect(await status(wrongAsset, admin)).toBe(404);
+    expect(await status(wrongAsset, suite.admin)).toBe(404);
     expect(await status(wrongAsset)).toBe(401);
   });
 
   it("a policy grants exactly its event types, and a change of the asset's attributes takes the grant away at once", async () => {
-    const policy = await s.api("/archivist/iam/v1/access_policies", {
-      method: "POST",
-      token: admin,
-      json: {
-        display_name: "blue team reads created calls",
-        filters: [{ or: ["attributes.team=blue"] }],
-        access_permissions: [
-          {
-            asset_attributes_read: ["team"],
-            event_arc_display_type_read: ["vcon_created"],
-            behaviours: [],
-            event_arc_display_type_write: [],
-            asset_attributes_write: [],
-            user_attributes: [{ or: [`subject=${readerId}`] }],
-          },
-        ],
-      },
+    await grantAccess(suite.s, suite.admin, "blue team reads created calls", "attributes.team=blue", {
+      asset_attributes_read: ["team"],
+      event_arc_display_type_read: ["vcon_created"],
+      behaviours: [],
+      event_arc_display_type_write: [],
+      asset_attributes_write: [],
+      ...applicationSubject(suite.readerId),
     });
-    expect(policy.status, await policy.clone().text()).toBe(200);
     await until(async () =>
-      (await status(routesOf(blueCall)[0] as string, reader)) === 200 ? true : undefined,
+      (await status(routesOf(blueCall)[0] as string, suite.reader)) === 200 ? true : undefined,
     );
-    for (const path of routesOf(blueCall)) expect(await status(path, reader), path).toBe(200);
+    for (const path of routesOf(blueCall)) expect(await status(path, suite.reader), path).toBe(200);
     // The policy reads vcon_created events only: the warmed receipt of the note stays refused.
-    for (const path of routesOf(blueNote)) expect(await status(path, reader), path).toBe(404);
+    for (const path of routesOf(blueNote)) expect(await status(path, suite.reader), path).toBe(404);
     // The asset leaves the policy's filter: its attributes are read afresh, so no cached grant outlives it.
     const blue = { identity: blueCall.identity.split("/events/")[0] as string };
     await eventOf(blue, "vcon_moved", { team: "red" });
-    for (const path of routesOf(blueCall)) expect(await status(path, reader), path).toBe(404);
-    for (const path of routesOf(blueCall)) expect(await status(path, admin), path).toBe(200);
+    for (const path of routesOf(blueCall)) expect(await status(path, suite.reader), path).toBe(404);
+    for (const path of routesOf(blueCall)) expect(await status(path, suite.admin), path).toBe(200);
   });
 });

@@ -1,20 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { applicationSubject, grantAccess } from "../../helpers/access-policy.js";
 import { evidence, postEvent } from "../../helpers/records.js";
-import { plainApplication, startTestService, type TestService } from "../../helpers/service.js";
+import { adminAndReader, forSuite } from "../../helpers/service.js";
 
-let s: TestService;
-let admin: string;
-let reader: string;
-let readerId: string;
-beforeAll(async () => {
-  s = await startTestService();
-  admin = await s.token(s.a);
-  ({ clientId: readerId, token: reader } = await plainApplication(s, admin, {
-    display_name: "reader",
-    custom_claims: { team: "blue" },
-  }));
-});
-afterAll(() => s?.stop());
+const suite = forSuite(() => adminAndReader({ display_name: "reader", custom_claims: { team: "blue" } }));
 
 type Asset = { identity: string; attributes: Record<string, unknown> };
 type Event = {
@@ -31,43 +20,44 @@ describe("access enforcement (secured by default, ABAC)", () => {
   let blue: Asset;
   it("a new identity sees and writes nothing before a policy", async () => {
     blue = await json<Asset>(
-      s.api("/archivist/v2/assets", {
+      suite.s.api("/archivist/v2/assets", {
         method: "POST",
-        token: admin,
+        token: suite.admin,
         json: { attributes: { arc_display_type: "call", team: "blue", secret: "s3cr3t" } },
       }),
     );
-    await s.api("/archivist/v2/assets", {
+    await suite.s.api("/archivist/v2/assets", {
       method: "POST",
-      token: admin,
+      token: suite.admin,
       json: { attributes: { arc_display_type: "call", team: "red" } },
     });
     for (const t of ["vcon_created", "vcon_redacted"])
-      await postEvent(s, admin, blue.identity, evidence({ arc_display_type: t }));
-    const list = await s.api("/archivist/v2/assets", {
-      token: reader,
+      await postEvent(suite.s, suite.admin, blue.identity, evidence({ arc_display_type: t }));
+    const list = await suite.s.api("/archivist/v2/assets", {
+      token: suite.reader,
       headers: { "x-request-total-count": "true" },
     });
     expect(((await list.json()) as { assets: Asset[] }).assets).toEqual([]);
     expect(list.headers.get("x-total-count")).toBe("0");
-    expect((await s.api(`/archivist/v2/${blue.identity}`, { token: reader })).status).toBe(404);
+    expect((await suite.s.api(`/archivist/v2/${blue.identity}`, { token: suite.reader })).status).toBe(404);
     expect(
-      (await json<{ events: Event[] }>(s.api("/archivist/v2/assets/-/events", { token: reader }))).events,
+      (await json<{ events: Event[] }>(suite.s.api("/archivist/v2/assets/-/events", { token: suite.reader })))
+        .events,
     ).toEqual([]);
     expect(
       (
-        await s.api(`/archivist/v2/${blue.identity}/events`, {
+        await suite.s.api(`/archivist/v2/${blue.identity}/events`, {
           method: "POST",
-          token: reader,
+          token: suite.reader,
           json: { operation: "Record", behaviour: "RecordEvidence" },
         })
       ).status,
     ).toBe(404);
     expect(
       (
-        await s.api("/archivist/v2/assets", {
+        await suite.s.api("/archivist/v2/assets", {
           method: "POST",
-          token: reader,
+          token: suite.reader,
           json: { attributes: { team: "blue" } },
         })
       ).status,
@@ -75,35 +65,24 @@ describe("access enforcement (secured by default, ABAC)", () => {
   });
 
   it("after a policy, sees exactly the permitted assets, attributes and event types; the policy is audited", async () => {
-    const policy = await s.api("/archivist/iam/v1/access_policies", {
-      method: "POST",
-      token: admin,
-      json: {
-        display_name: "blue team reads calls",
-        filters: [{ or: ["attributes.team=blue"] }],
-        access_permissions: [
-          {
-            asset_attributes_read: ["arc_display_type", "team"],
-            event_arc_display_type_read: ["vcon_created"],
-            behaviours: ["RecordEvidence"],
-            event_arc_display_type_write: ["vcon_note"],
-            asset_attributes_write: [],
-            user_attributes: [{ or: [`subject=${readerId}`] }],
-          },
-        ],
-      },
+    const policy = await grantAccess(suite.s, suite.admin, "blue team reads calls", "attributes.team=blue", {
+      asset_attributes_read: ["arc_display_type", "team"],
+      event_arc_display_type_read: ["vcon_created"],
+      behaviours: ["RecordEvidence"],
+      event_arc_display_type_write: ["vcon_note"],
+      asset_attributes_write: [],
+      ...applicationSubject(suite.readerId),
     });
-    expect(policy.status, await policy.clone().text()).toBe(200);
-    const list = await s.api("/archivist/v2/assets", {
-      token: reader,
+    const list = await suite.s.api("/archivist/v2/assets", {
+      token: suite.reader,
       headers: { "x-request-total-count": "true" },
     });
     const assets = ((await list.json()) as { assets: Asset[] }).assets;
     expect(assets.map((a) => a.identity)).toEqual([blue.identity]);
     expect(assets[0]?.attributes).toEqual({ arc_display_type: "call", team: "blue" });
     expect(list.headers.get("x-total-count")).toBe("1");
-    const events = await s.api(`/archivist/v2/${blue.identity}/events`, {
-      token: reader,
+    const events = await suite.s.api(`/archivist/v2/${blue.identity}/events`, {
+      token: suite.reader,
       headers: { "x-request-total-count": "true" },
     });
     const types = ((await events.json()) as { events: Event[] }).events.map(
@@ -111,51 +90,55 @@ describe("access enforcement (secured by default, ABAC)", () => {
     );
     expect(types).toEqual(["vcon_created"]);
     expect(events.headers.get("x-total-count")).toBe("1");
-    const all = await json<{ events: Event[] }>(s.api("/archivist/v2/assets/-/events", { token: reader }));
+    const all = await json<{ events: Event[] }>(
+      suite.s.api("/archivist/v2/assets/-/events", { token: suite.reader }),
+    );
     expect(all.events.map((e) => e.event_attributes.arc_display_type)).toEqual(["vcon_created"]);
-    const ok = await postEvent(s, reader, blue.identity, evidence({ arc_display_type: "vcon_note" }));
+    const readerPosts = (event: unknown) => postEvent(suite.s, suite.reader, blue.identity, event);
+    const ok = await readerPosts(evidence({ arc_display_type: "vcon_note" }));
     expect(ok.status).toBe(200);
-    const refused = await postEvent(s, reader, blue.identity, evidence({ arc_display_type: "vcon_deleted" }));
+    const refused = await readerPosts(evidence({ arc_display_type: "vcon_deleted" }));
     expect(refused.status).toBe(403);
-    const changesAttr = await postEvent(
-      s,
-      reader,
-      blue.identity,
+    const changesAttr = await readerPosts(
       evidence({ arc_display_type: "vcon_note" }, { asset_attributes: { team: "red" } }),
     );
     expect(changesAttr.status).toBe(403);
     const audit = await json<{ events: Event[] }>(
-      s.api(`/archivist/v2/${blue.identity}/events?event_attributes.arc_display_type=arc_access_policy`, {
-        token: admin,
-      }),
+      suite.s.api(
+        `/archivist/v2/${blue.identity}/events?event_attributes.arc_display_type=arc_access_policy`,
+        {
+          token: suite.admin,
+        },
+      ),
     );
     expect(audit.events).toHaveLength(1);
-    expect(audit.events[0]?.principal_accepted.issuer).toBe(`${s.url}/internal`);
+    expect(audit.events[0]?.principal_accepted.issuer).toBe(`${suite.s.url}/internal`);
     expect(audit.events[0]?.principal_accepted.subject).toMatch(/^access_policies\//);
     const matches = await json<{ assets: Asset[] }>(
-      s.api(`/archivist/iam/v1/${((await policy.json()) as { identity: string }).identity}/assets`, {
-        token: admin,
+      suite.s.api(`/archivist/iam/v1/${policy}/assets`, {
+        token: suite.admin,
       }),
     );
     expect(matches.assets.map((a) => a.identity)).toEqual([blue.identity]);
     const byAsset = await json<{ access_policies: unknown[] }>(
-      s.api(`/archivist/iam/v1/${blue.identity}/access_policies`, { token: admin }),
+      suite.s.api(`/archivist/iam/v1/${blue.identity}/access_policies`, { token: suite.admin }),
     );
     expect(byAsset.access_policies).toHaveLength(1);
   });
 
   it("applies a changed or deleted policy to the very next request (policies are kept only briefly)", async () => {
     const policies = await json<{ access_policies: Array<{ identity: string }> }>(
-      s.api(`/archivist/iam/v1/${blue.identity}/access_policies`, { token: admin }),
+      suite.s.api(`/archivist/iam/v1/${blue.identity}/access_policies`, { token: suite.admin }),
     );
     const policy = policies.access_policies[0]?.identity as string;
-    const sees = async () => (await s.api(`/archivist/v2/${blue.identity}`, { token: reader })).status;
+    const sees = async () =>
+      (await suite.s.api(`/archivist/v2/${blue.identity}`, { token: suite.reader })).status;
     expect(await sees()).toBe(200);
     /** Lets only `subject` read the team attribute. */
     const grantTo = async (subject: string) => {
-      const res = await s.api(`/archivist/iam/v1/${policy}`, {
+      const res = await suite.s.api(`/archivist/iam/v1/${policy}`, {
         method: "PATCH",
-        token: admin,
+        token: suite.admin,
         json: {
           access_permissions: [
             { asset_attributes_read: ["team"], user_attributes: [{ or: [`subject=${subject}`] }] },
@@ -167,38 +150,37 @@ describe("access enforcement (secured by default, ABAC)", () => {
     // Narrowed to another subject: the reader no longer matches it.
     await grantTo("someone-else");
     expect(await sees()).toBe(404);
-    await grantTo(readerId);
+    await grantTo(suite.readerId);
     expect(await sees()).toBe(200);
-    expect((await s.api(`/archivist/iam/v1/${policy}`, { method: "DELETE", token: admin })).status).toBe(200);
+    expect(
+      (await suite.s.api(`/archivist/iam/v1/${policy}`, { method: "DELETE", token: suite.admin })).status,
+    ).toBe(200);
     expect(await sees()).toBe(404);
-    const list = await json<{ assets: Asset[] }>(s.api("/archivist/v2/assets", { token: reader }));
+    const list = await json<{ assets: Asset[] }>(
+      suite.s.api("/archivist/v2/assets", { token: suite.reader }),
+    );
     expect(list.assets).toEqual([]);
   });
 
   it("authorises an asset created with events as the creation and each event on their own would be", async () => {
-    const policy = await s.api("/archivist/iam/v1/access_policies", {
-      method: "POST",
-      token: admin,
-      json: {
-        display_name: "green team creates calls and notes on them",
-        filters: [{ or: ["attributes.team=green"] }],
-        access_permissions: [
-          {
-            asset_attributes_read: ["arc_display_type", "team"],
-            behaviours: ["AssetCreator", "RecordEvidence"],
-            event_arc_display_type_read: ["vcon_note"],
-            event_arc_display_type_write: ["vcon_note"],
-            asset_attributes_write: ["arc_display_type", "team"],
-            user_attributes: [{ or: [`subject=${readerId}`] }],
-          },
-        ],
+    await grantAccess(
+      suite.s,
+      suite.admin,
+      "green team creates calls and notes on them",
+      "attributes.team=green",
+      {
+        asset_attributes_read: ["arc_display_type", "team"],
+        behaviours: ["AssetCreator", "RecordEvidence"],
+        event_arc_display_type_read: ["vcon_note"],
+        event_arc_display_type_write: ["vcon_note"],
+        asset_attributes_write: ["arc_display_type", "team"],
+        ...applicationSubject(suite.readerId),
       },
-    });
-    expect(policy.status, await policy.clone().text()).toBe(200);
+    );
     const create = (team: string, type: string) =>
-      s.api("/archivist/v2/assets:withEvents", {
+      suite.s.api("/archivist/v2/assets:withEvents", {
         method: "POST",
-        token: reader,
+        token: suite.reader,
         json: {
           attributes: { arc_display_type: "call", team },
           events: [
@@ -214,21 +196,21 @@ describe("access enforcement (secured by default, ABAC)", () => {
     expect((await create("red", "vcon_note")).status).toBe(403);
     expect((await create("green", "vcon_deleted")).status).toBe(403);
     const none = await json<{ assets: Asset[] }>(
-      s.api("/archivist/v2/assets?attributes.team=green", { token: admin }),
+      suite.s.api("/archivist/v2/assets?attributes.team=green", { token: suite.admin }),
     );
     expect(none.assets).toEqual([]);
     const made = await create("green", "vcon_note");
     expect(made.status, await made.clone().text()).toBe(200);
     const { asset } = (await made.json()) as { asset: Asset };
     const events = await json<{ events: Event[] }>(
-      s.api(`/archivist/v2/${asset.identity}/events`, { token: reader }),
+      suite.s.api(`/archivist/v2/${asset.identity}/events`, { token: suite.reader }),
     );
     expect(events.events.map((e) => e.event_attributes.arc_display_type)).toEqual(["vcon_note"]);
     // Each event is authorised against the asset before it changes it, as POST …/events is: this
     // one may move the asset out of the policy, as the reader may write `team` on a green asset.
-    const moved = await s.api("/archivist/v2/assets:withEvents", {
+    const moved = await suite.s.api("/archivist/v2/assets:withEvents", {
       method: "POST",
-      token: reader,
+      token: suite.reader,
       json: {
         attributes: { arc_display_type: "call", team: "green" },
         events: [
@@ -243,12 +225,12 @@ describe("access enforcement (secured by default, ABAC)", () => {
     });
     expect(moved.status, await moved.clone().text()).toBe(200);
     const red = ((await moved.json()) as { asset: Asset }).asset;
-    const read = await json<Asset>(s.api(`/archivist/v2/${red.identity}`, { token: admin }));
+    const read = await json<Asset>(suite.s.api(`/archivist/v2/${red.identity}`, { token: suite.admin }));
     expect(read.attributes.team).toBe("red");
     // A batch authorises each item as its own request: the refused one is stored nowhere.
-    const batch = await s.api("/archivist/v2/assets:batchWithEvents", {
+    const batch = await suite.s.api("/archivist/v2/assets:batchWithEvents", {
       method: "POST",
-      token: reader,
+      token: suite.reader,
       json: {
         requests: ["blue", "green"].map((team) => ({
           attributes: { arc_display_type: "call", team, batched: "yes" },
@@ -269,7 +251,7 @@ describe("access enforcement (secured by default, ABAC)", () => {
     expect(responses[0]?.error).toMatchObject({ status: 403, code: 7 });
     expect(responses[1]?.asset?.attributes.team).toBe("green");
     const batched = await json<{ assets: Asset[] }>(
-      s.api("/archivist/v2/assets?attributes.batched=yes", { token: admin }),
+      suite.s.api("/archivist/v2/assets?attributes.batched=yes", { token: suite.admin }),
     );
     expect(batched.assets.map((a) => a.attributes.team)).toEqual(["green"]);
   });
@@ -278,9 +260,9 @@ describe("access enforcement (secured by default, ABAC)", () => {
     // The green policy of the test before: the reader sees green calls and writes notes on them.
     const call = async (team: string) =>
       json<Asset>(
-        s.api("/archivist/v2/assets", {
+        suite.s.api("/archivist/v2/assets", {
           method: "POST",
-          token: admin,
+          token: suite.admin,
           json: { attributes: { arc_display_type: "call", team, events_batch: "yes" } },
         }),
       );
@@ -300,9 +282,9 @@ describe("access enforcement (secured by default, ABAC)", () => {
       // An asset attribute the policy does not let the reader write.
       { asset_identity: green.identity, event: note("vcon_note", { secret: "x" }) },
     ];
-    const batch = await s.api("/archivist/v2/assets/-/events:batch", {
+    const batch = await suite.s.api("/archivist/v2/assets/-/events:batch", {
       method: "POST",
-      token: reader,
+      token: suite.reader,
       json: { requests: items },
     });
     expect(batch.status, await batch.clone().text()).toBe(200);
@@ -314,9 +296,9 @@ describe("access enforcement (secured by default, ABAC)", () => {
     // Each refusal is the one its own request gets.
     for (const [i, item] of items.entries()) {
       if (i === 0) continue;
-      const alone = await s.api(`/archivist/v2/${item.asset_identity}/events`, {
+      const alone = await suite.s.api(`/archivist/v2/${item.asset_identity}/events`, {
         method: "POST",
-        token: reader,
+        token: suite.reader,
         json: item.event,
       });
       const body = (await alone.json()) as { code: number; message: string };
@@ -325,7 +307,9 @@ describe("access enforcement (secured by default, ABAC)", () => {
     const recorded = async (asset: Asset) =>
       (
         await json<{ events: Event[] }>(
-          s.api(`/archivist/v2/${asset.identity}/events?event_attributes.from_batch=yes`, { token: admin }),
+          suite.s.api(`/archivist/v2/${asset.identity}/events?event_attributes.from_batch=yes`, {
+            token: suite.admin,
+          }),
         )
       ).events.map((e) => e.event_attributes.arc_display_type);
     expect(await recorded(green)).toEqual(["vcon_note"]);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applicationSubject, grantAccess } from "../../helpers/access-policy.js";
 import { evidence, postEvent } from "../../helpers/records.js";
 import { plainApplication, startTestService, type TestService } from "../../helpers/service.js";
 
@@ -113,25 +114,14 @@ describe("GET /archivist/v2/assets/-/summaries", () => {
   it("shows a policy reader only what it may read: its assets, and only the events of types it may read", async () => {
     const { clientId, token: reader } = await plainApplication(s, admin, { display_name: "summary reader" });
     expect((await list(reader, "")).assets).toEqual([]);
-    const policy = await s.api("/archivist/iam/v1/access_policies", {
-      method: "POST",
-      token: admin,
-      json: {
-        display_name: "reader reads blue vCon creations",
-        filters: [{ or: ["attributes.team=blue"] }],
-        access_permissions: [
-          {
-            asset_attributes_read: ["arc_display_type", "subject"],
-            event_arc_display_type_read: ["vcon_created"],
-            behaviours: [],
-            event_arc_display_type_write: [],
-            asset_attributes_write: [],
-            user_attributes: [{ or: [`subject=${clientId}`] }],
-          },
-        ],
-      },
+    await grantAccess(s, admin, "reader reads blue vCon creations", "attributes.team=blue", {
+      asset_attributes_read: ["arc_display_type", "subject"],
+      event_arc_display_type_read: ["vcon_created"],
+      behaviours: [],
+      event_arc_display_type_write: [],
+      asset_attributes_write: [],
+      ...applicationSubject(clientId),
     });
-    expect(policy.status, await policy.clone().text()).toBe(200);
     const seen = await list(reader, "");
     expect(seen.assets.map((a) => [a.identity, a.event_count])).toEqual([[ids.alpha, 1]]);
     expect(seen.assets[0]?.attributes).not.toHaveProperty("arc_display_name");

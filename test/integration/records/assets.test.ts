@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { committedRecord } from "../../helpers/poll.js";
-import { type TestService, twoTenancies } from "../../helpers/service.js";
+import { forSuite, twoTenancies } from "../../helpers/service.js";
 
-let s: TestService;
-let ta: string;
-let tb: string;
-beforeAll(async () => {
-  ({ s, ta, tb } = await twoTenancies());
-});
-afterAll(() => s?.stop());
+const suite = forSuite(() => twoTenancies());
 
 type Asset = {
   identity: string;
@@ -30,25 +24,27 @@ type Event = {
 };
 
 async function createAsset(token: string, body: Record<string, unknown>): Promise<Asset> {
-  const res = await s.api("/archivist/v2/assets", { method: "POST", token, json: body });
+  const res = await suite.s.api("/archivist/v2/assets", { method: "POST", token, json: body });
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as Asset;
 }
 
 async function postEvent(token: string, asset: Asset, body: Record<string, unknown>): Promise<Response> {
-  return s.api(`/archivist/v2/${asset.identity}/events`, { method: "POST", token, json: body });
+  return suite.s.api(`/archivist/v2/${asset.identity}/events`, { method: "POST", token, json: body });
 }
 
 describe("assets and events", () => {
   it("creates an asset with a NewAsset event written by the service", async () => {
-    const asset = await createAsset(ta, {
+    const asset = await createAsset(suite.ta, {
       attributes: { arc_display_name: "Call 1", arc_display_type: "call", team: "red" },
       behaviours: ["RecordEvidence"],
     });
     expect(asset.identity).toMatch(/^assets\/[0-9a-f-]{36}$/);
     expect(asset.proof_mechanism).toBe("MERKLE_LOG");
     expect(asset.tracked).toBe("TRACKED");
-    const events = (await (await s.api(`/archivist/v2/${asset.identity}/events`, { token: ta })).json()) as {
+    const events = (await (
+      await suite.s.api(`/archivist/v2/${asset.identity}/events`, { token: suite.ta })
+    ).json()) as {
       events: Event[];
     };
     expect(events.events).toHaveLength(1);
@@ -58,15 +54,19 @@ describe("assets and events", () => {
   });
 
   it("writes concurrent creations and events in shared groups, refusing a bad one alone", async () => {
-    const existing = await createAsset(ta, { attributes: { arc_display_type: "call", burst: "target" } });
+    const existing = await createAsset(suite.ta, {
+      attributes: { arc_display_type: "call", burst: "target" },
+    });
     const bodies = Array.from({ length: 40 }, (_, i) => ({
       attributes: { arc_display_type: "call", burst: "created", n: String(i) },
     }));
     const [created, events, refused] = await Promise.all([
-      Promise.all(bodies.map((b) => s.api("/archivist/v2/assets", { method: "POST", token: ta, json: b }))),
+      Promise.all(
+        bodies.map((b) => suite.s.api("/archivist/v2/assets", { method: "POST", token: suite.ta, json: b })),
+      ),
       Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          postEvent(ta, existing, {
+          postEvent(suite.ta, existing, {
             operation: "Record",
             behaviour: "RecordEvidence",
             event_attributes: { arc_display_type: "note", n: String(i) },
@@ -74,9 +74,9 @@ describe("assets and events", () => {
           }),
         ),
       ),
-      s.api("/archivist/v2/assets", {
+      suite.s.api("/archivist/v2/assets", {
         method: "POST",
-        token: ta,
+        token: suite.ta,
         json: {
           attributes: { arc_home_location_identity: "locations/00000000-0000-4000-8000-000000000000" },
         },
@@ -88,23 +88,31 @@ describe("assets and events", () => {
     const assets = (await Promise.all(created.map((r) => r.json()))) as Asset[];
     expect(new Set(assets.map((a) => a.identity)).size).toBe(40);
     for (const [i, a] of assets.entries()) {
-      const read = (await (await s.api(`/archivist/v2/${a.identity}`, { token: ta })).json()) as Asset;
+      const read = (await (
+        await suite.s.api(`/archivist/v2/${a.identity}`, { token: suite.ta })
+      ).json()) as Asset;
       expect(read.attributes).toMatchObject({ burst: "created", n: String(i) });
-      const list = (await (await s.api(`/archivist/v2/${a.identity}/events`, { token: ta })).json()) as {
+      const list = (await (
+        await suite.s.api(`/archivist/v2/${a.identity}/events`, { token: suite.ta })
+      ).json()) as {
         events: Event[];
       };
       expect(list.events.map((e) => e.operation)).toEqual(["NewAsset"]);
       expect(list.events[0]?.asset_attributes).toMatchObject({ n: String(i) });
     }
-    const listed = await s.api("/archivist/v2/assets?attributes.burst=created&page_size=100", { token: ta });
+    const listed = await suite.s.api("/archivist/v2/assets?attributes.burst=created&page_size=100", {
+      token: suite.ta,
+    });
     expect(((await listed.json()) as { assets: Asset[] }).assets).toHaveLength(40);
-    const target = (await (await s.api(`/archivist/v2/${existing.identity}`, { token: ta })).json()) as Asset;
+    const target = (await (
+      await suite.s.api(`/archivist/v2/${existing.identity}`, { token: suite.ta })
+    ).json()) as Asset;
     expect(target.attributes.last).toMatch(/^\d+$/);
   });
 
   it("refuses events for an asset that does not exist with 404, in groups with good ones, storing none", async () => {
     // The writer's own check, under the lock it takes on each asset: no foreign key repeats it.
-    const existing = await createAsset(ta, { attributes: { arc_display_type: "call" } });
+    const existing = await createAsset(suite.ta, { attributes: { arc_display_type: "call" } });
     const missing = { identity: "assets/00000000-0000-4000-8000-00000000dead" } as Asset;
     const body = (target: string) => ({
       operation: "Record",
@@ -113,16 +121,18 @@ describe("assets and events", () => {
     });
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        i % 3 === 0 ? postEvent(ta, missing, body("missing")) : postEvent(ta, existing, body("existing")),
+        i % 3 === 0
+          ? postEvent(suite.ta, missing, body("missing"))
+          : postEvent(suite.ta, existing, body("existing")),
       ),
     );
     expect(answers.map((r) => r.status)).toEqual(answers.map((_, i) => (i % 3 === 0 ? 404 : 200)));
-    const listed = await s.api("/archivist/v2/assets/-/events?event_attributes.orphan_probe=missing", {
-      token: ta,
+    const listed = await suite.s.api("/archivist/v2/assets/-/events?event_attributes.orphan_probe=missing", {
+      token: suite.ta,
     });
     expect(((await listed.json()) as { events: Event[] }).events).toEqual([]);
-    const good = await s.api("/archivist/v2/assets/-/events?event_attributes.orphan_probe=existing", {
-      token: ta,
+    const good = await suite.s.api("/archivist/v2/assets/-/events?event_attributes.orphan_probe=existing", {
+      token: suite.ta,
     });
     expect(((await good.json()) as { events: Event[] }).events).toHaveLength(8);
   });
@@ -134,9 +144,9 @@ describe("assets and events", () => {
       event_attributes: { arc_display_type: "note", first: n },
       asset_attributes: aa,
     });
-    const res = await s.api("/archivist/v2/assets:withEvents", {
+    const res = await suite.s.api("/archivist/v2/assets:withEvents", {
       method: "POST",
-      token: ta,
+      token: suite.ta,
       json: {
         attributes: { arc_display_type: "call", bundle: "one" },
         events: [record("a"), record("b", { stage: "2" })],
@@ -148,19 +158,23 @@ describe("assets and events", () => {
     expect(made.events.map((e) => e.event_attributes.first)).toEqual(["a", "b"]);
     expect(made.events.every((e) => e.identity.startsWith(`${made.asset.identity}/events/`))).toBe(true);
     const list = (await (
-      await s.api(`/archivist/v2/${made.asset.identity}/events?order_by=SIMPLEHASHV1`, { token: ta })
+      await suite.s.api(`/archivist/v2/${made.asset.identity}/events?order_by=SIMPLEHASHV1`, {
+        token: suite.ta,
+      })
     ).json()) as {
       events: Event[];
     };
     expect(list.events.map((e) => e.operation)).toEqual(["NewAsset", "Record", "Record"]);
     // The NewAsset event holds the asset as created; the second Record changed it.
     expect(list.events[0]?.asset_attributes).toEqual({ arc_display_type: "call", bundle: "one" });
-    const read = (await (await s.api(`/archivist/v2/${made.asset.identity}`, { token: ta })).json()) as Asset;
+    const read = (await (
+      await suite.s.api(`/archivist/v2/${made.asset.identity}`, { token: suite.ta })
+    ).json()) as Asset;
     expect(read.attributes).toMatchObject({ stage: "2" });
     // The encoded form of the verb reaches the same route.
-    const encoded = await s.api("/archivist/v2/assets%3AwithEvents", {
+    const encoded = await suite.s.api("/archivist/v2/assets%3AwithEvents", {
       method: "POST",
-      token: ta,
+      token: suite.ta,
       json: { attributes: { bundle: "two" }, events: [record("c")] },
     });
     expect(encoded.status).toBe(200);
@@ -168,9 +182,9 @@ describe("assets and events", () => {
 
   it("refuses a creation with events as a whole: nothing is stored when one event is bad", async () => {
     const attempt = async (events: unknown[]) =>
-      s.api("/archivist/v2/assets:withEvents", {
+      suite.s.api("/archivist/v2/assets:withEvents", {
         method: "POST",
-        token: ta,
+        token: suite.ta,
         json: { attributes: { bundle: "refused" }, events },
       });
     const good = { operation: "Record", behaviour: "RecordEvidence", event_attributes: { ok: "1" } };
@@ -188,7 +202,7 @@ describe("assets and events", () => {
       expect(r.status).toBe(400);
       expect(((await r.json()) as { code: number }).code).toBe(3);
     }
-    const listed = await s.api("/archivist/v2/assets?attributes.bundle=refused", { token: ta });
+    const listed = await suite.s.api("/archivist/v2/assets?attributes.bundle=refused", { token: suite.ta });
     expect(((await listed.json()) as { assets: Asset[] }).assets).toEqual([]);
   });
 
@@ -198,9 +212,9 @@ describe("assets and events", () => {
       behaviour: "RecordEvidence",
       event_attributes: { arc_display_type: "note", first: n },
     });
-    const res = await s.api("/archivist/v2/assets:batchWithEvents", {
+    const res = await suite.s.api("/archivist/v2/assets:batchWithEvents", {
       method: "POST",
-      token: ta,
+      token: suite.ta,
       json: {
         requests: [
           { attributes: { arc_display_type: "call", batch: "b1" }, events: [record("x")] },
@@ -239,30 +253,32 @@ describe("assets and events", () => {
       ["b3", 1],
       ["b4", 0],
     ] as const) {
-      const listed = await s.api(`/archivist/v2/assets?attributes.batch=${batch}`, { token: ta });
+      const listed = await suite.s.api(`/archivist/v2/assets?attributes.batch=${batch}`, { token: suite.ta });
       expect(((await listed.json()) as { assets: Asset[] }).assets, batch).toHaveLength(n);
     }
     const list = (await (
-      await s.api(`/archivist/v2/${three.asset.identity}/events?order_by=SIMPLEHASHV1`, { token: ta })
+      await suite.s.api(`/archivist/v2/${three.asset.identity}/events?order_by=SIMPLEHASHV1`, {
+        token: suite.ta,
+      })
     ).json()) as { events: Event[] };
     expect(list.events.map((e) => e.operation)).toEqual(["NewAsset", "Record", "Record"]);
     // The batch as a whole is bounded: no items, or more than 100, is a bad request.
     const good = { attributes: { batch: "bounds" }, events: [record("w")] };
     for (const requests of [[], Array.from({ length: 101 }, () => good)]) {
-      const r = await s.api("/archivist/v2/assets:batchWithEvents", {
+      const r = await suite.s.api("/archivist/v2/assets:batchWithEvents", {
         method: "POST",
-        token: ta,
+        token: suite.ta,
         json: { requests },
       });
       expect(r.status).toBe(400);
       expect(((await r.json()) as { code: number }).code).toBe(3);
     }
-    const unauthenticated = await s.api("/archivist/v2/assets:batchWithEvents", {
+    const unauthenticated = await suite.s.api("/archivist/v2/assets:batchWithEvents", {
       method: "POST",
       json: { requests: [good] },
     });
     expect(unauthenticated.status).toBe(401);
-    const bounds = await s.api("/archivist/v2/assets?attributes.batch=bounds", { token: ta });
+    const bounds = await suite.s.api("/archivist/v2/assets?attributes.batch=bounds", { token: suite.ta });
     expect(((await bounds.json()) as { assets: Asset[] }).assets).toEqual([]);
   });
 
@@ -273,9 +289,9 @@ describe("assets and events", () => {
       event_attributes: { arc_display_type: "note", minimal: n },
     });
     const minimal = { prefer: 'respond-async, return="minimal"; x=1' };
-    const single = await s.api("/archivist/v2/assets:withEvents", {
+    const single = await suite.s.api("/archivist/v2/assets:withEvents", {
       method: "POST",
-      token: ta,
+      token: suite.ta,
       headers: minimal,
       json: { attributes: { arc_display_type: "call", minimal: "m0" }, events: [record("a")] },
     });
@@ -289,17 +305,17 @@ describe("assets and events", () => {
     expect(made.events.map((e) => Object.keys(e))).toEqual([["identity"]]);
     // What it names is stored whole, and reads back as any record does.
     const asset = (await (
-      await s.api(`/archivist/v2/${made.asset.identity}`, { token: ta })
+      await suite.s.api(`/archivist/v2/${made.asset.identity}`, { token: suite.ta })
     ).json()) as Asset;
     expect(asset.attributes).toEqual({ arc_display_type: "call", minimal: "m0" });
     const event = (await (
-      await s.api(`/archivist/v2/${made.events[0]?.identity}`, { token: ta })
+      await suite.s.api(`/archivist/v2/${made.events[0]?.identity}`, { token: suite.ta })
     ).json()) as Event;
     expect(event.event_attributes.minimal).toBe("a");
 
-    const batch = await s.api("/archivist/v2/assets:batchWithEvents", {
+    const batch = await suite.s.api("/archivist/v2/assets:batchWithEvents", {
       method: "POST",
-      token: ta,
+      token: suite.ta,
       headers: { prefer: "return=minimal" },
       json: {
         requests: [
@@ -322,9 +338,9 @@ describe("assets and events", () => {
     // An item's failure is answered as it is without the preference.
     expect(refused.error).toMatchObject({ status: 400, code: 3 });
 
-    const events = await s.api("/archivist/v2/assets/-/events:batch", {
+    const events = await suite.s.api("/archivist/v2/assets/-/events:batch", {
       method: "POST",
-      token: ta,
+      token: suite.ta,
       headers: { prefer: "return=minimal" },
       json: {
         requests: [
@@ -340,9 +356,9 @@ describe("assets and events", () => {
     expect(posted.responses[1]).toMatchObject({ error: { status: 400, code: 3 } });
 
     // A request refused as a whole (its body, before any item) is answered as any error is.
-    const refusedWhole = await s.api("/archivist/v2/assets/-/events:batch", {
+    const refusedWhole = await suite.s.api("/archivist/v2/assets/-/events:batch", {
       method: "POST",
-      token: ta,
+      token: suite.ta,
       headers: { prefer: "return=minimal" },
       json: { requests: [] },
     });
@@ -351,9 +367,9 @@ describe("assets and events", () => {
     expect(((await refusedWhole.json()) as { code: number }).code).toBe(3);
 
     // Without the preference (or with another one) the records are answered, as before.
-    const full = await s.api("/archivist/v2/assets/-/events:batch", {
+    const full = await suite.s.api("/archivist/v2/assets/-/events:batch", {
       method: "POST",
-      token: ta,
+      token: suite.ta,
       headers: { prefer: "return=representation" },
       json: { requests: [{ asset_identity: first.asset.identity, event: record("e") }] },
     });
@@ -364,19 +380,23 @@ describe("assets and events", () => {
   });
 
   it("records many events, each on the asset it names, in one request, each answered as its own POST …/events (assets/-/events:batch)", async () => {
-    const x = await createAsset(ta, { attributes: { arc_display_type: "call", stage: "new" } });
-    const y = await createAsset(ta, { attributes: { arc_display_type: "call" } });
-    const theirs = await createAsset(tb, { attributes: { arc_display_type: "call" } });
+    const x = await createAsset(suite.ta, { attributes: { arc_display_type: "call", stage: "new" } });
+    const y = await createAsset(suite.ta, { attributes: { arc_display_type: "call" } });
+    const theirs = await createAsset(suite.tb, { attributes: { arc_display_type: "call" } });
     const note = (n: string) => ({
       operation: "Record",
       behaviour: "RecordEvidence",
       event_attributes: { arc_display_type: "note", batched: n },
     });
     const batch = (token: string | undefined, json: unknown) =>
-      s.api("/archivist/v2/assets/-/events:batch", { method: "POST", ...(token ? { token } : {}), json });
+      suite.s.api("/archivist/v2/assets/-/events:batch", {
+        method: "POST",
+        ...(token ? { token } : {}),
+        json,
+      });
     const bogus = { operation: "Bogus", behaviour: "RecordEvidence" };
     const unknown = `assets/${crypto.randomUUID()}`;
-    const res = await batch(ta, {
+    const res = await batch(suite.ta, {
       requests: [
         { asset_identity: x.identity, event: { ...note("1"), asset_attributes: { stage: "noted" } } },
         { asset_identity: theirs.identity, event: note("2") },
@@ -408,7 +428,11 @@ describe("assets and events", () => {
     // A refused item answers what its own request answers: another tenancy's asset and an unknown
     // one are 404 alike, a bad event 400.
     const alone = async (asset: string, event: unknown) => {
-      const r = await s.api(`/archivist/v2/${asset}/events`, { method: "POST", token: ta, json: event });
+      const r = await suite.s.api(`/archivist/v2/${asset}/events`, {
+        method: "POST",
+        token: suite.ta,
+        json: event,
+      });
       const body = (await r.json()) as { code: number; message: string; details: unknown[] };
       return { error: { status: r.status, ...body } };
     };
@@ -426,7 +450,8 @@ describe("assets and events", () => {
       });
     }
     // The same record a single POST gives, stored, committed and read back as answered.
-    const single = (await (await postEvent(ta, y, note("7"))).json()) as Event & Record<string, unknown>;
+    const single = (await (await postEvent(suite.ta, y, note("7"))).json()) as Event &
+      Record<string, unknown>;
     const batched = last as Event & Record<string, unknown>;
     const volatile = ({
       identity,
@@ -438,7 +463,7 @@ describe("assets and events", () => {
     expect(Object.keys(batched).sort()).toEqual(Object.keys(single).sort());
     expect(volatile(batched)).toEqual(volatile(single));
     for (const made of [first, last]) {
-      const read = await committedRecord<Event>(s, ta, `/archivist/v2/${made.identity}`);
+      const read = await committedRecord<Event>(suite.s, suite.ta, `/archivist/v2/${made.identity}`);
       expect(read).toMatchObject({
         identity: made.identity,
         event_attributes: made.event_attributes,
@@ -449,13 +474,15 @@ describe("assets and events", () => {
       // Committed, and by now perhaps sealed and anchored as well.
       expect(["COMMITTED", "CONFIRMED", "UNEQUIVOCAL"]).toContain(read.confirmation_status);
     }
-    const now = (await (await s.api(`/archivist/v2/${x.identity}`, { token: ta })).json()) as Asset;
+    const now = (await (
+      await suite.s.api(`/archivist/v2/${x.identity}`, { token: suite.ta })
+    ).json()) as Asset;
     expect(now.attributes.stage).toBe("noted");
     const stored = async (asset: Asset) => {
-      const list = await s.api(
+      const list = await suite.s.api(
         `/archivist/v2/${asset.identity}/events?event_attributes.arc_display_type=note`,
         {
-          token: asset === theirs ? tb : ta,
+          token: asset === theirs ? suite.tb : suite.ta,
         },
       );
       return ((await list.json()) as { events: Event[] }).events
@@ -477,7 +504,7 @@ describe("assets and events", () => {
       { requests: [good, { asset_identity: x.identity }] },
       { requests: [good, "item"] },
     ]) {
-      const r = await batch(ta, body);
+      const r = await batch(suite.ta, body);
       expect(r.status, JSON.stringify(body).slice(0, 80)).toBe(400);
       expect(((await r.json()) as { code: number }).code).toBe(3);
     }
@@ -486,10 +513,10 @@ describe("assets and events", () => {
   });
 
   it("records events whose asset_attributes change the asset, with principals and at_time", async () => {
-    const asset = await createAsset(ta, { attributes: { arc_display_type: "call", stage: "new" } });
+    const asset = await createAsset(suite.ta, { attributes: { arc_display_type: "call", stage: "new" } });
     const before = new Date().toISOString();
     await new Promise((r) => setTimeout(r, 20));
-    const res = await postEvent(ta, asset, {
+    const res = await postEvent(suite.ta, asset, {
       operation: "Record",
       behaviour: "RecordEvidence",
       event_attributes: { arc_display_type: "transcribed", note: "x" },
@@ -500,22 +527,27 @@ describe("assets and events", () => {
     const ev = (await res.json()) as Event;
     expect(ev.confirmation_status).toBe("STORED");
     expect(ev.principal_declared.subject).toBe("alice");
-    expect(ev.principal_accepted.subject).toBe(s.a.clientId);
-    const now = (await (await s.api(`/archivist/v2/${asset.identity}`, { token: ta })).json()) as Asset;
+    expect(ev.principal_accepted.subject).toBe(suite.s.a.clientId);
+    const now = (await (
+      await suite.s.api(`/archivist/v2/${asset.identity}`, { token: suite.ta })
+    ).json()) as Asset;
     expect(now.attributes.stage).toBe("transcribed");
     const then = (await (
-      await s.api(`/archivist/v2/${asset.identity}?at_time=${encodeURIComponent(before)}`, { token: ta })
+      await suite.s.api(`/archivist/v2/${asset.identity}?at_time=${encodeURIComponent(before)}`, {
+        token: suite.ta,
+      })
     ).json()) as Asset;
     expect(then.attributes.stage).toBe("new");
     expect(
-      (await s.api(`/archivist/v2/${asset.identity}?at_time=0000-01-01T00:00:00Z`, { token: ta })).status,
+      (await suite.s.api(`/archivist/v2/${asset.identity}?at_time=0000-01-01T00:00:00Z`, { token: suite.ta }))
+        .status,
     ).toBe(400);
-    const one = await s.api(`/archivist/v2/${ev.identity}`, { token: ta });
+    const one = await suite.s.api(`/archivist/v2/${ev.identity}`, { token: suite.ta });
     expect(one.status).toBe(200);
   });
 
   it("refuses bad events and misused attributes with 400 naming the problem", async () => {
-    const asset = await createAsset(ta, { attributes: { arc_display_type: "call" } });
+    const asset = await createAsset(suite.ta, { attributes: { arc_display_type: "call" } });
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ operation: "Explode", behaviour: "RecordEvidence" }, "operation"],
       // Names of Object.prototype are unknown operations too (they were 500s).
@@ -542,20 +574,20 @@ describe("assets and events", () => {
       ],
     ];
     for (const [body, word] of cases) {
-      const res = await postEvent(ta, asset, body);
+      const res = await postEvent(suite.ta, asset, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(((await res.json()) as { message: string }).message).toContain(word);
     }
-    const bad = await s.api("/archivist/v2/assets", {
+    const bad = await suite.s.api("/archivist/v2/assets", {
       method: "POST",
-      token: ta,
+      token: suite.ta,
       json: { attributes: { jit_x: "1" } },
     });
     expect(bad.status).toBe(400);
   });
 
   it("keeps a declared time from the year 1 to past 9999 as sent", async () => {
-    const asset = await createAsset(ta, { attributes: { arc_display_type: "call" } });
+    const asset = await createAsset(suite.ta, { attributes: { arc_display_type: "call" } });
     // JavaScript writes a year past 9999 with a sign (+012000-…), which PostgreSQL would read as
     // a time zone: the group's insert must write it as PostgreSQL reads it.
     for (const when of [
@@ -563,7 +595,7 @@ describe("assets and events", () => {
       "1999-12-31T23:59:59.123Z",
       "+012000-06-01T12:00:00.000Z",
     ]) {
-      const res = await postEvent(ta, asset, {
+      const res = await postEvent(suite.ta, asset, {
         operation: "Record",
         behaviour: "RecordEvidence",
         timestamp_declared: when,
@@ -572,7 +604,7 @@ describe("assets and events", () => {
       expect(res.status, when).toBe(200);
       const ev = (await res.json()) as { identity: string; timestamp_declared: string };
       expect(new Date(ev.timestamp_declared).getTime(), when).toBe(new Date(when).getTime());
-      const read = await s.api(`/archivist/v2/${ev.identity}`, { token: ta });
+      const read = await suite.s.api(`/archivist/v2/${ev.identity}`, { token: suite.ta });
       const back = (await read.json()) as {
         timestamp_declared: string;
         event_attributes: Record<string, unknown>;
@@ -586,45 +618,49 @@ describe("assets and events", () => {
     // A time past 9999 as a query parameter too: the embedded default's driver wrote it with
     // JavaScript's sign, which PostgreSQL refused.
     const at = encodeURIComponent("+012000-01-01T00:00:00Z");
-    const later = await s.api(`/archivist/v2/${asset.identity}?at_time=${at}`, { token: ta });
+    const later = await suite.s.api(`/archivist/v2/${asset.identity}?at_time=${at}`, { token: suite.ta });
     expect(later.status, await later.clone().text()).toBe(200);
     expect(((await later.json()) as Asset).identity).toBe(asset.identity);
   });
 
   it("tracks and untracks: untracked assets are hidden from default lists", async () => {
-    const asset = await createAsset(ta, { attributes: { arc_display_type: "tracking-test" } });
-    expect((await postEvent(ta, asset, { operation: "StopTracking", behaviour: "Builtin" })).status).toBe(
-      200,
-    );
+    const asset = await createAsset(suite.ta, { attributes: { arc_display_type: "tracking-test" } });
+    expect(
+      (await postEvent(suite.ta, asset, { operation: "StopTracking", behaviour: "Builtin" })).status,
+    ).toBe(200);
     const list = async (q: string) =>
       (
         (await (
-          await s.api(`/archivist/v2/assets?attributes.arc_display_type=tracking-test${q}`, { token: ta })
+          await suite.s.api(`/archivist/v2/assets?attributes.arc_display_type=tracking-test${q}`, {
+            token: suite.ta,
+          })
         ).json()) as { assets: Asset[] }
       ).assets;
     expect(await list("")).toHaveLength(0);
     expect((await list("&tracked=NOT_TRACKED"))[0]?.tracked).toBe("NOT_TRACKED");
     expect(await list("&tracked=ANY")).toHaveLength(1);
-    expect((await postEvent(ta, asset, { operation: "StartTracking", behaviour: "Builtin" })).status).toBe(
-      200,
-    );
+    expect(
+      (await postEvent(suite.ta, asset, { operation: "StartTracking", behaviour: "Builtin" })).status,
+    ).toBe(200);
     expect(await list("")).toHaveLength(1);
-    expect((await s.api("/archivist/v2/assets?tracked=SOMETIMES", { token: ta })).status).toBe(400);
+    expect((await suite.s.api("/archivist/v2/assets?tracked=SOMETIMES", { token: suite.ta })).status).toBe(
+      400,
+    );
   });
 
   it("filters lists by attributes, presence and absence, pages and counts", async () => {
     for (let i = 0; i < 5; i++)
-      await createAsset(ta, {
+      await createAsset(suite.ta, {
         attributes: { arc_display_type: "pager", idx: String(i), ...(i % 2 ? { odd: "yes" } : {}) },
       });
     const get = async (q: string, headers: Record<string, string> = {}) =>
-      s.api(`/archivist/v2/assets?attributes.arc_display_type=pager${q}`, { token: ta, headers });
+      suite.s.api(`/archivist/v2/assets?attributes.arc_display_type=pager${q}`, { token: suite.ta, headers });
     const names = async (q: string) =>
       ((await (await get(q)).json()) as { assets: Asset[] }).assets.map((a) => a.attributes.idx);
     expect(await names("&attributes.odd=*")).toEqual(["3", "1"]);
     expect((await names("&attributes.odd!=*")).sort()).toEqual(["0", "2", "4"]);
     expect((await names("&attributes.idx=1&attributes.idx=4")).sort()).toEqual(["1", "4"]);
-    await createAsset(ta, { attributes: { arc_display_type: "pager", idx: "n", calls: 7 } });
+    await createAsset(suite.ta, { attributes: { arc_display_type: "pager", idx: "n", calls: 7 } });
     expect(await names("&attributes.calls=7")).toEqual(["n"]);
     expect(await names("&attributes.calls=07")).toEqual([]);
     expect(await names("&attributes.calls=*")).toEqual(["n"]);
@@ -634,7 +670,7 @@ describe("assets and events", () => {
     const seen: unknown[] = [];
     while (token) {
       const page = (await (
-        await s.api(`/archivist/v2/assets?page_token=${encodeURIComponent(token)}`, { token: ta })
+        await suite.s.api(`/archivist/v2/assets?page_token=${encodeURIComponent(token)}`, { token: suite.ta })
       ).json()) as { assets: Asset[]; next_page_token: string };
       seen.push(...page.assets.map((a) => a.attributes.idx));
       token = page.next_page_token;
@@ -643,7 +679,7 @@ describe("assets and events", () => {
   });
 
   it("keeps the attribute index free of a pending list, so a look-up by attribute stays an index probe", async () => {
-    const rows = await s.service.ctx.db.query<{ reloptions: string[] | null }>(
+    const rows = await suite.s.service.ctx.db.query<{ reloptions: string[] | null }>(
       "select reloptions from pg_class where relname = 'assets_attributes'",
     );
     expect(rows[0]?.reloptions).toContain("fastupdate=off");
@@ -652,10 +688,10 @@ describe("assets and events", () => {
   it("answers a value filter the same whether it matches few records or many, in every tenancy", async () => {
     const rare = (token: string, i: number) =>
       createAsset(token, { attributes: { arc_display_type: "probe", lookup: "rare", i: String(i) } });
-    for (let i = 0; i < 3; i++) await rare(ta, i);
-    for (let i = 0; i < 2; i++) await rare(tb, i);
-    const page = async (q: string, token = ta) => {
-      const res = await s.api(`/archivist/v2/assets?${q}`, {
+    for (let i = 0; i < 3; i++) await rare(suite.ta, i);
+    for (let i = 0; i < 2; i++) await rare(suite.tb, i);
+    const page = async (q: string, token = suite.ta) => {
+      const res = await suite.s.api(`/archivist/v2/assets?${q}`, {
         token,
         headers: { "x-request-total-count": "true" },
       });
@@ -668,28 +704,31 @@ describe("assets and events", () => {
     expect(first.total).toBe("3");
     const second = await page(`page_token=${encodeURIComponent(first.next_page_token ?? "")}`);
     expect(second.assets.map((a) => a.attributes.i)).toEqual(["0"]);
-    expect((await page("attributes.lookup=rare", tb)).assets.map((a) => a.attributes.i)).toEqual(["1", "0"]);
+    expect((await page("attributes.lookup=rare", suite.tb)).assets.map((a) => a.attributes.i)).toEqual([
+      "1",
+      "0",
+    ]);
     // A value nothing holds: answered from the value index alone, with the same total header.
     const none = await page("attributes.lookup=none");
     expect(none.assets).toEqual([]);
     expect(none.total).toBe("0");
     expect(none.next_page_token ?? "").toBe("");
-    const noEvents = await s.api("/archivist/v2/assets/-/events?asset_attributes.lookup=none", {
-      token: ta,
+    const noEvents = await suite.s.api("/archivist/v2/assets/-/events?asset_attributes.lookup=none", {
+      token: suite.ta,
       headers: { "x-request-total-count": "true" },
     });
     expect(noEvents.status).toBe(200);
     expect(noEvents.headers.get("x-total-count")).toBe("0");
     expect(((await noEvents.json()) as { events: unknown[] }).events).toEqual([]);
     const events = (await (
-      await s.api("/archivist/v2/assets/-/events?asset_attributes.lookup=rare", { token: tb })
+      await suite.s.api("/archivist/v2/assets/-/events?asset_attributes.lookup=rare", { token: suite.tb })
     ).json()) as { events: Event[] };
     expect(events.events.map((e) => e.asset_attributes.i)).toEqual(["1", "0"]);
     // Past the few-matches cap (500) the list is not pinned and must answer the same way.
     for (let c = 0; c < 6; c++)
       await Promise.all(
         Array.from({ length: 100 }, (_, i) =>
-          createAsset(ta, {
+          createAsset(suite.ta, {
             attributes: { arc_display_type: "probe", lookup: "common", i: String(c * 100 + i) },
           }),
         ),
@@ -704,21 +743,21 @@ describe("assets and events", () => {
   });
 
   it("filters events by event attributes across all assets, and by time and principal", async () => {
-    const asset = await createAsset(ta, { attributes: { arc_display_type: "evfilter" } });
-    await postEvent(ta, asset, {
+    const asset = await createAsset(suite.ta, { attributes: { arc_display_type: "evfilter" } });
+    await postEvent(suite.ta, asset, {
       operation: "Record",
       behaviour: "RecordEvidence",
       event_attributes: { arc_display_type: "vcon_created", k: "v1" },
       principal_declared: { issuer: "iss-x", subject: "sub-y" },
     });
-    await postEvent(ta, asset, {
+    await postEvent(suite.ta, asset, {
       operation: "Record",
       behaviour: "RecordEvidence",
       event_attributes: { arc_display_type: "vcon_enhanced", k: "v2" },
     });
     const get = async (q: string) =>
       (
-        (await (await s.api(`/archivist/v2/assets/-/events?${q}`, { token: ta })).json()) as {
+        (await (await suite.s.api(`/archivist/v2/assets/-/events?${q}`, { token: suite.ta })).json()) as {
           events: Event[];
         }
       ).events;
@@ -729,67 +768,74 @@ describe("assets and events", () => {
     expect(await get("event_attributes.k=v1&principal_declared.subject=nobody")).toHaveLength(0);
     expect(await get("event_attributes.k=*&timestamp_accepted_since=2999-01-01T00:00:00Z")).toHaveLength(0);
     expect(
-      (await s.api("/archivist/v2/assets/-/events?timestamp_accepted_since=garbage", { token: ta })).status,
+      (
+        await suite.s.api("/archivist/v2/assets/-/events?timestamp_accepted_since=garbage", {
+          token: suite.ta,
+        })
+      ).status,
     ).toBe(400);
     // A time before the year 1 parses, but no database column holds it (it was a 500).
     expect(
       (
-        await s.api("/archivist/v2/assets/-/events?timestamp_accepted_since=0000-01-01T00:00:00Z", {
-          token: ta,
+        await suite.s.api("/archivist/v2/assets/-/events?timestamp_accepted_since=0000-01-01T00:00:00Z", {
+          token: suite.ta,
         })
       ).status,
     ).toBe(400);
-    expect((await s.api("/archivist/v2/assets/-/events?minimum_trust=ROCKSOLID", { token: ta })).status).toBe(
-      400,
-    );
+    expect(
+      (await suite.s.api("/archivist/v2/assets/-/events?minimum_trust=ROCKSOLID", { token: suite.ta }))
+        .status,
+    ).toBe(400);
   });
 
   it("lists events across assets by a key given several values: any of them, in the caller's tenancy only", async () => {
     const marks = ["rep-a", "rep-b", "rep-c"];
-    const asset = await createAsset(ta, { attributes: { arc_display_type: "repeated" } });
+    const asset = await createAsset(suite.ta, { attributes: { arc_display_type: "repeated" } });
     for (const mark of marks)
       expect(
         (
-          await postEvent(ta, asset, {
+          await postEvent(suite.ta, asset, {
             operation: "Record",
             behaviour: "RecordEvidence",
             event_attributes: { mark },
           })
         ).status,
       ).toBe(200);
-    const other = await createAsset(tb, { attributes: { arc_display_type: "repeated" } });
-    await postEvent(tb, other, {
+    const other = await createAsset(suite.tb, { attributes: { arc_display_type: "repeated" } });
+    await postEvent(suite.tb, other, {
       operation: "Record",
       behaviour: "RecordEvidence",
       event_attributes: { mark: "rep-a" },
     });
-    const marksOf = async (values: string[], token = ta) => {
+    const marksOf = async (values: string[], token = suite.ta) => {
       const q = new URLSearchParams(values.map((v) => ["event_attributes.mark", v]));
-      const res = await s.api(`/archivist/v2/assets/-/events?${q}`, { token });
+      const res = await suite.s.api(`/archivist/v2/assets/-/events?${q}`, { token });
       expect(res.status).toBe(200);
       return ((await res.json()) as { events: Event[] }).events.map((e) => e.event_attributes.mark).sort();
     };
     // The union of what each value finds alone, and nothing of the other tenancy's.
     expect(await marksOf(["rep-a", "rep-c", "rep-z"])).toEqual(["rep-a", "rep-c"]);
     expect([...(await marksOf(["rep-a"])), ...(await marksOf(["rep-c"]))].sort()).toEqual(["rep-a", "rep-c"]);
-    expect(await marksOf(["rep-a", "rep-b"], tb)).toEqual(["rep-a"]);
+    expect(await marksOf(["rep-a", "rep-b"], suite.tb)).toEqual(["rep-a"]);
     expect(await marksOf(["rep-y", "rep-z"])).toEqual([]);
     // Every search reads the index's pending list: it is kept short.
-    const rows = await s.service.ctx.db.query<{ reloptions: string[] | null }>(
+    const rows = await suite.s.service.ctx.db.query<{ reloptions: string[] | null }>(
       "select reloptions from pg_class where relname = 'asset_events_attrs'",
     );
     expect(rows[0]?.reloptions).toContain("gin_pending_list_limit=1024");
   });
 
   it("keeps tenancies apart: 404 for another's asset, nothing in its lists or counts", async () => {
-    const asset = await createAsset(ta, { attributes: { arc_display_type: "secret-a" } });
-    expect((await s.api(`/archivist/v2/${asset.identity}`, { token: tb })).status).toBe(404);
-    expect((await s.api(`/archivist/v2/${asset.identity}/events`, { token: tb })).status).toBe(404);
-    expect((await postEvent(tb, asset, { operation: "Record", behaviour: "RecordEvidence" })).status).toBe(
+    const asset = await createAsset(suite.ta, { attributes: { arc_display_type: "secret-a" } });
+    expect((await suite.s.api(`/archivist/v2/${asset.identity}`, { token: suite.tb })).status).toBe(404);
+    expect((await suite.s.api(`/archivist/v2/${asset.identity}/events`, { token: suite.tb })).status).toBe(
       404,
     );
-    const res = await s.api("/archivist/v2/assets?attributes.arc_display_type=secret-a", {
-      token: tb,
+    expect(
+      (await postEvent(suite.tb, asset, { operation: "Record", behaviour: "RecordEvidence" })).status,
+    ).toBe(404);
+    const res = await suite.s.api("/archivist/v2/assets?attributes.arc_display_type=secret-a", {
+      token: suite.tb,
       headers: { "x-request-total-count": "true" },
     });
     expect(res.headers.get("x-total-count")).toBe("0");
@@ -797,7 +843,7 @@ describe("assets and events", () => {
   });
 
   it("serves public assets without a token and refuses public writes", async () => {
-    const pub = await createAsset(ta, {
+    const pub = await createAsset(suite.ta, {
       attributes: {
         arc_display_type: "doc",
         arc_profile: "Document",
@@ -807,28 +853,32 @@ describe("assets and events", () => {
       },
       public: true,
     });
-    const priv = await createAsset(ta, { attributes: { arc_display_type: "doc" } });
+    const priv = await createAsset(suite.ta, { attributes: { arc_display_type: "doc" } });
     const uuid = pub.identity.split("/")[1];
-    const url = (await (await s.api(`/archivist/v2/${pub.identity}:publicurl`, { token: ta })).json()) as {
+    const url = (await (
+      await suite.s.api(`/archivist/v2/${pub.identity}:publicurl`, { token: suite.ta })
+    ).json()) as {
       publicurl: string;
     };
-    expect(url.publicurl).toBe(`${s.url}/archivist/v2/publicassets/${uuid}`);
-    expect((await s.api(`/archivist/v2/${priv.identity}:publicurl`, { token: ta })).status).toBe(400);
+    expect(url.publicurl).toBe(`${suite.s.url}/archivist/v2/publicassets/${uuid}`);
+    expect((await suite.s.api(`/archivist/v2/${priv.identity}:publicurl`, { token: suite.ta })).status).toBe(
+      400,
+    );
     const read = await fetch(url.publicurl);
     expect(read.status).toBe(200);
     expect(((await read.json()) as Asset).identity).toBe(`publicassets/${uuid}`);
-    expect((await s.api(`/archivist/publicassets/${uuid}`)).status).toBe(200);
-    expect((await s.api(`/archivist/v2/publicassets/${priv.identity.split("/")[1]}`)).status).toBe(404);
-    const evs = (await (await s.api(`/archivist/v2/publicassets/${uuid}/events`)).json()) as {
+    expect((await suite.s.api(`/archivist/publicassets/${uuid}`)).status).toBe(200);
+    expect((await suite.s.api(`/archivist/v2/publicassets/${priv.identity.split("/")[1]}`)).status).toBe(404);
+    const evs = (await (await suite.s.api(`/archivist/v2/publicassets/${uuid}/events`)).json()) as {
       events: Event[];
     };
     expect(evs.events[0]?.identity).toMatch(/^publicassets\//);
     expect(
-      (await s.api(`/archivist/v2/publicassets/${uuid}/events`, { method: "POST", json: {} })).status,
+      (await suite.s.api(`/archivist/v2/publicassets/${uuid}/events`, { method: "POST", json: {} })).status,
     ).toBe(404);
-    const notDoc = await s.api("/archivist/v2/assets", {
+    const notDoc = await suite.s.api("/archivist/v2/assets", {
       method: "POST",
-      token: ta,
+      token: suite.ta,
       json: { attributes: { arc_profile: "Document" } },
     });
     expect(notDoc.status).toBe(400);
@@ -838,9 +888,9 @@ describe("assets and events", () => {
 describe("attribute values the ledger can hash", () => {
   it("refuses booleans, fractions and null in lists with 400 naming the attribute; stores null values as sent", async () => {
     for (const bad of [{ flag: true }, { n: 1.5 }, { gaps: ["a", null] }, { deep: { x: [false] } }]) {
-      const res = await s.api("/archivist/v2/assets", {
+      const res = await suite.s.api("/archivist/v2/assets", {
         method: "POST",
-        token: ta,
+        token: suite.ta,
         json: { attributes: bad },
       });
       expect(res.status, JSON.stringify(bad)).toBe(400);
@@ -848,23 +898,25 @@ describe("attribute values the ledger can hash", () => {
     }
     expect(
       (
-        await s.api("/archivist/v2/assets", {
+        await suite.s.api("/archivist/v2/assets", {
           method: "POST",
-          token: ta,
+          token: suite.ta,
           json: { attributes: { n: 3, list: [{ a: "b" }] } },
         })
       ).status,
     ).toBe(200);
     // DataTrails clients send null for a value they do not have (vcon-server's link does for a
     // vCon without updated_at): it is stored and returned as sent.
-    const res = await s.api("/archivist/v2/assets", {
+    const res = await suite.s.api("/archivist/v2/assets", {
       method: "POST",
-      token: ta,
+      token: suite.ta,
       json: { attributes: { arc_display_type: "nulls", gone: null, nested: { x: null } } },
     });
     expect(res.status).toBe(200);
     const created = (await res.json()) as { identity: string };
-    const read = (await (await s.api(`/archivist/v2/${created.identity}`, { token: ta })).json()) as {
+    const read = (await (
+      await suite.s.api(`/archivist/v2/${created.identity}`, { token: suite.ta })
+    ).json()) as {
       attributes: Record<string, unknown>;
     };
     expect(read.attributes).toMatchObject({ gone: null, nested: { x: null } });

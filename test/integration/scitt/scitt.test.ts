@@ -2,7 +2,7 @@ import { createPrivateKey, X509Certificate } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
 import { nodePublicKey, nodeSigner } from "../../../src/core/node/crypto.js";
 import { eventToStatement, verifyStatement } from "../../../src/core/scitt/index.js";
@@ -12,17 +12,11 @@ import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipt
 import { until } from "../../helpers/poll.js";
 import { createAsset, evidence, postEvent } from "../../helpers/records.js";
 import { trustVectorKey } from "../../helpers/scitt-requests.js";
-import { startTestService, type TestService } from "../../helpers/service.js";
+import { serviceForSuite } from "../../helpers/service.js";
 import { newAsset } from "../../helpers/vcon-event.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
 
-let s: TestService;
-let token: string;
-beforeAll(async () => {
-  s = await startTestService();
-  token = await s.token(s.a);
-});
-afterAll(() => s?.stop());
+const suite = serviceForSuite();
 
 const uuid = "0190b6a1-0000-7000-8000-000000000001";
 const template = {
@@ -48,30 +42,32 @@ const cose = (body: Uint8Array) => ({
 });
 
 async function keys() {
-  return keysFromKeySet(new Uint8Array(await (await s.api("/.well-known/scitt-keys")).arrayBuffer()));
+  return keysFromKeySet(new Uint8Array(await (await suite.s.api("/.well-known/scitt-keys")).arrayBuffer()));
 }
 
 describe("SCITT registration", () => {
   it("refuses an untrusted issuer with RFC 9290 problem details, accepts it once its key is registered", async () => {
-    const refused = await s.api("/entries", { ...cose(statement), token });
+    const refused = await suite.s.api("/entries", { ...cose(statement), token: suite.token });
     expect(refused.status).toBe(400);
     expect(refused.headers.get("content-type")).toContain("application/concise-problem-details+cbor");
     const problem = decodeCbor(new Uint8Array(await refused.arrayBuffer())) as Map<number, string>;
     expect(problem.get(-2)).toMatch(/not trusted/);
-    await trustVectorKey(s, token);
-    const ok = await s.api("/entries", { ...cose(statement), token, redirect: "manual" });
+    await trustVectorKey(suite.s, suite.token);
+    const ok = await suite.s.api("/entries", { ...cose(statement), token: suite.token, redirect: "manual" });
     expect([201, 303]).toContain(ok.status);
     const location = ok.headers.get("location") ?? "";
     expect(location).toMatch(/^\/entries\/events_/);
     // Registered with a token in a closed tenancy's log: that tenancy's, not public.
     const receipt = await until(async () => {
-      const r = await s.api(location, { redirect: "manual", token });
+      const r = await suite.s.api(location, { redirect: "manual", token: suite.token });
       return r.status === 200 ? new Uint8Array(await r.arrayBuffer()) : undefined;
     });
-    expect((await s.api(location)).status).toBe(401);
-    expect((await s.api(`${location}/statement`)).status).toBe(401);
+    expect((await suite.s.api(location)).status).toBe(401);
+    expect((await suite.s.api(`${location}/statement`)).status).toBe(401);
     const transparent = new Uint8Array(
-      await (await s.api(`${location}/statement?transparent=true`, { token })).arrayBuffer(),
+      await (
+        await suite.s.api(`${location}/statement?transparent=true`, { token: suite.token })
+      ).arrayBuffer(),
     );
     const verdict = verifyStatement(transparent, {
       issuerKeys: new Map([["test-key-1", vectorPublicKey]]),
@@ -94,7 +90,7 @@ describe("SCITT registration", () => {
     const code = await verifyCommand.run([
       join(dir, "t.cose"),
       "--url",
-      s.url,
+      suite.s.url,
       "--issuer-key",
       `test-key-1=${join(dir, "issuer.jwk")}`,
     ]);
@@ -102,7 +98,7 @@ describe("SCITT registration", () => {
     const badPayload = await verifyCommand.run([
       join(dir, "t.cose"),
       "--url",
-      s.url,
+      suite.s.url,
       "--issuer-key",
       `test-key-1=${join(dir, "issuer.jwk")}`,
       "--payload",
@@ -126,9 +122,9 @@ describe("SCITT registration", () => {
     const ca = readFileSync(new URL("../../../fixtures/pki/ca.pem", import.meta.url), "utf8");
     expect(
       (
-        await s.api("/archivist/v1/tlscacertificates", {
+        await suite.s.api("/archivist/v1/tlscacertificates", {
           method: "POST",
-          token,
+          token: suite.token,
           json: { display_name: "statement CA", certificate: ca },
         })
       ).status,
@@ -149,17 +145,22 @@ describe("SCITT registration", () => {
     const h = new Map(base.protectedHeader);
     h.set(HEADER.x5chain, new Uint8Array(leaf.raw));
     const signed = signSign1({ protectedHeader: h, payload: base.payload as Uint8Array }, nodeSigner(key));
-    const res = await s.api("/archivist/v1/publicscitt/entries", { ...cose(signed), token });
+    const res = await suite.s.api("/archivist/v1/publicscitt/entries", {
+      ...cose(signed),
+      token: suite.token,
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     const { operationID } = (await res.json()) as { operationID: string };
     const done = await until(async () => {
-      const r = await s.api(`/archivist/v1/publicscitt/operations/${operationID}`, { token });
+      const r = await suite.s.api(`/archivist/v1/publicscitt/operations/${operationID}`, {
+        token: suite.token,
+      });
       const b = (await r.json()) as { status: string; entryID?: string };
       return b.status === "succeeded" ? b : undefined;
     });
     const receipt = new Uint8Array(
       await (
-        await s.api(`/archivist/v1/publicscitt/entries/${done.entryID}/receipt`, { token })
+        await suite.s.api(`/archivist/v1/publicscitt/entries/${done.entryID}/receipt`, { token: suite.token })
       ).arrayBuffer(),
     );
     expect(
@@ -177,48 +178,54 @@ describe("SCITT registration", () => {
       { protectedHeader: h, payload: base.payload as Uint8Array },
       nodeSigner(key),
     );
-    const refused = await s.api("/archivist/v1/publicscitt/entries", { ...cose(impersonating), token });
+    const refused = await suite.s.api("/archivist/v1/publicscitt/entries", {
+      ...cose(impersonating),
+      token: suite.token,
+    });
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { detail: string }).detail).toMatch(/not named by the x5chain leaf/);
-    const junk = await s.api("/archivist/v1/publicscitt/entries", {
+    const junk = await suite.s.api("/archivist/v1/publicscitt/entries", {
       ...cose(new Uint8Array([1, 2, 3])),
-      token,
+      token: suite.token,
     });
     expect(junk.status).toBe(400);
     expect(((await junk.json()) as { detail: string }).detail.length).toBeGreaterThan(5);
   });
 
   it("serves the statement of a template event, and its transparent form with the event's receipt", async () => {
-    const asset = await createAsset(s, token, { arc_display_type: "vcon", subject: template.subject });
-    const ev = (await (await postEvent(s, token, asset.identity, evidence(template))).json()) as Record<
-      string,
-      unknown
-    > & { identity: string };
-    const st = await s.api(`/archivist/v2/${ev.identity}/statement`, { token });
+    const asset = await createAsset(suite.s, suite.token, {
+      arc_display_type: "vcon",
+      subject: template.subject,
+    });
+    const ev = (await (
+      await postEvent(suite.s, suite.token, asset.identity, evidence(template))
+    ).json()) as Record<string, unknown> & { identity: string };
+    const st = await suite.s.api(`/archivist/v2/${ev.identity}/statement`, { token: suite.token });
     expect(st.status).toBe(200);
     const bytes = new Uint8Array(await st.arrayBuffer());
     const issuerKeys = await keys();
     expect(verifyStatement(bytes, { issuerKeys, serviceKeys: issuerKeys }).ok).toBe(true);
     const committed = await until(async () => {
-      const e = (await (await s.api(`/archivist/v2/${ev.identity}`, { token })).json()) as Record<
-        string,
-        unknown
-      >;
+      const e = (await (
+        await suite.s.api(`/archivist/v2/${ev.identity}`, { token: suite.token })
+      ).json()) as Record<string, unknown>;
       return e.confirmation_status === "CONFIRMED" || e.confirmation_status === "UNEQUIVOCAL" ? e : undefined;
     });
     const transparent = decodeSign1(
       new Uint8Array(
         await (
-          await s.api(`/archivist/v2/${ev.identity}/statement?transparent=true`, { token })
+          await suite.s.api(`/archivist/v2/${ev.identity}/statement?transparent=true`, { token: suite.token })
         ).arrayBuffer(),
       ),
     );
     const receipts = transparent.unprotectedHeader.get(HEADER.receipts) as Uint8Array[];
     expect(verifyRecordReceipt(committed, receipts[0] as Uint8Array, issuerKeys).ok).toBe(true);
-    const plain = await newAsset(s, token, "plain");
+    const plain = await newAsset(suite.s, suite.token, "plain");
     const plainEvent = (await (
-      await postEvent(s, token, plain, evidence({ arc_display_type: "x" }))
+      await postEvent(suite.s, suite.token, plain, evidence({ arc_display_type: "x" }))
     ).json()) as { identity: string };
-    expect((await s.api(`/archivist/v2/${plainEvent.identity}/statement`, { token })).status).toBe(400);
+    expect(
+      (await suite.s.api(`/archivist/v2/${plainEvent.identity}/statement`, { token: suite.token })).status,
+    ).toBe(400);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventToStatement } from "../../../src/core/scitt/index.js";
+import { applicationSubject, grantAccess } from "../../helpers/access-policy.js";
 import { evidence, postEvent } from "../../helpers/records.js";
 import { trustVectorKey } from "../../helpers/scitt-requests.js";
 import { plainApplication, startTestService, type TestService } from "../../helpers/service.js";
@@ -136,25 +137,14 @@ describe("GET /archivist/v1/statements", () => {
     expect((await find(adminB, `issuer=${encodeURIComponent(issuerA)}`)).statements).toEqual([]);
     const { clientId, token: reader } = await plainApplication(s, adminA, { display_name: "reader" });
     expect((await find(reader, `subject=${encodeURIComponent(TEL)}`)).statements).toEqual([]);
-    const policy = await s.api("/archivist/iam/v1/access_policies", {
-      method: "POST",
-      token: adminA,
-      json: {
-        display_name: "reader reads vCon creations",
-        filters: [{ or: ["attributes.team=blue"] }],
-        access_permissions: [
-          {
-            asset_attributes_read: ["arc_display_type"],
-            event_arc_display_type_read: ["vcon_created"],
-            behaviours: [],
-            event_arc_display_type_write: [],
-            asset_attributes_write: [],
-            user_attributes: [{ or: [`subject=${clientId}`] }],
-          },
-        ],
-      },
+    await grantAccess(s, adminA, "reader reads vCon creations", "attributes.team=blue", {
+      asset_attributes_read: ["arc_display_type"],
+      event_arc_display_type_read: ["vcon_created"],
+      behaviours: [],
+      event_arc_display_type_write: [],
+      asset_attributes_write: [],
+      ...applicationSubject(clientId),
     });
-    expect(policy.status, await policy.clone().text()).toBe(200);
     // The policy reads vcon_created only: the vcon_updated event stays unfound; asset-free
     // events (and registered statements) are for the tenancy's administrators.
     const seen = await find(reader, `subject=${encodeURIComponent(TEL)}`);
