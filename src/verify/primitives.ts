@@ -82,9 +82,8 @@ export { LookupError, PublicApi, type PublicRecord } from "./lookup/public-api.j
 export { checkReceipt, type ReceiptCheck } from "./lookup/receipts.js";
 export { sha256Hex } from "./lookup/sha256.js";
 export { looksLikeVcon, uuidOfVconFile, type VconReport, vconUuidOf, verifyVcon } from "./lookup/vcon.js";
+export { hashPosPair, type NodeGetter } from "./mmr/hash.js";
 export {
-  appendLeaves,
-  appendNodesNeeded as mmrAppendNodesNeeded,
   consistencyProofIndices,
   includedRoot,
   inclusionProofIndices,

@@ -1,11 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { appendLeaves, appendNodesNeeded as mmrNeeded } from "../../../src/core/log/mmr-append.js";
 import { nodeKey } from "../../../src/store/tlog-nodes.js";
-import {
-  appendLeaves,
-  mmrIndexOfLeaf,
-  appendNodesNeeded as mmrNeeded,
-} from "../../../src/verify/mmr/index.js";
+import { mmrIndexOfLeaf } from "../../../src/verify/mmr/index.js";
 import {
   appendLeafHashes,
   leafHash,

@@ -1,6 +1,7 @@
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { appendLeaves } from "../../../../src/core/log/mmr-append.js";
 import { nodeSigner } from "../../../../src/core/node/crypto.js";
 import {
   attachReceipts,
@@ -15,7 +16,7 @@ import {
 import { decodeCbor, encodeCbor, Tagged } from "../../../../src/verify/cbor/index.js";
 import { buildReceipt, decodeSign1, HEADER, signSign1 } from "../../../../src/verify/cose/index.js";
 import { formatIdTimestamp } from "../../../../src/verify/ledger/index.js";
-import { appendLeaves, includedRoot, inclusionProof } from "../../../../src/verify/mmr/index.js";
+import { includedRoot, inclusionProof } from "../../../../src/verify/mmr/index.js";
 import { assetFreeEventLeafHash, assetFreeExtraBytes } from "../../../../src/verify/record/index.js";
 import { es256KeyPair } from "../../../helpers/es256-key.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { appendLeaves, peakHashes } from "../../../../src/core/log/mmr-append.js";
 import { decodeCbor } from "../../../../src/verify/cbor/index.js";
 import {
   buildReceipt,
@@ -16,7 +17,7 @@ import {
   verifySeal,
   verifySign1,
 } from "../../../../src/verify/cose/index.js";
-import { appendLeaves, includedRoot, inclusionProof, peakHashes } from "../../../../src/verify/mmr/index.js";
+import { includedRoot, inclusionProof } from "../../../../src/verify/mmr/index.js";
 import { es256KeyPair } from "../../../helpers/es256-key.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";
 import { deterministicSigner, vectorPublicKey } from "../../../helpers/vector-key.js";

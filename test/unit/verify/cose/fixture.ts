@@ -1,3 +1,4 @@
+import { appendLeaves, peakHashes } from "../../../../src/core/log/mmr-append.js";
 import {
   attachReceipts,
   eventToStatement,
@@ -7,7 +8,7 @@ import {
 import { CborError } from "../../../../src/verify/cbor/index.js";
 import { buildReceipt, buildSeal, CoseError, decodeReceipt } from "../../../../src/verify/cose/index.js";
 import { formatIdTimestamp } from "../../../../src/verify/ledger/index.js";
-import { appendLeaves, includedRoot, inclusionProof, peakHashes } from "../../../../src/verify/mmr/index.js";
+import { includedRoot, inclusionProof } from "../../../../src/verify/mmr/index.js";
 import { assetFreeEventLeafHash, assetFreeExtraBytes } from "../../../../src/verify/record/index.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";
 import { deterministicSigner, vectorPublicKey } from "../../../helpers/vector-key.js";
