@@ -2,6 +2,8 @@ import { createPrivateKey, X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { appendLeaves } from "../../../../src/core/log/mmr-append.js";
+import { buildReceipt } from "../../../../src/core/log/receipt.js";
+import { signSign1 } from "../../../../src/core/log/sign1.js";
 import { nodeSigner } from "../../../../src/core/node/crypto.js";
 import {
   attachReceipts,
@@ -14,7 +16,7 @@ import {
   verifyStatement,
 } from "../../../../src/core/scitt/index.js";
 import { decodeCbor, encodeCbor, Tagged } from "../../../../src/verify/cbor/index.js";
-import { buildReceipt, decodeSign1, HEADER, signSign1 } from "../../../../src/verify/cose/index.js";
+import { decodeSign1, HEADER } from "../../../../src/verify/cose/index.js";
 import { formatIdTimestamp } from "../../../../src/verify/ledger/index.js";
 import { includedRoot, inclusionProof } from "../../../../src/verify/mmr/index.js";
 import { assetFreeEventLeafHash, assetFreeExtraBytes } from "../../../../src/verify/record/index.js";

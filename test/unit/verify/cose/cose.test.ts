@@ -1,18 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { appendLeaves, peakHashes } from "../../../../src/core/log/mmr-append.js";
+import { buildReceipt } from "../../../../src/core/log/receipt.js";
+import { ReceiptHeaders } from "../../../../src/core/log/receipt-headers.js";
+import { buildSeal } from "../../../../src/core/log/seal.js";
+import { type Signer, signSign1, sigStructure } from "../../../../src/core/log/sign1.js";
 import { decodeCbor } from "../../../../src/verify/cbor/index.js";
 import {
-  buildReceipt,
-  buildSeal,
   coseKeySet,
   decodeReceipt,
   decodeSeal,
   decodeSign1,
   publicKeyFromCoseKey,
-  ReceiptHeaders,
-  type Signer,
-  signSign1,
-  sigStructure,
   verifyReceipt,
   verifySeal,
   verifySign1,

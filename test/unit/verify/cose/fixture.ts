@@ -1,4 +1,6 @@
 import { appendLeaves, peakHashes } from "../../../../src/core/log/mmr-append.js";
+import { buildReceipt } from "../../../../src/core/log/receipt.js";
+import { buildSeal } from "../../../../src/core/log/seal.js";
 import {
   attachReceipts,
   eventToStatement,
@@ -6,7 +8,7 @@ import {
   StatementError,
 } from "../../../../src/core/scitt/index.js";
 import { CborError } from "../../../../src/verify/cbor/index.js";
-import { buildReceipt, buildSeal, CoseError, decodeReceipt } from "../../../../src/verify/cose/index.js";
+import { CoseError, decodeReceipt } from "../../../../src/verify/cose/index.js";
 import { formatIdTimestamp } from "../../../../src/verify/ledger/index.js";
 import { includedRoot, inclusionProof } from "../../../../src/verify/mmr/index.js";
 import { assetFreeEventLeafHash, assetFreeExtraBytes } from "../../../../src/verify/record/index.js";

@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  buildRfc9162Receipt,
-  decodeRfc9162Receipt,
-  receiptVds,
-  verifyRfc9162Receipt,
-} from "../../../../src/verify/cose/index.js";
+import { buildRfc9162Receipt } from "../../../../src/core/log/receipt.js";
+import { decodeRfc9162Receipt, receiptVds, verifyRfc9162Receipt } from "../../../../src/verify/cose/index.js";
 import {
   appendLeafHashes,
   inclusionProof,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { appendLeaves } from "../../../../src/core/log/mmr-append.js";
-import { buildReceipt } from "../../../../src/verify/cose/index.js";
+import { buildReceipt } from "../../../../src/core/log/receipt.js";
 import { formatIdTimestamp } from "../../../../src/verify/ledger/index.js";
 import { includedRoot, inclusionProof } from "../../../../src/verify/mmr/index.js";
 import { verifyRecordReceipt } from "../../../../src/verify/receipts/index.js";
