@@ -92,7 +92,7 @@ export { LookupError, PublicApi, type PublicRecord } from "./lookup/public-api.j
 export { checkReceipt, type ReceiptCheck } from "./lookup/receipts.js";
 export { sha256Hex } from "./lookup/sha256.js";
 export { looksLikeVcon, uuidOfVconFile, type VconReport, vconUuidOf, verifyVcon } from "./lookup/vcon.js";
-export { hashPosPair, type NodeGetter } from "./mmr/hash.js";
+export { hashPosPair, type NodeGetter as MmrNodeGetter } from "./mmr/hash.js";
 export {
   consistencyProofIndices,
   includedRoot,
@@ -141,13 +141,11 @@ export {
 export { frontier } from "./rfc9162/coords.js";
 export * as rfc9162 from "./rfc9162/index.js";
 export {
-  appendLeafHashes,
-  appendNodesNeeded as rfc9162AppendNodesNeeded,
   consistencyProof,
   inclusionProof,
   leafHash,
-  type NewNode,
   type NodeCoord,
+  type NodeGetter as Rfc9162NodeGetter,
   nodeHash,
   sameHash,
   treeRoot as rfc9162TreeRoot,

@@ -4,7 +4,7 @@ import {
   hashPosPair,
   isValidMmrSize,
   leafCount,
-  type NodeGetter,
+  type MmrNodeGetter as NodeGetter,
   peakIndices,
   type Sha256,
 } from "../../verify/primitives.js";
