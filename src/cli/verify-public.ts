@@ -91,59 +91,64 @@ async function runReport<R extends { ok: boolean; verdict: string }>(
   return verdict.exit_code;
 }
 
-/** A look-up subcommand: what it is called and says, and how it makes and prints its report. */
-interface LookupSpec<R extends { ok: boolean; verdict: string }> {
-  name: string;
-  description: string;
-  argument: string;
-  usage: string;
-  make: (target: string, api: PublicApi) => Promise<R>;
-  text: (r: R) => string[];
-}
-
-function lookupCommand<R extends { ok: boolean; verdict: string }>(exit: Exit, s: LookupSpec<R>): Cli {
+function lookupCommand(name: string, description: string, argument: string, usage: string) {
   return trustOptions(
-    new Cli(s.name)
-      .description(s.description)
-      .argument(s.argument)
+    new Cli(name)
+      .description(description)
+      .argument(argument)
       .option("--url <service>", "the service whose public records to look up (no token needed)")
       .option("--json", "the verdict object, with the look-up's report, as JSON"),
   )
     .addHelpText("after", `\n${EXIT_HELP}`)
-    .showHelpAfterError(s.usage)
-    .action(async (target: string, v: Flags) => exit(await runReport(target, v, s.usage, s.make, s.text)));
+    .showHelpAfterError(usage);
 }
 
 const DOCUMENT_USAGE = "usage: archivist verify document <file | sha256> --url <service> [--json]";
 const VCON_USAGE = "usage: archivist verify vcon <file | uuid | vcon://uuid> --url <service> [--json]";
 
 function declareDocument(exit: Exit): Cli {
-  return lookupCommand(exit, {
-    name: "document",
-    description: "Find a document's published versions by its SHA-256 and verify their receipts.",
-    argument: "<file|sha256>",
-    usage: DOCUMENT_USAGE,
-    make: (t, api) => {
-      const hash =
-        /^[0-9a-f]{64}$/i.test(t) && !existsSync(t) ? t : sha256Hex(new Uint8Array(readFileSync(t)));
-      return verifyDocumentHash(api, hash);
-    },
-    text: documentText,
-  });
+  return lookupCommand(
+    "document",
+    "Find a document's published versions by its SHA-256 and verify their receipts.",
+    "<file|sha256>",
+    DOCUMENT_USAGE,
+  ).action(async (target: string, v: Flags) =>
+    exit(
+      await runReport(
+        target,
+        v,
+        DOCUMENT_USAGE,
+        (t, api) => {
+          const hash =
+            /^[0-9a-f]{64}$/i.test(t) && !existsSync(t) ? t : sha256Hex(new Uint8Array(readFileSync(t)));
+          return verifyDocumentHash(api, hash);
+        },
+        documentText,
+      ),
+    ),
+  );
 }
 
 function declareVcon(exit: Exit): Cli {
-  return lookupCommand(exit, {
-    name: "vcon",
-    description: "List a vCon's public trail, verify each receipt, and match a vCon file to an operation.",
-    argument: "<file|uuid|vcon://uuid>",
-    usage: VCON_USAGE,
-    make: (t, api) => {
-      if (vconUuidOf(t) && !existsSync(t)) return verifyVcon(api, { uuid: t });
-      return verifyVcon(api, { file: new Uint8Array(readFileSync(t)) });
-    },
-    text: vconText,
-  });
+  return lookupCommand(
+    "vcon",
+    "List a vCon's public trail, verify each receipt, and match a vCon file to an operation.",
+    "<file|uuid|vcon://uuid>",
+    VCON_USAGE,
+  ).action(async (target: string, v: Flags) =>
+    exit(
+      await runReport(
+        target,
+        v,
+        VCON_USAGE,
+        (t, api) => {
+          if (vconUuidOf(t) && !existsSync(t)) return verifyVcon(api, { uuid: t });
+          return verifyVcon(api, { file: new Uint8Array(readFileSync(t)) });
+        },
+        vconText,
+      ),
+    ),
+  );
 }
 
 /** `archivist verify document <file | sha256> --url <service> [--json]`. */
