@@ -1,3 +1,4 @@
+import { ReceiptHeaders } from "./core/log/receipt-headers.js";
 import { type AccessPolicyCache, accessPolicyCache } from "./store/access-policies.js";
 import type { EventAccessFacts } from "./store/asset-events.js";
 import type { AssetRow } from "./store/assets.js";
@@ -6,7 +7,6 @@ import { getErasurePolicy } from "./store/erasable-values.js";
 import type { EntryRow } from "./store/ledger.js";
 import type { SealRow } from "./store/seals.js";
 import { type SharingCache, sharingCache } from "./store/sharing.js";
-import { ReceiptHeaders } from "./verify/primitives.js";
 
 /**
  * What a context keeps in memory to spare repeated work, built once with it (`openContext`).

@@ -5,10 +5,13 @@ import {
   sign as signRaw,
   verify as verifyRaw,
 } from "node:crypto";
+import { buildReceipt } from "../../src/core/log/receipt.js";
+import { ReceiptHeaders } from "../../src/core/log/receipt-headers.js";
+import { signSign1 } from "../../src/core/log/sign1.js";
 import { nodePublicKey, nodeSigner } from "../../src/core/node/crypto.js";
 import { checkRegistrationPolicy } from "../../src/core/scitt/index.js";
 import type { CborValue } from "../../src/verify/primitives.js";
-import { buildReceipt, ReceiptHeaders, signSign1, verifySign1 } from "../../src/verify/primitives.js";
+import { verifySign1 } from "../../src/verify/primitives.js";
 import { pairedRates } from "../micro.js";
 import type { Limit } from "../results.js";
 import type { ScenarioContext } from "../scenario.js";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
+import { appendLeaves } from "../../src/core/log/mmr-append.js";
 import {
-  appendLeaves,
   assetEventLeafHash,
   assetFreeEventLeafHash,
   assetFreeExtraBytes,

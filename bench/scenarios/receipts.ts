@@ -51,6 +51,32 @@ async function firstReceipts(ctx: ScenarioContext, d: Deployment, token: string,
   return { cold: summarize(cold), served, missing: open.length };
 }
 
+/**
+ * Reports the first (cold) fetches' p50 and p99, then fetches every served receipt again, 16 in
+ * flight: the cached rate. `name` prefixes the metrics (the profile), `label` names the phase.
+ */
+async function reportFetches(
+  ctx: ScenarioContext,
+  d: Deployment,
+  token: string,
+  first: Awaited<ReturnType<typeof firstReceipts>>,
+  o: { name: string; label: string; note?: string },
+): Promise<void> {
+  const metric = `${o.name}first fetch (built + ES256-signed)`;
+  ctx.results.add("receipts", `${metric} p50`, first.cold.p50, "ms", undefined, o.note);
+  ctx.results.add("receipts", `${metric} p99`, first.cold.p99, "ms");
+  const phase = await runPhase(ctx, d, {
+    label: o.label,
+    requests: first.served.map((path) => ({
+      method: "GET",
+      path,
+      headers: { authorization: `Bearer ${token}` },
+    })),
+    concurrency: 16,
+  });
+  reportPhase(ctx, "receipts", `${o.name}repeat fetch (cached per seal)`, phase, "receipts/s", TARGET);
+}
+
 /** `receipts`: COSE receipts of sealed events, first (signed) and repeated (cached) fetches. */
 export const receipts: Scenario = {
   name: "receipts",
@@ -77,25 +103,7 @@ export const receipts: Scenario = {
     const note = first.missing
       ? `${first.missing} of ${n} never sealed in time`
       : "from the bench process, 8 in flight";
-    ctx.results.add(
-      "receipts",
-      "first fetch (built + ES256-signed) p50",
-      first.cold.p50,
-      "ms",
-      undefined,
-      note,
-    );
-    ctx.results.add("receipts", "first fetch (built + ES256-signed) p99", first.cold.p99, "ms");
-    const phase = await runPhase(ctx, d, {
-      label: "receipts",
-      requests: first.served.map((path) => ({
-        method: "GET",
-        path,
-        headers: { authorization: `Bearer ${token}` },
-      })),
-      concurrency: 16,
-    });
-    reportPhase(ctx, "receipts", "repeat fetch (cached per seal)", phase, "receipts/s", TARGET);
+    await reportFetches(ctx, d, token, first, { name: "", label: "receipts", note });
     // The same records' RFC9162_SHA256 receipts: built from the tree's stored subtrees, signed over its root.
     const rfc = await firstReceipts(
       ctx,
@@ -107,17 +115,6 @@ export const receipts: Scenario = {
       ctx.results.na("receipts", "RFC 9162 receipt", "no RFC 9162 receipt served");
       return;
     }
-    ctx.results.add("receipts", "RFC 9162 first fetch (built + ES256-signed) p50", rfc.cold.p50, "ms");
-    ctx.results.add("receipts", "RFC 9162 first fetch (built + ES256-signed) p99", rfc.cold.p99, "ms");
-    const rfcPhase = await runPhase(ctx, d, {
-      label: "receipts-rfc9162",
-      requests: rfc.served.map((path) => ({
-        method: "GET",
-        path,
-        headers: { authorization: `Bearer ${token}` },
-      })),
-      concurrency: 16,
-    });
-    reportPhase(ctx, "receipts", "RFC 9162 repeat fetch (cached per seal)", rfcPhase, "receipts/s", TARGET);
+    await reportFetches(ctx, d, token, rfc, { name: "RFC 9162 ", label: "receipts-rfc9162" });
   },
 };

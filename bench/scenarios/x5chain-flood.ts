@@ -2,8 +2,9 @@ import { generateKeyPairSync, X509Certificate } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { signSign1 } from "../../src/core/log/sign1.js";
 import { nodeSigner } from "../../src/core/node/crypto.js";
-import { HEADER, signSign1 } from "../../src/verify/primitives.js";
+import { HEADER } from "../../src/verify/primitives.js";
 
 /** The package's root, found from this file whether it runs from bench/ (tsx) or dist/bench. */
 function packageRoot(): string {

@@ -4,6 +4,7 @@
  * error handling (webhook answers, dead-letter reasons, logs) expects.
  */
 import * as core from "../../src/core/vcon/index.js";
+import { parseLossless as parseLosslessOrThrow } from "../../src/verify/primitives.js";
 import { conserverErrorOf } from "./errors.js";
 
 export {
@@ -11,16 +12,9 @@ export {
   HASH_MODES,
   type HashMode,
   isHashMode,
-  isLosslessObject,
   isRecord,
   isUuidText,
-  JsonNumber,
-  type LosslessJson,
-  type LosslessObject,
   normalizeLegacyFields,
-  pythonDumps,
-  pythonFloatRepr,
-  pythonString,
   stringifyLossless,
   toLossless,
   type VconDocument,
@@ -28,6 +22,15 @@ export {
   vconUpdatedAt,
   vconUuid,
 } from "../../src/core/vcon/index.js";
+export {
+  isLosslessObject,
+  JsonNumber,
+  type LosslessJson,
+  type LosslessObject,
+  pythonDumps,
+  pythonFloatRepr,
+  pythonString,
+} from "../../src/verify/primitives.js";
 
 function mapped<A extends unknown[], R>(f: (...args: A) => R): (...args: A) => R {
   return (...args) => {
@@ -40,7 +43,7 @@ function mapped<A extends unknown[], R>(f: (...args: A) => R): (...args: A) => R
 }
 
 /** Parses JSON text without losing key order or number lexemes. */
-export const parseLossless = mapped(core.parseLossless);
+export const parseLossless = mapped(parseLosslessOrThrow);
 /** Parses a vCon (bytes or text) of any form. */
 export const parseVcon = mapped(core.parseVcon);
 /** A vCon document from an already parsed JSON object. */

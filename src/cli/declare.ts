@@ -1,4 +1,4 @@
-import { type Command as Cli, CommanderError } from "commander";
+import { Command as Cli, CommanderError } from "commander";
 import type { Command, Exit } from "./commands.js";
 import { usageExit } from "./usage.js";
 
@@ -35,4 +35,18 @@ export function declared(summary: string, build: (exit: Exit) => Cli): Command {
       return code;
     },
   };
+}
+
+/** A command that only groups subcommands (`archivist keys …`, `archivist log …`), each built with the same `exit`. */
+export function declaredGroup(
+  summary: string,
+  name: string,
+  description: string,
+  subcommands: ReadonlyArray<(exit: Exit) => Cli>,
+): Command {
+  return declared(summary, (exit) => {
+    const cli = new Cli(name).description(description);
+    for (const sub of subcommands) cli.addCommand(sub(exit));
+    return cli;
+  });
 }

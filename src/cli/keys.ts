@@ -11,7 +11,7 @@ import { listTenancies } from "../store/tenancies.js";
 import { isUuid } from "../verify/primitives.js";
 import { RedisWakeSignal } from "../wake/redis-wake-signal.js";
 import type { Exit } from "./commands.js";
-import { declared } from "./declare.js";
+import { declaredGroup } from "./declare.js";
 import { configFromOptions, withConfigFlags } from "./serve.js";
 
 /** The settings `archivist keys` reads: where the keys and the database are. */
@@ -217,12 +217,9 @@ function acceptRestoreCommand(exit: Exit): Cli {
   });
 }
 
-export const keysCommand = declared(
+export const keysCommand = declaredGroup(
   "the service's keys: list, rotate, accept a restore (docs/keys.md)",
-  (exit: Exit) =>
-    new Cli("keys")
-      .description("The service's keys in the key directory (docs/keys.md).")
-      .addCommand(listCommand(exit))
-      .addCommand(rotateCommand(exit))
-      .addCommand(acceptRestoreCommand(exit)),
+  "keys",
+  "The service's keys in the key directory (docs/keys.md).",
+  [listCommand, rotateCommand, acceptRestoreCommand],
 );

@@ -6,7 +6,7 @@ import { archiveClosedPeriods, dropArchivedPeriods } from "../workers/log-archiv
 import { closeLogPeriod } from "../workers/log-period.js";
 import { loadSealKeys } from "../workers/seal-keys.js";
 import type { Exit } from "./commands.js";
-import { declared } from "./declare.js";
+import { declaredGroup } from "./declare.js";
 import { KEY_FLAGS, PGLITE_NOTE, withContext } from "./keys.js";
 import { withConfigFlags } from "./serve.js";
 import { UsageError } from "./usage.js";
@@ -146,13 +146,9 @@ function dropCommand(exit: Exit): Cli {
   });
 }
 
-export const logCommand = declared(
+export const logCommand = declaredGroup(
   "a tenancy's log periods: close, list, archive to object storage, drop from the database (docs/scaling.md)",
-  (exit: Exit) =>
-    new Cli("log")
-      .description('A tenancy\'s log periods (docs/scaling.md, "Log periods").')
-      .addCommand(closeCommand(exit))
-      .addCommand(periodsCommand(exit))
-      .addCommand(archiveCommand(exit))
-      .addCommand(dropCommand(exit)),
+  "log",
+  'A tenancy\'s log periods (docs/scaling.md, "Log periods").',
+  [closeCommand, periodsCommand, archiveCommand, dropCommand],
 );

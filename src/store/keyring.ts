@@ -1,6 +1,6 @@
 import { createPublicKey, type KeyObject, randomBytes } from "node:crypto";
+import type { Signer } from "../core/log/sign1.js";
 import { nodePublicKey } from "../core/node/crypto.js";
-import type { Signer } from "../verify/primitives.js";
 import { ecJwk, type PublicKey } from "../verify/primitives.js";
 import type { Db } from "./db.js";
 import { FILE_HOLDER, type FileKeys, secretPublicJwk } from "./keystore/file-keys.js";

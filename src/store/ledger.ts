@@ -1,4 +1,4 @@
-import type { NewNode } from "../verify/primitives.js";
+import type { NewNode } from "../core/log/tree-append.js";
 import type { QueuedEvent } from "./asset-events.js";
 import { hashesParam, plainArrayParam } from "./bulk-params.js";
 import type { Queryable } from "./db.js";

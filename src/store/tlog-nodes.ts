@@ -1,4 +1,5 @@
-import type { NewNode, NodeCoord } from "../verify/primitives.js";
+import type { NewNode } from "../core/log/tree-append.js";
+import type { NodeCoord } from "../verify/primitives.js";
 import type { Queryable } from "./db.js";
 
 /** `level:idx`, the key of a stored perfect subtree in the maps this module returns. */

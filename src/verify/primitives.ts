@@ -17,26 +17,36 @@ export {
 export { CodedError } from "./api/coded-error.js";
 export { isoTime, isUuid, pathUuid } from "./api/ids.js";
 export { BUNDLE_FORMAT, BUNDLE_VERSION, looksLikeBundle } from "./bundle/index.js";
-export { type CborValue, encodeCbor } from "./cbor/index.js";
 export {
-  buildReceipt,
-  buildRfc9162Receipt,
-  buildSeal,
+  CborBstr,
+  type CborValue,
+  type CborWriter,
+  encodeCbor,
+  headSize,
+  releaseWriter,
+  takeWriter,
+  writeHead,
+} from "./cbor/index.js";
+export {
+  beginSigStructure,
   coseKeyBytes,
   coseKeySet,
   decodeSeal,
   decodeSign1,
+  ES256,
   HEADER,
+  INCLUSION,
+  LEAF_IDTIMESTAMP,
   type MmrProofForm,
-  ReceiptHeaders,
+  type Rfc9162ReceiptInfo,
+  type SealState,
+  SIGNATURE1,
   type Sign1,
-  type Signer,
-  signSign1,
   VDS_MMR,
   VDS_RFC9162,
   verifySign1,
 } from "./cose/index.js";
-export { fromBase64, toBase64 } from "./crypto/bytes.js";
+export { fromBase64, fromHex, toBase64 } from "./crypto/bytes.js";
 export { ecJwk, type PublicKey, type PublicKeyFactory } from "./crypto/public-key.js";
 export type { AsciiLeafSha256, Sha256 } from "./crypto/sha256.js";
 export { QueryError, type QueryErrorCode } from "./filters/query-error.js";
@@ -82,9 +92,8 @@ export { LookupError, PublicApi, type PublicRecord } from "./lookup/public-api.j
 export { checkReceipt, type ReceiptCheck } from "./lookup/receipts.js";
 export { sha256Hex } from "./lookup/sha256.js";
 export { looksLikeVcon, uuidOfVconFile, type VconReport, vconUuidOf, verifyVcon } from "./lookup/vcon.js";
+export { hashPosPair, type NodeGetter as MmrNodeGetter } from "./mmr/hash.js";
 export {
-  appendLeaves,
-  appendNodesNeeded as mmrAppendNodesNeeded,
   consistencyProofIndices,
   includedRoot,
   inclusionProofIndices,
@@ -132,13 +141,11 @@ export {
 export { frontier } from "./rfc9162/coords.js";
 export * as rfc9162 from "./rfc9162/index.js";
 export {
-  appendLeafHashes,
-  appendNodesNeeded as rfc9162AppendNodesNeeded,
   consistencyProof,
   inclusionProof,
   leafHash,
-  type NewNode,
   type NodeCoord,
+  type NodeGetter as Rfc9162NodeGetter,
   nodeHash,
   sameHash,
   treeRoot as rfc9162TreeRoot,
@@ -146,7 +153,12 @@ export {
 } from "./rfc9162/index.js";
 export { cwtClaimsOf, LEGACY_CWT_CLAIMS } from "./scitt/cwt-claims.js";
 export { registeredEvent } from "./scitt/registered.js";
-export { eventToStatement, StatementError, statementToEventAttributes } from "./scitt/statement.js";
+export {
+  LABEL as STATEMENT_LABEL,
+  SHA256 as STATEMENT_SHA256,
+  StatementError,
+  statementToEventAttributes,
+} from "./scitt/statement.js";
 export { attachReceipts, registeredTreeLeaf, verifyStatement } from "./scitt/transparent.js";
 export type { Checkpoint } from "./tlog/checkpoint.js";
 export { cosignatureDate } from "./tlog/cosignature.js";

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { appendLeaves, appendNodesNeeded } from "../core/log/mmr-append.js";
 import { nodeAsciiLeafSha256, nodeSha256 } from "../core/node/crypto.js";
 import { eventsByIds, type QueuedEvent, type StoredAssetEvent } from "../store/asset-events.js";
 import type { Queryable } from "../store/db.js";
@@ -13,8 +14,6 @@ import {
   writeCommit,
 } from "../store/ledger.js";
 import {
-  appendLeaves,
-  mmrAppendNodesNeeded as appendNodesNeeded,
   assetEventRowLeafHash,
   assetFreeEventLeafHash,
   assetFreeExtraBytes,

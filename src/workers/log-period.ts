@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx } from "../context.js";
+import { appendLeaves, appendNodesNeeded } from "../core/log/mmr-append.js";
 import { nodeSha256 } from "../core/node/crypto.js";
 import type { Queryable } from "../store/db.js";
 import { loadLog, lockLog, readNodes, writeCommit } from "../store/ledger.js";
@@ -7,8 +8,6 @@ import type { LogGuard } from "../store/log-guard.js";
 import { logsDueToClose, openPeriod, recordClose } from "../store/log-periods.js";
 import { checkpointAt } from "../store/tlog-checkpoints.js";
 import {
-  appendLeaves,
-  mmrAppendNodesNeeded as appendNodesNeeded,
   CodedError,
   formatIdTimestamp,
   IdTimestampGenerator,

@@ -1,3 +1,4 @@
+import { buildSeal } from "../core/log/seal.js";
 import type { Queryable } from "../store/db.js";
 import { confirmSealedFreeEvents } from "../store/free-events.js";
 import { type LoadedKey, signedWith } from "../store/keyring.js";
@@ -5,7 +6,6 @@ import { loadLog, lockLog, readNodes } from "../store/ledger.js";
 import type { LogGuard } from "../store/log-guard.js";
 import { getSeal, insertSeal } from "../store/seals.js";
 import {
-  buildSeal,
   consistencyProofIndices,
   parseIdTimestamp,
   peakIndices,

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
+import type { Signer } from "../../src/core/log/sign1.js";
 import { nodePublicKey, nodeSigner } from "../../src/core/node/crypto.js";
-import type { Signer } from "../../src/verify/cose/index.js";
 import type { PublicKey } from "../../src/verify/crypto/public-key.js";
 
 /**

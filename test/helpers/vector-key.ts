@@ -1,6 +1,6 @@
 import { p256 } from "@noble/curves/nist.js";
+import type { Signer } from "../../src/core/log/sign1.js";
 import { eventToStatement } from "../../src/core/scitt/index.js";
-import type { Signer } from "../../src/verify/cose/index.js";
 import { ecJwk, publicKeyFromJwk } from "../../src/verify/crypto/public-key.js";
 import { fixtureJson } from "./fixtures.js";
 

@@ -1,8 +1,8 @@
 import type { KeyObject } from "node:crypto";
 import { readBounded } from "vcon-archivist/client";
+import type { Signer } from "../../../src/core/log/sign1.js";
 import { nodeSigner } from "../../../src/core/node/crypto.js";
 import { eventToStatement } from "../../../src/core/scitt/index.js";
-import type { Signer } from "../../../src/verify/primitives.js";
 import type { DeliveryBackend } from "../delivery/job.js";
 import { type FetchFn, TokenSource } from "../delivery/token-source.js";
 import { ConserverError } from "../errors.js";

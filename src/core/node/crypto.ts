@@ -1,9 +1,16 @@
 // The core's Node fast paths: node:crypto (OpenSSL) for what the portable code does with
 // @noble (src/core/crypto). The service and the CLI use these; vcon-archivist/verify never
 // reaches this folder, so it stays free of `node:` modules (test/unit/verify/browser-safe.test.ts).
+
 import { createPublicKey, hash, type KeyObject, sign, verify } from "node:crypto";
-import type { AsciiLeafSha256, Sha256, Signer } from "../../verify/primitives.js";
-import { ecJwk, type PublicKey, type PublicKeyFactory } from "../../verify/primitives.js";
+import {
+  type AsciiLeafSha256,
+  ecJwk,
+  type PublicKey,
+  type PublicKeyFactory,
+  type Sha256,
+} from "../../verify/primitives.js";
+import type { Signer } from "../log/sign1.js";
 
 /** Where `nodeSha256` lays out its parts; grown when a message is larger, never shared across a call. */
 let scratch = Buffer.allocUnsafe(4096);

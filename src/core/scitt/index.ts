@@ -1,6 +1,5 @@
 export {
   attachReceipts,
-  eventToStatement,
   LEGACY_CWT_CLAIMS,
   registeredEvent,
   registeredTreeLeaf,
@@ -15,3 +14,4 @@ export {
   screenStatement,
 } from "./policy.js";
 export { type Problem, problemDetails, problemJson } from "./problem.js";
+export { eventToStatement } from "./statement.js";

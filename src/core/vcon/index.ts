@@ -1,13 +1,3 @@
-export {
-  isLosslessObject,
-  JsonNumber,
-  type LosslessJson,
-  type LosslessObject,
-  parseLossless,
-  pythonDumps,
-  pythonFloatRepr,
-  pythonString,
-} from "../../verify/primitives.js";
 export { detectForm, type VconForm } from "./form.js";
 export { HASH_MODES, type HashMode, hashPreimage, hashVcon, isHashMode } from "./hash.js";
 export { normalizeLegacyFields } from "./legacy.js";

@@ -1,11 +1,8 @@
 import type { Ctx } from "../../context.js";
+import { buildReceipt, buildRfc9162Receipt } from "../../core/log/receipt.js";
+import type { Signer } from "../../core/log/sign1.js";
 import type { EntryRow } from "../../store/ledger.js";
-import {
-  buildReceipt,
-  buildRfc9162Receipt,
-  type MmrProofForm,
-  type Signer,
-} from "../../verify/primitives.js";
+import type { MmrProofForm } from "../../verify/primitives.js";
 
 /**
  * What a record's receipt says, ready for the seal key's signer: one record's receipt (`receiptFor`)

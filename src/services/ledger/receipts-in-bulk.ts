@@ -1,10 +1,10 @@
 import type { Ctx } from "../../context.js";
+import type { Signer } from "../../core/log/sign1.js";
 import { type Es256Key, signedWith } from "../../store/keyring.js";
 import { type EntryRow, entriesOfRecords } from "../../store/ledger.js";
 import { mmrNodesOf } from "../../store/period-archive.js";
 import { getSeal, type SealRow } from "../../store/seals.js";
 import { tlogSize } from "../../store/tlog-nodes.js";
-import type { Signer } from "../../verify/primitives.js";
 import {
   ApiError,
   includedRoot,

@@ -1,9 +1,8 @@
-import { CborBstr, type CborValue } from "../cbor/index.js";
+import type { CborValue } from "../cbor/index.js";
 import type { PublicKey } from "../crypto/public-key.js";
 import { MAX_TREE_SIZE, rootFromInclusionProof } from "../rfc9162/index.js";
-import { checkPath, INCLUSION, receiptEnvelope, receiptProtectedHeader } from "./receipt.js";
-import type { ReceiptHeaders } from "./receipt-headers.js";
-import { CoseError, decodeSign1, HEADER, type Signer, signSign1Encoded, verifySign1 } from "./sign1.js";
+import { checkPath, receiptEnvelope } from "./receipt.js";
+import { CoseError, decodeSign1, HEADER, verifySign1 } from "./sign1.js";
 
 /** Verifiable data structure 1: RFC9162_SHA256 (RFC 9942 §5). */
 export const VDS_RFC9162 = 1;
@@ -15,37 +14,6 @@ export interface Rfc9162ReceiptInfo {
   treeSize: number;
   leafIndex: number;
   path: Uint8Array[];
-}
-
-export interface Rfc9162ReceiptInput extends Rfc9162ReceiptInfo {
-  root: Uint8Array;
-}
-
-/**
- * An RFC 9942 receipt of inclusion in the RFC 9162 tree: protected `{1: alg, 4: kid, 395: 1,
- * 15: {1: iss, 2: sub}}`, unprotected `{396: {-1: [bstr .cbor [tree_size, leaf_index, path]]}}`,
- * signed over the (detached) root of the tree of `treeSize` leaves. `headers` as for `buildReceipt`.
- */
-export function buildRfc9162Receipt(
-  r: Rfc9162ReceiptInput,
-  key: Signer,
-  headers?: ReceiptHeaders,
-): Uint8Array {
-  const proof = new CborBstr([r.treeSize, r.leafIndex, r.path]);
-  const unprotectedHeader = new Map<CborValue, CborValue>([
-    [HEADER.vdp, new Map<CborValue, CborValue>([[INCLUSION, [proof]]])],
-  ]);
-  return signSign1Encoded(
-    {
-      protectedBytes: headers
-        ? headers.get(r.kid, r.issuer, r.subject, VDS_RFC9162)
-        : receiptProtectedHeader(r.kid, r.issuer, r.subject, VDS_RFC9162),
-      unprotectedHeader,
-      payload: r.root,
-      detached: true,
-    },
-    key,
-  );
 }
 
 const nat = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;

@@ -1,17 +1,7 @@
-import { CborBstr, type CborValue, decodeCbor, encodeCbor } from "../cbor/index.js";
+import { type CborValue, decodeCbor } from "../cbor/index.js";
 import type { PublicKey } from "../crypto/public-key.js";
 import { includedRoot } from "../mmr/index.js";
-import type { ReceiptHeaders } from "./receipt-headers.js";
-import {
-  CoseError,
-  decodeSign1,
-  ES256,
-  HEADER,
-  type Sign1,
-  type Signer,
-  signSign1Encoded,
-  verifySign1,
-} from "./sign1.js";
+import { CoseError, decodeSign1, HEADER, type Sign1, verifySign1 } from "./sign1.js";
 
 /** Verifiable data structure 3: the MMR profile (draft-bryce-cose-merkle-mountain-range-proofs). */
 export const VDS_MMR = 3;
@@ -19,7 +9,7 @@ export const VDS_MMR = 3;
 export const INCLUSION = -1;
 
 /** Unprotected header carrying the leaf's idtimestamp (unsigned: changing it only breaks the recomputed leaf). */
-const LEAF_IDTIMESTAMP = -70001;
+export const LEAF_IDTIMESTAMP = -70001;
 
 /**
  * How an MMR receipt writes its inclusion proof under 396 / -1. `map`: the map `{1: mmr_index,
@@ -34,73 +24,6 @@ export type MmrProofForm = "map" | "bstr";
 /** Receipts for larger indices or longer paths are refused: the MMR arithmetic is exact (and terminates) only below these. */
 const MAX_MMR_INDEX = 2 ** 40;
 const MAX_PATH = 64;
-
-export interface ReceiptInput {
-  /** The committed leaf's idtimestamp (18 hex digits), so a verifier can recompute the leaf from the record alone. */
-  idtimestamp?: string;
-  kid: string;
-  issuer: string;
-  subject: string;
-  mmrIndex: number;
-  path: Uint8Array[];
-  peak: Uint8Array;
-  /** The inclusion proof's encoding (default `map`, the deployed form). */
-  form?: MmrProofForm;
-}
-
-const enc = new TextEncoder();
-
-/** The protected header every receipt of one log and profile shares (`vds` names the profile). */
-export function receiptProtectedHeader(
-  kid: string,
-  issuer: string,
-  subject: string,
-  vds = VDS_MMR,
-): Uint8Array {
-  return encodeCbor(
-    new Map<CborValue, CborValue>([
-      [HEADER.alg, ES256],
-      [HEADER.kid, enc.encode(kid)],
-      [HEADER.vds, vds],
-      [
-        HEADER.cwtClaims,
-        new Map<CborValue, CborValue>([
-          [1, issuer],
-          [2, subject],
-        ]),
-      ],
-    ]),
-  );
-}
-
-/**
- * A COSE receipt of inclusion: signed over the (detached) peak the path leads to. `headers`: the
- * caller's kept encodings of protected headers, for one who signs many receipts.
- */
-export function buildReceipt(r: ReceiptInput, signer: Signer, headers?: ReceiptHeaders): Uint8Array {
-  const proof =
-    r.form === "bstr"
-      ? new CborBstr([r.mmrIndex, r.path])
-      : new Map<CborValue, CborValue>([
-          [1, r.mmrIndex],
-          [2, r.path],
-        ]);
-  const unprotectedHeader = new Map<CborValue, CborValue>([
-    [HEADER.vdp, new Map<CborValue, CborValue>([[INCLUSION, [proof]]])],
-  ]);
-  if (r.idtimestamp) unprotectedHeader.set(LEAF_IDTIMESTAMP, r.idtimestamp);
-  return signSign1Encoded(
-    {
-      protectedBytes: headers
-        ? headers.get(r.kid, r.issuer, r.subject, VDS_MMR)
-        : receiptProtectedHeader(r.kid, r.issuer, r.subject, VDS_MMR),
-      unprotectedHeader,
-      payload: r.peak,
-      detached: true,
-    },
-    signer,
-  );
-}
 
 export interface ReceiptInfo {
   idtimestamp: string;

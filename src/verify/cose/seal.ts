@@ -1,6 +1,6 @@
-import { type CborValue, decodeCbor, encodeCbor } from "../cbor/index.js";
+import { decodeCbor } from "../cbor/index.js";
 import type { PublicKey } from "../crypto/public-key.js";
-import { CoseError, decodeSign1, ES256, HEADER, type Signer, signSign1, verifySign1 } from "./sign1.js";
+import { CoseError, decodeSign1, HEADER, verifySign1 } from "./sign1.js";
 
 /** The MMR state a seal signs. */
 export interface SealState {
@@ -9,37 +9,6 @@ export interface SealState {
   idtimestamp: bigint;
   epoch: number;
   peaks: Uint8Array[];
-}
-
-const enc = new TextEncoder();
-
-/** A seal: a COSE_Sign1 over the CBOR MMR state `{1: size, 3: ms, 4: idtimestamp, 6: epoch, 7: 2, 8: peaks}`. */
-export function buildSeal(
-  s: { kid: string; issuer: string; logId: string; state: SealState },
-  key: Signer,
-): Uint8Array {
-  const payload = encodeCbor(
-    new Map<CborValue, CborValue>([
-      [1, s.state.mmrSize],
-      [3, s.state.timestampMs],
-      [4, s.state.idtimestamp],
-      [6, s.state.epoch],
-      [7, 2],
-      [8, s.state.peaks],
-    ]),
-  );
-  const protectedHeader = new Map<CborValue, CborValue>([
-    [HEADER.alg, ES256],
-    [HEADER.kid, enc.encode(s.kid)],
-    [
-      HEADER.cwtClaims,
-      new Map<CborValue, CborValue>([
-        [1, s.issuer],
-        [2, s.logId],
-      ]),
-    ],
-  ]);
-  return signSign1({ protectedHeader, payload }, key);
 }
 
 /** Reads a seal's state (no signature check). */

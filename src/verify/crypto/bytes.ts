@@ -108,7 +108,7 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** The parts, one after the other, in a new array. */
-export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
   let n = 0;
   for (const p of parts) n += p.length;
   const out = new Uint8Array(n);

@@ -107,6 +107,27 @@ export interface ConsentReport {
 
 const text = (v: unknown) => (typeof v === "string" ? v : "");
 
+/** The report's names for the attributes an acknowledgement, a verification and a refusal record. */
+const ACKNOWLEDGEMENT_FIELDS = {
+  revocation: LIFECYCLE_ATTRIBUTES.acknowledgedRevocation,
+  processor: LIFECYCLE_ATTRIBUTES.acknowledgingProcessor,
+};
+const VERIFICATION_FIELDS = {
+  verified_operation: LIFECYCLE_ATTRIBUTES.verifiedOperation,
+  grant: LIFECYCLE_ATTRIBUTES.verifiedGrant,
+};
+const REFUSAL_FIELDS = {
+  refused_operation: LIFECYCLE_ATTRIBUTES.refusedOperation,
+  reason: LIFECYCLE_ATTRIBUTES.refusalReason,
+};
+
+/** The text of the named attributes of `r`'s record, under the report's names ("" where absent or not text). */
+function recorded<K extends string>(r: LifecycleRecord, names: Record<K, string>): Record<K, string> {
+  const a = recordAttributes(r.record);
+  const entries = Object.entries<string>(names).map(([key, attribute]) => [key, text(a[attribute])]);
+  return Object.fromEntries(entries) as Record<K, string>;
+}
+
 function step(r: LifecycleRecord): ReportStep {
   return {
     identity: r.identity,
@@ -177,32 +198,15 @@ export function consentReport(
   ordered.forEach((r, i) => {
     const m0 = r.lifecycle.meaning;
     if (m0.known && m0.operation.role === "revocation-acknowledgement") {
-      const a = recordAttributes(r.record);
-      acknowledgements.push({
-        ...step(r),
-        revocation: text(a[LIFECYCLE_ATTRIBUTES.acknowledgedRevocation]),
-        processor: text(a[LIFECYCLE_ATTRIBUTES.acknowledgingProcessor]),
-      });
+      acknowledgements.push({ ...step(r), ...recorded(r, ACKNOWLEDGEMENT_FIELDS) });
       return;
     }
     if (isVerification(r)) {
-      const a = recordAttributes(r.record);
-      verifications.push({
-        ...step(r),
-        purposes: r.lifecycle.purposes,
-        verified_operation: text(a[LIFECYCLE_ATTRIBUTES.verifiedOperation]),
-        grant: text(a[LIFECYCLE_ATTRIBUTES.verifiedGrant]),
-      });
+      verifications.push({ ...step(r), purposes: r.lifecycle.purposes, ...recorded(r, VERIFICATION_FIELDS) });
       return;
     }
     if (r.lifecycle.meaning.known && r.lifecycle.meaning.operation.role === "refusal") {
-      const a = recordAttributes(r.record);
-      refusals.push({
-        ...step(r),
-        purposes: r.lifecycle.purposes,
-        refused_operation: text(a[LIFECYCLE_ATTRIBUTES.refusedOperation]),
-        reason: text(a[LIFECYCLE_ATTRIBUTES.refusalReason]),
-      });
+      refusals.push({ ...step(r), purposes: r.lifecycle.purposes, ...recorded(r, REFUSAL_FIELDS) });
       return;
     }
     if (!isProcessing(r)) return;

@@ -1,6 +1,4 @@
-export { appendLeaves, appendNodesNeeded } from "./append.js";
 export { consistencyProof, consistencyProofIndices, verifyConsistency } from "./consistency.js";
-
 export {
   heightIndex,
   isValidMmrSize,
@@ -9,5 +7,4 @@ export {
   mmrIndexOfLeaf,
   peakIndices,
 } from "./indices.js";
-export { peakHashes } from "./peaks.js";
 export { includedRoot, inclusionProof, inclusionProofIndices, verifyInclusion } from "./proof.js";

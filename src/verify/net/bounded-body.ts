@@ -1,3 +1,5 @@
+import { concatBytes } from "../crypto/bytes.js";
+
 /** An answer larger than its reader accepts: refused, its stream cancelled. */
 export class BodyTooLarge extends Error {}
 
@@ -31,13 +33,7 @@ export async function readBounded(
     }
     chunks.push(r.value);
   }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 /** `readBounded` as UTF-8 text. */

@@ -3,10 +3,8 @@ import type { FreeEventRecord } from "./free-event.js";
 
 type AssetEventField = keyof AssetEventRecord;
 
-/** The fields SIMPLE_HASH v1 and v2 read of an asset event, in their order. */
-export const FIELDS_V1_V2 = [
-  "identity",
-  "asset_identity",
+/** The fields every asset event scheme reads between the identity and the tenant, in their order. */
+const EVENT_BODY_FIELDS = [
   "event_attributes",
   "asset_attributes",
   "operation",
@@ -16,6 +14,13 @@ export const FIELDS_V1_V2 = [
   "timestamp_committed",
   "principal_accepted",
   "principal_declared",
+] as const satisfies readonly AssetEventField[];
+
+/** The fields SIMPLE_HASH v1 and v2 read of an asset event, in their order. */
+export const FIELDS_V1_V2 = [
+  "identity",
+  "asset_identity",
+  ...EVENT_BODY_FIELDS,
   "confirmation_status",
   "from",
   "tenant_identity",
@@ -24,15 +29,7 @@ export const FIELDS_V1_V2 = [
 /** The fields the asset event leaf (and SIMPLE_HASH v3) reads, in their order. */
 export const FIELDS_V3 = [
   "identity",
-  "event_attributes",
-  "asset_attributes",
-  "operation",
-  "behaviour",
-  "timestamp_declared",
-  "timestamp_accepted",
-  "timestamp_committed",
-  "principal_accepted",
-  "principal_declared",
+  ...EVENT_BODY_FIELDS,
   "tenant_identity",
 ] as const satisfies readonly AssetEventField[];
 

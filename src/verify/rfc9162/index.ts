@@ -5,13 +5,10 @@ export {
 } from "./coords.js";
 export { type Hash, leafHash, nodeHash, sameHash } from "./hash.js";
 export {
-  appendLeafHashes,
-  appendNodesNeeded,
   consistencyProof,
   consistencyProofNodes,
   inclusionProof,
   inclusionProofNodes,
-  type NewNode,
   rootNodes,
   treeRoot,
 } from "./tree.js";

@@ -85,19 +85,11 @@ export async function verifyRecordInTiles(
   const cp = verifyCheckpoint(checkpointNote, trust);
   if (!cp.ok) return cp;
   const { checkpoint } = cp;
-  let leaf: Uint8Array;
-  let leafIndex: number;
-  try {
-    leaf = leafOfRecord(record);
-    const at = recordLeafIndex(record);
-    if (at === undefined) return { ok: false, reason: "the record has no log index" };
-    leafIndex = at;
-  } catch (err) {
-    return { ok: false, reason: (err as Error).message };
-  }
-  const tenant = String(record.tenant_identity ?? record.origin_tenant ?? "").replace(/^tenant\//, "");
-  if (!checkpoint.origin.endsWith(`/merklelogs/${tenant}/tlog`))
-    return { ok: false, reason: `the record is in tenancy ${tenant}'s log, not in ${checkpoint.origin}` };
+  const entry = recordEntry(record, leafOfRecord);
+  if (!entry.ok) return entry;
+  const { leaves: leaf, leafIndex } = entry;
+  const elsewhere = otherLog(record, checkpoint.origin);
+  if (elsewhere) return { ok: false, reason: elsewhere };
   if (leafIndex >= checkpoint.size)
     return { ok: false, reason: `leaf ${leafIndex} is beyond the checkpoint's ${checkpoint.size} entries` };
   const inTiles = await verifyEntryInTiles(leafIndex, leaf, checkpoint.size, checkpoint.root, fetch);
@@ -110,4 +102,29 @@ export function recordLeafIndex(record: ApiRecord): number | undefined {
   const entry = record.merklelog_entry as { commit?: { index?: string } } | undefined;
   const mmrIndex = Number(entry?.commit?.index ?? (record.merklelog_commit as { index?: string })?.index);
   return Number.isSafeInteger(mmrIndex) ? leafIndexOfMmrIndex(mmrIndex) : undefined;
+}
+
+/**
+ * What a record brings to a check against its log: its leaf (or candidate leaves, as `leaves`
+ * reads them) and its entry index; instead, why not, when the record cannot be read or has no index.
+ */
+export function recordEntry<L>(
+  record: ApiRecord,
+  leaves: (record: ApiRecord) => L,
+): { ok: true; leaves: L; leafIndex: number } | { ok: false; reason: string } {
+  try {
+    const read = leaves(record);
+    const leafIndex = recordLeafIndex(record);
+    if (leafIndex === undefined) return { ok: false, reason: "the record has no log index" };
+    return { ok: true, leaves: read, leafIndex };
+  } catch (err) {
+    return { ok: false, reason: (err as Error).message };
+  }
+}
+
+/** Why a checkpoint of `origin` is not of the record's tenancy's log; undefined when it is. */
+export function otherLog(record: ApiRecord, origin: string): string | undefined {
+  const tenant = String(record.tenant_identity ?? record.origin_tenant ?? "").replace(/^tenant\//, "");
+  if (origin.endsWith(`/merklelogs/${tenant}/tlog`)) return undefined;
+  return `the record is in tenancy ${tenant}'s log, not in ${origin}`;
 }

@@ -1,5 +1,5 @@
 import { type ApiRecord, candidateLeaves } from "../receipts/record.js";
-import { type LogTrust, recordLeafIndex } from "./log-check.js";
+import { type LogTrust, otherLog, recordEntry } from "./log-check.js";
 import { type TlogProofVerdict, verifyTlogProof } from "./proof.js";
 
 /**
@@ -17,22 +17,12 @@ import { type TlogProofVerdict, verifyTlogProof } from "./proof.js";
  * ```
  */
 export function verifyRecordTlogProof(record: ApiRecord, proof: string, trust: LogTrust): TlogProofVerdict {
-  let candidates: Uint8Array[];
-  let leafIndex: number;
-  try {
-    candidates = candidateLeaves(record);
-    const at = recordLeafIndex(record);
-    if (at === undefined) return { ok: false, reason: "the record has no log index" };
-    leafIndex = at;
-  } catch (err) {
-    return { ok: false, reason: (err as Error).message };
-  }
-  const v = verifyTlogProof(proof, candidates, trust);
+  const entry = recordEntry(record, candidateLeaves);
+  if (!entry.ok) return entry;
+  const v = verifyTlogProof(proof, entry.leaves, trust);
   if (!v.ok) return v;
-  if (v.index !== leafIndex)
-    return { ok: false, reason: `the proof is for entry ${v.index}, the record is entry ${leafIndex}` };
-  const tenant = String(record.tenant_identity ?? record.origin_tenant ?? "").replace(/^tenant\//, "");
-  if (!v.checkpoint.origin.endsWith(`/merklelogs/${tenant}/tlog`))
-    return { ok: false, reason: `the record is in tenancy ${tenant}'s log, not in ${v.checkpoint.origin}` };
-  return v;
+  if (v.index !== entry.leafIndex)
+    return { ok: false, reason: `the proof is for entry ${v.index}, the record is entry ${entry.leafIndex}` };
+  const elsewhere = otherLog(record, v.checkpoint.origin);
+  return elsewhere ? { ok: false, reason: elsewhere } : v;
 }

@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signSign1 } from "../../../src/core/log/sign1.js";
 import { parseBundle, verifyBundle } from "../../../src/verify/bundle/index.js";
 import { type CborValue, decodeCbor } from "../../../src/verify/cbor/index.js";
-import { decodeSign1, HEADER, signSign1, verifySign1 } from "../../../src/verify/cose/index.js";
+import { decodeSign1, HEADER, verifySign1 } from "../../../src/verify/cose/index.js";
 import { publicKeyFromJwk } from "../../../src/verify/crypto/public-key.js";
 import { bundleConsentReport, keysFromKeySet } from "../../../src/verify/index.js";
 import { consentReport } from "../../../src/verify/lifecycle/report.js";

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appendLeaves } from "../../../src/core/log/mmr-append.js";
 import { nodeSha256 } from "../../../src/core/node/crypto.js";
 import { insertAssetEvents } from "../../../src/store/asset-events.js";
 import type { Db, Queryable } from "../../../src/store/db.js";
@@ -7,7 +8,7 @@ import { loadLog } from "../../../src/store/ledger.js";
 import { migrate } from "../../../src/store/migrate.js";
 import { nodeKey, readTlogLevel, readTlogNodes, tlogSize } from "../../../src/store/tlog-nodes.js";
 import { IdTimestampGenerator } from "../../../src/verify/ledger/idtimestamp.js";
-import { appendLeaves, leafCount } from "../../../src/verify/mmr/index.js";
+import { leafCount } from "../../../src/verify/mmr/index.js";
 import {
   inclusionProof,
   inclusionProofNodes,

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
+import { signSign1 } from "../../../src/core/log/sign1.js";
 import {
   eventToStatement,
   LEGACY_CWT_CLAIMS,
@@ -16,7 +17,6 @@ import {
   ES256,
   HEADER,
   receiptVds,
-  signSign1,
   verifyRfc9162Receipt,
 } from "../../../src/verify/cose/index.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";

@@ -4,6 +4,7 @@ import { ConserverError } from "../../../plugins/conserver/errors.js";
 import { normaliseOperation } from "../../../plugins/conserver/operation.js";
 import { buildVconEvent, type TemplateConfig } from "../../../plugins/conserver/template.js";
 import { hashVcon, parseVcon } from "../../../plugins/conserver/vcon.js";
+import { REQUIRED_TEMPLATE } from "../../../src/core/scitt/statement.js";
 import { errorCode } from "../../helpers/error-code.js";
 import { fixturePath } from "../../helpers/fixtures.js";
 
@@ -18,17 +19,8 @@ const cfg: TemplateConfig = {
   now: () => NOW,
 };
 
-const REQUIRED = [
-  "arc_display_type",
-  "payload",
-  "payload_hash_alg",
-  "payload_preimage_content_type",
-  "subject",
-  "timestamp_declared",
-  "vcon_operation",
-  "vcon_draft_version",
-  "scitt_draft_version",
-];
+// The statement's required attributes, and the one the template lists that a statement does without.
+const REQUIRED = [...REQUIRED_TEMPLATE, "scitt_draft_version"];
 
 describe("template 0.3.0 event", () => {
   it("carries every required attribute and the link's own", () => {

@@ -3,13 +3,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildReceipt } from "../../../src/verify/cose/index.js";
-import {
-  appendLeaves,
-  includedRoot,
-  inclusionProof,
-  leafIndexOfMmrIndex,
-} from "../../../src/verify/mmr/index.js";
+import { appendLeaves } from "../../../src/core/log/mmr-append.js";
+import { buildReceipt } from "../../../src/core/log/receipt.js";
+import { includedRoot, inclusionProof, leafIndexOfMmrIndex } from "../../../src/verify/mmr/index.js";
 import { fixtureJson } from "../../helpers/fixtures.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
 

@@ -1,6 +1,7 @@
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { signSign1 } from "../../../../src/core/log/sign1.js";
 import { nodeSigner } from "../../../../src/core/node/crypto.js";
 import {
   attachReceipts,
@@ -13,15 +14,13 @@ import {
   verifyStatement,
 } from "../../../../src/core/scitt/index.js";
 import { decodeCbor, encodeCbor, Tagged } from "../../../../src/verify/cbor/index.js";
-import { buildReceipt, decodeSign1, HEADER, signSign1 } from "../../../../src/verify/cose/index.js";
-import { formatIdTimestamp } from "../../../../src/verify/ledger/index.js";
-import { appendLeaves, includedRoot, inclusionProof } from "../../../../src/verify/mmr/index.js";
+import { decodeSign1, HEADER } from "../../../../src/verify/cose/index.js";
 import { assetFreeEventLeafHash, assetFreeExtraBytes } from "../../../../src/verify/record/index.js";
 import { es256KeyPair } from "../../../helpers/es256-key.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";
 import { pki, signedByCertificates } from "../../../helpers/pki.js";
 import { deterministicSigner, vectorPublicKey } from "../../../helpers/vector-key.js";
-import { hex, statementOptions, vectorEvent } from "../../verify/cose/fixture.js";
+import { hex, receiptInLog, statementOptions, vectorEvent } from "../../verify/cose/fixture.js";
 
 interface Vectors {
   preimage: { sha256: string };
@@ -277,26 +276,12 @@ describe("transparent statements", () => {
     const idts = 0x8fa97ef269039b00n;
     const e = registeredEvent(statement);
     const leaf = assetFreeEventLeafHash(e, idts, assetFreeExtraBytes(tenant));
-    const built = appendLeaves(
-      0,
-      [new Uint8Array(32), leaf, new Uint8Array(32).fill(9)],
-      () => new Uint8Array(),
-    );
-    const node = (i: number) => built.nodes[i] as Uint8Array;
-    const i = built.leafIndices[1] as number;
-    const path = inclusionProof(built.newSize, i, node);
-    const receipt = buildReceipt(
-      {
-        kid: "svc",
-        issuer: "https://a.example",
-        subject: `tenant/${tenant}`,
-        mmrIndex: i,
-        path,
-        peak: includedRoot(i, leaf, path),
-        idtimestamp: formatIdTimestamp(idts),
-      },
-      service.privateKey,
-    );
+    const { receipt } = receiptInLog([new Uint8Array(32), leaf, new Uint8Array(32).fill(9)], 1, {
+      tenant,
+      idtimestamp: idts,
+      issuer: "https://a.example",
+      signer: service.privateKey,
+    });
     const transparent = attachReceipts(statement, [receipt]);
     const keys = {
       issuerKeys: new Map([["test-key-1", vectorPublicKey]]),

@@ -1,22 +1,21 @@
 import { describe, expect, it } from "vitest";
+import { appendLeaves, peakHashes } from "../../../../src/core/log/mmr-append.js";
+import { buildReceipt } from "../../../../src/core/log/receipt.js";
+import { ReceiptHeaders } from "../../../../src/core/log/receipt-headers.js";
+import { buildSeal } from "../../../../src/core/log/seal.js";
+import { type Signer, signSign1, sigStructure } from "../../../../src/core/log/sign1.js";
 import { decodeCbor } from "../../../../src/verify/cbor/index.js";
 import {
-  buildReceipt,
-  buildSeal,
   coseKeySet,
   decodeReceipt,
   decodeSeal,
   decodeSign1,
   publicKeyFromCoseKey,
-  ReceiptHeaders,
-  type Signer,
-  signSign1,
-  sigStructure,
   verifyReceipt,
   verifySeal,
   verifySign1,
 } from "../../../../src/verify/cose/index.js";
-import { appendLeaves, includedRoot, inclusionProof, peakHashes } from "../../../../src/verify/mmr/index.js";
+import { includedRoot, inclusionProof } from "../../../../src/verify/mmr/index.js";
 import { es256KeyPair } from "../../../helpers/es256-key.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";
 import { deterministicSigner, vectorPublicKey } from "../../../helpers/vector-key.js";

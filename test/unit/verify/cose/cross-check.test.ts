@@ -1,13 +1,10 @@
 import { encode, rfc8949EncodeOptions } from "cborg";
 import { describe, expect, it } from "vitest";
+import { buildReceipt } from "../../../../src/core/log/receipt.js";
+import { buildSeal } from "../../../../src/core/log/seal.js";
+import { sigStructure } from "../../../../src/core/log/sign1.js";
 import { eventToStatement } from "../../../../src/core/scitt/index.js";
-import {
-  buildReceipt,
-  buildSeal,
-  decodeSign1,
-  sigStructure,
-  verifyReceipt,
-} from "../../../../src/verify/cose/index.js";
+import { decodeSign1, verifyReceipt } from "../../../../src/verify/cose/index.js";
 import { es256KeyPair } from "../../../helpers/es256-key.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";
 import { vectorPublicKey } from "../../../helpers/vector-key.js";

@@ -1,3 +1,7 @@
+import { appendLeaves, peakHashes } from "../../../../src/core/log/mmr-append.js";
+import { buildReceipt } from "../../../../src/core/log/receipt.js";
+import { buildSeal } from "../../../../src/core/log/seal.js";
+import type { Signer } from "../../../../src/core/log/sign1.js";
 import {
   attachReceipts,
   eventToStatement,
@@ -5,9 +9,9 @@ import {
   StatementError,
 } from "../../../../src/core/scitt/index.js";
 import { CborError } from "../../../../src/verify/cbor/index.js";
-import { buildReceipt, buildSeal, CoseError, decodeReceipt } from "../../../../src/verify/cose/index.js";
+import { CoseError, decodeReceipt } from "../../../../src/verify/cose/index.js";
 import { formatIdTimestamp } from "../../../../src/verify/ledger/index.js";
-import { appendLeaves, includedRoot, inclusionProof, peakHashes } from "../../../../src/verify/mmr/index.js";
+import { includedRoot, inclusionProof } from "../../../../src/verify/mmr/index.js";
 import { assetFreeEventLeafHash, assetFreeExtraBytes } from "../../../../src/verify/record/index.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";
 import { deterministicSigner, vectorPublicKey } from "../../../helpers/vector-key.js";
@@ -42,6 +46,35 @@ const tenant = "6a009b40-eb55-4159-81f0-69024f89f53c";
 const idtimestamp = 0x8fa97ef269039b00n;
 
 /**
+ * A log of just `leaves` and a receipt of `leaves[at]` in it, as the service issues one for the
+ * tenant's log (key id "svc", the leaf's idtimestamp in the unprotected header).
+ */
+export function receiptInLog(
+  leaves: Uint8Array[],
+  at: number,
+  o: { tenant: string; idtimestamp: bigint; issuer?: string; signer?: Signer },
+) {
+  const mmr = appendLeaves(0, leaves, () => new Uint8Array());
+  const node = (i: number) => mmr.nodes[i] as Uint8Array;
+  const mmrIndex = mmr.leafIndices[at] as number;
+  const path = inclusionProof(mmr.newSize, mmrIndex, node);
+  const peak = includedRoot(mmrIndex, leaves[at] as Uint8Array, path);
+  const receipt = buildReceipt(
+    {
+      kid: "svc",
+      issuer: o.issuer ?? "https://archivist.example",
+      subject: `tenant/${o.tenant}`,
+      mmrIndex,
+      path,
+      peak,
+      idtimestamp: formatIdTimestamp(o.idtimestamp),
+    },
+    o.signer ?? deterministicSigner,
+  );
+  return { mmr, node, mmrIndex, path, peak, receipt };
+}
+
+/**
  * Valid messages of every kind, all signed with the RFC 6979 vector key (deterministic nonces),
  * so each run fuzzes exactly the same bytes.
  */
@@ -59,23 +92,7 @@ export function buildFixture() {
   );
   const leaf = assetFreeEventLeafHash(registeredEvent(attached), idtimestamp, assetFreeExtraBytes(tenant));
   const leaves = Array.from({ length: 11 }, (_, i) => (i === 5 ? leaf : new Uint8Array(32).fill(i + 1)));
-  const mmr = appendLeaves(0, leaves, () => new Uint8Array());
-  const node = (i: number) => mmr.nodes[i] as Uint8Array;
-  const mmrIndex = mmr.leafIndices[5] as number;
-  const path = inclusionProof(mmr.newSize, mmrIndex, node);
-  const peak = includedRoot(mmrIndex, leaf, path);
-  const receipt = buildReceipt(
-    {
-      kid: "svc",
-      issuer: "https://archivist.example",
-      subject: `tenant/${tenant}`,
-      mmrIndex,
-      path,
-      peak,
-      idtimestamp: formatIdTimestamp(idtimestamp),
-    },
-    deterministicSigner,
-  );
+  const { mmr, node, mmrIndex, path, peak, receipt } = receiptInLog(leaves, 5, { tenant, idtimestamp });
   const state = {
     mmrSize: mmr.newSize,
     timestampMs: 1_700_000_000_000,

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { buildReceipt } from "../../../../src/core/log/receipt.js";
+import { signSign1 } from "../../../../src/core/log/sign1.js";
 import { attachReceipts, verifyStatement } from "../../../../src/core/scitt/index.js";
 import {
   CborError,
@@ -8,14 +10,12 @@ import {
   Tagged,
 } from "../../../../src/verify/cbor/index.js";
 import {
-  buildReceipt,
   CoseError,
   decodeReceipt,
   decodeSeal,
   decodeSign1,
   ES256,
   HEADER,
-  signSign1,
   verifyReceipt,
 } from "../../../../src/verify/cose/index.js";
 import { deterministicSigner, vectorPublicKey } from "../../../helpers/vector-key.js";

@@ -1,16 +1,8 @@
 import { describe, expect, it } from "vitest";
-import {
-  buildRfc9162Receipt,
-  decodeRfc9162Receipt,
-  receiptVds,
-  verifyRfc9162Receipt,
-} from "../../../../src/verify/cose/index.js";
-import {
-  appendLeafHashes,
-  inclusionProof,
-  leafHash,
-  treeRoot,
-} from "../../../../src/verify/rfc9162/index.js";
+import { buildRfc9162Receipt } from "../../../../src/core/log/receipt.js";
+import { appendLeafHashes } from "../../../../src/core/log/tree-append.js";
+import { decodeRfc9162Receipt, receiptVds, verifyRfc9162Receipt } from "../../../../src/verify/cose/index.js";
+import { inclusionProof, leafHash, treeRoot } from "../../../../src/verify/rfc9162/index.js";
 import { es256KeyPair } from "../../../helpers/es256-key.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";
 

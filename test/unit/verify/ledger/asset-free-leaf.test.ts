@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildReceipt } from "../../../../src/verify/cose/index.js";
 import { formatIdTimestamp } from "../../../../src/verify/ledger/index.js";
-import { appendLeaves, includedRoot, inclusionProof } from "../../../../src/verify/mmr/index.js";
 import { verifyRecordReceipt } from "../../../../src/verify/receipts/index.js";
 import {
   type AssetFreeLeafSchema,
@@ -10,7 +8,8 @@ import {
   assetFreeExtraBytes,
   legacySortedAssetFreeEventContent,
 } from "../../../../src/verify/record/index.js";
-import { deterministicSigner, vectorPublicKey } from "../../../helpers/vector-key.js";
+import { vectorPublicKey } from "../../../helpers/vector-key.js";
+import { receiptInLog } from "../cose/fixture.js";
 
 const text = (b: Uint8Array) => Buffer.from(b).toString("utf8");
 const tenant = "6a009b40-eb55-4159-81f0-69024f89f53c";
@@ -44,22 +43,7 @@ describe("the asset-free event leaf follows DataTrails' eventsv1 field order", (
     const receiptFor = (schema: AssetFreeLeafSchema) => {
       const leaf = assetFreeEventLeafHash(record, idtimestamp, assetFreeExtraBytes(tenant), schema);
       const leaves = [new Uint8Array(32).fill(7), leaf, new Uint8Array(32).fill(9)];
-      const mmr = appendLeaves(0, leaves, () => new Uint8Array());
-      const node = (i: number) => mmr.nodes[i] as Uint8Array;
-      const mmrIndex = mmr.leafIndices[1] as number;
-      const path = inclusionProof(mmr.newSize, mmrIndex, node);
-      const receipt = buildReceipt(
-        {
-          kid: "svc",
-          issuer: "https://archivist.example",
-          subject: `tenant/${tenant}`,
-          mmrIndex,
-          path,
-          peak: includedRoot(mmrIndex, leaf, path),
-          idtimestamp: formatIdTimestamp(idtimestamp),
-        },
-        deterministicSigner,
-      );
+      const { mmrIndex, receipt } = receiptInLog(leaves, 1, { tenant, idtimestamp });
       const committed = {
         ...record,
         merklelog_commit: { index: String(mmrIndex), idtimestamp: formatIdTimestamp(idtimestamp) },

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { appendLeaves, peakHashes } from "../../../../src/core/log/mmr-append.js";
 import { hashPosPair } from "../../../../src/verify/mmr/hash.js";
 import {
-  appendLeaves,
   consistencyProof,
   consistencyProofIndices,
   heightIndex,
@@ -13,7 +13,6 @@ import {
   leafCount,
   leafIndexOfMmrIndex,
   mmrIndexOfLeaf,
-  peakHashes,
   peakIndices,
   verifyConsistency,
   verifyInclusion,

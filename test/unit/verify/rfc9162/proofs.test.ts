@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { appendLeafHashes, appendNodesNeeded } from "../../../../src/core/log/tree-append.js";
 import {
-  appendLeafHashes,
-  appendNodesNeeded,
   consistencyProof,
   consistencyProofNodes,
   inclusionProof,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type JsonNumber, parseLossless } from "../../../../src/core/vcon/index.js";
 import { stringifyLossless, toLossless } from "../../../../src/core/vcon/lossless-stringify.js";
+import { type JsonNumber, parseLossless } from "../../../../src/verify/primitives.js";
 import { VconError } from "../../../../src/verify/vcon/errors.js";
 import { errorCode } from "../../../helpers/error-code.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseLossless, pythonDumps, pythonFloatRepr } from "../../../../src/core/vcon/index.js";
+import { parseLossless, pythonDumps, pythonFloatRepr } from "../../../../src/verify/primitives.js";
 
 // Expected values were produced by CPython 3 `json.dumps(json.loads(lexeme))`.
 const NUMBERS: Array<[string, string]> = [

@@ -1,6 +1,16 @@
-import type { Sha256 } from "../crypto/sha256.js";
-import { type Hash, hashPosPair, type NodeGetter } from "./hash.js";
-import { isValidMmrSize, leafCount, peakIndices } from "./indices.js";
+// Growing the MMR is the service's work: a verifier only reads proofs against peaks it is given,
+// so this lives outside the audit room and reads the room's node hashing through its primitives.
+import {
+  hashPosPair,
+  isValidMmrSize,
+  leafCount,
+  type MmrNodeGetter as NodeGetter,
+  peakIndices,
+  type Sha256,
+} from "../../verify/primitives.js";
+
+/** A 32-byte node value, as the room's hashing makes it. */
+type Hash = ReturnType<NodeGetter>;
 
 /** The existing nodes `appendLeaves` may read: the peaks of the current MMR. */
 export function appendNodesNeeded(mmrSize: number): number[] {
@@ -43,4 +53,9 @@ export function appendLeaves(
     leafNumber++;
   }
   return { nodes, newSize: size, leafIndices };
+}
+
+/** Peak values of a complete MMR, left to right. */
+export function peakHashes(mmrSize: number, getNode: NodeGetter): Hash[] {
+  return peakIndices(mmrSize).map(getNode);
 }
