@@ -1,6 +1,7 @@
 import type { CompliancePolicyInput } from "../core/compliance/index.js";
 import type { Queryable } from "./db.js";
 import { anyOf, type RowSource } from "./row-source.js";
+import { firstRow } from "./sql.js";
 import { tenantTable } from "./tenant-table.js";
 
 export interface CompliancePolicyRow {
@@ -33,13 +34,13 @@ export async function insertCompliancePolicy(
 export const getCompliancePolicy = table.get;
 
 /** Deletes a policy of the tenancy, answering what it held (undefined when it had none). */
-export async function deleteCompliancePolicy(
+export function deleteCompliancePolicy(
   db: Queryable,
   tenantId: string,
   id: string,
 ): Promise<CompliancePolicyRow | undefined> {
   const sql = `delete from compliance_policies where tenant_id = $1 and id = $2 returning ${COLUMNS}`;
-  return (await db.query<CompliancePolicyRow>(sql, [tenantId, id]))[0];
+  return firstRow<CompliancePolicyRow>(db, sql, [tenantId, id]);
 }
 
 /** A tenancy's compliance policies, optionally of some types. */

@@ -1,6 +1,6 @@
 import type { Queryable } from "./db.js";
 import { anyOf, keysetSource, type RowSource } from "./row-source.js";
-import { Where } from "./sql.js";
+import { firstRow, Where } from "./sql.js";
 
 /** A row of a tenancy's collection, keyed by (tenant_id, id) and ordered by seq. */
 interface TenantRow {
@@ -31,8 +31,8 @@ export function tenantTable<R extends TenantRow, K extends keyof R & string>(spe
   const cast = (column: string, n: number) => (json.has(column) ? `$${n}::jsonb` : `$${n}`);
   const written = spec.columns.filter((c) => c !== "seq");
   /** The first row matching `where` (the collection's own condition; its values in `params`). */
-  const one = async (db: Queryable, where: string, params: unknown[]): Promise<R | undefined> =>
-    (await db.query<R>(`select ${select} from ${table} where ${where}`, params))[0];
+  const one = (db: Queryable, where: string, params: unknown[]): Promise<R | undefined> =>
+    firstRow<R>(db, `select ${select} from ${table} where ${where}`, params);
   const get = (db: Queryable, tenantId: string, id: string): Promise<R | undefined> =>
     one(db, "tenant_id = $1 and id = $2", [tenantId, id]);
   /** The tenancy's rows in seq order, narrowed by the conditions `narrow` adds after `tenant_id = $1`. */
