@@ -43,14 +43,14 @@ export function adminCollection<R, O, C extends DbCtx = DbCtx>(spec: AdminCollec
     if (!f) throw new Error(`${spec.item}: the collection has no ${what}`);
     return f;
   };
-  /** A write of one row (its validation inside `write`, after the admin check); the row written. */
+  /** A write of one row (its validation inside `change`, after the admin check); the row written. */
   const write = async (
     ctx: C,
     p: Principal,
-    write: (db: Queryable, tenantId: string) => Promise<R | undefined>,
+    change: (db: Queryable, tenantId: string) => Promise<R | undefined>,
   ) => {
     requireAdmin(p);
-    const row = await write(ctx.db, p.tenantId);
+    const row = await change(ctx.db, p.tenantId);
     spec.forget?.(ctx);
     return found(row);
   };
