@@ -37,9 +37,8 @@ type ApplicationPatchable =
   | "valid_from"
   | "valid_until";
 
-export async function getApplication(db: Queryable, id: string): Promise<ApplicationRow | undefined> {
-  return (await db.query<ApplicationRow>(`select ${table.select} from applications where id = $1`, [id]))[0];
-}
+/** One application by id in any tenancy (a token names its client by id alone). */
+export const getApplication = (db: Queryable, id: string) => table.one(db, "id = $1", [id]);
 
 /** A tenancy's application registrations, optionally by display name. */
 export const applicationRows = table.byDisplayName;

@@ -1,7 +1,8 @@
 import type { CompliancePolicyInput } from "../core/compliance/index.js";
 import type { Queryable } from "./db.js";
-import { anyOf, keysetSource, type RowSource } from "./row-source.js";
-import { Where } from "./sql.js";
+import { anyOf, type RowSource } from "./row-source.js";
+import { firstRow } from "./sql.js";
+import { tenantTable } from "./tenant-table.js";
 
 export interface CompliancePolicyRow {
   seq: number;
@@ -11,7 +12,11 @@ export interface CompliancePolicyRow {
   body: CompliancePolicyInput;
 }
 
-const COLUMNS = "seq, id, tenant_id, compliance_type, body";
+const table = tenantTable<CompliancePolicyRow, never>({
+  table: "compliance_policies",
+  columns: ["seq", "id", "tenant_id", "compliance_type", "body"],
+});
+const COLUMNS = table.select;
 
 export async function insertCompliancePolicy(
   db: Queryable,
@@ -26,21 +31,17 @@ export async function insertCompliancePolicy(
   return rows[0] as CompliancePolicyRow;
 }
 
-/** The statements on one policy of a tenancy: reading it, and deleting it (answering what it held). */
-const ONE_POLICY = {
-  get: `select ${COLUMNS} from compliance_policies where tenant_id = $1 and id = $2`,
-  delete: `delete from compliance_policies where tenant_id = $1 and id = $2 returning ${COLUMNS}`,
-};
+export const getCompliancePolicy = table.get;
 
-async function onePolicy(db: Queryable, statement: keyof typeof ONE_POLICY, tenantId: string, id: string) {
-  return (await db.query<CompliancePolicyRow>(ONE_POLICY[statement], [tenantId, id]))[0];
+/** Deletes a policy of the tenancy, answering what it held (undefined when it had none). */
+export function deleteCompliancePolicy(
+  db: Queryable,
+  tenantId: string,
+  id: string,
+): Promise<CompliancePolicyRow | undefined> {
+  const sql = `delete from compliance_policies where tenant_id = $1 and id = $2 returning ${COLUMNS}`;
+  return firstRow<CompliancePolicyRow>(db, sql, [tenantId, id]);
 }
-
-export const getCompliancePolicy = (db: Queryable, tenantId: string, id: string) =>
-  onePolicy(db, "get", tenantId, id);
-
-export const deleteCompliancePolicy = (db: Queryable, tenantId: string, id: string) =>
-  onePolicy(db, "delete", tenantId, id);
 
 /** A tenancy's compliance policies, optionally of some types. */
 export function compliancePolicyRows(
@@ -48,24 +49,8 @@ export function compliancePolicyRows(
   tenantId: string,
   f: { types?: string[] | undefined },
 ): RowSource<CompliancePolicyRow> {
-  const w = new Where([tenantId]).and("tenant_id = $1");
-  return keysetSource(db, "compliance_policies", COLUMNS, anyOf(w, "compliance_type", f.types));
+  return table.rows(db, tenantId, (w) => anyOf(w, "compliance_type", f.types));
 }
 
-export function allCompliancePolicies(db: Queryable, tenantId: string): Promise<CompliancePolicyRow[]> {
-  return db.query<CompliancePolicyRow>(
-    `select ${COLUMNS} from compliance_policies where tenant_id = $1 order by seq`,
-    [tenantId],
-  );
-}
-
-export async function countCompliancePolicies(db: Queryable, tenantId: string): Promise<number> {
-  return (
-    (
-      await db.query<{ n: number }>(
-        "select count(*)::int as n from compliance_policies where tenant_id = $1",
-        [tenantId],
-      )
-    )[0]?.n ?? 0
-  );
-}
+export const allCompliancePolicies = table.all;
+export const countCompliancePolicies = table.count;

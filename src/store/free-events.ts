@@ -8,7 +8,7 @@ import {
 import type { FreeEventSource } from "../verify/primitives.js";
 import type { Db, Queryable } from "./db.js";
 import { narrowedSource } from "./narrowed-source.js";
-import { Where } from "./sql.js";
+import { firstRow, Where } from "./sql.js";
 
 /** A stored asset-free event: what the record mapper reads, and its place in the table. */
 export interface FreeEventRow extends FreeEventSource {
@@ -94,18 +94,11 @@ export async function insertFreeEvents(db: Queryable, events: NewFreeEvent[]): P
   return events.map((e) => byId.get(e.id) as FreeEventRow);
 }
 
-export async function getFreeEvent(
-  db: Queryable,
-  tenantId: string,
-  id: string,
-): Promise<FreeEventRow | undefined> {
-  return (
-    await db.query<FreeEventRow>(
-      `select ${FREE_EVENT_COLUMNS} from events where tenant_id = $1 and id = $2`,
-      [tenantId, id],
-    )
-  )[0];
-}
+export const getFreeEvent = (db: Queryable, tenantId: string, id: string) =>
+  firstRow<FreeEventRow>(db, `select ${FREE_EVENT_COLUMNS} from events where tenant_id = $1 and id = $2`, [
+    tenantId,
+    id,
+  ]);
 
 /**
  * The tenancy's asset-free events of a vCon (on its trail `vcon://<uuid>`, or naming it as

@@ -1,6 +1,6 @@
 import type { Queryable } from "./db.js";
-import { anyOf, keysetSource, type RowSource } from "./row-source.js";
-import { Where } from "./sql.js";
+import { anyOf, type RowSource } from "./row-source.js";
+import { tenantTable } from "./tenant-table.js";
 
 export interface InviteRow {
   seq: number;
@@ -12,21 +12,15 @@ export interface InviteRow {
   code_hash: string;
 }
 
-const COLUMNS = "seq, id, tenant_id, email, message, expiry_time, code_hash";
+const table = tenantTable<InviteRow, never>({
+  table: "invites",
+  columns: ["seq", "id", "tenant_id", "email", "message", "expiry_time", "code_hash"],
+});
 
 /** One invite by id in any tenancy (accepting is done without a token, hence without a tenancy). */
-export async function getInviteAnyTenancy(db: Queryable, id: string): Promise<InviteRow | undefined> {
-  return (await db.query<InviteRow>(`select ${COLUMNS} from invites where id = $1`, [id]))[0];
-}
+export const getInviteAnyTenancy = (db: Queryable, id: string) => table.one(db, "id = $1", [id]);
 
-export async function getInvite(db: Queryable, tenantId: string, id: string): Promise<InviteRow | undefined> {
-  return (
-    await db.query<InviteRow>(`select ${COLUMNS} from invites where tenant_id = $1 and id = $2`, [
-      tenantId,
-      id,
-    ])
-  )[0];
-}
+export const getInvite = table.get;
 
 /** A tenancy's pending invites, optionally by e-mail address (any case). */
 export function inviteRows(
@@ -34,11 +28,7 @@ export function inviteRows(
   tenantId: string,
   f: { email?: string[] | undefined },
 ): RowSource<InviteRow> {
-  const w = new Where([tenantId]).and("tenant_id = $1");
-  return keysetSource(
-    db,
-    "invites",
-    COLUMNS,
+  return table.rows(db, tenantId, (w) =>
     anyOf(
       w,
       "lower(email)",
@@ -47,19 +37,5 @@ export function inviteRows(
   );
 }
 
-export async function insertInvite(db: Queryable, i: Omit<InviteRow, "seq">): Promise<InviteRow> {
-  const rows = await db.query<InviteRow>(
-    `insert into invites (id, tenant_id, email, message, expiry_time, code_hash)
-     values ($1, $2, $3, $4, $5, $6) returning ${COLUMNS}`,
-    [i.id, i.tenant_id, i.email, i.message, i.expiry_time, i.code_hash],
-  );
-  return rows[0] as InviteRow;
-}
-
-export async function deleteInvite(db: Queryable, tenantId: string, id: string): Promise<boolean> {
-  const rows = await db.query("delete from invites where tenant_id = $1 and id = $2 returning id", [
-    tenantId,
-    id,
-  ]);
-  return rows.length > 0;
-}
+export const insertInvite = table.insert;
+export const deleteInvite = table.remove;

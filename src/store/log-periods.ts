@@ -1,4 +1,5 @@
 import type { Queryable } from "./db.js";
+import { numbersOf } from "./sql.js";
 
 /** A period of a tenancy's log (docs/scaling.md, "Log periods"). */
 export interface PeriodRow {
@@ -142,11 +143,12 @@ export async function markArchived(
 
 /** Archived periods whose node rows are still in the database. */
 export async function periodsToDrop(db: Queryable, tenantId: string): Promise<number[]> {
-  const rows = await db.query<{ period: number }>(
+  return numbersOf(
+    db,
+    "period",
     "select period from log_periods where tenant_id = $1 and archived_at is not null and dropped_at is null order by period",
     [tenantId],
   );
-  return rows.map((r) => Number(r.period));
 }
 
 /**

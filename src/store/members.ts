@@ -1,6 +1,7 @@
 import type { Queryable } from "./db.js";
 import { keysetSource, type RowSource } from "./row-source.js";
 import { Where } from "./sql.js";
+import { tenantTable } from "./tenant-table.js";
 
 export interface MemberRow {
   seq: number;
@@ -12,20 +13,17 @@ export interface MemberRow {
   active: boolean;
 }
 
-const COLUMNS = "seq, id, tenant_id, email, display_name, roles, active";
+const table = tenantTable<MemberRow, "roles" | "active">({
+  table: "members",
+  columns: ["seq", "id", "tenant_id", "email", "display_name", "roles", "active"],
+  json: ["roles"],
+  patchable: ["roles", "active"],
+});
+const COLUMNS = table.select;
 
-export async function getMemberByEmail(
-  db: Queryable,
-  tenantId: string,
-  email: string,
-): Promise<MemberRow | undefined> {
-  return (
-    await db.query<MemberRow>(
-      `select ${COLUMNS} from members where tenant_id = $1 and lower(email) = lower($2)`,
-      [tenantId, email],
-    )
-  )[0];
-}
+/** The tenancy's member with that e-mail address, in any case. */
+export const getMemberByEmail = (db: Queryable, tenantId: string, email: string) =>
+  table.one(db, "tenant_id = $1 and lower(email) = lower($2)", [tenantId, email]);
 
 /** Inserts a member, or refreshes display name and roles of the one with that e-mail. */
 export async function upsertMember(db: Queryable, m: Omit<MemberRow, "seq">): Promise<MemberRow> {
@@ -42,9 +40,9 @@ export type MemberState = "active" | "inactive" | "both";
 
 /** A tenancy's members: the active, the inactive or both. */
 export function memberRows(db: Queryable, tenantId: string, state: MemberState): RowSource<MemberRow> {
-  const w = new Where([tenantId]).and("tenant_id = $1");
-  if (state !== "both") w.and(`active = ${w.p(state === "active")}`);
-  return keysetSource(db, "members", COLUMNS, w);
+  return table.rows(db, tenantId, (w) => {
+    if (state !== "both") w.and(`active = ${w.p(state === "active")}`);
+  });
 }
 
 /** Creates the member of an accepted invite, or reactivates the one with that e-mail (no roles either way). */
@@ -83,16 +81,5 @@ export function membershipRows(db: Queryable, issuer: string, email: string): Ro
   );
 }
 
-export async function updateMember(
-  db: Queryable,
-  tenantId: string,
-  id: string,
-  patch: { roles?: string[]; active?: boolean },
-): Promise<MemberRow | undefined> {
-  const rows = await db.query<MemberRow>(
-    `update members set roles = coalesce($3::jsonb, roles), active = coalesce($4, active)
-     where tenant_id = $1 and id = $2 returning ${COLUMNS}`,
-    [tenantId, id, patch.roles ? JSON.stringify(patch.roles) : null, patch.active ?? null],
-  );
-  return rows[0];
-}
+/** Writes the given fields; undefined when the member is not in that tenancy. */
+export const updateMember = table.update;

@@ -157,32 +157,56 @@ export async function archivedTreeNodes(
   return out;
 }
 
+/**
+ * Nodes from the database, and those it no longer holds from the archive of the log's dropped
+ * prefix (the archive is read only when some are missing). `key` is a node's key in both maps.
+ */
+async function nodesOf<C, K>(
+  src: NodeSource,
+  tenantId: string,
+  wanted: C[],
+  key: (c: C) => K,
+  fromDb: (db: Queryable, tenantId: string, wanted: C[]) => Promise<Map<K, Uint8Array>>,
+  fromArchive: (missing: C[], extent: { end: number; mmrEnd: number }) => Promise<Map<K, Uint8Array>>,
+): Promise<Map<K, Uint8Array>> {
+  const found = await fromDb(src.db, tenantId, wanted);
+  const missing = wanted.filter((c) => !found.has(key(c)));
+  if (missing.length === 0) return found;
+  const extent = await archivedExtent(src.db, tenantId);
+  for (const [k, h] of await fromArchive(missing, extent)) found.set(k, h);
+  return found;
+}
+
 /** MMR nodes: from the database, those it no longer holds from the archive. */
-export async function mmrNodesOf(
+export function mmrNodesOf(
   src: NodeSource,
   tenantId: string,
   indices: number[],
 ): Promise<Map<number, Uint8Array>> {
-  const found = await readNodes(src.db, tenantId, indices);
-  const missing = indices.filter((i) => !found.has(i));
-  if (missing.length === 0) return found;
-  const { mmrEnd } = await archivedExtent(src.db, tenantId);
-  for (const [i, h] of await archivedMmrNodes(src, tenantId, missing, mmrEnd)) found.set(i, h);
-  return found;
+  return nodesOf(
+    src,
+    tenantId,
+    indices,
+    (i) => i,
+    readNodes,
+    (missing, { mmrEnd }) => archivedMmrNodes(src, tenantId, missing, mmrEnd),
+  );
 }
 
 /** Tree nodes: from the database, those it no longer holds from the archive. */
-export async function treeNodesOf(
+export function treeNodesOf(
   src: NodeSource,
   tenantId: string,
   coords: NodeCoord[],
 ): Promise<Map<string, Uint8Array>> {
-  const found = await readTlogNodes(src.db, tenantId, coords);
-  const missing = coords.filter((c) => !found.has(nodeKey(c.level, c.idx)));
-  if (missing.length === 0) return found;
-  const { end } = await archivedExtent(src.db, tenantId);
-  for (const [k, h] of await archivedTreeNodes(src, tenantId, missing, end)) found.set(k, h);
-  return found;
+  return nodesOf(
+    src,
+    tenantId,
+    coords,
+    (c) => nodeKey(c.level, c.idx),
+    readTlogNodes,
+    (missing, { end }) => archivedTreeNodes(src, tenantId, missing, end),
+  );
 }
 
 /** `withNodes` (store/tlog-tiles.ts) over the database and the archive. */

@@ -1,4 +1,5 @@
 import type { Queryable } from "./db.js";
+import { numbersOf } from "./sql.js";
 
 export interface SealRow {
   tenant_id: string;
@@ -62,11 +63,9 @@ export async function logsToSeal(
 
 /** Sizes of every seal of a log, oldest first. */
 export async function listSealSizes(db: Queryable, tenantId: string): Promise<number[]> {
-  const rows = await db.query<{ mmr_size: number }>(
-    "select mmr_size from seals where tenant_id = $1 order by mmr_size",
-    [tenantId],
-  );
-  return rows.map((r) => Number(r.mmr_size));
+  return numbersOf(db, "mmr_size", "select mmr_size from seals where tenant_id = $1 order by mmr_size", [
+    tenantId,
+  ]);
 }
 
 /** Records the block (and its transaction) that anchors a seal. */

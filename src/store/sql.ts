@@ -40,6 +40,22 @@ export class Where {
   }
 }
 
+/** The first row a query answers, if any (a look-up by key answers one or none). */
+export async function firstRow<R>(db: Queryable, sql: string, params: unknown[]): Promise<R | undefined> {
+  return (await db.query<R>(sql, params))[0];
+}
+
+/** The one numeric column `column` of a query's rows, as numbers (bigint columns come back as text). */
+export async function numbersOf(
+  db: Queryable,
+  column: string,
+  sql: string,
+  params: unknown[],
+): Promise<number[]> {
+  const rows = await db.query<Record<string, unknown>>(sql, params);
+  return rows.map((r) => Number(r[column]));
+}
+
 /** Rows of `table` matching `where`, stopping at `cap` when given (cheap detection of the 206 result limit). */
 export async function countWhere(
   db: Queryable,

@@ -53,9 +53,7 @@ export function findAssetEventStatements(
 ): Promise<AssetEventStatementRow[]> {
   const w = new Where();
   restrictRows(w, "asset_events", access);
-  w.and("(event_attributes ->> 'subject') is not null");
-  if (c.subject !== undefined) w.and(`(event_attributes ->> 'subject') = ${w.p(c.subject)}`);
-  if (c.payload !== undefined) w.and(`(event_attributes ->> 'payload') = ${w.p(c.payload)}`);
+  statementsOf(w, "event_attributes", c);
   // Asset events are never registered statements: only their tenancy's own issuer makes them.
   if (c.issuer !== undefined)
     w.and(c.issuerTenant ? `asset_events.tenant_id = ${w.p(c.issuerTenant)}::uuid` : "false");
@@ -65,6 +63,13 @@ export function findAssetEventStatements(
      from asset_events where ${w.sql} order by seq desc limit ${w.p(limit)}`,
     w.params,
   );
+}
+
+/** Events carrying a `subject` in `attributes` (their statement's), of the subject and payload asked for. */
+function statementsOf(w: Where, attributes: "attributes" | "event_attributes", c: StatementCriteria): void {
+  w.and(`(${attributes} ->> 'subject') is not null`);
+  if (c.subject !== undefined) w.and(`(${attributes} ->> 'subject') = ${w.p(c.subject)}`);
+  if (c.payload !== undefined) w.and(`(${attributes} ->> 'payload') = ${w.p(c.payload)}`);
 }
 
 /**
@@ -81,9 +86,7 @@ export function findFreeEventStatements(
 ): Promise<FreeEventStatementRow[]> {
   const w = new Where();
   w.and(`tenant_id = ${w.p(tenantId)}::uuid`);
-  w.and("(attributes ->> 'subject') is not null");
-  if (c.subject !== undefined) w.and(`(attributes ->> 'subject') = ${w.p(c.subject)}`);
-  if (c.payload !== undefined) w.and(`(attributes ->> 'payload') = ${w.p(c.payload)}`);
+  statementsOf(w, "attributes", c);
   if (c.issuer !== undefined) {
     const registered = `(attributes ->> 'scitt_issuer') = ${w.p(c.issuer)}`;
     // The tenancy's own issuer signs the statements made from its unregistered events.

@@ -1,6 +1,6 @@
 import type { Queryable } from "./db.js";
 import { anyOf, keysetSource, type RowSource } from "./row-source.js";
-import { Where } from "./sql.js";
+import { firstRow, Where } from "./sql.js";
 
 /** A row of a tenancy's collection, keyed by (tenant_id, id) and ordered by seq. */
 interface TenantRow {
@@ -10,9 +10,10 @@ interface TenantRow {
 }
 
 /**
- * The statements every tenancy-scoped collection (applications, locations, TLS CA certificates)
- * shares: read one, count, insert, update the fields a patch gives, delete. Table and column names
- * are the module's constants, never input; values are always parameters.
+ * The statements every tenancy-scoped collection (applications, locations, TLS CA certificates,
+ * access and compliance policies, subjects, invites, members) shares: read one, list, count,
+ * insert, update the fields a patch gives, delete. A collection uses those it has. Table and column
+ * names are the module's constants, never input; values are always parameters.
  */
 export function tenantTable<R extends TenantRow, K extends keyof R & string>(spec: {
   table: string;
@@ -21,7 +22,7 @@ export function tenantTable<R extends TenantRow, K extends keyof R & string>(spe
   /** Columns stored as jsonb (written as JSON text). */
   json?: readonly (keyof R & string)[];
   /** The columns a patch may change; any other key of a patch is ignored. */
-  patchable: readonly K[];
+  patchable?: readonly K[];
 }) {
   const { table } = spec;
   const select = spec.columns.join(", ");
@@ -29,19 +30,32 @@ export function tenantTable<R extends TenantRow, K extends keyof R & string>(spe
   const value = (column: string, v: unknown) => (json.has(column) && v !== null ? JSON.stringify(v) : v);
   const cast = (column: string, n: number) => (json.has(column) ? `$${n}::jsonb` : `$${n}`);
   const written = spec.columns.filter((c) => c !== "seq");
-  const get = async (db: Queryable, tenantId: string, id: string): Promise<R | undefined> => {
-    const sql = `select ${select} from ${table} where tenant_id = $1 and id = $2`;
-    return (await db.query<R>(sql, [tenantId, id]))[0];
+  /** The first row matching `where` (the collection's own condition; its values in `params`). */
+  const one = (db: Queryable, where: string, params: unknown[]): Promise<R | undefined> =>
+    firstRow<R>(db, `select ${select} from ${table} where ${where}`, params);
+  const get = (db: Queryable, tenantId: string, id: string): Promise<R | undefined> =>
+    one(db, "tenant_id = $1 and id = $2", [tenantId, id]);
+  /** The tenancy's rows in seq order, narrowed by the conditions `narrow` adds after `tenant_id = $1`. */
+  const rows = (db: Queryable, tenantId: string, narrow?: (w: Where) => unknown): RowSource<R> => {
+    const w = new Where([tenantId]).and("tenant_id = $1");
+    narrow?.(w);
+    return keysetSource(db, table, select, w);
   };
   return {
     /** The select list (`seq, id, …`), for the collection's own queries. */
     select,
+    one,
     get,
+    rows,
 
     /** The tenancy's rows, in seq order, optionally only those with one of the display names. */
     byDisplayName(db: Queryable, tenantId: string, f: { displayName?: string[] | undefined }): RowSource<R> {
-      const w = new Where([tenantId]).and("tenant_id = $1");
-      return keysetSource(db, table, select, anyOf(w, "display_name", f.displayName));
+      return rows(db, tenantId, (w) => anyOf(w, "display_name", f.displayName));
+    },
+
+    /** Every row of the tenancy, oldest first. */
+    all(db: Queryable, tenantId: string): Promise<R[]> {
+      return db.query<R>(`select ${select} from ${table} where tenant_id = $1 order by seq`, [tenantId]);
     },
 
     async count(db: Queryable, tenantId: string): Promise<number> {
@@ -67,7 +81,7 @@ export function tenantTable<R extends TenantRow, K extends keyof R & string>(spe
     ): Promise<R | undefined> {
       const params: unknown[] = [tenantId, id];
       const sets: string[] = [];
-      for (const c of spec.patchable) {
+      for (const c of spec.patchable ?? []) {
         const v = patch[c];
         if (v === undefined) continue;
         params.push(value(c, v));

@@ -16,27 +16,33 @@ import {
   insertAccessPolicy,
   updateAccessPolicy,
 } from "../../store/access-policies.js";
-import type { RowSource } from "../../store/row-source.js";
-import { lockTenancy } from "../../store/tenancies.js";
-import { forbidden, notFound, quotaExceeded } from "../../verify/primitives.js";
+import { adminCollection, identified } from "../admin-collection.js";
 import { valuesOf } from "../records/list-query.js";
 import { recordPolicyAudit } from "./policy-audit.js";
-
-function requireAdmin(p: Principal): void {
-  if (!p.isAdmin) throw forbidden("owner privileges are needed to manage access policies");
-}
 
 /** API shape of an access policy (stored in wire form: filter strings exactly as sent). */
 export function accessPolicyOut(row: AccessPolicyRow) {
   return {
-    identity: `access_policies/${row.id}`,
-    display_name: row.display_name,
-    description: row.description,
-    filters: row.filters,
-    access_permissions: row.access_permissions,
+    ...identified("access_policies", row, ["display_name", "description", "filters", "access_permissions"]),
     tenant: tenantIdentity(row.tenant_id),
   };
 }
+
+// Every write forgets the policies the context keeps for deciding access (a change applies at once).
+const policies = adminCollection({
+  forbidden: "owner privileges are needed to manage access policies",
+  item: "access policy",
+  out: accessPolicyOut,
+  get: getAccessPolicy,
+  delete: deleteAccessPolicy,
+  list: (db, tenantId, pairs) =>
+    accessPolicyRows(db, tenantId, {
+      displayName: valuesOf(pairs, "display_name"),
+      description: valuesOf(pairs, "description"),
+    }),
+  quota: { key: "access_policies", label: "access policies", count: countAccessPolicies },
+  forget: (ctx: Pick<Ctx, "caches" | "db">) => ctx.caches.accessPolicies.forget(),
+});
 
 /** Creates a policy after the policy core validated every field, under the `access_policies` quota if set. */
 export async function createAccessPolicy(
@@ -44,38 +50,20 @@ export async function createAccessPolicy(
   p: Principal,
   body: unknown,
 ) {
-  requireAdmin(p);
+  policies.requireAdmin(p);
   const wire = accessPolicyToWire(validateAccessPolicyInput(body));
-  const row = await ctx.db.transaction(async (tx) => {
-    const limit = (await lockTenancy(tx, p.tenantId))?.quotas.access_policies;
-    if (limit !== undefined && (await countAccessPolicies(tx, p.tenantId)) >= limit)
-      throw quotaExceeded("access policies", limit);
-    return insertAccessPolicy(tx, { id: randomUUID(), tenant_id: p.tenantId, ...wire });
-  });
+  const row = await policies.insertUnderQuota(ctx.db, p.tenantId, (tx) =>
+    insertAccessPolicy(tx, { id: randomUUID(), tenant_id: p.tenantId, ...wire }),
+  );
   ctx.caches.accessPolicies.forget();
   await recordPolicyAudit(ctx, row, "created");
   return accessPolicyOut(row);
 }
 
-export async function readAccessPolicy(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
-  requireAdmin(p);
-  const row = await getAccessPolicy(ctx.db, p.tenantId, id);
-  if (!row) throw notFound("access policy");
-  return accessPolicyOut(row);
-}
+export const readAccessPolicy = policies.read;
 
 /** The tenancy's policies an administrator lists, filtered by the query. */
-export function accessPolicySource(
-  ctx: Pick<Ctx, "db">,
-  p: Principal,
-  pairs: Array<[string, string]>,
-): RowSource<AccessPolicyRow> {
-  requireAdmin(p);
-  return accessPolicyRows(ctx.db, p.tenantId, {
-    displayName: valuesOf(pairs, "display_name"),
-    description: valuesOf(pairs, "description"),
-  });
-}
+export const accessPolicySource = policies.source;
 
 /** PATCH: each field sent (validated like on create) replaces the stored one whole. */
 export async function patchAccessPolicy(
@@ -84,27 +72,17 @@ export async function patchAccessPolicy(
   id: string,
   body: unknown,
 ) {
-  requireAdmin(p);
-  const patch = validateAccessPolicyPatch(body);
-  const row = await updateAccessPolicy(ctx.db, p.tenantId, id, {
-    display_name: patch.display_name,
-    description: patch.description,
-    filters: patch.filters && policyFiltersToWire(patch.filters),
-    access_permissions: patch.access_permissions?.map(accessPermissionToWire),
+  const row = await policies.write(ctx, p, (db, tenantId) => {
+    const patch = validateAccessPolicyPatch(body);
+    return updateAccessPolicy(db, tenantId, id, {
+      display_name: patch.display_name,
+      description: patch.description,
+      filters: patch.filters && policyFiltersToWire(patch.filters),
+      access_permissions: patch.access_permissions?.map(accessPermissionToWire),
+    });
   });
-  ctx.caches.accessPolicies.forget();
-  if (!row) throw notFound("access policy");
   await recordPolicyAudit(ctx, row, "updated");
   return accessPolicyOut(row);
 }
 
-export async function removeAccessPolicy(
-  ctx: Pick<Ctx, "caches" | "db">,
-  p: Principal,
-  id: string,
-): Promise<void> {
-  requireAdmin(p);
-  const deleted = await deleteAccessPolicy(ctx.db, p.tenantId, id);
-  ctx.caches.accessPolicies.forget();
-  if (!deleted) throw notFound("access policy");
-}
+export const removeAccessPolicy = policies.remove;

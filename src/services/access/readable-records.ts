@@ -11,6 +11,7 @@ import { freeEventOwner } from "../../store/free-events.js";
 import { getRegistrationPolicy } from "../../store/scitt-registration-policies.js";
 import { getTenancy } from "../../store/tenancies.js";
 import { type ApiError, notFound, unauthenticated } from "../../verify/primitives.js";
+import { readThrough } from "../read-through.js";
 import { publicView } from "../records/assets.js";
 import { canReadEvent } from "./access-view.js";
 import { viewFor } from "./caller-view.js";
@@ -65,14 +66,7 @@ async function factsOf(
   ctx: Pick<Ctx, "caches" | "db">,
   eventId: string,
 ): Promise<EventAccessFacts | undefined> {
-  const kept = ctx.caches.eventFacts;
-  const known = kept.get(eventId);
-  if (known) return known;
-  const facts = await eventAccessFacts(ctx.db, eventId);
-  if (!facts) return undefined;
-  if (kept.size >= FACTS_KEPT) kept.clear();
-  kept.set(eventId, facts);
-  return facts;
+  return readThrough(ctx.caches.eventFacts, eventId, FACTS_KEPT, () => eventAccessFacts(ctx.db, eventId));
 }
 
 /**

@@ -17,10 +17,9 @@ import {
   getCompliancePolicy,
   insertCompliancePolicy,
 } from "../../store/compliance-policies.js";
-import type { RowSource } from "../../store/row-source.js";
-import { lockTenancy } from "../../store/tenancies.js";
-import { forbidden, isoTime, notFound, quotaExceeded } from "../../verify/primitives.js";
+import { isoTime, notFound } from "../../verify/primitives.js";
 import { type AccessView, canReadEvent } from "../access/access-view.js";
+import { adminCollection } from "../admin-collection.js";
 import { enumList } from "../records/list-query.js";
 
 /** API shape of a compliance policy. */
@@ -31,36 +30,33 @@ export function compliancePolicyOut(r: CompliancePolicyRow) {
 // Compliance policies are tenancy configuration, secured by default: administrators manage
 // and read them. Others learn, through the compliance of an asset they may read, which
 // policies apply to it and whether it passes (docs/api.md).
-function requireAdmin(p: Principal): void {
-  if (!p.isAdmin) throw forbidden("only administrators manage and read compliance policies");
-}
+const policies = adminCollection({
+  forbidden: "only administrators manage and read compliance policies",
+  item: "compliance policy",
+  out: compliancePolicyOut,
+  get: getCompliancePolicy,
+  list: (db, tenantId, pairs) =>
+    compliancePolicyRows(db, tenantId, { types: enumList(pairs, "compliance_type", COMPLIANCE_TYPES) }),
+  quota: { key: "compliance_policies", label: "compliance policies", count: countCompliancePolicies },
+});
 
 /** Creates a policy after checking the fields its type requires; quota `compliance_policies`. */
 export async function createCompliancePolicy(ctx: Pick<Ctx, "db">, p: Principal, body: unknown) {
-  requireAdmin(p);
+  policies.requireAdmin(p);
   const input = validateCompliancePolicyInput(body);
   parsePolicyFilters(input.asset_filter);
-  const row = await ctx.db.transaction(async (tx) => {
-    const limit = (await lockTenancy(tx, p.tenantId))?.quotas.compliance_policies;
-    if (limit !== undefined && (await countCompliancePolicies(tx, p.tenantId)) >= limit)
-      throw quotaExceeded("compliance policies", limit);
-    return insertCompliancePolicy(tx, randomUUID(), p.tenantId, input);
-  });
+  const row = await policies.insertUnderQuota(ctx.db, p.tenantId, (tx) =>
+    insertCompliancePolicy(tx, randomUUID(), p.tenantId, input),
+  );
   return compliancePolicyOut(row);
 }
 
-export async function readCompliancePolicy(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
-  requireAdmin(p);
-  const row = await getCompliancePolicy(ctx.db, p.tenantId, id);
-  if (!row) throw notFound("compliance policy");
-  return compliancePolicyOut(row);
-}
+export const readCompliancePolicy = policies.read;
 
+/** Deletes a policy, answering what it held. */
 export async function removeCompliancePolicy(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
-  requireAdmin(p);
-  const row = await deleteCompliancePolicy(ctx.db, p.tenantId, id);
-  if (!row) throw notFound("compliance policy");
-  return compliancePolicyOut(row);
+  policies.requireAdmin(p);
+  return compliancePolicyOut(policies.found(await deleteCompliancePolicy(ctx.db, p.tenantId, id)));
 }
 
 /** Compliance of one asset now or at `at`: every policy of its tenancy whose asset_filter matches it then. */
@@ -105,13 +101,4 @@ export async function assetCompliance(ctx: Pick<Ctx, "db">, view: AccessView, as
 }
 
 /** The tenancy's compliance policies, optionally of some types. */
-export function compliancePolicySource(
-  ctx: Pick<Ctx, "db">,
-  p: Principal,
-  pairs: Array<[string, string]>,
-): RowSource<CompliancePolicyRow> {
-  requireAdmin(p);
-  return compliancePolicyRows(ctx.db, p.tenantId, {
-    types: enumList(pairs, "compliance_type", COMPLIANCE_TYPES),
-  });
-}
+export const compliancePolicySource = policies.source;

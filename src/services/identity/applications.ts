@@ -9,10 +9,8 @@ import {
   insertApplication,
   updateApplication,
 } from "../../store/applications.js";
-import type { Queryable } from "../../store/db.js";
-import type { RowSource } from "../../store/row-source.js";
-import { lockTenancy } from "../../store/tenancies.js";
-import { badRequest, forbidden, isoTime, notFound, quotaExceeded } from "../../verify/primitives.js";
+import { badRequest, isoTime } from "../../verify/primitives.js";
+import { adminCollection } from "../admin-collection.js";
 import { valuesOf } from "../records/list-query.js";
 import { hashGeneratedSecret, newSecret } from "./secrets.js";
 
@@ -56,10 +54,6 @@ function validateCustomClaims(claims: Record<string, string> | undefined): void 
   }
 }
 
-function requireAdmin(p: Principal): void {
-  if (!p.isAdmin) throw forbidden("owner privileges are needed to manage application registrations");
-}
-
 /** API shape of an application; the secret only when it was just made. */
 export function applicationOut(row: ApplicationRow, secret = "") {
   return {
@@ -73,95 +67,74 @@ export function applicationOut(row: ApplicationRow, secret = "") {
   };
 }
 
-/** Creates an application with a fresh secret, under the tenancy's quota. */
-export async function createApplication(
-  ctx: Pick<Ctx, "db">,
-  p: Principal,
-  input: {
-    display_name: string;
-    custom_claims?: Record<string, string> | undefined;
-    roles?: string[] | undefined;
+const applications = adminCollection({
+  forbidden: "owner privileges are needed to manage application registrations",
+  item: "application",
+  out: (row: ApplicationRow) => applicationOut(row),
+  // Looked up by id alone, as a token's client id is: one of another tenancy is as absent as none.
+  get: async (db, tenantId, id) => {
+    const row = await getApplication(db, id);
+    return row?.tenant_id === tenantId ? row : undefined;
   },
-) {
-  requireAdmin(p);
+  delete: deleteApplication,
+  list: (db, tenantId, pairs) =>
+    applicationRows(db, tenantId, { displayName: valuesOf(pairs, "display_name") }),
+  quota: { key: "applications", label: "applications", count: countApplications },
+});
+
+/** The fields of a secret made now: its hash and the two years it is valid for. */
+function freshSecret(secret: string) {
+  const now = new Date();
+  return {
+    secret_hash: hashGeneratedSecret(secret),
+    valid_from: now,
+    valid_until: new Date(now.getTime() + SECRET_LIFETIME_MS),
+  };
+}
+
+export interface ApplicationInput {
+  display_name: string;
+  custom_claims?: Record<string, string> | undefined;
+  roles?: string[] | undefined;
+}
+
+/** Creates an application with a fresh secret, under the tenancy's quota. */
+export async function createApplication(ctx: Pick<Ctx, "db">, p: Principal, input: ApplicationInput) {
+  applications.requireAdmin(p);
   validateCustomClaims(input.custom_claims);
   const secret = newSecret();
-  const secret_hash = hashGeneratedSecret(secret);
-  const row = await ctx.db.transaction(async (tx) => {
-    await enforceQuota(tx, p.tenantId);
-    const now = new Date();
-    return insertApplication(tx, {
+  const row = await applications.insertUnderQuota(ctx.db, p.tenantId, (tx) =>
+    insertApplication(tx, {
       id: randomUUID(),
       tenant_id: p.tenantId,
       display_name: input.display_name,
       custom_claims: input.custom_claims ?? {},
       roles: input.roles ?? [],
-      secret_hash,
-      valid_from: now,
-      valid_until: new Date(now.getTime() + SECRET_LIFETIME_MS),
-    });
-  });
+      ...freshSecret(secret),
+    }),
+  );
   return applicationOut(row, secret);
-}
-
-async function enforceQuota(tx: Queryable, tenantId: string): Promise<void> {
-  const tenancy = await lockTenancy(tx, tenantId);
-  const limit = tenancy?.quotas.applications;
-  if (limit !== undefined && (await countApplications(tx, tenantId)) >= limit)
-    throw quotaExceeded("applications", limit);
 }
 
 /** Reads one application of the caller's tenancy (404 for any other). */
-export async function readApplication(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
-  requireAdmin(p);
-  const row = await getApplication(ctx.db, id);
-  if (!row || row.tenant_id !== p.tenantId) throw notFound("application");
-  return applicationOut(row);
-}
+export const readApplication = applications.read;
 
 /** The tenancy's application registrations an administrator lists, filtered by the query. */
-export function applicationSource(
-  ctx: Pick<Ctx, "db">,
-  p: Principal,
-  pairs: Array<[string, string]>,
-): RowSource<ApplicationRow> {
-  requireAdmin(p);
-  return applicationRows(ctx.db, p.tenantId, { displayName: valuesOf(pairs, "display_name") });
-}
+export const applicationSource = applications.source;
 
 /** PATCH: each field sent replaces the stored one whole. */
-export async function patchApplication(
-  ctx: Pick<Ctx, "db">,
-  p: Principal,
-  id: string,
-  patch: {
-    display_name?: string | undefined;
-    custom_claims?: Record<string, string> | undefined;
-    roles?: string[] | undefined;
-  },
-) {
-  requireAdmin(p);
+export const patchApplication = applications.patcher((db, tenantId, id, patch: Partial<ApplicationInput>) => {
   validateCustomClaims(patch.custom_claims);
-  const row = await updateApplication(ctx.db, p.tenantId, id, patch);
-  if (!row) throw notFound("application");
-  return applicationOut(row);
-}
+  return updateApplication(db, tenantId, id, patch);
+});
 
 /** Replaces the secret: the old one stops working at once; issued tokens stay valid. */
 export async function regenerateSecret(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
-  requireAdmin(p);
   const secret = newSecret();
-  const now = new Date();
-  const row = await updateApplication(ctx.db, p.tenantId, id, {
-    secret_hash: hashGeneratedSecret(secret),
-    valid_from: now,
-    valid_until: new Date(now.getTime() + SECRET_LIFETIME_MS),
-  });
-  if (!row) throw notFound("application");
+  const row = await applications.write(ctx, p, (db, tenantId) =>
+    updateApplication(db, tenantId, id, freshSecret(secret)),
+  );
   return applicationOut(row, secret);
 }
 
-export async function removeApplication(ctx: Pick<Ctx, "db">, p: Principal, id: string): Promise<void> {
-  requireAdmin(p);
-  if (!(await deleteApplication(ctx.db, p.tenantId, id))) throw notFound("application");
-}
+export const removeApplication = applications.remove;

@@ -9,18 +9,14 @@ import {
   inviteRows,
 } from "../../store/invites.js";
 import { admitMember, getMemberByEmail } from "../../store/members.js";
-import type { RowSource } from "../../store/row-source.js";
-import { badRequest, forbidden, isoTime, notFound } from "../../verify/primitives.js";
+import { badRequest, isoTime, notFound } from "../../verify/primitives.js";
+import { adminCollection } from "../admin-collection.js";
 import { valuesOf } from "../records/list-query.js";
 import { memberOut } from "./members.js";
 import { hashGeneratedSecret, newSecret, verifySecret } from "./secrets.js";
 
 // An invitation is valid for a week, as the usual invitation e-mails say.
 const INVITE_LIFETIME_MS = 7 * 24 * 3600 * 1000;
-
-function requireAdmin(p: Principal): void {
-  if (!p.isAdmin) throw forbidden("owner privileges are needed to manage invites");
-}
 
 /** API shape of an invite (the code is never stored, only its hash). */
 export function inviteOut(row: InviteRow) {
@@ -31,6 +27,15 @@ export function inviteOut(row: InviteRow) {
     expiry_time: isoTime(row.expiry_time),
   };
 }
+
+const invites = adminCollection({
+  forbidden: "owner privileges are needed to manage invites",
+  item: "invite",
+  out: inviteOut,
+  get: getInvite,
+  delete: deleteInvite,
+  list: (db, tenantId, pairs) => inviteRows(db, tenantId, { email: valuesOf(pairs, "email") }),
+});
 
 /** Where the invitee posts `{code, display_name}` to accept; no token is needed there. */
 function acceptUrl(baseUrl: string, id: string): string {
@@ -43,7 +48,7 @@ export async function createInvite(
   p: Principal,
   input: { email: string; message?: string | undefined },
 ) {
-  requireAdmin(p);
+  invites.requireAdmin(p);
   const existing = await getMemberByEmail(ctx.db, p.tenantId, input.email);
   if (existing?.active) throw badRequest(`email ${input.email} is already an active member of this tenancy`);
   const code = newSecret();
@@ -61,27 +66,12 @@ export async function createInvite(
   return { ...inviteOut(row), code };
 }
 
-export async function readInvite(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
-  requireAdmin(p);
-  const row = await getInvite(ctx.db, p.tenantId, id);
-  if (!row) throw notFound("invite");
-  return inviteOut(row);
-}
+export const readInvite = invites.read;
 
 /** The tenancy's pending invites an administrator lists, filtered by the query. */
-export function inviteSource(
-  ctx: Pick<Ctx, "db">,
-  p: Principal,
-  pairs: Array<[string, string]>,
-): RowSource<InviteRow> {
-  requireAdmin(p);
-  return inviteRows(ctx.db, p.tenantId, { email: valuesOf(pairs, "email") });
-}
+export const inviteSource = invites.source;
 
-export async function removeInvite(ctx: Pick<Ctx, "db">, p: Principal, id: string): Promise<void> {
-  requireAdmin(p);
-  if (!(await deleteInvite(ctx.db, p.tenantId, id))) throw notFound("invite");
-}
+export const removeInvite = invites.remove;
 
 /**
  * Accepts an invite with its code (no token: the invitee has none yet): the invited e-mail becomes an

@@ -8,7 +8,8 @@ import {
   updateMember,
 } from "../../store/members.js";
 import { emptySource, type RowSource } from "../../store/row-source.js";
-import { badRequest, forbidden, notFound } from "../../verify/primitives.js";
+import { badRequest } from "../../verify/primitives.js";
+import { adminCollection, identified } from "../admin-collection.js";
 import { scalar } from "../records/list-query.js";
 
 /** The only role members can hold; an empty list means a basic user. */
@@ -22,19 +23,9 @@ const STATES = new Map<string, MemberState>([
   ["MEMBER_STATE_BOTH", "both"],
 ]);
 
-function requireAdmin(p: Principal): void {
-  if (!p.isAdmin) throw forbidden("owner privileges are needed to manage members");
-}
-
 /** API shape of a member. */
 export function memberOut(row: MemberRow) {
-  return {
-    identity: `members/${row.id}`,
-    display_name: row.display_name,
-    email: row.email,
-    active: row.active,
-    roles: row.roles,
-  };
+  return identified("members", row, ["display_name", "email", "active", "roles"]);
 }
 
 /** `member_state` query value → which members to list (default: active only); 400 for unknown values. */
@@ -56,15 +47,15 @@ function validRoles(roles: string[]): string[] {
   return [...out];
 }
 
+const members = adminCollection({
+  forbidden: "owner privileges are needed to manage members",
+  item: "member",
+  out: memberOut,
+  list: (db, tenantId, pairs) => memberRows(db, tenantId, memberStateOf(scalar(pairs, "member_state"))),
+});
+
 /** The tenancy's members an administrator lists (active only unless member_state says otherwise). */
-export function memberSource(
-  ctx: Pick<Ctx, "db">,
-  p: Principal,
-  pairs: Array<[string, string]>,
-): RowSource<MemberRow> {
-  requireAdmin(p);
-  return memberRows(ctx.db, p.tenantId, memberStateOf(scalar(pairs, "member_state")));
-}
+export const memberSource = members.source;
 
 /** PATCH: the roles list sent replaces the member's roles (an empty list demotes to basic user). */
 export async function patchMemberRoles(
@@ -73,25 +64,28 @@ export async function patchMemberRoles(
   id: string,
   roles: string[] | undefined,
 ) {
-  requireAdmin(p);
-  const row = await updateMember(ctx.db, p.tenantId, id, roles ? { roles: validRoles(roles) } : {});
-  if (!row) throw notFound("member");
-  return memberOut(row);
+  return memberOut(
+    await members.write(ctx, p, (db, tenantId) =>
+      updateMember(db, tenantId, id, roles ? { roles: validRoles(roles) } : {}),
+    ),
+  );
 }
 
 /** Activates a member with basic rights only: OWNER must be granted again. */
 export async function activateMember(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
-  requireAdmin(p);
-  const row = await updateMember(ctx.db, p.tenantId, id, { active: true, roles: [] });
-  if (!row) throw notFound("member");
-  return memberOut(row);
+  return setActive(ctx, p, id, true);
 }
 
 /** Deactivates a member and strips its roles; its tokens are refused from then on. */
 export async function deactivateMember(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
-  requireAdmin(p);
-  const row = await updateMember(ctx.db, p.tenantId, id, { active: false, roles: [] });
-  if (!row) throw notFound("member");
+  return setActive(ctx, p, id, false);
+}
+
+/** Either way the roles go: a member (re)activated starts as a basic user. */
+async function setActive(ctx: Pick<Ctx, "db">, p: Principal, id: string, active: boolean) {
+  const row = await members.write(ctx, p, (db, tenantId) =>
+    updateMember(db, tenantId, id, { active, roles: [] }),
+  );
   return memberOut(row);
 }
 

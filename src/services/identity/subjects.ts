@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { type Ctx, type Principal, tenantIdentity } from "../../context.js";
-import type { RowSource } from "../../store/row-source.js";
 import {
   deleteSubject,
   getSubject,
@@ -10,7 +9,8 @@ import {
   subjectRows,
   updateSubject,
 } from "../../store/subjects.js";
-import { badRequest, forbidden, notFound } from "../../verify/primitives.js";
+import { badRequest, forbidden } from "../../verify/primitives.js";
+import { adminCollection, identified } from "../admin-collection.js";
 import { valuesOf } from "../records/list-query.js";
 import { SELF_SUBJECT_ID, walletAddress } from "./self-subject.js";
 
@@ -18,26 +18,42 @@ import { SELF_SUBJECT_ID, walletAddress } from "./self-subject.js";
 // create answers CONFIRMED and PENDING is never observed (clients poll until CONFIRMED).
 const CONFIRMED = "CONFIRMED";
 
-function requireAdmin(p: Principal): void {
-  if (!p.isAdmin) throw forbidden("owner privileges are needed to manage subjects");
-}
-
 function refuseSelf(id: string, verb: string): void {
   if (id === SELF_SUBJECT_ID) throw forbidden(`the Self subject cannot be ${verb}`);
 }
 
 /** API shape of a subject; Self names this tenancy, an imported subject the other organisation. */
 export function subjectOut(row: SubjectRow) {
+  const columns = [
+    "display_name",
+    "wallet_pub_key",
+    "wallet_address",
+    "tessera_pub_key",
+    "tenant",
+    "confirmation_status",
+  ] as const;
   return {
-    identity: `subjects/${row.id}`,
-    display_name: row.display_name,
-    wallet_pub_key: row.wallet_pub_key,
-    wallet_address: row.wallet_address,
-    tessera_pub_key: row.tessera_pub_key,
+    // `tenant` keeps its place among the columns; Self's is this tenancy's identity.
+    ...identified("subjects", row, columns),
     tenant: row.id === SELF_SUBJECT_ID ? tenantIdentity(row.tenant_id) : row.tenant,
-    confirmation_status: row.confirmation_status,
   };
 }
+
+// Every write forgets the sharing the context keeps (subjects name whom records are shared with).
+const subjects = adminCollection({
+  forbidden: "owner privileges are needed to manage subjects",
+  item: "subject",
+  out: subjectOut,
+  get: getSubject,
+  delete: deleteSubject,
+  list: (db, tenantId, pairs) =>
+    subjectRows(db, tenantId, {
+      displayName: valuesOf(pairs, "display_name"),
+      walletAddress: valuesOf(pairs, "wallet_address"),
+      confirmationStatus: valuesOf(pairs, "confirmation_status"),
+    }),
+  forget: (ctx: Pick<Ctx, "caches" | "db">) => ctx.caches.sharing.forget(),
+});
 
 const short = (key: string) => (key.length > 24 ? `${key.slice(0, 24)}…` : key);
 
@@ -97,7 +113,7 @@ async function storeSubject(
 
 /** Creates a subject from keys sent as they are (echoed exactly; addresses derived). */
 export async function createSubject(ctx: Pick<Ctx, "caches" | "db">, p: Principal, input: SubjectInput) {
-  requireAdmin(p);
+  subjects.requireAdmin(p);
   return storeSubject(ctx, p, input, "");
 }
 
@@ -144,7 +160,7 @@ export async function importSubject(
   p: Principal,
   input: { display_name?: string | undefined; subject_string: string },
 ) {
-  requireAdmin(p);
+  subjects.requireAdmin(p);
   const s = decodeSubjectString(input.subject_string);
   const display_name = input.display_name || s.display_name;
   if (!display_name) throw badRequest("display_name is required (the subject string has none)");
@@ -153,37 +169,16 @@ export async function importSubject(
   return storeSubject(ctx, p, { ...s, display_name }, s.tenant);
 }
 
-async function subjectRow(ctx: Pick<Ctx, "db">, p: Principal, id: string): Promise<SubjectRow> {
-  const row = await getSubject(ctx.db, p.tenantId, id);
-  if (!row) throw notFound("subject");
-  return row;
-}
-
 /** One subject (Self included, as one object). */
-export async function readSubject(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
-  requireAdmin(p);
-  return subjectOut(await subjectRow(ctx, p, id));
-}
+export const readSubject = subjects.read;
 
 /** The subject string of a subject, usually Self, to hand to another organisation's administrator. */
 export async function exportSubject(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
-  requireAdmin(p);
-  return { subject_string: encodeSubjectString(subjectOut(await subjectRow(ctx, p, id))) };
+  return { subject_string: encodeSubjectString(await subjects.read(ctx, p, id)) };
 }
 
 /** The tenancy's subjects (Self included) an administrator lists, filtered by the query. */
-export function subjectSource(
-  ctx: Pick<Ctx, "db">,
-  p: Principal,
-  pairs: Array<[string, string]>,
-): RowSource<SubjectRow> {
-  requireAdmin(p);
-  return subjectRows(ctx.db, p.tenantId, {
-    displayName: valuesOf(pairs, "display_name"),
-    walletAddress: valuesOf(pairs, "wallet_address"),
-    confirmationStatus: valuesOf(pairs, "confirmation_status"),
-  });
-}
+export const subjectSource = subjects.source;
 
 /** PATCH: each field sent replaces the stored one whole; wallet addresses follow the wallet keys. */
 export async function patchSubject(
@@ -192,18 +187,17 @@ export async function patchSubject(
   id: string,
   patch: Partial<SubjectInput>,
 ) {
-  requireAdmin(p);
-  refuseSelf(id, "updated");
-  if (patch.wallet_pub_key) validateWalletKeys(patch.wallet_pub_key);
-  if (patch.tessera_pub_key) validateTesseraKeys(patch.tessera_pub_key);
-  const row = await updateSubject(ctx.db, p.tenantId, id, {
-    display_name: patch.display_name,
-    wallet_pub_key: patch.wallet_pub_key,
-    tessera_pub_key: patch.tessera_pub_key,
-    wallet_address: patch.wallet_pub_key?.map(walletAddress),
+  const row = await subjects.write(ctx, p, (db, tenantId) => {
+    refuseSelf(id, "updated");
+    if (patch.wallet_pub_key) validateWalletKeys(patch.wallet_pub_key);
+    if (patch.tessera_pub_key) validateTesseraKeys(patch.tessera_pub_key);
+    return updateSubject(db, tenantId, id, {
+      display_name: patch.display_name,
+      wallet_pub_key: patch.wallet_pub_key,
+      tessera_pub_key: patch.tessera_pub_key,
+      wallet_address: patch.wallet_pub_key?.map(walletAddress),
+    });
   });
-  ctx.caches.sharing.forget();
-  if (!row) throw notFound("subject");
   return subjectOut(row);
 }
 
@@ -212,9 +206,7 @@ export async function removeSubject(
   p: Principal,
   id: string,
 ): Promise<void> {
-  requireAdmin(p);
+  subjects.requireAdmin(p); // before refusing Self: a caller who administers nothing hears that first
   refuseSelf(id, "deleted");
-  const deleted = await deleteSubject(ctx.db, p.tenantId, id);
-  ctx.caches.sharing.forget();
-  if (!deleted) throw notFound("subject");
+  await subjects.remove(ctx, p, id);
 }

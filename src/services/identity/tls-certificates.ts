@@ -1,7 +1,5 @@
 import { randomUUID, X509Certificate } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
-import type { RowSource } from "../../store/row-source.js";
-import { lockTenancy } from "../../store/tenancies.js";
 import {
   countTlsCaCertificates,
   deleteTlsCaCertificate,
@@ -11,20 +9,16 @@ import {
   tlsCaCertificateRows,
   updateTlsCaCertificate,
 } from "../../store/tlscacertificates.js";
-import { badRequest, forbidden, notFound, quotaExceeded } from "../../verify/primitives.js";
+import { badRequest } from "../../verify/primitives.js";
+import { adminCollection, identified } from "../admin-collection.js";
 import { valuesOf } from "../records/list-query.js";
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 
-function requireAdmin(p: Principal): void {
-  if (!p.isAdmin) throw forbidden("owner privileges are needed to manage TLS CA certificates");
-}
-
 /** API shape of a certificate, under both spellings of the certificate field. */
 export function tlsCertificateOut(row: TlsCaCertificateRow) {
   return {
-    identity: `tlscacertificates/${row.id}`,
-    display_name: row.display_name,
+    ...identified("tlscacertificates", row, ["display_name"]),
     tlscacertificate: row.pem,
     certificate: row.pem,
   };
@@ -72,57 +66,44 @@ export interface TlsCertificateInput {
   certificate?: string | undefined;
 }
 
+const certificates = adminCollection({
+  forbidden: "owner privileges are needed to manage TLS CA certificates",
+  item: "TLS CA certificate",
+  out: tlsCertificateOut,
+  get: getTlsCaCertificate,
+  delete: deleteTlsCaCertificate,
+  list: (db, tenantId, pairs) =>
+    tlsCaCertificateRows(db, tenantId, { displayName: valuesOf(pairs, "display_name") }),
+  quota: { key: "tlscacertificates", label: "TLS CA certificates", count: countTlsCaCertificates },
+});
+
 /** Uploads a CA certificate, under the tenancy's `tlscacertificates` quota. */
 export async function createTlsCertificate(ctx: Pick<Ctx, "db">, p: Principal, input: TlsCertificateInput) {
-  requireAdmin(p);
+  certificates.requireAdmin(p);
   const pem = certificateInput(input);
   if (!pem) throw badRequest("tlscacertificate (or certificate) is required");
-  const row = await ctx.db.transaction(async (tx) => {
-    const limit = (await lockTenancy(tx, p.tenantId))?.quotas.tlscacertificates;
-    if (limit !== undefined && (await countTlsCaCertificates(tx, p.tenantId)) >= limit)
-      throw quotaExceeded("TLS CA certificates", limit);
-    return insertTlsCaCertificate(tx, {
+  const row = await certificates.insertUnderQuota(ctx.db, p.tenantId, (tx) =>
+    insertTlsCaCertificate(tx, {
       id: randomUUID(),
       tenant_id: p.tenantId,
       display_name: input.display_name ?? "",
       pem,
-    });
-  });
+    }),
+  );
   return tlsCertificateOut(row);
 }
 
-export async function readTlsCertificate(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
-  requireAdmin(p);
-  const row = await getTlsCaCertificate(ctx.db, p.tenantId, id);
-  if (!row) throw notFound("TLS CA certificate");
-  return tlsCertificateOut(row);
-}
+export const readTlsCertificate = certificates.read;
 
 /** The tenancy's TLS CA certificates an administrator lists, filtered by the query. */
-export function tlsCertificateSource(
-  ctx: Pick<Ctx, "db">,
-  p: Principal,
-  pairs: Array<[string, string]>,
-): RowSource<TlsCaCertificateRow> {
-  requireAdmin(p);
-  return tlsCaCertificateRows(ctx.db, p.tenantId, { displayName: valuesOf(pairs, "display_name") });
-}
+export const tlsCertificateSource = certificates.source;
 
 /** PATCH: each field sent replaces the stored one; a new certificate is validated like on upload. */
-export async function patchTlsCertificate(
-  ctx: Pick<Ctx, "db">,
-  p: Principal,
-  id: string,
-  patch: TlsCertificateInput,
-) {
-  requireAdmin(p);
-  const pem = certificateInput(patch);
-  const row = await updateTlsCaCertificate(ctx.db, p.tenantId, id, { display_name: patch.display_name, pem });
-  if (!row) throw notFound("TLS CA certificate");
-  return tlsCertificateOut(row);
-}
+export const patchTlsCertificate = certificates.patcher((db, tenantId, id, patch: TlsCertificateInput) =>
+  updateTlsCaCertificate(db, tenantId, id, {
+    display_name: patch.display_name,
+    pem: certificateInput(patch),
+  }),
+);
 
-export async function removeTlsCertificate(ctx: Pick<Ctx, "db">, p: Principal, id: string): Promise<void> {
-  requireAdmin(p);
-  if (!(await deleteTlsCaCertificate(ctx.db, p.tenantId, id))) throw notFound("TLS CA certificate");
-}
+export const removeTlsCertificate = certificates.remove;

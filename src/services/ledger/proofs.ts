@@ -18,6 +18,7 @@ import {
   peakIndices,
   rfc9162 as tree,
 } from "../../verify/primitives.js";
+import { readThrough } from "../read-through.js";
 import { readNodeSource } from "./node-source.js";
 import { mmrReceiptSigning, treeReceiptSigning } from "./receipt-signing.js";
 
@@ -71,14 +72,7 @@ async function entryOf(
   ctx: Pick<Ctx, "caches" | "reads" | "blobs">,
   recordId: string,
 ): Promise<(EntryRow & { tenant_id: string }) | undefined> {
-  const kept = ctx.caches.entries;
-  const known = kept.get(recordId);
-  if (known) return known;
-  const entry = await entryOfRecord(ctx.reads, recordId);
-  if (!entry) return undefined;
-  if (kept.size >= ENTRIES_KEPT) kept.clear();
-  kept.set(recordId, entry);
-  return entry;
+  return readThrough(ctx.caches.entries, recordId, ENTRIES_KEPT, () => entryOfRecord(ctx.reads, recordId));
 }
 
 /** `sealFor` through a seal read less than `SEAL_FRESH_MS` ago, when that one covers the entry. */

@@ -63,10 +63,9 @@ export async function receiptsOfRecords(
       const seal = seals.get(tenantId);
       if (!seal) continue;
       const sealed = group.filter((e) => e.mmr_index < seal.mmr_size);
+      const batch = { key, tenantId, seal, entries: sealed };
       const made =
-        profile === "mmr"
-          ? await mmrReceipts(ctx, key, tenantId, seal, sealed)
-          : await treeReceipts(ctx, key, tenantId, seal, sealed, treeSizes);
+        profile === "mmr" ? await mmrReceipts(ctx, batch) : await treeReceipts(ctx, batch, treeSizes);
       for (const [id, r] of made) out.set(id, r);
     }
   }
@@ -74,6 +73,14 @@ export async function receiptsOfRecords(
 }
 
 type SealKey = Es256Key;
+
+/** One log's entries that its latest seal covers, and the key their receipts are signed with. */
+interface SealedBatch {
+  key: SealKey;
+  tenantId: string;
+  seal: SealRow;
+  entries: Entry[];
+}
 
 /**
  * Receipts kept under `receiptFor`'s keys (the kid included: after a rotation receipts are
@@ -98,10 +105,7 @@ async function kept(
 
 async function mmrReceipts(
   ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs">,
-  key: SealKey,
-  tenantId: string,
-  seal: SealRow,
-  entries: Entry[],
+  { key, tenantId, seal, entries }: SealedBatch,
 ): Promise<Map<string, RecordReceipt>> {
   const paths = entries.map((e) => inclusionProofIndices(seal.mmr_size, e.mmr_index));
   const nodes = await mmrNodesOf(readNodeSource(ctx), tenantId, [...new Set(paths.flat())]);
@@ -127,10 +131,7 @@ async function mmrReceipts(
 
 async function treeReceipts(
   ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs">,
-  key: SealKey,
-  tenantId: string,
-  seal: SealRow,
-  entries: Entry[],
+  { key, tenantId, seal, entries }: SealedBatch,
   treeSizes: Map<string, number | undefined>,
 ): Promise<Map<string, RecordReceipt>> {
   // The tree of the entries the seal covers, once the backfill has built it (409 alone before).

@@ -13,9 +13,9 @@ import {
   updateLocation,
 } from "../../store/locations.js";
 import type { RowSource } from "../../store/row-source.js";
-import { lockTenancy } from "../../store/tenancies.js";
-import { forbidden, notFound, quotaExceeded } from "../../verify/primitives.js";
+import { notFound } from "../../verify/primitives.js";
 import { viewFor } from "../access/caller-view.js";
+import { adminCollection } from "../admin-collection.js";
 import { tenantWalletAddress } from "../identity/tenant-wallet.js";
 import { listFilters, valuesOf } from "./list-query.js";
 
@@ -44,9 +44,13 @@ export function locationOut(r: LocationRow) {
 // Locations are tenancy configuration: administrators manage them. Secured by default like
 // the records: a location is read by others only as the home (`arc_home_location_identity`) of
 // an asset their access policies let them read, that attribute included (docs/api.md).
-function requireAdmin(p: Principal): void {
-  if (!p.isAdmin) throw forbidden("only administrators can change locations");
-}
+const locations = adminCollection({
+  forbidden: "only administrators can change locations",
+  item: "location",
+  out: locationOut,
+  delete: deleteLocation,
+  quota: { key: "locations", label: "locations", count: countLocations },
+});
 
 /** Which of its tenancy's locations the caller may read (see above). */
 async function locationAccess(ctx: Pick<Ctx, "caches" | "db">, p: Principal): Promise<LocationAccess> {
@@ -57,13 +61,10 @@ async function locationAccess(ctx: Pick<Ctx, "caches" | "db">, p: Principal): Pr
 }
 
 export async function createLocation(ctx: Pick<Ctx, "db" | "keys">, p: Principal, input: LocationInput) {
-  requireAdmin(p);
+  locations.requireAdmin(p);
   const owner = await tenantWalletAddress(ctx.keys, p.tenantId);
-  const row = await ctx.db.transaction(async (tx) => {
-    const limit = (await lockTenancy(tx, p.tenantId))?.quotas.locations;
-    if (limit !== undefined && (await countLocations(tx, p.tenantId)) >= limit)
-      throw quotaExceeded("locations", limit);
-    return insertLocation(tx, {
+  const row = await locations.insertUnderQuota(ctx.db, p.tenantId, (tx) =>
+    insertLocation(tx, {
       id: randomUUID(),
       tenant_id: p.tenantId,
       display_name: input.display_name ?? "",
@@ -73,8 +74,8 @@ export async function createLocation(ctx: Pick<Ctx, "db" | "keys">, p: Principal
       attributes: input.attributes ?? {},
       owner,
       permissions: { subject_identities: [] },
-    });
-  });
+    }),
+  );
   return locationOut(row);
 }
 
@@ -95,21 +96,15 @@ export async function readLocation(ctx: Pick<Ctx, "caches" | "db">, p: Principal
 
 /** A location's sharing settings: administrators only, like the rest of its management. */
 export async function readLocationPermissions(ctx: Pick<Ctx, "caches" | "db">, p: Principal, id: string) {
-  requireAdmin(p);
+  locations.requireAdmin(p);
   return readLocation(ctx, p, id);
 }
 
-export async function patchLocation(ctx: Pick<Ctx, "db">, p: Principal, id: string, patch: LocationInput) {
-  requireAdmin(p);
-  const row = await updateLocation(ctx.db, p.tenantId, id, patch);
-  if (!row) throw notFound("location");
-  return locationOut(row);
-}
+export const patchLocation = locations.patcher((db, tenantId, id, patch: LocationInput) =>
+  updateLocation(db, tenantId, id, patch),
+);
 
-export async function removeLocation(ctx: Pick<Ctx, "db">, p: Principal, id: string): Promise<void> {
-  requireAdmin(p);
-  if (!(await deleteLocation(ctx.db, p.tenantId, id))) throw notFound("location");
-}
+export const removeLocation = locations.remove;
 
 export async function setLocationPermissions(
   ctx: Pick<Ctx, "db">,
@@ -117,9 +112,9 @@ export async function setLocationPermissions(
   id: string,
   subjects: string[],
 ) {
-  requireAdmin(p);
-  const row = await updateLocation(ctx.db, p.tenantId, id, { permissions: { subject_identities: subjects } });
-  if (!row) throw notFound("location");
+  const row = await locations.write(ctx, p, (db, tenantId) =>
+    updateLocation(db, tenantId, id, { permissions: { subject_identities: subjects } }),
+  );
   return { location_identity: `locations/${row.id}`, permissions: row.permissions };
 }
 

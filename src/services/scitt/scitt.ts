@@ -18,6 +18,7 @@ import { deleteScittKey, insertScittKey, listScittKeys } from "../../store/scitt
 import { getRegistrationPolicy, putRegistrationPolicy } from "../../store/scitt-registration-policies.js";
 import { getTenancy } from "../../store/tenancies.js";
 import { tlsCaCertificateRows } from "../../store/tlscacertificates.js";
+import type { ApiRecord } from "../../verify/index.js";
 import type { MmrProofForm } from "../../verify/primitives.js";
 import {
   ApiError,
@@ -249,10 +250,12 @@ export async function assetEventStatement(
   profile: Profile = "mmr",
   form: MmrProofForm = "map",
 ): Promise<Uint8Array> {
-  const statement = await statementOf(ctx, event.tenant_id, event.event_attributes);
-  if (!transparent) return statement;
-  const receipt = await receiptFor(ctx, event.id, profile, form);
-  return attachReceipts(statement, [receipt], projectEvent(assetEventRecord(event), grant));
+  return eventStatement(ctx, event.id, event.tenant_id, event.event_attributes, {
+    transparent,
+    profile,
+    form,
+    record: () => projectEvent(assetEventRecord(event), grant),
+  });
 }
 
 /** The signed statement of a template-carrying asset-free event. */
@@ -266,10 +269,29 @@ export async function freeEventStatement(
 ): Promise<Uint8Array> {
   const event = await getFreeEvent(ctx.db, p.tenantId, eventId);
   if (!event) throw notFound("event");
-  const statement = await statementOf(ctx, event.tenant_id, event.attributes);
-  if (!transparent) return statement;
-  const receipt = await receiptFor(ctx, eventId, profile, form);
-  return attachReceipts(statement, [receipt], freeEventRecord(event));
+  return eventStatement(ctx, eventId, event.tenant_id, event.attributes, {
+    transparent,
+    profile,
+    form,
+    record: () => freeEventRecord(event),
+  });
+}
+
+/**
+ * An event's signed statement (made from its template attributes); when transparent, with its
+ * receipt attached and the record as the caller may read it (only the record recomputes the leaf).
+ */
+async function eventStatement(
+  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "db" | "keys" | "reads">,
+  eventId: string,
+  tenantId: string,
+  attributes: Record<string, unknown>,
+  how: { transparent: boolean; profile: Profile; form: MmrProofForm; record: () => ApiRecord | undefined },
+): Promise<Uint8Array> {
+  const statement = await statementOf(ctx, tenantId, attributes);
+  if (!how.transparent) return statement;
+  const receipt = await receiptFor(ctx, eventId, how.profile, how.form);
+  return attachReceipts(statement, [receipt], how.record());
 }
 
 /** Registers (or replaces) a trusted statement issuer key (P-256 JWK); administrators only. */
