@@ -82,35 +82,33 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
       return operation(entryId, false);
     },
   });
-  t.add({
-    method: "get",
-    path: `${dt}/operations/{id}`,
-    group,
-    auth: "optional",
-    summary: "DataTrails form: registration status (legacy: GET /entries/{id} succeeds it)",
-    handler: async ({ caller, params, res }) => {
-      markDeprecated(res, `/entries/${params.id}?profile=mmr`);
-      const done = await entryReceipt(d.ctx, { caller, log: undefined }, params.id ?? "");
-      if (!done) res.code(202);
-      return operation(params.id ?? "", done !== undefined);
-    },
-  });
-  t.add({
-    method: "get",
-    path: `${dt}/entries/{id}/receipt`,
-    group,
-    auth: "optional",
-    summary: "DataTrails form: the receipt of an entry (legacy: GET /entries/{id} succeeds it)",
-    handler: async ({ caller, params, res }) => {
-      markDeprecated(res, `/entries/${params.id}?profile=mmr`);
-      const receipt = await entryReceipt(d.ctx, { caller, log: undefined }, params.id ?? "");
-      if (!receipt) {
-        res.code(202);
-        return operation(params.id ?? "", false);
-      }
-      return sendCose(res, receipt);
-    },
-  });
+  // The form's status and receipt reads look the entry's receipt up, and are deprecated for
+  // SCRAPI's `GET /entries/{id}` (MMR profile); each answers 202 while there is none yet.
+  const receiptRead = (
+    path: string,
+    what: string,
+    answer: (id: string, receipt: Uint8Array | undefined, res: FastifyReply) => unknown,
+  ) =>
+    t.add({
+      method: "get",
+      path: `${dt}/${path}`,
+      group,
+      auth: "optional",
+      summary: `DataTrails form: ${what} (legacy: GET /entries/{id} succeeds it)`,
+      handler: async ({ caller, params, res }) => {
+        markDeprecated(res, `/entries/${params.id}?profile=mmr`);
+        const id = params.id ?? "";
+        const receipt = await entryReceipt(d.ctx, { caller, log: undefined }, id);
+        if (!receipt) res.code(202);
+        return answer(id, receipt, res);
+      },
+    });
+  receiptRead("operations/{id}", "registration status", (id, receipt) =>
+    operation(id, receipt !== undefined),
+  );
+  receiptRead("entries/{id}/receipt", "the receipt of an entry", (id, receipt, res) =>
+    receipt ? sendCose(res, receipt) : operation(id, false),
+  );
   t.add({
     method: "get",
     path: `${dt}/entries/{id}`,
