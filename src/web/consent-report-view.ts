@@ -22,6 +22,14 @@ function table(headings: string[], rows: HTMLElement[], id: string): HTMLElement
   return tbl;
 }
 
+/** A row whose `data-*` attributes name what it shows (the page's tests find rows by them). */
+function row(data: Record<string, string>, ...cells: HTMLElement[]): HTMLElement {
+  const tr = el("tr");
+  Object.assign(tr.dataset, data);
+  tr.append(...cells);
+  return tr;
+}
+
 function cell(...content: Array<Node | string>): HTMLElement {
   const td = el("td");
   td.append(...content);
@@ -104,19 +112,16 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
       el("h4", "Purposes"),
       table(
         ["Purpose", "Now", "Granted", "Reviewed", "Revoked"],
-        r.purposes.map((p) => {
-          const tr = el("tr");
-          tr.dataset.purpose = p.purpose;
-          tr.dataset.state = p.state;
-          tr.append(
+        r.purposes.map((p) =>
+          row(
+            { purpose: p.purpose, state: p.state },
             cell(p.purpose),
             cell(stateBadge(p.state)),
             stepsCell(p.grants),
             stepsCell(p.reviews),
             stepsCell(p.revocations),
-          );
-          return tr;
-        }),
+          ),
+        ),
         "consent-purposes",
       ),
     );
@@ -129,10 +134,6 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
       table(
         ["When", "What", "Purposes", "Consent then", "Verified before", "Finding"],
         r.processing.map((p) => {
-          const tr = el("tr");
-          tr.dataset.identity = p.identity;
-          tr.dataset.violation = String(p.violations.length > 0);
-          tr.dataset.unverified = String(p.verified.some((v) => !v.verification));
           const verified = linesCell(p.verified, (line, v) => {
             if (v.verification) line.append(`${v.purpose}: `, hashView(v.verification));
             else
@@ -151,7 +152,12 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
             : cell(el("span", "within consent", "good"));
           const what = el("td");
           what.append(el("div", p.label), hashView(p.identity));
-          tr.append(
+          return row(
+            {
+              identity: p.identity,
+              violation: String(p.violations.length > 0),
+              unverified: String(p.verified.some((v) => !v.verification)),
+            },
             cell(timeView(p.at)),
             what,
             cell(p.purposes.join(", ") || "(none)"),
@@ -159,7 +165,6 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
             verified,
             finding,
           );
-          return tr;
         }),
         "consent-processing",
       ),
@@ -189,10 +194,6 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
       table(
         ["Breach", "Stage", "Steps", "Deadlines", "Findings"],
         r.breaches.map((b) => {
-          const tr = el("tr");
-          tr.dataset.breach = b.breach;
-          tr.dataset.stage = b.stage;
-          tr.dataset.missed = String(b.deadlines.some((d) => d.state === "missed"));
           const steps = el("td");
           for (const [step, s] of Object.entries(b.steps)) {
             const line = el("div");
@@ -209,14 +210,18 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
             deadlines.append(line);
           }
           if (!b.deadlines.length) deadlines.append("—");
-          tr.append(
+          return row(
+            {
+              breach: b.breach,
+              stage: b.stage,
+              missed: String(b.deadlines.some((d) => d.state === "missed")),
+            },
             cell(b.breach || "(not named)"),
             cell(b.stage.replace("_", " ")),
             steps,
             deadlines,
             cell(b.findings.filter((f) => !f.startsWith("DEADLINE MISSED")).join("; ") || "—"),
           );
-          return tr;
         }),
         "consent-breaches",
       ),
@@ -242,9 +247,6 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
       table(
         ["When", "Transfer", "Other party", "Their proof"],
         r.custody.map((h) => {
-          const tr = el("tr");
-          tr.dataset.identity = h.identity;
-          tr.dataset.proof = h.proof.state;
           const what = el("td");
           what.append(
             el(
@@ -268,8 +270,13 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
                     " ",
                     hashView(p.record),
                   );
-          tr.append(cell(timeView(h.at)), what, cell(h.peer || "(not named)"), proof);
-          return tr;
+          return row(
+            { identity: h.identity, proof: h.proof.state },
+            cell(timeView(h.at)),
+            what,
+            cell(h.peer || "(not named)"),
+            proof,
+          );
         }),
         "consent-custody",
       ),

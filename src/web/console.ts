@@ -34,9 +34,8 @@ import { AssetTable } from "./console-table.js";
 import { countsByKind, loadFreeEvent, loadTrail, type Trail } from "./console-trail.js";
 import { consoleTrustRoots, trustSummary } from "./console-trust.js";
 import { logStatus } from "./log-status.js";
-import { el, headedCard, showVerdict, timeView } from "./render.js";
+import { byId, el, headedCard, showVerdict, timeView } from "./render.js";
 
-const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const status = byId<HTMLDivElement>("status");
 const signinSection = byId<HTMLElement>("signin");
 const workspace = byId<HTMLElement>("workspace");

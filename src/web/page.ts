@@ -36,6 +36,7 @@ import {
 } from "../verify/primitives.js";
 import { consentReportView } from "./consent-report-view.js";
 import {
+  byId,
   el,
   renderBundle,
   renderDocument,
@@ -48,7 +49,6 @@ import {
 import { checkLog } from "./tlog.js";
 import { looksLikeTlogProof, recordOfTlogProof } from "./tlog-proof.js";
 
-const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const verdict = byId<HTMLDivElement>("verdict");
 const details = byId<HTMLElement>("details");
 const fileInput = byId<HTMLInputElement>("file");

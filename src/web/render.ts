@@ -4,6 +4,9 @@ import { type DocumentReport, versionLabel } from "../verify/primitives.js";
 import { readableDate } from "./dates.js";
 import { trustWords } from "./trust.js";
 
+/** An element the page's HTML declares, by its id. */
+export const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
 // Everything from the service goes in through textContent, never as HTML.
 export function el(tag: string, text?: string, className?: string): HTMLElement {
   const e = document.createElement(tag);

@@ -3,9 +3,11 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { requireReadableEvent } from "../../services/access/readable-records.js";
 import { serviceJwks } from "../../services/ledger/ledger-info.js";
+import type { Profile } from "../../services/ledger/proofs.js";
 import {
   addScittKey,
   assetEventStatement,
+  type EntryReader,
   entryReceipt,
   entryStatement,
   freeEventStatement,
@@ -17,17 +19,25 @@ import {
   setRegistrationPolicy,
 } from "../../services/scitt/scitt.js";
 import { transparencyConfiguration } from "../../services/scitt/transparency-configuration.js";
-import { encodeCbor, forbidden, pathUuid } from "../../verify/primitives.js";
+import { encodeCbor, forbidden, type MmrProofForm, pathUuid } from "../../verify/primitives.js";
 import { sendCose } from "../cose-response.js";
 import { markDeprecated } from "../deprecation.js";
 import type { HttpDeps } from "../deps.js";
 import { dataTrailsRefusal } from "../errors.js";
 import { profileQuery, requestedMmrForm, requestedProfile, sendReceipt } from "../receipt-negotiation.js";
-import type { RouteTable } from "../route.js";
+import type { Call, RouteTable } from "../route.js";
 import { scrapi } from "../scrapi-handler.js";
 
 const group = "scitt";
 const transparentQuery = profileQuery.extend({ transparent: z.enum(["true", "false"]).optional() });
+
+/** Which entry a read names, who reads it, and the receipt form asked for. */
+interface EntryRead {
+  reader: EntryReader;
+  id: string;
+  profile: Profile;
+  form: MmrProofForm;
+}
 
 function bodyBytes(req: FastifyRequest): Uint8Array {
   return req.body instanceof Buffer ? new Uint8Array(req.body) : new Uint8Array();
@@ -82,35 +92,33 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
       return operation(entryId, false);
     },
   });
-  t.add({
-    method: "get",
-    path: `${dt}/operations/{id}`,
-    group,
-    auth: "optional",
-    summary: "DataTrails form: registration status (legacy: GET /entries/{id} succeeds it)",
-    handler: async ({ caller, params, res }) => {
-      markDeprecated(res, `/entries/${params.id}?profile=mmr`);
-      const done = await entryReceipt(d.ctx, { caller, log: undefined }, params.id ?? "");
-      if (!done) res.code(202);
-      return operation(params.id ?? "", done !== undefined);
-    },
-  });
-  t.add({
-    method: "get",
-    path: `${dt}/entries/{id}/receipt`,
-    group,
-    auth: "optional",
-    summary: "DataTrails form: the receipt of an entry (legacy: GET /entries/{id} succeeds it)",
-    handler: async ({ caller, params, res }) => {
-      markDeprecated(res, `/entries/${params.id}?profile=mmr`);
-      const receipt = await entryReceipt(d.ctx, { caller, log: undefined }, params.id ?? "");
-      if (!receipt) {
-        res.code(202);
-        return operation(params.id ?? "", false);
-      }
-      return sendCose(res, receipt);
-    },
-  });
+  // The form's status and receipt reads look the entry's receipt up, and are deprecated for
+  // SCRAPI's `GET /entries/{id}` (MMR profile); each answers 202 while there is none yet.
+  const receiptRead = (
+    path: string,
+    what: string,
+    answer: (id: string, receipt: Uint8Array | undefined, res: FastifyReply) => unknown,
+  ) =>
+    t.add({
+      method: "get",
+      path: `${dt}/${path}`,
+      group,
+      auth: "optional",
+      summary: `DataTrails form: ${what} (legacy: GET /entries/{id} succeeds it)`,
+      handler: async ({ caller, params, res }) => {
+        markDeprecated(res, `/entries/${params.id}?profile=mmr`);
+        const id = params.id ?? "";
+        const receipt = await entryReceipt(d.ctx, { caller, log: undefined }, id);
+        if (!receipt) res.code(202);
+        return answer(id, receipt, res);
+      },
+    });
+  receiptRead("operations/{id}", "registration status", (id, receipt) =>
+    operation(id, receipt !== undefined),
+  );
+  receiptRead("entries/{id}/receipt", "the receipt of an entry", (id, receipt, res) =>
+    receipt ? sendCose(res, receipt) : operation(id, false),
+  );
   t.add({
     method: "get",
     path: `${dt}/entries/{id}`,
@@ -289,24 +297,34 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
         .send();
     }),
   });
-  t.add({
-    method: "get",
-    path: `${prefix}/entries/{id}`,
-    group,
-    auth: "optional",
-    summary:
-      "SCRAPI -11: the receipt of an entry (204 while it is being registered, 404 if it is not registered); profile=rfc9162|mmr or Accept vds. No token for the entries of open and public logs",
-    query: profileQuery,
-    handler: scrapi(async ({ caller, params, query, req, res }) => {
-      const log = tenantOf(params);
-      const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
-      const receipt = await entryReceipt(
-        d.ctx,
-        { caller, log },
-        params.id ?? "",
-        profile,
-        requestedMmrForm(req, query),
-      );
+  /** A read of one entry of this log, with the receipt profile and MMR form the caller asks for. */
+  const entryRead = <Q extends typeof profileQuery>(
+    path: string,
+    summary: string,
+    query: Q,
+    answer: (call: Call<unknown, z.infer<Q>, "optional">, entry: EntryRead) => Promise<unknown>,
+  ) =>
+    t.add({
+      method: "get",
+      path: `${prefix}/entries/{id}${path}`,
+      group,
+      auth: "optional",
+      summary,
+      query,
+      handler: scrapi(async (call: Call<unknown, z.infer<Q>, "optional">) => {
+        const { caller, params, query, req } = call;
+        const log = tenantOf(params);
+        const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
+        const form = requestedMmrForm(req, query);
+        return answer(call, { reader: { caller, log }, id: params.id ?? "", profile, form });
+      }),
+    });
+  entryRead(
+    "",
+    "SCRAPI -11: the receipt of an entry (204 while it is being registered, 404 if it is not registered); profile=rfc9162|mmr or Accept vds. No token for the entries of open and public logs",
+    profileQuery,
+    async ({ params, req, res }, e) => {
+      const receipt = await entryReceipt(d.ctx, e.reader, e.id, e.profile, e.form);
       if (receipt) return sendReceipt(req, res, receipt);
       // SCRAPI -11: 204 while registering, not to be cached. Older drafts' clients (by option): 302 to itself.
       if (d.ctx.config.scrapiPendingStatus === 303)
@@ -316,8 +334,8 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
           .header("retry-after", "1")
           .send();
       return res.code(204).header("retry-after", "1").header("cache-control", "no-store").send();
-    }),
-  });
+    },
+  );
   t.add({
     method: "get",
     path: `${prefix}/operations/{id}`,
@@ -338,28 +356,14 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
       return status;
     }),
   });
-  t.add({
-    method: "get",
-    path: `${prefix}/entries/{id}/statement`,
-    group,
-    auth: "optional",
-    summary:
-      "The registered statement (transparent=true: with its receipt). No token for the entries of open and public logs",
-    query: transparentQuery,
-    handler: scrapi(async ({ caller, params, query, req, res }) => {
-      const log = tenantOf(params);
-      const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
-      return sendCose(
+  entryRead(
+    "/statement",
+    "The registered statement (transparent=true: with its receipt). No token for the entries of open and public logs",
+    transparentQuery,
+    async ({ query, res }, e) =>
+      sendCose(
         res,
-        await entryStatement(
-          d.ctx,
-          { caller, log },
-          params.id ?? "",
-          query.transparent === "true",
-          profile,
-          requestedMmrForm(req, query),
-        ),
-      );
-    }),
-  });
+        await entryStatement(d.ctx, e.reader, e.id, query.transparent === "true", e.profile, e.form),
+      ),
+  );
 }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { eventToStatement } from "../../../src/core/scitt/index.js";
+import type { statementList } from "../../../src/http/schemas/statements.js";
 import { applicationSubject, grantAccess } from "../../helpers/access-policy.js";
 import { evidence, postEvent } from "../../helpers/records.js";
 import { trustVectorKey } from "../../helpers/scitt-requests.js";
@@ -27,16 +29,8 @@ const template = (subject: string, n: number, type = "vcon_created") => ({
   vcon_draft_version: "01",
 });
 
-type Found = {
-  identity: string;
-  kind: string;
-  entry_id?: string;
-  subject: string;
-  issuer: string;
-  payload_hash: string;
-  event_type: string;
-};
-type Page = { statements: Found[]; next_page_token: string };
+/** The answer as the route documents it. */
+type Page = z.infer<typeof statementList>;
 
 async function find(token: string, query: string): Promise<Page> {
   const r = await s.api(`/archivist/v1/statements?${query}`, { token });
