@@ -161,30 +161,16 @@ export {
 } from "./scitt/statement.js";
 export { attachReceipts, registeredTreeLeaf, verifyStatement } from "./scitt/transparent.js";
 export type { Checkpoint } from "./tlog/checkpoint.js";
-export { cosignatureDate } from "./tlog/cosignature.js";
+export { cosignatureDate, cosignedMessage, timestamped } from "./tlog/cosignature.js";
 export {
   auditTiles,
   type ChainPeriod,
   COSIGNATURE_V1,
-  cosign,
   cosignatureTime,
   ED25519,
   eachTile,
-  ed25519KeySigner,
-  ed25519PublicKey,
-  formatAddCheckpoint,
-  formatCheckpoint,
-  formatEntryBundle,
-  formatProofExtra,
-  formatTlogProof,
-  formatVkey,
-  judgeAddCheckpoint,
   logOrigin,
   ML_DSA_44,
-  type MlDsa44Keys,
-  mlDsa44Cosign,
-  mlDsa44KeySigner,
-  mlDsa44Keys,
   NoteError,
   type NoteVerifier,
   parseCheckpoint,
@@ -195,8 +181,6 @@ export {
   parseWitnessList,
   periodLinkLeaf,
   rootFromTiles,
-  signatureLine,
-  signNote,
   TILE_HEIGHT,
   TILE_WIDTH,
   type TileRef,
@@ -211,9 +195,13 @@ export {
   verifyNote,
   verifyPeriodChain,
   type WitnessEntry,
-  type WitnessedState,
 } from "./tlog/index.js";
-export { type PerfectHash, perfectHashesRead } from "./tlog/tree.js";
+export { keyIdOf } from "./tlog/keys.js";
+export { subtreeMessage } from "./tlog/ml-dsa.js";
+export { DASH as NOTE_SIGNATURE_DASH, fromBase64 as noteBase64, type NoteSignature } from "./tlog/note.js";
+export type { TlogProof } from "./tlog/proof.js";
+export { type ProofExtra, STATEMENT as PROOF_EXTRA_STATEMENT } from "./tlog/proof-extra.js";
+export { EMPTY_ROOT as TLOG_EMPTY_ROOT, type PerfectHash, perfectHashesRead } from "./tlog/tree.js";
 export { VconError, type VconErrorCode } from "./vcon/errors.js";
 export {
   isLosslessObject,

@@ -1,4 +1,6 @@
 import type { Logger } from "pino";
+import { signatureLine } from "../core/log/note-sign.js";
+import { formatAddCheckpoint } from "../core/log/witness.js";
 import type { BlobStore } from "../store/blobstore/blob-store.js";
 import type { Queryable } from "../store/db.js";
 import { withTreeNodes } from "../store/period-archive.js";
@@ -14,11 +16,9 @@ import {
 import {
   consistencyProof,
   cosignatureTime,
-  formatAddCheckpoint,
   NoteError,
   type NoteVerifier,
   readBoundedText,
-  signatureLine,
   verifierFromVkey,
   verifyNote,
   type WitnessEntry,

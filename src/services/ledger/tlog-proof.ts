@@ -1,8 +1,9 @@
 import type { Ctx } from "../../context.js";
+import { formatProofExtra, formatTlogProof } from "../../core/log/tlog-format.js";
 import { getStatement } from "../../store/free-events.js";
 import { entryOfRecord } from "../../store/ledger.js";
 import { cosignaturesOf, publishedCheckpoint } from "../../store/tlog-checkpoints.js";
-import { ApiError, formatProofExtra, formatTlogProof, rfc9162 as tree } from "../../verify/primitives.js";
+import { ApiError, rfc9162 as tree } from "../../verify/primitives.js";
 import { readNodeSource } from "./node-source.js";
 import { treeNodes } from "./proofs.js";
 

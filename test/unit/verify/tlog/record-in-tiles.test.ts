@@ -1,17 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { leafOfRecord } from "../../../../src/verify/receipts/index.js";
 import {
   cosign,
   ed25519PublicKey,
   ed25519Signer,
-  formatCheckpoint,
   formatNote,
   formatVkey,
-  type NoteSignature,
-  parseNote,
   signNote,
-  verifyRecordInTiles,
-} from "../../../../src/verify/tlog/index.js";
+} from "../../../../src/core/log/note-sign.js";
+import { formatCheckpoint } from "../../../../src/core/log/tlog-format.js";
+import { leafOfRecord } from "../../../../src/verify/receipts/index.js";
+import { type NoteSignature, parseNote, verifyRecordInTiles } from "../../../../src/verify/tlog/index.js";
 import { mth, referenceTiles, sha } from "./reference-tree.js";
 
 const TENANT = "6c5a8c0e-2d8f-4e7a-9b1c-0a1b2c3d4e5f";

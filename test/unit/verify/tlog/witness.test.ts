@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
+import { ed25519PublicKey, ed25519Signer, signNote } from "../../../../src/core/log/note-sign.js";
+import { formatCheckpoint } from "../../../../src/core/log/tlog-format.js";
+import {
+  formatAddCheckpoint,
+  judgeAddCheckpoint,
+  parseAddCheckpoint,
+  type WitnessedState,
+} from "../../../../src/core/log/witness.js";
 import {
   consistencyProof,
   EMPTY_ROOT,
-  ed25519PublicKey,
-  ed25519Signer,
   ed25519Verifier,
-  formatAddCheckpoint,
-  formatCheckpoint,
-  judgeAddCheckpoint,
-  parseAddCheckpoint,
-  signNote,
   treeRoot,
-  type WitnessedState,
 } from "../../../../src/verify/tlog/index.js";
 import { mth, perfect, sha } from "./reference-tree.js";
 

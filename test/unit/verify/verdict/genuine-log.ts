@@ -1,21 +1,18 @@
 import { generateKeyPairSync } from "node:crypto";
+import {
+  cosign,
+  ed25519PublicKey,
+  ed25519Signer,
+  formatNote,
+  formatVkey,
+  signNote,
+} from "../../../../src/core/log/note-sign.js";
+import { formatCheckpoint, formatProofExtra, formatTlogProof } from "../../../../src/core/log/tlog-format.js";
 import { nodePublicKey, nodeSigner } from "../../../../src/core/node/crypto.js";
 import { eventToStatement, registeredEvent } from "../../../../src/core/scitt/index.js";
 import type { PublicKey } from "../../../../src/verify/crypto/public-key.js";
 import { leafOfRecord } from "../../../../src/verify/receipts/index.js";
-import {
-  cosign,
-  ED25519,
-  ed25519PublicKey,
-  ed25519Signer,
-  formatCheckpoint,
-  formatNote,
-  formatProofExtra,
-  formatTlogProof,
-  formatVkey,
-  parseNote,
-  signNote,
-} from "../../../../src/verify/tlog/index.js";
+import { ED25519, parseNote } from "../../../../src/verify/tlog/index.js";
 import { inclusionPath, mth, referenceTiles, sha } from "../tlog/reference-tree.js";
 
 /**

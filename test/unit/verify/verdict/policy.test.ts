@@ -1,16 +1,14 @@
 import { describe, expect, it } from "vitest";
 import {
-  COSIGNATURE_V1,
   cosign,
-  ED25519,
   ed25519PublicKey,
   ed25519Signer,
-  formatCheckpoint,
   formatNote,
   formatVkey,
-  parseNote,
   signNote,
-} from "../../../../src/verify/tlog/index.js";
+} from "../../../../src/core/log/note-sign.js";
+import { formatCheckpoint } from "../../../../src/core/log/tlog-format.js";
+import { COSIGNATURE_V1, ED25519, parseNote } from "../../../../src/verify/tlog/index.js";
 import {
   judgeCheckpoint,
   PolicyError,
