@@ -94,7 +94,6 @@ export { sha256Hex } from "./lookup/sha256.js";
 export { looksLikeVcon, uuidOfVconFile, type VconReport, vconUuidOf, verifyVcon } from "./lookup/vcon.js";
 export { hashPosPair, type NodeGetter as MmrNodeGetter } from "./mmr/hash.js";
 export {
-  consistencyProofIndices,
   includedRoot,
   inclusionProofIndices,
   isValidMmrSize,
@@ -138,10 +137,9 @@ export {
   type RecordFields,
   type RecordPrincipal,
 } from "./record/index.js";
-export { frontier } from "./rfc9162/coords.js";
+
 export * as rfc9162 from "./rfc9162/index.js";
 export {
-  consistencyProof,
   inclusionProof,
   leafHash,
   type NodeCoord,

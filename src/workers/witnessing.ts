@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { signatureLine } from "../core/log/note-sign.js";
+import { consistencyProof } from "../core/log/tree-proof.js";
 import { formatAddCheckpoint } from "../core/log/witness.js";
 import type { BlobStore } from "../store/blobstore/blob-store.js";
 import type { Queryable } from "../store/db.js";
@@ -14,7 +15,6 @@ import {
   witnessSize,
 } from "../store/tlog-checkpoints.js";
 import {
-  consistencyProof,
   cosignatureTime,
   NoteError,
   type NoteVerifier,

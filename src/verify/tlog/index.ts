@@ -34,12 +34,7 @@ export {
   tileWidth,
 } from "./tile-path.js";
 export { auditTiles, parseEntryBundle, rootFromTiles, type TileFetch, verifyEntryInTiles } from "./tiles.js";
-export {
-  consistencyProof,
-  EMPTY_ROOT,
-  leafHash,
-  treeRoot,
-} from "./tree.js";
+export { EMPTY_ROOT, leafHash, treeRoot } from "./tree.js";
 export { verifierFromVkey } from "./vkey-verifier.js";
 
 export { parseWitnessList, type WitnessEntry } from "./witness-list.js";
