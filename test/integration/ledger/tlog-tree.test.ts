@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { IdTimestampGenerator } from "../../../src/core/log/idtimestamp.js";
 import { appendLeaves } from "../../../src/core/log/mmr-append.js";
 import { inclusionProofNodes, rootNodes } from "../../../src/core/log/tree-proof.js";
 import { nodeSha256 } from "../../../src/core/node/crypto.js";
@@ -8,7 +9,6 @@ import type { Db, Queryable } from "../../../src/store/db.js";
 import { loadLog } from "../../../src/store/ledger.js";
 import { migrate } from "../../../src/store/migrate.js";
 import { nodeKey, readTlogLevel, readTlogNodes, tlogSize } from "../../../src/store/tlog-nodes.js";
-import { IdTimestampGenerator } from "../../../src/verify/ledger/idtimestamp.js";
 import { leafCount } from "../../../src/verify/mmr/index.js";
 import { inclusionProof, leafHash, treeRoot, verifyInclusion } from "../../../src/verify/rfc9162/index.js";
 import { commitBatch } from "../../../src/workers/commit-batch.js";
