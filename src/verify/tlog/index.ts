@@ -9,7 +9,7 @@ export {
   verifyRecordInTiles,
 } from "./log-check.js";
 export { ML_DSA_44 } from "./ml-dsa.js";
-export { NoteError, type NoteSignature, type NoteVerifier, parseNote, verifyNote } from "./note.js";
+export { NoteError, type NoteVerifier, parseNote, verifyNote } from "./note.js";
 export { logOrigin } from "./origin.js";
 export {
   type ChainPeriod,

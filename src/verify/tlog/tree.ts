@@ -11,7 +11,6 @@ export {
   leafHash,
   nodeHash,
   sameHash,
-  verifyConsistency,
   verifyInclusion,
 } from "../rfc9162/index.js";
 
