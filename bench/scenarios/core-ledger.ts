@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
+import { IdTimestampGenerator } from "../../src/core/log/idtimestamp.js";
 import { appendLeaves } from "../../src/core/log/mmr-append.js";
 import {
   assetEventLeafHash,
   assetFreeEventLeafHash,
   assetFreeExtraBytes,
-  IdTimestampGenerator,
 } from "../../src/verify/primitives.js";
 import { opsPerSecond } from "../micro.js";
 import type { ScenarioContext } from "../scenario.js";

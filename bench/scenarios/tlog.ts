@@ -3,10 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
+import { ed25519PublicKey, formatVkey } from "../../src/core/log/note-sign.js";
 import {
   COSIGNATURE_V1,
-  ed25519PublicKey,
-  formatVkey,
   parseCheckpoint,
   parseNote,
   tilePath,

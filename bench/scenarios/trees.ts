@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { IdTimestampGenerator } from "../../src/core/log/idtimestamp.js";
 import { insertAssetEvents, type NewAssetEvent } from "../../src/store/asset-events.js";
 import type { Db } from "../../src/store/db.js";
 import { openPglite } from "../../src/store/drivers/pglite.js";
 import { openPostgres } from "../../src/store/drivers/postgres.js";
 import { migrate } from "../../src/store/migrate.js";
-import { IdTimestampGenerator } from "../../src/verify/primitives.js";
 import { commitBatch } from "../../src/workers/commit-batch.js";
 import { freshDatabase } from "../database.js";
 import type { Scenario } from "../scenario.js";

@@ -50,14 +50,7 @@ export { fromBase64, fromHex, toBase64 } from "./crypto/bytes.js";
 export { ecJwk, type PublicKey, type PublicKeyFactory } from "./crypto/public-key.js";
 export type { AsciiLeafSha256, Sha256 } from "./crypto/sha256.js";
 export { QueryError, type QueryErrorCode } from "./filters/query-error.js";
-export {
-  formatIdTimestamp,
-  IdTimestampGenerator,
-  idTimestampToMillis,
-  parseIdTimestamp,
-  simpleHashAnchor,
-  tlogLeafData,
-} from "./ledger/index.js";
+export { parseIdTimestamp, simpleHashAnchor, tlogLeafData } from "./ledger/index.js";
 export { type CoveringSeal, sealRoot } from "./ledger/trust.js";
 export { consentRole, lifecycleOrder, type PurposeConsent } from "./lifecycle/consent.js";
 export { pinnedServiceKeys } from "./lifecycle/custody.js";
@@ -94,7 +87,6 @@ export { sha256Hex } from "./lookup/sha256.js";
 export { looksLikeVcon, uuidOfVconFile, type VconReport, vconUuidOf, verifyVcon } from "./lookup/vcon.js";
 export { hashPosPair, type NodeGetter as MmrNodeGetter } from "./mmr/hash.js";
 export {
-  consistencyProofIndices,
   includedRoot,
   inclusionProofIndices,
   isValidMmrSize,
@@ -138,10 +130,9 @@ export {
   type RecordFields,
   type RecordPrincipal,
 } from "./record/index.js";
-export { frontier } from "./rfc9162/coords.js";
+
 export * as rfc9162 from "./rfc9162/index.js";
 export {
-  consistencyProof,
   inclusionProof,
   leafHash,
   type NodeCoord,
@@ -161,30 +152,16 @@ export {
 } from "./scitt/statement.js";
 export { attachReceipts, registeredTreeLeaf, verifyStatement } from "./scitt/transparent.js";
 export type { Checkpoint } from "./tlog/checkpoint.js";
-export { cosignatureDate } from "./tlog/cosignature.js";
+export { cosignatureDate, cosignedMessage, timestamped } from "./tlog/cosignature.js";
 export {
   auditTiles,
   type ChainPeriod,
   COSIGNATURE_V1,
-  cosign,
   cosignatureTime,
   ED25519,
   eachTile,
-  ed25519KeySigner,
-  ed25519PublicKey,
-  formatAddCheckpoint,
-  formatCheckpoint,
-  formatEntryBundle,
-  formatProofExtra,
-  formatTlogProof,
-  formatVkey,
-  judgeAddCheckpoint,
   logOrigin,
   ML_DSA_44,
-  type MlDsa44Keys,
-  mlDsa44Cosign,
-  mlDsa44KeySigner,
-  mlDsa44Keys,
   NoteError,
   type NoteVerifier,
   parseCheckpoint,
@@ -195,8 +172,6 @@ export {
   parseWitnessList,
   periodLinkLeaf,
   rootFromTiles,
-  signatureLine,
-  signNote,
   TILE_HEIGHT,
   TILE_WIDTH,
   type TileRef,
@@ -211,9 +186,13 @@ export {
   verifyNote,
   verifyPeriodChain,
   type WitnessEntry,
-  type WitnessedState,
 } from "./tlog/index.js";
-export { type PerfectHash, perfectHashesRead } from "./tlog/tree.js";
+export { keyIdOf } from "./tlog/keys.js";
+export { subtreeMessage } from "./tlog/ml-dsa.js";
+export { DASH as NOTE_SIGNATURE_DASH, fromBase64 as noteBase64, type NoteSignature } from "./tlog/note.js";
+export type { TlogProof } from "./tlog/proof.js";
+export { type ProofExtra, STATEMENT as PROOF_EXTRA_STATEMENT } from "./tlog/proof-extra.js";
+export { EMPTY_ROOT as TLOG_EMPTY_ROOT, type PerfectHash, perfectHashesRead } from "./tlog/tree.js";
 export { VconError, type VconErrorCode } from "./vcon/errors.js";
 export {
   isLosslessObject,

@@ -2,19 +2,10 @@ import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
-import {
-  COSIGNATURE_V1,
-  cosign,
-  ed25519PublicKey,
-  formatVkey,
-  judgeAddCheckpoint,
-  ML_DSA_44,
-  mlDsa44Cosign,
-  mlDsa44Keys,
-  type NoteVerifier,
-  signatureLine,
-  verifierFromVkey,
-} from "../verify/primitives.js";
+import { mlDsa44Cosign, mlDsa44Keys } from "../core/log/ml-dsa-sign.js";
+import { cosign, ed25519PublicKey, formatVkey, signatureLine } from "../core/log/note-sign.js";
+import { judgeAddCheckpoint } from "../core/log/witness.js";
+import { COSIGNATURE_V1, ML_DSA_44, type NoteVerifier, verifierFromVkey } from "../verify/primitives.js";
 import type { WitnessState } from "./state.js";
 
 const MAX_BODY = 64 * 1024;

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { parseCheckpoint, parseNote, type WitnessedState } from "../verify/primitives.js";
+import type { WitnessedState } from "../core/log/witness.js";
+import { parseCheckpoint, parseNote } from "../verify/primitives.js";
 
 /**
  * A witness's state in a directory of its own: its key seed (`key` for Ed25519,

@@ -1,18 +1,11 @@
+import { type MlDsa44Keys, mlDsa44KeySigner, mlDsa44Keys } from "../core/log/ml-dsa-sign.js";
+import { ed25519KeySigner, signNote } from "../core/log/note-sign.js";
+import { formatCheckpoint } from "../core/log/tlog-format.js";
 import type { Queryable } from "../store/db.js";
 import type { LoadedKey } from "../store/keyring.js";
 import { insertCheckpoint, markSealUnwitnessed, originOf } from "../store/tlog-checkpoints.js";
 import { tlogSize } from "../store/tlog-nodes.js";
-import {
-  ed25519KeySigner,
-  formatCheckpoint,
-  leafCount,
-  logOrigin,
-  type MlDsa44Keys,
-  mlDsa44KeySigner,
-  mlDsa44Keys,
-  signNote,
-  tlogTreeRoot as treeRoot,
-} from "../verify/primitives.js";
+import { leafCount, logOrigin, tlogTreeRoot as treeRoot } from "../verify/primitives.js";
 
 export { TLOG_KEY, TLOG_ML_DSA_KEY } from "../store/tlog-checkpoints.js";
 

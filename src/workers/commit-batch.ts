@@ -1,4 +1,9 @@
 import { randomBytes } from "node:crypto";
+import {
+  formatIdTimestamp,
+  type IdTimestampGenerator,
+  idTimestampToMillis,
+} from "../core/log/idtimestamp.js";
 import { appendLeaves, appendNodesNeeded } from "../core/log/mmr-append.js";
 import { nodeAsciiLeafSha256, nodeSha256 } from "../core/node/crypto.js";
 import { eventsByIds, type QueuedEvent, type StoredAssetEvent } from "../store/asset-events.js";
@@ -17,9 +22,6 @@ import {
   assetEventRowLeafHash,
   assetFreeEventLeafHash,
   assetFreeExtraBytes,
-  formatIdTimestamp,
-  type IdTimestampGenerator,
-  idTimestampToMillis,
   leafCount,
   tlogLeafData,
 } from "../verify/primitives.js";

@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
+import { IdTimestampGenerator } from "../core/log/idtimestamp.js";
 import type { Db } from "../store/db.js";
 import type { FreshEvents } from "../store/fresh-events.js";
 import { tenantsWithStoredRecords } from "../store/ledger.js";
-import { IdTimestampGenerator } from "../verify/primitives.js";
 import { commitBatch, workerId } from "./commit-batch.js";
 import { LogFrontiers } from "./log-frontiers.js";
 import { backfillTree, logsBehind } from "./tlog-backfill.js";

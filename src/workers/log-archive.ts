@@ -1,3 +1,5 @@
+import { formatEntryBundle } from "../core/log/tlog-format.js";
+import { frontier } from "../core/log/tree-append.js";
 import type { BlobStore } from "../store/blobstore/blob-store.js";
 import type { Db, Queryable } from "../store/db.js";
 import { lockLog, readNodes } from "../store/ledger.js";
@@ -20,8 +22,6 @@ import { leafEntries } from "../store/tlog-tiles.js";
 import {
   CodedError,
   eachTile,
-  formatEntryBundle,
-  frontier,
   peakIndices,
   sameHash,
   TILE_HEIGHT,

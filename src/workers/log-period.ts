@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx } from "../context.js";
+import { formatIdTimestamp, IdTimestampGenerator } from "../core/log/idtimestamp.js";
 import { appendLeaves, appendNodesNeeded } from "../core/log/mmr-append.js";
 import { nodeSha256 } from "../core/node/crypto.js";
 import type { Queryable } from "../store/db.js";
@@ -7,13 +8,7 @@ import { loadLog, lockLog, readNodes, writeCommit } from "../store/ledger.js";
 import type { LogGuard } from "../store/log-guard.js";
 import { logsDueToClose, openPeriod, recordClose } from "../store/log-periods.js";
 import { checkpointAt } from "../store/tlog-checkpoints.js";
-import {
-  CodedError,
-  formatIdTimestamp,
-  IdTimestampGenerator,
-  leafCount,
-  periodLinkLeaf,
-} from "../verify/primitives.js";
+import { CodedError, leafCount, periodLinkLeaf } from "../verify/primitives.js";
 import { workerId } from "./commit-batch.js";
 import type { SealKeys } from "./seal-keys.js";
 import { sealLog } from "./seal-log.js";

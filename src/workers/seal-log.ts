@@ -1,3 +1,4 @@
+import { consistencyProofIndices } from "../core/log/mmr-proof.js";
 import { buildSeal } from "../core/log/seal.js";
 import type { Queryable } from "../store/db.js";
 import { confirmSealedFreeEvents } from "../store/free-events.js";
@@ -6,7 +7,6 @@ import { loadLog, lockLog, readNodes } from "../store/ledger.js";
 import type { LogGuard } from "../store/log-guard.js";
 import { getSeal, insertSeal } from "../store/seals.js";
 import {
-  consistencyProofIndices,
   parseIdTimestamp,
   peakIndices,
   mmrVerifyConsistency as verifyConsistency,

@@ -1,4 +1,7 @@
 import type { Logger } from "pino";
+import { signatureLine } from "../core/log/note-sign.js";
+import { consistencyProof } from "../core/log/tree-proof.js";
+import { formatAddCheckpoint } from "../core/log/witness.js";
 import type { BlobStore } from "../store/blobstore/blob-store.js";
 import type { Queryable } from "../store/db.js";
 import { withTreeNodes } from "../store/period-archive.js";
@@ -12,13 +15,10 @@ import {
   witnessSize,
 } from "../store/tlog-checkpoints.js";
 import {
-  consistencyProof,
   cosignatureTime,
-  formatAddCheckpoint,
   NoteError,
   type NoteVerifier,
   readBoundedText,
-  signatureLine,
   verifierFromVkey,
   verifyNote,
   type WitnessEntry,

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import Fastify from "fastify";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ed25519PublicKey, formatVkey } from "../../src/core/log/note-sign.js";
 import { RouteTable } from "../../src/http/route.js";
 import { verifyPageRoutesAt } from "../../src/http/routes/verify-page.js";
 import { keysFromKeySet } from "../../src/verify/receipts/index.js";
-import { ed25519PublicKey, formatVkey } from "../../src/verify/tlog/index.js";
 import { keyFingerprint } from "../../src/verify/verdict/index.js";
 import {
   ensurePagesBuilt,

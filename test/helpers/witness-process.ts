@@ -4,7 +4,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { COSIGNATURE_V1, ed25519PublicKey, formatVkey } from "../../src/verify/tlog/index.js";
+import { ed25519PublicKey, formatVkey } from "../../src/core/log/note-sign.js";
+import { COSIGNATURE_V1 } from "../../src/verify/tlog/index.js";
 import { until } from "./poll.js";
 
 const MAIN = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));

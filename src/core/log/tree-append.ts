@@ -1,15 +1,20 @@
 // Growing the RFC 9162 tree is the committer's work: a verifier only recomputes roots and proofs
 // from nodes it is given, so this lives outside the audit room, on the room's coordinates and hashing.
 import {
-  frontier,
   type NodeCoord,
   type Rfc9162NodeGetter as NodeGetter,
   nodeHash,
+  rfc9162,
   type Sha256,
 } from "../../verify/primitives.js";
 
 /** A 32-byte node value. */
 type Hash = ReturnType<typeof nodeHash>;
+
+/** The perfect subtrees of a tree of `size` leaves, left to right: what an append needs. */
+export function frontier(size: number): NodeCoord[] {
+  return size === 0 ? [] : rfc9162.rangeNodes(0, size);
+}
 
 export interface NewNode extends NodeCoord {
   hash: Hash;

@@ -1,8 +1,9 @@
 import type { Ctx } from "../../context.js";
+import { formatVkey } from "../../core/log/note-sign.js";
 import type { KeyEntry } from "../../store/keystore/key-directory.js";
 import { listTenancies } from "../../store/tenancies.js";
 import { originOf, TLOG_KEY, TLOG_ML_DSA_KEY } from "../../store/tlog-checkpoints.js";
-import { ED25519, formatVkey, ML_DSA_44, notFound } from "../../verify/primitives.js";
+import { ED25519, ML_DSA_44, notFound } from "../../verify/primitives.js";
 import { liveTokenKeys } from "../identity/token-keys.js";
 
 /** The promise about retired public keys, served with them (docs/keys.md, key retention). */

@@ -1,4 +1,6 @@
 import type { Ctx } from "../../context.js";
+import { consistencyProofIndices } from "../../core/log/mmr-proof.js";
+import * as treeProof from "../../core/log/tree-proof.js";
 import type { Queryable } from "../../store/db.js";
 import { signedWith } from "../../store/keyring.js";
 import { type EntryRow, entryAt, entryOfRecord, logSize } from "../../store/ledger.js";
@@ -9,7 +11,6 @@ import type { MmrProofForm } from "../../verify/primitives.js";
 import {
   ApiError,
   badRequest,
-  consistencyProofIndices,
   includedRoot,
   inclusionProofIndices,
   isValidMmrSize,
@@ -139,8 +140,8 @@ export async function receiptFor(
   if (profile === "rfc9162") {
     const size = await sealedTreeSize(ctx.reads, tenantId, seal);
     const get = await treeNodes(readNodeSource(ctx), tenantId, [
-      ...tree.inclusionProofNodes(e.leaf_index, size),
-      ...tree.rootNodes(size),
+      ...treeProof.inclusionProofNodes(e.leaf_index, size),
+      ...treeProof.rootNodes(size),
     ]);
     const receipt = await signedWith(
       key,
@@ -230,9 +231,9 @@ export async function treeConsistency(
   if (!Number.isSafeInteger(from) || from < 1 || from > to || to > size)
     throw badRequest("from and to must be tree sizes with 0 < from <= to <= the tree's size");
   const get = await treeNodes(readNodeSource(ctx), tenantId, [
-    ...tree.consistencyProofNodes(from, to),
-    ...tree.rootNodes(from),
-    ...tree.rootNodes(to),
+    ...treeProof.consistencyProofNodes(from, to),
+    ...treeProof.rootNodes(from),
+    ...treeProof.rootNodes(to),
   ]);
   return {
     profile: "rfc9162" as const,
@@ -240,6 +241,6 @@ export async function treeConsistency(
     to,
     root_from: hex(tree.treeRoot(from, get)),
     root_to: hex(tree.treeRoot(to, get)),
-    proof: tree.consistencyProof(from, to, get).map(hex),
+    proof: treeProof.consistencyProof(from, to, get).map(hex),
   };
 }

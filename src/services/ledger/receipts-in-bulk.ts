@@ -1,5 +1,6 @@
 import type { Ctx } from "../../context.js";
 import type { Signer } from "../../core/log/sign1.js";
+import * as treeProof from "../../core/log/tree-proof.js";
 import { type Es256Key, signedWith } from "../../store/keyring.js";
 import { type EntryRow, entriesOfRecords } from "../../store/ledger.js";
 import { mmrNodesOf } from "../../store/period-archive.js";
@@ -145,8 +146,8 @@ async function treeReceipts(
   // Neighbouring entries' proofs share most of their nodes: each is asked for once.
   const coords = new Map<string, tree.NodeCoord>();
   for (const c of [
-    ...entries.flatMap((e) => tree.inclusionProofNodes(e.leaf_index, size)),
-    ...tree.rootNodes(size),
+    ...entries.flatMap((e) => treeProof.inclusionProofNodes(e.leaf_index, size)),
+    ...treeProof.rootNodes(size),
   ])
     coords.set(`${c.level}:${c.idx}`, c);
   const get = await treeNodes(readNodeSource(ctx), tenantId, [...coords.values()]);

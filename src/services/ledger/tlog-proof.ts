@@ -1,8 +1,10 @@
 import type { Ctx } from "../../context.js";
+import { formatProofExtra, formatTlogProof } from "../../core/log/tlog-format.js";
+import * as treeProof from "../../core/log/tree-proof.js";
 import { getStatement } from "../../store/free-events.js";
 import { entryOfRecord } from "../../store/ledger.js";
 import { cosignaturesOf, publishedCheckpoint } from "../../store/tlog-checkpoints.js";
-import { ApiError, formatProofExtra, formatTlogProof, rfc9162 as tree } from "../../verify/primitives.js";
+import { ApiError, rfc9162 as tree } from "../../verify/primitives.js";
 import { readNodeSource } from "./node-source.js";
 import { treeNodes } from "./proofs.js";
 
@@ -30,7 +32,7 @@ export async function tlogProofFor(
   const get = await treeNodes(
     readNodeSource(ctx),
     entry.tenant_id,
-    tree.inclusionProofNodes(entry.leaf_index, cp.size),
+    treeProof.inclusionProofNodes(entry.leaf_index, cp.size),
   );
   const statement = entry.kind === "event" ? await getStatement(ctx.reads, recordId) : undefined;
   return formatTlogProof({

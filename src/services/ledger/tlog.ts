@@ -1,4 +1,7 @@
 import type { Ctx } from "../../context.js";
+import { mlDsa44Keys } from "../../core/log/ml-dsa-sign.js";
+import { formatVkey } from "../../core/log/note-sign.js";
+import { formatEntryBundle } from "../../core/log/tlog-format.js";
 import { archivedExtent, archivedObject, treeLevelOf } from "../../store/period-archive.js";
 import {
   cosignaturesOf,
@@ -11,10 +14,7 @@ import {
 import { leafEntries } from "../../store/tlog-tiles.js";
 import {
   ED25519,
-  formatEntryBundle,
-  formatVkey,
   ML_DSA_44,
-  mlDsa44Keys,
   notFound,
   parseTilePath,
   TILE_HEIGHT,

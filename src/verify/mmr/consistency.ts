@@ -1,18 +1,6 @@
-import { type Hash, type NodeGetter, sameHash } from "./hash.js";
-import { isValidMmrSize, peakIndices } from "./indices.js";
-import { inclusionProofIndices, verifyInclusion } from "./proof.js";
-
-/** One inclusion path per peak of the old MMR, into the new one (the draft's consistency proof). */
-export function consistencyProofIndices(fromSize: number, toSize: number): number[][] {
-  if (!isValidMmrSize(fromSize) || !isValidMmrSize(toSize) || fromSize > toSize)
-    throw new RangeError(`no consistency proof from ${fromSize} to ${toSize}`);
-  return peakIndices(fromSize).map((p) => inclusionProofIndices(toSize, p));
-}
-
-/** Sibling values of the consistency proof. */
-export function consistencyProof(fromSize: number, toSize: number, getNode: NodeGetter): Hash[][] {
-  return consistencyProofIndices(fromSize, toSize).map((path) => path.map(getNode));
-}
+import { type Hash, sameHash } from "./hash.js";
+import { peakIndices } from "./indices.js";
+import { verifyInclusion } from "./proof.js";
 
 /**
  * True when every old peak is included, at its place, under the new MMR's peaks: the new log extends the old one.

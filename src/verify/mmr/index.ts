@@ -1,4 +1,4 @@
-export { consistencyProof, consistencyProofIndices, verifyConsistency } from "./consistency.js";
+export { verifyConsistency } from "./consistency.js";
 export {
   heightIndex,
   isValidMmrSize,

@@ -99,9 +99,3 @@ export function consistencyRanges(m: number, n: number): Array<[number, number]>
   if (!complete) out.push([a, b]);
   return out.reverse();
 }
-
-/** The perfect subtrees of a tree of `size` leaves, left to right: what an append needs. */
-export function frontier(size: number): NodeCoord[] {
-  checkSize(size);
-  return size === 0 ? [] : rangeNodes(0, size);
-}

@@ -1,19 +1,11 @@
-import { fromBase64, NoteError, toBase64 } from "./note.js";
+import { fromBase64, NoteError } from "./note.js";
 
-/** C2SP tlog-checkpoint note text: origin, tree size, base64 root, optional extension lines. */
+/** C2SP tlog-checkpoint note text: origin, tree size, base64 root, optional extension lines (the log writes it: core/log/tlog-format.ts). */
 export interface Checkpoint {
   origin: string;
   size: number;
   root: Uint8Array;
   extensions: string[];
-}
-
-export function formatCheckpoint(c: Checkpoint): string {
-  if (c.origin === "" || c.origin.includes("\n"))
-    throw new NoteError("a checkpoint origin is one non-empty line");
-  if (c.extensions.some((e) => e === "" || e.includes("\n")))
-    throw new NoteError("checkpoint extension lines must be non-empty");
-  return [c.origin, String(c.size), toBase64(c.root), ...c.extensions].map((l) => `${l}\n`).join("");
 }
 
 /** Parses a checkpoint's note text (the part before the signatures). */

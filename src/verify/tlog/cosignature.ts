@@ -1,6 +1,5 @@
-import { ed25519 } from "@noble/curves/ed25519.js";
 import { COSIGNATURE_V1, ed25519Verify, keyIdOf } from "./keys.js";
-import type { NoteSignature, NoteVerifier } from "./note.js";
+import type { NoteVerifier } from "./note.js";
 
 /**
  * C2SP tlog-cosignature v1 (signature type 0x04): a witness's Ed25519 signature over
@@ -9,7 +8,8 @@ import type { NoteSignature, NoteVerifier } from "./note.js";
  */
 const enc = new TextEncoder();
 
-function cosignedMessage(timestamp: number, checkpointText: Uint8Array): Uint8Array {
+/** What a cosignature/v1 signs: its header at `timestamp` (s), then the checkpoint's note text. */
+export function cosignedMessage(timestamp: number, checkpointText: Uint8Array): Uint8Array {
   const head = enc.encode(`cosignature/v1\ntime ${timestamp}\n`);
   const out = new Uint8Array(head.length + checkpointText.length);
   out.set(head);
@@ -24,6 +24,14 @@ export function cosignatureTime(signature: Uint8Array): number | undefined {
   return t > BigInt(Number.MAX_SAFE_INTEGER) ? undefined : Number(t);
 }
 
+/** A cosignature's bytes: the 8-byte big-endian time (s) it claims, then the signature. */
+export function timestamped(timestamp: number, signature: Uint8Array): Uint8Array {
+  const out = new Uint8Array(8 + signature.length);
+  new DataView(out.buffer).setBigUint64(0, BigInt(timestamp));
+  out.set(signature, 8);
+  return out;
+}
+
 /** The last second RFC 3339 can write (9999-12-31T23:59:59Z): its years have four digits. */
 const LAST_RFC3339_S = 253_402_300_799;
 
@@ -35,21 +43,6 @@ const LAST_RFC3339_S = 253_402_300_799;
 export function cosignatureDate(seconds: number): string | undefined {
   if (!Number.isSafeInteger(seconds) || seconds < 0 || seconds > LAST_RFC3339_S) return undefined;
   return new Date(seconds * 1000).toISOString();
-}
-
-/** A cosignature of `checkpointText` by the witness key (seed) named `name`, at `timestamp` (s). */
-export function cosign(
-  name: string,
-  seed: Uint8Array,
-  checkpointText: string,
-  timestamp: number,
-): NoteSignature {
-  const pub = ed25519.getPublicKey(seed);
-  const sig = ed25519.sign(cosignedMessage(timestamp, enc.encode(checkpointText)), seed);
-  const bytes = new Uint8Array(72);
-  new DataView(bytes.buffer).setBigUint64(0, BigInt(timestamp));
-  bytes.set(sig, 8);
-  return { name, keyId: keyIdOf(name, COSIGNATURE_V1, pub), signature: bytes };
 }
 
 /** A note verifier for cosignature/v1 signatures of one witness. */

@@ -1,16 +1,6 @@
-export { formatCheckpoint, parseCheckpoint } from "./checkpoint.js";
-export { cosign, cosignatureTime, cosignatureVerifier } from "./cosignature.js";
-export {
-  COSIGNATURE_V1,
-  ED25519,
-  ed25519KeySigner,
-  ed25519PublicKey,
-  ed25519Signer,
-  ed25519Verifier,
-  formatVkey,
-  keyIdOf,
-  parseVkey,
-} from "./keys.js";
+export { parseCheckpoint } from "./checkpoint.js";
+export { cosignatureTime, cosignatureVerifier } from "./cosignature.js";
+export { COSIGNATURE_V1, ED25519, ed25519Verifier, keyIdOf, parseVkey } from "./keys.js";
 export {
   type CheckpointVerdict,
   type LogTrust,
@@ -18,24 +8,8 @@ export {
   verifyCheckpoint,
   verifyRecordInTiles,
 } from "./log-check.js";
-export {
-  ML_DSA_44,
-  type MlDsa44Keys,
-  mlDsa44Cosign,
-  mlDsa44KeySigner,
-  mlDsa44Keys,
-  mlDsa44Signer,
-} from "./ml-dsa.js";
-export {
-  formatNote,
-  NoteError,
-  type NoteSignature,
-  type NoteVerifier,
-  parseNote,
-  signatureLine,
-  signNote,
-  verifyNote,
-} from "./note.js";
+export { ML_DSA_44 } from "./ml-dsa.js";
+export { NoteError, type NoteVerifier, parseNote, verifyNote } from "./note.js";
 export { logOrigin } from "./origin.js";
 export {
   type ChainPeriod,
@@ -44,14 +18,8 @@ export {
   periodLinkLeaf,
   verifyPeriodChain,
 } from "./period.js";
-export {
-  formatTlogProof,
-  parseTlogProof,
-  TLOG_PROOF_HEADER,
-  type TlogProofVerdict,
-  verifyTlogProof,
-} from "./proof.js";
-export { formatProofExtra, parseProofExtra } from "./proof-extra.js";
+export { parseTlogProof, TLOG_PROOF_HEADER, type TlogProofVerdict, verifyTlogProof } from "./proof.js";
+export { parseProofExtra } from "./proof-extra.js";
 export { verifyRecordTlogProof } from "./record-proof.js";
 export {
   eachTile,
@@ -65,25 +33,8 @@ export {
   tilesOf,
   tileWidth,
 } from "./tile-path.js";
-export {
-  auditTiles,
-  formatEntryBundle,
-  parseEntryBundle,
-  rootFromTiles,
-  type TileFetch,
-  verifyEntryInTiles,
-} from "./tiles.js";
-export {
-  consistencyProof,
-  EMPTY_ROOT,
-  leafHash,
-  treeRoot,
-} from "./tree.js";
+export { auditTiles, parseEntryBundle, rootFromTiles, type TileFetch, verifyEntryInTiles } from "./tiles.js";
+export { EMPTY_ROOT, leafHash, treeRoot } from "./tree.js";
 export { verifierFromVkey } from "./vkey-verifier.js";
-export {
-  formatAddCheckpoint,
-  judgeAddCheckpoint,
-  parseAddCheckpoint,
-  type WitnessedState,
-} from "./witness.js";
+
 export { parseWitnessList, type WitnessEntry } from "./witness-list.js";

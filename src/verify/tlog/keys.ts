@@ -1,7 +1,7 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { utf8 } from "../crypto/bytes.js";
 import { sha256 } from "../crypto/sha256.js";
-import { fromBase64, NoteError, type NoteSigner, type NoteVerifier, toBase64, validKeyName } from "./note.js";
+import { fromBase64, NoteError, type NoteVerifier, validKeyName } from "./note.js";
 
 /** Signature type bytes of signed-note keys this service uses. */
 export const ED25519 = 0x01;
@@ -18,16 +18,6 @@ export interface Vkey {
   keyId: number;
   type: number;
   publicKey: Uint8Array;
-}
-
-const hex8 = (n: number) => (n >>> 0).toString(16).padStart(8, "0");
-
-/** `<name>+hex(key id)+base64(type ‖ public key)`. */
-export function formatVkey(name: string, type: number, publicKey: Uint8Array): string {
-  const material = new Uint8Array(1 + publicKey.length);
-  material[0] = type;
-  material.set(publicKey, 1);
-  return `${name}+${hex8(keyIdOf(name, type, publicKey))}+${toBase64(material)}`;
 }
 
 /** Parses a vkey; refuses one whose key id does not match its name and key. */
@@ -51,32 +41,12 @@ export function parseVkey(vkey: string): Vkey {
   return { name, keyId, type, publicKey };
 }
 
-export const ed25519PublicKey = (seed: Uint8Array): Uint8Array => ed25519.getPublicKey(seed);
-
 function ed25519Verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
   try {
     return signature.length === 64 && ed25519.verify(signature, message, publicKey);
   } catch {
     return false;
   }
-}
-
-/** An Ed25519 (type 0x01) note signer from a 32-byte seed. */
-export function ed25519Signer(name: string, seed: Uint8Array): NoteSigner {
-  return ed25519KeySigner(name, ed25519.getPublicKey(seed), (text) => ed25519.sign(text, seed));
-}
-
-/**
- * An Ed25519 (type 0x01) note signer from its public key and a signing function: the service
- * signs its checkpoints with node:crypto (~0.03 ms against ~0.6 ms here; Ed25519 is
- * deterministic, so the signatures are the same bytes).
- */
-export function ed25519KeySigner(
-  name: string,
-  publicKey: Uint8Array,
-  sign: (text: Uint8Array) => Uint8Array,
-): NoteSigner {
-  return { name, keyId: keyIdOf(name, ED25519, publicKey), sign };
 }
 
 /** An Ed25519 (type 0x01) note verifier. */

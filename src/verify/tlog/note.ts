@@ -29,18 +29,12 @@ export interface NoteVerifier {
   verify(text: Uint8Array, signature: Uint8Array): boolean;
 }
 
-/** Signs note texts as one key. */
-export interface NoteSigner {
-  name: string;
-  keyId: number;
-  sign(text: Uint8Array): Uint8Array;
-}
-
 // Notes are small; a bound keeps a hostile one from costing much (the spec asks for ≥ 16 signatures).
 const MAX_NOTE_BYTES = 1 << 20;
 const MAX_SIGNATURES = 100;
 
-const DASH = "\u2014 ";
+/** What starts a signature line (the service writes them with `signatureLine`, core/log/note-sign.ts). */
+export const DASH = "\u2014 ";
 const enc = new TextEncoder();
 const B64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
@@ -54,14 +48,6 @@ export const toBase64 = (b: Uint8Array): string => base64Of(b);
 /** A key name: non-empty, no Unicode spaces, no plus. */
 export function validKeyName(name: string): boolean {
   return name.length > 0 && !/[\s+\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/u.test(name);
-}
-
-/** One signature line (with its newline). */
-export function signatureLine(s: NoteSignature): string {
-  const bytes = new Uint8Array(4 + s.signature.length);
-  new DataView(bytes.buffer).setUint32(0, s.keyId >>> 0);
-  bytes.set(s.signature, 4);
-  return `${DASH}${s.name} ${toBase64(bytes)}\n`;
 }
 
 /** Parses signature lines (each ending in a newline), as a note's tail or a witness's answer. */
@@ -95,21 +81,6 @@ export function parseNote(note: string): Note {
   if (split < 0) throw new NoteError("note has no signatures");
   const text = note.slice(0, split + 1);
   return { text, signatures: parseSignatureLines(note.slice(split + 2)) };
-}
-
-/** A note's text followed by its signature lines. */
-export function formatNote(text: string, signatures: NoteSignature[]): string {
-  if (!text.endsWith("\n")) throw new NoteError("note text must end in a newline");
-  return `${text}\n${signatures.map(signatureLine).join("")}`;
-}
-
-/** Signs `text` with each signer: the signed note. */
-export function signNote(text: string, signers: NoteSigner[]): string {
-  const bytes = enc.encode(text);
-  return formatNote(
-    text,
-    signers.map((s) => ({ name: s.name, keyId: s.keyId, signature: s.sign(bytes) })),
-  );
 }
 
 /** Each signature line a verifier knows (same name and key id), with whether it verified under that verifier. */

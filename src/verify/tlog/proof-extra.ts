@@ -1,4 +1,4 @@
-import { fromBase64, NoteError, toBase64 } from "./note.js";
+import { fromBase64, NoteError } from "./note.js";
 
 /**
  * The extra data of this service's tlog-proofs (c2sp.org/tlog-proof leaves its meaning to the
@@ -13,12 +13,8 @@ export interface ProofExtra {
   statement?: Uint8Array | undefined;
 }
 
-const STATEMENT = "statement ";
-const enc = new TextEncoder();
-
-export function formatProofExtra(e: ProofExtra): Uint8Array {
-  return enc.encode(e.statement ? `${e.identity}\n${STATEMENT}${toBase64(e.statement)}` : e.identity);
-}
+/** What starts the statement line (core/log/tlog-format.ts writes it). */
+export const STATEMENT = "statement ";
 
 /** Reads extra data as this service writes it; a proof from elsewhere may carry anything. */
 export function parseProofExtra(extra: Uint8Array | undefined): ProofExtra {

@@ -1,7 +1,7 @@
 import { sameHash } from "../rfc9162/hash.js";
 import { rootFromInclusionProof } from "../rfc9162/verify.js";
 import { type CheckpointVerdict, type LogTrust, verifyCheckpoint } from "./log-check.js";
-import { fromBase64, NoteError, toBase64 } from "./note.js";
+import { fromBase64, NoteError } from "./note.js";
 import { leafHash } from "./tree.js";
 
 /** The first line of a C2SP tlog-proof (c2sp.org/tlog-proof@v1). */
@@ -17,14 +17,6 @@ export interface TlogProof {
   index: number;
   path: Uint8Array[];
   checkpoint: string;
-}
-
-export function formatTlogProof(p: TlogProof): string {
-  if (!Number.isSafeInteger(p.index) || p.index < 0) throw new NoteError("a proof's index is a whole number");
-  const lines = [TLOG_PROOF_HEADER];
-  if (p.extra) lines.push(`extra ${toBase64(p.extra)}`);
-  lines.push(`index ${p.index}`, ...p.path.map(toBase64), "");
-  return `${lines.join("\n")}\n${p.checkpoint}`;
 }
 
 /**

@@ -84,20 +84,7 @@ async function withTiles<T>(size: number, fetch: TileFetch, run: (get: PerfectHa
 export const rootFromTiles = (size: number, fetch: TileFetch): Promise<Hash> =>
   withTiles(size, fetch, (get) => treeRoot(size, get));
 
-/** Entry bundles: each entry a big-endian uint16 length, then its bytes. */
-export function formatEntryBundle(entries: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(entries.reduce((n, e) => n + 2 + e.length, 0));
-  let at = 0;
-  for (const e of entries) {
-    if (e.length > 0xffff) throw new RangeError("an entry bundle entry is at most 65535 bytes");
-    out[at] = e.length >> 8;
-    out[at + 1] = e.length & 0xff;
-    out.set(e, at + 2);
-    at += 2 + e.length;
-  }
-  return out;
-}
-
+/** Entry bundles: each entry a big-endian uint16 length, then its bytes (the log writes them: core/log/tlog-format.ts). */
 export function parseEntryBundle(bytes: Uint8Array): Uint8Array[] {
   const out: Uint8Array[] = [];
   let at = 0;

@@ -6,13 +6,11 @@ import { type Hash, type NodeGetter, treeRoot as nonEmptyRoot } from "../rfc9162
  * size (the empty tree included), and the subtrees a computation reads.
  */
 export {
-  consistencyProof,
   type Hash,
   inclusionProof,
   leafHash,
   nodeHash,
   sameHash,
-  verifyConsistency,
   verifyInclusion,
 } from "../rfc9162/index.js";
 

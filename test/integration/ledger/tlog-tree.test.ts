@@ -1,22 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { IdTimestampGenerator } from "../../../src/core/log/idtimestamp.js";
 import { appendLeaves } from "../../../src/core/log/mmr-append.js";
+import { inclusionProofNodes, rootNodes } from "../../../src/core/log/tree-proof.js";
 import { nodeSha256 } from "../../../src/core/node/crypto.js";
 import { insertAssetEvents } from "../../../src/store/asset-events.js";
 import type { Db, Queryable } from "../../../src/store/db.js";
 import { loadLog } from "../../../src/store/ledger.js";
 import { migrate } from "../../../src/store/migrate.js";
 import { nodeKey, readTlogLevel, readTlogNodes, tlogSize } from "../../../src/store/tlog-nodes.js";
-import { IdTimestampGenerator } from "../../../src/verify/ledger/idtimestamp.js";
 import { leafCount } from "../../../src/verify/mmr/index.js";
-import {
-  inclusionProof,
-  inclusionProofNodes,
-  leafHash,
-  rootNodes,
-  treeRoot,
-  verifyInclusion,
-} from "../../../src/verify/rfc9162/index.js";
+import { inclusionProof, leafHash, treeRoot, verifyInclusion } from "../../../src/verify/rfc9162/index.js";
 import { commitBatch } from "../../../src/workers/commit-batch.js";
 import { LogFrontiers } from "../../../src/workers/log-frontiers.js";
 import { backfillTree, logsBehind } from "../../../src/workers/tlog-backfill.js";

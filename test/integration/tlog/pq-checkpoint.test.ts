@@ -4,13 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  formatVkey,
-  ML_DSA_44,
-  mlDsa44Keys,
-  parseNote,
-  verifyCheckpoint,
-} from "../../../src/verify/tlog/index.js";
+import { mlDsa44Keys } from "../../../src/core/log/ml-dsa-sign.js";
+import { formatVkey } from "../../../src/core/log/note-sign.js";
+import { ML_DSA_44, parseNote, verifyCheckpoint } from "../../../src/verify/tlog/index.js";
 import { type RunningWitness, startWitness } from "../../../src/witness/server.js";
 import { WitnessState } from "../../../src/witness/state.js";
 import { publishedKey } from "../../helpers/log-key.js";

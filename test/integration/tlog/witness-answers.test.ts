@@ -2,16 +2,10 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cosign, ed25519PublicKey, formatVkey, signatureLine } from "../../../src/core/log/note-sign.js";
+import { parseAddCheckpoint } from "../../../src/core/log/witness.js";
 import { insertCosignature } from "../../../src/store/tlog-checkpoints.js";
-import {
-  COSIGNATURE_V1,
-  cosign,
-  ed25519PublicKey,
-  formatVkey,
-  parseAddCheckpoint,
-  parseNote,
-  signatureLine,
-} from "../../../src/verify/tlog/index.js";
+import { COSIGNATURE_V1, parseNote } from "../../../src/verify/tlog/index.js";
 import { until } from "../../helpers/poll.js";
 import { tenancyLog } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";

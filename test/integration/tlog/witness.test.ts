@@ -4,16 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
+import { ed25519KeySigner, signNote } from "../../../src/core/log/note-sign.js";
+import { formatCheckpoint } from "../../../src/core/log/tlog-format.js";
+import { formatAddCheckpoint } from "../../../src/core/log/witness.js";
 import { TLOG_KEY } from "../../../src/store/tlog-checkpoints.js";
-import {
-  ed25519KeySigner,
-  formatAddCheckpoint,
-  formatCheckpoint,
-  parseCheckpoint,
-  parseNote,
-  signNote,
-  verifyCheckpoint,
-} from "../../../src/verify/tlog/index.js";
+import { parseCheckpoint, parseNote, verifyCheckpoint } from "../../../src/verify/tlog/index.js";
 import { ed25519PublicBytes } from "../../../src/workers/checkpoint.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { publishedKey } from "../../helpers/log-key.js";

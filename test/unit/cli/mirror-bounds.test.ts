@@ -7,14 +7,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { mirrorCommand } from "../../../src/cli/mirror.js";
-import {
-  ED25519,
-  ed25519PublicKey,
-  ed25519Signer,
-  formatCheckpoint,
-  formatVkey,
-  signNote,
-} from "../../../src/verify/tlog/index.js";
+import { ed25519PublicKey, ed25519Signer, formatVkey, signNote } from "../../../src/core/log/note-sign.js";
+import { formatCheckpoint } from "../../../src/core/log/tlog-format.js";
+import { ED25519 } from "../../../src/verify/tlog/index.js";
 import { runCli } from "../../helpers/cli-output.js";
 
 const MAIN = fileURLToPath(new URL("../../../src/cli/main.ts", import.meta.url));

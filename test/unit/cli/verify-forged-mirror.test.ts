@@ -3,17 +3,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
+import { ed25519PublicKey, ed25519Signer, formatVkey, signNote } from "../../../src/core/log/note-sign.js";
+import { formatCheckpoint } from "../../../src/core/log/tlog-format.js";
 import { leafOfRecord } from "../../../src/verify/receipts/index.js";
-import {
-  ED25519,
-  ed25519PublicKey,
-  ed25519Signer,
-  formatCheckpoint,
-  formatVkey,
-  signNote,
-  tilePath,
-  tilesOf,
-} from "../../../src/verify/tlog/index.js";
+import { ED25519, tilePath, tilesOf } from "../../../src/verify/tlog/index.js";
 import { emptyPolicy, noTrust, parsePolicy, verifyRecordInLog } from "../../../src/verify/verdict/index.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { mth, referenceTiles, sha } from "../verify/tlog/reference-tree.js";

@@ -1,17 +1,10 @@
 import { createPublicKey, generateKeyPairSync, type KeyObject, sign } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { mlDsa44KeySigner, mlDsa44Keys, mlDsa44Signer } from "../../../src/core/log/ml-dsa-sign.js";
+import { ed25519KeySigner, ed25519Signer, signNote } from "../../../src/core/log/note-sign.js";
+import { formatCheckpoint } from "../../../src/core/log/tlog-format.js";
 import type { LoadedKey } from "../../../src/store/keyring.js";
-import {
-  ed25519KeySigner,
-  ed25519Signer,
-  ed25519Verifier,
-  formatCheckpoint,
-  mlDsa44KeySigner,
-  mlDsa44Keys,
-  mlDsa44Signer,
-  signNote,
-  verifyNote,
-} from "../../../src/verify/tlog/index.js";
+import { ed25519Verifier, verifyNote } from "../../../src/verify/tlog/index.js";
 import { mlDsa44Verifier } from "../../../src/verify/tlog/ml-dsa.js";
 import { CheckpointKeys } from "../../../src/workers/checkpoint.js";
 

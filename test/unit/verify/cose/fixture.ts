@@ -1,3 +1,4 @@
+import { formatIdTimestamp } from "../../../../src/core/log/idtimestamp.js";
 import { appendLeaves, peakHashes } from "../../../../src/core/log/mmr-append.js";
 import { buildReceipt } from "../../../../src/core/log/receipt.js";
 import { buildSeal } from "../../../../src/core/log/seal.js";
@@ -10,7 +11,6 @@ import {
 } from "../../../../src/core/scitt/index.js";
 import { CborError } from "../../../../src/verify/cbor/index.js";
 import { CoseError, decodeReceipt } from "../../../../src/verify/cose/index.js";
-import { formatIdTimestamp } from "../../../../src/verify/ledger/index.js";
 import { includedRoot, inclusionProof } from "../../../../src/verify/mmr/index.js";
 import { assetFreeEventLeafHash, assetFreeExtraBytes } from "../../../../src/verify/record/index.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";

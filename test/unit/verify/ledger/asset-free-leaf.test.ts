@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatIdTimestamp } from "../../../../src/verify/ledger/index.js";
+import { formatIdTimestamp } from "../../../../src/core/log/idtimestamp.js";
 import { verifyRecordReceipt } from "../../../../src/verify/receipts/index.js";
 import {
   type AssetFreeLeafSchema,

@@ -1,13 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
-  bencode,
   formatIdTimestamp,
   IdTimestampGenerator,
   idTimestampToMillis,
-  parseIdTimestamp,
-  simpleHashAnchor,
-  trieKey,
-} from "../../../../src/verify/ledger/index.js";
+} from "../../../../src/core/log/idtimestamp.js";
+import { bencode, parseIdTimestamp, simpleHashAnchor, trieKey } from "../../../../src/verify/ledger/index.js";
 import {
   assetEventLeafHash,
   assetFreeEventLeafHash,

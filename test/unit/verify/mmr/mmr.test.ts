@@ -1,10 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { appendLeaves, peakHashes } from "../../../../src/core/log/mmr-append.js";
+import { consistencyProof, consistencyProofIndices } from "../../../../src/core/log/mmr-proof.js";
 import { hashPosPair } from "../../../../src/verify/mmr/hash.js";
 import {
-  consistencyProof,
-  consistencyProofIndices,
   heightIndex,
   includedRoot,
   inclusionProof,

@@ -3,10 +3,12 @@ import { appendLeafHashes, appendNodesNeeded } from "../../../../src/core/log/tr
 import {
   consistencyProof,
   consistencyProofNodes,
-  inclusionProof,
   inclusionProofNodes,
-  leafHash,
   rootNodes,
+} from "../../../../src/core/log/tree-proof.js";
+import {
+  inclusionProof,
+  leafHash,
   treeRoot,
   verifyConsistency,
   verifyInclusion,

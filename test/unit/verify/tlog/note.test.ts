@@ -1,19 +1,21 @@
 import { describe, expect, it } from "vitest";
 import {
   cosign,
-  cosignatureVerifier,
   ed25519PublicKey,
   ed25519Signer,
-  ed25519Verifier,
-  formatCheckpoint,
   formatVkey,
+  signatureLine,
+  signNote,
+} from "../../../../src/core/log/note-sign.js";
+import { formatCheckpoint } from "../../../../src/core/log/tlog-format.js";
+import {
+  cosignatureVerifier,
+  ed25519Verifier,
   keyIdOf,
   NoteError,
   parseCheckpoint,
   parseNote,
   parseVkey,
-  signatureLine,
-  signNote,
   verifierFromVkey,
   verifyNote,
 } from "../../../../src/verify/tlog/index.js";

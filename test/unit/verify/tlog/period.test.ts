@@ -1,12 +1,11 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { ed25519Signer, signNote } from "../../../../src/core/log/note-sign.js";
+import { formatCheckpoint } from "../../../../src/core/log/tlog-format.js";
 import {
-  ed25519Signer,
-  formatCheckpoint,
   formatPeriodLink,
   type PeriodChain,
   periodLinkLeaf,
-  signNote,
   verifyPeriodChain,
 } from "../../../../src/verify/tlog/index.js";
 import { inclusionPath, mth } from "./reference-tree.js";

@@ -1,18 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { formatCheckpoint } from "../../../../src/core/log/tlog-format.js";
 import { leafOfRecord } from "../../../../src/verify/receipts/index.js";
-import {
-  cosign,
-  ed25519PublicKey,
-  ed25519Signer,
-  formatCheckpoint,
-  formatNote,
-  formatVkey,
-  type NoteSignature,
-  parseNote,
-  signNote,
-  verifyRecordInTiles,
-} from "../../../../src/verify/tlog/index.js";
+import { verifyRecordInTiles } from "../../../../src/verify/tlog/index.js";
 import { mth, referenceTiles, sha } from "./reference-tree.js";
+import { signedNote, vkeyOf } from "./test-log.js";
 
 const TENANT = "6c5a8c0e-2d8f-4e7a-9b1c-0a1b2c3d4e5f";
 const ORIGIN = `log.example/archivist/v1/merklelogs/${TENANT}/tlog`;
@@ -37,7 +28,7 @@ function log(entries: Uint8Array[]) {
     root: mth(entries),
     extensions: [],
   });
-  const note = signNote(text, [ed25519Signer(ORIGIN, logSeed)]);
+  const note = signedNote(text, ORIGIN, logSeed);
   return { note, text, fetch };
 }
 
@@ -46,12 +37,11 @@ describe("a record verified against a log's tiles", () => {
   const entries = [0, 1, 2, 3, 4, 5].map((i) => sha(Uint8Array.of(i)));
   entries[3] = leafOfRecord(statement);
   const { note, text, fetch } = log(entries);
-  const logVkey = formatVkey(ORIGIN, 0x01, ed25519PublicKey(logSeed));
-  const wVkey = formatVkey("w.example/1", 0x04, ed25519PublicKey(wSeed));
+  const logVkey = vkeyOf(ORIGIN, 0x01, logSeed);
+  const wVkey = vkeyOf("w.example/1", 0x04, wSeed);
 
   it("finds a record by its leaf and counts the cosignatures", async () => {
-    const sig: NoteSignature = cosign("w.example/1", wSeed, text, 1_700_000_000);
-    const cosigned = formatNote(text, [...parseNote(note).signatures, sig]);
+    const cosigned = signedNote(text, ORIGIN, logSeed, [{ name: "w.example/1", seed: wSeed }]);
     const v = await verifyRecordInTiles(
       statement,
       cosigned,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { formatEntryBundle } from "../../../../src/core/log/tlog-format.js";
 import {
   eachTile,
   encodeTileIndex,
-  formatEntryBundle,
   leafHash,
   parseEntryBundle,
   parseTilePath,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatTlogProof, parseTlogProof, verifyTlogProof } from "../../../../src/verify/tlog/index.js";
+import { formatTlogProof } from "../../../../src/core/log/tlog-format.js";
+import { parseTlogProof, verifyTlogProof } from "../../../../src/verify/tlog/index.js";
 import { inclusionPath } from "./reference-tree.js";
 import { checkpointOf, trust } from "./test-log.js";
 

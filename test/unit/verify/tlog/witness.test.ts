@@ -1,18 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { ed25519PublicKey, ed25519Signer, signNote } from "../../../../src/core/log/note-sign.js";
+import { formatCheckpoint } from "../../../../src/core/log/tlog-format.js";
+import { consistencyProof } from "../../../../src/core/log/tree-proof.js";
 import {
-  consistencyProof,
-  EMPTY_ROOT,
-  ed25519PublicKey,
-  ed25519Signer,
-  ed25519Verifier,
   formatAddCheckpoint,
-  formatCheckpoint,
   judgeAddCheckpoint,
   parseAddCheckpoint,
-  signNote,
-  treeRoot,
   type WitnessedState,
-} from "../../../../src/verify/tlog/index.js";
+} from "../../../../src/core/log/witness.js";
+import { EMPTY_ROOT, ed25519Verifier, treeRoot } from "../../../../src/verify/tlog/index.js";
 import { mth, perfect, sha } from "./reference-tree.js";
 
 const ORIGIN = "log.example/t1";

@@ -1,9 +1,10 @@
 import { generateKeyPairSync } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ed25519PublicKey, formatVkey } from "../../../../src/core/log/note-sign.js";
 import { registeredEvent } from "../../../../src/core/scitt/index.js";
 import { leafOfRecord } from "../../../../src/verify/receipts/index.js";
-import { ED25519, ed25519PublicKey, formatVkey } from "../../../../src/verify/tlog/index.js";
+import { ED25519 } from "../../../../src/verify/tlog/index.js";
 import {
   type IssuerKeys,
   parsePolicy,

@@ -1,22 +1,12 @@
 import { generateKeyPairSync } from "node:crypto";
+import { formatCheckpoint, formatProofExtra, formatTlogProof } from "../../../../src/core/log/tlog-format.js";
 import { nodePublicKey, nodeSigner } from "../../../../src/core/node/crypto.js";
 import { eventToStatement, registeredEvent } from "../../../../src/core/scitt/index.js";
 import type { PublicKey } from "../../../../src/verify/crypto/public-key.js";
 import { leafOfRecord } from "../../../../src/verify/receipts/index.js";
-import {
-  cosign,
-  ED25519,
-  ed25519PublicKey,
-  ed25519Signer,
-  formatCheckpoint,
-  formatNote,
-  formatProofExtra,
-  formatTlogProof,
-  formatVkey,
-  parseNote,
-  signNote,
-} from "../../../../src/verify/tlog/index.js";
+import { ED25519 } from "../../../../src/verify/tlog/index.js";
 import { inclusionPath, mth, referenceTiles, sha } from "../tlog/reference-tree.js";
+import { signedNote, vkeyOf } from "../tlog/test-log.js";
 
 /**
  * A small genuine log of one tenancy, made with the service's own leaf rules and a signed (and
@@ -37,10 +27,10 @@ export const COLLIDING_SEEDS = {
 };
 
 const LOG_SEED = new Uint8Array(COLLIDING_SEEDS.pinned);
-export const LOG_VKEY = formatVkey(ORIGIN, ED25519, ed25519PublicKey(LOG_SEED));
+export const LOG_VKEY = vkeyOf(ORIGIN, ED25519, LOG_SEED);
 export const WITNESS = "witness.example/w1";
 const WITNESS_SEED = new Uint8Array(32).fill(8);
-export const WITNESS_VKEY = formatVkey(WITNESS, 0x04, ed25519PublicKey(WITNESS_SEED));
+export const WITNESS_VKEY = vkeyOf(WITNESS, 0x04, WITNESS_SEED);
 
 /** MMR index of each leaf index (leaves 0..7). */
 const MMR_INDEX = [0, 1, 3, 4, 7, 8, 10, 11];
@@ -124,11 +114,10 @@ export interface SignedLog {
 /** The log of `entries`, its checkpoint signed with `seed` and, when `cosignedAt` is given, cosigned by WITNESS. */
 export function signedLog(entries = genuineEntries(), seed = LOG_SEED, cosignedAt?: number): SignedLog {
   const text = formatCheckpoint({ origin: ORIGIN, size: entries.length, root: mth(entries), extensions: [] });
-  const signed = signNote(text, [ed25519Signer(ORIGIN, seed)]);
   const note =
     cosignedAt === undefined
-      ? signed
-      : formatNote(text, [...parseNote(signed).signatures, cosign(WITNESS, WITNESS_SEED, text, cosignedAt)]);
+      ? signedNote(text, ORIGIN, seed)
+      : signedNote(text, ORIGIN, seed, [{ name: WITNESS, seed: WITNESS_SEED }], cosignedAt);
   return {
     entries,
     note,

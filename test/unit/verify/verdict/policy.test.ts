@@ -1,39 +1,25 @@
 import { describe, expect, it } from "vitest";
-import {
-  COSIGNATURE_V1,
-  cosign,
-  ED25519,
-  ed25519PublicKey,
-  ed25519Signer,
-  formatCheckpoint,
-  formatNote,
-  formatVkey,
-  parseNote,
-  signNote,
-} from "../../../../src/verify/tlog/index.js";
+import { formatCheckpoint } from "../../../../src/core/log/tlog-format.js";
+import { COSIGNATURE_V1, ED25519 } from "../../../../src/verify/tlog/index.js";
 import {
   judgeCheckpoint,
   PolicyError,
   parsePolicy,
   quorumMet,
 } from "../../../../src/verify/verdict/index.js";
+import { signedNote, vkeyOf } from "../tlog/test-log.js";
 
 const ORIGIN = "log.example/archivist/v1/merklelogs/6c5a8c0e-2d8f-4e7a-9b1c-0a1b2c3d4e5f/tlog";
 const seed = (n: number) => new Uint8Array(32).fill(n);
-const logVkey = formatVkey(ORIGIN, ED25519, ed25519PublicKey(seed(1)));
+const logVkey = vkeyOf(ORIGIN, ED25519, seed(1));
 const witness = (n: number) => ({
   name: `w.example/${n}`,
   seed: seed(10 + n),
-  vkey: formatVkey(`w.example/${n}`, COSIGNATURE_V1, ed25519PublicKey(seed(10 + n))),
+  vkey: vkeyOf(`w.example/${n}`, COSIGNATURE_V1, seed(10 + n)),
 });
 const [w1, w2, w3] = [witness(1), witness(2), witness(3)] as const;
 const text = formatCheckpoint({ origin: ORIGIN, size: 6, root: new Uint8Array(32).fill(7), extensions: [] });
-const note = signNote(text, [ed25519Signer(ORIGIN, seed(1))]);
-const cosigned = (...ws: Array<typeof w1>) =>
-  formatNote(text, [
-    ...parseNote(note).signatures,
-    ...ws.map((w) => cosign(w.name, w.seed, text, 1_700_000_000)),
-  ]);
+const cosigned = (...ws: Array<typeof w1>) => signedNote(text, ORIGIN, seed(1), ws);
 
 const twoOfThree = `# C2SP tlog-policy, with the relying party's lines
 log ${logVkey}
@@ -103,8 +89,8 @@ describe("trust policies (C2SP tlog-policy and the relying party's lines)", () =
       policy: expect.stringMatching(/lacks the witness quorum \(cosigned by two/),
     });
     // Signed with another key under the same origin: self-consistent with its own key, not pinned.
-    const forged = signNote(text, [ed25519Signer(ORIGIN, seed(9))]);
-    const forgedKey = formatVkey(ORIGIN, ED25519, ed25519PublicKey(seed(9)));
+    const forged = signedNote(text, ORIGIN, seed(9));
+    const forgedKey = vkeyOf(ORIGIN, ED25519, seed(9));
     expect(judgeCheckpoint(forged, forgedKey, parsePolicy(""))).toMatchObject({ ok: true, pinned: false });
     expect(judgeCheckpoint(forged, forgedKey, p)).toMatchObject({
       ok: true,
@@ -127,7 +113,7 @@ describe("trust policies (C2SP tlog-policy and the relying party's lines)", () =
   });
 
   it("reads two logs of one service: one key, two origins (issue 55)", () => {
-    const other = formatVkey(ORIGIN.replace("6c5a8c0e", "7d6b9d1f"), ED25519, ed25519PublicKey(seed(1)));
+    const other = vkeyOf(ORIGIN.replace("6c5a8c0e", "7d6b9d1f"), ED25519, seed(1));
     expect(parsePolicy(`log ${logVkey}\nlog ${other}`).logKeys).toHaveLength(2);
     expect(() => parsePolicy(`log ${logVkey}\nlog ${logVkey}`)).toThrow(/duplicate key/);
   });

@@ -1,8 +1,23 @@
-import { type Checkpoint, parseCheckpoint } from "./checkpoint.js";
-import { fromBase64, NoteError, type NoteVerifier, toBase64, verifyNote } from "./note.js";
-import { EMPTY_ROOT, type Hash, sameHash, verifyConsistency } from "./tree.js";
+import {
+  type Checkpoint,
+  NoteError,
+  type NoteVerifier,
+  noteBase64,
+  parseCheckpoint,
+  sameHash,
+  TLOG_EMPTY_ROOT,
+  toBase64,
+  rfc9162VerifyConsistency as verifyConsistency,
+  verifyNote,
+} from "../../verify/primitives.js";
 
-/** C2SP tlog-witness add-checkpoint: the request body, and what a witness answers to it. */
+type Hash = Uint8Array;
+
+/**
+ * C2SP tlog-witness add-checkpoint: the request body, and what a witness answers to it. The
+ * service writes it to its witnesses; the witness server (src/witness) reads and judges it. A
+ * verifier of the log never sees one: it checks the cosignatures the witnesses answered.
+ */
 export interface AddCheckpoint {
   oldSize: number;
   proof: Hash[];
@@ -24,7 +39,7 @@ export function parseAddCheckpoint(body: string): AddCheckpoint {
   if (!m || !Number.isSafeInteger(Number(m[1]))) throw new NoteError("the first line must be `old <size>`");
   if (proofLines.length > MAX_PROOF_LINES) throw new NoteError(`more than ${MAX_PROOF_LINES} proof lines`);
   const proof = proofLines.map((l) => {
-    const h = fromBase64(l);
+    const h = noteBase64(l);
     if (h.length !== 32) throw new NoteError("a proof line is not a SHA-256 hash");
     return h;
   });
@@ -74,7 +89,7 @@ export function judgeAddCheckpoint(
     return { status: 400, message: "old size exceeds the checkpoint's size" };
   const last = latest(checkpoint.origin);
   if (req.oldSize !== (last?.size ?? 0)) return { status: 409, size: last?.size ?? 0 };
-  if (checkpoint.size === 0 && !sameHash(checkpoint.root, EMPTY_ROOT))
+  if (checkpoint.size === 0 && !sameHash(checkpoint.root, TLOG_EMPTY_ROOT))
     return { status: 422, message: "a checkpoint of size 0 must carry the empty tree's root" };
   if (req.oldSize === 0) {
     if (req.proof.length > 0) return { status: 422, message: "a proof from size 0 must be empty" };
