@@ -1,8 +1,6 @@
-import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import canonicalize from "canonicalize";
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import type { RunningConserver } from "../../plugins/conserver/runtime/run-conserver.js";
@@ -12,6 +10,7 @@ import { keysFromKeySet, verifyRecordReceipt } from "../../src/verify/index.js";
 import { keyFingerprint } from "../../src/verify/verdict/index.js";
 import { browserRunnable, chromiumForSuite, screenshot } from "../helpers/browser.js";
 import { runCli } from "../helpers/cli-output.js";
+import { modelSummary } from "../helpers/model-summary.js";
 import { until } from "../helpers/poll.js";
 import { startTestService, type TestService } from "../helpers/service.js";
 import {
@@ -30,8 +29,6 @@ import {
 // and in Chromium (on /verify, and in the console a compliance officer reads).
 const up = await redisUp();
 const runnable = browserRunnable && up;
-const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
-const jcs = (v: unknown) => (canonicalize as unknown as (v: unknown) => string)(v);
 const fixture = (name: string) =>
   JSON.parse(readFileSync(new URL(`../fixtures/vcon/${name}`, import.meta.url), "utf8")) as Record<
     string,
@@ -44,23 +41,7 @@ const PERSONAL = ["party_0_tel", "party_0_name", "party_1_tel", "party_1_name"];
 
 // The call, with a summary a model made of its recording (the provenance link registers it).
 const call = fixture("ietf-core03-ab_call_ext_rec.vcon.json");
-call.analysis = [
-  {
-    type: "summary",
-    dialog: 0,
-    vendor: "example-ai",
-    encoding: "none",
-    body: "The caller asked about an extended warranty.",
-    provenance: {
-      model: "summarizer-2",
-      provider: "example-ai",
-      parameters: { temperature: 0.2 },
-      prompt_hash: `sha256:${sha("Summarise the call.")}`,
-      inputs: [{ type: "dialog", index: 0, hash: `sha256:${sha(jcs(call.dialog[0]))}` }],
-      output_hash: `sha256:${sha("The caller asked about an extended warranty.")}`,
-    },
-  },
-];
+call.analysis = [modelSummary(call, "The caller asked about an extended warranty.")];
 const email = fixture("ietf-core03-ab_email_prob_followup_text_thread.vcon.json");
 
 let s: TestService;
