@@ -2,8 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
-import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { hashVcon, parseVcon } from "../../plugins/conserver/vcon.js";
 import { ed25519PublicKey, formatVkey } from "../../src/core/log/note-sign.js";
 import { eventToStatement } from "../../src/core/scitt/index.js";
@@ -14,7 +13,7 @@ import { keyFingerprint } from "../../src/verify/verdict/index.js";
 import { TRUST_WORDS } from "../../src/web/trust.js";
 import { type RunningWitness, startWitness } from "../../src/witness/server.js";
 import { WitnessState } from "../../src/witness/state.js";
-import { browserRunnable, ensurePagesBuilt, launchBrowser, screenshot } from "../helpers/browser.js";
+import { browserRunnable, chromiumForSuite, screenshot } from "../helpers/browser.js";
 import { until } from "../helpers/poll.js";
 import { freePort } from "../helpers/ports.js";
 import { startTestService, type TestService } from "../helpers/service.js";
@@ -28,8 +27,6 @@ const WIDE = { width: 1400, height: 900 };
 const NARROW = { width: 390, height: 844 };
 
 let s: TestService;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-let page: Page;
 let witness: RunningWitness | undefined;
 let token: string;
 let asset: string;
@@ -62,9 +59,8 @@ const template = (payload: string) => ({
   vcon_draft_version: "01",
 });
 
-beforeAll(async () => {
-  if (!browserRunnable) return;
-  ensurePagesBuilt();
+/** Starts the service and the witness and seeds the tenancy (the suite's `start`). */
+async function startAndSeed(): Promise<TestService> {
   // The witness's key is made first: the service is started knowing it.
   const state = new WitnessState(mkdtempSync(join(tmpdir(), "console-witness-")));
   const port = await freePort();
@@ -152,42 +148,37 @@ beforeAll(async () => {
     const note = await (await fetch(`${s.url}/archivist/v1/merklelogs/${tenant}/tlog/checkpoint`)).text();
     return note.includes(`\u2014 ${WITNESS} `) ? true : undefined;
   }, 30_000);
-  browser = await launchBrowser(s.url);
-  page = browser.page;
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await witness?.close();
-  await s?.stop();
-});
+  return s;
+}
+const browser = chromiumForSuite(startAndSeed, { stop: async () => witness?.close(), hookTimeout: 120_000 });
 
 const status = async () => {
-  const v = await page.waitForSelector("#status[data-ok]", { timeout: 20_000 });
+  const v = await browser.page.waitForSelector("#status[data-ok]", { timeout: 20_000 });
   return { ok: await v.getAttribute("data-ok"), text: (await v.textContent()) ?? "" };
 };
 
 /** Elements reaching past the screen's right edge (none: nothing scrolls sideways). */
 const overflowing = () =>
-  page.evaluate(() =>
+  browser.page.evaluate(() =>
     Array.from(document.querySelectorAll("main *"))
       .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5)
       .map((e) => `${e.tagName}.${e.className}: ${(e.textContent ?? "").slice(0, 40)}`),
   );
 
 const rows = () =>
-  page.$$eval("#assets-table tbody tr", (trs) =>
+  browser.page.$$eval("#assets-table tbody tr", (trs) =>
     trs.map((tr) => Array.from(tr.querySelectorAll("td")).map((td) => td.textContent ?? "")),
   );
 
 async function signIn(): Promise<void> {
-  await page.fill("#client-id", s.a.clientId);
-  await page.fill("#client-secret", s.a.clientSecret);
-  await page.click("#signin-button");
-  await page.waitForSelector("#assets-table");
+  await browser.page.fill("#client-id", s.a.clientId);
+  await browser.page.fill("#client-secret", s.a.clientSecret);
+  await browser.page.click("#signin-button");
+  await browser.page.waitForSelector("#assets-table");
 }
 
 const trailSteps = () =>
-  page.$$eval("#trail > li", (lis) =>
+  browser.page.$$eval("#trail > li", (lis) =>
     lis.map((li) => ({
       title: li.querySelector("h3")?.textContent ?? "",
       kind: li.querySelector(".badge.kind")?.textContent ?? "",
@@ -200,26 +191,26 @@ const trailSteps = () =>
 
 describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
   it("says where credentials come from, and refuses wrong ones naming why", async () => {
-    await page.setViewportSize(WIDE);
-    await page.goto(`${s.url}/console`);
-    const help = (await page.textContent("#signin")) ?? "";
+    await browser.page.setViewportSize(WIDE);
+    await browser.page.goto(`${s.url}/console`);
+    const help = (await browser.page.textContent("#signin")) ?? "";
     expect(help).toContain("data/bootstrap.json");
     expect(help).toContain("/archivist/iam/v1/applications");
-    await page.fill("#client-id", s.a.clientId);
-    await page.fill("#client-secret", "not-the-secret");
-    await page.click("#signin-button");
+    await browser.page.fill("#client-id", s.a.clientId);
+    await browser.page.fill("#client-secret", "not-the-secret");
+    await browser.page.click("#signin-button");
     expect(await status()).toMatchObject({ ok: "false", text: expect.stringMatching(/^sign-in refused/) });
-    expect(await page.isHidden("#workspace")).toBe(true);
-    await screenshot(page, "console-signin-refused");
+    expect(await browser.page.isHidden("#workspace")).toBe(true);
+    await screenshot(browser.page, "console-signin-refused");
   });
 
   it("signs in as the application's display name, keeping the token in the page's memory only", async () => {
     await signIn();
     expect(await status()).toMatchObject({ ok: "true", text: "Signed in as Org A owner." });
-    expect(await page.textContent("#who")).toBe(
+    expect(await browser.page.textContent("#who")).toBe(
       `Signed in as Org A owner (client ${s.a.clientId}) in Org A. The token is kept in this page's memory only.`,
     );
-    const stores = await page.evaluate(() => ({
+    const stores = await browser.page.evaluate(() => ({
       session: Object.keys(sessionStorage),
       local: Object.keys(localStorage),
       cookies: document.cookie,
@@ -237,61 +228,71 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     expect(first?.[4]).toBe("3");
     expect(second?.[0]).toContain("Consent form");
     expect(second?.[4]).toBe("1");
-    expect(await page.textContent("#assets-page")).toBe("1–10 of 12");
+    expect(await browser.page.textContent("#assets-page")).toBe("1–10 of 12");
     // The count column says what it counts (a vCon's trail counts otherwise: see the trail test).
-    expect(await page.textContent("#assets-table th:last-child")).toBe("Asset events");
-    expect(await page.getAttribute("#assets-table th:last-child", "title")).toMatch(
+    expect(await browser.page.textContent("#assets-table th:last-child")).toBe("Asset events");
+    expect(await browser.page.getAttribute("#assets-table th:last-child", "title")).toMatch(
       /^The events on the asset you may read, its creation \(NewAsset\) included\./,
     );
     // The search box is followed by its result, not by the table.
-    const order = await page.evaluate(() =>
+    const order = await browser.page.evaluate(() =>
       Array.from(document.querySelectorAll(".console-main > *")).map((e) => e.id),
     );
     expect(order.slice(0, 3)).toEqual(["find-form", "result", "assets"]);
-    await screenshot(page, "console-assets-desktop");
+    await screenshot(browser.page, "console-assets-desktop");
   });
 
   it("pages with the service's tokens, sorts by name, and filters by text", async () => {
-    await page.click("#assets-next");
-    await page.waitForFunction(() => document.querySelector("#assets-page")?.textContent === "11–12 of 12");
+    await browser.page.click("#assets-next");
+    await browser.page.waitForFunction(
+      () => document.querySelector("#assets-page")?.textContent === "11–12 of 12",
+    );
     expect(await rows()).toHaveLength(2);
-    expect(await page.isDisabled("#assets-next")).toBe(true);
-    await page.click("#assets-prev");
-    await page.waitForFunction(() => document.querySelector("#assets-page")?.textContent === "1–10 of 12");
-    await page.click("#assets-table th button.sort:has-text('Name or subject')");
-    await page.waitForSelector("#assets-table th[aria-sort='ascending']");
+    expect(await browser.page.isDisabled("#assets-next")).toBe(true);
+    await browser.page.click("#assets-prev");
+    await browser.page.waitForFunction(
+      () => document.querySelector("#assets-page")?.textContent === "1–10 of 12",
+    );
+    await browser.page.click("#assets-table th button.sort:has-text('Name or subject')");
+    await browser.page.waitForSelector("#assets-table th[aria-sort='ascending']");
     const names = (await rows()).map((r) => (r[0] ?? "").split(/assets\/|vcon:\/\//)[0]);
     expect(names.slice(0, 3)).toEqual(["Call 42 (billing dispute)", "Consent form", "Routine call 01"]);
-    await page.fill("#asset-filter", "BILLING");
-    await page.click("#asset-filter-button");
-    await page.waitForFunction(() => document.querySelectorAll("#assets-table tbody tr").length === 1);
+    await browser.page.fill("#asset-filter", "BILLING");
+    await browser.page.click("#asset-filter-button");
+    await browser.page.waitForFunction(
+      () => document.querySelectorAll("#assets-table tbody tr").length === 1,
+    );
     expect((await rows())[0]?.[0]).toContain("Call 42");
-    await page.fill("#asset-filter", "no such asset");
-    await page.click("#asset-filter-button");
-    await page.waitForSelector("#assets-result p.note");
-    expect(await page.textContent("#assets-result")).toBe("No asset you may read matches.");
-    await page.fill("#asset-filter", "");
-    await page.selectOption("#asset-order", "LAST_EVENT");
-    await page.waitForFunction(() =>
+    await browser.page.fill("#asset-filter", "no such asset");
+    await browser.page.click("#asset-filter-button");
+    await browser.page.waitForSelector("#assets-result p.note");
+    expect(await browser.page.textContent("#assets-result")).toBe("No asset you may read matches.");
+    await browser.page.fill("#asset-filter", "");
+    await browser.page.selectOption("#asset-order", "LAST_EVENT");
+    await browser.page.waitForFunction(() =>
       document.querySelector("#assets-table tbody tr td")?.textContent?.startsWith("Call 42"),
     );
   });
 
   it("opens a vCon from the table: its asset events, asset-free event and registered statement, each record's facts", async () => {
-    await page.click("#assets-table tbody tr:first-child td.name a");
+    await browser.page.click("#assets-table tbody tr:first-child td.name a");
     expect(await status()).toMatchObject({
       ok: "true",
       text: `SELF-CONSISTENT, KEYS NOT PINNED: 4 record(s) of vcon://${vcon}, every receipt valid under the keys this service serves`,
     });
-    expect(new URL(page.url()).hash).toBe(`#vcon=${vcon}`);
-    expect(await page.textContent("#trail-assets")).toBe("Recorded on asset Call 42 (billing dispute)");
-    expect(await page.getAttribute("#trail-assets a", "href")).toBe(`#asset=${asset.replace("assets/", "")}`);
+    expect(new URL(browser.page.url()).hash).toBe(`#vcon=${vcon}`);
+    expect(await browser.page.textContent("#trail-assets")).toBe(
+      "Recorded on asset Call 42 (billing dispute)",
+    );
+    expect(await browser.page.getAttribute("#trail-assets a", "href")).toBe(
+      `#asset=${asset.replace("assets/", "")}`,
+    );
     // The trail says what it counts, and how that meets the table's 3 events on the asset (its
     // creation included, which names no vCon and so is on the asset's own trail only).
-    expect(await page.textContent("#trail-count")).toBe(
+    expect(await browser.page.textContent("#trail-count")).toBe(
       "Trail: 4 record(s): 2 asset events, 1 asset-free event, 1 registered statement; 4 receipt(s) verified in this browser",
     );
-    expect(await page.textContent("#trail-counts")).toBe(
+    expect(await browser.page.textContent("#trail-counts")).toBe(
       "The table counts 3 asset events on Call 42 (billing dispute), its creation included: 2 name this vCon and are in this trail; the other 1 is on the asset's own trail.",
     );
     const steps = await trailSteps();
@@ -322,31 +323,33 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
       /receipt checks out under the keys this service serves \(log entry \d+; MMR profile\) \(its RFC 9162 receipt commits to the statement's payload/,
     );
     // The attributes, whole, behind a summary.
-    expect(await page.$eval("#trail > li details.attributes", (d) => d.textContent)).toContain(
+    expect(await browser.page.$eval("#trail > li details.attributes", (d) => d.textContent)).toContain(
       "vcon_draft_version01",
     );
     // Each status's meaning is said once, above the trail, not on every card.
-    const text = (await page.textContent("#result")) ?? "";
-    const level = (await page.textContent("#trail > li .badge:not(.kind)")) ?? "";
+    const text = (await browser.page.textContent("#result")) ?? "";
+    const level = (await browser.page.textContent("#trail > li .badge:not(.kind)")) ?? "";
     expect(text.split(TRUST_WORDS[level] ?? "?").length - 1).toBe(1);
-    expect(await page.$$eval("#trail-key", (e) => e.length)).toBe(1);
+    expect(await browser.page.$$eval("#trail-key", (e) => e.length)).toBe(1);
     // Record ids are links to the record.
-    expect(await page.$$eval("#trail > li a.hash", (as) => as.map((a) => a.getAttribute("href")))).toEqual(
+    expect(
+      await browser.page.$$eval("#trail > li a.hash", (as) => as.map((a) => a.getAttribute("href"))),
+    ).toEqual(
       steps.map((_, i) =>
         expect.stringMatching(i < 2 ? /^#record=assets\/.+\/events\/.+$/ : /^#record=events\/.+$/),
       ),
     );
-    const policies = await page.$$eval("#compliance tbody tr", (r) =>
+    const policies = await browser.page.$$eval("#compliance tbody tr", (r) =>
       r.map((x) => [x.querySelector("td")?.textContent, (x as HTMLElement).dataset.compliant]),
     );
     expect(policies).toEqual([["Recorded within ten years", "true"]]);
-    await screenshot(page, "console-vcon-trail-desktop");
+    await screenshot(browser.page, "console-vcon-trail-desktop");
   });
 
   it("downloads a record's JSON and its receipt, and the receipt verifies offline", async () => {
     const [jsonFile] = await Promise.all([
-      page.waitForEvent("download"),
-      page.click("#trail > li:first-child button[data-action=json]"),
+      browser.page.waitForEvent("download"),
+      browser.page.click("#trail > li:first-child button[data-action=json]"),
     ]);
     const record = JSON.parse(readFileSync((await jsonFile.path()) as string, "utf8")) as Record<
       string,
@@ -356,12 +359,12 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     expect(jsonFile.suggestedFilename()).toBe(`record-${String(record.identity).split("/").at(-1)}.json`);
     // Its tooltip names the command that checks it, as the CLI has it (test/unit/cli/command-lines.test.ts).
     const id = String(record.identity).split("/").at(-1);
-    expect(await page.getAttribute("#trail > li:first-child button[data-action=receipt]", "title")).toContain(
-      `archivist verify record-${id}.json --receipt receipt-${id}.cose --keys keys.cbor`,
-    );
+    expect(
+      await browser.page.getAttribute("#trail > li:first-child button[data-action=receipt]", "title"),
+    ).toContain(`archivist verify record-${id}.json --receipt receipt-${id}.cose --keys keys.cbor`);
     const [receiptFile] = await Promise.all([
-      page.waitForEvent("download"),
-      page.click("#trail > li:first-child button[data-action=receipt]"),
+      browser.page.waitForEvent("download"),
+      browser.page.click("#trail > li:first-child button[data-action=receipt]"),
     ]);
     expect(receiptFile.suggestedFilename()).toBe(`receipt-${id}.cose`);
     const keys = keysFromKeySet(
@@ -374,59 +377,63 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
   });
 
   it("opens a deep link at its record, after sign-in, and a record link in the trail selects it", async () => {
-    const href = (await page.getAttribute("#trail > li:nth-child(2) a.hash", "href")) ?? "";
+    const href = (await browser.page.getAttribute("#trail > li:nth-child(2) a.hash", "href")) ?? "";
     const identity = href.replace("#record=", "");
     // Another page first: a link to the same page only changes the fragment, and keeps the session.
-    await page.goto("about:blank");
-    await page.goto(`${s.url}/console${href}`);
+    await browser.page.goto("about:blank");
+    await browser.page.goto(`${s.url}/console${href}`);
     // A new page load: the token went with the old one.
-    expect(await page.isVisible("#signin")).toBe(true);
+    expect(await browser.page.isVisible("#signin")).toBe(true);
     await signIn();
-    await page.waitForSelector("#trail > li.selected");
-    expect(await page.getAttribute("#trail > li.selected", "data-identity")).toBe(identity);
-    expect(await page.textContent("#trail-heading")).toBe("Call 42 (billing dispute)");
+    await browser.page.waitForSelector("#trail > li.selected");
+    expect(await browser.page.getAttribute("#trail > li.selected", "data-identity")).toBe(identity);
+    expect(await browser.page.textContent("#trail-heading")).toBe("Call 42 (billing dispute)");
     // The asset's own trail: its creation and both vCon events, as many as the table counts.
-    expect(await page.$$eval("#trail > li", (l) => l.length)).toBe(3);
-    expect(await page.textContent("#trail-count")).toMatch(/^Trail: 3 record\(s\): 3 asset events;/);
-    expect(await page.evaluate(() => document.activeElement?.classList.contains("selected"))).toBe(true);
-    await page.click("#trail > li:first-child a.hash");
-    await page.waitForFunction(() => document.querySelector("#trail > li.selected")?.matches(":first-child"));
+    expect(await browser.page.$$eval("#trail > li", (l) => l.length)).toBe(3);
+    expect(await browser.page.textContent("#trail-count")).toMatch(/^Trail: 3 record\(s\): 3 asset events;/);
+    expect(await browser.page.evaluate(() => document.activeElement?.classList.contains("selected"))).toBe(
+      true,
+    );
+    await browser.page.click("#trail > li:first-child a.hash");
+    await browser.page.waitForFunction(() =>
+      document.querySelector("#trail > li.selected")?.matches(":first-child"),
+    );
     expect(await status()).toMatchObject({ ok: "true", text: expect.stringMatching(/^Showing assets\//) });
-    await screenshot(page, "console-deep-link-desktop");
+    await screenshot(browser.page, "console-deep-link-desktop");
     // An asset-free record's link opens it alone.
-    await page.goto("about:blank");
-    await page.goto(`${s.url}/console#record=${freeEvent}`);
+    await browser.page.goto("about:blank");
+    await browser.page.goto(`${s.url}/console#record=${freeEvent}`);
     await signIn();
-    await page.waitForSelector("#trail > li.selected");
-    expect(await page.textContent("#trail-heading")).toBe(freeEvent);
+    await browser.page.waitForSelector("#trail > li.selected");
+    expect(await browser.page.textContent("#trail-heading")).toBe(freeEvent);
   });
 
   it('a "not found" clears the previous trail', async () => {
-    await page.fill("#query", `vcon://${vcon}`);
-    await page.press("#query", "Enter");
-    await page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 4);
-    await page.fill("#query", `vcon://${crypto.randomUUID()}`);
-    await page.press("#query", "Enter");
-    await page.waitForSelector("#status[data-ok=false]");
+    await browser.page.fill("#query", `vcon://${vcon}`);
+    await browser.page.press("#query", "Enter");
+    await browser.page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 4);
+    await browser.page.fill("#query", `vcon://${crypto.randomUUID()}`);
+    await browser.page.press("#query", "Enter");
+    await browser.page.waitForSelector("#status[data-ok=false]");
     expect((await status()).text).toMatch(/^no records of vcon:\/\//);
-    expect(await page.$("#trail")).toBeNull();
+    expect(await browser.page.$("#trail")).toBeNull();
     // Text that names nothing clears it too; a link to what the address names opens it again.
-    await page.evaluate((v) => {
+    await browser.page.evaluate((v) => {
       location.hash = `#vcon=${v}`;
     }, vcon);
-    await page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 4);
-    await page.fill("#query", "not an id");
-    await page.press("#query", "Enter");
-    await page.waitForSelector("#status[data-ok=false]");
-    expect(await page.$("#trail")).toBeNull();
-    await page.click(`#assets-table a[href="#vcon=${vcon}"]`);
-    await page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 4);
+    await browser.page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 4);
+    await browser.page.fill("#query", "not an id");
+    await browser.page.press("#query", "Enter");
+    await browser.page.waitForSelector("#status[data-ok=false]");
+    expect(await browser.page.$("#trail")).toBeNull();
+    await browser.page.click(`#assets-table a[href="#vcon=${vcon}"]`);
+    await browser.page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 4);
   });
 
   it("shows the log live: size, the checkpoint's Ed25519 and ML-DSA-44 lines, the witness and its cosignature", async () => {
-    const size = Number(await page.getAttribute("#log-size", "data-size"));
+    const size = Number(await browser.page.getAttribute("#log-size", "data-size"));
     expect(size).toBeGreaterThanOrEqual(6);
-    const sigs = await page.$$eval("#checkpoint-signatures li", (lis) =>
+    const sigs = await browser.page.$$eval("#checkpoint-signatures li", (lis) =>
       lis.map((li) => [
         (li as HTMLElement).dataset.role,
         (li as HTMLElement).dataset.algorithm,
@@ -438,12 +445,12 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
       ["log", "ML-DSA-44", "true"],
       ["witness", "Ed25519", "true"],
     ]);
-    expect(await page.textContent("#checkpoint-signatures")).toMatch(
+    expect(await browser.page.textContent("#checkpoint-signatures")).toMatch(
       /Ed25519 · witness console\.test\/witness · verified · cosigned [A-Z][a-z]{2} \d/,
     );
-    const witnessRow = (await page.textContent("#witness-list li")) ?? "";
+    const witnessRow = (await browser.page.textContent("#witness-list li")) ?? "";
     expect(witnessRow).toMatch(new RegExp(`^${WITNESS} \\(Ed25519\\): last cosigned size \\d+, [A-Z]`));
-    await screenshot(page, "console-log-desktop");
+    await screenshot(browser.page, "console-log-desktop");
     // A new record: the panel shows the larger log without a reload.
     await s.api(`/archivist/v2/${asset}/events`, {
       method: "POST",
@@ -455,7 +462,7 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
       const note = await (await fetch(`${s.url}/archivist/v1/merklelogs/${tenant}/tlog/checkpoint`)).text();
       return note.split("\n")[1] === String(size + 1) ? true : undefined;
     }, 30_000);
-    await page.waitForFunction(
+    await browser.page.waitForFunction(
       (n) => Number(document.querySelector("#log-size")?.getAttribute("data-size")) > n,
       size,
       { timeout: 30_000 },
@@ -463,54 +470,57 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
   });
 
   it("reads at phone width: table as cards, trail and log panel, nothing scrolling sideways", async () => {
-    await page.setViewportSize(NARROW);
-    await page.evaluate(() => document.querySelector("#assets")?.scrollIntoView());
+    await browser.page.setViewportSize(NARROW);
+    await browser.page.evaluate(() => document.querySelector("#assets")?.scrollIntoView());
     expect(await overflowing()).toEqual([]);
     // Each cell says what it is: the headings are not shown on a phone.
-    expect(await page.isVisible("#assets-table thead")).toBe(false);
+    expect(await browser.page.isVisible("#assets-table thead")).toBe(false);
     expect(
-      await page.$eval(
+      await browser.page.$eval(
         "#assets-table tbody td:nth-child(2)",
         (td) => getComputedStyle(td, "::before").content,
       ),
     ).toBe('"Type: "');
-    await screenshot(page, "console-assets-phone");
-    await page.click("#assets-table tbody tr:first-child td.name a");
-    await page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 5);
+    await screenshot(browser.page, "console-assets-phone");
+    await browser.page.click("#assets-table tbody tr:first-child td.name a");
+    await browser.page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 5);
     expect(await overflowing()).toEqual([]);
-    await screenshot(page, "console-vcon-trail-phone");
-    await page.evaluate(() => document.querySelector("#log-panel")?.scrollIntoView());
+    await screenshot(browser.page, "console-vcon-trail-phone");
+    await browser.page.evaluate(() => document.querySelector("#log-panel")?.scrollIntoView());
     expect(await overflowing()).toEqual([]);
-    await screenshot(page, "console-log-phone");
-    await page.setViewportSize(WIDE);
+    await screenshot(browser.page, "console-log-phone");
+    await browser.page.setViewportSize(WIDE);
   });
 
   it("exports the evidence bundle, checked in the browser first, and it verifies offline", async () => {
-    await page.fill("#query", vcon);
-    await page.press("#query", "Enter");
-    await page.waitForFunction(
+    await browser.page.fill("#query", vcon);
+    await browser.page.press("#query", "Enter");
+    await browser.page.waitForFunction(
       (v) => document.querySelector("#trail-heading")?.textContent === `vcon://${v}`,
       vcon,
     );
-    expect(new URL(page.url()).hash).toBe(`#vcon=${vcon}`);
-    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export")]);
+    expect(new URL(browser.page.url()).hash).toBe(`#vcon=${vcon}`);
+    const [download] = await Promise.all([
+      browser.page.waitForEvent("download"),
+      browser.page.click("#export"),
+    ]);
     expect(download.suggestedFilename()).toBe(`evidence-vcon-${vcon}.json`);
     const report = verifyBundle(parseBundle(readFileSync((await download.path()) as string, "utf8")));
     // Checked against the keys it carries only: self-consistent, never "verified" without a trust root.
     expect(report.code).toBe("self-consistent-unpinned");
     expect(report.records.every((r) => r.ok)).toBe(true);
-    expect(await page.textContent("#export-status")).toMatch(
+    expect(await browser.page.textContent("#export-status")).toMatch(
       /Checked here before saving: SELF-CONSISTENT, KEYS NOT PINNED: \d+ record/,
     );
     expect(browser.foreign).toEqual([]);
   });
 
   it("finds statements by subject, at desktop and phone width, each record a link to it", async () => {
-    await page.selectOption("#statement-field", "subject");
-    await page.fill("#statement-value", `vcon://${vcon}`);
-    await page.click("#statements-button");
+    await browser.page.selectOption("#statement-field", "subject");
+    await browser.page.fill("#statement-value", `vcon://${vcon}`);
+    await browser.page.click("#statements-button");
     expect(await status()).toMatchObject({ ok: "true", text: "5 statement(s) found by subject" });
-    const kinds = await page.$$eval("#statements-table tbody tr td:nth-child(2)", (tds) =>
+    const kinds = await browser.page.$$eval("#statements-table tbody tr td:nth-child(2)", (tds) =>
       tds.map((td) => td.textContent),
     );
     expect([...kinds].sort()).toEqual([
@@ -520,18 +530,18 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
       "made from event",
       "registered",
     ]);
-    await screenshot(page, "console-statements-desktop");
+    await screenshot(browser.page, "console-statements-desktop");
     // The registered statement is in the vCon's trail on show: its link selects it there.
-    await page.click(`#statements-table a[href="#record=${registered}"]`);
-    await page.waitForSelector("#trail > li.selected");
-    expect(await page.getAttribute("#trail > li.selected", "data-identity")).toBe(registered);
-    expect(await page.textContent("#trail-heading")).toBe(`vcon://${vcon}`);
-    await page.setViewportSize(NARROW);
-    await page.evaluate(() => document.querySelector("#statements-form")?.scrollIntoView());
+    await browser.page.click(`#statements-table a[href="#record=${registered}"]`);
+    await browser.page.waitForSelector("#trail > li.selected");
+    expect(await browser.page.getAttribute("#trail > li.selected", "data-identity")).toBe(registered);
+    expect(await browser.page.textContent("#trail-heading")).toBe(`vcon://${vcon}`);
+    await browser.page.setViewportSize(NARROW);
+    await browser.page.evaluate(() => document.querySelector("#statements-form")?.scrollIntoView());
     const wide = (await overflowing()).filter((e) => !e.startsWith("TD") && !e.startsWith("TABLE"));
     expect(wide).toEqual([]);
-    await screenshot(page, "console-statements-phone");
-    await page.setViewportSize(WIDE);
+    await screenshot(browser.page, "console-statements-phone");
+    await browser.page.setViewportSize(WIDE);
   });
 
   it("judges every verdict by the trust roots given: VERIFIED when pinned, POLICY FAILED when wrong", async () => {
@@ -542,57 +552,62 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     const logVkey = (
       await (await fetch(`${s.url}/archivist/v1/merklelogs/${tenant}/tlog/key`)).text()
     ).trim();
-    await page.fill("#query", `vcon://${vcon}`);
-    await page.press("#query", "Enter");
-    await page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 5);
+    await browser.page.fill("#query", `vcon://${vcon}`);
+    await browser.page.press("#query", "Enter");
+    await browser.page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 5);
     expect((await status()).text).toMatch(/^SELF-CONSISTENT, KEYS NOT PINNED: 5 record/);
-    await page.click("#trust-panel summary");
-    await page.fill("#trust-fingerprints", prints.join("\n"));
-    await page.fill("#trust-log-key", logVkey);
-    await page.fill("#trust-witnesses", witnessVkey);
-    await page.click("#trust-apply");
-    expect(await page.textContent("#trust-summary")).toBe(
+    await browser.page.click("#trust-panel summary");
+    await browser.page.fill("#trust-fingerprints", prints.join("\n"));
+    await browser.page.fill("#trust-log-key", logVkey);
+    await browser.page.fill("#trust-witnesses", witnessVkey);
+    await browser.page.click("#trust-apply");
+    expect(await browser.page.textContent("#trust-summary")).toBe(
       `Every verdict here is judged by your roots: ${prints.length} service key fingerprint(s), the log key given here, 1 of 1 witness(es).`,
     );
     // The trail on show is judged again: every receipt under a service key pinned here.
-    await page.waitForSelector("#status[data-code=verified]", { timeout: 20_000 });
+    await browser.page.waitForSelector("#status[data-code=verified]", { timeout: 20_000 });
     expect((await status()).text).toBe(
       `VERIFIED: 5 record(s) of vcon://${vcon}, every receipt valid under your trust roots`,
     );
     expect(new Set((await trailSteps()).map((x) => x.code))).toEqual(new Set(["verified"]));
-    expect(await page.textContent("#trail-key")).toMatch(/then judged by your trust roots/);
+    expect(await browser.page.textContent("#trail-key")).toMatch(/then judged by your trust roots/);
     // The log panel: the checkpoint under the pinned log key, cosigned by the witness given here.
-    await page.waitForSelector("#log-panel .verdict-tag[data-code=verified]", { timeout: 30_000 });
+    await browser.page.waitForSelector("#log-panel .verdict-tag[data-code=verified]", { timeout: 30_000 });
     // An exported bundle, checked before saving, by the same roots.
-    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export")]);
+    const [download] = await Promise.all([
+      browser.page.waitForEvent("download"),
+      browser.page.click("#export"),
+    ]);
     expect(download.suggestedFilename()).toBe(`evidence-vcon-${vcon}.json`);
-    expect(await page.textContent("#export-status")).toMatch(/Checked here before saving: VERIFIED/);
-    await screenshot(page, "console-trust-verified-desktop");
+    expect(await browser.page.textContent("#export-status")).toMatch(/Checked here before saving: VERIFIED/);
+    await screenshot(browser.page, "console-trust-verified-desktop");
 
     // Roots the evidence does not meet: another service key's fingerprint, another log's key.
     const other = formatVkey(`${WITNESS}-not`, ED25519, ed25519PublicKey(new Uint8Array(32).fill(7)));
     const kid = [...served.keys()][0] as string;
-    await page.fill("#trust-fingerprints", `${kid} sha256:${"00".repeat(32)}`);
-    await page.fill("#trust-log-key", other);
-    await page.fill("#trust-witnesses", "");
-    await page.click("#trust-apply");
-    await page.waitForSelector("#status[data-code=policy-failed]", { timeout: 20_000 });
+    await browser.page.fill("#trust-fingerprints", `${kid} sha256:${"00".repeat(32)}`);
+    await browser.page.fill("#trust-log-key", other);
+    await browser.page.fill("#trust-witnesses", "");
+    await browser.page.click("#trust-apply");
+    await browser.page.waitForSelector("#status[data-code=policy-failed]", { timeout: 20_000 });
     expect((await status()).text).toMatch(
       /^POLICY FAILED: 5 of 5 record\(s\) do not meet your trust roots \(not signed by a service key you pinned/,
     );
     expect(new Set((await trailSteps()).map((x) => x.code))).toEqual(new Set(["policy-failed"]));
-    await page.waitForSelector("#log-panel .verdict-tag[data-code=policy-failed]", { timeout: 30_000 });
-    expect(await page.textContent("#log-panel")).toMatch(/not signed by a log key you pinned/);
+    await browser.page.waitForSelector("#log-panel .verdict-tag[data-code=policy-failed]", {
+      timeout: 30_000,
+    });
+    expect(await browser.page.textContent("#log-panel")).toMatch(/not signed by a log key you pinned/);
     // A typo is refused whole, and the roots in use stay.
-    await page.fill("#trust-quorum", "3");
-    await page.click("#trust-apply");
-    await page.waitForSelector("#status[data-ok=false]:not([data-code])");
+    await browser.page.fill("#trust-quorum", "3");
+    await browser.page.click("#trust-apply");
+    await browser.page.waitForSelector("#status[data-ok=false]:not([data-code])");
     expect((await status()).text).toMatch(
       /^Trust roots refused, the ones in use are kept: a quorum counts witnesses/,
     );
-    await page.click("#trust-clear");
-    await page.waitForSelector("#status[data-code=self-consistent-unpinned]", { timeout: 20_000 });
-    expect(await page.textContent("#trust-summary")).toMatch(/^No trust roots given/);
+    await browser.page.click("#trust-clear");
+    await browser.page.waitForSelector("#status[data-code=self-consistent-unpinned]", { timeout: 20_000 });
+    expect(await browser.page.textContent("#trust-summary")).toMatch(/^No trust roots given/);
   });
 
   it("finds a call by the vCon file an auditor holds: the records of its payload hash, marked in its trail", async () => {
@@ -616,61 +631,63 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
       }),
     );
     await untilSealed(s, token, asset);
-    await page.goto("about:blank");
-    await page.goto(`${s.url}/console`);
+    await browser.page.goto("about:blank");
+    await browser.page.goto(`${s.url}/console`);
     await signIn();
-    await page.setInputFiles("#vcon-file", {
+    await browser.page.setInputFiles("#vcon-file", {
       name: "call-42.vcon.json",
       mimeType: "application/json",
       buffer: Buffer.from(file),
     });
-    await page.waitForSelector("#trail > li.matched");
+    await browser.page.waitForSelector("#trail > li.matched");
     expect(
-      await page.$$eval("#trail > li.matched", (l) => l.map((x) => (x as HTMLElement).dataset.identity)),
+      await browser.page.$$eval("#trail > li.matched", (l) =>
+        l.map((x) => (x as HTMLElement).dataset.identity),
+      ),
     ).toEqual([made.identity]);
-    expect(await page.getAttribute("#trail > li.selected", "data-identity")).toBe(made.identity);
+    expect(await browser.page.getAttribute("#trail > li.selected", "data-identity")).toBe(made.identity);
     expect(await status()).toMatchObject({
       ok: "true",
       text: `call-42.vcon.json is the version of vcon://${vcon} recorded by 1 record(s) (payload hash as python-json, python-json-normalized), marked in its trail`,
     });
-    expect(new URL(page.url()).hash).toBe(`#vcon=${vcon}`);
-    await screenshot(page, "console-vcon-file-desktop");
+    expect(new URL(browser.page.url()).hash).toBe(`#vcon=${vcon}`);
+    await screenshot(browser.page, "console-vcon-file-desktop");
     // A version nobody recorded finds nothing, and says which hashes it tried.
-    await page.setInputFiles("#vcon-file", {
+    await browser.page.setInputFiles("#vcon-file", {
       name: "other.vcon.json",
       mimeType: "application/json",
       buffer: Buffer.from(JSON.stringify({ vcon: "0.0.1", uuid: vcon, parties: [], dialog: [] })),
     });
-    await page.waitForSelector("#status[data-ok=false]");
+    await browser.page.waitForSelector("#status[data-ok=false]");
     expect((await status()).text).toMatch(
       /^no record you may read holds this file's payload hash \(SHA-256 as raw, /,
     );
-    expect(await page.$("#trail")).toBeNull();
+    expect(await browser.page.$("#trail")).toBeNull();
   });
 
   it("opens the record at a log entry, as receipts name it, and says when there is none", async () => {
-    await page.fill("#query", `vcon://${vcon}`);
-    await page.press("#query", "Enter");
-    await page.waitForSelector("#trail > li");
+    await browser.page.fill("#query", `vcon://${vcon}`);
+    await browser.page.press("#query", "Enter");
+    await browser.page.waitForSelector("#trail > li");
     const first = (await trailSteps())[0];
     const index = /log entry (\d+);/.exec(first?.text ?? "")?.[1];
     expect(index).toMatch(/^\d+$/);
-    const identity = await page.getAttribute("#trail > li:first-child", "data-identity");
-    await page.fill("#query", `log entry ${index}`);
-    await page.press("#query", "Enter");
-    await page.waitForSelector("#trail > li.selected");
-    expect(await page.getAttribute("#trail > li.selected", "data-identity")).toBe(identity);
-    expect(new URL(page.url()).hash).toBe(`#record=${identity}`);
-    await page.fill("#query", "log entry 999999");
-    await page.press("#query", "Enter");
-    await page.waitForSelector("#status[data-ok=false]");
+    const identity = await browser.page.getAttribute("#trail > li:first-child", "data-identity");
+    await browser.page.fill("#query", `log entry ${index}`);
+    await browser.page.press("#query", "Enter");
+    await browser.page.waitForSelector("#trail > li.selected");
+    expect(await browser.page.getAttribute("#trail > li.selected", "data-identity")).toBe(identity);
+    expect(new URL(browser.page.url()).hash).toBe(`#record=${identity}`);
+    await browser.page.fill("#query", "log entry 999999");
+    await browser.page.press("#query", "Enter");
+    await browser.page.waitForSelector("#status[data-ok=false]");
     expect((await status()).text).toBe("no log entry 999999 in your tenancy's log");
   });
 
   it("signs out: the token leaves the tab", async () => {
-    await page.click("#signout");
-    expect(await page.isVisible("#signin")).toBe(true);
-    expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual([]);
-    expect(await page.$("#assets-table")).toBeNull();
+    await browser.page.click("#signout");
+    expect(await browser.page.isVisible("#signin")).toBe(true);
+    expect(await browser.page.evaluate(() => Object.keys(sessionStorage))).toEqual([]);
+    expect(await browser.page.$("#assets-table")).toBeNull();
   });
 });

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { startChild } from "../helpers/child-service.js";
 import { freePort } from "../helpers/ports.js";
+import { processOutput } from "../helpers/process-output.js";
 import { REDIS_URL, redisUp } from "../integration/conserver/redis-env.js";
 
 // `npm run demo`, end to end and as its own process (from the sources, as `npm run demo` runs the
@@ -16,7 +17,7 @@ const fixtures = readdirSync(new URL("../../plugins/conserver/demo/vcons/", impo
   f.endsWith(".json"),
 );
 
-function demo(
+async function demo(
   env: Record<string, string>,
   args: string[] = [],
 ): Promise<{ code: number | null; out: string[]; err: string }> {
@@ -25,18 +26,8 @@ function demo(
     env: { ...inherited, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let out = "";
-  let err = "";
-  proc.stdout.on("data", (d: Buffer) => {
-    out += d.toString();
-  });
-  proc.stderr.on("data", (d: Buffer) => {
-    err += d.toString();
-  });
-  return new Promise((resolve, reject) => {
-    proc.once("error", reject);
-    proc.once("close", (code) => resolve({ code, out: out.split("\n").filter(Boolean), err }));
-  });
+  const { code, out, err } = await processOutput(proc);
+  return { code, out: out.split("\n").filter(Boolean), err };
 }
 
 function expectAllVerified(r: Awaited<ReturnType<typeof demo>>): void {

@@ -1,18 +1,16 @@
-import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import canonicalize from "canonicalize";
 import { Redis } from "ioredis";
-import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunningConserver } from "../../plugins/conserver/runtime/run-conserver.js";
 import { exportCommand } from "../../src/cli/export.js";
 import { verifyPublicCommand } from "../../src/cli/verify-public.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../../src/verify/index.js";
 import { keyFingerprint } from "../../src/verify/verdict/index.js";
-import { browserRunnable, ensurePagesBuilt, launchBrowser, screenshot } from "../helpers/browser.js";
+import { browserRunnable, chromiumForSuite, screenshot } from "../helpers/browser.js";
 import { runCli } from "../helpers/cli-output.js";
+import { modelSummary } from "../helpers/model-summary.js";
 import { until } from "../helpers/poll.js";
 import { startTestService, type TestService } from "../helpers/service.js";
 import {
@@ -31,8 +29,6 @@ import {
 // and in Chromium (on /verify, and in the console a compliance officer reads).
 const up = await redisUp();
 const runnable = browserRunnable && up;
-const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
-const jcs = (v: unknown) => (canonicalize as unknown as (v: unknown) => string)(v);
 const fixture = (name: string) =>
   JSON.parse(readFileSync(new URL(`../fixtures/vcon/${name}`, import.meta.url), "utf8")) as Record<
     string,
@@ -45,38 +41,19 @@ const PERSONAL = ["party_0_tel", "party_0_name", "party_1_tel", "party_1_name"];
 
 // The call, with a summary a model made of its recording (the provenance link registers it).
 const call = fixture("ietf-core03-ab_call_ext_rec.vcon.json");
-call.analysis = [
-  {
-    type: "summary",
-    dialog: 0,
-    vendor: "example-ai",
-    encoding: "none",
-    body: "The caller asked about an extended warranty.",
-    provenance: {
-      model: "summarizer-2",
-      provider: "example-ai",
-      parameters: { temperature: 0.2 },
-      prompt_hash: `sha256:${sha("Summarise the call.")}`,
-      inputs: [{ type: "dialog", index: 0, hash: `sha256:${sha(jcs(call.dialog[0]))}` }],
-      output_hash: `sha256:${sha("The caller asked about an extended warranty.")}`,
-    },
-  },
-];
+call.analysis = [modelSummary(call, "The caller asked about an extended warranty.")];
 const email = fixture("ietf-core03-ab_email_prob_followup_text_thread.vcon.json");
 
 let s: TestService;
 let token: string;
 let redis: Redis;
 let conserver: RunningConserver;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-let page: Page;
 
 const backend = () => `{url: "${s.url}", client_id: "${s.a.clientId}", client_secret: "${s.a.clientSecret}"}`;
 const list = (chain: string) => `${prefix}-${chain}`;
 
-beforeAll(async () => {
-  if (!runnable) return;
-  ensurePagesBuilt();
+/** Starts the service and the conserver runtime in front of it (the suite's `start`). */
+async function startBoth(): Promise<TestService> {
   s = await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100" });
   token = await s.token(s.a);
   redis = new Redis(REDIS_URL);
@@ -110,12 +87,11 @@ ${chain("forced", ["summarise"])}
 delivery: {queue: ${prefix}-delivery, prefix: ${prefix}, attempts: 3, backoff_ms: 20}
 `,
   );
-  browser = await launchBrowser(s.url);
-  page = browser.page;
-}, 90_000);
+  return s;
+}
 
-afterAll(async () => {
-  await browser?.close();
+/** Stops the conserver and removes its Redis keys (the browser is closed by now, the service not yet). */
+async function stopConserver(): Promise<void> {
   await conserver?.close();
   if (redis) {
     await deleteKeys(redis, prefix);
@@ -123,8 +99,9 @@ afterAll(async () => {
     await redis.quit();
   }
   s?.service.server?.closeAllConnections();
-  await s?.stop();
-});
+}
+
+const browser = chromiumForSuite(startBoth, { runnable, stop: stopConserver });
 
 type Rec = { identity: string; event_attributes: Record<string, unknown>; confirmation_status: string };
 
@@ -293,25 +270,25 @@ describe.skipIf(!runnable)("the vCon lifecycle, end to end", () => {
     expect(cli.out).toContain("no breach notification deadline missed");
 
     // In Chromium: the same bundle dropped on /verify, with the service's keys pinned by fingerprint.
-    await page.setViewportSize({ width: 1400, height: 900 });
-    await page.goto(`${s.url}/verify`);
-    await page.waitForSelector("#verdict:not([data-ok])");
-    await page.click("#trust-roots summary");
-    await page.fill(
+    await browser.page.setViewportSize({ width: 1400, height: 900 });
+    await browser.page.goto(`${s.url}/verify`);
+    await browser.page.waitForSelector("#verdict:not([data-ok])");
+    await browser.page.click("#trust-roots summary");
+    await browser.page.fill(
       "#policy",
       [...keys].map(([kid, k]) => `service-key ${kid} ${keyFingerprint(k)}`).join("\n"),
     );
-    await page.setInputFiles("#file", {
+    await browser.page.setInputFiles("#file", {
       name: "evidence.json",
       mimeType: "application/json",
       buffer: readFileSync(file("evidence.json")),
     });
-    const v = await page.waitForSelector("#verdict[data-ok]", { timeout: 30_000 });
+    const v = await browser.page.waitForSelector("#verdict[data-ok]", { timeout: 30_000 });
     expect(await v.getAttribute("data-code")).toBe("verified");
-    await page.waitForSelector("#consent-report");
-    expect(await page.getAttribute("#consent-banner", "data-violations")).toBe("1");
+    await browser.page.waitForSelector("#consent-report");
+    expect(await browser.page.getAttribute("#consent-banner", "data-violations")).toBe("1");
     expect(
-      await page.$$eval("#consent-purposes tbody tr", (rows) =>
+      await browser.page.$$eval("#consent-purposes tbody tr", (rows) =>
         rows.map((r) => [(r as HTMLElement).dataset.purpose, (r as HTMLElement).dataset.state]),
       ),
     ).toEqual([
@@ -319,21 +296,21 @@ describe.skipIf(!runnable)("the vCon lifecycle, end to end", () => {
       ["analysis", "granted"],
     ]);
     expect(
-      await page.$$eval("#consent-processing tbody tr", (rows) =>
+      await browser.page.$$eval("#consent-processing tbody tr", (rows) =>
         rows.map((r) => (r as HTMLElement).dataset.violation),
       ),
     ).toEqual(["false", "true"]);
     expect(
-      await page.$$eval("#consent-processing tbody tr", (rows) =>
+      await browser.page.$$eval("#consent-processing tbody tr", (rows) =>
         rows.map((r) => (r as HTMLElement).dataset.unverified),
       ),
     ).toEqual(["false", "true"]);
-    expect(await page.textContent("#consent-processing")).toContain(
+    expect(await browser.page.textContent("#consent-processing")).toContain(
       "VIOLATION: processing for ai_inference after consent was revoked",
     );
-    expect(await page.$$eval("#consent-refusals li", (l) => l.length)).toBe(1);
+    expect(await browser.page.$$eval("#consent-refusals li", (l) => l.length)).toBe(1);
     expect(
-      await page.$$eval("#consent-breaches tbody tr", (rows) =>
+      await browser.page.$$eval("#consent-breaches tbody tr", (rows) =>
         rows.map((r) => [
           (r as HTMLElement).dataset.breach,
           (r as HTMLElement).dataset.stage,
@@ -341,29 +318,29 @@ describe.skipIf(!runnable)("the vCon lifecycle, end to end", () => {
         ]),
       ),
     ).toEqual([["INC-7", "regulator_notified", "false"]]);
-    expect(await page.$$eval("#consent-erasures li[data-proven=true]", (l) => l.length)).toBe(4);
-    await screenshot(page, "verify-lifecycle-report-desktop");
-    await page.setViewportSize({ width: 390, height: 844 });
-    await screenshot(page, "verify-lifecycle-report-phone");
+    expect(await browser.page.$$eval("#consent-erasures li[data-proven=true]", (l) => l.length)).toBe(4);
+    await screenshot(browser.page, "verify-lifecycle-report-desktop");
+    await browser.page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(browser.page, "verify-lifecycle-report-phone");
 
     // And in the console, where a compliance officer reads the vCon's trail.
-    await page.setViewportSize({ width: 1400, height: 900 });
-    await page.goto(`${s.url}/console#vcon=${call.uuid}`);
-    await page.fill("#client-id", s.a.clientId);
-    await page.fill("#client-secret", s.a.clientSecret);
-    await page.click("#signin-button");
-    await page.waitForSelector("#consent-report", { timeout: 30_000 });
-    expect(await page.getAttribute("#consent-banner", "data-violations")).toBe("1");
-    expect(await page.textContent("#consent-banner")).toBe(
+    await browser.page.setViewportSize({ width: 1400, height: 900 });
+    await browser.page.goto(`${s.url}/console#vcon=${call.uuid}`);
+    await browser.page.fill("#client-id", s.a.clientId);
+    await browser.page.fill("#client-secret", s.a.clientSecret);
+    await browser.page.click("#signin-button");
+    await browser.page.waitForSelector("#consent-report", { timeout: 30_000 });
+    expect(await browser.page.getAttribute("#consent-banner", "data-violations")).toBe("1");
+    expect(await browser.page.textContent("#consent-banner")).toBe(
       "1 violation(s) of consent among 2 processing event(s)",
     );
     // The erased attributes read as erased, by whom and why, on the record that held them.
-    const erasedCells = await page.$$eval("td[data-erasable=erased]", (tds) =>
+    const erasedCells = await browser.page.$$eval("td[data-erasable=erased]", (tds) =>
       tds.map((td) => td.textContent ?? ""),
     );
     expect(erasedCells).toHaveLength(4);
     for (const t of erasedCells)
       expect(t).toMatch(/erased by .* under GDPR Art\. 17: the caller's request of 2026-03-01/);
-    await screenshot(page, "console-lifecycle-report-desktop");
+    await screenshot(browser.page, "console-lifecycle-report-desktop");
   }, 300_000);
 });

@@ -7,6 +7,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChildService, startChild } from "../helpers/child-service.js";
 import { freePort } from "../helpers/ports.js";
+import { processOutput } from "../helpers/process-output.js";
 import { deleteKeys, REDIS_URL } from "../integration/conserver/redis-env.js";
 
 // The README's commands, run as written against `archivist serve` started as a newcomer does (a
@@ -134,18 +135,10 @@ async function run(script: string): Promise<{ code: number | null; out: string; 
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let out = "";
-  let err = "";
-  bash.stdout.on("data", (d: Buffer) => {
-    out += d.toString();
-  });
-  bash.stderr.on("data", (d: Buffer) => {
-    err += d.toString();
-  });
   group = bash.pid;
-  const code = await new Promise<number | null>((resolve) => bash.once("close", resolve));
+  const result = await processOutput(bash);
   stopGroup();
-  return { code, out, err };
+  return result;
 }
 
 /** Stops the README's process group, if anything of it still runs. */

@@ -1,69 +1,53 @@
-import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  browserRunnable,
-  DESKTOP,
-  ensurePagesBuilt,
-  launchBrowser,
-  PHONE,
-  screenshot,
-} from "../helpers/browser.js";
+import { describe, expect, it } from "vitest";
+import { browserRunnable, chromiumForSuite, DESKTOP, PHONE, screenshot } from "../helpers/browser.js";
 import { startTestService, type TestService } from "../helpers/service.js";
 
 let s: TestService;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-let page: Page;
-
-beforeAll(async () => {
-  ensurePagesBuilt();
+const browser = chromiumForSuite(async () => {
   s = await startTestService();
-  if (!browserRunnable) return;
-  browser = await launchBrowser(s.url);
-  page = browser.page;
-}, 90_000);
-afterAll(async () => {
-  await browser?.close();
-  await s?.stop();
+  return s;
 });
 
 /** Width the page's content needs beyond the viewport (0: nothing scrolls sideways). */
-const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+const overflow = () => browser.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
 describe.skipIf(!browserRunnable)("the landing page and the API docs in Chromium", () => {
   it("the landing page links the verify page, the console and the API docs, at desktop and phone width", async () => {
-    await page.setViewportSize(DESKTOP);
-    await page.goto(`${s.url}/`);
-    expect(await page.title()).toMatch(/Archivist/);
-    const links = await page.$$eval("nav a", (as) => as.map((a) => [a.textContent, a.getAttribute("href")]));
+    await browser.page.setViewportSize(DESKTOP);
+    await browser.page.goto(`${s.url}/`);
+    expect(await browser.page.title()).toMatch(/Archivist/);
+    const links = await browser.page.$$eval("nav a", (as) =>
+      as.map((a) => [a.textContent, a.getAttribute("href")]),
+    );
     expect(links).toEqual([
       ["Verify", "/verify"],
       ["Auditor console", "/console"],
       ["API docs", "/docs"],
     ]);
-    expect(await page.textContent("main")).toMatch(/UNEQUIVOCAL.*anchored/s);
-    await screenshot(page, "landing-desktop");
-    await page.setViewportSize(PHONE);
-    await page.reload();
+    expect(await browser.page.textContent("main")).toMatch(/UNEQUIVOCAL.*anchored/s);
+    await screenshot(browser.page, "landing-desktop");
+    await browser.page.setViewportSize(PHONE);
+    await browser.page.reload();
     expect(await overflow()).toBeLessThanOrEqual(0);
-    await screenshot(page, "landing-phone");
+    await screenshot(browser.page, "landing-phone");
     // Every link from the landing page answers.
-    await page.setViewportSize(DESKTOP);
+    await browser.page.setViewportSize(DESKTOP);
     for (const [, href] of links.filter(([, h]) => h !== "/console"))
       expect((await s.api(String(href))).status, String(href)).toBe(200);
   });
 
   it("the API docs render every route with Swagger UI from this service, without a token or a CDN", async () => {
-    await page.goto(`${s.url}/docs`);
-    await page.waitForSelector(".swagger-ui .opblock-tag", { timeout: 20_000 });
-    const tags = await page.$$eval(".swagger-ui .opblock-tag", (els) =>
+    await browser.page.goto(`${s.url}/docs`);
+    await browser.page.waitForSelector(".swagger-ui .opblock-tag", { timeout: 20_000 });
+    const tags = await browser.page.$$eval(".swagger-ui .opblock-tag", (els) =>
       els.map((e) => e.getAttribute("data-tag")),
     );
     expect(tags).toEqual(expect.arrayContaining(["scitt", "merklelogsv1", "site"]));
     // Open one group: its operations are listed with their paths.
-    await page.click('.opblock-tag[data-tag="scitt"]');
-    await page.waitForSelector(".opblock-summary-path");
-    expect(await page.textContent(".swagger-ui")).toContain("/entries");
-    await screenshot(page, "docs-desktop");
+    await browser.page.click('.opblock-tag[data-tag="scitt"]');
+    await browser.page.waitForSelector(".opblock-summary-path");
+    expect(await browser.page.textContent(".swagger-ui")).toContain("/entries");
+    await screenshot(browser.page, "docs-desktop");
     expect(browser.foreign).toEqual([]);
   });
 });

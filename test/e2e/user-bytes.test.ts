@@ -1,6 +1,5 @@
-import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { browserRunnable, ensurePagesBuilt, launchBrowser } from "../helpers/browser.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { browserRunnable, chromiumForSuite } from "../helpers/browser.js";
 import { startTestService, type TestService } from "../helpers/service.js";
 
 // Issue 31, stored XSS at the service's origin: a blob of HTML, SVG or XHTML, fetched from the
@@ -8,8 +7,6 @@ import { startTestService, type TestService } from "../helpers/service.js";
 // between dropped its Content-Disposition (then the sandboxing CSP stops it).
 let s: TestService;
 let token: string;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-let page: Page;
 const ran: string[] = [];
 
 const BLOBS = {
@@ -28,9 +25,8 @@ async function upload(body: string): Promise<{ identity: string; hash: { value: 
   return (await res.json()) as { identity: string; hash: { value: string } };
 }
 
-beforeAll(async () => {
-  if (!browserRunnable) return;
-  ensurePagesBuilt();
+/** Starts the service and stores each blob on a public asset (the suite's `start`). */
+async function startAndUpload(): Promise<TestService> {
   s = await startTestService();
   token = await s.token(s.a);
   for (const kind of Object.keys(BLOBS) as Kind[]) {
@@ -56,53 +52,52 @@ beforeAll(async () => {
       [`${s.url}/archivist/v1/${blob.identity}`, true],
     ];
   }
-  browser = await launchBrowser(s.url);
-  page = browser.page;
-  browser.context.on("request", (r) => {
+  return s;
+}
+const browser = chromiumForSuite(startAndUpload);
+// Every request the blobs' scripts would make, from any page of the browser.
+beforeAll(() => {
+  browser.context?.on("request", (r) => {
     if (r.url().includes("/xss-ran/")) ran.push(r.url());
   });
-}, 90_000);
-afterAll(async () => {
-  await browser?.close();
-  await s?.stop();
 });
 
 describe.skipIf(!browserRunnable)("user bytes in Chromium", () => {
   for (const kind of Object.keys(BLOBS) as Kind[]) {
     it(`a ${kind} blob, opened from the service, is a download and runs no script`, async () => {
       for (const [url, withToken] of downloads[kind] ?? []) {
-        await page.setExtraHTTPHeaders(withToken ? { authorization: `Bearer ${token}` } : {});
-        await page.goto("about:blank");
+        await browser.page.setExtraHTTPHeaders(withToken ? { authorization: `Bearer ${token}` } : {});
+        await browser.page.goto("about:blank");
         const [download] = await Promise.all([
-          page.waitForEvent("download"),
-          page.goto(url).catch(() => undefined),
+          browser.page.waitForEvent("download"),
+          browser.page.goto(url).catch(() => undefined),
         ]);
         expect(await download.failure()).toBeNull();
-        expect(page.url()).toBe("about:blank");
-        expect(await page.title()).not.toBe("ran");
+        expect(browser.page.url()).toBe("about:blank");
+        expect(await browser.page.title()).not.toBe("ran");
       }
       expect(ran).toEqual([]);
     });
 
     it(`a ${kind} blob rendered all the same (its disposition dropped on the way) runs no script`, async () => {
       for (const [url, withToken] of downloads[kind] ?? []) {
-        await page.setExtraHTTPHeaders(withToken ? { authorization: `Bearer ${token}` } : {});
+        await browser.page.setExtraHTTPHeaders(withToken ? { authorization: `Bearer ${token}` } : {});
         // As a proxy that drops Content-Disposition would pass it: the rest of the answer untouched.
-        await page.route(url, async (route) => {
+        await browser.page.route(url, async (route) => {
           const res = await route.fetch();
           const headers = { ...res.headers() };
           delete headers["content-disposition"];
           await route.fulfill({ response: res, headers });
         });
         try {
-          const res = await page.goto(url, { waitUntil: "load" });
+          const res = await browser.page.goto(url, { waitUntil: "load" });
           expect(res?.status()).toBe(200);
           expect(res?.headers()["content-security-policy"]).toMatch(/sandbox/);
           // Inline scripts run while the document is parsed, before its load event: had one run,
           // the title would say so now.
-          expect(await page.title()).not.toBe("ran");
+          expect(await browser.page.title()).not.toBe("ran");
         } finally {
-          await page.unroute(url);
+          await browser.page.unroute(url);
         }
       }
       expect(ran).toEqual([]);
@@ -110,16 +105,16 @@ describe.skipIf(!browserRunnable)("user bytes in Chromium", () => {
   }
 
   it("the same script does run when served without these headers (the test can fail)", async () => {
-    await page.setExtraHTTPHeaders({});
+    await browser.page.setExtraHTTPHeaders({});
     const url = `${s.url}/control-page`;
-    await page.route(url, (route) =>
+    await browser.page.route(url, (route) =>
       route.fulfill({ status: 200, contentType: "text/html", body: BLOBS.html }),
     );
     try {
-      await page.goto(url, { waitUntil: "load" });
-      expect(await page.title()).toBe("ran");
+      await browser.page.goto(url, { waitUntil: "load" });
+      expect(await browser.page.title()).toBe("ran");
     } finally {
-      await page.unroute(url);
+      await browser.page.unroute(url);
     }
   });
 });

@@ -2,20 +2,13 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Fastify from "fastify";
-import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ed25519PublicKey, formatVkey } from "../../src/core/log/note-sign.js";
 import { RouteTable } from "../../src/http/route.js";
 import { verifyPageRoutesAt } from "../../src/http/routes/verify-page.js";
 import { keysFromKeySet } from "../../src/verify/receipts/index.js";
 import { keyFingerprint } from "../../src/verify/verdict/index.js";
-import {
-  ensurePagesBuilt,
-  launchBrowser,
-  PHONE,
-  browserRunnable as runnable,
-  screenshot,
-} from "../helpers/browser.js";
+import { chromiumForSuite, PHONE, browserRunnable as runnable, screenshot } from "../helpers/browser.js";
 import { until } from "../helpers/poll.js";
 import { evidence, postEvent } from "../helpers/records.js";
 import { startTestService, type TestService } from "../helpers/service.js";
@@ -23,31 +16,20 @@ import { type Published, publishFixtures } from "../integration/public-verify/pu
 
 let s: TestService;
 let p: Published;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-let page: Page;
-
-beforeAll(async () => {
-  if (!runnable) return;
-  ensurePagesBuilt();
+const browser = chromiumForSuite(async () => {
   s = await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100" });
   p = await publishFixtures(s);
-  browser = await launchBrowser(s.url);
-  page = browser.page;
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await s?.stop();
+  return s;
 });
 
 /** A fresh page load, so every check starts from "Nothing checked yet". */
 async function open(): Promise<void> {
-  await page.goto(`${s.url}/verify`);
-  await page.waitForSelector("#verdict:not([data-ok])");
+  await browser.page.goto(`${s.url}/verify`);
+  await browser.page.waitForSelector("#verdict:not([data-ok])");
 }
 
 async function verdict(): Promise<{ ok: string | null; text: string; code: string | null }> {
-  const v = await page.waitForSelector("#verdict[data-ok]", { timeout: 20_000 });
+  const v = await browser.page.waitForSelector("#verdict[data-ok]", { timeout: 20_000 });
   return {
     ok: await v.getAttribute("data-ok"),
     text: (await v.textContent()) ?? "",
@@ -56,10 +38,14 @@ async function verdict(): Promise<{ ok: string | null; text: string; code: strin
 }
 
 /** The verdict's colour as shown: its border. */
-const verdictColour = () => page.$eval("#verdict", (v) => getComputedStyle(v).borderTopColor);
+const verdictColour = () => browser.page.$eval("#verdict", (v) => getComputedStyle(v).borderTopColor);
 
 const drop = (name: string, bytes: Uint8Array) =>
-  page.setInputFiles("#file", { name, mimeType: "application/octet-stream", buffer: Buffer.from(bytes) });
+  browser.page.setInputFiles("#file", {
+    name,
+    mimeType: "application/octet-stream",
+    buffer: Buffer.from(bytes),
+  });
 
 describe.skipIf(!runnable)("the /verify page in Chromium", () => {
   it("verifies a published document in the browser and refuses it after a changed byte", async () => {
@@ -70,8 +56,10 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
       code: "self-consistent-unpinned",
       text: expect.stringMatching(/^SELF-CONSISTENT, KEYS NOT PINNED: published as version 2/),
     });
-    expect(await page.textContent("#versions")).toMatch(/version 2: Published \(current version\)/);
-    expect(await page.textContent("#versions")).toMatch(/receipt checks out under the verdict.s keys/);
+    expect(await browser.page.textContent("#versions")).toMatch(/version 2: Published \(current version\)/);
+    expect(await browser.page.textContent("#versions")).toMatch(
+      /receipt checks out under the verdict.s keys/,
+    );
     await open();
     const changed = p.live.v2.slice();
     changed[3] = (changed[3] ?? 0) ^ 0x20;
@@ -91,7 +79,7 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
       code: "policy-failed",
       text: expect.stringMatching(/^POLICY FAILED: withdrawn: /),
     });
-    const item = await page.waitForSelector('#versions li[data-status="Withdrawn"]');
+    const item = await browser.page.waitForSelector('#versions li[data-status="Withdrawn"]');
     expect(await item.textContent()).toMatch(/version 1: Withdrawn/);
     // Dates read as dates, the exact time kept in the datetime attribute.
     const withdrawn = await item.$eval("dd time", (t) => [t.textContent, t.getAttribute("datetime")]);
@@ -103,28 +91,32 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
 
   it("shows a vCon's trail in order, by keyboard, and matches a vCon file to its operation", async () => {
     await open();
-    await page.focus("#lookup");
-    await page.keyboard.type(`vcon://${p.vcon.uuid}`);
-    await page.keyboard.press("Enter");
+    await browser.page.focus("#lookup");
+    await browser.page.keyboard.type(`vcon://${p.vcon.uuid}`);
+    await browser.page.keyboard.press("Enter");
     expect(await verdict()).toMatchObject({
       code: "self-consistent-unpinned",
       text: expect.stringMatching(/^SELF-CONSISTENT, KEYS NOT PINNED: 2 step/),
     });
-    const steps = await page.$$eval("#trail li", (lis) => lis.map((li) => li.getAttribute("data-operation")));
+    const steps = await browser.page.$$eval("#trail li", (lis) =>
+      lis.map((li) => li.getAttribute("data-operation")),
+    );
     expect(steps).toEqual(["vcon_created", "vcon_updated"]);
-    expect(await page.textContent("#trail")).toMatch(/CONFIRMED|UNEQUIVOCAL/);
+    expect(await browser.page.textContent("#trail")).toMatch(/CONFIRMED|UNEQUIVOCAL/);
     // The status is the service's claim: its badge is never green beside an amber verdict.
-    const badges = await page.$$eval("#trail .badge", (bs) => bs.map((b) => getComputedStyle(b).color));
+    const badges = await browser.page.$$eval("#trail .badge", (bs) =>
+      bs.map((b) => getComputedStyle(b).color),
+    );
     expect(badges.length).toBe(2);
     for (const colour of badges) expect(colour).not.toBe("rgb(18, 112, 58)");
-    await screenshot(page, "verify-vcon-desktop");
+    await screenshot(browser.page, "verify-vcon-desktop");
     await open();
     await drop("conversation.vcon.json", p.vcon.updated);
     expect(await verdict()).toMatchObject({
       code: "self-consistent-unpinned",
       text: expect.stringMatching(/recorded by vcon_updated/),
     });
-    expect(await page.textContent("#trail li:nth-child(2)")).toMatch(
+    expect(await browser.page.textContent("#trail li:nth-child(2)")).toMatch(
       /This file is the version recorded here/,
     );
     // Nothing but look-ups on this service: the file itself never leaves the browser.
@@ -148,8 +140,8 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
       evidence({ arc_display_type: "vcon_created", subject: `vcon://${uuid}` }),
     );
     await open();
-    await page.fill("#lookup", `vcon://${uuid}`);
-    await page.click("#lookup-button");
+    await browser.page.fill("#lookup", `vcon://${uuid}`);
+    await browser.page.click("#lookup-button");
     const v = await verdict();
     expect(v).toMatchObject({
       code: "cannot-evaluate",
@@ -168,7 +160,7 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     const bundle = new Uint8Array(await res.arrayBuffer());
     await open();
     const requests: string[] = [];
-    page.on("request", (r) => requests.push(r.url()));
+    browser.page.on("request", (r) => requests.push(r.url()));
     await drop("evidence.json", bundle);
     // Against the keys it carries only: self-consistent, amber, never "verified".
     expect(await verdict()).toMatchObject({
@@ -178,15 +170,15 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     });
     expect(await verdictColour()).toBe("rgb(138, 83, 0)");
     // The outcome takes the focus.
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe("verdict");
+    expect(await browser.page.evaluate(() => document.activeElement?.id)).toBe("verdict");
     expect(
-      await page.$$eval("#bundle-records li", (lis) => lis.map((li) => li.getAttribute("data-ok"))),
+      await browser.page.$$eval("#bundle-records li", (lis) => lis.map((li) => li.getAttribute("data-ok"))),
     ).toEqual(["true", "true"]);
-    expect(await page.textContent("#verdict-keys")).toMatch(/cose-key .*: sha256:[0-9a-f]{64}/);
-    expect(await page.textContent("#verdict-not-checked")).toMatch(/completeness/);
-    expect(await page.textContent("#verdict-unsigned")).toMatch(/confirmation_status/);
+    expect(await browser.page.textContent("#verdict-keys")).toMatch(/cose-key .*: sha256:[0-9a-f]{64}/);
+    expect(await browser.page.textContent("#verdict-not-checked")).toMatch(/completeness/);
+    expect(await browser.page.textContent("#verdict-unsigned")).toMatch(/confirmation_status/);
     expect(requests).toEqual([]);
-    await screenshot(page, "verify-bundle-desktop");
+    await screenshot(browser.page, "verify-bundle-desktop");
     // With the service's keys pinned by fingerprint: verified, still amber (no witness).
     const keys = keysFromKeySet(
       Buffer.from(
@@ -197,8 +189,8 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     );
     const genuine = [...keys].map(([kid, k]) => `service-key ${kid} ${keyFingerprint(k)}`).join("\n");
     await open();
-    await page.click("#trust-roots summary");
-    await page.fill("#policy", genuine);
+    await browser.page.click("#trust-roots summary");
+    await browser.page.fill("#policy", genuine);
     await drop("evidence.json", bundle);
     expect(await verdict()).toMatchObject({
       ok: "true",
@@ -208,8 +200,8 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     expect(await verdictColour()).toBe("rgb(138, 83, 0)");
     // Pinned to other keys (a forged key set, seen from the other side): refused.
     await open();
-    await page.click("#trust-roots summary");
-    await page.fill(
+    await browser.page.click("#trust-roots summary");
+    await browser.page.fill(
       "#policy",
       [...keys.keys()].map((kid) => `service-key ${kid} sha256:${"ab".repeat(32)}`).join("\n"),
     );
@@ -253,7 +245,7 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     const receipt = await bytesOf(`/archivist/v1/receipts/assets/${asset}/events/${event}`);
     const record = await bytesOf(`/archivist/v2/publicassets/${asset}/events/${event}`);
     const many = (files: Array<[string, Uint8Array]>) =>
-      page.setInputFiles(
+      browser.page.setInputFiles(
         "#file",
         files.map(([name, bytes]) => ({
           name,
@@ -273,9 +265,9 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
       ),
     });
     expect(await verdictColour()).toBe("rgb(138, 83, 0)");
-    expect(await page.getAttribute("#cose-file", "data-kind")).toBe("statement");
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe("verdict");
-    await screenshot(page, "verify-statement-desktop");
+    expect(await browser.page.getAttribute("#cose-file", "data-kind")).toBe("statement");
+    expect(await browser.page.evaluate(() => document.activeElement?.id)).toBe("verdict");
+    await screenshot(browser.page, "verify-statement-desktop");
 
     // The plain statement: the issuer's signature alone (a record's receipts ride in the transparent form).
     await open();
@@ -292,7 +284,7 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
       code: "cannot-evaluate",
       text: expect.stringMatching(/a receipt alone proves nothing/),
     });
-    expect(await page.getAttribute("#cose-file", "data-kind")).toBe("receipt");
+    expect(await browser.page.getAttribute("#cose-file", "data-kind")).toBe("receipt");
 
     // With the record it proves: the record's leaf, recomputed here, leads to the signed root.
     await open();
@@ -304,15 +296,15 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
       code: "self-consistent-unpinned",
       text: expect.stringMatching(/is entry \d+ of tenant\//),
     });
-    expect(await page.textContent("#verdict-details")).toMatch(
+    expect(await browser.page.textContent("#verdict-details")).toMatch(
       /unpinned: checked only under keys the service/,
     );
 
     // The service's keys pinned by fingerprint: verified, amber (no witness), the level in words.
     const keys = keysFromKeySet(await bytesOf("/.well-known/scitt-keys"));
     await open();
-    await page.click("#trust-roots summary");
-    await page.fill(
+    await browser.page.click("#trust-roots summary");
+    await browser.page.fill(
       "#policy",
       [...keys].map(([kid, k]) => `service-key ${kid} ${keyFingerprint(k)}`).join("\n"),
     );
@@ -322,7 +314,7 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     ]);
     expect(await verdict()).toMatchObject({ ok: "true", code: "verified" });
     expect(await verdictColour()).toBe("rgb(138, 83, 0)");
-    expect(await page.textContent("#verdict-details")).toMatch(
+    expect(await browser.page.textContent("#verdict-details")).toMatch(
       /pinned: checked under keys you gave, with no witness/,
     );
 
@@ -341,7 +333,7 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
   });
 
   it("fits a phone's width: hashes wrap, nothing scrolls sideways, the trust levels are explained", async () => {
-    await page.setViewportSize(PHONE);
+    await browser.page.setViewportSize(PHONE);
     await open();
     await drop("policy-v2.txt", p.live.v2);
     expect(await verdict()).toMatchObject({
@@ -349,14 +341,14 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
       text: expect.stringMatching(/^SELF-CONSISTENT, KEYS NOT PINNED: published as version 2, but only/),
     });
     expect(
-      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+      await browser.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
     ).toBeLessThanOrEqual(0);
-    await page.click("details.explain summary");
-    expect(await page.textContent("#trust-levels")).toMatch(
+    await browser.page.click("details.explain summary");
+    expect(await browser.page.textContent("#trust-levels")).toMatch(
       /UNEQUIVOCAL.*anchored in a block of the service's own archivist chain.*Only a checkpoint cosigned by witnesses you trust rules out a split view/s,
     );
-    await screenshot(page, "verify-document-phone");
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await screenshot(browser.page, "verify-document-phone");
+    await browser.page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it("verifies a tenancy's log: its checkpoint against the log key and its root from the tiles", async () => {
@@ -366,8 +358,8 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     };
     const tenant = String(assets.assets[0]?.tenant_identity).replace("tenant/", "");
     await open();
-    await page.fill("#log-tenant", tenant);
-    await page.click("#log-button");
+    await browser.page.fill("#log-tenant", tenant);
+    await browser.page.click("#log-button");
     expect(await verdict()).toMatchObject({
       code: "self-consistent-unpinned",
       text: expect.stringMatching(
@@ -376,12 +368,12 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     });
     await open();
     // A witness the log never submitted to: its quorum of one cannot be met.
-    await page.fill("#log-tenant", tenant);
-    await page.fill(
+    await browser.page.fill("#log-tenant", tenant);
+    await browser.page.fill(
       "#log-witnesses",
       formatVkey("witness.example/w", 0x04, ed25519PublicKey(new Uint8Array(32).fill(3))),
     );
-    await page.click("#log-button");
+    await browser.page.click("#log-button");
     expect(await verdict()).toMatchObject({
       ok: "false",
       code: "policy-failed",
@@ -404,8 +396,8 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     const withPolicy = async (policy: string) => {
       await open();
       if (policy) {
-        await page.click("#trust-roots summary");
-        await page.fill("#policy", policy);
+        await browser.page.click("#trust-roots summary");
+        await browser.page.fill("#policy", policy);
       }
       await drop("record.tlog-proof", proof);
       return verdict();

@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import type { TestService } from "./service.js";
 
 /** Debian's Chromium (apt-get install chromium; .ci/run installs it). */
 const CHROMIUM = "/usr/bin/chromium";
@@ -75,6 +77,37 @@ export async function launchBrowser(origin: string): Promise<{
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** A launched browser: its context, its first page, the foreign requests it made, `close`. */
+export type Chromium = Awaited<ReturnType<typeof launchBrowser>>;
+
+/**
+ * A suite's Chromium at its service. Before the tests: the pages are built, `start` starts the
+ * service (and seeds it), and the browser is opened at the service's origin. After them: the
+ * browser closes first (its connections would hold the service open), then `stop` stops what else
+ * the suite started, then the service stops. When `runnable` is false nothing starts (the suite is
+ * skipped). The tests read the browser from the object returned, filled in by then.
+ */
+export function chromiumForSuite(
+  start: () => Promise<TestService>,
+  options: { runnable?: boolean; stop?: () => Promise<void>; hookTimeout?: number } = {},
+): Readonly<Chromium> {
+  const { runnable = browserRunnable, stop, hookTimeout = 90_000 } = options;
+  const browser = {} as Chromium;
+  let service: TestService | undefined;
+  beforeAll(async () => {
+    if (!runnable) return;
+    ensurePagesBuilt();
+    service = await start();
+    Object.assign(browser, await launchBrowser(service.url));
+  }, hookTimeout);
+  afterAll(async () => {
+    await browser.close?.();
+    await stop?.();
+    await service?.stop();
+  });
+  return browser;
 }
 
 /** Saves a full-page screenshot as test-artifacts/screenshots/<name>.png. */

@@ -16,3 +16,14 @@ export async function runCli(
     err.mockRestore();
   }
 }
+
+/** Output sinks for a CLI that is handed them (the conserver CLI's `io`), and what it wrote to each. */
+export function captureIo(): {
+  io: { out: (t: string) => void; err: (t: string) => void };
+  out: string[];
+  err: string[];
+} {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t) }, out, err };
+}

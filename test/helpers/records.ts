@@ -48,3 +48,26 @@ export async function tenancyLog(s: TestService, token: string, displayType: str
   const tenant = asset.tenant_identity.replace("tenant/", "");
   return { asset, tenant, prefix: `/archivist/v1/merklelogs/${tenant}/tlog` };
 }
+
+/**
+ * A vCon's assets (those whose subject is `vcon://<uuid>`) and the attributes of the conserver's
+ * events on them: those with a `vcon_operation` (an asset's own creation event has none).
+ */
+export async function vconAssetEvents(
+  s: TestService,
+  token: string,
+  uuid: string,
+): Promise<{ assets: number; events: Array<Record<string, unknown>> }> {
+  const q = new URLSearchParams({ "attributes.subject": `vcon://${uuid}` });
+  const res = await s.api(`/archivist/v2/assets?${q}`, { token });
+  const assets = ((await res.json()) as { assets: Array<{ identity: string }> }).assets;
+  const events: Array<Record<string, unknown>> = [];
+  for (const a of assets) {
+    const listed = await s.api(`/archivist/v2/${a.identity}/events`, { token });
+    for (const e of (
+      (await listed.json()) as { events: Array<{ event_attributes: Record<string, unknown> }> }
+    ).events)
+      if (e.event_attributes.vcon_operation) events.push(e.event_attributes);
+  }
+  return { assets: assets.length, events };
+}

@@ -8,15 +8,10 @@ import {
   deadLetterKey,
   RedisDeadLetterStore,
 } from "../../../plugins/conserver/dead-letters/delivery-store.js";
+import { captureIo } from "../../helpers/cli-output.js";
 import { REDIS_URL, redisUp, uniqueName } from "./redis-env.js";
 
 const up = await redisUp();
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { io: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t) }, out, err };
-}
 
 // Issue 50: `conserver run` wrote its dead letters to the Redis its shell named (REDIS_URL), and
 // `dlq list` in another shell read db 0 and answered "0 dead-lettered" without saying where it
@@ -66,7 +61,7 @@ delivery: {queue: ${queue}, prefix: ${prefix}}
   });
 
   it("lists the delivery dead letters and the ingress lists' from the config's redis_url, naming both", async () => {
-    const c = capture();
+    const c = captureIo();
     expect(await conserverCli(["dlq", "list", "--config", config], c.io)).toBe(0);
     const text = c.out.join("");
     expect(text).toMatch(/^v-1:vcon_created:abc\t\S+\t403\tattempts=1\tPOST .* answered 403\n/);
@@ -76,7 +71,7 @@ delivery: {queue: ${queue}, prefix: ${prefix}}
   });
 
   it("a --redis-url overrides the config, and the answer says so", async () => {
-    const c = capture();
+    const c = captureIo();
     const other = `${REDIS_URL.replace(/\/\d*$/, "")}/12`;
     expect(await conserverCli(["dlq", "list", "--config", config, "--redis-url", other], c.io)).toBe(0);
     expect(c.out.join("")).toContain(

@@ -11,6 +11,7 @@ import { type DeliveryWorker, startDeliveryWorker } from "../../../plugins/conse
 import { MemoryQueue } from "../../../plugins/conserver/queue/index.js";
 import { buildVconEvent } from "../../../plugins/conserver/template.js";
 import { parseVcon } from "../../../plugins/conserver/vcon.js";
+import { vconAssetEvents } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
 const quiet = pino({ level: "silent" });
@@ -88,23 +89,8 @@ describe("conserver look-ups in groups against the real service", () => {
 
   /** Each vCon's assets, and its conserver events by operation. */
   async function recorded(uuid: string) {
-    const q = new URLSearchParams({ "attributes.subject": `vcon://${uuid}` });
-    const assets = (
-      (await (await s.api(`/archivist/v2/assets?${q}`, { token })).json()) as {
-        assets: Array<{ identity: string }>;
-      }
-    ).assets;
-    const ops: string[] = [];
-    for (const a of assets) {
-      const events = (
-        (await (await s.api(`/archivist/v2/${a.identity}/events`, { token })).json()) as {
-          events: Array<{ event_attributes: Record<string, unknown> }>;
-        }
-      ).events;
-      for (const e of events)
-        if (e.event_attributes.vcon_operation) ops.push(String(e.event_attributes.vcon_operation));
-    }
-    return { assets: assets.length, ops: ops.sort() };
+    const { assets, events } = await vconAssetEvents(s, token, uuid);
+    return { assets, ops: events.map((e) => String(e.vcon_operation)).sort() };
   }
 
   it("asks for many vCons per request once probed, and records each event once on one asset", async () => {

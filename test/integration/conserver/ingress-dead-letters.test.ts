@@ -2,21 +2,16 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { conserverCli } from "../../../plugins/conserver/cli.js";
 import { describeRedis } from "../../../plugins/conserver/config/redis-source.js";
+import { captureIo } from "../../helpers/cli-output.js";
 import { REDIS_URL, redisUp, uniqueName } from "./redis-env.js";
 
 const up = await redisUp();
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { io: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t) }, out, err };
-}
 
 describe.skipIf(!up)("conserver dlq --ingress: the link runtime's DLQ:<list>", () => {
   const list = uniqueName("ingress");
   const dlq = `DLQ:${list}`;
   let redis: Redis;
-  const cli = (args: string[], c = capture()) =>
+  const cli = (args: string[], c = captureIo()) =>
     conserverCli(["dlq", ...args, "--ingress", list, "--redis-url", REDIS_URL], c.io).then((code) => ({
       code,
       ...c,

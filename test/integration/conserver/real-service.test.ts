@@ -18,6 +18,7 @@ import { type RunningConserver, runConserver } from "../../../plugins/conserver/
 import { buildVconEvent } from "../../../plugins/conserver/template.js";
 import { parseVcon, vconUuid } from "../../../plugins/conserver/vcon.js";
 import { fixtureJson, fixturePath } from "../../helpers/fixtures.js";
+import { vconAssetEvents } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { deleteKeys, REDIS_URL, redisUp, uniqueName, until } from "./redis-env.js";
 
@@ -37,8 +38,6 @@ const OTHERS = Object.keys(vectors).filter((n) => !SAME_VCON.includes(n));
 const quiet = pino({ level: "silent" });
 // The workers' requests, to see which creations went through our assets:withEvents extension.
 const metrics = createConserverMetrics();
-
-type Listed = { identity: string; event_attributes: Record<string, unknown> };
 
 describe.skipIf(!up)("conserver → the real archivist service (Redis list, BullMQ, delivery worker)", () => {
   const prefix = uniqueName("real");
@@ -123,17 +122,8 @@ delivery: {queue: ${queueName}, prefix: ${prefix}, attempts: 5, backoff_ms: 20}
 
   /** Payloads of the vCon events on the vCon's assets, and how many assets it has. */
   async function assetPayloads(uuid: string): Promise<{ assets: number; payloads: unknown[] }> {
-    const q = new URLSearchParams({ "attributes.subject": `vcon://${uuid}` });
-    const res = await s.api(`/archivist/v2/assets?${q}`, { token });
-    const assets = ((await res.json()) as { assets: Array<{ identity: string }> }).assets;
-    const payloads: unknown[] = [];
-    for (const a of assets) {
-      const ev = await s.api(`/archivist/v2/${a.identity}/events`, { token });
-      // The asset's own creation event has no vcon_operation: only the conserver's events count.
-      for (const e of ((await ev.json()) as { events: Listed[] }).events)
-        if (e.event_attributes.vcon_operation) payloads.push(e.event_attributes.payload);
-    }
-    return { assets: assets.length, payloads };
+    const { assets, events } = await vconAssetEvents(s, token, uuid);
+    return { assets, payloads: events.map((e) => e.payload) };
   }
 
   async function freePayloads(uuid: string): Promise<unknown[]> {
@@ -227,18 +217,9 @@ delivery: {queue: ${queueName}, prefix: ${prefix}, attempts: 5, backoff_ms: 20}
     expect(await conserverCli(["dlq", "retry", ...args, "no-such-id"], io)).toBe(1);
     expect(await conserverCli(["dlq", "retry", ...args], io)).toBe(0);
     // The worker started by the first test takes the re-driven job.
-    const enhanced = async () => {
-      const q = new URLSearchParams({ "attributes.subject": `vcon://${uuid}` });
-      const [asset] = (
-        (await (await s.api(`/archivist/v2/assets?${q}`, { token })).json()) as {
-          assets: Array<{ identity: string }>;
-        }
-      ).assets;
-      const ev = await s.api(`/archivist/v2/${asset?.identity}/events`, { token });
-      return ((await ev.json()) as { events: Listed[] }).events.filter(
-        (e) => e.event_attributes.vcon_operation === "vcon_enhanced",
-      ).length;
-    };
+    const enhanced = async () =>
+      (await vconAssetEvents(s, token, uuid)).events.filter((e) => e.vcon_operation === "vcon_enhanced")
+        .length;
     await until(async () => (await enhanced()) > 0, 20_000, "re-driven event");
     expect(await enhanced()).toBe(1);
     out.length = 0;

@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChildService, startChild } from "../../helpers/child-service.js";
-import { freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
+import { describe, expect, it } from "vitest";
+import { serviceAsUsersRunIt } from "../../helpers/as-users-run-it.js";
+import type { ChildService } from "../../helpers/child-service.js";
+import { testEngine } from "../../helpers/databases.js";
 import { filesUnder, found, keyDirectoryNeedles } from "../../helpers/key-material.js";
 import { until } from "../../helpers/poll.js";
 import { freePort } from "../../helpers/ports.js";
@@ -17,37 +17,19 @@ import { vconEvent } from "../../helpers/vcon-event.js";
 // checkpoints, tokens), restarts it (the same keys again), and then looks for every private key
 // of the key directory, in every form, in a dump of the database (pg_dump; PGlite's files), in
 // everything it logged at debug level, and in every answer it gave, evidence bundle included.
-const dir = mkdtempSync(join(tmpdir(), "archivist-keys-out-"));
-const dataDir = join(dir, "data");
-let env: Record<string, string>;
-let pg: { url: string; drop(): Promise<void> } | undefined;
-let service: ChildService | undefined;
+const users = serviceAsUsersRunIt("keys-out", {
+  LOG_LEVEL: "debug",
+  ARCHIVIST_COMMIT_MAX_DELAY_MS: "50",
+  ARCHIVIST_SEAL_INTERVAL_MS: "200",
+});
+const dataDir = users.dataDir;
 const logs: string[] = [];
-
-beforeAll(async () => {
-  pg = testEngine() === "postgres" ? await freshPostgresDatabase() : undefined;
-  env = {
-    DATA_DIR: dataDir,
-    DATABASE_URL: pg?.url ?? "",
-    ARCHIVIST_BOOTSTRAP_FILE: "",
-    REDIS_URL: "",
-    LOG_LEVEL: "debug",
-    ARCHIVIST_COMMIT_MAX_DELAY_MS: "50",
-    ARCHIVIST_SEAL_INTERVAL_MS: "200",
-  };
-});
-afterAll(async () => {
-  await service?.kill("SIGKILL");
-  await pg?.drop();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 let port: number | undefined;
 async function start(): Promise<ChildService> {
   // One address for both lives (vitest's own BASE_URL of "/" must not reach the child either).
   port ??= await freePort();
-  service = await startChild("serve", { ...env, BASE_URL: `http://127.0.0.1:${port}` }, port, 120_000);
-  return service;
+  return users.start(port, { BASE_URL: `http://127.0.0.1:${port}` });
 }
 
 async function stop(s: ChildService): Promise<void> {
@@ -181,8 +163,8 @@ describe(`private keys are kept out of the database (${testEngine()})`, () => {
     expect(found(readFileSync(join(keyDir, "seal", sealFile)), needles)).not.toEqual([]);
 
     const inDump: string[] = [];
-    if (pg) {
-      const dump = execFileSync("pg_dump", ["--no-owner", pg.url], { maxBuffer: 1 << 30 });
+    if (users.databaseUrl) {
+      const dump = execFileSync("pg_dump", ["--no-owner", users.databaseUrl], { maxBuffer: 1 << 30 });
       expect(dump.toString()).toContain("tlog_checkpoints");
       inDump.push(...found(dump, needles));
     } else {

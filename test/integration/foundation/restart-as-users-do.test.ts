@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AssetResolver } from "../../../plugins/conserver/delivery/assets.js";
 import { ArchivistClient } from "../../../plugins/conserver/delivery/client.js";
 import { deliver, eventLookups, eventPosts } from "../../../plugins/conserver/delivery/deliver.js";
@@ -13,8 +12,9 @@ import { buildVconEvent } from "../../../plugins/conserver/template.js";
 import { parseVcon } from "../../../plugins/conserver/vcon.js";
 import { DEFAULT_RETRY_POLICY } from "../../../src/client/index.js";
 import { eventToStatement } from "../../../src/core/scitt/index.js";
-import { type ChildService, startChild } from "../../helpers/child-service.js";
-import { freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
+import { serviceAsUsersRunIt } from "../../helpers/as-users-run-it.js";
+import type { ChildService } from "../../helpers/child-service.js";
+import { testEngine } from "../../helpers/databases.js";
 import { freePort } from "../../helpers/ports.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
 
@@ -23,36 +23,17 @@ import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.j
 // service. This starts it as `npm start` does (its own process, no bootstrap file: the default
 // tenancy is made on first start), stops it with SIGTERM, starts it again and makes each kind of
 // write once. Each request has a deadline, so a wedge fails the test instead of hanging it.
-const dir = mkdtempSync(join(tmpdir(), "archivist-users-restart-"));
-const dataDir = join(dir, "data");
-let env: Record<string, string>;
-let drop: (() => Promise<void>) | undefined;
-let service: ChildService | undefined;
-beforeAll(async () => {
-  const pg = testEngine() === "postgres" ? await freshPostgresDatabase() : undefined;
-  drop = pg?.drop;
-  env = {
-    DATA_DIR: dataDir,
-    DATABASE_URL: pg?.url ?? "",
-    ARCHIVIST_BOOTSTRAP_FILE: "",
-    REDIS_URL: "",
-    ARCHIVIST_COMMIT_MAX_DELAY_MS: "50",
-    ARCHIVIST_SEAL_INTERVAL_MS: "200",
-  };
+const users = serviceAsUsersRunIt("users-restart", {
+  ARCHIVIST_COMMIT_MAX_DELAY_MS: "50",
+  ARCHIVIST_SEAL_INTERVAL_MS: "200",
 });
-afterAll(async () => {
-  await service?.kill("SIGKILL");
-  await drop?.();
-  rmSync(dir, { recursive: true, force: true });
-});
+const dataDir = users.dataDir;
 
 const DEADLINE_MS = 20_000;
 const quiet = pino({ level: "silent" });
 
 async function start(): Promise<ChildService> {
-  // A loaded machine (the whole suite on two cores) can take long to compile and start it.
-  service = await startChild("serve", env, await freePort(), 120_000);
-  return service;
+  return users.start(await freePort());
 }
 
 /** SIGTERM, as Ctrl-C or `docker stop` sends: the process ends by itself, with status 0. */

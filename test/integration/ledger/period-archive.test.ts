@@ -4,13 +4,12 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { verifyCommand } from "../../../src/cli/verify.js";
 import { leafIndexOfMmrIndex } from "../../../src/verify/mmr/index.js";
 import { parseCheckpoint } from "../../../src/verify/tlog/index.js";
 import { childDeployments } from "../../helpers/child-deployments.js";
-import { runCli } from "../../helpers/cli-output.js";
 import { buildGo, goRunnable, runGoLines } from "../../helpers/go.js";
 import { until } from "../../helpers/poll.js";
+import { verifyCli, verifyRecordFiles } from "../../helpers/verify-cli.js";
 
 /*
  * Closed log periods leave the database (docs/scaling.md): `archivist log archive` moves their
@@ -135,35 +134,31 @@ describe("closed log periods leave the database", () => {
           headers: auth,
         });
         expect(receipt.status, `${id} ${profile}: ${await receipt.clone().text()}`).toBe(200);
-        writeFileSync(join(dir, "r.cose"), new Uint8Array(await receipt.arrayBuffer()));
-        writeFileSync(join(dir, "record.json"), JSON.stringify(record));
-        const v = await runCli(
-          (x) => verifyCommand.run(x),
-          [join(dir, "record.json"), "--receipt", join(dir, "r.cose"), "--keys", keys],
-        );
+        const v = await verifyRecordFiles(dir, record, {
+          receipt: new Uint8Array(await receipt.arrayBuffer()),
+          keys,
+        });
         expect(v, `${id} ${profile}: ${v.out}`).toMatchObject({ code: 0 });
       }
     }
     const proof = await fetch(`${second.url}/archivist/v1/tlog-proofs/${ids[0]}`, { headers: auth });
     expect(proof.status).toBe(200);
-    writeFileSync(join(dir, "p.tlog-proof"), await proof.text());
-    writeFileSync(join(dir, "first.json"), JSON.stringify(records[0]));
-    const tp = await runCli(
-      (x) => verifyCommand.run(x),
-      [
-        join(dir, "first.json"),
-        "--tlog-proof",
-        join(dir, "p.tlog-proof"),
-        "--log-key",
-        join(dir, "log.vkey"),
-      ],
-    );
+    const tp = await verifyRecordFiles(dir, records[0], {
+      tlogProof: await proof.text(),
+      logKey: join(dir, "log.vkey"),
+    });
     expect(tp, tp.out).toMatchObject({ code: 0 });
     // Every seal (the MMR's consistency proofs reach into the archive) and the chain of periods.
-    const log = await runCli(
-      (x) => verifyCommand.run(x),
-      ["--log", tenant, "--url", second.url, "--keys", keys, "--log-key", join(dir, "log.vkey")],
-    );
+    const log = await verifyCli([
+      "--log",
+      tenant,
+      "--url",
+      second.url,
+      "--keys",
+      keys,
+      "--log-key",
+      join(dir, "log.vkey"),
+    ]);
     expect(log, log.out).toMatchObject({ code: 0 });
     expect(log.out).toMatch(/periods chain/);
     // Tiles and the final checkpoint come from object storage, cacheable for ever.

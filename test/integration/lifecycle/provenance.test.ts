@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import canonicalize from "canonicalize";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import type { DeliveryJob } from "../../../plugins/conserver/delivery/job.js";
@@ -12,13 +11,13 @@ import { MemoryVconStore } from "../../../plugins/conserver/store/memory-store.j
 import { parseVcon } from "../../../plugins/conserver/vcon.js";
 import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
 import { runCli } from "../../helpers/cli-output.js";
+import { modelSummary } from "../../helpers/model-summary.js";
 import { committedRecord } from "../../helpers/poll.js";
 import { serviceForSuite } from "../../helpers/service.js";
 import { newAsset, untilSealed } from "../../helpers/vcon-event.js";
 
 const suite = serviceForSuite();
 const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
-const jcs = (v: unknown) => (canonicalize as unknown as (v: unknown) => string)(v);
 const dir = mkdtempSync(join(tmpdir(), "provenance-"));
 const file = (name: string) => join(dir, name);
 
@@ -45,23 +44,7 @@ function summarised(body = "The customer asked about an extended warranty.") {
     ),
   ) as Record<string, unknown> & { uuid: string; dialog: unknown[] };
   vcon.uuid = crypto.randomUUID();
-  vcon.analysis = [
-    {
-      type: "summary",
-      dialog: 0,
-      vendor: "example-ai",
-      encoding: "none",
-      body,
-      provenance: {
-        model: "summarizer-2",
-        provider: "example-ai",
-        parameters: { temperature: 0.2 },
-        prompt_hash: `sha256:${sha("Summarise the call.")}`,
-        inputs: [{ type: "dialog", index: 0, hash: `sha256:${sha(jcs(vcon.dialog[0]))}` }],
-        output_hash: `sha256:${sha(body)}`,
-      },
-    },
-  ];
+  vcon.analysis = [modelSummary(vcon, body)];
   return vcon;
 }
 

@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { logCommand } from "../../../src/cli/log.js";
-import { verifyCommand } from "../../../src/cli/verify.js";
 import { leafIndexOfMmrIndex } from "../../../src/verify/mmr/index.js";
 import { parseCheckpoint, periodLinkLeaf } from "../../../src/verify/tlog/index.js";
 import { closeLogPeriod } from "../../../src/workers/log-period.js";
@@ -14,6 +13,7 @@ import { buildGo, goRunnable, runGoLines } from "../../helpers/go.js";
 import { until } from "../../helpers/poll.js";
 import { evidence, postEvent, tenancyLog } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
+import { verifyCli, verifyRecordFiles } from "../../helpers/verify-cli.js";
 
 /*
  * Log periods (docs/scaling.md): a tenancy's log closes at a size, on command, while records
@@ -29,8 +29,6 @@ beforeAll(async () => {
   token = await s.token(s.a);
 }, 120_000);
 afterAll(() => s?.stop());
-
-const cli = (args: string[]) => runCli((a) => verifyCommand.run(a), args);
 
 interface PeriodsAnswer {
   head: string;
@@ -118,9 +116,10 @@ describe("log periods", () => {
       const [, a, , e] = (ids[k] as string).split("/");
       const receipt = await s.api(`/archivist/v1/receipts/assets/${a}/events/${e}`, { token });
       expect(receipt.status).toBe(200);
-      writeFileSync(join(dir, "r.cose"), new Uint8Array(await receipt.arrayBuffer()));
-      writeFileSync(join(dir, "record.json"), JSON.stringify(r));
-      const v = await cli([join(dir, "record.json"), "--receipt", join(dir, "r.cose"), "--keys", keys]);
+      const v = await verifyRecordFiles(dir, r, {
+        receipt: new Uint8Array(await receipt.arrayBuffer()),
+        keys,
+      });
       expect(v, `${ids[k]}: ${v.out}`).toMatchObject({ code: 0 });
     }
     // A tlog-proof of a record of the first (closed) period, against the log's key from a file.
@@ -129,20 +128,12 @@ describe("log periods", () => {
       const r = await s.api(`/archivist/v1/tlog-proofs/${firstId}`, { token });
       return r.status === 200 ? r.text() : undefined;
     });
-    writeFileSync(join(dir, "p.tlog-proof"), proof);
-    writeFileSync(join(dir, "first.json"), JSON.stringify(records[0]));
     writeFileSync(join(dir, "log.vkey"), await (await s.api(`${prefix}/key`)).text());
-    const tp = await cli([
-      join(dir, "first.json"),
-      "--tlog-proof",
-      join(dir, "p.tlog-proof"),
-      "--log-key",
-      join(dir, "log.vkey"),
-    ]);
+    const tp = await verifyRecordFiles(dir, records[0], { tlogProof: proof, logKey: join(dir, "log.vkey") });
     expect(tp, tp.out).toMatchObject({ code: 0 });
 
     // The whole log: every seal, and the chain of period roots.
-    const log = await cli([
+    const log = await verifyCli([
       "--log",
       tenant,
       "--url",
@@ -258,7 +249,7 @@ describe("log periods", () => {
       } finally {
         process.env = saved;
       }
-      const log = await cli(["--log", tenant, "--url", s.url]);
+      const log = await verifyCli(["--log", tenant, "--url", s.url]);
       expect(log, log.out).toMatchObject({ code: 2 });
       expect(log.out).toMatch(/periods chain/);
     },

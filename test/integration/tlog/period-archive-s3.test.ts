@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportCommand } from "../../../src/cli/export.js";
-import { verifyCommand } from "../../../src/cli/verify.js";
 import { archiveClosedPeriods, dropArchivedPeriods } from "../../../src/workers/log-archive.js";
 import { closeLogPeriod } from "../../../src/workers/log-period.js";
 import { loadSealKeys } from "../../../src/workers/seal-keys.js";
@@ -12,6 +11,7 @@ import { until } from "../../helpers/poll.js";
 import { evidence, postEvent, tenancyLog } from "../../helpers/records.js";
 import { type S3Server, startS3Server } from "../../helpers/s3-server.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
+import { verifyCli, verifyRecordFiles } from "../../helpers/verify-cli.js";
 
 /*
  * Closed log periods moved to an S3-compatible bucket (the blob store's S3 client, aws4fetch)
@@ -98,19 +98,14 @@ describe("closed log periods in an S3 bucket", () => {
       for (const profile of ["", "?profile=rfc9162"]) {
         const receipt = await s.api(`/archivist/v1/receipts/assets/${a}/events/${e}${profile}`, { token });
         expect(receipt.status, `${id}${profile}`).toBe(200);
-        writeFileSync(join(dir, "r.cose"), new Uint8Array(await receipt.arrayBuffer()));
-        writeFileSync(join(dir, "record.json"), JSON.stringify(record));
-        const v = await runCli(
-          (x) => verifyCommand.run(x),
-          [join(dir, "record.json"), "--receipt", join(dir, "r.cose"), "--keys", keys],
-        );
+        const v = await verifyRecordFiles(dir, record, {
+          receipt: new Uint8Array(await receipt.arrayBuffer()),
+          keys,
+        });
         expect(v, `${id}${profile}: ${v.out}`).toMatchObject({ code: 0 });
       }
     }
-    const log = await runCli(
-      (x) => verifyCommand.run(x),
-      ["--log", tenant, "--url", s.url, "--keys", keys, "--log-key", vkey],
-    );
+    const log = await verifyCli(["--log", tenant, "--url", s.url, "--keys", keys, "--log-key", vkey]);
     expect(log, log.out).toMatchObject({ code: 0 });
     expect(log.out).toMatch(/periods chain/);
     // The asset's evidence bundle: every record of every period with both receipts, verified offline.
