@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll } from "vitest";
 import { type ChildService, startChild } from "./child-service.js";
 import { freshPostgresDatabase, testEngine } from "./databases.js";
+import { seedPglite } from "./pglite-template.js";
 import { freePort } from "./ports.js";
 
 /**
@@ -49,7 +50,7 @@ export function childDeployments(label: string) {
         const db = await freshPostgresDatabase();
         cleanups.push(db.drop);
         env.DATABASE_URL = db.url;
-      }
+      } else if (!extra.DATABASE_URL) await seedPglite(env.DATA_DIR as string);
       return env;
     },
     /** Starts a child on a free port; it is killed after the file's tests if the test does not. */

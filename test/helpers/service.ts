@@ -6,6 +6,7 @@ import { afterAll, beforeAll } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { type RunningService, startService } from "../../src/server.js";
 import { freshPostgresDatabase, testEngine } from "./databases.js";
+import { seedPglite } from "./pglite-template.js";
 
 interface TestTenancy {
   name: string;
@@ -84,6 +85,7 @@ export async function startTestService(
       ...env,
     },
   );
+  if (config.dataDir === dataDir && !config.databaseUrl) await seedPglite(dataDir);
   let service = await startService(config);
   let url = service.url;
   const tokens = new Map<string, string>();

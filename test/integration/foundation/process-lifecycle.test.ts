@@ -7,6 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type ChildService, startChild } from "../../helpers/child-service.js";
 import { freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
 import { type PausableProxy, pausableProxy } from "../../helpers/pausable-proxy.js";
+import { seedPglite } from "../../helpers/pglite-template.js";
 import { freePort } from "../../helpers/ports.js";
 import { REDIS_URL, redisUp } from "../conserver/redis-env.js";
 
@@ -46,7 +47,11 @@ async function freshLife(opts: {
     ARCHIVIST_SHUTDOWN_TIMEOUT_MS: String(opts.shutdownMs),
     ARCHIVIST_TEST_STALL_FILE: join(dataDir, "stall"),
   };
-  if (engine === "pglite") return { dataDir, env };
+  if (engine === "pglite") {
+    // The first start's initdb is restart-as-users-do's; these lives are about what follows it.
+    await seedPglite(dataDir);
+    return { dataDir, env };
+  }
   const db = await freshPostgresDatabase();
   cleanups.push(db.drop);
   let url = db.url;
