@@ -25,7 +25,7 @@ export const defaultOptions: Record<string, unknown> = {
  * Records the derivation of every analysis of the vCon that carries a `provenance` member
  * (draft-howe-vcon-provenance-00): one template event per analysis, its `payload` the SHA-256 of
  * the derivation's canonical JSON (model, provider, parameters, prompt hash, each input element's
- * hash, the output's hash; `src/core/lifecycle/provenance.ts`), its operation an AI lifecycle
+ * hash, the output's hash; `src/verify/lifecycle/provenance.ts`), its operation an AI lifecycle
  * event (`vcon_inference_performed` by default, with the link's `purpose`). Each is a statement
  * like any template event. An analysis whose provenance does not hold (an input that is not in
  * the vCon, a stated hash that is not the element's) fails the link: the vCon is dead-lettered.
