@@ -82,11 +82,7 @@ class Deadline {
  * forever, so a minute per request and the deadline overall.
  */
 async function get(url: string, deadline: Deadline): Promise<Uint8Array> {
-  const api = new PublicApi("", {
-    maxBytes: MAX_RESOURCE_BYTES,
-    fetch: (u, init) =>
-      fetch(u, { ...init, signal: AbortSignal.any([deadline.signal, AbortSignal.timeout(60_000)]) }),
-  });
+  const api = new PublicApi("", { maxBytes: MAX_RESOURCE_BYTES, timeoutMs: 60_000, signal: deadline.signal });
   try {
     return await api.bytes(url);
   } catch (err) {

@@ -1,6 +1,6 @@
 import { Command as Cli } from "commander";
 import { TokenSource } from "../client/token-source.js";
-import { CodedError } from "../verify/primitives.js";
+import { CodedError, fetchWithin, readBoundedText, timeLimit } from "../verify/primitives.js";
 import type { CredentialFlags } from "./caller-api.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
@@ -16,6 +16,8 @@ class ProcessorsFailed extends CodedError<"PROCESSORS_FAILED"> {
 }
 
 const TIMEOUT_MS = 60_000;
+// Lists of processors and their notices: far below this; a larger answer is not the service's.
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 async function bearer(base: string, v: CredentialFlags): Promise<string> {
   const token = v.token ?? process.env.ARCHIVIST_TOKEN;
@@ -33,16 +35,25 @@ async function bearer(base: string, v: CredentialFlags): Promise<string> {
 async function call(v: Options, method: string, path: string, body?: unknown): Promise<unknown> {
   if (!v.url) throw new ProcessorsFailed("--url <service> is required");
   const base = v.url.replace(/\/$/, "");
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${await bearer(base, v)}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    signal: AbortSignal.timeout(TIMEOUT_MS),
-  });
-  const text = await res.text();
+  const authorization = `Bearer ${await bearer(base, v)}`;
+  const limit = timeLimit(TIMEOUT_MS);
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetchWithin(
+      fetch,
+      `${base}${path}`,
+      {
+        method,
+        headers: { authorization, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      },
+      limit,
+    );
+    text = await readBoundedText(res, MAX_ANSWER_BYTES, `${method} ${path}`, limit.signal);
+  } finally {
+    limit.clear();
+  }
   if (!res.ok) {
     let message = text.slice(0, 500);
     try {

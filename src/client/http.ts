@@ -1,5 +1,5 @@
 import { Agent, request } from "undici";
-import { BodyTooLarge, readBounded } from "../verify/primitives.js";
+import { BodyTooLarge, fetchWithin, readBounded, timeLimit } from "../verify/primitives.js";
 
 /** A fetch: the global one, or one a test or a custom transport injects. */
 export type FetchFn = typeof fetch;
@@ -41,19 +41,41 @@ export type HttpSend = (url: string, r: HttpRequest) => Promise<HttpAnswer>;
 /** A sender over an injected fetch (tests, custom transports). */
 export function fetchSender(fetchFn: FetchFn): HttpSend {
   return async (url, r) => {
-    // The timeout's signal also ends the body's stream: one bound for headers and body.
-    const res = await fetchFn(url, {
-      method: r.method,
-      headers: r.headers,
-      // Any Uint8Array is a body to fetch; the DOM types ask for one over an ArrayBuffer only.
-      ...(r.body === undefined ? {} : { body: r.body as BodyInit }),
-      redirect: "manual",
-      signal: AbortSignal.any([r.signal, AbortSignal.timeout(r.timeoutMs)]),
-    });
+    // One bound for headers and body, the job's signal folded in.
+    const limit = timeLimit(r.timeoutMs, r.signal);
+    let res: Response;
+    try {
+      res = await fetchWithin(
+        fetchFn,
+        url,
+        {
+          method: r.method,
+          headers: r.headers,
+          // Any Uint8Array is a body to fetch; the DOM types ask for one over an ArrayBuffer only.
+          ...(r.body === undefined ? {} : { body: r.body as BodyInit }),
+          redirect: "manual" as const,
+        },
+        limit,
+      );
+    } catch (err) {
+      limit.clear();
+      throw err;
+    }
     return {
       status: res.status,
       headers: res.headers,
-      body: (max) => readBounded(res, max, `the answer of ${r.method} ${new URL(url).pathname}`),
+      body: async (max) => {
+        try {
+          return await readBounded(
+            res,
+            max,
+            `the answer of ${r.method} ${new URL(url).pathname}`,
+            limit.signal,
+          );
+        } finally {
+          limit.clear();
+        }
+      },
     };
   };
 }

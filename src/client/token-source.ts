@@ -1,5 +1,5 @@
 import type { BearerTokens } from "../verify/primitives.js";
-import { readBoundedText } from "../verify/primitives.js";
+import { fetchWithin, readBoundedText, timeLimit } from "../verify/primitives.js";
 import { API_ERRORS, type ApiErrors } from "./errors.js";
 import type { FetchFn } from "./http.js";
 
@@ -100,37 +100,44 @@ export async function requestToken(
     client_id: credentials.clientId,
     client_secret: credentials.clientSecret,
   });
-  let res: Response;
+  // One bound for the answer's headers and body: a trickling endpoint holds nobody for ever.
+  const limit = timeLimit(o.timeoutMs ?? TOKEN_TIMEOUT_MS, o.signal);
   try {
-    res = await (o.fetch ?? fetch)(tokenUrl(credentials), {
-      method: "POST",
-      body,
-      // The secret goes to the endpoint configured, never on to where a 3xx points.
-      redirect: "manual",
-      // One bound for the answer's headers and body: a trickling endpoint holds nobody for ever.
-      signal: AbortSignal.any([
-        ...(o.signal ? [o.signal] : []),
-        AbortSignal.timeout(o.timeoutMs ?? TOKEN_TIMEOUT_MS),
-      ]),
-    });
-  } catch (err) {
-    throw errors.unavailable(`token request failed: ${(err as Error).message}`);
+    let res: Response;
+    try {
+      res = await fetchWithin(
+        o.fetch ?? fetch,
+        tokenUrl(credentials),
+        // The secret goes to the endpoint configured, never on to where a 3xx points.
+        { method: "POST", body, redirect: "manual" as const },
+        limit,
+      );
+    } catch (err) {
+      throw errors.unavailable(`token request failed: ${(err as Error).message}`);
+    }
+    // A browser answers a redirect not followed as an opaque one, of status 0.
+    const redirected = res.type === "opaqueredirect" || (res.status >= 300 && res.status < 400);
+    if (res.status === 429 || res.status >= 500 || redirected) {
+      await res.body?.cancel().catch(() => undefined);
+      throw errors.unavailable(
+        `token endpoint answered ${res.status}${redirected ? " (redirects are not followed)" : ""}`,
+        res.status,
+      );
+    }
+    let text: string;
+    try {
+      text = await readBoundedText(res, MAX_TOKEN_ANSWER_BYTES, "the token endpoint's answer", limit.signal);
+    } catch (err) {
+      throw errors.unavailable(`token endpoint's answer could not be read: ${(err as Error).message}`);
+    }
+    return answerOf(res, text, errors);
+  } finally {
+    limit.clear();
   }
-  // A browser answers a redirect not followed as an opaque one, of status 0.
-  const redirected = res.type === "opaqueredirect" || (res.status >= 300 && res.status < 400);
-  if (res.status === 429 || res.status >= 500 || redirected) {
-    await res.body?.cancel().catch(() => undefined);
-    throw errors.unavailable(
-      `token endpoint answered ${res.status}${redirected ? " (redirects are not followed)" : ""}`,
-      res.status,
-    );
-  }
-  let text: string;
-  try {
-    text = await readBoundedText(res, MAX_TOKEN_ANSWER_BYTES, "the token endpoint's answer");
-  } catch (err) {
-    throw errors.unavailable(`token endpoint's answer could not be read: ${(err as Error).message}`);
-  }
+}
+
+/** The token endpoint's answer, read: the token and its lifetime, or why there is none. */
+function answerOf(res: Response, text: string, errors: ApiErrors): { token: string; expiresInS: number } {
   const json = (parseJson(text) ?? {}) as {
     access_token?: unknown;
     expires_in?: unknown;

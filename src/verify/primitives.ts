@@ -97,6 +97,7 @@ export {
 } from "./mmr/index.js";
 export type { BearerTokens } from "./net/bearer-tokens.js";
 export { BodyTooLarge, readBounded, readBoundedText } from "./net/bounded-body.js";
+export { fetchWithin, timeLimit } from "./net/time-limit.js";
 export {
   type AttributeStanding,
   COMMITMENT_KEY,

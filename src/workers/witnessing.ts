@@ -16,9 +16,11 @@ import {
 } from "../store/tlog-checkpoints.js";
 import {
   cosignatureTime,
+  fetchWithin,
   NoteError,
   type NoteVerifier,
   readBoundedText,
+  timeLimit,
   verifierFromVkey,
   verifyNote,
   type WitnessEntry,
@@ -107,24 +109,19 @@ export class Witnessing {
               consistencyProof(old, cp.size, get),
             )
           : [];
-      const res = await fetch(`${w.url}/add-checkpoint`, {
-        method: "POST",
-        headers: { "content-type": "text/plain; charset=utf-8" },
-        body: formatAddCheckpoint({ oldSize: old, proof, note: cp.note }),
-        // The checkpoint goes to the witness configured, never on to where a 3xx points: that
-        // is a failure of this witness.
-        redirect: "manual",
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-      const body = await readBoundedText(res, MAX_ANSWER_BYTES, `${w.name}'s answer`);
-      if (res.status === 409) {
+      const { status, body } = await askWitness(
+        w.url,
+        w.name,
+        formatAddCheckpoint({ oldSize: old, proof, note: cp.note }),
+      );
+      if (status === 409) {
         const size = /^(0|[1-9][0-9]*)\n?$/.exec(body);
         if (!size) throw new NoteError(`409 without a size: ${body.slice(0, 80)}`);
         old = Number(size[1]);
         await setWitnessSize(this.db, cp.tenant_id, w.name, old);
         continue;
       }
-      if (res.status !== 200) throw new Error(`${w.name} answered ${res.status}: ${body.slice(0, 200)}`);
+      if (status !== 200) throw new Error(`${w.name} answered ${status}: ${body.slice(0, 200)}`);
       // The answer's lines appended to the checkpoint form a note the witness's key must verify.
       const { verified } = verifyNote(`${cp.note}${body}`, [w.verifier]);
       const sig = verified[0];
@@ -139,5 +136,35 @@ export class Witnessing {
       });
       return;
     }
+  }
+}
+
+/** One add-checkpoint request, its answer read within TIMEOUT_MS and MAX_ANSWER_BYTES. */
+async function askWitness(
+  url: string,
+  name: string,
+  body: string,
+): Promise<{ status: number; body: string }> {
+  const limit = timeLimit(TIMEOUT_MS);
+  try {
+    const res = await fetchWithin(
+      fetch,
+      `${url}/add-checkpoint`,
+      {
+        method: "POST",
+        headers: { "content-type": "text/plain; charset=utf-8" },
+        body,
+        // The checkpoint goes to the witness configured, never on to where a 3xx points: that
+        // is a failure of this witness.
+        redirect: "manual" as const,
+      },
+      limit,
+    );
+    return {
+      status: res.status,
+      body: await readBoundedText(res, MAX_ANSWER_BYTES, `${name}'s answer`, limit.signal),
+    };
+  } finally {
+    limit.clear();
   }
 }

@@ -25,7 +25,15 @@ import {
   revocationCandidates,
   settledEventSeq,
 } from "../../store/revocation-notices.js";
-import { badRequest, forbidden, isUuid, LIFECYCLE_ATTRIBUTES, notFound } from "../../verify/primitives.js";
+import {
+  badRequest,
+  fetchWithin,
+  forbidden,
+  isUuid,
+  LIFECYCLE_ATTRIBUTES,
+  notFound,
+  timeLimit,
+} from "../../verify/primitives.js";
 import { adminView } from "../access/access-view.js";
 import { acceptedPrincipal } from "../identity/principals.js";
 import { createAssetEvent } from "./asset-events.js";
@@ -207,15 +215,21 @@ async function deliverOne(
     revokedAt: new Date(n.revoked_at).toISOString(),
     service: ctx.baseUrl,
   });
-  const res = await fetch(n.url, {
-    method: "POST",
-    headers: noticeHeaders(secret, n.id, Math.floor(Date.now() / 1000), body),
-    body,
-    // The notice goes to the URL registered, never where a 3xx points.
-    redirect: "manual",
-    signal: AbortSignal.timeout(TIMEOUT_MS),
-  });
-  await res.body?.cancel();
+  const limit = timeLimit(TIMEOUT_MS);
+  const res = await fetchWithin(
+    fetch,
+    n.url,
+    {
+      method: "POST",
+      headers: noticeHeaders(secret, n.id, Math.floor(Date.now() / 1000), body),
+      body,
+      // The notice goes to the URL registered, never where a 3xx points.
+      redirect: "manual" as const,
+    },
+    limit,
+  ).finally(() => limit.clear());
+  // Only the status is read: the receiver's body is not ours to hold.
+  await res.body?.cancel().catch(() => undefined);
   if (res.status < 200 || res.status > 299) throw new Error(`${n.url} answered ${res.status}`);
   const asset = /^assets\/([^/]+)\/events\//.exec(n.revocation)?.[1] ?? "";
   const p = notifier(n.tenant_id);

@@ -2,6 +2,7 @@ import { CodedError } from "../api/coded-error.js";
 import { keysFromKeySet, type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../index.js";
 import type { BearerTokens } from "../net/bearer-tokens.js";
 import { BodyTooLarge, readBounded } from "../net/bounded-body.js";
+import { fetchWithin, timeLimit } from "../net/time-limit.js";
 import { fetchFailure } from "./fetch-error.js";
 
 /** A record as the public routes return it. */
@@ -47,6 +48,8 @@ export interface LookupOptions {
   maxBytes?: number;
   /** How long one answer may take, in milliseconds. */
   timeoutMs?: number;
+  /** Ends every look-up of this client when it aborts (an overall deadline, a page left). */
+  signal?: AbortSignal;
 }
 
 // Lookups read records, receipts, keys and proofs: far below this unless a caller says otherwise.
@@ -66,6 +69,7 @@ export class PublicApi {
   private readonly tokens: LookupOptions["tokens"];
   private readonly maxBytes: number;
   private readonly timeoutMs: number | undefined;
+  private readonly signal: AbortSignal | undefined;
 
   /**
    * `options` as an object, or (the older form) the fetch alone followed by `pin` and `makeKey`.
@@ -88,6 +92,7 @@ export class PublicApi {
     this.tokens = o.tokens;
     this.maxBytes = o.maxBytes ?? DEFAULT_MAX_BYTES;
     this.timeoutMs = o.timeoutMs;
+    this.signal = o.signal;
   }
 
   /** True when receipts are checked with keys the caller pinned, not the ones the service serves. */
@@ -118,13 +123,17 @@ export class PublicApi {
 
   private async once(url: string, token: string | undefined, max: number) {
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-    const signal = this.timeoutMs === undefined ? undefined : AbortSignal.timeout(this.timeoutMs);
-    let res: Response;
+    const limit = this.timeoutMs === undefined ? undefined : timeLimit(this.timeoutMs, this.signal);
+    const signal = limit?.signal ?? this.signal;
     try {
-      res = await this.fetcher(url, { headers, ...(signal ? { signal } : {}) });
-      return { status: res.status, bytes: (await readBounded(res, max, `GET ${url}`)) as Uint8Array };
+      const res = limit
+        ? await fetchWithin(this.fetcher, url, { headers }, limit)
+        : await this.fetcher(url, { headers, ...(signal ? { signal } : {}) });
+      return { status: res.status, bytes: (await readBounded(res, max, `GET ${url}`, signal)) as Uint8Array };
     } catch (err) {
       throw new LookupError(err instanceof BodyTooLarge ? err.message : fetchFailure(url, err));
+    } finally {
+      limit?.clear();
     }
   }
 

@@ -1,4 +1,5 @@
 import { concatBytes } from "../crypto/bytes.js";
+import { readWithin } from "./time-limit.js";
 
 /** An answer larger than its reader accepts: refused, its stream cancelled. */
 export class BodyTooLarge extends Error {}
@@ -7,12 +8,14 @@ export class BodyTooLarge extends Error {}
  * The body of an answer from another party (a witness, a service, a bucket), read up to `max`
  * bytes: a declared length over it is refused before reading, and a stream that grows past it
  * is cancelled there. Another party's answer must never hold more of our memory than its use
- * needs; time is bounded by the request's own signal, which also ends the body's stream.
+ * needs. Its time is bounded by `signal` (the request's `timeLimit`): each read is raced against
+ * it and the stream cancelled when it aborts, whether or not the fetch still follows the signal.
  */
 export async function readBounded(
   res: Response,
   max: number,
   what: string,
+  signal?: AbortSignal,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(res.headers.get("content-length") ?? Number.NaN);
   if (declared > max) {
@@ -24,7 +27,13 @@ export async function readBounded(
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const r = await reader.read();
+    let r: ReadableStreamReadResult<Uint8Array>;
+    try {
+      r = await readWithin(reader.read(), signal);
+    } catch (err) {
+      await reader.cancel(err).catch(() => undefined);
+      throw err;
+    }
     if (r.done) break;
     size += r.value.length;
     if (size > max) {
@@ -37,6 +46,11 @@ export async function readBounded(
 }
 
 /** `readBounded` as UTF-8 text. */
-export async function readBoundedText(res: Response, max: number, what: string): Promise<string> {
-  return new TextDecoder().decode(await readBounded(res, max, what));
+export async function readBoundedText(
+  res: Response,
+  max: number,
+  what: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  return new TextDecoder().decode(await readBounded(res, max, what, signal));
 }
