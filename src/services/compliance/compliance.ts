@@ -18,7 +18,7 @@ import {
   insertCompliancePolicy,
 } from "../../store/compliance-policies.js";
 import { isoTime, notFound } from "../../verify/primitives.js";
-import { type AccessView, canReadEvent } from "../access/access-view.js";
+import { type AccessView, canReadEvent, projectAttributes } from "../access/access-view.js";
 import { adminCollection } from "../admin-collection.js";
 import { enumList } from "../records/list-query.js";
 
@@ -69,10 +69,14 @@ export async function assetCompliance(ctx: Pick<Ctx, "db">, view: AccessView, as
   // events themselves: the asset as first recorded, changed by the events declared by then.
   const all = await eventsOfAsset(ctx.db, asset.id);
   const declared = all.filter((e) => e.timestamp_declared.getTime() <= when.getTime());
+  // Only the attributes the caller may read: a policy selected by, or asserting on, a hidden
+  // attribute would otherwise tell its value (a richness reason quotes it).
   const then = {
-    attributes: declared.reduce<Record<string, unknown>>(
-      (attrs, e) => Object.assign(attrs, e.asset_attributes),
-      { ...(all[0]?.asset_attributes ?? asset.attributes) },
+    attributes: projectAttributes(
+      declared.reduce<Record<string, unknown>>((attrs, e) => Object.assign(attrs, e.asset_attributes), {
+        ...(all[0]?.asset_attributes ?? asset.attributes),
+      }),
+      grant,
     ),
   };
   const events = declared

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { applicationSubject, grantAccess } from "../../helpers/access-policy.js";
+import { adminAndReader, forSuite } from "../../helpers/service.js";
+
+// A fifth pass over least privilege: routes that answer about a record the caller may read in
+// part, or about records it may not read at all, must not tell it more than its grant does.
+const suite = forSuite(() => adminAndReader({ display_name: "reader", custom_claims: { team: "blue" } }));
+
+async function post<T>(path: string, json: unknown, token = suite.admin): Promise<T> {
+  const res = await suite.s.api(path, { method: "POST", token, json });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json()) as T;
+}
+
+type Compliance = {
+  compliant: boolean;
+  compliance: Array<{ compliance_policy_identity: string; compliant: boolean; reason: string }>;
+};
+
+describe("compliance answers", () => {
+  it("are evaluated over the asset attributes the caller may read: no hidden value, no hidden match", async () => {
+    const asset = await post<{ identity: string }>("/archivist/v2/assets", {
+      attributes: { arc_display_type: "ledger-box", team: "blue", salary: "91234" },
+    });
+    await grantAccess(suite.s, suite.admin, "boxes, type only", "attributes.arc_display_type=ledger-box", {
+      asset_attributes_read: ["arc_display_type"],
+      event_arc_display_type_read: ["*"],
+      ...applicationSubject(suite.readerId),
+    });
+    const richness = await post<{ identity: string }>("/archivist/v1/compliance_policies", {
+      compliance_type: "COMPLIANCE_RICHNESS",
+      display_name: "salary cap",
+      asset_filter: [{ or: ["attributes.arc_display_type=ledger-box"] }],
+      richness_assertions: [{ or: ["salary<1000"] }],
+    });
+    const byHidden = await post<{ identity: string }>("/archivist/v1/compliance_policies", {
+      compliance_type: "COMPLIANCE_RICHNESS",
+      display_name: "selected by salary",
+      asset_filter: [{ or: ["attributes.salary=91234"] }],
+      richness_assertions: [{ or: ["arc_display_type=ledger-box"] }],
+    });
+    const path = `/archivist/v1/compliance/${asset.identity}`;
+    const seen = async (token: string) => {
+      const res = await suite.s.api(path, { token });
+      expect(res.status).toBe(200);
+      return (await res.json()) as Compliance;
+    };
+    // The administrator reads the salary: both policies apply, and the cap names the value.
+    const whole = await seen(suite.admin);
+    expect(whole.compliance.map((c) => c.compliance_policy_identity).sort()).toEqual(
+      [richness.identity, byHidden.identity].sort(),
+    );
+    expect(JSON.stringify(whole)).toContain("91234");
+    // The reader does not: the salary is missing to it, so a policy selected by the salary does
+    // not apply, and the cap fails as on a missing attribute, without the value.
+    const partial = await seen(suite.reader);
+    expect(JSON.stringify(partial)).not.toContain("91234");
+    expect(partial.compliance.map((c) => c.compliance_policy_identity)).toEqual([richness.identity]);
+    expect(partial.compliance[0]?.compliant).toBe(false);
+    expect(partial.compliance[0]?.reason).toContain("salary is missing");
+  });
+});
