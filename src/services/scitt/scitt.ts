@@ -32,7 +32,7 @@ import {
   notFound,
   type PublicKey,
 } from "../../verify/primitives.js";
-import { requireReadableStatement } from "../access/readable-records.js";
+import { requireReadableRecord, requireReadableStatement } from "../access/readable-records.js";
 import { type Profile, receiptFor } from "../ledger/proofs.js";
 import { createFreeEvent } from "../records/free-events.js";
 
@@ -258,15 +258,20 @@ export async function assetEventStatement(
   });
 }
 
-/** The signed statement of a template-carrying asset-free event. */
+/**
+ * The signed statement of a template-carrying asset-free event, to those who may read the event
+ * (its tenancy's administrators; anyone for a statement in a public log): the statement carries
+ * its attributes, and the transparent form the record itself.
+ */
 export async function freeEventStatement(
-  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "db" | "keys" | "reads">,
+  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "config" | "db" | "keys" | "reads">,
   p: Principal,
   eventId: string,
   transparent: boolean,
   profile: Profile = "mmr",
   form: MmrProofForm = "map",
 ): Promise<Uint8Array> {
+  await requireReadableRecord(ctx, p, eventId);
   const event = await getFreeEvent(ctx.db, p.tenantId, eventId);
   if (!event) throw notFound("event");
   return eventStatement(ctx, eventId, event.tenant_id, event.attributes, {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { applicationSubject, grantAccess } from "../../helpers/access-policy.js";
+import { until } from "../../helpers/poll.js";
 import { adminAndReader, forSuite } from "../../helpers/service.js";
+import { VCON_CREATED_EVENT } from "../../helpers/vcon-event.js";
 
 // A fifth pass over least privilege: routes that answer about a record the caller may read in
 // part, or about records it may not read at all, must not tell it more than its grant does.
@@ -58,5 +60,38 @@ describe("compliance answers", () => {
     expect(partial.compliance.map((c) => c.compliance_policy_identity)).toEqual([richness.identity]);
     expect(partial.compliance[0]?.compliant).toBe(false);
     expect(partial.compliance[0]?.reason).toContain("salary is missing");
+  });
+});
+
+describe("asset-free events' statements", () => {
+  it("are read by the tenancy's administrators only, as every other read of an asset-free event", async () => {
+    const free = await post<{ identity: string }>("/archivist/v1/events", { attributes: VCON_CREATED_EVENT });
+    const path = `/archivist/v1/${free.identity}/statement`;
+    // The administrator's statement, with its receipt once the record is sealed.
+    await until(async () => {
+      await suite.s.service.workers.flush();
+      const r = await suite.s.api(`${path}?transparent=true`, { token: suite.admin });
+      return r.status === 200 ? true : undefined;
+    }, 30_000);
+    // Even a reader granted every asset reads no asset-free event.
+    await grantAccess(suite.s, suite.admin, "every asset", "attributes.arc_display_type!=nothing-at-all", {
+      asset_attributes_read: ["*"],
+      event_arc_display_type_read: ["*"],
+      ...applicationSubject(suite.readerId),
+    });
+    expect((await suite.s.api(`/archivist/v1/${free.identity}`, { token: suite.reader })).status).toBe(403);
+    for (const q of ["", "?transparent=true"]) {
+      const res = await suite.s.api(`${path}${q}`, { token: suite.reader });
+      expect(res.status, `${path}${q}`).toBe(404);
+      expect(res.headers.get("content-type")).toMatch(/json/);
+      // As for an event that does not exist.
+      const none = await suite.s.api(`/archivist/v1/events/${crypto.randomUUID()}/statement${q}`, {
+        token: suite.reader,
+      });
+      expect(none.status).toBe(404);
+      expect(((await res.json()) as { code: number }).code).toBe(
+        ((await none.json()) as { code: number }).code,
+      );
+    }
   });
 });
