@@ -28,9 +28,22 @@ export async function insertBlob(
   return rows[0] as BlobRow;
 }
 
-export async function getBlob(db: Queryable, tenantId: string, id: string): Promise<BlobRow | undefined> {
+export async function getBlob(
+  db: Queryable,
+  tenantId: string,
+  id: string,
+  uploader?: { issuer: string; subject: string },
+): Promise<BlobRow | undefined> {
   const r = (
-    await db.query<BlobRow>(`select ${COLUMNS} from blobs where tenant_id = $1 and id = $2`, [tenantId, id])
+    uploader
+      ? await db.query<BlobRow>(
+          `select ${COLUMNS} from blobs where tenant_id = $1 and id = $2 and issuer = $3 and subject = $4`,
+          [tenantId, id, uploader.issuer, uploader.subject],
+        )
+      : await db.query<BlobRow>(`select ${COLUMNS} from blobs where tenant_id = $1 and id = $2`, [
+          tenantId,
+          id,
+        ])
   )[0];
   return r && { ...r, size: Number(r.size) };
 }

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import type { Ctx, Principal } from "../../context.js";
 import { type BlobRow, getBlob } from "../../store/blobs.js";
-import { badRequest, forbidden, isoTime, notFound } from "../../verify/primitives.js";
+import { badRequest, isoTime, notFound } from "../../verify/primitives.js";
 
 /** API shape of blob metadata. */
 export function blobOut(b: BlobRow) {
@@ -21,12 +21,14 @@ export function blobOut(b: BlobRow) {
   };
 }
 
-/** A blob read directly (not through a record): its uploader or an administrator of its tenancy. */
+/**
+ * A blob read directly (not through a record): its uploader or an administrator of its tenancy.
+ * Another's blob is not found, as one that does not exist: a refusal would tell that the id is a blob.
+ */
 export async function blobForCaller(ctx: Pick<Ctx, "db">, p: Principal, id: string): Promise<BlobRow> {
-  const blob = await getBlob(ctx.db, p.tenantId, id);
+  const uploader = p.isAdmin ? undefined : { issuer: p.issuer, subject: p.subject };
+  const blob = await getBlob(ctx.db, p.tenantId, id, uploader);
   if (!blob) throw notFound("blob");
-  if (!p.isAdmin && !(blob.issuer === p.issuer && blob.subject === p.subject))
-    throw forbidden("only the uploader or an administrator reads a blob directly");
   return blob;
 }
 

@@ -95,3 +95,34 @@ describe("asset-free events' statements", () => {
     }
   });
 });
+
+describe("blobs read directly", () => {
+  async function upload(token: string): Promise<string> {
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array([1, 2, 3, 4])]), "f");
+    const res = await suite.s.api("/archivist/v1/blobs", { method: "POST", token, body: form });
+    expect(res.status, await res.clone().text()).toBe(200);
+    return ((await res.json()) as { identity: string }).identity;
+  }
+
+  it("answer another's blob as one that does not exist: no id is told to be a blob", async () => {
+    await grantAccess(suite.s, suite.admin, "reader uploads", "attributes.arc_display_type=reader-box", {
+      asset_attributes_read: ["arc_display_type"],
+      ...applicationSubject(suite.readerId),
+    });
+    const admins = await upload(suite.admin);
+    const own = await upload(suite.reader);
+    const none = `blobs/${crypto.randomUUID()}`;
+    for (const suffix of ["", "/info"]) {
+      expect((await suite.s.api(`/archivist/v1/${own}${suffix}`, { token: suite.reader })).status).toBe(200);
+      expect((await suite.s.api(`/archivist/v1/${admins}${suffix}`, { token: suite.admin })).status).toBe(
+        200,
+      );
+      expect((await suite.s.api(`/archivist/v1/${own}${suffix}`, { token: suite.admin })).status).toBe(200);
+      const refused = await suite.s.api(`/archivist/v1/${admins}${suffix}`, { token: suite.reader });
+      const missing = await suite.s.api(`/archivist/v1/${none}${suffix}`, { token: suite.reader });
+      expect(refused.status).toBe(404);
+      expect(await refused.json()).toEqual(await missing.json());
+    }
+  });
+});
