@@ -1,7 +1,7 @@
 import { type Outcome, settle } from "../../batching/coalescer.js";
 import type { Ctx, Principal } from "../../context.js";
 import type { Principal4 } from "../../store/asset-events.js";
-import type { AssetRow } from "../../store/assets.js";
+import { type AssetRow, getAsset } from "../../store/assets.js";
 import { dropErasableValues, putErasableValues } from "../../store/erasable-values.js";
 import {
   type AssetEventRecord,
@@ -77,13 +77,18 @@ export interface CheckedEvent {
   commitments: string[];
 }
 
-/** Validates a client's event and checks its blob and location references against the tenancy. */
+/**
+ * Validates a client's event and checks its blob and location references against the tenancy.
+ * `standing` is the asset as it stands before the event when the caller has it (a creation's
+ * first events); otherwise it is read, when there are references to check.
+ */
 export async function checkEvent(
   ctx: Pick<Ctx, "db" | "caches">,
   p: Principal,
   view: AccessView,
   assetId: string,
   input: EventInput,
+  standing?: AssetRow,
 ): Promise<CheckedEvent> {
   const refs = validateEventInput(input);
   // Erasable attributes are committed by a salted hash; their values go to the evidentiary store.
@@ -96,10 +101,6 @@ export async function checkEvent(
   );
   const ea = committed.eventAttributes;
   const aa = committed.assetAttributes;
-  // Blob and location references are rare; they are checked against this tenancy before the group.
-  if (refs.length) await checkAttachments(ctx.db, p.tenantId, refs);
-  await checkHomeLocation(ctx.db, p.tenantId, aa);
-  await putErasableValues(ctx.db, p.tenantId, committed.values);
   const authorize = (asset: AssetRow) => {
     const grant = view.grant(asset);
     if (!grant) throw notFound("asset");
@@ -108,6 +109,18 @@ export async function checkEvent(
     const refusal = writeRefusal(ea, aa, input.behaviour, grant);
     if (refusal) throw forbidden(refusal);
   };
+  // Blob and location references are rare; they are checked against this tenancy before the group,
+  // and only for a caller who may write the event: their answers (no such blob, another hash, no
+  // such location) would otherwise tell anyone which blobs and locations the tenancy holds, and
+  // confirm a guessed blob's content by its hash.
+  if (refs.length || typeof aa.arc_home_location_identity === "string") {
+    const asset = standing ?? (await getAsset(ctx.db, assetId));
+    if (!asset) throw notFound("asset");
+    authorize(asset);
+    if (refs.length) await checkAttachments(ctx.db, p.tenantId, refs);
+    await checkHomeLocation(ctx.db, p.tenantId, aa);
+  }
+  await putErasableValues(ctx.db, p.tenantId, committed.values);
   return {
     pending: {
       assetId,

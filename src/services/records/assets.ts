@@ -147,10 +147,11 @@ export async function createAssetWithEvents(
       throw badRequest(`events[${i}]: only Record events can come with an asset`);
   return writingErasables(ctx, p.tenantId, commitments, async () => {
     for (const event of input.events) {
-      const checked = await checkEvent(ctx, p, view, asset.id, event);
-      commitments.push(...checked.commitments);
       // As `POST …/events` does: against the asset as it stands before this event changes it.
-      checked.authorize(newAssetAsRow(asset, new Date()));
+      const standing = newAssetAsRow(asset, new Date());
+      const checked = await checkEvent(ctx, p, view, asset.id, event, standing);
+      commitments.push(...checked.commitments);
+      checked.authorize(standing);
       asset.attributes = { ...asset.attributes, ...checked.pending.assetAttributes };
       // Authorised here, so the group has nothing to authorise it against.
       checked.pending.authorize = undefined;

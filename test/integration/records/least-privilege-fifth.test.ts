@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applicationSubject, grantAccess } from "../../helpers/access-policy.js";
 import { until } from "../../helpers/poll.js";
-import { adminAndReader, forSuite } from "../../helpers/service.js";
+import { adminAndReader, forSuite, plainApplication } from "../../helpers/service.js";
 import { VCON_CREATED_EVENT } from "../../helpers/vcon-event.js";
 
 // A fifth pass over least privilege: routes that answer about a record the caller may read in
@@ -124,5 +124,66 @@ describe("blobs read directly", () => {
       expect(refused.status).toBe(404);
       expect(await refused.json()).toEqual(await missing.json());
     }
+  });
+});
+
+describe("an event's blob and location references", () => {
+  it("are checked only for a caller who may write the event: no answer tells a blob, its hash or a location", async () => {
+    const form = new FormData();
+    form.append("file", new Blob([new TextEncoder().encode("yes")]), "verdict");
+    const upload = await suite.s.api("/archivist/v1/blobs", {
+      method: "POST",
+      token: suite.admin,
+      body: form,
+    });
+    const blob = (await upload.json()) as { identity: string; hash: { value: string } };
+    const asset = await post<{ identity: string }>("/archivist/v2/assets", {
+      attributes: { arc_display_type: "case" },
+    });
+    const location = await post<{ identity: string }>("/archivist/v2/locations", {
+      display_name: "vault",
+      description: "where the verdicts are",
+    });
+    const attachment = (identity: string, hash: string) => ({
+      arc_attribute_type: "arc_attachment",
+      arc_blob_identity: identity,
+      arc_blob_hash_alg: "SHA256",
+      arc_blob_hash_value: hash,
+      arc_file_name: "verdict",
+    });
+    const none = crypto.randomUUID();
+    const guesses = [
+      { event: { verdict: attachment(blob.identity, blob.hash.value) }, asset: {} },
+      { event: { verdict: attachment(blob.identity, "00".repeat(32)) }, asset: {} },
+      { event: { verdict: attachment(`blobs/${none}`, "00".repeat(32)) }, asset: {} },
+      { event: {}, asset: { arc_home_location_identity: location.identity } },
+      { event: {}, asset: { arc_home_location_identity: `locations/${none}` } },
+    ];
+    const send = (token: string, on: string, g: (typeof guesses)[number]) =>
+      suite.s.api(`/archivist/v2/${on}/events`, {
+        method: "POST",
+        token,
+        json: {
+          operation: "Record",
+          behaviour: "RecordEvidence",
+          event_attributes: { arc_display_type: "note", ...g.event },
+          asset_attributes: g.asset,
+        },
+      });
+    // A new identity, with no policy: every guess answers as an asset it cannot see.
+    const stranger = await plainApplication(suite.s, suite.admin, { display_name: "stranger" });
+    for (const on of [asset.identity, `assets/${none}`])
+      for (const g of guesses) {
+        const res = await send(stranger.token, on, g);
+        expect(res.status, JSON.stringify(g)).toBe(404);
+        expect(await res.json()).toEqual({ code: 5, message: "asset not found", details: [] });
+      }
+    // Whoever may write the event still hears what is wrong with its references.
+    const wrong = await send(suite.admin, asset.identity, guesses[1] as (typeof guesses)[number]);
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as { message: string }).message).toContain("does not match");
+    expect((await send(suite.admin, asset.identity, guesses[0] as (typeof guesses)[number])).status).toBe(
+      200,
+    );
   });
 });
