@@ -28,33 +28,43 @@ export async function insertBlob(
   return rows[0] as BlobRow;
 }
 
+/** Who uploaded a blob: a caller that is not the tenancy's administrator reaches only its own. */
+export interface BlobUploader {
+  issuer: string;
+  subject: string;
+}
+
+/** The condition on a blob of the tenancy by id, and by uploader when one is given. */
+function blobWhere(tenantId: string, id: string, uploader?: BlobUploader): { sql: string; params: string[] } {
+  return uploader
+    ? {
+        sql: "tenant_id = $1 and id = $2 and issuer = $3 and subject = $4",
+        params: [tenantId, id, uploader.issuer, uploader.subject],
+      }
+    : { sql: "tenant_id = $1 and id = $2", params: [tenantId, id] };
+}
+
+/** A blob of the tenancy (uploaded by `uploader`, when given), if there is one. */
 export async function getBlob(
   db: Queryable,
   tenantId: string,
   id: string,
-  uploader?: { issuer: string; subject: string },
+  uploader?: BlobUploader,
 ): Promise<BlobRow | undefined> {
-  const r = (
-    uploader
-      ? await db.query<BlobRow>(
-          `select ${COLUMNS} from blobs where tenant_id = $1 and id = $2 and issuer = $3 and subject = $4`,
-          [tenantId, id, uploader.issuer, uploader.subject],
-        )
-      : await db.query<BlobRow>(`select ${COLUMNS} from blobs where tenant_id = $1 and id = $2`, [
-          tenantId,
-          id,
-        ])
-  )[0];
+  const w = blobWhere(tenantId, id, uploader);
+  const r = (await db.query<BlobRow>(`select ${COLUMNS} from blobs where ${w.sql}`, w.params))[0];
   return r && { ...r, size: Number(r.size) };
 }
 
-/** The content hash of a blob of the tenancy, if there is one (an attachment's check). */
-export async function blobHash(db: Queryable, tenantId: string, id: string): Promise<string | undefined> {
-  const rows = await db.query<{ hash: string }>("select hash from blobs where tenant_id = $1 and id = $2", [
-    tenantId,
-    id,
-  ]);
-  return rows[0]?.hash;
+/** The content hash of a blob of the tenancy (uploaded by `uploader`, when given), if there is one (an attachment's check). */
+export async function blobHash(
+  db: Queryable,
+  tenantId: string,
+  id: string,
+  uploader?: BlobUploader,
+): Promise<string | undefined> {
+  const w = blobWhere(tenantId, id, uploader);
+  return (await db.query<{ hash: string }>(`select hash from blobs where ${w.sql}`, w.params))[0]?.hash;
 }
 
 /**

@@ -117,7 +117,7 @@ export async function checkEvent(
     const asset = standing ?? (await getAsset(ctx.db, assetId));
     if (!asset) throw notFound("asset");
     authorize(asset);
-    if (refs.length) await checkAttachments(ctx.db, p.tenantId, refs);
+    if (refs.length) await checkAttachments(ctx.db, p, refs);
     await checkHomeLocation(ctx.db, p.tenantId, aa);
   }
   await putErasableValues(ctx.db, p.tenantId, committed.values);

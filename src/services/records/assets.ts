@@ -59,7 +59,7 @@ async function checkedCreation(
   }
   // Blob and location references are rare; like an event's, they are checked before the group.
   const refs = validateAttributes("attributes", given);
-  if (refs.length) await checkAttachments(ctx.db, p.tenantId, refs);
+  if (refs.length) await checkAttachments(ctx.db, p, refs);
   await checkHomeLocation(ctx.db, p.tenantId, given);
   // Erasable creation attributes are committed by a salted hash, in the asset and its NewAsset
   // record alike; their values go to the evidentiary store (dropped if the creation is refused).

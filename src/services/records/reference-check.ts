@@ -1,18 +1,25 @@
+import type { Principal } from "../../context.js";
 import { blobHash } from "../../store/blobs.js";
 import type { Queryable } from "../../store/db.js";
 import { locationExists } from "../../store/locations.js";
 import { badRequest } from "../../verify/primitives.js";
 import type { AttachmentRef } from "./attributes.js";
 
-/** A referenced blob must exist in the tenancy and have exactly the recorded hash (tampering shows at creation). */
+/**
+ * A referenced blob must exist in the tenancy and have exactly the recorded hash (tampering shows
+ * at creation). A caller that is not the tenancy's administrator references only blobs it may
+ * read directly, its own uploads: another's is "no blob", as one that does not exist, since a
+ * hash that does not match would confirm or refute a guess of content it may not read.
+ */
 export async function checkAttachments(
   tx: Queryable,
-  tenantId: string,
+  p: Pick<Principal, "tenantId" | "isAdmin" | "issuer" | "subject">,
   refs: AttachmentRef[],
 ): Promise<void> {
+  const uploader = p.isAdmin ? undefined : { issuer: p.issuer, subject: p.subject };
   for (const ref of refs) {
     if (!ref.blobId) continue;
-    const hash = await blobHash(tx, tenantId, ref.blobId);
+    const hash = await blobHash(tx, p.tenantId, ref.blobId, uploader);
     if (hash === undefined)
       throw badRequest(`${ref.attribute}.arc_blob_identity names no blob of this tenancy`);
     if (hash !== ref.hashValue)

@@ -187,3 +187,64 @@ describe("an event's blob and location references", () => {
     );
   });
 });
+
+describe("a writer's references to blobs", () => {
+  it("name only blobs it may read directly: another's answers as no blob, whatever hash is guessed", async () => {
+    const writer = await plainApplication(suite.s, suite.admin, { display_name: "writer" });
+    await grantAccess(
+      suite.s,
+      suite.admin,
+      "writer records notes",
+      "attributes.arc_display_type=writer-box",
+      {
+        asset_attributes_read: ["arc_display_type"],
+        behaviours: ["RecordEvidence"],
+        event_arc_display_type_read: ["note"],
+        event_arc_display_type_write: ["note"],
+        ...applicationSubject(writer.clientId),
+      },
+    );
+    const asset = await post<{ identity: string }>("/archivist/v2/assets", {
+      attributes: { arc_display_type: "writer-box" },
+    });
+    const upload = async (token: string, text: string) => {
+      const form = new FormData();
+      form.append("file", new Blob([new TextEncoder().encode(text)]), "memo");
+      const res = await suite.s.api("/archivist/v1/blobs", { method: "POST", token, body: form });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { identity: string; hash: { value: string } };
+    };
+    const secret = await upload(suite.admin, "no");
+    const own = await upload(writer.token, "memo");
+    const attach = (token: string, identity: string, hash: string) =>
+      suite.s.api(`/archivist/v2/${asset.identity}/events`, {
+        method: "POST",
+        token,
+        json: {
+          operation: "Record",
+          behaviour: "RecordEvidence",
+          event_attributes: {
+            arc_display_type: "note",
+            memo: {
+              arc_attribute_type: "arc_attachment",
+              arc_blob_identity: identity,
+              arc_blob_hash_alg: "SHA256",
+              arc_blob_hash_value: hash,
+              arc_file_name: "memo",
+            },
+          },
+        },
+      });
+    expect((await attach(writer.token, own.identity, own.hash.value)).status).toBe(200);
+    const missing = await attach(writer.token, `blobs/${crypto.randomUUID()}`, "00".repeat(32));
+    expect(missing.status).toBe(400);
+    const noBlob = ((await missing.json()) as { message: string }).message;
+    for (const hash of [secret.hash.value, "00".repeat(32)]) {
+      const res = await attach(writer.token, secret.identity, hash);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toBe(noBlob);
+    }
+    // The administrator, who reads every blob of the tenancy, references it.
+    expect((await attach(suite.admin, secret.identity, secret.hash.value)).status).toBe(200);
+  });
+});
