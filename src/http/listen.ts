@@ -34,6 +34,26 @@ function starting(req: IncomingMessage, res: ServerResponse): void {
 }
 
 /**
+ * A request whose `Expect` names something other than `100-continue`: Node answers 417 itself,
+ * with no body and none of the API's headers. The API's error body instead, and the connection
+ * closed, since the body the client may still send was never read.
+ */
+function expectationFailed(req: IncomingMessage, res: ServerResponse): void {
+  const body = JSON.stringify({
+    code: 3,
+    message: `expectation ${JSON.stringify(String(req.headers.expect ?? "").slice(0, 100))} is not supported (only 100-continue)`,
+    details: [],
+  });
+  res.writeHead(417, {
+    "content-type": "application/json",
+    "x-content-type-options": "nosniff",
+    "content-length": Buffer.byteLength(body),
+    connection: "close",
+  });
+  res.end(body);
+}
+
+/**
  * Binds the API's socket before anything else is built, so that the service's base URL (when
  * BASE_URL does not name it) is derived once from the port actually bound (`PORT=0` takes a free
  * one) and every part of the context is built with it. Until `serve` hands the requests to the
@@ -42,6 +62,7 @@ function starting(req: IncomingMessage, res: ServerResponse): void {
 export async function bindHttpServer(config: Config): Promise<Server> {
   const server = createServer(httpServerOptions(config), starting);
   server.keepAliveTimeout = httpServerOptions(config).keepAliveTimeout;
+  server.on("checkExpectation", expectationFailed);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, () => {
