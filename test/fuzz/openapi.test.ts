@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FUZZ, type Fuzzed, startFuzzed, stillAlive } from "../../fuzz/harness.js";
-import { ensurePagesBuilt } from "../../helpers/browser.js";
-import { type RawOutcome, type RawRequest, rawRequest } from "../../helpers/raw-http.js";
+import { ensurePagesBuilt } from "../helpers/browser.js";
+import { type RawOutcome, type RawRequest, rawRequest } from "../helpers/raw-http.js";
+import { FUZZ, type Fuzzed, snapshot, startFuzzed, stillAlive } from "./harness.js";
 
 // Every operation of the service's own OpenAPI document (generated from the zod schemas that
 // validate each route), so a new route is fuzzed without a line here, plus the few routes the
@@ -11,10 +11,11 @@ import { type RawOutcome, type RawRequest, rawRequest } from "../../helpers/raw-
 // reader without roles, nobody and a junk token. Invariants: an answer (never a hang or a
 // dropped connection), never a 5xx (503 only from /readyz, the one route documented to give
 // it), an error status of the API's vocabulary, the `{code, message, details}` body (SCRAPI's
-// problem details on its routes), and a service that still answers /healthz.
+// problem details on its routes), nothing stored by a refused request or a read, and a
+// service that still answers /healthz.
 // FUZZ_RUNS scales the runs per operation and kind; FUZZ_SEED fixes the inputs.
 
-const RUNS = Math.max(1, Math.round(FUZZ.runs / 8));
+const RUNS = Math.max(4, Math.round(FUZZ.runs / 20));
 /** FUZZ_ONLY (a regular expression over "METHOD /path") narrows the operations, to replay a failure. */
 const ONLY = new RegExp(process.env.FUZZ_ONLY ?? "");
 /** Longer than the service's body deadline (2 s, harness.ts) and request deadline (10 s). */
@@ -25,9 +26,29 @@ interface Operation {
   path: string;
   queryNames: string[];
   bodyFields: string[];
+  /** The body's JSON Schema as documented, when the operation takes a JSON body. */
+  bodySchema?: JsonSchema;
+}
+
+/** The part of JSON Schema the generated documents use (openapi.ts, zod's toJSONSchema). */
+interface JsonSchema {
+  type?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: JsonSchema | boolean;
+  items?: JsonSchema;
+  enum?: unknown[];
+  minItems?: number;
+  maxItems?: number;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  format?: string;
 }
 
 const WRITES = new Set(["POST", "PUT", "PATCH"]);
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** Error statuses of the API's vocabulary (api-error.ts), and the transport's own (range, expectation, headers, method). */
 const ERROR_STATUSES = new Set([400, 401, 402, 403, 404, 405, 408, 409, 413, 415, 416, 417, 429, 431]);
 /** SCRAPI's routes answer RFC 9290 problem details (CBOR, or JSON when asked). */
@@ -49,7 +70,7 @@ beforeAll(async () => {
       Record<
         string,
         {
-          parameters?: Array<{ name: string; in: string; schema?: { properties?: Record<string, unknown> } }>;
+          parameters?: Array<{ name: string; in: string; schema?: JsonSchema }>;
         }
       >
     >;
@@ -60,6 +81,7 @@ beforeAll(async () => {
       path,
       queryNames: (op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name),
       bodyFields: Object.keys((op.parameters ?? []).find((p) => p.in === "body")?.schema?.properties ?? {}),
+      bodySchema: (op.parameters ?? []).find((p) => p.in === "body")?.schema,
     })),
   );
   // Routes outside the generated document, answered by the server itself.
@@ -326,6 +348,113 @@ function jsonArb(op: Operation): fc.Arbitrary<Buffer> {
   return fc.oneof({ weight: 3, arbitrary: object }, { weight: 1, arbitrary: whole });
 }
 
+/** A value the schema accepts, as far as its JSON Schema says (patterns aside), small. */
+function valid(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
+  if (schema.enum?.length) return fc.constantFrom(...schema.enum);
+  switch (schema.type) {
+    case "object": {
+      const props = Object.entries(schema.properties ?? {});
+      if (props.length === 0 || depth > 3)
+        return fc.dictionary(
+          fc.string({ minLength: 1, maxLength: 8 }).map((k) => k.replace(/[^a-z_]/gi, "a")),
+          fc.oneof(fc.string({ maxLength: 12 }), fc.integer()),
+          { maxKeys: 3 },
+        );
+      return fc.record(Object.fromEntries(props.map(([k, v]) => [k, valid(v, depth + 1)])), {
+        requiredKeys: schema.required ?? [],
+      });
+    }
+    case "array":
+      return fc.array(valid(schema.items ?? {}, depth + 1), {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.max(schema.minItems ?? 0, Math.min(schema.maxItems ?? 3, 3)),
+      });
+    case "string":
+      if (schema.format === "uuid") return fc.uuid();
+      if (schema.format === "email") return fc.emailAddress();
+      if (schema.format === "date-time") return fc.date({ noInvalidDate: true }).map((d) => d.toISOString());
+      return fc.string({
+        minLength: schema.minLength ?? 0,
+        maxLength: Math.max(schema.minLength ?? 0, Math.min(schema.maxLength ?? 16, 16)),
+      });
+    case "integer":
+      return fc.integer({ min: schema.minimum ?? -1000, max: schema.maximum ?? 1000 });
+    case "number":
+      return fc.double({ min: schema.minimum ?? -1000, max: schema.maximum ?? 1000, noNaN: true });
+    case "boolean":
+      return fc.boolean();
+    default:
+      return fc.jsonValue({ maxDepth: 1 });
+  }
+}
+
+/** Marks a JSON token written as it is (numbers JSON.stringify cannot write: 1e400, 2^64). */
+const RAW = "\u0001raw:";
+const rawToken = (t: string) => `${RAW}${t}`;
+/** Values put in one place of a schema-shaped body: what each field's checks may not expect. */
+const hostileValue = fc.oneof(
+  fc.constantFrom<unknown>(
+    ...TIMES,
+    ...BIG.map(rawToken),
+    rawToken("-0"),
+    rawToken("1E+2"),
+    Number.MAX_SAFE_INTEGER + 2,
+    -1,
+    0,
+    0.5,
+    Number.MAX_VALUE,
+    "",
+    " ",
+    "a\u0000b",
+    "\ud800",
+    "\u202e\u0000",
+    "a".repeat(70_000),
+    "%00",
+    "../../x",
+    "assets/00000000-0000-0000-0000-000000000000",
+    "tenant/00000000-0000-0000-0000-000000000000",
+    null,
+    true,
+    [],
+    {},
+    [null],
+    [""],
+    Array.from({ length: 2000 }, (_, i) => `v${i}`),
+    { __proto__: null, constructor: { prototype: { polluted: 1 } } },
+    JSON.parse(deep(60)),
+    JSON.parse(deep(60, '{"a":', "}").replace(/\}+$/, (m) => `1${m}`)),
+  ),
+  fc.jsonValue({ maxDepth: 2 }),
+);
+
+/** Sets `value` at a path into `body` chosen by `at` (a field, or a field of a field). */
+function plant(body: unknown, at: number[], value: unknown): unknown {
+  if (body === null || typeof body !== "object" || at.length === 0) return value;
+  const [i, ...rest] = at;
+  const keys = Array.isArray(body) ? body.map((_, k) => k) : Object.keys(body as object);
+  if (keys.length === 0) return Array.isArray(body) ? [value] : { ...(body as object), x: value };
+  const key = keys[(i as number) % keys.length] as string | number;
+  const copy = (Array.isArray(body) ? [...body] : { ...(body as object) }) as Record<
+    string | number,
+    unknown
+  >;
+  copy[key] = plant(copy[key], rest, value);
+  return copy;
+}
+
+/** JSON text of `v`, with the raw tokens written as they are. */
+function writeJson(v: unknown): Buffer {
+  const text = JSON.stringify(v) ?? "null";
+  return Buffer.from(text.replace(/"\\u0001raw:([^"]*)"/g, "$1"));
+}
+
+/** A body the documented schema accepts, with one value in it replaced by a hostile one. */
+function schemaShapedArb(schema: JsonSchema): fc.Arbitrary<Buffer> {
+  return fc
+    .tuple(valid(schema), fc.array(fc.nat(), { minLength: 1, maxLength: 3 }), hostileValue, fc.boolean())
+    .map(([body, at, value, intact]) => writeJson(intact ? body : plant(body, at, value)));
+}
+
 /** A content type and a body that may not go with it. */
 function typedBodyArb(op: Operation): fc.Arbitrary<{ type: string | undefined; body: Buffer }> {
   const junk = fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b));
@@ -449,6 +578,19 @@ const headerArb = fc.oneof(
     ],
     [["transfer-encoding", "gzip"]],
     [["transfer-encoding", "chunked, chunked"]],
+    [["prefer", "return=minimal"]],
+    [["prefer", 'return="minimal;", respond-async, wait=1e400, =, ;;, return']],
+    [
+      ["prefer", "return=minimal"],
+      ["prefer", "return=representation"],
+    ],
+    [["x-request-total-count", "true"]],
+    [
+      ["x-request-total-count", "true"],
+      ["x-request-total-count", "TRUE"],
+    ],
+    [["datatrails-user-agent", "a".repeat(4000)]],
+    [["datatrails-partner-id", "\u00ff\u00fe"]],
     [["host", ""]],
     [["host", "a".repeat(300)]],
   ),
@@ -460,6 +602,7 @@ const headerArb = fc.oneof(
 
 /** Sends `r`; returns a description of the broken invariant, or nothing. */
 async function broken(op: Operation, r: RawRequest): Promise<string | undefined> {
+  const before = await snapshot(f);
   const o: RawOutcome = await rawRequest(f.s.url, r, HANG_MS);
   const key = o.kind === "answer" ? String(o.status) : o.kind;
   statuses[key] = (statuses[key] ?? 0) + 1;
@@ -473,6 +616,11 @@ async function broken(op: Operation, r: RawRequest): Promise<string | undefined>
   const text = body.toString("utf8").slice(0, 300);
   if (status === 503 && op.path === "/readyz") return undefined;
   if (status >= 500) return `${status} ${what}: ${text}`;
+  // A refused request, and any read, stores nothing.
+  if (status >= 400 || READS.has(r.method)) {
+    const after = await snapshot(f);
+    if (after !== before) return `${status} ${what} stored something: ${before} → ${after}`;
+  }
   if (status < 400) return undefined;
   if (!ERROR_STATUSES.has(status)) return `${status} is no error status of the API: ${what}`;
   if (r.method === "HEAD") return undefined;
@@ -590,6 +738,30 @@ describe("every documented operation, malformed", () => {
               };
             }),
         RUNS * 3,
+      ),
+    TIMEOUT,
+  );
+
+  it(
+    "schema-shaped JSON bodies with one hostile value, past the schema to the handlers",
+    () =>
+      everyOperation(
+        "schema",
+        (op) =>
+          op.bodySchema &&
+          fc
+            .tuple(schemaShapedArb(op.bodySchema), fc.constantFrom<Who>("admin", "admin", "admin", "reader"))
+            .map(([body, w]) => ({
+              method: op.method,
+              target: goodPath(op),
+              headers: [
+                ...auth(w),
+                ["content-type", "application/json"],
+                ["content-length", String(body.length)],
+              ] as Array<[string, string]>,
+              body,
+            })),
+        RUNS * 4,
       ),
     TIMEOUT,
   );
