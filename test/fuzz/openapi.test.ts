@@ -767,12 +767,23 @@ describe("every documented operation, malformed", () => {
   );
 
   it(
-    "methods: HEAD, OPTIONS and methods a path does not have, with and without bodies",
+    "methods: HEAD, OPTIONS, CONNECT and methods a path does not have, with and without bodies",
     () =>
       everyOperation("method", (op) =>
         fc
           .tuple(
-            fc.constantFrom("HEAD", "OPTIONS", "PUT", "PATCH", "DELETE", "POST", "TRACE", "PROPFIND", "GET"),
+            fc.constantFrom(
+              "HEAD",
+              "OPTIONS",
+              "PUT",
+              "PATCH",
+              "DELETE",
+              "POST",
+              "TRACE",
+              "PROPFIND",
+              "CONNECT",
+              "GET",
+            ),
             who,
             fc.boolean(),
           )

@@ -100,6 +100,19 @@ describe("HTTP edge", () => {
     });
   });
 
+  it("answers CONNECT with the API's error body and closes, not by dropping the connection", async () => {
+    const { host } = new URL(suite.s.url);
+    for (const target of [host, "/healthz"]) {
+      const answer = await rawExchange(suite.s.url, `CONNECT ${target} HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({
+        code: 3,
+        message: "CONNECT is not served here: this is no proxy",
+        details: [],
+      });
+    }
+  });
+
   it("finds a route through a trailing or doubled slash, and answers HEAD like GET without a body", async () => {
     const { s, token } = suite;
     expect((await s.api("/archivist/iam/v1/applications/", { token })).status).toBe(200);
