@@ -28,6 +28,9 @@ interface Operation {
   bodyFields: string[];
   /** The body's JSON Schema as documented, when the operation takes a JSON body. */
   bodySchema?: JsonSchema;
+  /** The fields of a form body as documented (the token endpoint), and the type it takes. */
+  formFields: string[];
+  consumes?: string[];
 }
 
 /** The part of JSON Schema the generated documents use (openapi.ts, zod's toJSONSchema). */
@@ -71,6 +74,7 @@ beforeAll(async () => {
         string,
         {
           parameters?: Array<{ name: string; in: string; schema?: JsonSchema }>;
+          consumes?: string[];
         }
       >
     >;
@@ -82,6 +86,8 @@ beforeAll(async () => {
       queryNames: (op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name),
       bodyFields: Object.keys((op.parameters ?? []).find((p) => p.in === "body")?.schema?.properties ?? {}),
       bodySchema: (op.parameters ?? []).find((p) => p.in === "body")?.schema,
+      formFields: (op.parameters ?? []).filter((p) => p.in === "formData").map((p) => p.name),
+      ...(op.consumes ? { consumes: op.consumes } : {}),
     })),
   );
   // Routes outside the generated document, answered by the server itself.
@@ -97,7 +103,7 @@ beforeAll(async () => {
     "/entries:openapi",
     "/nowhere:openapi",
   ])
-    operations.push({ method: "GET", path, queryNames: [], bodyFields: [] });
+    operations.push({ method: "GET", path, queryNames: [], bodyFields: [], formFields: [] });
   // Otherwise it would pass having sent nothing.
   expect(operations.length).toBeGreaterThan(150);
   const asset = await f.s.api("/archivist/v2/assets", {
@@ -455,6 +461,29 @@ function schemaShapedArb(schema: JsonSchema): fc.Arbitrary<Buffer> {
     .map(([body, at, value, intact]) => writeJson(intact ? body : plant(body, at, value)));
 }
 
+/** A form of the documented fields (real credentials among hostile values), some repeated. */
+function formArb(op: Operation): fc.Arbitrary<Buffer> {
+  const value = fc.oneof(
+    fc.constantFrom("client_credentials", f.s.a.clientId, encodeURIComponent(f.s.a.clientSecret)),
+    hostileWire,
+  );
+  return fc
+    .array(fc.tuple(fc.constantFrom(...op.formFields), value), { minLength: 1, maxLength: 6 })
+    .map((pairs) => Buffer.from(pairs.map(([k, v]) => `${k}=${v}`).join("&")));
+}
+
+/** The documented body with hostile values: JSON of the schema, or a form of its fields. */
+function documentedBodyArb(op: Operation): fc.Arbitrary<{ type: string; body: Buffer }> | undefined {
+  if (op.formFields.length)
+    return formArb(op).map((body) => ({
+      type: op.consumes?.[0] ?? "application/x-www-form-urlencoded",
+      body,
+    }));
+  if (op.bodySchema)
+    return schemaShapedArb(op.bodySchema).map((body) => ({ type: "application/json", body }));
+  return undefined;
+}
+
 /** A content type and a body that may not go with it. */
 function typedBodyArb(op: Operation): fc.Arbitrary<{ type: string | undefined; body: Buffer }> {
   const junk = fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b));
@@ -743,24 +772,28 @@ describe("every documented operation, malformed", () => {
   );
 
   it(
-    "schema-shaped JSON bodies with one hostile value, past the schema to the handlers",
+    "documented bodies (JSON of the schema, the token form) with hostile values, past the schema to the handlers",
     () =>
       everyOperation(
         "schema",
-        (op) =>
-          op.bodySchema &&
-          fc
-            .tuple(schemaShapedArb(op.bodySchema), fc.constantFrom<Who>("admin", "admin", "admin", "reader"))
-            .map(([body, w]) => ({
-              method: op.method,
-              target: goodPath(op),
-              headers: [
-                ...auth(w),
-                ["content-type", "application/json"],
-                ["content-length", String(body.length)],
-              ] as Array<[string, string]>,
-              body,
-            })),
+        (op) => {
+          const documented = documentedBodyArb(op);
+          return (
+            documented &&
+            fc
+              .tuple(documented, fc.constantFrom<Who>("admin", "admin", "admin", "reader"))
+              .map(([{ type, body }, w]) => ({
+                method: op.method,
+                target: goodPath(op),
+                headers: [
+                  ...auth(w),
+                  ["content-type", type],
+                  ["content-length", String(body.length)],
+                ] as Array<[string, string]>,
+                body,
+              }))
+          );
+        },
         RUNS * 4,
       ),
     TIMEOUT,
