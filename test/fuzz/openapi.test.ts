@@ -15,7 +15,7 @@ import { FUZZ, type Fuzzed, snapshot, startFuzzed, stillAlive } from "./harness.
 // service that still answers /healthz.
 // FUZZ_RUNS scales the runs per operation and kind; FUZZ_SEED fixes the inputs.
 
-const RUNS = Math.max(4, Math.round(FUZZ.runs / 20));
+const RUNS = Math.max(3, Math.round(FUZZ.runs / 20));
 /** FUZZ_ONLY (a regular expression over "METHOD /path") narrows the operations, to replay a failure. */
 const ONLY = new RegExp(process.env.FUZZ_ONLY ?? "");
 /** Longer than the service's body deadline (2 s, harness.ts) and request deadline (10 s). */
@@ -281,7 +281,11 @@ function queryArb(op: Operation): fc.Arbitrary<string> {
       { weight: 1, arbitrary: fc.constantFrom(...names).map((n) => `${n}[]`) },
       { weight: 1, arbitrary: fc.constantFrom(...names).map((n) => `${n}.a%00`) },
     ),
-    hostileWire,
+    fc.oneof(
+      { weight: 6, arbitrary: hostileWire },
+      // Raw bytes, not escaped (written as latin1 below): invalid UTF-8, NUL, DEL.
+      { weight: 1, arbitrary: rawBytes.map((b) => `a${b.toString("latin1")}b`) },
+    ),
   );
   return fc
     .array(pair, { minLength: 1, maxLength: 6 })
@@ -731,7 +735,7 @@ describe("every documented operation, malformed", () => {
       everyOperation("query", (op) =>
         fc.tuple(queryArb(op), who).map(([q, w]) => ({
           method: op.method,
-          target: `${goodPath(op)}?${q}`,
+          target: Buffer.concat([Buffer.from(`${goodPath(op)}?`), Buffer.from(q, "latin1")]),
           headers: [
             ...auth(w),
             ...(withBody(op) ? ([["content-type", "application/json"]] as Array<[string, string]>) : []),
