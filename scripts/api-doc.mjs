@@ -86,10 +86,16 @@ as for something that does not exist (403 where the operation itself needs admin
   or malformed body is a 400 and leaves no partial file. Deadlines: headers
   \`ARCHIVIST_HEADERS_TIMEOUT_MS\` (10 s), body \`ARCHIVIST_BODY_TIMEOUT_MS\` (60 s, then 408 and
   the connection closes), the whole request \`ARCHIVIST_REQUEST_TIMEOUT_MS\` (120 s, 408).
+- A request whose \`Expect\` is not \`100-continue\` is answered 417 with the API's error body, and
+  its connection closed; a CONNECT (a proxy's tunnel) 400, then the close.
 - The fuzz suite (\`test/fuzz\`, fast-check) checks these on both engines in every \`npm test\`
   (fixed seed, \`FUZZ_RUNS\`=40 per property); \`npm run fuzz\` runs 1,000 per property
   (\`FUZZ_RUNS\`, \`FUZZ_SEED\`, \`FUZZ_TALLY_FILE\` to record the inputs tried and the
-  invariants broken).
+  invariants broken). \`test/fuzz/openapi.test.ts\` walks every operation of the generated
+  OpenAPI document (\`/docs/openapi.json\`), a new route included without a line more, with
+  malformed paths, queries, bodies, methods, headers and unfinished bodies sent byte for byte,
+  as an administrator, a reader, nobody and a junk token (\`FUZZ_ONLY\` narrows it to the
+  operations a regular expression matches, to replay a failure).
 `;
 writeFileSync(new URL("../docs/api.md", import.meta.url), text);
 process.stdout.write(`docs/api.md: ${specs.length} operations\n`);

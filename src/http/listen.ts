@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import type { Config } from "../config.js";
 
 /** The HTTP server's deadlines and keep-alive, from the configuration. */
@@ -34,6 +35,42 @@ function starting(req: IncomingMessage, res: ServerResponse): void {
 }
 
 /**
+ * A request whose `Expect` names something other than `100-continue`: Node answers 417 itself,
+ * with no body and none of the API's headers. The API's error body instead, and the connection
+ * closed, since the body the client may still send was never read.
+ */
+function expectationFailed(req: IncomingMessage, res: ServerResponse): void {
+  const body = JSON.stringify({
+    code: 3,
+    message: `expectation ${JSON.stringify(String(req.headers.expect ?? "").slice(0, 100))} is not supported (only 100-continue)`,
+    details: [],
+  });
+  res.writeHead(417, {
+    "content-type": "application/json",
+    "x-content-type-options": "nosniff",
+    "content-length": Buffer.byteLength(body),
+    connection: "close",
+  });
+  res.end(body);
+}
+
+/**
+ * A CONNECT request (a proxy's tunnel), which never reaches the app: with nothing listening for
+ * it, Node drops the connection without a word. The API's error body instead, then the close.
+ */
+function refuseTunnel(_req: IncomingMessage, socket: Duplex): void {
+  const body = JSON.stringify({
+    code: 3,
+    message: "CONNECT is not served here: this is no proxy",
+    details: [],
+  });
+  socket.on("error", () => socket.destroy());
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
  * Binds the API's socket before anything else is built, so that the service's base URL (when
  * BASE_URL does not name it) is derived once from the port actually bound (`PORT=0` takes a free
  * one) and every part of the context is built with it. Until `serve` hands the requests to the
@@ -42,6 +79,8 @@ function starting(req: IncomingMessage, res: ServerResponse): void {
 export async function bindHttpServer(config: Config): Promise<Server> {
   const server = createServer(httpServerOptions(config), starting);
   server.keepAliveTimeout = httpServerOptions(config).keepAliveTimeout;
+  server.on("checkExpectation", expectationFailed);
+  server.on("connect", refuseTunnel);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, () => {

@@ -26,6 +26,24 @@ function queryParameters(schema: z.ZodType | undefined): Json[] {
   }));
 }
 
+/** The body as Swagger 2.0 says it: one `body` parameter, or a form's fields as `formData` ones. */
+function bodyParameters(spec: AnyRouteSpec): Json[] {
+  if (!spec.body) return [];
+  const schema = jsonSchema(spec.body);
+  const form = spec.contentTypes?.every(
+    (t) => t === "application/x-www-form-urlencoded" || t === "multipart/form-data",
+  );
+  if (!form) return [{ name: "body", in: "body", required: true, schema }];
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  return Object.entries((schema.properties ?? {}) as Record<string, Json>).map(([name, p]) => ({
+    name,
+    in: "formData",
+    required: required.has(name),
+    type: typeof p.type === "string" ? p.type : "string",
+    ...(Array.isArray(p.enum) ? { enum: p.enum } : {}),
+  }));
+}
+
 function operation(spec: AnyRouteSpec): Json {
   const pathParams = [...spec.path.matchAll(/\{([a-z_]+)\}/gi)].map((m) => ({
     name: m[1],
@@ -33,12 +51,14 @@ function operation(spec: AnyRouteSpec): Json {
     required: true,
     type: "string",
   }));
-  const body = spec.body ? [{ name: "body", in: "body", required: true, schema: jsonSchema(spec.body) }] : [];
   return {
     summary: spec.summary,
     operationId: `${spec.method}${spec.path.replace(/[^a-zA-Z0-9]+/g, "_")}`,
     tags: [spec.group],
-    parameters: [...pathParams, ...queryParameters(spec.query), ...body],
+    // The document's `consumes` says JSON; a route that takes another type says its own (the
+    // token endpoint's form, which answers JSON with 415).
+    ...(spec.contentTypes ? { consumes: spec.contentTypes } : {}),
+    parameters: [...pathParams, ...queryParameters(spec.query), ...bodyParameters(spec)],
     responses: {
       200: { description: "OK", schema: spec.response ? jsonSchema(spec.response) : { type: "object" } },
       default: { description: "Error: {code, message, details}" },

@@ -66,7 +66,7 @@ const COUNTED = [
 const SNAPSHOT = `select ${COUNTED.map((t) => `(select count(*) from ${t}) as ${t}`).join(", ")},
   (select count(*) from logs where tenant_id not in (select id from tenancies)) as foreign_logs`;
 
-async function snapshot(f: Fuzzed): Promise<string> {
+export async function snapshot(f: Fuzzed): Promise<string> {
   return JSON.stringify((await f.s.service.ctx.db.query(SNAPSHOT))[0]);
 }
 

@@ -85,6 +85,34 @@ describe("HTTP edge", () => {
     });
   });
 
+  it("answers an expectation other than 100-continue 417 with the API's error body and closes", async () => {
+    // Node answered these itself: 417 with an empty body and none of the API's headers.
+    const answer = await rawExchange(
+      suite.s.url,
+      "POST /archivist/v2/assets HTTP/1.1\r\nHost: x\r\nExpect: nonsense\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 417 /);
+    expect(answer).toMatch(/\r\nx-content-type-options: nosniff\r\n/i);
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({
+      code: 3,
+      message: 'expectation "nonsense" is not supported (only 100-continue)',
+      details: [],
+    });
+  });
+
+  it("answers CONNECT with the API's error body and closes, not by dropping the connection", async () => {
+    const { host } = new URL(suite.s.url);
+    for (const target of [host, "/healthz"]) {
+      const answer = await rawExchange(suite.s.url, `CONNECT ${target} HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({
+        code: 3,
+        message: "CONNECT is not served here: this is no proxy",
+        details: [],
+      });
+    }
+  });
+
   it("finds a route through a trailing or doubled slash, and answers HEAD like GET without a body", async () => {
     const { s, token } = suite;
     expect((await s.api("/archivist/iam/v1/applications/", { token })).status).toBe(200);
