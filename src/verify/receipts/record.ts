@@ -64,6 +64,35 @@ export function recordKind(record: ApiRecord): RecordKind {
   );
 }
 
+/** The kind a record's identity names, or undefined for neither. */
+function kindOf(record: ApiRecord): RecordKind | undefined {
+  try {
+    return recordKind(record);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The attributes a record's leaf commits to: an asset event's `event_attributes`, an asset-free
+ * event's `attributes`. The other map is not hashed on that record, so whatever it says is
+ * unsigned: read in place of the signed one, a genuine record would say what its leaf does not
+ * (another vCon's subject, a revocation for a grant). A record of neither kind proves nothing;
+ * its `event_attributes`, else its `attributes`, are read as they are.
+ */
+export function signedAttributes(record: ApiRecord): Record<string, unknown> | undefined {
+  const kind = kindOf(record);
+  const a =
+    kind === "asset-free-event"
+      ? record.attributes
+      : kind === "asset-event"
+        ? record.event_attributes
+        : (record.event_attributes ?? record.attributes);
+  return typeof a === "object" && a !== null && !Array.isArray(a)
+    ? (a as Record<string, unknown>)
+    : undefined;
+}
+
 /**
  * The leaf hash a record commits to, recomputed from its JSON alone.
  *

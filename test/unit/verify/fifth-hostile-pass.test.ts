@@ -1,18 +1,29 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { formatIdTimestamp } from "../../../src/core/log/idtimestamp.js";
+import { buildReceipt } from "../../../src/core/log/receipt.js";
+import { buildSeal } from "../../../src/core/log/seal.js";
 import { type EvidenceBundle, parseBundle, verifyBundle } from "../../../src/verify/bundle/index.js";
 import { encodeCbor, Tagged } from "../../../src/verify/cbor/index.js";
 import {
+  coseKeySet,
   decodeRfc9162Receipt,
   decodeSign1,
   verifyReceipt,
   verifyRfc9162Receipt,
   verifySign1,
 } from "../../../src/verify/cose/index.js";
-import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
+import type { EcJwk } from "../../../src/verify/crypto/public-key.js";
+import { bundleConsentReport } from "../../../src/verify/lifecycle/report.js";
+import {
+  attachReceipts,
+  statementToEventAttributes,
+  verifyStatement,
+} from "../../../src/verify/primitives.js";
+import { keysFromKeySet, leafOfRecord, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
 import { noTrust, type TrustRoots } from "../../../src/verify/verdict/index.js";
-import { vectorPublicKey } from "../../helpers/vector-key.js";
-import { buildFixture } from "./cose/fixture.js";
+import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
+import { buildFixture, statementOptions } from "./cose/fixture.js";
 
 // A fifth red-team pass over the verifier: hostile inputs made from genuine artefacts, each
 // expected to be refused. Earlier passes: test/unit/foundation/third-hostile-pass.test.ts,
@@ -110,5 +121,118 @@ describe("a bundle whose record was changed under receipts with their roots atta
     const forged = withPayload(genuine, Buffer.from(v.peak, "hex"));
     expect(verifyRfc9162Receipt(forged, Buffer.from(v.leaf, "hex"), key).ok).toBe(true);
     expect(verifyRfc9162Receipt(forged, new Uint8Array(32).fill(7), key).ok).toBe(false);
+  });
+});
+
+const TENANT = "6a009b40-eb55-4159-81f0-69024f89f53c";
+const LOG = `tenant/${TENANT}`;
+const SERVICE = "https://archivist.example";
+
+/** An asset-free event alone in its tenancy's log, with its receipt and seal signed with the vector key as "svc". */
+function freeEventEvidence(attributes: Record<string, string>) {
+  const idtimestamp = 0x8fa97ef269039b00n;
+  const record: Record<string, unknown> = {
+    identity: "events/0b7e1c2a-3f4d-4e5f-8a9b-1c2d3e4f5a6b",
+    origin_tenant: LOG,
+    attributes,
+    trails: [attributes.subject ?? ""],
+    event_type: "",
+    merklelog_commit: { index: "0", idtimestamp: formatIdTimestamp(idtimestamp) },
+  };
+  const leaf = leafOfRecord(record);
+  const at = formatIdTimestamp(idtimestamp);
+  const base = { kid: "svc", issuer: SERVICE };
+  const receipt = buildReceipt(
+    { ...base, subject: LOG, mmrIndex: 0, path: [], peak: leaf, idtimestamp: at },
+    deterministicSigner,
+  );
+  const state = { mmrSize: 1, timestampMs: 1_700_000_000_000, idtimestamp, epoch: 1, peaks: [leaf] };
+  const seal = buildSeal({ ...base, logId: LOG, state }, deterministicSigner);
+  return { record, receipt, seal };
+}
+
+/** A one-record vCon bundle of that event. */
+function freeEventBundle(attributes: Record<string, string>, subject: string): EvidenceBundle {
+  const { record, receipt, seal } = freeEventEvidence(attributes);
+  return {
+    format: "vcon-archivist/evidence-bundle",
+    version: 1,
+    created_at: "2026-11-27T00:00:00Z",
+    service: SERVICE,
+    subject: { kind: "vcon", id: subject },
+    assets: [],
+    records: [{ record, receipts: [{ profile: "mmr", log: LOG, mmr_size: 1, receipt: b64(receipt) }] }],
+    logs: [{ log: LOG, profile: "mmr", seals: [{ mmr_size: 1, seal: b64(seal) }], consistency: [] }],
+    keys: { cose_key_set: b64(coseKeySet([{ jwk: vectorPublicKey.jwk as EcJwk, kid: "svc" }])) },
+  };
+}
+
+describe("an asset-free event's unsigned event_attributes read as its attributes", () => {
+  // An asset-free event's leaf hashes `attributes`; `event_attributes` is an asset event's
+  // field, unsigned on an asset-free event. Read first, it named the record's subject and
+  // lifecycle operation: a genuine record of one vCon verified as another's, a grant as a revocation.
+  const vconA = "vcon://0190b6a1-0000-7000-8000-00000000000a";
+  const vconB = "vcon://0190b6a1-0000-7000-8000-00000000000b";
+  const granted = { vcon_operation: "vcon_consent_accepted", subject: vconA, consent_purpose: "ai" };
+  const roots: TrustRoots = {
+    ...noTrust(),
+    serviceKeys: new Map([["svc", vectorPublicKey]]),
+    described: ["svc"],
+  };
+
+  it("the genuine record verifies as of its own vCon (the fixture is right)", () => {
+    const report = verifyBundle(freeEventBundle(granted, vconA), roots);
+    expect(report.code, JSON.stringify(report.problems)).toBe("verified");
+  });
+
+  it("is not of another vCon because its unsigned event_attributes say so", () => {
+    const b = freeEventBundle(granted, vconB);
+    const entry = b.records[0] as EvidenceBundle["records"][number];
+    entry.record = { ...entry.record, event_attributes: { ...granted, subject: vconB } };
+    const report = verifyBundle(b, roots);
+    expect(report.code).toBe("tampered");
+    expect(report.failures.map((f) => f.code)).toEqual(["RECORD_OF_OTHER_SUBJECT"]);
+  });
+
+  it("the consent report reads the signed attributes, not an unsigned revocation beside them", () => {
+    const b = freeEventBundle(granted, vconA);
+    const entry = b.records[0] as EvidenceBundle["records"][number];
+    entry.record = {
+      ...entry.record,
+      event_attributes: { ...granted, vcon_operation: "vcon_consent_revoked" },
+    };
+    const report = verifyBundle(b, roots);
+    expect(report.code).toBe("verified");
+    const consent = bundleConsentReport(b, report);
+    expect(consent.read).toBe(1);
+    const ai = consent.purposes.find((p) => p.purpose === "ai");
+    expect(JSON.stringify(ai)).toMatch(/vcon_consent_accepted|granted/);
+    expect(JSON.stringify(ai)).not.toMatch(/revoked/);
+  });
+});
+
+describe("a transparent statement carrying another record, its unsigned event_attributes copied from the statement", () => {
+  // A statement made from a record is checked against the record's attributes, and its
+  // receipts against the record's leaf. The attributes compared must be the ones that leaf hashes.
+  const keys = {
+    issuerKeys: new Map([[statementOptions.kid, vectorPublicKey]]),
+    serviceKeys: new Map([["svc", vectorPublicKey]]),
+  };
+  const said = statementToEventAttributes(fx.attached).attributes;
+
+  it("the statement with its own record and that record's receipt verifies (the fixture is right)", () => {
+    const own = freeEventEvidence(said);
+    const v = verifyStatement(attachReceipts(fx.attached, [own.receipt], own.record), keys);
+    expect(v, JSON.stringify(v)).toMatchObject({ ok: true, receipts: 1 });
+  });
+
+  it("is refused when the record's signed attributes are another's", () => {
+    const other = freeEventEvidence({ ...said, payload: "00".repeat(32), subject: "vcon://someone-else" });
+    const forged = attachReceipts(fx.attached, [other.receipt], { ...other.record, event_attributes: said });
+    expect(verifyRecordReceipt(other.record, other.receipt, keys.serviceKeys).ok).toBe(true);
+    expect(verifyStatement(forged, keys)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/is not the embedded record's/),
+    });
   });
 });
