@@ -65,7 +65,7 @@ export function recordKind(record: ApiRecord): RecordKind {
 }
 
 /** The kind a record's identity names, or undefined for neither. */
-function kindOf(record: ApiRecord): RecordKind | undefined {
+export function kindOf(record: ApiRecord): RecordKind | undefined {
   try {
     return recordKind(record);
   } catch {

@@ -14,6 +14,7 @@ import {
   verifySign1,
 } from "../../../src/verify/cose/index.js";
 import type { EcJwk } from "../../../src/verify/crypto/public-key.js";
+import { consentOf, lifecycleOrder } from "../../../src/verify/lifecycle/consent.js";
 import { bundleConsentReport } from "../../../src/verify/lifecycle/report.js";
 import {
   attachReceipts,
@@ -234,5 +235,36 @@ describe("a transparent statement carrying another record, its unsigned event_at
       ok: false,
       reason: expect.stringMatching(/is not the embedded record's/),
     });
+  });
+});
+
+describe("the order of asset-free events in the consent derivations", () => {
+  // An asset-free event's leaf hashes its idtimestamp, not its created_at (nor a
+  // timestamp_accepted it should not carry): the last grant or revocation decides, so an
+  // unsigned time could put a revocation before the grant it revoked.
+  const idts = (ms: number) => formatIdTimestamp(BigInt(ms - (2 ** 40 - 1)) << 24n);
+  const at = (minute: number) => Date.UTC(2026, 0, 1, 0, minute);
+  const free = (n: number, op: string, minute: number, unsigned: Record<string, unknown>) => ({
+    identity: `events/0b7e1c2a-3f4d-4e5f-8a9b-1c2d3e4f5a6${n}`,
+    origin_tenant: LOG,
+    attributes: { vcon_operation: op, subject: "vcon://v", consent_purpose: "ai" },
+    trails: ["vcon://v"],
+    merklelog_commit: { index: String(n), idtimestamp: idts(at(minute)) },
+    ...unsigned,
+  });
+
+  it("follows the idtimestamps the leaves sign, whatever created_at says", () => {
+    const grant = free(1, "vcon_consent_accepted", 1, { created_at: at(9) });
+    const revoke = free(2, "vcon_consent_revoked", 2, { created_at: at(2) });
+    expect(consentOf(lifecycleOrder([grant, revoke]), "ai")).toMatchObject({
+      state: "revoked",
+      decided_by: revoke.identity,
+    });
+  });
+
+  it("and whatever an unsigned timestamp_accepted says", () => {
+    const grant = free(1, "vcon_consent_accepted", 1, { timestamp_accepted: new Date(at(9)).toISOString() });
+    const revoke = free(2, "vcon_consent_revoked", 2, { created_at: at(2) });
+    expect(consentOf(lifecycleOrder([grant, revoke]), "ai").state).toBe("revoked");
   });
 });
