@@ -22,9 +22,12 @@ import {
   verifyStatement,
 } from "../../../src/verify/primitives.js";
 import { keysFromKeySet, leafOfRecord, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
-import { noTrust, type TrustRoots } from "../../../src/verify/verdict/index.js";
+import { judgeCheckpoint } from "../../../src/verify/verdict/checkpoint.js";
+import { noTrust, PolicyError, parsePolicy, type TrustRoots } from "../../../src/verify/verdict/index.js";
+import { witnessGroup } from "../../../src/verify/verdict/policy.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
 import { buildFixture, statementOptions } from "./cose/fixture.js";
+import { genuineEntries, LOG_VKEY, signedLog, WITNESS_VKEY } from "./verdict/genuine-log.js";
 
 // A fifth red-team pass over the verifier: hostile inputs made from genuine artefacts, each
 // expected to be refused. Earlier passes: test/unit/foundation/third-hostile-pass.test.ts,
@@ -266,5 +269,28 @@ describe("the order of asset-free events in the consent derivations", () => {
     const grant = free(1, "vcon_consent_accepted", 1, { timestamp_accepted: new Date(at(9)).toISOString() });
     const revoke = free(2, "vcon_consent_revoked", 2, { created_at: at(2) });
     expect(consentOf(lifecycleOrder([grant, revoke]), "ai").state).toBe("revoked");
+  });
+});
+
+describe("one witness given twice toward a quorum", () => {
+  // A quorum counts distinct witnesses: the same cosignature key listed twice (two --witness
+  // flags, a witness in the policy file and on the command line) would count one cosignature twice.
+  const log = signedLog(genuineEntries(), undefined, 1_800_000_000);
+  const judged = (p: ReturnType<typeof parsePolicy>) => judgeCheckpoint(log.note, undefined, p);
+
+  it("one witness meets a quorum of one (the fixture is right)", () => {
+    const p = parsePolicy(`log ${LOG_VKEY}\n`);
+    witnessGroup(p, [WITNESS_VKEY], 1);
+    expect(judged(p)).toMatchObject({ ok: true, witnessed: true, cosigners: ["witness-1"] });
+  });
+
+  it("is refused on the command line: the same key twice", () => {
+    const p = parsePolicy(`log ${LOG_VKEY}\n`);
+    expect(() => witnessGroup(p, [WITNESS_VKEY, ` ${WITNESS_VKEY}`], 2)).toThrow(PolicyError);
+  });
+
+  it("is refused when the command line repeats a witness of the policy file", () => {
+    const p = parsePolicy(`log ${LOG_VKEY}\nwitness w1 ${WITNESS_VKEY}\nquorum w1\n`);
+    expect(() => witnessGroup(p, [WITNESS_VKEY], 1)).toThrow(PolicyError);
   });
 });
