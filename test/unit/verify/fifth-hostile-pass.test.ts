@@ -22,6 +22,7 @@ import {
   verifyStatement,
 } from "../../../src/verify/primitives.js";
 import { keysFromKeySet, leafOfRecord, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
+import { commit, erasableStandings } from "../../../src/verify/record/erasable.js";
 import { judgeCheckpoint } from "../../../src/verify/verdict/checkpoint.js";
 import { noTrust, PolicyError, parsePolicy, type TrustRoots } from "../../../src/verify/verdict/index.js";
 import { witnessGroup } from "../../../src/verify/verdict/policy.js";
@@ -133,13 +134,13 @@ const LOG = `tenant/${TENANT}`;
 const SERVICE = "https://archivist.example";
 
 /** An asset-free event alone in its tenancy's log, with its receipt and seal signed with the vector key as "svc". */
-function freeEventEvidence(attributes: Record<string, string>) {
+function freeEventEvidence(attributes: Record<string, unknown>) {
   const idtimestamp = 0x8fa97ef269039b00n;
   const record: Record<string, unknown> = {
     identity: "events/0b7e1c2a-3f4d-4e5f-8a9b-1c2d3e4f5a6b",
     origin_tenant: LOG,
     attributes,
-    trails: [attributes.subject ?? ""],
+    trails: [String(attributes.subject ?? "")],
     event_type: "",
     merklelog_commit: { index: "0", idtimestamp: formatIdTimestamp(idtimestamp) },
   };
@@ -156,7 +157,7 @@ function freeEventEvidence(attributes: Record<string, string>) {
 }
 
 /** A one-record vCon bundle of that event. */
-function freeEventBundle(attributes: Record<string, string>, subject: string): EvidenceBundle {
+function freeEventBundle(attributes: Record<string, unknown>, subject: string): EvidenceBundle {
   const { record, receipt, seal } = freeEventEvidence(attributes);
   return {
     format: "vcon-archivist/evidence-bundle",
@@ -292,5 +293,46 @@ describe("one witness given twice toward a quorum", () => {
   it("is refused when the command line repeats a witness of the policy file", () => {
     const p = parsePolicy(`log ${LOG_VKEY}\nwitness w1 ${WITNESS_VKEY}\nquorum w1\n`);
     expect(() => witnessGroup(p, [WITNESS_VKEY], 1)).toThrow(PolicyError);
+  });
+});
+
+describe("a disclosure against a commitment in a map the record's leaf does not hash", () => {
+  // An asset-free event's leaf hashes `attributes`; a commitment put in its (unsigned)
+  // `event_attributes`, with a value and salt that hash to it, was reported as a disclosed
+  // attribute matching its commitment: a made-up value shown as the record's.
+  const salt = new Uint8Array(32).fill(3);
+  const attrs = { vcon_operation: "vcon_created", subject: "vcon://0190b6a1-0000-7000-8000-00000000000a" };
+  const roots: TrustRoots = {
+    ...noTrust(),
+    serviceKeys: new Map([["svc", vectorPublicKey]]),
+    described: ["svc"],
+  };
+
+  it("is a mismatch, not a disclosed attribute of a verified record", () => {
+    const b = freeEventBundle(attrs, attrs.subject);
+    const entry = b.records[0] as EvidenceBundle["records"][number];
+    entry.record = {
+      ...entry.record,
+      event_attributes: { phone: commit("+1 555 0100", salt) },
+      erasable: { event_attributes: { phone: { disclosed: { value: "+1 555 0100", salt: b64(salt) } } } },
+    };
+    expect(erasableStandings(entry.record).map((s) => s.state)).toEqual(["mismatch"]);
+    const report = verifyBundle(b, roots);
+    expect(report.records[0]?.erasable ?? []).toEqual([]);
+    expect(report.failures.map((f) => f.code)).toEqual(["ERASABLE_MISMATCH"]);
+  });
+
+  it("a commitment in the hashed map discloses (the fixture is right)", () => {
+    const b = freeEventBundle({ ...attrs, phone: commit("+1 555 0100", salt) }, attrs.subject);
+    const entry = b.records[0] as EvidenceBundle["records"][number];
+    entry.record = {
+      ...entry.record,
+      erasable: { attributes: { phone: { disclosed: { value: "+1 555 0100", salt: b64(salt) } } } },
+    };
+    const report = verifyBundle(b, roots);
+    expect(report.code, JSON.stringify(report.problems)).toBe("verified");
+    expect(report.records[0]?.erasable).toMatchObject([
+      { attribute: "attributes.phone", state: "disclosed" },
+    ]);
   });
 });
