@@ -16,6 +16,8 @@ import {
 import type { EcJwk } from "../../../src/verify/crypto/public-key.js";
 import { consentOf, lifecycleOrder } from "../../../src/verify/lifecycle/consent.js";
 import { bundleConsentReport } from "../../../src/verify/lifecycle/report.js";
+import { PublicApi } from "../../../src/verify/lookup/public-api.js";
+import { verifyVcon } from "../../../src/verify/lookup/vcon.js";
 import {
   attachReceipts,
   statementToEventAttributes,
@@ -334,5 +336,50 @@ describe("a disclosure against a commitment in a map the record's leaf does not 
     expect(report.records[0]?.erasable).toMatchObject([
       { attribute: "attributes.phone", state: "disclosed" },
     ]);
+  });
+});
+
+describe("a vCon's public trail, answered by a hostile service", () => {
+  // The look-up lists the records the service says are the vCon's and checks each one's
+  // receipt. A step must be the vCon's by what its leaf signs: a genuine record of another
+  // vCon, or one given unsigned event_attributes naming this one, is not a step of its trail.
+  const vconA = "vcon://0190b6a1-0000-7000-8000-00000000000a";
+  const vconB = "vcon://0190b6a1-0000-7000-8000-00000000000b";
+  const signedAttrs = {
+    vcon_operation: "vcon_created",
+    subject: vconA,
+    payload: "11".repeat(32),
+    scitt_issuer: "x",
+  };
+  const keySet = coseKeySet([{ jwk: vectorPublicKey.jwk as EcJwk, kid: "svc" }]);
+
+  function serving(record: Record<string, unknown>, receipt: Uint8Array): PublicApi {
+    const id = String(record.identity).replace(/^events\//, "");
+    return new PublicApi("https://archivist.example", async (url: string) => {
+      const path = url.replace("https://archivist.example", "");
+      if (path === "/.well-known/scitt-keys") return new Response(Buffer.from(keySet));
+      if (path.startsWith("/archivist/v2/publicassets/-/events?")) return Response.json({ events: [record] });
+      if (path === `/archivist/v1/receipts/events/${id}?profile=mmr`) return new Response(Buffer.from(receipt));
+      return new Response("not found", { status: 404 });
+    });
+  }
+
+  it("the record verifies as a step of its own vCon (the fixture is right)", async () => {
+    const { record, receipt } = freeEventEvidence(signedAttrs);
+    const r = await verifyVcon(serving(record, receipt), { uuid: vconA });
+    expect(r, r.verdict).toMatchObject({ ok: true });
+    expect(r.trail[0]).toMatchObject({ operation: "vcon_created", receipt: { ok: true } });
+  });
+
+  it("a record of another vCon whose unsigned event_attributes name this one is not verified", async () => {
+    const { record, receipt } = freeEventEvidence(signedAttrs);
+    const forged = {
+      ...record,
+      event_attributes: { ...signedAttrs, subject: vconB, vcon_operation: "vcon_deleted" },
+    };
+    const r = await verifyVcon(serving(forged, receipt), { uuid: vconB });
+    expect(r.ok).toBe(false);
+    expect(r.verdict).toMatch(/^NOT VERIFIED/);
+    expect(r.trail[0]).toMatchObject({ operation: "vcon_created", receipt: { ok: false, code: "tampered" } });
   });
 });
