@@ -359,7 +359,8 @@ describe("a vCon's public trail, answered by a hostile service", () => {
       const path = url.replace("https://archivist.example", "");
       if (path === "/.well-known/scitt-keys") return new Response(Buffer.from(keySet));
       if (path.startsWith("/archivist/v2/publicassets/-/events?")) return Response.json({ events: [record] });
-      if (path === `/archivist/v1/receipts/events/${id}?profile=mmr`) return new Response(Buffer.from(receipt));
+      if (path === `/archivist/v1/receipts/events/${id}?profile=mmr`)
+        return new Response(Buffer.from(receipt));
       return new Response("not found", { status: 404 });
     });
   }
