@@ -16,6 +16,7 @@ import {
 import type { EcJwk } from "../../../src/verify/crypto/public-key.js";
 import { consentOf, lifecycleOrder } from "../../../src/verify/lifecycle/consent.js";
 import { bundleConsentReport } from "../../../src/verify/lifecycle/report.js";
+import { verifyDocumentHash } from "../../../src/verify/lookup/document.js";
 import { PublicApi } from "../../../src/verify/lookup/public-api.js";
 import { verifyVcon } from "../../../src/verify/lookup/vcon.js";
 import {
@@ -382,5 +383,37 @@ describe("a vCon's public trail, answered by a hostile service", () => {
     expect(r.ok).toBe(false);
     expect(r.verdict).toMatch(/^NOT VERIFIED/);
     expect(r.trail[0]).toMatchObject({ operation: "vcon_created", receipt: { ok: false, code: "tampered" } });
+  });
+});
+
+describe("a document hash look-up, answered by a hostile service", () => {
+  // A document version is an asset event whose (signed) asset_attributes carry the hash. The
+  // service lists the events: an asset-free event given unsigned asset_attributes naming the
+  // hash, with its own genuine receipt, must not read as a published version.
+  const hash = "22".repeat(32);
+  const keySet = coseKeySet([{ jwk: vectorPublicKey.jwk as EcJwk, kid: "svc" }]);
+
+  it("an asset-free event with unsigned asset_attributes is no published version", async () => {
+    const { record, receipt } = freeEventEvidence({ subject: "x", scitt_issuer: "x" });
+    const forged = {
+      ...record,
+      asset_attributes: { document_hash_value: hash, document_version: "1", document_status: "Published" },
+    };
+    const id = String(record.identity).replace(/^events\//, "");
+    const api = new PublicApi("https://archivist.example", async (url: string) => {
+      const path = url.replace("https://archivist.example", "");
+      if (path === "/.well-known/scitt-keys") return new Response(Buffer.from(keySet));
+      if (path.startsWith("/archivist/v2/publicassets/-/events?")) return Response.json({ events: [forged] });
+      if (path === `/archivist/v2/publicassets/${id}`)
+        return Response.json({ identity: `publicassets/${id}`, attributes: { arc_profile: "Document" } });
+      if (path === `/archivist/v2/publicassets/${id}/events`) return Response.json({ events: [forged] });
+      if (path === `/archivist/v1/receipts/events/${id}?profile=mmr`)
+        return new Response(Buffer.from(receipt));
+      return new Response("not found", { status: 404 });
+    });
+    expect(verifyRecordReceipt(forged, receipt, new Map([["svc", vectorPublicKey]])).ok).toBe(true);
+    const r = await verifyDocumentHash(api, hash);
+    expect(r).toMatchObject({ ok: false, matches: [] });
+    expect(r.verdict).toMatch(/^NOT FOUND/);
   });
 });
