@@ -64,6 +64,18 @@ export function recordKind(record: ApiRecord): RecordKind {
   );
 }
 
+/**
+ * A log index as the log writes it (a decimal without leading zeroes, as a string or a JSON
+ * number), else undefined: the index is not in the leaf, so a record may not say "01", "0x1" or
+ * "" for the entry a proof places it at.
+ */
+export function logIndexOf(v: unknown): number | undefined {
+  const s = typeof v === "number" ? String(v) : typeof v === "string" ? v : "";
+  if (!/^(0|[1-9][0-9]*)$/.test(s)) return undefined;
+  const n = Number(s);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
 /** The kind a record's identity names, or undefined for neither. */
 export function kindOf(record: ApiRecord): RecordKind | undefined {
   try {
@@ -198,7 +210,9 @@ function verifyRfc9162RecordReceipt(
   keys: Map<string, PublicKey> | PublicKey,
 ): Verdict {
   const commit = commitOf(record) as { index: string };
-  const mmrIndex = Number(commit.index);
+  const mmrIndex = logIndexOf(commit.index);
+  if (mmrIndex === undefined)
+    return { ok: false, reason: `the record's log index "${commit.index}" is not a decimal` };
   let leafIndex: number;
   try {
     leafIndex = leafIndexOfMmrIndex(mmrIndex);

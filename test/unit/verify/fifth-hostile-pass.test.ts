@@ -26,12 +26,13 @@ import {
 } from "../../../src/verify/primitives.js";
 import { keysFromKeySet, leafOfRecord, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
 import { commit, erasableStandings } from "../../../src/verify/record/erasable.js";
+import { verifyRecordTlogProof } from "../../../src/verify/tlog/index.js";
 import { judgeCheckpoint } from "../../../src/verify/verdict/checkpoint.js";
 import { noTrust, PolicyError, parsePolicy, type TrustRoots } from "../../../src/verify/verdict/index.js";
 import { witnessGroup } from "../../../src/verify/verdict/policy.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
 import { buildFixture, statementOptions } from "./cose/fixture.js";
-import { genuineEntries, LOG_VKEY, signedLog, WITNESS_VKEY } from "./verdict/genuine-log.js";
+import { freeEvent, genuineEntries, LOG_VKEY, signedLog, WITNESS_VKEY } from "./verdict/genuine-log.js";
 
 // A fifth red-team pass over the verifier: hostile inputs made from genuine artefacts, each
 // expected to be refused. Earlier passes: test/unit/foundation/third-hostile-pass.test.ts,
@@ -415,5 +416,24 @@ describe("a document hash look-up, answered by a hostile service", () => {
     const r = await verifyDocumentHash(api, hash);
     expect(r).toMatchObject({ ok: false, matches: [] });
     expect(r.verdict).toMatch(/^NOT FOUND/);
+  });
+});
+
+describe("a record's log index in a form other than the one the log wrote", () => {
+  // The index is not in the leaf; the proof places the leaf. A record saying "01", "0x1" or ""
+  // for entry 1 (or 0) says what the log did not write, and must not verify as it stands.
+  const log = signedLog();
+  const trust = { logVkey: LOG_VKEY, witnessVkeys: [], quorum: 0 };
+  const at = (index: string) => ({
+    ...freeEvent(),
+    merklelog_commit: { ...(freeEvent().merklelog_commit as object), index },
+  });
+
+  it("the record at its index verifies (the fixture is right)", () => {
+    expect(verifyRecordTlogProof(at("1"), log.proof(1, "x"), trust).ok).toBe(true);
+  });
+
+  it.each(["01", "0x1", "1.0", " 1", "1e0"])("index %j is refused", (index) => {
+    expect(verifyRecordTlogProof(at(index), log.proof(1, "x"), trust).ok).toBe(false);
   });
 });
