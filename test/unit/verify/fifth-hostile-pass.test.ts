@@ -26,13 +26,23 @@ import {
 } from "../../../src/verify/primitives.js";
 import { keysFromKeySet, leafOfRecord, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
 import { commit, erasableStandings } from "../../../src/verify/record/erasable.js";
-import { verifyRecordTlogProof } from "../../../src/verify/tlog/index.js";
+import { verifyConsistency as verifyTreeConsistency } from "../../../src/verify/rfc9162/index.js";
+import { verifyCheckpoint, verifyRecordTlogProof } from "../../../src/verify/tlog/index.js";
+import { verifyTlogProof } from "../../../src/verify/tlog/proof.js";
 import { judgeCheckpoint } from "../../../src/verify/verdict/checkpoint.js";
 import { noTrust, PolicyError, parsePolicy, type TrustRoots } from "../../../src/verify/verdict/index.js";
 import { witnessGroup } from "../../../src/verify/verdict/policy.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
 import { buildFixture, statementOptions } from "./cose/fixture.js";
-import { freeEvent, genuineEntries, LOG_VKEY, signedLog, WITNESS_VKEY } from "./verdict/genuine-log.js";
+import { mth, sha } from "./tlog/reference-tree.js";
+import {
+  freeEvent,
+  genuineEntries,
+  LOG_VKEY,
+  signedLog,
+  WITNESS,
+  WITNESS_VKEY,
+} from "./verdict/genuine-log.js";
 
 // A fifth red-team pass over the verifier: hostile inputs made from genuine artefacts, each
 // expected to be refused. Earlier passes: test/unit/foundation/third-hostile-pass.test.ts,
@@ -435,5 +445,38 @@ describe("a record's log index in a form other than the one the log wrote", () =
 
   it.each(["01", "0x1", "1.0", " 1", "1e0"])("index %j is refused", (index) => {
     expect(verifyRecordTlogProof(at(index), log.proof(1, "x"), trust).ok).toBe(false);
+  });
+});
+
+describe("probes this pass found refused (kept so they stay refused)", () => {
+  const entries = genuineEntries();
+  const log = signedLog(entries, undefined, 1_800_000_000);
+  const trust = { logVkey: LOG_VKEY, witnessVkeys: [WITNESS_VKEY], quorum: 1 };
+  const root = (n: number) => mth(entries.slice(0, n));
+
+  it("RFC 9162 consistency: equal sizes with a non-empty proof, and size 0, prove nothing", () => {
+    expect(verifyTreeConsistency(7, 7, root(7), root(7), [])).toBe(true);
+    expect(verifyTreeConsistency(7, 7, root(7), root(7), [root(3)])).toBe(false);
+    expect(verifyTreeConsistency(0, 7, sha(new Uint8Array()), root(7), [])).toBe(false);
+  });
+
+  it("a tlog-proof with one hash too many, or its index at the tree's size, is refused", () => {
+    const good = log.proof(2, "x");
+    expect(verifyTlogProof(good, [entries[2] as Uint8Array], trust).ok).toBe(true);
+    const lines = good.split("\n");
+    const blank = lines.indexOf("");
+    const longer = [...lines.slice(0, blank), lines[blank - 1], ...lines.slice(blank)].join("\n");
+    expect(verifyTlogProof(longer, [entries[2] as Uint8Array], trust).ok).toBe(false);
+    const beyond = good.replace(/^index 2$/m, `index ${entries.length}`);
+    expect(verifyTlogProof(beyond, [entries[2] as Uint8Array], trust)).toMatchObject({ ok: false });
+  });
+
+  it("one witness's cosignature line given twice counts once toward a quorum of two", () => {
+    const lines = log.note.split("\n");
+    const witnessLine = lines.find((l) => l.startsWith(`\u2014 ${WITNESS} `)) as string;
+    const doubled = `${log.note}${witnessLine}\n`;
+    expect(verifyCheckpoint(doubled, trust)).toMatchObject({ ok: true, cosigners: [WITNESS] });
+    const v = verifyCheckpoint(doubled, { ...trust, quorum: 2 });
+    expect(v).toMatchObject({ ok: false, reason: expect.stringMatching(/1 of the 2/) });
   });
 });
