@@ -3,6 +3,7 @@ import { decodeSeal, verifySeal } from "../cose/index.js";
 import { type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../crypto/public-key.js";
 import { leafIndexOfMmrIndex, verifyConsistency } from "../mmr/index.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../receipts/index.js";
+import { signedAttributes } from "../receipts/record.js";
 import { type AttributeStanding, erasableStandings, erasedWords } from "../record/erasable.js";
 import { verifyConsistency as verifyTreeConsistency } from "../rfc9162/index.js";
 import {
@@ -507,7 +508,7 @@ function checkRecords(
 /** The subject a record is of: an asset event's asset, or the vCon an event's (signed) attributes name. */
 function recordSubject(record: Record<string, unknown>, kind: "asset" | "vcon"): string {
   if (kind === "asset") return String(record.identity ?? "").replace(/\/events\/.*$/, "");
-  const attrs = (record.event_attributes ?? record.attributes) as Record<string, unknown> | undefined;
+  const attrs = signedAttributes(record);
   return String(attrs?.subject ?? "");
 }
 

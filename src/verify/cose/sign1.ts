@@ -8,6 +8,7 @@ import {
   Tagged,
   takeWriter,
 } from "../cbor/index.js";
+import { sameBytes } from "../crypto/bytes.js";
 import type { PublicKey, SignatureHash } from "../crypto/public-key.js";
 
 /** Why a COSE object could not be read or verified. */
@@ -106,7 +107,12 @@ function hashFor(alg: CborValue): SignatureHash {
   throw new CoseError("COSE_ALG", `unsupported alg ${String(alg)}`);
 }
 
-/** True when the signature verifies with `publicKey` (a detached payload must be given). Never throws on bad input. */
+/**
+ * True when the signature verifies with `publicKey` (a detached payload must be given). A given
+ * payload is what the caller checks (a receipt's recomputed peak or root): an attached payload
+ * other than it is refused, or a genuine receipt with its own peak attached would verify any
+ * path and any leaf. Never throws on bad input.
+ */
 export function verifySign1(
   bytes: Uint8Array | Sign1,
   publicKey: PublicKey,
@@ -114,6 +120,7 @@ export function verifySign1(
 ): boolean {
   try {
     const s = bytes instanceof Uint8Array ? decodeSign1(bytes) : bytes;
+    if (s.payload && detachedPayload && !sameBytes(s.payload, detachedPayload)) return false;
     const payload = s.payload ?? detachedPayload;
     if (!payload) return false;
     const hash = hashFor(s.protectedHeader.get(HEADER.alg) as CborValue);

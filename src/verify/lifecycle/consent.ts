@@ -11,6 +11,8 @@
  * - a grant that names no purpose grants none (it is reported as unscoped);
  * - the last grant or revocation, in the records' order, decides.
  */
+import { parseIdTimestamp } from "../ledger/idtimestamp.js";
+import { kindOf } from "../receipts/record.js";
 import { type LifecycleRole, type RecordLifecycle, recordLifecycle } from "./vocabulary.js";
 
 type ConsentState = "granted" | "revoked" | "never_asked";
@@ -47,8 +49,32 @@ function logIndexOf(r: Record<string, unknown>): number {
   return Number.isSafeInteger(n) ? n : Number.MAX_SAFE_INTEGER;
 }
 
-/** When the service accepted a record: an asset event's `timestamp_accepted`, an asset-free event's `created_at`. */
+/** Where the epoch-1 idtimestamps the service makes count their milliseconds from (2^40 - 1, sic). */
+const EPOCH_1_MS = 2 ** 40 - 1;
+
+/** The milliseconds an idtimestamp's (hashed) id holds, in the epoch-1 layout the service makes. */
+function idTimestampMs(r: Record<string, unknown>): number {
+  const entry = r.merklelog_entry as { commit?: { idtimestamp?: unknown } } | undefined;
+  const commit = (entry?.commit ?? r.merklelog_commit) as { idtimestamp?: unknown } | undefined;
+  try {
+    return Number(parseIdTimestamp(String(commit?.idtimestamp ?? "")).id >> 24n) + EPOCH_1_MS;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * When the service accepted a record, read from what its leaf signs: an asset event's
+ * `timestamp_accepted`; an asset-free event's idtimestamp (when its log committed it, just after
+ * it was accepted), since its `created_at`, like any field its leaf does not hash, could be set to
+ * move a revocation after the processing it forbade. A record of neither kind, which nothing
+ * proves: its `timestamp_accepted`, else its `created_at`.
+ */
 function acceptedMsOf(r: Record<string, unknown>): number {
+  const kind = kindOf(r);
+  if (kind === "asset-event")
+    return typeof r.timestamp_accepted === "string" ? Date.parse(r.timestamp_accepted) : Number.NaN;
+  if (kind === "asset-free-event") return idTimestampMs(r);
   if (typeof r.timestamp_accepted === "string") return Date.parse(r.timestamp_accepted);
   const created = Number(r.created_at);
   return Number.isFinite(created) && created > 0 ? created : Number.NaN;

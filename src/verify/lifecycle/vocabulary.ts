@@ -7,6 +7,8 @@
  * listed is still recorded, and shown as an unknown lifecycle operation.
  */
 
+import { signedAttributes } from "../receipts/record.js";
+
 /** What an operation means to the consent and processing derivations. */
 export type LifecycleRole =
   | "creation"
@@ -168,10 +170,9 @@ export function lifecycleOperation(name: string): OperationMeaning {
 
 const text = (v: unknown) => (typeof v === "string" ? v : "");
 
-/** A record's attributes, whichever kind it is (asset event or asset-free event). */
+/** A record's signed attributes, whichever kind it is (asset event or asset-free event). */
 export function recordAttributes(record: Record<string, unknown>): Record<string, unknown> {
-  const a = record.event_attributes ?? record.attributes;
-  return typeof a === "object" && a !== null && !Array.isArray(a) ? (a as Record<string, unknown>) : {};
+  return signedAttributes(record) ?? {};
 }
 
 /**

@@ -1,3 +1,4 @@
+import { kindOf } from "../receipts/record.js";
 import type { PublicApi, PublicRecord } from "./public-api.js";
 import { checkReceipt, type ReceiptCheck } from "./receipts.js";
 
@@ -47,8 +48,19 @@ function fate(events: PublicRecord[], from: number, hash: string) {
 async function matchesOfAsset(api: PublicApi, uuid: string, hash: string): Promise<DocumentMatch[]> {
   const asset = await api.json<PublicRecord>(`/archivist/v2/publicassets/${uuid}`);
   if (attrs(asset, "attributes").arc_profile !== "Document") return [];
-  // The listing is newest first; a version's fate is read forwards in time.
-  const events = (await api.list(`/archivist/v2/publicassets/${uuid}/events`, "events")).reverse();
+  // The listing is newest first; a version's fate is read forwards in time. Only the asset's own
+  // events count: an asset event's leaf signs its asset_attributes, while the service may list
+  // anything, such as another asset's event or an asset-free one given asset_attributes no leaf signs.
+  const own = (e: PublicRecord) => {
+    const id = String(e.identity ?? "");
+    return (
+      kindOf(e) === "asset-event" &&
+      (id.startsWith(`assets/${uuid}/events/`) || id.startsWith(`publicassets/${uuid}/events/`))
+    );
+  };
+  const events = (await api.list(`/archivist/v2/publicassets/${uuid}/events`, "events"))
+    .reverse()
+    .filter(own);
   const out: DocumentMatch[] = [];
   for (const [i, e] of events.entries()) {
     const a = attrs(e, "asset_attributes");

@@ -1,4 +1,5 @@
 import { isUuid } from "../api/ids.js";
+import { signedAttributes } from "../receipts/record.js";
 import type { PublicApi, PublicRecord } from "./public-api.js";
 import { checkReceipt, type ReceiptCheck } from "./receipts.js";
 import { sha256Hex } from "./sha256.js";
@@ -96,8 +97,15 @@ export function looksLikeVcon(raw: Uint8Array): boolean {
   }
 }
 
-async function stepOf(api: PublicApi, e: PublicRecord, hashes: VconReport["hashes"]): Promise<TrailStep> {
-  const a = (e.event_attributes ?? {}) as Record<string, unknown>;
+async function stepOf(
+  api: PublicApi,
+  e: PublicRecord,
+  hashes: VconReport["hashes"],
+  subject: string,
+): Promise<TrailStep> {
+  // What the record's leaf signs, and only that: the service answering the listing is not trusted
+  // to list only the vCon's records, nor to leave a record's unsigned fields alone.
+  const a = signedAttributes(e) ?? {};
   const payload = String(a.payload ?? "").toLowerCase();
   return {
     event: String(e.identity),
@@ -108,7 +116,14 @@ async function stepOf(api: PublicApi, e: PublicRecord, hashes: VconReport["hashe
     confirmation_status: String(e.confirmation_status ?? ""),
     principal_declared: e.principal_declared,
     matches: hashes.filter((h) => h.sha256 === payload).map((h) => h.form),
-    receipt: await checkReceipt(api, e),
+    receipt:
+      a.subject === subject
+        ? await checkReceipt(api, e)
+        : {
+            ok: false,
+            code: "tampered",
+            reason: `the record is of ${typeof a.subject === "string" ? a.subject : "no subject"}, not of ${subject}`,
+          },
   };
 }
 
@@ -169,7 +184,7 @@ export async function verifyVcon(
     )
   ).reverse();
   const trail: TrailStep[] = [];
-  for (const e of events) trail.push(await stepOf(api, e, hashes));
+  for (const e of events) trail.push(await stepOf(api, e, hashes, subject));
   const matched = trail.filter((s) => s.matches.length).at(-1);
   const base = { kind: "vcon" as const, uuid, subject, hashes, trail };
   const r = matched ? { ...base, matched_operation: matched.operation } : base;

@@ -65,6 +65,47 @@ export function recordKind(record: ApiRecord): RecordKind {
 }
 
 /**
+ * A log index as the log writes it (a decimal without leading zeroes, as a string or a JSON
+ * number), else undefined: the index is not in the leaf, so a record may not say "01", "0x1" or
+ * "" for the entry a proof places it at.
+ */
+export function logIndexOf(v: unknown): number | undefined {
+  const s = typeof v === "number" ? String(v) : typeof v === "string" ? v : "";
+  if (!/^(0|[1-9][0-9]*)$/.test(s)) return undefined;
+  const n = Number(s);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** The kind a record's identity names, or undefined for neither. */
+export function kindOf(record: ApiRecord): RecordKind | undefined {
+  try {
+    return recordKind(record);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The attributes a record's leaf commits to: an asset event's `event_attributes`, an asset-free
+ * event's `attributes`. The other map is not hashed on that record, so whatever it says is
+ * unsigned: read in place of the signed one, a genuine record would say what its leaf does not
+ * (another vCon's subject, a revocation for a grant). A record of neither kind proves nothing;
+ * its `event_attributes`, else its `attributes`, are read as they are.
+ */
+export function signedAttributes(record: ApiRecord): Record<string, unknown> | undefined {
+  const kind = kindOf(record);
+  const a =
+    kind === "asset-free-event"
+      ? record.attributes
+      : kind === "asset-event"
+        ? record.event_attributes
+        : (record.event_attributes ?? record.attributes);
+  return typeof a === "object" && a !== null && !Array.isArray(a)
+    ? (a as Record<string, unknown>)
+    : undefined;
+}
+
+/**
  * The leaf hash a record commits to, recomputed from its JSON alone.
  *
  * @example
@@ -169,7 +210,9 @@ function verifyRfc9162RecordReceipt(
   keys: Map<string, PublicKey> | PublicKey,
 ): Verdict {
   const commit = commitOf(record) as { index: string };
-  const mmrIndex = Number(commit.index);
+  const mmrIndex = logIndexOf(commit.index);
+  if (mmrIndex === undefined)
+    return { ok: false, reason: `the record's log index "${commit.index}" is not a decimal` };
   let leafIndex: number;
   try {
     leafIndex = leafIndexOfMmrIndex(mmrIndex);

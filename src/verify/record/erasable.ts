@@ -11,6 +11,7 @@
  */
 import { fromBase64, toHex, utf8 } from "../crypto/bytes.js";
 import { type Sha256, sha256 } from "../crypto/sha256.js";
+import { kindOf } from "../receipts/record.js";
 
 /** The only key of a commitment's map. */
 export const COMMITMENT_KEY = "salted_sha256";
@@ -24,6 +25,18 @@ export const SALT_BYTES = 32;
 /** The attribute maps of a record that may hold commitments. */
 const ERASABLE_MAPS = ["event_attributes", "asset_attributes", "attributes"] as const;
 type ErasableMap = (typeof ERASABLE_MAPS)[number];
+
+/**
+ * The maps the record's leaf hashes: an asset event's two, an asset-free event's one. A
+ * commitment in another map is unsigned, so a value disclosed against it proves nothing. A
+ * record of neither kind proves nothing either; all its maps are read.
+ */
+function signedMaps(record: Record<string, unknown>): readonly ErasableMap[] {
+  const kind = kindOf(record);
+  if (kind === "asset-event") return ["event_attributes", "asset_attributes"];
+  if (kind === "asset-free-event") return ["attributes"];
+  return ERASABLE_MAPS;
+}
 
 /** A commitment's hex digest, when `value` is a commitment (a map of exactly its one key). */
 export function commitmentOf(value: unknown): string | undefined {
@@ -99,8 +112,10 @@ export function erasableStandings(
 ): AttributeStanding[] {
   const member = isObject(record.erasable) ? (record.erasable as Record<string, unknown>) : {};
   const out: AttributeStanding[] = [];
+  const signed = signedMaps(record);
   for (const map of ERASABLE_MAPS) {
-    const attrs = isObject(record[map]) ? (record[map] as Record<string, unknown>) : {};
+    const attrs =
+      signed.includes(map) && isObject(record[map]) ? (record[map] as Record<string, unknown>) : {};
     const told = isObject(member[map]) ? (member[map] as Record<string, unknown>) : {};
     for (const [name, value] of Object.entries(attrs)) {
       const commitment = commitmentOf(value);

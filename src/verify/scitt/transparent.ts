@@ -13,7 +13,7 @@ import {
 } from "../cose/index.js";
 import type { PublicKey } from "../crypto/public-key.js";
 import { parseIdTimestamp, tlogLeafData } from "../ledger/index.js";
-import { type ApiRecord, verifyRecordReceipt } from "../receipts/record.js";
+import { type ApiRecord, signedAttributes, verifyRecordReceipt } from "../receipts/record.js";
 import {
   type AssetFreeLeafSchema,
   assetFreeEventLeafHash,
@@ -81,7 +81,7 @@ const sameText = (a: unknown, b: string, name: string) => {
 
 /** Whether every attribute the statement carries is the record's (so the record's receipts are the statement's). */
 function statementMatchesRecord(statement: Uint8Array, record: ApiRecord): string | undefined {
-  const attrs = (record.event_attributes ?? record.attributes) as Record<string, unknown> | undefined;
+  const attrs = signedAttributes(record);
   if (!attrs || typeof attrs !== "object") return "the embedded record has no attributes";
   let attributes: Record<string, string>;
   try {

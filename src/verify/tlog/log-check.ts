@@ -1,5 +1,5 @@
 import { leafIndexOfMmrIndex } from "../mmr/index.js";
-import { type ApiRecord, leafOfRecord } from "../receipts/record.js";
+import { type ApiRecord, leafOfRecord, logIndexOf } from "../receipts/record.js";
 import { type Checkpoint, parseCheckpoint } from "./checkpoint.js";
 import { verifyNote } from "./note.js";
 import { type TileFetch, verifyEntryInTiles } from "./tiles.js";
@@ -100,8 +100,8 @@ export async function verifyRecordInTiles(
 /** The record's leaf in the log's RFC 9162 tree, from the MMR index its log entry names. */
 export function recordLeafIndex(record: ApiRecord): number | undefined {
   const entry = record.merklelog_entry as { commit?: { index?: string } } | undefined;
-  const mmrIndex = Number(entry?.commit?.index ?? (record.merklelog_commit as { index?: string })?.index);
-  return Number.isSafeInteger(mmrIndex) ? leafIndexOfMmrIndex(mmrIndex) : undefined;
+  const mmrIndex = logIndexOf(entry?.commit?.index ?? (record.merklelog_commit as { index?: string })?.index);
+  return mmrIndex === undefined ? undefined : leafIndexOfMmrIndex(mmrIndex);
 }
 
 /**

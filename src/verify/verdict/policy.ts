@@ -225,13 +225,22 @@ export function witnessGroup(p: TrustPolicy, vkeys: string[], k: number): void {
   if (vkeys.length === 0) return;
   if (!Number.isSafeInteger(k) || k < 1 || k > vkeys.length)
     throw new PolicyError(`--quorum must be 1..${vkeys.length}`);
+  // A key listed twice would count its one cosignature twice toward the quorum.
+  const keyOf = (vkey: string) => {
+    const k = parseVkey(vkey);
+    return `${k.name} ${Array.from(k.publicKey, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  };
+  const seen = new Set([...p.witnesses.values()].map(keyOf));
   const members: Quorum[] = vkeys.map((vkey, i) => {
     const name = `witness-${i + 1}`;
+    let key: string;
     try {
-      parseVkey(vkey);
+      key = keyOf(vkey);
     } catch (err) {
       throw new PolicyError(`witness ${i + 1}: ${(err as Error).message}`);
     }
+    if (seen.has(key)) throw new PolicyError(`witness ${i + 1}: a witness already given`);
+    seen.add(key);
     p.witnesses.set(name, vkey.trim());
     return { witness: name };
   });

@@ -66,7 +66,9 @@ describe("cross-check with an independent verifier (noble ECDSA, hand-built Sig_
       // Deterministic: the independent RFC 8949 encoder writes the same protected bytes.
       expect(hex(encode(s.protectedHeader, rfc8949EncodeOptions))).toBe(hex(s.protectedBytes));
       expect(nobleVerify(bytes, issuer.publicKey, payloadHash)).toBe(true);
-      expect(nobleVerify(bytes, issuer.publicKey, new Uint8Array(32))).toBe(!detached);
+      // Another payload given is refused, attached or not: the given payload is the one checked.
+      expect(nobleVerify(bytes, issuer.publicKey, new Uint8Array(32))).toBe(false);
+      expect(nobleVerify(bytes, issuer.publicKey)).toBe(!detached);
       expect(nobleVerify(bytes, service.publicKey, payloadHash)).toBe(false);
     },
   );

@@ -71,6 +71,9 @@ function rawPublicKey({ jwk }: JwkHolder): Uint8Array {
 /** ES256 check of a COSE_Sign1 with @noble/curves (high-S accepted, as COSE does not forbid it). */
 export function nobleVerify(bytes: Uint8Array, key: JwkHolder, detached?: Uint8Array): boolean {
   const s = readSign1(bytes);
+  // A payload the caller checks (a recomputed peak or root) is the one signed, never an attached stand-in.
+  if (s.payload && detached && Buffer.compare(Buffer.from(s.payload), Buffer.from(detached)) !== 0)
+    return false;
   const payload = s.payload ?? detached;
   if (!payload) return false;
   return p256.verify(s.signature, handSigStructure(s.protectedBytes, payload), rawPublicKey(key), {
