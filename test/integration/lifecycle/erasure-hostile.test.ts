@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { until } from "../../helpers/poll.js";
-import { serviceForSuite } from "../../helpers/service.js";
+import { forSuite, serviceForSuite, startTestService } from "../../helpers/service.js";
 import { newAsset, untilSealed, vconEvent } from "../../helpers/vcon-event.js";
 
 // A hostile pass over erasure (docs/vcon-lifecycle.md, §4): once erased, a value is nowhere the
@@ -202,5 +202,46 @@ describe("erasure against a hostile reader", () => {
     // Still said erased, by the record that erased it.
     for (const id of records) expect(telOf(await read(id))?.erased?.basis, id).toBe("GDPR Art. 17");
     await until(async () => ((await erasureRecords(vcon)).length === 3 ? true : undefined));
+  });
+});
+
+describe("consent revoked in the same write as its grant", () => {
+  // No committer: the records stay uncommitted, where only their acceptance time orders them.
+  const held = forSuite(async () => {
+    const s = await startTestService({ ARCHIVIST_NO_WORKERS: "true" });
+    return { s, token: await s.token(s.a) };
+  });
+
+  it("is revoked: the consent answer says so and no verification is recorded for a processing", async () => {
+    const vcon = randomUUID();
+    const consent = (op: string) => {
+      const e = vconEvent(vcon, op, "2026-01-02");
+      return { ...e, event_attributes: { ...e.event_attributes, consent_purpose: "ai_training" } };
+    };
+    // One request, one group: the grant and then its revocation share one acceptance time.
+    const made = await held.s.api("/archivist/v2/assets:withEvents", {
+      method: "POST",
+      token: held.token,
+      json: {
+        attributes: { arc_display_type: "vcon" },
+        events: [consent("vcon_consent_accepted"), consent("vcon_consent_revoked")],
+      },
+    });
+    expect(made.status, await made.clone().text()).toBe(200);
+    const { events } = (await made.json()) as { events: Array<Rec & { timestamp_accepted: string }> };
+    expect(events[0]?.timestamp_accepted).toBe(events[1]?.timestamp_accepted);
+    const got = await held.s.api(`/archivist/v1/consent/vcons/${vcon}?purpose=ai_training`, {
+      token: held.token,
+    });
+    expect(got.status).toBe(200);
+    const answer = (await got.json()) as { consents: Array<{ state: string; decided_by?: string }> };
+    expect(answer.consents[0]).toMatchObject({ state: "revoked", decided_by: events[1]?.identity });
+    const verified = await held.s.api(`/archivist/v1/consent/vcons/${vcon}/verifications`, {
+      method: "POST",
+      token: held.token,
+      json: { purpose: "ai_training", operation: "vcon_inference_performed" },
+    });
+    expect(verified.status).toBe(200);
+    expect(await verified.json()).toMatchObject({ state: "revoked", verification: null });
   });
 });
