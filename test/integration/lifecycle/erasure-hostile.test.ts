@@ -32,7 +32,10 @@ async function setPolicy(): Promise<void> {
 
 /** A vCon recorded on two assets and by an asset-free event, each holding `tel`: its records' identities. */
 async function vconOnTwoAssets(vcon: string, tel: string): Promise<{ assets: string[]; records: string[] }> {
-  const assets = [await newAsset(suite.s, suite.token), await newAsset(suite.s, suite.token)];
+  const assets = [
+    await newAsset(suite.s, token ?? suite.token),
+    await newAsset(suite.s, token ?? suite.token),
+  ];
   const records: string[] = [];
   for (const [i, asset] of assets.entries()) {
     const e = vconEvent(vcon, i === 0 ? "vcon_created" : "vcon_enhanced", "2026-01-02");
@@ -209,7 +212,7 @@ describe("erasure against a hostile reader", () => {
       }
       return found;
     };
-    for (const a of assets) await untilSealed(suite.s, suite.token, a);
+    for (const a of assets) await untilSealed(suite.s, token ?? suite.token, a);
     // The search finds the value where it is before the erasure: it is not blind.
     expect(await leaks()).toEqual(expect.arrayContaining([`table erasable_values holds ${tel}`]));
     const res = await api("/archivist/v1/erasures", {
@@ -225,6 +228,31 @@ describe("erasure against a hostile reader", () => {
     // Still said erased, by the record that erased it.
     for (const id of records) expect(telOf(await read(id))?.erased?.basis, id).toBe("GDPR Art. 17");
     await until(async () => ((await erasureRecords(vcon)).length === 3 ? true : undefined));
+  });
+
+  it("refuses to make erasable what the consent and erasure records are read by: a grant would grant nothing, and no erasure could be recorded", async () => {
+    for (const name of [
+      "consent_purpose",
+      "erased_records",
+      "erased_attributes",
+      "verified_grant",
+      "breach_id",
+    ]) {
+      const r = await api("/archivist/v1/erasure/policy", { method: "PUT", json: { attributes: [name] } });
+      expect(r.status, name).toBe(400);
+    }
+    const vcon = randomUUID();
+    const asset = await newAsset(suite.s, token ?? suite.token);
+    const e = vconEvent(vcon, "vcon_consent_accepted", "2026-01-02");
+    const grant = await api(`/archivist/v2/${asset}/events`, {
+      method: "POST",
+      json: {
+        ...e,
+        event_attributes: { ...e.event_attributes, consent_purpose: "ai_training" },
+        erasable_attributes: ["consent_purpose"],
+      },
+    });
+    expect(grant.status).toBe(400);
   });
 });
 
