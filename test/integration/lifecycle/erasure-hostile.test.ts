@@ -159,6 +159,24 @@ describe("erasure against a hostile reader", () => {
         );
         for (const f of forms) if (body.includes(f)) found.push(`search ${filter} holds ${f}`);
       }
+      // A guess of the value selects nothing: no filter, search or count confirms it.
+      const guessed = [
+        await api(`/archivist/v2/assets/-/events?event_attributes.party_tel=${q}`),
+        await api(
+          `/archivist/v2/assets/-/events?event_attributes.subject=${sub}&event_attributes.party_tel=${q}`,
+        ),
+        await api("/archivist/v1/events/search", {
+          method: "POST",
+          json: { filter: `attributes/party_tel eq '${tel}'` },
+        }),
+      ];
+      for (const r of guessed) {
+        const { events } = (await r.json()) as { events: Rec[] };
+        if (events.length > 0)
+          found.push(`a filter on the value found ${events.map((e) => e.identity).join(", ")}`);
+        const total = r.headers.get("x-total-count");
+        if (total !== null && total !== "0") found.push(`a filter on the value counted ${total}`);
+      }
       for (const path of [
         `/archivist/v2/assets/-/events?event_attributes.subject=${sub}`,
         `/archivist/v2/assets/-/events?event_attributes.party_tel=${q}`,
