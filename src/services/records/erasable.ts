@@ -7,6 +7,7 @@ import {
   commit,
   commitmentOf,
   type ErasableMember,
+  LIFECYCLE_ATTRIBUTES,
   SALT_BYTES,
   toBase64,
 } from "../../verify/primitives.js";
@@ -25,6 +26,22 @@ const NEVER_ERASABLE = new Set([
   "scitt_draft_version",
 ]);
 
+/**
+ * Lifecycle attributes the derivations decide by, and the service's own records write as lists
+ * or identities: committed, a grant would grant no purpose and a revocation revoke every one
+ * (consent, §2), and every erasure would be refused for writing a list as an erasable value (§4).
+ */
+const DECIDING = new Set<string>([
+  LIFECYCLE_ATTRIBUTES.purpose,
+  LIFECYCLE_ATTRIBUTES.erasedRecords,
+  LIFECYCLE_ATTRIBUTES.erasedAttributes,
+  LIFECYCLE_ATTRIBUTES.verifiedOperation,
+  LIFECYCLE_ATTRIBUTES.verifiedGrant,
+  LIFECYCLE_ATTRIBUTES.acknowledgedRevocation,
+  LIFECYCLE_ATTRIBUTES.acknowledgingProcessorId,
+  LIFECYCLE_ATTRIBUTES.breachId,
+]);
+
 const NAME = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 /** Checks names asked to be erasable (a policy's, or an event's own); returns them. */
@@ -33,6 +50,8 @@ export function checkErasableNames(names: readonly string[], where: string): str
     if (!NAME.test(n)) throw badRequest(`${where}: ${JSON.stringify(n)} is not an attribute name`);
     if (n.startsWith("arc_") || n.startsWith("jit_") || NEVER_ERASABLE.has(n))
       throw badRequest(`${where}: ${n} cannot be erasable (a template or reserved attribute)`);
+    if (DECIDING.has(n))
+      throw badRequest(`${where}: ${n} cannot be erasable (the consent and erasure records are read by it)`);
   }
   return [...new Set(names)];
 }

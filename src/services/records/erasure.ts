@@ -15,10 +15,11 @@ import {
 } from "../../verify/primitives.js";
 import { viewFor, writeViewFor } from "../access/caller-view.js";
 import { acceptedPrincipal } from "../identity/principals.js";
-import { createAssetEvent } from "./asset-events.js";
+import { writeWith } from "../write/write-path.js";
+import { type CheckedEvent, checkEvent, writingErasables } from "./asset-events.js";
 import { readAssetEvent } from "./assets.js";
 import { checkErasableNames } from "./erasable.js";
-import { createFreeEvent, readFreeEvent } from "./free-events.js";
+import { checkFreeEvent, readFreeEvent } from "./free-events.js";
 import { listAssetEvents } from "./lists.js";
 
 /** The erasure operation (vocabulary: ours, the draft names none). */
@@ -189,10 +190,12 @@ export async function eraseAttributes(ctx: Ctx, p: Principal, input: ErasureInpu
     const key = f.record.asset ?? "";
     (pending.get(key) ?? pending.set(key, []).get(key))?.push(f);
   }
-  const writeView = await writeViewFor(ctx, p);
-  for (const [asset, items] of pending) {
+  const groups = [...pending];
+  if (groups.length === 0) return answer;
+  const by = erasedBy(p);
+  const attributesOf = (items: Found[]) => {
     const subjects = [...new Set(items.map((f) => f.record.subject))];
-    const attributes = {
+    return {
       arc_display_type: ERASED,
       vcon_operation: ERASED,
       ...(subjects.length === 1 && subjects[0] ? { subject: subjects[0] } : {}),
@@ -200,26 +203,62 @@ export async function eraseAttributes(ctx: Ctx, p: Principal, input: ErasureInpu
       [LIFECYCLE_ATTRIBUTES.erasedAttributes]: [...new Set(items.map((f) => f.attribute))],
       [LIFECYCLE_ATTRIBUTES.erasureBasis]: basis,
     };
-    const erasure = asset
-      ? await createAssetEvent(ctx, p, writeView, asset, {
-          operation: "Record",
-          behaviour: "RecordEvidence",
-          event_attributes: attributes,
-        })
-      : await createFreeEvent(
-          ctx,
-          p,
-          { attributes, trails: [...new Set(items.flatMap((f) => f.record.trails))] },
-          0,
-        );
-    answer.erasures.push(erasure.identity);
-    const now = await eraseValues(
-      ctx.db,
-      p.tenantId,
-      items.map((f) => f.commitment),
-      { by: erasedBy(p), basis, record: erasure.identity },
+  };
+  // The erasure records and the deletion of the values they record commit in one transaction:
+  // a crash leaves the erasure done or not done, never recorded in the log with the values still
+  // served, nor done for some of a vCon's assets and not others.
+  const writeView = await writeViewFor(ctx, p);
+  const assetGroups = groups.filter(([asset]) => asset !== "");
+  const freeGroups = groups.filter(([asset]) => asset === "");
+  const checked: CheckedEvent[] = [];
+  for (const [asset, items] of assetGroups)
+    checked.push(
+      await checkEvent(ctx, p, writeView, asset, {
+        operation: "Record",
+        behaviour: "RecordEvidence",
+        event_attributes: attributesOf(items),
+      }),
     );
-    const done = new Set(now);
+  const free: Array<Awaited<ReturnType<typeof checkFreeEvent>>> = [];
+  for (const [, items] of freeGroups)
+    free.push(
+      await checkFreeEvent(
+        ctx,
+        p,
+        { attributes: attributesOf(items), trails: [...new Set(items.flatMap((f) => f.record.trails))] },
+        0,
+      ),
+    );
+  const own = [...checked.flatMap((c) => c.commitments), ...free.flatMap((f) => f.commitments)];
+  const written = await writingErasables(ctx, p.tenantId, own, () =>
+    writeWith(
+      ctx,
+      checked.map((c) => c.pending),
+      free.map((f) => f.event),
+      async (tx, rows) => {
+        const identities = [
+          ...rows.events.map((r) => assetEventRecord(r).identity),
+          ...rows.freeEvents.map((r) => freeEventRecord(r).identity),
+        ];
+        const done: Array<Set<string>> = [];
+        for (const [i, [, items]] of [...assetGroups, ...freeGroups].entries())
+          done.push(
+            new Set(
+              await eraseValues(
+                tx,
+                p.tenantId,
+                items.map((f) => f.commitment),
+                { by, basis, record: identities[i] as string },
+              ),
+            ),
+          );
+        return { identities, done };
+      },
+    ),
+  );
+  for (const [i, [, items]] of [...assetGroups, ...freeGroups].entries()) {
+    answer.erasures.push(written.result.identities[i] as string);
+    const done = written.result.done[i] as Set<string>;
     for (const f of items)
       (done.has(f.commitment) ? answer.erased : answer.already_erased).push({
         record: f.record.identity,

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
 import { parseODataFilter } from "../../core/odata/index.js";
 import { putErasableValues } from "../../store/erasable-values.js";
-import { freeEventSearch, getFreeEvent } from "../../store/free-events.js";
+import { freeEventSearch, getFreeEvent, type NewFreeEvent } from "../../store/free-events.js";
 import {
   badRequest,
   forbidden,
@@ -42,6 +42,25 @@ export async function createFreeEvent(
   bodyBytes: number,
   statement?: Uint8Array,
 ) {
+  const checked = await checkFreeEvent(ctx, p, input, bodyBytes, statement);
+  const row = await writingErasables(ctx, p.tenantId, checked.commitments, () =>
+    ctx.writePath.freeEvents.write(checked.event),
+  );
+  return withErasable(ctx.db, freeEventRecord(row));
+}
+
+/**
+ * An asset-free event checked and ready to write, its erasable values stored (to drop if its
+ * write is refused): what `createFreeEvent` writes through the group, and an erasure alongside
+ * the values it deletes.
+ */
+export async function checkFreeEvent(
+  ctx: Pick<Ctx, "db" | "caches">,
+  p: Principal,
+  input: FreeEventInput,
+  bodyBytes: number,
+  statement?: Uint8Array,
+): Promise<{ event: NewFreeEvent; commitments: string[] }> {
   requireAdmin(p);
   if (bodyBytes > FREE_EVENT_MAX_BYTES)
     throw badRequest(`asset-free event requests are limited to ${FREE_EVENT_MAX_BYTES} bytes`);
@@ -58,23 +77,19 @@ export async function createFreeEvent(
         input.erasable_attributes,
       );
   await putErasableValues(ctx.db, p.tenantId, committed.values);
-  const row = await writingErasables(
-    ctx,
-    p.tenantId,
-    committed.values.map((v) => v.commitment),
-    () =>
-      ctx.writePath.freeEvents.write({
-        id: randomUUID(),
-        tenant_id: p.tenantId,
-        attributes: committed.attributes,
-        trails: input.trails ?? [],
-        event_type: input.event_type ?? "",
-        created_by: p.subject,
-        created_at: Date.now(),
-        statement,
-      }),
-  );
-  return withErasable(ctx.db, freeEventRecord(row));
+  return {
+    event: {
+      id: randomUUID(),
+      tenant_id: p.tenantId,
+      attributes: committed.attributes,
+      trails: input.trails ?? [],
+      event_type: input.event_type ?? "",
+      created_by: p.subject,
+      created_at: Date.now(),
+      statement,
+    },
+    commitments: committed.values.map((v) => v.commitment),
+  };
 }
 
 export async function readFreeEvent(ctx: Pick<Ctx, "db">, p: Principal, id: string) {

@@ -27,7 +27,7 @@ export function newFreeEventBatcher(deps: Pick<Ctx, "db"> & CommitWake): FreeEve
 }
 
 /** Charges each tenancy's quota for its share of the group, then inserts what fits. */
-async function writeFreeEventGroup(
+export async function writeFreeEventGroup(
   tx: Queryable,
   events: NewFreeEvent[],
 ): Promise<Array<Outcome<FreeEventRow>>> {

@@ -1,7 +1,17 @@
+import type { Outcome } from "../../batching/coalescer.js";
 import type { CommitWake, Ctx } from "../../context.js";
+import type { StoredAssetEvent } from "../../store/asset-events.js";
+import type { Queryable } from "../../store/db.js";
+import type { FreeEventRow, NewFreeEvent } from "../../store/free-events.js";
 import { FreshEvents } from "../../store/fresh-events.js";
-import { type EventBatcher, newEventBatcher } from "./event-batcher.js";
-import { type FreeEventBatcher, newFreeEventBatcher } from "./free-event-batcher.js";
+import {
+  type EventBatcher,
+  newEventBatcher,
+  type PendingEvent,
+  tenancyWallets,
+  writeGroup,
+} from "./event-batcher.js";
+import { type FreeEventBatcher, newFreeEventBatcher, writeFreeEventGroup } from "./free-event-batcher.js";
 
 /**
  * The write path: how an accepted record becomes part of its tenancy's log.
@@ -38,4 +48,47 @@ export function openWritePath(deps: Pick<Ctx, "db" | "keys" | "caches"> & Commit
     freeEvents: newFreeEventBatcher(deps),
     handoff,
   };
+}
+
+/** What `writeWith` wrote: the asset events' rows and the asset-free events' rows, in the order given. */
+export interface WrittenWith<T> {
+  events: StoredAssetEvent[];
+  freeEvents: FreeEventRow[];
+  result: T;
+}
+
+/**
+ * Writes asset events and asset-free events in one transaction with `alongside`, outside the
+ * groups: for writes that must commit with other changes or not at all (an erasure's record and
+ * the deletion of the values it records, docs/vcon-lifecycle.md §4), which a group's own
+ * transaction cannot hold. Each event is authorised against its locked asset as a group does; a
+ * refusal, or `alongside` throwing, rolls everything back. The committer is then handed the rows
+ * and woken as after a group.
+ */
+export async function writeWith<T>(
+  ctx: Pick<Ctx, "db" | "keys" | "caches" | "writePath" | "wake">,
+  events: PendingEvent[],
+  freeEvents: NewFreeEvent[],
+  alongside: (
+    tx: Queryable,
+    written: { events: StoredAssetEvent[]; freeEvents: FreeEventRow[] },
+  ) => Promise<T>,
+): Promise<WrittenWith<T>> {
+  // Read before the transaction: the keyring reads through the handle the transaction holds (PGlite).
+  const wallets = await tenancyWallets(ctx.keys, events);
+  const rowOf = <R>(o: Outcome<R>): R => {
+    if ("error" in o) throw o.error;
+    return o.row;
+  };
+  const out = await ctx.db.transaction(async (tx) => {
+    const written = (await writeGroup(tx, events, wallets)).map((o) => rowOf(o)[0]);
+    const free = (await writeFreeEventGroup(tx, freeEvents)).map(rowOf);
+    const result = await alongside(tx, { events: written, freeEvents: free });
+    return { events: written, freeEvents: free, result };
+  });
+  for (const e of events) ctx.caches.assetStates.delete(e.assetId);
+  ctx.writePath.handoff.add(out.events);
+  for (const t of new Set([...events.map((e) => e.tenantId), ...freeEvents.map((e) => e.tenant_id)]))
+    ctx.wake.commit(t);
+  return out;
 }

@@ -42,7 +42,11 @@ async function vconEvents(api: PublicApi, uuid: string): Promise<PublicRecord[]>
 export async function buildConsent(api: PublicApi, uuid: string, purpose?: string): Promise<ConsentAnswer> {
   const events = await vconEvents(api, uuid);
   if (events.length === 0) throw new LookupError(`vcon://${uuid} has no records you may read`, 404);
-  const ordered = lifecycleOrder(events);
+  // Lists answer newest first; the derivation breaks ties of acceptance time "as given", which
+  // must be the order the service accepted them in: a grant and its revocation written by one
+  // group share their time, and read newest first the grant would outlive its revocation until
+  // both are committed (the log position then decides).
+  const ordered = lifecycleOrder([...events].reverse());
   const purposes = purpose !== undefined ? [purpose] : purposesNamed(ordered);
   const consents = purposes.map((p) => consentOf(ordered, p));
   const wanted = new Set(consents.flatMap((c) => c.records.map((r) => r.identity)));
