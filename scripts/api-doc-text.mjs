@@ -1,8 +1,20 @@
 // The text of docs/api.md from the route table's specs: one function for the script that writes
 // it and the test that holds the file to the code.
 
+/**
+ * The route table of an app built on a context that serves no request (the table needs none),
+ * and the text made of it. The script passes dist's modules, the test src's.
+ * @param {(ctx: unknown) => { specs: ReadonlyArray<{ method: string; path: string; auth: string; summary: string }> }} buildApp
+ * @param {unknown} config
+ * @param {unknown} log
+ */
+export function apiDocOf(buildApp, config, log) {
+  const { specs } = buildApp({ db: {}, config, log, keys: {}, wake: { commit() {} } });
+  return { text: apiDocText(specs), operations: specs.length };
+}
+
 /** @param {ReadonlyArray<{ method: string; path: string; auth: string; summary: string }>} specs */
-export function apiDocText(specs) {
+function apiDocText(specs) {
   const rows = specs
     .map((s) => `| ${s.method.toUpperCase()} | \`${s.path}\` | ${s.auth} | ${s.summary} |`)
     .join("\n");
