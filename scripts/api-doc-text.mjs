@@ -36,6 +36,8 @@ ${rows}
 Secured by default: a new identity reads and writes nothing until an access policy grants it.
 What a refusal looks like: without a token, 401; with a token that may not read the thing, 404,
 as for something that does not exist (403 where the operation itself needs administrator rights).
+An answer to a request with a token carries \`Cache-Control: no-store\`: no cache, a browser's
+included, keeps what one caller may read (or a value later erased).
 
 - **Receipts, log entries, statements.** A receipt (\`/archivist/v1/receipts/…\`, by asset
   event or by record id) needs the right to read its record: a public asset's events need no

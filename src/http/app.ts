@@ -156,6 +156,10 @@ export function buildApp(
   server.addHook("onRequest", (req, res, done) => {
     res.headers(API_HEADERS);
     res.header(REQUEST_ID_HEADER, req.id);
+    // An answer to a caller with a token holds what that caller may read (and values that may
+    // later be erased): no cache, a browser's own included, keeps a copy. Shared caches already
+    // keep none (RFC 9111 §3.5); a route serving public, immutable data sets its own.
+    if (req.headers.authorization !== undefined) res.header("cache-control", "no-store");
     done();
   });
   // Per-route counts only when someone may read them (the metrics token), the request's line

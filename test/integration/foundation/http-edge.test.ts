@@ -113,6 +113,16 @@ describe("HTTP edge", () => {
     }
   });
 
+  it("tells no cache to keep an answer to a caller with a token; public answers keep their own rules", async () => {
+    const { s, token } = suite;
+    const read = await s.api("/archivist/iam/v1/applications", { token });
+    expect(read.headers.get("cache-control")).toBe("no-store");
+    const refused = await s.api("/archivist/v2/assets/00000000-0000-4000-8000-000000000000", { token });
+    expect(refused.status).toBe(404);
+    expect(refused.headers.get("cache-control")).toBe("no-store");
+    expect((await s.api("/healthz")).headers.get("cache-control")).toBeNull();
+  });
+
   it("finds a route through a trailing or doubled slash, and answers HEAD like GET without a body", async () => {
     const { s, token } = suite;
     expect((await s.api("/archivist/iam/v1/applications/", { token })).status).toBe(200);
