@@ -1,7 +1,6 @@
-import { idTimestampToMillis } from "../core/log/idtimestamp.js";
 import { nodeSha256 } from "../core/node/crypto.js";
 import type { AssetEventSource, RecordPrincipal } from "../verify/primitives.js";
-import { type CoveringSeal, parseIdTimestamp, sealRoot } from "../verify/primitives.js";
+import { type CoveringSeal, idTimestampToMillis, parseIdTimestamp, sealRoot } from "../verify/primitives.js";
 import type { Queryable } from "./db.js";
 import { sqlTime } from "./sql-time.js";
 

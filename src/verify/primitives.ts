@@ -50,7 +50,13 @@ export { fromBase64, fromHex, toBase64 } from "./crypto/bytes.js";
 export { ecJwk, type PublicKey, type PublicKeyFactory } from "./crypto/public-key.js";
 export type { AsciiLeafSha256, Sha256 } from "./crypto/sha256.js";
 export { QueryError, type QueryErrorCode } from "./filters/query-error.js";
-export { parseIdTimestamp, simpleHashAnchor, tlogLeafData } from "./ledger/index.js";
+export {
+  epochStartMs,
+  idTimestampToMillis,
+  parseIdTimestamp,
+  simpleHashAnchor,
+  tlogLeafData,
+} from "./ledger/index.js";
 export { type CoveringSeal, sealRoot } from "./ledger/trust.js";
 export { consentRole, lifecycleOrder, type PurposeConsent } from "./lifecycle/consent.js";
 export { pinnedServiceKeys } from "./lifecycle/custody.js";

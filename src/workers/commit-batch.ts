@@ -1,9 +1,5 @@
 import { randomBytes } from "node:crypto";
-import {
-  formatIdTimestamp,
-  type IdTimestampGenerator,
-  idTimestampToMillis,
-} from "../core/log/idtimestamp.js";
+import { formatIdTimestamp, type IdTimestampGenerator } from "../core/log/idtimestamp.js";
 import { appendLeaves, appendNodesNeeded } from "../core/log/mmr-append.js";
 import { nodeAsciiLeafSha256, nodeSha256 } from "../core/node/crypto.js";
 import { eventsByIds, type QueuedEvent, type StoredAssetEvent } from "../store/asset-events.js";
@@ -22,6 +18,7 @@ import {
   assetEventRowLeafHash,
   assetFreeEventLeafHash,
   assetFreeExtraBytes,
+  idTimestampToMillis,
   leafCount,
   tlogLeafData,
 } from "../verify/primitives.js";

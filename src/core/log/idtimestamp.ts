@@ -1,10 +1,6 @@
-// Making idtimestamps is the committer's work; a verifier only reads one back
-// (parseIdTimestamp and idTimestampBytes stay in the audit room's ledger/idtimestamp.ts).
-
-/** Milliseconds since the Unix epoch at which a commitment epoch starts: epoch × (2^40 − 1) (sic). */
-function epochStartMs(epoch: number): number {
-  return epoch * (2 ** 40 - 1);
-}
+// Making idtimestamps is the committer's work; a verifier only reads one back (parsing, the
+// bytes in a leaf and the time an id holds stay in the audit room's ledger/idtimestamp.ts).
+import { epochStartMs } from "../../verify/primitives.js";
 
 const SEQ_BITS = 16n;
 const LOW_BITS = 24n;
@@ -38,11 +34,6 @@ export class IdTimestampGenerator {
     this.last = id;
     return id;
   }
-}
-
-/** Unix milliseconds of an id (epoch 1 unless given). */
-export function idTimestampToMillis(id: bigint, epoch = 1): number {
-  return Number(id >> LOW_BITS) + epochStartMs(epoch);
 }
 
 /** API text form: 18 hex digits, the epoch byte first. */

@@ -11,7 +11,7 @@
  * - a grant that names no purpose grants none (it is reported as unscoped);
  * - the last grant or revocation, in the records' order, decides.
  */
-import { parseIdTimestamp } from "../ledger/idtimestamp.js";
+import { idTimestampToMillis, parseIdTimestamp } from "../ledger/idtimestamp.js";
 import { kindOf } from "../receipts/record.js";
 import { type LifecycleRole, type RecordLifecycle, recordLifecycle } from "./vocabulary.js";
 
@@ -49,15 +49,12 @@ function logIndexOf(r: Record<string, unknown>): number {
   return Number.isSafeInteger(n) ? n : Number.MAX_SAFE_INTEGER;
 }
 
-/** Where the epoch-1 idtimestamps the service makes count their milliseconds from (2^40 - 1, sic). */
-const EPOCH_1_MS = 2 ** 40 - 1;
-
 /** The milliseconds an idtimestamp's (hashed) id holds, in the epoch-1 layout the service makes. */
 function idTimestampMs(r: Record<string, unknown>): number {
   const entry = r.merklelog_entry as { commit?: { idtimestamp?: unknown } } | undefined;
   const commit = (entry?.commit ?? r.merklelog_commit) as { idtimestamp?: unknown } | undefined;
   try {
-    return Number(parseIdTimestamp(String(commit?.idtimestamp ?? "")).id >> 24n) + EPOCH_1_MS;
+    return idTimestampToMillis(parseIdTimestamp(String(commit?.idtimestamp ?? "")).id);
   } catch {
     return Number.NaN;
   }

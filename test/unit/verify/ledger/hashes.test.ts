@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { formatIdTimestamp, IdTimestampGenerator } from "../../../../src/core/log/idtimestamp.js";
 import {
-  formatIdTimestamp,
-  IdTimestampGenerator,
+  bencode,
   idTimestampToMillis,
-} from "../../../../src/core/log/idtimestamp.js";
-import { bencode, parseIdTimestamp, simpleHashAnchor, trieKey } from "../../../../src/verify/ledger/index.js";
+  parseIdTimestamp,
+  simpleHashAnchor,
+  trieKey,
+} from "../../../../src/verify/ledger/index.js";
 import {
   assetEventLeafHash,
   assetFreeEventLeafHash,
