@@ -12,7 +12,7 @@
  * - the last grant or revocation, in the records' order, decides.
  */
 import { idTimestampToMillis, parseIdTimestamp } from "../ledger/idtimestamp.js";
-import { kindOf } from "../receipts/record.js";
+import { commitOf, kindOf, logIndexOf } from "../receipts/record.js";
 import { type LifecycleRole, type RecordLifecycle, recordLifecycle } from "./vocabulary.js";
 
 type ConsentState = "granted" | "revoked" | "never_asked";
@@ -39,22 +39,16 @@ export interface LifecycleRecord {
 
 const text = (v: unknown) => (typeof v === "string" ? v : "");
 
-function logIndexOf(r: Record<string, unknown>): number {
-  const entry = r.merklelog_entry as { commit?: { index?: unknown; idtimestamp?: unknown } } | undefined;
-  const commit = (entry?.commit ?? r.merklelog_commit) as
-    | { index?: unknown; idtimestamp?: unknown }
-    | undefined;
-  if (!commit?.idtimestamp || commit.index === undefined) return Number.MAX_SAFE_INTEGER;
-  const n = Number(commit.index);
-  return Number.isSafeInteger(n) ? n : Number.MAX_SAFE_INTEGER;
+/** Where the log placed a record; one not committed yet sorts last. */
+function logIndexOfRecord(r: Record<string, unknown>): number {
+  const commit = commitOf(r);
+  return (commit && logIndexOf(commit.index)) ?? Number.MAX_SAFE_INTEGER;
 }
 
 /** The milliseconds an idtimestamp's (hashed) id holds, in the epoch-1 layout the service makes. */
 function idTimestampMs(r: Record<string, unknown>): number {
-  const entry = r.merklelog_entry as { commit?: { idtimestamp?: unknown } } | undefined;
-  const commit = (entry?.commit ?? r.merklelog_commit) as { idtimestamp?: unknown } | undefined;
   try {
-    return idTimestampToMillis(parseIdTimestamp(String(commit?.idtimestamp ?? "")).id);
+    return idTimestampToMillis(parseIdTimestamp(commitOf(r)?.idtimestamp ?? "").id);
   } catch {
     return Number.NaN;
   }
@@ -91,7 +85,7 @@ export function lifecycleOrder(records: ReadonlyArray<Record<string, unknown>>):
         identity: text(record.identity),
         lifecycle: recordLifecycle(record),
         acceptedMs: acceptedMsOf(record),
-        logIndex: logIndexOf(record),
+        logIndex: logIndexOfRecord(record),
       },
     }))
     .sort((a, b) => {

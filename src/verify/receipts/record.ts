@@ -41,7 +41,7 @@ export type ApiRecord = Record<string, unknown>;
 
 const hex = toHex;
 
-function commitOf(record: ApiRecord): { index: string; idtimestamp: string } | undefined {
+export function commitOf(record: ApiRecord): { index: string; idtimestamp: string } | undefined {
   const entry = record.merklelog_entry as { commit?: { index?: string; idtimestamp?: string } } | undefined;
   const c =
     entry?.commit ?? (record.merklelog_commit as { index?: string; idtimestamp?: string } | undefined);
