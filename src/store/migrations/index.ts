@@ -23,6 +23,7 @@ import { erasableValues } from "./041-erasable-values.js";
 import { logPeriods } from "./042-log-periods.js";
 import { logArchive } from "./043-log-archive.js";
 import { revocationNotices } from "./048-revocation-notices.js";
+import { logEntryByRecord } from "./049-log-entry-by-record.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -51,4 +52,5 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   logPeriods,
   logArchive,
   revocationNotices,
+  logEntryByRecord,
 ];

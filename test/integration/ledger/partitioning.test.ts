@@ -123,7 +123,7 @@ describe("hash partitions by tenancy for the record and log tables (archivist pa
     );
     expect(pkeys.map((p) => p.name)).toEqual([
       "log_entries_pkey",
-      "log_entries_record",
+      "log_entries_record_tenant",
       "mmr_nodes_pkey",
       "tlog_nodes_pkey",
     ]);
