@@ -6,7 +6,28 @@ import { addListFilters } from "./attribute-sql.js";
 import type { Db } from "./db.js";
 import { narrowedSource } from "./narrowed-source.js";
 import { ASSET_LIST, EVENT_LIST, filterAssetEvents, filterAssets, ofAsset } from "./record-filters.js";
-import { countWhere, estimateWhere, Where } from "./sql.js";
+import { countWhere, estimateWhere, pinnedSource, Where } from "./sql.js";
+import { onlyUnsettled, unsettledAssetSeqs, unsettledEventSeqs } from "./unsettled.js";
+
+/** Up to this many records of the backlog, a list by an unsettled status is pinned to them. */
+const BACKLOG_PINNED = 10_000;
+
+/**
+ * `from`, pinned to the backlog's rows when the list asks only for unsettled statuses and nothing
+ * pinned it already: `null` when the backlog is empty (nothing can match).
+ */
+async function backlogSource(
+  from: string,
+  table: string,
+  statuses: readonly string[],
+  w: Where,
+  backlog: (cap: number) => Promise<string[] | undefined>,
+): Promise<string | null> {
+  if (from !== table || !onlyUnsettled(statuses)) return from;
+  const seqs = await backlog(BACKLOG_PINNED);
+  if (!seqs) return from;
+  return seqs.length === 0 ? null : pinnedSource(table, w.p(seqs));
+}
 
 /**
  * A record list compiled from its specification: its page, and what its total is made of (the
@@ -36,8 +57,11 @@ export async function assetList(
   restrictRows(w, "assets", spec.access);
   const byValue = addListFilters(w, spec.filters, ASSET_LIST);
   filterAssets(w, spec);
-  const from = await narrowedSource(db, commonFilters, ASSET_LIST.table, w, byValue);
-  if (from === null) return null;
+  const narrowed = await narrowedSource(db, commonFilters, ASSET_LIST.table, w, byValue);
+  const from =
+    narrowed &&
+    (await backlogSource(narrowed, ASSET_LIST.table, spec.statuses, w, (cap) => unsettledAssetSeqs(db, cap)));
+  if (!from) return null;
   return listOf(db, from, w, () =>
     selectAssets(db, w.sql, w.params, { before: spec.page.cursor, limit: spec.page.limit, from }),
   );
@@ -62,10 +86,16 @@ export async function assetEventList(
   restrictRows(w, "asset_events", spec.access);
   const byValue = addListFilters(w, spec.filters, EVENT_LIST, !oneAsset);
   filterAssetEvents(w, spec);
-  const from = oneAsset
+  const narrowed = oneAsset
     ? EVENT_LIST.table
     : await narrowedSource(db, commonFilters, EVENT_LIST.table, w, byValue);
-  if (from === null) return null;
+  // One asset's list reads that asset's events alone: the backlog would not narrow it.
+  const from =
+    narrowed &&
+    (oneAsset
+      ? narrowed
+      : await backlogSource(narrowed, EVENT_LIST.table, spec.statuses, w, (cap) => unsettledEventSeqs(db, cap)));
+  if (!from) return null;
   return listOf(db, from, w, () =>
     selectAssetEvents(db, w.sql, w.params, {
       cursor: spec.page.cursor,

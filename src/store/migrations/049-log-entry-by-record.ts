@@ -6,11 +6,17 @@
  * the primary key's tenancy prefix, reading every entry of the tenancy for each event whose status
  * it derived (issue 59: a list by status read 168,273 buffers at 18,000 records, 12,069 at 900).
  * One index on both answers the probe alone, and still serves a look-up by record alone.
+ *
+ * A list of assets by an unsettled status (store/unsettled.ts) reads the assets whose status is
+ * kept on their row (not MERKLE_LOG) from a partial index of those rows: a handful, where the
+ * tenancy-and-status index needs the tenancy.
  */
 export const logEntryByRecord = {
   id: "049-log-entry-by-record",
   sql: `
 create index log_entries_record_tenant on log_entries (record_id, tenant_id);
 drop index log_entries_record;
+create index assets_unsettled_rows on assets (seq)
+  where proof_mechanism <> 'MERKLE_LOG' and confirmation_status in ('PENDING', 'STORED', 'COMMITTED');
 `,
 };
