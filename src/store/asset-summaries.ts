@@ -1,8 +1,8 @@
 import type { AssetSummaryListSpec, AssetSummaryOrder } from "../core/filters/list-spec.js";
 import { restrictRows } from "./access-sql.js";
 import { ASSET_COLUMNS, type AssetRow } from "./assets.js";
-import type { Queryable } from "./db.js";
-import { countWhere, Where } from "./sql.js";
+import type { Db, Queryable } from "./db.js";
+import { countWhere, inIndexOrder, Where } from "./sql.js";
 
 /** An asset with how many of its events the caller may read, and when the newest was accepted. */
 export interface AssetSummaryRow extends AssetRow {
@@ -79,7 +79,7 @@ function selectAssetSummaries(
  * (capped), over the one WHERE clause.
  */
 export function assetSummaryList(
-  db: Queryable,
+  db: Db,
   spec: AssetSummaryListSpec,
 ): { page(): Promise<AssetSummaryRow[]>; count(cap: number): Promise<number> } {
   const w = new Where();
@@ -88,14 +88,20 @@ export function assetSummaryList(
   // The events' condition continues the assets' numbering: the page's statement holds both.
   const events = new Where(w.params);
   restrictRows(events, "asset_events", spec.eventAccess);
+  // Newest created first is a walk of the tenancy's assets that stops at the page (and a count at
+  // its cap); by newest event or by name every asset is read and sorted, whatever the plan.
+  const run = <T>(fn: (q: Queryable) => Promise<T>) =>
+    spec.order === "CREATED" && !spec.text ? inIndexOrder(db, fn) : fn(db);
   return {
     page: () =>
-      selectAssetSummaries(db, w, events, {
-        order: spec.order,
-        nameHiddenIn: spec.nameHiddenIn,
-        offset: spec.offset,
-        limit: spec.limit,
-      }),
-    count: (cap) => countWhere(db, "assets", w.sql, w.params, cap),
+      run((q) =>
+        selectAssetSummaries(q, w, events, {
+          order: spec.order,
+          nameHiddenIn: spec.nameHiddenIn,
+          offset: spec.offset,
+          limit: spec.limit,
+        }),
+      ),
+    count: (cap) => run((q) => countWhere(q, "assets", w.sql, w.params, cap)),
   };
 }

@@ -3,14 +3,14 @@ import { restrictRows } from "./access-sql.js";
 import { type AssetEventRow, selectAssetEvents } from "./asset-events.js";
 import { type AssetRow, selectAssets } from "./assets.js";
 import { addListFilters } from "./attribute-sql.js";
-import type { Db } from "./db.js";
+import type { Db, Queryable } from "./db.js";
 import { narrowedSource } from "./narrowed-source.js";
 import { ASSET_LIST, EVENT_LIST, filterAssetEvents, filterAssets, ofAsset } from "./record-filters.js";
-import { countWhere, estimateWhere, pinnedSource, Where } from "./sql.js";
-import { onlyUnsettled, unsettledAssetSeqs, unsettledEventSeqs } from "./unsettled.js";
+import { countWhere, estimateWhere, inIndexOrder, pinnedSource, Where } from "./sql.js";
+import { type Backlog, backlogOf, unsettledAssetSeqs, unsettledEventSeqs } from "./unsettled.js";
 
 /** Up to this many records of the backlog, a list by an unsettled status is pinned to them. */
-const BACKLOG_PINNED = 10_000;
+const BACKLOG_PINNED = 1_000;
 
 /**
  * `from`, pinned to the backlog's rows when the list asks only for unsettled statuses and nothing
@@ -21,10 +21,11 @@ async function backlogSource(
   table: string,
   statuses: readonly string[],
   w: Where,
-  backlog: (cap: number) => Promise<string[] | undefined>,
+  seqsOf: (backlog: Backlog, cap: number) => Promise<string[] | undefined>,
 ): Promise<string | null> {
-  if (from !== table || !onlyUnsettled(statuses)) return from;
-  const seqs = await backlog(BACKLOG_PINNED);
+  const backlog = backlogOf(statuses);
+  if (from !== table || !backlog) return from;
+  const seqs = await seqsOf(backlog, BACKLOG_PINNED);
   if (!seqs) return from;
   return seqs.length === 0 ? null : pinnedSource(table, w.p(seqs));
 }
@@ -60,10 +61,10 @@ export async function assetList(
   const narrowed = await narrowedSource(db, commonFilters, ASSET_LIST.table, w, byValue);
   const from =
     narrowed &&
-    (await backlogSource(narrowed, ASSET_LIST.table, spec.statuses, w, (cap) => unsettledAssetSeqs(db, cap)));
+    (await backlogSource(narrowed, ASSET_LIST.table, spec.statuses, w, (b, cap) => unsettledAssetSeqs(db, b, cap)));
   if (!from) return null;
-  return listOf(db, from, w, () =>
-    selectAssets(db, w.sql, w.params, { before: spec.page.cursor, limit: spec.page.limit, from }),
+  return listOf(db, from, from === ASSET_LIST.table && !byValue, w, (q) =>
+    selectAssets(q, w.sql, w.params, { before: spec.page.cursor, limit: spec.page.limit, from }),
   );
 }
 
@@ -94,10 +95,10 @@ export async function assetEventList(
     narrowed &&
     (oneAsset
       ? narrowed
-      : await backlogSource(narrowed, EVENT_LIST.table, spec.statuses, w, (cap) => unsettledEventSeqs(db, cap)));
+      : await backlogSource(narrowed, EVENT_LIST.table, spec.statuses, w, (b, cap) => unsettledEventSeqs(db, b, cap)));
   if (!from) return null;
-  return listOf(db, from, w, () =>
-    selectAssetEvents(db, w.sql, w.params, {
+  return listOf(db, from, !oneAsset && from === EVENT_LIST.table && !byValue, w, (q) =>
+    selectAssetEvents(q, w.sql, w.params, {
       cursor: spec.page.cursor,
       limit: spec.page.limit,
       ascending: spec.order === "oldest",
@@ -107,11 +108,21 @@ export async function assetEventList(
   );
 }
 
-/** A list over `from` filtered by `w`: its page, and its count and estimate over the same clause. */
-function listOf<R>(db: Db, from: string, w: Where, page: () => Promise<R[]>): RecordList<R> {
+/**
+ * A list over `from` filtered by `w`: its page, and its count and estimate over the same clause.
+ * `walk`: the list is a whole tenancy's (no value filter pinned it), read in index order.
+ */
+function listOf<R>(
+  db: Db,
+  from: string,
+  walk: boolean,
+  w: Where,
+  page: (q: Queryable) => Promise<R[]>,
+): RecordList<R> {
+  const run = <T>(fn: (q: Queryable) => Promise<T>) => (walk ? inIndexOrder(db, fn) : fn(db));
   return {
-    page,
-    count: (cap) => countWhere(db, from, w.sql, w.params, cap),
+    page: () => run(page),
+    count: (cap) => run((q) => countWhere(q, from, w.sql, w.params, cap)),
     estimate: () => estimateWhere(db, from, w.sql, w.params),
   };
 }

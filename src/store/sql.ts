@@ -118,6 +118,24 @@ export async function fewMatches(
 }
 
 /**
+ * Runs `fn` with the planner held to walking an index in the order asked for: a page of a whole
+ * tenancy's list (newest first, no value filter) is the first rows of the (tenancy, seq) index
+ * that pass its filters, and a capped count stops at its cap. On the statistics of a table that
+ * grew since its last analyse (a live service's between autovacuum's visits, and PGlite's always:
+ * it runs no autovacuum) the planner took the tenancy for a few dozen rows and read all of them
+ * through a bitmap, testing every row's derived status, then sorted them for the page (issue 59:
+ * 36,528 buffers for a page of 5 at 18,000 records, 5,076 at 900). Not for a list by a rare value,
+ * whose own index and a sort of its few matches are the cheaper plan (`narrowedSource` pins those).
+ */
+export function inIndexOrder<T>(db: Db, fn: (q: Queryable) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.query("set local enable_bitmapscan = off");
+    await tx.query("set local enable_sort = off");
+    return fn(tx);
+  });
+}
+
+/**
  * The FROM item of a list over `table` pinned to the rows whose `seq` is in the array
  * parameter `seqsParam`: fenced (`offset 0`) so that the planner fetches those rows by `seq`
  * before it applies anything else, and named like the table so the list's WHERE reads the same.

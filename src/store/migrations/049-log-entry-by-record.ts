@@ -9,7 +9,9 @@
  *
  * A list of assets by an unsettled status (store/unsettled.ts) reads the assets whose status is
  * kept on their row (not MERKLE_LOG) from a partial index of those rows: a handful, where the
- * tenancy-and-status index needs the tenancy.
+ * tenancy-and-status index needs the tenancy; and where a log's CONFIRMED entries can start from
+ * a partial index of the seals not yet anchored and witnessed (the few the anchorer has not
+ * reached, where anchoring is on).
  */
 export const logEntryByRecord = {
   id: "049-log-entry-by-record",
@@ -17,6 +19,7 @@ export const logEntryByRecord = {
 create index log_entries_record_tenant on log_entries (record_id, tenant_id);
 drop index log_entries_record;
 create index assets_unsettled_rows on assets (seq)
-  where proof_mechanism <> 'MERKLE_LOG' and confirmation_status in ('PENDING', 'STORED', 'COMMITTED');
+  where proof_mechanism <> 'MERKLE_LOG' and confirmation_status in ('PENDING', 'STORED', 'COMMITTED', 'CONFIRMED');
+create index seals_unsettled on seals (tenant_id, mmr_size) where anchored_block is null or not witnessed;
 `,
 };

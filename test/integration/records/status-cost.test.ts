@@ -26,6 +26,8 @@ const RESULT_LIMIT = 200;
 interface Statement {
   sql: string;
   params: readonly unknown[];
+  /** The planner settings (`set local`) its transaction made before it. */
+  settings: string[];
 }
 
 /** Records the statements sent on `db` (and in its transactions) while `on` is set. */
@@ -33,22 +35,24 @@ function recordStatements(db: Db): { take<T>(fn: () => Promise<T>): Promise<Stat
   let seen: Statement[] | undefined;
   const query = db.query.bind(db);
   const transaction = db.transaction.bind(db);
-  const note = (sql: string, params: readonly unknown[] | undefined) => {
-    if (seen && /^\s*(select|with)\b/i.test(sql)) seen.push({ sql, params: params ?? [] });
+  const note = (sql: string, params: readonly unknown[] | undefined, settings: string[]) => {
+    if (seen && /^\s*(select|with)\b/i.test(sql)) seen.push({ sql, params: params ?? [], settings: [...settings] });
   };
   db.query = (<R>(sql: string, params?: readonly unknown[], opts?: QueryOptions) => {
-    note(sql, params);
+    note(sql, params, []);
     return query<R>(sql, params, opts);
   }) as Db["query"];
   db.transaction = (<T>(fn: (tx: Queryable) => Promise<T>) =>
-    transaction((tx) =>
-      fn({
+    transaction((tx) => {
+      const settings: string[] = [];
+      return fn({
         query: <R>(sql: string, params?: readonly unknown[], opts?: QueryOptions) => {
-          note(sql, params);
+          if (/^\s*set local\b/i.test(sql)) settings.push(sql);
+          else note(sql, params, settings);
           return tx.query<R>(sql, params, opts);
         },
-      }),
-    )) as Db["transaction"];
+      });
+    })) as Db["transaction"];
   return {
     async take(fn) {
       seen = [];
@@ -69,10 +73,10 @@ interface PlanNode {
 
 /** The shared buffers one statement touches when run now (its plan's, children included). */
 async function buffersOf(db: Db, s: Statement): Promise<number> {
-  const rows = await db.query<Record<string, unknown>>(
-    `explain (analyze, buffers, format json) ${s.sql}`,
-    s.params,
-  );
+  const rows = await db.transaction(async (tx) => {
+    for (const set of s.settings) await tx.query(set);
+    return tx.query<Record<string, unknown>>(`explain (analyze, buffers, format json) ${s.sql}`, s.params);
+  });
   const raw = Object.values(rows[0] ?? {})[0];
   const plan = (typeof raw === "string" ? JSON.parse(raw) : raw) as Array<{ Plan: PlanNode }>;
   const top = plan[0]?.Plan;
@@ -114,14 +118,15 @@ async function writeRecords(s: TestService, token: string, records: number, tag:
   return identities;
 }
 
-/** Waits until every record written is in the log and a seal covers the whole log. */
+/** Waits until every record written is in the log and a seal covers the whole log, anchored. */
 async function settle(db: Db): Promise<void> {
   for (let i = 0; i < 600; i++) {
-    const [row] = await db.query<{ waiting: number; unsealed: number }>(
+    const [row] = await db.query<{ waiting: number; unsealed: number; unanchored: number }>(
       `select (select count(*) from asset_event_queue)::int as waiting,
-              (select count(*) from logs l where l.mmr_size > coalesce((select max(mmr_size) from seals s where s.tenant_id = l.tenant_id), 0))::int as unsealed`,
+              (select count(*) from logs l where l.mmr_size > coalesce((select max(mmr_size) from seals s where s.tenant_id = l.tenant_id), 0))::int as unsealed,
+              (select count(*) from seals where anchored_block is null or not witnessed)::int as unanchored`,
     );
-    if (row?.waiting === 0 && row.unsealed === 0) return;
+    if (row?.waiting === 0 && row.unsealed === 0 && row.unanchored === 0) return;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error("the records were not committed and sealed in time");
@@ -169,7 +174,10 @@ async function measure(
     for (const st of statements) {
       const b = await buffersOf(s.service.ctx.db, st);
       if (process.env.STATUS_COST_DEBUG && b > 1000) {
-        const rows = await s.service.ctx.db.query<Record<string, unknown>>(`explain (analyze, buffers) ${st.sql}`, st.params);
+        const rows = await s.service.ctx.db.transaction(async (tx) => {
+          for (const set of st.settings) await tx.query(set);
+          return tx.query<Record<string, unknown>>(`explain (analyze, buffers) ${st.sql}`, st.params);
+        });
         console.log(name, b, st.sql, JSON.stringify(st.params), rows.map((r) => Object.values(r)[0]).join("\n"));
       }
       blocks += b;
