@@ -61,7 +61,9 @@ export async function assetList(
   const narrowed = await narrowedSource(db, commonFilters, ASSET_LIST.table, w, byValue);
   const from =
     narrowed &&
-    (await backlogSource(narrowed, ASSET_LIST.table, spec.statuses, w, (b, cap) => unsettledAssetSeqs(db, b, cap)));
+    (await backlogSource(narrowed, ASSET_LIST.table, spec.statuses, w, (b, cap) =>
+      unsettledAssetSeqs(db, b, cap),
+    ));
   if (!from) return null;
   return listOf(db, from, from === ASSET_LIST.table && !byValue, w, (q) =>
     selectAssets(q, w.sql, w.params, { before: spec.page.cursor, limit: spec.page.limit, from }),
@@ -95,7 +97,9 @@ export async function assetEventList(
     narrowed &&
     (oneAsset
       ? narrowed
-      : await backlogSource(narrowed, EVENT_LIST.table, spec.statuses, w, (b, cap) => unsettledEventSeqs(db, b, cap)));
+      : await backlogSource(narrowed, EVENT_LIST.table, spec.statuses, w, (b, cap) =>
+          unsettledEventSeqs(db, b, cap),
+        ));
   if (!from) return null;
   return listOf(db, from, !oneAsset && from === EVENT_LIST.table && !byValue, w, (q) =>
     selectAssetEvents(q, w.sql, w.params, {

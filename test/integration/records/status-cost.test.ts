@@ -36,7 +36,8 @@ function recordStatements(db: Db): { take<T>(fn: () => Promise<T>): Promise<Stat
   const query = db.query.bind(db);
   const transaction = db.transaction.bind(db);
   const note = (sql: string, params: readonly unknown[] | undefined, settings: string[]) => {
-    if (seen && /^\s*(select|with)\b/i.test(sql)) seen.push({ sql, params: params ?? [], settings: [...settings] });
+    if (seen && /^\s*(select|with)\b/i.test(sql))
+      seen.push({ sql, params: params ?? [], settings: [...settings] });
   };
   db.query = (<R>(sql: string, params?: readonly unknown[], opts?: QueryOptions) => {
     note(sql, params, []);
@@ -138,20 +139,30 @@ function reads(asset: string): Record<string, { path: string; count?: boolean }>
   return {
     "events, first page": { path: `${events}?page_size=5` },
     "events, counted": { path: `${events}?page_size=5`, count: true },
-    "events STORED (none), counted": { path: `${events}?page_size=5&confirmation_status=STORED`, count: true },
+    "events STORED (none), counted": {
+      path: `${events}?page_size=5&confirmation_status=STORED`,
+      count: true,
+    },
     "events COMMITTED, counted": { path: `${events}?page_size=5&confirmation_status=COMMITTED`, count: true },
     "events CONFIRMED": { path: `${events}?page_size=5&confirmation_status=CONFIRMED` },
-    "events PENDING or STORED": { path: `${events}?page_size=5&confirmation_status=PENDING&confirmation_status=STORED` },
+    "events PENDING or STORED": {
+      path: `${events}?page_size=5&confirmation_status=PENDING&confirmation_status=STORED`,
+    },
     "events of an asset": { path: `/archivist/v2/${asset}/events?page_size=5` },
-    "events of an asset, CONFIRMED": { path: `/archivist/v2/${asset}/events?page_size=5&confirmation_status=CONFIRMED` },
+    "events of an asset, CONFIRMED": {
+      path: `/archivist/v2/${asset}/events?page_size=5&confirmation_status=CONFIRMED`,
+    },
     "an event's asset's events, counted": { path: `/archivist/v2/${asset}/events?page_size=2`, count: true },
     "events by attribute": { path: `${events}?page_size=5&event_attributes.vcon_operation=op-3` },
     "assets, first page": { path: "/archivist/v2/assets?page_size=5" },
     "assets, counted": { path: "/archivist/v2/assets?page_size=5", count: true },
-    "assets PENDING (none), counted": { path: "/archivist/v2/assets?page_size=5&confirmation_status=PENDING", count: true },
+    "assets PENDING (none), counted": {
+      path: "/archivist/v2/assets?page_size=5&confirmation_status=PENDING",
+      count: true,
+    },
     "assets CONFIRMED": { path: "/archivist/v2/assets?page_size=5&confirmation_status=CONFIRMED" },
     "an asset": { path: `/archivist/v2/${asset}` },
-    "summaries": { path: "/archivist/v2/assets/-/summaries?page_size=5" },
+    summaries: { path: "/archivist/v2/assets/-/summaries?page_size=5" },
   };
 }
 
@@ -166,19 +177,27 @@ async function measure(
     const headers: Record<string, string> = r.count ? { "x-request-total-count": "true" } : {};
     const statements = await rec.take(async () => {
       const res = await s.api(r.path, { token, headers });
-      if (res.status !== 200 && res.status !== 206) throw new Error(`${name}: ${res.status} ${await res.text()}`);
+      if (res.status !== 200 && res.status !== 206)
+        throw new Error(`${name}: ${res.status} ${await res.text()}`);
       await res.arrayBuffer();
     });
     if (statements.length === 0) throw new Error(`${name}: no statement was recorded`);
     let blocks = 0;
     for (const st of statements) {
       const b = await buffersOf(s.service.ctx.db, st);
+      // STATUS_COST_DEBUG=1 prints the plan of each statement that read more than a thousand.
       if (process.env.STATUS_COST_DEBUG && b > 1000) {
         const rows = await s.service.ctx.db.transaction(async (tx) => {
           for (const set of st.settings) await tx.query(set);
           return tx.query<Record<string, unknown>>(`explain (analyze, buffers) ${st.sql}`, st.params);
         });
-        console.log(name, b, st.sql, JSON.stringify(st.params), rows.map((r) => Object.values(r)[0]).join("\n"));
+        console.log(
+          name,
+          b,
+          st.sql,
+          JSON.stringify(st.params),
+          rows.map((r) => Object.values(r)[0]).join("\n"),
+        );
       }
       blocks += b;
     }
@@ -207,19 +226,14 @@ for (const partitioned of [false, true]) {
       // statistics after it are a live service's again once the records are written.
       if (partitioned) await partitionByTenancy(db, { partitions: 4 });
       const [ta, tb] = [await s.token(s.a), await s.token(s.b)];
-      let t0 = Date.now();
       const smallAssets = await writeRecords(s, ta, SMALL, "small");
-      console.log("small written", Date.now() - t0); t0 = Date.now();
       const largeAssets = await writeRecords(s, tb, LARGE, "large");
-      console.log("large written", Date.now() - t0); t0 = Date.now();
       await settle(db);
-      console.log("settled", Date.now() - t0);
       // Nothing the workers do between two reads is counted against either.
       await s.service.workers.stop();
       const rec = recordStatements(db);
       small = await measure(s, rec, ta, smallAssets[0] ?? "");
       large = await measure(s, rec, tb, largeAssets[0] ?? "");
-      // biome-ignore lint/suspicious/noConsole: the measured table is the test's evidence.
       console.log(
         Object.keys(small)
           .map((k) => `${k.padEnd(40)} ${String(small[k]).padStart(7)} ${String(large[k]).padStart(7)}`)
