@@ -42,9 +42,12 @@ async function cborMap(r: Response): Promise<Map<CborValue, CborValue>> {
   return m as Map<CborValue, CborValue>;
 }
 
-/** Registers `n`'s statement as the samples do and returns its operation id. */
+/**
+ * Registers `n`'s statement and returns its operation id: as COSE, asking for CBOR, which the
+ * form always took, so that each later point is shown on its own.
+ */
 async function registered(n: number): Promise<string> {
-  const res = await post(statementOf(n));
+  const res = await post(statementOf(n), { "content-type": "application/cose", accept: "application/cbor" });
   expect(res.status, await res.clone().text()).toBe(200);
   return String((await cborMap(res)).get("OperationID"));
 }
