@@ -112,7 +112,8 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     path: `${dt}/entries`,
     group,
     auth: "token",
-    summary: "DataTrails form: register a signed statement",
+    summary:
+      "DataTrails form: register a signed statement (COSE_Sign1 as application/cose, application/octet-stream or no content type) as a public asset event; answers CBOR {OperationID, Status}, JSON when asked",
     handler: async ({ principal: p, req, res }) => {
       const entryId = await registerDataTrails(d, req, res, p);
       if (!entryId) return undefined;
@@ -133,7 +134,7 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
       path: `${dt}/${path}`,
       group,
       auth: "optional",
-      summary: `DataTrails form: ${what} (legacy: GET /entries/{id} succeeds it)`,
+      summary: `DataTrails form: ${what} (legacy for SCRAPI's entries: GET /entries/{id} succeeds it)`,
       handler: async ({ caller, params, req, res }) => {
         const id = params.id ?? "";
         // SCRAPI's successor reads the entries SCRAPI registered; a DataTrails-form entry has none.
@@ -143,8 +144,10 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
         return answer(id, receipt, req, res);
       },
     });
-  receiptRead("operations/{id}", "registration status (CBOR; JSON when asked)", (id, receipt, req, res) =>
-    sendOperation(req, res, dataTrailsOperation(id, receipt !== undefined)),
+  receiptRead(
+    "operations/{id}",
+    "registration status (CBOR {Status, EntryID}; JSON when asked)",
+    (id, receipt, req, res) => sendOperation(req, res, dataTrailsOperation(id, receipt !== undefined)),
   );
   receiptRead("entries/{id}/receipt", "the receipt of an entry", (id, receipt, req, res) =>
     receipt ? sendCose(res, receipt) : sendOperation(req, res, dataTrailsOperation(id, false)),
@@ -154,7 +157,7 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     path: `${dt}/entries/{id}`,
     group,
     auth: "optional",
-    summary: "DataTrails form: the registered statement",
+    summary: "DataTrails form: the registered statement, as registered",
     handler: async ({ caller, params, res }) =>
       sendCose(res, await dataTrailsEntryStatement(d.ctx, caller, params.id ?? "")),
   });
