@@ -4,7 +4,7 @@ import type { EcJwk, PublicKey } from "../crypto/public-key.js";
 import { CoseError, HEADER } from "./sign1.js";
 
 /** The CWT confirmation claim (RFC 8747) and its COSE_Key member. */
-export const CWT_CNF = 8;
+const CWT_CNF = 8;
 const CNF_COSE_KEY = 1;
 
 // COSE_Key labels (RFC 9052 §7, RFC 9053 §7.1.1): kty EC2, crv, x, y.
