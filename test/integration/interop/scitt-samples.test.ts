@@ -18,9 +18,16 @@ import { startTestService, type TestService } from "../../helpers/service.js";
  * (github:TimothyClaeys/pycose, tag v1.0.1, which Debian does not ship); without them the suite
  * is skipped. Python and the rest come from Debian: python3-cbor2 python3-ecdsa python3-requests
  * python3-cryptography python3-attr. `test/interop/python/shims/bencodepy.py` stands in for the
- * one module Debian lacks. README.md ("DataTrails' SCITT samples") names the command.
+ * one module Debian lacks. README.md ("DataTrails' SCITT samples") names the command. Given
+ * SDK_GIT (github:datatrails/datatrails-python; SDK_REF, default v0.35.0, the newest), the SDK's
+ * `post_binary` registers too (python3-requests-toolbelt python3-backoff python3-iso8601
+ * python3-jinja2 python3-yaml python3-xmltodict python3-certifi; the shims stand in for the three
+ * modules of its own that Debian lacks).
  */
 const SAMPLES_GIT = process.env.SCITT_SAMPLES_GIT;
+/** The DataTrails Python SDK (github:datatrails/datatrails-python), for its `post_binary`: optional. */
+const SDK_GIT = process.env.SDK_GIT;
+const SDK_REF = process.env.SDK_REF ?? "v0.35.0";
 const PYCOSE_GIT = process.env.PYCOSE_GIT;
 const SAMPLES_REF = process.env.SCITT_SAMPLES_REF ?? "d2d66c5";
 const PYCOSE_REF = process.env.PYCOSE_REF ?? "v1.0.1";
@@ -47,15 +54,13 @@ let work: string;
 let env: NodeJS.ProcessEnv;
 
 /**
- * Runs one of the samples' scripts as its console entry point would. Asynchronously: the service
- * it calls runs in this same process.
+ * Runs Python with `args` in the run's directory and environment (`pythonPath` first on the path).
+ * Asynchronously: the service it calls runs in this same process.
  */
-function script(name: string, args: string[]): Promise<Run> {
+function python(args: string[], pythonPath?: string): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(PYTHON, ["-m", `datatrails_scitt_samples.scripts.${name}`, ...args], {
-      cwd: work,
-      env,
-    });
+    const withPath = pythonPath ? { ...env, PYTHONPATH: `${pythonPath}:${env.PYTHONPATH}` } : env;
+    const child = spawn(PYTHON, args, { cwd: work, env: withPath });
     let out = "";
     let err = "";
     child.stdout.on("data", (c: Buffer) => {
@@ -67,6 +72,11 @@ function script(name: string, args: string[]): Promise<Run> {
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, out, err }));
   });
+}
+
+/** Runs one of the samples' scripts as its console entry point would. */
+function script(name: string, args: string[]): Promise<Run> {
+  return python(["-m", `datatrails_scitt_samples.scripts.${name}`, ...args]);
 }
 
 const ok = (r: Run, what: string) => expect(r.code, `${what}: ${r.out}\n${r.err}`).toBe(0);
@@ -181,6 +191,55 @@ describe.runIf(runnable)("DataTrails' SCITT samples, unmodified, against the Dat
     expect(wrong.code).toBe(1);
     expect(wrong.out).toContain("verification failed");
   }, 180_000);
+
+  // The SDK (given SDK_GIT) posts a statement with `post_binary`, as application/octet-stream.
+  it.runIf(SDK_GIT !== undefined)(
+    "the newest SDK's post_binary registers a statement the samples made",
+    async () => {
+      const sdk = unpack(SDK_GIT as string, SDK_REF);
+      writeFileSync(join(sdk, "archivist", "about.py"), `__version__ = "${SDK_REF}"\n`);
+      writeFileSync(join(work, "payload2.json"), '{"name": "C3PO"}\n');
+      ok(
+        await script("create_hashed_signed_statement", [
+          "--issuer",
+          "github.com/datatrails/datatrails-scitt-samples/Taskfile.yml",
+          "--subject",
+          "test:sdk",
+          "--payload-file",
+          "payload2.json",
+          "--payload-location",
+          "https://storage.example/test:sdk",
+          "--signing-key-file",
+          "key.pem",
+          "--output-file",
+          "sdk-statement.cbor",
+        ]),
+        "create_hashed_signed_statement",
+      );
+      const posted = await python(
+        [
+          "-c",
+          [
+            "import os, cbor2",
+            "from archivist.archivist import Archivist",
+            "url = os.environ['DATATRAILS_URL']",
+            "arch = Archivist(url, (os.environ['DATATRAILS_CLIENT_ID'], os.environ['DATATRAILS_CLIENT_SECRET']))",
+            "out = arch.post_binary(f'{url}/archivist/v1/publicscitt/entries', open('sdk-statement.cbor', 'rb').read())",
+            "print(cbor2.loads(out)['OperationID'])",
+          ].join("\n"),
+        ],
+        [sdk, shims].join(":"),
+      );
+      ok(posted, "post_binary");
+      const entry = posted.out.trim();
+      expect(entry).toMatch(/^assets_[0-9a-f-]{36}_events_[0-9a-f-]{36}$/);
+      // The samples wait for it, as for their own registration.
+      const status = await script("check_operation_status", ["--operation-id", entry]);
+      ok(status, "check_operation_status");
+      expect(status.out.trim()).toBe(entry);
+    },
+    180_000,
+  );
 });
 
 describe.skipIf(runnable)("DataTrails' SCITT samples", () => {
