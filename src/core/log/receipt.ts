@@ -111,7 +111,7 @@ export function buildReceipt(r: ReceiptInput, signer: Signer, headers?: ReceiptH
 
 /**
  * An RFC 9942 receipt of inclusion in the RFC 9162 tree: protected `{1: alg, 4: kid, 395: 1,
- * 15: {1: iss, 2: sub}}`, unprotected `{396: {-1: [bstr .cbor [tree_size, leaf_index, path]]}}`,
+ * 15: {1: iss, 2: sub[, 8: cnf]}}`, unprotected `{396: {-1: [bstr .cbor [tree_size, leaf_index, path]]}}`,
  * signed over the (detached) root of the tree of `treeSize` leaves. `headers` as for `buildReceipt`.
  */
 export function buildRfc9162Receipt(
