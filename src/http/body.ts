@@ -152,6 +152,38 @@ function parseFormBody(contentType: string | undefined, bytes: Buffer): Record<s
 /** The body of a request whose content type no parser reads (a route expecting JSON says so). */
 export const UNREAD_BODY: unique symbol = Symbol("unread body");
 
+/**
+ * The bytes of a body that names no media type, or names `application/octet-stream`: what
+ * DataTrails' SCITT clients send a statement as. Only a route that asks for opaque bytes reads
+ * them; to every other route they are a body of a type it does not take.
+ */
+export class OpaqueBody {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
+/** Reads an opaque body up to `limit` bytes (413 past it, the rest drained so the answer arrives). */
+function readOpaque(payload: Readable, limit: number, done: (err: Error | null, body?: unknown) => void) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let failed = false;
+  payload.on("data", (chunk: Buffer) => {
+    if (failed) return;
+    size += chunk.length;
+    if (size <= limit) chunks.push(chunk);
+    else {
+      failed = true;
+      done(new ApiError("payload_too_large", "request body is too large"));
+    }
+  });
+  payload.once("error", (err) => {
+    if (!failed) done(err);
+    failed = true;
+  });
+  payload.once("end", () => {
+    if (!failed) done(null, new OpaqueBody(new Uint8Array(Buffer.concat(chunks))));
+  });
+}
+
 /** A multipart body, left for its route to stream (the blob upload): its bytes as inflated. */
 export class StreamedBody {
   constructor(readonly stream: Readable) {
@@ -206,7 +238,8 @@ function bodyDeadline(req: FastifyRequest, res: FastifyReply, payload: Readable,
 /**
  * The body parsers of the API. A parser that fails passes an `ApiError` on (400 with the
  * reason); a body over its limit is the server's 413. Multipart bodies (blob uploads) are
- * left for the route to stream; any other type is not read at all (`UNREAD_BODY`).
+ * left for the route to stream; a body of no type or `application/octet-stream` is read as
+ * `OpaqueBody` (COSE's limit); any other type is not read at all (`UNREAD_BODY`).
  */
 export function registerBodyParsers(server: FastifyInstance, limits: BodyLimits): void {
   // Written with `done`, not async: a promise per request here was a measurable part of one.
@@ -248,5 +281,12 @@ export function registerBodyParsers(server: FastifyInstance, limits: BodyLimits)
   server.addContentTypeParser("multipart/form-data", (_req, payload, done) =>
     done(null, new StreamedBody(payload)),
   );
-  server.addContentTypeParser("*", (_req, _payload, done) => done(null, UNREAD_BODY));
+  server.addContentTypeParser("application/octet-stream", (_req, payload, done) =>
+    readOpaque(payload, COSE_LIMIT, done),
+  );
+  server.addContentTypeParser("*", (req, payload, done) =>
+    req.headers["content-type"] === undefined
+      ? readOpaque(payload, COSE_LIMIT, done)
+      : done(null, UNREAD_BODY),
+  );
 }

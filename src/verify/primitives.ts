@@ -27,6 +27,7 @@ export {
   takeWriter,
   writeHead,
 } from "./cbor/index.js";
+export { cnfClaimOf } from "./cose/cnf-key.js";
 export {
   beginSigStructure,
   coseKeyBytes,
@@ -47,7 +48,7 @@ export {
   verifySign1,
 } from "./cose/index.js";
 export { fromBase64, fromHex, toBase64 } from "./crypto/bytes.js";
-export { ecJwk, type PublicKey, type PublicKeyFactory } from "./crypto/public-key.js";
+export { type EcJwk, ecJwk, type PublicKey, type PublicKeyFactory } from "./crypto/public-key.js";
 export type { AsciiLeafSha256, Sha256 } from "./crypto/sha256.js";
 export { QueryError, type QueryErrorCode } from "./filters/query-error.js";
 export {

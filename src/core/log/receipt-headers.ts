@@ -1,3 +1,4 @@
+import type { EcJwk } from "../../verify/primitives.js";
 import { receiptProtectedHeader } from "./receipt.js";
 
 const KEPT = 256;
@@ -10,18 +11,29 @@ const KEPT = 256;
  */
 export class ReceiptHeaders {
   private readonly encoded = new Map<string, Uint8Array>();
-  private last: { kid: string; issuer: string; subject: string; vds: number; bytes: Uint8Array } = {
+  private last: {
+    kid: string;
+    issuer: string;
+    subject: string;
+    vds: number;
+    carried: string;
+    bytes: Uint8Array;
+  } = {
     kid: "",
+    carried: "",
     issuer: "",
     subject: "",
     vds: 0,
     bytes: new Uint8Array(),
   };
 
-  get(kid: string, issuer: string, subject: string, vds: number): Uint8Array {
+  get(kid: string, issuer: string, subject: string, vds: number, key?: EcJwk): Uint8Array {
     const last = this.last;
+    // A kid names one key, but the header is only right with that key's coordinates in it.
+    const carried = key ? `${key.x}.${key.y}` : "";
     if (
       last.bytes.length > 0 &&
+      carried === last.carried &&
       kid === last.kid &&
       issuer === last.issuer &&
       subject === last.subject &&
@@ -29,14 +41,14 @@ export class ReceiptHeaders {
     )
       return last.bytes;
     // Length prefixes keep the key unambiguous whatever characters the parts contain.
-    const key = `${vds}:${kid.length}:${kid}${issuer.length}:${issuer}${subject}`;
-    let bytes = this.encoded.get(key);
+    const name = `${vds}:${carried}:${kid.length}:${kid}${issuer.length}:${issuer}${subject}`;
+    let bytes = this.encoded.get(name);
     if (!bytes) {
-      bytes = receiptProtectedHeader(kid, issuer, subject, vds);
+      bytes = receiptProtectedHeader(kid, issuer, subject, vds, key);
       if (this.encoded.size >= KEPT) this.encoded.clear();
-      this.encoded.set(key, bytes);
+      this.encoded.set(name, bytes);
     }
-    this.last = { kid, issuer, subject, vds, bytes };
+    this.last = { kid, issuer, subject, vds, carried, bytes };
     return bytes;
   }
 }

@@ -3,6 +3,8 @@
 import {
   CborBstr,
   type CborValue,
+  cnfClaimOf,
+  type EcJwk,
   ES256,
   encodeCbor,
   HEADER,
@@ -27,20 +29,28 @@ export interface ReceiptInput {
   peak: Uint8Array;
   /** The inclusion proof's encoding (default `map`, the deployed form). */
   form?: MmrProofForm;
+  /** The signing key's public half, carried in the CWT `cnf` claim as DataTrails' receipts carry theirs. */
+  key?: EcJwk | undefined;
 }
 
 export interface Rfc9162ReceiptInput extends Rfc9162ReceiptInfo {
   root: Uint8Array;
+  key?: EcJwk | undefined;
 }
 
 const enc = new TextEncoder();
 
-/** The protected header every receipt of one log and profile shares (`vds` names the profile). */
+/**
+ * The protected header every receipt of one log and profile shares (`vds` names the profile).
+ * With `key`, its CWT claims carry it in `cnf` (DataTrails' clients verify with the key found
+ * there; ours only compare it with the key they pinned).
+ */
 export function receiptProtectedHeader(
   kid: string,
   issuer: string,
   subject: string,
   vds = VDS_MMR,
+  key?: EcJwk,
 ): Uint8Array {
   return encodeCbor(
     new Map<CborValue, CborValue>([
@@ -52,6 +62,7 @@ export function receiptProtectedHeader(
         new Map<CborValue, CborValue>([
           [1, issuer],
           [2, subject],
+          ...(key ? [[8, cnfClaimOf(key)] as [CborValue, CborValue]] : []),
         ]),
       ],
     ]),
@@ -64,7 +75,7 @@ export function receiptProtectedHeader(
  * taken from `headers` when the caller keeps them.
  */
 function signReceipt(
-  r: { kid: string; issuer: string; subject: string },
+  r: { kid: string; issuer: string; subject: string; key?: EcJwk | undefined },
   vds: number,
   proof: CborValue,
   payload: Uint8Array,
@@ -77,8 +88,8 @@ function signReceipt(
     ...extra,
   ]);
   const protectedBytes = headers
-    ? headers.get(r.kid, r.issuer, r.subject, vds)
-    : receiptProtectedHeader(r.kid, r.issuer, r.subject, vds);
+    ? headers.get(r.kid, r.issuer, r.subject, vds, r.key)
+    : receiptProtectedHeader(r.kid, r.issuer, r.subject, vds, r.key);
   return signSign1Encoded({ protectedBytes, unprotectedHeader, payload, detached: true }, signer);
 }
 
@@ -100,7 +111,7 @@ export function buildReceipt(r: ReceiptInput, signer: Signer, headers?: ReceiptH
 
 /**
  * An RFC 9942 receipt of inclusion in the RFC 9162 tree: protected `{1: alg, 4: kid, 395: 1,
- * 15: {1: iss, 2: sub}}`, unprotected `{396: {-1: [bstr .cbor [tree_size, leaf_index, path]]}}`,
+ * 15: {1: iss, 2: sub[, 8: cnf]}}`, unprotected `{396: {-1: [bstr .cbor [tree_size, leaf_index, path]]}}`,
  * signed over the (detached) root of the tree of `treeSize` leaves. `headers` as for `buildReceipt`.
  */
 export function buildRfc9162Receipt(

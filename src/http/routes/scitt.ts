@@ -7,11 +7,14 @@ import type { Profile } from "../../services/ledger/proofs.js";
 import {
   addScittKey,
   assetEventStatement,
+  dataTrailsEntryReceipt,
+  dataTrailsEntryStatement,
   type EntryReader,
   entryReceipt,
   entryStatement,
   freeEventStatement,
   registerBySignature,
+  registerDataTrailsStatement,
   registerStatement,
   registrationPolicy,
   removeScittKey,
@@ -20,6 +23,7 @@ import {
 } from "../../services/scitt/scitt.js";
 import { transparencyConfiguration } from "../../services/scitt/transparency-configuration.js";
 import { encodeCbor, forbidden, type MmrProofForm, pathUuid } from "../../verify/primitives.js";
+import { OpaqueBody } from "../body.js";
 import { sendCose } from "../cose-response.js";
 import { markDeprecated } from "../deprecation.js";
 import type { HttpDeps } from "../deps.js";
@@ -52,6 +56,33 @@ function operation(id: string, done: boolean): Record<string, string> {
   return { operationID: id, status: "succeeded", entryID: id, Status: "succeeded", EntryID: id };
 }
 
+/**
+ * A DataTrails-form statement's bytes: sent as COSE or CBOR, or as DataTrails' clients send it,
+ * with no content type (their SCITT samples) or as `application/octet-stream` (their SDK's
+ * `post_binary`). Whatever the type, the bytes must still be a COSE_Sign1 statement.
+ */
+function dataTrailsBody(req: FastifyRequest): Uint8Array {
+  return req.body instanceof OpaqueBody ? req.body.bytes : bodyBytes(req);
+}
+
+/**
+ * Whether a DataTrails-form answer is JSON: only when JSON is asked for by name over CBOR.
+ * DataTrails answers CBOR; its clients accept any type and parse CBOR.
+ */
+const dataTrailsJson = (req: FastifyRequest) =>
+  accepts(req.raw).type(["application/cbor", "application/json"]) === "application/json";
+
+/** A DataTrails-form operation, as CBOR unless JSON is asked for. */
+function sendOperation(req: FastifyRequest, res: FastifyReply, status: Record<string, string>) {
+  if (dataTrailsJson(req)) return status;
+  return res.header("content-type", "application/cbor").send(Buffer.from(encodeCbor(status)));
+}
+
+/** A registration's operation in DataTrails' form: DataTrails' own spellings (`OperationID`, `Status`) too. */
+function dataTrailsOperation(id: string, done: boolean): Record<string, string> {
+  return { ...operation(id, done), OperationID: id, Status: done ? "succeeded" : "running" };
+}
+
 /** Runs a DataTrails-form registration, answering a policy refusal as `{type, detail}` JSON. */
 async function registerDataTrails(
   d: HttpDeps,
@@ -60,7 +91,7 @@ async function registerDataTrails(
   p: Parameters<typeof registerStatement>[1],
 ) {
   try {
-    return await registerStatement(d.ctx, p, bodyBytes(req));
+    return await registerDataTrailsStatement(d.ctx, p, dataTrailsBody(req));
   } catch (err) {
     const refusal = dataTrailsRefusal(err);
     if (!refusal) throw err;
@@ -81,15 +112,14 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     path: `${dt}/entries`,
     group,
     auth: "token",
-    summary: "DataTrails form: register a signed statement",
+    summary:
+      "DataTrails form: register a signed statement (COSE_Sign1 as application/cose, application/octet-stream or no content type) as a public asset event; answers CBOR {OperationID, Status}, JSON when asked",
     handler: async ({ principal: p, req, res }) => {
       const entryId = await registerDataTrails(d, req, res, p);
       if (!entryId) return undefined;
-      if (accepts(req.raw).type(["application/json", "application/cbor"]) === "application/cbor")
-        return res
-          .header("content-type", "application/cbor")
-          .send(Buffer.from(encodeCbor({ OperationID: entryId, Status: "running" })));
-      return operation(entryId, false);
+      // DataTrails' answer is exactly {OperationID, Status}; JSON keeps the spellings it always had.
+      if (dataTrailsJson(req)) return operation(entryId, false);
+      return sendOperation(req, res, { OperationID: entryId, Status: "running" });
     },
   });
   // The form's status and receipt reads look the entry's receipt up, and are deprecated for
@@ -97,36 +127,39 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
   const receiptRead = (
     path: string,
     what: string,
-    answer: (id: string, receipt: Uint8Array | undefined, res: FastifyReply) => unknown,
+    answer: (id: string, receipt: Uint8Array | undefined, req: FastifyRequest, res: FastifyReply) => unknown,
   ) =>
     t.add({
       method: "get",
       path: `${dt}/${path}`,
       group,
       auth: "optional",
-      summary: `DataTrails form: ${what} (legacy: GET /entries/{id} succeeds it)`,
-      handler: async ({ caller, params, res }) => {
-        markDeprecated(res, `/entries/${params.id}?profile=mmr`);
+      summary: `DataTrails form: ${what} (legacy for SCRAPI's entries: GET /entries/{id} succeeds it)`,
+      handler: async ({ caller, params, req, res }) => {
         const id = params.id ?? "";
-        const receipt = await entryReceipt(d.ctx, { caller, log: undefined }, id);
+        // SCRAPI's successor reads the entries SCRAPI registered; a DataTrails-form entry has none.
+        if (id.startsWith("events_")) markDeprecated(res, `/entries/${id}?profile=mmr`);
+        const receipt = await dataTrailsEntryReceipt(d.ctx, caller, id);
         if (!receipt) res.code(202);
-        return answer(id, receipt, res);
+        return answer(id, receipt, req, res);
       },
     });
-  receiptRead("operations/{id}", "registration status", (id, receipt) =>
-    operation(id, receipt !== undefined),
+  receiptRead(
+    "operations/{id}",
+    "registration status (CBOR {Status, EntryID}; JSON when asked)",
+    (id, receipt, req, res) => sendOperation(req, res, dataTrailsOperation(id, receipt !== undefined)),
   );
-  receiptRead("entries/{id}/receipt", "the receipt of an entry", (id, receipt, res) =>
-    receipt ? sendCose(res, receipt) : operation(id, false),
+  receiptRead("entries/{id}/receipt", "the receipt of an entry", (id, receipt, req, res) =>
+    receipt ? sendCose(res, receipt) : sendOperation(req, res, dataTrailsOperation(id, false)),
   );
   t.add({
     method: "get",
     path: `${dt}/entries/{id}`,
     group,
     auth: "optional",
-    summary: "DataTrails form: the registered statement",
+    summary: "DataTrails form: the registered statement, as registered",
     handler: async ({ caller, params, res }) =>
-      sendCose(res, await entryStatement(d.ctx, { caller, log: undefined }, params.id ?? "", false)),
+      sendCose(res, await dataTrailsEntryStatement(d.ctx, caller, params.id ?? "")),
   });
   t.add({
     method: "get",

@@ -145,7 +145,7 @@ export async function receiptFor(
     ]);
     const receipt = await signedWith(
       key,
-      treeReceiptSigning(ctx, key.kid, tenantId, {
+      treeReceiptSigning(ctx, key, tenantId, {
         treeSize: size,
         leafIndex: e.leaf_index,
         path: tree.inclusionProof(e.leaf_index, size, get),
@@ -157,7 +157,7 @@ export async function receiptFor(
     return receipt;
   }
   const { path, peak } = await inclusion(readNodeSource(ctx), tenantId, e, seal.mmr_size);
-  const receipt = await signedWith(key, mmrReceiptSigning(ctx, key.kid, tenantId, e, { path, peak, form }));
+  const receipt = await signedWith(key, mmrReceiptSigning(ctx, key, tenantId, e, { path, peak, form }));
   if (receipts.size > RECEIPTS_KEPT) receipts.clear();
   receipts.set(cacheKey, receipt);
   return receipt;

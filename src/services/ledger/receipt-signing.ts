@@ -2,7 +2,13 @@ import type { Ctx } from "../../context.js";
 import { buildReceipt, buildRfc9162Receipt } from "../../core/log/receipt.js";
 import type { Signer } from "../../core/log/sign1.js";
 import type { EntryRow } from "../../store/ledger.js";
-import type { MmrProofForm } from "../../verify/primitives.js";
+import type { MmrProofForm, PublicKey } from "../../verify/primitives.js";
+
+/** The seal key a receipt is signed with: named by its kid, carried in the receipt's `cnf`. */
+interface ReceiptKey {
+  kid: string;
+  verifier: PublicKey;
+}
 
 /**
  * What a record's receipt says, ready for the seal key's signer: one record's receipt (`receiptFor`)
@@ -10,7 +16,7 @@ import type { MmrProofForm } from "../../verify/primitives.js";
  */
 export function mmrReceiptSigning(
   ctx: Pick<Ctx, "baseUrl" | "caches">,
-  kid: string,
+  key: ReceiptKey,
   tenantId: string,
   e: Pick<EntryRow, "idtimestamp" | "mmr_index">,
   proof: { path: Uint8Array[]; peak: Uint8Array; form: MmrProofForm },
@@ -18,7 +24,8 @@ export function mmrReceiptSigning(
   return (signer) =>
     buildReceipt(
       {
-        kid,
+        kid: key.kid,
+        key: key.verifier.jwk,
         idtimestamp: e.idtimestamp,
         issuer: ctx.baseUrl,
         subject: `tenant/${tenantId}`,
@@ -33,13 +40,13 @@ export function mmrReceiptSigning(
 /** The RFC 9162 receipt of the leaf at `leafIndex` in the tree of `treeSize`, ready for the signer. */
 export function treeReceiptSigning(
   ctx: Pick<Ctx, "baseUrl" | "caches">,
-  kid: string,
+  key: ReceiptKey,
   tenantId: string,
   proof: { treeSize: number; leafIndex: number; path: Uint8Array[]; root: Uint8Array },
 ): (signer: Signer) => Uint8Array {
   return (signer) =>
     buildRfc9162Receipt(
-      { kid, issuer: ctx.baseUrl, subject: `tenant/${tenantId}`, ...proof },
+      { kid: key.kid, key: key.verifier.jwk, issuer: ctx.baseUrl, subject: `tenant/${tenantId}`, ...proof },
       signer,
       ctx.caches.receiptHeaders,
     );

@@ -123,7 +123,7 @@ async function mmrReceipts(
       ctx,
       key,
       `${e.record_id}:mmr-map:${seal.mmr_size}`,
-      mmrReceiptSigning(ctx, key.kid, tenantId, e, { path, peak, form: "map" }),
+      mmrReceiptSigning(ctx, key, tenantId, e, { path, peak, form: "map" }),
     );
     out.set(e.record_id, { receipt, log: `tenant/${tenantId}`, mmrIndex: e.mmr_index, peak: hex(peak) });
   }
@@ -157,7 +157,7 @@ async function treeReceipts(
       ctx,
       key,
       `${e.record_id}:rfc9162:${seal.mmr_size}`,
-      treeReceiptSigning(ctx, key.kid, tenantId, {
+      treeReceiptSigning(ctx, key, tenantId, {
         treeSize: size,
         leafIndex: e.leaf_index,
         path: tree.inclusionProof(e.leaf_index, size, get),

@@ -28,12 +28,20 @@ import {
   ecJwk,
   forbidden,
   freeEventRecord,
+  fromBase64,
   isUuid,
   notFound,
   type PublicKey,
+  toBase64,
 } from "../../verify/primitives.js";
-import { requireReadableRecord, requireReadableStatement } from "../access/readable-records.js";
+import { writeViewFor } from "../access/caller-view.js";
+import {
+  requireReadableEvent,
+  requireReadableRecord,
+  requireReadableStatement,
+} from "../access/readable-records.js";
 import { type Profile, receiptFor } from "../ledger/proofs.js";
+import { createAssetWithEvents } from "../records/assets.js";
 import { createFreeEvent } from "../records/free-events.js";
 
 /** A registration refused by policy: answered as problem details (CBOR or JSON by route). */
@@ -167,6 +175,84 @@ async function record(
     statement,
   );
   return entryIdOf(created.identity.slice("events/".length));
+}
+
+/**
+ * An entry registered in DataTrails' form: the event of a public asset of its own, identified as
+ * DataTrails' clients split it (`assets_<asset>_events_<event>`). Theirs recompute the log's leaf
+ * from the event's public record (DataTrails' v3 asset-event leaf), so the statement must be an
+ * asset event, and a public one; the statement rides in `signed_statement` (base64), as theirs read it.
+ */
+const DATATRAILS_ENTRY = /^assets_([0-9a-f-]{36})_events_([0-9a-f-]{36})$/i;
+
+/** The asset and event a DataTrails-form entry id names, or undefined for any other id. */
+function assetEntryOf(entryId: string): { asset: string; event: string } | undefined {
+  const m = DATATRAILS_ENTRY.exec(entryId);
+  if (!m?.[1] || !m[2] || !isUuid(m[1]) || !isUuid(m[2])) return undefined;
+  return { asset: m[1].toLowerCase(), event: m[2].toLowerCase() };
+}
+
+/** Registers a signed statement in DataTrails' form: the issuer rules as `registerStatement`'s. */
+export async function registerDataTrailsStatement(
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "keys" | "writePath">,
+  p: Principal,
+  statement: Uint8Array,
+): Promise<string> {
+  if (!p.isAdmin) throw forbidden("registering statements needs administrator rights in this tenancy");
+  await checkIssuer(ctx, p.tenantId, screen(statement));
+  const e = registeredEvent(statement);
+  const made = await createAssetWithEvents(ctx, p, await writeViewFor(ctx, p), {
+    public: true,
+    attributes: {
+      arc_display_type: e.event_type,
+      ...(e.attributes.subject ? { subject: e.attributes.subject } : {}),
+    },
+    events: [
+      {
+        operation: "Record",
+        behaviour: "RecordEvidence",
+        event_attributes: { ...e.attributes, signed_statement: toBase64(statement) },
+      },
+    ],
+  });
+  const event = made.events[0];
+  if (!event) throw new Error("an asset created with one event answered none");
+  return event.identity.replaceAll("/", "_");
+}
+
+/**
+ * The receipt of an entry read through DataTrails' form: a DataTrails-form entry (anyone may read
+ * it: its asset is public), or one registered through SCRAPI, as SCRAPI's root routes read it.
+ */
+export async function dataTrailsEntryReceipt(
+  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "config" | "db" | "keys" | "reads">,
+  caller: Principal | undefined,
+  entryId: string,
+): Promise<Uint8Array | undefined> {
+  const ref = assetEntryOf(entryId);
+  if (!ref) return entryReceipt(ctx, { caller, log: undefined }, entryId);
+  await requireReadableEvent(ctx, caller, ref.asset, ref.event);
+  try {
+    return await receiptFor(ctx, ref.event, "mmr", "map");
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === "conflict") return undefined;
+    throw err;
+  }
+}
+
+/** The statement of an entry read through DataTrails' form, as registered. */
+export async function dataTrailsEntryStatement(
+  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "config" | "db" | "keys" | "reads">,
+  caller: Principal | undefined,
+  entryId: string,
+): Promise<Uint8Array> {
+  const ref = assetEntryOf(entryId);
+  if (!ref) return entryStatement(ctx, { caller, log: undefined }, entryId, false);
+  const { event } = await requireReadableEvent(ctx, caller, ref.asset, ref.event);
+  const carried = event.event_attributes.signed_statement;
+  // A public asset event that carries no statement is not an entry.
+  if (typeof carried !== "string") throw notFound("entry");
+  return fromBase64(carried);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { CborValue } from "../cbor/index.js";
-import type { PublicKey } from "../crypto/public-key.js";
+import type { EcJwk, PublicKey } from "../crypto/public-key.js";
 import { MAX_TREE_SIZE, rootFromInclusionProof } from "../rfc9162/index.js";
+import { carriedKeyRefusal } from "./cnf-key.js";
 import { checkPath, receiptEnvelope } from "./receipt.js";
 import { CoseError, decodeSign1, HEADER, verifySign1 } from "./sign1.js";
 
@@ -14,13 +15,15 @@ export interface Rfc9162ReceiptInfo {
   treeSize: number;
   leafIndex: number;
   path: Uint8Array[];
+  /** The key its CWT `cnf` claim carries, if any: worth nothing unless it is the pinned one. */
+  carriedKey?: EcJwk | undefined;
 }
 
 const nat = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
 
 /** Reads an RFC9162_SHA256 receipt's header and first inclusion proof (no signature check). */
 export function decodeRfc9162Receipt(receipt: Uint8Array): Rfc9162ReceiptInfo {
-  const { proof, kid, issuer, subject } = receiptEnvelope(receipt, VDS_RFC9162, "RFC9162_SHA256");
+  const { proof, kid, issuer, subject, carriedKey } = receiptEnvelope(receipt, VDS_RFC9162, "RFC9162_SHA256");
   if (
     !Array.isArray(proof) ||
     proof.length !== 3 ||
@@ -32,7 +35,7 @@ export function decodeRfc9162Receipt(receipt: Uint8Array): Rfc9162ReceiptInfo {
   const [treeSize, leafIndex, path] = proof as [number, number, CborValue[]];
   if (treeSize > MAX_TREE_SIZE || leafIndex >= treeSize)
     throw new CoseError("COSE_DECODE", `leaf_index ${leafIndex} is not in a tree of size ${treeSize}`);
-  return { kid, issuer, subject, treeSize, leafIndex, path: checkPath(path) };
+  return { kid, issuer, subject, treeSize, leafIndex, path: checkPath(path), carriedKey };
 }
 
 /** Recomputes the root from the leaf hash and the path, and checks the service's signature over it. */
@@ -47,6 +50,8 @@ export function verifyRfc9162Receipt(
   } catch (err) {
     return { ok: false, reason: `receipt is malformed: ${(err as Error).message}` };
   }
+  const carried = carriedKeyRefusal(info.carriedKey, publicKey);
+  if (carried) return { ok: false, reason: carried };
   const root = rootFromInclusionProof(info.leafIndex, info.treeSize, leafHash, info.path);
   if (!root) return { ok: false, reason: "inclusion path does not fit a tree of the receipt's size" };
   if (!verifySign1(receipt, publicKey, root))

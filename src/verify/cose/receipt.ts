@@ -1,6 +1,7 @@
 import { type CborValue, decodeCbor } from "../cbor/index.js";
-import type { PublicKey } from "../crypto/public-key.js";
+import type { EcJwk, PublicKey } from "../crypto/public-key.js";
 import { includedRoot } from "../mmr/index.js";
+import { carriedKeyOf, carriedKeyRefusal } from "./cnf-key.js";
 import { CoseError, decodeSign1, HEADER, type Sign1, verifySign1 } from "./sign1.js";
 
 /** Verifiable data structure 3: the MMR profile (draft-bryce-cose-merkle-mountain-range-proofs). */
@@ -34,6 +35,8 @@ export interface ReceiptInfo {
   path: Uint8Array[];
   /** How the receipt wrote its inclusion proof. */
   form: MmrProofForm;
+  /** The key its CWT `cnf` claim carries, if any: worth nothing unless it is the pinned one. */
+  carriedKey?: EcJwk | undefined;
 }
 
 /**
@@ -45,7 +48,14 @@ export function receiptEnvelope(
   receipt: Uint8Array,
   vds: number,
   profile: string,
-): { s: Sign1; proof: CborValue; kid: string; issuer: string; subject: string } {
+): {
+  s: Sign1;
+  proof: CborValue;
+  kid: string;
+  issuer: string;
+  subject: string;
+  carriedKey: EcJwk | undefined;
+} {
   const s = decodeSign1(receipt);
   if (s.protectedHeader.get(HEADER.vds) !== vds)
     throw new CoseError("COSE_DECODE", `receipt is not of the ${profile} profile (vds ${vds})`);
@@ -62,6 +72,7 @@ export function receiptEnvelope(
     kid: kid instanceof Uint8Array ? new TextDecoder().decode(kid) : "",
     issuer: claims instanceof Map ? String(claims.get(1) ?? "") : "",
     subject: claims instanceof Map ? String(claims.get(2) ?? "") : "",
+    carriedKey: carriedKeyOf(s.protectedHeader),
   };
 }
 
@@ -75,7 +86,7 @@ export function checkPath(path: CborValue[]): Uint8Array[] {
 
 /** Reads a receipt's header and inclusion proof (no signature check). */
 export function decodeReceipt(receipt: Uint8Array): ReceiptInfo {
-  const { s, proof, kid, issuer, subject } = receiptEnvelope(receipt, VDS_MMR, "MMR");
+  const { s, proof, kid, issuer, subject, carriedKey } = receiptEnvelope(receipt, VDS_MMR, "MMR");
   const { index, rawPath, form } = mmrProofParts(proof);
   if (!Number.isSafeInteger(index) || index < 0 || index >= MAX_MMR_INDEX)
     throw new CoseError("COSE_DECODE", `mmr_index ${index} is out of range`);
@@ -89,6 +100,7 @@ export function decodeReceipt(receipt: Uint8Array): ReceiptInfo {
     mmrIndex: index,
     path,
     form,
+    carriedKey,
   };
 }
 
@@ -121,6 +133,8 @@ export function verifyReceipt(
   } catch (err) {
     return { ok: false, reason: `receipt is malformed: ${(err as Error).message}` };
   }
+  const carried = carriedKeyRefusal(info.carriedKey, publicKey);
+  if (carried) return { ok: false, reason: carried };
   let peak: Uint8Array;
   try {
     peak = includedRoot(info.mmrIndex, leafHash, info.path);

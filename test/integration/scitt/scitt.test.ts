@@ -6,10 +6,10 @@ import { describe, expect, it, vi } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
 import { signSign1 } from "../../../src/core/log/sign1.js";
 import { nodePublicKey, nodeSigner } from "../../../src/core/node/crypto.js";
-import { eventToStatement, verifyStatement } from "../../../src/core/scitt/index.js";
+import { attachReceipts, eventToStatement, verifyStatement } from "../../../src/core/scitt/index.js";
 import { decodeCbor } from "../../../src/verify/cbor/index.js";
 import { decodeSign1, HEADER } from "../../../src/verify/cose/index.js";
-import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
+import { type ApiRecord, keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
 import { until } from "../../helpers/poll.js";
 import { createAsset, evidence, postEvent } from "../../helpers/records.js";
 import { trustVectorKey } from "../../helpers/scitt-requests.js";
@@ -146,8 +146,11 @@ describe("SCITT registration", () => {
     const h = new Map(base.protectedHeader);
     h.set(HEADER.x5chain, new Uint8Array(leaf.raw));
     const signed = signSign1({ protectedHeader: h, payload: base.payload as Uint8Array }, nodeSigner(key));
+    // Asked for JSON by name: DataTrails' form answers CBOR otherwise, as DataTrails does.
+    const json = { accept: "application/json" };
     const res = await suite.s.api("/archivist/v1/publicscitt/entries", {
       ...cose(signed),
+      headers: { ...cose(signed).headers, ...json },
       token: suite.token,
     });
     expect(res.status, await res.clone().text()).toBe(200);
@@ -155,6 +158,7 @@ describe("SCITT registration", () => {
     const done = await until(async () => {
       const r = await suite.s.api(`/archivist/v1/publicscitt/operations/${operationID}`, {
         token: suite.token,
+        headers: json,
       });
       const b = (await r.json()) as { status: string; entryID?: string };
       return b.status === "succeeded" ? b : undefined;
@@ -164,8 +168,15 @@ describe("SCITT registration", () => {
         await suite.s.api(`/archivist/v1/publicscitt/entries/${done.entryID}/receipt`, { token: suite.token })
       ).arrayBuffer(),
     );
+    // A DataTrails-form entry is a public asset event: its leaf is the record's, so the record
+    // goes with the statement (as DataTrails' own clients read it from the public event).
+    const record = (await (
+      await suite.s.api(
+        `/archivist/v2/public${String(done.entryID).replace(/^assets_(.*)_events_/, "assets/$1/events/")}`,
+      )
+    ).json()) as ApiRecord;
     expect(
-      verifyStatement(signed, {
+      verifyStatement(attachReceipts(signed, [], record), {
         issuerKeys: new Map([["x5", nodePublicKey(leaf.publicKey)]]),
         serviceKeys: await keys(),
         receipts: [receipt],
