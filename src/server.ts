@@ -81,7 +81,7 @@ export async function openContext(
   const wake = { commit, published };
   const caches = newCaches();
   const reads = config.databaseReadUrl
-    ? replicaReads(db, config.databaseReadUrl, { waitMs: config.readWaitMs })
+    ? replicaReads(db, config.databaseReadUrl, { waitMs: config.readWaitMs, log })
     : primaryReads(db);
   return {
     db,

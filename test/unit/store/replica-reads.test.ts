@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../../src/config.js";
-import { lsnValue } from "../../../src/store/replica-reads.js";
+import { lsnValue } from "../../../src/store/standby.js";
 
 describe("WAL positions as the read-replica gate compares them", () => {
   it("orders positions by their high half, then their low half", () => {
