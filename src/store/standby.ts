@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { CodedError } from "../verify/primitives.js";
 import type { Db, Queryable } from "./db.js";
 import { openPostgres } from "./drivers/postgres.js";
 
@@ -25,7 +26,9 @@ export async function notAStandbyOf(primary: Queryable, candidate: Queryable): P
 }
 
 /** Refused as a standby: the connection is fine, what it reaches is not the primary's standby. */
-export class NotAStandby extends Error {}
+export class NotAStandby extends CodedError<"NOT_A_STANDBY"> {
+  readonly code = "NOT_A_STANDBY";
+}
 
 /**
  * A pool to `url` once it has been found a standby of `primary` (`notAStandbyOf`); rejects with
@@ -72,7 +75,7 @@ export async function replayedOn(standby: Queryable): Promise<bigint | undefined
  * seen committed before it. Inserted, not flushed: a commit under `synchronous_commit = off` is
  * visible before its flush, and a standby that replayed past this has it whatever the setting.
  */
-export async function primaryWalEnd(primary: Queryable): Promise<bigint> {
+async function primaryWalEnd(primary: Queryable): Promise<bigint> {
   const rows = await primary.query<{ lsn: string }>("select pg_current_wal_insert_lsn()::text as lsn");
   return lsnValue(rows[0]?.lsn ?? "0/0");
 }

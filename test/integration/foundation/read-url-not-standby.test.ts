@@ -17,7 +17,7 @@ if (!postgres)
     "read-url-not-standby: skipped on PGlite, which has no read URL (DATABASE_READ_URL needs PostgreSQL)",
   );
 
-describe.runIf(postgres)("a read URL that is not a standby of the primary", () => {
+describe.runIf(postgres)("a read or standby URL that is not a standby of the primary", () => {
   const { dir, tenant, owner, settings } = bootstrapDir("archivist-readcopy-", "Copied");
   const dbs: Array<{ url: string; drop(): Promise<void> }> = [];
   let running: RunningService | undefined;
@@ -102,5 +102,54 @@ describe.runIf(postgres)("a read URL that is not a standby of the primary", () =
     expect(receipt.status).toBe(200);
     expect(s.ctx.reads.served.replica).toBe(0);
     expect(s.ctx.reads.served.primary).toBeGreaterThan(0);
+  });
+
+  it("as DATABASE_STANDBY_URL, acknowledges no write and signs nothing, and says so", async () => {
+    await running?.close();
+    running = undefined;
+    // A directory of its own: the key directory above holds the first log's signed state.
+    const other = bootstrapDir("archivist-notstandby-", "Not standing by");
+    const primary = await freshPostgresDatabase();
+    const notStandby = await freshPostgresDatabase();
+    dbs.push(primary, notStandby);
+    running = await startService(
+      loadConfig(
+        {},
+        other.settings({
+          DATABASE_URL: primary.url,
+          DATABASE_STANDBY_URL: notStandby.url,
+          ARCHIVIST_STANDBY_WAIT_MS: "200",
+        }),
+      ),
+    );
+    const s = running;
+    // The token endpoint stores nothing: it does not wait for the standby.
+    const tokenRes = await fetch(`${s.url}/archivist/iam/v1/appidp/token`, {
+      method: "POST",
+      body: new URLSearchParams({ grant_type: "client_credentials", ...other.owner }),
+    });
+    expect(tokenRes.status).toBe(200);
+    const token = ((await tokenRes.json()) as { access_token: string }).access_token;
+    const res = await fetch(`${s.url}/archivist/v2/assets`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ attributes: { arc_display_type: "unacknowledged" } }),
+    });
+    // Stored on the primary, named as not on the standby: 503 NOT_ON_STANDBY, never 200.
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as { message: string; details: Array<{ reason?: string }> };
+    expect(body.details[0]?.reason).toBe("NOT_ON_STANDBY");
+    expect(body.message).toMatch(/standby has not applied it/);
+    // Committed, but no seal or checkpoint: the standby's log cannot be read from a non-standby.
+    await s.workers.flush();
+    const committed = await s.ctx.db.query<{ mmr_size: string }>(
+      "select mmr_size from logs where tenant_id = $1",
+      [other.tenant],
+    );
+    expect(Number(committed[0]?.mmr_size)).toBeGreaterThan(0);
+    expect(await s.ctx.db.query("select 1 from seals where tenant_id = $1", [other.tenant])).toEqual([]);
+    await s.close();
+    running = undefined;
+    rmSync(other.dir, { recursive: true, force: true });
   });
 });

@@ -23,3 +23,14 @@ describe("DATABASE_READ_URL", () => {
     expect(loadConfig({}, { DATABASE_URL: "postgres://p/x" }).databaseReadUrl).toBeUndefined();
   });
 });
+
+describe("DATABASE_STANDBY_URL", () => {
+  it("is a standby of DATABASE_URL: refused without it, none when unset, not taken from the read URL", () => {
+    expect(() => loadConfig({}, { DATABASE_STANDBY_URL: "postgres://s/x" })).toThrow(ConfigError);
+    const c = loadConfig({}, { DATABASE_URL: "postgres://p/x", DATABASE_STANDBY_URL: "postgres://s/x" });
+    expect(c.databaseStandbyUrl).toBe("postgres://s/x");
+    expect(c.standbyWaitMs).toBe(5000);
+    const reads = loadConfig({}, { DATABASE_URL: "postgres://p/x", DATABASE_READ_URL: "postgres://r/x" });
+    expect(reads.databaseStandbyUrl).toBeUndefined();
+  });
+});
