@@ -224,7 +224,8 @@ export function buildApp(
     // A handler that answered itself returns the reply (or nothing); anything else is the JSON to send.
     if (out !== undefined && out !== res && !res.sent) {
       // With a standby, a write is answered done only once the standby holds it (issue 60).
-      if (spec.method !== "get" && spec.writes !== false && res.statusCode < 300) await untilOnStandby(ctx);
+      if (ctx.standby && spec.method !== "get" && spec.writes !== false && res.statusCode < 300)
+        await untilOnStandby(ctx);
       await res.send(out);
     }
   };
