@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
-import type { Db, Queryable, QueryOptions } from "./db.js";
-import { lsnValue, NotAStandby, openStandby, replayedOn as replayPosition } from "./standby.js";
+import type { Db, QueryOptions } from "./db.js";
+import { NotAStandby, openStandby, replayedOn as replayPosition, walProbe } from "./standby.js";
 
 /**
  * Where the reads that may be served by a replica go (lists, searches, counts, proofs, tiles):
@@ -29,42 +29,6 @@ export function primaryReads(db: Db): Reads {
     },
     ping: () => db.ping(),
     close: async () => undefined,
-  };
-}
-
-/**
- * The primary's flushed WAL position, read by a probe sent after the caller asked: a probe
- * already under way may have read the position before a commit the caller has seen, so a caller
- * that finds one waits for the next. Concurrent callers share the probes, at most two in flight.
- */
-function lsnProbe(primary: Queryable): () => Promise<bigint> {
-  const probe = async () => {
-    // Flushed, not inserted: with synchronous_commit on, a commit is answered only once its
-    // record is flushed, and a replica can replay nothing past the flush.
-    const rows = await primary.query<{ lsn: string }>("select pg_current_wal_flush_lsn()::text as lsn");
-    return lsnValue(rows[0]?.lsn ?? "0/0");
-  };
-  let running: Promise<bigint> | undefined;
-  let queued: Promise<bigint> | undefined;
-  const start = (): Promise<bigint> => {
-    const p = probe().finally(() => {
-      if (running === p) running = undefined;
-    });
-    running = p;
-    return p;
-  };
-  return () => {
-    if (!running) return start();
-    if (!queued) {
-      const q = running
-        .catch(() => undefined)
-        .then(() => {
-          queued = undefined;
-          return start();
-        });
-      queued = q;
-    }
-    return queued;
   };
 }
 
@@ -103,7 +67,7 @@ export function replicaReads(
   opts: { waitMs: number; max?: number; log: Pick<Logger, "error"> },
 ): Reads {
   const served = { replica: 0, primary: 0 };
-  const primaryLsn = lsnProbe(primary);
+  const primaryLsn = walProbe(primary, "flush");
   let replica: Promise<Db> | undefined;
   let downUntil = 0;
   let replayed = 0n;

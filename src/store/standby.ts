@@ -71,13 +71,45 @@ export async function replayedOn(standby: Queryable): Promise<bigint | undefined
 }
 
 /**
- * The end of the primary's WAL as written so far: every transaction whose commit a caller has
- * seen committed before it. Inserted, not flushed: a commit under `synchronous_commit = off` is
- * visible before its flush, and a standby that replayed past this has it whatever the setting.
+ * A WAL position of the primary, read by a probe sent after the caller asked: a probe already
+ * under way may have read the position before a commit the caller has seen, so a caller that
+ * finds one waits for the next. Concurrent callers share the probes, at most two in flight.
+ * `flush`: what a replica can have replayed of the commits answered under `synchronous_commit =
+ * on` (a read gate). `insert`: the end of the WAL as written so far, past every commit a caller
+ * has seen whatever the setting (a commit under `synchronous_commit = off` is seen before its
+ * flush): what a standby must have replayed before a write is answered.
  */
-async function primaryWalEnd(primary: Queryable): Promise<bigint> {
-  const rows = await primary.query<{ lsn: string }>("select pg_current_wal_insert_lsn()::text as lsn");
-  return lsnValue(rows[0]?.lsn ?? "0/0");
+export function walProbe(primary: Queryable, which: "flush" | "insert"): () => Promise<bigint> {
+  const sql =
+    which === "flush"
+      ? "select pg_current_wal_flush_lsn()::text as lsn"
+      : "select pg_current_wal_insert_lsn()::text as lsn";
+  const probe = async () => {
+    const rows = await primary.query<{ lsn: string }>(sql);
+    return lsnValue(rows[0]?.lsn ?? "0/0");
+  };
+  let running: Promise<bigint> | undefined;
+  let queued: Promise<bigint> | undefined;
+  const start = (): Promise<bigint> => {
+    const p = probe().finally(() => {
+      if (running === p) running = undefined;
+    });
+    running = p;
+    return p;
+  };
+  return () => {
+    if (!running) return start();
+    if (!queued) {
+      const q = running
+        .catch(() => undefined)
+        .then(() => {
+          queued = undefined;
+          return start();
+        });
+      queued = q;
+    }
+    return queued;
+  };
 }
 
 /** A log as the standby holds it: how far signing may go. */
@@ -99,13 +131,17 @@ export class Standby {
   /** The one poll of the standby's replay position under way, which every waiter shares. */
   private poll: Promise<bigint | undefined> | undefined;
   private lastComplaint = 0;
+  /** The primary's WAL end, one probe shared by the writes answered meanwhile. */
+  private readonly walEnd: () => Promise<bigint>;
 
   constructor(
     private readonly primary: Db,
     private readonly url: string,
     private readonly log: Logger,
     private readonly waitMs: number,
-  ) {}
+  ) {
+    this.walEnd = walProbe(primary, "insert");
+  }
 
   private connect(): Promise<Db> {
     if (this.pool) return this.pool;
@@ -160,7 +196,7 @@ export class Standby {
    * call; false when it has not within the wait (down, refused, or lagging that long).
    */
   async applied(): Promise<boolean> {
-    const needed = await primaryWalEnd(this.primary);
+    const needed = await this.walEnd();
     if (this.replayed >= needed) return true;
     const deadline = Date.now() + this.waitMs;
     for (;;) {
