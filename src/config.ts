@@ -28,6 +28,15 @@ export interface Config {
   readonly databaseReadUrl: string | undefined;
   /** How long such a read waits for the replica to replay what the primary has before the primary answers it. */
   readonly readWaitMs: number;
+  /**
+   * The standby an operator would promote if the primary were lost (DATABASE_STANDBY_URL; it may
+   * name the same server as DATABASE_READ_URL, which is not taken for it): with one set, nothing
+   * is signed before the standby has applied it, and a write is answered only once it has
+   * (store/standby.ts, docs/scaling.md "Failover").
+   */
+  readonly databaseStandbyUrl: string | undefined;
+  /** How long a write's answer waits for the standby to apply it before it is answered 503 (ARCHIVIST_STANDBY_WAIT_MS). */
+  readonly standbyWaitMs: number;
   /** ARCHIVIST_TRANSACTION_GUARD: on, off, or unset (the engine's default: store/open.ts). */
   readonly transactionGuard: boolean | undefined;
   readonly redisUrl: string | undefined;
@@ -101,6 +110,8 @@ export const flagNames: Record<string, string> = {
   "database-url": "DATABASE_URL",
   "database-read-url": "DATABASE_READ_URL",
   "read-wait-ms": "ARCHIVIST_READ_WAIT_MS",
+  "database-standby-url": "DATABASE_STANDBY_URL",
+  "standby-wait-ms": "ARCHIVIST_STANDBY_WAIT_MS",
   "transaction-guard": "ARCHIVIST_TRANSACTION_GUARD",
   "redis-url": "REDIS_URL",
   "bootstrap-file": "ARCHIVIST_BOOTSTRAP_FILE",
@@ -269,6 +280,8 @@ export function loadConfig(
     databaseUrl: e.DATABASE_URL || undefined,
     databaseReadUrl: readUrlOf(e),
     readWaitMs: int(e, "ARCHIVIST_READ_WAIT_MS", 50),
+    databaseStandbyUrl: standbyUrlOf(e),
+    standbyWaitMs: int(e, "ARCHIVIST_STANDBY_WAIT_MS", 5000),
     transactionGuard: onOff("ARCHIVIST_TRANSACTION_GUARD", e.ARCHIVIST_TRANSACTION_GUARD),
     redisUrl: e.REDIS_URL || undefined,
     bootstrapFile: e.ARCHIVIST_BOOTSTRAP_FILE || undefined,
@@ -322,6 +335,14 @@ function readUrlOf(e: Record<string, string | undefined>): string | undefined {
   const url = e.DATABASE_READ_URL || undefined;
   if (url && !e.DATABASE_URL)
     throw new ConfigError("DATABASE_READ_URL names a replica of DATABASE_URL, which is not set");
+  return url;
+}
+
+/** A standby is the primary's: the embedded database has none. */
+function standbyUrlOf(e: Record<string, string | undefined>): string | undefined {
+  const url = e.DATABASE_STANDBY_URL || undefined;
+  if (url && !e.DATABASE_URL)
+    throw new ConfigError("DATABASE_STANDBY_URL names a standby of DATABASE_URL, which is not set");
   return url;
 }
 

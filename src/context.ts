@@ -9,6 +9,7 @@ import type { Db } from "./store/db.js";
 import type { Keyring } from "./store/keyring.js";
 import type { LogGuard } from "./store/log-guard.js";
 import type { Reads } from "./store/replica-reads.js";
+import type { Standby } from "./store/standby.js";
 import type { PublicationWaiter } from "./wake/publication-waiter.js";
 
 /** Callbacks that wake background workers when work is waiting (the database holds the work). */
@@ -30,6 +31,11 @@ export interface Ctx {
    * DATABASE_READ_URL, never answering less than the primary would, else `db` itself.
    */
   reads: Reads;
+  /**
+   * The standby a failover would promote (DATABASE_STANDBY_URL), when one is configured: signing
+   * covers only what it has applied, and a write is answered once it has applied it.
+   */
+  standby: Standby | undefined;
   /** Settings, read once from the environment and flags; never changed after. */
   readonly config: Config;
   /**

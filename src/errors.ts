@@ -64,9 +64,10 @@ export type ErrorCode =
   | "clamd_timeout"
   | "clamd_error"
   | "clamd_protocol"
-  // the service (config.ts, store/db.ts, services/scitt)
+  // the service (config.ts, store/db.ts, store/standby.ts, services/scitt)
   | "CONFIG"
   | "STORAGE"
+  | "NOT_A_STANDBY"
   | "REGISTRATION_REFUSED"
   | "REGISTRATION_CLOSED"
   // log periods and their archive (workers/log-period.ts, workers/log-archive.ts)

@@ -18,6 +18,7 @@ import { SignedStates } from "./store/keystore/signed-state.js";
 import { LogGuard } from "./store/log-guard.js";
 import { openDb } from "./store/open.js";
 import { primaryReads, replicaReads } from "./store/replica-reads.js";
+import { Standby } from "./store/standby.js";
 import { PublicationWaiter } from "./wake/publication-waiter.js";
 import { RedisWakeSignal } from "./wake/redis-wake-signal.js";
 import { startWorkers, type Workers } from "./workers/index.js";
@@ -81,11 +82,15 @@ export async function openContext(
   const wake = { commit, published };
   const caches = newCaches();
   const reads = config.databaseReadUrl
-    ? replicaReads(db, config.databaseReadUrl, { waitMs: config.readWaitMs })
+    ? replicaReads(db, config.databaseReadUrl, { waitMs: config.readWaitMs, log })
     : primaryReads(db);
+  const standby = config.databaseStandbyUrl
+    ? new Standby(db, config.databaseStandbyUrl, log, config.standbyWaitMs)
+    : undefined;
   return {
     db,
     reads,
+    standby,
     config,
     baseUrl: opts.baseUrl ?? effectiveBaseUrl(config, config.port),
     log,
@@ -214,6 +219,7 @@ export async function startService(config: Config, opts: { api?: boolean } = {})
       ctx.publications.close();
       await ctx.wakeSignal?.close();
       await ctx.reads.close();
+      await ctx.standby?.close();
       await ctx.db.close();
       await ctx.keys.close();
     })();

@@ -54,6 +54,7 @@ export async function withContext<T>(
     return await run(ctx, config);
   } finally {
     await ctx.reads.close();
+    await ctx.standby?.close();
     await ctx.db.close();
     await ctx.keys.close();
   }

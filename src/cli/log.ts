@@ -5,6 +5,7 @@ import { isUuid } from "../verify/primitives.js";
 import { archiveClosedPeriods, dropArchivedPeriods } from "../workers/log-archive.js";
 import { closeLogPeriod } from "../workers/log-period.js";
 import { loadSealKeys } from "../workers/seal-keys.js";
+import { signingLimit } from "../workers/seal-log.js";
 import type { Exit } from "./commands.js";
 import { declaredGroup } from "./declare.js";
 import { KEY_FLAGS, PGLITE_NOTE, withContext } from "./keys.js";
@@ -12,7 +13,7 @@ import { withConfigFlags } from "./serve.js";
 import { UsageError } from "./usage.js";
 
 /** What `archivist log` reads: the database, the keys, and the base URL the seals name as issuer. */
-const LOG_FLAGS = [...KEY_FLAGS, "base-url", "witnesses", "witness-quorum"];
+const LOG_FLAGS = [...KEY_FLAGS, "base-url", "witnesses", "witness-quorum", "database-standby-url"];
 
 function tenantOf(arg: string): string {
   const uuid = arg.replace(/^tenant\//, "");
@@ -33,8 +34,13 @@ function closeCommand(exit: Exit): Cli {
     const tenantId = tenantOf(log);
     await withContext(values, async (ctx) => {
       const keys = await loadSealKeys(ctx);
+      const upTo = await signingLimit(ctx.standby, tenantId);
+      if (upTo === "nothing")
+        throw new Error(
+          `tenant/${tenantId}: the standby (DATABASE_STANDBY_URL) cannot be read or is not the primary's: nothing is signed until it is`,
+        );
       const closed = await ctx.logGuard.signing(tenantId, () =>
-        ctx.db.transaction((tx) => closeLogPeriod(tx, tenantId, keys, ctx.logGuard)),
+        ctx.db.transaction((tx) => closeLogPeriod(tx, tenantId, keys, ctx.logGuard, upTo)),
       );
       if (!closed)
         process.stdout.write(`tenant/${tenantId}: nothing to close (no entry since the period began)\n`);

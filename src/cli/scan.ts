@@ -20,6 +20,7 @@ export const scanCommand = declared(
         exit(0);
       } finally {
         await ctx.reads.close();
+        await ctx.standby?.close();
         await ctx.db.close();
       }
     }),

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Ctx, Principal } from "../context.js";
 import { unstorableIndex } from "../core/filters/text-guard.js";
 import { Authenticator } from "../services/identity/auth.js";
+import { untilOnStandby } from "../services/write/acknowledged.js";
 import { ApiError, badRequest } from "../verify/primitives.js";
 import { hasBody, registerBodyParsers, UNREAD_BODY } from "./body.js";
 import type { HttpDeps } from "./deps.js";
@@ -221,7 +222,12 @@ export function buildApp(
       res,
     });
     // A handler that answered itself returns the reply (or nothing); anything else is the JSON to send.
-    if (out !== undefined && out !== res && !res.sent) await res.send(out);
+    if (out !== undefined && out !== res && !res.sent) {
+      // With a standby, a write is answered done only once the standby holds it (issue 60).
+      if (ctx.standby && spec.method !== "get" && spec.writes !== false && res.statusCode < 300)
+        await untilOnStandby(ctx);
+      await res.send(out);
+    }
   };
 
   const table = new RouteTable(server, run, gate);

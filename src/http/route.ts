@@ -36,6 +36,11 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, A extends A
   bodyRequired?: boolean;
   query?: Q;
   response?: z.ZodType;
+  /**
+   * False for a route that is not a GET and stores nothing (the token endpoint): its answer does
+   * not wait for the standby (DATABASE_STANDBY_URL) as a write's does.
+   */
+  writes?: false;
   /** Returns the JSON to send, or the reply (or `undefined`) when it answered itself. */
   handler: (call: Call<z.infer<B>, z.infer<Q>, A>) => Promise<unknown>;
 }

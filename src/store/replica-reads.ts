@@ -1,5 +1,6 @@
-import type { Db, Queryable, QueryOptions } from "./db.js";
-import { openPostgres } from "./drivers/postgres.js";
+import type { Logger } from "pino";
+import type { Db, QueryOptions } from "./db.js";
+import { NotAStandby, openStandby, replayedOn as replayPosition, walProbe } from "./standby.js";
 
 /**
  * Where the reads that may be served by a replica go (lists, searches, counts, proofs, tiles):
@@ -31,51 +32,10 @@ export function primaryReads(db: Db): Reads {
   };
 }
 
-/** A WAL position (`X/Y`, hexadecimal halves) as a number that orders as the position does. */
-export function lsnValue(text: string): bigint {
-  const [hi, lo] = text.split("/");
-  if (hi === undefined || lo === undefined) throw new Error(`not a WAL position: ${text}`);
-  return (BigInt(`0x${hi}`) << 32n) | BigInt(`0x${lo}`);
-}
-
-/**
- * The primary's flushed WAL position, read by a probe sent after the caller asked: a probe
- * already under way may have read the position before a commit the caller has seen, so a caller
- * that finds one waits for the next. Concurrent callers share the probes, at most two in flight.
- */
-function lsnProbe(primary: Queryable): () => Promise<bigint> {
-  const probe = async () => {
-    // Flushed, not inserted: with synchronous_commit on, a commit is answered only once its
-    // record is flushed, and a replica can replay nothing past the flush.
-    const rows = await primary.query<{ lsn: string }>("select pg_current_wal_flush_lsn()::text as lsn");
-    return lsnValue(rows[0]?.lsn ?? "0/0");
-  };
-  let running: Promise<bigint> | undefined;
-  let queued: Promise<bigint> | undefined;
-  const start = (): Promise<bigint> => {
-    const p = probe().finally(() => {
-      if (running === p) running = undefined;
-    });
-    running = p;
-    return p;
-  };
-  return () => {
-    if (!running) return start();
-    if (!queued) {
-      const q = running
-        .catch(() => undefined)
-        .then(() => {
-          queued = undefined;
-          return start();
-        });
-      queued = q;
-    }
-    return queued;
-  };
-}
-
 /** How long a replica that failed to connect is left alone before it is tried again. */
 const DOWN_FOR_MS = 2000;
+/** How long a read URL found not to be a standby of the primary is left alone before it is checked again. */
+const REFUSED_FOR_MS = 30_000;
 /** How long a connection to the replica may take before the primary answers instead. */
 const CONNECT_TIMEOUT_MS = 1000;
 /** How long reads stop waiting for a replica that stayed behind a whole wait. */
@@ -101,15 +61,21 @@ function unreachable(err: unknown): boolean {
  * The price is one round trip to the primary per statement (`select` of a WAL position, touching
  * no table), which coalesces under load; the statement's work is the replica's.
  */
-export function replicaReads(primary: Db, replicaUrl: string, opts: { waitMs: number; max?: number }): Reads {
+export function replicaReads(
+  primary: Db,
+  replicaUrl: string,
+  opts: { waitMs: number; max?: number; log: Pick<Logger, "error"> },
+): Reads {
   const served = { replica: 0, primary: 0 };
-  const primaryLsn = lsnProbe(primary);
+  const primaryLsn = walProbe(primary, "flush");
   let replica: Promise<Db> | undefined;
   let downUntil = 0;
   let replayed = 0n;
   const connect = (): Promise<Db> => {
     if (replica) return replica;
-    const r = openPostgres(replicaUrl, opts.max ?? 16, false, CONNECT_TIMEOUT_MS);
+    // A read URL that is no standby of the primary (a restored copy, another database, a
+    // promoted replica) holds rows that may be anything: it serves nothing (issue 60).
+    const r = openStandby(primary, replicaUrl, opts.max ?? 16, CONNECT_TIMEOUT_MS);
     replica = r;
     // A pool that never opened is made anew at the next read (or after DOWN_FOR_MS when down).
     r.catch(() => {
@@ -117,8 +83,14 @@ export function replicaReads(primary: Db, replicaUrl: string, opts: { waitMs: nu
     });
     return r;
   };
-  const markDown = (r: Promise<Db> | undefined) => {
-    downUntil = Date.now() + DOWN_FOR_MS;
+  const markDown = (r: Promise<Db> | undefined, err?: unknown) => {
+    const refused = err instanceof NotAStandby;
+    if (refused && Date.now() >= downUntil)
+      opts.log.error(
+        { err: err.message },
+        "DATABASE_READ_URL is not a streaming standby of DATABASE_URL: the primary serves every read",
+      );
+    downUntil = Date.now() + (refused ? REFUSED_FOR_MS : DOWN_FOR_MS);
     replayed = 0n;
     if (r && replica === r) {
       replica = undefined;
@@ -126,10 +98,9 @@ export function replicaReads(primary: Db, replicaUrl: string, opts: { waitMs: nu
     }
   };
   const replayedOn = async (db: Db): Promise<bigint> => {
-    const rows = await db.query<{ lsn: string | null }>("select pg_last_wal_replay_lsn()::text as lsn");
-    const lsn = rows[0]?.lsn;
-    // Null: not a standby (a promoted replica, or a read URL naming a primary) has every commit it has.
-    const at = lsn ? lsnValue(lsn) : (1n << 64n) - 1n;
+    // None: out of recovery (promoted since it was found a standby), so no longer the primary's.
+    const at = await replayPosition(db);
+    if (at === undefined) throw new NotAStandby("it is no longer in recovery (promoted?)");
     if (at > replayed) replayed = at;
     return replayed;
   };
@@ -165,7 +136,7 @@ export function replicaReads(primary: Db, replicaUrl: string, opts: { waitMs: nu
     try {
       db = await caughtUp(needed);
     } catch (err) {
-      if (unreachable(err)) markDown(r);
+      if (err instanceof NotAStandby || unreachable(err)) markDown(r, err);
       return onPrimary();
     }
     if (!db) return onPrimary();

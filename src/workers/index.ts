@@ -8,7 +8,7 @@ import { closeDuePeriods } from "./log-period.js";
 import { Periodic } from "./periodic.js";
 import { scanBatch } from "./scanner.js";
 import { loadSealKeys } from "./seal-keys.js";
-import { sealLog } from "./seal-log.js";
+import { sealLog, signingLimit } from "./seal-log.js";
 import { Witnessing } from "./witnessing.js";
 
 /** The background workers of one process. */
@@ -45,8 +45,11 @@ export function startWorkers(
       let sealed = false;
       for (const l of await logsToSeal(db)) {
         if (ctx.logGuard.isHeld(l.tenant_id)) continue;
+        // Read before the seal's transaction: the standby is not waited for under the log's lock.
+        const upTo = await signingLimit(ctx.standby, l.tenant_id);
+        if (upTo === "nothing") continue;
         const size = await ctx.logGuard.signing(l.tenant_id, () =>
-          db.transaction((tx) => sealLog(tx, l.tenant_id, seal, checkpoint, ctx.logGuard)),
+          db.transaction((tx) => sealLog(tx, l.tenant_id, seal, checkpoint, ctx.logGuard, upTo)),
         );
         sealed ||= size !== undefined;
       }

@@ -7,11 +7,12 @@ import type { Queryable } from "../store/db.js";
 import { loadLog, lockLog, readNodes, writeCommit } from "../store/ledger.js";
 import type { LogGuard } from "../store/log-guard.js";
 import { logsDueToClose, openPeriod, recordClose } from "../store/log-periods.js";
+import type { StandbyLog } from "../store/standby.js";
 import { checkpointAt } from "../store/tlog-checkpoints.js";
 import { CodedError, leafCount, periodLinkLeaf } from "../verify/primitives.js";
 import { workerId } from "./commit-batch.js";
 import type { SealKeys } from "./seal-keys.js";
-import { sealLog } from "./seal-log.js";
+import { sealLog, signingLimit } from "./seal-log.js";
 import { readTreeFrontier, treeNodesAfter } from "./tlog-append.js";
 
 export interface ClosedPeriod {
@@ -35,18 +36,26 @@ class PeriodCloseError extends CodedError<"PERIOD_NOT_CLOSABLE"> {
  * next period's link entry, committing that checkpoint's origin, size and root, to both trees;
  * records the close; and seals again, so the published checkpoint already holds the link.
  * Undefined when there is nothing to close (an empty log, or a period holding only its link).
+ * With a standby (`upTo`, `signingLimit`) it closes only a log the standby holds whole, and the
+ * link entry, which the standby cannot have before this transaction commits, is sealed later by
+ * the sealer, once the standby has applied it.
  */
 export async function closeLogPeriod(
   tx: Queryable,
   tenantId: string,
   keys: SealKeys,
   guard?: Pick<LogGuard, "maySign" | "signed">,
+  upTo?: StandbyLog,
 ): Promise<ClosedPeriod | undefined> {
   await lockLog(tx, tenantId);
   const log = await loadLog(tx, tenantId);
   const size = leafCount(log.mmr_size);
   const open = await openPeriod(tx, tenantId);
   if (size <= open.start_size + (open.period > 0 ? 1 : 0)) return undefined;
+  if (upTo && upTo.mmr_size < log.mmr_size)
+    throw new PeriodCloseError(
+      `log ${tenantId}: the standby holds ${leafCount(upTo.mmr_size)} of its ${size} entries; the period closes once it has them all`,
+    );
   if (log.tree_size !== size)
     throw new PeriodCloseError(
       `log ${tenantId}'s tree is still being backfilled (${log.tree_size} of ${size} entries)`,
@@ -105,7 +114,7 @@ export async function closeLogPeriod(
     root: final.root,
     linkRecord,
   });
-  await sealLog(tx, tenantId, keys.seal, keys.checkpoint, guard);
+  if (!upTo) await sealLog(tx, tenantId, keys.seal, keys.checkpoint, guard);
   return { period: open.period, start: open.start_size, end: size, root: final.root };
 }
 
@@ -115,7 +124,7 @@ export async function closeLogPeriod(
  * Returns how many it closed. A log held by the log guard (a restore found out) is left alone.
  */
 export async function closeDuePeriods(
-  ctx: Pick<Ctx, "db" | "config" | "logGuard" | "log">,
+  ctx: Pick<Ctx, "db" | "config" | "logGuard" | "log" | "standby">,
   keys: SealKeys,
 ): Promise<number> {
   let closed = 0;
@@ -126,8 +135,10 @@ export async function closeDuePeriods(
   )) {
     if (ctx.logGuard.isHeld(tenantId)) continue;
     try {
+      const upTo = await signingLimit(ctx.standby, tenantId);
+      if (upTo === "nothing") continue;
       const c = await ctx.logGuard.signing(tenantId, () =>
-        ctx.db.transaction((tx) => closeLogPeriod(tx, tenantId, keys, ctx.logGuard)),
+        ctx.db.transaction((tx) => closeLogPeriod(tx, tenantId, keys, ctx.logGuard, upTo)),
       );
       if (c) {
         closed++;

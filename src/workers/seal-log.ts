@@ -6,6 +6,7 @@ import { type LoadedKey, signedWith } from "../store/keyring.js";
 import { loadLog, lockLog, readNodes } from "../store/ledger.js";
 import type { LogGuard } from "../store/log-guard.js";
 import { getSeal, insertSeal } from "../store/seals.js";
+import type { Standby, StandbyLog } from "../store/standby.js";
 import {
   parseIdTimestamp,
   peakIndices,
@@ -28,6 +29,20 @@ async function nodesAt(tx: Queryable, tenantId: string, indices: number[]): Prom
 }
 
 /**
+ * How far a log may be signed: all of it (undefined) without a standby; with one, what the
+ * standby has applied, or "nothing" when it cannot be read or is not the primary's standby. A
+ * seal made of rows the standby lacks would, after a failover to it, be a signed state the
+ * promoted database does not hold: the next checkpoint would fork from the witnessed one.
+ */
+export async function signingLimit(
+  standby: Pick<Standby, "logOn"> | undefined,
+  tenantId: string,
+): Promise<StandbyLog | undefined | "nothing"> {
+  if (!standby) return undefined;
+  return (await standby.logOn(tenantId)) ?? "nothing";
+}
+
+/**
  * Seals a log at its size once it holds the log's lock (a committer's batch in progress
  * finishes first): checks consistency with the previous seal first (a seal must never
  * contradict an earlier one), signs the MMR state, and moves the asset-free records it
@@ -41,9 +56,14 @@ export async function sealLog(
   key: SealKey,
   checkpoint?: CheckpointKey,
   guard?: Pick<LogGuard, "maySign" | "signed">,
+  /** At most this much of the log (the standby's, `signingLimit`): its size and last idtimestamp. */
+  upTo?: StandbyLog,
 ): Promise<number | undefined> {
   await lockLog(tx, tenantId);
-  const log = await loadLog(tx, tenantId);
+  const current = await loadLog(tx, tenantId);
+  // The standby's log is a prefix of the primary's (it replays the primary's WAL): its size is
+  // one the log had, whose peaks and tree nodes the primary still holds.
+  const log = upTo && upTo.mmr_size < current.mmr_size ? upTo : current;
   const size = log.mmr_size;
   if (size === 0) return undefined;
   const peakIdx = peakIndices(size);

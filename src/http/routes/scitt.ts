@@ -22,6 +22,7 @@ import {
   setRegistrationPolicy,
 } from "../../services/scitt/scitt.js";
 import { transparencyConfiguration } from "../../services/scitt/transparency-configuration.js";
+import { untilOnStandby } from "../../services/write/acknowledged.js";
 import { encodeCbor, forbidden, type MmrProofForm, pathUuid } from "../../verify/primitives.js";
 import { OpaqueBody } from "../body.js";
 import { sendCose } from "../cose-response.js";
@@ -117,6 +118,8 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     handler: async ({ principal: p, req, res }) => {
       const entryId = await registerDataTrails(d, req, res, p);
       if (!entryId) return undefined;
+      // Answered by the handler itself: the edge's wait for the standby (app.ts) is made here.
+      await untilOnStandby(d.ctx);
       // DataTrails' answer is exactly {OperationID, Status}; JSON keeps the spellings it always had.
       if (dataTrailsJson(req)) return operation(entryId, false);
       return sendOperation(req, res, { OperationID: entryId, Status: "running" });
@@ -310,6 +313,7 @@ function scrapiRoutes(t: RouteTable, d: HttpDeps, prefix: string): void {
           throw forbidden("a token registers only in its own tenancy's log");
         entryId = await registerStatement(d.ctx, caller, body);
       } else entryId = await registerBySignature(d.ctx, tenant, body);
+      await untilOnStandby(d.ctx);
       const profile = requestedProfile(req, query, d.ctx.config.scrapiReceiptProfile);
       const form = requestedMmrForm(req, query);
       const receipt = await d.ctx.publications.wait(

@@ -22,6 +22,7 @@ export function tokenRoutes(t: RouteTable, d: HttpDeps): void {
     path: "/archivist/iam/v1/appidp/token",
     group: "appidpv1",
     auth: "public",
+    writes: false,
     summary: "Issue an access token (client credentials)",
     // OIDC (RFC 6749 §4.4.2) posts the grant as a form; a JSON body is refused by name.
     contentTypes: ["application/x-www-form-urlencoded"],

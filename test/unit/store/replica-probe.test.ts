@@ -33,7 +33,10 @@ describe("the primary's WAL position a replica read waits for", () => {
   it("is read by a probe sent after the read asked, shared by the reads that asked meanwhile", async () => {
     const p = primary();
     // Port 1: refused at once, so each read falls back to the primary after its probe.
-    const reads = replicaReads(p.db, "postgres://postgres@127.0.0.1:1/none", { waitMs: 0 });
+    const reads = replicaReads(p.db, "postgres://postgres@127.0.0.1:1/none", {
+      waitMs: 0,
+      log: { error: () => undefined },
+    });
     const first = reads.query("select 'a'");
     await tick();
     expect(p.probes).toHaveLength(1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../../src/config.js";
-import { lsnValue } from "../../../src/store/replica-reads.js";
+import { lsnValue } from "../../../src/store/standby.js";
 
 describe("WAL positions as the read-replica gate compares them", () => {
   it("orders positions by their high half, then their low half", () => {
@@ -21,5 +21,16 @@ describe("DATABASE_READ_URL", () => {
     expect(c.databaseReadUrl).toBe("postgres://r/x");
     expect(c.readWaitMs).toBe(50);
     expect(loadConfig({}, { DATABASE_URL: "postgres://p/x" }).databaseReadUrl).toBeUndefined();
+  });
+});
+
+describe("DATABASE_STANDBY_URL", () => {
+  it("is a standby of DATABASE_URL: refused without it, none when unset, not taken from the read URL", () => {
+    expect(() => loadConfig({}, { DATABASE_STANDBY_URL: "postgres://s/x" })).toThrow(ConfigError);
+    const c = loadConfig({}, { DATABASE_URL: "postgres://p/x", DATABASE_STANDBY_URL: "postgres://s/x" });
+    expect(c.databaseStandbyUrl).toBe("postgres://s/x");
+    expect(c.standbyWaitMs).toBe(5000);
+    const reads = loadConfig({}, { DATABASE_URL: "postgres://p/x", DATABASE_READ_URL: "postgres://r/x" });
+    expect(reads.databaseStandbyUrl).toBeUndefined();
   });
 });
