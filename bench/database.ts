@@ -5,6 +5,8 @@ import pg from "pg";
 export interface FreshDatabase {
   name: string;
   url: string;
+  /** The server processes serving this database now (its backends and autovacuum workers). */
+  backendPids(): Promise<number[]>;
   drop(): Promise<void>;
 }
 
@@ -23,10 +25,30 @@ export async function freshDatabase(adminUrl: string, template?: string): Promis
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
+  // One connection for the listings, to the admin database: it is none of this database's backends.
+  let lister: Promise<pg.Client> | undefined;
+  const closeLister = async () => {
+    const c = lister;
+    lister = undefined;
+    await (await c?.catch(() => undefined))?.end().catch(() => undefined);
+  };
   return {
     name,
     url: url.toString(),
+    async backendPids() {
+      lister ??= (async () => {
+        const c = new pg.Client({ connectionString: adminUrl });
+        await c.connect();
+        return c;
+      })();
+      const { rows } = await (await lister).query<{ pid: number }>(
+        "select pid from pg_stat_activity where datname = $1",
+        [name],
+      );
+      return rows.map((r) => r.pid);
+    },
     async drop() {
+      await closeLister();
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
       try {

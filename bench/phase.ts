@@ -1,6 +1,6 @@
 import type { LoadResult, LoadSpec } from "./load-spec.js";
 import { runLoadProcess } from "./loadgen-client.js";
-import { meter, type ProcUsage } from "./proc.js";
+import { meter, type OwnCpu, type ProcUsage } from "./proc.js";
 import type { Limit } from "./results.js";
 import type { ScenarioContext } from "./scenario.js";
 import type { Deployment } from "./service.js";
@@ -14,8 +14,16 @@ export interface Phase {
 /** The spec fields a scenario chooses; the rest follow from the run's options. */
 export type PhaseSpec = Pick<LoadSpec, "label" | "requests"> & Partial<LoadSpec>;
 
-/** Runs one bounded load phase against a deployment from the separate load-generator process. */
-export async function runPhase(ctx: ScenarioContext, d: Deployment, spec: PhaseSpec): Promise<Phase> {
+/**
+ * Runs one bounded load phase against a deployment from the separate load-generator process;
+ * `own`: also read that deployment's own processes (`ProcUsage.ownCores`).
+ */
+export async function runPhase(
+  ctx: ScenarioContext,
+  d: Deployment,
+  spec: PhaseSpec,
+  own?: OwnCpu,
+): Promise<Phase> {
   const concurrency = spec.concurrency ?? (ctx.opts.quick ? 16 : 32);
   const full: LoadSpec = {
     origin: d.origin,
@@ -28,7 +36,7 @@ export async function runPhase(ctx: ScenarioContext, d: Deployment, spec: PhaseS
   };
   const rate = full.rate ? ` at ${Math.round(full.rate)}/s offered` : `, ${concurrency} in flight`;
   ctx.log(`${spec.label}: ${full.durationMs / 1000}s${rate}`);
-  const stop = meter(d.pid);
+  const stop = meter(d.pid, own);
   const result = await runLoadProcess(full);
   return { result, usage: stop() };
 }

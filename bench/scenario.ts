@@ -28,7 +28,8 @@ export interface Scenario {
 /**
  * Starts the run's services. The first is provisioned, stopped and kept as a template; each
  * scenario's service starts from a copy of it (its data directory, a `create database … template`
- * on PostgreSQL), so a fresh service per scenario skips initdb and migrations.
+ * on PostgreSQL), so a fresh service per scenario skips initdb and migrations. A service of
+ * another tree's CLI starts from empty instead.
  */
 export class ServiceFactory {
   private template: Promise<Deployment> | undefined;
@@ -40,6 +41,10 @@ export class ServiceFactory {
 
   async fresh(env: Record<string, string> = {}, runtime: ServiceRuntime = {}): Promise<Deployment> {
     const base = { databaseUrl: this.opts.databaseUrl, redisUrl: this.opts.redisUrl };
+    // Another tree's service migrates its own database from empty, with a data directory and a
+    // bootstrap file of its own: this tree's template holds this tree's schema, which an older
+    // tree does not know ("relation signing_keys does not exist").
+    if (runtime.cli) return Deployment.create({ ...base, env, runtime });
     this.template ??= (async () => {
       this.log(`preparing the services (${engineOf(this.opts)}${this.opts.redisUrl ? " + redis" : ""})`);
       const t = await Deployment.create(base);

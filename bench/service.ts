@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type FreshDatabase, freshDatabase } from "./database.js";
 import { fetchToken } from "./http.js";
+import type { OwnProcesses } from "./proc.js";
 
 // BENCH_SERVER_CLI: another tree's built CLI (`…/dist/src/cli/main.js`), so that two trees' services
 // are measured under one load generator (a before-and-after without the bench's own changes).
@@ -119,6 +120,19 @@ export class Deployment {
   /** The service process id, for CPU and memory readings. */
   get pid(): number {
     return this.child?.pid ?? 0;
+  }
+
+  /**
+   * This deployment's processes for `OwnCpu`: the service and any extra API or worker process
+   * (with their children), and on PostgreSQL the backends of its database. On PGlite the
+   * database runs inside the service.
+   */
+  ownProcesses(): OwnProcesses {
+    const db = this.db;
+    return {
+      rootPids: () => [this.child, ...this.extras].flatMap((c) => (c?.pid ? [c.pid] : [])),
+      ...(db ? { database: { name: db.name, pids: () => db.backendPids() } } : {}),
+    };
   }
 
   /** True when the database is the embedded PGlite (in DATA_DIR/pgdata). */

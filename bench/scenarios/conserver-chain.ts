@@ -163,8 +163,10 @@ async function throughRedis(o: BenchChainOptions, vcons: Vcons): Promise<Chain> 
   const dir = mkdtempSync(join(tmpdir(), "conserver-bench-"));
   const redis = new Redis(redisUrl);
   const metrics = createConserverMetrics();
-  process.env.CONSERVER_BENCH_SECRET = o.clientSecret;
-  const backend = `{url: "${o.origin}", client_id: "${o.clientId}", client_secret: "\${CONSERVER_BENCH_SECRET}"}`;
+  // A variable of the run's own: two chains run at once in `pair`, each into its own service.
+  const secretVar = `CONSERVER_BENCH_SECRET_${run.slice("bench-".length)}`;
+  process.env[secretVar] = o.clientSecret;
+  const backend = `{url: "${o.origin}", client_id: "${o.clientId}", client_secret: "\${${secretVar}}"}`;
   // One chain per pass, each on its own ingress list, all in one runtime and delivery worker.
   writeFileSync(
     join(dir, "conserver.yml"),
@@ -203,6 +205,7 @@ delivery: {queue: delivery, prefix: ${run}, concurrency: ${DELIVERY_CONCURRENCY}
       await redis.del(...lists, `${run}-out`);
       await redis.quit();
       rmSync(dir, { recursive: true, force: true });
+      delete process.env[secretVar];
     },
   };
 }

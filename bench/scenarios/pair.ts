@@ -1,10 +1,12 @@
 import { call } from "../http.js";
 import type { RequestTemplate } from "../load-spec.js";
 import { runPhase } from "../phase.js";
+import { meter, OwnCpu, type ProcUsage } from "../proc.js";
 import { createAsset, postEvent } from "../records.js";
 import type { Scenario, ScenarioContext } from "../scenario.js";
 import type { Deployment } from "../service.js";
 import { medianInterval } from "../stats.js";
+import { benchChain } from "./conserver-chain.js";
 import { eventRequest } from "./ingest.js";
 
 /** Requests in flight at each service: together they load the machine as ingest's 64 do one. */
@@ -16,16 +18,20 @@ function median(xs: number[]): number {
   return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 }
 
-/** Server CPU per accepted event in one phase, µs (undefined when nothing was measured). */
-function perEvent(cores: number | undefined, rate: number): number | undefined {
-  return cores !== undefined && rate > 0 ? (cores / rate) * 1e6 : undefined;
-}
-
-/** What both services take in each round (`BENCH_PAIR_LOAD`). */
-type PairLoad = "ingest" | "receipts" | "reads";
-const LOADS: readonly PairLoad[] = ["ingest", "receipts", "reads"];
+/** What both services take in each round (`BENCH_PAIR_LOAD`, one or several, comma-separated). */
+type PairLoad = "ingest" | "receipts" | "reads" | "conserver";
+const LOADS: readonly PairLoad[] = ["ingest", "receipts", "reads", "conserver"];
 /** Events each service holds before a receipts or reads round: enough that caches do not hold one receipt. */
 const SEEDED = 256;
+
+/** The loads `BENCH_PAIR_LOAD` names (default `ingest`); anything else is refused by name. */
+function pairLoads(raw: string | undefined): PairLoad[] {
+  const names = (raw || "ingest").split(",").map((s) => s.trim());
+  for (const n of names)
+    if (!(LOADS as readonly string[]).includes(n))
+      throw new Error(`BENCH_PAIR_LOAD is a comma-separated list of ${LOADS.join(", ")}, not "${n}"`);
+  return names as PairLoad[];
+}
 
 /**
  * The requests of a round: for `receipts`, the receipts of sealed events in turn (the first of
@@ -33,7 +39,7 @@ const SEEDED = 256;
  * asset's events, of all events and of assets, and one event, in turn.
  */
 async function requestsFor(
-  load: PairLoad,
+  load: Exclude<PairLoad, "conserver">,
   d: Deployment,
   token: string,
   asset: string,
@@ -66,24 +72,271 @@ async function requestsFor(
   ];
 }
 
-async function prepared(d: Deployment, name: string, load: PairLoad) {
-  const token = await d.token();
-  const asset = await createAsset(d, token, name);
-  return { d, token, asset, requests: await requestsFor(load, d, token, asset) };
+/** One side of the pair: its deployment and the reading of its own processes' CPU. */
+interface Side {
+  d: Deployment;
+  own: OwnCpu;
+  who: "this tree" | "other tree";
+}
+
+/** What one side's records cost in one round: CPU per record, µs, and records per second. */
+interface Reading {
+  /** The service process alone. */
+  server: number | undefined;
+  /** The service, its children and its database's backends (`OwnCpu`). */
+  machine: number | undefined;
+  rate: number;
+}
+
+/** One measure of a round (a load, or one pass of the conserver's), both sides. */
+interface Measured {
+  /** The measure's name in the rows ("ingest", "conserver new vCons", …). */
+  name: string;
+  unit: string;
+  mine: Reading;
+  theirs: Reading;
+}
+
+/** CPU per record, µs, of `cores` kept busy at `rate` records per second. */
+function perRecord(cores: number | undefined, rate: number): number | undefined {
+  return cores !== undefined && rate > 0 ? (cores / rate) * 1e6 : undefined;
+}
+
+function reading(usage: ProcUsage | undefined, rate: number): Reading {
+  return { server: perRecord(usage?.cores, rate), machine: perRecord(usage?.ownCores, rate), rate };
+}
+
+/** The rounds of an HTTP load: both services take it at once, `rounds` measured after a warm-up. */
+async function httpRounds(
+  ctx: ScenarioContext,
+  load: Exclude<PairLoad, "conserver">,
+  sides: [Side, Side],
+  rounds: number,
+): Promise<Measured[][]> {
+  const prepared = await Promise.all(
+    sides.map(async (s) => {
+      const token = await s.d.token();
+      const asset = await createAsset(s.d, token, `pair: ${s.who}`);
+      return { ...s, requests: await requestsFor(load, s.d, token, asset) };
+    }),
+  );
+  const unit = load === "ingest" ? "event" : "request";
+  const out: Measured[][] = [];
+  // Round 0 warms both services up (their first seconds read ~50 % dearer per event, JIT and
+  // caches) and is not reported.
+  for (let round = 0; round <= rounds; round++) {
+    const [a, b] = await Promise.all(
+      prepared.map((s) =>
+        runPhase(
+          ctx,
+          s.d,
+          {
+            label: round === 0 ? `pair ${load} warm-up, ${s.who}` : `pair ${load} round ${round}, ${s.who}`,
+            requests: s.requests,
+            concurrency: IN_FLIGHT,
+            connections: IN_FLIGHT,
+          },
+          s.own,
+        ),
+      ),
+    );
+    if (round === 0 || !a || !b) continue;
+    out.push([
+      {
+        name: load,
+        unit,
+        mine: reading(a.usage, a.result.throughput),
+        theirs: reading(b.usage, b.result.throughput),
+      },
+    ]);
+  }
+  return out;
+}
+
+/**
+ * The rounds of the conserver load: each service takes the conserver chain's vCons (new ones,
+ * then a later operation on each) from a chain of its own, both chains at once in this process.
+ * The chains' own CPU (this process, the same code for both sides) and Redis's (one server for
+ * both) are nobody's: a side's machine CPU is its service's and its database's.
+ */
+async function conserverRounds(ctx: ScenarioContext, sides: [Side, Side], rounds: number) {
+  const vcons = ctx.opts.quick ? 500 : 5_000;
+  const warm = ctx.opts.quick ? 200 : 2_000;
+  const out: Measured[][] = [];
+  for (let round = 1; round <= rounds; round++) {
+    // The first round's chains warm both services up with vCons of their own, not measured.
+    ctx.log(`pair conserver round ${round}: ${round === 1 ? `${warm} vCons to warm up, then ` : ""}${vcons}`);
+    const [a, b] = await Promise.all(
+      sides.map((s) =>
+        benchChain({
+          origin: s.d.origin,
+          clientId: s.d.clientId,
+          clientSecret: s.d.clientSecret,
+          vcons,
+          warmVcons: round === 1 ? warm : 0,
+          redisUrl: ctx.opts.redisUrl,
+          meter: () => meter(s.d.pid, s.own),
+        }),
+      ),
+    );
+    if (!a || !b) continue;
+    const rate = (p: { vcons: number; ms: number }) => (p.ms > 0 ? (p.vcons / p.ms) * 1000 : 0);
+    out.push([
+      {
+        name: "conserver new vCons",
+        unit: "vCon",
+        mine: reading(a.usage, rate(a)),
+        theirs: reading(b.usage, rate(b)),
+      },
+      {
+        name: "conserver later operation",
+        unit: "vCon",
+        mine: reading(a.later.usage, rate(a.later)),
+        theirs: reading(b.later.usage, rate(b.later)),
+      },
+    ]);
+  }
+  return out;
+}
+
+/** Adds a round's rows: each side's CPU per record (machine and server) and the two rates. */
+function reportRound(ctx: ScenarioContext, round: number, m: Measured): void {
+  const add = ctx.results.add.bind(ctx.results);
+  const head = `${m.name} round ${round}`;
+  for (const [who, r] of [
+    ["this tree", m.mine],
+    ["other tree", m.theirs],
+  ] as const) {
+    add(
+      "pair",
+      `${head}: ${who}'s machine CPU per ${m.unit}`,
+      r.machine ?? null,
+      "µs",
+      undefined,
+      "service + its database",
+    );
+    add("pair", `${head}: ${who}'s server CPU per ${m.unit}`, r.server ?? null, "µs");
+  }
+  add(
+    "pair",
+    `${head}: rates, this / other`,
+    m.mine.rate,
+    `${m.unit}s/s`,
+    undefined,
+    `other ${Math.round(m.theirs.rate)}/s`,
+  );
+}
+
+/** Adds a measure's summary rows over the rounds: each side's median, and the ratios' median. */
+function reportSummary(ctx: ScenarioContext, ms: Measured[]): void {
+  const first = ms[0];
+  if (!first) return;
+  const { name, unit } = first;
+  const add = ctx.results.add.bind(ctx.results);
+  const defined = (xs: Array<number | undefined>) => xs.filter((x): x is number => x !== undefined);
+  for (const [who, pick] of [
+    ["this tree", (m: Measured) => m.mine.machine],
+    ["other tree", (m: Measured) => m.theirs.machine],
+  ] as const) {
+    const xs = defined(ms.map(pick));
+    add(
+      "pair",
+      `${name}: ${who}'s machine CPU per ${unit} (median of the rounds)`,
+      xs.length === ms.length ? median(xs) : null,
+      "µs",
+      undefined,
+      xs.length === ms.length ? undefined : "not measured in every round",
+    );
+  }
+  for (const [what, pick] of [
+    ["machine", (r: Reading) => r.machine],
+    ["server", (r: Reading) => r.server],
+  ] as const) {
+    const ratios = defined(
+      ms.map((m) => {
+        const [a, b] = [pick(m.mine), pick(m.theirs)];
+        return a !== undefined && b !== undefined && b > 0 ? a / b : undefined;
+      }),
+    );
+    // Where the median of this many rounds may lie, whatever the machine's spread: a change
+    // whose interval holds 1 is not told apart from none by these rounds.
+    const interval = medianInterval(ratios);
+    const spread = interval
+      ? `; median within ${interval.low.toFixed(3)}–${interval.high.toFixed(3)} (${(100 * interval.coverage).toFixed(1)} % sure)`
+      : "";
+    add(
+      "pair",
+      `${name}: ${what} CPU per ${unit}, this ÷ other (median of the rounds)`,
+      ratios.length ? median(ratios) : null,
+      "ratio",
+      undefined,
+      `${ratios.length} rounds: ${ratios.map((r) => r.toFixed(3)).join(", ")}${spread}`,
+    );
+  }
+}
+
+/** Both services of one load: started (the other tree's from an empty database), measured, stopped. */
+async function pairLoad(ctx: ScenarioContext, load: PairLoad, other: string, rounds: number): Promise<void> {
+  const nodeArgs = (process.env.BENCH_PAIR_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const started = await Promise.allSettled([
+    ctx.extraService({}, { nodeArgs }),
+    ctx.extraService({}, { cli: other }),
+  ]);
+  const [mine, theirs] = started.map((s) => (s.status === "fulfilled" ? s.value : undefined));
+  try {
+    for (const s of started) if (s.status === "rejected") throw s.reason;
+    if (!mine || !theirs) return;
+    const sides: [Side, Side] = [
+      { d: mine, own: await OwnCpu.start(mine.ownProcesses()), who: "this tree" },
+      { d: theirs, own: await OwnCpu.start(theirs.ownProcesses()), who: "other tree" },
+    ];
+    try {
+      const measured =
+        load === "conserver"
+          ? await conserverRounds(ctx, sides, rounds)
+          : await httpRounds(ctx, load, sides, rounds);
+      measured.forEach((ms, i) => {
+        for (const m of ms) reportRound(ctx, i + 1, m);
+      });
+      const names = [...new Set(measured.flat().map((m) => m.name))];
+      for (const name of names)
+        reportSummary(
+          ctx,
+          measured.flat().filter((m) => m.name === name),
+        );
+    } finally {
+      await Promise.all(sides.map((s) => s.own.stop()));
+    }
+  } finally {
+    // Each load on services of its own: the next load does not read what this one wrote.
+    await Promise.all([mine?.dispose(), theirs?.dispose()]);
+  }
 }
 
 /**
  * `pair`: this tree's service and another tree's (`BENCH_PAIR_CLI`, its built
- * `dist/src/cli/main.js`) take the same ingest load at the same time, in rounds, and each round
- * compares their server CPU per accepted event. Run one after the other, two trees' numbers
- * differ by as much as the VM's speed moves between the runs (a third within an hour here, by
- * 10–20 % between neighbouring runs), which hides a change of a few per cent; side by side, both
- * see the same machine. The ratio is this tree's CPU per event ÷ the other's: below 1, this
- * tree's service does an event's work for less. `BENCH_PAIR_NODE_ARGS` adds node arguments to this
- * tree's service only: with `BENCH_PAIR_CLI` naming this tree's own CLI, the pair compares a
- * runtime flag (e.g. `--single-threaded-gc`) against none. `BENCH_PAIR_LOAD` picks the load:
- * `ingest` (the default: asset events written), `receipts` (receipts of sealed events) or
- * `reads` (lists and a record); the ratio is then server CPU per request.
+ * `dist/src/cli/main.js`) take the same load at the same time, in rounds, and each round
+ * compares what a record costs each side. Run one after the other, two trees' numbers differ by
+ * as much as the VM's speed moves between the runs (a third within an hour here, by 10–20 %
+ * between neighbouring runs), which hides a change of a few per cent; side by side, both see the
+ * same machine.
+ *
+ * A side's **machine CPU** per record is its service's (with any children) and its database's:
+ * on PostgreSQL the backends of its own database (`OwnCpu`), on PGlite the service alone, the
+ * database being inside it. Both run at once, so the machine-wide /proc/stat cannot be split;
+ * each side's processes are read instead. Its **server CPU** is the service process's alone,
+ * blind to the database's work (issue 59: a status read that became a scan of the tenancy cost
+ * the database nine times more and the service nothing). The ratios are this tree's ÷ the
+ * other's: below 1, this tree does a record's work for less.
+ *
+ * The other tree's service migrates a database of its own from empty (an older tree does not
+ * know this tree's schema); this tree's starts from the run's template. `BENCH_PAIR_NODE_ARGS`
+ * adds node arguments to this tree's service only: with `BENCH_PAIR_CLI` naming this tree's own
+ * CLI, the pair compares a runtime flag (e.g. `--single-threaded-gc`) against none.
+ * `BENCH_PAIR_LOAD` picks the loads, comma-separated, each on fresh services: `ingest` (the
+ * default: asset events written), `receipts` (receipts of sealed events), `reads` (lists and a
+ * record; the unit is then the request) or `conserver` (the conserver chain's new vCons and a
+ * later operation on each, one chain per side, both at once).
  */
 export const pair: Scenario = {
   name: "pair",
@@ -93,62 +346,9 @@ export const pair: Scenario = {
       ctx.results.na("pair", "ingest side by side", "BENCH_PAIR_CLI names the other tree's built CLI");
       return;
     }
-    const load = (process.env.BENCH_PAIR_LOAD ?? "ingest") as PairLoad;
-    if (!LOADS.includes(load)) throw new Error(`BENCH_PAIR_LOAD is one of ${LOADS.join(", ")}`);
-    const unit = load === "ingest" ? "event" : "request";
-    const [mine, theirs] = await Promise.all([
-      ctx
-        .extraService({}, { nodeArgs: (process.env.BENCH_PAIR_NODE_ARGS ?? "").split(" ").filter(Boolean) })
-        .then((d) => prepared(d, "pair: this tree", load)),
-      ctx.extraService({}, { cli: other }).then((d) => prepared(d, "pair: other tree", load)),
-    ]);
+    const loads = pairLoads(process.env.BENCH_PAIR_LOAD);
     // BENCH_PAIR_ROUNDS: more rounds where the machine is noisy (a PVM guest's spread ±20 %).
     const rounds = ctx.opts.quick ? 1 : Math.max(1, Number(process.env.BENCH_PAIR_ROUNDS) || 5);
-    const ratios: number[] = [];
-    // Round 0 warms both services up (their first seconds read ~50 % dearer per event, JIT and
-    // caches) and is not reported.
-    for (let round = 0; round <= rounds; round++) {
-      const phase = (s: typeof mine, who: string) =>
-        runPhase(ctx, s.d, {
-          label: round === 0 ? `pair ${load} warm-up, ${who}` : `pair ${load} round ${round}, ${who}`,
-          requests: s.requests,
-          concurrency: IN_FLIGHT,
-          connections: IN_FLIGHT,
-        });
-      const [a, b] = await Promise.all([phase(mine, "this tree"), phase(theirs, "other tree")]);
-      if (round === 0) continue;
-      const ua = perEvent(a.usage.cores, a.result.throughput);
-      const ub = perEvent(b.usage.cores, b.result.throughput);
-      ctx.results.add("pair", `${load} round ${round}: this tree's server CPU per ${unit}`, ua ?? null, "µs");
-      ctx.results.add(
-        "pair",
-        `${load} round ${round}: other tree's server CPU per ${unit}`,
-        ub ?? null,
-        "µs",
-      );
-      ctx.results.add(
-        "pair",
-        `${load} round ${round}: rates, this / other`,
-        a.result.throughput,
-        `${unit}s/s`,
-        undefined,
-        `other ${Math.round(b.result.throughput)}/s`,
-      );
-      if (ua !== undefined && ub !== undefined) ratios.push(ua / ub);
-    }
-    // Where the median of this many rounds may lie, whatever the machine's spread: a change
-    // whose interval holds 1 is not told apart from none by these rounds.
-    const interval = medianInterval(ratios);
-    const spread = interval
-      ? `; median within ${interval.low.toFixed(3)}–${interval.high.toFixed(3)} (${(100 * interval.coverage).toFixed(1)} % sure)`
-      : "";
-    ctx.results.add(
-      "pair",
-      `${load}: server CPU per ${unit}, this ÷ other (median of the rounds)`,
-      ratios.length ? median(ratios) : null,
-      "ratio",
-      undefined,
-      `${ratios.length} rounds: ${ratios.map((r) => r.toFixed(3)).join(", ")}${spread}`,
-    );
+    for (const load of loads) await pairLoad(ctx, load, other, rounds);
   },
 };
