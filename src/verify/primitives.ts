@@ -58,7 +58,7 @@ export {
   tlogLeafData,
 } from "./ledger/index.js";
 export { type CoveringSeal, sealRoot } from "./ledger/trust.js";
-export { consentRole, lifecycleOrder, type PurposeConsent } from "./lifecycle/consent.js";
+export { consentOf, consentRole, lifecycleOrder, type PurposeConsent } from "./lifecycle/consent.js";
 export { pinnedServiceKeys } from "./lifecycle/custody.js";
 export {
   analysesWithProvenance,
@@ -67,6 +67,7 @@ export {
   PROVENANCE_CONTENT_TYPE,
 } from "./lifecycle/provenance.js";
 export { type ConsentReport, consentReport, consentReportText, type ReportStep } from "./lifecycle/report.js";
+export { canonicalSubject, sameSubject, subjectSpellings } from "./lifecycle/subject.js";
 export {
   LIFECYCLE_ATTRIBUTES,
   lifecycleLabel,

@@ -19,6 +19,7 @@ import {
   checkDocumentChange,
   checkLookupValues,
   validateAttributes,
+  withCanonicalSubject,
 } from "./attributes.js";
 import { commitErasable, withErasable } from "./erasable.js";
 import { requestTime } from "./list-query.js";
@@ -90,6 +91,11 @@ export async function checkEvent(
   input: EventInput,
   standing?: AssetRow,
 ): Promise<CheckedEvent> {
+  input = {
+    ...input,
+    event_attributes: withCanonicalSubject(input.event_attributes),
+    asset_attributes: withCanonicalSubject(input.asset_attributes),
+  };
   const refs = validateEventInput(input);
   // Erasable attributes are committed by a salted hash; their values go to the evidentiary store.
   const committed = await commitErasable(
