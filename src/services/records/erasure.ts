@@ -13,6 +13,7 @@ import {
   LIFECYCLE_ATTRIBUTES,
   notFound,
 } from "../../verify/primitives.js";
+import type { AccessView } from "../access/access-view.js";
 import { viewFor, writeViewFor } from "../access/caller-view.js";
 import { acceptedPrincipal } from "../identity/principals.js";
 import { writeWith } from "../write/write-path.js";
@@ -48,8 +49,12 @@ export interface ErasureAnswer {
 const PAGE = 1000;
 const MAX_PAGES = 50;
 
-async function recordsOfVcon(ctx: Ctx, p: Principal, uuid: string): Promise<AssetEventRecord[]> {
-  const view = await viewFor(ctx, p);
+/** Every asset event of the vCon (its `subject`) that `view` reads, oldest first. */
+export async function recordsOfVcon(
+  ctx: Pick<Ctx, "reads" | "caches" | "config">,
+  view: AccessView,
+  uuid: string,
+): Promise<AssetEventRecord[]> {
   const out: AssetEventRecord[] = [];
   let cursor = 0;
   for (let i = 0; i < MAX_PAGES; i++) {
@@ -105,7 +110,7 @@ function freeTarget(r: ReturnType<typeof freeEventRecord>): Target {
  * creation attributes), and its asset-free events (on its trail, or naming it as subject).
  */
 async function vconTargets(ctx: Ctx, p: Principal, uuid: string): Promise<Target[]> {
-  const events = await recordsOfVcon(ctx, p, uuid);
+  const events = await recordsOfVcon(ctx, await viewFor(ctx, p), uuid);
   const out = events.map(assetTarget);
   const seen = new Set(events.map((e) => e.identity));
   for (const asset of new Set(events.map((e) => e.asset_identity.replace(/^assets\//, "")))) {
