@@ -150,6 +150,7 @@ export function consentOf(
   upTo = ordered.length,
   tenant?: string,
 ): PurposeConsent {
+  purpose = purpose.toLowerCase();
   const out: PurposeConsent = { purpose, state: "never_asked", records: [] };
   for (const r of ordered.slice(0, upTo)) {
     // Only the holding tenancy's own records decide (consentHolder).
