@@ -54,7 +54,8 @@ function validateEventInput(input: EventInput): AttachmentRef[] {
   if (input.operation !== "Record" && (Object.keys(ea).length || Object.keys(aa).length))
     throw badRequest(`operation ${input.operation} takes no attributes`);
   const refs = validateAttributes("event_attributes", ea);
-  checkLookupValues("event_attributes", ea, ["subject"]);
+  // `payload` has a B-tree index of its own (migration 015), as `subject` does (030).
+  checkLookupValues("event_attributes", ea, ["subject", "payload"]);
   const assetRefs = validateAttributes("asset_attributes", aa);
   if (assetRefs.length) refs.push(...assetRefs);
   checkDocumentChange("asset_attributes", aa);

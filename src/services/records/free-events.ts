@@ -67,7 +67,7 @@ export async function checkFreeEvent(
   // A registered statement's attributes are its issuer's signed claims: kept as signed.
   if (!statement) input = { ...input, attributes: withCanonicalSubject(input.attributes) };
   validateAttributes("attributes", input.attributes ?? {});
-  checkLookupValues("attributes", input.attributes ?? {}, ["subject", "scitt_issuer"]);
+  checkLookupValues("attributes", input.attributes ?? {}, ["subject", "scitt_issuer", "payload"]);
   for (const t of input.trails ?? []) if (t === "") throw badRequest("trails must not contain empty strings");
   const committed = statement
     ? { attributes: input.attributes ?? {}, values: [] }
