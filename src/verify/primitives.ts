@@ -67,7 +67,7 @@ export {
   PROVENANCE_CONTENT_TYPE,
 } from "./lifecycle/provenance.js";
 export { type ConsentReport, consentReport, consentReportText, type ReportStep } from "./lifecycle/report.js";
-export { canonicalSubject, sameSubject, subjectSpellings } from "./lifecycle/subject.js";
+export { canonicalSubject, subjectSpellings } from "./lifecycle/subject.js";
 export {
   LIFECYCLE_ATTRIBUTES,
   lifecycleLabel,

@@ -7,6 +7,7 @@ import {
   type AssetEventRecord,
   assetEventRecord,
   badRequest,
+  CodedError,
   commitmentOf,
   forbidden,
   freeEventRecord,
@@ -311,7 +312,9 @@ export async function eraseAttributes(ctx: Ctx, p: Principal, input: ErasureInpu
 }
 
 /** Raised inside an erasure's transaction when a concurrent one left it nothing to erase: nothing is recorded. */
-class NothingLeft extends Error {}
+class NothingLeft extends CodedError<"ERASURE_NOTHING_LEFT"> {
+  readonly code = "ERASURE_NOTHING_LEFT";
+}
 
 /** The blob an attachment attribute names (its uuid, lower case), or undefined. */
 function attachedBlob(value: unknown): string | undefined {

@@ -28,6 +28,7 @@ import {
 } from "../../store/revocation-notices.js";
 import {
   badRequest,
+  CodedError,
   fetchWithin,
   forbidden,
   isUuid,
@@ -214,7 +215,8 @@ export async function scanRevocations(ctx: Pick<Ctx, "db">): Promise<number> {
  * tenancy's administrators, and must not tell them which ports of the service's network are
  * open. The operator's log has `detail`.
  */
-class NotAcknowledged extends Error {
+class NotAcknowledged extends CodedError<"NOTICE_NOT_ACKNOWLEDGED"> {
+  readonly code = "NOTICE_NOT_ACKNOWLEDGED";
   readonly detail: string;
   constructor(url: string, cause: unknown) {
     super(`${url} did not acknowledge the notice (no 2xx answer)`);

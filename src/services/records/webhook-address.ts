@@ -11,6 +11,7 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 import { Agent } from "undici";
+import { CodedError } from "../../verify/primitives.js";
 
 const BLOCKED = new BlockList();
 for (const [net, prefix] of [
@@ -56,7 +57,8 @@ export function forbiddenAddress(address: string): boolean {
 }
 
 /** The error every refused or failed connection gives: the same whatever was (or was not) there. */
-export class WebhookAddressRefused extends Error {
+export class WebhookAddressRefused extends CodedError<"WEBHOOK_ADDRESS_REFUSED"> {
+  readonly code = "WEBHOOK_ADDRESS_REFUSED";
   constructor() {
     super("the processor's address is not one the service posts to");
   }

@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
 import { type Readable, Transform } from "node:stream";
+import { CodedError } from "../../verify/primitives.js";
 
 /** Bytes a store gave under a hash they do not have: the store (a bucket, a disk) was changed. */
-export class BlobBytesMismatch extends Error {
+class BlobBytesMismatch extends CodedError<"BLOB_BYTES_MISMATCH"> {
+  readonly code = "BLOB_BYTES_MISMATCH";
   constructor(hash: string) {
     super(`the stored bytes of blob content ${hash} do not hash to it: refused`);
   }
