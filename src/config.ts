@@ -49,6 +49,11 @@ export interface Config {
   readonly noticeIntervalMs: number;
   /** The first retry's delay of a notice not acknowledged; it doubles, to at most an hour. */
   readonly noticeRetryBaseMs: number;
+  /**
+   * Whether processors' webhooks may be loopback, private, link-local or metadata addresses
+   * (`ARCHIVIST_WEBHOOK_PRIVATE=allow`; refused by default, docs/vcon-lifecycle.md, §2).
+   */
+  readonly webhookPrivate: boolean;
   readonly rateLimitRps: number | undefined;
   readonly logLevel: string;
   readonly workers: boolean;
@@ -293,6 +298,13 @@ export function loadConfig(
     scanIntervalMs: int(e, "ARCHIVIST_SCAN_INTERVAL_MS", 86_400_000),
     noticeIntervalMs: int(e, "ARCHIVIST_NOTICE_INTERVAL_MS", 5000),
     noticeRetryBaseMs: int(e, "ARCHIVIST_NOTICE_RETRY_BASE_MS", 5000),
+    webhookPrivate:
+      oneOf(
+        "ARCHIVIST_WEBHOOK_PRIVATE",
+        e.ARCHIVIST_WEBHOOK_PRIVATE,
+        ["refuse", "allow"] as const,
+        "refuse",
+      ) === "allow",
     rateLimitRps: rps ? int(e, "ARCHIVIST_RATE_LIMIT_RPS", 0) || undefined : undefined,
     logLevel: e.LOG_LEVEL || "info",
     workers: e.ARCHIVIST_NO_WORKERS !== "true",

@@ -73,6 +73,13 @@ export type ErrorCode =
   // log periods and their archive (workers/log-period.ts, workers/log-archive.ts)
   | "PERIOD_NOT_CLOSABLE"
   | "ARCHIVE_MISMATCH"
+  // blob bytes a store gave that do not hash to their key (store/blobstore/verified-bytes.ts)
+  | "BLOB_BYTES_MISMATCH"
+  // revocation notices (services/records/revocation-notices.ts, webhook-address.ts)
+  | "NOTICE_NOT_ACKNOWLEDGED"
+  | "WEBHOOK_ADDRESS_REFUSED"
+  // an erasure a concurrent one left nothing to erase (services/records/erasure.ts)
+  | "ERASURE_NOTHING_LEFT"
   // the CLI's exits
   | "VERIFY_FAILED"
   | "TRUST_ROOT_UNREADABLE"

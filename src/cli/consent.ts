@@ -2,8 +2,10 @@ import { Command as Cli } from "commander";
 import type { ConsentAnswer } from "../verify/primitives.js";
 import {
   CodedError,
+  consentOf,
   judge,
   LookupError,
+  lifecycleOrder,
   pinsSomething,
   recordReceiptVerdict,
   serviceKeysFor,
@@ -62,12 +64,28 @@ function consentVerdict(
       policy.push(...verdict.problems.map((p) => `${identity}: ${p}`));
     checked.set(identity, verdict.code === "tampered" ? "receipt does NOT verify" : "receipt verifies");
   }
+  // The state is derived here, from the records listed, never taken from the answer: a proxy
+  // (or a service) that rewrote only `consents[].state` would otherwise be believed. Records whose
+  // receipts did not verify decide nothing; one not sealed yet counts, and keeps the verdict open.
+  const holder = String(answer.holder ?? "");
+  const usable = answer.records.filter(
+    (r) => checked.get(String(r.record.identity ?? "")) !== "receipt does NOT verify",
+  );
+  const ordered = lifecycleOrder(usable.map((r) => r.record));
   for (const c of answer.consents) {
+    const derived = consentOf(ordered, c.purpose, ordered.length, holder);
+    if (derived.state !== c.state || (derived.decided_by ?? "") !== (c.decided_by ?? ""))
+      tampered.push(
+        `purpose ${c.purpose}: the service says ${c.state}${c.decided_by ? ` (by ${c.decided_by})` : ""}, its records say ${derived.state}${derived.decided_by ? ` (by ${derived.decided_by})` : ""}`,
+      );
     lines.push(
-      `  purpose ${c.purpose}: ${c.state.replace("_", " ")}${c.decided_by ? `, decided by ${c.decided_by}` : ""}`,
+      `  purpose ${c.purpose}: ${derived.state.replace("_", " ")}${derived.decided_by ? `, decided by ${derived.decided_by}` : ""} (derived here from the records of ${holder || "no tenancy named"})`,
     );
-    for (const r of c.records) lines.push(`    ${r.role} ${r.identity} (${checked.get(r.identity) ?? "?"})`);
+    for (const r of derived.records)
+      lines.push(`    ${r.role} ${r.identity} (${checked.get(r.identity) ?? "?"})`);
   }
+  for (const f of answer.foreign ?? [])
+    lines.push(`  ${f.role} ${f.identity} of another tenancy (${f.tenant}): decides nothing here`);
   const verdict = judge({
     tampered,
     policy,
@@ -80,7 +98,7 @@ function consentVerdict(
       "completeness: the answer proves the consent records it holds are in the log; nothing proves the log holds no later one you may not read",
     ],
     unsigned: [
-      "consents[].state: derived here from the records above, by the rules of docs/vcon-lifecycle.md",
+      `holder: the tenancy whose records decide (${holder || "none named"}), as the service names it`,
     ],
     proven: `${answer.records.length} consent record(s) of ${answer.vcon}, each in the log`,
   });

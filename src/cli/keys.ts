@@ -7,7 +7,7 @@ import { KeyDirectory } from "../store/keystore/key-directory.js";
 import type { SignedLogState } from "../store/keystore/signed-state.js";
 import { compareWithSigned, stateOf } from "../store/log-guard.js";
 import { getSeal } from "../store/seals.js";
-import { listTenancies } from "../store/tenancies.js";
+import { getTenancy, listTenancies } from "../store/tenancies.js";
 import { isUuid } from "../verify/primitives.js";
 import { RedisWakeSignal } from "../wake/redis-wake-signal.js";
 import type { Exit } from "./commands.js";
@@ -168,6 +168,13 @@ function acceptRestoreCommand(exit: Exit): Cli {
   ).action(async (values: Record<string, unknown>) => {
     const tenant = tenantOf(String(values.log));
     const code = await withContext(values, async (ctx, config) => {
+      // A log the service does not have is a mistake to say so, not "nothing to accept".
+      if (!(await getTenancy(ctx.db, tenant))) {
+        process.stdout.write(
+          `FAILED log tenant/${tenant}: no such log (no tenancy of that id in this database)\n`,
+        );
+        return 2;
+      }
       const signed = await ctx.logGuard.states.read(tenant);
       const held = signed && (await compareWithSigned(ctx.db, signed));
       if (!held) {

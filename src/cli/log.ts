@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { Command as Cli } from "commander";
 import { type PeriodRow, periodsOf } from "../store/log-periods.js";
-import { isUuid } from "../verify/primitives.js";
+import { CodedError, isUuid } from "../verify/primitives.js";
 import { archiveClosedPeriods, dropArchivedPeriods } from "../workers/log-archive.js";
 import { closeLogPeriod } from "../workers/log-period.js";
 import { loadSealKeys } from "../workers/seal-keys.js";
@@ -32,8 +32,9 @@ function closeCommand(exit: Exit): Cli {
     LOG_FLAGS,
   ).action(async (log: string, values: Record<string, unknown>) => {
     const tenantId = tenantOf(log);
-    await withContext(values, async (ctx) => {
+    const code = await withContext(values, async (ctx) => {
       const keys = await loadSealKeys(ctx);
+<<<<<<< HEAD
       const upTo = await signingLimit(ctx.standby, tenantId);
       if (upTo === "nothing")
         throw new Error(
@@ -42,14 +43,28 @@ function closeCommand(exit: Exit): Cli {
       const closed = await ctx.logGuard.signing(tenantId, () =>
         ctx.db.transaction((tx) => closeLogPeriod(tx, tenantId, keys, ctx.logGuard, upTo)),
       );
+=======
+      let closed: Awaited<ReturnType<typeof closeLogPeriod>>;
+      try {
+        closed = await ctx.logGuard.signing(tenantId, () =>
+          ctx.db.transaction((tx) => closeLogPeriod(tx, tenantId, keys, ctx.logGuard)),
+        );
+      } catch (err) {
+        // Refused (a held log, a tree still backfilled): the transaction wrote nothing.
+        if (!(err instanceof CodedError && err.code === "PERIOD_NOT_CLOSABLE")) throw err;
+        process.stdout.write(`FAILED tenant/${tenantId}: ${err.message}\n`);
+        return 1;
+      }
+>>>>>>> h-harden
       if (!closed)
         process.stdout.write(`tenant/${tenantId}: nothing to close (no entry since the period began)\n`);
       else
         process.stdout.write(
           `tenant/${tenantId}: period ${closed.period} closed at ${closed.end} entries (root ${Buffer.from(closed.root).toString("hex")}); period ${closed.period + 1} begins at entry ${closed.end}\n`,
         );
+      return 0;
     });
-    exit(0);
+    exit(code);
   });
 }
 

@@ -37,7 +37,9 @@ export interface ReceiptSource {
 }
 
 /** What to gather: an asset and its events, or every event recording one vCon (its subject). */
-export type BundleSubject = { kind: "asset"; uuid: string } | { kind: "vcon"; uuid: string };
+export type BundleSubject =
+  | { kind: "asset"; uuid: string }
+  | { kind: "vcon"; uuid: string; holder?: string | undefined };
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString("base64");
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
@@ -276,7 +278,11 @@ export async function buildBundle(
     version: BUNDLE_VERSION,
     created_at: now.toISOString(),
     service: api.base,
-    subject: { kind: subject.kind, id },
+    subject: {
+      kind: subject.kind,
+      id,
+      ...(subject.kind === "vcon" && subject.holder ? { holder: subject.holder } : {}),
+    },
     assets,
     records,
     logs,

@@ -1,5 +1,6 @@
 import type { AttributeFilter } from "../core/filters/index.js";
 import type { ListAttributeFilter } from "../core/filters/list-spec.js";
+import { subjectSpellings } from "../verify/primitives.js";
 import { Where } from "./sql.js";
 
 const WHOLE = /^(0|-?[1-9][0-9]*)$/;
@@ -41,8 +42,10 @@ export function addAttributeFilter(w: Where, f: AttributeFilter, column: string,
     w.and(`${text(f.name)} = ''`);
     return;
   }
-  // `=7` finds 7 and "7".
-  const values = f.values.flatMap((v): Array<string | number> => {
+  // `=7` finds 7 and "7"; a vCon subject, every spelling a record written before subjects were
+  // made canonical may hold (a uuid is the same in either case).
+  const given = f.name === "subject" ? [...new Set(f.values.flatMap(subjectSpellings))] : f.values;
+  const values = given.flatMap((v): Array<string | number> => {
     const n = WHOLE.test(v) ? Number(v) : Number.NaN;
     return Number.isSafeInteger(n) ? [v, n] : [v];
   });
@@ -54,13 +57,13 @@ export function addAttributeFilter(w: Where, f: AttributeFilter, column: string,
   ) {
     // The name is one of ours, not the caller's, so it is written into the SQL as the index's
     // own expression is. A string value of that text is what containment would match.
-    if (f.values.length > 1) w.indexOnly = true;
+    if (given.length > 1) w.indexOnly = true;
     w.and(
       `(${column} ->> '${f.name}') = any(${w.p(values)}::text[]) and jsonb_typeof(${column} -> '${f.name}') = 'string'`,
     );
     return;
   }
-  const anyOf = indexed && f.values.length > 1;
+  const anyOf = indexed && given.length > 1;
   if (anyOf) w.indexOnly = true;
   const alternatives = anyOf
     ? [`${column} @@ ${w.p(anyOfPath(f.name, values))}::jsonpath`]

@@ -109,3 +109,29 @@ export async function recordScan(
     [id, status, reason],
   );
 }
+
+/**
+ * Deletes the tenancy's blobs of these ids (an erasure of the records that attach them):
+ * the ids and content hashes of those it deleted.
+ */
+export async function deleteBlobs(
+  tx: Queryable,
+  tenantId: string,
+  ids: string[],
+): Promise<Array<{ id: string; hash: string }>> {
+  if (ids.length === 0) return [];
+  return tx.query<{ id: string; hash: string }>(
+    "delete from blobs where tenant_id = $1 and id = any($2::uuid[]) returning id, hash",
+    [tenantId, ids],
+  );
+}
+
+/** Which of these blob ids the tenancy holds. */
+export async function heldBlobs(db: Queryable, tenantId: string, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.query<{ id: string }>(
+    "select id from blobs where tenant_id = $1 and id = any($2::uuid[])",
+    [tenantId, ids],
+  );
+  return rows.map((r) => r.id);
+}

@@ -96,3 +96,13 @@ export async function putErasurePolicy(db: Queryable, tenantId: string, attribut
     [tenantId, attributes],
   );
 }
+
+/**
+ * Serialises, until the transaction ends, the erasures of one subject of a tenancy (a vCon, a
+ * record): a second erasure then reads what the first erased, and records nothing it did not erase.
+ */
+export async function lockErasure(tx: Queryable, tenantId: string, subject: string): Promise<void> {
+  await tx.query("select pg_advisory_xact_lock(hashtextextended($1, 7247))", [
+    `erasure:${tenantId}:${subject}`,
+  ]);
+}

@@ -5,7 +5,7 @@ import {
   type ODataExpr,
   requiredTrails,
 } from "../core/odata/index.js";
-import type { FreeEventSource } from "../verify/primitives.js";
+import { type FreeEventSource, subjectSpellings } from "../verify/primitives.js";
 import type { Db, Queryable } from "./db.js";
 import { narrowedSource } from "./narrowed-source.js";
 import { firstRow, Where } from "./sql.js";
@@ -113,9 +113,9 @@ export function freeEventsOfVcon(
 ): Promise<FreeEventRow[]> {
   return db.query<FreeEventRow>(
     `select ${FREE_EVENT_COLUMNS} from events
-      where tenant_id = $1 and statement is null and ($2 = any(trails) or attributes->>'subject' = $2)
+      where tenant_id = $1 and statement is null and (trails && $2::text[] or attributes->>'subject' = any($2::text[]))
       order by seq limit $3`,
-    [tenantId, subject, limit],
+    [tenantId, subjectSpellings(subject), limit],
   );
 }
 

@@ -96,9 +96,9 @@ export function revocationCandidates(
   return db.query(
     `select seq::text as seq, id, asset_id, event_attributes, timestamp_accepted from asset_events
       where tenant_id = $1 and seq > $2::bigint
-        and (event_attributes->>'vcon_operation' like 'vcon\\_consent\\_revoked%'
-          or event_attributes->>'arc_event_type' like 'vcon\\_consent\\_revoked%'
-          or event_attributes->>'arc_display_type' like 'vcon\\_consent\\_revoked%')
+        and (event_attributes->>'vcon_operation' ilike 'vcon\\_consent\\_revoked%'
+          or event_attributes->>'arc_event_type' ilike 'vcon\\_consent\\_revoked%'
+          or event_attributes->>'arc_display_type' ilike 'vcon\\_consent\\_revoked%')
       order by seq limit $3`,
     [tenantId, afterSeq, limit],
   );

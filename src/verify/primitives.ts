@@ -59,7 +59,7 @@ export {
   tlogLeafData,
 } from "./ledger/index.js";
 export { type CoveringSeal, sealRoot } from "./ledger/trust.js";
-export { consentRole, lifecycleOrder, type PurposeConsent } from "./lifecycle/consent.js";
+export { consentOf, consentRole, lifecycleOrder, type PurposeConsent } from "./lifecycle/consent.js";
 export { pinnedServiceKeys } from "./lifecycle/custody.js";
 export {
   analysesWithProvenance,
@@ -68,6 +68,7 @@ export {
   PROVENANCE_CONTENT_TYPE,
 } from "./lifecycle/provenance.js";
 export { type ConsentReport, consentReport, consentReportText, type ReportStep } from "./lifecycle/report.js";
+export { canonicalSubject, subjectSpellings } from "./lifecycle/subject.js";
 export {
   LIFECYCLE_ATTRIBUTES,
   lifecycleLabel,

@@ -7,6 +7,7 @@ import type { Queryable } from "../store/db.js";
 import { loadLog, lockLog, readNodes, writeCommit } from "../store/ledger.js";
 import type { LogGuard } from "../store/log-guard.js";
 import { logsDueToClose, openPeriod, recordClose } from "../store/log-periods.js";
+import { getSeal } from "../store/seals.js";
 import type { StandbyLog } from "../store/standby.js";
 import { checkpointAt } from "../store/tlog-checkpoints.js";
 import { CodedError, leafCount, periodLinkLeaf } from "../verify/primitives.js";
@@ -48,6 +49,12 @@ export async function closeLogPeriod(
   upTo?: StandbyLog,
 ): Promise<ClosedPeriod | undefined> {
   await lockLog(tx, tenantId);
+  // A log the guard holds signs nothing, so its period cannot close: refused before anything is
+  // written (its link entry would otherwise follow a final checkpoint never signed).
+  if (guard && !(await guard.maySign(tx, tenantId, await getSeal(tx, tenantId))))
+    throw new PeriodCloseError(
+      `log ${tenantId} is held: its database disagrees with what the service last signed (a restore?), so nothing is signed or closed; see docs/keys.md (archivist keys accept-restore)`,
+    );
   const log = await loadLog(tx, tenantId);
   const size = leafCount(log.mmr_size);
   const open = await openPeriod(tx, tenantId);

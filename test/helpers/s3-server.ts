@@ -27,6 +27,8 @@ export interface S3Server {
   has(key: string): Promise<boolean>;
   /** Every key in the bucket. */
   keys(): Promise<string[]>;
+  /** Replaces the object at `key` with `bytes`, as a writer of the bucket could (signed for those bytes). */
+  swap(key: string, bytes: Uint8Array): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -88,6 +90,10 @@ export async function startS3Server(bucket = "blobs"): Promise<S3Server> {
     },
     gate: undefined,
     has: async (key) => (await direct.fetch(`${base}${key}`, { method: "HEAD" })).ok,
+    swap: async (key, bytes) => {
+      const res = await direct.fetch(`${base}${key}`, { method: "PUT", body: Buffer.from(bytes) });
+      if (!res.ok) throw new Error(`swapping ${key} answered ${res.status}`);
+    },
     keys: async () => {
       const xml = await (await direct.fetch(`${base}/${bucket}?list-type=2`)).text();
       return [...xml.matchAll(/<Key>([^<]*)<\/Key>/g)].map((m) => `/${bucket}/${m[1]}`);

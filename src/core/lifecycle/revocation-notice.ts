@@ -6,7 +6,7 @@
  * processor checks it with any Standard Webhooks library; a 2xx answer is its acknowledgement.
  */
 import { createHmac } from "node:crypto";
-import { consentRole, lifecycleOrder, recordAttributes } from "../../verify/primitives.js";
+import { canonicalSubject, consentRole, lifecycleOrder, recordAttributes } from "../../verify/primitives.js";
 
 /** What a revocation record asks processors to stop: the vCon, and the purposes (none: every purpose). */
 export interface RevocationOf {
@@ -19,8 +19,8 @@ export function revocationOf(record: Record<string, unknown>): RevocationOf | un
   const [r] = lifecycleOrder([record]);
   if (!r || consentRole(r) !== "revocation") return undefined;
   const subject = recordAttributes(record).subject;
-  if (typeof subject !== "string" || !subject.startsWith("vcon://")) return undefined;
-  return { vcon: subject, purposes: r.lifecycle.purposes };
+  if (typeof subject !== "string" || !/^vcon:\/\//i.test(subject)) return undefined;
+  return { vcon: canonicalSubject(subject), purposes: r.lifecycle.purposes };
 }
 
 /** The notice's body: what was revoked, by which record, when; the same for every attempt. */

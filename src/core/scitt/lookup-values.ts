@@ -4,6 +4,8 @@
  * indexes, whose entries hold at most ~2.7 kB, so a longer value failed the write that stored
  * it, and every other write of its group commit with it, as a 500 (issue 55: a statement
  * with a 900 kB issuer). Real issuers are URLs and DIDs, real subjects URIs: well under this.
+ * Template 0.3.0's `payload` (a vCon version's hash, indexed by migrations 015 and 030) is held
+ * to it too: a 12 kB incompressible payload failed its write as a 500 (issue 60).
  */
 const MAX_LOOKUP_VALUE_BYTES = 1024;
 

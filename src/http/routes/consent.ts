@@ -7,9 +7,14 @@ import { consentOut, consentQuery, verificationOut, verificationRequest } from "
 
 /** Consent as state derived from the log (docs/vcon-lifecycle.md, §2). */
 export function consentRoutes(t: RouteTable, d: HttpDeps): void {
-  const derive = async (req: Parameters<typeof callersApi>[0], uuid: string, purpose?: string) => {
+  const derive = async (
+    req: Parameters<typeof callersApi>[0],
+    tenantId: string,
+    uuid: string,
+    purpose?: string,
+  ) => {
     try {
-      return await buildConsent(callersApi(req, d.ctx.baseUrl), uuid, purpose);
+      return await buildConsent(callersApi(req, d.ctx.baseUrl), uuid, `tenant/${tenantId}`, purpose);
     } catch (err) {
       if (err instanceof LookupError && err.status === 429)
         throw new ApiError("rate_limited", `deriving the consent went over the rate limit: ${err.message}`);
@@ -27,7 +32,8 @@ export function consentRoutes(t: RouteTable, d: HttpDeps): void {
       "A vCon's consent per purpose (granted, revoked or never asked), derived from the records you may read, with each consent record and its receipt",
     query: consentQuery,
     response: consentOut,
-    handler: async ({ params, query, req }) => derive(req, pathUuid(params.uuid, "vCon"), query.purpose),
+    handler: async ({ params, query, req, principal }) =>
+      derive(req, principal.tenantId, pathUuid(params.uuid, "vCon"), query.purpose),
   });
   t.add({
     method: "post",
@@ -40,7 +46,7 @@ export function consentRoutes(t: RouteTable, d: HttpDeps): void {
     response: verificationOut,
     handler: async ({ params, body, req, principal }) => {
       const uuid = pathUuid(params.uuid, "vCon");
-      const answer = await derive(req, uuid, body.purpose);
+      const answer = await derive(req, principal.tenantId, uuid, body.purpose);
       const consent = answer.consents[0] ?? { purpose: body.purpose, state: "never_asked", records: [] };
       return recordConsentVerification(d.ctx, principal, uuid, consent, body.operation);
     },

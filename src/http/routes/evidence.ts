@@ -99,7 +99,10 @@ export function evidenceRoutes(t: RouteTable, d: HttpDeps): void {
       handler: async ({ principal, params, req, res }) => {
         const uuid = pathUuid(params.uuid, kind === "asset" ? "asset" : "vCon");
         slots ??= new ExportSlots(d.ctx.config.exportsPerTenancy);
-        const bundle = await slots.run(principal.tenantId, () => bundleOf(req, d, { kind, uuid }));
+        // A vCon's consent is decided by the records of the tenancy exporting it (its holder).
+        const subject: BundleSubject =
+          kind === "vcon" ? { kind, uuid, holder: `tenant/${principal.tenantId}` } : { kind, uuid };
+        const bundle = await slots.run(principal.tenantId, () => bundleOf(req, d, subject));
         return res
           .header("content-type", "application/json")
           .header("content-disposition", `attachment; filename="evidence-${kind}-${uuid}.json"`)

@@ -45,6 +45,7 @@ const role = z.enum(["grant", "review", "revocation"]);
 /** `GET /archivist/v1/consent/vcons/{uuid}`: the vCon's consent per purpose, with the records and receipts that say so. */
 export const consentOut = z.object({
   vcon: z.string().describe("vcon://<uuid>"),
+  holder: z.string().describe("the tenancy whose records decide the consent (tenant/<uuid>): the caller's"),
   consents: z.array(
     z.object({
       purpose: z.string(),
@@ -66,4 +67,7 @@ export const consentOut = z.object({
         .describe("its COSE receipt (MMR profile), base64; null while not yet sealed"),
     }),
   ),
+  foreign: z
+    .array(z.object({ identity: z.string(), tenant: z.string(), role, purposes: z.array(z.string()) }))
+    .describe("consent records of other tenancies shared with the caller: shown, deciding nothing"),
 });

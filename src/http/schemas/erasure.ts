@@ -28,5 +28,8 @@ export const erasureOut = z.object({
     .array(z.string())
     .describe("the erasure records written (vcon_attributes_erased), one per asset"),
   erased: z.array(erasedAttribute),
+  erased_blobs: z
+    .array(z.string())
+    .describe("the blobs (blobs/<uuid>) the erased records attach, deleted with their bytes"),
   already_erased: z.array(erasedAttribute),
 });

@@ -19,6 +19,7 @@ import {
   checkDocumentChange,
   checkLookupValues,
   validateAttributes,
+  withCanonicalSubject,
 } from "./attributes.js";
 import { commitErasable, withErasable } from "./erasable.js";
 import { requestTime } from "./list-query.js";
@@ -53,7 +54,8 @@ function validateEventInput(input: EventInput): AttachmentRef[] {
   if (input.operation !== "Record" && (Object.keys(ea).length || Object.keys(aa).length))
     throw badRequest(`operation ${input.operation} takes no attributes`);
   const refs = validateAttributes("event_attributes", ea);
-  checkLookupValues("event_attributes", ea, ["subject"]);
+  // `payload` has a B-tree index of its own (migration 015), as `subject` does (030).
+  checkLookupValues("event_attributes", ea, ["subject", "payload"]);
   const assetRefs = validateAttributes("asset_attributes", aa);
   if (assetRefs.length) refs.push(...assetRefs);
   checkDocumentChange("asset_attributes", aa);
@@ -90,6 +92,11 @@ export async function checkEvent(
   input: EventInput,
   standing?: AssetRow,
 ): Promise<CheckedEvent> {
+  input = {
+    ...input,
+    event_attributes: withCanonicalSubject(input.event_attributes),
+    asset_attributes: withCanonicalSubject(input.asset_attributes),
+  };
   const refs = validateEventInput(input);
   // Erasable attributes are committed by a salted hash; their values go to the evidentiary store.
   const committed = await commitErasable(

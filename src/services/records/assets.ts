@@ -20,7 +20,7 @@ import { acceptedPrincipal, internalPrincipal } from "../identity/principals.js"
 import { tenantWalletAddress } from "../identity/tenant-wallet.js";
 import type { PendingEvent } from "../write/event-batcher.js";
 import { checkEvent, type EventInput, writingErasables } from "./asset-events.js";
-import { checkDocumentChange, validateAttributes } from "./attributes.js";
+import { checkDocumentChange, validateAttributes, withCanonicalSubject } from "./attributes.js";
 import { commitErasableMap, withErasable, withErasables } from "./erasable.js";
 import { checkAttachments, checkHomeLocation } from "./reference-check.js";
 
@@ -35,7 +35,7 @@ export interface AssetInput {
 }
 
 function validateAssetInput(input: AssetInput): Record<string, unknown> {
-  const attributes = input.attributes ?? {};
+  const attributes = withCanonicalSubject(input.attributes ?? {});
   validateAttributes("attributes", attributes);
   if (attributes.arc_profile === "Document") {
     if (input.public !== true)

@@ -1,5 +1,5 @@
 import { lookupValueProblem } from "../../core/scitt/lookup-values.js";
-import { badRequest } from "../../verify/primitives.js";
+import { badRequest, canonicalSubject } from "../../verify/primitives.js";
 
 /** Keys inside an attachment object. */
 const ATTACHMENT_KEYS = new Set([
@@ -126,4 +126,22 @@ export function checkDocumentChange(field: string, changes: Record<string, unkno
         throw badRequest(`${field}.${k} is required to publish a document version`);
     }
   }
+}
+
+/**
+ * The attribute map with its `subject` in the one spelling a vCon subject has
+ * (`vcon://<lower-case uuid>`): the same map when there is nothing to change. Written so, a
+ * record is found by the spelling every reader asks with.
+ */
+export function withCanonicalSubject(attrs: Record<string, unknown>): Record<string, unknown>;
+export function withCanonicalSubject(
+  attrs: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined;
+export function withCanonicalSubject(
+  attrs: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  const subject = attrs?.subject;
+  if (typeof subject !== "string") return attrs;
+  const canonical = canonicalSubject(subject);
+  return canonical === subject ? attrs : { ...attrs, subject: canonical };
 }

@@ -1,8 +1,10 @@
 import type { Ctx, Principal } from "../../context.js";
 import type { PurposeConsent } from "../../verify/primitives.js";
-import { LIFECYCLE_ATTRIBUTES } from "../../verify/primitives.js";
+import { consentOf, LIFECYCLE_ATTRIBUTES, lifecycleOrder } from "../../verify/primitives.js";
+import { adminView } from "../access/access-view.js";
 import { writeViewFor } from "../access/caller-view.js";
 import { createAssetEvent } from "./asset-events.js";
+import { recordsOfVcon } from "./erasure.js";
 
 /** The verification's operation (vocabulary: ours, the draft asks for the record and names none). */
 const VERIFIED = "vcon_consent_verified";
@@ -24,7 +26,7 @@ export interface VerificationAnswer {
  * the caller's write access to that asset, as any event does.
  */
 export async function recordConsentVerification(
-  ctx: Pick<Ctx, "db" | "caches" | "writePath">,
+  ctx: Pick<Ctx, "db" | "reads" | "config" | "caches" | "writePath">,
   p: Principal,
   uuid: string,
   consent: PurposeConsent,
@@ -38,6 +40,22 @@ export async function recordConsentVerification(
   };
   const grant = consent.decided_by;
   if (consent.state !== "granted" || !grant) return { ...base, verification: null };
+  // The caller's view may hide a revocation its policy cannot read: the tenancy's whole view
+  // must find the same grant in force before anything is recorded. What the caller may not read
+  // stays unnamed; that consent is not granted is said.
+  const whole = consentOf(
+    lifecycleOrder(await recordsOfVcon(ctx, adminView(p.tenantId), uuid)),
+    consent.purpose,
+    undefined,
+    `tenant/${p.tenantId}`,
+  );
+  if (whole.state !== "granted" || whole.decided_by !== grant)
+    return {
+      vcon: base.vcon,
+      purpose: consent.purpose,
+      state: whole.state,
+      verification: null,
+    };
   const asset = /^assets\/([^/]+)\/events\//.exec(grant)?.[1] ?? "";
   const record = await createAssetEvent(ctx, p, await writeViewFor(ctx, p), asset, {
     operation: "Record",

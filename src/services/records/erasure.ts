@@ -1,11 +1,13 @@
 import type { Ctx, Principal } from "../../context.js";
 import { creationEventOf } from "../../store/asset-events.js";
-import { erasableRows, eraseValues, putErasurePolicy } from "../../store/erasable-values.js";
+import { contentReferenced, deleteBlobs, heldBlobs, lockContent } from "../../store/blobs.js";
+import { erasableRows, eraseValues, lockErasure, putErasurePolicy } from "../../store/erasable-values.js";
 import { freeEventsOfVcon } from "../../store/free-events.js";
 import {
   type AssetEventRecord,
   assetEventRecord,
   badRequest,
+  CodedError,
   commitmentOf,
   forbidden,
   freeEventRecord,
@@ -13,6 +15,7 @@ import {
   LIFECYCLE_ATTRIBUTES,
   notFound,
 } from "../../verify/primitives.js";
+import type { AccessView } from "../access/access-view.js";
 import { viewFor, writeViewFor } from "../access/caller-view.js";
 import { acceptedPrincipal } from "../identity/principals.js";
 import { writeWith } from "../write/write-path.js";
@@ -39,8 +42,10 @@ export interface ErasureInput {
 export interface ErasureAnswer {
   /** The erasure records written (one per asset whose records held what was erased). */
   erasures: string[];
-  /** Each attribute erased now, by record. */
+  /** Each attribute erased now, by record (an attachment's attribute when its blob was erased). */
   erased: Array<{ record: string; attribute: string }>;
+  /** The blobs erased now (`blobs/<uuid>`): attached to the records erased, deleted with their bytes. */
+  erased_blobs: string[];
   /** Attributes asked for that were erased before (by an earlier erasure). */
   already_erased: Array<{ record: string; attribute: string }>;
 }
@@ -48,8 +53,12 @@ export interface ErasureAnswer {
 const PAGE = 1000;
 const MAX_PAGES = 50;
 
-async function recordsOfVcon(ctx: Ctx, p: Principal, uuid: string): Promise<AssetEventRecord[]> {
-  const view = await viewFor(ctx, p);
+/** Every asset event of the vCon (its `subject`) that `view` reads, oldest first. */
+export async function recordsOfVcon(
+  ctx: Pick<Ctx, "reads" | "caches" | "config">,
+  view: AccessView,
+  uuid: string,
+): Promise<AssetEventRecord[]> {
   const out: AssetEventRecord[] = [];
   let cursor = 0;
   for (let i = 0; i < MAX_PAGES; i++) {
@@ -105,7 +114,7 @@ function freeTarget(r: ReturnType<typeof freeEventRecord>): Target {
  * creation attributes), and its asset-free events (on its trail, or naming it as subject).
  */
 async function vconTargets(ctx: Ctx, p: Principal, uuid: string): Promise<Target[]> {
-  const events = await recordsOfVcon(ctx, p, uuid);
+  const events = await recordsOfVcon(ctx, await viewFor(ctx, p), uuid);
   const out = events.map(assetTarget);
   const seen = new Set(events.map((e) => e.identity));
   for (const asset of new Set(events.map((e) => e.asset_identity.replace(/^assets\//, "")))) {
@@ -159,31 +168,38 @@ export async function eraseAttributes(ctx: Ctx, p: Principal, input: ErasureInpu
     (r) => r.tenant_identity === `tenant/${p.tenantId}`,
   );
   if (records.length === 0) throw notFound(input.vcon ?? input.record ?? "record");
-  type Found = { record: Target; attribute: string; commitment: string };
+  // An erasable value (its commitment), or an attachment whose blob goes with the record.
+  type Found = { record: Target; attribute: string; commitment: string; blob?: string };
   const found: Found[] = [];
   for (const record of records)
     for (const [map, attrs] of Object.entries(record.maps))
       for (const [name, value] of Object.entries(attrs ?? {})) {
+        if (only && !only.has(name)) continue;
         const commitment = commitmentOf(value);
-        if (commitment !== undefined && (!only || only.has(name)))
-          found.push({ record, attribute: `${map}.${name}`, commitment });
+        if (commitment !== undefined) found.push({ record, attribute: `${map}.${name}`, commitment });
+        const blob = attachedBlob(value);
+        if (blob) found.push({ record, attribute: `${map}.${name}`, commitment: "", blob });
       }
-  const held = new Set(
-    (
+  const values = found.filter((f) => !f.blob);
+  const blobIds = [...new Set(found.flatMap((f) => (f.blob ? [f.blob] : [])))];
+  const held = new Set([
+    ...(
       await erasableRows(
         ctx.db,
         p.tenantId,
-        found.map((f) => f.commitment),
+        values.map((f) => f.commitment),
       )
     )
       .filter((r) => r.value !== null)
       .map((r) => r.commitment),
-  );
-  const answer: ErasureAnswer = { erasures: [], erased: [], already_erased: [] };
+    ...(await heldBlobs(ctx.db, p.tenantId, blobIds)).map((id) => `blob:${id}`),
+  ]);
+  const keyOf = (f: Found) => (f.blob ? `blob:${f.blob}` : f.commitment);
+  const answer: ErasureAnswer = { erasures: [], erased: [], erased_blobs: [], already_erased: [] };
   // Grouped by where the erasure is recorded: each asset's trail, and one asset-free erasure record.
   const pending = new Map<string, Found[]>();
   for (const f of found) {
-    if (!held.has(f.commitment)) {
+    if (!held.has(keyOf(f))) {
       answer.already_erased.push({ record: f.record.identity, attribute: f.attribute });
       continue;
     }
@@ -230,42 +246,82 @@ export async function eraseAttributes(ctx: Ctx, p: Principal, input: ErasureInpu
       ),
     );
   const own = [...checked.flatMap((c) => c.commitments), ...free.flatMap((f) => f.commitments)];
-  const written = await writingErasables(ctx, p.tenantId, own, () =>
-    writeWith(
-      ctx,
-      checked.map((c) => c.pending),
-      free.map((f) => f.event),
-      async (tx, rows) => {
-        const identities = [
-          ...rows.events.map((r) => assetEventRecord(r).identity),
-          ...rows.freeEvents.map((r) => freeEventRecord(r).identity),
-        ];
-        const done: Array<Set<string>> = [];
-        for (const [i, [, items]] of [...assetGroups, ...freeGroups].entries())
-          done.push(
-            new Set(
-              await eraseValues(
-                tx,
-                p.tenantId,
-                items.map((f) => f.commitment),
-                { by, basis, record: identities[i] as string },
+  let written: Awaited<ReturnType<typeof writeWith<{ identities: string[]; done: Array<Set<string>> }>>>;
+  try {
+    written = await writingErasables(ctx, p.tenantId, own, () =>
+      writeWith(
+        ctx,
+        checked.map((c) => c.pending),
+        free.map((f) => f.event),
+        async (tx, rows) => {
+          // Concurrent erasures of one vCon (or record) take turns here: the later one finds
+          // erased what the earlier erased, and records nothing (NothingLeft rolls it back).
+          await lockErasure(tx, p.tenantId, input.vcon?.toLowerCase() ?? input.record ?? "");
+          const identities = [
+            ...rows.events.map((r) => assetEventRecord(r).identity),
+            ...rows.freeEvents.map((r) => freeEventRecord(r).identity),
+          ];
+          const done: Array<Set<string>> = [];
+          for (const [i, [, items]] of [...assetGroups, ...freeGroups].entries())
+            done.push(
+              new Set(
+                await eraseValues(
+                  tx,
+                  p.tenantId,
+                  items.flatMap((f) => (f.blob ? [] : [f.commitment])),
+                  { by, basis, record: identities[i] as string },
+                ),
               ),
-            ),
-          );
-        return { identities, done };
-      },
-    ),
-  );
+            );
+          const blobs = await deleteBlobs(tx, p.tenantId, [
+            ...new Set(groups.flatMap(([, items]) => items.flatMap((f) => (f.blob ? [f.blob] : [])))),
+          ]);
+          for (const d of done) for (const b of blobs) d.add(`blob:${b.id}`);
+          if (done.every((d) => d.size === 0)) throw new NothingLeft();
+          // The bytes go with the last blob that holds them (content is shared by hash).
+          for (const hash of new Set(blobs.map((b) => b.hash))) {
+            await lockContent(tx, hash);
+            if (!(await contentReferenced(tx, hash))) await ctx.blobs.remove(hash, tx);
+          }
+          return { identities, done };
+        },
+      ),
+    );
+  } catch (err) {
+    if (!(err instanceof NothingLeft)) throw err;
+    for (const f of found) answer.already_erased.push({ record: f.record.identity, attribute: f.attribute });
+    return answer;
+  }
+  const blobsErased = new Set<string>();
   for (const [i, [, items]] of [...assetGroups, ...freeGroups].entries()) {
-    answer.erasures.push(written.result.identities[i] as string);
     const done = written.result.done[i] as Set<string>;
-    for (const f of items)
-      (done.has(f.commitment) ? answer.erased : answer.already_erased).push({
+    // A group that erased nothing (a concurrent erasure took it) still had its record written
+    // with the others in the one transaction; it is named, its items as already erased.
+    answer.erasures.push(written.result.identities[i] as string);
+    for (const f of items) {
+      const now = done.has(keyOf(f));
+      if (now && f.blob) blobsErased.add(`blobs/${f.blob}`);
+      (now ? answer.erased : answer.already_erased).push({
         record: f.record.identity,
         attribute: f.attribute,
       });
+    }
   }
+  answer.erased_blobs = [...blobsErased];
   return answer;
+}
+
+/** Raised inside an erasure's transaction when a concurrent one left it nothing to erase: nothing is recorded. */
+class NothingLeft extends CodedError<"ERASURE_NOTHING_LEFT"> {
+  readonly code = "ERASURE_NOTHING_LEFT";
+}
+
+/** The blob an attachment attribute names (its uuid, lower case), or undefined. */
+function attachedBlob(value: unknown): string | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const id = (value as Record<string, unknown>).arc_blob_identity;
+  const m = typeof id === "string" ? /^blobs\/([0-9a-f-]{36})$/i.exec(id) : null;
+  return m ? (m[1] as string).toLowerCase() : undefined;
 }
 
 /** Sets the tenancy's erasable attribute names (administrators); the cache forgets at once. */

@@ -11,7 +11,7 @@ import {
   notFound,
 } from "../../verify/primitives.js";
 import { writingErasables } from "./asset-events.js";
-import { checkLookupValues, validateAttributes } from "./attributes.js";
+import { checkLookupValues, validateAttributes, withCanonicalSubject } from "./attributes.js";
 import { commitErasableMap, withErasable, withErasables } from "./erasable.js";
 
 const FREE_EVENT_MAX_BYTES = 64 * 1024;
@@ -64,8 +64,10 @@ export async function checkFreeEvent(
   requireAdmin(p);
   if (bodyBytes > FREE_EVENT_MAX_BYTES)
     throw badRequest(`asset-free event requests are limited to ${FREE_EVENT_MAX_BYTES} bytes`);
+  // A registered statement's attributes are its issuer's signed claims: kept as signed.
+  if (!statement) input = { ...input, attributes: withCanonicalSubject(input.attributes) };
   validateAttributes("attributes", input.attributes ?? {});
-  checkLookupValues("attributes", input.attributes ?? {}, ["subject", "scitt_issuer"]);
+  checkLookupValues("attributes", input.attributes ?? {}, ["subject", "scitt_issuer", "payload"]);
   for (const t of input.trails ?? []) if (t === "") throw badRequest("trails must not contain empty strings");
   const committed = statement
     ? { attributes: input.attributes ?? {}, values: [] }

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Logger } from "pino";
+import { type RequestInit as UndiciInit, fetch as undiciFetch } from "undici";
 import type { Ctx, Principal } from "../../context.js";
 import {
   noticeBody,
@@ -27,6 +28,7 @@ import {
 } from "../../store/revocation-notices.js";
 import {
   badRequest,
+  CodedError,
   fetchWithin,
   forbidden,
   isUuid,
@@ -37,6 +39,7 @@ import {
 import { adminView } from "../access/access-view.js";
 import { acceptedPrincipal } from "../identity/principals.js";
 import { createAssetEvent } from "./asset-events.js";
+import { refusedUrl, WebhookAddressRefused, webhookDispatcher } from "./webhook-address.js";
 
 /** The acknowledgement's operation (vocabulary: ours, the draft asks for it and names none). */
 const ACKNOWLEDGED = "vcon_revocation_acknowledged";
@@ -61,7 +64,7 @@ const processorOut = (r: ProcessorRow): ProcessorOut => ({
   created_by: r.created_by,
 });
 
-function checkUrl(url: string): string {
+function checkUrl(url: string, allowPrivate: boolean): string {
   let u: URL;
   try {
     u = new URL(url);
@@ -70,6 +73,10 @@ function checkUrl(url: string): string {
   }
   if (u.protocol !== "https:" && u.protocol !== "http:") throw badRequest("url must be http(s)");
   if (u.username || u.password) throw badRequest("url must not carry credentials: the notices are signed");
+  if (refusedUrl(u, allowPrivate))
+    throw badRequest(
+      "url must not name a loopback, private, link-local or metadata address (an operator allows them with ARCHIVIST_WEBHOOK_PRIVATE=allow)",
+    );
   return u.toString();
 }
 
@@ -79,7 +86,7 @@ function checkUrl(url: string): string {
  * answers 2xx. The signing secret is shown once, here.
  */
 export async function registerProcessor(
-  ctx: Pick<Ctx, "db" | "keys">,
+  ctx: Pick<Ctx, "db" | "keys" | "config">,
   p: Principal,
   input: { display_name: string; url: string },
 ): Promise<ProcessorOut & { signing_secret: string }> {
@@ -90,7 +97,7 @@ export async function registerProcessor(
     id,
     tenantId: p.tenantId,
     name: input.display_name.trim(),
-    url: checkUrl(input.url),
+    url: checkUrl(input.url, ctx.config.webhookPrivate),
     // The service must keep the secret to sign with it; the database holds it only sealed.
     sealedSecret: sealSecret(await ctx.keys.secretBoxKey(), secret, id),
     by: acceptedPrincipal(p).subject,
@@ -202,8 +209,23 @@ export async function scanRevocations(ctx: Pick<Ctx, "db">): Promise<number> {
   return queued;
 }
 
+/**
+ * A notice not acknowledged, said the same way whatever happened (an answer other than 2xx, a
+ * refused address, no connection, no answer in time): the notice's error is read by the
+ * tenancy's administrators, and must not tell them which ports of the service's network are
+ * open. The operator's log has `detail`.
+ */
+class NotAcknowledged extends CodedError<"NOTICE_NOT_ACKNOWLEDGED"> {
+  readonly code = "NOTICE_NOT_ACKNOWLEDGED";
+  readonly detail: string;
+  constructor(url: string, cause: unknown) {
+    super(`${url} did not acknowledge the notice (no 2xx answer)`);
+    this.detail = cause instanceof Error ? cause.message : String(cause);
+  }
+}
+
 async function deliverOne(
-  ctx: Pick<Ctx, "db" | "caches" | "writePath" | "baseUrl" | "keys">,
+  ctx: Pick<Ctx, "db" | "caches" | "writePath" | "baseUrl" | "keys" | "config">,
   n: DueNotice,
 ): Promise<void> {
   const secret = openSecret(await ctx.keys.secretBoxKey(), n.sealed_secret, n.processor_id);
@@ -215,22 +237,35 @@ async function deliverOne(
     revokedAt: new Date(n.revoked_at).toISOString(),
     service: ctx.baseUrl,
   });
+  const allow = ctx.config.webhookPrivate;
+  const dispatcher = webhookDispatcher(allow);
+  const post = (url: string, init: RequestInit & { signal: AbortSignal }): Promise<Response> =>
+    dispatcher
+      ? (undiciFetch(url, { ...(init as UndiciInit), dispatcher }) as unknown as Promise<Response>)
+      : fetch(url, init);
   const limit = timeLimit(TIMEOUT_MS);
-  const res = await fetchWithin(
-    fetch,
-    n.url,
-    {
-      method: "POST",
-      headers: noticeHeaders(secret, n.id, Math.floor(Date.now() / 1000), body),
-      body,
-      // The notice goes to the URL registered, never where a 3xx points.
-      redirect: "manual" as const,
-    },
-    limit,
-  ).finally(() => limit.clear());
-  // Only the status is read: the receiver's body is not ours to hold.
-  await res.body?.cancel().catch(() => undefined);
-  if (res.status < 200 || res.status > 299) throw new Error(`${n.url} answered ${res.status}`);
+  try {
+    if (refusedUrl(new URL(n.url), allow)) throw new WebhookAddressRefused();
+    const res = await fetchWithin(
+      post,
+      n.url,
+      {
+        method: "POST",
+        headers: noticeHeaders(secret, n.id, Math.floor(Date.now() / 1000), body),
+        body,
+        // The notice goes to the URL registered, never where a 3xx points.
+        redirect: "manual" as const,
+      },
+      limit,
+    );
+    // Only the status is read: the receiver's body is not ours to hold.
+    await res.body?.cancel().catch(() => undefined);
+    if (res.status < 200 || res.status > 299) throw new Error(`answered ${res.status}`);
+  } catch (err) {
+    throw new NotAcknowledged(n.url, err);
+  } finally {
+    limit.clear();
+  }
   const asset = /^assets\/([^/]+)\/events\//.exec(n.revocation)?.[1] ?? "";
   const p = notifier(n.tenant_id);
   const ack = await createAssetEvent(ctx, p, adminView(n.tenant_id), asset, {
@@ -256,7 +291,7 @@ async function deliverOne(
  * tried again later (`noticeRetryDelayMs`), and given up after the last attempt.
  */
 export async function deliverNotices(
-  ctx: Pick<Ctx, "db" | "caches" | "writePath" | "baseUrl" | "keys">,
+  ctx: Pick<Ctx, "db" | "caches" | "writePath" | "baseUrl" | "keys" | "config">,
   log: Logger,
   retryBaseMs?: number,
 ): Promise<number> {
@@ -272,7 +307,12 @@ export async function deliverNotices(
         const message = err instanceof Error ? err.message : String(err);
         const delay = noticeRetryDelayMs(n.attempts + 1, retryBaseMs);
         log.warn(
-          { notice: n.id, processor: n.processor_name, attempts: n.attempts + 1, err: message },
+          {
+            notice: n.id,
+            processor: n.processor_name,
+            attempts: n.attempts + 1,
+            err: err instanceof NotAcknowledged ? `${message}: ${err.detail}` : message,
+          },
           "revocation notice not acknowledged",
         );
         await failNotice(ctx.db, n.id, message, delay);

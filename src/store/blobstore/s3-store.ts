@@ -1,7 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { Readable } from "node:stream";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { AwsClient } from "aws4fetch";
 import type { BlobStore } from "./blob-store.js";
+import { checkedBytes, verifiedBytes } from "./verified-bytes.js";
 
 export interface S3Options {
   endpoint: string;
@@ -67,20 +69,18 @@ export class S3BlobStore implements BlobStore {
     await (await this.request("DELETE", hash)).body?.cancel();
   }
 
+  // Whoever can write the bucket can swap an object's bytes: what is read is checked against its
+  // key, the hash the service recorded, before it is served as that blob.
   async read(hash: string): Promise<Uint8Array> {
     const res = await this.request("GET", hash);
     if (!res.ok) throw new Error(`blob content ${hash} is missing from the bucket`);
-    return new Uint8Array(await res.arrayBuffer());
+    return checkedBytes(new Uint8Array(await res.arrayBuffer()), hash);
   }
 
+  /** The object streamed whole and hashed as it goes; a range is cut from it (a range alone cannot be checked). */
   async open(hash: string, range?: { start: number; end: number }): Promise<Readable> {
-    const res = await this.request(
-      "GET",
-      hash,
-      undefined,
-      range ? { range: `bytes=${range.start}-${range.end}` } : {},
-    );
-    if (!res.ok) throw new Error(`blob content ${hash} is missing from the bucket`);
-    return Readable.from([Buffer.from(await res.arrayBuffer())]);
+    const res = await this.request("GET", hash);
+    if (!res.ok || !res.body) throw new Error(`blob content ${hash} is missing from the bucket`);
+    return verifiedBytes(Readable.fromWeb(res.body as WebReadableStream), hash, range);
   }
 }

@@ -76,7 +76,12 @@ export interface EvidenceBundle {
   created_at: string;
   /** The service the evidence came from (its base URL, which is also the receipts' issuer). */
   service: string;
-  subject: { kind: "asset" | "vcon"; id: string };
+  /**
+   * `holder`: the tenancy the bundle was exported for (`tenant/<uuid>`), whose records decide a
+   * vCon's consent in its report; others' records decide nothing (not signed: each processing
+   * is judged by its own tenancy's records whatever it says).
+   */
+  subject: { kind: "asset" | "vcon"; id: string; holder?: string };
   /** The asset's own record (context; assets are not log leaves, their events are). */
   assets: Array<Record<string, unknown>>;
   records: BundleRecord[];

@@ -1,6 +1,7 @@
 import { CodedError } from "../api/coded-error.js";
 import { decodeSeal, verifySeal } from "../cose/index.js";
 import { type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../crypto/public-key.js";
+import { canonicalSubject } from "../lifecycle/subject.js";
 import { leafIndexOfMmrIndex, verifyConsistency } from "../mmr/index.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../receipts/index.js";
 import { signedAttributes } from "../receipts/record.js";
@@ -509,7 +510,7 @@ function checkRecords(
 function recordSubject(record: Record<string, unknown>, kind: "asset" | "vcon"): string {
   if (kind === "asset") return String(record.identity ?? "").replace(/\/events\/.*$/, "");
   const attrs = signedAttributes(record);
-  return String(attrs?.subject ?? "");
+  return canonicalSubject(String(attrs?.subject ?? ""));
 }
 
 /** How a record's committed attribute shows in its check (a mismatch is already a tampering). */
@@ -684,7 +685,7 @@ function recordVerdicts(
     } else if (pinning && !p.pinned)
       found.policy("RECEIPTS_NOT_PINNED", `${identity}: its receipts are not signed by a key you pinned`);
     const of = recordSubject(record, bundle.subject.kind);
-    if (of !== subject)
+    if (of !== canonicalSubject(subject))
       found.tampered(
         "RECORD_OF_OTHER_SUBJECT",
         `${identity}: the record is of ${of || "no subject"}, not of the bundle's subject ${subject}`,
@@ -705,7 +706,7 @@ function recordVerdicts(
       );
     return {
       identity,
-      ok: p.ok && of === subject,
+      ok: p.ok && of === canonicalSubject(subject),
       trust: level,
       claimed_confirmation_status: String(record.confirmation_status ?? ""),
       receipts: p.receipts,

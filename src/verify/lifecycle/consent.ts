@@ -30,6 +30,11 @@ const ROLE_OF: Partial<Record<LifecycleRole, ConsentRole>> = {
 export interface LifecycleRecord {
   record: Record<string, unknown>;
   identity: string;
+  /**
+   * The tenancy whose log holds it (`tenant/<uuid>`): an asset event's `tenant_identity`, signed
+   * in its leaf; an asset-free event's `origin_tenant`, the log its receipt proves it in.
+   */
+  tenant: string;
   lifecycle: RecordLifecycle;
   /** When the service accepted it (ms since the epoch; NaN when the record does not say). */
   acceptedMs: number;
@@ -38,6 +43,21 @@ export interface LifecycleRecord {
 }
 
 const text = (v: unknown) => (typeof v === "string" ? v : "");
+
+/** The tenancy a record is of (`tenant/<uuid>`), "" when it names none. */
+function tenantOf(r: Record<string, unknown>): string {
+  return text(r.tenant_identity) || text(r.origin_tenant);
+}
+
+/**
+ * The tenancy whose records decide a vCon's consent: the one named (the tenancy asking, or the
+ * one a bundle was exported for), else the tenancy of the first record read. Consent is the
+ * holder's to give: a tenancy that shares its records with another (OBAC) must not grant, for
+ * the other's vCon, what the other revoked.
+ */
+export function consentHolder(ordered: readonly LifecycleRecord[], named?: string): string {
+  return named || (ordered[0]?.tenant ?? "");
+}
 
 /** Where the log placed a record; one not committed yet sorts last. */
 function logIndexOfRecord(r: Record<string, unknown>): number {
@@ -83,6 +103,7 @@ export function lifecycleOrder(records: ReadonlyArray<Record<string, unknown>>):
       r: {
         record,
         identity: text(record.identity),
+        tenant: tenantOf(record),
         lifecycle: recordLifecycle(record),
         acceptedMs: acceptedMsOf(record),
         logIndex: logIndexOfRecord(record),
@@ -119,16 +140,21 @@ export interface PurposeConsent {
 }
 
 /**
- * The consent of `purpose` after the first `upTo` records of `ordered` (all of them by default):
- * the state the derivation reads at each processing event, and the answer of the consent route.
+ * The consent of `purpose` after the first `upTo` records of `ordered` (all of them by default),
+ * read from the records of `tenant` alone when one is named: the state the derivation reads at
+ * each processing event, and the answer of the consent route.
  */
 export function consentOf(
   ordered: readonly LifecycleRecord[],
   purpose: string,
   upTo = ordered.length,
+  tenant?: string,
 ): PurposeConsent {
+  purpose = purpose.toLowerCase();
   const out: PurposeConsent = { purpose, state: "never_asked", records: [] };
   for (const r of ordered.slice(0, upTo)) {
+    // Only the holding tenancy's own records decide (consentHolder).
+    if (tenant !== undefined && r.tenant !== tenant) continue;
     const role = consentRole(r);
     if (!role || !concerns(r, role, purpose)) continue;
     out.records.push({ identity: r.identity, role });

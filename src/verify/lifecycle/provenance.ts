@@ -15,6 +15,7 @@
 import canonicalizeModule from "canonicalize";
 import { toHex, utf8 } from "../crypto/bytes.js";
 import { sha256 } from "../crypto/sha256.js";
+import { sameSubject } from "./subject.js";
 
 type Canonicalize = (input: unknown) => string | undefined;
 // canonicalize is CommonJS with an ESM-style d.ts: under NodeNext the default import is the function at run time.
@@ -162,7 +163,7 @@ export function checkDerivation(
       ok: false,
       reason: `the record is not a provenance record (its payload is not ${PROVENANCE_CONTENT_TYPE})`,
     };
-  if (text(attributes.subject) !== `vcon://${d.derivation.vcon}`)
+  if (!sameSubject(text(attributes.subject), `vcon://${d.derivation.vcon}`))
     return {
       ok: false,
       reason: `the record is of ${text(attributes.subject) || "no subject"}, not of vcon://${d.derivation.vcon}`,

@@ -11,6 +11,7 @@ import { erasableStandings } from "../record/erasable.js";
 import { type BreachDeadlines, type BreachState, breachStates, DEFAULT_BREACH_DEADLINES } from "./breach.js";
 import {
   type ConsentRole,
+  consentHolder,
   consentOf,
   consentRole,
   type LifecycleRecord,
@@ -64,6 +65,16 @@ interface Violation {
 
 export interface ConsentReport {
   subject: string;
+  /**
+   * The tenancy whose records decide the purposes' consent (`tenant/<uuid>`): the one the bundle
+   * was exported for, else the tenancy of the first record read.
+   */
+  holder: string;
+  /**
+   * Consent records of other tenancies (shared with the holder): shown, and deciding nothing
+   * for the holder; each processing is judged by its own tenancy's records.
+   */
+  foreign_consent: Array<ReportStep & { tenant: string; purposes: string[] }>;
   /** How many records the report read: those proven in the log. */
   read: number;
   /** Records it did not read, and why (their receipts did not verify, or they had none). */
@@ -157,6 +168,8 @@ function isProcessing(r: LifecycleRecord): boolean {
 /** When the report is made (breach deadlines are judged then) and the deadlines a regulator sets. */
 export interface ReportOptions {
   nowMs?: number | undefined;
+  /** The tenancy holding the vCon, whose records decide its consent (`tenant/<uuid>`). */
+  holder?: string | undefined;
   breachDeadlines?: BreachDeadlines | undefined;
 }
 
@@ -174,12 +187,14 @@ export function consentReport(
   const nowMs = opts.nowMs ?? Date.now();
   const deadlines = opts.breachDeadlines ?? DEFAULT_BREACH_DEADLINES;
   const ordered = lifecycleOrder(proven);
+  const holder = consentHolder(ordered, opts.holder);
+  const own = ordered.filter((r) => r.tenant === holder);
   const byRole = (purpose: string, role: ConsentRole) =>
-    consentOf(ordered, purpose)
+    consentOf(ordered, purpose, ordered.length, holder)
       .records.filter((r) => r.role === role)
       .map((r) => step(ordered.find((o) => o.identity === r.identity) as LifecycleRecord));
-  const purposes = purposesNamed(ordered).map((purpose): PurposeReport => {
-    const c = consentOf(ordered, purpose);
+  const purposes = purposesNamed(own).map((purpose): PurposeReport => {
+    const c = consentOf(ordered, purpose, ordered.length, holder);
     return {
       purpose,
       state: c.state,
@@ -212,7 +227,8 @@ export function consentReport(
     if (!isProcessing(r)) return;
     const s = step(r);
     const consent = r.lifecycle.purposes.map((purpose) => {
-      const c = consentOf(ordered, purpose, i);
+      // Judged by the consent of the tenancy that recorded it: another's grant allows nothing.
+      const c = consentOf(ordered, purpose, i, r.tenant);
       return { purpose, state: c.state, ...(c.decided_by ? { decided_by: c.decided_by } : {}) };
     });
     const found: Violation[] = [];
@@ -282,10 +298,14 @@ export function consentReport(
         });
   return {
     subject,
+    holder,
+    foreign_consent: ordered
+      .filter((r) => r.tenant !== holder && consentRole(r))
+      .map((r) => ({ ...step(r), tenant: r.tenant, purposes: r.lifecycle.purposes })),
     read: ordered.length,
     left_out: leftOut,
     purposes,
-    unscoped_grants: ordered
+    unscoped_grants: own
       .filter((r) => consentRole(r) === "grant" && r.lifecycle.purposes.length === 0)
       .map(step),
     processing,
@@ -305,7 +325,9 @@ export function consentReport(
 
 /** The report as lines for people (the CLI's text output). */
 export function consentReportText(r: ConsentReport): string[] {
-  const lines = [`consent and processing of ${r.subject}: ${r.read} proven record(s)`];
+  const lines = [
+    `consent and processing of ${r.subject}: ${r.read} proven record(s); consent decided by the records of ${r.holder || "(no tenancy named)"}`,
+  ];
   for (const l of r.left_out) lines.push(`  left out ${l.identity}: ${l.reason}`);
   for (const p of r.purposes) {
     lines.push(
@@ -319,6 +341,10 @@ export function consentReportText(r: ConsentReport): string[] {
       for (const s of steps) lines.push(`    ${word} ${s.at} ${s.identity}`);
   }
   for (const g of r.unscoped_grants) lines.push(`  grant naming no purpose (grants none): ${g.identity}`);
+  for (const f of r.foreign_consent)
+    lines.push(
+      `  consent record of another tenancy (${f.tenant || "not named"}), deciding nothing for ${r.holder}: ${f.label} ${f.at} ${f.identity}`,
+    );
   for (const p of r.processing) {
     const unverified = p.verified.filter((v) => !v.verification).map((v) => v.purpose);
     const verified = p.verified.filter((v) => v.verification).map((v) => `${v.purpose} by ${v.verification}`);
@@ -405,7 +431,7 @@ interface CheckedRecord {
  * ```
  */
 export function bundleConsentReport(
-  bundle: { subject: { id: string }; records: Array<{ record: Record<string, unknown> }> },
+  bundle: { subject: { id: string; holder?: string }; records: Array<{ record: Record<string, unknown> }> },
   checked: { records: CheckedRecord[] },
   keys: CustodyKeys = {},
   opts: ReportOptions = {},
@@ -424,5 +450,8 @@ export function bundleConsentReport(
           : "not checked",
       });
   });
-  return consentReport(bundle.subject.id, proven, leftOut, keys, opts);
+  return consentReport(bundle.subject.id, proven, leftOut, keys, {
+    ...opts,
+    holder: opts.holder ?? (typeof bundle.subject.holder === "string" ? bundle.subject.holder : undefined),
+  });
 }

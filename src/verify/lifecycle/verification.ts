@@ -32,7 +32,9 @@ export function verificationBefore(
   purpose: string,
   at: number,
 ): string | undefined {
-  const grant = consentOf(ordered, purpose, at);
+  // The processing's own tenancy decides its consent, and only its own verifications count.
+  const tenant = ordered[at]?.tenant;
+  const grant = consentOf(ordered, purpose, at, tenant);
   if (grant.state !== "granted" || !grant.decided_by) return undefined;
   const operation = baseOperation(ordered[at]?.lifecycle.name ?? "");
   let found: string | undefined;
@@ -43,7 +45,8 @@ export function verificationBefore(
       found = undefined;
       continue;
     }
-    if (!afterGrant || !isVerification(r) || !r.lifecycle.purposes.includes(purpose)) continue;
+    if (!afterGrant || r.tenant !== tenant || !isVerification(r) || !r.lifecycle.purposes.includes(purpose))
+      continue;
     const named = recordAttributes(r.record)[LIFECYCLE_ATTRIBUTES.verifiedOperation];
     if (typeof named === "string" && named !== "" && baseOperation(named) !== operation) continue;
     found = r.identity;

@@ -157,12 +157,15 @@ const UNKNOWN_OPERATION = "unknown lifecycle operation";
  * its config (vcon-server's `datatrails` link) can record per purpose.
  */
 export function lifecycleOperation(name: string): OperationMeaning {
-  const exact = BY_NAME.get(name);
+  // Names are read without regard to case (`VCON_CONSENT_REVOKED.Analysis` is a revocation for
+  // analysis): read as written, a revocation in capitals was silently nothing (issue 60).
+  const folded = name.toLowerCase();
+  const exact = BY_NAME.get(folded);
   if (exact) return { known: true, operation: exact };
-  const dot = name.indexOf(".");
+  const dot = folded.indexOf(".");
   if (dot > 0) {
-    const base = BY_NAME.get(name.slice(0, dot));
-    const purpose = name.slice(dot + 1);
+    const base = BY_NAME.get(folded.slice(0, dot));
+    const purpose = folded.slice(dot + 1);
     if (base?.perPurpose && purpose) return { known: true, operation: base, purpose };
   }
   return { known: false, name };
@@ -184,12 +187,15 @@ function recordOperationName(record: Record<string, unknown>): string {
   return text(a.vcon_operation) || text(a.arc_event_type) || text(a.arc_display_type);
 }
 
-/** Purposes as an attribute holds them: one string, a comma-separated string, or a list of strings. */
+/**
+ * Purposes as an attribute holds them: one string, a comma-separated string, or a list of
+ * strings; in lower case (`Analysis` is `analysis`, as operation names are read).
+ */
 export function purposesOf(value: unknown): string[] {
   const items = Array.isArray(value) ? value : typeof value === "string" ? value.split(",") : [];
-  return [...new Set(items.filter((p): p is string => typeof p === "string").map((p) => p.trim()))].filter(
-    Boolean,
-  );
+  return [
+    ...new Set(items.filter((p): p is string => typeof p === "string").map((p) => p.trim().toLowerCase())),
+  ].filter(Boolean);
 }
 
 /** What a record means to the lifecycle: its operation's meaning and the purposes it is for. */

@@ -20,8 +20,12 @@ interface ConsentEvidence {
 /** The consent of a vCon, per purpose, with the records that say so and their receipts. */
 export interface ConsentAnswer {
   vcon: string;
+  /** The tenancy whose records decide (`tenant/<uuid>`): the caller's. */
+  holder: string;
   consents: PurposeConsent[];
   records: ConsentEvidence[];
+  /** Consent records of other tenancies the caller may read (shared with it): they decide nothing here. */
+  foreign: Array<{ identity: string; tenant: string; role: ConsentRole; purposes: string[] }>;
 }
 
 const b64 = (b: Uint8Array) => btoa(Array.from(b, (x) => String.fromCharCode(x)).join(""));
@@ -36,10 +40,16 @@ async function vconEvents(api: PublicApi, uuid: string): Promise<PublicRecord[]>
 
 /**
  * The consent of one vCon, derived from the records the caller may read (through the API with
- * the caller's token, so it says no more than a list would): for `purpose`, or for every purpose
- * its records name; each consent record with its receipt, the proof a caller checks offline.
+ * the caller's token, so it says no more than a list would) and decided by those of `holder`
+ * alone (the caller's tenancy): for `purpose`, or for every purpose its records name; each
+ * consent record with its receipt, the proof a caller checks offline.
  */
-export async function buildConsent(api: PublicApi, uuid: string, purpose?: string): Promise<ConsentAnswer> {
+export async function buildConsent(
+  api: PublicApi,
+  uuid: string,
+  holder: string,
+  purpose?: string,
+): Promise<ConsentAnswer> {
   const events = await vconEvents(api, uuid);
   if (events.length === 0) throw new LookupError(`vcon://${uuid} has no records you may read`, 404);
   // Lists answer newest first; the derivation breaks ties of acceptance time "as given", which
@@ -47,8 +57,9 @@ export async function buildConsent(api: PublicApi, uuid: string, purpose?: strin
   // group share their time, and read newest first the grant would outlive its revocation until
   // both are committed (the log position then decides).
   const ordered = lifecycleOrder([...events].reverse());
-  const purposes = purpose !== undefined ? [purpose] : purposesNamed(ordered);
-  const consents = purposes.map((p) => consentOf(ordered, p));
+  const own = ordered.filter((r) => r.tenant === holder);
+  const purposes = purpose !== undefined ? [purpose] : purposesNamed(own);
+  const consents = purposes.map((p) => consentOf(ordered, p, ordered.length, holder));
   const wanted = new Set(consents.flatMap((c) => c.records.map((r) => r.identity)));
   const records: ConsentEvidence[] = [];
   for (const r of ordered) {
@@ -65,5 +76,11 @@ export async function buildConsent(api: PublicApi, uuid: string, purpose?: strin
       receipt: got.status === 200 ? b64(got.bytes) : null,
     });
   }
-  return { vcon: `vcon://${uuid}`, consents, records };
+  const foreign = ordered.flatMap((r) => {
+    const role = consentRole(r);
+    return role && r.tenant !== holder
+      ? [{ identity: r.identity, tenant: r.tenant, role, purposes: r.lifecycle.purposes }]
+      : [];
+  });
+  return { vcon: `vcon://${uuid}`, holder, consents, records, foreign };
 }

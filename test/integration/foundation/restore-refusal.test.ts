@@ -4,6 +4,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keysCommand } from "../../../src/cli/keys.js";
+import { logCommand } from "../../../src/cli/log.js";
 import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
 import { loadConfig } from "../../../src/config.js";
 import { type RunningService, startService } from "../../../src/server.js";
@@ -213,6 +214,23 @@ describe(`a restore of an older backup cannot fork the log (${testEngine()})`, (
 
     // The operator accepts, explicitly; the loss is recorded with the keys and in the log.
     const flags = ["--data-dir", dataDir, "--key-dir", keyDir, ...(db ? ["--database-url", db.url] : [])];
+    // Before that, a held log's period cannot be closed: refused, nothing written.
+    const periods = () =>
+      runCli((a) => logCommand.run(a), ["periods", `tenant/${tenant}`, "--json", ...flags]);
+    const periodsBefore = (await periods()).out;
+    const close = await runCli((a) => logCommand.run(a), ["close", `tenant/${tenant}`, ...flags]);
+    expect(close.code, close.out).not.toBe(0);
+    expect(close.out).toMatch(/^FAILED .* is held/m);
+    expect(close.out).not.toContain("closed at");
+    expect((await periods()).out).toBe(periodsBefore);
+    // A log that does not exist is named as such, not "nothing to accept".
+    const unknown = crypto.randomUUID();
+    const nowhere = await runCli(
+      (a) => keysCommand.run(a),
+      ["accept-restore", "--log", `tenant/${unknown}`, ...flags],
+    );
+    expect(nowhere.code, nowhere.out).not.toBe(0);
+    expect(nowhere.out).toContain(`tenant/${unknown}: no such log`);
     const accepted = await runCli(
       (a) => keysCommand.run(a),
       ["accept-restore", "--log", `tenant/${tenant}`, "--note", "restored after a disk failure", ...flags],

@@ -51,7 +51,12 @@ let token: string;
 const receivers: Array<Awaited<ReturnType<typeof receiver>>> = [];
 
 beforeAll(async () => {
-  s = await startTestService({ ARCHIVIST_NOTICE_INTERVAL_MS: "100", ARCHIVIST_NOTICE_RETRY_BASE_MS: "50" });
+  // The processors here listen on loopback, which only an operator's setting lets notices reach.
+  s = await startTestService({
+    ARCHIVIST_NOTICE_INTERVAL_MS: "100",
+    ARCHIVIST_NOTICE_RETRY_BASE_MS: "50",
+    ARCHIVIST_WEBHOOK_PRIVATE: "allow",
+  });
   token = await s.token(s.a);
 });
 
@@ -182,7 +187,7 @@ describe("revocation notices to processors", () => {
       expect.objectContaining({
         processor_name: "offline",
         state: "pending",
-        last_error: expect.stringContaining("answered 503"),
+        last_error: expect.stringContaining("did not acknowledge the notice"),
       }),
     ]);
     const analyticsNotice = notices.notices.find((n) => n.processor_name === "analytics");
@@ -226,7 +231,7 @@ describe("revocation notices to processors", () => {
     expect(cli.out).toMatch(
       /^acknowledged training pipeline: vcon:\/\/.* ai_training revoked by .* \(acknowledgement assets\//m,
     );
-    expect(cli.out).toMatch(/^NOT ACKNOWLEDGED offline: .*answered 503/m);
+    expect(cli.out).toMatch(/^NOT ACKNOWLEDGED offline: .*did not acknowledge the notice/m);
     expect(cli.out).toContain("1 notice(s) NOT acknowledged of 3");
     const only = await runCli(
       (a) => processorsCommand.run(a),
@@ -257,6 +262,83 @@ describe("revocation notices to processors", () => {
     const again = await runCli((a) => processorsCommand.run(a), ["remove", id, ...base]);
     expect(again.code).toBe(4);
     expect(again.out).toMatch(/^FAILED DELETE .* answered 404/);
+  });
+
+  it("a notice's error is the same whether the processor's port answered 404 or is closed", async () => {
+    const open = await receiver([404]);
+    const closed = await receiver([200]);
+    receivers.push(open);
+    await new Promise<void>((r) => closed.server.close(() => r()));
+    for (const [name, r] of [
+      ["open port", open],
+      ["closed port", closed],
+    ] as const)
+      expect(
+        (
+          await api("/archivist/v1/consent/processors", {
+            method: "POST",
+            json: { display_name: name, url: r.url },
+          })
+        ).status,
+      ).toBe(200);
+    const vcon = crypto.randomUUID();
+    const asset = (await (
+      await api("/archivist/v2/assets", {
+        method: "POST",
+        json: { attributes: { arc_display_type: "vcon" } },
+      })
+    ).json()) as { identity: string };
+    const e = vconEvent(vcon, "vcon_consent_revoked", "2026-01-01");
+    expect((await api(`/archivist/v2/${asset.identity}/events`, { method: "POST", json: e })).status).toBe(
+      200,
+    );
+    type Notice = { processor_name: string; attempts: number; last_error: string | null };
+    const errors = await until(async () => {
+      const { notices } = (await (
+        await api(`/archivist/v1/consent/notices?vcon=${encodeURIComponent(`vcon://${vcon}`)}`)
+      ).json()) as { notices: Notice[] };
+      const tried = notices.filter((n) => n.processor_name.endsWith(" port") && n.last_error);
+      return tried.length === 2 ? tried : undefined;
+    });
+    const said = errors.map((n) =>
+      (n.last_error ?? "").replace(/^http:\/\/127\.0\.0\.1:\d+\/revocations/, "<url>"),
+    );
+    expect(said[0]).toBe("<url> did not acknowledge the notice (no 2xx answer)");
+    expect(said[1]).toBe(said[0]);
+  });
+
+  it("without the operator's setting, loopback, private, link-local and metadata addresses are refused", async () => {
+    const guarded = await startTestService();
+    try {
+      const admin = await guarded.token(guarded.a);
+      for (const url of [
+        "http://127.0.0.1:8080/",
+        "http://localhost:8080/",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://[::1]:8080/",
+        "http://[::ffff:127.0.0.1]/",
+        "http://10.1.2.3/",
+        "http://192.168.0.10/",
+        "http://0.0.0.0/",
+        "http://[fd00:ec2::254]/",
+      ]) {
+        const res = await guarded.api("/archivist/v1/consent/processors", {
+          method: "POST",
+          token: admin,
+          json: { display_name: "inside", url },
+        });
+        expect(res.status, url).toBe(400);
+        expect(((await res.json()) as { message: string }).message).toContain("ARCHIVIST_WEBHOOK_PRIVATE");
+      }
+      const outside = await guarded.api("/archivist/v1/consent/processors", {
+        method: "POST",
+        token: admin,
+        json: { display_name: "outside", url: "https://processor.example.com/revocations" },
+      });
+      expect(outside.status).toBe(200);
+    } finally {
+      await guarded.stop();
+    }
   });
 
   it("administrators only; another tenancy sees none of it; a bad URL is a 400", async () => {

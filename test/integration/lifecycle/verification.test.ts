@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { applicationSubject, grantAccess } from "../../helpers/access-policy.js";
 import { createAsset } from "../../helpers/records.js";
-import { serviceForSuite } from "../../helpers/service.js";
+import { plainApplication, serviceForSuite } from "../../helpers/service.js";
 import { exportedBundle } from "../../helpers/vcon-bundle.js";
 import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
 
@@ -92,6 +93,37 @@ describe("consent verification recorded before processing", () => {
       unverified: [{ identity: prepared, purpose: "training" }],
       verifications: [{ identity: answer.verification, grant }],
     });
+  });
+
+  it("records nothing for an application whose policy cannot read the tenancy's revocation: the whole view decides", async () => {
+    const { s, token } = suite;
+    const asset = await createAsset(s, token, { arc_display_type: "vcon-restricted" });
+    await post(asset.identity, "vcon_consent_accepted", "restricted");
+    await post(asset.identity, "vcon_consent_revoked", "restricted");
+    const app = await plainApplication(s, token, { display_name: "grant reader" });
+    // It reads grants and writes verifications, and does not read revocations.
+    await grantAccess(s, token, "grants only", "attributes.arc_display_type=vcon-restricted", {
+      ...applicationSubject(app.clientId),
+      asset_attributes_read: ["*"],
+      behaviours: ["RecordEvidence"],
+      event_arc_display_type_read: ["vcon_consent_accepted", "vcon_consent_verified"],
+      event_arc_display_type_write: ["vcon_consent_verified"],
+    });
+    const seen = (await (
+      await s.api(`/archivist/v1/consent/vcons/${vcon}?purpose=restricted`, { token: app.token })
+    ).json()) as {
+      consents: Array<{ state: string }>;
+    };
+    expect(seen.consents[0]?.state).toBe("granted");
+    const res = await verify(app.token, { purpose: "restricted", operation: "vcon_inference_performed" });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.json()).toMatchObject({ purpose: "restricted", state: "revoked", verification: null });
+    const events = (await (await s.api(`/archivist/v2/${asset.identity}/events`, { token })).json()) as {
+      events: Array<{ event_attributes: Record<string, unknown> }>;
+    };
+    expect(events.events.map((e) => e.event_attributes.arc_display_type)).not.toContain(
+      "vcon_consent_verified",
+    );
   });
 
   it("says nothing of a vCon the caller may not read, and refuses a malformed request with a 400", async () => {

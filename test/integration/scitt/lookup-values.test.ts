@@ -149,6 +149,23 @@ describe("the record attributes statements are looked up by are bounded too", ()
         new RegExp(`attributes\\.${name} is longer than 1024 bytes`),
       );
     }
+    // `payload` has an index of its own: a 12 kB incompressible payload alone is a 400, not a 500.
+    const payload = randomBytes(6144).toString("hex");
+    const alone = await s.api(`/archivist/v2/${asset}/events`, {
+      method: "POST",
+      token,
+      json: event({ arc_display_type: "vcon_created", payload }),
+    });
+    expect(alone.status, await alone.clone().text()).toBe(400);
+    expect(((await alone.json()) as { message: string }).message).toMatch(
+      /event_attributes\.payload is longer than 1024 bytes/,
+    );
+    const free = await s.api("/archivist/v1/events", {
+      method: "POST",
+      token,
+      json: { attributes: { payload }, trails: ["t"] },
+    });
+    expect(free.status).toBe(400);
     // Within the bound, and a name no index reads, as before.
     const ok = await s.api(`/archivist/v2/${asset}/events`, {
       method: "POST",

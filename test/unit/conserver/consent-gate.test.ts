@@ -72,8 +72,10 @@ function context(consent: ConsentSource | undefined) {
 
 const answer = (state: "granted" | "revoked" | "never_asked", decided?: string): Consent => ({
   vcon: `vcon://${UUID}`,
+  holder: "tenant/00000000-0000-4000-8000-000000000001",
   consents: [{ purpose: "ai", state, ...(decided ? { decided_by: decided } : {}), records: [] }],
   records: [],
+  foreign: [],
 });
 
 async function refusal(p: Promise<unknown>): Promise<ConserverError> {

@@ -15,6 +15,17 @@ function rec(op: string, at: number, purpose?: string | string[], index?: number
 }
 
 describe("consent derived from the records", () => {
+  it("reads operation names and purposes without regard to case: a revocation in capitals revokes", () => {
+    const grant = rec("vcon_consent_accepted", 1, "analysis", 1);
+    const shouted = rec("VCON_CONSENT_REVOKED", 2, "Analysis", 3);
+    const dotted = rec("Vcon_Consent_Accepted.AI", 3, undefined, 5);
+    const ordered = lifecycleOrder([grant, shouted, dotted]);
+    expect(consentOf(ordered, "analysis")).toMatchObject({ state: "revoked", decided_by: shouted.identity });
+    expect(consentOf(ordered, "Analysis")).toMatchObject({ purpose: "analysis", state: "revoked" });
+    expect(consentOf(ordered, "ai")).toMatchObject({ state: "granted", decided_by: dotted.identity });
+    expect(purposesNamed(ordered)).toEqual(["ai", "analysis"]);
+  });
+
   it("is never asked, then granted, then revoked: the last grant or revocation for the purpose decides", () => {
     const grant = rec("vcon_consent_accepted", 1, "training", 1);
     const review = rec("vcon_consent_reviewed", 2, "training", 3);
