@@ -34,20 +34,15 @@ function closeCommand(exit: Exit): Cli {
     const tenantId = tenantOf(log);
     const code = await withContext(values, async (ctx) => {
       const keys = await loadSealKeys(ctx);
-<<<<<<< HEAD
       const upTo = await signingLimit(ctx.standby, tenantId);
       if (upTo === "nothing")
         throw new Error(
           `tenant/${tenantId}: the standby (DATABASE_STANDBY_URL) cannot be read or is not the primary's: nothing is signed until it is`,
         );
-      const closed = await ctx.logGuard.signing(tenantId, () =>
-        ctx.db.transaction((tx) => closeLogPeriod(tx, tenantId, keys, ctx.logGuard, upTo)),
-      );
-=======
       let closed: Awaited<ReturnType<typeof closeLogPeriod>>;
       try {
         closed = await ctx.logGuard.signing(tenantId, () =>
-          ctx.db.transaction((tx) => closeLogPeriod(tx, tenantId, keys, ctx.logGuard)),
+          ctx.db.transaction((tx) => closeLogPeriod(tx, tenantId, keys, ctx.logGuard, upTo)),
         );
       } catch (err) {
         // Refused (a held log, a tree still backfilled): the transaction wrote nothing.
@@ -55,7 +50,6 @@ function closeCommand(exit: Exit): Cli {
         process.stdout.write(`FAILED tenant/${tenantId}: ${err.message}\n`);
         return 1;
       }
->>>>>>> h-harden
       if (!closed)
         process.stdout.write(`tenant/${tenantId}: nothing to close (no entry since the period began)\n`);
       else
