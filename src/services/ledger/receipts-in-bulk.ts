@@ -5,16 +5,10 @@ import { type Es256Key, signedWith } from "../../store/keyring.js";
 import { type EntryRow, entriesOfRecords } from "../../store/ledger.js";
 import { mmrNodesOf } from "../../store/period-archive.js";
 import { getSeal, type SealRow } from "../../store/seals.js";
-import { tlogSize } from "../../store/tlog-nodes.js";
-import {
-  ApiError,
-  includedRoot,
-  inclusionProofIndices,
-  leafCount,
-  rfc9162 as tree,
-} from "../../verify/primitives.js";
+import { type CheckpointRow, latestCheckpoint } from "../../store/tlog-checkpoints.js";
+import { ApiError, includedRoot, inclusionProofIndices, rfc9162 as tree } from "../../verify/primitives.js";
 import { readNodeSource } from "./node-source.js";
-import { type Profile, treeNodes } from "./proofs.js";
+import { type Profile, peakOfSeal, treeNodes, treePathNodes, treePathToSigned } from "./proofs.js";
 import { mmrReceiptSigning, treeReceiptSigning } from "./receipt-signing.js";
 
 /** A record's receipt, with what its service states of it: the log, and where in it. */
@@ -45,13 +39,13 @@ type Entry = EntryRow & { tenant_id: string };
  * established that the records may be read (the evidence route lists them as the caller).
  */
 export async function receiptsOfRecords(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs" | "keys">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs" | "keys" | "logGuard">,
   recordIds: string[],
   profile: Profile,
 ): Promise<Map<string, RecordReceipt>> {
   const out = new Map<string, RecordReceipt>();
   const seals = new Map<string, SealRow | undefined>();
-  const treeSizes = new Map<string, number | undefined>();
+  const checkpoints = new Map<string, CheckpointRow | undefined>();
   const key = await ctx.keys.get("seal", "ES256");
   for (let at = 0; at < recordIds.length; at += STEP) {
     if (at > 0) await new Promise((resolve) => setImmediate(resolve));
@@ -66,7 +60,7 @@ export async function receiptsOfRecords(
       const sealed = group.filter((e) => e.mmr_index < seal.mmr_size);
       const batch = { key, tenantId, seal, entries: sealed };
       const made =
-        profile === "mmr" ? await mmrReceipts(ctx, batch) : await treeReceipts(ctx, batch, treeSizes);
+        profile === "mmr" ? await mmrReceipts(ctx, batch) : await treeReceipts(ctx, batch, checkpoints);
       for (const [id, r] of made) out.set(id, r);
     }
   }
@@ -105,7 +99,7 @@ async function kept(
 }
 
 async function mmrReceipts(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs" | "logGuard">,
   { key, tenantId, seal, entries }: SealedBatch,
 ): Promise<Map<string, RecordReceipt>> {
   const paths = entries.map((e) => inclusionProofIndices(seal.mmr_size, e.mmr_index));
@@ -119,6 +113,8 @@ async function mmrReceipts(
   for (const [i, e] of entries.entries()) {
     const path = (paths[i] as number[]).map(node);
     const peak = includedRoot(e.mmr_index, e.leaf, path);
+    // The seal's signature is checked once (kept by the guard); each peak is then a comparison.
+    await peakOfSeal(ctx.logGuard.basis, "receipt", seal, e, peak);
     const receipt = await kept(
       ctx,
       key,
@@ -131,40 +127,32 @@ async function mmrReceipts(
 }
 
 async function treeReceipts(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs">,
-  { key, tenantId, seal, entries }: SealedBatch,
-  treeSizes: Map<string, number | undefined>,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs" | "logGuard">,
+  { key, tenantId, entries }: SealedBatch,
+  checkpoints: Map<string, CheckpointRow | undefined>,
 ): Promise<Map<string, RecordReceipt>> {
-  // The tree of the entries the seal covers, once the backfill has built it (409 alone before).
-  if (!treeSizes.has(tenantId)) {
-    const size = leafCount(seal.mmr_size);
-    treeSizes.set(tenantId, (await tlogSize(ctx.reads, tenantId)) < size ? undefined : size);
-  }
-  const size = treeSizes.get(tenantId);
+  // The tree of the newest checkpoint, signed over its root (an entry it does not cover yet: 409 alone).
+  if (!checkpoints.has(tenantId)) checkpoints.set(tenantId, await latestCheckpoint(ctx.reads, tenantId));
+  const cp = checkpoints.get(tenantId);
   const out = new Map<string, RecordReceipt>();
-  if (size === undefined) return out;
+  if (cp === undefined) return out;
+  const covered = entries.filter((e) => e.leaf_index < cp.size);
+  if (covered.length === 0) return out;
+  const basis = ctx.logGuard.basis;
+  const root = await basis.checkpointRoot("receipt_rfc9162", cp);
   // Neighbouring entries' proofs share most of their nodes: each is asked for once.
   const coords = new Map<string, tree.NodeCoord>();
-  for (const c of [
-    ...entries.flatMap((e) => treeProof.inclusionProofNodes(e.leaf_index, size)),
-    ...treeProof.rootNodes(size),
-  ])
-    coords.set(`${c.level}:${c.idx}`, c);
+  for (const c of covered.flatMap((e) => treePathNodes(e.leaf_index, cp.size))) coords.set(`${c.level}:${c.idx}`, c);
   const get = await treeNodes(readNodeSource(ctx), tenantId, [...coords.values()]);
-  const root = tree.treeRoot(size, get);
-  for (const e of entries) {
+  for (const e of covered) {
+    const path = treePathToSigned(basis, "receipt_rfc9162", cp, root, e.leaf_index, get);
     const receipt = await kept(
       ctx,
       key,
-      `${e.record_id}:rfc9162:${seal.mmr_size}`,
-      treeReceiptSigning(ctx, key.kid, tenantId, {
-        treeSize: size,
-        leafIndex: e.leaf_index,
-        path: tree.inclusionProof(e.leaf_index, size, get),
-        root,
-      }),
+      `${e.record_id}:rfc9162:${cp.size}`,
+      treeReceiptSigning(ctx, key.kid, tenantId, { treeSize: cp.size, leafIndex: e.leaf_index, path, root }),
     );
-    out.set(e.record_id, { receipt, log: `tenant/${tenantId}`, treeSize: size });
+    out.set(e.record_id, { receipt, log: `tenant/${tenantId}`, treeSize: cp.size });
   }
   return out;
 }

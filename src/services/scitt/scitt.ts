@@ -180,7 +180,7 @@ export interface EntryReader {
 
 /** The receipt of a registered entry, or undefined while it is not yet sealed. */
 export async function entryReceipt(
-  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "config" | "db" | "keys" | "reads">,
+  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "config" | "db" | "keys" | "reads" | "logGuard">,
   reader: EntryReader,
   entryId: string,
   profile: Profile = "mmr",
@@ -198,7 +198,7 @@ export async function entryReceipt(
 
 /** The registered statement, as registered or (transparent) with its receipt in header 394. */
 export async function entryStatement(
-  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "config" | "db" | "keys" | "reads">,
+  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "config" | "db" | "keys" | "reads" | "logGuard">,
   reader: EntryReader,
   entryId: string,
   transparent: boolean,
@@ -243,7 +243,7 @@ function statementOf(
  * record's and only the record recomputes it.
  */
 export async function assetEventStatement(
-  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "db" | "keys" | "reads">,
+  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "db" | "keys" | "reads" | "logGuard">,
   event: AssetEventRow,
   transparent: boolean,
   grant: AccessGrant,
@@ -264,7 +264,7 @@ export async function assetEventStatement(
  * its attributes, and the transparent form the record itself.
  */
 export async function freeEventStatement(
-  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "config" | "db" | "keys" | "reads">,
+  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "config" | "db" | "keys" | "reads" | "logGuard">,
   p: Principal,
   eventId: string,
   transparent: boolean,
@@ -287,7 +287,7 @@ export async function freeEventStatement(
  * receipt attached and the record as the caller may read it (only the record recomputes the leaf).
  */
 async function eventStatement(
-  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "db" | "keys" | "reads">,
+  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "db" | "keys" | "reads" | "logGuard">,
   eventId: string,
   tenantId: string,
   attributes: Record<string, unknown>,
