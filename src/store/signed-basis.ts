@@ -12,8 +12,8 @@ import {
   verifyNote,
   verifySign1,
 } from "../verify/primitives.js";
-import type { KeyEntry } from "./keystore/key-directory.js";
 import { es256PublicKey } from "./keyring.js";
+import type { KeyEntry } from "./keystore/key-directory.js";
 import type { SealRow } from "./seals.js";
 import { type CheckpointRow, TLOG_KEY } from "./tlog-checkpoints.js";
 
@@ -97,7 +97,8 @@ export class SignedBasis {
     const key = `${seal.tenant_id}:${seal.mmr_size}:${sha(seal.seal)}`;
     const kept = this.seals.get(key);
     if (kept) return kept;
-    const fail = (why: string) => this.refuse(what, seal.tenant_id, `the seal of MMR size ${seal.mmr_size} ${why}`);
+    const fail = (why: string) =>
+      this.refuse(what, seal.tenant_id, `the seal of MMR size ${seal.mmr_size} ${why}`);
     let state: ReturnType<typeof decodeSeal>;
     try {
       state = decodeSeal(seal.seal);
@@ -122,7 +123,8 @@ export class SignedBasis {
     const key = `${cp.tenant_id}:${cp.size}:${sha(cp.note)}`;
     const kept = this.checkpoints.get(key);
     if (kept) return kept;
-    const fail = (why: string) => this.refuse(what, cp.tenant_id, `the checkpoint of ${cp.size} entries ${why}`);
+    const fail = (why: string) =>
+      this.refuse(what, cp.tenant_id, `the checkpoint of ${cp.size} entries ${why}`);
     let text: string;
     try {
       const origin = cp.note.split("\n", 1)[0] ?? "";

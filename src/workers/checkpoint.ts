@@ -1,9 +1,9 @@
 import { type MlDsa44Keys, mlDsa44KeySigner, mlDsa44Keys } from "../core/log/ml-dsa-sign.js";
 import { ed25519KeySigner, signNote } from "../core/log/note-sign.js";
 import { formatCheckpoint } from "../core/log/tlog-format.js";
+import { consistencyProof } from "../core/log/tree-proof.js";
 import type { Queryable } from "../store/db.js";
 import type { LoadedKey } from "../store/keyring.js";
-import { consistencyProof } from "../core/log/tree-proof.js";
 import type { SignedBasis } from "../store/signed-basis.js";
 import {
   insertCheckpoint,

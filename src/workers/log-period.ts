@@ -7,10 +7,16 @@ import type { Queryable } from "../store/db.js";
 import { loadLog, lockLog, readNodes, writeCommit } from "../store/ledger.js";
 import type { LogGuard } from "../store/log-guard.js";
 import { logsDueToClose, openPeriod, recordClose } from "../store/log-periods.js";
-import { checkpointAt } from "../store/tlog-checkpoints.js";
 import type { SignedBasis } from "../store/signed-basis.js";
+import { checkpointAt } from "../store/tlog-checkpoints.js";
 import { withNodes } from "../store/tlog-tiles.js";
-import { CodedError, inclusionProof, leafCount, periodLinkLeaf, rfc9162 as tree } from "../verify/primitives.js";
+import {
+  CodedError,
+  inclusionProof,
+  leafCount,
+  periodLinkLeaf,
+  rfc9162 as tree,
+} from "../verify/primitives.js";
 import { workerId } from "./commit-batch.js";
 import type { SealKeys } from "./seal-keys.js";
 import { sealLog } from "./seal-log.js";
@@ -134,10 +140,18 @@ async function periodRowFollowsSigned(
 ): Promise<void> {
   if (open.period === 0) {
     if (open.start_size === 0) return;
-    throw basis.refuse("period_close", tenantId, `period 0 is recorded as starting at entry ${open.start_size}`);
+    throw basis.refuse(
+      "period_close",
+      tenantId,
+      `period 0 is recorded as starting at entry ${open.start_size}`,
+    );
   }
   const refuse = (why: string) =>
-    basis.refuse("period_close", tenantId, `the open period ${open.period}, from entry ${open.start_size}: ${why}`);
+    basis.refuse(
+      "period_close",
+      tenantId,
+      `the open period ${open.period}, from entry ${open.start_size}: ${why}`,
+    );
   const previous = await checkpointAt(tx, tenantId, open.start_size);
   if (!previous || open.start_size >= size) throw refuse("no signed checkpoint ends the period before it");
   const previousRoot = await basis.checkpointRoot("period_close", previous);

@@ -16,7 +16,6 @@ import {
   includedRoot,
   inclusionProofIndices,
   isValidMmrSize,
-  leafCount,
   notFound,
   peakIndices,
   rfc9162 as tree,

@@ -1,12 +1,16 @@
 import type { Ctx } from "../../context.js";
 import type { Signer } from "../../core/log/sign1.js";
-import * as treeProof from "../../core/log/tree-proof.js";
 import { type Es256Key, signedWith } from "../../store/keyring.js";
 import { type EntryRow, entriesOfRecords } from "../../store/ledger.js";
 import { mmrNodesOf } from "../../store/period-archive.js";
 import { getSeal, type SealRow } from "../../store/seals.js";
 import { type CheckpointRow, latestCheckpoint } from "../../store/tlog-checkpoints.js";
-import { ApiError, includedRoot, inclusionProofIndices, rfc9162 as tree } from "../../verify/primitives.js";
+import {
+  ApiError,
+  includedRoot,
+  inclusionProofIndices,
+  type rfc9162 as tree,
+} from "../../verify/primitives.js";
 import { readNodeSource } from "./node-source.js";
 import { type Profile, peakOfSeal, treeNodes, treePathNodes, treePathToSigned } from "./proofs.js";
 import { mmrReceiptSigning, treeReceiptSigning } from "./receipt-signing.js";
@@ -142,7 +146,8 @@ async function treeReceipts(
   const root = await basis.checkpointRoot("receipt_rfc9162", cp);
   // Neighbouring entries' proofs share most of their nodes: each is asked for once.
   const coords = new Map<string, tree.NodeCoord>();
-  for (const c of covered.flatMap((e) => treePathNodes(e.leaf_index, cp.size))) coords.set(`${c.level}:${c.idx}`, c);
+  for (const c of covered.flatMap((e) => treePathNodes(e.leaf_index, cp.size)))
+    coords.set(`${c.level}:${c.idx}`, c);
   const get = await treeNodes(readNodeSource(ctx), tenantId, [...coords.values()]);
   for (const e of covered) {
     const path = treePathToSigned(basis, "receipt_rfc9162", cp, root, e.leaf_index, get);
