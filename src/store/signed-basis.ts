@@ -5,6 +5,7 @@ import {
   ApiError,
   decodeSeal,
   ED25519,
+  ML_DSA_44,
   type NoteVerifier,
   type PublicKey,
   parseCheckpoint,
@@ -15,7 +16,7 @@ import {
 import { es256PublicKey } from "./keyring.js";
 import type { KeyEntry } from "./keystore/key-directory.js";
 import type { SealRow } from "./seals.js";
-import { type CheckpointRow, TLOG_KEY } from "./tlog-checkpoints.js";
+import { type CheckpointRow, TLOG_KEY, TLOG_ML_DSA_KEY } from "./tlog-checkpoints.js";
 
 /** What the service was about to sign when it refused: the label of `archivist_signing_refused_total`. */
 export type SigningWhat =
@@ -28,7 +29,7 @@ export type SigningWhat =
 
 /** The public halves of the keys the service signs seals and checkpoints with, current and retired. */
 export interface SigningKeyHistory {
-  history(purpose: string, alg: "ES256" | "Ed25519"): Promise<KeyEntry[]>;
+  history(purpose: string, alg: "ES256" | "Ed25519" | "ML-DSA-44"): Promise<KeyEntry[]>;
 }
 
 // Verified seals and checkpoints kept, by log, size and the hash of their bytes: a seal is
@@ -128,9 +129,13 @@ export class SignedBasis {
     let text: string;
     try {
       const origin = cp.note.split("\n", 1)[0] ?? "";
-      text = verifyNote(cp.note, await this.logVerifiers(origin)).text;
+      const { text: t, verified } = verifyNote(cp.note, await this.logVerifiers(origin));
+      // Every line of it is the service's: witnesses' cosignatures are kept apart.
+      const lines = cp.note.slice(cp.note.indexOf("\n\n") + 2).split("\n").filter((l) => l !== "");
+      if (verified.length !== lines.length) throw new Error("it carries a signature by no key of this service");
+      text = t;
     } catch (err) {
-      throw fail(`does not verify with any log key of this service (${(err as Error).message})`);
+      throw fail(`does not verify with the log keys of this service (${(err as Error).message})`);
     }
     const c = safely(() => parseCheckpoint(text));
     if (!c) throw fail("cannot be read");
@@ -148,12 +153,16 @@ export class SignedBasis {
   }
 
   private async logVerifiers(origin: string): Promise<NoteVerifier[]> {
-    const entries = (await this.keys?.history(TLOG_KEY, "Ed25519")) ?? [];
-    return entries.flatMap((e) => {
-      const x = e.public_jwk.x;
-      if (typeof x !== "string") return [];
-      return [verifierFromVkey(formatVkey(origin, ED25519, new Uint8Array(Buffer.from(x, "base64url"))))];
-    });
+    const ed25519 = (await this.keys?.history(TLOG_KEY, "Ed25519")) ?? [];
+    const mlDsa = (await this.keys?.history(TLOG_ML_DSA_KEY, "ML-DSA-44")) ?? [];
+    const vkey = (type: number, field: unknown) =>
+      typeof field === "string"
+        ? [verifierFromVkey(formatVkey(origin, type, new Uint8Array(Buffer.from(field, "base64url"))))]
+        : [];
+    return [
+      ...ed25519.flatMap((e) => vkey(ED25519, e.public_jwk.x)),
+      ...mlDsa.flatMap((e) => vkey(ML_DSA_44, e.public_jwk.pub)),
+    ];
   }
 }
 

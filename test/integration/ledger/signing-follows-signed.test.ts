@@ -298,9 +298,10 @@ describe(`a writer of the live database cannot make the service sign (${process.
         await ctx.db.query<{ tree_size: number }>("select tree_size from logs where tenant_id = $1", [tenant])
       )[0]?.tree_size,
     );
-    const old = treeProof
-      .consistencyProofNodes(cp.size, size)
-      .filter((c) => (c.idx + 1) * 2 ** c.level <= cp.size);
+    // A node the next checkpoint's root or consistency proof reads, in the part the last one covers.
+    const old = [...treeProof.consistencyProofNodes(cp.size, size), ...treeProof.rootNodes(size)].filter(
+      (c) => (c.idx + 1) * 2 ** c.level <= cp.size,
+    );
     const node = old[0];
     if (!node) throw new Error("no stored node under the checkpoint in the proof");
     const got = await treeNode(node.level, node.idx);
