@@ -30,6 +30,8 @@ export type SigningWhat =
 /** The public halves of the keys the service signs seals and checkpoints with, current and retired. */
 export interface SigningKeyHistory {
   history(purpose: string, alg: "ES256" | "Ed25519" | "ML-DSA-44"): Promise<KeyEntry[]>;
+  /** Reads the key directory again after another process rotated a key; true when it had. */
+  reload?(): Promise<boolean>;
 }
 
 // Verified seals and checkpoints kept, by log, size and the hash of their bytes: a seal is
@@ -108,8 +110,10 @@ export class SignedBasis {
     }
     if (state.logId !== `tenant/${seal.tenant_id}`) throw fail(`is a seal of ${state.logId || "no log"}`);
     if (state.mmrSize !== seal.mmr_size) throw fail(`signs MMR size ${state.mmrSize}`);
-    const keys = await this.sealVerifiers();
-    if (!keys.some((k) => safely(() => verifySign1(seal.seal, k))))
+    const verifies = async () =>
+      (await this.sealVerifiers()).some((k) => safely(() => verifySign1(seal.seal, k)));
+    // A key rotated by another process since this one last read the key directory: read it again, once.
+    if (!(await verifies()) && !((await this.keys?.reload?.()) && (await verifies())))
       throw fail("does not verify with any seal key of this service");
     this.keep(this.seals, key, state.peaks);
     return state.peaks;
@@ -126,17 +130,23 @@ export class SignedBasis {
     if (kept) return kept;
     const fail = (why: string) =>
       this.refuse(what, cp.tenant_id, `the checkpoint of ${cp.size} entries ${why}`);
-    let text: string;
-    try {
-      const origin = cp.note.split("\n", 1)[0] ?? "";
-      const { text: t, verified } = verifyNote(cp.note, await this.logVerifiers(origin));
-      // Every line of it is the service's: witnesses' cosignatures are kept apart.
-      const lines = cp.note.slice(cp.note.indexOf("\n\n") + 2).split("\n").filter((l) => l !== "");
-      if (verified.length !== lines.length) throw new Error("it carries a signature by no key of this service");
-      text = t;
-    } catch (err) {
-      throw fail(`does not verify with the log keys of this service (${(err as Error).message})`);
-    }
+    const origin = cp.note.split("\n", 1)[0] ?? "";
+    const verified = async () => {
+      try {
+        const { text, verified } = verifyNote(cp.note, await this.logVerifiers(origin));
+        // Every line of it is the service's: witnesses' cosignatures are kept apart.
+        const lines = cp.note
+          .slice(cp.note.indexOf("\n\n") + 2)
+          .split("\n")
+          .filter((l) => l !== "");
+        return verified.length === lines.length ? text : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    // A key rotated by another process since this one last read the key directory: read it again, once.
+    const text = (await verified()) ?? ((await this.keys?.reload?.()) ? await verified() : undefined);
+    if (text === undefined) throw fail("does not verify with the log keys of this service");
     const c = safely(() => parseCheckpoint(text));
     if (!c) throw fail("cannot be read");
     if (!c.origin.endsWith(`/merklelogs/${cp.tenant_id}/tlog`)) throw fail(`is of another log, ${c.origin}`);
