@@ -23,6 +23,7 @@ import {
 import { readThrough } from "../read-through.js";
 import { readNodeSource } from "./node-source.js";
 import { mmrReceiptSigning, treeReceiptSigning } from "./receipt-signing.js";
+import { type RowLeaf, rowGives, rowLeaves, treeLeafOf } from "./record-leaf.js";
 
 /** The verifiable data structure a receipt or proof is of: the MMR (vds 3) or RFC 9162 (vds 1). */
 export type Profile = "mmr" | "rfc9162";
@@ -151,22 +152,38 @@ export function treePathToSigned(
   what: SigningWhat,
   cp: CheckpointRow,
   root: Uint8Array,
-  leafIndex: number,
+  leaf: { index: number; hash: Uint8Array },
   get: tree.NodeGetter,
 ): Uint8Array[] {
-  const path = tree.inclusionProof(leafIndex, cp.size, get);
-  if (!tree.verifyInclusion(leafIndex, cp.size, get(0, leafIndex), path, root))
+  const path = tree.inclusionProof(leaf.index, cp.size, get);
+  if (!tree.verifyInclusion(leaf.index, cp.size, leaf.hash, path, root))
     throw basis.refuse(
       what,
       cp.tenant_id,
-      `the stored tree's leaf ${leafIndex} and its path do not lead to the signed root of the checkpoint of ${cp.size} entries`,
+      `the record's tree leaf ${leaf.index} and its stored path do not lead to the signed root of the checkpoint of ${cp.size} entries`,
     );
   return path;
 }
 
-/** The nodes a leaf's RFC 9162 inclusion path is made of, and the leaf itself. */
-export function treePathNodes(leafIndex: number, size: number): tree.NodeCoord[] {
-  return [...treeProof.inclusionProofNodes(leafIndex, size), { level: 0, idx: leafIndex }];
+/**
+ * The record's row, recomputed, must give the leaf the log holds for it (`rowLeaves`): a receipt
+ * or proof is made only for the record the service serves. Returns the entry's RFC 9162 tree leaf hash.
+ */
+export async function leafOfRow(
+  db: Queryable,
+  basis: SignedBasis,
+  what: SigningWhat,
+  e: EntryRow & { tenant_id: string },
+  rows?: Map<string, RowLeaf>,
+): Promise<Uint8Array> {
+  const row = (rows ?? (await rowLeaves(db, [e]))).get(e.record_id);
+  if (!rowGives(e, row))
+    throw basis.refuse(
+      what,
+      e.tenant_id,
+      `the row of record ${e.record_id} does not hash to the leaf logged for it at index ${e.mmr_index}`,
+    );
+  return treeLeafOf(e, row);
 }
 
 /**
@@ -196,8 +213,18 @@ export async function receiptFor(
     const cached = receipts.get(cacheKey);
     if (cached) return cached;
     const root = await basis.checkpointRoot("receipt_rfc9162", cp);
-    const get = await treeNodes(readNodeSource(ctx), tenantId, treePathNodes(e.leaf_index, cp.size));
-    const path = treePathToSigned(basis, "receipt_rfc9162", cp, root, e.leaf_index, get);
+    const hash = await leafOfRow(
+      ctx.reads,
+      basis,
+      "receipt_rfc9162",
+      entry as EntryRow & { tenant_id: string },
+    );
+    const get = await treeNodes(
+      readNodeSource(ctx),
+      tenantId,
+      treeProof.inclusionProofNodes(e.leaf_index, cp.size),
+    );
+    const path = treePathToSigned(basis, "receipt_rfc9162", cp, root, { index: e.leaf_index, hash }, get);
     const receipt = await signedWith(
       key,
       treeReceiptSigning(ctx, key.kid, tenantId, { treeSize: cp.size, leafIndex: e.leaf_index, path, root }),
@@ -209,6 +236,7 @@ export async function receiptFor(
   const cacheKey = `${recordId}:mmr-${form}:${seal.mmr_size}:${key.kid}`;
   const cached = receipts.get(cacheKey);
   if (cached) return cached;
+  await leafOfRow(ctx.reads, basis, "receipt", entry as EntryRow & { tenant_id: string });
   const { path, peak } = await inclusion(readNodeSource(ctx), tenantId, e, seal.mmr_size);
   await peakOfSeal(basis, "receipt", seal, e, peak);
   const receipt = await signedWith(key, mmrReceiptSigning(ctx, key.kid, tenantId, e, { path, peak, form }));

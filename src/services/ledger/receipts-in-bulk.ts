@@ -1,5 +1,6 @@
 import type { Ctx } from "../../context.js";
 import type { Signer } from "../../core/log/sign1.js";
+import * as treeProof from "../../core/log/tree-proof.js";
 import { type Es256Key, signedWith } from "../../store/keyring.js";
 import { type EntryRow, entriesOfRecords } from "../../store/ledger.js";
 import { mmrNodesOf } from "../../store/period-archive.js";
@@ -12,8 +13,9 @@ import {
   type rfc9162 as tree,
 } from "../../verify/primitives.js";
 import { readNodeSource } from "./node-source.js";
-import { type Profile, peakOfSeal, treeNodes, treePathNodes, treePathToSigned } from "./proofs.js";
+import { leafOfRow, type Profile, peakOfSeal, treeNodes, treePathToSigned } from "./proofs.js";
 import { mmrReceiptSigning, treeReceiptSigning } from "./receipt-signing.js";
+import { type RowLeaf, rowLeaves } from "./record-leaf.js";
 
 /** A record's receipt, with what its service states of it: the log, and where in it. */
 export interface RecordReceipt {
@@ -62,7 +64,9 @@ export async function receiptsOfRecords(
       const seal = seals.get(tenantId);
       if (!seal) continue;
       const sealed = group.filter((e) => e.mmr_index < seal.mmr_size);
-      const batch = { key, tenantId, seal, entries: sealed };
+      // Each record's row, recomputed, must give its logged leaf: one read per kind for the step.
+      const rows = await rowLeaves(ctx.reads, sealed);
+      const batch = { key, tenantId, seal, entries: sealed, rows };
       const made =
         profile === "mmr" ? await mmrReceipts(ctx, batch) : await treeReceipts(ctx, batch, checkpoints);
       for (const [id, r] of made) out.set(id, r);
@@ -79,6 +83,8 @@ interface SealedBatch {
   tenantId: string;
   seal: SealRow;
   entries: Entry[];
+  /** What the entries' record rows recompute to. */
+  rows: Map<string, RowLeaf>;
 }
 
 /**
@@ -104,8 +110,9 @@ async function kept(
 
 async function mmrReceipts(
   ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs" | "logGuard">,
-  { key, tenantId, seal, entries }: SealedBatch,
+  { key, tenantId, seal, entries, rows }: SealedBatch,
 ): Promise<Map<string, RecordReceipt>> {
+  for (const e of entries) await leafOfRow(ctx.reads, ctx.logGuard.basis, "receipt", e, rows);
   const paths = entries.map((e) => inclusionProofIndices(seal.mmr_size, e.mmr_index));
   const nodes = await mmrNodesOf(readNodeSource(ctx), tenantId, [...new Set(paths.flat())]);
   const node = (i: number) => {
@@ -132,7 +139,7 @@ async function mmrReceipts(
 
 async function treeReceipts(
   ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs" | "logGuard">,
-  { key, tenantId, entries }: SealedBatch,
+  { key, tenantId, entries, rows }: SealedBatch,
   checkpoints: Map<string, CheckpointRow | undefined>,
 ): Promise<Map<string, RecordReceipt>> {
   // The tree of the newest checkpoint, signed over its root (an entry it does not cover yet: 409 alone).
@@ -146,11 +153,12 @@ async function treeReceipts(
   const root = await basis.checkpointRoot("receipt_rfc9162", cp);
   // Neighbouring entries' proofs share most of their nodes: each is asked for once.
   const coords = new Map<string, tree.NodeCoord>();
-  for (const c of covered.flatMap((e) => treePathNodes(e.leaf_index, cp.size)))
+  for (const c of covered.flatMap((e) => treeProof.inclusionProofNodes(e.leaf_index, cp.size)))
     coords.set(`${c.level}:${c.idx}`, c);
   const get = await treeNodes(readNodeSource(ctx), tenantId, [...coords.values()]);
   for (const e of covered) {
-    const path = treePathToSigned(basis, "receipt_rfc9162", cp, root, e.leaf_index, get);
+    const hash = await leafOfRow(ctx.reads, basis, "receipt_rfc9162", e, rows);
+    const path = treePathToSigned(basis, "receipt_rfc9162", cp, root, { index: e.leaf_index, hash }, get);
     const receipt = await kept(
       ctx,
       key,

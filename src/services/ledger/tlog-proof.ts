@@ -1,11 +1,12 @@
 import type { Ctx } from "../../context.js";
 import { formatProofExtra, formatTlogProof } from "../../core/log/tlog-format.js";
+import * as treeProof from "../../core/log/tree-proof.js";
 import { getStatement } from "../../store/free-events.js";
 import { entryOfRecord } from "../../store/ledger.js";
 import { cosignaturesOf, publishedCheckpoint } from "../../store/tlog-checkpoints.js";
 import { ApiError } from "../../verify/primitives.js";
 import { readNodeSource } from "./node-source.js";
-import { treeNodes, treePathNodes, treePathToSigned } from "./proofs.js";
+import { leafOfRow, treeNodes, treePathToSigned } from "./proofs.js";
 
 const conflict = (message: string) => new ApiError("conflict", message);
 
@@ -31,12 +32,17 @@ export async function tlogProofFor(
   // The path is served only when the stored leaf and path lead to the root the checkpoint signs.
   const basis = ctx.logGuard.basis;
   const root = await basis.checkpointRoot("tlog_proof", cp);
-  const get = await treeNodes(readNodeSource(ctx), entry.tenant_id, treePathNodes(entry.leaf_index, cp.size));
+  const hash = await leafOfRow(ctx.reads, basis, "tlog_proof", entry);
+  const get = await treeNodes(
+    readNodeSource(ctx),
+    entry.tenant_id,
+    treeProof.inclusionProofNodes(entry.leaf_index, cp.size),
+  );
   const statement = entry.kind === "event" ? await getStatement(ctx.reads, recordId) : undefined;
   return formatTlogProof({
     extra: formatProofExtra({ identity, statement }),
     index: entry.leaf_index,
-    path: treePathToSigned(basis, "tlog_proof", cp, root, entry.leaf_index, get),
+    path: treePathToSigned(basis, "tlog_proof", cp, root, { index: entry.leaf_index, hash }, get),
     checkpoint: `${cp.note}${cosignatures.map((c) => c.signature_line).join("")}`,
   });
 }

@@ -242,7 +242,8 @@ describe(`a writer of the live database cannot make the service sign (${process.
         params: [record, Buffer.from(old.leaf as Uint8Array)],
       }),
     );
-    expectRefused(got, ["receipt", "bulk", "statement"]);
+    // The record's row no longer gives the leaf logged for it: no receipt of either profile.
+    expectRefused(got, ["receipt", "receipt_rfc9162", "bulk", "bulk_rfc9162", "statement", "tlog_proof"]);
     // And as a caller sees it, with the leaf rewritten again.
     await ctx.db.query("update log_entries set leaf = $2 where record_id = $1", [
       record,
@@ -292,7 +293,8 @@ describe(`a writer of the live database cannot make the service sign (${process.
     const entry = await entryOfRecord(ctx.db, record);
     const cp = await latestCheckpoint(ctx.db, tenant);
     if (!entry || !cp) throw new Error("not checkpointed");
-    expectRefused(await treeNode(0, entry.leaf_index), ["receipt_rfc9162", "bulk_rfc9162", "tlog_proof"]);
+    // The leaf's neighbour, on its path (the leaf itself is recomputed from the record's row).
+    expectRefused(await treeNode(0, entry.leaf_index ^ 1), ["receipt_rfc9162", "bulk_rfc9162", "tlog_proof"]);
     const size = Number(
       (
         await ctx.db.query<{ tree_size: number }>("select tree_size from logs where tenant_id = $1", [tenant])
@@ -307,6 +309,21 @@ describe(`a writer of the live database cannot make the service sign (${process.
     const got = await treeNode(node.level, node.idx);
     expect(got.seal).toBe("refused");
     expect(got.period_close).toBe("refused");
+  });
+
+  it("a rewritten record: no receipt or tlog-proof for the record the service would serve", async () => {
+    const got = await whileAltered(
+      { sql: "select event_attributes from asset_events where id = $1", params: [record] },
+      () => ({
+        sql: `update asset_events set event_attributes = event_attributes || '{"vcon_operation": "vcon_consent_accepted.analysis"}'::jsonb where id = $1`,
+        params: [record],
+      }),
+      (old) => ({
+        sql: "update asset_events set event_attributes = $2::jsonb where id = $1",
+        params: [record, JSON.stringify(old.event_attributes)],
+      }),
+    );
+    expectRefused(got, ["receipt", "receipt_rfc9162", "bulk", "bulk_rfc9162", "statement", "tlog_proof"]);
   });
 
   it("a rewritten seal: no receipt over it, no seal after it", async () => {
