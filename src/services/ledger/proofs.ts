@@ -132,7 +132,7 @@ export async function peakOfSeal(
 }
 
 /** The newest checkpoint, when it covers the leaf; else 409 while the tree or its checkpoint is being made. */
-export async function checkpointCovering(
+async function checkpointCovering(
   db: Queryable,
   tenantId: string,
   leafIndex: number,
