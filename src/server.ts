@@ -95,7 +95,7 @@ export async function openContext(
     baseUrl: opts.baseUrl ?? effectiveBaseUrl(config, config.port),
     log,
     keys,
-    logGuard: new LogGuard(new SignedStates(config.keyDir), log),
+    logGuard: new LogGuard(new SignedStates(config.keyDir), log, keys),
     wake,
     blobs: openBlobStore(config, db),
     caches,

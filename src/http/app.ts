@@ -135,7 +135,7 @@ export function buildApp(
     frameworkErrors: (err, _req, res) => void sendError(res.headers(API_HEADERS), toApiError(err)),
     clientErrorHandler: answerClientError,
   });
-  const metrics = createMetrics(ctx.reads);
+  const metrics = createMetrics(ctx.reads, ctx.logGuard.basis);
   const rps = ctx.config.rateLimitRps;
   const limiter: RateLimiter | undefined = rps
     ? ctx.config.redisUrl

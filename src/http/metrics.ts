@@ -9,11 +9,27 @@ export interface Metrics {
 
 /**
  * A fresh registry (one per server, so tests can start many in one process). `reads`: where the
- * reads that a replica may serve went (`archivist_replica_reads_total`), counted as they run.
+ * reads that a replica may serve went (`archivist_replica_reads_total`), counted as they run;
+ * `signing`: the signatures refused (`archivist_signing_refused_total`, store/signed-basis.ts).
  */
-export function createMetrics(reads?: { served: { replica: number; primary: number } }): Metrics {
+export function createMetrics(
+  reads?: { served: { replica: number; primary: number } },
+  signing?: { refusals: ReadonlyMap<string, number> },
+): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  if (signing) {
+    const refused = new Counter({
+      name: "archivist_signing_refused_total",
+      help: "Signatures refused because the database did not follow from what the service signed before (a receipt, seal, checkpoint, period close or tlog-proof), by what was refused",
+      labelNames: ["what"],
+      registers: [registry],
+      collect() {
+        refused.reset();
+        for (const [what, n] of signing.refusals) refused.inc({ what }, n);
+      },
+    });
+  }
   if (reads) {
     const served = new Counter({
       name: "archivist_replica_reads_total",

@@ -94,6 +94,18 @@ export async function insertFreeEvents(db: Queryable, events: NewFreeEvent[]): P
   return events.map((e) => byId.get(e.id) as FreeEventRow);
 }
 
+/** Asset-free events by id, in no particular order, each with whether it is a registered statement. */
+export async function freeEventsByIds(
+  db: Queryable,
+  ids: string[],
+): Promise<Array<FreeEventRow & { registered: boolean }>> {
+  if (ids.length === 0) return [];
+  return db.query<FreeEventRow & { registered: boolean }>(
+    `select ${FREE_EVENT_COLUMNS}, statement is not null as registered from events where id = any($1::uuid[])`,
+    [ids],
+  );
+}
+
 export const getFreeEvent = (db: Queryable, tenantId: string, id: string) =>
   firstRow<FreeEventRow>(db, `select ${FREE_EVENT_COLUMNS} from events where tenant_id = $1 and id = $2`, [
     tenantId,

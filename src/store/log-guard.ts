@@ -4,6 +4,7 @@ import type { Queryable } from "./db.js";
 import type { SignedLogState, SignedStates } from "./keystore/signed-state.js";
 import { logSize, readNodes } from "./ledger.js";
 import { getSeal, type SealRow, sealedLogs } from "./seals.js";
+import { SignedBasis, type SigningKeyHistory } from "./signed-basis.js";
 import { latestCheckpoint } from "./tlog-checkpoints.js";
 import { tlogSize } from "./tlog-nodes.js";
 import { withNodes } from "./tlog-tiles.js";
@@ -79,11 +80,20 @@ export async function compareWithSigned(q: Queryable, s: SignedLogState): Promis
  */
 export class LogGuard {
   private readonly held = new Map<string, HeldLog>();
+  /**
+   * What the live database shows of the signed past, checked against the service's keys: the
+   * signed state above guards against a database put back; this, against one written to while
+   * the service runs. Every signature follows from one of the two.
+   */
+  readonly basis: SignedBasis;
 
   constructor(
     readonly states: SignedStates,
     private readonly log: Logger,
-  ) {}
+    keys?: SigningKeyHistory,
+  ) {
+    this.basis = new SignedBasis(keys, log);
+  }
 
   heldLogs(): HeldLog[] {
     return [...this.held.values()];

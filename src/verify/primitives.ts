@@ -106,6 +106,7 @@ export {
 export type { BearerTokens } from "./net/bearer-tokens.js";
 export { BodyTooLarge, readBounded, readBoundedText } from "./net/bounded-body.js";
 export { fetchWithin, timeLimit } from "./net/time-limit.js";
+export { candidateLeaves } from "./receipts/record.js";
 export {
   type AttributeStanding,
   COMMITMENT_KEY,

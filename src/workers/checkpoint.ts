@@ -1,11 +1,24 @@
 import { type MlDsa44Keys, mlDsa44KeySigner, mlDsa44Keys } from "../core/log/ml-dsa-sign.js";
 import { ed25519KeySigner, signNote } from "../core/log/note-sign.js";
 import { formatCheckpoint } from "../core/log/tlog-format.js";
+import { consistencyProof } from "../core/log/tree-proof.js";
 import type { Queryable } from "../store/db.js";
 import type { LoadedKey } from "../store/keyring.js";
-import { insertCheckpoint, markSealUnwitnessed, originOf } from "../store/tlog-checkpoints.js";
+import type { SignedBasis } from "../store/signed-basis.js";
+import {
+  insertCheckpoint,
+  latestCheckpoint,
+  markSealUnwitnessed,
+  originOf,
+} from "../store/tlog-checkpoints.js";
 import { tlogSize } from "../store/tlog-nodes.js";
-import { leafCount, logOrigin, tlogTreeRoot as treeRoot } from "../verify/primitives.js";
+import {
+  leafCount,
+  logOrigin,
+  rfc9162VerifyConsistency,
+  rfc9162 as tree,
+  tlogTreeRoot as treeRoot,
+} from "../verify/primitives.js";
 
 export { TLOG_KEY, TLOG_ML_DSA_KEY } from "../store/tlog-checkpoints.js";
 
@@ -70,6 +83,7 @@ export async function publishCheckpoint(
   tenantId: string,
   mmrSize: number,
   key: CheckpointKey,
+  basis?: SignedBasis,
 ): Promise<{ size: number; root: Uint8Array } | undefined> {
   if (!key.witnessed) await markSealUnwitnessed(tx, tenantId, mmrSize);
   const size = leafCount(mmrSize);
@@ -77,6 +91,7 @@ export async function publishCheckpoint(
   if ((await tlogSize(tx, tenantId)) < size) return undefined;
   const origin = (await originOf(tx, tenantId)) ?? logOrigin(key.baseUrl, tenantId);
   const root = await withNodes(tx, tenantId, (get) => treeRoot(size, get));
+  if (basis) await followsLastCheckpoint(tx, tenantId, size, root, basis);
   const text = formatCheckpoint({ origin, size, root, extensions: [] });
   // Ed25519 for today's verifiers, ML-DSA-44 (as a cosignature of its own tree, C2SP tlog-checkpoint)
   // beside it; after a rotation the retired keys sign too, under their own key ids, for a while.
@@ -99,5 +114,41 @@ export async function publishCheckpoint(
     note,
     witnessed: key.witnessed,
   });
+  basis?.signedCheckpoint({ tenant_id: tenantId, size, note }, root);
   return { size, root };
+}
+
+/**
+ * Refuses (`SignedBasis.refuse`) a checkpoint that does not extend the last one signed: the
+ * stored checkpoint's signature is checked, and the RFC 9162 consistency proof from its root to
+ * the new one, made from the stored tree, must verify. A tree rewritten under a signed checkpoint
+ * is never signed again.
+ */
+async function followsLastCheckpoint(
+  tx: Queryable,
+  tenantId: string,
+  size: number,
+  root: Uint8Array,
+  basis: SignedBasis,
+): Promise<void> {
+  const last = await latestCheckpoint(tx, tenantId);
+  if (!last) return;
+  const signedRoot = await basis.checkpointRoot("checkpoint", last);
+  const consistent =
+    last.size <= size &&
+    (last.size === size
+      ? tree.sameHash(signedRoot, root)
+      : rfc9162VerifyConsistency(
+          last.size,
+          size,
+          signedRoot,
+          root,
+          await withNodes(tx, tenantId, (get) => consistencyProof(last.size, size, get)),
+        ));
+  if (!consistent)
+    throw basis.refuse(
+      "checkpoint",
+      tenantId,
+      `the tree of ${size} entries is not consistent with the checkpoint of ${last.size} entries this service signed`,
+    );
 }

@@ -8,9 +8,17 @@ import { loadLog, lockLog, readNodes, writeCommit } from "../store/ledger.js";
 import type { LogGuard } from "../store/log-guard.js";
 import { logsDueToClose, openPeriod, recordClose } from "../store/log-periods.js";
 import { getSeal } from "../store/seals.js";
+import type { SignedBasis } from "../store/signed-basis.js";
 import type { StandbyLog } from "../store/standby.js";
 import { checkpointAt } from "../store/tlog-checkpoints.js";
-import { CodedError, leafCount, periodLinkLeaf } from "../verify/primitives.js";
+import { withNodes } from "../store/tlog-tiles.js";
+import {
+  CodedError,
+  inclusionProof,
+  leafCount,
+  periodLinkLeaf,
+  rfc9162 as tree,
+} from "../verify/primitives.js";
 import { workerId } from "./commit-batch.js";
 import type { SealKeys } from "./seal-keys.js";
 import { sealLog, signingLimit } from "./seal-log.js";
@@ -45,7 +53,7 @@ export async function closeLogPeriod(
   tx: Queryable,
   tenantId: string,
   keys: SealKeys,
-  guard?: Pick<LogGuard, "maySign" | "signed">,
+  guard?: Pick<LogGuard, "maySign" | "signed" | "basis">,
   upTo?: StandbyLog,
 ): Promise<ClosedPeriod | undefined> {
   await lockLog(tx, tenantId);
@@ -74,8 +82,13 @@ export async function closeLogPeriod(
     throw new PeriodCloseError(
       `log ${tenantId} has no checkpoint at ${size} entries to close the period with`,
     );
+  // The root the link commits is the one the checkpoint's signature gives, and the open period's
+  // row is believed only when its own link entry is in the signed tree (below).
+  const finalRoot = guard ? await guard.basis.checkpointRoot("period_close", final) : final.root;
+  if (guard) await periodRowFollowsSigned(tx, tenantId, open, size, finalRoot, guard.basis);
   const period = open.period + 1;
-  const leaf = periodLinkLeaf({ period, origin: final.origin, size, root: final.root }, nodeSha256);
+  const origin = guard ? signedOrigin(final) : final.origin;
+  const leaf = periodLinkLeaf({ period, origin, size, root: finalRoot }, nodeSha256);
   const linkRecord = randomUUID();
   const id = new IdTimestampGenerator(workerId()).next();
   const known = await readNodes(tx, tenantId, appendNodesNeeded(log.mmr_size));
@@ -118,11 +131,58 @@ export async function closeLogPeriod(
     period: open.period,
     startSize: open.start_size,
     endSize: size,
-    root: final.root,
+    root: finalRoot,
     linkRecord,
   });
+  // With a standby, the link entry waits for a later seal that the standby holds too.
   if (!upTo) await sealLog(tx, tenantId, keys.seal, keys.checkpoint, guard);
-  return { period: open.period, start: open.start_size, end: size, root: final.root };
+  return { period: open.period, start: open.start_size, end: size, root: finalRoot };
+}
+
+/** A verified checkpoint's origin: its note's first line, which its signature covers (the row's column is not). */
+const signedOrigin = (cp: { note: string }) => cp.note.slice(0, cp.note.indexOf("\n"));
+
+/**
+ * Refuses (`SignedBasis.refuse`) to close a period whose row the signed log does not bear out:
+ * a period after the first starts at its link entry, which commits the previous period's
+ * number, size and signed final root, and that entry must be in the tree the final checkpoint signs.
+ */
+async function periodRowFollowsSigned(
+  tx: Queryable,
+  tenantId: string,
+  open: { period: number; start_size: number },
+  size: number,
+  finalRoot: Uint8Array,
+  basis: SignedBasis,
+): Promise<void> {
+  if (open.period === 0) {
+    if (open.start_size === 0) return;
+    throw basis.refuse(
+      "period_close",
+      tenantId,
+      `period 0 is recorded as starting at entry ${open.start_size}`,
+    );
+  }
+  const refuse = (why: string) =>
+    basis.refuse(
+      "period_close",
+      tenantId,
+      `the open period ${open.period}, from entry ${open.start_size}: ${why}`,
+    );
+  const previous = await checkpointAt(tx, tenantId, open.start_size);
+  if (!previous || open.start_size >= size) throw refuse("no signed checkpoint ends the period before it");
+  const previousRoot = await basis.checkpointRoot("period_close", previous);
+  const link = tree.leafHash(
+    periodLinkLeaf(
+      { period: open.period, origin: signedOrigin(previous), size: open.start_size, root: previousRoot },
+      nodeSha256,
+    ),
+    nodeSha256,
+  );
+  const at = open.start_size;
+  const path = await withNodes(tx, tenantId, (get) => inclusionProof(at, size, get));
+  if (!tree.verifyInclusion(at, size, link, path, finalRoot))
+    throw refuse("its link entry is not in the tree the final checkpoint signs");
 }
 
 /**

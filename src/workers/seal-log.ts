@@ -55,7 +55,7 @@ export async function sealLog(
   tenantId: string,
   key: SealKey,
   checkpoint?: CheckpointKey,
-  guard?: Pick<LogGuard, "maySign" | "signed">,
+  guard?: Pick<LogGuard, "maySign" | "signed" | "basis">,
   /** At most this much of the log (the standby's, `signingLimit`): its size and last idtimestamp. */
   upTo?: StandbyLog,
 ): Promise<number | undefined> {
@@ -76,10 +76,16 @@ export async function sealLog(
   const get = (i: number) => nodes.get(i) as Uint8Array;
   const peaks = peakIdx.map(get);
   if (prev) {
-    const prevPeaks = prev.peaks.map((p) => new Uint8Array(Buffer.from(p, "base64")));
+    // The previous seal's peaks as its signature gives them (the guard checks it), not the row's
+    // column: a seal extends what the service signed, not what the database says it signed.
+    const prevPeaks = guard
+      ? await guard.basis.sealPeaks("seal", prev)
+      : prev.peaks.map((p) => new Uint8Array(Buffer.from(p, "base64")));
     const proof = paths.map((path) => path.map(get));
-    if (!verifyConsistency(prev.mmr_size, size, prevPeaks, peaks, proof))
-      throw new Error(`log ${tenantId} is not consistent with its seal at ${prev.mmr_size}`);
+    if (!verifyConsistency(prev.mmr_size, size, prevPeaks, peaks, proof)) {
+      const reason = `log ${tenantId} is not consistent with its seal at ${prev.mmr_size}`;
+      throw guard ? guard.basis.refuse("seal", tenantId, reason) : new Error(reason);
+    }
   }
   const timestampMs = Date.now();
   const { id, epoch } = parseIdTimestamp(log.last_idtimestamp);
@@ -102,7 +108,8 @@ export async function sealLog(
     timestamp_ms: timestampMs,
     idtimestamp: log.last_idtimestamp,
   });
-  const cp = checkpoint && (await publishCheckpoint(tx, tenantId, size, checkpoint));
+  guard?.basis.signedSeal({ tenant_id: tenantId, mmr_size: size, seal }, peaks);
+  const cp = checkpoint && (await publishCheckpoint(tx, tenantId, size, checkpoint, guard?.basis));
   // Kept with the keys before the seal's transaction commits (publishes it): a later restore of an
   // older database is then found out, whatever the database says.
   await guard?.signed({

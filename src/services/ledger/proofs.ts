@@ -6,6 +6,8 @@ import { signedWith } from "../../store/keyring.js";
 import { type EntryRow, entryAt, entryOfRecord, logSize } from "../../store/ledger.js";
 import { mmrNodesOf, type NodeSource, treeNodesOf } from "../../store/period-archive.js";
 import { getSeal, type SealRow } from "../../store/seals.js";
+import type { SignedBasis, SigningWhat } from "../../store/signed-basis.js";
+import { type CheckpointRow, latestCheckpoint } from "../../store/tlog-checkpoints.js";
 import { nodeKey, tlogSize } from "../../store/tlog-nodes.js";
 import type { MmrProofForm } from "../../verify/primitives.js";
 import {
@@ -14,7 +16,6 @@ import {
   includedRoot,
   inclusionProofIndices,
   isValidMmrSize,
-  leafCount,
   notFound,
   peakIndices,
   rfc9162 as tree,
@@ -22,6 +23,7 @@ import {
 import { readThrough } from "../read-through.js";
 import { readNodeSource } from "./node-source.js";
 import { mmrReceiptSigning, treeReceiptSigning } from "./receipt-signing.js";
+import { type RowLeaf, rowGives, rowLeaves, treeLeafOf } from "./record-leaf.js";
 
 /** The verifiable data structure a receipt or proof is of: the MMR (vds 3) or RFC 9162 (vds 1). */
 export type Profile = "mmr" | "rfc9162";
@@ -108,21 +110,91 @@ export async function treeNodes(
   };
 }
 
-/** The RFC 9162 tree size a seal covers (the same entries), or 409 while the backfill has not reached it. */
-async function sealedTreeSize(db: Queryable, tenantId: string, seal: SealRow): Promise<number> {
-  const size = leafCount(seal.mmr_size);
-  if ((await tlogSize(db, tenantId)) < size)
+/**
+ * Refuses (`SignedBasis.refuse`) unless `peak` is one of the peaks the seal's own signature
+ * vouches for: the path was computed from rows anyone with write access to the database can
+ * change, the seal's signature only the service can make.
+ */
+export async function peakOfSeal(
+  basis: SignedBasis,
+  what: SigningWhat,
+  seal: SealRow,
+  e: Pick<EntryRow, "mmr_index">,
+  peak: Uint8Array,
+): Promise<void> {
+  const peaks = await basis.sealPeaks(what, seal);
+  if (!peaks.some((p) => tree.sameHash(p, peak)))
+    throw basis.refuse(
+      what,
+      seal.tenant_id,
+      `the inclusion path of log entry ${e.mmr_index} leads to a peak the seal of MMR size ${seal.mmr_size} does not hold`,
+    );
+}
+
+/** The newest checkpoint, when it covers the leaf; else 409 while the tree or its checkpoint is being made. */
+async function checkpointCovering(
+  db: Queryable,
+  tenantId: string,
+  leafIndex: number,
+): Promise<CheckpointRow> {
+  const cp = await latestCheckpoint(db, tenantId);
+  if (!cp || cp.size <= leafIndex)
     throw conflict("the log's RFC 9162 tree is still being built for older entries; try again in a moment");
-  return size;
+  return cp;
+}
+
+/**
+ * The leaf's RFC 9162 inclusion path in the tree of the checkpoint's size, refused unless the
+ * stored leaf and path lead to the root the checkpoint's signature vouches for.
+ */
+export function treePathToSigned(
+  basis: SignedBasis,
+  what: SigningWhat,
+  cp: CheckpointRow,
+  root: Uint8Array,
+  leaf: { index: number; hash: Uint8Array },
+  get: tree.NodeGetter,
+): Uint8Array[] {
+  const path = tree.inclusionProof(leaf.index, cp.size, get);
+  if (!tree.verifyInclusion(leaf.index, cp.size, leaf.hash, path, root))
+    throw basis.refuse(
+      what,
+      cp.tenant_id,
+      `the record's tree leaf ${leaf.index} and its stored path do not lead to the signed root of the checkpoint of ${cp.size} entries`,
+    );
+  return path;
+}
+
+/**
+ * The record's row, recomputed, must give the leaf the log holds for it (`rowLeaves`): a receipt
+ * or proof is made only for the record the service serves. Returns the entry's RFC 9162 tree leaf hash.
+ */
+export async function leafOfRow(
+  db: Queryable,
+  basis: SignedBasis,
+  what: SigningWhat,
+  e: EntryRow & { tenant_id: string },
+  rows?: Map<string, RowLeaf>,
+): Promise<Uint8Array> {
+  const row = (rows ?? (await rowLeaves(db, [e]))).get(e.record_id);
+  if (!rowGives(e, row))
+    throw basis.refuse(
+      what,
+      e.tenant_id,
+      `the row of record ${e.record_id} does not hash to the leaf logged for it at index ${e.mmr_index}`,
+    );
+  return treeLeafOf(e, row);
 }
 
 /**
  * A COSE receipt for a committed, sealed record, signed with the sealing key: of its MMR
  * inclusion (signed over the peak; its proof in `form`, the deployed map by default), or of its
- * RFC 9162 inclusion in the tree of the entries the latest seal covers (signed over that tree's root).
+ * RFC 9162 inclusion in the tree of the newest checkpoint (signed over that tree's root). Either
+ * is signed only over what the service signed before: a peak of the seal, the checkpoint's root,
+ * both checked against their signatures (`SignedBasis`), never over what the rows alone give.
  */
 export async function receiptFor(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs" | "keys">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs" | "keys" | "logGuard">,
   recordId: string,
   profile: Profile = "mmr",
   form: MmrProofForm = "map",
@@ -132,31 +204,41 @@ export async function receiptFor(
   const seal = await recentSealFor(ctx, tenantId, entry);
   const e = entry as EntryRow;
   const key = await ctx.keys.get("seal", "ES256");
-  // The kid too: after a rotation, receipts are signed anew by the current key.
-  const cacheKey = `${recordId}:${profile === "mmr" ? `mmr-${form}` : profile}:${seal.mmr_size}:${key.kid}`;
+  const basis = ctx.logGuard.basis;
   const receipts = ctx.caches.receipts;
-  const cached = receipts.get(cacheKey);
-  if (cached) return cached;
   if (profile === "rfc9162") {
-    const size = await sealedTreeSize(ctx.reads, tenantId, seal);
-    const get = await treeNodes(readNodeSource(ctx), tenantId, [
-      ...treeProof.inclusionProofNodes(e.leaf_index, size),
-      ...treeProof.rootNodes(size),
-    ]);
+    const cp = await checkpointCovering(ctx.reads, tenantId, e.leaf_index);
+    // The kid too: after a rotation, receipts are signed anew by the current key.
+    const cacheKey = `${recordId}:rfc9162:${cp.size}:${key.kid}`;
+    const cached = receipts.get(cacheKey);
+    if (cached) return cached;
+    const root = await basis.checkpointRoot("receipt_rfc9162", cp);
+    const hash = await leafOfRow(
+      ctx.reads,
+      basis,
+      "receipt_rfc9162",
+      entry as EntryRow & { tenant_id: string },
+    );
+    const get = await treeNodes(
+      readNodeSource(ctx),
+      tenantId,
+      treeProof.inclusionProofNodes(e.leaf_index, cp.size),
+    );
+    const path = treePathToSigned(basis, "receipt_rfc9162", cp, root, { index: e.leaf_index, hash }, get);
     const receipt = await signedWith(
       key,
-      treeReceiptSigning(ctx, key, tenantId, {
-        treeSize: size,
-        leafIndex: e.leaf_index,
-        path: tree.inclusionProof(e.leaf_index, size, get),
-        root: tree.treeRoot(size, get),
-      }),
+      treeReceiptSigning(ctx, key, tenantId, { treeSize: cp.size, leafIndex: e.leaf_index, path, root }),
     );
     if (receipts.size > RECEIPTS_KEPT) receipts.clear();
     receipts.set(cacheKey, receipt);
     return receipt;
   }
+  const cacheKey = `${recordId}:mmr-${form}:${seal.mmr_size}:${key.kid}`;
+  const cached = receipts.get(cacheKey);
+  if (cached) return cached;
+  await leafOfRow(ctx.reads, basis, "receipt", entry as EntryRow & { tenant_id: string });
   const { path, peak } = await inclusion(readNodeSource(ctx), tenantId, e, seal.mmr_size);
+  await peakOfSeal(basis, "receipt", seal, e, peak);
   const receipt = await signedWith(key, mmrReceiptSigning(ctx, key, tenantId, e, { path, peak, form }));
   if (receipts.size > RECEIPTS_KEPT) receipts.clear();
   receipts.set(cacheKey, receipt);

@@ -5,17 +5,17 @@ import { type Es256Key, signedWith } from "../../store/keyring.js";
 import { type EntryRow, entriesOfRecords } from "../../store/ledger.js";
 import { mmrNodesOf } from "../../store/period-archive.js";
 import { getSeal, type SealRow } from "../../store/seals.js";
-import { tlogSize } from "../../store/tlog-nodes.js";
+import { type CheckpointRow, latestCheckpoint } from "../../store/tlog-checkpoints.js";
 import {
   ApiError,
   includedRoot,
   inclusionProofIndices,
-  leafCount,
-  rfc9162 as tree,
+  type rfc9162 as tree,
 } from "../../verify/primitives.js";
 import { readNodeSource } from "./node-source.js";
-import { type Profile, treeNodes } from "./proofs.js";
+import { leafOfRow, type Profile, peakOfSeal, treeNodes, treePathToSigned } from "./proofs.js";
 import { mmrReceiptSigning, treeReceiptSigning } from "./receipt-signing.js";
+import { type RowLeaf, rowLeaves } from "./record-leaf.js";
 
 /** A record's receipt, with what its service states of it: the log, and where in it. */
 export interface RecordReceipt {
@@ -45,13 +45,13 @@ type Entry = EntryRow & { tenant_id: string };
  * established that the records may be read (the evidence route lists them as the caller).
  */
 export async function receiptsOfRecords(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs" | "keys">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs" | "keys" | "logGuard">,
   recordIds: string[],
   profile: Profile,
 ): Promise<Map<string, RecordReceipt>> {
   const out = new Map<string, RecordReceipt>();
   const seals = new Map<string, SealRow | undefined>();
-  const treeSizes = new Map<string, number | undefined>();
+  const checkpoints = new Map<string, CheckpointRow | undefined>();
   const key = await ctx.keys.get("seal", "ES256");
   for (let at = 0; at < recordIds.length; at += STEP) {
     if (at > 0) await new Promise((resolve) => setImmediate(resolve));
@@ -64,9 +64,11 @@ export async function receiptsOfRecords(
       const seal = seals.get(tenantId);
       if (!seal) continue;
       const sealed = group.filter((e) => e.mmr_index < seal.mmr_size);
-      const batch = { key, tenantId, seal, entries: sealed };
+      // Each record's row, recomputed, must give its logged leaf: one read per kind for the step.
+      const rows = await rowLeaves(ctx.reads, sealed);
+      const batch = { key, tenantId, seal, entries: sealed, rows };
       const made =
-        profile === "mmr" ? await mmrReceipts(ctx, batch) : await treeReceipts(ctx, batch, treeSizes);
+        profile === "mmr" ? await mmrReceipts(ctx, batch) : await treeReceipts(ctx, batch, checkpoints);
       for (const [id, r] of made) out.set(id, r);
     }
   }
@@ -81,6 +83,8 @@ interface SealedBatch {
   tenantId: string;
   seal: SealRow;
   entries: Entry[];
+  /** What the entries' record rows recompute to. */
+  rows: Map<string, RowLeaf>;
 }
 
 /**
@@ -105,9 +109,10 @@ async function kept(
 }
 
 async function mmrReceipts(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs">,
-  { key, tenantId, seal, entries }: SealedBatch,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs" | "logGuard">,
+  { key, tenantId, seal, entries, rows }: SealedBatch,
 ): Promise<Map<string, RecordReceipt>> {
+  for (const e of entries) await leafOfRow(ctx.reads, ctx.logGuard.basis, "receipt", e, rows);
   const paths = entries.map((e) => inclusionProofIndices(seal.mmr_size, e.mmr_index));
   const nodes = await mmrNodesOf(readNodeSource(ctx), tenantId, [...new Set(paths.flat())]);
   const node = (i: number) => {
@@ -119,6 +124,8 @@ async function mmrReceipts(
   for (const [i, e] of entries.entries()) {
     const path = (paths[i] as number[]).map(node);
     const peak = includedRoot(e.mmr_index, e.leaf, path);
+    // The seal's signature is checked once (kept by the guard); each peak is then a comparison.
+    await peakOfSeal(ctx.logGuard.basis, "receipt", seal, e, peak);
     const receipt = await kept(
       ctx,
       key,
@@ -131,40 +138,34 @@ async function mmrReceipts(
 }
 
 async function treeReceipts(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs">,
-  { key, tenantId, seal, entries }: SealedBatch,
-  treeSizes: Map<string, number | undefined>,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "reads" | "blobs" | "logGuard">,
+  { key, tenantId, entries, rows }: SealedBatch,
+  checkpoints: Map<string, CheckpointRow | undefined>,
 ): Promise<Map<string, RecordReceipt>> {
-  // The tree of the entries the seal covers, once the backfill has built it (409 alone before).
-  if (!treeSizes.has(tenantId)) {
-    const size = leafCount(seal.mmr_size);
-    treeSizes.set(tenantId, (await tlogSize(ctx.reads, tenantId)) < size ? undefined : size);
-  }
-  const size = treeSizes.get(tenantId);
+  // The tree of the newest checkpoint, signed over its root (an entry it does not cover yet: 409 alone).
+  if (!checkpoints.has(tenantId)) checkpoints.set(tenantId, await latestCheckpoint(ctx.reads, tenantId));
+  const cp = checkpoints.get(tenantId);
   const out = new Map<string, RecordReceipt>();
-  if (size === undefined) return out;
+  if (cp === undefined) return out;
+  const covered = entries.filter((e) => e.leaf_index < cp.size);
+  if (covered.length === 0) return out;
+  const basis = ctx.logGuard.basis;
+  const root = await basis.checkpointRoot("receipt_rfc9162", cp);
   // Neighbouring entries' proofs share most of their nodes: each is asked for once.
   const coords = new Map<string, tree.NodeCoord>();
-  for (const c of [
-    ...entries.flatMap((e) => treeProof.inclusionProofNodes(e.leaf_index, size)),
-    ...treeProof.rootNodes(size),
-  ])
+  for (const c of covered.flatMap((e) => treeProof.inclusionProofNodes(e.leaf_index, cp.size)))
     coords.set(`${c.level}:${c.idx}`, c);
   const get = await treeNodes(readNodeSource(ctx), tenantId, [...coords.values()]);
-  const root = tree.treeRoot(size, get);
-  for (const e of entries) {
+  for (const e of covered) {
+    const hash = await leafOfRow(ctx.reads, basis, "receipt_rfc9162", e, rows);
+    const path = treePathToSigned(basis, "receipt_rfc9162", cp, root, { index: e.leaf_index, hash }, get);
     const receipt = await kept(
       ctx,
       key,
-      `${e.record_id}:rfc9162:${seal.mmr_size}`,
-      treeReceiptSigning(ctx, key, tenantId, {
-        treeSize: size,
-        leafIndex: e.leaf_index,
-        path: tree.inclusionProof(e.leaf_index, size, get),
-        root,
-      }),
+      `${e.record_id}:rfc9162:${cp.size}`,
+      treeReceiptSigning(ctx, key, tenantId, { treeSize: cp.size, leafIndex: e.leaf_index, path, root }),
     );
-    out.set(e.record_id, { receipt, log: `tenant/${tenantId}`, treeSize: size });
+    out.set(e.record_id, { receipt, log: `tenant/${tenantId}`, treeSize: cp.size });
   }
   return out;
 }

@@ -4,9 +4,9 @@ import * as treeProof from "../../core/log/tree-proof.js";
 import { getStatement } from "../../store/free-events.js";
 import { entryOfRecord } from "../../store/ledger.js";
 import { cosignaturesOf, publishedCheckpoint } from "../../store/tlog-checkpoints.js";
-import { ApiError, rfc9162 as tree } from "../../verify/primitives.js";
+import { ApiError } from "../../verify/primitives.js";
 import { readNodeSource } from "./node-source.js";
-import { treeNodes } from "./proofs.js";
+import { leafOfRow, treeNodes, treePathToSigned } from "./proofs.js";
 
 const conflict = (message: string) => new ApiError("conflict", message);
 
@@ -19,7 +19,7 @@ const conflict = (message: string) => new ApiError("conflict", message);
  * the record yet.
  */
 export async function tlogProofFor(
-  ctx: Pick<Ctx, "blobs" | "reads">,
+  ctx: Pick<Ctx, "blobs" | "reads" | "logGuard">,
   recordId: string,
   identity: string,
 ): Promise<string> {
@@ -29,6 +29,10 @@ export async function tlogProofFor(
   if (!cp || cp.size <= entry.leaf_index)
     throw conflict("the record is not yet in a published checkpoint; try again in a moment");
   const cosignatures = await cosignaturesOf(ctx.reads, entry.tenant_id, cp.size);
+  // The path is served only when the stored leaf and path lead to the root the checkpoint signs.
+  const basis = ctx.logGuard.basis;
+  const root = await basis.checkpointRoot("tlog_proof", cp);
+  const hash = await leafOfRow(ctx.reads, basis, "tlog_proof", entry);
   const get = await treeNodes(
     readNodeSource(ctx),
     entry.tenant_id,
@@ -38,7 +42,7 @@ export async function tlogProofFor(
   return formatTlogProof({
     extra: formatProofExtra({ identity, statement }),
     index: entry.leaf_index,
-    path: tree.inclusionProof(entry.leaf_index, cp.size, get),
+    path: treePathToSigned(basis, "tlog_proof", cp, root, { index: entry.leaf_index, hash }, get),
     checkpoint: `${cp.note}${cosignatures.map((c) => c.signature_line).join("")}`,
   });
 }

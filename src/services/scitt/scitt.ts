@@ -225,7 +225,7 @@ export async function registerDataTrailsStatement(
  * it: its asset is public), or one registered through SCRAPI, as SCRAPI's root routes read it.
  */
 export async function dataTrailsEntryReceipt(
-  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "config" | "db" | "keys" | "reads">,
+  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "config" | "db" | "keys" | "logGuard" | "reads">,
   caller: Principal | undefined,
   entryId: string,
 ): Promise<Uint8Array | undefined> {
@@ -242,7 +242,7 @@ export async function dataTrailsEntryReceipt(
 
 /** The statement of an entry read through DataTrails' form, as registered. */
 export async function dataTrailsEntryStatement(
-  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "config" | "db" | "keys" | "reads">,
+  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "config" | "db" | "keys" | "logGuard" | "reads">,
   caller: Principal | undefined,
   entryId: string,
 ): Promise<Uint8Array> {
@@ -266,7 +266,7 @@ export interface EntryReader {
 
 /** The receipt of a registered entry, or undefined while it is not yet sealed. */
 export async function entryReceipt(
-  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "config" | "db" | "keys" | "reads">,
+  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "config" | "db" | "keys" | "reads" | "logGuard">,
   reader: EntryReader,
   entryId: string,
   profile: Profile = "mmr",
@@ -284,7 +284,7 @@ export async function entryReceipt(
 
 /** The registered statement, as registered or (transparent) with its receipt in header 394. */
 export async function entryStatement(
-  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "config" | "db" | "keys" | "reads">,
+  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "config" | "db" | "keys" | "reads" | "logGuard">,
   reader: EntryReader,
   entryId: string,
   transparent: boolean,
@@ -329,7 +329,7 @@ function statementOf(
  * record's and only the record recomputes it.
  */
 export async function assetEventStatement(
-  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "db" | "keys" | "reads">,
+  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "db" | "keys" | "reads" | "logGuard">,
   event: AssetEventRow,
   transparent: boolean,
   grant: AccessGrant,
@@ -350,7 +350,7 @@ export async function assetEventStatement(
  * its attributes, and the transparent form the record itself.
  */
 export async function freeEventStatement(
-  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "config" | "db" | "keys" | "reads">,
+  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "config" | "db" | "keys" | "reads" | "logGuard">,
   p: Principal,
   eventId: string,
   transparent: boolean,
@@ -373,7 +373,7 @@ export async function freeEventStatement(
  * receipt attached and the record as the caller may read it (only the record recomputes the leaf).
  */
 async function eventStatement(
-  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "db" | "keys" | "reads">,
+  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "db" | "keys" | "reads" | "logGuard">,
   eventId: string,
   tenantId: string,
   attributes: Record<string, unknown>,
