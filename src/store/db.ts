@@ -7,6 +7,13 @@ export interface QueryOptions {
    * values: a plan made without the values walks tables where the values would use an index.
    */
   reusePlan?: boolean;
+  /**
+   * The statement reads rows in the order of an index it walks and stops at a limit (a page of a
+   * whole tenancy's list, a capped count): the planner is held to that walk, with no bitmap scan
+   * and no sort (`inIndexOrder` in sql.ts says why). PostgreSQL runs it on connections opened with
+   * those settings, so the hold costs no round trip; PGlite, in a transaction that sets them.
+   */
+  indexOrder?: boolean;
 }
 
 /** Anything that runs SQL: the database itself or an open transaction. */

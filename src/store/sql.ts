@@ -127,11 +127,9 @@ export async function fewMatches(
  * 36,528 buffers for a page of 5 at 18,000 records, 5,076 at 900). Not for a list by a rare value,
  * whose own index and a sort of its few matches are the cheaper plan (`narrowedSource` pins those).
  */
-export function inIndexOrder<T>(db: Db, fn: (q: Queryable) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.query("set local enable_bitmapscan = off");
-    await tx.query("set local enable_sort = off");
-    return fn(tx);
+export function inIndexOrder<T>(db: Queryable, fn: (q: Queryable) => Promise<T>): Promise<T> {
+  return fn({
+    query: (sql, params, opts) => db.query(sql, params, { ...opts, indexOrder: true }),
   });
 }
 

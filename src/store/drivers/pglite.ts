@@ -54,7 +54,14 @@ export async function openPglite(dir: string, guard = true): Promise<Db> {
   return guardTransactions(
     {
       kind: "pglite",
-      query: base.query,
+      query: (sql, params, opts) =>
+        opts?.indexOrder
+          ? pg.transaction(async (tx) => {
+              await tx.query("set local enable_bitmapscan = off");
+              await tx.query("set local enable_sort = off");
+              return wrap(tx).query(sql, params);
+            })
+          : base.query(sql, params),
       transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
       async ping() {
         await pg.query("select 1");

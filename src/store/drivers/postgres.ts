@@ -56,14 +56,32 @@ export async function openPostgres(url: string, max = 16, guard = true, connectT
   pool.on("error", () => {
     // An idle client lost its connection; the pool replaces it on next use.
   });
+  // Statements held to an index walk (`indexOrder`) run on connections of their own, opened with
+  // the planner settings: `set local` in a transaction cost each of them three more round trips.
+  let walking: pg.Pool | undefined;
+  const walkPool = () => {
+    if (!walking) {
+      walking = new pg.Pool({
+        connectionString: url,
+        max: Math.max(2, Math.ceil(max / 4)),
+        connectionTimeoutMillis: connectTimeoutMs,
+        options: "-c enable_bitmapscan=off -c enable_sort=off",
+      });
+      walking.on("error", () => undefined);
+    }
+    return walking;
+  };
   const statement = namedStatements();
   /**
    * A client for `fn`, back to the pool after it; one whose connection failed meanwhile is
    * released with the failure, which makes the pool drop it. The listener also keeps the failure
    * from being an unheard 'error' event, which would end the process.
    */
-  const withClient = async <T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
-    const client = await pool.connect();
+  const withClient = async <T>(
+    fn: (client: pg.PoolClient) => Promise<T>,
+    from: pg.Pool = pool,
+  ): Promise<T> => {
+    const client = await from.connect();
     let broken: Error | undefined;
     const onError = (err: Error) => {
       broken = err;
@@ -83,7 +101,8 @@ export async function openPostgres(url: string, max = 16, guard = true, connectT
     opts?: QueryOptions,
   ): Promise<R[]> => {
     const query = statement(sql, params, opts);
-    return client ? send<R>(client, query) : withClient((c) => send<R>(c, query));
+    if (client) return send<R>(client, query);
+    return withClient((c) => send<R>(c, query), opts?.indexOrder ? walkPool() : pool);
   };
   await run(undefined, "select 1");
   return guardTransactions(
@@ -106,7 +125,9 @@ export async function openPostgres(url: string, max = 16, guard = true, connectT
       async ping() {
         await run(undefined, "select 1");
       },
-      close: () => pool.end(),
+      close: async () => {
+        await Promise.all([pool.end(), walking?.end()]);
+      },
     },
     guard,
   );

@@ -40,8 +40,10 @@ function recordStatements(db: Db): { take<T>(fn: () => Promise<T>): Promise<Stat
     if (seen && /^\s*(select|with)\b/i.test(sql))
       seen.push({ sql, params: params ?? [], settings: [...settings] });
   };
+  // A statement held to an index walk is run by the driver with these settings.
+  const walk = ["set local enable_bitmapscan = off", "set local enable_sort = off"];
   db.query = (<R>(sql: string, params?: readonly unknown[], opts?: QueryOptions) => {
-    note(sql, params, []);
+    note(sql, params, opts?.indexOrder ? walk : []);
     return query<R>(sql, params, opts);
   }) as Db["query"];
   db.transaction = (<T>(fn: (tx: Queryable) => Promise<T>) =>
