@@ -9,7 +9,7 @@
  * @param {unknown} log
  */
 export function apiDocOf(buildApp, config, log) {
-  const { specs } = buildApp({ db: {}, config, log, keys: {}, wake: { commit() {} } });
+  const { specs } = buildApp({ db: {}, config, log, keys: {}, logGuard: {}, wake: { commit() {} } });
   return { text: apiDocText(specs), operations: specs.length };
 }
 

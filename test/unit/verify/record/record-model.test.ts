@@ -128,6 +128,7 @@ describe("record model", () => {
       config: loadConfig({}, {}),
       log: pino({ level: "silent" }),
       keys: {},
+      logGuard: {},
     } as unknown as Ctx;
     const built = buildApp(ctx);
     const doc = openApiDocument(built.specs, "/archivist", "http://localhost");
