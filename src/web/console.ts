@@ -49,6 +49,12 @@ let shown: Trail | undefined;
 let trust: TrustRoots = noTrust();
 /** What the trail on show was opened as, to judge it again when the roots change. */
 let shownLink: ConsoleLink | { kind: "either"; uuid: string } | undefined;
+/**
+ * Counts the trails asked for: a load that finishes after a later one was asked for (another
+ * trail, or the same one under roots applied meanwhile) shows nothing, so no verdict on screen is
+ * one of roots no longer applied.
+ */
+let asked = 0;
 let logTimer: ReturnType<typeof setInterval> | undefined;
 
 function say(ok: boolean | undefined, text: string, code?: string): void {
@@ -112,9 +118,11 @@ const table = new AssetTable(
 async function refreshLog(): Promise<void> {
   const s = session;
   if (!s || document.hidden) return;
+  const roots = trust;
   try {
-    const st = await logStatus(api(s), s.tenant, trust);
-    if (session === s) logPanel.replaceChildren(logPanelView(st, new Date()));
+    const st = await logStatus(api(s), s.tenant, roots);
+    // Judged by roots since replaced: the refresh the new roots started shows their verdict.
+    if (session === s && trust === roots) logPanel.replaceChildren(logPanelView(st, new Date()));
   } catch (err) {
     if (session === s)
       logPanel.replaceChildren(el("p", `The log could not be read: ${(err as Error).message}`, "bad"));
@@ -354,11 +362,15 @@ function highlight(identity: string): boolean {
 /**
  * Opens what a link names: a vCon's or an asset's trail, or a record within its trail; `either`
  * (a bare uuid) the vCon it records, else the asset of that id, then naming it in the address.
+ * `rejudge` loads the trail again even when the record is on show: its verdicts were made under
+ * other roots.
  */
-async function open(link: ConsoleLink | { kind: "either"; uuid: string }): Promise<void> {
+async function open(link: ConsoleLink | { kind: "either"; uuid: string }, rejudge = false): Promise<void> {
   const s = session;
   if (!s) return;
-  if (link.kind === "record" && shown?.steps.some((x) => x.facts.identity === link.identity)) {
+  if (!rejudge && link.kind === "record" && shown?.steps.some((x) => x.facts.identity === link.identity)) {
+    // The roots' next change opens the trail at this record.
+    shownLink = link;
     highlight(link.identity);
     say(true, `Showing ${link.identity} in its trail.`);
     return;
@@ -367,24 +379,30 @@ async function open(link: ConsoleLink | { kind: "either"; uuid: string }): Promi
   result.replaceChildren();
   shown = undefined;
   shownLink = link;
+  const ask = ++asked;
+  const roots = trust;
+  const current = () => session === s && ask === asked && trust === roots;
   await guarded("Loading the trail and verifying its receipts", async () => {
     const a = api(s);
     let t: Trail;
     if (link.kind === "record")
       t = link.asset
-        ? await loadTrail(a, { kind: "asset", uuid: link.asset }, link.asset, trust)
-        : await loadFreeEvent(a, link.identity, trust);
+        ? await loadTrail(a, { kind: "asset", uuid: link.asset }, link.asset, roots)
+        : await loadFreeEvent(a, link.identity, roots);
     else if (link.kind === "either") {
-      t = await loadTrail(a, "either", link.uuid, trust);
+      t = await loadTrail(a, "either", link.uuid, roots);
+      if (!current()) return;
       const named = consoleFragment(
         t.target.kind === "asset" ? { kind: "asset", uuid: link.uuid } : { kind: "vcon", uuid: link.uuid },
       );
       history.replaceState(null, "", named);
-    } else t = await loadTrail(a, { kind: link.kind, uuid: link.uuid }, link.uuid, trust);
-    if (session !== s) return;
-    shown = t;
+    } else t = await loadTrail(a, { kind: link.kind, uuid: link.uuid }, link.uuid, roots);
+    if (!current()) return;
     const served = await a.fetchedKeys().catch(() => undefined);
-    result.replaceChildren(trailView(t, s, await fingerprints(a), served));
+    const prints = await fingerprints(a);
+    if (!current()) return;
+    shown = t;
+    result.replaceChildren(trailView(t, s, prints, served));
     const { ok, text, code } = trailVerdict(t);
     say(ok, text, code);
     if (link.kind === "record") {
@@ -509,7 +527,7 @@ function useTrust(roots: TrustRoots): void {
   summary.textContent = trustSummary(roots);
   summary.dataset.pinned = String(pinsSomething(roots));
   void refreshLog();
-  if (shownLink && session) void open(shownLink);
+  if (shownLink && session) void open(shownLink, true);
   else say(true, trustSummary(roots));
 }
 

@@ -684,6 +684,184 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     expect((await status()).text).toBe("no log entry 999999 in your tenancy's log");
   });
 
+  it("judges every card again when the roots change or are forgotten, however the trail was opened", async () => {
+    const served = keysFromKeySet(
+      new Uint8Array(await (await fetch(`${s.url}/.well-known/scitt-keys`)).arrayBuffer()),
+    );
+    const logVkey = (
+      await (await fetch(`${s.url}/archivist/v1/merklelogs/${tenant}/tlog/key`)).text()
+    ).trim();
+    const kid = [...served.keys()][0] as string;
+    const other = formatVkey(`${WITNESS}-not`, ED25519, ed25519PublicKey(new Uint8Array(32).fill(7)));
+    const roots = {
+      pinned: {
+        fingerprints: [...served].map(([k, key]) => `${k} ${keyFingerprint(key)}`).join("\n"),
+        logKey: logVkey,
+        witnesses: witnessVkey,
+      },
+      wrong: { fingerprints: `${kid} sha256:${"00".repeat(32)}`, logKey: other, witnesses: "" },
+    };
+    const apply = async (r: { fingerprints: string; logKey: string; witnesses: string }) => {
+      if (!(await browser.page.isVisible("#trust-fingerprints")))
+        await browser.page.click("#trust-panel summary");
+      await browser.page.fill("#trust-fingerprints", r.fingerprints);
+      await browser.page.fill("#trust-log-key", r.logKey);
+      await browser.page.fill("#trust-witnesses", r.witnesses);
+      await browser.page.click("#trust-apply");
+    };
+    const forget = async () => {
+      if (!(await browser.page.isVisible("#trust-clear"))) await browser.page.click("#trust-panel summary");
+      await browser.page.click("#trust-clear");
+    };
+    const cards = () =>
+      browser.page.$$eval("#trail > li", (lis) =>
+        lis.map((li) => ({
+          identity: (li as HTMLElement).dataset.identity ?? "",
+          code: (li as HTMLElement).dataset.code ?? "",
+          tag: li.querySelector(".verdict-tag")?.getAttribute("data-code") ?? "",
+          selected: li.classList.contains("selected"),
+        })),
+      );
+    /** Waits until the same cards are on show, each (card and tag) judged `code`, and (`line`) the status line too. */
+    const judged = async (identities: string[], code: string, line = true) => {
+      await browser.page
+        .waitForFunction(
+          ({ ids, c, l }) => {
+            const lis = Array.from(document.querySelectorAll<HTMLElement>("#trail > li"));
+            return (
+              lis.length === ids.length &&
+              lis.every(
+                (li, i) =>
+                  li.dataset.identity === ids[i] &&
+                  li.dataset.code === c &&
+                  li.querySelector(".verdict-tag")?.getAttribute("data-code") === c,
+              ) &&
+              (!l || document.querySelector("#status")?.getAttribute("data-code") === c)
+            );
+          },
+          { ids: identities, c: code, l: line },
+          { timeout: 30_000 },
+        )
+        .catch(async (err: Error) => {
+          // What is on show instead, so a failure names the stale verdict.
+          const shownNow = JSON.stringify({ cards: await cards(), status: await status() });
+          throw new Error(`${err.message}\nwanted ${code} on ${identities.join(", ")}; on show: ${shownNow}`);
+        });
+      const now = await cards();
+      expect(now.map((x) => [x.code, x.tag])).toEqual(identities.map(() => [code, code]));
+      return now;
+    };
+    /** Opens a trail one way, then applies the pinned roots, wrong roots and none: every card follows. */
+    const rejudged = async (how: string, opened: () => Promise<void>, selected?: string) => {
+      await forget();
+      await opened();
+      await browser.page.waitForSelector("#trail > li");
+      const ids = (await cards()).map((x) => x.identity);
+      expect(ids.length, how).toBeGreaterThan(0);
+      // Opened at a record or by a file, the status line says what is shown, not a verdict.
+      await judged(ids, "self-consistent-unpinned", false);
+      for (const [roots_, code] of [
+        [roots.pinned, "verified"],
+        [roots.wrong, "policy-failed"],
+        [roots.pinned, "verified"],
+      ] as const) {
+        await apply(roots_);
+        const now = await judged(ids, code);
+        // The record the trail was opened at stays the one marked.
+        if (selected)
+          expect(
+            now.filter((x) => x.selected).map((x) => x.identity),
+            how,
+          ).toEqual([selected]);
+      }
+      await forget();
+      await judged(ids, "self-consistent-unpinned");
+      return ids;
+    };
+    const find = async (text: string) => {
+      await browser.page.fill("#query", text);
+      await browser.page.press("#query", "Enter");
+    };
+
+    await browser.page.setViewportSize(WIDE);
+    await browser.page.goto("about:blank");
+    await browser.page.goto(`${s.url}/console`);
+    await signIn();
+    await rejudged("vcon://", () => find(`vcon://${vcon}`));
+    await rejudged("a bare uuid", () => find(vcon));
+    await rejudged("assets/<uuid>", () => find(asset));
+    const assetTrail = (await cards()).map((x) => x.identity);
+    const second = assetTrail[1] as string;
+    // At a log entry: the record it names is the one marked, and stays marked as it is judged again.
+    const entry = await json<{ merklelog_entry?: { commit?: { index?: string } } }>(
+      s.api(`/archivist/v2/${second}`, { token }),
+    );
+    const index = Number(entry.merklelog_entry?.commit?.index);
+    expect(Number.isSafeInteger(index)).toBe(true);
+    await rejudged("log entry", () => find(`log entry ${index}`), second);
+    // A record link in the trail on show.
+    await rejudged(
+      "a record link",
+      async () => {
+        await find(asset);
+        await browser.page.waitForSelector("#trail > li");
+        await browser.page.click(`#trail > li[data-identity="${second}"] a.hash`);
+        await browser.page.waitForSelector(`#trail > li.selected[data-identity="${second}"]`);
+      },
+      second,
+    );
+    // A deep link, on a new page load: signed in after it.
+    await rejudged(
+      "a deep link",
+      async () => {
+        await browser.page.goto("about:blank");
+        await browser.page.goto(`${s.url}/console#record=${second}`);
+        await signIn();
+        await browser.page.waitForSelector("#trail > li.selected");
+      },
+      second,
+    );
+    // An asset-free record opened alone.
+    await rejudged(
+      "an asset-free record",
+      async () => {
+        await browser.page.goto("about:blank");
+        await browser.page.goto(`${s.url}/console#record=${freeEvent}`);
+        await signIn();
+        await browser.page.waitForSelector("#trail > li.selected");
+      },
+      freeEvent,
+    );
+    // A link in the asset table.
+    await rejudged("the asset table", async () => {
+      await browser.page.click(`#assets-table a[href="#vcon=${vcon}"]`);
+    });
+    // A vCon file found by its payload hash.
+    const file = new TextEncoder().encode(
+      JSON.stringify({
+        vcon: "0.0.1",
+        uuid: vcon,
+        created_at: `${today}T10:00:00Z`,
+        parties: [],
+        dialog: [],
+      }),
+    );
+    await s.api(`/archivist/v2/${asset}/events`, {
+      method: "POST",
+      token,
+      json: vconEvent(vcon, "vcon_redact", today, hashVcon(parseVcon(file), "python-json")),
+    });
+    await untilSealed(s, token, asset);
+    await rejudged("a vCon file", async () => {
+      await browser.page.setInputFiles("#vcon-file", {
+        name: "rejudged.vcon.json",
+        mimeType: "application/json",
+        buffer: Buffer.from(file),
+      });
+      await browser.page.waitForSelector("#trail > li.matched");
+    });
+  });
+
   it("signs out: the token leaves the tab", async () => {
     await browser.page.click("#signout");
     expect(await browser.page.isVisible("#signin")).toBe(true);
