@@ -26,7 +26,14 @@ import {
   type StatementField,
   signIn,
 } from "./console-data.js";
-import { recordAtIndex, recordsByPayload, vconPayloadHashes } from "./console-find.js";
+import {
+  isBareNumber,
+  parseLogPlace,
+  placeWords,
+  recordAtPlace,
+  recordsByPayload,
+  vconPayloadHashes,
+} from "./console-find.js";
 import { type ConsoleLink, consoleFragment, parseConsoleLink } from "./console-link.js";
 import { logPanelView } from "./console-log-panel.js";
 import { cardId, recordCard, recordLink, trailKey } from "./console-record.js";
@@ -569,23 +576,33 @@ byId<HTMLFormElement>("find-form").addEventListener("submit", (e) => {
   e.preventDefault();
   if (!session) return signedOut();
   const text = byId<HTMLInputElement>("query").value;
-  const index = /^(?:log\s+)?(?:entry\s+)?#?(\d{1,15})$/i.exec(text.trim())?.[1];
-  if (index !== undefined) {
+  const place = parseLogPlace(text);
+  if (place) {
     const s = session;
     result.replaceChildren();
     shown = undefined;
-    void guarded(`Finding log entry ${index}`, async () => {
-      const identity = await recordAtIndex(api(s), s.tenant, Number(index));
+    void guarded(`Finding ${placeWords(place)}`, async () => {
+      const identity = await recordAtPlace(api(s), s.tenant, place);
       const asset = /^assets\/([0-9a-f-]{36})\//.exec(identity)?.[1];
       go(asset ? { kind: "record", identity, asset } : { kind: "record", identity });
     });
     return;
   }
+  if (isBareNumber(text)) {
+    // Log entry 7 is at MMR position 11: a bare number could name either record.
+    result.replaceChildren();
+    shown = undefined;
+    const n = text.trim().replace("#", "");
+    return say(
+      false,
+      `Which number is ${n}? Enter log entry ${n} (as checkpoints and tlog-proofs count) or mmr ${n} (the MMR position, as MMR receipts name it).`,
+    );
+  }
   const target = parseTarget(text);
   if (!target) {
     result.replaceChildren();
     shown = undefined;
-    return say(false, "Enter vcon://<uuid>, a vCon uuid, assets/<uuid>, or log entry <n>.");
+    return say(false, "Enter vcon://<uuid>, a vCon uuid, assets/<uuid>, log entry <n> or mmr <position>.");
   }
   if (target !== "either") return go(target);
   // A bare uuid: the vCon it records, else the asset of that id.

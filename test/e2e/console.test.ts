@@ -310,7 +310,7 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     expect(create?.text).toMatch(/Accepted fromOrg A owner \(/);
     expect(create?.text).not.toContain("(not declared)");
     expect(create?.text).toMatch(
-      /receipt checks out under the keys this service serves \(log entry \d+; MMR and RFC 9162 profiles\)/,
+      /receipt checks out under the keys this service serves \(log entry \d+ \(MMR position \d+\); MMR and RFC 9162 profiles\)/,
     );
     expect(create?.text).toMatch(/Statementsigned statement, issuer http/);
     // Declared in March 2025, accepted today: flagged; declared today: not.
@@ -665,23 +665,57 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     expect(await browser.page.$("#trail")).toBeNull();
   });
 
-  it("opens the record at a log entry, as receipts name it, and says when there is none", async () => {
+  it("opens the record at a log entry or an MMR position, each named as such, never one for the other", async () => {
     await browser.page.fill("#query", `vcon://${vcon}`);
     await browser.page.press("#query", "Enter");
     await browser.page.waitForSelector("#trail > li");
-    const first = (await trailSteps())[0];
-    const index = /log entry (\d+);/.exec(first?.text ?? "")?.[1];
-    expect(index).toMatch(/^\d+$/);
-    const identity = await browser.page.getAttribute("#trail > li:first-child", "data-identity");
-    await browser.page.fill("#query", `log entry ${index}`);
+    // A record whose two numbers differ (leaf L sits at MMR position 2L − popcount(L)).
+    const card = (await trailSteps())
+      .map((x, i) => ({ i, m: /log entry (\d+) \(MMR position (\d+)\);/.exec(x.text) }))
+      .find((x) => x.m && x.m[1] !== x.m[2]);
+    const [entry, mmr] = [card?.m?.[1], card?.m?.[2]];
+    expect(entry).toMatch(/^\d+$/);
+    const identity = await browser.page.getAttribute(
+      `#trail > li:nth-child(${(card?.i ?? 0) + 1})`,
+      "data-identity",
+    );
+    for (const text of [`log entry ${entry}`, `entry ${entry}`, `mmr ${mmr}`, `MMR position ${mmr}`]) {
+      await browser.page.fill("#query", text);
+      await browser.page.press("#query", "Enter");
+      await browser.page.waitForSelector(`#trail > li.selected[data-identity="${identity}"]`);
+      expect(new URL(browser.page.url()).hash, text).toBe(`#record=${identity}`);
+    }
+    // The MMR position read as a log entry names another record, or none: never this one.
+    await browser.page.fill("#query", `log entry ${mmr}`);
     await browser.page.press("#query", "Enter");
-    await browser.page.waitForSelector("#trail > li.selected");
-    expect(await browser.page.getAttribute("#trail > li.selected", "data-identity")).toBe(identity);
-    expect(new URL(browser.page.url()).hash).toBe(`#record=${identity}`);
+    await browser.page.waitForFunction(
+      (id) =>
+        document.querySelector("#status[data-ok=false]") !== null ||
+        (document.querySelector("#trail > li.selected") !== null &&
+          document.querySelector("#trail > li.selected")?.getAttribute("data-identity") !== id),
+      identity,
+    );
+    expect(
+      await browser.page.getAttribute("#trail > li.selected", "data-identity").catch(() => null),
+    ).not.toBe(identity);
+    // A bare number could be either: the finder asks.
+    await browser.page.fill("#query", String(mmr));
+    await browser.page.press("#query", "Enter");
+    await browser.page.waitForSelector("#status[data-ok=false]");
+    expect((await status()).text).toBe(
+      `Which number is ${mmr}? Enter log entry ${mmr} (as checkpoints and tlog-proofs count) or mmr ${mmr} (the MMR position, as MMR receipts name it).`,
+    );
+    expect(await browser.page.$("#trail")).toBeNull();
     await browser.page.fill("#query", "log entry 999999");
     await browser.page.press("#query", "Enter");
     await browser.page.waitForSelector("#status[data-ok=false]");
     expect((await status()).text).toBe("no log entry 999999 in your tenancy's log");
+    await browser.page.fill("#query", "mmr 2");
+    await browser.page.press("#query", "Enter");
+    await browser.page.waitForSelector("#status[data-ok=false]");
+    expect((await status()).text).toBe(
+      "no log entry at MMR position 2 in your tenancy's log (an interior node of the MMR, or beyond the log)",
+    );
   });
 
   it("judges every card again when the roots change or are forgotten, however the trail was opened", async () => {
@@ -798,7 +832,7 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     );
     const index = Number(entry.merklelog_entry?.commit?.index);
     expect(Number.isSafeInteger(index)).toBe(true);
-    await rejudged("log entry", () => find(`log entry ${index}`), second);
+    await rejudged("an MMR position", () => find(`mmr ${index}`), second);
     // A record link in the trail on show.
     await rejudged(
       "a record link",
@@ -860,7 +894,7 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
       });
       await browser.page.waitForSelector("#trail > li.matched");
     });
-  });
+  }, 300_000);
 
   it("signs out: the token leaves the tab", async () => {
     await browser.page.click("#signout");

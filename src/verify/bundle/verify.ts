@@ -1,7 +1,7 @@
 import { CodedError } from "../api/coded-error.js";
 import { decodeSeal, verifySeal } from "../cose/index.js";
 import { type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../crypto/public-key.js";
-import { leafIndexOfMmrIndex, verifyConsistency } from "../mmr/index.js";
+import { entryWords, leafIndexOfMmrIndex, verifyConsistency } from "../mmr/index.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../receipts/index.js";
 import { signedAttributes } from "../receipts/record.js";
 import { type AttributeStanding, erasableStandings, erasedWords } from "../record/erasable.js";
@@ -490,7 +490,7 @@ function checkRecords(
           "RECEIPT_PEAK_NOT_SEALED",
           `the receipt's peak is not in the bundled seal ${String(r.mmr_size)}`,
         );
-      return ok(`entry ${v.mmrIndex} of ${r.log}, under seal ${seal.mmrSize}`);
+      return ok(`${entryWords(v.mmrIndex)} of ${r.log}, under seal ${seal.mmrSize}`);
     });
     const known = results.filter((r) => r.known);
     const ok = known.length > 0 && known.every((r) => r.ok);
