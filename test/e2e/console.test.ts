@@ -320,7 +320,7 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     expect(reg?.text).toContain("registered statement, issuer https://conserver.example");
     // A registered statement's RFC 9162 leaf is its payload's hash: that receipt is the statement's to check.
     expect(reg?.text).toMatch(
-      /receipt checks out under the keys this service serves \(log entry \d+; MMR profile\) \(its RFC 9162 receipt commits to the statement's payload/,
+      /receipt checks out under the keys this service serves \(log entry \d+ \(MMR position \d+\); MMR profile\) \(its RFC 9162 receipt commits to the statement's payload/,
     );
     // The attributes, whole, behind a summary.
     expect(await browser.page.$eval("#trail > li details.attributes", (d) => d.textContent)).toContain(
