@@ -565,8 +565,16 @@ function pinKeys(trust: TrustRoots, keySet: Uint8Array, carried: Map<string, Pub
   let pinnedKeys: Map<string, PublicKey> | undefined;
   if (trust.serviceKeys) {
     pinnedKeys = trust.serviceKeys;
-    for (const [kid, key] of trust.serviceKeys)
-      fingerprints.push(...coseKeyFingerprints(new Uint8Array(), new Map([[kid, key]]), () => true).slice(1));
+    for (const [kid, key] of trust.serviceKeys) {
+      const [pinned] = coseKeyFingerprints(new Uint8Array(), new Map([[kid, key]]), () => true).slice(1);
+      if (!pinned) continue;
+      // The bundle's own key of that kid, the very key pinned: one line, marked pinned, not two.
+      const same = fingerprints.find(
+        (f) => f.kind === "cose-key" && f.id === kid && f.fingerprint === pinned.fingerprint,
+      );
+      if (same) same.pinned = true;
+      else fingerprints.push(pinned);
+    }
   } else if (policy.serviceKeys.length > 0) {
     pinnedKeys = new Map(
       [...carried].filter(([kid]) =>
