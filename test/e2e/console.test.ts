@@ -276,6 +276,8 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
 
   it("opens a vCon from the table: its asset events, asset-free event and registered statement, each record's facts", async () => {
     await browser.page.click("#assets-table tbody tr:first-child td.name a");
+    // The trail's verdict, not a line said before it ("Signed in", "Loading…").
+    await browser.page.waitForSelector("#status[data-code]", { timeout: 20_000 });
     expect(await status()).toMatchObject({
       ok: "true",
       text: `SELF-CONSISTENT, KEYS NOT PINNED: 4 record(s) of vcon://${vcon}, every receipt valid under the keys this service serves`,
