@@ -45,8 +45,12 @@ included, keeps what one caller may read (or a value later erased).
   leak), with a token that may not read it 404. Asset-free events, their receipts and their
   signed statements (\`/archivist/v1/events/{uuid}/statement\`) are read by their tenancy's
   administrators. Registered SCITT statements are public, as SCRAPI publishes them (\`/entries\`).
-  A log entry (\`merklelogs/{tenant}/entries/{index}\`) is log data anyone may check (a leaf
-  hash and its path), but its \`identity\` names the record only to a caller who may read that
+  A log entry is log data anyone may check (a leaf hash and its path). Two numbers name it:
+  its **MMR position** (\`merklelogs/{tenant}/entries/{index}\`; what MMR receipts and a record's
+  \`merklelog_entry.commit.index\` carry) and its **log entry** number, the leaf index that
+  checkpoints, tiles and tlog-proofs count (\`merklelogs/{tenant}/leaves/{leaf}\`); leaf L sits at
+  MMR position 2L − popcount(L), so log entry 7 is MMR position 11. Both answers carry
+  \`mmr_index\` and \`leaf_index\`. Its \`identity\` names the record only to a caller who may read that
   record (\`assets/…/events/…\`, \`publicassets/…\` for public ones, \`events/…\`), and is \`""\` to
   anyone else. Seals and consistency proofs are about the log, not a record, and are public.
 - **Filters and counts.** A filter on an asset attribute (\`attributes.x\` on assets,

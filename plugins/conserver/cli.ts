@@ -26,18 +26,27 @@ export interface CliIo {
   stopped?: Promise<string>;
 }
 
-const USAGE = `usage: archivist conserver <command>
-  run --config <file> [--redis-url <url>] [--vcon-concurrency <n>] [--links-only | --deliver-only]
-  dlq list  [--config <file>] [--redis-url <url>] [--limit <n>] [--json]
+const RUN_LINE =
+  "  run --config <file> [--redis-url <url>] [--vcon-concurrency <n>] [--links-only | --deliver-only]\n";
+const DLQ_LINES = `  dlq list  [--config <file>] [--redis-url <url>] [--limit <n>] [--json]
   dlq retry [--config <file>] [--redis-url <url>] [id ...]   (no id: every entry)
   dlq list  --ingress <list> [--redis-url <url>] [--limit <n>] [--json]   (the link runtime's DLQ:<list>)
   dlq retry --ingress <list> [--redis-url <url>] [--limit <n>] [uuid ...] (back onto <list>)
-Redis URL: --redis-url, else the config's redis_url, else REDIS_URL, else redis://127.0.0.1:6379
+`;
+const REDIS_NOTE = `Redis URL: --redis-url, else the config's redis_url, else REDIS_URL, else redis://127.0.0.1:6379
 (run and dlq with the same --config read the same Redis; each answer names the one it used).
-vCons the link runtime runs at once: --vcon-concurrency, else CONSERVER_VCON_CONCURRENCY, else 1
+`;
+const RUN_NOTES = `vCons the link runtime runs at once: --vcon-concurrency, else CONSERVER_VCON_CONCURRENCY, else 1
 (deliveries the links queue at the same moment share one queue job: more at once, fewer jobs).
 scitt links: CONSERVER_SCITT_KEY_FILE (EC P-256 PEM), _KID, _ISSUER, _URL, _CLIENT_ID, _CLIENT_SECRET.
 `;
+const USAGE = `usage: archivist conserver <command>\n${RUN_LINE}${DLQ_LINES}${REDIS_NOTE}${RUN_NOTES}`;
+/** Each subcommand's own help: what it takes, not the other's. */
+const RUN_USAGE = `usage: archivist conserver run: the links and their deliveries, until SIGINT/SIGTERM
+${RUN_LINE}  --links-only: the link runtime alone; --deliver-only: the delivery workers alone
+${REDIS_NOTE}${RUN_NOTES}`;
+const DLQ_USAGE = `usage: archivist conserver dlq: the dead letters, listed or retried
+${DLQ_LINES}${REDIS_NOTE}`;
 
 const STOP_GRACE_MS = 10_000;
 
@@ -261,7 +270,7 @@ export async function conserverCli(args: string[], io: CliIo = defaultIo): Promi
   }
   const { values: v, positionals: p } = parsed;
   if (v.help) {
-    io.out(USAGE);
+    io.out(p[0] === "run" ? RUN_USAGE : p[0] === "dlq" ? DLQ_USAGE : USAGE);
     return 0;
   }
   if (p[0] === "run" && p.length === 1) return runCommand(v, io);

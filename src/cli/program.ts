@@ -45,9 +45,43 @@ export function program(exit: (code: number | undefined) => void): Cli {
   return cli;
 }
 
+/** Edits (insertions, deletions, substitutions, swaps of neighbours) between two words. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  const at = (i: number, j: number) => d[i]?.[j] ?? 0;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, at(i - 2, j - 2) + 1);
+      (d[i] as number[])[j] = best;
+    }
+  return at(a.length, b.length);
+}
+
+/**
+ * The commands a mistyped name was probably meant to be, nearest first (commander's own
+ * suggestion is never reached: unknown names are refused before it runs).
+ */
+function suggestedCommands(name: string): string[] {
+  const scored = Object.keys(commands)
+    .map((c) => ({ c, d: editDistance(name.toLowerCase(), c) }))
+    // Commander's bound: a third of the word's length may differ, at most.
+    .filter((x) => x.d > 0 && (x.d - 1) / Math.max(x.c.length, name.length) < 0.4);
+  const best = Math.min(...scored.map((x) => x.d));
+  return scored.filter((x) => x.d === best).map((x) => x.c);
+}
+
 /** An unknown command, asked for with or without --help, or through `help <name>`. */
 function unknownCommand(name: string): number {
-  process.stderr.write(`archivist: unknown command '${name}' (archivist --help lists the commands)\n`);
+  const near = suggestedCommands(name);
+  const hint = near.length ? ` Did you mean ${near.join(" or ")}?` : "";
+  process.stderr.write(
+    `archivist: unknown command '${name}'.${hint} (archivist --help lists the commands)\n`,
+  );
   return USAGE_EXIT_CODE;
 }
 

@@ -4,6 +4,7 @@ import type { VerificationVerdict } from "../verify/index.js";
 import {
   cannotEvaluate,
   type DocumentReport,
+  entryWords,
   lookupApi,
   lookupVerdict,
   type PublicApi,
@@ -25,7 +26,7 @@ import { declareVerifyBundle } from "./verify-bundle.js";
 import { declareVerifyProvenance } from "./verify-provenance.js";
 
 const receiptText = (r: ReceiptCheck) =>
-  r.ok ? `receipt OK (log entry ${r.mmrIndex})` : `receipt FAILED: ${r.reason}`;
+  r.ok ? `receipt OK (${entryWords(r.mmrIndex)})` : `receipt FAILED: ${r.reason}`;
 const who = (p: unknown) => {
   const o = (p ?? {}) as Record<string, unknown>;
   return String(o.display_name || o.email || o.subject || o.issuer || "(not declared)");

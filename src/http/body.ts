@@ -209,6 +209,22 @@ function limitOf(contentType: string | undefined, limits: BodyLimits): number {
   return JSON_LIMIT;
 }
 
+/**
+ * Past this many declared bytes, a body over its parser's limit is not read to its end: the
+ * answer closes the connection instead (a client may then see its write fail before the 413).
+ */
+const DRAIN_MAX = 64 * 1024 * 1024;
+
+/** The limit of the parser that buffers a body of this type; undefined for a type read by no buffering parser. */
+function bufferedLimit(contentType: string | undefined): number | undefined {
+  const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (type === "application/json" || /^application\/[^;\s]+\+json$/.test(type)) return JSON_LIMIT;
+  if (type === "application/x-www-form-urlencoded") return FORM_LIMIT;
+  if (type === "application/cose" || type === "application/cbor" || /^application\/[^;\s]+\+cose$/.test(type))
+    return COSE_LIMIT;
+  return undefined;
+}
+
 /** Whether the request carries body bytes (an empty form, `curl -d ''`, carries none). */
 export const hasBody = (req: FastifyRequest) =>
   req.headers["transfer-encoding"] !== undefined ||
@@ -245,6 +261,19 @@ export function registerBodyParsers(server: FastifyInstance, limits: BodyLimits)
   // Written with `done`, not async: a promise per request here was a measurable part of one.
   server.addHook("preParsing", (req, res, payload, done) => {
     if (!hasBody(req)) return done(null, payload);
+    const limit = bufferedLimit(req.headers["content-type"]);
+    const declared = Number(req.headers["content-length"]);
+    if (limit !== undefined && declared > limit) {
+      // Fastify would answer 413 and close the connection at once, while the client is still
+      // sending: a Node client then often sees EPIPE, not the answer. The rest is read unread
+      // (bounded in size here, in time by the body's deadline), as the compressed path does.
+      if (declared > DRAIN_MAX) res.header("connection", "close");
+      else {
+        payload.resume();
+        bodyDeadline(req, res, payload, limits.timeoutMs);
+      }
+      return done(new ApiError("payload_too_large", "request body is too large"));
+    }
     let body: Payload;
     try {
       body = decoded(req.headers["content-encoding"], payload, limitOf(req.headers["content-type"], limits));

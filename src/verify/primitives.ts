@@ -95,6 +95,7 @@ export { sha256Hex } from "./lookup/sha256.js";
 export { looksLikeVcon, uuidOfVconFile, type VconReport, vconUuidOf, verifyVcon } from "./lookup/vcon.js";
 export { hashPosPair, type NodeGetter as MmrNodeGetter } from "./mmr/hash.js";
 export {
+  entryWords,
   includedRoot,
   inclusionProofIndices,
   isValidMmrSize,

@@ -83,19 +83,59 @@ export async function recordsByPayload(api: PublicApi, hashes: PayloadHash[]): P
 }
 
 /**
- * The record at a position of the caller's tenancy's log (`log entry N`, the MMR index receipts
- * name), through the log's entry route, which names the record only to a caller who may read it.
+ * A place in the log, by one of its two numbers: `mmr`, the MMR position (what MMR receipts and
+ * `merklelog_entry.commit.index` carry), or `entry`, the log entry (the leaf index checkpoints,
+ * tiles and tlog-proofs count). Leaf 7 is at MMR position 11: the two are never taken for each other.
  */
-export async function recordAtIndex(api: PublicApi, tenant: string, index: number): Promise<string> {
-  const path = `/archivist/v1/merklelogs/${tenant}/entries/${index}`;
-  const { status, bytes } = await api.get(path);
-  if (status === 404) throw new LookupError(`no log entry ${index} in your tenancy's log`);
-  if (status === 409) throw new LookupError(`log entry ${index} is not sealed yet: try again in a moment`);
-  if (status !== 200) throw new LookupError(`the log entry look-up answered ${status}`, status);
-  const identity = String(
-    (JSON.parse(new TextDecoder().decode(bytes)) as { identity?: unknown }).identity ?? "",
-  );
-  if (!identity) throw new LookupError(`log entry ${index} holds a record you may not read`);
+export interface LogPlace {
+  numbering: "mmr" | "entry";
+  n: number;
+}
+
+/** The place in the log a finder's text names (`mmr 11`, `MMR position 11`, `log entry 7`, `entry 7`, `leaf 7`). */
+export function parseLogPlace(text: string): LogPlace | undefined {
+  const t = text.trim();
+  const mmr = /^mmr(?:[\s_-]*(?:position|pos|index))?\s*#?(\d{1,15})$/i.exec(t)?.[1];
+  if (mmr !== undefined) return { numbering: "mmr", n: Number(mmr) };
+  const entry = /^(?:(?:log\s+)?entry|leaf(?:[\s_-]*index)?)\s*#?(\d{1,15})$/i.exec(t)?.[1];
+  if (entry !== undefined) return { numbering: "entry", n: Number(entry) };
+  return undefined;
+}
+
+/** A bare number: which of the two it means cannot be known, so the finder asks. */
+export const isBareNumber = (text: string) => /^#?\d{1,15}$/.test(text.trim());
+
+/** A place in the log in words: "MMR position 11" or "log entry 7". */
+export const placeWords = (p: LogPlace) =>
+  p.numbering === "mmr" ? `MMR position ${p.n}` : `log entry ${p.n}`;
+
+/**
+ * The record at a place of the caller's tenancy's log, through the log's entry routes (the MMR
+ * position's, or the leaf's), which name the record only to a caller who may read it. The answer
+ * carries both numbers: one that is not the number asked for is refused, so a record is never
+ * opened for the other numbering.
+ */
+export async function recordAtPlace(api: PublicApi, tenant: string, place: LogPlace): Promise<string> {
+  const route = place.numbering === "mmr" ? "entries" : "leaves";
+  const words = placeWords(place);
+  const { status, bytes } = await api.get(`/archivist/v1/merklelogs/${tenant}/${route}/${place.n}`);
+  if (status === 404)
+    throw new LookupError(
+      place.numbering === "mmr"
+        ? `no log entry at ${words} in your tenancy's log (an interior node of the MMR, or beyond the log)`
+        : `no ${words} in your tenancy's log`,
+    );
+  if (status === 409) throw new LookupError(`${words} is not sealed yet: try again in a moment`);
+  if (status !== 200) throw new LookupError(`the look-up of ${words} answered ${status}`, status);
+  const body = JSON.parse(new TextDecoder().decode(bytes)) as {
+    identity?: unknown;
+    mmr_index?: unknown;
+    leaf_index?: unknown;
+  };
+  const got = place.numbering === "mmr" ? body.mmr_index : body.leaf_index;
+  if (got !== place.n) throw new LookupError(`the service answered ${words} with another entry`);
+  const identity = String(body.identity ?? "");
+  if (!identity) throw new LookupError(`${words} holds a record you may not read`);
   // Public records are named by their public path; the console opens every record by its own.
   return identity.replace(/^publicassets\//, "assets/");
 }

@@ -26,7 +26,14 @@ import {
   type StatementField,
   signIn,
 } from "./console-data.js";
-import { recordAtIndex, recordsByPayload, vconPayloadHashes } from "./console-find.js";
+import {
+  isBareNumber,
+  parseLogPlace,
+  placeWords,
+  recordAtPlace,
+  recordsByPayload,
+  vconPayloadHashes,
+} from "./console-find.js";
 import { type ConsoleLink, consoleFragment, parseConsoleLink } from "./console-link.js";
 import { logPanelView } from "./console-log-panel.js";
 import { cardId, recordCard, recordLink, trailKey } from "./console-record.js";
@@ -49,6 +56,12 @@ let shown: Trail | undefined;
 let trust: TrustRoots = noTrust();
 /** What the trail on show was opened as, to judge it again when the roots change. */
 let shownLink: ConsoleLink | { kind: "either"; uuid: string } | undefined;
+/**
+ * Counts the trails asked for: a load that finishes after a later one was asked for (another
+ * trail, or the same one under roots applied meanwhile) shows nothing, so no verdict on screen is
+ * one of roots no longer applied.
+ */
+let asked = 0;
 let logTimer: ReturnType<typeof setInterval> | undefined;
 
 function say(ok: boolean | undefined, text: string, code?: string): void {
@@ -112,9 +125,11 @@ const table = new AssetTable(
 async function refreshLog(): Promise<void> {
   const s = session;
   if (!s || document.hidden) return;
+  const roots = trust;
   try {
-    const st = await logStatus(api(s), s.tenant, trust);
-    if (session === s) logPanel.replaceChildren(logPanelView(st, new Date()));
+    const st = await logStatus(api(s), s.tenant, roots);
+    // Judged by roots since replaced: the refresh the new roots started shows their verdict.
+    if (session === s && trust === roots) logPanel.replaceChildren(logPanelView(st, new Date()));
   } catch (err) {
     if (session === s)
       logPanel.replaceChildren(el("p", `The log could not be read: ${(err as Error).message}`, "bad"));
@@ -354,11 +369,15 @@ function highlight(identity: string): boolean {
 /**
  * Opens what a link names: a vCon's or an asset's trail, or a record within its trail; `either`
  * (a bare uuid) the vCon it records, else the asset of that id, then naming it in the address.
+ * `rejudge` loads the trail again even when the record is on show: its verdicts were made under
+ * other roots.
  */
-async function open(link: ConsoleLink | { kind: "either"; uuid: string }): Promise<void> {
+async function open(link: ConsoleLink | { kind: "either"; uuid: string }, rejudge = false): Promise<void> {
   const s = session;
   if (!s) return;
-  if (link.kind === "record" && shown?.steps.some((x) => x.facts.identity === link.identity)) {
+  if (!rejudge && link.kind === "record" && shown?.steps.some((x) => x.facts.identity === link.identity)) {
+    // The roots' next change opens the trail at this record.
+    shownLink = link;
     highlight(link.identity);
     say(true, `Showing ${link.identity} in its trail.`);
     return;
@@ -367,24 +386,30 @@ async function open(link: ConsoleLink | { kind: "either"; uuid: string }): Promi
   result.replaceChildren();
   shown = undefined;
   shownLink = link;
+  const ask = ++asked;
+  const roots = trust;
+  const current = () => session === s && ask === asked && trust === roots;
   await guarded("Loading the trail and verifying its receipts", async () => {
     const a = api(s);
     let t: Trail;
     if (link.kind === "record")
       t = link.asset
-        ? await loadTrail(a, { kind: "asset", uuid: link.asset }, link.asset, trust)
-        : await loadFreeEvent(a, link.identity, trust);
+        ? await loadTrail(a, { kind: "asset", uuid: link.asset }, link.asset, roots)
+        : await loadFreeEvent(a, link.identity, roots);
     else if (link.kind === "either") {
-      t = await loadTrail(a, "either", link.uuid, trust);
+      t = await loadTrail(a, "either", link.uuid, roots);
+      if (!current()) return;
       const named = consoleFragment(
         t.target.kind === "asset" ? { kind: "asset", uuid: link.uuid } : { kind: "vcon", uuid: link.uuid },
       );
       history.replaceState(null, "", named);
-    } else t = await loadTrail(a, { kind: link.kind, uuid: link.uuid }, link.uuid, trust);
-    if (session !== s) return;
-    shown = t;
+    } else t = await loadTrail(a, { kind: link.kind, uuid: link.uuid }, link.uuid, roots);
+    if (!current()) return;
     const served = await a.fetchedKeys().catch(() => undefined);
-    result.replaceChildren(trailView(t, s, await fingerprints(a), served));
+    const prints = await fingerprints(a);
+    if (!current()) return;
+    shown = t;
+    result.replaceChildren(trailView(t, s, prints, served));
     const { ok, text, code } = trailVerdict(t);
     say(ok, text, code);
     if (link.kind === "record") {
@@ -509,7 +534,7 @@ function useTrust(roots: TrustRoots): void {
   summary.textContent = trustSummary(roots);
   summary.dataset.pinned = String(pinsSomething(roots));
   void refreshLog();
-  if (shownLink && session) void open(shownLink);
+  if (shownLink && session) void open(shownLink, true);
   else say(true, trustSummary(roots));
 }
 
@@ -551,23 +576,33 @@ byId<HTMLFormElement>("find-form").addEventListener("submit", (e) => {
   e.preventDefault();
   if (!session) return signedOut();
   const text = byId<HTMLInputElement>("query").value;
-  const index = /^(?:log\s+)?(?:entry\s+)?#?(\d{1,15})$/i.exec(text.trim())?.[1];
-  if (index !== undefined) {
+  const place = parseLogPlace(text);
+  if (place) {
     const s = session;
     result.replaceChildren();
     shown = undefined;
-    void guarded(`Finding log entry ${index}`, async () => {
-      const identity = await recordAtIndex(api(s), s.tenant, Number(index));
+    void guarded(`Finding ${placeWords(place)}`, async () => {
+      const identity = await recordAtPlace(api(s), s.tenant, place);
       const asset = /^assets\/([0-9a-f-]{36})\//.exec(identity)?.[1];
       go(asset ? { kind: "record", identity, asset } : { kind: "record", identity });
     });
     return;
   }
+  if (isBareNumber(text)) {
+    // Log entry 7 is at MMR position 11: a bare number could name either record.
+    result.replaceChildren();
+    shown = undefined;
+    const n = text.trim().replace("#", "");
+    return say(
+      false,
+      `Which number is ${n}? Enter log entry ${n} (as checkpoints and tlog-proofs count) or mmr ${n} (the MMR position, as MMR receipts name it).`,
+    );
+  }
   const target = parseTarget(text);
   if (!target) {
     result.replaceChildren();
     shown = undefined;
-    return say(false, "Enter vcon://<uuid>, a vCon uuid, assets/<uuid>, or log entry <n>.");
+    return say(false, "Enter vcon://<uuid>, a vCon uuid, assets/<uuid>, log entry <n> or mmr <position>.");
   }
   if (target !== "either") return go(target);
   // A bare uuid: the vCon it records, else the asset of that id.

@@ -1,6 +1,6 @@
 import type { BundleReport, VerificationVerdict } from "../verify/index.js";
 import type { ReceiptCheck, VconReport } from "../verify/primitives.js";
-import { type DocumentReport, versionLabel } from "../verify/primitives.js";
+import { type DocumentReport, entryWords, versionLabel } from "../verify/primitives.js";
 import { readableDate } from "./dates.js";
 import { trustWords } from "./trust.js";
 
@@ -74,7 +74,7 @@ export function receiptView(r: ReceiptCheck, whose = "the verdict's keys"): HTML
   const profiles = r.profiles.map((p) => (p === "mmr" ? "MMR" : "RFC 9162")).join(" and ");
   const box = el(
     "span",
-    `receipt checks out under ${whose} (log entry ${r.mmrIndex}; ${profiles} profile${r.profiles.length > 1 ? "s" : ""})`,
+    `receipt checks out under ${whose} (${entryWords(r.mmrIndex)}; ${profiles} profile${r.profiles.length > 1 ? "s" : ""})`,
     "checked",
   );
   if (r.note) box.append(el("span", ` (${r.note})`, "note"));

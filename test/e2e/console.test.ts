@@ -276,6 +276,8 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
 
   it("opens a vCon from the table: its asset events, asset-free event and registered statement, each record's facts", async () => {
     await browser.page.click("#assets-table tbody tr:first-child td.name a");
+    // The trail's verdict, not a line said before it ("Signed in", "Loading…").
+    await browser.page.waitForSelector("#status[data-code]", { timeout: 20_000 });
     expect(await status()).toMatchObject({
       ok: "true",
       text: `SELF-CONSISTENT, KEYS NOT PINNED: 4 record(s) of vcon://${vcon}, every receipt valid under the keys this service serves`,
@@ -310,7 +312,7 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     expect(create?.text).toMatch(/Accepted fromOrg A owner \(/);
     expect(create?.text).not.toContain("(not declared)");
     expect(create?.text).toMatch(
-      /receipt checks out under the keys this service serves \(log entry \d+; MMR and RFC 9162 profiles\)/,
+      /receipt checks out under the keys this service serves \(log entry \d+ \(MMR position \d+\); MMR and RFC 9162 profiles\)/,
     );
     expect(create?.text).toMatch(/Statementsigned statement, issuer http/);
     // Declared in March 2025, accepted today: flagged; declared today: not.
@@ -320,7 +322,7 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     expect(reg?.text).toContain("registered statement, issuer https://conserver.example");
     // A registered statement's RFC 9162 leaf is its payload's hash: that receipt is the statement's to check.
     expect(reg?.text).toMatch(
-      /receipt checks out under the keys this service serves \(log entry \d+; MMR profile\) \(its RFC 9162 receipt commits to the statement's payload/,
+      /receipt checks out under the keys this service serves \(log entry \d+ \(MMR position \d+\); MMR profile\) \(its RFC 9162 receipt commits to the statement's payload/,
     );
     // The attributes, whole, behind a summary.
     expect(await browser.page.$eval("#trail > li details.attributes", (d) => d.textContent)).toContain(
@@ -665,24 +667,236 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     expect(await browser.page.$("#trail")).toBeNull();
   });
 
-  it("opens the record at a log entry, as receipts name it, and says when there is none", async () => {
+  it("opens the record at a log entry or an MMR position, each named as such, never one for the other", async () => {
     await browser.page.fill("#query", `vcon://${vcon}`);
     await browser.page.press("#query", "Enter");
     await browser.page.waitForSelector("#trail > li");
-    const first = (await trailSteps())[0];
-    const index = /log entry (\d+);/.exec(first?.text ?? "")?.[1];
-    expect(index).toMatch(/^\d+$/);
-    const identity = await browser.page.getAttribute("#trail > li:first-child", "data-identity");
-    await browser.page.fill("#query", `log entry ${index}`);
+    // A record whose two numbers differ (leaf L sits at MMR position 2L − popcount(L)).
+    const card = (await trailSteps())
+      .map((x, i) => ({ i, m: /log entry (\d+) \(MMR position (\d+)\);/.exec(x.text) }))
+      .find((x) => x.m && x.m[1] !== x.m[2]);
+    const [entry, mmr] = [card?.m?.[1], card?.m?.[2]];
+    expect(entry).toMatch(/^\d+$/);
+    const identity = await browser.page.getAttribute(
+      `#trail > li:nth-child(${(card?.i ?? 0) + 1})`,
+      "data-identity",
+    );
+    for (const text of [`log entry ${entry}`, `entry ${entry}`, `mmr ${mmr}`, `MMR position ${mmr}`]) {
+      await browser.page.fill("#query", text);
+      await browser.page.press("#query", "Enter");
+      await browser.page.waitForSelector(`#trail > li.selected[data-identity="${identity}"]`);
+      expect(new URL(browser.page.url()).hash, text).toBe(`#record=${identity}`);
+    }
+    // The MMR position read as a log entry names another record, or none: never this one.
+    await browser.page.fill("#query", `log entry ${mmr}`);
     await browser.page.press("#query", "Enter");
-    await browser.page.waitForSelector("#trail > li.selected");
-    expect(await browser.page.getAttribute("#trail > li.selected", "data-identity")).toBe(identity);
-    expect(new URL(browser.page.url()).hash).toBe(`#record=${identity}`);
+    await browser.page.waitForFunction(
+      (id) =>
+        document.querySelector("#status[data-ok=false]") !== null ||
+        (document.querySelector("#trail > li.selected") !== null &&
+          document.querySelector("#trail > li.selected")?.getAttribute("data-identity") !== id),
+      identity,
+    );
+    expect(
+      await browser.page.getAttribute("#trail > li.selected", "data-identity").catch(() => null),
+    ).not.toBe(identity);
+    // A bare number could be either: the finder asks.
+    await browser.page.fill("#query", String(mmr));
+    await browser.page.press("#query", "Enter");
+    await browser.page.waitForSelector("#status[data-ok=false]");
+    expect((await status()).text).toBe(
+      `Which number is ${mmr}? Enter log entry ${mmr} (as checkpoints and tlog-proofs count) or mmr ${mmr} (the MMR position, as MMR receipts name it).`,
+    );
+    expect(await browser.page.$("#trail")).toBeNull();
     await browser.page.fill("#query", "log entry 999999");
     await browser.page.press("#query", "Enter");
     await browser.page.waitForSelector("#status[data-ok=false]");
     expect((await status()).text).toBe("no log entry 999999 in your tenancy's log");
+    await browser.page.fill("#query", "mmr 2");
+    await browser.page.press("#query", "Enter");
+    await browser.page.waitForSelector("#status[data-ok=false]");
+    expect((await status()).text).toBe(
+      "no log entry at MMR position 2 in your tenancy's log (an interior node of the MMR, or beyond the log)",
+    );
   });
+
+  it("judges every card again when the roots change or are forgotten, however the trail was opened", async () => {
+    const served = keysFromKeySet(
+      new Uint8Array(await (await fetch(`${s.url}/.well-known/scitt-keys`)).arrayBuffer()),
+    );
+    const logVkey = (
+      await (await fetch(`${s.url}/archivist/v1/merklelogs/${tenant}/tlog/key`)).text()
+    ).trim();
+    const kid = [...served.keys()][0] as string;
+    const other = formatVkey(`${WITNESS}-not`, ED25519, ed25519PublicKey(new Uint8Array(32).fill(7)));
+    const roots = {
+      pinned: {
+        fingerprints: [...served].map(([k, key]) => `${k} ${keyFingerprint(key)}`).join("\n"),
+        logKey: logVkey,
+        witnesses: witnessVkey,
+      },
+      wrong: { fingerprints: `${kid} sha256:${"00".repeat(32)}`, logKey: other, witnesses: "" },
+    };
+    const apply = async (r: { fingerprints: string; logKey: string; witnesses: string }) => {
+      if (!(await browser.page.isVisible("#trust-fingerprints")))
+        await browser.page.click("#trust-panel summary");
+      await browser.page.fill("#trust-fingerprints", r.fingerprints);
+      await browser.page.fill("#trust-log-key", r.logKey);
+      await browser.page.fill("#trust-witnesses", r.witnesses);
+      await browser.page.click("#trust-apply");
+    };
+    const forget = async () => {
+      if (!(await browser.page.isVisible("#trust-clear"))) await browser.page.click("#trust-panel summary");
+      await browser.page.click("#trust-clear");
+    };
+    const cards = () =>
+      browser.page.$$eval("#trail > li", (lis) =>
+        lis.map((li) => ({
+          identity: (li as HTMLElement).dataset.identity ?? "",
+          code: (li as HTMLElement).dataset.code ?? "",
+          tag: li.querySelector(".verdict-tag")?.getAttribute("data-code") ?? "",
+          selected: li.classList.contains("selected"),
+        })),
+      );
+    /** Waits until the same cards are on show, each (card and tag) judged `code`, and (`line`) the status line too. */
+    const judged = async (identities: string[], code: string, line = true) => {
+      await browser.page
+        .waitForFunction(
+          ({ ids, c, l }) => {
+            const lis = Array.from(document.querySelectorAll<HTMLElement>("#trail > li"));
+            return (
+              lis.length === ids.length &&
+              lis.every(
+                (li, i) =>
+                  li.dataset.identity === ids[i] &&
+                  li.dataset.code === c &&
+                  li.querySelector(".verdict-tag")?.getAttribute("data-code") === c,
+              ) &&
+              (!l || document.querySelector("#status")?.getAttribute("data-code") === c)
+            );
+          },
+          { ids: identities, c: code, l: line },
+          { timeout: 30_000 },
+        )
+        .catch(async (err: Error) => {
+          // What is on show instead, so a failure names the stale verdict.
+          const shownNow = JSON.stringify({ cards: await cards(), status: await status() });
+          throw new Error(`${err.message}\nwanted ${code} on ${identities.join(", ")}; on show: ${shownNow}`);
+        });
+      const now = await cards();
+      expect(now.map((x) => [x.code, x.tag])).toEqual(identities.map(() => [code, code]));
+      return now;
+    };
+    /** Opens a trail one way, then applies the pinned roots, wrong roots and none: every card follows. */
+    const rejudged = async (how: string, opened: () => Promise<void>, selected?: string) => {
+      await forget();
+      await opened();
+      await browser.page.waitForSelector("#trail > li");
+      const ids = (await cards()).map((x) => x.identity);
+      expect(ids.length, how).toBeGreaterThan(0);
+      // Opened at a record or by a file, the status line says what is shown, not a verdict.
+      await judged(ids, "self-consistent-unpinned", false);
+      for (const [roots_, code] of [
+        [roots.pinned, "verified"],
+        [roots.wrong, "policy-failed"],
+        [roots.pinned, "verified"],
+      ] as const) {
+        await apply(roots_);
+        const now = await judged(ids, code);
+        // The record the trail was opened at stays the one marked.
+        if (selected)
+          expect(
+            now.filter((x) => x.selected).map((x) => x.identity),
+            how,
+          ).toEqual([selected]);
+      }
+      await forget();
+      await judged(ids, "self-consistent-unpinned");
+      return ids;
+    };
+    const find = async (text: string) => {
+      await browser.page.fill("#query", text);
+      await browser.page.press("#query", "Enter");
+    };
+
+    await browser.page.setViewportSize(WIDE);
+    await browser.page.goto("about:blank");
+    await browser.page.goto(`${s.url}/console`);
+    await signIn();
+    await rejudged("vcon://", () => find(`vcon://${vcon}`));
+    await rejudged("a bare uuid", () => find(vcon));
+    await rejudged("assets/<uuid>", () => find(asset));
+    const assetTrail = (await cards()).map((x) => x.identity);
+    const second = assetTrail[1] as string;
+    // At a log entry: the record it names is the one marked, and stays marked as it is judged again.
+    const entry = await json<{ merklelog_entry?: { commit?: { index?: string } } }>(
+      s.api(`/archivist/v2/${second}`, { token }),
+    );
+    const index = Number(entry.merklelog_entry?.commit?.index);
+    expect(Number.isSafeInteger(index)).toBe(true);
+    await rejudged("an MMR position", () => find(`mmr ${index}`), second);
+    // A record link in the trail on show.
+    await rejudged(
+      "a record link",
+      async () => {
+        await find(asset);
+        await browser.page.waitForSelector("#trail > li");
+        await browser.page.click(`#trail > li[data-identity="${second}"] a.hash`);
+        await browser.page.waitForSelector(`#trail > li.selected[data-identity="${second}"]`);
+      },
+      second,
+    );
+    // A deep link, on a new page load: signed in after it.
+    await rejudged(
+      "a deep link",
+      async () => {
+        await browser.page.goto("about:blank");
+        await browser.page.goto(`${s.url}/console#record=${second}`);
+        await signIn();
+        await browser.page.waitForSelector("#trail > li.selected");
+      },
+      second,
+    );
+    // An asset-free record opened alone.
+    await rejudged(
+      "an asset-free record",
+      async () => {
+        await browser.page.goto("about:blank");
+        await browser.page.goto(`${s.url}/console#record=${freeEvent}`);
+        await signIn();
+        await browser.page.waitForSelector("#trail > li.selected");
+      },
+      freeEvent,
+    );
+    // A link in the asset table.
+    await rejudged("the asset table", async () => {
+      await browser.page.click(`#assets-table a[href="#vcon=${vcon}"]`);
+    });
+    // A vCon file found by its payload hash.
+    const file = new TextEncoder().encode(
+      JSON.stringify({
+        vcon: "0.0.1",
+        uuid: vcon,
+        created_at: `${today}T10:00:00Z`,
+        parties: [],
+        dialog: [],
+      }),
+    );
+    await s.api(`/archivist/v2/${asset}/events`, {
+      method: "POST",
+      token,
+      json: vconEvent(vcon, "vcon_redact", today, hashVcon(parseVcon(file), "python-json")),
+    });
+    await untilSealed(s, token, asset);
+    await rejudged("a vCon file", async () => {
+      await browser.page.setInputFiles("#vcon-file", {
+        name: "rejudged.vcon.json",
+        mimeType: "application/json",
+        buffer: Buffer.from(file),
+      });
+      await browser.page.waitForSelector("#trail > li.matched");
+    });
+  }, 300_000);
 
   it("signs out: the token leaves the tab", async () => {
     await browser.page.click("#signout");

@@ -180,12 +180,12 @@ describe("README", () => {
     const oks = lines.filter((l) => l.startsWith("VERIFIED") || l.startsWith("OK "));
     const pinned = "VERIFIED \\(keys pinned, not witnessed\\): ";
     expect(oks).toEqual([
-      expect.stringMatching(new RegExp(`^${pinned}assets/.+ is entry \\d+ of `)),
+      expect.stringMatching(new RegExp(`^${pinned}assets/.+ is log entry \\d+ \\(MMR position \\d+\\) of `)),
       expect.stringMatching(new RegExp(`^${pinned}log tenant/[0-9a-f-]{36}: \\d+ seals`)),
       expect.stringMatching(/^OK mirrored \d+ entries to \.\/mirror/),
       expect.stringMatching(new RegExp(`^${pinned}assets/.+ is leaf \\d+ of .+/tlog at size \\d+`)),
       expect.stringMatching(
-        new RegExp(`^${pinned}assets/.+ is entry \\d+ of .+/tlog at size \\d+ \\(tlog proof\\)$`),
+        new RegExp(`^${pinned}assets/.+ is log entry \\d+ of .+/tlog at size \\d+ \\(tlog proof\\)$`),
       ),
       expect.stringMatching(
         new RegExp(

@@ -294,7 +294,7 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     ]);
     expect(await verdict()).toMatchObject({
       code: "self-consistent-unpinned",
-      text: expect.stringMatching(/is entry \d+ of tenant\//),
+      text: expect.stringMatching(/is log entry \d+ \(MMR position \d+\) of tenant\//),
     });
     expect(await browser.page.textContent("#verdict-details")).toMatch(
       /unpinned: checked only under keys the service/,

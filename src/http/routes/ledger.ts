@@ -9,7 +9,13 @@ import {
 } from "../../services/access/readable-records.js";
 import { keyHistory } from "../../services/ledger/key-history.js";
 import { latestSeal, scittKey, scittKeys, sealSizes } from "../../services/ledger/ledger-info.js";
-import { consistency, logEntry, receiptFor, treeConsistency } from "../../services/ledger/proofs.js";
+import {
+  consistency,
+  logEntry,
+  logEntryAtLeaf,
+  receiptFor,
+  treeConsistency,
+} from "../../services/ledger/proofs.js";
 import { tlogProofFor } from "../../services/ledger/tlog-proof.js";
 import { type ApiError, badRequest, notFound, pathUuid } from "../../verify/primitives.js";
 import { sendCose } from "../cose-response.js";
@@ -181,7 +187,8 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
     path: "/archivist/v1/merklelogs/{tenant}/entries/{index}",
     group,
     auth: "optional",
-    summary: "A log entry with its inclusion path (its record named to those who may read it)",
+    summary:
+      "The log entry at an MMR position (merklelog_entry.commit.index, as MMR receipts name it) with its inclusion path (its record named to those who may read it)",
     query: mmrSizeQuery,
     handler: async ({ caller, params, query }) => {
       const index = position(params.index ?? "", "mmr_index", () => notFound("log entry"));
@@ -191,6 +198,27 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
         d.ctx,
         tenant,
         index,
+        size,
+        async (e) => (await readableRecordName(d.ctx, caller, e.record_id)) ?? "",
+      );
+    },
+  });
+  t.add({
+    method: "get",
+    path: "/archivist/v1/merklelogs/{tenant}/leaves/{leaf}",
+    group,
+    auth: "optional",
+    summary:
+      "Log entry N, the leaf index checkpoints and tlog-proofs count, as /entries/{index} gives it (its record named to those who may read it)",
+    query: mmrSizeQuery,
+    handler: async ({ caller, params, query }) => {
+      const leaf = position(params.leaf ?? "", "leaf", () => notFound("log entry"));
+      const tenant = pathUuid(params.tenant, "log");
+      const size = requestedSize(query, notCovering);
+      return logEntryAtLeaf(
+        d.ctx,
+        tenant,
+        leaf,
         size,
         async (e) => (await readableRecordName(d.ctx, caller, e.record_id)) ?? "",
       );

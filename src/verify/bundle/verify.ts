@@ -2,7 +2,7 @@ import { CodedError } from "../api/coded-error.js";
 import { decodeSeal, verifySeal } from "../cose/index.js";
 import { type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../crypto/public-key.js";
 import { canonicalSubject } from "../lifecycle/subject.js";
-import { leafIndexOfMmrIndex, verifyConsistency } from "../mmr/index.js";
+import { entryWords, leafIndexOfMmrIndex, verifyConsistency } from "../mmr/index.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../receipts/index.js";
 import { signedAttributes } from "../receipts/record.js";
 import { type AttributeStanding, erasableStandings, erasedWords } from "../record/erasable.js";
@@ -491,7 +491,7 @@ function checkRecords(
           "RECEIPT_PEAK_NOT_SEALED",
           `the receipt's peak is not in the bundled seal ${String(r.mmr_size)}`,
         );
-      return ok(`entry ${v.mmrIndex} of ${r.log}, under seal ${seal.mmrSize}`);
+      return ok(`${entryWords(v.mmrIndex)} of ${r.log}, under seal ${seal.mmrSize}`);
     });
     const known = results.filter((r) => r.known);
     const ok = known.length > 0 && known.every((r) => r.ok);
@@ -566,8 +566,16 @@ function pinKeys(trust: TrustRoots, keySet: Uint8Array, carried: Map<string, Pub
   let pinnedKeys: Map<string, PublicKey> | undefined;
   if (trust.serviceKeys) {
     pinnedKeys = trust.serviceKeys;
-    for (const [kid, key] of trust.serviceKeys)
-      fingerprints.push(...coseKeyFingerprints(new Uint8Array(), new Map([[kid, key]]), () => true).slice(1));
+    for (const [kid, key] of trust.serviceKeys) {
+      const [pinned] = coseKeyFingerprints(new Uint8Array(), new Map([[kid, key]]), () => true).slice(1);
+      if (!pinned) continue;
+      // The bundle's own key of that kid, the very key pinned: one line, marked pinned, not two.
+      const same = fingerprints.find(
+        (f) => f.kind === "cose-key" && f.id === kid && f.fingerprint === pinned.fingerprint,
+      );
+      if (same) same.pinned = true;
+      else fingerprints.push(pinned);
+    }
   } else if (policy.serviceKeys.length > 0) {
     pinnedKeys = new Map(
       [...carried].filter(([kid]) =>

@@ -11,6 +11,7 @@ import {
   verifyRecordTlogProofReport,
   verifyStatement,
 } from "../index.js";
+import { entryWords } from "../mmr/index.js";
 import { claimsRegisteredStatement } from "../receipts/index.js";
 import { erasableStandings, erasedWords } from "../record/erasable.js";
 import {
@@ -129,7 +130,7 @@ export function recordReceiptVerdict(
       const erased = standings.flatMap((st) => (st.state === "erased" ? [`; ${erasedWords(st)}`] : []));
       return {
         ok: true,
-        proven: `${String(record.identity)} is entry ${verdict.mmrIndex} of ${verdict.subject} (${verdict.profile} receipt by ${verdict.issuer}, leaf ${verdict.leaf.slice(0, 16)}…, ${signed})${erased.join("")}`,
+        proven: `${String(record.identity)} is ${entryWords(verdict.mmrIndex)} of ${verdict.subject} (${verdict.profile} receipt by ${verdict.issuer}, leaf ${verdict.leaf.slice(0, 16)}…, ${signed})${erased.join("")}`,
       };
     },
     unsignedFields(record).map((f) => `${f}: not part of the signed leaf`),

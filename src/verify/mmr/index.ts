@@ -1,5 +1,6 @@
 export { verifyConsistency } from "./consistency.js";
 export {
+  entryWords,
   heightIndex,
   isValidMmrSize,
   leafCount,

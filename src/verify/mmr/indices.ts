@@ -78,3 +78,13 @@ function firstMmrSize(i: number): number {
   while (!isValidMmrSize(size)) size++;
   return size;
 }
+
+/**
+ * A record's place in the log in words. Two numbers name it: its MMR position (what MMR receipts
+ * and `merklelog_entry.commit.index` carry) and its log entry, the leaf index that checkpoints,
+ * tiles and tlog-proofs count. Each is named, so one is never read as the other.
+ */
+export function entryWords(mmrIndex: number): string {
+  if (heightIndex(mmrIndex) !== 0) return `MMR position ${mmrIndex} (not a leaf)`;
+  return `log entry ${leafIndexOfMmrIndex(mmrIndex)} (MMR position ${mmrIndex})`;
+}

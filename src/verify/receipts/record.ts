@@ -185,7 +185,10 @@ export function verifyRecordReceipt(
   if (!key) return { ok: false, reason: `no public key with kid ${kid}` };
   const commit = commitOf(record);
   if (commit && String(mmrIndex) !== commit.index)
-    return { ok: false, reason: `receipt is for log entry ${mmrIndex}, the record says ${commit.index}` };
+    return {
+      ok: false,
+      reason: `receipt is for MMR position ${mmrIndex}, the record says MMR position ${commit.index}`,
+    };
   const tried = leaves.map((leaf) => ({ leaf, r: verifyReceipt(receipt, leaf, key) }));
   const hit = tried.find((t) => t.r.ok) ?? tried[0];
   if (!hit) return { ok: false, reason: "no leaf to verify" };

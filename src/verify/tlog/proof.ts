@@ -73,7 +73,7 @@ export function verifyTlogProof(text: string, candidates: Uint8Array[], trust: L
   if (!cp.ok) return cp;
   const { size, root } = cp.checkpoint;
   if (proof.index >= size)
-    return { ok: false, reason: `entry ${proof.index} is beyond the checkpoint's ${size} entries` };
+    return { ok: false, reason: `log entry ${proof.index} is beyond the checkpoint's ${size} entries` };
   for (const data of candidates) {
     const r = rootFromInclusionProof(proof.index, size, leafHash(data), proof.path);
     if (r && sameHash(r, root)) return { ...cp, index: proof.index, leafData: data };

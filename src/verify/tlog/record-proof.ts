@@ -22,7 +22,10 @@ export function verifyRecordTlogProof(record: ApiRecord, proof: string, trust: L
   const v = verifyTlogProof(proof, entry.leaves, trust);
   if (!v.ok) return v;
   if (v.index !== entry.leafIndex)
-    return { ok: false, reason: `the proof is for entry ${v.index}, the record is entry ${entry.leafIndex}` };
+    return {
+      ok: false,
+      reason: `the proof is for log entry ${v.index}, the record is log entry ${entry.leafIndex}`,
+    };
   const elsewhere = otherLog(record, v.checkpoint.origin);
   return elsewhere ? { ok: false, reason: elsewhere } : v;
 }

@@ -120,7 +120,10 @@ async function verifyRecordInTree(
   }
   if (leafIndex === undefined) return fail("cannot", "the record has no log index (it is not committed yet)");
   if (evidence.index !== undefined && evidence.index !== leafIndex)
-    return fail("tampered", `the proof is for entry ${evidence.index}, the record is entry ${leafIndex}`);
+    return fail(
+      "tampered",
+      `the proof is for log entry ${evidence.index}, the record is log entry ${leafIndex}`,
+    );
   const tenant = String(record.tenant_identity ?? record.origin_tenant ?? "").replace(/^tenant\//, "");
   if (!tenant || !checkpoint.origin.endsWith(`/merklelogs/${tenant}/tlog`))
     return fail(
@@ -168,7 +171,7 @@ async function verifyRecordInTree(
   const level: TrustLevel = standing.level;
   const cosigned = j.cosigners.length ? `, cosigned by ${j.cosigners.join(", ")}` : "";
   const what = viaStatement
-    ? `${identity} (a registered statement: its payload is entry ${leafIndex}; its subject and issuer are signed by the issuer)`
+    ? `${identity} (a registered statement: its payload is log entry ${leafIndex}; its subject and issuer are signed by the issuer)`
     : identity;
   const report = judge({
     tampered: [],
@@ -182,7 +185,7 @@ async function verifyRecordInTree(
     unsigned: unsignedFields(record).map((f) => `${f}: not part of the signed leaf`),
     proven:
       evidence.via === "tlog proof"
-        ? `${what} is entry ${leafIndex} of ${checkpoint.origin} at size ${checkpoint.size} (tlog proof${cosigned})`
+        ? `${what} is log entry ${leafIndex} of ${checkpoint.origin} at size ${checkpoint.size} (tlog proof${cosigned})`
         : `${what} is leaf ${leafIndex} of ${checkpoint.origin} at size ${checkpoint.size}${cosigned}`,
   });
   return {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { request } from "node:http";
+import { Agent, request } from "node:http";
 import { gzipSync } from "node:zlib";
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -87,6 +87,59 @@ const tooLarge = (a: Answer, what: string) => {
   expect([what, a.status]).toEqual([what, 413]);
   expect(JSON.parse(a.body)).toEqual({ code: 3, message: "request body is too large", details: [] });
 };
+
+/** Posts `body` with its length on a kept-alive connection: the answer, its `connection` header, any request error. */
+function sendKeptAlive(
+  url: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<Answer & { connection: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(url);
+    const agent = new Agent({ keepAlive: true });
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        method: "POST",
+        path: u.pathname,
+        agent,
+        headers: { ...headers, "content-length": String(body.length) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          agent.destroy();
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString(),
+            connection: res.headers.connection,
+          });
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("a body over the limit, from a Node client", () => {
+  it("is read to its end and answered 413 on a connection left open: never cut off mid-upload (EPIPE)", async () => {
+    const body = bodyOf("application/json", 11 * MiB);
+    for (let i = 0; i < 4; i++) {
+      const a = await sendKeptAlive(
+        `${s.url}/archivist/v2/assets`,
+        { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body,
+      );
+      tooLarge(a, `try ${i + 1}`);
+      // Closing it while the client is still sending is what a Node client saw as EPIPE.
+      expect(a.connection, `try ${i + 1}`).not.toBe("close");
+    }
+  });
+});
 
 describe("bodies over their content type's limit", () => {
   it("assets:batchWithEvents: 10.8 MiB of 100 items is 413, as it is and chunked, and makes no asset", async () => {

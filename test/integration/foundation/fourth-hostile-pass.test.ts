@@ -134,7 +134,7 @@ describe("forged records are refused on every path (issue 55)", () => {
       `test-key-1=${issuerKey}`,
     ]);
     expect(withKey, withKey.out).toMatchObject({ code: 0 });
-    expect(withKey.out).toMatch(/a registered statement: its payload is entry \d+/);
+    expect(withKey.out).toMatch(/a registered statement: its payload is log entry \d+/);
     const without = await verify([rec, "--tlog-proof", proof, "--log-key", key]);
     expect(without, without.out).toMatchObject({ code: 4 });
     expect(without.out).toMatch(/--issuer-key test-key-1=/);

@@ -168,6 +168,55 @@ describe("the verifiable ledger", () => {
     );
   });
 
+  it("names a log entry by either number: /entries by MMR position, /leaves by log entry (the leaf index)", async () => {
+    const tenant = String(events[0]?.tenant_identity).replace("tenant/", "");
+    await suite.s.service.workers.flush();
+    type Entry = { mmr_index: number; leaf_index: number; identity: string; leaf: string };
+    const get = async (path: string) => {
+      const r = await suite.s.api(`/archivist/v1/merklelogs/${tenant}/${path}`, { token: suite.token });
+      return { status: r.status, body: (await r.json()) as Entry & { message?: string } };
+    };
+    const byLeaf = new Map<number, Entry>();
+    for (const e of events) {
+      const mmr = Number(e.merklelog_entry.commit?.index);
+      const at = await get(`entries/${mmr}`);
+      expect(at.status).toBe(200);
+      // A public asset's events are named by their public path.
+      expect(at.body).toMatchObject({
+        mmr_index: mmr,
+        identity: e.identity.replace(/^assets\//, "publicassets/"),
+      });
+      // The same record, by its log entry: leaf L at MMR position 2L − popcount(L).
+      const leaf = await get(`leaves/${at.body.leaf_index}`);
+      expect(leaf).toMatchObject({ status: 200, body: at.body });
+      byLeaf.set(at.body.leaf_index, at.body);
+    }
+    // A leaf whose two numbers differ: asking by the wrong numbering never names the record.
+    const [L, entry] = [...byLeaf].find(([l, x]) => x.mmr_index !== l) as [number, Entry];
+    expect((await get(`leaves/${entry.mmr_index}`)).body.identity ?? "").not.toBe(entry.identity);
+    expect((await get(`entries/${L}`)).body.identity ?? "").not.toBe(entry.identity);
+    // The log's last leaf is found by its log entry (size − 1), though that number as an MMR
+    // position is another node.
+    const size = Number(
+      (await (await suite.s.api(`/archivist/v1/merklelogs/${tenant}/tlog/checkpoint`)).text()).split("\n")[1],
+    );
+    expect(size).toBeGreaterThan(3);
+    const last = await get(`leaves/${size - 1}`);
+    expect(last.status).toBe(200);
+    expect(last.body.leaf_index).toBe(size - 1);
+    const beyond = await get(`leaves/${size + 1000}`);
+    expect(beyond).toMatchObject({
+      status: 404,
+      body: { message: `no log entry ${size + 1000} in the log` },
+    });
+    // MMR position 2 is the first interior node: no log entry is there.
+    const interior = await get("entries/2");
+    expect(interior).toMatchObject({
+      status: 404,
+      body: { message: expect.stringMatching(/^no log entry at MMR position 2 /) },
+    });
+  });
+
   it("shows the node, its blocks and each event's anchor transaction", async () => {
     const node = (await (
       await suite.s.api("/archivist/v1/archivistnode", { token: suite.token })

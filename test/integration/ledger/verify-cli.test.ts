@@ -49,7 +49,9 @@ describe("archivist verify", () => {
       join(dir, "keys.cbor"),
     ]);
     expect(ok, ok.out).toMatchObject({ code: 0 });
-    expect(ok.out).toMatch(/^VERIFIED \(keys pinned, not witnessed\): assets\/.* is entry \d+ of tenant\//m);
+    expect(ok.out).toMatch(
+      /^VERIFIED \(keys pinned, not witnessed\): assets\/.* is log entry \d+ \(MMR position \d+\) of tenant\//m,
+    );
     expect(ok.out).toMatch(/unsigned: confirmation_status: not part of the signed leaf/);
     // The keys the service serves show only self-consistency.
     const fetched = await cli([

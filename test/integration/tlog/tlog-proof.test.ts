@@ -86,7 +86,19 @@ describe("c2sp.org/tlog-proof@v1", () => {
       writeFileSync(recordFile, JSON.stringify(record));
       const ok = await cli(verifyCommand, [recordFile, "--tlog-proof", proofFile, "--url", s.url]);
       expect(ok, ok.out).toMatchObject({ code: 2 });
-      expect(ok.out).toMatch(/is entry \d+ of .*\/merklelogs\/.*\/tlog at size \d+ \(tlog proof\)/);
+      expect(ok.out).toMatch(/is log entry \d+ of .*\/merklelogs\/.*\/tlog at size \d+ \(tlog proof\)/);
+      // The asset event's receipt names it by the same log entry, its MMR position named as such.
+      if (identity === event.identity) {
+        const leaf = /is log entry (\d+) of /.exec(ok.out)?.[1];
+        const mmr = (record.merklelog_entry as { commit: { index: string } }).commit.index;
+        const receiptFile = path(`${identity.replace(/\//g, "_")}.cose`);
+        writeFileSync(
+          receiptFile,
+          new Uint8Array(await (await s.api(`/archivist/v1/receipts/${identity}`, { token })).arrayBuffer()),
+        );
+        const byReceipt = await cli(verifyCommand, [recordFile, "--receipt", receiptFile, "--url", s.url]);
+        expect(byReceipt.out).toContain(`is log entry ${leaf} (MMR position ${mmr}) of tenant/`);
+      }
       // Offline, with the log's key from a file.
       const keyFile = path("key.vkey");
       const tenant = String(record.tenant_identity ?? record.origin_tenant).replace(/^tenant\//, "");

@@ -36,6 +36,19 @@ describe("archivist command line", () => {
     const unknown = await cli(["frobnicate"]);
     expect(unknown.code).toBe(64);
     expect(unknown.err).toMatch(/unknown command 'frobnicate'/);
+    expect(unknown.err).not.toMatch(/Did you mean/);
+    // A mistyped one is told the command it was probably meant to be.
+    for (const [typed, meant] of [
+      ["verfy", "verify"],
+      ["exprot", "export"],
+      ["serv", "serve"],
+      ["conservr", "conserver"],
+    ]) {
+      const typo = await cli([typed as string]);
+      expect(typo.code, typed).toBe(64);
+      expect(typo.err, typed).toContain(`unknown command '${typed}'. Did you mean ${meant}?`);
+      expect((await cli(["help", typed as string])).err, typed).toContain(`Did you mean ${meant}?`);
+    }
     const option = await cli(["verify", "--frobnicate"]);
     expect(option.code).toBe(64);
     expect(option.err).toMatch(/unknown option '--frobnicate'/);

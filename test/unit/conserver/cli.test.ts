@@ -24,6 +24,27 @@ describe("conserverCli", () => {
     expect(c.err.join("")).toContain("usage: archivist conserver");
   });
 
+  it("answers each subcommand's --help with its own usage, not the other's", async () => {
+    const help = async (args: string[]) => {
+      const c = capture();
+      expect(await conserverCli(args, c.io), args.join(" ")).toBe(0);
+      return c.out.join("");
+    };
+    const [run, dlq, dlqList] = [
+      await help(["run", "--help"]),
+      await help(["dlq", "--help"]),
+      await help(["dlq", "list", "-h"]),
+    ];
+    expect(run).not.toBe(dlq);
+    expect(run).toMatch(/^usage: archivist conserver run/);
+    expect(run).toContain("--links-only");
+    expect(run).not.toContain("dlq retry");
+    expect(dlq).toMatch(/^usage: archivist conserver dlq/);
+    expect(dlq).toContain("dlq retry");
+    expect(dlq).not.toContain("--vcon-concurrency");
+    expect(dlqList).toBe(dlq);
+  });
+
   it("requires --config for run", async () => {
     const c = capture();
     expect(await conserverCli(["run"], c.io)).toBe(64);

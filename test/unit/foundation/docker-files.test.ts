@@ -47,6 +47,12 @@ describe(".dockerignore", () => {
     for (const path of [
       "walkthrough/w1/key",
       "walkthrough/conserver-app.json",
+      "walkthrough/signing-key.pem",
+      "walkthrough/backups/pgdata-2026-11-27/PG_VERSION",
+      "signing-key.pem",
+      "backups/pgdata-2026-11-27/PG_VERSION",
+      "archivist-2026-11-27.dump",
+      "keys.tar.gz",
       ".env",
       ".env.local",
       "plugins/conserver/.env",

@@ -47,7 +47,35 @@ describe("the packed package", () => {
     // A map names sources (../../src/…ts) the package would have to carry: it carries neither.
     expect(maps).toEqual([]);
     expect([...files].filter((f) => f.startsWith("dist/bench/"))).toEqual([]);
-    expect([...files].filter((f) => /^(src|test|bench|plugins)\//.test(f))).toEqual([]);
+    // Of the plugins' folder, only the files the shipped docs tell users to use: no source.
+    expect([...files].filter((f) => /^(src|test|bench)\//.test(f) || /^plugins\/.*\.ts$/.test(f))).toEqual(
+      [],
+    );
+  });
+
+  it("holds the files its shipped docs tell users to use, and its licence", () => {
+    const [packed] = JSON.parse(
+      execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+        cwd: root,
+        encoding: "utf8",
+      }),
+    ) as Array<{ files: Array<{ path: string }> }>;
+    const files = new Set((packed?.files ?? []).map((f) => f.path));
+    for (const f of [
+      "LICENSE",
+      "conserver.example.yml",
+      "plugins/conserver/vcon-server/config.yml",
+      "plugins/conserver/vcon-server/access-policy.json",
+    ])
+      expect(files, f).toContain(f);
+    // The demo's sample vCons, where the built demo reads them (demo/source-dir.ts), every one.
+    const samples = readdirSync(join(root, "plugins/conserver/demo/vcons")).filter((f) =>
+      f.endsWith(".vcon.json"),
+    );
+    expect(samples.length).toBeGreaterThan(0);
+    for (const f of samples) expect(files, f).toContain(`plugins/conserver/demo/vcons/${f}`);
+    expect(readFileSync(join(root, "LICENSE"), "utf8")).toMatch(/^MIT License\n/);
+    expect(JSON.parse(readFileSync(join(root, "package.json"), "utf8")).license).toBe("MIT");
   });
 });
 

@@ -74,6 +74,19 @@ describe("verifyBundle's steps", () => {
     expect(pinning.calls()).toBe(bare.calls());
   });
 
+  it("list each service key once: the bundle's key pinned by value is marked pinned, not listed again", () => {
+    const b = parseBundle(text);
+    const report = verifyBundle(b, pinnedAsGiven(b));
+    const keys = report.trust.fingerprints.filter((f) => f.kind === "cose-key");
+    expect(keys.length).toBeGreaterThan(0);
+    expect(new Set(keys.map((f) => `${f.id} ${f.fingerprint}`)).size).toBe(keys.length);
+    expect(keys.every((f) => f.pinned)).toBe(true);
+    // Someone else's key of another kid is listed beside the bundle's, pinned, and the bundle's not.
+    const other = verifyBundle(b, strangers(b)).trust.fingerprints.filter((f) => f.kind === "cose-key");
+    expect(other.filter((f) => f.pinned).length).toBeGreaterThan(0);
+    expect(other.filter((f) => !f.pinned).length).toBe(keys.length);
+  });
+
   it("keys pinned by value that are not the signers' are a policy failure by code, not a tampering", () => {
     const b = parseBundle(text);
     const report = verifyBundle(b, strangers(b));
