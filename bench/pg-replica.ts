@@ -35,6 +35,25 @@ async function primarySetting(c: pg.Client, name: string): Promise<string> {
  * adds it); as root, the postmaster runs as the `postgres` user. Throws with the reason when it
  * cannot: callers decide whether that fails (CI) or skips.
  */
+/**
+ * How to run PostgreSQL's programs from `bin`, and a new temporary directory they may write. The
+ * server refuses to run as root: as root, its own user runs them and owns the directory.
+ */
+export async function asPostgres(
+  bin: string,
+  prefix: string,
+): Promise<{ as: (cmd: string, args: string[]) => Promise<{ stdout: string }>; dir: string; root: boolean }> {
+  const root = userInfo().uid === 0;
+  const as = (cmd: string, args: string[]) =>
+    root ? run("runuser", ["-u", "postgres", "--", join(bin, cmd), ...args]) : run(join(bin, cmd), args);
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  if (root) {
+    const id = async (flag: string) => Number((await run("id", [flag, "postgres"])).stdout.trim());
+    chownSync(dir, await id("-u"), await id("-g"));
+  }
+  return { as, dir, root };
+}
+
 export async function startPgReplica(primaryAdminUrl: string): Promise<PgReplica> {
   const admin = new pg.Client({ connectionString: primaryAdminUrl });
   await admin.connect();
@@ -67,15 +86,7 @@ export async function startPgReplica(primaryAdminUrl: string): Promise<PgReplica
   if (!existsSync(join(bin, "pg_basebackup")))
     throw new Error(`no pg_basebackup in ${bin} (set TEST_PG_BINDIR to PostgreSQL's bin directory)`);
 
-  const root = userInfo().uid === 0;
-  // PostgreSQL refuses to run as root: as root, the server's own user runs the replica.
-  const as = (cmd: string, args: string[]) =>
-    root ? run("runuser", ["-u", "postgres", "--", join(bin, cmd), ...args]) : run(join(bin, cmd), args);
-  const dir = mkdtempSync(join(tmpdir(), "archivist-replica-"));
-  if (root) {
-    const id = async (flag: string) => Number((await run("id", [flag, "postgres"])).stdout.trim());
-    chownSync(dir, await id("-u"), await id("-g"));
-  }
+  const { as, dir, root } = await asPostgres(bin, "archivist-replica-");
   const data = join(dir, "data");
   const primary = new URL(primaryAdminUrl);
   const port = await freePort();

@@ -1,16 +1,8 @@
 import { execFile } from "node:child_process";
-import {
-  appendFileSync,
-  chownSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir, userInfo } from "node:os";
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { asPostgres } from "../../bench/pg-replica.js";
 import { freePort } from "./ports.js";
 
 const run = promisify(execFile);
@@ -46,15 +38,7 @@ function binDir(): string {
  * Throws with the reason when it cannot (callers decide whether that fails, in CI, or skips).
  */
 export async function startPgCluster(): Promise<PgCluster> {
-  const bin = binDir();
-  const root = userInfo().uid === 0;
-  const as = (cmd: string, args: string[]) =>
-    root ? run("runuser", ["-u", "postgres", "--", join(bin, cmd), ...args]) : run(join(bin, cmd), args);
-  const dir = mkdtempSync(join(tmpdir(), "archivist-primary-"));
-  if (root) {
-    const id = async (flag: string) => Number((await run("id", [flag, "postgres"])).stdout.trim());
-    chownSync(dir, await id("-u"), await id("-g"));
-  }
+  const { as, dir, root } = await asPostgres(binDir(), "archivist-primary-");
   const data = join(dir, "data");
   const port = await freePort();
   const ctl = (action: string) =>

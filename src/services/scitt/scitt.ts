@@ -115,9 +115,18 @@ export async function registerStatement(
   p: Principal,
   statement: Uint8Array,
 ): Promise<string> {
+  await admit(ctx, p, statement);
+  return record(ctx, p, statement);
+}
+
+/** A statement an administrator of the tenancy may register: screened, its issuer trusted. */
+async function admit(
+  ctx: Pick<Ctx, "baseUrl" | "db" | "keys">,
+  p: Principal,
+  statement: Uint8Array,
+): Promise<void> {
   if (!p.isAdmin) throw forbidden("registering statements needs administrator rights in this tenancy");
   await checkIssuer(ctx, p.tenantId, screen(statement));
-  return record(ctx, p, statement);
 }
 
 /**
@@ -198,8 +207,7 @@ export async function registerDataTrailsStatement(
   p: Principal,
   statement: Uint8Array,
 ): Promise<string> {
-  if (!p.isAdmin) throw forbidden("registering statements needs administrator rights in this tenancy");
-  await checkIssuer(ctx, p.tenantId, screen(statement));
+  await admit(ctx, p, statement);
   const e = registeredEvent(statement);
   const made = await createAssetWithEvents(ctx, p, await writeViewFor(ctx, p), {
     public: true,
