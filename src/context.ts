@@ -1,13 +1,13 @@
 import type { Logger } from "pino";
 import type { Caches } from "./caches.js";
 import type { Config } from "./config.js";
+import type { Keyring } from "./keys/keyring.js";
+import type { LogGuard } from "./keys/log-guard.js";
 import type { InvitationMailer } from "./services/identity/invitation-mailer.js";
 import type { RegistrationRate } from "./services/scitt/registration-rate.js";
 import type { WritePath } from "./services/write/write-path.js";
 import type { BlobStore } from "./store/blobstore/blob-store.js";
 import type { Db } from "./store/db.js";
-import type { Keyring } from "./store/keyring.js";
-import type { LogGuard } from "./store/log-guard.js";
 import type { Reads } from "./store/replica-reads.js";
 import type { Standby } from "./store/standby.js";
 import type { PublicationWaiter } from "./wake/publication-waiter.js";
@@ -46,7 +46,7 @@ export interface Ctx {
   keys: Keyring;
   /**
    * What each log last signed, kept with the keys: a log whose database is behind it or disagrees
-   * with it is signed no more (`src/store/log-guard.ts`) until an operator accepts the restore.
+   * with it is signed no more (`src/keys/log-guard.ts`) until an operator accepts the restore.
    */
   logGuard: LogGuard;
   log: Logger;

@@ -1,11 +1,11 @@
 import { Command as Cli } from "commander";
 import type { Config } from "../config.js";
+import { KeyDirectory } from "../keys/key-directory.js";
+import type { Rotation } from "../keys/keyring.js";
+import { compareWithSigned, stateOf } from "../keys/log-guard.js";
+import type { SignedLogState } from "../keys/signed-state.js";
 import { KEYS_TOPIC, openContext } from "../server.js";
 import { recordServiceEvent } from "../services/ledger/service-events.js";
-import type { Rotation } from "../store/keyring.js";
-import { KeyDirectory } from "../store/keystore/key-directory.js";
-import type { SignedLogState } from "../store/keystore/signed-state.js";
-import { compareWithSigned, stateOf } from "../store/log-guard.js";
 import { getSeal } from "../store/seals.js";
 import { getTenancy, listTenancies } from "../store/tenancies.js";
 import { isUuid } from "../verify/primitives.js";

@@ -10,7 +10,7 @@ export interface Metrics {
 /**
  * A fresh registry (one per server, so tests can start many in one process). `reads`: where the
  * reads that a replica may serve went (`archivist_replica_reads_total`), counted as they run;
- * `signing`: the signatures refused (`archivist_signing_refused_total`, store/signed-basis.ts).
+ * `signing`: the signatures refused (`archivist_signing_refused_total`, keys/signed-basis.ts).
  */
 export function createMetrics(
   reads?: { served: { replica: number; primary: number } },

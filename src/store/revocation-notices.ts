@@ -31,7 +31,7 @@ export interface NoticeRow {
 /** A notice due for delivery, with where and how to sign it. */
 export interface DueNotice extends NoticeRow {
   url: string;
-  /** The processor's webhook secret as stored: sealed (`keystore/secret-box.ts`, bound to the processor's id). */
+  /** The processor's webhook secret as stored: sealed (`src/keys/secret-box.ts`, bound to the processor's id). */
   sealed_secret: string;
 }
 

@@ -2,9 +2,9 @@ import { type MlDsa44Keys, mlDsa44KeySigner, mlDsa44Keys } from "../core/log/ml-
 import { ed25519KeySigner, signNote } from "../core/log/note-sign.js";
 import { formatCheckpoint } from "../core/log/tlog-format.js";
 import { consistencyProof } from "../core/log/tree-proof.js";
+import type { LoadedKey } from "../keys/keyring.js";
+import type { SignedBasis } from "../keys/signed-basis.js";
 import type { Queryable } from "../store/db.js";
-import type { LoadedKey } from "../store/keyring.js";
-import type { SignedBasis } from "../store/signed-basis.js";
 import {
   insertCheckpoint,
   latestCheckpoint,

@@ -1,10 +1,10 @@
 import { consistencyProofIndices } from "../core/log/mmr-proof.js";
 import { buildSeal } from "../core/log/seal.js";
+import { type LoadedKey, signedWith } from "../keys/keyring.js";
+import type { LogGuard } from "../keys/log-guard.js";
 import type { Queryable } from "../store/db.js";
 import { confirmSealedFreeEvents } from "../store/free-events.js";
-import { type LoadedKey, signedWith } from "../store/keyring.js";
 import { loadLog, lockLog, readNodes } from "../store/ledger.js";
-import type { LogGuard } from "../store/log-guard.js";
 import { getSeal, insertSeal } from "../store/seals.js";
 import type { Standby, StandbyLog } from "../store/standby.js";
 import {

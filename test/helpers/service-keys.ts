@@ -1,7 +1,7 @@
 import { createPrivateKey, type KeyObject } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Keyring } from "../../src/store/keyring.js";
+import type { Keyring } from "../../src/keys/keyring.js";
 
 /**
  * The private key of a purpose's current key, read from the key directory's file as a thief of

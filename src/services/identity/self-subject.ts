@@ -1,6 +1,6 @@
 import { keccak_256 } from "@noble/hashes/sha3.js";
+import type { Keyring } from "../../keys/keyring.js";
 import type { Queryable } from "../../store/db.js";
-import type { Keyring } from "../../store/keyring.js";
 import { ensureSubject } from "../../store/subjects.js";
 
 export const SELF_SUBJECT_ID = "00000000-0000-0000-0000-000000000000";

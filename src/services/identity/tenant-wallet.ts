@@ -1,4 +1,4 @@
-import type { Keyring } from "../../store/keyring.js";
+import type { Keyring } from "../../keys/keyring.js";
 import { selfKeys, walletAddress } from "./self-subject.js";
 
 /** The tenancy's wallet address (the `from` and `owner` of its records), computed once per keyring. */

@@ -1,6 +1,6 @@
 import { createLocalJWKSet, type JWTVerifyGetKey } from "jose";
-import type { Keyring } from "../../store/keyring.js";
-import type { KeyEntry } from "../../store/keystore/key-directory.js";
+import type { KeyEntry } from "../../keys/key-directory.js";
+import type { Keyring } from "../../keys/keyring.js";
 
 /** How long our application tokens live: a retired token key is needed no longer after its retirement. */
 export const TOKEN_TTL_SECONDS = 3600;

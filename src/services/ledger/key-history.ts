@@ -1,6 +1,6 @@
 import type { Ctx } from "../../context.js";
 import { formatVkey } from "../../core/log/note-sign.js";
-import type { KeyEntry } from "../../store/keystore/key-directory.js";
+import type { KeyEntry } from "../../keys/key-directory.js";
 import { listTenancies } from "../../store/tenancies.js";
 import { originOf, TLOG_KEY, TLOG_ML_DSA_KEY } from "../../store/tlog-checkpoints.js";
 import { ED25519, ML_DSA_44, notFound } from "../../verify/primitives.js";

@@ -1,5 +1,5 @@
 import type { Ctx } from "../../context.js";
-import { es256PublicKey } from "../../store/keyring.js";
+import { es256PublicKey } from "../../keys/keyring.js";
 import { getSeal, listSealSizes } from "../../store/seals.js";
 import { listTenancies } from "../../store/tenancies.js";
 import { coseKeyBytes, coseKeySet, notFound } from "../../verify/primitives.js";

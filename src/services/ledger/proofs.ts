@@ -1,12 +1,12 @@
 import type { Ctx } from "../../context.js";
 import { consistencyProofIndices } from "../../core/log/mmr-proof.js";
 import * as treeProof from "../../core/log/tree-proof.js";
+import { signedWith } from "../../keys/keyring.js";
+import type { SignedBasis, SigningWhat } from "../../keys/signed-basis.js";
 import type { Queryable } from "../../store/db.js";
-import { signedWith } from "../../store/keyring.js";
 import { type EntryRow, entryAt, entryOfRecord, logSize } from "../../store/ledger.js";
 import { mmrNodesOf, type NodeSource, treeNodesOf } from "../../store/period-archive.js";
 import { getSeal, type SealRow } from "../../store/seals.js";
-import type { SignedBasis, SigningWhat } from "../../store/signed-basis.js";
 import { type CheckpointRow, latestCheckpoint } from "../../store/tlog-checkpoints.js";
 import { nodeKey, tlogSize } from "../../store/tlog-nodes.js";
 import type { MmrProofForm } from "../../verify/primitives.js";

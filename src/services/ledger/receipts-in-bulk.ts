@@ -1,7 +1,7 @@
 import type { Ctx } from "../../context.js";
 import type { Signer } from "../../core/log/sign1.js";
 import * as treeProof from "../../core/log/tree-proof.js";
-import { type Es256Key, signedWith } from "../../store/keyring.js";
+import { type Es256Key, signedWith } from "../../keys/keyring.js";
 import { type EntryRow, entriesOfRecords } from "../../store/ledger.js";
 import { mmrNodesOf } from "../../store/period-archive.js";
 import { getSeal, type SealRow } from "../../store/seals.js";

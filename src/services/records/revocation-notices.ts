@@ -9,7 +9,7 @@ import {
   revocationOf,
   signingSecret,
 } from "../../core/lifecycle/revocation-notice.js";
-import { openSecret, sealSecret } from "../../store/keystore/secret-box.js";
+import { openSecret, sealSecret } from "../../keys/secret-box.js";
 import {
   acknowledgeNotice,
   claimDueNotices,

@@ -11,9 +11,9 @@ import {
   StatementError,
   screenStatement,
 } from "../../core/scitt/index.js";
+import { signedWith } from "../../keys/keyring.js";
 import type { AssetEventRow } from "../../store/asset-events.js";
 import { getFreeEvent, getStatement } from "../../store/free-events.js";
-import { signedWith } from "../../store/keyring.js";
 import { deleteScittKey, insertScittKey, listScittKeys } from "../../store/scitt-keys.js";
 import { getRegistrationPolicy, putRegistrationPolicy } from "../../store/scitt-registration-policies.js";
 import { getTenancy } from "../../store/tenancies.js";

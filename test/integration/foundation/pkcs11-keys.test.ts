@@ -6,7 +6,7 @@ import { join } from "node:path";
 import * as cose from "@transmute/cose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodePublicKeyFromJwk } from "../../../src/core/node/crypto.js";
-import type { Manifest } from "../../../src/store/keystore/key-directory.js";
+import type { Manifest } from "../../../src/keys/key-directory.js";
 import { decodeSign1, verifySign1 } from "../../../src/verify/cose/index.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
 import { verifyCheckpoint } from "../../../src/verify/tlog/index.js";

@@ -46,7 +46,7 @@ describe("what vcon-archivist/verify reaches is browser-safe", () => {
   it("the walk sees a node: import and a Buffer where there is one (the service's fast paths)", async () => {
     const reach = await nodeReach("src/core/node/crypto.ts");
     expect(reach.nodeImports).toEqual(["src/core/node/crypto.ts imports node:crypto"]);
-    const buffered = await nodeReach("src/store/keyring.ts");
+    const buffered = await nodeReach("src/keys/keyring.ts");
     expect(buffered.buffer).toBe(true);
   });
 });

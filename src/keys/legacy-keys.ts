@@ -1,27 +1,13 @@
 import { createPrivateKey, createPublicKey } from "node:crypto";
 import type { Logger } from "pino";
-import type { Db, Queryable } from "../db.js";
+import type { Db } from "../store/db.js";
+import { type LegacyKeyRow, takeLegacyKeys } from "../store/legacy-keys.js";
 import { FILE_HOLDER, secretPublicJwk } from "./file-keys.js";
 import type { KeyAlg } from "./key-backend.js";
 import type { KeyDirectory, KeyEntry } from "./key-directory.js";
 
-// The same lock the migrations take: one process moves the keys, the others wait and find none.
-const MIGRATION_LOCK = 7_245_001;
-
-/** Recorded in schema_migrations once the keys are out of the database (the table is dropped). */
-const KEYS_OUT_OF_DATABASE = "031-keys-out-of-database";
-
-interface LegacyRow {
-  purpose: string;
-  kid: string;
-  alg: string;
-  private_pkcs8: string;
-  public_jwk: Record<string, unknown>;
-  created_at: Date | string;
-}
-
 /** The file and manifest entry of a key an earlier version kept in `signing_keys`, checked to be that key. */
-function entryOf(row: LegacyRow): { entry: KeyEntry; file: string; text: string } {
+function entryOf(row: LegacyKeyRow): { entry: KeyEntry; file: string; text: string } {
   const created = new Date(row.created_at).toISOString();
   const alg = row.alg as KeyAlg;
   const entry = (file: string, public_jwk: Record<string, unknown>): KeyEntry => ({
@@ -57,7 +43,7 @@ function entryOf(row: LegacyRow): { entry: KeyEntry; file: string; text: string 
 }
 
 /** Writes one legacy key into the directory (or checks it is there) and reads it back. */
-async function adopt(dir: KeyDirectory, row: LegacyRow, log: Logger): Promise<void> {
+async function adopt(dir: KeyDirectory, row: LegacyKeyRow, log: Logger): Promise<void> {
   const { entry, file, text } = entryOf(row);
   const present = await dir.manifest(row.purpose);
   if (present?.keys.some((k) => k.kid === entry.kid)) {
@@ -86,11 +72,6 @@ async function adopt(dir: KeyDirectory, row: LegacyRow, log: Logger): Promise<vo
   }));
 }
 
-async function legacyTable(q: Queryable): Promise<boolean> {
-  const rows = await q.query<{ t: string | null }>("select to_regclass('signing_keys')::text as t");
-  return rows[0]?.t !== null && rows[0]?.t !== undefined;
-}
-
 /**
  * Upgrade: an earlier version kept every private key in the `signing_keys` table. On the first
  * start of this one, each row's key is written to the key directory, read back and checked
@@ -99,13 +80,7 @@ async function legacyTable(q: Queryable): Promise<boolean> {
  * key, never with its private part. Returns the purposes moved.
  */
 export async function moveLegacyKeys(db: Db, dir: KeyDirectory, log: Logger): Promise<string[]> {
-  if (!(await legacyTable(db))) return [];
-  return db.transaction(async (tx) => {
-    await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-    if (!(await legacyTable(tx))) return [];
-    const rows = await tx.query<LegacyRow>(
-      "select purpose, kid, alg, private_pkcs8, public_jwk, created_at from signing_keys order by purpose",
-    );
+  const rows = await takeLegacyKeys(db, async (rows) => {
     for (const row of rows) {
       await adopt(dir, row, log);
       log.info(
@@ -113,15 +88,11 @@ export async function moveLegacyKeys(db: Db, dir: KeyDirectory, log: Logger): Pr
         "moved a key out of the database into the key directory",
       );
     }
-    await tx.query("drop table signing_keys");
-    await tx.query("insert into schema_migrations (id) values ($1) on conflict do nothing", [
-      KEYS_OUT_OF_DATABASE,
-    ]);
-    if (rows.length > 0)
-      log.warn(
-        { moved: rows.length, key_dir: dir.path },
-        "the database no longer holds private keys; backups made before this start still do: rotate the keys (archivist keys rotate) if they may have leaked",
-      );
-    return rows.map((r) => r.purpose);
   });
+  if (rows.length > 0)
+    log.warn(
+      { moved: rows.length, key_dir: dir.path },
+      "the database no longer holds private keys; backups made before this start still do: rotate the keys (archivist keys rotate) if they may have leaked",
+    );
+  return rows.map((r) => r.purpose);
 }

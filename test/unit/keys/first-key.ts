@@ -1,8 +1,9 @@
 // One process's first start against a shared key directory (keyring.test.ts starts several at once).
-import type { Db } from "../../../../src/store/db.js";
-import { Keyring } from "../../../../src/store/keyring.js";
-import { FileKeys } from "../../../../src/store/keystore/file-keys.js";
-import { KeyDirectory } from "../../../../src/store/keystore/key-directory.js";
+
+import { FileKeys } from "../../../src/keys/file-keys.js";
+import { KeyDirectory } from "../../../src/keys/key-directory.js";
+import { Keyring } from "../../../src/keys/keyring.js";
+import type { Db } from "../../../src/store/db.js";
 
 const dir = new KeyDirectory(process.argv[2] as string);
 const keys = new Keyring({} as Db, dir, new FileKeys(dir));

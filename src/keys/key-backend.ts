@@ -22,7 +22,7 @@ export interface KeySigner {
   /**
    * The same signature, synchronously, where the backend can (a file key, a PKCS#11 session):
    * receipts are signed on request, on the hot path. A remote KMS leaves it out and the service
-   * signs through `sign` (`signedWith`, src/store/keyring.ts).
+   * signs through `sign` (`signedWith`, src/keys/keyring.ts).
    */
   signSync?: (data: Uint8Array) => Uint8Array;
 }

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "pino";
 import { formatVkey } from "../core/log/note-sign.js";
+import type { SealRow } from "../store/seals.js";
+import { type CheckpointRow, TLOG_KEY, TLOG_ML_DSA_KEY } from "../store/tlog-checkpoints.js";
 import {
   ApiError,
   decodeSeal,
@@ -13,10 +15,8 @@ import {
   verifyNote,
   verifySign1,
 } from "../verify/primitives.js";
+import type { KeyEntry } from "./key-directory.js";
 import { es256PublicKey } from "./keyring.js";
-import type { KeyEntry } from "./keystore/key-directory.js";
-import type { SealRow } from "./seals.js";
-import { type CheckpointRow, TLOG_KEY, TLOG_ML_DSA_KEY } from "./tlog-checkpoints.js";
 
 /** What the service was about to sign when it refused: the label of `archivist_signing_refused_total`. */
 export type SigningWhat =

@@ -1,13 +1,18 @@
+// The keys room (src/keys/): the service's keys, kept beside the store and never in the database
+// (docs/keys.md): the key directory and the backends holding private keys, the keyring over them,
+// the secret box, and what guards signing (the signed state per log, the log guard, the signed
+// basis). It may use the store's functions (never SQL of its own), core and the audit room;
+// the services, the workers and the server use it (scripts/layers.json).
 import { createPublicKey, type KeyObject, randomBytes } from "node:crypto";
 import type { Signer } from "../core/log/sign1.js";
 import { nodePublicKey } from "../core/node/crypto.js";
+import type { Db } from "../store/db.js";
+import { refuseInsideTransaction } from "../store/transaction-scope.js";
 import { ecJwk, type PublicKey } from "../verify/primitives.js";
-import type { Db } from "./db.js";
-import { FILE_HOLDER, type FileKeys, secretPublicJwk } from "./keystore/file-keys.js";
-import type { KeyAlg, KeyBackend, KeySigner, SigningAlg } from "./keystore/key-backend.js";
-import type { KeyDirectory, KeyEntry, Manifest } from "./keystore/key-directory.js";
-import { kidOf } from "./keystore/kid.js";
-import { refuseInsideTransaction } from "./transaction-scope.js";
+import { FILE_HOLDER, type FileKeys, secretPublicJwk } from "./file-keys.js";
+import type { KeyAlg, KeyBackend, KeySigner, SigningAlg } from "./key-backend.js";
+import type { KeyDirectory, KeyEntry, Manifest } from "./key-directory.js";
+import { kidOf } from "./kid.js";
 
 /** A usable key: its published id and public half, and signing by whichever backend holds it. */
 export interface LoadedKey {
@@ -316,7 +321,7 @@ export class Keyring {
   }
 
   /**
-   * The key that seals secrets the service keeps in the database (`keystore/secret-box.ts`):
+   * The key that seals secrets the service keeps in the database (`src/keys/secret-box.ts`):
    * a file of the key directory on every backend, made at its first use. Not rotatable: what it
    * sealed would have to be sealed again (docs/keys.md).
    */

@@ -1,5 +1,5 @@
 import { createPrivateKey, generateKeyPairSync, type KeyObject, sign } from "node:crypto";
-import { mlDsa44Keys } from "../../core/log/ml-dsa-sign.js";
+import { mlDsa44Keys } from "../core/log/ml-dsa-sign.js";
 import type { KeyBackend, KeySigner, MadeKey, SigningAlg } from "./key-backend.js";
 import type { KeyDirectory } from "./key-directory.js";
 import { kidOf } from "./kid.js";

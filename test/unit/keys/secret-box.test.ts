@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { openSecret, sealSecret } from "../../../../src/store/keystore/secret-box.js";
+import { openSecret, sealSecret } from "../../../src/keys/secret-box.js";
 
 const key = new Uint8Array(32).fill(7);
 const iv = Buffer.alloc(12, 1);

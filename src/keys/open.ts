@@ -1,9 +1,9 @@
 import type { Logger } from "pino";
-import type { Db } from "../db.js";
-import { Keyring } from "../keyring.js";
+import type { Db } from "../store/db.js";
 import { FileKeys } from "./file-keys.js";
 import type { KeyBackend } from "./key-backend.js";
 import { KeyDirectory } from "./key-directory.js";
+import { Keyring } from "./keyring.js";
 import { moveLegacyKeys } from "./legacy-keys.js";
 import { Pkcs11Keys, type Pkcs11Settings } from "./pkcs11-keys.js";
 

@@ -1,13 +1,13 @@
 import type { Logger } from "pino";
+import type { Queryable } from "../store/db.js";
+import { logSize, readNodes } from "../store/ledger.js";
+import { getSeal, type SealRow, sealedLogs } from "../store/seals.js";
+import { latestCheckpoint } from "../store/tlog-checkpoints.js";
+import { tlogSize } from "../store/tlog-nodes.js";
+import { withNodes } from "../store/tlog-tiles.js";
 import { leafCount, peakIndices, tlogTreeRoot as treeRoot } from "../verify/primitives.js";
-import type { Queryable } from "./db.js";
-import type { SignedLogState, SignedStates } from "./keystore/signed-state.js";
-import { logSize, readNodes } from "./ledger.js";
-import { getSeal, type SealRow, sealedLogs } from "./seals.js";
 import { SignedBasis, type SigningKeyHistory } from "./signed-basis.js";
-import { latestCheckpoint } from "./tlog-checkpoints.js";
-import { tlogSize } from "./tlog-nodes.js";
-import { withNodes } from "./tlog-tiles.js";
+import type { SignedLogState, SignedStates } from "./signed-state.js";
 
 /** A log whose database does not hold what the service last signed for it: nothing more is signed for it. */
 export interface HeldLog {
