@@ -75,10 +75,10 @@ export type ErrorCode =
   | "ARCHIVE_MISMATCH"
   // blob bytes a store gave that do not hash to their key (store/blobstore/verified-bytes.ts)
   | "BLOB_BYTES_MISMATCH"
-  // revocation notices (services/records/revocation-notices.ts, webhook-address.ts)
+  // revocation notices (services/lifecycle/revocation-notices.ts, webhook-address.ts)
   | "NOTICE_NOT_ACKNOWLEDGED"
   | "WEBHOOK_ADDRESS_REFUSED"
-  // an erasure a concurrent one left nothing to erase (services/records/erasure.ts)
+  // an erasure a concurrent one left nothing to erase (services/lifecycle/erasure.ts)
   | "ERASURE_NOTHING_LEFT"
   // the CLI's exits
   | "VERIFY_FAILED"

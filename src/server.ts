@@ -12,7 +12,7 @@ import { openKeyring } from "./keys/open.js";
 import { SignedStates } from "./keys/signed-state.js";
 import { InvitationMailer } from "./services/identity/invitation-mailer.js";
 import { provision } from "./services/identity/provisioning.js";
-import { deliverNotices, scanRevocations } from "./services/records/revocation-notices.js";
+import { deliverNotices, scanRevocations } from "./services/lifecycle/revocation-notices.js";
 import { RegistrationRate } from "./services/scitt/registration-rate.js";
 import { openWritePath } from "./services/write/write-path.js";
 import { openBlobStore } from "./store/blobstore/open.js";

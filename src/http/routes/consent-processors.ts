@@ -3,7 +3,7 @@ import {
   listProcessors,
   registerProcessor,
   removeProcessor,
-} from "../../services/records/revocation-notices.js";
+} from "../../services/lifecycle/revocation-notices.js";
 import { pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";

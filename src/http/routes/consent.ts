@@ -1,4 +1,4 @@
-import { recordConsentVerification } from "../../services/records/consent-verification.js";
+import { recordConsentVerification } from "../../services/lifecycle/consent-verification.js";
 import { ApiError, buildConsent, LookupError, pathUuid } from "../../verify/primitives.js";
 import { callersApi } from "../callers-api.js";
 import type { HttpDeps } from "../deps.js";

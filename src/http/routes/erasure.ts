@@ -1,4 +1,5 @@
-import { eraseAttributes, setErasurePolicy } from "../../services/records/erasure.js";
+import { eraseAttributes } from "../../services/lifecycle/erasure.js";
+import { setErasurePolicy } from "../../services/lifecycle/erasure-policy.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 import { erasureOut, erasurePolicy, erasureRequest } from "../schemas/erasure.js";

@@ -7,7 +7,7 @@ import {
   refusedUrl,
   WebhookAddressRefused,
   webhookDispatcher,
-} from "../../../../src/services/records/webhook-address.js";
+} from "../../../../src/services/lifecycle/webhook-address.js";
 
 describe("where a processor's webhook may go", () => {
   it("refuses loopback, private, link-local, metadata and reserved addresses, in every spelling", () => {

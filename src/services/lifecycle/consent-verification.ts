@@ -3,8 +3,8 @@ import type { PurposeConsent } from "../../verify/primitives.js";
 import { consentOf, LIFECYCLE_ATTRIBUTES, lifecycleOrder } from "../../verify/primitives.js";
 import { adminView } from "../access/access-view.js";
 import { writeViewFor } from "../access/caller-view.js";
-import { createAssetEvent } from "./asset-events.js";
-import { recordsOfVcon } from "./erasure.js";
+import { createAssetEvent } from "../records/asset-events.js";
+import { recordsOfVcon } from "./erasure-targets.js";
 
 /** The verification's operation (vocabulary: ours, the draft asks for the record and names none). */
 const VERIFIED = "vcon_consent_verified";

@@ -38,7 +38,7 @@ import {
 } from "../../verify/primitives.js";
 import { adminView } from "../access/access-view.js";
 import { acceptedPrincipal } from "../identity/principals.js";
-import { createAssetEvent } from "./asset-events.js";
+import { createAssetEvent } from "../records/asset-events.js";
 import { refusedUrl, WebhookAddressRefused, webhookDispatcher } from "./webhook-address.js";
 
 /** The acknowledgement's operation (vocabulary: ours, the draft asks for it and names none). */
