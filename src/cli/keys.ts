@@ -1,13 +1,9 @@
 import { Command as Cli } from "commander";
 import type { Config } from "../config.js";
-import { KeyDirectory } from "../keys/key-directory.js";
-import type { Rotation } from "../keys/keyring.js";
-import { compareWithSigned, stateOf } from "../keys/log-guard.js";
-import type { SignedLogState } from "../keys/signed-state.js";
 import { KEYS_TOPIC, openContext } from "../server.js";
-import { recordServiceEvent } from "../services/ledger/service-events.js";
-import { getSeal } from "../store/seals.js";
-import { getTenancy, listTenancies } from "../store/tenancies.js";
+import { keyManifests } from "../services/operator/key-manifests.js";
+import { rotateKey } from "../services/operator/key-rotation.js";
+import { acceptRestore } from "../services/operator/restore-acceptance.js";
 import { isUuid } from "../verify/primitives.js";
 import { RedisWakeSignal } from "../wake/redis-wake-signal.js";
 import type { Exit } from "./commands.js";
@@ -69,9 +65,7 @@ function listCommand(exit: Exit): Cli {
     KEY_FLAGS,
   ).action(async (values: Record<string, unknown>) => {
     // The key directory alone: no database, so it runs beside a running embedded service too.
-    const dir = new KeyDirectory(configFromOptions(values).keyDir);
-    const manifests = [];
-    for (const p of await dir.purposes()) manifests.push(await dir.manifest(p));
+    const manifests = await keyManifests(configFromOptions(values).keyDir);
     if (values.json) process.stdout.write(`${JSON.stringify(manifests, null, 2)}\n`);
     else
       for (const m of manifests)
@@ -85,23 +79,6 @@ function listCommand(exit: Exit): Cli {
           );
     exit(0);
   });
-}
-
-/** The attributes of a rotation's record in a log. */
-function rotationEvent(r: Rotation): Record<string, string> {
-  return {
-    arc_display_type: "archivist_key_rotation",
-    arc_description: `the service's ${r.purpose} key ${r.old.kid} was retired and ${r.new.kid} signs from ${r.new.created_at}`,
-    key_purpose: r.purpose,
-    key_alg: r.new.alg,
-    old_kid: r.old.kid,
-    old_valid_from: r.old.created_at,
-    old_valid_until: r.new.created_at,
-    new_kid: r.new.kid,
-    new_valid_from: r.new.created_at,
-    new_public_jwk: JSON.stringify(r.new.public_jwk),
-    ...(r.old.cosign_until === undefined ? {} : { old_cosigns_until: r.old.cosign_until }),
-  };
 }
 
 /** `archivist keys rotate <purpose>`: a new key signs from now on; the rotation is recorded in the log(s). */
@@ -123,18 +100,7 @@ function rotateCommand(exit: Exit): Cli {
     if (!Number.isFinite(cosignDays) || cosignDays < 0)
       throw new Error("--cosign-days takes a number of days");
     await withContext(values, async (ctx, config) => {
-      const r = await ctx.keys.rotate(purpose, { cosignDays });
-      const issuerOf = /^issuer:(.+)$/.exec(purpose)?.[1];
-      const tenants = issuerOf ? [issuerOf] : (await listTenancies(ctx.db)).map((t) => t.id);
-      const recorded: string[] = [];
-      for (const t of tenants) {
-        const e = await recordServiceEvent(ctx, t, rotationEvent(r));
-        recorded.push(String(e.identity));
-      }
-      ctx.log.warn(
-        { purpose, old_kid: r.old.kid, new_kid: r.new.kid, holder: r.new.holder, recorded_in: recorded },
-        "key rotated",
-      );
+      const { rotation: r, recorded } = await rotateKey(ctx, purpose, cosignDays);
       await tellProcesses(config, ctx);
       process.stdout.write(
         `${purpose}: ${r.old.kid} retired at ${r.new.created_at}; ${r.new.kid} (${r.new.holder}) signs from now on\n` +
@@ -168,56 +134,23 @@ function acceptRestoreCommand(exit: Exit): Cli {
   ).action(async (values: Record<string, unknown>) => {
     const tenant = tenantOf(String(values.log));
     const code = await withContext(values, async (ctx, config) => {
+      const done = await acceptRestore(ctx, tenant, String(values.note ?? ""));
       // A log the service does not have is a mistake to say so, not "nothing to accept".
-      if (!(await getTenancy(ctx.db, tenant))) {
+      if (done.outcome === "no-log") {
         process.stdout.write(
           `FAILED log tenant/${tenant}: no such log (no tenancy of that id in this database)\n`,
         );
         return 2;
       }
-      const signed = await ctx.logGuard.states.read(tenant);
-      const held = signed && (await compareWithSigned(ctx.db, signed));
-      if (!held) {
+      if (done.outcome === "consistent") {
         process.stdout.write(
           `log tenant/${tenant}: its database holds what the service last signed; nothing to accept\n`,
         );
         return 0;
       }
-      const seal = await getSeal(ctx.db, tenant);
-      const now: SignedLogState = seal
-        ? await stateOf(ctx.db, tenant, seal)
-        : { tenant_id: tenant, mmr_size: 0, peaks: [], signed_at: new Date().toISOString() };
-      const acceptance = {
-        tenant_id: tenant,
-        accepted_at: new Date().toISOString(),
-        signed: held.signed,
-        database: held.database,
-        missing_leaves: held.missing_leaves,
-        reason: held.reason,
-        note: String(values.note ?? ""),
-      };
-      await ctx.logGuard.states.recordAcceptance(acceptance);
-      await ctx.logGuard.states.write(now);
-      const e = await recordServiceEvent(ctx, tenant, {
-        arc_display_type: "archivist_restore_accepted",
-        arc_description: held.reason,
-        accepted_at: acceptance.accepted_at,
-        signed_mmr_size: String(held.signed.mmr_size),
-        signed_tree_size: String(held.signed.tree_size ?? ""),
-        signed_root: held.signed.root ?? "",
-        signed_at: held.signed.signed_at,
-        database_mmr_size: String(held.database.mmr_size),
-        database_tree_size: String(held.database.tree_size),
-        missing_leaves: held.missing_leaves ? `${held.missing_leaves[0]}-${held.missing_leaves[1] - 1}` : "",
-        note: acceptance.note,
-      });
-      ctx.log.warn(
-        { ...acceptance, recorded_as: e.identity },
-        "restore accepted: the log is signed again from its database",
-      );
       await tellProcesses(config, ctx);
       process.stdout.write(
-        `${held.reason}\naccepted: the service signs log tenant/${tenant} again from its database; recorded as ${String(e.identity)}\n`,
+        `${done.held.reason}\naccepted: the service signs log tenant/${tenant} again from its database; recorded as ${done.recordedAs}\n`,
       );
       return 0;
     });

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { Command as Cli } from "commander";
-import { type PeriodRow, periodsOf } from "../store/log-periods.js";
+import { logPeriods } from "../services/ledger/log-periods.js";
 import { CodedError, isUuid } from "../verify/primitives.js";
 import { archiveClosedPeriods, dropArchivedPeriods } from "../workers/log-archive.js";
 import { closeLogPeriod } from "../workers/log-period.js";
@@ -75,27 +75,7 @@ function periodsCommand(exit: Exit): Cli {
   ).action(async (log: string, values: Record<string, unknown>) => {
     const tenantId = tenantOf(log);
     await withContext(values, async (ctx) => {
-      const rows = await periodsOf(ctx.db, tenantId);
-      const never: PeriodRow = {
-        period: 0,
-        start_size: 0,
-        end_size: undefined,
-        root: undefined,
-        opened_at: new Date(0),
-        closed_at: undefined,
-        archived_at: undefined,
-        dropped_at: undefined,
-      };
-      const periods = rows.length > 0 ? rows : [never];
-      const shaped = periods.map((p) => ({
-        period: p.period,
-        start: p.start_size,
-        ...(p.end_size === undefined ? {} : { end: p.end_size }),
-        ...(p.root ? { root: Buffer.from(p.root).toString("hex") } : {}),
-        ...(p.closed_at ? { closed_at: p.closed_at.toISOString() } : {}),
-        ...(p.archived_at ? { archived_at: p.archived_at.toISOString() } : {}),
-        ...(p.dropped_at ? { dropped_at: p.dropped_at.toISOString() } : {}),
-      }));
+      const shaped = await logPeriods(ctx, tenantId);
       if (values.json) process.stdout.write(`${JSON.stringify(shaped, null, 2)}\n`);
       else
         for (const p of shaped)

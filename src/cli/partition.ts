@@ -1,6 +1,5 @@
 import { Command as Cli, InvalidArgumentError } from "commander";
-import { openDb } from "../store/open.js";
-import { PARTITIONED_TABLES, partitionByTenancy } from "../store/partitioning.js";
+import { PARTITIONED_TABLES, partitionDatabase } from "../services/operator/partition.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
 import { configFromOptions, withConfigFlags } from "./serve.js";
@@ -28,17 +27,11 @@ export const partitionCommand = declared(
         .option("--partitions <n>", "how many hash partitions (2-1024; fixed once made)", partitionsArg, 16),
       ["data-dir", "database-url", "log-level"],
     ).action(async (values: Record<string, unknown>) => {
-      const config = configFromOptions(values);
-      const db = await openDb(config);
-      try {
-        const report = await partitionByTenancy(db, { partitions: values.partitions as number });
-        for (const r of report)
-          process.stdout.write(
-            `${r.table}: ${r.outcome === "already" ? "already partitioned" : "partitioned"}, ${r.partitions} partitions, ${r.rows} rows\n`,
-          );
-        exit(0);
-      } finally {
-        await db.close();
-      }
+      const report = await partitionDatabase(configFromOptions(values), values.partitions as number);
+      for (const r of report)
+        process.stdout.write(
+          `${r.table}: ${r.outcome === "already" ? "already partitioned" : "partitioned"}, ${r.partitions} partitions, ${r.rows} rows\n`,
+        );
+      exit(0);
     }),
 );

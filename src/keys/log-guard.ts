@@ -6,20 +6,9 @@ import { latestCheckpoint } from "../store/tlog-checkpoints.js";
 import { tlogSize } from "../store/tlog-nodes.js";
 import { withNodes } from "../store/tlog-tiles.js";
 import { leafCount, peakIndices, tlogTreeRoot as treeRoot } from "../verify/primitives.js";
+import { type HeldLog, heldBehind, heldFork } from "./held-log.js";
 import { SignedBasis, type SigningKeyHistory } from "./signed-basis.js";
 import type { SignedLogState, SignedStates } from "./signed-state.js";
-
-/** A log whose database does not hold what the service last signed for it: nothing more is signed for it. */
-export interface HeldLog {
-  tenant_id: string;
-  /** `behind`: the database is smaller than what was signed; `fork`: it holds other entries at a signed size. */
-  kind: "behind" | "fork";
-  reason: string;
-  signed: SignedLogState;
-  database: { mmr_size: number; tree_size: number };
-  /** The leaf indexes signed and missing from the database, [from, to), when it is behind. */
-  missing_leaves: [number, number] | null;
-}
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const b64 = (b: Uint8Array) => Buffer.from(b).toString("base64");
@@ -32,39 +21,25 @@ const b64 = (b: Uint8Array) => Buffer.from(b).toString("base64");
 export async function compareWithSigned(q: Queryable, s: SignedLogState): Promise<HeldLog | undefined> {
   const tenant = s.tenant_id;
   const database = { mmr_size: await logSize(q, tenant), tree_size: await tlogSize(q, tenant) };
-  const signedLeaves = s.tree_size ?? leafCount(s.mmr_size);
-  const held = (kind: HeldLog["kind"], reason: string, missing: HeldLog["missing_leaves"]): HeldLog => ({
-    tenant_id: tenant,
-    kind,
-    reason: `log tenant/${tenant}: ${reason}`,
-    signed: s,
-    database,
-    missing_leaves: missing,
-  });
-  const haveLeaves = leafCount(database.mmr_size);
   if (database.mmr_size < s.mmr_size || (s.tree_size !== undefined && database.tree_size < s.tree_size))
-    return held(
-      "behind",
-      `the database holds ${haveLeaves} entries but this service signed ${signedLeaves} (seal of MMR size ${s.mmr_size}${s.root ? `, checkpoint root ${s.root}` : ""}, ${s.signed_at}): entries ${haveLeaves} to ${signedLeaves - 1} were acknowledged and are missing (a restore of an older backup?)`,
-      [haveLeaves, signedLeaves],
-    );
+    return heldBehind(s, database);
   const indices = peakIndices(s.mmr_size);
   const nodes = await readNodes(q, tenant, indices);
   const peaks = indices.map((i) => nodes.get(i));
   if (peaks.some((p, k) => !p || b64(p) !== s.peaks[k]))
-    return held(
-      "fork",
+    return heldFork(
+      s,
+      database,
       `the database's log at MMR size ${s.mmr_size} is not the one this service sealed at that size (${s.signed_at}): it holds other entries`,
-      null,
     );
   if (s.tree_size !== undefined && s.root !== undefined) {
     const size = s.tree_size;
     const root = await withNodes(q, tenant, (get) => treeRoot(size, get));
     if (hex(root) !== s.root)
-      return held(
-        "fork",
+      return heldFork(
+        s,
+        database,
         `the database's tree of ${size} entries has root ${hex(root)}, but this service signed root ${s.root} for that size (${s.signed_at})`,
-        null,
       );
   }
   return undefined;
@@ -117,6 +92,8 @@ export class LogGuard {
         database_mmr_size: h.database.mmr_size,
         database_tree_size: h.database.tree_size,
         missing_leaves: h.missing_leaves,
+        first_missing: h.first_missing,
+        last_missing: h.last_missing,
         resolve: `archivist keys accept-restore --log tenant/${h.tenant_id}`,
       },
       `refusing to sign: ${h.reason}`,

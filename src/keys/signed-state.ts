@@ -3,6 +3,7 @@ import { constants, mkdirSync } from "node:fs";
 import { appendFile, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { StorageError } from "../store/db.js";
+import { missingEnds } from "./held-log.js";
 
 /**
  * What the service last signed for one log, kept with the keys (not in the database it vouches
@@ -36,8 +37,14 @@ export interface AcceptedRestore {
   signed: SignedLogState;
   /** The database's log when it was accepted. */
   database: { mmr_size: number; tree_size: number };
-  /** Leaf indexes signed and missing from the database, [from, to). */
+  /** Leaf indexes signed and missing from the database, [from, to): the end excluded. */
   missing_leaves: [number, number] | null;
+  /**
+   * The first and the last leaf index missing, both included, as the reason names them (a line
+   * written before they were has only `missing_leaves`; `acceptances` derives them from it).
+   */
+  first_missing: number | null;
+  last_missing: number | null;
   reason: string;
   note: string;
 }
@@ -112,6 +119,13 @@ export class SignedStates {
     return text
       .split("\n")
       .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as AcceptedRestore);
+      .map((l) => {
+        const a = JSON.parse(l) as Omit<AcceptedRestore, "first_missing" | "last_missing"> &
+          Partial<AcceptedRestore>;
+        return {
+          ...a,
+          ...(a.first_missing === undefined ? missingEnds(a.missing_leaves) : {}),
+        } as AcceptedRestore;
+      });
   }
 }

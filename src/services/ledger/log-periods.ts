@@ -1,7 +1,7 @@
 import type { Ctx } from "../../context.js";
 import { consistencyProof } from "../../core/log/tree-proof.js";
 import type { Queryable } from "../../store/db.js";
-import { periodsOf } from "../../store/log-periods.js";
+import { type PeriodRow, periodsOf } from "../../store/log-periods.js";
 import { archivedObject, withTreeNodes } from "../../store/period-archive.js";
 import { checkpointAt, cosignaturesOf, publishedCheckpoint } from "../../store/tlog-checkpoints.js";
 import { inclusionProof, notFound } from "../../verify/primitives.js";
@@ -92,4 +92,39 @@ export async function periodCheckpoint(
   const final = row?.end_size === undefined ? undefined : await checkpointAt(db, tenantId, row.end_size);
   if (!final) throw notFound("closed period");
   return noteWithCosignatures(db, tenantId, final.size, final.note);
+}
+
+/** A log period as `archivist log periods` shows it. */
+export interface PeriodSummary {
+  period: number;
+  start: number;
+  end?: number;
+  root?: string;
+  closed_at?: string;
+  archived_at?: string;
+  dropped_at?: string;
+}
+
+/** A log's periods, oldest first; a log never closed has one, period 0 from entry 0, still open. */
+export async function logPeriods(ctx: Pick<Ctx, "db">, tenantId: string): Promise<PeriodSummary[]> {
+  const rows = await periodsOf(ctx.db, tenantId);
+  const never: PeriodRow = {
+    period: 0,
+    start_size: 0,
+    end_size: undefined,
+    root: undefined,
+    opened_at: new Date(0),
+    closed_at: undefined,
+    archived_at: undefined,
+    dropped_at: undefined,
+  };
+  return (rows.length > 0 ? rows : [never]).map((p) => ({
+    period: p.period,
+    start: p.start_size,
+    ...(p.end_size === undefined ? {} : { end: p.end_size }),
+    ...(p.root ? { root: Buffer.from(p.root).toString("hex") } : {}),
+    ...(p.closed_at ? { closed_at: p.closed_at.toISOString() } : {}),
+    ...(p.archived_at ? { archived_at: p.archived_at.toISOString() } : {}),
+    ...(p.dropped_at ? { dropped_at: p.dropped_at.toISOString() } : {}),
+  }));
 }

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  type Graph,
   importGraph,
   layerTable,
   loadRules,
@@ -60,6 +61,29 @@ describe("the layer rules (scripts/layers.json)", () => {
         !e.from.startsWith("src/verify/") && e.to.startsWith("src/verify/") && !room.entries!.includes(e.to),
     );
     expect(deep).toEqual([]);
+  });
+
+  it("the CLI reaches the store and the keys only through the services", () => {
+    const cli = rules.rooms.find((r) => r.name === "cli")!;
+    expect(cli.mayImport).not.toContain("store");
+    expect(cli.mayImport).not.toContain("keys");
+    const reached = graph.internal.filter(
+      (e) => e.from.startsWith("src/cli/") && (e.to.startsWith("src/store/") || e.to.startsWith("src/keys/")),
+    );
+    expect(reached).toEqual([]);
+    // The rule fires: an operator command importing the store or the keys room is named.
+    const stray: Graph = {
+      files: ["src/cli/partition.ts", "src/store/partitioning.ts", "src/keys/log-guard.ts"],
+      internal: [
+        { from: "src/cli/partition.ts", to: "src/store/partitioning.ts" },
+        { from: "src/cli/partition.ts", to: "src/keys/log-guard.ts" },
+      ],
+      external: [],
+    };
+    expect(violations(rules, stray)).toEqual([
+      "src/cli/partition.ts → src/store/partitioning.ts: cli may not import store",
+      "src/cli/partition.ts → src/keys/log-guard.ts: cli may not import keys",
+    ]);
   });
 
   it("docs/architecture.md's table is the rule book's (WRITE_DOCS=1 rewrites it)", () => {
