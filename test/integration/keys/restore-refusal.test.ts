@@ -191,6 +191,9 @@ describe(`a restore of an older backup cannot fork the log (${testEngine()})`, (
     expect(held.map((h) => [h.tenant_id, h.kind, h.missing_leaves])).toEqual([
       [tenant, "behind", [backedUp, backedUp + 3]],
     ]);
+    // The reason and the fields name the same leaves: [from, to) said so, and both ends included.
+    expect(why).toContain(`missing_leaves [${backedUp}, ${backedUp + 3}), the end excluded`);
+    expect(held.map((h) => [h.first_missing, h.last_missing])).toEqual([[backedUp, backedUp + 2]]);
 
     // Records are still accepted and stored, but nothing is committed over the lost entries or signed.
     const posted = await call(s, token, `/archivist/v2/${asset}/events`, record(6));
@@ -243,6 +246,8 @@ describe(`a restore of an older backup cannot fork the log (${testEngine()})`, (
     expect(JSON.parse(record0.trim())).toMatchObject({
       tenant_id: tenant,
       missing_leaves: [backedUp, backedUp + 3],
+      first_missing: backedUp,
+      last_missing: backedUp + 2,
       note: "restored after a disk failure",
     });
     const again = await runCli(
@@ -263,7 +268,13 @@ describe(`a restore of an older backup cannot fork the log (${testEngine()})`, (
         filter: "attributes/arc_display_type eq 'archivist_restore_accepted'",
       })
     ).body as { events: Array<{ attributes: Record<string, string> }> };
-    expect(events.events.map((e) => e.attributes.missing_leaves)).toEqual([`${backedUp}-${backedUp + 2}`]);
+    expect(
+      events.events.map((e) => [
+        e.attributes.missing_leaves,
+        e.attributes.first_missing,
+        e.attributes.last_missing,
+      ]),
+    ).toEqual([[`${backedUp}-${backedUp + 2}`, String(backedUp), String(backedUp + 2)]]);
     expect(existsSync(join(keyDir, "state", `${tenant}.json`))).toBe(true);
     // Signed again, past the published size: a fork of the published log, and the verifier says so.
     for (const n of [7, 8])
