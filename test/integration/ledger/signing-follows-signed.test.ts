@@ -386,6 +386,20 @@ describe(`a writer of the live database cannot make the service sign (${process.
     expectRefused(got, ["period_close"]);
   });
 
+  it("every period row deleted: no period close (the key directory knows period 1 was opened)", async () => {
+    // Without its rows the log reads as period 0 from entry 0, never closed: a close would sign
+    // a second link entry for period 1, over the one the signed log holds.
+    const saved = `saved_periods_${randomUUID().replaceAll("-", "")}`;
+    await ctx.db.query(`create table ${saved} as select * from log_periods where tenant_id = $1`, [tenant]);
+    await ctx.db.query("delete from log_periods where tenant_id = $1", [tenant]);
+    try {
+      expectRefused(await runAll(), ["period_close"]);
+    } finally {
+      await ctx.db.query(`insert into log_periods select * from ${saved}`);
+      await ctx.db.query(`drop table ${saved}`);
+    }
+  });
+
   it("undone: every path signs again", async () => {
     expectRefused(await runAll(), []);
   });
