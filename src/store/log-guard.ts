@@ -180,6 +180,21 @@ export class LogGuard {
   }
 
   /**
+   * Inside a commit batch's transaction, under the log's lock: may the log at `mmrSize` take new
+   * entries? Not when it is smaller than what was signed (an older backup restored while the
+   * service runs, found before the next seal would): they would be committed at positions the
+   * signed log holds for other entries. The log is then held, its records left STORED.
+   */
+  async mayAppend(tx: Queryable, tenantId: string, mmrSize: number): Promise<boolean> {
+    if (this.held.has(tenantId)) return false;
+    const s = await this.states.read(tenantId);
+    if (!s || mmrSize >= s.mmr_size) return true;
+    const h = await this.compare(tx, s);
+    if (h) this.hold(h);
+    return h === undefined;
+  }
+
+  /**
    * The database against the signed state. A state still pending is one whose signing
    * transaction was never known to commit (the process stopped between the two writes, or its
    * transaction failed outside `signing`): a database behind it that holds exactly the state
