@@ -16,7 +16,9 @@ import { until } from "../../helpers/poll.js";
 // own and cannot be restored under it (the stopped case is restore-refusal.test.ts).
 const postgres = testEngine() === "postgres";
 if (!postgres)
-  console.info("restore-live: skipped on PGlite, which no other process can restore a dump into while it runs");
+  console.info(
+    "restore-live: skipped on PGlite, which no other process can restore a dump into while it runs",
+  );
 
 describe.runIf(postgres)("an older dump restored under the running service", () => {
   const { dir, tenant, owner, settings } = bootstrapDir("archivist-restore-live-", "Restored live");
@@ -56,16 +58,18 @@ describe.runIf(postgres)("an older dump restored under the running service", () 
     });
     const checkpointSize = async () =>
       Number(
-        (await (await fetch(`${running.url}/archivist/v1/merklelogs/${tenant}/tlog/checkpoint`)).text()).split(
-          "\n",
-        )[1],
+        (
+          await (await fetch(`${running.url}/archivist/v1/merklelogs/${tenant}/tlog/checkpoint`)).text()
+        ).split("\n")[1],
       );
     const sealedAt = (size: number) =>
       until(async () => {
         await running.workers.flush();
         return (await checkpointSize()) === size || undefined;
       });
-    const asset = String((await call("/archivist/v2/assets", { attributes: { arc_display_type: "t" } })).identity);
+    const asset = String(
+      (await call("/archivist/v2/assets", { attributes: { arc_display_type: "t" } })).identity,
+    );
     for (const n of [1, 2]) await call(`/archivist/v2/${asset}/events`, event(n));
     await sealedAt(3);
     // An older backup: a plain dump that drops and recreates every table when loaded.
