@@ -118,9 +118,13 @@ async function run(path: Path): Promise<"refused" | "signed"> {
         return made;
       }
       case "statement": {
+        // The statement alone (signed with the tenancy's issuer key) and with its receipt: both
+        // are refused, or neither.
+        const plain = await s.api(`/archivist/v2/${asset}/events/${record}/statement`, { token });
         const r = await s.api(`/archivist/v2/${asset}/events/${record}/statement?transparent=true`, {
           token,
         });
+        expect(plain.status, await plain.clone().text()).toBe(r.status === 503 ? 503 : 200);
         if (r.status === 503) throw Object.assign(new Error(await r.text()), { kind: "unavailable" });
         expect(r.status, await r.clone().text()).toBe(200);
         return r;
