@@ -15,6 +15,8 @@ export interface PgReplica {
   /** Stops applying the WAL it receives (`pg_wal_replay_pause`): the replica lags from now on. */
   pause(): Promise<void>;
   resume(): Promise<void>;
+  /** Promotes it (`pg_promote`): out of recovery, writable, no longer the primary's replica. */
+  promote(): Promise<void>;
   /** Stops the replica's postmaster (fast shutdown); `start` brings it back. */
   stop(): Promise<void>;
   start(): Promise<void>;
@@ -150,6 +152,7 @@ export async function startPgReplica(primaryAdminUrl: string): Promise<PgReplica
     },
     pause: () => onReplica("select pg_wal_replay_pause()"),
     resume: () => onReplica("select pg_wal_replay_resume()"),
+    promote: () => onReplica("select pg_promote(true, 60)"),
     stop: async () => {
       await ctl("stop");
     },

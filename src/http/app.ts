@@ -135,7 +135,11 @@ export function buildApp(
     frameworkErrors: (err, _req, res) => void sendError(res.headers(API_HEADERS), toApiError(err)),
     clientErrorHandler: answerClientError,
   });
-  const metrics = createMetrics(ctx.reads, ctx.logGuard.basis);
+  const metrics = createMetrics(ctx.reads, ctx.logGuard.basis, () => ({
+    write: ctx.standby?.refused.write ?? 0,
+    read_url: ctx.reads.refused.read_url,
+    standby_url: ctx.standby?.refused.standby_url ?? 0,
+  }));
   const rps = ctx.config.rateLimitRps;
   const limiter: RateLimiter | undefined = rps
     ? ctx.config.redisUrl

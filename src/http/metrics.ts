@@ -10,14 +10,28 @@ export interface Metrics {
 /**
  * A fresh registry (one per server, so tests can start many in one process). `reads`: where the
  * reads that a replica may serve went (`archivist_replica_reads_total`), counted as they run;
- * `signing`: the signatures refused (`archivist_signing_refused_total`, keys/signed-basis.ts).
+ * `signing`: the signatures refused (`archivist_signing_refused_total`, keys/signed-basis.ts);
+ * `standby`: the refusals for a standby's sake (`archivist_standby_refused_total`, store/standby.ts).
  */
 export function createMetrics(
   reads?: { served: { replica: number; primary: number } },
   signing?: { refusals: ReadonlyMap<string, number> },
+  standby?: () => Record<string, number>,
 ): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  if (standby) {
+    const refused = new Counter({
+      name: "archivist_standby_refused_total",
+      help: "Refusals for a standby's sake: writes answered 503 NOT_ON_STANDBY (write), a DATABASE_READ_URL found no streaming standby of the primary (read_url), a DATABASE_STANDBY_URL found none (standby_url)",
+      labelNames: ["what"],
+      registers: [registry],
+      collect() {
+        refused.reset();
+        for (const [what, n] of Object.entries(standby())) refused.inc({ what }, n);
+      },
+    });
+  }
   if (signing) {
     const refused = new Counter({
       name: "archivist_signing_refused_total",

@@ -7,6 +7,7 @@ import { tlogSize } from "../store/tlog-nodes.js";
 import { withNodes } from "../store/tlog-tiles.js";
 import { leafCount, peakIndices, tlogTreeRoot as treeRoot } from "../verify/primitives.js";
 import { type HeldLog, heldBehind, heldFork } from "./held-log.js";
+import { openPeriod } from "../store/log-periods.js";
 import { SignedBasis, type SigningKeyHistory } from "./signed-basis.js";
 import type { SignedLogState, SignedStates } from "./signed-state.js";
 
@@ -156,6 +157,21 @@ export class LogGuard {
   }
 
   /**
+   * Inside a commit batch's transaction, under the log's lock: may the log at `mmrSize` take new
+   * entries? Not when it is smaller than what was signed (an older backup restored while the
+   * service runs, found before the next seal would): they would be committed at positions the
+   * signed log holds for other entries. The log is then held, its records left STORED.
+   */
+  async mayAppend(tx: Queryable, tenantId: string, mmrSize: number): Promise<boolean> {
+    if (this.held.has(tenantId)) return false;
+    const s = await this.states.read(tenantId);
+    if (!s || mmrSize >= s.mmr_size) return true;
+    const h = await this.compare(tx, s);
+    if (h) this.hold(h);
+    return h === undefined;
+  }
+
+  /**
    * The database against the signed state. A state still pending is one whose signing
    * transaction was never known to commit (the process stopped between the two writes, or its
    * transaction failed outside `signing`): a database behind it that holds exactly the state
@@ -224,15 +240,35 @@ export class LogGuard {
     return next;
   }
 
+  /**
+   * A period's close, before its transaction commits: the period it opened is kept with the
+   * signed state (pending until it has committed, like a seal), so a database that later shows an
+   * older open period (its rows deleted) is not closed again over the signed one.
+   */
+  async periodOpened(tenantId: string, period: number, startSize: number): Promise<void> {
+    const current = this.open.get(tenantId)?.last ?? (await this.states.read(tenantId));
+    if (!current) return;
+    await this.signed({ ...settled(current), open_period: { period, start_size: startSize } });
+  }
+
+  /** The newest period this service opened for the log, as kept with the keys. */
+  async signedOpenPeriod(tenantId: string): Promise<SignedLogState["open_period"]> {
+    return (await this.states.read(tenantId))?.open_period;
+  }
+
   /** After signing, before the seal's transaction commits: the new signed state, pending until it has. */
   async signed(state: SignedLogState): Promise<void> {
     const o = this.open.get(state.tenant_id);
-    let before = o?.last ? o.before : undefined;
-    if (!o?.last) {
-      const current = await this.states.read(state.tenant_id);
-      before = current && settled(current);
-    }
-    const written: SignedLogState = { ...settled(state), pending: true, ...(before ? { before } : {}) };
+    const current = o?.last ?? (await this.states.read(state.tenant_id));
+    const before = o?.last ? o.before : current && settled(current);
+    // A seal knows nothing of periods: the open period signed before is kept.
+    const openPeriod = state.open_period ?? current?.open_period;
+    const written: SignedLogState = {
+      ...settled(state),
+      ...(openPeriod ? { open_period: openPeriod } : {}),
+      pending: true,
+      ...(before ? { before } : {}),
+    };
     await this.states.write(written);
     if (o) {
       if (!o.last) o.before = before;
@@ -250,7 +286,9 @@ function settled(s: SignedLogState): SignedLogState {
 /** The signed state a database's newest seal (and its checkpoint) stands for. */
 export async function stateOf(db: Queryable, tenantId: string, seal: SealRow): Promise<SignedLogState> {
   const cp = await latestCheckpoint(db, tenantId);
+  const open = await openPeriod(db, tenantId);
   return {
+    ...(open.period > 0 ? { open_period: { period: open.period, start_size: open.start_size } } : {}),
     tenant_id: tenantId,
     mmr_size: seal.mmr_size,
     peaks: seal.peaks,

@@ -20,6 +20,12 @@ export interface SignedLogState {
   root?: string;
   signed_at: string;
   /**
+   * The newest period this service opened by closing the one before (its number and first
+   * entry): a database whose open period is older (its period rows deleted or rewritten) is not
+   * closed again over it. Absent until the log's first close by a version that keeps it.
+   */
+  open_period?: { period: number; start_size: number };
+  /**
    * Written before the signing transaction commits, and written again without this once it has:
    * still true after a start means the process stopped between the two, its transaction committed
    * or not (`LogGuard`).

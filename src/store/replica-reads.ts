@@ -9,6 +9,8 @@ import { NotAStandby, openStandby, replayedOn as replayPosition, walProbe } from
 export interface Reads extends Db {
   /** How many statements (or read-only transactions) each side served: the replica's share. */
   readonly served: { replica: number; primary: number };
+  /** How many times the read URL was found to be no streaming standby of the primary (`archivist_standby_refused_total`). */
+  readonly refused: { read_url: number };
   /** Closes the replica's pool; the primary is its owner's to close. */
   close(): Promise<void>;
 }
@@ -19,6 +21,7 @@ export function primaryReads(db: Db): Reads {
   return {
     kind: db.kind,
     served,
+    refused: { read_url: 0 },
     query(sql, params, opts) {
       served.primary++;
       return db.query(sql, params, opts);
@@ -42,12 +45,103 @@ const CONNECT_TIMEOUT_MS = 1000;
 const BEHIND_FOR_MS = 1000;
 /** How often a read waiting for a lagging replica asks where its replay is. */
 const POLL_MS = 5;
+/**
+ * How long a replica found in recovery is believed still to be without asking again: a replica
+ * promoted meanwhile (then writable, and no longer the primary's) is found out within this,
+ * even while the primary's WAL does not move.
+ */
+const RECHECK_MS = 1000;
 
 /** A connection-level failure (the replica is down or unreachable), as opposed to a refused statement. */
 function unreachable(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
   if (typeof code !== "string") return true;
   return /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|57P0[1-3]|08...)$/.test(code);
+}
+
+/**
+ * A streaming replica as the reads see it: its pool, once found a standby of the primary, and
+ * what is known of it (down or refused until when, replayed how far, behind until when).
+ */
+class ReplicaGate {
+  private replica: Promise<Db> | undefined;
+  downUntil = 0;
+  private replayed = 0n;
+  /** When the replica was last found in recovery (its replay position read). */
+  private checkedAt = 0;
+  /** Until when reads do not wait for the replica: it stayed behind a whole wait a moment ago. */
+  private behindUntil = 0;
+
+  constructor(
+    private readonly primary: Db,
+    private readonly url: string,
+    private readonly opts: { waitMs: number; max?: number; log: Pick<Logger, "error"> },
+    private readonly refused: { read_url: number },
+  ) {}
+
+  connect(): Promise<Db> {
+    if (this.replica) return this.replica;
+    // A read URL that is no standby of the primary (a restored copy, another database, a
+    // promoted replica) holds rows that may be anything: it serves nothing (issue 60).
+    const r = openStandby(this.primary, this.url, this.opts.max ?? 16, CONNECT_TIMEOUT_MS);
+    this.replica = r;
+    // A pool that never opened is made anew at the next read (or after DOWN_FOR_MS when down).
+    r.catch(() => {
+      if (this.replica === r) this.replica = undefined;
+    });
+    return r;
+  }
+
+  markDown(r: Promise<Db> | undefined, err?: unknown): void {
+    const refused = err instanceof NotAStandby;
+    if (refused) {
+      this.refused.read_url++;
+      if (Date.now() >= this.downUntil)
+        this.opts.log.error(
+          { err: err.message },
+          "DATABASE_READ_URL is not a streaming standby of DATABASE_URL: the primary serves every read",
+        );
+    }
+    this.downUntil = Date.now() + (refused ? REFUSED_FOR_MS : DOWN_FOR_MS);
+    this.replayed = 0n;
+    this.checkedAt = 0;
+    if (r && this.replica === r) {
+      this.replica = undefined;
+      void r.then((db) => db.close()).catch(() => undefined);
+    }
+  }
+
+  private async replayedOn(db: Db): Promise<bigint> {
+    // None: out of recovery (promoted since it was found a standby), so no longer the primary's.
+    const at = await replayPosition(db);
+    if (at === undefined) throw new NotAStandby("it is no longer in recovery (promoted?)");
+    this.checkedAt = Date.now();
+    if (at > this.replayed) this.replayed = at;
+    return this.replayed;
+  }
+
+  /** The replica, once it has replayed past `needed`; undefined if it stays behind. */
+  async caughtUp(needed: bigint): Promise<Db | undefined> {
+    const db = await this.connect();
+    if (this.replayed >= needed && Date.now() - this.checkedAt < RECHECK_MS) return db;
+    // A replica that lags by more than the wait would make every read pay the wait: for a
+    // while after, a read asks once and goes to the primary at once if it is still behind.
+    const deadline = Date.now() < this.behindUntil ? 0 : Date.now() + this.opts.waitMs;
+    for (;;) {
+      if ((await this.replayedOn(db)) >= needed) return db;
+      if (Date.now() >= deadline) {
+        if (deadline > 0) this.behindUntil = Date.now() + BEHIND_FOR_MS;
+        return undefined;
+      }
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+
+  async close(): Promise<void> {
+    const r = this.replica;
+    this.replica = undefined;
+    if (r) await r.then((db) => db.close()).catch(() => undefined);
+  }
 }
 
 /**
@@ -67,76 +161,23 @@ export function replicaReads(
   opts: { waitMs: number; max?: number; log: Pick<Logger, "error"> },
 ): Reads {
   const served = { replica: 0, primary: 0 };
+  const refused = { read_url: 0 };
   const primaryLsn = walProbe(primary, "flush");
-  let replica: Promise<Db> | undefined;
-  let downUntil = 0;
-  let replayed = 0n;
-  const connect = (): Promise<Db> => {
-    if (replica) return replica;
-    // A read URL that is no standby of the primary (a restored copy, another database, a
-    // promoted replica) holds rows that may be anything: it serves nothing (issue 60).
-    const r = openStandby(primary, replicaUrl, opts.max ?? 16, CONNECT_TIMEOUT_MS);
-    replica = r;
-    // A pool that never opened is made anew at the next read (or after DOWN_FOR_MS when down).
-    r.catch(() => {
-      if (replica === r) replica = undefined;
-    });
-    return r;
-  };
-  const markDown = (r: Promise<Db> | undefined, err?: unknown) => {
-    const refused = err instanceof NotAStandby;
-    if (refused && Date.now() >= downUntil)
-      opts.log.error(
-        { err: err.message },
-        "DATABASE_READ_URL is not a streaming standby of DATABASE_URL: the primary serves every read",
-      );
-    downUntil = Date.now() + (refused ? REFUSED_FOR_MS : DOWN_FOR_MS);
-    replayed = 0n;
-    if (r && replica === r) {
-      replica = undefined;
-      void r.then((db) => db.close()).catch(() => undefined);
-    }
-  };
-  const replayedOn = async (db: Db): Promise<bigint> => {
-    // None: out of recovery (promoted since it was found a standby), so no longer the primary's.
-    const at = await replayPosition(db);
-    if (at === undefined) throw new NotAStandby("it is no longer in recovery (promoted?)");
-    if (at > replayed) replayed = at;
-    return replayed;
-  };
-  /** Until when reads do not wait for the replica: it stayed behind a whole wait a moment ago. */
-  let behindUntil = 0;
-  /** The replica, once it has replayed past `needed`; undefined if it is down or stays behind. */
-  const caughtUp = async (needed: bigint): Promise<Db | undefined> => {
-    const r = connect();
-    const db = await r;
-    if (replayed >= needed) return db;
-    // A replica that lags by more than the wait would make every read pay the wait: for a
-    // while after, a read asks once and goes to the primary at once if it is still behind.
-    const deadline = Date.now() < behindUntil ? 0 : Date.now() + opts.waitMs;
-    for (;;) {
-      if ((await replayedOn(db)) >= needed) return db;
-      if (Date.now() >= deadline) {
-        if (deadline > 0) behindUntil = Date.now() + BEHIND_FOR_MS;
-        return undefined;
-      }
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    }
-  };
+  const gate = new ReplicaGate(primary, replicaUrl, opts, refused);
   /** `work` on the replica when it has caught up with the primary, else (or when it fails) on the primary. */
   const run = async <T>(work: (db: Db) => Promise<T>): Promise<T> => {
     const onPrimary = () => {
       served.primary++;
       return work(primary);
     };
-    if (Date.now() < downUntil) return onPrimary();
+    if (Date.now() < gate.downUntil) return onPrimary();
     const needed = await primaryLsn();
-    const r = connect();
+    const r = gate.connect();
     let db: Db | undefined;
     try {
-      db = await caughtUp(needed);
+      db = await gate.caughtUp(needed);
     } catch (err) {
-      if (err instanceof NotAStandby || unreachable(err)) markDown(r, err);
+      if (err instanceof NotAStandby || unreachable(err)) gate.markDown(r, err);
       return onPrimary();
     }
     if (!db) return onPrimary();
@@ -147,22 +188,19 @@ export function replicaReads(
     } catch (err) {
       // A statement the replica cancelled (a conflict with recovery), or a replica gone: the
       // primary answers. A statement refused for its input is refused there too, as it would be.
-      if (unreachable(err)) markDown(r);
+      if (unreachable(err)) gate.markDown(r);
       return onPrimary();
     }
   };
   return {
     kind: primary.kind,
     served,
+    refused,
     query: <R>(sql: string, params?: readonly unknown[], o?: QueryOptions) =>
       run((db) => db.query<R>(sql, params, o)),
     /** For read-only work (a replica refuses writes): run again whole on the primary if the replica fails it. */
     transaction: (fn) => run((db) => db.transaction(fn)),
     ping: () => primary.ping(),
-    async close() {
-      const r = replica;
-      replica = undefined;
-      if (r) await r.then((db) => db.close()).catch(() => undefined);
-    },
+    close: () => gate.close(),
   };
 }

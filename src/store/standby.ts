@@ -133,6 +133,12 @@ export class Standby {
   private lastComplaint = 0;
   /** The primary's WAL end, one probe shared by the writes answered meanwhile. */
   private readonly walEnd: () => Promise<bigint>;
+  /**
+   * Since the process started (`archivist_standby_refused_total`): `write`, writes not answered
+   * done because the standby had not applied them in time; `standby_url`, times the configured
+   * standby was found to be no standby of the primary (nothing signed meanwhile).
+   */
+  readonly refused = { write: 0, standby_url: 0 };
 
   constructor(
     private readonly primary: Db,
@@ -159,6 +165,7 @@ export class Standby {
     this.pool = undefined;
     this.replayed = 0n;
     if (p) void p.then((db) => db.close()).catch(() => undefined);
+    if (err instanceof NotAStandby) this.refused.standby_url++;
     // Once a minute at most: the sealer asks every second, and each write while it lasts.
     if (Date.now() - this.lastComplaint < 60_000) return;
     this.lastComplaint = Date.now();
@@ -202,7 +209,10 @@ export class Standby {
     for (;;) {
       const at = await this.replay();
       if (at !== undefined && at >= needed) return true;
-      if (Date.now() >= deadline) return false;
+      if (Date.now() >= deadline) {
+        this.refused.write++;
+        return false;
+      }
       await new Promise((resolve) => setTimeout(resolve, at === undefined ? 100 : 2));
     }
   }

@@ -78,6 +78,12 @@ export interface CommitOptions {
   tree?: boolean;
   /** The frontiers this process's last commits left: read instead of the log's nodes when still current. */
   frontiers?: LogFrontiers;
+  /**
+   * Whether the log at this size may take entries (`LogGuard.mayAppend`): not when it is behind
+   * what was signed (an older backup restored under the running service), where new entries
+   * would take positions the signed log holds for others. Its records stay STORED.
+   */
+  mayAppend?: (tx: Queryable, tenantId: string, mmrSize: number) => Promise<boolean>;
 }
 
 export interface CommitResult {
@@ -103,6 +109,7 @@ export async function commitBatch(
   const pending = await pendingRecords(tx, work, limit, fresh);
   if (pending.length === 0) return { count: 0, assets: [] };
   const log = work.log ?? (await loadLog(tx, tenantId));
+  if (opts.mayAppend && !(await opts.mayAppend(tx, tenantId, log.mmr_size))) return { count: 0, assets: [] };
   const extra = assetFreeExtraBytes(tenantId);
   const entries: EntryRow[] = [];
   const leaves = pending.map((p) => {

@@ -3,7 +3,7 @@ import { IdTimestampGenerator } from "../core/log/idtimestamp.js";
 import type { Db } from "../store/db.js";
 import type { FreshEvents } from "../store/fresh-events.js";
 import { tenantsWithStoredRecords } from "../store/ledger.js";
-import { commitBatch, workerId } from "./commit-batch.js";
+import { type CommitOptions, commitBatch, workerId } from "./commit-batch.js";
 import { LogFrontiers } from "./log-frontiers.js";
 import { backfillTree, logsBehind } from "./tlog-backfill.js";
 
@@ -46,6 +46,8 @@ export class Committer {
     private readonly onCommitted: (tenantId: string) => void = () => undefined,
     /** A log the service refuses to sign for (`LogGuard`): its records wait, STORED. */
     private readonly held: (tenantId: string) => boolean = () => false,
+    /** Asked under the log's lock before each batch (`CommitOptions.mayAppend`). */
+    private readonly mayAppend?: CommitOptions["mayAppend"],
   ) {}
 
   start(): void {
@@ -124,7 +126,10 @@ export class Committer {
     for (;;) {
       try {
         const r = await this.db.transaction((tx) =>
-          commitBatch(tx, tenantId, this.gen, BATCH, this.fresh, { frontiers: this.frontiers }),
+          commitBatch(tx, tenantId, this.gen, BATCH, this.fresh, {
+            frontiers: this.frontiers,
+            ...(this.mayAppend ? { mayAppend: this.mayAppend } : {}),
+          }),
         );
         if (r.frontier) this.frontiers.remember(tenantId, r.frontier);
         // The lock's holder may have read the log's records before the ones that woke us were

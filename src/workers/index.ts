@@ -33,8 +33,14 @@ export function startWorkers(
 ): Workers {
   const { db, log, config } = ctx;
   // A held log's records stay STORED: nothing is appended over signed entries a restore lost.
-  const committer = new Committer(db, log, config.commitMaxDelayMs, ctx.writePath.handoff, undefined, (t) =>
-    ctx.logGuard.isHeld(t),
+  const committer = new Committer(
+    db,
+    log,
+    config.commitMaxDelayMs,
+    ctx.writePath.handoff,
+    undefined,
+    (t) => ctx.logGuard.isHeld(t),
+    (tx, t, size) => ctx.logGuard.mayAppend(tx, t, size),
   );
   const checkpointKeys = new CheckpointKeys();
   const sealer = new Periodic(

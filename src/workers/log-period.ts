@@ -53,7 +53,7 @@ export async function closeLogPeriod(
   tx: Queryable,
   tenantId: string,
   keys: SealKeys,
-  guard?: Pick<LogGuard, "maySign" | "signed" | "basis">,
+  guard?: Pick<LogGuard, "maySign" | "signed" | "basis" | "periodOpened" | "signedOpenPeriod">,
   upTo?: StandbyLog,
 ): Promise<ClosedPeriod | undefined> {
   await lockLog(tx, tenantId);
@@ -66,6 +66,7 @@ export async function closeLogPeriod(
   const log = await loadLog(tx, tenantId);
   const size = leafCount(log.mmr_size);
   const open = await openPeriod(tx, tenantId);
+  if (guard) await periodNotBehindSigned(tenantId, open, guard);
   if (size <= open.start_size + (open.period > 0 ? 1 : 0)) return undefined;
   if (upTo && upTo.mmr_size < log.mmr_size)
     throw new PeriodCloseError(
@@ -134,6 +135,7 @@ export async function closeLogPeriod(
     root: finalRoot,
     linkRecord,
   });
+  await guard?.periodOpened(tenantId, period, size);
   // With a standby, the link entry waits for a later seal that the standby holds too.
   if (!upTo) await sealLog(tx, tenantId, keys.seal, keys.checkpoint, guard);
   return { period: open.period, start: open.start_size, end: size, root: finalRoot };
@@ -141,6 +143,27 @@ export async function closeLogPeriod(
 
 /** A verified checkpoint's origin: its note's first line, which its signature covers (the row's column is not). */
 const signedOrigin = (cp: { note: string }) => cp.note.slice(0, cp.note.indexOf("\n"));
+
+/**
+ * Refuses to close a period older than the one this service last opened (kept with the keys):
+ * the period rows were deleted or rewritten, and closing again would sign a second link entry
+ * for a period the signed log already holds (issue 60).
+ */
+async function periodNotBehindSigned(
+  tenantId: string,
+  open: { period: number; start_size: number },
+  guard: Pick<LogGuard, "basis" | "signedOpenPeriod">,
+): Promise<void> {
+  const signed = await guard.signedOpenPeriod(tenantId);
+  if (!signed) return;
+  if (open.period > signed.period || (open.period === signed.period && open.start_size === signed.start_size))
+    return;
+  throw guard.basis.refuse(
+    "period_close",
+    tenantId,
+    `the database's open period is ${open.period} from entry ${open.start_size}, but this service opened period ${signed.period} at entry ${signed.start_size}`,
+  );
+}
 
 /**
  * Refuses (`SignedBasis.refuse`) to close a period whose row the signed log does not bear out:

@@ -388,9 +388,30 @@ async function eventStatement(
   how: { transparent: boolean; profile: Profile; form: MmrProofForm; record: () => ApiRecord | undefined },
 ): Promise<Uint8Array> {
   const statement = await statementOf(ctx, tenantId, attributes);
-  if (!how.transparent) return statement;
+  if (!how.transparent) {
+    await sealedRowFollowsLog(ctx, eventId);
+    return statement;
+  }
   const receipt = await receiptFor(ctx, eventId, how.profile, how.form);
   return attachReceipts(statement, [receipt], how.record());
+}
+
+/**
+ * A sealed event's statement is given out only while its row still gives the leaf the signed log
+ * holds for it (the checks of its receipt, cached with it): a writer of the database cannot have
+ * the tenancy's issuer key sign a rewritten record (issue 60). An event not sealed yet has no
+ * signed past to follow.
+ */
+async function sealedRowFollowsLog(
+  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "keys" | "reads" | "logGuard">,
+  eventId: string,
+): Promise<void> {
+  try {
+    await receiptFor(ctx, eventId, "mmr");
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === "conflict") return;
+    throw err;
+  }
 }
 
 /** Registers (or replaces) a trusted statement issuer key (P-256 JWK); administrators only. */

@@ -12,6 +12,7 @@ import { until } from "../../helpers/poll.js";
 // every commit", so lists, checkpoints and receipts came from the copy's rows. A read URL is used
 // only when it is in recovery with the primary's system identifier; the copy serves nothing.
 const postgres = testEngine() === "postgres";
+const METRICS = "metrics-token";
 if (!postgres)
   console.info(
     "read-url-not-standby: skipped on PGlite, which has no read URL (DATABASE_READ_URL needs PostgreSQL)",
@@ -28,7 +29,7 @@ describe.runIf(postgres)("a read or standby URL that is not a standby of the pri
   });
 
   const start = async (more: Record<string, string>) => {
-    running = await startService(loadConfig({}, settings(more)));
+    running = await startService(loadConfig({}, settings({ ARCHIVIST_METRICS_TOKEN: METRICS, ...more })));
     const res = await fetch(`${running.url}/archivist/iam/v1/appidp/token`, {
       method: "POST",
       body: new URLSearchParams({ grant_type: "client_credentials", ...owner }),
@@ -55,6 +56,18 @@ describe.runIf(postgres)("a read or standby URL that is not a standby of the pri
       await s.workers.flush();
       return (await checkpointSize(s)) === size || undefined;
     });
+  /** `archivist_standby_refused_total` by `what`, as /metrics shows it. */
+  const standbyRefused = async (s: RunningService): Promise<Record<string, number>> => {
+    const text = await (
+      await fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${METRICS}` } })
+    ).text();
+    return Object.fromEntries(
+      [...text.matchAll(/^archivist_standby_refused_total\{what="(\w+)"\} (\d+)$/gm)].map((m) => [
+        m[1] as string,
+        Number(m[2]),
+      ]),
+    );
+  };
   const event = (n: number) => ({
     operation: "Record",
     behaviour: "RecordEvidence",
@@ -102,6 +115,9 @@ describe.runIf(postgres)("a read or standby URL that is not a standby of the pri
     expect(receipt.status).toBe(200);
     expect(s.ctx.reads.served.replica).toBe(0);
     expect(s.ctx.reads.served.primary).toBeGreaterThan(0);
+    // The operator sees the refusal in /metrics, as well as in the log.
+    expect(await standbyRefused(s)).toMatchObject({ read_url: expect.any(Number), write: 0, standby_url: 0 });
+    expect((await standbyRefused(s)).read_url).toBeGreaterThan(0);
   });
 
   it("as DATABASE_STANDBY_URL, acknowledges no write and signs nothing, and says so", async () => {
@@ -119,6 +135,7 @@ describe.runIf(postgres)("a read or standby URL that is not a standby of the pri
           DATABASE_URL: primary.url,
           DATABASE_STANDBY_URL: notStandby.url,
           ARCHIVIST_STANDBY_WAIT_MS: "200",
+          ARCHIVIST_METRICS_TOKEN: METRICS,
         }),
       ),
     );
@@ -148,6 +165,11 @@ describe.runIf(postgres)("a read or standby URL that is not a standby of the pri
     );
     expect(Number(committed[0]?.mmr_size)).toBeGreaterThan(0);
     expect(await s.ctx.db.query("select 1 from seals where tenant_id = $1", [other.tenant])).toEqual([]);
+    // Counted for the operator: the write answered 503, the standby URL refused.
+    const refused = await standbyRefused(s);
+    expect(refused.write).toBeGreaterThanOrEqual(1);
+    expect(refused.standby_url).toBeGreaterThanOrEqual(1);
+    expect(refused.read_url).toBe(0);
     await s.close();
     running = undefined;
     rmSync(other.dir, { recursive: true, force: true });

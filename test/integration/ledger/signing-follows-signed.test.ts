@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,7 +8,10 @@ import * as treeProof from "../../../src/core/log/tree-proof.js";
 import { receiptFor } from "../../../src/services/ledger/proofs.js";
 import { receiptsOfRecords } from "../../../src/services/ledger/receipts-in-bulk.js";
 import { tlogProofFor } from "../../../src/services/ledger/tlog-proof.js";
+import type { Db, Queryable } from "../../../src/store/db.js";
+import { openPostgres } from "../../../src/store/drivers/postgres.js";
 import { entryOfRecord } from "../../../src/store/ledger.js";
+import { primaryReads, type Reads } from "../../../src/store/replica-reads.js";
 import { getSeal } from "../../../src/store/seals.js";
 import { latestCheckpoint } from "../../../src/store/tlog-checkpoints.js";
 import { inclusionProofIndices, leafCount, peakIndices } from "../../../src/verify/mmr/index.js";
@@ -15,6 +19,7 @@ import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipt
 import { closeLogPeriod } from "../../../src/workers/log-period.js";
 import { loadSealKeys } from "../../../src/workers/seal-keys.js";
 import { sealLog } from "../../../src/workers/seal-log.js";
+import { freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
 import { until } from "../../helpers/poll.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { newAsset, postVconEvent } from "../../helpers/vcon-event.js";
@@ -113,9 +118,13 @@ async function run(path: Path): Promise<"refused" | "signed"> {
         return made;
       }
       case "statement": {
+        // The statement alone (signed with the tenancy's issuer key) and with its receipt: both
+        // are refused, or neither.
+        const plain = await s.api(`/archivist/v2/${asset}/events/${record}/statement`, { token });
         const r = await s.api(`/archivist/v2/${asset}/events/${record}/statement?transparent=true`, {
           token,
         });
+        expect(plain.status, await plain.clone().text()).toBe(r.status === 503 ? 503 : 200);
         if (r.status === 503) throw Object.assign(new Error(await r.text()), { kind: "unavailable" });
         expect(r.status, await r.clone().text()).toBe(200);
         return r;
@@ -168,16 +177,17 @@ async function whileAltered(
   read: { sql: string; params: unknown[] },
   change: (old: Record<string, unknown>) => { sql: string; params: unknown[] },
   restore: (old: Record<string, unknown>) => { sql: string; params: unknown[] },
+  on: Queryable = ctx.db,
 ): Promise<Record<Path, "refused" | "signed">> {
-  const [old] = await ctx.db.query<Record<string, unknown>>(read.sql, read.params);
+  const [old] = await on.query<Record<string, unknown>>(read.sql, read.params);
   expect(old).toBeDefined();
   const c = change(old as Record<string, unknown>);
-  await ctx.db.query(c.sql, c.params);
+  await on.query(c.sql, c.params);
   try {
     return await runAll();
   } finally {
     const r = restore(old as Record<string, unknown>);
-    await ctx.db.query(r.sql, r.params);
+    await on.query(r.sql, r.params);
     await ctx.logGuard.recheck(ctx.db);
   }
 }
@@ -189,7 +199,7 @@ const flipped = (b: unknown, at = 0) => {
 };
 
 /** One MMR node rewritten. */
-const mmrNode = (idx: number) =>
+const mmrNode = (idx: number, on: Queryable = ctx.db) =>
   whileAltered(
     { sql: "select hash from mmr_nodes where tenant_id = $1 and idx = $2", params: [tenant, idx] },
     (old) => ({
@@ -200,10 +210,11 @@ const mmrNode = (idx: number) =>
       sql: "update mmr_nodes set hash = $3 where tenant_id = $1 and idx = $2",
       params: [tenant, idx, Buffer.from(old.hash as Uint8Array)],
     }),
+    on,
   );
 
 /** One RFC 9162 tree node rewritten. */
-const treeNode = (level: number, idx: number) =>
+const treeNode = (level: number, idx: number, on: Queryable = ctx.db) =>
   whileAltered(
     {
       sql: "select hash from tlog_nodes where tenant_id = $1 and level = $2 and idx = $3",
@@ -217,6 +228,7 @@ const treeNode = (level: number, idx: number) =>
       sql: "update tlog_nodes set hash = $4 where tenant_id = $1 and level = $2 and idx = $3",
       params: [tenant, level, idx, Buffer.from(old.hash as Uint8Array)],
     }),
+    on,
   );
 
 describe(`a writer of the live database cannot make the service sign (${process.env.TEST_DB ?? "pglite"})`, () => {
@@ -386,6 +398,20 @@ describe(`a writer of the live database cannot make the service sign (${process.
     expectRefused(got, ["period_close"]);
   });
 
+  it("every period row deleted: no period close (the key directory knows period 1 was opened)", async () => {
+    // Without its rows the log reads as period 0 from entry 0, never closed: a close would sign
+    // a second link entry for period 1, over the one the signed log holds.
+    const saved = `saved_periods_${randomUUID().replaceAll("-", "")}`;
+    await ctx.db.query(`create table ${saved} as select * from log_periods where tenant_id = $1`, [tenant]);
+    await ctx.db.query("delete from log_periods where tenant_id = $1", [tenant]);
+    try {
+      expectRefused(await runAll(), ["period_close"]);
+    } finally {
+      await ctx.db.query(`insert into log_periods select * from ${saved}`);
+      await ctx.db.query(`drop table ${saved}`);
+    }
+  });
+
   it("undone: every path signs again", async () => {
     expectRefused(await runAll(), []);
   });
@@ -499,3 +525,143 @@ describe(`a writer of the live database cannot make the service sign (${process.
     );
   });
 });
+
+/*
+ * The same rows altered on the read database (DATABASE_READ_URL) instead. A real streaming
+ * standby cannot be written: whoever could write to it has promoted it, and a promoted standby is
+ * refused as a read source (read-url-not-standby.test.ts, replica-promoted.test.ts). Here the
+ * standby check is passed by a test seam: the service's `ctx.reads` is replaced by reads on a
+ * copy of its database (pg_dump into another database), as if a standby's rows differed from the
+ * primary's. Whatever the read source holds, the paths that read it (receipts of both profiles,
+ * single and bulk, statement receipts, tlog-proofs) refuse a row altered under what was signed;
+ * the seal and the period close read only the primary, and sign as before.
+ */
+const READ_PATHS: Path[] = ["receipt", "receipt_rfc9162", "bulk", "bulk_rfc9162", "statement", "tlog_proof"];
+const postgres = testEngine() === "postgres";
+if (!postgres)
+  console.info("signing-follows-signed: the read database's part needs PostgreSQL (DATABASE_READ_URL)");
+
+describe.runIf(postgres)(
+  "a writer of the read database cannot make the service sign (test seam: ctx.reads on a copy)",
+  () => {
+    let copy: { url: string; drop(): Promise<void> } | undefined;
+    let copyDb: Db | undefined;
+    let own: Reads;
+    const on = () => copyDb as Db;
+    beforeAll(async () => {
+      copy = await freshPostgresDatabase();
+      execFileSync(
+        "sh",
+        ["-c", `pg_dump --no-owner "${ctx.config.databaseUrl}" | psql -q -v ON_ERROR_STOP=1 "${copy.url}"`],
+        { stdio: ["ignore", "ignore", "pipe"] },
+      );
+      copyDb = await openPostgres(copy.url, 4);
+      own = ctx.reads;
+      (ctx as { reads: Reads }).reads = primaryReads(copyDb);
+    }, 60_000);
+    afterAll(async () => {
+      if (own) (ctx as { reads: Reads }).reads = own;
+      await copyDb?.close();
+      await copy?.drop();
+    });
+
+    it("an unaltered copy: every path signs", async () => {
+      expectRefused(await runAll(), []);
+    });
+
+    it("a rewritten leaf on the read database: no receipt or tlog-proof", async () => {
+      const got = await whileAltered(
+        { sql: "select leaf from log_entries where record_id = $1", params: [record] },
+        (old) => ({
+          sql: "update log_entries set leaf = $2 where record_id = $1",
+          params: [record, flipped(old.leaf)],
+        }),
+        (old) => ({
+          sql: "update log_entries set leaf = $2 where record_id = $1",
+          params: [record, Buffer.from(old.leaf as Uint8Array)],
+        }),
+        on(),
+      );
+      expectRefused(got, READ_PATHS);
+    });
+
+    it("a rewritten record on the read database (the issue's revocation made a grant): no receipt or tlog-proof", async () => {
+      const got = await whileAltered(
+        { sql: "select event_attributes from asset_events where id = $1", params: [record] },
+        () => ({
+          sql: `update asset_events set event_attributes = event_attributes || '{"vcon_operation": "vcon_consent_accepted.analysis"}'::jsonb where id = $1`,
+          params: [record],
+        }),
+        (old) => ({
+          sql: "update asset_events set event_attributes = $2::jsonb where id = $1",
+          params: [record, JSON.stringify(old.event_attributes)],
+        }),
+        on(),
+      );
+      expectRefused(got, READ_PATHS);
+    });
+
+    it("rewritten nodes on the read database: no receipt of the profile whose path reads them", async () => {
+      const entry = await entryOfRecord(ctx.db, record);
+      const seal = await getSeal(ctx.db, tenant);
+      if (!entry || !seal) throw new Error("not sealed");
+      const [sibling] = inclusionProofIndices(seal.mmr_size, entry.mmr_index);
+      expectRefused(await mmrNode(sibling as number, on()), ["receipt", "bulk", "statement"]);
+      expectRefused(await treeNode(0, entry.leaf_index ^ 1, on()), [
+        "receipt_rfc9162",
+        "bulk_rfc9162",
+        "tlog_proof",
+      ]);
+    });
+
+    it("a rewritten seal or checkpoint on the read database: no receipt over it", async () => {
+      const seal = await getSeal(ctx.db, tenant);
+      const cp = await latestCheckpoint(ctx.db, tenant);
+      if (!seal || !cp) throw new Error("not sealed");
+      const sealGot = await whileAltered(
+        {
+          sql: "select seal from seals where tenant_id = $1 and mmr_size = $2",
+          params: [tenant, seal.mmr_size],
+        },
+        (old) => ({
+          sql: "update seals set seal = $3 where tenant_id = $1 and mmr_size = $2",
+          params: [tenant, seal.mmr_size, flipped(old.seal, (old.seal as Uint8Array).length - 1)],
+        }),
+        (old) => ({
+          sql: "update seals set seal = $3 where tenant_id = $1 and mmr_size = $2",
+          params: [tenant, seal.mmr_size, Buffer.from(old.seal as Uint8Array)],
+        }),
+        on(),
+      );
+      expectRefused(sealGot, ["receipt", "bulk", "statement"]);
+      const forged = Buffer.alloc(32, 7).toString("base64");
+      const cpGot = await whileAltered(
+        {
+          sql: "select note, root from tlog_checkpoints where tenant_id = $1 and size = $2",
+          params: [tenant, cp.size],
+        },
+        (old) => {
+          const lines = String(old.note).split("\n");
+          lines[2] = forged;
+          return {
+            sql: "update tlog_checkpoints set note = $3, root = $4 where tenant_id = $1 and size = $2",
+            params: [tenant, cp.size, lines.join("\n"), Buffer.from(forged, "base64")],
+          };
+        },
+        (old) => ({
+          sql: "update tlog_checkpoints set note = $3, root = $4 where tenant_id = $1 and size = $2",
+          params: [tenant, cp.size, old.note, Buffer.from(old.root as Uint8Array)],
+        }),
+        on(),
+      );
+      expectRefused(cpGot, ["receipt_rfc9162", "bulk_rfc9162", "tlog_proof"]);
+    });
+
+    it("period rows deleted on the read database: nothing reads them to sign, every path signs", async () => {
+      const before = await on().query("select * from log_periods where tenant_id = $1", [tenant]);
+      expect(before.length).toBeGreaterThan(0);
+      await on().query("delete from log_periods where tenant_id = $1", [tenant]);
+      expectRefused(await runAll(), []);
+    });
+  },
+);
