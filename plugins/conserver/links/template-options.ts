@@ -84,8 +84,8 @@ export async function linkEvent(
   const event = buildVconEvent(doc, operation, templateConfig(o, link, linkName, ctx));
   // The set is open: an operation the vocabulary does not know is recorded as it is, and said.
   if (!isKnownOperation(operation)) {
-    let said = saidUnknown.get(ctx.log);
-    if (!said) saidUnknown.set(ctx.log, (said = new Set()));
+    const said = saidUnknown.get(ctx.log) ?? new Set<string>();
+    saidUnknown.set(ctx.log, said);
     const key = `${linkName}\u0000${operation}`;
     if (!said.has(key)) {
       said.add(key);

@@ -141,7 +141,10 @@ describe("archivist link", () => {
     await archivist.run("l-1", "other", { vcon_operation: "transcribed", backend: BACKEND }, ctx);
     expect(queue.added[2]?.data.event.event_attributes.vcon_operation).toBe("vcon_transcribed");
     expect(warnings).toMatchObject([
-      { operation: "transcribed", msg: "unknown lifecycle operation: recorded as it is (said once per link)" },
+      {
+        operation: "transcribed",
+        msg: "unknown lifecycle operation: recorded as it is (said once per link)",
+      },
     ]);
     for (const purpose of [3, [], ","])
       expect(
