@@ -6,7 +6,27 @@ import type { Deployment } from "../service.js";
 import { perSecond } from "../stats.js";
 import { TARGETS } from "../targets.js";
 
-/** Waits for the committer to take the asset's STORED events into the log, and reports its catch-up rate. */
+/** A drain's row: the committer's catch-up rate, or why there is none, and what was left. */
+export function drainRow(dr: Drain | undefined): { value: number | null; note: string } {
+  if (!dr) return { value: null, note: "the list's total count was not answered: backlog unknown" };
+  const done = dr.initial - dr.remaining;
+  const left = dr.remaining ? `, ${dr.remaining} still STORED when the wait ended` : "";
+  // A backlog of a few events says nothing about the committer's rate, but the phase is still
+  // reported, so a run whose drain never started shows it (issue 59: a drain that timed out).
+  if (dr.initial < 100)
+    return {
+      value: null,
+      note: `${dr.initial} STORED after the phase${left}: too few to rate the committer`,
+    };
+  if (done === 0)
+    return {
+      value: null,
+      note: `${dr.initial} STORED, none committed in ${dr.ms} ms: committer not running?`,
+    };
+  return { value: perSecond(done, dr.ms), note: `${dr.initial} events${left}` };
+}
+
+/** Waits for the committer to take the asset's STORED events into the log, and reports its catch-up. */
 export async function drain(
   ctx: ScenarioContext,
   d: Deployment,
@@ -20,21 +40,12 @@ export async function drain(
     `/archivist/v2/${asset}/events`,
     ctx.opts.quick ? 15_000 : 60_000,
   );
-  // A backlog of a few events says nothing about the committer's rate: report only real catch-ups.
-  if (!dr || dr.initial < 100) return dr;
-  const done = dr.initial - dr.remaining;
-  ctx.log(`${label}: committer took ${done} of ${dr.initial} STORED events in ${dr.ms} ms`);
-  const note = dr.remaining
-    ? `${dr.remaining} of ${dr.initial} still STORED when the wait ended${done ? "" : ": committer not running?"}`
-    : `${dr.initial} events`;
-  ctx.results.add(
-    "ingest",
-    `${label} committer catch-up`,
-    done ? perSecond(done, dr.ms) : null,
-    "events/s",
-    undefined,
-    note,
-  );
+  if (dr)
+    ctx.log(
+      `${label}: committer took ${dr.initial - dr.remaining} of ${dr.initial} STORED events in ${dr.ms} ms`,
+    );
+  const row = drainRow(dr);
+  ctx.results.add("ingest", `${label} committer catch-up`, row.value, "events/s", undefined, row.note);
   return dr;
 }
 

@@ -21,6 +21,49 @@ const KEYED_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   event_attributes: ["payload"],
 };
 
+/** What a match filter's values stand for in SQL: the spellings asked for, and each as it may be stored. */
+interface FilterValues {
+  /** The filter's own values and name when worked out, so a filter changed since is worked out again. */
+  source: readonly string[];
+  count: number;
+  name: string;
+  given: string[];
+  values: Array<string | number>;
+  /** `anyOfPath` of `values`, once made. */
+  path?: string;
+}
+
+/**
+ * Each filter's values, worked out once: a list adds its value filters twice (the list's own
+ * clause and the index probe, `addListFilters`), and a conserver's grouped look-up gives up to
+ * 500 subjects, four spellings each, so the spellings and their jsonpath were made twice per
+ * look-up (issue 59: a share of the service's CPU per new vCon).
+ */
+const worked = new WeakMap<AttributeFilter, FilterValues>();
+
+function valuesOf(f: Extract<AttributeFilter, { kind: "match" }>): FilterValues {
+  const known = worked.get(f);
+  if (known && known.source === f.values && known.count === f.values.length && known.name === f.name)
+    return known;
+  // `=7` finds 7 and "7"; a vCon subject, every spelling a record written before subjects were
+  // made canonical may hold (a uuid is the same in either case).
+  const given = f.name === "subject" ? [...new Set(f.values.flatMap(subjectSpellings))] : f.values;
+  const values = given.flatMap((v): Array<string | number> => {
+    const n = WHOLE.test(v) ? Number(v) : Number.NaN;
+    return Number.isSafeInteger(n) ? [v, n] : [v];
+  });
+  const out = { source: f.values, count: f.values.length, name: f.name, given, values };
+  worked.set(f, out);
+  return out;
+}
+
+function pathOf(f: AttributeFilter, values: Array<string | number>): string {
+  const known = worked.get(f);
+  if (known?.values !== values) return anyOfPath(f.name, values);
+  known.path ??= anyOfPath(f.name, values);
+  return known.path;
+}
+
 /**
  * Adds a dotted query filter over the jsonb column of its prefix. Equality uses
  * containment (`@>`), which the GIN (jsonb_path_ops) indexes serve, so filtered lists
@@ -42,13 +85,7 @@ export function addAttributeFilter(w: Where, f: AttributeFilter, column: string,
     w.and(`${text(f.name)} = ''`);
     return;
   }
-  // `=7` finds 7 and "7"; a vCon subject, every spelling a record written before subjects were
-  // made canonical may hold (a uuid is the same in either case).
-  const given = f.name === "subject" ? [...new Set(f.values.flatMap(subjectSpellings))] : f.values;
-  const values = given.flatMap((v): Array<string | number> => {
-    const n = WHOLE.test(v) ? Number(v) : Number.NaN;
-    return Number.isSafeInteger(n) ? [v, n] : [v];
-  });
+  const { given, values } = valuesOf(f);
   if (
     indexed &&
     !f.present &&
@@ -66,7 +103,7 @@ export function addAttributeFilter(w: Where, f: AttributeFilter, column: string,
   const anyOf = indexed && given.length > 1;
   if (anyOf) w.indexOnly = true;
   const alternatives = anyOf
-    ? [`${column} @@ ${w.p(anyOfPath(f.name, values))}::jsonpath`]
+    ? [`${column} @@ ${w.p(pathOf(f, values))}::jsonpath`]
     : values.map((v) => {
         const value = `${w.p(JSON.stringify({ [f.name]: v }))}::jsonb`;
         return indexed ? `${column} @> ${value}` : `jsonb_contains(${column}, ${value})`;

@@ -14,6 +14,12 @@ export interface QueryOptions {
    * those settings, so the hold costs no round trip; PGlite, in a transaction that sets them.
    */
   indexOrder?: boolean;
+  /**
+   * The statement must be answered through its indexes, never by walking a table (`fewMatches`,
+   * the backlog's look-ups in unsettled.ts say why): PostgreSQL runs it on connections opened
+   * with table walks off, so the hold costs no round trip; PGlite, in a transaction that sets it.
+   */
+  noTableWalk?: boolean;
 }
 
 /** Anything that runs SQL: the database itself or an open transaction. */

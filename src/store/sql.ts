@@ -99,7 +99,7 @@ export async function estimateWhere(
  * where one of many alternatives costs ~10 µs a row; so it walked the table for a conserver's
  * group look-up (40-100 subjects) rather than pay the index's cost per value: 5-100 ms a probe
  * at 500-20,000 assets, where the index answers in under 1 ms. Table walks are then switched
- * off for the one statement (a transaction of its own: `set local` ends with it).
+ * off for the one statement (`noTableWalk`: on PostgreSQL a connection opened so, one round trip).
  */
 export async function fewMatches(
   db: Db,
@@ -108,12 +108,11 @@ export async function fewMatches(
   cap: number,
 ): Promise<string[] | undefined> {
   const sql = `select seq from ${table} where ${where.sql} limit ${Math.floor(cap) + 1}`;
-  const rows = where.indexOnly
-    ? await db.transaction(async (tx) => {
-        await tx.query("set local enable_seqscan = off");
-        return tx.query<{ seq: string | number }>(sql, where.params);
-      })
-    : await db.query<{ seq: string | number }>(sql, where.params);
+  const rows = await db.query<{ seq: string | number }>(
+    sql,
+    where.params,
+    where.indexOnly ? { noTableWalk: true } : undefined,
+  );
   return rows.length > cap ? undefined : rows.map((r) => String(r.seq));
 }
 

@@ -90,9 +90,8 @@ export function unsettledAssetSeqs(db: Db, backlog: Backlog, cap: number): Promi
  * planner may price a walk of the table as cheaper, and a walk is what this exists to avoid.
  */
 async function backlogSeqs(db: Db, sql: string, cap: number): Promise<string[] | undefined> {
-  const rows = await db.transaction(async (tx) => {
-    await tx.query("set local enable_seqscan = off");
-    return tx.query<{ seq: string | number }>(`${sql} limit ${Math.floor(cap) + 1}`);
+  const rows = await db.query<{ seq: string | number }>(`${sql} limit ${Math.floor(cap) + 1}`, [], {
+    noTableWalk: true,
   });
   return rows.length > cap ? undefined : rows.map((r) => String(r.seq));
 }

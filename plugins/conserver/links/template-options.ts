@@ -63,6 +63,13 @@ function templateConfig(
   return cfg;
 }
 
+/**
+ * The unknown operations already said, per link, for each runtime's logger: the operation is the
+ * link's configuration, not the vCon's, so saying it once is all there is to say; said per vCon it
+ * was a log line per record (10,000 a conserver bench pass) and a share of the chain's CPU.
+ */
+const saidUnknown = new WeakMap<object, Set<string>>();
+
 /** Reads the vCon a link runs on and builds its template event for the `vcon_operation` option. */
 export async function linkEvent(
   vconUuid: string,
@@ -76,7 +83,17 @@ export async function linkEvent(
   const operation = String(o.vcon_operation ?? "");
   const event = buildVconEvent(doc, operation, templateConfig(o, link, linkName, ctx));
   // The set is open: an operation the vocabulary does not know is recorded as it is, and said.
-  if (!isKnownOperation(operation))
-    ctx.log.warn({ link: linkName, operation }, "unknown lifecycle operation: recorded as it is");
+  if (!isKnownOperation(operation)) {
+    const said = saidUnknown.get(ctx.log) ?? new Set<string>();
+    saidUnknown.set(ctx.log, said);
+    const key = `${linkName}\u0000${operation}`;
+    if (!said.has(key)) {
+      said.add(key);
+      ctx.log.warn(
+        { link: linkName, operation },
+        "unknown lifecycle operation: recorded as it is (said once per link)",
+      );
+    }
+  }
   return { doc, event };
 }

@@ -61,7 +61,12 @@ export async function openPglite(dir: string, guard = true): Promise<Db> {
               await tx.query("set local enable_sort = off");
               return wrap(tx).query(sql, params);
             })
-          : base.query(sql, params),
+          : opts?.noTableWalk
+            ? pg.transaction(async (tx) => {
+                await tx.query("set local enable_seqscan = off");
+                return wrap(tx).query(sql, params);
+              })
+            : base.query(sql, params),
       transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
       async ping() {
         await pg.query("select 1");

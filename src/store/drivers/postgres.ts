@@ -56,21 +56,31 @@ export async function openPostgres(url: string, max = 16, guard = true, connectT
   pool.on("error", () => {
     // An idle client lost its connection; the pool replaces it on next use.
   });
-  // Statements held to an index walk (`indexOrder`) run on connections of their own, opened with
-  // the planner settings: `set local` in a transaction cost each of them three more round trips.
-  let walking: pg.Pool | undefined;
-  const walkPool = () => {
-    if (!walking) {
-      walking = new pg.Pool({
+  // Statements held to an index walk (`indexOrder`) or kept from table walks (`noTableWalk`) run
+  // on connections of their own, opened with the planner settings: `set local` in a transaction
+  // cost each of them three more round trips (BEGIN, SET, COMMIT), which the conserver's grouped
+  // look-ups paid on every group (issue 59).
+  const held = new Map<string, pg.Pool>();
+  const heldPool = (options: string) => {
+    let p = held.get(options);
+    if (!p) {
+      p = new pg.Pool({
         connectionString: url,
         max: Math.max(2, Math.ceil(max / 4)),
         connectionTimeoutMillis: connectTimeoutMs,
-        options: "-c enable_bitmapscan=off -c enable_sort=off",
+        options,
       });
-      walking.on("error", () => undefined);
+      p.on("error", () => undefined);
+      held.set(options, p);
     }
-    return walking;
+    return p;
   };
+  const poolFor = (opts: QueryOptions | undefined): pg.Pool =>
+    opts?.indexOrder
+      ? heldPool("-c enable_bitmapscan=off -c enable_sort=off")
+      : opts?.noTableWalk
+        ? heldPool("-c enable_seqscan=off")
+        : pool;
   const statement = namedStatements();
   /**
    * A client for `fn`, back to the pool after it; one whose connection failed meanwhile is
@@ -102,7 +112,7 @@ export async function openPostgres(url: string, max = 16, guard = true, connectT
   ): Promise<R[]> => {
     const query = statement(sql, params, opts);
     if (client) return send<R>(client, query);
-    return withClient((c) => send<R>(c, query), opts?.indexOrder ? walkPool() : pool);
+    return withClient((c) => send<R>(c, query), poolFor(opts));
   };
   await run(undefined, "select 1");
   return guardTransactions(
@@ -126,7 +136,7 @@ export async function openPostgres(url: string, max = 16, guard = true, connectT
         await run(undefined, "select 1");
       },
       close: async () => {
-        await Promise.all([pool.end(), walking?.end()]);
+        await Promise.all([pool.end(), ...[...held.values()].map((p) => p.end())]);
       },
     },
     guard,

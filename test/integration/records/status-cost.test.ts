@@ -40,10 +40,11 @@ function recordStatements(db: Db): { take<T>(fn: () => Promise<T>): Promise<Stat
     if (seen && /^\s*(select|with)\b/i.test(sql))
       seen.push({ sql, params: params ?? [], settings: [...settings] });
   };
-  // A statement held to an index walk is run by the driver with these settings.
+  // A statement held to an index walk, or kept from table walks, is run by the driver with these settings.
   const walk = ["set local enable_bitmapscan = off", "set local enable_sort = off"];
+  const noWalk = ["set local enable_seqscan = off"];
   db.query = (<R>(sql: string, params?: readonly unknown[], opts?: QueryOptions) => {
-    note(sql, params, opts?.indexOrder ? walk : []);
+    note(sql, params, opts?.indexOrder ? walk : opts?.noTableWalk ? noWalk : []);
     return query<R>(sql, params, opts);
   }) as Db["query"];
   db.transaction = (<T>(fn: (tx: Queryable) => Promise<T>) =>

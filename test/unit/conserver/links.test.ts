@@ -137,8 +137,14 @@ describe("archivist link", () => {
     expect(warnings).toEqual([]);
     await archivist.run("l-1", "other", { vcon_operation: "transcribed", backend: BACKEND }, ctx);
     expect(queue.added[1]?.data.event.event_attributes.vcon_operation).toBe("vcon_transcribed");
+    // Said once per link, not per vCon: the operation is the link's configuration.
+    await archivist.run("l-1", "other", { vcon_operation: "transcribed", backend: BACKEND }, ctx);
+    expect(queue.added[2]?.data.event.event_attributes.vcon_operation).toBe("vcon_transcribed");
     expect(warnings).toMatchObject([
-      { operation: "transcribed", msg: "unknown lifecycle operation: recorded as it is" },
+      {
+        operation: "transcribed",
+        msg: "unknown lifecycle operation: recorded as it is (said once per link)",
+      },
     ]);
     for (const purpose of [3, [], ","])
       expect(
