@@ -4,14 +4,7 @@
 // evidence bundle, and watch the tenancy's log. The address's fragment names what is shown.
 
 import { noTrust, type TrustRoots } from "../verify/index.js";
-import {
-  keyFingerprint,
-  LookupError,
-  type PublicApi,
-  pinsSomething,
-  uuidOfVconFile,
-  vconUuidOf,
-} from "../verify/primitives.js";
+import { keyFingerprint, LookupError, type PublicApi, pinsSomething } from "../verify/primitives.js";
 import {
   assetPage,
   callerApi,
@@ -22,21 +15,16 @@ import {
   signIn,
 } from "./console-data.js";
 import type { ExportPage } from "./console-export.js";
-import {
-  isBareNumber,
-  parseLogPlace,
-  placeWords,
-  recordAtPlace,
-  recordsByPayload,
-  vconPayloadHashes,
-} from "./console-find.js";
+import { isBareNumber, parseLogPlace, placeWords, recordAtPlace } from "./console-find.js";
 import { type ConsoleLink, consoleFragment, parseConsoleLink } from "./console-link.js";
 import { logPanelView } from "./console-log-panel.js";
 import { statementsTable } from "./console-statements.js";
 import { AssetTable } from "./console-table.js";
 import { loadFreeEvent, loadTrail, type Trail, trailContext } from "./console-trail.js";
 import { TrailScreen } from "./console-trail-view.js";
-import { consoleTrustRoots, NO_TRUST_INPUT, type TrustInput, trustSummary } from "./console-trust.js";
+import { NO_TRUST_INPUT, type TrustInput, trustSummary } from "./console-trust.js";
+import { wireTrustPanel } from "./console-trust-panel.js";
+import { wireVconFile } from "./console-vcon-file.js";
 import { trailVerdict } from "./console-verdict.js";
 import { logStatus } from "./log-status.js";
 import { count } from "./pager.js";
@@ -343,8 +331,6 @@ byId<HTMLFormElement>("statements-form").addEventListener("submit", (e) => {
 });
 byId<HTMLButtonElement>("signout").addEventListener("click", () => signedOut());
 
-const trustField = (id: string) => byId<HTMLInputElement | HTMLTextAreaElement>(id).value;
-
 /** Uses new roots for every verdict: the log panel and the trail on show are judged again. */
 function useTrust(roots: TrustRoots, input: TrustInput): void {
   trust = roots;
@@ -357,41 +343,10 @@ function useTrust(roots: TrustRoots, input: TrustInput): void {
   else say(true, trustSummary(roots));
 }
 
-byId<HTMLFormElement>("trust-form").addEventListener("submit", (e) => {
-  e.preventDefault();
-  const input: TrustInput = {
-    policy: trustField("trust-policy"),
-    fingerprints: trustField("trust-fingerprints"),
-    logKey: trustField("trust-log-key"),
-    witnesses: trustField("trust-witnesses"),
-    quorum: trustField("trust-quorum"),
-  };
-  let roots: TrustRoots;
-  try {
-    roots = consoleTrustRoots(input);
-  } catch (err) {
-    // The roots in use stay as they were: a typo never silently changes what is trusted.
-    return say(false, `Trust roots refused, the ones in use are kept: ${(err as Error).message}`);
-  }
-  useTrust(roots, input);
-});
-byId<HTMLButtonElement>("trust-clear").addEventListener("click", () => {
-  for (const id of ["trust-policy", "trust-fingerprints", "trust-log-key", "trust-witnesses", "trust-quorum"])
-    byId<HTMLInputElement>(id).value = "";
-  useTrust(noTrust(), NO_TRUST_INPUT);
-});
-/** A policy file chosen or dropped: its text goes into the policy field, to be read and applied. */
-async function policyFile(file: File | undefined): Promise<void> {
-  if (!file) return;
-  byId<HTMLTextAreaElement>("trust-policy").value = await file.text();
-}
-const policyInput = byId<HTMLInputElement>("trust-policy-file");
-policyInput.addEventListener("change", () => void policyFile(policyInput.files?.[0]));
-byId<HTMLTextAreaElement>("trust-policy").addEventListener("dragover", (e) => e.preventDefault());
-byId<HTMLTextAreaElement>("trust-policy").addEventListener("drop", (e) => {
-  e.preventDefault();
-  void policyFile(e.dataTransfer?.files[0]);
-});
+wireTrustPanel(useTrust, (message) =>
+  // The roots in use stay as they were: a typo never silently changes what is trusted.
+  say(false, `Trust roots refused, the ones in use are kept: ${message}`),
+);
 byId<HTMLFormElement>("find-form").addEventListener("submit", (e) => {
   e.preventDefault();
   if (!session) return signedOut();
@@ -426,59 +381,13 @@ byId<HTMLFormElement>("find-form").addEventListener("submit", (e) => {
   void open({ kind: "either", uuid: (text.trim().match(/[0-9a-f-]{36}/i)?.[0] ?? "").toLowerCase() });
 });
 
-/**
- * A vCon file dropped or chosen: its payload hashes (every mode the links hash in) find the
- * records that recorded this very version; its trail opens with them marked.
- */
-async function findVconFile(file: File | undefined): Promise<void> {
-  const s = session;
-  if (!file || !s) return;
-  clearTrail();
-  await guarded(`Hashing ${file.name} and finding its records`, async () => {
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    const hashes = vconPayloadHashes(bytes);
-    const found = await recordsByPayload(api(s), hashes);
-    const tried = hashes.flatMap((h) => h.modes).join(", ");
-    if (!found.length)
-      throw new LookupError(
-        `no record you may read holds this file's payload hash (SHA-256 as ${tried}): not recorded, recorded as another version, or not yours to read`,
-      );
-    let uuid: string | undefined;
-    try {
-      uuid = uuidOfVconFile(bytes).uuid;
-    } catch {
-      uuid = vconUuidOf(found.find((f) => f.subject.startsWith("vcon://"))?.subject ?? "");
-    }
-    if (!uuid) {
-      const only = found[0] as (typeof found)[number];
-      go({ kind: "record", identity: only.identity });
-      return;
-    }
-    await open({ kind: "vcon", uuid });
-    const view = screen;
-    if (session !== s || !view) return;
-    history.replaceState(null, "", consoleFragment({ kind: "vcon", uuid }));
-    const inTrail = new Set(view.mark(found.map((f) => f.identity)));
-    const marked = found.filter((f) => inTrail.has(f.identity));
-    const modes = [...new Set(marked.flatMap((f) => f.modes))].join(", ");
-    say(
-      marked.length > 0,
-      marked.length
-        ? `${file.name} is the version of vcon://${uuid} recorded by ${marked.length} record(s) (payload hash as ${modes}), marked in its trail`
-        : `${file.name} matches ${found.length} record(s), none of them in the trail of vcon://${uuid}`,
-    );
-  });
-}
-const vconInput = byId<HTMLInputElement>("vcon-file");
-vconInput.addEventListener("change", () => void findVconFile(vconInput.files?.[0]));
-const vconDrop = byId<HTMLElement>("vcon-drop");
-vconDrop.addEventListener("dragover", (e) => {
-  e.preventDefault();
-  vconDrop.classList.add("over");
-});
-vconDrop.addEventListener("dragleave", () => vconDrop.classList.remove("over"));
-vconDrop.addEventListener("drop", (e) => {
-  e.preventDefault();
-  vconDrop.classList.remove("over");
-  void findVconFile(e.dataTransfer?.files[0]);
+wireVconFile({
+  session: () => session,
+  api,
+  clearTrail,
+  guarded,
+  open: (link) => open(link),
+  screen: () => screen,
+  go,
+  say,
 });
