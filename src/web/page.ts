@@ -38,7 +38,7 @@ import {
 } from "./render.js";
 import { checkLog } from "./tlog.js";
 import { looksLikeTlogProof, recordOfTlogProof } from "./tlog-proof.js";
-import { runInWorker } from "./worker-client.js";
+import { PageWorker } from "./worker-client.js";
 
 const verdict = byId<HTMLDivElement>("verdict");
 const details = byId<HTMLElement>("details");
@@ -168,6 +168,9 @@ async function checkCose(files: Dropped[]): Promise<Outcome> {
   return { ok: v.ok, verdict: v.summary, view, object: v };
 }
 
+/** The worker bundles are checked in, ready before any is dropped. */
+const checker = new PageWorker();
+
 /**
  * An evidence bundle checked in the worker (a 1,000-record bundle took 2.7 s on the page's own
  * thread); a vCon's also shows its consent and processing, read from the records that verified.
@@ -175,7 +178,7 @@ async function checkCose(files: Dropped[]): Promise<Outcome> {
 function checkBundleText(text: string): Promise<Outcome> {
   const policy = byId<HTMLTextAreaElement>("policy").value;
   return new Promise((resolve, reject) => {
-    runInWorker({ kind: "bundle", text, policy }, (a) => {
+    checker.run({ kind: "bundle", text, policy }, (a) => {
       if (a.kind === "error") return reject(new Error(a.message));
       if (a.kind !== "bundle") return;
       const r = a.report;

@@ -1,7 +1,7 @@
 import { el } from "./render.js";
 
 /** Records a page shows: the page's height stays bounded however long the trail. */
-export const PAGE_SIZE = 50;
+const PAGE_SIZE = 50;
 
 /** A count as the pages write it: "1,000". */
 export const count = (n: number) => n.toLocaleString("en-US");

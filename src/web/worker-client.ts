@@ -31,3 +31,36 @@ export function runInWorker(ask: WorkerAsk, onAnswer: (a: WorkerAnswer) => void)
   worker.postMessage(ask);
   return { stop };
 }
+
+/**
+ * One worker kept for a page's jobs, started when the page loads: a bundle is then checked with
+ * no request at all (the worker's script is already here). A job asked while another runs ends
+ * the other (its worker goes, a new one comes).
+ */
+export class PageWorker {
+  private worker = new Worker(WORKER_URL, { type: "module" });
+  private busy = false;
+
+  run(ask: WorkerAsk, onAnswer: (a: WorkerAnswer) => void): void {
+    if (this.busy) {
+      this.worker.terminate();
+      this.worker = new Worker(WORKER_URL, { type: "module" });
+    }
+    const worker = this.worker;
+    this.busy = true;
+    const end = () => {
+      worker.onmessage = null;
+      worker.onerror = null;
+      if (worker === this.worker) this.busy = false;
+    };
+    worker.onmessage = (e: MessageEvent<WorkerAnswer>) => {
+      if (e.data.kind !== "progress") end();
+      onAnswer(e.data);
+    };
+    worker.onerror = (e) => {
+      end();
+      onAnswer({ kind: "error", message: e.message || "the verifying worker could not start" });
+    };
+    worker.postMessage(ask);
+  }
+}
