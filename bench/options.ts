@@ -8,6 +8,7 @@ const SCENARIOS = [
   "afe",
   "receipts",
   "evidence",
+  "pages",
   "trees",
   "tlog",
   "conserver",

@@ -13,7 +13,13 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist", "web");
 mkdirSync(out, { recursive: true });
 
-const bundles = { verify: "src/web/page.ts", console: "src/web/console.ts", docs: "src/web/docs.ts" };
+const bundles = {
+  verify: "src/web/page.ts",
+  console: "src/web/console.ts",
+  docs: "src/web/docs.ts",
+  // The worker both pages verify in, off their thread (served at /verify/verify-worker.js).
+  "verify-worker": "src/web/verify-worker.ts",
+};
 for (const [name, entry] of Object.entries(bundles))
   await build({
     absWorkingDir: root,

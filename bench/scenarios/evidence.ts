@@ -12,7 +12,7 @@ import type { Deployment } from "../service.js";
 const CLI = fileURLToPath(new URL("../../src/cli/main.js", import.meta.url));
 
 /** Records one vCon's `n` events on one asset, 100 a request (`assets/-/events:batch`); the last one's identity. */
-async function postTrail(d: Deployment, token: string, vcon: string, n: number): Promise<string> {
+export async function postTrail(d: Deployment, token: string, vcon: string, n: number): Promise<string> {
   const asset = await createAsset(d, token, "evidence");
   let last = "";
   for (let i = 0; i < n; i += 100) {
@@ -38,7 +38,7 @@ async function postTrail(d: Deployment, token: string, vcon: string, n: number):
 }
 
 /** Waits until the record's receipts of both profiles are served: every record before it is sealed too. */
-async function sealed(
+export async function sealed(
   ctx: ScenarioContext,
   d: Deployment,
   token: string,

@@ -7,6 +7,7 @@ import { evidence } from "./evidence.js";
 import { hostile } from "./hostile.js";
 import { ingest } from "./ingest.js";
 import { list } from "./list.js";
+import { pages } from "./pages.js";
 import { pair } from "./pair.js";
 import { receipts } from "./receipts.js";
 import { scaleout } from "./scaleout.js";
@@ -24,6 +25,7 @@ export const scenarios: Record<ScenarioName, Scenario> = {
   list,
   receipts,
   evidence,
+  pages,
   trees,
   tlog,
   conserver,

@@ -72,14 +72,8 @@ function listSection<T>(
   box.append(el("h4", heading), ul);
 }
 
-/**
- * A vCon's consent and processing report, for a compliance officer: the verdict in one line
- * (violations first), each purpose's state with its grants, reviews and revocations, every
- * processing event with the consent it had, the refusals, and the records left out because they
- * did not verify. It says what the verified records show, never more.
- */
-export function consentReportView(r: ConsentReport, source: string): HTMLElement {
-  const box = headedCard("consent-report", "Consent and processing", "card consent-report");
+/** The verdict in one line (violations first), what the report reads, and the unverified purposes. */
+function bannerLines(box: HTMLElement, r: ConsentReport, source: string): void {
   const banner = el(
     "p",
     r.violations.length
@@ -107,6 +101,10 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
     u.id = "consent-unverified";
     box.append(u);
   }
+}
+
+/** Each purpose's state with its grants, reviews and revocations. */
+function purposesSection(box: HTMLElement, r: ConsentReport): void {
   if (r.purposes.length)
     box.append(
       el("h4", "Purposes"),
@@ -128,6 +126,10 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
   else box.append(el("p", "No consent for any purpose is recorded.", "note"));
   if (r.unscoped_grants.length)
     box.append(el("p", `${r.unscoped_grants.length} grant(s) name no purpose, and so grant none.`, "warn"));
+}
+
+/** Every processing event with the consent it had, its verifications and its finding. */
+function processingSection(box: HTMLElement, r: ConsentReport): void {
   box.append(el("h4", "Processing"));
   if (r.processing.length)
     box.append(
@@ -170,6 +172,105 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
       ),
     );
   else box.append(el("p", "No processing of this vCon is recorded.", "note"));
+}
+
+/** Breaches, their stages and notification deadlines. */
+function breachesSection(box: HTMLElement, r: ConsentReport): void {
+  if (!r.breaches.length) return;
+  const missed = r.breaches.flatMap((b) => b.deadlines.filter((d) => d.state === "missed"));
+  box.append(el("h4", "Breaches"));
+  const note = el(
+    "p",
+    missed.length
+      ? `${missed.length} notification deadline(s) missed (judged at ${r.judged_at}).`
+      : `No notification deadline missed (judged at ${r.judged_at}).`,
+    missed.length ? "bad" : "good",
+  );
+  note.id = "consent-breach-banner";
+  note.dataset.missed = String(missed.length);
+  box.append(
+    note,
+    table(
+      ["Breach", "Stage", "Steps", "Deadlines", "Findings"],
+      r.breaches.map((b) => {
+        const steps = el("td");
+        for (const [step, s] of Object.entries(b.steps)) {
+          const line = el("div");
+          line.append(`${step.replace("_", " ")}: `, timeView(s.at), " ", hashView(s.identity));
+          steps.append(line);
+        }
+        const deadlines = el("td");
+        for (const d of b.deadlines) {
+          const line = el("div", undefined, d.state === "missed" ? "bad" : d.state === "met" ? "good" : "");
+          line.dataset.state = d.state;
+          line.append(`${d.state === "missed" ? "MISSED" : d.state === "met" ? "met" : "open"}: ${d.detail}`);
+          deadlines.append(line);
+        }
+        if (!b.deadlines.length) deadlines.append("—");
+        return row(
+          {
+            breach: b.breach,
+            stage: b.stage,
+            missed: String(b.deadlines.some((d) => d.state === "missed")),
+          },
+          cell(b.breach || "(not named)"),
+          cell(b.stage.replace("_", " ")),
+          steps,
+          deadlines,
+          cell(b.findings.filter((f) => !f.startsWith("DEADLINE MISSED")).join("; ") || "—"),
+        );
+      }),
+      "consent-breaches",
+    ),
+  );
+}
+
+/** Transfers of the vCon, each with its proof of the other party. */
+function custodySection(box: HTMLElement, r: ConsentReport): void {
+  if (!r.custody.length) return;
+  box.append(
+    el("h4", "Chain of custody"),
+    table(
+      ["When", "Transfer", "Other party", "Their proof"],
+      r.custody.map((h) => {
+        const what = el("td");
+        what.append(
+          el(
+            "div",
+            `${h.direction === "sent" ? "sent to" : "received from"} (transfer ${h.transfer_id || "not named"})`,
+          ),
+          hashView(h.identity),
+        );
+        const p = h.proof;
+        const proof =
+          p.state === "none"
+            ? cell(el("span", "carries no proof of the other party", "warn"))
+            : p.state === "failed"
+              ? cell(el("strong", `does NOT hold: ${p.reason}`, "bad"))
+              : cell(
+                  el(
+                    "span",
+                    `their ${p.operation} receipt verifies (${p.keys === "pinned" ? "under keys you pinned" : `under the keys it carries: ${p.fingerprints.join(", ")}`})`,
+                    p.keys === "pinned" ? "good" : "warn",
+                  ),
+                  " ",
+                  hashView(p.record),
+                );
+        return row(
+          { identity: h.identity, proof: h.proof.state },
+          cell(timeView(h.at)),
+          what,
+          cell(h.peer || "(not named)"),
+          proof,
+        );
+      }),
+      "consent-custody",
+    ),
+  );
+}
+
+/** The processings refused for want of consent. */
+function refusalsSection(box: HTMLElement, r: ConsentReport): void {
   listSection(box, "Refused", "consent-refusals", r.refusals, (li, f) =>
     li.append(
       timeView(f.at),
@@ -177,56 +278,10 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
       hashView(f.identity),
     ),
   );
-  if (r.breaches.length) {
-    const missed = r.breaches.flatMap((b) => b.deadlines.filter((d) => d.state === "missed"));
-    box.append(el("h4", "Breaches"));
-    const note = el(
-      "p",
-      missed.length
-        ? `${missed.length} notification deadline(s) missed (judged at ${r.judged_at}).`
-        : `No notification deadline missed (judged at ${r.judged_at}).`,
-      missed.length ? "bad" : "good",
-    );
-    note.id = "consent-breach-banner";
-    note.dataset.missed = String(missed.length);
-    box.append(
-      note,
-      table(
-        ["Breach", "Stage", "Steps", "Deadlines", "Findings"],
-        r.breaches.map((b) => {
-          const steps = el("td");
-          for (const [step, s] of Object.entries(b.steps)) {
-            const line = el("div");
-            line.append(`${step.replace("_", " ")}: `, timeView(s.at), " ", hashView(s.identity));
-            steps.append(line);
-          }
-          const deadlines = el("td");
-          for (const d of b.deadlines) {
-            const line = el("div", undefined, d.state === "missed" ? "bad" : d.state === "met" ? "good" : "");
-            line.dataset.state = d.state;
-            line.append(
-              `${d.state === "missed" ? "MISSED" : d.state === "met" ? "met" : "open"}: ${d.detail}`,
-            );
-            deadlines.append(line);
-          }
-          if (!b.deadlines.length) deadlines.append("—");
-          return row(
-            {
-              breach: b.breach,
-              stage: b.stage,
-              missed: String(b.deadlines.some((d) => d.state === "missed")),
-            },
-            cell(b.breach || "(not named)"),
-            cell(b.stage.replace("_", " ")),
-            steps,
-            deadlines,
-            cell(b.findings.filter((f) => !f.startsWith("DEADLINE MISSED")).join("; ") || "—"),
-          );
-        }),
-        "consent-breaches",
-      ),
-    );
-  }
+}
+
+/** The revocations processors acknowledged. */
+function acknowledgementsSection(box: HTMLElement, r: ConsentReport): void {
   listSection(
     box,
     "Revocations acknowledged by processors",
@@ -241,47 +296,23 @@ export function consentReportView(r: ConsentReport, source: string): HTMLElement
         hashView(a.identity),
       ),
   );
-  if (r.custody.length) {
-    box.append(
-      el("h4", "Chain of custody"),
-      table(
-        ["When", "Transfer", "Other party", "Their proof"],
-        r.custody.map((h) => {
-          const what = el("td");
-          what.append(
-            el(
-              "div",
-              `${h.direction === "sent" ? "sent to" : "received from"} (transfer ${h.transfer_id || "not named"})`,
-            ),
-            hashView(h.identity),
-          );
-          const p = h.proof;
-          const proof =
-            p.state === "none"
-              ? cell(el("span", "carries no proof of the other party", "warn"))
-              : p.state === "failed"
-                ? cell(el("strong", `does NOT hold: ${p.reason}`, "bad"))
-                : cell(
-                    el(
-                      "span",
-                      `their ${p.operation} receipt verifies (${p.keys === "pinned" ? "under keys you pinned" : `under the keys it carries: ${p.fingerprints.join(", ")}`})`,
-                      p.keys === "pinned" ? "good" : "warn",
-                    ),
-                    " ",
-                    hashView(p.record),
-                  );
-          return row(
-            { identity: h.identity, proof: h.proof.state },
-            cell(timeView(h.at)),
-            what,
-            cell(h.peer || "(not named)"),
-            proof,
-          );
-        }),
-        "consent-custody",
-      ),
-    );
-  }
+}
+
+/**
+ * A vCon's consent and processing report, for a compliance officer: the verdict in one line
+ * (violations first), each purpose's state with its grants, reviews and revocations, every
+ * processing event with the consent it had, the refusals, and the records left out because they
+ * did not verify. It says what the verified records show, never more.
+ */
+export function consentReportView(r: ConsentReport, source: string): HTMLElement {
+  const box = headedCard("consent-report", "Consent and processing", "card consent-report");
+  bannerLines(box, r, source);
+  purposesSection(box, r);
+  processingSection(box, r);
+  refusalsSection(box, r);
+  breachesSection(box, r);
+  acknowledgementsSection(box, r);
+  custodySection(box, r);
   listSection(box, "Erased personal data", "consent-erasures", r.erasures, (li, e) => {
     li.dataset.proven = String(e.erasure_proven);
     li.append(

@@ -2,6 +2,7 @@ import { ApiRefusedError } from "../client/errors.js";
 import { requestToken } from "../client/token-source.js";
 import { type BundleReport, parseBundle, type TrustRoots, verifyBundle } from "../verify/index.js";
 import { LookupError, PublicApi, type PublicRecord, vconUuidOf } from "../verify/primitives.js";
+import { memoKeyFactory } from "./memo-key.js";
 
 /**
  * The signed-in page's session. It lives in this page's memory only, in a module variable no
@@ -65,7 +66,10 @@ export async function signIn(origin: string, clientId: string, clientSecret: str
 
 /** The API as the signed-in caller reads it: every request carries the tab's token. */
 export const callerApi = (origin: string, s: Session) =>
-  new PublicApi(origin, (url) => fetch(url, { headers: { authorization: `Bearer ${s.token}` } }));
+  new PublicApi(origin, {
+    fetch: (url) => fetch(url, { headers: { authorization: `Bearer ${s.token}` } }),
+    makeKey: memoKeyFactory(),
+  });
 
 /** What the auditor asked for: a vCon (vcon://uuid), an asset (assets/uuid), or a bare uuid. */
 export type Target = { kind: "vcon"; uuid: string } | { kind: "asset"; uuid: string };
@@ -105,7 +109,7 @@ export async function exportBundle(
   return {
     text,
     name: `evidence-${target.kind}-${target.uuid}.json`,
-    report: verifyBundle(parseBundle(text), trust),
+    report: verifyBundle(parseBundle(text), trust, new Date(), memoKeyFactory()),
   };
 }
 

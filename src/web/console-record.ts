@@ -100,13 +100,14 @@ export function recordCard(step: TrailStep, whose: string): HTMLElement {
   const li = el("li", undefined, "record");
   li.id = cardId(f.identity);
   li.dataset.identity = f.identity;
-  li.dataset.receipt = String(step.receipt.ok);
-  li.dataset.code = step.receipt.code;
+  // Not checked yet: no verdict at all on the card, rather than one the worker may not give.
+  li.dataset.receipt = step.pending ? "pending" : String(step.receipt.ok);
+  if (!step.pending) li.dataset.code = step.receipt.code;
   const gap = declaredGap(f.declared, f.accepted);
   li.dataset.gap = String(gap?.flagged ?? false);
   const head = el("div", undefined, "record-head");
-  const verdict = el("span", verdictLabel(step.receipt.code), "verdict-tag");
-  verdict.dataset.code = step.receipt.code;
+  const verdict = el("span", step.pending ? "VERIFYING…" : verdictLabel(step.receipt.code), "verdict-tag");
+  if (!step.pending) verdict.dataset.code = step.receipt.code;
   head.append(
     el("h3", f.title),
     el("span", f.kind, "badge kind"),
@@ -126,7 +127,10 @@ export function recordCard(step: TrailStep, whose: string): HTMLElement {
     ["Declared", f.declared ? declaredView(step) : "(not declared)"],
     ["Accepted", timeView(f.accepted)],
     ["Accepted from", f.acceptedFrom || "(unknown)"],
-    ["Receipt", receiptView(step.receipt, whose)],
+    [
+      "Receipt",
+      step.pending ? el("span", "being verified in this browser…", "note") : receiptView(step.receipt, whose),
+    ],
   );
   if (step.statement)
     rows.push([

@@ -1,6 +1,6 @@
-import type { TrustRoots } from "../verify/index.js";
+import type { EvidenceBundle } from "../verify/index.js";
 import {
-  checkReceipt,
+  fromBase64,
   LookupError,
   type PublicApi,
   type PublicRecord,
@@ -8,12 +8,15 @@ import {
 } from "../verify/primitives.js";
 import type { FoundStatement, Target } from "./console-data.js";
 import { type RecordFacts, recordFacts } from "./record-facts.js";
+import type { Prefetched } from "./worker-protocol.js";
 
 /** One record of a trail: what it says, its receipt's check, and the statement it also stands as. */
 export interface TrailStep {
   record: PublicRecord;
   facts: RecordFacts;
   receipt: ReceiptCheck;
+  /** True until the worker has checked this record's receipts (`receipt` then says nothing yet). */
+  pending: boolean;
   /** The signed statement found for this record by the trail's subject, when there is one. */
   statement?: FoundStatement | undefined;
 }
@@ -41,7 +44,14 @@ export interface Trail {
    * counts, its creation included) and how many of them this trail shows (those naming the vCon).
    */
   assetCounts: Array<{ identity: string; name: string; total: number; inTrail: number }>;
+  /** Receipts read with the records, in bulk (the evidence bundle's), for the worker to check. */
+  prefetched: Prefetched;
+  /** The service's keys as the bundle carried them (the worker fetches them otherwise). */
+  keySet: Uint8Array | undefined;
 }
+
+/** What a record's receipt says before the worker has checked it. */
+const NOT_YET: ReceiptCheck = { ok: false, code: "cannot-evaluate", reason: "not checked yet" };
 
 /** What a trail counts, by kind: "2 asset events, 1 asset-free event, 1 registered statement". */
 export function countsByKind(steps: readonly TrailStep[]): string {
@@ -59,6 +69,66 @@ async function policyNames(api: PublicApi): Promise<Map<string, string>> {
   }
 }
 
+/** A trail's records as the evidence bundle holds them, with their receipts and the service's keys. */
+interface Gathered {
+  assets: PublicRecord[];
+  records: PublicRecord[];
+  prefetched: Prefetched;
+  keySet: Uint8Array | undefined;
+}
+
+/**
+ * The trail's records and their receipts in one request: the evidence bundle, which the service
+ * gathers reading receipts in bulk (a 1,000-record trail was 2,000 receipt look-ups one after
+ * another). Nothing to read answers empty; a bundle the service cannot make now (busy, rate
+ * limited) answers undefined, and the records are listed and their receipts fetched one by one.
+ */
+async function gathered(api: PublicApi, target: Target): Promise<Gathered | undefined> {
+  const path = `/archivist/v1/evidence/${target.kind === "vcon" ? "vcons" : "assets"}/${target.uuid}`;
+  const { status, bytes } = await api.get(path);
+  if (status === 404 || status === 403) return { assets: [], records: [], prefetched: {}, keySet: undefined };
+  if (status !== 200) return undefined;
+  const b = JSON.parse(new TextDecoder().decode(bytes)) as EvidenceBundle;
+  const prefetched: Prefetched = {};
+  for (const r of b.records) {
+    const held: Prefetched[string] = {};
+    for (const x of r.receipts)
+      if (x.profile === "mmr" || x.profile === "rfc9162") held[x.profile] = fromBase64(x.receipt);
+    prefetched[String(r.record.identity)] = held;
+  }
+  return {
+    assets: b.assets as PublicRecord[],
+    records: b.records.map((r) => r.record as PublicRecord),
+    prefetched,
+    keySet: fromBase64(b.keys.cose_key_set),
+  };
+}
+
+/** The same records listed page by page, when the bundle could not be had: no receipt held. */
+async function listed(api: PublicApi, target: Target): Promise<Gathered> {
+  const none = { prefetched: {}, keySet: undefined };
+  if (target.kind === "asset") {
+    const res = await api.get(`/archivist/v2/assets/${target.uuid}`);
+    if (res.status === 404 || res.status === 403) return { assets: [], records: [], ...none };
+    const asset = await api.json<PublicRecord>(`/archivist/v2/assets/${target.uuid}`);
+    const records = await api.list(`/archivist/v2/assets/${target.uuid}/events`, "events");
+    return { assets: [asset], records, ...none };
+  }
+  const subject = encodeURIComponent(`vcon://${target.uuid}`);
+  const records = await api.list(
+    `/archivist/v2/assets/-/events?event_attributes.subject=${subject}`,
+    "events",
+  );
+  const ids = [
+    ...new Set(records.map((e) => /^assets\/([0-9a-f-]{36})\//.exec(String(e.identity))?.[1] ?? "")),
+  ].filter(Boolean);
+  const assets = await Promise.all(ids.map((id) => api.json<PublicRecord>(`/archivist/v2/assets/${id}`)));
+  return { assets, records, ...none };
+}
+
+const gather = async (api: PublicApi, target: Target) =>
+  (await gathered(api, target)) ?? (await listed(api, target));
+
 /**
  * Everything the caller may read about one vCon: the events of its assets, and, through the
  * statement search by its subject, its asset-free events and the statements registered for it
@@ -67,108 +137,113 @@ async function policyNames(api: PublicApi): Promise<Map<string, string>> {
 async function vconRecords(
   api: PublicApi,
   uuid: string,
-): Promise<{ records: PublicRecord[]; statements: FoundStatement[] }> {
+): Promise<Gathered & { statements: FoundStatement[] }> {
   const subject = encodeURIComponent(`vcon://${uuid}`);
-  const records = await api.list(
-    `/archivist/v2/assets/-/events?event_attributes.subject=${subject}`,
-    "events",
+  const [found, statements] = await Promise.all([
+    gather(api, { kind: "vcon", uuid }),
+    api.list(`/archivist/v1/statements?subject=${subject}`, "statements") as unknown as Promise<
+      FoundStatement[]
+    >,
+  ]);
+  const have = new Set(found.records.map((r) => String(r.identity)));
+  const free = statements.filter((st) => st.identity.startsWith("events/") && !have.has(st.identity));
+  const more = await Promise.all(
+    [...new Set(free.map((st) => st.identity))].map((id) => api.json<PublicRecord>(`/archivist/v1/${id}`)),
   );
-  const statements = (await api.list(
-    `/archivist/v1/statements?subject=${subject}`,
-    "statements",
-  )) as unknown as FoundStatement[];
-  const have = new Set(records.map((r) => String(r.identity)));
-  for (const st of statements)
-    if (st.identity.startsWith("events/") && !have.has(st.identity)) {
-      records.push(await api.json<PublicRecord>(`/archivist/v1/${st.identity}`));
-      have.add(st.identity);
-    }
-  return { records, statements };
+  return { ...found, records: [...found.records, ...more], statements };
 }
 
 const byTime = (a: TrailStep, b: TrailStep) =>
   (Date.parse(a.facts.accepted) || 0) - (Date.parse(b.facts.accepted) || 0) ||
   a.facts.logIndex - b.facts.logIndex;
 
-/** Finds a trail: for a bare uuid the vCon it records, else the asset of that id. */
-export async function loadTrail(
-  api: PublicApi,
-  wanted: Target | "either",
-  uuid: string,
-  trust: TrustRoots,
-): Promise<Trail> {
+const nameOf = (a: PublicRecord | undefined, fallback: string) =>
+  String((a?.attributes as Record<string, unknown> | undefined)?.arc_display_name || fallback);
+
+/**
+ * Finds a trail, its records in order with their receipts not yet checked (the worker checks
+ * them): for a bare uuid the vCon it records, else the asset of that id. Its compliance and
+ * counts come after (`trailContext`), so the records are on screen first.
+ */
+export async function loadTrail(api: PublicApi, wanted: Target | "either", uuid: string): Promise<Trail> {
   let target: Target = wanted === "either" ? { kind: "vcon", uuid } : wanted;
-  let records: PublicRecord[] = [];
+  let found: Gathered = { assets: [], records: [], prefetched: {}, keySet: undefined };
   let statements: FoundStatement[] = [];
-  let assets: PublicRecord[] = [];
   if (target.kind === "vcon") {
-    ({ records, statements } = await vconRecords(api, uuid));
-    if (records.length === 0 && wanted === "either") target = { kind: "asset", uuid };
-    else if (records.length === 0) throw new LookupError(`no records of vcon://${uuid} that you may read`);
+    ({ statements, ...found } = await vconRecords(api, uuid));
+    if (found.records.length === 0 && wanted === "either") target = { kind: "asset", uuid };
+    else if (found.records.length === 0)
+      throw new LookupError(`no records of vcon://${uuid} that you may read`);
   }
   if (target.kind === "asset") {
-    const res = await api.get(`/archivist/v2/assets/${uuid}`);
-    if (res.status === 404 || res.status === 403)
-      throw new LookupError(`no vCon or asset ${uuid} that you may read`);
-    assets = [await api.json<PublicRecord>(`/archivist/v2/assets/${uuid}`)];
-    records = await api.list(`/archivist/v2/assets/${uuid}/events`, "events");
-  } else {
-    const ids = [
-      ...new Set(records.map((e) => /^assets\/([0-9a-f-]{36})\//.exec(String(e.identity))?.[1] ?? "")),
-    ].filter(Boolean);
-    for (const id of ids) assets.push(await api.json<PublicRecord>(`/archivist/v2/assets/${id}`));
+    found = await gather(api, target);
+    if (!found.assets.length) throw new LookupError(`no vCon or asset ${uuid} that you may read`);
   }
   const statementOf = new Map(statements.map((st) => [st.identity, st]));
-  const steps: TrailStep[] = [];
-  for (const record of records)
-    steps.push({
-      record,
-      facts: recordFacts(record),
-      receipt: await checkReceipt(api, record, trust),
-      statement: statementOf.get(String(record.identity)),
-    });
+  const steps: TrailStep[] = found.records.map((record) => ({
+    record,
+    facts: recordFacts(record),
+    receipt: NOT_YET,
+    pending: true,
+    statement: statementOf.get(String(record.identity)),
+  }));
   steps.sort(byTime);
+  const title = target.kind === "vcon" ? `vcon://${uuid}` : nameOf(found.assets[0], `assets/${uuid}`);
+  return {
+    target,
+    title,
+    assets: found.assets,
+    steps,
+    compliance: [],
+    assetCounts: [],
+    prefetched: found.prefetched,
+    keySet: found.keySet,
+  };
+}
+
+/**
+ * A trail's compliance (per asset, against each policy that applies) and, for a vCon, how its
+ * records meet each asset's count of events; read while the worker checks the receipts.
+ */
+export async function trailContext(
+  api: PublicApi,
+  t: Trail,
+): Promise<Pick<Trail, "compliance" | "assetCounts">> {
   const names = await policyNames(api);
-  const compliance = [];
-  for (const a of assets) {
-    const id = String(a.identity).split("/")[1];
-    const c = await api.json<{ compliant: boolean; compliance: Array<Record<string, unknown>> }>(
-      `/archivist/v1/compliance/assets/${id}`,
-    );
-    compliance.push({
-      asset: String(a.identity),
-      compliant: c.compliant,
-      policies: c.compliance.map((p) => ({
-        identity: String(p.compliance_policy_identity),
-        name: names.get(String(p.compliance_policy_identity)) ?? String(p.compliance_policy_identity),
-        compliant: p.compliant === true,
-        reason: String(p.reason ?? ""),
-      })),
-    });
-  }
-  const assetCounts: Trail["assetCounts"] = [];
-  if (target.kind === "vcon")
-    for (const a of assets) {
-      const identity = String(a.identity);
-      const total = (await api.list(`/archivist/v2/${identity}/events`, "events")).length;
-      const inTrail = steps.filter((x) => x.facts.identity.startsWith(`${identity}/`)).length;
-      const name = String(
-        (a.attributes as Record<string, unknown> | undefined)?.arc_display_name || identity,
+  const compliance = await Promise.all(
+    t.assets.map(async (a) => {
+      const id = String(a.identity).split("/")[1];
+      const c = await api.json<{ compliant: boolean; compliance: Array<Record<string, unknown>> }>(
+        `/archivist/v1/compliance/assets/${id}`,
       );
-      assetCounts.push({ identity, name, total, inTrail });
-    }
-  const title =
-    target.kind === "vcon"
-      ? `vcon://${uuid}`
-      : String(
-          (assets[0]?.attributes as Record<string, unknown> | undefined)?.arc_display_name ||
-            `assets/${uuid}`,
+      return {
+        asset: String(a.identity),
+        compliant: c.compliant,
+        policies: c.compliance.map((p) => ({
+          identity: String(p.compliance_policy_identity),
+          name: names.get(String(p.compliance_policy_identity)) ?? String(p.compliance_policy_identity),
+          compliant: p.compliant === true,
+          reason: String(p.reason ?? ""),
+        })),
+      };
+    }),
+  );
+  const assetCounts =
+    t.target.kind !== "vcon"
+      ? []
+      : await Promise.all(
+          t.assets.map(async (a) => {
+            const identity = String(a.identity);
+            const total = (await api.list(`/archivist/v2/${identity}/events`, "events")).length;
+            const inTrail = t.steps.filter((x) => x.facts.identity.startsWith(`${identity}/`)).length;
+            return { identity, name: nameOf(a, identity), total, inTrail };
+          }),
         );
-  return { target, title, assets, steps, compliance, assetCounts };
+  return { compliance, assetCounts };
 }
 
 /** One asset-free event (a registered statement among them) as a trail of its own. */
-export async function loadFreeEvent(api: PublicApi, identity: string, trust: TrustRoots): Promise<Trail> {
+export async function loadFreeEvent(api: PublicApi, identity: string): Promise<Trail> {
   const res = await api.get(`/archivist/v1/${identity}`);
   if (res.status === 404 || res.status === 403)
     throw new LookupError(`no record ${identity} that you may read`);
@@ -179,8 +254,10 @@ export async function loadFreeEvent(api: PublicApi, identity: string, trust: Tru
     target: { kind: "record", uuid },
     title: identity,
     assets: [],
-    steps: [{ record, facts, receipt: await checkReceipt(api, record, trust) }],
+    steps: [{ record, facts, receipt: NOT_YET, pending: true }],
     compliance: [],
     assetCounts: [],
+    prefetched: {},
+    keySet: undefined,
   };
 }

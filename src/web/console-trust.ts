@@ -15,6 +15,15 @@ export interface TrustInput {
   fingerprints: string;
 }
 
+/** The panel empty: no roots of the auditor's (what `noTrust()` is). */
+export const NO_TRUST_INPUT: TrustInput = {
+  policy: "",
+  logKey: "",
+  witnesses: "",
+  quorum: "",
+  fingerprints: "",
+};
+
 const lines = (text: string) =>
   text
     .split("\n")

@@ -1,27 +1,16 @@
 // Entry point of the verify page bundle: reads a file or a typed id, looks up public
 // records on this service and verifies them here with the core verifier.
 
-import {
-  bundleConsentReport,
-  emptyPolicy,
-  keysFromKeySet,
-  parseBundle,
-  parsePolicy,
-  type TrustRoots,
-  type VerificationVerdict,
-  verifyBundle,
-} from "../verify/index.js";
+import type { TrustRoots, VerificationVerdict } from "../verify/index.js";
 import {
   type CoseFile,
   cannotEvaluate,
-  fromBase64,
   looksLikeBundle,
   looksLikeCose,
   looksLikeVcon,
   lookupApi,
   lookupVerdict,
   PublicApi,
-  pinnedServiceKeys,
   RECEIPT_ALONE,
   readCoseFile,
   recordReceiptVerdict,
@@ -34,11 +23,12 @@ import {
   verifyVcon,
   witnessGroup,
 } from "../verify/primitives.js";
+import { renderBundle } from "./bundle-view.js";
 import { consentReportView } from "./consent-report-view.js";
+import { policyRoots } from "./policy-roots.js";
 import {
   byId,
   el,
-  renderBundle,
   renderDocument,
   renderVcon,
   showVerdict,
@@ -48,6 +38,7 @@ import {
 } from "./render.js";
 import { checkLog } from "./tlog.js";
 import { looksLikeTlogProof, recordOfTlogProof } from "./tlog-proof.js";
+import { PageWorker } from "./worker-client.js";
 
 const verdict = byId<HTMLDivElement>("verdict");
 const details = byId<HTMLElement>("details");
@@ -61,16 +52,8 @@ for (const level of ["STORED", "COMMITTED", "CONFIRMED", "UNEQUIVOCAL"]) {
   byId<HTMLElement>("trust-levels").append(el("dt", level), dd);
 }
 
-/**
- * The caller's trust roots: a policy pasted into the page (C2SP tlog-policy lines and
- * `service-key` fingerprints). The page is served by the service it checks, so nothing it
- * fetches from there is a root: without a policy the verdict is at best self-consistent.
- */
-function trustRoots(): TrustRoots {
-  const text = byId<HTMLTextAreaElement>("policy").value;
-  if (!text.trim()) return { policy: emptyPolicy(), described: [] };
-  return { policy: parsePolicy(text), described: ["the policy given on this page"] };
-}
+/** The caller's trust roots: the policy typed on the page (see policyRoots). */
+const trustRoots = (): TrustRoots => policyRoots(byId<HTMLTextAreaElement>("policy").value);
 
 interface Outcome {
   ok: boolean;
@@ -185,6 +168,32 @@ async function checkCose(files: Dropped[]): Promise<Outcome> {
   return { ok: v.ok, verdict: v.summary, view, object: v };
 }
 
+/** The worker bundles are checked in, ready before any is dropped. */
+const checker = new PageWorker();
+
+/**
+ * An evidence bundle checked in the worker (a 1,000-record bundle took 2.7 s on the page's own
+ * thread); a vCon's also shows its consent and processing, read from the records that verified.
+ */
+function checkBundleText(text: string): Promise<Outcome> {
+  const policy = byId<HTMLTextAreaElement>("policy").value;
+  return new Promise((resolve, reject) => {
+    checker.run({ kind: "bundle", text, policy }, (a) => {
+      if (a.kind === "error") return reject(new Error(a.message));
+      if (a.kind !== "bundle") return;
+      const r = a.report;
+      if (!a.consent) return resolve({ ok: r.ok, verdict: r.summary, view: renderBundle(r), object: r });
+      const view = el("div");
+      view.append(
+        consentReportView(a.consent, "the bundle's records whose receipts verified under the verdict's keys"),
+        renderBundle(r),
+      );
+      const object = { ...r, consent_report: a.consent };
+      resolve({ ok: r.ok, verdict: r.summary, view, object });
+    });
+  });
+}
+
 async function checkFiles(list: FileList | File[]): Promise<void> {
   const chosen = Array.from(list as ArrayLike<File>).slice(0, 4);
   const label = chosen.map((f) => f.name).join(" and ");
@@ -216,27 +225,9 @@ async function checkFiles(list: FileList | File[]): Promise<void> {
       view.append(el("p", identity), verdictDetails(v));
       return { ok: v.ok, verdict: v.summary, view, object: v };
     });
-  // A bundle is checked offline: against the keys it carries, with no look-up at all.
+  // A bundle is checked offline, in the worker: against the keys it carries, with no look-up at all.
   if (mode === "bundle" || (mode === "auto" && looksLikeBundle(bytes)))
-    return run(name, async () => {
-      const bundle = parseBundle(new TextDecoder().decode(bytes));
-      const roots = trustRoots();
-      const r = verifyBundle(bundle, roots);
-      if (bundle.subject.kind !== "vcon")
-        return { ok: r.ok, verdict: r.summary, view: renderBundle(r), object: r };
-      // A vCon's bundle also shows its consent and processing, read from the records that verified.
-      const evidence = keysFromKeySet(fromBase64(bundle.keys.cose_key_set));
-      const consent = bundleConsentReport(bundle, r, {
-        pinned: pinnedServiceKeys(roots, evidence),
-        evidence,
-      });
-      const view = el("div");
-      view.append(
-        consentReportView(consent, "the bundle's records whose receipts verified under the verdict's keys"),
-        renderBundle(r),
-      );
-      return { ok: r.ok, verdict: r.summary, view, object: { ...r, consent_report: consent } };
-    });
+    return run(name, () => checkBundleText(new TextDecoder().decode(bytes)));
   const asVcon = mode === "vcon" || (mode !== "document" && looksLikeVcon(bytes));
   if (!asVcon) return run(name, checkHash(sha256Hex(bytes)));
   return run(name, () => lookedUp((a) => verifyVcon(a, { file: bytes }), renderVcon));

@@ -1,4 +1,4 @@
-import type { BundleReport, VerificationVerdict } from "../verify/index.js";
+import type { VerificationVerdict } from "../verify/index.js";
 import type { ReceiptCheck, VconReport } from "../verify/primitives.js";
 import { type DocumentReport, entryWords, versionLabel } from "../verify/primitives.js";
 import { readableDate } from "./dates.js";
@@ -54,7 +54,7 @@ export function trustView(level: string): HTMLElement {
  * A record's status as the service states it on /verify: its claim, not what was proven, so its
  * badge is never coloured as a verdict (the verdict above says what holds).
  */
-function claimedView(level: string): HTMLElement {
+export function claimedView(level: string): HTMLElement {
   const box = el("span", undefined, "trust");
   box.append(
     el("span", level || "UNKNOWN", "badge claimed"),
@@ -237,71 +237,5 @@ export function renderVcon(r: VconReport): HTMLElement {
     list.append(li);
   }
   box.append(list);
-  return box;
-}
-
-/** An evidence bundle's report: where it came from, its logs, then each record with its receipts. */
-export function renderBundle(r: BundleReport): HTMLElement {
-  const box = el("div");
-  box.id = "bundle";
-  const head = el("h2", "Evidence of ");
-  head.append(hashView(r.subject));
-  box.append(
-    head,
-    facts([
-      ["Issued by (signed)", r.service || "no valid receipt"],
-      ["Exported (unsigned)", timeView(r.created_at)],
-    ]),
-  );
-  for (const l of r.logs) {
-    const card = el("div", undefined, "card");
-    card.dataset.ok = String(l.ok);
-    const title = el("h3", "Log ");
-    title.append(hashView(l.log));
-    const rows: Array<[string, Node | string]> = [["Seals", el("span", l.detail, l.ok ? "checked" : "bad")]];
-    if (l.ok) rows.push(["Latest seal", timeView(l.latest_time)]);
-    if (l.checkpoint)
-      rows.push([
-        "Checkpoint",
-        el(
-          "span",
-          l.checkpoint.witnessed
-            ? `size ${l.checkpoint.size}, witnessed by ${l.checkpoint.cosigners.join(", ")}`
-            : `size ${l.checkpoint.size}, not witnessed by any witness you trust (${l.checkpoint.cosignature_lines} cosignature line(s) not checked)`,
-          l.checkpoint.witnessed ? "good" : "warn",
-        ),
-      ]);
-    card.append(title, facts(rows));
-    box.append(card);
-  }
-  const list = el("ol", undefined, "timeline");
-  list.id = "bundle-records";
-  for (const rec of r.records) {
-    const li = el("li");
-    li.dataset.ok = String(rec.ok);
-    const a = el("h3");
-    a.append(hashView(rec.identity));
-    const receipts = el("div");
-    if (!rec.receipts.length) receipts.append(el("span", "no receipt: not sealed when exported", "bad"));
-    for (const x of rec.receipts)
-      receipts.append(
-        el(
-          "div",
-          `${x.ok ? "receipt checks out under the verdict's keys" : "receipt does not verify"}: ${x.detail}`,
-          x.ok ? "checked" : "bad",
-        ),
-      );
-    li.append(
-      a,
-      facts([
-        ["Proven trust", el("span", rec.trust, rec.trust === "witnessed" ? "good" : "warn")],
-        ["Status the service claimed (unsigned)", claimedView(rec.claimed_confirmation_status)],
-        ["Receipts", receipts],
-      ]),
-    );
-    list.append(li);
-  }
-  box.append(el("h3", "Records, in log order"), list);
-  box.append(verdictDetails(r));
   return box;
 }

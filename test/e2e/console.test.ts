@@ -671,6 +671,8 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     await browser.page.fill("#query", `vcon://${vcon}`);
     await browser.page.press("#query", "Enter");
     await browser.page.waitForSelector("#trail > li");
+    // The cards are drawn before their receipts are checked: their numbers come with the checks.
+    await browser.page.waitForFunction(() => !document.querySelector("#trail > li[data-receipt=pending]"));
     // A record whose two numbers differ (leaf L sits at MMR position 2L − popcount(L)).
     const card = (await trailSteps())
       .map((x, i) => ({ i, m: /log entry (\d+) \(MMR position (\d+)\);/.exec(x.text) }))

@@ -28,4 +28,12 @@ export const verifyPageRoutesAt =
       summary: "Script bundle of the verify page",
       handler: ({ res }) => sendPageFile(res, join(dir, "verify.js"), JS),
     });
+    t.add({
+      method: "get",
+      path: "/verify/verify-worker.js",
+      group: "verify",
+      auth: "public",
+      summary: "Worker script the verify page and the console check bundles and receipts in",
+      handler: ({ res }) => sendPageFile(res, join(dir, "verify-worker.js"), JS),
+    });
   };

@@ -1,0 +1,34 @@
+import type { BundleReport, ConsentReport } from "../verify/index.js";
+import type { PublicRecord, ReceiptCheck } from "../verify/primitives.js";
+import type { TrustInput } from "./console-trust.js";
+
+/** Where the pages' verifying worker is served (one script for /verify and /console). */
+export const WORKER_URL = "/verify/verify-worker.js";
+
+/** A trail's receipts fetched ahead, by record identity and profile (the evidence bundle's). */
+export type Prefetched = Record<string, Partial<Record<"mmr" | "rfc9162", Uint8Array>>>;
+
+/** What a page asks of the worker. */
+export type WorkerAsk =
+  /** /verify: an evidence bundle's text, judged by the policy typed on the page. */
+  | { kind: "bundle"; text: string; policy: string }
+  /**
+   * The console: each record's receipts checked under the roots the panel's fields give, those not
+   * prefetched fetched with the tab's token; `keySet` the service's keys as already fetched.
+   */
+  | {
+      kind: "receipts";
+      origin: string;
+      token: string;
+      records: PublicRecord[];
+      prefetched: Prefetched;
+      keySet: Uint8Array | undefined;
+      trust: TrustInput;
+    };
+
+/** What the worker answers: receipts' checks in batches (with the count so far), then done. */
+export type WorkerAnswer =
+  | { kind: "bundle"; report: BundleReport; consent: ConsentReport | undefined }
+  | { kind: "progress"; done: number; total: number; checks: Array<[number, ReceiptCheck]> }
+  | { kind: "done"; total: number }
+  | { kind: "error"; message: string };
