@@ -1,5 +1,6 @@
 import { Command as Cli } from "commander";
 import type { Config } from "../config.js";
+import { isUuid } from "../formats/ids.js";
 import { KEYS_TOPIC, openContext } from "../server.js";
 import { recordServiceEvent } from "../services/ledger/service-events.js";
 import type { Rotation } from "../store/keyring.js";
@@ -8,7 +9,6 @@ import type { SignedLogState } from "../store/keystore/signed-state.js";
 import { compareWithSigned, stateOf } from "../store/log-guard.js";
 import { getSeal } from "../store/seals.js";
 import { getTenancy, listTenancies } from "../store/tenancies.js";
-import { isUuid } from "../verify/primitives.js";
 import { RedisWakeSignal } from "../wake/redis-wake-signal.js";
 import type { Exit } from "./commands.js";
 import { declaredGroup } from "./declare.js";

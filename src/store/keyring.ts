@@ -1,7 +1,7 @@
 import { createPublicKey, type KeyObject, randomBytes } from "node:crypto";
 import type { Signer } from "../core/log/sign1.js";
 import { nodePublicKey } from "../core/node/crypto.js";
-import { ecJwk, type PublicKey } from "../verify/primitives.js";
+import { ecJwk, type PublicKey } from "../formats/crypto/public-key.js";
 import type { Db } from "./db.js";
 import { FILE_HOLDER, type FileKeys, secretPublicJwk } from "./keystore/file-keys.js";
 import type { KeyAlg, KeyBackend, KeySigner, SigningAlg } from "./keystore/key-backend.js";

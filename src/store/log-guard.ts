@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
-import { leafCount, peakIndices, tlogTreeRoot as treeRoot } from "../verify/primitives.js";
+import { leafCount, peakIndices } from "../formats/mmr/indices.js";
+import { treeRoot } from "../formats/tlog/tree.js";
 import type { Queryable } from "./db.js";
 import type { SignedLogState, SignedStates } from "./keystore/signed-state.js";
 import { logSize, readNodes } from "./ledger.js";

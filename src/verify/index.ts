@@ -23,6 +23,16 @@
  * service's too, through `primitives.ts`, which is not a package export.
  */
 
+export { verifySeal } from "../formats/cose/index.js";
+export {
+  type EcJwk,
+  type PublicKey,
+  type PublicKeyFactory,
+  publicKeyFromJwk,
+} from "../formats/crypto/public-key.js";
+export { verifyConsistency as verifyMmrConsistency } from "../formats/mmr/index.js";
+export { type ApiRecord, leafOfRecord } from "../formats/record/api-record.js";
+export { parseTlogProof, type TileFetch, type TileRef } from "../formats/tlog/index.js";
 export {
   BUNDLE_FAILURES,
   type BundleCheckpoint,
@@ -36,34 +46,22 @@ export {
   parseBundle,
   verifyBundle,
 } from "./bundle/index.js";
-export { verifySeal } from "./cose/index.js";
-export { type EcJwk, type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "./crypto/public-key.js";
 export { checkDerivation, type Derivation } from "./lifecycle/provenance.js";
 export { bundleConsentReport, type ConsentReport } from "./lifecycle/report.js";
-export { verifyConsistency as verifyMmrConsistency } from "./mmr/index.js";
 export { statementPayloadMatches } from "./payload.js";
-export {
-  type ApiRecord,
-  keysFromKeySet,
-  leafOfRecord,
-  type Verdict,
-  verifyRecordReceipt,
-} from "./receipts/index.js";
+export { keysFromKeySet, type Verdict, verifyRecordReceipt } from "./receipts/index.js";
 // From its own module: scitt's index also carries the registration policy, whose X.509 checks
 // have no browser counterpart.
 export { type TransparentVerdict, verifyStatement } from "./scitt/transparent.js";
 export {
   type CheckpointVerdict,
   type LogTrust,
-  parseTlogProof,
   type RecordInLogVerdict,
-  type TileFetch,
-  type TileRef,
-  type TlogProofVerdict,
   verifyCheckpoint,
   verifyRecordInTiles,
-  verifyRecordTlogProof,
-} from "./tlog/index.js";
+} from "./tlog/log-check.js";
+export type { TlogProofVerdict } from "./tlog/proof-check.js";
+export { verifyRecordTlogProof } from "./tlog/record-proof.js";
 export {
   EXIT_CODES,
   emptyPolicy,

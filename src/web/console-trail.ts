@@ -1,11 +1,6 @@
+import { LookupError, type PublicApi, type PublicRecord } from "../lookup/public-api.js";
+import { checkReceipt, type ReceiptCheck } from "../lookup/receipts.js";
 import type { TrustRoots } from "../verify/index.js";
-import {
-  checkReceipt,
-  LookupError,
-  type PublicApi,
-  type PublicRecord,
-  type ReceiptCheck,
-} from "../verify/primitives.js";
 import type { FoundStatement, Target } from "./console-data.js";
 import { type RecordFacts, recordFacts } from "./record-facts.js";
 

@@ -3,17 +3,10 @@
 // trail with each receipt verified here by the core verifier, its compliance, export its
 // evidence bundle, and watch the tenancy's log. The address's fragment names what is shown.
 
+import { LookupError, type PublicApi } from "../lookup/public-api.js";
+import { uuidOfVconFile, vconUuidOf } from "../lookup/vcon.js";
+import { consentReport, keyFingerprint, pinsSomething, verdictLabel } from "../verify/house.js";
 import { noTrust, type PublicKey, type TrustRoots, type VerdictCode } from "../verify/index.js";
-import {
-  consentReport,
-  keyFingerprint,
-  LookupError,
-  type PublicApi,
-  pinsSomething,
-  uuidOfVconFile,
-  vconUuidOf,
-  verdictLabel,
-} from "../verify/primitives.js";
 import { consentReportView } from "./consent-report-view.js";
 import {
   assetPage,

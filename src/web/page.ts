@@ -1,6 +1,20 @@
 // Entry point of the verify page bundle: reads a file or a typed id, looks up public
 // records on this service and verifies them here with the core verifier.
 
+import { fromBase64 } from "../formats/crypto/bytes.js";
+import { type CoseFile, looksLikeCose, RECEIPT_ALONE, readCoseFile } from "../lookup/cose-file.js";
+import { verifyDocumentHash } from "../lookup/document.js";
+import {
+  recordReceiptVerdict,
+  serviceKeysFor,
+  statementVerdict,
+  tlogProofVerdict,
+} from "../lookup/keyed-verdict.js";
+import { lookupApi, lookupVerdict } from "../lookup/lookup-verdict.js";
+import { PublicApi } from "../lookup/public-api.js";
+import { sha256Hex } from "../lookup/sha256.js";
+import { looksLikeVcon, vconUuidOf, verifyVcon } from "../lookup/vcon.js";
+import { cannotEvaluate, looksLikeBundle, pinnedServiceKeys, witnessGroup } from "../verify/house.js";
 import {
   bundleConsentReport,
   emptyPolicy,
@@ -11,29 +25,6 @@ import {
   type VerificationVerdict,
   verifyBundle,
 } from "../verify/index.js";
-import {
-  type CoseFile,
-  cannotEvaluate,
-  fromBase64,
-  looksLikeBundle,
-  looksLikeCose,
-  looksLikeVcon,
-  lookupApi,
-  lookupVerdict,
-  PublicApi,
-  pinnedServiceKeys,
-  RECEIPT_ALONE,
-  readCoseFile,
-  recordReceiptVerdict,
-  serviceKeysFor,
-  sha256Hex,
-  statementVerdict,
-  tlogProofVerdict,
-  vconUuidOf,
-  verifyDocumentHash,
-  verifyVcon,
-  witnessGroup,
-} from "../verify/primitives.js";
 import { consentReportView } from "./consent-report-view.js";
 import {
   byId,

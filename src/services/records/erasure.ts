@@ -1,20 +1,15 @@
 import type { Ctx, Principal } from "../../context.js";
+import { badRequest, forbidden, notFound } from "../../errors/api-error.js";
+import { CodedError } from "../../formats/coded-error.js";
+import { isUuid } from "../../formats/ids.js";
+import { type AssetEventRecord, assetEventRecord } from "../../formats/record/asset-event.js";
+import { commitmentOf } from "../../formats/record/erasable.js";
+import { freeEventRecord } from "../../formats/record/free-event.js";
 import { creationEventOf } from "../../store/asset-events.js";
 import { contentReferenced, deleteBlobs, heldBlobs, lockContent } from "../../store/blobs.js";
 import { erasableRows, eraseValues, lockErasure, putErasurePolicy } from "../../store/erasable-values.js";
 import { freeEventsOfVcon } from "../../store/free-events.js";
-import {
-  type AssetEventRecord,
-  assetEventRecord,
-  badRequest,
-  CodedError,
-  commitmentOf,
-  forbidden,
-  freeEventRecord,
-  isUuid,
-  LIFECYCLE_ATTRIBUTES,
-  notFound,
-} from "../../verify/primitives.js";
+import { LIFECYCLE_ATTRIBUTES } from "../../verify/house.js";
 import type { AccessView } from "../access/access-view.js";
 import { viewFor, writeViewFor } from "../access/caller-view.js";
 import { acceptedPrincipal } from "../identity/principals.js";

@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { appendLeaves } from "../../../src/core/log/mmr-append.js";
 import { buildReceipt } from "../../../src/core/log/receipt.js";
-import { includedRoot, inclusionProof, leafIndexOfMmrIndex } from "../../../src/verify/mmr/index.js";
+import { includedRoot, inclusionProof, leafIndexOfMmrIndex } from "../../../src/formats/mmr/index.js";
 import { fixtureJson } from "../../helpers/fixtures.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
 

@@ -8,12 +8,12 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { buildSeal } from "../../../../src/core/log/seal.js";
 import { nodePublicKey } from "../../../../src/core/node/crypto.js";
+import { decodeSeal, verifySeal } from "../../../../src/formats/cose/index.js";
 import type { Db } from "../../../../src/store/db.js";
 import { Keyring, signedWith } from "../../../../src/store/keyring.js";
 import { FileKeys } from "../../../../src/store/keystore/file-keys.js";
 import type { KeyBackend, KeySigner, SigningAlg } from "../../../../src/store/keystore/key-backend.js";
 import { KeyDirectory } from "../../../../src/store/keystore/key-directory.js";
-import { decodeSeal, verifySeal } from "../../../../src/verify/cose/index.js";
 
 const run = promisify(execFile);
 const noDb = {} as Db;

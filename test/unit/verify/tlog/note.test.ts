@@ -18,7 +18,7 @@ import {
   parseVkey,
   verifierFromVkey,
   verifyNote,
-} from "../../../../src/verify/tlog/index.js";
+} from "../../../../src/formats/tlog/index.js";
 
 // The example of c2sp.org/signed-note, "Verifier keys".
 const SPEC_VKEY = "example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k";

@@ -11,7 +11,7 @@ import {
   tilePath,
   tilesOf,
   verifyEntryInTiles,
-} from "../../../../src/verify/tlog/index.js";
+} from "../../../../src/formats/tlog/index.js";
 import { mth, referenceTiles, sha } from "./reference-tree.js";
 
 const leaves = (n: number) => Array.from({ length: n }, (_, i) => sha(Uint8Array.of(i & 0xff, i >> 8)));

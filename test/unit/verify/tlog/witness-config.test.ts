@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../../../src/config.js";
 import { ed25519PublicKey, formatVkey } from "../../../../src/core/log/note-sign.js";
-import { COSIGNATURE_V1, ED25519, parseWitnessList } from "../../../../src/verify/tlog/index.js";
+import { COSIGNATURE_V1, ED25519, parseWitnessList } from "../../../../src/formats/tlog/index.js";
 
 const key = (n: number, type = COSIGNATURE_V1) =>
   formatVkey(`w.example/${n}`, type, ed25519PublicKey(new Uint8Array(32).fill(n)));
