@@ -228,11 +228,15 @@ export function httpNotions(graph: Graph, folders: string[]): string[] {
     ...graph.internal
       .filter((e) => within(e.from) && HTTP_FILES.some((h) => e.to.startsWith(h)))
       .map((e) => `${e.from} → ${e.to}`),
-    ...graph.external.filter((e) => within(e.from) && HTTP_PACKAGES.test(e.to)).map((e) => `${e.from} → ${e.to}`),
+    ...graph.external
+      .filter((e) => within(e.from) && HTTP_PACKAGES.test(e.to))
+      .map((e) => `${e.from} → ${e.to}`),
   ];
 }
 
 /** Each import from a file under `from` of a file under `to`. */
 export function arrows(graph: Graph, from: string, to: string): string[] {
-  return graph.internal.filter((e) => e.from.startsWith(from) && e.to.startsWith(to)).map((e) => `${e.from} → ${e.to}`);
+  return graph.internal
+    .filter((e) => e.from.startsWith(from) && e.to.startsWith(to))
+    .map((e) => `${e.from} → ${e.to}`);
 }

@@ -1,8 +1,8 @@
 import { X509Certificate } from "node:crypto";
 import type { CborValue } from "../../formats/cbor/encode.js";
 import { decodeSign1, HEADER, type Sign1, verifySign1 } from "../../formats/cose/sign1.js";
-import { cwtClaimsOf } from "../../formats/scitt/cwt-claims.js";
 import type { PublicKey } from "../../formats/crypto/public-key.js";
+import { cwtClaimsOf } from "../../formats/scitt/cwt-claims.js";
 import { nodePublicKey } from "../node/crypto.js";
 import { basicConstraints } from "../x509/basic-constraints.js";
 import { bindIssuer } from "./issuer-binding.js";

@@ -48,7 +48,9 @@ describe("the layer rules (scripts/layers.json)", () => {
     expect(room.packages).toEqual(["@noble/*"]);
     const outside = graph.external.filter((e) => e.from.startsWith("src/formats/")).map((e) => e.to);
     expect(new Set(outside)).toEqual(new Set(["@noble/hashes", "@noble/curves", "@noble/post-quantum"]));
-    expect(graph.internal.filter((e) => e.from.startsWith("src/formats/") && !e.to.startsWith("src/formats/"))).toEqual([]);
+    expect(
+      graph.internal.filter((e) => e.from.startsWith("src/formats/") && !e.to.startsWith("src/formats/")),
+    ).toEqual([]);
   });
 
   it("the verifier's entries reach files of src/verify and src/formats only, and its pure packages", () => {

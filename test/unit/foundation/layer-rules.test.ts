@@ -18,7 +18,11 @@ const rooms: Record<string, [string, string, string]> = {
   // the look-ups or the bounded reads imports a node: module; the formats import nothing of ours,
   // the verifier the formats alone (no HTTP notion: the API's errors are the server's).
   "verify (node:)": ["src/verify/y.ts", "node:crypto", "@noble/hashes/sha2.js"],
-  "verify (an HTTP notion)": ["src/verify/bundle/x.ts", "../../errors/api-error.js", "../../formats/cbor/index.js"],
+  "verify (an HTTP notion)": [
+    "src/verify/bundle/x.ts",
+    "../../errors/api-error.js",
+    "../../formats/cbor/index.js",
+  ],
   "verify (a look-up)": ["src/verify/w.ts", "../lookup/public-api.js", "./house.js"],
   "formats (node:)": ["src/formats/mmr/x.ts", "node:crypto", "../crypto/sha256.js"],
   "formats (node fast paths)": ["src/formats/cose/x.ts", "../../core/node/crypto.js", "../cbor/index.js"],

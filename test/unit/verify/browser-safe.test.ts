@@ -35,7 +35,10 @@ describe("what vcon-archivist/verify reaches is browser-safe", () => {
   it.each([
     ["the verify entry (src/verify)", "src/verify/index.ts"],
     ["the verifier's house entry (src/verify/house.ts)", "src/verify/house.ts"],
-    ["the formats (src/formats, through a transparent statement and the record model)", "src/formats/scitt/transparent-statement.ts"],
+    [
+      "the formats (src/formats, through a transparent statement and the record model)",
+      "src/formats/scitt/transparent-statement.ts",
+    ],
     ["the auditor's look-ups (src/lookup)", "src/lookup/lookup-verdict.ts"],
     ["the /verify page", "src/web/page.ts"],
     ["the /console page", "src/web/console.ts"],
