@@ -30,7 +30,6 @@ export {
 } from "./lifecycle/vocabulary.js";
 export { claimsRegisteredStatement } from "./receipts/tree-leaf.js";
 export { type ChainPeriod, periodLinkLeaf, verifyPeriodChain } from "./tlog/period.js";
-export { type TlogProofVerdict, verifyTlogProof } from "./tlog/proof-check.js";
 export { judgeCheckpoint } from "./verdict/checkpoint.js";
 export { keyFingerprint, logKeyFingerprint } from "./verdict/fingerprint.js";
 export { witnessGroup } from "./verdict/policy.js";

@@ -4,9 +4,7 @@ export {
   type CborValue,
   CborWriter,
   encodeCbor,
-  headSize,
   releaseWriter,
   Tagged,
   takeWriter,
-  writeHead,
 } from "./encode.js";

@@ -1,12 +1,10 @@
-export { ASSET_FIELDS, type AssetRecord, type AssetSource, assetRecord } from "./asset.js";
+export { ASSET_FIELDS, type AssetSource, assetRecord } from "./asset.js";
 export {
   ASSET_EVENT_FIELDS,
-  type AssetEventRecord,
   type AssetEventSource,
   assetEventRecord,
 } from "./asset-event.js";
-export type { Face } from "./face.js";
-export type { FieldKind, RecordFields, RecordPrincipal } from "./fields.js";
+export type { RecordFields } from "./fields.js";
 export {
   FREE_EVENT_FIELDS,
   FREE_EVENT_SEARCH_FIELDS,
@@ -18,7 +16,6 @@ export { FIELDS_V1_V2, FIELDS_V3, FREE_EVENT_HASHED_FIELDS, type HashedAssetEven
 export {
   type AssetFreeLeafSchema,
   assetEventLeafHash,
-  assetEventRowLeafHash,
   assetFreeEventContent,
   assetFreeEventLeafHash,
   assetFreeExtraBytes,
