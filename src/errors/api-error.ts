@@ -1,3 +1,7 @@
+// src/errors, the server's error vocabulary: every code of the package (codes.ts), the API's
+// refusals with their HTTP statuses and gRPC codes (this file), a refused query's and a path's UUID.
+// The services, the store, the core and the HTTP edge throw these; the edge maps them, once
+// (src/http/errors.ts). It imports only the formats' CodedError, and never reaches a browser.
 import { CodedError } from "../formats/coded-error.js";
 import type { QueryErrorCode } from "./query-error.js";
 

@@ -1,6 +1,6 @@
 /**
  * Every error code of the package, one vocabulary (after jose's `JOSEErrorCode`): each error class
- * derives from `CodedError` (core/api/coded-error.ts) and its `code` is one of these, so a caller
+ * derives from `CodedError` (src/formats/coded-error.ts) and its `code` is one of these, so a caller
  * switches on `err.code` rather than on a message. The union is written out, not assembled from the
  * classes, so this module depends on nothing; test/unit/foundation/error-codes.test.ts holds every
  * class's code to it. Some codes never reach a caller as an error: the CLI's exits, the bundle
@@ -9,7 +9,7 @@
  * `ConserverPluginErrorCode`.
  */
 export type ErrorCode =
-  // the API's refusals (core/api/api-error.ts) and the client's (client/errors.ts)
+  // the API's refusals (src/errors/api-error.ts) and the client's (client/errors.ts)
   | "API_REFUSED"
   | "API_UNAVAILABLE"
   | "INVALID_ARGUMENT"
@@ -51,7 +51,7 @@ export type ErrorCode =
   | "VCON_NO_UUID"
   | "VCON_SIGNED_PAYLOAD"
   | "HASH_MODE_UNKNOWN"
-  // the verifier's trust policy (verify/verdict/policy.ts) and its look-ups (verify/lookup/public-api.ts)
+  // the verifier's trust policy (verify/verdict/policy.ts) and its look-ups (src/lookup/public-api.ts)
   | "POLICY_INVALID"
   | "LOOKUP_FAILED"
   // blobs and their scanning (core/blobs, workers/clamd.ts)

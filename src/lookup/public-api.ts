@@ -1,3 +1,7 @@
+// src/lookup, the auditor's look-ups: a client of the public API beside src/client. It fetches
+// (web-standard fetch, bounded by src/net) and hands what it fetched to the offline verifier
+// (src/verify, through its entries) and the formats; the pages, the CLI and the evidence route
+// compose the two. Browser-safe: no `node:`, no HTTP server notion.
 import { CodedError } from "../formats/coded-error.js";
 import type { BearerTokens } from "../net/bearer-tokens.js";
 import { BodyTooLarge, readBounded } from "../net/bounded-body.js";

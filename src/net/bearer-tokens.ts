@@ -1,6 +1,6 @@
 /**
  * Where bearer tokens come from: the client asks before each request and reports a 401. Here,
- * not in the client, because the auditor's look-ups (src/verify/lookup) take one too and the audit
+ * not in the client, because the auditor's look-ups (src/lookup) take one too and the audit
  * room imports nothing of the client.
  */
 export interface BearerTokens {

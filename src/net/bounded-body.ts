@@ -1,3 +1,6 @@
+// src/net: reading another party's answer within bounds (size, time) and bearer tokens, for the
+// client, the look-ups, the services and the workers. Web-standard fetch only; it imports the
+// formats' bytes and nothing else of ours.
 import { concatBytes } from "../formats/crypto/bytes.js";
 import { readWithin } from "./time-limit.js";
 

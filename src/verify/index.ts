@@ -19,8 +19,9 @@
  * - one verdict vocabulary: `VerdictCode` (`VERDICT_CODES`, the CLI's `EXIT_CODES`) on every
  *   report, and a bundle report's failures each a `BundleFailureCode` (`BUNDLE_FAILURES`).
  *
- * The primitives these are made of (CBOR, COSE, MMR and RFC 9162 proofs, tlog notes) are the
- * service's too, through `primitives.ts`, which is not a package export.
+ * It imports only its own files and the formats (src/formats: CBOR, COSE, MMR and RFC 9162
+ * proofs, tlog notes, the record model), which the service builds with too. Code of the house
+ * outside this folder enters it here or through `house.ts` (not a package export).
  */
 
 export { verifySeal } from "../formats/cose/index.js";

@@ -1,5 +1,5 @@
 // Growing the MMR is the service's work: a verifier only reads proofs against peaks it is given,
-// so this lives outside the audit room and reads the room's node hashing through its primitives.
+// so this lives outside the audit room and reads the node hashing of the formats (src/formats/mmr).
 
 import type { Sha256 } from "../../formats/crypto/sha256.js";
 import { hashPosPair, type NodeGetter } from "../../formats/mmr/hash.js";
