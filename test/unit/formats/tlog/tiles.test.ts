@@ -12,7 +12,7 @@ import {
   tilesOf,
   verifyEntryInTiles,
 } from "../../../../src/formats/tlog/index.js";
-import { mth, referenceTiles, sha } from "./reference-tree.js";
+import { mth, referenceTiles, sha } from "../../verify/tlog/reference-tree.js";
 
 const leaves = (n: number) => Array.from({ length: n }, (_, i) => sha(Uint8Array.of(i & 0xff, i >> 8)));
 
