@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isoTime } from "../../../../src/formats/ids.js";
+import { isoTime } from "../../../src/formats/ids.js";
 
 // The runtime's own writing is the known answer: isoTime computes the years 0000–9999 itself.
 const runtime = (ms: number) => new Date(ms).toISOString();
