@@ -1,6 +1,6 @@
-// Builds the pages: the verifier (src/verify, the audit room, with its own ledger, mmr, cose,
-// tlog) bundled for the browser as it is (it reaches no `node:` module and no Buffer, so nothing
-// stands in for them), into dist/web/verify.js (the /verify page) and dist/web/console.js (the
+// Builds the pages: the verifier (src/verify, on the formats of src/formats: ledger, mmr, cose,
+// tlog) and the look-ups (src/lookup) bundled for the browser as they are (they reach no `node:`
+// module and no Buffer, so nothing stands in for them), into dist/web/verify.js (the /verify page) and dist/web/console.js (the
 // /console page), the API reference's starter (docs.js), next to copies of the static pages and
 // the shared stylesheet. The static pages' shared chrome (head lines, site header) is written once,
 // in src/http/site-chrome.ts (the 404 page writes it too), and put in place of their include markers.

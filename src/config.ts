@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { CodedError, isUuid, parseWitnessList, type WitnessEntry } from "./verify/primitives.js";
+import { CodedError } from "./formats/coded-error.js";
+import { isUuid } from "./formats/ids.js";
+import { parseWitnessList, type WitnessEntry } from "./formats/tlog/witness-list.js";
 
 /** Every setting of the service, from the environment and `archivist serve` flags. */
 export interface Config {

@@ -4,6 +4,6 @@
  * `vcon-archivist/client`. Neither brings the server with it.
  */
 
-export type { ErrorCode } from "./errors.js";
+export type { ErrorCode } from "./errors/codes.js";
+export { CodedError } from "./formats/coded-error.js";
 export * from "./verify/index.js";
-export { CodedError } from "./verify/primitives.js";

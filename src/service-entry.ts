@@ -7,6 +7,6 @@
  */
 export type { Config } from "./config.js";
 export { ConfigError, loadConfig } from "./config.js";
-export type { ErrorCode } from "./errors.js";
+export type { ErrorCode } from "./errors/codes.js";
+export { CodedError } from "./formats/coded-error.js";
 export { type RunningService, startService } from "./server.js";
-export { CodedError } from "./verify/primitives.js";

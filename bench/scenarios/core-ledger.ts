@@ -5,7 +5,7 @@ import {
   assetEventLeafHash,
   assetFreeEventLeafHash,
   assetFreeExtraBytes,
-} from "../../src/verify/primitives.js";
+} from "../../src/formats/record/leaf.js";
 import { opsPerSecond } from "../micro.js";
 import type { ScenarioContext } from "../scenario.js";
 import { commitEntryRate } from "./core-commit.js";

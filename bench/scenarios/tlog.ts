@@ -4,14 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import { ed25519PublicKey, formatVkey } from "../../src/core/log/note-sign.js";
-import {
-  COSIGNATURE_V1,
-  parseCheckpoint,
-  parseNote,
-  tilePath,
-  tilesOf,
-  verifyCheckpoint,
-} from "../../src/verify/primitives.js";
+import { parseCheckpoint } from "../../src/formats/tlog/checkpoint.js";
+import { COSIGNATURE_V1 } from "../../src/formats/tlog/keys.js";
+import { parseNote } from "../../src/formats/tlog/note.js";
+import { tilePath, tilesOf } from "../../src/formats/tlog/tile-path.js";
+import { verifyCheckpoint } from "../../src/verify/index.js";
 import { type RunningWitness, startWitness } from "../../src/witness/server.js";
 import { WitnessState } from "../../src/witness/state.js";
 import { call } from "../http.js";

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { signSign1 } from "../../src/core/log/sign1.js";
 import { nodeSigner } from "../../src/core/node/crypto.js";
-import { HEADER } from "../../src/verify/primitives.js";
+import { HEADER } from "../../src/formats/cose/sign1.js";
 
 /** The package's root, found from this file whether it runs from bench/ (tsx) or dist/bench. */
 function packageRoot(): string {

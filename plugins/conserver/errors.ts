@@ -1,4 +1,5 @@
-import { CodedError, VconError, type VconErrorCode } from "../../src/verify/primitives.js";
+import { CodedError } from "../../src/formats/coded-error.js";
+import { VconError, type VconErrorCode } from "../../src/formats/vcon/errors.js";
 import type { PermanentDeliveryError, TransientDeliveryError } from "./delivery/errors.js";
 import type { QueueConfigError, RetryLaterError, UnrecoverableJobError } from "./queue/errors.js";
 

@@ -4,7 +4,7 @@
  * error handling (webhook answers, dead-letter reasons, logs) expects.
  */
 import * as core from "../../src/core/vcon/index.js";
-import { parseLossless as parseLosslessOrThrow } from "../../src/verify/primitives.js";
+import { parseLossless as parseLosslessOrThrow } from "../../src/formats/vcon/lossless-json.js";
 import { conserverErrorOf } from "./errors.js";
 
 export {
@@ -27,10 +27,8 @@ export {
   JsonNumber,
   type LosslessJson,
   type LosslessObject,
-  pythonDumps,
-  pythonFloatRepr,
-  pythonString,
-} from "../../src/verify/primitives.js";
+} from "../../src/formats/vcon/lossless-json.js";
+export { pythonDumps, pythonFloatRepr, pythonString } from "../../src/formats/vcon/python-dumps.js";
 
 function mapped<A extends unknown[], R>(f: (...args: A) => R): (...args: A) => R {
   return (...args) => {

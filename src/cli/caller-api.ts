@@ -1,6 +1,6 @@
 import { TokenSource } from "../client/token-source.js";
 import { nodePublicKeyFromJwk } from "../core/node/crypto.js";
-import { PublicApi } from "../verify/primitives.js";
+import { PublicApi } from "../lookup/public-api.js";
 
 /** The credentials flags of the CLI's client commands (each also read from the environment). */
 export interface CredentialFlags {

@@ -1,17 +1,11 @@
 import { Command as Cli } from "commander";
-import type { ConsentAnswer } from "../verify/primitives.js";
-import {
-  CodedError,
-  consentOf,
-  judge,
-  LookupError,
-  lifecycleOrder,
-  pinsSomething,
-  recordReceiptVerdict,
-  serviceKeysFor,
-  type VerificationVerdict,
-  vconUuidOf,
-} from "../verify/primitives.js";
+import { CodedError } from "../formats/coded-error.js";
+import type { ConsentAnswer } from "../lookup/consent-build.js";
+import { recordReceiptVerdict, serviceKeysFor } from "../lookup/keyed-verdict.js";
+import { LookupError } from "../lookup/public-api.js";
+import { vconUuidOf } from "../lookup/vcon.js";
+import { consentOf, judge, lifecycleOrder, pinsSomething } from "../verify/house.js";
+import type { VerificationVerdict } from "../verify/index.js";
 import { type CredentialFlags, callerApi } from "./caller-api.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";

@@ -1,8 +1,12 @@
 import { writeFileSync } from "node:fs";
 import { Command as Cli } from "commander";
 import { nodePublicKeyFromJwk } from "../core/node/crypto.js";
+import { CodedError } from "../formats/coded-error.js";
+import { isUuid } from "../formats/ids.js";
+import { tlogProofVerdict } from "../lookup/keyed-verdict.js";
+import { LookupError } from "../lookup/public-api.js";
+import { vconUuidOf } from "../lookup/vcon.js";
 import { parseBundle, verifyBundle } from "../verify/index.js";
-import { CodedError, isUuid, LookupError, tlogProofVerdict, vconUuidOf } from "../verify/primitives.js";
 import { type CredentialFlags, callerApi as credentialedApi } from "./caller-api.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";

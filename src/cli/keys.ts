@@ -1,10 +1,10 @@
 import { Command as Cli } from "commander";
 import type { Config } from "../config.js";
+import { isUuid } from "../formats/ids.js";
 import { KEYS_TOPIC, openContext } from "../server.js";
 import { keyManifests } from "../services/operator/key-manifests.js";
 import { rotateKey } from "../services/operator/key-rotation.js";
 import { acceptRestore } from "../services/operator/restore-acceptance.js";
-import { isUuid } from "../verify/primitives.js";
 import { RedisWakeSignal } from "../wake/redis-wake-signal.js";
 import type { Exit } from "./commands.js";
 import { declaredGroup } from "./declare.js";

@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { Command as Cli } from "commander";
+import { CodedError } from "../formats/coded-error.js";
+import { isUuid } from "../formats/ids.js";
 import { logPeriods } from "../services/ledger/log-periods.js";
-import { CodedError, isUuid } from "../verify/primitives.js";
 import { archiveClosedPeriods, dropArchivedPeriods } from "../workers/log-archive.js";
 import { closeLogPeriod } from "../workers/log-period.js";
 import { loadSealKeys } from "../workers/seal-keys.js";

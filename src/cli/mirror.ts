@@ -1,6 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
+import { sameHash } from "../formats/rfc9162/hash.js";
+import { parseCheckpoint } from "../formats/tlog/checkpoint.js";
+import { parseNote } from "../formats/tlog/note.js";
+import { eachTile, TILE_WIDTH, tileCount, tilePath } from "../formats/tlog/tile-path.js";
+import { auditTiles, rootFromTiles } from "../formats/tlog/tiles.js";
+import { PublicApi } from "../lookup/public-api.js";
+import { type IssuerKeys, USAGE_EXIT_CODE } from "../verify/house.js";
 import {
   type RecordInLogReport,
   type TileFetch,
@@ -9,20 +16,6 @@ import {
   verifyCheckpoint,
   verifyRecordInLog,
 } from "../verify/index.js";
-import {
-  auditTiles,
-  eachTile,
-  type IssuerKeys,
-  PublicApi,
-  parseCheckpoint,
-  parseNote,
-  rootFromTiles,
-  sameHash,
-  TILE_WIDTH,
-  tileCount,
-  tilePath,
-  USAGE_EXIT_CODE,
-} from "../verify/primitives.js";
 import type { Command } from "./commands.js";
 
 /** Reads tiles from a mirror directory (the same names as under the log's URL prefix). */

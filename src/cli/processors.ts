@@ -1,6 +1,8 @@
 import { Command as Cli } from "commander";
 import { TokenSource } from "../client/token-source.js";
-import { CodedError, fetchWithin, readBoundedText, timeLimit } from "../verify/primitives.js";
+import { CodedError } from "../formats/coded-error.js";
+import { readBoundedText } from "../net/bounded-body.js";
+import { fetchWithin, timeLimit } from "../net/time-limit.js";
 import type { CredentialFlags } from "./caller-api.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import type { Command as Cli } from "commander";
 import { nodePublicKeyFromJwk } from "../core/node/crypto.js";
+import { CodedError } from "../formats/coded-error.js";
+import { witnessGroup } from "../verify/house.js";
 import {
   emptyPolicy,
   keysFromKeySet,
@@ -9,7 +11,6 @@ import {
   type TrustRoots,
   type VerificationVerdict,
 } from "../verify/index.js";
-import { CodedError, witnessGroup } from "../verify/primitives.js";
 
 /** The trust-root options every verification takes (all from the caller, never from the evidence). */
 export interface TrustFlags {

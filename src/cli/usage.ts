@@ -1,5 +1,6 @@
 import { CommanderError } from "commander";
-import { CodedError, USAGE_EXIT_CODE } from "../verify/primitives.js";
+import { CodedError } from "../formats/coded-error.js";
+import { USAGE_EXIT_CODE } from "../verify/house.js";
 
 /** A command line that cannot run as typed: its message goes to stderr, the exit status is 64. */
 export class UsageError extends CodedError<"USAGE"> {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
 import { nodePublicKeyFromJwk } from "../core/node/crypto.js";
+import { cannotEvaluate, consentReportText, pinnedServiceKeys } from "../verify/house.js";
 import {
   BundleError,
   type BundleReport,
@@ -10,7 +11,6 @@ import {
   parseBundle,
   verifyBundle,
 } from "../verify/index.js";
-import { cannotEvaluate, consentReportText, pinnedServiceKeys } from "../verify/primitives.js";
 import type { Exit } from "./commands.js";
 import { type TrustFlags, TrustRootError, trustOptions, trustRoots, verdictText } from "./trust-roots.js";
 import { EXIT_HELP } from "./verdict-help.js";

@@ -1,21 +1,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
+import { entryWords } from "../formats/mmr/indices.js";
+import { type DocumentReport, verifyDocumentHash, versionLabel } from "../lookup/document.js";
+import { lookupApi, lookupVerdict } from "../lookup/lookup-verdict.js";
+import type { PublicApi } from "../lookup/public-api.js";
+import type { ReceiptCheck } from "../lookup/receipts.js";
+import { sha256Hex } from "../lookup/sha256.js";
+import { type VconReport, vconUuidOf, verifyVcon } from "../lookup/vcon.js";
+import { cannotEvaluate } from "../verify/house.js";
 import type { VerificationVerdict } from "../verify/index.js";
-import {
-  cannotEvaluate,
-  type DocumentReport,
-  entryWords,
-  lookupApi,
-  lookupVerdict,
-  type PublicApi,
-  type ReceiptCheck,
-  sha256Hex,
-  type VconReport,
-  vconUuidOf,
-  verifyDocumentHash,
-  verifyVcon,
-  versionLabel,
-} from "../verify/primitives.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
 import { type TrustFlags, trustOptions, trustRoots, verdictText } from "./trust-roots.js";

@@ -2,33 +2,30 @@ import { createPublicKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
 import { nodePublicKey, nodePublicKeyFromJwk } from "../core/node/crypto.js";
+import { CodedError } from "../formats/coded-error.js";
+import { decodeSeal } from "../formats/cose/seal.js";
+import { isUuid } from "../formats/ids.js";
+import { verifyConsistency as verifyTreeConsistency } from "../formats/rfc9162/verify.js";
+import type { Checkpoint } from "../formats/tlog/checkpoint.js";
 import {
-  keysFromKeySet,
-  type PublicKey,
-  type TrustRoots,
-  type VerificationVerdict,
-  verifyMmrConsistency,
-  verifySeal,
-} from "../verify/index.js";
-import {
-  type ChainPeriod,
-  type Checkpoint,
-  CodedError,
-  cannotEvaluate,
-  decodeSeal,
-  isUuid,
   keyedVerdict,
-  LookupError,
-  PublicApi,
   recordReceiptVerdict,
   type ServiceKeys,
   serviceKeysFor,
   statementVerdict,
   tlogProofVerdict,
+} from "../lookup/keyed-verdict.js";
+import { LookupError, PublicApi } from "../lookup/public-api.js";
+import { type ChainPeriod, cannotEvaluate, verifyPeriodChain } from "../verify/house.js";
+import {
+  keysFromKeySet,
+  type PublicKey,
+  type TrustRoots,
+  type VerificationVerdict,
   verifyCheckpoint,
-  verifyPeriodChain,
-  rfc9162VerifyConsistency as verifyTreeConsistency,
-} from "../verify/primitives.js";
+  verifyMmrConsistency,
+  verifySeal,
+} from "../verify/index.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
 import { verifyRecordInMirror } from "./mirror.js";

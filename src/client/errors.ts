@@ -1,5 +1,5 @@
 // The client's entry imports nothing outside its folder, so its errors derive from Error, not from
-// the core's CodedError; their codes are in the package's vocabulary all the same (src/errors.ts).
+// the core's CodedError; their codes are in the package's vocabulary all the same (src/errors/codes.ts).
 
 /** The service refused the request for good (a 4xx other than 408 and 429, bad credentials): resending will not help. */
 export class ApiRefusedError extends Error {

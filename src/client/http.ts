@@ -1,5 +1,6 @@
 import { Agent, request } from "undici";
-import { BodyTooLarge, fetchWithin, readBounded, timeLimit } from "../verify/primitives.js";
+import { BodyTooLarge, readBounded } from "../net/bounded-body.js";
+import { fetchWithin, timeLimit } from "../net/time-limit.js";
 
 /** A fetch: the global one, or one a test or a custom transport injects. */
 export type FetchFn = typeof fetch;

@@ -4,7 +4,7 @@
  * blobs. It carries no server code; verify what it fetches with `vcon-archivist/verify`.
  */
 
-export { BodyTooLarge, readBounded } from "../verify/primitives.js";
+export { BodyTooLarge, readBounded } from "../net/bounded-body.js";
 export {
   ApiClient,
   type ListOptions,

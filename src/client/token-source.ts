@@ -1,5 +1,6 @@
-import type { BearerTokens } from "../verify/primitives.js";
-import { fetchWithin, readBoundedText, timeLimit } from "../verify/primitives.js";
+import type { BearerTokens } from "../net/bearer-tokens.js";
+import { readBoundedText } from "../net/bounded-body.js";
+import { fetchWithin, timeLimit } from "../net/time-limit.js";
 import { API_ERRORS, type ApiErrors } from "./errors.js";
 import type { FetchFn } from "./http.js";
 
@@ -13,7 +14,7 @@ export interface ClientCredentials {
   tokenUrl?: string;
 }
 
-export type { BearerTokens } from "../verify/primitives.js";
+export type { BearerTokens } from "../net/bearer-tokens.js";
 
 export interface TokenSourceOptions {
   fetch?: FetchFn;

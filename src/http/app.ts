@@ -2,9 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Ctx, Principal } from "../context.js";
 import { unstorableIndex } from "../core/filters/text-guard.js";
+import { ApiError, badRequest } from "../errors/api-error.js";
 import { Authenticator } from "../services/identity/auth.js";
 import { untilOnStandby } from "../services/write/acknowledged.js";
-import { ApiError, badRequest } from "../verify/primitives.js";
 import { hasBody, registerBodyParsers, UNREAD_BODY } from "./body.js";
 import type { HttpDeps } from "./deps.js";
 import { answerClientError, errorHandler, sendError, sendNotFound, toApiError } from "./errors.js";

@@ -1,6 +1,6 @@
 import type { Outcome } from "../batching/coalescer.js";
 import type { Principal } from "../context.js";
-import { errorStatus } from "../verify/primitives.js";
+import { errorStatus } from "../errors/api-error.js";
 import type { HttpDeps } from "./deps.js";
 import { toApiError } from "./errors.js";
 

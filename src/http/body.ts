@@ -2,7 +2,7 @@ import { type Readable, Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { unstorableIndex } from "../core/filters/text-guard.js";
-import { ApiError, badRequest } from "../verify/primitives.js";
+import { ApiError, badRequest } from "../errors/api-error.js";
 import { sendError } from "./errors.js";
 import { queryObject } from "./route.js";
 

@@ -1,3 +1,6 @@
+import { decodeSeal } from "../formats/cose/seal.js";
+import { LookupError, type PublicApi, type PublicRecord } from "../lookup/public-api.js";
+import { BUNDLE_FORMAT, BUNDLE_VERSION } from "../verify/house.js";
 import {
   type BundleCheckpoint,
   type BundleLog,
@@ -5,14 +8,6 @@ import {
   type EvidenceBundle,
   verifyRecordReceipt,
 } from "../verify/index.js";
-import {
-  BUNDLE_FORMAT,
-  BUNDLE_VERSION,
-  decodeSeal,
-  LookupError,
-  type PublicApi,
-  type PublicRecord,
-} from "../verify/primitives.js";
 
 /** A record's receipt as its service gives it, with what the service states of it. */
 export interface SourcedReceipt {

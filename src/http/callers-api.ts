@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { nodePublicKeyFromJwk } from "../core/node/crypto.js";
-import { PublicApi } from "../verify/primitives.js";
+import { PublicApi } from "../lookup/public-api.js";
 
 /**
  * The API as the caller sees it, read in-process: what a route gathers this way (an evidence

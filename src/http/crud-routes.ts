@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Principal } from "../context.js";
-import { pathUuid } from "../verify/primitives.js";
+import { pathUuid } from "../errors/path-uuid.js";
 import type { HttpDeps } from "./deps.js";
 import { listRoute, type SourceListRoute } from "./listing.js";
 import type { RouteTable } from "./route.js";

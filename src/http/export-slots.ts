@@ -1,4 +1,4 @@
-import { ApiError } from "../verify/primitives.js";
+import { ApiError } from "../errors/api-error.js";
 
 /**
  * Evidence bundles being built, per tenancy, up to a limit: one bundle reads a whole trail

@@ -5,8 +5,8 @@ import type { IncomingHttpHeaders } from "node:http";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import busboy from "busboy";
+import { ApiError, badRequest } from "../errors/api-error.js";
 import type { FileLimits, FileUpload, ReceivedFile } from "../services/blobs/blob-upload.js";
-import { ApiError, badRequest } from "../verify/primitives.js";
 
 /**
  * Room for a multipart body's boundaries, part headers and small fields around its file (the

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { decodePageToken, encodePageToken, type PageState } from "../core/api/page-token.js";
-import { badRequest } from "../verify/primitives.js";
+import { badRequest } from "../errors/api-error.js";
 
 const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 500;

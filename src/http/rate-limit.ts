@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import { ApiError } from "../verify/primitives.js";
+import { ApiError } from "../errors/api-error.js";
 
 /** Per-tenancy request rate limiting: 429 with the seconds until requests are accepted again. */
 export interface RateLimiter {

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
+import { badRequest } from "../errors/api-error.js";
+import type { MmrProofForm } from "../formats/cose/receipt.js";
 import type { Profile } from "../services/ledger/proofs.js";
-import type { MmrProofForm } from "../verify/primitives.js";
-import { badRequest } from "../verify/primitives.js";
 
 /** The registered receipt media type (RFC 9943); `application/cose` is still answered to who asks for it. */
 const RECEIPT_TYPE = "application/scitt-receipt+cose";

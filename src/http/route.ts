@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import type { Principal } from "../context.js";
-import { badRequest } from "../verify/primitives.js";
+import { badRequest } from "../errors/api-error.js";
 
 /** Who may call a route: a token is required, not wanted, or used when sent. */
 export type Auth = "token" | "public" | "optional";

@@ -1,4 +1,4 @@
-import { leafCount } from "../verify/primitives.js";
+import { leafCount } from "../formats/mmr/indices.js";
 import type { SignedLogState } from "./signed-state.js";
 
 /** The database's side of a comparison: its log's MMR size and its tree's size. */

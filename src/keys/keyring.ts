@@ -6,9 +6,9 @@
 import { createPublicKey, type KeyObject, randomBytes } from "node:crypto";
 import type { Signer } from "../core/log/sign1.js";
 import { nodePublicKey } from "../core/node/crypto.js";
+import { ecJwk, type PublicKey } from "../formats/crypto/public-key.js";
 import type { Db } from "../store/db.js";
 import { refuseInsideTransaction } from "../store/transaction-scope.js";
-import { ecJwk, type PublicKey } from "../verify/primitives.js";
 import { FILE_HOLDER, type FileKeys, secretPublicJwk } from "./file-keys.js";
 import type { KeyAlg, KeyBackend, KeySigner, SigningAlg } from "./key-backend.js";
 import type { KeyDirectory, KeyEntry, Manifest } from "./key-directory.js";

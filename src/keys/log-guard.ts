@@ -1,13 +1,14 @@
 import type { Logger } from "pino";
+import { leafCount, peakIndices } from "../formats/mmr/indices.js";
+import { treeRoot } from "../formats/tlog/tree.js";
 import type { Queryable } from "../store/db.js";
 import { logSize, readNodes } from "../store/ledger.js";
+import { openPeriod } from "../store/log-periods.js";
 import { getSeal, type SealRow, sealedLogs } from "../store/seals.js";
 import { latestCheckpoint } from "../store/tlog-checkpoints.js";
 import { tlogSize } from "../store/tlog-nodes.js";
 import { withNodes } from "../store/tlog-tiles.js";
-import { leafCount, peakIndices, tlogTreeRoot as treeRoot } from "../verify/primitives.js";
 import { type HeldLog, heldBehind, heldFork } from "./held-log.js";
-import { openPeriod } from "../store/log-periods.js";
 import { SignedBasis, type SigningKeyHistory } from "./signed-basis.js";
 import type { SignedLogState, SignedStates } from "./signed-state.js";
 

@@ -1,20 +1,17 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "pino";
 import { formatVkey } from "../core/log/note-sign.js";
+import { ApiError } from "../errors/api-error.js";
+import { decodeSeal } from "../formats/cose/seal.js";
+import { verifySign1 } from "../formats/cose/sign1.js";
+import type { PublicKey } from "../formats/crypto/public-key.js";
+import { parseCheckpoint } from "../formats/tlog/checkpoint.js";
+import { ED25519 } from "../formats/tlog/keys.js";
+import { ML_DSA_44 } from "../formats/tlog/ml-dsa.js";
+import { type NoteVerifier, verifyNote } from "../formats/tlog/note.js";
+import { verifierFromVkey } from "../formats/tlog/vkey-verifier.js";
 import type { SealRow } from "../store/seals.js";
 import { type CheckpointRow, TLOG_KEY, TLOG_ML_DSA_KEY } from "../store/tlog-checkpoints.js";
-import {
-  ApiError,
-  decodeSeal,
-  ED25519,
-  ML_DSA_44,
-  type NoteVerifier,
-  type PublicKey,
-  parseCheckpoint,
-  verifierFromVkey,
-  verifyNote,
-  verifySign1,
-} from "../verify/primitives.js";
 import type { KeyEntry } from "./key-directory.js";
 import { es256PublicKey } from "./keyring.js";
 

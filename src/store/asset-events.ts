@@ -1,6 +1,8 @@
 import { nodeSha256 } from "../core/node/crypto.js";
-import type { AssetEventSource, RecordPrincipal } from "../verify/primitives.js";
-import { type CoveringSeal, idTimestampToMillis, parseIdTimestamp, sealRoot } from "../verify/primitives.js";
+import { idTimestampToMillis, parseIdTimestamp } from "../formats/ledger/idtimestamp.js";
+import { type CoveringSeal, sealRoot } from "../formats/ledger/trust.js";
+import type { AssetEventSource } from "../formats/record/asset-event.js";
+import type { RecordPrincipal } from "../formats/record/fields.js";
 import type { Queryable } from "./db.js";
 import { sqlTime } from "./sql-time.js";
 

@@ -1,4 +1,4 @@
-import type { AssetSource } from "../verify/primitives.js";
+import type { AssetSource } from "../formats/record/asset.js";
 import type { Queryable } from "./db.js";
 
 /** A stored asset: what the record mapper reads, plus its attributes and place in the table. */

@@ -1,6 +1,6 @@
 import type { AttributeFilter } from "../core/filters/index.js";
 import type { ListAttributeFilter } from "../core/filters/list-spec.js";
-import { subjectSpellings } from "../verify/primitives.js";
+import { subjectSpellings } from "../formats/vcon/subject.js";
 import { Where } from "./sql.js";
 
 const WHOLE = /^(0|-?[1-9][0-9]*)$/;

@@ -1,4 +1,4 @@
-import { CodedError } from "../verify/primitives.js";
+import { CodedError } from "../formats/coded-error.js";
 /** How a statement may be run. */
 export interface QueryOptions {
   /**

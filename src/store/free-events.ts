@@ -5,7 +5,8 @@ import {
   type ODataExpr,
   requiredTrails,
 } from "../core/odata/index.js";
-import { type FreeEventSource, subjectSpellings } from "../verify/primitives.js";
+import type { FreeEventSource } from "../formats/record/free-event.js";
+import { subjectSpellings } from "../formats/vcon/subject.js";
 import type { Db, Queryable } from "./db.js";
 import { narrowedSource } from "./narrowed-source.js";
 import { firstRow, Where } from "./sql.js";

@@ -1,4 +1,4 @@
-import { isoTime } from "../verify/primitives.js";
+import { isoTime } from "../formats/ids.js";
 
 /**
  * A time as PostgreSQL reads it: ISO 8601, but a year past 9999 without the sign JavaScript puts

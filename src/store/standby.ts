@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { CodedError } from "../verify/primitives.js";
+import { CodedError } from "../formats/coded-error.js";
 import type { Db, Queryable } from "./db.js";
 import { openPostgres } from "./drivers/postgres.js";
 

@@ -1,5 +1,5 @@
 import type { NewNode } from "../core/log/tree-append.js";
-import type { NodeCoord } from "../verify/primitives.js";
+import type { NodeCoord } from "../formats/rfc9162/coords.js";
 import type { Queryable } from "./db.js";
 
 /** `level:idx`, the key of a stored perfect subtree in the maps this module returns. */

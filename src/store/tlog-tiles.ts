@@ -1,5 +1,7 @@
-import type { NodeCoord } from "../verify/primitives.js";
-import { mmrIndexOfLeaf, type PerfectHash, perfectHashesRead, tlogLeafData } from "../verify/primitives.js";
+import { tlogLeafData } from "../formats/ledger/tlog-leaf.js";
+import { mmrIndexOfLeaf } from "../formats/mmr/indices.js";
+import type { NodeCoord } from "../formats/rfc9162/coords.js";
+import { type PerfectHash, perfectHashesRead } from "../formats/tlog/tree.js";
 import type { Queryable } from "./db.js";
 import { entriesForTree, nodeKey, readTlogNodes } from "./tlog-nodes.js";
 

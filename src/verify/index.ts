@@ -19,10 +19,21 @@
  * - one verdict vocabulary: `VerdictCode` (`VERDICT_CODES`, the CLI's `EXIT_CODES`) on every
  *   report, and a bundle report's failures each a `BundleFailureCode` (`BUNDLE_FAILURES`).
  *
- * The primitives these are made of (CBOR, COSE, MMR and RFC 9162 proofs, tlog notes) are the
- * service's too, through `primitives.ts`, which is not a package export.
+ * It imports only its own files and the formats (src/formats: CBOR, COSE, MMR and RFC 9162
+ * proofs, tlog notes, the record model), which the service builds with too. Code of the house
+ * outside this folder enters it here or through `house.ts` (not a package export).
  */
 
+export { verifySeal } from "../formats/cose/index.js";
+export {
+  type EcJwk,
+  type PublicKey,
+  type PublicKeyFactory,
+  publicKeyFromJwk,
+} from "../formats/crypto/public-key.js";
+export { verifyConsistency as verifyMmrConsistency } from "../formats/mmr/index.js";
+export { type ApiRecord, leafOfRecord } from "../formats/record/api-record.js";
+export { parseTlogProof, type TileFetch, type TileRef } from "../formats/tlog/index.js";
 export {
   BUNDLE_FAILURES,
   type BundleCheckpoint,
@@ -36,34 +47,22 @@ export {
   parseBundle,
   verifyBundle,
 } from "./bundle/index.js";
-export { verifySeal } from "./cose/index.js";
-export { type EcJwk, type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "./crypto/public-key.js";
 export { checkDerivation, type Derivation } from "./lifecycle/provenance.js";
 export { bundleConsentReport, type ConsentReport } from "./lifecycle/report.js";
-export { verifyConsistency as verifyMmrConsistency } from "./mmr/index.js";
 export { statementPayloadMatches } from "./payload.js";
-export {
-  type ApiRecord,
-  keysFromKeySet,
-  leafOfRecord,
-  type Verdict,
-  verifyRecordReceipt,
-} from "./receipts/index.js";
+export { keysFromKeySet, type Verdict, verifyRecordReceipt } from "./receipts/index.js";
 // From its own module: scitt's index also carries the registration policy, whose X.509 checks
 // have no browser counterpart.
 export { type TransparentVerdict, verifyStatement } from "./scitt/transparent.js";
 export {
   type CheckpointVerdict,
   type LogTrust,
-  parseTlogProof,
   type RecordInLogVerdict,
-  type TileFetch,
-  type TileRef,
-  type TlogProofVerdict,
   verifyCheckpoint,
   verifyRecordInTiles,
-  verifyRecordTlogProof,
-} from "./tlog/index.js";
+} from "./tlog/log-check.js";
+export type { TlogProofVerdict } from "./tlog/proof-check.js";
+export { verifyRecordTlogProof } from "./tlog/record-proof.js";
 export {
   EXIT_CODES,
   emptyPolicy,

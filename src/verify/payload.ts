@@ -1,5 +1,5 @@
 import { sha256 } from "@noble/hashes/sha2.js";
-import { decodeSign1 } from "./cose/index.js";
+import { decodeSign1 } from "../formats/cose/index.js";
 
 /**
  * Whether a hashed signed statement's payload is the SHA-256 of `payload`: the statement signs

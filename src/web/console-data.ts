@@ -1,7 +1,8 @@
 import { ApiRefusedError } from "../client/errors.js";
 import { requestToken } from "../client/token-source.js";
+import { LookupError, PublicApi, type PublicRecord } from "../lookup/public-api.js";
+import { vconUuidOf } from "../lookup/vcon.js";
 import { type BundleReport, parseBundle, type TrustRoots, verifyBundle } from "../verify/index.js";
-import { LookupError, PublicApi, type PublicRecord, vconUuidOf } from "../verify/primitives.js";
 import { memoKeyFactory } from "./memo-key.js";
 
 /**

@@ -1,5 +1,5 @@
+import type { PublicApi } from "../lookup/public-api.js";
 import type { TrustRoots } from "../verify/index.js";
-import type { PublicApi } from "../verify/primitives.js";
 import { exportBundle } from "./console-data.js";
 import type { Trail } from "./console-trail.js";
 import { el } from "./render.js";

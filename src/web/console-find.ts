@@ -1,12 +1,7 @@
 import { HASH_MODES, type HashMode, hashPreimage } from "../core/vcon/preimage.js";
-import {
-  isLosslessObject,
-  LookupError,
-  type LosslessObject,
-  type PublicApi,
-  parseLossless,
-  sha256Hex,
-} from "../verify/primitives.js";
+import { isLosslessObject, type LosslessObject, parseLossless } from "../formats/vcon/lossless-json.js";
+import { LookupError, type PublicApi } from "../lookup/public-api.js";
+import { sha256Hex } from "../lookup/sha256.js";
 import type { FoundStatement } from "./console-data.js";
 
 /** One hash a conserver link may have recorded as a vCon's `payload`, and the mode that makes it. */

@@ -1,4 +1,4 @@
-import { verdictLabel } from "../verify/primitives.js";
+import { verdictLabel } from "../verify/house.js";
 import type { LogStatus } from "./log-status.js";
 import { el, facts, hashView, timeView } from "./render.js";
 

@@ -1,9 +1,5 @@
-import {
-  type AttributeStanding,
-  erasableStandings,
-  erasedWords,
-  verdictLabel,
-} from "../verify/primitives.js";
+import { type AttributeStanding, erasableStandings, erasedWords } from "../formats/record/erasable.js";
+import { verdictLabel } from "../verify/house.js";
 import { consoleFragment } from "./console-link.js";
 import type { Trail, TrailStep } from "./console-trail.js";
 import { saveFile } from "./download.js";

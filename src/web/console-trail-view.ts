@@ -1,5 +1,5 @@
+import type { ReceiptCheck } from "../lookup/receipts.js";
 import type { PublicKey } from "../verify/index.js";
-import type { ReceiptCheck } from "../verify/primitives.js";
 import { assetCountsNote, complianceView } from "./console-compliance.js";
 import { consentView } from "./console-consent.js";
 import { type ExportPage, exportBar } from "./console-export.js";

@@ -1,11 +1,7 @@
+import { fromBase64 } from "../formats/crypto/bytes.js";
+import { LookupError, type PublicApi, type PublicRecord } from "../lookup/public-api.js";
+import type { ReceiptCheck } from "../lookup/receipts.js";
 import type { EvidenceBundle } from "../verify/index.js";
-import {
-  fromBase64,
-  LookupError,
-  type PublicApi,
-  type PublicRecord,
-  type ReceiptCheck,
-} from "../verify/primitives.js";
 import type { FoundStatement, Target } from "./console-data.js";
 import { type RecordFacts, recordFacts } from "./record-facts.js";
 import type { Prefetched } from "./worker-protocol.js";

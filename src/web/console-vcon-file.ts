@@ -1,5 +1,6 @@
-import type { PublicApi } from "../verify/primitives.js";
-import { LookupError, uuidOfVconFile, vconUuidOf } from "../verify/primitives.js";
+import type { PublicApi } from "../lookup/public-api.js";
+import { LookupError } from "../lookup/public-api.js";
+import { uuidOfVconFile, vconUuidOf } from "../lookup/vcon.js";
 import type { Session } from "./console-data.js";
 import { recordsByPayload, vconPayloadHashes } from "./console-find.js";
 import { type ConsoleLink, consoleFragment } from "./console-link.js";

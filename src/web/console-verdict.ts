@@ -1,5 +1,5 @@
+import { verdictLabel } from "../verify/house.js";
 import type { VerdictCode } from "../verify/index.js";
-import { verdictLabel } from "../verify/primitives.js";
 import type { Trail } from "./console-trail.js";
 
 /** Severity of a receipt's verdict, worst first: the trail's verdict is its worst record's. */

@@ -3,8 +3,9 @@
 // trail with each receipt verified here by the core verifier, its compliance, export its
 // evidence bundle, and watch the tenancy's log. The address's fragment names what is shown.
 
+import { LookupError, type PublicApi } from "../lookup/public-api.js";
+import { keyFingerprint, pinsSomething } from "../verify/house.js";
 import { noTrust, type TrustRoots } from "../verify/index.js";
-import { keyFingerprint, LookupError, type PublicApi, pinsSomething } from "../verify/primitives.js";
 import {
   assetPage,
   callerApi,

@@ -1,22 +1,18 @@
-import type { TrustRoots, VerdictCode } from "../verify/index.js";
+import { parseCheckpoint } from "../formats/tlog/checkpoint.js";
+import { cosignatureDate, cosignatureTime } from "../formats/tlog/cosignature.js";
+import { COSIGNATURE_V1, ED25519, parseVkey } from "../formats/tlog/keys.js";
+import { ML_DSA_44 } from "../formats/tlog/ml-dsa.js";
+import { parseNote } from "../formats/tlog/note.js";
+import { verifierFromVkey } from "../formats/tlog/vkey-verifier.js";
+import { LookupError, type PublicApi } from "../lookup/public-api.js";
 import {
-  COSIGNATURE_V1,
   checkpointStanding,
-  cosignatureDate,
-  cosignatureTime,
-  ED25519,
   judge,
   judgeCheckpoint,
-  LookupError,
   logKeyFingerprint,
-  ML_DSA_44,
-  type PublicApi,
-  parseCheckpoint,
-  parseNote,
-  parseVkey,
   pinsSomething,
-  verifierFromVkey,
-} from "../verify/primitives.js";
+} from "../verify/house.js";
+import type { TrustRoots, VerdictCode } from "../verify/index.js";
 
 /** One signature line of the checkpoint, checked here. */
 interface SignatureLineCheck {

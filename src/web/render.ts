@@ -1,6 +1,8 @@
+import { entryWords } from "../formats/mmr/indices.js";
+import { type DocumentReport, versionLabel } from "../lookup/document.js";
+import type { ReceiptCheck } from "../lookup/receipts.js";
+import type { VconReport } from "../lookup/vcon.js";
 import type { VerificationVerdict } from "../verify/index.js";
-import type { ReceiptCheck, VconReport } from "../verify/primitives.js";
-import { type DocumentReport, entryWords, versionLabel } from "../verify/primitives.js";
 import { readableDate } from "./dates.js";
 import { trustWords } from "./trust.js";
 

@@ -1,5 +1,7 @@
+import { TLOG_PROOF_HEADER } from "../formats/tlog/proof.js";
+import { parseProofExtra } from "../formats/tlog/proof-extra.js";
+import { LookupError, type PublicApi } from "../lookup/public-api.js";
 import { parseTlogProof } from "../verify/index.js";
-import { LookupError, type PublicApi, parseProofExtra, TLOG_PROOF_HEADER } from "../verify/primitives.js";
 
 const HEADER_BYTES = new TextEncoder().encode(`${TLOG_PROOF_HEADER}\n`);
 

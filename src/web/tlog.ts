@@ -1,16 +1,15 @@
-import type { TrustRoots, VerificationVerdict } from "../verify/index.js";
+import { sameHash } from "../formats/rfc9162/hash.js";
+import { tilePath } from "../formats/tlog/tile-path.js";
+import { rootFromTiles } from "../formats/tlog/tiles.js";
+import { LookupError, type PublicApi } from "../lookup/public-api.js";
 import {
   checkpointStanding,
   judge,
   judgeCheckpoint,
-  LookupError,
   logKeyFingerprint,
-  type PublicApi,
   pinsSomething,
-  rootFromTiles,
-  sameHash,
-  tilePath,
-} from "../verify/primitives.js";
+} from "../verify/house.js";
+import type { TrustRoots, VerificationVerdict } from "../verify/index.js";
 
 /** What the page reports about a tenancy's log: the shared verdict, and where the log stands. */
 export interface LogReport extends VerificationVerdict {

@@ -1,15 +1,11 @@
 // The pages' verifying worker: an evidence bundle for /verify, a trail's receipts for the
 // console, checked off the page's thread so the page stays usable and says how far it got.
 
+import { fromBase64 } from "../formats/crypto/bytes.js";
+import { PublicApi, type PublicRecord } from "../lookup/public-api.js";
+import { checkReceipt, type ReceiptCheck } from "../lookup/receipts.js";
+import { pinnedServiceKeys } from "../verify/house.js";
 import { bundleConsentReport, keysFromKeySet, parseBundle, verifyBundle } from "../verify/index.js";
-import {
-  checkReceipt,
-  fromBase64,
-  PublicApi,
-  type PublicRecord,
-  pinnedServiceKeys,
-  type ReceiptCheck,
-} from "../verify/primitives.js";
 import { consoleTrustRoots } from "./console-trust.js";
 import { memoKeyFactory } from "./memo-key.js";
 import { policyRoots } from "./policy-roots.js";

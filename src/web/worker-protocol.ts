@@ -1,5 +1,6 @@
+import type { PublicRecord } from "../lookup/public-api.js";
+import type { ReceiptCheck } from "../lookup/receipts.js";
 import type { BundleReport, ConsentReport } from "../verify/index.js";
-import type { PublicRecord, ReceiptCheck } from "../verify/primitives.js";
 import type { TrustInput } from "./console-trust.js";
 
 /** Where the pages' verifying worker is served (one script for /verify and /console). */

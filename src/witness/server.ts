@@ -5,7 +5,10 @@ import type { Logger } from "pino";
 import { mlDsa44Cosign, mlDsa44Keys } from "../core/log/ml-dsa-sign.js";
 import { cosign, ed25519PublicKey, formatVkey, signatureLine } from "../core/log/note-sign.js";
 import { judgeAddCheckpoint } from "../core/log/witness.js";
-import { COSIGNATURE_V1, ML_DSA_44, type NoteVerifier, verifierFromVkey } from "../verify/primitives.js";
+import { COSIGNATURE_V1 } from "../formats/tlog/keys.js";
+import { ML_DSA_44 } from "../formats/tlog/ml-dsa.js";
+import type { NoteVerifier } from "../formats/tlog/note.js";
+import { verifierFromVkey } from "../formats/tlog/vkey-verifier.js";
 import type { WitnessState } from "./state.js";
 
 const MAX_BODY = 64 * 1024;

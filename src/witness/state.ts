@@ -2,7 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { WitnessedState } from "../core/log/witness.js";
-import { parseCheckpoint, parseNote } from "../verify/primitives.js";
+import { parseCheckpoint } from "../formats/tlog/checkpoint.js";
+import { parseNote } from "../formats/tlog/note.js";
 
 /**
  * A witness's state in a directory of its own: its key seed (`key` for Ed25519,

@@ -1,5 +1,8 @@
 import { createHash } from "node:crypto";
 import { buildBlock, type ChainTransaction, GENESIS_PARENT } from "../core/chain/block.js";
+import { isoTime } from "../formats/ids.js";
+import { simpleHashAnchor } from "../formats/ledger/simplehash.js";
+import { assetEventRecord } from "../formats/record/asset-event.js";
 import {
   type AssetEventRow,
   confirmSimpleHashEvents,
@@ -9,7 +12,6 @@ import { markSimpleHashConfirmed } from "../store/assets.js";
 import { headBlock, insertBlock, tryLockChain } from "../store/chain.js";
 import type { Queryable } from "../store/db.js";
 import { markSealAnchored, type SealRow, unanchoredSeals } from "../store/seals.js";
-import { assetEventRecord, isoTime, simpleHashAnchor } from "../verify/primitives.js";
 
 interface Window {
   tenant: string;

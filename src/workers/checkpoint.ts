@@ -2,6 +2,11 @@ import { type MlDsa44Keys, mlDsa44KeySigner, mlDsa44Keys } from "../core/log/ml-
 import { ed25519KeySigner, signNote } from "../core/log/note-sign.js";
 import { formatCheckpoint } from "../core/log/tlog-format.js";
 import { consistencyProof } from "../core/log/tree-proof.js";
+import { leafCount } from "../formats/mmr/indices.js";
+import * as tree from "../formats/rfc9162/index.js";
+import { verifyConsistency as rfc9162VerifyConsistency } from "../formats/rfc9162/verify.js";
+import { logOrigin } from "../formats/tlog/origin.js";
+import { treeRoot } from "../formats/tlog/tree.js";
 import type { LoadedKey } from "../keys/keyring.js";
 import type { SignedBasis } from "../keys/signed-basis.js";
 import type { Queryable } from "../store/db.js";
@@ -12,13 +17,6 @@ import {
   originOf,
 } from "../store/tlog-checkpoints.js";
 import { tlogSize } from "../store/tlog-nodes.js";
-import {
-  leafCount,
-  logOrigin,
-  rfc9162VerifyConsistency,
-  rfc9162 as tree,
-  tlogTreeRoot as treeRoot,
-} from "../verify/primitives.js";
 
 export { TLOG_KEY, TLOG_ML_DSA_KEY } from "../store/tlog-checkpoints.js";
 

@@ -1,5 +1,5 @@
 import { connect, type Socket } from "node:net";
-import { CodedError } from "../verify/primitives.js";
+import { CodedError } from "../formats/coded-error.js";
 
 /** Where clamd listens: a unix socket path, or a TCP host and port (default 127.0.0.1:3310). */
 export interface ClamdTarget {

@@ -2,6 +2,14 @@ import { randomBytes } from "node:crypto";
 import { formatIdTimestamp, type IdTimestampGenerator } from "../core/log/idtimestamp.js";
 import { appendLeaves, appendNodesNeeded } from "../core/log/mmr-append.js";
 import { nodeAsciiLeafSha256, nodeSha256 } from "../core/node/crypto.js";
+import { idTimestampToMillis } from "../formats/ledger/idtimestamp.js";
+import { tlogLeafData } from "../formats/ledger/tlog-leaf.js";
+import { leafCount } from "../formats/mmr/indices.js";
+import {
+  assetEventRowLeafHash,
+  assetFreeEventLeafHash,
+  assetFreeExtraBytes,
+} from "../formats/record/leaf.js";
 import { eventsByIds, type QueuedEvent, type StoredAssetEvent } from "../store/asset-events.js";
 import type { Queryable } from "../store/db.js";
 import type { UncommittedFreeEvent } from "../store/free-events.js";
@@ -14,14 +22,6 @@ import {
   readNodes,
   writeCommit,
 } from "../store/ledger.js";
-import {
-  assetEventRowLeafHash,
-  assetFreeEventLeafHash,
-  assetFreeExtraBytes,
-  idTimestampToMillis,
-  leafCount,
-  tlogLeafData,
-} from "../verify/primitives.js";
 import { type Frontier, frontierAfter, type LogFrontiers } from "./log-frontiers.js";
 import { readTreeFrontier, treeNodesAfter } from "./tlog-append.js";
 

@@ -1,5 +1,10 @@
 import { formatEntryBundle } from "../core/log/tlog-format.js";
 import { frontier } from "../core/log/tree-append.js";
+import { CodedError } from "../formats/coded-error.js";
+import { peakIndices } from "../formats/mmr/indices.js";
+import { sameHash } from "../formats/rfc9162/hash.js";
+import { treeRoot } from "../formats/rfc9162/tree.js";
+import { eachTile, TILE_HEIGHT, TILE_WIDTH, tilePath } from "../formats/tlog/tile-path.js";
 import type { BlobStore } from "../store/blobstore/blob-store.js";
 import type { Db, Queryable } from "../store/db.js";
 import { lockLog, readNodes } from "../store/ledger.js";
@@ -19,16 +24,6 @@ import {
 import { checkpointAt, cosignaturesOf } from "../store/tlog-checkpoints.js";
 import { nodeKey } from "../store/tlog-nodes.js";
 import { leafEntries } from "../store/tlog-tiles.js";
-import {
-  CodedError,
-  eachTile,
-  peakIndices,
-  sameHash,
-  TILE_HEIGHT,
-  TILE_WIDTH,
-  tilePath,
-  rfc9162TreeRoot as treeRoot,
-} from "../verify/primitives.js";
 
 /** An archive that does not reproduce what was signed: nothing is marked archived, nothing dropped. */
 class ArchiveError extends CodedError<"ARCHIVE_MISMATCH"> {

@@ -3,6 +3,10 @@ import type { Ctx } from "../context.js";
 import { formatIdTimestamp, IdTimestampGenerator } from "../core/log/idtimestamp.js";
 import { appendLeaves, appendNodesNeeded } from "../core/log/mmr-append.js";
 import { nodeSha256 } from "../core/node/crypto.js";
+import { CodedError } from "../formats/coded-error.js";
+import { leafCount } from "../formats/mmr/indices.js";
+import * as tree from "../formats/rfc9162/index.js";
+import { inclusionProof } from "../formats/rfc9162/tree.js";
 import type { LogGuard } from "../keys/log-guard.js";
 import type { SignedBasis } from "../keys/signed-basis.js";
 import type { Queryable } from "../store/db.js";
@@ -12,13 +16,7 @@ import { getSeal } from "../store/seals.js";
 import type { StandbyLog } from "../store/standby.js";
 import { checkpointAt } from "../store/tlog-checkpoints.js";
 import { withNodes } from "../store/tlog-tiles.js";
-import {
-  CodedError,
-  inclusionProof,
-  leafCount,
-  periodLinkLeaf,
-  rfc9162 as tree,
-} from "../verify/primitives.js";
+import { periodLinkLeaf } from "../verify/house.js";
 import { workerId } from "./commit-batch.js";
 import type { SealKeys } from "./seal-keys.js";
 import { sealLog, signingLimit } from "./seal-log.js";

@@ -1,5 +1,8 @@
 import { consistencyProofIndices } from "../core/log/mmr-proof.js";
 import { buildSeal } from "../core/log/seal.js";
+import { parseIdTimestamp } from "../formats/ledger/idtimestamp.js";
+import { verifyConsistency } from "../formats/mmr/consistency.js";
+import { peakIndices } from "../formats/mmr/indices.js";
 import { type LoadedKey, signedWith } from "../keys/keyring.js";
 import type { LogGuard } from "../keys/log-guard.js";
 import type { Queryable } from "../store/db.js";
@@ -7,11 +10,6 @@ import { confirmSealedFreeEvents } from "../store/free-events.js";
 import { loadLog, lockLog, readNodes } from "../store/ledger.js";
 import { getSeal, insertSeal } from "../store/seals.js";
 import type { Standby, StandbyLog } from "../store/standby.js";
-import {
-  parseIdTimestamp,
-  peakIndices,
-  mmrVerifyConsistency as verifyConsistency,
-} from "../verify/primitives.js";
 import { type CheckpointKey, publishCheckpoint } from "./checkpoint.js";
 
 export interface SealKey {

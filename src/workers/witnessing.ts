@@ -2,6 +2,12 @@ import type { Logger } from "pino";
 import { signatureLine } from "../core/log/note-sign.js";
 import { consistencyProof } from "../core/log/tree-proof.js";
 import { formatAddCheckpoint } from "../core/log/witness.js";
+import { cosignatureTime } from "../formats/tlog/cosignature.js";
+import { NoteError, type NoteVerifier, verifyNote } from "../formats/tlog/note.js";
+import { verifierFromVkey } from "../formats/tlog/vkey-verifier.js";
+import type { WitnessEntry } from "../formats/tlog/witness-list.js";
+import { readBoundedText } from "../net/bounded-body.js";
+import { fetchWithin, timeLimit } from "../net/time-limit.js";
 import type { BlobStore } from "../store/blobstore/blob-store.js";
 import type { Queryable } from "../store/db.js";
 import { withTreeNodes } from "../store/period-archive.js";
@@ -14,17 +20,6 @@ import {
   setWitnessSize,
   witnessSize,
 } from "../store/tlog-checkpoints.js";
-import {
-  cosignatureTime,
-  fetchWithin,
-  NoteError,
-  type NoteVerifier,
-  readBoundedText,
-  timeLimit,
-  verifierFromVkey,
-  verifyNote,
-  type WitnessEntry,
-} from "../verify/primitives.js";
 
 const TIMEOUT_MS = 10_000;
 /**

@@ -7,7 +7,7 @@ import type { RunningConserver } from "../../plugins/conserver/runtime/run-conse
 import { exportCommand } from "../../src/cli/export.js";
 import { verifyPublicCommand } from "../../src/cli/verify-public.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../../src/verify/index.js";
-import { keyFingerprint } from "../../src/verify/verdict/index.js";
+import { keyFingerprint } from "../../src/verify/verdict/fingerprint.js";
 import { browserRunnable, chromiumForSuite, screenshot } from "../helpers/browser.js";
 import { runCli } from "../helpers/cli-output.js";
 import { modelSummary } from "../helpers/model-summary.js";

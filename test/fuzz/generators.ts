@@ -3,8 +3,8 @@ import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { encode } from "cborg";
 import fc from "fast-check";
 import { encodePageToken } from "../../src/core/api/page-token.js";
+import type { CborValue } from "../../src/formats/cbor/index.js";
 import type { AnyRouteSpec } from "../../src/http/route.js";
-import type { CborValue } from "../../src/verify/cbor/index.js";
 
 /** Text that breaks parsers: huge and negative numbers, escapes, separators, odd Unicode. */
 const weird = fc.oneof(

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
 import type { Signer } from "../../src/core/log/sign1.js";
 import { nodePublicKey, nodeSigner } from "../../src/core/node/crypto.js";
-import type { PublicKey } from "../../src/verify/crypto/public-key.js";
+import type { PublicKey } from "../../src/formats/crypto/public-key.js";
 
 /**
  * A fresh P-256 key pair as the core takes it: `privateKey` a signer and `publicKey` a verifying

@@ -201,3 +201,42 @@ export function layerTable(rules: RuleBook): string {
   );
   return ["| room | holds | may import |", "|---|---|---|", ...rows].join("\n");
 }
+
+/** Every file of ours an entry reaches, itself included (type-only imports count). */
+export function closure(graph: Graph, entries: string[]): string[] {
+  const next = new Map<string, string[]>();
+  for (const e of graph.internal) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+  const seen = new Set<string>();
+  const todo = [...entries];
+  while (todo.length) {
+    const f = todo.pop() as string;
+    if (seen.has(f)) continue;
+    seen.add(f);
+    todo.push(...(next.get(f) ?? []));
+  }
+  return [...seen].sort();
+}
+
+/** Where the server's HTTP notions live: the error vocabulary with its statuses, the edge, its servers. */
+const HTTP_FILES = ["src/errors/", "src/http/"];
+const HTTP_PACKAGES = /^(fastify|@fastify\/|undici$|light-my-request$|accepts$)/;
+
+/** Each import of an HTTP notion (a status-bearing error, the edge, an HTTP server package) by a file under `folders`. */
+export function httpNotions(graph: Graph, folders: string[]): string[] {
+  const within = (f: string) => folders.some((d) => f.startsWith(d));
+  return [
+    ...graph.internal
+      .filter((e) => within(e.from) && HTTP_FILES.some((h) => e.to.startsWith(h)))
+      .map((e) => `${e.from} → ${e.to}`),
+    ...graph.external
+      .filter((e) => within(e.from) && HTTP_PACKAGES.test(e.to))
+      .map((e) => `${e.from} → ${e.to}`),
+  ];
+}
+
+/** Each import from a file under `from` of a file under `to`. */
+export function arrows(graph: Graph, from: string, to: string): string[] {
+  return graph.internal
+    .filter((e) => e.from.startsWith(from) && e.to.startsWith(to))
+    .map((e) => `${e.from} → ${e.to}`);
+}

@@ -1,12 +1,12 @@
-import { idTimestampBytes, parseIdTimestamp } from "../../src/verify/ledger/idtimestamp.js";
-import { bencode } from "../../src/verify/ledger/index.js";
-import { pickFields } from "../../src/verify/record/hashed-fields.js";
+import { idTimestampBytes, parseIdTimestamp } from "../../src/formats/ledger/idtimestamp.js";
+import { bencode } from "../../src/formats/ledger/index.js";
+import { pickFields } from "../../src/formats/record/hashed-fields.js";
 import {
   assetFreeEventContent,
   assetFreeExtraBytes,
   FIELDS_V3,
   type HashedAssetEvent,
-} from "../../src/verify/record/index.js";
+} from "../../src/formats/record/index.js";
 
 /**
  * The bytes whose SHA-256 is a record's MMR leaf, which is also its RFC 9162 tree leaf data:

@@ -2,7 +2,7 @@ import { createPrivateKey, X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { signSign1 } from "../../src/core/log/sign1.js";
 import { nodeSigner } from "../../src/core/node/crypto.js";
-import { decodeSign1, HEADER } from "../../src/verify/cose/index.js";
+import { decodeSign1, HEADER } from "../../src/formats/cose/index.js";
 
 /** A file of the test PKI (fixtures/pki, see its README). */
 export function pki(name: string): string {

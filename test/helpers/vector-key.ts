@@ -1,7 +1,7 @@
 import { p256 } from "@noble/curves/nist.js";
 import type { Signer } from "../../src/core/log/sign1.js";
 import { eventToStatement } from "../../src/core/scitt/index.js";
-import { ecJwk, publicKeyFromJwk } from "../../src/verify/crypto/public-key.js";
+import { ecJwk, publicKeyFromJwk } from "../../src/formats/crypto/public-key.js";
 import { fixtureJson } from "./fixtures.js";
 
 interface Vectors {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ed25519PublicKey, formatVkey } from "../../src/core/log/note-sign.js";
-import { COSIGNATURE_V1 } from "../../src/verify/tlog/index.js";
+import { COSIGNATURE_V1 } from "../../src/formats/tlog/index.js";
 import { until } from "./poll.js";
 
 const MAIN = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));

@@ -4,7 +4,7 @@ import {
   LIFECYCLE_ATTRIBUTES,
   PROVENANCE_ATTRIBUTES,
   PROVENANCE_CONTENT_TYPE,
-} from "../../../src/verify/primitives.js";
+} from "../../../src/verify/house.js";
 import { ConserverError } from "../errors.js";
 import { backendFromOptions } from "./backend-options.js";
 import { mergeOptions } from "./options.js";

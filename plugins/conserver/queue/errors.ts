@@ -1,4 +1,4 @@
-import { CodedError } from "../../../src/verify/primitives.js";
+import { CodedError } from "../../../src/formats/coded-error.js";
 
 /** Thrown by a handler for a job that must not be retried (it fails at once). */
 export class UnrecoverableJobError extends CodedError<"JOB_UNRECOVERABLE"> {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { isUuid, QueryError } from "../../verify/primitives.js";
+import { QueryError } from "../../errors/query-error.js";
+import { isUuid } from "../../formats/ids.js";
 import { type PolicyFilter, parsePolicyFilters } from "../filters/policy-filter.js";
 import { unstorableIndex } from "../filters/text-guard.js";
 import { parseUserAttributeFilters } from "../filters/user-attributes.js";

@@ -1,4 +1,4 @@
-import { badRequest } from "../../verify/primitives.js";
+import { badRequest } from "../../errors/api-error.js";
 
 const UINT64_MAX = (1n << 64n) - 1n;
 

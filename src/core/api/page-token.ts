@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { badRequest } from "../../verify/primitives.js";
+import { badRequest } from "../../errors/api-error.js";
 
 /** What a page token carries: the whole query, so later pages need nothing else. */
 export interface PageState {

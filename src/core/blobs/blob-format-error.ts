@@ -1,4 +1,4 @@
-import { CodedError } from "../../verify/primitives.js";
+import { CodedError } from "../../formats/coded-error.js";
 /** Why a container could not be read: the structure is broken, or reading it would exceed a limit. */
 export type BlobFormatErrorCode =
   | "zip_malformed"

@@ -1,4 +1,4 @@
-import { badRequest } from "../../verify/primitives.js";
+import { badRequest } from "../../errors/api-error.js";
 import { evaluateCurrentOutstanding } from "./current-outstanding.js";
 import { evaluateDynamicTolerance } from "./dynamic-tolerance.js";
 import { evaluatePeriodOutstanding } from "./period-outstanding.js";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { badRequest } from "../../verify/primitives.js";
+import { badRequest } from "../../errors/api-error.js";
 import { type CompliancePolicyBody, compliancePolicyBody } from "./policy-schema.js";
 import { parseRichnessAssertion } from "./richness-assertion.js";
 import type { CompliancePolicyInput, ComplianceType } from "./types.js";

@@ -1,4 +1,4 @@
-import { QueryError } from "../../verify/primitives.js";
+import { QueryError } from "../../errors/query-error.js";
 import type { AttributeFilter } from "./attribute-filter.js";
 import { assertStorableText } from "./text-guard.js";
 

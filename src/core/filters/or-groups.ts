@@ -1,4 +1,4 @@
-import { QueryError, type QueryErrorCode } from "../../verify/primitives.js";
+import { QueryError, type QueryErrorCode } from "../../errors/query-error.js";
 import { assertStorableText } from "./text-guard.js";
 
 /** Bounds on the `[{or: [string]}]` lists of policies, so hostile bodies stay cheap. */

@@ -1,4 +1,4 @@
-import { QueryError, type QueryErrorCode } from "../../verify/primitives.js";
+import { QueryError, type QueryErrorCode } from "../../errors/query-error.js";
 
 // PostgreSQL text cannot hold U+0000, and a lone surrogate becomes U+FFFD on the way to the
 // database, so either would make SQL and in-memory matching disagree (or fail as a 500).

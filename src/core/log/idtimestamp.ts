@@ -1,6 +1,6 @@
 // Making idtimestamps is the committer's work; a verifier only reads one back (parsing, the
 // bytes in a leaf and the time an id holds stay in the audit room's ledger/idtimestamp.ts).
-import { epochStartMs } from "../../verify/primitives.js";
+import { epochStartMs } from "../../formats/ledger/idtimestamp.js";
 
 const SEQ_BITS = 16n;
 const LOW_BITS = 24n;

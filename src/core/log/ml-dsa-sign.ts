@@ -1,11 +1,8 @@
 import { ml_dsa44 } from "@noble/post-quantum/ml-dsa.js";
-import {
-  keyIdOf,
-  ML_DSA_44,
-  type NoteSignature,
-  subtreeMessage,
-  timestamped,
-} from "../../verify/primitives.js";
+import { timestamped } from "../../formats/tlog/cosignature.js";
+import { keyIdOf } from "../../formats/tlog/keys.js";
+import { ML_DSA_44, subtreeMessage } from "../../formats/tlog/ml-dsa.js";
+import type { NoteSignature } from "../../formats/tlog/note.js";
 import type { NoteSigner } from "./note-sign.js";
 
 /**

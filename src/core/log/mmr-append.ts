@@ -1,13 +1,9 @@
 // Growing the MMR is the service's work: a verifier only reads proofs against peaks it is given,
-// so this lives outside the audit room and reads the room's node hashing through its primitives.
-import {
-  hashPosPair,
-  isValidMmrSize,
-  leafCount,
-  type MmrNodeGetter as NodeGetter,
-  peakIndices,
-  type Sha256,
-} from "../../verify/primitives.js";
+// so this lives outside the audit room and reads the node hashing of the formats (src/formats/mmr).
+
+import type { Sha256 } from "../../formats/crypto/sha256.js";
+import { hashPosPair, type NodeGetter } from "../../formats/mmr/hash.js";
+import { isValidMmrSize, leafCount, peakIndices } from "../../formats/mmr/indices.js";
 
 /** A 32-byte node value, as the room's hashing makes it. */
 type Hash = ReturnType<NodeGetter>;

@@ -1,11 +1,9 @@
 // Making an MMR consistency proof is the service's work (seals, the proofs API); a verifier only
 // checks one (the room's mmr/consistency.ts), so this lives outside the audit room.
-import {
-  inclusionProofIndices,
-  isValidMmrSize,
-  type MmrNodeGetter as NodeGetter,
-  peakIndices,
-} from "../../verify/primitives.js";
+
+import type { NodeGetter } from "../../formats/mmr/hash.js";
+import { isValidMmrSize, peakIndices } from "../../formats/mmr/indices.js";
+import { inclusionProofIndices } from "../../formats/mmr/proof.js";
 
 /** One inclusion path per peak of the old MMR, into the new one (the draft's consistency proof). */
 export function consistencyProofIndices(fromSize: number, toSize: number): number[][] {

@@ -1,15 +1,8 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
-import {
-  COSIGNATURE_V1,
-  cosignedMessage,
-  ED25519,
-  keyIdOf,
-  NOTE_SIGNATURE_DASH,
-  NoteError,
-  type NoteSignature,
-  timestamped,
-  toBase64,
-} from "../../verify/primitives.js";
+import { toBase64 } from "../../formats/crypto/bytes.js";
+import { cosignedMessage, timestamped } from "../../formats/tlog/cosignature.js";
+import { COSIGNATURE_V1, ED25519, keyIdOf } from "../../formats/tlog/keys.js";
+import { DASH as NOTE_SIGNATURE_DASH, NoteError, type NoteSignature } from "../../formats/tlog/note.js";
 
 /**
  * Writing C2SP signed notes and their keys: the log's checkpoint signatures, a witness's

@@ -1,4 +1,4 @@
-import type { EcJwk } from "../../verify/primitives.js";
+import type { EcJwk } from "../../formats/crypto/public-key.js";
 import { receiptProtectedHeader } from "./receipt.js";
 
 const KEPT = 256;

@@ -1,20 +1,11 @@
 // Issuing receipts is the service's work; the audit room keeps decoding and verifying them
 // (verify/cose/receipt.ts, receipt-rfc9162.ts), with the labels both sides share.
-import {
-  CborBstr,
-  type CborValue,
-  cnfClaimOf,
-  type EcJwk,
-  ES256,
-  encodeCbor,
-  HEADER,
-  INCLUSION,
-  LEAF_IDTIMESTAMP,
-  type MmrProofForm,
-  type Rfc9162ReceiptInfo,
-  VDS_MMR,
-  VDS_RFC9162,
-} from "../../verify/primitives.js";
+import { CborBstr, type CborValue, encodeCbor } from "../../formats/cbor/encode.js";
+import { cnfClaimOf } from "../../formats/cose/cnf-key.js";
+import { INCLUSION, LEAF_IDTIMESTAMP, type MmrProofForm, VDS_MMR } from "../../formats/cose/receipt.js";
+import { type Rfc9162ReceiptInfo, VDS_RFC9162 } from "../../formats/cose/receipt-rfc9162.js";
+import { ES256, HEADER } from "../../formats/cose/sign1.js";
+import type { EcJwk } from "../../formats/crypto/public-key.js";
 import type { ReceiptHeaders } from "./receipt-headers.js";
 import { type Signer, signSign1Encoded } from "./sign1.js";
 

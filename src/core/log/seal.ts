@@ -1,5 +1,7 @@
 // Making a seal is the sealer's work; the audit room keeps reading and verifying one (cose/seal.ts).
-import { type CborValue, ES256, encodeCbor, HEADER, type SealState } from "../../verify/primitives.js";
+import { type CborValue, encodeCbor } from "../../formats/cbor/encode.js";
+import type { SealState } from "../../formats/cose/seal.js";
+import { ES256, HEADER } from "../../formats/cose/sign1.js";
 import { type Signer, signSign1 } from "./sign1.js";
 
 const enc = new TextEncoder();

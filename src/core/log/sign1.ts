@@ -1,15 +1,15 @@
 // Signing COSE_Sign1 messages is the service's work (seals, receipts, statements); the audit room
 // keeps what a verifier runs: decoding and verifying, and the Sig_structure's start both share.
+
 import {
-  beginSigStructure,
   type CborValue,
   type CborWriter,
   headSize,
   releaseWriter,
-  SIGNATURE1,
   takeWriter,
   writeHead,
-} from "../../verify/primitives.js";
+} from "../../formats/cbor/encode.js";
+import { beginSigStructure, SIGNATURE1 } from "../../formats/cose/sign1.js";
 
 /**
  * Signs the Sig_structure bytes: node:crypto in the service (`nodeSigner`, src/core/node), a

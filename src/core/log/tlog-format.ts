@@ -1,12 +1,8 @@
-import {
-  type Checkpoint,
-  NoteError,
-  PROOF_EXTRA_STATEMENT,
-  type ProofExtra,
-  TLOG_PROOF_HEADER,
-  type TlogProof,
-  toBase64,
-} from "../../verify/primitives.js";
+import { toBase64 } from "../../formats/crypto/bytes.js";
+import type { Checkpoint } from "../../formats/tlog/checkpoint.js";
+import { NoteError } from "../../formats/tlog/note.js";
+import { TLOG_PROOF_HEADER, type TlogProof } from "../../formats/tlog/proof.js";
+import { STATEMENT as PROOF_EXTRA_STATEMENT, type ProofExtra } from "../../formats/tlog/proof-extra.js";
 
 /**
  * The log's side of the C2SP formats it publishes: checkpoint texts, tlog-proofs and their extra

@@ -1,12 +1,10 @@
 // Growing the RFC 9162 tree is the committer's work: a verifier only recomputes roots and proofs
 // from nodes it is given, so this lives outside the audit room, on the room's coordinates and hashing.
-import {
-  type NodeCoord,
-  type Rfc9162NodeGetter as NodeGetter,
-  nodeHash,
-  rfc9162,
-  type Sha256,
-} from "../../verify/primitives.js";
+
+import type { Sha256 } from "../../formats/crypto/sha256.js";
+import type { NodeCoord, NodeGetter } from "../../formats/rfc9162/coords.js";
+import { nodeHash } from "../../formats/rfc9162/hash.js";
+import * as rfc9162 from "../../formats/rfc9162/index.js";
 
 /** A 32-byte node value. */
 type Hash = ReturnType<typeof nodeHash>;

@@ -1,7 +1,9 @@
 // Making RFC 9162 proofs is the service's work: a verifier only checks the proofs it is given
 // (the room's rfc9162/verify.ts), so this lives outside the audit room, on the room's
 // coordinates and range hashing.
-import { type NodeCoord, type Rfc9162NodeGetter as NodeGetter, rfc9162 } from "../../verify/primitives.js";
+
+import type { NodeCoord, NodeGetter } from "../../formats/rfc9162/coords.js";
+import * as rfc9162 from "../../formats/rfc9162/index.js";
 
 type Hash = rfc9162.Hash;
 const { consistencyRanges, inclusionRanges, rangeHash, rangeNodes } = rfc9162;

@@ -1,15 +1,14 @@
+import { toBase64 } from "../../formats/crypto/bytes.js";
+import { sameHash } from "../../formats/rfc9162/hash.js";
+import { verifyConsistency } from "../../formats/rfc9162/verify.js";
+import { type Checkpoint, parseCheckpoint } from "../../formats/tlog/checkpoint.js";
 import {
-  type Checkpoint,
   NoteError,
   type NoteVerifier,
-  noteBase64,
-  parseCheckpoint,
-  sameHash,
-  TLOG_EMPTY_ROOT,
-  toBase64,
-  rfc9162VerifyConsistency as verifyConsistency,
+  fromBase64 as noteBase64,
   verifyNote,
-} from "../../verify/primitives.js";
+} from "../../formats/tlog/note.js";
+import { EMPTY_ROOT as TLOG_EMPTY_ROOT } from "../../formats/tlog/tree.js";
 
 type Hash = Uint8Array;
 

@@ -3,13 +3,8 @@
 // reaches this folder, so it stays free of `node:` modules (test/unit/verify/browser-safe.test.ts).
 
 import { createPublicKey, hash, type KeyObject, sign, verify } from "node:crypto";
-import {
-  type AsciiLeafSha256,
-  ecJwk,
-  type PublicKey,
-  type PublicKeyFactory,
-  type Sha256,
-} from "../../verify/primitives.js";
+import { ecJwk, type PublicKey, type PublicKeyFactory } from "../../formats/crypto/public-key.js";
+import type { AsciiLeafSha256, Sha256 } from "../../formats/crypto/sha256.js";
 import type { Signer } from "../log/sign1.js";
 
 /** Where `nodeSha256` lays out its parts; grown when a message is larger, never shared across a call. */

@@ -1,4 +1,4 @@
-import { QueryError } from "../../verify/primitives.js";
+import { QueryError } from "../../errors/query-error.js";
 import { unstorableIndex } from "../filters/text-guard.js";
 
 /** One lexical unit; `pos` is the 1-based character (code point) position of its start. */

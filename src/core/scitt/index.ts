@@ -1,12 +1,7 @@
-export {
-  attachReceipts,
-  LEGACY_CWT_CLAIMS,
-  registeredEvent,
-  registeredTreeLeaf,
-  StatementError,
-  statementToEventAttributes,
-  verifyStatement,
-} from "../../verify/primitives.js";
+export { LEGACY_CWT_CLAIMS } from "../../formats/scitt/cwt-claims.js";
+export { registeredEvent } from "../../formats/scitt/registered.js";
+export { StatementError, statementToEventAttributes } from "../../formats/scitt/statement.js";
+export { attachReceipts, registeredTreeLeaf } from "../../formats/scitt/transparent-statement.js";
 export {
   checkRegistrationPolicy,
   checkScreenedStatement,

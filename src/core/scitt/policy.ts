@@ -1,7 +1,8 @@
 import { X509Certificate } from "node:crypto";
-import type { PublicKey } from "../../verify/index.js";
-import type { CborValue } from "../../verify/primitives.js";
-import { cwtClaimsOf, decodeSign1, HEADER, type Sign1, verifySign1 } from "../../verify/primitives.js";
+import type { CborValue } from "../../formats/cbor/encode.js";
+import { decodeSign1, HEADER, type Sign1, verifySign1 } from "../../formats/cose/sign1.js";
+import type { PublicKey } from "../../formats/crypto/public-key.js";
+import { cwtClaimsOf } from "../../formats/scitt/cwt-claims.js";
 import { nodePublicKey } from "../node/crypto.js";
 import { basicConstraints } from "../x509/basic-constraints.js";
 import { bindIssuer } from "./issuer-binding.js";

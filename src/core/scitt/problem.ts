@@ -1,4 +1,4 @@
-import { type CborValue, encodeCbor } from "../../verify/primitives.js";
+import { type CborValue, encodeCbor } from "../../formats/cbor/encode.js";
 
 export interface Problem {
   title: string;

@@ -1,14 +1,9 @@
 // Making a signed statement of an event is the service's (and a link's) work; the audit room keeps
 // the reverse mapping a verifier reads (verify/scitt/statement.ts) and the labels both share.
-import {
-  type CborValue,
-  ES256,
-  fromHex,
-  HEADER,
-  STATEMENT_LABEL as LABEL,
-  STATEMENT_SHA256 as SHA256,
-  StatementError,
-} from "../../verify/primitives.js";
+import type { CborValue } from "../../formats/cbor/encode.js";
+import { ES256, HEADER } from "../../formats/cose/sign1.js";
+import { fromHex } from "../../formats/crypto/bytes.js";
+import { LABEL, SHA256, StatementError } from "../../formats/scitt/statement.js";
 import { type Signer, signSign1 } from "../log/sign1.js";
 
 const STATEMENT_TYP = "application/hashed+cose";

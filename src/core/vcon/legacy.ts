@@ -1,4 +1,8 @@
-import { isLosslessObject, type LosslessJson, type LosslessObject } from "../../verify/primitives.js";
+import {
+  isLosslessObject,
+  type LosslessJson,
+  type LosslessObject,
+} from "../../formats/vcon/lossless-json.js";
 
 const TOP_LEVEL: Array<[string, string]> = [
   ["appended", "amended"],

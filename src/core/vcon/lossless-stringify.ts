@@ -1,4 +1,4 @@
-import { JsonNumber, type LosslessJson } from "../../verify/primitives.js";
+import { JsonNumber, type LosslessJson } from "../../formats/vcon/lossless-json.js";
 
 /** Compact JSON of a lossless tree: key order and number lexemes as parsed, text as UTF-8. */
 export function stringifyLossless(v: LosslessJson): string {

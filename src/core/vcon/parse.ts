@@ -1,4 +1,5 @@
-import { isLosslessObject, type LosslessObject, parseLossless, VconError } from "../../verify/primitives.js";
+import { VconError } from "../../formats/vcon/errors.js";
+import { isLosslessObject, type LosslessObject, parseLossless } from "../../formats/vcon/lossless-json.js";
 import { detectForm, type VconForm } from "./form.js";
 import { decodeSignedPayload } from "./signed-payload.js";
 import { checkUnsigned, isRecord } from "./unsigned-check.js";

@@ -1,5 +1,6 @@
 import canonicalizeModule from "canonicalize";
-import { pythonDumps, VconError } from "../../verify/primitives.js";
+import { VconError } from "../../formats/vcon/errors.js";
+import { pythonDumps } from "../../formats/vcon/python-dumps.js";
 import { normalizeLegacyFields } from "./legacy.js";
 import type { VconDocument } from "./parse.js";
 

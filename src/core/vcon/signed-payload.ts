@@ -1,5 +1,5 @@
 import { gunzipSync } from "node:zlib";
-import { VconError } from "../../verify/primitives.js";
+import { VconError } from "../../formats/vcon/errors.js";
 import { isRecord } from "./unsigned-check.js";
 
 const B64URL = /^[A-Za-z0-9_-]*$/;

@@ -1,4 +1,4 @@
-import { VconError } from "../../verify/primitives.js";
+import { VconError } from "../../formats/vcon/errors.js";
 
 const LISTS = ["parties", "dialog", "analysis", "attachments"] as const;
 const TIMES = ["created_at", "updated_at"] as const;

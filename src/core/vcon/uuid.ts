@@ -1,4 +1,4 @@
-import { VconError } from "../../verify/primitives.js";
+import { VconError } from "../../formats/vcon/errors.js";
 import type { VconDocument } from "./parse.js";
 import { isRecord, isUuidText } from "./unsigned-check.js";
 

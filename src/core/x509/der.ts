@@ -1,4 +1,4 @@
-import { CodedError } from "../../verify/primitives.js";
+import { CodedError } from "../../formats/coded-error.js";
 /**
  * The little DER (X.690) a certificate check needs: tag-length-value headers, a constructed
  * value's children, object identifiers and the string types of names. Node's X509Certificate

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { CodedError } from "../../verify/primitives.js";
+import { CodedError } from "../../formats/coded-error.js";
 import { type CertificateFields, certificateFields } from "./certificate-fields.js";
 
 /**

@@ -1,3 +1,4 @@
+import { pathUuid } from "../../errors/path-uuid.js";
 import {
   applicationOut,
   applicationSource,
@@ -7,7 +8,6 @@ import {
   regenerateSecret,
   removeApplication,
 } from "../../services/identity/applications.js";
-import { pathUuid } from "../../verify/primitives.js";
 import { crudRoutes } from "../crud-routes.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";

@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import type { Outcome } from "../../batching/coalescer.js";
 import type { Principal } from "../../context.js";
+import { badRequest } from "../../errors/api-error.js";
+import { pathUuid } from "../../errors/path-uuid.js";
 import type { AccessView } from "../../services/access/access-view.js";
 import { viewFor, writeViewFor } from "../../services/access/caller-view.js";
 import { createAssetEvent, createAssetEvents } from "../../services/records/asset-events.js";
@@ -13,7 +15,6 @@ import {
 } from "../../services/records/assets.js";
 import { requestTime } from "../../services/records/list-query.js";
 import { listAssetEvents, listAssets } from "../../services/records/lists.js";
-import { badRequest, pathUuid } from "../../verify/primitives.js";
 import { answerItems } from "../batch-items.js";
 import type { HttpDeps } from "../deps.js";
 import { listRoute } from "../listing.js";

@@ -1,9 +1,9 @@
+import { pathUuid } from "../../errors/path-uuid.js";
 import type { AccessView } from "../../services/access/access-view.js";
 import { viewFor } from "../../services/access/caller-view.js";
 import { attachmentBlob } from "../../services/blobs/attachments.js";
 import { blobOut } from "../../services/blobs/blobs.js";
 import { publicView } from "../../services/records/assets.js";
-import { pathUuid } from "../../verify/primitives.js";
 import { sendBlob } from "../blob-response.js";
 import type { HttpDeps } from "../deps.js";
 import type { Call, RouteTable } from "../route.js";

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { forbidden } from "../../errors/api-error.js";
+import { pathUuid } from "../../errors/path-uuid.js";
 import { mayWrite } from "../../services/access/caller-view.js";
 import { uploadBlob } from "../../services/blobs/blob-upload.js";
 import { blobForCaller, blobOut } from "../../services/blobs/blobs.js";
-import { forbidden, pathUuid } from "../../verify/primitives.js";
 import { sendBlob } from "../blob-response.js";
 import { StreamedBody } from "../body.js";
 import type { HttpDeps } from "../deps.js";

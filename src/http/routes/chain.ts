@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { pathUuid } from "../../errors/path-uuid.js";
 import { eventTransactions, exportChain, getBlock, nodeStatus } from "../../services/ledger/chain.js";
-import { pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 

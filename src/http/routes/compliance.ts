@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { badRequest } from "../../errors/api-error.js";
+import { pathUuid } from "../../errors/path-uuid.js";
 import { viewFor } from "../../services/access/caller-view.js";
 import {
   assetCompliance,
@@ -8,7 +10,6 @@ import {
   readCompliancePolicy,
   removeCompliancePolicy,
 } from "../../services/compliance/compliance.js";
-import { badRequest, pathUuid } from "../../verify/primitives.js";
 import { crudRoutes } from "../crud-routes.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";

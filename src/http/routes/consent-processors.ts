@@ -1,10 +1,10 @@
+import { pathUuid } from "../../errors/path-uuid.js";
 import {
   listNotices,
   listProcessors,
   registerProcessor,
   removeProcessor,
 } from "../../services/lifecycle/revocation-notices.js";
-import { pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 import {

@@ -1,5 +1,8 @@
+import { ApiError } from "../../errors/api-error.js";
+import { pathUuid } from "../../errors/path-uuid.js";
+import { buildConsent } from "../../lookup/consent-build.js";
+import { LookupError } from "../../lookup/public-api.js";
 import { recordConsentVerification } from "../../services/lifecycle/consent-verification.js";
-import { ApiError, buildConsent, LookupError, pathUuid } from "../../verify/primitives.js";
 import { callersApi } from "../callers-api.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";

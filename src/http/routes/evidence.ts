@@ -1,6 +1,11 @@
 import type { FastifyRequest } from "fastify";
 import { nodePublicKeyFromJwk } from "../../core/node/crypto.js";
+import { ApiError } from "../../errors/api-error.js";
+import { pathUuid } from "../../errors/path-uuid.js";
+import { isUuid } from "../../formats/ids.js";
+import { LookupError } from "../../lookup/public-api.js";
 import { receiptsOfRecords } from "../../services/ledger/receipts-in-bulk.js";
+import { cannotEvaluate } from "../../verify/house.js";
 import {
   BundleError,
   type EvidenceBundle,
@@ -9,7 +14,6 @@ import {
   type VerificationVerdict,
   verifyBundle,
 } from "../../verify/index.js";
-import { ApiError, cannotEvaluate, isUuid, LookupError, pathUuid } from "../../verify/primitives.js";
 import { type BundleSubject, buildBundle, type ReceiptSource, type SourcedReceipt } from "../bundle-build.js";
 import { callersApi } from "../callers-api.js";
 import type { HttpDeps } from "../deps.js";

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
+import { pathUuid } from "../../errors/path-uuid.js";
 import { createFreeEvent, readFreeEvent, searchEvents } from "../../services/records/free-events.js";
-import { pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 import { erasableAttributes } from "../schemas/common.js";

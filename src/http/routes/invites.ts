@@ -1,3 +1,4 @@
+import { pathUuid } from "../../errors/path-uuid.js";
 import {
   acceptInvite,
   createInvite,
@@ -6,7 +7,6 @@ import {
   readInvite,
   removeInvite,
 } from "../../services/identity/invites.js";
-import { pathUuid } from "../../verify/primitives.js";
 import { crudRoutes } from "../crud-routes.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";

@@ -2,6 +2,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { Principal } from "../../context.js";
 import { parseUint64, reachable } from "../../core/api/numbers.js";
+import { type ApiError, badRequest, notFound } from "../../errors/api-error.js";
+import { pathUuid } from "../../errors/path-uuid.js";
 import {
   readableRecordName,
   requireReadableEventOf,
@@ -17,7 +19,6 @@ import {
   treeConsistency,
 } from "../../services/ledger/proofs.js";
 import { tlogProofFor } from "../../services/ledger/tlog-proof.js";
-import { type ApiError, badRequest, notFound, pathUuid } from "../../verify/primitives.js";
 import { sendCose } from "../cose-response.js";
 import type { HttpDeps } from "../deps.js";
 import {

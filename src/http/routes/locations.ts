@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pathUuid } from "../../errors/path-uuid.js";
 import {
   createLocation,
   locationOut,
@@ -9,7 +10,6 @@ import {
   removeLocation,
   setLocationPermissions,
 } from "../../services/records/locations.js";
-import { pathUuid } from "../../verify/primitives.js";
 import { crudRoutes } from "../crud-routes.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";

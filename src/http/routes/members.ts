@@ -1,3 +1,4 @@
+import { pathUuid } from "../../errors/path-uuid.js";
 import {
   activateMember,
   deactivateMember,
@@ -7,7 +8,6 @@ import {
   membershipSource,
   patchMemberRoles,
 } from "../../services/identity/members.js";
-import { pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";

@@ -1,6 +1,7 @@
+import { forbidden, notFound } from "../../errors/api-error.js";
+import { pathUuid } from "../../errors/path-uuid.js";
 import { accessPolicyOut } from "../../services/access/access-policies.js";
 import { assetPolicies, policyAssets } from "../../services/access/policy-audit.js";
-import { forbidden, notFound, pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 

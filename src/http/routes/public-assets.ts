@@ -1,6 +1,6 @@
+import { pathUuid } from "../../errors/path-uuid.js";
 import { publicView, readAsset, readAssetEvent } from "../../services/records/assets.js";
 import { listAssetEvents, listAssets } from "../../services/records/lists.js";
-import { pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import { listRoute } from "../listing.js";
 import type { RouteTable } from "../route.js";

@@ -1,6 +1,10 @@
 import accepts from "accepts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
+import { forbidden } from "../../errors/api-error.js";
+import { pathUuid } from "../../errors/path-uuid.js";
+import { encodeCbor } from "../../formats/cbor/encode.js";
+import type { MmrProofForm } from "../../formats/cose/receipt.js";
 import { requireReadableEvent } from "../../services/access/readable-records.js";
 import { serviceJwks } from "../../services/ledger/ledger-info.js";
 import type { Profile } from "../../services/ledger/proofs.js";
@@ -23,7 +27,6 @@ import {
 } from "../../services/scitt/scitt.js";
 import { transparencyConfiguration } from "../../services/scitt/transparency-configuration.js";
 import { untilOnStandby } from "../../services/write/acknowledged.js";
-import { encodeCbor, forbidden, type MmrProofForm, pathUuid } from "../../verify/primitives.js";
 import { OpaqueBody } from "../body.js";
 import { sendCose } from "../cose-response.js";
 import { markDeprecated } from "../deprecation.js";

@@ -1,3 +1,4 @@
+import { pathUuid } from "../../errors/path-uuid.js";
 import {
   createSubject,
   exportSubject,
@@ -8,7 +9,6 @@ import {
   subjectOut,
   subjectSource,
 } from "../../services/identity/subjects.js";
-import { pathUuid } from "../../verify/primitives.js";
 import { crudRoutes } from "../crud-routes.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";

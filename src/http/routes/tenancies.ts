@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { pathUuid } from "../../errors/path-uuid.js";
 import {
   publicInfo,
   renameTenancy,
@@ -6,7 +7,6 @@ import {
   selfInfo,
   setRootPrincipals,
 } from "../../services/identity/tenancies.js";
-import { pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteSpec, RouteTable } from "../route.js";
 import { rootPrincipalsBody, tenancyRename } from "../schemas/tenancies.js";

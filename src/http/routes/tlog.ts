@@ -1,9 +1,10 @@
 import type { z } from "zod";
+import { notFound } from "../../errors/api-error.js";
+import { pathUuid } from "../../errors/path-uuid.js";
 import { logKeyHistory } from "../../services/ledger/key-history.js";
 import { periodChain, periodCheckpoint } from "../../services/ledger/log-periods.js";
 import { checkpointNote, logMlDsaVkey, logVkey, tileBytes } from "../../services/ledger/tlog.js";
 import { witnessStatus } from "../../services/ledger/tlog-witnesses.js";
-import { notFound, pathUuid } from "../../verify/primitives.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 import { periodChainAnswer } from "../schemas/periods.js";

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ASSET_EVENT_FIELDS, ASSET_FIELDS } from "../../verify/primitives.js";
+import { ASSET_FIELDS } from "../../formats/record/asset.js";
+import { ASSET_EVENT_FIELDS } from "../../formats/record/asset-event.js";
 import { erasableAttributes } from "./common.js";
 import { recordSchema } from "./record-schema.js";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FREE_EVENT_FIELDS, FREE_EVENT_SEARCH_FIELDS } from "../../verify/primitives.js";
+import { FREE_EVENT_FIELDS, FREE_EVENT_SEARCH_FIELDS } from "../../formats/record/free-event.js";
 import { recordSchema } from "./record-schema.js";
 
 /** An asset-free event as the API returns it. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { FieldKind, RecordFields } from "../../verify/primitives.js";
+import type { FieldKind, RecordFields } from "../../formats/record/fields.js";
 
 const attributes = z.record(z.string(), z.unknown());
 

@@ -1,10 +1,10 @@
 import type { Ctx } from "../../context.js";
 import { type AccessPolicy, validateAccessPolicyInput } from "../../core/access/index.js";
 import { compilePolicyFilters, matchPolicyFilters } from "../../core/filters/index.js";
+import { assetRecord } from "../../formats/record/asset.js";
 import { type AccessPolicyRow, allAccessPolicies, getAccessPolicy } from "../../store/access-policies.js";
 import { type AssetRow, assetsMatchingAttributes, getAsset } from "../../store/assets.js";
 import type { Queryable } from "../../store/db.js";
-import { assetRecord } from "../../verify/primitives.js";
 import { internalPrincipal } from "../identity/principals.js";
 import { tenancyWallets, writeGroup } from "../write/event-batcher.js";
 

@@ -1,5 +1,6 @@
 import type { Ctx, Principal } from "../../context.js";
 import { type AccessGrant, fullGrant } from "../../core/access/index.js";
+import { type ApiError, notFound, unauthenticated } from "../../errors/api-error.js";
 import {
   type AssetEventRow,
   type EventAccessFacts,
@@ -10,7 +11,6 @@ import { type AssetRow, getAsset } from "../../store/assets.js";
 import { freeEventOwner } from "../../store/free-events.js";
 import { getRegistrationPolicy } from "../../store/scitt-registration-policies.js";
 import { getTenancy } from "../../store/tenancies.js";
-import { type ApiError, notFound, unauthenticated } from "../../verify/primitives.js";
 import { readThrough } from "../read-through.js";
 import { publicView } from "../records/assets.js";
 import { canReadEvent } from "./access-view.js";

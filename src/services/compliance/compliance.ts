@@ -6,6 +6,8 @@ import {
   validateCompliancePolicyInput,
 } from "../../core/compliance/index.js";
 import { matchPolicyFilters, parsePolicyFilters } from "../../core/filters/index.js";
+import { notFound } from "../../errors/api-error.js";
+import { isoTime } from "../../formats/ids.js";
 import { eventsOfAsset } from "../../store/asset-events.js";
 import { getAsset } from "../../store/assets.js";
 import {
@@ -17,7 +19,6 @@ import {
   getCompliancePolicy,
   insertCompliancePolicy,
 } from "../../store/compliance-policies.js";
-import { isoTime, notFound } from "../../verify/primitives.js";
 import { type AccessView, canReadEvent, projectAttributes } from "../access/access-view.js";
 import { adminCollection } from "../admin-collection.js";
 import { enumList } from "../records/list-query.js";

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
+import { badRequest } from "../../errors/api-error.js";
+import { isoTime } from "../../formats/ids.js";
 import {
   type ApplicationRow,
   applicationRows,
@@ -9,7 +11,6 @@ import {
   insertApplication,
   updateApplication,
 } from "../../store/applications.js";
-import { badRequest, isoTime } from "../../verify/primitives.js";
 import { adminCollection } from "../admin-collection.js";
 import { valuesOf } from "../records/list-query.js";
 import { hashGeneratedSecret, newSecret } from "./secrets.js";

@@ -1,11 +1,13 @@
 import { createRemoteJWKSet, customFetch, decodeJwt, type JWTPayload, jwtVerify } from "jose";
 import { z } from "zod";
 import type { Ctx, Principal } from "../../context.js";
+import { ApiError } from "../../errors/api-error.js";
+import { isUuid } from "../../formats/ids.js";
+import { readBounded } from "../../net/bounded-body.js";
 import { getApplication } from "../../store/applications.js";
 import { getMemberByEmail } from "../../store/members.js";
 import { isRootPrincipal } from "../../store/root-principals.js";
 import { listTenancies } from "../../store/tenancies.js";
-import { ApiError, isUuid, readBounded } from "../../verify/primitives.js";
 import { tokenVerifyKeys } from "./token-keys.js";
 import { appIdpIssuer, tokenAudience } from "./tokens.js";
 

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
+import { badRequest, notFound } from "../../errors/api-error.js";
+import { isoTime } from "../../formats/ids.js";
 import {
   deleteInvite,
   getInvite,
@@ -9,7 +11,6 @@ import {
   inviteRows,
 } from "../../store/invites.js";
 import { admitMember, getMemberByEmail } from "../../store/members.js";
-import { badRequest, isoTime, notFound } from "../../verify/primitives.js";
 import { adminCollection } from "../admin-collection.js";
 import { valuesOf } from "../records/list-query.js";
 import { memberOut } from "./members.js";

@@ -1,4 +1,5 @@
 import type { Ctx, Principal } from "../../context.js";
+import { badRequest } from "../../errors/api-error.js";
 import {
   type MemberRow,
   type MemberState,
@@ -8,7 +9,6 @@ import {
   updateMember,
 } from "../../store/members.js";
 import { emptySource, type RowSource } from "../../store/row-source.js";
-import { badRequest } from "../../verify/primitives.js";
 import { adminCollection, identified } from "../admin-collection.js";
 import { scalar } from "../records/list-query.js";
 

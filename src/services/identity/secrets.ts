@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { availableParallelism } from "node:os";
-import { ApiError } from "../../verify/primitives.js";
+import { ApiError } from "../../errors/api-error.js";
 import { WorkGate } from "./work-gate.js";
 
 // N=2^14 takes ~40 ms here: slow for an attacker with a stolen table, and the context's

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { type Ctx, type Principal, tenantIdentity } from "../../context.js";
+import { badRequest, forbidden } from "../../errors/api-error.js";
 import {
   deleteSubject,
   getSubject,
@@ -9,7 +10,6 @@ import {
   subjectRows,
   updateSubject,
 } from "../../store/subjects.js";
-import { badRequest, forbidden } from "../../verify/primitives.js";
 import { adminCollection, identified } from "../admin-collection.js";
 import { valuesOf } from "../records/list-query.js";
 import { SELF_SUBJECT_ID, walletAddress } from "./self-subject.js";

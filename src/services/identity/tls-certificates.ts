@@ -1,5 +1,6 @@
 import { randomUUID, X509Certificate } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
+import { badRequest } from "../../errors/api-error.js";
 import {
   countTlsCaCertificates,
   deleteTlsCaCertificate,
@@ -9,7 +10,6 @@ import {
   tlsCaCertificateRows,
   updateTlsCaCertificate,
 } from "../../store/tlscacertificates.js";
-import { badRequest } from "../../verify/primitives.js";
 import { adminCollection, identified } from "../admin-collection.js";
 import { valuesOf } from "../records/list-query.js";
 

@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import { base64url } from "jose";
 import type { Ctx } from "../../context.js";
 import { FailureWindow } from "../../core/api/failure-window.js";
+import { ApiError, badRequest } from "../../errors/api-error.js";
+import { isUuid } from "../../formats/ids.js";
 import type { LoadedKey } from "../../keys/keyring.js";
 import { getApplication } from "../../store/applications.js";
-import { ApiError, badRequest, isUuid } from "../../verify/primitives.js";
 import { hashGeneratedSecret, newSecret, verifySecret } from "./secrets.js";
 import { TOKEN_TTL_SECONDS } from "./token-keys.js";
 

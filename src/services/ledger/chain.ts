@@ -1,11 +1,13 @@
 import type { Ctx, Principal } from "../../context.js";
 import { parseUint64, reachable } from "../../core/api/numbers.js";
 import type { Block } from "../../core/chain/block.js";
+import { notFound } from "../../errors/api-error.js";
+import { isoTime } from "../../formats/ids.js";
+import { assetEventRecord } from "../../formats/record/asset-event.js";
 import { validatorAddress } from "../../keys/validator.js";
 import { getAssetEvent } from "../../store/asset-events.js";
 import { getAsset } from "../../store/assets.js";
 import { allBlocks, blockByHash, blockByNumber, headBlock } from "../../store/chain.js";
-import { assetEventRecord, isoTime, notFound } from "../../verify/primitives.js";
 import { canReadEvent } from "../access/access-view.js";
 import { viewFor } from "../access/caller-view.js";
 

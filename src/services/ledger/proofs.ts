@@ -1,6 +1,11 @@
 import type { Ctx } from "../../context.js";
 import { consistencyProofIndices } from "../../core/log/mmr-proof.js";
 import * as treeProof from "../../core/log/tree-proof.js";
+import { ApiError, badRequest } from "../../errors/api-error.js";
+import type { MmrProofForm } from "../../formats/cose/receipt.js";
+import { isValidMmrSize, mmrIndexOfLeaf, peakIndices } from "../../formats/mmr/indices.js";
+import { includedRoot, inclusionProofIndices } from "../../formats/mmr/proof.js";
+import * as tree from "../../formats/rfc9162/index.js";
 import { signedWith } from "../../keys/keyring.js";
 import type { SignedBasis, SigningWhat } from "../../keys/signed-basis.js";
 import type { Queryable } from "../../store/db.js";
@@ -9,17 +14,6 @@ import { mmrNodesOf, type NodeSource, treeNodesOf } from "../../store/period-arc
 import { getSeal, type SealRow } from "../../store/seals.js";
 import { type CheckpointRow, latestCheckpoint } from "../../store/tlog-checkpoints.js";
 import { nodeKey, tlogSize } from "../../store/tlog-nodes.js";
-import type { MmrProofForm } from "../../verify/primitives.js";
-import {
-  ApiError,
-  badRequest,
-  includedRoot,
-  inclusionProofIndices,
-  isValidMmrSize,
-  mmrIndexOfLeaf,
-  peakIndices,
-  rfc9162 as tree,
-} from "../../verify/primitives.js";
 import { readThrough } from "../read-through.js";
 import { readNodeSource } from "./node-source.js";
 import { mmrReceiptSigning, treeReceiptSigning } from "./receipt-signing.js";

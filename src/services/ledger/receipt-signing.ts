@@ -1,8 +1,9 @@
 import type { Ctx } from "../../context.js";
 import { buildReceipt, buildRfc9162Receipt } from "../../core/log/receipt.js";
 import type { Signer } from "../../core/log/sign1.js";
+import type { MmrProofForm } from "../../formats/cose/receipt.js";
+import type { PublicKey } from "../../formats/crypto/public-key.js";
 import type { EntryRow } from "../../store/ledger.js";
-import type { MmrProofForm, PublicKey } from "../../verify/primitives.js";
 
 /** The seal key a receipt is signed with: named by its kid, carried in the receipt's `cnf`. */
 interface ReceiptKey {

@@ -1,17 +1,14 @@
 import type { Ctx } from "../../context.js";
 import type { Signer } from "../../core/log/sign1.js";
 import * as treeProof from "../../core/log/tree-proof.js";
+import { ApiError } from "../../errors/api-error.js";
+import { includedRoot, inclusionProofIndices } from "../../formats/mmr/proof.js";
+import type * as tree from "../../formats/rfc9162/index.js";
 import { type Es256Key, signedWith } from "../../keys/keyring.js";
 import { type EntryRow, entriesOfRecords } from "../../store/ledger.js";
 import { mmrNodesOf } from "../../store/period-archive.js";
 import { getSeal, type SealRow } from "../../store/seals.js";
 import { type CheckpointRow, latestCheckpoint } from "../../store/tlog-checkpoints.js";
-import {
-  ApiError,
-  includedRoot,
-  inclusionProofIndices,
-  type rfc9162 as tree,
-} from "../../verify/primitives.js";
 import { readNodeSource } from "./node-source.js";
 import { leafOfRow, type Profile, peakOfSeal, treeNodes, treePathToSigned } from "./proofs.js";
 import { mmrReceiptSigning, treeReceiptSigning } from "./receipt-signing.js";

@@ -1,10 +1,10 @@
 import type { Ctx } from "../../context.js";
 import { formatProofExtra, formatTlogProof } from "../../core/log/tlog-format.js";
 import * as treeProof from "../../core/log/tree-proof.js";
+import { ApiError } from "../../errors/api-error.js";
 import { getStatement } from "../../store/free-events.js";
 import { entryOfRecord } from "../../store/ledger.js";
 import { cosignaturesOf, publishedCheckpoint } from "../../store/tlog-checkpoints.js";
-import { ApiError } from "../../verify/primitives.js";
 import { readNodeSource } from "./node-source.js";
 import { leafOfRow, treeNodes, treePathToSigned } from "./proofs.js";
 

@@ -1,6 +1,9 @@
 import type { Ctx } from "../../context.js";
+import { notFound } from "../../errors/api-error.js";
+import { cosignatureDate } from "../../formats/tlog/cosignature.js";
+import { parseVkey } from "../../formats/tlog/keys.js";
+import { ML_DSA_44 } from "../../formats/tlog/ml-dsa.js";
 import { lastCosignatures, originOf } from "../../store/tlog-checkpoints.js";
-import { cosignatureDate, ML_DSA_44, notFound, parseVkey } from "../../verify/primitives.js";
 
 /** A configured witness as the log shows it: who, with which key, and what it last cosigned. */
 export interface WitnessStatus {

@@ -2,6 +2,17 @@ import type { Ctx } from "../../context.js";
 import { mlDsa44Keys } from "../../core/log/ml-dsa-sign.js";
 import { formatVkey } from "../../core/log/note-sign.js";
 import { formatEntryBundle } from "../../core/log/tlog-format.js";
+import { notFound } from "../../errors/api-error.js";
+import { ED25519 } from "../../formats/tlog/keys.js";
+import { ML_DSA_44 } from "../../formats/tlog/ml-dsa.js";
+import {
+  parseTilePath,
+  TILE_HEIGHT,
+  TILE_WIDTH,
+  type TileRef,
+  tilePath,
+  tileWidth,
+} from "../../formats/tlog/tile-path.js";
 import { archivedExtent, archivedObject, treeLevelOf } from "../../store/period-archive.js";
 import {
   cosignaturesOf,
@@ -12,17 +23,6 @@ import {
   TLOG_ML_DSA_KEY,
 } from "../../store/tlog-checkpoints.js";
 import { leafEntries } from "../../store/tlog-tiles.js";
-import {
-  ED25519,
-  ML_DSA_44,
-  notFound,
-  parseTilePath,
-  TILE_HEIGHT,
-  TILE_WIDTH,
-  type TileRef,
-  tilePath,
-  tileWidth,
-} from "../../verify/primitives.js";
 import { readNodeSource } from "./node-source.js";
 
 /**

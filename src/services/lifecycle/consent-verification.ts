@@ -1,6 +1,6 @@
 import type { Ctx, Principal } from "../../context.js";
-import type { PurposeConsent } from "../../verify/primitives.js";
-import { consentOf, LIFECYCLE_ATTRIBUTES, lifecycleOrder } from "../../verify/primitives.js";
+import type { PurposeConsent } from "../../verify/house.js";
+import { consentOf, LIFECYCLE_ATTRIBUTES, lifecycleOrder } from "../../verify/house.js";
 import { adminView } from "../access/access-view.js";
 import { writeViewFor } from "../access/caller-view.js";
 import { createAssetEvent } from "../records/asset-events.js";

@@ -1,13 +1,10 @@
 import type { Ctx, Principal } from "../../context.js";
+import { badRequest } from "../../errors/api-error.js";
+import { isUuid } from "../../formats/ids.js";
+import { type AssetEventRecord, assetEventRecord } from "../../formats/record/asset-event.js";
+import { freeEventRecord } from "../../formats/record/free-event.js";
 import { creationEventOf } from "../../store/asset-events.js";
 import { freeEventsOfVcon } from "../../store/free-events.js";
-import {
-  type AssetEventRecord,
-  assetEventRecord,
-  badRequest,
-  freeEventRecord,
-  isUuid,
-} from "../../verify/primitives.js";
 import type { AccessView } from "../access/access-view.js";
 import { viewFor } from "../access/caller-view.js";
 import { readAssetEvent } from "../records/assets.js";

@@ -4,21 +4,17 @@
 // audit room (verify/lifecycle). Like every service it may use the store, the keys, core and the
 // audit room, and the other services' use cases (records, access, identity, write).
 import type { Ctx, Principal } from "../../context.js";
+import { badRequest, forbidden, notFound } from "../../errors/api-error.js";
+import { CodedError } from "../../formats/coded-error.js";
+import { assetEventRecord } from "../../formats/record/asset-event.js";
+import { commitmentOf } from "../../formats/record/erasable.js";
+import { freeEventRecord } from "../../formats/record/free-event.js";
 import type { StoredAssetEvent } from "../../store/asset-events.js";
 import { contentReferenced, deleteBlobs, heldBlobs, lockContent } from "../../store/blobs.js";
 import type { Queryable } from "../../store/db.js";
 import { erasableRows, eraseValues, lockErasure } from "../../store/erasable-values.js";
 import type { FreeEventRow } from "../../store/free-events.js";
-import {
-  assetEventRecord,
-  badRequest,
-  CodedError,
-  commitmentOf,
-  forbidden,
-  freeEventRecord,
-  LIFECYCLE_ATTRIBUTES,
-  notFound,
-} from "../../verify/primitives.js";
+import { LIFECYCLE_ATTRIBUTES } from "../../verify/house.js";
 import { writeViewFor } from "../access/caller-view.js";
 import { acceptedPrincipal } from "../identity/principals.js";
 import { type CheckedEvent, checkEvent, writingErasables } from "../records/asset-events.js";

@@ -2,14 +2,11 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import { type RequestInit as UndiciInit, fetch as undiciFetch } from "undici";
 import type { Ctx, Principal } from "../../context.js";
-import {
-  noticeBody,
-  noticeHeaders,
-  noticeRetryDelayMs,
-  revocationOf,
-  signingSecret,
-} from "../../core/lifecycle/revocation-notice.js";
+import { badRequest, forbidden, notFound } from "../../errors/api-error.js";
+import { CodedError } from "../../formats/coded-error.js";
+import { isUuid } from "../../formats/ids.js";
 import { openSecret, sealSecret } from "../../keys/secret-box.js";
+import { fetchWithin, timeLimit } from "../../net/time-limit.js";
 import {
   acknowledgeNotice,
   claimDueNotices,
@@ -26,19 +23,17 @@ import {
   revocationCandidates,
   settledEventSeq,
 } from "../../store/revocation-notices.js";
-import {
-  badRequest,
-  CodedError,
-  fetchWithin,
-  forbidden,
-  isUuid,
-  LIFECYCLE_ATTRIBUTES,
-  notFound,
-  timeLimit,
-} from "../../verify/primitives.js";
+import { LIFECYCLE_ATTRIBUTES } from "../../verify/house.js";
 import { adminView } from "../access/access-view.js";
 import { acceptedPrincipal } from "../identity/principals.js";
 import { createAssetEvent } from "../records/asset-events.js";
+import {
+  noticeBody,
+  noticeHeaders,
+  noticeRetryDelayMs,
+  revocationOf,
+  signingSecret,
+} from "./revocation-notice.js";
 import { refusedUrl, WebhookAddressRefused, webhookDispatcher } from "./webhook-address.js";
 
 /** The acknowledgement's operation (vocabulary: ours, the draft asks for it and names none). */

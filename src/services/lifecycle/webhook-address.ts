@@ -11,7 +11,7 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 import { Agent } from "undici";
-import { CodedError } from "../../verify/primitives.js";
+import { CodedError } from "../../formats/coded-error.js";
 
 const BLOCKED = new BlockList();
 for (const [net, prefix] of [

@@ -1,16 +1,11 @@
 import { type Outcome, settle } from "../../batching/coalescer.js";
 import type { Ctx, Principal } from "../../context.js";
+import { badRequest, forbidden, notFound } from "../../errors/api-error.js";
+import { isUuid } from "../../formats/ids.js";
+import { type AssetEventRecord, assetEventRecord } from "../../formats/record/asset-event.js";
 import type { Principal4 } from "../../store/asset-events.js";
 import { type AssetRow, getAsset } from "../../store/assets.js";
 import { dropErasableValues, putErasableValues } from "../../store/erasable-values.js";
-import {
-  type AssetEventRecord,
-  assetEventRecord,
-  badRequest,
-  forbidden,
-  isUuid,
-  notFound,
-} from "../../verify/primitives.js";
 import { type AccessView, writeRefusal } from "../access/access-view.js";
 import { acceptedPrincipal, declaredPrincipal } from "../identity/principals.js";
 import type { PendingEvent } from "../write/event-batcher.js";

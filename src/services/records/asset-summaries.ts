@@ -1,8 +1,10 @@
 import type { Ctx } from "../../context.js";
 import type { AssetSummaryOrder } from "../../core/filters/list-spec.js";
 import { assertStorableText } from "../../core/filters/text-guard.js";
+import { badRequest } from "../../errors/api-error.js";
+import { isoTime } from "../../formats/ids.js";
+import { type AssetRecord, assetRecord } from "../../formats/record/asset.js";
 import { assetSummaryList } from "../../store/asset-summaries.js";
-import { type AssetRecord, assetRecord, badRequest, isoTime } from "../../verify/primitives.js";
 import { type AccessView, projectAttributes } from "../access/access-view.js";
 
 /** An asset as the list of summaries shows it: the record, its readable events' count and newest time. */

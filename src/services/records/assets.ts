@@ -2,19 +2,13 @@ import { randomUUID } from "node:crypto";
 import { type Outcome, settle } from "../../batching/coalescer.js";
 import type { Ctx, Principal } from "../../context.js";
 import { fullGrant, hasName } from "../../core/access/index.js";
+import { badRequest, forbidden, notFound } from "../../errors/api-error.js";
+import { type AssetRecord, assetRecord } from "../../formats/record/asset.js";
+import { type AssetEventRecord, assetEventRecord } from "../../formats/record/asset-event.js";
+import type { Face } from "../../formats/record/face.js";
 import { eventsOfAsset, getAssetEvent } from "../../store/asset-events.js";
 import { type AssetRow, getAsset, type NewAssetRow, newAssetAsRow } from "../../store/assets.js";
 import { putErasableValues } from "../../store/erasable-values.js";
-import {
-  type AssetEventRecord,
-  type AssetRecord,
-  assetEventRecord,
-  assetRecord,
-  badRequest,
-  type Face,
-  forbidden,
-  notFound,
-} from "../../verify/primitives.js";
 import { type AccessView, canReadEvent, projectAttributes } from "../access/access-view.js";
 import { acceptedPrincipal, internalPrincipal } from "../identity/principals.js";
 import { tenantWalletAddress } from "../identity/tenant-wallet.js";

@@ -1,5 +1,6 @@
 import { lookupValueProblem } from "../../core/scitt/lookup-values.js";
-import { badRequest, canonicalSubject } from "../../verify/primitives.js";
+import { badRequest } from "../../errors/api-error.js";
+import { canonicalSubject } from "../../formats/vcon/subject.js";
 
 /** Keys inside an attachment object. */
 const ATTACHMENT_KEYS = new Set([

@@ -1,16 +1,16 @@
 import { randomBytes } from "node:crypto";
 import type { Ctx } from "../../context.js";
-import { type ErasableValue, erasableRows } from "../../store/erasable-values.js";
+import { badRequest } from "../../errors/api-error.js";
+import { toBase64 } from "../../formats/crypto/bytes.js";
 import {
-  badRequest,
   COMMITMENT_KEY,
   commit,
   commitmentOf,
   type ErasableMember,
-  LIFECYCLE_ATTRIBUTES,
   SALT_BYTES,
-  toBase64,
-} from "../../verify/primitives.js";
+} from "../../formats/record/erasable.js";
+import { type ErasableValue, erasableRows } from "../../store/erasable-values.js";
+import { LIFECYCLE_ATTRIBUTES } from "../../verify/house.js";
 
 /** Names an erasable attribute may not have: the template's (statements are made of them) and DataTrails' own. */
 const NEVER_ERASABLE = new Set([

@@ -1,15 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
 import { parseODataFilter } from "../../core/odata/index.js";
+import { badRequest, forbidden, notFound } from "../../errors/api-error.js";
+import { freeEventRecord, freeEventSearchRecord } from "../../formats/record/free-event.js";
 import { putErasableValues } from "../../store/erasable-values.js";
 import { freeEventSearch, getFreeEvent, type NewFreeEvent } from "../../store/free-events.js";
-import {
-  badRequest,
-  forbidden,
-  freeEventRecord,
-  freeEventSearchRecord,
-  notFound,
-} from "../../verify/primitives.js";
 import { writingErasables } from "./asset-events.js";
 import { checkLookupValues, validateAttributes, withCanonicalSubject } from "./attributes.js";
 import { commitErasableMap, withErasable, withErasables } from "./erasable.js";

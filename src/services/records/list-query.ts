@@ -1,6 +1,6 @@
 import { parseAttributeQuery } from "../../core/filters/index.js";
 import type { ListAttributeFilter } from "../../core/filters/list-spec.js";
-import { badRequest } from "../../verify/primitives.js";
+import { badRequest } from "../../errors/api-error.js";
 
 /**
  * The attribute filters of a query over the given prefixes. A filter under `guardedPrefix` (the

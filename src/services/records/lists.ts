@@ -1,16 +1,12 @@
 import type { Ctx } from "../../context.js";
 import { ASSET_FILTER_PREFIXES, EVENT_FILTER_PREFIXES } from "../../core/filters/list-spec.js";
+import { notFound } from "../../errors/api-error.js";
+import { type AssetRecord, assetRecord } from "../../formats/record/asset.js";
+import { type AssetEventRecord, assetEventRecord } from "../../formats/record/asset-event.js";
+import type { Face } from "../../formats/record/face.js";
 import type { AssetEventRow } from "../../store/asset-events.js";
 import { type AssetRow, getAsset } from "../../store/assets.js";
 import { assetEventList, assetList } from "../../store/record-lists.js";
-import {
-  type AssetEventRecord,
-  type AssetRecord,
-  assetEventRecord,
-  assetRecord,
-  type Face,
-  notFound,
-} from "../../verify/primitives.js";
 import { type AccessView, canReadEvent, projectAttributes } from "../access/access-view.js";
 import { withErasables } from "./erasable.js";
 import {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
 import { hasName } from "../../core/access/index.js";
 import { LOCATION_FILTER_PREFIXES, type LocationAccess } from "../../core/filters/list-spec.js";
+import { notFound } from "../../errors/api-error.js";
 import {
   countLocations,
   deleteLocation,
@@ -13,7 +14,6 @@ import {
   updateLocation,
 } from "../../store/locations.js";
 import type { RowSource } from "../../store/row-source.js";
-import { notFound } from "../../verify/primitives.js";
 import { viewFor } from "../access/caller-view.js";
 import { adminCollection } from "../admin-collection.js";
 import { tenantWalletAddress } from "../identity/tenant-wallet.js";

@@ -1,8 +1,8 @@
 import type { Principal } from "../../context.js";
+import { badRequest } from "../../errors/api-error.js";
 import { blobHash } from "../../store/blobs.js";
 import type { Queryable } from "../../store/db.js";
 import { locationExists } from "../../store/locations.js";
-import { badRequest } from "../../verify/primitives.js";
 import type { AttachmentRef } from "./attributes.js";
 
 /**

@@ -1,4 +1,4 @@
-import { ApiError } from "../../verify/primitives.js";
+import { ApiError } from "../../errors/api-error.js";
 
 /**
  * The open SCITT logs' own registration rate, per tenancy and per process: a token bucket of the

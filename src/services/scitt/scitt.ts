@@ -11,6 +11,15 @@ import {
   StatementError,
   screenStatement,
 } from "../../core/scitt/index.js";
+import { ApiError, badRequest, forbidden, notFound } from "../../errors/api-error.js";
+import { CodedError } from "../../formats/coded-error.js";
+import type { MmrProofForm } from "../../formats/cose/receipt.js";
+import { fromBase64, toBase64 } from "../../formats/crypto/bytes.js";
+import { ecJwk, type PublicKey } from "../../formats/crypto/public-key.js";
+import { isUuid } from "../../formats/ids.js";
+import type { ApiRecord } from "../../formats/record/api-record.js";
+import { assetEventRecord } from "../../formats/record/asset-event.js";
+import { freeEventRecord } from "../../formats/record/free-event.js";
 import { signedWith } from "../../keys/keyring.js";
 import type { AssetEventRow } from "../../store/asset-events.js";
 import { getFreeEvent, getStatement } from "../../store/free-events.js";
@@ -18,22 +27,6 @@ import { deleteScittKey, insertScittKey, listScittKeys } from "../../store/scitt
 import { getRegistrationPolicy, putRegistrationPolicy } from "../../store/scitt-registration-policies.js";
 import { getTenancy } from "../../store/tenancies.js";
 import { tlsCaCertificateRows } from "../../store/tlscacertificates.js";
-import type { ApiRecord } from "../../verify/index.js";
-import type { MmrProofForm } from "../../verify/primitives.js";
-import {
-  ApiError,
-  assetEventRecord,
-  badRequest,
-  CodedError,
-  ecJwk,
-  forbidden,
-  freeEventRecord,
-  fromBase64,
-  isUuid,
-  notFound,
-  type PublicKey,
-  toBase64,
-} from "../../verify/primitives.js";
 import { writeViewFor } from "../access/caller-view.js";
 import {
   requireReadableEvent,

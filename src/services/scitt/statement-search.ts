@@ -1,4 +1,6 @@
 import type { Ctx, Principal } from "../../context.js";
+import { badRequest } from "../../errors/api-error.js";
+import { isoTime, isUuid } from "../../formats/ids.js";
 import {
   type AssetEventStatementRow,
   type FreeEventStatementRow,
@@ -6,7 +8,6 @@ import {
   findFreeEventStatements,
   type StatementCriteria,
 } from "../../store/statements.js";
-import { badRequest, isoTime, isUuid } from "../../verify/primitives.js";
 import { viewFor } from "../access/caller-view.js";
 
 /** A statement as the search returns it: what it says, and where its record is. */

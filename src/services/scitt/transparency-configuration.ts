@@ -1,5 +1,6 @@
 import type { Ctx } from "../../context.js";
-import { VDS_MMR, VDS_RFC9162 } from "../../verify/primitives.js";
+import { VDS_MMR } from "../../formats/cose/receipt.js";
+import { VDS_RFC9162 } from "../../formats/cose/receipt-rfc9162.js";
 
 /**
  * What a leaf is, per receipt profile: RFC 9942 leaves the entry to the log, and a generic

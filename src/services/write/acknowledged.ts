@@ -1,5 +1,5 @@
 import type { Ctx } from "../../context.js";
-import { ApiError } from "../../verify/primitives.js";
+import { ApiError } from "../../errors/api-error.js";
 
 /**
  * Before a write is answered as done: with a standby configured (DATABASE_STANDBY_URL), the

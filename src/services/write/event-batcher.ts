@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { CommitWake, Ctx } from "../../context.js";
+import { notFound } from "../../errors/api-error.js";
 import type { Keyring } from "../../keys/keyring.js";
 import {
   insertAssetEvents,
@@ -19,7 +20,6 @@ import {
 } from "../../store/assets.js";
 import type { Db, Queryable } from "../../store/db.js";
 import type { FreshEvents } from "../../store/fresh-events.js";
-import { notFound } from "../../verify/primitives.js";
 import { tenantWalletAddress } from "../identity/tenant-wallet.js";
 import { GroupCommit, type Outcome } from "./group-commit.js";
 

@@ -1,9 +1,9 @@
 import type { CommitWake, Ctx } from "../../context.js";
+import { ApiError, quotaExceeded } from "../../errors/api-error.js";
 import type { Queryable } from "../../store/db.js";
 import { type FreeEventRow, insertFreeEvents, type NewFreeEvent } from "../../store/free-events.js";
 import { getTenancy } from "../../store/tenancies.js";
 import { consumeQuota } from "../../store/usage.js";
-import { ApiError, quotaExceeded } from "../../verify/primitives.js";
 import { GroupCommit, type Outcome } from "./group-commit.js";
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { type Readable, Transform } from "node:stream";
-import { CodedError } from "../../verify/primitives.js";
+import { CodedError } from "../../formats/coded-error.js";
 
 /** Bytes a store gave under a hash they do not have: the store (a bucket, a disk) was changed. */
 class BlobBytesMismatch extends CodedError<"BLOB_BYTES_MISMATCH"> {

@@ -5,7 +5,6 @@ export {
   type BundleFailure,
   type BundleFailureCode,
   type BundleReport,
-  looksLikeBundle,
   parseBundle,
   verifyBundle,
 } from "./verify.js";

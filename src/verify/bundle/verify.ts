@@ -1,12 +1,12 @@
-import { CodedError } from "../api/coded-error.js";
-import { decodeSeal, verifySeal } from "../cose/index.js";
-import { type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../crypto/public-key.js";
-import { canonicalSubject } from "../lifecycle/subject.js";
-import { entryWords, leafIndexOfMmrIndex, verifyConsistency } from "../mmr/index.js";
+import { CodedError } from "../../formats/coded-error.js";
+import { decodeSeal, verifySeal } from "../../formats/cose/index.js";
+import { type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../../formats/crypto/public-key.js";
+import { entryWords, leafIndexOfMmrIndex, verifyConsistency } from "../../formats/mmr/index.js";
+import { signedAttributes } from "../../formats/record/api-record.js";
+import { type AttributeStanding, erasableStandings, erasedWords } from "../../formats/record/erasable.js";
+import { verifyConsistency as verifyTreeConsistency } from "../../formats/rfc9162/index.js";
+import { canonicalSubject } from "../../formats/vcon/subject.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../receipts/index.js";
-import { signedAttributes } from "../receipts/record.js";
-import { type AttributeStanding, erasableStandings, erasedWords } from "../record/erasable.js";
-import { verifyConsistency as verifyTreeConsistency } from "../rfc9162/index.js";
 import {
   type CheckpointJudgement,
   coseKeyFingerprints,

@@ -10,9 +10,9 @@
  * `vcon_received` with its receipt, which the sender's `vcon_sent` carries. Either side's evidence
  * then proves the hop on its own.
  */
-import { fromBase64 } from "../crypto/bytes.js";
-import type { PublicKey, PublicKeyFactory } from "../crypto/public-key.js";
-import { publicKeyFromJwk } from "../crypto/public-key.js";
+import { fromBase64 } from "../../formats/crypto/bytes.js";
+import type { PublicKey, PublicKeyFactory } from "../../formats/crypto/public-key.js";
+import { publicKeyFromJwk } from "../../formats/crypto/public-key.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../receipts/index.js";
 import { keyFingerprint } from "../verdict/fingerprint.js";
 import type { LifecycleRecord } from "./consent.js";

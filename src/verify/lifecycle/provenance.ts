@@ -13,9 +13,9 @@
  * it must be the one recomputed.
  */
 import canonicalizeModule from "canonicalize";
-import { toHex, utf8 } from "../crypto/bytes.js";
-import { sha256 } from "../crypto/sha256.js";
-import { sameSubject } from "./subject.js";
+import { toHex, utf8 } from "../../formats/crypto/bytes.js";
+import { sha256 } from "../../formats/crypto/sha256.js";
+import { sameSubject } from "../../formats/vcon/subject.js";
 
 type Canonicalize = (input: unknown) => string | undefined;
 // canonicalize is CommonJS with an ESM-style d.ts: under NodeNext the default import is the function at run time.

@@ -7,7 +7,7 @@
  * (the CLI, /verify, the console).
  */
 
-import { erasableStandings } from "../record/erasable.js";
+import { erasableStandings } from "../../formats/record/erasable.js";
 import { type BreachDeadlines, type BreachState, breachStates, DEFAULT_BREACH_DEADLINES } from "./breach.js";
 import {
   type ConsentRole,

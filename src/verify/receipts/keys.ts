@@ -1,6 +1,6 @@
-import { decodeCbor } from "../cbor/index.js";
-import { publicKeyFromCoseKey } from "../cose/index.js";
-import { type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../crypto/public-key.js";
+import { decodeCbor } from "../../formats/cbor/index.js";
+import { publicKeyFromCoseKey } from "../../formats/cose/index.js";
+import { type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../../formats/crypto/public-key.js";
 
 /**
  * Keys by kid from a COSE_KeySet (as `/.well-known/scitt-keys` serves it). `makeKey` is the

@@ -1,8 +1,8 @@
-import { decodeSign1, HEADER, type Sign1, verifySign1 } from "../cose/index.js";
-import type { PublicKey } from "../crypto/public-key.js";
-import { sha256 } from "../crypto/sha256.js";
-import { registeredEvent } from "../scitt/registered.js";
-import { type ApiRecord, candidateLeaves, recordKind } from "./record.js";
+import { decodeSign1, HEADER, type Sign1, verifySign1 } from "../../formats/cose/index.js";
+import type { PublicKey } from "../../formats/crypto/public-key.js";
+import { sha256 } from "../../formats/crypto/sha256.js";
+import { type ApiRecord, candidateLeaves, recordKind } from "../../formats/record/api-record.js";
+import { registeredEvent } from "../../formats/scitt/registered.js";
 
 /**
  * The issuer's signature over a registered statement, which is what binds the record's subject,

@@ -1,4 +1,4 @@
-import { type CborValue, encodeCbor, Tagged } from "../cbor/index.js";
+import type { CborValue } from "../../formats/cbor/index.js";
 import {
   decodeReceipt,
   decodeRfc9162Receipt,
@@ -10,41 +10,21 @@ import {
   verifyReceipt,
   verifyRfc9162Receipt,
   verifySign1,
-} from "../cose/index.js";
-import type { PublicKey } from "../crypto/public-key.js";
-import { parseIdTimestamp, tlogLeafData } from "../ledger/index.js";
-import { type ApiRecord, signedAttributes, verifyRecordReceipt } from "../receipts/record.js";
+} from "../../formats/cose/index.js";
+import type { PublicKey } from "../../formats/crypto/public-key.js";
+import { parseIdTimestamp } from "../../formats/ledger/index.js";
+import { type ApiRecord, signedAttributes } from "../../formats/record/api-record.js";
 import {
   type AssetFreeLeafSchema,
   assetFreeEventLeafHash,
   assetFreeExtraBytes,
   assetFreeLeafSchemas,
-} from "../record/index.js";
-import { leafHash } from "../rfc9162/index.js";
-import { cwtClaimsOf } from "./cwt-claims.js";
-import { registeredEvent } from "./registered.js";
-import { statementToEventAttributes } from "./statement.js";
-
-/**
- * Unprotected header of a transparent statement made from a record (an asset event or an
- * asset-free event carrying the vCon template): the record's API JSON (UTF-8), as the caller
- * may read it. Its receipts are the record's, whose leaf only the record recomputes; the
- * statement's own attributes must agree with it (`statementMatchesRecord`).
- */
-const RECORD_JSON = -70002;
-
-/** The statement with its receipts in unprotected header 394 (a transparent statement), and optionally its record. */
-export function attachReceipts(
-  statement: Uint8Array,
-  receipts: Uint8Array[],
-  record?: ApiRecord,
-): Uint8Array {
-  const s = decodeSign1(statement);
-  const unprotected = new Map<CborValue, CborValue>(s.unprotectedHeader);
-  unprotected.set(HEADER.receipts, receipts);
-  if (record) unprotected.set(RECORD_JSON, new TextEncoder().encode(JSON.stringify(record)));
-  return encodeCbor(new Tagged(18, [s.protectedBytes, unprotected, s.payload, s.signature]));
-}
+} from "../../formats/record/index.js";
+import { cwtClaimsOf } from "../../formats/scitt/cwt-claims.js";
+import { registeredEvent } from "../../formats/scitt/registered.js";
+import { statementToEventAttributes } from "../../formats/scitt/statement.js";
+import { RECORD_JSON, registeredTreeLeaf } from "../../formats/scitt/transparent-statement.js";
+import { verifyRecordReceipt } from "../receipts/record.js";
 
 /** The MMR leaf a receipt for this registered statement must lead from. */
 function registeredLeaf(
@@ -62,13 +42,6 @@ function registeredLeaf(
     assetFreeExtraBytes(tenant),
     schema,
   );
-}
-
-/** The RFC 9162 leaf hash of a registered statement: SHA-256(0x00 ‖ SHA-256(payload)). */
-export function registeredTreeLeaf(statement: Uint8Array, detachedPayload?: Uint8Array): Uint8Array {
-  const payload = decodeSign1(statement).payload ?? detachedPayload;
-  if (!payload) throw new Error("the statement's payload is detached; give it to recompute the leaf");
-  return leafHash(tlogLeafData({ mmrLeaf: new Uint8Array(), statementPayload: payload }));
 }
 
 const sameText = (a: unknown, b: string, name: string) => {

@@ -1,9 +1,9 @@
-import { leafIndexOfMmrIndex } from "../mmr/index.js";
-import { type ApiRecord, leafOfRecord, logIndexOf } from "../receipts/record.js";
-import { type Checkpoint, parseCheckpoint } from "./checkpoint.js";
-import { verifyNote } from "./note.js";
-import { type TileFetch, verifyEntryInTiles } from "./tiles.js";
-import { verifierFromVkey } from "./vkey-verifier.js";
+import { leafIndexOfMmrIndex } from "../../formats/mmr/index.js";
+import { type ApiRecord, leafOfRecord, logIndexOf } from "../../formats/record/api-record.js";
+import { type Checkpoint, parseCheckpoint } from "../../formats/tlog/checkpoint.js";
+import { verifyNote } from "../../formats/tlog/note.js";
+import { type TileFetch, verifyEntryInTiles } from "../../formats/tlog/tiles.js";
+import { verifierFromVkey } from "../../formats/tlog/vkey-verifier.js";
 
 /** Whom a verifier trusts for a log: its key, and the witnesses of which `quorum` must cosign. */
 export interface LogTrust {

@@ -1,9 +1,9 @@
-import { type Sha256, sha256 } from "../crypto/sha256.js";
-import { verifyConsistency, verifyInclusion } from "../rfc9162/verify.js";
-import type { Checkpoint } from "./checkpoint.js";
+import { type Sha256, sha256 } from "../../formats/crypto/sha256.js";
+import { verifyConsistency, verifyInclusion } from "../../formats/rfc9162/verify.js";
+import type { Checkpoint } from "../../formats/tlog/checkpoint.js";
+import { fromBase64, NoteError, toBase64 } from "../../formats/tlog/note.js";
+import { leafHash } from "../../formats/tlog/tree.js";
 import { type LogTrust, verifyCheckpoint } from "./log-check.js";
-import { fromBase64, NoteError, toBase64 } from "./note.js";
-import { leafHash } from "./tree.js";
 
 /**
  * Log periods (docs/scaling.md, "Log periods"): a tenancy's log is closed at a size, an age or

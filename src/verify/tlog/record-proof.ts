@@ -1,6 +1,6 @@
-import { type ApiRecord, candidateLeaves } from "../receipts/record.js";
+import { type ApiRecord, candidateLeaves } from "../../formats/record/api-record.js";
 import { type LogTrust, otherLog, recordEntry } from "./log-check.js";
-import { type TlogProofVerdict, verifyTlogProof } from "./proof.js";
+import { type TlogProofVerdict, verifyTlogProof } from "./proof-check.js";
 
 /**
  * Verifies a record's tlog-proof with nothing but the record's JSON and the log's trust: the

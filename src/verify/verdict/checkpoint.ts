@@ -1,7 +1,12 @@
-import { type Checkpoint, parseCheckpoint } from "../tlog/checkpoint.js";
-import { cosignatureTime } from "../tlog/cosignature.js";
-import { type CheckedSignature, checkSignatures, type NoteVerifier, parseNote } from "../tlog/note.js";
-import { verifierFromVkey } from "../tlog/vkey-verifier.js";
+import { type Checkpoint, parseCheckpoint } from "../../formats/tlog/checkpoint.js";
+import { cosignatureTime } from "../../formats/tlog/cosignature.js";
+import {
+  type CheckedSignature,
+  checkSignatures,
+  type NoteVerifier,
+  parseNote,
+} from "../../formats/tlog/note.js";
+import { verifierFromVkey } from "../../formats/tlog/vkey-verifier.js";
 import { quorumMet, type TrustPolicy } from "./policy.js";
 
 /** A checkpoint judged against the caller's trust roots, with the key the evidence brought for it. */

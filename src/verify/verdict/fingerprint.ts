@@ -1,7 +1,7 @@
-import { fromBase64, toHex } from "../crypto/bytes.js";
-import type { PublicKey } from "../crypto/public-key.js";
-import { sha256 } from "../crypto/sha256.js";
-import { parseVkey } from "../tlog/keys.js";
+import { fromBase64, toHex } from "../../formats/crypto/bytes.js";
+import type { PublicKey } from "../../formats/crypto/public-key.js";
+import { sha256 } from "../../formats/crypto/sha256.js";
+import { parseVkey } from "../../formats/tlog/keys.js";
 import type { KeyFingerprint } from "./verdict.js";
 
 const digest = (b: Uint8Array) => `sha256:${toHex(sha256(b))}`;

@@ -1,5 +1,5 @@
-import { CodedError } from "../api/coded-error.js";
-import { parseVkey } from "../tlog/keys.js";
+import { CodedError } from "../../formats/coded-error.js";
+import { parseVkey } from "../../formats/tlog/keys.js";
 import type { TrustLevel } from "./verdict.js";
 
 /** A witness, or a group of which at least `k` members must have witnessed (C2SP tlog-policy). */

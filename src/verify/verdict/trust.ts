@@ -1,4 +1,4 @@
-import type { PublicKey } from "../crypto/public-key.js";
+import type { PublicKey } from "../../formats/crypto/public-key.js";
 import { emptyPolicy, pinsAnything, type TrustPolicy } from "./policy.js";
 
 /**

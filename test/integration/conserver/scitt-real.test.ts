@@ -6,8 +6,8 @@ import { coseStatementSigner, HttpRegistrar } from "../../../plugins/conserver/l
 import type { LinkContext, StatementSigner } from "../../../plugins/conserver/links/types.js";
 import { MemoryVconStore } from "../../../plugins/conserver/store/memory-store.js";
 import { parseVcon, vconUuid } from "../../../plugins/conserver/vcon.js";
-import { verifyStatement } from "../../../src/core/scitt/index.js";
-import { keysFromKeySet } from "../../../src/verify/receipts/index.js";
+import { verifyStatement } from "../../../src/verify/index.js";
+import { keysFromKeySet } from "../../../src/verify/receipts/keys.js";
 import { es256KeyPair } from "../../helpers/es256-key.js";
 import { fixturePath } from "../../helpers/fixtures.js";
 import { startTestService, type TestService } from "../../helpers/service.js";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
 import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
 import { ed25519PublicKey, formatVkey } from "../../../src/core/log/note-sign.js";
-import { ED25519, parseVkey } from "../../../src/verify/tlog/index.js";
+import { ED25519, parseVkey } from "../../../src/formats/tlog/index.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { leafPreimage } from "../../helpers/leaf-preimage.js";
 import { until } from "../../helpers/poll.js";

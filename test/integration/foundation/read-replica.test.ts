@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PgReplica, startPgReplica } from "../../../bench/pg-replica.js";
-import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
+import { keysFromKeySet } from "../../../src/verify/receipts/keys.js";
+import { verifyRecordReceipt } from "../../../src/verify/receipts/record.js";
 import { freshPostgresDatabase, POSTGRES_ADMIN_URL, testEngine } from "../../helpers/databases.js";
 import { until } from "../../helpers/poll.js";
 import { evidence, postEvent } from "../../helpers/records.js";

@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
+import { keysFromKeySet } from "../../../src/verify/receipts/keys.js";
+import { verifyRecordReceipt } from "../../../src/verify/receipts/record.js";
 import { fixtureJson, fixturePath } from "../../helpers/fixtures.js";
 import { committedRecord, until } from "../../helpers/poll.js";
 import { serviceForSuite } from "../../helpers/service.js";

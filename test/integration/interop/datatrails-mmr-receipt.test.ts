@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeReceipt } from "../../../src/verify/cose/index.js";
+import { decodeReceipt } from "../../../src/formats/cose/index.js";
 import { goAndService, goRunnable, runGoLines } from "../../helpers/go.js";
 import { until } from "../../helpers/poll.js";
 import { trustVectorKey } from "../../helpers/scitt-requests.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { leafIndexOfMmrIndex } from "../../../src/verify/mmr/index.js";
+import { leafIndexOfMmrIndex } from "../../../src/formats/mmr/index.js";
 import { goAndService, goRunnable, runGoLines } from "../../helpers/go.js";
 import { until } from "../../helpers/poll.js";
 import { evidence, postEvent, tenancyLog } from "../../helpers/records.js";

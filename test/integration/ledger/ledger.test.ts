@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { decodeSeal, verifySeal } from "../../../src/verify/cose/index.js";
-import { verifyConsistency } from "../../../src/verify/mmr/index.js";
-import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
+import { decodeSeal, verifySeal } from "../../../src/formats/cose/index.js";
+import { verifyConsistency } from "../../../src/formats/mmr/index.js";
+import { keysFromKeySet } from "../../../src/verify/receipts/keys.js";
+import { verifyRecordReceipt } from "../../../src/verify/receipts/record.js";
 import { until } from "../../helpers/poll.js";
 import { createAsset, evidence, postEvent } from "../../helpers/records.js";
 import { serviceForSuite } from "../../helpers/service.js";
@@ -287,7 +288,7 @@ describe("the verifiable ledger", () => {
       events: Array<Record<string, unknown>>;
     };
     expect(window.events).toHaveLength(details?.event_count ?? -1);
-    const { simpleHashAnchor } = await import("../../../src/verify/ledger/index.js");
+    const { simpleHashAnchor } = await import("../../../src/formats/ledger/index.js");
     expect(simpleHashAnchor(window.events as never, 3)).toBe(details?.anchor_hash);
   });
 });

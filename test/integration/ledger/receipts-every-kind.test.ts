@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
+import { keysFromKeySet } from "../../../src/verify/receipts/keys.js";
+import { verifyRecordReceipt } from "../../../src/verify/receipts/record.js";
 import { committedRecord } from "../../helpers/poll.js";
 import { serviceForSuite } from "../../helpers/service.js";
 

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { receiptsOfRecords } from "../../../src/services/ledger/receipts-in-bulk.js";
-import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
+import { keysFromKeySet } from "../../../src/verify/receipts/keys.js";
+import { verifyRecordReceipt } from "../../../src/verify/receipts/record.js";
 import { until } from "../../helpers/poll.js";
 import { serviceForSuite } from "../../helpers/service.js";
 import { newAsset } from "../../helpers/vcon-event.js";

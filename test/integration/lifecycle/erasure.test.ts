@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseBundle, verifyBundle } from "../../../src/verify/bundle/index.js";
+import { parseBundle, verifyBundle } from "../../../src/verify/bundle/verify.js";
 import { bundleConsentReport, keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/index.js";
-import { consentReportText } from "../../../src/verify/primitives.js";
+import { consentReportText } from "../../../src/verify/lifecycle/report.js";
 import { committedRecord, until } from "../../helpers/poll.js";
 import { plainApplication, serviceForSuite } from "../../helpers/service.js";
 import { newAsset, untilSealed, vconEvent } from "../../helpers/vcon-event.js";

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CborValue, decodeCbor } from "../../../src/verify/cbor/index.js";
-import { decodeReceipt, verifyReceipt } from "../../../src/verify/cose/index.js";
-import { ecJwk, publicKeyFromJwk } from "../../../src/verify/crypto/public-key.js";
+import { type CborValue, decodeCbor } from "../../../src/formats/cbor/index.js";
+import { decodeReceipt, verifyReceipt } from "../../../src/formats/cose/index.js";
+import { ecJwk, publicKeyFromJwk } from "../../../src/formats/crypto/public-key.js";
 import { leafPreimage } from "../../helpers/leaf-preimage.js";
 import { statementOf, trustVectorKey } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";

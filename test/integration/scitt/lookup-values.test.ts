@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventToStatement } from "../../../src/core/scitt/index.js";
-import { decodeCbor } from "../../../src/verify/cbor/index.js";
+import { decodeCbor } from "../../../src/formats/cbor/index.js";
 import { trustVectorKey } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { deterministicSigner } from "../../helpers/vector-key.js";

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyStatement } from "../../../src/core/scitt/index.js";
-import { type CborValue, decodeCbor } from "../../../src/verify/cbor/index.js";
-import { decodeRfc9162Receipt, publicKeyFromCoseKey } from "../../../src/verify/cose/index.js";
-import { keysFromKeySet } from "../../../src/verify/receipts/index.js";
+import { type CborValue, decodeCbor } from "../../../src/formats/cbor/index.js";
+import { decodeRfc9162Receipt, publicKeyFromCoseKey } from "../../../src/formats/cose/index.js";
+import { verifyStatement } from "../../../src/verify/index.js";
+import { keysFromKeySet } from "../../../src/verify/receipts/keys.js";
 import { trustVectorKey } from "../../helpers/scitt-requests.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 import { vectorPublicKey, vectorStatement } from "../../helpers/vector-key.js";

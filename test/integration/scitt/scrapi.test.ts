@@ -5,22 +5,19 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
 import { signSign1 } from "../../../src/core/log/sign1.js";
-import {
-  eventToStatement,
-  LEGACY_CWT_CLAIMS,
-  registeredTreeLeaf,
-  verifyStatement,
-} from "../../../src/core/scitt/index.js";
-import { type CborValue, decodeCbor } from "../../../src/verify/cbor/index.js";
+import { eventToStatement, LEGACY_CWT_CLAIMS, registeredTreeLeaf } from "../../../src/core/scitt/index.js";
+import { type CborValue, decodeCbor } from "../../../src/formats/cbor/index.js";
 import {
   decodeRfc9162Receipt,
   ES256,
   HEADER,
   receiptVds,
   verifyRfc9162Receipt,
-} from "../../../src/verify/cose/index.js";
-import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
-import { verifyConsistency } from "../../../src/verify/rfc9162/index.js";
+} from "../../../src/formats/cose/index.js";
+import { verifyConsistency } from "../../../src/formats/rfc9162/index.js";
+import { verifyStatement } from "../../../src/verify/index.js";
+import { keysFromKeySet } from "../../../src/verify/receipts/keys.js";
+import { verifyRecordReceipt } from "../../../src/verify/receipts/record.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
 import { createAsset, evidence, postEvent } from "../../helpers/records.js";

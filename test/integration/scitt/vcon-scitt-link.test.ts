@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signSign1 } from "../../../src/core/log/sign1.js";
-import { type CborValue, decodeCbor } from "../../../src/verify/cbor/index.js";
-import { decodeSign1, ES256, HEADER, verifySign1 } from "../../../src/verify/cose/index.js";
-import { publicKeyFromJwk } from "../../../src/verify/crypto/public-key.js";
+import { type CborValue, decodeCbor } from "../../../src/formats/cbor/index.js";
+import { decodeSign1, ES256, HEADER, verifySign1 } from "../../../src/formats/cose/index.js";
+import { publicKeyFromJwk } from "../../../src/formats/crypto/public-key.js";
 import { es256KeyPair } from "../../helpers/es256-key.js";
 import { fixtureJson } from "../../helpers/fixtures.js";
 import { startTestService, type TestService } from "../../helpers/service.js";

@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { logCommand } from "../../../src/cli/log.js";
-import { leafIndexOfMmrIndex } from "../../../src/verify/mmr/index.js";
-import { parseCheckpoint, periodLinkLeaf } from "../../../src/verify/tlog/index.js";
+import { leafIndexOfMmrIndex } from "../../../src/formats/mmr/index.js";
+import { parseCheckpoint } from "../../../src/formats/tlog/index.js";
+import { periodLinkLeaf } from "../../../src/verify/tlog/period.js";
 import { closeLogPeriod } from "../../../src/workers/log-period.js";
 import { loadSealKeys } from "../../../src/workers/seal-keys.js";
 import { runCli } from "../../helpers/cli-output.js";
@@ -147,7 +148,7 @@ describe("log periods", () => {
     expect(log.out).toMatch(new RegExp(`its ${chain.periods.length} periods chain|its \\d+ periods chain`));
 
     // A chain the service altered fails: period 1's final checkpoint swapped for period 0's.
-    const { verifyPeriodChain } = await import("../../../src/verify/tlog/index.js");
+    const { verifyPeriodChain } = await import("../../../src/verify/tlog/period.js");
     const vkey = (await (await s.api(`${prefix}/key`)).text()).trim();
     const asChain = (c: PeriodsAnswer) => ({
       head: c.head,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
-import { verifyCheckpoint } from "../../../src/verify/tlog/index.js";
+import { verifyCheckpoint } from "../../../src/verify/tlog/log-check.js";
 import { closeLogPeriod } from "../../../src/workers/log-period.js";
 import { loadSealKeys } from "../../../src/workers/seal-keys.js";
 import { runCli } from "../../helpers/cli-output.js";

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { commands } from "../../../src/cli/commands.js";
 import { runCli } from "../../../src/cli/program.js";
-import { USAGE_EXIT_CODE } from "../../../src/verify/verdict/index.js";
+import { USAGE_EXIT_CODE } from "../../../src/verify/verdict/verdict.js";
 import { runCli as runInProcess } from "../../helpers/cli-output.js";
 
 // One scheme for every command (README §Command line, docs/verification.md): 0 done (verify:

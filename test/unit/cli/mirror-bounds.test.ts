@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { mirrorCommand } from "../../../src/cli/mirror.js";
 import { ed25519PublicKey, ed25519Signer, formatVkey, signNote } from "../../../src/core/log/note-sign.js";
 import { formatCheckpoint } from "../../../src/core/log/tlog-format.js";
-import { ED25519 } from "../../../src/verify/tlog/index.js";
+import { ED25519 } from "../../../src/formats/tlog/index.js";
 import { runCli } from "../../helpers/cli-output.js";
 
 const MAIN = fileURLToPath(new URL("../../../src/cli/main.ts", import.meta.url));

@@ -5,9 +5,11 @@ import { describe, expect, it } from "vitest";
 import { verifyCommand } from "../../../src/cli/verify.js";
 import { ed25519PublicKey, ed25519Signer, formatVkey, signNote } from "../../../src/core/log/note-sign.js";
 import { formatCheckpoint } from "../../../src/core/log/tlog-format.js";
-import { leafOfRecord } from "../../../src/verify/receipts/index.js";
-import { ED25519, tilePath, tilesOf } from "../../../src/verify/tlog/index.js";
-import { emptyPolicy, noTrust, parsePolicy, verifyRecordInLog } from "../../../src/verify/verdict/index.js";
+import { leafOfRecord } from "../../../src/formats/record/api-record.js";
+import { ED25519, tilePath, tilesOf } from "../../../src/formats/tlog/index.js";
+import { emptyPolicy, parsePolicy } from "../../../src/verify/verdict/policy.js";
+import { verifyRecordInLog } from "../../../src/verify/verdict/record-in-log.js";
+import { noTrust } from "../../../src/verify/verdict/trust.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { mth, referenceTiles, sha } from "../verify/tlog/reference-tree.js";
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -97,6 +97,20 @@ describe("docs as references", () => {
     const targets = links(read("docs/README.md")).filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t));
     expect(targets.length).toBeGreaterThanOrEqual(10);
     expect(targets.map((t) => brokenLink("docs/README.md", t)).filter(Boolean)).toEqual([]);
+  });
+
+  it("docs/README.md links every doc and decision record, and names every room of scripts/layers.json", () => {
+    const index = read("docs/README.md");
+    const linked = new Set(links(index).map((t) => t.split("#")[0]));
+    const docs = readdirSync(join(repo, "docs")).filter((f) => f.endsWith(".md") && f !== "README.md");
+    const adrs = readdirSync(join(repo, "docs/adr")).map((f) => `adr/${f}`);
+    expect([...docs, ...adrs].filter((d) => !linked.has(d))).toEqual([]);
+    const rooms = (
+      JSON.parse(read("scripts/layers.json")) as { rooms: Array<{ name: string; paths: string[] }> }
+    ).rooms;
+    expect(
+      rooms.filter((r) => !index.includes(`\`${r.name}\` (${r.paths.map((p) => `\`${p}\``).join(", ")})`)),
+    ).toEqual([]);
   });
 
   it("a link to a missing doc or heading is caught", () => {

@@ -6,22 +6,22 @@ import type { ConfigError } from "../../../src/config.js";
 import type { BlobFormatError } from "../../../src/core/blobs/blob-format-error.js";
 import type { DerError } from "../../../src/core/x509/der.js";
 import type { DidX509Error } from "../../../src/core/x509/did-x509.js";
-import type { ErrorCode } from "../../../src/errors.js";
+import { ApiError } from "../../../src/errors/api-error.js";
+import type { ErrorCode } from "../../../src/errors/codes.js";
+import { QueryError } from "../../../src/errors/query-error.js";
+import { CborError } from "../../../src/formats/cbor/error.js";
+import type { CoseError } from "../../../src/formats/cose/sign1.js";
+import type { StatementError } from "../../../src/formats/scitt/statement.js";
+import type { NoteError } from "../../../src/formats/tlog/note.js";
+import type { VconError } from "../../../src/formats/vcon/errors.js";
 import { CodedError } from "../../../src/index.js";
+import type { LookupError } from "../../../src/lookup/public-api.js";
 import type { RegistrationClosed, RegistrationRefused } from "../../../src/services/scitt/scitt.js";
 import type { StorageError } from "../../../src/store/db.js";
-import { ApiError } from "../../../src/verify/api/api-error.js";
-import { CborError } from "../../../src/verify/cbor/error.js";
-import type { CoseError } from "../../../src/verify/cose/sign1.js";
-import { QueryError } from "../../../src/verify/filters/query-error.js";
-import type { LookupError } from "../../../src/verify/lookup/public-api.js";
-import type { StatementError } from "../../../src/verify/scitt/statement.js";
-import type { NoteError } from "../../../src/verify/tlog/note.js";
-import type { VconError } from "../../../src/verify/vcon/errors.js";
 import type { PolicyError } from "../../../src/verify/verdict/policy.js";
 import type { ClamdError } from "../../../src/workers/clamd.js";
 
-// src/errors.ts writes the union out so that it depends on nothing; the type checker holds every
+// src/errors/codes.ts writes the union out so that it depends on nothing; the type checker holds every
 // exported error class's code to it (a class with a code outside it fails `npm run typecheck`),
 // and the test below the union to the classes.
 type Within<C extends ErrorCode> = C;
@@ -47,7 +47,7 @@ type EveryClassCode = Within<
   | ConfigError["code"]
 >;
 
-// The error vocabulary (src/errors.ts, plugins/conserver/errors.ts): every error class derives
+// The error vocabulary (src/errors/codes.ts, plugins/conserver/errors.ts): every error class derives
 // from CodedError, and every code it can carry is in the exported union a caller switches on.
 const repo = resolve(import.meta.dirname, "../../..");
 
@@ -63,10 +63,10 @@ const all = [...sources("src"), ...sources("plugins")].map((path) => ({
 
 describe("one error vocabulary", () => {
   it("no error class derives from Error directly, save the client's, which carry a code all the same", () => {
-    // The client's entry imports nothing outside its folder but the audit room's primitives
-    // (package-entries.test.ts); the room's net/ BodyTooLarge is the client's (its entry exports it).
+    // The client's entry imports nothing outside its folder but the bounded reads of src/net
+    // (package-entries.test.ts); net's BodyTooLarge is the client's (its entry exports it).
     const client = all.filter(
-      ({ path }) => path.startsWith(join("src", "client")) || path.startsWith(join("src", "verify", "net")),
+      ({ path }) => path.startsWith(join("src", "client")) || path.startsWith(join("src", "net")),
     );
     const clientErrors = client.flatMap(({ text }) => [
       ...text.matchAll(/class \w+ extends Error \{\n\s+readonly code = "(\w+)"/g),
@@ -86,7 +86,7 @@ describe("one error vocabulary", () => {
     // A code outside the union fails the type check (EveryClassCode); here one from each side.
     const codes: EveryClassCode[] = ["CBOR", "NOT_FOUND", "LOOKUP_FAILED"];
     expect(codes).toHaveLength(3);
-    const vocab = readFileSync(join(repo, "src/errors.ts"), "utf8");
+    const vocab = readFileSync(join(repo, "src/errors/codes.ts"), "utf8");
     // The classes whose code is a union of their own are named in the type check above.
     const everyClass = readFileSync(join(repo, "test/unit/foundation/error-codes.test.ts"), "utf8");
     const plugin = readFileSync(join(repo, "plugins/conserver/errors.ts"), "utf8");

@@ -3,7 +3,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  arrows,
+  closure,
   type Graph,
+  httpNotions,
   importGraph,
   layerTable,
   loadRules,
@@ -32,30 +35,50 @@ describe("the layer rules (scripts/layers.json)", () => {
     expect(roomCircles(rules, graph)).toEqual([]);
   });
 
-  it("the error vocabulary, the audit room and the small rooms depend on nothing of ours", () => {
-    const leaves = new Set(["errors", "verify", "wake", "batching"]);
+  it("the formats and the small rooms depend on nothing of ours; the verifier and the errors on the formats alone", () => {
+    const leaves = new Set(["formats", "wake", "batching"]);
     for (const room of rules.rooms.filter((r) => leaves.has(r.name))) expect(room.mayImport).toEqual([]);
-    const fromErrors = graph.internal.filter((e) => e.from === "src/errors.ts");
-    expect(fromErrors).toEqual([]);
+    for (const name of ["verify", "errors"])
+      expect(rules.rooms.find((r) => r.name === name)!.mayImport).toEqual(["formats"]);
   });
 
-  it("the audit room (src/verify) is a leaf: itself and its declared pure packages only", () => {
+  it("the formats (src/formats) are a leaf: themselves and @noble only", () => {
+    const room = rules.rooms.find((r) => r.name === "formats")!;
+    expect(room.paths).toEqual(["src/formats/"]);
+    expect(room.packages).toEqual(["@noble/*"]);
+    const outside = graph.external.filter((e) => e.from.startsWith("src/formats/")).map((e) => e.to);
+    expect(new Set(outside)).toEqual(new Set(["@noble/hashes", "@noble/curves", "@noble/post-quantum"]));
+    expect(
+      graph.internal.filter((e) => e.from.startsWith("src/formats/") && !e.to.startsWith("src/formats/")),
+    ).toEqual([]);
+  });
+
+  it("the verifier's entries reach files of src/verify and src/formats only, and its pure packages", () => {
     const room = rules.rooms.find((r) => r.name === "verify")!;
     expect(room.paths).toEqual(["src/verify/"]);
-    expect(room.mayImport).toEqual([]);
     // canonicalize: RFC 8785's JSON canonical form, pure and dependency-free (an analysis's derivation).
     expect(room.packages).toEqual(["@noble/*", "canonicalize"]);
+    for (const entry of room.entries!) {
+      const reach = closure(graph, [entry]);
+      expect(reach.length).toBeGreaterThan(20);
+      expect(reach.filter((f) => !f.startsWith("src/verify/") && !f.startsWith("src/formats/"))).toEqual([]);
+    }
     const outside = graph.external.filter((e) => e.from.startsWith("src/verify/")).map((e) => e.to);
-    expect(new Set(outside)).toEqual(
-      new Set(["@noble/hashes", "@noble/curves", "@noble/post-quantum", "canonicalize"]),
-    );
-    const inside = graph.internal.filter((e) => e.from.startsWith("src/verify/"));
-    expect(inside.filter((e) => !e.to.startsWith("src/verify/"))).toEqual([]);
+    expect(new Set(outside)).toEqual(new Set(["@noble/hashes", "canonicalize"]));
   });
 
-  it("the rest of the tree enters the audit room only through index.ts and primitives.ts", () => {
+  it("no file of the verifier or the formats imports an HTTP notion (the API's errors, the edge, a server)", () => {
+    expect(httpNotions(graph, ["src/verify/", "src/formats/"])).toEqual([]);
+  });
+
+  it("the core stands on the formats, never on the verifier", () => {
+    expect(arrows(graph, "src/core/", "src/verify/")).toEqual([]);
+    expect(rules.rooms.find((r) => r.name === "core")!.mayImport).not.toContain("verify");
+  });
+
+  it("the rest of the tree enters the verifier only through index.ts and house.ts", () => {
     const room = rules.rooms.find((r) => r.name === "verify")!;
-    expect(room.entries).toEqual(["src/verify/index.ts", "src/verify/primitives.ts"]);
+    expect(room.entries).toEqual(["src/verify/index.ts", "src/verify/house.ts"]);
     const deep = graph.internal.filter(
       (e) =>
         !e.from.startsWith("src/verify/") && e.to.startsWith("src/verify/") && !room.entries!.includes(e.to),
@@ -157,5 +180,30 @@ describe("the checks fire", () => {
       ].sort(),
     );
     expect(roomCircles(small, g)).toEqual([["high", "low", "mid"]]);
+  });
+
+  it("names a closure that leaves the verifier, an HTTP notion in a format, and a core file on the verifier", () => {
+    const g: Graph = {
+      files: [],
+      internal: [
+        { from: "src/verify/index.ts", to: "src/verify/a.ts" },
+        { from: "src/verify/a.ts", to: "src/formats/b.ts" },
+        { from: "src/formats/b.ts", to: "src/errors/api-error.ts" },
+        { from: "src/core/c.ts", to: "src/verify/index.ts" },
+        { from: "src/core/d.ts", to: "src/formats/b.ts" },
+      ],
+      external: [{ from: "src/verify/a.ts", to: "fastify" }],
+    };
+    expect(closure(g, ["src/verify/index.ts"])).toEqual([
+      "src/errors/api-error.ts",
+      "src/formats/b.ts",
+      "src/verify/a.ts",
+      "src/verify/index.ts",
+    ]);
+    expect(httpNotions(g, ["src/verify/", "src/formats/"])).toEqual([
+      "src/formats/b.ts → src/errors/api-error.ts",
+      "src/verify/a.ts → fastify",
+    ]);
+    expect(arrows(g, "src/core/", "src/verify/")).toEqual(["src/core/c.ts → src/verify/index.ts"]);
   });
 });

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../../src/config.js";
 import { signSign1 } from "../../../src/core/log/sign1.js";
 import { checkRegistrationPolicy, eventToStatement } from "../../../src/core/scitt/index.js";
+import { decodeSign1, HEADER } from "../../../src/formats/cose/index.js";
 import { ExportSlots } from "../../../src/http/export-slots.js";
-import { decodeSign1, HEADER } from "../../../src/verify/cose/index.js";
-import { BodyTooLarge, readBounded } from "../../../src/verify/net/bounded-body.js";
+import { BodyTooLarge, readBounded } from "../../../src/net/bounded-body.js";
 import { VCON_CREATED_EVENT } from "../../helpers/vcon-event.js";
 import { deterministicSigner } from "../../helpers/vector-key.js";
 

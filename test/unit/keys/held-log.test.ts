@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { leafCount } from "../../../src/formats/mmr/indices.js";
 import { heldBehind, heldFork } from "../../../src/keys/held-log.js";
 import { type SignedLogState, SignedStates } from "../../../src/keys/signed-state.js";
-import { leafCount } from "../../../src/verify/primitives.js";
 
 const TENANT = "0b7d3c4e-5f60-4718-8a9b-0c1d2e3f4a5b";
 

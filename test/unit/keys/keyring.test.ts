@@ -8,12 +8,12 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { buildSeal } from "../../../src/core/log/seal.js";
 import { nodePublicKey } from "../../../src/core/node/crypto.js";
+import { decodeSeal, verifySeal } from "../../../src/formats/cose/index.js";
 import { FileKeys } from "../../../src/keys/file-keys.js";
 import type { KeyBackend, KeySigner, SigningAlg } from "../../../src/keys/key-backend.js";
 import { KeyDirectory } from "../../../src/keys/key-directory.js";
 import { Keyring, signedWith } from "../../../src/keys/keyring.js";
 import type { Db } from "../../../src/store/db.js";
-import { decodeSeal, verifySeal } from "../../../src/verify/cose/index.js";
 
 const run = promisify(execFile);
 const noDb = {} as Db;

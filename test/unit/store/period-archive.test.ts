@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { eachTile, tilePath } from "../../../src/formats/tlog/index.js";
 import type { BlobStore } from "../../../src/store/blobstore/blob-store.js";
 import type { Queryable } from "../../../src/store/db.js";
 import { mmrChunkName, mmrNodesOf, treeLevelOf, treeNodesOf } from "../../../src/store/period-archive.js";
 import { nodeKey } from "../../../src/store/tlog-nodes.js";
-import { eachTile, tilePath } from "../../../src/verify/tlog/index.js";
 import { perfect, referenceTiles } from "../verify/tlog/reference-tree.js";
 
 /*

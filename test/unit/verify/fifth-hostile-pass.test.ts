@@ -3,8 +3,7 @@ import { describe, expect, it } from "vitest";
 import { formatIdTimestamp } from "../../../src/core/log/idtimestamp.js";
 import { buildReceipt } from "../../../src/core/log/receipt.js";
 import { buildSeal } from "../../../src/core/log/seal.js";
-import { type EvidenceBundle, parseBundle, verifyBundle } from "../../../src/verify/bundle/index.js";
-import { encodeCbor, Tagged } from "../../../src/verify/cbor/index.js";
+import { encodeCbor, Tagged } from "../../../src/formats/cbor/index.js";
 import {
   coseKeySet,
   decodeRfc9162Receipt,
@@ -12,28 +11,31 @@ import {
   verifyReceipt,
   verifyRfc9162Receipt,
   verifySign1,
-} from "../../../src/verify/cose/index.js";
-import type { EcJwk } from "../../../src/verify/crypto/public-key.js";
+} from "../../../src/formats/cose/index.js";
+import type { EcJwk } from "../../../src/formats/crypto/public-key.js";
+import { leafOfRecord } from "../../../src/formats/record/api-record.js";
+import { commit, erasableStandings } from "../../../src/formats/record/erasable.js";
+import { verifyConsistency as verifyTreeConsistency } from "../../../src/formats/rfc9162/index.js";
+import { statementToEventAttributes } from "../../../src/formats/scitt/statement.js";
+import { attachReceipts } from "../../../src/formats/scitt/transparent-statement.js";
+import { verifyDocumentHash } from "../../../src/lookup/document.js";
+import { PublicApi } from "../../../src/lookup/public-api.js";
+import { verifyVcon } from "../../../src/lookup/vcon.js";
+import type { EvidenceBundle } from "../../../src/verify/bundle/format.js";
+import { parseBundle, verifyBundle } from "../../../src/verify/bundle/verify.js";
 import { consentOf, lifecycleOrder } from "../../../src/verify/lifecycle/consent.js";
 import { bundleConsentReport } from "../../../src/verify/lifecycle/report.js";
-import { verifyDocumentHash } from "../../../src/verify/lookup/document.js";
-import { PublicApi } from "../../../src/verify/lookup/public-api.js";
-import { verifyVcon } from "../../../src/verify/lookup/vcon.js";
-import {
-  attachReceipts,
-  statementToEventAttributes,
-  verifyStatement,
-} from "../../../src/verify/primitives.js";
-import { keysFromKeySet, leafOfRecord, verifyRecordReceipt } from "../../../src/verify/receipts/index.js";
-import { commit, erasableStandings } from "../../../src/verify/record/erasable.js";
-import { verifyConsistency as verifyTreeConsistency } from "../../../src/verify/rfc9162/index.js";
-import { verifyCheckpoint, verifyRecordTlogProof } from "../../../src/verify/tlog/index.js";
-import { verifyTlogProof } from "../../../src/verify/tlog/proof.js";
+import { keysFromKeySet } from "../../../src/verify/receipts/keys.js";
+import { verifyRecordReceipt } from "../../../src/verify/receipts/record.js";
+import { verifyStatement } from "../../../src/verify/scitt/transparent.js";
+import { verifyCheckpoint } from "../../../src/verify/tlog/log-check.js";
+import { verifyTlogProof } from "../../../src/verify/tlog/proof-check.js";
+import { verifyRecordTlogProof } from "../../../src/verify/tlog/record-proof.js";
 import { judgeCheckpoint } from "../../../src/verify/verdict/checkpoint.js";
-import { noTrust, PolicyError, parsePolicy, type TrustRoots } from "../../../src/verify/verdict/index.js";
-import { witnessGroup } from "../../../src/verify/verdict/policy.js";
+import { PolicyError, parsePolicy, witnessGroup } from "../../../src/verify/verdict/policy.js";
+import { noTrust, type TrustRoots } from "../../../src/verify/verdict/trust.js";
 import { deterministicSigner, vectorPublicKey } from "../../helpers/vector-key.js";
-import { buildFixture, statementOptions } from "./cose/fixture.js";
+import { buildFixture, statementOptions } from "../formats/cose/fixture.js";
 import { mth, sha } from "./tlog/reference-tree.js";
 import {
   freeEvent,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { looksLikeVcon } from "../../../src/verify/lookup/vcon.js";
+import { looksLikeVcon } from "../../../src/lookup/vcon.js";
 
 const UUID = "018f2a3e-0000-7000-8000-000000000042";
 const json = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { entryWords, leafIndexOfMmrIndex, mmrIndexOfLeaf } from "../../../src/verify/mmr/index.js";
+import { entryWords, leafIndexOfMmrIndex, mmrIndexOfLeaf } from "../../../src/formats/mmr/index.js";
 import { isBareNumber, parseLogPlace, placeWords } from "../../../src/web/console-find.js";
 
 // Leaf 7 sits at MMR position 11: the finder takes each number only under its own name.

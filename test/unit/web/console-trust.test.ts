@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ed25519PublicKey, formatVkey } from "../../../src/core/log/note-sign.js";
+import { COSIGNATURE_V1, ED25519 } from "../../../src/formats/tlog/index.js";
 import { PolicyError } from "../../../src/verify/index.js";
-import { COSIGNATURE_V1, ED25519 } from "../../../src/verify/tlog/index.js";
-import { pinsSomething } from "../../../src/verify/verdict/index.js";
+import { pinsSomething } from "../../../src/verify/verdict/trust.js";
 import { consoleTrustRoots, type TrustInput, trustSummary } from "../../../src/web/console-trust.js";
 
 const seed = (b: number) => new Uint8Array(32).fill(b);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { versionLabel } from "../../../src/verify/lookup/document.js";
+import { versionLabel } from "../../../src/lookup/document.js";
 import { readableDate } from "../../../src/web/dates.js";
 import { TRUST_WORDS, trustWords } from "../../../src/web/trust.js";
 

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { mlDsa44KeySigner, mlDsa44Keys, mlDsa44Signer } from "../../../src/core/log/ml-dsa-sign.js";
 import { ed25519KeySigner, ed25519Signer, signNote } from "../../../src/core/log/note-sign.js";
 import { formatCheckpoint } from "../../../src/core/log/tlog-format.js";
+import { ed25519Verifier, verifyNote } from "../../../src/formats/tlog/index.js";
+import { mlDsa44Verifier } from "../../../src/formats/tlog/ml-dsa.js";
 import type { LoadedKey } from "../../../src/keys/keyring.js";
-import { ed25519Verifier, verifyNote } from "../../../src/verify/tlog/index.js";
-import { mlDsa44Verifier } from "../../../src/verify/tlog/ml-dsa.js";
 import { CheckpointKeys } from "../../../src/workers/checkpoint.js";
 
 const ORIGIN = "archivist.example/log/7e1b1a52-0000-4000-8000-000000000001";

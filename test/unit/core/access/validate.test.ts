@@ -4,7 +4,7 @@ import {
   validateAccessPolicyPatch,
 } from "../../../../src/core/access/validate.js";
 import { accessPolicyToWire } from "../../../../src/core/access/wire.js";
-import { QueryError } from "../../../../src/verify/filters/query-error.js";
+import { QueryError } from "../../../../src/errors/query-error.js";
 import { SUBJECT_A } from "./fixtures.js";
 
 const full = {

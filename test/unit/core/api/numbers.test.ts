@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseUint64, reachable } from "../../../../src/core/api/numbers.js";
-import { ApiError } from "../../../../src/verify/api/api-error.js";
+import { ApiError } from "../../../../src/errors/api-error.js";
 
 describe("parseUint64", () => {
   it("reads decimal uint64 values at both ends of the range", () => {

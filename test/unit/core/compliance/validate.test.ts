@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validateCompliancePolicyInput } from "../../../../src/core/compliance/validate.js";
-import { ApiError } from "../../../../src/verify/api/api-error.js";
+import { ApiError } from "../../../../src/errors/api-error.js";
 
 /** The message of the 400 the body raises. */
 function problem(body: unknown): string {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AttributeFilter } from "../../../../src/core/filters/attribute-filter.js";
 import { parseAttributeQuery } from "../../../../src/core/filters/attribute-query.js";
-import { QueryError } from "../../../../src/verify/filters/query-error.js";
+import { QueryError } from "../../../../src/errors/query-error.js";
 
 const PREFIXES = ["attributes", "event_attributes", "asset_attributes", "principal_declared"];
 const q = (s: string) => [...new URLSearchParams(s)] as Array<[string, string]>;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parsePolicyFilters, policyFiltersToWire } from "../../../../src/core/filters/policy-filter.js";
 import { matchPolicyFilters } from "../../../../src/core/filters/policy-match.js";
 import { compilePolicyFilters } from "../../../../src/core/filters/policy-sql.js";
-import { QueryError } from "../../../../src/verify/filters/query-error.js";
+import { QueryError } from "../../../../src/errors/query-error.js";
 import { runSql } from "../../../helpers/mini-sql.js";
 
 describe("parsePolicyFilters", () => {

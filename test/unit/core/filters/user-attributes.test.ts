@@ -4,7 +4,7 @@ import {
   type UserAttributeCondition,
   userAttributeFiltersToWire,
 } from "../../../../src/core/filters/user-attributes.js";
-import { QueryError } from "../../../../src/verify/filters/query-error.js";
+import { QueryError } from "../../../../src/errors/query-error.js";
 
 const parsed: Array<[string, UserAttributeCondition]> = [
   ["email=ann@example.com", { text: "email=ann@example.com", kind: "email", value: "ann@example.com" }],

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ODataExpr, ODataIntegerField, ODataTextField } from "../../../../src/core/odata/ast.js";
 import { formatODataFilter } from "../../../../src/core/odata/format.js";
 import { parseODataFilter } from "../../../../src/core/odata/parser.js";
-import { QueryError } from "../../../../src/verify/filters/query-error.js";
+import { QueryError } from "../../../../src/errors/query-error.js";
 
 const field = (f: ODataTextField | ODataIntegerField) => ({ kind: "field", field: f }) as const;
 const attr = (name: string) => ({ kind: "attribute", name }) as const;

@@ -11,16 +11,16 @@ import {
   registeredEvent,
   StatementError,
   statementToEventAttributes,
-  verifyStatement,
 } from "../../../../src/core/scitt/index.js";
-import { decodeCbor, encodeCbor, Tagged } from "../../../../src/verify/cbor/index.js";
-import { decodeSign1, HEADER } from "../../../../src/verify/cose/index.js";
-import { assetFreeEventLeafHash, assetFreeExtraBytes } from "../../../../src/verify/record/index.js";
+import { decodeCbor, encodeCbor, Tagged } from "../../../../src/formats/cbor/index.js";
+import { decodeSign1, HEADER } from "../../../../src/formats/cose/index.js";
+import { assetFreeEventLeafHash, assetFreeExtraBytes } from "../../../../src/formats/record/index.js";
+import { verifyStatement } from "../../../../src/verify/index.js";
 import { es256KeyPair } from "../../../helpers/es256-key.js";
 import { fixtureJson } from "../../../helpers/fixtures.js";
 import { pki, signedByCertificates } from "../../../helpers/pki.js";
 import { deterministicSigner, vectorPublicKey } from "../../../helpers/vector-key.js";
-import { hex, receiptInLog, statementOptions, vectorEvent } from "../../verify/cose/fixture.js";
+import { hex, receiptInLog, statementOptions, vectorEvent } from "../../formats/cose/fixture.js";
 
 interface Vectors {
   preimage: { sha256: string };

@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { parseVcon, requireVconUuid, vconFromObject, vconUuid } from "../../../../src/core/vcon/index.js";
-import { VconError } from "../../../../src/verify/vcon/errors.js";
+import { VconError } from "../../../../src/formats/vcon/errors.js";
 import { errorCode } from "../../../helpers/error-code.js";
 
 const code = (f: () => unknown) => errorCode(VconError, f);

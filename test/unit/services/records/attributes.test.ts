@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { ApiError } from "../../../../src/errors/api-error.js";
 import { validateAttributes } from "../../../../src/services/records/attributes.js";
-import { ApiError } from "../../../../src/verify/api/api-error.js";
 
 /** The 400's message for `attrs`, or undefined when they are accepted. */
 function refusal(attrs: Record<string, unknown>): string | undefined {

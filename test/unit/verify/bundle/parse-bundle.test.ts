@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  BUNDLE_FORMAT,
-  BUNDLE_VERSION,
-  BundleError,
-  parseBundle,
-} from "../../../../src/verify/bundle/index.js";
+import { BUNDLE_FORMAT, BUNDLE_VERSION } from "../../../../src/verify/bundle/format.js";
+import { BundleError, parseBundle } from "../../../../src/verify/bundle/verify.js";
 
 const base = {
   format: BUNDLE_FORMAT,

@@ -1,15 +1,11 @@
 import { readFileSync } from "node:fs";
 import { p256 } from "@noble/curves/nist.js";
 import { describe, expect, it } from "vitest";
-import {
-  BUNDLE_FAILURES,
-  type EvidenceBundle,
-  parseBundle,
-  verifyBundle,
-} from "../../../../src/verify/bundle/index.js";
-import { type EcJwk, type PublicKey, publicKeyFromJwk } from "../../../../src/verify/crypto/public-key.js";
-import { keysFromKeySet } from "../../../../src/verify/receipts/index.js";
-import { noTrust, type TrustRoots } from "../../../../src/verify/verdict/index.js";
+import { type EcJwk, type PublicKey, publicKeyFromJwk } from "../../../../src/formats/crypto/public-key.js";
+import type { EvidenceBundle } from "../../../../src/verify/bundle/format.js";
+import { BUNDLE_FAILURES, parseBundle, verifyBundle } from "../../../../src/verify/bundle/verify.js";
+import { keysFromKeySet } from "../../../../src/verify/receipts/keys.js";
+import { noTrust, type TrustRoots } from "../../../../src/verify/verdict/trust.js";
 
 // verifyBundle's steps each name their failures by a code of one closed set, and each signature
 // (every seal's, every receipt's) is verified once, whether or not the caller pinned keys.

@@ -7,7 +7,7 @@ import {
   type PeriodChain,
   periodLinkLeaf,
   verifyPeriodChain,
-} from "../../../../src/verify/tlog/index.js";
+} from "../../../../src/verify/tlog/period.js";
 import { inclusionPath, mth } from "./reference-tree.js";
 import { checkpointOf, ORIGIN, trust } from "./test-log.js";
 

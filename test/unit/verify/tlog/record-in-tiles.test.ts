@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatCheckpoint } from "../../../../src/core/log/tlog-format.js";
-import { leafOfRecord } from "../../../../src/verify/receipts/index.js";
-import { verifyRecordInTiles } from "../../../../src/verify/tlog/index.js";
+import { leafOfRecord } from "../../../../src/formats/record/api-record.js";
+import { verifyRecordInTiles } from "../../../../src/verify/tlog/log-check.js";
 import { mth, referenceTiles, sha } from "./reference-tree.js";
 import { signedNote, vkeyOf } from "./test-log.js";
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { formatEntryBundle } from "../../../../src/core/log/tlog-format.js";
-import type { TileRef } from "../../../../src/verify/tlog/index.js";
+import type { TileRef } from "../../../../src/formats/tlog/index.js";
 
 /** SHA-256 of the concatenated parts. */
 export const sha = (...parts: Uint8Array[]): Uint8Array => {

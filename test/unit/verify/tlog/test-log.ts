@@ -7,7 +7,7 @@ import {
   signNote,
 } from "../../../../src/core/log/note-sign.js";
 import { formatCheckpoint } from "../../../../src/core/log/tlog-format.js";
-import { parseNote } from "../../../../src/verify/tlog/index.js";
+import { parseNote } from "../../../../src/formats/tlog/index.js";
 import { mth } from "./reference-tree.js";
 
 /** The vkey of the Ed25519 key made from `seed`: type 0x01 for a log's key, 0x04 for a witness's. */

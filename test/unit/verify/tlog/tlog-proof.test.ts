@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatTlogProof } from "../../../../src/core/log/tlog-format.js";
-import { parseTlogProof, verifyTlogProof } from "../../../../src/verify/tlog/index.js";
+import { parseTlogProof } from "../../../../src/formats/tlog/index.js";
+import { verifyTlogProof } from "../../../../src/verify/tlog/proof-check.js";
 import { inclusionPath } from "./reference-tree.js";
 import { checkpointOf, trust } from "./test-log.js";
 

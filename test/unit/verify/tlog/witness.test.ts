@@ -8,7 +8,7 @@ import {
   parseAddCheckpoint,
   type WitnessedState,
 } from "../../../../src/core/log/witness.js";
-import { EMPTY_ROOT, ed25519Verifier, treeRoot } from "../../../../src/verify/tlog/index.js";
+import { EMPTY_ROOT, ed25519Verifier, treeRoot } from "../../../../src/formats/tlog/index.js";
 import { mth, perfect, sha } from "./reference-tree.js";
 
 const ORIGIN = "log.example/t1";

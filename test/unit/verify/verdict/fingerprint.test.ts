@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { keyFingerprint } from "../../../../src/verify/verdict/index.js";
+import { keyFingerprint } from "../../../../src/verify/verdict/fingerprint.js";
 import { es256KeyPair } from "../../../helpers/es256-key.js";
 
 describe("key fingerprints", () => {

@@ -3,15 +3,15 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ed25519PublicKey, formatVkey } from "../../../../src/core/log/note-sign.js";
 import { registeredEvent } from "../../../../src/core/scitt/index.js";
-import { leafOfRecord } from "../../../../src/verify/receipts/index.js";
-import { ED25519 } from "../../../../src/verify/tlog/index.js";
+import { leafOfRecord } from "../../../../src/formats/record/api-record.js";
+import { ED25519 } from "../../../../src/formats/tlog/index.js";
+import { parsePolicy } from "../../../../src/verify/verdict/policy.js";
 import {
   type IssuerKeys,
-  parsePolicy,
-  type TrustRoots,
   verifyRecordInLog,
   verifyRecordTlogProofReport,
-} from "../../../../src/verify/verdict/index.js";
+} from "../../../../src/verify/verdict/record-in-log.js";
+import type { TrustRoots } from "../../../../src/verify/verdict/trust.js";
 import { leafPreimage } from "../../../helpers/leaf-preimage.js";
 import { sha } from "../tlog/reference-tree.js";
 import {

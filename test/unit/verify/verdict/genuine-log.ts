@@ -2,9 +2,9 @@ import { generateKeyPairSync } from "node:crypto";
 import { formatCheckpoint, formatProofExtra, formatTlogProof } from "../../../../src/core/log/tlog-format.js";
 import { nodePublicKey, nodeSigner } from "../../../../src/core/node/crypto.js";
 import { eventToStatement, registeredEvent } from "../../../../src/core/scitt/index.js";
-import type { PublicKey } from "../../../../src/verify/crypto/public-key.js";
-import { leafOfRecord } from "../../../../src/verify/receipts/index.js";
-import { ED25519 } from "../../../../src/verify/tlog/index.js";
+import type { PublicKey } from "../../../../src/formats/crypto/public-key.js";
+import { leafOfRecord } from "../../../../src/formats/record/api-record.js";
+import { ED25519 } from "../../../../src/formats/tlog/index.js";
 import { inclusionPath, mth, referenceTiles, sha } from "../tlog/reference-tree.js";
 import { signedNote, vkeyOf } from "../tlog/test-log.js";
 

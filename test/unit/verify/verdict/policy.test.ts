@@ -1,12 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { formatCheckpoint } from "../../../../src/core/log/tlog-format.js";
-import { COSIGNATURE_V1, ED25519 } from "../../../../src/verify/tlog/index.js";
-import {
-  judgeCheckpoint,
-  PolicyError,
-  parsePolicy,
-  quorumMet,
-} from "../../../../src/verify/verdict/index.js";
+import { COSIGNATURE_V1, ED25519 } from "../../../../src/formats/tlog/index.js";
+import { judgeCheckpoint } from "../../../../src/verify/verdict/checkpoint.js";
+import { PolicyError, parsePolicy, quorumMet } from "../../../../src/verify/verdict/policy.js";
 import { signedNote, vkeyOf } from "../tlog/test-log.js";
 
 const ORIGIN = "log.example/archivist/v1/merklelogs/6c5a8c0e-2d8f-4e7a-9b1c-0a1b2c3d4e5f/tlog";

@@ -1,0 +1,26 @@
+import { ApiError } from "./api-error.js";
+
+/** Stable machine-readable causes of a refused query, filter or policy. */
+export type QueryErrorCode =
+  | "ODATA_PARSE"
+  | "ATTRIBUTE_QUERY"
+  | "POLICY_FILTER"
+  | "USER_ATTRIBUTE"
+  | "ACCESS_POLICY";
+
+/**
+ * A query, filter or policy the client sent is malformed. It is an `ApiError` of kind
+ * `invalid_argument` so the HTTP edge answers 400 with the message, with no extra mapping.
+ */
+export class QueryError extends ApiError {
+  override readonly code: QueryErrorCode;
+  constructor(
+    code: QueryErrorCode,
+    message: string,
+    /** 1-based character position in the input, when the input is text. */
+    readonly position?: number,
+  ) {
+    super("invalid_argument", message);
+    this.code = code;
+  }
+}

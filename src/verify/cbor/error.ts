@@ -1,5 +1,0 @@
-import { CodedError } from "../api/coded-error.js";
-/** A malformed, non-canonical or over-limit CBOR item (decoding untrusted input). */
-export class CborError extends CodedError<"CBOR"> {
-  readonly code = "CBOR";
-}
