@@ -2,18 +2,15 @@ import accepts from "accepts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { requireReadableEvent } from "../../services/access/readable-records.js";
+import { addScittKey, removeScittKey, scittKeyList } from "../../services/scitt/issuer-keys.js";
+import { registrationPolicy, setRegistrationPolicy } from "../../services/scitt/registration-policy.js";
 import {
-  addScittKey,
   assetEventStatement,
   dataTrailsEntryReceipt,
   dataTrailsEntryStatement,
   freeEventStatement,
   registerDataTrailsStatement,
   type registerStatement,
-  registrationPolicy,
-  removeScittKey,
-  scittKeyList,
-  setRegistrationPolicy,
 } from "../../services/scitt/scitt.js";
 import { untilOnStandby } from "../../services/write/acknowledged.js";
 import { encodeCbor, pathUuid } from "../../verify/primitives.js";
