@@ -18,6 +18,19 @@ const ALLOWED = new Map<string, string>([
   ["src/http/routes/tlog.ts#tlogRoutes", "route table"],
   ["src/http/routes/scitt.ts#scittRoutes", "route table"],
   ["src/http/routes/scrapi.ts#scrapiRoutes", "route table"],
+  // Not split yet (issue 62, left for a later change): remove each when it is split.
+  ["src/cli/processors.ts#<anonymous at line 99>", "not split yet (issue 62)"],
+  ["src/config.ts", "not split yet (issue 62): a single-file room, so it cannot grow a sibling"],
+  ["src/http/app.ts#buildApp", "not split yet (issue 62)"],
+  ["src/http/bundle-build.ts#buildBundle", "not split yet (issue 62)"],
+  ["src/http/multipart-file.ts#receive", "not split yet (issue 62)"],
+  ["src/http/multipart-file.ts#<anonymous at line 37>", "not split yet (issue 62)"],
+  ["src/server.ts#startService", "not split yet (issue 62)"],
+  ["src/store/drivers/postgres.ts#openPostgres", "not split yet (issue 62)"],
+  ["src/store/tenant-table.ts#tenantTable", "not split yet (issue 62)"],
+  ["src/workers/commit-batch.ts#commitBatch", "not split yet (issue 62)"],
+  ["src/workers/index.ts#startWorkers", "not split yet (issue 62)"],
+  ["src/workers/log-period.ts#closeLogPeriod", "not split yet (issue 62)"],
   // Owned by a parallel change; remove when merged.
   ["src/services/records/erasure.ts#eraseAttributes", "owned by a parallel change; remove when merged"],
   ["src/web/consent-report-view.ts#consentReportView", "owned by a parallel change; remove when merged"],
@@ -34,7 +47,11 @@ interface Long {
 function functionName(node: ts.FunctionLikeDeclaration, source: ts.SourceFile): string {
   if (node.name && !ts.isComputedPropertyName(node.name)) return node.name.getText(source);
   const parent = node.parent;
-  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) {
+  if (
+    ts.isVariableDeclaration(parent) ||
+    ts.isPropertyAssignment(parent) ||
+    ts.isPropertyDeclaration(parent)
+  ) {
     return parent.name.getText(source);
   }
   const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
