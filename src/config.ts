@@ -264,9 +264,30 @@ export function loadConfig(
   overrides: Record<string, string | undefined> = {},
 ): Config {
   const e = { ...env, ...overrides };
+  // Read once: nothing changes a setting after start (the base URL the bound port gives is the context's).
+  // Each group is read in the order of its settings, so the first bad one named is the same.
+  return Object.freeze({
+    ...placeAndStorage(e),
+    ...workerSettings(e),
+    ...edgeAndLimits(e),
+    ...scittSettings(e),
+    headersTimeoutMs: int(e, "ARCHIVIST_HEADERS_TIMEOUT_MS", 10_000),
+    bodyTimeoutMs: int(e, "ARCHIVIST_BODY_TIMEOUT_MS", 60_000),
+    requestTimeoutMs: int(e, "ARCHIVIST_REQUEST_TIMEOUT_MS", 120_000),
+    trustedProxies: proxiesOf(e.ARCHIVIST_TRUSTED_PROXIES),
+    metricsToken: e.ARCHIVIST_METRICS_TOKEN || undefined,
+    exportsPerTenancy: Math.max(1, Math.floor(int(e, "ARCHIVIST_EXPORTS_PER_TENANCY", 2))),
+    // Below the 10 s an orchestrator commonly waits after SIGTERM before its SIGKILL (docker stop).
+    shutdownTimeoutMs: int(e, "ARCHIVIST_SHUTDOWN_TIMEOUT_MS", 8000),
+  });
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Where the service listens and keeps its data: the socket, directories, keys and databases. */
+function placeAndStorage(e: Env) {
   const port = int(e, "PORT", 8080);
   const host = e.HOST || "127.0.0.1";
-  const rps = e.ARCHIVIST_RATE_LIMIT_RPS;
   const dataDir = resolve(e.DATA_DIR || "./data");
   const keyBackend = oneOf(
     "ARCHIVIST_KEY_BACKEND",
@@ -274,8 +295,7 @@ export function loadConfig(
     ["directory", "pkcs11"] as const,
     "directory",
   );
-  // Read once: nothing changes a setting after start (the base URL the bound port gives is the context's).
-  return Object.freeze({
+  return {
     port,
     host,
     baseUrl: e.BASE_URL ? e.BASE_URL.replace(/\/+$/, "") : undefined,
@@ -292,6 +312,12 @@ export function loadConfig(
     transactionGuard: onOff("ARCHIVIST_TRANSACTION_GUARD", e.ARCHIVIST_TRANSACTION_GUARD),
     redisUrl: e.REDIS_URL || undefined,
     bootstrapFile: e.ARCHIVIST_BOOTSTRAP_FILE || undefined,
+  };
+}
+
+/** The workers' pace: commits, seals, log periods, anchors, scans and notices. */
+function workerSettings(e: Env) {
+  return {
     commitMaxDelayMs: int(e, "ARCHIVIST_COMMIT_MAX_DELAY_MS", 250),
     sealIntervalMs: int(e, "ARCHIVIST_SEAL_INTERVAL_MS", 1000),
     logPeriodEntries: int(e, "ARCHIVIST_LOG_PERIOD_ENTRIES", 0),
@@ -307,6 +333,13 @@ export function loadConfig(
         ["refuse", "allow"] as const,
         "refuse",
       ) === "allow",
+  };
+}
+
+/** The edge's limits and the blobs' store: rate, log level, sizes, scanner, mail, results. */
+function edgeAndLimits(e: Env) {
+  const rps = e.ARCHIVIST_RATE_LIMIT_RPS;
+  return {
     rateLimitRps: rps ? int(e, "ARCHIVIST_RATE_LIMIT_RPS", 0) || undefined : undefined,
     logLevel: e.LOG_LEVEL || "info",
     workers: e.ARCHIVIST_NO_WORKERS !== "true",
@@ -316,6 +349,12 @@ export function loadConfig(
     clamdSocket: e.ARCHIVIST_CLAMD_SOCKET || undefined,
     smtpUrl: e.ARCHIVIST_SMTP_URL || undefined,
     resultLimit: int(e, "ARCHIVIST_RESULT_LIMIT", 10_000),
+  };
+}
+
+/** SCITT's public log and SCRAPI's answers, and the witnesses the checkpoints go to. */
+function scittSettings(e: Env) {
+  return {
     scittPublicLog: uuidOf("ARCHIVIST_SCITT_PUBLIC_LOG", e.ARCHIVIST_SCITT_PUBLIC_LOG),
     scrapiReceiptProfile: oneOf(
       "ARCHIVIST_SCRAPI_RECEIPT_PROFILE",
@@ -333,15 +372,7 @@ export function loadConfig(
       ),
     ) as 202 | 303,
     ...witnessesOf(e),
-    headersTimeoutMs: int(e, "ARCHIVIST_HEADERS_TIMEOUT_MS", 10_000),
-    bodyTimeoutMs: int(e, "ARCHIVIST_BODY_TIMEOUT_MS", 60_000),
-    requestTimeoutMs: int(e, "ARCHIVIST_REQUEST_TIMEOUT_MS", 120_000),
-    trustedProxies: proxiesOf(e.ARCHIVIST_TRUSTED_PROXIES),
-    metricsToken: e.ARCHIVIST_METRICS_TOKEN || undefined,
-    exportsPerTenancy: Math.max(1, Math.floor(int(e, "ARCHIVIST_EXPORTS_PER_TENANCY", 2))),
-    // Below the 10 s an orchestrator commonly waits after SIGTERM before its SIGKILL (docker stop).
-    shutdownTimeoutMs: int(e, "ARCHIVIST_SHUTDOWN_TIMEOUT_MS", 8000),
-  });
+  };
 }
 
 /** A replica needs its primary: the embedded database has none. */

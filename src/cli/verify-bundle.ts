@@ -48,6 +48,48 @@ function hoursOption(value: string | undefined, name: string): number | undefine
   return n === 0 ? undefined : n;
 }
 
+type BundleFlags = TrustFlags & {
+  json?: boolean;
+  report?: boolean;
+  regulatorHours?: string;
+  subjectHours?: string;
+};
+
+/** The bundle file's text; a file that cannot be read is a bundle that cannot be judged. */
+function readBundleFile(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    throw new BundleError(`cannot read the bundle ${file}: ${code === "ENOENT" ? "no such file" : code}`);
+  }
+}
+
+/** The consent report of a verified bundle, its custody proofs judged under the caller's pinned keys. */
+function consentOf(
+  bundle: ReturnType<typeof parseBundle>,
+  verified: BundleReport,
+  roots: ReturnType<typeof trustRoots>,
+  v: BundleFlags,
+): ConsentReport {
+  const evidence = keysFromKeySet(
+    new Uint8Array(Buffer.from(bundle.keys.cose_key_set, "base64")),
+    nodePublicKeyFromJwk,
+  );
+  return bundleConsentReport(
+    bundle,
+    verified,
+    { pinned: pinnedServiceKeys(roots, evidence), evidence, makeKey: nodePublicKeyFromJwk },
+    {
+      breachDeadlines: {
+        regulatorHours:
+          v.regulatorHours === undefined ? 72 : hoursOption(v.regulatorHours, "--regulator-hours"),
+        subjectHours: hoursOption(v.subjectHours, "--subject-hours"),
+      },
+    },
+  );
+}
+
 /** `archivist verify bundle <file> [trust roots] [--json]`: offline, with nothing but the file and the caller's roots. */
 export function declareVerifyBundle(exit: Exit): Cli {
   return trustOptions(
@@ -78,58 +120,27 @@ records whose receipts verified; the exit status stays the bundle's verdict. Eac
 tell of (by breach_id) is shown with its steps and its notification deadlines, judged now.
 ${EXIT_HELP}`,
     )
-    .action(
-      (
-        file: string,
-        v: TrustFlags & { json?: boolean; report?: boolean; regulatorHours?: string; subjectHours?: string },
-      ) => {
-        let report: BundleReport | ReturnType<typeof cannotEvaluate>;
-        let consent: ConsentReport | undefined;
-        try {
-          let text: string;
-          try {
-            text = readFileSync(file, "utf8");
-          } catch (err) {
-            const code = (err as { code?: string }).code;
-            throw new BundleError(
-              `cannot read the bundle ${file}: ${code === "ENOENT" ? "no such file" : code}`,
-            );
-          }
-          const bundle = parseBundle(text);
-          const roots = trustRoots(v);
-          const verified = verifyBundle(bundle, roots, new Date(), nodePublicKeyFromJwk);
-          if (v.report) {
-            const evidence = keysFromKeySet(
-              new Uint8Array(Buffer.from(bundle.keys.cose_key_set, "base64")),
-              nodePublicKeyFromJwk,
-            );
-            consent = bundleConsentReport(
-              bundle,
-              verified,
-              { pinned: pinnedServiceKeys(roots, evidence), evidence, makeKey: nodePublicKeyFromJwk },
-              {
-                breachDeadlines: {
-                  regulatorHours:
-                    v.regulatorHours === undefined ? 72 : hoursOption(v.regulatorHours, "--regulator-hours"),
-                  subjectHours: hoursOption(v.subjectHours, "--subject-hours"),
-                },
-              },
-            );
-          }
-          report = verified;
-        } catch (err) {
-          if (!(err instanceof BundleError || err instanceof TrustRootError)) throw err;
-          report = cannotEvaluate(err.message);
-        }
-        const consentText = consent ? `${consentReportText(consent).join("\n")}\n` : "";
-        process.stdout.write(
-          v.json
-            ? `${JSON.stringify(consent ? { ...report, consent_report: consent } : report, null, 2)}\n`
-            : "records" in report
-              ? `${bundleText(report)}${consentText}`
-              : `${report.summary}\n`,
-        );
-        exit(report.exit_code);
-      },
-    );
+    .action((file: string, v: BundleFlags) => {
+      let report: BundleReport | ReturnType<typeof cannotEvaluate>;
+      let consent: ConsentReport | undefined;
+      try {
+        const bundle = parseBundle(readBundleFile(file));
+        const roots = trustRoots(v);
+        const verified = verifyBundle(bundle, roots, new Date(), nodePublicKeyFromJwk);
+        if (v.report) consent = consentOf(bundle, verified, roots, v);
+        report = verified;
+      } catch (err) {
+        if (!(err instanceof BundleError || err instanceof TrustRootError)) throw err;
+        report = cannotEvaluate(err.message);
+      }
+      const consentText = consent ? `${consentReportText(consent).join("\n")}\n` : "";
+      process.stdout.write(
+        v.json
+          ? `${JSON.stringify(consent ? { ...report, consent_report: consent } : report, null, 2)}\n`
+          : "records" in report
+            ? `${bundleText(report)}${consentText}`
+            : `${report.summary}\n`,
+      );
+      exit(report.exit_code);
+    });
 }

@@ -3,7 +3,7 @@
  * from src/verify beyond its package entry (index.ts). Not a package export.
  */
 export { BUNDLE_FORMAT, BUNDLE_VERSION } from "./bundle/format.js";
-export { looksLikeBundle } from "./bundle/verify.js";
+export { looksLikeBundle } from "./bundle/parse.js";
 export {
   type ConsentRole,
   consentOf,

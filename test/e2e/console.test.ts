@@ -7,7 +7,7 @@ import { hashVcon, parseVcon } from "../../plugins/conserver/vcon.js";
 import { ed25519PublicKey, formatVkey } from "../../src/core/log/note-sign.js";
 import { eventToStatement } from "../../src/core/scitt/index.js";
 import { COSIGNATURE_V1, ED25519 } from "../../src/formats/tlog/index.js";
-import { parseBundle, verifyBundle } from "../../src/verify/bundle/verify.js";
+import { parseBundle, verifyBundle } from "../../src/verify/bundle/index.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../../src/verify/index.js";
 import { keyFingerprint } from "../../src/verify/verdict/fingerprint.js";
 import { TRUST_WORDS } from "../../src/web/trust.js";

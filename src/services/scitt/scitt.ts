@@ -1,7 +1,5 @@
-import { createPublicKey, type KeyObject } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
 import { type AccessGrant, projectEvent } from "../../core/access/index.js";
-import { nodePublicKeyFromJwk } from "../../core/node/crypto.js";
 import {
   attachReceipts,
   checkScreenedStatement,
@@ -15,7 +13,6 @@ import { ApiError, badRequest, forbidden, notFound } from "../../errors/api-erro
 import { CodedError } from "../../formats/coded-error.js";
 import type { MmrProofForm } from "../../formats/cose/receipt.js";
 import { fromBase64, toBase64 } from "../../formats/crypto/bytes.js";
-import { ecJwk, type PublicKey } from "../../formats/crypto/public-key.js";
 import { isUuid } from "../../formats/ids.js";
 import type { ApiRecord } from "../../formats/record/api-record.js";
 import { assetEventRecord } from "../../formats/record/asset-event.js";
@@ -23,8 +20,7 @@ import { freeEventRecord } from "../../formats/record/free-event.js";
 import { signedWith } from "../../keys/keyring.js";
 import type { AssetEventRow } from "../../store/asset-events.js";
 import { getFreeEvent, getStatement } from "../../store/free-events.js";
-import { deleteScittKey, insertScittKey, listScittKeys } from "../../store/scitt-keys.js";
-import { getRegistrationPolicy, putRegistrationPolicy } from "../../store/scitt-registration-policies.js";
+import { getRegistrationPolicy } from "../../store/scitt-registration-policies.js";
 import { getTenancy } from "../../store/tenancies.js";
 import { tlsCaCertificateRows } from "../../store/tlscacertificates.js";
 import { writeViewFor } from "../access/caller-view.js";
@@ -36,6 +32,7 @@ import {
 import { type Profile, receiptFor } from "../ledger/proofs.js";
 import { createAssetWithEvents } from "../records/assets.js";
 import { createFreeEvent } from "../records/free-events.js";
+import { tenancyIssuer, trustedKeys } from "./issuer-keys.js";
 
 /** A registration refused by policy: answered as problem details (CBOR or JSON by route). */
 export class RegistrationRefused extends CodedError<"REGISTRATION_REFUSED"> {
@@ -45,25 +42,6 @@ export class RegistrationRefused extends CodedError<"REGISTRATION_REFUSED"> {
 /** A registration without a token in a log whose policy requires one. */
 export class RegistrationClosed extends CodedError<"REGISTRATION_CLOSED"> {
   readonly code = "REGISTRATION_CLOSED";
-}
-
-/** The statement issuer of a tenancy: `{BASE_URL}/tenant/<uuid>`, signing with its ES256 issuer key. */
-async function tenancyIssuer(ctx: Pick<Ctx, "baseUrl" | "keys">, tenantId: string) {
-  const key = await ctx.keys.get(`issuer:${tenantId}`, "ES256");
-  return { issuer: `${ctx.baseUrl}/tenant/${tenantId}`, key };
-}
-
-/** Issuer keys the tenancy trusts: its own, and the ones an administrator registered. */
-async function trustedKeys(
-  ctx: Pick<Ctx, "baseUrl" | "db" | "keys">,
-  tenantId: string,
-): Promise<Map<string, PublicKey>> {
-  const own = (await tenancyIssuer(ctx, tenantId)).key;
-  const keys = new Map<string, PublicKey>([[own.kid, own.verifier]]);
-  // Only P-256 keys are registered (`addScittKey`).
-  for (const k of await listScittKeys(ctx.db, tenantId))
-    keys.set(k.kid, nodePublicKeyFromJwk(ecJwk(k.public_jwk)));
-  return keys;
 }
 
 /** Entry ids are the event identity with `/` written `_`. */
@@ -405,72 +383,4 @@ async function sealedRowFollowsLog(
     if (err instanceof ApiError && err.kind === "conflict") return;
     throw err;
   }
-}
-
-/** Registers (or replaces) a trusted statement issuer key (P-256 JWK); administrators only. */
-export async function addScittKey(
-  ctx: Pick<Ctx, "db">,
-  p: Principal,
-  input: { kid: string; display_name?: string | undefined; public_jwk: Record<string, unknown> },
-) {
-  if (!p.isAdmin) throw forbidden("only administrators manage trusted issuer keys");
-  let key: KeyObject;
-  try {
-    key = createPublicKey({ key: input.public_jwk as never, format: "jwk" });
-  } catch {
-    throw badRequest("public_jwk is not a valid public JWK");
-  }
-  const jwk = key.export({ format: "jwk" }) as Record<string, unknown>;
-  if (jwk.crv !== "P-256") throw badRequest("public_jwk must be an EC P-256 key (ES256)");
-  await insertScittKey(ctx.db, {
-    tenant_id: p.tenantId,
-    kid: input.kid,
-    display_name: input.display_name ?? "",
-    public_jwk: jwk,
-  });
-  return { kid: input.kid, display_name: input.display_name ?? "", public_jwk: jwk };
-}
-
-export async function scittKeyList(ctx: Pick<Ctx, "baseUrl" | "db" | "keys">, p: Principal) {
-  if (!p.isAdmin) throw forbidden("only administrators manage trusted issuer keys");
-  const own = await tenancyIssuer(ctx, p.tenantId);
-  const registered = await listScittKeys(ctx.db, p.tenantId);
-  return {
-    issuer: own.issuer,
-    keys: [
-      { kid: own.key.kid, display_name: "tenancy issuer key", public_jwk: own.key.publicJwk },
-      ...registered.map((k) => ({ kid: k.kid, display_name: k.display_name, public_jwk: k.public_jwk })),
-    ],
-  };
-}
-
-export async function removeScittKey(ctx: Pick<Ctx, "db">, p: Principal, kid: string): Promise<void> {
-  if (!p.isAdmin) throw forbidden("only administrators manage trusted issuer keys");
-  if (!(await deleteScittKey(ctx.db, p.tenantId, kid))) throw notFound("issuer key");
-}
-
-/** The tenancy's SCITT registration policy (administrators). */
-export async function registrationPolicy(ctx: Pick<Ctx, "config" | "db">, p: Principal) {
-  if (!p.isAdmin) throw forbidden("only administrators manage the registration policy");
-  const r = await getRegistrationPolicy(ctx.db, p.tenantId);
-  return {
-    open: r.open || ctx.config.scittPublicLog === p.tenantId,
-    requests_per_second: r.requests_per_second,
-    public_log: ctx.config.scittPublicLog === p.tenantId,
-  };
-}
-
-export async function setRegistrationPolicy(
-  ctx: Pick<Ctx, "config" | "db">,
-  p: Principal,
-  input: { open: boolean; requests_per_second?: number | undefined },
-) {
-  if (!p.isAdmin) throw forbidden("only administrators manage the registration policy");
-  const current = await getRegistrationPolicy(ctx.db, p.tenantId);
-  await putRegistrationPolicy(ctx.db, {
-    tenant_id: p.tenantId,
-    open: input.open,
-    requests_per_second: input.requests_per_second ?? current.requests_per_second,
-  });
-  return registrationPolicy(ctx, p);
 }

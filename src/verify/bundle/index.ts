@@ -1,10 +1,5 @@
+export { BUNDLE_FAILURES, type BundleFailure, type BundleFailureCode } from "./failures.js";
 export * from "./format.js";
-export {
-  BUNDLE_FAILURES,
-  BundleError,
-  type BundleFailure,
-  type BundleFailureCode,
-  type BundleReport,
-  parseBundle,
-  verifyBundle,
-} from "./verify.js";
+export { BundleError, looksLikeBundle, parseBundle } from "./parse.js";
+export type { BundleReport } from "./report.js";
+export { verifyBundle } from "./verify.js";

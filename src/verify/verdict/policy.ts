@@ -79,10 +79,7 @@ const MAX_NAMES = 64;
  * ```
  */
 export function parsePolicy(text: string): TrustPolicy {
-  const p = emptyPolicy();
-  const names = new Map<string, Quorum>();
-  const keysSeen = new Set<string>();
-  let quorumLines = 0;
+  const r: Reading = { p: emptyPolicy(), names: new Map(), keysSeen: new Set(), quorumLines: 0 };
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the spec allows tab and newline only
   if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text))
     throw new PolicyError("the policy holds control characters");
@@ -91,108 +88,137 @@ export function parsePolicy(text: string): TrustPolicy {
     if (!line || line.startsWith("#")) continue;
     const [word, ...args] = line.split(/[ \t]+/);
     const at = `policy line ${i + 1}`;
-    // A key is its name and material: one service signs each of its logs (origins) with one key.
-    const uniqueKey = (vkey: string) => {
-      let id: string;
-      try {
-        const k = parseVkey(vkey);
-        id = `${k.name} ${Array.from(k.publicKey, (b) => b.toString(16).padStart(2, "0")).join("")}`;
-      } catch (err) {
-        throw new PolicyError(`${at}: ${(err as Error).message}`);
-      }
-      if (keysSeen.has(id)) throw new PolicyError(`${at}: a duplicate key`);
-      keysSeen.add(id);
-    };
-    switch (word) {
-      case "log": {
-        const vkey = args[0];
-        if (!vkey || args.length > 2) throw new PolicyError(`${at}: log <vkey> [<url>]`);
-        uniqueKey(vkey);
-        p.logKeys.push(vkey);
-        break;
-      }
-      case "witness": {
-        const [name, vkey] = args;
-        if (!name || !vkey || args.length > 3) throw new PolicyError(`${at}: witness <name> <vkey> [<url>]`);
-        if (name === "none" || names.has(name)) throw new PolicyError(`${at}: the name ${name} is taken`);
-        uniqueKey(vkey);
-        p.witnesses.set(name, vkey);
-        names.set(name, { witness: name });
-        break;
-      }
-      case "group": {
-        const [name, threshold, ...members] = args;
-        if (!name || !threshold || members.length === 0)
-          throw new PolicyError(`${at}: group <name> all|any|<k> <name>...`);
-        if (name === "none" || names.has(name)) throw new PolicyError(`${at}: the name ${name} is taken`);
-        if (new Set(members).size !== members.length) throw new PolicyError(`${at}: a member listed twice`);
-        const resolved = members.map((m) => {
-          const q = names.get(m);
-          if (!q) throw new PolicyError(`${at}: ${m} is not defined on a line before`);
-          return q;
-        });
-        const k =
-          threshold === "all"
-            ? members.length
-            : threshold === "any"
-              ? 1
-              : /^[1-9][0-9]*$/.test(threshold)
-                ? Number(threshold)
-                : Number.NaN;
-        if (!(k >= 1 && k <= members.length))
-          throw new PolicyError(`${at}: the threshold must be all, any or 1..${members.length}`);
-        names.set(name, { group: name, k, members: resolved });
-        break;
-      }
-      case "quorum": {
-        const [name] = args;
-        if (!name || args.length !== 1) throw new PolicyError(`${at}: quorum <name>|none`);
-        quorumLines++;
-        if (name === "none") p.quorum = "none";
-        else {
-          const q = names.get(name);
-          if (!q) throw new PolicyError(`${at}: ${name} is not defined on a line before`);
-          p.quorum = q;
-        }
-        break;
-      }
-      case "service-key": {
-        const [kid, fingerprint] = args;
-        if (kid === undefined || !/^sha256:[0-9a-f]{64}$/.test(fingerprint ?? "") || args.length !== 2)
-          throw new PolicyError(`${at}: service-key <kid> sha256:<64 hex digits>`);
-        p.serviceKeys.push({ kid, fingerprint: fingerprint as string });
-        break;
-      }
-      case "issuer":
-        if (args.length !== 1) throw new PolicyError(`${at}: issuer <url>`);
-        p.issuers.push(args[0] as string);
-        break;
-      case "min-receipts":
-        if (args.length !== 1 || !/^[1-9][0-9]?$/.test(args[0] ?? ""))
-          throw new PolicyError(`${at}: min-receipts <1..99>`);
-        p.minReceipts = Number(args[0]);
-        break;
-      case "max-age": {
-        const m = DURATION.exec(args[0] ?? "");
-        if (args.length !== 1 || !m) throw new PolicyError(`${at}: max-age <n>s|m|h|d`);
-        p.maxAgeSeconds = Number(m[1]) * SECONDS[m[2] as keyof typeof SECONDS];
-        break;
-      }
-      case "min-trust":
-        if (args.length !== 1 || (args[0] !== "pinned" && args[0] !== "witnessed"))
-          throw new PolicyError(`${at}: min-trust pinned|witnessed`);
-        p.minTrust = args[0];
-        break;
-      default:
-        throw new PolicyError(`${at}: unknown keyword "${word}"`);
-    }
-    if (names.size > MAX_NAMES || p.logKeys.length > MAX_NAMES)
+    if (!readTlogLine(r, word, args, at) && !readRelyingPartyLine(r.p, word, args, at))
+      throw new PolicyError(`${at}: unknown keyword "${word}"`);
+    if (r.names.size > MAX_NAMES || r.p.logKeys.length > MAX_NAMES)
       throw new PolicyError(`the policy defines more than ${MAX_NAMES} names`);
   }
-  if (quorumLines > 1) throw new PolicyError("a policy has at most one quorum line");
-  if (p.witnesses.size > 0 && p.quorum === undefined)
+  if (r.quorumLines > 1) throw new PolicyError("a policy has at most one quorum line");
+  if (r.p.witnesses.size > 0 && r.p.quorum === undefined)
     throw new PolicyError("the policy lists witnesses but no quorum line");
-  return p;
+  return r.p;
+}
+
+/** A policy as it is read, line by line: what it holds so far and the names and keys defined. */
+interface Reading {
+  readonly p: TrustPolicy;
+  /** Witnesses and groups by name: a group or the quorum names only what a line before defined. */
+  readonly names: Map<string, Quorum>;
+  readonly keysSeen: Set<string>;
+  quorumLines: number;
+}
+
+/** A key is its name and material: one service signs each of its logs (origins) with one key. */
+function uniqueKey(r: Reading, vkey: string, at: string): void {
+  let id: string;
+  try {
+    const k = parseVkey(vkey);
+    id = `${k.name} ${Array.from(k.publicKey, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  } catch (err) {
+    throw new PolicyError(`${at}: ${(err as Error).message}`);
+  }
+  if (r.keysSeen.has(id)) throw new PolicyError(`${at}: a duplicate key`);
+  r.keysSeen.add(id);
+}
+
+/** A C2SP tlog-policy line (`log`, `witness`, `group`, `quorum`); false when the word is not one. */
+function readTlogLine(r: Reading, word: string | undefined, args: string[], at: string): boolean {
+  const p = r.p;
+  switch (word) {
+    case "log": {
+      const vkey = args[0];
+      if (!vkey || args.length > 2) throw new PolicyError(`${at}: log <vkey> [<url>]`);
+      uniqueKey(r, vkey, at);
+      p.logKeys.push(vkey);
+      return true;
+    }
+    case "witness": {
+      const [name, vkey] = args;
+      if (!name || !vkey || args.length > 3) throw new PolicyError(`${at}: witness <name> <vkey> [<url>]`);
+      if (name === "none" || r.names.has(name)) throw new PolicyError(`${at}: the name ${name} is taken`);
+      uniqueKey(r, vkey, at);
+      p.witnesses.set(name, vkey);
+      r.names.set(name, { witness: name });
+      return true;
+    }
+    case "group":
+      readGroup(r, args, at);
+      return true;
+    case "quorum": {
+      const [name] = args;
+      if (!name || args.length !== 1) throw new PolicyError(`${at}: quorum <name>|none`);
+      r.quorumLines++;
+      if (name === "none") p.quorum = "none";
+      else {
+        const q = r.names.get(name);
+        if (!q) throw new PolicyError(`${at}: ${name} is not defined on a line before`);
+        p.quorum = q;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/** `group <name> all|any|<k> <name>...`: a threshold of members each defined on a line before. */
+function readGroup(r: Reading, args: string[], at: string): void {
+  const [name, threshold, ...members] = args;
+  if (!name || !threshold || members.length === 0)
+    throw new PolicyError(`${at}: group <name> all|any|<k> <name>...`);
+  if (name === "none" || r.names.has(name)) throw new PolicyError(`${at}: the name ${name} is taken`);
+  if (new Set(members).size !== members.length) throw new PolicyError(`${at}: a member listed twice`);
+  const resolved = members.map((m) => {
+    const q = r.names.get(m);
+    if (!q) throw new PolicyError(`${at}: ${m} is not defined on a line before`);
+    return q;
+  });
+  const k =
+    threshold === "all"
+      ? members.length
+      : threshold === "any"
+        ? 1
+        : /^[1-9][0-9]*$/.test(threshold)
+          ? Number(threshold)
+          : Number.NaN;
+  if (!(k >= 1 && k <= members.length))
+    throw new PolicyError(`${at}: the threshold must be all, any or 1..${members.length}`);
+  r.names.set(name, { group: name, k, members: resolved });
+}
+
+/** A relying party's line (`service-key`, `issuer`, `min-receipts`, `max-age`, `min-trust`); false when not one. */
+function readRelyingPartyLine(p: TrustPolicy, word: string | undefined, args: string[], at: string): boolean {
+  switch (word) {
+    case "service-key": {
+      const [kid, fingerprint] = args;
+      if (kid === undefined || !/^sha256:[0-9a-f]{64}$/.test(fingerprint ?? "") || args.length !== 2)
+        throw new PolicyError(`${at}: service-key <kid> sha256:<64 hex digits>`);
+      p.serviceKeys.push({ kid, fingerprint: fingerprint as string });
+      return true;
+    }
+    case "issuer":
+      if (args.length !== 1) throw new PolicyError(`${at}: issuer <url>`);
+      p.issuers.push(args[0] as string);
+      return true;
+    case "min-receipts":
+      if (args.length !== 1 || !/^[1-9][0-9]?$/.test(args[0] ?? ""))
+        throw new PolicyError(`${at}: min-receipts <1..99>`);
+      p.minReceipts = Number(args[0]);
+      return true;
+    case "max-age": {
+      const m = DURATION.exec(args[0] ?? "");
+      if (args.length !== 1 || !m) throw new PolicyError(`${at}: max-age <n>s|m|h|d`);
+      p.maxAgeSeconds = Number(m[1]) * SECONDS[m[2] as keyof typeof SECONDS];
+      return true;
+    }
+    case "min-trust":
+      if (args.length !== 1 || (args[0] !== "pinned" && args[0] !== "witnessed"))
+        throw new PolicyError(`${at}: min-trust pinned|witnessed`);
+      p.minTrust = args[0];
+      return true;
+    default:
+      return false;
+  }
 }
 
 /** Whether the policy requires witness cosignatures at all. */

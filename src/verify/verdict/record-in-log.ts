@@ -80,6 +80,84 @@ const failed = (
   cosigners: [],
 });
 
+type Refusal = { code: "tampered" | "cannot"; reason: string };
+type JudgedCheckpoint = Extract<ReturnType<typeof judgeCheckpoint>, { ok: true }>["checkpoint"];
+
+/** The log keys the verdict names: the one the evidence carries (pinned if the policy pins it), then the policy's. */
+function treeKeyFingerprints(evidence: TreeEvidence, trust: TrustRoots): KeyFingerprint[] {
+  const carried = evidence.carriedKey?.trim();
+  return [
+    ...(carried
+      ? [
+          logKeyFingerprint(
+            carried,
+            trust.policy.logKeys.some((k) => k.trim() === carried),
+          ),
+        ]
+      : []),
+    ...trust.policy.logKeys.filter((k) => k.trim() !== carried).map((k) => logKeyFingerprint(k, true)),
+  ];
+}
+
+/** The record's own leaf index, of the checkpoint's log and under its size, or why not. */
+function placeInCheckpoint(
+  record: ApiRecord,
+  evidence: TreeEvidence,
+  checkpoint: JudgedCheckpoint,
+): number | Refusal {
+  let leafIndex: number | undefined;
+  try {
+    leafIndex = recordLeafIndex(record);
+  } catch (err) {
+    return { code: "tampered", reason: (err as Error).message };
+  }
+  if (leafIndex === undefined)
+    return { code: "cannot", reason: "the record has no log index (it is not committed yet)" };
+  if (evidence.index !== undefined && evidence.index !== leafIndex)
+    return {
+      code: "tampered",
+      reason: `the proof is for log entry ${evidence.index}, the record is log entry ${leafIndex}`,
+    };
+  const tenant = String(record.tenant_identity ?? record.origin_tenant ?? "").replace(/^tenant\//, "");
+  if (!tenant || !checkpoint.origin.endsWith(`/merklelogs/${tenant}/tlog`))
+    return {
+      code: "tampered",
+      reason: `the record is in tenancy ${tenant || "(none named)"}'s log, not in ${checkpoint.origin}`,
+    };
+  if (leafIndex >= checkpoint.size)
+    return {
+      code: "tampered",
+      reason: `leaf ${leafIndex} is beyond the checkpoint's ${checkpoint.size} entries`,
+    };
+  return leafIndex;
+}
+
+/** The first leaf the record's kind makes that the tree holds at its index, or why none is. */
+async function matchLeaf(
+  record: ApiRecord,
+  evidence: TreeEvidence,
+  candidates: Uint8Array[],
+  leafIndex: number,
+  checkpoint: JudgedCheckpoint,
+): Promise<Uint8Array | Refusal> {
+  let why = "";
+  for (const data of candidates) {
+    const r = await evidence.includes(leafIndex, data, checkpoint);
+    if (r.ok) return data;
+    why ||= r.reason;
+  }
+  if (claimsRegisteredStatement(record) && !evidence.statement)
+    return {
+      code: "cannot",
+      reason:
+        "the record is a registered statement: its log entry is the statement's payload hash, so the statement is needed to check what the record says (this service's tlog-proofs carry it; else give --statement)",
+    };
+  return {
+    code: "tampered",
+    reason: `the record's leaf at ${leafIndex} is not in the checkpoint's tree (size ${checkpoint.size}): ${why}`,
+  };
+}
+
 /**
  * A record (its API JSON) in a log's RFC 9162 tree under a checkpoint, judged against the
  * caller's roots: the checkpoint (`judgeCheckpoint`, then every requirement of the policy), the
@@ -96,66 +174,17 @@ async function verifyRecordInTree(
 ): Promise<RecordInLogReport> {
   const identity = String(record.identity ?? "");
   const j = judgeCheckpoint(evidence.note, evidence.carriedKey, trust.policy);
-  const carried = evidence.carriedKey?.trim();
-  const fingerprints = [
-    ...(carried
-      ? [
-          logKeyFingerprint(
-            carried,
-            trust.policy.logKeys.some((k) => k.trim() === carried),
-          ),
-        ]
-      : []),
-    ...trust.policy.logKeys.filter((k) => k.trim() !== carried).map((k) => logKeyFingerprint(k, true)),
-  ];
+  const fingerprints = treeKeyFingerprints(evidence, trust);
   const fail = (code: "tampered" | "cannot", reason: string) =>
     failed(identity, code, reason, trust, fingerprints);
   if (!j.ok) return fail("tampered", j.reason);
   const { checkpoint } = j;
-  let leafIndex: number | undefined;
-  try {
-    leafIndex = recordLeafIndex(record);
-  } catch (err) {
-    return fail("tampered", (err as Error).message);
-  }
-  if (leafIndex === undefined) return fail("cannot", "the record has no log index (it is not committed yet)");
-  if (evidence.index !== undefined && evidence.index !== leafIndex)
-    return fail(
-      "tampered",
-      `the proof is for log entry ${evidence.index}, the record is log entry ${leafIndex}`,
-    );
-  const tenant = String(record.tenant_identity ?? record.origin_tenant ?? "").replace(/^tenant\//, "");
-  if (!tenant || !checkpoint.origin.endsWith(`/merklelogs/${tenant}/tlog`))
-    return fail(
-      "tampered",
-      `the record is in tenancy ${tenant || "(none named)"}'s log, not in ${checkpoint.origin}`,
-    );
-  if (leafIndex >= checkpoint.size)
-    return fail("tampered", `leaf ${leafIndex} is beyond the checkpoint's ${checkpoint.size} entries`);
-
+  const leafIndex = placeInCheckpoint(record, evidence, checkpoint);
+  if (typeof leafIndex !== "number") return fail(leafIndex.code, leafIndex.reason);
   const leaves = recordTreeLeaves(record, evidence.statement, issuerKeys);
   if (!leaves.ok) return fail("tampered", leaves.reason);
-  let matched: Uint8Array | undefined;
-  let why = "";
-  for (const data of leaves.candidates) {
-    const r = await evidence.includes(leafIndex, data, checkpoint);
-    if (r.ok) {
-      matched = data;
-      break;
-    }
-    why ||= r.reason;
-  }
-  if (!matched) {
-    if (claimsRegisteredStatement(record) && !evidence.statement)
-      return fail(
-        "cannot",
-        "the record is a registered statement: its log entry is the statement's payload hash, so the statement is needed to check what the record says (this service's tlog-proofs carry it; else give --statement)",
-      );
-    return fail(
-      "tampered",
-      `the record's leaf at ${leafIndex} is not in the checkpoint's tree (size ${checkpoint.size}): ${why}`,
-    );
-  }
+  const matched = await matchLeaf(record, evidence, leaves.candidates, leafIndex, checkpoint);
+  if (!(matched instanceof Uint8Array)) return fail(matched.code, matched.reason);
 
   const standing = checkpointStanding(j, trust, now);
   const policy = [...standing.policy];

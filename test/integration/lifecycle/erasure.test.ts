@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseBundle, verifyBundle } from "../../../src/verify/bundle/verify.js";
+import { parseBundle, verifyBundle } from "../../../src/verify/bundle/index.js";
 import { bundleConsentReport, keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/index.js";
 import { consentReportText } from "../../../src/verify/lifecycle/report.js";
 import { committedRecord, until } from "../../helpers/poll.js";

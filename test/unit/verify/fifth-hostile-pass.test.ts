@@ -22,7 +22,7 @@ import { verifyDocumentHash } from "../../../src/lookup/document.js";
 import { PublicApi } from "../../../src/lookup/public-api.js";
 import { verifyVcon } from "../../../src/lookup/vcon.js";
 import type { EvidenceBundle } from "../../../src/verify/bundle/format.js";
-import { parseBundle, verifyBundle } from "../../../src/verify/bundle/verify.js";
+import { parseBundle, verifyBundle } from "../../../src/verify/bundle/index.js";
 import { consentOf, lifecycleOrder } from "../../../src/verify/lifecycle/consent.js";
 import { bundleConsentReport } from "../../../src/verify/lifecycle/report.js";
 import { keysFromKeySet } from "../../../src/verify/receipts/keys.js";

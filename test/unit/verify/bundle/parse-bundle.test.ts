@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BUNDLE_FORMAT, BUNDLE_VERSION } from "../../../../src/verify/bundle/format.js";
-import { BundleError, parseBundle } from "../../../../src/verify/bundle/verify.js";
+import { BundleError, parseBundle } from "../../../../src/verify/bundle/index.js";
 
 const base = {
   format: BUNDLE_FORMAT,

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { decodeReceipt } from "../../../../src/formats/cose/index.js";
-import { parseBundle, verifyBundle } from "../../../../src/verify/bundle/verify.js";
+import { parseBundle, verifyBundle } from "../../../../src/verify/bundle/index.js";
 
 /*
  * A bundle exported by the service before MMR receipts carried the deployed proof form: its
