@@ -9,6 +9,40 @@ interface TenantRow {
   tenant_id: string;
 }
 
+/** How a column's value is written: a jsonb column's as JSON text, cast to jsonb in the statement. */
+interface ColumnCodec {
+  value(column: string, v: unknown): unknown;
+  cast(column: string, n: number): string;
+}
+
+function columnCodec(jsonColumns: readonly string[] = []): ColumnCodec {
+  const json = new Set<string>(jsonColumns);
+  return {
+    value: (column, v) => (json.has(column) && v !== null ? JSON.stringify(v) : v),
+    cast: (column, n) => (json.has(column) ? `$${n}::jsonb` : `$${n}`),
+  };
+}
+
+/**
+ * The `set` list of an update writing the fields a patch gives (null clears one; undefined leaves
+ * it), each value appended to `params` so its placeholder follows the ones already there.
+ */
+function patchSets(
+  codec: ColumnCodec,
+  patchable: readonly string[],
+  patch: Readonly<Record<string, unknown>>,
+  params: unknown[],
+): string[] {
+  const sets: string[] = [];
+  for (const c of patchable) {
+    const v = patch[c];
+    if (v === undefined) continue;
+    params.push(codec.value(c, v));
+    sets.push(`${c} = ${codec.cast(c, params.length)}`);
+  }
+  return sets;
+}
+
 /**
  * The statements every tenancy-scoped collection (applications, locations, TLS CA certificates,
  * access and compliance policies, subjects, invites, members) shares: read one, list, count,
@@ -26,9 +60,7 @@ export function tenantTable<R extends TenantRow, K extends keyof R & string>(spe
 }) {
   const { table } = spec;
   const select = spec.columns.join(", ");
-  const json = new Set<string>(spec.json ?? []);
-  const value = (column: string, v: unknown) => (json.has(column) && v !== null ? JSON.stringify(v) : v);
-  const cast = (column: string, n: number) => (json.has(column) ? `$${n}::jsonb` : `$${n}`);
+  const { value, cast } = columnCodec(spec.json);
   const written = spec.columns.filter((c) => c !== "seq");
   /** The first row matching `where` (the collection's own condition; its values in `params`). */
   const one = (db: Queryable, where: string, params: unknown[]): Promise<R | undefined> =>
@@ -80,13 +112,7 @@ export function tenantTable<R extends TenantRow, K extends keyof R & string>(spe
       patch: Partial<Pick<R, K>>,
     ): Promise<R | undefined> {
       const params: unknown[] = [tenantId, id];
-      const sets: string[] = [];
-      for (const c of spec.patchable ?? []) {
-        const v = patch[c];
-        if (v === undefined) continue;
-        params.push(value(c, v));
-        sets.push(`${c} = ${cast(c, params.length)}`);
-      }
+      const sets = patchSets({ value, cast }, spec.patchable ?? [], patch, params);
       if (sets.length === 0) return get(db, tenantId, id);
       const sql = `update ${table} set ${sets.join(", ")} where tenant_id = $1 and id = $2 returning ${select}`;
       return (await db.query<R>(sql, params))[0];
