@@ -153,7 +153,10 @@ export class ConfigError extends CodedError<"CONFIG"> {
   readonly code = "CONFIG";
 }
 
-function int(env: Record<string, string | undefined>, name: string, fallback: number): number {
+type Env = Record<string, string | undefined>;
+
+// Each reader takes the merged settings and the variable's name, so an error names the variable.
+function int(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const n = Number(raw);
@@ -162,35 +165,32 @@ function int(env: Record<string, string | undefined>, name: string, fallback: nu
   return n;
 }
 
-function oneOf<T extends string>(
-  name: string,
-  raw: string | undefined,
-  values: readonly T[],
-  fallback: T,
-): T {
+function oneOf<T extends string>(e: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = e[name];
   if (raw === undefined || raw === "") return fallback;
   if ((values as readonly string[]).includes(raw)) return raw as T;
   throw new ConfigError(`${name} must be one of ${values.join(", ")}, got "${raw}"`);
 }
 
 /** `on` or `off`; unset or empty leaves the choice to the component (undefined). */
-function onOff(name: string, raw: string | undefined): boolean | undefined {
-  if (raw === undefined || raw === "") return undefined;
-  return oneOf(name, raw, ["on", "off"] as const, "on") === "on";
+function onOff(e: Env, name: string): boolean | undefined {
+  if (e[name] === undefined || e[name] === "") return undefined;
+  return oneOf(e, name, ["on", "off"] as const, "on") === "on";
 }
 
-function uuidOf(name: string, raw: string | undefined): string | undefined {
+function uuidOf(e: Env, name: string): string | undefined {
+  const raw = e[name];
   if (raw === undefined || raw === "") return undefined;
   if (!isUuid(raw)) throw new ConfigError(`${name} must be a tenancy uuid, got "${raw}"`);
   return raw.toLowerCase();
 }
 
 /** The key directory: ARCHIVIST_KEY_DIR, else `keys` under the data directory. */
-function keyDirOf(e: Record<string, string | undefined>, dataDir: string): string {
+function keyDirOf(e: Env, dataDir: string): string {
   return e.ARCHIVIST_KEY_DIR ? resolve(e.ARCHIVIST_KEY_DIR) : resolve(dataDir, "keys");
 }
 
-function pkcs11Of(e: Record<string, string | undefined>, backend: Config["keyBackend"]): Config["pkcs11"] {
+function pkcs11Of(e: Env, backend: Config["keyBackend"]): Config["pkcs11"] {
   if (backend !== "pkcs11") return undefined;
   const module = e.ARCHIVIST_PKCS11_MODULE;
   const token = e.ARCHIVIST_PKCS11_TOKEN;
@@ -215,7 +215,7 @@ function blobStoreOf(raw: string | undefined): Config["blobStore"] {
   throw new ConfigError(`ARCHIVIST_BLOB_STORE must be fs, postgres or s3, got "${raw}"`);
 }
 
-function s3Of(env: Record<string, string | undefined>, store: string | undefined): Config["s3"] {
+function s3Of(env: Env, store: string | undefined): Config["s3"] {
   const endpoint = env.ARCHIVIST_S3_ENDPOINT;
   if (!endpoint) {
     if (store === "s3")
@@ -233,7 +233,7 @@ function s3Of(env: Record<string, string | undefined>, store: string | undefined
   };
 }
 
-function witnessesOf(e: Record<string, string | undefined>): Pick<Config, "witnesses" | "witnessQuorum"> {
+function witnessesOf(e: Env): Pick<Config, "witnesses" | "witnessQuorum"> {
   let witnesses: WitnessEntry[];
   try {
     witnesses = parseWitnessList(e.ARCHIVIST_WITNESSES ?? "");
@@ -282,19 +282,12 @@ export function loadConfig(
   });
 }
 
-type Env = Record<string, string | undefined>;
-
 /** Where the service listens and keeps its data: the socket, directories, keys and databases. */
 function placeAndStorage(e: Env) {
   const port = int(e, "PORT", 8080);
   const host = e.HOST || "127.0.0.1";
   const dataDir = resolve(e.DATA_DIR || "./data");
-  const keyBackend = oneOf(
-    "ARCHIVIST_KEY_BACKEND",
-    e.ARCHIVIST_KEY_BACKEND,
-    ["directory", "pkcs11"] as const,
-    "directory",
-  );
+  const keyBackend = oneOf(e, "ARCHIVIST_KEY_BACKEND", ["directory", "pkcs11"] as const, "directory");
   return {
     port,
     host,
@@ -309,7 +302,7 @@ function placeAndStorage(e: Env) {
     readWaitMs: int(e, "ARCHIVIST_READ_WAIT_MS", 50),
     databaseStandbyUrl: standbyUrlOf(e),
     standbyWaitMs: int(e, "ARCHIVIST_STANDBY_WAIT_MS", 5000),
-    transactionGuard: onOff("ARCHIVIST_TRANSACTION_GUARD", e.ARCHIVIST_TRANSACTION_GUARD),
+    transactionGuard: onOff(e, "ARCHIVIST_TRANSACTION_GUARD"),
     redisUrl: e.REDIS_URL || undefined,
     bootstrapFile: e.ARCHIVIST_BOOTSTRAP_FILE || undefined,
   };
@@ -326,13 +319,7 @@ function workerSettings(e: Env) {
     scanIntervalMs: int(e, "ARCHIVIST_SCAN_INTERVAL_MS", 86_400_000),
     noticeIntervalMs: int(e, "ARCHIVIST_NOTICE_INTERVAL_MS", 5000),
     noticeRetryBaseMs: int(e, "ARCHIVIST_NOTICE_RETRY_BASE_MS", 5000),
-    webhookPrivate:
-      oneOf(
-        "ARCHIVIST_WEBHOOK_PRIVATE",
-        e.ARCHIVIST_WEBHOOK_PRIVATE,
-        ["refuse", "allow"] as const,
-        "refuse",
-      ) === "allow",
+    webhookPrivate: oneOf(e, "ARCHIVIST_WEBHOOK_PRIVATE", ["refuse", "allow"] as const, "refuse") === "allow",
   };
 }
 
@@ -355,28 +342,23 @@ function edgeAndLimits(e: Env) {
 /** SCITT's public log and SCRAPI's answers, and the witnesses the checkpoints go to. */
 function scittSettings(e: Env) {
   return {
-    scittPublicLog: uuidOf("ARCHIVIST_SCITT_PUBLIC_LOG", e.ARCHIVIST_SCITT_PUBLIC_LOG),
+    scittPublicLog: uuidOf(e, "ARCHIVIST_SCITT_PUBLIC_LOG"),
     scrapiReceiptProfile: oneOf(
+      e,
       "ARCHIVIST_SCRAPI_RECEIPT_PROFILE",
-      e.ARCHIVIST_SCRAPI_RECEIPT_PROFILE,
       ["rfc9162", "mmr"] as const,
       "rfc9162",
     ),
     scrapiWaitMs: int(e, "ARCHIVIST_SCRAPI_WAIT_MS", 3000),
     scrapiPendingStatus: Number(
-      oneOf(
-        "ARCHIVIST_SCRAPI_PENDING_STATUS",
-        e.ARCHIVIST_SCRAPI_PENDING_STATUS,
-        ["202", "303"] as const,
-        "202",
-      ),
+      oneOf(e, "ARCHIVIST_SCRAPI_PENDING_STATUS", ["202", "303"] as const, "202"),
     ) as 202 | 303,
     ...witnessesOf(e),
   };
 }
 
 /** A replica needs its primary: the embedded database has none. */
-function readUrlOf(e: Record<string, string | undefined>): string | undefined {
+function readUrlOf(e: Env): string | undefined {
   const url = e.DATABASE_READ_URL || undefined;
   if (url && !e.DATABASE_URL)
     throw new ConfigError("DATABASE_READ_URL names a replica of DATABASE_URL, which is not set");
@@ -384,7 +366,7 @@ function readUrlOf(e: Record<string, string | undefined>): string | undefined {
 }
 
 /** A standby is the primary's: the embedded database has none. */
-function standbyUrlOf(e: Record<string, string | undefined>): string | undefined {
+function standbyUrlOf(e: Env): string | undefined {
   const url = e.DATABASE_STANDBY_URL || undefined;
   if (url && !e.DATABASE_URL)
     throw new ConfigError("DATABASE_STANDBY_URL names a standby of DATABASE_URL, which is not set");
