@@ -96,24 +96,32 @@ function withCredentials(c: Cli): Cli {
     .option("--client-secret <secret>", "client credentials (or ARCHIVIST_CLIENT_SECRET)");
 }
 
+/**
+ * Wraps a subcommand's step into commander's action: its answer printed (as JSON with --json, else
+ * its lines), then the exit code, 4 when the service refused and 1 on any other failure.
+ */
+function actionOf(exit: Exit) {
+  return <A extends unknown[]>(fn: (...a: A) => Promise<string[] | unknown>) =>
+    async (...a: A) => {
+      // commander passes the options second to last, after the arguments.
+      const v = a.at(-2) as Options;
+      try {
+        const out = await fn(...a);
+        process.stdout.write(
+          v.json ? `${JSON.stringify(out, null, 2)}\n` : `${(out as string[]).join("\n")}\n`,
+        );
+        exit(0);
+      } catch (err) {
+        process.stdout.write(`FAILED ${err instanceof Error ? err.message : String(err)}\n`);
+        exit(err instanceof ProcessorsFailed ? 4 : 1);
+      }
+    };
+}
+
 export const processorsCommand = declared(
   "processors told of consent revocations: register, list, remove, and the notices not acknowledged",
   (exit: Exit) => {
-    const act =
-      <A extends unknown[]>(fn: (...a: A) => Promise<string[] | unknown>) =>
-      async (...a: A) => {
-        const v = a.at(-2) as Options;
-        try {
-          const out = await fn(...a);
-          process.stdout.write(
-            v.json ? `${JSON.stringify(out, null, 2)}\n` : `${(out as string[]).join("\n")}\n`,
-          );
-          exit(0);
-        } catch (err) {
-          process.stdout.write(`FAILED ${err instanceof Error ? err.message : String(err)}\n`);
-          exit(err instanceof ProcessorsFailed ? 4 : 1);
-        }
-      };
+    const act = actionOf(exit);
     const cli = new Cli("processors").description(
       "Register the processors of your tenancy's vCons (conserver pipelines, applications) to be told of each consent revocation: a signed webhook (Standard Webhooks), retried until the processor answers 2xx, its acknowledgement recorded in the log (docs/vcon-lifecycle.md). Administrators only.",
     );
