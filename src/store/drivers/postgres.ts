@@ -47,6 +47,26 @@ function send<R>(client: pg.ClientBase, query: pg.Query): Promise<R[]> {
 }
 
 /**
+ * A client of `from` for `fn`, back to the pool after it; one whose connection failed meanwhile is
+ * released with the failure, which makes the pool drop it. The listener also keeps the failure
+ * from being an unheard 'error' event, which would end the process.
+ */
+async function withClient<T>(from: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await from.connect();
+  let broken: Error | undefined;
+  const onError = (err: Error) => {
+    broken = err;
+  };
+  client.on("error", onError);
+  try {
+    return await fn(client);
+  } finally {
+    client.removeListener("error", onError);
+    client.release(broken);
+  }
+}
+
+/**
  * Connects a pool to PostgreSQL at `url`; `guard`: refuse the handle inside its own transactions
  * (store/transaction-scope.ts); `connectTimeoutMs`: give up a connection not made by then (a
  * replica's, which the primary can stand in for; the primary's own waits, having no stand-in).
@@ -82,28 +102,6 @@ export async function openPostgres(url: string, max = 16, guard = true, connectT
         ? heldPool("-c enable_seqscan=off")
         : pool;
   const statement = namedStatements();
-  /**
-   * A client for `fn`, back to the pool after it; one whose connection failed meanwhile is
-   * released with the failure, which makes the pool drop it. The listener also keeps the failure
-   * from being an unheard 'error' event, which would end the process.
-   */
-  const withClient = async <T>(
-    fn: (client: pg.PoolClient) => Promise<T>,
-    from: pg.Pool = pool,
-  ): Promise<T> => {
-    const client = await from.connect();
-    let broken: Error | undefined;
-    const onError = (err: Error) => {
-      broken = err;
-    };
-    client.on("error", onError);
-    try {
-      return await fn(client);
-    } finally {
-      client.removeListener("error", onError);
-      client.release(broken);
-    }
-  };
   const run = <R>(
     client: pg.PoolClient | undefined,
     sql: string,
@@ -112,7 +110,7 @@ export async function openPostgres(url: string, max = 16, guard = true, connectT
   ): Promise<R[]> => {
     const query = statement(sql, params, opts);
     if (client) return send<R>(client, query);
-    return withClient((c) => send<R>(c, query), poolFor(opts));
+    return withClient(poolFor(opts), (c) => send<R>(c, query));
   };
   await run(undefined, "select 1");
   return guardTransactions(
@@ -120,7 +118,7 @@ export async function openPostgres(url: string, max = 16, guard = true, connectT
       kind: "postgres",
       query: (sql, params, opts) => run(undefined, sql, params, opts),
       transaction: (fn) =>
-        withClient(async (client) => {
+        withClient(pool, async (client) => {
           const tx: Queryable = { query: (sql, params, opts) => run(client, sql, params, opts) };
           try {
             await run(client, "BEGIN");
