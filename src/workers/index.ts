@@ -22,6 +22,36 @@ export interface Workers {
   stop(): Promise<void>;
 }
 
+/** Seals every log with entries past its checkpoint, unless held; true when one was sealed. */
+async function sealDueLogs(ctx: Ctx, checkpointKeys: CheckpointKeys): Promise<boolean> {
+  const { seal, checkpoint } = await loadSealKeys(ctx, checkpointKeys);
+  let sealed = false;
+  for (const l of await logsToSeal(ctx.db)) {
+    if (ctx.logGuard.isHeld(l.tenant_id)) continue;
+    // Read before the seal's transaction: the standby is not waited for under the log's lock.
+    const upTo = await signingLimit(ctx.standby, l.tenant_id);
+    if (upTo === "nothing") continue;
+    const size = await ctx.logGuard.signing(l.tenant_id, () =>
+      ctx.db.transaction((tx) => sealLog(tx, l.tenant_id, seal, checkpoint, ctx.logGuard, upTo)),
+    );
+    sealed ||= size !== undefined;
+  }
+  return sealed;
+}
+
+/** Anchors the newest seals, mined by the validator key. */
+async function anchorNow(ctx: Ctx): Promise<void> {
+  const miner = await validatorAddress(ctx.keys);
+  await ctx.db.transaction((tx) => anchorOnce(tx, miner));
+}
+
+/** Closes the periods due by size or age, when either is configured (docs/scaling.md). */
+async function closeConfiguredPeriods(ctx: Ctx, checkpointKeys: CheckpointKeys): Promise<void> {
+  const { logPeriodEntries, logPeriodAgeMs } = ctx.config;
+  if (logPeriodEntries <= 0 && logPeriodAgeMs <= 0) return;
+  if ((await closeDuePeriods(ctx, await loadSealKeys(ctx, checkpointKeys))) > 0) ctx.wake.published();
+}
+
 /** Starts the committer, sealer, anchorer and scanner (or none, for `serve --no-workers`). */
 export function startWorkers(
   ctx: Ctx,
@@ -47,18 +77,7 @@ export function startWorkers(
     "sealer",
     config.sealIntervalMs,
     async () => {
-      const { seal, checkpoint } = await loadSealKeys(ctx, checkpointKeys);
-      let sealed = false;
-      for (const l of await logsToSeal(db)) {
-        if (ctx.logGuard.isHeld(l.tenant_id)) continue;
-        // Read before the seal's transaction: the standby is not waited for under the log's lock.
-        const upTo = await signingLimit(ctx.standby, l.tenant_id);
-        if (upTo === "nothing") continue;
-        const size = await ctx.logGuard.signing(l.tenant_id, () =>
-          db.transaction((tx) => sealLog(tx, l.tenant_id, seal, checkpoint, ctx.logGuard, upTo)),
-        );
-        sealed ||= size !== undefined;
-      }
+      const sealed = await sealDueLogs(ctx, checkpointKeys);
       if (sealed) ctx.wake.published();
       // A new checkpoint goes to the witnesses at once, not at their next tick.
       if (sealed && config.witnesses.length > 0) void witnessing.runOnce();
@@ -72,24 +91,13 @@ export function startWorkers(
     () => (config.witnesses.length > 0 ? witnesses.runOnce() : Promise.resolve()),
     log,
   );
-  const anchorer = new Periodic(
-    "anchorer",
-    config.anchorIntervalMs,
-    async () => {
-      const miner = await validatorAddress(ctx.keys);
-      await db.transaction((tx) => anchorOnce(tx, miner));
-    },
-    log,
-  );
+  const anchorer = new Periodic("anchorer", config.anchorIntervalMs, () => anchorNow(ctx), log);
   const scanner = new Periodic("scanner", config.scanIntervalMs, () => scanBatch(ctx), log);
   // Periods close by size or age only when configured (docs/scaling.md); `archivist log close` always can.
   const periods = new Periodic(
     "periods",
     config.sealIntervalMs,
-    async () => {
-      if (config.logPeriodEntries <= 0 && config.logPeriodAgeMs <= 0) return;
-      if ((await closeDuePeriods(ctx, await loadSealKeys(ctx, checkpointKeys))) > 0) ctx.wake.published();
-    },
+    () => closeConfiguredPeriods(ctx, checkpointKeys),
     log,
   );
   const extra = (opts.periodic ?? []).map((p) => new Periodic(p.name, p.intervalMs, p.tick, log));
