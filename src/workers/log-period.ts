@@ -88,11 +88,37 @@ export async function closeLogPeriod(
   const period = open.period + 1;
   const origin = guard ? signedOrigin(final) : final.origin;
   const leaf = periodLinkLeaf({ period, origin, size, root: finalRoot }, nodeSha256);
+  const linkRecord = await appendLinkEntry(tx, tenantId, log.mmr_size, size, leaf);
+  await recordClose(tx, {
+    tenantId,
+    period: open.period,
+    startSize: open.start_size,
+    endSize: size,
+    root: finalRoot,
+    linkRecord,
+  });
+  await guard?.periodOpened(tenantId, period, size);
+  // With a standby, the link entry waits for a later seal that the standby holds too.
+  if (!upTo) await sealLog(tx, tenantId, keys.seal, keys.checkpoint, guard);
+  return { period: open.period, start: open.start_size, end: size, root: finalRoot };
+}
+
+/**
+ * Appends the next period's link entry at `size` to both trees, in `tx`, as a commit batch of one
+ * would; the record id it is filed under is returned for the close's row.
+ */
+async function appendLinkEntry(
+  tx: Queryable,
+  tenantId: string,
+  mmrSize: number,
+  size: number,
+  leaf: ReturnType<typeof periodLinkLeaf>,
+): Promise<string> {
   const linkRecord = randomUUID();
   const id = new IdTimestampGenerator(workerId()).next();
-  const known = await readNodes(tx, tenantId, appendNodesNeeded(log.mmr_size));
+  const known = await readNodes(tx, tenantId, appendNodesNeeded(mmrSize));
   const appended = appendLeaves(
-    log.mmr_size,
+    mmrSize,
     [leaf],
     (i) => {
       const n = known.get(i);
@@ -105,7 +131,7 @@ export async function closeLogPeriod(
   const idtimestamp = formatIdTimestamp(id, 1);
   await writeCommit(tx, {
     tenantId,
-    firstNodeIndex: log.mmr_size,
+    firstNodeIndex: mmrSize,
     nodes: appended.nodes,
     entries: [
       {
@@ -125,18 +151,7 @@ export async function closeLogPeriod(
     lastIndexByAsset: new Map(),
     queueSeqs: [],
   });
-  await recordClose(tx, {
-    tenantId,
-    period: open.period,
-    startSize: open.start_size,
-    endSize: size,
-    root: finalRoot,
-    linkRecord,
-  });
-  await guard?.periodOpened(tenantId, period, size);
-  // With a standby, the link entry waits for a later seal that the standby holds too.
-  if (!upTo) await sealLog(tx, tenantId, keys.seal, keys.checkpoint, guard);
-  return { period: open.period, start: open.start_size, end: size, root: finalRoot };
+  return linkRecord;
 }
 
 /** A verified checkpoint's origin: its note's first line, which its signature covers (the row's column is not). */

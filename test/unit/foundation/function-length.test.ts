@@ -25,7 +25,6 @@ const ALLOWED = new Map<string, string>([
   ["src/http/multipart-file.ts#<anonymous at line 37>", "not split yet (issue 62)"],
   ["src/server.ts#startService", "not split yet (issue 62)"],
   ["src/workers/commit-batch.ts#commitBatch", "not split yet (issue 62)"],
-  ["src/workers/log-period.ts#closeLogPeriod", "not split yet (issue 62)"],
 ]);
 
 interface Long {
