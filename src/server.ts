@@ -130,6 +130,43 @@ async function contextFor(config: Config, bound: Server | undefined, baseUrl: st
 }
 
 /**
+ * The service's close, run once however often it is called: the HTTP server first (so no request
+ * starts work the workers would not finish), then the workers hand back their work, then the
+ * connections and keys they used.
+ */
+function closer(
+  ctx: ServiceContext,
+  server: Server | undefined,
+  keyWatch: NodeJS.Timeout,
+  workers: Workers,
+  shutdownTimeoutMs: number,
+): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => {
+    closing ??= (async () => {
+      if (server) {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+          // In-flight requests get half the shutdown's time; then their connections close, so a
+          // client holding one open, or a request stuck on the database, does not hold up the stop.
+          setTimeout(() => server.closeAllConnections(), shutdownTimeoutMs / 2).unref();
+        });
+      }
+      clearInterval(keyWatch);
+      await workers.stop();
+      ctx.publications.close();
+      await ctx.wakeSignal?.close();
+      await ctx.reads.close();
+      await ctx.standby?.close();
+      await ctx.db.close();
+      await ctx.keys.close();
+    })();
+    return closing;
+  };
+}
+
+/**
  * Serves the API (unless `api: false`, as `archivist worker` runs) and the workers (unless
  * the config disables them), until closed. SIGKILL at any point loses nothing: the
  * database holds every accepted record and the workers find their work there.
@@ -201,29 +238,7 @@ export async function startService(config: Config, opts: { api?: boolean } = {})
     { url: server ? url : undefined, db: ctx.db.kind, workers: config.workers },
     "archivist started",
   );
-  let closing: Promise<void> | undefined;
   const workers = running;
-  const close = () => {
-    closing ??= (async () => {
-      if (server) {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-          // In-flight requests get half the shutdown's time; then their connections close, so a
-          // client holding one open, or a request stuck on the database, does not hold up the stop.
-          setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs / 2).unref();
-        });
-      }
-      clearInterval(keyWatch);
-      await workers.stop();
-      ctx.publications.close();
-      await ctx.wakeSignal?.close();
-      await ctx.reads.close();
-      await ctx.standby?.close();
-      await ctx.db.close();
-      await ctx.keys.close();
-    })();
-    return closing;
-  };
+  const close = closer(ctx, server, keyWatch, workers, config.shutdownTimeoutMs);
   return { url, ctx, server, workers, close };
 }
