@@ -110,39 +110,11 @@ export async function commitBatch(
   if (pending.length === 0) return { count: 0, assets: [] };
   const log = work.log ?? (await loadLog(tx, tenantId));
   if (opts.mayAppend && !(await opts.mayAppend(tx, tenantId, log.mmr_size))) return { count: 0, assets: [] };
-  const extra = assetFreeExtraBytes(tenantId);
-  const entries: EntryRow[] = [];
-  const leaves = pending.map((p) => {
-    const id = gen.next();
-    const at = new Date(idTimestampToMillis(id));
-    const leaf =
-      p.kind === "asset_event"
-        ? assetEventRowLeafHash(p.row, at, id, nodeSha256, nodeAsciiLeafSha256)
-        : // The leaf reads the record model's hashed fields of the row (FREE_EVENT_HASHED_FIELDS).
-          assetFreeEventLeafHash(p.row, id, extra, "eventsv1", nodeSha256);
-    entries.push({
-      mmr_index: 0,
-      leaf_index: 0,
-      kind: p.kind,
-      record_id: p.row.id,
-      idtimestamp: formatIdTimestamp(id, 1),
-      leaf,
-    });
-    return leaf;
-  });
+  const { leaves, entries } = leavesOf(pending, tenantId, gen);
   const known =
     opts.frontiers?.mmr(tenantId, log.mmr_size) ??
     (await readNodes(tx, tenantId, appendNodesNeeded(log.mmr_size)));
-  const appended = appendLeaves(
-    log.mmr_size,
-    leaves,
-    (i) => {
-      const n = known.get(i);
-      if (!n) throw new Error(`log ${tenantId} is missing node ${i}`);
-      return n;
-    },
-    nodeSha256,
-  );
+  const appended = appendLeaves(log.mmr_size, leaves, knownNode(known, tenantId), nodeSha256);
   const firstLeaf = leafCount(log.mmr_size);
   appended.leafIndices.forEach((mmrIndex, k) => {
     const e = entries[k] as EntryRow;
@@ -169,9 +141,7 @@ export async function commitBatch(
       )
     : [];
   const treeSize = takesTree ? log.tree_size + pending.length : undefined;
-  const lastIndex = new Map<string, number>();
-  for (const [k, p] of pending.entries())
-    if (p.kind === "asset_event") lastIndex.set(p.row.asset_id, (entries[k] as EntryRow).mmr_index);
+  const lastIndex = newestByAsset(pending, entries);
   // Asset-free events are marked on their rows; asset events are not rewritten (their log entries
   // say it, and each asset's newest entry goes to its own table, so the committer never takes the
   // asset rows' lock that event writers share).
@@ -197,6 +167,55 @@ export async function commitBatch(
           { size: treeSize, before: treeKnown, added: treeNodes },
         );
   return { count: pending.length, assets: [...lastIndex.keys()], ...(frontier ? { frontier } : {}) };
+}
+
+/**
+ * Each pending record's leaf and log entry, its idtimestamp taken now from `gen`; the entries'
+ * positions are filled in once the leaves are appended.
+ */
+function leavesOf(
+  pending: readonly Pending[],
+  tenantId: string,
+  gen: IdTimestampGenerator,
+): { leaves: Uint8Array[]; entries: EntryRow[] } {
+  const extra = assetFreeExtraBytes(tenantId);
+  const entries: EntryRow[] = [];
+  const leaves = pending.map((p) => {
+    const id = gen.next();
+    const at = new Date(idTimestampToMillis(id));
+    const leaf =
+      p.kind === "asset_event"
+        ? assetEventRowLeafHash(p.row, at, id, nodeSha256, nodeAsciiLeafSha256)
+        : // The leaf reads the record model's hashed fields of the row (FREE_EVENT_HASHED_FIELDS).
+          assetFreeEventLeafHash(p.row, id, extra, "eventsv1", nodeSha256);
+    entries.push({
+      mmr_index: 0,
+      leaf_index: 0,
+      kind: p.kind,
+      record_id: p.row.id,
+      idtimestamp: formatIdTimestamp(id, 1),
+      leaf,
+    });
+    return leaf;
+  });
+  return { leaves, entries };
+}
+
+/** A node the append needs from those read; one missing means the log's rows are incomplete. */
+function knownNode(known: ReadonlyMap<number, Uint8Array>, tenantId: string): (i: number) => Uint8Array {
+  return (i) => {
+    const n = known.get(i);
+    if (!n) throw new Error(`log ${tenantId} is missing node ${i}`);
+    return n;
+  };
+}
+
+/** Each asset's newest log entry (its MMR index) in the batch, for the asset's own table. */
+function newestByAsset(pending: readonly Pending[], entries: readonly EntryRow[]): Map<string, number> {
+  const lastIndex = new Map<string, number>();
+  for (const [k, p] of pending.entries())
+    if (p.kind === "asset_event") lastIndex.set(p.row.asset_id, (entries[k] as EntryRow).mmr_index);
+  return lastIndex;
 }
 
 /** The payload a registered statement's event recorded (hex), as bytes. */

@@ -23,7 +23,6 @@ const ALLOWED = new Map<string, string>([
   ["src/http/bundle-build.ts#buildBundle", "not split yet (issue 62)"],
   ["src/http/multipart-file.ts#receive", "not split yet (issue 62)"],
   ["src/http/multipart-file.ts#<anonymous at line 37>", "not split yet (issue 62)"],
-  ["src/workers/commit-batch.ts#commitBatch", "not split yet (issue 62)"],
 ]);
 
 interface Long {
