@@ -199,6 +199,45 @@ const flipped = (b: unknown, at = 0) => {
   return x;
 };
 
+/** The seal at `mmrSize` with its signature's last byte flipped. */
+const sealRewritten = (mmrSize: number, on: Queryable = ctx.db) =>
+  whileAltered(
+    { sql: "select seal from seals where tenant_id = $1 and mmr_size = $2", params: [tenant, mmrSize] },
+    (old) => ({
+      sql: "update seals set seal = $3 where tenant_id = $1 and mmr_size = $2",
+      params: [tenant, mmrSize, flipped(old.seal, (old.seal as Uint8Array).length - 1)],
+    }),
+    (old) => ({
+      sql: "update seals set seal = $3 where tenant_id = $1 and mmr_size = $2",
+      params: [tenant, mmrSize, Buffer.from(old.seal as Uint8Array)],
+    }),
+    on,
+  );
+
+/** The checkpoint of `size` with a forged root, in its note and its column alike. */
+const checkpointRewritten = (size: number, on: Queryable = ctx.db) => {
+  const forged = Buffer.alloc(32, 7).toString("base64");
+  return whileAltered(
+    {
+      sql: "select note, root from tlog_checkpoints where tenant_id = $1 and size = $2",
+      params: [tenant, size],
+    },
+    (old) => {
+      const lines = String(old.note).split("\n");
+      lines[2] = forged;
+      return {
+        sql: "update tlog_checkpoints set note = $3, root = $4 where tenant_id = $1 and size = $2",
+        params: [tenant, size, lines.join("\n"), Buffer.from(forged, "base64")],
+      };
+    },
+    (old) => ({
+      sql: "update tlog_checkpoints set note = $3, root = $4 where tenant_id = $1 and size = $2",
+      params: [tenant, size, old.note, Buffer.from(old.root as Uint8Array)],
+    }),
+    on,
+  );
+};
+
 /** One MMR node rewritten. */
 const mmrNode = (idx: number, on: Queryable = ctx.db) =>
   whileAltered(
@@ -342,45 +381,14 @@ describe(`a writer of the live database cannot make the service sign (${process.
   it("a rewritten seal: no receipt over it, no seal after it", async () => {
     const seal = await getSeal(ctx.db, tenant);
     if (!seal) throw new Error("not sealed");
-    const got = await whileAltered(
-      {
-        sql: "select seal from seals where tenant_id = $1 and mmr_size = $2",
-        params: [tenant, seal.mmr_size],
-      },
-      (old) => ({
-        sql: "update seals set seal = $3 where tenant_id = $1 and mmr_size = $2",
-        params: [tenant, seal.mmr_size, flipped(old.seal, (old.seal as Uint8Array).length - 1)],
-      }),
-      (old) => ({
-        sql: "update seals set seal = $3 where tenant_id = $1 and mmr_size = $2",
-        params: [tenant, seal.mmr_size, Buffer.from(old.seal as Uint8Array)],
-      }),
-    );
+    const got = await sealRewritten(seal.mmr_size);
     expectRefused(got, ["receipt", "bulk", "statement", "seal", "period_close"]);
   });
 
   it("a rewritten checkpoint: no receipt or tlog-proof over it, no checkpoint after it", async () => {
     const cp = await latestCheckpoint(ctx.db, tenant);
     if (!cp) throw new Error("not checkpointed");
-    const forged = Buffer.alloc(32, 7).toString("base64");
-    const got = await whileAltered(
-      {
-        sql: "select note, root from tlog_checkpoints where tenant_id = $1 and size = $2",
-        params: [tenant, cp.size],
-      },
-      (old) => {
-        const lines = String(old.note).split("\n");
-        lines[2] = forged;
-        return {
-          sql: "update tlog_checkpoints set note = $3, root = $4 where tenant_id = $1 and size = $2",
-          params: [tenant, cp.size, lines.join("\n"), Buffer.from(forged, "base64")],
-        };
-      },
-      (old) => ({
-        sql: "update tlog_checkpoints set note = $3, root = $4 where tenant_id = $1 and size = $2",
-        params: [tenant, cp.size, old.note, Buffer.from(old.root as Uint8Array)],
-      }),
-    );
+    const got = await checkpointRewritten(cp.size);
     expectRefused(got, ["receipt_rfc9162", "bulk_rfc9162", "tlog_proof", "seal", "period_close"]);
   });
 
@@ -619,42 +627,9 @@ describe.runIf(postgres)(
       const seal = await getSeal(ctx.db, tenant);
       const cp = await latestCheckpoint(ctx.db, tenant);
       if (!seal || !cp) throw new Error("not sealed");
-      const sealGot = await whileAltered(
-        {
-          sql: "select seal from seals where tenant_id = $1 and mmr_size = $2",
-          params: [tenant, seal.mmr_size],
-        },
-        (old) => ({
-          sql: "update seals set seal = $3 where tenant_id = $1 and mmr_size = $2",
-          params: [tenant, seal.mmr_size, flipped(old.seal, (old.seal as Uint8Array).length - 1)],
-        }),
-        (old) => ({
-          sql: "update seals set seal = $3 where tenant_id = $1 and mmr_size = $2",
-          params: [tenant, seal.mmr_size, Buffer.from(old.seal as Uint8Array)],
-        }),
-        on(),
-      );
+      const sealGot = await sealRewritten(seal.mmr_size, on());
       expectRefused(sealGot, ["receipt", "bulk", "statement"]);
-      const forged = Buffer.alloc(32, 7).toString("base64");
-      const cpGot = await whileAltered(
-        {
-          sql: "select note, root from tlog_checkpoints where tenant_id = $1 and size = $2",
-          params: [tenant, cp.size],
-        },
-        (old) => {
-          const lines = String(old.note).split("\n");
-          lines[2] = forged;
-          return {
-            sql: "update tlog_checkpoints set note = $3, root = $4 where tenant_id = $1 and size = $2",
-            params: [tenant, cp.size, lines.join("\n"), Buffer.from(forged, "base64")],
-          };
-        },
-        (old) => ({
-          sql: "update tlog_checkpoints set note = $3, root = $4 where tenant_id = $1 and size = $2",
-          params: [tenant, cp.size, old.note, Buffer.from(old.root as Uint8Array)],
-        }),
-        on(),
-      );
+      const cpGot = await checkpointRewritten(cp.size, on());
       expectRefused(cpGot, ["receipt_rfc9162", "bulk_rfc9162", "tlog_proof"]);
     });
 
