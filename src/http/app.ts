@@ -101,18 +101,14 @@ export interface BuiltApp {
   close(): Promise<void>;
 }
 
-/**
- * Builds the HTTP app: conventions, every route module, health, errors. `bound` is the server
- * already listening (`bindHttpServer`, which sets its deadlines); `open` hands its requests to the
- * app. Without one the app is only injected into.
- */
-export function buildApp(
-  ctx: Ctx,
-  extraReady: () => Promise<void> = async () => undefined,
-  bound?: Server,
-): BuiltApp {
-  let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
-  const server = Fastify({
+/** Hands the server's requests to the app once it is ready: Fastify gives its handler to `serverFactory`. */
+interface Served {
+  handler?: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+/** The Fastify instance with the API's conventions: URLs, proxies, router options, framework errors. */
+function fastifyServer(ctx: Ctx, served: Served, bound: Server | undefined): FastifyInstance {
+  return Fastify({
     logger: false,
     rewriteUrl: rewriteVerb,
     ...requestIdOptions,
@@ -120,7 +116,7 @@ export function buildApp(
     trustProxy: ctx.config.trustedProxies.length > 0 ? [...ctx.config.trustedProxies] : false,
     // The server is ours (an app only injected into gets one that never listens).
     serverFactory: (h) => {
-      handler = h;
+      served.handler = h;
       return bound ?? createServer();
     },
     // Paths are matched as documented: a trailing slash or a doubled one still finds its route.
@@ -135,27 +131,31 @@ export function buildApp(
     frameworkErrors: (err, _req, res) => void sendError(res.headers(API_HEADERS), toApiError(err)),
     clientErrorHandler: answerClientError,
   });
-  const metrics = createMetrics(ctx.reads, ctx.logGuard.basis, () => ({
+}
+
+/** The service's metrics, with the refusal counts of the read and standby paths. */
+function appMetrics(ctx: Ctx): Metrics {
+  return createMetrics(ctx.reads, ctx.logGuard.basis, () => ({
     write: ctx.standby?.refused.write ?? 0,
     read_url: ctx.reads.refused.read_url,
     standby_url: ctx.standby?.refused.standby_url ?? 0,
   }));
-  const rps = ctx.config.rateLimitRps;
-  const limiter: RateLimiter | undefined = rps
-    ? ctx.config.redisUrl
-      ? redisRateLimiter(rps, ctx.config.redisUrl)
-      : memoryRateLimiter(rps)
-    : undefined;
-  const deps: HttpDeps = { ctx, auth: new Authenticator(ctx), limiter };
+}
 
-  registerBodyParsers(server, {
-    multipartBytes: ctx.config.blobMaxBytes + MULTIPART_OVERHEAD,
-    timeoutMs: ctx.config.bodyTimeoutMs,
-  });
-  // One hook each way for every request, not four (with a map from requests to their ids): each
-  // hook Fastify runs costs the request. With the callback `preParsing`, the caller kept on the
-  // request and the shared principal look-up, ~7 % of an ingested event's service CPU
-  // (docs/performance.md, "Issue 35, tenth session").
+/** The per-tenancy rate limiter: shared through Redis when there is one, else this process's own. */
+function rateLimiterOf(ctx: Ctx): RateLimiter | undefined {
+  const rps = ctx.config.rateLimitRps;
+  if (!rps) return undefined;
+  return ctx.config.redisUrl ? redisRateLimiter(rps, ctx.config.redisUrl) : memoryRateLimiter(rps);
+}
+
+/**
+ * One hook each way for every request, not four (with a map from requests to their ids): each
+ * hook Fastify runs costs the request. With the callback `preParsing`, the caller kept on the
+ * request and the shared principal look-up, ~7 % of an ingested event's service CPU
+ * (docs/performance.md, "Issue 35, tenth session").
+ */
+function addRequestHooks(server: FastifyInstance, ctx: Ctx, metrics: Metrics): void {
   // Every answer, API or error, is what its content-type says and nothing a browser may render
   // as a page of ours: the pages set their own policy (static-files.ts), blobs add more.
   server.addHook("onRequest", (req, res, done) => {
@@ -181,36 +181,50 @@ export function buildApp(
       if (logged) logRequest(ctx.log, req, res);
       done();
     });
+}
 
-  // Who is calling is settled before the body is read: a caller without a valid token, or over
-  // its tenancy's rate, is refused without its body being read or inflated.
-  // Kept on the request (a property every request has, `decorateRequest`), not in a WeakMap:
-  // a map keyed by short-lived objects made every young-generation collection trace it.
+type Gate = (spec: AnyRouteSpec, req: FastifyRequest) => Promise<void>;
+type Run = (spec: AnyRouteSpec, req: FastifyRequest, res: FastifyReply) => Promise<void>;
+
+/**
+ * Who is calling is settled before the body is read: a caller without a valid token, or over
+ * its tenancy's rate, is refused without its body being read or inflated.
+ * Kept on the request (a property every request has, `decorateRequest`), not in a WeakMap:
+ * a map keyed by short-lived objects made every young-generation collection trace it.
+ */
+function routeGate(server: FastifyInstance, deps: HttpDeps): Gate {
   server.decorateRequest("principal", undefined);
   const wantsAuth = (spec: AnyRouteSpec, req: FastifyRequest) =>
     spec.auth === "token" || (spec.auth === "optional" && req.headers.authorization !== undefined);
-  const gate = async (spec: AnyRouteSpec, req: FastifyRequest) => {
+  return async (spec, req) => {
     if (!wantsAuth(spec, req)) return;
     const principal = await deps.auth.authenticate(req.headers.authorization);
-    await limiter?.take(principal.tenantId);
+    await deps.limiter?.take(principal.tenantId);
     req.principal = principal;
   };
+}
 
-  const run = async (spec: AnyRouteSpec, req: FastifyRequest, res: FastifyReply) => {
+/** Checked once here rather than by every filter: PostgreSQL text cannot hold these. */
+function refuseUnstorable(pairs: [string, string][], params: Record<string, string>): void {
+  for (const [k, v] of pairs)
+    if (unstorableIndex(k) >= 0 || unstorableIndex(v) >= 0)
+      throw badRequest(
+        `query parameter ${JSON.stringify(k)} contains a NUL character or an unpaired surrogate`,
+      );
+  for (const [k, v] of Object.entries(params))
+    if (unstorableIndex(v) >= 0)
+      throw badRequest(`path parameter ${k} contains a NUL character or an unpaired surrogate`);
+}
+
+/** Runs one route: refuses what it cannot take, validates its body and query, calls it, sends its answer. */
+function routeRunner(ctx: Ctx): Run {
+  return async (spec, req, res) => {
     // Present on token routes (the gate authenticated the call); `Call` types it per route's auth.
     const caller = req.principal;
     if (spec.body) refuseMediaType(spec, req);
     const pairs = queryPairs(req.originalUrl);
-    // Checked once here rather than by every filter: PostgreSQL text cannot hold these.
-    for (const [k, v] of pairs)
-      if (unstorableIndex(k) >= 0 || unstorableIndex(v) >= 0)
-        throw badRequest(
-          `query parameter ${JSON.stringify(k)} contains a NUL character or an unpaired surrogate`,
-        );
     const params = req.params as Record<string, string>;
-    for (const [k, v] of Object.entries(params))
-      if (unstorableIndex(v) >= 0)
-        throw badRequest(`path parameter ${k} contains a NUL character or an unpaired surrogate`);
+    refuseUnstorable(pairs, params);
     // An empty form (`curl -d ''`) parses as `{}`: it is no body, as an empty JSON body is.
     const sent = hasBody(req) ? req.body : undefined;
     const body = spec.body ? validate(spec.body, requiredBody(spec, sent), "body") : undefined;
@@ -233,13 +247,13 @@ export function buildApp(
       await res.send(out);
     }
   };
+}
 
-  const table = new RouteTable(server, run, gate);
-  for (const register of routeModules) register(table, deps);
-  systemRoutes(server, deps, metrics, async () => {
-    await limiter?.ping();
-    await extraReady();
-  });
+/**
+ * `<prefix>:openapi` for any prefix. The static prefixes of the routes get routes of their
+ * own, since `/x/{uuid}` would otherwise take `/x/@openapi`; any other falls to the 404 handler.
+ */
+function addOpenApiDocuments(server: FastifyInstance, table: RouteTable, deps: HttpDeps): void {
   // Without a token a prefix's document holds its public routes (the SCITT ones, receipts,
   // public assets); a prefix with none asks for a token as before. A token shows every route.
   const publicSpecs = () => table.specs.filter((s) => s.auth !== "token");
@@ -248,10 +262,8 @@ export function buildApp(
     const specs = anonymous ? publicSpecs() : table.specs;
     if (!anonymous || !specs.some((s) => s.path.startsWith(prefix)))
       await deps.auth.authenticate(req.headers.authorization);
-    return res.send(openApiDocument(specs, prefix, ctx.baseUrl));
+    return res.send(openApiDocument(specs, prefix, deps.ctx.baseUrl));
   };
-  // `<prefix>:openapi` for any prefix. The static prefixes of the routes get routes of their
-  // own, since `/x/{uuid}` would otherwise take `/x/@openapi`; any other falls to the 404 handler.
   for (const prefix of staticPrefixes(table.specs))
     server.get(`${prefix}${OPENAPI_SUFFIX}`, (req, res) => sendDocument(prefix, req, res));
   server.setNotFoundHandler(async (req, res) => {
@@ -259,10 +271,40 @@ export function buildApp(
     if (req.method !== "GET" || !path.endsWith(OPENAPI_SUFFIX)) return sendNotFound(req, res);
     return sendDocument(path.slice(0, -OPENAPI_SUFFIX.length), req, res);
   });
+}
+
+/**
+ * Builds the HTTP app: conventions, every route module, health, errors. `bound` is the server
+ * already listening (`bindHttpServer`, which sets its deadlines); `open` hands its requests to the
+ * app. Without one the app is only injected into.
+ */
+export function buildApp(
+  ctx: Ctx,
+  extraReady: () => Promise<void> = async () => undefined,
+  bound?: Server,
+): BuiltApp {
+  const served: Served = {};
+  const server = fastifyServer(ctx, served, bound);
+  const metrics = appMetrics(ctx);
+  const limiter = rateLimiterOf(ctx);
+  const deps: HttpDeps = { ctx, auth: new Authenticator(ctx), limiter };
+
+  registerBodyParsers(server, {
+    multipartBytes: ctx.config.blobMaxBytes + MULTIPART_OVERHEAD,
+    timeoutMs: ctx.config.bodyTimeoutMs,
+  });
+  addRequestHooks(server, ctx, metrics);
+  const table = new RouteTable(server, routeRunner(ctx), routeGate(server, deps));
+  for (const register of routeModules) register(table, deps);
+  systemRoutes(server, deps, metrics, async () => {
+    await limiter?.ping();
+    await extraReady();
+  });
+  addOpenApiDocuments(server, table, deps);
   server.setErrorHandler(errorHandler(ctx.log));
   const open = async () => {
     await server.ready();
-    if (bound && handler) serveWith(bound, handler);
+    if (bound && served.handler) serveWith(bound, served.handler);
   };
   return { server, deps, metrics, specs: table.specs, open, close: async () => limiter?.close() };
 }

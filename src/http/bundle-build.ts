@@ -151,6 +151,168 @@ function sourcedTree(r: SourcedReceipt | undefined): TreeReceipt | undefined {
   return r?.treeSize === undefined ? undefined : { receipt: r.receipt, log: r.log, treeSize: r.treeSize };
 }
 
+const tenantOf = (log: string) => log.replace(/^tenant\//, "");
+
+/** Adds `value` to the set kept under `key`, making the set when it is the key's first. */
+function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  (map.get(key) ?? map.set(key, new Set()).get(key))?.add(value);
+}
+
+/**
+ * A log's seals as the bundle reads them, each fetched and decoded once: every record of a log
+ * looks through the same seals, and a seal both placed and shipped would otherwise be read twice.
+ */
+interface SealReader {
+  /** The MMR sizes the log has seals at, oldest first. */
+  sizes(log: string): Promise<number[]>;
+  /** The seal at one size, as the service serves it. */
+  bytes(log: string, size: number): Promise<Uint8Array>;
+  /** The seal's peaks (hex). */
+  peaks(log: string, size: number): Promise<Set<string>>;
+}
+
+function sealReader(api: PublicApi): SealReader {
+  const sizesOf = new Map<string, number[]>();
+  const sealBytes = new Map<string, Uint8Array>();
+  const sealPeaks = new Map<string, Set<string>>();
+  const reader: SealReader = {
+    async sizes(log) {
+      let sizes = sizesOf.get(log);
+      if (!sizes) {
+        const path = `/archivist/v1/merklelogs/${tenantOf(log)}/seals`;
+        sizes = (await api.json<{ mmr_sizes: number[] }>(path)).mmr_sizes;
+        sizesOf.set(log, sizes);
+      }
+      return sizes;
+    },
+    async bytes(log, size) {
+      const key = `${log}@${size}`;
+      let bytes = sealBytes.get(key);
+      if (!bytes) {
+        const r = await api.get(`/archivist/v1/merklelogs/${tenantOf(log)}/seals/latest?mmr_size=${size}`);
+        if (r.status !== 200) throw new LookupError(`seal ${size} of ${log} answered ${r.status}`, r.status);
+        bytes = r.bytes;
+        sealBytes.set(key, bytes);
+      }
+      return bytes;
+    },
+    async peaks(log, size) {
+      const key = `${log}@${size}`;
+      let peaks = sealPeaks.get(key);
+      if (!peaks) {
+        peaks = new Set(decodeSeal(await reader.bytes(log, size)).peaks.map(hex));
+        sealPeaks.set(key, peaks);
+      }
+      return peaks;
+    },
+  };
+  return reader;
+}
+
+/** The service's key set, as served (the bundle ships its bytes) and as parsed keys. */
+async function serviceKeys(api: PublicApi): Promise<{ bytes: Uint8Array; keys: Keys }> {
+  const keySet = await api.get("/.well-known/scitt-keys");
+  if (keySet.status !== 200)
+    throw new LookupError(`GET /.well-known/scitt-keys answered ${keySet.status}`, keySet.status);
+  return { bytes: keySet.bytes, keys: await api.keys() };
+}
+
+/** What the records' receipts need from the logs: which seals, and which RFC 9162 tree sizes. */
+interface Receipted {
+  records: BundleRecord[];
+  /** Per log: the seals the bundle needs (by size). */
+  wanted: Map<string, Set<number>>;
+  /** Per log: the RFC 9162 tree sizes the records' rfc9162 receipts sign. */
+  treeSizes: Map<string, Set<number>>;
+}
+
+/**
+ * Each record with its receipts, taken from `source` many at a time when the service gathers
+ * its own evidence, else fetched one by one; and, per log, the seals they lead into.
+ */
+async function receiptedRecords(
+  api: PublicApi,
+  events: PublicRecord[],
+  keys: Keys,
+  seals: SealReader,
+  source: ReceiptSource | undefined,
+): Promise<Receipted> {
+  const out: Receipted = { records: [], wanted: new Map(), treeSizes: new Map() };
+  const identities = events.map((r) => String(r.identity));
+  const sourced = source && {
+    mmr: await source.receipts(identities, "mmr"),
+    rfc9162: await source.receipts(identities, "rfc9162"),
+  };
+  for (const record of events) {
+    const entry: BundleRecord = { record, receipts: [] };
+    out.records.push(entry);
+    const identity = String(record.identity);
+    const mmr = sourced ? sourcedMmr(sourced.mmr.get(identity)) : await fetchedMmr(api, record, keys);
+    // Not committed or not sealed yet: the bundle shows the record without a receipt.
+    if (!mmr) continue;
+    const sizes = await seals.sizes(mmr.log);
+    const into = await sealHolding(seals, sizes, mmr);
+    if (into === undefined)
+      throw new LookupError(`no seal of ${mmr.log} holds the peak of ${identity}'s receipt`);
+    entry.receipts.push({ profile: "mmr", log: mmr.log, mmr_size: into, receipt: b64(mmr.receipt) });
+    addTo(out.wanted, mmr.log, into);
+    // The same entry in the log's RFC 9162 tree, the one its C2SP checkpoints sign.
+    const t = sourced ? sourcedTree(sourced.rfc9162.get(identity)) : await fetchedTree(api, record, keys);
+    if (t) {
+      entry.receipts.push({ profile: "rfc9162", log: t.log, tree_size: t.treeSize, receipt: b64(t.receipt) });
+      addTo(out.treeSizes, t.log, t.treeSize);
+    }
+    // The seal that first covered the record, so a verifier sees it sealed from the start.
+    const first = sizes.find((s) => s > mmr.mmrIndex);
+    if (first !== undefined) addTo(out.wanted, mmr.log, first);
+  }
+  return out;
+}
+
+/**
+ * The seal a receipt leads into: the one that was latest when it was made, which is the newest
+ * holding its peak.
+ */
+async function sealHolding(seals: SealReader, sizes: number[], mmr: MmrReceipt): Promise<number | undefined> {
+  for (const size of [...sizes].reverse().filter((s) => s > mmr.mmrIndex)) {
+    if ((await seals.peaks(mmr.log, size)).has(mmr.peak)) return size;
+  }
+  return undefined;
+}
+
+/**
+ * One log's evidence: the seals wanted, consistency proofs from each to the latest of them, and
+ * the log's published checkpoint with proofs to the receipts' tree sizes.
+ */
+async function logEvidence(
+  api: PublicApi,
+  seals: SealReader,
+  log: string,
+  sizeSet: Set<number>,
+  treeSizes: Set<number>,
+): Promise<BundleLog> {
+  const sizes = [...sizeSet].sort((a, b) => a - b);
+  const latest = sizes.at(-1) as number;
+  const tenant = tenantOf(log);
+  const consistency = [];
+  for (const from of sizes.slice(0, -1)) {
+    const p = await api.json<{ paths: string[][] }>(
+      `/archivist/v1/merklelogs/${tenant}/consistency?from=${from}&to=${latest}`,
+    );
+    consistency.push({ from, to: latest, paths: p.paths });
+  }
+  const shipped = [];
+  for (const size of sizes) shipped.push({ mmr_size: size, seal: b64(await seals.bytes(log, size)) });
+  const checkpoint = await checkpointOf(api, tenant, treeSizes);
+  return {
+    log,
+    profile: "mmr",
+    seals: shipped,
+    consistency,
+    ...(checkpoint ? { checkpoints: [checkpoint] } : {}),
+  };
+}
+
 /**
  * Gathers an evidence bundle through the API (the caller's token decides what it may read):
  * the records, their receipts, for each log the seal that first covered each record and the
@@ -164,110 +326,12 @@ export async function buildBundle(
 ): Promise<EvidenceBundle> {
   const { assets, events, id } = await recordsOf(api, subject);
   if (events.length === 0) throw new LookupError(`${id} has no records you may read`);
-  const keySet = await api.get("/.well-known/scitt-keys");
-  if (keySet.status !== 200)
-    throw new LookupError(`GET /.well-known/scitt-keys answered ${keySet.status}`, keySet.status);
-  const keys = await api.keys();
-  // Per log: the seals the bundle needs (by size), and each sealed record's first covering seal.
-  const wanted = new Map<string, Set<number>>();
-  const want = (log: string, size: number) =>
-    (wanted.get(log) ?? wanted.set(log, new Set()).get(log))?.add(size);
-  const sizesOf = new Map<string, number[]>();
-  const sealSizes = async (log: string) => {
-    let sizes = sizesOf.get(log);
-    if (!sizes) {
-      const tenant = log.replace(/^tenant\//, "");
-      sizes = (await api.json<{ mmr_sizes: number[] }>(`/archivist/v1/merklelogs/${tenant}/seals`)).mmr_sizes;
-      sizesOf.set(log, sizes);
-    }
-    return sizes;
-  };
-  const sealBytes = new Map<string, Uint8Array>();
-  const seal = async (log: string, size: number) => {
-    const key = `${log}@${size}`;
-    let bytes = sealBytes.get(key);
-    if (!bytes) {
-      const tenant = log.replace(/^tenant\//, "");
-      const r = await api.get(`/archivist/v1/merklelogs/${tenant}/seals/latest?mmr_size=${size}`);
-      if (r.status !== 200) throw new LookupError(`seal ${size} of ${log} answered ${r.status}`, r.status);
-      bytes = r.bytes;
-      sealBytes.set(key, bytes);
-    }
-    return bytes;
-  };
-  // Each seal's peaks, decoded once: every record of a log looks through the same seals.
-  const sealPeaks = new Map<string, Set<string>>();
-  const peaksOf = async (log: string, size: number) => {
-    const key = `${log}@${size}`;
-    let peaks = sealPeaks.get(key);
-    if (!peaks) {
-      peaks = new Set(decodeSeal(await seal(log, size)).peaks.map(hex));
-      sealPeaks.set(key, peaks);
-    }
-    return peaks;
-  };
-
-  // Per log: the RFC 9162 tree sizes the records' rfc9162 receipts sign.
-  const treeSizes = new Map<string, Set<number>>();
-  const identities = events.map((r) => String(r.identity));
-  const sourced = source && {
-    mmr: await source.receipts(identities, "mmr"),
-    rfc9162: await source.receipts(identities, "rfc9162"),
-  };
-  const records: BundleRecord[] = [];
-  for (const record of events) {
-    const entry: BundleRecord = { record, receipts: [] };
-    records.push(entry);
-    const identity = String(record.identity);
-    const mmr = sourced ? sourcedMmr(sourced.mmr.get(identity)) : await fetchedMmr(api, record, keys);
-    // Not committed or not sealed yet: the bundle shows the record without a receipt.
-    if (!mmr) continue;
-    const sizes = await sealSizes(mmr.log);
-    // The receipt leads into the seal that was latest when it was made: the newest holding its peak.
-    let into: number | undefined;
-    for (const size of [...sizes].reverse().filter((s) => s > mmr.mmrIndex)) {
-      if ((await peaksOf(mmr.log, size)).has(mmr.peak)) {
-        into = size;
-        break;
-      }
-    }
-    if (into === undefined)
-      throw new LookupError(`no seal of ${mmr.log} holds the peak of ${identity}'s receipt`);
-    entry.receipts.push({ profile: "mmr", log: mmr.log, mmr_size: into, receipt: b64(mmr.receipt) });
-    want(mmr.log, into);
-    // The same entry in the log's RFC 9162 tree, the one its C2SP checkpoints sign.
-    const t = sourced ? sourcedTree(sourced.rfc9162.get(identity)) : await fetchedTree(api, record, keys);
-    if (t) {
-      entry.receipts.push({ profile: "rfc9162", log: t.log, tree_size: t.treeSize, receipt: b64(t.receipt) });
-      (treeSizes.get(t.log) ?? treeSizes.set(t.log, new Set()).get(t.log))?.add(t.treeSize);
-    }
-    const first = sizes.find((s) => s > mmr.mmrIndex);
-    if (first !== undefined) want(mmr.log, first);
-  }
-
+  const keySet = await serviceKeys(api);
+  const seals = sealReader(api);
+  const { records, wanted, treeSizes } = await receiptedRecords(api, events, keySet.keys, seals, source);
   const logs: BundleLog[] = [];
-  for (const [log, sizeSet] of wanted) {
-    const sizes = [...sizeSet].sort((a, b) => a - b);
-    const latest = sizes.at(-1) as number;
-    const tenant = log.replace(/^tenant\//, "");
-    const consistency = [];
-    for (const from of sizes.slice(0, -1)) {
-      const p = await api.json<{ paths: string[][] }>(
-        `/archivist/v1/merklelogs/${tenant}/consistency?from=${from}&to=${latest}`,
-      );
-      consistency.push({ from, to: latest, paths: p.paths });
-    }
-    const seals = [];
-    for (const size of sizes) seals.push({ mmr_size: size, seal: b64(await seal(log, size)) });
-    const checkpoint = await checkpointOf(api, tenant, treeSizes.get(log) ?? new Set());
-    logs.push({
-      log,
-      profile: "mmr",
-      seals,
-      consistency,
-      ...(checkpoint ? { checkpoints: [checkpoint] } : {}),
-    });
-  }
+  for (const [log, sizeSet] of wanted)
+    logs.push(await logEvidence(api, seals, log, sizeSet, treeSizes.get(log) ?? new Set()));
   return {
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,

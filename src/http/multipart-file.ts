@@ -23,6 +23,221 @@ export interface MultipartSource {
   stream: Readable;
 }
 
+/** The temporary file, once it exists (`out` while it is being written). */
+interface Written {
+  out?: WriteStream;
+  tmpPath: string;
+}
+
+const malformed = () => badRequest("multipart body is malformed or cut short");
+const cannotStore = () => new ApiError("internal", "the upload could not be stored");
+
+/** The hash, size and first `headBytes` bytes of a file part, kept as its chunks pass. */
+class PartDigest {
+  private readonly hash = createHash("sha256");
+  private readonly head: Buffer[] = [];
+  size = 0;
+
+  constructor(private readonly headBytes: number) {}
+
+  update(chunk: Buffer): void {
+    this.hash.update(chunk);
+    if (this.size < this.headBytes) this.head.push(chunk.subarray(0, this.headBytes - this.size));
+    this.size += chunk.length;
+  }
+
+  received(tmpPath: string): ReceivedFile {
+    return {
+      tmpPath,
+      hash: this.hash.digest("hex"),
+      size: this.size,
+      head: new Uint8Array(Buffer.concat(this.head)),
+    };
+  }
+}
+
+/** What a file part needs of the body it came in. */
+interface PartOwner {
+  /** Whether the body has been answered already (refused, most often). */
+  readonly settled: boolean;
+  /** Keeps the temporary file once it exists, so that a refusal removes it. */
+  wrote(file: Written): void;
+}
+
+/**
+ * Receives the `file` part into a temporary file in `tmpDir`. A small file is held in memory and
+ * written once it has ended, so a body cut short or refused within its first SPILL_BYTES never
+ * touches the disk (four file operations fewer for each of a hostile client's truncated
+ * uploads); a larger one streams to disk. Settles once the file is whole on disk, or could not be.
+ */
+function receivePart(
+  stream: Readable,
+  owner: PartOwner,
+  { tmpDir, headBytes }: FileLimits,
+): Promise<ReceivedFile> {
+  const tmpPath = join(tmpDir, randomUUID());
+  const digest = new PartDigest(headBytes);
+  return new Promise((ok, no) => {
+    const held: Buffer[] = [];
+    let out: WriteStream | undefined;
+    stream.on("data", (chunk: Buffer) => {
+      digest.update(chunk);
+      if (out) return;
+      held.push(chunk);
+      if (digest.size <= SPILL_BYTES || owner.settled) return;
+      out = createWriteStream(tmpPath);
+      owner.wrote({ out, tmpPath });
+      out.on("finish", () => ok(digest.received(tmpPath)));
+      out.on("error", () => no(cannotStore()));
+      for (const c of held.splice(0)) out.write(c);
+      stream.pipe(out);
+    });
+    stream.on("end", () => {
+      if (out || owner.settled) return;
+      writeFile(tmpPath, Buffer.concat(held)).then(
+        () => {
+          // Refused while the file was written: nothing else will remove it.
+          if (owner.settled) void rm(tmpPath, { force: true });
+          else {
+            owner.wrote({ tmpPath });
+            ok(digest.received(tmpPath));
+          }
+        },
+        () => no(cannotStore()),
+      );
+    });
+  });
+}
+
+/**
+ * One multipart body being received: the first failure of any stream answers, and whatever
+ * was written of the file is removed. Kept as one object because the body, busboy and the file
+ * part all report to the same answer.
+ */
+class Reception implements PartOwner {
+  settled = false;
+  private got: Promise<ReceivedFile> | undefined;
+  private written: Written | undefined;
+
+  constructor(
+    private readonly body: Readable,
+    private readonly bb: busboy.Busboy,
+    private readonly limits: FileLimits,
+    private readonly resolve: (r: ReceivedFile) => void,
+    private readonly reject: (err: ApiError) => void,
+  ) {}
+
+  start(): void {
+    // A body that failed before it was read (bytes that do not inflate, the body deadline)
+    // will emit nothing more.
+    if (this.body.destroyed) {
+      const err = this.body.errored;
+      this.fail(err instanceof ApiError ? err : badRequest("the upload could not be read"));
+      return;
+    }
+    this.watchBody();
+    this.bb.on("file", (name: string, stream: Readable) => this.onFile(name, stream));
+    this.bb.on("error", () => this.fail(malformed));
+    this.bb.on("close", () => this.onClose());
+    this.body.pipe(this.bb);
+  }
+
+  wrote(file: Written): void {
+    this.written = file;
+  }
+
+  /** The body's own faults: too many bytes, a read error, a client gone away mid-upload. */
+  private watchBody(): void {
+    const { body, limits } = this;
+    let total = 0;
+    body.on("data", (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > limits.limit + MULTIPART_OVERHEAD) this.fail(limits.overLimit);
+    });
+    body.on("error", (err) =>
+      this.fail(err instanceof ApiError ? err : badRequest("the upload could not be read")),
+    );
+    // A client that goes away mid-upload: busboy never closes, so the partial file goes here.
+    let ended = false;
+    body.once("end", () => {
+      ended = true;
+    });
+    body.on("close", () => {
+      if (!ended) this.fail(badRequest("the upload was cut short"));
+    });
+  }
+
+  private onFile(name: string, stream: Readable): void {
+    // A file part after the failure, or not the one we want, is read and dropped.
+    stream.on("error", () => this.fail(malformed));
+    if (name !== "file" || this.settled || this.got) {
+      stream.resume();
+      return;
+    }
+    this.got = receivePart(stream, this, this.limits);
+    // Refusals are answered by `fail`; this only keeps the promise from going unhandled.
+    this.got.catch(() => undefined);
+    stream.on("limit", () => this.fail(this.limits.overLimit));
+  }
+
+  /** Busboy has read the whole body: the answer is the file part's, once it is on disk. */
+  private onClose(): void {
+    if (this.settled) return;
+    if (!this.got) {
+      this.fail(badRequest("multipart body has no part named file"));
+      return;
+    }
+    this.got.then(
+      (r) => {
+        if (this.settled) void rm(r.tmpPath, { force: true });
+        else {
+          this.settled = true;
+          this.resolve(r);
+        }
+      },
+      (err: ApiError) => this.fail(err),
+    );
+  }
+
+  /**
+   * The first failure answers; the body is then drained unread so the answer can be sent. A
+   * refusal is made only if it answers: a cut-short body fails several streams at once.
+   */
+  private fail(err: ApiError | (() => ApiError)): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.discard();
+    this.body.unpipe(this.bb);
+    this.body.resume();
+    this.reject(typeof err === "function" ? err() : err);
+  }
+
+  /** Drops the partial file, once closed: an rm racing the pending open would leave it behind. */
+  private discard(): void {
+    if (!this.written) return;
+    const { out, tmpPath } = this.written;
+    this.written = undefined;
+    if (!out || out.closed) void rm(tmpPath, { force: true });
+    else {
+      out.once("close", () => void rm(tmpPath, { force: true }));
+      out.destroy();
+    }
+  }
+}
+
+/** Busboy for the body, reading one file part; undefined when the headers are no multipart body's. */
+function multipartParser(source: MultipartSource, limit: number): busboy.Busboy | undefined {
+  try {
+    // busboy reports `limit` once a file reaches fileSize bytes: one more lets exactly `limit` through.
+    return busboy({
+      headers: source.headers,
+      limits: { files: 1, fileSize: Math.max(0, limit) + 1, fields: 10, parts: 20 },
+    });
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Streams the `file` part to a temporary file in `tmpDir`, hashing it and keeping its first
  * `headBytes` bytes as it goes; aborts past `limit` file bytes or `limit` plus the multipart
@@ -30,149 +245,15 @@ export interface MultipartSource {
  * truncated or malformed body, a client gone away, a full disk each end in a refusal (never
  * an unhandled `error` event), and the partial file is removed.
  */
-function receive(
-  source: MultipartSource,
-  { tmpDir, limit, headBytes, overLimit }: FileLimits,
-): Promise<ReceivedFile> {
+function receive(source: MultipartSource, limits: FileLimits): Promise<ReceivedFile> {
   return new Promise((resolve, reject) => {
-    const { stream: body } = source;
-    let bb: busboy.Busboy;
-    try {
-      // busboy reports `limit` once a file reaches fileSize bytes: one more lets exactly `limit` through.
-      bb = busboy({
-        headers: source.headers,
-        limits: { files: 1, fileSize: Math.max(0, limit) + 1, fields: 10, parts: 20 },
-      });
-    } catch {
-      body.resume();
+    const bb = multipartParser(source, limits.limit);
+    if (!bb) {
+      source.stream.resume();
       reject(badRequest("body must be multipart/form-data with a part named file"));
       return;
     }
-    let settled = false;
-    let got: Promise<ReceivedFile> | undefined;
-    // The temporary file, once it exists (`out` while it is being written).
-    let written: { out?: WriteStream; tmpPath: string } | undefined;
-    // Drops the partial file, once closed: an rm racing the pending open would leave it behind.
-    const discard = () => {
-      if (!written) return;
-      const { out, tmpPath } = written;
-      written = undefined;
-      if (!out || out.closed) void rm(tmpPath, { force: true });
-      else {
-        out.once("close", () => void rm(tmpPath, { force: true }));
-        out.destroy();
-      }
-    };
-    // The first failure answers; the body is then drained unread so the answer can be sent. A
-    // refusal is made only if it answers: a cut-short body fails several streams at once.
-    const fail = (err: ApiError | (() => ApiError)) => {
-      if (settled) return;
-      settled = true;
-      discard();
-      body.unpipe(bb);
-      body.resume();
-      reject(typeof err === "function" ? err() : err);
-    };
-    const malformed = () => badRequest("multipart body is malformed or cut short");
-    // A body that failed before it was read (bytes that do not inflate, the body deadline)
-    // will emit nothing more.
-    if (body.destroyed) {
-      fail(body.errored instanceof ApiError ? body.errored : badRequest("the upload could not be read"));
-      return;
-    }
-    let total = 0;
-    body.on("data", (chunk: Buffer) => {
-      total += chunk.length;
-      if (total > limit + MULTIPART_OVERHEAD) fail(overLimit);
-    });
-    body.on("error", (err) =>
-      fail(err instanceof ApiError ? err : badRequest("the upload could not be read")),
-    );
-    bb.on("file", (name, stream) => {
-      // A file part after the failure, or not the one we want, is read and dropped.
-      stream.on("error", () => fail(malformed));
-      if (name !== "file" || settled || got) {
-        stream.resume();
-        return;
-      }
-      const tmpPath = join(tmpDir, randomUUID());
-      const hash = createHash("sha256");
-      const head: Buffer[] = [];
-      let size = 0;
-      // A small file is held in memory and written once it has ended, so a body cut short or
-      // refused within its first SPILL_BYTES never touches the disk (four file operations
-      // fewer for each of a hostile client's truncated uploads); a larger one streams to disk.
-      const held: Buffer[] = [];
-      let out: WriteStream | undefined;
-      const stored = () => ({
-        tmpPath,
-        hash: hash.digest("hex"),
-        size,
-        head: new Uint8Array(Buffer.concat(head)),
-      });
-      const cannotStore = () => new ApiError("internal", "the upload could not be stored");
-      let ok!: (r: ReceivedFile) => void;
-      let no!: (err: ApiError) => void;
-      got = new Promise((resolve, reject) => {
-        ok = resolve;
-        no = reject;
-      });
-      // Refusals are answered by `fail`; this only keeps the promise from going unhandled.
-      got.catch(() => undefined);
-      stream.on("data", (chunk: Buffer) => {
-        hash.update(chunk);
-        if (size < headBytes) head.push(chunk.subarray(0, headBytes - size));
-        size += chunk.length;
-        if (out) return;
-        held.push(chunk);
-        if (size <= SPILL_BYTES || settled) return;
-        out = createWriteStream(tmpPath);
-        written = { out, tmpPath };
-        out.on("finish", () => ok(stored()));
-        out.on("error", () => no(cannotStore()));
-        for (const c of held.splice(0)) out.write(c);
-        stream.pipe(out);
-      });
-      stream.on("end", () => {
-        if (out || settled) return;
-        writeFile(tmpPath, Buffer.concat(held)).then(
-          () => {
-            // Refused while the file was written: nothing else will remove it.
-            if (settled) void rm(tmpPath, { force: true });
-            else {
-              written = { tmpPath };
-              ok(stored());
-            }
-          },
-          () => no(cannotStore()),
-        );
-      });
-      stream.on("limit", () => fail(overLimit));
-    });
-    bb.on("error", () => fail(malformed));
-    bb.on("close", () => {
-      if (settled) return;
-      if (!got) return fail(badRequest("multipart body has no part named file"));
-      got.then(
-        (r) => {
-          if (settled) void rm(r.tmpPath, { force: true });
-          else {
-            settled = true;
-            resolve(r);
-          }
-        },
-        (err: ApiError) => fail(err),
-      );
-    });
-    // A client that goes away mid-upload: busboy never closes, so the partial file goes here.
-    let ended = false;
-    body.once("end", () => {
-      ended = true;
-    });
-    body.on("close", () => {
-      if (!ended) fail(badRequest("the upload was cut short"));
-    });
-    body.pipe(bb);
+    new Reception(source.stream, bb, limits, resolve, reject).start();
   });
 }
 

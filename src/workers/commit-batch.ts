@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { formatIdTimestamp, type IdTimestampGenerator } from "../core/log/idtimestamp.js";
-import { appendLeaves, appendNodesNeeded } from "../core/log/mmr-append.js";
+import { appendLeaves, appendNodesNeeded, knownNode } from "../core/log/mmr-append.js";
 import { nodeAsciiLeafSha256, nodeSha256 } from "../core/node/crypto.js";
 import { idTimestampToMillis } from "../formats/ledger/idtimestamp.js";
 import { tlogLeafData } from "../formats/ledger/tlog-leaf.js";
@@ -199,15 +199,6 @@ function leavesOf(
     return leaf;
   });
   return { leaves, entries };
-}
-
-/** A node the append needs from those read; one missing means the log's rows are incomplete. */
-function knownNode(known: ReadonlyMap<number, Uint8Array>, tenantId: string): (i: number) => Uint8Array {
-  return (i) => {
-    const n = known.get(i);
-    if (!n) throw new Error(`log ${tenantId} is missing node ${i}`);
-    return n;
-  };
 }
 
 /** Each asset's newest log entry (its MMR index) in the batch, for the asset's own table. */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx } from "../context.js";
 import { formatIdTimestamp, IdTimestampGenerator } from "../core/log/idtimestamp.js";
-import { appendLeaves, appendNodesNeeded } from "../core/log/mmr-append.js";
+import { appendLeaves, appendNodesNeeded, knownNode } from "../core/log/mmr-append.js";
 import { nodeSha256 } from "../core/node/crypto.js";
 import { CodedError } from "../formats/coded-error.js";
 import { leafCount } from "../formats/mmr/indices.js";
@@ -117,16 +117,7 @@ async function appendLinkEntry(
   const linkRecord = randomUUID();
   const id = new IdTimestampGenerator(workerId()).next();
   const known = await readNodes(tx, tenantId, appendNodesNeeded(mmrSize));
-  const appended = appendLeaves(
-    mmrSize,
-    [leaf],
-    (i) => {
-      const n = known.get(i);
-      if (!n) throw new Error(`log ${tenantId} is missing node ${i}`);
-      return n;
-    },
-    nodeSha256,
-  );
+  const appended = appendLeaves(mmrSize, [leaf], knownNode(known, tenantId), nodeSha256);
   const treeNodes = treeNodesAfter(tenantId, size, [leaf], await readTreeFrontier(tx, tenantId, size));
   const idtimestamp = formatIdTimestamp(id, 1);
   await writeCommit(tx, {

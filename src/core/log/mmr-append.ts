@@ -14,6 +14,18 @@ export function appendNodesNeeded(mmrSize: number): number[] {
 }
 
 /**
+ * The `getNode` of an append over the nodes read for it (`appendNodesNeeded`): a node missing
+ * from them means the log's stored rows are incomplete, which no append may paper over.
+ */
+export function knownNode(known: ReadonlyMap<number, Hash>, tenantId: string): NodeGetter {
+  return (i) => {
+    const n = known.get(i);
+    if (!n) throw new Error(`log ${tenantId} is missing node ${i}`);
+    return n;
+  };
+}
+
+/**
  * Appends leaves, returning every new node in index order (each leaf followed by the
  * interior nodes it completes) and the MMR index of each leaf. Parents come from the
  * previous peaks (via getNode) or from nodes added in this call. The service passes

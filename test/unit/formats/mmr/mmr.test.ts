@@ -1,6 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { appendLeaves, peakHashes } from "../../../../src/core/log/mmr-append.js";
+import {
+  appendLeaves,
+  appendNodesNeeded,
+  knownNode,
+  peakHashes,
+} from "../../../../src/core/log/mmr-append.js";
 import { consistencyProof, consistencyProofIndices } from "../../../../src/core/log/mmr-proof.js";
 import { hashPosPair } from "../../../../src/formats/mmr/hash.js";
 import {
@@ -199,5 +204,21 @@ describe("MMR append counts its merges from the leaf count", () => {
         },
       ),
     );
+  });
+});
+
+describe("MMR append over the nodes read for it", () => {
+  const node = (i: number) => new Uint8Array(32).fill(i);
+
+  it("appends when every node it needs was read", () => {
+    // Three leaves: peaks 2 and 3, which a fourth leaf merges.
+    const known = new Map(appendNodesNeeded(4).map((i) => [i, node(i)] as const));
+    const got = appendLeaves(4, [node(9)], knownNode(known, "t1"));
+    expect(got.newSize).toBe(7);
+  });
+
+  it("refuses an append whose peak is missing, naming the log and the node", () => {
+    const known = new Map([[2, node(2)]]);
+    expect(() => appendLeaves(4, [node(9)], knownNode(known, "t1"))).toThrow("log t1 is missing node 3");
   });
 });
