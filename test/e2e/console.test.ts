@@ -842,7 +842,9 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
       "a record link",
       async () => {
         await find(asset);
-        await browser.page.waitForSelector("#trail > li");
+        // The trail the search opened, not the one before it (opened at this record, so marked):
+        // a click on the old trail's card would be lost when the new one is drawn.
+        await browser.page.waitForSelector(`#trail > li[data-identity="${second}"]:not(.selected)`);
         await browser.page.click(`#trail > li[data-identity="${second}"] a.hash`);
         await browser.page.waitForSelector(`#trail > li.selected[data-identity="${second}"]`);
       },
