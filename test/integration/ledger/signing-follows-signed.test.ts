@@ -199,6 +199,21 @@ const flipped = (b: unknown, at = 0) => {
   return x;
 };
 
+/** The record's logged leaf with one bit flipped. */
+const leafRewritten = (on: Queryable = ctx.db) =>
+  whileAltered(
+    { sql: "select leaf from log_entries where record_id = $1", params: [record] },
+    (old) => ({
+      sql: "update log_entries set leaf = $2 where record_id = $1",
+      params: [record, flipped(old.leaf)],
+    }),
+    (old) => ({
+      sql: "update log_entries set leaf = $2 where record_id = $1",
+      params: [record, Buffer.from(old.leaf as Uint8Array)],
+    }),
+    on,
+  );
+
 /** The seal at `mmrSize` with its signature's last byte flipped. */
 const sealRewritten = (mmrSize: number, on: Queryable = ctx.db) =>
   whileAltered(
@@ -283,17 +298,7 @@ describe(`a writer of the live database cannot make the service sign (${process.
   });
 
   it("a rewritten leaf: no receipt of the record's MMR inclusion (the issue's attack), over HTTP a 503 that /metrics counts", async () => {
-    const got = await whileAltered(
-      { sql: "select leaf from log_entries where record_id = $1", params: [record] },
-      (old) => ({
-        sql: "update log_entries set leaf = $2 where record_id = $1",
-        params: [record, flipped(old.leaf)],
-      }),
-      (old) => ({
-        sql: "update log_entries set leaf = $2 where record_id = $1",
-        params: [record, Buffer.from(old.leaf as Uint8Array)],
-      }),
-    );
+    const got = await leafRewritten();
     // The record's row no longer gives the leaf logged for it: no receipt of either profile.
     expectRefused(got, ["receipt", "receipt_rfc9162", "bulk", "bulk_rfc9162", "statement", "tlog_proof"]);
     // And as a caller sees it, with the leaf rewritten again.
@@ -579,18 +584,7 @@ describe.runIf(postgres)(
     });
 
     it("a rewritten leaf on the read database: no receipt or tlog-proof", async () => {
-      const got = await whileAltered(
-        { sql: "select leaf from log_entries where record_id = $1", params: [record] },
-        (old) => ({
-          sql: "update log_entries set leaf = $2 where record_id = $1",
-          params: [record, flipped(old.leaf)],
-        }),
-        (old) => ({
-          sql: "update log_entries set leaf = $2 where record_id = $1",
-          params: [record, Buffer.from(old.leaf as Uint8Array)],
-        }),
-        on(),
-      );
+      const got = await leafRewritten(on());
       expectRefused(got, READ_PATHS);
     });
 
