@@ -12,7 +12,7 @@ import type { Deployment } from "../service.js";
 const CLI = fileURLToPath(new URL("../../src/cli/main.js", import.meta.url));
 
 /** Records one vCon's `n` events on one asset, 100 a request (`assets/-/events:batch`); the last one's identity. */
-export async function postTrail(d: Deployment, token: string, vcon: string, n: number): Promise<string> {
+async function postTrail(d: Deployment, token: string, vcon: string, n: number): Promise<string> {
   const asset = await createAsset(d, token, "evidence");
   let last = "";
   for (let i = 0; i < n; i += 100) {
@@ -38,7 +38,7 @@ export async function postTrail(d: Deployment, token: string, vcon: string, n: n
 }
 
 /** Waits until the record's receipts of both profiles are served: every record before it is sealed too. */
-export async function sealed(
+async function sealed(
   ctx: ScenarioContext,
   d: Deployment,
   token: string,
@@ -55,6 +55,25 @@ export async function sealed(
       await new Promise((r) => setTimeout(r, 250));
     }
   return true;
+}
+
+/**
+ * One vCon's trail of `n` records, recorded and sealed; undefined (said as n/a under `na`, the
+ * scenario and metric) when the seal did not come within the wait.
+ */
+export async function sealedTrail(
+  ctx: ScenarioContext,
+  d: Deployment,
+  token: string,
+  n: number,
+  na: [scenario: string, metric: string],
+): Promise<{ vcon: string; note: string } | undefined> {
+  const vcon = randomUUID();
+  ctx.log(`${na[0]}: recording ${n} events of one vCon and waiting for their seal`);
+  const last = await postTrail(d, token, vcon, n);
+  if (await sealed(ctx, d, token, last)) return { vcon, note: `${n} records of one vCon` };
+  ctx.results.na(na[0], na[1], "the records were not sealed within the wait");
+  return undefined;
 }
 
 /** Runs the built CLI; its exit code, output and wall time. */
@@ -87,14 +106,9 @@ export const evidence: Scenario = {
     const d = await ctx.service();
     const token = await d.token();
     const n = ctx.opts.quick ? 100 : 1001;
-    const vcon = randomUUID();
-    ctx.log(`evidence: recording ${n} events of one vCon and waiting for their seal`);
-    const last = await postTrail(d, token, vcon, n);
-    if (!(await sealed(ctx, d, token, last))) {
-      ctx.results.na("evidence", "bundle", "the records were not sealed within the wait");
-      return;
-    }
-    const note = `${n} records of one vCon`;
+    const trail = await sealedTrail(ctx, d, token, n, ["evidence", "bundle"]);
+    if (!trail) return;
+    const { vcon, note } = trail;
     const t0 = performance.now();
     const route = await call(d.origin, "GET", `/archivist/v1/evidence/vcons/${vcon}`, { token });
     const routeSeconds = (performance.now() - t0) / 1000;

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,7 +5,7 @@ import type { Page } from "playwright-core";
 import { call } from "../http.js";
 import type { Scenario, ScenarioContext } from "../scenario.js";
 import type { Deployment } from "../service.js";
-import { postTrail, sealed } from "./evidence.js";
+import { sealedTrail } from "./evidence.js";
 
 /** Debian's Chromium, as the browser tests drive it. */
 const CHROMIUM = "/usr/bin/chromium";
@@ -78,15 +77,12 @@ export const pages: Scenario = {
     }
     const d = await ctx.service();
     const token = await d.token();
-    const n = ctx.opts.quick ? 100 : 1000;
-    const vcon = randomUUID();
-    ctx.log(`pages: recording ${n} events of one vCon and waiting for their seal`);
-    const last = await postTrail(d, token, vcon, n);
-    if (!(await sealed(ctx, d, token, last))) {
-      ctx.results.na("pages", "console and /verify", "the records were not sealed within the wait");
-      return;
-    }
-    const note = `${n} records of one vCon`;
+    const trail = await sealedTrail(ctx, d, token, ctx.opts.quick ? 100 : 1000, [
+      "pages",
+      "console and /verify",
+    ]);
+    if (!trail) return;
+    const { vcon, note } = trail;
     const dir = mkdtempSync(join(tmpdir(), "bench-pages-"));
     const browser = await chromium.launch({
       executablePath: CHROMIUM,

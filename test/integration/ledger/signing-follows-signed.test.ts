@@ -199,6 +199,21 @@ const flipped = (b: unknown, at = 0) => {
   return x;
 };
 
+/** The record's row rewritten as the issue's attack does: its revocation made a grant. */
+const recordRewritten = (on: Queryable = ctx.db) =>
+  whileAltered(
+    { sql: "select event_attributes from asset_events where id = $1", params: [record] },
+    () => ({
+      sql: `update asset_events set event_attributes = event_attributes || '{"vcon_operation": "vcon_consent_accepted.analysis"}'::jsonb where id = $1`,
+      params: [record],
+    }),
+    (old) => ({
+      sql: "update asset_events set event_attributes = $2::jsonb where id = $1",
+      params: [record, JSON.stringify(old.event_attributes)],
+    }),
+    on,
+  );
+
 /** The record's logged leaf with one bit flipped. */
 const leafRewritten = (on: Queryable = ctx.db) =>
   whileAltered(
@@ -369,17 +384,7 @@ describe(`a writer of the live database cannot make the service sign (${process.
   });
 
   it("a rewritten record: no receipt or tlog-proof for the record the service would serve", async () => {
-    const got = await whileAltered(
-      { sql: "select event_attributes from asset_events where id = $1", params: [record] },
-      () => ({
-        sql: `update asset_events set event_attributes = event_attributes || '{"vcon_operation": "vcon_consent_accepted.analysis"}'::jsonb where id = $1`,
-        params: [record],
-      }),
-      (old) => ({
-        sql: "update asset_events set event_attributes = $2::jsonb where id = $1",
-        params: [record, JSON.stringify(old.event_attributes)],
-      }),
-    );
+    const got = await recordRewritten();
     expectRefused(got, ["receipt", "receipt_rfc9162", "bulk", "bulk_rfc9162", "statement", "tlog_proof"]);
   });
 
@@ -589,18 +594,7 @@ describe.runIf(postgres)(
     });
 
     it("a rewritten record on the read database (the issue's revocation made a grant): no receipt or tlog-proof", async () => {
-      const got = await whileAltered(
-        { sql: "select event_attributes from asset_events where id = $1", params: [record] },
-        () => ({
-          sql: `update asset_events set event_attributes = event_attributes || '{"vcon_operation": "vcon_consent_accepted.analysis"}'::jsonb where id = $1`,
-          params: [record],
-        }),
-        (old) => ({
-          sql: "update asset_events set event_attributes = $2::jsonb where id = $1",
-          params: [record, JSON.stringify(old.event_attributes)],
-        }),
-        on(),
-      );
+      const got = await recordRewritten(on());
       expectRefused(got, READ_PATHS);
     });
 
