@@ -396,6 +396,9 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     expect(await browser.page.evaluate(() => document.activeElement?.classList.contains("selected"))).toBe(
       true,
     );
+    // The trail's verdict is said once every receipt is checked; a click before then would have
+    // its "Showing" line replaced by that verdict.
+    await browser.page.waitForSelector("#status[data-code]", { timeout: 20_000 });
     await browser.page.click("#trail > li:first-child a.hash");
     await browser.page.waitForFunction(() =>
       document.querySelector("#trail > li.selected")?.matches(":first-child"),
