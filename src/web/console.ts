@@ -29,16 +29,14 @@ import {
   trailContext,
   unjudged,
 } from "./console-trail.js";
+import { checkInWorker } from "./console-trail-check.js";
 import { TrailScreen } from "./console-trail-view.js";
 import { NO_TRUST_INPUT, type TrustInput, trustSummary } from "./console-trust.js";
 import { wireTrustPanel } from "./console-trust-panel.js";
 import { wireVconFile } from "./console-vcon-file.js";
 import { trailVerdict } from "./console-verdict.js";
 import { logStatus } from "./log-status.js";
-import { count } from "./pager.js";
 import { byId, el, showVerdict } from "./render.js";
-import { runInWorker } from "./worker-client.js";
-import type { Prefetched } from "./worker-protocol.js";
 
 const status = byId<HTMLDivElement>("status");
 const signinSection = byId<HTMLElement>("signin");
@@ -175,46 +173,6 @@ function clearTrail(): void {
   result.replaceChildren();
 }
 
-/**
- * The trail's receipts checked in the worker under the roots the panel's fields gave (those
- * `held` already read, the rest read by the worker in batches), each batch drawn as it comes with
- * the count so far; resolves true when all are checked, false when the trail was left first.
- */
-function verifyInWorker(
-  s: Session,
-  view: TrailScreen,
-  input: TrustInput,
-  held: Prefetched,
-): Promise<boolean> {
-  const t = view.trail;
-  return new Promise((resolve, reject) => {
-    const job = runInWorker(
-      {
-        kind: "receipts",
-        origin: location.origin,
-        token: s.token,
-        records: t.steps.map((x) => x.record),
-        prefetched: held,
-        trust: input,
-      },
-      (m) => {
-        if (m.kind === "progress") {
-          view.checked(m.checks, m.done);
-          say(
-            undefined,
-            `Verifying receipts in this browser: ${count(m.done)} of ${count(m.total)} checked…`,
-          );
-        } else if (m.kind === "done") resolve(true);
-        else if (m.kind === "error") reject(new LookupError(`verifying the receipts: ${m.message}`));
-      },
-    );
-    cancelTrail = () => {
-      job.stop();
-      resolve(false);
-    };
-  });
-}
-
 /** Loads what a link names, its records in order, their receipts not yet checked. */
 async function loadLinked(
   a: PublicApi,
@@ -280,7 +238,9 @@ async function open(link: ConsoleLink | { kind: "either"; uuid: string }, again?
     const heading = byId<HTMLElement>("trail-heading");
     heading.setAttribute("tabindex", "-1");
     if (link.kind !== "record" || !view.select(link.identity)) heading.focus();
-    const [context, done] = await Promise.all([trailContext(a, t), verifyInWorker(s, view, input, held)]);
+    const check = checkInWorker(s.token, view, { trust: input, held }, (text) => say(undefined, text));
+    cancelTrail = check.stop;
+    const [context, done] = await Promise.all([trailContext(a, t), check.done]);
     if (!done || !current()) return;
     view.context(context);
     view.finish(served);

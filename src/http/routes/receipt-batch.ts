@@ -7,7 +7,7 @@ import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
 
 /** Records a request may ask for at once: a console page of a trail's records, twice over. */
-export const RECEIPT_BATCH_MAX = 100;
+const RECEIPT_BATCH_MAX = 100;
 
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 const RECORD = new RegExp(`^(?:(?:public)?assets/(${UUID})/events/(${UUID})|events/(${UUID}))$`);
