@@ -38,7 +38,7 @@ export async function receiptBatch(
       } catch {
         return;
       }
-      for (const r of body.receipts ?? []) {
+      for (const r of Array.isArray(body.receipts) ? body.receipts : []) {
         if (r.status !== 200 || typeof r.record !== "string" || typeof r.receipt !== "string") continue;
         // Only what was asked is kept: an answer never stands for a record not in the batch.
         if (!asked.has(r.record)) continue;
