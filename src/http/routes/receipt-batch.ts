@@ -1,7 +1,11 @@
 import { z } from "zod";
 import type { Principal } from "../../context.js";
 import { ApiError } from "../../errors/api-error.js";
-import { requireReadableEventOf, requireReadableRecord } from "../../services/access/readable-records.js";
+import {
+  prefetchEventFacts,
+  requireReadableEventOf,
+  requireReadableRecord,
+} from "../../services/access/readable-records.js";
 import { receiptsOfRecords } from "../../services/ledger/receipts-in-bulk.js";
 import type { HttpDeps } from "../deps.js";
 import type { RouteTable } from "../route.js";
@@ -67,6 +71,11 @@ export function receiptBatchRoutes(t: RouteTable, d: HttpDeps): void {
     body: receiptBatch,
     response: receiptBatchAnswer,
     handler: async ({ caller, body }) => {
+      // The events' access facts in one read; each record is then checked as its own route checks it.
+      const events = body.records
+        .map((r) => RECORD.exec(r)?.[2]?.toLowerCase())
+        .filter((e) => e !== undefined);
+      await prefetchEventFacts(d.ctx, events);
       const read = await Promise.all(
         body.records.map((r) =>
           readableId(d, caller, r).then(
