@@ -42,9 +42,10 @@ included, keeps what one caller may read (or a value later erased).
 - **Receipts, log entries, statements.** A receipt (\`/archivist/v1/receipts/…\`, by asset
   event or by record id) needs the right to read its record: a public asset's events need no
   token; a private record without a token is 401 (an unknown id too, so existence does not
-  leak), with a token that may not read it 404. Asset-free events, their receipts and their
-  signed statements (\`/archivist/v1/events/{uuid}/statement\`) are read by their tenancy's
-  administrators. Registered SCITT statements are public, as SCRAPI publishes them (\`/entries\`).
+  leak), with a token that may not read it 404; \`POST /archivist/v1/receipts:batch\` (up to 100
+  records) answers each item with the status and receipt its own route would give. Asset-free
+  events, their receipts and their signed statements (\`/archivist/v1/events/{uuid}/statement\`)
+  are read by their tenancy's administrators. Registered SCITT statements are public, as SCRAPI publishes them (\`/entries\`).
   A log entry is log data anyone may check (a leaf hash and its path). Two numbers name it:
   its **MMR position** (\`merklelogs/{tenant}/entries/{index}\`; what MMR receipts and a record's
   \`merklelog_entry.commit.index\` carry) and its **log entry** number, the leaf index that

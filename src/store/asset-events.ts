@@ -280,6 +280,18 @@ export async function eventAccessFacts(
   return rows[0];
 }
 
+/** The access facts of many events in one probe, by event id; ids of no asset event are absent. */
+export async function eventAccessFactsOf(
+  db: Queryable,
+  eventIds: string[],
+): Promise<Map<string, EventAccessFacts>> {
+  const rows = await db.query<EventAccessFacts & { id: string }>(
+    "select id, asset_id, tenant_id, public, event_attributes from asset_events where id = any($1::uuid[])",
+    [eventIds],
+  );
+  return new Map(rows.map(({ id, ...facts }) => [id, facts]));
+}
+
 /** The event that created an asset (`NewAsset`): it holds the asset's creation attributes. */
 export async function creationEventOf(db: Queryable, assetId: string): Promise<AssetEventRow | undefined> {
   return (

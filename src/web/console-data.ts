@@ -3,7 +3,7 @@ import { requestToken } from "../client/token-source.js";
 import { LookupError, PublicApi, type PublicRecord } from "../lookup/public-api.js";
 import { vconUuidOf } from "../lookup/vcon.js";
 import { type BundleReport, parseBundle, type TrustRoots, verifyBundle } from "../verify/index.js";
-import { memoKeyFactory } from "./memo-key.js";
+import { SignatureMemo } from "./signature-memo.js";
 
 /**
  * The signed-in page's session. It lives in this page's memory only, in a module variable no
@@ -69,7 +69,7 @@ export async function signIn(origin: string, clientId: string, clientSecret: str
 export const callerApi = (origin: string, s: Session) =>
   new PublicApi(origin, {
     fetch: (url) => fetch(url, { headers: { authorization: `Bearer ${s.token}` } }),
-    makeKey: memoKeyFactory(),
+    makeKey: new SignatureMemo().makeKey,
   });
 
 /** What the auditor asked for: a vCon (vcon://uuid), an asset (assets/uuid), or a bare uuid. */
@@ -107,11 +107,11 @@ export async function exportBundle(
     }
     throw new LookupError(`the export answered ${status}${message ? `: ${message}` : ""}`);
   }
-  return {
-    text,
-    name: `evidence-${target.kind}-${target.uuid}.json`,
-    report: verifyBundle(parseBundle(text), trust, new Date(), memoKeyFactory()),
-  };
+  const bundle = parseBundle(text);
+  const memo = new SignatureMemo();
+  const now = new Date();
+  const report = await memo.judge(() => verifyBundle(bundle, trust, now, memo.makeKey));
+  return { text, name: `evidence-${target.kind}-${target.uuid}.json`, report };
 }
 
 /** A statement as `GET /archivist/v1/statements` finds it. */

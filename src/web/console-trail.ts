@@ -1,7 +1,5 @@
-import { fromBase64 } from "../formats/crypto/bytes.js";
 import { LookupError, type PublicApi, type PublicRecord } from "../lookup/public-api.js";
 import type { ReceiptCheck } from "../lookup/receipts.js";
-import type { EvidenceBundle } from "../verify/index.js";
 import type { FoundStatement, Target } from "./console-data.js";
 import { type RecordFacts, recordFacts } from "./record-facts.js";
 import type { Prefetched } from "./worker-protocol.js";
@@ -40,10 +38,6 @@ export interface Trail {
    * counts, its creation included) and how many of them this trail shows (those naming the vCon).
    */
   assetCounts: Array<{ identity: string; name: string; total: number; inTrail: number }>;
-  /** Receipts read with the records, in bulk (the evidence bundle's), for the worker to check. */
-  prefetched: Prefetched;
-  /** The service's keys as the bundle carried them (the worker fetches them otherwise). */
-  keySet: Uint8Array | undefined;
 }
 
 /** What a record's receipt says before the worker has checked it. */
@@ -65,65 +59,40 @@ async function policyNames(api: PublicApi): Promise<Map<string, string>> {
   }
 }
 
-/** A trail's records as the evidence bundle holds them, with their receipts and the service's keys. */
+/** A trail's records as the caller may list them, and their assets. */
 interface Gathered {
   assets: PublicRecord[];
   records: PublicRecord[];
-  prefetched: Prefetched;
-  keySet: Uint8Array | undefined;
 }
+
+/** Records a listing page holds: the service's largest (a 1,000-record trail in two requests). */
+const PAGE = "page_size=500";
 
 /**
- * The trail's records and their receipts in one request: the evidence bundle, which the service
- * gathers reading receipts in bulk (a 1,000-record trail was 2,000 receipt look-ups one after
- * another). Nothing to read answers empty; a bundle the service cannot make now (busy, rate
- * limited) answers undefined, and the records are listed and their receipts fetched one by one.
+ * The trail's records, listed as the caller may read them: only the records, so the first page is
+ * on screen before any receipt is read (the worker reads those, in batches, while the page is in
+ * use). It was the evidence bundle, which the service gathers and checks whole before answering:
+ * 8 s for 1,000 records before the first card.
  */
-async function gathered(api: PublicApi, target: Target): Promise<Gathered | undefined> {
-  const path = `/archivist/v1/evidence/${target.kind === "vcon" ? "vcons" : "assets"}/${target.uuid}`;
-  const { status, bytes } = await api.get(path);
-  if (status === 404 || status === 403) return { assets: [], records: [], prefetched: {}, keySet: undefined };
-  if (status !== 200) return undefined;
-  const b = JSON.parse(new TextDecoder().decode(bytes)) as EvidenceBundle;
-  const prefetched: Prefetched = {};
-  for (const r of b.records) {
-    const held: Prefetched[string] = {};
-    for (const x of r.receipts)
-      if (x.profile === "mmr" || x.profile === "rfc9162") held[x.profile] = fromBase64(x.receipt);
-    prefetched[String(r.record.identity)] = held;
-  }
-  return {
-    assets: b.assets as PublicRecord[],
-    records: b.records.map((r) => r.record as PublicRecord),
-    prefetched,
-    keySet: fromBase64(b.keys.cose_key_set),
-  };
-}
-
-/** The same records listed page by page, when the bundle could not be had: no receipt held. */
-async function listed(api: PublicApi, target: Target): Promise<Gathered> {
-  const none = { prefetched: {}, keySet: undefined };
+async function gather(api: PublicApi, target: Target): Promise<Gathered> {
   if (target.kind === "asset") {
     const res = await api.get(`/archivist/v2/assets/${target.uuid}`);
-    if (res.status === 404 || res.status === 403) return { assets: [], records: [], ...none };
+    if (res.status === 404 || res.status === 403) return { assets: [], records: [] };
     const asset = await api.json<PublicRecord>(`/archivist/v2/assets/${target.uuid}`);
-    const records = await api.list(`/archivist/v2/assets/${target.uuid}/events`, "events");
-    return { assets: [asset], records, ...none };
+    const records = await api.list(`/archivist/v2/assets/${target.uuid}/events?${PAGE}`, "events");
+    return { assets: [asset], records };
   }
   const subject = encodeURIComponent(`vcon://${target.uuid}`);
   const records = await api.list(
-    `/archivist/v2/assets/-/events?event_attributes.subject=${subject}`,
+    `/archivist/v2/assets/-/events?event_attributes.subject=${subject}&${PAGE}`,
     "events",
   );
   const ids = [
     ...new Set(records.map((e) => /^assets\/([0-9a-f-]{36})\//.exec(String(e.identity))?.[1] ?? "")),
   ].filter(Boolean);
   const assets = await Promise.all(ids.map((id) => api.json<PublicRecord>(`/archivist/v2/assets/${id}`)));
-  return { assets, records, ...none };
+  return { assets, records };
 }
-
-const gather = async (api: PublicApi, target: Target) =>
-  (await gathered(api, target)) ?? (await listed(api, target));
 
 /**
  * Everything the caller may read about one vCon: the events of its assets, and, through the
@@ -163,7 +132,7 @@ const nameOf = (a: PublicRecord | undefined, fallback: string) =>
  */
 export async function loadTrail(api: PublicApi, wanted: Target | "either", uuid: string): Promise<Trail> {
   let target: Target = wanted === "either" ? { kind: "vcon", uuid } : wanted;
-  let found: Gathered = { assets: [], records: [], prefetched: {}, keySet: undefined };
+  let found: Gathered = { assets: [], records: [] };
   let statements: FoundStatement[] = [];
   if (target.kind === "vcon") {
     ({ statements, ...found } = await vconRecords(api, uuid));
@@ -192,8 +161,6 @@ export async function loadTrail(api: PublicApi, wanted: Target | "either", uuid:
     steps,
     compliance: [],
     assetCounts: [],
-    prefetched: found.prefetched,
-    keySet: found.keySet,
   };
 }
 
@@ -238,6 +205,24 @@ export async function trailContext(
   return { compliance, assetCounts };
 }
 
+/** The trail's records again, each receipt not yet checked: to be judged under other roots. */
+export const unjudged = (t: Trail): Trail => ({
+  ...t,
+  steps: t.steps.map((x) => ({ ...x, receipt: NOT_YET, pending: true })),
+});
+
+/**
+ * The receipts a trail's checks read, by the receipt route's name of each record: judged again
+ * under other roots without reading them again. Only bytes: nothing of the old verdicts.
+ */
+export function heldReceipts(t: Trail): Prefetched {
+  const held: Prefetched = {};
+  for (const x of t.steps)
+    if (x.receipt.ok)
+      held[x.facts.identity.replace(/^publicassets\//, "assets/")] = { ...x.receipt.receipts };
+  return held;
+}
+
 /** One asset-free event (a registered statement among them) as a trail of its own. */
 export async function loadFreeEvent(api: PublicApi, identity: string): Promise<Trail> {
   const res = await api.get(`/archivist/v1/${identity}`);
@@ -253,7 +238,5 @@ export async function loadFreeEvent(api: PublicApi, identity: string): Promise<T
     steps: [{ record, facts, receipt: NOT_YET, pending: true }],
     compliance: [],
     assetCounts: [],
-    prefetched: {},
-    keySet: undefined,
   };
 }

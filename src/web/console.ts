@@ -21,16 +21,22 @@ import { type ConsoleLink, consoleFragment, parseConsoleLink } from "./console-l
 import { logPanelView } from "./console-log-panel.js";
 import { statementsTable } from "./console-statements.js";
 import { AssetTable } from "./console-table.js";
-import { loadFreeEvent, loadTrail, type Trail, trailContext } from "./console-trail.js";
+import {
+  heldReceipts,
+  loadFreeEvent,
+  loadTrail,
+  type Trail,
+  trailContext,
+  unjudged,
+} from "./console-trail.js";
+import { checkInWorker } from "./console-trail-check.js";
 import { TrailScreen } from "./console-trail-view.js";
 import { NO_TRUST_INPUT, type TrustInput, trustSummary } from "./console-trust.js";
 import { wireTrustPanel } from "./console-trust-panel.js";
 import { wireVconFile } from "./console-vcon-file.js";
 import { trailVerdict } from "./console-verdict.js";
 import { logStatus } from "./log-status.js";
-import { count } from "./pager.js";
 import { byId, el, showVerdict } from "./render.js";
-import { runInWorker } from "./worker-client.js";
 
 const status = byId<HTMLDivElement>("status");
 const signinSection = byId<HTMLElement>("signin");
@@ -167,42 +173,6 @@ function clearTrail(): void {
   result.replaceChildren();
 }
 
-/**
- * The trail's receipts checked in the worker under the roots the panel's fields gave, each batch
- * drawn as it comes with the count so far; resolves true when all are checked, false when the
- * trail was left first.
- */
-function verifyInWorker(s: Session, view: TrailScreen, input: TrustInput): Promise<boolean> {
-  const t = view.trail;
-  return new Promise((resolve, reject) => {
-    const job = runInWorker(
-      {
-        kind: "receipts",
-        origin: location.origin,
-        token: s.token,
-        records: t.steps.map((x) => x.record),
-        prefetched: t.prefetched,
-        keySet: t.keySet,
-        trust: input,
-      },
-      (m) => {
-        if (m.kind === "progress") {
-          view.checked(m.checks, m.done);
-          say(
-            undefined,
-            `Verifying receipts in this browser: ${count(m.done)} of ${count(m.total)} checked…`,
-          );
-        } else if (m.kind === "done") resolve(true);
-        else if (m.kind === "error") reject(new LookupError(`verifying the receipts: ${m.message}`));
-      },
-    );
-    cancelTrail = () => {
-      job.stop();
-      resolve(false);
-    };
-  });
-}
-
 /** Loads what a link names, its records in order, their receipts not yet checked. */
 async function loadLinked(
   a: PublicApi,
@@ -220,14 +190,15 @@ async function loadLinked(
  * Opens what a link names: a vCon's or an asset's trail, or a record within its trail; `either`
  * (a bare uuid) the vCon it records, else the asset of that id, then naming it in the address.
  * The records are drawn first, then each receipt's verdict as the worker gives it; the trail's
- * verdict is said once every receipt is checked. `rejudge` loads the trail again even when the
- * record is on show: its verdicts were made under other roots.
+ * verdict is said once every receipt is checked. `again`, the trail on show, is judged anew under
+ * the roots now applied: its records and the receipts already read are checked again, none is
+ * shown with a verdict of the roots it replaces.
  */
-async function open(link: ConsoleLink | { kind: "either"; uuid: string }, rejudge = false): Promise<void> {
+async function open(link: ConsoleLink | { kind: "either"; uuid: string }, again?: Trail): Promise<void> {
   const s = session;
   if (!s) return;
   if (
-    !rejudge &&
+    !again &&
     link.kind === "record" &&
     screen?.trail.steps.some((x) => x.facts.identity === link.identity)
   ) {
@@ -244,9 +215,10 @@ async function open(link: ConsoleLink | { kind: "either"; uuid: string }, rejudg
   const roots = trust;
   const input = trustInput;
   const current = () => session === s && ask === asked && trust === roots;
-  await guarded("Loading the trail", async () => {
+  const held = again ? heldReceipts(again) : {};
+  await guarded(again ? "Judging the trail again" : "Loading the trail", async () => {
     const a = api(s);
-    const t = await loadLinked(a, link);
+    const t = again ? unjudged(again) : await loadLinked(a, link);
     if (!current()) return;
     if (link.kind === "either") {
       const named = consoleFragment(
@@ -266,7 +238,9 @@ async function open(link: ConsoleLink | { kind: "either"; uuid: string }, rejudg
     const heading = byId<HTMLElement>("trail-heading");
     heading.setAttribute("tabindex", "-1");
     if (link.kind !== "record" || !view.select(link.identity)) heading.focus();
-    const [context, done] = await Promise.all([trailContext(a, t), verifyInWorker(s, view, input)]);
+    const check = checkInWorker(s.token, view, { trust: input, held }, (text) => say(undefined, text));
+    cancelTrail = check.stop;
+    const [context, done] = await Promise.all([trailContext(a, t), check.done]);
     if (!done || !current()) return;
     view.context(context);
     view.finish(served);
@@ -340,7 +314,8 @@ function useTrust(roots: TrustRoots, input: TrustInput): void {
   summary.textContent = trustSummary(roots);
   summary.dataset.pinned = String(pinsSomething(roots));
   void refreshLog();
-  if (shownLink && session) void open(shownLink, true);
+  // The trail on show is judged again from what was read; one still loading is loaded again.
+  if (shownLink && session) void open(shownLink, screen?.trail);
   else say(true, trustSummary(roots));
 }
 

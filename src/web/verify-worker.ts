@@ -7,8 +7,9 @@ import { checkReceipt, type ReceiptCheck } from "../lookup/receipts.js";
 import { pinnedServiceKeys } from "../verify/house.js";
 import { bundleConsentReport, keysFromKeySet, parseBundle, verifyBundle } from "../verify/index.js";
 import { consoleTrustRoots } from "./console-trust.js";
-import { memoKeyFactory } from "./memo-key.js";
 import { policyRoots } from "./policy-roots.js";
+import { RECEIPT_BATCH, receiptBatch } from "./receipt-batches.js";
+import { SignatureMemo } from "./signature-memo.js";
 import type { Prefetched, WorkerAnswer, WorkerAsk } from "./worker-protocol.js";
 
 /** The worker's global, as far as this script uses it (the DOM lib types the page, not a worker). */
@@ -17,68 +18,90 @@ const scope = self as unknown as {
   postMessage(answer: WorkerAnswer): void;
 };
 
-/** Receipt look-ups in flight at once when the trail's receipts were not all prefetched. */
+/** Receipt look-ups in flight at once for the records a batch did not answer. */
 const IN_FLIGHT = 6;
-/** Checks are sent in batches: the page redraws its count once per batch, not per record. */
-const BATCH = 25;
 
-function checkBundle(text: string, policy: string): WorkerAnswer {
+/** An evidence bundle judged under the page's policy, its signatures checked natively where possible. */
+async function checkBundle(text: string, policy: string): Promise<WorkerAnswer> {
   const bundle = parseBundle(text);
   const roots = policyRoots(policy);
-  const makeKey = memoKeyFactory();
-  const report = verifyBundle(bundle, roots, new Date(), makeKey);
-  if (bundle.subject.kind !== "vcon") return { kind: "bundle", report, consent: undefined };
-  // A vCon's bundle also shows its consent and processing, read from the records that verified.
-  const evidence = keysFromKeySet(fromBase64(bundle.keys.cose_key_set), makeKey);
-  const consent = bundleConsentReport(bundle, report, {
-    pinned: pinnedServiceKeys(roots, evidence),
-    evidence,
+  const memo = new SignatureMemo();
+  const now = new Date();
+  return memo.judge((): WorkerAnswer => {
+    const report = verifyBundle(bundle, roots, now, memo.makeKey);
+    if (bundle.subject.kind !== "vcon") return { kind: "bundle", report, consent: undefined };
+    // A vCon's bundle also shows its consent and processing, read from the records that verified.
+    const evidence = keysFromKeySet(fromBase64(bundle.keys.cose_key_set), memo.makeKey);
+    const consent = bundleConsentReport(bundle, report, {
+      pinned: pinnedServiceKeys(roots, evidence),
+      evidence,
+    });
+    return { kind: "bundle", report, consent };
   });
-  return { kind: "bundle", report, consent };
 }
 
+type TrailAsk = Extract<WorkerAsk, { kind: "receipts" }>;
+
 /**
- * The look-up client of a trail's check: receipts and keys the page already holds are answered
- * from memory, anything else is fetched with the tab's token.
+ * The look-up client of a trail's check: receipts already held are answered from memory,
+ * anything else is fetched with the tab's token.
  */
-function trailApi(ask: Extract<WorkerAsk, { kind: "receipts" }>): PublicApi {
-  const held = (bytes: Uint8Array) => Promise.resolve(new Response(bytes as BufferSource, { status: 200 }));
+function trailApi(ask: TrailAsk, held: Prefetched, memo: SignatureMemo): PublicApi {
+  const answer = (bytes: Uint8Array) => Promise.resolve(new Response(bytes as BufferSource, { status: 200 }));
   return new PublicApi(ask.origin, {
-    makeKey: memoKeyFactory(),
+    makeKey: memo.makeKey,
     fetch(url, init) {
       const path = url.slice(ask.origin.length);
-      if (path === "/.well-known/scitt-keys" && ask.keySet) return held(ask.keySet);
       const m = /^\/archivist\/v1\/receipts\/(.+)\?profile=(mmr|rfc9162)$/.exec(path);
-      const bytes = m
-        ? (ask.prefetched as Prefetched)[m[1] as string]?.[m[2] as "mmr" | "rfc9162"]
-        : undefined;
-      if (bytes) return held(bytes);
+      const bytes = m ? held[m[1] as string]?.[m[2] as "mmr" | "rfc9162"] : undefined;
+      if (bytes) return answer(bytes);
       return fetch(url, { ...init, headers: { authorization: `Bearer ${ask.token}` } });
     },
   });
 }
 
-async function checkTrail(ask: Extract<WorkerAsk, { kind: "receipts" }>): Promise<void> {
-  const trust = consoleTrustRoots(ask.trust);
-  const api = trailApi(ask);
-  const total = ask.records.length;
+/** Each record's check, `IN_FLIGHT` at a time (those whose receipts are held need no request). */
+async function checkAll(
+  api: PublicApi,
+  records: PublicRecord[],
+  trust: ReturnType<typeof consoleTrustRoots>,
+): Promise<ReceiptCheck[]> {
+  const out: ReceiptCheck[] = new Array(records.length);
   let next = 0;
-  let done = 0;
-  let batch: Array<[number, ReceiptCheck]> = [];
-  const flush = () => {
-    scope.postMessage({ kind: "progress", done, total, checks: batch });
-    batch = [];
-  };
   const lane = async () => {
-    for (let i = next++; i < total; i = next++) {
-      const check = await checkReceipt(api, ask.records[i] as PublicRecord, trust);
-      done++;
-      batch.push([i, check]);
-      if (batch.length >= BATCH) flush();
-    }
+    for (let i = next++; i < records.length; i = next++)
+      out[i] = await checkReceipt(api, records[i] as PublicRecord, trust);
   };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, total) }, lane));
-  flush();
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, records.length) }, lane));
+  return out;
+}
+
+/**
+ * A trail's receipts, a batch of records at a time: the next batch's receipts are read while
+ * this one's are checked, and each batch's checks are sent as one progress message.
+ */
+async function checkTrail(ask: TrailAsk): Promise<void> {
+  const trust = consoleTrustRoots(ask.trust);
+  const memo = new SignatureMemo();
+  const held: Prefetched = { ...ask.prefetched };
+  const api = trailApi(ask, held, memo);
+  const total = ask.records.length;
+  const read = (at: number) => {
+    const missing = ask.records
+      .slice(at, at + RECEIPT_BATCH)
+      .map((r) => String(r.identity))
+      .filter((id) => !held[id.replace(/^publicassets\//, "assets/")]);
+    return missing.length ? receiptBatch(ask.origin, ask.token, missing, held) : Promise.resolve();
+  };
+  let reading = read(0);
+  for (let at = 0; at < total; at += RECEIPT_BATCH) {
+    await reading;
+    if (at + RECEIPT_BATCH < total) reading = read(at + RECEIPT_BATCH);
+    const records = ask.records.slice(at, at + RECEIPT_BATCH);
+    const checks = await memo.judge(() => checkAll(api, records, trust));
+    const done = at + records.length;
+    scope.postMessage({ kind: "progress", done, total, checks: checks.map((c, i) => [at + i, c]) });
+  }
   scope.postMessage({ kind: "done", total });
 }
 
@@ -86,7 +109,7 @@ scope.onmessage = (e) => {
   const ask = e.data;
   const work =
     ask.kind === "bundle"
-      ? Promise.resolve().then(() => scope.postMessage(checkBundle(ask.text, ask.policy)))
+      ? checkBundle(ask.text, ask.policy).then((a) => scope.postMessage(a))
       : checkTrail(ask);
   work.catch((err: unknown) => scope.postMessage({ kind: "error", message: (err as Error).message }));
 };

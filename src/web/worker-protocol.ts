@@ -6,7 +6,7 @@ import type { TrustInput } from "./console-trust.js";
 /** Where the pages' verifying worker is served (one script for /verify and /console). */
 export const WORKER_URL = "/verify/verify-worker.js";
 
-/** A trail's receipts fetched ahead, by record identity and profile (the evidence bundle's). */
+/** A trail's receipts already read, by the receipt route's name of each record and by profile. */
 export type Prefetched = Record<string, Partial<Record<"mmr" | "rfc9162", Uint8Array>>>;
 
 /** What a page asks of the worker. */
@@ -15,7 +15,7 @@ export type WorkerAsk =
   | { kind: "bundle"; text: string; policy: string }
   /**
    * The console: each record's receipts checked under the roots the panel's fields give, those not
-   * prefetched fetched with the tab's token; `keySet` the service's keys as already fetched.
+   * already read (`prefetched`) read with the tab's token, in batches.
    */
   | {
       kind: "receipts";
@@ -23,7 +23,6 @@ export type WorkerAsk =
       token: string;
       records: PublicRecord[];
       prefetched: Prefetched;
-      keySet: Uint8Array | undefined;
       trust: TrustInput;
     };
 

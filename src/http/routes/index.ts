@@ -19,6 +19,7 @@ import { locationRoutes } from "./locations.js";
 import { memberRoutes } from "./members.js";
 import { policyMatchRoutes } from "./policy-matches.js";
 import { publicAssetRoutes } from "./public-assets.js";
+import { receiptBatchRoutes } from "./receipt-batch.js";
 import { scittRoutes } from "./scitt.js";
 import { siteRoutes } from "./site.js";
 import { statementRoutes } from "./statements.js";
@@ -46,6 +47,7 @@ export const routeModules: Array<(t: RouteTable, d: HttpDeps) => void> = [
   tlsCertificateRoutes,
   complianceRoutes,
   ledgerRoutes,
+  receiptBatchRoutes,
   chainRoutes,
   accessPolicyRoutes,
   policyMatchRoutes,

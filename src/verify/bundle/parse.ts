@@ -9,7 +9,10 @@ export function bytes(b64: string): Uint8Array {
   } catch {
     throw new BundleError("a value that should be base64 is not");
   }
-  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  // A plain loop: `Uint8Array.from` with a callback was most of a 1,000-record bundle's parse.
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
 }
 export const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 export function unhex(h: string): Uint8Array {
