@@ -31,8 +31,8 @@ const POLL_MS = 250;
  * the committer takes the backlog in batches of up to 2,000 records, so the count falls in steps,
  * and a step on a loaded machine (issue 59: load 15–22, a service getting ~0.05 cores) or with
  * two workers taking turns at the log's lock can take longer than the 5 s the drain used to
- * allow, which then reported records "still STORED" that were being committed. A committer that
- * is not running costs a healthy run nothing: only a broken one waits out the timeout.
+ * allow, which then reported records "still STORED" that were being committed. The longer wait
+ * costs a healthy run nothing (it ends at 0): only a committer that stopped waits out the timeout.
  */
 export async function drainBacklog(
   origin: string,
@@ -41,14 +41,16 @@ export async function drainBacklog(
   timeoutMs: number,
 ): Promise<Drain | undefined> {
   const start = Date.now();
-  const initial = await storedCount(origin, token, listPath);
+  const initial = await storedCount(origin, token, listPath).catch(() => undefined);
   if (initial === undefined) return undefined;
   let remaining = initial;
   let lastProgress = start;
   while (remaining > 0 && Date.now() - start < timeoutMs) {
     await new Promise((r) => setTimeout(r, POLL_MS));
-    const n = await storedCount(origin, token, listPath);
-    if (n === undefined) break;
+    // A poll that fails (a 503 or a reset from a loaded balancer) says nothing of the backlog:
+    // the wait goes on, where it used to end and report the last count as left STORED.
+    const n = await storedCount(origin, token, listPath).catch(() => undefined);
+    if (n === undefined) continue;
     if (n < remaining) lastProgress = Date.now();
     remaining = n;
   }

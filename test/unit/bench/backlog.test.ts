@@ -37,6 +37,12 @@ describe("the bench's drain of a STORED backlog", () => {
     expect(dr).toMatchObject({ initial: 12_345, remaining: 0 });
   });
 
+  it("goes on waiting past a poll that fails", async () => {
+    server = await list((n) => ({ status: n === 1 ? 503 : 200, total: n <= 2 ? 1500 : 0 }));
+    const dr = await drainBacklog(origin(server), "token", "/archivist/v2/assets/x/events", 60_000);
+    expect(dr).toMatchObject({ initial: 1500, remaining: 0 });
+  });
+
   it("ends at the timeout and says what was left", async () => {
     server = await list(() => ({ status: 200, total: 700 }));
     const dr = await drainBacklog(origin(server), "token", "/archivist/v2/assets/x/events", 600);
