@@ -1,4 +1,5 @@
 import { call } from "./http.js";
+import { perSecond } from "./stats.js";
 
 /**
  * How many of a list's records are still STORED (not yet in the log), from the count header.
@@ -55,4 +56,29 @@ export async function drainBacklog(
     remaining = n;
   }
   return { initial, remaining, ms: (remaining === 0 ? lastProgress : Date.now()) - start };
+}
+
+/**
+ * A drain's row: the committer's catch-up rate, or why there is none, and what was left. Every
+ * drain gets one, an empty backlog and an unanswered count included (issue 59: a drain that left
+ * no row could not be told from one that never ran).
+ */
+export function drainRow(dr: Drain | undefined): { value: number | null; note: string } {
+  if (!dr) return { value: null, note: "the list's total count was not answered: backlog unknown" };
+  const done = dr.initial - dr.remaining;
+  const left = dr.remaining
+    ? `, ${dr.remaining} still STORED when the wait ended (${Math.round(dr.ms / 1000)} s)`
+    : "";
+  // A backlog of a few events says nothing about the committer's rate.
+  if (dr.initial < 100)
+    return {
+      value: null,
+      note: `${dr.initial} STORED after the phase${left}: too few to rate the committer`,
+    };
+  if (done === 0)
+    return {
+      value: null,
+      note: `${dr.initial} STORED, none committed in ${dr.ms} ms: committer not running?`,
+    };
+  return { value: perSecond(done, dr.ms), note: `${dr.initial} events${left}` };
 }

@@ -1,4 +1,4 @@
-import { type Drain, drainBacklog } from "../backlog.js";
+import { drainBacklog, drainRow } from "../backlog.js";
 import { haproxyInstalled, startHaproxy } from "../load-balancer.js";
 import type { LoadResult } from "../load-spec.js";
 import { runLoadProcess } from "../loadgen-client.js";
@@ -7,7 +7,6 @@ import { meter } from "../proc.js";
 import { createAsset, postEvent } from "../records.js";
 import type { Scenario, ScenarioContext } from "../scenario.js";
 import type { Deployment } from "../service.js";
-import { perSecond } from "../stats.js";
 
 // The ingest scenario's event (a vCon operation), unique per request.
 const EVENT = JSON.stringify({
@@ -42,18 +41,6 @@ interface Shape {
  */
 const DRAIN_MS = 300_000;
 const DRAIN_QUICK_MS = 60_000;
-
-/** The drain's row: the catch-up rate, and what was still STORED when the wait ended. */
-export function catchUpRow(dr: Drain | undefined): { value: number | null; note: string } | undefined {
-  if (!dr || dr.initial === 0) return undefined;
-  const done = dr.initial - dr.remaining;
-  return {
-    value: done ? perSecond(done, dr.ms) : null,
-    note: dr.remaining
-      ? `${dr.remaining} of ${dr.initial} still STORED after ${Math.round(dr.ms / 1000)} s`
-      : `${dr.initial} events`,
-  };
-}
 
 /** Events at saturation against every API process at once (one load generator each), then the committers' catch-up. */
 async function saturate(ctx: ScenarioContext, shape: Shape, token: string, asset: string) {
@@ -101,8 +88,8 @@ async function saturate(ctx: ScenarioContext, shape: Shape, token: string, asset
     `/archivist/v2/${asset}/events`,
     ctx.opts.quick ? DRAIN_QUICK_MS : DRAIN_MS,
   );
-  const row = catchUpRow(dr);
-  if (row) add("scaleout", `${shape.label}: committer catch-up`, row.value, "events/s", undefined, row.note);
+  const row = drainRow(dr);
+  add("scaleout", `${shape.label}: committer catch-up`, row.value, "events/s", undefined, row.note);
   return rate;
 }
 

@@ -1,8 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { drainBacklog } from "../../../bench/backlog.js";
-import { catchUpRow } from "../../../bench/scenarios/scaleout.js";
+import { drainBacklog, drainRow } from "../../../bench/backlog.js";
 
 /** A list endpoint answering the n-th STORED count request with `answer(n)` (status and total). */
 function list(answer: (n: number) => { status: number; total: number }): Promise<Server> {
@@ -47,18 +46,16 @@ describe("the bench's drain of a STORED backlog", () => {
     server = await list(() => ({ status: 200, total: 700 }));
     const dr = await drainBacklog(origin(server), "token", "/archivist/v2/assets/x/events", 600);
     expect(dr).toMatchObject({ initial: 700, remaining: 700 });
-    expect(catchUpRow(dr)).toEqual({
+    expect(drainRow(dr)).toEqual({
       value: null,
-      note: expect.stringMatching(/^700 of 700 still STORED after \d+ s$/),
+      note: expect.stringMatching(/^700 STORED, none committed in \d+ ms: committer not running\?$/),
     });
   });
 
-  it("rates a catch-up and leaves out a drain with nothing to take", () => {
-    expect(catchUpRow({ initial: 2000, remaining: 0, ms: 1000 })).toEqual({
-      value: 2000,
-      note: "2000 events",
-    });
-    expect(catchUpRow({ initial: 0, remaining: 0, ms: 0 })).toBeUndefined();
-    expect(catchUpRow(undefined)).toBeUndefined();
+  it("rates a catch-up, and says what was left and after how long", () => {
+    expect(drainRow({ initial: 2000, remaining: 0, ms: 1000 })).toEqual({ value: 2000, note: "2000 events" });
+    expect(drainRow({ initial: 2000, remaining: 500, ms: 300_000 }).note).toBe(
+      "2000 events, 500 still STORED when the wait ended (300 s)",
+    );
   });
 });
