@@ -4,21 +4,29 @@ import { perSecond } from "./stats.js";
 /**
  * How many of a list's records are still STORED (not yet in the log), from the count header.
  * Past the server's result limit (10,000 by default) the list answers 206 with an approximate
- * total: still a count, and a drain of a large backlog must not read it as "unknown".
+ * total (10,001 in a drain of 19,143 STORED, 4 s on one value while the workers committed): still
+ * a backlog, which the drain used to take for "unknown", but a floor, not a count.
  */
-async function storedCount(origin: string, token: string, listPath: string): Promise<number | undefined> {
+async function storedCount(
+  origin: string,
+  token: string,
+  listPath: string,
+): Promise<{ n: number; floor: boolean } | undefined> {
   const sep = listPath.includes("?") ? "&" : "?";
   const a = await call(origin, "GET", `${listPath}${sep}confirmation_status=STORED&page_size=1`, {
     token,
     headers: { "x-request-total-count": "true" },
   });
   const n = Number(a.headers["x-total-count"]);
-  return (a.status === 200 || a.status === 206) && Number.isFinite(n) ? n : undefined;
+  if ((a.status !== 200 && a.status !== 206) || !Number.isFinite(n)) return undefined;
+  return { n, floor: a.status === 206 };
 }
 
 /** What waiting for the committer to catch up showed. */
 export interface Drain {
   initial: number;
+  /** The initial count was past the list's result limit: the backlog was at least `initial`. */
+  floor?: boolean;
   remaining: number;
   ms: number;
 }
@@ -42,20 +50,22 @@ export async function drainBacklog(
   timeoutMs: number,
 ): Promise<Drain | undefined> {
   const start = Date.now();
-  const initial = await storedCount(origin, token, listPath).catch(() => undefined);
-  if (initial === undefined) return undefined;
+  const first = await storedCount(origin, token, listPath).catch(() => undefined);
+  if (first === undefined) return undefined;
+  const initial = first.n;
   let remaining = initial;
   let lastProgress = start;
   while (remaining > 0 && Date.now() - start < timeoutMs) {
     await new Promise((r) => setTimeout(r, POLL_MS));
     // A poll that fails (a 503 or a reset from a loaded balancer) says nothing of the backlog:
     // the wait goes on, where it used to end and report the last count as left STORED.
-    const n = await storedCount(origin, token, listPath).catch(() => undefined);
+    const n = (await storedCount(origin, token, listPath).catch(() => undefined))?.n;
     if (n === undefined) continue;
     if (n < remaining) lastProgress = Date.now();
     remaining = n;
   }
-  return { initial, remaining, ms: (remaining === 0 ? lastProgress : Date.now()) - start };
+  const ms = (remaining === 0 ? lastProgress : Date.now()) - start;
+  return { initial, ...(first.floor ? { floor: true } : {}), remaining, ms };
 }
 
 /**
@@ -80,5 +90,7 @@ export function drainRow(dr: Drain | undefined): { value: number | null; note: s
       value: null,
       note: `${dr.initial} STORED, none committed in ${dr.ms} ms: committer not running?`,
     };
+  if (dr.floor)
+    return { value: perSecond(done, dr.ms), note: `over ${dr.initial} events (rate a floor)${left}` };
   return { value: perSecond(done, dr.ms), note: `${dr.initial} events${left}` };
 }

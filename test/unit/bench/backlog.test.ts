@@ -33,7 +33,8 @@ describe("the bench's drain of a STORED backlog", () => {
   it("counts a backlog past the result limit (206)", async () => {
     server = await list((n) => (n === 0 ? { status: 206, total: 12_345 } : { status: 200, total: 0 }));
     const dr = await drainBacklog(origin(server), "token", "/archivist/v2/assets/x/events", 60_000);
-    expect(dr).toMatchObject({ initial: 12_345, remaining: 0 });
+    expect(dr).toMatchObject({ initial: 12_345, floor: true, remaining: 0 });
+    expect(drainRow(dr).note).toBe("over 12345 events (rate a floor)");
   });
 
   it("goes on waiting past a poll that fails", async () => {
