@@ -1,30 +1,9 @@
-import { type Drain, drainBacklog } from "../backlog.js";
+import { type Drain, drainBacklog, drainRow } from "../backlog.js";
 import { trustLatency } from "../commit-latency.js";
 import type { LoadSample } from "../load-spec.js";
 import type { ScenarioContext } from "../scenario.js";
 import type { Deployment } from "../service.js";
-import { perSecond } from "../stats.js";
 import { TARGETS } from "../targets.js";
-
-/** A drain's row: the committer's catch-up rate, or why there is none, and what was left. */
-export function drainRow(dr: Drain | undefined): { value: number | null; note: string } {
-  if (!dr) return { value: null, note: "the list's total count was not answered: backlog unknown" };
-  const done = dr.initial - dr.remaining;
-  const left = dr.remaining ? `, ${dr.remaining} still STORED when the wait ended` : "";
-  // A backlog of a few events says nothing about the committer's rate, but the phase is still
-  // reported, so a run whose drain never started shows it (issue 59: a drain that timed out).
-  if (dr.initial < 100)
-    return {
-      value: null,
-      note: `${dr.initial} STORED after the phase${left}: too few to rate the committer`,
-    };
-  if (done === 0)
-    return {
-      value: null,
-      note: `${dr.initial} STORED, none committed in ${dr.ms} ms: committer not running?`,
-    };
-  return { value: perSecond(done, dr.ms), note: `${dr.initial} events${left}` };
-}
 
 /** Waits for the committer to take the asset's STORED events into the log, and reports its catch-up. */
 export async function drain(

@@ -1,10 +1,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { drainRow } from "../../../bench/backlog.js";
 import type { BenchOptions } from "../../../bench/options.js";
 import { Results } from "../../../bench/results.js";
 import type { ScenarioContext } from "../../../bench/scenario.js";
-import { drain, drainRow } from "../../../bench/scenarios/ingest-trust.js";
+import { drain } from "../../../bench/scenarios/ingest-trust.js";
 import type { Deployment } from "../../../bench/service.js";
 
 /** A list endpoint whose STORED count answers each of `counts` in turn (then the last). */
@@ -53,7 +54,7 @@ describe("ingest's drain", () => {
 
   it("says what was left, and when nothing was committed", () => {
     expect(drainRow({ initial: 500, remaining: 100, ms: 60_000 }).note).toBe(
-      "500 events, 100 still STORED when the wait ended",
+      "500 events, 100 still STORED when the wait ended (60 s)",
     );
     expect(drainRow({ initial: 500, remaining: 500, ms: 5_000 })).toEqual({
       value: null,
