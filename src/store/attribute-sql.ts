@@ -1,6 +1,6 @@
 import type { AttributeFilter } from "../core/filters/index.js";
 import type { ListAttributeFilter } from "../core/filters/list-spec.js";
-import { subjectSpellings } from "../formats/vcon/subject.js";
+import { canonicalSubject, subjectSpellings } from "../formats/vcon/subject.js";
 import { Where } from "./sql.js";
 
 const WHOLE = /^(0|-?[1-9][0-9]*)$/;
@@ -10,6 +10,19 @@ export interface AttributeTable {
   table: string;
   columns: Readonly<Record<string, string>>;
   tenantColumn: string;
+  /** Columns whose `subject` has an index over its canonical spelling (`canonicalSubjectSql`). */
+  canonicalSubject?: readonly string[];
+}
+
+/**
+ * A column's `subject` attribute in its one spelling, in SQL, as `canonicalSubject` makes it: a
+ * vCon subject (`vcon://<uuid>` in any case) in lower case, any other value as it is. Migration
+ * 050 indexes exactly this expression over `assets.attributes`: the planner uses the index only
+ * for a query that writes it the same way.
+ */
+export function canonicalSubjectSql(column: string): string {
+  const subject = `(${column} ->> 'subject')`;
+  return `(case when ${subject} ~* '^vcon://[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then lower(${column} ->> 'subject') else ${subject} end)`;
 }
 
 /**
@@ -78,11 +91,33 @@ function pathOf(f: AttributeFilter, values: Array<string | number>): string {
  * `indexed: false` writes containment as `jsonb_contains(…)`, the same test in a form no index
  * serves: for rows already found through another index (one asset's events), so that a plan
  * made without the values cannot choose the value index instead.
+ *
+ * `subjectIndexed`: the column's `subject` has the index over its canonical spelling; a subject
+ * filter with string values is then one equality with the values' canonical spellings, which
+ * finds every spelling of a vCon subject a stored record may hold (`subjectSpellings`'s, and
+ * the uuid's cases mixed), where the GIN index would be asked for four spellings of each.
  */
-export function addAttributeFilter(w: Where, f: AttributeFilter, column: string, indexed = true): void {
+export function addAttributeFilter(
+  w: Where,
+  f: AttributeFilter,
+  column: string,
+  indexed = true,
+  subjectIndexed = false,
+): void {
   const text = (name: string) => `coalesce(${column}->>${w.p(name)}, '')`;
   if (f.kind === "missing") {
     w.and(`${text(f.name)} = ''`);
+    return;
+  }
+  const byCanonicalSubject =
+    indexed && subjectIndexed && f.name === "subject" && !f.present && f.values.length > 0;
+  if (byCanonicalSubject && !f.values.some((v) => WHOLE.test(v))) {
+    // A string value matches a string, as containment does; several values are an index scan
+    // the planner may not price under a walk of the table (`fewMatches`), as for a keyed one.
+    if (f.values.length > 1) w.indexOnly = true;
+    w.and(
+      `${canonicalSubjectSql(column)} = any(${w.p([...new Set(f.values.map(canonicalSubject))])}::text[]) and jsonb_typeof(${column} -> 'subject') = 'string'`,
+    );
     return;
   }
   const { given, values } = valuesOf(f);
@@ -124,10 +159,11 @@ export function addHiddenAwareFilter(
   indexed: boolean,
   hidden: string[],
   tenantColumn: string,
+  subjectIndexed = false,
 ): void {
   const seen = new Where(w.params);
   const tenancies = seen.p(hidden);
-  addAttributeFilter(seen, f, column, indexed);
+  addAttributeFilter(seen, f, column, indexed, subjectIndexed);
   const masked = new Where(seen.params);
   addAttributeFilter(masked, f, `(${column} - ${masked.p(f.name)}::text)`, false);
   w.params.push(...masked.params.slice(w.params.length));
@@ -154,15 +190,16 @@ export function addListFilters(
     if (c === undefined) throw new RangeError(`${table.table} has no attribute column for ${f.prefix}`);
     return c;
   };
+  const subjectIndexed = (f: AttributeFilter) => table.canonicalSubject?.includes(column(f)) ?? false;
   for (const f of filters) {
     if (f.hiddenIn?.length)
-      addHiddenAwareFilter(w, f, column(f), indexed, [...f.hiddenIn], table.tenantColumn);
-    else addAttributeFilter(w, f, column(f), indexed);
+      addHiddenAwareFilter(w, f, column(f), indexed, [...f.hiddenIn], table.tenantColumn, subjectIndexed(f));
+    else addAttributeFilter(w, f, column(f), indexed, subjectIndexed(f));
   }
   const byValue = filters.filter((f) => f.kind === "match" && f.values.length > 0 && !f.present);
   if (byValue.length === 0) return undefined;
   const probe = new Where();
-  for (const f of byValue) addAttributeFilter(probe, f, column(f));
+  for (const f of byValue) addAttributeFilter(probe, f, column(f), true, subjectIndexed(f));
   return probe;
 }
 
