@@ -175,7 +175,9 @@ export async function createAssetEvent(
   const [row] = await writingErasables(ctx, p.tenantId, checked.commitments, () =>
     ctx.writePath.events.write(checked.pending),
   );
-  return withErasable(ctx.db, assetEventRecord(row));
+  // A record holds only the commitments its write made (`commitErasable` refuses a client's): none, nothing to disclose.
+  const record = assetEventRecord(row);
+  return checked.commitments.length ? withErasable(ctx.db, record) : record;
 }
 
 /** An item of `POST …/assets/-/events:batch`: an event, and the asset it is for by identity. */
