@@ -1,6 +1,6 @@
 import type { AttributeFilter } from "../core/filters/index.js";
 import type { ListAttributeFilter } from "../core/filters/list-spec.js";
-import { canonicalSubject, subjectSpellings } from "../formats/vcon/subject.js";
+import { canonicalSubject, isVconSubject, subjectSpellings } from "../formats/vcon/subject.js";
 import { Where } from "./sql.js";
 
 const WHOLE = /^(0|-?[1-9][0-9]*)$/;
@@ -10,19 +10,47 @@ export interface AttributeTable {
   table: string;
   columns: Readonly<Record<string, string>>;
   tenantColumn: string;
-  /** Columns whose `subject` has an index over its canonical spelling (`canonicalSubjectSql`). */
+  /** Columns whose `subject` has an index of the subjects stored in another spelling (`legacySubjectSql`). */
   canonicalSubject?: readonly string[];
 }
 
 /**
- * A column's `subject` attribute in its one spelling, in SQL, as `canonicalSubject` makes it: a
- * vCon subject (`vcon://<uuid>` in any case) in lower case, any other value as it is. Migration
- * 050 indexes exactly this expression over `assets.attributes`: the planner uses the index only
- * for a query that writes it the same way.
+ * The predicate of migration 050's index over `assets.attributes`: a subject not in lower case,
+ * which a record written before vCon subjects were made canonical may hold. The index holds only
+ * those rows (none that the service writes now costs it an entry); a query names the predicate
+ * as it is written here for the planner to use it.
  */
-export function canonicalSubjectSql(column: string): string {
-  const subject = `(${column} ->> 'subject')`;
-  return `(case when ${subject} ~* '^vcon://[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then lower(${column} ->> 'subject') else ${subject} end)`;
+export function legacySubjectSql(column: string): string {
+  return `(${column} ->> 'subject') <> lower(${column} ->> 'subject')`;
+}
+
+/** `canonicalSubject`'s pattern of a vCon subject, as a PostgreSQL regular expression (case-insensitive). */
+const VCON_SUBJECT_SQL = "'^vcon://[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'";
+
+/**
+ * A subject filter by string values over a column with migration 050's index: each value's
+ * canonical spelling as stored (the attributes' GIN index, as any value), or a vCon subject
+ * stored in another spelling (the index of those, by its lower case). Every spelling of a vCon
+ * subject a record may hold is found (`subjectSpellings`'s, and the uuid's cases mixed), with one
+ * value per subject in the GIN look-up where there were four (issue 59); other subjects match
+ * exactly, strings only, as containment does.
+ */
+function addSubjectFilter(w: Where, values: readonly string[], column: string): void {
+  const canonical = [...new Set(values.map(canonicalSubject))];
+  const vcons = canonical.filter(isVconSubject);
+  const stored =
+    canonical.length > 1
+      ? `${column} @@ ${w.p(anyOfPath("subject", canonical))}::jsonpath`
+      : `${column} @> ${w.p(JSON.stringify({ subject: canonical[0] }))}::jsonb`;
+  // Several values, or two indexes: a scan the planner may not price under a walk of the table
+  // (`fewMatches`).
+  if (canonical.length > 1 || vcons.length > 0) w.indexOnly = true;
+  if (vcons.length === 0) {
+    w.and(stored);
+    return;
+  }
+  const respelled = `lower(${column} ->> 'subject') = any(${w.p(vcons)}::text[]) and ${legacySubjectSql(column)} and (${column} ->> 'subject') ~* ${VCON_SUBJECT_SQL}`;
+  w.and(`${stored} or (${respelled})`);
 }
 
 /**
@@ -92,10 +120,8 @@ function pathOf(f: AttributeFilter, values: Array<string | number>): string {
  * serves: for rows already found through another index (one asset's events), so that a plan
  * made without the values cannot choose the value index instead.
  *
- * `subjectIndexed`: the column's `subject` has the index over its canonical spelling; a subject
- * filter with string values is then one equality with the values' canonical spellings, which
- * finds every spelling of a vCon subject a stored record may hold (`subjectSpellings`'s, and
- * the uuid's cases mixed), where the GIN index would be asked for four spellings of each.
+ * `subjectIndexed`: the column's `subject` has migration 050's index of subjects stored in
+ * another spelling; a subject filter with string values is then `addSubjectFilter`'s.
  */
 export function addAttributeFilter(
   w: Where,
@@ -112,12 +138,7 @@ export function addAttributeFilter(
   const byCanonicalSubject =
     indexed && subjectIndexed && f.name === "subject" && !f.present && f.values.length > 0;
   if (byCanonicalSubject && !f.values.some((v) => WHOLE.test(v))) {
-    // A string value matches a string, as containment does; several values are an index scan
-    // the planner may not price under a walk of the table (`fewMatches`), as for a keyed one.
-    if (f.values.length > 1) w.indexOnly = true;
-    w.and(
-      `${canonicalSubjectSql(column)} = any(${w.p([...new Set(f.values.map(canonicalSubject))])}::text[]) and jsonb_typeof(${column} -> 'subject') = 'string'`,
-    );
+    addSubjectFilter(w, f.values, column);
     return;
   }
   const { given, values } = valuesOf(f);

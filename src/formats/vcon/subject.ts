@@ -14,6 +14,11 @@ export function canonicalSubject(value: string): string {
   return m ? `vcon://${(m[1] as string).toLowerCase()}` : value;
 }
 
+/** Whether `value` names a vCon (`vcon://<uuid>`, in any case). */
+export function isVconSubject(value: string): boolean {
+  return VCON_SUBJECT.test(value);
+}
+
 /** Whether two subjects name the same thing (vCon subjects in any case). */
 export function sameSubject(a: unknown, b: unknown): boolean {
   return typeof a === "string" && typeof b === "string" && canonicalSubject(a) === canonicalSubject(b);
