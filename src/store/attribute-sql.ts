@@ -20,7 +20,7 @@ export interface AttributeTable {
  * those rows (none that the service writes now costs it an entry); a query names the predicate
  * as it is written here for the planner to use it.
  */
-export function legacySubjectSql(column: string): string {
+function legacySubjectSql(column: string): string {
   return `(${column} ->> 'subject') <> lower(${column} ->> 'subject')`;
 }
 
