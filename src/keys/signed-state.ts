@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { constants, mkdirSync } from "node:fs";
-import { appendFile, open, readdir, readFile, rename, rm } from "node:fs/promises";
+import { type BigIntStats, constants, mkdirSync } from "node:fs";
+import { appendFile, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { StorageError } from "../store/db.js";
 import { missingEnds } from "./held-log.js";
@@ -57,6 +57,11 @@ export interface AcceptedRestore {
 
 const TENANT = /^[0-9a-f-]{36}$/;
 
+/** What tells one file from another under the same name (`SignedStates.read`). */
+function stampOf(s: BigIntStats): string {
+  return `${s.dev}:${s.ino}:${s.size}:${s.ctimeNs}:${s.mtimeNs}`;
+}
+
 /** The key directory's `state/` folder: one file per log, replaced atomically at every seal. */
 export class SignedStates {
   private readonly dir: string;
@@ -71,11 +76,39 @@ export class SignedStates {
     return join(this.dir, `${tenantId}${suffix}`);
   }
 
+  /**
+   * Each log's file as last read: its text, by the file's identity (device, inode, size, change
+   * and modification times in nanoseconds). Every change writes a new file and renames it over
+   * the last (`write`), so a file that looks the same is the one read; another process's change
+   * (a worker's seal, `archivist keys accept-restore`) is a new file, read again.
+   */
+  private readonly known = new Map<string, { stamp: string; text: string }>();
+
+  /**
+   * The log's signed state as its file holds it now. Asked before every commit batch (`mayAppend`),
+   * it costs one `stat` while the file is unchanged, not an open, read and close (issue 59).
+   */
   async read(tenantId: string): Promise<SignedLogState | undefined> {
+    const path = this.file(tenantId, ".json");
     try {
-      return JSON.parse(await readFile(this.file(tenantId, ".json"), "utf8")) as SignedLogState;
+      const known = this.known.get(tenantId);
+      if (known && known.stamp === stampOf(await stat(path, { bigint: true })))
+        return JSON.parse(known.text) as SignedLogState;
+      const f = await open(path, constants.O_RDONLY);
+      try {
+        // The identity and the text of one file: the handle's, whatever is renamed over its name meanwhile.
+        const stamp = stampOf(await f.stat({ bigint: true }));
+        const text = await f.readFile("utf8");
+        this.known.set(tenantId, { stamp, text });
+        return JSON.parse(text) as SignedLogState;
+      } finally {
+        await f.close();
+      }
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") {
+        this.known.delete(tenantId);
+        return undefined;
+      }
       throw new StorageError(`the signed state of log ${tenantId} cannot be read: ${(err as Error).message}`);
     }
   }

@@ -1,6 +1,6 @@
 import type { AttributeFilter } from "../core/filters/index.js";
 import type { ListAttributeFilter } from "../core/filters/list-spec.js";
-import { subjectSpellings } from "../formats/vcon/subject.js";
+import { canonicalSubject, isVconSubject, subjectSpellings } from "../formats/vcon/subject.js";
 import { Where } from "./sql.js";
 
 const WHOLE = /^(0|-?[1-9][0-9]*)$/;
@@ -10,6 +10,47 @@ export interface AttributeTable {
   table: string;
   columns: Readonly<Record<string, string>>;
   tenantColumn: string;
+  /** Columns whose `subject` has an index of the subjects stored in another spelling (`legacySubjectSql`). */
+  canonicalSubject?: readonly string[];
+}
+
+/**
+ * The predicate of migration 050's index over `assets.attributes`: a subject not in lower case,
+ * which a record written before vCon subjects were made canonical may hold. The index holds only
+ * those rows (none that the service writes now costs it an entry); a query names the predicate
+ * as it is written here for the planner to use it.
+ */
+function legacySubjectSql(column: string): string {
+  return `(${column} ->> 'subject') <> lower(${column} ->> 'subject')`;
+}
+
+/** `canonicalSubject`'s pattern of a vCon subject, as a PostgreSQL regular expression (case-insensitive). */
+const VCON_SUBJECT_SQL = "'^vcon://[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'";
+
+/**
+ * A subject filter by string values over a column with migration 050's index: each value's
+ * canonical spelling as stored (the attributes' GIN index, as any value), or a vCon subject
+ * stored in another spelling (the index of those, by its lower case). Every spelling of a vCon
+ * subject a record may hold is found (`subjectSpellings`'s, and the uuid's cases mixed), with one
+ * value per subject in the GIN look-up where there were four (issue 59); other subjects match
+ * exactly, strings only, as containment does.
+ */
+function addSubjectFilter(w: Where, values: readonly string[], column: string): void {
+  const canonical = [...new Set(values.map(canonicalSubject))];
+  const vcons = canonical.filter(isVconSubject);
+  const stored =
+    canonical.length > 1
+      ? `${column} @@ ${w.p(anyOfPath("subject", canonical))}::jsonpath`
+      : `${column} @> ${w.p(JSON.stringify({ subject: canonical[0] }))}::jsonb`;
+  // Several values, or two indexes: a scan the planner may not price under a walk of the table
+  // (`fewMatches`).
+  if (canonical.length > 1 || vcons.length > 0) w.indexOnly = true;
+  if (vcons.length === 0) {
+    w.and(stored);
+    return;
+  }
+  const respelled = `lower(${column} ->> 'subject') = any(${w.p(vcons)}::text[]) and ${legacySubjectSql(column)} and (${column} ->> 'subject') ~* ${VCON_SUBJECT_SQL}`;
+  w.and(`${stored} or (${respelled})`);
 }
 
 /**
@@ -78,11 +119,26 @@ function pathOf(f: AttributeFilter, values: Array<string | number>): string {
  * `indexed: false` writes containment as `jsonb_contains(…)`, the same test in a form no index
  * serves: for rows already found through another index (one asset's events), so that a plan
  * made without the values cannot choose the value index instead.
+ *
+ * `subjectIndexed`: the column's `subject` has migration 050's index of subjects stored in
+ * another spelling; a subject filter with string values is then `addSubjectFilter`'s.
  */
-export function addAttributeFilter(w: Where, f: AttributeFilter, column: string, indexed = true): void {
+export function addAttributeFilter(
+  w: Where,
+  f: AttributeFilter,
+  column: string,
+  indexed = true,
+  subjectIndexed = false,
+): void {
   const text = (name: string) => `coalesce(${column}->>${w.p(name)}, '')`;
   if (f.kind === "missing") {
     w.and(`${text(f.name)} = ''`);
+    return;
+  }
+  const byCanonicalSubject =
+    indexed && subjectIndexed && f.name === "subject" && !f.present && f.values.length > 0;
+  if (byCanonicalSubject && !f.values.some((v) => WHOLE.test(v))) {
+    addSubjectFilter(w, f.values, column);
     return;
   }
   const { given, values } = valuesOf(f);
@@ -124,10 +180,11 @@ export function addHiddenAwareFilter(
   indexed: boolean,
   hidden: string[],
   tenantColumn: string,
+  subjectIndexed = false,
 ): void {
   const seen = new Where(w.params);
   const tenancies = seen.p(hidden);
-  addAttributeFilter(seen, f, column, indexed);
+  addAttributeFilter(seen, f, column, indexed, subjectIndexed);
   const masked = new Where(seen.params);
   addAttributeFilter(masked, f, `(${column} - ${masked.p(f.name)}::text)`, false);
   w.params.push(...masked.params.slice(w.params.length));
@@ -154,15 +211,16 @@ export function addListFilters(
     if (c === undefined) throw new RangeError(`${table.table} has no attribute column for ${f.prefix}`);
     return c;
   };
+  const subjectIndexed = (f: AttributeFilter) => table.canonicalSubject?.includes(column(f)) ?? false;
   for (const f of filters) {
     if (f.hiddenIn?.length)
-      addHiddenAwareFilter(w, f, column(f), indexed, [...f.hiddenIn], table.tenantColumn);
-    else addAttributeFilter(w, f, column(f), indexed);
+      addHiddenAwareFilter(w, f, column(f), indexed, [...f.hiddenIn], table.tenantColumn, subjectIndexed(f));
+    else addAttributeFilter(w, f, column(f), indexed, subjectIndexed(f));
   }
   const byValue = filters.filter((f) => f.kind === "match" && f.values.length > 0 && !f.present);
   if (byValue.length === 0) return undefined;
   const probe = new Where();
-  for (const f of byValue) addAttributeFilter(probe, f, column(f));
+  for (const f of byValue) addAttributeFilter(probe, f, column(f), true, subjectIndexed(f));
   return probe;
 }
 

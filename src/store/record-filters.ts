@@ -3,11 +3,15 @@ import { ASSET_STATUS_SQL } from "./assets.js";
 import type { AttributeTable } from "./attribute-sql.js";
 import type { Where } from "./sql.js";
 
-/** The assets table as the record lists filter it: query prefix → attributes column, tenancy column. */
+/**
+ * The assets table as the record lists filter it: query prefix → attributes column, tenancy
+ * column, and the column whose subject is indexed in its canonical spelling (migration 050).
+ */
 export const ASSET_LIST: AttributeTable = {
   table: "assets",
   columns: { attributes: "attributes" },
   tenantColumn: "tenant_id",
+  canonicalSubject: ["attributes"],
 };
 
 /**

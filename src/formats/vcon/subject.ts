@@ -14,6 +14,11 @@ export function canonicalSubject(value: string): string {
   return m ? `vcon://${(m[1] as string).toLowerCase()}` : value;
 }
 
+/** Whether `value` names a vCon (`vcon://<uuid>`, in any case). */
+export function isVconSubject(value: string): boolean {
+  return VCON_SUBJECT.test(value);
+}
+
 /** Whether two subjects name the same thing (vCon subjects in any case). */
 export function sameSubject(a: unknown, b: unknown): boolean {
   return typeof a === "string" && typeof b === "string" && canonicalSubject(a) === canonicalSubject(b);
@@ -22,7 +27,8 @@ export function sameSubject(a: unknown, b: unknown): boolean {
 /**
  * The spellings a stored record may give a vCon subject: the canonical one and, for records
  * written before subjects were made canonical, the uuid in upper case and the scheme in either
- * case. A subject mixing cases within the uuid is found only by its own spelling.
+ * case. A subject mixing cases within the uuid is found only by its own spelling (but an asset's,
+ * which the store finds by its lower case: `addSubjectFilter` in store/attribute-sql.ts).
  */
 export function subjectSpellings(value: string): string[] {
   const m = VCON_SUBJECT.exec(value);

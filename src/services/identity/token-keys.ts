@@ -26,7 +26,17 @@ export async function tokenJwks(
   return { keys: (await liveTokenKeys(keys)).map(jwkOf) };
 }
 
+/**
+ * The last key set made, by the text of its JWK Set: jose imports a JWK once per set object, so a
+ * set made anew for each token verified imported the RSA key again each time (issue 59: the
+ * import was a third of the service's CPU spent verifying tokens under the conserver's load).
+ */
+let lastSet: { text: string; set: JWTVerifyGetKey } | undefined;
+
 /** jose's key look-up for our tokens: the live token key the token's header names. */
 export async function tokenVerifyKeys(keys: Pick<Keyring, "history">): Promise<JWTVerifyGetKey> {
-  return createLocalJWKSet(await tokenJwks(keys));
+  const jwks = await tokenJwks(keys);
+  const text = JSON.stringify(jwks);
+  if (lastSet?.text !== text) lastSet = { text, set: createLocalJWKSet(jwks) };
+  return lastSet.set;
 }

@@ -87,11 +87,11 @@ export async function checkEvent(
   input: EventInput,
   standing?: AssetRow,
 ): Promise<CheckedEvent> {
-  input = {
-    ...input,
-    event_attributes: withCanonicalSubject(input.event_attributes),
-    asset_attributes: withCanonicalSubject(input.asset_attributes),
-  };
+  const eventAttributes = withCanonicalSubject(input.event_attributes);
+  const assetAttributes = withCanonicalSubject(input.asset_attributes);
+  // Copied only when a subject was spelled otherwise: most events' maps are kept as they came.
+  if (eventAttributes !== input.event_attributes || assetAttributes !== input.asset_attributes)
+    input = { ...input, event_attributes: eventAttributes, asset_attributes: assetAttributes };
   const refs = validateEventInput(input);
   // Erasable attributes are committed by a salted hash; their values go to the evidentiary store.
   const committed = await commitErasable(
@@ -122,7 +122,7 @@ export async function checkEvent(
     if (refs.length) await checkAttachments(ctx.db, p, refs);
     await checkHomeLocation(ctx.db, p.tenantId, aa);
   }
-  await putErasableValues(ctx.db, p.tenantId, committed.values);
+  if (committed.values.length > 0) await putErasableValues(ctx.db, p.tenantId, committed.values);
   return {
     pending: {
       assetId,
@@ -175,7 +175,9 @@ export async function createAssetEvent(
   const [row] = await writingErasables(ctx, p.tenantId, checked.commitments, () =>
     ctx.writePath.events.write(checked.pending),
   );
-  return withErasable(ctx.db, assetEventRecord(row));
+  // A record holds only the commitments its write made (`commitErasable` refuses a client's): none, nothing to disclose.
+  const record = assetEventRecord(row);
+  return checked.commitments.length ? withErasable(ctx.db, record) : record;
 }
 
 /** An item of `POST …/assets/-/events:batch`: an event, and the asset it is for by identity. */

@@ -153,12 +153,11 @@ export async function createAssetWithEvents(
     }
     creation.followers = followers;
     const [, ...events] = await ctx.writePath.events.write(creation);
+    const records = events.map((e) => assetEventRecord(e));
     return {
       asset: assetRecord(asset, asset.attributes),
-      events: await withErasables(
-        ctx.db,
-        events.map((e) => assetEventRecord(e)),
-      ),
+      // The records hold only the commitments this write made: none, nothing to disclose.
+      events: commitments.length ? await withErasables(ctx.db, records) : records,
     };
   });
 }

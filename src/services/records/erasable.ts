@@ -56,6 +56,14 @@ export function checkErasableNames(names: readonly string[], where: string): str
   return [...new Set(names)];
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
+/** The names erasable in a record: the tenancy's policy and the record's own (checked); no new set for none. */
+function erasableNames(policy: readonly string[], requested: readonly string[]): ReadonlySet<string> {
+  if (policy.length === 0 && requested.length === 0) return NONE;
+  return new Set([...policy, ...checkErasableNames(requested, "erasable_attributes")]);
+}
+
 /** The maps with erasable values committed, and the values and salts to keep beside them. */
 export interface CommittedAttributes {
   eventAttributes: Record<string, unknown>;
@@ -101,8 +109,7 @@ export async function commitErasable(
   assetAttributes: Record<string, unknown>,
   requested: readonly string[] = [],
 ): Promise<CommittedAttributes> {
-  const policy = await ctx.caches.erasurePolicies.get(ctx.db, tenantId);
-  const names = new Set([...policy, ...checkErasableNames(requested, "erasable_attributes")]);
+  const names = erasableNames(await ctx.caches.erasurePolicies.get(ctx.db, tenantId), requested);
   const values: ErasableValue[] = [];
   return {
     eventAttributes: commitMap("event_attributes", eventAttributes, names, values),
@@ -122,8 +129,7 @@ export async function commitErasableMap(
   attrs: Record<string, unknown>,
   requested: readonly string[] = [],
 ): Promise<{ attributes: Record<string, unknown>; values: ErasableValue[] }> {
-  const policy = await ctx.caches.erasurePolicies.get(ctx.db, tenantId);
-  const names = new Set([...policy, ...checkErasableNames(requested, "erasable_attributes")]);
+  const names = erasableNames(await ctx.caches.erasurePolicies.get(ctx.db, tenantId), requested);
   const values: ErasableValue[] = [];
   return { attributes: commitMap(where, attrs, names, values), values };
 }

@@ -79,7 +79,10 @@ export async function openPostgres(url: string, max = 16, guard = true, connectT
   // Statements held to an index walk (`indexOrder`) or kept from table walks (`noTableWalk`) run
   // on connections of their own, opened with the planner settings: `set local` in a transaction
   // cost each of them three more round trips (BEGIN, SET, COMMIT), which the conserver's grouped
-  // look-ups paid on every group (issue 59).
+  // look-ups paid on every group (issue 59). JIT is off on them: a plan step the settings switch
+  // off but cannot avoid (the `logs` table of a backlog probe has no index to read it by) is
+  // priced at 10^10, far past every JIT threshold, and compiling the backlog probe's plan took
+  // ~200 ms where running it took 3 (issue 59: the conserver bench's poll for STORED events).
   const held = new Map<string, pg.Pool>();
   const heldPool = (options: string) => {
     let p = held.get(options);
@@ -97,9 +100,9 @@ export async function openPostgres(url: string, max = 16, guard = true, connectT
   };
   const poolFor = (opts: QueryOptions | undefined): pg.Pool =>
     opts?.indexOrder
-      ? heldPool("-c enable_bitmapscan=off -c enable_sort=off")
+      ? heldPool("-c enable_bitmapscan=off -c enable_sort=off -c jit=off")
       : opts?.noTableWalk
-        ? heldPool("-c enable_seqscan=off")
+        ? heldPool("-c enable_seqscan=off -c jit=off")
         : pool;
   const statement = namedStatements();
   const run = <R>(

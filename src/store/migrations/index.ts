@@ -24,6 +24,7 @@ import { logPeriods } from "./042-log-periods.js";
 import { logArchive } from "./043-log-archive.js";
 import { revocationNotices } from "./048-revocation-notices.js";
 import { logEntryByRecord } from "./049-log-entry-by-record.js";
+import { canonicalSubject } from "./050-canonical-subject.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -53,4 +54,5 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   logArchive,
   revocationNotices,
   logEntryByRecord,
+  canonicalSubject,
 ];
