@@ -52,6 +52,11 @@ export interface Config {
   /** The first retry's delay of a notice not acknowledged; it doubles, to at most an hour. */
   readonly noticeRetryBaseMs: number;
   /**
+   * How often the embedded engine's stale tables are analysed (PGlite has no autovacuum:
+   * store/statistics.ts); 0 never. PostgreSQL's own autovacuum does it there.
+   */
+  readonly statisticsIntervalMs: number;
+  /**
    * Whether processors' webhooks may be loopback, private, link-local or metadata addresses
    * (`ARCHIVIST_WEBHOOK_PRIVATE=allow`; refused by default, docs/vcon-lifecycle.md, §2).
    */
@@ -319,6 +324,7 @@ function workerSettings(e: Env) {
     scanIntervalMs: int(e, "ARCHIVIST_SCAN_INTERVAL_MS", 86_400_000),
     noticeIntervalMs: int(e, "ARCHIVIST_NOTICE_INTERVAL_MS", 5000),
     noticeRetryBaseMs: int(e, "ARCHIVIST_NOTICE_RETRY_BASE_MS", 5000),
+    statisticsIntervalMs: int(e, "ARCHIVIST_STATISTICS_INTERVAL_MS", 60_000),
     webhookPrivate: oneOf(e, "ARCHIVIST_WEBHOOK_PRIVATE", ["refuse", "allow"] as const, "refuse") === "allow",
   };
 }

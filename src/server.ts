@@ -22,6 +22,7 @@ import { Standby } from "./store/standby.js";
 import { PublicationWaiter } from "./wake/publication-waiter.js";
 import { RedisWakeSignal } from "./wake/redis-wake-signal.js";
 import { startWorkers, type Workers } from "./workers/index.js";
+import { refreshStatistics } from "./workers/statistics.js";
 
 /** A running service: its address, context, and a graceful stop. */
 export interface RunningService {
@@ -221,17 +222,7 @@ export async function startService(config: Config, opts: { api?: boolean } = {})
   }
   running = startWorkers(ctx, {
     none: !config.workers,
-    periodic: [
-      {
-        // A consent revocation reaches every registered processor that has not acknowledged it.
-        name: "revocation-notifier",
-        intervalMs: config.noticeIntervalMs,
-        tick: async () => {
-          await scanRevocations(ctx);
-          await deliverNotices(ctx, ctx.log, config.noticeRetryBaseMs);
-        },
-      },
-    ],
+    periodic: periodicWork(ctx, config),
   });
   ctx.setWorkers(running);
   ctx.log.info(
@@ -241,4 +232,30 @@ export async function startService(config: Config, opts: { api?: boolean } = {})
   const workers = running;
   const close = closer(ctx, server, keyWatch, workers, config.shutdownTimeoutMs);
   return { url, ctx, server, workers, close };
+}
+
+/** The services' periodic work the workers run beside their own (a worker imports no service). */
+function periodicWork(ctx: Ctx, config: Config) {
+  return [
+    {
+      // A consent revocation reaches every registered processor that has not acknowledged it.
+      name: "revocation-notifier",
+      intervalMs: config.noticeIntervalMs,
+      tick: async () => {
+        await scanRevocations(ctx);
+        await deliverNotices(ctx, ctx.log, config.noticeRetryBaseMs);
+      },
+    },
+    ...(ctx.db.kind === "pglite" && config.statisticsIntervalMs > 0
+      ? [
+          {
+            name: "statistics",
+            intervalMs: config.statisticsIntervalMs,
+            tick: () => refreshStatistics(ctx.db, ctx.log),
+            // A database written while the service was down (a restore, a bulk load) is analysed at once.
+            atStart: true,
+          },
+        ]
+      : []),
+  ];
 }

@@ -58,7 +58,7 @@ export function startWorkers(
   opts: {
     none?: boolean;
     /** Periodic work of the services the server composes in (a worker imports no service). */
-    periodic?: Array<{ name: string; intervalMs: number; tick: () => Promise<void> }>;
+    periodic?: Array<{ name: string; intervalMs: number; tick: () => Promise<void>; atStart?: boolean }>;
   } = {},
 ): Workers {
   const { db, log, config } = ctx;
@@ -105,6 +105,7 @@ export function startWorkers(
   if (!opts.none) {
     committer.start();
     for (const p of all) p.start();
+    for (const [i, p] of (opts.periodic ?? []).entries()) if (p.atStart) void extra[i]?.runOnce();
   }
   return {
     wakeCommit: (t) => {
