@@ -277,10 +277,11 @@ function reportSummary(ctx: ScenarioContext, ms: Measured[]): void {
 
 /** Both services of one load: started (the other tree's from an empty database), measured, stopped. */
 async function pairLoad(ctx: ScenarioContext, load: PairLoad, other: string, rounds: number): Promise<void> {
-  const nodeArgs = (process.env.BENCH_PAIR_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const args = (v: string | undefined) => (v ?? "").split(" ").filter(Boolean);
+  const nodeArgs = args(process.env.BENCH_PAIR_NODE_ARGS);
   const started = await Promise.allSettled([
     ctx.extraService({}, { nodeArgs }),
-    ctx.extraService({}, { cli: other }),
+    ctx.extraService({}, { cli: other, nodeArgs: args(process.env.BENCH_PAIR_OTHER_NODE_ARGS) }),
   ]);
   const [mine, theirs] = started.map((s) => (s.status === "fulfilled" ? s.value : undefined));
   try {
@@ -333,6 +334,8 @@ async function pairLoad(ctx: ScenarioContext, load: PairLoad, other: string, rou
  * know this tree's schema); this tree's starts from the run's template. `BENCH_PAIR_NODE_ARGS`
  * adds node arguments to this tree's service only: with `BENCH_PAIR_CLI` naming this tree's own
  * CLI, the pair compares a runtime flag (e.g. `--single-threaded-gc`) against none.
+ * `BENCH_PAIR_OTHER_NODE_ARGS` adds them to the other tree's: `--cpu-prof` on both sides gives
+ * two profiles of the same work at the same moment, to set side by side.
  * `BENCH_PAIR_LOAD` picks the loads, comma-separated, each on fresh services: `ingest` (the
  * default: asset events written), `receipts` (receipts of sealed events), `reads` (lists and a
  * record; the unit is then the request) or `conserver` (the conserver chain's new vCons and a

@@ -1,9 +1,9 @@
-import { nodeSha256 } from "../core/node/crypto.js";
 import { idTimestampToMillis, parseIdTimestamp } from "../formats/ledger/idtimestamp.js";
-import { type CoveringSeal, sealRoot } from "../formats/ledger/trust.js";
+import type { CoveringSeal } from "../formats/ledger/trust.js";
 import type { AssetEventSource } from "../formats/record/asset-event.js";
 import type { RecordPrincipal } from "../formats/record/fields.js";
 import type { Queryable } from "./db.js";
+import { coveringSealRoot } from "./seal-roots.js";
 import { sqlTime } from "./sql-time.js";
 
 /** A principal as records carry it (declared or accepted). */
@@ -69,8 +69,9 @@ function withLogEntry<T extends StoredAssetEvent>(row: T & { log_entry?: unknown
   const entry = (row.log_entry ?? null) as LogEntryJson | null;
   delete row.log_entry;
   row.covering_seal = entry?.seal ?? null;
-  // The root the record's `confirm` shows, hashed here on node:crypto (every record read needs it).
-  if (row.covering_seal) row.covering_seal.root = sealRoot(row.covering_seal.peaks, nodeSha256);
+  // The root the record's `confirm` shows, hashed on node:crypto once per seal read (every record read needs it).
+  if (row.covering_seal)
+    row.covering_seal.root = coveringSealRoot(row.covering_seal.mmr_size, row.covering_seal.peaks);
   if (entry && row.mmr_index === null) {
     row.mmr_index = Number(entry.mmr_index);
     row.idtimestamp = entry.idtimestamp;

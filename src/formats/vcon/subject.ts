@@ -8,8 +8,12 @@
 
 const VCON_SUBJECT = /^vcon:\/\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
+/** The one spelling itself: tested first, as the service writes it (no match array, no new string). */
+const CANONICAL_SUBJECT = /^vcon:\/\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** A vCon subject in its one spelling (`vcon://<lower-case uuid>`); any other value unchanged. */
 export function canonicalSubject(value: string): string {
+  if (CANONICAL_SUBJECT.test(value)) return value;
   const m = VCON_SUBJECT.exec(value);
   return m ? `vcon://${(m[1] as string).toLowerCase()}` : value;
 }
