@@ -1,28 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { applicationSubject, grantAccess } from "../../helpers/access-policy.js";
 import { until } from "../../helpers/poll.js";
+import { eventOf, grantBlueCreated, type Rec, teamAndPublicRecords } from "../../helpers/receipt-records.js";
 import { adminAndReader, forSuite } from "../../helpers/service.js";
 
 // Receipts answer from what is kept of sealed records (the event's access facts, its log entry,
 // the signed receipt). These checks run after another caller has warmed every one of those
 // caches: the access rules must hold on the cached path exactly as on the first read.
 const suite = forSuite(() => adminAndReader());
-
-type Rec = { identity: string };
-
-async function create<T>(path: string, json: unknown, token = suite.admin): Promise<T> {
-  const res = await suite.s.api(path, { method: "POST", token, json });
-  expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as T;
-}
-
-const eventOf = (asset: Rec, type: string, assetAttributes?: Record<string, string>) =>
-  create<Rec>(`/archivist/v2/${asset.identity}/events`, {
-    operation: "Record",
-    behaviour: "RecordEvidence",
-    event_attributes: { arc_display_type: type },
-    ...(assetAttributes ? { asset_attributes: assetAttributes } : {}),
-  });
 
 /** The receipt routes of one event: by asset and event, by event id; both profiles. */
 const routesOf = (e: Rec) => {
@@ -53,16 +37,9 @@ describe("receipts from the caches keep every access rule", () => {
   let blueNote: Rec;
   let pub: Rec;
   it("a caller without a policy never gets a receipt another caller warmed; without a token, 401", async () => {
-    const blue = await create<Rec>("/archivist/v2/assets", {
-      attributes: { arc_display_type: "call", team: "blue" },
-    });
-    blueCall = await eventOf(blue, "vcon_created");
-    blueNote = await eventOf(blue, "vcon_note");
-    const publicAsset = await create<Rec>("/archivist/v2/assets", {
-      attributes: { arc_display_type: "call" },
-      public: true,
-    });
-    pub = await eventOf(publicAsset, "vcon_created");
+    const made = await teamAndPublicRecords(suite);
+    ({ call: blueCall, note: blueNote, pub } = made);
+    const { publicAsset } = made;
     for (const e of [blueCall, blueNote, pub]) await warmed(e);
     for (const e of [blueCall, blueNote]) {
       for (const path of routesOf(e)) {
@@ -78,14 +55,7 @@ describe("receipts from the caches keep every access rule", () => {
   });
 
   it("a policy grants exactly its event types, and a change of the asset's attributes takes the grant away at once", async () => {
-    await grantAccess(suite.s, suite.admin, "blue team reads created calls", "attributes.team=blue", {
-      asset_attributes_read: ["team"],
-      event_arc_display_type_read: ["vcon_created"],
-      behaviours: [],
-      event_arc_display_type_write: [],
-      asset_attributes_write: [],
-      ...applicationSubject(suite.readerId),
-    });
+    await grantBlueCreated(suite);
     await until(async () =>
       (await status(routesOf(blueCall)[0] as string, suite.reader)) === 200 ? true : undefined,
     );
@@ -94,7 +64,7 @@ describe("receipts from the caches keep every access rule", () => {
     for (const path of routesOf(blueNote)) expect(await status(path, suite.reader), path).toBe(404);
     // The asset leaves the policy's filter: its attributes are read afresh, so no cached grant outlives it.
     const blue = { identity: blueCall.identity.split("/events/")[0] as string };
-    await eventOf(blue, "vcon_moved", { team: "red" });
+    await eventOf(suite, blue, "vcon_moved", { team: "red" });
     for (const path of routesOf(blueCall)) expect(await status(path, suite.reader), path).toBe(404);
     for (const path of routesOf(blueCall)) expect(await status(path, suite.admin), path).toBe(200);
   });

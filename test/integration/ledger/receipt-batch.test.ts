@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applicationSubject, grantAccess } from "../../helpers/access-policy.js";
 import { until } from "../../helpers/poll.js";
+import { grantBlueCreated, type Rec, teamAndPublicRecords } from "../../helpers/receipt-records.js";
 import { adminAndReader, forSuite } from "../../helpers/service.js";
 
 // POST /archivist/v1/receipts:batch answers each record as GET /archivist/v1/receipts/{record}
@@ -8,21 +8,7 @@ import { adminAndReader, forSuite } from "../../helpers/service.js";
 // batch reveals nothing the single routes would not.
 const suite = forSuite(() => adminAndReader());
 
-type Rec = { identity: string };
 type Item = { record: string; status: number; receipt?: string };
-
-async function create<T>(path: string, json: unknown, token = suite.admin): Promise<T> {
-  const res = await suite.s.api(path, { method: "POST", token, json });
-  expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as T;
-}
-
-const eventOf = (asset: Rec, type: string) =>
-  create<Rec>(`/archivist/v2/${asset.identity}/events`, {
-    operation: "Record",
-    behaviour: "RecordEvidence",
-    event_attributes: { arc_display_type: type },
-  });
 
 const batch = (json: unknown, token?: string) =>
   suite.s.api("/archivist/v1/receipts:batch", {
@@ -52,16 +38,7 @@ describe("POST /archivist/v1/receipts:batch", () => {
   let note: Rec;
   let pub: Rec;
   it("answers each record's receipt as the single route does, in the order asked, both profiles", async () => {
-    const team = await create<Rec>("/archivist/v2/assets", {
-      attributes: { arc_display_type: "call", team: "blue" },
-    });
-    call = await eventOf(team, "vcon_created");
-    note = await eventOf(team, "vcon_note");
-    const open = await create<Rec>("/archivist/v2/assets", {
-      attributes: { arc_display_type: "call" },
-      public: true,
-    });
-    pub = await eventOf(open, "vcon_created");
+    ({ call, note, pub } = await teamAndPublicRecords(suite));
     for (const profile of ["mmr", "rfc9162"]) {
       // The newest record first: once it is sealed no later seal changes the others' receipts.
       await single(pub.identity, profile);
@@ -103,14 +80,7 @@ describe("POST /archivist/v1/receipts:batch", () => {
   });
 
   it("follows the caller's access policy: the event types it grants, nothing more", async () => {
-    await grantAccess(suite.s, suite.admin, "blue team reads created calls", "attributes.team=blue", {
-      asset_attributes_read: ["team"],
-      event_arc_display_type_read: ["vcon_created"],
-      behaviours: [],
-      event_arc_display_type_write: [],
-      asset_attributes_write: [],
-      ...applicationSubject(suite.readerId),
-    });
+    await grantBlueCreated(suite);
     await until(async () =>
       (await items([call.identity], "mmr", suite.reader))[0]?.status === 200 ? true : undefined,
     );
