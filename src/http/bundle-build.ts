@@ -171,42 +171,37 @@ interface SealReader {
   peaks(log: string, size: number): Promise<Set<string>>;
 }
 
-function sealReader(api: PublicApi): SealReader {
-  const sizesOf = new Map<string, number[]>();
-  const sealBytes = new Map<string, Uint8Array>();
-  const sealPeaks = new Map<string, Set<string>>();
-  const reader: SealReader = {
-    async sizes(log) {
-      let sizes = sizesOf.get(log);
-      if (!sizes) {
-        const path = `/archivist/v1/merklelogs/${tenantOf(log)}/seals`;
-        sizes = (await api.json<{ mmr_sizes: number[] }>(path)).mmr_sizes;
-        sizesOf.set(log, sizes);
-      }
-      return sizes;
-    },
-    async bytes(log, size) {
-      const key = `${log}@${size}`;
-      let bytes = sealBytes.get(key);
-      if (!bytes) {
-        const r = await api.get(`/archivist/v1/merklelogs/${tenantOf(log)}/seals/latest?mmr_size=${size}`);
-        if (r.status !== 200) throw new LookupError(`seal ${size} of ${log} answered ${r.status}`, r.status);
-        bytes = r.bytes;
-        sealBytes.set(key, bytes);
-      }
-      return bytes;
-    },
-    async peaks(log, size) {
-      const key = `${log}@${size}`;
-      let peaks = sealPeaks.get(key);
-      if (!peaks) {
-        peaks = new Set(decodeSeal(await reader.bytes(log, size)).peaks.map(hex));
-        sealPeaks.set(key, peaks);
-      }
-      return peaks;
-    },
+/** `make(key)` once per key: later asks share the first answer (a failure is asked again). */
+function memoized<T>(make: (key: string) => Promise<T>): (key: string) => Promise<T> {
+  const kept = new Map<string, Promise<T>>();
+  return (key) => {
+    let v = kept.get(key);
+    if (!v) {
+      v = make(key);
+      kept.set(key, v);
+      v.catch(() => kept.delete(key));
+    }
+    return v;
   };
-  return reader;
+}
+
+function sealReader(api: PublicApi): SealReader {
+  const sizes = memoized(async (log) => {
+    const path = `/archivist/v1/merklelogs/${tenantOf(log)}/seals`;
+    return (await api.json<{ mmr_sizes: number[] }>(path)).mmr_sizes;
+  });
+  const bytes = memoized(async (at) => {
+    const [log, size] = at.split("@") as [string, string];
+    const r = await api.get(`/archivist/v1/merklelogs/${tenantOf(log)}/seals/latest?mmr_size=${size}`);
+    if (r.status !== 200) throw new LookupError(`seal ${size} of ${log} answered ${r.status}`, r.status);
+    return r.bytes;
+  });
+  const peaks = memoized(async (at) => new Set(decodeSeal(await bytes(at)).peaks.map(hex)));
+  return {
+    sizes: (log) => sizes(log),
+    bytes: (log, size) => bytes(`${log}@${size}`),
+    peaks: (log, size) => peaks(`${log}@${size}`),
+  };
 }
 
 /** The service's key set, as served (the bundle ships its bytes) and as parsed keys. */
