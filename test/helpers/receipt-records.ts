@@ -13,12 +13,7 @@ export interface ReaderSuite {
 export type Rec = { identity: string };
 
 /** POSTs `json` to `path` as `token` (the administrator by default); anything but 200 fails the test. */
-export async function created<T>(
-  suite: ReaderSuite,
-  path: string,
-  json: unknown,
-  token = suite.admin,
-): Promise<T> {
+async function created<T>(suite: ReaderSuite, path: string, json: unknown, token = suite.admin): Promise<T> {
   const res = await suite.s.api(path, { method: "POST", token, json });
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as T;
