@@ -16,6 +16,9 @@ export function parseAttributeQuery(
   prefixes: readonly string[],
 ): { filters: AttributeFilter[]; rest: Array<[string, string]> } {
   const byKey = new Map<string, AttributeFilter>();
+  // A conserver's grouped look-up repeats one key up to MAX_VALUES times: a set per filter keeps
+  // the de-duplication linear (an array's `includes` made it quadratic in the group).
+  const seen = new Map<string, Set<string>>();
   const rest: Array<[string, string]> = [];
   let count = 0;
   for (const [key, value] of pairs) {
@@ -26,12 +29,18 @@ export function parseAttributeQuery(
     }
     if (++count > MAX_VALUES)
       throw new QueryError("ATTRIBUTE_QUERY", `more than ${MAX_VALUES} attribute filters`);
-    addPair(byKey, prefix, key, value);
+    addPair(byKey, seen, prefix, key, value);
   }
   return { filters: [...byKey.values()], rest };
 }
 
-function addPair(byKey: Map<string, AttributeFilter>, prefix: string, key: string, value: string): void {
+function addPair(
+  byKey: Map<string, AttributeFilter>,
+  seen: Map<string, Set<string>>,
+  prefix: string,
+  key: string,
+  value: string,
+): void {
   const negated = key.endsWith("!");
   const name = key.slice(prefix.length + 1, negated ? -1 : undefined);
   checkName(prefix, key, name);
@@ -46,9 +55,19 @@ function addPair(byKey: Map<string, AttributeFilter>, prefix: string, key: strin
   }
   const filter = existing ?? { kind: "match", prefix, name, values: [], present: false };
   if (filter.kind !== "match") return;
-  if (value === "*") filter.present = true;
-  else if (!filter.values.includes(value)) filter.values.push(value);
   byKey.set(id, filter);
+  if (value === "*") {
+    filter.present = true;
+    return;
+  }
+  let values = seen.get(id);
+  if (values === undefined) {
+    values = new Set();
+    seen.set(id, values);
+  }
+  if (values.has(value)) return;
+  values.add(value);
+  filter.values.push(value);
 }
 
 function checkName(prefix: string, key: string, name: string): void {

@@ -59,6 +59,22 @@ describe("parseAttributeQuery", () => {
     expect(parseAttributeQuery(q(query), PREFIXES)).toEqual({ filters, rest });
   });
 
+  it("keeps a grouped look-up's values once each, in the order first asked, keys apart", () => {
+    const pairs: Array<[string, string]> = [];
+    for (let i = 0; i < 250; i++) pairs.push(["attributes.subject", `vcon://${i % 200}`]);
+    pairs.push(["attributes.subject", "*"], ["attributes.other", "vcon://1"]);
+    for (let i = 0; i < 248; i++) pairs.push(["attributes.subject", `vcon://${(i * 7) % 300}`]);
+    const { filters } = parseAttributeQuery(pairs, PREFIXES);
+    const expected = [
+      ...new Set(pairs.filter(([k, v]) => k === "attributes.subject" && v !== "*").map(([, v]) => v)),
+    ];
+    expect(filters).toEqual([
+      { kind: "match", prefix: "attributes", name: "subject", values: expected, present: true },
+      { kind: "match", prefix: "attributes", name: "other", values: ["vcon://1"], present: false },
+    ]);
+    expect(expected.length).toBeGreaterThan(200);
+  });
+
   const refused: Array<[Array<[string, string]>, string]> = [
     [[["attributes.", "x"]], "names no attribute"],
     [[["attributes.!", "*"]], "names no attribute"],
