@@ -49,6 +49,11 @@ export async function freshDatabase(adminUrl: string, template?: string): Promis
     },
     async drop() {
       await closeLister();
+      // BENCH_KEEP_DATABASES: left for EXPLAIN and pg_stat_statements after the run, as a live service had them.
+      if (process.env.BENCH_KEEP_DATABASES) {
+        console.error(`[bench] kept database ${name}`);
+        return;
+      }
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
       try {

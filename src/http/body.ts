@@ -34,6 +34,8 @@ function faultOf(value: unknown, limit: number, path = "", depth = 0): BodyFault
 const JSON_LIMIT = 10 * 1024 * 1024;
 const FORM_LIMIT = 64 * 1024;
 const COSE_LIMIT = 1024 * 1024;
+/** The least of the buffering parsers' limits (`bufferedLimit`). */
+const SMALLEST_LIMIT = Math.min(JSON_LIMIT, FORM_LIMIT, COSE_LIMIT);
 
 /** The charset a content type names, lower-cased; `undefined` when it names none. */
 function charsetOf(contentType: string | undefined): string | undefined {
@@ -261,8 +263,9 @@ export function registerBodyParsers(server: FastifyInstance, limits: BodyLimits)
   // Written with `done`, not async: a promise per request here was a measurable part of one.
   server.addHook("preParsing", (req, res, payload, done) => {
     if (!hasBody(req)) return done(null, payload);
-    const limit = bufferedLimit(req.headers["content-type"]);
     const declared = Number(req.headers["content-length"]);
+    // A body within every buffering parser's limit (nearly all) needs no look at its type here.
+    const limit = declared > SMALLEST_LIMIT ? bufferedLimit(req.headers["content-type"]) : undefined;
     if (limit !== undefined && declared > limit) {
       // Fastify would answer 413 and close the connection at once, while the client is still
       // sending: a Node client then often sees EPIPE, not the answer. The rest is read unread
