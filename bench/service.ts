@@ -11,7 +11,8 @@ import type { OwnProcesses } from "./proc.js";
 
 // BENCH_SERVER_CLI: another tree's built CLI (`…/dist/src/cli/main.js`), so that two trees' services
 // are measured under one load generator (a before-and-after without the bench's own changes).
-const CLI = process.env.BENCH_SERVER_CLI || fileURLToPath(new URL("../src/cli/main.js", import.meta.url));
+export const CLI =
+  process.env.BENCH_SERVER_CLI || fileURLToPath(new URL("../src/cli/main.js", import.meta.url));
 /**
  * As the service is started in production (`npm start`, the bin's shebang, the Dockerfile): a
  * larger young generation. Each request allocates a few hundred kB that die young; with V8's

@@ -4,7 +4,7 @@ import { runPhase } from "../phase.js";
 import { meter, OwnCpu, type ProcUsage } from "../proc.js";
 import { createAsset, postEvent } from "../records.js";
 import type { Scenario, ScenarioContext } from "../scenario.js";
-import type { Deployment } from "../service.js";
+import { CLI, type Deployment } from "../service.js";
 import { medianInterval } from "../stats.js";
 import { benchChain } from "./conserver-chain.js";
 import { eventRequest } from "./ingest.js";
@@ -106,6 +106,26 @@ function reading(usage: ProcUsage | undefined, rate: number): Reading {
   return { server: perRecord(usage?.cores, rate), machine: perRecord(usage?.ownCores, rate), rate };
 }
 
+/**
+ * Runs a round on both sides at once, the side started first alternating from round to round:
+ * the one started first was measured ~8 % cheaper per record (`pair` of a tree against itself
+ * read 0.91–0.92 with this tree first, 1.06–1.09 when it also started from the run's template),
+ * so with a fixed order a ratio held the position's bias. Results come back in the sides' order.
+ */
+async function bothSides<S, R>(
+  sides: readonly [S, S],
+  round: number,
+  run: (s: S) => Promise<R>,
+): Promise<[R, R]> {
+  if (round % 2 === 1) {
+    const [first, second] = sides;
+    return Promise.all([run(first), run(second)]);
+  }
+  const [first, second] = [sides[1], sides[0]];
+  const [b, a] = await Promise.all([run(first), run(second)]);
+  return [a, b];
+}
+
 /** The rounds of an HTTP load: both services take it at once, `rounds` measured after a warm-up. */
 async function httpRounds(
   ctx: ScenarioContext,
@@ -113,31 +133,28 @@ async function httpRounds(
   sides: [Side, Side],
   rounds: number,
 ): Promise<Measured[][]> {
-  const prepared = await Promise.all(
-    sides.map(async (s) => {
-      const token = await s.d.token();
-      const asset = await createAsset(s.d, token, `pair: ${s.who}`);
-      return { ...s, requests: await requestsFor(load, s.d, token, asset) };
-    }),
-  );
+  const prepare = async (s: Side) => {
+    const token = await s.d.token();
+    const asset = await createAsset(s.d, token, `pair: ${s.who}`);
+    return { ...s, requests: await requestsFor(load, s.d, token, asset) };
+  };
+  const prepared = await Promise.all([prepare(sides[0]), prepare(sides[1])]);
   const unit = load === "ingest" ? "event" : "request";
   const out: Measured[][] = [];
   // Round 0 warms both services up (their first seconds read ~50 % dearer per event, JIT and
   // caches) and is not reported.
   for (let round = 0; round <= rounds; round++) {
-    const [a, b] = await Promise.all(
-      prepared.map((s) =>
-        runPhase(
-          ctx,
-          s.d,
-          {
-            label: round === 0 ? `pair ${load} warm-up, ${s.who}` : `pair ${load} round ${round}, ${s.who}`,
-            requests: s.requests,
-            concurrency: IN_FLIGHT,
-            connections: IN_FLIGHT,
-          },
-          s.own,
-        ),
+    const [a, b] = await bothSides(prepared, round, (s) =>
+      runPhase(
+        ctx,
+        s.d,
+        {
+          label: round === 0 ? `pair ${load} warm-up, ${s.who}` : `pair ${load} round ${round}, ${s.who}`,
+          requests: s.requests,
+          concurrency: IN_FLIGHT,
+          connections: IN_FLIGHT,
+        },
+        s.own,
       ),
     );
     if (round === 0 || !a || !b) continue;
@@ -166,18 +183,16 @@ async function conserverRounds(ctx: ScenarioContext, sides: [Side, Side], rounds
   for (let round = 1; round <= rounds; round++) {
     // The first round's chains warm both services up with vCons of their own, not measured.
     ctx.log(`pair conserver round ${round}: ${round === 1 ? `${warm} vCons to warm up, then ` : ""}${vcons}`);
-    const [a, b] = await Promise.all(
-      sides.map((s) =>
-        benchChain({
-          origin: s.d.origin,
-          clientId: s.d.clientId,
-          clientSecret: s.d.clientSecret,
-          vcons,
-          warmVcons: round === 1 ? warm : 0,
-          redisUrl: ctx.opts.redisUrl,
-          meter: () => meter(s.d.pid, s.own),
-        }),
-      ),
+    const [a, b] = await bothSides(sides, round, (s) =>
+      benchChain({
+        origin: s.d.origin,
+        clientId: s.d.clientId,
+        clientSecret: s.d.clientSecret,
+        vcons,
+        warmVcons: round === 1 ? warm : 0,
+        redisUrl: ctx.opts.redisUrl,
+        meter: () => meter(s.d.pid, s.own),
+      }),
     );
     if (!a || !b) continue;
     const rate = (p: { vcons: number; ms: number }) => (p.ms > 0 ? (p.vcons / p.ms) * 1000 : 0);
@@ -279,8 +294,11 @@ function reportSummary(ctx: ScenarioContext, ms: Measured[]): void {
 async function pairLoad(ctx: ScenarioContext, load: PairLoad, other: string, rounds: number): Promise<void> {
   const args = (v: string | undefined) => (v ?? "").split(" ").filter(Boolean);
   const nodeArgs = args(process.env.BENCH_PAIR_NODE_ARGS);
+  // Both sides start alike, each migrating a database of its own from empty: a service started
+  // from the run's template cost 6–9 % more service CPU per event than the same tree started
+  // from empty, which `pair` of a tree against itself showed (1.06–1.09).
   const started = await Promise.allSettled([
-    ctx.extraService({}, { nodeArgs }),
+    ctx.extraService({}, { cli: CLI, nodeArgs }),
     ctx.extraService({}, { cli: other, nodeArgs: args(process.env.BENCH_PAIR_OTHER_NODE_ARGS) }),
   ]);
   const [mine, theirs] = started.map((s) => (s.status === "fulfilled" ? s.value : undefined));
@@ -351,7 +369,8 @@ export const pair: Scenario = {
     }
     const loads = pairLoads(process.env.BENCH_PAIR_LOAD);
     // BENCH_PAIR_ROUNDS: more rounds where the machine is noisy (a PVM guest's spread ±20 %).
-    const rounds = ctx.opts.quick ? 1 : Math.max(1, Number(process.env.BENCH_PAIR_ROUNDS) || 5);
+    // Even by default: the side started first alternates (`bothSides`), so each order is half the rounds.
+    const rounds = ctx.opts.quick ? 1 : Math.max(1, Number(process.env.BENCH_PAIR_ROUNDS) || 6);
     for (const load of loads) await pairLoad(ctx, load, other, rounds);
   },
 };
