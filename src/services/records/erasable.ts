@@ -71,19 +71,30 @@ export interface CommittedAttributes {
   values: ErasableValue[];
 }
 
+type MapName = "event_attributes" | "asset_attributes" | "attributes";
+
+/** The commitment's form is the service's to make: a client sending one would claim a value it cannot show. */
+function refuseCommitment(where: MapName, name: string, value: unknown): void {
+  if (commitmentOf(value) !== undefined)
+    throw badRequest(
+      `${where}.${name} has the form of an erasable attribute's commitment (${COMMITMENT_KEY}), which only the service makes`,
+    );
+}
+
 function commitMap(
-  where: "event_attributes" | "asset_attributes" | "attributes",
+  where: MapName,
   attrs: Record<string, unknown>,
   names: ReadonlySet<string>,
   values: ErasableValue[],
 ): Record<string, unknown> {
+  if (names.size === 0) {
+    // Nearly every write: nothing to commit, so no entries array per map (ingest's allocation).
+    for (const name in attrs) if (Object.hasOwn(attrs, name)) refuseCommitment(where, name, attrs[name]);
+    return attrs;
+  }
   let out: Record<string, unknown> | undefined;
   for (const [name, value] of Object.entries(attrs)) {
-    // The commitment's form is the service's to make: a client sending one would claim a value it cannot show.
-    if (commitmentOf(value) !== undefined)
-      throw badRequest(
-        `${where}.${name} has the form of an erasable attribute's commitment (${COMMITMENT_KEY}), which only the service makes`,
-      );
+    refuseCommitment(where, name, value);
     // A null value is an absent one: nothing to keep.
     if (!names.has(name) || value === null) continue;
     if (typeof value !== "string") throw badRequest(`${where}.${name} is erasable, so it must be text`);
@@ -125,7 +136,7 @@ export async function commitErasable(
 export async function commitErasableMap(
   ctx: Pick<Ctx, "db" | "caches">,
   tenantId: string,
-  where: "asset_attributes" | "attributes",
+  where: Exclude<MapName, "event_attributes">,
   attrs: Record<string, unknown>,
   requested: readonly string[] = [],
 ): Promise<{ attributes: Record<string, unknown>; values: ErasableValue[] }> {
