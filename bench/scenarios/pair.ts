@@ -107,10 +107,10 @@ function reading(usage: ProcUsage | undefined, rate: number): Reading {
 }
 
 /**
- * Runs a round on both sides at once, the side started first alternating from round to round:
- * the one started first was measured ~8 % cheaper per record (`pair` of a tree against itself
- * read 0.91–0.92 with this tree first, 1.06–1.09 when it also started from the run's template),
- * so with a fixed order a ratio held the position's bias. Results come back in the sides' order.
+ * Runs a round on both sides at once, the side started first alternating from round to round, so
+ * that each order is half the rounds and no ratio holds one order's advantage. It does not remove
+ * a side's bias through a whole run: a tree against itself read 0.90–1.06 over five runs
+ * (docs/performance.md). Results come back in the sides' order.
  */
 async function bothSides<S, R>(
   sides: readonly [S, S],
