@@ -80,6 +80,19 @@ describe(`a subject through its canonical spelling and the index of other spelli
     expect(whole.sql).not.toContain("lower(");
   });
 
+  it("needs no pattern beside the lower-case match: no other character lower-cases into a vCon subject's alphabet", async () => {
+    // `addSubjectFilter` reads `lower(subject) = <canonical vCon subject>` as "the same subject in
+    // other cases"; that holds while this engine maps no character outside ASCII into `vcon://`,
+    // hex and hyphens (U+0130 and U+212A become `i` and `k`). Every code point but the surrogates.
+    const into = await db.query<{ i: number }>(
+      `select i from generate_series(128, 1114111) i
+        where (i < 55296 or i > 57343) and lower(chr(i)) ~ '^[0-9a-fvcon:/-]+$'`,
+    );
+    expect(into).toEqual([]);
+    const [k] = await db.query<{ l: string }>("select lower($1) as l", ["\u0130\u212A"]);
+    expect(k?.l).toBe("ik");
+  });
+
   it("asks the attributes' index for one spelling of each subject, and the partial index for the others", async () => {
     const several = await matches([`vcon://${U}`, `vcon://${V}`, "tel:+15550100"], true);
     expect(several.indexOnly).toBe(true);
