@@ -6,6 +6,12 @@ const MAX_CACHED = 10_000;
 /** Answers kept for a moment per database and key; `forget` drops them all at once. */
 export interface BriefCache<T> {
   get(db: Queryable, key: string): Promise<T>;
+  /**
+   * The answer `get` would give now, when it is loaded and still fresh; else undefined. A caller
+   * on the hot path (every ingested event asks for its tenancy's erasure policy) goes on without
+   * an await, and so without a turn of the microtask queue, when the answer is at hand.
+   */
+  peek(db: Queryable, key: string): T | undefined;
   /** Called after every write that may change an answer (in this process: seen at once). */
   forget(): void;
 }
@@ -22,8 +28,16 @@ export function briefCache<T>(
   load: (db: Queryable, key: string) => Promise<T>,
 ): BriefCache<T> {
   let generation = 0;
-  const byDb = new WeakMap<Queryable, Map<string, { at: number; generation: number; value: Promise<T> }>>();
+  type Entry = { at: number; generation: number; value: Promise<T>; loaded: boolean; answer: T | undefined };
+  const byDb = new WeakMap<Queryable, Map<string, Entry>>();
   return {
+    // No refusal inside a transaction here: an answer already loaded waits for no connection.
+    peek(db, key) {
+      const hit = byDb.get(db)?.get(key);
+      return hit?.loaded && hit.generation === generation && Date.now() - hit.at < ttlMs
+        ? hit.answer
+        : undefined;
+    },
     get(db, key) {
       // A hit may be a load still running through the handle, which the transaction would wait for.
       refuseInsideTransaction(db, "a cached answer");
@@ -36,12 +50,18 @@ export function briefCache<T>(
       const hit = entries.get(key);
       if (hit && hit.generation === generation && now - hit.at < ttlMs) return hit.value;
       if (entries.size >= MAX_CACHED) entries.clear();
-      const entry = { at: now, generation, value: load(db, key) };
+      const entry: Entry = { at: now, generation, value: load(db, key), loaded: false, answer: undefined };
       entries.set(key, entry);
       const kept = entries;
-      entry.value.catch(() => {
-        if (kept.get(key) === entry) kept.delete(key);
-      });
+      entry.value.then(
+        (answer) => {
+          entry.answer = answer;
+          entry.loaded = true;
+        },
+        () => {
+          if (kept.get(key) === entry) kept.delete(key);
+        },
+      );
       return entry.value;
     },
     forget() {

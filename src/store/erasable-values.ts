@@ -22,7 +22,7 @@ export interface ErasableRow {
 export async function putErasableValues(
   db: Queryable,
   tenantId: string,
-  values: ErasableValue[],
+  values: readonly ErasableValue[],
 ): Promise<void> {
   if (values.length === 0) return;
   await db.query(
@@ -36,7 +36,7 @@ export async function putErasableValues(
 export async function dropErasableValues(
   db: Queryable,
   tenantId: string,
-  commitments: string[],
+  commitments: readonly string[],
 ): Promise<void> {
   if (commitments.length === 0) return;
   await db.query("delete from erasable_values where tenant_id = $1 and commitment = any($2::text[])", [

@@ -58,6 +58,9 @@ function validateEventInput(input: EventInput): AttachmentRef[] {
   return refs;
 }
 
+/** An event's commitments when it has none (nearly all): one shared empty list, not one per event. */
+const NO_COMMITMENTS: readonly string[] = Object.freeze([]);
+
 /** A client's event, checked (references too), ready for a group. */
 export interface CheckedEvent {
   /**
@@ -71,7 +74,7 @@ export interface CheckedEvent {
    */
   authorize(asset: AssetRow): void;
   /** The commitments of its erasable values, stored before the event: dropped if the event is refused. */
-  commitments: string[];
+  commitments: readonly string[];
 }
 
 /**
@@ -94,13 +97,14 @@ export async function checkEvent(
     input = { ...input, event_attributes: eventAttributes, asset_attributes: assetAttributes };
   const refs = validateEventInput(input);
   // Erasable attributes are committed by a salted hash; their values go to the evidentiary store.
-  const committed = await commitErasable(
+  const made = commitErasable(
     ctx,
     p.tenantId,
     input.event_attributes ?? {},
     input.asset_attributes ?? {},
     input.erasable_attributes,
   );
+  const committed = made instanceof Promise ? await made : made;
   const ea = committed.eventAttributes;
   const aa = committed.assetAttributes;
   const authorize = (asset: AssetRow) => {
@@ -139,7 +143,7 @@ export async function checkEvent(
       followers: undefined,
     },
     authorize,
-    commitments: committed.values.map((v) => v.commitment),
+    commitments: committed.values.length ? committed.values.map((v) => v.commitment) : NO_COMMITMENTS,
   };
 }
 
@@ -151,7 +155,7 @@ export async function checkEvent(
 export async function writingErasables<T>(
   ctx: Pick<Ctx, "db">,
   tenantId: string,
-  commitments: string[],
+  commitments: readonly string[],
   write: () => Promise<T>,
 ): Promise<T> {
   try {
@@ -172,9 +176,12 @@ export async function createAssetEvent(
 ) {
   const checked = await checkEvent(ctx, p, view, assetId, input);
   // Authorised by the group against the asset as it is written on (write/event-batcher.ts): no read per event.
-  const [row] = await writingErasables(ctx, p.tenantId, checked.commitments, () =>
-    ctx.writePath.events.write(checked.pending),
-  );
+  // Without erasable values there is nothing to drop on a refusal: no wrapper, no await of its own.
+  const [row] = await (checked.commitments.length
+    ? writingErasables(ctx, p.tenantId, checked.commitments, () =>
+        ctx.writePath.events.write(checked.pending),
+      )
+    : ctx.writePath.events.write(checked.pending));
   // A record holds only the commitments its write made (`commitErasable` refuses a client's): none, nothing to disclose.
   const record = assetEventRecord(row);
   return checked.commitments.length ? withErasable(ctx.db, record) : record;

@@ -110,8 +110,9 @@ export function checkLookupValues(
   for (const name of names) {
     const v = attrs[name];
     if (v === undefined || v === null) continue;
-    const long = lookupValueProblem(`${field}.${name}`, v);
-    if (long) throw badRequest(long);
+    // Named in full only when refused: no string made per attribute per event.
+    const long = lookupValueProblem(name, v);
+    if (long) throw badRequest(`${field}.${long}`);
   }
 }
 

@@ -37,4 +37,41 @@ describe("briefCache", () => {
     fail = false;
     expect(await cache.get(d, "t")).toBe("ok");
   });
+
+  it("peeks only at an answer loaded, fresh and of the current generation", async () => {
+    vi.useFakeTimers();
+    let loads = 0;
+    let release: () => void = () => undefined;
+    const cache = briefCache(1000, async (_db, key) => {
+      await new Promise<void>((r) => {
+        release = r;
+      });
+      return `${key}#${++loads}`;
+    });
+    const d = db();
+    expect(cache.peek(d, "t")).toBeUndefined();
+    const loading = cache.get(d, "t");
+    expect(cache.peek(d, "t")).toBeUndefined(); // still loading
+    release();
+    expect(await loading).toBe("t#1");
+    expect(cache.peek(d, "t")).toBe("t#1");
+    expect(cache.peek(db(), "t")).toBeUndefined(); // another database
+    vi.advanceTimersByTime(1000);
+    expect(cache.peek(d, "t")).toBeUndefined(); // stale
+    const again = cache.get(d, "t");
+    release();
+    expect(await again).toBe("t#2");
+    expect(cache.peek(d, "t")).toBe("t#2");
+    cache.forget();
+    expect(cache.peek(d, "t")).toBeUndefined(); // forgotten by a write
+  });
+
+  it("peeks at nothing after a failed load", async () => {
+    const cache = briefCache(60_000, async () => {
+      throw new Error("database down");
+    });
+    const d = db();
+    await expect(cache.get(d, "t")).rejects.toThrow("database down");
+    expect(cache.peek(d, "t")).toBeUndefined();
+  });
 });
