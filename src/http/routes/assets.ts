@@ -46,7 +46,6 @@ const madeIdentities = (r: { asset: { identity: string }; events: Array<{ identi
   events: r.events.map(identityOf),
 });
 
-/** A batch extension: its name in logs, the write of its items, and an answer's identities alone. */
 /** A batch extension: POST `${BASE}${verb}` of `{requests: [...]}`, each item written by `write`. */
 interface BatchWrite<I, R, M> {
   verb: string;
