@@ -183,7 +183,8 @@ function addRequestHooks(server: FastifyInstance, ctx: Ctx, metrics: Metrics): v
     });
 }
 
-type Gate = (spec: AnyRouteSpec, req: FastifyRequest) => Promise<void>;
+/** Settles the caller: at once (undefined) when nothing is to be waited for, else when the promise does. */
+type Gate = (spec: AnyRouteSpec, req: FastifyRequest) => Promise<void> | undefined;
 type Run = (spec: AnyRouteSpec, req: FastifyRequest, res: FastifyReply) => Promise<void>;
 
 /**
@@ -196,11 +197,18 @@ function routeGate(server: FastifyInstance, deps: HttpDeps): Gate {
   server.decorateRequest("principal", undefined);
   const wantsAuth = (spec: AnyRouteSpec, req: FastifyRequest) =>
     spec.auth === "token" || (spec.auth === "optional" && req.headers.authorization !== undefined);
-  return async (spec, req) => {
-    if (!wantsAuth(spec, req)) return;
+  const settle = async (req: FastifyRequest) => {
     const principal = await deps.auth.authenticate(req.headers.authorization);
     await deps.limiter?.take(principal.tenantId);
     req.principal = principal;
+  };
+  return (spec, req) => {
+    if (!wantsAuth(spec, req)) return undefined;
+    // A pipeline's token, its principal fresh, and no rate to take: no promise for this request.
+    const known = deps.limiter ? undefined : deps.auth.cached(req.headers.authorization);
+    if (known === undefined) return settle(req);
+    req.principal = known;
+    return undefined;
   };
 }
 

@@ -94,7 +94,7 @@ export class RouteTable {
     private readonly server: FastifyInstance,
     private readonly run: (spec: AnyRouteSpec, req: FastifyRequest, res: FastifyReply) => Promise<void>,
     /** Runs before the body is read (authentication, rate limits). */
-    private readonly gate?: (spec: AnyRouteSpec, req: FastifyRequest) => Promise<void>,
+    private readonly gate?: (spec: AnyRouteSpec, req: FastifyRequest) => Promise<void> | undefined,
   ) {}
 
   add<B extends z.ZodType, Q extends z.ZodType, A extends Auth>(spec: RouteSpec<B, Q, A>): void {
@@ -104,7 +104,16 @@ export class RouteTable {
     this.server.route({
       method: spec.method.toUpperCase() as Uppercase<RouteSpec<B, Q, A>["method"]>,
       url: routerPath(spec.path),
-      ...(gate ? { onRequest: (req: FastifyRequest) => gate(spec, req) } : {}),
+      // A callback hook, so that a caller settled at once costs no promise (`Gate`).
+      ...(gate
+        ? {
+            onRequest: (req: FastifyRequest, _res: FastifyReply, done: (err?: Error) => void) => {
+              const waiting = gate(spec, req);
+              if (waiting === undefined) done();
+              else waiting.then(() => done(), done);
+            },
+          }
+        : {}),
       handler: async (req, res) => {
         await run(spec, req, res);
         return res;

@@ -137,3 +137,26 @@ describe("Authenticator: the last header answered", () => {
     await expect(s.auth.authenticate(s.header)).rejects.toThrow(/expired/);
   });
 });
+
+describe("Authenticator: the caller at hand (`cached`, the route gate's promise-free path)", () => {
+  it("is the last header's principal while it is fresh, and nothing else", async () => {
+    const s = await setup();
+    expect(s.auth.cached(s.header)).toBeUndefined(); // never answered
+    await burst(s, 1);
+    expect(s.auth.cached(s.header)).toMatchObject({ id: APP });
+    expect(s.auth.cached(`${s.header}x`)).toBeUndefined(); // another header
+    expect(s.auth.cached(undefined)).toBeUndefined();
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    vi.setSystemTime(Date.now() + 1000);
+    expect(s.auth.cached(s.header)).toBeUndefined(); // the principal is a second old
+    await burst(s, 1);
+    expect(s.auth.cached(s.header)).toMatchObject({ id: APP });
+    s.auth.invalidate();
+    expect(s.auth.cached(s.header)).toBeUndefined(); // a change in this process
+    await burst(s, 1);
+    expect(s.auth.cached(s.header)).toMatchObject({ id: APP });
+    vi.setSystemTime(Date.now() + 3601 * 1000);
+    expect(s.auth.cached(s.header)).toBeUndefined(); // the token has expired
+    expect(s.state.lookups).toBe(3);
+  });
+});
