@@ -560,6 +560,8 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     await browser.page.fill("#query", `vcon://${vcon}`);
     await browser.page.press("#query", "Enter");
     await browser.page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 5);
+    // The trail is drawn before its receipts are checked: its verdict comes when the last one is.
+    await browser.page.waitForSelector("#status[data-code]", { timeout: 20_000 });
     expect((await status()).text).toMatch(/^SELF-CONSISTENT, KEYS NOT PINNED: 5 record/);
     await browser.page.click("#trust-panel summary");
     await browser.page.fill("#trust-fingerprints", prints.join("\n"));
