@@ -90,9 +90,9 @@ describe("closed log periods leave the database", () => {
     // Past a full level-0 tile and a second period, in concurrent batches.
     for (let i = 0; i < 320; i += 20) await write(20);
     // A period closes at the log's size when the closer next finds it due, so under load (commits of
-    // a few hundred entries) period 0 may end far past 120 and 320 writes close only one period
-    // (CI saw period 0 end at 261): write on until two have closed. Each close is an entry of its own. Under the whole suite's load on two cores
-    // the commits behind 320 writes have taken over a minute; what was last seen explains a timeout.
+    // a few hundred entries) period 0 may end far past 120 and 320 writes close only one period:
+    // write on until two have closed. Each close is an entry of its own. Under the whole suite's
+    // load the commits behind 320 writes have taken over a minute; what was last seen explains a timeout.
     let seen = "";
     await until(async () => {
       const c = await periodsAt(first.url);
