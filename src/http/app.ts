@@ -133,13 +133,18 @@ function fastifyServer(ctx: Ctx, served: Served, bound: Server | undefined): Fas
   });
 }
 
-/** The service's metrics, with the refusal counts of the read and standby paths. */
+/** The service's metrics, with the refusal counts of the read and standby paths (the process's own only when served). */
 function appMetrics(ctx: Ctx): Metrics {
-  return createMetrics(ctx.reads, ctx.logGuard.basis, () => ({
-    write: ctx.standby?.refused.write ?? 0,
-    read_url: ctx.reads.refused.read_url,
-    standby_url: ctx.standby?.refused.standby_url ?? 0,
-  }));
+  return createMetrics(
+    ctx.reads,
+    ctx.logGuard.basis,
+    () => ({
+      write: ctx.standby?.refused.write ?? 0,
+      read_url: ctx.reads.refused.read_url,
+      standby_url: ctx.standby?.refused.standby_url ?? 0,
+    }),
+    ctx.config.metricsToken !== undefined,
+  );
 }
 
 /** The per-tenancy rate limiter: shared through Redis when there is one, else this process's own. */

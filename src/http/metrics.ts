@@ -12,14 +12,19 @@ export interface Metrics {
  * reads that a replica may serve went (`archivist_replica_reads_total`), counted as they run;
  * `signing`: the signatures refused (`archivist_signing_refused_total`, keys/signed-basis.ts);
  * `standby`: the refusals for a standby's sake (`archivist_standby_refused_total`, store/standby.ts).
+ * `served`: whether anyone can read the registry (a metrics token is set). Only then are the
+ * process's own metrics collected: their event-loop delay monitor wakes the process every 10 ms
+ * (~10 ms of CPU a second on an idle two-core guest) and their GC observer runs at every
+ * collection, for a registry nobody may read.
  */
 export function createMetrics(
   reads?: { served: { replica: number; primary: number } },
   signing?: { refusals: ReadonlyMap<string, number> },
   standby?: () => Record<string, number>,
+  served = true,
 ): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  if (served) collectDefaultMetrics({ register: registry });
   if (standby) {
     const refused = new Counter({
       name: "archivist_standby_refused_total",
