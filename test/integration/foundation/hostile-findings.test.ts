@@ -4,7 +4,7 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { SignJWT } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { encodePageToken } from "../../../src/core/api/page-token.js";
 import { appIdpIssuer, tokenAudience } from "../../../src/services/identity/tokens.js";
 import { applicationSubject, grantAccess } from "../../helpers/access-policy.js";
@@ -103,6 +103,57 @@ describe("every stream has an error path", () => {
     );
     expect(upload.status).toBe(413);
     expect(await alive()).toBe(200);
+  });
+
+  /** Sends `send` (headers, then what it writes) and resolves with the answer, counting the body deadlines armed meanwhile. */
+  async function rawPost(send: (req: ReturnType<typeof request>) => void) {
+    const timers = vi.spyOn(globalThis, "setTimeout");
+    const url = new URL(s.url);
+    try {
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            method: "POST",
+            path: "/archivist/v2/assets",
+            headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" },
+          },
+          (res) => {
+            let body = "";
+            res.on("data", (c: Buffer) => {
+              body += c.toString();
+            });
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on("error", reject);
+        req.setTimeout(BODY_TIMEOUT_MS + 15_000, () => req.destroy(new Error("hung past the deadline")));
+        send(req);
+      });
+      const armed = timers.mock.calls.filter(([, ms]) => ms === BODY_TIMEOUT_MS).length;
+      return { ...answer, armed };
+    } finally {
+      timers.mockRestore();
+    }
+  }
+
+  it("arms no body deadline for a body that arrived with its headers, and one for a body still arriving", async () => {
+    const body = JSON.stringify({
+      behaviours: ["RecordEvidence"],
+      attributes: { arc_display_type: "whole" },
+    });
+    // One write: Node's client sends the headers and a string body together.
+    const whole = await rawPost((req) => req.end(body));
+    expect(whole.status, whole.body).toBe(200);
+    expect(whole.armed).toBe(0);
+    const late = await rawPost((req) => {
+      req.setHeader("content-length", String(Buffer.byteLength(body)));
+      req.write(body.slice(0, 10));
+      setTimeout(() => req.end(body.slice(10)), 200);
+    });
+    expect(late.status, late.body).toBe(200);
+    expect(late.armed).toBe(1);
   });
 
   it("answers a body that stops arriving with 408 after the body deadline", async () => {
