@@ -258,7 +258,9 @@ function routeRunner(ctx: Ctx): Run {
       // With a standby, a write is answered done only once the standby holds it (issue 60).
       if (ctx.standby && spec.method !== "get" && spec.writes !== false && res.statusCode < 300)
         await untilOnStandby(ctx);
-      await res.send(out);
+      // Sent at once (JSON), there is nothing to wait for; a streamed answer is awaited to its end.
+      res.send(out);
+      if (!res.sent) await res;
     }
   };
 }

@@ -114,10 +114,9 @@ export class RouteTable {
             },
           }
         : {}),
-      handler: async (req, res) => {
-        await run(spec, req, res);
-        return res;
-      },
+      // Answered, the route's promise settles with nothing; otherwise with the reply, which Fastify
+      // then waits for. A promise's `then` here, not an async wrapper: one promise a request fewer.
+      handler: (req, res) => run(spec, req, res).then(() => (res.sent ? undefined : res)),
     });
   }
 }
