@@ -157,30 +157,8 @@ describe("every stream has an error path", () => {
   });
 
   it("answers a body that stops arriving with 408 after the body deadline", async () => {
-    const url = new URL(s.url);
-    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(
-        {
-          host: url.hostname,
-          port: url.port,
-          method: "POST",
-          path: "/archivist/v2/assets",
-          headers: {
-            authorization: `Bearer ${admin}`,
-            "content-type": "application/json",
-            "content-length": "100",
-          },
-        },
-        (res) => {
-          let body = "";
-          res.on("data", (c: Buffer) => {
-            body += c.toString();
-          });
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-        },
-      );
-      req.on("error", reject);
-      req.setTimeout(BODY_TIMEOUT_MS + 15_000, () => req.destroy(new Error("hung past the deadline")));
+    const answer = await rawPost((req) => {
+      req.setHeader("content-length", "100");
       req.write('{"attributes":');
     });
     expect(answer.status).toBe(408);
