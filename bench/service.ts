@@ -30,7 +30,21 @@ export interface ServiceRuntime {
   nodeArgs?: readonly string[];
 }
 
-export function freePort(): Promise<number> {
+// Ports this process has handed out: the kernel may offer a just-closed ephemeral port again, and
+// two deployments started together (`pair`) then race for it (seen: EADDRINUSE on one side).
+const handedOut = new Set<number>();
+
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await ephemeralPort();
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+}
+
+function ephemeralPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once("error", reject);
