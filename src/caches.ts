@@ -4,8 +4,8 @@ import type { EventAccessFacts } from "./store/asset-events.js";
 import type { AssetRow } from "./store/assets.js";
 import { type BriefCache, briefCache } from "./store/brief-cache.js";
 import { getErasurePolicy } from "./store/erasable-values.js";
+import { LatestSeals } from "./store/latest-seals.js";
 import type { EntryRow } from "./store/ledger.js";
-import type { SealRow } from "./store/seals.js";
 import { type SharingCache, sharingCache } from "./store/sharing.js";
 
 /**
@@ -22,8 +22,8 @@ export interface Caches {
   eventFacts: Map<string, EventAccessFacts>;
   /** Each committed record's log entry, by record id: an entry never changes (services/ledger/proofs.ts). */
   entries: Map<string, EntryRow & { tenant_id: string }>;
-  /** Each log's latest seal and when it was read (ms): receipts read it at most every 200 ms. */
-  latestSeals: Map<string, { seal: SealRow; at: number }>;
+  /** Each log's latest seal as receipts take it: read at most every 200 ms, once for all who ask together. */
+  latestSeals: LatestSeals;
   /** Encoded receipt protected headers: every receipt of one log shares its header. */
   receiptHeaders: ReceiptHeaders;
   /** The full C2SP tiles and entry bundles served last: full tiles never change (services/ledger/tlog.ts). */
@@ -53,7 +53,7 @@ export function newCaches(): Caches {
     receipts: new Map(),
     eventFacts: new Map(),
     entries: new Map(),
-    latestSeals: new Map(),
+    latestSeals: new LatestSeals(),
     receiptHeaders: new ReceiptHeaders(),
     fullTiles: new Map(),
     verifiedSecrets: new Map(),

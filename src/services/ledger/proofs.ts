@@ -55,12 +55,6 @@ async function sealFor(db: Queryable, tenantId: string, entry: EntryRow | undefi
   return seal;
 }
 
-/**
- * A seal read this recently is still the latest as far as a receipt goes: a receipt over a seal
- * that is up to this old is the answer the request would have had that much earlier, and every
- * seal covering the record verifies it. A seal that does not cover the record is read again.
- */
-const SEAL_FRESH_MS = 200;
 // Past this many kept entries the cache starts over (~0.2 kB each).
 const ENTRIES_KEPT = 100_000;
 
@@ -72,18 +66,15 @@ async function entryOf(
   return readThrough(ctx.caches.entries, recordId, ENTRIES_KEPT, () => entryOfRecord(ctx.reads, recordId));
 }
 
-/** `sealFor` through a seal read less than `SEAL_FRESH_MS` ago, when that one covers the entry. */
+/** The latest seal covering the entry, as kept for receipts (`LatestSeals`), or 409 while the record waits for one. */
 async function recentSealFor(
-  ctx: Pick<Ctx, "caches" | "reads" | "blobs">,
+  ctx: Pick<Ctx, "caches" | "reads">,
   tenantId: string,
   entry: EntryRow | undefined,
 ): Promise<SealRow> {
-  const recent = ctx.caches.latestSeals.get(tenantId);
-  const now = Date.now();
-  if (entry && recent && now - recent.at < SEAL_FRESH_MS && recent.seal.mmr_size > entry.mmr_index)
-    return recent.seal;
-  const seal = await sealFor(ctx.reads, tenantId, entry);
-  ctx.caches.latestSeals.set(tenantId, { seal, at: now });
+  if (!entry) throw conflict("the record is not yet committed to the log; try again in a moment");
+  const seal = await ctx.caches.latestSeals.covering(tenantId, entry.mmr_index, (t) => getSeal(ctx.reads, t));
+  if (!seal) throw conflict("the record is committed but not yet sealed; try again in a moment");
   return seal;
 }
 
