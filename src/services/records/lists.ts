@@ -70,7 +70,8 @@ function spanEstimate(seqs: number[], descending: boolean): number {
  * capped just past the limit decides. That capped count has to test every row until it finds
  * limit + 1 matches (~100,000 rows for a filter matching 1 in 10, about 50 ms with everything
  * cached), and an exact count of 100,000 matches spread over a million rows ~300-700 ms, which no
- * page can afford for broad filters.
+ * page can afford for broad filters. Where the page's density alone shows the planner would not
+ * be trusted (most lists: few matches, or an ascending page), the count is made without asking it.
  */
 export async function totalFor(
   req: ListRequest,
@@ -81,11 +82,14 @@ export async function totalFor(
 ): Promise<number | undefined> {
   if (req.firstPage && fetched.seqs.length <= req.pageSize) return fetched.seqs.length;
   if (!req.firstPage && !req.wantCount) return undefined;
-  const planned = await estimate();
   const sure = resultLimit * ESTIMATE_MARGIN;
-  if (planned > sure && spanEstimate(fetched.seqs, fetched.descending) > sure) return planned;
+  // The page's density first (it costs nothing): the planner is asked (an EXPLAIN, a round trip
+  // and a plan) only when it could be trusted, or when the capped count is past the limit.
+  const planned = spanEstimate(fetched.seqs, fetched.descending) > sure ? await estimate() : undefined;
+  if (planned !== undefined && planned > sure) return planned;
   const capped = await count(resultLimit + 1);
-  return capped > resultLimit ? Math.max(capped, planned) : capped;
+  if (capped <= resultLimit) return capped;
+  return Math.max(capped, planned ?? (await estimate()));
 }
 
 /** Assets the caller may see, filtered as the interface lists, newest first. */
