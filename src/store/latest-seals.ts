@@ -8,7 +8,7 @@ export type ReadLatestSeal = (tenantId: string) => Promise<SealRow | undefined>;
  * that is up to this old is the answer the request would have had that much earlier, and every
  * seal covering the record verifies it.
  */
-export const SEAL_FRESH_MS = 200;
+const SEAL_FRESH_MS = 200;
 
 interface Reading {
   /** Where the read started in the order of reads and requests (`LatestSeals.clock`). */
