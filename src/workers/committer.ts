@@ -26,6 +26,8 @@ const GATHER_MS = 25;
 export class Committer {
   private readonly gen = new IdTimestampGenerator(workerId());
   private readonly due = new Set<string>();
+  /** Tenancies whose log's lock was held at their last try: due again at the next timer. */
+  private readonly retry = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private sweep: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -59,10 +61,25 @@ export class Committer {
   /** Work is waiting for this tenancy: commit soon, grouping what arrives meanwhile. */
   wake(tenantId: string): void {
     if (this.stopped) return;
-    this.due.add(tenantId);
+    // A log refused for its lock waits for the timer: woken by each group stored meanwhile, a
+    // drain under way would try it again at once, batch after refused batch, while a seal signs.
+    if (!this.retry.has(tenantId)) this.due.add(tenantId);
+    this.schedule();
+  }
+
+  /**
+   * One timer for every tenancy due soon: those woken, and those whose log's lock was held (a
+   * seal signing), which are tried again with them, once a window. Under load a seal holds the
+   * lock for much of each second (issue 59), and each try while it does is three statements: a
+   * retry's own timer drained apart from the wake-ups', and the groups stored meanwhile woke a
+   * drain under way to try the log again at once, a few milliseconds apart.
+   */
+  private schedule(): void {
     this.timer ??= setTimeout(
       () => {
         this.timer = undefined;
+        for (const t of this.retry) this.due.add(t);
+        this.retry.clear();
         void this.drain();
       },
       Math.min(this.maxDelayMs, GATHER_MS),
@@ -135,11 +152,12 @@ export class Committer {
         // The lock's holder may have read the log's records before the ones that woke us were
         // stored, and then nobody would commit them before the next sweep: try again shortly.
         if (r.busy) {
-          setTimeout(() => {
-            if (this.stopped) return;
-            this.due.add(tenantId);
-            void this.drain();
-          }, GATHER_MS).unref();
+          // Woken again while it was tried: it waits for the timer all the same.
+          this.due.delete(tenantId);
+          if (!this.stopped) {
+            this.retry.add(tenantId);
+            this.schedule();
+          }
           return;
         }
         if (r.count > 0) this.onCommitted(tenantId);
