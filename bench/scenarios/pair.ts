@@ -89,7 +89,7 @@ interface Reading {
 }
 
 /** One measure of a round (a load, or one pass of the conserver's), both sides. */
-interface Measured {
+export interface Measured {
   /** The measure's name in the rows ("ingest", "conserver new vCons", …). */
   name: string;
   unit: string;
@@ -243,7 +243,7 @@ function reportRound(ctx: ScenarioContext, round: number, m: Measured): void {
 }
 
 /** Adds a measure's summary rows over the rounds: each side's median, and the ratios' median. */
-function reportSummary(ctx: ScenarioContext, ms: Measured[]): void {
+export function reportSummary(ctx: Pick<ScenarioContext, "results">, ms: Measured[]): void {
   const first = ms[0];
   if (!first) return;
   const { name, unit } = first;
@@ -263,9 +263,14 @@ function reportSummary(ctx: ScenarioContext, ms: Measured[]): void {
       xs.length === ms.length ? undefined : "not measured in every round",
     );
   }
+  // The database's share (machine less server) says on which side of the wire a difference lies:
+  // the service's profile cannot see it, and the machine's ratio blends the two.
+  const database = (r: Reading) =>
+    r.machine !== undefined && r.server !== undefined ? r.machine - r.server : undefined;
   for (const [what, pick] of [
     ["machine", (r: Reading) => r.machine],
     ["server", (r: Reading) => r.server],
+    ["database", database],
   ] as const) {
     const ratios = defined(
       ms.map((m) => {
