@@ -263,8 +263,9 @@ export function reportSummary(ctx: Pick<ScenarioContext, "results">, ms: Measure
       xs.length === ms.length ? undefined : "not measured in every round",
     );
   }
-  // The database's share (machine less server) says on which side of the wire a difference lies:
-  // the service's profile cannot see it, and the machine's ratio blends the two.
+  // The database's share (machine less server: its backends, and the service's child processes,
+  // where it has any) says on which side of the wire a difference lies: the service's profile
+  // cannot see it, and the machine's ratio blends the two.
   const database = (r: Reading) =>
     r.machine !== undefined && r.server !== undefined ? r.machine - r.server : undefined;
   for (const [what, pick] of [
