@@ -257,6 +257,15 @@ export class LogGuard {
     return (await this.states.read(tenantId))?.open_period;
   }
 
+  /**
+   * The signing transactions this process has queued or under way for the log, settled when the
+   * last has ended (committed or not); undefined when there are none. Each holds the log's lock
+   * for its whole transaction, so this process's committer waits for it instead of trying.
+   */
+  signingUnderWay(tenantId: string): Promise<unknown> | undefined {
+    return this.queues.get(tenantId);
+  }
+
   /** After signing, before the seal's transaction commits: the new signed state, pending until it has. */
   async signed(state: SignedLogState): Promise<void> {
     const o = this.open.get(state.tenant_id);

@@ -28,6 +28,8 @@ export class Committer {
   private readonly due = new Set<string>();
   /** Tenancies whose log's lock was held at their last try: due again at the next timer. */
   private readonly retry = new Set<string>();
+  /** Tenancies whose log this process is signing (a seal, a period's close): due when it ends. */
+  private readonly afterSigning = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private sweep: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -50,6 +52,11 @@ export class Committer {
     private readonly held: (tenantId: string) => boolean = () => false,
     /** Asked under the log's lock before each batch (`CommitOptions.mayAppend`). */
     private readonly mayAppend?: CommitOptions["mayAppend"],
+    /**
+     * This process's signing of the log under way, if any (`LogGuard.signingUnderWay`): it holds
+     * the log's lock through its transaction, so a try would only be refused.
+     */
+    private readonly signingUnderWay: (tenantId: string) => Promise<unknown> | undefined = () => undefined,
   ) {}
 
   start(): void {
@@ -63,6 +70,7 @@ export class Committer {
     if (this.stopped) return;
     // A log refused for its lock waits for the timer: woken by each group stored meanwhile, a
     // drain under way would try it again at once, batch after refused batch, while a seal signs.
+    if (this.afterSigning.has(tenantId)) return;
     if (!this.retry.has(tenantId)) this.due.add(tenantId);
     this.schedule();
   }
@@ -138,9 +146,18 @@ export class Committer {
     return this.running;
   }
 
-  private async commitTenant(tenantId: string): Promise<void> {
+  /**
+   * Commits the tenancy's STORED records, batch after batch. While this process signs the log
+   * the records wait for the signing to end (`flush`: it is awaited; else the log is due again
+   * once it has ended), not for a refused try: under load a seal holds the lock for much of each
+   * second, and each try is three statements.
+   */
+  private async commitTenant(tenantId: string, flush = false): Promise<void> {
     if (this.held(tenantId)) return;
     for (;;) {
+      const signing = this.signingUnderWay(tenantId);
+      if (signing && flush) await signing;
+      else if (signing) return this.commitAfter(tenantId, signing);
       try {
         const r = await this.db.transaction((tx) =>
           commitBatch(tx, tenantId, this.gen, BATCH, this.fresh, {
@@ -169,10 +186,23 @@ export class Committer {
     }
   }
 
+  /** The log is due again once this process's signing of it has ended, and not before. */
+  private commitAfter(tenantId: string, signing: Promise<unknown>): void {
+    this.due.delete(tenantId);
+    if (this.afterSigning.has(tenantId)) return;
+    this.afterSigning.add(tenantId);
+    void signing.then(() => {
+      this.afterSigning.delete(tenantId);
+      if (this.stopped) return;
+      this.due.add(tenantId);
+      void this.drain();
+    });
+  }
+
   /** Commits everything stored now. */
   async flushAll(): Promise<void> {
     await this.running;
-    for (const t of await tenantsWithStoredRecords(this.db)) await this.commitTenant(t);
+    for (const t of await tenantsWithStoredRecords(this.db)) await this.commitTenant(t, true);
   }
 
   /** Stops taking wake-ups and commits everything already stored. */
@@ -180,7 +210,7 @@ export class Committer {
     if (this.sweep) clearInterval(this.sweep);
     if (this.timer) clearTimeout(this.timer);
     await this.running;
-    for (const t of await tenantsWithStoredRecords(this.db).catch(() => [])) await this.commitTenant(t);
+    for (const t of await tenantsWithStoredRecords(this.db).catch(() => [])) await this.commitTenant(t, true);
     this.stopped = true;
   }
 }

@@ -71,6 +71,7 @@ export function startWorkers(
     undefined,
     (t) => ctx.logGuard.isHeld(t),
     (tx, t, size) => ctx.logGuard.mayAppend(tx, t, size),
+    (t) => ctx.logGuard.signingUnderWay(t),
   );
   const checkpointKeys = new CheckpointKeys();
   const sealer = new Periodic(

@@ -79,3 +79,81 @@ describe("the committer's timer", () => {
     expect(tries).toHaveLength(2);
   });
 });
+
+describe("the committer beside this process's signing", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 0 });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A signing of the log that ends when `end` is called. */
+  function signingUntilEnded(): { under: () => Promise<unknown> | undefined; end: () => void } {
+    let end: () => void = () => undefined;
+    let under: Promise<unknown> | undefined = new Promise<void>((r) => {
+      end = () => {
+        under = undefined;
+        r();
+      };
+    });
+    return { under: () => under, end: () => end() };
+  }
+
+  /** A committer of this process, whose signing of the log is `signing`. */
+  const committerBeside = (
+    db: Db,
+    signing: { under: () => Promise<unknown> | undefined },
+    onCommitted?: () => void,
+  ) =>
+    new Committer(
+      db,
+      pino({ level: "silent" }),
+      250,
+      new FreshEvents(),
+      onCommitted,
+      undefined,
+      undefined,
+      signing.under,
+    );
+
+  it("does not try a log while this process signs it, and commits what waited as soon as the signing ends", async () => {
+    const { db, tries } = scriptedDb(() => ({ count: 5, assets: [] }));
+    const committed: number[] = [];
+    const signing = signingUntilEnded();
+    const c = committerBeside(db, signing, () => committed.push(Date.now()));
+    // Groups stored every 5 ms while a seal signs for 100 ms: no try at all, where each window
+    // tried the log and was refused (the test above).
+    for (let at = 0; at < 100; at += 5) {
+      c.wake(T);
+      await vi.advanceTimersByTimeAsync(5);
+    }
+    expect(tries).toEqual([]);
+    // The signing ends at 100: what waited is committed at once, not a gathering window later.
+    signing.end();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(tries).toEqual([100]);
+    await vi.advanceTimersByTimeAsync(3);
+    expect(committed).toEqual([103]);
+    // And nothing else is due.
+    await vi.advanceTimersByTimeAsync(200);
+    expect(tries).toHaveLength(1);
+  });
+
+  it("a flush waits for the signing, then commits", async () => {
+    const { db, tries } = scriptedDb(() => ({ count: 2, assets: [] }));
+    db.query = async <R>() => [{ tenant_id: T }] as R[];
+    const signing = signingUntilEnded();
+    const c = committerBeside(db, signing);
+    let flushed = false;
+    const flush = c.flushAll().then(() => {
+      flushed = true;
+    });
+    await vi.advanceTimersByTimeAsync(50);
+    expect([tries, flushed]).toEqual([[], false]);
+    signing.end();
+    await vi.advanceTimersByTimeAsync(3);
+    await flush;
+    expect(tries).toEqual([50]);
+  });
+});
