@@ -26,7 +26,7 @@ const GATHER_MS = 25;
 export class Committer {
   private readonly gen = new IdTimestampGenerator(workerId());
   private readonly due = new Set<string>();
-  /** Tenancies whose log's lock was held at their last try: due again at the next timer. */
+  /** Tenancies whose log's lock another process held at their last try: due again at the next timer. */
   private readonly retry = new Set<string>();
   /** Tenancies whose log this process is signing (a seal, a period's close): due when it ends. */
   private readonly afterSigning = new Set<string>();
@@ -68,19 +68,20 @@ export class Committer {
   /** Work is waiting for this tenancy: commit soon, grouping what arrives meanwhile. */
   wake(tenantId: string): void {
     if (this.stopped) return;
-    // A log refused for its lock waits for the timer: woken by each group stored meanwhile, a
-    // drain under way would try it again at once, batch after refused batch, while a seal signs.
+    // A log this process is signing is due when the signing ends (`commitAfter`).
     if (this.afterSigning.has(tenantId)) return;
+    // A log refused for its lock waits for the timer: woken by each group stored meanwhile, a
+    // drain under way would try it again at once, batch after refused batch.
     if (!this.retry.has(tenantId)) this.due.add(tenantId);
     this.schedule();
   }
 
   /**
-   * One timer for every tenancy due soon: those woken, and those whose log's lock was held (a
-   * seal signing), which are tried again with them, once a window. Under load a seal holds the
-   * lock for much of each second (issue 59), and each try while it does is three statements: a
-   * retry's own timer drained apart from the wake-ups', and the groups stored meanwhile woke a
-   * drain under way to try the log again at once, a few milliseconds apart.
+   * One timer for every tenancy due soon: those woken, and those whose log's lock another
+   * process held (its committer, or its seal), which are tried again with them, once a window.
+   * Each try while the lock is held is three statements: a retry's own timer drained apart from
+   * the wake-ups', and the groups stored meanwhile woke a drain under way to try the log again
+   * at once, a few milliseconds apart (issue 59).
    */
   private schedule(): void {
     this.timer ??= setTimeout(
