@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
 import { type Outcome, settle } from "../../batching/coalescer.js";
 import type { Ctx, Principal } from "../../context.js";
 import { fullGrant, hasName } from "../../core/access/index.js";
+import { uuid7 } from "../../core/node/uuid7.js";
 import { badRequest, forbidden, notFound } from "../../errors/api-error.js";
 import { type AssetRecord, assetRecord } from "../../formats/record/asset.js";
 import { type AssetEventRecord, assetEventRecord } from "../../formats/record/asset-event.js";
@@ -67,7 +67,7 @@ async function checkedCreation(
   const attributes = committed.attributes;
   await putErasableValues(ctx.db, p.tenantId, committed.values);
   const asset: NewAssetRow = {
-    id: randomUUID(),
+    id: uuid7(),
     tenant_id: p.tenantId,
     behaviours: input.behaviours ?? ["RecordEvidence"],
     attributes,

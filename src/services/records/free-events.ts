@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
+import { uuid7 } from "../../core/node/uuid7.js";
 import { parseODataFilter } from "../../core/odata/index.js";
 import { badRequest, forbidden, notFound } from "../../errors/api-error.js";
 import { freeEventRecord, freeEventSearchRecord } from "../../formats/record/free-event.js";
@@ -74,15 +74,16 @@ export async function checkFreeEvent(
         input.erasable_attributes,
       );
   await putErasableValues(ctx.db, p.tenantId, committed.values);
+  const createdAt = Date.now();
   return {
     event: {
-      id: randomUUID(),
+      id: uuid7(createdAt),
       tenant_id: p.tenantId,
       attributes: committed.attributes,
       trails: input.trails ?? [],
       event_type: input.event_type ?? "",
       created_by: p.subject,
-      created_at: Date.now(),
+      created_at: createdAt,
       statement,
     },
     commitments: committed.values.map((v) => v.commitment),

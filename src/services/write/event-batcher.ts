@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import type { CommitWake, Ctx } from "../../context.js";
+import { uuid7 } from "../../core/node/uuid7.js";
 import { notFound } from "../../errors/api-error.js";
 import type { Keyring } from "../../keys/keyring.js";
 import {
@@ -111,7 +111,7 @@ export function newEventBatcher(
 
 function newRow(e: PendingEvent, asset: AssetRow, now: Date, from: string): NewAssetEvent {
   return {
-    id: randomUUID(),
+    id: uuid7(now.getTime()),
     asset_id: asset.id,
     tenant_id: asset.tenant_id,
     operation: e.operation,

@@ -53,6 +53,29 @@ describe("assets and events", () => {
     expect(events.events[0]?.principal_accepted.subject).toBe("assets");
   });
 
+  it("names assets and events by time-ordered identities (UUID version 7) whose time is the event's acceptance", async () => {
+    const v7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const millis = (uuid: string) => Number.parseInt(uuid.replace(/-/g, "").slice(0, 12), 16);
+    const before = Date.now();
+    const asset = await createAsset(suite.ta, {
+      attributes: { arc_display_type: "call" },
+      behaviours: ["RecordEvidence"],
+    });
+    const res = await postEvent(suite.ta, asset, {
+      operation: "Record",
+      behaviour: "RecordEvidence",
+      event_attributes: { k: "v" },
+    });
+    expect(res.status).toBe(200);
+    const event = (await res.json()) as Event;
+    const assetUuid = asset.identity.split("/")[1] ?? "";
+    const eventUuid = event.identity.split("/")[3] ?? "";
+    expect(assetUuid).toMatch(v7);
+    expect(eventUuid).toMatch(v7);
+    expect(millis(assetUuid)).toBeGreaterThanOrEqual(before);
+    expect(millis(eventUuid)).toBe(Date.parse(event.timestamp_accepted));
+  });
+
   it("writes concurrent creations and events in shared groups, refusing a bad one alone", async () => {
     const existing = await createAsset(suite.ta, {
       attributes: { arc_display_type: "call", burst: "target" },
