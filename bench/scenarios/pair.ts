@@ -354,8 +354,8 @@ async function pairLoad(ctx: ScenarioContext, load: PairLoad, other: string, rou
  * the database nine times more and the service nothing). The ratios are this tree's ÷ the
  * other's: below 1, this tree does a record's work for less.
  *
- * The other tree's service migrates a database of its own from empty (an older tree does not
- * know this tree's schema); this tree's starts from the run's template. `BENCH_PAIR_NODE_ARGS`
+ * Each service migrates a database of its own from empty (an older tree does not know this
+ * tree's schema, and a start from the run's template cost more: `pairLoad`). `BENCH_PAIR_NODE_ARGS`
  * adds node arguments to this tree's service only: with `BENCH_PAIR_CLI` naming this tree's own
  * CLI, the pair compares a runtime flag (e.g. `--single-threaded-gc`) against none.
  * `BENCH_PAIR_OTHER_NODE_ARGS` adds them to the other tree's: `--cpu-prof` on both sides gives
