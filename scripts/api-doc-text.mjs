@@ -56,9 +56,9 @@ included, keeps what one caller may read (or a value later erased).
   anyone else. Seals and consistency proofs are about the log, not a record, and are public.
 - **Identities.** The UUID in an asset's, an asset event's or an asset-free event's identity is a
   version 7 UUID (RFC 9562): its first 48 bits are the millisecond it was made (an event's is its
-  `timestamp_accepted`), the other 74 random. Clients treat it as any UUID. The time it shows is
-  one a caller who may read the record can already read: an event's `timestamp_accepted`, and an
-  asset's creation (the earliest `at_time` at which it is found). Records stored before keep their
+  \`timestamp_accepted\`), the other 74 random. Clients treat it as any UUID. The time it shows is
+  one a caller who may read the record can already read: an event's \`timestamp_accepted\`, and an
+  asset's creation (the earliest \`at_time\` at which it is found). Records stored before keep their
   version 4 UUIDs.
 - **Filters and counts.** A filter on an asset attribute (\`attributes.x\` on assets,
   \`asset_attributes.x\` on events) reads it **as missing** wherever the caller may not read it
