@@ -14,8 +14,9 @@ const MAX_MS = 2 ** 48 - 1;
  * Identities made in time order sit next to each other in a B-tree: a record's row, its queue
  * entry and its log entry are appended to their indexes' right-hand pages, where version 4's
  * random identities touched a page anywhere in each index (and, after a checkpoint, wrote a
- * full-page image of it). The time it shows is the record's `timestamp_accepted`, which the
- * record shows anyway; 74 random bits leave it as unguessable as any identity need be.
+ * full-page image of it). The time it shows is when the record was made (an event's
+ * `timestamp_accepted`, an asset's creation), which its readers can read anyway (docs/api.md,
+ * "Identities"); 74 random bits leave it as unguessable as any identity need be.
  */
 export function uuid7(ms: number = Date.now()): string {
   if (next === POOL_IDS) {
