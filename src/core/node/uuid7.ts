@@ -1,13 +1,14 @@
 import { randomFillSync } from "node:crypto";
-
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+import { toHex } from "../../formats/crypto/bytes.js";
 
 // Random bytes drawn a pool at a time: one `randomFillSync` per 512 identities, not per identity.
 const POOL_IDS = 512;
-const pool = Buffer.alloc(POOL_IDS * 10);
+const pool = new Uint8Array(POOL_IDS * 10);
 let next = POOL_IDS;
 // The 48-bit field's last millisecond (year 10889).
 const MAX_MS = 2 ** 48 - 1;
+// One identity's 16 bytes, written and read synchronously.
+const scratch = new Uint8Array(16);
 
 /**
  * A UUID version 7 (RFC 9562, §5.7) for `ms`: 48 bits of Unix milliseconds, then 74 random bits.
@@ -24,29 +25,14 @@ export function uuid7(ms: number = Date.now()): string {
     next = 0;
   }
   const r = next++ * 10;
-  const t = Math.min(MAX_MS, Math.max(0, Math.floor(ms)));
-  const hi = Math.floor(t / 0x1_0000_0000);
-  const lo = t >>> 0;
-  return (
-    HEX[(hi >>> 8) & 0xff]! +
-    HEX[hi & 0xff]! +
-    HEX[lo >>> 24]! +
-    HEX[(lo >>> 16) & 0xff]! +
-    "-" +
-    HEX[(lo >>> 8) & 0xff]! +
-    HEX[lo & 0xff]! +
-    "-" +
-    HEX[0x70 | (pool[r]! & 0x0f)]! +
-    HEX[pool[r + 1]!]! +
-    "-" +
-    HEX[0x80 | (pool[r + 2]! & 0x3f)]! +
-    HEX[pool[r + 3]!]! +
-    "-" +
-    HEX[pool[r + 4]!]! +
-    HEX[pool[r + 5]!]! +
-    HEX[pool[r + 6]!]! +
-    HEX[pool[r + 7]!]! +
-    HEX[pool[r + 8]!]! +
-    HEX[pool[r + 9]!]!
-  );
+  let t = Math.min(MAX_MS, Math.max(0, Math.floor(ms)));
+  for (let i = 5; i >= 0; i--) {
+    scratch[i] = t % 256;
+    t = Math.floor(t / 256);
+  }
+  for (let i = 0; i < 10; i++) scratch[6 + i] = pool[r + i] as number;
+  scratch[6] = 0x70 | ((scratch[6] as number) & 0x0f);
+  scratch[8] = 0x80 | ((scratch[8] as number) & 0x3f);
+  const h = toHex(scratch);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
