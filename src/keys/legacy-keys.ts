@@ -1,10 +1,28 @@
 import { createPrivateKey, createPublicKey } from "node:crypto";
 import type { Logger } from "pino";
 import type { Db } from "../store/db.js";
-import { type LegacyKeyRow, takeLegacyKeys } from "../store/legacy-keys.js";
+import { type LegacyKeyRow, type LegacyTable, takeLegacyKeys } from "../store/legacy-keys.js";
 import { FILE_HOLDER, secretPublicJwk } from "./file-keys.js";
 import type { KeyAlg } from "./key-backend.js";
 import type { KeyDirectory, KeyEntry } from "./key-directory.js";
+
+const TABLE = "signing_keys";
+
+/** A row as the earlier version wrote it, or an error naming what is not. */
+function keyRow(r: Record<string, unknown>): LegacyKeyRow {
+  const { purpose, kid, alg, private_pkcs8, public_jwk, created_at } = r;
+  if (
+    typeof purpose !== "string" ||
+    typeof kid !== "string" ||
+    typeof alg !== "string" ||
+    typeof private_pkcs8 !== "string" ||
+    typeof public_jwk !== "object" ||
+    public_jwk === null ||
+    !(typeof created_at === "string" || created_at instanceof Date)
+  )
+    throw new Error(`a row of ${TABLE} is not a key as the earlier version stored one`);
+  return { purpose, kid, alg, private_pkcs8, public_jwk: public_jwk as Record<string, unknown>, created_at };
+}
 
 /** The file and manifest entry of a key an earlier version kept in `signing_keys`, checked to be that key. */
 function entryOf(row: LegacyKeyRow): { entry: KeyEntry; file: string; text: string } {
@@ -42,34 +60,38 @@ function entryOf(row: LegacyKeyRow): { entry: KeyEntry; file: string; text: stri
   return { entry: entry(file, jwk), file, text: row.private_pkcs8 };
 }
 
-/** Writes one legacy key into the directory (or checks it is there) and reads it back. */
-async function adopt(dir: KeyDirectory, row: LegacyKeyRow, log: Logger): Promise<void> {
-  const { entry, file, text } = entryOf(row);
-  const present = await dir.manifest(row.purpose);
-  if (present?.keys.some((k) => k.kid === entry.kid)) {
-    if ((await dir.readPrivate(row.purpose, file)).trim() !== text.trim())
-      throw new Error(`the key directory's ${row.purpose} key ${entry.kid} differs from the database's`);
-    return;
-  }
-  await dir.writePrivate(row.purpose, file, text);
-  if ((await dir.readPrivate(row.purpose, file)) !== text)
-    throw new Error(`the ${row.purpose} key did not read back as written`);
-  if (!present) {
-    const won = await dir.createFirst(row.purpose, entry);
-    if (!won.keys.some((k) => k.kid === entry.kid))
-      throw new Error(`another process made a different ${row.purpose} key while the old one moved`);
-    return;
-  }
-  // A key directory that already has another key for the purpose: the database's key signed the
-  // history, so it stays published, retired before the directory's own.
-  log.warn(
-    { purpose: row.purpose, kid: entry.kid },
-    "the key directory already had a key for this purpose: the database's key is kept as a retired one",
-  );
-  await dir.update(row.purpose, async (m) => ({
-    purpose: row.purpose,
-    keys: [{ ...entry, retired_at: m?.keys[0]?.created_at ?? new Date().toISOString() }, ...(m?.keys ?? [])],
-  }));
+/** Writes one legacy key into the (empty) directory as its purpose's first key, and reads it back. */
+async function adopt(
+  dir: KeyDirectory,
+  purpose: string,
+  { entry, file, text }: ReturnType<typeof entryOf>,
+): Promise<void> {
+  await dir.writePrivate(purpose, file, text);
+  if ((await dir.readPrivate(purpose, file)) !== text)
+    throw new Error(`the ${purpose} key did not read back as written`);
+  const won = await dir.createFirst(purpose, entry);
+  if (!won.keys.some((k) => k.kid === entry.kid))
+    throw new Error(`another process made a different ${purpose} key while the old one moved`);
+}
+
+/** What a refused row names, as far as it names anything (never its private part). */
+const named = (r: Record<string, unknown>) => ({
+  purpose: typeof r.purpose === "string" ? r.purpose : null,
+  kid: typeof r.kid === "string" ? r.kid : null,
+  alg: typeof r.alg === "string" ? r.alg : null,
+});
+
+/**
+ * Why the table cannot be an earlier version's keys on their way out: the move is recorded, or
+ * the key directory already holds keys (so this is not the first start of this version).
+ * Undefined when it can.
+ */
+async function refusal(table: LegacyTable, dir: KeyDirectory): Promise<string | undefined> {
+  if (table.recorded)
+    return "031-keys-out-of-database is recorded: the keys left the database at an earlier start";
+  const held = await dir.purposes();
+  if (held.length > 0) return `the key directory already holds keys (${held.join(", ")})`;
+  return undefined;
 }
 
 /**
@@ -78,21 +100,53 @@ async function adopt(dir: KeyDirectory, row: LegacyKeyRow, log: Logger): Promise
  * against the public key it published, and then the table is dropped, in one transaction under
  * the migrations' lock (a second process starting at once waits, then finds no table). Logged per
  * key, never with its private part. Returns the purposes moved.
+ *
+ * The key history is the service's authority: it grows only through the key directory (or the
+ * HSM) and `archivist keys`, never from rows, since whoever can write to the database could
+ * otherwise add keys of its own, to be published and trusted at the next start. So the table is
+ * adopted only on a genuine first upgrade (the move not recorded, the key directory holding no
+ * key); otherwise it is refused loudly and left as it is, for the operator to inspect. The empty
+ * table migration 001 makes on a fresh database adopts nothing and is dropped.
  */
 export async function moveLegacyKeys(db: Db, dir: KeyDirectory, log: Logger): Promise<string[]> {
-  const rows = await takeLegacyKeys(db, async (rows) => {
-    for (const row of rows) {
-      await adopt(dir, row, log);
+  const moved: string[] = [];
+  const table = await takeLegacyKeys(db, async (table) => {
+    if (table.rows.length === 0 && !table.recorded) return "drop";
+    const why = await refusal(table, dir);
+    if (why) {
+      log.error(
+        {
+          table: TABLE,
+          refused: table.rows.map(named),
+          reason: why,
+          key_dir: dir.path,
+        },
+        `refusing the ${TABLE} table: its ${table.rows.length} key(s) are not adopted, and the table is left as it is. ` +
+          `The service's keys come only from the key directory (or the HSM) and archivist keys, never from database rows (${why}): ` +
+          `whoever can write to the database may have planted it. Inspect it (who wrote it, when) and drop it (drop table ${TABLE}); ` +
+          "the service goes on with the keys of its key directory",
+      );
+      return "keep";
+    }
+    // Every row is checked before any file is written: a bad one leaves the directory as it was.
+    const keys = table.rows
+      .map(keyRow)
+      .sort((a, b) => a.purpose.localeCompare(b.purpose))
+      .map((row) => ({ row, key: entryOf(row) }));
+    for (const { row, key } of keys) {
+      await adopt(dir, row.purpose, key);
+      moved.push(row.purpose);
       log.info(
         { purpose: row.purpose, kid: row.kid, key_dir: dir.path },
         "moved a key out of the database into the key directory",
       );
     }
+    return "drop";
   });
-  if (rows.length > 0)
+  if (table?.dropped && moved.length > 0)
     log.warn(
-      { moved: rows.length, key_dir: dir.path },
+      { moved: moved.length, key_dir: dir.path },
       "the database no longer holds private keys; backups made before this start still do: rotate the keys (archivist keys rotate) if they may have leaked",
     );
-  return rows.map((r) => r.purpose);
+  return table?.dropped ? moved : [];
 }
