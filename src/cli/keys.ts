@@ -9,6 +9,7 @@ import { RedisWakeSignal } from "../wake/redis-wake-signal.js";
 import type { Exit } from "./commands.js";
 import { declaredGroup } from "./declare.js";
 import { configFromOptions, withConfigFlags } from "./serve.js";
+import { UsageError } from "./usage.js";
 
 /** The settings `archivist keys` reads: where the keys and the database are. */
 export const KEY_FLAGS = [
@@ -98,7 +99,7 @@ function rotateCommand(exit: Exit): Cli {
   ).action(async (purpose: string, values: Record<string, unknown>) => {
     const cosignDays = Number(values.cosignDays);
     if (!Number.isFinite(cosignDays) || cosignDays < 0)
-      throw new Error("--cosign-days takes a number of days");
+      throw new UsageError(`--cosign-days takes a number of days, got "${String(values.cosignDays)}"`);
     await withContext(values, async (ctx, config) => {
       const { rotation: r, recorded } = await rotateKey(ctx, purpose, cosignDays);
       await tellProcesses(config, ctx);
@@ -114,7 +115,7 @@ function rotateCommand(exit: Exit): Cli {
 /** A log named `tenant/<uuid>` or by its uuid. */
 function tenantOf(log: string): string {
   const uuid = log.replace(/^tenant\//, "").toLowerCase();
-  if (!isUuid(uuid)) throw new Error(`--log takes tenant/<uuid> or <uuid>, got "${log}"`);
+  if (!isUuid(uuid)) throw new UsageError(`--log takes tenant/<uuid> or <uuid>, got "${log}"`);
   return uuid;
 }
 
@@ -135,12 +136,13 @@ function acceptRestoreCommand(exit: Exit): Cli {
     const tenant = tenantOf(String(values.log));
     const code = await withContext(values, async (ctx, config) => {
       const done = await acceptRestore(ctx, tenant, String(values.note ?? ""));
-      // A log the service does not have is a mistake to say so, not "nothing to accept".
+      // A log the service does not have is a mistake to say so, not "nothing to accept"; the
+      // command failed (1): 2 is a verdict's status, which only verify and export give.
       if (done.outcome === "no-log") {
         process.stdout.write(
           `FAILED log tenant/${tenant}: no such log (no tenancy of that id in this database)\n`,
         );
-        return 2;
+        return 1;
       }
       if (done.outcome === "consistent") {
         process.stdout.write(
