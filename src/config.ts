@@ -42,6 +42,15 @@ export interface Config {
   /** ARCHIVIST_TRANSACTION_GUARD: on, off, or unset (the engine's default: store/open.ts). */
   readonly transactionGuard: boolean | undefined;
   readonly redisUrl: string | undefined;
+  /**
+   * etcd endpoints (ARCHIVIST_ETCD_ENDPOINTS, comma-separated) holding each log's head: a signature
+   * is made only once the head moved from the last signed state to the new one, so two services on
+   * two databases of one log never sign two heads (keys/etcd-heads.ts, docs/scaling.md). Unset, the
+   * key directory's signed state is the only record (one machine).
+   */
+  readonly etcdEndpoints: string[];
+  /** The key prefix this deployment's heads live under in etcd (ARCHIVIST_ETCD_PREFIX): one per deployment of a log. */
+  readonly etcdPrefix: string;
   readonly bootstrapFile: string | undefined;
   readonly commitMaxDelayMs: number;
   readonly sealIntervalMs: number;
@@ -126,6 +135,8 @@ export const flagNames: Record<string, string> = {
   "standby-wait-ms": "ARCHIVIST_STANDBY_WAIT_MS",
   "transaction-guard": "ARCHIVIST_TRANSACTION_GUARD",
   "redis-url": "REDIS_URL",
+  "etcd-endpoints": "ARCHIVIST_ETCD_ENDPOINTS",
+  "etcd-prefix": "ARCHIVIST_ETCD_PREFIX",
   "bootstrap-file": "ARCHIVIST_BOOTSTRAP_FILE",
   "commit-max-delay-ms": "ARCHIVIST_COMMIT_MAX_DELAY_MS",
   "seal-interval-ms": "ARCHIVIST_SEAL_INTERVAL_MS",
@@ -309,6 +320,11 @@ function placeAndStorage(e: Env) {
     standbyWaitMs: int(e, "ARCHIVIST_STANDBY_WAIT_MS", 5000),
     transactionGuard: onOff(e, "ARCHIVIST_TRANSACTION_GUARD"),
     redisUrl: e.REDIS_URL || undefined,
+    etcdEndpoints: (e.ARCHIVIST_ETCD_ENDPOINTS ?? "")
+      .split(",")
+      .map((h) => h.trim())
+      .filter((h) => h !== ""),
+    etcdPrefix: e.ARCHIVIST_ETCD_PREFIX || "/vcon-archivist/",
     bootstrapFile: e.ARCHIVIST_BOOTSTRAP_FILE || undefined,
   };
 }

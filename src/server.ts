@@ -7,6 +7,8 @@ import { type Config, effectiveBaseUrl } from "./config.js";
 import type { Ctx } from "./context.js";
 import { buildApp } from "./http/app.js";
 import { bindHttpServer } from "./http/listen.js";
+import { EtcdHeads } from "./keys/etcd-heads.js";
+import type { HeldLog } from "./keys/held-log.js";
 import { LogGuard } from "./keys/log-guard.js";
 import { openKeyring } from "./keys/open.js";
 import { SignedStates } from "./keys/signed-state.js";
@@ -96,7 +98,14 @@ export async function openContext(
     baseUrl: opts.baseUrl ?? effectiveBaseUrl(config, config.port),
     log,
     keys,
-    logGuard: new LogGuard(new SignedStates(config.keyDir), log, keys),
+    logGuard: new LogGuard(
+      new SignedStates(config.keyDir),
+      log,
+      keys,
+      config.etcdEndpoints.length > 0
+        ? new EtcdHeads(config.etcdEndpoints, config.etcdPrefix, log)
+        : undefined,
+    ),
     wake,
     blobs: openBlobStore(config, db),
     caches,
@@ -160,6 +169,7 @@ function closer(
       await ctx.wakeSignal?.close();
       await ctx.reads.close();
       await ctx.standby?.close();
+      await ctx.logGuard.shared?.heads.close();
       await ctx.db.close();
       await ctx.keys.close();
     })();
@@ -185,9 +195,9 @@ export async function startService(config: Config, opts: { api?: boolean } = {})
     // A log the service refuses to sign for is an outage an operator must resolve: not ready.
     const held = ctx.logGuard.heldLogs();
     if (held.length > 0)
-      throw new Error(
-        `refusing to sign: ${held.map((h) => h.reason).join("; ")}; resolve with archivist keys accept-restore --log tenant/<uuid> (docs/keys.md)`,
-      );
+      throw new Error(`refusing to sign: ${held.map((h) => `${h.reason} (${resolution(h)})`).join("; ")}`);
+    // The logs' shared head must answer: without it nothing is signed.
+    await ctx.logGuard.shared?.heads.ping();
     await running.ready();
     // Redis carries the wake-ups between processes (and the shared rate limit): readiness asks it too.
     await ctx.wakeSignal?.ping();
@@ -232,6 +242,15 @@ export async function startService(config: Config, opts: { api?: boolean } = {})
   const workers = running;
   const close = closer(ctx, server, keyWatch, workers, config.shutdownTimeoutMs);
   return { url, ctx, server, workers, close };
+}
+
+/** What an operator does about a held log, naming it. */
+function resolution(h: HeldLog): string {
+  const log = `tenant/${h.tenant_id}`;
+  if (h.kind === "refused") return `${log} is tried again each minute; docs/operator-powers.md`;
+  if (h.kind === "head")
+    return `another service signs ${log}: stop the one on the database that is no longer the log's, or run archivist keys accept-restore --log ${log} to make this database the log's (docs/scaling.md, "One head")`;
+  return `resolve with archivist keys accept-restore --log ${log} (docs/keys.md)`;
 }
 
 /** The services' periodic work the workers run beside their own (a worker imports no service). */

@@ -144,6 +144,7 @@ function appMetrics(ctx: Ctx): Metrics {
       standby_url: ctx.standby?.refused.standby_url ?? 0,
     }),
     ctx.config.metricsToken !== undefined,
+    () => ({ held: ctx.logGuard.heldLogs(), headSwapsRefused: ctx.logGuard.shared?.refused }),
   );
 }
 
@@ -230,6 +231,21 @@ function refuseUnstorable(pairs: [string, string][], params: Record<string, stri
       throw badRequest(`path parameter ${k} contains a NUL character or an unpaired surrogate`);
 }
 
+/**
+ * A write to a log another service signs now (its shared head is one this database does not
+ * hold: a promoted standby, a copy) is refused before it is stored: this database is no longer
+ * the log's, and a write acknowledged into it would never be in the log (docs/scaling.md, "One head").
+ */
+function refuseLostLog(ctx: Ctx, tenantId: string | undefined): void {
+  const log = tenantId ?? ctx.config.scittPublicLog;
+  if (log === undefined || !ctx.logGuard.headLost(log)) return;
+  throw new ApiError(
+    "unavailable",
+    `log tenant/${log} is signed by another service on another database: this one takes no writes for it`,
+    [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "HEAD_LOST" }],
+  );
+}
+
 /** Runs one route: refuses what it cannot take, validates its body and query, calls it, sends its answer. */
 function routeRunner(ctx: Ctx): Run {
   return async (spec, req, res) => {
@@ -239,6 +255,7 @@ function routeRunner(ctx: Ctx): Run {
     const pairs = queryPairs(req.originalUrl);
     const params = req.params as Record<string, string>;
     refuseUnstorable(pairs, params);
+    if (spec.method !== "get" && spec.writes !== false) refuseLostLog(ctx, caller?.tenantId ?? params.tenant);
     // An empty form (`curl -d ''`) parses as `{}`: it is no body, as an empty JSON body is.
     const sent = hasBody(req) ? req.body : undefined;
     const body = spec.body ? validate(spec.body, requiredBody(spec, sent), "body") : undefined;

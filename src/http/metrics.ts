@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 /** Prometheus metrics of one server instance. */
 export interface Metrics {
@@ -12,6 +12,8 @@ export interface Metrics {
  * reads that a replica may serve went (`archivist_replica_reads_total`), counted as they run;
  * `signing`: the signatures refused (`archivist_signing_refused_total`, keys/signed-basis.ts);
  * `standby`: the refusals for a standby's sake (`archivist_standby_refused_total`, store/standby.ts).
+ * `logs`: the logs held (`archivist_log_held`, one series per held log and why) and the swaps of a
+ * log's shared head refused (`archivist_head_swap_refused_total`, keys/shared-head.ts).
  * `served`: whether anyone can read the registry (a metrics token is set). Only then are the
  * process's own metrics collected: their event-loop delay monitor wakes the process every 10 ms
  * (~10 ms of CPU a second on an idle two-core guest) and their GC observer runs at every
@@ -22,9 +24,14 @@ export function createMetrics(
   signing?: { refusals: ReadonlyMap<string, number> },
   standby?: () => Record<string, number>,
   served = true,
+  logs?: () => {
+    held: ReadonlyArray<{ tenant_id: string; kind: string }>;
+    headSwapsRefused: number | undefined;
+  },
 ): Metrics {
   const registry = new Registry();
   if (served) collectDefaultMetrics({ register: registry });
+  if (logs) logMetrics(registry, logs);
   if (standby) {
     const refused = new Counter({
       name: "archivist_standby_refused_total",
@@ -78,4 +85,34 @@ export function createMetrics(
       registers: [registry],
     }),
   };
+}
+
+/** The logs this process signs nothing for, and the shared heads' refused swaps. */
+function logMetrics(
+  registry: Registry,
+  logs: () => {
+    held: ReadonlyArray<{ tenant_id: string; kind: string }>;
+    headSwapsRefused: number | undefined;
+  },
+): void {
+  const held = new Gauge({
+    name: "archivist_log_held",
+    help: "1 for each log this process signs nothing for, by why: behind or fork (its database against what was signed), head (another service signs it), refused (its stored signed past does not verify)",
+    labelNames: ["log", "kind"],
+    registers: [registry],
+    collect() {
+      held.reset();
+      for (const h of logs().held) held.set({ log: `tenant/${h.tenant_id}`, kind: h.kind }, 1);
+    },
+  });
+  const swaps = new Counter({
+    name: "archivist_head_swap_refused_total",
+    help: "Swaps of a log's shared head (etcd) that found another writer's head: followed when this database holds it, else the log is held",
+    registers: [registry],
+    collect() {
+      swaps.reset();
+      const n = logs().headSwapsRefused;
+      if (n !== undefined) swaps.inc(n);
+    },
+  });
 }

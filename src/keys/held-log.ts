@@ -10,8 +10,13 @@ export interface DatabaseLog {
 /** A log whose database does not hold what the service last signed for it: nothing more is signed for it. */
 export interface HeldLog {
   tenant_id: string;
-  /** `behind`: the database is smaller than what was signed; `fork`: it holds other entries at a signed size. */
-  kind: "behind" | "fork";
+  /**
+   * `behind`: the database is smaller than what was signed; `fork`: it holds other entries at a
+   * signed size; `head`: another service moved the log's shared head to one this database does not
+   * hold (`SharedHead`); `refused`: what the database shows of the signed past does not verify
+   * (`SignedBasis.refuse`), so this log is not signed until it does.
+   */
+  kind: "behind" | "fork" | "head" | "refused";
   reason: string;
   signed: SignedLogState;
   database: DatabaseLog;

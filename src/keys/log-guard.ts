@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { ApiError } from "../errors/api-error.js";
 import { leafCount, peakIndices } from "../formats/mmr/indices.js";
 import { treeRoot } from "../formats/tlog/tree.js";
 import type { Queryable } from "../store/db.js";
@@ -9,6 +10,8 @@ import { latestCheckpoint } from "../store/tlog-checkpoints.js";
 import { tlogSize } from "../store/tlog-nodes.js";
 import { withNodes } from "../store/tlog-tiles.js";
 import { type HeldLog, heldBehind, heldFork } from "./held-log.js";
+import type { LogHeads } from "./log-heads.js";
+import { HeadBusy, SharedHead } from "./shared-head.js";
 import { SignedBasis, type SigningKeyHistory } from "./signed-basis.js";
 import type { SignedLogState, SignedStates } from "./signed-state.js";
 
@@ -64,12 +67,17 @@ export class LogGuard {
    */
   readonly basis: SignedBasis;
 
+  /** The logs' heads shared with every service that could sign them (etcd), when configured. */
+  readonly shared: SharedHead | undefined;
+
   constructor(
     readonly states: SignedStates,
     private readonly log: Logger,
     keys?: SigningKeyHistory,
+    heads?: LogHeads,
   ) {
     this.basis = new SignedBasis(keys, log);
+    this.shared = heads && new SharedHead(heads, compareWithSigned, log);
   }
 
   heldLogs(): HeldLog[] {
@@ -80,9 +88,45 @@ export class LogGuard {
     return this.held.has(tenantId);
   }
 
+  /**
+   * Another service signs this log (its shared head is one this database does not hold): this
+   * process answers the log's writes 503, since what it would store is not the log's.
+   */
+  headLost(tenantId: string): boolean {
+    return this.held.get(tenantId)?.kind === "head";
+  }
+
+  /**
+   * A log's seal, checkpoint or period close failed: that log's fault stays in that log. A refusal
+   * (what the database shows of the signed past does not verify) holds it, logged once, tried
+   * again after `REFUSED_RETRY_MS`; a swap of the shared head that found another signer of this
+   * database ahead waits for the next seal; anything else is logged and tried at the next tick.
+   */
+  failed(tenantId: string, what: string, err: unknown): void {
+    if (err instanceof HeadBusy) {
+      this.log.warn({ log: `tenant/${tenantId}`, err: err.message }, `${what} waits for the log's head`);
+      return;
+    }
+    if (err instanceof ApiError && err.kind === "unavailable") {
+      this.hold({
+        ...heldFork(
+          { tenant_id: tenantId, mmr_size: 0, peaks: [], signed_at: "" },
+          { mmr_size: 0, tree_size: 0 },
+          err.message,
+        ),
+        kind: "refused",
+      });
+      return;
+    }
+    this.log.error({ log: `tenant/${tenantId}`, err }, `${what} failed; tried again at the next tick`);
+  }
+
+  private readonly heldSince = new Map<string, number>();
+
   private hold(h: HeldLog): void {
     if (this.held.has(h.tenant_id)) return;
     this.held.set(h.tenant_id, h);
+    this.heldSince.set(h.tenant_id, Date.now());
     this.log.error(
       {
         log: `tenant/${h.tenant_id}`,
@@ -100,6 +144,12 @@ export class LogGuard {
       },
       `refusing to sign: ${h.reason}`,
     );
+  }
+
+  private release(tenantId: string, why: string): void {
+    this.held.delete(tenantId);
+    this.heldSince.delete(tenantId);
+    this.log.warn({ log: `tenant/${tenantId}` }, why);
   }
 
   /**
@@ -124,19 +174,47 @@ export class LogGuard {
         "signed state of the log taken from the database",
       );
     }
+    if (this.shared) await this.checkHeads(db, this.shared);
+  }
+
+  /**
+   * Each log's shared head against the database (a log with none takes its signed state as its
+   * first head), then every head another service settles later, as the store reports it.
+   */
+  private async checkHeads(db: Queryable, shared: SharedHead): Promise<void> {
+    const tenants = new Set([...(await this.states.tenants()), ...(await shared.heads.tenants())]);
+    for (const t of tenants) {
+      const h = await shared.adopt(db, t, await this.states.read(t));
+      if (h) this.hold(h);
+    }
+    await shared.heads.watch((t, head) => {
+      void shared
+        .judge(db, t, head)
+        .then((h) => {
+          if (h) this.hold(h);
+        })
+        .catch((err: unknown) =>
+          this.log.error({ err, log: `tenant/${t}` }, "checking the log's new head failed"),
+        );
+    });
   }
 
   /** Held logs that are consistent again (an operator accepted the restore): released. */
   async recheck(db: Queryable): Promise<void> {
-    for (const [t] of this.held) {
-      const s = await this.states.read(t);
-      if (!s || !(await compareWithSigned(db, s))) {
-        this.held.delete(t);
-        this.log.warn(
-          { log: `tenant/${t}` },
-          "signing resumed: the log's signed state and its database agree",
-        );
+    for (const [t, h] of this.held) {
+      if (h.kind === "refused") {
+        if (Date.now() - (this.heldSince.get(t) ?? 0) >= REFUSED_RETRY_MS)
+          this.release(t, "trying the refused log again: its stored state may have been mended");
+        continue;
       }
+      if (h.kind === "head") {
+        if (this.shared && !(await this.shared.judge(db, t, await this.shared.heads.read(t))))
+          this.release(t, "signing resumed: the log's shared head is one its database holds");
+        continue;
+      }
+      const s = await this.states.read(t);
+      if (!s || !(await compareWithSigned(db, s)))
+        this.release(t, "signing resumed: the log's signed state and its database agree");
     }
   }
 
@@ -216,12 +294,16 @@ export class LogGuard {
       this.open.set(tenantId, o);
       try {
         const result = await transaction();
-        if (o.last) await this.states.write(settled(o.last));
+        if (o.last) {
+          await this.states.write(settled(o.last));
+          await this.shared?.settle(settled(o.last));
+        }
         return result;
       } catch (err) {
         if (o.last) {
           if (o.before) await this.states.write(o.before);
           else await this.states.remove(tenantId);
+          await this.shared?.retract(tenantId, o.before);
           this.log.warn(
             { log: `tenant/${tenantId}`, uncommitted_mmr_size: o.last.mmr_size, err: (err as Error).message },
             "a signing transaction did not commit: its signed state is taken back",
@@ -246,10 +328,10 @@ export class LogGuard {
    * signed state (pending until it has committed, like a seal), so a database that later shows an
    * older open period (its rows deleted) is not closed again over the signed one.
    */
-  async periodOpened(tenantId: string, period: number, startSize: number): Promise<void> {
+  async periodOpened(tx: Queryable, tenantId: string, period: number, startSize: number): Promise<void> {
     const current = this.open.get(tenantId)?.last ?? (await this.states.read(tenantId));
     if (!current) return;
-    await this.signed({ ...settled(current), open_period: { period, start_size: startSize } });
+    await this.signed(tx, { ...settled(current), open_period: { period, start_size: startSize } });
   }
 
   /** The newest period this service opened for the log, as kept with the keys. */
@@ -266,8 +348,12 @@ export class LogGuard {
     return this.queues.get(tenantId);
   }
 
-  /** After signing, before the seal's transaction commits: the new signed state, pending until it has. */
-  async signed(state: SignedLogState): Promise<void> {
+  /**
+   * Before signing, inside the signing transaction: the new signed state, pending until the
+   * transaction has committed. With a shared head, the head moves to it first; when another
+   * service holds the head, the log is held and nothing is signed (the refusal is thrown).
+   */
+  async signed(tx: Queryable, state: SignedLogState): Promise<void> {
     const o = this.open.get(state.tenant_id);
     const current = o?.last ?? (await this.states.read(state.tenant_id));
     const before = o?.last ? o.before : current && settled(current);
@@ -279,13 +365,30 @@ export class LogGuard {
       pending: true,
       ...(before ? { before } : {}),
     };
+    const lost = this.shared && (await this.shared.advance(tx, written));
+    if (lost) {
+      this.hold(lost);
+      throw this.basis.refuse("seal", state.tenant_id, lost.reason);
+    }
     await this.states.write(written);
     if (o) {
       if (!o.last) o.before = before;
       o.last = written;
     }
   }
+
+  /**
+   * An operator's accepted restore (`archivist keys accept-restore`): the database's state becomes
+   * the signed state, and the shared head, from whatever it was.
+   */
+  async accept(state: SignedLogState): Promise<void> {
+    await this.shared?.accept(state);
+    await this.states.write(state);
+  }
 }
+
+/** How long a log held for a refusal waits before it is tried again (one error logged a minute, not one a tick). */
+const REFUSED_RETRY_MS = 60_000;
 
 /** A state as known committed: without its pending mark and the state before it. */
 function settled(s: SignedLogState): SignedLogState {

@@ -69,27 +69,46 @@ export class CheckpointKeys {
   }
 }
 
+/** A checkpoint about to be signed: its origin, size and root, checked to follow the last one signed. */
+export interface PendingCheckpoint {
+  origin: string;
+  size: number;
+  root: Uint8Array;
+}
+
 /**
- * Signs and stores the C2SP checkpoint of the RFC 9162 tree at the seal's size (the leaves of
- * the sealed MMR), inside the seal's transaction: one sequence, two commitments, published
- * together. The origin stays the one the log was first published under. A seal made while
- * witnesses are configured is marked unwitnessed until a quorum cosigns a checkpoint covering it.
- * Returns the checkpoint's size and root (none while the tree is backfilled).
+ * The C2SP checkpoint of the RFC 9162 tree at the seal's size (the leaves of the sealed MMR), as
+ * it will be signed, inside the seal's transaction: its root is known before anything is signed,
+ * so the log's head can move to it first. The origin stays the one the log was first published
+ * under. A seal made while witnesses are configured is marked unwitnessed until a quorum cosigns a
+ * checkpoint covering it. Undefined while the tree is backfilled (a later seal's checkpoint covers this one).
  */
-export async function publishCheckpoint(
+export async function prepareCheckpoint(
   tx: Queryable,
   tenantId: string,
   mmrSize: number,
   key: CheckpointKey,
   basis?: SignedBasis,
-): Promise<{ size: number; root: Uint8Array } | undefined> {
+): Promise<PendingCheckpoint | undefined> {
   if (!key.witnessed) await markSealUnwitnessed(tx, tenantId, mmrSize);
   const size = leafCount(mmrSize);
-  // A log older than the tree is still being backfilled: a later seal's checkpoint covers this one.
   if ((await tlogSize(tx, tenantId)) < size) return undefined;
   const origin = (await originOf(tx, tenantId)) ?? logOrigin(key.baseUrl, tenantId);
   const root = await withNodes(tx, tenantId, (get) => treeRoot(size, get));
   if (basis) await followsLastCheckpoint(tx, tenantId, size, root, basis);
+  return { origin, size, root };
+}
+
+/** Signs and stores a prepared checkpoint, published with the seal by its transaction's commit. */
+export async function signCheckpoint(
+  tx: Queryable,
+  tenantId: string,
+  mmrSize: number,
+  cp: PendingCheckpoint,
+  key: CheckpointKey,
+  basis?: SignedBasis,
+): Promise<void> {
+  const { origin, size, root } = cp;
   const text = formatCheckpoint({ origin, size, root, extensions: [] });
   // Ed25519 for today's verifiers, ML-DSA-44 (as a cosignature of its own tree, C2SP tlog-checkpoint)
   // beside it; after a rotation the retired keys sign too, under their own key ids, for a while.
@@ -113,7 +132,6 @@ export async function publishCheckpoint(
     witnessed: key.witnessed,
   });
   basis?.signedCheckpoint({ tenant_id: tenantId, size, note }, root);
-  return { size, root };
 }
 
 /**

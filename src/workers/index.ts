@@ -22,19 +22,27 @@ export interface Workers {
   stop(): Promise<void>;
 }
 
-/** Seals every log with entries past its checkpoint, unless held; true when one was sealed. */
+/**
+ * Seals every log with entries past its checkpoint, unless held; true when one was sealed. Each
+ * log in its own boundary: one log's fault (a refusal, its head lost) is that log's, the others
+ * are sealed on (`LogGuard.failed`).
+ */
 async function sealDueLogs(ctx: Ctx, checkpointKeys: CheckpointKeys): Promise<boolean> {
   const { seal, checkpoint } = await loadSealKeys(ctx, checkpointKeys);
   let sealed = false;
   for (const l of await logsToSeal(ctx.db)) {
     if (ctx.logGuard.isHeld(l.tenant_id)) continue;
-    // Read before the seal's transaction: the standby is not waited for under the log's lock.
-    const upTo = await signingLimit(ctx.standby, l.tenant_id);
-    if (upTo === "nothing") continue;
-    const size = await ctx.logGuard.signing(l.tenant_id, () =>
-      ctx.db.transaction((tx) => sealLog(tx, l.tenant_id, seal, checkpoint, ctx.logGuard, upTo)),
-    );
-    sealed ||= size !== undefined;
+    try {
+      // Read before the seal's transaction: the standby is not waited for under the log's lock.
+      const upTo = await signingLimit(ctx.standby, l.tenant_id);
+      if (upTo === "nothing") continue;
+      const size = await ctx.logGuard.signing(l.tenant_id, () =>
+        ctx.db.transaction((tx) => sealLog(tx, l.tenant_id, seal, checkpoint, ctx.logGuard, upTo)),
+      );
+      sealed ||= size !== undefined;
+    } catch (err) {
+      ctx.logGuard.failed(l.tenant_id, "seal", err);
+    }
   }
   return sealed;
 }

@@ -97,7 +97,7 @@ export async function closeLogPeriod(
     root: finalRoot,
     linkRecord,
   });
-  await guard?.periodOpened(tenantId, period, size);
+  await guard?.periodOpened(tx, tenantId, period, size);
   // With a standby, the link entry waits for a later seal that the standby holds too.
   if (!upTo) await sealLog(tx, tenantId, keys.seal, keys.checkpoint, guard);
   return { period: open.period, start: open.start_size, end: size, root: finalRoot };
@@ -239,8 +239,10 @@ export async function closeDuePeriods(
         ctx.log.info({ tenant: tenantId, period: c.period, size: c.end }, "log period closed");
       }
     } catch (err) {
-      if (!(err instanceof PeriodCloseError)) throw err;
-      ctx.log.warn({ tenant: tenantId, err: err.message }, "log period not closed yet");
+      if (err instanceof PeriodCloseError)
+        ctx.log.warn({ tenant: tenantId, err: err.message }, "log period not closed yet");
+      // Another log's period is closed on whatever this one's fault.
+      else ctx.logGuard.failed(tenantId, "period close", err);
     }
   }
   return closed;

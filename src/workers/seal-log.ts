@@ -10,7 +10,7 @@ import { confirmSealedFreeEvents } from "../store/free-events.js";
 import { loadLog, lockLog, readNodes } from "../store/ledger.js";
 import { getSeal, insertSeal } from "../store/seals.js";
 import type { Standby, StandbyLog } from "../store/standby.js";
-import { type CheckpointKey, publishCheckpoint } from "./checkpoint.js";
+import { type CheckpointKey, prepareCheckpoint, signCheckpoint } from "./checkpoint.js";
 
 export interface SealKey {
   /** The seal key as the keyring loaded it (its signer made once, then reused). */
@@ -86,6 +86,17 @@ export async function sealLog(
     }
   }
   const timestampMs = Date.now();
+  const cp = checkpoint && (await prepareCheckpoint(tx, tenantId, size, checkpoint, guard?.basis));
+  // Kept with the keys (and, when shared, made the log's head) before anything is signed: a later
+  // restore of an older database is found out whatever the database says, and a second service
+  // signing this log over another database is refused here, before it signs.
+  await guard?.signed(tx, {
+    tenant_id: tenantId,
+    mmr_size: size,
+    peaks: peaks.map(b64),
+    ...(cp ? { tree_size: cp.size, root: Buffer.from(cp.root).toString("hex") } : {}),
+    signed_at: new Date(timestampMs).toISOString(),
+  });
   const { id, epoch } = parseIdTimestamp(log.last_idtimestamp);
   const seal = await signedWith(key.key, (signer) =>
     buildSeal(
@@ -107,16 +118,7 @@ export async function sealLog(
     idtimestamp: log.last_idtimestamp,
   });
   guard?.basis.signedSeal({ tenant_id: tenantId, mmr_size: size, seal }, peaks);
-  const cp = checkpoint && (await publishCheckpoint(tx, tenantId, size, checkpoint, guard?.basis));
-  // Kept with the keys before the seal's transaction commits (publishes it): a later restore of an
-  // older database is then found out, whatever the database says.
-  await guard?.signed({
-    tenant_id: tenantId,
-    mmr_size: size,
-    peaks: peaks.map(b64),
-    ...(cp ? { tree_size: cp.size, root: Buffer.from(cp.root).toString("hex") } : {}),
-    signed_at: new Date(timestampMs).toISOString(),
-  });
+  if (cp && checkpoint) await signCheckpoint(tx, tenantId, size, cp, checkpoint, guard?.basis);
   // Asset events are CONFIRMED by the seal's very existence (derived when read); asset-free
   // events still carry their status on the row.
   await confirmSealedFreeEvents(tx, tenantId, size);

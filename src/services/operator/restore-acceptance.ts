@@ -64,7 +64,7 @@ export async function acceptRestore(
     note,
   };
   await ctx.logGuard.states.recordAcceptance(acceptance);
-  await ctx.logGuard.states.write(now);
+  await ctx.logGuard.accept(now);
   const e = await recordServiceEvent(ctx, tenant, acceptanceEvent(held, acceptance));
   ctx.log.warn(
     { ...acceptance, recorded_as: e.identity },
