@@ -226,6 +226,19 @@ export class LogGuard {
     if (this.held.has(tenantId)) return false;
     const s = await this.states.read(tenantId);
     if (!s) return true;
+    // Every seal row gone while this service had sealed the log: sealing again from nothing would
+    // sign a log with no signed past (issue 71); the signed state knows better.
+    const sealedBefore = s.pending ? s.before : s;
+    if (!prev && sealedBefore && sealedBefore.mmr_size > 0) {
+      this.hold(
+        heldFork(
+          s,
+          { mmr_size: await logSize(tx, tenantId), tree_size: await tlogSize(tx, tenantId) },
+          `the database holds no seal of the log, but this service sealed it at MMR size ${sealedBefore.mmr_size} (${sealedBefore.signed_at}): its seals were deleted`,
+        ),
+      );
+      return false;
+    }
     if (prev && prev.mmr_size === s.mmr_size && prev.peaks.every((p, i) => p === s.peaks[i])) {
       const cp = s.tree_size === undefined ? undefined : await latestCheckpoint(tx, tenantId);
       if (s.tree_size === undefined || (cp?.size === s.tree_size && hex(cp.root) === s.root)) return true;
