@@ -7,6 +7,7 @@ import { parseNote } from "../formats/tlog/note.js";
 import { eachTile, TILE_WIDTH, tileCount, tilePath } from "../formats/tlog/tile-path.js";
 import { auditTiles, rootFromTiles } from "../formats/tlog/tiles.js";
 import { PublicApi } from "../lookup/public-api.js";
+import { readWithin, timeLimit } from "../net/time-limit.js";
 import { type IssuerKeys, USAGE_EXIT_CODE } from "../verify/house.js";
 import {
   type RecordInLogReport,
@@ -50,11 +51,23 @@ const MAX_MIRROR_ENTRIES = 2 ** 32;
 /** The overall deadline of a mirror or a check against a log URL, unless --deadline says otherwise. */
 const DEFAULT_DEADLINE_SECONDS = 3600;
 
+/**
+ * How long one request may take, answer and body, unless --timeout says otherwise: a server that
+ * takes the connection and never answers is given up on then, not at the overall deadline an hour
+ * later. Far more than a tile (8 KiB) or a checkpoint takes; an entry bundle of large entries on a
+ * slow link may need --timeout.
+ */
+const DEFAULT_REQUEST_SECONDS = 15;
+
 /** Every request of one run shares a deadline: a server that never answers cannot hold it forever. */
 class Deadline {
   private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout;
-  constructor(readonly seconds: number) {
+  constructor(
+    readonly seconds: number,
+    /** Each request's own time limit. */
+    readonly requestSeconds = DEFAULT_REQUEST_SECONDS,
+  ) {
     this.timer = setTimeout(() => this.controller.abort(), seconds * 1000);
     this.timer.unref();
   }
@@ -71,16 +84,24 @@ class Deadline {
 
 /**
  * GET through the one look-up client (the cause of a failure named, the body read up to
- * MAX_RESOURCE_BYTES), within the deadline: a log that stops answering must not hold the mirror
- * forever, so a minute per request and the deadline overall.
+ * MAX_RESOURCE_BYTES), within its own time limit and the deadline: a log that stops answering
+ * must not hold the mirror. The limit is this function's, so its failure can name it.
  */
 async function get(url: string, deadline: Deadline): Promise<Uint8Array> {
-  const api = new PublicApi("", { maxBytes: MAX_RESOURCE_BYTES, timeoutMs: 60_000, signal: deadline.signal });
+  const limit = timeLimit(deadline.requestSeconds * 1000, deadline.signal);
+  const api = new PublicApi("", { maxBytes: MAX_RESOURCE_BYTES, signal: limit.signal });
   try {
-    return await api.bytes(url);
+    // Raced as well: the limit holds even where a fetch loses track of the signal it was given.
+    return await readWithin(api.bytes(url), limit.signal);
   } catch (err) {
     if (deadline.passed) throw new Error(`GET ${url}: the overall deadline of ${deadline.seconds}s passed`);
+    if (limit.signal.aborted)
+      throw new Error(
+        `GET ${url}: no answer within ${deadline.requestSeconds}s, the time limit of one request (--timeout)`,
+      );
     throw err;
+  } finally {
+    limit.clear();
   }
 }
 
@@ -151,33 +172,37 @@ async function mirrorLog(
   return { size, fetched };
 }
 
-/** `--deadline <seconds>`: a positive number, or the default. */
-function deadlineSeconds(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_DEADLINE_SECONDS;
+/** `--deadline <seconds>` or `--timeout <seconds>`: a positive number, or the default. */
+function seconds(flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
   const n = Number(value);
-  if (!(n > 0 && Number.isFinite(n))) throw new Error(`--deadline takes seconds > 0, got "${value}"`);
+  if (!(n > 0 && Number.isFinite(n))) throw new Error(`--${flag} takes seconds > 0, got "${value}"`);
   return n;
 }
 
 export const mirrorCommand: Command = {
   summary: "copy a log's C2SP tiles, checkpoint and key to a directory: mirror <log url> <dir>",
-  usage: `usage: archivist mirror <url of …/merklelogs/<tenant>/tlog> <dir> [--deadline <seconds>]
+  usage: `usage: archivist mirror <url of …/merklelogs/<tenant>/tlog> <dir> [--deadline <seconds>] [--timeout <seconds>]
 
 Copies the checkpoint, its key and every tile (full tiles once, partial ones anew) to plain
 files, checking each against the checkpoint's root. A checkpoint of more than 2^32 entries is
-refused; the whole run ends at --deadline (default ${DEFAULT_DEADLINE_SECONDS}s). The mirror's key is
-the log's own claim: check records against it with your trust roots:
+refused. Time limits: each request --timeout (default ${DEFAULT_REQUEST_SECONDS}s; a server that takes the
+connection and never answers is given up on then), the whole run --deadline (default ${DEFAULT_DEADLINE_SECONDS}s).
+The mirror's key is the log's own claim: check records against it with your trust roots:
   archivist verify record.json --mirror <dir> --log-key <vkey file> [--witness <vkey>]… [--quorum n]
 
 Exit status: 0 mirrored; 1 refused or failed (the cause on the FAILED line); 64 a usage error.`,
   async run(args) {
     let parsed: ReturnType<
-      typeof parseArgs<{ options: { deadline: { type: "string" } }; allowPositionals: true }>
+      typeof parseArgs<{
+        options: { deadline: { type: "string" }; timeout: { type: "string" } };
+        allowPositionals: true;
+      }>
     >;
     try {
       parsed = parseArgs({
         args,
-        options: { deadline: { type: "string" } },
+        options: { deadline: { type: "string" }, timeout: { type: "string" } },
         allowPositionals: true,
         strict: true,
       });
@@ -188,20 +213,22 @@ Exit status: 0 mirrored; 1 refused or failed (the cause on the FAILED line); 64 
     const [url, dir] = parsed.positionals;
     if (!url || !dir || parsed.positionals.length > 2) {
       process.stderr.write(
-        "usage: archivist mirror <url of …/merklelogs/<tenant>/tlog> <dir> [--deadline <seconds>]\n",
+        "usage: archivist mirror <url of …/merklelogs/<tenant>/tlog> <dir> [--deadline <seconds>] [--timeout <seconds>]\n",
       );
       return USAGE_EXIT_CODE;
     }
-    let seconds: number;
+    let overall: number;
+    let request: number;
     try {
-      seconds = deadlineSeconds(parsed.values.deadline);
+      overall = seconds("deadline", parsed.values.deadline, DEFAULT_DEADLINE_SECONDS);
+      request = seconds("timeout", parsed.values.timeout, DEFAULT_REQUEST_SECONDS);
     } catch (err) {
       process.stderr.write(`archivist mirror: ${(err as Error).message}\n`);
       return USAGE_EXIT_CODE;
     }
     let deadline: Deadline | undefined;
     try {
-      deadline = new Deadline(seconds);
+      deadline = new Deadline(overall, request);
       const tty = process.stderr.isTTY;
       let shown = 0;
       // Progress at most twice a second, and each phase's last line.

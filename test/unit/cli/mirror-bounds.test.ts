@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createTcpServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { mirrorCommand } from "../../../src/cli/mirror.js";
+import { runCli as archivist } from "../../../src/cli/program.js";
 import { ed25519PublicKey, ed25519Signer, formatVkey, signNote } from "../../../src/core/log/note-sign.js";
 import { formatCheckpoint } from "../../../src/core/log/tlog-format.js";
 import { ED25519 } from "../../../src/formats/tlog/index.js";
@@ -21,6 +22,31 @@ afterAll(() => {
 async function listen(server: Server | ReturnType<typeof createTcpServer>): Promise<number> {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return (server.address() as { port: number }).port;
+}
+
+/** A loopback server that takes every connection and never answers: its port. */
+async function silentServer(): Promise<number> {
+  const sockets: Socket[] = [];
+  const silent = createTcpServer((s) => sockets.push(s));
+  const port = await listen(silent);
+  closers.push(() => {
+    for (const s of sockets) s.destroy();
+    silent.close();
+  });
+  return port;
+}
+
+/** A real process of the CLI: its exit code and output. */
+async function cliProcess(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (c) => (out += c));
+  child.stderr.on("data", (c) => (err += c));
+  const code = await new Promise<number | null>((r) => child.once("exit", r));
+  return { code, out, err };
 }
 
 describe("archivist mirror is bounded", () => {
@@ -66,14 +92,57 @@ describe("archivist mirror is bounded", () => {
     expect(readdirSync(dir)).toEqual([]);
   }, 60_000);
 
-  it("ends at its overall deadline against a server that never answers", async () => {
-    const sockets: Socket[] = [];
-    const silent = createTcpServer((s) => sockets.push(s));
-    const port = await listen(silent);
-    closers.push(() => {
-      for (const s of sockets) s.destroy();
-      silent.close();
+  // Issue 71: the only limits were a minute per request and an hour overall, so a server that
+  // took the connection and never answered held the mirror (still waiting after 20 s).
+  it("gives up on a request never answered after the stated limit, 15 s by default; verify --mirror then cannot evaluate (4)", async () => {
+    const port = await silentServer();
+    const dir = mkdtempSync(join(tmpdir(), "mirror-silent-"));
+    const record = join(dir, "record.json");
+    writeFileSync(record, "{}");
+    // The verifier reading the same log, in a process of its own, meanwhile.
+    const verifying = cliProcess(["verify", record, "--mirror", `http://127.0.0.1:${port}/tlog`]);
+    const started = Date.now();
+    const r = await runCli((a) => mirrorCommand.run(a), [`http://127.0.0.1:${port}/tlog`, join(dir, "m")]);
+    const took = Date.now() - started;
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(
+      /^FAILED GET http:\/\/127\.0\.0\.1:\d+\/tlog\/key: no answer within 15s, the time limit of one request \(--timeout\)\n$/,
+    );
+    expect(took).toBeGreaterThanOrEqual(14_500);
+    expect(took).toBeLessThan(20_000);
+    const verified = await verifying;
+    expect(verified.code, verified.err).toBe(4);
+    expect(verified.out).toMatch(/^CANNOT EVALUATE: GET \S+\/tlog\/checkpoint: no answer within 15s/);
+    const help = await runCli(archivist, ["mirror", "--help"]);
+    expect(help.out).toMatch(/each request --timeout \(default 15s/);
+  }, 60_000);
+
+  it("takes its time limit per request from --timeout; a malformed one is a usage error", async () => {
+    const port = await silentServer();
+    const dir = mkdtempSync(join(tmpdir(), "mirror-silent-"));
+    const started = Date.now();
+    const r = await runCli(
+      (a) => mirrorCommand.run(a),
+      [`http://127.0.0.1:${port}/tlog`, dir, "--timeout", "0.5"],
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(
+      /^FAILED GET \S+\/tlog\/key: no answer within 0\.5s, the time limit of one request/,
+    );
+    const bad = await runCli(
+      (a) => mirrorCommand.run(a),
+      [`http://127.0.0.1:${port}/tlog`, dir, "--timeout", "0"],
+    );
+    expect(bad).toMatchObject({
+      code: 64,
+      out: "",
+      err: 'archivist mirror: --timeout takes seconds > 0, got "0"\n',
     });
+  });
+
+  it("ends at its overall deadline against a server that never answers", async () => {
+    const port = await silentServer();
     const dir = mkdtempSync(join(tmpdir(), "mirror-silent-"));
     const r = await runCli(
       (a) => mirrorCommand.run(a),
