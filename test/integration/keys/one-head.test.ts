@@ -1,12 +1,16 @@
+import { execFileSync } from "node:child_process";
 import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPgReplica } from "../../../bench/pg-replica.js";
 import { loadConfig } from "../../../src/config.js";
 import { type RunningService, startService } from "../../../src/server.js";
 import { bootstrapDir } from "../../helpers/bootstrap-dir.js";
 import { POSTGRES_ADMIN_URL, testEngine } from "../../helpers/databases.js";
 import { ETCD_URL, etcdMissing, etcdPrefix } from "../../helpers/etcd.js";
+import { startPgCluster } from "../../helpers/pg-cluster.js";
+import { until } from "../../helpers/poll.js";
 
 /*
  * Issue 71, one head: two services that each believe they sign one log (a promoted standby, a
@@ -74,8 +78,8 @@ const event = (assetId: string, who: string, n: number) => ({
 });
 
 /** Every signed head a database holds: checkpoints' roots by size, seals' peaks by MMR size. */
-async function heads(db: string): Promise<{ checkpoints: Map<number, string>; seals: Map<number, string> }> {
-  const c = new pg.Client({ connectionString: dbUrl(db) });
+async function heads(url: string): Promise<{ checkpoints: Map<number, string>; seals: Map<number, string> }> {
+  const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
     const cps = await c.query<{ size: string; root: Buffer }>(
@@ -96,6 +100,36 @@ async function heads(db: string): Promise<{ checkpoints: Map<number, string>; se
 }
 
 let assetId = "";
+
+/**
+ * Two services' databases hold one head at every size; exactly one service lost the log's head:
+ * it refuses the log's writes (503 HEAD_LOST) and is not ready, naming the log; the other takes them.
+ */
+async function oneHead(
+  label: string,
+  urls: string[],
+  services: Started[],
+  loserIs: (loser: Started) => void,
+): Promise<void> {
+  const [p, s] = await Promise.all(urls.map(heads));
+  for (const [size, root] of p?.checkpoints ?? [])
+    if (s?.checkpoints.has(size)) expect(s.checkpoints.get(size), `${label}: checkpoint ${size}`).toBe(root);
+  for (const [size, peaks] of p?.seals ?? [])
+    if (s?.seals.has(size)) expect(s.seals.get(size), `${label}: seal ${size}`).toBe(peaks);
+  const lost = services.filter((x) => x.s.ctx.logGuard.headLost(base.tenant));
+  expect(lost, `${label}: the services that lost the head`).toHaveLength(1);
+  const loser = lost[0] as Started;
+  const winner = services.find((x) => x !== loser) as Started;
+  loserIs(loser);
+  const e = event(assetId, "after", 0);
+  const refused = await post(loser, e.path, e.body);
+  expect(refused.status).toBe(503);
+  expect(JSON.stringify(refused.json.details)).toContain("HEAD_LOST");
+  expect((await post(winner, e.path, e.body)).status).toBe(200);
+  const ready = await fetch(`${loser.s.url}/readyz`);
+  expect(ready.status).toBe(503);
+  expect(((await ready.json()) as { message: string }).message).toContain(`tenant/${base.tenant}`);
+}
 
 describe.runIf(postgres && !missing)("one head: two services on two databases of one log", () => {
   beforeAll(async () => {
@@ -182,4 +216,75 @@ describe.runIf(postgres && !missing)("one head: two services on two databases of
     }
     console.info(`one head: ${RUNS} runs, the head lost by: ${losers.join(" ")}`);
   }, 600_000);
+
+  it("a streaming standby promoted while the primary's service runs: one head, and the service that lost it takes no writes", async () => {
+    const primary = await startPgCluster();
+    const services: Started[] = [];
+    try {
+      await admin(async (c) => {
+        // The shared log's past, copied onto the primary of the test's own.
+        await c.query(`create database ${template}_copy template ${template}`);
+      });
+      const dump = execFileSync("pg_dump", ["--no-owner", dbUrl(`${template}_copy`)], { maxBuffer: 1 << 28 });
+      await admin((c) => c.query(`drop database ${template}_copy`));
+      const onPrimary = new pg.Client({ connectionString: primary.url() });
+      await onPrimary.connect();
+      await onPrimary.query("create database archivist");
+      await onPrimary.end();
+      execFileSync("psql", ["-q", "-v", "ON_ERROR_STOP=1", primary.url("archivist")], { input: dump });
+      const standby = await startPgReplica(primary.url());
+      try {
+        const prefix = etcdPrefix("one-head-promoted");
+        const keyDirs = [0, 1].map((i) => {
+          const k = join(base.dir, `keys-promoted-${i}`);
+          cpSync(base.keyDir, k, { recursive: true });
+          return k;
+        });
+        const env = (i: number, url: string) => ({
+          DATABASE_URL: url,
+          DATA_DIR: join(base.dir, `data-promoted-${i}`),
+          ARCHIVIST_KEY_DIR: keyDirs[i] as string,
+          ARCHIVIST_ETCD_ENDPOINTS: ETCD_URL,
+          ARCHIVIST_ETCD_PREFIX: prefix,
+        });
+        const first = await start(env(0, primary.url("archivist")));
+        services.push(first);
+        const e0 = event(assetId, "primary", 0);
+        expect((await post(first, e0.path, e0.body)).status).toBe(200);
+        await first.s.workers.flush();
+        // The standby has what the primary sealed; then it is promoted while the first service runs.
+        const standbyUrl = standby.urlOf(primary.url("archivist"));
+        await until(async () => {
+          const c = new pg.Client({ connectionString: standbyUrl });
+          await c.connect().catch(() => undefined);
+          const r = await c
+            .query("select count(*)::int as n from seals where tenant_id = $1", [base.tenant])
+            .catch(() => ({ rows: [{ n: 0 }] }));
+          await c.end().catch(() => undefined);
+          const n = (await heads(primary.url("archivist"))).seals.size;
+          return (r.rows[0] as { n: number }).n === n || undefined;
+        }, 30_000);
+        await standby.promote();
+        const second = await start(env(1, standbyUrl));
+        services.push(second);
+        for (let round = 0; round < 2; round++) {
+          await Promise.all(
+            services.map(async (x, i) => {
+              for (let n = 0; n < 2 + i; n++) {
+                const e = event(assetId, `promoted-${i}`, round * 10 + n);
+                await post(x, e.path, e.body);
+              }
+            }),
+          );
+          await Promise.all(services.map((x) => x.s.workers.flush()));
+        }
+        await oneHead("promoted standby", [primary.url("archivist"), standbyUrl], services, () => undefined);
+      } finally {
+        for (const x of services) await x.s.close().catch(() => undefined);
+        await standby.close();
+      }
+    } finally {
+      await primary.close();
+    }
+  }, 300_000);
 });
