@@ -3,6 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { markBinsExecutable } from "./executable-bins.mjs";
 
 const roots = ["src", "plugins", "bench"];
 const marker = "dist/src/cli/main.js";
@@ -23,6 +24,8 @@ if (!existsSync(marker) || statSync(marker).mtimeMs < sourceTime) {
     stdio: "inherit",
   });
 }
+// Every time, not only after a build here: a dist/ built by hand (`npx tsc`) runs too.
+markBinsExecutable();
 // The /verify page's browser bundle is built with the package too.
 if (!existsSync("dist/web/verify.js") || statSync("dist/web/verify.js").mtimeMs < sourceTime) {
   execFileSync(process.execPath, ["scripts/build-web.mjs"], { stdio: "inherit" });
