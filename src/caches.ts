@@ -20,7 +20,10 @@ export interface Caches {
    * change once stored (services/access/readable-records.ts).
    */
   eventFacts: Map<string, EventAccessFacts>;
-  /** Each committed record's log entry, by record id: an entry never changes (services/ledger/proofs.ts). */
+  /**
+   * Each committed record's log entry, by record id, once a seal's or checkpoint's signature
+   * vouched for it: an entry never changes, but its row can be rewritten (services/ledger/proofs.ts).
+   */
   entries: Map<string, EntryRow & { tenant_id: string }>;
   /** Each log's latest seal as receipts take it: read at most every 200 ms, once for all who ask together. */
   latestSeals: LatestSeals;

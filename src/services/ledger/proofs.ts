@@ -1,11 +1,19 @@
 import type { Ctx } from "../../context.js";
 import { consistencyProofIndices } from "../../core/log/mmr-proof.js";
 import * as treeProof from "../../core/log/tree-proof.js";
+import { nodeSha256 } from "../../core/node/crypto.js";
 import { ApiError, badRequest } from "../../errors/api-error.js";
 import type { MmrProofForm } from "../../formats/cose/receipt.js";
+import { parseIdTimestamp } from "../../formats/ledger/idtimestamp.js";
 import { isValidMmrSize, mmrIndexOfLeaf, peakIndices } from "../../formats/mmr/indices.js";
 import { includedRoot, inclusionProofIndices } from "../../formats/mmr/proof.js";
+import {
+  assetFreeEventLeafHash,
+  assetFreeExtraBytes,
+  assetFreeLeafSchemas,
+} from "../../formats/record/leaf.js";
 import * as tree from "../../formats/rfc9162/index.js";
+import { registeredEvent } from "../../formats/scitt/registered.js";
 import { signedWith } from "../../keys/keyring.js";
 import type { SignedBasis, SigningWhat } from "../../keys/signed-basis.js";
 import type { Queryable } from "../../store/db.js";
@@ -14,7 +22,6 @@ import { mmrNodesOf, type NodeSource, treeNodesOf } from "../../store/period-arc
 import { getSeal, type SealRow } from "../../store/seals.js";
 import { type CheckpointRow, latestCheckpoint } from "../../store/tlog-checkpoints.js";
 import { nodeKey, tlogSize } from "../../store/tlog-nodes.js";
-import { readThrough } from "../read-through.js";
 import { readNodeSource } from "./node-source.js";
 import { mmrReceiptSigning, treeReceiptSigning } from "./receipt-signing.js";
 import { type RowLeaf, rowGives, rowLeaves, treeLeafOf } from "./record-leaf.js";
@@ -25,23 +32,46 @@ export type Profile = "mmr" | "rfc9162";
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const conflict = (message: string) => new ApiError("conflict", message);
 
+/** What a proof answers for a node the database no longer holds: `node` names it. */
+type MissingNode = (node: string) => Error;
+
+/** A missing node where nothing is signed from it: the service's own fault, as ever. */
+const missingInternally: MissingNode = (node) => new ApiError("internal", `${node} is missing`);
+
+/**
+ * A missing node where a receipt or proof is signed from it: refused as any other row that does
+ * not follow from what was signed (503, logged, counted), since only a writer of the database
+ * removes a node under a seal.
+ */
+export const missingRefused =
+  (basis: SignedBasis, what: SigningWhat, tenantId: string): MissingNode =>
+  (node) =>
+    basis.refuse(what, tenantId, `${node} is missing from the database`);
+
 async function nodes(
   src: NodeSource,
   tenantId: string,
   indices: number[],
+  missing: MissingNode = missingInternally,
 ): Promise<(i: number) => Uint8Array> {
   const map = await mmrNodesOf(src, tenantId, indices);
   return (i) => {
     const n = map.get(i);
-    if (!n) throw new ApiError("internal", `log node ${i} is missing`);
+    if (!n) throw missing(`log node ${i}`);
     return n;
   };
 }
 
 /** Inclusion path of an entry in the MMR of `size`, and the peak it leads to. */
-async function inclusion(src: NodeSource, tenantId: string, entry: EntryRow, size: number) {
+async function inclusion(
+  src: NodeSource,
+  tenantId: string,
+  entry: EntryRow,
+  size: number,
+  missing?: MissingNode,
+) {
   const indices = inclusionProofIndices(size, entry.mmr_index);
-  const get = await nodes(src, tenantId, indices);
+  const get = await nodes(src, tenantId, indices, missing);
   const path = indices.map(get);
   return { path, peak: includedRoot(entry.mmr_index, entry.leaf, path) };
 }
@@ -58,12 +88,34 @@ async function sealFor(db: Queryable, tenantId: string, entry: EntryRow | undefi
 // Past this many kept entries the cache starts over (~0.2 kB each).
 const ENTRIES_KEPT = 100_000;
 
-/** The record's log entry: kept once it exists (an entry never changes). */
+type Entry = EntryRow & { tenant_id: string };
+
+/**
+ * The record's log entry: the one kept once a signature vouched for it (`keepChecked`), else the
+ * row as read now, unchecked. An entry never changes, but its row is a database writer's to
+ * rewrite: one kept before its check would answer for it until a restart, restored row or not.
+ */
 async function entryOf(
-  ctx: Pick<Ctx, "caches" | "reads" | "blobs">,
+  ctx: Pick<Ctx, "caches" | "reads">,
   recordId: string,
-): Promise<(EntryRow & { tenant_id: string }) | undefined> {
-  return readThrough(ctx.caches.entries, recordId, ENTRIES_KEPT, () => entryOfRecord(ctx.reads, recordId));
+): Promise<{ entry: Entry | undefined; checked: boolean }> {
+  const kept = ctx.caches.entries.get(recordId);
+  if (kept) return { entry: kept, checked: true };
+  return { entry: await entryOfRecord(ctx.reads, recordId), checked: false };
+}
+
+/**
+ * Keeps an entry whose leaf and position a signature vouched for: its MMR leaf at `mmr_index`
+ * led to a peak of a verified seal (`by: "seal"`), or its tree leaf, when that is the MMR leaf
+ * (not a registered statement's payload), to a verified checkpoint's root. Its leaf index
+ * follows from its MMR position, so one that does not is kept by neither.
+ */
+function keepChecked(ctx: Pick<Ctx, "caches">, e: Entry, by: "seal" | "checkpoint", row?: RowLeaf): void {
+  if (mmrIndexOfLeaf(e.leaf_index) !== e.mmr_index) return;
+  if (by === "checkpoint" && row?.statementPayload) return;
+  const kept = ctx.caches.entries;
+  if (kept.size >= ENTRIES_KEPT) kept.clear();
+  kept.set(e.record_id, e);
 }
 
 /** The latest seal covering the entry, as kept for receipts (`LatestSeals`), or 409 while the record waits for one. */
@@ -86,11 +138,12 @@ export async function treeNodes(
   src: NodeSource,
   tenantId: string,
   coords: tree.NodeCoord[],
+  missing: MissingNode = missingInternally,
 ): Promise<tree.NodeGetter> {
   const map = await treeNodesOf(src, tenantId, coords);
   return (level, idx) => {
     const n = map.get(nodeKey(level, idx));
-    if (!n) throw new ApiError("internal", `tree node ${level}/${idx} is missing`);
+    if (!n) throw missing(`tree node ${level}/${idx}`);
     return n;
   };
 }
@@ -158,17 +211,94 @@ export async function leafOfRow(
   db: Queryable,
   basis: SignedBasis,
   what: SigningWhat,
-  e: EntryRow & { tenant_id: string },
+  e: Entry,
   rows?: Map<string, RowLeaf>,
 ): Promise<Uint8Array> {
+  return treeLeafOf(e, await rowOf(db, basis, what, e, rows));
+}
+
+/** The entry's record row as `leafOfRow` checks it: refused unless it gives the logged leaf. */
+async function rowOf(
+  db: Queryable,
+  basis: SignedBasis,
+  what: SigningWhat,
+  e: Entry,
+  rows?: Map<string, RowLeaf>,
+): Promise<RowLeaf | undefined> {
   const row = (rows ?? (await rowLeaves(db, [e]))).get(e.record_id);
   if (!rowGives(e, row))
     throw basis.refuse(
       what,
       e.tenant_id,
-      `the row of record ${e.record_id} does not hash to the leaf logged for it at index ${e.mmr_index}`,
+      row?.unreadable
+        ? `the row of record ${e.record_id} gives no leaf (${row.unreadable})`
+        : `the row of record ${e.record_id} does not hash to the leaf logged for it at index ${e.mmr_index}`,
     );
-  return treeLeafOf(e, row);
+  return row;
+}
+
+/**
+ * The entry's MMR inclusion path in the seal and the peak it leads to, refused unless its record's
+ * row gives its leaf and the peak is one the seal's signature holds; the entry is then kept.
+ */
+async function checkedInclusion(
+  ctx: Pick<Ctx, "caches" | "reads" | "blobs" | "logGuard">,
+  what: SigningWhat,
+  e: Entry,
+  seal: SealRow,
+): Promise<{ path: Uint8Array[]; peak: Uint8Array }> {
+  const basis = ctx.logGuard.basis;
+  await rowOf(ctx.reads, basis, what, e);
+  const proof = await inclusion(
+    readNodeSource(ctx),
+    e.tenant_id,
+    e,
+    seal.mmr_size,
+    missingRefused(basis, what, e.tenant_id),
+  );
+  await peakOfSeal(basis, what, seal, e, proof.peak);
+  keepChecked(ctx, e, "seal");
+  return proof;
+}
+
+/** The MMR leaves a registered statement gives at an entry, as a verifier recomputes them from the statement alone. */
+function statementLeaves(statement: Uint8Array, e: Entry): Uint8Array[] {
+  const made = registeredEvent(statement);
+  const { id } = parseIdTimestamp(e.idtimestamp);
+  return assetFreeLeafSchemas(made).map((schema) =>
+    assetFreeEventLeafHash(made, id, assetFreeExtraBytes(e.tenant_id), schema, nodeSha256),
+  );
+}
+
+/**
+ * Refuses (as `what`) unless a registered statement's stored bytes give the MMR leaf logged for its
+ * record, that leaf first checked against the seal's signature: the bytes are a column a writer of
+ * the database can swap for another genuine statement, which the record's receipt (or tlog-proof)
+ * would then be served with. The MMR leaf commits to the whole statement (its digest, issuer,
+ * subject); the RFC 9162 leaf to its payload alone. 409 while no seal covers the record.
+ */
+export async function statementFollowsLog(
+  ctx: Pick<Ctx, "caches" | "reads" | "blobs" | "logGuard">,
+  recordId: string,
+  statement: Uint8Array,
+  what: SigningWhat,
+): Promise<void> {
+  const { entry, checked } = await entryOf(ctx, recordId);
+  const seal = await recentSealFor(ctx, entry?.tenant_id ?? "", entry);
+  const e = entry as Entry;
+  if (!checked) await checkedInclusion(ctx, what, e, seal);
+  let leaves: Uint8Array[];
+  try {
+    leaves = statementLeaves(statement, e);
+  } catch {
+    leaves = [];
+  }
+  if (!leaves.some((l) => tree.sameHash(l, e.leaf)))
+    throw ctx.logGuard.basis.refuse(
+      what,
+      e.tenant_id,
+      `the statement stored for record ${recordId} does not give the leaf logged for it at index ${e.mmr_index}`,
+    );
 }
 
 /**
@@ -184,10 +314,10 @@ export async function receiptFor(
   profile: Profile = "mmr",
   form: MmrProofForm = "map",
 ): Promise<Uint8Array> {
-  const entry = await entryOf(ctx, recordId);
+  const { entry, checked } = await entryOf(ctx, recordId);
   const tenantId = entry?.tenant_id ?? "";
   const seal = await recentSealFor(ctx, tenantId, entry);
-  const e = entry as EntryRow;
+  const e = entry as Entry;
   const key = await ctx.keys.get("seal", "ES256");
   const basis = ctx.logGuard.basis;
   const receipts = ctx.caches.receipts;
@@ -195,21 +325,21 @@ export async function receiptFor(
     const cp = await checkpointCovering(ctx.reads, tenantId, e.leaf_index);
     // The kid too: after a rotation, receipts are signed anew by the current key.
     const cacheKey = `${recordId}:rfc9162:${cp.size}:${key.kid}`;
+    // A receipt kept is answered for an entry a signature vouched for; another is checked first.
     const cached = receipts.get(cacheKey);
-    if (cached) return cached;
+    if (cached && checked) return cached;
     const root = await basis.checkpointRoot("receipt_rfc9162", cp);
-    const hash = await leafOfRow(
-      ctx.reads,
-      basis,
-      "receipt_rfc9162",
-      entry as EntryRow & { tenant_id: string },
-    );
+    const row = await rowOf(ctx.reads, basis, "receipt_rfc9162", e);
     const get = await treeNodes(
       readNodeSource(ctx),
       tenantId,
       treeProof.inclusionProofNodes(e.leaf_index, cp.size),
+      missingRefused(basis, "receipt_rfc9162", tenantId),
     );
-    const path = treePathToSigned(basis, "receipt_rfc9162", cp, root, { index: e.leaf_index, hash }, get);
+    const leaf = { index: e.leaf_index, hash: treeLeafOf(e, row) };
+    const path = treePathToSigned(basis, "receipt_rfc9162", cp, root, leaf, get);
+    keepChecked(ctx, e, "checkpoint", row);
+    if (cached) return cached;
     const receipt = await signedWith(
       key,
       treeReceiptSigning(ctx, key, tenantId, { treeSize: cp.size, leafIndex: e.leaf_index, path, root }),
@@ -220,10 +350,9 @@ export async function receiptFor(
   }
   const cacheKey = `${recordId}:mmr-${form}:${seal.mmr_size}:${key.kid}`;
   const cached = receipts.get(cacheKey);
+  if (cached && checked) return cached;
+  const { path, peak } = await checkedInclusion(ctx, "receipt", e, seal);
   if (cached) return cached;
-  await leafOfRow(ctx.reads, basis, "receipt", entry as EntryRow & { tenant_id: string });
-  const { path, peak } = await inclusion(readNodeSource(ctx), tenantId, e, seal.mmr_size);
-  await peakOfSeal(basis, "receipt", seal, e, peak);
   const receipt = await signedWith(key, mmrReceiptSigning(ctx, key, tenantId, e, { path, peak, form }));
   if (receipts.size > RECEIPTS_KEPT) receipts.clear();
   receipts.set(cacheKey, receipt);

@@ -1,7 +1,6 @@
 import type { Ctx } from "../../context.js";
 import type { Signer } from "../../core/log/sign1.js";
 import * as treeProof from "../../core/log/tree-proof.js";
-import { ApiError } from "../../errors/api-error.js";
 import { includedRoot, inclusionProofIndices } from "../../formats/mmr/proof.js";
 import type * as tree from "../../formats/rfc9162/index.js";
 import { type Es256Key, signedWith } from "../../keys/keyring.js";
@@ -10,7 +9,14 @@ import { mmrNodesOf } from "../../store/period-archive.js";
 import { getSeal, type SealRow } from "../../store/seals.js";
 import { type CheckpointRow, latestCheckpoint } from "../../store/tlog-checkpoints.js";
 import { readNodeSource } from "./node-source.js";
-import { leafOfRow, type Profile, peakOfSeal, treeNodes, treePathToSigned } from "./proofs.js";
+import {
+  leafOfRow,
+  missingRefused,
+  type Profile,
+  peakOfSeal,
+  treeNodes,
+  treePathToSigned,
+} from "./proofs.js";
 import { mmrReceiptSigning, treeReceiptSigning } from "./receipt-signing.js";
 import { type RowLeaf, rowLeaves } from "./record-leaf.js";
 
@@ -112,9 +118,10 @@ async function mmrReceipts(
   for (const e of entries) await leafOfRow(ctx.reads, ctx.logGuard.basis, "receipt", e, rows);
   const paths = entries.map((e) => inclusionProofIndices(seal.mmr_size, e.mmr_index));
   const nodes = await mmrNodesOf(readNodeSource(ctx), tenantId, [...new Set(paths.flat())]);
+  const missing = missingRefused(ctx.logGuard.basis, "receipt", tenantId);
   const node = (i: number) => {
     const n = nodes.get(i);
-    if (!n) throw new ApiError("internal", `log node ${i} is missing`);
+    if (!n) throw missing(`log node ${i}`);
     return n;
   };
   const out = new Map<string, RecordReceipt>();
@@ -152,7 +159,12 @@ async function treeReceipts(
   const coords = new Map<string, tree.NodeCoord>();
   for (const c of covered.flatMap((e) => treeProof.inclusionProofNodes(e.leaf_index, cp.size)))
     coords.set(`${c.level}:${c.idx}`, c);
-  const get = await treeNodes(readNodeSource(ctx), tenantId, [...coords.values()]);
+  const get = await treeNodes(
+    readNodeSource(ctx),
+    tenantId,
+    [...coords.values()],
+    missingRefused(basis, "receipt_rfc9162", tenantId),
+  );
   for (const e of covered) {
     const hash = await leafOfRow(ctx.reads, basis, "receipt_rfc9162", e, rows);
     const path = treePathToSigned(basis, "receipt_rfc9162", cp, root, { index: e.leaf_index, hash }, get);

@@ -15,6 +15,20 @@ export interface RowLeaf {
   leaves: Uint8Array[];
   /** A registered statement's tree leaf is its payload's hash, not the record's leaf. */
   statementPayload?: Uint8Array;
+  /** Why the row gives no leaf: it reads as no committed record (moved to another log, say). */
+  unreadable?: string;
+}
+
+/**
+ * The leaves `make` recomputes, or none with the reason: a row rewritten under the log reads as
+ * no record at all as often as another one, and is refused as any row that does not give its leaf.
+ */
+function leavesOf(make: () => Uint8Array[]): Pick<RowLeaf, "leaves" | "unreadable"> {
+  try {
+    return { leaves: make() };
+  } catch (err) {
+    return { leaves: [], unreadable: (err as Error).message };
+  }
 }
 
 /**
@@ -29,11 +43,14 @@ export async function rowLeaves(
   const out = new Map<string, RowLeaf>();
   const ids = (kind: EntryRow["kind"]) => entries.filter((e) => e.kind === kind).map((e) => e.record_id);
   for (const row of await eventsByIds(db, ids("asset_event")))
-    out.set(row.id, { leaves: candidateLeaves(assetEventRecord(row)) });
+    out.set(
+      row.id,
+      leavesOf(() => candidateLeaves(assetEventRecord(row))),
+    );
   for (const row of await freeEventsByIds(db, ids("event"))) {
     const payload = row.attributes.payload;
     out.set(row.id, {
-      leaves: candidateLeaves(freeEventRecord(row)),
+      ...leavesOf(() => candidateLeaves(freeEventRecord(row))),
       ...(row.registered && typeof payload === "string"
         ? { statementPayload: new Uint8Array(Buffer.from(payload, "hex")) }
         : {}),

@@ -6,7 +6,7 @@ import { getStatement } from "../../store/free-events.js";
 import { entryOfRecord } from "../../store/ledger.js";
 import { cosignaturesOf, publishedCheckpoint } from "../../store/tlog-checkpoints.js";
 import { readNodeSource } from "./node-source.js";
-import { leafOfRow, treeNodes, treePathToSigned } from "./proofs.js";
+import { leafOfRow, missingRefused, statementFollowsLog, treeNodes, treePathToSigned } from "./proofs.js";
 
 const conflict = (message: string) => new ApiError("conflict", message);
 
@@ -15,11 +15,12 @@ const conflict = (message: string) => new ApiError("conflict", message);
  * checkpoint (the newest a witness quorum cosigned, as `checkpoint` serves it), that checkpoint
  * with its cosignatures, and as the (unauthenticated) extra data the record's identity and, for a
  * registered statement, the statement: its tree leaf is the payload's hash, and only the
- * statement ties the record's subject and issuer to it. 409 while no published checkpoint covers
+ * statement ties the record's subject and issuer to it (so it is given only as its MMR leaf, under
+ * a seal, commits to it). 409 while no published checkpoint (or, for a statement, no seal) covers
  * the record yet.
  */
 export async function tlogProofFor(
-  ctx: Pick<Ctx, "blobs" | "reads" | "logGuard">,
+  ctx: Pick<Ctx, "blobs" | "caches" | "reads" | "logGuard">,
   recordId: string,
   identity: string,
 ): Promise<string> {
@@ -37,8 +38,11 @@ export async function tlogProofFor(
     readNodeSource(ctx),
     entry.tenant_id,
     treeProof.inclusionProofNodes(entry.leaf_index, cp.size),
+    missingRefused(basis, "tlog_proof", entry.tenant_id),
   );
   const statement = entry.kind === "event" ? await getStatement(ctx.reads, recordId) : undefined;
+  // The tree leaf holds the payload alone: the statement is served only as the MMR leaf gives it.
+  if (statement) await statementFollowsLog(ctx, recordId, statement, "tlog_proof");
   return formatTlogProof({
     extra: formatProofExtra({ identity, statement }),
     index: entry.leaf_index,

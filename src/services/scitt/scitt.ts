@@ -29,7 +29,7 @@ import {
   requireReadableRecord,
   requireReadableStatement,
 } from "../access/readable-records.js";
-import { type Profile, receiptFor } from "../ledger/proofs.js";
+import { type Profile, receiptFor, statementFollowsLog } from "../ledger/proofs.js";
 import { createAssetWithEvents } from "../records/assets.js";
 import { createFreeEvent } from "../records/free-events.js";
 import { tenancyIssuer, trustedKeys } from "./issuer-keys.js";
@@ -278,6 +278,8 @@ export async function entryStatement(
   const receipt = await entryReceipt(ctx, reader, entryId, profile, form);
   if (!receipt)
     throw new ApiError("conflict", "the entry is not yet sealed; its transparent form is not available yet");
+  // The bytes are the database's: another genuine statement in their place would carry this receipt.
+  await statementFollowsLog(ctx, id, statement, profile === "rfc9162" ? "receipt_rfc9162" : "receipt");
   return attachReceipts(statement, [receipt]);
 }
 
