@@ -52,6 +52,7 @@ export async function withContext<T>(
   } finally {
     await ctx.reads.close();
     await ctx.standby?.close();
+    await ctx.logGuard.shared?.heads.close();
     await ctx.db.close();
     await ctx.keys.close();
   }

@@ -21,6 +21,7 @@ export const scanCommand = declared(
       } finally {
         await ctx.reads.close();
         await ctx.standby?.close();
+        await ctx.logGuard.shared?.heads.close();
         await ctx.db.close();
       }
     }),

@@ -10,7 +10,7 @@ import { latestCheckpoint } from "../store/tlog-checkpoints.js";
 import { tlogSize } from "../store/tlog-nodes.js";
 import { withNodes } from "../store/tlog-tiles.js";
 import { type HeldLog, heldBehind, heldFork } from "./held-log.js";
-import type { LogHeads } from "./log-heads.js";
+import type { LogHead, LogHeads } from "./log-heads.js";
 import { HeadBusy, SharedHead } from "./shared-head.js";
 import { SignedBasis, type SigningKeyHistory } from "./signed-basis.js";
 import type { SignedLogState, SignedStates } from "./signed-state.js";
@@ -182,13 +182,19 @@ export class LogGuard {
    * first head), then every head another service settles later, as the store reports it.
    */
   private async checkHeads(db: Queryable, shared: SharedHead): Promise<void> {
-    const tenants = new Set([...(await this.states.tenants()), ...(await shared.heads.tenants())]);
-    for (const t of tenants) {
-      const h = await shared.adopt(db, t, await this.states.read(t));
-      if (h) this.hold(h);
+    // etcd out of reach at start holds up nothing: the swap before each signing decides, and
+    // `/readyz` says etcd does not answer.
+    try {
+      const tenants = new Set([...(await this.states.tenants()), ...(await shared.heads.tenants())]);
+      for (const t of tenants) {
+        const h = await shared.adopt(db, t, await this.states.read(t));
+        if (h) this.hold(h);
+      }
+    } catch (err) {
+      this.log.error({ err, heads: shared.heads.where }, "the logs' heads could not be read at start");
     }
-    await shared.heads.watch((t, head) => {
-      void shared
+    const judged = (t: string, head: LogHead) =>
+      shared
         .judge(db, t, head)
         .then((h) => {
           if (h) this.hold(h);
@@ -196,7 +202,11 @@ export class LogGuard {
         .catch((err: unknown) =>
           this.log.error({ err, log: `tenant/${t}` }, "checking the log's new head failed"),
         );
-    });
+    void shared.heads
+      .watch((t, head) => void judged(t, head))
+      .catch((err: unknown) =>
+        this.log.error({ err, heads: shared.heads.where }, "watching the logs' heads failed"),
+      );
   }
 
   /** Held logs that are consistent again (an operator accepted the restore): released. */

@@ -64,10 +64,10 @@ const setup = postgres ? await clusters() : undefined;
 // it without accept-restore. Required in CI, like the clusters.
 const noEtcd = setup ? await etcdMissing() : undefined;
 if (noEtcd && process.env.CI === "true") throw new Error(`the failover test needs etcd in CI: ${noEtcd}`);
-const heads =
-  setup && !noEtcd
-    ? { ARCHIVIST_ETCD_ENDPOINTS: ETCD_URL, ARCHIVIST_ETCD_PREFIX: etcdPrefix("failover") }
-    : {};
+const headsPrefix = setup && !noEtcd ? etcdPrefix("failover") : undefined;
+const heads: Record<string, string> = headsPrefix
+  ? { ARCHIVIST_ETCD_ENDPOINTS: ETCD_URL, ARCHIVIST_ETCD_PREFIX: headsPrefix }
+  : {};
 const witnessPort = await freePort();
 /** A checkpoint note's body (the text its signatures sign), parsed. */
 const bodyOf = (note: string) => parseCheckpoint(`${note.split("\n\n")[0]}\n`);
@@ -305,8 +305,8 @@ describe.runIf(parts)("a failover to the promoted standby", () => {
     expect(named.length).toBeGreaterThanOrEqual(4);
 
     // With the head in etcd, the new service moved it on from the old service's, itself.
-    if (heads.ARCHIVIST_ETCD_PREFIX) {
-      const store = new EtcdHeads([ETCD_URL], heads.ARCHIVIST_ETCD_PREFIX, next.s.ctx.log);
+    if (headsPrefix) {
+      const store = new EtcdHeads([ETCD_URL], headsPrefix, next.s.ctx.log);
       const inEtcd = await store.read(tenant);
       await store.close();
       expect(inEtcd?.signer).toBe(next.s.ctx.logGuard.shared?.heads.signer);
