@@ -17,6 +17,8 @@ export interface PgCluster {
    * shut down, flushed or sent to a standby after this.
    */
   kill9(): Promise<void>;
+  /** `pg_ctl stop -m immediate`: the server quits at once, without a checkpoint, as on a power loss. */
+  stopImmediate(): Promise<void>;
   /** Stops it if it still runs and removes its directory. */
   close(): Promise<void>;
 }
@@ -97,6 +99,10 @@ export async function startPgCluster(): Promise<PgCluster> {
         } catch {
           // Gone already.
         }
+      killed = true;
+    },
+    async stopImmediate() {
+      await as("pg_ctl", ["-D", data, "-w", "-t", "60", "-m", "immediate", "stop"]);
       killed = true;
     },
     async close() {
