@@ -34,7 +34,22 @@ describe("docs/keys.md's backups", () => {
     expect(blocks).toMatch(/^BACKUPS=\$\{BACKUPS:-\$\(npm prefix\)\/walkthrough\/backups\}/m);
     expect(blocks).not.toMatch(/(^|[\s=])backups\//m);
     expect(blocks).toMatch(/--file="\$BACKUPS\//);
-    expect(blocks).toMatch(/cp -a data\/pgdata "\$BACKUPS\//);
+    expect(blocks).toMatch(/cp -a "\$DATA\/pgdata" "\$BACKUPS\//);
+  });
+
+  // Issue 74: the embedded database's block read a $BACKUPS only the block above set, and a $PID
+  // none set; its restore deleted data/pgdata before a copy that then failed.
+  it("each block sets what it reads, and deletes only after what replaces it is in place", () => {
+    for (const b of shellBlocks("docs/keys.md")) {
+      for (const [, name] of b.matchAll(/\$\{?(BACKUPS|DATA|PID|COPY|DUMP|DB|ADMIN)\b/g))
+        expect(b, `${name} is read but not set in:\n${b}`).toMatch(new RegExp(`(^|[\\s;(])${name}=`, "m"));
+      for (const m of b.matchAll(/\b(rm -rf|dropdb)\b/g)) {
+        const before = b.slice(0, m.index).split("\n").slice(-2).join("\n");
+        expect(before, `${m[1]} without its replacement checked first:\n${b}`).toMatch(
+          /(test -f|pg_restore --list)[^\n]*&&[\s\S]*$/,
+        );
+      }
+    }
   });
 });
 
