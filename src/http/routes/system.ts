@@ -4,6 +4,7 @@ import { tokenJwks } from "../../services/identity/token-keys.js";
 import { appIdpIssuer } from "../../services/identity/tokens.js";
 import type { HttpDeps } from "../deps.js";
 import type { Metrics } from "../metrics.js";
+import { workMetrics } from "../work-metrics.js";
 
 const digest = (s: string) => createHash("sha256").update(s).digest();
 const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
@@ -64,6 +65,8 @@ export function systemRoutes(
   // Per-route counts and the process's memory are for the operator: off unless a token is set,
   // then only to whoever presents it (a scraper's bearer token).
   const metricsToken = d.ctx.config.metricsToken;
+  // The waiting work's ages cost a read of the database at each scrape: only for a scraper.
+  if (metricsToken) workMetrics(metrics.registry, d.ctx);
   app.get("/metrics", async (req, res) => {
     if (!metricsToken)
       return res.code(404).send({

@@ -15,14 +15,21 @@ interface Service {
   environment?: Record<string, string>;
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
+  profiles?: string[];
+  volumes?: string[];
+  secrets?: string[];
+  ports?: string[];
 }
-const compose = parse(read("docker-compose.yml")) as { services: Record<string, Service> };
+const compose = parse(read("docker-compose.yml")) as {
+  services: Record<string, Service>;
+  secrets?: Record<string, { environment?: string }>;
+};
 const services = compose.services;
 const dockerfile = read("Dockerfile");
 
 describe("docker-compose.yml", () => {
-  it("runs the real topology: api, worker, PostgreSQL and Redis", () => {
-    expect(Object.keys(services).sort()).toEqual(["api", "postgres", "redis", "worker"]);
+  it("runs the real topology: api, worker, PostgreSQL and Redis (and Prometheus when asked)", () => {
+    expect(Object.keys(services).sort()).toEqual(["api", "postgres", "prometheus", "redis", "worker"]);
     expect(services.api?.command?.slice(-2)).toEqual(["serve", "--no-workers"]);
     expect(services.worker?.command?.at(-1)).toBe("worker");
     for (const name of ["api", "worker"]) {
@@ -60,5 +67,26 @@ describe("docker-compose.yml", () => {
     const runtime = stages.at(-1) ?? "";
     expect(runtime).toMatch(/^USER node$/m);
     expect(runtime).not.toMatch(/^USER root$/m);
+  });
+
+  it("runs Prometheus, with the profile `monitoring`, on the alerting rules and the api's metrics token", () => {
+    const p = services.prometheus;
+    // Pinned by version: a moving tag would change what evaluates the rules under the operator.
+    expect(p?.image).toMatch(/^prom\/prometheus:v\d+\.\d+\.\d+$/);
+    expect(p?.profiles).toEqual(["monitoring"]);
+    expect(p?.volumes).toContain("./deploy/prometheus:/etc/prometheus:ro");
+    expect(p?.command).toContain("--config.file=/etc/prometheus/prometheus.yml");
+    expect(existsSync(new URL("deploy/prometheus/prometheus.yml", root))).toBe(true);
+    expect(read("deploy/prometheus/prometheus.yml")).toContain(
+      "credentials_file: /run/secrets/archivist_metrics_token",
+    );
+    // The token reaches Prometheus as a secret file, and the api as the setting it serves /metrics with.
+    expect(p?.secrets).toEqual(["archivist_metrics_token"]);
+    expect(compose.secrets?.archivist_metrics_token?.environment).toBe("ARCHIVIST_METRICS_TOKEN");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's interpolation, not a JavaScript template
+    expect(services.api?.environment?.ARCHIVIST_METRICS_TOKEN).toBe("${ARCHIVIST_METRICS_TOKEN:-}");
+    // Its page has no login: reachable from this machine only.
+    expect(p?.ports?.every((port) => port.startsWith("127.0.0.1:"))).toBe(true);
+    expect(p?.depends_on?.api?.condition).toBe("service_healthy");
   });
 });
