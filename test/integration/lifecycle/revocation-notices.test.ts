@@ -321,6 +321,13 @@ describe("revocation notices to processors", () => {
         "http://192.168.0.10/",
         "http://0.0.0.0/",
         "http://[fd00:ec2::254]/",
+        // IPv6 forms that embed a refused IPv4 address (issue 71).
+        "http://[::127.0.0.1]:8080/",
+        "http://[::ffff:0:127.0.0.1]/",
+        "http://[64:ff9b::169.254.169.254]/latest/meta-data/",
+        "http://[64:ff9b:1::1]/",
+        "http://[2002:a9fe:a9fe::1]/",
+        "http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/",
       ]) {
         const res = await guarded.api("/archivist/v1/consent/processors", {
           method: "POST",
