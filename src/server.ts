@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { pino } from "pino";
+import { type Logger, pino } from "pino";
+import pretty from "pino-pretty";
 import { newCaches } from "./caches.js";
 import { type Config, effectiveBaseUrl } from "./config.js";
 import type { Ctx } from "./context.js";
@@ -48,6 +49,29 @@ interface ServiceContext extends Ctx {
 }
 
 /**
+ * The process's logger: JSON lines for a collector, readable lines for a person at a terminal
+ * (`npm start`), pino's own way (pino-pretty) and only when the output is one.
+ */
+export function processLogger(
+  level: string,
+  out: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout,
+): Logger {
+  const options = { level, base: { service: "archivist" } };
+  if (out.isTTY)
+    return pino(
+      options,
+      pretty({
+        destination: out,
+        colorize: true,
+        translateTime: "SYS:HH:MM:ss.l",
+        ignore: "pid,hostname,service",
+      }),
+    );
+  // stdout itself through pino's own fast destination; another stream (a test's) as it is.
+  return out === process.stdout ? pino(options) : pino(options, out);
+}
+
+/**
  * Opens storage (migrating it) and builds the context every part of the service shares.
  * `crossProcessWake`: connect the Redis wake signal (the service; not one-shot CLI commands).
  */
@@ -55,7 +79,7 @@ export async function openContext(
   config: Config,
   opts: { crossProcessWake?: boolean; baseUrl?: string } = {},
 ): Promise<ServiceContext> {
-  const log = pino({ level: config.logLevel, base: { service: "archivist" } });
+  const log = processLogger(config.logLevel);
   if (!config.dataDir.startsWith("memory://")) mkdirSync(config.dataDir, { recursive: true });
   const db = await openDb(config);
   let workers: Workers | undefined;
