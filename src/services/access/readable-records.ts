@@ -145,21 +145,22 @@ function freeEventReadable(
 
 /**
  * A registered statement the caller may read, in the log named by the path when it names one
- * (an entry of another log is not found there). Otherwise, with a token, 404. Without one, the
- * same answer for an entry that exists as for one that does not, so that an anonymous caller
- * cannot tell which entry ids a closed log holds: 404 where the path is a log anyone may read
- * (the service's root when it has a public log, an open tenancy's log: SCRAPI -11's "not
- * registered"), 401 anywhere else (a token might grant it).
+ * (an entry of another log is not found there): its event id. Otherwise, with a token, 404.
+ * Without one, the same answer for an entry that exists as for one that does not, whatever the
+ * id's form (`eventId` undefined: no entry can have it), so that an anonymous caller cannot tell
+ * which entry ids a closed log holds: 404 where the path is a log anyone may read (the service's
+ * root when it has a public log, an open tenancy's log: SCRAPI -11's "not registered"), 401
+ * anywhere else (a token might grant it).
  */
 export async function requireReadableStatement(
   ctx: Pick<Ctx, "config" | "db">,
   caller: Principal | undefined,
-  eventId: string,
+  eventId: string | undefined,
   log: string | undefined,
-): Promise<void> {
-  const free = await freeEventOwner(ctx.db, eventId);
+): Promise<string> {
+  const free = eventId === undefined ? undefined : await freeEventOwner(ctx.db, eventId);
   const here = free?.registered === true && (log === undefined || free.tenant_id === log);
-  if (free && here && freeEventReadable(ctx, caller, free)) return;
+  if (eventId !== undefined && free && here && freeEventReadable(ctx, caller, free)) return eventId;
   if (caller || (await publicLog(ctx, log))) throw notFound("entry");
   throw unauthenticated("this entry is not in a public log: a token is required");
 }

@@ -47,11 +47,13 @@ export class RegistrationClosed extends CodedError<"REGISTRATION_CLOSED"> {
 /** Entry ids are the event identity with `/` written `_`. */
 const entryIdOf = (eventUuid: string) => `events_${eventUuid}`;
 
-/** The event uuid of an entry id (404 for anything else). */
-function eventOfEntry(entryId: string): string {
+/**
+ * The event uuid of an entry id; undefined for an id no entry can have, which is refused as an
+ * entry nobody registered is (`requireReadableStatement`), so its form tells nothing either.
+ */
+function eventOfEntry(entryId: string): string | undefined {
   const uuid = entryId.replace(/^events_/, "");
-  if (!entryId.startsWith("events_") || !isUuid(uuid)) throw notFound("entry");
-  return uuid.toLowerCase();
+  return entryId.startsWith("events_") && isUuid(uuid) ? uuid.toLowerCase() : undefined;
 }
 
 /**
@@ -251,8 +253,7 @@ export async function entryReceipt(
   profile: Profile = "mmr",
   form: MmrProofForm = "map",
 ): Promise<Uint8Array | undefined> {
-  const id = eventOfEntry(entryId);
-  await requireReadableStatement(ctx, reader.caller, id, reader.log);
+  const id = await requireReadableStatement(ctx, reader.caller, eventOfEntry(entryId), reader.log);
   try {
     return await receiptFor(ctx, id, profile, form);
   } catch (err) {
@@ -270,8 +271,7 @@ export async function entryStatement(
   profile: Profile = "mmr",
   form: MmrProofForm = "map",
 ): Promise<Uint8Array> {
-  const id = eventOfEntry(entryId);
-  await requireReadableStatement(ctx, reader.caller, id, reader.log);
+  const id = await requireReadableStatement(ctx, reader.caller, eventOfEntry(entryId), reader.log);
   const statement = await getStatement(ctx.db, id);
   if (!statement) throw notFound("entry");
   if (!transparent) return statement;

@@ -85,6 +85,23 @@ describe.each([
     }
   });
 
+  // Issue 71: an id that was not of an entry's form (a bare uuid, another spelling of a real
+  // entry's) was 404 under a closed log, where every well-formed one is 401.
+  it("answer another tenancy's entry under a closed log, and an id of any form, as an id nobody registered", async () => {
+    const { s, tenantA, entryB } = logs;
+    const unknown = [
+      `events_${randomUUID()}`,
+      entryB.toUpperCase(),
+      entryB.replace("events_", ""),
+      randomUUID(),
+      "nonsense",
+    ];
+    for (const id of [entryB, ...unknown])
+      for (const path of logRoutes(tenantA, id)) expect([path, await statusOf(s, path)]).toEqual([path, 401]);
+    for (const id of unknown)
+      for (const path of rootRoutes(id)) expect([path, await statusOf(s, path)]).toEqual([path, rootStatus]);
+  });
+
   it("still answer the entries of an open log without a token, and 404 for an id it does not hold", async () => {
     const { s, tenantB, entryB, entryA } = logs;
     const [operation, receipt, statement] = logRoutes(tenantB, entryB);
