@@ -3,7 +3,7 @@ import type { Config } from "../config.js";
 import { isUuid } from "../formats/ids.js";
 import { KEYS_TOPIC, openContext } from "../server.js";
 import { keyManifests } from "../services/operator/key-manifests.js";
-import { rotateKey } from "../services/operator/key-rotation.js";
+import { isRotatablePurpose, rotateKey } from "../services/operator/key-rotation.js";
 import { acceptRestore } from "../services/operator/restore-acceptance.js";
 import { RedisWakeSignal } from "../wake/redis-wake-signal.js";
 import type { Exit } from "./commands.js";
@@ -68,17 +68,21 @@ function listCommand(exit: Exit): Cli {
   ).action(async (values: Record<string, unknown>) => {
     // The key directory alone: no database, so it runs beside a running embedded service too.
     const manifests = await keyManifests(configFromOptions(values).keyDir);
-    if (values.json) process.stdout.write(`${JSON.stringify(manifests, null, 2)}\n`);
-    else
-      for (const m of manifests)
-        for (const k of m?.keys ?? [])
-          process.stdout.write(
-            `${m?.purpose}\t${k.kid}\t${k.alg}\t${k.holder}\t${k.created_at}\t${
-              k.retired_at
-                ? `retired ${k.retired_at}${k.cosign_until ? ` (co-signs until ${k.cosign_until})` : ""}`
-                : "current"
-            }\n`,
-          );
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify(manifests, null, 2)}\n`);
+      exit(0);
+      return;
+    }
+    process.stdout.write("purpose\tkid\talg\tholder\tcreated\tstatus\n");
+    for (const m of manifests)
+      for (const k of m?.keys ?? [])
+        process.stdout.write(
+          `${m?.purpose}\t${k.kid}\t${k.alg}\t${k.holder}\t${k.created_at}\t${
+            k.retired_at
+              ? `retired ${k.retired_at}${k.cosign_until ? ` (co-signs until ${k.cosign_until})` : ""}`
+              : "current"
+          }\n`,
+        );
     exit(0);
   });
 }
@@ -98,6 +102,10 @@ function rotateCommand(exit: Exit): Cli {
       ),
     KEY_FLAGS,
   ).action(async (purpose: string, values: Record<string, unknown>) => {
+    if (!isRotatablePurpose(purpose))
+      throw new UsageError(
+        `"${purpose}" is no key purpose: seal, token, tlog, tlog-ml-dsa-44 or issuer:<tenant uuid> (docs/keys.md)`,
+      );
     const cosignDays = Number(values.cosignDays);
     if (!Number.isFinite(cosignDays) || cosignDays < 0)
       throw new UsageError(`--cosign-days takes a number of days, got "${String(values.cosignDays)}"`);

@@ -1,10 +1,11 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Command as Cli } from "commander";
-import { flagNames, loadConfig } from "../config.js";
+import { ConfigError, flagNames, loadConfig } from "../config.js";
 import { type RunningService, startService } from "../server.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
+import { UsageError } from "./usage.js";
 
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
@@ -46,7 +47,17 @@ export function configFromOptions(values: Record<string, unknown>) {
     if (typeof v === "string") overrides[env] = v;
   }
   if (values.workers === false) overrides.ARCHIVIST_NO_WORKERS = "true";
-  return loadConfig(process.env, overrides);
+  try {
+    return loadConfig(process.env, overrides);
+  } catch (err) {
+    // The configuration's refusals name their variable first ("PORT must be …"). One a flag set is
+    // the command line's malformed value (64); the same value from the environment stays the
+    // configuration's refusal (1).
+    const named = err instanceof ConfigError ? /^[A-Z][A-Z0-9_]*/.exec(err.message)?.[0] : undefined;
+    const flag = Object.entries(flagNames).find(([, env]) => env === named && env in overrides)?.[0];
+    if (flag) throw new UsageError(`--${flag}: ${(err as Error).message}`);
+    throw err;
+  }
 }
 
 /** Where a newcomer goes next: the pages, and where the first credentials are. */

@@ -1,5 +1,6 @@
 import type { BearerTokens } from "../net/bearer-tokens.js";
 import { readBoundedText } from "../net/bounded-body.js";
+import { fetchFailure } from "../net/fetch-error.js";
 import { fetchWithin, timeLimit } from "../net/time-limit.js";
 import { API_ERRORS, type ApiErrors } from "./errors.js";
 import type { FetchFn } from "./http.js";
@@ -114,7 +115,9 @@ export async function requestToken(
         limit,
       );
     } catch (err) {
-      throw errors.unavailable(`token request failed: ${(err as Error).message}`);
+      // Named as every other request the CLI and the pages make is ("connection refused (is the
+      // service running …)"), not undici's bare "fetch failed".
+      throw errors.unavailable(fetchFailure(tokenUrl(credentials), err));
     }
     // A browser answers a redirect not followed as an opaque one, of status 0.
     const redirected = res.type === "opaqueredirect" || (res.status >= 300 && res.status < 400);

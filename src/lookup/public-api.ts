@@ -5,9 +5,9 @@
 import { CodedError } from "../formats/coded-error.js";
 import type { BearerTokens } from "../net/bearer-tokens.js";
 import { BodyTooLarge, readBounded } from "../net/bounded-body.js";
+import { fetchFailure } from "../net/fetch-error.js";
 import { fetchWithin, timeLimit } from "../net/time-limit.js";
 import { keysFromKeySet, type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../verify/index.js";
-import { fetchFailure } from "./fetch-error.js";
 
 /** A record as the public routes return it. */
 export type PublicRecord = Record<string, unknown>;

@@ -21,6 +21,16 @@ function rotationEvent(r: Rotation): Record<string, string> {
 }
 
 /**
+ * The purposes a rotation takes, as the keyring does (it refuses any other): named here so that
+ * `archivist keys rotate` refuses a mistyped one as a usage error before it opens anything.
+ */
+export function isRotatablePurpose(purpose: string): boolean {
+  return (
+    ["seal", "token", "tlog", "tlog-ml-dsa-44"].includes(purpose) || /^issuer:[0-9a-f-]{36}$/.test(purpose)
+  );
+}
+
+/**
  * `archivist keys rotate <purpose>`: a new key signs from now on, and the rotation is recorded in
  * the log of every tenancy it concerns (an issuer key's: that tenancy's). The records' names.
  */

@@ -1,11 +1,12 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { commands } from "../../../src/cli/commands.js";
 import { runCli } from "../../../src/cli/program.js";
 import { USAGE_EXIT_CODE } from "../../../src/verify/verdict/verdict.js";
 import { runCli as runInProcess } from "../../helpers/cli-output.js";
+import { freePort } from "../../helpers/ports.js";
 
 // One scheme for every command (README §Command line, docs/verification.md): 0 done (verify:
 // verified), the verdict's status 1–4 for a verification (an unreadable file is cannot-evaluate,
@@ -78,6 +79,58 @@ describe("archivist's exit statuses", () => {
     expect(statement).toMatchObject({ code: 4, out: expect.stringMatching(/^CANNOT EVALUATE: cannot read/) });
     const bundle = await cli(["verify", "bundle", "/nonexistent/b.json"]);
     expect(bundle).toMatchObject({ code: 4, out: expect.stringMatching(/^CANNOT EVALUATE: cannot read/) });
+  });
+
+  // Issue 74: a malformed value the configuration refuses is the command line's when a flag gave it.
+  it("`serve --port abc`: 64, the flag named on stderr; the same PORT from the environment: 1", async () => {
+    const flag = await cli(["serve", "--port", "abc"]);
+    expect(flag).toEqual({
+      code: 64,
+      out: "",
+      err: 'archivist serve: --port: PORT must be a non-negative number, got "abc"\n',
+    });
+    vi.stubEnv("PORT", "abc");
+    try {
+      const env = await cli(["serve"]);
+      expect(env.code, env.err).toBe(1);
+      expect(env.err).toMatch(/^archivist serve: PORT must be a non-negative number/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it("`keys rotate bogus`: 64 before anything is opened, the purposes named", async () => {
+    const r = await cli(["keys", "rotate", "bogus", "--data-dir", "/nonexistent/archivist-data"]);
+    expect(r.code, r.err).toBe(64);
+    expect(r.out).toBe("");
+    expect(r.err).toMatch(
+      /"bogus" is no key purpose: seal, token, tlog, tlog-ml-dsa-44 or issuer:<tenant uuid>/,
+    );
+  });
+
+  it("`export` to an address nothing answers: cannot evaluate (4), said as the other commands say it", async () => {
+    const target = "vcon://018f0000-0000-7000-8000-000000000000";
+    // A port just closed, not port 1: fetch refuses that one itself ("bad port").
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const credentials = await cli([
+      "export",
+      target,
+      "--url",
+      url,
+      "--client-id",
+      "a",
+      "--client-secret",
+      "b",
+    ]);
+    expect(credentials.code).toBe(4);
+    expect(credentials.out).toBe(
+      `FAILED the token request: cannot reach ${url}/archivist/iam/v1/appidp/token: connection refused (is the service running at that address?) (ECONNREFUSED)\n`,
+    );
+    const token = await cli(["export", target, "--url", url, "--token", "t"]);
+    expect(token.code).toBe(4);
+    expect(token.out).toMatch(
+      /^FAILED .*: connection refused \(is the service running at that address\?\) \(ECONNREFUSED\)\n$/,
+    );
   });
 
   it("as a real process: `archivist nope --help` exits 64", () => {
