@@ -37,6 +37,9 @@ async function verdict(): Promise<{ ok: string | null; text: string; code: strin
   };
 }
 
+/** The border of a verdict that judged nothing (cannot-evaluate): the verdict box's own grey. */
+const NEUTRAL = "rgb(147, 163, 184)";
+
 /** The verdict's colour as shown: its border. */
 const verdictColour = () => browser.page.$eval("#verdict", (v) => getComputedStyle(v).borderTopColor);
 
@@ -152,6 +155,12 @@ describe.skipIf(!runnable)("the /verify page in Chromium", () => {
     expect(v.text).toContain("check it with a token that may read it (the auditor console at /console");
     expect(v.text).toContain("or with its evidence bundle exported by someone who may (drop it on /verify)");
     expect(v.text).toContain("public_assets: true");
+    // Nothing could be judged: that says nothing against the evidence, so it is neither red nor
+    // amber but the neutral box every page gives CANNOT EVALUATE (docs/verification.md).
+    expect(await verdictColour()).toBe(NEUTRAL);
+    expect(await browser.page.$eval("#verdict", (e) => getComputedStyle(e).backgroundColor)).toBe(
+      "rgb(255, 255, 255)",
+    );
   });
 
   it("checks an evidence bundle offline: dropped in, verified with no request at all, refused once changed", async () => {
