@@ -119,52 +119,6 @@ export interface Config {
   readonly logPeriodAgeMs: number;
 }
 
-/** Flags of `archivist serve` and `archivist worker`, each overriding its variable. */
-export const flagNames: Record<string, string> = {
-  port: "PORT",
-  host: "HOST",
-  "base-url": "BASE_URL",
-  "data-dir": "DATA_DIR",
-  "key-dir": "ARCHIVIST_KEY_DIR",
-  "key-backend": "ARCHIVIST_KEY_BACKEND",
-  "key-reload-ms": "ARCHIVIST_KEY_RELOAD_MS",
-  "database-url": "DATABASE_URL",
-  "database-read-url": "DATABASE_READ_URL",
-  "read-wait-ms": "ARCHIVIST_READ_WAIT_MS",
-  "database-standby-url": "DATABASE_STANDBY_URL",
-  "standby-wait-ms": "ARCHIVIST_STANDBY_WAIT_MS",
-  "transaction-guard": "ARCHIVIST_TRANSACTION_GUARD",
-  "redis-url": "REDIS_URL",
-  "etcd-endpoints": "ARCHIVIST_ETCD_ENDPOINTS",
-  "etcd-prefix": "ARCHIVIST_ETCD_PREFIX",
-  "bootstrap-file": "ARCHIVIST_BOOTSTRAP_FILE",
-  "commit-max-delay-ms": "ARCHIVIST_COMMIT_MAX_DELAY_MS",
-  "seal-interval-ms": "ARCHIVIST_SEAL_INTERVAL_MS",
-  "anchor-interval-ms": "ARCHIVIST_ANCHOR_INTERVAL_MS",
-  "scan-interval-ms": "ARCHIVIST_SCAN_INTERVAL_MS",
-  "rate-limit-rps": "ARCHIVIST_RATE_LIMIT_RPS",
-  "log-level": "LOG_LEVEL",
-  "blob-max-bytes": "ARCHIVIST_BLOB_MAX_BYTES",
-  "blob-store": "ARCHIVIST_BLOB_STORE",
-  "clamd-socket": "ARCHIVIST_CLAMD_SOCKET",
-  "smtp-url": "ARCHIVIST_SMTP_URL",
-  "result-limit": "ARCHIVIST_RESULT_LIMIT",
-  "scitt-public-log": "ARCHIVIST_SCITT_PUBLIC_LOG",
-  "scrapi-receipt-profile": "ARCHIVIST_SCRAPI_RECEIPT_PROFILE",
-  "scrapi-wait-ms": "ARCHIVIST_SCRAPI_WAIT_MS",
-  "scrapi-pending-status": "ARCHIVIST_SCRAPI_PENDING_STATUS",
-  witnesses: "ARCHIVIST_WITNESSES",
-  "witness-quorum": "ARCHIVIST_WITNESS_QUORUM",
-  "headers-timeout-ms": "ARCHIVIST_HEADERS_TIMEOUT_MS",
-  "body-timeout-ms": "ARCHIVIST_BODY_TIMEOUT_MS",
-  "request-timeout-ms": "ARCHIVIST_REQUEST_TIMEOUT_MS",
-  "trusted-proxies": "ARCHIVIST_TRUSTED_PROXIES",
-  "exports-per-tenancy": "ARCHIVIST_EXPORTS_PER_TENANCY",
-  "shutdown-timeout-ms": "ARCHIVIST_SHUTDOWN_TIMEOUT_MS",
-  "log-period-entries": "ARCHIVIST_LOG_PERIOD_ENTRIES",
-  "log-period-age-ms": "ARCHIVIST_LOG_PERIOD_AGE_MS",
-};
-
 export class ConfigError extends CodedError<"CONFIG"> {
   readonly code = "CONFIG";
 }

@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Command as Cli } from "commander";
-import { ConfigError, flagNames, loadConfig } from "../config.js";
+import { ConfigError, loadConfig } from "../config.js";
+import { flagNames } from "../config-flags.js";
 import { type RunningService, startService } from "../server.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";

@@ -1,6 +1,6 @@
 import type { Ctx } from "../../context.js";
 import type { HeldLog } from "../../keys/held-log.js";
-import { compareWithSigned, stateOf } from "../../keys/log-guard.js";
+import { compareWithSigned, stateOf } from "../../keys/signed-compare.js";
 import type { AcceptedRestore, SignedLogState } from "../../keys/signed-state.js";
 import { getSeal } from "../../store/seals.js";
 import { getTenancy } from "../../store/tenancies.js";
