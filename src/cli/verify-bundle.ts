@@ -22,10 +22,10 @@ function bundleText(r: BundleReport): string {
   ];
   for (const l of r.logs) {
     const cp = l.checkpoint
-      ? `; checkpoint of size ${l.checkpoint.size}${l.checkpoint.witnessed ? `, witnessed by ${l.checkpoint.cosigners.join(", ")}` : `, ${l.checkpoint.cosignature_lines} cosignature line(s) not checked against witnesses you trust`}${l.checkpoint.pinned ? ", log key pinned" : ""}`
+      ? `; checkpoint of ${l.checkpoint.size} entries${l.checkpoint.witnessed ? `, witnessed by ${l.checkpoint.cosigners.join(", ")}` : `, ${l.checkpoint.cosignature_lines} cosignature line(s) not checked against witnesses you trust`}${l.checkpoint.pinned ? ", log key pinned" : ""}`
       : "";
     lines.push(
-      `  log ${l.log} (${l.profile}): ${l.ok ? "OK" : "FAILED"} ${l.detail}${l.ok ? `, latest seal ${l.latest_time}` : ""}${cp}`,
+      `  log ${l.log} (${l.profile}): ${l.ok ? "OK" : "FAILED"} ${l.detail}${l.ok ? `, latest seal signed at ${l.latest_time}` : ""}${cp}`,
     );
   }
   for (const [i, rec] of r.records.entries()) {

@@ -230,18 +230,24 @@ export async function verifyLog(log: string, v: Options, trust: TrustRoots): Pro
     for (const seal of seals) {
       const state = decodeSeal(seal);
       if (!signers.some((key) => verifySeal(seal, key)))
-        return { ok: false, reason: `seal ${state.mmrSize} is not signed by the keys checked with` };
+        return {
+          ok: false,
+          reason: `the seal of MMR size ${state.mmrSize} is not signed by the keys checked with`,
+        };
       const paths = before ? proofs.get(`${before.mmrSize}-${state.mmrSize}`) : undefined;
       if (
         before &&
         !(paths && verifyMmrConsistency(before.mmrSize, state.mmrSize, before.peaks, state.peaks, paths))
       )
-        return { ok: false, reason: `seal ${state.mmrSize} is not consistent with seal ${before.mmrSize}` };
+        return {
+          ok: false,
+          reason: `the seal of MMR size ${state.mmrSize} is not consistent with the one of MMR size ${before.mmrSize}`,
+        };
       before = state;
     }
     return {
       ok: true,
-      proven: `log tenant/${tenant}: ${seals.length} seals, each signed and consistent with the one before (size ${before?.mmrSize ?? 0})${published.proven}${chain.proven}`,
+      proven: `log tenant/${tenant}: ${seals.length} seal(s), each signed and consistent with the one before, the latest of MMR size ${before?.mmrSize ?? 0}${published.proven}${chain.proven}`,
     };
   });
 }

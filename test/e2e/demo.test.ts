@@ -32,7 +32,7 @@ async function demo(
 
 function expectAllVerified(r: Awaited<ReturnType<typeof demo>>): void {
   expect(r.code, `${r.out.join("\n")}\n${r.err}`).toBe(0);
-  const verified = r.out.filter((l) => l.includes("receipt verified (mmr "));
+  const verified = r.out.filter((l) => l.includes("receipt verified (log entry "));
   expect(verified).toHaveLength(fixtures.length);
   expect(r.out.filter((l) => l.includes("RECEIPT FAILED"))).toEqual([]);
   expect(r.out.at(-1)).toBe(`all ${fixtures.length} vCon events recorded once and verified`);
@@ -77,7 +77,7 @@ describe("npm run demo", () => {
         /^registered applications\/[0-9a-f-]{36} with access_policies\/[0-9a-f-]{36} \(AssetCreator, RecordEvidence on vCon assets\)$/,
       );
       expect(r.code, `${r.out.join("\n")}\n${r.err}`).toBe(0);
-      expect(r.out.filter((l) => l.includes("receipt verified (mmr "))).toHaveLength(fixtures.length);
+      expect(r.out.filter((l) => l.includes("receipt verified (log entry "))).toHaveLength(fixtures.length);
       expect(r.out.at(-1)).toMatch(/^see them at http:\/\/127\.0\.0\.1:\d+\/console/);
       // Still there after the demo: the assets of the fixture vCons, read with the same credentials.
       const creds = JSON.parse(readFileSync(join(dir, "bootstrap.json"), "utf8")) as {

@@ -190,11 +190,19 @@ describe("README", () => {
     const pinned = "VERIFIED \\(keys pinned, not witnessed\\): ";
     expect(oks).toEqual([
       expect.stringMatching(new RegExp(`^${pinned}assets/.+ is log entry \\d+ \\(MMR position \\d+\\) of `)),
-      expect.stringMatching(new RegExp(`^${pinned}log tenant/[0-9a-f-]{36}: \\d+ seals`)),
-      expect.stringMatching(/^OK mirrored \d+ entries to \.\/mirror/),
-      expect.stringMatching(new RegExp(`^${pinned}assets/.+ is leaf \\d+ of .+/tlog at size \\d+`)),
       expect.stringMatching(
-        new RegExp(`^${pinned}assets/.+ is log entry \\d+ of .+/tlog at size \\d+ \\(tlog proof\\)$`),
+        new RegExp(
+          `^${pinned}log tenant/[0-9a-f-]{36}: \\d+ seal\\(s\\), each signed .*, the latest of MMR size \\d+`,
+        ),
+      ),
+      expect.stringMatching(/^OK mirrored \d+ entries to \.\/mirror/),
+      expect.stringMatching(
+        new RegExp(`^${pinned}assets/.+ is log entry \\d+ of .+/tlog, under its checkpoint of \\d+ entries`),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^${pinned}assets/.+ is log entry \\d+ of .+/tlog, under its checkpoint of \\d+ entries \\(tlog proof\\)$`,
+        ),
       ),
       expect.stringMatching(
         new RegExp(

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { pino } from "pino";
+import { entryWords } from "../../../src/formats/mmr/indices.js";
 import { verifyRecordReceipt } from "../../../src/index.js";
 import { registerConserverApplication } from "../access/application.js";
 import { MemoryDeadLetterStore } from "../dead-letters/delivery-store.js";
@@ -216,7 +217,7 @@ export async function runDemo(
       const { identity, verdict } = await verifyOne(reader, keys, s, deadLetters);
       if (!verdict.ok) failures++;
       const result = verdict.ok
-        ? `receipt verified (mmr ${verdict.mmrIndex})`
+        ? `receipt verified (${entryWords(verdict.mmrIndex)})`
         : `RECEIPT FAILED: ${verdict.reason}`;
       out(
         `${progressBar(i + 1, samples.length)} ${s.doc.form.padEnd(9)} vcon://${s.uuid} ${s.payload.slice(0, 12)}… ${identity} ${result}`,

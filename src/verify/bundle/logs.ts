@@ -27,6 +27,9 @@ export interface CheckedLog {
   signers: string[];
 }
 
+/** A seal named by its numbering: an MMR size, not a count of log entries. */
+const sealOf = (mmrSize: number) => `the seal of MMR size ${mmrSize}`;
+
 /** Checks one MMR log: every seal signed by one of `keys`, every older seal consistent with the latest. */
 function checkLog(log: BundleLog, keys: Map<string, PublicKey>): CheckedLog {
   const seals = new Map<number, SealState>();
@@ -52,14 +55,17 @@ function checkLog(log: BundleLog, keys: Map<string, PublicKey>): CheckedLog {
       raw = bytes(s.seal);
       state = decodeSeal(raw);
     } catch (err) {
-      return fail("SEAL_MALFORMED", `seal ${s.mmr_size} is malformed: ${(err as Error).message}`);
+      return fail("SEAL_MALFORMED", `${sealOf(s.mmr_size)} is malformed: ${(err as Error).message}`);
     }
     const signer = [...keys].find(([, k]) => verifySeal(raw, k));
-    if (!signer) return fail("SEAL_UNSIGNED", `seal ${s.mmr_size} is not signed by the keys checked with`);
+    if (!signer) return fail("SEAL_UNSIGNED", `${sealOf(s.mmr_size)} is not signed by the keys checked with`);
     if (state.mmrSize !== s.mmr_size)
-      return fail("SEAL_SIZE_MISMATCH", `seal ${s.mmr_size} seals size ${state.mmrSize}`);
+      return fail(
+        "SEAL_SIZE_MISMATCH",
+        `the seal filed as MMR size ${s.mmr_size} seals MMR size ${state.mmrSize}`,
+      );
     if (`tenant/${state.logId}` !== log.log && state.logId !== log.log)
-      return fail("SEAL_OF_OTHER_LOG", `seal ${s.mmr_size} is of log ${state.logId}, not ${log.log}`);
+      return fail("SEAL_OF_OTHER_LOG", `${sealOf(s.mmr_size)} is of log ${state.logId}, not ${log.log}`);
     seals.set(state.mmrSize, state);
     signers.push(signer[0]);
   }
@@ -71,7 +77,7 @@ function checkLog(log: BundleLog, keys: Map<string, PublicKey>): CheckedLog {
     if (!proof)
       return fail(
         "CONSISTENCY_PROOF_MISSING",
-        `no consistency proof from seal ${state.mmrSize} to the latest seal ${latest.mmrSize}`,
+        `no consistency proof from ${sealOf(state.mmrSize)} to the latest, of MMR size ${latest.mmrSize}`,
       );
     let ok = false;
     try {
@@ -83,7 +89,7 @@ function checkLog(log: BundleLog, keys: Map<string, PublicKey>): CheckedLog {
     if (!ok)
       return fail(
         "SEALS_INCONSISTENT",
-        `seal ${state.mmrSize} is not consistent with the latest seal ${latest.mmrSize}`,
+        `${sealOf(state.mmrSize)} is not consistent with the latest, of MMR size ${latest.mmrSize}`,
       );
   }
   return {
@@ -94,7 +100,7 @@ function checkLog(log: BundleLog, keys: Map<string, PublicKey>): CheckedLog {
       latest_size: latest.mmrSize,
       latest_time: new Date(latest.timestampMs).toISOString(),
       seals: seals.size,
-      detail: `${seals.size} seal(s), each signed and consistent with the latest (size ${latest.mmrSize})`,
+      detail: `${seals.size} seal(s), each signed and consistent with the latest (MMR size ${latest.mmrSize})`,
     },
     seals,
     signers,
@@ -142,13 +148,14 @@ export function tieToCheckpoint(
   if (!tied)
     return {
       ok: false,
-      detail: `the receipt's tree (size ${treeSize}) is not consistent with the bundled checkpoint (size ${cp.size})`,
+      detail: `the receipt's tree of ${treeSize} entries is not consistent with the bundled checkpoint of ${cp.size} entries`,
     };
   const cosigned = c.judged.witnessed ? `, cosigned by ${c.judged.cosigners.join(", ")}` : "";
-  if (leafIndex < cp.size) return { ok: true, detail: `within the checkpoint of size ${cp.size}${cosigned}` };
+  if (leafIndex < cp.size)
+    return { ok: true, detail: `within the checkpoint of ${cp.size} entries${cosigned}` };
   return {
     ok: true,
-    detail: `newer than the checkpoint of size ${cp.size}${cosigned}: the receipt's tree extends it, the record is not yet under it`,
+    detail: `newer than the checkpoint of ${cp.size} entries${cosigned}: the receipt's tree extends it, the record is not yet under it`,
   };
 }
 

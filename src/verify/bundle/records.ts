@@ -171,9 +171,9 @@ function placeUnderSeal(
     return failed(
       r,
       "RECEIPT_PEAK_NOT_SEALED",
-      `the receipt's peak is not in the bundled seal ${String(r.mmr_size)}`,
+      `the receipt's peak is not in the bundled seal of MMR size ${String(r.mmr_size)}`,
     );
-  return passed(r, v, `${entryWords(v.mmrIndex)} of ${r.log}, under seal ${seal.mmrSize}`);
+  return passed(r, v, `${entryWords(v.mmrIndex)} of ${r.log}, under the seal of MMR size ${seal.mmrSize}`);
 }
 
 /** The subject a record is of: an asset event's asset, or the vCon an event's (signed) attributes name. */

@@ -124,7 +124,7 @@ function verifyRfc9162RecordReceipt(
   if (r.info.leafIndex !== leafIndex)
     return {
       ok: false,
-      reason: `receipt is for tree leaf ${r.info.leafIndex}, the record is leaf ${leafIndex}`,
+      reason: `receipt is for log entry ${r.info.leafIndex}, the record is log entry ${leafIndex}`,
     };
   return {
     ok: true,

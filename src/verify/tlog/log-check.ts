@@ -91,7 +91,10 @@ export async function verifyRecordInTiles(
   const elsewhere = otherLog(record, checkpoint.origin);
   if (elsewhere) return { ok: false, reason: elsewhere };
   if (leafIndex >= checkpoint.size)
-    return { ok: false, reason: `leaf ${leafIndex} is beyond the checkpoint's ${checkpoint.size} entries` };
+    return {
+      ok: false,
+      reason: `log entry ${leafIndex} is beyond the checkpoint's ${checkpoint.size} entries`,
+    };
   const inTiles = await verifyEntryInTiles(leafIndex, leaf, checkpoint.size, checkpoint.root, fetch);
   if (!inTiles.ok) return inTiles;
   return { ok: true, leafIndex, size: checkpoint.size, origin: checkpoint.origin, cosigners: cp.cosigners };

@@ -152,7 +152,7 @@ export function verifyPeriodChain(
     if (!consistency || !verifyConsistency(fc.size, headSize, fc.root, headRoot, consistency))
       return {
         ok: false,
-        reason: `${name}'s final checkpoint (${fc.size} entries) is not consistent with the head (${headSize})`,
+        reason: `${name}'s final checkpoint (${fc.size} entries) is not consistent with the head (${headSize} entries)`,
       };
     const link = periodLinkLeaf({ period: k + 1, origin: fc.origin, size: fc.size, root: fc.root }, hash);
     const inclusion = hashes(p.linkInclusion);

@@ -32,6 +32,6 @@ export function verifyTlogProof(text: string, candidates: Uint8Array[], trust: L
   }
   return {
     ok: false,
-    reason: `the inclusion proof does not lead from the entry's leaf at ${proof.index} to the checkpoint's root (size ${size})`,
+    reason: `the inclusion proof does not lead from log entry ${proof.index} to the root of the checkpoint of ${size} entries`,
   };
 }

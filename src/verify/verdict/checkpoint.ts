@@ -116,7 +116,7 @@ export function judgeCheckpoint(
   let reason: string | undefined;
   if (policy.logKeys.length > 0 && !logPinned) reason = `${PINNED_LOG} (origin ${checkpoint.origin})`;
   else if (policy.witnesses.size > 0 && !witnessed)
-    reason = `the checkpoint of size ${checkpoint.size} lacks the witness quorum (cosigned by ${cosigners.join(", ") || "none"} of your witnesses)`;
+    reason = `the checkpoint of ${checkpoint.size} entries lacks the witness quorum (cosigned by ${cosigners.join(", ") || "none"} of your witnesses)`;
   return {
     ok: true,
     checkpoint,

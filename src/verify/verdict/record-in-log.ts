@@ -1,4 +1,4 @@
-import type { PublicKey } from "../../formats/crypto/public-key.js";
+import type { SignatureKey } from "../../formats/crypto/public-key.js";
 import type { ApiRecord } from "../../formats/record/api-record.js";
 import { FIELDS_V3, FREE_EVENT_HASHED_FIELDS } from "../../formats/record/index.js";
 import { sameHash } from "../../formats/rfc9162/hash.js";
@@ -55,7 +55,7 @@ interface TreeEvidence {
 type Inclusion = { ok: true } | { ok: false; reason: string };
 
 /** Statement issuers' keys the caller gave (`--issuer-key`), by kid: they alone prove a statement's subject. */
-export type IssuerKeys = ReadonlyMap<string, PublicKey>;
+export type IssuerKeys = ReadonlyMap<string, SignatureKey>;
 
 const failed = (
   identity: string,
@@ -127,7 +127,7 @@ function placeInCheckpoint(
   if (leafIndex >= checkpoint.size)
     return {
       code: "tampered",
-      reason: `leaf ${leafIndex} is beyond the checkpoint's ${checkpoint.size} entries`,
+      reason: `log entry ${leafIndex} is beyond the checkpoint's ${checkpoint.size} entries`,
     };
   return leafIndex;
 }
@@ -154,7 +154,7 @@ async function matchLeaf(
     };
   return {
     code: "tampered",
-    reason: `the record's leaf at ${leafIndex} is not in the checkpoint's tree (size ${checkpoint.size}): ${why}`,
+    reason: `the record's log entry ${leafIndex} is not in the tree of the checkpoint of ${checkpoint.size} entries: ${why}`,
   };
 }
 
@@ -214,8 +214,8 @@ async function verifyRecordInTree(
     unsigned: unsignedFields(record).map((f) => `${f}: not part of the signed leaf`),
     proven:
       evidence.via === "tlog proof"
-        ? `${what} is log entry ${leafIndex} of ${checkpoint.origin} at size ${checkpoint.size} (tlog proof${cosigned})`
-        : `${what} is leaf ${leafIndex} of ${checkpoint.origin} at size ${checkpoint.size}${cosigned}`,
+        ? `${what} is log entry ${leafIndex} of ${checkpoint.origin}, under its checkpoint of ${checkpoint.size} entries (tlog proof${cosigned})`
+        : `${what} is log entry ${leafIndex} of ${checkpoint.origin}, under its checkpoint of ${checkpoint.size} entries${cosigned}`,
   });
   return {
     ...report,

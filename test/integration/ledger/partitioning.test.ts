@@ -70,7 +70,7 @@ async function everyLogVerifies(): Promise<void> {
       ["--log", tenant, "--url", s.url, "--keys", join(dir, "keys.cbor")],
     );
     expect(log, log.out).toMatchObject({ code: 0 });
-    expect(log.out).toMatch(new RegExp(`^VERIFIED .*: log ${tenant}: \\d+ seals`, "m"));
+    expect(log.out).toMatch(new RegExp(`^VERIFIED .*: log ${tenant}: \\d+ seal\\(s\\)`, "m"));
   }
 }
 
@@ -357,7 +357,7 @@ describe("hash partitions by tenancy for the record and log tables (archivist pa
           ["--log", `tenant/${id}`, "--url", r.url, "--keys", join(dir, "keys-r.cbor")],
         );
         expect(log, log.out).toMatchObject({ code: 0 });
-        expect(log.out).toMatch(new RegExp(`^VERIFIED .*: log tenant/${id}: \\d+ seals`, "m"));
+        expect(log.out).toMatch(new RegExp(`^VERIFIED .*: log tenant/${id}: \\d+ seal\\(s\\)`, "m"));
       }
       // Run again: nothing to do.
       const again = await partitionByTenancy(db, { partitions: 5 });

@@ -83,7 +83,12 @@ describe("archivist verify", () => {
       join(dir, "keys.cbor"),
     ]);
     expect(named, named.out).toMatchObject({ code: 0 });
-    expect(named.out).toMatch(new RegExp(`^VERIFIED .*: log tenant/${tenant}: \\d+ seals`, "m"));
+    expect(named.out).toMatch(
+      new RegExp(
+        `^VERIFIED .*: log tenant/${tenant}: \\d+ seal\\(s\\), each signed and consistent with the one before, the latest of MMR size \\d+`,
+        "m",
+      ),
+    );
     // Nothing to verify named: a usage error (64), not a verdict.
     expect(await cli([])).toMatchObject({
       code: 64,

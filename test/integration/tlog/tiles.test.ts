@@ -109,7 +109,9 @@ describe("C2SP tlog-tiles of a tenancy's log", () => {
     // The mirror's own key shows only that the mirror is self-consistent.
     const own = await cli((a) => verifyCommand.run(a), [join(dir, "record.json"), "--mirror", dir]);
     expect(own, own.out).toMatchObject({ code: 2 });
-    expect(own.out).toMatch(/^SELF-CONSISTENT, KEYS NOT PINNED: assets\/.* is leaf \d+ of .* at size 271/m);
+    expect(own.out).toMatch(
+      /^SELF-CONSISTENT, KEYS NOT PINNED: assets\/.* is log entry \d+ of .*, under its checkpoint of 271 entries/m,
+    );
     expect(own.out).toMatch(/key log-key .*\/tlog: .*\/tlog\+[0-9a-f]{8}\+/);
     const ok = await cli(
       (a) => verifyCommand.run(a),
@@ -117,7 +119,7 @@ describe("C2SP tlog-tiles of a tenancy's log", () => {
     );
     expect(ok, ok.out).toMatchObject({ code: 0 });
     expect(ok.out).toMatch(
-      /^VERIFIED \(keys pinned, not witnessed\): assets\/.* is leaf \d+ of .* at size 271/m,
+      /^VERIFIED \(keys pinned, not witnessed\): assets\/.* is log entry \d+ of .*, under its checkpoint of 271 entries/m,
     );
     const bad = await cli(
       (a) => verifyCommand.run(a),
