@@ -73,15 +73,23 @@ function listSection<T>(
   box.append(el("h4", heading), ul);
 }
 
+/** The finding's words and colour: an all-clear only where processing was there to be judged. */
+function finding(r: ConsentReport): [string, string] {
+  if (r.violations.length)
+    return [
+      `${r.violations.length} violation(s) of consent among ${r.processing.length} processing event(s)`,
+      "bad",
+    ];
+  if (!r.processing.length)
+    return ["No processing event recorded: consent was not judged (nothing here was processed)", "neutral"];
+  return [`No violation of consent among ${r.processing.length} processing event(s)`, "good"];
+}
+
 /** The verdict in one line (violations first), what the report reads, and the unverified purposes. */
 function bannerLines(box: HTMLElement, r: ConsentReport, source: string): void {
-  const banner = el(
-    "p",
-    r.violations.length
-      ? `${r.violations.length} violation(s) of consent among ${r.processing.length} processing event(s)`
-      : `No violation of consent among ${r.processing.length} processing event(s)`,
-    r.violations.length ? "bad consent-banner" : "good consent-banner",
-  );
+  const [words, tone] = finding(r);
+  const banner = el("p", words, `${tone} consent-banner`);
+  banner.dataset.tone = tone;
   banner.id = "consent-banner";
   banner.dataset.violations = String(r.violations.length);
   banner.dataset.unverified = String(r.unverified.length);

@@ -5,9 +5,14 @@ import type { Trail } from "./console-trail.js";
 
 /**
  * The vCon's consent and processing, read from the trail's records whose receipts verified in
- * this browser (under the keys the service serves); the exported bundle proves the same offline.
+ * this browser, saying whose keys judged them (`roots`: the auditor's roots applied, described;
+ * none: the keys the service serves); the exported bundle proves the same offline.
  */
-export function consentView(t: Trail, served: Map<string, PublicKey> | undefined): HTMLElement {
+export function consentView(
+  t: Trail,
+  served: Map<string, PublicKey> | undefined,
+  roots: string[],
+): HTMLElement {
   // The asset events, as the vCon's bundle holds them: a link that also writes an asset-free copy
   // of each event (vcon-server's datatrails link) would otherwise count every consent twice.
   const events = t.steps.filter((x) => x.facts.kind === "asset event");
@@ -23,6 +28,8 @@ export function consentView(t: Trail, served: Map<string, PublicKey> | undefined
       leftOut,
       { evidence: served },
     ),
-    "receipts verified in this browser under the keys this service serves; export the bundle to prove it with keys you pin",
+    roots.length
+      ? `receipts verified in this browser and judged by your trust roots (${roots.join(", ")})`
+      : "receipts verified in this browser under the keys this service serves (not pinned); give your trust roots, or export the bundle to prove it with keys you pin",
   );
 }

@@ -3,13 +3,14 @@ import type { TrustRoots } from "../verify/index.js";
 import { exportBundle } from "./console-data.js";
 import type { Trail } from "./console-trail.js";
 import { el } from "./render.js";
+import { markVerdict, type VerdictLook } from "./verdict-look.js";
 
 /** What the export bar asks of the console: its look-up client, the roots applied, how to say things. */
 export interface ExportPage {
   api(): PublicApi;
   trust(): TrustRoots;
   guarded(what: string, step: () => Promise<void>): Promise<void>;
-  say(ok: boolean | undefined, text: string, code?: string): void;
+  say(ok: boolean | undefined, text: string, verdict?: VerdictLook): void;
 }
 
 /** The trail's export: one evidence bundle file, checked here under the roots applied before it is saved. */
@@ -34,12 +35,13 @@ export function exportBar(t: Trail, page: ExportPage): HTMLElement[] {
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
       exportStatus.textContent = `Saved ${b.name}. Checked here before saving: ${b.report.summary}`;
-      exportStatus.dataset.code = b.report.code;
+      const verdict = { code: b.report.code, level: b.report.trust.level };
+      markVerdict(exportStatus, verdict);
       // Self-consistent is what a bundle checked without roots can be: saved, not a failure.
       page.say(
         b.report.code === "verified" || b.report.code === "self-consistent-unpinned",
         `Exported ${b.name}: ${b.report.summary}`,
-        b.report.code,
+        verdict,
       );
     }),
   );

@@ -1,6 +1,6 @@
-import { verdictLabel } from "../verify/house.js";
 import type { LogStatus } from "./log-status.js";
 import { el, facts, hashView, timeView } from "./render.js";
+import { markVerdict, verdictWord } from "./verdict-look.js";
 
 function signatureItem(s: LogStatus["signatures"][number]): HTMLElement {
   const li = el("li");
@@ -47,8 +47,9 @@ export function logPanelView(status: LogStatus | undefined, checkedAt: Date): HT
   const size = el("strong", String(status.size));
   size.id = "log-size";
   size.dataset.size = String(status.size);
-  const verdict = el("span", verdictLabel(status.code), "verdict-tag");
-  verdict.dataset.code = status.code;
+  const look = { code: status.code, level: status.level };
+  const verdict = el("span", verdictWord(look), "verdict-tag");
+  markVerdict(verdict, look);
   box.append(
     facts([
       ["Log size", size],

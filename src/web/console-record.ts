@@ -1,11 +1,11 @@
 import { type AttributeStanding, erasableStandings, erasedWords } from "../formats/record/erasable.js";
-import { verdictLabel } from "../verify/house.js";
 import { consoleFragment } from "./console-link.js";
 import type { Trail, TrailStep } from "./console-trail.js";
 import { saveFile } from "./download.js";
 import { el, facts, hashView, receiptView, timeView } from "./render.js";
 import { DECLARED_GAP_LIMIT_MS, declaredGap } from "./time-gap.js";
 import { trustWords } from "./trust.js";
+import { markVerdict, receiptLook, verdictWord } from "./verdict-look.js";
 
 /** A link to a record: its identity, opening the console at it. */
 export function recordLink(identity: string): HTMLElement {
@@ -102,8 +102,9 @@ export function recordCard(step: TrailStep, whose: string): HTMLElement {
   const gap = declaredGap(f.declared, f.accepted);
   li.dataset.gap = String(gap?.flagged ?? false);
   const head = el("div", undefined, "record-head");
-  const verdict = el("span", step.pending ? "VERIFYING…" : verdictLabel(step.receipt.code), "verdict-tag");
-  if (!step.pending) verdict.dataset.code = step.receipt.code;
+  const look = step.pending ? undefined : receiptLook(step.receipt.code);
+  const verdict = el("span", look ? verdictWord(look) : "VERIFYING…", "verdict-tag");
+  markVerdict(verdict, look);
   head.append(
     el("h3", f.title),
     el("span", f.kind, "badge kind"),
@@ -150,8 +151,9 @@ export function trailKey(t: Trail, fingerprints: string[], roots: string[]): HTM
     "p",
     roots.length
       ? "Each receipt is verified in this browser against the record and the keys this service serves " +
-          `(/.well-known/scitt-keys), then judged by your trust roots (${roots.join(", ")}): VERIFIED only when ` +
-          "a service key you pinned signed it, POLICY FAILED when none did."
+          `(/.well-known/scitt-keys), then judged by your trust roots (${roots.join(", ")}): VERIFIED (keys ` +
+          "pinned, not witnessed) when a service key you pinned signed it (a receipt is checked under keys, " +
+          "never witnesses: the log panel's checkpoint is what witnesses cosign), POLICY FAILED when none did."
       : "Each receipt is verified in this browser against the record and the keys this service serves " +
           "(/.well-known/scitt-keys). That proves the records are in its log as those keys say " +
           "(SELF-CONSISTENT, KEYS NOT PINNED), not that the keys are the service's: compare their fingerprints " +

@@ -43,6 +43,8 @@ export class TrailScreen {
   private readonly pager: Pager;
   private readonly position: Map<string, number>;
   private readonly whose: string;
+  /** The applied roots, described, when they pin anything (none: the served keys judged). */
+  private readonly roots: string[];
   private readonly consent = el("div");
   private readonly compliance = el("div");
   private readonly counted = el("h3");
@@ -60,6 +62,7 @@ export class TrailScreen {
   ) {
     const t = trail;
     this.whose = judge.pinned ? "your trust roots" : "the keys this service serves";
+    this.roots = judge.pinned ? judge.described : [];
     this.position = new Map(t.steps.map((x, i) => [x.facts.identity, i]));
     const h = el("h2", t.title);
     h.id = "trail-heading";
@@ -134,7 +137,7 @@ export class TrailScreen {
     const t = this.trail;
     this.showProgress(t.steps.length);
     this.counted.textContent = `Trail: ${t.steps.length} record(s): ${countsByKind(t.steps)}; ${this.verified} receipt(s) verified in this browser`;
-    if (t.target.kind === "vcon") this.consent.replaceChildren(consentView(t, served));
+    if (t.target.kind === "vcon") this.consent.replaceChildren(consentView(t, served, this.roots));
   }
 
   /** Marks one record and brings it into view (turning to its page); false when it is not in this trail. */

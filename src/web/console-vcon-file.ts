@@ -6,6 +6,7 @@ import { recordsByPayload, vconPayloadHashes } from "./console-find.js";
 import { type ConsoleLink, consoleFragment } from "./console-link.js";
 import type { TrailScreen } from "./console-trail-view.js";
 import { byId } from "./render.js";
+import type { VerdictLook } from "./verdict-look.js";
 
 /** What finding a trail by a vCon file asks of the console. */
 export interface VconFilePage {
@@ -16,7 +17,7 @@ export interface VconFilePage {
   open(link: ConsoleLink): Promise<void>;
   screen(): TrailScreen | undefined;
   go(link: ConsoleLink): void;
-  say(ok: boolean | undefined, text: string, code?: string): void;
+  say(ok: boolean | undefined, text: string, verdict?: VerdictLook): void;
 }
 
 /**

@@ -37,6 +37,7 @@ import { wireVconFile } from "./console-vcon-file.js";
 import { trailVerdict } from "./console-verdict.js";
 import { logStatus } from "./log-status.js";
 import { byId, el, showVerdict } from "./render.js";
+import { markVerdict, type VerdictLook } from "./verdict-look.js";
 
 const status = byId<HTMLDivElement>("status");
 const signinSection = byId<HTMLElement>("signin");
@@ -64,11 +65,11 @@ let shownLink: ConsoleLink | { kind: "either"; uuid: string } | undefined;
 let asked = 0;
 let logTimer: ReturnType<typeof setInterval> | undefined;
 
-function say(ok: boolean | undefined, text: string, code?: string): void {
+/** Says a message, or a verdict (coloured as every page colours it) when one is given. */
+function say(ok: boolean | undefined, text: string, verdict?: VerdictLook): void {
   status.hidden = false;
   showVerdict(status, ok, text);
-  if (code) status.dataset.code = code;
-  else delete status.dataset.code;
+  markVerdict(status, verdict);
 }
 
 function signedOut(message?: string): void {
@@ -244,8 +245,8 @@ async function open(link: ConsoleLink | { kind: "either"; uuid: string }, again?
     if (!done || !current()) return;
     view.context(context);
     view.finish(served);
-    const { ok, text, code } = trailVerdict(t, pinsSomething(roots));
-    say(ok, text, code);
+    const { ok, text, verdict } = trailVerdict(t, pinsSomething(roots));
+    say(ok, text, verdict);
     if (link.kind === "record" && !view.select(link.identity))
       say(false, `${link.identity} is not in its asset's trail as you may read it`);
   });

@@ -12,7 +12,7 @@ import {
   logKeyFingerprint,
   pinsSomething,
 } from "../verify/house.js";
-import type { TrustRoots, VerdictCode } from "../verify/index.js";
+import type { TrustRoots, VerdictCode, VerificationVerdict } from "../verify/index.js";
 
 /** One signature line of the checkpoint, checked here. */
 interface SignatureLineCheck {
@@ -48,6 +48,8 @@ export interface LogStatus {
    * best (under the keys the service serves); `tampered` when a signature does not verify.
    */
   code: VerdictCode;
+  /** How far a verified checkpoint is anchored: `witnessed` when a quorum of the caller's witnesses cosigned it. */
+  level: VerificationVerdict["trust"]["level"];
   /** The verdict in words. */
   summary: string;
   problem?: string;
@@ -145,6 +147,7 @@ export async function logStatus(
     witnesses: listed.witnesses,
     quorum: listed.quorum,
     code: verdict.code,
+    level: verdict.trust.level,
     summary: verdict.summary,
     ...(problem ? { problem } : {}),
   };

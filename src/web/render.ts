@@ -5,6 +5,7 @@ import type { VconReport } from "../lookup/vcon.js";
 import type { VerificationVerdict } from "../verify/index.js";
 import { readableDate } from "./dates.js";
 import { trustWords } from "./trust.js";
+import { markVerdict } from "./verdict-look.js";
 
 /** An element the page's HTML declares, by its id. */
 export const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -99,23 +100,23 @@ function who(p: unknown): string {
   return String(o.display_name || o.email || o.subject || o.issuer || "(not declared)");
 }
 
-/** Sets the aria-live verdict: text and pass/fail state. */
+/** Sets the aria-live verdict: text and pass/fail state, no verdict code (a message, not a verdict). */
 export function showVerdict(target: HTMLElement, ok: boolean | undefined, text: string): void {
   target.textContent = text;
   if (ok === undefined) target.removeAttribute("data-ok");
   else target.dataset.ok = String(ok);
+  markVerdict(target, undefined);
 }
 
 /**
- * Sets the verdict from a verdict object: its summary, its code (the page colours by it: green
- * only for verified and witnessed, amber for verified-but-unwitnessed and self-consistent, red
- * otherwise), and moves focus to it so a screen reader and the eye land on the outcome.
+ * Sets the verdict from a verdict object: its summary, its code and level (coloured as every page
+ * colours them: `verdictTone`), and moves focus to it so a screen reader and the eye land on the
+ * outcome.
  */
 export function showVerdictObject(target: HTMLElement, v: VerificationVerdict): void {
   target.textContent = v.summary;
   target.dataset.ok = String(v.ok);
-  target.dataset.code = v.code;
-  target.dataset.level = v.trust.level;
+  markVerdict(target, { code: v.code, level: v.trust.level });
   target.tabIndex = -1;
   target.focus();
 }

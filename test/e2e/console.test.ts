@@ -573,13 +573,18 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     );
     // The trail on show is judged again: every receipt under a service key pinned here.
     await browser.page.waitForSelector("#status[data-code=verified]", { timeout: 20_000 });
+    // A receipt is checked under service keys, never witnesses: the level /verify and the CLI name.
     expect((await status()).text).toBe(
-      `VERIFIED: 5 record(s) of vcon://${vcon}, every receipt valid under your trust roots`,
+      `VERIFIED (keys pinned, not witnessed): 5 record(s) of vcon://${vcon}, every receipt valid under your trust roots`,
     );
     expect(new Set((await trailSteps()).map((x) => x.code))).toEqual(new Set(["verified"]));
     expect(await browser.page.textContent("#trail-key")).toMatch(/then judged by your trust roots/);
     // The log panel: the checkpoint under the pinned log key, cosigned by the witness given here.
     await browser.page.waitForSelector("#log-panel .verdict-tag[data-code=verified]", { timeout: 30_000 });
+    // Cosigned by a quorum of witnesses given here: the one green verdict, named as such.
+    expect(
+      await browser.page.$eval("#log-panel .verdict-tag", (t) => [t.textContent, getComputedStyle(t).color]),
+    ).toEqual(["VERIFIED (witnessed)", "rgb(18, 112, 58)"]);
     // An exported bundle, checked before saving, by the same roots.
     const [download] = await Promise.all([
       browser.page.waitForEvent("download"),
