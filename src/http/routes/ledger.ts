@@ -9,15 +9,11 @@ import {
   requireReadableEventOf,
   requireReadableRecord,
 } from "../../services/access/readable-records.js";
+import { consistency, treeConsistency } from "../../services/ledger/consistency.js";
+import { logEntry, logEntryAtLeaf } from "../../services/ledger/entry-paths.js";
 import { keyHistory } from "../../services/ledger/key-history.js";
 import { latestSeal, scittKey, scittKeys, sealSizes } from "../../services/ledger/ledger-info.js";
-import {
-  consistency,
-  logEntry,
-  logEntryAtLeaf,
-  receiptFor,
-  treeConsistency,
-} from "../../services/ledger/proofs.js";
+import { receiptFor } from "../../services/ledger/proofs.js";
 import { tlogProofFor } from "../../services/ledger/tlog-proof.js";
 import { sendCose } from "../cose-response.js";
 import type { HttpDeps } from "../deps.js";

@@ -1,11 +1,10 @@
 import type { Ctx } from "../../context.js";
-import { consistencyProofIndices } from "../../core/log/mmr-proof.js";
 import * as treeProof from "../../core/log/tree-proof.js";
 import { nodeSha256 } from "../../core/node/crypto.js";
-import { ApiError, badRequest } from "../../errors/api-error.js";
+import { ApiError } from "../../errors/api-error.js";
 import type { MmrProofForm } from "../../formats/cose/receipt.js";
 import { parseIdTimestamp } from "../../formats/ledger/idtimestamp.js";
-import { isValidMmrSize, mmrIndexOfLeaf, peakIndices } from "../../formats/mmr/indices.js";
+import { mmrIndexOfLeaf } from "../../formats/mmr/indices.js";
 import { includedRoot, inclusionProofIndices } from "../../formats/mmr/proof.js";
 import {
   assetFreeEventLeafHash,
@@ -17,11 +16,11 @@ import { registeredEvent } from "../../formats/scitt/registered.js";
 import { signedWith } from "../../keys/keyring.js";
 import type { SignedBasis, SigningWhat } from "../../keys/signed-basis.js";
 import type { Queryable } from "../../store/db.js";
-import { type EntryRow, entryAt, entryOfRecord, logSize } from "../../store/ledger.js";
+import { type EntryRow, entryOfRecord } from "../../store/ledger.js";
 import { mmrNodesOf, type NodeSource, treeNodesOf } from "../../store/period-archive.js";
 import { getSeal, type SealRow } from "../../store/seals.js";
 import { type CheckpointRow, latestCheckpoint } from "../../store/tlog-checkpoints.js";
-import { nodeKey, tlogSize } from "../../store/tlog-nodes.js";
+import { nodeKey } from "../../store/tlog-nodes.js";
 import { readNodeSource } from "./node-source.js";
 import { mmrReceiptSigning, treeReceiptSigning } from "./receipt-signing.js";
 import { type RowLeaf, rowGives, rowLeaves, treeLeafOf } from "./record-leaf.js";
@@ -29,7 +28,7 @@ import { type RowLeaf, rowGives, rowLeaves, treeLeafOf } from "./record-leaf.js"
 /** The verifiable data structure a receipt or proof is of: the MMR (vds 3) or RFC 9162 (vds 1). */
 export type Profile = "mmr" | "rfc9162";
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+const _hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const conflict = (message: string) => new ApiError("conflict", message);
 
 /** What a proof answers for a node the database no longer holds: `node` names it. */
@@ -48,7 +47,8 @@ export const missingRefused =
   (node) =>
     basis.refuse(what, tenantId, `${node} is missing from the database`);
 
-async function nodes(
+/** A getter of MMR nodes, read at once; one missing is `missing`'s error. */
+export async function nodes(
   src: NodeSource,
   tenantId: string,
   indices: number[],
@@ -63,7 +63,7 @@ async function nodes(
 }
 
 /** Inclusion path of an entry in the MMR of `size`, and the peak it leads to. */
-async function inclusion(
+export async function inclusion(
   src: NodeSource,
   tenantId: string,
   entry: EntryRow,
@@ -77,7 +77,11 @@ async function inclusion(
 }
 
 /** The latest seal that covers an entry, or 409 while the record waits for one. */
-async function sealFor(db: Queryable, tenantId: string, entry: EntryRow | undefined): Promise<SealRow> {
+export async function sealFor(
+  db: Queryable,
+  tenantId: string,
+  entry: EntryRow | undefined,
+): Promise<SealRow> {
   if (!entry) throw conflict("the record is not yet committed to the log; try again in a moment");
   const seal = await getSeal(db, tenantId);
   if (!seal || seal.mmr_size <= entry.mmr_index)
@@ -357,122 +361,4 @@ export async function receiptFor(
   if (receipts.size > RECEIPTS_KEPT) receipts.clear();
   receipts.set(cacheKey, receipt);
   return receipt;
-}
-
-/** The merkle-log entry at MMR position `mmrIndex` with its path in the latest (or a given) sealed MMR. */
-export async function logEntry(
-  ctx: Pick<Ctx, "blobs" | "reads">,
-  tenantId: string,
-  mmrIndex: number,
-  mmrSize?: number,
-  identity?: (e: EntryRow) => Promise<string>,
-) {
-  const entry = await entryAt(ctx.reads, tenantId, mmrIndex);
-  if (!entry)
-    throw new ApiError(
-      "not_found",
-      `no log entry at MMR position ${mmrIndex} (an interior node, or beyond the log)`,
-    );
-  return entryWithPath(ctx, tenantId, entry, mmrSize, identity);
-}
-
-/**
- * Log entry `leafIndex` (the leaf index checkpoints, tiles and tlog-proofs count) with its path,
- * as `logEntry` gives it. Both trees append the same leaves in the same order, so leaf e sits at
- * MMR position 2e − popcount(e); the stored leaf index is checked all the same.
- */
-export async function logEntryAtLeaf(
-  ctx: Pick<Ctx, "blobs" | "reads">,
-  tenantId: string,
-  leafIndex: number,
-  mmrSize?: number,
-  identity?: (e: EntryRow) => Promise<string>,
-) {
-  const missing = () => new ApiError("not_found", `no log entry ${leafIndex} in the log`);
-  // Beyond half the safe integers, the leaf's MMR position is not one: no log reaches it.
-  if (leafIndex > Number.MAX_SAFE_INTEGER / 2) throw missing();
-  const entry = await entryAt(ctx.reads, tenantId, mmrIndexOfLeaf(leafIndex));
-  if (!entry || entry.leaf_index !== leafIndex) throw missing();
-  return entryWithPath(ctx, tenantId, entry, mmrSize, identity);
-}
-
-/** An entry's answer: both its numbers, its leaf, and its path in the sealed MMR of `mmrSize` (else its first seal's). */
-async function entryWithPath(
-  ctx: Pick<Ctx, "blobs" | "reads">,
-  tenantId: string,
-  entry: EntryRow,
-  mmrSize: number | undefined,
-  identity: ((e: EntryRow) => Promise<string>) | undefined,
-) {
-  const mmrIndex = entry.mmr_index;
-  const seal = mmrSize === undefined ? await sealFor(ctx.reads, tenantId, entry) : undefined;
-  const size = mmrSize ?? (seal as SealRow).mmr_size;
-  if (!isValidMmrSize(size) || size > (await logSize(ctx.reads, tenantId)) || size <= mmrIndex)
-    throw badRequest("mmr_size must be a complete MMR size covering the entry");
-  const { path, peak } = await inclusion(readNodeSource(ctx), tenantId, entry, size);
-  return {
-    mmr_index: entry.mmr_index,
-    leaf_index: entry.leaf_index,
-    leaf: hex(entry.leaf),
-    identity: identity ? await identity(entry) : "",
-    idtimestamp: entry.idtimestamp,
-    mmr_size: size,
-    path: path.map(hex),
-    peak: hex(peak),
-  };
-}
-
-/** The draft's consistency proof between two complete sizes: one path per old peak into the new MMR. */
-export async function consistency(
-  ctx: Pick<Ctx, "blobs" | "reads">,
-  tenantId: string,
-  from: number,
-  to: number,
-) {
-  if (
-    !isValidMmrSize(from) ||
-    !isValidMmrSize(to) ||
-    from < 1 ||
-    from > to ||
-    to > (await logSize(ctx.reads, tenantId))
-  )
-    throw badRequest("from and to must be complete MMR sizes with 0 < from <= to <= the log's size");
-  const paths = consistencyProofIndices(from, to);
-  const get = await nodes(readNodeSource(ctx), tenantId, [
-    ...peakIndices(from),
-    ...peakIndices(to),
-    ...paths.flat(),
-  ]);
-  return {
-    from,
-    to,
-    peaks_from: peakIndices(from).map(get).map(hex),
-    peaks_to: peakIndices(to).map(get).map(hex),
-    paths: paths.map((p) => p.map(get).map(hex)),
-  };
-}
-
-/** RFC 9162 §2.1.4 consistency proof between two tree sizes (0 < from ≤ to ≤ the tree's size). */
-export async function treeConsistency(
-  ctx: Pick<Ctx, "blobs" | "reads">,
-  tenantId: string,
-  from: number,
-  to: number,
-) {
-  const size = await tlogSize(ctx.reads, tenantId);
-  if (!Number.isSafeInteger(from) || from < 1 || from > to || to > size)
-    throw badRequest("from and to must be tree sizes with 0 < from <= to <= the tree's size");
-  const get = await treeNodes(readNodeSource(ctx), tenantId, [
-    ...treeProof.consistencyProofNodes(from, to),
-    ...treeProof.rootNodes(from),
-    ...treeProof.rootNodes(to),
-  ]);
-  return {
-    profile: "rfc9162" as const,
-    from,
-    to,
-    root_from: hex(tree.treeRoot(from, get)),
-    root_to: hex(tree.treeRoot(to, get)),
-    proof: treeProof.consistencyProof(from, to, get).map(hex),
-  };
 }
