@@ -98,6 +98,25 @@ export function keyedVerdict(
   });
 }
 
+/**
+ * Why a file given as a receipt is no receipt this verifier reads, or undefined. Another kind of
+ * file (a record, a statement, a seal) says nothing against the record it was given with: it is
+ * evidence that cannot be judged, not a forgery. A receipt whose proof or signature fails stays tampered.
+ */
+function notAReceipt(receipt: Uint8Array): string | undefined {
+  let read: CoseFile;
+  try {
+    read = readCoseFile(receipt);
+  } catch (err) {
+    return `the receipt file is not a COSE_Sign1 (${(err as Error).message})`;
+  }
+  if (read.kind !== "receipt")
+    return "the receipt file is a COSE_Sign1 without a verifiable data structure (a signed statement or a seal), not a receipt";
+  if (read.profile !== "MMR" && read.profile !== "RFC9162_SHA256")
+    return `the receipt's verifiable data structure (${read.profile}) is not one this verifier reads (MMR, RFC9162_SHA256)`;
+  return undefined;
+}
+
 /** A record (its API JSON) with its COSE receipt, either profile. */
 export function recordReceiptVerdict(
   trust: TrustRoots,
@@ -105,6 +124,8 @@ export function recordReceiptVerdict(
   record: Record<string, unknown>,
   receipt: Uint8Array,
 ): VerificationVerdict {
+  const wrongKind = notAReceipt(receipt);
+  if (wrongKind) return cannotEvaluate(wrongKind);
   // A registered statement's RFC 9162 entry is its payload's hash: the record's fields say nothing of it.
   if (claimsRegisteredStatement(record) && isRfc9162Receipt(receipt)) {
     const first = verifyRecordReceipt(record, receipt, keys.keys);
@@ -162,6 +183,8 @@ export function statementVerdict(
     }));
   }
   if (read.kind === "receipt") return cannotEvaluate(RECEIPT_ALONE);
+  const wrongKind = opts.receipts?.map(notAReceipt).find((why) => why !== undefined);
+  if (wrongKind) return cannotEvaluate(wrongKind);
   // A key nobody gave is nothing to judge by, not a forgery.
   if (!keys.keys.has(read.kid) && !opts.issuerKeys?.has(read.kid))
     return cannotEvaluate(

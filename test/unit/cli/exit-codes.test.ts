@@ -1,12 +1,17 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { commands } from "../../../src/cli/commands.js";
 import { runCli } from "../../../src/cli/program.js";
+import { coseKeySet } from "../../../src/formats/cose/index.js";
+import type { EcJwk } from "../../../src/formats/crypto/public-key.js";
 import { USAGE_EXIT_CODE } from "../../../src/verify/verdict/verdict.js";
 import { runCli as runInProcess } from "../../helpers/cli-output.js";
 import { freePort } from "../../helpers/ports.js";
+import { vectorPublicKey } from "../../helpers/vector-key.js";
 
 // One scheme for every command (README §Command line, docs/verification.md): 0 done (verify:
 // verified), the verdict's status 1–4 for a verification (an unreadable file is cannot-evaluate,
@@ -131,6 +136,24 @@ describe("archivist's exit statuses", () => {
     expect(token.out).toMatch(
       /^FAILED .*: connection refused \(is the service running at that address\?\) \(ECONNREFUSED\)\n$/,
     );
+  });
+
+  // Issue 74: a wrong file given as the receipt was TAMPERED (1); it is evidence that cannot be judged.
+  it("a file of another kind given as `--receipt`: CANNOT EVALUATE, 4", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "archivist-wrong-receipt-"));
+    try {
+      const record = join(dir, "record.json");
+      writeFileSync(record, JSON.stringify({ identity: "events/0194b168-bac0-75e6-bbc4-a47cc45bdbf5" }));
+      const keys = join(dir, "keys.cbor");
+      writeFileSync(keys, coseKeySet([{ jwk: vectorPublicKey.jwk as EcJwk, kid: "svc" }]));
+      for (const wrong of [record, keys]) {
+        const r = await cli(["verify", record, "--receipt", wrong, "--keys", keys]);
+        expect(r.code, r.out).toBe(4);
+        expect(r.out).toMatch(/^CANNOT EVALUATE: the receipt file is not a COSE_Sign1/);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("as a real process: `archivist nope --help` exits 64", () => {
