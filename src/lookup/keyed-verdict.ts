@@ -16,6 +16,7 @@ import {
 } from "../verify/house.js";
 import {
   type PublicKey,
+  type SignatureKey,
   statementPayloadMatches,
   type TrustRoots,
   type VerificationVerdict,
@@ -167,7 +168,7 @@ export function statementVerdict(
   keys: ServiceKeys,
   statement: Uint8Array,
   opts: {
-    issuerKeys?: Map<string, PublicKey>;
+    issuerKeys?: Map<string, SignatureKey>;
     receipts?: Uint8Array[];
     payload?: Uint8Array;
     payloadName?: string;

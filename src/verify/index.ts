@@ -27,9 +27,13 @@
 export { verifySeal } from "../formats/cose/index.js";
 export {
   type EcJwk,
+  type Ed25519Key,
+  type OkpJwk,
   type PublicKey,
   type PublicKeyFactory,
   publicKeyFromJwk,
+  type SignatureKey,
+  signatureKeyFromJwk,
 } from "../formats/crypto/public-key.js";
 export { verifyConsistency as verifyMmrConsistency } from "../formats/mmr/index.js";
 export { type ApiRecord, leafOfRecord } from "../formats/record/api-record.js";

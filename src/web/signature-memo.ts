@@ -13,7 +13,8 @@ export interface SignatureQuestion {
 /** A platform's own signature check, asynchronous (WebCrypto's is). */
 export type NativeVerify = (q: SignatureQuestion) => Promise<boolean>;
 
-const BYTES = { "P-256": 32, "P-384": 48 } as const;
+const BYTES = { "P-256": 32, "P-384": 48, "P-521": 66 } as const;
+const WEB_HASH = { sha256: "SHA-256", sha384: "SHA-384", sha512: "SHA-512" } as const;
 
 /**
  * ECDSA through WebCrypto (`crypto.subtle`: native code, a fraction of a millisecond a signature
@@ -34,7 +35,7 @@ export function webCryptoVerify(): NativeVerify | undefined {
       key = subtle.importKey("jwk", { ...jwk, ext: true }, { name: "ECDSA", namedCurve }, false, ["verify"]);
       keys.set(id, key);
     }
-    const algorithm = { name: "ECDSA", hash: hash === "sha256" ? "SHA-256" : "SHA-384" };
+    const algorithm = { name: "ECDSA", hash: WEB_HASH[hash] };
     return subtle.verify(algorithm, await key, signature as BufferSource, data as BufferSource);
   };
 }

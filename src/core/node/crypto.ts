@@ -3,7 +3,15 @@
 // reaches this folder, so it stays free of `node:` modules (test/unit/verify/browser-safe.test.ts).
 
 import { createPublicKey, hash, type KeyObject, sign, verify } from "node:crypto";
-import { ecJwk, type PublicKey, type PublicKeyFactory } from "../../formats/crypto/public-key.js";
+import {
+  type Ed25519Key,
+  ecJwk,
+  type OkpJwk,
+  type PublicKey,
+  type PublicKeyFactory,
+  type SignatureKey,
+  signatureJwk,
+} from "../../formats/crypto/public-key.js";
 import type { AsciiLeafSha256, Sha256 } from "../../formats/crypto/sha256.js";
 import type { Signer } from "../log/sign1.js";
 
@@ -71,6 +79,30 @@ export function nodePublicKey(key: KeyObject): PublicKey {
 /** The PublicKeyFactory on node:crypto (for `keysFromKeySet` and the trust roots in Node programs). */
 export const nodePublicKeyFromJwk: PublicKeyFactory = (jwk) =>
   nodePublicKey(createPublicKey({ key: { ...jwk }, format: "jwk" }));
+
+/**
+ * A statement issuer's key checked by node:crypto: ECDSA as `nodePublicKey`, or Ed25519 (TypeError
+ * for any other kind); a private key stands for its public half.
+ */
+export function nodeSignatureKey(key: KeyObject): SignatureKey {
+  const publicKey = key.type === "private" ? createPublicKey(key) : key;
+  if (publicKey.asymmetricKeyType !== "ed25519") return nodePublicKey(publicKey);
+  const ed: Ed25519Key = {
+    jwk: signatureJwk(publicKey.export({ format: "jwk" })) as OkpJwk,
+    verify: (data, signature) => {
+      try {
+        return verify(null, data, publicKey, signature);
+      } catch {
+        return false;
+      }
+    },
+  };
+  return ed;
+}
+
+/** `nodeSignatureKey` of an issuer's JWK (EC on P-256, P-384 or P-521, or OKP Ed25519). */
+export const nodeSignatureKeyFromJwk = (jwk: unknown): SignatureKey =>
+  nodeSignatureKey(createPublicKey({ key: { ...signatureJwk(jwk) }, format: "jwk" }));
 
 /**
  * ES256 (IEEE P1363 r‖s) with a node:crypto private key. Whoever signs often with one key makes its

@@ -1,9 +1,16 @@
 import { X509Certificate } from "node:crypto";
 import type { CborValue } from "../../formats/cbor/encode.js";
-import { decodeSign1, HEADER, type Sign1, verifySign1 } from "../../formats/cose/sign1.js";
-import type { PublicKey } from "../../formats/crypto/public-key.js";
+import {
+  algorithmName,
+  algorithmOfKey,
+  decodeSign1,
+  HEADER,
+  type Sign1,
+  verifySign1,
+} from "../../formats/cose/sign1.js";
+import type { SignatureKey } from "../../formats/crypto/public-key.js";
 import { cwtClaimsOf } from "../../formats/scitt/cwt-claims.js";
-import { nodePublicKey } from "../node/crypto.js";
+import { nodeSignatureKey } from "../node/crypto.js";
 import { basicConstraints } from "../x509/basic-constraints.js";
 import { bindIssuer } from "./issuer-binding.js";
 import { lookupValueProblem } from "./lookup-values.js";
@@ -139,25 +146,34 @@ export function screenStatement(
  */
 export function checkRegistrationPolicy(
   statement: Uint8Array,
-  trust: { keys: Map<string, PublicKey>; caCertificatesPem: string[]; now?: Date },
+  trust: { keys: Map<string, SignatureKey>; caCertificatesPem: string[]; now?: Date },
 ): PolicyVerdict {
   const screened = screenStatement(statement);
   return screened.ok ? checkScreenedStatement(screened.statement, trust) : screened;
 }
 
-/** A leaf certificate's EC key; for another kind (RSA, Ed25519) a key that verifies nothing, as ES256 cannot be its signature. */
-function leafKey(leaf: X509Certificate): PublicKey {
+/** A leaf certificate's EC or Ed25519 key; for another kind (RSA) a key that verifies nothing, as no algorithm we check can be its signature. */
+function leafKey(leaf: X509Certificate): SignatureKey {
   try {
-    return nodePublicKey(leaf.publicKey);
+    return nodeSignatureKey(leaf.publicKey);
   } catch {
     return { jwk: { kty: "EC", crv: "P-256", x: "", y: "" }, verify: () => false };
   }
 }
 
+/** Why the statement's `alg` is not one the key signs under, or undefined when it is. */
+function algorithmRefusal(s: Sign1, key: SignatureKey, whose: string): string | undefined {
+  const alg = s.protectedHeader.get(HEADER.alg);
+  const name = algorithmName(alg);
+  if (!name) return `alg ${String(alg)} is not one we verify (ES256, ES384, ES512, EdDSA)`;
+  const own = algorithmOfKey(key);
+  return name === own ? undefined : `the statement is signed under ${name}, but ${whose} signs under ${own}`;
+}
+
 /** The rest of the registration policy, for a statement that passed `screenStatement`. */
 export function checkScreenedStatement(
   screened: ScreenedStatement,
-  trust: { keys: Map<string, PublicKey>; caCertificatesPem: string[]; now?: Date },
+  trust: { keys: Map<string, SignatureKey>; caCertificatesPem: string[]; now?: Date },
 ): PolicyVerdict {
   const { sign1: s, issuer, subject } = screened;
   let chain: X509Certificate[] | undefined;
@@ -183,6 +199,8 @@ export function checkScreenedStatement(
   const kid = s.protectedHeader.get(HEADER.kid);
   const key = kid instanceof Uint8Array ? trust.keys.get(new TextDecoder().decode(kid)) : undefined;
   if (!key) return { ok: false, reason: "the issuer key (kid) is not trusted by this tenancy" };
+  const refused = algorithmRefusal(s, key, "the trusted issuer key");
+  if (refused) return { ok: false, reason: refused };
   if (!verifySign1(s, key))
     return { ok: false, reason: "signature does not verify with the trusted issuer key" };
   return { ok: true, issuer, subject, trustedBy: "key" };

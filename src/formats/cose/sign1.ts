@@ -9,7 +9,7 @@ import {
 } from "../cbor/index.js";
 import { CodedError } from "../coded-error.js";
 import { sameBytes } from "../crypto/bytes.js";
-import type { PublicKey, SignatureHash } from "../crypto/public-key.js";
+import { isEd25519Key, type SignatureHash, type SignatureKey } from "../crypto/public-key.js";
 
 /** Why a COSE object could not be read or verified. */
 export type CoseErrorCode = "COSE_DECODE" | "COSE_ALG" | "COSE_VERIFY";
@@ -38,7 +38,9 @@ export const HEADER = {
 } as const;
 
 export const ES256 = -7;
-const ES384 = -35;
+export const ES384 = -35;
+export const ES512 = -36;
+export const EDDSA = -8;
 
 export interface Sign1 {
   protectedBytes: Uint8Array;
@@ -101,10 +103,37 @@ export function decodeSign1(bytes: Uint8Array): Sign1 {
   return { protectedBytes: p, protectedHeader, unprotectedHeader: u, payload, signature };
 }
 
-function hashFor(alg: CborValue): SignatureHash {
-  if (alg === ES256) return "sha256";
-  if (alg === ES384) return "sha384";
-  throw new CoseError("COSE_ALG", `unsupported alg ${String(alg)}`);
+/**
+ * The algorithms a signature is checked under (RFC 9053 §2), each bound to the one curve its key
+ * is on: a key signs under its own algorithm only, so a P-384 key does not verify a statement
+ * that says ES256, nor an Ed25519 key one that says ES512.
+ */
+const ALGORITHMS = new Map<
+  CborValue,
+  { name: SignatureAlg; crv: SignatureKey["jwk"]["crv"]; hash?: SignatureHash }
+>([
+  [ES256, { name: "ES256", crv: "P-256", hash: "sha256" }],
+  [ES384, { name: "ES384", crv: "P-384", hash: "sha384" }],
+  [ES512, { name: "ES512", crv: "P-521", hash: "sha512" }],
+  [EDDSA, { name: "EdDSA", crv: "Ed25519" }],
+]);
+
+/** The names of the signature algorithms a statement may be signed under. */
+export type SignatureAlg = "ES256" | "ES384" | "ES512" | "EdDSA";
+
+const ALGORITHM_OF_CURVE: Record<SignatureKey["jwk"]["crv"], SignatureAlg> = {
+  "P-256": "ES256",
+  "P-384": "ES384",
+  "P-521": "ES512",
+  Ed25519: "EdDSA",
+};
+
+/** The algorithm a key signs under: its curve's. */
+export const algorithmOfKey = (key: SignatureKey): SignatureAlg => ALGORITHM_OF_CURVE[key.jwk.crv];
+
+/** The name of a COSE_Sign1's `alg`, or undefined for an algorithm we do not check. */
+export function algorithmName(alg: CborValue | undefined): SignatureAlg | undefined {
+  return alg === undefined ? undefined : ALGORITHMS.get(alg)?.name;
 }
 
 /**
@@ -115,7 +144,7 @@ function hashFor(alg: CborValue): SignatureHash {
  */
 export function verifySign1(
   bytes: Uint8Array | Sign1,
-  publicKey: PublicKey,
+  publicKey: SignatureKey,
   detachedPayload?: Uint8Array,
 ): boolean {
   try {
@@ -123,14 +152,17 @@ export function verifySign1(
     if (s.payload && detachedPayload && !sameBytes(s.payload, detachedPayload)) return false;
     const payload = s.payload ?? detachedPayload;
     if (!payload) return false;
-    const hash = hashFor(s.protectedHeader.get(HEADER.alg) as CborValue);
-    // A PublicKey reads the data during the call only, so the scratch buffer can hold it.
+    const alg = ALGORITHMS.get(s.protectedHeader.get(HEADER.alg) as CborValue);
+    if (!alg || alg.crv !== publicKey.jwk.crv) return false;
+    // A key reads the data during the call only, so the scratch buffer can hold it.
     const w = takeWriter();
     try {
       beginSigStructure(w, s.protectedBytes);
       w.byteString(NO_AAD);
       w.byteString(payload);
-      return publicKey.verify(hash, w.buf.subarray(0, w.pos), s.signature);
+      const data = w.buf.subarray(0, w.pos);
+      if (isEd25519Key(publicKey)) return publicKey.verify(data, s.signature);
+      return alg.hash !== undefined && publicKey.verify(alg.hash, data, s.signature);
     } finally {
       releaseWriter(w);
     }

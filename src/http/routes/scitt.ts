@@ -194,7 +194,8 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     path: "/archivist/v1/scitt/keys",
     group,
     auth: "token",
-    summary: "Trust a statement issuer key (P-256 JWK)",
+    summary:
+      "Trust a statement issuer key: a public JWK, EC on P-256, P-384 or P-521 (ES256, ES384, ES512) or OKP Ed25519 (EdDSA)",
     body: z.object({
       kid: z.string().min(1).max(256),
       display_name: z.string().optional(),

@@ -1,8 +1,9 @@
 import { createPublicKey, type KeyObject } from "node:crypto";
 import type { Ctx, Principal } from "../../context.js";
-import { nodePublicKeyFromJwk } from "../../core/node/crypto.js";
+import { nodeSignatureKeyFromJwk } from "../../core/node/crypto.js";
 import { badRequest, forbidden, notFound } from "../../errors/api-error.js";
-import { ecJwk, type PublicKey } from "../../formats/crypto/public-key.js";
+import { algorithmOfKey } from "../../formats/cose/sign1.js";
+import { type SignatureKey, signatureJwk } from "../../formats/crypto/public-key.js";
 import { deleteScittKey, insertScittKey, listScittKeys } from "../../store/scitt-keys.js";
 
 // The statement issuer keys a tenancy trusts: its own, and those its administrators register.
@@ -17,16 +18,26 @@ export async function tenancyIssuer(ctx: Pick<Ctx, "baseUrl" | "keys">, tenantId
 export async function trustedKeys(
   ctx: Pick<Ctx, "baseUrl" | "db" | "keys">,
   tenantId: string,
-): Promise<Map<string, PublicKey>> {
+): Promise<Map<string, SignatureKey>> {
   const own = (await tenancyIssuer(ctx, tenantId)).key;
-  const keys = new Map<string, PublicKey>([[own.kid, own.verifier]]);
-  // Only P-256 keys are registered (`addScittKey`).
+  const keys = new Map<string, SignatureKey>([[own.kid, own.verifier]]);
+  // Each registered key was checked to be one of these kinds (`addScittKey`).
   for (const k of await listScittKeys(ctx.db, tenantId))
-    keys.set(k.kid, nodePublicKeyFromJwk(ecJwk(k.public_jwk)));
+    keys.set(k.kid, nodeSignatureKeyFromJwk(k.public_jwk));
   return keys;
 }
 
-/** Registers (or replaces) a trusted statement issuer key (P-256 JWK); administrators only. */
+/**
+ * The issuer keys a tenancy may register: the algorithms the verifier checks (src/formats/cose/sign1.ts),
+ * each on its own curve. The SCITT community's emulator, like CCF-based services, makes its issuers'
+ * keys on P-384.
+ */
+const ACCEPTED = "an EC key on P-256, P-384 or P-521 (ES256, ES384, ES512) or an OKP key on Ed25519 (EdDSA)";
+
+/**
+ * Registers (or replaces) a trusted statement issuer key (a public JWK of `ACCEPTED`); administrators
+ * only. The key signs under its curve's algorithm alone: a statement that names another is refused.
+ */
 export async function addScittKey(
   ctx: Pick<Ctx, "db">,
   p: Principal,
@@ -39,15 +50,20 @@ export async function addScittKey(
   } catch {
     throw badRequest("public_jwk is not a valid public JWK");
   }
-  const jwk = key.export({ format: "jwk" }) as Record<string, unknown>;
-  if (jwk.crv !== "P-256") throw badRequest("public_jwk must be an EC P-256 key (ES256)");
+  let jwk: Record<string, unknown>;
+  try {
+    jwk = { ...signatureJwk(key.export({ format: "jwk" })) };
+  } catch {
+    throw badRequest(`public_jwk must be ${ACCEPTED}`);
+  }
   await insertScittKey(ctx.db, {
     tenant_id: p.tenantId,
     kid: input.kid,
     display_name: input.display_name ?? "",
     public_jwk: jwk,
   });
-  return { kid: input.kid, display_name: input.display_name ?? "", public_jwk: jwk };
+  const alg = algorithmOfKey(nodeSignatureKeyFromJwk(jwk));
+  return { kid: input.kid, display_name: input.display_name ?? "", public_jwk: jwk, alg };
 }
 
 export async function scittKeyList(ctx: Pick<Ctx, "baseUrl" | "db" | "keys">, p: Principal) {
@@ -57,8 +73,13 @@ export async function scittKeyList(ctx: Pick<Ctx, "baseUrl" | "db" | "keys">, p:
   return {
     issuer: own.issuer,
     keys: [
-      { kid: own.key.kid, display_name: "tenancy issuer key", public_jwk: own.key.publicJwk },
-      ...registered.map((k) => ({ kid: k.kid, display_name: k.display_name, public_jwk: k.public_jwk })),
+      { kid: own.key.kid, display_name: "tenancy issuer key", public_jwk: own.key.publicJwk, alg: "ES256" },
+      ...registered.map((k) => ({
+        kid: k.kid,
+        display_name: k.display_name,
+        public_jwk: k.public_jwk,
+        alg: algorithmOfKey(nodeSignatureKeyFromJwk(k.public_jwk)),
+      })),
     ],
   };
 }

@@ -1,5 +1,5 @@
 import { decodeSign1, HEADER, type Sign1, verifySign1 } from "../../formats/cose/index.js";
-import type { PublicKey } from "../../formats/crypto/public-key.js";
+import type { SignatureKey } from "../../formats/crypto/public-key.js";
 import { sha256 } from "../../formats/crypto/sha256.js";
 import { type ApiRecord, candidateLeaves, recordKind } from "../../formats/record/api-record.js";
 import { registeredEvent } from "../../formats/scitt/registered.js";
@@ -55,7 +55,11 @@ function differences(record: ApiRecord, statement: Uint8Array): string[] {
   return out;
 }
 
-function issuerSignature(s: Sign1, bytes: Uint8Array, keys: ReadonlyMap<string, PublicKey>): IssuerSignature {
+function issuerSignature(
+  s: Sign1,
+  bytes: Uint8Array,
+  keys: ReadonlyMap<string, SignatureKey>,
+): IssuerSignature {
   const raw = s.protectedHeader.get(HEADER.kid) ?? s.unprotectedHeader.get(HEADER.kid);
   const kid = raw instanceof Uint8Array ? new TextDecoder().decode(raw) : typeof raw === "string" ? raw : "";
   const key = keys.get(kid);
@@ -71,7 +75,7 @@ function issuerSignature(s: Sign1, bytes: Uint8Array, keys: ReadonlyMap<string, 
 export function recordTreeLeaves(
   record: ApiRecord,
   statement?: Uint8Array,
-  issuerKeys: ReadonlyMap<string, PublicKey> = new Map(),
+  issuerKeys: ReadonlyMap<string, SignatureKey> = new Map(),
 ): TreeLeaves {
   let candidates: Uint8Array[];
   try {

@@ -11,7 +11,7 @@ import {
   verifyRfc9162Receipt,
   verifySign1,
 } from "../../formats/cose/index.js";
-import type { PublicKey } from "../../formats/crypto/public-key.js";
+import type { PublicKey, SignatureKey } from "../../formats/crypto/public-key.js";
 import { parseIdTimestamp } from "../../formats/ledger/index.js";
 import { type ApiRecord, signedAttributes } from "../../formats/record/api-record.js";
 import {
@@ -136,7 +136,7 @@ function verifyRegisteredReceipt(
 export function verifyStatement(
   statement: Uint8Array,
   opts: {
-    issuerKeys: Map<string, PublicKey>;
+    issuerKeys: Map<string, SignatureKey>;
     serviceKeys: Map<string, PublicKey>;
     receipts?: Uint8Array[];
     detachedPayload?: Uint8Array;

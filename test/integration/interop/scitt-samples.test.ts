@@ -1,9 +1,16 @@
-import { execFileSync, spawn } from "node:child_process";
 import { createPublicKey } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  missingPythonModules,
+  PYTHON,
+  PYTHON_DIR,
+  type PythonRun,
+  runPython,
+  unpackSnapshot,
+} from "../../helpers/python-interop.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
 /*
@@ -31,23 +38,10 @@ const SDK_REF = process.env.SDK_REF ?? "v0.35.0";
 const PYCOSE_GIT = process.env.PYCOSE_GIT;
 const SAMPLES_REF = process.env.SCITT_SAMPLES_REF ?? "d2d66c5";
 const PYCOSE_REF = process.env.PYCOSE_REF ?? "v1.0.1";
-const PYTHON = "/usr/bin/python3";
-const shims = join(import.meta.dirname, "..", "..", "interop", "python", "shims");
+const shims = join(PYTHON_DIR, "shims");
 const runnable = SAMPLES_GIT !== undefined && PYCOSE_GIT !== undefined;
-
-/** A snapshot's tree at `ref`, unpacked into a fresh directory. */
-function unpack(gitDir: string, ref: string): string {
-  const dir = mkdtempSync(join(tmpdir(), "scitt-samples-src-"));
-  const tar = execFileSync("git", ["--git-dir", gitDir, "archive", ref], { maxBuffer: 256 * 1024 * 1024 });
-  execFileSync("tar", ["-x", "-C", dir], { input: tar });
-  return dir;
-}
-
-interface Run {
-  code: number | null;
-  out: string;
-  err: string;
-}
+const unpack = (gitDir: string, ref: string) => unpackSnapshot(gitDir, ref, "scitt-samples");
+type Run = PythonRun;
 
 let s: TestService;
 let work: string;
@@ -58,20 +52,8 @@ let env: NodeJS.ProcessEnv;
  * Asynchronously: the service it calls runs in this same process.
  */
 function python(args: string[], pythonPath?: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const withPath = pythonPath ? { ...env, PYTHONPATH: `${pythonPath}:${env.PYTHONPATH}` } : env;
-    const child = spawn(PYTHON, args, { cwd: work, env: withPath });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (c: Buffer) => {
-      out += c.toString();
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      err += c.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, out, err }));
-  });
+  const withPath = pythonPath ? { ...env, PYTHONPATH: `${pythonPath}:${env.PYTHONPATH}` } : env;
+  return runPython(args, { cwd: work, env: withPath });
 }
 
 /** Runs one of the samples' scripts as its console entry point would. */
@@ -83,14 +65,7 @@ const ok = (r: Run, what: string) => expect(r.code, `${what}: ${r.out}\n${r.err}
 
 describe.runIf(runnable)("DataTrails' SCITT samples, unmodified, against the DataTrails-form routes", () => {
   beforeAll(async () => {
-    const missing = ["cbor2", "ecdsa", "requests", "cryptography", "attr"].filter((m) => {
-      try {
-        execFileSync(PYTHON, ["-c", `import ${m}`], { stdio: "ignore" });
-        return false;
-      } catch {
-        return true;
-      }
-    });
+    const missing = missingPythonModules(["cbor2", "ecdsa", "requests", "cryptography", "attr"]);
     if (!existsSync(PYTHON) || missing.length)
       throw new Error(
         `missing ${missing.join(", ") || PYTHON}: apt-get install python3-cbor2 python3-ecdsa python3-requests python3-cryptography python3-attr`,
