@@ -72,6 +72,12 @@ function say(ok: boolean | undefined, text: string, verdict?: VerdictLook): void
   markVerdict(status, verdict);
 }
 
+/** Nothing to say: the status box goes until the next message or verdict. */
+function quiet(): void {
+  status.hidden = true;
+  showVerdict(status, undefined, "");
+}
+
 function signedOut(message?: string): void {
   session = undefined;
   clearTrail();
@@ -285,7 +291,9 @@ byId<HTMLFormElement>("signin-form").addEventListener("submit", (e) => {
     session = s;
     byId<HTMLInputElement>("client-secret").value = "";
     await showWorkspace(s);
-    say(true, `Signed in as ${s.name}.`);
+    // The line above the workspace says who signed in (and is announced): the status box says it
+    // no second time.
+    quiet();
     byId<HTMLInputElement>("query").focus();
     followAddress();
   });
