@@ -12,7 +12,8 @@ import type { VerdictLook } from "./verdict-look.js";
 export interface VconFilePage {
   session(): Session | undefined;
   api(s: Session): PublicApi;
-  clearTrail(): void;
+  /** Clears the trail on show and the address naming it: what the file finds is shown next, or nothing. */
+  showNothing(): void;
   guarded(what: string, step: () => Promise<void>): Promise<void>;
   open(link: ConsoleLink): Promise<void>;
   screen(): TrailScreen | undefined;
@@ -27,7 +28,7 @@ export interface VconFilePage {
 async function findVconFile(page: VconFilePage, file: File | undefined): Promise<void> {
   const s = page.session();
   if (!file || !s) return;
-  page.clearTrail();
+  page.showNothing();
   await page.guarded(`Hashing ${file.name} and finding its records`, async () => {
     const bytes = new Uint8Array(await file.arrayBuffer());
     const hashes = vconPayloadHashes(bytes);

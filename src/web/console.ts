@@ -180,6 +180,18 @@ function clearTrail(): void {
   result.replaceChildren();
 }
 
+/**
+ * Nothing on show after a question refused or unanswered: the trail goes, a load still under way
+ * shows nothing when it ends, and the address stops naming what was shown before (a new entry in
+ * the history, so Back returns to it).
+ */
+function showNothing(): void {
+  clearTrail();
+  asked++;
+  shownLink = undefined;
+  if (location.hash) history.pushState(null, "", location.pathname + location.search);
+}
+
 /** Loads what a link names, its records in order, their receipts not yet checked. */
 async function loadLinked(
   a: PublicApi,
@@ -341,7 +353,10 @@ byId<HTMLFormElement>("find-form").addEventListener("submit", (e) => {
     const s = session;
     clearTrail();
     void guarded(`Finding ${placeWords(place)}`, async () => {
-      const identity = await recordAtPlace(api(s), s.tenant, place);
+      const identity = await recordAtPlace(api(s), s.tenant, place).catch((err: unknown) => {
+        showNothing();
+        throw err;
+      });
       const asset = /^assets\/([0-9a-f-]{36})\//.exec(identity)?.[1];
       go(asset ? { kind: "record", identity, asset } : { kind: "record", identity });
     });
@@ -349,7 +364,7 @@ byId<HTMLFormElement>("find-form").addEventListener("submit", (e) => {
   }
   if (isBareNumber(text)) {
     // Log entry 7 is at MMR position 11: a bare number could name either record.
-    clearTrail();
+    showNothing();
     const n = text.trim().replace("#", "");
     return say(
       false,
@@ -358,7 +373,7 @@ byId<HTMLFormElement>("find-form").addEventListener("submit", (e) => {
   }
   const target = parseTarget(text);
   if (!target) {
-    clearTrail();
+    showNothing();
     return say(false, "Enter vcon://<uuid>, a vCon uuid, assets/<uuid>, log entry <n> or mmr <position>.");
   }
   if (target !== "either") return go(target);
@@ -369,7 +384,7 @@ byId<HTMLFormElement>("find-form").addEventListener("submit", (e) => {
 wireVconFile({
   session: () => session,
   api,
-  clearTrail,
+  showNothing,
   guarded,
   open: (link) => open(link),
   screen: () => screen,

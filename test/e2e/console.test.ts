@@ -719,7 +719,12 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
         () => document.querySelector("#trail > li.selected")?.getAttribute("data-identity") ?? null,
       ),
     ).not.toBe(identity);
-    // A bare number could be either: the finder asks.
+    // A bare number could be either: the finder asks, and the address no longer names the record
+    // it showed before (a reload or a copied link would open a trail no longer on show).
+    await browser.page.fill("#query", `mmr ${mmr}`);
+    await browser.page.press("#query", "Enter");
+    await browser.page.waitForSelector(`#trail > li.selected[data-identity="${identity}"]`);
+    expect(new URL(browser.page.url()).hash).toBe(`#record=${identity}`);
     await browser.page.fill("#query", String(mmr));
     await browser.page.press("#query", "Enter");
     await browser.page.waitForSelector("#status[data-ok=false]");
@@ -727,6 +732,16 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
       `Which number is ${mmr}? Enter log entry ${mmr} (as checkpoints and tlog-proofs count) or mmr ${mmr} (the MMR position, as MMR receipts name it).`,
     );
     expect(await browser.page.$("#trail")).toBeNull();
+    expect(new URL(browser.page.url()).hash).toBe("");
+    // Back goes to the record the address named before.
+    await browser.page.goBack();
+    await browser.page.waitForSelector(`#trail > li.selected[data-identity="${identity}"]`);
+    expect(new URL(browser.page.url()).hash).toBe(`#record=${identity}`);
+    // Text that names nothing leaves no stale address either.
+    await browser.page.fill("#query", "not an id");
+    await browser.page.press("#query", "Enter");
+    await browser.page.waitForSelector("#status[data-ok=false]");
+    expect(new URL(browser.page.url()).hash).toBe("");
     await browser.page.fill("#query", "log entry 999999");
     await browser.page.press("#query", "Enter");
     await browser.page.waitForSelector("#status[data-ok=false]");
