@@ -11,6 +11,28 @@ const browser = chromiumForSuite(async () => {
 /** Width the page's content needs beyond the viewport (0: nothing scrolls sideways). */
 const overflow = () => browser.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
+/** Words (runs of letters) the layout splits across two lines, each with the element it is in. */
+const brokenWords = () =>
+  browser.page.evaluate(() => {
+    const broken: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (const m of (n.textContent ?? "").matchAll(/[A-Za-z]{2,}/g)) {
+        const r = document.createRange();
+        r.setStart(n, m.index);
+        r.setEnd(n, m.index + m[0].length);
+        const lines = new Set(
+          Array.from(r.getClientRects())
+            .filter((x) => x.width > 0)
+            .map((x) => Math.round(x.top)),
+        );
+        if (lines.size > 1)
+          broken.push(`${m[0]} in ${n.parentElement?.tagName}: ${n.textContent?.slice(0, 60)}`);
+      }
+    }
+    return broken;
+  });
+
 describe.skipIf(!browserRunnable)("the landing page and the API docs in Chromium", () => {
   it("the landing page links the verify page, the console and the API docs, at desktop and phone width", async () => {
     await browser.page.setViewportSize(DESKTOP);
@@ -49,6 +71,20 @@ describe.skipIf(!browserRunnable)("the landing page and the API docs in Chromium
     expect(await browser.page.textContent(".swagger-ui")).toContain("/entries");
     await screenshot(browser.page, "docs-desktop");
     expect(browser.foreign).toEqual([]);
+  });
+
+  it("the API docs break no word inside itself, at 1400 and 390 px", async () => {
+    for (const width of [1400, 390]) {
+      await browser.page.setViewportSize({ width, height: 900 });
+      await browser.page.goto(`${s.url}/docs`);
+      await browser.page.waitForSelector(".swagger-ui .opblock-tag", { timeout: 20_000 });
+      // The group whose route names the token, opened: its paths are laid out too.
+      await browser.page.click('.opblock-tag[data-tag="appidpv1"]');
+      await browser.page.waitForSelector(".opblock-summary-path");
+      expect(await brokenWords(), `${width} px`).toEqual([]);
+    }
+    await screenshot(browser.page, "docs-phone");
+    await browser.page.setViewportSize(DESKTOP);
   });
 });
 
