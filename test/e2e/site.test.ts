@@ -73,6 +73,30 @@ describe.skipIf(!browserRunnable)("the landing page and the API docs in Chromium
     expect(browser.foreign).toEqual([]);
   });
 
+  it("the landing page's docs/verification.md link opens that document, readable at phone width", async () => {
+    await browser.page.setViewportSize(DESKTOP);
+    await browser.page.goto(`${s.url}/`);
+    // The trust levels' explanation points to the document that says what each verdict means.
+    await browser.page.click('section[aria-labelledby="trust-heading"] a');
+    await browser.page.waitForSelector("main h1");
+    expect(new URL(browser.page.url()).pathname).not.toBe("/docs");
+    expect(await browser.page.textContent("main h1")).toBe(
+      "Verification: trust roots, verdicts and exit codes",
+    );
+    expect(await browser.page.$(".swagger-ui")).toBeNull();
+    // The document's own parts, as it has them: its tables, its code, its verdict codes.
+    expect(await browser.page.textContent("main")).toContain("self-consistent-unpinned");
+    expect(await browser.page.$$eval("main table", (t) => t.length)).toBeGreaterThan(2);
+    expect(await browser.page.$$eval("main pre code", (c) => c.length)).toBeGreaterThan(2);
+    await screenshot(browser.page, "verification-doc-desktop");
+    await browser.page.setViewportSize(PHONE);
+    await browser.page.reload();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    expect(await brokenWords()).toEqual([]);
+    await screenshot(browser.page, "verification-doc-phone");
+    expect(browser.foreign).toEqual([]);
+  });
+
   it("the API docs break no word inside itself, at 1400 and 390 px", async () => {
     for (const width of [1400, 390]) {
       await browser.page.setViewportSize({ width, height: 900 });

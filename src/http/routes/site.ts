@@ -35,6 +35,12 @@ export function siteRoutes(t: RouteTable, d: HttpDeps): void {
     "Script bundle of the console (the core verifier, for the browser)",
   );
   page("/docs", "docs.html", HTML, "Browsable API reference (Swagger UI)");
+  page(
+    "/docs/verification",
+    "verification.html",
+    HTML,
+    "docs/verification.md as a page: trust roots, verdict codes and what each level proves",
+  );
   page("/docs/docs.js", "docs.js", JS, "Script of the API reference page");
   page("/docs/swagger-ui.css", "swagger-ui.css", CSS, "Swagger UI stylesheet", swaggerDir);
   page("/docs/swagger-ui-bundle.js", "swagger-ui-bundle.js", JS, "Swagger UI", swaggerDir);
