@@ -101,6 +101,21 @@ async function heads(url: string): Promise<{ checkpoints: Map<number, string>; s
 
 let assetId = "";
 
+/** Both services take writes, different ones, and race to seal them; twice. */
+async function raceToSeal(services: Started[], label: string): Promise<void> {
+  for (let round = 0; round < 2; round++) {
+    await Promise.all(
+      services.map(async (x, i) => {
+        for (let n = 0; n < 2 + i; n++) {
+          const e = event(assetId, `${label}-${i}`, round * 10 + n);
+          await post(x, e.path, e.body);
+        }
+      }),
+    );
+    await Promise.all(services.map((x) => x.s.workers.flush()));
+  }
+}
+
 /**
  * Two services' databases hold one head at every size; exactly one service lost the log's head:
  * it refuses the log's writes (503 HEAD_LOST) and is not ready, naming the log; the other takes them.
@@ -175,38 +190,10 @@ describe.runIf(postgres && !missing)("one head: two services on two databases of
             }),
           );
         }
-        // Both take writes, different ones, and race to seal them; twice.
-        for (let round = 0; round < 2; round++) {
-          await Promise.all(
-            services.map(async (x, i) => {
-              for (let n = 0; n < 2 + i; n++) {
-                const e = event(assetId, `${run}-${i}`, round * 10 + n);
-                await post(x, e.path, e.body);
-              }
-            }),
-          );
-          await Promise.all(services.map((x) => x.s.workers.flush()));
-        }
-        const [p, s] = await Promise.all(names.map(heads));
-        for (const [size, root] of p?.checkpoints ?? [])
-          if (s?.checkpoints.has(size))
-            expect(s.checkpoints.get(size), `run ${run}: checkpoint ${size}`).toBe(root);
-        for (const [size, peaks] of p?.seals ?? [])
-          if (s?.seals.has(size)) expect(s.seals.get(size), `run ${run}: seal ${size}`).toBe(peaks);
-        // One of them lost the head: its log is held, and it takes no more writes for it.
-        const lost = services.filter((x) => x.s.ctx.logGuard.headLost(base.tenant));
-        expect(lost, `run ${run}: the services that lost the head`).toHaveLength(1);
-        const loser = lost[0] as Started;
-        const winner = services.find((x) => x !== loser) as Started;
-        losers.push(loser === services[0] ? "first" : "second");
-        const e = event(assetId, "after", 0);
-        const refused = await post(loser, e.path, e.body);
-        expect(refused.status).toBe(503);
-        expect(JSON.stringify(refused.json.details)).toContain("HEAD_LOST");
-        expect((await post(winner, e.path, e.body)).status).toBe(200);
-        const ready = await fetch(`${loser.s.url}/readyz`);
-        expect(ready.status).toBe(503);
-        expect(((await ready.json()) as { message: string }).message).toContain(`tenant/${base.tenant}`);
+        await raceToSeal(services, `${run}`);
+        await oneHead(`run ${run}`, names.map(dbUrl), services, (loser) =>
+          losers.push(loser === services[0] ? "first" : "second"),
+        );
       } finally {
         for (const x of services) await x.s.close().catch(() => undefined);
         await admin(async (c) => {
@@ -267,17 +254,7 @@ describe.runIf(postgres && !missing)("one head: two services on two databases of
         await standby.promote();
         const second = await start(env(1, standbyUrl));
         services.push(second);
-        for (let round = 0; round < 2; round++) {
-          await Promise.all(
-            services.map(async (x, i) => {
-              for (let n = 0; n < 2 + i; n++) {
-                const e = event(assetId, `promoted-${i}`, round * 10 + n);
-                await post(x, e.path, e.body);
-              }
-            }),
-          );
-          await Promise.all(services.map((x) => x.s.workers.flush()));
-        }
+        await raceToSeal(services, "promoted");
         await oneHead("promoted standby", [primary.url("archivist"), standbyUrl], services, () => undefined);
       } finally {
         for (const x of services) await x.s.close().catch(() => undefined);
