@@ -8,7 +8,7 @@ export interface VerdictLook {
 }
 
 /** The colours of the verdict vocabulary (site.css gives each its look). */
-export type VerdictTone = "good" | "warn" | "bad" | "neutral";
+type VerdictTone = "good" | "warn" | "bad" | "neutral";
 
 /**
  * One colour per verdict on every page (docs/verification.md): green only for `verified` at
@@ -16,7 +16,7 @@ export type VerdictTone = "good" | "warn" | "bad" | "neutral";
  * pinned or not; red for evidence that contradicts itself or fails the caller's roots; neutral
  * for `cannot-evaluate`, which judged nothing and so says nothing against the evidence.
  */
-export function verdictTone(v: VerdictLook): VerdictTone {
+function verdictTone(v: VerdictLook): VerdictTone {
   if (v.code === "verified") return v.level === "witnessed" ? "good" : "warn";
   if (v.code === "self-consistent-unpinned") return "warn";
   if (v.code === "cannot-evaluate") return "neutral";
