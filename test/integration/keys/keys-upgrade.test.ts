@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +8,6 @@ import { mlDsa44Keys } from "../../../src/core/log/ml-dsa-sign.js";
 import { formatVkey } from "../../../src/core/log/note-sign.js";
 import { nodePublicKeyFromJwk } from "../../../src/core/node/crypto.js";
 import { ED25519, ML_DSA_44 } from "../../../src/formats/tlog/index.js";
-import { kidOf } from "../../../src/keys/kid.js";
 import type { Db } from "../../../src/store/db.js";
 import { openPglite } from "../../../src/store/drivers/pglite.js";
 import { openPostgres } from "../../../src/store/drivers/postgres.js";
@@ -17,6 +16,7 @@ import { keysFromKeySet } from "../../../src/verify/receipts/keys.js";
 import { verifyRecordReceipt } from "../../../src/verify/receipts/record.js";
 import { freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
 import { found, type Needle } from "../../helpers/key-material.js";
+import { type LegacyKeyRow, legacyKeyPair } from "../../helpers/legacy-key.js";
 import { until } from "../../helpers/poll.js";
 import { createAsset, evidence, postEvent } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
@@ -26,31 +26,7 @@ import { untilSealed } from "../../helpers/vcon-event.js";
 // first start of this version moves them to the key directory, checks them, and drops the table;
 // whatever they signed before still verifies, and the service goes on signing with them.
 
-interface LegacyRow {
-  purpose: string;
-  kid: string;
-  alg: string;
-  private_pkcs8: string;
-  public_jwk: Record<string, unknown>;
-}
-
-/** A key as the previous version's keyring stored it (PKCS#8 PEM, the public JWK with alg and use). */
-function legacyPair(purpose: string, alg: "ES256" | "RS256" | "Ed25519"): LegacyRow {
-  const pair =
-    alg === "RS256"
-      ? generateKeyPairSync("rsa", { modulusLength: 2048 })
-      : alg === "Ed25519"
-        ? generateKeyPairSync("ed25519")
-        : generateKeyPairSync("ec", { namedCurve: "P-256" });
-  const jwk = pair.publicKey.export({ format: "jwk" }) as Record<string, unknown>;
-  return {
-    purpose,
-    alg,
-    kid: kidOf(jwk),
-    private_pkcs8: pair.privateKey.export({ format: "pem", type: "pkcs8" }).toString(),
-    public_jwk: { ...jwk, alg, use: "sig" },
-  };
-}
+type LegacyRow = LegacyKeyRow;
 
 const legacySeed = (purpose: string, alg: string): LegacyRow => ({
   purpose,
@@ -61,10 +37,10 @@ const legacySeed = (purpose: string, alg: string): LegacyRow => ({
 });
 
 const rows = [
-  legacyPair("seal", "ES256"),
-  legacyPair("token", "RS256"),
-  legacyPair("tlog", "Ed25519"),
-  legacyPair("validator", "ES256"),
+  legacyKeyPair("seal", "ES256"),
+  legacyKeyPair("token", "RS256"),
+  legacyKeyPair("tlog", "Ed25519"),
+  legacyKeyPair("validator", "ES256"),
   legacySeed("tlog-ml-dsa-44", "ML-DSA-44"),
   legacySeed("page-token", "HS256"),
 ];

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, type KeyObject, sign } from "node:crypto";
+import { type KeyObject, sign } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,13 +9,13 @@ import { buildSeal } from "../../../src/core/log/seal.js";
 import { nodeSigner } from "../../../src/core/node/crypto.js";
 import { decodeSeal } from "../../../src/formats/cose/seal.js";
 import { KeyDirectory } from "../../../src/keys/key-directory.js";
-import { kidOf } from "../../../src/keys/kid.js";
 import { moveLegacyKeys } from "../../../src/keys/legacy-keys.js";
 import type { Db } from "../../../src/store/db.js";
 import { openPglite } from "../../../src/store/drivers/pglite.js";
 import { openPostgres } from "../../../src/store/drivers/postgres.js";
 import { getSeal } from "../../../src/store/seals.js";
 import { freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
+import { legacyKeyPair } from "../../helpers/legacy-key.js";
 import { until } from "../../helpers/poll.js";
 import { createAsset, evidence, postEvent } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
@@ -27,29 +27,10 @@ import { untilSealed } from "../../helpers/vcon-event.js";
 // its seal key. At the next start the table is refused and left in place; nothing it holds is
 // published, accepted or trusted.
 
-/** A key pair of the attacker's, as an earlier version's keyring stored one. */
-function attackerKey(purpose: string, alg: "ES256" | "RS256" | "Ed25519") {
-  const pair =
-    alg === "RS256"
-      ? generateKeyPairSync("rsa", { modulusLength: 2048 })
-      : alg === "Ed25519"
-        ? generateKeyPairSync("ed25519")
-        : generateKeyPairSync("ec", { namedCurve: "P-256" });
-  const jwk = pair.publicKey.export({ format: "jwk" }) as Record<string, unknown>;
-  return {
-    purpose,
-    alg,
-    kid: kidOf(jwk),
-    privateKey: pair.privateKey,
-    pem: pair.privateKey.export({ format: "pem", type: "pkcs8" }).toString(),
-    jwk: { ...jwk, alg, use: "sig" },
-  };
-}
-
 const planted = {
-  seal: attackerKey("seal", "ES256"),
-  token: attackerKey("token", "RS256"),
-  tlog: attackerKey("tlog", "Ed25519"),
+  seal: legacyKeyPair("seal", "ES256"),
+  token: legacyKeyPair("token", "RS256"),
+  tlog: legacyKeyPair("tlog", "Ed25519"),
 };
 
 const dataDir = mkdtempSync(join(tmpdir(), "archivist-planted-"));
@@ -103,7 +84,7 @@ async function plant(db: Db): Promise<void> {
   for (const k of Object.values(planted))
     await db.query(
       "insert into signing_keys (purpose, kid, alg, private_pkcs8, public_jwk) values ($1, $2, $3, $4, $5::jsonb)",
-      [k.purpose, k.kid, k.alg, k.pem, JSON.stringify(k.jwk)],
+      [k.purpose, k.kid, k.alg, k.private_pkcs8, JSON.stringify(k.public_jwk)],
     );
   // The newest seal, signed again over the same state with the planted seal key.
   const seal = await getSeal(db, tenant);
@@ -223,7 +204,7 @@ describe(`a signing_keys table planted by a database writer is refused (${testEn
       expect(await moveLegacyKeys(db, new KeyDirectory(keyDir), pino(sink))).toEqual([]);
       // Nothing of a private key in what was said.
       for (const k of Object.values(planted))
-        expect(JSON.stringify(lines)).not.toContain(k.pem.split("\n")[1]);
+        expect(JSON.stringify(lines)).not.toContain(k.private_pkcs8.split("\n")[1]);
       return lines.find((l) => l.level === 50);
     };
     const refusal = await refusalOf();
