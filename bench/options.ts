@@ -24,6 +24,12 @@ export type ScenarioName = (typeof SCENARIOS)[number];
 /** What a bench run was asked to do. */
 export interface BenchOptions {
   scenarios: ScenarioName[];
+  /**
+   * `quick`: CI's smoke run; `default`: each scenario's headline in a few minutes; `full`: every
+   * scenario at the sizes docs/performance.md reports.
+   */
+  mode: "quick" | "default" | "full";
+  /** Scenarios' own sizes (records, rounds, warm-up) at their small setting: every mode but `full`. */
   quick: boolean;
   /** Length of each measured load phase, seconds. */
   durationS: number;
@@ -41,13 +47,15 @@ export interface BenchOptions {
 }
 
 /** Usage text of `npm run bench` / `archivist bench`. */
-export const USAGE = `usage: archivist bench [scenario...] [--quick] [--duration <s>] [--list-events <n>] [--afe-events <n>] [--statements <n>] [--json <file>]
+export const USAGE = `usage: archivist bench [scenario...] [--quick | --full] [--duration <s>] [--list-events <n>] [--afe-events <n>] [--statements <n>] [--json <file>]
 scenarios: ${SCENARIOS.join(", ")} (default: all)
-  --quick          CI smoke run: a couple of seconds per scenario, small N
-  --duration <s>   seconds per measured load phase (default 10, quick 1.5)
-  --list-events n  events seeded for the list scenario (default 1,000,000, quick 20,000)
-  --afe-events n   asset-free events seeded on the afe search trail (default 1,000,000, quick 20,000; 0: none)
-  --statements n   statements seeded for the statements scenario (default 1,000,000, quick 20,000)
+  (default)        each scenario's headline: 3 s per phase, small N, 100,000 seeded rows
+  --full           every scenario at the sizes docs/performance.md reports: 10 s per phase, 1,000,000 seeded rows
+  --quick          CI smoke run: 1.5 s per phase, small N, 20,000 seeded rows
+  --duration <s>   seconds per measured load phase (default 3, full 10, quick 1.5)
+  --list-events n  events seeded for the list scenario (default 100,000, full 1,000,000, quick 20,000)
+  --afe-events n   asset-free events seeded on the afe search trail (as --list-events; 0: none)
+  --statements n   statements seeded for the statements scenario (as --list-events)
   --json <file>    also write the results there (bench-results/latest.json is always written)
 DATABASE_URL / REDIS_URL in the environment: run on PostgreSQL (a fresh database per run) and Redis.`;
 
@@ -69,6 +77,7 @@ export function parseBenchArgs(
     strict: true,
     options: {
       quick: { type: "boolean" },
+      full: { type: "boolean" },
       duration: { type: "string" },
       "list-events": { type: "string" },
       "afe-events": { type: "string" },
@@ -80,23 +89,24 @@ export function parseBenchArgs(
   for (const p of positionals)
     if (!(SCENARIOS as readonly string[]).includes(p))
       throw new Error(`unknown scenario "${p}" (one of ${SCENARIOS.join(", ")})`);
-  const quick = values.quick === true;
-  const durationS = positiveNumber("--duration", values.duration) ?? (quick ? 1.5 : 10);
+  if (values.quick && values.full) throw new Error("--quick and --full: one or the other");
+  const mode = values.quick ? "quick" : values.full ? "full" : "default";
+  const pick = <T>(quick: T, standard: T, full: T): T =>
+    mode === "quick" ? quick : mode === "full" ? full : standard;
+  const seeded = pick(20_000, 100_000, 1_000_000);
+  const durationS = positiveNumber("--duration", values.duration) ?? pick(1.5, 3, 10);
   return {
     help: values.help === true,
     scenarios: positionals.length ? (positionals as ScenarioName[]) : [...SCENARIOS],
-    quick,
+    mode,
+    quick: mode !== "full",
     durationS,
-    microMs: quick ? 200 : 1000,
-    listEvents: Math.floor(
-      positiveNumber("--list-events", values["list-events"]) ?? (quick ? 20_000 : 1_000_000),
-    ),
+    microMs: pick(200, 500, 1000),
+    listEvents: Math.floor(positiveNumber("--list-events", values["list-events"]) ?? seeded),
     afeEvents: Math.floor(
-      values["afe-events"] === "0"
-        ? 0
-        : (positiveNumber("--afe-events", values["afe-events"]) ?? (quick ? 20_000 : 1_000_000)),
+      values["afe-events"] === "0" ? 0 : (positiveNumber("--afe-events", values["afe-events"]) ?? seeded),
     ),
-    statements: Math.floor(positiveNumber("--statements", values.statements) ?? (quick ? 20_000 : 1_000_000)),
+    statements: Math.floor(positiveNumber("--statements", values.statements) ?? seeded),
     json: values.json,
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,

@@ -8,7 +8,7 @@ import type { Row } from "./results.js";
 export interface Report {
   meta: {
     date: string;
-    mode: "quick" | "default";
+    mode: "quick" | "default" | "full";
     scenarios: string[];
     durationS: number;
     listEvents: number;
@@ -29,7 +29,7 @@ export function reportOf(opts: BenchOptions, startedAt: Date, rows: Row[]): Repo
   return {
     meta: {
       date: startedAt.toISOString(),
-      mode: opts.quick ? "quick" : "default",
+      mode: opts.mode,
       scenarios: opts.scenarios,
       durationS: opts.durationS,
       listEvents: opts.listEvents,

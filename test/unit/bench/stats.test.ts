@@ -71,7 +71,17 @@ describe("bench options and timestamps", () => {
     const o = parseBenchArgs(["core", "list", "--quick", "--list-events", "5000"], {});
     expect(o).toMatchObject({ scenarios: ["core", "list"], quick: true, durationS: 1.5, listEvents: 5000 });
     expect(() => parseBenchArgs(["nope"], {})).toThrow(/unknown scenario/);
-    expect(parseBenchArgs(["afe"], {})).toMatchObject({ afeEvents: 1_000_000 });
+    // Issue 74: the default run gives each scenario's headline in minutes; --full is the long run.
+    expect(parseBenchArgs([], {})).toMatchObject({
+      mode: "default",
+      quick: true,
+      durationS: 3,
+      listEvents: 100_000,
+    });
+    expect(parseBenchArgs(["--full"], {})).toMatchObject({ mode: "full", quick: false, durationS: 10 });
+    expect(() => parseBenchArgs(["--quick", "--full"], {})).toThrow(/one or the other/);
+    expect(parseBenchArgs(["afe", "--full"], {})).toMatchObject({ afeEvents: 1_000_000 });
+    expect(parseBenchArgs(["afe"], {})).toMatchObject({ afeEvents: 100_000 });
     expect(parseBenchArgs(["afe", "--quick"], {})).toMatchObject({ afeEvents: 20_000 });
     expect(parseBenchArgs(["afe", "--afe-events", "0"], {})).toMatchObject({ afeEvents: 0 });
     expect(() => parseBenchArgs(["afe", "--afe-events", "-1"], {})).toThrow(/--afe-events/);
