@@ -97,6 +97,7 @@ function startLinks(
   o: RunConserverOptions,
   deps: {
     redis: Redis;
+    store: RedisVconStore;
     queue: JobQueue<DeliveryJob>;
     links: Map<string, ResolvedLink>;
     log: Logger;
@@ -105,7 +106,7 @@ function startLinks(
 ): LinkRuntime {
   const vconKeyPrefix = o.vconKeyPrefix ?? "vcon:";
   const ctx: LinkContext = {
-    store: new RedisVconStore(deps.redis, { log: deps.log, keyPrefix: vconKeyPrefix }),
+    store: deps.store,
     log: deps.log,
     defaultHashMode: o.defaultHashMode ?? "python-json-normalized",
     deliveryQueue: deps.queue,
@@ -128,13 +129,12 @@ function startLinks(
 /** The `webhook:` ingress: received vCons are stored and queued on the chain's first ingress list. */
 function startWebhook(
   config: ConserverConfig,
-  o: RunConserverOptions,
   redis: Redis,
+  store: RedisVconStore,
   log: Logger,
 ): Promise<WebhookIngress> {
   const w = config.webhook as NonNullable<ConserverConfig["webhook"]>;
   const chain = config.chains[w.chain] as ConserverConfig["chains"][string];
-  const store = new RedisVconStore(redis, { log, keyPrefix: o.vconKeyPrefix ?? "vcon:" });
   return startWebhookIngress({
     host: w.host,
     port: w.port,
@@ -182,10 +182,13 @@ export async function runConserver(configPath: string, o: RunConserverOptions): 
   await probeRedis(o.redisUrl);
   const redis = new Redis(o.redisUrl, { enableAutoPipelining: true });
   redis.on("error", (err) => log.debug({ err }, "conserver redis error"));
+  // One store for the webhook and the links: each store finds out once whether RedisJSON is
+  // loaded, and says so; two said it twice per start (issue 74).
+  const store = new RedisVconStore(redis, { log, keyPrefix: o.vconKeyPrefix ?? "vcon:" });
   // The webhook first: a port in use is fatal, and nothing else has started yet to keep running.
   let webhook: WebhookIngress | undefined;
   try {
-    webhook = config.webhook ? await startWebhook(config, o, redis, log) : undefined;
+    webhook = config.webhook ? await startWebhook(config, redis, store, log) : undefined;
   } catch (err) {
     redis.disconnect();
     throw err;
@@ -198,7 +201,7 @@ export async function runConserver(configPath: string, o: RunConserverOptions): 
   const queue = new BatchingDeliveryQueue(deliveryQueue(config, o, log));
   const worker = o.deliver === false ? undefined : startWorker(config, o, deadLetters, log, metrics, redis);
   const runtime =
-    o.links === false ? undefined : startLinks(config, o, { redis, queue, links, log, metrics });
+    o.links === false ? undefined : startLinks(config, o, { redis, store, queue, links, log, metrics });
   log.info({ chains: Object.keys(config.chains), deliver: worker !== undefined }, "conserver running");
   return {
     config,

@@ -60,8 +60,10 @@ export class RedisVconStore implements VconStore {
   private fallBack(err: unknown): boolean {
     const m = message(err);
     if (/unknown command/i.test(m)) {
+      // Said once: reads in flight together all fail the same way before the first one answers.
+      if (this.json !== false)
+        this.opts.log?.info("RedisJSON not loaded: vCons are read as plain string keys");
       this.json = false;
-      this.opts.log?.info("RedisJSON not loaded: vCons are read as plain string keys");
       return true;
     }
     return /WRONGTYPE|wrong kind|not a json/i.test(m);

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import { pino } from "pino";
+import { type Logger, pino } from "pino";
 import { afterAll, beforeAll } from "vitest";
 import { type RunningConserver, runConserver } from "../../../plugins/conserver/runtime/run-conserver.js";
 import { FakeArchivist } from "../../unit/conserver/fake-archivist.js";
@@ -95,12 +95,16 @@ export async function until(
  * `archivist conserver run` on a config written for one test file: vCons under `<prefix>:vcon:`,
  * quick pops and retries, silent logs.
  */
-export async function runTestConserver(prefix: string, configYaml: string): Promise<RunningConserver> {
+export async function runTestConserver(
+  prefix: string,
+  configYaml: string,
+  log: Logger = pino({ level: "silent" }),
+): Promise<RunningConserver> {
   const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
   writeFileSync(join(dir, "conserver.yml"), configYaml);
   return runConserver(join(dir, "conserver.yml"), {
     redisUrl: REDIS_URL,
-    log: pino({ level: "silent" }),
+    log,
     vconKeyPrefix: `${prefix}:vcon:`,
     popTimeoutS: 1,
     retry: { baseDelayMs: 5, maxDelayMs: 20 },
@@ -123,12 +127,13 @@ export function conserverOnFake(
   prefix: string,
   ingress: string,
   configFor: (backendUrl: string) => string,
+  log?: Logger,
 ): ConserverOnFake {
   const suite = {} as { redis: Redis; backend: ConserverOnFake["backend"]; running: RunningConserver };
   beforeAll(async () => {
     suite.redis = new Redis(REDIS_URL);
     suite.backend = await serveFake();
-    suite.running = await runTestConserver(prefix, configFor(suite.backend.url));
+    suite.running = await runTestConserver(prefix, configFor(suite.backend.url), log);
   });
   afterAll(async () => {
     await suite.running?.close();

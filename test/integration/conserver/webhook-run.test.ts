@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../../plugins/conserver/config/load-config.js";
 import { parseLossless, parseVcon, pythonDumps, vconUuid } from "../../../plugins/conserver/vcon.js";
@@ -23,6 +24,9 @@ const pythonPost = (url: string, name: string, token: string) => {
 describe.skipIf(!up)("archivist conserver run: the webhook ingress", () => {
   const prefix = uniqueName("hook");
   const ingress = `${prefix}-in`;
+  // What the conserver logged, one JSON line each.
+  const logged: string[] = [];
+  const log = pino({ level: "info" }, { write: (line: string) => void logged.push(line) });
   const suite = conserverOnFake(
     prefix,
     ingress,
@@ -38,6 +42,7 @@ chains:
 webhook: {listen: "127.0.0.1:0", path: /hooks/vcon, token: hook-secret}
 delivery: {queue: ${prefix}-delivery, prefix: ${prefix}, attempts: 3, backoff_ms: 20}
 `,
+    log,
   );
 
   it("answers only once the vCon is stored and queued, then the chain records it", async () => {
@@ -57,6 +62,11 @@ delivery: {queue: ${prefix}-delivery, prefix: ${prefix}, attempts: 3, backoff_ms
     );
     const event = suite.backend.fake.events.find((e) => e.event_attributes.subject === `vcon://${uuid}`);
     expect(event?.event_attributes.vcon_operation).toBe("vcon_received");
+    // Issue 74: the webhook wrote the vCon and the link read it, each through a store of its own that
+    // found RedisJSON missing and said so: twice per start. Once, or never where it is loaded.
+    const modules = JSON.stringify(await suite.redis.call("MODULE", "LIST"));
+    const said = logged.filter((l) => l.includes("RedisJSON not loaded"));
+    expect(said).toHaveLength(/rejson/i.test(modules) ? 0 : 1);
   });
 
   it("refuses a wrong token and what is not a vCon, and queues nothing for them", async () => {
