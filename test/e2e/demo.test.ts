@@ -39,12 +39,27 @@ function expectAllVerified(r: Awaited<ReturnType<typeof demo>>): void {
 }
 
 describe("npm run demo", () => {
-  it("records every fixture vCon once, verifies its receipt and exits 0, with the in-process queue", async () => {
+  it("records every fixture vCon once, verifies its receipt and exits 0, with the in-process queue, on --port", async () => {
     expect(fixtures.length).toBeGreaterThanOrEqual(9);
-    const r = await demo({});
+    // Issue 74: a port like every other command's (`archivist serve --port`).
+    const port = await freePort();
+    const r = await demo({}, ["--port", String(port)]);
     expect(r.out[0]).toContain("queue: in-process");
+    expect(r.out[1]).toBe(`the demo's service answers on http://127.0.0.1:${port} until the demo ends`);
     expectAllVerified(r);
   }, 90_000);
+
+  it("refuses a --port that is no port, or beside --url: 64, said on stderr", async () => {
+    for (const args of [
+      ["--port", "abc"],
+      ["--port", "8090", "--url", "http://127.0.0.1:1"],
+    ]) {
+      const r = await demo({}, args);
+      expect(r.code, r.err).toBe(64);
+      expect(r.out).toEqual([]);
+      expect(r.err).toMatch(/^demo: --port /);
+    }
+  }, 60_000);
 
   it("does the same through BullMQ on Redis", async (t) => {
     if (!(await redisUp())) t.skip();

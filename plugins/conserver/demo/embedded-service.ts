@@ -13,8 +13,11 @@ export interface DemoService {
   stop(): Promise<void>;
 }
 
-/** Starts the service as `archivist serve` would, on a fresh temporary folder (removed by `stop`). */
-export async function startDemoService(): Promise<DemoService> {
+/**
+ * Starts the service as `archivist serve` would, on a fresh temporary folder (removed by `stop`),
+ * on `port` (0: one the system picks).
+ */
+export async function startDemoService(port = 0): Promise<DemoService> {
   const dataDir = mkdtempSync(join(tmpdir(), "archivist-demo-"));
   const clientId = randomUUID();
   const clientSecret = `demo-${randomUUID()}`;
@@ -29,7 +32,7 @@ export async function startDemoService(): Promise<DemoService> {
   const config = loadConfig(
     {},
     {
-      PORT: "0",
+      PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       ARCHIVIST_BOOTSTRAP_FILE: bootstrap,

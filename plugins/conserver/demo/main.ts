@@ -96,8 +96,9 @@ interface Target {
   stop(): Promise<void>;
 }
 
-const DEMO_USAGE = `usage: npm run demo [-- --url <service> [--credentials <file>] [--client-id <id> --client-secret <secret>]]
-Without --url: a service of its own, on a temporary folder, gone when the demo ends.
+const DEMO_USAGE = `usage: npm run demo [-- --port <n> | --url <service> [--credentials <file>] [--client-id <id> --client-secret <secret>]]
+Without --url: a service of its own, on a temporary folder, gone when the demo ends; on --port
+(as \`archivist serve --port\`), else on a port the system picks.
 With --url: into that running service, where the records stay (for /console and /verify).
 It delivers as a conserver does: as the application of --client-id/--client-secret, else
 ARCHIVIST_CLIENT_ID/ARCHIVIST_CLIENT_SECRET (one with the conserver's access policy, as the
@@ -147,9 +148,10 @@ async function runningTarget(
   return { url, ...app, signIn: `with the credentials of ${file}`, stop: async () => undefined };
 }
 
-/** A service of the demo's own, delivered to as a conserver application its owner registers. */
-async function ownTarget(out: (line: string) => void): Promise<Target> {
-  const svc = await startDemoService();
+/** A service of the demo's own on `port`, delivered to as a conserver application its owner registers. */
+async function ownTarget(port: number, out: (line: string) => void): Promise<Target> {
+  const svc = await startDemoService(port);
+  out(`the demo's service answers on ${svc.url} until the demo ends`);
   try {
     const app = await conserverApplication(svc.url, svc, out);
     return { url: svc.url, ...app, signIn: "", stop: () => svc.stop() };
@@ -157,6 +159,22 @@ async function ownTarget(out: (line: string) => void): Promise<Target> {
     await svc.stop();
     throw err;
   }
+}
+
+/** A command line the demo cannot run as typed: said on stderr, exit status 64 (the CLI's usage status). */
+class DemoUsageError extends Error {}
+
+/** The port of the demo's own service: `--port`, as `archivist serve` takes it; 0 lets the system pick. */
+function demoPort(v: { port?: string | undefined; url?: string | undefined }): number {
+  if (v.port === undefined) return 0;
+  if (v.url !== undefined)
+    throw new DemoUsageError(
+      "--port is the port of the demo's own service; with --url it records into that one",
+    );
+  const port = Number(v.port);
+  if (!/^\d+$/.test(v.port) || port > 65535)
+    throw new DemoUsageError(`--port takes a port number (0 to 65535), got "${v.port}"`);
+  return port;
 }
 
 /** `npm run demo`: fixture vCons → archivist link → queue → delivery worker → service → verified receipts. */
@@ -168,6 +186,7 @@ export async function runDemo(
     args,
     options: {
       url: { type: "string" },
+      port: { type: "string" },
       credentials: { type: "string" },
       "client-id": { type: "string" },
       "client-secret": { type: "string" },
@@ -179,6 +198,7 @@ export async function runDemo(
     out(DEMO_USAGE);
     return 0;
   }
+  const port = demoPort(v);
   const samples = loadSamples(samplesDir());
   const redisUrl = process.env.REDIS_URL;
   const queueText = redisUrl ? `BullMQ on ${redisUrl}` : "in-process";
@@ -187,7 +207,7 @@ export async function runDemo(
       ? `recording into ${v.url.replace(/\/+$/, "")} (the records stay); queue: ${queueText}`
       : `starting the service (embedded database, temporary folder); queue: ${queueText}`,
   );
-  const svc: Target = v.url ? await runningTarget({ ...v, url: v.url }, out) : await ownTarget(out);
+  const svc: Target = v.url ? await runningTarget({ ...v, url: v.url }, out) : await ownTarget(port, out);
   const log = pino({ level: "warn" });
   const prefix = `demo-${randomBytes(4).toString("hex")}`;
   const queue = createQueue<DeliveryJob>("demo-delivery", {
@@ -250,7 +270,12 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     },
     (err: unknown) => {
       process.stderr.write(`demo: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exitCode = 1;
+      // Usage errors as the CLI's: parseArgs' own (an unknown option) and the demo's, 64.
+      const code = (err as { code?: unknown } | null)?.code;
+      process.exitCode =
+        err instanceof DemoUsageError || (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS_"))
+          ? 64
+          : 1;
     },
   );
 }
