@@ -56,7 +56,7 @@ export async function createAccessPolicy(
     insertAccessPolicy(tx, { id: randomUUID(), tenant_id: p.tenantId, ...wire }),
   );
   ctx.caches.accessPolicies.forget();
-  await recordPolicyAudit(ctx, row, "created");
+  await recordPolicyAudit(ctx, row, "created", p.subject);
   return accessPolicyOut(row);
 }
 
@@ -81,7 +81,7 @@ export async function patchAccessPolicy(
       access_permissions: patch.access_permissions?.map(accessPermissionToWire),
     });
   });
-  await recordPolicyAudit(ctx, row, "updated");
+  await recordPolicyAudit(ctx, row, "updated", p.subject);
   return accessPolicyOut(row);
 }
 
