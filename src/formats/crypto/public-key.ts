@@ -124,7 +124,7 @@ export function publicKeyFromJwk(input: EcJwk): PublicKey {
 }
 
 /** The portable Ed25519 key (@noble/curves). Throws on a point that is not on the curve. */
-export function ed25519KeyFromJwk(input: OkpJwk): Ed25519Key {
+function ed25519KeyFromJwk(input: OkpJwk): Ed25519Key {
   const jwk = signatureJwk(input);
   if (jwk.kty !== "OKP") throw new TypeError("an OKP Ed25519 key is expected");
   const x = fromBase64(jwk.x);
