@@ -56,7 +56,7 @@ export async function createAccessPolicy(
     insertAccessPolicy(tx, { id: randomUUID(), tenant_id: p.tenantId, ...wire }),
   );
   ctx.caches.accessPolicies.forget();
-  await recordPolicyAudit(ctx, row, "created", p.subject);
+  await recordPolicyAudit(ctx, row, "created");
   return accessPolicyOut(row);
 }
 
@@ -81,7 +81,7 @@ export async function patchAccessPolicy(
       access_permissions: patch.access_permissions?.map(accessPermissionToWire),
     });
   });
-  await recordPolicyAudit(ctx, row, "updated", p.subject);
+  await recordPolicyAudit(ctx, row, "updated");
   return accessPolicyOut(row);
 }
 

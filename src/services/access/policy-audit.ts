@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { Ctx } from "../../context.js";
 import { type AccessPolicy, validateAccessPolicyInput } from "../../core/access/index.js";
 import { compilePolicyFilters, matchPolicyFilters } from "../../core/filters/index.js";
@@ -6,7 +5,10 @@ import { assetRecord } from "../../formats/record/asset.js";
 import { type AccessPolicyRow, allAccessPolicies, getAccessPolicy } from "../../store/access-policies.js";
 import { type AssetRow, assetsMatchingAttributes, getAsset } from "../../store/assets.js";
 import type { Queryable } from "../../store/db.js";
-import { insertFreeEvents } from "../../store/free-events.js";
+import { internalPrincipal } from "../identity/principals.js";
+import { tenancyWallets, writeGroup } from "../write/event-batcher.js";
+
+const GROUP = 500;
 
 /** Assets of the tenancy whose current attributes match the policy's filters. */
 function assetsMatching(db: Queryable, tenantId: string, policy: AccessPolicy): Promise<AssetRow[]> {
@@ -15,49 +17,39 @@ function assetsMatching(db: Queryable, tenantId: string, policy: AccessPolicy): 
   );
 }
 
-/** The trail of a policy's own records: where an administrator finds what it said, when. */
-const policyTrail = (policyId: string) => `access_policies/${policyId}`;
-
 /**
- * Records a policy's creation or change once, in its tenancy's log: an asset-free event on the
- * policy's own trail, carrying the policy as it now reads, accepted from the administrator who
- * made the change. Not on the trail of every asset it applies to, as it was until issue 74: an
- * asset's trail (a vCon's above all) holds that asset's records, and a policy over a tenancy's
- * million vCons wrote a million events inside one request. Which assets a policy applies to now is
- * `GET …/access_policies/<uuid>/assets`.
+ * Records the policy in the audit trail of every asset it applies to, attributed to an
+ * internal actor (`{BASE_URL}/internal`, subject `access_policies/<uuid>`), as the interface asks.
  */
 export async function recordPolicyAudit(
-  ctx: Pick<Ctx, "db" | "wake">,
+  ctx: Pick<Ctx, "baseUrl" | "db" | "keys" | "wake">,
   row: AccessPolicyRow,
   change: "created" | "updated",
-  by: string,
-): Promise<void> {
-  const policy = {
-    display_name: row.display_name,
-    description: row.description,
-    filters: row.filters,
-    access_permissions: row.access_permissions,
-  };
-  await ctx.db.transaction((tx) =>
-    insertFreeEvents(tx, [
-      {
-        id: randomUUID(),
-        tenant_id: row.tenant_id,
-        attributes: {
-          arc_display_type: "arc_access_policy",
-          arc_access_policy_identity: policyTrail(row.id),
-          arc_access_policy_change: change,
-          arc_access_policy: JSON.stringify(policy),
-          arc_description: `access policy ${row.display_name} ${change}`,
-        },
-        trails: [policyTrail(row.id)],
-        event_type: "",
-        created_by: by,
-        created_at: Date.now(),
+): Promise<number> {
+  const policy = validateAccessPolicyInput(row);
+  const assets = await assetsMatching(ctx.db, row.tenant_id, policy);
+  const actor = internalPrincipal(ctx.baseUrl, `access_policies/${row.id}`);
+  for (let i = 0; i < assets.length; i += GROUP) {
+    const group = assets.slice(i, i + GROUP).map((a) => ({
+      assetId: a.id,
+      tenantId: a.tenant_id,
+      operation: "Record",
+      behaviour: "RecordEvidence",
+      eventAttributes: {
+        arc_display_type: "arc_access_policy",
+        arc_access_policy_identity: `access_policies/${row.id}`,
+        arc_access_policy_change: change,
+        arc_description: `access policy ${row.display_name} ${change}`,
       },
-    ]),
-  );
-  ctx.wake.commit(row.tenant_id);
+      assetAttributes: {},
+      declared: actor,
+      accepted: actor,
+    }));
+    const wallets = await tenancyWallets(ctx.keys, group);
+    await ctx.db.transaction((tx) => writeGroup(tx, group, wallets));
+  }
+  if (assets.length) ctx.wake.commit(row.tenant_id);
+  return assets.length;
 }
 
 /** The assets one policy applies to (administrators only, checked by the caller). */

@@ -6,7 +6,7 @@ export function acceptedPrincipal(p: Principal): Principal4 {
   return { issuer: p.issuer, subject: p.subject, display_name: p.displayName, email: p.email };
 }
 
-/** principal of records the service writes itself (an asset's NewAsset event). */
+/** principal of records the service writes itself (NewAsset, policy audit events). */
 export function internalPrincipal(baseUrl: string, part: string): Principal4 {
   return { issuer: `${baseUrl}/internal`, subject: part, display_name: "archivist", email: "" };
 }
