@@ -124,9 +124,23 @@ describe("npm run demo", () => {
       expect(events.events).toHaveLength(fixtures.length);
       expect(new Set(events.events.map((e) => e.principal_accepted.subject))).toEqual(new Set([app]));
       expect(app).not.toBe(creds.client_id);
+      const policyEvents = async () =>
+        (
+          (await (
+            await fetch(
+              `${service.url}/archivist/v2/assets/-/events?event_attributes.arc_display_type=arc_access_policy`,
+              { headers: { authorization: `Bearer ${token.access_token}` } },
+            )
+          ).json()) as { events: unknown[] }
+        ).events.length;
+      const policiesBefore = await policyEvents();
       // A second run finds every vCon already recorded: nothing twice.
       const again = await demo({}, ["--url", service.url, "--credentials", join(dir, "bootstrap.json")]);
       expect(again.code, again.out.join("\n")).toBe(0);
+      // Issue 74: it delivers as the application the first run registered, so no second access
+      // policy is written into every vCon's trail (an asset of 1,000 records had 1,002 events).
+      expect(again.out.join("\n")).toContain("the conserver application an earlier run registered");
+      expect(await policyEvents()).toBe(policiesBefore);
       // An application without the conserver's access policy is refused, and the demo says why
       // and where the refused deliveries are, instead of waiting for records that never come.
       const bare = (await (

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { pino } from "pino";
@@ -144,8 +144,47 @@ async function runningTarget(
   if (clientId && clientSecret)
     return { url, clientId, clientSecret, signIn: `as client ${clientId}`, stop: async () => undefined };
   const file = v.credentials ?? "data/bootstrap.json";
-  const app = await conserverApplication(url, ownerCredentials(file), out);
+  const app =
+    (await savedApplication(url, file, out)) ??
+    (await conserverApplication(url, ownerCredentials(file), out));
+  // Kept beside the owner's credentials (mode 0600): the next run delivers as the same application,
+  // so its access policy is registered once, not once a run; the interface records a policy's
+  // creation in the trail of every asset it applies to, every vCon's here.
+  writeFileSync(
+    savedApplicationFile(file),
+    JSON.stringify({ url, client_id: app.clientId, client_secret: app.clientSecret }),
+    {
+      mode: 0o600,
+    },
+  );
   return { url, ...app, signIn: `with the credentials of ${file}`, stop: async () => undefined };
+}
+
+/** Where a `--url` run keeps the conserver application it registered: beside the owner's credentials file. */
+const savedApplicationFile = (credentials: string) => join(dirname(credentials), "demo-conserver.json");
+
+/** The conserver application an earlier `--url` run registered on this service, if its credentials still get a token. */
+async function savedApplication(
+  url: string,
+  credentials: string,
+  out: (line: string) => void,
+): Promise<{ clientId: string; clientSecret: string } | undefined> {
+  const file = savedApplicationFile(credentials);
+  if (!existsSync(file)) return undefined;
+  const saved = JSON.parse(readFileSync(file, "utf8")) as {
+    url?: string;
+    client_id?: string;
+    client_secret?: string;
+  };
+  if (saved.url !== url || !saved.client_id || !saved.client_secret) return undefined;
+  const app = { clientId: saved.client_id, clientSecret: saved.client_secret };
+  try {
+    await new TokenSource({ url, ...app }, fetch).get();
+  } catch {
+    return undefined;
+  }
+  out(`delivering as ${app.clientId}, the conserver application an earlier run registered (${file})`);
+  return app;
 }
 
 /** A service of the demo's own on `port`, delivered to as a conserver application its owner registers. */
