@@ -10,12 +10,7 @@ import { treeRoot } from "../formats/tlog/tree.js";
 import type { LoadedKey } from "../keys/keyring.js";
 import type { SignedBasis } from "../keys/signed-basis.js";
 import type { Queryable } from "../store/db.js";
-import {
-  insertCheckpoint,
-  latestCheckpoint,
-  markSealUnwitnessed,
-  originOf,
-} from "../store/tlog-checkpoints.js";
+import { insertCheckpoint, latestCheckpoint, originOf } from "../store/tlog-checkpoints.js";
 import { tlogSize } from "../store/tlog-nodes.js";
 
 export { TLOG_KEY, TLOG_ML_DSA_KEY } from "../store/tlog-checkpoints.js";
@@ -80,8 +75,7 @@ export interface PendingCheckpoint {
  * The C2SP checkpoint of the RFC 9162 tree at the seal's size (the leaves of the sealed MMR), as
  * it will be signed, inside the seal's transaction: its root is known before anything is signed,
  * so the log's head can move to it first. The origin stays the one the log was first published
- * under. A seal made while witnesses are configured is marked unwitnessed until a quorum cosigns a
- * checkpoint covering it. Undefined while the tree is backfilled (a later seal's checkpoint covers this one).
+ * under. Undefined while the tree is backfilled (a later seal's checkpoint covers this one).
  */
 export async function prepareCheckpoint(
   tx: Queryable,
@@ -90,7 +84,6 @@ export async function prepareCheckpoint(
   key: CheckpointKey,
   basis?: SignedBasis,
 ): Promise<PendingCheckpoint | undefined> {
-  if (!key.witnessed) await markSealUnwitnessed(tx, tenantId, mmrSize);
   const size = leafCount(mmrSize);
   if ((await tlogSize(tx, tenantId)) < size) return undefined;
   const origin = (await originOf(tx, tenantId)) ?? logOrigin(key.baseUrl, tenantId);

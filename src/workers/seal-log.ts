@@ -10,6 +10,7 @@ import { confirmSealedFreeEvents } from "../store/free-events.js";
 import { loadLog, lockLog, readNodes } from "../store/ledger.js";
 import { getSeal, insertSeal } from "../store/seals.js";
 import type { Standby, StandbyLog } from "../store/standby.js";
+import { markSealUnwitnessed } from "../store/tlog-checkpoints.js";
 import { type CheckpointKey, prepareCheckpoint, signCheckpoint } from "./checkpoint.js";
 
 export interface SealKey {
@@ -118,6 +119,9 @@ export async function sealLog(
     idtimestamp: log.last_idtimestamp,
   });
   guard?.basis.signedSeal({ tenant_id: tenantId, mmr_size: size, seal }, peaks);
+  // A seal made while witnesses are configured waits, unwitnessed, for a quorum to cosign a
+  // checkpoint covering it (its row must exist first: the checkpoint was prepared before it).
+  if (checkpoint && !checkpoint.witnessed) await markSealUnwitnessed(tx, tenantId, size);
   if (cp && checkpoint) await signCheckpoint(tx, tenantId, size, cp, checkpoint, guard?.basis);
   // Asset events are CONFIRMED by the seal's very existence (derived when read); asset-free
   // events still carry their status on the row.
