@@ -6,6 +6,7 @@ import type { MmrProofForm } from "../../formats/cose/receipt.js";
 import { parseIdTimestamp } from "../../formats/ledger/idtimestamp.js";
 import { mmrIndexOfLeaf } from "../../formats/mmr/indices.js";
 import { includedRoot, inclusionProofIndices } from "../../formats/mmr/proof.js";
+import { type ApiRecord, candidateLeaves } from "../../formats/record/api-record.js";
 import {
   assetFreeEventLeafHash,
   assetFreeExtraBytes,
@@ -287,22 +288,55 @@ export async function statementFollowsLog(
   statement: Uint8Array,
   what: SigningWhat,
 ): Promise<void> {
-  const { entry, checked } = await entryOf(ctx, recordId);
-  const seal = await recentSealFor(ctx, entry?.tenant_id ?? "", entry);
-  const e = entry as Entry;
-  if (!checked) await checkedInclusion(ctx, what, e, seal);
-  let leaves: Uint8Array[];
-  try {
-    leaves = statementLeaves(statement, e);
-  } catch {
-    leaves = [];
-  }
-  if (!leaves.some((l) => tree.sameHash(l, e.leaf)))
+  const e = await checkedEntry(ctx, recordId, what);
+  if (!givesLeaf(() => statementLeaves(statement, e), e))
     throw ctx.logGuard.basis.refuse(
       what,
       e.tenant_id,
       `the statement stored for record ${recordId} does not give the leaf logged for it at index ${e.mmr_index}`,
     );
+}
+
+/**
+ * Refuses (as `what`) unless the record, as read for a statement the service signs of it, gives
+ * the leaf logged for it, that leaf checked against the seal's signature: a receipt kept from
+ * before the row was rewritten proves nothing of the row read now. 409 while no seal covers it.
+ */
+export async function recordFollowsLog(
+  ctx: Pick<Ctx, "caches" | "reads" | "blobs" | "logGuard">,
+  recordId: string,
+  record: ApiRecord,
+  what: SigningWhat,
+): Promise<void> {
+  const e = await checkedEntry(ctx, recordId, what);
+  if (!givesLeaf(() => candidateLeaves(record), e))
+    throw ctx.logGuard.basis.refuse(
+      what,
+      e.tenant_id,
+      `the row of record ${recordId} does not hash to the leaf logged for it at index ${e.mmr_index}`,
+    );
+}
+
+/** The record's entry, once its leaf and position are checked against the latest seal (kept, then). */
+async function checkedEntry(
+  ctx: Pick<Ctx, "caches" | "reads" | "blobs" | "logGuard">,
+  recordId: string,
+  what: SigningWhat,
+): Promise<Entry> {
+  const { entry, checked } = await entryOf(ctx, recordId);
+  const seal = await recentSealFor(ctx, entry?.tenant_id ?? "", entry);
+  const e = entry as Entry;
+  if (!checked) await checkedInclusion(ctx, what, e, seal);
+  return e;
+}
+
+/** Whether the leaves `make` recomputes include the entry's (none when they cannot be recomputed). */
+function givesLeaf(make: () => Uint8Array[], e: Entry): boolean {
+  try {
+    return make().some((l) => tree.sameHash(l, e.leaf));
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -29,7 +29,7 @@ import {
   requireReadableRecord,
   requireReadableStatement,
 } from "../access/readable-records.js";
-import { type Profile, receiptFor, statementFollowsLog } from "../ledger/proofs.js";
+import { type Profile, receiptFor, recordFollowsLog, statementFollowsLog } from "../ledger/proofs.js";
 import { createAssetWithEvents } from "../records/assets.js";
 import { createFreeEvent } from "../records/free-events.js";
 import { tenancyIssuer, trustedKeys } from "./issuer-keys.js";
@@ -317,11 +317,13 @@ export async function assetEventStatement(
   profile: Profile = "mmr",
   form: MmrProofForm = "map",
 ): Promise<Uint8Array> {
+  const record = assetEventRecord(event);
   return eventStatement(ctx, event.id, event.tenant_id, event.event_attributes, {
     transparent,
     profile,
     form,
-    record: () => projectEvent(assetEventRecord(event), grant),
+    record,
+    shown: () => projectEvent(record, grant),
   });
 }
 
@@ -341,46 +343,56 @@ export async function freeEventStatement(
   await requireReadableRecord(ctx, p, eventId);
   const event = await getFreeEvent(ctx.db, p.tenantId, eventId);
   if (!event) throw notFound("event");
+  const record = freeEventRecord(event);
   return eventStatement(ctx, eventId, event.tenant_id, event.attributes, {
     transparent,
     profile,
     form,
-    record: () => freeEventRecord(event),
+    record,
+    shown: () => record,
   });
 }
 
 /**
  * An event's signed statement (made from its template attributes); when transparent, with its
- * receipt attached and the record as the caller may read it (only the record recomputes the leaf).
+ * receipt attached and the record as the caller may read it (`shown`; only the record recomputes
+ * the leaf). `record`: the event as read, whole, which the statement is made of.
  */
 async function eventStatement(
   ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "db" | "keys" | "reads" | "logGuard">,
   eventId: string,
   tenantId: string,
   attributes: Record<string, unknown>,
-  how: { transparent: boolean; profile: Profile; form: MmrProofForm; record: () => ApiRecord | undefined },
+  how: {
+    transparent: boolean;
+    profile: Profile;
+    form: MmrProofForm;
+    record: ApiRecord;
+    shown: () => ApiRecord | undefined;
+  },
 ): Promise<Uint8Array> {
-  const statement = await statementOf(ctx, tenantId, attributes);
   if (!how.transparent) {
-    await sealedRowFollowsLog(ctx, eventId);
-    return statement;
+    await sealedRowFollowsLog(ctx, eventId, how.record);
+    return statementOf(ctx, tenantId, attributes);
   }
   const receipt = await receiptFor(ctx, eventId, how.profile, how.form);
-  return attachReceipts(statement, [receipt], how.record());
+  await recordFollowsLog(ctx, eventId, how.record, how.profile === "rfc9162" ? "receipt_rfc9162" : "receipt");
+  return attachReceipts(await statementOf(ctx, tenantId, attributes), [receipt], how.shown());
 }
 
 /**
- * A sealed event's statement is given out only while its row still gives the leaf the signed log
- * holds for it (the checks of its receipt, cached with it): a writer of the database cannot have
- * the tenancy's issuer key sign a rewritten record (issue 60). An event not sealed yet has no
- * signed past to follow.
+ * A sealed event's statement is given out only while the row it is made of gives the leaf the
+ * signed log holds for it, checked on each request (a receipt kept from before a rewrite says
+ * nothing of the row read now): a writer of the database cannot have the tenancy's issuer key
+ * sign a rewritten record (issues 60, 71). An event not sealed yet has no signed past to follow.
  */
 async function sealedRowFollowsLog(
-  ctx: Pick<Ctx, "baseUrl" | "blobs" | "caches" | "keys" | "reads" | "logGuard">,
+  ctx: Pick<Ctx, "blobs" | "caches" | "reads" | "logGuard">,
   eventId: string,
+  record: ApiRecord,
 ): Promise<void> {
   try {
-    await receiptFor(ctx, eventId, "mmr");
+    await recordFollowsLog(ctx, eventId, record, "receipt");
   } catch (err) {
     if (err instanceof ApiError && err.kind === "conflict") return;
     throw err;

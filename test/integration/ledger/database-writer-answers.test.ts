@@ -179,6 +179,35 @@ describe(`a database writer's rows, rewritten and put back (${process.env.TEST_D
   });
 });
 
+describe(`a record rewritten after its receipt was made (${process.env.TEST_DB ?? "pglite"})`, () => {
+  it("its statement is not signed of the rewritten row, though its receipt is kept; put back, it is again", async () => {
+    const id = events[4] as string;
+    const path = `/archivist/v2/assets/${asset.split("/").pop()}/events/${id}/statement`;
+    const statements = [path, `${path}?transparent=true`, `${path}?transparent=true&profile=rfc9162`];
+    forget();
+    // Asked once honestly: its entry checked and its receipts kept, as a running service keeps them.
+    for (const p of statements) expect((await s.api(p, { token: ta })).status, p).toBe(200);
+    await whileAltered(
+      [
+        `update asset_events set event_attributes = event_attributes || '{"vcon_operation": "vcon_consent_accepted.analysis"}'::jsonb where id = $1`,
+        [id],
+      ],
+      [
+        `update asset_events set event_attributes = event_attributes || '{"vcon_operation": "vcon_create"}'::jsonb where id = $1`,
+        [id],
+      ],
+      async () => {
+        for (const p of statements)
+          await expectRefused(
+            () => s.api(p, { token: ta }),
+            p.includes("rfc9162") ? "receipt_rfc9162" : "receipt",
+          );
+      },
+    );
+    for (const p of statements) expect((await s.api(p, { token: ta })).status, p).toBe(200);
+  });
+});
+
 describe(`rows that no longer make a record: refused on every receipt route, never a 500 (${process.env.TEST_DB ?? "pglite"})`, () => {
   const assetId = () => asset.split("/").pop() as string;
   /** Every receipt route of one record, as `caller` asks: the MMR ones and the RFC 9162 ones apart. */
