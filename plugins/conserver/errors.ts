@@ -16,7 +16,8 @@ export type ConserverErrorCode =
   | "SCITT_REGISTRATION"
   | "CONSENT_REFUSED"
   | "PROVENANCE_INVALID"
-  | "REDIS_UNREACHABLE";
+  | "REDIS_UNREACHABLE"
+  | "DEMO_USAGE";
 
 /**
  * Every error code the conserver plugins throw: the conserver's own, the queue's, and the API

@@ -73,6 +73,8 @@ export type ErrorCode =
   // log periods and their archive (workers/log-period.ts, workers/log-archive.ts)
   | "PERIOD_NOT_CLOSABLE"
   | "ARCHIVE_MISMATCH"
+  // a log's shared head moved by another signer of the same database (keys/shared-head.ts)
+  | "HEAD_BUSY"
   // blob bytes a store gave that do not hash to their key (store/blobstore/verified-bytes.ts)
   | "BLOB_BYTES_MISMATCH"
   // revocation notices (services/lifecycle/revocation-notices.ts, webhook-address.ts)

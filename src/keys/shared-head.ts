@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { CodedError } from "../formats/coded-error.js";
 import type { Queryable } from "../store/db.js";
 import { type HeldLog, heldFork } from "./held-log.js";
 import type { LogHead, LogHeads } from "./log-heads.js";
@@ -8,7 +9,9 @@ import type { SignedLogState } from "./signed-state.js";
 export type CompareWithSigned = (q: Queryable, s: SignedLogState) => Promise<HeldLog | undefined>;
 
 /** A swap refused for a reason that passes (another signer of this database is ahead): try at the next seal. */
-export class HeadBusy extends Error {}
+export class HeadBusy extends CodedError<"HEAD_BUSY"> {
+  readonly code = "HEAD_BUSY";
+}
 
 const describe = (s: SignedLogState) =>
   `MMR size ${s.mmr_size}${s.tree_size !== undefined ? `, tree size ${s.tree_size}, root ${s.root}` : ""}${s.pending ? ", pending" : ""}`;

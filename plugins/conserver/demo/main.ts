@@ -11,6 +11,7 @@ import { MemoryDeadLetterStore } from "../dead-letters/delivery-store.js";
 import type { DeliveryJob } from "../delivery/job.js";
 import { TokenSource } from "../delivery/token-source.js";
 import { startDeliveryWorker } from "../delivery/worker.js";
+import { ConserverError } from "../errors.js";
 import * as archivistLink from "../links/archivist.js";
 import type { LinkContext } from "../links/types.js";
 import { createQueue } from "../queue/factory.js";
@@ -201,7 +202,11 @@ async function ownTarget(port: number, out: (line: string) => void): Promise<Tar
 }
 
 /** A command line the demo cannot run as typed: said on stderr, exit status 64 (the CLI's usage status). */
-class DemoUsageError extends Error {}
+class DemoUsageError extends ConserverError {
+  constructor(message: string) {
+    super("DEMO_USAGE", message);
+  }
+}
 
 /** The port of the demo's own service: `--port`, as `archivist serve` takes it; 0 lets the system pick. */
 function demoPort(v: { port?: string | undefined; url?: string | undefined }): number {
