@@ -1,14 +1,9 @@
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
 import { kidOf } from "../../src/keys/kid.js";
+import type { LegacyKeyRow as StoredLegacyKeyRow } from "../../src/store/legacy-keys.js";
 
-/** A row of `signing_keys`, the table an earlier version kept every private key in. */
-export interface LegacyKeyRow {
-  purpose: string;
-  kid: string;
-  alg: string;
-  private_pkcs8: string;
-  public_jwk: Record<string, unknown>;
-}
+/** A row of `signing_keys` as the tests write it (its `created_at` left to the table's default). */
+export type LegacyKeyRow = Omit<StoredLegacyKeyRow, "created_at">;
 
 /**
  * A key pair as an earlier version's keyring stored it (PKCS#8 PEM, the public JWK with alg and
