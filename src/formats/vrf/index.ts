@@ -1,0 +1,10 @@
+export {
+  VrfError,
+  type VrfSigner,
+  vrfHash,
+  vrfProofToHash,
+  vrfProve,
+  vrfPublicKey,
+  vrfSigner,
+  vrfVerify,
+} from "./ecvrf.js";
