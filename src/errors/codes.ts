@@ -42,6 +42,7 @@ export type ErrorCode =
   | "BENCODE"
   | "TILE_INVALID"
   | "BUNDLE_MALFORMED"
+  | "VINDEX"
   | "VRF_INVALID"
   // vCons (core/vcon)
   | "JSON_SYNTAX"

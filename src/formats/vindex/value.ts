@@ -1,0 +1,59 @@
+// A position's value is the ordered list of log entry indices filed under it. It is committed as a
+// hash chain, so that an index appended to a long list costs two hashes, not the whole list:
+// the index keeps (n, c_n) per position and never the list itself.
+import { u64be } from "../crypto/bytes.js";
+import { type Sha256, sha256 } from "../crypto/sha256.js";
+import { VindexError } from "./error.js";
+import { check32, HASH_SIZE } from "./hash.js";
+
+/** A list's chain state: its length n and c_n (c_0 = 32 zero bytes). */
+export interface ValueChain {
+  readonly count: number;
+  readonly head: Uint8Array;
+}
+
+const COMMITMENT_TAG = Uint8Array.of(0x02);
+const LINK_TAG = Uint8Array.of(0x03);
+
+/** The empty list's chain: n = 0, c_0 = 32 zero bytes. */
+export function emptyValue(): ValueChain {
+  return { count: 0, head: new Uint8Array(HASH_SIZE) };
+}
+
+/** The chain once `index` is appended: c_k = SHA-256(0x03 ‖ c_{k-1} ‖ u64be(index)). */
+export function appendIndex(chain: ValueChain, index: number, hash: Sha256 = sha256): ValueChain {
+  // Indices go to u64be as safe integers: one past 2^53 would be written as a neighbour.
+  if (!Number.isSafeInteger(index) || index < 0)
+    throw new VindexError(`a log entry index must be a non-negative safe integer, not ${index}`);
+  if (!Number.isSafeInteger(chain.count) || chain.count < 0)
+    throw new VindexError("a chain's count is broken");
+  check32(chain.head, "a chain's head");
+  return { count: chain.count + 1, head: hash(LINK_TAG, chain.head, u64be(index)) };
+}
+
+/**
+ * The chain of a whole list. Its indices must increase strictly, as the log appends them: a list
+ * out of order is a bug of the caller's, and its commitment would differ from the index's.
+ */
+export function chainOf(indices: readonly number[], hash: Sha256 = sha256): ValueChain {
+  let chain = emptyValue();
+  let last = -1;
+  for (const index of indices) {
+    if (index <= last) throw new VindexError(`log entry indices must increase: ${index} after ${last}`);
+    chain = appendIndex(chain, index, hash);
+    last = index;
+  }
+  return chain;
+}
+
+/**
+ * The commitment a leaf holds: SHA-256(0x02 ‖ salt ‖ u64be(n) ‖ c_n). The salt, per position, keeps
+ * a list that is short and guessable (one index, say) from being found by hashing candidates.
+ */
+export function valueCommitment(salt: Uint8Array, chain: ValueChain, hash: Sha256 = sha256): Uint8Array {
+  check32(salt, "a salt");
+  check32(chain.head, "a chain's head");
+  if (!Number.isSafeInteger(chain.count) || chain.count < 0)
+    throw new VindexError("a chain's count is broken");
+  return hash(COMMITMENT_TAG, salt, u64be(chain.count), chain.head);
+}

@@ -1,0 +1,77 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import {
+  appendIndex,
+  chainOf,
+  decodeRevision,
+  emptyValue,
+  encodeRevision,
+  REVISION_SIZE,
+  VindexError,
+  valueCommitment,
+} from "../../../../src/formats/vindex/index.js";
+
+const u64 = (n: number) => {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64BE(BigInt(n));
+  return b;
+};
+const sha = (...parts: Uint8Array[]) => {
+  const h = createHash("sha256");
+  for (const p of parts) h.update(p);
+  return new Uint8Array(h.digest());
+};
+
+describe("value chains and commitments", () => {
+  it("append one link at a time, as the whole list does", () => {
+    const indices = [3, 9, 2 ** 40, Number.MAX_SAFE_INTEGER];
+    let chain = emptyValue();
+    let expected = new Uint8Array(32);
+    for (const i of indices) {
+      chain = appendIndex(chain, i);
+      expected = sha(Uint8Array.of(3), expected, u64(i));
+      expect(chain.head).toEqual(expected);
+    }
+    expect(chainOf(indices)).toEqual(chain);
+    const salt = new Uint8Array(32).fill(9);
+    expect(valueCommitment(salt, chain)).toEqual(sha(Uint8Array.of(2), salt, u64(4), expected));
+    expect(valueCommitment(salt, chain, sha)).toEqual(valueCommitment(salt, chain));
+    expect(appendIndex(emptyValue(), 5, sha)).toEqual(appendIndex(emptyValue(), 5));
+  });
+
+  it("the empty list's chain is n = 0 and 32 zero bytes, a fresh one each time", () => {
+    const e = emptyValue();
+    expect(e).toEqual({ count: 0, head: new Uint8Array(32) });
+    e.head.fill(1);
+    expect(emptyValue().head).toEqual(new Uint8Array(32));
+  });
+
+  it("refuses indices out of range or out of order, and a salt not 32 bytes", () => {
+    for (const bad of [-1, 1.5, 2 ** 53, Number.NaN])
+      expect(() => appendIndex(emptyValue(), bad)).toThrow(VindexError);
+    expect(() => chainOf([1, 1])).toThrow(VindexError);
+    expect(() => chainOf([5, 2])).toThrow(VindexError);
+    expect(() => valueCommitment(new Uint8Array(16), emptyValue())).toThrow(VindexError);
+  });
+});
+
+describe("revision entries", () => {
+  const logRoot = new Uint8Array(32).fill(0x33);
+  const indexRoot = new Uint8Array(32).fill(0x44);
+
+  it("u64be(logSize) ‖ logRoot ‖ indexRoot, and back", () => {
+    const entry = encodeRevision({ logSize: 2 ** 40 + 7, logRoot, indexRoot });
+    expect(entry).toHaveLength(REVISION_SIZE);
+    expect(entry).toEqual(new Uint8Array([...u64(2 ** 40 + 7), ...logRoot, ...indexRoot]));
+    expect(decodeRevision(entry)).toEqual({ logSize: 2 ** 40 + 7, logRoot, indexRoot });
+  });
+
+  it("refuses a wrong length, a size past 2^53 - 1, and fields it cannot write", () => {
+    expect(() => decodeRevision(new Uint8Array(71))).toThrow(VindexError);
+    expect(() => decodeRevision(new Uint8Array(73))).toThrow(VindexError);
+    const huge = new Uint8Array(72).fill(0xff);
+    expect(() => decodeRevision(huge)).toThrow(VindexError);
+    expect(() => encodeRevision({ logSize: -1, logRoot, indexRoot })).toThrow(VindexError);
+    expect(() => encodeRevision({ logSize: 1, logRoot: new Uint8Array(31), indexRoot })).toThrow(VindexError);
+  });
+});
