@@ -51,11 +51,18 @@ function decodePoint(bytes: Uint8Array): EdwardsPoint | undefined {
 }
 
 /**
- * ECVRF_encode_to_curve_try_and_increment (§5.4.1.1), with the public key as its salt (§5.5).
+ * ECVRF_encode_to_curve_try_and_increment's loop (§5.4.1.1), with the public key as its salt
+ * (§5.5): `accept` takes each candidate hash string in turn and returns what it makes of a good
+ * one, undefined for one the RFC skips. Apart from the loop so that the index's output
+ * (vindex-output.ts) can judge the same candidates by cheaper arithmetic than a point decode.
  * Its running time depends on alpha, which the RFC accepts for this suite: alpha is not secret.
  * Undefined only when all 256 counters fail, which happens with probability about 2^-256.
  */
-function encodeToCurve(salt: Uint8Array, alpha: Uint8Array): EdwardsPoint | undefined {
+export function tryAndIncrement<T>(
+  salt: Uint8Array,
+  alpha: Uint8Array,
+  accept: (candidate: Uint8Array) => T | undefined,
+): T | undefined {
   const input = new Uint8Array(2 + salt.length + alpha.length + 2);
   input[0] = SUITE;
   input[1] = ENCODE_FRONT;
@@ -65,14 +72,22 @@ function encodeToCurve(salt: Uint8Array, alpha: Uint8Array): EdwardsPoint | unde
   input[input.length - 1] = BACK;
   for (let ctr = 0; ctr < 256; ctr++) {
     input[ctrAt] = ctr;
-    const candidate = decodePoint(sha512(input).subarray(0, PT_LEN));
-    if (candidate === undefined) continue;
-    // Multiplying by the cofactor lands in the prime subgroup; the identity would make every
-    // key's Gamma the same, so the RFC skips it like an invalid encoding.
-    const h = candidate.clearCofactor();
-    if (!h.is0()) return h;
+    const found = accept(sha512(input).subarray(0, PT_LEN));
+    if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/** H: a candidate that decodes, times the cofactor, unless that is the identity. */
+function encodeToCurve(salt: Uint8Array, alpha: Uint8Array): EdwardsPoint | undefined {
+  return tryAndIncrement(salt, alpha, (candidate) => {
+    const point = decodePoint(candidate);
+    if (point === undefined) return undefined;
+    // Multiplying by the cofactor lands in the prime subgroup; the identity would make every
+    // key's Gamma the same, so the RFC skips it like an invalid encoding.
+    const h = point.clearCofactor();
+    return h.is0() ? undefined : h;
+  });
 }
 
 /** ECVRF_challenge_generation (§5.4.3): the first cLen bytes of the hash, little-endian. */
@@ -111,7 +126,7 @@ interface DecodedProof {
 }
 
 /** ECVRF_decode_proof (§5.4.4); undefined where the RFC says INVALID (no point, or s ≥ q). */
-function decodeProof(pi: Uint8Array): DecodedProof | undefined {
+export function decodeProof(pi: Uint8Array): DecodedProof | undefined {
   if (pi.length !== VRF_PROOF_LENGTH) return undefined;
   const gammaBytes = pi.subarray(0, PT_LEN);
   const gamma = decodePoint(gammaBytes);
@@ -123,7 +138,13 @@ function decodeProof(pi: Uint8Array): DecodedProof | undefined {
 }
 
 /** What proving needs of a secret key (RFC 8032 §5.1.5), worked out once per key. */
-interface ExpandedKey {
+export interface ExpandedKey {
+  /**
+   * The secret scalar's 32 bytes as RFC 8032 clamps them, before any reduction: X25519 clamps in
+   * the same way, so these bytes are an X25519 private key for the same multiple of a point of
+   * order q (the index's native output, src/core/node/vrf.ts).
+   */
+  readonly head: Uint8Array;
   /** x, the secret scalar, reduced mod q (the same multiple of any point of the subgroup). */
   readonly x: bigint;
   /** cofactor · x mod q: beta's point from H in one multiplication. */
@@ -133,14 +154,15 @@ interface ExpandedKey {
   readonly publicKey: Uint8Array;
 }
 
-function expand(secretKey: Uint8Array): ExpandedKey {
+export function expandSecretKey(secretKey: Uint8Array): ExpandedKey {
   if (!(secretKey instanceof Uint8Array) || secretKey.length !== VRF_SECRET_KEY_LENGTH)
     throw new VrfError(`a VRF secret key is ${VRF_SECRET_KEY_LENGTH} bytes`);
-  const { scalar, prefix, pointBytes } = ed25519.utils.getExtendedPublicKey(secretKey);
-  return { x: scalar, x8: (scalar * 8n) % L, prefix, publicKey: pointBytes };
+  const { head, scalar, prefix, pointBytes } = ed25519.utils.getExtendedPublicKey(secretKey);
+  return { head, x: scalar, x8: (scalar * 8n) % L, prefix, publicKey: pointBytes };
 }
 
-function toCurve(publicKey: Uint8Array, alpha: Uint8Array): EdwardsPoint {
+/** H for alpha: the index's output (vindex-output.ts) starts from the very H a proof is made on. */
+export function toCurve(publicKey: Uint8Array, alpha: Uint8Array): EdwardsPoint {
   if (!(alpha instanceof Uint8Array)) throw new VrfError("alpha is bytes");
   const h = encodeToCurve(publicKey, alpha);
   if (h === undefined) throw new VrfError("alpha encodes to no point (probability 2^-256)");
@@ -148,7 +170,7 @@ function toCurve(publicKey: Uint8Array, alpha: Uint8Array): EdwardsPoint {
 }
 
 /** ECVRF_prove (§5.1). x and the nonce k are secret: their multiplications are noble's constant-time ones. */
-function proveWith(key: ExpandedKey, alpha: Uint8Array): Uint8Array {
+export function proveWith(key: ExpandedKey, alpha: Uint8Array): Uint8Array {
   const h = toCurve(key.publicKey, alpha);
   const hBytes = h.toBytes();
   const gamma = h.multiply(key.x);
@@ -183,7 +205,7 @@ export interface VrfSigner {
 
 /** A prover that keeps the expanded secret key; throws a VrfError when the key is not 32 bytes. */
 export function vrfSigner(secretKey: Uint8Array): VrfSigner {
-  const key = expand(secretKey);
+  const key = expandSecretKey(secretKey);
   return {
     // A copy: the salt every proof hashes must not change under the prover if a caller writes here.
     publicKey: key.publicKey.slice(),
@@ -194,17 +216,17 @@ export function vrfSigner(secretKey: Uint8Array): VrfSigner {
 
 /** The 32-byte public key of a 32-byte secret key (RFC 8032 §5.1.5, as Ed25519's). */
 export function vrfPublicKey(secretKey: Uint8Array): Uint8Array {
-  return expand(secretKey).publicKey;
+  return expandSecretKey(secretKey).publicKey;
 }
 
 /** ECVRF_prove: the 80-byte proof pi (Gamma ‖ c ‖ s). For many alphas under one key, see vrfSigner. */
 export function vrfProve(secretKey: Uint8Array, alpha: Uint8Array): Uint8Array {
-  return proveWith(expand(secretKey), alpha);
+  return proveWith(expandSecretKey(secretKey), alpha);
 }
 
 /** The 64-byte VRF output beta of alpha under a secret key: vrfProofToHash(vrfProve(…)). */
 export function vrfHash(secretKey: Uint8Array, alpha: Uint8Array): Uint8Array {
-  return hashWith(expand(secretKey), alpha);
+  return hashWith(expandSecretKey(secretKey), alpha);
 }
 
 /**

@@ -8,3 +8,10 @@ export {
   vrfSigner,
   vrfVerify,
 } from "./ecvrf.js";
+export {
+  cofactorHashPointU,
+  montgomeryU,
+  VINDEX_OUTPUT_TAG,
+  vindexOutputFromProof,
+  vindexOutputPure,
+} from "./vindex-output.js";
