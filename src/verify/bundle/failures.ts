@@ -37,6 +37,14 @@ export const BUNDLE_FAILURES = [
   "ISSUERS_DIFFER",
   "SERVICE_MISMATCH",
   "ASSET_UNRELATED",
+  // checkCompleteness: each index lookup against the log's key, the subject and the records.
+  "INDEX_PROOF_INVALID",
+  "INDEX_OF_OTHER_SUBJECT",
+  "INDEX_OF_OTHER_LOG",
+  "INDEX_ENTRY_OMITTED",
+  "INDEX_ENTRY_MISMATCH",
+  "INDEX_OMITS_RECORD",
+  "INDEX_NOT_PINNED",
   // pinning and requirements: the caller's roots and policy.
   "SEALS_NOT_PINNED",
   "RECEIPTS_NOT_PINNED",
@@ -45,6 +53,7 @@ export const BUNDLE_FAILURES = [
   "SEAL_TOO_OLD",
   "NOT_WITNESSED",
   "NOT_PINNED",
+  "NOT_PROVEN_COMPLETE",
 ] as const;
 /**
  * @example

@@ -8,6 +8,8 @@
  * A verifier reports the profiles and `extensions` it does not know as not checked rather than
  * failing on them, and never counts them as evidence.
  */
+import type { IndexLookup } from "../../formats/vindex/lookup-format.js";
+
 export const BUNDLE_FORMAT = "vcon-archivist/evidence-bundle";
 export const BUNDLE_VERSION = 1;
 
@@ -88,6 +90,14 @@ export interface EvidenceBundle {
   logs: BundleLog[];
   /** The service's public keys: COSE_KeySet as GET /.well-known/scitt-keys serves it. */
   keys: { cose_key_set: Base64 };
+  /**
+   * The verifiable index's answer for the subject's key (`vcon://<uuid>`, `assets/<uuid>`), one
+   * per log whose completeness it proves, as `GET /archivist/v1/vindex/lookup` gave it: every
+   * entry of that log filed under the key below the lookup's log size, with its proofs. Absent:
+   * the bundle is not proven complete. A verifier that does not know it ignores it (it adds
+   * nothing an old verifier's checks rely on, so `version` stays 1).
+   */
+  index?: IndexLookup[];
   extensions?: Record<string, unknown>;
   /**
    * What the service judged of this evidence when it exported it (the evidence route adds it):

@@ -35,6 +35,30 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 const objects = (v: unknown): v is Array<Record<string, unknown>> => Array.isArray(v) && v.every(isObject);
 const strings = (v: unknown): boolean => Array.isArray(v) && v.every((s) => typeof s === "string");
 
+const entryNumbers = (v: unknown): boolean =>
+  Array.isArray(v) && v.every((i) => Number.isSafeInteger(i) && (i as number) >= 0);
+
+/**
+ * What in the bundle's index lookups is not of the shape the completeness step reads before it
+ * verifies one (its log, its key, its entries, its revision), or undefined. The rest of a lookup
+ * is `verifyLookup`'s to refuse, by name, as a failed proof.
+ */
+function malformedIndex(index: unknown): string | undefined {
+  if (index === undefined) return undefined;
+  if (!objects(index)) return "its index is not a list of lookups";
+  const logs = new Set<string>();
+  for (const [i, l] of index.entries()) {
+    if (typeof l.log !== "string" || typeof l.key !== "string")
+      return `index lookup ${i + 1} lacks its log or its key`;
+    if (!entryNumbers(l.indices)) return `index lookup ${i + 1} lacks its list of log entries`;
+    if (!isObject(l.revision)) return `index lookup ${i + 1} lacks its revision`;
+    // One answer per log: two could say different things of the same entries.
+    if (logs.has(l.log)) return `the index holds two lookups of log ${l.log}`;
+    logs.add(l.log);
+  }
+  return undefined;
+}
+
 /**
  * What in a bundle is not of the shape the checks read (so a hostile file is refused by name,
  * not by a TypeError halfway through), or undefined. Logs of a profile this verifier does not
@@ -65,7 +89,7 @@ function malformedPart(o: Partial<EvidenceBundle>): string | undefined {
     )
       return `log ${l.log}: its checkpoints are malformed`;
   }
-  return undefined;
+  return malformedIndex((o as { index?: unknown }).index);
 }
 
 /**

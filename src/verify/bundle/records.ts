@@ -23,6 +23,11 @@ export interface CheckedRecord {
   ties: CheckedCheckpoint[];
   /** Whether every known receipt, and the seals each MMR receipt rests on, were signed by a pinned key. */
   pinned: boolean;
+  /**
+   * The log entries (RFC 9162 leaf indices, MMR leaf ordinals) its valid receipts place it at,
+   * by log: what an index lookup's list is checked against.
+   */
+  entries: Array<{ log: string; entry: number }>;
 }
 
 /**
@@ -63,6 +68,7 @@ interface ReceiptContext {
 /** What one record's receipts gathered as they were checked: the checkpoints they tie to, and pinning. */
 interface RecordTally {
   readonly ties: CheckedCheckpoint[];
+  readonly entries: Array<{ log: string; entry: number }>;
   allPinned: boolean;
 }
 
@@ -79,7 +85,7 @@ export function checkRecords(
 ): CheckedRecord[] {
   const ctx: ReceiptContext = { noting: notingKeys(keyMap), logs, checkpoints, pinned, unknown };
   return bundle.records.map(({ record, receipts }) => {
-    const tally: RecordTally = { ties: [], allPinned: true };
+    const tally: RecordTally = { ties: [], entries: [], allPinned: true };
     const results = receipts.map((r) => checkReceipt(ctx, record, r, tally));
     const known = results.filter((r) => r.known);
     const ok = known.length > 0 && known.every((r) => r.ok);
@@ -90,6 +96,7 @@ export function checkRecords(
       valid: known.filter((r) => r.ok).length,
       ties: tally.ties,
       pinned: ok && tally.allPinned,
+      entries: tally.entries,
     };
   });
 }
@@ -148,11 +155,15 @@ function placeInTree(
   if (v.treeSize === undefined) return failed(r, "RECEIPT_NO_TREE_SIZE", "the receipt names no tree size");
   const where = `leaf of the RFC 9162 tree of ${v.treeSize} entries of ${r.log}`;
   const cp = ctx.checkpoints.get(r.log);
-  if (!cp) return passed(r, v, `${where} (no checkpoint in the bundle)`);
+  if (!cp) {
+    tally.entries.push({ log: r.log, entry: leafIndexOfMmrIndex(v.mmrIndex) });
+    return passed(r, v, `${where} (no checkpoint in the bundle)`);
+  }
   const leafIndex = leafIndexOfMmrIndex(v.mmrIndex);
   const tie = tieToCheckpoint(v.treeSize, v.peak, leafIndex, cp);
   if (!tie.ok) return failed(r, "RECEIPT_TREE_INCONSISTENT", tie.detail);
   if (leafIndex < cp.judged.checkpoint.size) tally.ties.push(cp);
+  tally.entries.push({ log: r.log, entry: leafIndex });
   return passed(r, v, `${where}, ${tie.detail}`);
 }
 
@@ -173,6 +184,7 @@ function placeUnderSeal(
       "RECEIPT_PEAK_NOT_SEALED",
       `the receipt's peak is not in the bundled seal of MMR size ${String(r.mmr_size)}`,
     );
+  tally.entries.push({ log: r.log, entry: leafIndexOfMmrIndex(v.mmrIndex) });
   return passed(r, v, `${entryWords(v.mmrIndex)} of ${r.log}, under the seal of MMR size ${seal.mmrSize}`);
 }
 

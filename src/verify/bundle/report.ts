@@ -50,6 +50,34 @@ export interface LogCheck {
   };
 }
 
+/** One log whose entries filed under the subject's key an index lookup proved. */
+export interface ProvenLog {
+  log: string;
+  /** The lookup covers the log's first `log_size` entries; later ones are not covered. */
+  log_size: number;
+  /** The index revision (its output log's entry) the lookup was made at. */
+  revision: number;
+  /** How many entries the key has below `log_size` (0: the lookup proved its absence). */
+  entries: number;
+  /** Whether the lookup verified under a log key you pinned (else only under the bundle's own). */
+  log_key_pinned: boolean;
+}
+
+/**
+ * Whether the bundle holds every record of its subject: `complete` when an index lookup of the
+ * subject's key verified for each log of the bundle's records and every entry it lists is in the
+ * bundle ("complete as of N log entries"); otherwise why not. `pinned`: every lookup verified under
+ * a log key you pinned (a lookup under the bundle's own log key alone is only self-consistent).
+ */
+export type Completeness = (
+  | { complete: true; key: string; pinned: boolean }
+  | { complete: false; reason: string }
+) & {
+  logs: ProvenLog[];
+  /** In words: "complete as of N log entries of tenant/…", or "not proven complete: <why>". */
+  detail: string;
+};
+
 /** The verdict on a bundle: the shared verdict object, with what each record and log showed. */
 export interface BundleReport extends VerificationVerdict {
   /** Each failure with its code, in the order the steps found them. */
@@ -62,4 +90,6 @@ export interface BundleReport extends VerificationVerdict {
   created_at: string;
   records: RecordCheck[];
   logs: LogCheck[];
+  /** Whether the bundle is proven to hold every record of its subject (its `index`). */
+  completeness: Completeness;
 }

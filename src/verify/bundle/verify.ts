@@ -11,6 +11,7 @@ import {
   type TrustRoots,
   trustAtLeast,
 } from "../verdict/index.js";
+import { checkCompleteness } from "./completeness.js";
 import { Findings } from "./failures.js";
 import type { EvidenceBundle } from "./format.js";
 import { checkLogs, judgeCheckpoints, logVerdicts } from "./logs.js";
@@ -18,11 +19,8 @@ import { BundleError, bytes } from "./parse.js";
 import { checkRecords, recordVerdicts } from "./records.js";
 import type { BundleReport, LogCheck, RecordCheck } from "./report.js";
 
-// The bundle's check as its named steps, in order (verifyBundle, below); the steps over its logs
-// and its records live beside it (logs.ts, records.ts).
-
-const COMPLETENESS =
-  "completeness: the bundle proves the records it holds are in the log; nothing proves the log holds no other record of this subject (records may have been left out)";
+// The bundle's check as its named steps, in order (verifyBundle, below); the steps over its logs,
+// its records and its completeness live beside it (logs.ts, records.ts, completeness.ts).
 
 /** Step 1: the keys the bundle carries (they show only that it is self-consistent). */
 function readCarriedKeys(bundle: EvidenceBundle, makeKey: PublicKeyFactory) {
@@ -97,7 +95,7 @@ function serviceOf(bundle: EvidenceBundle, issuers: Set<string>, found: Findings
   return service;
 }
 
-/** Step 9: the relying party's requirements: issuers, the seals' age, and the trust each record needs. */
+/** Step 10: the relying party's requirements: issuers, the seals' age, and the trust each record needs. */
 function requirements(
   trust: TrustRoots,
   service: string,
@@ -162,7 +160,7 @@ export function verifyBundle(
   makeKey: PublicKeyFactory = publicKeyFromJwk,
 ): BundleReport {
   const found = new Findings();
-  const notChecked: string[] = [COMPLETENESS];
+  const notChecked: string[] = [];
   const unsigned: string[] = [
     "created_at: when the bundle says it was exported",
     "assets[]: the asset records are context; no signature covers them",
@@ -192,6 +190,14 @@ export function verifyBundle(
   const logs = logVerdicts(checkedLogs, judged, pins, found);
   const { records, issuers } = recordVerdicts(bundle, checkedRecords, trust, pins.pinning, found, unsigned);
   const service = serviceOf(bundle, issuers, found);
+  const completeness = checkCompleteness(
+    bundle,
+    checkedRecords,
+    judged.checkpoints,
+    trust.policy,
+    found,
+    notChecked,
+  );
   const pinned = requirements(trust, service, logs, records, now, found, notChecked);
   const level: TrustLevel =
     records.length && records.every((r) => r.trust === "witnessed") ? "witnessed" : "pinned";
@@ -207,7 +213,7 @@ export function verifyBundle(
       fingerprints: pins.fingerprints,
       notChecked,
       unsigned,
-      proven: `${records.length} record(s) of ${subject}, each in the log under a signed seal, every seal consistent with the latest`,
+      proven: `${records.length} record(s) of ${subject}, each in the log under a signed seal, every seal consistent with the latest; ${completeness.detail}`,
     }),
     failures: found.all,
     subject,
@@ -215,5 +221,6 @@ export function verifyBundle(
     created_at: bundle.created_at,
     records,
     logs,
+    completeness,
   };
 }

@@ -32,6 +32,11 @@ export interface TrustPolicy {
   maxAgeSeconds?: number;
   /** The least trust level every record must reach. */
   minTrust?: TrustLevel;
+  /**
+   * `require complete`: a bundle must be proven complete (an index lookup of its subject's key,
+   * verified under a log key pinned here, listing no entry the bundle lacks).
+   */
+  requireComplete?: boolean;
 }
 
 /**
@@ -71,7 +76,7 @@ const MAX_NAMES = 64;
 /**
  * Parses a policy file: C2SP tlog-policy (`log`, `witness`, `group`, `quorum`) with this
  * project's relying-party lines (`service-key`, `issuer`, `min-receipts`, `max-age`,
- * `min-trust`). A line it does not know is refused, so a typo never weakens a policy.
+ * `min-trust`, `require complete`). A line it does not know is refused, so a typo never weakens a policy.
  *
  * @example
  * ```ts
@@ -186,7 +191,7 @@ function readGroup(r: Reading, args: string[], at: string): void {
   r.names.set(name, { group: name, k, members: resolved });
 }
 
-/** A relying party's line (`service-key`, `issuer`, `min-receipts`, `max-age`, `min-trust`); false when not one. */
+/** A relying party's line (`service-key`, `issuer`, `min-receipts`, `max-age`, `min-trust`, `require`); false when not one. */
 function readRelyingPartyLine(p: TrustPolicy, word: string | undefined, args: string[], at: string): boolean {
   switch (word) {
     case "service-key": {
@@ -215,6 +220,11 @@ function readRelyingPartyLine(p: TrustPolicy, word: string | undefined, args: st
       if (args.length !== 1 || (args[0] !== "pinned" && args[0] !== "witnessed"))
         throw new PolicyError(`${at}: min-trust pinned|witnessed`);
       p.minTrust = args[0];
+      return true;
+    case "require":
+      // `require <what>`: a later requirement joins as another word, not another keyword.
+      if (args.length !== 1 || args[0] !== "complete") throw new PolicyError(`${at}: require complete`);
+      p.requireComplete = true;
       return true;
     default:
       return false;
