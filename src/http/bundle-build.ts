@@ -1,4 +1,6 @@
 import { decodeSeal } from "../formats/cose/seal.js";
+import { commitOf, logIndexOf } from "../formats/record/api-record.js";
+import { canonicalKey } from "../formats/vindex/map.js";
 import { LookupError, type PublicApi, type PublicRecord } from "../lookup/public-api.js";
 import { BUNDLE_FORMAT, BUNDLE_VERSION } from "../verify/house.js";
 import {
@@ -8,6 +10,7 @@ import {
   type EvidenceBundle,
   verifyRecordReceipt,
 } from "../verify/index.js";
+import { lookupHolds, missingFreeEvents, subjectLookup } from "./bundle-index.js";
 
 /** A record's receipt as its service gives it, with what the service states of it. */
 export interface SourcedReceipt {
@@ -41,10 +44,7 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 
 /** Log order: the commit's MMR index, uncommitted records last, in the order the service gave them. */
 function logOrder(records: PublicRecord[]): PublicRecord[] {
-  const index = (r: PublicRecord) => {
-    const c = (r.merklelog_entry as { commit?: { index?: string } } | undefined)?.commit;
-    return c?.index ? Number(c.index) : Number.MAX_SAFE_INTEGER;
-  };
+  const index = (r: PublicRecord) => logIndexOf(commitOf(r)?.index) ?? Number.MAX_SAFE_INTEGER;
   return records
     .map((r, i) => ({ r, i }))
     .sort((a, b) => index(a.r) - index(b.r) || a.i - b.i)
@@ -311,7 +311,8 @@ async function logEvidence(
 /**
  * Gathers an evidence bundle through the API (the caller's token decides what it may read):
  * the records, their receipts, for each log the seal that first covered each record and the
- * latest seal with consistency proofs between them, and the service's keys.
+ * latest seal with consistency proofs between them, the service's keys, and the index's lookup
+ * of the subject's key when the caller may have it and it agrees with what was gathered.
  */
 export async function buildBundle(
   api: PublicApi,
@@ -319,11 +320,20 @@ export async function buildBundle(
   now = new Date(),
   source?: ReceiptSource,
 ): Promise<EvidenceBundle> {
-  const { assets, events, id } = await recordsOf(api, subject);
+  const key = canonicalKey(subject.kind === "vcon" ? `vcon://${subject.uuid}` : `assets/${subject.uuid}`);
+  // Asked before the records are listed: the log only grows, so every entry below its log size
+  // is among the records listed after it.
+  const lookup = key === undefined ? undefined : await subjectLookup(api, key);
+  const { assets, events: listed, id } = await recordsOf(api, subject);
+  const free = lookup && subject.kind === "vcon" ? await missingFreeEvents(api, lookup, listed) : [];
+  const events = free.length > 0 ? logOrder([...listed, ...free]) : listed;
   if (events.length === 0) throw new LookupError(`${id} has no records you may read`);
   const keySet = await serviceKeys(api);
   const seals = sealReader(api);
   const { records, wanted, treeSizes } = await receiptedRecords(api, events, keySet.keys, seals, source);
+  const index = lookup && wanted.has(lookup.log) && lookupHolds(lookup, events) ? [lookup] : [];
+  // The lookup's log size is tied to the bundle's checkpoint like a receipt's tree size.
+  for (const l of index) addTo(treeSizes, l.log, l.revision.log_size);
   const logs: BundleLog[] = [];
   for (const [log, sizeSet] of wanted)
     logs.push(await logEvidence(api, seals, log, sizeSet, treeSizes.get(log) ?? new Set()));
@@ -341,5 +351,6 @@ export async function buildBundle(
     records,
     logs,
     keys: { cose_key_set: b64(keySet.bytes) },
+    ...(index.length > 0 ? { index } : {}),
   };
 }

@@ -1,0 +1,116 @@
+import { leafIndexOfMmrIndex } from "../formats/mmr/index.js";
+import { commitOf, logIndexOf } from "../formats/record/api-record.js";
+import type { IndexLookup } from "../formats/vindex/lookup-format.js";
+import { recordIndexKeys } from "../formats/vindex/map.js";
+import { LookupError, type PublicApi, type PublicRecord } from "../lookup/public-api.js";
+
+// The evidence bundle's index lookup (docs/evidence-bundle.md, "Complete as of a log size"): the
+// verifiable index's answer for the subject's key, asked with the caller's own token, and the
+// records it lists that a listing of asset events does not give (a vCon's asset-free events).
+
+/**
+ * The index's answer for `key` in the caller's tenancy's log, or undefined when there is none to
+ * carry: a caller that may not read every record of the key (404, as for an absent key), an index
+ * not caught up or not kept (503), any other refusal. The bundle is then not proven complete,
+ * never refused; only going over the rate limit fails it, as every other step of the gathering.
+ */
+export async function subjectLookup(api: PublicApi, key: string): Promise<IndexLookup | undefined> {
+  let answer: { status: number; bytes: Uint8Array };
+  try {
+    answer = await api.get(`/archivist/v1/vindex/lookup?key=${encodeURIComponent(key)}`);
+  } catch (err) {
+    if (err instanceof LookupError) return undefined;
+    throw err;
+  }
+  if (answer.status === 429) throw new LookupError("the index lookup answered 429", 429);
+  if (answer.status !== 200) return undefined;
+  try {
+    return JSON.parse(new TextDecoder().decode(answer.bytes)) as IndexLookup;
+  } catch {
+    return undefined;
+  }
+}
+
+const logOfRecord = (r: PublicRecord) => {
+  const t = r.tenant_identity ?? r.origin_tenant;
+  return typeof t === "string" && t ? `tenant/${t.replace(/^tenant\//, "")}` : "";
+};
+
+/** The log entry a record is at, as its commit states it (the verifier proves it by its receipts). */
+export function entryOfRecord(r: PublicRecord): { log: string; entry: number } | undefined {
+  const index = logIndexOf(commitOf(r)?.index);
+  if (index === undefined) return undefined;
+  try {
+    return { log: logOfRecord(r), entry: leafIndexOfMmrIndex(index) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The entries of `log` that `records` are at. */
+function entriesIn(records: readonly PublicRecord[], log: string): Set<number> {
+  const out = new Set<number>();
+  for (const r of records) {
+    const e = entryOfRecord(r);
+    if (e?.log === log) out.add(e.entry);
+  }
+  return out;
+}
+
+/**
+ * The asset-free events filed under a vCon's key that `have` lacks, when the lookup lists entries
+ * the asset events gathered are not at: found by the statement search on the vCon's subject
+ * (which gives a tenancy's administrators its asset-free events; the lookup answered the caller,
+ * so it may read them), each read as the API returns it.
+ */
+export async function missingFreeEvents(
+  api: PublicApi,
+  lookup: IndexLookup,
+  have: readonly PublicRecord[],
+): Promise<PublicRecord[]> {
+  const at = entriesIn(have, lookup.log);
+  if (lookup.indices.every((i) => at.has(i))) return [];
+  const known = new Set(have.map((r) => String(r.identity)));
+  let found: PublicRecord[];
+  try {
+    found = await api.list(
+      `/archivist/v1/statements?subject=${encodeURIComponent(lookup.key)}&page_size=500`,
+      "statements",
+    );
+  } catch (err) {
+    // A search that cannot be finished leaves the lookup unmatched, and so out of the bundle.
+    if (err instanceof LookupError && err.status !== 429) return [];
+    throw err;
+  }
+  const ids = new Set(
+    found.map((s) => String(s.identity)).filter((id) => id.startsWith("events/") && !known.has(id)),
+  );
+  const out: PublicRecord[] = [];
+  for (const id of ids) {
+    const record = await api.json<PublicRecord>(`/archivist/v1/${id}`);
+    if (recordIndexKeys(record).includes(lookup.key)) out.push(record);
+  }
+  return out;
+}
+
+/**
+ * Whether the lookup may go in the bundle: of a log the bundle's records are in, every entry it
+ * lists a gathered record's, every gathered record of the key below its log size listed. A lookup
+ * that disagrees with what the caller's listings gave (a record written since, a listing that
+ * spells the subject otherwise) is left out: the bundle is then not proven complete rather than
+ * contradicting itself.
+ */
+export function lookupHolds(lookup: IndexLookup, records: readonly PublicRecord[]): boolean {
+  const at = new Map<number, PublicRecord>();
+  for (const r of records) {
+    const e = entryOfRecord(r);
+    if (e?.log === lookup.log) at.set(e.entry, r);
+  }
+  if (at.size === 0) return false;
+  const listed = new Set(lookup.indices);
+  if (!lookup.indices.every((i) => at.has(i))) return false;
+  for (const [entry, r] of at)
+    if (entry < lookup.revision.log_size && !listed.has(entry) && recordIndexKeys(r).includes(lookup.key))
+      return false;
+  return true;
+}
