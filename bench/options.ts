@@ -16,6 +16,7 @@ const SCENARIOS = [
   "statements",
   "scaleout",
   "pair",
+  "vindex",
   "list",
 ] as const;
 /** A scenario's name (a positional argument of the bench). */

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import pg from "pg";
 import type { Deployment } from "./service.js";
 
@@ -178,4 +179,32 @@ export async function seedEvents(
   }
   await d.start();
   return ms;
+}
+
+/**
+ * Asset-free events STORED, for the committer to log (the verifiable index reads log entries, not
+ * rows): `perVcon` in a row on one vCon each, `vcon://<md5 of the group as a uuid>`, and their
+ * trail counts as the store keeps them.
+ */
+export function seedStoredVconEvents(perVcon: number): SeedKind {
+  const vcon = `'vcon://' || md5('vindex-bench-' || (g / ${Math.max(1, Math.floor(perVcon))}))::uuid::text`;
+  const insert = `insert into events (id, tenant_id, attributes, trails, event_type, created_by, created_at, confirmation_status)
+select gen_random_uuid(), e.tenant_id,
+  jsonb_build_object('arc_display_type', 'vcon_created', 'subject', ${vcon}, 'payload', e.attributes ->> 'payload'),
+  array[${vcon}], e.event_type, e.created_by, e.created_at + g, 'STORED'
+from events e, generate_series($2::bigint, $3::bigint) g where e.id = $1`;
+  const counted = `with added as (${insert} returning tenant_id, trails)
+insert into event_trail_counts (tenant_id, trail, n)
+select tenant_id, trail, count(*) from (
+  select tenant_id, unnest(trails) as trail from added
+  union all select tenant_id, '' from added
+) t group by tenant_id, trail order by tenant_id, trail
+on conflict (tenant_id, trail) do update set n = event_trail_counts.n + excluded.n`;
+  return { insert: async () => counted, table: "events" };
+}
+
+/** The uuid of the k-th vCon `seedStoredVconEvents` files events under (as PostgreSQL's md5(…)::uuid writes it). */
+export function seededVcon(k: number): string {
+  const h = createHash("md5").update(`vindex-bench-${k}`).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }

@@ -10,6 +10,7 @@ import type { BlobStore } from "./store/blobstore/blob-store.js";
 import type { Db } from "./store/db.js";
 import type { Reads } from "./store/replica-reads.js";
 import type { Standby } from "./store/standby.js";
+import type { Vindex } from "./vindex/vindex.js";
 import type { PublicationWaiter } from "./wake/publication-waiter.js";
 
 /** Callbacks that wake background workers when work is waiting (the database holds the work). */
@@ -49,6 +50,8 @@ export interface Ctx {
    * with it is signed no more (`src/keys/log-guard.ts`) until an operator accepts the restore.
    */
   logGuard: LogGuard;
+  /** Each log's verifiable index: revised by every seal, read by lookups (docs/complete-trails.md). */
+  vindex: Vindex;
   log: Logger;
   wake: Wakeups;
   // Process state, built once by the context factory.

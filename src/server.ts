@@ -22,6 +22,7 @@ import { openBlobStore } from "./store/blobstore/open.js";
 import { openDb } from "./store/open.js";
 import { primaryReads, replicaReads } from "./store/replica-reads.js";
 import { Standby } from "./store/standby.js";
+import { openVindex } from "./vindex/vindex.js";
 import { PublicationWaiter } from "./wake/publication-waiter.js";
 import { RedisWakeSignal } from "./wake/redis-wake-signal.js";
 import { startWorkers, type Workers } from "./workers/index.js";
@@ -114,6 +115,12 @@ export async function openContext(
   const standby = config.databaseStandbyUrl
     ? new Standby(db, config.databaseStandbyUrl, log, config.standbyWaitMs)
     : undefined;
+  const logGuard = new LogGuard(
+    new SignedStates(config.keyDir),
+    log,
+    keys,
+    config.etcdEndpoints.length > 0 ? new EtcdHeads(config.etcdEndpoints, config.etcdPrefix, log) : undefined,
+  );
   return {
     db,
     reads,
@@ -122,14 +129,8 @@ export async function openContext(
     baseUrl: opts.baseUrl ?? effectiveBaseUrl(config, config.port),
     log,
     keys,
-    logGuard: new LogGuard(
-      new SignedStates(config.keyDir),
-      log,
-      keys,
-      config.etcdEndpoints.length > 0
-        ? new EtcdHeads(config.etcdEndpoints, config.etcdPrefix, log)
-        : undefined,
-    ),
+    logGuard,
+    vindex: await openVindex(keys, logGuard.basis, log),
     wake,
     blobs: openBlobStore(config, db),
     caches,

@@ -15,6 +15,7 @@ import { statements } from "./statements.js";
 import { tlog } from "./tlog.js";
 import { tokens } from "./tokens.js";
 import { trees } from "./trees.js";
+import { vindex } from "./vindex.js";
 
 /** Every scenario by name. */
 export const scenarios: Record<ScenarioName, Scenario> = {
@@ -33,4 +34,5 @@ export const scenarios: Record<ScenarioName, Scenario> = {
   statements,
   scaleout,
   pair,
+  vindex,
 };

@@ -43,6 +43,7 @@ export type ErrorCode =
   | "TILE_INVALID"
   | "BUNDLE_MALFORMED"
   | "VINDEX"
+  | "INDEX_UNAVAILABLE"
   | "VRF_INVALID"
   // vCons (core/vcon)
   | "JSON_SYNTAX"

@@ -144,7 +144,11 @@ function appMetrics(ctx: Ctx): Metrics {
       standby_url: ctx.standby?.refused.standby_url ?? 0,
     }),
     ctx.config.metricsToken !== undefined,
-    () => ({ held: ctx.logGuard.heldLogs(), headSwapsRefused: ctx.logGuard.shared?.refused }),
+    () => ({
+      held: ctx.logGuard.heldLogs(),
+      headSwapsRefused: ctx.logGuard.shared?.refused,
+      indexFailures: ctx.vindex.writer.failures,
+    }),
   );
 }
 

@@ -13,7 +13,8 @@ export interface Metrics {
  * `signing`: the signatures refused (`archivist_signing_refused_total`, keys/signed-basis.ts);
  * `standby`: the refusals for a standby's sake (`archivist_standby_refused_total`, store/standby.ts).
  * `logs`: the logs held (`archivist_log_held`, one series per held log and why) and the swaps of a
- * log's shared head refused (`archivist_head_swap_refused_total`, keys/shared-head.ts).
+ * log's shared head refused (`archivist_head_swap_refused_total`, keys/shared-head.ts), and the
+ * verifiable index's revisions not made (`archivist_index_failures_total`, vindex/index-writer.ts).
  * `served`: whether anyone can read the registry (a metrics token is set). Only then are the
  * process's own metrics collected: their event-loop delay monitor wakes the process every 10 ms
  * (~10 ms of CPU a second on an idle two-core guest) and their GC observer runs at every
@@ -27,6 +28,7 @@ export function createMetrics(
   logs?: () => {
     held: ReadonlyArray<{ tenant_id: string; kind: string }>;
     headSwapsRefused: number | undefined;
+    indexFailures: number;
   },
 ): Metrics {
   const registry = new Registry();
@@ -93,6 +95,7 @@ function logMetrics(
   logs: () => {
     held: ReadonlyArray<{ tenant_id: string; kind: string }>;
     headSwapsRefused: number | undefined;
+    indexFailures: number;
   },
 ): void {
   const held = new Gauge({
@@ -113,6 +116,15 @@ function logMetrics(
       swaps.reset();
       const n = logs().headSwapsRefused;
       if (n !== undefined) swaps.inc(n);
+    },
+  });
+  const index = new Counter({
+    name: "archivist_index_failures_total",
+    help: "Revisions of a log's verifiable index not made at a seal (its rows do not give the signed index, or a fault): the log is sealed on, the index tried again a minute later",
+    registers: [registry],
+    collect() {
+      index.reset();
+      index.inc(logs().indexFailures);
     },
   });
 }

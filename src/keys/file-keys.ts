@@ -1,5 +1,6 @@
 import { createPrivateKey, generateKeyPairSync, type KeyObject, sign } from "node:crypto";
 import { mlDsa44Keys } from "../core/log/ml-dsa-sign.js";
+import { vrfPublicKey } from "../formats/vrf/index.js";
 import type { KeyBackend, KeySigner, MadeKey, SigningAlg } from "./key-backend.js";
 import type { KeyDirectory } from "./key-directory.js";
 import { kidOf } from "./kid.js";
@@ -9,12 +10,20 @@ export const FILE_HOLDER = "key-directory";
 
 /**
  * The public JWK recorded for a 32-byte secret held as a file: ML-DSA-44's public key derives
- * from its seed (FIPS 204 keygen is deterministic); an HMAC or AES key has no public half.
+ * from its seed (FIPS 204 keygen is deterministic), the index's VRF key's from its RFC 8032 secret;
+ * an HMAC or AES key has no public half.
  */
 export function secretPublicJwk(
-  alg: "ML-DSA-44" | "HS256" | "A256GCM",
+  alg: "ML-DSA-44" | "HS256" | "A256GCM" | "ECVRF",
   secret: Uint8Array,
 ): Record<string, unknown> {
+  if (alg === "ECVRF")
+    return {
+      kty: "OKP",
+      crv: "Ed25519",
+      alg: "ECVRF-EDWARDS25519-SHA512-TAI",
+      x: Buffer.from(vrfPublicKey(secret)).toString("base64url"),
+    };
   if (alg !== "ML-DSA-44") return {};
   return { kty: "AKP", alg, pub: Buffer.from(mlDsa44Keys(secret).publicKey).toString("base64url") };
 }

@@ -14,7 +14,7 @@ export type SigningAlg = "ES256" | "RS256" | "Ed25519";
  * tessera keys) are identities the Self subject shows and never sign; ML-DSA-44 is a 32-byte
  * FIPS 204 seed; HS256 the page tokens' MAC secret.
  */
-export type KeyAlg = SigningAlg | "ES256K" | "X25519" | "ML-DSA-44" | "HS256" | "A256GCM";
+export type KeyAlg = SigningAlg | "ES256K" | "X25519" | "ML-DSA-44" | "HS256" | "A256GCM" | "ECVRF";
 
 /** A private key's signature, as the algorithm's wire form (ES256: r‖s, 64 bytes; RS256: PKCS#1 v1.5; Ed25519: 64 bytes). */
 export interface KeySigner {

@@ -114,6 +114,9 @@ function rotatable(purpose: string): boolean {
  * even when the answer is cached: a backend may be slow (a KMS round trip), and a group that needs
  * a key reads it before (`GroupCommit`'s `prepare`).
  */
+/** The key store purpose of the verifiable index's VRF key. */
+export const VINDEX_VRF_KEY = "vindex-vrf";
+
 export class Keyring {
   private readonly cache = new Map<string, Promise<LoadedKey>>();
   private readonly derivedValues = new Map<string, Promise<string>>();
@@ -147,7 +150,7 @@ export class Keyring {
   /** A new key pair of `alg` for `purpose`, not yet recorded: its manifest entry. */
   private async make(purpose: string, alg: KeyAlg): Promise<KeyEntry> {
     const now = new Date().toISOString();
-    if (alg === "ML-DSA-44" || alg === "HS256" || alg === "A256GCM") {
+    if (alg === "ML-DSA-44" || alg === "HS256" || alg === "A256GCM" || alg === "ECVRF") {
       const secret = randomBytes(32);
       const kid = `${alg.toLowerCase()}-${randomBytes(6).toString("hex")}`;
       const ref = `${kid}.secret`;
@@ -270,7 +273,7 @@ export class Keyring {
     return memo(this.derivedValues, name, () => compute(this));
   }
 
-  private secret(purpose: string, alg: "ML-DSA-44" | "HS256" | "A256GCM"): Promise<Uint8Array> {
+  private secret(purpose: string, alg: "ML-DSA-44" | "HS256" | "A256GCM" | "ECVRF"): Promise<Uint8Array> {
     return memo(this.secrets, purpose, () =>
       this.manifest(purpose, alg).then((m) => this.readSecret(purpose, this.current(purpose, m))),
     );
@@ -312,6 +315,16 @@ export class Keyring {
         memo(this.secrets, `${purpose}#${e.kid}`, () => this.readSecret(purpose, e)),
       ),
     );
+  }
+
+  /**
+   * The verifiable index's VRF key (ECVRF-EDWARDS25519-SHA512-TAI, an RFC 8032 secret): a file of
+   * the key directory on every backend (an HSM does not compute a VRF). Not rotatable: every
+   * position in every index derives from it (docs/complete-trails.md).
+   */
+  vrfSecret(): Promise<Uint8Array> {
+    refuseInsideTransaction(this.db, "the index's VRF key");
+    return this.secret(VINDEX_VRF_KEY, "ECVRF");
   }
 
   /** A 32-byte server secret (page-token MAC key), kept in the key directory so restarts keep it. */

@@ -22,7 +22,8 @@ export type SigningWhat =
   | "seal"
   | "checkpoint"
   | "period_close"
-  | "tlog_proof";
+  | "tlog_proof"
+  | "index_checkpoint";
 
 /** The public halves of the keys the service signs seals and checkpoints with, current and retired. */
 export interface SigningKeyHistory {
@@ -79,8 +80,12 @@ export class SignedBasis {
   }
 
   /** A checkpoint this process signed (or verified), by its log, size and note. */
-  signedCheckpoint(cp: Pick<CheckpointRow, "tenant_id" | "size" | "note">, root: Uint8Array): void {
-    this.keep(this.checkpoints, `${cp.tenant_id}:${cp.size}:${sha(cp.note)}`, root);
+  signedCheckpoint(
+    cp: Pick<CheckpointRow, "tenant_id" | "size" | "note">,
+    root: Uint8Array,
+    log: "tlog" | "vindex" = "tlog",
+  ): void {
+    this.keep(this.checkpoints, `${cp.tenant_id}:${log}:${cp.size}:${sha(cp.note)}`, root);
   }
 
   private keep<T>(m: Map<string, T>, key: string, v: T): void {
@@ -118,15 +123,23 @@ export class SignedBasis {
 
   /**
    * The root a stored checkpoint signs, when its note verifies with one of the service's log
-   * keys, is of this log (its origin names the tenancy's log) and of the row's size; otherwise
-   * refused as `what`.
+   * keys, is of this log (its origin names the tenancy's log, or with `vindex` its index's output
+   * log) and of the row's size; otherwise refused as `what`.
    */
-  async checkpointRoot(what: SigningWhat, cp: CheckpointRow): Promise<Uint8Array> {
-    const key = `${cp.tenant_id}:${cp.size}:${sha(cp.note)}`;
+  async checkpointRoot(
+    what: SigningWhat,
+    cp: Pick<CheckpointRow, "tenant_id" | "size" | "note">,
+    log: "tlog" | "vindex" = "tlog",
+  ): Promise<Uint8Array> {
+    const key = `${cp.tenant_id}:${log}:${cp.size}:${sha(cp.note)}`;
     const kept = this.checkpoints.get(key);
     if (kept) return kept;
     const fail = (why: string) =>
-      this.refuse(what, cp.tenant_id, `the checkpoint of ${cp.size} entries ${why}`);
+      this.refuse(
+        what,
+        cp.tenant_id,
+        `the ${log === "tlog" ? "checkpoint" : "index checkpoint"} of ${cp.size} entries ${why}`,
+      );
     const origin = cp.note.split("\n", 1)[0] ?? "";
     const verified = async () => {
       try {
@@ -146,7 +159,8 @@ export class SignedBasis {
     if (text === undefined) throw fail("does not verify with the log keys of this service");
     const c = safely(() => parseCheckpoint(text));
     if (!c) throw fail("cannot be read");
-    if (!c.origin.endsWith(`/merklelogs/${cp.tenant_id}/tlog`)) throw fail(`is of another log, ${c.origin}`);
+    if (!c.origin.endsWith(`/merklelogs/${cp.tenant_id}/${log}`))
+      throw fail(`is of another log, ${c.origin}`);
     if (c.size !== cp.size) throw fail(`signs ${c.size} entries`);
     this.keep(this.checkpoints, key, c.root);
     return c.root;

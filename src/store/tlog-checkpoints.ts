@@ -208,3 +208,22 @@ export async function checkpointAt(
   );
   return rows[0] && norm(rows[0]);
 }
+
+/**
+ * The checkpoint an index that holds `above` entries catches up to, at most `atMost` of them: the
+ * largest above `above` and within `atMost`, else the smallest above `above`.
+ */
+export async function checkpointToCatchUp(
+  db: Queryable,
+  tenantId: string,
+  above: number,
+  atMost: number,
+): Promise<CheckpointRow | undefined> {
+  const rows = await db.query<CheckpointRow>(
+    `(select ${COLUMNS} from tlog_checkpoints where tenant_id = $1 and size > $2 and size <= $3 order by size desc limit 1)
+     union all
+     (select ${COLUMNS} from tlog_checkpoints where tenant_id = $1 and size > $2 order by size limit 1)`,
+    [tenantId, above, atMost],
+  );
+  return rows[0] && norm(rows[0]);
+}

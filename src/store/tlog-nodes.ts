@@ -5,15 +5,22 @@ import type { Queryable } from "./db.js";
 /** `level:idx`, the key of a stored perfect subtree in the maps this module returns. */
 export const nodeKey = (level: number, idx: number) => `${level}:${idx}`;
 
+/**
+ * The tables of RFC 9162 trees' perfect subtrees: each tenancy's log, and its verifiable index's
+ * output log (docs/complete-trails.md).
+ */
+export type TreeTable = "tlog_nodes" | "vindex_nodes";
+
 /** The stored perfect subtrees at the given coordinates, keyed by `nodeKey`. */
 export async function readTlogNodes(
   db: Queryable,
   tenantId: string,
   coords: NodeCoord[],
+  table: TreeTable = "tlog_nodes",
 ): Promise<Map<string, Uint8Array>> {
   if (coords.length === 0) return new Map();
   const rows = await db.query<{ level: number; idx: number | string; hash: Uint8Array }>(
-    `select n.level, n.idx, n.hash from tlog_nodes n
+    `select n.level, n.idx, n.hash from ${table} n
      join unnest($2::smallint[], $3::bigint[]) as c(level, idx) on n.level = c.level and n.idx = c.idx
      where n.tenant_id = $1`,
     [tenantId, coords.map((c) => c.level), coords.map((c) => c.idx)],
@@ -37,10 +44,15 @@ export async function readTlogLevel(
 }
 
 /** Appends new perfect subtrees in one statement. */
-export async function insertTlogNodes(tx: Queryable, tenantId: string, nodes: NewNode[]): Promise<void> {
+export async function insertTlogNodes(
+  tx: Queryable,
+  tenantId: string,
+  nodes: NewNode[],
+  table: TreeTable = "tlog_nodes",
+): Promise<void> {
   if (nodes.length === 0) return;
   await tx.query(
-    `insert into tlog_nodes (tenant_id, level, idx, hash)
+    `insert into ${table} (tenant_id, level, idx, hash)
      select $1, * from unnest($2::smallint[], $3::bigint[], $4::bytea[])`,
     [tenantId, nodes.map((n) => n.level), nodes.map((n) => n.idx), nodes.map((n) => Buffer.from(n.hash))],
   );

@@ -12,6 +12,7 @@ import type { SignedBasis } from "../keys/signed-basis.js";
 import type { Queryable } from "../store/db.js";
 import { insertCheckpoint, latestCheckpoint, originOf } from "../store/tlog-checkpoints.js";
 import { tlogSize } from "../store/tlog-nodes.js";
+import type { IndexWriter } from "../vindex/index-writer.js";
 
 export { TLOG_KEY, TLOG_ML_DSA_KEY } from "../store/tlog-checkpoints.js";
 
@@ -24,6 +25,8 @@ export interface CheckpointKey {
   baseUrl: string;
   /** True when no witnesses are configured: the checkpoint needs no cosignatures. */
   witnessed: boolean;
+  /** The verifiable index, revised at each checkpoint (docs/complete-trails.md). */
+  index?: IndexWriter | undefined;
 }
 
 /** The log keys, ready to sign: what is derived from them is derived once, not at every seal. */

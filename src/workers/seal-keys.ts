@@ -13,7 +13,7 @@ export interface SealKeys {
  * derived forms are kept by `checkpointKeys` while they stay the same).
  */
 export async function loadSealKeys(
-  ctx: Pick<Ctx, "keys" | "baseUrl" | "config">,
+  ctx: Pick<Ctx, "keys" | "baseUrl" | "config"> & Partial<Pick<Ctx, "vindex">>,
   checkpointKeys: CheckpointKeys = new CheckpointKeys(),
 ): Promise<SealKeys> {
   const seal = await ctx.keys.get("seal", "ES256");
@@ -29,6 +29,7 @@ export async function loadSealKeys(
       signing: checkpointKeys.of(tlog, seeds),
       baseUrl: ctx.baseUrl,
       witnessed: ctx.config.witnessQuorum === 0,
+      index: ctx.vindex?.writer,
     },
   };
 }

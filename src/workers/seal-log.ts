@@ -5,13 +5,19 @@ import { verifyConsistency } from "../formats/mmr/consistency.js";
 import { peakIndices } from "../formats/mmr/indices.js";
 import { type LoadedKey, signedWith } from "../keys/keyring.js";
 import type { LogGuard } from "../keys/log-guard.js";
+import type { SignedBasis } from "../keys/signed-basis.js";
 import type { Queryable } from "../store/db.js";
 import { confirmSealedFreeEvents } from "../store/free-events.js";
 import { loadLog, lockLog, readNodes } from "../store/ledger.js";
 import { getSeal, insertSeal } from "../store/seals.js";
 import type { Standby, StandbyLog } from "../store/standby.js";
 import { markSealUnwitnessed } from "../store/tlog-checkpoints.js";
-import { type CheckpointKey, prepareCheckpoint, signCheckpoint } from "./checkpoint.js";
+import {
+  type CheckpointKey,
+  type PendingCheckpoint,
+  prepareCheckpoint,
+  signCheckpoint,
+} from "./checkpoint.js";
 
 export interface SealKey {
   /** The seal key as the keyring loaded it (its signer made once, then reused). */
@@ -119,12 +125,28 @@ export async function sealLog(
     idtimestamp: log.last_idtimestamp,
   });
   guard?.basis.signedSeal({ tenant_id: tenantId, mmr_size: size, seal }, peaks);
-  // A seal made while witnesses are configured waits, unwitnessed, for a quorum to cosign a
-  // checkpoint covering it (its row must exist first: the checkpoint was prepared before it).
-  if (checkpoint && !checkpoint.witnessed) await markSealUnwitnessed(tx, tenantId, size);
-  if (cp && checkpoint) await signCheckpoint(tx, tenantId, size, cp, checkpoint, guard?.basis);
+  if (checkpoint) await publishCheckpoint(tx, tenantId, size, checkpoint, cp, guard?.basis);
   // Asset events are CONFIRMED by the seal's very existence (derived when read); asset-free
   // events still carry their status on the row.
   await confirmSealedFreeEvents(tx, tenantId, size);
   return size;
+}
+
+/**
+ * After the seal: the seal waits, unwitnessed, for a quorum to cosign a checkpoint covering it when
+ * witnesses are configured (its row must exist first: the checkpoint was prepared before it); the
+ * checkpoint is signed, then the index's revision at it (which never fails the seal).
+ */
+async function publishCheckpoint(
+  tx: Queryable,
+  tenantId: string,
+  size: number,
+  checkpoint: CheckpointKey,
+  cp: PendingCheckpoint | undefined,
+  basis: SignedBasis | undefined,
+): Promise<void> {
+  if (!checkpoint.witnessed) await markSealUnwitnessed(tx, tenantId, size);
+  if (!cp) return;
+  await signCheckpoint(tx, tenantId, size, cp, checkpoint, basis);
+  await checkpoint.index?.atSeal(tx, tenantId, cp, checkpoint.signing.ed25519, basis);
 }

@@ -28,6 +28,7 @@ import { tenancyRoutes } from "./tenancies.js";
 import { tlsCertificateRoutes } from "./tls-certificates.js";
 import { tokenRoutes } from "./tokens.js";
 import { verifyPageRoutes } from "./verify-page.js";
+import { vindexRoutes } from "./vindex.js";
 
 /** Every route module, in registration order (more specific paths first where they overlap). */
 export const routeModules: Array<(t: RouteTable, d: HttpDeps) => void> = [
@@ -54,6 +55,7 @@ export const routeModules: Array<(t: RouteTable, d: HttpDeps) => void> = [
   scittRoutes,
   statementRoutes,
   evidenceRoutes,
+  vindexRoutes,
   consentRoutes,
   consentProcessorRoutes,
   erasureRoutes,

@@ -25,6 +25,7 @@ import { logArchive } from "./043-log-archive.js";
 import { revocationNotices } from "./048-revocation-notices.js";
 import { logEntryByRecord } from "./049-log-entry-by-record.js";
 import { canonicalSubject } from "./050-canonical-subject.js";
+import { vindex } from "./051-vindex.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -55,4 +56,5 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   revocationNotices,
   logEntryByRecord,
   canonicalSubject,
+  vindex,
 ];

@@ -58,20 +58,26 @@ describe("value chains and commitments", () => {
 describe("revision entries", () => {
   const logRoot = new Uint8Array(32).fill(0x33);
   const indexRoot = new Uint8Array(32).fill(0x44);
+  const vrfKey = new Uint8Array(32).fill(0x55);
 
-  it("u64be(logSize) ‖ logRoot ‖ indexRoot, and back", () => {
-    const entry = encodeRevision({ logSize: 2 ** 40 + 7, logRoot, indexRoot });
+  it("u64be(logSize) ‖ logRoot ‖ indexRoot ‖ vrfKey, and back", () => {
+    const entry = encodeRevision({ logSize: 2 ** 40 + 7, logRoot, indexRoot, vrfKey });
     expect(entry).toHaveLength(REVISION_SIZE);
-    expect(entry).toEqual(new Uint8Array([...u64(2 ** 40 + 7), ...logRoot, ...indexRoot]));
-    expect(decodeRevision(entry)).toEqual({ logSize: 2 ** 40 + 7, logRoot, indexRoot });
+    expect(entry).toEqual(new Uint8Array([...u64(2 ** 40 + 7), ...logRoot, ...indexRoot, ...vrfKey]));
+    expect(decodeRevision(entry)).toEqual({ logSize: 2 ** 40 + 7, logRoot, indexRoot, vrfKey });
   });
 
   it("refuses a wrong length, a size past 2^53 - 1, and fields it cannot write", () => {
-    expect(() => decodeRevision(new Uint8Array(71))).toThrow(VindexError);
-    expect(() => decodeRevision(new Uint8Array(73))).toThrow(VindexError);
-    const huge = new Uint8Array(72).fill(0xff);
+    expect(() => decodeRevision(new Uint8Array(103))).toThrow(VindexError);
+    expect(() => decodeRevision(new Uint8Array(105))).toThrow(VindexError);
+    const huge = new Uint8Array(104).fill(0xff);
     expect(() => decodeRevision(huge)).toThrow(VindexError);
-    expect(() => encodeRevision({ logSize: -1, logRoot, indexRoot })).toThrow(VindexError);
-    expect(() => encodeRevision({ logSize: 1, logRoot: new Uint8Array(31), indexRoot })).toThrow(VindexError);
+    expect(() => encodeRevision({ logSize: -1, logRoot, indexRoot, vrfKey })).toThrow(VindexError);
+    expect(() => encodeRevision({ logSize: 1, logRoot: new Uint8Array(31), indexRoot, vrfKey })).toThrow(
+      VindexError,
+    );
+    expect(() => encodeRevision({ logSize: 1, logRoot, indexRoot, vrfKey: new Uint8Array(33) })).toThrow(
+      VindexError,
+    );
   });
 });

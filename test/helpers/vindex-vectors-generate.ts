@@ -1,7 +1,7 @@
-// Writes v1.json, vindex/v1's known-answer vectors, by hashing each case step by step from the
+// Writes test/fixtures/vectors/vindex-v1.json, vindex/v1's known-answer vectors, by hashing each case step by step from the
 // specification with node:crypto. It imports nothing of src/formats/vindex on purpose: the vectors
 // are what the library is checked against, and what an implementation in another language checks
-// itself against. Run: npx tsx test/vectors/vindex/generate.ts
+// itself against. Run: npx tsx test/helpers/vindex-vectors-generate.ts
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 
@@ -87,13 +87,14 @@ const absentEmptyProof = { siblings: [leaf(a, va), ZERO, h3].map(hex), terminal:
 const d = startingWith(0x40);
 const absentLeafProof = { siblings: [hex(h1)], terminal: { kind: "leaf", position: hex(a), value: hex(va) } };
 
-// A revision entry: u64be(log size) ‖ log root ‖ index root.
+// A revision entry: u64be(log size) ‖ log root ‖ index root ‖ VRF key.
 const logRoot = fill(0x33);
-const revision = Buffer.concat([u64be(1234), logRoot, proofRoot]);
+const vrfKey = fill(0x55);
+const revision = Buffer.concat([u64be(1234), logRoot, proofRoot, vrfKey]);
 
 const vectors = {
   description:
-    "vindex/v1 known-answer vectors, made by test/vectors/vindex/generate.ts (node:crypto, step by step). Hex is lower case; positions, values and hashes are 32 bytes.",
+    "vindex/v1 known-answer vectors, made by test/helpers/vindex-vectors-generate.ts (node:crypto, step by step). Hex is lower case; positions, values and hashes are 32 bytes.",
   emptyRoot: hex(ZERO),
   valueCommitment: {
     salt: hex(salt),
@@ -135,7 +136,16 @@ const vectors = {
     absentEmpty: { position: hex(g), proof: absentEmptyProof },
     absentLeaf: { position: hex(d), proof: absentLeafProof },
   },
-  revision: { logSize: 1234, logRoot: hex(logRoot), indexRoot: hex(proofRoot), entry: hex(revision) },
+  revision: {
+    logSize: 1234,
+    logRoot: hex(logRoot),
+    indexRoot: hex(proofRoot),
+    vrfKey: hex(vrfKey),
+    entry: hex(revision),
+  },
 };
 
-writeFileSync(new URL("./v1.json", import.meta.url), `${JSON.stringify(vectors, null, 2)}\n`);
+writeFileSync(
+  new URL("../fixtures/vectors/vindex-v1.json", import.meta.url),
+  `${JSON.stringify(vectors, null, 2)}\n`,
+);

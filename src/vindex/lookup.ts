@@ -1,0 +1,86 @@
+import { CodedError } from "../formats/coded-error.js";
+import { toBase64, toHex } from "../formats/crypto/bytes.js";
+import * as rfc9162 from "../formats/rfc9162/index.js";
+import { chainOf, encodeProof, type VindexTrie, valueCommitment } from "../formats/vindex/index.js";
+import type { IndexLookup } from "../formats/vindex/lookup-format.js";
+import { LOOKUP_FORMAT } from "../formats/vindex/lookup-format.js";
+import type { Queryable } from "../store/db.js";
+import { checkpointAt } from "../store/tlog-checkpoints.js";
+import { indexCheckpoint, indicesAt, type RevisionRow } from "../store/vindex.js";
+import type { IndexStates } from "./index-states.js";
+import { revisionInclusion } from "./output-log.js";
+import type { IndexPositions } from "./positions.js";
+
+/** Why a lookup cannot be answered now: no revision yet, or rows that disagree with the signed index. */
+export class LookupUnavailable extends CodedError<"INDEX_UNAVAILABLE"> {
+  readonly code = "INDEX_UNAVAILABLE";
+}
+
+/** The newest revision's trie, taken whole (a seal revising the index meanwhile changes its own copy). */
+async function snapshot(db: Queryable, tenantId: string, states: IndexStates) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const { index, revision } = await states.current(db, tenantId);
+    if (!revision) throw new LookupUnavailable(`the index of log tenant/${tenantId} has no revision yet`);
+    const trie = index.trie.clone();
+    if (rfc9162.sameHash(trie.root(), revision.index_root)) return { trie, revision };
+  }
+  throw new LookupUnavailable("the index is being revised; try again");
+}
+
+/** The signed material a lookup at `revision` carries. */
+async function signedMaterial(db: Queryable, tenantId: string, revision: RevisionRow) {
+  const [indexCp, inclusion, logCp] = await Promise.all([
+    indexCheckpoint(db, tenantId, revision.seq + 1),
+    revisionInclusion(db, tenantId, revision.seq, revision.seq + 1),
+    checkpointAt(db, tenantId, revision.log_size),
+  ]);
+  if (!indexCp || !logCp)
+    throw new LookupUnavailable(`the checkpoints of revision ${revision.seq} of the index are not stored`);
+  return { indexCp, inclusion, logCp };
+}
+
+/**
+ * The index's answer for a key in a tenancy's log, at its newest revision: the entries filed
+ * under it and every proof (`IndexLookup`). The entries are read from the rows and must give the
+ * commitment the signed trie holds; rows that do not are not answered from.
+ */
+export async function lookUp(
+  db: Queryable,
+  tenantId: string,
+  key: string,
+  states: IndexStates,
+  positions: IndexPositions,
+): Promise<IndexLookup> {
+  const log = `tenant/${tenantId}`;
+  const { trie, revision } = await snapshot(db, tenantId, states);
+  const { position, salt } = positions.of(log, key);
+  const indices = await indicesAt(db, tenantId, position, revision.log_size);
+  if (!holds(trie, position, indices.length > 0 ? valueCommitment(salt, chainOf(indices)) : undefined))
+    throw new LookupUnavailable("the index's rows for this key do not give what its signed revision holds");
+  const { indexCp, inclusion, logCp } = await signedMaterial(db, tenantId, revision);
+  return {
+    format: LOOKUP_FORMAT,
+    version: 1,
+    log,
+    key,
+    indices,
+    vrf_proof: toBase64(positions.prove(log, key)),
+    proof: encodeProof(trie.prove(position)),
+    revision: {
+      seq: revision.seq,
+      log_size: revision.log_size,
+      log_root: toHex(revision.log_root),
+      index_root: toHex(revision.index_root),
+      vrf_key: toHex(revision.vrf_key),
+    },
+    index_checkpoint: { note: indexCp.note, inclusion: inclusion.map(toHex) },
+    log_checkpoint: logCp.note,
+  };
+}
+
+function holds(trie: VindexTrie, position: Uint8Array, commitment: Uint8Array | undefined): boolean {
+  const filed = trie.get(position);
+  return commitment === undefined
+    ? filed === undefined
+    : filed !== undefined && rfc9162.sameHash(filed, commitment);
+}

@@ -1,0 +1,24 @@
+import type { Logger } from "pino";
+import { nativeVindexOutput } from "../core/node/vrf.js";
+import type { Keyring } from "../keys/keyring.js";
+import { type IndexBasis, IndexStates } from "./index-states.js";
+import { IndexWriter } from "./index-writer.js";
+import { IndexPositions } from "./positions.js";
+
+/** A process's verifiable index: its tenancies' indexes in memory, their positions, and the seal's writer. */
+export interface Vindex {
+  states: IndexStates;
+  positions: IndexPositions;
+  writer: IndexWriter;
+}
+
+/** The process's index, over the VRF key of the key directory and the log guard's signed basis. */
+export async function openVindex(
+  keys: Pick<Keyring, "vrfSecret">,
+  basis: IndexBasis | undefined,
+  log: Logger,
+): Promise<Vindex> {
+  const states = new IndexStates(basis);
+  const positions = new IndexPositions(nativeVindexOutput(await keys.vrfSecret()));
+  return { states, positions, writer: new IndexWriter({ states, positions }, log) };
+}
