@@ -54,7 +54,7 @@ export function trustOptions(
     .option("--quorum <n>", "how many --witness cosignatures a checkpoint needs (default: all of them)")
     .option(
       "--policy <file>",
-      "a trust policy: C2SP tlog-policy lines plus service-key, issuer, min-receipts, max-age, min-trust (docs/verification.md)",
+      "a trust policy: C2SP tlog-policy lines plus service-key, issuer, min-receipts, max-age, min-trust, require complete (docs/verification.md)",
     );
 }
 

@@ -36,7 +36,7 @@ function bundleText(r: BundleReport): string {
       `  ${i + 1}. ${rec.identity} (trust: ${rec.trust}; claimed status ${rec.claimed_confirmation_status || "none"}, unsigned) ${receipts}`,
     );
   }
-  lines.push(...verdictText(r));
+  lines.push(`  completeness: ${r.completeness.detail}`, ...verdictText(r));
   return `${lines.join("\n")}\n`;
 }
 

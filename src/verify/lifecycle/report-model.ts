@@ -44,8 +44,22 @@ export interface Violation {
   reason: string;
 }
 
+/**
+ * Whether the records the report read are every record of the vCon: complete when the bundle's
+ * index lookup proved it and every record it holds was read ("complete as of N log entries").
+ */
+export interface TrailCompleteness {
+  complete: boolean;
+  /** "complete as of N log entries of tenant/…", or "not proven complete: <why>". */
+  detail: string;
+  /** The logs the index lookup covered, each up to its log size. */
+  logs: Array<{ log: string; log_size: number }>;
+}
+
 export interface ConsentReport {
   subject: string;
+  /** Whether it was made from a complete trail (a record left out of one that is not would not be flagged). */
+  completeness: TrailCompleteness;
   /**
    * The tenancy whose records decide the purposes' consent (`tenant/<uuid>`): the one the bundle
    * was exported for, else the tenancy of the first record read.
@@ -103,4 +117,6 @@ export interface ReportOptions {
   /** The tenancy holding the vCon, whose records decide its consent (`tenant/<uuid>`). */
   holder?: string | undefined;
   breachDeadlines?: BreachDeadlines | undefined;
+  /** How complete the records given are; not proven complete when unsaid. */
+  completeness?: TrailCompleteness | undefined;
 }

@@ -10,10 +10,10 @@
 import { type BreachDeadlines, breachStates, DEFAULT_BREACH_DEADLINES } from "./breach.js";
 import { consentHolder, consentRole, lifecycleOrder } from "./consent.js";
 import { type CustodyKeys, custodyHops } from "./custody.js";
-import type { ConsentReport, ReportOptions } from "./report-model.js";
+import type { ConsentReport, ReportOptions, TrailCompleteness } from "./report-model.js";
 import { erasuresOf, purposeReports, recordFindings, step, text } from "./report-records.js";
 
-export type { ConsentReport, ReportOptions, ReportStep } from "./report-model.js";
+export type { ConsentReport, ReportOptions, ReportStep, TrailCompleteness } from "./report-model.js";
 export { consentReportText } from "./report-text.js";
 
 /**
@@ -35,6 +35,7 @@ export function consentReport(
   const found = recordFindings(ordered);
   return {
     subject,
+    completeness: opts.completeness ?? UNPROVEN,
     holder,
     foreign_consent: ordered
       .filter((r) => r.tenant !== holder && consentRole(r))
@@ -60,11 +61,41 @@ export function consentReport(
   };
 }
 
+/** Records given without an index lookup's proof: nothing says none was left out. */
+const UNPROVEN: TrailCompleteness = {
+  complete: false,
+  detail: "not proven complete: made from records as given, with no index lookup proving them all",
+  logs: [],
+};
+
 /** What `verifyBundle` said of each record, in the bundle's order (`BundleReport.records`). */
 interface CheckedRecord {
   identity: string;
   ok: boolean;
   receipts: Array<{ ok: boolean; detail: string }>;
+}
+
+/** What `verifyBundle` said of the bundle's completeness (`BundleReport.completeness`). */
+interface CheckedCompleteness {
+  complete: boolean;
+  detail: string;
+  logs: Array<{ log: string; log_size: number }>;
+}
+
+/**
+ * The trail the report read: the bundle's completeness, unless a record of it was left out of the
+ * report (its receipts did not verify), which a complete trail may not be read without.
+ */
+function trailOf(c: CheckedCompleteness | undefined, leftOut: number): TrailCompleteness {
+  if (!c) return UNPROVEN;
+  const logs = c.logs.map((l) => ({ log: l.log, log_size: l.log_size }));
+  if (c.complete && leftOut > 0)
+    return {
+      complete: false,
+      detail: `not proven complete: the index lookup proved the bundle complete, but ${leftOut} of its record(s) did not verify and were not read`,
+      logs,
+    };
+  return { complete: c.complete, detail: c.detail, logs };
 }
 
 /**
@@ -80,7 +111,7 @@ interface CheckedRecord {
  */
 export function bundleConsentReport(
   bundle: { subject: { id: string; holder?: string }; records: Array<{ record: Record<string, unknown> }> },
-  checked: { records: CheckedRecord[] },
+  checked: { records: CheckedRecord[]; completeness?: CheckedCompleteness },
   keys: CustodyKeys = {},
   opts: ReportOptions = {},
 ): ConsentReport {
@@ -99,6 +130,7 @@ export function bundleConsentReport(
       });
   });
   return consentReport(bundle.subject.id, proven, leftOut, keys, {
+    completeness: trailOf(checked.completeness, leftOut.length),
     ...opts,
     holder: opts.holder ?? (typeof bundle.subject.holder === "string" ? bundle.subject.holder : undefined),
   });
