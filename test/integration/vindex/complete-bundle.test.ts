@@ -1,0 +1,223 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exportCommand } from "../../../src/cli/export.js";
+import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
+import { leafIndexOfMmrIndex } from "../../../src/formats/mmr/index.js";
+import type { IndexLookup } from "../../../src/formats/vindex/lookup-format.js";
+import type { BundleReport, EvidenceBundle } from "../../../src/verify/index.js";
+import { applicationSubject, grantAccess } from "../../helpers/access-policy.js";
+import { runCli } from "../../helpers/cli-output.js";
+import { testEngine } from "../../helpers/databases.js";
+import { until } from "../../helpers/poll.js";
+import { createAsset } from "../../helpers/records.js";
+import { plainApplication, startTestService, type TestService } from "../../helpers/service.js";
+import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
+
+// Issue 72's "done when": a vCon's bundle with a revocation among 20 records verifies as complete;
+// the same bundle without the revocation's record is TAMPERED naming its log entry; without its
+// index lookup it is not proven complete, and POLICY FAILED under a policy requiring completeness.
+
+let s: TestService;
+let token: string;
+let dir: string;
+let keys: string;
+let logKey: string;
+let bundlePath: string;
+let revocation: { identity: string; entry: number };
+let tenantLog: string;
+const vcon = crypto.randomUUID();
+
+const OPERATIONS = [
+  ["vcon_created"],
+  ["vcon_consent_accepted", "analysis,ai"],
+  ...Array.from({ length: 8 }, () => ["vcon_enhanced"]),
+  ["vcon_inference_performed", "analysis"],
+  ["vcon_consent_revoked", "ai"],
+  ...Array.from({ length: 6 }, () => ["vcon_enhanced"]),
+  ["vcon_inference_performed", "analysis"],
+] as const;
+
+function lifecycle(op: string, i: number, purpose?: string) {
+  const e = vconEvent(vcon, op, `2026-02-${String(i + 1).padStart(2, "0")}`);
+  return purpose === undefined
+    ? e
+    : { ...e, event_attributes: { ...e.event_attributes, consent_purpose: purpose } };
+}
+
+/** `archivist verify bundle` of a file, as JSON and as text, with further options. */
+async function verify(file: string, ...extra: string[]) {
+  const args = ["bundle", file, "--keys", keys, ...extra];
+  const json = await runCli((a) => verifyPublicCommand.run(a), [...args, "--json"]);
+  const text = await runCli((a) => verifyPublicCommand.run(a), args);
+  expect(json.code, json.out).toBe(text.code);
+  return { code: text.code, text: text.out, report: JSON.parse(json.out) as BundleReport };
+}
+
+/** The exported bundle changed by `edit`, written beside it. */
+function edited(name: string, edit: (b: EvidenceBundle) => void): string {
+  const b = JSON.parse(readFileSync(bundlePath, "utf8")) as EvidenceBundle;
+  edit(b);
+  const out = join(dir, name);
+  writeFileSync(out, JSON.stringify(b));
+  return out;
+}
+
+async function postAssetFreeEvent(): Promise<string> {
+  const res = await s.api("/archivist/v1/events", {
+    method: "POST",
+    token,
+    json: {
+      event_type: "vcon_enhanced",
+      attributes: { subject: `vcon://${vcon}`, arc_display_type: "vcon_enhanced", note: "asset-free" },
+    },
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return ((await res.json()) as { identity: string }).identity;
+}
+
+beforeAll(async () => {
+  s = await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100" });
+  token = await s.token(s.a);
+  dir = mkdtempSync(join(tmpdir(), "complete-bundle-"));
+  const asset = await createAsset(s, token, { arc_display_type: "vcon", team: "complete" });
+  tenantLog = asset.tenant_identity;
+  for (const [i, [op, purpose]] of OPERATIONS.entries()) {
+    const res = await s.api(`/archivist/v2/${asset.identity}/events`, {
+      method: "POST",
+      token,
+      json: lifecycle(op, i, purpose),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    if (op === "vcon_consent_revoked")
+      revocation = { identity: ((await res.json()) as { identity: string }).identity, entry: -1 };
+  }
+  const free = await postAssetFreeEvent();
+  await untilSealed(s, token, asset.identity);
+  // Sealed, and the index revised over every record: 19 asset events and the asset-free one.
+  await until(async () => {
+    const e = (await (await s.api(`/archivist/v1/${free}`, { token })).json()) as {
+      confirmation_status: string;
+    };
+    const r = await s.api(`/archivist/v1/vindex/lookup?key=${encodeURIComponent(`vcon://${vcon}`)}`, {
+      token,
+    });
+    const l = r.status === 200 ? ((await r.json()) as IndexLookup) : undefined;
+    return e.confirmation_status !== "STORED" && l?.indices.length === 20 ? true : undefined;
+  }, 60_000);
+  const rev = (await (await s.api(`/archivist/v2/${revocation.identity}`, { token })).json()) as {
+    merklelog_entry: { commit: { index: string } };
+  };
+  revocation.entry = leafIndexOfMmrIndex(Number(rev.merklelog_entry.commit.index));
+  keys = join(dir, "keys.cbor");
+  writeFileSync(keys, new Uint8Array(await (await s.api("/.well-known/scitt-keys")).arrayBuffer()));
+  logKey = join(dir, "log.vkey");
+  const tenant = tenantLog.replace("tenant/", "");
+  writeFileSync(logKey, await (await s.api(`/archivist/v1/merklelogs/${tenant}/tlog/key`)).text());
+  bundlePath = join(dir, "bundle.json");
+  const exported = await runCli(
+    (a) => exportCommand.run(a),
+    [`vcon://${vcon}`, "--url", s.url, "--token", token, "--keys", keys, "--out", bundlePath],
+  );
+  expect(exported.code, exported.out).toBe(0);
+}, 180_000);
+afterAll(() => s?.stop());
+
+describe(`a vCon's evidence bundle proven complete by the verifiable index (${testEngine()})`, () => {
+  it("carries the index lookup of its key, and verifies as complete as of the lookup's log size", async () => {
+    const bundle = JSON.parse(readFileSync(bundlePath, "utf8")) as EvidenceBundle;
+    expect(bundle.records).toHaveLength(20);
+    expect(bundle.records.some(({ record }) => String(record.identity).startsWith("events/"))).toBe(true);
+    const lookup = bundle.index?.[0] as IndexLookup;
+    expect(lookup.key).toBe(`vcon://${vcon}`);
+    expect(lookup.log).toBe(tenantLog);
+    expect(lookup.indices).toContain(revocation.entry);
+    const { code, text, report } = await verify(bundlePath);
+    expect(code, text).toBe(0);
+    const size = lookup.revision.log_size;
+    expect(text).toContain(`completeness: complete as of ${size} log entries of ${tenantLog}`);
+    expect(report.completeness).toMatchObject({ complete: true, key: `vcon://${vcon}`, pinned: false });
+    expect(report.completeness.logs).toEqual([
+      { log: tenantLog, log_size: size, revision: lookup.revision.seq, entries: 20, log_key_pinned: false },
+    ]);
+    expect(report.not_checked.join("\n")).not.toContain("records may have been left out");
+  });
+
+  it("is verified with the log's key pinned, and complete under it", async () => {
+    const { code, text, report } = await verify(bundlePath, "--log-key", logKey);
+    expect(code, text).toBe(0);
+    expect(report.code).toBe("verified");
+    expect(report.completeness).toMatchObject({ complete: true, pinned: true });
+    expect(report.summary).toMatch(/complete as of \d+ log entries of tenant\//);
+    expect(report.summary).not.toContain("not one you pinned");
+  });
+
+  it("is TAMPERED without the revocation's record, naming its log entry", async () => {
+    const cut = edited("without-revocation.json", (b) => {
+      b.records = b.records.filter(({ record }) => record.identity !== revocation.identity);
+    });
+    const { code, text, report } = await verify(cut);
+    expect(code, text).toBe(1);
+    const named = `log entry ${revocation.entry} of ${tenantLog} is filed under vcon://${vcon} and is not in the bundle`;
+    expect(report.summary).toBe(`TAMPERED: ${named}`);
+    expect(report.failures).toEqual([{ code: "INDEX_ENTRY_OMITTED", kind: "tampered", detail: named }]);
+    expect(report.completeness.complete).toBe(false);
+    expect(text).toContain(named);
+  });
+
+  it("is not proven complete without its index lookup, and POLICY FAILED under `require complete`", async () => {
+    const bare = edited("without-index.json", (b) => {
+      delete b.index;
+    });
+    const plain = await verify(bare);
+    expect(plain.code, plain.text).toBe(0);
+    expect(plain.text).toContain("completeness: not proven complete: the bundle carries no index lookup");
+    expect(plain.report.not_checked[0]).toContain("records may have been left out");
+    const policy = join(dir, "policy.txt");
+    writeFileSync(policy, `log ${readFileSync(logKey, "utf8").trim()}\nrequire complete\n`);
+    const required = await verify(bare, "--policy", policy);
+    expect(required.code, required.text).toBe(3);
+    expect(required.report.failures.map((f) => f.code)).toEqual(["NOT_PROVEN_COMPLETE"]);
+    expect(required.report.summary).toBe(
+      "POLICY FAILED: require complete: the bundle is not proven complete: the bundle carries no index lookup",
+    );
+    const complete = await verify(bundlePath, "--policy", policy);
+    expect(complete.code, complete.text).toBe(0);
+  });
+
+  it("makes its consent report from a complete trail", async () => {
+    const { code, text, report } = await verify(bundlePath, "--log-key", logKey, "--report");
+    expect(code, text).toBe(0);
+    const size = report.completeness.complete ? report.completeness.logs[0]?.log_size : -1;
+    expect(text).toContain(`made from a complete trail: complete as of ${size} log entries of ${tenantLog}`);
+    expect(text).toMatch(/purpose ai: revoked/);
+    const bare = edited("report-without-index.json", (b) => {
+      delete b.index;
+    });
+    const without = await verify(bare, "--report");
+    expect(without.text).toContain(
+      "made from a trail not proven complete: the bundle carries no index lookup",
+    );
+  });
+
+  it("carries no lookup for a reader that may not read every record of the vCon, and says so", async () => {
+    // Granted every asset event of the vCon's asset, not the asset-free event (administrators'):
+    // the lookup answers it 404, as for a key with no records, and the export goes on without it.
+    const reader = await plainApplication(s, token, { display_name: "reads the asset's events" });
+    await grantAccess(s, token, "the vCon's asset", "attributes.team=complete", {
+      asset_attributes_read: ["arc_display_type", "team"],
+      event_arc_display_type_read: [...new Set(OPERATIONS.map(([op]) => op))],
+      behaviours: [],
+      event_arc_display_type_write: [],
+      asset_attributes_write: [],
+      ...applicationSubject(reader.clientId),
+    });
+    const res = await s.api(`/archivist/v1/evidence/vcons/${vcon}`, { token: reader.token });
+    expect(res.status).toBe(200);
+    const b = (await res.json()) as EvidenceBundle & { service_verdict: BundleReport };
+    expect(b.records).toHaveLength(19);
+    expect(b.index).toBeUndefined();
+    expect(b.service_verdict.summary).toContain("not proven complete: the bundle carries no index lookup");
+  });
+});
