@@ -64,7 +64,7 @@ export async function lookUp(
     log,
     key,
     indices,
-    vrf_proof: toBase64(positions.prove(log, key)),
+    vrf_proof: proofText(positions.prove(log, key)),
     proof: encodeProof(trie.prove(position)),
     revision: {
       seq: revision.seq,
@@ -84,3 +84,5 @@ function holds(trie: VindexTrie, position: Uint8Array, commitment: Uint8Array | 
     ? filed === undefined
     : filed !== undefined && rfc9162.sameHash(filed, commitment);
 }
+
+const proofText = (pi: Uint8Array | null): string | null => (pi === null ? null : toBase64(pi));

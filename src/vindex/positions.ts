@@ -1,5 +1,10 @@
-import { positionOf, vrfInput } from "../formats/vindex/map.js";
+import { createHash } from "node:crypto";
 import type { NativeVindexOutput } from "../core/node/vrf.js";
+import { positionOf, vrfInput } from "../formats/vindex/map.js";
+import { hashedOutput, isHashedKey } from "../formats/vindex/position.js";
+
+const nodeSha512 = (tag: Uint8Array, alpha: Uint8Array): Uint8Array =>
+  new Uint8Array(createHash("sha512").update(tag).update(alpha).digest());
 
 // Past this many kept positions the memo starts over (~200 bytes each).
 const KEPT = 200_000;
@@ -32,14 +37,15 @@ export class IndexPositions {
     const k = `${log}\n${key}`;
     const kept = this.#kept.get(k);
     if (kept) return kept;
-    const p = positionOf(this.vrf.output(vrfInput(log, key)));
+    const alpha = vrfInput(log, key);
+    const p = positionOf(isHashedKey(key) ? hashedOutput(alpha, nodeSha512) : this.vrf.output(alpha));
     if (this.#kept.size >= KEPT) this.#kept.clear();
     this.#kept.set(k, p);
     return p;
   }
 
-  /** The VRF proof of a key's position (80 bytes, RFC 9381). */
-  prove(log: string, key: string): Uint8Array {
-    return this.vrf.prove(vrfInput(log, key));
+  /** The VRF proof of a key's position (80 bytes, RFC 9381); null for a hashed key, which needs none. */
+  prove(log: string, key: string): Uint8Array | null {
+    return isHashedKey(key) ? null : this.vrf.prove(vrfInput(log, key));
   }
 }

@@ -12,8 +12,11 @@ export interface IndexLookup {
   key: string;
   /** The log entries filed under the key below `revision.log_size`, in log order; [] when absent. */
   indices: number[];
-  /** RFC 9381 ECVRF-EDWARDS25519-SHA512-TAI proof (base64, 80 bytes) of the key's position. */
-  vrf_proof: string;
+  /**
+   * RFC 9381 ECVRF-EDWARDS25519-SHA512-TAI proof (base64, 80 bytes) of the key's position; null
+   * for a key placed by a hash (`assets/…`: `isHashedKey`).
+   */
+  vrf_proof: string | null;
   /** The trie proof of the position (`encodeProof`): present with the list's commitment, or absent. */
   proof: unknown;
   /** The revision the answer is made at: the output log's entry `seq`. */

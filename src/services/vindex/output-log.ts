@@ -73,7 +73,8 @@ export async function keyPositions(
     positions: keys.map((raw) => {
       const key = canonicalKey(raw);
       if (!key) throw badRequest(`not a key of the index: ${raw.slice(0, 80)}`);
-      return { key, vrf_proof: toBase64(positions.prove(log, key)) };
+      const pi = positions.prove(log, key);
+      return { key, vrf_proof: pi === null ? null : toBase64(pi) };
     }),
   };
 }

@@ -12,8 +12,8 @@ import {
   verifyVindexProof,
 } from "../../formats/vindex/index.js";
 import { type IndexLookup, LOOKUP_FORMAT } from "../../formats/vindex/lookup-format.js";
-import { canonicalKey, indexOrigin, positionOf, vrfInput } from "../../formats/vindex/map.js";
-import { vindexOutputFromProof, vrfVerify } from "../../formats/vrf/index.js";
+import { canonicalKey, indexOrigin } from "../../formats/vindex/map.js";
+import { verifiedPosition } from "../../formats/vindex/position.js";
 
 /** What a verified lookup proves. */
 export interface LookupProven {
@@ -51,7 +51,8 @@ function shapeFault(x: Partial<IndexLookup>): string | undefined {
     return "its revision has no sequence number or log size";
   if (![r.log_root, r.index_root, r.vrf_key].every((h) => typeof h === "string" && HEX32.test(h)))
     return "its revision's roots and VRF key are not 32-byte hex";
-  if (typeof x.vrf_proof !== "string") return "it has no VRF proof";
+  if (typeof x.vrf_proof !== "string" && x.vrf_proof !== null)
+    return "its VRF proof is neither base64 nor null";
   const c = x.index_checkpoint;
   if (
     !c ||
@@ -123,15 +124,15 @@ export function verifyLookup(lookup: unknown, logVkey: string, vrfKey?: Uint8Arr
     return fail(`revision ${r.seq} is not in the signed index checkpoint`);
   if (vrfKey && !sameBytes(vrfKey, revision.vrfKey))
     return fail("the revision names another VRF key than the one pinned");
-  let pi: Uint8Array;
+  let pi: Uint8Array | null;
   try {
-    pi = fromBase64(x.vrf_proof);
+    pi = x.vrf_proof === null ? null : fromBase64(x.vrf_proof);
   } catch {
     return fail("the VRF proof is not base64");
   }
-  if (!vrfVerify(revision.vrfKey, pi, vrfInput(x.log, x.key)))
-    return fail(`the VRF proof of ${x.key}'s position does not verify`);
-  const { position, salt } = positionOf(vindexOutputFromProof(pi));
+  const placed = verifiedPosition(x.log, x.key, pi, revision.vrfKey);
+  if (!placed) return fail(`the VRF proof of ${x.key}'s position does not verify (or is where none belongs)`);
+  const { position, salt } = placed;
   let proof: ReturnType<typeof decodeProof>;
   try {
     proof = decodeProof(x.proof);

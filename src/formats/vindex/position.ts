@@ -1,0 +1,53 @@
+/**
+ * Where a key sits in vindex/v1 and the salt of its value (docs/complete-trails.md, "Positions").
+ * A key that could be guessed (a vCon, an issuer, a subject) is placed by the service's VRF, so
+ * that no one without its key can test a guess against a position a proof shows; a key that names
+ * what the service made with 74 random bits (an asset) is placed by a hash, which costs a
+ * microsecond where the VRF costs 0.15 ms, and which anyone holding the key can compute.
+ */
+import { sha512 } from "@noble/hashes/sha2.js";
+import { utf8 } from "../crypto/bytes.js";
+import { vindexOutputFromProof, vrfVerify } from "../vrf/index.js";
+import { positionOf, vrfInput } from "./map.js";
+
+const HASHED_TAG = utf8("vindex/v1 hashed");
+
+/** Whether a key is placed by a hash (an asset's: unguessable) rather than by the VRF. */
+export function isHashedKey(key: string): boolean {
+  return key.startsWith("assets/");
+}
+
+/** A hashed key's output: SHA-512("vindex/v1 hashed" ‖ alpha); `hash` lets the service pass node:crypto's. */
+export function hashedOutput(
+  alpha: Uint8Array,
+  hash: (tag: Uint8Array, alpha: Uint8Array) => Uint8Array = defaultHash,
+): Uint8Array {
+  return hash(HASHED_TAG, alpha);
+}
+
+function defaultHash(tag: Uint8Array, alpha: Uint8Array): Uint8Array {
+  const m = new Uint8Array(tag.length + alpha.length);
+  m.set(tag);
+  m.set(alpha, tag.length);
+  return sha512(m);
+}
+
+/** The tag hashed keys are hashed under, for a caller hashing with its own SHA-512. */
+export const HASHED_KEY_TAG: Uint8Array = HASHED_TAG;
+
+/**
+ * A key's position and salt as a verifier derives them: from the VRF proof the lookup carries,
+ * checked against the VRF key the signed revision names, or, for a hashed key, from the key alone
+ * (it must then carry no proof). Undefined when the proof does not verify or is where none belongs.
+ */
+export function verifiedPosition(
+  log: string,
+  key: string,
+  vrfProof: Uint8Array | null,
+  vrfKey: Uint8Array,
+): { position: Uint8Array; salt: Uint8Array } | undefined {
+  const alpha = vrfInput(log, key);
+  if (isHashedKey(key)) return vrfProof === null ? positionOf(hashedOutput(alpha)) : undefined;
+  if (vrfProof === null || !vrfVerify(vrfKey, vrfProof, alpha)) return undefined;
+  return positionOf(vindexOutputFromProof(vrfProof));
+}
