@@ -54,6 +54,18 @@ function logCard(l: BundleReport["logs"][number]): HTMLElement {
 }
 
 /**
+ * Whether the bundle holds every record of its subject: green only when an index lookup proved it
+ * under a log key you pinned, amber when only under the bundle's own, and not proven otherwise.
+ */
+function completenessView(c: BundleReport["completeness"]): HTMLElement {
+  const tone = c.complete ? (c.pinned ? "good" : "warn") : "warn";
+  const view = el("span", c.detail, tone);
+  view.id = "bundle-completeness";
+  view.dataset.complete = String(c.complete);
+  return view;
+}
+
+/**
  * An evidence bundle's report: where it came from, its logs, then its records a page at a time
  * (a 1,000-record bundle drawn whole was 330,871 px tall), with how many verified.
  */
@@ -67,6 +79,7 @@ export function renderBundle(r: BundleReport): HTMLElement {
     facts([
       ["Issued by (signed)", r.service || "no valid receipt"],
       ["Exported (unsigned)", timeView(r.created_at)],
+      ["Completeness", completenessView(r.completeness)],
     ]),
   );
   for (const l of r.logs) box.append(logCard(l));

@@ -101,6 +101,16 @@ function bannerLines(box: HTMLElement, r: ConsentReport, source: string): void {
       "note",
     ),
   );
+  const trail = el(
+    "p",
+    r.completeness.complete
+      ? `Made from a complete trail: ${r.completeness.detail}.`
+      : `Made from a trail ${r.completeness.detail}.`,
+    r.completeness.complete ? "good" : "warn",
+  );
+  trail.id = "consent-completeness";
+  trail.dataset.complete = String(r.completeness.complete);
+  box.append(trail);
   if (r.unverified.length) {
     const u = el(
       "p",

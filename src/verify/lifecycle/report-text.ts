@@ -9,7 +9,7 @@ export function consentReportText(r: ConsentReport): string[] {
     `consent and processing of ${r.subject}: ${r.read} proven record(s); consent decided by the records of ${r.holder || "(no tenancy named)"}`,
     r.completeness.complete
       ? `  made from a complete trail: ${r.completeness.detail}`
-      : `  made from a trail ${r.completeness.detail} (a record left out of it would not be flagged)`,
+      : `  made from a trail ${r.completeness.detail}`,
     ...r.left_out.map((l) => `  left out ${l.identity}: ${l.reason}`),
     ...consentLines(r),
     ...processingLines(r),

@@ -64,7 +64,7 @@ export function consentReport(
 /** Records given without an index lookup's proof: nothing says none was left out. */
 const UNPROVEN: TrailCompleteness = {
   complete: false,
-  detail: "not proven complete: made from records as given, with no index lookup proving them all",
+  detail: "not proven complete: no index lookup came with these records",
   logs: [],
 };
 
