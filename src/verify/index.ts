@@ -12,8 +12,9 @@
  *   `parseBundle`), `verifySeal` and `verifyMmrConsistency` (a log's seals), `verifyCheckpoint`,
  *   `verifyRecordInTiles` and `verifyRecordInLog` (C2SP checkpoints and tiles),
  *   `verifyRecordTlogProof` and `verifyRecordTlogProofReport` (a tlog-proof, `parseTlogProof`),
- *   `bundleConsentReport` (a vCon's consent report from a verified bundle) and `checkDerivation`
- *   (an analysis's AI provenance);
+ *   `bundleConsentReport` (a vCon's consent report from a verified bundle), `checkDerivation`
+ *   (an analysis's AI provenance) and `verifyLookup` (the verifiable index's answer for a key, which
+ *   a bundle's `index` carries and `verifyBundle` holds against its records: `Completeness`);
  * - the policy and trust roots: `TrustPolicy`, `TrustRoots`, `parsePolicy`, `PolicyError`,
  *   `emptyPolicy`, `noTrust`;
  * - one verdict vocabulary: `VerdictCode` (`VERDICT_CODES`, the CLI's `EXIT_CODES`) on every
@@ -38,6 +39,7 @@ export {
 export { verifyConsistency as verifyMmrConsistency } from "../formats/mmr/index.js";
 export { type ApiRecord, leafOfRecord } from "../formats/record/api-record.js";
 export { parseTlogProof, type TileFetch, type TileRef } from "../formats/tlog/index.js";
+export type { IndexLookup } from "../formats/vindex/lookup-format.js";
 export {
   BUNDLE_FAILURES,
   type BundleCheckpoint,
@@ -51,8 +53,9 @@ export {
   parseBundle,
   verifyBundle,
 } from "./bundle/index.js";
+export type { Completeness, ProvenLog } from "./bundle/report.js";
 export { checkDerivation, type Derivation } from "./lifecycle/provenance.js";
-export { bundleConsentReport, type ConsentReport } from "./lifecycle/report.js";
+export { bundleConsentReport, type ConsentReport, type TrailCompleteness } from "./lifecycle/report.js";
 export { statementPayloadMatches } from "./payload.js";
 export { keysFromKeySet, type Verdict, verifyRecordReceipt } from "./receipts/index.js";
 // From its own module: scitt's index also carries the registration policy, whose X.509 checks
@@ -82,3 +85,4 @@ export {
   verifyRecordInLog,
   verifyRecordTlogProofReport,
 } from "./verdict/index.js";
+export { type LookupProven, type LookupVerdict, verifyLookup } from "./vindex/lookup.js";
