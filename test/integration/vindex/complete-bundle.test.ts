@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,7 +27,9 @@ let logKey: string;
 let bundlePath: string;
 let revocation: { identity: string; entry: number };
 let tenantLog: string;
+let assetId: string;
 const vcon = crypto.randomUUID();
+const FIXTURE = new URL("../../../fixtures/bundles/complete-vcon.json", import.meta.url);
 
 const OPERATIONS = [
   ["vcon_created"],
@@ -83,6 +85,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "complete-bundle-"));
   const asset = await createAsset(s, token, { arc_display_type: "vcon", team: "complete" });
   tenantLog = asset.tenant_identity;
+  assetId = asset.identity;
   for (const [i, [op, purpose]] of OPERATIONS.entries()) {
     const res = await s.api(`/archivist/v2/${asset.identity}/events`, {
       method: "POST",
@@ -121,6 +124,9 @@ beforeAll(async () => {
     [`vcon://${vcon}`, "--url", s.url, "--token", token, "--keys", keys, "--out", bundlePath],
   );
   expect(exported.code, exported.out).toBe(0);
+  // The unit tests' bundle (test/unit/verify/bundle/completeness.test.ts), made again by
+  // WRITE_FIXTURES=1 when vindex/v1 or the bundle's format changes.
+  if (process.env.WRITE_FIXTURES === "1" && testEngine() === "pglite") copyFileSync(bundlePath, FIXTURE);
 }, 180_000);
 afterAll(() => s?.stop());
 
@@ -199,6 +205,22 @@ describe(`a vCon's evidence bundle proven complete by the verifiable index (${te
     expect(without.text).toContain(
       "made from a trail not proven complete: the bundle carries no index lookup",
     );
+  });
+
+  it("proves an asset's bundle complete too, its key placed by a hash", async () => {
+    const res = await s.api(`/archivist/v1/evidence/${assetId}`, { token });
+    expect(res.status).toBe(200);
+    const b = (await res.json()) as EvidenceBundle;
+    const lookup = b.index?.[0] as IndexLookup;
+    expect(lookup.key).toBe(assetId);
+    expect(lookup.vrf_proof).toBeNull();
+    // Its creation and its 19 events; the asset-free event is no asset's.
+    expect(lookup.indices).toHaveLength(20);
+    const file = join(dir, "asset.json");
+    writeFileSync(file, JSON.stringify(b));
+    const { code, text, report } = await verify(file, "--log-key", logKey);
+    expect(code, text).toBe(0);
+    expect(report.completeness).toMatchObject({ complete: true, key: assetId, pinned: true });
   });
 
   it("carries no lookup for a reader that may not read every record of the vCon, and says so", async () => {
