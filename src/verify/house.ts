@@ -43,3 +43,7 @@ export {
   USAGE_EXIT_CODE,
   verdictLabel,
 } from "./verdict/verdict.js";
+export { auditIndex, type IndexAudit, type IndexSource } from "./vindex/audit.js";
+export { type IndexRebuild, type RecordSource, rebuildIndex } from "./vindex/rebuild.js";
+export { readRecord } from "./vindex/records.js";
+export { type FiledRecord, type KeyPlace, type RevisionRoot, replayIndex } from "./vindex/replay.js";
