@@ -3,6 +3,7 @@ import { benchCommand } from "./bench.js";
 import { consentCommand } from "./consent.js";
 import { conserverCommand } from "./conserver.js";
 import { exportCommand } from "./export.js";
+import { indexCommand } from "./index-command.js";
 import { keysCommand } from "./keys.js";
 import { logCommand } from "./log.js";
 import { mirrorCommand } from "./mirror.js";
@@ -42,6 +43,7 @@ export const commands: Record<string, Command> = {
   bench: benchCommand,
   conserver: conserverCommand,
   mirror: mirrorCommand,
+  index: indexCommand,
   partition: partitionCommand,
   witness: witnessCommand,
 };
