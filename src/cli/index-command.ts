@@ -65,7 +65,15 @@ function writeFileAtomically(file: string, data: string): void {
 function publicSource(api: PublicApi, mirror: string | undefined): IndexSource {
   const dirTiles: TileFetch = async (ref) => new Uint8Array(readFileSync(join(mirror ?? "", tilePath(ref))));
   return {
-    indexCheckpoint: async () => text(await api.bytes("/vindex/checkpoint")),
+    async indexCheckpoint() {
+      try {
+        return text(await api.bytes("/vindex/checkpoint"));
+      } catch (err) {
+        if (err instanceof LookupError && err.status === 404)
+          throw new Error("the log has no index checkpoint: its index has no revision yet");
+        throw err;
+      }
+    },
     revisions: (from, to) => api.json(`/vindex/revisions?from=${from}&to=${to}`),
     consistency: (from, to) => api.json(`/vindex/consistency?from=${from}&to=${to}`),
     logCheckpoint: async () =>

@@ -8,7 +8,7 @@ import { auditTiles } from "../../formats/tlog/tiles.js";
 import { claimsRegisteredStatement } from "../receipts/tree-leaf.js";
 import { type AuditOptions, auditIndex, type IndexAudit, type IndexSource, type Progress } from "./audit.js";
 import { EntryData } from "./log-tiles.js";
-import { type RecordFacts, readRecord, verifyPositions } from "./records.js";
+import { entryOf, type RecordFacts, readRecord, verifyPositions } from "./records.js";
 import { type KeyPlace, type ReplayResult, replayIndex } from "./replay.js";
 
 /** What a rebuild reads with the caller's read grant, fetched by the caller. */
@@ -54,7 +54,10 @@ async function collectRecords(
   let read = 0;
   const take = async (record: ApiRecord) => {
     if (tenantOf(record) !== log) return;
-    const statement = claimsRegisteredStatement(record) ? await source.statement(record) : undefined;
+    // A statement is fetched only for a record the replay files: one past the revisions is not checked.
+    const listed = entryOf(record);
+    const files = listed !== undefined && listed < limit;
+    const statement = files && claimsRegisteredStatement(record) ? await source.statement(record) : undefined;
     const r = readRecord(record, statement);
     if (r.kind === "unreadable") failures.push(`record ${r.identity}: ${r.reason}`);
     if (r.kind !== "record" || r.facts.entry >= limit) return;

@@ -27,6 +27,16 @@ export type RecordReading =
   | { kind: "uncommitted"; identity: string }
   | { kind: "unreadable"; identity: string; reason: string };
 
+/** The log entry a record names (its commit's MMR index, a leaf's), else undefined. */
+export function entryOf(record: ApiRecord): number | undefined {
+  try {
+    return recordLeafIndex(record);
+  } catch {
+    // An MMR index that is no leaf's names no entry.
+    return undefined;
+  }
+}
+
 /**
  * A record as the API returns it, read for the rebuild. `statement` is the signed statement a
  * registered statement's record stands for: its log entry holds the payload's hash, which only the
@@ -35,7 +45,7 @@ export type RecordReading =
 export function readRecord(record: ApiRecord, statement?: Uint8Array): RecordReading {
   const identity = String(record.identity ?? "");
   if (!commitOf(record)) return { kind: "uncommitted", identity };
-  const entry = recordLeafIndex(record);
+  const entry = entryOf(record);
   if (entry === undefined) return { kind: "unreadable", identity, reason: "it names no log entry" };
   const leaves = recordTreeLeaves(record, statement);
   if (!leaves.ok) return { kind: "unreadable", identity, reason: leaves.reason };

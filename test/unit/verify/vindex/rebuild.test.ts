@@ -130,6 +130,16 @@ describe("the index rebuilt from the records", () => {
     ]);
   });
 
+  it("names a record whose commit names no log entry (an MMR index that is no leaf's)", async () => {
+    const listed = log.records.map((rec, i) =>
+      i === 3 ? { ...rec, merklelog_commit: { ...(rec.merklelog_commit as object), index: "2" } } : rec,
+    );
+    const r = await rebuildIndex(publicSide(log), readerSide(log, listed), options);
+    // The genuine record is read from its log entry, which no list gave.
+    expect(r.failures).toEqual([`record ${String(record(3, 3).identity)}: it names no log entry`]);
+    expect(r.replay).toMatchObject({ ok: true });
+  });
+
   it("names the first size where a signed index root is not the records' map", async () => {
     const wrong = fakeLog(300, SIZES, [LINK], { seq: 3 });
     const r = await rebuildIndex(publicSide(wrong), readerSide(wrong), options);
