@@ -60,7 +60,7 @@ export const vindex: Scenario = {
       },
     });
     const id = field(template, "identity")?.split("/").at(-1);
-    const tenant = field(template, "tenant_identity")?.replace("tenant/", "");
+    const tenant = field(template, "origin_tenant")?.replace("tenant/", "");
     if (template.status !== 200 || !id || !tenant)
       throw new Error(`vindex: template ${template.status} ${template.text}`);
     const n = ctx.opts.statements;

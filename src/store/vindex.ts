@@ -233,3 +233,17 @@ export async function recordsAtEntries(
   const by = new Map(rows.map((r) => [Number(r.leaf_index), r.record_id]));
   return leafIndices.map((i) => by.get(i));
 }
+
+/**
+ * The logs whose index's newest revision is behind their newest checkpoint (a revision refused or
+ * failed, or a log older than the index): each probed by its keys, not by reading the tables.
+ */
+export async function logsWithIndexBehind(db: Queryable): Promise<string[]> {
+  const rows = await db.query<{ tenant_id: string }>(
+    `select l.tenant_id from logs l
+     cross join lateral (select size from tlog_checkpoints c where c.tenant_id = l.tenant_id order by size desc limit 1) c
+     left join lateral (select log_size from vindex_revisions r where r.tenant_id = l.tenant_id order by seq desc limit 1) r on true
+     where coalesce(r.log_size, 0) < c.size`,
+  );
+  return rows.map((r) => r.tenant_id);
+}

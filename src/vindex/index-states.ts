@@ -41,6 +41,21 @@ const revisionOf = (r: RevisionRow) => ({
  */
 export class IndexStates {
   readonly #held = new Map<string, Held>();
+  readonly #perRevision = new Map<string, { seq: number; value: Promise<unknown> }>();
+
+  /**
+   * What is the same for every lookup at a log's revision `seq` (its signed checkpoints and the
+   * revision's inclusion proof), read once; a failed read is read again by the next lookup.
+   */
+  perRevision<T>(tenantId: string, seq: number, read: () => Promise<T>): Promise<T> {
+    const kept = this.#perRevision.get(tenantId);
+    if (kept?.seq === seq) return kept.value as Promise<T>;
+    const value = read();
+    value.catch(() => this.#perRevision.delete(tenantId));
+    if (this.#perRevision.size >= 10_000) this.#perRevision.clear();
+    this.#perRevision.set(tenantId, { seq, value });
+    return value;
+  }
 
   constructor(private readonly basis: IndexBasis | undefined) {}
 

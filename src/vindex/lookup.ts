@@ -27,8 +27,8 @@ async function snapshot(db: Queryable, tenantId: string, states: IndexStates) {
   throw new LookupUnavailable("the index is being revised; try again");
 }
 
-/** The signed material a lookup at `revision` carries. */
-async function signedMaterial(db: Queryable, tenantId: string, revision: RevisionRow) {
+/** The signed material a lookup at `revision` carries: the same for every key, so read once per revision. */
+async function readMaterial(db: Queryable, tenantId: string, revision: RevisionRow) {
   const [indexCp, inclusion, logCp] = await Promise.all([
     indexCheckpoint(db, tenantId, revision.seq + 1),
     revisionInclusion(db, tenantId, revision.seq, revision.seq + 1),
@@ -57,7 +57,9 @@ export async function lookUp(
   const indices = await indicesAt(db, tenantId, position, revision.log_size);
   if (!holds(trie, position, indices.length > 0 ? valueCommitment(salt, chainOf(indices)) : undefined))
     throw new LookupUnavailable("the index's rows for this key do not give what its signed revision holds");
-  const { indexCp, inclusion, logCp } = await signedMaterial(db, tenantId, revision);
+  const { indexCp, inclusion, logCp } = await states.perRevision(tenantId, revision.seq, () =>
+    readMaterial(db, tenantId, revision),
+  );
   return {
     format: LOOKUP_FORMAT,
     version: 1,

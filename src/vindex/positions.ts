@@ -6,8 +6,9 @@ import { hashedOutput, isHashedKey } from "../formats/vindex/position.js";
 const nodeSha512 = (tag: Uint8Array, alpha: Uint8Array): Uint8Array =>
   new Uint8Array(createHash("sha512").update(tag).update(alpha).digest());
 
-// Past this many kept positions the memo starts over (~200 bytes each).
+// Past this many kept positions the memo starts over (~200 bytes each), and past this many proofs (~150).
 const KEPT = 200_000;
+const PROOFS_KEPT = 50_000;
 
 /** Where a key of a log sits in its index and the salt of its value, from the VRF output. */
 export interface KeyPosition {
@@ -25,6 +26,7 @@ export interface KeyPosition {
  */
 export class IndexPositions {
   readonly #kept = new Map<string, KeyPosition>();
+  readonly #proofs = new Map<string, Uint8Array>();
 
   constructor(private readonly vrf: NativeVindexOutput) {}
 
@@ -46,6 +48,15 @@ export class IndexPositions {
 
   /** The VRF proof of a key's position (80 bytes, RFC 9381); null for a hashed key, which needs none. */
   prove(log: string, key: string): Uint8Array | null {
-    return isHashedKey(key) ? null : this.vrf.prove(vrfInput(log, key));
+    if (isHashedKey(key)) return null;
+    // A proof costs ~2.5 ms of constant-time JavaScript: a key looked up again (a bundle's export
+    // after its listing, an auditor's next visit) takes the one made before.
+    const k = `${log}\n${key}`;
+    const kept = this.#proofs.get(k);
+    if (kept) return kept;
+    const pi = this.vrf.prove(vrfInput(log, key));
+    if (this.#proofs.size >= PROOFS_KEPT) this.#proofs.clear();
+    this.#proofs.set(k, pi);
+    return pi;
   }
 }

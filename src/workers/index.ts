@@ -4,6 +4,7 @@ import { logsToSeal } from "../store/seals.js";
 import { anchorOnce } from "./anchor.js";
 import { CheckpointKeys } from "./checkpoint.js";
 import { Committer } from "./committer.js";
+import { catchUpIndexes } from "./index-catch-up.js";
 import { closeDuePeriods } from "./log-period.js";
 import { Periodic } from "./periodic.js";
 import { scanBatch } from "./scanner.js";
@@ -109,8 +110,15 @@ export function startWorkers(
     () => closeConfiguredPeriods(ctx, checkpointKeys),
     log,
   );
+  // An index behind its log where no seal comes to revise it (docs/complete-trails.md, "Durable").
+  const indexer = new Periodic(
+    "indexer",
+    Math.max(1000, 5 * config.sealIntervalMs),
+    () => catchUpIndexes(ctx, checkpointKeys),
+    log,
+  );
   const extra = (opts.periodic ?? []).map((p) => new Periodic(p.name, p.intervalMs, p.tick, log));
-  const all = [sealer, anchorer, scanner, witnessing, periods, ...extra];
+  const all = [sealer, anchorer, scanner, witnessing, periods, indexer, ...extra];
   if (!opts.none) {
     committer.start();
     for (const p of all) p.start();
