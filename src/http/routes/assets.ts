@@ -94,8 +94,8 @@ function batchRoute<I, R, M>(
   };
 }
 
-/** Assets and asset events (private routes). */
-export function assetRoutes(t: RouteTable, d: HttpDeps): void {
+/** The lists of assets and of every readable asset's events. */
+function assetListRoutes(t: RouteTable, d: HttpDeps): void {
   t.add(
     listRoute(d.ctx, {
       path: `${BASE}/-/events`,
@@ -116,6 +116,10 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
       records: async ({ principal }, r) => listAssets(d.ctx, await viewFor(d.ctx, principal), r),
     }),
   );
+}
+
+/** Making assets: one, one with its first events, many with theirs, and many events at once. */
+function assetCreateRoutes(t: RouteTable, d: HttpDeps): void {
   t.add({
     method: "post",
     path: BASE,
@@ -164,6 +168,10 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
       shape: identityOf,
     }),
   );
+}
+
+/** One asset: read (at a time, if asked) and its public URL. */
+function oneAssetRoutes(t: RouteTable, d: HttpDeps): void {
   t.add({
     method: "get",
     path: `${BASE}/{uuid}`,
@@ -187,6 +195,10 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
       return { publicurl: `${d.ctx.baseUrl}/archivist/v2/public${asset.identity}` };
     },
   });
+}
+
+/** One asset's events: listed, recorded, read, and a public one's URL. */
+function assetEventRoutes(t: RouteTable, d: HttpDeps): void {
   t.add(
     listRoute(d.ctx, {
       path: `${BASE}/{uuid}/events`,
@@ -248,4 +260,15 @@ export function assetRoutes(t: RouteTable, d: HttpDeps): void {
       return { publicurl: `${d.ctx.baseUrl}/archivist/v2/public${event.identity}` };
     },
   });
+}
+
+/**
+ * Assets and asset events (private routes), in the API document's order (docs/api.md lists
+ * routes as they are added).
+ */
+export function assetRoutes(t: RouteTable, d: HttpDeps): void {
+  assetListRoutes(t, d);
+  assetCreateRoutes(t, d);
+  oneAssetRoutes(t, d);
+  assetEventRoutes(t, d);
 }

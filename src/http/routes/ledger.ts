@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply } from "fastify";
 import { z } from "zod";
 import type { Principal } from "../../context.js";
 import { parseUint64, reachable } from "../../core/api/numbers.js";
@@ -55,23 +55,8 @@ function requestedSize(query: z.output<typeof mmrSizeQuery>, beyond: () => ApiEr
 const sendTlogProof = (res: FastifyReply, proof: string) =>
   res.header("content-type", "text/plain; charset=utf-8").header("cache-control", "no-store").send(proof);
 
-/** Receipts, log entries, consistency proofs and seals: what verifiers need, most of it without a token. */
-export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
-  /** A record's receipt, in the profile and proof form the request asks for (COSE unless it asks otherwise). */
-  const sendRecordReceipt = async (
-    id: string,
-    req: FastifyRequest,
-    res: FastifyReply,
-    query: z.output<typeof profileQuery>,
-  ) => {
-    const receipt = await receiptFor(
-      d.ctx,
-      id,
-      requestedProfile(req, query, "mmr"),
-      requestedMmrForm(req, query),
-    );
-    return sendReceipt(req, res, receipt, { defaultType: COSE_TYPE });
-  };
+/** The service's signing keys, current and retired: public, for verifiers to pin. */
+function serviceKeyRoutes(t: RouteTable, d: HttpDeps): void {
   t.add({
     method: "get",
     path: "/.well-known/scitt-keys",
@@ -109,53 +94,53 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
         .send(Buffer.from(await scittKey(d.ctx, params.kid ?? ""))),
     ),
   });
-  t.add({
-    method: "get",
-    path: "/archivist/v1/merklelogs/{tenant}/seals",
-    group,
-    auth: "public",
-    summary: "Sizes of every seal of a log",
-    handler: async ({ params }) => ({ mmr_sizes: await sealSizes(d.ctx, pathUuid(params.tenant, "log")) }),
-  });
-  /**
-   * The two ways a receipt's or a tlog-proof's path names a record: under its asset, or by its id
-   * alone. `read` checks the caller may read it and gives its id and its name in the path.
-   */
-  const recordPaths: Array<{
-    path: string;
-    read: (
-      caller: Principal | undefined,
-      params: Record<string, string>,
-    ) => Promise<{ id: string; name: string }>;
-    receipt: string;
-    tlogProof: string;
-  }> = [
-    {
-      path: "assets/{asset}/events/{event}",
-      read: async (caller, params) => {
-        const asset = pathUuid(params.asset, "asset");
-        const event = pathUuid(params.event, "event");
-        await requireReadableEventOf(d.ctx, caller, asset, event);
-        return { id: event, name: `assets/${asset}/events/${event}` };
-      },
-      receipt:
-        "COSE receipt of an asset event (public records need no token); profile=mmr (default) or rfc9162",
-      tlogProof:
-        "An asset event's c2sp.org/tlog-proof@v1: its RFC 9162 inclusion in the log's published checkpoint (public records need no token)",
+}
+
+/**
+ * One of the two ways a receipt's or a tlog-proof's path names a record: under its asset, or by
+ * its id alone. `read` checks the caller may read it and gives its id and its name in the path.
+ */
+interface RecordPath {
+  path: string;
+  read: (
+    ctx: HttpDeps["ctx"],
+    caller: Principal | undefined,
+    params: Record<string, string>,
+  ) => Promise<{ id: string; name: string }>;
+  receipt: string;
+  tlogProof: string;
+}
+
+const recordPaths: readonly RecordPath[] = [
+  {
+    path: "assets/{asset}/events/{event}",
+    read: async (ctx, caller, params) => {
+      const asset = pathUuid(params.asset, "asset");
+      const event = pathUuid(params.event, "event");
+      await requireReadableEventOf(ctx, caller, asset, event);
+      return { id: event, name: `assets/${asset}/events/${event}` };
     },
-    {
-      path: "events/{uuid}",
-      read: async (caller, params) => {
-        const id = pathUuid(params.uuid, "event");
-        await requireReadableRecord(d.ctx, caller, id);
-        return { id, name: `events/${id}` };
-      },
-      receipt:
-        "COSE receipt of a record by its id (public records and registered statements need no token); profile=mmr (default) or rfc9162",
-      tlogProof:
-        "A record's c2sp.org/tlog-proof@v1 by its id (public records and registered statements need no token)",
+    receipt:
+      "COSE receipt of an asset event (public records need no token); profile=mmr (default) or rfc9162",
+    tlogProof:
+      "An asset event's c2sp.org/tlog-proof@v1: its RFC 9162 inclusion in the log's published checkpoint (public records need no token)",
+  },
+  {
+    path: "events/{uuid}",
+    read: async (ctx, caller, params) => {
+      const id = pathUuid(params.uuid, "event");
+      await requireReadableRecord(ctx, caller, id);
+      return { id, name: `events/${id}` };
     },
-  ];
+    receipt:
+      "COSE receipt of a record by its id (public records and registered statements need no token); profile=mmr (default) or rfc9162",
+    tlogProof:
+      "A record's c2sp.org/tlog-proof@v1 by its id (public records and registered statements need no token)",
+  },
+];
+
+/** A record's receipts and tlog-proofs, by either of its paths: to whoever may read the record. */
+function recordProofRoutes(t: RouteTable, d: HttpDeps): void {
   for (const record of recordPaths)
     t.add({
       method: "get",
@@ -164,8 +149,17 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
       auth: "optional",
       summary: record.receipt,
       query: profileQuery,
-      handler: async ({ caller, params, query, req, res }) =>
-        sendRecordReceipt((await record.read(caller, params)).id, req, res, query),
+      handler: async ({ caller, params, query, req, res }) => {
+        const { id } = await record.read(d.ctx, caller, params);
+        // COSE unless the request asks for another profile or proof form.
+        const receipt = await receiptFor(
+          d.ctx,
+          id,
+          requestedProfile(req, query, "mmr"),
+          requestedMmrForm(req, query),
+        );
+        return sendReceipt(req, res, receipt, { defaultType: COSE_TYPE });
+      },
     });
   for (const record of recordPaths)
     t.add({
@@ -175,10 +169,14 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
       auth: "optional",
       summary: record.tlogProof,
       handler: async ({ caller, params, res }) => {
-        const { id, name } = await record.read(caller, params);
+        const { id, name } = await record.read(d.ctx, caller, params);
         return sendTlogProof(res, await tlogProofFor(d.ctx, id, name));
       },
     });
+}
+
+/** A log's entries by either number that names them: its record named only to who may read it. */
+function logEntryRoutes(t: RouteTable, d: HttpDeps): void {
   t.add({
     method: "get",
     path: "/archivist/v1/merklelogs/{tenant}/entries/{index}",
@@ -221,6 +219,10 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
       );
     },
   });
+}
+
+/** What a log says of itself, not of a record: its consistency between sizes, and its newest seal. */
+function logProofRoutes(t: RouteTable, d: HttpDeps): void {
   t.add({
     method: "get",
     path: "/archivist/v1/merklelogs/{tenant}/consistency",
@@ -256,5 +258,24 @@ export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
       );
     },
   });
+}
+
+/**
+ * Receipts, log entries, consistency proofs and seals: what verifiers need, most of it without a
+ * token. The order is the API document's (docs/api.md lists routes as they are added).
+ */
+export function ledgerRoutes(t: RouteTable, d: HttpDeps): void {
+  serviceKeyRoutes(t, d);
+  t.add({
+    method: "get",
+    path: "/archivist/v1/merklelogs/{tenant}/seals",
+    group,
+    auth: "public",
+    summary: "Sizes of every seal of a log",
+    handler: async ({ params }) => ({ mmr_sizes: await sealSizes(d.ctx, pathUuid(params.tenant, "log")) }),
+  });
+  recordProofRoutes(t, d);
+  logEntryRoutes(t, d);
+  logProofRoutes(t, d);
   tlogRoutes(t, d);
 }

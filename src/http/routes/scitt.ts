@@ -70,13 +70,10 @@ async function registerDataTrails(
   }
 }
 
-/**
- * SCRAPI (draft -11) for the service's public log and, under `/tenants/{tenant}`, for each
- * tenancy's log; the DataTrails-form registration; per-event statements; trusted issuer keys.
- */
-export function scittRoutes(t: RouteTable, d: HttpDeps): void {
-  for (const prefix of ["", "/tenants/{tenant}"]) scrapiRoutes(t, d, prefix);
-  const dt = "/archivist/v1/publicscitt";
+const dt = "/archivist/v1/publicscitt";
+
+/** DataTrails' form of registration: a statement made a public asset event, and its reads. */
+function dataTrailsRoutes(t: RouteTable, d: HttpDeps): void {
   t.add({
     method: "post",
     path: `${dt}/entries`,
@@ -133,6 +130,10 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     handler: async ({ caller, params, res }) =>
       sendCose(res, await dataTrailsEntryStatement(d.ctx, caller, params.id ?? "")),
   });
+}
+
+/** The signed statement a template-carrying event makes, of an asset or asset-free. */
+function eventStatementRoutes(t: RouteTable, d: HttpDeps): void {
   t.add({
     method: "get",
     path: "/archivist/v2/assets/{asset}/events/{event}/statement",
@@ -181,6 +182,10 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
         ),
       ),
   });
+}
+
+/** The tenancy's trusted statement issuer keys. */
+function issuerKeyRoutes(t: RouteTable, d: HttpDeps): void {
   t.add({
     method: "get",
     path: "/archivist/v1/scitt/keys",
@@ -214,6 +219,10 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
       return {};
     },
   });
+}
+
+/** Whether the tenancy's log takes statements by signature alone, and at what rate. */
+function registrationPolicyRoutes(t: RouteTable, d: HttpDeps): void {
   t.add({
     method: "get",
     path: "/archivist/v1/scitt/registration-policy",
@@ -235,4 +244,17 @@ export function scittRoutes(t: RouteTable, d: HttpDeps): void {
     }),
     handler: ({ principal: p, body }) => setRegistrationPolicy(d.ctx, p, body),
   });
+}
+
+/**
+ * SCRAPI (draft -11) for the service's public log and, under `/tenants/{tenant}`, for each
+ * tenancy's log; the DataTrails-form registration; per-event statements; trusted issuer keys.
+ * In the API document's order (docs/api.md lists routes as they are added).
+ */
+export function scittRoutes(t: RouteTable, d: HttpDeps): void {
+  for (const prefix of ["", "/tenants/{tenant}"]) scrapiRoutes(t, d, prefix);
+  dataTrailsRoutes(t, d);
+  eventStatementRoutes(t, d);
+  issuerKeyRoutes(t, d);
+  registrationPolicyRoutes(t, d);
 }
