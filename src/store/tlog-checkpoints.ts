@@ -80,13 +80,20 @@ export async function originOf(db: Queryable, tenantId: string): Promise<string 
   return rows[0]?.origin;
 }
 
+/**
+ * The logs witnesses cosign: each tenancy's log (`tlog`), and its verifiable index's output log
+ * (`vindex`, docs/complete-trails.md), each with its own cosignatures and witness sizes.
+ */
+export type WitnessedLog = "tlog" | "vindex";
+
 export async function cosignaturesOf(
   db: Queryable,
   tenantId: string,
   size: number,
+  log: WitnessedLog = "tlog",
 ): Promise<CosignatureRow[]> {
   const rows = await db.query<CosignatureRow>(
-    "select witness, signature_line, timestamp_s from tlog_cosignatures where tenant_id = $1 and size = $2 order by witness",
+    `select witness, signature_line, timestamp_s from ${log}_cosignatures where tenant_id = $1 and size = $2 order by witness`,
     [tenantId, size],
   );
   return rows.map((r) => ({ ...r, timestamp_s: Number(r.timestamp_s) }));
@@ -98,19 +105,25 @@ export async function insertCosignature(
   tenantId: string,
   size: number,
   c: CosignatureRow,
+  log: WitnessedLog = "tlog",
 ): Promise<void> {
   await db.query(
-    `insert into tlog_cosignatures (tenant_id, size, witness, signature_line, timestamp_s) values ($1, $2, $3, $4, $5)
+    `insert into ${log}_cosignatures (tenant_id, size, witness, signature_line, timestamp_s) values ($1, $2, $3, $4, $5)
      on conflict (tenant_id, size, witness) do update set signature_line = excluded.signature_line, timestamp_s = excluded.timestamp_s`,
     [tenantId, size, c.witness, c.signature_line, c.timestamp_s],
   );
-  await setWitnessSize(db, tenantId, c.witness, size);
+  await setWitnessSize(db, tenantId, c.witness, size, log);
 }
 
 /** The size a witness last cosigned for this log, as far as we know. */
-export async function witnessSize(db: Queryable, tenantId: string, witness: string): Promise<number> {
+export async function witnessSize(
+  db: Queryable,
+  tenantId: string,
+  witness: string,
+  log: WitnessedLog = "tlog",
+): Promise<number> {
   const rows = await db.query<{ size: number }>(
-    "select size from tlog_witness_sizes where tenant_id = $1 and witness = $2",
+    `select size from ${log}_witness_sizes where tenant_id = $1 and witness = $2`,
     [tenantId, witness],
   );
   return rows[0] ? Number(rows[0].size) : 0;
@@ -121,9 +134,10 @@ export async function setWitnessSize(
   tenantId: string,
   witness: string,
   size: number,
+  log: WitnessedLog = "tlog",
 ): Promise<void> {
   await db.query(
-    `insert into tlog_witness_sizes (tenant_id, witness, size) values ($1, $2, $3)
+    `insert into ${log}_witness_sizes (tenant_id, witness, size) values ($1, $2, $3)
      on conflict (tenant_id, witness) do update set size = excluded.size`,
     [tenantId, witness, size],
   );

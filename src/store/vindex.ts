@@ -247,3 +247,20 @@ export async function logsWithIndexBehind(db: Queryable): Promise<string[]> {
   );
   return rows.map((r) => r.tenant_id);
 }
+
+/** Each log's newest output checkpoint that some of the witnesses have not cosigned. */
+export async function indexCheckpointsToWitness(
+  db: Queryable,
+  witnesses: string[],
+): Promise<IndexCheckpointRow[]> {
+  if (witnesses.length === 0) return [];
+  const rows = await db.query<IndexCheckpointRow>(
+    `select c.tenant_id, c.size, c.root, c.note from logs l cross join lateral (
+       select tenant_id, size, root, note from vindex_checkpoints t where t.tenant_id = l.tenant_id
+       order by t.size desc limit 1) c
+     where (select count(*) from vindex_cosignatures s
+            where s.tenant_id = c.tenant_id and s.size = c.size and s.witness = any($1::text[])) < $2`,
+    [witnesses, witnesses.length],
+  );
+  return rows.map((r) => ({ ...r, size: Number(r.size), root: new Uint8Array(r.root) }));
+}

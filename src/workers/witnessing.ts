@@ -18,8 +18,11 @@ import {
   insertCosignature,
   markWitnessed,
   setWitnessSize,
+  type WitnessedLog,
   witnessSize,
 } from "../store/tlog-checkpoints.js";
+import { indexCheckpointsToWitness } from "../store/vindex.js";
+import { outputConsistency } from "../vindex/output-log.js";
 
 const TIMEOUT_MS = 10_000;
 /**
@@ -36,6 +39,16 @@ const MAX_AHEAD_S = 3600;
 
 interface Witness extends WitnessEntry {
   verifier: NoteVerifier;
+}
+
+/** A checkpoint to submit: of a tenancy's log or of its index's output log, each witnessed apart. */
+interface Submission {
+  log: WitnessedLog;
+  tenant_id: string;
+  size: number;
+  note: string;
+  /** The consistency proof from the size a witness last cosigned. */
+  proof(old: number): Promise<Uint8Array[]>;
 }
 
 /**
@@ -60,36 +73,55 @@ export class Witnessing {
   }
 
   async runOnce(): Promise<void> {
-    const pending = await checkpointsToWitness(
-      this.db,
-      this.witnesses.map((w) => w.name),
-    );
-    for (const cp of pending) await this.witness(cp);
+    const names = this.witnesses.map((w) => w.name);
+    for (const cp of await checkpointsToWitness(this.db, names)) {
+      await this.witness(this.ofLog(cp));
+      const cosigned = (await cosignaturesOf(this.db, cp.tenant_id, cp.size)).filter((c) =>
+        this.witnesses.some((w) => w.name === c.witness),
+      );
+      if (cosigned.length >= this.quorum && !cp.witnessed)
+        await markWitnessed(this.db, cp.tenant_id, cp.size, cp.mmr_size);
+    }
+    // The index's output log goes to the same witnesses, under its own origin (docs/complete-trails.md).
+    for (const cp of await indexCheckpointsToWitness(this.db, names))
+      await this.witness({
+        log: "vindex",
+        ...cp,
+        proof: (old) => outputConsistency(this.db, cp.tenant_id, old, cp.size),
+      });
   }
 
-  private async witness(cp: CheckpointRow): Promise<void> {
-    const have = new Set((await cosignaturesOf(this.db, cp.tenant_id, cp.size)).map((c) => c.witness));
+  private ofLog(cp: CheckpointRow): Submission {
+    return {
+      log: "tlog",
+      ...cp,
+      proof: (old) =>
+        withTreeNodes({ db: this.db, blobs: this.blobs }, cp.tenant_id, (get) =>
+          consistencyProof(old, cp.size, get),
+        ),
+    };
+  }
+
+  private async witness(cp: Submission): Promise<void> {
+    const have = new Set(
+      (await cosignaturesOf(this.db, cp.tenant_id, cp.size, cp.log)).map((c) => c.witness),
+    );
     await Promise.all(
       this.witnesses
         .filter((w) => !have.has(w.name))
         .map((w) =>
           this.submit(cp, w).catch((err: unknown) => {
             this.log.warn(
-              { err, witness: w.name, tenant: cp.tenant_id, size: cp.size },
+              { err, witness: w.name, tenant: cp.tenant_id, size: cp.size, log: cp.log },
               "witness submission failed",
             );
           }),
         ),
     );
-    const cosigned = (await cosignaturesOf(this.db, cp.tenant_id, cp.size)).filter((c) =>
-      this.witnesses.some((w) => w.name === c.witness),
-    );
-    if (cosigned.length >= this.quorum && !cp.witnessed)
-      await markWitnessed(this.db, cp.tenant_id, cp.size, cp.mmr_size);
   }
 
-  private async submit(cp: CheckpointRow, w: Witness): Promise<void> {
-    let old = await witnessSize(this.db, cp.tenant_id, w.name);
+  private async submit(cp: Submission, w: Witness): Promise<void> {
+    let old = await witnessSize(this.db, cp.tenant_id, w.name, cp.log);
     for (let attempt = 0; attempt < 3; attempt++) {
       if (old > cp.size) {
         this.log.error(
@@ -98,12 +130,7 @@ export class Witnessing {
         );
         return;
       }
-      const proof =
-        old > 0 && old < cp.size
-          ? await withTreeNodes({ db: this.db, blobs: this.blobs }, cp.tenant_id, (get) =>
-              consistencyProof(old, cp.size, get),
-            )
-          : [];
+      const proof = old > 0 && old < cp.size ? await cp.proof(old) : [];
       const { status, body } = await askWitness(
         w.url,
         w.name,
@@ -113,7 +140,7 @@ export class Witnessing {
         const size = /^(0|[1-9][0-9]*)\n?$/.exec(body);
         if (!size) throw new NoteError(`409 without a size: ${body.slice(0, 80)}`);
         old = Number(size[1]);
-        await setWitnessSize(this.db, cp.tenant_id, w.name, old);
+        await setWitnessSize(this.db, cp.tenant_id, w.name, old, cp.log);
         continue;
       }
       if (status !== 200) throw new Error(`${w.name} answered ${status}: ${body.slice(0, 200)}`);
@@ -124,11 +151,13 @@ export class Witnessing {
       const time = cosignatureTime(sig.signature) ?? 0;
       if (time > Date.now() / 1000 + MAX_AHEAD_S)
         throw new NoteError(`${w.name} dated its cosignature ${time}, ahead of our clock: not kept`);
-      await insertCosignature(this.db, cp.tenant_id, cp.size, {
-        witness: w.name,
-        signature_line: signatureLine(sig),
-        timestamp_s: time,
-      });
+      await insertCosignature(
+        this.db,
+        cp.tenant_id,
+        cp.size,
+        { witness: w.name, signature_line: signatureLine(sig), timestamp_s: time },
+        cp.log,
+      );
       return;
     }
   }

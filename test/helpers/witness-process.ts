@@ -33,8 +33,8 @@ export function prepareWitness(name: string, port: number): WitnessProcess {
   };
 }
 
-/** Runs `archivist witness` of `logVkey` in its own process, as an operator would, until it answers. */
-export async function runWitness(w: WitnessProcess, logVkey: string): Promise<void> {
+/** Runs `archivist witness` of the logs' vkeys in its own process, as an operator would, until it answers. */
+export async function runWitness(w: WitnessProcess, logVkey: string, ...moreLogs: string[]): Promise<void> {
   w.proc = spawn(
     process.execPath,
     [
@@ -46,8 +46,7 @@ export async function runWitness(w: WitnessProcess, logVkey: string): Promise<vo
       w.dir,
       "--name",
       w.name,
-      "--log",
-      logVkey,
+      ...[logVkey, ...moreLogs].flatMap((k) => ["--log", k]),
       "--port",
       String(w.port),
     ],

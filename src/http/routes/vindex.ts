@@ -5,6 +5,7 @@ import {
   indexCheckpointNote,
   indexConsistency,
   indexRevisions,
+  indexVkey,
   keyPositions,
   POSITIONS_PAGE,
 } from "../../services/vindex/output-log.js";
@@ -57,6 +58,19 @@ export function vindexRoutes(t: RouteTable, d: HttpDeps): void {
         .header("content-type", "text/plain; charset=utf-8")
         .header("cache-control", "public, max-age=2")
         .send(await indexCheckpointNote(d.ctx, log(params))),
+  });
+  t.add({
+    method: "get",
+    path: `${prefix}/key`,
+    group,
+    auth: "public",
+    summary:
+      "The index output log's verification key (signed-note vkey): the log's Ed25519 key under the index's origin, for witnesses",
+    handler: async ({ params, res }) =>
+      res
+        .header("content-type", "text/plain; charset=utf-8")
+        .header("cache-control", "public, max-age=3600")
+        .send(`${await indexVkey(d.ctx, log(params))}\n`),
   });
   t.add({
     method: "get",

@@ -1,16 +1,21 @@
 import type { Ctx, Principal } from "../../context.js";
+import { formatVkey } from "../../core/log/note-sign.js";
 import { badRequest, forbidden, notFound } from "../../errors/api-error.js";
 import { toBase64, toHex } from "../../formats/crypto/bytes.js";
-import { canonicalKey } from "../../formats/vindex/map.js";
+import { parseVkey } from "../../formats/tlog/keys.js";
+import { canonicalKey, indexOrigin } from "../../formats/vindex/map.js";
+import { cosignaturesOf } from "../../store/tlog-checkpoints.js";
 import { indexCheckpoint, latestRevision, revisionsBetween } from "../../store/vindex.js";
 import { outputConsistency } from "../../vindex/output-log.js";
 import { viewFor } from "../access/caller-view.js";
+import { logVkey } from "../ledger/tlog.js";
 
 /** The index output log's newest signed checkpoint (a C2SP note). */
 export async function indexCheckpointNote(ctx: Pick<Ctx, "reads">, tenantId: string): Promise<string> {
   const cp = await indexCheckpoint(ctx.reads, tenantId);
   if (!cp) throw notFound("index checkpoint");
-  return cp.note;
+  const cosignatures = await cosignaturesOf(ctx.reads, tenantId, cp.size, "vindex");
+  return `${cp.note}${cosignatures.map((c) => c.signature_line).join("")}`;
 }
 
 // Revisions served by one request at most.
@@ -77,4 +82,13 @@ export async function keyPositions(
       return { key, vrf_proof: pi === null ? null : toBase64(pi) };
     }),
   };
+}
+
+/**
+ * The index output log's verification key (signed-note vkey): the log's Ed25519 key under the
+ * index's origin, for a witness to be given beside the log's (`archivist witness --log`).
+ */
+export async function indexVkey(ctx: Pick<Ctx, "reads" | "keys">, tenantId: string): Promise<string> {
+  const vkey = parseVkey(await logVkey(ctx, tenantId));
+  return formatVkey(indexOrigin(vkey.name), vkey.type, vkey.publicKey);
 }

@@ -4,7 +4,8 @@
  * salt, so the index can be rebuilt from its rows at start. Neither is believed: the rows must
  * reproduce the index root of the last signed revision before anything is signed over them.
  * `vindex_revisions` are the output log's entries (log size, log root, index root, VRF key),
- * `vindex_nodes` its RFC 9162 tree's perfect subtrees and `vindex_checkpoints` its signed notes.
+ * `vindex_nodes` its RFC 9162 tree's perfect subtrees, `vindex_checkpoints` its signed notes, and
+ * `vindex_cosignatures` and `vindex_witness_sizes` what witnesses cosigned of it (as `tlog_…` for the log).
  */
 export const vindex = {
   id: "051-vindex",
@@ -45,6 +46,20 @@ create table vindex_checkpoints (
   root bytea not null,
   note text not null,
   primary key (tenant_id, size)
+);
+create table vindex_cosignatures (
+  tenant_id uuid not null,
+  size bigint not null,
+  witness text not null,
+  signature_line text not null,
+  timestamp_s bigint not null,
+  primary key (tenant_id, size, witness)
+);
+create table vindex_witness_sizes (
+  tenant_id uuid not null,
+  witness text not null,
+  size bigint not null,
+  primary key (tenant_id, witness)
 );
 `,
 };
