@@ -101,7 +101,11 @@ function progressLine(): (line: string, last: boolean) => void {
   };
 }
 
-/** The verdict's lines on stdout and its exit status: 0 when every check passed, else 1. */
+/**
+ * The verdict's lines on stdout and its exit status, in the verifier's vocabulary (EXIT_CODES):
+ * 1 when a check failed; 2 when all passed but against the key the service serves, which proves
+ * only that the service agrees with itself; 0 when all passed against the pinned key.
+ */
 function report(
   headline: string,
   r: { failures: string[]; checked: string[]; notChecked: string[] },
@@ -118,7 +122,7 @@ function report(
       : `  log key: NOT PINNED, the one the service serves (${vkey}): compare it with one obtained another way and give it as --log-key`,
   );
   process.stdout.write(`${lines.join("\n")}\n`);
-  return r.failures.length ? 1 : 0;
+  return r.failures.length ? 1 : pinned ? 0 : 2;
 }
 
 const failed = (err: unknown): number => {
@@ -326,8 +330,9 @@ function rebuildCommand(exit: Exit): Cli {
 const EXIT_TEXT = `
 Progress goes to stderr, the verdict to stdout: OK, or FAILED naming the first failure (then
 "also:" lines), what was checked and what was not, and whether the log key was pinned.
-Exit status: 0 every check passed; 1 a check failed, or the service could not be read (the cause
-on the FAILED line); 64 a usage error.`;
+Exit status: 0 every check passed against the pinned log key (--log-key); 2 every check passed
+against the key the service serves (unpinned); 1 a check failed, or the service could not be read
+(the cause on the FAILED line); 64 a usage error.`;
 
 export const indexCommand = declaredGroup(
   "a log's verifiable index: audit its output log from public material, or rebuild it from the records (docs/complete-trails.md)",

@@ -124,9 +124,9 @@ describe(`archivist index (${testEngine()})`, { timeout: 120_000 }, () => {
     expect(r.code, r.out).toBe(0);
   });
 
-  it("says when the log key is not pinned", async () => {
+  it("says when the log key is not pinned, and exits 2 as an unpinned verdict does", async () => {
     const r = await cli(indexCommand, ["audit", logUrl()]);
-    expect(r.code, r.out).toBe(0);
+    expect(r.code, r.out).toBe(2);
     expect(r.out).toContain("log key: NOT PINNED");
   });
 
