@@ -1,5 +1,6 @@
+import type { AccessPolicy } from "./core/access/index.js";
 import { ReceiptHeaders } from "./core/log/receipt-headers.js";
-import { type AccessPolicyCache, accessPolicyCache } from "./store/access-policies.js";
+import { type AccessPolicyCache, type AccessPolicyRow, accessPolicyCache } from "./store/access-policies.js";
 import type { EventAccessFacts } from "./store/asset-events.js";
 import type { AssetRow } from "./store/assets.js";
 import { type BriefCache, briefCache } from "./store/brief-cache.js";
@@ -43,6 +44,13 @@ export interface Caches {
   /** Each tenancy's access policies, for a second: every non-administrator's request asks. */
   accessPolicies: AccessPolicyCache;
   /**
+   * Each tenancy's policies as checked, by the array of rows `accessPolicies` handed out (it keeps
+   * one for up to a second): checking every policy on every request cost ~5 µs a policy, on each
+   * event of a least-privilege pipeline. Rows read again are a new array, checked again
+   * (services/access/caller-view.ts).
+   */
+  checkedPolicies: WeakMap<readonly AccessPolicyRow[], AccessPolicy[]>;
+  /**
    * The assets the optimistic group write last saw, by id: only what it expects to find, which its
    * statement compares with each asset as locked (services/write/event-batcher.ts).
    */
@@ -63,6 +71,7 @@ export function newCaches(): Caches {
     commonFilters: new Map(),
     sharing: sharingCache(),
     accessPolicies: accessPolicyCache(),
+    checkedPolicies: new WeakMap(),
     assetStates: new Map(),
     erasurePolicies: briefCache(1000, getErasurePolicy),
   };

@@ -11,7 +11,6 @@ import {
   type NameSet,
   validateAccessPolicyInput,
 } from "../../core/access/index.js";
-import type { AccessPolicyRow } from "../../store/access-policies.js";
 import { type AccessView, adminView } from "./access-view.js";
 
 /** The policies of one tenancy that apply to this caller, as seen from that tenancy. */
@@ -24,15 +23,12 @@ interface Scope {
 }
 
 /**
- * Each tenancy's policies as checked, by the rows the cache handed out (it keeps one array for up
- * to a second): checking every policy on every request cost ~5 µs a policy, on each event of a
- * least-privilege pipeline. Rows read again are a new array, checked again; a row that fails its
- * check fails every request that reads it, as before.
+ * A tenancy's policies, checked once per array of rows the cache hands out (`Caches.checkedPolicies`).
+ * A row that fails its check is not kept, so it fails every request that reads it.
  */
-const checked = new WeakMap<readonly AccessPolicyRow[], AccessPolicy[]>();
-
 async function policiesOf(ctx: Pick<Ctx, "caches" | "db">, tenantId: string): Promise<AccessPolicy[]> {
   const rows = await ctx.caches.accessPolicies.get(ctx.db, tenantId);
+  const checked = ctx.caches.checkedPolicies;
   let policies = checked.get(rows);
   if (policies === undefined) {
     policies = rows.map((row) => validateAccessPolicyInput(row));

@@ -36,7 +36,8 @@ function row(behaviours: string[]): AccessPolicyRow {
 /** A context whose policy cache hands out `current()`, as the brief cache does: one array while it is fresh. */
 function contextServing(current: () => readonly AccessPolicyRow[]) {
   const cache = { get: async () => current(), peek: () => current(), forget: () => undefined };
-  return { db: {}, caches: { accessPolicies: cache } } as unknown as Pick<Ctx, "caches" | "db">;
+  const caches = { accessPolicies: cache, checkedPolicies: new WeakMap() };
+  return { db: {}, caches } as unknown as Pick<Ctx, "caches" | "db">;
 }
 
 /** The checked policies a write view holds for its caller's tenancy. */
