@@ -69,11 +69,6 @@ export interface Ctx {
   publications: PublicationWaiter;
 }
 
-/** The one wake-up the write path gives: records are stored, the committer may run. */
-export interface CommitWake {
-  wake: Pick<Wakeups, "commit">;
-}
-
 /** Who is calling: resolved from a verified bearer token. */
 export interface Principal {
   tenantId: string;

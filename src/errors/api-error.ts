@@ -3,7 +3,6 @@
 // The services, the store, the core and the HTTP edge throw these; the edge maps them, once
 // (src/http/errors.ts). It imports only the formats' CodedError, and never reaches a browser.
 import { CodedError } from "../formats/coded-error.js";
-import type { QueryErrorCode } from "./query-error.js";
 
 /** The kinds of failure the API answers, each with one HTTP status and gRPC code. */
 export type ApiErrorKind =
@@ -19,6 +18,18 @@ export type ApiErrorKind =
   | "rate_limited"
   | "unavailable"
   | "internal";
+
+/**
+ * Stable machine-readable causes of a refused query, filter or policy (`QueryError`, query-error.ts).
+ * Written here, where every API error's code is, so that the error and its refinement do not
+ * import each other.
+ */
+export type QueryErrorCode =
+  | "ODATA_PARSE"
+  | "ATTRIBUTE_QUERY"
+  | "POLICY_FILTER"
+  | "USER_ATTRIBUTE"
+  | "ACCESS_POLICY";
 
 /**
  * The code of an API error: its kind in capitals, or the finer cause of a refused query

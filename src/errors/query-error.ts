@@ -1,12 +1,4 @@
-import { ApiError } from "./api-error.js";
-
-/** Stable machine-readable causes of a refused query, filter or policy. */
-export type QueryErrorCode =
-  | "ODATA_PARSE"
-  | "ATTRIBUTE_QUERY"
-  | "POLICY_FILTER"
-  | "USER_ATTRIBUTE"
-  | "ACCESS_POLICY";
+import { ApiError, type QueryErrorCode } from "./api-error.js";
 
 /**
  * A query, filter or policy the client sent is malformed. It is an `ApiError` of kind

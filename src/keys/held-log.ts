@@ -1,5 +1,5 @@
 import { leafCount } from "../formats/mmr/indices.js";
-import type { SignedLogState } from "./signed-state.js";
+import { missingEnds, type SignedLogState } from "./signed-state.js";
 
 /** The database's side of a comparison: its log's MMR size and its tree's size. */
 export interface DatabaseLog {
@@ -28,16 +28,6 @@ export interface HeldLog {
   /** The first and the last leaf index missing (both included), as the reason names them; null for a fork. */
   first_missing: number | null;
   last_missing: number | null;
-}
-
-/** The first and last missing leaf (both included) of an end-excluded range; nulls for none. */
-export function missingEnds(missing: [number, number] | null): {
-  first_missing: number | null;
-  last_missing: number | null;
-} {
-  return missing
-    ? { first_missing: missing[0], last_missing: missing[1] - 1 }
-    : { first_missing: null, last_missing: null };
 }
 
 /**

@@ -3,7 +3,6 @@ import { type BigIntStats, constants, mkdirSync, statSync } from "node:fs";
 import { appendFile, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { StorageError } from "../store/db.js";
-import { missingEnds } from "./held-log.js";
 
 /**
  * What the service last signed for one log, kept with the keys (not in the database it vouches
@@ -53,6 +52,16 @@ export interface AcceptedRestore {
   last_missing: number | null;
   reason: string;
   note: string;
+}
+
+/** The first and last missing leaf (both included) of an end-excluded range; nulls for none. */
+export function missingEnds(missing: [number, number] | null): {
+  first_missing: number | null;
+  last_missing: number | null;
+} {
+  return missing
+    ? { first_missing: missing[0], last_missing: missing[1] - 1 }
+    : { first_missing: null, last_missing: null };
 }
 
 const TENANT = /^[0-9a-f-]{36}$/;

@@ -135,23 +135,14 @@ export function violations(rules: RuleBook, graph: Graph): string[] {
   return [...new Set(out)];
 }
 
-/** The circles between rooms: each strongly connected set of two rooms or more, sorted. */
-export function roomCircles(rules: RuleBook, graph: Graph): string[][] {
-  const arrows = new Map<string, Set<string>>();
-  for (const { from, to } of graph.internal) {
-    const a = roomOf(rules, from)?.name;
-    const b = roomOf(rules, to)?.name;
-    if (!a || !b || a === b) continue;
-    if (!arrows.has(a)) arrows.set(a, new Set());
-    arrows.get(a)!.add(b);
-  }
-  // Tarjan's strongly connected components.
+/** Each strongly connected set of two nodes or more (Tarjan's algorithm), sorted. */
+function circles(arrows: Map<string, Set<string>>): string[][] {
   let index = 0;
   const indices = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
   const onStack = new Set<string>();
-  const circles: string[][] = [];
+  const found: string[][] = [];
   const visit = (v: string) => {
     indices.set(v, index);
     low.set(v, index);
@@ -172,11 +163,34 @@ export function roomCircles(rules: RuleBook, graph: Graph): string[][] {
         onStack.delete(w);
         component.push(w);
       } while (w !== v);
-      if (component.length > 1) circles.push(component.sort());
+      if (component.length > 1) found.push(component.sort());
     }
   };
   for (const v of arrows.keys()) if (!indices.has(v)) visit(v);
-  return circles;
+  return found;
+}
+
+/** The circles between rooms: each strongly connected set of two rooms or more, sorted. */
+export function roomCircles(rules: RuleBook, graph: Graph): string[][] {
+  const arrows = new Map<string, Set<string>>();
+  for (const { from, to } of graph.internal) {
+    const a = roomOf(rules, from)?.name;
+    const b = roomOf(rules, to)?.name;
+    if (!a || !b || a === b) continue;
+    if (!arrows.has(a)) arrows.set(a, new Set());
+    arrows.get(a)!.add(b);
+  }
+  return circles(arrows);
+}
+
+/** The circles between files: each set of two files or more that import each other, round, sorted. */
+export function fileCircles(graph: Graph): string[][] {
+  const arrows = new Map<string, Set<string>>();
+  for (const { from, to } of graph.internal) {
+    if (!arrows.has(from)) arrows.set(from, new Set());
+    arrows.get(from)!.add(to);
+  }
+  return circles(arrows);
 }
 
 /** The "may import" cell of a room in docs/architecture.md's table, made from the rule book. */

@@ -1,4 +1,5 @@
-import { QueryError, type QueryErrorCode } from "../../errors/query-error.js";
+import type { QueryErrorCode } from "../../errors/api-error.js";
+import { QueryError } from "../../errors/query-error.js";
 import { assertStorableText } from "./text-guard.js";
 
 /** Bounds on the `[{or: [string]}]` lists of policies, so hostile bodies stay cheap. */

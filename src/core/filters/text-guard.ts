@@ -1,4 +1,5 @@
-import { QueryError, type QueryErrorCode } from "../../errors/query-error.js";
+import type { QueryErrorCode } from "../../errors/api-error.js";
+import { QueryError } from "../../errors/query-error.js";
 
 // PostgreSQL text cannot hold U+0000, and a lone surrogate becomes U+FFFD on the way to the
 // database, so either would make SQL and in-memory matching disagree (or fail as a 500).

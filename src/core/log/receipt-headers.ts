@@ -1,7 +1,41 @@
+import { type CborValue, encodeCbor } from "../../formats/cbor/encode.js";
+import { cnfClaimOf } from "../../formats/cose/cnf-key.js";
+import { VDS_MMR } from "../../formats/cose/receipt.js";
+import { ES256, HEADER } from "../../formats/cose/sign1.js";
 import type { EcJwk } from "../../formats/crypto/public-key.js";
-import { receiptProtectedHeader } from "./receipt.js";
 
 const KEPT = 256;
+
+const enc = new TextEncoder();
+
+/**
+ * The protected header every receipt of one log and profile shares (`vds` names the profile).
+ * With `key`, its CWT claims carry it in `cnf` (DataTrails' clients verify with the key found
+ * there; ours only compare it with the key they pinned).
+ */
+export function receiptProtectedHeader(
+  kid: string,
+  issuer: string,
+  subject: string,
+  vds = VDS_MMR,
+  key?: EcJwk,
+): Uint8Array {
+  return encodeCbor(
+    new Map<CborValue, CborValue>([
+      [HEADER.alg, ES256],
+      [HEADER.kid, enc.encode(kid)],
+      [HEADER.vds, vds],
+      [
+        HEADER.cwtClaims,
+        new Map<CborValue, CborValue>([
+          [1, issuer],
+          [2, subject],
+          ...(key ? [[8, cnfClaimOf(key)] as [CborValue, CborValue]] : []),
+        ]),
+      ],
+    ]),
+  );
+}
 
 /**
  * Encoded receipt protected headers, kept by a caller that signs many receipts (the service keeps

@@ -1,12 +1,11 @@
 // Issuing receipts is the service's work; the audit room keeps decoding and verifying them
 // (verify/cose/receipt.ts, receipt-rfc9162.ts), with the labels both sides share.
-import { CborBstr, type CborValue, encodeCbor } from "../../formats/cbor/encode.js";
-import { cnfClaimOf } from "../../formats/cose/cnf-key.js";
+import { CborBstr, type CborValue } from "../../formats/cbor/encode.js";
 import { INCLUSION, LEAF_IDTIMESTAMP, type MmrProofForm, VDS_MMR } from "../../formats/cose/receipt.js";
 import { type Rfc9162ReceiptInfo, VDS_RFC9162 } from "../../formats/cose/receipt-rfc9162.js";
-import { ES256, HEADER } from "../../formats/cose/sign1.js";
+import { HEADER } from "../../formats/cose/sign1.js";
 import type { EcJwk } from "../../formats/crypto/public-key.js";
-import type { ReceiptHeaders } from "./receipt-headers.js";
+import { type ReceiptHeaders, receiptProtectedHeader } from "./receipt-headers.js";
 import { type Signer, signSign1Encoded } from "./sign1.js";
 
 export interface ReceiptInput {
@@ -27,37 +26,6 @@ export interface ReceiptInput {
 export interface Rfc9162ReceiptInput extends Rfc9162ReceiptInfo {
   root: Uint8Array;
   key?: EcJwk | undefined;
-}
-
-const enc = new TextEncoder();
-
-/**
- * The protected header every receipt of one log and profile shares (`vds` names the profile).
- * With `key`, its CWT claims carry it in `cnf` (DataTrails' clients verify with the key found
- * there; ours only compare it with the key they pinned).
- */
-export function receiptProtectedHeader(
-  kid: string,
-  issuer: string,
-  subject: string,
-  vds = VDS_MMR,
-  key?: EcJwk,
-): Uint8Array {
-  return encodeCbor(
-    new Map<CborValue, CborValue>([
-      [HEADER.alg, ES256],
-      [HEADER.kid, enc.encode(kid)],
-      [HEADER.vds, vds],
-      [
-        HEADER.cwtClaims,
-        new Map<CborValue, CborValue>([
-          [1, issuer],
-          [2, subject],
-          ...(key ? [[8, cnfClaimOf(key)] as [CborValue, CborValue]] : []),
-        ]),
-      ],
-    ]),
-  );
 }
 
 /**

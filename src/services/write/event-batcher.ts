@@ -1,4 +1,3 @@
-import type { CommitWake, Ctx } from "../../context.js";
 import { uuid7 } from "../../core/node/uuid7.js";
 import { notFound } from "../../errors/api-error.js";
 import type { Keyring } from "../../keys/keyring.js";
@@ -21,6 +20,7 @@ import {
 import type { Db, Queryable } from "../../store/db.js";
 import type { FreshEvents } from "../../store/fresh-events.js";
 import { tenantWalletAddress } from "../identity/tenant-wallet.js";
+import type { WriteDeps } from "./deps.js";
 import { GroupCommit, type Outcome } from "./group-commit.js";
 
 /** An event ready to be written: checked and authorised, waiting for its group's transaction. */
@@ -87,10 +87,7 @@ export async function tenancyWallets(
  * The asset events' appender (built once, by the write path): each group's rows go to the
  * committer's hand-off once committed, and their tenancies' committers are woken.
  */
-export function newEventBatcher(
-  deps: Pick<Ctx, "db" | "keys" | "caches"> & CommitWake,
-  handoff: FreshEvents,
-): EventBatcher {
+export function newEventBatcher(deps: WriteDeps, handoff: FreshEvents): EventBatcher {
   const known = deps.caches.assetStates;
   return new GroupCommit(deps.db, {
     prepare: (events) => tenancyWallets(deps.keys, events),

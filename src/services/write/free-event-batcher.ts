@@ -1,9 +1,9 @@
-import type { CommitWake, Ctx } from "../../context.js";
 import { ApiError, quotaExceeded } from "../../errors/api-error.js";
 import type { Queryable } from "../../store/db.js";
 import { type FreeEventRow, insertFreeEvents, type NewFreeEvent } from "../../store/free-events.js";
 import { getTenancy } from "../../store/tenancies.js";
 import { consumeQuota } from "../../store/usage.js";
+import type { CommitWake, WriteDeps } from "./deps.js";
 import { GroupCommit, type Outcome } from "./group-commit.js";
 
 /**
@@ -14,7 +14,7 @@ import { GroupCommit, type Outcome } from "./group-commit.js";
 export type FreeEventBatcher = GroupCommit<NewFreeEvent, FreeEventRow>;
 
 /** The asset-free events' appender (built once, by the write path); it wakes their tenancies' committers. */
-export function newFreeEventBatcher(deps: Pick<Ctx, "db"> & CommitWake): FreeEventBatcher {
+export function newFreeEventBatcher(deps: Pick<WriteDeps, "db"> & CommitWake): FreeEventBatcher {
   return new GroupCommit(deps.db, {
     writeGroup: writeFreeEventGroup,
     afterCommit: (events) => {

@@ -1,9 +1,9 @@
 import type { Outcome } from "../../batching/coalescer.js";
-import type { CommitWake, Ctx } from "../../context.js";
 import type { StoredAssetEvent } from "../../store/asset-events.js";
 import type { Queryable } from "../../store/db.js";
 import type { FreeEventRow, NewFreeEvent } from "../../store/free-events.js";
 import { FreshEvents } from "../../store/fresh-events.js";
+import type { WriteDeps } from "./deps.js";
 import {
   type EventBatcher,
   newEventBatcher,
@@ -41,7 +41,7 @@ export interface WritePath {
   readonly handoff: FreshEvents;
 }
 
-export function openWritePath(deps: Pick<Ctx, "db" | "keys" | "caches"> & CommitWake): WritePath {
+export function openWritePath(deps: WriteDeps): WritePath {
   const handoff = new FreshEvents();
   return {
     events: newEventBatcher(deps, handoff),
@@ -66,7 +66,7 @@ export interface WrittenWith<T> {
  * and woken as after a group.
  */
 export async function writeWith<T>(
-  ctx: Pick<Ctx, "db" | "keys" | "caches" | "writePath" | "wake">,
+  ctx: WriteDeps & { writePath: WritePath },
   events: PendingEvent[],
   freeEvents: NewFreeEvent[],
   alongside: (
