@@ -82,6 +82,12 @@ function signedCheckpoint(note: string, verifier: ReturnType<typeof verifierFrom
  * revision's inclusion in it (both signed by that key), the VRF proof of the key's position under
  * the VRF key the signed revision names, and the trie proof of the list (or of its absence).
  * `vrfKey`, when given, must be that key (one pinned from an earlier lookup).
+ *
+ * @example
+ * ```ts
+ * const v = verifyLookup(bundle.index?.[0], pinnedLogVkey);
+ * if (v.ok) console.log(`${v.key}: ${v.indices.join(", ")} of the first ${v.logSize}`);
+ * ```
  */
 export function verifyLookup(lookup: unknown, logVkey: string, vrfKey?: Uint8Array): LookupVerdict {
   const fail = (reason: string): LookupVerdict => ({ ok: false, reason });

@@ -231,11 +231,19 @@ describe("evidence bundles", () => {
       (b.assets[0] as { identity: string }).identity = `assets/${crypto.randomUUID()}`;
     });
     expect(otherAsset.code).toBe(1);
+    // The bundle carries its subject's index lookup: a record dropped is named (issue 72).
     const dropped = await check("dropped.json", (b) => {
       b.records.splice(1, 1);
     });
-    expect(dropped.code).toBe(0);
-    expect(dropped.v.not_checked.join("\n")).toMatch(/completeness: .*records may have been left out/);
+    expect(dropped.code).toBe(1);
+    expect(dropped.v.problems.join("\n")).toMatch(/log entry \d+ of tenant\/.* is not in the bundle/);
+    // Without the lookup, nothing says a record is missing: only that the bundle is not proven complete.
+    const unindexed = await check("dropped-unindexed.json", (b) => {
+      b.records.splice(1, 1);
+      delete b.index;
+    });
+    expect(unindexed.code).toBe(0);
+    expect(unindexed.v.not_checked.join("\n")).toMatch(/completeness: .*records may have been left out/);
   });
 
   it("refuses a bundle whose record, seal or proof was changed, and an unknown version", async () => {
