@@ -27,8 +27,11 @@ export async function startChild(
   if (!env.DATA_DIR)
     throw new Error("startChild: give the service a DATA_DIR of the test's own (a temporary folder)");
   const imports = ["tsx", ...preload].flatMap((m) => ["--import", m]);
+  // Vitest puts Vite's BASE_URL ("/") in the environment: a service given it would name its logs'
+  // origins without a host. The child is reached where it listens unless the test says otherwise.
+  const { BASE_URL: _vite, ...inherited } = process.env;
   const proc = spawn(process.execPath, [...imports, MAIN, command], {
-    env: { ...process.env, LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), ...env },
+    env: { ...inherited, LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
