@@ -116,11 +116,11 @@ export function evidenceRoutes(t: RouteTable, d: HttpDeps): void {
   add(
     "/archivist/v1/evidence/assets/{uuid}",
     "asset",
-    "Evidence bundle of an asset: its events, receipts, seals, consistency proofs and the keys (verify offline)",
+    "Evidence bundle of an asset: its events, receipts, seals, consistency proofs, the keys and, when the caller may have it, the index lookup that proves it complete (verify offline)",
   );
   add(
     "/archivist/v1/evidence/vcons/{uuid}",
     "vcon",
-    "Evidence bundle of a vCon: every event whose subject is vcon://{uuid}, with receipts, seals, proofs and keys",
+    "Evidence bundle of a vCon: every event whose subject is vcon://{uuid} (asset events, asset-free events and registered statements), with receipts, seals, proofs, keys and, when the caller may have it, the index lookup that proves it complete",
   );
 }
