@@ -139,7 +139,10 @@ const recordPaths: readonly RecordPath[] = [
   },
 ];
 
-/** A record's receipts and tlog-proofs, by either of its paths: to whoever may read the record. */
+/**
+ * A record's receipts (in the profile and proof form the request asks for, COSE unless it asks
+ * otherwise) and tlog-proofs, by either of its paths: to whoever may read the record.
+ */
 function recordProofRoutes(t: RouteTable, d: HttpDeps): void {
   for (const record of recordPaths)
     t.add({
@@ -151,7 +154,6 @@ function recordProofRoutes(t: RouteTable, d: HttpDeps): void {
       query: profileQuery,
       handler: async ({ caller, params, query, req, res }) => {
         const { id } = await record.read(d.ctx, caller, params);
-        // COSE unless the request asks for another profile or proof form.
         const receipt = await receiptFor(
           d.ctx,
           id,
