@@ -356,3 +356,38 @@ describe(`a registered statement's stored bytes swapped for another genuine stat
       await transparentVerifies(path, statements[0] as Uint8Array);
   });
 });
+
+describe(`a log node deleted under the routes that sign nothing from it (${process.env.TEST_DB ?? "pglite"})`, () => {
+  it("answers 503 naming the node on the entry, leaf and consistency routes, never a 500; put back, served again", async () => {
+    const [node] = await ctx.db.query<{ idx: string; hash: Uint8Array }>(
+      "select idx, hash from mmr_nodes where tenant_id = $1 and idx = 1",
+      [tenant],
+    );
+    if (!node) throw new Error("no MMR node 1");
+    const sealed = await ctx.db.query<{ mmr_size: string }>(
+      "select mmr_size from seals where tenant_id = $1 order by mmr_size desc limit 1",
+      [tenant],
+    );
+    const size = Number(sealed[0]?.mmr_size);
+    const paths = [
+      `/archivist/v1/merklelogs/${tenant}/entries/0`,
+      `/archivist/v1/merklelogs/${tenant}/leaves/0`,
+      `/archivist/v1/merklelogs/${tenant}/consistency?from=1&to=${size}`,
+    ];
+    await whileAltered(
+      ["delete from mmr_nodes where tenant_id = $1 and idx = 1", [tenant]],
+      ["insert into mmr_nodes (tenant_id, idx, hash) values ($1, 1, $2)", [tenant, Buffer.from(node.hash)]],
+      async () => {
+        for (const path of paths) {
+          forget();
+          const res = await s.api(path, { token: ta });
+          expect(res.status, `${path}: ${await res.clone().text()}`).toBe(503);
+          const body = (await res.json()) as { code: number; message: string };
+          expect(body.code).toBe(14);
+          expect(body.message).toMatch(/log node 1 is missing from the database/);
+        }
+      },
+    );
+    for (const path of paths) expect((await s.api(path, { token: ta })).status, path).toBe(200);
+  });
+});
