@@ -14,7 +14,7 @@ export interface IndexLookup {
   indices: number[];
   /**
    * RFC 9381 ECVRF-EDWARDS25519-SHA512-TAI proof (base64, 80 bytes) of the key's position; null
-   * for a key placed by a hash (`assets/…`: `isHashedKey`).
+   * for a key placed by a hash (`assets/…`, `vcon://…`: `isHashedKey`).
    */
   vrf_proof: string | null;
   /** The trie proof of the position (`encodeProof`): present with the list's commitment, or absent. */

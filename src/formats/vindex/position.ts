@@ -1,9 +1,10 @@
 /**
  * Where a key sits in vindex/v1 and the salt of its value (docs/complete-trails.md, "Positions").
- * A key that could be guessed (a vCon, an issuer, a subject) is placed by the service's VRF, so
- * that no one without its key can test a guess against a position a proof shows; a key that names
- * what the service made with 74 random bits (an asset) is placed by a hash, which costs a
- * microsecond where the VRF costs 0.15 ms, and which anyone holding the key can compute.
+ * A key free text makes (a statement's issuer or subject: a phone number, a DID) is placed by the
+ * service's VRF, so that no one without its key can test a guess against a position a proof shows.
+ * A key that names a uuid (an asset, a vCon) is placed by a hash: a microsecond where the VRF costs
+ * 0.15 ms of CPU for every new vCon, which the conserver's pipeline could not carry within the
+ * release's cost; what that leaves open is in the docs ("Hashed keys").
  */
 import { sha512 } from "@noble/hashes/sha2.js";
 import { utf8 } from "../crypto/bytes.js";
@@ -12,9 +13,9 @@ import { positionOf, vrfInput } from "./map.js";
 
 const HASHED_TAG = utf8("vindex/v1 hashed");
 
-/** Whether a key is placed by a hash (an asset's: unguessable) rather than by the VRF. */
+/** Whether a key is placed by a hash (an asset's or a vCon's: a uuid) rather than by the VRF. */
 export function isHashedKey(key: string): boolean {
-  return key.startsWith("assets/");
+  return key.startsWith("assets/") || key.startsWith("vcon://");
 }
 
 /** A hashed key's output: SHA-512("vindex/v1 hashed" ‖ alpha); `hash` lets the service pass node:crypto's. */

@@ -18,7 +18,7 @@ import {
 } from "../../../../src/formats/vindex/index.js";
 import { type IndexLookup, LOOKUP_FORMAT } from "../../../../src/formats/vindex/lookup-format.js";
 import { indexOrigin, vrfInput } from "../../../../src/formats/vindex/map.js";
-import { verifiedPosition } from "../../../../src/formats/vindex/position.js";
+import { isHashedKey, verifiedPosition } from "../../../../src/formats/vindex/position.js";
 import { vrfProve, vrfPublicKey } from "../../../../src/formats/vrf/index.js";
 import type { EvidenceBundle } from "../../../../src/verify/index.js";
 
@@ -68,7 +68,7 @@ export function forgedLookup(
 ): IndexLookup {
   const vrfSecret = randomBytes(32);
   const vrfKey = vrfPublicKey(vrfSecret);
-  const pi = vrfProve(vrfSecret, vrfInput(at.log, at.key));
+  const pi = isHashedKey(at.key) ? null : vrfProve(vrfSecret, vrfInput(at.log, at.key));
   const placed = verifiedPosition(at.log, at.key, pi, vrfKey);
   if (!placed) throw new Error("the forger's own VRF proof does not verify");
   const trie = new VindexTrie();
@@ -84,7 +84,7 @@ export function forgedLookup(
     log: at.log,
     key: at.key,
     indices: at.indices,
-    vrf_proof: toBase64(pi),
+    vrf_proof: pi === null ? null : toBase64(pi),
     proof: encodeProof(trie.prove(placed.position)),
     revision: {
       seq: 0,

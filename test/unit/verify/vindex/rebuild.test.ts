@@ -166,9 +166,9 @@ describe("the index rebuilt from the records", () => {
     expect(o.failures).toEqual([`the positions are of tenant/other, not ${LOG}`]);
   });
 
-  it("places an asset's key by its hash, with no proof, and a guessable key only by a VRF proof", () => {
+  it("places an asset's key by its hash, with no proof, and a statement's subject only by a VRF proof", () => {
     const asset = "assets/0190b6a1-0000-7000-8000-00000000abcd";
-    const vcon = "vcon://0190b6a1-0000-7000-8000-000000000001";
+    const vcon = "subject:tel:+15551234567";
     const answer = defaultPositions([asset, vcon]) as { positions: Array<{ vrf_proof: string | null }> };
     expect(answer.positions.map((p) => p.vrf_proof === null)).toEqual([true, false]);
     const places = verifyPositions(LOG, vrfKey, [asset, vcon], answer);
