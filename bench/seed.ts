@@ -34,13 +34,15 @@ select gen_random_uuid(), e.tenant_id,
   jsonb_build_object('arc_display_type', 'vcon_created', 'subject', 'vcon://seed-' || g, 'payload', e.attributes ->> 'payload'),
   array[e.trails[1], 'vcon://seed-' || g], e.event_type, e.created_by, e.created_at + g, 'COMMITTED'
 from events e, generate_series($2::bigint, $3::bigint) g where e.id = $1`;
-const FREE_EVENTS_COUNTED = `with added as (${FREE_EVENTS} returning tenant_id, trails)
+/** An insert of asset-free events that adds its rows to the per-trail counts, as the store's own insert does. */
+const withTrailCounts = (insert: string) => `with added as (${insert} returning tenant_id, trails)
 insert into event_trail_counts (tenant_id, trail, n)
 select tenant_id, trail, count(*) from (
   select tenant_id, unnest(trails) as trail from added
   union all select tenant_id, '' from added
 ) t group by tenant_id, trail order by tenant_id, trail
 on conflict (tenant_id, trail) do update set n = event_trail_counts.n + excluded.n`;
+const FREE_EVENTS_COUNTED = withTrailCounts(FREE_EVENTS);
 
 const SEED_ASSET_EVENTS: SeedKind = { insert: async () => ASSET_EVENTS, table: "asset_events" };
 export const SEED_FREE_EVENTS: SeedKind = {
@@ -193,14 +195,7 @@ select gen_random_uuid(), e.tenant_id,
   jsonb_build_object('arc_display_type', 'vcon_created', 'subject', ${vcon}, 'payload', e.attributes ->> 'payload'),
   array[${vcon}], e.event_type, e.created_by, e.created_at + g, 'STORED'
 from events e, generate_series($2::bigint, $3::bigint) g where e.id = $1`;
-  const counted = `with added as (${insert} returning tenant_id, trails)
-insert into event_trail_counts (tenant_id, trail, n)
-select tenant_id, trail, count(*) from (
-  select tenant_id, unnest(trails) as trail from added
-  union all select tenant_id, '' from added
-) t group by tenant_id, trail order by tenant_id, trail
-on conflict (tenant_id, trail) do update set n = event_trail_counts.n + excluded.n`;
-  return { insert: async () => counted, table: "events" };
+  return { insert: async () => withTrailCounts(insert), table: "events" };
 }
 
 /** The uuid of the k-th vCon `seedStoredVconEvents` files events under (as PostgreSQL's md5(…)::uuid writes it). */

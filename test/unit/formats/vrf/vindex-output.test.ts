@@ -16,7 +16,7 @@ import {
   vrfVerify,
 } from "../../../../src/formats/vrf/index.js";
 import { affineU, candidatePoint, legendre } from "../../../../src/formats/vrf/montgomery.js";
-import { hex, perCall, unhex, VINDEX_VECTORS } from "./vindex-vectors.js";
+import { hex, perCall, SMALL_ORDER, unhex, VINDEX_VECTORS } from "./vindex-vectors.js";
 
 const Point = ed25519.Point;
 const Fp = Point.Fp;
@@ -171,15 +171,6 @@ describe("the x-only candidate test judges as the strict decode does", () => {
     for (const a of values) expect(legendre(a), a.toString()).toBe(euler(a));
   });
 });
-
-// Points of small order: the identity, of order 2, both of order 4, one of order 8.
-const SMALL_ORDER = [
-  `01${"00".repeat(31)}`,
-  `ec${"ff".repeat(30)}7f`,
-  "00".repeat(32),
-  `${"00".repeat(31)}80`,
-  "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
-];
 
 describe("refusals are VrfErrors, not crashes", () => {
   const [v] = VINDEX_VECTORS as [(typeof VINDEX_VECTORS)[number]];

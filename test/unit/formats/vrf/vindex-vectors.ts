@@ -82,3 +82,13 @@ export function perCall(fn: (i: number) => unknown, n: number): number {
   for (let i = 0; i < n; i++) fn(i);
   return ((performance.now() - start) * 1000) / n;
 }
+
+// Encodings of points of small order (the torsion of edwards25519): the identity, the point of
+// order 2, both of order 4 and one of order 8. The tests check each decodes and is of small order.
+export const SMALL_ORDER: readonly string[] = [
+  `01${"00".repeat(31)}`,
+  `ec${"ff".repeat(30)}7f`,
+  "00".repeat(32),
+  `${"00".repeat(31)}80`,
+  "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
+];
