@@ -37,7 +37,7 @@ const logOfRecord = (r: PublicRecord) => {
 };
 
 /** The log entry a record is at, as its commit states it (the verifier proves it by its receipts). */
-export function entryOfRecord(r: PublicRecord): { log: string; entry: number } | undefined {
+function entryOfRecord(r: PublicRecord): { log: string; entry: number } | undefined {
   const index = logIndexOf(commitOf(r)?.index);
   if (index === undefined) return undefined;
   try {

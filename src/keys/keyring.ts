@@ -115,7 +115,7 @@ function rotatable(purpose: string): boolean {
  * a key reads it before (`GroupCommit`'s `prepare`).
  */
 /** The key store purpose of the verifiable index's VRF key. */
-export const VINDEX_VRF_KEY = "vindex-vrf";
+const VINDEX_VRF_KEY = "vindex-vrf";
 
 export class Keyring {
   private readonly cache = new Map<string, Promise<LoadedKey>>();

@@ -157,21 +157,6 @@ export async function latestRevision(db: Queryable, tenantId: string): Promise<R
   return rows[0] && revision(rows[0]);
 }
 
-/** The revision made at a log size, or the newest one at or below it (`atMost`). */
-export async function revisionAt(
-  db: Queryable,
-  tenantId: string,
-  logSize: number,
-  atMost = false,
-): Promise<RevisionRow | undefined> {
-  const rows = await db.query<RevisionRow>(
-    `select ${REVISION_COLUMNS} from vindex_revisions where tenant_id = $1 and log_size ${atMost ? "<=" : "="} $2
-     order by log_size desc limit 1`,
-    [tenantId, logSize],
-  );
-  return rows[0] && revision(rows[0]);
-}
-
 /** Revisions [from, to) of the output log, in order. */
 export async function revisionsBetween(
   db: Queryable,

@@ -23,7 +23,7 @@ export interface SignedLogHead {
 }
 
 /** What the map function reads of a stored entry; undefined for an entry that is no record (a period's). */
-export function mapInputOfFacts(f: IndexFacts): MapInput | undefined {
+function mapInputOfFacts(f: IndexFacts): MapInput | undefined {
   if (f.kind === "period") return undefined;
   return {
     kind: f.kind === "asset_event" ? "asset-event" : "asset-free-event",
@@ -34,7 +34,7 @@ export function mapInputOfFacts(f: IndexFacts): MapInput | undefined {
 }
 
 /** The index entries of log entries, with the salts of positions the index has not seen. */
-export function entriesOf(
+function entriesOf(
   log: string,
   facts: readonly IndexFacts[],
   positions: IndexPositions,
@@ -66,7 +66,7 @@ export interface IndexParts {
 }
 
 /** Entries filed by one revision at most: an index behind its log (a log older than the index) catches up over the stored checkpoints, a bounded step per seal. */
-export const REVISION_STEP = 20_000;
+const REVISION_STEP = 20_000;
 
 /**
  * Makes the index's revision at a log checkpoint just signed, in the seal's transaction (under the

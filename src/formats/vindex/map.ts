@@ -9,7 +9,7 @@ import { type ApiRecord, kindOf, signedAttributes } from "../record/api-record.j
 import { canonicalSubject, isVconSubject } from "../vcon/subject.js";
 
 /** The version string bound into every VRF input and the index's documentation. */
-export const VINDEX_V1 = "vindex/v1";
+const VINDEX_V1 = "vindex/v1";
 
 /** What the map function reads of a record. */
 export interface MapInput {
@@ -44,7 +44,7 @@ export function indexKeys(input: MapInput): string[] {
 const ASSET_OF = /^(?:public)?assets\/([0-9a-fA-F-]{36})\/events\//;
 
 /** The map function's input read from a record as the API returns it (undefined: not a record). */
-export function mapInputOf(record: ApiRecord): MapInput | undefined {
+function mapInputOf(record: ApiRecord): MapInput | undefined {
   const kind = kindOf(record);
   if (!kind) return undefined;
   const attrs = signedAttributes(record);

@@ -33,9 +33,6 @@ function defaultHash(tag: Uint8Array, alpha: Uint8Array): Uint8Array {
   return sha512(m);
 }
 
-/** The tag hashed keys are hashed under, for a caller hashing with its own SHA-512. */
-export const HASHED_KEY_TAG: Uint8Array = HASHED_TAG;
-
 /**
  * A key's position and salt as a verifier derives them: from the VRF proof the lookup carries,
  * checked against the VRF key the signed revision names, or, for a hashed key, from the key alone

@@ -16,7 +16,7 @@ import type { Completeness, ProvenLog } from "./report.js";
 // entry by entry (docs/evidence-bundle.md, "Complete as of a log size").
 
 /** What a bundle without a proven lookup cannot show, in `not_checked`. */
-export const NOT_PROVEN_COMPLETE =
+const NOT_PROVEN_COMPLETE =
   "completeness: the bundle proves the records it holds are in the log; nothing proves the log holds no other record of this subject (records may have been left out)";
 
 /** What the completeness step reads besides the lookups: the bundle, its checked records and checkpoints. */
