@@ -88,9 +88,19 @@ export async function missingFreeEvents(
   const out: PublicRecord[] = [];
   for (const id of ids) {
     const record = await api.json<PublicRecord>(`/archivist/v1/${id}`);
+    // A registered statement's RFC 9162 leaf is its payload's hash, which the bundle's verifier
+    // does not recompute from the record: such a vCon's bundle goes without its lookup (not proven
+    // complete) rather than with a record whose receipt it would call tampered.
+    if (registered(record)) return [];
     if (recordIndexKeys(record).includes(lookup.key)) out.push(record);
   }
   return out;
+}
+
+/** A registered SCITT statement's event (its signed attributes name the statement's issuer). */
+function registered(record: PublicRecord): boolean {
+  const attrs = record.attributes as Record<string, unknown> | undefined;
+  return typeof attrs?.scitt_issuer === "string" || record.event_type === "scitt_statement";
 }
 
 /**
