@@ -35,11 +35,7 @@ const conflict = (message: string) => new ApiError("conflict", message);
 /** What a proof answers for a node the database no longer holds: `node` names it. */
 type MissingNode = (node: string) => Error;
 
-/**
- * A missing node where nothing is signed from it (a log entry's path, a consistency proof): the
- * service wrote every node with its entry, so only a writer of the database removes one. Answered
- * 503 naming the node, as a damaged store is (never a 500): the path cannot be made until it is back.
- */
+/** A node missing where nothing is signed from it: removed by a database writer, answered 503 (never 500). */
 const missingInternally: MissingNode = (node) =>
   new ApiError("unavailable", `${node} is missing from the database: the log's stored nodes are damaged`);
 
