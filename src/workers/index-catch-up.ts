@@ -2,6 +2,7 @@ import type { Ctx } from "../context.js";
 import { lockLog } from "../store/ledger.js";
 import { latestCheckpoint } from "../store/tlog-checkpoints.js";
 import { logsWithIndexBehind } from "../store/vindex.js";
+import type { Ed25519Signing } from "../vindex/output-log.js";
 import type { CheckpointKeys } from "./checkpoint.js";
 import { loadSealKeys } from "./seal-keys.js";
 
@@ -16,18 +17,26 @@ export async function catchUpIndexes(ctx: Ctx, checkpointKeys: CheckpointKeys): 
   const { checkpoint } = await loadSealKeys(ctx, checkpointKeys);
   for (const tenantId of behind) {
     if (ctx.logGuard.isHeld(tenantId) || ctx.vindex.writer.failing(tenantId)) continue;
-    await ctx.db.transaction(async (tx) => {
-      await lockLog(tx, tenantId);
-      const cp = await latestCheckpoint(tx, tenantId);
-      if (!cp) return;
-      const root = await ctx.logGuard.basis.checkpointRoot("index_checkpoint", cp);
-      await ctx.vindex.writer.atSeal(
-        tx,
-        tenantId,
-        { origin: cp.origin, size: cp.size, root },
-        checkpoint.signing.ed25519,
-        ctx.logGuard.basis,
-      );
-    });
+    // One log's fault (a checkpoint whose signature does not verify: refused and logged) is that
+    // log's: the others are caught up on.
+    await catchUp(ctx, tenantId, checkpoint.signing.ed25519).catch((err: unknown) =>
+      ctx.log.warn({ err, log: `tenant/${tenantId}` }, "the index was not caught up"),
+    );
   }
+}
+
+async function catchUp(ctx: Ctx, tenantId: string, keys: Ed25519Signing): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    await lockLog(tx, tenantId);
+    const cp = await latestCheckpoint(tx, tenantId);
+    if (!cp) return;
+    const root = await ctx.logGuard.basis.checkpointRoot("index_checkpoint", cp);
+    await ctx.vindex.writer.atSeal(
+      tx,
+      tenantId,
+      { origin: cp.origin, size: cp.size, root },
+      keys,
+      ctx.logGuard.basis,
+    );
+  });
 }
