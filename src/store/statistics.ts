@@ -38,8 +38,14 @@ const STALE = `
 /** Pages a table may grow past its last analysis before it is analysed again, whatever its size. */
 const FLOOR_PAGES = 16;
 
-/** The values (rows × columns) one statement may sample: 50–100 ms of the engine's time on a busy two-core guest. */
-const SAMPLE_VALUES = 30_000;
+/**
+ * The values (rows × columns) one statement may sample: 20–40 ms of the engine's time on a two-core guest.
+ * A write that arrives during a statement waits for it, so this bounds what a pass adds to a write: at
+ * 30,000 (50–100 ms) writes overlapping a pass had 2.1–3.2× the p99 of the others at two writers;
+ * at 10,000, 1.4–1.7× (bench/statistics-stall.ts, CONCURRENCY=2, issue 71). Below it (5,000) passes
+ * only grew longer.
+ */
+const SAMPLE_VALUES = 10_000;
 
 /** A table never analysed is taken for a big one past this size: its rows are not known yet. */
 const UNKNOWN_BYTES = 1 << 20;
@@ -97,11 +103,10 @@ export function samplePlan(t: Omit<StaleTable, "name">): { target: number; colum
     (Math.min(rows ?? Number.POSITIVE_INFINITY, 300 * target) * n) / SAMPLE_VALUES,
   );
   if (statements <= 1) return { target, columns: [t.columns] };
-  const each = Math.ceil(n / statements);
-  return {
-    target,
-    columns: Array.from({ length: Math.ceil(n / each) }, (_, i) => t.columns.slice(i * each, (i + 1) * each)),
-  };
+  // Evenly: the statements' sizes differ by one column at most.
+  const parts = Math.min(n, statements);
+  const at = (i: number) => Math.round((i * n) / parts);
+  return { target, columns: Array.from({ length: parts }, (_, i) => t.columns.slice(at(i), at(i + 1))) };
 }
 
 function targetOf(rows: number | undefined, bytes: number, columns: number): number {

@@ -73,21 +73,21 @@ describe("the embedded engine's statistics", () => {
     expect(await analyzeStale(q)).toEqual(["big", "small"]);
     expect(await buckets("big")).toBe(11);
     expect(await buckets("small")).toBe(101);
-    // Grown by a fifth: 30,000 values of its 10 columns, 3,000 rows (a target of 10) in one statement.
+    // Grown by a fifth: 30,000 values of its 10 columns, 3,000 rows (a target of 10) in three statements.
     await fillBig(40_001, 48_000);
     expect(samplePlan((await stale("big")) as Parameters<typeof samplePlan>[0])).toEqual({
       target: 10,
-      columns: [["a", "b", ...Array.from({ length: 8 }, (_, i) => `c${i}`)]],
+      columns: [["a", "b", "c0"], ["c1", "c2", "c3", "c4"], ["c5", "c6", "c7"]],
     });
     expect(await analyzeStale(q)).toEqual(["big"]);
     expect(await buckets("big")).toBe(11);
-    // A table of 30 columns: 3,000 rows of them in three statements, every column analysed.
+    // A table of 30 columns: 3,000 rows of them in nine statements, every column analysed.
     const many = Array.from({ length: 29 }, (_, i) => `w${i}`);
     await db.exec(`create table wide (a int, ${many.map((c) => `${c} int`).join(", ")})`);
     await db.exec(
       `insert into wide select g, ${many.map(() => "g").join(", ")} from generate_series(1, 20000) g`,
     );
-    expect(samplePlan((await stale("wide")) as Parameters<typeof samplePlan>[0]).columns.length).toBe(3);
+    expect(samplePlan((await stale("wide")) as Parameters<typeof samplePlan>[0]).columns.length).toBe(9);
     expect(await analyzeStale(q)).toEqual(["wide"]);
     const analysed = await db.query<{ attname: string; n: number }>(
       "select attname, array_length((histogram_bounds::text)::int[], 1) as n from pg_stats where tablename = 'wide'",
@@ -121,22 +121,27 @@ describe("the embedded engine's statistics", () => {
       target: 10,
       columns: [3],
     });
-    // Rows as last analysed, grown with the table: 1,200 of 23 columns is 27,600 values, all sampled.
-    expect(plan({ bytes: 2 * MB, analysedBytes: MB, reltuples: 600, columns: named(23) })).toEqual({
+    // Rows as last analysed, grown with the table: 400 of 23 columns is 9,200 values, all sampled.
+    expect(plan({ bytes: 2 * MB, analysedBytes: MB, reltuples: 200, columns: named(23) })).toEqual({
       target: 100,
       columns: [23],
     });
-    // 2,000 of them is 46,000: all sampled at the least target (3,000 rows), in two statements.
+    // 1,200 of them is 27,600: all sampled at the least target (3,000 rows), in three even statements.
+    expect(plan({ bytes: 2 * MB, analysedBytes: MB, reltuples: 600, columns: named(23) })).toEqual({
+      target: 10,
+      columns: [8, 7, 8],
+    });
+    // 2,000 of them is 46,000: five statements.
     expect(plan({ bytes: 2 * MB, analysedBytes: MB, reltuples: 1000, columns: named(23) })).toEqual({
       target: 10,
-      columns: [12, 11],
+      columns: [5, 4, 5, 4, 5],
     });
-    expect(plan(table(1))).toEqual({ target: 100, columns: [1] });
-    // The MMR's nodes (3 columns) and the log's entries (7): 30,000 values at a lower target.
-    expect(plan(table(3))).toEqual({ target: 33, columns: [3] });
-    expect(plan(table(7))).toEqual({ target: 14, columns: [7] });
-    // The records (23): 3,000 rows at the least target hold 69,000, so three statements of the columns.
-    expect(plan(table(23))).toEqual({ target: 10, columns: [8, 8, 7] });
+    expect(plan(table(1))).toEqual({ target: 33, columns: [1] });
+    // The MMR's nodes (3 columns): 10,000 values at a lower target; the log's entries (7) at the least, in three.
+    expect(plan(table(3))).toEqual({ target: 11, columns: [3] });
+    expect(plan(table(7))).toEqual({ target: 10, columns: [2, 3, 2] });
+    // The records (23): 3,000 rows at the least target hold 69,000, so seven statements of the columns.
+    expect(plan(table(23))).toEqual({ target: 10, columns: [3, 4, 3, 3, 3, 4, 3] });
     expect(samplePlan(table(23)).columns.flat()).toEqual(named(23));
   });
 });
