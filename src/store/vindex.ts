@@ -1,4 +1,5 @@
 import { mmrIndexOfLeaf } from "../formats/mmr/indices.js";
+import { hashesParam, plainArrayParam } from "./bulk-params.js";
 import type { Queryable } from "./db.js";
 
 /** What the map function reads of one log entry (docs/complete-trails.md, "The map function"). */
@@ -56,25 +57,37 @@ export interface IndexEntryRow {
   log_index: number;
 }
 
-/** Files entries under positions, and records each new position's salt (both kept once). */
+/**
+ * Files entries under positions, and records each new position's salt (both kept once), in one
+ * statement: positions and salts go as one binary buffer each, sliced by the statement, the
+ * indices as an array literal (`bulk-params.ts`); written element by element, every position as
+ * quoted hex, node-postgres spent more on them than the index's own hashing.
+ */
 export async function insertIndexEntries(
   tx: Queryable,
   tenantId: string,
   entries: IndexEntryRow[],
   salts: Array<{ position: Uint8Array; salt: Uint8Array }>,
 ): Promise<void> {
-  if (salts.length > 0)
-    await tx.query(
-      `insert into vindex_positions (tenant_id, position, salt)
-       select $1, * from unnest($2::bytea[], $3::bytea[]) on conflict do nothing`,
-      [tenantId, salts.map((s) => Buffer.from(s.position)), salts.map((s) => Buffer.from(s.salt))],
-    );
-  if (entries.length > 0)
-    await tx.query(
-      `insert into vindex_entries (tenant_id, position, log_index)
-       select $1, * from unnest($2::bytea[], $3::bigint[]) on conflict do nothing`,
-      [tenantId, entries.map((e) => Buffer.from(e.position)), entries.map((e) => e.log_index)],
-    );
+  if (entries.length === 0 && salts.length === 0) return;
+  await tx.query(
+    `with salts as (
+       insert into vindex_positions (tenant_id, position, salt)
+       select $1, substring($2::bytea from i * 32 + 1 for 32), substring($3::bytea from i * 32 + 1 for 32)
+       from generate_series(0, length($2::bytea) / 32 - 1) as i
+       on conflict do nothing)
+     insert into vindex_entries (tenant_id, position, log_index)
+     select $1, substring($4::bytea from (o::int - 1) * 32 + 1 for 32), x
+     from unnest($5::bigint[]) with ordinality as e(x, o)
+     on conflict do nothing`,
+    [
+      tenantId,
+      hashesParam(salts.map((s) => s.position)),
+      hashesParam(salts.map((s) => s.salt)),
+      hashesParam(entries.map((e) => e.position)),
+      plainArrayParam(entries.map((e) => e.log_index)),
+    ],
+  );
 }
 
 /** The entries filed for log entries [from, to), in log order, with their positions' salts. */

@@ -1,4 +1,3 @@
-import { toHex } from "../formats/crypto/bytes.js";
 import * as rfc9162 from "../formats/rfc9162/index.js";
 import { indexKeys, indexOrigin, type MapInput } from "../formats/vindex/map.js";
 import type { Queryable } from "../store/db.js";
@@ -13,7 +12,7 @@ import {
 import type { IndexBasis, IndexStates } from "./index-states.js";
 import { appendRevision, type Ed25519Signing, outputRoot, signIndexCheckpoint } from "./output-log.js";
 import type { IndexPositions } from "./positions.js";
-import type { FiledEntry } from "./tenant-index.js";
+import { type FiledEntry, positionKey } from "./tenant-index.js";
 
 /** The log checkpoint a revision is bound to, as the seal signed it. */
 export interface SignedLogHead {
@@ -49,9 +48,10 @@ function entriesOf(
     for (const key of indexKeys(input)) {
       const { position, salt } = positions.of(log, key);
       entries.push({ position, log_index: f.leaf_index, salt });
-      const hex = toHex(position);
-      if (!known(position) && !fresh.has(hex)) {
-        fresh.add(hex);
+      if (known(position)) continue;
+      const k = positionKey(position);
+      if (!fresh.has(k)) {
+        fresh.add(k);
         salts.push({ position, salt });
       }
     }

@@ -72,7 +72,7 @@ describe(`the index killed mid-work (${testEngine()})`, () => {
     const logKey = await until(async () => {
       const r = await fetch(`${url}/archivist/v1/merklelogs/${tenant}/tlog/key`);
       return r.status === 200 ? (await r.text()).trim() : undefined;
-    });
+    }, 60_000);
     for (const vcon of VCONS) {
       const { lookup, entries } = await until(async () => {
         const r = await fetch(`${url}/archivist/v1/vindex/lookup?key=vcon://${vcon}`, { headers });
