@@ -1,6 +1,6 @@
 import { Command as Cli } from "commander";
 import { CodedError } from "../formats/coded-error.js";
-import type { ConsentAnswer } from "../lookup/consent-build.js";
+import type { ConsentAnswer } from "../lookup/evidence/consent-build.js";
 import { recordReceiptVerdict, serviceKeysFor } from "../lookup/keyed-verdict.js";
 import { LookupError } from "../lookup/public-api.js";
 import { vconUuidOf } from "../lookup/vcon.js";

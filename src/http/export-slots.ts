@@ -2,7 +2,7 @@ import { ApiError } from "../errors/api-error.js";
 
 /**
  * Evidence bundles being built, per tenancy, up to a limit: one bundle reads a whole trail
- * (hundreds of in-process requests), so a tenancy asking for many at once is answered 429 with
+ * (hundreds of reads), so a tenancy asking for many at once is answered 429 with
  * Retry-After rather than let its exports hold the service (and other tenancies' requests).
  */
 export class ExportSlots {

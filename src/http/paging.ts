@@ -2,8 +2,9 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { decodePageToken, encodePageToken, type PageState } from "../core/api/page-token.js";
 import { badRequest } from "../errors/api-error.js";
 
-const DEFAULT_PAGE_SIZE = 50;
-const MAX_PAGE_SIZE = 500;
+/** A list's page when the request names no size, and the largest it may name. */
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 500;
 
 /** The effective listing: from a page token when one is sent, else from this request. */
 export interface Listing {

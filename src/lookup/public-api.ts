@@ -23,8 +23,8 @@ export class LookupError extends CodedError<"LOOKUP_FAILED"> {
   }
 }
 
-// Lists stop here: an auditor's look-up is small, and a runaway listing must not hang the page.
-const MAX_PAGES = 50;
+/** Lists stop here: an auditor's look-up is small, and a runaway listing must not hang the page. */
+export const MAX_LIST_PAGES = 50;
 
 /** How a look-up reaches the service: a fetch taking the request's headers and signal. */
 export type LookupFetch = (
@@ -179,7 +179,7 @@ export class PublicApi {
   async list(path: string, collection: string): Promise<PublicRecord[]> {
     const out: PublicRecord[] = [];
     let token = "";
-    for (let page = 0; page < MAX_PAGES; page++) {
+    for (let page = 0; page < MAX_LIST_PAGES; page++) {
       const sep = path.includes("?") ? "&" : "?";
       const url = token ? `${path}${sep}page_token=${encodeURIComponent(token)}` : path;
       const body = await this.json<Record<string, unknown>>(url);
@@ -188,7 +188,7 @@ export class PublicApi {
       token = typeof body.next_page_token === "string" ? body.next_page_token : "";
       if (!token) return out;
     }
-    throw new LookupError(`${path} has more than ${MAX_PAGES} pages; narrow the look-up`);
+    throw new LookupError(`${path} has more than ${MAX_LIST_PAGES} pages; narrow the look-up`);
   }
 
   /** The keys receipts are checked with: the pinned ones when the caller pinned any, else the fetched ones. */

@@ -1,10 +1,7 @@
-import type { FastifyRequest } from "fastify";
+import type { Principal } from "../../context.js";
 import { nodePublicKeyFromJwk } from "../../core/node/crypto.js";
-import { ApiError } from "../../errors/api-error.js";
 import { pathUuid } from "../../errors/path-uuid.js";
-import { isUuid } from "../../formats/ids.js";
-import { LookupError } from "../../lookup/public-api.js";
-import { receiptsOfRecords } from "../../services/ledger/receipts-in-bulk.js";
+import { type BundleSubject, buildBundle } from "../../lookup/evidence/bundle-build.js";
 import { cannotEvaluate } from "../../verify/house.js";
 import {
   BundleError,
@@ -14,38 +11,12 @@ import {
   type VerificationVerdict,
   verifyBundle,
 } from "../../verify/index.js";
-import { type BundleSubject, buildBundle, type ReceiptSource, type SourcedReceipt } from "../bundle-build.js";
-import { callersApi } from "../callers-api.js";
+import { answerGathering, CallerEvidence } from "../caller-evidence.js";
 import type { HttpDeps } from "../deps.js";
 import { ExportSlots } from "../export-slots.js";
 import type { RouteTable } from "../route.js";
 
 const group = "evidencev1";
-
-/**
- * The records' receipts read from the ledger many at a time. The records are those the
- * caller's own listing gave (so the caller may read each, as the receipt routes would check),
- * and the receipts are what those routes answer for them: a 1,001-record bundle took 2,002
- * requests through the routes, each a few reads, and most of the gathering's time.
- */
-function ledgerReceipts(d: HttpDeps): ReceiptSource {
-  return {
-    async receipts(identities, profile) {
-      const ids = identities.map((identity) => identity.slice(identity.lastIndexOf("/") + 1).toLowerCase());
-      const made = await receiptsOfRecords(
-        d.ctx,
-        ids.filter((id) => isUuid(id)),
-        profile,
-      );
-      const out = new Map<string, SourcedReceipt>();
-      identities.forEach((identity, i) => {
-        const r = made.get(ids[i] as string);
-        if (r) out.set(identity, r);
-      });
-      return out;
-    },
-  };
-}
 
 /** The roots the service judges its own evidence under: none of the caller's, and it says so. */
 const SERVICE_VIEW: TrustRoots = {
@@ -75,18 +46,12 @@ function serviceVerdict(bundle: EvidenceBundle): VerificationVerdict {
   }
 }
 
-async function bundleOf(req: FastifyRequest, d: HttpDeps, subject: BundleSubject) {
-  try {
-    const bundle = await buildBundle(callersApi(req, d.ctx.baseUrl), subject, new Date(), ledgerReceipts(d));
-    return { ...bundle, service_verdict: serviceVerdict(bundle) };
-  } catch (err) {
-    // The gathering's requests count against the caller's rate limit like any others.
-    if (err instanceof LookupError && err.status === 429)
-      throw new ApiError("rate_limited", `gathering the evidence went over the rate limit: ${err.message}`);
-    // What the caller cannot read is reported as not found: a bundle never says more than a list would.
-    if (err instanceof LookupError) throw new ApiError("not_found", err.message);
-    throw err;
-  }
+/** The caller's bundle, gathered in-process as the caller, with the service's own verdict on it. */
+async function bundleOf(d: HttpDeps, caller: Principal, subject: BundleSubject) {
+  const bundle = await answerGathering("gathering the evidence", () =>
+    buildBundle(new CallerEvidence(d, caller), subject, new Date()),
+  );
+  return { ...bundle, service_verdict: serviceVerdict(bundle) };
 }
 
 /** Evidence bundles: a trail with its receipts, seals, consistency proofs and keys, in one file. */
@@ -100,13 +65,13 @@ export function evidenceRoutes(t: RouteTable, d: HttpDeps): void {
       group,
       auth: "token",
       summary,
-      handler: async ({ principal, params, req, res }) => {
+      handler: async ({ principal, params, res }) => {
         const uuid = pathUuid(params.uuid, kind === "asset" ? "asset" : "vCon");
         slots ??= new ExportSlots(d.ctx.config.exportsPerTenancy);
         // A vCon's consent is decided by the records of the tenancy exporting it (its holder).
         const subject: BundleSubject =
           kind === "vcon" ? { kind, uuid, holder: `tenant/${principal.tenantId}` } : { kind, uuid };
-        const bundle = await slots.run(principal.tenantId, () => bundleOf(req, d, subject));
+        const bundle = await slots.run(principal.tenantId, () => bundleOf(d, principal, subject));
         return res
           .header("content-type", "application/json")
           .header("content-disposition", `attachment; filename="evidence-${kind}-${uuid}.json"`)

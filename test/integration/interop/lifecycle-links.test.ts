@@ -4,7 +4,7 @@ import { signSign1 } from "../../../src/core/log/sign1.js";
 import { type CborValue, decodeCbor } from "../../../src/formats/cbor/index.js";
 import { decodeSign1, HEADER, verifySign1 } from "../../../src/formats/cose/index.js";
 import { publicKeyFromJwk } from "../../../src/formats/crypto/public-key.js";
-import type { ConsentAnswer } from "../../../src/lookup/consent-build.js";
+import type { ConsentAnswer } from "../../../src/lookup/evidence/consent-build.js";
 import { parseBundle, verifyBundle } from "../../../src/verify/bundle/index.js";
 import { bundleConsentReport, keysFromKeySet } from "../../../src/verify/index.js";
 import { consentReport } from "../../../src/verify/lifecycle/report.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { consentCommand } from "../../../src/cli/consent.js";
-import type { ConsentAnswer } from "../../../src/lookup/consent-build.js";
+import type { ConsentAnswer } from "../../../src/lookup/evidence/consent-build.js";
 import { grantAccess } from "../../helpers/access-policy.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { forSuite, twoTenancies } from "../../helpers/service.js";

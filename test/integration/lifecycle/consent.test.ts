@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { consentCommand } from "../../../src/cli/consent.js";
-import type { ConsentAnswer } from "../../../src/lookup/consent-build.js";
+import type { ConsentAnswer } from "../../../src/lookup/evidence/consent-build.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/index.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { createAsset } from "../../helpers/records.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ConsentAnswer } from "../../../src/lookup/consent-build.js";
+import type { ConsentAnswer } from "../../../src/lookup/evidence/consent-build.js";
 import { serviceForSuite } from "../../helpers/service.js";
 import { exportedBundle } from "../../helpers/vcon-bundle.js";
 import { newAsset, untilSealed, vconEvent } from "../../helpers/vcon-event.js";

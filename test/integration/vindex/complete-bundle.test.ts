@@ -6,6 +6,10 @@ import { exportCommand } from "../../../src/cli/export.js";
 import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
 import { leafIndexOfMmrIndex } from "../../../src/formats/mmr/index.js";
 import type { IndexLookup } from "../../../src/formats/vindex/lookup-format.js";
+import { type BundleSubject, buildBundle } from "../../../src/lookup/evidence/bundle-build.js";
+import { buildConsent, type ConsentAnswer } from "../../../src/lookup/evidence/consent-build.js";
+import { FetchedEvidence } from "../../../src/lookup/evidence/fetched.js";
+import { PublicApi } from "../../../src/lookup/public-api.js";
 import type { BundleReport, EvidenceBundle } from "../../../src/verify/index.js";
 import { applicationSubject, grantAccess } from "../../helpers/access-policy.js";
 import { runCli } from "../../helpers/cli-output.js";
@@ -64,6 +68,41 @@ function edited(name: string, edit: (b: EvidenceBundle) => void): string {
   const out = join(dir, name);
   writeFileSync(out, JSON.stringify(b));
   return out;
+}
+
+/** The route's bundle for `caller`, and the one its own reads make over HTTP, a route at a time. */
+async function gatheredBoth(caller: string, subject: BundleSubject) {
+  const path = subject.kind === "vcon" ? `vcons/${subject.uuid}` : `assets/${subject.uuid}`;
+  const res = await s.api(`/archivist/v1/evidence/${path}`, { token: caller });
+  expect(res.status, await res.clone().text()).toBe(200);
+  const { service_verdict, ...route } = (await res.json()) as EvidenceBundle & {
+    service_verdict: BundleReport;
+  };
+  const holder = route.subject.holder;
+  const reads = await buildBundle(
+    new FetchedEvidence(new PublicApi(s.url, { tokens: caller })),
+    subject.kind === "vcon" ? { ...subject, holder } : subject,
+    new Date(route.created_at),
+  );
+  // An asset is read as it is at the time of the read: the one field a later read changes.
+  reads.assets.forEach((a, i) => {
+    (a as { at_time?: unknown }).at_time = (route.assets[i] as { at_time?: unknown } | undefined)?.at_time;
+  });
+  return { route, reads, verdict: service_verdict };
+}
+
+/**
+ * The route's bundle for `caller` beside the one its own reads make (`FetchedEvidence`), which
+ * the service's in-process reads are held to: read again while they differ, since the anchorer
+ * may confirm a record between the two gatherings, until they agree or 30 s have passed.
+ */
+async function routeAndReads(caller: string, subject: BundleSubject) {
+  const end = Date.now() + 30_000;
+  for (;;) {
+    const both = await gatheredBoth(caller, subject);
+    if (JSON.stringify(both.route) === JSON.stringify(both.reads) || Date.now() > end) return both;
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 async function postAssetFreeEvent(): Promise<string> {
@@ -235,11 +274,55 @@ describe(`a vCon's evidence bundle proven complete by the verifiable index (${te
       asset_attributes_write: [],
       ...applicationSubject(reader.clientId),
     });
-    const res = await s.api(`/archivist/v1/evidence/vcons/${vcon}`, { token: reader.token });
-    expect(res.status).toBe(200);
-    const b = (await res.json()) as EvidenceBundle & { service_verdict: BundleReport };
-    expect(b.records).toHaveLength(19);
-    expect(b.index).toBeUndefined();
-    expect(b.service_verdict.summary).toContain("not proven complete: the bundle carries no index lookup");
+    const { route, reads, verdict } = await routeAndReads(reader.token, { kind: "vcon", uuid: vcon });
+    expect(route.records).toHaveLength(19);
+    expect(route.index).toBeUndefined();
+    expect(verdict.summary).toContain("not proven complete: the bundle carries no index lookup");
+    // No more than the reader's own reads, route by route, give it: the same bytes.
+    expect(JSON.stringify(route)).toBe(JSON.stringify(reads));
+  });
+
+  it("gives a narrower reader its own reads' events, attributes and consent, and no more", async () => {
+    const narrow = await plainApplication(s, token, { display_name: "reads the vCon's consent" });
+    const granted = ["vcon_created", "vcon_consent_accepted", "vcon_consent_revoked"];
+    await grantAccess(s, token, "the vCon's consent records", "attributes.team=complete", {
+      asset_attributes_read: ["arc_display_type"],
+      event_arc_display_type_read: granted,
+      behaviours: [],
+      event_arc_display_type_write: [],
+      asset_attributes_write: [],
+      ...applicationSubject(narrow.clientId),
+    });
+    const { route, reads } = await routeAndReads(narrow.token, { kind: "vcon", uuid: vcon });
+    expect(
+      route.records.map(({ record }) => (record.event_attributes as Record<string, string>).vcon_operation),
+    ).toEqual(granted);
+    expect((route.assets[0] as { attributes: Record<string, unknown> }).attributes).toEqual({
+      arc_display_type: "vcon",
+    });
+    expect(route.index).toBeUndefined();
+    expect(JSON.stringify(route)).toBe(JSON.stringify(reads));
+    // The consent route's answer is the one its own reads derive.
+    const consent = await s.api(`/archivist/v1/consent/vcons/${vcon}`, { token: narrow.token });
+    expect(consent.status).toBe(200);
+    const answer = (await consent.json()) as ConsentAnswer;
+    expect(answer.records.map((r) => r.role)).toEqual(["grant", "revocation"]);
+    const derived = await buildConsent(
+      new FetchedEvidence(new PublicApi(s.url, { tokens: narrow.token })),
+      vcon,
+      tenantLog,
+    );
+    expect(answer).toEqual(JSON.parse(JSON.stringify(derived)));
+  });
+
+  it("is, for the tenancy's administrator, the bundle its own reads make, byte for byte", async () => {
+    for (const subject of [
+      { kind: "vcon", uuid: vcon },
+      { kind: "asset", uuid: assetId.replace("assets/", "") },
+    ] as const) {
+      const { route, reads } = await routeAndReads(token, subject);
+      expect(route.index).toHaveLength(1);
+      expect(JSON.stringify(route)).toBe(JSON.stringify(reads));
+    }
   });
 });

@@ -1,12 +1,13 @@
-import { leafIndexOfMmrIndex } from "../formats/mmr/index.js";
-import { commitOf, logIndexOf } from "../formats/record/api-record.js";
-import type { IndexLookup } from "../formats/vindex/lookup-format.js";
-import { recordIndexKeys } from "../formats/vindex/map.js";
-import { LookupError, type PublicApi, type PublicRecord } from "../lookup/public-api.js";
+import { leafIndexOfMmrIndex } from "../../formats/mmr/index.js";
+import { commitOf, logIndexOf } from "../../formats/record/api-record.js";
+import type { IndexLookup } from "../../formats/vindex/lookup-format.js";
+import { recordIndexKeys } from "../../formats/vindex/map.js";
+import { LookupError, type PublicRecord } from "../public-api.js";
+import type { EvidenceSource } from "./source.js";
 
 // The evidence bundle's index lookup (docs/evidence-bundle.md, "Complete as of a log size"): the
-// verifiable index's answer for the subject's key, asked with the caller's own token, and the
-// records it lists that a listing of asset events does not give (a vCon's asset-free events).
+// verifiable index's answer for the subject's key, asked as the caller, and the records it lists
+// that a listing of asset events does not give (a vCon's asset-free events).
 
 /**
  * The index's answer for `key` in the caller's tenancy's log, or undefined when there is none to
@@ -14,20 +15,12 @@ import { LookupError, type PublicApi, type PublicRecord } from "../lookup/public
  * not caught up or not kept (503), any other refusal. The bundle is then not proven complete,
  * never refused; only going over the rate limit fails it, as every other step of the gathering.
  */
-export async function subjectLookup(api: PublicApi, key: string): Promise<IndexLookup | undefined> {
-  let answer: { status: number; bytes: Uint8Array };
+export async function subjectLookup(source: EvidenceSource, key: string): Promise<IndexLookup | undefined> {
   try {
-    answer = await api.get(`/archivist/v1/vindex/lookup?key=${encodeURIComponent(key)}`);
+    return await source.indexLookup(key);
   } catch (err) {
-    if (err instanceof LookupError) return undefined;
+    if (err instanceof LookupError && err.status !== 429) return undefined;
     throw err;
-  }
-  if (answer.status === 429) throw new LookupError("the index lookup answered 429", 429);
-  if (answer.status !== 200) return undefined;
-  try {
-    return JSON.parse(new TextDecoder().decode(answer.bytes)) as IndexLookup;
-  } catch {
-    return undefined;
   }
 }
 
@@ -64,7 +57,7 @@ function entriesIn(records: readonly PublicRecord[], log: string): Set<number> {
  * so it may read them), each read as the API returns it.
  */
 export async function missingFreeEvents(
-  api: PublicApi,
+  source: EvidenceSource,
   lookup: IndexLookup,
   have: readonly PublicRecord[],
 ): Promise<PublicRecord[]> {
@@ -73,10 +66,7 @@ export async function missingFreeEvents(
   const known = new Set(have.map((r) => String(r.identity)));
   let found: PublicRecord[];
   try {
-    found = await api.list(
-      `/archivist/v1/statements?subject=${encodeURIComponent(lookup.key)}&page_size=500`,
-      "statements",
-    );
+    found = await source.subjectStatements(lookup.key);
   } catch (err) {
     // A search that cannot be finished leaves the lookup unmatched, and so out of the bundle.
     if (err instanceof LookupError && err.status !== 429) return [];
@@ -87,7 +77,7 @@ export async function missingFreeEvents(
   );
   const out: PublicRecord[] = [];
   for (const id of ids) {
-    const record = await api.json<PublicRecord>(`/archivist/v1/${id}`);
+    const record = await source.freeEvent(id);
     // A registered statement's RFC 9162 leaf is its payload's hash, which the bundle's verifier
     // does not recompute from the record: such a vCon's bundle goes without its lookup (not proven
     // complete) rather than with a record whose receipt it would call tampered.

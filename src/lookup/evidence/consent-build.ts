@@ -1,3 +1,4 @@
+import { toBase64 } from "../../formats/crypto/bytes.js";
 import {
   type ConsentRole,
   consentOf,
@@ -5,8 +6,9 @@ import {
   lifecycleOrder,
   type PurposeConsent,
   purposesNamed,
-} from "../verify/house.js";
-import { LookupError, type PublicApi, type PublicRecord } from "./public-api.js";
+} from "../../verify/house.js";
+import { LookupError, type PublicRecord } from "../public-api.js";
+import type { EvidenceSource } from "./source.js";
 
 /** One consent record of the answer, with its receipt (MMR profile, base64) once sealed. */
 interface ConsentEvidence {
@@ -28,29 +30,20 @@ export interface ConsentAnswer {
   foreign: Array<{ identity: string; tenant: string; role: ConsentRole; purposes: string[] }>;
 }
 
-const b64 = (b: Uint8Array) => btoa(Array.from(b, (x) => String.fromCharCode(x)).join(""));
-
-/** Every asset event recording the vCon (its `subject`) that the caller may read, as the evidence bundle gathers them. */
-async function vconEvents(api: PublicApi, uuid: string): Promise<PublicRecord[]> {
-  return api.list(
-    `/archivist/v2/assets/-/events?event_attributes.subject=${encodeURIComponent(`vcon://${uuid}`)}`,
-    "events",
-  );
-}
-
 /**
- * The consent of one vCon, derived from the records the caller may read (through the API with
- * the caller's token, so it says no more than a list would) and decided by those of `holder`
- * alone (the caller's tenancy): for `purpose`, or for every purpose its records name; each
- * consent record with its receipt, the proof a caller checks offline.
+ * The consent of one vCon, derived from the records the caller may read (`source`: its asset
+ * events recording the vCon, as the evidence bundle gathers them, so it says no more than a list
+ * would) and decided by those of `holder` alone (the caller's tenancy): for `purpose`, or for
+ * every purpose its records name; each consent record with its receipt, the proof a caller
+ * checks offline.
  */
 export async function buildConsent(
-  api: PublicApi,
+  source: EvidenceSource,
   uuid: string,
   holder: string,
   purpose?: string,
 ): Promise<ConsentAnswer> {
-  const events = await vconEvents(api, uuid);
+  const events = await source.subjectEvents(`vcon://${uuid}`);
   if (events.length === 0) throw new LookupError(`vcon://${uuid} has no records you may read`, 404);
   // Lists answer newest first; the derivation breaks ties of acceptance time "as given", which
   // must be the order the service accepted them in: a grant and its revocation written by one
@@ -65,15 +58,13 @@ export async function buildConsent(
   for (const r of ordered) {
     const role = consentRole(r);
     if (!role || !wanted.has(r.identity)) continue;
-    const got = await api.get(`/archivist/v1/receipts/${r.identity}`);
-    // 409: not committed or not sealed yet; the record counts, its proof is to come.
-    if (got.status !== 200 && got.status !== 409)
-      throw new LookupError(`the receipt of ${r.identity} answered ${got.status}`, got.status);
+    // None yet (not committed or not sealed): the record counts, its proof is to come.
+    const receipt = await source.receipt(r.identity);
     records.push({
       record: r.record,
       role,
       purposes: r.lifecycle.purposes,
-      receipt: got.status === 200 ? b64(got.bytes) : null,
+      receipt: receipt ? toBase64(receipt) : null,
     });
   }
   const foreign = ordered.flatMap((r) => {
