@@ -1,8 +1,8 @@
+import { BUNDLE_FORMAT, BUNDLE_VERSION } from "../formats/bundle/format.js";
 import { decodeSeal } from "../formats/cose/seal.js";
 import { commitOf, logIndexOf } from "../formats/record/api-record.js";
 import { canonicalKey } from "../formats/vindex/map.js";
 import { LookupError, type PublicApi, type PublicRecord } from "../lookup/public-api.js";
-import { BUNDLE_FORMAT, BUNDLE_VERSION } from "../verify/house.js";
 import {
   type BundleCheckpoint,
   type BundleLog,

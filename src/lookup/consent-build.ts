@@ -5,7 +5,7 @@ import {
   lifecycleOrder,
   type PurposeConsent,
   purposesNamed,
-} from "../verify/house.js";
+} from "../formats/lifecycle/consent.js";
 import { LookupError, type PublicApi, type PublicRecord } from "./public-api.js";
 
 /** One consent record of the answer, with its receipt (MMR profile, base64) once sealed. */

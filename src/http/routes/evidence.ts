@@ -5,9 +5,9 @@ import { pathUuid } from "../../errors/path-uuid.js";
 import { isUuid } from "../../formats/ids.js";
 import { LookupError } from "../../lookup/public-api.js";
 import { receiptsOfRecords } from "../../services/ledger/receipts-in-bulk.js";
-import { cannotEvaluate } from "../../verify/house.js";
 import {
   BundleError,
+  cannotEvaluate,
   type EvidenceBundle,
   emptyPolicy,
   type TrustRoots,

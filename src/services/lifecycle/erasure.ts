@@ -6,6 +6,7 @@
 import type { Ctx, Principal } from "../../context.js";
 import { badRequest, forbidden, notFound } from "../../errors/api-error.js";
 import { CodedError } from "../../formats/coded-error.js";
+import { LIFECYCLE_ATTRIBUTES } from "../../formats/lifecycle/vocabulary.js";
 import { assetEventRecord } from "../../formats/record/asset-event.js";
 import { commitmentOf } from "../../formats/record/erasable.js";
 import { freeEventRecord } from "../../formats/record/free-event.js";
@@ -14,7 +15,6 @@ import { contentReferenced, deleteBlobs, heldBlobs, lockContent } from "../../st
 import type { Queryable } from "../../store/db.js";
 import { erasableRows, eraseValues, lockErasure } from "../../store/erasable-values.js";
 import type { FreeEventRow } from "../../store/free-events.js";
-import { LIFECYCLE_ATTRIBUTES } from "../../verify/house.js";
 import { writeViewFor } from "../access/caller-view.js";
 import { acceptedPrincipal } from "../identity/principals.js";
 import { type CheckedEvent, checkEvent, writingErasables } from "../records/asset-events.js";

@@ -23,7 +23,7 @@ const rooms: Record<string, [string, string, string]> = {
     "../../errors/api-error.js",
     "../../formats/cbor/index.js",
   ],
-  "verify (a look-up)": ["src/verify/w.ts", "../lookup/public-api.js", "./house.js"],
+  "verify (a look-up)": ["src/verify/w.ts", "../lookup/public-api.js", "./payload.js"],
   "formats (node:)": ["src/formats/mmr/x.ts", "node:crypto", "../crypto/sha256.js"],
   "formats (node fast paths)": ["src/formats/cose/x.ts", "../../core/node/crypto.js", "../cbor/index.js"],
   "formats (a verdict)": ["src/formats/tlog/x.ts", "../../verify/verdict/verdict.js", "./note.js"],

@@ -8,10 +8,16 @@
  * A verifier reports the profiles and `extensions` it does not know as not checked rather than
  * failing on them, and never counts them as evidence.
  */
-import type { IndexLookup } from "../../formats/vindex/lookup-format.js";
+import type { IndexLookup } from "../vindex/lookup-format.js";
 
 export const BUNDLE_FORMAT = "vcon-archivist/evidence-bundle";
 export const BUNDLE_VERSION = 1;
+
+/** True when bytes look like an evidence bundle, for picking a check. */
+export function looksLikeBundle(raw: Uint8Array): boolean {
+  const head = new TextDecoder().decode(raw.slice(0, 200));
+  return head.includes(`"${BUNDLE_FORMAT}"`);
+}
 
 /** Binary values (COSE, CBOR) are base64 strings; hashes are hex. */
 type Base64 = string;

@@ -5,7 +5,7 @@ import {
   lifecycleOperation,
   purposesOf,
   recordLifecycle,
-} from "../../../../src/verify/lifecycle/vocabulary.js";
+} from "../../../../src/formats/lifecycle/vocabulary.js";
 
 // Every operation the lifecycle draft's editor's copy names in its "vCon Lifecycle Events" list.
 const DRAFT = [

@@ -7,7 +7,7 @@
  * listed is still recorded, and shown as an unknown lifecycle operation.
  */
 
-import { signedAttributes } from "../../formats/record/api-record.js";
+import { signedAttributes } from "../record/api-record.js";
 
 /** What an operation means to the consent and processing derivations. */
 export type LifecycleRole =

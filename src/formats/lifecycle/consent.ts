@@ -11,8 +11,8 @@
  * - a grant that names no purpose grants none (it is reported as unscoped);
  * - the last grant or revocation, in the records' order, decides.
  */
-import { idTimestampToMillis, parseIdTimestamp } from "../../formats/ledger/idtimestamp.js";
-import { commitOf, kindOf, logIndexOf } from "../../formats/record/api-record.js";
+import { idTimestampToMillis, parseIdTimestamp } from "../ledger/idtimestamp.js";
+import { commitOf, kindOf, logIndexOf } from "../record/api-record.js";
 import { type LifecycleRole, type RecordLifecycle, recordLifecycle } from "./vocabulary.js";
 
 type ConsentState = "granted" | "revoked" | "never_asked";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { consentOf, lifecycleOrder, purposesNamed } from "../../../../src/verify/lifecycle/consent.js";
+import { consentOf, lifecycleOrder, purposesNamed } from "../../../../src/formats/lifecycle/consent.js";
 
 let n = 0;
 /** An asset event as the API returns it, accepted at minute `at`, at log position `index` (or not committed). */
