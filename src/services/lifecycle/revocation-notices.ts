@@ -23,7 +23,7 @@ import {
   queueNotices,
   revocationCandidates,
   settledEventSeq,
-} from "../../store/revocation-notices.js";
+} from "../../store/records/revocation-notices.js";
 import { adminView } from "../access/access-view.js";
 import { acceptedPrincipal } from "../identity/principals.js";
 import { createAssetEvent } from "../records/asset-events.js";

@@ -10,7 +10,7 @@ import {
   type ErasableMember,
   SALT_BYTES,
 } from "../../formats/record/erasable.js";
-import { type ErasableValue, erasableRows } from "../../store/erasable-values.js";
+import { type ErasableValue, erasableRows } from "../../store/records/erasable-values.js";
 
 /** Names an erasable attribute may not have: the template's (statements are made of them) and DataTrails' own. */
 const NEVER_ERASABLE = new Set([
