@@ -28,7 +28,7 @@ import {
   type RevisionRoot,
   readRecord,
   replayIndex,
-} from "../src/verify/house.js";
+} from "../src/verify/index.js";
 
 const N = Number(process.argv[2] ?? 200_000);
 const EVERY = Number(process.argv[3] ?? 1_000);

@@ -1,6 +1,6 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { USAGE_EXIT_CODE } from "../src/verify/house.js";
+import { USAGE_EXIT_CODE } from "../src/verify/index.js";
 import { sha256Rate } from "./micro.js";
 import { type BenchOptions, parseBenchArgs, USAGE } from "./options.js";
 import { reportOf, writeReport } from "./report.js";

@@ -1,5 +1,5 @@
 /*
- * How long the embedded engine's statistics pass (store/statistics.ts) stalls writes. A PGlite
+ * How long the embedded engine's statistics pass (store/drivers/statistics.ts) stalls writes. A PGlite
  * service in a fresh directory, seeded with SEED asset events and, in the other tenancy's log
  * (nothing writes to it here), the log rows a committer makes for as many; CONCURRENCY clients
  * write events to it while, every ROUND_MS, the big tables are marked stale (half the size they
@@ -7,7 +7,7 @@
  * Writes overlapping a pass are compared with the others; each statement of a pass is timed.
  *
  *   npm run build && SEED=100000 node dist/bench/statistics-stall.js [passes]
- *   STATS=<another tree>/dist/src/store/statistics.js node dist/bench/statistics-stall.js
+ *   STATS=<another tree>/dist/src/store/drivers/statistics.js node dist/bench/statistics-stall.js
  *     (that tree's pass, in this tree's service: before and after a change, interleaved)
  */
 import { randomUUID } from "node:crypto";
@@ -17,8 +17,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { loadConfig } from "../src/config.js";
 import { startService } from "../src/server.js";
-import type { Db, Queryable } from "../src/store/db.js";
-import * as ours from "../src/store/statistics.js";
+import type { Db, Queryable } from "../src/store/drivers/db.js";
+import * as ours from "../src/store/drivers/statistics.js";
 
 type Pass = (db: Pick<Db, "query" | "transaction">) => Promise<string[]>;
 

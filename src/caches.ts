@@ -1,13 +1,17 @@
 import type { AccessPolicy } from "./core/access/index.js";
 import { ReceiptHeaders } from "./core/log/receipt-headers.js";
-import { type AccessPolicyCache, type AccessPolicyRow, accessPolicyCache } from "./store/access-policies.js";
-import type { EventAccessFacts } from "./store/asset-events.js";
-import type { AssetRow } from "./store/assets.js";
-import { type BriefCache, briefCache } from "./store/brief-cache.js";
-import { getErasurePolicy } from "./store/erasable-values.js";
-import { LatestSeals } from "./store/latest-seals.js";
-import type { EntryRow } from "./store/ledger.js";
-import { type SharingCache, sharingCache } from "./store/sharing.js";
+import {
+  type AccessPolicyCache,
+  type AccessPolicyRow,
+  accessPolicyCache,
+} from "./store/identity/access-policies.js";
+import { type SharingCache, sharingCache } from "./store/identity/sharing.js";
+import { LatestSeals } from "./store/ledger/latest-seals.js";
+import type { EntryRow } from "./store/ledger/ledger.js";
+import { type BriefCache, briefCache } from "./store/query/brief-cache.js";
+import type { EventAccessFacts } from "./store/records/asset-events.js";
+import type { AssetRow } from "./store/records/assets.js";
+import { getErasurePolicy } from "./store/records/erasable-values.js";
 
 /**
  * What a context keeps in memory to spare repeated work, built once with it (`openContext`).
@@ -37,7 +41,7 @@ export interface Caches {
    * client asks for a token again and again (services/identity/secrets.ts).
    */
   verifiedSecrets: Map<string, Buffer>;
-  /** Value filters found to match many rows, until when (ms): their probe is skipped (store/narrowed-source.ts). */
+  /** Value filters found to match many rows, until when (ms): their probe is skipped (store/records/narrowed-source.ts). */
   commonFilters: Map<string, number>;
   /** Who shares with each tenancy, for a second: every read asks, only subject writes change it. */
   sharing: SharingCache;

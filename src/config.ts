@@ -25,7 +25,7 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   /**
    * A streaming replica of DATABASE_URL for the reads that may lag (DATABASE_READ_URL): lists,
-   * searches, counts, proofs and tiles, never less than the primary would answer (store/replica-reads.ts).
+   * searches, counts, proofs and tiles, never less than the primary would answer (store/replication/replica-reads.ts).
    */
   readonly databaseReadUrl: string | undefined;
   /** How long such a read waits for the replica to replay what the primary has before the primary answers it. */
@@ -34,12 +34,12 @@ export interface Config {
    * The standby an operator would promote if the primary were lost (DATABASE_STANDBY_URL; it may
    * name the same server as DATABASE_READ_URL, which is not taken for it): with one set, nothing
    * is signed before the standby has applied it, and a write is answered only once it has
-   * (store/standby.ts, docs/scaling.md "Failover").
+   * (store/replication/standby.ts, docs/scaling.md "Failover").
    */
   readonly databaseStandbyUrl: string | undefined;
   /** How long a write's answer waits for the standby to apply it before it is answered 503 (ARCHIVIST_STANDBY_WAIT_MS). */
   readonly standbyWaitMs: number;
-  /** ARCHIVIST_TRANSACTION_GUARD: on, off, or unset (the engine's default: store/open.ts). */
+  /** ARCHIVIST_TRANSACTION_GUARD: on, off, or unset (the engine's default: store/drivers/open.ts). */
   readonly transactionGuard: boolean | undefined;
   readonly redisUrl: string | undefined;
   /**
@@ -62,7 +62,7 @@ export interface Config {
   readonly noticeRetryBaseMs: number;
   /**
    * How often the embedded engine's stale tables are analysed (PGlite has no autovacuum:
-   * store/statistics.ts); 0 never. PostgreSQL's own autovacuum does it there.
+   * store/drivers/statistics.ts); 0 never. PostgreSQL's own autovacuum does it there.
    */
   readonly statisticsIntervalMs: number;
   /**

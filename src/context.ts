@@ -7,9 +7,9 @@ import type { InvitationMailer } from "./services/identity/invitation-mailer.js"
 import type { RegistrationRate } from "./services/scitt/registration-rate.js";
 import type { WritePath } from "./services/write/write-path.js";
 import type { BlobStore } from "./store/blobstore/blob-store.js";
-import type { Db } from "./store/db.js";
-import type { Reads } from "./store/replica-reads.js";
-import type { Standby } from "./store/standby.js";
+import type { Db } from "./store/drivers/db.js";
+import type { Reads } from "./store/replication/replica-reads.js";
+import type { Standby } from "./store/replication/standby.js";
 import type { Vindex } from "./vindex/vindex.js";
 import type { PublicationWaiter } from "./wake/publication-waiter.js";
 

@@ -19,9 +19,9 @@ import { deliverNotices, scanRevocations } from "./services/lifecycle/revocation
 import { RegistrationRate } from "./services/scitt/registration-rate.js";
 import { openWritePath } from "./services/write/write-path.js";
 import { openBlobStore } from "./store/blobstore/open.js";
-import { openDb } from "./store/open.js";
-import { primaryReads, replicaReads } from "./store/replica-reads.js";
-import { Standby } from "./store/standby.js";
+import { openDb } from "./store/drivers/open.js";
+import { primaryReads, replicaReads } from "./store/replication/replica-reads.js";
+import { Standby } from "./store/replication/standby.js";
 import { openVindex } from "./vindex/vindex.js";
 import { PublicationWaiter } from "./wake/publication-waiter.js";
 import { RedisWakeSignal } from "./wake/redis-wake-signal.js";

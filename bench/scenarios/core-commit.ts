@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { IdTimestampGenerator } from "../../src/core/log/idtimestamp.js";
-import { type StoredAssetEvent, storedEvents } from "../../src/store/asset-events.js";
-import type { Queryable } from "../../src/store/db.js";
-import { FreshEvents } from "../../src/store/fresh-events.js";
+import type { Queryable } from "../../src/store/drivers/db.js";
+import { type StoredAssetEvent, storedEvents } from "../../src/store/records/asset-events.js";
+import { FreshEvents } from "../../src/store/records/fresh-events.js";
 import { commitBatch } from "../../src/workers/commit-batch.js";
 import { LogFrontiers } from "../../src/workers/log-frontiers.js";
 

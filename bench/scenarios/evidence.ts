@@ -155,7 +155,14 @@ export const evidence: Scenario = {
         best = Math.min(best, (performance.now() - t0) / 1000);
         completeness = report.completeness.complete ? "complete" : report.completeness.reason;
       }
-      ctx.results.add("evidence", "verifyBundle (library, in-process)", best, "s", undefined, `${note}; ${completeness}`);
+      ctx.results.add(
+        "evidence",
+        "verifyBundle (library, in-process)",
+        best,
+        "s",
+        undefined,
+        `${note}; ${completeness}`,
+      );
       ctx.results.add(
         "evidence",
         "export ÷ verify",

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
-import { USAGE_EXIT_CODE } from "../../src/verify/house.js";
+import { USAGE_EXIT_CODE } from "../../src/verify/index.js";
 import { DELIVERY_DEFAULTS } from "./config/delivery-section.js";
 import { loadOperatorSection, type OperatorSection } from "./config/load-config.js";
 import { chooseRedis, describeRedis, type RedisChoice } from "./config/redis-source.js";

@@ -1,4 +1,4 @@
-import { LIFECYCLE_ATTRIBUTES, lifecycleOperation } from "../../src/verify/house.js";
+import { LIFECYCLE_ATTRIBUTES, lifecycleOperation } from "../../src/formats/lifecycle/vocabulary.js";
 import { ConserverError } from "./errors.js";
 import { normaliseOperation } from "./operation.js";
 import type { VconDocument } from "./vcon.js";

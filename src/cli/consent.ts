@@ -1,11 +1,12 @@
 import { Command as Cli } from "commander";
 import { CodedError } from "../formats/coded-error.js";
+import { consentOf, lifecycleOrder } from "../formats/lifecycle/consent.js";
 import type { ConsentAnswer } from "../lookup/evidence/consent-build.js";
 import { recordReceiptVerdict, serviceKeysFor } from "../lookup/keyed-verdict.js";
 import { LookupError } from "../lookup/public-api.js";
 import { vconUuidOf } from "../lookup/vcon.js";
-import { consentOf, judge, lifecycleOrder, pinsSomething } from "../verify/house.js";
 import type { VerificationVerdict } from "../verify/index.js";
+import { judge, pinsSomething } from "../verify/index.js";
 import { type CredentialFlags, callerApi } from "./caller-api.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";

@@ -18,7 +18,7 @@ import {
   type IndexSource,
   type RecordSource,
   rebuildIndex,
-} from "../verify/house.js";
+} from "../verify/index.js";
 import type { CredentialFlags } from "./caller-api.js";
 import type { Exit } from "./commands.js";
 import { declaredGroup } from "./declare.js";

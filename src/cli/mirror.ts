@@ -8,12 +8,13 @@ import { eachTile, TILE_WIDTH, tileCount, tilePath } from "../formats/tlog/tile-
 import { auditTiles, rootFromTiles } from "../formats/tlog/tiles.js";
 import { PublicApi } from "../lookup/public-api.js";
 import { readWithin, timeLimit } from "../net/time-limit.js";
-import { type IssuerKeys, USAGE_EXIT_CODE } from "../verify/house.js";
 import {
+  type IssuerKeys,
   type RecordInLogReport,
   type TileFetch,
   type TileRef,
   type TrustRoots,
+  USAGE_EXIT_CODE,
   verifyCheckpoint,
   verifyRecordInLog,
 } from "../verify/index.js";

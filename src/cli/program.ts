@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command as Cli, CommanderError } from "commander";
-import { USAGE_EXIT_CODE } from "../verify/house.js";
+import { USAGE_EXIT_CODE } from "../verify/index.js";
 import { commands } from "./commands.js";
 import { throwOnExit } from "./declare.js";
 import { usageExit } from "./usage.js";

@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import type { Command as Cli } from "commander";
 import { nodePublicKeyFromJwk } from "../core/node/crypto.js";
 import { CodedError } from "../formats/coded-error.js";
-import { witnessGroup } from "../verify/house.js";
 import {
   emptyPolicy,
   keysFromKeySet,
@@ -10,6 +9,7 @@ import {
   parsePolicy,
   type TrustRoots,
   type VerificationVerdict,
+  witnessGroup,
 } from "../verify/index.js";
 
 /** The trust-root options every verification takes (all from the caller, never from the evidence). */

@@ -1,6 +1,6 @@
 import { CommanderError } from "commander";
 import { CodedError } from "../formats/coded-error.js";
-import { USAGE_EXIT_CODE } from "../verify/house.js";
+import { USAGE_EXIT_CODE } from "../verify/index.js";
 
 /** A command line that cannot run as typed: its message goes to stderr, the exit status is 64. */
 export class UsageError extends CodedError<"USAGE"> {

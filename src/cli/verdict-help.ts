@@ -1,5 +1,4 @@
-import { USAGE_EXIT_CODE } from "../verify/house.js";
-import { EXIT_CODES, VERDICT_CODES } from "../verify/index.js";
+import { EXIT_CODES, USAGE_EXIT_CODE, VERDICT_CODES } from "../verify/index.js";
 
 /** The exit statuses of every verification, one per verdict code (docs/verification.md). */
 export const EXIT_HELP = `Exit status, by verdict code (--json prints the verdict object):

@@ -1,14 +1,16 @@
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
 import { nodePublicKeyFromJwk } from "../core/node/crypto.js";
-import { cannotEvaluate, consentReportText, pinnedServiceKeys } from "../verify/house.js";
 import {
   BundleError,
   type BundleReport,
   bundleConsentReport,
   type ConsentReport,
+  cannotEvaluate,
+  consentReportText,
   keysFromKeySet,
   parseBundle,
+  pinnedServiceKeys,
   verifyBundle,
 } from "../verify/index.js";
 import type { Exit } from "./commands.js";

@@ -4,12 +4,13 @@ import { verifyConsistency as verifyTreeConsistency } from "../formats/rfc9162/v
 import type { Checkpoint } from "../formats/tlog/checkpoint.js";
 import { keyedVerdict } from "../lookup/keyed-verdict.js";
 import { LookupError } from "../lookup/public-api.js";
-import { type ChainPeriod, verifyPeriodChain } from "../verify/house.js";
 import {
+  type ChainPeriod,
   type TrustRoots,
   type VerificationVerdict,
   verifyCheckpoint,
   verifyMmrConsistency,
+  verifyPeriodChain,
   verifySeal,
 } from "../verify/index.js";
 import { UsageError } from "./usage.js";

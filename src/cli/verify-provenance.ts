@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { Command as Cli } from "commander";
 import { CodedError } from "../formats/coded-error.js";
+import { recordAttributes } from "../formats/lifecycle/vocabulary.js";
 import { recordReceiptVerdict, serviceKeysFor, statementVerdict } from "../lookup/keyed-verdict.js";
-import { analysisDerivation, cannotEvaluate, judge, recordAttributes } from "../verify/house.js";
 import type { VerificationVerdict } from "../verify/index.js";
-import { checkDerivation } from "../verify/index.js";
+import { analysisDerivation, cannotEvaluate, checkDerivation, judge } from "../verify/index.js";
 import type { Exit } from "./commands.js";
 import { type TrustFlags, TrustRootError, trustOptions, trustRoots, verdictText } from "./trust-roots.js";
 import { EXIT_HELP } from "./verdict-help.js";

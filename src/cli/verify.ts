@@ -5,8 +5,8 @@ import {
   statementVerdict,
   tlogProofVerdict,
 } from "../lookup/keyed-verdict.js";
-import { cannotEvaluate } from "../verify/house.js";
 import type { TrustRoots, VerificationVerdict } from "../verify/index.js";
+import { cannotEvaluate } from "../verify/index.js";
 import type { Exit } from "./commands.js";
 import { declared } from "./declare.js";
 import { verifyRecordInMirror } from "./mirror.js";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { pino } from "pino";
-import { USAGE_EXIT_CODE } from "../verify/house.js";
+import { USAGE_EXIT_CODE } from "../verify/index.js";
 import { startWitness } from "../witness/server.js";
 import { WitnessState } from "../witness/state.js";
 import type { Command } from "./commands.js";

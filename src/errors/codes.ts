@@ -67,7 +67,7 @@ export type ErrorCode =
   | "clamd_timeout"
   | "clamd_error"
   | "clamd_protocol"
-  // the service (config.ts, store/db.ts, store/standby.ts, services/scitt)
+  // the service (config.ts, store/drivers/db.ts, store/replication/standby.ts, services/scitt)
   | "CONFIG"
   | "STORAGE"
   | "NOT_A_STANDBY"

@@ -11,7 +11,7 @@ export interface Metrics {
  * A fresh registry (one per server, so tests can start many in one process). `reads`: where the
  * reads that a replica may serve went (`archivist_replica_reads_total`), counted as they run;
  * `signing`: the signatures refused (`archivist_signing_refused_total`, keys/signed-basis.ts);
- * `standby`: the refusals for a standby's sake (`archivist_standby_refused_total`, store/standby.ts).
+ * `standby`: the refusals for a standby's sake (`archivist_standby_refused_total`, store/replication/standby.ts).
  * `logs`: the logs held (`archivist_log_held`, one series per held log and why) and the swaps of a
  * log's shared head refused (`archivist_head_swap_refused_total`, keys/shared-head.ts), and the
  * verifiable index's revisions not made (`archivist_index_failures_total`, vindex/index-writer.ts).

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, constants, mkdirSync, statSync } from "node:fs";
 import { link, open, readdir, readFile, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { StorageError } from "../store/db.js";
+import { StorageError } from "../store/drivers/db.js";
 import type { KeyAlg } from "./key-backend.js";
 
 /** What is public about one key of a purpose, and where its private half is. */

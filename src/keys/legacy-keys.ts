@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey } from "node:crypto";
 import type { Logger } from "pino";
-import type { Db } from "../store/db.js";
-import { type LegacyKeyRow, type LegacyTable, takeLegacyKeys } from "../store/legacy-keys.js";
+import type { Db } from "../store/drivers/db.js";
+import { type LegacyKeyRow, type LegacyTable, takeLegacyKeys } from "../store/identity/legacy-keys.js";
 import { FILE_HOLDER, secretPublicJwk } from "./file-keys.js";
 import type { KeyAlg } from "./key-backend.js";
 import type { KeyDirectory, KeyEntry } from "./key-directory.js";

@@ -1,10 +1,10 @@
 import type { Logger } from "pino";
 import { ApiError } from "../errors/api-error.js";
-import type { Queryable } from "../store/db.js";
-import { logSize } from "../store/ledger.js";
-import { getSeal, type SealRow, sealedLogs } from "../store/seals.js";
-import { latestCheckpoint } from "../store/tlog-checkpoints.js";
-import { tlogSize } from "../store/tlog-nodes.js";
+import type { Queryable } from "../store/drivers/db.js";
+import { logSize } from "../store/ledger/ledger.js";
+import { getSeal, type SealRow, sealedLogs } from "../store/ledger/seals.js";
+import { latestCheckpoint } from "../store/ledger/tlog-checkpoints.js";
+import { tlogSize } from "../store/ledger/tlog-nodes.js";
 import { type HeldLog, heldFork } from "./held-log.js";
 import type { LogHead, LogHeads } from "./log-heads.js";
 import { HeadBusy, SharedHead } from "./shared-head.js";

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Db } from "../store/db.js";
+import type { Db } from "../store/drivers/db.js";
 import { FileKeys } from "./file-keys.js";
 import type { KeyBackend } from "./key-backend.js";
 import { KeyDirectory } from "./key-directory.js";

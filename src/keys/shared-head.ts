@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { CodedError } from "../formats/coded-error.js";
-import type { Queryable } from "../store/db.js";
+import type { Queryable } from "../store/drivers/db.js";
 import { type HeldLog, heldFork } from "./held-log.js";
 import type { LogHead, LogHeads } from "./log-heads.js";
 import type { SignedLogState } from "./signed-state.js";

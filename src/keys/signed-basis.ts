@@ -10,8 +10,8 @@ import { ED25519 } from "../formats/tlog/keys.js";
 import { ML_DSA_44 } from "../formats/tlog/ml-dsa.js";
 import { type NoteVerifier, verifyNote } from "../formats/tlog/note.js";
 import { verifierFromVkey } from "../formats/tlog/vkey-verifier.js";
-import type { SealRow } from "../store/seals.js";
-import { type CheckpointRow, TLOG_KEY, TLOG_ML_DSA_KEY } from "../store/tlog-checkpoints.js";
+import type { SealRow } from "../store/ledger/seals.js";
+import { type CheckpointRow, TLOG_KEY, TLOG_ML_DSA_KEY } from "../store/ledger/tlog-checkpoints.js";
 import type { KeyEntry } from "./key-directory.js";
 import { es256PublicKey } from "./keyring.js";
 

@@ -1,12 +1,12 @@
 import { leafCount, peakIndices } from "../formats/mmr/indices.js";
 import { treeRoot } from "../formats/tlog/tree.js";
-import type { Queryable } from "../store/db.js";
-import { logSize, readNodes } from "../store/ledger.js";
-import { openPeriod } from "../store/log-periods.js";
-import type { SealRow } from "../store/seals.js";
-import { latestCheckpoint } from "../store/tlog-checkpoints.js";
-import { tlogSize } from "../store/tlog-nodes.js";
-import { withNodes } from "../store/tlog-tiles.js";
+import type { Queryable } from "../store/drivers/db.js";
+import { logSize, readNodes } from "../store/ledger/ledger.js";
+import { openPeriod } from "../store/ledger/log-periods.js";
+import type { SealRow } from "../store/ledger/seals.js";
+import { latestCheckpoint } from "../store/ledger/tlog-checkpoints.js";
+import { tlogSize } from "../store/ledger/tlog-nodes.js";
+import { withNodes } from "../store/ledger/tlog-tiles.js";
 import { type HeldLog, heldBehind, heldFork } from "./held-log.js";
 import type { SignedLogState } from "./signed-state.js";
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type BigIntStats, constants, mkdirSync, statSync } from "node:fs";
 import { appendFile, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { StorageError } from "../store/db.js";
+import { StorageError } from "../store/drivers/db.js";
 
 /**
  * What the service last signed for one log, kept with the keys (not in the database it vouches

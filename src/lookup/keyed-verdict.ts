@@ -11,14 +11,12 @@ import {
   judge,
   type KeyFingerprint,
   keyFingerprint,
-  pinsSomething,
-  unsignedFields,
-} from "../verify/house.js";
-import {
   type PublicKey,
+  pinsSomething,
   type SignatureKey,
   statementPayloadMatches,
   type TrustRoots,
+  unsignedFields,
   type VerificationVerdict,
   verifyRecordReceipt,
   verifyRecordTlogProofReport,

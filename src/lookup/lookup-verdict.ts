@@ -1,5 +1,5 @@
-import { judge, type KeyFingerprint, keyFingerprint, pinsSomething } from "../verify/house.js";
 import type { PublicKey, PublicKeyFactory, TrustRoots, VerificationVerdict } from "../verify/index.js";
+import { judge, type KeyFingerprint, keyFingerprint, pinsSomething } from "../verify/index.js";
 import { PublicApi } from "./public-api.js";
 
 /**

@@ -1,8 +1,8 @@
 import type { Ctx, Principal } from "../context.js";
 import { forbidden, notFound, quotaExceeded } from "../errors/api-error.js";
-import type { Db, Queryable } from "../store/db.js";
-import type { RowSource } from "../store/row-source.js";
-import { lockTenancy } from "../store/tenancies.js";
+import type { Db, Queryable } from "../store/drivers/db.js";
+import { lockTenancy } from "../store/identity/tenancies.js";
+import type { RowSource } from "../store/query/row-source.js";
 
 type DbCtx = Pick<Ctx, "db">;
 

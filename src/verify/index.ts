@@ -20,9 +20,20 @@
  * - one verdict vocabulary: `VerdictCode` (`VERDICT_CODES`, the CLI's `EXIT_CODES`) on every
  *   report, and a bundle report's failures each a `BundleFailureCode` (`BUNDLE_FAILURES`).
  *
+ * - what the CLI, the pages and the conserver's links build on: the verdict's parts (`judge`,
+ *   `cannotEvaluate`, `verdictLabel`, `USAGE_EXIT_CODE`), fingerprints and trust (`keyFingerprint`,
+ *   `logKeyFingerprint`, `pinsSomething`, `witnessGroup`, `judgeCheckpoint`, `checkpointStanding`),
+ *   a record's unsigned fields and registered statements (`unsignedFields`,
+ *   `claimsRegisteredStatement`), a log's chain of periods (`verifyPeriodChain`), a vCon's consent
+ *   report from records (`consentReport`, `consentReportText`, `pinnedServiceKeys`), an analysis's
+ *   derivation (`analysisDerivation`, `analysesWithProvenance`, `PROVENANCE_ATTRIBUTES`,
+ *   `PROVENANCE_CONTENT_TYPE`) and the verifiable index audited and rebuilt from a log
+ *   (`auditIndex`, `rebuildIndex`, `replayIndex`, `readRecord`).
+ *
  * It imports only its own files and the formats (src/formats: CBOR, COSE, MMR and RFC 9162
- * proofs, tlog notes, the record model), which the service builds with too. Code of the house
- * outside this folder enters it here or through `house.ts` (not a package export).
+ * proofs, tlog notes, the record model, the lifecycle's vocabulary, the bundle's format), which the
+ * service builds and writes with too. It is the one door: code outside this folder imports no
+ * other file of it (test/unit/foundation/verifier-door.test.ts).
  */
 
 export { verifySeal } from "../formats/cose/index.js";
@@ -54,10 +65,26 @@ export {
   verifyBundle,
 } from "./bundle/index.js";
 export type { Completeness, ProvenLog } from "./bundle/report.js";
-export { checkDerivation, type Derivation } from "./lifecycle/provenance.js";
-export { bundleConsentReport, type ConsentReport, type TrailCompleteness } from "./lifecycle/report.js";
+export { pinnedServiceKeys } from "./lifecycle/custody.js";
+export {
+  analysesWithProvenance,
+  analysisDerivation,
+  checkDerivation,
+  type Derivation,
+  PROVENANCE_ATTRIBUTES,
+  PROVENANCE_CONTENT_TYPE,
+} from "./lifecycle/provenance.js";
+export {
+  bundleConsentReport,
+  type ConsentReport,
+  consentReport,
+  consentReportText,
+  type ReportStep,
+  type TrailCompleteness,
+} from "./lifecycle/report.js";
 export { statementPayloadMatches } from "./payload.js";
 export { keysFromKeySet, type Verdict, verifyRecordReceipt } from "./receipts/index.js";
+export { claimsRegisteredStatement } from "./receipts/tree-leaf.js";
 // From its own module: scitt's index also carries the registration policy, whose X.509 checks
 // have no browser counterpart.
 export { type TransparentVerdict, verifyStatement } from "./scitt/transparent.js";
@@ -68,21 +95,39 @@ export {
   verifyCheckpoint,
   verifyRecordInTiles,
 } from "./tlog/log-check.js";
+export { type ChainPeriod, verifyPeriodChain } from "./tlog/period.js";
 export type { TlogProofVerdict } from "./tlog/proof-check.js";
 export { verifyRecordTlogProof } from "./tlog/record-proof.js";
 export {
+  cannotEvaluate,
+  checkpointStanding,
   EXIT_CODES,
   emptyPolicy,
+  type IssuerKeys,
+  judge,
+  judgeCheckpoint,
+  type KeyFingerprint,
+  keyFingerprint,
+  logKeyFingerprint,
   noTrust,
   PolicyError,
   parsePolicy,
+  pinsSomething,
   type RecordInLogReport,
   type TrustPolicy,
   type TrustRoots,
+  USAGE_EXIT_CODE,
+  unsignedFields,
   VERDICT_CODES,
   type VerdictCode,
   type VerificationVerdict,
+  verdictLabel,
   verifyRecordInLog,
   verifyRecordTlogProofReport,
+  witnessGroup,
 } from "./verdict/index.js";
+export { auditIndex, type IndexAudit, type IndexSource } from "./vindex/audit.js";
 export { type LookupProven, type LookupVerdict, verifyLookup } from "./vindex/lookup.js";
+export { type IndexRebuild, type RecordSource, rebuildIndex } from "./vindex/rebuild.js";
+export { readRecord } from "./vindex/records.js";
+export { type FiledRecord, type KeyPlace, type RevisionRoot, replayIndex } from "./vindex/replay.js";

@@ -1,8 +1,13 @@
 import type { ApiError } from "../errors/api-error.js";
 import * as rfc9162 from "../formats/rfc9162/index.js";
 import type { SignedBasis } from "../keys/signed-basis.js";
-import type { Queryable } from "../store/db.js";
-import { indexCheckpoint, indexEntriesBetween, latestRevision, type RevisionRow } from "../store/vindex.js";
+import type { Queryable } from "../store/drivers/db.js";
+import {
+  indexCheckpoint,
+  indexEntriesBetween,
+  latestRevision,
+  type RevisionRow,
+} from "../store/ledger/vindex.js";
 import { revisionInclusion, revisionLeaf } from "./output-log.js";
 import { TenantIndex } from "./tenant-index.js";
 

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Queryable } from "../store/db.js";
+import type { Queryable } from "../store/drivers/db.js";
 import type { IndexBasis } from "./index-states.js";
 import type { Ed25519Signing } from "./output-log.js";
 import { type IndexParts, reviseIndex, type SignedLogHead } from "./revision.js";

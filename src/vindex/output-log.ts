@@ -6,9 +6,9 @@ import { nodeSha256 } from "../core/node/crypto.js";
 import * as rfc9162 from "../formats/rfc9162/index.js";
 import { treeRoot } from "../formats/tlog/tree.js";
 import { encodeRevision, type VindexRevision } from "../formats/vindex/index.js";
-import type { Queryable } from "../store/db.js";
-import { insertTlogNodes, nodeKey, readTlogNodes } from "../store/tlog-nodes.js";
-import { withNodesRead } from "../store/tlog-tiles.js";
+import type { Queryable } from "../store/drivers/db.js";
+import { insertTlogNodes, nodeKey, readTlogNodes } from "../store/ledger/tlog-nodes.js";
+import { withNodesRead } from "../store/ledger/tlog-tiles.js";
 
 // The index's output log: one entry per revision (`encodeRevision`: the log size and root a
 // revision is bound to, the index root and the VRF key), an RFC 9162 tree over them and a C2SP

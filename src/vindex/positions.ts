@@ -51,7 +51,10 @@ export class IndexPositions {
       this.#keptCount = 0;
       ofLog = undefined;
     }
-    if (!ofLog) this.#kept.set(log, (ofLog = new Map()));
+    if (!ofLog) {
+      ofLog = new Map();
+      this.#kept.set(log, ofLog);
+    }
     ofLog.set(key, p);
     this.#keptCount++;
     return p;

@@ -1,14 +1,14 @@
 import * as rfc9162 from "../formats/rfc9162/index.js";
 import { indexKeys, indexOrigin, type MapInput } from "../formats/vindex/map.js";
-import type { Queryable } from "../store/db.js";
-import { checkpointToCatchUp } from "../store/tlog-checkpoints.js";
+import type { Queryable } from "../store/drivers/db.js";
+import { checkpointToCatchUp } from "../store/ledger/tlog-checkpoints.js";
 import {
   type IndexFacts,
   indexFactsBetween,
   insertIndexCheckpoint,
   insertIndexEntries,
   insertRevision,
-} from "../store/vindex.js";
+} from "../store/ledger/vindex.js";
 import type { IndexBasis, IndexStates } from "./index-states.js";
 import { appendRevision, type Ed25519Signing, outputRoot, signIndexCheckpoint } from "./output-log.js";
 import type { IndexPositions } from "./positions.js";

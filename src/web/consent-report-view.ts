@@ -1,5 +1,4 @@
-import type { ReportStep } from "../verify/house.js";
-import type { ConsentReport } from "../verify/index.js";
+import type { ConsentReport, ReportStep } from "../verify/index.js";
 import { el, hashView, headedCard, timeView } from "./render.js";
 
 const STATE_WORDS = { granted: "GRANTED", revoked: "REVOKED", never_asked: "NEVER ASKED" } as const;

@@ -1,5 +1,5 @@
-import { consentReport } from "../verify/house.js";
 import type { PublicKey } from "../verify/index.js";
+import { consentReport } from "../verify/index.js";
 import { consentReportView } from "./consent-report-view.js";
 import type { Trail } from "./console-trail.js";
 

@@ -1,6 +1,12 @@
 import { parseVkey } from "../formats/tlog/keys.js";
-import { pinsSomething, witnessGroup } from "../verify/house.js";
-import { emptyPolicy, PolicyError, parsePolicy, type TrustRoots } from "../verify/index.js";
+import {
+  emptyPolicy,
+  PolicyError,
+  parsePolicy,
+  pinsSomething,
+  type TrustRoots,
+  witnessGroup,
+} from "../verify/index.js";
 
 /** What the console's trust-roots panel holds: the auditor's own roots, as `archivist verify` takes them. */
 export interface TrustInput {

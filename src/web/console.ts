@@ -4,8 +4,7 @@
 // evidence bundle, and watch the tenancy's log. The address's fragment names what is shown.
 
 import { LookupError, type PublicApi } from "../lookup/public-api.js";
-import { keyFingerprint, pinsSomething } from "../verify/house.js";
-import { noTrust, type TrustRoots } from "../verify/index.js";
+import { keyFingerprint, noTrust, pinsSomething, type TrustRoots } from "../verify/index.js";
 import {
   assetPage,
   callerApi,

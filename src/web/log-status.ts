@@ -5,14 +5,14 @@ import { ML_DSA_44 } from "../formats/tlog/ml-dsa.js";
 import { parseNote } from "../formats/tlog/note.js";
 import { verifierFromVkey } from "../formats/tlog/vkey-verifier.js";
 import { LookupError, type PublicApi } from "../lookup/public-api.js";
+import type { TrustRoots, VerdictCode, VerificationVerdict } from "../verify/index.js";
 import {
   checkpointStanding,
   judge,
   judgeCheckpoint,
   logKeyFingerprint,
   pinsSomething,
-} from "../verify/house.js";
-import type { TrustRoots, VerdictCode, VerificationVerdict } from "../verify/index.js";
+} from "../verify/index.js";
 
 /** One signature line of the checkpoint, checked here. */
 interface SignatureLineCheck {

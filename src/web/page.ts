@@ -1,6 +1,7 @@
 // Entry point of the verify page bundle: reads a file or a typed id, looks up public
 // records on this service and verifies them here with the core verifier.
 
+import { looksLikeBundle } from "../formats/bundle/format.js";
 import { type CoseFile, looksLikeCose, RECEIPT_ALONE, readCoseFile } from "../lookup/cose-file.js";
 import { verifyDocumentHash } from "../lookup/document.js";
 import {
@@ -13,8 +14,8 @@ import { lookupApi, lookupVerdict } from "../lookup/lookup-verdict.js";
 import { PublicApi } from "../lookup/public-api.js";
 import { sha256Hex } from "../lookup/sha256.js";
 import { looksLikeVcon, vconUuidOf, verifyVcon } from "../lookup/vcon.js";
-import { cannotEvaluate, looksLikeBundle, witnessGroup } from "../verify/house.js";
 import type { TrustRoots, VerificationVerdict } from "../verify/index.js";
+import { cannotEvaluate, witnessGroup } from "../verify/index.js";
 import { renderBundle } from "./bundle-view.js";
 import { consentReportView } from "./consent-report-view.js";
 import { policyRoots } from "./policy-roots.js";

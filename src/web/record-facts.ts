@@ -1,5 +1,5 @@
+import { lifecycleLabel, recordLifecycle } from "../formats/lifecycle/vocabulary.js";
 import type { PublicRecord } from "../lookup/public-api.js";
-import { lifecycleLabel, recordLifecycle } from "../verify/house.js";
 
 /** What kind of record a trail step is. */
 type RecordKind = "asset event" | "asset-free event" | "registered statement";

@@ -2,14 +2,14 @@ import { sameHash } from "../formats/rfc9162/hash.js";
 import { tilePath } from "../formats/tlog/tile-path.js";
 import { rootFromTiles } from "../formats/tlog/tiles.js";
 import { LookupError, type PublicApi } from "../lookup/public-api.js";
+import type { TrustRoots, VerificationVerdict } from "../verify/index.js";
 import {
   checkpointStanding,
   judge,
   judgeCheckpoint,
   logKeyFingerprint,
   pinsSomething,
-} from "../verify/house.js";
-import type { TrustRoots, VerificationVerdict } from "../verify/index.js";
+} from "../verify/index.js";
 
 /** What the page reports about a tenancy's log: the shared verdict, and where the log stands. */
 export interface LogReport extends VerificationVerdict {

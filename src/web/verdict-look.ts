@@ -1,5 +1,5 @@
-import { verdictLabel } from "../verify/house.js";
 import type { VerdictCode, VerificationVerdict } from "../verify/index.js";
+import { verdictLabel } from "../verify/index.js";
 
 /** A verdict as the pages show it: its code and how far what it proves is anchored. */
 export interface VerdictLook {

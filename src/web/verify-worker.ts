@@ -4,8 +4,13 @@
 import { fromBase64 } from "../formats/crypto/bytes.js";
 import { PublicApi, type PublicRecord } from "../lookup/public-api.js";
 import { checkReceipt, type ReceiptCheck } from "../lookup/receipts.js";
-import { pinnedServiceKeys } from "../verify/house.js";
-import { bundleConsentReport, keysFromKeySet, parseBundle, verifyBundle } from "../verify/index.js";
+import {
+  bundleConsentReport,
+  keysFromKeySet,
+  parseBundle,
+  pinnedServiceKeys,
+  verifyBundle,
+} from "../verify/index.js";
 import { consoleTrustRoots } from "./console-trust.js";
 import { policyRoots } from "./policy-roots.js";
 import { RECEIPT_BATCH, receiptBatch } from "./receipt-batches.js";

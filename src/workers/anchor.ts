@@ -3,15 +3,15 @@ import { buildBlock, type ChainTransaction, GENESIS_PARENT } from "../core/chain
 import { isoTime } from "../formats/ids.js";
 import { simpleHashAnchor } from "../formats/ledger/simplehash.js";
 import { assetEventRecord } from "../formats/record/asset-event.js";
+import type { Queryable } from "../store/drivers/db.js";
+import { headBlock, insertBlock, tryLockChain } from "../store/ledger/chain.js";
+import { markSealAnchored, type SealRow, unanchoredSeals } from "../store/ledger/seals.js";
 import {
   type AssetEventRow,
   confirmSimpleHashEvents,
   lockUnanchoredSimpleHashEvents,
-} from "../store/asset-events.js";
-import { markSimpleHashConfirmed } from "../store/assets.js";
-import { headBlock, insertBlock, tryLockChain } from "../store/chain.js";
-import type { Queryable } from "../store/db.js";
-import { markSealAnchored, type SealRow, unanchoredSeals } from "../store/seals.js";
+} from "../store/records/asset-events.js";
+import { markSimpleHashConfirmed } from "../store/records/assets.js";
 
 interface Window {
   tenant: string;

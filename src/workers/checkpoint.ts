@@ -9,14 +9,14 @@ import { logOrigin } from "../formats/tlog/origin.js";
 import { treeRoot } from "../formats/tlog/tree.js";
 import type { LoadedKey } from "../keys/keyring.js";
 import type { SignedBasis } from "../keys/signed-basis.js";
-import type { Queryable } from "../store/db.js";
-import { insertCheckpoint, latestCheckpoint, originOf } from "../store/tlog-checkpoints.js";
-import { tlogSize } from "../store/tlog-nodes.js";
+import type { Queryable } from "../store/drivers/db.js";
+import { insertCheckpoint, latestCheckpoint, originOf } from "../store/ledger/tlog-checkpoints.js";
+import { tlogSize } from "../store/ledger/tlog-nodes.js";
 import type { IndexWriter } from "../vindex/index-writer.js";
 
-export { TLOG_KEY, TLOG_ML_DSA_KEY } from "../store/tlog-checkpoints.js";
+export { TLOG_KEY, TLOG_ML_DSA_KEY } from "../store/ledger/tlog-checkpoints.js";
 
-import { withNodes } from "../store/tlog-tiles.js";
+import { withNodes } from "../store/ledger/tlog-tiles.js";
 
 /** What a seal needs to publish its checkpoint. */
 export interface CheckpointKey {

@@ -10,10 +10,7 @@ import {
   assetFreeEventLeafHash,
   assetFreeExtraBytes,
 } from "../formats/record/leaf.js";
-import { eventsByIds, type QueuedEvent, type StoredAssetEvent } from "../store/asset-events.js";
-import type { Queryable } from "../store/db.js";
-import type { UncommittedFreeEvent } from "../store/free-events.js";
-import type { FreshEvents } from "../store/fresh-events.js";
+import type { Queryable } from "../store/drivers/db.js";
 import {
   type CommitWork,
   type EntryRow,
@@ -21,7 +18,10 @@ import {
   openCommitWork,
   readNodes,
   writeCommit,
-} from "../store/ledger.js";
+} from "../store/ledger/ledger.js";
+import { eventsByIds, type QueuedEvent, type StoredAssetEvent } from "../store/records/asset-events.js";
+import type { UncommittedFreeEvent } from "../store/records/free-events.js";
+import type { FreshEvents } from "../store/records/fresh-events.js";
 import { type Frontier, frontierAfter, type LogFrontiers } from "./log-frontiers.js";
 import { readTreeFrontier, treeNodesAfter } from "./tlog-append.js";
 

@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
 import { IdTimestampGenerator } from "../core/log/idtimestamp.js";
-import type { Db } from "../store/db.js";
-import type { FreshEvents } from "../store/fresh-events.js";
-import { tenantsWithStoredRecords } from "../store/ledger.js";
+import type { Db } from "../store/drivers/db.js";
+import { tenantsWithStoredRecords } from "../store/ledger/ledger.js";
+import type { FreshEvents } from "../store/records/fresh-events.js";
 import { type CommitOptions, commitBatch, workerId } from "./commit-batch.js";
 import { LogFrontiers } from "./log-frontiers.js";
 import { backfillTree, logsBehind } from "./tlog-backfill.js";

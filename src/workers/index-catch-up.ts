@@ -1,7 +1,7 @@
 import type { Ctx } from "../context.js";
-import { lockLog } from "../store/ledger.js";
-import { latestCheckpoint } from "../store/tlog-checkpoints.js";
-import { logsWithIndexBehind } from "../store/vindex.js";
+import { lockLog } from "../store/ledger/ledger.js";
+import { latestCheckpoint } from "../store/ledger/tlog-checkpoints.js";
+import { logsWithIndexBehind } from "../store/ledger/vindex.js";
 import type { Ed25519Signing } from "../vindex/output-log.js";
 import type { CheckpointKeys } from "./checkpoint.js";
 import { loadSealKeys } from "./seal-keys.js";

@@ -1,6 +1,6 @@
 import type { Ctx } from "../context.js";
 import { validatorAddress } from "../keys/validator.js";
-import { logsToSeal } from "../store/seals.js";
+import { logsToSeal } from "../store/ledger/seals.js";
 import { anchorOnce } from "./anchor.js";
 import { CheckpointKeys } from "./checkpoint.js";
 import { Committer } from "./committer.js";

@@ -5,10 +5,6 @@ import { peakIndices } from "../formats/mmr/indices.js";
 import { sameHash } from "../formats/rfc9162/hash.js";
 import { treeRoot } from "../formats/rfc9162/tree.js";
 import { eachTile, TILE_HEIGHT, TILE_WIDTH, tilePath } from "../formats/tlog/tile-path.js";
-import type { BlobStore } from "../store/blobstore/blob-store.js";
-import type { Db, Queryable } from "../store/db.js";
-import { lockLog, readNodes } from "../store/ledger.js";
-import { dropArchivedNodes, markArchived, periodsToArchive, periodsToDrop } from "../store/log-periods.js";
 import {
   archivedExtent,
   archivedMmrNodes,
@@ -20,10 +16,19 @@ import {
   recordArchived,
   storeObject,
   treeLevelOf,
-} from "../store/period-archive.js";
-import { checkpointAt, cosignaturesOf } from "../store/tlog-checkpoints.js";
-import { nodeKey } from "../store/tlog-nodes.js";
-import { leafEntries } from "../store/tlog-tiles.js";
+} from "../store/archive/period-archive.js";
+import type { BlobStore } from "../store/blobstore/blob-store.js";
+import type { Db, Queryable } from "../store/drivers/db.js";
+import { lockLog, readNodes } from "../store/ledger/ledger.js";
+import {
+  dropArchivedNodes,
+  markArchived,
+  periodsToArchive,
+  periodsToDrop,
+} from "../store/ledger/log-periods.js";
+import { checkpointAt, cosignaturesOf } from "../store/ledger/tlog-checkpoints.js";
+import { nodeKey } from "../store/ledger/tlog-nodes.js";
+import { leafEntries } from "../store/ledger/tlog-tiles.js";
 
 /** An archive that does not reproduce what was signed: nothing is marked archived, nothing dropped. */
 class ArchiveError extends CodedError<"ARCHIVE_MISMATCH"> {
@@ -137,7 +142,7 @@ export async function archiveClosedPeriods(
 /**
  * Drops the node rows of the tenancy's archived periods from the database, in one transaction
  * under the log's lock, after checking again that the archive gives the final root and peaks.
- * Proofs of their records are then read from the archive (store/period-archive.ts). Returns how
+ * Proofs of their records are then read from the archive (store/archive/period-archive.ts). Returns how
  * many rows left, or undefined when no archived period still has them.
  */
 export async function dropArchivedPeriods(

@@ -1,6 +1,6 @@
 import { appendNodesNeeded as mmrNodesNeeded } from "../core/log/mmr-append.js";
 import { type NewNode, appendNodesNeeded as treeNodesNeeded } from "../core/log/tree-append.js";
-import { nodeKey } from "../store/tlog-nodes.js";
+import { nodeKey } from "../store/ledger/tlog-nodes.js";
 
 /** What the next append to a log reads: its MMR's peaks and its RFC 9162 tree's frontier. */
 export interface Frontier {

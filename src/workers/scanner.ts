@@ -1,6 +1,6 @@
 import type { Ctx } from "../context.js";
 import { scanBlob } from "../core/blobs/index.js";
-import { recordScan, unscannedBlobs } from "../store/blobs.js";
+import { recordScan, unscannedBlobs } from "../store/blobstore/blobs.js";
 import { clamdScan } from "./clamd.js";
 
 const BATCH = 100;

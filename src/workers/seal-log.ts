@@ -6,12 +6,12 @@ import { peakIndices } from "../formats/mmr/indices.js";
 import { type LoadedKey, signedWith } from "../keys/keyring.js";
 import type { LogGuard } from "../keys/log-guard.js";
 import type { SignedBasis } from "../keys/signed-basis.js";
-import type { Queryable } from "../store/db.js";
-import { confirmSealedFreeEvents } from "../store/free-events.js";
-import { loadLog, lockLog, readNodes } from "../store/ledger.js";
-import { getSeal, insertSeal } from "../store/seals.js";
-import type { Standby, StandbyLog } from "../store/standby.js";
-import { markSealUnwitnessed } from "../store/tlog-checkpoints.js";
+import type { Queryable } from "../store/drivers/db.js";
+import { loadLog, lockLog, readNodes } from "../store/ledger/ledger.js";
+import { getSeal, insertSeal } from "../store/ledger/seals.js";
+import { markSealUnwitnessed } from "../store/ledger/tlog-checkpoints.js";
+import { confirmSealedFreeEvents } from "../store/records/free-events.js";
+import type { Standby, StandbyLog } from "../store/replication/standby.js";
 import {
   type CheckpointKey,
   type PendingCheckpoint,

@@ -1,9 +1,9 @@
 import type { Logger } from "pino";
-import type { Db } from "../store/db.js";
-import { analyzeStale } from "../store/statistics.js";
+import type { Db } from "../store/drivers/db.js";
+import { analyzeStale } from "../store/drivers/statistics.js";
 
 /**
- * The embedded engine's stand-in for autovacuum's analyses (store/statistics.ts): the periodic
+ * The embedded engine's stand-in for autovacuum's analyses (store/drivers/statistics.ts): the periodic
  * tick of `ARCHIVIST_STATISTICS_INTERVAL_MS`, on PGlite only. What it analysed is logged, so an
  * operator sees the plans' statistics change.
  */

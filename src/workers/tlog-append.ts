@@ -1,8 +1,8 @@
 import { appendLeafHashes, appendNodesNeeded, type NewNode } from "../core/log/tree-append.js";
 import { nodeSha256 } from "../core/node/crypto.js";
 import { leafHash } from "../formats/rfc9162/hash.js";
-import type { Queryable } from "../store/db.js";
-import { insertTlogNodes, nodeKey, readTlogNodes } from "../store/tlog-nodes.js";
+import type { Queryable } from "../store/drivers/db.js";
+import { insertTlogNodes, nodeKey, readTlogNodes } from "../store/ledger/tlog-nodes.js";
 
 /** The stored subtrees an append to the tenancy's tree of `size` leaves reads (its frontier). */
 export function readTreeFrontier(

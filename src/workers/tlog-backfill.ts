@@ -1,8 +1,8 @@
 import { tlogLeafData } from "../formats/ledger/tlog-leaf.js";
 import { leafCount, mmrIndexOfLeaf } from "../formats/mmr/indices.js";
-import type { Queryable } from "../store/db.js";
-import { loadLog, tryLockLog } from "../store/ledger.js";
-import { entriesForTree, logSizes, saveTlogSize } from "../store/tlog-nodes.js";
+import type { Queryable } from "../store/drivers/db.js";
+import { loadLog, tryLockLog } from "../store/ledger/ledger.js";
+import { entriesForTree, logSizes, saveTlogSize } from "../store/ledger/tlog-nodes.js";
 import { appendToTree } from "./tlog-append.js";
 
 /** Tenancies whose RFC 9162 tree holds fewer entries than their MMR (logs older than the tree). */

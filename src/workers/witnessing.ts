@@ -8,9 +8,9 @@ import { verifierFromVkey } from "../formats/tlog/vkey-verifier.js";
 import type { WitnessEntry } from "../formats/tlog/witness-list.js";
 import { readBoundedText } from "../net/bounded-body.js";
 import { fetchWithin, timeLimit } from "../net/time-limit.js";
+import { withTreeNodes } from "../store/archive/period-archive.js";
 import type { BlobStore } from "../store/blobstore/blob-store.js";
-import type { Queryable } from "../store/db.js";
-import { withTreeNodes } from "../store/period-archive.js";
+import type { Queryable } from "../store/drivers/db.js";
 import {
   type CheckpointRow,
   checkpointsToWitness,
@@ -20,8 +20,8 @@ import {
   setWitnessSize,
   type WitnessedLog,
   witnessSize,
-} from "../store/tlog-checkpoints.js";
-import { indexCheckpointsToWitness } from "../store/vindex.js";
+} from "../store/ledger/tlog-checkpoints.js";
+import { indexCheckpointsToWitness } from "../store/ledger/vindex.js";
 import { outputConsistency } from "../vindex/output-log.js";
 
 const TIMEOUT_MS = 10_000;

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import type { Db } from "../../src/store/db.js";
+import type { Db } from "../../src/store/drivers/db.js";
+import { migrations } from "../../src/store/drivers/migrations/index.js";
 import { openPglite } from "../../src/store/drivers/pglite.js";
 import { openPostgres } from "../../src/store/drivers/postgres.js";
-import { migrations } from "../../src/store/migrations/index.js";
 
 /** Admin connection of the local PostgreSQL used by the `postgres` test project. */
 export const POSTGRES_ADMIN_URL =

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
 import { kidOf } from "../../src/keys/kid.js";
-import type { LegacyKeyRow as StoredLegacyKeyRow } from "../../src/store/legacy-keys.js";
+import type { LegacyKeyRow as StoredLegacyKeyRow } from "../../src/store/identity/legacy-keys.js";
 
 /** A row of `signing_keys` as the tests write it (its `created_at` left to the table's default). */
 export type LegacyKeyRow = Omit<StoredLegacyKeyRow, "created_at">;

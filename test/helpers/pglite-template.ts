@@ -3,8 +3,8 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { migrate } from "../../src/store/drivers/migrate.js";
 import { openPglite } from "../../src/store/drivers/pglite.js";
-import { migrate } from "../../src/store/migrate.js";
 
 // A PGlite database's first start runs initdb in WebAssembly, then every migration: 3 s of CPU on
 // a quiet machine and 10–15 s when the suite loads both cores, once for each of the few hundred
@@ -13,14 +13,14 @@ import { migrate } from "../../src/store/migrate.js";
 // about a first start (restart-as-users-do, the README's commands, migrations and upgrades) do not
 // call this, and `ARCHIVIST_TEST_PGLITE_TEMPLATE=off` turns it off everywhere.
 
-const STORE = fileURLToPath(new URL("../../src/store/", import.meta.url));
+const DRIVERS = fileURLToPath(new URL("../../src/store/drivers/", import.meta.url));
 
 /** The schema's fingerprint: the migrations' sources, the runner's and PGlite's version. */
 function schemaKey(): string {
   const h = createHash("sha256");
-  const migrations = join(STORE, "migrations");
+  const migrations = join(DRIVERS, "migrations");
   for (const f of readdirSync(migrations).sort()) h.update(f).update(readFileSync(join(migrations, f)));
-  h.update(readFileSync(join(STORE, "migrate.ts")));
+  h.update(readFileSync(join(DRIVERS, "migrate.ts")));
   // The installed PGlite (its package.json is not among its exports): another version's files may not open.
   h.update(readFileSync(new URL("../../node_modules/@electric-sql/pglite/package.json", import.meta.url)));
   return h.digest("hex").slice(0, 16);

@@ -1,4 +1,4 @@
-import type { Queryable, QueryOptions } from "../../src/store/db.js";
+import type { Queryable, QueryOptions } from "../../src/store/drivers/db.js";
 
 /** A statement as a store function sent it. */
 export interface RecordedStatement {

@@ -1,10 +1,10 @@
+import { LIFECYCLE_ATTRIBUTES } from "../../../src/formats/lifecycle/vocabulary.js";
 import {
   analysesWithProvenance,
   analysisDerivation,
-  LIFECYCLE_ATTRIBUTES,
   PROVENANCE_ATTRIBUTES,
   PROVENANCE_CONTENT_TYPE,
-} from "../../../src/verify/house.js";
+} from "../../../src/verify/index.js";
 import { ConserverError } from "../errors.js";
 import { backendFromOptions } from "./backend-options.js";
 import { mergeOptions } from "./options.js";

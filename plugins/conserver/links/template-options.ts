@@ -1,4 +1,4 @@
-import { purposesOf } from "../../../src/verify/house.js";
+import { purposesOf } from "../../../src/formats/lifecycle/vocabulary.js";
 import { ConserverError } from "../errors.js";
 import { buildVconEvent, isKnownOperation, type TemplateConfig, type VconEventBody } from "../template.js";
 import type { VconDocument } from "../vcon.js";

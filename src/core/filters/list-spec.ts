@@ -4,7 +4,7 @@ import type { AttributeFilter } from "./attribute-filter.js";
 
 /*
  * What a list asks of the store, as data: the services parse and authorise a request into one of
- * these, and the store alone turns it into SQL (src/store/record-lists.ts and its neighbours).
+ * these, and the store alone turns it into SQL (src/store/records/record-lists.ts and its neighbours).
  */
 
 /** The query prefixes an asset list filters on (each names a jsonb column of `assets`). */

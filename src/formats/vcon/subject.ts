@@ -32,7 +32,7 @@ export function sameSubject(a: unknown, b: unknown): boolean {
  * The spellings a stored record may give a vCon subject: the canonical one and, for records
  * written before subjects were made canonical, the uuid in upper case and the scheme in either
  * case. A subject mixing cases within the uuid is found only by its own spelling (but an asset's,
- * which the store finds by its lower case: `addSubjectFilter` in store/attribute-sql.ts).
+ * which the store finds by its lower case: `addSubjectFilter` in store/records/attribute-sql.ts).
  */
 export function subjectSpellings(value: string): string[] {
   const m = VCON_SUBJECT.exec(value);

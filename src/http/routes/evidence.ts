@@ -2,9 +2,9 @@ import type { Principal } from "../../context.js";
 import { nodePublicKeyFromJwk } from "../../core/node/crypto.js";
 import { pathUuid } from "../../errors/path-uuid.js";
 import { type BundleSubject, buildBundle } from "../../lookup/evidence/bundle-build.js";
-import { cannotEvaluate } from "../../verify/house.js";
 import {
   BundleError,
+  cannotEvaluate,
   type EvidenceBundle,
   emptyPolicy,
   type TrustRoots,

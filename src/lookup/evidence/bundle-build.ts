@@ -1,8 +1,8 @@
+import { BUNDLE_FORMAT, BUNDLE_VERSION } from "../../formats/bundle/format.js";
 import { decodeSeal } from "../../formats/cose/seal.js";
 import { toBase64, toHex } from "../../formats/crypto/bytes.js";
 import { commitOf, logIndexOf } from "../../formats/record/api-record.js";
 import { canonicalKey } from "../../formats/vindex/map.js";
-import { BUNDLE_FORMAT, BUNDLE_VERSION } from "../../verify/house.js";
 import type { BundleCheckpoint, BundleLog, BundleRecord, EvidenceBundle } from "../../verify/index.js";
 import { LookupError, type PublicRecord } from "../public-api.js";
 import { lookupHolds, missingFreeEvents, subjectLookup } from "./bundle-index.js";

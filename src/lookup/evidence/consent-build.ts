@@ -6,7 +6,7 @@ import {
   lifecycleOrder,
   type PurposeConsent,
   purposesNamed,
-} from "../../verify/house.js";
+} from "../../formats/lifecycle/consent.js";
 import { LookupError, type PublicRecord } from "../public-api.js";
 import type { EvidenceSource } from "./source.js";
 

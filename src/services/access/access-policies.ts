@@ -15,7 +15,7 @@ import {
   getAccessPolicy,
   insertAccessPolicy,
   updateAccessPolicy,
-} from "../../store/access-policies.js";
+} from "../../store/identity/access-policies.js";
 import { adminCollection, identified } from "../admin-collection.js";
 import { valuesOf } from "../records/list-query.js";
 import { recordPolicyAudit } from "./policy-audit.js";

@@ -1,6 +1,6 @@
 import { type AccessGrant, fullGrant, type NameSet } from "../../core/access/index.js";
 import type { AccessRestriction } from "../../core/access/restriction.js";
-import type { AssetRow } from "../../store/assets.js";
+import type { AssetRow } from "../../store/records/assets.js";
 
 export { canReadEvent, projectAttributes } from "../../core/access/index.js";
 export { writeRefusal } from "../../core/access/write.js";

@@ -2,9 +2,13 @@ import type { Ctx } from "../../context.js";
 import { type AccessPolicy, validateAccessPolicyInput } from "../../core/access/index.js";
 import { compilePolicyFilters, matchPolicyFilters } from "../../core/filters/index.js";
 import { assetRecord } from "../../formats/record/asset.js";
-import { type AccessPolicyRow, allAccessPolicies, getAccessPolicy } from "../../store/access-policies.js";
-import { type AssetRow, assetsMatchingAttributes, getAsset } from "../../store/assets.js";
-import type { Queryable } from "../../store/db.js";
+import type { Queryable } from "../../store/drivers/db.js";
+import {
+  type AccessPolicyRow,
+  allAccessPolicies,
+  getAccessPolicy,
+} from "../../store/identity/access-policies.js";
+import { type AssetRow, assetsMatchingAttributes, getAsset } from "../../store/records/assets.js";
 import { internalPrincipal } from "../identity/principals.js";
 import { tenancyWallets, writeGroup } from "../write/event-batcher.js";
 

@@ -1,17 +1,17 @@
 import type { Ctx, Principal } from "../../context.js";
 import { type AccessGrant, fullGrant } from "../../core/access/index.js";
 import { type ApiError, notFound, unauthenticated } from "../../errors/api-error.js";
+import { getRegistrationPolicy } from "../../store/identity/scitt-registration-policies.js";
+import { getTenancy } from "../../store/identity/tenancies.js";
 import {
   type AssetEventRow,
   type EventAccessFacts,
   eventAccessFacts,
   eventAccessFactsOf,
   getAssetEvent,
-} from "../../store/asset-events.js";
-import { type AssetRow, getAsset } from "../../store/assets.js";
-import { freeEventOwner } from "../../store/free-events.js";
-import { getRegistrationPolicy } from "../../store/scitt-registration-policies.js";
-import { getTenancy } from "../../store/tenancies.js";
+} from "../../store/records/asset-events.js";
+import { type AssetRow, getAsset } from "../../store/records/assets.js";
+import { freeEventOwner } from "../../store/records/free-events.js";
 import { readThrough } from "../read-through.js";
 import { publicView } from "../records/assets.js";
 import { canReadEvent } from "./access-view.js";

@@ -1,8 +1,8 @@
 import type { Ctx } from "../../context.js";
 import { notFound } from "../../errors/api-error.js";
-import { getAssetEvent } from "../../store/asset-events.js";
-import { getAsset } from "../../store/assets.js";
-import { type BlobRow, getBlob } from "../../store/blobs.js";
+import { type BlobRow, getBlob } from "../../store/blobstore/blobs.js";
+import { getAssetEvent } from "../../store/records/asset-events.js";
+import { getAsset } from "../../store/records/assets.js";
 import { type AccessView, canReadEvent, projectAttributes } from "../access/access-view.js";
 
 function references(attrs: Record<string, unknown>, blobId: string): boolean {

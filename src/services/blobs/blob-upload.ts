@@ -3,9 +3,9 @@ import { mkdir, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Ctx, Principal } from "../../context.js";
 import { ApiError, quotaExceeded } from "../../errors/api-error.js";
-import { blobUsage, contentReferenced, insertBlob, lockContent } from "../../store/blobs.js";
-import type { Queryable } from "../../store/db.js";
-import { getTenancy, lockTenancy } from "../../store/tenancies.js";
+import { blobUsage, contentReferenced, insertBlob, lockContent } from "../../store/blobstore/blobs.js";
+import type { Queryable } from "../../store/drivers/db.js";
+import { getTenancy, lockTenancy } from "../../store/identity/tenancies.js";
 import { sniffUpload } from "./blob-sniff.js";
 
 const HEAD_BYTES = 4100;

@@ -2,7 +2,7 @@ import type { Readable } from "node:stream";
 import type { Ctx, Principal } from "../../context.js";
 import { badRequest, notFound } from "../../errors/api-error.js";
 import { isoTime } from "../../formats/ids.js";
-import { type BlobRow, getBlob } from "../../store/blobs.js";
+import { type BlobRow, getBlob } from "../../store/blobstore/blobs.js";
 
 /** API shape of blob metadata. */
 export function blobOut(b: BlobRow) {

@@ -8,8 +8,6 @@ import {
 import { matchPolicyFilters, parsePolicyFilters } from "../../core/filters/index.js";
 import { notFound } from "../../errors/api-error.js";
 import { isoTime } from "../../formats/ids.js";
-import { eventsOfAsset } from "../../store/asset-events.js";
-import { getAsset } from "../../store/assets.js";
 import {
   allCompliancePolicies,
   type CompliancePolicyRow,
@@ -18,7 +16,9 @@ import {
   deleteCompliancePolicy,
   getCompliancePolicy,
   insertCompliancePolicy,
-} from "../../store/compliance-policies.js";
+} from "../../store/identity/compliance-policies.js";
+import { eventsOfAsset } from "../../store/records/asset-events.js";
+import { getAsset } from "../../store/records/assets.js";
 import { type AccessView, canReadEvent, projectAttributes } from "../access/access-view.js";
 import { adminCollection } from "../admin-collection.js";
 import { enumList } from "../records/list-query.js";

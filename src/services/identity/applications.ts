@@ -10,7 +10,7 @@ import {
   getApplication,
   insertApplication,
   updateApplication,
-} from "../../store/applications.js";
+} from "../../store/identity/applications.js";
 import { adminCollection } from "../admin-collection.js";
 import { valuesOf } from "../records/list-query.js";
 import { hashGeneratedSecret, newSecret } from "./secrets.js";

@@ -4,10 +4,10 @@ import type { Ctx, Principal } from "../../context.js";
 import { ApiError } from "../../errors/api-error.js";
 import { isUuid } from "../../formats/ids.js";
 import { readBounded } from "../../net/bounded-body.js";
-import { getApplication } from "../../store/applications.js";
-import { getMemberByEmail } from "../../store/members.js";
-import { isRootPrincipal } from "../../store/root-principals.js";
-import { listTenancies } from "../../store/tenancies.js";
+import { getApplication } from "../../store/identity/applications.js";
+import { getMemberByEmail } from "../../store/identity/members.js";
+import { isRootPrincipal } from "../../store/identity/root-principals.js";
+import { listTenancies } from "../../store/identity/tenancies.js";
 import { tokenVerifyKeys } from "./token-keys.js";
 import { appIdpIssuer, tokenAudience } from "./tokens.js";
 

@@ -9,8 +9,8 @@ import {
   type InviteRow,
   insertInvite,
   inviteRows,
-} from "../../store/invites.js";
-import { admitMember, getMemberByEmail } from "../../store/members.js";
+} from "../../store/identity/invites.js";
+import { admitMember, getMemberByEmail } from "../../store/identity/members.js";
 import { adminCollection } from "../admin-collection.js";
 import { valuesOf } from "../records/list-query.js";
 import { memberOut } from "./members.js";

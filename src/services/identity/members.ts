@@ -7,8 +7,8 @@ import {
   memberRows,
   membershipRows,
   updateMember,
-} from "../../store/members.js";
-import { emptySource, type RowSource } from "../../store/row-source.js";
+} from "../../store/identity/members.js";
+import { emptySource, type RowSource } from "../../store/query/row-source.js";
 import { adminCollection, identified } from "../admin-collection.js";
 import { scalar } from "../records/list-query.js";
 

@@ -1,5 +1,5 @@
 import type { Principal } from "../../context.js";
-import type { Principal4 } from "../../store/asset-events.js";
+import type { Principal4 } from "../../store/records/asset-events.js";
 
 /** principal_accepted of a call: who the service saw, from the verified token. */
 export function acceptedPrincipal(p: Principal): Principal4 {

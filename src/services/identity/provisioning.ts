@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import type { Ctx } from "../../context.js";
-import { getApplication, insertApplication, updateApplication } from "../../store/applications.js";
-import { upsertMember } from "../../store/members.js";
-import { listTenancies, upsertTenancy } from "../../store/tenancies.js";
+import { getApplication, insertApplication, updateApplication } from "../../store/identity/applications.js";
+import { upsertMember } from "../../store/identity/members.js";
+import { listTenancies, upsertTenancy } from "../../store/identity/tenancies.js";
 import { hashGeneratedSecret, hashSecret, newSecret, verifySecret } from "./secrets.js";
 import { ensureSelfSubject } from "./self-subject.js";
 

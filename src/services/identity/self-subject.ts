@@ -1,7 +1,7 @@
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import type { Keyring } from "../../keys/keyring.js";
-import type { Queryable } from "../../store/db.js";
-import { ensureSubject } from "../../store/subjects.js";
+import type { Queryable } from "../../store/drivers/db.js";
+import { ensureSubject } from "../../store/identity/subjects.js";
 
 export const SELF_SUBJECT_ID = "00000000-0000-0000-0000-000000000000";
 

@@ -9,7 +9,7 @@ import {
   type SubjectRow,
   subjectRows,
   updateSubject,
-} from "../../store/subjects.js";
+} from "../../store/identity/subjects.js";
 import { adminCollection, identified } from "../admin-collection.js";
 import { valuesOf } from "../records/list-query.js";
 import { SELF_SUBJECT_ID, walletAddress } from "./self-subject.js";

@@ -1,7 +1,7 @@
 import type { Ctx, Principal } from "../../context.js";
 import { forbidden, notFound } from "../../errors/api-error.js";
-import { listRootPrincipals, replaceRootPrincipals } from "../../store/root-principals.js";
-import { getTenancy, upsertTenancy } from "../../store/tenancies.js";
+import { listRootPrincipals, replaceRootPrincipals } from "../../store/identity/root-principals.js";
+import { getTenancy, upsertTenancy } from "../../store/identity/tenancies.js";
 
 /** Public facts of any tenancy (so a partner can resolve a `tenant/<uuid>` it sees on a shared record). */
 export async function publicInfo(ctx: Pick<Ctx, "db">, id: string) {

@@ -9,7 +9,7 @@ import {
   type TlsCaCertificateRow,
   tlsCaCertificateRows,
   updateTlsCaCertificate,
-} from "../../store/tlscacertificates.js";
+} from "../../store/identity/tlscacertificates.js";
 import { adminCollection, identified } from "../admin-collection.js";
 import { valuesOf } from "../records/list-query.js";
 

@@ -5,7 +5,7 @@ import { FailureWindow } from "../../core/api/failure-window.js";
 import { ApiError, badRequest } from "../../errors/api-error.js";
 import { isUuid } from "../../formats/ids.js";
 import type { LoadedKey } from "../../keys/keyring.js";
-import { getApplication } from "../../store/applications.js";
+import { getApplication } from "../../store/identity/applications.js";
 import { hashGeneratedSecret, newSecret, verifySecret } from "./secrets.js";
 import { TOKEN_TTL_SECONDS } from "./token-keys.js";
 

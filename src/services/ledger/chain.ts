@@ -5,9 +5,9 @@ import { notFound } from "../../errors/api-error.js";
 import { isoTime } from "../../formats/ids.js";
 import { assetEventRecord } from "../../formats/record/asset-event.js";
 import { validatorAddress } from "../../keys/validator.js";
-import { getAssetEvent } from "../../store/asset-events.js";
-import { getAsset } from "../../store/assets.js";
-import { allBlocks, blockByHash, blockByNumber, headBlock } from "../../store/chain.js";
+import { allBlocks, blockByHash, blockByNumber, headBlock } from "../../store/ledger/chain.js";
+import { getAssetEvent } from "../../store/records/asset-events.js";
+import { getAsset } from "../../store/records/assets.js";
 import { canReadEvent } from "../access/access-view.js";
 import { viewFor } from "../access/caller-view.js";
 

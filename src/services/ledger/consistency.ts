@@ -4,8 +4,8 @@ import * as treeProof from "../../core/log/tree-proof.js";
 import { badRequest } from "../../errors/api-error.js";
 import { isValidMmrSize, peakIndices } from "../../formats/mmr/indices.js";
 import * as tree from "../../formats/rfc9162/index.js";
-import { logSize } from "../../store/ledger.js";
-import { tlogSize } from "../../store/tlog-nodes.js";
+import { logSize } from "../../store/ledger/ledger.js";
+import { tlogSize } from "../../store/ledger/tlog-nodes.js";
 import { readNodeSource } from "./node-source.js";
 import { nodes, treeNodes } from "./proofs.js";
 

@@ -1,8 +1,8 @@
 import type { Ctx } from "../../context.js";
 import { ApiError, badRequest } from "../../errors/api-error.js";
 import { isValidMmrSize, mmrIndexOfLeaf } from "../../formats/mmr/indices.js";
-import { type EntryRow, entryAt, logSize } from "../../store/ledger.js";
-import type { SealRow } from "../../store/seals.js";
+import { type EntryRow, entryAt, logSize } from "../../store/ledger/ledger.js";
+import type { SealRow } from "../../store/ledger/seals.js";
 import { readNodeSource } from "./node-source.js";
 import { inclusion, sealFor } from "./proofs.js";
 

@@ -4,8 +4,8 @@ import { notFound } from "../../errors/api-error.js";
 import { ED25519 } from "../../formats/tlog/keys.js";
 import { ML_DSA_44 } from "../../formats/tlog/ml-dsa.js";
 import type { KeyEntry } from "../../keys/key-directory.js";
-import { listTenancies } from "../../store/tenancies.js";
-import { originOf, TLOG_KEY, TLOG_ML_DSA_KEY } from "../../store/tlog-checkpoints.js";
+import { listTenancies } from "../../store/identity/tenancies.js";
+import { originOf, TLOG_KEY, TLOG_ML_DSA_KEY } from "../../store/ledger/tlog-checkpoints.js";
 import { liveTokenKeys } from "../identity/token-keys.js";
 
 /** The promise about retired public keys, served with them (docs/keys.md, key retention). */

@@ -2,8 +2,8 @@ import type { Ctx } from "../../context.js";
 import { notFound } from "../../errors/api-error.js";
 import { coseKeyBytes, coseKeySet } from "../../formats/cose/keys.js";
 import { es256PublicKey } from "../../keys/keyring.js";
-import { getSeal, listSealSizes } from "../../store/seals.js";
-import { listTenancies } from "../../store/tenancies.js";
+import { listTenancies } from "../../store/identity/tenancies.js";
+import { getSeal, listSealSizes } from "../../store/ledger/seals.js";
 
 /** Seal bytes of a log (latest, or of one size). */
 export async function latestSeal(

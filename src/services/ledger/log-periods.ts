@@ -2,10 +2,10 @@ import type { Ctx } from "../../context.js";
 import { consistencyProof } from "../../core/log/tree-proof.js";
 import { notFound } from "../../errors/api-error.js";
 import { inclusionProof } from "../../formats/rfc9162/tree.js";
-import type { Queryable } from "../../store/db.js";
-import { type PeriodRow, periodsOf } from "../../store/log-periods.js";
-import { archivedObject, withTreeNodes } from "../../store/period-archive.js";
-import { checkpointAt, cosignaturesOf, publishedCheckpoint } from "../../store/tlog-checkpoints.js";
+import { archivedObject, withTreeNodes } from "../../store/archive/period-archive.js";
+import type { Queryable } from "../../store/drivers/db.js";
+import { type PeriodRow, periodsOf } from "../../store/ledger/log-periods.js";
+import { checkpointAt, cosignaturesOf, publishedCheckpoint } from "../../store/ledger/tlog-checkpoints.js";
 import { readNodeSource } from "./node-source.js";
 
 const b64 = (h: Uint8Array) => Buffer.from(h).toString("base64");

@@ -1,5 +1,5 @@
 import type { Ctx } from "../../context.js";
-import type { NodeSource } from "../../store/period-archive.js";
+import type { NodeSource } from "../../store/archive/period-archive.js";
 
 /**
  * Where proofs read log nodes: the reads a replica may serve (nodes of sealed entries never change,

@@ -3,7 +3,7 @@ import { buildReceipt, buildRfc9162Receipt } from "../../core/log/receipt.js";
 import type { Signer } from "../../core/log/sign1.js";
 import type { MmrProofForm } from "../../formats/cose/receipt.js";
 import type { PublicKey } from "../../formats/crypto/public-key.js";
-import type { EntryRow } from "../../store/ledger.js";
+import type { EntryRow } from "../../store/ledger/ledger.js";
 
 /** The seal key a receipt is signed with: named by its kid, carried in the receipt's `cnf`. */
 interface ReceiptKey {

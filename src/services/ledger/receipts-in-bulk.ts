@@ -4,10 +4,10 @@ import * as treeProof from "../../core/log/tree-proof.js";
 import { includedRoot, inclusionProofIndices } from "../../formats/mmr/proof.js";
 import type * as tree from "../../formats/rfc9162/index.js";
 import { type Es256Key, signedWith } from "../../keys/keyring.js";
-import { type EntryRow, entriesOfRecords } from "../../store/ledger.js";
-import { mmrNodesOf } from "../../store/period-archive.js";
-import { getSeal, type SealRow } from "../../store/seals.js";
-import { type CheckpointRow, latestCheckpoint } from "../../store/tlog-checkpoints.js";
+import { mmrNodesOf } from "../../store/archive/period-archive.js";
+import { type EntryRow, entriesOfRecords } from "../../store/ledger/ledger.js";
+import { getSeal, type SealRow } from "../../store/ledger/seals.js";
+import { type CheckpointRow, latestCheckpoint } from "../../store/ledger/tlog-checkpoints.js";
 import { readNodeSource } from "./node-source.js";
 import {
   leafOfRow,

@@ -4,10 +4,10 @@ import { candidateLeaves } from "../../formats/record/api-record.js";
 import { assetEventRecord } from "../../formats/record/asset-event.js";
 import { freeEventRecord } from "../../formats/record/free-event.js";
 import * as tree from "../../formats/rfc9162/index.js";
-import { eventsByIds } from "../../store/asset-events.js";
-import type { Queryable } from "../../store/db.js";
-import { freeEventsByIds } from "../../store/free-events.js";
-import type { EntryRow } from "../../store/ledger.js";
+import type { Queryable } from "../../store/drivers/db.js";
+import type { EntryRow } from "../../store/ledger/ledger.js";
+import { eventsByIds } from "../../store/records/asset-events.js";
+import { freeEventsByIds } from "../../store/records/free-events.js";
 
 /** What a record's row recomputes to: its MMR leaf, and its RFC 9162 tree leaf hash. */
 export interface RowLeaf {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx } from "../../context.js";
 import { freeEventRecord } from "../../formats/record/free-event.js";
-import { insertFreeEvents } from "../../store/free-events.js";
+import { insertFreeEvents } from "../../store/records/free-events.js";
 
 /** Who recorded a service event: the service itself, not a caller. */
 const SERVICE_EVENT_CREATOR = "archivist";

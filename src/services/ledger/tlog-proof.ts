@@ -2,9 +2,9 @@ import type { Ctx } from "../../context.js";
 import { formatProofExtra, formatTlogProof } from "../../core/log/tlog-format.js";
 import * as treeProof from "../../core/log/tree-proof.js";
 import { ApiError } from "../../errors/api-error.js";
-import { getStatement } from "../../store/free-events.js";
-import { entryOfRecord } from "../../store/ledger.js";
-import { cosignaturesOf, publishedCheckpoint } from "../../store/tlog-checkpoints.js";
+import { entryOfRecord } from "../../store/ledger/ledger.js";
+import { cosignaturesOf, publishedCheckpoint } from "../../store/ledger/tlog-checkpoints.js";
+import { getStatement } from "../../store/records/free-events.js";
 import { readNodeSource } from "./node-source.js";
 import { leafOfRow, missingRefused, statementFollowsLog, treeNodes, treePathToSigned } from "./proofs.js";
 

@@ -3,7 +3,7 @@ import { notFound } from "../../errors/api-error.js";
 import { cosignatureDate } from "../../formats/tlog/cosignature.js";
 import { parseVkey } from "../../formats/tlog/keys.js";
 import { ML_DSA_44 } from "../../formats/tlog/ml-dsa.js";
-import { lastCosignatures, originOf } from "../../store/tlog-checkpoints.js";
+import { lastCosignatures, originOf } from "../../store/ledger/tlog-checkpoints.js";
 
 /** A configured witness as the log shows it: who, with which key, and what it last cosigned. */
 export interface WitnessStatus {

@@ -13,7 +13,7 @@ import {
   tilePath,
   tileWidth,
 } from "../../formats/tlog/tile-path.js";
-import { archivedExtent, archivedObject, treeLevelOf } from "../../store/period-archive.js";
+import { archivedExtent, archivedObject, treeLevelOf } from "../../store/archive/period-archive.js";
 import {
   cosignaturesOf,
   latestCheckpoint,
@@ -21,8 +21,8 @@ import {
   publishedCheckpoint,
   TLOG_KEY,
   TLOG_ML_DSA_KEY,
-} from "../../store/tlog-checkpoints.js";
-import { leafEntries } from "../../store/tlog-tiles.js";
+} from "../../store/ledger/tlog-checkpoints.js";
+import { leafEntries } from "../../store/ledger/tlog-tiles.js";
 import { readNodeSource } from "./node-source.js";
 
 /**

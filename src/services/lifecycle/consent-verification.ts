@@ -1,6 +1,7 @@
 import type { Ctx, Principal } from "../../context.js";
-import type { PurposeConsent } from "../../verify/house.js";
-import { consentOf, LIFECYCLE_ATTRIBUTES, lifecycleOrder } from "../../verify/house.js";
+import type { PurposeConsent } from "../../formats/lifecycle/consent.js";
+import { consentOf, lifecycleOrder } from "../../formats/lifecycle/consent.js";
+import { LIFECYCLE_ATTRIBUTES } from "../../formats/lifecycle/vocabulary.js";
 import { adminView } from "../access/access-view.js";
 import { writeViewFor } from "../access/caller-view.js";
 import { createAssetEvent } from "../records/asset-events.js";

@@ -1,6 +1,6 @@
 import type { Ctx, Principal } from "../../context.js";
 import { forbidden } from "../../errors/api-error.js";
-import { putErasurePolicy } from "../../store/erasable-values.js";
+import { putErasurePolicy } from "../../store/records/erasable-values.js";
 import { checkErasableNames } from "../records/erasable.js";
 
 /** Sets the tenancy's erasable attribute names (administrators); the cache forgets at once. */

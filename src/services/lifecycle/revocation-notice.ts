@@ -6,8 +6,9 @@
  * processor checks it with any Standard Webhooks library; a 2xx answer is its acknowledgement.
  */
 import { createHmac } from "node:crypto";
+import { consentRole, lifecycleOrder } from "../../formats/lifecycle/consent.js";
+import { recordAttributes } from "../../formats/lifecycle/vocabulary.js";
 import { canonicalSubject } from "../../formats/vcon/subject.js";
-import { consentRole, lifecycleOrder, recordAttributes } from "../../verify/house.js";
 
 /** What a revocation record asks processors to stop: the vCon, and the purposes (none: every purpose). */
 export interface RevocationOf {

@@ -5,6 +5,7 @@ import type { Ctx, Principal } from "../../context.js";
 import { badRequest, forbidden, notFound } from "../../errors/api-error.js";
 import { CodedError } from "../../formats/coded-error.js";
 import { isUuid } from "../../formats/ids.js";
+import { LIFECYCLE_ATTRIBUTES } from "../../formats/lifecycle/vocabulary.js";
 import { openSecret, sealSecret } from "../../keys/secret-box.js";
 import { fetchWithin, timeLimit } from "../../net/time-limit.js";
 import {
@@ -22,8 +23,7 @@ import {
   queueNotices,
   revocationCandidates,
   settledEventSeq,
-} from "../../store/revocation-notices.js";
-import { LIFECYCLE_ATTRIBUTES } from "../../verify/house.js";
+} from "../../store/records/revocation-notices.js";
 import { adminView } from "../access/access-view.js";
 import { acceptedPrincipal } from "../identity/principals.js";
 import { createAssetEvent } from "../records/asset-events.js";

@@ -1,6 +1,6 @@
 import type { Ctx } from "../../context.js";
 import type { Rotation } from "../../keys/keyring.js";
-import { listTenancies } from "../../store/tenancies.js";
+import { listTenancies } from "../../store/identity/tenancies.js";
 import { recordServiceEvent } from "../ledger/service-events.js";
 
 /** The attributes of a rotation's record in a log. */

@@ -2,8 +2,8 @@ import type { Ctx } from "../../context.js";
 import type { HeldLog } from "../../keys/held-log.js";
 import { compareWithSigned, stateOf } from "../../keys/signed-compare.js";
 import type { AcceptedRestore, SignedLogState } from "../../keys/signed-state.js";
-import { getSeal } from "../../store/seals.js";
-import { getTenancy } from "../../store/tenancies.js";
+import { getTenancy } from "../../store/identity/tenancies.js";
+import { getSeal } from "../../store/ledger/seals.js";
 import { recordServiceEvent } from "../ledger/service-events.js";
 
 /** What `archivist keys accept-restore` found and did. */

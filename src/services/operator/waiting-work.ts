@@ -1,5 +1,5 @@
 import type { Ctx } from "../../context.js";
-import { uncommittedSince, unwitnessedSince, type WaitingSince } from "../../store/waiting-work.js";
+import { uncommittedSince, unwitnessedSince, type WaitingSince } from "../../store/ledger/waiting-work.js";
 
 /** How long one log's oldest waiting work has waited, in seconds. */
 export interface LogWait {

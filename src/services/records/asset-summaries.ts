@@ -4,7 +4,7 @@ import { assertStorableText } from "../../core/filters/text-guard.js";
 import { badRequest } from "../../errors/api-error.js";
 import { isoTime } from "../../formats/ids.js";
 import { type AssetRecord, assetRecord } from "../../formats/record/asset.js";
-import { assetSummaryList } from "../../store/asset-summaries.js";
+import { assetSummaryList } from "../../store/records/asset-summaries.js";
 import { type AccessView, projectAttributes } from "../access/access-view.js";
 
 /** An asset as the list of summaries shows it: the record, its readable events' count and newest time. */

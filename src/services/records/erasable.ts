@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Ctx } from "../../context.js";
 import { badRequest } from "../../errors/api-error.js";
 import { toBase64 } from "../../formats/crypto/bytes.js";
+import { LIFECYCLE_ATTRIBUTES } from "../../formats/lifecycle/vocabulary.js";
 import {
   COMMITMENT_KEY,
   commit,
@@ -9,8 +10,7 @@ import {
   type ErasableMember,
   SALT_BYTES,
 } from "../../formats/record/erasable.js";
-import { type ErasableValue, erasableRows } from "../../store/erasable-values.js";
-import { LIFECYCLE_ATTRIBUTES } from "../../verify/house.js";
+import { type ErasableValue, erasableRows } from "../../store/records/erasable-values.js";
 
 /** Names an erasable attribute may not have: the template's (statements are made of them) and DataTrails' own. */
 const NEVER_ERASABLE = new Set([

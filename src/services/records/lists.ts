@@ -4,9 +4,9 @@ import { notFound } from "../../errors/api-error.js";
 import { type AssetRecord, assetRecord } from "../../formats/record/asset.js";
 import { type AssetEventRecord, assetEventRecord } from "../../formats/record/asset-event.js";
 import type { Face } from "../../formats/record/face.js";
-import type { AssetEventRow } from "../../store/asset-events.js";
-import { type AssetRow, getAsset } from "../../store/assets.js";
-import { assetEventList, assetList } from "../../store/record-lists.js";
+import type { AssetEventRow } from "../../store/records/asset-events.js";
+import { type AssetRow, getAsset } from "../../store/records/assets.js";
+import { assetEventList, assetList } from "../../store/records/record-lists.js";
 import { type AccessView, canReadEvent, projectAttributes } from "../access/access-view.js";
 import { withErasables } from "./erasable.js";
 import {
@@ -20,7 +20,7 @@ import {
 } from "./list-query.js";
 
 /** A filtered collection as the store serves it: keyset pages and the exact count. */
-export type { RowSource } from "../../store/row-source.js";
+export type { RowSource } from "../../store/query/row-source.js";
 
 /** A page of a list, with the count when asked or when the first page needs the result limit. */
 export interface ListPage<T> {

@@ -3,6 +3,7 @@ import type { Ctx, Principal } from "../../context.js";
 import { hasName } from "../../core/access/index.js";
 import { LOCATION_FILTER_PREFIXES, type LocationAccess } from "../../core/filters/list-spec.js";
 import { notFound } from "../../errors/api-error.js";
+import type { RowSource } from "../../store/query/row-source.js";
 import {
   countLocations,
   deleteLocation,
@@ -12,8 +13,7 @@ import {
   type LocationRow,
   locationList,
   updateLocation,
-} from "../../store/locations.js";
-import type { RowSource } from "../../store/row-source.js";
+} from "../../store/records/locations.js";
 import { viewFor } from "../access/caller-view.js";
 import { adminCollection } from "../admin-collection.js";
 import { tenantWalletAddress } from "../identity/tenant-wallet.js";

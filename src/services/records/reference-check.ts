@@ -1,8 +1,8 @@
 import type { Principal } from "../../context.js";
 import { badRequest } from "../../errors/api-error.js";
-import { blobHash } from "../../store/blobs.js";
-import type { Queryable } from "../../store/db.js";
-import { locationExists } from "../../store/locations.js";
+import { blobHash } from "../../store/blobstore/blobs.js";
+import type { Queryable } from "../../store/drivers/db.js";
+import { locationExists } from "../../store/records/locations.js";
 import type { AttachmentRef } from "./attributes.js";
 
 /**

@@ -4,7 +4,7 @@ import { nodeSignatureKeyFromJwk } from "../../core/node/crypto.js";
 import { badRequest, forbidden, notFound } from "../../errors/api-error.js";
 import { algorithmOfKey } from "../../formats/cose/sign1.js";
 import { type SignatureKey, signatureJwk } from "../../formats/crypto/public-key.js";
-import { deleteScittKey, insertScittKey, listScittKeys } from "../../store/scitt-keys.js";
+import { deleteScittKey, insertScittKey, listScittKeys } from "../../store/identity/scitt-keys.js";
 
 // The statement issuer keys a tenancy trusts: its own, and those its administrators register.
 

@@ -1,6 +1,9 @@
 import type { Ctx, Principal } from "../../context.js";
 import { forbidden } from "../../errors/api-error.js";
-import { getRegistrationPolicy, putRegistrationPolicy } from "../../store/scitt-registration-policies.js";
+import {
+  getRegistrationPolicy,
+  putRegistrationPolicy,
+} from "../../store/identity/scitt-registration-policies.js";
 
 /** The tenancy's SCITT registration policy (administrators). */
 export async function registrationPolicy(ctx: Pick<Ctx, "config" | "db">, p: Principal) {

@@ -18,11 +18,11 @@ import type { ApiRecord } from "../../formats/record/api-record.js";
 import { assetEventRecord } from "../../formats/record/asset-event.js";
 import { freeEventRecord } from "../../formats/record/free-event.js";
 import { signedWith } from "../../keys/keyring.js";
-import type { AssetEventRow } from "../../store/asset-events.js";
-import { getFreeEvent, getStatement } from "../../store/free-events.js";
-import { getRegistrationPolicy } from "../../store/scitt-registration-policies.js";
-import { getTenancy } from "../../store/tenancies.js";
-import { tlsCaCertificateRows } from "../../store/tlscacertificates.js";
+import { getRegistrationPolicy } from "../../store/identity/scitt-registration-policies.js";
+import { getTenancy } from "../../store/identity/tenancies.js";
+import { tlsCaCertificateRows } from "../../store/identity/tlscacertificates.js";
+import type { AssetEventRow } from "../../store/records/asset-events.js";
+import { getFreeEvent, getStatement } from "../../store/records/free-events.js";
 import { writeViewFor } from "../access/caller-view.js";
 import {
   requireReadableEvent,

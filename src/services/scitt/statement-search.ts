@@ -7,7 +7,7 @@ import {
   findAssetEventStatements,
   findFreeEventStatements,
   type StatementCriteria,
-} from "../../store/statements.js";
+} from "../../store/records/statements.js";
 import { viewFor } from "../access/caller-view.js";
 
 /** A statement as the search returns it: what it says, and where its record is. */

@@ -2,7 +2,7 @@ import type { Ctx, Principal } from "../../context.js";
 import { ApiError, badRequest, notFound } from "../../errors/api-error.js";
 import type { IndexLookup } from "../../formats/vindex/lookup-format.js";
 import { canonicalKey } from "../../formats/vindex/map.js";
-import { recordsAtEntries } from "../../store/vindex.js";
+import { recordsAtEntries } from "../../store/ledger/vindex.js";
 import { LookupUnavailable, lookUp } from "../../vindex/lookup.js";
 import { viewFor } from "../access/caller-view.js";
 import { readableRecordName } from "../access/readable-records.js";

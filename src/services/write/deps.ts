@@ -1,6 +1,6 @@
 import type { Caches } from "../../caches.js";
 import type { Keyring } from "../../keys/keyring.js";
-import type { Db } from "../../store/db.js";
+import type { Db } from "../../store/drivers/db.js";
 
 // Written out here rather than picked from `Ctx`: the context holds the write path, so a write
 // file naming the context would make the two import each other. `Ctx` has every field below.

@@ -1,13 +1,14 @@
 import { uuid7 } from "../../core/node/uuid7.js";
 import { notFound } from "../../errors/api-error.js";
 import type { Keyring } from "../../keys/keyring.js";
+import type { Db, Queryable } from "../../store/drivers/db.js";
 import {
   insertAssetEvents,
   insertAssetEventsIfUnchanged,
   type NewAssetEvent,
   type Principal4,
   type StoredAssetEvent,
-} from "../../store/asset-events.js";
+} from "../../store/records/asset-events.js";
 import {
   type AssetRow,
   insertAssets,
@@ -16,9 +17,8 @@ import {
   newAssetAsRow,
   readAssetRows,
   saveAssetStates,
-} from "../../store/assets.js";
-import type { Db, Queryable } from "../../store/db.js";
-import type { FreshEvents } from "../../store/fresh-events.js";
+} from "../../store/records/assets.js";
+import type { FreshEvents } from "../../store/records/fresh-events.js";
 import { tenantWalletAddress } from "../identity/tenant-wallet.js";
 import type { WriteDeps } from "./deps.js";
 import { GroupCommit, type Outcome } from "./group-commit.js";

@@ -1,8 +1,8 @@
 import { ApiError, quotaExceeded } from "../../errors/api-error.js";
-import type { Queryable } from "../../store/db.js";
-import { type FreeEventRow, insertFreeEvents, type NewFreeEvent } from "../../store/free-events.js";
-import { getTenancy } from "../../store/tenancies.js";
-import { consumeQuota } from "../../store/usage.js";
+import type { Queryable } from "../../store/drivers/db.js";
+import { getTenancy } from "../../store/identity/tenancies.js";
+import { consumeQuota } from "../../store/identity/usage.js";
+import { type FreeEventRow, insertFreeEvents, type NewFreeEvent } from "../../store/records/free-events.js";
 import type { CommitWake, WriteDeps } from "./deps.js";
 import { GroupCommit, type Outcome } from "./group-commit.js";
 

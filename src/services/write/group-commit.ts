@@ -1,12 +1,12 @@
 import { Coalescer, type Outcome } from "../../batching/coalescer.js";
-import type { Db, Queryable } from "../../store/db.js";
+import type { Db, Queryable } from "../../store/drivers/db.js";
 
 export type { Outcome };
 
 export interface GroupCommitOptions<I, R, P> {
   /**
    * What the group needs from outside the database's transaction (keys, values derived from them),
-   * read before it opens: inside it, only the transaction may be used (store/transaction-scope.ts).
+   * read before it opens: inside it, only the transaction may be used (store/drivers/transaction-scope.ts).
    */
   prepare?(items: I[]): Promise<P>;
   /**

@@ -1,8 +1,8 @@
 import type { Outcome } from "../../batching/coalescer.js";
-import type { StoredAssetEvent } from "../../store/asset-events.js";
-import type { Queryable } from "../../store/db.js";
-import type { FreeEventRow, NewFreeEvent } from "../../store/free-events.js";
-import { FreshEvents } from "../../store/fresh-events.js";
+import type { Queryable } from "../../store/drivers/db.js";
+import type { StoredAssetEvent } from "../../store/records/asset-events.js";
+import type { FreeEventRow, NewFreeEvent } from "../../store/records/free-events.js";
+import { FreshEvents } from "../../store/records/fresh-events.js";
 import type { WriteDeps } from "./deps.js";
 import {
   type EventBatcher,

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import type { Queryable } from "../db.js";
+import type { Queryable } from "../drivers/db.js";
 
 /**
  * Content-addressed storage of blob bytes, keyed by their SHA-256 (hex): equal bytes are stored once.

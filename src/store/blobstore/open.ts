@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { Db } from "../db.js";
+import type { Db } from "../drivers/db.js";
 import type { BlobStore } from "./blob-store.js";
 import { FsBlobStore } from "./fs-store.js";
 import { PgBlobStore } from "./pg-store.js";

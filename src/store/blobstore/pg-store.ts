@@ -1,6 +1,6 @@
 import { readFile, rm } from "node:fs/promises";
 import { Readable } from "node:stream";
-import type { Queryable } from "../db.js";
+import type { Queryable } from "../drivers/db.js";
 import type { BlobStore } from "./blob-store.js";
 
 /** Blobs as rows of `blob_contents` (bytea): one backup covers records and bytes alike. */

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
-import { StorageError } from "../db.js";
+import { StorageError } from "./db.js";
 
 /** Held while a process has the embedded database open; `release` gives it up. */
 export interface DataDirLock {

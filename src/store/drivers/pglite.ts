@@ -1,10 +1,10 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import postgresDriver from "pg";
-import type { Db, Queryable } from "../db.js";
-import { sqlTime } from "../sql-time.js";
-import { guardTransactions } from "../transaction-scope.js";
 import { type DataDirLock, lockDataDir } from "./data-dir-lock.js";
+import type { Db, Queryable } from "./db.js";
+import { sqlTime } from "./sql-time.js";
+import { guardTransactions } from "./transaction-scope.js";
 
 /**
  * Times are read as the PostgreSQL driver reads them. PGlite's own parser hands PostgreSQL's text
@@ -29,7 +29,7 @@ const TIME_SERIALIZERS = {
 
 /**
  * Opens (creating if needed) the embedded PostgreSQL in `dir`; `memory://` keeps it in RAM.
- * `guard`: refuse the handle inside its own transactions (store/transaction-scope.ts).
+ * `guard`: refuse the handle inside its own transactions (store/drivers/transaction-scope.ts).
  */
 export async function openPglite(dir: string, guard = true): Promise<Db> {
   let lock: DataDirLock | undefined;

@@ -1,6 +1,6 @@
 import pg from "pg";
-import type { Db, Queryable, QueryOptions } from "../db.js";
-import { guardTransactions } from "../transaction-scope.js";
+import type { Db, Queryable, QueryOptions } from "./db.js";
+import { guardTransactions } from "./transaction-scope.js";
 
 // int8 and numeric come back as strings by default; ids and sizes we keep in int8
 // fit in a double, so parse them (idtimestamps are stored as text, not int8).
@@ -68,7 +68,7 @@ async function withClient<T>(from: pg.Pool, fn: (client: pg.PoolClient) => Promi
 
 /**
  * Connects a pool to PostgreSQL at `url`; `guard`: refuse the handle inside its own transactions
- * (store/transaction-scope.ts); `connectTimeoutMs`: give up a connection not made by then (a
+ * (store/drivers/transaction-scope.ts); `connectTimeoutMs`: give up a connection not made by then (a
  * replica's, which the primary can stand in for; the primary's own waits, having no stand-in).
  */
 export async function openPostgres(url: string, max = 16, guard = true, connectTimeoutMs = 0): Promise<Db> {

@@ -1,3 +1,4 @@
+import type { EvidenceBundle } from "../../formats/bundle/format.js";
 import { leafIndexOfMmrIndex } from "../../formats/mmr/index.js";
 import { commitOf, logIndexOf } from "../../formats/record/api-record.js";
 import { parseVkey } from "../../formats/tlog/keys.js";
@@ -6,7 +7,6 @@ import { canonicalKey, recordIndexKeys } from "../../formats/vindex/map.js";
 import type { TrustPolicy } from "../verdict/index.js";
 import { type LookupProven, verifyLookup } from "../vindex/lookup.js";
 import type { BundleFailureCode, Findings } from "./failures.js";
-import type { EvidenceBundle } from "./format.js";
 import { type CheckedCheckpoint, tieToCheckpoint } from "./logs.js";
 import type { CheckedRecord } from "./records.js";
 import type { Completeness, ProvenLog } from "./report.js";

@@ -1,3 +1,4 @@
+import type { BundleCheckpoint, BundleLog, EvidenceBundle } from "../../formats/bundle/format.js";
 import { decodeSeal, verifySeal } from "../../formats/cose/index.js";
 import type { PublicKey } from "../../formats/crypto/public-key.js";
 import { verifyConsistency } from "../../formats/mmr/index.js";
@@ -10,7 +11,6 @@ import {
   type TrustRoots,
 } from "../verdict/index.js";
 import type { BundleFailureCode, Findings } from "./failures.js";
-import type { BundleCheckpoint, BundleLog, EvidenceBundle } from "./format.js";
 import { bytes, hex, unhex } from "./parse.js";
 import type { LogCheck } from "./report.js";
 

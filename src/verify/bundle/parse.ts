@@ -1,5 +1,5 @@
+import { BUNDLE_FORMAT, BUNDLE_VERSION, type EvidenceBundle } from "../../formats/bundle/format.js";
 import { CodedError } from "../../formats/coded-error.js";
-import { BUNDLE_FORMAT, BUNDLE_VERSION, type EvidenceBundle } from "./format.js";
 
 // Plain Uint8Array and atob: the verifier runs in browsers as it is.
 export function bytes(b64: string): Uint8Array {
@@ -119,10 +119,4 @@ export function parseBundle(text: string): EvidenceBundle {
   const fault = malformedPart(o);
   if (fault) throw new BundleError(`the bundle is malformed: ${fault}`);
   return o as EvidenceBundle;
-}
-
-/** True when bytes look like an evidence bundle, for picking a check. */
-export function looksLikeBundle(raw: Uint8Array): boolean {
-  const head = new TextDecoder().decode(raw.slice(0, 200));
-  return head.includes(`"${BUNDLE_FORMAT}"`);
 }

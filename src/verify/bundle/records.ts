@@ -1,3 +1,4 @@
+import type { BundleReceipt, EvidenceBundle } from "../../formats/bundle/format.js";
 import type { PublicKey } from "../../formats/crypto/public-key.js";
 import { entryWords, leafIndexOfMmrIndex } from "../../formats/mmr/index.js";
 import { signedAttributes } from "../../formats/record/api-record.js";
@@ -6,7 +7,6 @@ import { canonicalSubject } from "../../formats/vcon/subject.js";
 import { verifyRecordReceipt } from "../receipts/index.js";
 import { type TrustLevel, type TrustRoots, unsignedFields } from "../verdict/index.js";
 import type { BundleFailureCode, Findings } from "./failures.js";
-import type { BundleReceipt, EvidenceBundle } from "./format.js";
 import { type CheckedCheckpoint, type CheckedLog, tieToCheckpoint } from "./logs.js";
 import { bytes, hex } from "./parse.js";
 import type { ReceiptCheck, RecordCheck } from "./report.js";

@@ -1,3 +1,4 @@
+import type { EvidenceBundle } from "../../formats/bundle/format.js";
 import { type PublicKey, type PublicKeyFactory, publicKeyFromJwk } from "../../formats/crypto/public-key.js";
 import { keysFromKeySet } from "../receipts/index.js";
 import {
@@ -13,7 +14,6 @@ import {
 } from "../verdict/index.js";
 import { checkCompleteness } from "./completeness.js";
 import { Findings } from "./failures.js";
-import type { EvidenceBundle } from "./format.js";
 import { checkLogs, judgeCheckpoints, logVerdicts } from "./logs.js";
 import { BundleError, bytes } from "./parse.js";
 import { checkRecords, recordVerdicts } from "./records.js";

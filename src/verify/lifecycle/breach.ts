@@ -7,8 +7,8 @@
  * (no hours: set one if your regulator does). Pure: the same records and the same clock make the
  * same answer anywhere.
  */
-import type { LifecycleRecord } from "./consent.js";
-import { LIFECYCLE_ATTRIBUTES, recordAttributes } from "./vocabulary.js";
+import type { LifecycleRecord } from "../../formats/lifecycle/consent.js";
+import { LIFECYCLE_ATTRIBUTES, recordAttributes } from "../../formats/lifecycle/vocabulary.js";
 
 type Step = "detected" | "investigated" | "subject_notified" | "regulator_notified" | "remediated";
 

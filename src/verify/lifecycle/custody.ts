@@ -13,10 +13,14 @@
 import { fromBase64 } from "../../formats/crypto/bytes.js";
 import type { PublicKey, PublicKeyFactory } from "../../formats/crypto/public-key.js";
 import { publicKeyFromJwk } from "../../formats/crypto/public-key.js";
+import type { LifecycleRecord } from "../../formats/lifecycle/consent.js";
+import {
+  LIFECYCLE_ATTRIBUTES,
+  recordAttributes,
+  recordLifecycle,
+} from "../../formats/lifecycle/vocabulary.js";
 import { keysFromKeySet, verifyRecordReceipt } from "../receipts/index.js";
 import { keyFingerprint } from "../verdict/fingerprint.js";
-import type { LifecycleRecord } from "./consent.js";
-import { LIFECYCLE_ATTRIBUTES, recordAttributes, recordLifecycle } from "./vocabulary.js";
 
 /** One hop as a transfer event records it, and how far the other party's proof holds. */
 export interface CustodyHop {

@@ -1,5 +1,17 @@
+import {
+  type ConsentRole,
+  consentOf,
+  consentRole,
+  type LifecycleRecord,
+  purposesNamed,
+} from "../../formats/lifecycle/consent.js";
+import {
+  LIFECYCLE_ATTRIBUTES,
+  lifecycleLabel,
+  purposesOf,
+  recordAttributes,
+} from "../../formats/lifecycle/vocabulary.js";
 import { erasableStandings } from "../../formats/record/erasable.js";
-import { type ConsentRole, consentOf, consentRole, type LifecycleRecord, purposesNamed } from "./consent.js";
 import type {
   ConsentReport,
   ProcessingReport,
@@ -8,7 +20,6 @@ import type {
   Violation,
 } from "./report-model.js";
 import { isVerification, verificationBefore } from "./verification.js";
-import { LIFECYCLE_ATTRIBUTES, lifecycleLabel, purposesOf, recordAttributes } from "./vocabulary.js";
 
 // The consent report's parts, each read from the records in lifecycle order: the purposes'
 // consent, what each record is (processing, a refusal, a verification, an acknowledgement), and

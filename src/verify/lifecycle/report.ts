@@ -7,8 +7,8 @@
  * (the CLI, /verify, the console).
  */
 
+import { consentHolder, consentRole, lifecycleOrder } from "../../formats/lifecycle/consent.js";
 import { type BreachDeadlines, breachStates, DEFAULT_BREACH_DEADLINES } from "./breach.js";
-import { consentHolder, consentRole, lifecycleOrder } from "./consent.js";
 import { type CustodyKeys, custodyHops } from "./custody.js";
 import type { ConsentReport, ReportOptions, TrailCompleteness } from "./report-model.js";
 import { erasuresOf, purposeReports, recordFindings, step, text } from "./report-records.js";

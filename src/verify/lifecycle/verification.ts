@@ -6,8 +6,8 @@
  * the purpose, the operation it lets through and the grant it found in force. This reads, for one
  * processing event, whether such a record precedes it: pure, from the records alone.
  */
-import { consentOf, type LifecycleRecord } from "./consent.js";
-import { LIFECYCLE_ATTRIBUTES, recordAttributes } from "./vocabulary.js";
+import { consentOf, type LifecycleRecord } from "../../formats/lifecycle/consent.js";
+import { LIFECYCLE_ATTRIBUTES, recordAttributes } from "../../formats/lifecycle/vocabulary.js";
 
 /** Whether a record is a consent verification. */
 export function isVerification(r: LifecycleRecord): boolean {

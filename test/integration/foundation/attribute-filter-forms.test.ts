@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAttributeQuery } from "../../../src/core/filters/index.js";
-import { addAttributeFilter } from "../../../src/store/attribute-sql.js";
-import type { Db } from "../../../src/store/db.js";
-import { Where } from "../../../src/store/sql.js";
+import type { Db } from "../../../src/store/drivers/db.js";
+import { Where } from "../../../src/store/query/sql.js";
+import { addAttributeFilter } from "../../../src/store/records/attribute-sql.js";
 import { bareTestDb, testEngine } from "../../helpers/databases.js";
 
 const ROWS = [

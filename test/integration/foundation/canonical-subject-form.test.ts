@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAttributeQuery } from "../../../src/core/filters/index.js";
-import { addAttributeFilter } from "../../../src/store/attribute-sql.js";
-import type { Db } from "../../../src/store/db.js";
-import { canonicalSubject } from "../../../src/store/migrations/050-canonical-subject.js";
-import { Where } from "../../../src/store/sql.js";
+import type { Db } from "../../../src/store/drivers/db.js";
+import { canonicalSubject } from "../../../src/store/drivers/migrations/050-canonical-subject.js";
+import { Where } from "../../../src/store/query/sql.js";
+import { addAttributeFilter } from "../../../src/store/records/attribute-sql.js";
 import { bareTestDb, testEngine } from "../../helpers/databases.js";
 
 const U = "0190a8b4-7c2e-7d4a-9b1c-2f3e4d5c6b7a";

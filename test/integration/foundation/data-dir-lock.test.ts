@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { StorageError } from "../../../src/store/db.js";
+import { StorageError } from "../../../src/store/drivers/db.js";
 import { openPglite } from "../../../src/store/drivers/pglite.js";
 
 const MAIN = fileURLToPath(new URL("../../../src/cli/main.ts", import.meta.url));

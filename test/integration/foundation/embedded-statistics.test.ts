@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { staleTables } from "../../../src/store/statistics.js";
+import { staleTables } from "../../../src/store/drivers/statistics.js";
 import { testEngine } from "../../helpers/databases.js";
 import { until } from "../../helpers/poll.js";
 import { createAsset, postEvent } from "../../helpers/records.js";
@@ -7,7 +7,7 @@ import { startTestService, type TestService } from "../../helpers/service.js";
 
 /*
  * PGlite runs no autovacuum: the service analyses the tables its writes grew
- * (`ARCHIVIST_STATISTICS_INTERVAL_MS`, store/statistics.ts), so a long-lived embedded service
+ * (`ARCHIVIST_STATISTICS_INTERVAL_MS`, store/drivers/statistics.ts), so a long-lived embedded service
  * plans with statistics as a PostgreSQL one does (there, autovacuum's work: the worker runs on
  * PGlite only).
  */
@@ -46,7 +46,7 @@ describe("the embedded engine's statistics", () => {
 
   it.runIf(testEngine() === "pglite")("are made by the service for the tables its writes grew", async () => {
     await writeSome(on);
-    // Once the writes stop, no table is stale (store/statistics.ts), and the records' table is analysed.
+    // Once the writes stop, no table is stale (store/drivers/statistics.ts), and the records' table is analysed.
     await until(async () => ((await staleTables(on.service.ctx.db)).length === 0 ? true : undefined), 30_000);
     expect(await reltuples(on, "asset_events")).toBeGreaterThan(0);
   });

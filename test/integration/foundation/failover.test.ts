@@ -8,7 +8,7 @@ import { parseCheckpoint } from "../../../src/formats/tlog/index.js";
 import { EtcdHeads } from "../../../src/keys/etcd-heads.js";
 import { SignedStates } from "../../../src/keys/signed-state.js";
 import { type RunningService, startService } from "../../../src/server.js";
-import { notAStandbyOf } from "../../../src/store/standby.js";
+import { notAStandbyOf } from "../../../src/store/replication/standby.js";
 import { verifyCheckpoint } from "../../../src/verify/tlog/log-check.js";
 import { bootstrapDir } from "../../helpers/bootstrap-dir.js";
 import { POSTGRES_ADMIN_URL, testEngine } from "../../helpers/databases.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db, QueryOptions } from "../../../src/store/db.js";
+import type { Db, QueryOptions } from "../../../src/store/drivers/db.js";
 import { bareTestDb, testEngine } from "../../helpers/databases.js";
 
 const SETTINGS =

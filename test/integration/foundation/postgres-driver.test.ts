@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../../src/store/db.js";
+import type { Db } from "../../../src/store/drivers/db.js";
 import { openPostgres } from "../../../src/store/drivers/postgres.js";
 import { freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
 

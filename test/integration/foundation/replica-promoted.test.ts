@@ -5,7 +5,7 @@ import { type PgReplica, startPgReplica } from "../../../bench/pg-replica.js";
 import { receiptFor } from "../../../src/services/ledger/proofs.js";
 import { receiptsOfRecords } from "../../../src/services/ledger/receipts-in-bulk.js";
 import { tlogProofFor } from "../../../src/services/ledger/tlog-proof.js";
-import { entryOfRecord } from "../../../src/store/ledger.js";
+import { entryOfRecord } from "../../../src/store/ledger/ledger.js";
 import { keysFromKeySet } from "../../../src/verify/receipts/keys.js";
 import { verifyRecordReceipt } from "../../../src/verify/receipts/record.js";
 import { freshPostgresDatabase, POSTGRES_ADMIN_URL, testEngine } from "../../helpers/databases.js";

@@ -7,10 +7,10 @@ import { FileKeys } from "../../../src/keys/file-keys.js";
 import { KeyDirectory } from "../../../src/keys/key-directory.js";
 import { Keyring } from "../../../src/keys/keyring.js";
 import { tenantWalletAddress } from "../../../src/services/identity/tenant-wallet.js";
-import { briefCache } from "../../../src/store/brief-cache.js";
-import { type Db, StorageError } from "../../../src/store/db.js";
-import { migrate } from "../../../src/store/migrate.js";
-import { openDb } from "../../../src/store/open.js";
+import { type Db, StorageError } from "../../../src/store/drivers/db.js";
+import { migrate } from "../../../src/store/drivers/migrate.js";
+import { openDb } from "../../../src/store/drivers/open.js";
+import { briefCache } from "../../../src/store/query/brief-cache.js";
 import { bareTestDb, freshPostgresDatabase, testEngine } from "../../helpers/databases.js";
 
 // Issue 31: on PGlite, code inside a transaction that awaited the database handle itself (the
@@ -100,7 +100,7 @@ describe("a second handle inside a transaction", () => {
   });
 });
 
-describe("the guard's default per engine (store/open.ts)", () => {
+describe("the guard's default per engine (store/drivers/open.ts)", () => {
   it("is on for PGlite and off for PostgreSQL, where ARCHIVIST_TRANSACTION_GUARD=on turns it on", async () => {
     const inside = (d: Db) =>
       d.transaction(async (tx) => (await tx.query("select 1")) && d.query("select 1"));

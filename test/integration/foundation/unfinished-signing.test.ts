@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getSeal } from "../../../src/store/seals.js";
+import { getSeal } from "../../../src/store/ledger/seals.js";
 import { closeLogPeriod } from "../../../src/workers/log-period.js";
 import { loadSealKeys } from "../../../src/workers/seal-keys.js";
 import { sealLog } from "../../../src/workers/seal-log.js";

@@ -2,9 +2,13 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IdTimestampGenerator } from "../../../src/core/log/idtimestamp.js";
 import { idTimestampToMillis, parseIdTimestamp } from "../../../src/formats/ledger/idtimestamp.js";
-import { EVENT_STATUS_SQL, getAssetEvent, insertAssetEvents } from "../../../src/store/asset-events.js";
-import type { Db } from "../../../src/store/db.js";
-import { migrate } from "../../../src/store/migrate.js";
+import type { Db } from "../../../src/store/drivers/db.js";
+import { migrate } from "../../../src/store/drivers/migrate.js";
+import {
+  EVENT_STATUS_SQL,
+  getAssetEvent,
+  insertAssetEvents,
+} from "../../../src/store/records/asset-events.js";
 import { commitBatch } from "../../../src/workers/commit-batch.js";
 import { assetEventRow } from "../../helpers/asset-event-row.js";
 import { bareTestDb, migrateBefore, testEngine } from "../../helpers/databases.js";

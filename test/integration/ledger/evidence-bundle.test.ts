@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Command } from "../../../src/cli/commands.js";
 import { exportCommand } from "../../../src/cli/export.js";
 import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
-import type { EvidenceBundle } from "../../../src/verify/bundle/format.js";
+import type { EvidenceBundle } from "../../../src/formats/bundle/format.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { until } from "../../helpers/poll.js";
 import { createAsset } from "../../helpers/records.js";

@@ -9,12 +9,12 @@ import { inclusionProofIndices, leafCount, peakIndices } from "../../../src/form
 import { receiptFor } from "../../../src/services/ledger/proofs.js";
 import { receiptsOfRecords } from "../../../src/services/ledger/receipts-in-bulk.js";
 import { tlogProofFor } from "../../../src/services/ledger/tlog-proof.js";
-import type { Db, Queryable } from "../../../src/store/db.js";
+import type { Db, Queryable } from "../../../src/store/drivers/db.js";
 import { openPostgres } from "../../../src/store/drivers/postgres.js";
-import { entryOfRecord } from "../../../src/store/ledger.js";
-import { primaryReads, type Reads } from "../../../src/store/replica-reads.js";
-import { getSeal } from "../../../src/store/seals.js";
-import { latestCheckpoint } from "../../../src/store/tlog-checkpoints.js";
+import { entryOfRecord } from "../../../src/store/ledger/ledger.js";
+import { getSeal } from "../../../src/store/ledger/seals.js";
+import { latestCheckpoint } from "../../../src/store/ledger/tlog-checkpoints.js";
+import { primaryReads, type Reads } from "../../../src/store/replication/replica-reads.js";
 import { keysFromKeySet } from "../../../src/verify/receipts/keys.js";
 import { verifyRecordReceipt } from "../../../src/verify/receipts/record.js";
 import { closeLogPeriod } from "../../../src/workers/log-period.js";

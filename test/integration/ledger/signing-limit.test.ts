@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getSeal } from "../../../src/store/seals.js";
-import type { StandbyLog } from "../../../src/store/standby.js";
-import { latestCheckpoint } from "../../../src/store/tlog-checkpoints.js";
+import { getSeal } from "../../../src/store/ledger/seals.js";
+import { latestCheckpoint } from "../../../src/store/ledger/tlog-checkpoints.js";
+import type { StandbyLog } from "../../../src/store/replication/standby.js";
 import { closeLogPeriod } from "../../../src/workers/log-period.js";
 import { loadSealKeys } from "../../../src/workers/seal-keys.js";
 import { sealLog } from "../../../src/workers/seal-log.js";

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertAssetEvents } from "../../../src/store/asset-events.js";
-import type { Db } from "../../../src/store/db.js";
-import { tenantsWithStoredRecords } from "../../../src/store/ledger.js";
-import { migrate } from "../../../src/store/migrate.js";
+import type { Db } from "../../../src/store/drivers/db.js";
+import { migrate } from "../../../src/store/drivers/migrate.js";
+import { tenantsWithStoredRecords } from "../../../src/store/ledger/ledger.js";
+import { insertAssetEvents } from "../../../src/store/records/asset-events.js";
 import { assetEventRow } from "../../helpers/asset-event-row.js";
 import { bareTestDb, testEngine } from "../../helpers/databases.js";
 

@@ -6,11 +6,11 @@ import { inclusionProofNodes, rootNodes } from "../../../src/core/log/tree-proof
 import { nodeSha256 } from "../../../src/core/node/crypto.js";
 import { leafCount } from "../../../src/formats/mmr/index.js";
 import { inclusionProof, leafHash, treeRoot, verifyInclusion } from "../../../src/formats/rfc9162/index.js";
-import { insertAssetEvents } from "../../../src/store/asset-events.js";
-import type { Db, Queryable } from "../../../src/store/db.js";
-import { loadLog } from "../../../src/store/ledger.js";
-import { migrate } from "../../../src/store/migrate.js";
-import { nodeKey, readTlogLevel, readTlogNodes, tlogSize } from "../../../src/store/tlog-nodes.js";
+import type { Db, Queryable } from "../../../src/store/drivers/db.js";
+import { migrate } from "../../../src/store/drivers/migrate.js";
+import { loadLog } from "../../../src/store/ledger/ledger.js";
+import { nodeKey, readTlogLevel, readTlogNodes, tlogSize } from "../../../src/store/ledger/tlog-nodes.js";
+import { insertAssetEvents } from "../../../src/store/records/asset-events.js";
 import { commitBatch } from "../../../src/workers/commit-batch.js";
 import { LogFrontiers } from "../../../src/workers/log-frontiers.js";
 import { backfillTree, logsBehind } from "../../../src/workers/tlog-backfill.js";

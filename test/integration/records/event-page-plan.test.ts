@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertAssetEvents, selectAssetEvents } from "../../../src/store/asset-events.js";
-import type { Db } from "../../../src/store/db.js";
-import { migrate } from "../../../src/store/migrate.js";
+import type { Db } from "../../../src/store/drivers/db.js";
+import { migrate } from "../../../src/store/drivers/migrate.js";
+import { insertAssetEvents, selectAssetEvents } from "../../../src/store/records/asset-events.js";
 import { assetEventRow } from "../../helpers/asset-event-row.js";
 import { bareTestDb, testEngine } from "../../helpers/databases.js";
 import { recordingDb } from "../../helpers/recording-db.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { partitionCommand } from "../../../src/cli/partition.js";
-import type { Db, Queryable, QueryOptions } from "../../../src/store/db.js";
+import type { Db, Queryable, QueryOptions } from "../../../src/store/drivers/db.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { testEngine } from "../../helpers/databases.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
@@ -223,7 +223,7 @@ for (const partitioned of [false, true]) {
     let small: Record<string, number>;
     let large: Record<string, number>;
     beforeAll(async () => {
-      // Never analysed, on PGlite too, whose service analyses what grew (store/statistics.ts): the
+      // Never analysed, on PGlite too, whose service analyses what grew (store/drivers/statistics.ts): the
       // plans must hold without statistics.
       s = await startTestService({
         ARCHIVIST_RESULT_LIMIT: String(RESULT_LIMIT),

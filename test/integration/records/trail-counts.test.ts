@@ -1,8 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../../src/store/db.js";
-import { countTrailEvents, insertFreeEvents, type NewFreeEvent } from "../../../src/store/free-events.js";
-import { migrate } from "../../../src/store/migrate.js";
+import type { Db } from "../../../src/store/drivers/db.js";
+import { migrate } from "../../../src/store/drivers/migrate.js";
+import {
+  countTrailEvents,
+  insertFreeEvents,
+  type NewFreeEvent,
+} from "../../../src/store/records/free-events.js";
 import { bareTestDb, migrateBefore, testEngine } from "../../helpers/databases.js";
 
 const freeEvent = (tenant: string, trails: string[]): NewFreeEvent => ({

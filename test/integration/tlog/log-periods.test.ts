@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { logCommand } from "../../../src/cli/log.js";
 import { leafIndexOfMmrIndex } from "../../../src/formats/mmr/index.js";
 import { parseCheckpoint } from "../../../src/formats/tlog/index.js";
-import { periodLinkLeaf } from "../../../src/verify/tlog/period.js";
+import { periodLinkLeaf } from "../../../src/formats/tlog/period-link.js";
 import { closeLogPeriod } from "../../../src/workers/log-period.js";
 import { loadSealKeys } from "../../../src/workers/seal-keys.js";
 import { runCli } from "../../helpers/cli-output.js";

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cosign, ed25519PublicKey, formatVkey, signatureLine } from "../../../src/core/log/note-sign.js";
 import { parseAddCheckpoint } from "../../../src/core/log/witness.js";
 import { COSIGNATURE_V1, parseNote } from "../../../src/formats/tlog/index.js";
-import { insertCosignature } from "../../../src/store/tlog-checkpoints.js";
+import { insertCosignature } from "../../../src/store/ledger/tlog-checkpoints.js";
 import { until } from "../../helpers/poll.js";
 import { tenancyLog } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";

@@ -8,7 +8,7 @@ import { ed25519KeySigner, signNote } from "../../../src/core/log/note-sign.js";
 import { formatCheckpoint } from "../../../src/core/log/tlog-format.js";
 import { formatAddCheckpoint } from "../../../src/core/log/witness.js";
 import { parseCheckpoint, parseNote } from "../../../src/formats/tlog/index.js";
-import { TLOG_KEY } from "../../../src/store/tlog-checkpoints.js";
+import { TLOG_KEY } from "../../../src/store/ledger/tlog-checkpoints.js";
 import { verifyCheckpoint } from "../../../src/verify/tlog/log-check.js";
 import { ed25519PublicBytes } from "../../../src/workers/checkpoint.js";
 import { runCli } from "../../helpers/cli-output.js";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IndexLookup } from "../../../src/formats/vindex/lookup-format.js";
-import type { Db } from "../../../src/store/db.js";
+import type { Db } from "../../../src/store/drivers/db.js";
 import { openPglite } from "../../../src/store/drivers/pglite.js";
 import { openPostgres } from "../../../src/store/drivers/postgres.js";
 import { verifyLookup } from "../../../src/verify/vindex/lookup.js";

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Outcome } from "../../../src/batching/coalescer.js";
 import { type PendingEvent, writeGroupOptimistically } from "../../../src/services/write/event-batcher.js";
-import type { AssetRow } from "../../../src/store/assets.js";
-import type { Db } from "../../../src/store/db.js";
-import { migrate } from "../../../src/store/migrate.js";
+import type { Db } from "../../../src/store/drivers/db.js";
+import { migrate } from "../../../src/store/drivers/migrate.js";
+import type { AssetRow } from "../../../src/store/records/assets.js";
 import { bareTestDb, testEngine } from "../../helpers/databases.js";
 
 const nobody = { issuer: "", subject: "", display_name: "", email: "" };

@@ -7,7 +7,7 @@ import { FileKeys } from "../../../src/keys/file-keys.js";
 import { KeyDirectory } from "../../../src/keys/key-directory.js";
 import { Keyring } from "../../../src/keys/keyring.js";
 import { isRotatablePurpose } from "../../../src/services/operator/key-rotation.js";
-import type { Db } from "../../../src/store/db.js";
+import type { Db } from "../../../src/store/drivers/db.js";
 import { runCli } from "../../helpers/cli-output.js";
 
 const dirs: string[] = [];

@@ -17,7 +17,7 @@ import type { VconError } from "../../../src/formats/vcon/errors.js";
 import { CodedError } from "../../../src/index.js";
 import type { LookupError } from "../../../src/lookup/public-api.js";
 import type { RegistrationClosed, RegistrationRefused } from "../../../src/services/scitt/scitt.js";
-import type { StorageError } from "../../../src/store/db.js";
+import type { StorageError } from "../../../src/store/drivers/db.js";
 import type { PolicyError } from "../../../src/verify/verdict/policy.js";
 import type { ClamdError } from "../../../src/workers/clamd.js";
 

@@ -23,7 +23,7 @@ const rooms: Record<string, [string, string, string]> = {
     "../../errors/api-error.js",
     "../../formats/cbor/index.js",
   ],
-  "verify (a look-up)": ["src/verify/w.ts", "../lookup/public-api.js", "./house.js"],
+  "verify (a look-up)": ["src/verify/w.ts", "../lookup/public-api.js", "./payload.js"],
   "formats (node:)": ["src/formats/mmr/x.ts", "node:crypto", "../crypto/sha256.js"],
   "formats (node fast paths)": ["src/formats/cose/x.ts", "../../core/node/crypto.js", "../cbor/index.js"],
   "formats (a verdict)": ["src/formats/tlog/x.ts", "../../verify/verdict/verdict.js", "./note.js"],
@@ -35,30 +35,30 @@ const rooms: Record<string, [string, string, string]> = {
   // SQL builders; a list's specification (core) is what a service hands it.
   "services: Where, the store's query builders": [
     "src/services/records/x.ts",
-    "../../store/sql.js",
+    "../../store/query/sql.js",
     "../../core/filters/list-spec.js",
   ],
   "services: attribute SQL, the store's query builders": [
     "src/services/y.ts",
-    "../store/attribute-sql.js",
-    "../store/record-lists.js",
+    "../store/records/attribute-sql.js",
+    "../store/records/record-lists.js",
   ],
   "services: access SQL, the store's query builders": [
     "src/services/z.ts",
-    "../store/access-sql.js",
+    "../store/records/access-sql.js",
     "../core/access/restriction.js",
   ],
   "workers, the store's query builders": [
     "src/workers/y.ts",
-    "../store/record-filters.js",
-    "../store/seals.js",
+    "../store/records/record-filters.js",
+    "../store/ledger/seals.js",
   ],
   "the shell, the store's query builders": [
     "src/cli/x.ts",
-    "../store/narrowed-source.js",
-    "../store/open.js",
+    "../store/records/narrowed-source.js",
+    "../store/drivers/open.js",
   ],
-  "wake, the store's query builders": ["src/wake/x.ts", "../store/sql.js", "../core/api/ids.js"],
+  "wake, the store's query builders": ["src/wake/x.ts", "../store/query/sql.js", "../core/api/ids.js"],
 };
 
 const source = (from: string) => `import { a } from "${from}";\n\nexport const b = a;\n`;

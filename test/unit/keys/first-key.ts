@@ -3,7 +3,7 @@
 import { FileKeys } from "../../../src/keys/file-keys.js";
 import { KeyDirectory } from "../../../src/keys/key-directory.js";
 import { Keyring } from "../../../src/keys/keyring.js";
-import type { Db } from "../../../src/store/db.js";
+import type { Db } from "../../../src/store/drivers/db.js";
 
 const dir = new KeyDirectory(process.argv[2] as string);
 const keys = new Keyring({} as Db, dir, new FileKeys(dir));

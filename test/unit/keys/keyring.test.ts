@@ -13,7 +13,7 @@ import { FileKeys } from "../../../src/keys/file-keys.js";
 import type { KeyBackend, KeySigner, SigningAlg } from "../../../src/keys/key-backend.js";
 import { KeyDirectory } from "../../../src/keys/key-directory.js";
 import { Keyring, signedWith } from "../../../src/keys/keyring.js";
-import type { Db } from "../../../src/store/db.js";
+import type { Db } from "../../../src/store/drivers/db.js";
 
 const run = promisify(execFile);
 const noDb = {} as Db;

@@ -34,7 +34,7 @@ async function nodeReach(
 describe("what vcon-archivist/verify reaches is browser-safe", () => {
   it.each([
     ["the verify entry (src/verify)", "src/verify/index.ts"],
-    ["the verifier's house entry (src/verify/house.ts)", "src/verify/house.ts"],
+    ["the lifecycle's vocabulary and consent (src/formats/lifecycle)", "src/formats/lifecycle/consent.ts"],
     [
       "the formats (src/formats, through a transparent statement and the record model)",
       "src/formats/scitt/transparent-statement.ts",

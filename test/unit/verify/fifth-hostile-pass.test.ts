@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { formatIdTimestamp } from "../../../src/core/log/idtimestamp.js";
 import { buildReceipt } from "../../../src/core/log/receipt.js";
 import { buildSeal } from "../../../src/core/log/seal.js";
+import type { EvidenceBundle } from "../../../src/formats/bundle/format.js";
 import { encodeCbor, Tagged } from "../../../src/formats/cbor/index.js";
 import {
   coseKeySet,
@@ -13,6 +14,7 @@ import {
   verifySign1,
 } from "../../../src/formats/cose/index.js";
 import type { EcJwk } from "../../../src/formats/crypto/public-key.js";
+import { consentOf, lifecycleOrder } from "../../../src/formats/lifecycle/consent.js";
 import { leafOfRecord } from "../../../src/formats/record/api-record.js";
 import { commit, erasableStandings } from "../../../src/formats/record/erasable.js";
 import { verifyConsistency as verifyTreeConsistency } from "../../../src/formats/rfc9162/index.js";
@@ -21,9 +23,7 @@ import { attachReceipts } from "../../../src/formats/scitt/transparent-statement
 import { verifyDocumentHash } from "../../../src/lookup/document.js";
 import { PublicApi } from "../../../src/lookup/public-api.js";
 import { verifyVcon } from "../../../src/lookup/vcon.js";
-import type { EvidenceBundle } from "../../../src/verify/bundle/format.js";
 import { parseBundle, verifyBundle } from "../../../src/verify/bundle/index.js";
-import { consentOf, lifecycleOrder } from "../../../src/verify/lifecycle/consent.js";
 import { bundleConsentReport } from "../../../src/verify/lifecycle/report.js";
 import { keysFromKeySet } from "../../../src/verify/receipts/keys.js";
 import { verifyRecordReceipt } from "../../../src/verify/receipts/record.js";

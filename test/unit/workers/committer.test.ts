@@ -1,7 +1,7 @@
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Db } from "../../../src/store/db.js";
-import { FreshEvents } from "../../../src/store/fresh-events.js";
+import type { Db } from "../../../src/store/drivers/db.js";
+import { FreshEvents } from "../../../src/store/records/fresh-events.js";
 import type { CommitResult } from "../../../src/workers/commit-batch.js";
 import { Committer } from "../../../src/workers/committer.js";
 

@@ -4,7 +4,7 @@ import { appendLeaves, appendNodesNeeded as mmrNeeded } from "../../../src/core/
 import { appendLeafHashes, appendNodesNeeded as treeNeeded } from "../../../src/core/log/tree-append.js";
 import { mmrIndexOfLeaf } from "../../../src/formats/mmr/index.js";
 import { leafHash } from "../../../src/formats/rfc9162/index.js";
-import { nodeKey } from "../../../src/store/tlog-nodes.js";
+import { nodeKey } from "../../../src/store/ledger/tlog-nodes.js";
 import { frontierAfter } from "../../../src/workers/log-frontiers.js";
 
 const leaf = (n: number) => leafHash(Uint8Array.of(n & 0xff, (n >> 8) & 0xff, n >> 16));

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Ctx, Principal } from "../../../../src/context.js";
 import { writeViewFor } from "../../../../src/services/access/caller-view.js";
-import type { AccessPolicyRow } from "../../../../src/store/access-policies.js";
+import type { AccessPolicyRow } from "../../../../src/store/identity/access-policies.js";
 
 const tenantId = randomUUID();
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Ctx } from "../../../../src/context.js";
 import { Authenticator } from "../../../../src/services/identity/auth.js";
 import { appIdpIssuer, tokenAudience } from "../../../../src/services/identity/tokens.js";
-import type { Db } from "../../../../src/store/db.js";
+import type { Db } from "../../../../src/store/drivers/db.js";
 
 const BASE = "https://archivist.example";
 const APP = randomUUID();

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from "../../../../src/store/db.js";
+import type { Db, Queryable } from "../../../../src/store/drivers/db.js";
 
 /** A database of `kind` whose queries answer nothing and whose transactions just run their function. */
 export function fakeDb(kind: Db["kind"]): Db {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { newCaches } from "../../../../src/caches.js";
 import type { Keyring } from "../../../../src/keys/keyring.js";
 import { openWritePath } from "../../../../src/services/write/write-path.js";
-import type { StoredAssetEvent } from "../../../../src/store/asset-events.js";
-import { FreshEvents } from "../../../../src/store/fresh-events.js";
+import type { StoredAssetEvent } from "../../../../src/store/records/asset-events.js";
+import { FreshEvents } from "../../../../src/store/records/fresh-events.js";
 import { fakeDb } from "./fake-db.js";
 
 const row = (id: string) => ({ id }) as StoredAssetEvent;

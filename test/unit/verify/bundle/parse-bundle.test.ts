@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BUNDLE_FORMAT, BUNDLE_VERSION } from "../../../../src/verify/bundle/format.js";
+import { BUNDLE_FORMAT, BUNDLE_VERSION } from "../../../../src/formats/bundle/format.js";
 import { BundleError, parseBundle } from "../../../../src/verify/bundle/index.js";
 
 const base = {

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { p256 } from "@noble/curves/nist.js";
 import { describe, expect, it } from "vitest";
+import type { EvidenceBundle } from "../../../../src/formats/bundle/format.js";
 import { type EcJwk, type PublicKey, publicKeyFromJwk } from "../../../../src/formats/crypto/public-key.js";
-import type { EvidenceBundle } from "../../../../src/verify/bundle/format.js";
 import { BUNDLE_FAILURES, parseBundle, verifyBundle } from "../../../../src/verify/bundle/index.js";
 import { keysFromKeySet } from "../../../../src/verify/receipts/keys.js";
 import { noTrust, type TrustRoots } from "../../../../src/verify/verdict/trust.js";

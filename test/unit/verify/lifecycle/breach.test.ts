@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { lifecycleOrder } from "../../../../src/formats/lifecycle/consent.js";
 import { breachStates } from "../../../../src/verify/lifecycle/breach.js";
-import { lifecycleOrder } from "../../../../src/verify/lifecycle/consent.js";
 import { consentReport, consentReportText } from "../../../../src/verify/lifecycle/report.js";
 import { lifecycleRecords } from "./records.js";
 

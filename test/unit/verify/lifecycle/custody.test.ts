@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lifecycleOrder } from "../../../../src/verify/lifecycle/consent.js";
+import { lifecycleOrder } from "../../../../src/formats/lifecycle/consent.js";
 import { custodyHops } from "../../../../src/verify/lifecycle/custody.js";
 
 const payload = "ab".repeat(32);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lifecycleOrder } from "../../../../src/verify/lifecycle/consent.js";
+import { lifecycleOrder } from "../../../../src/formats/lifecycle/consent.js";
 import { consentReport, consentReportText } from "../../../../src/verify/lifecycle/report.js";
 import { verificationBefore } from "../../../../src/verify/lifecycle/verification.js";
 import { consentRecords } from "./records.js";

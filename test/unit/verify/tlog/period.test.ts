@@ -2,12 +2,8 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ed25519Signer, signNote } from "../../../../src/core/log/note-sign.js";
 import { formatCheckpoint } from "../../../../src/core/log/tlog-format.js";
-import {
-  formatPeriodLink,
-  type PeriodChain,
-  periodLinkLeaf,
-  verifyPeriodChain,
-} from "../../../../src/verify/tlog/period.js";
+import { formatPeriodLink, periodLinkLeaf } from "../../../../src/formats/tlog/period-link.js";
+import { type PeriodChain, verifyPeriodChain } from "../../../../src/verify/tlog/period.js";
 import { inclusionPath, mth } from "./reference-tree.js";
 import { checkpointOf, ORIGIN, trust } from "./test-log.js";
 

@@ -1,0 +1,264 @@
+import { mmrIndexOfLeaf } from "../../formats/mmr/indices.js";
+import type { Queryable } from "../drivers/db.js";
+import { hashesParam, plainArrayParam } from "./bulk-params.js";
+
+/** What the map function reads of one log entry (docs/complete-trails.md, "The map function"). */
+export interface IndexFacts {
+  leaf_index: number;
+  kind: "asset_event" | "event" | "period";
+  /** An asset event's asset. */
+  asset_id: string | null;
+  /** The signed attributes' `subject` when it is a string. */
+  subject: string | null;
+  /** An asset-free event's signed `scitt_issuer` when it is a string (a registered statement). */
+  issuer: string | null;
+}
+
+/**
+ * The facts of the log entries [from, to) in log order. Each record's attributes are the ones its
+ * leaf signs: an asset event's `event_attributes`, an asset-free event's `attributes`.
+ */
+export async function indexFactsBetween(
+  db: Queryable,
+  tenantId: string,
+  from: number,
+  to: number,
+): Promise<IndexFacts[]> {
+  if (to <= from) return [];
+  const rows = await db.query<{
+    leaf_index: number | string;
+    kind: IndexFacts["kind"];
+    asset_id: string | null;
+    subject: string | null;
+    issuer: string | null;
+  }>(
+    `select l.leaf_index, l.kind, a.asset_id,
+       case when l.kind = 'asset_event'
+            then case when jsonb_typeof(a.event_attributes -> 'subject') = 'string' then a.event_attributes ->> 'subject' end
+            else case when jsonb_typeof(e.attributes -> 'subject') = 'string' then e.attributes ->> 'subject' end
+       end as subject,
+       case when jsonb_typeof(e.attributes -> 'scitt_issuer') = 'string' then e.attributes ->> 'scitt_issuer' end as issuer
+     from log_entries l
+     left join asset_events a on l.kind = 'asset_event' and a.tenant_id = $1 and a.id = l.record_id
+     left join events e on l.kind = 'event' and e.tenant_id = $1 and e.id = l.record_id
+     where l.tenant_id = $1 and l.mmr_index >= $2 and l.mmr_index <= $3
+     order by l.mmr_index`,
+    [tenantId, mmrIndexOfLeaf(from), mmrIndexOfLeaf(to - 1)],
+  );
+  const facts = rows.map((r) => ({ ...r, leaf_index: Number(r.leaf_index) }));
+  if (facts.length !== to - from || facts.some((f, k) => f.leaf_index !== from + k))
+    throw new Error(`log ${tenantId} is missing entries between ${from} and ${to} for its index`);
+  return facts;
+}
+
+/** One log entry filed under one position. */
+export interface IndexEntryRow {
+  position: Uint8Array;
+  log_index: number;
+}
+
+/**
+ * Files entries under positions, and records each new position's salt (both kept once), in one
+ * statement: positions and salts go as one binary buffer each, sliced by the statement, the
+ * indices as an array literal (`bulk-params.ts`); written element by element, every position as
+ * quoted hex, node-postgres spent more on them than the index's own hashing.
+ */
+export async function insertIndexEntries(
+  tx: Queryable,
+  tenantId: string,
+  entries: IndexEntryRow[],
+  salts: Array<{ position: Uint8Array; salt: Uint8Array }>,
+): Promise<void> {
+  if (entries.length === 0 && salts.length === 0) return;
+  await tx.query(
+    `with salts as (
+       insert into vindex_positions (tenant_id, position, salt)
+       select $1, substring($2::bytea from i * 32 + 1 for 32), substring($3::bytea from i * 32 + 1 for 32)
+       from generate_series(0, length($2::bytea) / 32 - 1) as i
+       on conflict do nothing)
+     insert into vindex_entries (tenant_id, position, log_index)
+     select $1, substring($4::bytea from (o::int - 1) * 32 + 1 for 32), x
+     from unnest($5::bigint[]) with ordinality as e(x, o)
+     on conflict do nothing`,
+    [
+      tenantId,
+      hashesParam(salts.map((s) => s.position)),
+      hashesParam(salts.map((s) => s.salt)),
+      hashesParam(entries.map((e) => e.position)),
+      plainArrayParam(entries.map((e) => e.log_index)),
+    ],
+  );
+}
+
+/** The entries filed for log entries [from, to), in log order, with their positions' salts. */
+export async function indexEntriesBetween(
+  db: Queryable,
+  tenantId: string,
+  from: number,
+  to: number,
+): Promise<Array<IndexEntryRow & { salt: Uint8Array | null }>> {
+  if (to <= from) return [];
+  const rows = await db.query<{ position: Uint8Array; log_index: number | string; salt: Uint8Array | null }>(
+    `select e.position, e.log_index, p.salt from vindex_entries e
+     left join vindex_positions p on p.tenant_id = e.tenant_id and p.position = e.position
+     where e.tenant_id = $1 and e.log_index >= $2 and e.log_index < $3
+     order by e.log_index, e.position`,
+    [tenantId, from, to],
+  );
+  return rows.map((r) => ({
+    position: new Uint8Array(r.position),
+    log_index: Number(r.log_index),
+    salt: r.salt && new Uint8Array(r.salt),
+  }));
+}
+
+/** The log entries filed under a position below a log size, in log order. */
+export async function indicesAt(
+  db: Queryable,
+  tenantId: string,
+  position: Uint8Array,
+  size: number,
+): Promise<number[]> {
+  const rows = await db.query<{ log_index: number | string }>(
+    `select log_index from vindex_entries where tenant_id = $1 and position = $2 and log_index < $3
+     order by log_index`,
+    [tenantId, Buffer.from(position), size],
+    { reusePlan: true },
+  );
+  return rows.map((r) => Number(r.log_index));
+}
+
+/** A revision of the index: the output log's entry at `seq`, binding an index root to a log checkpoint. */
+export interface RevisionRow {
+  tenant_id: string;
+  seq: number;
+  log_size: number;
+  log_root: Uint8Array;
+  index_root: Uint8Array;
+  /** The VRF public key the positions were made with (signed with the rest of the revision). */
+  vrf_key: Uint8Array;
+}
+
+const REVISION_COLUMNS = "tenant_id, seq, log_size, log_root, index_root, vrf_key";
+
+const revision = (r: RevisionRow): RevisionRow => ({
+  tenant_id: r.tenant_id,
+  seq: Number(r.seq),
+  log_size: Number(r.log_size),
+  log_root: new Uint8Array(r.log_root),
+  index_root: new Uint8Array(r.index_root),
+  vrf_key: new Uint8Array(r.vrf_key),
+});
+
+export async function insertRevision(tx: Queryable, r: RevisionRow): Promise<void> {
+  await tx.query(`insert into vindex_revisions (${REVISION_COLUMNS}) values ($1, $2, $3, $4, $5, $6)`, [
+    r.tenant_id,
+    r.seq,
+    r.log_size,
+    Buffer.from(r.log_root),
+    Buffer.from(r.index_root),
+    Buffer.from(r.vrf_key),
+  ]);
+}
+
+/** The newest revision, or undefined before the first. */
+export async function latestRevision(db: Queryable, tenantId: string): Promise<RevisionRow | undefined> {
+  const rows = await db.query<RevisionRow>(
+    `select ${REVISION_COLUMNS} from vindex_revisions where tenant_id = $1 order by seq desc limit 1`,
+    [tenantId],
+  );
+  return rows[0] && revision(rows[0]);
+}
+
+/** Revisions [from, to) of the output log, in order. */
+export async function revisionsBetween(
+  db: Queryable,
+  tenantId: string,
+  from: number,
+  to: number,
+): Promise<RevisionRow[]> {
+  const rows = await db.query<RevisionRow>(
+    `select ${REVISION_COLUMNS} from vindex_revisions where tenant_id = $1 and seq >= $2 and seq < $3 order by seq`,
+    [tenantId, from, to],
+  );
+  return rows.map(revision);
+}
+
+/** A signed note of the output log at `size` revisions. */
+export interface IndexCheckpointRow {
+  tenant_id: string;
+  size: number;
+  root: Uint8Array;
+  note: string;
+}
+
+export async function insertIndexCheckpoint(tx: Queryable, c: IndexCheckpointRow): Promise<void> {
+  await tx.query("insert into vindex_checkpoints (tenant_id, size, root, note) values ($1, $2, $3, $4)", [
+    c.tenant_id,
+    c.size,
+    Buffer.from(c.root),
+    c.note,
+  ]);
+}
+
+/** The newest output checkpoint, or the one at `size`. */
+export async function indexCheckpoint(
+  db: Queryable,
+  tenantId: string,
+  size?: number,
+): Promise<IndexCheckpointRow | undefined> {
+  const rows = await db.query<IndexCheckpointRow>(
+    size === undefined
+      ? "select tenant_id, size, root, note from vindex_checkpoints where tenant_id = $1 order by size desc limit 1"
+      : "select tenant_id, size, root, note from vindex_checkpoints where tenant_id = $1 and size = $2",
+    size === undefined ? [tenantId] : [tenantId, size],
+  );
+  const r = rows[0];
+  return r && { tenant_id: r.tenant_id, size: Number(r.size), root: new Uint8Array(r.root), note: r.note };
+}
+
+/** The records at log entries (by leaf index), as `log_entries` names them, in the order asked. */
+export async function recordsAtEntries(
+  db: Queryable,
+  tenantId: string,
+  leafIndices: readonly number[],
+): Promise<Array<string | undefined>> {
+  if (leafIndices.length === 0) return [];
+  const rows = await db.query<{ leaf_index: number | string; record_id: string }>(
+    "select leaf_index, record_id from log_entries where tenant_id = $1 and mmr_index = any($2::bigint[])",
+    [tenantId, leafIndices.map(mmrIndexOfLeaf)],
+  );
+  const by = new Map(rows.map((r) => [Number(r.leaf_index), r.record_id]));
+  return leafIndices.map((i) => by.get(i));
+}
+
+/**
+ * The logs whose index's newest revision is behind their newest checkpoint (a revision refused or
+ * failed, or a log older than the index): each probed by its keys, not by reading the tables.
+ */
+export async function logsWithIndexBehind(db: Queryable): Promise<string[]> {
+  const rows = await db.query<{ tenant_id: string }>(
+    `select l.tenant_id from logs l
+     cross join lateral (select size from tlog_checkpoints c where c.tenant_id = l.tenant_id order by size desc limit 1) c
+     left join lateral (select log_size from vindex_revisions r where r.tenant_id = l.tenant_id order by seq desc limit 1) r on true
+     where coalesce(r.log_size, 0) < c.size`,
+  );
+  return rows.map((r) => r.tenant_id);
+}
+
+/** Each log's newest output checkpoint that some of the witnesses have not cosigned. */
+export async function indexCheckpointsToWitness(
+  db: Queryable,
+  witnesses: string[],
+): Promise<IndexCheckpointRow[]> {
+  if (witnesses.length === 0) return [];
+  const rows = await db.query<IndexCheckpointRow>(
+    `select c.tenant_id, c.size, c.root, c.note from logs l cross join lateral (
+       select tenant_id, size, root, note from vindex_checkpoints t where t.tenant_id = l.tenant_id
+       order by t.size desc limit 1) c
+     where (select count(*) from vindex_cosignatures s
+            where s.tenant_id = c.tenant_id and s.size = c.size and s.witness = any($1::text[])) < $2`,
+    [witnesses, witnesses.length],
+  );
+  return rows.map((r) => ({ ...r, size: Number(r.size), root: new Uint8Array(r.root) }));
+}
