@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { IdTimestampGenerator } from "../../src/core/log/idtimestamp.js";
-import { type StoredAssetEvent, storedEvents } from "../../src/store/asset-events.js";
+import { storedEvents } from "../../src/store/asset-event-writes.js";
+import type { StoredAssetEvent } from "../../src/store/asset-events.js";
 import type { Queryable } from "../../src/store/db.js";
 import { FreshEvents } from "../../src/store/fresh-events.js";
 import { commitBatch } from "../../src/workers/commit-batch.js";

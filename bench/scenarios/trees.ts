@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { IdTimestampGenerator } from "../../src/core/log/idtimestamp.js";
-import { insertAssetEvents, type NewAssetEvent } from "../../src/store/asset-events.js";
+import { insertAssetEvents, type NewAssetEvent } from "../../src/store/asset-event-writes.js";
 import type { Db } from "../../src/store/db.js";
 import { openPglite } from "../../src/store/drivers/pglite.js";
 import { openPostgres } from "../../src/store/drivers/postgres.js";

@@ -4,6 +4,7 @@ import { type AssetEventRow, selectAssetEvents } from "./asset-events.js";
 import { type AssetRow, selectAssets } from "./assets.js";
 import { addListFilters } from "./attribute-sql.js";
 import type { Db, Queryable } from "./db.js";
+import { withErasables } from "./erasable-values.js";
 import { narrowedSource } from "./narrowed-source.js";
 import { ASSET_LIST, EVENT_LIST, filterAssetEvents, filterAssets, ofAsset } from "./record-filters.js";
 import { countWhere, estimateWhere, inIndexOrder, pinnedSource, Where } from "./sql.js";
@@ -101,7 +102,7 @@ export async function assetEventList(
           unsettledEventSeqs(db, b, cap),
         ));
   if (!from) return null;
-  return listOf(db, from, !oneAsset && from === EVENT_LIST.table && !byValue, w, (q) =>
+  const list = listOf(db, from, !oneAsset && from === EVENT_LIST.table && !byValue, w, (q) =>
     selectAssetEvents(q, w.sql, w.params, {
       cursor: spec.page.cursor,
       limit: spec.page.limit,
@@ -110,6 +111,9 @@ export async function assetEventList(
       reusePlan: oneAsset && spec.access.kind === "authorised",
     }),
   );
+  // The page is read as records: the values or erasures of their erasable attributes joined, one
+  // query for the page, outside the walk's settings (a look-up by key).
+  return { ...list, page: async () => withErasables(db, await list.page()) };
 }
 
 /**

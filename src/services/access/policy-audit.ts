@@ -6,9 +6,11 @@ import { type AccessPolicyRow, allAccessPolicies, getAccessPolicy } from "../../
 import { type AssetRow, assetsMatchingAttributes, getAsset } from "../../store/assets.js";
 import type { Queryable } from "../../store/db.js";
 import { internalPrincipal } from "../identity/principals.js";
-import { tenancyWallets, writeGroup } from "../write/event-batcher.js";
 
 const GROUP = 500;
+
+/** Nothing written beside the audit records. */
+const noMore = async () => undefined;
 
 /** Assets of the tenancy whose current attributes match the policy's filters. */
 function assetsMatching(db: Queryable, tenantId: string, policy: AccessPolicy): Promise<AssetRow[]> {
@@ -22,7 +24,7 @@ function assetsMatching(db: Queryable, tenantId: string, policy: AccessPolicy): 
  * internal actor (`{BASE_URL}/internal`, subject `access_policies/<uuid>`), as the interface asks.
  */
 export async function recordPolicyAudit(
-  ctx: Pick<Ctx, "baseUrl" | "db" | "keys" | "wake">,
+  ctx: Pick<Ctx, "baseUrl" | "db" | "writePath">,
   row: AccessPolicyRow,
   change: "created" | "updated",
 ): Promise<number> {
@@ -45,10 +47,9 @@ export async function recordPolicyAudit(
       declared: actor,
       accepted: actor,
     }));
-    const wallets = await tenancyWallets(ctx.keys, group);
-    await ctx.db.transaction((tx) => writeGroup(tx, group, wallets));
+    // Each share of the assets in a transaction of its own, through the write path as any record.
+    await ctx.writePath.writeAlone(group, noMore);
   }
-  if (assets.length) ctx.wake.commit(row.tenant_id);
   return assets.length;
 }
 

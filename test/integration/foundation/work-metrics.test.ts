@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ed25519PublicKey, formatVkey } from "../../../src/core/log/note-sign.js";
 import { COSIGNATURE_V1 } from "../../../src/formats/tlog/index.js";
-import { insertAssetEvents } from "../../../src/store/asset-events.js";
+import { insertAssetEvents } from "../../../src/store/asset-event-writes.js";
 import type { Db } from "../../../src/store/db.js";
 import { insertFreeEvents } from "../../../src/store/free-events.js";
 import { migrate } from "../../../src/store/migrate.js";

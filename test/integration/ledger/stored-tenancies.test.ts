@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertAssetEvents } from "../../../src/store/asset-events.js";
+import { insertAssetEvents } from "../../../src/store/asset-event-writes.js";
 import type { Db } from "../../../src/store/db.js";
 import { tenantsWithStoredRecords } from "../../../src/store/ledger.js";
 import { migrate } from "../../../src/store/migrate.js";

@@ -6,7 +6,7 @@ import { inclusionProofNodes, rootNodes } from "../../../src/core/log/tree-proof
 import { nodeSha256 } from "../../../src/core/node/crypto.js";
 import { leafCount } from "../../../src/formats/mmr/index.js";
 import { inclusionProof, leafHash, treeRoot, verifyInclusion } from "../../../src/formats/rfc9162/index.js";
-import { insertAssetEvents } from "../../../src/store/asset-events.js";
+import { insertAssetEvents } from "../../../src/store/asset-event-writes.js";
 import type { Db, Queryable } from "../../../src/store/db.js";
 import { loadLog } from "../../../src/store/ledger.js";
 import { migrate } from "../../../src/store/migrate.js";

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertAssetEvents, selectAssetEvents } from "../../../src/store/asset-events.js";
+import { insertAssetEvents } from "../../../src/store/asset-event-writes.js";
+import { selectAssetEvents } from "../../../src/store/asset-events.js";
 import type { Db } from "../../../src/store/db.js";
 import { migrate } from "../../../src/store/migrate.js";
 import { assetEventRow } from "../../helpers/asset-event-row.js";

@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Outcome } from "../../../src/batching/coalescer.js";
-import { type PendingEvent, writeGroupOptimistically } from "../../../src/services/write/event-batcher.js";
+import {
+  type PendingEvent,
+  writeGroupOptimistically,
+} from "../../../src/services/write/asset-event-group.js";
 import type { AssetRow } from "../../../src/store/assets.js";
 import type { Db } from "../../../src/store/db.js";
 import { migrate } from "../../../src/store/migrate.js";
