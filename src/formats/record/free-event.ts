@@ -63,8 +63,10 @@ export function freeEventRecord(r: FreeEventSource): FreeEventRecord {
 
 /** An asset-free event as a search returns it, with its `ledger_entry`. */
 export function freeEventSearchRecord(r: FreeEventSource): FreeEventSearchRecord {
-  return {
-    ...freeEventRecord(r),
+  // `erasable` last, as on every record: it is beside the record's fields, not one of them.
+  const { erasable, ...fields } = freeEventRecord(r);
+  const record: FreeEventSearchRecord = {
+    ...fields,
     ledger_entry: {
       index: r.mmr_index !== null ? String(r.mmr_index) : "",
       idtimestamp: r.idtimestamp ?? "",
@@ -73,4 +75,6 @@ export function freeEventSearchRecord(r: FreeEventSource): FreeEventSearchRecord
       log_id: `tenant/${r.tenant_id}`,
     },
   };
+  if (erasable) record.erasable = erasable;
+  return record;
 }

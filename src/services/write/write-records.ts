@@ -24,6 +24,10 @@ export function isAssetEvent(r: PendingRecord): r is PendingEvent {
   return "assetId" in r;
 }
 
+function isFreeEvent(r: PendingRecord): r is NewFreeEvent {
+  return !("assetId" in r);
+}
+
 /** The tenancy a record is written in. */
 export function tenancyOf(r: PendingRecord): string {
   return isAssetEvent(r) ? r.tenantId : r.tenant_id;
@@ -58,15 +62,11 @@ export async function writeRecords(
   records: PendingRecord[],
   wallets: TenancyWallets,
 ): Promise<Array<Outcome<WrittenRecord>>> {
-  const events: PendingEvent[] = [];
-  const free: NewFreeEvent[] = [];
-  for (const r of records) {
-    if (isAssetEvent(r)) events.push(r);
-    else free.push(r);
-  }
-  // A group of one kind (every group but an erasure's): its outcomes are already in order.
-  if (free.length === 0) return writeEventGroup(tx, events, wallets);
-  if (events.length === 0) return writeFreeEventGroup(tx, free);
+  // A group of one kind (every group but an erasure's) is written as it came, its outcomes in order.
+  if (records.every(isAssetEvent)) return writeEventGroup(tx, records, wallets);
+  if (records.every(isFreeEvent)) return writeFreeEventGroup(tx, records);
+  const events = records.filter(isAssetEvent);
+  const free = records.filter(isFreeEvent);
   const eventOutcomes = await writeEventGroup(tx, events, wallets);
   const freeOutcomes = await writeFreeEventGroup(tx, free);
   let e = 0;
