@@ -56,7 +56,7 @@ export interface Caches {
   checkedPolicies: WeakMap<readonly AccessPolicyRow[], AccessPolicy[]>;
   /**
    * The assets the optimistic group write last saw, by id: only what it expects to find, which its
-   * statement compares with each asset as locked (services/write/event-batcher.ts).
+   * statement compares with each asset as locked (services/write/asset-event-group.ts).
    */
   assetStates: Map<string, AssetRow>;
   /** Each tenancy's erasable attribute names, for a second: every event write asks (services/records/erasable.ts). */

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { IdTimestampGenerator } from "../../src/core/log/idtimestamp.js";
 import type { Queryable } from "../../src/store/drivers/db.js";
-import { type StoredAssetEvent, storedEvents } from "../../src/store/records/asset-events.js";
+import { storedEvents } from "../../src/store/records/asset-event-writes.js";
+import type { StoredAssetEvent } from "../../src/store/records/asset-events.js";
 import { FreshEvents } from "../../src/store/records/fresh-events.js";
 import { commitBatch } from "../../src/workers/commit-batch.js";
 import { LogFrontiers } from "../../src/workers/log-frontiers.js";

@@ -4,7 +4,7 @@ import type { Db } from "../../src/store/drivers/db.js";
 import { migrate } from "../../src/store/drivers/migrate.js";
 import { openPglite } from "../../src/store/drivers/pglite.js";
 import { openPostgres } from "../../src/store/drivers/postgres.js";
-import { insertAssetEvents, type NewAssetEvent } from "../../src/store/records/asset-events.js";
+import { insertAssetEvents, type NewAssetEvent } from "../../src/store/records/asset-event-writes.js";
 import { commitBatch } from "../../src/workers/commit-batch.js";
 import { freshDatabase } from "../database.js";
 import type { Scenario } from "../scenario.js";
@@ -42,7 +42,7 @@ export const trees: Scenario = {
   name: "trees",
   async run(ctx) {
     const fresh = ctx.opts.databaseUrl ? await freshDatabase(ctx.opts.databaseUrl) : undefined;
-    // The transaction guard as the service opens each engine (store/drivers/open.ts): off on PostgreSQL.
+    // The transaction guard as the service opens each engine (store/open.ts): off on PostgreSQL.
     const db: Db = fresh ? await openPostgres(fresh.url, 2, false) : await openPglite("memory://bench-trees");
     try {
       await migrate(db);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { NewAssetEvent } from "../../src/store/records/asset-events.js";
+import type { NewAssetEvent } from "../../src/store/records/asset-event-writes.js";
 
 const nobody = { issuer: "", subject: "", display_name: "", email: "" };
 

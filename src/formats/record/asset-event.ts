@@ -1,5 +1,6 @@
 import { isoTime } from "../ids.js";
 import { type CoveringSeal, committedTrust, confirmEntry, unequivocalEntry } from "../ledger/trust.js";
+import { type ErasableMember, shownErasable } from "./erasable-member.js";
 import type { Face } from "./face.js";
 import type { RecordOf, RecordPrincipal } from "./fields.js";
 
@@ -25,8 +26,11 @@ export const ASSET_EVENT_FIELDS = {
   merklelog_entry: "unknown",
 } as const;
 
-/** An asset event as the API returns it: also the JSON its leaf hash covers. */
-export type AssetEventRecord = RecordOf<typeof ASSET_EVENT_FIELDS>;
+/**
+ * An asset event as the API returns it: also the JSON its leaf hash covers, but for its
+ * `erasable` member (outside the leaf), carried when the record commits erasable attributes.
+ */
+export type AssetEventRecord = RecordOf<typeof ASSET_EVENT_FIELDS> & { erasable?: ErasableMember };
 
 /** What the mapper reads of a stored asset event. */
 export interface AssetEventSource {
@@ -53,6 +57,8 @@ export interface AssetEventSource {
   from_address: string;
   /** The first seal covering the event's log entry. */
   covering_seal: CoveringSeal | null;
+  /** The values (or erasures) of its erasable attributes, when the store read or wrote them with it. */
+  erasable?: ErasableMember | undefined;
 }
 
 const emptyEntry = { commit: null, confirm: null, unequivocal: null };
@@ -94,7 +100,7 @@ export function assetEventRecord(
   assetAttributes?: Record<string, unknown>,
 ): AssetEventRecord {
   const trust = trustFields(row);
-  return {
+  const record: AssetEventRecord = {
     identity: `${face}/${row.asset_id}/events/${row.id}`,
     asset_identity: `${face}/${row.asset_id}`,
     event_attributes: row.event_attributes,
@@ -114,4 +120,7 @@ export function assetEventRecord(
     tenant_identity: `tenant/${row.tenant_id}`,
     merklelog_entry: trust.merklelog_entry,
   };
+  const erasable = row.erasable && shownErasable(row.erasable, record);
+  if (erasable) record.erasable = erasable;
+  return record;
 }

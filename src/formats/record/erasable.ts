@@ -12,6 +12,7 @@
 import { fromBase64, toHex, utf8 } from "../crypto/bytes.js";
 import { type Sha256, sha256 } from "../crypto/sha256.js";
 import { kindOf } from "./api-record.js";
+import { ERASABLE_MAPS, type ErasableMap, type Erased } from "./erasable-member.js";
 
 /** The only key of a commitment's map. */
 export const COMMITMENT_KEY = "salted_sha256";
@@ -21,10 +22,6 @@ const DOMAIN = utf8("vcon-archivist/erasable-attribute/v1\0");
 
 /** Salt bytes: 256 bits, so that a short value (a phone number) cannot be found by trying them all. */
 export const SALT_BYTES = 32;
-
-/** The attribute maps of a record that may hold commitments. */
-const ERASABLE_MAPS = ["event_attributes", "asset_attributes", "attributes"] as const;
-type ErasableMap = (typeof ERASABLE_MAPS)[number];
 
 /**
  * The maps the record's leaf hashes: an asset event's two, an asset-free event's one. A
@@ -58,29 +55,6 @@ export function commit(value: string, salt: Uint8Array, hash: Sha256 = sha256): 
   if (salt.length !== SALT_BYTES) throw new RangeError(`a salt is ${SALT_BYTES} bytes`);
   return { [COMMITMENT_KEY]: commitmentDigest(value, salt, hash) };
 }
-
-/** A value and its salt, as the record discloses them beside the commitment (unsigned). */
-interface Disclosure {
-  value: string;
-  /** The salt, base64. */
-  salt: string;
-}
-
-/** What the service says of an erased value (unsigned; the erasure is a record of its own). */
-interface Erased {
-  /** Who asked for the erasure, as the service authenticated them. */
-  by: string;
-  at: string;
-  /** The legal basis the requester gave. */
-  basis: string;
-  /** The erasure's own record in the log (`vcon_attributes_erased`), which has its receipt. */
-  record: string;
-}
-
-/** A record's `erasable` member: per attribute map, per attribute, its disclosure or its erasure. */
-export type ErasableMember = Partial<
-  Record<ErasableMap, Record<string, { disclosed: Disclosure } | { erased: Erased }>>
->;
 
 /** How one committed attribute of a record stands. */
 export type AttributeStanding =

@@ -46,7 +46,7 @@ const policies = adminCollection({
 
 /** Creates a policy after the policy core validated every field, under the `access_policies` quota if set. */
 export async function createAccessPolicy(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "keys" | "wake">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "writePath">,
   p: Principal,
   body: unknown,
 ) {
@@ -67,7 +67,7 @@ export const accessPolicySource = policies.source;
 
 /** PATCH: each field sent (validated like on create) replaces the stored one whole. */
 export async function patchAccessPolicy(
-  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "keys" | "wake">,
+  ctx: Pick<Ctx, "baseUrl" | "caches" | "db" | "writePath">,
   p: Principal,
   id: string,
   body: unknown,

@@ -10,9 +10,11 @@ import {
 } from "../../store/identity/access-policies.js";
 import { type AssetRow, assetsMatchingAttributes, getAsset } from "../../store/records/assets.js";
 import { internalPrincipal } from "../identity/principals.js";
-import { tenancyWallets, writeGroup } from "../write/event-batcher.js";
 
 const GROUP = 500;
+
+/** Nothing written beside the audit records. */
+const noMore = async () => undefined;
 
 /** Assets of the tenancy whose current attributes match the policy's filters. */
 function assetsMatching(db: Queryable, tenantId: string, policy: AccessPolicy): Promise<AssetRow[]> {
@@ -26,7 +28,7 @@ function assetsMatching(db: Queryable, tenantId: string, policy: AccessPolicy): 
  * internal actor (`{BASE_URL}/internal`, subject `access_policies/<uuid>`), as the interface asks.
  */
 export async function recordPolicyAudit(
-  ctx: Pick<Ctx, "baseUrl" | "db" | "keys" | "wake">,
+  ctx: Pick<Ctx, "baseUrl" | "db" | "writePath">,
   row: AccessPolicyRow,
   change: "created" | "updated",
 ): Promise<number> {
@@ -49,10 +51,9 @@ export async function recordPolicyAudit(
       declared: actor,
       accepted: actor,
     }));
-    const wallets = await tenancyWallets(ctx.keys, group);
-    await ctx.db.transaction((tx) => writeGroup(tx, group, wallets));
+    // Each share of the assets in a transaction of its own, through the write path as any record.
+    await ctx.writePath.writeAlone(group, noMore);
   }
-  if (assets.length) ctx.wake.commit(row.tenant_id);
   return assets.length;
 }
 

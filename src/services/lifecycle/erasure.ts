@@ -12,15 +12,13 @@ import { commitmentOf } from "../../formats/record/erasable.js";
 import { freeEventRecord } from "../../formats/record/free-event.js";
 import { contentReferenced, deleteBlobs, heldBlobs, lockContent } from "../../store/blobstore/blobs.js";
 import type { Queryable } from "../../store/drivers/db.js";
-import type { StoredAssetEvent } from "../../store/records/asset-events.js";
 import { erasableRows, eraseValues, lockErasure } from "../../store/records/erasable-values.js";
-import type { FreeEventRow } from "../../store/records/free-events.js";
 import { writeViewFor } from "../access/caller-view.js";
 import { acceptedPrincipal } from "../identity/principals.js";
-import { type CheckedEvent, checkEvent, writingErasables } from "../records/asset-events.js";
-import { checkErasableNames } from "../records/erasable.js";
+import { checkEvent, checkReferences } from "../records/asset-events.js";
+import { checkErasableNames, erasurePolicy } from "../records/erasable.js";
 import { checkFreeEvent } from "../records/free-events.js";
-import { writeWith } from "../write/write-path.js";
+import type { PendingRecord, WrittenRecord } from "../write/write-records.js";
 import { type Target, targetRecords } from "./erasure-targets.js";
 
 /** The erasure operation (vocabulary: ours, the draft names none). */
@@ -170,33 +168,30 @@ async function recordAndErase(
   groups: Group[],
 ): Promise<Done | undefined> {
   const writeView = await writeViewFor(ctx, p);
-  const checked: CheckedEvent[] = [];
-  const free: Array<Awaited<ReturnType<typeof checkFreeEvent>>> = [];
+  const policy = await erasurePolicy(ctx, p.tenantId);
+  const records: PendingRecord[] = [];
   for (const [asset, items] of groups) {
     const attributes = erasureRecordAttributes(items, basis);
-    if (asset !== "")
-      checked.push(
-        await checkEvent(ctx, p, writeView, asset, {
-          operation: "Record",
-          behaviour: "RecordEvidence",
-          event_attributes: attributes,
-        }),
-      );
-    else {
+    if (asset === "") {
       const trails = [...new Set(items.flatMap((f) => f.record.trails))];
-      free.push(await checkFreeEvent(ctx, p, { attributes, trails }, 0));
+      records.push(checkFreeEvent(p, { attributes, trails }, 0, policy));
+      continue;
     }
+    const checked = checkEvent(
+      p,
+      writeView,
+      asset,
+      { operation: "Record", behaviour: "RecordEvidence", event_attributes: attributes },
+      policy,
+    );
+    await checkReferences(ctx, p, checked);
+    records.push(checked.pending);
   }
-  const own = [...checked.flatMap((c) => c.commitments), ...free.flatMap((f) => f.commitments)];
   const erasure = { by: erasedBy(p), basis, lock: input.vcon?.toLowerCase() ?? input.record ?? "" };
   try {
-    const written = await writingErasables(ctx, p.tenantId, own, () =>
-      writeWith(
-        ctx,
-        checked.map((c) => c.pending),
-        free.map((f) => f.event),
-        (tx, rows) => eraseWritten(ctx, tx, p.tenantId, erasure, groups, rows),
-      ),
+    // Through the group commit, in its mode for a write that commits with other changes or not at all.
+    const written = await ctx.writePath.writeAlone(records, (tx, rows) =>
+      eraseWritten(ctx, tx, p.tenantId, erasure, groups, rows),
     );
     return written.result;
   } catch (err) {
@@ -215,15 +210,14 @@ async function eraseWritten(
   tenantId: string,
   erasure: { by: string; basis: string; lock: string },
   groups: Group[],
-  rows: { events: StoredAssetEvent[]; freeEvents: FreeEventRow[] },
+  rows: WrittenRecord[],
 ): Promise<Done> {
   // Concurrent erasures of one vCon (or record) take turns here: the later one finds
   // erased what the earlier erased, and records nothing (NothingLeft rolls it back).
   await lockErasure(tx, tenantId, erasure.lock);
-  const identities = [
-    ...rows.events.map((r) => assetEventRecord(r).identity),
-    ...rows.freeEvents.map((r) => freeEventRecord(r).identity),
-  ];
+  const identities = rows.map((r) =>
+    Array.isArray(r) ? assetEventRecord(r[0]).identity : freeEventRecord(r).identity,
+  );
   const done: Array<Set<string>> = [];
   for (const [i, [, items]] of groups.entries()) {
     const commitments = items.flatMap((f) => (f.blob ? [] : [f.commitment]));

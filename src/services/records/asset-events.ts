@@ -5,10 +5,9 @@ import { isUuid } from "../../formats/ids.js";
 import { type AssetEventRecord, assetEventRecord } from "../../formats/record/asset-event.js";
 import type { Principal4 } from "../../store/records/asset-events.js";
 import { type AssetRow, getAsset } from "../../store/records/assets.js";
-import { dropErasableValues, putErasableValues } from "../../store/records/erasable-values.js";
 import { type AccessView, writeRefusal } from "../access/access-view.js";
 import { acceptedPrincipal, declaredPrincipal } from "../identity/principals.js";
-import type { PendingEvent } from "../write/event-batcher.js";
+import type { PendingEvent } from "../write/asset-event-group.js";
 import {
   type AttachmentRef,
   checkDocumentChange,
@@ -16,7 +15,7 @@ import {
   validateAttributes,
   withCanonicalSubject,
 } from "./attributes.js";
-import { commitErasable, withErasable } from "./erasable.js";
+import { commitErasable, erasurePolicy } from "./erasable.js";
 import { requestTime } from "./list-query.js";
 import { checkAttachments, checkHomeLocation } from "./reference-check.js";
 
@@ -58,14 +57,12 @@ function validateEventInput(input: EventInput): AttachmentRef[] {
   return refs;
 }
 
-/** An event's commitments when it has none (nearly all): one shared empty list, not one per event. */
-const NO_COMMITMENTS: readonly string[] = Object.freeze([]);
-
-/** A client's event, checked (references too), ready for a group. */
+/** A client's event, checked, ready for a group. */
 export interface CheckedEvent {
   /**
-   * The event for the group, `authorize` included: made whole here, since a spread of it per
-   * request cost ~7 % of an ingested event's service CPU (`pair`, docs/performance.md).
+   * The event for the group, `authorize` and its erasable values included: made whole here, since
+   * a spread of it per request cost ~7 % of an ingested event's service CPU (`pair`,
+   * docs/performance.md).
    */
   pending: PendingEvent;
   /**
@@ -73,38 +70,36 @@ export interface CheckedEvent {
    * when the event is written (locked, or compared with what was read in the same statement).
    */
   authorize(asset: AssetRow): void;
-  /** The commitments of its erasable values, stored before the event: dropped if the event is refused. */
-  commitments: readonly string[];
+  /** The blobs and the location it references, to check against the tenancy (`checkReferences`); nearly always none. */
+  references: AttachmentRef[] | undefined;
 }
 
 /**
- * Validates a client's event and checks its blob and location references against the tenancy.
- * `standing` is the asset as it stands before the event when the caller has it (a creation's
- * first events); otherwise it is read, when there are references to check.
+ * Validates a client's event and commits its erasable attributes under the tenancy's erasure
+ * `policy`: a pure check, no I/O. The erasable values ride on the pending event into its group's
+ * transaction, so a refused event leaves none. Its references, if any, are checked by
+ * `checkReferences` before the event goes to its group.
  */
-export async function checkEvent(
-  ctx: Pick<Ctx, "db" | "caches">,
+export function checkEvent(
   p: Principal,
   view: AccessView,
   assetId: string,
   input: EventInput,
-  standing?: AssetRow,
-): Promise<CheckedEvent> {
+  policy: readonly string[],
+): CheckedEvent {
   const eventAttributes = withCanonicalSubject(input.event_attributes);
   const assetAttributes = withCanonicalSubject(input.asset_attributes);
   // Copied only when a subject was spelled otherwise: most events' maps are kept as they came.
   if (eventAttributes !== input.event_attributes || assetAttributes !== input.asset_attributes)
     input = { ...input, event_attributes: eventAttributes, asset_attributes: assetAttributes };
   const refs = validateEventInput(input);
-  // Erasable attributes are committed by a salted hash; their values go to the evidentiary store.
-  const made = commitErasable(
-    ctx,
-    p.tenantId,
+  // Erasable attributes are committed by a salted hash; their values are stored with the record.
+  const committed = commitErasable(
+    policy,
     input.event_attributes ?? {},
     input.asset_attributes ?? {},
     input.erasable_attributes,
   );
-  const committed = made instanceof Promise ? await made : made;
   const ea = committed.eventAttributes;
   const aa = committed.assetAttributes;
   const authorize = (asset: AssetRow) => {
@@ -115,18 +110,6 @@ export async function checkEvent(
     const refusal = writeRefusal(ea, aa, input.behaviour, grant);
     if (refusal) throw forbidden(refusal);
   };
-  // Blob and location references are rare; they are checked against this tenancy before the group,
-  // and only for a caller who may write the event: their answers (no such blob, another hash, no
-  // such location) would otherwise tell anyone which blobs and locations the tenancy holds, and
-  // confirm a guessed blob's content by its hash.
-  if (refs.length || typeof aa.arc_home_location_identity === "string") {
-    const asset = standing ?? (await getAsset(ctx.db, assetId));
-    if (!asset) throw notFound("asset");
-    authorize(asset);
-    if (refs.length) await checkAttachments(ctx.db, p, refs);
-    await checkHomeLocation(ctx.db, p.tenantId, aa);
-  }
-  if (committed.values.length > 0) await putErasableValues(ctx.db, p.tenantId, committed.values);
   return {
     pending: {
       assetId,
@@ -141,29 +124,64 @@ export async function checkEvent(
       authorize,
       creates: undefined,
       followers: undefined,
+      erasables: committed.values,
     },
     authorize,
-    commitments: committed.values.length ? committed.values.map((v) => v.commitment) : NO_COMMITMENTS,
+    references: refs.length || typeof aa.arc_home_location_identity === "string" ? refs : undefined,
   };
 }
 
 /**
- * Runs the write of checked events; if it is refused, their erasable values are dropped (no
- * record commits to them). A crash in between leaves values no record names, never a record
- * without its values.
+ * Checks the blobs and the location an event references against the tenancy, before its group,
+ * and only for a caller who may write the event: their answers (no such blob, another hash, no
+ * such location) would otherwise tell anyone which blobs and locations the tenancy holds, and
+ * confirm a guessed blob's content by its hash. `standing` is the asset as it stands before the
+ * event when the caller has it (a creation's first events); otherwise it is read.
  */
-export async function writingErasables<T>(
+export async function checkReferences(
   ctx: Pick<Ctx, "db">,
-  tenantId: string,
-  commitments: readonly string[],
-  write: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await write();
-  } catch (err) {
-    await dropErasableValues(ctx.db, tenantId, commitments).catch(() => undefined);
-    throw err;
-  }
+  p: Principal,
+  checked: CheckedEvent,
+  standing?: AssetRow,
+): Promise<void> {
+  if (!checked.references) return;
+  const asset = standing ?? (await getAsset(ctx.db, checked.pending.assetId));
+  if (!asset) throw notFound("asset");
+  checked.authorize(asset);
+  if (checked.references.length) await checkAttachments(ctx.db, p, checked.references);
+  await checkHomeLocation(ctx.db, p.tenantId, checked.pending.assetAttributes);
+}
+
+/**
+ * A client's event checked whole: under the tenancy's erasure policy, its references too. A
+ * promise only when something had to be read (a policy not cached, references): nearly every
+ * event is answered at once, with no turn of the microtask queue before its group.
+ */
+export function checkedEvent(
+  ctx: Pick<Ctx, "db" | "caches">,
+  p: Principal,
+  view: AccessView,
+  assetId: string,
+  input: EventInput,
+  standing?: AssetRow,
+): CheckedEvent | Promise<CheckedEvent> {
+  const policy = erasurePolicy(ctx, p.tenantId);
+  if (policy instanceof Promise)
+    return policy.then((read) =>
+      referencesChecked(ctx, p, checkEvent(p, view, assetId, input, read), standing),
+    );
+  const checked = checkEvent(p, view, assetId, input, policy);
+  return checked.references ? referencesChecked(ctx, p, checked, standing) : checked;
+}
+
+async function referencesChecked(
+  ctx: Pick<Ctx, "db">,
+  p: Principal,
+  checked: CheckedEvent,
+  standing: AssetRow | undefined,
+): Promise<CheckedEvent> {
+  await checkReferences(ctx, p, checked, standing);
+  return checked;
 }
 
 /** POST …/assets/{uuid}/events: authorised by the caller's grant on that asset. */
@@ -174,17 +192,12 @@ export async function createAssetEvent(
   assetId: string,
   input: EventInput,
 ) {
-  const checked = await checkEvent(ctx, p, view, assetId, input);
-  // Authorised by the group against the asset as it is written on (write/event-batcher.ts): no read per event.
-  // Without erasable values there is nothing to drop on a refusal: no wrapper, no await of its own.
-  const [row] = await (checked.commitments.length
-    ? writingErasables(ctx, p.tenantId, checked.commitments, () =>
-        ctx.writePath.events.write(checked.pending),
-      )
-    : ctx.writePath.events.write(checked.pending));
-  // A record holds only the commitments its write made (`commitErasable` refuses a client's): none, nothing to disclose.
-  const record = assetEventRecord(row);
-  return checked.commitments.length ? withErasable(ctx.db, record) : record;
+  const made = checkedEvent(ctx, p, view, assetId, input);
+  const checked = made instanceof Promise ? await made : made;
+  // Authorised by the group against the asset as it is written on (write/asset-event-group.ts): no read per event.
+  const [row] = await ctx.writePath.writeEvent(checked.pending);
+  // Its erasable values, if it has any, came back with it: the record discloses them, with no read.
+  return assetEventRecord(row);
 }
 
 /** An item of `POST …/assets/-/events:batch`: an event, and the asset it is for by identity. */

@@ -8,14 +8,13 @@ import { type AssetEventRecord, assetEventRecord } from "../../formats/record/as
 import type { Face } from "../../formats/record/face.js";
 import { eventsOfAsset, getAssetEvent } from "../../store/records/asset-events.js";
 import { type AssetRow, getAsset, type NewAssetRow, newAssetAsRow } from "../../store/records/assets.js";
-import { putErasableValues } from "../../store/records/erasable-values.js";
 import { type AccessView, canReadEvent, projectAttributes } from "../access/access-view.js";
 import { acceptedPrincipal, internalPrincipal } from "../identity/principals.js";
 import { tenantWalletAddress } from "../identity/tenant-wallet.js";
-import type { PendingEvent } from "../write/event-batcher.js";
-import { checkEvent, type EventInput, writingErasables } from "./asset-events.js";
+import type { PendingEvent } from "../write/asset-event-group.js";
+import { checkedEvent, type EventInput } from "./asset-events.js";
 import { checkDocumentChange, validateAttributes, withCanonicalSubject } from "./attributes.js";
-import { commitErasableMap, withErasable, withErasables } from "./erasable.js";
+import { commitErasableMap, erasurePolicy } from "./erasable.js";
 import { checkAttachments, checkHomeLocation } from "./reference-check.js";
 
 export interface AssetInput {
@@ -45,7 +44,7 @@ async function checkedCreation(
   p: Principal,
   view: AccessView,
   input: AssetInput,
-): Promise<PendingEvent & { creates: NewAssetRow; commitments: string[] }> {
+): Promise<PendingEvent & { creates: NewAssetRow }> {
   const given = validateAssetInput(input);
   if (!p.isAdmin) {
     const g = view.grant({ tenant_id: p.tenantId, attributes: given, public: input.public ?? false });
@@ -56,16 +55,15 @@ async function checkedCreation(
   if (refs.length) await checkAttachments(ctx.db, p, refs);
   await checkHomeLocation(ctx.db, p.tenantId, given);
   // Erasable creation attributes are committed by a salted hash, in the asset and its NewAsset
-  // record alike; their values go to the evidentiary store (dropped if the creation is refused).
-  const committed = await commitErasableMap(
-    ctx,
-    p.tenantId,
+  // record alike; their values are stored with that record, in its group's transaction.
+  const policy = erasurePolicy(ctx, p.tenantId);
+  const committed = commitErasableMap(
+    policy instanceof Promise ? await policy : policy,
     "asset_attributes",
     given,
     input.erasable_attributes,
   );
   const attributes = committed.attributes;
-  await putErasableValues(ctx.db, p.tenantId, committed.values);
   const asset: NewAssetRow = {
     id: uuid7(),
     tenant_id: p.tenantId,
@@ -93,12 +91,12 @@ async function checkedCreation(
     authorize: undefined,
     creates: asset,
     followers: undefined,
-    commitments: committed.values.map((v) => v.commitment),
+    erasables: committed.values,
   };
 }
 
 /**
- * Creates an asset and its NewAsset event. Both are written by the event batcher's group
+ * Creates an asset and its NewAsset event. Both are written by the write path's group
  * transaction, so concurrent creations share one commit with each other and with events.
  */
 export async function createAsset(
@@ -108,7 +106,7 @@ export async function createAsset(
   input: AssetInput,
 ): Promise<AssetRecord> {
   const creation = await checkedCreation(ctx, p, view, input);
-  await writingErasables(ctx, p.tenantId, creation.commitments, () => ctx.writePath.events.write(creation));
+  await ctx.writePath.writeEvent(creation);
   const asset = creation.creates;
   return assetRecord(asset, asset.attributes);
 }
@@ -135,31 +133,24 @@ export async function createAssetWithEvents(
   const creation = await checkedCreation(ctx, p, view, input);
   const asset = creation.creates;
   const followers: PendingEvent[] = [];
-  const commitments: string[] = [...creation.commitments];
   for (const [i, event] of input.events.entries())
     if (event.operation !== "Record")
       throw badRequest(`events[${i}]: only Record events can come with an asset`);
-  return writingErasables(ctx, p.tenantId, commitments, async () => {
-    for (const event of input.events) {
-      // As `POST …/events` does: against the asset as it stands before this event changes it.
-      const standing = newAssetAsRow(asset, new Date());
-      const checked = await checkEvent(ctx, p, view, asset.id, event, standing);
-      commitments.push(...checked.commitments);
-      checked.authorize(standing);
-      asset.attributes = { ...asset.attributes, ...checked.pending.assetAttributes };
-      // Authorised here, so the group has nothing to authorise it against.
-      checked.pending.authorize = undefined;
-      followers.push(checked.pending);
-    }
-    creation.followers = followers;
-    const [, ...events] = await ctx.writePath.events.write(creation);
-    const records = events.map((e) => assetEventRecord(e));
-    return {
-      asset: assetRecord(asset, asset.attributes),
-      // The records hold only the commitments this write made: none, nothing to disclose.
-      events: commitments.length ? await withErasables(ctx.db, records) : records,
-    };
-  });
+  for (const event of input.events) {
+    // As `POST …/events` does: against the asset as it stands before this event changes it.
+    const standing = newAssetAsRow(asset, new Date());
+    const made = checkedEvent(ctx, p, view, asset.id, event, standing);
+    const checked = made instanceof Promise ? await made : made;
+    checked.authorize(standing);
+    asset.attributes = { ...asset.attributes, ...checked.pending.assetAttributes };
+    // Authorised here, so the group has nothing to authorise it against.
+    checked.pending.authorize = undefined;
+    followers.push(checked.pending);
+  }
+  creation.followers = followers;
+  const [, ...events] = await ctx.writePath.writeEvent(creation);
+  // Each event's erasable values, if any, came back with it: disclosed with no read.
+  return { asset: assetRecord(asset, asset.attributes), events: events.map((e) => assetEventRecord(e)) };
 }
 
 /**
@@ -235,10 +226,7 @@ export async function readAssetEvent(
 ) {
   const asset = await getAsset(ctx.db, assetId);
   const grant = asset && view.grant(asset);
-  const event = grant ? await getAssetEvent(ctx.db, assetId, eventId) : undefined;
+  const event = grant ? await getAssetEvent(ctx.db, assetId, eventId, { erasables: true }) : undefined;
   if (!grant || !event || !canReadEvent(event.event_attributes, grant)) throw notFound("event");
-  return withErasable(
-    ctx.db,
-    assetEventRecord(event, face, projectAttributes(event.asset_attributes, grant)),
-  );
+  return assetEventRecord(event, face, projectAttributes(event.asset_attributes, grant));
 }

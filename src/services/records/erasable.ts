@@ -3,14 +3,8 @@ import type { Ctx } from "../../context.js";
 import { badRequest } from "../../errors/api-error.js";
 import { toBase64 } from "../../formats/crypto/bytes.js";
 import { LIFECYCLE_ATTRIBUTES } from "../../formats/lifecycle/vocabulary.js";
-import {
-  COMMITMENT_KEY,
-  commit,
-  commitmentOf,
-  type ErasableMember,
-  SALT_BYTES,
-} from "../../formats/record/erasable.js";
-import { type ErasableValue, erasableRows } from "../../store/records/erasable-values.js";
+import { COMMITMENT_KEY, commit, commitmentOf, SALT_BYTES } from "../../formats/record/erasable.js";
+import type { ErasableValue } from "../../store/records/erasable-values.js";
 
 /** Names an erasable attribute may not have: the template's (statements are made of them) and DataTrails' own. */
 const NEVER_ERASABLE = new Set([
@@ -110,12 +104,31 @@ function commitMap(
   return out ?? attrs;
 }
 
-/** `commitErasable` with the tenancy's policy in hand. */
-function committedWith(
+/**
+ * The attribute names the tenancy makes erasable: answered at once (no promise) when its policy is
+ * cached, as it is for nearly every event, since an await per ingested event is a turn of the
+ * microtask queue on the hot path.
+ */
+export function erasurePolicy(
+  ctx: Pick<Ctx, "db" | "caches">,
+  tenantId: string,
+): readonly string[] | Promise<readonly string[]> {
+  return (
+    ctx.caches.erasurePolicies.peek(ctx.db, tenantId) ?? ctx.caches.erasurePolicies.get(ctx.db, tenantId)
+  );
+}
+
+/**
+ * An event's attributes with each erasable one (the tenancy's `policy`, and the event's own
+ * `erasable_attributes`) committed by a salted hash, and the values and salts to store with the
+ * record. Without any erasable name the maps are returned as they are: records of a tenancy that
+ * uses no erasure are made exactly as before, leaf for leaf.
+ */
+export function commitErasable(
   policy: readonly string[],
   eventAttributes: Record<string, unknown>,
   assetAttributes: Record<string, unknown>,
-  requested: readonly string[],
+  requested: readonly string[] = [],
 ): CommittedAttributes {
   const names = erasableNames(policy, requested);
   const values: ErasableValue[] = [];
@@ -127,107 +140,17 @@ function committedWith(
 }
 
 /**
- * An event's attributes with each erasable one (the tenancy's policy, and the event's own
- * `erasable_attributes`) committed by a salted hash, and the values and salts to store beside the
- * record. Without any erasable name the maps are returned as they are: records of a tenancy that
- * uses no erasure are made exactly as before, leaf for leaf. Answered at once (no promise) when
- * the tenancy's policy is cached, as it is for nearly every event: an await per ingested event
- * is a turn of the microtask queue on the hot path.
- */
-export function commitErasable(
-  ctx: Pick<Ctx, "db" | "caches">,
-  tenantId: string,
-  eventAttributes: Record<string, unknown>,
-  assetAttributes: Record<string, unknown>,
-  requested: readonly string[] = [],
-): CommittedAttributes | Promise<CommittedAttributes> {
-  const policy = ctx.caches.erasurePolicies.peek(ctx.db, tenantId);
-  if (policy) return committedWith(policy, eventAttributes, assetAttributes, requested);
-  return ctx.caches.erasurePolicies
-    .get(ctx.db, tenantId)
-    .then((p) => committedWith(p, eventAttributes, assetAttributes, requested));
-}
-
-/**
  * One attribute map (an asset's creation attributes, an asset-free event's attributes) with each
  * erasable one committed, as `commitErasable` does for an event's two maps.
  */
-export async function commitErasableMap(
-  ctx: Pick<Ctx, "db" | "caches">,
-  tenantId: string,
+export function commitErasableMap(
+  policy: readonly string[],
   where: Exclude<MapName, "event_attributes">,
   attrs: Record<string, unknown>,
   requested: readonly string[] = [],
-): Promise<{ attributes: Record<string, unknown>; values: ErasableValue[] }> {
-  const names = erasableNames(await ctx.caches.erasurePolicies.get(ctx.db, tenantId), requested);
+): { attributes: Record<string, unknown>; values: readonly ErasableValue[] } {
+  const names = erasableNames(policy, requested);
   const values: ErasableValue[] = [];
-  return { attributes: commitMap(where, attrs, names, values), values };
-}
-
-type RecordWithErasables = {
-  tenant_identity?: unknown;
-  origin_tenant?: unknown;
-  erasable?: ErasableMember;
-} & Record<string, unknown>;
-
-const MAPS = ["event_attributes", "asset_attributes", "attributes"] as const;
-
-/**
- * Adds to each record that commits erasable attributes its `erasable` member: each committed
- * attribute's value and salt, or who erased them, when, why and the erasure's record. The member
- * is outside the leaf (verifiers check a disclosed value against the commitment, which is in it).
- * Records without commitments cost a scan of their attribute values and no query.
- */
-export async function withErasables<R extends RecordWithErasables>(
-  db: Ctx["db"],
-  records: R[],
-): Promise<R[]> {
-  const wanted = new Map<string, Set<string>>();
-  for (const r of records)
-    for (const map of MAPS) {
-      const attrs = r[map];
-      if (typeof attrs !== "object" || attrs === null) continue;
-      for (const v of Object.values(attrs)) {
-        const c = commitmentOf(v);
-        if (c === undefined) continue;
-        const tenant = String(r.tenant_identity ?? r.origin_tenant ?? "").replace(/^tenant\//, "");
-        (wanted.get(tenant) ?? wanted.set(tenant, new Set()).get(tenant))?.add(c);
-      }
-    }
-  if (wanted.size === 0) return records;
-  const rows = new Map<string, Awaited<ReturnType<typeof erasableRows>>[number]>();
-  for (const [tenant, commitments] of wanted)
-    for (const row of await erasableRows(db, tenant, [...commitments])) rows.set(row.commitment, row);
-  for (const r of records)
-    for (const map of MAPS) {
-      const attrs = r[map] as Record<string, unknown> | undefined;
-      if (typeof attrs !== "object" || attrs === null) continue;
-      for (const [name, v] of Object.entries(attrs)) {
-        const c = commitmentOf(v);
-        const row = c === undefined ? undefined : rows.get(c);
-        if (!row) continue;
-        const member: ErasableMember = r.erasable ?? {};
-        const entries = member[map] ?? {};
-        entries[name] =
-          row.value !== null && row.salt !== null
-            ? { disclosed: { value: row.value, salt: row.salt } }
-            : {
-                erased: {
-                  by: row.erased_by ?? "",
-                  at: row.erased_at ? new Date(row.erased_at).toISOString() : "",
-                  basis: row.erasure_basis ?? "",
-                  record: row.erasure_record ?? "",
-                },
-              };
-        member[map] = entries;
-        r.erasable = member;
-      }
-    }
-  return records;
-}
-
-/** `withErasables` of one record. */
-export async function withErasable<R extends RecordWithErasables>(db: Ctx["db"], record: R): Promise<R> {
-  await withErasables(db, [record]);
-  return record;
+  const attributes = commitMap(where, attrs, names, values);
+  return { attributes, values: values.length ? values : NO_VALUES };
 }

@@ -3,11 +3,9 @@ import { uuid7 } from "../../core/node/uuid7.js";
 import { parseODataFilter } from "../../core/odata/index.js";
 import { badRequest, forbidden, notFound } from "../../errors/api-error.js";
 import { freeEventRecord, freeEventSearchRecord } from "../../formats/record/free-event.js";
-import { putErasableValues } from "../../store/records/erasable-values.js";
 import { freeEventSearch, getFreeEvent, type NewFreeEvent } from "../../store/records/free-events.js";
-import { writingErasables } from "./asset-events.js";
 import { checkLookupValues, validateAttributes, withCanonicalSubject } from "./attributes.js";
-import { commitErasableMap, withErasable, withErasables } from "./erasable.js";
+import { commitErasableMap, erasurePolicy } from "./erasable.js";
 
 const FREE_EVENT_MAX_BYTES = 64 * 1024;
 
@@ -37,25 +35,35 @@ export async function createFreeEvent(
   bodyBytes: number,
   statement?: Uint8Array,
 ) {
-  const checked = await checkFreeEvent(ctx, p, input, bodyBytes, statement);
-  const row = await writingErasables(ctx, p.tenantId, checked.commitments, () =>
-    ctx.writePath.freeEvents.write(checked.event),
+  requireAdmin(p);
+  const policy = statement ? NO_POLICY : erasurePolicy(ctx, p.tenantId);
+  const checked = checkFreeEvent(
+    p,
+    input,
+    bodyBytes,
+    policy instanceof Promise ? await policy : policy,
+    statement,
   );
-  return withErasable(ctx.db, freeEventRecord(row));
+  const row = await ctx.writePath.writeFreeEvent(checked);
+  // Its erasable values, if it has any, came back with it: the record discloses them, with no read.
+  return freeEventRecord(row);
 }
 
+/** A registered statement's attributes are its issuer's: no policy of ours commits any of them. */
+const NO_POLICY: readonly string[] = Object.freeze([]);
+
 /**
- * An asset-free event checked and ready to write, its erasable values stored (to drop if its
- * write is refused): what `createFreeEvent` writes through the group, and an erasure alongside
- * the values it deletes.
+ * An asset-free event checked and ready to write, under the tenancy's erasure `policy`: a pure
+ * check, no I/O. Its erasable values ride on it into its group's transaction (`createFreeEvent`),
+ * or an erasure's alongside the values it deletes, so a refused event leaves none.
  */
-export async function checkFreeEvent(
-  ctx: Pick<Ctx, "db" | "caches">,
+export function checkFreeEvent(
   p: Principal,
   input: FreeEventInput,
   bodyBytes: number,
+  policy: readonly string[],
   statement?: Uint8Array,
-): Promise<{ event: NewFreeEvent; commitments: string[] }> {
+): NewFreeEvent {
   requireAdmin(p);
   if (bodyBytes > FREE_EVENT_MAX_BYTES)
     throw badRequest(`asset-free event requests are limited to ${FREE_EVENT_MAX_BYTES} bytes`);
@@ -65,36 +73,27 @@ export async function checkFreeEvent(
   checkLookupValues("attributes", input.attributes ?? {}, ["subject", "scitt_issuer", "payload"]);
   for (const t of input.trails ?? []) if (t === "") throw badRequest("trails must not contain empty strings");
   const committed = statement
-    ? { attributes: input.attributes ?? {}, values: [] }
-    : await commitErasableMap(
-        ctx,
-        p.tenantId,
-        "attributes",
-        input.attributes ?? {},
-        input.erasable_attributes,
-      );
-  await putErasableValues(ctx.db, p.tenantId, committed.values);
+    ? { attributes: input.attributes ?? {}, values: undefined }
+    : commitErasableMap(policy, "attributes", input.attributes ?? {}, input.erasable_attributes);
   const createdAt = Date.now();
   return {
-    event: {
-      id: uuid7(createdAt),
-      tenant_id: p.tenantId,
-      attributes: committed.attributes,
-      trails: input.trails ?? [],
-      event_type: input.event_type ?? "",
-      created_by: p.subject,
-      created_at: createdAt,
-      statement,
-    },
-    commitments: committed.values.map((v) => v.commitment),
+    id: uuid7(createdAt),
+    tenant_id: p.tenantId,
+    attributes: committed.attributes,
+    trails: input.trails ?? [],
+    event_type: input.event_type ?? "",
+    created_by: p.subject,
+    created_at: createdAt,
+    statement,
+    erasables: committed.values,
   };
 }
 
 export async function readFreeEvent(ctx: Pick<Ctx, "db">, p: Principal, id: string) {
   requireAdmin(p);
-  const row = await getFreeEvent(ctx.db, p.tenantId, id);
+  const row = await getFreeEvent(ctx.db, p.tenantId, id, { erasables: true });
   if (!row) throw notFound("event");
-  return withErasable(ctx.db, freeEventRecord(row));
+  return freeEventRecord(row);
 }
 
 const SEARCH_MAX_TOP = 50;
@@ -118,5 +117,5 @@ export async function searchEvents(
     skip,
     top,
   });
-  return { events: await withErasables(ctx.db, rows.map(freeEventSearchRecord)), total };
+  return { events: rows.map(freeEventSearchRecord), total };
 }

@@ -8,7 +8,6 @@ import type { AssetEventRow } from "../../store/records/asset-events.js";
 import { type AssetRow, getAsset } from "../../store/records/assets.js";
 import { assetEventList, assetList } from "../../store/records/record-lists.js";
 import { type AccessView, canReadEvent, projectAttributes } from "../access/access-view.js";
-import { withErasables } from "./erasable.js";
 import {
   CONFIRMATION_STATUSES,
   enumList,
@@ -169,12 +168,10 @@ export async function listAssetEvents(
   const rows = await list.page();
   const more = rows.length > req.pageSize;
   const page = rows.slice(0, req.pageSize);
-  const items = await withErasables(
-    ctx.reads,
-    view.whole
-      ? page.map((e) => assetEventRecord(e, face))
-      : await projectEvents(ctx, view, page, assets, face),
-  );
+  // The store read the page with its erasable values joined; a projection shows only its own.
+  const items = view.whole
+    ? page.map((e) => assetEventRecord(e, face))
+    : await projectEvents(ctx, view, page, assets, face);
   const total = await totalFor(
     req,
     ctx.config.resultLimit,

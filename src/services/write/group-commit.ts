@@ -48,6 +48,26 @@ export class GroupCommit<I, R, P = undefined> {
     return this.groups.submit(item);
   }
 
+  /**
+   * The group commit's other mode: `items` written in a transaction of their own with
+   * `alongside`, for a write that must commit with other changes or not at all (an erasure's
+   * records and the deletion of the values they record, docs/vcon-lifecycle.md §4). Prepared,
+   * written and followed up (`afterCommit`) as a group; but all or nothing: an item refused, or
+   * `alongside` throwing, rolls the whole back, and nothing is tried again alone.
+   */
+  async writeAlone<T>(
+    items: I[],
+    alongside: (tx: Queryable, rows: R[]) => Promise<T>,
+  ): Promise<{ rows: R[]; result: T }> {
+    const prepared = (await this.opts.prepare?.(items)) as P;
+    const done = await this.db.transaction(async (tx) => {
+      const rows = (await this.opts.writeGroup(tx, items, prepared)).map(rowOf);
+      return { rows, result: await alongside(tx, rows) };
+    });
+    this.opts.afterCommit?.(items, done.rows);
+    return done;
+  }
+
   private async commit(items: I[]): Promise<Array<Outcome<R>>> {
     let outcomes: Array<Outcome<R>>;
     try {
@@ -75,4 +95,10 @@ export class GroupCommit<I, R, P = undefined> {
     this.opts.afterCommit?.(stored, rows);
     return outcomes;
   }
+}
+
+/** The row of an item written, or its refusal thrown (rolling back a transaction it is in). */
+function rowOf<R>(o: Outcome<R>): R {
+  if ("error" in o) throw o.error;
+  return o.row;
 }

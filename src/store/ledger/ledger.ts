@@ -1,8 +1,8 @@
 import type { NewNode } from "../../core/log/tree-append.js";
 import type { Queryable } from "../drivers/db.js";
+import { hashesParam, plainArrayParam } from "../query/bulk-params.js";
 import type { QueuedEvent } from "../records/asset-events.js";
 import type { UncommittedFreeEvent } from "../records/free-events.js";
-import { hashesParam, plainArrayParam } from "./bulk-params.js";
 
 export interface LogRow {
   tenant_id: string;

@@ -1,6 +1,6 @@
 import { mmrIndexOfLeaf } from "../../formats/mmr/indices.js";
 import type { Queryable } from "../drivers/db.js";
-import { hashesParam, plainArrayParam } from "./bulk-params.js";
+import { hashesParam, plainArrayParam } from "../query/bulk-params.js";
 
 /** What the map function reads of one log entry (docs/complete-trails.md, "The map function"). */
 export interface IndexFacts {

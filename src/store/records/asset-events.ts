@@ -3,7 +3,7 @@ import type { CoveringSeal } from "../../formats/ledger/trust.js";
 import type { AssetEventSource } from "../../formats/record/asset-event.js";
 import type { RecordPrincipal } from "../../formats/record/fields.js";
 import type { Queryable } from "../drivers/db.js";
-import { sqlTime } from "../drivers/sql-time.js";
+import { withErasables } from "./erasable-values.js";
 import { coveringSealRoot } from "./seal-roots.js";
 
 /** A principal as records carry it (declared or accepted). */
@@ -92,172 +92,27 @@ async function readEvents<T extends StoredAssetEvent = AssetEventRow>(
   return rows.map((r) => withLogEntry<T>(r));
 }
 
-export type NewAssetEvent = Omit<
-  AssetEventRow,
-  | "seq"
-  | "timestamp_committed"
-  | "mmr_index"
-  | "idtimestamp"
-  | "merklelog_entry"
-  | "transaction_id"
-  | "block_number"
-  | "transaction_index"
-  | "covering_seal"
->;
-
 /** An event as stored, without its place in the table (`seq` is only used for paging). */
 export type StoredAssetEvent = Omit<AssetEventRow, "seq">;
 
-const INSERT_COLS =
-  "id, asset_id, tenant_id, operation, behaviour, event_attributes, asset_attributes, timestamp_declared, timestamp_accepted, principal_declared, principal_accepted, confirmation_status, proof_mechanism, public, from_address";
-
-/** The columns a group inserts, with their SQL types: the shape of each row of its JSON document. */
-const INSERT_ROW_TYPE =
-  "id uuid, asset_id uuid, tenant_id uuid, operation text, behaviour text, event_attributes jsonb, asset_attributes jsonb, " +
-  "timestamp_declared timestamptz, timestamp_accepted timestamptz, principal_declared jsonb, principal_accepted jsonb, " +
-  "confirmation_status text, proof_mechanism text, public boolean, from_address text";
-
-/** The insert of a group's rows from their JSON document (`$1`, `rowsDocument`); `r` names a row. */
-const INSERT_ROWS = `insert into asset_events (${INSERT_COLS})
-       select ${INSERT_COLS} from jsonb_to_recordset($1::jsonb) as r(${INSERT_ROW_TYPE})`;
-
 /**
- * Inserts many events in one statement (group commit) and returns them as stored, in
- * input order. Nothing is read back: the columns not inserted start at their defaults,
- * and returning the JSON columns would cost as much as the insert itself (PGlite).
+ * One event of an asset. Read as its record (`erasables`), with the values or erasures of its
+ * erasable attributes joined; otherwise (its access, its leaf, its statement) without them.
  */
-export async function insertAssetEvents(db: Queryable, events: NewAssetEvent[]): Promise<StoredAssetEvent[]> {
-  if (events.length === 0) return [];
-  // The group goes as one JSON document of its rows, not as fifteen arrays: the driver wrote each
-  // array element by element, escaping every quote of the attributes' JSON inside an array literal
-  // (~2.5x the CPU of one JSON.stringify of the rows, which nests the attributes as they are). One
-  // statement text for any group size, so its plan is made once per connection. MERKLE_LOG events
-  // also join the commit queue, in the same statement.
-  await db.query(
-    `with ins as (${INSERT_ROWS}
-       returning id, tenant_id, seq, asset_id, proof_mechanism)
-     insert into asset_event_queue (id, tenant_id, seq, asset_id) select id, tenant_id, seq, asset_id from ins where proof_mechanism = 'MERKLE_LOG'`,
-    [rowsDocument(events)],
-    { reusePlan: true },
-  );
-  return storedEvents(events);
-}
-
-/** What an asset was when a group authorised its events against it: every column that can change. */
-export interface AssetState {
-  id: string;
-  attributes: Record<string, unknown>;
-  tracked: string;
-  confirmation_status: string;
-}
-
-/**
- * Inserts the events whose asset is still as `expected` says, in one statement that is its own
- * transaction: it takes those assets' row locks in id order (`for share`, as a group that changes
- * no asset does) and compares each locked row with the state its events were authorised
- * against, so an asset changed since it was read writes none of its events. Returns the events
- * written, as stored; the caller writes the others the locking way.
- */
-export async function insertAssetEventsIfUnchanged(
-  db: Queryable,
-  events: NewAssetEvent[],
-  expected: AssetState[],
-): Promise<StoredAssetEvent[]> {
-  if (events.length === 0) return [];
-  const stale = await db.query<{ id: string }>(
-    `with expected as (
-       select * from jsonb_to_recordset($2::jsonb) as x(id uuid, attributes jsonb, tracked text, confirmation_status text)),
-     unchanged as (
-       select a.id from assets a join expected x on x.id = a.id
-       where a.attributes = x.attributes and a.tracked = x.tracked and a.confirmation_status = x.confirmation_status
-       order by a.id for share of a),
-     ins as (${INSERT_ROWS}
-       where r.asset_id in (select id from unchanged)
-       returning id, tenant_id, seq, asset_id, proof_mechanism),
-     queued as (insert into asset_event_queue (id, tenant_id, seq, asset_id)
-       select id, tenant_id, seq, asset_id from ins where proof_mechanism = 'MERKLE_LOG')
-     select x.id from expected x where x.id not in (select id from unchanged)`,
-    [rowsDocument(events), JSON.stringify(expected)],
-    { reusePlan: true },
-  );
-  // The assets that changed, not the events written: almost always no row at all to send and
-  // parse, where the events' ids were one row an event. An event is written exactly when its
-  // asset is expected and unchanged.
-  const changed = new Set(stale.map((a) => a.id));
-  const compared = new Set(expected.map((a) => a.id));
-  return storedEvents(events.filter((e) => compared.has(e.asset_id) && !changed.has(e.asset_id)));
-}
-
-/** A group's rows as one JSON document (`jsonb_to_recordset` with INSERT_ROW_TYPE). */
-function rowsDocument(events: NewAssetEvent[]): string {
-  return JSON.stringify(
-    events.map((e) => ({
-      id: e.id,
-      asset_id: e.asset_id,
-      tenant_id: e.tenant_id,
-      operation: e.operation,
-      behaviour: e.behaviour,
-      event_attributes: e.event_attributes,
-      asset_attributes: e.asset_attributes,
-      timestamp_declared: sqlTime(e.timestamp_declared),
-      timestamp_accepted: sqlTime(e.timestamp_accepted),
-      principal_declared: e.principal_declared,
-      principal_accepted: e.principal_accepted,
-      confirmation_status: e.confirmation_status,
-      proof_mechanism: e.proof_mechanism,
-      public: e.public,
-      from_address: e.from_address,
-    })),
-  );
-}
-
-/**
- * The events as stored: the columns not inserted start at their defaults. What the write path
- * hands the committer (and what `bench core` commits from memory).
- */
-export function storedEvents(events: NewAssetEvent[]): StoredAssetEvent[] {
-  // Written out, not spread: a spread of this many fields was ~2 % of the service's profile.
-  return events.map((e) => ({
-    id: e.id,
-    asset_id: e.asset_id,
-    tenant_id: e.tenant_id,
-    operation: e.operation,
-    behaviour: e.behaviour,
-    event_attributes: e.event_attributes,
-    asset_attributes: e.asset_attributes,
-    timestamp_declared: e.timestamp_declared,
-    timestamp_accepted: e.timestamp_accepted,
-    timestamp_committed: null,
-    principal_declared: e.principal_declared,
-    principal_accepted: e.principal_accepted,
-    confirmation_status: e.confirmation_status,
-    proof_mechanism: e.proof_mechanism,
-    public: e.public,
-    mmr_index: null,
-    idtimestamp: null,
-    merklelog_entry: null,
-    transaction_id: "",
-    block_number: 0,
-    transaction_index: 0,
-    from_address: e.from_address,
-    covering_seal: null,
-  }));
-}
-
 export async function getAssetEvent(
   db: Queryable,
   assetId: string,
   id: string,
+  opts?: { erasables: true },
 ): Promise<AssetEventRow | undefined> {
-  return (
-    await readEvents(db, `select ${EVENT_COLUMNS} from asset_events where asset_id = $1 and id = $2`, [
-      assetId,
-      id,
-    ])
-  )[0];
+  const rows = await readEvents(
+    db,
+    `select ${EVENT_COLUMNS} from asset_events where asset_id = $1 and id = $2`,
+    [assetId, id],
+  );
+  return (opts?.erasables ? await withErasables(db, rows) : rows)[0];
 }
 
-/** The asset an event belongs to (event ids are unique across assets). */
 /**
  * What never changes about a stored asset event and decides who may read it (events are never
  * rewritten; `public` is the asset's, fixed when the asset is created).

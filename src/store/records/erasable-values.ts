@@ -1,4 +1,11 @@
+import { commitmentOf } from "../../formats/record/erasable.js";
+import {
+  ERASABLE_MAPS,
+  type ErasableMap,
+  type ErasableMember,
+} from "../../formats/record/erasable-member.js";
 import type { Queryable } from "../drivers/db.js";
+import { plainArrayParam } from "../query/bulk-params.js";
 
 /** A value committed by a record, with its salt (base64), as the write path stores it. */
 export interface ErasableValue {
@@ -8,8 +15,9 @@ export interface ErasableValue {
 }
 
 /** What the store holds of a commitment: its value and salt, or who erased them. */
-export interface ErasableRow {
+interface ErasableRow {
   commitment: string;
+  tenant_id: string;
   value: string | null;
   salt: string | null;
   erased_at: Date | null;
@@ -18,31 +26,143 @@ export interface ErasableRow {
   erasure_record: string | null;
 }
 
-/** Stores the values an event's attributes commit to (before the event is written). */
-export async function putErasableValues(
-  db: Queryable,
-  tenantId: string,
-  values: readonly ErasableValue[],
-): Promise<void> {
-  if (values.length === 0) return;
-  await db.query(
-    `insert into erasable_values (commitment, tenant_id, value, salt)
-     select c, $1, v, s from unnest($2::text[], $3::text[], $4::text[]) as x(c, v, s)`,
-    [tenantId, values.map((v) => v.commitment), values.map((v) => v.value), values.map((v) => v.salt)],
-  );
+const ERASABLE_COLUMNS =
+  "commitment, tenant_id, value, salt, erased_at, erased_by, erasure_basis, erasure_record";
+
+/** A record as a group inserts it, carrying the values its erasable attributes commit to. */
+export interface CarriesErasables {
+  id: string;
+  tenant_id: string;
+  erasables?: readonly ErasableValue[] | undefined;
 }
 
-/** Drops values whose event was refused: no record commits to them. */
-export async function dropErasableValues(
-  db: Queryable,
-  tenantId: string,
-  commitments: readonly string[],
-): Promise<void> {
-  if (commitments.length === 0) return;
-  await db.query("delete from erasable_values where tenant_id = $1 and commitment = any($2::text[])", [
-    tenantId,
-    commitments,
-  ]);
+/**
+ * The erasable values of a group's records as the columns of one bulk insert, one parameter each
+ * (`bulk-params.ts`; a value or a salt is any text, so those two go as arrays); undefined when no
+ * record carries any, as for nearly every group, whose insert then has no clause for them.
+ */
+export function erasableColumns(records: readonly CarriesErasables[]): unknown[] | undefined {
+  if (!records.some((r) => r.erasables?.length)) return undefined;
+  const commitments: string[] = [];
+  const tenants: string[] = [];
+  const values: string[] = [];
+  const salts: string[] = [];
+  const owners: string[] = [];
+  for (const r of records)
+    for (const v of r.erasables ?? []) {
+      commitments.push(v.commitment);
+      tenants.push(r.tenant_id);
+      values.push(v.value);
+      salts.push(v.salt);
+      owners.push(r.id);
+    }
+  return [plainArrayParam(commitments), plainArrayParam(tenants), values, salts, plainArrayParam(owners)];
+}
+
+/**
+ * The clause of a record insert's `with` that inserts the values of `erasableColumns`, its
+ * parameters from `$first`: only those of the records the clause `written` returns (by `id`), so
+ * that a record the statement does not write leaves no value, and a record is never stored
+ * without its values (one statement, one transaction).
+ */
+export function erasablesClause(first: number, written: string): string {
+  const [c, t, v, s, r] = [0, 1, 2, 3, 4].map((i) => `$${first + i}`);
+  return `erasables as (insert into erasable_values (commitment, tenant_id, value, salt)
+       select c, t, v, s from unnest(${c}::text[], ${t}::uuid[], ${v}::text[], ${s}::text[], ${r}::uuid[]) as x(c, t, v, s, r)
+       where r in (select id from ${written}))`;
+}
+
+/** A record row whose attribute maps may hold commitments: an asset event's, an asset-free event's. */
+type Holder = { tenant_id: string; erasable?: ErasableMember | undefined } & Partial<
+  Record<ErasableMap, Record<string, unknown>>
+>;
+
+type Entry = NonNullable<ErasableMember[ErasableMap]>[string];
+
+/** Each committed attribute of the row that `entryOf` knows, by map; undefined when none is. */
+function memberOf(
+  row: Holder,
+  entryOf: (commitment: string) => Entry | undefined,
+): ErasableMember | undefined {
+  let member: ErasableMember | undefined;
+  for (const map of ERASABLE_MAPS) {
+    const attrs = row[map];
+    if (!attrs) continue;
+    for (const name in attrs) {
+      const c = commitmentOf(attrs[name]);
+      const entry = c === undefined ? undefined : entryOf(c);
+      if (!entry) continue;
+      member ??= {};
+      const entries = member[map] ?? {};
+      entries[name] = entry;
+      member[map] = entries;
+    }
+  }
+  return member;
+}
+
+/** The commitments the rows' attributes hold; undefined when they hold none (nearly always). */
+function commitmentsOf(rows: readonly Holder[]): string[] | undefined {
+  let wanted: Set<string> | undefined;
+  for (const r of rows)
+    for (const map of ERASABLE_MAPS) {
+      const attrs = r[map];
+      if (!attrs) continue;
+      for (const name in attrs) {
+        const c = commitmentOf(attrs[name]);
+        if (c === undefined) continue;
+        wanted ??= new Set();
+        wanted.add(c);
+      }
+    }
+  return wanted && [...wanted];
+}
+
+function entryOfRow(row: ErasableRow): Entry {
+  if (row.value !== null && row.salt !== null) return { disclosed: { value: row.value, salt: row.salt } };
+  return {
+    erased: {
+      by: row.erased_by ?? "",
+      at: row.erased_at ? new Date(row.erased_at).toISOString() : "",
+      basis: row.erasure_basis ?? "",
+      record: row.erasure_record ?? "",
+    },
+  };
+}
+
+/**
+ * Adds to each record row that commits erasable attributes its `erasable` member: each value and
+ * salt, or who erased them, when, why and the erasure's record. One query for all the rows (a
+ * page); rows without commitments cost a scan of their attribute values and no query. A
+ * commitment is a key of the whole table: its row counts only for a record of its own tenancy.
+ */
+export async function withErasables<R extends Holder>(db: Queryable, rows: R[]): Promise<R[]> {
+  const wanted = commitmentsOf(rows);
+  if (!wanted) return rows;
+  const stored = await db.query<ErasableRow>(
+    `select ${ERASABLE_COLUMNS} from erasable_values where commitment = any($1::text[])`,
+    [plainArrayParam(wanted)],
+  );
+  const byCommitment = new Map(stored.map((s) => [s.commitment, s]));
+  for (const r of rows) {
+    const member = memberOf(r, (c) => {
+      const s = byCommitment.get(c);
+      return s && s.tenant_id === r.tenant_id ? entryOfRow(s) : undefined;
+    });
+    if (member) r.erasable = member;
+  }
+  return rows;
+}
+
+/** A row just written with the values it carried: its member, those values disclosed, with no read. */
+export function withWrittenErasables<R extends Holder>(row: R, values: readonly ErasableValue[]): R {
+  const byCommitment = new Map(values.map((v) => [v.commitment, v]));
+  const member = memberOf(row, (c) => {
+    const v = byCommitment.get(c);
+    return v && { disclosed: { value: v.value, salt: v.salt } };
+  });
+  if (member) row.erasable = member;
+  return row;
 }
 
 /** The tenancy's stored values (or erasures) of these commitments. */
@@ -53,8 +173,7 @@ export async function erasableRows(
 ): Promise<ErasableRow[]> {
   if (commitments.length === 0) return [];
   return db.query<ErasableRow>(
-    `select commitment, value, salt, erased_at, erased_by, erasure_basis, erasure_record
-       from erasable_values where tenant_id = $1 and commitment = any($2::text[])`,
+    `select ${ERASABLE_COLUMNS} from erasable_values where tenant_id = $1 and commitment = any($2::text[])`,
     [tenantId, commitments],
   );
 }

@@ -9,6 +9,13 @@ import type { FreeEventSource } from "../../formats/record/free-event.js";
 import { subjectSpellings } from "../../formats/vcon/subject.js";
 import type { Db, Queryable } from "../drivers/db.js";
 import { firstRow, Where } from "../query/sql.js";
+import {
+  type ErasableValue,
+  erasableColumns,
+  erasablesClause,
+  withErasables,
+  withWrittenErasables,
+} from "./erasable-values.js";
 import { narrowedSource } from "./narrowed-source.js";
 
 /** A stored asset-free event: what the record mapper reads, and its place in the table. */
@@ -50,19 +57,24 @@ export function withAnyTrail(trails: string[]): Where {
 const FREE_EVENT_COLUMNS =
   "seq, id, tenant_id, attributes, trails, event_type, created_by, created_at, confirmation_status, mmr_index, idtimestamp, content_hash";
 
-/** A new asset-free event as written (the database numbers it and sets its status STORED). */
+/**
+ * A new asset-free event as written (the database numbers it and sets its status STORED), with
+ * the values its erasable attributes commit to (`erasables`), which go in with it.
+ */
 export type NewFreeEvent = Pick<
   FreeEventRow,
   "id" | "tenant_id" | "attributes" | "trails" | "event_type" | "created_by" | "created_at"
-> & { statement?: Uint8Array | undefined };
+> & { statement?: Uint8Array | undefined; erasables?: readonly ErasableValue[] | undefined };
 
 /**
  * Inserts a group's asset-free events with one statement, returning them in the same order. The
  * same statement adds them to their tenancies' trail counts (each trail once per event, and `''`
- * for every event), in key order so that concurrent groups lock count rows in one order.
+ * for every event), in key order so that concurrent groups lock count rows in one order, and
+ * stores their erasable values when they carry any (a row carrying them has its `erasable` member).
  */
 export async function insertFreeEvents(db: Queryable, events: NewFreeEvent[]): Promise<FreeEventRow[]> {
   if (events.length === 0) return [];
+  const values = erasableColumns(events);
   const rows = await db.query<FreeEventRow>(
     `with added as (
        insert into events (id, tenant_id, attributes, trails, event_type, created_by, created_at, confirmation_status, statement)
@@ -78,7 +90,7 @@ export async function insertFreeEvents(db: Queryable, events: NewFreeEvent[]): P
          union all select tenant_id, '' from added
        ) x group by tenant_id, trail order by tenant_id, trail
        on conflict (tenant_id, trail) do update set n = event_trail_counts.n + excluded.n
-     )
+     )${values ? `, ${erasablesClause(9, "added")}` : ""}
      select * from added`,
     [
       events.map((e) => e.id),
@@ -89,10 +101,14 @@ export async function insertFreeEvents(db: Queryable, events: NewFreeEvent[]): P
       events.map((e) => e.created_by),
       events.map((e) => e.created_at),
       events.map((e) => (e.statement ? Buffer.from(e.statement) : null)),
+      ...(values ?? []),
     ],
   );
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return events.map((e) => byId.get(e.id) as FreeEventRow);
+  return events.map((e) => {
+    const row = byId.get(e.id) as FreeEventRow;
+    return e.erasables?.length ? withWrittenErasables(row, e.erasables) : row;
+  });
 }
 
 /** Asset-free events by id, in no particular order, each with whether it is a registered statement. */
@@ -107,11 +123,23 @@ export async function freeEventsByIds(
   );
 }
 
-export const getFreeEvent = (db: Queryable, tenantId: string, id: string) =>
-  firstRow<FreeEventRow>(db, `select ${FREE_EVENT_COLUMNS} from events where tenant_id = $1 and id = $2`, [
-    tenantId,
-    id,
-  ]);
+/**
+ * One asset-free event of the tenancy. Read as its record (`erasables`), with the values or
+ * erasures of its erasable attributes joined; otherwise (its statement) without them.
+ */
+export async function getFreeEvent(
+  db: Queryable,
+  tenantId: string,
+  id: string,
+  opts?: { erasables: true },
+): Promise<FreeEventRow | undefined> {
+  const row = await firstRow<FreeEventRow>(
+    db,
+    `select ${FREE_EVENT_COLUMNS} from events where tenant_id = $1 and id = $2`,
+    [tenantId, id],
+  );
+  return row && opts?.erasables ? (await withErasables(db, [row]))[0] : row;
+}
 
 /**
  * The tenancy's asset-free events of a vCon (on its trail `vcon://<uuid>`, or naming it as
@@ -181,7 +209,8 @@ export async function freeEventSearch(
   const from = await narrowedSource(db, commonFilters, FREE_EVENT_TABLE, w, probe);
   if (from === null) return { rows: [], total: 0 };
   const [rows, total] = await Promise.all([
-    searchFreeEvents(db, w.sql, w.params, spec.skip, spec.top, from),
+    // Read as records: the values or erasures of their erasable attributes joined, one query a page.
+    searchFreeEvents(db, w.sql, w.params, spec.skip, spec.top, from).then((page) => withErasables(db, page)),
     counted === undefined
       ? countFreeEvents(db, w.sql, w.params, from)
       : countTrailEvents(db, spec.tenantId, counted),

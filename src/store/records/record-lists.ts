@@ -5,6 +5,7 @@ import { restrictRows } from "./access-sql.js";
 import { type AssetEventRow, selectAssetEvents } from "./asset-events.js";
 import { type AssetRow, selectAssets } from "./assets.js";
 import { addListFilters } from "./attribute-sql.js";
+import { withErasables } from "./erasable-values.js";
 import { narrowedSource } from "./narrowed-source.js";
 import { ASSET_LIST, EVENT_LIST, filterAssetEvents, filterAssets, ofAsset } from "./record-filters.js";
 import { type Backlog, backlogOf, unsettledAssetSeqs, unsettledEventSeqs } from "./unsettled.js";
@@ -101,7 +102,7 @@ export async function assetEventList(
           unsettledEventSeqs(db, b, cap),
         ));
   if (!from) return null;
-  return listOf(db, from, !oneAsset && from === EVENT_LIST.table && !byValue, w, (q) =>
+  const list = listOf(db, from, !oneAsset && from === EVENT_LIST.table && !byValue, w, (q) =>
     selectAssetEvents(q, w.sql, w.params, {
       cursor: spec.page.cursor,
       limit: spec.page.limit,
@@ -110,6 +111,9 @@ export async function assetEventList(
       reusePlan: oneAsset && spec.access.kind === "authorised",
     }),
   );
+  // The page is read as records: the values or erasures of their erasable attributes joined, one
+  // query for the page, outside the walk's settings (a look-up by key).
+  return { ...list, page: async () => withErasables(db, await list.page()) };
 }
 
 /**

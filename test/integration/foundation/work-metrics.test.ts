@@ -7,7 +7,7 @@ import { COSIGNATURE_V1 } from "../../../src/formats/tlog/index.js";
 import type { Db } from "../../../src/store/drivers/db.js";
 import { migrate } from "../../../src/store/drivers/migrate.js";
 import { uncommittedSince, unwitnessedSince } from "../../../src/store/ledger/waiting-work.js";
-import { insertAssetEvents } from "../../../src/store/records/asset-events.js";
+import { insertAssetEvents } from "../../../src/store/records/asset-event-writes.js";
 import { insertFreeEvents } from "../../../src/store/records/free-events.js";
 import { assetEventRow } from "../../helpers/asset-event-row.js";
 import { bareTestDb, testEngine } from "../../helpers/databases.js";

@@ -4,11 +4,8 @@ import { IdTimestampGenerator } from "../../../src/core/log/idtimestamp.js";
 import { idTimestampToMillis, parseIdTimestamp } from "../../../src/formats/ledger/idtimestamp.js";
 import type { Db } from "../../../src/store/drivers/db.js";
 import { migrate } from "../../../src/store/drivers/migrate.js";
-import {
-  EVENT_STATUS_SQL,
-  getAssetEvent,
-  insertAssetEvents,
-} from "../../../src/store/records/asset-events.js";
+import { insertAssetEvents } from "../../../src/store/records/asset-event-writes.js";
+import { EVENT_STATUS_SQL, getAssetEvent } from "../../../src/store/records/asset-events.js";
 import { commitBatch } from "../../../src/workers/commit-batch.js";
 import { assetEventRow } from "../../helpers/asset-event-row.js";
 import { bareTestDb, migrateBefore, testEngine } from "../../helpers/databases.js";

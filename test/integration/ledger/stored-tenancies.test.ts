@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../../src/store/drivers/db.js";
 import { migrate } from "../../../src/store/drivers/migrate.js";
 import { tenantsWithStoredRecords } from "../../../src/store/ledger/ledger.js";
-import { insertAssetEvents } from "../../../src/store/records/asset-events.js";
+import { insertAssetEvents } from "../../../src/store/records/asset-event-writes.js";
 import { assetEventRow } from "../../helpers/asset-event-row.js";
 import { bareTestDb, testEngine } from "../../helpers/databases.js";
 

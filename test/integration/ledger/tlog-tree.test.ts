@@ -10,7 +10,7 @@ import type { Db, Queryable } from "../../../src/store/drivers/db.js";
 import { migrate } from "../../../src/store/drivers/migrate.js";
 import { loadLog } from "../../../src/store/ledger/ledger.js";
 import { nodeKey, readTlogLevel, readTlogNodes, tlogSize } from "../../../src/store/ledger/tlog-nodes.js";
-import { insertAssetEvents } from "../../../src/store/records/asset-events.js";
+import { insertAssetEvents } from "../../../src/store/records/asset-event-writes.js";
 import { commitBatch } from "../../../src/workers/commit-batch.js";
 import { LogFrontiers } from "../../../src/workers/log-frontiers.js";
 import { backfillTree, logsBehind } from "../../../src/workers/tlog-backfill.js";

@@ -1,8 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { parseBundle, verifyBundle } from "../../../src/verify/bundle/index.js";
 import { bundleConsentReport, keysFromKeySet, verifyRecordReceipt } from "../../../src/verify/index.js";
 import { consentReportText } from "../../../src/verify/lifecycle/report.js";
-import { committedRecord, until } from "../../helpers/poll.js";
+import { committedRecord } from "../../helpers/poll.js";
 import { plainApplication, serviceForSuite } from "../../helpers/service.js";
 import { newAsset, untilSealed, vconEvent } from "../../helpers/vcon-event.js";
 
@@ -136,7 +136,10 @@ describe("erasure beside the immutable log", () => {
       before.set(id, receipt);
     }
 
-    // The subject's data erased, under a basis, by the tenancy's administrator.
+    // The subject's data erased, under a basis, by the tenancy's administrator: its record written
+    // by the write path's group commit, in its mode for a write that commits with the erasure.
+    const writePath = suite.s.service.ctx.writePath;
+    const alone = vi.spyOn(writePath, "writeAlone");
     const res = await suite.s.api("/archivist/v1/erasures", {
       method: "POST",
       token: suite.token,
@@ -164,7 +167,20 @@ describe("erasure beside the immutable log", () => {
       erased_records: ids,
       erasure_basis: "GDPR Art. 17 request 2026-0042",
     });
+    expect(alone).toHaveBeenCalledTimes(1);
+    alone.mockRestore();
     await untilSealed(suite.s, suite.token, asset);
+    // Committed and sealed like any other record: its own receipt verifies.
+    const sealedErasure = await committedRecord<Rec>(
+      suite.s,
+      suite.token,
+      `/archivist/v2/${answer.erasures[0]}`,
+    );
+    expect(
+      verifyRecordReceipt(sealedErasure, await receiptOf(answer.erasures[0] as string), k),
+    ).toMatchObject({
+      ok: true,
+    });
 
     // Every record still verifies with the receipts it had, and says the values are gone.
     for (const id of ids) {
@@ -242,7 +258,7 @@ describe("erasure beside the immutable log", () => {
     expect(caught.problems.join("; ")).toContain("does not hash to the record's commitment");
   });
 
-  it("drops the values of an event that is refused: no value without a record", async () => {
+  it("stores no value of an event that is refused: no value without a record", async () => {
     const asset = await vconAsset();
     const plain = await plainApplication(suite.s, suite.token);
     const count = async () =>
@@ -258,6 +274,7 @@ describe("erasure beside the immutable log", () => {
       plain.token,
     );
     expect(refused.status).toBeGreaterThanOrEqual(400);
-    await until(async () => ((await count()) === n ? true : undefined));
+    // The values rode with the event into its group's transaction: refused there, none was stored.
+    expect(await count()).toBe(n);
   });
 });

@@ -1,7 +1,10 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Outcome } from "../../../src/batching/coalescer.js";
-import { type PendingEvent, writeGroupOptimistically } from "../../../src/services/write/event-batcher.js";
+import {
+  type PendingEvent,
+  writeGroupOptimistically,
+} from "../../../src/services/write/asset-event-group.js";
 import type { Db } from "../../../src/store/drivers/db.js";
 import { migrate } from "../../../src/store/drivers/migrate.js";
 import type { AssetRow } from "../../../src/store/records/assets.js";
@@ -136,6 +139,36 @@ describe(`a group written optimistically (${testEngine()})`, () => {
         "the asset is closed",
       ]);
       expect(await stored(c)).toBe(0);
+    });
+
+    it("stores the erasable values of the events its statement writes, and of no other", async () => {
+      const a = await asset({ stage: "open" });
+      const b = await asset({ stage: "open" });
+      const c = await asset({ stage: "open" });
+      const valued = (assetId: string) => {
+        const commitment = randomBytes(32).toString("hex");
+        const e = {
+          ...event(assetId, []),
+          erasables: [{ commitment, value: `v ${commitment}`, salt: "c2FsdA==" }],
+        };
+        return { e, commitment };
+      };
+      const [ea, eb] = [valued(a), valued(b)];
+      // `a` is closed after it was read: its event, refused on the locked asset, leaves no value.
+      const closing = changingAfterRead(a, { stage: "closed" });
+      expect(verdicts(await writeGroupOptimistically(closing, [ea.e, eb.e], wallets))).toEqual([
+        "the asset is closed",
+        "written",
+      ]);
+      // `c` changes but stays open: not written by the statement, its values go in once, with it, by the locking write.
+      const ec = valued(c);
+      const reshaping = changingAfterRead(c, { stage: "open", v: 2 });
+      expect(verdicts(await writeGroupOptimistically(reshaping, [ec.e], wallets))).toEqual(["written"]);
+      const kept = await db.query<{ commitment: string }>(
+        "select commitment from erasable_values where commitment = any($1::text[])",
+        [[ea.commitment, eb.commitment, ec.commitment]],
+      );
+      expect(kept.map((r) => r.commitment).sort()).toEqual([eb.commitment, ec.commitment].sort());
     });
 
     it("never writes an event twice when the locking write of the rest fails", async () => {

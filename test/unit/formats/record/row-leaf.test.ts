@@ -10,7 +10,7 @@ import {
   assetEventRecord,
 } from "../../../../src/formats/record/index.js";
 import { assetEventRowLeafHash } from "../../../../src/formats/record/leaf.js";
-import { storedEvents } from "../../../../src/store/records/asset-events.js";
+import { storedEvents } from "../../../../src/store/records/asset-event-writes.js";
 
 /** Bencode as BEP 3 writes it, byte by byte: the reference the encoder's text path is held to. */
 function reference(value: unknown): Buffer {

@@ -29,7 +29,7 @@ describe("the write path's hand-off", () => {
     expect(handoff.take("c")?.id).toBe("c");
   });
 
-  it("is built once per context: its appenders and one hand-off", () => {
+  it("is built once per context: its group commit and one hand-off", () => {
     const wp = openWritePath({
       db: fakeDb("pglite"),
       keys: {} as Keyring,
@@ -37,7 +37,9 @@ describe("the write path's hand-off", () => {
       wake: { commit: () => undefined },
     });
     expect(wp.handoff).toBeInstanceOf(FreshEvents);
-    expect(wp.events).not.toBe(wp.freeEvents);
+    expect(typeof wp.writeEvent).toBe("function");
+    expect(typeof wp.writeFreeEvent).toBe("function");
+    expect(typeof wp.writeAlone).toBe("function");
     expect(wp.handoff.size).toBe(0);
   });
 });

@@ -3,30 +3,14 @@ import type { Queryable } from "../../store/drivers/db.js";
 import { getTenancy } from "../../store/identity/tenancies.js";
 import { consumeQuota } from "../../store/identity/usage.js";
 import { type FreeEventRow, insertFreeEvents, type NewFreeEvent } from "../../store/records/free-events.js";
-import type { CommitWake, WriteDeps } from "./deps.js";
-import { GroupCommit, type Outcome } from "./group-commit.js";
+import type { Outcome } from "./group-commit.js";
 
 /**
- * Asset-free events posted concurrently, written by one group transaction. Each create takes
- * its tenancy's usage-counter row lock; one transaction per request held that lock through its
- * own commit, so a tenancy's creates ran one WAL flush at a time. A group takes it once.
+ * Writes a group's asset-free events: charges each tenancy's quota for its share of the group,
+ * then inserts what fits (with the erasable values they carry). Each create takes its tenancy's
+ * usage-counter row lock; one transaction per request held that lock through its own commit, so
+ * a tenancy's creates ran one WAL flush at a time. A group takes it once.
  */
-export type FreeEventBatcher = GroupCommit<NewFreeEvent, FreeEventRow>;
-
-/** The asset-free events' appender (built once, by the write path); it wakes their tenancies' committers. */
-export function newFreeEventBatcher(deps: Pick<WriteDeps, "db"> & CommitWake): FreeEventBatcher {
-  return new GroupCommit(deps.db, {
-    writeGroup: writeFreeEventGroup,
-    afterCommit: (events) => {
-      for (const t of new Set(events.map((e) => e.tenant_id))) deps.wake.commit(t);
-    },
-    maxGroup: 500,
-    // One tenancy's groups queue on its usage row anyway; two overlap parsing with a commit.
-    inFlight: { postgres: 2, pglite: 1 },
-  });
-}
-
-/** Charges each tenancy's quota for its share of the group, then inserts what fits. */
 export async function writeFreeEventGroup(
   tx: Queryable,
   events: NewFreeEvent[],

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hashesParam, plainArrayParam } from "../../../../src/store/ledger/bulk-params.js";
+import { hashesParam, plainArrayParam } from "../../../../src/store/query/bulk-params.js";
 
 describe("a commit batch's column parameters", () => {
   it("lays hashes end to end and refuses one of another length", () => {

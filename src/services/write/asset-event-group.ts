@@ -1,14 +1,12 @@
 import { uuid7 } from "../../core/node/uuid7.js";
 import { notFound } from "../../errors/api-error.js";
-import type { Keyring } from "../../keys/keyring.js";
 import type { Db, Queryable } from "../../store/drivers/db.js";
 import {
   insertAssetEvents,
   insertAssetEventsIfUnchanged,
   type NewAssetEvent,
-  type Principal4,
-  type StoredAssetEvent,
-} from "../../store/records/asset-events.js";
+} from "../../store/records/asset-event-writes.js";
+import type { Principal4, StoredAssetEvent } from "../../store/records/asset-events.js";
 import {
   type AssetRow,
   insertAssets,
@@ -18,10 +16,8 @@ import {
   readAssetRows,
   saveAssetStates,
 } from "../../store/records/assets.js";
-import type { FreshEvents } from "../../store/records/fresh-events.js";
-import { tenantWalletAddress } from "../identity/tenant-wallet.js";
-import type { WriteDeps } from "./deps.js";
-import { GroupCommit, type Outcome } from "./group-commit.js";
+import type { ErasableValue } from "../../store/records/erasable-values.js";
+import type { Outcome } from "./group-commit.js";
 
 /** An event ready to be written: checked and authorised, waiting for its group's transaction. */
 export interface PendingEvent {
@@ -49,62 +45,18 @@ export interface PendingEvent {
    * them or none (`POST /archivist/v2/assets:withEvents`). Checked and authorised before the group.
    */
   followers?: PendingEvent[] | undefined;
+  /**
+   * The values and salts its erasable attributes commit to: inserted with the event, by the same
+   * statement, so a refused event leaves none and a stored one is never without them.
+   */
+  erasables?: readonly ErasableValue[] | undefined;
 }
 
 /** What a group answers each pending event: its stored row, then its followers' rows in order. */
 export type WrittenEvents = [StoredAssetEvent, ...StoredAssetEvent[]];
 
-/**
- * Group transactions in flight at once. One at a time leaves the event loop idle while a
- * group waits for its commit (a WAL flush is ~10 ms here) and then floods it with the
- * replies' follow-up requests; a few in flight overlap those waits, and PostgreSQL merges
- * their flushes. Groups lock assets in id order, so they never deadlock; on one asset
- * they queue on its row lock inside the database. PGlite runs one transaction at a time.
- */
-const IN_FLIGHT = { postgres: 4, pglite: 1 } as const;
-
-/** Events (and asset creations) posted concurrently, written by one group transaction. */
-export type EventBatcher = GroupCommit<PendingEvent, WrittenEvents, TenancyWallets>;
-
 /** The wallet address (the `from` of its events) of each tenancy a group writes to. */
 export type TenancyWallets = ReadonlyMap<string, string>;
-
-/**
- * The wallet addresses of the tenancies `events` are posted in, read through the keyring before
- * the group's transaction: the keyring reads through the database handle, which waits for that
- * very transaction on PGlite (issue 31).
- */
-export async function tenancyWallets(
-  keys: Keyring,
-  events: readonly PendingEvent[],
-): Promise<TenancyWallets> {
-  const tenants = [...new Set(events.map((e) => e.tenantId))];
-  const addresses = await Promise.all(tenants.map((t) => tenantWalletAddress(keys, t)));
-  return new Map(tenants.map((t, i) => [t, addresses[i] as string]));
-}
-
-/**
- * The asset events' appender (built once, by the write path): each group's rows go to the
- * committer's hand-off once committed, and their tenancies' committers are woken.
- */
-export function newEventBatcher(deps: WriteDeps, handoff: FreshEvents): EventBatcher {
-  const known = deps.caches.assetStates;
-  return new GroupCommit(deps.db, {
-    prepare: (events) => tenancyWallets(deps.keys, events),
-    writeOutside: (db, events, wallets) => writeGroupOptimistically(db, events, wallets, known),
-    writeGroup: async (tx, events, wallets) => {
-      // The assets this group locks may change in it: the next optimistic group reads them again.
-      for (const e of events) known.delete(e.assetId);
-      return writeGroup(tx, events, wallets);
-    },
-    afterCommit: (events, written) => {
-      handoff.add(written.flat());
-      for (const t of new Set(events.map((e) => e.tenantId))) deps.wake.commit(t);
-    },
-    maxGroup: 500,
-    inFlight: IN_FLIGHT,
-  });
-}
 
 function newRow(e: PendingEvent, asset: AssetRow, now: Date, from: string): NewAssetEvent {
   return {
@@ -123,6 +75,7 @@ function newRow(e: PendingEvent, asset: AssetRow, now: Date, from: string): NewA
     proof_mechanism: asset.proof_mechanism,
     public: asset.public,
     from_address: from,
+    erasables: e.erasables,
   };
 }
 
@@ -136,13 +89,13 @@ function changesAsset(e: PendingEvent): boolean {
 }
 
 /**
- * Writes a group: inserts the assets it creates, locks the others in id order, authorises
+ * Writes a group's asset events: inserts the assets it creates, locks the others in id order, authorises
  * each event against its locked asset (a refusal or a missing asset fails that event only),
  * inserts the rest with one statement and updates each asset it changes once. A group that changes no asset only
  * shares the assets' row locks (their attributes cannot change under its authorisation),
  * so such groups for one asset commit side by side.
  */
-export async function writeGroup(
+export async function writeEventGroup(
   tx: Queryable,
   events: PendingEvent[],
   wallets: TenancyWallets,
@@ -223,7 +176,7 @@ function answers(
  * locks, compares each asset with what was read, and writes the events of those unchanged. An
  * asset changed in between (an event that set its attributes or tracking, committed meanwhile)
  * writes none of its events there: they are authorised again against the locked asset in
- * `writeGroup`, as every group was. So each event is still authorised against the asset it is
+ * `writeEventGroup`, as every group was. So each event is still authorised against the asset it is
  * written on, and a round trip is a good part of what a group costs the service
  * (docs/performance.md). Undefined for a group this does not take (PGlite runs one transaction at
  * a time, so a group there is never waiting on a lock, and its statements are the same).
@@ -299,14 +252,14 @@ async function writeAlreadyStarted(
   wallets: TenancyWallets,
 ): Promise<Array<Outcome<WrittenEvents>>> {
   try {
-    return await db.transaction((tx) => writeGroup(tx, events, wallets));
+    return await db.transaction((tx) => writeEventGroup(tx, events, wallets));
   } catch (error) {
     if (events.length === 1) return [{ error }];
   }
   const alone: Array<Outcome<WrittenEvents>> = [];
   for (const e of events) {
     try {
-      alone.push(...(await db.transaction((tx) => writeGroup(tx, [e], wallets))));
+      alone.push(...(await db.transaction((tx) => writeEventGroup(tx, [e], wallets))));
     } catch (error) {
       alone.push({ error });
     }
