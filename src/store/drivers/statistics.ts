@@ -41,9 +41,10 @@ const FLOOR_PAGES = 16;
 /**
  * The values (rows × columns) one statement may sample: 20–40 ms of the engine's time on a two-core guest.
  * A write that arrives during a statement waits for it, so this bounds what a pass adds to a write: at
- * 30,000 (50–100 ms) writes overlapping a pass had 2.1–3.2× the p99 of the others at two writers;
- * at 10,000, 1.4–1.7× (bench/statistics-stall.ts, CONCURRENCY=2, issue 71). Below it (5,000) passes
- * only grew longer.
+ * 30,000 (50–100 ms) writes overlapping a pass had 2.1–3.2× the p99 of the others at two writers
+ * on a loaded machine; at 10,000, 1.4–1.7× (1.59–1.99× quiet; bench/statistics-stall.ts,
+ * CONCURRENCY=2, issue 71). Below it (5,000) passes only grew longer: each statement samples its
+ * rows anew, and that, more than the values, is what a statement costs.
  */
 const SAMPLE_VALUES = 10_000;
 
