@@ -1,4 +1,4 @@
-import type { Command } from "./commands.js";
+import type { Command } from "./command.js";
 
 interface BenchModule {
   runBench(args: string[]): Promise<number>;

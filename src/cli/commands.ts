@@ -1,5 +1,5 @@
-import type { Command as Cli } from "commander";
 import { benchCommand } from "./bench.js";
+import type { Command } from "./command.js";
 import { consentCommand } from "./consent.js";
 import { conserverCommand } from "./conserver.js";
 import { exportCommand } from "./export.js";
@@ -13,22 +13,6 @@ import { scanCommand } from "./scan.js";
 import { serveCommand, workerCommand } from "./serve.js";
 import { verifyPublicCommand } from "./verify-public.js";
 import { witnessCommand } from "./witness.js";
-
-/** Sets the exit code a command's action reached (nothing: a long-running command). */
-export type Exit = (code: number | undefined) => void;
-
-/** A CLI command: returns the exit code, or nothing for a long-running one. */
-export interface Command {
-  summary: string;
-  /**
-   * The command declared for commander (arguments, options, help, action). Absent: the command
-   * parses its own arguments and answers its own `--help` (bench, conserver).
-   */
-  declare?(exit: Exit): Cli;
-  /** For a command that parses its own arguments: what `--help` prints (stdout, exit 0). */
-  usage?: string;
-  run(args: string[]): Promise<number | undefined>;
-}
 
 export const commands: Record<string, Command> = {
   serve: serveCommand,

@@ -8,7 +8,7 @@ import { vconUuidOf } from "../lookup/vcon.js";
 import type { VerificationVerdict } from "../verify/index.js";
 import { judge, pinsSomething } from "../verify/index.js";
 import { type CredentialFlags, callerApi } from "./caller-api.js";
-import type { Exit } from "./commands.js";
+import type { Exit } from "./command.js";
 import { declared } from "./declare.js";
 import { type TrustFlags, TrustRootError, trustOptions, trustRoots, verdictText } from "./trust-roots.js";
 import { EXIT_HELP } from "./verdict-help.js";

@@ -1,4 +1,4 @@
-import type { Command } from "./commands.js";
+import type { Command } from "./command.js";
 
 export const conserverCommand: Command = {
   summary: "vCon conserver links: run --config conserver.example.yml | dlq list | dlq retry",

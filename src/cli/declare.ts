@@ -1,5 +1,5 @@
 import { Command as Cli, CommanderError } from "commander";
-import type { Command, Exit } from "./commands.js";
+import type { Command, Exit } from "./command.js";
 import { usageExit } from "./usage.js";
 
 /** Makes commander throw instead of exiting, on a command and every subcommand. */

@@ -8,7 +8,7 @@ import { LookupError } from "../lookup/public-api.js";
 import { vconUuidOf } from "../lookup/vcon.js";
 import { parseBundle, verifyBundle } from "../verify/index.js";
 import { type CredentialFlags, callerApi as credentialedApi } from "./caller-api.js";
-import type { Exit } from "./commands.js";
+import type { Exit } from "./command.js";
 import { declared } from "./declare.js";
 import { type TrustFlags, TrustRootError, trustOptions, trustRoots } from "./trust-roots.js";
 import { UsageError } from "./usage.js";

@@ -20,7 +20,7 @@ import {
   rebuildIndex,
 } from "../verify/index.js";
 import type { CredentialFlags } from "./caller-api.js";
-import type { Exit } from "./commands.js";
+import type { Exit } from "./command.js";
 import { declaredGroup } from "./declare.js";
 import { UsageError } from "./usage.js";
 

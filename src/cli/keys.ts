@@ -6,7 +6,7 @@ import { keyManifests } from "../services/operator/key-manifests.js";
 import { isRotatablePurpose, rotateKey } from "../services/operator/key-rotation.js";
 import { acceptRestore } from "../services/operator/restore-acceptance.js";
 import { RedisWakeSignal } from "../wake/redis-wake-signal.js";
-import type { Exit } from "./commands.js";
+import type { Exit } from "./command.js";
 import { declaredGroup } from "./declare.js";
 import { configFromOptions, withConfigFlags } from "./serve.js";
 import { UsageError } from "./usage.js";

@@ -7,7 +7,7 @@ import { archiveClosedPeriods, dropArchivedPeriods } from "../workers/log-archiv
 import { closeLogPeriod } from "../workers/log-period.js";
 import { loadSealKeys } from "../workers/seal-keys.js";
 import { signingLimit } from "../workers/seal-log.js";
-import type { Exit } from "./commands.js";
+import type { Exit } from "./command.js";
 import { declaredGroup } from "./declare.js";
 import { KEY_FLAGS, PGLITE_NOTE, withContext } from "./keys.js";
 import { withConfigFlags } from "./serve.js";

@@ -18,7 +18,7 @@ import {
   verifyCheckpoint,
   verifyRecordInLog,
 } from "../verify/index.js";
-import type { Command } from "./commands.js";
+import type { Command } from "./command.js";
 
 /** Reads tiles from a mirror directory (the same names as under the log's URL prefix). */
 function dirTiles(dir: string): TileFetch {

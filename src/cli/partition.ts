@@ -1,6 +1,6 @@
 import { Command as Cli, InvalidArgumentError } from "commander";
 import { PARTITIONED_TABLES, partitionDatabase } from "../services/operator/partition.js";
-import type { Exit } from "./commands.js";
+import type { Exit } from "./command.js";
 import { declared } from "./declare.js";
 import { configFromOptions, withConfigFlags } from "./serve.js";
 

@@ -4,7 +4,7 @@ import { CodedError } from "../formats/coded-error.js";
 import { readBoundedText } from "../net/bounded-body.js";
 import { fetchWithin, timeLimit } from "../net/time-limit.js";
 import type { CredentialFlags } from "./caller-api.js";
-import type { Exit } from "./commands.js";
+import type { Exit } from "./command.js";
 import { declared } from "./declare.js";
 
 interface Options extends CredentialFlags {

@@ -1,7 +1,7 @@
 import { Command as Cli } from "commander";
 import { openContext } from "../server.js";
 import { scanBatch } from "../workers/scanner.js";
-import type { Exit } from "./commands.js";
+import type { Exit } from "./command.js";
 import { declared } from "./declare.js";
 import { configFromOptions, withConfigFlags } from "./serve.js";
 

@@ -4,7 +4,7 @@ import { Command as Cli } from "commander";
 import { ConfigError, loadConfig } from "../config.js";
 import { flagNames } from "../config-flags.js";
 import { type RunningService, startService } from "../server.js";
-import type { Exit } from "./commands.js";
+import type { Exit } from "./command.js";
 import { declared } from "./declare.js";
 import { UsageError } from "./usage.js";
 

@@ -13,7 +13,7 @@ import {
   pinnedServiceKeys,
   verifyBundle,
 } from "../verify/index.js";
-import type { Exit } from "./commands.js";
+import type { Exit } from "./command.js";
 import { type TrustFlags, TrustRootError, trustOptions, trustRoots, verdictText } from "./trust-roots.js";
 import { EXIT_HELP } from "./verdict-help.js";
 

@@ -5,7 +5,7 @@ import { recordAttributes } from "../formats/lifecycle/vocabulary.js";
 import { recordReceiptVerdict, serviceKeysFor, statementVerdict } from "../lookup/keyed-verdict.js";
 import type { VerificationVerdict } from "../verify/index.js";
 import { analysisDerivation, cannotEvaluate, checkDerivation, judge } from "../verify/index.js";
-import type { Exit } from "./commands.js";
+import type { Exit } from "./command.js";
 import { type TrustFlags, TrustRootError, trustOptions, trustRoots, verdictText } from "./trust-roots.js";
 import { EXIT_HELP } from "./verdict-help.js";
 

@@ -9,7 +9,7 @@ import { sha256Hex } from "../lookup/sha256.js";
 import { type VconReport, vconUuidOf, verifyVcon } from "../lookup/vcon.js";
 import type { VerificationVerdict } from "../verify/index.js";
 import { cannotEvaluate } from "../verify/index.js";
-import type { Exit } from "./commands.js";
+import type { Exit } from "./command.js";
 import { declared } from "./declare.js";
 import { type TrustFlags, trustOptions, trustRoots, verdictText } from "./trust-roots.js";
 import { UsageError } from "./usage.js";

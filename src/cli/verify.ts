@@ -7,7 +7,7 @@ import {
 } from "../lookup/keyed-verdict.js";
 import type { TrustRoots, VerificationVerdict } from "../verify/index.js";
 import { cannotEvaluate } from "../verify/index.js";
-import type { Exit } from "./commands.js";
+import type { Exit } from "./command.js";
 import { declared } from "./declare.js";
 import { verifyRecordInMirror } from "./mirror.js";
 import { trustOptions, trustRoots, verdictText } from "./trust-roots.js";

@@ -4,7 +4,7 @@ import { pino } from "pino";
 import { USAGE_EXIT_CODE } from "../verify/index.js";
 import { startWitness } from "../witness/server.js";
 import { WitnessState } from "../witness/state.js";
-import type { Command } from "./commands.js";
+import type { Command } from "./command.js";
 
 const options = {
   dir: { type: "string" },

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Command } from "../../../src/cli/commands.js";
+import type { Command } from "../../../src/cli/command.js";
 import { exportCommand } from "../../../src/cli/export.js";
 import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
 import type { EvidenceBundle } from "../../../src/formats/bundle/format.js";

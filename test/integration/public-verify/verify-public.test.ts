@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Command } from "../../../src/cli/commands.js";
+import type { Command } from "../../../src/cli/command.js";
 import {
   verifyDocumentCommand,
   verifyPublicCommand,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Command } from "../../../src/cli/commands.js";
+import type { Command } from "../../../src/cli/command.js";
 import { indexCommand } from "../../../src/cli/index-command.js";
 import { mirrorCommand } from "../../../src/cli/mirror.js";
 import { runCli } from "../../helpers/cli-output.js";
