@@ -241,8 +241,9 @@ export class CallerEvidence implements EvidenceSource {
 
 /**
  * What a route gathering evidence answers when a read was refused: over the caller's rate limit,
- * 429 (`doing` names the gathering); anything else the caller could not read, 404, as a list
- * would answer it (a bundle or a report never says more than the reads it is made of).
+ * 429 (`doing` names the gathering); a read the service could not answer, 503; anything else the
+ * caller could not read, 404, as a list would answer it (a bundle or a report never says more than
+ * the reads it is made of).
  */
 export async function answerGathering<T>(doing: string, gather: () => Promise<T>): Promise<T> {
   try {
@@ -250,6 +251,9 @@ export async function answerGathering<T>(doing: string, gather: () => Promise<T>
   } catch (err) {
     if (err instanceof LookupError && err.status === 429)
       throw new ApiError("rate_limited", `${doing} went over the rate limit: ${err.message}`);
+    // A read the service could not answer (a store fault, a deleted node) is not an absent record.
+    if (err instanceof LookupError && err.status !== undefined && err.status >= 500)
+      throw new ApiError("unavailable", `${doing}: ${err.message}`);
     if (err instanceof LookupError) throw new ApiError("not_found", err.message);
     throw err;
   }

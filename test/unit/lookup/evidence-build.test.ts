@@ -64,7 +64,7 @@ describe("gathering an evidence bundle from a source", () => {
 });
 
 describe("a gathering route's answer to a refused read", () => {
-  it("is 429 over the rate limit, 404 for anything else the caller could not read, and a fault as it is", async () => {
+  it("is 429 over the rate limit, 503 for a read the service could not answer, 404 for anything else the caller could not read, and a fault as it is", async () => {
     const answer = (err: unknown) => answerGathering("gathering", () => Promise.reject(err));
     await expect(answer(new LookupError("GET x: limit", 429))).rejects.toMatchObject({
       kind: "rate_limited",
@@ -72,6 +72,10 @@ describe("a gathering route's answer to a refused read", () => {
     });
     for (const err of [new LookupError("asset not found", 404), new LookupError("too many pages")])
       await expect(answer(err)).rejects.toMatchObject({ kind: "not_found", message: err.message });
+    await expect(answer(new LookupError("the receipt: a node is missing", 503))).rejects.toMatchObject({
+      kind: "unavailable",
+      message: "gathering: the receipt: a node is missing",
+    });
     const fault = new ApiError("unavailable", "a node is missing");
     await expect(answer(fault)).rejects.toBe(fault);
   });
