@@ -157,6 +157,27 @@ const status = async () => {
   return { ok: await v.getAttribute("data-ok"), text: (await v.textContent()) ?? "" };
 };
 
+/**
+ * Waits for the trail to show `n` records. On a loaded machine a load can take long; when it never
+ * comes, the failure says what the page said instead (a refusal, a load still under way).
+ */
+async function trailShows(n: number): Promise<void> {
+  try {
+    await browser.page.waitForFunction((k) => document.querySelectorAll("#trail > li").length === k, n, {
+      timeout: 60_000,
+    });
+  } catch (err) {
+    const seen = await browser.page.evaluate(() => ({
+      records: document.querySelectorAll("#trail > li").length,
+      status: document.querySelector("#status")?.textContent ?? "",
+      address: location.hash,
+    }));
+    throw new Error(
+      `the trail never showed ${n} record(s): ${JSON.stringify(seen)} (${(err as Error).message})`,
+    );
+  }
+}
+
 /** Elements reaching past the screen's right edge (none: nothing scrolls sideways). */
 const overflowing = () =>
   browser.page.evaluate(() =>
@@ -420,7 +441,7 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
   it('a "not found" clears the previous trail', async () => {
     await browser.page.fill("#query", `vcon://${vcon}`);
     await browser.page.press("#query", "Enter");
-    await browser.page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 4);
+    await trailShows(4);
     await browser.page.fill("#query", `vcon://${crypto.randomUUID()}`);
     await browser.page.press("#query", "Enter");
     await browser.page.waitForSelector("#status[data-ok=false]");
@@ -430,13 +451,13 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     await browser.page.evaluate((v) => {
       location.hash = `#vcon=${v}`;
     }, vcon);
-    await browser.page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 4);
+    await trailShows(4);
     await browser.page.fill("#query", "not an id");
     await browser.page.press("#query", "Enter");
     await browser.page.waitForSelector("#status[data-ok=false]");
     expect(await browser.page.$("#trail")).toBeNull();
     await browser.page.click(`#assets-table a[href="#vcon=${vcon}"]`);
-    await browser.page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 4);
+    await trailShows(4);
   });
 
   it("shows the log live: size, the checkpoint's Ed25519 and ML-DSA-44 lines, the witness and its cosignature", async () => {
@@ -492,7 +513,7 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     ).toBe('"Type: "');
     await screenshot(browser.page, "console-assets-phone");
     await browser.page.click("#assets-table tbody tr:first-child td.name a");
-    await browser.page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 5);
+    await trailShows(5);
     expect(await overflowing()).toEqual([]);
     await screenshot(browser.page, "console-vcon-trail-phone");
     await browser.page.evaluate(() => document.querySelector("#log-panel")?.scrollIntoView());
@@ -563,7 +584,7 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     ).trim();
     await browser.page.fill("#query", `vcon://${vcon}`);
     await browser.page.press("#query", "Enter");
-    await browser.page.waitForFunction(() => document.querySelectorAll("#trail > li").length === 5);
+    await trailShows(5);
     // The trail is drawn before its receipts are checked: its verdict comes when the last one is.
     await browser.page.waitForSelector("#status[data-code]", { timeout: 20_000 });
     expect((await status()).text).toMatch(/^SELF-CONSISTENT, KEYS NOT PINNED: 5 record/);
