@@ -130,7 +130,7 @@ export async function openContext(
     log,
     keys,
     logGuard,
-    vindex: await openVindex(keys, logGuard.basis, log),
+    vindex: await openVindex(keys, logGuard.basis, log, config.sealIntervalMs),
     wake,
     blobs: openBlobStore(config, db),
     caches,

@@ -2,6 +2,7 @@ import { hash } from "node:crypto";
 import type { NativeVindexOutput } from "../core/node/vrf.js";
 import { positionOf, vrfInput } from "../formats/vindex/map.js";
 import { hashedOutput, isHashedKey } from "../formats/vindex/position.js";
+import { positionKey } from "./tenant-index.js";
 
 // One-shot: a hash object fed part by part cost twice as much for these few bytes.
 const nodeSha512 = (tag: Uint8Array, alpha: Uint8Array): Uint8Array => {
@@ -17,6 +18,8 @@ const PROOFS_KEPT = 50_000;
 export interface KeyPosition {
   position: Uint8Array;
   salt: Uint8Array;
+  /** The position as the index's maps key it (`positionKey`), made once with the position. */
+  id: string;
 }
 
 /**
@@ -45,7 +48,10 @@ export class IndexPositions {
     const kept = ofLog?.get(key);
     if (kept) return kept;
     const alpha = vrfInput(log, key);
-    const p = positionOf(isHashedKey(key) ? hashedOutput(alpha, nodeSha512) : this.vrf.output(alpha));
+    const { position, salt } = positionOf(
+      isHashedKey(key) ? hashedOutput(alpha, nodeSha512) : this.vrf.output(alpha),
+    );
+    const p: KeyPosition = { position, salt, id: positionKey(position) };
     if (this.#keptCount >= KEPT) {
       this.#kept.clear();
       this.#keptCount = 0;

@@ -12,7 +12,7 @@ import {
 import type { IndexBasis, IndexStates } from "./index-states.js";
 import { appendRevision, type Ed25519Signing, outputRoot, signIndexCheckpoint } from "./output-log.js";
 import type { IndexPositions } from "./positions.js";
-import { type FiledEntry, positionKey } from "./tenant-index.js";
+import type { FiledEntry } from "./tenant-index.js";
 
 /** The log checkpoint a revision is bound to, as the seal signed it. */
 export interface SignedLogHead {
@@ -37,7 +37,7 @@ function entriesOf(
   log: string,
   facts: readonly IndexFacts[],
   positions: IndexPositions,
-  known: (position: Uint8Array) => boolean,
+  known: (position: Uint8Array, id: string) => boolean,
 ): { entries: FiledEntry[]; salts: Array<{ position: Uint8Array; salt: Uint8Array }> } {
   const entries: FiledEntry[] = [];
   const salts: Array<{ position: Uint8Array; salt: Uint8Array }> = [];
@@ -46,14 +46,11 @@ function entriesOf(
     const input = mapInputOfFacts(f);
     if (!input) continue;
     for (const key of indexKeys(input)) {
-      const { position, salt } = positions.of(log, key);
-      entries.push({ position, log_index: f.leaf_index, salt });
-      if (known(position)) continue;
-      const k = positionKey(position);
-      if (!fresh.has(k)) {
-        fresh.add(k);
-        salts.push({ position, salt });
-      }
+      const { position, salt, id } = positions.of(log, key);
+      entries.push({ position, log_index: f.leaf_index, salt, id });
+      if (known(position, id) || fresh.has(id)) continue;
+      fresh.add(id);
+      salts.push({ position, salt });
     }
   }
   return { entries, salts };
@@ -101,7 +98,7 @@ export async function reviseIndex(
         )
       : new Error(`the index of log ${tenantId}: its output tree does not give its signed root`);
   const facts = await indexFactsBetween(tx, tenantId, index.logSize, to.size);
-  const { entries, salts } = entriesOf(`tenant/${tenantId}`, facts, positions, (p) => index.knows(p));
+  const { entries, salts } = entriesOf(`tenant/${tenantId}`, facts, positions, (p, id) => index.knows(p, id));
   states.changing(tenantId);
   await insertIndexEntries(tx, tenantId, entries, salts);
   index.file(entries, to.size);

@@ -26,6 +26,8 @@ export interface FiledEntry {
   position: Uint8Array;
   log_index: number;
   salt: Uint8Array | null;
+  /** `positionKey(position)` when the caller has it already (a revision's entries do). */
+  id?: string;
 }
 
 /**
@@ -53,7 +55,7 @@ export class TenantIndex {
     for (const e of entries) {
       if (e.log_index < this.logSize || e.log_index >= upTo)
         throw new Error(`index entry ${e.log_index} is outside [${this.logSize}, ${upTo})`);
-      const k = positionKey(e.position);
+      const k = e.id ?? positionKey(e.position);
       const had = this.#filed.get(k);
       const salt = had?.salt ?? e.salt;
       if (!salt) throw new Error(`index position ${Buffer.from(e.position).toString("hex")} has no salt`);
@@ -69,9 +71,9 @@ export class TenantIndex {
     this.logSize = upTo;
   }
 
-  /** Whether the position has been seen (its salt is kept). */
-  knows(position: Uint8Array): boolean {
-    return this.#filed.has(positionKey(position));
+  /** Whether the position has been seen (its salt is kept); `id` is its `positionKey`. */
+  knows(position: Uint8Array, id = positionKey(position)): boolean {
+    return this.#filed.has(id);
   }
 
   /** How many entries are filed under the position. */

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { nativeVindexOutput } from "../core/node/vrf.js";
 import type { Keyring } from "../keys/keyring.js";
 import { type IndexBasis, IndexStates } from "./index-states.js";
-import { IndexWriter } from "./index-writer.js";
+import { IndexWriter, revisionIntervalMs } from "./index-writer.js";
 import { IndexPositions } from "./positions.js";
 
 /** A process's verifiable index: its tenancies' indexes in memory, their positions, and the seal's writer. */
@@ -17,8 +17,13 @@ export async function openVindex(
   keys: Pick<Keyring, "vrfSecret">,
   basis: IndexBasis | undefined,
   log: Logger,
+  sealIntervalMs: number,
 ): Promise<Vindex> {
   const states = new IndexStates(basis);
   const positions = new IndexPositions(nativeVindexOutput(await keys.vrfSecret()));
-  return { states, positions, writer: new IndexWriter({ states, positions }, log) };
+  return {
+    states,
+    positions,
+    writer: new IndexWriter({ states, positions }, log, revisionIntervalMs(sealIntervalMs)),
+  };
 }

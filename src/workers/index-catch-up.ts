@@ -31,7 +31,7 @@ async function catchUp(ctx: Ctx, tenantId: string, keys: Ed25519Signing): Promis
     const cp = await latestCheckpoint(tx, tenantId);
     if (!cp) return;
     const root = await ctx.logGuard.basis.checkpointRoot("index_checkpoint", cp);
-    await ctx.vindex.writer.atSeal(
+    await ctx.vindex.writer.revise(
       tx,
       tenantId,
       { origin: cp.origin, size: cp.size, root },

@@ -1,6 +1,7 @@
 import type { Ctx } from "../context.js";
 import { validatorAddress } from "../keys/validator.js";
 import { logsToSeal } from "../store/ledger/seals.js";
+import { revisionIntervalMs } from "../vindex/index-writer.js";
 import { anchorOnce } from "./anchor.js";
 import { CheckpointKeys } from "./checkpoint.js";
 import { Committer } from "./committer.js";
@@ -113,7 +114,7 @@ export function startWorkers(
   // An index behind its log where no seal comes to revise it (docs/complete-trails.md, "Durable").
   const indexer = new Periodic(
     "indexer",
-    Math.max(1000, 5 * config.sealIntervalMs),
+    revisionIntervalMs(config.sealIntervalMs),
     () => catchUpIndexes(ctx, checkpointKeys),
     log,
   );
@@ -132,6 +133,8 @@ export function startWorkers(
     flush: async () => {
       await committer.flushAll();
       await sealer.runOnce();
+      // What the seal left to the index's interval, so a flush leaves the index at the log's head.
+      await indexer.runOnce();
       await witnessing.runOnce();
       await anchorer.runOnce();
     },

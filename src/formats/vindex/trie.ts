@@ -32,6 +32,8 @@ type Owner = object;
 interface Leaf {
   readonly leaf: true;
   readonly bytes: Uint8Array;
+  /** `bytes`' first INPUT bytes, its hash's input: made once, where a view made per hash cost more than the hash's copy. */
+  readonly input: Uint8Array;
   owner: Owner;
   hashed: boolean;
 }
@@ -45,6 +47,7 @@ interface Branch {
   left: TrieNode;
   right: TrieNode;
   readonly bytes: Uint8Array;
+  readonly input: Uint8Array;
   owner: Owner;
   hashed: boolean;
   /** The depth (≤ bit) its hash is held for at ABOVE, the skipped levels folded in; -1 for none. */
@@ -54,13 +57,24 @@ interface Branch {
 type TrieNode = Leaf | Branch;
 
 function newLeaf(bytes: Uint8Array, owner: Owner): Leaf {
-  return { leaf: true, bytes, owner, hashed: false };
+  return { leaf: true, bytes, input: bytes.subarray(0, INPUT), owner, hashed: false };
 }
 
 function newBranch(bit: number, key: Uint8Array, left: TrieNode, right: TrieNode, owner: Owner): Branch {
   const bytes = new Uint8Array(ABOVE + HASH_SIZE);
   bytes[0] = 0x01;
-  return { leaf: false, bit, key, left, right, bytes, owner, hashed: false, aboveDepth: -1 };
+  return {
+    leaf: false,
+    bit,
+    key,
+    left,
+    right,
+    bytes,
+    input: bytes.subarray(0, INPUT),
+    owner,
+    hashed: false,
+    aboveDepth: -1,
+  };
 }
 
 function copy32(from: Uint8Array, at: number, to: Uint8Array, toAt: number): void {
@@ -222,7 +236,7 @@ export class VindexTrie {
   #hashInto(node: TrieNode, depth: number, to: Uint8Array, at: number): void {
     if (node.leaf) {
       if (!node.hashed) {
-        node.bytes.set(this.#hash(node.bytes.subarray(0, INPUT)), LEAF_HASH);
+        node.bytes.set(this.#hash(node.input), LEAF_HASH);
         node.hashed = true;
       }
       copy32(node.bytes, LEAF_HASH, to, at);
@@ -245,7 +259,7 @@ export class VindexTrie {
     if (node.hashed) return;
     this.#hashInto(node.left, node.bit + 1, node.bytes, LEFT);
     this.#hashInto(node.right, node.bit + 1, node.bytes, RIGHT);
-    node.bytes.set(this.#hash(node.bytes.subarray(0, INPUT)), BRANCH_HASH);
+    node.bytes.set(this.#hash(node.input), BRANCH_HASH);
     node.hashed = true;
   }
 

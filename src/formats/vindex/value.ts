@@ -1,7 +1,6 @@
 // A position's value is the ordered list of log entry indices filed under it. It is committed as a
 // hash chain, so that an index appended to a long list costs two hashes, not the whole list:
 // the index keeps (n, c_n) per position and never the list itself.
-import { u64be } from "../crypto/bytes.js";
 import { type Sha256, sha256 } from "../crypto/sha256.js";
 import { VindexError } from "./error.js";
 import { check32, HASH_SIZE } from "./hash.js";
@@ -12,8 +11,18 @@ export interface ValueChain {
   readonly head: Uint8Array;
 }
 
-const COMMITMENT_TAG = Uint8Array.of(0x02);
-const LINK_TAG = Uint8Array.of(0x03);
+const COMMITMENT_TAG = 0x02;
+const LINK_TAG = 0x03;
+
+/** Writes a safe non-negative integer as u64be at `at` (two halves: no BigInt made for it). */
+function putU64be(out: Uint8Array, at: number, value: number): void {
+  const high = Math.floor(value / 2 ** 32);
+  const low = value % 2 ** 32;
+  for (let i = 0; i < 4; i++) {
+    out[at + 3 - i] = (high >>> (8 * i)) & 0xff;
+    out[at + 7 - i] = (low >>> (8 * i)) & 0xff;
+  }
+}
 
 /** The empty list's chain: n = 0, c_0 = 32 zero bytes. */
 export function emptyValue(): ValueChain {
@@ -28,7 +37,13 @@ export function appendIndex(chain: ValueChain, index: number, hash: Sha256 = sha
   if (!Number.isSafeInteger(chain.count) || chain.count < 0)
     throw new VindexError("a chain's count is broken");
   check32(chain.head, "a chain's head");
-  return { count: chain.count + 1, head: hash(LINK_TAG, chain.head, u64be(index)) };
+  // The input laid out whole and hashed as one part: the service's hash then copies nothing, and
+  // an index revision takes one link per record it files.
+  const input = new Uint8Array(1 + HASH_SIZE + 8);
+  input[0] = LINK_TAG;
+  input.set(chain.head, 1);
+  putU64be(input, 1 + HASH_SIZE, index);
+  return { count: chain.count + 1, head: hash(input) };
 }
 
 /**
@@ -55,5 +70,10 @@ export function valueCommitment(salt: Uint8Array, chain: ValueChain, hash: Sha25
   check32(chain.head, "a chain's head");
   if (!Number.isSafeInteger(chain.count) || chain.count < 0)
     throw new VindexError("a chain's count is broken");
-  return hash(COMMITMENT_TAG, salt, u64be(chain.count), chain.head);
+  const input = new Uint8Array(1 + HASH_SIZE + 8 + HASH_SIZE);
+  input[0] = COMMITMENT_TAG;
+  input.set(salt, 1);
+  putU64be(input, 1 + HASH_SIZE, chain.count);
+  input.set(chain.head, 1 + HASH_SIZE + 8);
+  return hash(input);
 }
