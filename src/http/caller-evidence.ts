@@ -20,6 +20,7 @@ import { checkpointNote, logVkey } from "../services/ledger/tlog.js";
 import { readAsset } from "../services/records/assets.js";
 import { readFreeEvent } from "../services/records/free-events.js";
 import { listAssetEvents } from "../services/records/lists.js";
+import { entryStatement } from "../services/scitt/scitt.js";
 import { type StatementCursor, searchStatements } from "../services/scitt/statement-search.js";
 import { lookUpKey } from "../services/vindex/index-lookup.js";
 import type { HttpDeps } from "./deps.js";
@@ -141,6 +142,15 @@ export class CallerEvidence implements EvidenceSource {
     });
     this.gave([event]);
     return event;
+  }
+
+  statement(identity: string): Promise<Uint8Array> {
+    return this.read(`the statement of ${identity}`, true, () => {
+      const parts = identity.split("/");
+      if (parts.length !== 2 || parts[0] !== "events") throw notFound("entry");
+      // As the caller's GET /entries/{id}/statement at the service's root, which reads every log's.
+      return entryStatement(this.d.ctx, { caller: this.caller, log: undefined }, `events_${parts[1]}`, false);
+    });
   }
 
   /** The record's id, once the caller is found to be one the receipt routes would answer. */

@@ -12,6 +12,8 @@ import type { IndexLookup } from "../vindex/lookup-format.js";
 
 export const BUNDLE_FORMAT = "vcon-archivist/evidence-bundle";
 export const BUNDLE_VERSION = 1;
+/** The profile a registered statement's RFC 9162 receipt is filed under (`BundleReceipt.profile`). */
+export const STATEMENT_RECEIPT_PROFILE = "rfc9162-statement";
 
 /** True when bytes look like an evidence bundle, for picking a check. */
 export function looksLikeBundle(raw: Uint8Array): boolean {
@@ -25,7 +27,11 @@ type Base64 = string;
 export interface BundleReceipt {
   /**
    * "mmr": a COSE receipt of the MMR profile over the record's leaf; "rfc9162": an
-   * RFC9162_SHA256 inclusion receipt in the log's RFC 9162 tree (the tree C2SP checkpoints sign).
+   * RFC9162_SHA256 inclusion receipt in the log's RFC 9162 tree (the tree C2SP checkpoints sign);
+   * "rfc9162-statement": the same receipt of a registered statement's entry, whose tree leaf is
+   * the hash of the statement's payload, so it is checked with the record's `statement`. It is a
+   * profile of its own because a verifier that predates it would recompute the leaf from the
+   * record alone and call a genuine receipt tampered; as an unknown profile it is only not checked.
    */
   profile: string;
   /** The log the receipt proves inclusion in (`tenant/<uuid>`). */
@@ -51,6 +57,13 @@ export interface BundleRecord {
   /** The record exactly as the API returned it: its leaf is recomputed from this JSON. */
   record: Record<string, unknown>;
   receipts: BundleReceipt[];
+  /**
+   * A registered statement's record (an asset-free event of type `scitt_statement`): the signed
+   * statement it records (COSE_Sign1, as `GET /entries/{id}/statement` serves it). It is bound
+   * to the record by its digest (the record's signed `scitt_statement_sha256`) and gives the
+   * record's RFC 9162 leaf. Every such record carries it; no other does.
+   */
+  statement?: Base64;
 }
 
 interface BundleSeal {

@@ -1,4 +1,4 @@
-import { BUNDLE_FORMAT, BUNDLE_VERSION } from "../../formats/bundle/format.js";
+import { BUNDLE_FORMAT, BUNDLE_VERSION, STATEMENT_RECEIPT_PROFILE } from "../../formats/bundle/format.js";
 import { decodeSeal } from "../../formats/cose/seal.js";
 import { toBase64, toHex } from "../../formats/crypto/bytes.js";
 import { commitOf, logIndexOf } from "../../formats/record/api-record.js";
@@ -148,6 +148,7 @@ async function receiptedRecords(
   source: EvidenceSource,
   events: PublicRecord[],
   seals: SealReader,
+  statements: ReadonlyMap<string, Uint8Array>,
 ): Promise<Receipted> {
   const out: Receipted = { records: [], wanted: new Map(), treeSizes: new Map() };
   const mmr = await source.receipts(events, "mmr");
@@ -157,9 +158,14 @@ async function receiptedRecords(
     "rfc9162",
   );
   for (const record of events) {
-    const entry: BundleRecord = { record, receipts: [] };
-    out.records.push(entry);
     const identity = String(record.identity);
+    const statement = statements.get(identity);
+    const entry: BundleRecord = {
+      record,
+      receipts: [],
+      ...(statement ? { statement: toBase64(statement) } : {}),
+    };
+    out.records.push(entry);
     const m = sourcedMmr(mmr.get(identity));
     // Not committed or not sealed yet: the bundle shows the record without a receipt.
     if (!m) continue;
@@ -172,7 +178,8 @@ async function receiptedRecords(
     const t = tree.get(identity);
     if (t?.treeSize !== undefined) {
       entry.receipts.push({
-        profile: "rfc9162",
+        // Its tree leaf is the statement's payload hash: a profile of its own (format.ts says why).
+        profile: statement ? STATEMENT_RECEIPT_PROFILE : "rfc9162",
         log: t.log,
         tree_size: t.treeSize,
         receipt: toBase64(t.receipt),
@@ -241,12 +248,18 @@ export async function buildBundle(
   // is among the records listed after it.
   const lookup = key === undefined ? undefined : await subjectLookup(source, key);
   const { assets, events: listed, id } = await recordsOf(source, subject);
-  const free = lookup && subject.kind === "vcon" ? await missingFreeEvents(source, lookup, listed) : [];
-  const events = free.length > 0 ? logOrder([...listed, ...free]) : listed;
+  const free =
+    lookup && subject.kind === "vcon" ? await missingFreeEvents(source, lookup, listed) : undefined;
+  const events = free?.records.length ? logOrder([...listed, ...free.records]) : listed;
   if (events.length === 0) throw new LookupError(`${id} has no records you may read`);
   const keySet = await source.keySet();
   const seals = sealReader(source);
-  const { records, wanted, treeSizes } = await receiptedRecords(source, events, seals);
+  const { records, wanted, treeSizes } = await receiptedRecords(
+    source,
+    events,
+    seals,
+    free?.statements ?? new Map(),
+  );
   const index = lookup && wanted.has(lookup.log) && lookupHolds(lookup, events) ? [lookup] : [];
   // The lookup's log size is tied to the bundle's checkpoint like a receipt's tree size.
   for (const l of index) addTo(treeSizes, l.log, l.revision.log_size);

@@ -2,6 +2,7 @@ import { leafIndexOfMmrIndex } from "../../formats/mmr/index.js";
 import { commitOf, logIndexOf } from "../../formats/record/api-record.js";
 import type { IndexLookup } from "../../formats/vindex/lookup-format.js";
 import { recordIndexKeys } from "../../formats/vindex/map.js";
+import { claimsRegisteredStatement } from "../../verify/index.js";
 import { LookupError, type PublicRecord } from "../public-api.js";
 import type { EvidenceSource } from "./source.js";
 
@@ -9,19 +10,24 @@ import type { EvidenceSource } from "./source.js";
 // verifiable index's answer for the subject's key, asked as the caller, and the records it lists
 // that a listing of asset events does not give (a vCon's asset-free events).
 
+/** A read refused (or not made) answers undefined; over the rate limit is no such answer, and fails the gathering. */
+async function unlessRefused<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof LookupError && err.status !== 429) return undefined;
+    throw err;
+  }
+}
+
 /**
  * The index's answer for `key` in the caller's tenancy's log, or undefined when there is none to
  * carry: a caller that may not read every record of the key (404, as for an absent key), an index
  * not caught up or not kept (503), any other refusal. The bundle is then not proven complete,
  * never refused; only going over the rate limit fails it, as every other step of the gathering.
  */
-export async function subjectLookup(source: EvidenceSource, key: string): Promise<IndexLookup | undefined> {
-  try {
-    return await source.indexLookup(key);
-  } catch (err) {
-    if (err instanceof LookupError && err.status !== 429) return undefined;
-    throw err;
-  }
+export function subjectLookup(source: EvidenceSource, key: string): Promise<IndexLookup | undefined> {
+  return unlessRefused(() => source.indexLookup(key));
 }
 
 const logOfRecord = (r: PublicRecord) => {
@@ -50,47 +56,48 @@ function entriesIn(records: readonly PublicRecord[], log: string): Set<number> {
   return out;
 }
 
+/** Asset-free events a vCon's bundle adds, and the statement each registered statement's records. */
+export interface FreeEvents {
+  records: PublicRecord[];
+  /** By identity: the signed statement a registered statement's event records. */
+  statements: Map<string, Uint8Array>;
+}
+
+const NONE = (): FreeEvents => ({ records: [], statements: new Map() });
+
 /**
  * The asset-free events filed under a vCon's key that `have` lacks, when the lookup lists entries
  * the asset events gathered are not at: found by the statement search on the vCon's subject
  * (which gives a tenancy's administrators its asset-free events; the lookup answered the caller,
- * so it may read them), each read as the API returns it.
+ * so it may read them), each read as the API returns it. A registered statement's event comes with
+ * its statement, which its RFC 9162 leaf (the payload's hash) is checked with; one whose statement
+ * cannot be read leaves them all out (the bundle is then not proven complete).
  */
 export async function missingFreeEvents(
   source: EvidenceSource,
   lookup: IndexLookup,
   have: readonly PublicRecord[],
-): Promise<PublicRecord[]> {
+): Promise<FreeEvents> {
   const at = entriesIn(have, lookup.log);
-  if (lookup.indices.every((i) => at.has(i))) return [];
+  if (lookup.indices.every((i) => at.has(i))) return NONE();
   const known = new Set(have.map((r) => String(r.identity)));
-  let found: PublicRecord[];
-  try {
-    found = await source.subjectStatements(lookup.key);
-  } catch (err) {
-    // A search that cannot be finished leaves the lookup unmatched, and so out of the bundle.
-    if (err instanceof LookupError && err.status !== 429) return [];
-    throw err;
-  }
+  const found = await unlessRefused(() => source.subjectStatements(lookup.key));
+  if (!found) return NONE();
   const ids = new Set(
     found.map((s) => String(s.identity)).filter((id) => id.startsWith("events/") && !known.has(id)),
   );
-  const out: PublicRecord[] = [];
+  const out = NONE();
   for (const id of ids) {
     const record = await source.freeEvent(id);
-    // A registered statement's RFC 9162 leaf is its payload's hash, which the bundle's verifier
-    // does not recompute from the record: such a vCon's bundle goes without its lookup (not proven
-    // complete) rather than with a record whose receipt it would call tampered.
-    if (registered(record)) return [];
-    if (recordIndexKeys(record).includes(lookup.key)) out.push(record);
+    if (!recordIndexKeys(record).includes(lookup.key)) continue;
+    if (claimsRegisteredStatement(record)) {
+      const statement = await unlessRefused(() => source.statement(id));
+      if (!statement) return NONE();
+      out.statements.set(id, statement);
+    }
+    out.records.push(record);
   }
   return out;
-}
-
-/** A registered SCITT statement's event (its signed attributes name the statement's issuer). */
-function registered(record: PublicRecord): boolean {
-  const attrs = record.attributes as Record<string, unknown> | undefined;
-  return typeof attrs?.scitt_issuer === "string" || record.event_type === "scitt_statement";
 }
 
 /**

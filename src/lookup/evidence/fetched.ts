@@ -1,5 +1,5 @@
 import type { IndexLookup } from "../../formats/vindex/lookup-format.js";
-import { verifyRecordReceipt } from "../../verify/index.js";
+import { claimsRegisteredStatement, verifyRecordReceipt } from "../../verify/index.js";
 import { LookupError, type PublicApi, type PublicRecord } from "../public-api.js";
 import type { EvidenceSource, PublishedCheckpoint, ReceiptProfile, SourcedReceipt } from "./source.js";
 
@@ -13,6 +13,9 @@ const text = (b: Uint8Array) => new TextDecoder().decode(b);
  * it is what states the receipt's log and place, which the routes do not answer beside it.
  */
 export class FetchedEvidence implements EvidenceSource {
+  /** Statements read, by identity: the bundle carries each and its RFC 9162 receipt is checked with it. */
+  private readonly statements = new Map<string, Promise<Uint8Array>>();
+
   constructor(private readonly api: PublicApi) {}
 
   get base(): string {
@@ -41,6 +44,17 @@ export class FetchedEvidence implements EvidenceSource {
     return this.api.json<PublicRecord>(`/archivist/v1/${identity}`);
   }
 
+  statement(identity: string): Promise<Uint8Array> {
+    let read = this.statements.get(identity);
+    if (!read) {
+      const entry = `events_${identity.replace(/^events\//, "")}`;
+      read = this.api.bytes(`/entries/${encodeURIComponent(entry)}/statement`);
+      this.statements.set(identity, read);
+      read.catch(() => this.statements.delete(identity));
+    }
+    return read;
+  }
+
   async receipt(identity: string): Promise<Uint8Array | undefined> {
     const r = await this.api.get(`/archivist/v1/receipts/${identity}`);
     // 409: not committed or not sealed yet.
@@ -56,7 +70,12 @@ export class FetchedEvidence implements EvidenceSource {
       const identity = String(record.identity);
       const got = profile === "mmr" ? await this.receipt(identity) : await this.treeReceipt(identity);
       if (!got) continue;
-      const v = verifyRecordReceipt(record, got, keys);
+      // A registered statement's RFC 9162 leaf is its payload's hash: only the statement checks it.
+      const statement =
+        profile === "rfc9162" && claimsRegisteredStatement(record)
+          ? await this.statement(identity)
+          : undefined;
+      const v = verifyRecordReceipt(record, got, keys, statement);
       if (profile === "mmr") {
         if (!v.ok)
           throw new LookupError(`the service's receipt for ${identity} does not verify: ${v.reason}`);

@@ -45,6 +45,11 @@ export interface EvidenceSource {
   subjectStatements(subject: string): Promise<PublicRecord[]>;
   /** An asset-free event by its identity (`events/<uuid>`). */
   freeEvent(identity: string): Promise<PublicRecord>;
+  /**
+   * The signed statement a registered statement's event (`events/<uuid>`) records, as registered
+   * (`GET /entries/events_<uuid>/statement`): its RFC 9162 leaf is the statement's payload hash.
+   */
+  statement(identity: string): Promise<Uint8Array>;
   /** A record's MMR receipt by its identity; undefined while it has none (not committed or sealed yet). */
   receipt(identity: string): Promise<Uint8Array | undefined>;
   /**

@@ -30,6 +30,9 @@ export const BUNDLE_FAILURES = [
   "RECEIPT_LOG_UNVERIFIED",
   "RECEIPT_PEAK_NOT_SEALED",
   "NO_RECEIPT",
+  // checkStatement: the statement a registered statement's record carries.
+  "STATEMENT_MISSING",
+  "STATEMENT_MISMATCH",
   // recordVerdicts: what the signed records say against the bundle.
   "RECORD_OF_OTHER_SUBJECT",
   "ERASABLE_MISMATCH",

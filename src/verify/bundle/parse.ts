@@ -69,6 +69,8 @@ function malformedPart(o: Partial<EvidenceBundle>): string | undefined {
   for (const [i, r] of (o.records ?? []).entries())
     if (!isObject(r) || !isObject(r.record) || !objects(r.receipts))
       return `record ${i + 1} lacks its record or its list of receipts`;
+    else if (r.statement !== undefined && typeof r.statement !== "string")
+      return `record ${i + 1}: its statement is not a base64 string`;
   for (const [i, l] of (o.logs ?? []).entries()) {
     if (!isObject(l) || typeof l.log !== "string" || typeof l.profile !== "string")
       return `log ${i + 1} lacks its name or profile`;

@@ -1,4 +1,8 @@
-import type { BundleReceipt, EvidenceBundle } from "../../formats/bundle/format.js";
+import {
+  type BundleReceipt,
+  type EvidenceBundle,
+  STATEMENT_RECEIPT_PROFILE,
+} from "../../formats/bundle/format.js";
 import type { PublicKey } from "../../formats/crypto/public-key.js";
 import { entryWords, leafIndexOfMmrIndex } from "../../formats/mmr/index.js";
 import { signedAttributes } from "../../formats/record/api-record.js";
@@ -10,6 +14,7 @@ import type { BundleFailureCode, Findings } from "./failures.js";
 import { type CheckedCheckpoint, type CheckedLog, tieToCheckpoint } from "./logs.js";
 import { bytes, hex } from "./parse.js";
 import type { ReceiptCheck, RecordCheck } from "./report.js";
+import { checkStatement, type StatementCheck } from "./statements.js";
 
 // The records of a bundle: every receipt checked once with the bundle's keys, then each record's
 // verdict (its subject, its erasable attributes, how far it is trusted).
@@ -28,6 +33,8 @@ export interface CheckedRecord {
    * by log: what an index lookup's list is checked against.
    */
   entries: Array<{ log: string; entry: number }>;
+  /** The statement a registered statement's record carries, held against the record. */
+  statement: StatementCheck;
 }
 
 /**
@@ -84,11 +91,12 @@ export function checkRecords(
   unknown: string[],
 ): CheckedRecord[] {
   const ctx: ReceiptContext = { noting: notingKeys(keyMap), logs, checkpoints, pinned, unknown };
-  return bundle.records.map(({ record, receipts }) => {
+  return bundle.records.map(({ record, receipts, statement: carried }) => {
     const tally: RecordTally = { ties: [], entries: [], allPinned: true };
-    const results = receipts.map((r) => checkReceipt(ctx, record, r, tally));
+    const statement = checkStatement(record, carried);
+    const results = receipts.map((r) => checkReceipt(ctx, record, r, tally, statement));
     const known = results.filter((r) => r.known);
-    const ok = known.length > 0 && known.every((r) => r.ok);
+    const ok = known.length > 0 && known.every((r) => r.ok) && statement.ok;
     return {
       ok,
       receipts: results.map(({ known: _k, ...r }) => r),
@@ -97,6 +105,7 @@ export function checkRecords(
       ties: tally.ties,
       pinned: ok && tally.allPinned,
       entries: tally.entries,
+      statement,
     };
   });
 }
@@ -104,21 +113,31 @@ export function checkRecords(
 /**
  * One receipt of a record: its signature with the bundle's keys (noting the signer, so pinning
  * needs no second verification), its log and profile as filed, then where it places the record.
+ * A registered statement's RFC 9162 receipt is checked with the statement the record carries.
  */
 function checkReceipt(
   ctx: ReceiptContext,
   record: Record<string, unknown>,
   r: BundleReceipt,
   tally: RecordTally,
+  statement: StatementCheck,
 ): ReceiptResult {
   const identity = String(record.identity ?? "");
-  if (r.profile !== "mmr" && r.profile !== "rfc9162") {
+  const ofStatement = r.profile === STATEMENT_RECEIPT_PROFILE;
+  if (r.profile !== "mmr" && r.profile !== "rfc9162" && !ofStatement) {
     ctx.unknown.push(`${identity}: a receipt of profile "${r.profile}"`);
     return { profile: r.profile, ok: false, known: false, detail: `profile "${r.profile}" not checked` };
   }
+  let carried: Uint8Array | undefined;
+  if (ofStatement) {
+    if (!statement.ok) return failed(r, statement.failure, statement.detail);
+    if (!statement.bytes)
+      return failed(r, "RECEIPT_PROFILE_MISMATCH", "the record is not a registered statement");
+    carried = statement.bytes;
+  }
   let v: ReturnType<typeof verifyRecordReceipt>;
   try {
-    v = verifyRecordReceipt(record, bytes(r.receipt), ctx.noting.keys);
+    v = verifyRecordReceipt(record, bytes(r.receipt), ctx.noting.keys, carried);
   } catch (err) {
     v = { ok: false, reason: `receipt is malformed: ${(err as Error).message}` };
   }
@@ -126,13 +145,14 @@ function checkReceipt(
   if (!v.ok) return failed(r, "RECEIPT_INVALID", v.reason);
   if (!ctx.pinned(signer)) tally.allPinned = false;
   if (v.subject !== r.log) return failed(r, "RECEIPT_OF_OTHER_LOG", `the receipt is of log ${v.subject}`);
-  if (v.profile !== r.profile)
+  // A registered statement's RFC 9162 receipt is of that profile, filed under its own name.
+  if (v.profile !== (ofStatement ? "rfc9162" : r.profile))
     return failed(
       r,
       "RECEIPT_PROFILE_MISMATCH",
       `the receipt is of profile ${v.profile}, filed as ${r.profile}`,
     );
-  return r.profile === "rfc9162" ? placeInTree(ctx, r, v, tally) : placeUnderSeal(ctx, r, v, tally);
+  return v.profile === "rfc9162" ? placeInTree(ctx, r, v, tally) : placeUnderSeal(ctx, r, v, tally);
 }
 
 type ValidReceipt = Extract<ReturnType<typeof verifyRecordReceipt>, { ok: true }>;
@@ -225,7 +245,8 @@ export function recordVerdicts(
     const p = checked[i] as CheckedRecord;
     for (const f of unsignedFields(record)) unsignedCount.set(f, (unsignedCount.get(f) ?? 0) + 1);
     if (!p.ok) {
-      const bad = p.receipts.find((r) => !r.ok);
+      // The statement first: without it a registered statement's tree receipt fails for its sake.
+      const bad = p.statement.ok ? p.receipts.find((r) => !r.ok) : p.statement;
       found.tampered(
         bad?.failure ?? "NO_RECEIPT",
         `${identity || `record ${i + 1}`}: ${bad?.detail ?? "no receipt (not sealed when exported)"}`,
@@ -258,6 +279,7 @@ export function recordVerdicts(
       trust: level,
       claimed_confirmation_status: String(record.confirmation_status ?? ""),
       receipts: p.receipts,
+      ...(p.statement.detail ? { statement: { ok: p.statement.ok, detail: p.statement.detail } } : {}),
       ...(standings.length ? { erasable: standings.flatMap(erasableCheck) } : {}),
     };
   });

@@ -23,6 +23,8 @@ export interface RecordCheck {
   /** The record's `confirmation_status` as the service stated it: no signature covers it. */
   claimed_confirmation_status: string;
   receipts: ReceiptCheck[];
+  /** A registered statement's record: the statement it carries, held against it (its digest, its headers). */
+  statement?: { ok: boolean; detail: string };
   /**
    * Its erasable attributes (committed by a salted hash): each disclosed value checked against
    * its commitment, each erased one as the service says (by whom, when, under which basis, and

@@ -184,6 +184,11 @@ export function verifyBundle(
     unknown,
   );
   notChecked.push(...unknown.map((u) => `${u} (unknown to this verifier)`));
+  const statements = checkedRecords.filter((c) => c.statement.ok && c.statement.bytes).length;
+  if (statements > 0)
+    notChecked.push(
+      `the issuers' signatures of ${statements} registered statement(s): a record's MMR leaf holds its subject and issuer, and each statement is bound to its record by its digest, but a bundle carries no issuer's key`,
+    );
   for (const name of Object.keys(bundle.extensions ?? {}))
     notChecked.push(`extension "${name}" (unknown to this verifier)`);
 

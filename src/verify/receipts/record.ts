@@ -8,10 +8,10 @@ import {
 } from "../../formats/cose/index.js";
 import { toHex } from "../../formats/crypto/bytes.js";
 import type { PublicKey } from "../../formats/crypto/public-key.js";
-import { tlogLeafData } from "../../formats/ledger/index.js";
 import { leafIndexOfMmrIndex } from "../../formats/mmr/index.js";
 import { type ApiRecord, candidateLeaves, commitOf, logIndexOf } from "../../formats/record/api-record.js";
 import { leafHash } from "../../formats/rfc9162/index.js";
+import { recordTreeLeaves } from "./tree-leaf.js";
 
 /** The outcome of an offline check: what was proven, or the first reason it failed. */
 export type Verdict =
@@ -34,6 +34,9 @@ const hex = toHex;
 /**
  * Checks a record against its receipt with nothing but the service's public keys: the leaf
  * is recomputed from the record, the path leads to a peak, and the seal key signed that peak.
+ * `statement`: for a registered statement's record, the statement it records, whose payload's
+ * hash is its RFC 9162 leaf (its MMR leaf is the record's, as for any record); it must be bound
+ * to the record (`recordTreeLeaves`).
  *
  * @example
  * ```ts
@@ -45,6 +48,7 @@ export function verifyRecordReceipt(
   record: ApiRecord,
   receipt: Uint8Array,
   keys: Map<string, PublicKey> | PublicKey,
+  statement?: Uint8Array,
 ): Verdict {
   let leaves: Uint8Array[];
   try {
@@ -59,7 +63,9 @@ export function verifyRecordReceipt(
     return { ok: false, reason: `receipt is malformed: ${(err as Error).message}` };
   }
   if (vds === VDS_RFC9162) {
-    const tried = leaves.map((leaf) => verifyRfc9162RecordReceipt(record, leaf, receipt, keys));
+    const tree = recordTreeLeaves(record, statement);
+    if (!tree.ok) return tree;
+    const tried = tree.candidates.map((data) => verifyRfc9162RecordReceipt(record, data, receipt, keys));
     return tried.find((t) => t.ok) ?? tried[0] ?? { ok: false, reason: "no leaf to verify" };
   }
   let kid: string;
@@ -93,10 +99,10 @@ export function verifyRecordReceipt(
   };
 }
 
-/** An RFC9162_SHA256 receipt of a record: its tree leaf is SHA-256(0x00 ‖ the record's MMR leaf). */
+/** An RFC9162_SHA256 receipt of a record: its tree leaf is SHA-256(0x00 ‖ `leafData`). */
 function verifyRfc9162RecordReceipt(
   record: ApiRecord,
-  mmrLeaf: Uint8Array,
+  leafData: Uint8Array,
   receipt: Uint8Array,
   keys: Map<string, PublicKey> | PublicKey,
 ): Verdict {
@@ -110,7 +116,7 @@ function verifyRfc9162RecordReceipt(
   } catch {
     return { ok: false, reason: `the record's log index ${commit.index} is not a leaf` };
   }
-  const leaf = leafHash(tlogLeafData({ mmrLeaf }));
+  const leaf = leafHash(leafData);
   let kid: string;
   try {
     kid = decodeRfc9162Receipt(receipt).kid;

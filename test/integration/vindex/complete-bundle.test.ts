@@ -5,23 +5,28 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportCommand } from "../../../src/cli/export.js";
 import { verifyPublicCommand } from "../../../src/cli/verify-public.js";
 import { leafIndexOfMmrIndex } from "../../../src/formats/mmr/index.js";
+import { type ApiRecord, commitOf } from "../../../src/formats/record/api-record.js";
 import type { IndexLookup } from "../../../src/formats/vindex/lookup-format.js";
 import { type BundleSubject, buildBundle } from "../../../src/lookup/evidence/bundle-build.js";
 import { buildConsent, type ConsentAnswer } from "../../../src/lookup/evidence/consent-build.js";
 import { FetchedEvidence } from "../../../src/lookup/evidence/fetched.js";
 import { PublicApi } from "../../../src/lookup/public-api.js";
-import type { BundleReport, EvidenceBundle } from "../../../src/verify/index.js";
+import type { BundleRecord, BundleReport, EvidenceBundle } from "../../../src/verify/index.js";
 import { applicationSubject, grantAccess } from "../../helpers/access-policy.js";
 import { runCli } from "../../helpers/cli-output.js";
 import { testEngine } from "../../helpers/databases.js";
 import { until } from "../../helpers/poll.js";
 import { createAsset } from "../../helpers/records.js";
+import { cose, entryOf, trustVectorKey } from "../../helpers/scitt-requests.js";
 import { plainApplication, startTestService, type TestService } from "../../helpers/service.js";
 import { untilSealed, vconEvent } from "../../helpers/vcon-event.js";
+import { vectorStatement } from "../../helpers/vector-key.js";
 
-// Issue 72's "done when": a vCon's bundle with a revocation among 20 records verifies as complete;
-// the same bundle without the revocation's record is TAMPERED naming its log entry; without its
-// index lookup it is not proven complete, and POLICY FAILED under a policy requiring completeness.
+// Issue 72's "done when": a vCon's bundle with a revocation among 21 records (asset events, an
+// asset-free event, a registered statement) verifies as complete; the same bundle without the
+// revocation's record, or the statement's, is TAMPERED naming its log entry; with the statement's
+// bytes altered or removed it is TAMPERED; without its index lookup it is not proven complete,
+// and POLICY FAILED under a policy requiring completeness.
 
 let s: TestService;
 let token: string;
@@ -30,6 +35,7 @@ let keys: string;
 let logKey: string;
 let bundlePath: string;
 let revocation: { identity: string; entry: number };
+let registered: { identity: string; entry: number };
 let tenantLog: string;
 let assetId: string;
 const vcon = crypto.randomUUID();
@@ -118,6 +124,22 @@ async function postAssetFreeEvent(): Promise<string> {
   return ((await res.json()) as { identity: string }).identity;
 }
 
+/** Registers a statement on the vCon (POST /entries): an asset-free event of type scitt_statement. */
+async function registerOnVcon(): Promise<string> {
+  await trustVectorKey(s, token);
+  const statement = vectorStatement(72, { subject: `vcon://${vcon}`, operation: "vcon_enhanced" });
+  const res = await s.api("/entries", cose(statement, token));
+  expect([201, 202, 303], await res.clone().text()).toContain(res.status);
+  return `events/${entryOf(res).replace(/^events_/, "")}`;
+}
+
+/** The log entry a record is at, as its commit says. */
+async function entryOfRecord(identity: string): Promise<number> {
+  const path = identity.startsWith("assets/") ? `/archivist/v2/${identity}` : `/archivist/v1/${identity}`;
+  const r = (await (await s.api(path, { token })).json()) as ApiRecord;
+  return leafIndexOfMmrIndex(Number(commitOf(r)?.index));
+}
+
 beforeAll(async () => {
   s = await startTestService({ ARCHIVIST_SEAL_INTERVAL_MS: "100" });
   token = await s.token(s.a);
@@ -136,22 +158,25 @@ beforeAll(async () => {
       revocation = { identity: ((await res.json()) as { identity: string }).identity, entry: -1 };
   }
   const free = await postAssetFreeEvent();
+  registered = { identity: await registerOnVcon(), entry: -1 };
   await untilSealed(s, token, asset.identity);
-  // Sealed, and the index revised over every record: 19 asset events and the asset-free one.
+  // Sealed, and the index revised over every record: 19 asset events, the asset-free one and the
+  // registered statement.
   await until(async () => {
-    const e = (await (await s.api(`/archivist/v1/${free}`, { token })).json()) as {
-      confirmation_status: string;
-    };
+    for (const id of [free, registered.identity]) {
+      const e = (await (await s.api(`/archivist/v1/${id}`, { token })).json()) as {
+        confirmation_status: string;
+      };
+      if (e.confirmation_status === "STORED") return undefined;
+    }
     const r = await s.api(`/archivist/v1/vindex/lookup?key=${encodeURIComponent(`vcon://${vcon}`)}`, {
       token,
     });
     const l = r.status === 200 ? ((await r.json()) as IndexLookup) : undefined;
-    return e.confirmation_status !== "STORED" && l?.indices.length === 20 ? true : undefined;
+    return l?.indices.length === 21 ? true : undefined;
   }, 60_000);
-  const rev = (await (await s.api(`/archivist/v2/${revocation.identity}`, { token })).json()) as {
-    merklelog_entry: { commit: { index: string } };
-  };
-  revocation.entry = leafIndexOfMmrIndex(Number(rev.merklelog_entry.commit.index));
+  revocation.entry = await entryOfRecord(revocation.identity);
+  registered.entry = await entryOfRecord(registered.identity);
   keys = join(dir, "keys.cbor");
   writeFileSync(keys, new Uint8Array(await (await s.api("/.well-known/scitt-keys")).arrayBuffer()));
   logKey = join(dir, "log.vkey");
@@ -172,21 +197,36 @@ afterAll(() => s?.stop());
 describe(`a vCon's evidence bundle proven complete by the verifiable index (${testEngine()})`, () => {
   it("carries the index lookup of its key, and verifies as complete as of the lookup's log size", async () => {
     const bundle = JSON.parse(readFileSync(bundlePath, "utf8")) as EvidenceBundle;
-    expect(bundle.records).toHaveLength(20);
-    expect(bundle.records.some(({ record }) => String(record.identity).startsWith("events/"))).toBe(true);
+    expect(bundle.records).toHaveLength(21);
+    const free = bundle.records.filter(({ record }) => String(record.identity).startsWith("events/"));
+    expect(free).toHaveLength(2);
+    // The registered statement's record carries its statement, and its RFC 9162 receipt is filed
+    // under the profile checked with it; no other record carries one.
+    const stmt = bundle.records.find(({ record }) => record.identity === registered.identity);
+    expect(stmt?.statement).toEqual(expect.any(String));
+    expect(stmt?.receipts.map((r) => r.profile)).toEqual(["mmr", "rfc9162-statement"]);
+    expect(bundle.records.filter((r) => r.statement !== undefined)).toHaveLength(1);
     const lookup = bundle.index?.[0] as IndexLookup;
     expect(lookup.key).toBe(`vcon://${vcon}`);
     expect(lookup.log).toBe(tenantLog);
     expect(lookup.indices).toContain(revocation.entry);
+    expect(lookup.indices).toContain(registered.entry);
     const { code, text, report } = await verify(bundlePath);
     expect(code, text).toBe(0);
     const size = lookup.revision.log_size;
     expect(text).toContain(`completeness: complete as of ${size} log entries of ${tenantLog}`);
     expect(report.completeness).toMatchObject({ complete: true, key: `vcon://${vcon}`, pinned: false });
     expect(report.completeness.logs).toEqual([
-      { log: tenantLog, log_size: size, revision: lookup.revision.seq, entries: 20, log_key_pinned: false },
+      { log: tenantLog, log_size: size, revision: lookup.revision.seq, entries: 21, log_key_pinned: false },
     ]);
     expect(report.not_checked.join("\n")).not.toContain("records may have been left out");
+    // Both of the statement's receipts verified, the RFC 9162 one with the statement it carries.
+    const checked = report.records.find((r) => r.identity === registered.identity);
+    expect(checked?.receipts.map((r) => [r.profile, r.ok])).toEqual([
+      ["mmr", true],
+      ["rfc9162-statement", true],
+    ]);
+    expect(checked?.statement?.ok).toBe(true);
   });
 
   it("is verified with the log's key pinned, and complete under it", async () => {
@@ -209,6 +249,48 @@ describe(`a vCon's evidence bundle proven complete by the verifiable index (${te
     expect(report.failures).toEqual([{ code: "INDEX_ENTRY_OMITTED", kind: "tampered", detail: named }]);
     expect(report.completeness.complete).toBe(false);
     expect(text).toContain(named);
+  });
+
+  it("is TAMPERED without the registered statement's record, naming its log entry", async () => {
+    const cut = edited("without-statement-record.json", (b) => {
+      b.records = b.records.filter(({ record }) => record.identity !== registered.identity);
+    });
+    const { code, text, report } = await verify(cut);
+    expect(code, text).toBe(1);
+    const named = `log entry ${registered.entry} of ${tenantLog} is filed under vcon://${vcon} and is not in the bundle`;
+    expect(report.summary).toBe(`TAMPERED: ${named}`);
+    expect(report.failures).toEqual([{ code: "INDEX_ENTRY_OMITTED", kind: "tampered", detail: named }]);
+  });
+
+  it("is TAMPERED with the statement's bytes altered, and with them removed", async () => {
+    const altered = edited("statement-altered.json", (b) => {
+      const r = b.records.find(({ record }) => record.identity === registered.identity) as BundleRecord;
+      const bytes = Buffer.from(r.statement as string, "base64");
+      // A byte of the signature: the statement still decodes, and is another statement.
+      bytes[bytes.length - 1] = (bytes[bytes.length - 1] as number) ^ 0xff;
+      r.statement = bytes.toString("base64");
+    });
+    const a = await verify(altered);
+    expect(a.code, a.text).toBe(1);
+    expect(a.report.failures.map((f) => f.code)).toEqual(["STATEMENT_MISMATCH"]);
+    expect(a.report.summary).toContain(registered.identity);
+    expect(a.report.summary).toContain("scitt_statement_sha256");
+    const removed = edited("statement-removed.json", (b) => {
+      const r = b.records.find(({ record }) => record.identity === registered.identity) as BundleRecord;
+      delete r.statement;
+    });
+    const m = await verify(removed);
+    expect(m.code, m.text).toBe(1);
+    expect(m.report.failures.map((f) => f.code)).toEqual(["STATEMENT_MISSING"]);
+    // Its tree receipt removed too: still the statement the record names is missing.
+    const bare = edited("statement-and-receipt-removed.json", (b) => {
+      const r = b.records.find(({ record }) => record.identity === registered.identity) as BundleRecord;
+      delete r.statement;
+      r.receipts = r.receipts.filter((x) => x.profile === "mmr");
+    });
+    const both = await verify(bare);
+    expect(both.code, both.text).toBe(1);
+    expect(both.report.failures.map((f) => f.code)).toEqual(["STATEMENT_MISSING"]);
   });
 
   it("is not proven complete without its index lookup, and POLICY FAILED under `require complete`", async () => {

@@ -24,6 +24,7 @@ function source(overrides: Partial<EvidenceSource> = {}): EvidenceSource {
     subjectEvents: async () => [],
     subjectStatements: async () => [],
     freeEvent: none,
+    statement: none,
     receipt: async () => undefined,
     receipts: async () => new Map(),
     sealSizes: none,

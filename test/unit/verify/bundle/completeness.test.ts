@@ -18,9 +18,10 @@ import {
 } from "../../../../src/verify/index.js";
 import { bundledCheckpoint, carryForgerKey, forgedLookup, forgerKey } from "./forged-lookup.js";
 
-// The completeness step of verifyBundle on a bundle a real service exported (a vCon of 20 records,
-// a revocation among them, one asset-free; made again by test/integration/vindex/complete-bundle.test.ts
-// with WRITE_FIXTURES=1), and on the same bundle with its index lookup forged, cut or left out.
+// The completeness step of verifyBundle on a bundle a real service exported (a vCon of 21 records,
+// a revocation among them, one asset-free event and one registered statement; made again by
+// test/integration/vindex/complete-bundle.test.ts with WRITE_FIXTURES=1), and on the same bundle
+// with its index lookup forged, cut or left out, or its statement altered or left out.
 const text = readFileSync(
   new URL("../../../../fixtures/bundles/complete-vcon.json", import.meta.url),
   "utf8",
@@ -36,6 +37,7 @@ const attributes = (r: Record<string, unknown>) =>
 const REVOCATION = (b: EvidenceBundle) =>
   b.records.find(({ record }) => attributes(record)?.vcon_operation === "vcon_consent_revoked")
     ?.record as Record<string, unknown>;
+const REVOCATION_ENTRY = (b: EvidenceBundle) => b.records.find(({ record }) => record === REVOCATION(b));
 const entryOf = (r: Record<string, unknown>) => leafIndexOfMmrIndex(Number(commitOf(r)?.index));
 
 describe("a bundle's completeness, from the index lookup it carries", () => {
@@ -53,7 +55,7 @@ describe("a bundle's completeness, from the index lookup it carries", () => {
           log: l.log,
           log_size: l.revision.log_size,
           revision: l.revision.seq,
-          entries: 20,
+          entries: 21,
           log_key_pinned: false,
         },
       ],
@@ -129,6 +131,71 @@ describe("a bundle's completeness, from the index lookup it carries", () => {
     expect(r.code).toBe("self-consistent-unpinned");
     expect(r.completeness.complete).toBe(false);
     expect(r.not_checked.some((n) => n.includes("version 2 (unknown to this verifier)"))).toBe(true);
+  });
+});
+
+describe("a registered statement's record in a complete bundle", () => {
+  const STATEMENT = (b: EvidenceBundle) =>
+    b.records.find((r) => r.statement !== undefined) as EvidenceBundle["records"][number];
+  const identityOf = (b: EvidenceBundle) => String(STATEMENT(b).record.identity);
+
+  it("verifies both its receipts, the RFC 9162 one with the statement it carries", () => {
+    const b = fresh();
+    const r = verifyBundle(b);
+    const checked = r.records.find((c) => c.identity === identityOf(b));
+    expect(checked?.ok).toBe(true);
+    expect(checked?.receipts.map((c) => [c.profile, c.ok])).toEqual([
+      ["mmr", true],
+      ["rfc9162-statement", true],
+    ]);
+    expect(checked?.statement?.ok).toBe(true);
+    expect(r.not_checked.some((n) => n.startsWith("the issuers' signatures of 1 registered statement"))).toBe(
+      true,
+    );
+  });
+
+  it("is TAMPERED without it, naming its log entry", () => {
+    const b = fresh();
+    const record = STATEMENT(b).record;
+    b.records = b.records.filter((r) => r.record !== record);
+    const detail = `log entry ${entryOf(record)} of ${lookupOf(b).log} is filed under ${b.subject.id} and is not in the bundle`;
+    expect(verifyBundle(b).failures).toEqual([{ code: "INDEX_ENTRY_OMITTED", kind: "tampered", detail }]);
+  });
+
+  it("is TAMPERED with its statement altered, left out, or carried by another record", () => {
+    const altered = fresh();
+    const bytes = Buffer.from(STATEMENT(altered).statement as string, "base64");
+    bytes[bytes.length - 1] = (bytes[bytes.length - 1] as number) ^ 1;
+    STATEMENT(altered).statement = bytes.toString("base64");
+    const a = verifyBundle(altered);
+    expect(a.code).toBe("tampered");
+    expect(codes(a)).toEqual(["STATEMENT_MISMATCH"]);
+    expect(a.failures[0]?.detail).toContain("attributes.scitt_statement_sha256");
+    const missing = fresh();
+    delete STATEMENT(missing).statement;
+    expect(codes(verifyBundle(missing))).toEqual(["STATEMENT_MISSING"]);
+    // Its tree receipt left out too: the statement its record names is still missing.
+    const bare = fresh();
+    const entry = STATEMENT(bare);
+    delete entry.statement;
+    entry.receipts = entry.receipts.filter((x) => x.profile === "mmr");
+    expect(codes(verifyBundle(bare))).toEqual(["STATEMENT_MISSING"]);
+    const elsewhere = fresh();
+    (REVOCATION_ENTRY(elsewhere) as { statement?: string }).statement = STATEMENT(elsewhere).statement;
+    expect(codes(verifyBundle(elsewhere))).toEqual(["STATEMENT_MISMATCH"]);
+  });
+
+  it("fails its tree receipt filed as a record's own: its leaf is the payload's hash, not the record's", () => {
+    const b = fresh();
+    const tree = STATEMENT(b).receipts.find((x) => x.profile === "rfc9162-statement");
+    if (tree) tree.profile = "rfc9162";
+    expect(codes(verifyBundle(b))).toEqual(["RECEIPT_INVALID"]);
+  });
+
+  it("is refused by parseBundle when its statement is not a string", () => {
+    const b = JSON.parse(text) as EvidenceBundle;
+    (STATEMENT(b) as unknown as { statement: number }).statement = 7;
+    expect(() => parseBundle(JSON.stringify(b))).toThrow(/its statement is not a base64 string/);
   });
 });
 

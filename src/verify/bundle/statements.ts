@@ -1,0 +1,50 @@
+import { claimsRegisteredStatement, recordTreeLeaves } from "../receipts/tree-leaf.js";
+import type { BundleFailureCode } from "./failures.js";
+import { bytes } from "./parse.js";
+
+// A registered statement's record carries the statement it records (docs/evidence-bundle.md):
+// the log's RFC 9162 tree holds only the statement's payload hash, so without the statement the
+// record's place in that tree cannot be checked, and with another statement it would be wrong.
+
+/** What the statement a record carries showed: `bytes` for a registered statement's, bound to its record. */
+export type StatementCheck =
+  | { ok: true; bytes?: Uint8Array; detail?: string }
+  | { ok: false; failure: BundleFailureCode; detail: string };
+
+/**
+ * The statement a bundled record carries, held against the record: a registered statement's
+ * record must carry the very statement whose digest its signed `scitt_statement_sha256` is and
+ * whose headers make its signed attributes; any other record carries none.
+ */
+export function checkStatement(record: Record<string, unknown>, carried: unknown): StatementCheck {
+  const registered = claimsRegisteredStatement(record);
+  if (!registered)
+    return carried === undefined
+      ? { ok: true }
+      : {
+          ok: false,
+          failure: "STATEMENT_MISMATCH",
+          detail: "the bundle carries a statement for a record that is not a registered statement",
+        };
+  if (typeof carried !== "string")
+    return {
+      ok: false,
+      failure: "STATEMENT_MISSING",
+      detail:
+        "the record is a registered statement and the bundle does not carry the statement: its RFC 9162 leaf, the statement's payload hash, cannot be checked",
+    };
+  let statement: Uint8Array;
+  try {
+    statement = bytes(carried);
+  } catch {
+    return { ok: false, failure: "STATEMENT_MISMATCH", detail: "the statement it carries is not base64" };
+  }
+  const leaves = recordTreeLeaves(record, statement);
+  if (!leaves.ok) return { ok: false, failure: "STATEMENT_MISMATCH", detail: leaves.reason };
+  const kid = leaves.statement?.issuer.kid;
+  return {
+    ok: true,
+    bytes: statement,
+    detail: `the registered statement it carries is the one the record names (its digest), issuer key ${kid || "unnamed"}`,
+  };
+}
