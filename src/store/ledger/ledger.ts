@@ -34,12 +34,14 @@ export interface CommitWork {
 
 /**
  * Takes the log's single-writer lock for this transaction and reads what a commit batch starts
- * from, in one statement: the queued asset events and the STORED asset-free events (both
+ * from, in one statement: the queued asset events and the queued asset-free events (both
  * locked, `limit` of each at most) and the log's state. Undefined when another transaction holds
  * the lock. It was four statements, each a round trip and, on PGlite, ~0.12 ms of the service's
  * thread. The lock is a materialised CTE that every other part reads first (a one-time filter),
  * so nothing is read or locked before it is held. Queued events leave the queue only with the
- * commit that writes their log entries (`writeCommit`).
+ * commit that writes their log entries (`writeCommit`). The asset-free rows are fetched by their
+ * keys from the queue's head (migration 052): asked by status, the planner could walk the
+ * committed rows.
  */
 export async function openCommitWork(
   tx: Queryable,
