@@ -34,8 +34,18 @@ select gen_random_uuid(), e.tenant_id,
   jsonb_build_object('arc_display_type', 'vcon_created', 'subject', 'vcon://seed-' || g, 'payload', e.attributes ->> 'payload'),
   array[e.trails[1], 'vcon://seed-' || g], e.event_type, e.created_by, e.created_at + g, 'COMMITTED'
 from events e, generate_series($2::bigint, $3::bigint) g where e.id = $1`;
-/** An insert of asset-free events that adds its rows to the per-trail counts, as the store's own insert does. */
-const withTrailCounts = (insert: string) => `with added as (${insert} returning tenant_id, trails)
+/**
+ * An insert of asset-free events that adds its rows to the per-trail counts, as the store's own
+ * insert does, and, with `queued`, to the committer's queue (migration 052) as STORED ones are.
+ */
+const withTrailCounts = (
+  insert: string,
+  queued = false,
+) => `with added as (${insert} returning tenant_id, trails, seq, id)${
+  queued
+    ? `, queued as (insert into event_queue (tenant_id, seq, id) select tenant_id, seq, id from added)`
+    : ""
+}
 insert into event_trail_counts (tenant_id, trail, n)
 select tenant_id, trail, count(*) from (
   select tenant_id, unnest(trails) as trail from added
@@ -195,7 +205,15 @@ select gen_random_uuid(), e.tenant_id,
   jsonb_build_object('arc_display_type', 'vcon_created', 'subject', ${vcon}, 'payload', e.attributes ->> 'payload'),
   array[${vcon}], e.event_type, e.created_by, e.created_at + g, 'STORED'
 from events e, generate_series($2::bigint, $3::bigint) g where e.id = $1`;
-  return { insert: async () => withTrailCounts(insert), table: "events" };
+  return {
+    insert: async (db) => {
+      const r = (await db.query("select to_regclass('event_queue') is not null as queued")) as {
+        rows: Array<{ queued: boolean }>;
+      };
+      return withTrailCounts(insert, r.rows[0]?.queued);
+    },
+    table: "events",
+  };
 }
 
 /** The uuid of the k-th vCon `seedStoredVconEvents` files events under (as PostgreSQL's md5(…)::uuid writes it). */

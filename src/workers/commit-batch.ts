@@ -157,6 +157,7 @@ export async function commitBatch(
     treeSize,
     lastIndexByAsset: lastIndex,
     queueSeqs: pending.flatMap((p) => (p.kind === "asset_event" ? [p.seq] : [])),
+    freeQueueSeqs: pending.flatMap((p) => (p.kind === "event" ? [p.row.seq] : [])),
   });
   // A tree that did not take the batch keeps its size, which the next commit reads again.
   const frontier =

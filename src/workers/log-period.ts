@@ -141,6 +141,7 @@ async function appendLinkEntry(
     treeSize: size + 1,
     lastIndexByAsset: new Map(),
     queueSeqs: [],
+    freeQueueSeqs: [],
   });
   return linkRecord;
 }

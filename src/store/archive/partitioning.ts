@@ -8,9 +8,9 @@ import type { Db, Queryable } from "../drivers/db.js";
  * `tenant_id` keep each partition's B-trees small and let VACUUM and index builds run per
  * partition. In the order the writers take them (records before the log), so that taking them
  * all seldom deadlocks with a writer. Left out, and why: `asset_log_heads` (one row per asset)
- * has no tenancy column; `asset_event_queue` holds only what waits for the committer;
- * `blob_contents` is shared across tenancies by content hash; the rest grow with tenancies,
- * members or policies, not with records.
+ * has no tenancy column; `asset_event_queue` and `event_queue` hold only what waits for the
+ * committer; `blob_contents` is shared across tenancies by content hash; the rest grow with
+ * tenancies, members or policies, not with records.
  */
 export const PARTITIONED_TABLES = [
   "assets",

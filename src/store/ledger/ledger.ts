@@ -26,7 +26,7 @@ export async function tryLockLog(tx: Queryable, tenantId: string): Promise<boole
 export interface CommitWork {
   /** Up to the limit of the oldest queued asset events, locked, in queue order. */
   queued: QueuedEvent[];
-  /** Up to the limit of the oldest STORED asset-free events, locked, in the order stored. */
+  /** Up to the limit of the oldest queued (STORED) asset-free events, locked, in the order stored. */
   free: UncommittedFreeEvent[];
   /** The log's state; undefined for a log never written (`loadLog` creates it). */
   log: LogRow | undefined;
@@ -34,12 +34,14 @@ export interface CommitWork {
 
 /**
  * Takes the log's single-writer lock for this transaction and reads what a commit batch starts
- * from, in one statement: the queued asset events and the STORED asset-free events (both
+ * from, in one statement: the queued asset events and the queued asset-free events (both
  * locked, `limit` of each at most) and the log's state. Undefined when another transaction holds
  * the lock. It was four statements, each a round trip and, on PGlite, ~0.12 ms of the service's
  * thread. The lock is a materialised CTE that every other part reads first (a one-time filter),
  * so nothing is read or locked before it is held. Queued events leave the queue only with the
- * commit that writes their log entries (`writeCommit`).
+ * commit that writes their log entries (`writeCommit`). The asset-free rows are fetched by their
+ * keys from the queue's head (migration 052): asked by status, the planner could walk the
+ * committed rows.
  */
 export async function openCommitWork(
   tx: Queryable,
@@ -49,7 +51,7 @@ export async function openCommitWork(
   const rows = await tx.query<{
     locked: boolean;
     queued: Array<{ id: string; seq: number | string }> | null;
-    free: Array<UncommittedFreeEvent & { created_at: number | string }> | null;
+    free: Array<UncommittedFreeEvent & { created_at: number | string; seq: number | string }> | null;
     log: LogRow | null;
   }>(
     `with lock as materialized (select pg_try_advisory_xact_lock(hashtextextended($1, 7245)) as ok),
@@ -58,11 +60,12 @@ export async function openCommitWork(
        order by seq limit $3 for update),
      free as (
        select seq, id, attributes, trails, event_type, created_at, statement is not null as registered from events
-       where tenant_id = $2 and confirmation_status = 'STORED' and (select ok from lock)
-       order by seq limit $3 for update)
+       where tenant_id = $2 and id = any(array(
+         select id from event_queue where tenant_id = $2 and (select ok from lock) order by seq limit $3))
+       for update)
      select (select ok from lock) as locked,
        (select json_agg(json_build_object('id', id, 'seq', seq) order by seq) from queued) as queued,
-       (select json_agg(json_build_object('id', id, 'attributes', attributes, 'trails', trails, 'event_type', event_type,
+       (select json_agg(json_build_object('seq', seq, 'id', id, 'attributes', attributes, 'trails', trails, 'event_type', event_type,
           'created_at', created_at, 'registered', registered) order by seq) from free) as free,
        (select json_build_object('tenant_id', tenant_id, 'mmr_size', mmr_size, 'last_idtimestamp', last_idtimestamp,
           'sealed_size', sealed_size, 'tree_size', tree_size)
@@ -74,7 +77,7 @@ export async function openCommitWork(
   if (r?.locked !== true) return undefined;
   return {
     queued: (r.queued ?? []).map((q) => ({ id: q.id, seq: Number(q.seq) })),
-    free: (r.free ?? []).map((f) => ({ ...f, created_at: Number(f.created_at) })),
+    free: (r.free ?? []).map((f) => ({ ...f, created_at: Number(f.created_at), seq: Number(f.seq) })),
     log: r.log ? logRow(r.log) : undefined,
   };
 }
@@ -167,6 +170,8 @@ export interface CommitWrite {
   lastIndexByAsset: ReadonlyMap<string, number>;
   /** The commit queue's places (`seq`) of the batch's asset events: they leave the queue with it. */
   queueSeqs: number[];
+  /** The same of the batch's asset-free events, in theirs. */
+  freeQueueSeqs: number[];
 }
 
 /**
@@ -203,7 +208,9 @@ export async function writeCommit(tx: Queryable, c: CommitWrite): Promise<void> 
        insert into asset_log_heads (asset_id, last_mmr_index) select * from unnest($17::uuid[], $18::bigint[])
        on conflict (asset_id) do update set last_mmr_index = greatest(asset_log_heads.last_mmr_index, excluded.last_mmr_index)),
      dequeued as (
-       delete from asset_event_queue where tenant_id = $1 and seq = any($22::bigint[]))
+       delete from asset_event_queue where tenant_id = $1 and seq = any($22::bigint[])),
+     dequeued_free as (
+       delete from event_queue where tenant_id = $1 and seq = any($23::bigint[]))
      update logs set mmr_size = $19, last_idtimestamp = $20, tree_size = coalesce($21::bigint, tree_size) where tenant_id = $1`,
     [
       c.tenantId,
@@ -228,6 +235,7 @@ export async function writeCommit(tx: Queryable, c: CommitWrite): Promise<void> 
       c.lastIdtimestamp,
       c.treeSize ?? null,
       plainArrayParam(c.queueSeqs),
+      plainArrayParam(c.freeQueueSeqs),
     ],
     { reusePlan: true },
   );
@@ -282,8 +290,8 @@ export async function entryAt(
 
 /**
  * Tenancies with records waiting to be committed (work discovered from the database, not the
- * queue): one probe per tenancy that stops at its first waiting record (the asset events' commit
- * queue, the asset-free events' STORED partial index). A distinct over every waiting row (or an
+ * hand-off): one probe per tenancy that stops at its first waiting record (the asset events' and
+ * the asset-free events' commit queues). A distinct over every waiting row (or an
  * `exists`, which PostgreSQL hashes into the same) bitmap-scanned the index whole, dead entries
  * of committed rows included until a vacuum: 4–13 ms a sweep under load, four sweeps a second. A
  * plain index scan stops at the first live row and marks the dead ones it passes.
@@ -292,7 +300,7 @@ export async function tenantsWithStoredRecords(db: Queryable): Promise<string[]>
   const rows = await db.query<{ tenant_id: string }>(
     `select t.id as tenant_id from tenancies t
      where (select true from asset_event_queue q where q.tenant_id = t.id order by q.seq limit 1)
-        or (select true from events f where f.tenant_id = t.id and f.confirmation_status = 'STORED' order by f.seq limit 1)`,
+        or (select true from event_queue f where f.tenant_id = t.id order by f.seq limit 1)`,
   );
   return rows.map((r) => r.tenant_id);
 }

@@ -11,7 +11,7 @@ const norm = (rows: Array<{ tenant_id: string; since_ms: number | string }>): Wa
 
 /**
  * Each log's oldest record waiting for the committer, by when it was accepted: the head of the
- * asset events' commit queue and of the asset-free events' STORED partial index (the committer's
+ * asset events' commit queue and of the asset-free events' (the committer's
  * own probes, `tenantsWithStoredRecords`), so a scrape reads one index entry per log whatever
  * the backlog's size. Logs with nothing waiting are left out.
  */
@@ -23,8 +23,9 @@ export async function uncommittedSince(db: Queryable): Promise<WaitingSince[]> {
            (select (extract(epoch from e.timestamp_accepted) * 1000)::float8
               from (select q.id, q.tenant_id from asset_event_queue q where q.tenant_id = t.id order by q.seq limit 1) q
               join asset_events e on e.id = q.id and e.tenant_id = q.tenant_id),
-           (select f.created_at::float8 from events f
-             where f.tenant_id = t.id and f.confirmation_status = 'STORED' order by f.seq limit 1)
+           (select f.created_at::float8
+              from (select q.id, q.tenant_id from event_queue q where q.tenant_id = t.id order by q.seq limit 1) q
+              join events f on f.id = q.id and f.tenant_id = q.tenant_id)
          ) as since_ms
          from tenancies t) w
        where since_ms is not null`,

@@ -68,9 +68,9 @@ export type NewFreeEvent = Pick<
 
 /**
  * Inserts a group's asset-free events with one statement, returning them in the same order. The
- * same statement adds them to their tenancies' trail counts (each trail once per event, and `''`
- * for every event), in key order so that concurrent groups lock count rows in one order, and
- * stores their erasable values when they carry any (a row carrying them has its `erasable` member).
+ * same statement queues them for the committer (`event_queue`), adds them to their tenancies'
+ * trail counts (each trail once per event, and `''` for every event), in key order so that
+ * concurrent groups lock count rows in one order, and stores their erasable values when they carry any (a row carrying them has its `erasable` member).
  */
 export async function insertFreeEvents(db: Queryable, events: NewFreeEvent[]): Promise<FreeEventRow[]> {
   if (events.length === 0) return [];
@@ -82,6 +82,8 @@ export async function insertFreeEvents(db: Queryable, events: NewFreeEvent[]): P
        from unnest($1::uuid[], $2::uuid[], $3::jsonb[], $4::jsonb[], $5::text[], $6::text[], $7::bigint[], $8::bytea[])
          as v(id, tenant_id, attributes, trails, event_type, created_by, created_at, statement)
        returning ${FREE_EVENT_COLUMNS}
+     ), queued as (
+       insert into event_queue (tenant_id, seq, id) select tenant_id, seq, id from added
      ), counted as (
        insert into event_trail_counts (tenant_id, trail, n)
        select tenant_id, trail, count(*) from (
@@ -280,6 +282,8 @@ export interface UncommittedFreeEvent {
   created_at: number;
   /** A registered signed statement's event (its RFC 9162 leaf is made from the payload). */
   registered: boolean;
+  /** Its place in the commit queue (`event_queue`), which it leaves with the commit. */
+  seq: number;
 }
 
 /** The log's COMMITTED asset-free events below a new seal's size become CONFIRMED. */

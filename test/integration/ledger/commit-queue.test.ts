@@ -6,6 +6,7 @@ import type { Db } from "../../../src/store/drivers/db.js";
 import { migrate } from "../../../src/store/drivers/migrate.js";
 import { insertAssetEvents } from "../../../src/store/records/asset-event-writes.js";
 import { EVENT_STATUS_SQL, getAssetEvent } from "../../../src/store/records/asset-events.js";
+import { insertFreeEvents } from "../../../src/store/records/free-events.js";
 import { commitBatch } from "../../../src/workers/commit-batch.js";
 import { assetEventRow } from "../../helpers/asset-event-row.js";
 import { bareTestDb, migrateBefore, testEngine } from "../../helpers/databases.js";
@@ -113,11 +114,18 @@ describe(`the commit queue (${testEngine()})`, () => {
     }));
     await insertAssetEvents(db, assetEvents);
     const free = [1, 3, 5].map(() => randomUUID());
-    for (const [i, id] of free.entries())
-      await db.query(
-        "insert into events (id, tenant_id, attributes, created_at, confirmation_status) values ($1, $2, '{}', $3, 'STORED')",
-        [id, tenant, t0 + 2 * i + 1],
-      );
+    await insertFreeEvents(
+      db,
+      free.map((id, i) => ({
+        id,
+        tenant_id: tenant,
+        attributes: {},
+        trails: [],
+        event_type: "",
+        created_by: "",
+        created_at: t0 + 2 * i + 1,
+      })),
+    );
     const gen = new IdTimestampGenerator(7);
     const counts: number[] = [];
     for (;;) {
@@ -140,6 +148,8 @@ describe(`the commit queue (${testEngine()})`, () => {
       free[2],
     ]);
     for (const e of assetEvents) expect(await statusOf(e.id)).toBe("COMMITTED");
+    // The asset-free events left their queue with their commits.
+    expect(await db.query("select id from event_queue where tenant_id = $1", [tenant])).toEqual([]);
   });
 
   it("leaves SIMPLE_HASH events to the anchorer", async () => {

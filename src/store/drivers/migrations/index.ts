@@ -26,6 +26,7 @@ import { revocationNotices } from "./048-revocation-notices.js";
 import { logEntryByRecord } from "./049-log-entry-by-record.js";
 import { canonicalSubject } from "./050-canonical-subject.js";
 import { vindex } from "./051-vindex.js";
+import { eventQueue } from "./052-event-queue.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -57,4 +58,5 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   logEntryByRecord,
   canonicalSubject,
   vindex,
+  eventQueue,
 ];
