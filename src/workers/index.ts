@@ -133,8 +133,7 @@ export function startWorkers(
     flush: async () => {
       await committer.flushAll();
       await sealer.runOnce();
-      // What the seal left to the index's interval, so a flush leaves the index at the log's head.
-      await indexer.runOnce();
+      await indexer.runOnce(); // what the seal left to the index's interval
       await witnessing.runOnce();
       await anchorer.runOnce();
     },
