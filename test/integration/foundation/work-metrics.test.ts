@@ -50,7 +50,7 @@ describe(`each log's waiting work, read from the database (${testEngine()})`, ()
     return id;
   };
 
-  it("the oldest uncommitted record of each log: queued asset events and STORED asset-free events", async () => {
+  it("the oldest uncommitted record of each log: its queued asset events and asset-free events", async () => {
     const now = Date.now();
     const [assets, free, both, idle] = [await tenancy(), await tenancy(), await tenancy(), await tenancy()];
     const asset = randomUUID();
@@ -79,8 +79,9 @@ describe(`each log's waiting work, read from the database (${testEngine()})`, ()
       [free]: now - 20 * MINUTE,
       [both]: now - 5 * MINUTE,
     });
-    // Committed, a log leaves the list: its queue emptied, its events marked.
+    // Committed, a log leaves the list: its queues emptied and its events marked, as a commit does.
     await db.query("delete from asset_event_queue where tenant_id = $1", [assets]);
+    await db.query("delete from event_queue where tenant_id = $1", [free]);
     await db.query("update events set confirmation_status = 'COMMITTED' where tenant_id = $1", [free]);
     expect((await uncommittedSince(db)).map((w) => w.tenant_id)).toEqual([both]);
   });
