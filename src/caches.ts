@@ -1,5 +1,6 @@
 import type { AccessPolicy } from "./core/access/index.js";
 import { ReceiptHeaders } from "./core/log/receipt-headers.js";
+import { SignatureMemo } from "./keys/signature-memo.js";
 import {
   type AccessPolicyCache,
   type AccessPolicyRow,
@@ -34,6 +35,8 @@ export interface Caches {
   latestSeals: LatestSeals;
   /** Encoded receipt protected headers: every receipt of one log shares its header. */
   receiptHeaders: ReceiptHeaders;
+  /** Receipt signatures by key and Sig_structure: the receipts under one peak or root share one. */
+  receiptSignatures: SignatureMemo;
   /** The full C2SP tiles and entry bundles served last: full tiles never change (services/ledger/tlog.ts). */
   fullTiles: Map<string, Uint8Array>;
   /**
@@ -70,6 +73,7 @@ export function newCaches(): Caches {
     entries: new Map(),
     latestSeals: new LatestSeals(),
     receiptHeaders: new ReceiptHeaders(),
+    receiptSignatures: new SignatureMemo(),
     fullTiles: new Map(),
     verifiedSecrets: new Map(),
     commonFilters: new Map(),

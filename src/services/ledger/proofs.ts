@@ -14,7 +14,6 @@ import {
 } from "../../formats/record/leaf.js";
 import * as tree from "../../formats/rfc9162/index.js";
 import { registeredEvent } from "../../formats/scitt/registered.js";
-import { signedWith } from "../../keys/keyring.js";
 import type { SignedBasis, SigningWhat } from "../../keys/signed-basis.js";
 import { mmrNodesOf, type NodeSource, treeNodesOf } from "../../store/archive/period-archive.js";
 import type { Queryable } from "../../store/drivers/db.js";
@@ -23,7 +22,7 @@ import { getSeal, type SealRow } from "../../store/ledger/seals.js";
 import { type CheckpointRow, latestCheckpoint } from "../../store/ledger/tlog-checkpoints.js";
 import { nodeKey } from "../../store/ledger/tlog-nodes.js";
 import { readNodeSource } from "./node-source.js";
-import { mmrReceiptSigning, treeReceiptSigning } from "./receipt-signing.js";
+import { mmrReceiptSigning, signedReceipt, treeReceiptSigning } from "./receipt-signing.js";
 import { type RowLeaf, rowGives, rowLeaves, treeLeafOf } from "./record-leaf.js";
 
 /** The verifiable data structure a receipt or proof is of: the MMR (vds 3) or RFC 9162 (vds 1). */
@@ -379,10 +378,8 @@ export async function receiptFor(
     const path = treePathToSigned(basis, "receipt_rfc9162", cp, root, leaf, get);
     keepChecked(ctx, e, "checkpoint", row);
     if (cached) return cached;
-    const receipt = await signedWith(
-      key,
-      treeReceiptSigning(ctx, key, tenantId, { treeSize: cp.size, leafIndex: e.leaf_index, path, root }),
-    );
+    const proof = { treeSize: cp.size, leafIndex: e.leaf_index, path, root };
+    const receipt = await signedReceipt(ctx, key, treeReceiptSigning(ctx, key, tenantId, proof));
     if (receipts.size > RECEIPTS_KEPT) receipts.clear();
     receipts.set(cacheKey, receipt);
     return receipt;
@@ -392,7 +389,11 @@ export async function receiptFor(
   if (cached && checked) return cached;
   const { path, peak } = await checkedInclusion(ctx, "receipt", e, seal);
   if (cached) return cached;
-  const receipt = await signedWith(key, mmrReceiptSigning(ctx, key, tenantId, e, { path, peak, form }));
+  const receipt = await signedReceipt(
+    ctx,
+    key,
+    mmrReceiptSigning(ctx, key, tenantId, e, { path, peak, form }),
+  );
   if (receipts.size > RECEIPTS_KEPT) receipts.clear();
   receipts.set(cacheKey, receipt);
   return receipt;

@@ -3,6 +3,7 @@ import { buildReceipt, buildRfc9162Receipt } from "../../core/log/receipt.js";
 import type { Signer } from "../../core/log/sign1.js";
 import type { MmrProofForm } from "../../formats/cose/receipt.js";
 import type { PublicKey } from "../../formats/crypto/public-key.js";
+import { signedOnce } from "../../keys/signature-memo.js";
 import type { EntryRow } from "../../store/ledger/ledger.js";
 
 /** The seal key a receipt is signed with: named by its kid, carried in the receipt's `cnf`. */
@@ -51,4 +52,13 @@ export function treeReceiptSigning(
       signer,
       ctx.caches.receiptHeaders,
     );
+}
+
+/** A receipt signed by the seal key, its signature shared by every receipt of the same Sig_structure. */
+export function signedReceipt(
+  ctx: Pick<Ctx, "caches">,
+  key: Parameters<typeof signedOnce>[1],
+  build: (signer: Signer) => Uint8Array,
+): Promise<Uint8Array> {
+  return signedOnce(ctx.caches.receiptSignatures, key, build);
 }

@@ -3,7 +3,7 @@ import type { Signer } from "../../core/log/sign1.js";
 import * as treeProof from "../../core/log/tree-proof.js";
 import { includedRoot, inclusionProofIndices } from "../../formats/mmr/proof.js";
 import type * as tree from "../../formats/rfc9162/index.js";
-import { type Es256Key, signedWith } from "../../keys/keyring.js";
+import type { Es256Key } from "../../keys/keyring.js";
 import { mmrNodesOf } from "../../store/archive/period-archive.js";
 import { type EntryRow, entriesOfRecords } from "../../store/ledger/ledger.js";
 import { getSeal, type SealRow } from "../../store/ledger/seals.js";
@@ -17,7 +17,7 @@ import {
   treeNodes,
   treePathToSigned,
 } from "./proofs.js";
-import { mmrReceiptSigning, treeReceiptSigning } from "./receipt-signing.js";
+import { mmrReceiptSigning, signedReceipt, treeReceiptSigning } from "./receipt-signing.js";
 import { type RowLeaf, rowLeaves } from "./record-leaf.js";
 
 /** A record's receipt, with what its service states of it: the log, and where in it. */
@@ -105,7 +105,7 @@ async function kept(
   const full = `${cacheKey}:${key.kid}`;
   const cached = receipts.get(full);
   if (cached) return cached;
-  const receipt = await signedWith(key, build);
+  const receipt = await signedReceipt(ctx, key, build);
   if (receipts.size > RECEIPTS_KEPT) receipts.clear();
   receipts.set(full, receipt);
   return receipt;

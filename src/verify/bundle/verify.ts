@@ -12,6 +12,7 @@ import {
   type TrustRoots,
   trustAtLeast,
 } from "../verdict/index.js";
+import { keepingChecks } from "./checked-signatures.js";
 import { checkCompleteness } from "./completeness.js";
 import { Findings } from "./failures.js";
 import { checkLogs, judgeCheckpoints, logVerdicts } from "./logs.js";
@@ -26,7 +27,7 @@ import type { BundleReport, LogCheck, RecordCheck } from "./report.js";
 function readCarriedKeys(bundle: EvidenceBundle, makeKey: PublicKeyFactory) {
   const keySet = bytes(bundle.keys.cose_key_set);
   try {
-    return { keySet, carried: keysFromKeySet(keySet, makeKey) };
+    return { keySet, carried: keepingChecks(keysFromKeySet(keySet, makeKey)) };
   } catch (err) {
     throw new BundleError(`the bundle's keys cannot be read: ${(err as Error).message}`);
   }
