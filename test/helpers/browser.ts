@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
+import { recordJournal, waitsTellJournal } from "./page-journal.js";
 import type { TestService } from "./service.js";
 
 /** Debian's Chromium (apt-get install chromium; .ci/run installs it). */
@@ -63,7 +64,9 @@ export async function launchBrowser(origin: string): Promise<{
       "--disable-sync",
     ],
   });
+  await recordJournal(context);
   const page = context.pages()[0] ?? (await context.newPage());
+  waitsTellJournal(page);
   const foreign: string[] = [];
   page.on("request", (r) => {
     if (!r.url().startsWith(origin)) foreign.push(r.url());
