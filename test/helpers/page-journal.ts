@@ -41,7 +41,7 @@ export async function recordJournal(context: BrowserContext): Promise<void> {
 }
 
 /** The page's journal, newest last (empty when the page cannot be read). */
-export async function pageJournal(page: Page): Promise<string[]> {
+async function pageJournal(page: Page): Promise<string[]> {
   try {
     return await page.evaluate(() => (window as unknown as { __journal?: string[] }).__journal ?? []);
   } catch {
