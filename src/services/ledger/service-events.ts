@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx } from "../../context.js";
 import { freeEventRecord } from "../../formats/record/free-event.js";
-import { insertFreeEvents } from "../../store/records/free-events.js";
 
 /** Who recorded a service event: the service itself, not a caller. */
 const SERVICE_EVENT_CREATOR = "archivist";
@@ -12,27 +11,25 @@ const SERVICE_EVENT_TRAIL = "archivist/keys";
 /**
  * An asset-free event the service records in a tenancy's log about itself (a key rotation, an
  * accepted restore): committed and sealed like any record, so a verifier learns from the log,
- * under a checkpoint, which key was valid when and what an operator accepted. It is not charged to
- * the tenancy's quota. Stored now; the committer of a running service picks it up by its sweep.
+ * under a checkpoint, which key was valid when and what an operator accepted. Written as every
+ * record is, through the write path (one group write, `writeRecords`), but charged to no quota:
+ * the tenancy did not ask for it. Its commit wakes the tenancy's committer where this process has
+ * one; the operator's commands run without one, and a running service's sweep finds it there.
  */
 export async function recordServiceEvent(
-  ctx: Pick<Ctx, "db">,
+  ctx: Pick<Ctx, "writePath">,
   tenantId: string,
   attributes: Record<string, string>,
 ): Promise<Record<string, unknown>> {
-  const [row] = await ctx.db.transaction((tx) =>
-    insertFreeEvents(tx, [
-      {
-        id: randomUUID(),
-        tenant_id: tenantId,
-        attributes,
-        trails: [SERVICE_EVENT_TRAIL],
-        event_type: "",
-        created_by: SERVICE_EVENT_CREATOR,
-        created_at: Date.now(),
-      },
-    ]),
-  );
-  if (!row) throw new Error("the service event was not stored");
+  const row = await ctx.writePath.writeFreeEvent({
+    id: randomUUID(),
+    tenant_id: tenantId,
+    attributes,
+    trails: [SERVICE_EVENT_TRAIL],
+    event_type: "",
+    created_by: SERVICE_EVENT_CREATOR,
+    created_at: Date.now(),
+    chargedTo: "service",
+  });
   return freeEventRecord(row);
 }

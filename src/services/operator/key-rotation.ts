@@ -35,7 +35,7 @@ export function isRotatablePurpose(purpose: string): boolean {
  * the log of every tenancy it concerns (an issuer key's: that tenancy's). The records' names.
  */
 export async function rotateKey(
-  ctx: Pick<Ctx, "db" | "keys" | "log">,
+  ctx: Pick<Ctx, "db" | "keys" | "log" | "writePath">,
   purpose: string,
   cosignDays: number,
 ): Promise<{ rotation: Rotation; recorded: string[] }> {

@@ -40,7 +40,7 @@ function acceptanceEvent(held: HeldLog, a: AcceptedRestore): Record<string, stri
  * that does not exist is said to be so, not "nothing to accept".
  */
 export async function acceptRestore(
-  ctx: Pick<Ctx, "db" | "logGuard" | "log">,
+  ctx: Pick<Ctx, "db" | "logGuard" | "log" | "writePath">,
   tenant: string,
   note: string,
 ): Promise<RestoreAcceptance> {

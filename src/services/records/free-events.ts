@@ -3,7 +3,8 @@ import { uuid7 } from "../../core/node/uuid7.js";
 import { parseODataFilter } from "../../core/odata/index.js";
 import { badRequest, forbidden, notFound } from "../../errors/api-error.js";
 import { freeEventRecord, freeEventSearchRecord } from "../../formats/record/free-event.js";
-import { freeEventSearch, getFreeEvent, type NewFreeEvent } from "../../store/records/free-events.js";
+import { freeEventSearch, getFreeEvent } from "../../store/records/free-events.js";
+import type { PendingFreeEvent } from "../write/free-event-group.js";
 import { checkLookupValues, validateAttributes, withCanonicalSubject } from "./attributes.js";
 import { commitErasableMap, erasurePolicy } from "./erasable.js";
 
@@ -63,7 +64,7 @@ export function checkFreeEvent(
   bodyBytes: number,
   policy: readonly string[],
   statement?: Uint8Array,
-): NewFreeEvent {
+): PendingFreeEvent {
   requireAdmin(p);
   if (bodyBytes > FREE_EVENT_MAX_BYTES)
     throw badRequest(`asset-free event requests are limited to ${FREE_EVENT_MAX_BYTES} bytes`);
@@ -86,6 +87,7 @@ export function checkFreeEvent(
     created_at: createdAt,
     statement,
     erasables: committed.values,
+    chargedTo: "tenancy",
   };
 }
 

@@ -6,18 +6,28 @@ import { type FreeEventRow, insertFreeEvents, type NewFreeEvent } from "../../st
 import type { Outcome } from "./group-commit.js";
 
 /**
- * Writes a group's asset-free events: charges each tenancy's quota for its share of the group,
- * then inserts what fits (with the erasable values they carry). Each create takes its tenancy's
- * usage-counter row lock; one transaction per request held that lock through its own commit, so
- * a tenancy's creates ran one WAL flush at a time. A group takes it once.
+ * An asset-free event ready to be written, and whose quota it counts against: its tenancy's for
+ * what a caller posts (an erasure's record included), none for the service's own record in a
+ * tenancy's log (a key rotation, an accepted restore), which the tenancy did not ask for and a
+ * full quota must not keep out of its log. Said on the record, so one group writes both kinds.
+ */
+export type PendingFreeEvent = NewFreeEvent & { chargedTo: "tenancy" | "service" };
+
+/**
+ * Writes a group's asset-free events: charges each tenancy's quota for its share of the group
+ * (the service's own events are no one's share), then inserts what fits (with the erasable values
+ * they carry). Each create takes its tenancy's usage-counter row lock; one transaction per request
+ * held that lock through its own commit, so a tenancy's creates ran one WAL flush at a time. A
+ * group takes it once.
  */
 export async function writeFreeEventGroup(
   tx: Queryable,
-  events: NewFreeEvent[],
+  events: PendingFreeEvent[],
 ): Promise<Array<Outcome<FreeEventRow>>> {
   const refused = new Map<number, unknown>();
   const byTenant = new Map<string, number[]>();
   for (const [i, e] of events.entries()) {
+    if (e.chargedTo === "service") continue;
     const indexes = byTenant.get(e.tenant_id);
     if (indexes) indexes.push(i);
     else byTenant.set(e.tenant_id, [i]);

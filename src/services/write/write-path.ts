@@ -1,5 +1,5 @@
 import type { Queryable } from "../../store/drivers/db.js";
-import type { FreeEventRow, NewFreeEvent } from "../../store/records/free-events.js";
+import type { FreeEventRow } from "../../store/records/free-events.js";
 import { FreshEvents } from "../../store/records/fresh-events.js";
 import {
   type PendingEvent,
@@ -8,6 +8,7 @@ import {
   writeGroupOptimistically,
 } from "./asset-event-group.js";
 import type { CommitWake, WriteDeps } from "./deps.js";
+import type { PendingFreeEvent } from "./free-event-group.js";
 import { GroupCommit } from "./group-commit.js";
 import {
   isAssetEvent,
@@ -32,7 +33,9 @@ import {
  *           → sealer (`src/workers/seal-log.ts`): signs the log's state, CONFIRMED
  *
  * An erasure's records take the same path in the group commit's other mode (`writeAlone`): a
- * transaction of their own that also deletes the values they record, all or nothing.
+ * transaction of their own that also deletes the values they record, all or nothing. The
+ * service's own records in a tenancy's log (a key rotation, an accepted restore:
+ * `recordServiceEvent`) take it too, as asset-free events charged to no quota.
  *
  * As in Tessera's split of appender and integrator, a write answers once its rows are durable,
  * and integrating them into the log is separate work. The hand-off exists so that the rows
@@ -48,8 +51,11 @@ import {
 export interface WritePath {
   /** An asset event, or an asset's creation (with its first events): its rows once its group has committed. */
   writeEvent(event: PendingEvent): Promise<WrittenEvents>;
-  /** An asset-free event, its tenancy's quota charged: its row once its group has committed. */
-  writeFreeEvent(event: NewFreeEvent): Promise<FreeEventRow>;
+  /**
+   * An asset-free event, its tenancy's quota charged unless it is the service's own: its row once
+   * its group has committed.
+   */
+  writeFreeEvent(event: PendingFreeEvent): Promise<FreeEventRow>;
   /**
    * Records written in a transaction of their own with `alongside`, all or none (an erasure's
    * records and the deletion of the values they record, docs/vcon-lifecycle.md §4): the group

@@ -1,6 +1,6 @@
 import type { Keyring } from "../../keys/keyring.js";
 import type { Queryable } from "../../store/drivers/db.js";
-import type { FreeEventRow, NewFreeEvent } from "../../store/records/free-events.js";
+import type { FreeEventRow } from "../../store/records/free-events.js";
 import { tenantWalletAddress } from "../identity/tenant-wallet.js";
 import {
   type PendingEvent,
@@ -8,14 +8,15 @@ import {
   type WrittenEvents,
   writeEventGroup,
 } from "./asset-event-group.js";
-import { writeFreeEventGroup } from "./free-event-group.js";
+import { type PendingFreeEvent, writeFreeEventGroup } from "./free-event-group.js";
 import type { Outcome } from "./group-commit.js";
 
 /**
  * A record checked and ready to be written, carrying its erasable values: an asset event (or an
- * asset's creation, with its first events as followers), or an asset-free event.
+ * asset's creation, with its first events as followers), or an asset-free event (a caller's, or
+ * the service's own, which no quota is charged for).
  */
-export type PendingRecord = PendingEvent | NewFreeEvent;
+export type PendingRecord = PendingEvent | PendingFreeEvent;
 
 /** What a group answers a record: an asset event's rows (its own, then its followers'), or an asset-free event's row. */
 export type WrittenRecord = WrittenEvents | FreeEventRow;
@@ -24,7 +25,7 @@ export function isAssetEvent(r: PendingRecord): r is PendingEvent {
   return "assetId" in r;
 }
 
-function isFreeEvent(r: PendingRecord): r is NewFreeEvent {
+function isFreeEvent(r: PendingRecord): r is PendingFreeEvent {
   return !("assetId" in r);
 }
 
@@ -53,9 +54,9 @@ export async function tenancyWallets(
  * The one write of records, inside a group's transaction: every kind, each record with its
  * erasable values in the same statement as the record. Asset events first (the assets they
  * create inserted, the others locked and each event authorised against its own; one insert for
- * the events), then asset-free events (each tenancy's quota charged once; one insert). A refused
- * record fails alone and leaves nothing, its values included; throwing fails the group. One
- * outcome per record, in order.
+ * the events), then asset-free events (each tenancy's quota charged once, for its callers' events
+ * alone; one insert). A refused record fails alone and leaves nothing, its values included;
+ * throwing fails the group. One outcome per record, in order.
  */
 export async function writeRecords(
   tx: Queryable,

@@ -5,6 +5,7 @@ import { toBase64 } from "../../../src/formats/crypto/bytes.js";
 import { commit } from "../../../src/formats/record/erasable.js";
 import type { Keyring } from "../../../src/keys/keyring.js";
 import type { PendingEvent } from "../../../src/services/write/asset-event-group.js";
+import type { PendingFreeEvent } from "../../../src/services/write/free-event-group.js";
 import { openWritePath, type WritePath } from "../../../src/services/write/write-path.js";
 import type { WrittenRecord } from "../../../src/services/write/write-records.js";
 import type { Db } from "../../../src/store/drivers/db.js";
@@ -12,7 +13,7 @@ import { migrate } from "../../../src/store/drivers/migrate.js";
 import { getAssetEvent } from "../../../src/store/records/asset-events.js";
 import type { AssetRow } from "../../../src/store/records/assets.js";
 import { type ErasableValue, eraseValues } from "../../../src/store/records/erasable-values.js";
-import { freeEventSearch, getFreeEvent, type NewFreeEvent } from "../../../src/store/records/free-events.js";
+import { freeEventSearch, getFreeEvent } from "../../../src/store/records/free-events.js";
 import { assetEventList } from "../../../src/store/records/record-lists.js";
 import { bareTestDb, testEngine } from "../../helpers/databases.js";
 
@@ -146,7 +147,7 @@ describe(`erasable values on the write path (${testEngine()})`, () => {
 
   it("stores no value of an asset-free event its tenancy's quota refuses", async () => {
     const wp = pathOver(db);
-    const free = (tel: string): { pending: NewFreeEvent; commitment: string } => {
+    const free = (tel: string): { pending: PendingFreeEvent; commitment: string } => {
       const party = erasable(tel);
       return {
         pending: {
@@ -158,6 +159,7 @@ describe(`erasable values on the write path (${testEngine()})`, () => {
           created_by: "test",
           created_at: Date.now(),
           erasables: [party.value],
+          chargedTo: "tenancy",
         },
         commitment: party.value.commitment,
       };
@@ -237,7 +239,7 @@ describe(`erasable values on the write path (${testEngine()})`, () => {
     ).toEqual({ stage: "open" });
     // Both kinds at once, committed together with what `alongside` does.
     const record = event(a, "+1 555 0108");
-    const free: NewFreeEvent = {
+    const free: PendingFreeEvent = {
       id: randomUUID(),
       tenant_id: tenant,
       attributes: { x: "y" },
@@ -245,6 +247,7 @@ describe(`erasable values on the write path (${testEngine()})`, () => {
       event_type: "",
       created_by: "test",
       created_at: Date.now(),
+      chargedTo: "tenancy",
     };
     await db.query("update tenancies set quotas = '{}'::jsonb where id = $1", [tenant]);
     const done = await wp.writeAlone(
