@@ -29,7 +29,6 @@ export async function runBenchCommand(args: string[], load: () => Promise<BenchM
 }
 
 export const benchCommand: Command = {
-  summary: "run the benchmarks (all scenarios, or those named; --quick; `archivist bench --help` lists them)",
   // The harness lives beside the sources (bench/), loaded only when asked for.
   run: (args) => runBenchCommand(args, async () => (await import("../../bench/main.js")) as BenchModule),
 };

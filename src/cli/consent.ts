@@ -119,25 +119,23 @@ async function runConsent(target: string, v: Options) {
   return { answer, ...consentVerdict(answer, v, served) };
 }
 
-export const consentCommand = declared(
-  "a vCon's consent per purpose (granted, revoked, never asked), with the records and receipts that prove it",
-  (exit: Exit) =>
-    trustOptions(
-      new Cli("consent")
-        .description(
-          "Ask the service for a vCon's consent, derived from the records your credentials may read (granted, revoked or never asked, per purpose), and check each consent record's receipt with the keys you pin.",
-        )
-        .argument("<vcon>", "vcon://<uuid>")
-        .option("--url <service>", "the service")
-        .option("--purpose <purpose>", "one purpose (default: every purpose the records name)")
-        .option("--json", "print the answer and its verdict as JSON")
-        .option("--token <jwt>", "a bearer token (or ARCHIVIST_TOKEN)")
-        .option("--client-id <id>", "client credentials (or ARCHIVIST_CLIENT_ID)")
-        .option("--client-secret <secret>", "client credentials (or ARCHIVIST_CLIENT_SECRET)"),
-    )
-      .addHelpText(
-        "after",
-        `
+export const consentCommand = declared((exit: Exit) =>
+  trustOptions(
+    new Cli("consent")
+      .description(
+        "Ask the service for a vCon's consent, derived from the records your credentials may read (granted, revoked or never asked, per purpose), and check each consent record's receipt with the keys you pin.",
+      )
+      .argument("<vcon>", "vcon://<uuid>")
+      .option("--url <service>", "the service")
+      .option("--purpose <purpose>", "one purpose (default: every purpose the records name)")
+      .option("--json", "print the answer and its verdict as JSON")
+      .option("--token <jwt>", "a bearer token (or ARCHIVIST_TOKEN)")
+      .option("--client-id <id>", "client credentials (or ARCHIVIST_CLIENT_ID)")
+      .option("--client-secret <secret>", "client credentials (or ARCHIVIST_CLIENT_SECRET)"),
+  )
+    .addHelpText(
+      "after",
+      `
 The state is derived from the records (docs/vcon-lifecycle.md): the last grant or revocation for
 the purpose decides; a revocation naming no purpose revokes every purpose. Each consent record's
 receipt is checked with your roots; the exit status is that verdict's. Could not ask: exit 4.
@@ -145,16 +143,16 @@ ${EXIT_HELP}
 
 Example:
   archivist consent vcon://<uuid> --purpose ai_training --url http://127.0.0.1:8080 --client-id … --client-secret … --keys keys.cbor`,
-      )
-      .action(async (target: string, v: Options) => {
-        try {
-          const { answer, verdict, lines } = await runConsent(target, v);
-          if (v.json) process.stdout.write(`${JSON.stringify({ ...answer, verdict }, null, 2)}\n`);
-          else process.stdout.write(`${[answer.vcon, ...lines, ...verdictText(verdict)].join("\n")}\n`);
-          exit(verdict.exit_code);
-        } catch (err) {
-          process.stdout.write(`FAILED ${err instanceof Error ? err.message : String(err)}\n`);
-          exit(err instanceof ConsentFailed || err instanceof TrustRootError ? 4 : 1);
-        }
-      }),
+    )
+    .action(async (target: string, v: Options) => {
+      try {
+        const { answer, verdict, lines } = await runConsent(target, v);
+        if (v.json) process.stdout.write(`${JSON.stringify({ ...answer, verdict }, null, 2)}\n`);
+        else process.stdout.write(`${[answer.vcon, ...lines, ...verdictText(verdict)].join("\n")}\n`);
+        exit(verdict.exit_code);
+      } catch (err) {
+        process.stdout.write(`FAILED ${err instanceof Error ? err.message : String(err)}\n`);
+        exit(err instanceof ConsentFailed || err instanceof TrustRootError ? 4 : 1);
+      }
+    }),
 );

@@ -1,7 +1,6 @@
 import type { Command } from "./command.js";
 
 export const conserverCommand: Command = {
-  summary: "vCon conserver links: run --config conserver.example.yml | dlq list | dlq retry",
   async run(args) {
     // The plugins live beside the service; loaded only for this command.
     const { conserverCli } = (await import("../../plugins/conserver/cli.js")) as {

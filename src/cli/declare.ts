@@ -13,9 +13,8 @@ export function throwOnExit(cli: Cli): void {
  * and sets the action, which reports its exit code through `exit`. `run(args)` parses `args`
  * as the command's own (what `archivist <name> …` does, and what tests call).
  */
-export function declared(summary: string, build: (exit: Exit) => Cli): Command {
+export function declared(build: (exit: Exit) => Cli): Command {
   return {
-    summary,
     declare: build,
     async run(args) {
       let code: number | undefined = 0;
@@ -39,12 +38,11 @@ export function declared(summary: string, build: (exit: Exit) => Cli): Command {
 
 /** A command that only groups subcommands (`archivist keys …`, `archivist log …`), each built with the same `exit`. */
 export function declaredGroup(
-  summary: string,
   name: string,
   description: string,
   subcommands: ReadonlyArray<(exit: Exit) => Cli>,
 ): Command {
-  return declared(summary, (exit) => {
+  return declared((exit) => {
     const cli = new Cli(name).description(description);
     for (const sub of subcommands) cli.addCommand(sub(exit));
     return cli;

@@ -116,34 +116,32 @@ async function runExport(target: string, v: Options): Promise<{ line: string; ex
   };
 }
 
-export const exportCommand = declared(
-  "write a vCon's or an asset's evidence bundle: records, receipts, seals, proofs, keys",
-  (exit: Exit) =>
-    trustOptions(
-      new Cli("export")
-        .description(
-          "Write one file holding a vCon's or an asset's whole trail: its records and their receipts, the seals, the consistency proofs tying them to the latest seal, and the service's keys. Check it anywhere with `archivist verify bundle <file>`.",
-        )
-        .argument(
-          "<target>",
-          "assets/<uuid> or vcon://<uuid>; with --tlog-proof, a record (assets/<uuid>/events/<uuid> or events/<uuid>)",
-        )
-        .option("--url <service>", "the service")
-        .option(
-          "--out <file>",
-          "where to write the bundle (default: evidence-<kind>-<uuid>.json; <uuid>.tlog-proof with --tlog-proof)",
-        )
-        .option(
-          "--tlog-proof",
-          "write the record's c2sp.org/tlog-proof@v1 instead (its RFC 9162 inclusion in the log's checkpoint)",
-        )
-        .option("--token <jwt>", "a bearer token (or ARCHIVIST_TOKEN)")
-        .option("--client-id <id>", "client credentials (or ARCHIVIST_CLIENT_ID)")
-        .option("--client-secret <secret>", "client credentials (or ARCHIVIST_CLIENT_SECRET)"),
-    )
-      .addHelpText(
-        "after",
-        `
+export const exportCommand = declared((exit: Exit) =>
+  trustOptions(
+    new Cli("export")
+      .description(
+        "Write one file holding a vCon's or an asset's whole trail: its records and their receipts, the seals, the consistency proofs tying them to the latest seal, and the service's keys. Check it anywhere with `archivist verify bundle <file>`.",
+      )
+      .argument(
+        "<target>",
+        "assets/<uuid> or vcon://<uuid>; with --tlog-proof, a record (assets/<uuid>/events/<uuid> or events/<uuid>)",
+      )
+      .option("--url <service>", "the service")
+      .option(
+        "--out <file>",
+        "where to write the bundle (default: evidence-<kind>-<uuid>.json; <uuid>.tlog-proof with --tlog-proof)",
+      )
+      .option(
+        "--tlog-proof",
+        "write the record's c2sp.org/tlog-proof@v1 instead (its RFC 9162 inclusion in the log's checkpoint)",
+      )
+      .option("--token <jwt>", "a bearer token (or ARCHIVIST_TOKEN)")
+      .option("--client-id <id>", "client credentials (or ARCHIVIST_CLIENT_ID)")
+      .option("--client-secret <secret>", "client credentials (or ARCHIVIST_CLIENT_SECRET)"),
+  )
+    .addHelpText(
+      "after",
+      `
 The bundle holds what the credentials may read. It is checked as it is written, with the trust
 roots you give; one that does not verify is written all the same, and the exit status is its
 verdict's. Could not be written at all: exit 4.
@@ -153,16 +151,16 @@ Examples:
   archivist export vcon://<uuid> --url http://127.0.0.1:8080 --client-id … --client-secret … --out evidence.json
   archivist export events/<uuid> --tlog-proof --url http://127.0.0.1:8080 --token … --out r.tlog-proof
   (then: archivist verify record.json --tlog-proof r.tlog-proof --url http://127.0.0.1:8080)`,
-      )
-      .action(async (target: string, v: Options) => {
-        try {
-          const { line, exit: code } = await runExport(target, v);
-          process.stdout.write(`${line}\n`);
-          exit(code);
-        } catch (err) {
-          if (err instanceof UsageError) throw err;
-          process.stdout.write(`FAILED ${err instanceof Error ? err.message : String(err)}\n`);
-          exit(err instanceof ExportFailed || err instanceof TrustRootError ? 4 : 1);
-        }
-      }),
+    )
+    .action(async (target: string, v: Options) => {
+      try {
+        const { line, exit: code } = await runExport(target, v);
+        process.stdout.write(`${line}\n`);
+        exit(code);
+      } catch (err) {
+        if (err instanceof UsageError) throw err;
+        process.stdout.write(`FAILED ${err instanceof Error ? err.message : String(err)}\n`);
+        exit(err instanceof ExportFailed || err instanceof TrustRootError ? 4 : 1);
+      }
+    }),
 );

@@ -335,7 +335,6 @@ against the key the service serves (unpinned); 1 a check failed, or the service 
 (the cause on the FAILED line); 64 a usage error.`;
 
 export const indexCommand = declaredGroup(
-  "a log's verifiable index: audit its output log from public material, or rebuild it from the records (docs/complete-trails.md)",
   "index",
   'A log\'s verifiable index (docs/complete-trails.md, "Who can check what").',
   [auditCommand, rebuildCommand],

@@ -169,9 +169,8 @@ function acceptRestoreCommand(exit: Exit): Cli {
   });
 }
 
-export const keysCommand = declaredGroup(
-  "the service's keys: list, rotate, accept a restore (docs/keys.md)",
-  "keys",
-  "The service's keys in the key directory (docs/keys.md).",
-  [listCommand, rotateCommand, acceptRestoreCommand],
-);
+export const keysCommand = declaredGroup("keys", "The service's keys in the key directory (docs/keys.md).", [
+  listCommand,
+  rotateCommand,
+  acceptRestoreCommand,
+]);

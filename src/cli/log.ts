@@ -142,9 +142,9 @@ function dropCommand(exit: Exit): Cli {
   });
 }
 
-export const logCommand = declaredGroup(
-  "a tenancy's log periods: close, list, archive to object storage, drop from the database (docs/scaling.md)",
-  "log",
-  'A tenancy\'s log periods (docs/scaling.md, "Log periods").',
-  [closeCommand, periodsCommand, archiveCommand, dropCommand],
-);
+export const logCommand = declaredGroup("log", 'A tenancy\'s log periods (docs/scaling.md, "Log periods").', [
+  closeCommand,
+  periodsCommand,
+  archiveCommand,
+  dropCommand,
+]);

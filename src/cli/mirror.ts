@@ -182,7 +182,6 @@ function seconds(flag: string, value: string | undefined, fallback: number): num
 }
 
 export const mirrorCommand: Command = {
-  summary: "copy a log's C2SP tiles, checkpoint and key to a directory: mirror <log url> <dir>",
   usage: `usage: archivist mirror <url of …/merklelogs/<tenant>/tlog> <dir> [--deadline <seconds>] [--timeout <seconds>]
 
 Copies the checkpoint, its key and every tile (full tiles once, partial ones anew) to plain

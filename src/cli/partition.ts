@@ -16,22 +16,20 @@ function partitionsArg(raw: string): number {
  * at start must not do unasked to a large deployment; an operator chooses its moment (and its
  * number of partitions, which is fixed once chosen).
  */
-export const partitionCommand = declared(
-  `hash-partition the record and log tables (${PARTITIONED_TABLES.join(", ")}) by tenancy, in place`,
-  (exit: Exit) =>
-    withConfigFlags(
-      new Cli("partition")
-        .description(
-          `Hash-partition the record and log tables (${PARTITIONED_TABLES.join(", ")}) by tenancy, on a database with data in it: one transaction copies their rows into the partitions and swaps the names, writers waiting meanwhile; the record tables' unique keys take the tenancy as their last column. Run it while the service is stopped or idle (with PGlite, stopped). Run again, it does nothing.`,
-        )
-        .option("--partitions <n>", "how many hash partitions (2-1024; fixed once made)", partitionsArg, 16),
-      ["data-dir", "database-url", "log-level"],
-    ).action(async (values: Record<string, unknown>) => {
-      const report = await partitionDatabase(configFromOptions(values), values.partitions as number);
-      for (const r of report)
-        process.stdout.write(
-          `${r.table}: ${r.outcome === "already" ? "already partitioned" : "partitioned"}, ${r.partitions} partitions, ${r.rows} rows\n`,
-        );
-      exit(0);
-    }),
+export const partitionCommand = declared((exit: Exit) =>
+  withConfigFlags(
+    new Cli("partition")
+      .description(
+        `Hash-partition the record and log tables (${PARTITIONED_TABLES.join(", ")}) by tenancy, on a database with data in it: one transaction copies their rows into the partitions and swaps the names, writers waiting meanwhile; the record tables' unique keys take the tenancy as their last column. Run it while the service is stopped or idle (with PGlite, stopped). Run again, it does nothing.`,
+      )
+      .option("--partitions <n>", "how many hash partitions (2-1024; fixed once made)", partitionsArg, 16),
+    ["data-dir", "database-url", "log-level"],
+  ).action(async (values: Record<string, unknown>) => {
+    const report = await partitionDatabase(configFromOptions(values), values.partitions as number);
+    for (const r of report)
+      process.stdout.write(
+        `${r.table}: ${r.outcome === "already" ? "already partitioned" : "partitioned"}, ${r.partitions} partitions, ${r.rows} rows\n`,
+      );
+    exit(0);
+  }),
 );

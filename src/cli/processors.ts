@@ -118,78 +118,73 @@ function actionOf(exit: Exit) {
     };
 }
 
-export const processorsCommand = declared(
-  "processors told of consent revocations: register, list, remove, and the notices not acknowledged",
-  (exit: Exit) => {
-    const act = actionOf(exit);
-    const cli = new Cli("processors").description(
-      "Register the processors of your tenancy's vCons (conserver pipelines, applications) to be told of each consent revocation: a signed webhook (Standard Webhooks), retried until the processor answers 2xx, its acknowledgement recorded in the log (docs/vcon-lifecycle.md). Administrators only.",
-    );
-    cli.addCommand(
-      withCredentials(new Cli("add"))
-        .description("register a processor; prints its signing secret (shown only once)")
-        .argument("<name>", "who processes")
-        .argument("<notice-url>", "where the notices are posted")
-        .action(
-          act(async (name: string, url: string, v: Options) => {
-            const p = (await call(v, "POST", "/archivist/v1/consent/processors", {
-              display_name: name,
-              url,
-            })) as Processor;
-            return v.json
-              ? p
-              : [`${p.identity} ${p.display_name} ${p.url}`, `signing secret: ${p.signing_secret}`];
-          }),
-        ),
-    );
-    cli.addCommand(
-      withCredentials(new Cli("list"))
-        .description("the registered processors")
-        .action(
-          act(async (v: Options) => {
-            const r = (await call(v, "GET", "/archivist/v1/consent/processors")) as {
-              processors: Processor[];
-            };
-            return v.json ? r : r.processors.map((p) => `${p.identity} ${p.display_name} ${p.url}`);
-          }),
-        ),
-    );
-    cli.addCommand(
-      withCredentials(new Cli("remove"))
-        .description("stop telling a processor of revocations")
-        .argument("<processor>", "consent/processors/<uuid>")
-        .action(
-          act(async (id: string, v: Options) => {
-            const uuid = id.replace(/^consent\/processors\//, "");
-            await call(v, "DELETE", `/archivist/v1/consent/processors/${encodeURIComponent(uuid)}`);
-            return v.json
-              ? { removed: `consent/processors/${uuid}` }
-              : [`removed consent/processors/${uuid}`];
-          }),
-        ),
-    );
-    cli.addCommand(
-      withCredentials(new Cli("notices"))
-        .description("the revocation notices, and which processors have not acknowledged them")
-        .argument("[vcon]", "vcon://<uuid>: only this vCon's")
-        .option("--unacknowledged", "only the notices not acknowledged")
-        .action(
-          act(async (vcon: string | undefined, v: Options) => {
-            const q = new URLSearchParams();
-            if (vcon) q.set("vcon", vcon);
-            if (v.unacknowledged) q.set("unacknowledged", "true");
-            const r = (await call(v, "GET", `/archivist/v1/consent/notices?${q}`)) as {
-              notices: Notice[];
-              unacknowledged: Notice[];
-            };
-            if (v.json) return r;
-            return [
-              ...r.notices.map(noticeLine),
-              `${r.unacknowledged.length} notice(s) NOT acknowledged of ${r.notices.length}`,
-            ];
-          }),
-        ),
-    );
-    return cli;
-  },
-);
+export const processorsCommand = declared((exit: Exit) => {
+  const act = actionOf(exit);
+  const cli = new Cli("processors").description(
+    "Register the processors of your tenancy's vCons (conserver pipelines, applications) to be told of each consent revocation: a signed webhook (Standard Webhooks), retried until the processor answers 2xx, its acknowledgement recorded in the log (docs/vcon-lifecycle.md). Administrators only.",
+  );
+  cli.addCommand(
+    withCredentials(new Cli("add"))
+      .description("register a processor; prints its signing secret (shown only once)")
+      .argument("<name>", "who processes")
+      .argument("<notice-url>", "where the notices are posted")
+      .action(
+        act(async (name: string, url: string, v: Options) => {
+          const p = (await call(v, "POST", "/archivist/v1/consent/processors", {
+            display_name: name,
+            url,
+          })) as Processor;
+          return v.json
+            ? p
+            : [`${p.identity} ${p.display_name} ${p.url}`, `signing secret: ${p.signing_secret}`];
+        }),
+      ),
+  );
+  cli.addCommand(
+    withCredentials(new Cli("list"))
+      .description("the registered processors")
+      .action(
+        act(async (v: Options) => {
+          const r = (await call(v, "GET", "/archivist/v1/consent/processors")) as {
+            processors: Processor[];
+          };
+          return v.json ? r : r.processors.map((p) => `${p.identity} ${p.display_name} ${p.url}`);
+        }),
+      ),
+  );
+  cli.addCommand(
+    withCredentials(new Cli("remove"))
+      .description("stop telling a processor of revocations")
+      .argument("<processor>", "consent/processors/<uuid>")
+      .action(
+        act(async (id: string, v: Options) => {
+          const uuid = id.replace(/^consent\/processors\//, "");
+          await call(v, "DELETE", `/archivist/v1/consent/processors/${encodeURIComponent(uuid)}`);
+          return v.json ? { removed: `consent/processors/${uuid}` } : [`removed consent/processors/${uuid}`];
+        }),
+      ),
+  );
+  cli.addCommand(
+    withCredentials(new Cli("notices"))
+      .description("the revocation notices, and which processors have not acknowledged them")
+      .argument("[vcon]", "vcon://<uuid>: only this vCon's")
+      .option("--unacknowledged", "only the notices not acknowledged")
+      .action(
+        act(async (vcon: string | undefined, v: Options) => {
+          const q = new URLSearchParams();
+          if (vcon) q.set("vcon", vcon);
+          if (v.unacknowledged) q.set("unacknowledged", "true");
+          const r = (await call(v, "GET", `/archivist/v1/consent/notices?${q}`)) as {
+            notices: Notice[];
+            unacknowledged: Notice[];
+          };
+          if (v.json) return r;
+          return [
+            ...r.notices.map(noticeLine),
+            `${r.unacknowledged.length} notice(s) NOT acknowledged of ${r.notices.length}`,
+          ];
+        }),
+      ),
+  );
+  return cli;
+});

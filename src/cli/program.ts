@@ -1,11 +1,17 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Command as Cli, CommanderError } from "commander";
+import { Command as Cli, CommanderError, Help } from "commander";
 import { USAGE_EXIT_CODE } from "../verify/index.js";
-import { commands } from "./commands.js";
+import type { Command, Exit } from "./command.js";
+import { type CommandEntry, commands } from "./commands.js";
 import { throwOnExit } from "./declare.js";
 import { usageExit } from "./usage.js";
+
+/** The table's entry for a command name; none for any other word (`constructor` included). */
+function entryOf(name: string | undefined): CommandEntry | undefined {
+  return name !== undefined && Object.hasOwn(commands, name) ? commands[name] : undefined;
+}
 
 /** This package's version: the nearest package.json up from here (dist/src/cli or src/cli). */
 function packageVersion(): string {
@@ -25,24 +31,40 @@ function packageVersion(): string {
 }
 
 /**
- * The `archivist` program: every command of the registry, declared for commander or reading its
- * own arguments. Exported so that a test can hold every command line the docs and pages show to it.
+ * The `archivist` program: the commands of `loaded` declared for commander, every other one listed
+ * from the table alone, as are those that read their own arguments (see runCli). Running a command
+ * needs that command loaded; the listing, the version and the suggestions need none.
  */
-export function program(exit: (code: number | undefined) => void): Cli {
+function program(exit: Exit, loaded: Record<string, Command> = {}): Cli {
+  // A command not loaded stands in for itself: listed as its declared self would be.
+  const standIns = new Map<Cli, string | undefined>();
+  const help = new Help();
   const cli = new Cli("archivist")
     .description("A transparency service for conversation records, and its verifier.")
     .usage("<command> [options]")
     .version(packageVersion(), "-V, --version", "print the version")
     // Options after a command name are that command's (verify and its subcommands share --url).
     .enablePositionalOptions()
-    .addHelpText("after", "\nEvery command answers --help (also: archivist help <command>).");
-  for (const [name, c] of Object.entries(commands)) {
-    if (c.declare) cli.addCommand(c.declare(exit).name(name).summary(c.summary));
-    // Listed for help only: such a command reads its own arguments (see runCli).
-    else cli.command(name).summary(c.summary).helpOption(false);
+    .addHelpText("after", "\nEvery command answers --help (also: archivist help <command>).")
+    .configureHelp({
+      subcommandTerm: (c) =>
+        standIns.has(c) ? [c.name(), standIns.get(c)].filter(Boolean).join(" ") : help.subcommandTerm(c),
+    });
+  for (const [name, entry] of Object.entries(commands)) {
+    const declare = loaded[name]?.declare;
+    if (declare) cli.addCommand(declare(exit).name(name).summary(entry.summary));
+    else standIns.set(cli.command(name).summary(entry.summary).helpOption(false), entry.synopsis);
   }
   throwOnExit(cli);
   return cli;
+}
+
+/** The program with every command loaded and declared: for the tests that hold the docs' command lines to it. */
+export async function fullProgram(exit: Exit): Promise<Cli> {
+  const loaded = await Promise.all(
+    Object.entries(commands).map(async ([name, entry]) => [name, await entry.load()] as const),
+  );
+  return program(exit, Object.fromEntries(loaded));
 }
 
 /** Edits (insertions, deletions, substitutions, swaps of neighbours) between two words. */
@@ -92,32 +114,30 @@ function unknownCommand(name: string): number {
  */
 export async function runCli(args: string[]): Promise<number | undefined> {
   const [name, ...rest] = args;
-  const own = name ? commands[name] : undefined;
   let code: number | undefined = 0;
   try {
     // Before commander: it would answer `archivist nope --help` with the program's help and 0.
-    if (name && !name.startsWith("-") && name !== "help" && !own) return unknownCommand(name);
-    if (name === "help" && rest[0] && !commands[rest[0]]) return unknownCommand(rest[0]);
-    // `help <command>` for a command that reads its own arguments: its own help, not commander's
-    // placeholder (which knows nothing of its options).
-    const asked = name === "help" && rest[0] ? commands[rest[0]] : undefined;
-    if (asked && !asked.declare) {
-      if (asked.usage) {
-        process.stdout.write(`${asked.summary}\n\n${asked.usage}\n`);
+    if (name && !name.startsWith("-") && name !== "help" && !entryOf(name)) return unknownCommand(name);
+    if (name === "help" && rest[0] && !entryOf(rest[0])) return unknownCommand(rest[0]);
+    // The one command named is loaded (`help <command>` and `-- <command>` name it second); the
+    // program's own help and version load none.
+    const chosen = name === "help" || name === "--" ? rest[0] : name;
+    const entry = entryOf(chosen);
+    const command = await entry?.load();
+    // A command that reads its own arguments answers its own help: `help <command>` too, not with
+    // commander's placeholder (which knows nothing of its options).
+    if (entry && command && !command.declare && name !== "--") {
+      const helpAsked = name === "help";
+      if (command.usage && (helpAsked || rest.some((a) => a === "--help" || a === "-h"))) {
+        process.stdout.write(`${entry.summary}\n\n${command.usage}\n`);
         return 0;
       }
-      return await asked.run(["--help"]);
+      return await command.run(helpAsked ? ["--help"] : rest);
     }
-    if (own && !own.declare) {
-      if (own.usage && rest.some((a) => a === "--help" || a === "-h")) {
-        process.stdout.write(`${own.summary}\n\n${own.usage}\n`);
-        return 0;
-      }
-      return await own.run(rest);
-    }
+    const loaded = chosen && command ? { [chosen]: command } : {};
     await program((c) => {
       code = c;
-    }).parseAsync(args, { from: "user" });
+    }, loaded).parseAsync(args, { from: "user" });
     return code;
   } catch (err) {
     const usage = usageExit(err);

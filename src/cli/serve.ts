@@ -115,25 +115,21 @@ async function runUntilSignal(values: Record<string, unknown>, api: boolean): Pr
   return undefined;
 }
 
-export const serveCommand = declared(
-  "serve the API and run the workers (--no-workers: API only)",
-  (exit: Exit) =>
-    withConfigFlags(
-      new Cli("serve")
-        .description(
-          "Serve the API and run the commit, seal, anchor, witnessing and scan workers in this process.",
-        )
-        .option("--no-workers", "API only: another process runs `archivist worker`"),
-    ).action(async (values: Record<string, unknown>) => exit(await runUntilSignal(values, true))),
+export const serveCommand = declared((exit: Exit) =>
+  withConfigFlags(
+    new Cli("serve")
+      .description(
+        "Serve the API and run the commit, seal, anchor, witnessing and scan workers in this process.",
+      )
+      .option("--no-workers", "API only: another process runs `archivist worker`"),
+  ).action(async (values: Record<string, unknown>) => exit(await runUntilSignal(values, true))),
 );
 
-export const workerCommand = declared(
-  "run only the commit, seal, anchor, witnessing and scan workers (PostgreSQL scale-out)",
-  (exit: Exit) =>
-    withConfigFlags(
-      new Cli("worker").description(
-        "Run only the workers, beside API processes started with `serve --no-workers` (PostgreSQL).",
-      ),
-      WORKER_FLAGS,
-    ).action(async (values: Record<string, unknown>) => exit(await runUntilSignal(values, false))),
+export const workerCommand = declared((exit: Exit) =>
+  withConfigFlags(
+    new Cli("worker").description(
+      "Run only the workers, beside API processes started with `serve --no-workers` (PostgreSQL).",
+    ),
+    WORKER_FLAGS,
+  ).action(async (values: Record<string, unknown>) => exit(await runUntilSignal(values, false))),
 );

@@ -146,26 +146,18 @@ function declareVcon(exit: Exit): Cli {
 }
 
 /** `archivist verify document <file | sha256> --url <service> [--json]`. */
-export const verifyDocumentCommand = declared(
-  "find a document's published versions by its SHA-256 and verify their receipts",
-  declareDocument,
-);
+export const verifyDocumentCommand = declared(declareDocument);
 
 /** `archivist verify vcon <file | uuid | vcon://uuid> --url <service> [--json]`. */
-export const verifyVconCommand = declared(
-  "list a vCon's public trail, verify each receipt, and match a vCon file to an operation",
-  declareVcon,
-);
+export const verifyVconCommand = declared(declareVcon);
 
 /** `archivist verify`: the offline verifier, with `document`, `vcon`, `bundle` and `provenance` as subcommands. */
-export const verifyPublicCommand = declared(
-  "verify a statement, a record, a log, an evidence bundle, a public document or a vCon",
-  (exit) =>
-    declareVerify(exit)
-      // The subcommands' own --url and --json follow their names.
-      .enablePositionalOptions()
-      .addCommand(declareDocument(exit))
-      .addCommand(declareVcon(exit))
-      .addCommand(declareVerifyBundle(exit))
-      .addCommand(declareVerifyProvenance(exit)),
+export const verifyPublicCommand = declared((exit) =>
+  declareVerify(exit)
+    // The subcommands' own --url and --json follow their names.
+    .enablePositionalOptions()
+    .addCommand(declareDocument(exit))
+    .addCommand(declareVcon(exit))
+    .addCommand(declareVerifyBundle(exit))
+    .addCommand(declareVerifyProvenance(exit)),
 );

@@ -173,7 +173,4 @@ async function verdictOf(file: string | undefined, values: Options, cli: Cli): P
   }
 }
 
-export const verifyCommand = declared(
-  "verify offline: a statement (.cose), a record (.json) with --receipt, or --log tenant/<uuid> --url <service>",
-  declareVerify,
-);
+export const verifyCommand = declared(declareVerify);

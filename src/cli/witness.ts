@@ -37,7 +37,6 @@ function logKeys(values: { log?: string[]; "logs-file"?: string }): string[] {
 
 /** `archivist witness`: a C2SP tlog-witness with its own key and state directory. */
 export const witnessCommand: Command = {
-  summary: "run a C2SP tlog-witness (own key and state in --dir) for the logs given by their vkeys",
   usage: `${USAGE}
 
 Serves POST /add-checkpoint (C2SP tlog-witness): cosigns a checkpoint only if it is consistent

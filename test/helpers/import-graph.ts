@@ -31,6 +31,8 @@ export interface RuleBook {
 interface Edge {
   from: string;
   to: string;
+  /** An `import()` call: the file is read when that call runs, not when `from` is loaded. */
+  lazy?: true;
 }
 
 export interface Graph {
@@ -81,17 +83,44 @@ function packageOf(spec: string): string {
   return spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
 }
 
+/**
+ * The specifiers a file names only in `import()` calls, never in an import or export declaration
+ * (preProcessFile lists both alike).
+ */
+function lazySpecifiers(path: string, text: string): Set<string> {
+  const lazy = new Set<string>();
+  if (!text.includes("import(")) return lazy;
+  const eager = new Set<string>();
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier)
+      eager.add((node.moduleSpecifier as ts.StringLiteral).text);
+    else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteralLike(node.arguments[0])
+    )
+      lazy.add(node.arguments[0].text);
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(path, text, ts.ScriptTarget.Latest));
+  for (const spec of eager) lazy.delete(spec);
+  return lazy;
+}
+
 /** Every import of every TypeScript file under `folders` (repository-relative). */
 export function importGraph(folders: string[], root = repo, rules = loadRules(root)): Graph {
   const files: string[] = [];
   for (const folder of folders) if (existsSync(join(root, folder))) walk(join(root, folder), files);
   const graph: Graph = { files: files.map((f) => posix(relative(root, f))), internal: [], external: [] };
   for (const from of graph.files) {
-    const info = ts.preProcessFile(readFileSync(join(root, from), "utf8"), true, true);
-    for (const { fileName: spec } of info.importedFiles) {
+    const text = readFileSync(join(root, from), "utf8");
+    const lazy = lazySpecifiers(from, text);
+    for (const { fileName: spec } of ts.preProcessFile(text, true, true).importedFiles) {
       const to = resolveSpec(root, from, spec, rules.aliases);
-      if (to) graph.internal.push({ from, to });
-      else graph.external.push({ from, to: packageOf(spec) });
+      const edge = to ? { from, to } : { from, to: packageOf(spec) };
+      if (lazy.has(spec)) Object.assign(edge, { lazy: true });
+      (to ? graph.internal : graph.external).push(edge);
     }
   }
   return graph;
@@ -216,10 +245,14 @@ export function layerTable(rules: RuleBook): string {
   return ["| room | holds | may import |", "|---|---|---|", ...rows].join("\n");
 }
 
-/** Every file of ours an entry reaches, itself included (type-only imports count). */
-export function closure(graph: Graph, entries: string[]): string[] {
+/**
+ * Every file of ours an entry reaches, itself included (type-only imports count). With `eager`,
+ * only through import and export declarations: what loading the entry loads, `import()` calls aside.
+ */
+export function closure(graph: Graph, entries: string[], { eager = false } = {}): string[] {
   const next = new Map<string, string[]>();
-  for (const e of graph.internal) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+  for (const e of graph.internal)
+    if (!(eager && e.lazy)) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
   const seen = new Set<string>();
   const todo = [...entries];
   while (todo.length) {

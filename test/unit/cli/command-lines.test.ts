@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Command as Cli } from "commander";
-import { describe, expect, it } from "vitest";
-import { program } from "../../../src/cli/program.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { fullProgram } from "../../../src/cli/program.js";
 
 // Every `archivist …` command line the pages (src/web) and the docs show a reader is held to the
 // real command tree (commander): the command exists, a bare word after a command with
@@ -76,7 +76,11 @@ function problem(cli: Cli, tokens: string[]): string | undefined {
 }
 
 describe("the archivist command lines the pages and docs show", () => {
-  const cli = program(() => undefined);
+  // Every command loaded and declared (the CLI itself loads only the one it runs).
+  let cli: Cli;
+  beforeAll(async () => {
+    cli = await fullProgram(() => undefined);
+  });
   const shown = shownCommandLines();
 
   it("finds them in the pages and the docs", () => {

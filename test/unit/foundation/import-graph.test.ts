@@ -186,6 +186,15 @@ describe("the checks fire", () => {
       ].sort(),
     );
     expect(roomCircles(small, g)).toEqual([["high", "low", "mid"]]);
+    // An `import()` is an arrow too, a lazy one: loading src/top.ts does not load the file it names.
+    expect(g.internal).toContainEqual({ from: "src/top.ts", to: "src/stray/s.ts", lazy: true });
+    expect(g.internal).toContainEqual({ from: "src/top.ts", to: "src/mid/m.ts" });
+    expect(closure(g, ["src/top.ts"])).toContain("src/stray/s.ts");
+    expect(closure(g, ["src/top.ts"], { eager: true })).toEqual([
+      "src/low/index.ts",
+      "src/mid/m.ts",
+      "src/top.ts",
+    ]);
   });
 
   it("names a closure that leaves the verifier, an HTTP notion in a format, and a core file on the verifier", () => {
