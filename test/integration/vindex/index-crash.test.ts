@@ -69,10 +69,14 @@ describe(`the index killed mid-work (${testEngine()})`, () => {
     const tenant = (
       (await (await fetch(`${url}/archivist/v1/tenancies/self`, { headers })).json()) as { identity: string }
     ).identity.replace("tenant/", "");
+    // A log that never answers says why: the last service's own log lines (a held log names itself).
+    const told = (err: unknown) => {
+      throw new Error(`${(err as Error).message}; the service logged: ${child.output().slice(-3000)}`);
+    };
     const logKey = await until(async () => {
       const r = await fetch(`${url}/archivist/v1/merklelogs/${tenant}/tlog/key`);
       return r.status === 200 ? (await r.text()).trim() : undefined;
-    }, 60_000);
+    }, 60_000).catch(told);
     for (const vcon of VCONS) {
       const { lookup, entries } = await until(async () => {
         const r = await fetch(`${url}/archivist/v1/vindex/lookup?key=vcon://${vcon}`, { headers });
@@ -82,7 +86,7 @@ describe(`the index killed mid-work (${testEngine()})`, () => {
         // Every record committed and under the revision: then the index must list exactly them.
         const covered = listed.every((i) => Number.isInteger(i) && i < body.revision.log_size);
         return covered ? { lookup: body, entries: listed } : undefined;
-      }, 90_000);
+      }, 90_000).catch(told);
       expect(lookup.indices).toEqual(entries);
       expect(verifyLookup(lookup, logKey)).toMatchObject({ ok: true, indices: entries });
     }
