@@ -2,11 +2,13 @@ import type { Logger } from "pino";
 import { ApiError } from "../errors/api-error.js";
 import type { Queryable } from "../store/drivers/db.js";
 import { logSize } from "../store/ledger/ledger.js";
+import { openPeriod } from "../store/ledger/log-periods.js";
 import { getSeal, type SealRow, sealedLogs } from "../store/ledger/seals.js";
 import { latestCheckpoint } from "../store/ledger/tlog-checkpoints.js";
 import { tlogSize } from "../store/ledger/tlog-nodes.js";
 import { type HeldLog, heldFork } from "./held-log.js";
 import type { LogHead, LogHeads } from "./log-heads.js";
+import { type DatabaseSigning, resolvePending, settled } from "./pending-outcome.js";
 import { HeadBusy, SharedHead } from "./shared-head.js";
 import { SignedBasis, type SigningKeyHistory } from "./signed-basis.js";
 import { compareWithSigned, stateOf } from "./signed-compare.js";
@@ -198,7 +200,7 @@ export class LogGuard {
    */
   async maySign(tx: Queryable, tenantId: string, prev: SealRow | undefined): Promise<boolean> {
     if (this.held.has(tenantId)) return false;
-    const s = await this.states.read(tenantId);
+    const s = await this.current(tx, tenantId, prev);
     if (!s) return true;
     // Every seal row gone while this service had sealed the log: sealing again from nothing would
     // sign a log with no signed past (issue 71); the signed state knows better.
@@ -266,6 +268,26 @@ export class LogGuard {
     return undefined;
   }
 
+  /**
+   * The log's signed state as a signing reads it, inside its transaction: a pending state another
+   * process left is first resolved against the database (`resolvePending`), so a signing that
+   * never committed is never taken for the state before the next one. `prev`: the newest seal,
+   * when the caller has read it.
+   */
+  private current(tx: Queryable, tenantId: string, prev?: SealRow): Promise<SignedLogState | undefined> {
+    const database = async (): Promise<DatabaseSigning> => ({
+      seal: prev ?? (await getSeal(tx, tenantId)),
+      openPeriod: await openPeriod(tx, tenantId),
+    });
+    return resolvePending(
+      this.states,
+      this.log,
+      tenantId,
+      database,
+      this.open.get(tenantId)?.last !== undefined,
+    );
+  }
+
   /** Per log, the signing transaction this process has under way: the state before it, the last it wrote. */
   private readonly open = new Map<string, { before?: SignedLogState; last?: SignedLogState }>();
   private readonly queues = new Map<string, Promise<unknown>>();
@@ -316,7 +338,7 @@ export class LogGuard {
    * older open period (its rows deleted) is not closed again over the signed one.
    */
   async periodOpened(tx: Queryable, tenantId: string, period: number, startSize: number): Promise<void> {
-    const current = this.open.get(tenantId)?.last ?? (await this.states.read(tenantId));
+    const current = this.open.get(tenantId)?.last ?? (await this.current(tx, tenantId));
     if (!current) return;
     await this.signed(tx, { ...settled(current), open_period: { period, start_size: startSize } });
   }
@@ -342,7 +364,7 @@ export class LogGuard {
    */
   async signed(tx: Queryable, state: SignedLogState): Promise<void> {
     const o = this.open.get(state.tenant_id);
-    const current = o?.last ?? (await this.states.read(state.tenant_id));
+    const current = o?.last ?? (await this.current(tx, state.tenant_id));
     const before = o?.last ? o.before : current && settled(current);
     // A seal knows nothing of periods: the open period signed before is kept.
     const openPeriod = state.open_period ?? current?.open_period;
@@ -376,9 +398,3 @@ export class LogGuard {
 
 /** How long a log held for a refusal waits before it is tried again (one error logged a minute, not one a tick). */
 const REFUSED_RETRY_MS = 60_000;
-
-/** A state as known committed: without its pending mark and the state before it. */
-function settled(s: SignedLogState): SignedLogState {
-  const { pending: _pending, before: _before, ...rest } = s;
-  return rest;
-}

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { logSize } from "../../../src/store/ledger/ledger.js";
 import { getSeal } from "../../../src/store/ledger/seals.js";
 import { closeLogPeriod } from "../../../src/workers/log-period.js";
 import { loadSealKeys } from "../../../src/workers/seal-keys.js";
@@ -27,10 +28,10 @@ afterAll(() => s?.stop());
 
 class Abort extends Error {}
 
-async function logOf(displayType: string) {
+async function logOf(displayType: string, as = token) {
   const ctx = s.service.ctx;
   const keys = await loadSealKeys(ctx);
-  const { asset, tenant } = await tenancyLog(s, token, displayType);
+  const { asset, tenant } = await tenancyLog(s, as, displayType);
   // As the sealer runs it: through the guard's `signing`, which settles what the transaction signed.
   const seal = () =>
     ctx.logGuard.signing(tenant, () =>
@@ -39,11 +40,11 @@ async function logOf(displayType: string) {
   // Committed to the log by the committer, not sealed: the sealer's timer is far off.
   const committed = async (n: number) => {
     for (let i = 0; i < n; i++) {
-      const res = await postEvent(s, token, asset.identity, evidence({ i: String(i) }));
+      const res = await postEvent(s, as, asset.identity, evidence({ i: String(i) }));
       expect(res.status).toBe(200);
       const { identity } = (await res.json()) as { identity: string };
       await until(async () => {
-        const e = (await (await s.api(`/archivist/v2/${identity}`, { token })).json()) as {
+        const e = (await (await s.api(`/archivist/v2/${identity}`, { token: as })).json()) as {
           confirmation_status: string;
         };
         return e.confirmation_status === "COMMITTED" ? e : undefined;
@@ -123,6 +124,29 @@ describe("a signing transaction that does not commit", () => {
       expect(["CONFIRMED", "UNEQUIVOCAL"], e.identity).toContain(e.confirmation_status);
       expect((await s.api(`/archivist/v1/receipts/${e.identity}`, { token })).status, e.identity).toBe(200);
     }
+  });
+
+  it("a log's first seal left pending by two stopped processes in a row is sealed, not taken for deleted seals", async () => {
+    // The other tenancy's log: never sealed yet.
+    const { ctx, keys, tenant, seal, committed } = await logOf("first-seal", await s.token(s.b));
+    await committed(1);
+    const size = await logSize(ctx.db, tenant);
+    // The first seal signed and the process stopped before COMMIT, twice: the second process read
+    // the first's pending state as the state before its own.
+    for (let i = 0; i < 2; i++)
+      await expect(
+        ctx.db.transaction(async (tx) => {
+          expect(await sealLog(tx, tenant, keys.seal, keys.checkpoint, ctx.logGuard)).toBe(size);
+          throw new Abort("the process died here");
+        }),
+      ).rejects.toBeInstanceOf(Abort);
+    const left = await ctx.logGuard.states.read(tenant);
+    expect(left?.pending).toBe(true);
+    expect(left?.before).toBeUndefined();
+    expect(await getSeal(ctx.db, tenant)).toBeUndefined();
+    expect(await seal()).toBe(size);
+    expect(ctx.logGuard.isHeld(tenant)).toBe(false);
+    expect((await ctx.logGuard.states.read(tenant))?.pending).toBeUndefined();
   });
 
   it("a database behind a pending state that does not hold the state before it is held (a committed one: restore-refusal.test.ts)", async () => {
