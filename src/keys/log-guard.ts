@@ -1,17 +1,15 @@
 import type { Logger } from "pino";
 import { ApiError } from "../errors/api-error.js";
 import type { Queryable } from "../store/drivers/db.js";
-import { logSize } from "../store/ledger/ledger.js";
 import { openPeriod } from "../store/ledger/log-periods.js";
 import { getSeal, type SealRow, sealedLogs } from "../store/ledger/seals.js";
 import { latestCheckpoint } from "../store/ledger/tlog-checkpoints.js";
-import { tlogSize } from "../store/ledger/tlog-nodes.js";
 import { type HeldLog, heldFork } from "./held-log.js";
 import type { LogHead, LogHeads } from "./log-heads.js";
 import { type DatabaseSigning, resolvePending, settled } from "./pending-outcome.js";
 import { HeadBusy, SharedHead } from "./shared-head.js";
 import { SignedBasis, type SigningKeyHistory } from "./signed-basis.js";
-import { compareWithSigned, stateOf } from "./signed-compare.js";
+import { compareWithSigned, sealsDeleted, stateOf } from "./signed-compare.js";
 import type { SignedLogState, SignedStates } from "./signed-state.js";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
@@ -189,7 +187,8 @@ export class LogGuard {
         continue;
       }
       const s = await this.states.read(t);
-      if (!s || !(await compareWithSigned(db, s)))
+      // The same judgement as a seal's (`maySign`): released only to be held again would flap.
+      if (!s || !((await compareWithSigned(db, s)) ?? (await sealsDeleted(db, s, await getSeal(db, t)))))
         this.release(t, "signing resumed: the log's signed state and its database agree");
     }
   }
@@ -202,17 +201,9 @@ export class LogGuard {
     if (this.held.has(tenantId)) return false;
     const s = await this.current(tx, tenantId, prev);
     if (!s) return true;
-    // Every seal row gone while this service had sealed the log: sealing again from nothing would
-    // sign a log with no signed past (issue 71); the signed state knows better.
-    const sealedBefore = s.pending ? s.before : s;
-    if (!prev && sealedBefore && sealedBefore.mmr_size > 0) {
-      this.hold(
-        heldFork(
-          s,
-          { mmr_size: await logSize(tx, tenantId), tree_size: await tlogSize(tx, tenantId) },
-          `the database holds no seal of the log, but this service sealed it at MMR size ${sealedBefore.mmr_size} (${sealedBefore.signed_at}): its seals were deleted`,
-        ),
-      );
+    const gone = await sealsDeleted(tx, s, prev);
+    if (gone) {
+      this.hold(gone);
       return false;
     }
     if (prev && prev.mmr_size === s.mmr_size && prev.peaks.every((p, i) => p === s.peaks[i])) {

@@ -45,6 +45,24 @@ export async function compareWithSigned(q: Queryable, s: SignedLogState): Promis
   return undefined;
 }
 
+/**
+ * Every seal row gone while this service had sealed the log: sealing again from nothing would sign
+ * a log with no signed past (issue 71); the signed state knows better. `prev`: the newest seal.
+ */
+export async function sealsDeleted(
+  q: Queryable,
+  s: SignedLogState,
+  prev: SealRow | undefined,
+): Promise<HeldLog | undefined> {
+  const sealedBefore = s.pending ? s.before : s;
+  if (prev || !sealedBefore || sealedBefore.mmr_size === 0) return undefined;
+  return heldFork(
+    s,
+    { mmr_size: await logSize(q, s.tenant_id), tree_size: await tlogSize(q, s.tenant_id) },
+    `the database holds no seal of the log, but this service sealed it at MMR size ${sealedBefore.mmr_size} (${sealedBefore.signed_at}): its seals were deleted`,
+  );
+}
+
 /** The signed state a database's newest seal (and its checkpoint) stands for. */
 export async function stateOf(db: Queryable, tenantId: string, seal: SealRow): Promise<SignedLogState> {
   const cp = await latestCheckpoint(db, tenantId);

@@ -109,5 +109,8 @@ describe(`one log's refusal stops no other log (${testEngine()})`, () => {
       [tenantB],
     );
     expect(seals[0]?.n).toBe("0");
+    // Judged as the seal judges it: not released at the next check only to be held again.
+    await s.service.ctx.logGuard.recheck(s.service.ctx.db);
+    expect(s.service.ctx.logGuard.isHeld(tenantB)).toBe(true);
   });
 });
