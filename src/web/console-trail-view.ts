@@ -153,6 +153,22 @@ export class TrailScreen {
     return true;
   }
 
+  /** Whether the record is in this trail. */
+  holds(identity: string): boolean {
+    return this.position.has(identity);
+  }
+
+  /**
+   * Gives the selected record's card the focus again when a redraw took it away (a checked
+   * receipt redraws its card, and the focus it held goes to the page), never from where the
+   * reader has moved it since: a verdict arriving must not take the find box from under their typing.
+   */
+  refocus(): void {
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    if (this.selected) document.getElementById(cardId(this.selected))?.focus({ preventScroll: true });
+  }
+
   /** Marks the records a dropped file matched; those in this trail, in its order. */
   mark(identities: string[]): string[] {
     const inTrail = identities.filter((id) => this.position.has(id));

@@ -264,8 +264,9 @@ async function open(link: ConsoleLink | { kind: "either"; uuid: string }, again?
     view.finish(served);
     const { ok, text, verdict } = trailVerdict(t, pinsSomething(roots));
     say(ok, text, verdict);
-    if (link.kind === "record" && !view.select(link.identity))
-      say(false, `${link.identity} is not in its asset's trail as you may read it`);
+    if (link.kind !== "record") return;
+    if (view.holds(link.identity)) view.refocus();
+    else say(false, `${link.identity} is not in its asset's trail as you may read it`);
   });
 }
 

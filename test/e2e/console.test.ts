@@ -758,6 +758,11 @@ describe.skipIf(!browserRunnable)("the auditors' console in Chromium", () => {
     await browser.page.goBack();
     await browser.page.waitForSelector(`#trail > li.selected[data-identity="${identity}"]`);
     expect(new URL(browser.page.url()).hash).toBe(`#record=${identity}`);
+    // The reader goes back to the find box while the receipts are checked: the trail's verdict,
+    // when it comes, leaves the focus there (it took it once, and the next Enter went to a card).
+    await browser.page.focus("#query");
+    await browser.page.waitForSelector("#status[data-code]");
+    expect(await browser.page.evaluate(() => document.activeElement?.id)).toBe("query");
     // Text that names nothing leaves no stale address either.
     await browser.page.fill("#query", "not an id");
     await browser.page.press("#query", "Enter");
