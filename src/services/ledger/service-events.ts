@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import type { Ctx } from "../../context.js";
+import { uuid7 } from "../../core/node/uuid7.js";
 import { freeEventRecord } from "../../formats/record/free-event.js";
 
 /** Who recorded a service event: the service itself, not a caller. */
@@ -21,14 +21,16 @@ export async function recordServiceEvent(
   tenantId: string,
   attributes: Record<string, string>,
 ): Promise<Record<string, unknown>> {
+  const createdAt = Date.now();
+  // Named as every record is (version 7: its key appends to the table's B-tree).
   const row = await ctx.writePath.writeFreeEvent({
-    id: randomUUID(),
+    id: uuid7(createdAt),
     tenant_id: tenantId,
     attributes,
     trails: [SERVICE_EVENT_TRAIL],
     event_type: "",
     created_by: SERVICE_EVENT_CREATOR,
-    created_at: Date.now(),
+    created_at: createdAt,
     chargedTo: "service",
   });
   return freeEventRecord(row);
