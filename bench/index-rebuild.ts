@@ -61,7 +61,7 @@ function record(i: number): ApiRecord {
 
 /** The published roots: the index built straight from the formats' functions, a revision every EVERY records. */
 function publishedRoots(filed: FiledRecord[], places: Map<string, KeyPlace>): RevisionRoot[] {
-  const trie = new VindexTrie(nodeSha256);
+  const trie = new VindexTrie();
   const chains = new Map<string, ValueChain>();
   const out: RevisionRoot[] = [];
   for (const [i, r] of filed.entries()) {

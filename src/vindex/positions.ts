@@ -1,14 +1,33 @@
 import { hash } from "node:crypto";
 import type { NativeVindexOutput } from "../core/node/vrf.js";
-import { positionOf, vrfInput } from "../formats/vindex/map.js";
-import { hashedOutput, isHashedKey } from "../formats/vindex/position.js";
-import { positionKey } from "./tenant-index.js";
+import { positionOf, vrfInput, vrfInputText } from "../formats/vindex/map.js";
+import { HASHED_TAG, isHashedKey } from "../formats/vindex/position.js";
 
-// One-shot: a hash object fed part by part cost twice as much for these few bytes.
-const nodeSha512 = (tag: Uint8Array, alpha: Uint8Array): Uint8Array => {
-  const d = hash("sha512", Buffer.concat([tag, alpha]), "buffer");
+/** Where a hashed key's SHA-512 input is laid out: the tag, then its VRF input's UTF-8. */
+let hashedInput = Buffer.allocUnsafe(1024);
+hashedInput.set(HASHED_TAG);
+
+/**
+ * `hashedOutput` (src/formats/vindex/position.ts) on node:crypto, the text encoded by the runtime
+ * straight after the tag: its encoder, the join and the digest's copy were most of a new key's
+ * cost under the conserver's load (one-shot, as a hash object fed part by part cost twice as much).
+ */
+function nodeHashedOutput(log: string, key: string): Uint8Array {
+  const text = vrfInputText(log, key);
+  const room = HASHED_TAG.length + 3 * text.length;
+  if (room > hashedInput.length) {
+    hashedInput = Buffer.allocUnsafe(2 * room);
+    hashedInput.set(HASHED_TAG);
+  }
+  const length = HASHED_TAG.length + hashedInput.write(text, HASHED_TAG.length, "utf8");
+  const d = hash("sha512", hashedInput.subarray(0, length), "buffer");
   return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
-};
+}
+
+/** A position as the index's maps key it: its 32 bytes as a latin1 string, made natively. */
+export function positionKey(position: Uint8Array): string {
+  return Buffer.from(position.buffer, position.byteOffset, position.byteLength).toString("latin1");
+}
 
 // Past this many kept positions the memo starts over (~200 bytes each), and past this many proofs (~150).
 const KEPT = 200_000;
@@ -47,9 +66,8 @@ export class IndexPositions {
     let ofLog = this.#kept.get(log);
     const kept = ofLog?.get(key);
     if (kept) return kept;
-    const alpha = vrfInput(log, key);
     const { position, salt } = positionOf(
-      isHashedKey(key) ? hashedOutput(alpha, nodeSha512) : this.vrf.output(alpha),
+      isHashedKey(key) ? nodeHashedOutput(log, key) : this.vrf.output(vrfInput(log, key)),
     );
     const p: KeyPosition = { position, salt, id: positionKey(position) };
     if (this.#keptCount >= KEPT) {

@@ -1,25 +1,12 @@
-import { nodeSha256 } from "../core/node/crypto.js";
 import {
-  appendIndex,
-  emptyValue,
-  type ValueChain,
+  appendToState,
+  stateCommitmentInto,
+  stateCount,
+  type ValueState,
   VindexTrie,
-  valueCommitment,
+  valueState,
 } from "../formats/vindex/index.js";
-
-/**
- * A position as a map key: its bytes as a latin1 string, one character each, made natively (a hex
- * string made in JavaScript was a tenth of a revision's time under the conserver's load).
- */
-export function positionKey(position: Uint8Array): string {
-  return Buffer.from(position.buffer, position.byteOffset, position.byteLength).toString("latin1");
-}
-
-/** One position's list as the index keeps it: its salt and its chain (never the list itself). */
-interface Filed {
-  readonly salt: Uint8Array;
-  chain: ValueChain;
-}
+import { positionKey } from "./positions.js";
 
 /** A log entry filed under a position, with the position's salt (known once the position is). */
 export interface FiledEntry {
@@ -32,12 +19,15 @@ export interface FiledEntry {
 
 /**
  * A tenancy's index in memory, as of `logSize` entries and `revisions` signed revisions: the trie
- * (positions to value commitments) and each position's chain. Built from the rows and believed
- * only once its root is the one a signed revision names (`IndexStates`).
+ * (positions to value commitments) and each position's value state (its salt and chain, never
+ * the list itself). Built from the rows and believed only once its root is the one a signed
+ * revision names (`IndexStates`).
  */
 export class TenantIndex {
-  readonly trie = new VindexTrie(nodeSha256);
-  readonly #filed = new Map<string, Filed>();
+  readonly trie = new VindexTrie();
+  readonly #filed = new Map<string, ValueState>();
+  /** Where a position's commitment is made before the trie copies it. */
+  readonly #commitment = new Uint8Array(32);
 
   constructor(
     public logSize = 0,
@@ -51,22 +41,24 @@ export class TenantIndex {
   file(entries: readonly FiledEntry[], upTo: number): void {
     // Each position's commitment and trie leaf once, after all its entries: a batch of events on
     // one asset files every one under the same key.
-    const touched = new Map<string, Uint8Array>();
+    const touched = new Map<ValueState, Uint8Array>();
     for (const e of entries) {
       if (e.log_index < this.logSize || e.log_index >= upTo)
         throw new Error(`index entry ${e.log_index} is outside [${this.logSize}, ${upTo})`);
       const k = e.id ?? positionKey(e.position);
-      const had = this.#filed.get(k);
-      const salt = had?.salt ?? e.salt;
-      if (!salt) throw new Error(`index position ${Buffer.from(e.position).toString("hex")} has no salt`);
-      const chain = appendIndex(had?.chain ?? emptyValue(), e.log_index, nodeSha256);
-      if (had) had.chain = chain;
-      else this.#filed.set(k, { salt, chain });
-      touched.set(k, e.position);
+      let state = this.#filed.get(k);
+      if (!state) {
+        if (!e.salt) throw new Error(`index position ${Buffer.from(e.position).toString("hex")} has no salt`);
+        state = valueState(e.salt);
+        this.#filed.set(k, state);
+      }
+      appendToState(state, e.log_index);
+      touched.set(state, e.position);
     }
-    for (const [k, position] of touched) {
-      const filed = this.#filed.get(k) as Filed;
-      this.trie.set(position, valueCommitment(filed.salt, filed.chain, nodeSha256));
+    const commitment = this.#commitment;
+    for (const [state, position] of touched) {
+      stateCommitmentInto(state, commitment);
+      this.trie.set(position, commitment);
     }
     this.logSize = upTo;
   }
@@ -78,7 +70,8 @@ export class TenantIndex {
 
   /** How many entries are filed under the position. */
   count(position: Uint8Array): number {
-    return this.#filed.get(positionKey(position))?.chain.count ?? 0;
+    const state = this.#filed.get(positionKey(position));
+    return state ? stateCount(state) : 0;
   }
 
   root(): Uint8Array {

@@ -13,6 +13,7 @@ import {
   signatureJwk,
 } from "../../formats/crypto/public-key.js";
 import type { AsciiLeafSha256, Sha256 } from "../../formats/crypto/sha256.js";
+import { SHORT_MESSAGE, sha256Into } from "../../formats/crypto/sha256-short.js";
 import type { Signer } from "../log/sign1.js";
 
 /** Where `nodeSha256` lays out its parts; grown when a message is larger, never shared across a call. */
@@ -37,6 +38,11 @@ export const nodeSha256: Sha256 = (...parts) => {
       at += p.length;
     }
     data = scratch.subarray(0, size);
+  }
+  if (data.length <= SHORT_MESSAGE) {
+    const out = new Uint8Array(32);
+    sha256Into(data, out);
+    return out;
   }
   const d = hash("sha256", data, "buffer");
   return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);

@@ -7,4 +7,16 @@ export { type VindexProof, verifyVindexProof } from "./proof.js";
 export { decodeProof, encodeProof } from "./proof-json.js";
 export { decodeRevision, encodeRevision, REVISION_SIZE, type VindexRevision } from "./revision.js";
 export { VindexTrie } from "./trie.js";
-export { appendIndex, chainOf, emptyValue, type ValueChain, valueCommitment } from "./value.js";
+export {
+  appendIndex,
+  appendToState,
+  chainOf,
+  emptyValue,
+  stateCommitmentInto,
+  stateCount,
+  VALUE_STATE_SIZE,
+  type ValueChain,
+  type ValueState,
+  valueCommitment,
+  valueState,
+} from "./value.js";

@@ -82,7 +82,12 @@ export function canonicalKey(key: string): string | undefined {
  * newlines, UTF-8. Binding the log makes one key's positions in two tenancies unrelated.
  */
 export function vrfInput(log: string, key: string): Uint8Array {
-  return utf8(`${VINDEX_V1}\n${log}\n${key}`);
+  return utf8(vrfInputText(log, key));
+}
+
+/** `vrfInput`'s text, for a caller that encodes it where it hashes it. */
+export function vrfInputText(log: string, key: string): string {
+  return `${VINDEX_V1}\n${log}\n${key}`;
 }
 
 /** Where a key sits in the index and the salt of its value commitment: the two halves of its VRF output. */

@@ -11,25 +11,19 @@ import { utf8 } from "../crypto/bytes.js";
 import { vindexOutputFromProof, vrfVerify } from "../vrf/index.js";
 import { positionOf, vrfInput } from "./map.js";
 
-const HASHED_TAG = utf8("vindex/v1 hashed");
+/** What a hashed key's SHA-512 input starts with, before its VRF input. */
+export const HASHED_TAG = utf8("vindex/v1 hashed");
 
 /** Whether a key is placed by a hash (an asset's or a vCon's: a uuid) rather than by the VRF. */
 export function isHashedKey(key: string): boolean {
   return key.startsWith("assets/") || key.startsWith("vcon://");
 }
 
-/** A hashed key's output: SHA-512("vindex/v1 hashed" ‖ alpha); `hash` lets the service pass node:crypto's. */
-export function hashedOutput(
-  alpha: Uint8Array,
-  hash: (tag: Uint8Array, alpha: Uint8Array) => Uint8Array = defaultHash,
-): Uint8Array {
-  return hash(HASHED_TAG, alpha);
-}
-
-function defaultHash(tag: Uint8Array, alpha: Uint8Array): Uint8Array {
-  const m = new Uint8Array(tag.length + alpha.length);
-  m.set(tag);
-  m.set(alpha, tag.length);
+/** A hashed key's output: SHA-512("vindex/v1 hashed" ‖ alpha). */
+export function hashedOutput(alpha: Uint8Array): Uint8Array {
+  const m = new Uint8Array(HASHED_TAG.length + alpha.length);
+  m.set(HASHED_TAG);
+  m.set(alpha, HASHED_TAG.length);
   return sha512(m);
 }
 

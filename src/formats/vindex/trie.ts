@@ -6,8 +6,8 @@
 //
 // Each node keeps its bytes in one buffer laid out as its hash's input followed by the hash: at
 // 200,000 leaves, a typed array per position, value and hash made the garbage collector a third
-// of a build's time, and the input laid out whole is hashed without being assembled.
-import { type Sha256, sha256 } from "../crypto/sha256.js";
+// of a build's time, and the input laid out whole is hashed in place, its digest written beside it.
+import { sha256Into } from "../crypto/sha256-short.js";
 import { bitAt, check32, firstDifference, HASH_SIZE, MAX_DEPTH } from "./hash.js";
 import type { VindexProof } from "./proof.js";
 
@@ -32,8 +32,6 @@ type Owner = object;
 interface Leaf {
   readonly leaf: true;
   readonly bytes: Uint8Array;
-  /** `bytes`' first INPUT bytes, its hash's input: made once, where a view made per hash cost more than the hash's copy. */
-  readonly input: Uint8Array;
   owner: Owner;
   hashed: boolean;
 }
@@ -47,7 +45,6 @@ interface Branch {
   left: TrieNode;
   right: TrieNode;
   readonly bytes: Uint8Array;
-  readonly input: Uint8Array;
   owner: Owner;
   hashed: boolean;
   /** The depth (≤ bit) its hash is held for at ABOVE, the skipped levels folded in; -1 for none. */
@@ -57,7 +54,7 @@ interface Branch {
 type TrieNode = Leaf | Branch;
 
 function newLeaf(bytes: Uint8Array, owner: Owner): Leaf {
-  return { leaf: true, bytes, input: bytes.subarray(0, INPUT), owner, hashed: false };
+  return { leaf: true, bytes, owner, hashed: false };
 }
 
 function newBranch(bit: number, key: Uint8Array, left: TrieNode, right: TrieNode, owner: Owner): Branch {
@@ -70,7 +67,6 @@ function newBranch(bit: number, key: Uint8Array, left: TrieNode, right: TrieNode
     left,
     right,
     bytes,
-    input: bytes.subarray(0, INPUT),
     owner,
     hashed: false,
     aboveDepth: -1,
@@ -97,12 +93,12 @@ export class VindexTrie {
   #owner: Owner = {};
   /** Whether the `set` under way changed anything: the nodes above it keep their hashes if not. */
   #changed = false;
-  /** Where a skipped level's node is hashed: 0x01 ‖ left ‖ right, one side empty. */
-  readonly #fold = new Uint8Array(INPUT);
-  readonly #hash: Sha256;
+  /** Where a skipped level's node is hashed: 0x01 ‖ left ‖ right, one side empty, then its hash. */
+  readonly #fold = new Uint8Array(INPUT + HASH_SIZE);
+  /** The branches `#replaceInPlace` walked, kept between calls (a path is at most 256 deep). */
+  readonly #path: Branch[] = [];
 
-  constructor(hash: Sha256 = sha256) {
-    this.#hash = hash;
+  constructor() {
     this.#fold[0] = 0x01;
   }
 
@@ -120,8 +116,36 @@ export class VindexTrie {
       this.#size = 1;
       return;
     }
+    if (this.#replaceInPlace(position, commitment)) return;
     this.#changed = false;
     this.#root = this.#insert(this.#root, position, commitment, 0);
+  }
+
+  /**
+   * Replaces a held position's commitment when every node on its path is this trie's own: the
+   * walk a later list entry takes, with nothing copied and no recursion. False for anything else.
+   */
+  #replaceInPlace(pos: Uint8Array, com: Uint8Array): boolean {
+    const path = this.#path;
+    let n = 0;
+    let node = this.#root;
+    while (node !== undefined && !node.leaf) {
+      if (node.owner !== this.#owner) return false;
+      path[n++] = node;
+      node = bitAt(pos, node.bit) ? node.right : node.left;
+    }
+    // Following the bits reaches the one leaf that can hold the position; it holds it or none does.
+    if (node === undefined || node.owner !== this.#owner) return false;
+    if (firstDifference(node.bytes, pos, 0, POSITION) < MAX_DEPTH) return false;
+    if (same32(node.bytes, COMMITMENT, com)) return true;
+    node.bytes.set(com, COMMITMENT);
+    node.hashed = false;
+    for (let i = 0; i < n; i++) {
+      const branch = path[i] as Branch;
+      branch.hashed = false;
+      branch.aboveDepth = -1;
+    }
+    return true;
   }
 
   /** The commitment filed under `position`, if any. */
@@ -146,7 +170,7 @@ export class VindexTrie {
    * until one of them changes a node they share.
    */
   clone(): VindexTrie {
-    const copy = new VindexTrie(this.#hash);
+    const copy = new VindexTrie();
     copy.#root = this.#root;
     copy.#size = this.#size;
     this.#owner = {};
@@ -236,7 +260,7 @@ export class VindexTrie {
   #hashInto(node: TrieNode, depth: number, to: Uint8Array, at: number): void {
     if (node.leaf) {
       if (!node.hashed) {
-        node.bytes.set(this.#hash(node.input), LEAF_HASH);
+        sha256Into(node.bytes, node.bytes, LEAF_HASH, INPUT);
         node.hashed = true;
       }
       copy32(node.bytes, LEAF_HASH, to, at);
@@ -259,21 +283,22 @@ export class VindexTrie {
     if (node.hashed) return;
     this.#hashInto(node.left, node.bit + 1, node.bytes, LEFT);
     this.#hashInto(node.right, node.bit + 1, node.bytes, RIGHT);
-    node.bytes.set(this.#hash(node.input), BRANCH_HASH);
+    sha256Into(node.bytes, node.bytes, BRANCH_HASH, INPUT);
     node.hashed = true;
   }
 
   /** A branch's hash seen from `depth` (≤ its bit), to `to` at `at`: each level skipped has an empty child. */
   #foldInto(node: Branch, depth: number, to: Uint8Array, at: number): void {
     this.#branchHash(node);
-    let h = node.bytes.subarray(BRANCH_HASH, BRANCH_HASH + HASH_SIZE);
-    const input = this.#fold;
+    // Each level's hash goes to the end of the fold buffer, read from there by the level above.
+    const fold = this.#fold;
+    copy32(node.bytes, BRANCH_HASH, fold, INPUT);
     for (let k = node.bit - 1; k >= depth; k--) {
       const right = bitAt(node.key, k, POSITION) === 1;
-      input.fill(0, 1);
-      input.set(h, right ? RIGHT : LEFT);
-      h = this.#hash(input);
+      copy32(fold, INPUT, fold, right ? RIGHT : LEFT);
+      fold.fill(0, right ? LEFT : RIGHT, right ? RIGHT : INPUT);
+      sha256Into(fold, fold, INPUT, INPUT);
     }
-    copy32(h, 0, to, at);
+    copy32(fold, INPUT, to, at);
   }
 }

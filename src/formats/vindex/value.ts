@@ -2,6 +2,7 @@
 // hash chain, so that an index appended to a long list costs two hashes, not the whole list:
 // the index keeps (n, c_n) per position and never the list itself.
 import { type Sha256, sha256 } from "../crypto/sha256.js";
+import { sha256Into } from "../crypto/sha256-short.js";
 import { VindexError } from "./error.js";
 import { check32, HASH_SIZE } from "./hash.js";
 
@@ -76,4 +77,58 @@ export function valueCommitment(salt: Uint8Array, chain: ValueChain, hash: Sha25
   putU64be(input, 1 + HASH_SIZE, chain.count);
   input.set(chain.head, 1 + HASH_SIZE + 8);
   return hash(input);
+}
+
+// A position's value kept as its commitment's input, 0x02 ‖ salt ‖ u64be(n) ‖ c_n: a link is
+// hashed into it in place and the commitment is its hash, so a list appended to allocates nothing
+// (the service keeps one per position it has seen, and files each entry of a revision this way).
+const STATE_COUNT = 1 + HASH_SIZE;
+const STATE_HEAD = STATE_COUNT + 8;
+/** The bytes of a `ValueState`. */
+export const VALUE_STATE_SIZE = STATE_HEAD + HASH_SIZE;
+
+/** A position's list as `valueCommitment` reads it: its salt, length and chain head, laid out as the commitment's input. */
+export type ValueState = Uint8Array;
+
+/** The empty list's state under `salt`. */
+export function valueState(salt: Uint8Array): ValueState {
+  check32(salt, "a salt");
+  const state = new Uint8Array(VALUE_STATE_SIZE);
+  state[0] = COMMITMENT_TAG;
+  state.set(salt, 1);
+  return state;
+}
+
+/** How many indices the state's list holds. */
+export function stateCount(state: ValueState): number {
+  let high = 0;
+  let low = 0;
+  for (let i = 0; i < 4; i++) {
+    high = high * 256 + (state[STATE_COUNT + i] as number);
+    low = low * 256 + (state[STATE_COUNT + 4 + i] as number);
+  }
+  return high * 2 ** 32 + low;
+}
+
+// The link's input, 0x03 ‖ c_{k-1} ‖ u64be(index): read whole by the hash before anything else writes it.
+const link = new Uint8Array(1 + HASH_SIZE + 8);
+link[0] = LINK_TAG;
+
+/** `appendIndex` on a state, in place. */
+export function appendToState(state: ValueState, index: number): void {
+  if (!Number.isSafeInteger(index) || index < 0)
+    throw new VindexError(`a log entry index must be a non-negative safe integer, not ${index}`);
+  if (state.length !== VALUE_STATE_SIZE || state[0] !== COMMITMENT_TAG)
+    throw new VindexError("a value state is broken");
+  for (let i = 0; i < HASH_SIZE; i++) link[1 + i] = state[STATE_HEAD + i] as number;
+  putU64be(link, 1 + HASH_SIZE, index);
+  sha256Into(link, state, STATE_HEAD);
+  putU64be(state, STATE_COUNT, stateCount(state) + 1);
+}
+
+/** `valueCommitment` of a state, written to `out` at `at`. */
+export function stateCommitmentInto(state: ValueState, out: Uint8Array, at = 0): void {
+  if (state.length !== VALUE_STATE_SIZE || state[0] !== COMMITMENT_TAG)
+    throw new VindexError("a value state is broken");
+  sha256Into(state, out, at);
 }

@@ -61,7 +61,7 @@ export function replayIndex(
   hash: Sha256 = sha256,
   progress: (done: number, total: number) => void = () => undefined,
 ): ReplayResult {
-  const trie = new VindexTrie(hash);
+  const trie = new VindexTrie();
   const states = new Map<string, KeyState>();
   // Keys appended to since the last root: each is committed once per revision, not once per record.
   const dirty = new Set<KeyState>();

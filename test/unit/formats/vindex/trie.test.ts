@@ -244,12 +244,6 @@ describe("VindexTrie against the specification's naive definition", () => {
     expect(trie.root()).toEqual(root);
   });
 
-  it("takes a hash function, node:crypto's giving the portable one's roots", () => {
-    const fast = build(200, 9, new VindexTrie(nodeSha));
-    const portable = build(200, 9);
-    expect(fast.trie.root()).toEqual(portable.trie.root());
-  });
-
   it("the empty map's root is 32 zero bytes, and its proofs are empty", () => {
     const trie = new VindexTrie();
     expect(trie.root()).toEqual(new Uint8Array(32));

@@ -2,13 +2,17 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   appendIndex,
+  appendToState,
   chainOf,
   decodeRevision,
   emptyValue,
   encodeRevision,
   REVISION_SIZE,
+  stateCommitmentInto,
+  stateCount,
   VindexError,
   valueCommitment,
+  valueState,
 } from "../../../../src/formats/vindex/index.js";
 
 const u64 = (n: number) => {
@@ -79,5 +83,36 @@ describe("revision entries", () => {
     expect(() => encodeRevision({ logSize: 1, logRoot, indexRoot, vrfKey: new Uint8Array(33) })).toThrow(
       VindexError,
     );
+  });
+});
+
+describe("value states (a list kept as its commitment's input)", () => {
+  it("give the chain's commitment and count after each index, counts past 2^32 included", () => {
+    const salt = new Uint8Array(32).map((_, i) => 200 - i);
+    const state = valueState(salt);
+    let chain = emptyValue();
+    const out = new Uint8Array(40);
+    expect(stateCount(state)).toBe(0);
+    stateCommitmentInto(state, out, 8);
+    expect(out.subarray(8)).toEqual(valueCommitment(salt, chain));
+    for (const i of [0, 7, 2 ** 32 + 5, 2 ** 40, Number.MAX_SAFE_INTEGER]) {
+      appendToState(state, i);
+      chain = appendIndex(chain, i);
+      expect(stateCount(state)).toBe(chain.count);
+      stateCommitmentInto(state, out, 8);
+      expect(out.subarray(8)).toEqual(valueCommitment(salt, chain));
+      // The commitment is SHA-256(0x02 ‖ salt ‖ u64be(n) ‖ c_n), computed here apart from the code.
+      expect(out.subarray(8)).toEqual(sha(Uint8Array.of(2), salt, u64(chain.count), chain.head));
+    }
+  });
+
+  it("refuse an index that is not a safe non-negative integer, and a state of another shape", () => {
+    const state = valueState(new Uint8Array(32));
+    for (const bad of [-1, 1.5, 2 ** 53, Number.NaN])
+      expect(() => appendToState(state, bad)).toThrow(VindexError);
+    expect(stateCount(state)).toBe(0);
+    expect(() => appendToState(new Uint8Array(72), 1)).toThrow(VindexError);
+    expect(() => stateCommitmentInto(new Uint8Array(73), new Uint8Array(32))).toThrow(VindexError);
+    expect(() => valueState(new Uint8Array(31))).toThrow(VindexError);
   });
 });
