@@ -4,6 +4,7 @@ import { pathUuid } from "../../errors/path-uuid.js";
 import { type BundleSubject, buildBundle } from "../../lookup/evidence/bundle-build.js";
 import {
   BundleError,
+  type BundleFailure,
   cannotEvaluate,
   type EvidenceBundle,
   emptyPolicy,
@@ -27,19 +28,28 @@ const SERVICE_VIEW: TrustRoots = {
 };
 
 /**
+ * The verdict object, and, when the service's own evidence contradicts itself, the verifier's
+ * failures: a stored row altered under what was signed (a registered statement's bytes, say) is
+ * named by the code a verifier would name it (`STATEMENT_MISMATCH`), not only in words.
+ */
+type ServiceVerdict = VerificationVerdict & { failures?: BundleFailure[] };
+
+/**
  * The service's verdict on the evidence it gathered: the bundle checked offline with the keys it
  * carries (the service's own), so `self-consistent-unpinned` at best, never `verified`; a
  * `tampered` here means the service's own evidence contradicts itself.
  */
-function serviceVerdict(bundle: EvidenceBundle): VerificationVerdict {
+function serviceVerdict(bundle: EvidenceBundle): ServiceVerdict {
   try {
-    const { code, ok, exit_code, summary, trust, problems, not_checked, unsigned } = verifyBundle(
+    const { code, ok, exit_code, summary, trust, problems, not_checked, unsigned, failures } = verifyBundle(
       bundle,
       SERVICE_VIEW,
       new Date(),
       nodePublicKeyFromJwk,
     );
-    return { code, ok, exit_code, summary, trust, problems, not_checked, unsigned };
+    const verdict = { code, ok, exit_code, summary, trust, problems, not_checked, unsigned };
+    // Only when there are any: a sound bundle's answer stays what it was, byte for byte.
+    return failures.length > 0 ? { ...verdict, failures } : verdict;
   } catch (err) {
     if (err instanceof BundleError) return cannotEvaluate(err.message);
     throw err;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testEngine } from "../../helpers/databases.js";
+import { until } from "../../helpers/poll.js";
 import { createAsset, evidence, postEvent } from "../../helpers/records.js";
 import { startTestService, type TestService } from "../../helpers/service.js";
 
@@ -32,6 +33,15 @@ const receiptsOnceSealed = async (token: string, asset: string) => {
     await s.service.workers.flush();
   }
   return statuses;
+};
+
+/** How many seals of `tenant`'s log the database holds. */
+const sealCount = async (tenant: string) => {
+  const rows = await s.service.ctx.db.query<{ n: string }>(
+    "select count(*)::text as n from seals where tenant_id = $1",
+    [tenant],
+  );
+  return Number(rows[0]?.n);
 };
 
 const receiptStatus = async (token: string, asset: string) => {
@@ -95,20 +105,27 @@ describe(`one log's refusal stops no other log (${testEngine()})`, () => {
 
   it("does not seal anew from nothing a log whose every seal was deleted: the signed state knows its size", async () => {
     const b = await createAsset(s, tokenB, { arc_display_type: "seals deleted" });
-    await s.service.workers.flush();
     const tenantB = b.tenant_identity.replace("tenant/", "");
+    // The signed state knows a size only once the log was sealed, and one flush may not seal it
+    // (its commit may still be under way in the background when the sealer looks): deleting no
+    // seal would leave the log to be sealed from nothing, rightly, and the case would fail.
+    await until(async () => {
+      await s.service.workers.flush();
+      return (await sealCount(tenantB)) > 0 ? true : undefined;
+    }, 30_000);
     await s.service.ctx.db.query("delete from seals where tenant_id = $1", [tenantB]);
     expect((await postEvent(s, tokenB, b.identity, evidence({ arc_display_type: "after" }))).status).toBe(
       200,
     );
-    await s.service.workers.flush();
-    const held = s.service.ctx.logGuard.heldLogs().find((h) => h.tenant_id === tenantB);
+    // The sealer comes to the log only once the event is committed past its sealed size: flushed
+    // until it has held the log or, wrongly, sealed it anew (null, which fails below by name).
+    const held = await until(async () => {
+      await s.service.workers.flush();
+      const h = s.service.ctx.logGuard.heldLogs().find((x) => x.tenant_id === tenantB);
+      return h ?? ((await sealCount(tenantB)) > 0 ? null : undefined);
+    }, 30_000);
     expect(held?.reason).toMatch(/holds no seal of the log, but this service sealed it at MMR size \d+/);
-    const seals = await s.service.ctx.db.query<{ n: string }>(
-      "select count(*)::text as n from seals where tenant_id = $1",
-      [tenantB],
-    );
-    expect(seals[0]?.n).toBe("0");
+    expect(await sealCount(tenantB)).toBe(0);
     // Judged as the seal judges it: not released at the next check only to be held again.
     await s.service.ctx.logGuard.recheck(s.service.ctx.db);
     expect(s.service.ctx.logGuard.isHeld(tenantB)).toBe(true);
