@@ -14,7 +14,6 @@ export {
   emptyValue,
   stateCommitmentInto,
   stateCount,
-  VALUE_STATE_SIZE,
   type ValueChain,
   type ValueState,
   valueCommitment,

@@ -85,7 +85,7 @@ export function valueCommitment(salt: Uint8Array, chain: ValueChain, hash: Sha25
 const STATE_COUNT = 1 + HASH_SIZE;
 const STATE_HEAD = STATE_COUNT + 8;
 /** The bytes of a `ValueState`. */
-export const VALUE_STATE_SIZE = STATE_HEAD + HASH_SIZE;
+const VALUE_STATE_SIZE = STATE_HEAD + HASH_SIZE;
 
 /** A position's list as `valueCommitment` reads it: its salt, length and chain head, laid out as the commitment's input. */
 export type ValueState = Uint8Array;
