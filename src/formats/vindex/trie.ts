@@ -84,8 +84,8 @@ function same32(a: Uint8Array, at: number, b: Uint8Array): boolean {
 
 /**
  * vindex/v1's trie: positions (32 bytes) to value commitments (32 bytes), insert or replace only,
- * as the index never forgets a position. `hash` is the portable SHA-256 unless the caller passes a
- * faster one (the service, node:crypto's), as the record leaves take theirs.
+ * as the index never forgets a position. Its nodes are hashed by the short-message SHA-256 in
+ * place (`sha256-short.ts`), the fastest there is for them in Node and in browsers alike.
  */
 export class VindexTrie {
   #root: TrieNode | undefined = undefined;
