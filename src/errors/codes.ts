@@ -44,6 +44,7 @@ export type ErrorCode =
   | "BUNDLE_MALFORMED"
   | "VINDEX"
   | "INDEX_UNAVAILABLE"
+  | "INDEX_ROWS_BROKEN"
   | "VRF_INVALID"
   // vCons (core/vcon)
   | "JSON_SYNTAX"

@@ -2,14 +2,10 @@ import type { ApiError } from "../errors/api-error.js";
 import * as rfc9162 from "../formats/rfc9162/index.js";
 import type { SignedBasis } from "../keys/signed-basis.js";
 import type { Queryable } from "../store/drivers/db.js";
-import {
-  indexCheckpoint,
-  indexEntriesBetween,
-  latestRevision,
-  type RevisionRow,
-} from "../store/ledger/vindex.js";
+import { indexCheckpoint, latestRevision, type RevisionRow } from "../store/ledger/vindex.js";
+import { FilingsBroken, indexFilingsBetween } from "../store/ledger/vindex-filings.js";
 import { revisionInclusion, revisionLeaf } from "./output-log.js";
-import { TenantIndex } from "./tenant-index.js";
+import { IndexEntryRefused, TenantIndex } from "./tenant-index.js";
 
 /** What checks a stored revision against the service's keys: the log guard's signed basis. */
 export type IndexBasis = Pick<SignedBasis, "checkpointRoot" | "refuse" | "signedCheckpoint">;
@@ -39,7 +35,7 @@ const revisionOf = (r: RevisionRow) => ({
 
 /**
  * Each tenancy's index in this process's memory, believed only as far as the signed revisions go:
- * the rows (`vindex_entries`, `vindex_positions`) are read into it, and the root they give must be
+ * its rows (`vindex_filings`) are read into it, and the root they give must be
  * the root of the newest revision, whose output checkpoint verifies with the service's log key and
  * includes it. Rows rewritten by a database writer give another root: the index is refused (and
  * nothing is signed over it) until they are put back or the index rebuilt from the log.
@@ -88,7 +84,7 @@ export class IndexStates {
     const usable =
       held && !held.dirty && held.index.revisions <= count && held.index.logSize <= latest.log_size;
     const index = usable ? held.index : new TenantIndex();
-    index.file(await indexEntriesBetween(db, tenantId, index.logSize, latest.log_size), latest.log_size);
+    await this.#readRows(db, tenantId, index, latest.log_size);
     index.revisions = count;
     if (!rfc9162.sameHash(index.root(), latest.index_root))
       throw this.#refuse(
@@ -130,6 +126,17 @@ export class IndexStates {
         `its revision at log size ${latest.log_size} is not the one this service signed`,
       );
     return root;
+  }
+
+  /** Files the rows' entries up to `size` into `index`; rows no revision wrote are refused. */
+  async #readRows(db: Queryable, tenantId: string, index: TenantIndex, size: number): Promise<void> {
+    try {
+      index.file(await indexFilingsBetween(db, tenantId, index.logSize, size), size);
+    } catch (err) {
+      // A failed read is not the rows' fault; rows that are not an index's filings are.
+      if (!(err instanceof FilingsBroken || err instanceof IndexEntryRefused)) throw err;
+      throw this.#refuse(tenantId, `its rows are not what its revisions filed (${err.message})`);
+    }
   }
 
   #refuse(tenantId: string, reason: string): ApiError | Error {

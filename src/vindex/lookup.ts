@@ -6,7 +6,7 @@ import type { IndexLookup } from "../formats/vindex/lookup-format.js";
 import { LOOKUP_FORMAT } from "../formats/vindex/lookup-format.js";
 import type { Queryable } from "../store/drivers/db.js";
 import { checkpointAt } from "../store/ledger/tlog-checkpoints.js";
-import { indexCheckpoint, indicesAt, type RevisionRow } from "../store/ledger/vindex.js";
+import { indexCheckpoint, type RevisionRow } from "../store/ledger/vindex.js";
 import type { IndexStates } from "./index-states.js";
 import { revisionInclusion } from "./output-log.js";
 import type { IndexPositions } from "./positions.js";
@@ -22,7 +22,7 @@ async function snapshot(db: Queryable, tenantId: string, states: IndexStates) {
     const { index, revision } = await states.current(db, tenantId);
     if (!revision) throw new LookupUnavailable(`the index of log tenant/${tenantId} has no revision yet`);
     const trie = index.trie.clone();
-    if (rfc9162.sameHash(trie.root(), revision.index_root)) return { trie, revision };
+    if (rfc9162.sameHash(trie.root(), revision.index_root)) return { index, trie, revision };
   }
   throw new LookupUnavailable("the index is being revised; try again");
 }
@@ -41,8 +41,8 @@ async function readMaterial(db: Queryable, tenantId: string, revision: RevisionR
 
 /**
  * The index's answer for a key in a tenancy's log, at its newest revision: the entries filed
- * under it and every proof (`IndexLookup`). The entries are read from the rows and must give the
- * commitment the signed trie holds; rows that do not are not answered from.
+ * under it and every proof (`IndexLookup`). The entries are the index's list in memory (read
+ * from rows that gave the signed root) and must give the commitment the signed trie holds.
  */
 export async function lookUp(
   db: Queryable,
@@ -52,11 +52,13 @@ export async function lookUp(
   positions: IndexPositions,
 ): Promise<IndexLookup> {
   const log = `tenant/${tenantId}`;
-  const { trie, revision } = await snapshot(db, tenantId, states);
+  const { index, trie, revision } = await snapshot(db, tenantId, states);
   const { position, salt } = positions.of(log, key);
-  const indices = await indicesAt(db, tenantId, position, revision.log_size);
+  // The list as of the revision (one made since appends only above its size), checked against
+  // the signed trie's copy all the same: memory that disagrees with it is not answered from.
+  const indices = index.indicesBelow(position, revision.log_size);
   if (!holds(trie, position, indices.length > 0 ? valueCommitment(salt, chainOf(indices)) : undefined))
-    throw new LookupUnavailable("the index's rows for this key do not give what its signed revision holds");
+    throw new LookupUnavailable("the index's list for this key does not give what its signed revision holds");
   const { indexCp, inclusion, logCp } = await states.perRevision(tenantId, revision.seq, () =>
     readMaterial(db, tenantId, revision),
   );

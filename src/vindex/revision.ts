@@ -6,9 +6,9 @@ import {
   type IndexFacts,
   indexFactsBetween,
   insertIndexCheckpoint,
-  insertIndexEntries,
   insertRevision,
 } from "../store/ledger/vindex.js";
+import { insertIndexFiling } from "../store/ledger/vindex-filings.js";
 import type { IndexBasis, IndexStates } from "./index-states.js";
 import { appendRevision, type Ed25519Signing, outputRoot, signIndexCheckpoint } from "./output-log.js";
 import type { IndexPositions } from "./positions.js";
@@ -100,7 +100,7 @@ export async function reviseIndex(
   const facts = await indexFactsBetween(tx, tenantId, index.logSize, to.size);
   const { entries, salts } = entriesOf(`tenant/${tenantId}`, facts, positions, (p, id) => index.knows(p, id));
   states.changing(tenantId);
-  await insertIndexEntries(tx, tenantId, entries, salts);
+  await insertIndexFiling(tx, tenantId, { from: index.logSize, to: to.size, entries, salts });
   index.file(entries, to.size);
   const rev = { logSize: to.size, logRoot: to.root, indexRoot: index.root(), vrfKey: positions.publicKey };
   const root = await appendRevision(tx, tenantId, seq, rev);

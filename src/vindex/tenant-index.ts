@@ -1,7 +1,7 @@
+import { CodedError } from "../formats/coded-error.js";
 import {
   appendToState,
   stateCommitmentInto,
-  stateCount,
   type ValueState,
   VindexTrie,
   valueState,
@@ -17,15 +17,27 @@ export interface FiledEntry {
   id?: string;
 }
 
+/** An entry `file` cannot take: outside the range filed, out of order, or a new position without its salt. */
+export class IndexEntryRefused extends CodedError<"INDEX_ROWS_BROKEN"> {
+  readonly code = "INDEX_ROWS_BROKEN";
+}
+
+/** A position's value: its state (salt and chain, as its commitment reads them) and its list. */
+interface Filed {
+  state: ValueState;
+  /** The log entries filed under it, in log order: what a lookup answers. */
+  indices: number[];
+}
+
 /**
  * A tenancy's index in memory, as of `logSize` entries and `revisions` signed revisions: the trie
- * (positions to value commitments) and each position's value state (its salt and chain, never
- * the list itself). Built from the rows and believed only once its root is the one a signed
- * revision names (`IndexStates`).
+ * (positions to value commitments) and each position's value, its state and list. Built from the
+ * rows and believed only once its root is the one a signed revision names (`IndexStates`), so a
+ * list answered from here is one the signed trie commits to.
  */
 export class TenantIndex {
   readonly trie = new VindexTrie();
-  readonly #filed = new Map<string, ValueState>();
+  readonly #filed = new Map<string, Filed>();
   /** Where a position's commitment is made before the trie copies it. */
   readonly #commitment = new Uint8Array(32);
 
@@ -44,16 +56,25 @@ export class TenantIndex {
     const touched = new Map<ValueState, Uint8Array>();
     for (const e of entries) {
       if (e.log_index < this.logSize || e.log_index >= upTo)
-        throw new Error(`index entry ${e.log_index} is outside [${this.logSize}, ${upTo})`);
+        throw new IndexEntryRefused(`index entry ${e.log_index} is outside [${this.logSize}, ${upTo})`);
       const k = e.id ?? positionKey(e.position);
-      let state = this.#filed.get(k);
-      if (!state) {
-        if (!e.salt) throw new Error(`index position ${Buffer.from(e.position).toString("hex")} has no salt`);
-        state = valueState(e.salt);
-        this.#filed.set(k, state);
+      let filed = this.#filed.get(k);
+      if (!filed) {
+        if (!e.salt)
+          throw new IndexEntryRefused(
+            `index position ${Buffer.from(e.position).toString("hex")} has no salt`,
+          );
+        filed = { state: valueState(e.salt), indices: [] };
+        this.#filed.set(k, filed);
       }
-      appendToState(state, e.log_index);
-      touched.set(state, e.position);
+      const last = filed.indices.at(-1);
+      if (last !== undefined && e.log_index <= last)
+        throw new IndexEntryRefused(
+          `index entry ${e.log_index} is filed after entry ${last} under one position`,
+        );
+      appendToState(filed.state, e.log_index);
+      filed.indices.push(e.log_index);
+      touched.set(filed.state, e.position);
     }
     const commitment = this.#commitment;
     for (const [state, position] of touched) {
@@ -68,10 +89,15 @@ export class TenantIndex {
     return this.#filed.has(id);
   }
 
-  /** How many entries are filed under the position. */
-  count(position: Uint8Array): number {
-    const state = this.#filed.get(positionKey(position));
-    return state ? stateCount(state) : 0;
+  /**
+   * The log entries filed under the position below `size`, in log order: the list as it stood
+   * when the log had `size` entries (a revision since appends only entries at or above its old size).
+   */
+  indicesBelow(position: Uint8Array, size: number): number[] {
+    const indices = this.#filed.get(positionKey(position))?.indices ?? [];
+    let n = indices.length;
+    while (n > 0 && (indices[n - 1] as number) >= size) n--;
+    return indices.slice(0, n);
   }
 
   root(): Uint8Array {

@@ -1,6 +1,5 @@
 import { mmrIndexOfLeaf } from "../../formats/mmr/indices.js";
 import type { Queryable } from "../drivers/db.js";
-import { hashesParam, plainArrayParam } from "../query/bulk-params.js";
 
 /** What the map function reads of one log entry (docs/complete-trails.md, "The map function"). */
 export interface IndexFacts {
@@ -49,83 +48,6 @@ export async function indexFactsBetween(
   if (facts.length !== to - from || facts.some((f, k) => f.leaf_index !== from + k))
     throw new Error(`log ${tenantId} is missing entries between ${from} and ${to} for its index`);
   return facts;
-}
-
-/** One log entry filed under one position. */
-export interface IndexEntryRow {
-  position: Uint8Array;
-  log_index: number;
-}
-
-/**
- * Files entries under positions, and records each new position's salt (both kept once), in one
- * statement: positions and salts go as one binary buffer each, sliced by the statement, the
- * indices as an array literal (`bulk-params.ts`); written element by element, every position as
- * quoted hex, node-postgres spent more on them than the index's own hashing.
- */
-export async function insertIndexEntries(
-  tx: Queryable,
-  tenantId: string,
-  entries: IndexEntryRow[],
-  salts: Array<{ position: Uint8Array; salt: Uint8Array }>,
-): Promise<void> {
-  if (entries.length === 0 && salts.length === 0) return;
-  await tx.query(
-    `with salts as (
-       insert into vindex_positions (tenant_id, position, salt)
-       select $1, substring($2::bytea from i * 32 + 1 for 32), substring($3::bytea from i * 32 + 1 for 32)
-       from generate_series(0, length($2::bytea) / 32 - 1) as i
-       on conflict do nothing)
-     insert into vindex_entries (tenant_id, position, log_index)
-     select $1, substring($4::bytea from (o::int - 1) * 32 + 1 for 32), x
-     from unnest($5::bigint[]) with ordinality as e(x, o)
-     on conflict do nothing`,
-    [
-      tenantId,
-      hashesParam(salts.map((s) => s.position)),
-      hashesParam(salts.map((s) => s.salt)),
-      hashesParam(entries.map((e) => e.position)),
-      plainArrayParam(entries.map((e) => e.log_index)),
-    ],
-  );
-}
-
-/** The entries filed for log entries [from, to), in log order, with their positions' salts. */
-export async function indexEntriesBetween(
-  db: Queryable,
-  tenantId: string,
-  from: number,
-  to: number,
-): Promise<Array<IndexEntryRow & { salt: Uint8Array | null }>> {
-  if (to <= from) return [];
-  const rows = await db.query<{ position: Uint8Array; log_index: number | string; salt: Uint8Array | null }>(
-    `select e.position, e.log_index, p.salt from vindex_entries e
-     left join vindex_positions p on p.tenant_id = e.tenant_id and p.position = e.position
-     where e.tenant_id = $1 and e.log_index >= $2 and e.log_index < $3
-     order by e.log_index, e.position`,
-    [tenantId, from, to],
-  );
-  return rows.map((r) => ({
-    position: new Uint8Array(r.position),
-    log_index: Number(r.log_index),
-    salt: r.salt && new Uint8Array(r.salt),
-  }));
-}
-
-/** The log entries filed under a position below a log size, in log order. */
-export async function indicesAt(
-  db: Queryable,
-  tenantId: string,
-  position: Uint8Array,
-  size: number,
-): Promise<number[]> {
-  const rows = await db.query<{ log_index: number | string }>(
-    `select log_index from vindex_entries where tenant_id = $1 and position = $2 and log_index < $3
-     order by log_index`,
-    [tenantId, Buffer.from(position), size],
-    { reusePlan: true },
-  );
-  return rows.map((r) => Number(r.log_index));
 }
 
 /** A revision of the index: the output log's entry at `seq`, binding an index root to a log checkpoint. */

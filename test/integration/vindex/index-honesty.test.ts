@@ -74,17 +74,20 @@ afterAll(() => s?.stop());
 
 describe(`an index whose rows were rewritten (${testEngine()})`, () => {
   it("signs no revision over them, seals the log on, answers 503, and resumes once they are put back", async () => {
-    const [row] = await s.service.ctx.db.query<{ position: Uint8Array; log_index: string }>(
-      "select position, log_index from vindex_entries where tenant_id = $1 order by log_index desc limit 1",
+    // The newest revision's row that filed an entry: its last entry is the one taken out.
+    const [row] = await s.service.ctx.db.query<{ log_to: string; entries: Uint8Array }>(
+      "select log_to, entries from vindex_filings where tenant_id = $1 and length(entries) > 0 order by log_to desc limit 1",
       [tenant],
     );
     if (!row) throw new Error("no index row");
-    // A database writer moves an entry out of a vCon's list, and the service restarts on it.
+    const original = Buffer.from(row.entries);
+    // A database writer takes an entry out of a vCon's list, and the service restarts on it.
     await whileStopped(async (db) => {
-      await db.query(
-        "update vindex_entries set log_index = log_index + 1000 where tenant_id = $1 and position = $2 and log_index = $3",
-        [tenant, row.position, row.log_index],
-      );
+      await db.query("update vindex_filings set entries = $3 where tenant_id = $1 and log_to = $2", [
+        tenant,
+        row.log_to,
+        original.subarray(0, original.length - 40),
+      ]);
     });
     const before = await revisions();
     const size = await logSize();
@@ -100,10 +103,11 @@ describe(`an index whose rows were rewritten (${testEngine()})`, () => {
     expect(metrics).toMatch(/archivist_signing_refused_total\{what="index_checkpoint"\} [1-9]/);
     // Put back, the index catches up: the new record is filed and every entry proven.
     await whileStopped(async (db) => {
-      await db.query(
-        "update vindex_entries set log_index = $4 where tenant_id = $1 and position = $2 and log_index = $3",
-        [tenant, row.position, Number(row.log_index) + 1000, row.log_index],
-      );
+      await db.query("update vindex_filings set entries = $3 where tenant_id = $1 and log_to = $2", [
+        tenant,
+        row.log_to,
+        original,
+      ]);
     });
     await untilIndexed();
     const r = await lookup();

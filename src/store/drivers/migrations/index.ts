@@ -27,6 +27,7 @@ import { logEntryByRecord } from "./049-log-entry-by-record.js";
 import { canonicalSubject } from "./050-canonical-subject.js";
 import { vindex } from "./051-vindex.js";
 import { eventQueue } from "./052-event-queue.js";
+import { vindexFilings } from "./053-vindex-filings.js";
 
 /** Every schema change, in order. Never edit a released one: add a new file. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -59,4 +60,5 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   canonicalSubject,
   vindex,
   eventQueue,
+  vindexFilings,
 ];
