@@ -9,6 +9,7 @@ import {
   insertRevision,
 } from "../store/ledger/vindex.js";
 import { insertIndexFiling } from "../store/ledger/vindex-filings.js";
+import type { FreshIndexFacts } from "./fresh-facts.js";
 import type { IndexBasis, IndexStates } from "./index-states.js";
 import { appendRevision, type Ed25519Signing, outputRoot, signIndexCheckpoint } from "./output-log.js";
 import type { IndexPositions } from "./positions.js";
@@ -32,34 +33,26 @@ function mapInputOfFacts(f: IndexFacts): MapInput | undefined {
   };
 }
 
-/** The index entries of log entries, with the salts of positions the index has not seen. */
-function entriesOf(
-  log: string,
-  facts: readonly IndexFacts[],
-  positions: IndexPositions,
-  known: (position: Uint8Array, id: string) => boolean,
-): { entries: FiledEntry[]; salts: Array<{ position: Uint8Array; salt: Uint8Array }> } {
+/** The index entries of log entries, each with its position's salt (kept only for a new position). */
+function entriesOf(log: string, facts: readonly IndexFacts[], positions: IndexPositions): FiledEntry[] {
   const entries: FiledEntry[] = [];
-  const salts: Array<{ position: Uint8Array; salt: Uint8Array }> = [];
-  const fresh = new Set<string>();
   for (const f of facts) {
     const input = mapInputOfFacts(f);
     if (!input) continue;
     for (const key of indexKeys(input)) {
       const { position, salt, id } = positions.of(log, key);
       entries.push({ position, log_index: f.leaf_index, salt, id });
-      if (known(position, id) || fresh.has(id)) continue;
-      fresh.add(id);
-      salts.push({ position, salt });
     }
   }
-  return { entries, salts };
+  return entries;
 }
 
 /** The index's state and positions, as a revision reads and extends them. */
 export interface IndexParts {
   states: IndexStates;
   positions: IndexPositions;
+  /** The committer's facts of the entries it appended; absent or short, the database's are read. */
+  facts?: FreshIndexFacts;
 }
 
 /** Entries filed by one revision at most: an index behind its log (a log older than the index) catches up over the stored checkpoints, a bounded step per seal. */
@@ -97,11 +90,16 @@ export async function reviseIndex(
           "the index's output tree does not give the root this service signed",
         )
       : new Error(`the index of log ${tenantId}: its output tree does not give its signed root`);
-  const facts = await indexFactsBetween(tx, tenantId, index.logSize, to.size);
-  const { entries, salts } = entriesOf(`tenant/${tenantId}`, facts, positions, (p, id) => index.knows(p, id));
+  const facts =
+    parts.facts?.between(tenantId, index.logSize, to.size) ??
+    (await indexFactsBetween(tx, tenantId, index.logSize, to.size));
+  const entries = entriesOf(`tenant/${tenantId}`, facts, positions);
+  const from = index.logSize;
+  // Filed in memory first, for the salts of the positions it had not seen: the memory is marked
+  // ahead of the rows until the revision is signed, and forgotten if it is not.
   states.changing(tenantId);
-  await insertIndexFiling(tx, tenantId, { from: index.logSize, to: to.size, entries, salts });
-  index.file(entries, to.size);
+  const salts = index.file(entries, to.size);
+  await insertIndexFiling(tx, tenantId, { from, to: to.size, entries, salts });
   const rev = { logSize: to.size, logRoot: to.root, indexRoot: index.root(), vrfKey: positions.publicKey };
   const root = await appendRevision(tx, tenantId, seq, rev);
   const origin = indexOrigin(head.origin);

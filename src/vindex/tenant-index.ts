@@ -48,12 +48,14 @@ export class TenantIndex {
 
   /**
    * Files entries (in log order, all below `upTo`) and moves the index to `upTo` entries. A
-   * position seen for the first time must come with its salt.
+   * position seen for the first time must come with its salt; those positions and salts are
+   * returned, in the order first seen (what a revision's row keeps of them).
    */
-  file(entries: readonly FiledEntry[], upTo: number): void {
+  file(entries: readonly FiledEntry[], upTo: number): Array<{ position: Uint8Array; salt: Uint8Array }> {
     // Each position's commitment and trie leaf once, after all its entries: a batch of events on
     // one asset files every one under the same key.
     const touched = new Map<ValueState, Uint8Array>();
+    const seen: Array<{ position: Uint8Array; salt: Uint8Array }> = [];
     for (const e of entries) {
       if (e.log_index < this.logSize || e.log_index >= upTo)
         throw new IndexEntryRefused(`index entry ${e.log_index} is outside [${this.logSize}, ${upTo})`);
@@ -66,6 +68,7 @@ export class TenantIndex {
           );
         filed = { state: valueState(e.salt), indices: [] };
         this.#filed.set(k, filed);
+        seen.push({ position: e.position, salt: e.salt });
       }
       const last = filed.indices.at(-1);
       if (last !== undefined && e.log_index <= last)
@@ -82,11 +85,7 @@ export class TenantIndex {
       this.trie.set(position, commitment);
     }
     this.logSize = upTo;
-  }
-
-  /** Whether the position has been seen (its salt is kept); `id` is its `positionKey`. */
-  knows(position: Uint8Array, id = positionKey(position)): boolean {
-    return this.#filed.has(id);
+    return seen;
   }
 
   /**

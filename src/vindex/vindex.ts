@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { nativeVindexOutput } from "../core/node/vrf.js";
 import type { Keyring } from "../keys/keyring.js";
+import { FreshIndexFacts } from "./fresh-facts.js";
 import { type IndexBasis, IndexStates } from "./index-states.js";
 import { IndexWriter, revisionIntervalMs } from "./index-writer.js";
 import { IndexPositions } from "./positions.js";
@@ -9,6 +10,8 @@ import { IndexPositions } from "./positions.js";
 export interface Vindex {
   states: IndexStates;
   positions: IndexPositions;
+  /** What the committer hands the revisions of the entries it appended. */
+  facts: FreshIndexFacts;
   writer: IndexWriter;
 }
 
@@ -21,9 +24,11 @@ export async function openVindex(
 ): Promise<Vindex> {
   const states = new IndexStates(basis);
   const positions = new IndexPositions(nativeVindexOutput(await keys.vrfSecret()));
+  const facts = new FreshIndexFacts();
   return {
     states,
     positions,
-    writer: new IndexWriter({ states, positions }, log, revisionIntervalMs(sealIntervalMs)),
+    facts,
+    writer: new IndexWriter({ states, positions, facts }, log, revisionIntervalMs(sealIntervalMs)),
   };
 }

@@ -19,9 +19,11 @@ import {
   readNodes,
   writeCommit,
 } from "../store/ledger/ledger.js";
+import type { IndexFacts } from "../store/ledger/vindex.js";
 import { eventsByIds, type QueuedEvent, type StoredAssetEvent } from "../store/records/asset-events.js";
 import type { UncommittedFreeEvent } from "../store/records/free-events.js";
 import type { FreshEvents } from "../store/records/fresh-events.js";
+import { type CommittedRecord, factsOfRecord } from "../vindex/fresh-facts.js";
 import { type Frontier, frontierAfter, type LogFrontiers } from "./log-frontiers.js";
 import { readTreeFrontier, treeNodesAfter } from "./tlog-append.js";
 
@@ -84,6 +86,8 @@ export interface CommitOptions {
    * would take positions the signed log holds for others. Its records stay STORED.
    */
   mayAppend?: (tx: Queryable, tenantId: string, mmrSize: number) => Promise<boolean>;
+  /** Whether to return the batch's facts for the verifiable index (`CommitResult.facts`). */
+  indexFacts?: boolean;
 }
 
 export interface CommitResult {
@@ -93,6 +97,8 @@ export interface CommitResult {
   busy?: true;
   /** The log's frontier after this batch: for `LogFrontiers`, once the transaction has committed. */
   frontier?: Frontier;
+  /** What the index's map function reads of each entry appended: for `FreshIndexFacts`, once committed. */
+  facts?: IndexFacts[];
 }
 
 /** Commits one batch of a tenancy's STORED records to its log in one transaction; returns how many. */
@@ -167,7 +173,21 @@ export async function commitBatch(
           { size: appended.newSize, before: known, firstNew: log.mmr_size, added: appended.nodes },
           { size: treeSize, before: treeKnown, added: treeNodes },
         );
-  return { count: pending.length, assets: [...lastIndex.keys()], ...(frontier ? { frontier } : {}) };
+  return {
+    count: pending.length,
+    assets: [...lastIndex.keys()],
+    ...(frontier ? { frontier } : {}),
+    ...(opts.indexFacts
+      ? { facts: pending.map((p, k) => factsOfRecord(committedRecord(p), firstLeaf + k)) }
+      : {}),
+  };
+}
+
+/** A pending record as the index's map function reads it: the attributes its leaf signs. */
+function committedRecord(p: Pending): CommittedRecord {
+  return p.kind === "asset_event"
+    ? { kind: "asset_event", asset_id: p.row.asset_id, attributes: p.row.event_attributes }
+    : { kind: "event", attributes: p.row.attributes };
 }
 
 /**

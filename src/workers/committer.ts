@@ -3,6 +3,7 @@ import { IdTimestampGenerator } from "../core/log/idtimestamp.js";
 import type { Db } from "../store/drivers/db.js";
 import { tenantsWithStoredRecords } from "../store/ledger/ledger.js";
 import type { FreshEvents } from "../store/records/fresh-events.js";
+import type { FreshIndexFacts } from "../vindex/fresh-facts.js";
 import { type CommitOptions, commitBatch, workerId } from "./commit-batch.js";
 import { LogFrontiers } from "./log-frontiers.js";
 import { backfillTree, logsBehind } from "./tlog-backfill.js";
@@ -57,6 +58,8 @@ export class Committer {
      * the log's lock through its transaction, so a try would only be refused.
      */
     private readonly signingUnderWay: (tenantId: string) => Promise<unknown> | undefined = () => undefined,
+    /** The verifiable index's hand-off: the facts of the entries each committed batch appended. */
+    private readonly indexFacts?: FreshIndexFacts,
   ) {}
 
   start(): void {
@@ -164,9 +167,11 @@ export class Committer {
           commitBatch(tx, tenantId, this.gen, BATCH, this.fresh, {
             frontiers: this.frontiers,
             ...(this.mayAppend ? { mayAppend: this.mayAppend } : {}),
+            indexFacts: this.indexFacts !== undefined,
           }),
         );
         if (r.frontier) this.frontiers.remember(tenantId, r.frontier);
+        if (r.facts) this.indexFacts?.remember(tenantId, r.facts);
         // The lock's holder may have read the log's records before the ones that woke us were
         // stored, and then nobody would commit them before the next sweep: try again shortly.
         if (r.busy) {

@@ -62,6 +62,22 @@ async function closeConfiguredPeriods(ctx: Ctx, checkpointKeys: CheckpointKeys):
   if ((await closeDuePeriods(ctx, await loadSealKeys(ctx, checkpointKeys))) > 0) ctx.wake.published();
 }
 
+/** The committer, over the log guard and handing the index the facts of what it appends. */
+function committerOf(ctx: Ctx): Committer {
+  // A held log's records stay STORED: nothing is appended over signed entries a restore lost.
+  return new Committer(
+    ctx.db,
+    ctx.log,
+    ctx.config.commitMaxDelayMs,
+    ctx.writePath.handoff,
+    undefined,
+    (t) => ctx.logGuard.isHeld(t),
+    (tx, t, size) => ctx.logGuard.mayAppend(tx, t, size),
+    (t) => ctx.logGuard.signingUnderWay(t),
+    ctx.vindex?.facts,
+  );
+}
+
 /** Starts the committer, sealer, anchorer and scanner (or none, for `serve --no-workers`). */
 export function startWorkers(
   ctx: Ctx,
@@ -72,17 +88,7 @@ export function startWorkers(
   } = {},
 ): Workers {
   const { db, log, config } = ctx;
-  // A held log's records stay STORED: nothing is appended over signed entries a restore lost.
-  const committer = new Committer(
-    db,
-    log,
-    config.commitMaxDelayMs,
-    ctx.writePath.handoff,
-    undefined,
-    (t) => ctx.logGuard.isHeld(t),
-    (tx, t, size) => ctx.logGuard.mayAppend(tx, t, size),
-    (t) => ctx.logGuard.signingUnderWay(t),
-  );
+  const committer = committerOf(ctx);
   const checkpointKeys = new CheckpointKeys();
   const sealer = new Periodic(
     "sealer",

@@ -13,9 +13,14 @@ const CANONICAL_SUBJECT = /^vcon:\/\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 
 /** A vCon subject in its one spelling (`vcon://<lower-case uuid>`); any other value unchanged. */
 export function canonicalSubject(value: string): string {
+  return vconSubjectOf(value) ?? value;
+}
+
+/** The vCon `value` names, in its one spelling; undefined when it names none. */
+export function vconSubjectOf(value: string): string | undefined {
   if (CANONICAL_SUBJECT.test(value)) return value;
   const m = VCON_SUBJECT.exec(value);
-  return m ? `vcon://${(m[1] as string).toLowerCase()}` : value;
+  return m ? `vcon://${(m[1] as string).toLowerCase()}` : undefined;
 }
 
 /** Whether `value` names a vCon (`vcon://<uuid>`, in any case). */

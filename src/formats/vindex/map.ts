@@ -6,7 +6,7 @@
  */
 import { utf8 } from "../crypto/bytes.js";
 import { type ApiRecord, kindOf, signedAttributes } from "../record/api-record.js";
-import { canonicalSubject, isVconSubject } from "../vcon/subject.js";
+import { canonicalSubject, isVconSubject, vconSubjectOf } from "../vcon/subject.js";
 
 /** The version string bound into every VRF input and the index's documentation. */
 const VINDEX_V1 = "vindex/v1";
@@ -30,15 +30,17 @@ export interface MapInput {
  *   `subject:<subject>` when it has one (a vCon subject in its one spelling).
  */
 export function indexKeys(input: MapInput): string[] {
-  const keys = new Set<string>();
-  if (input.kind === "asset-event" && input.asset) keys.add(`assets/${input.asset.toLowerCase()}`);
-  const subject = input.subject ? canonicalSubject(input.subject) : undefined;
-  if (subject && isVconSubject(subject)) keys.add(subject);
+  // Each kind of key has a prefix of its own, so no two keys of a record are equal.
+  const keys: string[] = [];
+  if (input.kind === "asset-event" && input.asset) keys.push(`assets/${input.asset.toLowerCase()}`);
+  const vcon = input.subject ? vconSubjectOf(input.subject) : undefined;
+  if (vcon) keys.push(vcon);
   if (input.kind === "asset-free-event" && input.issuer !== undefined) {
-    keys.add(`issuer:${input.issuer}`);
-    if (subject) keys.add(`subject:${subject}`);
+    keys.push(`issuer:${input.issuer}`);
+    const subject = vcon ?? input.subject;
+    if (subject) keys.push(`subject:${subject}`);
   }
-  return [...keys].sort();
+  return keys.length < 2 ? keys : keys.sort();
 }
 
 const ASSET_OF = /^(?:public)?assets\/([0-9a-fA-F-]{36})\/events\//;
