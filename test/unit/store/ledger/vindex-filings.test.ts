@@ -12,6 +12,12 @@ describe("an index filing's packed columns (053-vindex-filings)", () => {
   it("packs an entry as its position then its log index, u64 big-endian", () => {
     const packed = packEntries([{ position: pos(0xab), log_index: 0x0102030405 }]);
     expect(packed.toString("hex")).toBe(`${"ab".repeat(32)}0000000102030405`);
+    for (const log_index of [0, 2 ** 32 - 1, 2 ** 32, 0x0102030405, 2 ** 53 - 1])
+      expect(
+        unpackFilings([
+          { entries: packEntries([{ position: pos(1), log_index }]), salts: Buffer.alloc(0) },
+        ])[0]?.log_index,
+      ).toBe(log_index);
   });
 
   it("packs a salt after its position", () => {
