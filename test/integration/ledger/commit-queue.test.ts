@@ -8,7 +8,7 @@ import { insertAssetEvents } from "../../../src/store/records/asset-event-writes
 import { EVENT_STATUS_SQL, getAssetEvent } from "../../../src/store/records/asset-events.js";
 import { insertFreeEvents } from "../../../src/store/records/free-events.js";
 import { commitBatch } from "../../../src/workers/commit-batch.js";
-import { assetEventRow } from "../../helpers/asset-event-row.js";
+import { assetEventRow, tenancyWithAsset } from "../../helpers/asset-event-row.js";
 import { bareTestDb, migrateBefore, testEngine } from "../../helpers/databases.js";
 
 const event = assetEventRow;
@@ -24,17 +24,6 @@ describe(`the commit queue (${testEngine()})`, () => {
   });
   afterAll(async () => close?.());
 
-  async function tenancyWithAsset(proof = "MERKLE_LOG") {
-    const tenant = randomUUID();
-    const asset = randomUUID();
-    await db.query("insert into tenancies (id, display_name) values ($1, 'q')", [tenant]);
-    await db.query("insert into assets (id, tenant_id, proof_mechanism) values ($1, $2, $3)", [
-      asset,
-      tenant,
-      proof,
-    ]);
-    return { tenant, asset };
-  }
   const statusOf = async (id: string) =>
     (
       await db.query<{ s: string }>(`select ${EVENT_STATUS_SQL} as s from asset_events where id = $1`, [id])
@@ -43,7 +32,7 @@ describe(`the commit queue (${testEngine()})`, () => {
   it("queues STORED MERKLE_LOG events of an older database when it migrates", async () => {
     // The schema as it was before the queue, with one waiting and one committed event.
     await migrateBefore(db, "016");
-    const { tenant, asset } = await tenancyWithAsset();
+    const { tenant, asset } = await tenancyWithAsset(db);
     const waiting = event(tenant, asset);
     const done = event(tenant, asset);
     const simple = event(tenant, asset, "SIMPLE_HASH");
@@ -66,7 +55,7 @@ describe(`the commit queue (${testEngine()})`, () => {
   });
 
   it("commits queued events without writing their rows, and reads their commit from the log", async () => {
-    const { tenant, asset } = await tenancyWithAsset();
+    const { tenant, asset } = await tenancyWithAsset(db);
     const events = [event(tenant, asset), event(tenant, asset), event(tenant, asset)];
     await insertAssetEvents(db, events);
     expect(await statusOf(events[0]?.id as string)).toBe("STORED");
@@ -105,7 +94,7 @@ describe(`the commit queue (${testEngine()})`, () => {
   });
 
   it("commits every queued event when asset-free events share the batches", async () => {
-    const { tenant, asset } = await tenancyWithAsset();
+    const { tenant, asset } = await tenancyWithAsset(db);
     // Asset events and asset-free events accepted in turn, more of them than a batch takes.
     const t0 = Date.now() - 60_000;
     const assetEvents = [0, 2, 4].map((k) => ({
@@ -153,7 +142,7 @@ describe(`the commit queue (${testEngine()})`, () => {
   });
 
   it("leaves SIMPLE_HASH events to the anchorer", async () => {
-    const { tenant, asset } = await tenancyWithAsset("SIMPLE_HASH");
+    const { tenant, asset } = await tenancyWithAsset(db, "SIMPLE_HASH");
     const e = event(tenant, asset, "SIMPLE_HASH");
     await insertAssetEvents(db, [e]);
     const queued = await db.query("select id from asset_event_queue where tenant_id = $1", [tenant]);

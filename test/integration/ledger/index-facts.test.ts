@@ -8,7 +8,7 @@ import { insertAssetEvents } from "../../../src/store/records/asset-event-writes
 import { insertFreeEvents } from "../../../src/store/records/free-events.js";
 import { FreshIndexFacts } from "../../../src/vindex/fresh-facts.js";
 import { commitBatch } from "../../../src/workers/commit-batch.js";
-import { assetEventRow } from "../../helpers/asset-event-row.js";
+import { assetEventRow, tenancyWithAsset } from "../../helpers/asset-event-row.js";
 import { bareTestDb, testEngine } from "../../helpers/databases.js";
 
 // A revision takes the facts of the entries this process committed from the committer: they must
@@ -23,13 +23,7 @@ describe(`the committer's index facts (${testEngine()})`, () => {
   afterAll(async () => close?.());
 
   it("are the facts the database reads back, for every kind of subject and issuer", async () => {
-    const tenant = randomUUID();
-    const asset = randomUUID();
-    await db.query("insert into tenancies (id, display_name) values ($1, 't')", [tenant]);
-    await db.query("insert into assets (id, tenant_id, proof_mechanism) values ($1, $2, 'MERKLE_LOG')", [
-      asset,
-      tenant,
-    ]);
+    const { tenant, asset } = await tenancyWithAsset(db);
     const subjects: unknown[] = [
       `vcon://${randomUUID()}`,
       `VCON://${randomUUID().toUpperCase()}`,

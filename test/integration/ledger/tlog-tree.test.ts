@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IdTimestampGenerator } from "../../../src/core/log/idtimestamp.js";
 import { appendLeaves } from "../../../src/core/log/mmr-append.js";
@@ -14,7 +13,7 @@ import { insertAssetEvents } from "../../../src/store/records/asset-event-writes
 import { commitBatch } from "../../../src/workers/commit-batch.js";
 import { LogFrontiers } from "../../../src/workers/log-frontiers.js";
 import { backfillTree, logsBehind } from "../../../src/workers/tlog-backfill.js";
-import { assetEventRow } from "../../helpers/asset-event-row.js";
+import { assetEventRow, tenancyWithAsset } from "../../helpers/asset-event-row.js";
 import { bareTestDb, testEngine } from "../../helpers/databases.js";
 
 // One sequence, two commitments: every committed entry is a leaf of the MMR and of the
@@ -29,13 +28,7 @@ describe(`the RFC 9162 tree beside the MMR (${testEngine()})`, () => {
   afterAll(async () => close?.());
 
   async function tenancyWithEvents(n: number) {
-    const tenant = randomUUID();
-    const asset = randomUUID();
-    await db.query("insert into tenancies (id, display_name) values ($1, 't')", [tenant]);
-    await db.query("insert into assets (id, tenant_id, proof_mechanism) values ($1, $2, 'MERKLE_LOG')", [
-      asset,
-      tenant,
-    ]);
+    const { tenant, asset } = await tenancyWithAsset(db);
     await insertAssetEvents(
       db,
       Array.from({ length: n }, () => assetEventRow(tenant, asset)),
