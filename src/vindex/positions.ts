@@ -4,7 +4,7 @@ import { positionOf, vrfInput, vrfInputText } from "../formats/vindex/map.js";
 import { HASHED_TAG, isHashedKey } from "../formats/vindex/position.js";
 
 /** Where a hashed key's SHA-512 input is laid out: the tag, then its VRF input's UTF-8. */
-let hashedInput = Buffer.allocUnsafe(1024);
+const hashedInput = Buffer.allocUnsafe(1024);
 hashedInput.set(HASHED_TAG);
 
 /**
@@ -14,13 +14,13 @@ hashedInput.set(HASHED_TAG);
  */
 function nodeHashedOutput(log: string, key: string): Uint8Array {
   const text = vrfInputText(log, key);
+  // A key longer than the shared buffer holds gets one of its own, which goes with it: the shared
+  // one never grows to the longest key a caller has sent.
   const room = HASHED_TAG.length + 3 * text.length;
-  if (room > hashedInput.length) {
-    hashedInput = Buffer.allocUnsafe(2 * room);
-    hashedInput.set(HASHED_TAG);
-  }
-  const length = HASHED_TAG.length + hashedInput.write(text, HASHED_TAG.length, "utf8");
-  const d = hash("sha512", hashedInput.subarray(0, length), "buffer");
+  const into = room > hashedInput.length ? Buffer.allocUnsafe(room) : hashedInput;
+  if (into !== hashedInput) into.set(HASHED_TAG);
+  const length = HASHED_TAG.length + into.write(text, HASHED_TAG.length, "utf8");
+  const d = hash("sha512", into.subarray(0, length), "buffer");
   return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
 }
 

@@ -21,9 +21,15 @@ describe("the service's index positions", () => {
     }
   });
 
-  it("place a key longer than the hashing buffer as well", () => {
-    const key = `vcon://${"x".repeat(3000)}`;
-    expect(positions.of(log, key).position).toEqual(positionOf(hashedOutput(vrfInput(log, key))).position);
+  it("place a key longer than the hashing buffer as well, and the short keys after it", () => {
+    // Each key once: a position is kept once computed, and these must be computed here.
+    for (const key of [
+      `vcon://${"x".repeat(3000)}`,
+      `vcon://${randomUUID()}`,
+      `vcon://${"ü".repeat(700)}`,
+      `assets/${randomUUID()}`,
+    ])
+      expect(positions.of(log, key).position).toEqual(positionOf(hashedOutput(vrfInput(log, key))).position);
   });
 
   it("place a key of free text by the VRF, checked by its proof", () => {
