@@ -60,7 +60,7 @@ describe(`the index's filings (${testEngine()})`, () => {
 });
 
 describe(`053-vindex-filings on an index kept a row per entry (${testEngine()})`, () => {
-  it("becomes one filing per log up to its newest revision, with every salt, and the old tables go", async () => {
+  it("becomes one filing per revision, each salt with its position's first entry, and the old tables go", async () => {
     const { db, close } = await bareTestDb("vindex-filings-migration");
     try {
       await migrateBefore(db, "053");
@@ -70,6 +70,7 @@ describe(`053-vindex-filings on an index kept a row per entry (${testEngine()})`
         [2, 0],
         [1, 0],
         [1, 3],
+        [3, 3],
         [2, 4],
       ] as const)
         await db.query("insert into vindex_entries (tenant_id, position, log_index) values ($1, $2, $3)", [
@@ -77,7 +78,7 @@ describe(`053-vindex-filings on an index kept a row per entry (${testEngine()})`
           hex(b),
           i,
         ]);
-      for (const b of [1, 2])
+      for (const b of [1, 2, 3])
         await db.query("insert into vindex_positions (tenant_id, position, salt) values ($1, $2, $3)", [
           tenant,
           hex(b),
@@ -98,7 +99,16 @@ describe(`053-vindex-filings on an index kept a row per entry (${testEngine()})`
         { position: pos(1), log_index: 0, salt: pos(0x81) },
         { position: pos(2), log_index: 0, salt: pos(0x82) },
         { position: pos(1), log_index: 3, salt: pos(0x81) },
+        { position: pos(3), log_index: 3, salt: pos(0x83) },
         { position: pos(2), log_index: 4, salt: pos(0x82) },
+      ]);
+      const filings = await db.query<{ log_from: string; log_to: string; salts: Uint8Array }>(
+        "select log_from, log_to, salts from vindex_filings where tenant_id = $1 order by log_to",
+        [tenant],
+      );
+      expect(filings.map((f) => [Number(f.log_from), Number(f.log_to), f.salts.length])).toEqual([
+        [0, 2, 128],
+        [2, 5, 64],
       ]);
       const tables = await db.query<{ n: string }>(
         "select count(*) as n from information_schema.tables where table_name in ('vindex_entries', 'vindex_positions')",

@@ -10,7 +10,9 @@
  * the signed root, as before. The columns are stored uncompressed (positions and salts are
  * random: compressing them costs and never shrinks them).
  *
- * The rows of 051's tables become one filing per log, up to its newest revision, and go.
+ * The rows of 051's tables become one filing per revision (its log range from the revisions'
+ * sizes, each position's salt in the filing of its first entry), and go: one filing per log
+ * would be one value of 40 bytes an entry, past PostgreSQL's 1 GB at ~26 million.
  */
 export const vindexFilings = {
   id: "053-vindex-filings",
@@ -25,12 +27,22 @@ create table vindex_filings (
 );
 alter table vindex_filings alter column entries set storage external, alter column salts set storage external;
 insert into vindex_filings (tenant_id, log_from, log_to, entries, salts)
-select r.tenant_id, 0, r.log_size,
-  coalesce((select string_agg(e.position || int8send(e.log_index), ''::bytea order by e.log_index, e.position)
-            from vindex_entries e where e.tenant_id = r.tenant_id and e.log_index < r.log_size), ''::bytea),
-  coalesce((select string_agg(p.position || p.salt, ''::bytea order by p.position)
-            from vindex_positions p where p.tenant_id = r.tenant_id), ''::bytea)
-from (select distinct on (tenant_id) tenant_id, log_size from vindex_revisions order by tenant_id, seq desc) r;
+select r.tenant_id, r.log_from, r.log_size,
+  coalesce(string_agg(e.position || int8send(e.log_index), ''::bytea order by e.log_index, e.position), ''::bytea),
+  ''::bytea
+from (select tenant_id, log_size, coalesce(lag(log_size) over (partition by tenant_id order by seq), 0) as log_from
+      from vindex_revisions) r
+left join vindex_entries e on e.tenant_id = r.tenant_id and e.log_index >= r.log_from and e.log_index < r.log_size
+group by r.tenant_id, r.log_from, r.log_size;
+update vindex_filings f set salts = s.salts
+from (select r.tenant_id, r.log_size,
+        string_agg(x.position || p.salt, ''::bytea order by x.position) as salts
+      from (select tenant_id, position, min(log_index) as first from vindex_entries group by tenant_id, position) x
+      join vindex_positions p on p.tenant_id = x.tenant_id and p.position = x.position
+      join (select tenant_id, log_size, coalesce(lag(log_size) over (partition by tenant_id order by seq), 0) as log_from
+            from vindex_revisions) r on r.tenant_id = x.tenant_id and x.first >= r.log_from and x.first < r.log_size
+      group by r.tenant_id, r.log_size) s
+where f.tenant_id = s.tenant_id and f.log_to = s.log_size;
 drop table vindex_entries;
 drop table vindex_positions;
 `,
