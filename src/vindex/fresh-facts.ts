@@ -1,7 +1,8 @@
 import type { IndexFacts } from "../store/ledger/vindex.js";
 
-// Past this many facts kept for one log, the run starts over: a log whose index is refused or far
-// behind reads its facts from the database when it is revised, as one after a restart does.
+// Past this many facts kept for all logs together (~150 bytes each), every run starts over: a
+// log whose index is refused or far behind, or revised by another process, must not hold memory
+// for ever, and reads its facts from the database when it is revised, as after a restart.
 const KEPT = 200_000;
 
 /** What the index's map function reads of a record the committer just appended. */
@@ -33,22 +34,31 @@ export function factsOfRecord(r: CommittedRecord, leafIndex: number): IndexFacts
  * The facts of the entries this process's committer appended, after their transaction
  * committed: a revision takes its facts from here when they cover its range, and reads the
  * database otherwise (entries appended by another process, a period's, or before a restart).
- * Only a contiguous run per log is kept, and what a revision has moved past is dropped.
+ * Only a contiguous run per log is kept, what a revision has moved past is dropped, and all of
+ * it past `KEPT` facts.
  */
 export class FreshIndexFacts {
   readonly #runs = new Map<string, IndexFacts[]>();
+  /** Facts kept, over every run. */
+  #kept = 0;
 
   /** Entries appended and committed, in log order. */
   remember(tenantId: string, facts: readonly IndexFacts[]): void {
     const first = facts[0];
     if (!first) return;
+    if (this.#kept + facts.length > KEPT) {
+      this.#runs.clear();
+      this.#kept = 0;
+      if (facts.length > KEPT) return;
+    }
     const run = this.#runs.get(tenantId);
     const next = run && run.length > 0 ? (run.at(-1) as IndexFacts).leaf_index + 1 : undefined;
-    if (run && next === first.leaf_index && run.length + facts.length <= KEPT) {
-      for (const f of facts) run.push(f);
-      return;
+    if (run && next === first.leaf_index) for (const f of facts) run.push(f);
+    else {
+      this.#kept -= run?.length ?? 0;
+      this.#runs.set(tenantId, [...facts]);
     }
-    this.#runs.set(tenantId, facts.length <= KEPT ? [...facts] : []);
+    this.#kept += facts.length;
   }
 
   /** The facts of entries [from, to) when all are kept, else undefined; drops those below `from`. */
@@ -56,7 +66,7 @@ export class FreshIndexFacts {
     const run = this.#runs.get(tenantId);
     const start = run?.[0]?.leaf_index;
     if (!run || start === undefined) return undefined;
-    if (from > start) run.splice(0, Math.min(from - start, run.length));
+    if (from > start) this.#kept -= run.splice(0, Math.min(from - start, run.length)).length;
     const first = run[0]?.leaf_index;
     if (first !== from || from + run.length < to) return undefined;
     return run.slice(0, to - from);

@@ -35,6 +35,22 @@ describe("the committer's facts kept for the index", () => {
     expect(f.between("t", 5, 7)).toBeUndefined();
   });
 
+  it("keeps at most 200,000 facts over every log, then starts over", () => {
+    const f = new FreshIndexFacts();
+    f.remember("a", facts(0, 150_000));
+    f.remember("b", facts(0, 40_000));
+    expect(f.between("a", 149_999, 150_000)).toHaveLength(1);
+    // The revision of "a" dropped what it moved past: room for "b" to grow without a start over.
+    f.remember("b", facts(40_000, 100_000));
+    expect(f.between("b", 0, 140_000)).toHaveLength(140_000);
+    f.remember("a", facts(150_000, 70_000));
+    expect(f.between("b", 0, 1)).toBeUndefined();
+    expect(f.between("a", 150_000, 220_000)).toHaveLength(70_000);
+    f.remember("c", facts(0, 200_001));
+    expect(f.between("c", 0, 1)).toBeUndefined();
+    expect(f.between("a", 150_000, 150_001)).toBeUndefined();
+  });
+
   it("reads a subject and an issuer only when they are strings, and an issuer only of an asset-free event", () => {
     expect(
       factsOfRecord(

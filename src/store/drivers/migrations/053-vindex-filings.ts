@@ -4,8 +4,8 @@
  * position ‖ u64be(log index), 40 bytes each, and the salts of the positions it saw first, as
  * position ‖ salt, 64 bytes each (`src/store/ledger/vindex-filings.ts`). A row per entry put two
  * b-tree entries under a random 32-byte key for every key of every record: under the conserver's
- * load that was a tenth of the database's statement time and most of its WAL, where a revision's
- * one row costs what one insert does. Nothing reads one position's entries from the rows: the
+ * load that was a tenth of the database's statement time and a sixth of its statements' WAL, where
+ * a revision's one row costs what one insert does. Nothing reads one position's entries from the rows: the
  * index in memory keeps each position's list, read from these rows and believed only once it gives
  * the signed root, as before. The columns are stored uncompressed (positions and salts are
  * random: compressing them costs and never shrinks them).
