@@ -60,9 +60,6 @@ function run(name: string, hash: Sha256): void {
     return trie.root();
   });
   const batch = batchOf(trie, positions);
-  const [snapshot, clone] = time(() => trie.clone());
-  // After a snapshot every path a set walks is shared, so it is copied: the batch again, at that cost.
-  const afterClone = batchOf(trie, positions);
   const probes = [...positions.slice(0, PROOFS / 2), ...random32(PROOFS / 2)];
   const [proofs, prove] = time(() => probes.map((p) => trie.prove(p)));
   const root = trie.root();
@@ -75,8 +72,7 @@ function run(name: string, hash: Sha256): void {
   const siblings = proofs.reduce((n, p) => n + p.siblings.length, 0) / proofs.length;
   console.log(`${name}: ${N} positions`);
   console.log(`  ${N} sets from empty and the root: ${ms(build)}`);
-  console.log(`  ${BATCH} sets and the root: ${ms(batch)}; just after a clone: ${ms(afterClone)}`);
-  console.log(`  clone: ${ms(clone)} (size ${snapshot.size})`);
+  console.log(`  ${BATCH} sets and the root: ${ms(batch)}`);
   console.log(`  prove: ${ms(prove, PROOFS)} each (${siblings.toFixed(1)} siblings on average)`);
   console.log(`  verify: ${ms(verify, PROOFS)} each`);
 }

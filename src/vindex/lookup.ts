@@ -1,7 +1,7 @@
 import { CodedError } from "../formats/coded-error.js";
 import { toBase64, toHex } from "../formats/crypto/bytes.js";
 import * as rfc9162 from "../formats/rfc9162/index.js";
-import { chainOf, encodeProof, type VindexTrie, valueCommitment } from "../formats/vindex/index.js";
+import { chainOf, encodeProof, valueCommitment } from "../formats/vindex/index.js";
 import type { IndexLookup } from "../formats/vindex/lookup-format.js";
 import { LOOKUP_FORMAT } from "../formats/vindex/lookup-format.js";
 import type { Queryable } from "../store/drivers/db.js";
@@ -16,13 +16,17 @@ export class LookupUnavailable extends CodedError<"INDEX_UNAVAILABLE"> {
   readonly code = "INDEX_UNAVAILABLE";
 }
 
-/** The newest revision's trie, taken whole (a seal revising the index meanwhile changes its own copy). */
-async function snapshot(db: Queryable, tenantId: string, states: IndexStates) {
+/**
+ * The newest revision's index and what a lookup of `position` reads of its trie, taken in the same
+ * turn as the revision is: a seal revising the index later changes the trie, not what was taken.
+ */
+async function atRevision(db: Queryable, tenantId: string, states: IndexStates, position: Uint8Array) {
   for (let attempt = 0; attempt < 3; attempt++) {
     const { index, revision } = await states.current(db, tenantId);
     if (!revision) throw new LookupUnavailable(`the index of log tenant/${tenantId} has no revision yet`);
-    const trie = index.trie.clone();
-    if (rfc9162.sameHash(trie.root(), revision.index_root)) return { index, trie, revision };
+    // A revision may have filed into it between `current` and here: it is then taken again.
+    if (rfc9162.sameHash(index.root(), revision.index_root))
+      return { index, revision, filed: index.trie.get(position), proof: index.trie.prove(position) };
   }
   throw new LookupUnavailable("the index is being revised; try again");
 }
@@ -52,12 +56,12 @@ export async function lookUp(
   positions: IndexPositions,
 ): Promise<IndexLookup> {
   const log = `tenant/${tenantId}`;
-  const { index, trie, revision } = await snapshot(db, tenantId, states);
   const { position, salt } = positions.of(log, key);
+  const { index, revision, filed, proof } = await atRevision(db, tenantId, states, position);
   // The list as of the revision (one made since appends only above its size), checked against
-  // the signed trie's copy all the same: memory that disagrees with it is not answered from.
+  // the signed trie's commitment all the same: memory that disagrees with it is not answered from.
   const indices = index.indicesBelow(position, revision.log_size);
-  if (!holds(trie, position, indices.length > 0 ? valueCommitment(salt, chainOf(indices)) : undefined))
+  if (!holds(filed, indices.length > 0 ? valueCommitment(salt, chainOf(indices)) : undefined))
     throw new LookupUnavailable("the index's list for this key does not give what its signed revision holds");
   const { indexCp, inclusion, logCp } = await states.perRevision(tenantId, revision.seq, () =>
     readMaterial(db, tenantId, revision),
@@ -69,7 +73,7 @@ export async function lookUp(
     key,
     indices,
     vrf_proof: proofText(positions.prove(log, key)),
-    proof: encodeProof(trie.prove(position)),
+    proof: encodeProof(proof),
     revision: {
       seq: revision.seq,
       log_size: revision.log_size,
@@ -82,8 +86,7 @@ export async function lookUp(
   };
 }
 
-function holds(trie: VindexTrie, position: Uint8Array, commitment: Uint8Array | undefined): boolean {
-  const filed = trie.get(position);
+function holds(filed: Uint8Array | undefined, commitment: Uint8Array | undefined): boolean {
   return commitment === undefined
     ? filed === undefined
     : filed !== undefined && rfc9162.sameHash(filed, commitment);

@@ -24,11 +24,6 @@ function nodeHashedOutput(log: string, key: string): Uint8Array {
   return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
 }
 
-/** A position as the index's maps key it: its 32 bytes as a latin1 string, made natively. */
-export function positionKey(position: Uint8Array): string {
-  return Buffer.from(position.buffer, position.byteOffset, position.byteLength).toString("latin1");
-}
-
 // Past this many kept positions the memo starts over (~200 bytes each), and past this many proofs (~150).
 const KEPT = 200_000;
 const PROOFS_KEPT = 50_000;
@@ -37,8 +32,6 @@ const PROOFS_KEPT = 50_000;
 export interface KeyPosition {
   position: Uint8Array;
   salt: Uint8Array;
-  /** The position as the index's maps key it (`positionKey`), made once with the position. */
-  id: string;
 }
 
 /**
@@ -69,7 +62,7 @@ export class IndexPositions {
     const { position, salt } = positionOf(
       isHashedKey(key) ? nodeHashedOutput(log, key) : this.vrf.output(vrfInput(log, key)),
     );
-    const p: KeyPosition = { position, salt, id: positionKey(position) };
+    const p: KeyPosition = { position, salt };
     if (this.#keptCount >= KEPT) {
       this.#kept.clear();
       this.#keptCount = 0;

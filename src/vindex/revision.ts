@@ -40,8 +40,8 @@ function entriesOf(log: string, facts: readonly IndexFacts[], positions: IndexPo
     const input = mapInputOfFacts(f);
     if (!input) continue;
     for (const key of indexKeys(input)) {
-      const { position, salt, id } = positions.of(log, key);
-      entries.push({ position, log_index: f.leaf_index, salt, id });
+      const { position, salt } = positions.of(log, key);
+      entries.push({ position, log_index: f.leaf_index, salt });
     }
   }
   return entries;

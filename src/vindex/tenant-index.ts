@@ -1,20 +1,19 @@
 import { CodedError } from "../formats/coded-error.js";
 import {
-  appendToState,
-  stateCommitmentInto,
-  type ValueState,
+  appendToStateAt,
+  stateCommitmentAt,
+  VALUE_STATE_SIZE,
   VindexTrie,
-  valueState,
+  valueStateAt,
 } from "../formats/vindex/index.js";
-import { positionKey } from "./positions.js";
+import { grownInt32, Slots } from "../formats/vindex/trie-nodes.js";
+import { PositionTable } from "./position-table.js";
 
 /** A log entry filed under a position, with the position's salt (known once the position is). */
 export interface FiledEntry {
   position: Uint8Array;
   log_index: number;
   salt: Uint8Array | null;
-  /** `positionKey(position)` when the caller has it already (a revision's entries do). */
-  id?: string;
 }
 
 /** An entry `file` cannot take: outside the range filed, out of order, or a new position without its salt. */
@@ -22,22 +21,35 @@ export class IndexEntryRefused extends CodedError<"INDEX_ROWS_BROKEN"> {
   readonly code = "INDEX_ROWS_BROKEN";
 }
 
-/** A position's value: its state (salt and chain, as its commitment reads them) and its list. */
-interface Filed {
-  state: ValueState;
-  /** The log entries filed under it, in log order: what a lookup answers. */
-  indices: number[];
-}
+const NONE = -1;
 
 /**
  * A tenancy's index in memory, as of `logSize` entries and `revisions` signed revisions: the trie
- * (positions to value commitments) and each position's value, its state and list. Built from the
- * rows and believed only once its root is the one a signed revision names (`IndexStates`), so a
- * list answered from here is one the signed trie commits to.
+ * (positions to value commitments) and each position's value, its state (salt and chain, as its
+ * commitment reads them) and its list. Built from the rows and believed only once its root is the
+ * one a signed revision names (`IndexStates`), so a list answered from here is one the signed
+ * trie commits to.
+ *
+ * Values and lists lie side by side in arrays, numbered as their positions are (`PositionTable`):
+ * a value's state is a slot of one array, its list a chain of entries (a log index and the next
+ * entry's number). An object, a typed array and a string key each per position were a third of a
+ * revision's time, in allocation and in the garbage collector's walks of them.
  */
 export class TenantIndex {
   readonly trie = new VindexTrie();
-  readonly #filed = new Map<string, Filed>();
+  readonly #table = new PositionTable();
+  /** Per value: its state, 0x02 ‖ salt ‖ u64be(n) ‖ c_n, as its commitment's input. */
+  readonly #values = new Slots(VALUE_STATE_SIZE);
+  /** Per value: its list's first and last entries. */
+  #first = new Int32Array(1024);
+  #last = new Int32Array(1024);
+  /** Per entry: its log index and the next entry of its list (NONE at the end). */
+  #logIndex = new Float64Array(4096);
+  #next = new Int32Array(4096);
+  #entries = 0;
+  /** Per value: the `file` call that last touched it, so its commitment is made once a call. */
+  #touchedIn = new Int32Array(1024);
+  #calls = 0;
   /** Where a position's commitment is made before the trie copies it. */
   readonly #commitment = new Uint8Array(32);
 
@@ -54,35 +66,40 @@ export class TenantIndex {
   file(entries: readonly FiledEntry[], upTo: number): Array<{ position: Uint8Array; salt: Uint8Array }> {
     // Each position's commitment and trie leaf once, after all its entries: a batch of events on
     // one asset files every one under the same key.
-    const touched = new Map<ValueState, Uint8Array>();
+    const call = ++this.#calls;
+    const touched: number[] = [];
+    const touchedAt: Uint8Array[] = [];
     const seen: Array<{ position: Uint8Array; salt: Uint8Array }> = [];
     for (const e of entries) {
       if (e.log_index < this.logSize || e.log_index >= upTo)
         throw new IndexEntryRefused(`index entry ${e.log_index} is outside [${this.logSize}, ${upTo})`);
-      const k = e.id ?? positionKey(e.position);
-      let filed = this.#filed.get(k);
-      if (!filed) {
+      let value = this.#table.find(e.position);
+      if (value === NONE) {
         if (!e.salt)
           throw new IndexEntryRefused(
             `index position ${Buffer.from(e.position).toString("hex")} has no salt`,
           );
-        filed = { state: valueState(e.salt), indices: [] };
-        this.#filed.set(k, filed);
+        value = this.#newValue(e.position, e.salt);
         seen.push({ position: e.position, salt: e.salt });
       }
-      const last = filed.indices.at(-1);
-      if (last !== undefined && e.log_index <= last)
+      const last = this.#last[value] as number;
+      if (last !== NONE && e.log_index <= (this.#logIndex[last] as number))
         throw new IndexEntryRefused(
-          `index entry ${e.log_index} is filed after entry ${last} under one position`,
+          `index entry ${e.log_index} is filed after entry ${this.#logIndex[last]} under one position`,
         );
-      appendToState(filed.state, e.log_index);
-      filed.indices.push(e.log_index);
-      touched.set(filed.state, e.position);
+      appendToStateAt(this.#values.chunk(value), this.#values.offset(value), e.log_index);
+      this.#append(value, e.log_index);
+      if (this.#touchedIn[value] !== call) {
+        this.#touchedIn[value] = call;
+        touched.push(value);
+        touchedAt.push(e.position);
+      }
     }
     const commitment = this.#commitment;
-    for (const [state, position] of touched) {
-      stateCommitmentInto(state, commitment);
-      this.trie.set(position, commitment);
+    for (let i = 0; i < touched.length; i++) {
+      const value = touched[i] as number;
+      stateCommitmentAt(this.#values.chunk(value), this.#values.offset(value), commitment, 0);
+      this.trie.set(touchedAt[i] as Uint8Array, commitment);
     }
     this.logSize = upTo;
     return seen;
@@ -93,13 +110,49 @@ export class TenantIndex {
    * when the log had `size` entries (a revision since appends only entries at or above its old size).
    */
   indicesBelow(position: Uint8Array, size: number): number[] {
-    const indices = this.#filed.get(positionKey(position))?.indices ?? [];
-    let n = indices.length;
-    while (n > 0 && (indices[n - 1] as number) >= size) n--;
-    return indices.slice(0, n);
+    const indices: number[] = [];
+    const value = this.#table.find(position);
+    if (value === NONE) return indices;
+    for (let e = this.#first[value] as number; e !== NONE; e = this.#next[e] as number) {
+      const index = this.#logIndex[e] as number;
+      if (index >= size) break;
+      indices.push(index);
+    }
+    return indices;
   }
 
   root(): Uint8Array {
     return this.trie.root();
+  }
+
+  /** A position's empty value under `salt`, in the table. */
+  #newValue(position: Uint8Array, salt: Uint8Array): number {
+    const value = this.#table.add(position);
+    if (this.#values.add() !== value)
+      throw new Error("the index's values are out of step with its positions");
+    valueStateAt(this.#values.chunk(value), this.#values.offset(value), salt);
+    this.#first = grownInt32(this.#first, value + 1);
+    this.#last = grownInt32(this.#last, value + 1);
+    this.#touchedIn = grownInt32(this.#touchedIn, value + 1);
+    this.#first[value] = NONE;
+    this.#last[value] = NONE;
+    return value;
+  }
+
+  /** Appends a log index to a value's list. */
+  #append(value: number, logIndex: number): void {
+    const entry = this.#entries++;
+    if (entry >= this.#next.length) {
+      this.#next = grownInt32(this.#next, entry + 1);
+      const grown = new Float64Array(this.#next.length);
+      grown.set(this.#logIndex);
+      this.#logIndex = grown;
+    }
+    this.#logIndex[entry] = logIndex;
+    this.#next[entry] = NONE;
+    const last = this.#last[value] as number;
+    if (last === NONE) this.#first[value] = entry;
+    else this.#next[last] = entry;
+    this.#last[value] = entry;
   }
 }

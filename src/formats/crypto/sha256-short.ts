@@ -82,17 +82,31 @@ function compress(bytes: Uint8Array, at: number): void {
  * `input` itself, past the bytes hashed: a node keeps its hash beside its hash's input.
  */
 export function sha256Into(input: Uint8Array, out: Uint8Array, at = 0, length = input.length): void {
-  if (length > input.length || length < 0)
-    throw new RangeError(`cannot hash ${length} of ${input.length} bytes`);
+  sha256Range(input, 0, length, out, at);
+}
+
+/**
+ * Writes SHA-256 of the `length` bytes of `input` from `from` to `out` at `at`: for nodes kept
+ * side by side in one large array, hashed where they lie with no view made of them.
+ */
+export function sha256Range(
+  input: Uint8Array,
+  from: number,
+  length: number,
+  out: Uint8Array,
+  at: number,
+): void {
+  if (length < 0 || from < 0 || from + length > input.length)
+    throw new RangeError(`cannot hash ${length} bytes from ${from} of ${input.length}`);
   if (at < 0 || at + 32 > out.length)
     throw new RangeError(`no room for a digest at ${at} of ${out.length} bytes`);
   H.set(IV);
   const whole = length - (length % 64);
-  for (let i = 0; i < whole; i += 64) compress(input, i);
+  for (let i = 0; i < whole; i += 64) compress(input, from + i);
   const rest = length - whole;
   // The rest, 0x80, zeros and the length in bits: one block, or two when 9 more bytes do not fit.
   const tail = rest + 9 <= 64 ? 64 : 128;
-  for (let i = 0; i < rest; i++) TAIL[i] = input[whole + i] as number;
+  for (let i = 0; i < rest; i++) TAIL[i] = input[from + whole + i] as number;
   TAIL[rest] = 0x80;
   TAIL.fill(0, rest + 1, tail - 4);
   const bits = length * 8;

@@ -9,13 +9,13 @@ export { decodeRevision, encodeRevision, REVISION_SIZE, type VindexRevision } fr
 export { VindexTrie } from "./trie.js";
 export {
   appendIndex,
-  appendToState,
+  appendToStateAt,
   chainOf,
   emptyValue,
-  stateCommitmentInto,
+  stateCommitmentAt,
   stateCount,
+  VALUE_STATE_SIZE,
   type ValueChain,
-  type ValueState,
   valueCommitment,
-  valueState,
+  valueStateAt,
 } from "./value.js";

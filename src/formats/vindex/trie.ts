@@ -1,15 +1,16 @@
 // The map from positions to value commitments as vindex/v1's sparse Merkle tree, held compressed:
 // a leaf, or a branch that splits on the first bit where its leaves differ. The levels a branch
 // skips are the internal nodes with an empty child the tree has above it (a lone leaf has none),
-// so their hashes are folded, not stored. Subtree hashes are cached on the nodes; a `set` clears
-// the cache along its path only, so a root after a batch of changes hashes the changed paths.
+// so their hashes are folded, not stored. Hashes are cached on the nodes; a `set` marks the side
+// it came down on along its path, so a root after a batch of changes hashes the changed paths
+// and reads no sibling: each branch keeps both children's hashes as its own hash's input.
 //
-// Each node keeps its bytes in one buffer laid out as its hash's input followed by the hash: at
-// 200,000 leaves, a typed array per position, value and hash made the garbage collector a third
-// of a build's time, and the input laid out whole is hashed in place, its digest written beside it.
-import { sha256Into } from "../crypto/sha256-short.js";
+// The nodes lie in arrays (`trie-nodes.ts`), each node's bytes laid out as its hash's input
+// followed by the hash, so the input is hashed in place and its digest written beside it.
+import { sha256Range } from "../crypto/sha256-short.js";
 import { bitAt, check32, firstDifference, HASH_SIZE, MAX_DEPTH } from "./hash.js";
 import type { VindexProof } from "./proof.js";
+import { copy32, grownInt32, grownUint8, Slots, same32 } from "./trie-nodes.js";
 
 // A leaf's bytes: 0x00 ‖ position ‖ commitment (its hash's input) ‖ its hash.
 const POSITION = 1;
@@ -23,80 +24,42 @@ const ABOVE = BRANCH_HASH + HASH_SIZE;
 /** Both inputs are a tag and two 32-byte parts. */
 const INPUT = 1 + 2 * HASH_SIZE;
 
-/**
- * Which trie may change a node in place: the one whose token it carries. A snapshot gives both
- * tries new tokens, so the nodes they share are copied before either changes one (copy on write).
- */
-type Owner = object;
+// A branch's numbers, eight Int32s from 8 × its index: the bit it splits on (its leaves share
+// every bit before it), its children, a leaf under it (whose position gives those shared bits),
+// the depth (≤ its bit) its hash is held for at ABOVE (-1 for none) and its flags.
+const STRIDE = 8;
+const BIT = 0;
+const LEFT_CHILD = 1;
+const RIGHT_CHILD = 2;
+const KEY = 3;
+const ABOVE_DEPTH = 4;
+const FLAGS = 5;
+const HASHED = 1;
+/** The side's hash in the branch's bytes is stale: that child changed or is new. */
+const LEFT_STALE = 2;
+const RIGHT_STALE = 4;
 
-interface Leaf {
-  readonly leaf: true;
-  readonly bytes: Uint8Array;
-  owner: Owner;
-  hashed: boolean;
-}
-
-interface Branch {
-  readonly leaf: false;
-  /** The depth it splits on: its leaves share every bit before it. */
-  readonly bit: number;
-  /** A leaf's bytes under it, whose position gives the bits they share. */
-  readonly key: Uint8Array;
-  left: TrieNode;
-  right: TrieNode;
-  readonly bytes: Uint8Array;
-  owner: Owner;
-  hashed: boolean;
-  /** The depth (≤ bit) its hash is held for at ABOVE, the skipped levels folded in; -1 for none. */
-  aboveDepth: number;
-}
-
-type TrieNode = Leaf | Branch;
-
-function newLeaf(bytes: Uint8Array, owner: Owner): Leaf {
-  return { leaf: true, bytes, owner, hashed: false };
-}
-
-function newBranch(bit: number, key: Uint8Array, left: TrieNode, right: TrieNode, owner: Owner): Branch {
-  const bytes = new Uint8Array(ABOVE + HASH_SIZE);
-  bytes[0] = 0x01;
-  return {
-    leaf: false,
-    bit,
-    key,
-    left,
-    right,
-    bytes,
-    owner,
-    hashed: false,
-    aboveDepth: -1,
-  };
-}
-
-function copy32(from: Uint8Array, at: number, to: Uint8Array, toAt: number): void {
-  for (let i = 0; i < HASH_SIZE; i++) to[toAt + i] = from[at + i] as number;
-}
-
-function same32(a: Uint8Array, at: number, b: Uint8Array): boolean {
-  for (let i = 0; i < HASH_SIZE; i++) if (a[at + i] !== b[i]) return false;
-  return true;
-}
+/** A node: a branch's index (≥ 0), or a leaf's index `l` as `~l` (< 0). */
+type NodeRef = number;
 
 /**
  * vindex/v1's trie: positions (32 bytes) to value commitments (32 bytes), insert or replace only,
  * as the index never forgets a position. Its nodes are hashed by the short-message SHA-256 in
- * place (`sha256-short.ts`), the fastest there is for them in Node and in browsers alike.
+ * place (`sha256-short.ts`), the fastest there is for them in Node and in browsers alike. A proof
+ * or a root reads the trie as it is: a caller that must answer as of a revision takes what it
+ * needs before anything changes it.
  */
 export class VindexTrie {
-  #root: TrieNode | undefined = undefined;
+  #root: NodeRef = 0;
   #size = 0;
-  #owner: Owner = {};
-  /** Whether the `set` under way changed anything: the nodes above it keep their hashes if not. */
-  #changed = false;
+  readonly #leaves = new Slots(LEAF_HASH + HASH_SIZE);
+  #leafHashed = new Uint8Array(1024);
+  readonly #branches = new Slots(ABOVE + HASH_SIZE);
+  #meta = new Int32Array(1024 * STRIDE);
   /** Where a skipped level's node is hashed: 0x01 ‖ left ‖ right, one side empty, then its hash. */
   readonly #fold = new Uint8Array(INPUT + HASH_SIZE);
-  /** The branches `#replaceInPlace` walked, kept between calls (a path is at most 256 deep). */
-  readonly #path: Branch[] = [];
+  /** The branches a `set` walked, kept between calls (a path is at most 256 deep). */
+  readonly #path = new Int32Array(MAX_DEPTH + 1);
 
   constructor() {
     this.#fold[0] = 0x01;
@@ -111,193 +74,215 @@ export class VindexTrie {
   set(position: Uint8Array, commitment: Uint8Array): void {
     check32(position, "a position");
     check32(commitment, "a value commitment");
-    if (this.#root === undefined) {
-      this.#root = this.#leafOf(position, commitment);
+    if (this.#size === 0) {
+      this.#root = ~this.#newLeaf(position, commitment);
       this.#size = 1;
       return;
     }
-    if (this.#replaceInPlace(position, commitment)) return;
-    this.#changed = false;
-    this.#root = this.#insert(this.#root, position, commitment, 0);
-  }
-
-  /**
-   * Replaces a held position's commitment when every node on its path is this trie's own: the
-   * walk a later list entry takes, with nothing copied and no recursion. False for anything else.
-   */
-  #replaceInPlace(pos: Uint8Array, com: Uint8Array): boolean {
+    // Down by the position's bits to the one leaf that can hold it, keeping the path.
     const path = this.#path;
+    let meta = this.#meta;
     let n = 0;
     let node = this.#root;
-    while (node !== undefined && !node.leaf) {
-      if (node.owner !== this.#owner) return false;
+    while (node >= 0) {
       path[n++] = node;
-      node = bitAt(pos, node.bit) ? node.right : node.left;
+      const m = node * STRIDE;
+      node = meta[m + (bitAt(position, meta[m + BIT] as number) ? RIGHT_CHILD : LEFT_CHILD)] as number;
     }
-    // Following the bits reaches the one leaf that can hold the position; it holds it or none does.
-    if (node === undefined || node.owner !== this.#owner) return false;
-    if (firstDifference(node.bytes, pos, 0, POSITION) < MAX_DEPTH) return false;
-    if (same32(node.bytes, COMMITMENT, com)) return true;
-    node.bytes.set(com, COMMITMENT);
-    node.hashed = false;
+    const leaf = ~node;
+    const bytes = this.#leaves.chunk(leaf);
+    const at = this.#leaves.offset(leaf);
+    const differs = firstDifference(bytes, position, 0, at + POSITION);
+    if (differs === MAX_DEPTH) {
+      if (same32(bytes, at + COMMITMENT, commitment)) return;
+      bytes.set(commitment, at + COMMITMENT);
+      this.#leafHashed[leaf] = 0;
+      this.#stale(position, n);
+      return;
+    }
+    // The position agrees with that leaf before `differs`, so it took each branch above that bit
+    // the leaf's way: the new branch goes below the last of them, above the first that splits lower.
+    let k = 0;
+    while (k < n && (meta[(path[k] as number) * STRIDE + BIT] as number) < differs) k++;
+    const other = k < n ? (path[k] as number) : node;
+    const added = this.#newLeaf(position, commitment);
+    const right = bitAt(position, differs) === 1;
+    const branch = this.#newBranch(differs, added, right ? other : ~added, right ? ~added : other);
+    meta = this.#meta;
+    if (k === 0) this.#root = branch;
+    else {
+      const m = (path[k - 1] as number) * STRIDE;
+      meta[m + (bitAt(position, meta[m + BIT] as number) ? RIGHT_CHILD : LEFT_CHILD)] = branch;
+    }
+    this.#size++;
+    this.#stale(position, k);
+  }
+
+  /** The first `n` branches of the path: the side `position` went down is stale, so is their hash. */
+  #stale(position: Uint8Array, n: number): void {
+    const meta = this.#meta;
+    const path = this.#path;
     for (let i = 0; i < n; i++) {
-      const branch = path[i] as Branch;
-      branch.hashed = false;
-      branch.aboveDepth = -1;
+      const m = (path[i] as number) * STRIDE;
+      const side = bitAt(position, meta[m + BIT] as number) ? RIGHT_STALE : LEFT_STALE;
+      meta[m + FLAGS] = ((meta[m + FLAGS] as number) & ~HASHED) | side;
+      meta[m + ABOVE_DEPTH] = -1;
     }
-    return true;
   }
 
   /** The commitment filed under `position`, if any. */
   get(position: Uint8Array): Uint8Array | undefined {
     check32(position, "a position");
+    if (this.#size === 0) return undefined;
+    const leaf = ~this.#leafFor(position);
+    const bytes = this.#leaves.chunk(leaf);
+    const at = this.#leaves.offset(leaf);
+    if (firstDifference(bytes, position, 0, at + POSITION) < MAX_DEPTH) return undefined;
+    return bytes.slice(at + COMMITMENT, at + COMMITMENT + HASH_SIZE);
+  }
+
+  /** The leaf the position's bits lead to. */
+  #leafFor(position: Uint8Array): NodeRef {
+    const meta = this.#meta;
     let node = this.#root;
-    while (node !== undefined && !node.leaf) node = bitAt(position, node.bit) ? node.right : node.left;
-    if (node === undefined || firstDifference(node.bytes, position, 0, POSITION) < MAX_DEPTH)
-      return undefined;
-    return node.bytes.slice(COMMITMENT, COMMITMENT + HASH_SIZE);
+    while (node >= 0) {
+      const m = node * STRIDE;
+      node = meta[m + (bitAt(position, meta[m + BIT] as number) ? RIGHT_CHILD : LEFT_CHILD)] as number;
+    }
+    return node;
   }
 
   /** The map's root: 32 zero bytes when it is empty. */
   root(): Uint8Array {
     const out = new Uint8Array(HASH_SIZE);
-    if (this.#root !== undefined) this.#hashInto(this.#root, 0, out, 0);
+    if (this.#size > 0) this.#hashInto(this.#root, 0, out, 0);
     return out;
-  }
-
-  /**
-   * The trie that has what this one has now, and goes its own way from here. Nothing is copied
-   * until one of them changes a node they share.
-   */
-  clone(): VindexTrie {
-    const copy = new VindexTrie();
-    copy.#root = this.#root;
-    copy.#size = this.#size;
-    this.#owner = {};
-    return copy;
   }
 
   /** The proof of `position`'s commitment, or of its absence, against `root()`. */
   prove(position: Uint8Array): VindexProof {
     check32(position, "a position");
     const siblings: Uint8Array[] = [];
+    if (this.#size === 0) return { siblings, terminal: { kind: "empty" } };
     let node = this.#root;
     let depth = 0;
-    while (node !== undefined && !node.leaf) {
-      const differs = node.bit > depth ? firstDifference(node.key, position, depth, POSITION) : MAX_DEPTH;
+    while (node >= 0) {
+      const m = node * STRIDE;
+      const bit = this.#meta[m + BIT] as number;
+      const differs = bit > depth ? this.#keyDifference(node, position, depth) : MAX_DEPTH;
       // The position leaves the branch's shared prefix: it is absent, beside the whole branch.
-      const stop = differs < node.bit;
-      for (let k = depth; k < (stop ? differs : node.bit); k++) siblings.push(new Uint8Array(HASH_SIZE));
+      const stop = differs < bit;
+      for (let k = depth; k < (stop ? differs : bit); k++) siblings.push(new Uint8Array(HASH_SIZE));
       const sibling = new Uint8Array(HASH_SIZE);
       siblings.push(sibling);
       if (stop) {
         this.#foldInto(node, differs + 1, sibling, 0);
         return { siblings, terminal: { kind: "empty" } };
       }
-      const right = bitAt(position, node.bit) === 1;
-      this.#hashInto(right ? node.left : node.right, node.bit + 1, sibling, 0);
-      depth = node.bit + 1;
-      node = right ? node.right : node.left;
+      const right = bitAt(position, bit) === 1;
+      const left = this.#meta[m + LEFT_CHILD] as number;
+      const rightChild = this.#meta[m + RIGHT_CHILD] as number;
+      this.#hashInto(right ? left : rightChild, bit + 1, sibling, 0);
+      depth = bit + 1;
+      node = right ? rightChild : left;
     }
-    if (node === undefined) return { siblings, terminal: { kind: "empty" } };
-    const leafPosition = node.bytes.slice(POSITION, COMMITMENT);
-    const valueCommitment = node.bytes.slice(COMMITMENT, LEAF_HASH);
+    const bytes = this.#leaves.chunk(~node);
+    const at = this.#leaves.offset(~node);
+    const leafPosition = bytes.slice(at + POSITION, at + COMMITMENT);
+    const valueCommitment = bytes.slice(at + COMMITMENT, at + LEAF_HASH);
     return { siblings, terminal: { kind: "leaf", position: leafPosition, valueCommitment } };
   }
 
-  #leafOf(position: Uint8Array, commitment: Uint8Array): Leaf {
-    const bytes = new Uint8Array(LEAF_HASH + HASH_SIZE);
-    bytes.set(position, POSITION);
-    bytes.set(commitment, COMMITMENT);
-    return newLeaf(bytes, this.#owner);
+  /** The first bit from `depth` on where `position` parts from the bits a branch's leaves share. */
+  #keyDifference(branch: number, position: Uint8Array, depth: number): number {
+    const key = this.#meta[branch * STRIDE + KEY] as number;
+    return firstDifference(this.#leaves.chunk(key), position, depth, this.#leaves.offset(key) + POSITION);
   }
 
-  /** `node` with `pos` filed under it; `depth` is where `node` hangs, so they share the bits before it. */
-  #insert(node: TrieNode, pos: Uint8Array, com: Uint8Array, depth: number): TrieNode {
-    if (node.leaf) {
-      const differs = firstDifference(node.bytes, pos, depth, POSITION);
-      if (differs < MAX_DEPTH) return this.#split(node, node.bytes, pos, com, differs);
-      if (same32(node.bytes, COMMITMENT, com)) return node;
-      const leaf = this.#own(node) as Leaf;
-      leaf.bytes.set(com, COMMITMENT);
-      leaf.hashed = false;
-      this.#changed = true;
-      return leaf;
-    }
-    // Only a branch that skips levels can part from `pos` above its bit (reading its key is a cache miss).
-    const differs = node.bit > depth ? firstDifference(node.key, pos, depth, POSITION) : MAX_DEPTH;
-    if (differs < node.bit) return this.#split(node, node.key, pos, com, differs);
-    const right = bitAt(pos, node.bit) === 1;
-    const child = this.#insert(right ? node.right : node.left, pos, com, node.bit + 1);
-    if (!this.#changed) return node;
-    const branch = this.#own(node) as Branch;
-    if (right) branch.right = child;
-    else branch.left = child;
-    branch.hashed = false;
-    branch.aboveDepth = -1;
+  #newLeaf(position: Uint8Array, commitment: Uint8Array): number {
+    const leaf = this.#leaves.add();
+    const bytes = this.#leaves.chunk(leaf);
+    const at = this.#leaves.offset(leaf);
+    bytes.set(position, at + POSITION);
+    bytes.set(commitment, at + COMMITMENT);
+    this.#leafHashed = grownUint8(this.#leafHashed, leaf + 1);
+    return leaf;
+  }
+
+  /** A branch at `bit` over `left` and `right`, both sides to be hashed; `key` is a leaf under it. */
+  #newBranch(bit: number, key: number, left: NodeRef, right: NodeRef): number {
+    const branch = this.#branches.add();
+    this.#branches.chunk(branch)[this.#branches.offset(branch)] = 0x01;
+    const meta = grownInt32(this.#meta, (branch + 1) * STRIDE);
+    this.#meta = meta;
+    const m = branch * STRIDE;
+    meta[m + BIT] = bit;
+    meta[m + LEFT_CHILD] = left;
+    meta[m + RIGHT_CHILD] = right;
+    meta[m + KEY] = key;
+    meta[m + ABOVE_DEPTH] = -1;
+    meta[m + FLAGS] = LEFT_STALE | RIGHT_STALE;
     return branch;
   }
 
-  /** A branch at `bit` of `node` (whose leaves have `key`'s bits before it) and a new leaf. */
-  #split(node: TrieNode, key: Uint8Array, pos: Uint8Array, com: Uint8Array, bit: number): Branch {
-    const leaf = this.#leafOf(pos, com);
-    this.#size++;
-    this.#changed = true;
-    return bitAt(pos, bit)
-      ? newBranch(bit, key, node, leaf, this.#owner)
-      : newBranch(bit, key, leaf, node, this.#owner);
-  }
-
-  /** `node` itself if this trie may change it, else a copy it may. */
-  #own(node: TrieNode): TrieNode {
-    if (node.owner === this.#owner) return node;
-    return node.leaf
-      ? newLeaf(node.bytes.slice(), this.#owner)
-      : newBranch(node.bit, node.key, node.left, node.right, this.#owner);
-  }
-
   /** Writes the hash of the subtree at `depth` holding what `node` holds to `to` at `at`, cached. */
-  #hashInto(node: TrieNode, depth: number, to: Uint8Array, at: number): void {
-    if (node.leaf) {
-      if (!node.hashed) {
-        sha256Into(node.bytes, node.bytes, LEAF_HASH, INPUT);
-        node.hashed = true;
+  #hashInto(node: NodeRef, depth: number, to: Uint8Array, at: number): void {
+    if (node < 0) {
+      const leaf = ~node;
+      const bytes = this.#leaves.chunk(leaf);
+      const from = this.#leaves.offset(leaf);
+      if (this.#leafHashed[leaf] === 0) {
+        sha256Range(bytes, from, INPUT, bytes, from + LEAF_HASH);
+        this.#leafHashed[leaf] = 1;
       }
-      copy32(node.bytes, LEAF_HASH, to, at);
+      copy32(bytes, from + LEAF_HASH, to, at);
       return;
     }
     this.#branchHash(node);
-    if (depth === node.bit) {
-      copy32(node.bytes, BRANCH_HASH, to, at);
+    const bytes = this.#branches.chunk(node);
+    const from = this.#branches.offset(node);
+    const m = node * STRIDE;
+    if (depth === this.#meta[m + BIT]) {
+      copy32(bytes, from + BRANCH_HASH, to, at);
       return;
     }
-    if (node.aboveDepth !== depth) {
-      this.#foldInto(node, depth, node.bytes, ABOVE);
-      node.aboveDepth = depth;
+    if (this.#meta[m + ABOVE_DEPTH] !== depth) {
+      this.#foldInto(node, depth, bytes, from + ABOVE);
+      this.#meta[m + ABOVE_DEPTH] = depth;
     }
-    copy32(node.bytes, ABOVE, to, at);
+    copy32(bytes, from + ABOVE, to, at);
   }
 
-  /** Computes a branch's hash at its own depth, unless it holds it. */
-  #branchHash(node: Branch): void {
-    if (node.hashed) return;
-    this.#hashInto(node.left, node.bit + 1, node.bytes, LEFT);
-    this.#hashInto(node.right, node.bit + 1, node.bytes, RIGHT);
-    sha256Into(node.bytes, node.bytes, BRANCH_HASH, INPUT);
-    node.hashed = true;
+  /** Computes a branch's hash at its own depth, unless it holds it: its stale sides first. */
+  #branchHash(branch: number): void {
+    const meta = this.#meta;
+    const m = branch * STRIDE;
+    const flags = meta[m + FLAGS] as number;
+    if (flags & HASHED) return;
+    const bytes = this.#branches.chunk(branch);
+    const at = this.#branches.offset(branch);
+    const below = (meta[m + BIT] as number) + 1;
+    if (flags & LEFT_STALE) this.#hashInto(meta[m + LEFT_CHILD] as number, below, bytes, at + LEFT);
+    if (flags & RIGHT_STALE) this.#hashInto(meta[m + RIGHT_CHILD] as number, below, bytes, at + RIGHT);
+    sha256Range(bytes, at, INPUT, bytes, at + BRANCH_HASH);
+    meta[m + FLAGS] = HASHED;
   }
 
   /** A branch's hash seen from `depth` (≤ its bit), to `to` at `at`: each level skipped has an empty child. */
-  #foldInto(node: Branch, depth: number, to: Uint8Array, at: number): void {
-    this.#branchHash(node);
+  #foldInto(branch: number, depth: number, to: Uint8Array, at: number): void {
+    this.#branchHash(branch);
+    const m = branch * STRIDE;
+    const key = this.#meta[m + KEY] as number;
+    const keyBytes = this.#leaves.chunk(key);
+    const keyAt = this.#leaves.offset(key) + POSITION;
     // Each level's hash goes to the end of the fold buffer, read from there by the level above.
     const fold = this.#fold;
-    copy32(node.bytes, BRANCH_HASH, fold, INPUT);
-    for (let k = node.bit - 1; k >= depth; k--) {
-      const right = bitAt(node.key, k, POSITION) === 1;
+    copy32(this.#branches.chunk(branch), this.#branches.offset(branch) + BRANCH_HASH, fold, INPUT);
+    for (let k = (this.#meta[m + BIT] as number) - 1; k >= depth; k--) {
+      const right = bitAt(keyBytes, k, keyAt) === 1;
       copy32(fold, INPUT, fold, right ? RIGHT : LEFT);
       fold.fill(0, right ? LEFT : RIGHT, right ? RIGHT : INPUT);
-      sha256Into(fold, fold, INPUT, INPUT);
+      sha256Range(fold, 0, INPUT, fold, INPUT);
     }
     copy32(fold, INPUT, to, at);
   }

@@ -2,7 +2,7 @@
 // hash chain, so that an index appended to a long list costs two hashes, not the whole list:
 // the index keeps (n, c_n) per position and never the list itself.
 import { type Sha256, sha256 } from "../crypto/sha256.js";
-import { sha256Into } from "../crypto/sha256-short.js";
+import { sha256Into, sha256Range } from "../crypto/sha256-short.js";
 import { VindexError } from "./error.js";
 import { check32, HASH_SIZE } from "./hash.js";
 
@@ -81,31 +81,29 @@ export function valueCommitment(salt: Uint8Array, chain: ValueChain, hash: Sha25
 
 // A position's value kept as its commitment's input, 0x02 ‖ salt ‖ u64be(n) ‖ c_n: a link is
 // hashed into it in place and the commitment is its hash, so a list appended to allocates nothing
-// (the service keeps one per position it has seen, and files each entry of a revision this way).
+// (the service keeps one per position it has seen, side by side in one array, and files each
+// entry of a revision this way).
 const STATE_COUNT = 1 + HASH_SIZE;
 const STATE_HEAD = STATE_COUNT + 8;
 /** The bytes of a `ValueState`. */
-const VALUE_STATE_SIZE = STATE_HEAD + HASH_SIZE;
+export const VALUE_STATE_SIZE = STATE_HEAD + HASH_SIZE;
 
-/** A position's list as `valueCommitment` reads it: its salt, length and chain head, laid out as the commitment's input. */
-export type ValueState = Uint8Array;
-
-/** The empty list's state under `salt`. */
-export function valueState(salt: Uint8Array): ValueState {
+/** Writes the empty list's state under `salt` to `bytes` at `at`. */
+export function valueStateAt(bytes: Uint8Array, at: number, salt: Uint8Array): void {
   check32(salt, "a salt");
-  const state = new Uint8Array(VALUE_STATE_SIZE);
-  state[0] = COMMITMENT_TAG;
-  state.set(salt, 1);
-  return state;
+  if (at < 0 || at + VALUE_STATE_SIZE > bytes.length) throw new VindexError("no room for a value state");
+  bytes[at] = COMMITMENT_TAG;
+  bytes.set(salt, at + 1);
+  bytes.fill(0, at + STATE_COUNT, at + VALUE_STATE_SIZE);
 }
 
 /** How many indices the state's list holds. */
-export function stateCount(state: ValueState): number {
+export function stateCount(state: Uint8Array, at = 0): number {
   let high = 0;
   let low = 0;
   for (let i = 0; i < 4; i++) {
-    high = high * 256 + (state[STATE_COUNT + i] as number);
-    low = low * 256 + (state[STATE_COUNT + 4 + i] as number);
+    high = high * 256 + (state[at + STATE_COUNT + i] as number);
+    low = low * 256 + (state[at + STATE_COUNT + 4 + i] as number);
   }
   return high * 2 ** 32 + low;
 }
@@ -114,21 +112,25 @@ export function stateCount(state: ValueState): number {
 const link = new Uint8Array(1 + HASH_SIZE + 8);
 link[0] = LINK_TAG;
 
-/** `appendIndex` on a state, in place. */
-export function appendToState(state: ValueState, index: number): void {
-  if (!Number.isSafeInteger(index) || index < 0)
-    throw new VindexError(`a log entry index must be a non-negative safe integer, not ${index}`);
-  if (state.length !== VALUE_STATE_SIZE || state[0] !== COMMITMENT_TAG)
+/** Refuses a state that is not one: too short where it lies, or without its tag. */
+function checkState(bytes: Uint8Array, at: number): void {
+  if (at < 0 || at + VALUE_STATE_SIZE > bytes.length || bytes[at] !== COMMITMENT_TAG)
     throw new VindexError("a value state is broken");
-  for (let i = 0; i < HASH_SIZE; i++) link[1 + i] = state[STATE_HEAD + i] as number;
-  putU64be(link, 1 + HASH_SIZE, index);
-  sha256Into(link, state, STATE_HEAD);
-  putU64be(state, STATE_COUNT, stateCount(state) + 1);
 }
 
-/** `valueCommitment` of a state, written to `out` at `at`. */
-export function stateCommitmentInto(state: ValueState, out: Uint8Array, at = 0): void {
-  if (state.length !== VALUE_STATE_SIZE || state[0] !== COMMITMENT_TAG)
-    throw new VindexError("a value state is broken");
-  sha256Into(state, out, at);
+/** `appendIndex` on the state at `at` of `bytes`, in place. */
+export function appendToStateAt(bytes: Uint8Array, at: number, index: number): void {
+  if (!Number.isSafeInteger(index) || index < 0)
+    throw new VindexError(`a log entry index must be a non-negative safe integer, not ${index}`);
+  checkState(bytes, at);
+  for (let i = 0; i < HASH_SIZE; i++) link[1 + i] = bytes[at + STATE_HEAD + i] as number;
+  putU64be(link, 1 + HASH_SIZE, index);
+  sha256Into(link, bytes, at + STATE_HEAD);
+  putU64be(bytes, at + STATE_COUNT, stateCount(bytes, at) + 1);
+}
+
+/** `valueCommitment` of the state at `from` of `bytes`, written to `out` at `at`. */
+export function stateCommitmentAt(bytes: Uint8Array, from: number, out: Uint8Array, at: number): void {
+  checkState(bytes, from);
+  sha256Range(bytes, from, VALUE_STATE_SIZE, out, at);
 }

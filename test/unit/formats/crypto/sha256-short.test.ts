@@ -2,7 +2,12 @@ import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { nodeSha256 } from "../../../../src/core/node/crypto.js";
 import { sha256 } from "../../../../src/formats/crypto/sha256.js";
-import { SHORT_MESSAGE, sha256Into, sha256Short } from "../../../../src/formats/crypto/sha256-short.js";
+import {
+  SHORT_MESSAGE,
+  sha256Into,
+  sha256Range,
+  sha256Short,
+} from "../../../../src/formats/crypto/sha256-short.js";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const openssl = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
@@ -47,9 +52,21 @@ describe("sha256Short", () => {
     expect([...buf.subarray(97)]).toEqual([0, 0, 0, 0, 0, 0, 0]);
   });
 
+  it("hashes bytes from any offset, at every length a node has and across block edges", () => {
+    const buf = new Uint8Array(randomBytes(400));
+    for (const from of [0, 1, 7, 64, 129])
+      for (const length of [0, 41, 55, 56, 64, 65, 73, 119, 120, 200]) {
+        const out = new Uint8Array(40);
+        sha256Range(buf, from, length, out, 5);
+        expect(hex(out.subarray(5, 37))).toBe(openssl(buf.subarray(from, from + length)));
+      }
+  });
+
   it("refuses a length past the input or a digest without room", () => {
     expect(() => sha256Into(new Uint8Array(4), new Uint8Array(32), 0, 5)).toThrow(RangeError);
     expect(() => sha256Into(new Uint8Array(4), new Uint8Array(40), 9)).toThrow(RangeError);
+    expect(() => sha256Range(new Uint8Array(8), 5, 4, new Uint8Array(32), 0)).toThrow(RangeError);
+    expect(() => sha256Range(new Uint8Array(8), -1, 4, new Uint8Array(32), 0)).toThrow(RangeError);
   });
 });
 

@@ -2,17 +2,18 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   appendIndex,
-  appendToState,
+  appendToStateAt,
   chainOf,
   decodeRevision,
   emptyValue,
   encodeRevision,
   REVISION_SIZE,
-  stateCommitmentInto,
+  stateCommitmentAt,
   stateCount,
+  VALUE_STATE_SIZE,
   VindexError,
   valueCommitment,
-  valueState,
+  valueStateAt,
 } from "../../../../src/formats/vindex/index.js";
 
 const u64 = (n: number) => {
@@ -87,32 +88,40 @@ describe("revision entries", () => {
 });
 
 describe("value states (a list kept as its commitment's input)", () => {
-  it("give the chain's commitment and count after each index, counts past 2^32 included", () => {
+  it("give the chain's commitment and count after each index, counts past 2^32 included, where they lie", () => {
     const salt = new Uint8Array(32).map((_, i) => 200 - i);
-    const state = valueState(salt);
+    // A state among others in one array: its neighbours' bytes are left as they were.
+    const at = 11;
+    const bytes = new Uint8Array(at + VALUE_STATE_SIZE + 5).fill(0xee);
+    valueStateAt(bytes, at, salt);
     let chain = emptyValue();
     const out = new Uint8Array(40);
-    expect(stateCount(state)).toBe(0);
-    stateCommitmentInto(state, out, 8);
+    expect(stateCount(bytes, at)).toBe(0);
+    stateCommitmentAt(bytes, at, out, 8);
     expect(out.subarray(8)).toEqual(valueCommitment(salt, chain));
     for (const i of [0, 7, 2 ** 32 + 5, 2 ** 40, Number.MAX_SAFE_INTEGER]) {
-      appendToState(state, i);
+      appendToStateAt(bytes, at, i);
       chain = appendIndex(chain, i);
-      expect(stateCount(state)).toBe(chain.count);
-      stateCommitmentInto(state, out, 8);
+      expect(stateCount(bytes, at)).toBe(chain.count);
+      stateCommitmentAt(bytes, at, out, 8);
       expect(out.subarray(8)).toEqual(valueCommitment(salt, chain));
       // The commitment is SHA-256(0x02 ‖ salt ‖ u64be(n) ‖ c_n), computed here apart from the code.
       expect(out.subarray(8)).toEqual(sha(Uint8Array.of(2), salt, u64(chain.count), chain.head));
     }
+    expect(bytes.subarray(0, at).every((b) => b === 0xee)).toBe(true);
+    expect(bytes.subarray(at + VALUE_STATE_SIZE).every((b) => b === 0xee)).toBe(true);
   });
 
-  it("refuse an index that is not a safe non-negative integer, and a state of another shape", () => {
-    const state = valueState(new Uint8Array(32));
+  it("refuse an index that is not a safe non-negative integer, and a state of another shape or place", () => {
+    const state = new Uint8Array(VALUE_STATE_SIZE);
+    valueStateAt(state, 0, new Uint8Array(32));
     for (const bad of [-1, 1.5, 2 ** 53, Number.NaN])
-      expect(() => appendToState(state, bad)).toThrow(VindexError);
+      expect(() => appendToStateAt(state, 0, bad)).toThrow(VindexError);
     expect(stateCount(state)).toBe(0);
-    expect(() => appendToState(new Uint8Array(72), 1)).toThrow(VindexError);
-    expect(() => stateCommitmentInto(new Uint8Array(73), new Uint8Array(32))).toThrow(VindexError);
-    expect(() => valueState(new Uint8Array(31))).toThrow(VindexError);
+    expect(() => appendToStateAt(new Uint8Array(72), 0, 1)).toThrow(VindexError);
+    expect(() => appendToStateAt(state, 1, 1)).toThrow(VindexError);
+    expect(() => stateCommitmentAt(new Uint8Array(73), 0, new Uint8Array(32), 0)).toThrow(VindexError);
+    expect(() => valueStateAt(new Uint8Array(73), 0, new Uint8Array(31))).toThrow(VindexError);
+    expect(() => valueStateAt(new Uint8Array(73), 1, new Uint8Array(32))).toThrow(VindexError);
   });
 });
