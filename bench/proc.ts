@@ -106,14 +106,24 @@ function childrenOf(pid: number): number[] {
 }
 
 /** True when /proc/<pid>/cmdline names `word` (a PostgreSQL backend's title names its database). */
-function cmdlineNames(pid: number, word: string): boolean {
+function cmdlineWords(pid: number): string[] | undefined {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8")
-      .split(/[\s\0]+/)
-      .includes(word);
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split(/[\s\0]+/);
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/**
+ * The backend a PostgreSQL parallel worker works for, from its title ("… parallel worker for PID
+ * n"), which names no database: pg_stat_activity lists it under its leader's.
+ */
+function parallelLeader(words: readonly string[]): number | undefined {
+  const at = words.indexOf("parallel");
+  if (at < 0 || words[at + 1] !== "worker" || words[at + 2] !== "for" || words[at + 3] !== "PID")
+    return undefined;
+  const leader = Number(words[at + 4]);
+  return Number.isSafeInteger(leader) ? leader : undefined;
 }
 
 /** What `OwnCpu` reads a deployment's processes from. */
@@ -187,13 +197,21 @@ export class OwnCpu {
     }
     const db = this.processes.database;
     if (db) {
-      for (const pid of await db.pids()) {
-        if (this.tracked.has(pid)) pids.push(pid);
-        else if (cmdlineNames(pid, db.name)) {
+      const listed = await db.pids();
+      for (const pid of listed) {
+        const words = this.tracked.has(pid) ? undefined : cmdlineWords(pid);
+        if (!words) {
+          if (this.tracked.has(pid)) pids.push(pid);
+          else this.backendsMissing++;
+          continue;
+        }
+        // A parallel worker of one of the database's listed backends does that backend's work:
+        // counted as it is (a parallel plan once made every later reading a stranger's).
+        const leader = parallelLeader(words);
+        if (words.includes(db.name) || (leader !== undefined && listed.includes(leader))) {
           pids.push(pid);
           this.backendsFound++;
-        } else if (procStat(pid) === undefined) this.backendsMissing++;
-        else this.strangers = true;
+        } else this.strangers = true;
       }
     }
     for (const pid of pids) {

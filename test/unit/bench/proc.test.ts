@@ -95,6 +95,38 @@ describe.runIf(process.platform === "linux")("OwnCpu: one deployment's own proce
     }
   });
 
+  it("counts a parallel worker of its own backend, whose title names no database", async () => {
+    // PostgreSQL titles a parallel worker "postgres: 15/main: parallel worker for PID <leader>" and
+    // lists it under its leader's database: a parallel plan once made every later round unmeasured.
+    const leader = burner("archivist_bench_test_db");
+    const leaderPid = leader.child.pid as number;
+    const worker = burner("postgres:", "15/main:", "parallel", "worker", "for", "PID", String(leaderPid));
+    const workerPid = worker.child.pid as number;
+    const own = await OwnCpu.start(
+      {
+        rootPids: () => [],
+        database: { name: "archivist_bench_test_db", pids: async () => [leaderPid, workerPid] },
+      },
+      20,
+    );
+    try {
+      const burnt = worker.next();
+      worker.child.stdin?.write("0.3\n");
+      await burnt;
+      expect(await until(own, 0.29)).toBeGreaterThanOrEqual(0.29);
+    } finally {
+      await own.stop();
+    }
+    // A worker whose leader is not one of the database's backends is a stranger's.
+    const other = burner("postgres:", "15/main:", "parallel", "worker", "for", "PID", "1");
+    const stranger = await OwnCpu.start({
+      rootPids: () => [],
+      database: { name: "archivist_bench_test_db", pids: async () => [other.child.pid as number] },
+    });
+    expect(stranger.seconds()).toBeUndefined();
+    await stranger.stop();
+  });
+
   it("refuses a listed backend that is not one of this machine's", async () => {
     // A listed pid that is some other process here: not this machine's PostgreSQL, no number.
     const stranger = await OwnCpu.start({
