@@ -6,7 +6,7 @@ import {
   VindexTrie,
   valueStateAt,
 } from "../formats/vindex/index.js";
-import { grownInt32, Slots } from "../formats/vindex/trie-nodes.js";
+import { float64s, grown, int32s, Slots } from "../formats/vindex/trie-nodes.js";
 import { PositionTable } from "./position-table.js";
 
 /** A log entry filed under a position, with the position's salt (known once the position is). */
@@ -131,9 +131,9 @@ export class TenantIndex {
     if (this.#values.add() !== value)
       throw new Error("the index's values are out of step with its positions");
     valueStateAt(this.#values.chunk(value), this.#values.offset(value), salt);
-    this.#first = grownInt32(this.#first, value + 1);
-    this.#last = grownInt32(this.#last, value + 1);
-    this.#touchedIn = grownInt32(this.#touchedIn, value + 1);
+    this.#first = grown(this.#first, value + 1, int32s);
+    this.#last = grown(this.#last, value + 1, int32s);
+    this.#touchedIn = grown(this.#touchedIn, value + 1, int32s);
     this.#first[value] = NONE;
     this.#last[value] = NONE;
     return value;
@@ -142,12 +142,8 @@ export class TenantIndex {
   /** Appends a log index to a value's list. */
   #append(value: number, logIndex: number): void {
     const entry = this.#entries++;
-    if (entry >= this.#next.length) {
-      this.#next = grownInt32(this.#next, entry + 1);
-      const grown = new Float64Array(this.#next.length);
-      grown.set(this.#logIndex);
-      this.#logIndex = grown;
-    }
+    this.#next = grown(this.#next, entry + 1, int32s);
+    this.#logIndex = grown(this.#logIndex, entry + 1, float64s);
     this.#logIndex[entry] = logIndex;
     this.#next[entry] = NONE;
     const last = this.#last[value] as number;

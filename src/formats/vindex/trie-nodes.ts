@@ -38,25 +38,22 @@ export class Slots {
   }
 }
 
-/** An Int32Array that doubles when an index past its end is needed. */
-export function grownInt32(array: Int32Array<ArrayBuffer>, needed: number): Int32Array<ArrayBuffer> {
+type Growable = Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer> | Float64Array<ArrayBuffer>;
+
+/** `array`, or a copy of it (made by `make`) doubled until index `needed - 1` is in it. */
+export function grown<T extends Growable>(array: T, needed: number, make: (length: number) => T): T {
   if (needed <= array.length) return array;
   let length = array.length;
   while (length < needed) length *= 2;
-  const grown = new Int32Array(length);
-  grown.set(array);
-  return grown;
+  const out = make(length);
+  out.set(array);
+  return out;
 }
 
-/** A Uint8Array that doubles when an index past its end is needed. */
-export function grownUint8(array: Uint8Array<ArrayBuffer>, needed: number): Uint8Array<ArrayBuffer> {
-  if (needed <= array.length) return array;
-  let length = array.length;
-  while (length < needed) length *= 2;
-  const grown = new Uint8Array(length);
-  grown.set(array);
-  return grown;
-}
+/** Makers for `grown`, made once (not a closure per call on the hot paths). */
+export const int32s = (length: number): Int32Array<ArrayBuffer> => new Int32Array(length);
+export const uint8s = (length: number): Uint8Array<ArrayBuffer> => new Uint8Array(length);
+export const float64s = (length: number): Float64Array<ArrayBuffer> => new Float64Array(length);
 
 /** Copies 32 bytes. */
 export function copy32(from: Uint8Array, at: number, to: Uint8Array, toAt: number): void {

@@ -10,7 +10,7 @@
 import { sha256Range } from "../crypto/sha256-short.js";
 import { bitAt, check32, firstDifference, HASH_SIZE, MAX_DEPTH } from "./hash.js";
 import type { VindexProof } from "./proof.js";
-import { copy32, grownInt32, grownUint8, Slots, same32 } from "./trie-nodes.js";
+import { copy32, grown, int32s, Slots, same32, uint8s } from "./trie-nodes.js";
 
 // A leaf's bytes: 0x00 ‖ position ‖ commitment (its hash's input) ‖ its hash.
 const POSITION = 1;
@@ -205,7 +205,7 @@ export class VindexTrie {
     const at = this.#leaves.offset(leaf);
     bytes.set(position, at + POSITION);
     bytes.set(commitment, at + COMMITMENT);
-    this.#leafHashed = grownUint8(this.#leafHashed, leaf + 1);
+    this.#leafHashed = grown(this.#leafHashed, leaf + 1, uint8s);
     return leaf;
   }
 
@@ -213,7 +213,7 @@ export class VindexTrie {
   #newBranch(bit: number, key: number, left: NodeRef, right: NodeRef): number {
     const branch = this.#branches.add();
     this.#branches.chunk(branch)[this.#branches.offset(branch)] = 0x01;
-    const meta = grownInt32(this.#meta, (branch + 1) * STRIDE);
+    const meta = grown(this.#meta, (branch + 1) * STRIDE, int32s);
     this.#meta = meta;
     const m = branch * STRIDE;
     meta[m + BIT] = bit;
