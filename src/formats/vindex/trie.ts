@@ -205,7 +205,7 @@ export class VindexTrie {
     const at = this.#leaves.offset(leaf);
     bytes.set(position, at + POSITION);
     bytes.set(commitment, at + COMMITMENT);
-    this.#leafHashed = grown(this.#leafHashed, leaf + 1, uint8s);
+    if (leaf >= this.#leafHashed.length) this.#leafHashed = grown(this.#leafHashed, leaf + 1, uint8s);
     return leaf;
   }
 
@@ -213,8 +213,9 @@ export class VindexTrie {
   #newBranch(bit: number, key: number, left: NodeRef, right: NodeRef): number {
     const branch = this.#branches.add();
     this.#branches.chunk(branch)[this.#branches.offset(branch)] = 0x01;
-    const meta = grown(this.#meta, (branch + 1) * STRIDE, int32s);
-    this.#meta = meta;
+    if ((branch + 1) * STRIDE > this.#meta.length)
+      this.#meta = grown(this.#meta, (branch + 1) * STRIDE, int32s);
+    const meta = this.#meta;
     const m = branch * STRIDE;
     meta[m + BIT] = bit;
     meta[m + LEFT_CHILD] = left;
