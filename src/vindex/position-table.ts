@@ -1,16 +1,29 @@
+import { randomBytes } from "node:crypto";
 import { Slots } from "../formats/vindex/trie-nodes.js";
 
 const NONE = -1;
 
-/** The four bytes at `at` as a number: positions are VRF or hash outputs, so these are uniform. */
-function hashAt(bytes: Uint8Array, at: number): number {
-  return (
-    (((bytes[at] as number) << 24) |
-      ((bytes[at + 1] as number) << 16) |
-      ((bytes[at + 2] as number) << 8) |
-      (bytes[at + 3] as number)) >>>
-    0
-  );
+/**
+ * A position's slot number, from all its bytes and this process's seed. Positions are VRF or hash
+ * outputs, but the ones read back from the rows are whatever the rows say: a database writer who
+ * planted positions alike in the bytes a plain hash reads would turn every search into a walk of
+ * the table (and the read of the rows into hours) before their root was ever compared. Without
+ * the seed, positions cannot be chosen to meet in one slot.
+ */
+const SEED = randomBytes(4).readInt32LE(0);
+
+export function hashAt(bytes: Uint8Array, at: number): number {
+  let h = SEED;
+  for (let i = at; i < at + 32; i += 4) {
+    const word =
+      ((bytes[i] as number) << 24) |
+      ((bytes[i + 1] as number) << 16) |
+      ((bytes[i + 2] as number) << 8) |
+      (bytes[i + 3] as number);
+    h = Math.imul(h ^ word, 0x9e3779b1);
+    h ^= h >>> 15;
+  }
+  return h >>> 0;
 }
 
 function samePosition(a: Uint8Array, at: number, b: Uint8Array): boolean {
@@ -20,8 +33,8 @@ function samePosition(a: Uint8Array, at: number, b: Uint8Array): boolean {
 
 /**
  * Positions numbered in the order first added (0, 1, …), found through an open-addressed table
- * over one Int32Array by their own first bytes. A latin1 string per position, made and hashed for
- * every entry filed, was a map's cost and a heap object the garbage collector walked.
+ * over one Int32Array by their own bytes (`hashAt`). A latin1 string per position, made and hashed
+ * for every entry filed, was a map's cost and a heap object the garbage collector walked.
  */
 export class PositionTable {
   readonly #positions = new Slots(32);

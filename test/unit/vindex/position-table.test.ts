@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { PositionTable } from "../../../src/vindex/position-table.js";
+import { hashAt, PositionTable } from "../../../src/vindex/position-table.js";
 
 describe("the index's position table", () => {
   it("numbers positions in the order added and finds each again, through growth", () => {
@@ -33,5 +33,18 @@ describe("the index's position table", () => {
     const last = (alike[0] as Uint8Array).slice();
     last[31] = (last[31] as number) ^ 1;
     expect(table.find(last)).toBe(1);
+  });
+
+  it("spreads positions alike in all but their last bytes over the slots (rows may plant such positions)", () => {
+    // 4,096 positions equal in their first 30 bytes, as a database writer could file them: a hash
+    // of the first bytes alone put every one in one slot, and each search walked all of them.
+    const slots = new Set<number>();
+    for (let i = 0; i < 4_096; i++) {
+      const p = new Uint8Array(32).fill(0x11);
+      p[30] = i >> 8;
+      p[31] = i & 0xff;
+      slots.add(hashAt(p, 0) & 0xffff);
+    }
+    expect(slots.size).toBeGreaterThan(3_900);
   });
 });
