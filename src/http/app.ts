@@ -56,8 +56,12 @@ function requiredBody(spec: AnyRouteSpec, body: unknown): unknown {
 }
 
 /** The media type of a request's body, lower-cased without parameters; "" when it names none. */
-const mediaTypeOf = (req: FastifyRequest) =>
-  (req.headers["content-type"] ?? "").split(";", 1)[0]?.trim().toLowerCase() ?? "";
+function mediaTypeOf(req: FastifyRequest): string {
+  const header = req.headers["content-type"];
+  // What nearly every client sends: nothing to split, trim or lower-case (three strings a request).
+  if (header === "application/json") return header;
+  return (header ?? "").split(";", 1)[0]?.trim().toLowerCase() ?? "";
+}
 
 const isJson = (type: string) => type === "application/json" || /^application\/[^\s/]+\+json$/.test(type);
 

@@ -68,6 +68,29 @@ function write(out: Array<string | Uint8Array>, value: unknown, path: string): v
   }
 }
 
+/** Past this many keys a map's keys are sorted by the engine, not by insertion. */
+const FEW_KEYS = 16;
+
+/**
+ * A map's own keys whose values are not null, in plain string order. A leaf encodes three or four
+ * small maps (attributes, principals); listed, filtered and sorted by the engine, their keys cost
+ * two arrays and a sort's scratch each, most of the encoder's allocation under ingest, and ~1.7
+ * times this one array sorted by insertion. Many keys (attributes are the caller's) go to the
+ * engine's sort, whose time does not grow with the square of their number.
+ */
+function presentKeysInOrder(map: Record<string, unknown>): string[] {
+  const keys: string[] = [];
+  for (const key in map) if (Object.hasOwn(map, key) && map[key] !== null) keys.push(key);
+  if (keys.length > FEW_KEYS) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string;
+    let j = i;
+    for (; j > 0 && (keys[j - 1] as string) > key; j--) keys[j] = keys[j - 1] as string;
+    keys[j] = key;
+  }
+  return keys;
+}
+
 /**
  * `s` followed by the bencode of `value` as text, or undefined when the value holds a byte string
  * or something bencode cannot write (the chunked writer above then encodes it, or says where it
@@ -91,11 +114,10 @@ function appendText(s: string, value: unknown, exact: boolean): string | undefin
     return `${out}e`;
   }
   const map = value as Record<string, unknown>;
-  const keys = Object.keys(map).filter((key) => map[key] !== null);
+  const keys = presentKeysInOrder(map);
   // ASCII keys (nearly all) are their own length in bytes, and sort as plain strings.
   const ascii = !exact || keys.every(isAscii);
-  if (ascii) keys.sort();
-  else sortKeys(keys);
+  if (!ascii) sortKeys(keys);
   out = `${s}d`;
   for (const k of keys) {
     out = appendText(`${out}${ascii ? k.length : utf8Length(k)}:${k}`, map[k], exact);
