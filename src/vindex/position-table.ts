@@ -3,6 +3,9 @@ import { Slots } from "../formats/vindex/trie-nodes.js";
 
 const NONE = -1;
 
+/** This process's seed for `hashAt`: not known to whoever writes the rows. */
+const SEED = randomBytes(4).readInt32LE(0);
+
 /**
  * A position's slot number, from all its bytes and this process's seed. Positions are VRF or hash
  * outputs, but the ones read back from the rows are whatever the rows say: a database writer who
@@ -10,8 +13,6 @@ const NONE = -1;
  * the table (and the read of the rows into hours) before their root was ever compared. Without
  * the seed, positions cannot be chosen to meet in one slot.
  */
-const SEED = randomBytes(4).readInt32LE(0);
-
 export function hashAt(bytes: Uint8Array, at: number): number {
   let h = SEED;
   for (let i = at; i < at + 32; i += 4) {
