@@ -1,4 +1,6 @@
 #!/usr/bin/env -S node --max-semi-space-size=64
+// First: V8 settings apply before any other module allocates (`v8-tuning.ts`).
+import "./v8-tuning.js";
 import { runCli } from "./program.js";
 
 // A reader that stops early (`archivist help verify | head`) closes the pipe: that is the
