@@ -10,7 +10,7 @@ import { setFlagsFromString } from "node:v8";
  * promoted: 6.7 MB a scavenge against 0.01 under `pair`'s reads, and a mark-compact every ~3 s.
  * Release 0.7.0 draws the same lottery. With the young generation at 64 MiB
  * (`--max-semi-space-size`), objects that do live long are promoted by age anyway
- * (docs/performance.md, "Garbage collection").
+ * (docs/performance.md, "V8's pretenuring is a start-up lottery").
  *
  * Set here rather than on the command line so that every way of starting the service (`npm start`,
  * the bin, the Dockerfile, `node dist/src/cli/main.js`) has it. V8 reads the flag when it digests
