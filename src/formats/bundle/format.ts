@@ -61,9 +61,18 @@ export interface BundleRecord {
    * A registered statement's record (an asset-free event of type `scitt_statement`): the signed
    * statement it records (COSE_Sign1, as `GET /entries/{id}/statement` serves it). It is bound
    * to the record by its digest (the record's signed `scitt_statement_sha256`) and gives the
-   * record's RFC 9162 leaf. Every such record carries it; no other does.
+   * record's RFC 9162 leaf. Every such record carries it or says why not (`statement_unavailable`);
+   * no other does.
    */
   statement?: Base64;
+  /**
+   * A registered statement's record whose statement the exporter could not read (its bytes gone
+   * from the service, a refusal): the exporter's reason, in its own words. The record is then in
+   * the bundle with its MMR receipt only: its leaf (the statement's digest, subject and issuer
+   * among its signed attributes) is proven, its statement's content and its place in the RFC 9162
+   * tree are not, and the verdict names it among what it did not check. Never beside `statement`.
+   */
+  statement_unavailable?: string;
 }
 
 interface BundleSeal {

@@ -5,7 +5,7 @@ import { commitOf, logIndexOf } from "../../formats/record/api-record.js";
 import { canonicalKey } from "../../formats/vindex/map.js";
 import type { BundleCheckpoint, BundleLog, BundleRecord, EvidenceBundle } from "../../verify/index.js";
 import { LookupError, type PublicRecord } from "../public-api.js";
-import { lookupHolds, missingFreeEvents, subjectLookup } from "./bundle-index.js";
+import { type FreeEvents, lookupHolds, missingFreeEvents, subjectLookup } from "./bundle-index.js";
 import type { EvidenceSource, SourcedReceipt } from "./source.js";
 
 /** What to gather: an asset and its events, or every event recording one vCon (its subject). */
@@ -148,7 +148,7 @@ async function receiptedRecords(
   source: EvidenceSource,
   events: PublicRecord[],
   seals: SealReader,
-  statements: ReadonlyMap<string, Uint8Array>,
+  { statements, unavailable }: Pick<FreeEvents, "statements" | "unavailable">,
 ): Promise<Receipted> {
   const out: Receipted = { records: [], wanted: new Map(), treeSizes: new Map() };
   const mmr = await source.receipts(events, "mmr");
@@ -160,10 +160,12 @@ async function receiptedRecords(
   for (const record of events) {
     const identity = String(record.identity);
     const statement = statements.get(identity);
+    const missing = unavailable.get(identity);
     const entry: BundleRecord = {
       record,
       receipts: [],
       ...(statement ? { statement: toBase64(statement) } : {}),
+      ...(missing !== undefined ? { statement_unavailable: missing } : {}),
     };
     out.records.push(entry);
     const m = sourcedMmr(mmr.get(identity));
@@ -175,7 +177,8 @@ async function receiptedRecords(
       throw new LookupError(`no seal of ${m.log} holds the peak of ${identity}'s receipt`);
     entry.receipts.push({ profile: "mmr", log: m.log, mmr_size: into, receipt: toBase64(m.receipt) });
     addTo(out.wanted, m.log, into);
-    const t = tree.get(identity);
+    // Without its statement a registered statement's tree receipt (its leaf, the payload's hash) cannot be checked.
+    const t = missing === undefined ? tree.get(identity) : undefined;
     if (t?.treeSize !== undefined) {
       entry.receipts.push({
         // Its tree leaf is the statement's payload hash: a profile of its own (format.ts says why).
@@ -254,12 +257,10 @@ export async function buildBundle(
   if (events.length === 0) throw new LookupError(`${id} has no records you may read`);
   const keySet = await source.keySet();
   const seals = sealReader(source);
-  const { records, wanted, treeSizes } = await receiptedRecords(
-    source,
-    events,
-    seals,
-    free?.statements ?? new Map(),
-  );
+  const { records, wanted, treeSizes } = await receiptedRecords(source, events, seals, {
+    statements: free?.statements ?? new Map(),
+    unavailable: free?.unavailable ?? new Map(),
+  });
   const index = lookup && wanted.has(lookup.log) && lookupHolds(lookup, events) ? [lookup] : [];
   // The lookup's log size is tied to the bundle's checkpoint like a receipt's tree size.
   for (const l of index) addTo(treeSizes, l.log, l.revision.log_size);

@@ -61,17 +61,32 @@ export interface FreeEvents {
   records: PublicRecord[];
   /** By identity: the signed statement a registered statement's event records. */
   statements: Map<string, Uint8Array>;
+  /** By identity: why a registered statement's statement could not be read (the service's refusal). */
+  unavailable: Map<string, string>;
 }
 
-const NONE = (): FreeEvents => ({ records: [], statements: new Map() });
+const NONE = (): FreeEvents => ({ records: [], statements: new Map(), unavailable: new Map() });
+
+/** A registered statement's statement, or the refusal that kept it (over the rate limit fails the gathering). */
+async function statementOf(source: EvidenceSource, id: string): Promise<Uint8Array | string> {
+  try {
+    return await source.statement(id);
+  } catch (err) {
+    if (err instanceof LookupError && err.status !== 429)
+      return `the service did not give it${err.status ? ` (${err.status})` : ""}: ${err.message}`;
+    throw err;
+  }
+}
 
 /**
  * The asset-free events filed under a vCon's key that `have` lacks, when the lookup lists entries
  * the asset events gathered are not at: found by the statement search on the vCon's subject
  * (which gives a tenancy's administrators its asset-free events; the lookup answered the caller,
  * so it may read them), each read as the API returns it. A registered statement's event comes with
- * its statement, which its RFC 9162 leaf (the payload's hash) is checked with; one whose statement
- * cannot be read leaves them all out (the bundle is then not proven complete).
+ * its statement, which its RFC 9162 leaf (the payload's hash) is checked with, or, when the
+ * statement cannot be read, with the refusal: the bundle then says so of that record
+ * (`statement_unavailable`) and its verdict names what is left unchecked, where leaving the
+ * record out would make the whole bundle not proven complete without saying why.
  */
 export async function missingFreeEvents(
   source: EvidenceSource,
@@ -91,9 +106,9 @@ export async function missingFreeEvents(
     const record = await source.freeEvent(id);
     if (!recordIndexKeys(record).includes(lookup.key)) continue;
     if (claimsRegisteredStatement(record)) {
-      const statement = await unlessRefused(() => source.statement(id));
-      if (!statement) return NONE();
-      out.statements.set(id, statement);
+      const statement = await statementOf(source, id);
+      if (typeof statement === "string") out.unavailable.set(id, statement);
+      else out.statements.set(id, statement);
     }
     out.records.push(record);
   }

@@ -71,6 +71,8 @@ function malformedPart(o: Partial<EvidenceBundle>): string | undefined {
       return `record ${i + 1} lacks its record or its list of receipts`;
     else if (r.statement !== undefined && typeof r.statement !== "string")
       return `record ${i + 1}: its statement is not a base64 string`;
+    else if (r.statement_unavailable !== undefined && typeof r.statement_unavailable !== "string")
+      return `record ${i + 1}: why its statement is unavailable is not a string`;
   for (const [i, l] of (o.logs ?? []).entries()) {
     if (!isObject(l) || typeof l.log !== "string" || typeof l.profile !== "string")
       return `log ${i + 1} lacks its name or profile`;

@@ -91,9 +91,9 @@ export function checkRecords(
   unknown: string[],
 ): CheckedRecord[] {
   const ctx: ReceiptContext = { noting: notingKeys(keyMap), logs, checkpoints, pinned, unknown };
-  return bundle.records.map(({ record, receipts, statement: carried }) => {
+  return bundle.records.map(({ record, receipts, statement: carried, statement_unavailable }) => {
     const tally: RecordTally = { ties: [], entries: [], allPinned: true };
-    const statement = checkStatement(record, carried);
+    const statement = checkStatement(record, carried, statement_unavailable);
     const results = receipts.map((r) => checkReceipt(ctx, record, r, tally, statement));
     const known = results.filter((r) => r.known);
     const ok = known.length > 0 && known.every((r) => r.ok) && statement.ok;
@@ -131,6 +131,8 @@ function checkReceipt(
   let carried: Uint8Array | undefined;
   if (ofStatement) {
     if (!statement.ok) return failed(r, statement.failure, statement.detail);
+    if (statement.unavailable !== undefined)
+      return failed(r, "STATEMENT_MISSING", "a receipt of the statement the bundle says it does not carry");
     if (!statement.bytes)
       return failed(r, "RECEIPT_PROFILE_MISMATCH", "the record is not a registered statement");
     carried = statement.bytes;
@@ -288,4 +290,24 @@ export function recordVerdicts(
       `records[].${field} (${n} record(s)): ${field === "confirmation_status" ? "the service's claim of its trust level" : "not part of the signed leaf"}`,
     );
   return { records, issuers };
+}
+
+/**
+ * What the records' statements leave unchecked: the issuers' signatures of the statements carried,
+ * and, record by record, each statement the bundle says it could not carry.
+ */
+export function statementsNotChecked(bundle: EvidenceBundle, checked: CheckedRecord[]): string[] {
+  const out: string[] = [];
+  const carried = checked.filter((c) => c.statement.ok && c.statement.bytes).length;
+  if (carried > 0)
+    out.push(
+      `the issuers' signatures of ${carried} registered statement(s): a record's MMR leaf holds its subject and issuer, and each statement is bound to its record by its digest, but a bundle carries no issuer's key`,
+    );
+  checked.forEach(({ statement: s }, i) => {
+    if (s.ok && s.unavailable !== undefined)
+      out.push(
+        `${String(bundle.records[i]?.record.identity)}: its registered statement, not in the bundle (the exporter: ${s.unavailable}); its content, its issuer's signature and its RFC 9162 leaf`,
+      );
+  });
+  return out;
 }

@@ -6,26 +6,45 @@ import { bytes } from "./parse.js";
 // the log's RFC 9162 tree holds only the statement's payload hash, so without the statement the
 // record's place in that tree cannot be checked, and with another statement it would be wrong.
 
-/** What the statement a record carries showed: `bytes` for a registered statement's, bound to its record. */
+/**
+ * What the statement a record carries showed: `bytes` for a registered statement's, bound to its
+ * record; `unavailable`, the exporter's reason, for one whose statement the bundle says it lacks.
+ */
 export type StatementCheck =
-  | { ok: true; bytes?: Uint8Array; detail?: string }
+  | { ok: true; bytes?: Uint8Array; unavailable?: string; detail?: string }
   | { ok: false; failure: BundleFailureCode; detail: string };
+
+const mismatch = (detail: string): StatementCheck => ({ ok: false, failure: "STATEMENT_MISMATCH", detail });
 
 /**
  * The statement a bundled record carries, held against the record: a registered statement's
  * record must carry the very statement whose digest its signed `scitt_statement_sha256` is and
- * whose headers make its signed attributes; any other record carries none.
+ * whose headers make its signed attributes, or say why it cannot (`unavailable`, the exporter's
+ * words: what is then left unchecked is named); any other record carries none.
  */
-export function checkStatement(record: Record<string, unknown>, carried: unknown): StatementCheck {
+export function checkStatement(
+  record: Record<string, unknown>,
+  carried: unknown,
+  unavailable?: unknown,
+): StatementCheck {
   const registered = claimsRegisteredStatement(record);
-  if (!registered)
-    return carried === undefined
-      ? { ok: true }
-      : {
-          ok: false,
-          failure: "STATEMENT_MISMATCH",
-          detail: "the bundle carries a statement for a record that is not a registered statement",
-        };
+  if (!registered) {
+    if (carried !== undefined)
+      return mismatch("the bundle carries a statement for a record that is not a registered statement");
+    if (unavailable !== undefined)
+      return mismatch(
+        "the bundle says the statement of a record that is not a registered statement is unavailable",
+      );
+    return { ok: true };
+  }
+  if (unavailable !== undefined) {
+    if (carried !== undefined) return mismatch("the bundle carries the statement and says it is unavailable");
+    return {
+      ok: true,
+      unavailable: String(unavailable),
+      detail: `the bundle does not carry the statement (the exporter: ${String(unavailable)}): the record, with the statement's digest, is proven by its MMR receipt; the statement's content and its RFC 9162 leaf are not`,
+    };
+  }
   if (typeof carried !== "string")
     return {
       ok: false,
@@ -37,10 +56,10 @@ export function checkStatement(record: Record<string, unknown>, carried: unknown
   try {
     statement = bytes(carried);
   } catch {
-    return { ok: false, failure: "STATEMENT_MISMATCH", detail: "the statement it carries is not base64" };
+    return mismatch("the statement it carries is not base64");
   }
   const leaves = recordTreeLeaves(record, statement);
-  if (!leaves.ok) return { ok: false, failure: "STATEMENT_MISMATCH", detail: leaves.reason };
+  if (!leaves.ok) return mismatch(leaves.reason);
   const kid = leaves.statement?.issuer.kid;
   return {
     ok: true,

@@ -17,7 +17,7 @@ import { checkCompleteness } from "./completeness.js";
 import { Findings } from "./failures.js";
 import { checkLogs, judgeCheckpoints, logVerdicts } from "./logs.js";
 import { BundleError, bytes } from "./parse.js";
-import { checkRecords, recordVerdicts } from "./records.js";
+import { checkRecords, recordVerdicts, statementsNotChecked } from "./records.js";
 import type { BundleReport, LogCheck, RecordCheck } from "./report.js";
 
 // The bundle's check as its named steps, in order (verifyBundle, below); the steps over its logs,
@@ -185,11 +185,7 @@ export function verifyBundle(
     unknown,
   );
   notChecked.push(...unknown.map((u) => `${u} (unknown to this verifier)`));
-  const statements = checkedRecords.filter((c) => c.statement.ok && c.statement.bytes).length;
-  if (statements > 0)
-    notChecked.push(
-      `the issuers' signatures of ${statements} registered statement(s): a record's MMR leaf holds its subject and issuer, and each statement is bound to its record by its digest, but a bundle carries no issuer's key`,
-    );
+  notChecked.push(...statementsNotChecked(bundle, checkedRecords));
   for (const name of Object.keys(bundle.extensions ?? {}))
     notChecked.push(`extension "${name}" (unknown to this verifier)`);
 

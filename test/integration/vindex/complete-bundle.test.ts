@@ -10,7 +10,7 @@ import type { IndexLookup } from "../../../src/formats/vindex/lookup-format.js";
 import { type BundleSubject, buildBundle } from "../../../src/lookup/evidence/bundle-build.js";
 import { buildConsent, type ConsentAnswer } from "../../../src/lookup/evidence/consent-build.js";
 import { FetchedEvidence } from "../../../src/lookup/evidence/fetched.js";
-import { PublicApi } from "../../../src/lookup/public-api.js";
+import { LookupError, PublicApi } from "../../../src/lookup/public-api.js";
 import type { BundleRecord, BundleReport, EvidenceBundle } from "../../../src/verify/index.js";
 import { applicationSubject, grantAccess } from "../../helpers/access-policy.js";
 import { runCli } from "../../helpers/cli-output.js";
@@ -395,6 +395,55 @@ describe(`a vCon's evidence bundle proven complete by the verifiable index (${te
       tenantLog,
     );
     expect(answer).toEqual(JSON.parse(JSON.stringify(derived)));
+  });
+
+  it("bundles a registered statement the service no longer gives with the refusal, complete, naming what is unchecked", async () => {
+    // As if its stored bytes were gone: every read but the statement's as the service answers it.
+    const source = new FetchedEvidence(new PublicApi(s.url, { tokens: token }));
+    const lost = new Proxy(source, {
+      get(target, prop) {
+        if (prop === "statement")
+          return async () => {
+            throw new LookupError("GET /entries/{id}/statement: 404 statement not found", 404);
+          };
+        const v: unknown = Reflect.get(target, prop, target);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    const bundle = await buildBundle(lost, { kind: "vcon", uuid: vcon });
+    const r = bundle.records.find(({ record }) => record.identity === registered.identity) as BundleRecord;
+    expect(r.statement).toBeUndefined();
+    expect(r.statement_unavailable).toBe(
+      "the service did not give it (404): GET /entries/{id}/statement: 404 statement not found",
+    );
+    // Only its MMR receipt: its RFC 9162 leaf is the statement's payload hash.
+    expect(r.receipts.map((x) => x.profile)).toEqual(["mmr"]);
+    expect(bundle.index?.[0]?.indices).toHaveLength(21);
+    const file = join(dir, "statement-unavailable.json");
+    writeFileSync(file, JSON.stringify(bundle));
+    const { code, text, report } = await verify(file, "--log-key", logKey);
+    expect(code, text).toBe(0);
+    expect(report.failures).toEqual([]);
+    expect(report.completeness).toMatchObject({ complete: true, pinned: true });
+    expect(report.not_checked).toContain(
+      `${registered.identity}: its registered statement, not in the bundle (the exporter: ${r.statement_unavailable}); its content, its issuer's signature and its RFC 9162 leaf`,
+    );
+    // The same record claiming its statement is unavailable while carrying an rfc9162-statement receipt, or for
+    // a record that is no registered statement, is tampered.
+    const withReceipt = edited("unavailable-with-receipt.json", (b) => {
+      const at = b.records.find(({ record }) => record.identity === registered.identity) as BundleRecord;
+      delete at.statement;
+      at.statement_unavailable = "lost";
+    });
+    const w = await verify(withReceipt);
+    expect(w.code, w.text).toBe(1);
+    expect(w.report.failures.map((f) => f.code)).toEqual(["STATEMENT_MISSING"]);
+    const ofOther = edited("unavailable-of-other.json", (b) => {
+      (b.records[0] as BundleRecord).statement_unavailable = "lost";
+    });
+    const o = await verify(ofOther);
+    expect(o.code, o.text).toBe(1);
+    expect(o.report.failures.map((f) => f.code)).toEqual(["STATEMENT_MISMATCH"]);
   });
 
   it("is, for the tenancy's administrator, the bundle its own reads make, byte for byte", async () => {

@@ -35,6 +35,11 @@ describe("parseBundle", () => {
       [{ ...base, subject: null }, /no subject/],
       [{ ...base, records: [null] }, /record 1 lacks/],
       [{ ...base, records: [{ record: {}, receipts: "x" }] }, /record 1 lacks/],
+      [{ ...base, records: [{ record: {}, receipts: [], statement: 7 }] }, /record 1: its statement is not/],
+      [
+        { ...base, records: [{ record: {}, receipts: [], statement_unavailable: { why: "lost" } }] },
+        /record 1: why its statement is unavailable is not a string/,
+      ],
       [{ ...base, logs: [7] }, /log 1 lacks its name/],
       [{ ...base, logs: [{ ...log, seals: undefined }] }, /lacks its seals/],
       [{ ...base, logs: [{ ...log, consistency: [null] }] }, /lacks its seals or consistency/],
