@@ -15,9 +15,15 @@ async function unlessRefused<T>(read: () => Promise<T>): Promise<T | undefined> 
   try {
     return await read();
   } catch (err) {
-    if (err instanceof LookupError && err.status !== 429) return undefined;
-    throw err;
+    refusal(err);
+    return undefined;
   }
+}
+
+/** `err` as a refusal the gathering goes on past; anything else (over the rate limit included) is thrown on. */
+function refusal(err: unknown): LookupError {
+  if (err instanceof LookupError && err.status !== 429) return err;
+  throw err;
 }
 
 /**
@@ -72,9 +78,8 @@ async function statementOf(source: EvidenceSource, id: string): Promise<Uint8Arr
   try {
     return await source.statement(id);
   } catch (err) {
-    if (err instanceof LookupError && err.status !== 429)
-      return `the service did not give it${err.status ? ` (${err.status})` : ""}: ${err.message}`;
-    throw err;
+    const refused = refusal(err);
+    return `the service did not give it${refused.status ? ` (${refused.status})` : ""}: ${refused.message}`;
   }
 }
 

@@ -306,7 +306,7 @@ export function statementsNotChecked(bundle: EvidenceBundle, checked: CheckedRec
   checked.forEach(({ statement: s }, i) => {
     if (s.ok && s.unavailable !== undefined)
       out.push(
-        `${String(bundle.records[i]?.record.identity)}: its registered statement, not in the bundle (the exporter: ${s.unavailable}); its content, its issuer's signature and its RFC 9162 leaf`,
+        `${String(bundle.records[i]?.record.identity ?? `record ${i + 1}`)}: its registered statement, not in the bundle (the exporter: ${s.unavailable}); its content, its issuer's signature and its RFC 9162 leaf`,
       );
   });
   return out;

@@ -16,6 +16,19 @@ export type StatementCheck =
 
 const mismatch = (detail: string): StatementCheck => ({ ok: false, failure: "STATEMENT_MISMATCH", detail });
 
+/** Past this many characters the exporter's reason is cut: it is the bundle's words, not ours. */
+const REASON_MAX = 300;
+
+/** Characters that would break a verdict's line: C0 and C1 controls, the Unicode line and paragraph separators. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+const LINE_BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+
+/** An exporter's reason as a verdict may quote it: on one line, bounded. */
+function quoted(reason: unknown): string {
+  const line = String(reason).replace(LINE_BREAKING, " ").trim();
+  return line.length > REASON_MAX ? `${line.slice(0, REASON_MAX)}…` : line || "no reason given";
+}
+
 /**
  * The statement a bundled record carries, held against the record: a registered statement's
  * record must carry the very statement whose digest its signed `scitt_statement_sha256` is and
@@ -39,10 +52,11 @@ export function checkStatement(
   }
   if (unavailable !== undefined) {
     if (carried !== undefined) return mismatch("the bundle carries the statement and says it is unavailable");
+    const reason = quoted(unavailable);
     return {
       ok: true,
-      unavailable: String(unavailable),
-      detail: `the bundle does not carry the statement (the exporter: ${String(unavailable)}): the record, with the statement's digest, is proven by its MMR receipt; the statement's content and its RFC 9162 leaf are not`,
+      unavailable: reason,
+      detail: `the bundle does not carry the statement (the exporter: ${reason}): the record, with the statement's digest, is proven by its MMR receipt; the statement's content and its RFC 9162 leaf are not`,
     };
   }
   if (typeof carried !== "string")
